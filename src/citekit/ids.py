@@ -1,0 +1,98 @@
+"""Identifiers found in pasted URLs and strings, in their canonical bare form.
+
+Every stage that sees an identifier goes through here, so ``10.48550/ARXIV.2605.31324``,
+``https://arxiv.org/abs/2605.31324v2`` and ``arXiv:2605.31324`` all become the same value.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, unquote, urlparse
+
+from .model import Ids
+
+_NEW_ARXIV = r"\d{4}\.\d{4,5}"
+_OLD_ARXIV = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}"
+ARXIV_RE = re.compile(rf"(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v(?P<version>\d+))?")
+DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)")
+OPENREVIEW_ID_RE = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+
+
+def normalize_doi(value: str) -> str | None:
+    """Bare, lower-case DOI, or None when ``value`` holds none."""
+    value = unquote(value.strip())
+    value = re.sub(r"^(?:https?://)?(?:dx\.)?doi\.org/", "", value, flags=re.I)
+    value = re.sub(r"^doi:\s*", "", value, flags=re.I)
+    m = DOI_RE.search(value)
+    if not m:
+        return None
+    return m.group(1).rstrip(".,;)]").lower()
+
+
+def normalize_arxiv(value: str) -> str | None:
+    """arXiv id without version (``2605.31324``), from an id, URL or arXiv DOI."""
+    value = value.strip()
+    low = value.lower()
+    if low.startswith(ARXIV_DOI_PREFIX):
+        value = value[len(ARXIV_DOI_PREFIX):]
+    value = re.sub(r"^arxiv:\s*", "", value, flags=re.I)
+    m = re.search(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", value, flags=re.I)
+    if m:
+        value = m.group(1)
+    m = ARXIV_RE.fullmatch(value.strip().rstrip("/"))
+    return m.group("id") if m else None
+
+
+def arxiv_version(value: str) -> int | None:
+    """The ``vN`` of an arXiv id or URL, if it names one."""
+    m = re.search(rf"(?:{_NEW_ARXIV}|{_OLD_ARXIV})v(\d+)", value)
+    return int(m.group(1)) if m else None
+
+
+def normalize_openreview(value: str) -> str | None:
+    """OpenReview forum id from ``forum?id=``/``pdf?id=`` URLs or a bare id."""
+    value = value.strip()
+    if "openreview.net" in value:
+        parsed = urlparse(value)
+        if parsed.path.rstrip("/") in ("/forum", "/pdf", "/attachment"):
+            ids = parse_qs(parsed.query).get("id")
+            if ids and OPENREVIEW_ID_RE.match(ids[0]):
+                return ids[0]
+        return None
+    return value if OPENREVIEW_ID_RE.match(value) and not value.isdigit() else None
+
+
+def normalize_dblp(value: str) -> str | None:
+    """dblp record key (``conf/icml/SiPLPX25``) from a key, ``DBLP:`` citekey or URL."""
+    value = value.strip()
+    value = re.sub(r"^DBLP:", "", value)
+    m = re.search(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$", value)
+    if m:
+        value = m.group(1)
+    if re.fullmatch(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+", value):
+        return value
+    return None
+
+
+def ids_from_url(url: str) -> Ids:
+    """The identifiers one pasted URL carries (empty :class:`Ids` when none)."""
+    host = urlparse(url).netloc.lower()
+    ids = Ids()
+    if "arxiv.org" in host:
+        ids.arxiv = normalize_arxiv(url)
+    elif "openreview.net" in host:
+        ids.openreview = normalize_openreview(url)
+    elif "doi.org" in host:
+        doi = normalize_doi(url)
+        if doi and doi.startswith(ARXIV_DOI_PREFIX):
+            ids.arxiv = normalize_arxiv(doi)
+        ids.doi = doi
+    elif "dblp" in host:
+        ids.dblp = normalize_dblp(url)
+    return ids
+
+
+def arxiv_doi(arxiv_id: str) -> str:
+    """The DataCite DOI arXiv assigns to every paper."""
+    return f"{ARXIV_DOI_PREFIX}{arxiv_id}".lower()

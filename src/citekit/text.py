@@ -1,0 +1,65 @@
+"""Text folding shared by grouping, matching and dedup.
+
+One definition of "the same title", so the notes grouper, the resolver and the dedup
+engine can never disagree about it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+_L2T = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+_LATEXISH = re.compile(r"[\\{}$]")
+_STOPWORDS = frozenset(
+    "a an the of on in for and or to with via by from at as is are be its it into over under toward towards "
+    "we our do does can not no using".split()
+)
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII with accents removed (``Horváth`` → ``horvath``)."""
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text if not unicodedata.combining(c)).lower()
+
+
+@lru_cache(maxsize=65536)
+def delatex(text: str) -> str:
+    """LaTeX markup to plain Unicode text; math kept verbatim without ``$``."""
+    if not _LATEXISH.search(text):
+        return text
+    try:
+        out = _L2T.latex_to_text(text)
+    except Exception:  # malformed LaTeX from remote metadata: fall back to stripping
+        out = text
+    return out.replace("$", "").replace("{", "").replace("}", "")
+
+
+@lru_cache(maxsize=65536)
+def normalize_title(title: str) -> str:
+    """Comparable form of a title: LaTeX, braces, math, accents, case and punctuation folded.
+
+    ``{LiMuon}: Light and Fast {Muon} Optimizer`` and ``LiMuon - light and fast muon
+    optimizer.`` both become ``limuon light and fast muon optimizer``.
+    """
+    text = fold(delatex(title))
+    text = text.replace("ℓ", "l").replace("∞", "inf")
+    text = re.sub(r"[^a-z0-9]+", " ", text)
+    return text.strip()
+
+
+def title_tokens(title: str) -> list[str]:
+    """Significant words of a normalized title (stop words dropped)."""
+    return [w for w in normalize_title(title).split() if w not in _STOPWORDS]
+
+
+def first_significant_word(title: str) -> str:
+    """First title word that is not a stop word, ASCII letters/digits only (for keys)."""
+    for word in normalize_title(title).split():
+        if word not in _STOPWORDS:
+            return word
+    words = normalize_title(title).split()
+    return words[0] if words else "untitled"

@@ -1,0 +1,129 @@
+"""Main ML venues: short names, their long proceedings titles, and URL/heading recognition.
+
+The long names are what the venues themselves (and OpenReview/dblp) print as booktitle;
+citing "ICML 2026" as "Forty-third International Conference on Machine Learning" is what
+reviewers expect.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ORDINALS = [
+    "", "First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth",
+    "Eleventh", "Twelfth", "Thirteenth", "Fourteenth", "Fifteenth", "Sixteenth", "Seventeenth",
+    "Eighteenth", "Nineteenth", "Twentieth",
+]
+_TENS = {20: "Twenty", 30: "Thirty", 40: "Forty", 50: "Fifty", 60: "Sixty"}
+_TENS_ORD = {20: "Twentieth", 30: "Thirtieth", 40: "Fortieth", 50: "Fiftieth", 60: "Sixtieth"}
+
+
+def ordinal_words(n: int) -> str:
+    """``43`` → ``Forty-third`` (as venues spell their edition)."""
+    if n <= 20:
+        return _ORDINALS[n]
+    tens, unit = divmod(n, 10)
+    if unit == 0:
+        return _TENS_ORD[tens * 10]
+    return f"{_TENS[tens * 10]}-{_ORDINALS[unit].lower()}"
+
+
+# short name -> (first year, edition in that year, long name template, OpenReview group pattern)
+# ICML 1st edition (as a numbered "International Conference") was 1984; 2025 is the 42nd.
+_VENUES: dict[str, tuple[int, int, str]] = {
+    "ICML": (2025, 42, "{ord} International Conference on Machine Learning"),
+    "ICLR": (2026, 14, "The {ord} International Conference on Learning Representations"),
+    "NeurIPS": (2025, 39, "Advances in Neural Information Processing Systems"),
+    "AISTATS": (2025, 28, "Proceedings of The {ord} International Conference on Artificial Intelligence and Statistics"),
+    "COLT": (2025, 38, "Proceedings of the {ord} Conference on Learning Theory"),
+    "UAI": (2025, 41, "Proceedings of the {ord} Conference on Uncertainty in Artificial Intelligence"),
+    "CVPR": (2025, 0, "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition"),
+    "ICCV": (2025, 0, "Proceedings of the IEEE/CVF International Conference on Computer Vision"),
+    "ECCV": (2024, 0, "European Conference on Computer Vision"),
+    "ACL": (2025, 63, "Proceedings of the {ord} Annual Meeting of the Association for Computational Linguistics"),
+    "EMNLP": (2025, 0, "Proceedings of the Conference on Empirical Methods in Natural Language Processing"),
+    "AAAI": (2025, 39, "Proceedings of the AAAI Conference on Artificial Intelligence"),
+    "COLM": (2025, 2, "Second Conference on Language Modeling"),
+    "TMLR": (2022, 0, "Transactions on Machine Learning Research"),
+    "JMLR": (2000, 0, "Journal of Machine Learning Research"),
+}
+#: venues held every other year (edition counting must skip the off years)
+_BIENNIAL = {"ICCV", "ECCV"}
+#: venues whose records are journal articles
+JOURNALS = {"TMLR", "JMLR"}
+
+_ALIASES = {
+    "neurips": "NeurIPS", "nips": "NeurIPS", "icml": "ICML", "iclr": "ICLR", "aistats": "AISTATS",
+    "colt": "COLT", "uai": "UAI", "cvpr": "CVPR", "iccv": "ICCV", "eccv": "ECCV", "acl": "ACL",
+    "emnlp": "EMNLP", "aaai": "AAAI", "colm": "COLM", "tmlr": "TMLR", "jmlr": "JMLR",
+}
+
+#: conference sites whose virtual pages name the venue: host -> short name
+_SITES = {
+    "icml.cc": "ICML", "iclr.cc": "ICLR", "neurips.cc": "NeurIPS", "nips.cc": "NeurIPS",
+    "aistats.org": "AISTATS", "virtual.aistats.org": "AISTATS", "colmweb.org": "COLM",
+}
+
+
+def canonical(short: str) -> str | None:
+    """Canonical spelling of a venue short name (``neurips`` → ``NeurIPS``), or None."""
+    return _ALIASES.get(short.strip().lower())
+
+
+def long_name(short: str, year: int | None) -> str | None:
+    """The proceedings title for ``short`` in ``year`` (None for an unknown venue)."""
+    venue = canonical(short)
+    if venue is None:
+        return None
+    base_year, base_edition, template = _VENUES[venue]
+    if "{ord}" not in template:
+        return template
+    if year is None or base_edition == 0:
+        return None
+    step = 2 if venue in _BIENNIAL else 1
+    edition = base_edition + (year - base_year) // step
+    if edition <= 0:
+        return None
+    return template.format(ord=ordinal_words(edition))
+
+
+def entry_type(short: str | None) -> str:
+    """``article`` for journals, ``inproceedings`` for conferences."""
+    return "article" if short and canonical(short) in JOURNALS else "inproceedings"
+
+
+def openreview_group(short: str, year: int) -> str | None:
+    """OpenReview venue id, e.g. ``ICML.cc/2026/Conference``."""
+    venue = canonical(short)
+    groups = {"ICML": "ICML.cc", "ICLR": "ICLR.cc", "NeurIPS": "NeurIPS.cc", "COLM": "colmweb.org",
+              "AISTATS": "aistats.org", "UAI": "auai.org/UAI"}
+    if venue not in groups:
+        return None
+    return f"{groups[venue]}/{year}/Conference"
+
+
+_URL_RE = re.compile(r"https?://(?:www\.)?(?P<host>[^/\s]+)/virtual/(?P<year>\d{4})/(?P<kind>[\w-]+)/(?P<num>\d+)")
+
+
+def from_url(url: str) -> tuple[str | None, int | None, str | None]:
+    """``(venue, year, event kind)`` from a conference virtual-site URL.
+
+    ``https://icml.cc/virtual/2026/poster/62214`` → ``("ICML", 2026, "poster")``.
+    """
+    m = _URL_RE.search(url)
+    if not m:
+        return None, None, None
+    host = m.group("host").lower()
+    venue = _SITES.get(host)
+    return venue, int(m.group("year")), m.group("kind").lower()
+
+
+_HEADING_RE = re.compile(r"\b(?P<venue>" + "|".join(sorted(_ALIASES, key=len, reverse=True)) + r")\s*'?(?P<year>(?:19|20)\d{2})\b", re.I)
+
+
+def from_text(text: str) -> tuple[str | None, int | None]:
+    """``("ICML", 2026)`` from text such as ``ICML 2026 Papers`` or ``ICML2026 参加記``."""
+    m = _HEADING_RE.search(text)
+    if not m:
+        return None, None
+    return canonical(m.group("venue")), int(m.group("year"))
