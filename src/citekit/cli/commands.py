@@ -1,0 +1,1 @@
+"""Core commands: extract, sync, list, show, export."""
