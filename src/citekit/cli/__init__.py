@@ -1,4 +1,4 @@
-"""Command-line interface: thin wrappers over :mod:`citekit.api`.
+"""Command-line interface: thin wrappers over :mod:`citekit.api` and the stage modules.
 
 Each module below registers its commands on :data:`main`; importing them here is what
 makes them appear.
@@ -6,7 +6,7 @@ makes them appear.
 
 from .app import main
 
-# Command modules (one per command family). Keep this list sorted.
-from . import commands  # noqa: F401,E402
+# Command modules, one per command family.
+from . import commands, dedup, export, paper, related, tags  # noqa: F401,E402
 
 __all__ = ["main"]

@@ -1,0 +1,1 @@
+"""Commands: dedup (see docs/)."""

@@ -1,0 +1,1 @@
+"""Commands: export (see docs/)."""

@@ -1,0 +1,1 @@
+"""Commands: paper (see docs/)."""

@@ -1,0 +1,1 @@
+"""Commands: related (see docs/)."""

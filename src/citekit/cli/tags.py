@@ -1,0 +1,1 @@
+"""Commands: tags (see docs/)."""
