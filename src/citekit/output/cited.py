@@ -374,6 +374,7 @@ class Selection:
     aliases: dict[str, str] = field(default_factory=dict)
     missing: list[MissingKey] = field(default_factory=list)
     parents: list[str] = field(default_factory=list)
+    direct: set[str] = field(default_factory=set)  # surviving keys cited under their own name
 
 
 class EntryIndex:
@@ -457,6 +458,8 @@ def select_cited(entries: Iterable[Entry], cited: CitedKeys) -> Selection:
             continue
         if entry.key != key:
             selection.aliases[key] = entry.key
+        else:
+            selection.direct.add(key)
         chosen.setdefault(entry.key, entry)
 
     depth = {k: 0 for k in chosen}
@@ -497,18 +500,22 @@ def _with_resolved_crossref(entry: Entry, index: EntryIndex) -> Entry:
 
 
 def alias_copies(selection: Selection) -> list[Entry]:
-    """The selection plus one copy of an entry under each cited alias key.
+    """The selection with each entry cited only by an old key renamed to that key.
 
     BibTeX has no alias mechanism: a paper that still cites an old key compiles only if
-    the ``.bib`` has an entry under that key. The copy comes right after its original
-    (and so still before any crossref parent).
+    the ``.bib`` has an entry under that key. An entry cited under its own key as well
+    (or needed as a crossref parent) is kept too, so the paper then lists the work twice
+    — ``citekit check`` warns about exactly that. Copies stay in their original's place,
+    so still before any crossref parent.
     """
     by_target: dict[str, list[str]] = {}
     for alias, target in selection.aliases.items():
         by_target.setdefault(target, []).append(alias)
+    needed = selection.direct | set(selection.parents)
     out: list[Entry] = []
     for entry in selection.entries:
-        out.append(entry)
+        if entry.key in needed or entry.key not in by_target:
+            out.append(entry)
         for alias in sorted(by_target.get(entry.key, [])):
             clone = copy.deepcopy(entry)
             clone.key = alias
