@@ -1,1 +1,160 @@
-"""Core commands: extract, sync, list, show, export."""
+"""Core commands: ``extract``, ``sync``, ``list``, ``show``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from .. import api
+from ..config import ConfigError
+from ..library.store import LibraryError, written_entry
+from .app import main
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def friendly_errors(fn: F) -> F:
+    """Turn the errors users can fix into a one-line message and an exit code, not a traceback."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except api.CitekitError as exc:
+            click.echo(f"citekit: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except (ConfigError, LibraryError) as exc:
+            click.echo(f"citekit: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def project_dir(ctx: click.Context) -> str | None:
+    return (ctx.obj or {}).get("project_dir")
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False))
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--json", "as_json", is_flag=True, help="Print the mentions as JSON (for scripts).")
+@click.pass_context
+@friendly_errors
+def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
+    """Show the paper mentions found in notes (default: the project's notes folder)."""
+    result = api.extract(list(paths) or None, start=project_dir(ctx))
+    if as_json:
+        print_json({
+            "mentions": [m.to_json() for m in result.mentions],
+            "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in result.problems],
+        })
+        return
+    for m in result.mentions:
+        label = m.title or (f"[{m.kind}] " + ", ".join(m.hints[:4]) if m.hints else f"[{m.kind}] " + (m.urls[0] if m.urls else ""))
+        click.echo(f"{m.location}: {label}")
+        if m.authors:
+            click.echo(f"    authors: {'; '.join(m.authors)}")
+        for u in m.urls:
+            click.echo(f"    url: {u}")
+        if m.venue:
+            click.echo(f"    venue: {m.venue} {m.year or ''}".rstrip())
+    for p in result.problems:
+        click.echo(f"warning: {p}", err=True)
+    click.echo(f"{len(result.mentions)} mentions", err=True)
+
+
+@main.command()
+@click.option("--offline", is_flag=True, help="Build entries from the notes alone; make no request.")
+@click.option("--refresh", is_flag=True, help="Ignore the lookup cache (answers are stored again).")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=8, show_default=True, help="Mentions resolved at once.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
+@click.pass_context
+@friendly_errors
+def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: bool, quiet: bool) -> None:
+    """Resolve every paper in the notes and write refs/library.bib."""
+    progress = sys.stderr.isatty() and not quiet and not as_json
+    report = api.sync(project_dir(ctx), offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+    if as_json:
+        print_json(report.to_json())
+        return
+    for p in report.problems:
+        click.echo(f"warning: {p}", err=True)
+    for n in report.notices:
+        click.echo(f"note: {n}", err=True)
+    if quiet:
+        return
+    mode = "offline (from the notes only)" if report.offline else "online"
+    c = report.counts
+    click.echo(f"sync {mode}: {report.mentions} mentions → {report.works} works")
+    click.echo(f"  resolved    {c.get('resolved', 0):4d}")
+    click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
+    click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
+    if report.pending:
+        click.echo(f"  pending     {len(report.pending):4d}  (no title in the notes: abstracts or bare links, resolved online)")
+    if report.created or report.upgraded:
+        click.echo(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
+    if not report.offline:
+        click.echo(f"  requests    {report.requests:4d}")
+    not_resolved = [e for e in report.entries if e["status"] != "resolved" and e["reason"] and not report.offline]
+    for e in not_resolved:
+        click.echo(f"  {e['status']:<10} {e['key']}: {e['reason']}")
+    click.echo("library " + ("updated" if report.changed else "unchanged"))
+
+
+@main.command(name="list")
+@click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
+@click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
+@click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous"]), help="Only entries with this status.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
+@click.pass_context
+@friendly_errors
+def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool) -> None:
+    """List the library's entries."""
+    entries = api.list_entries(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+    if as_json:
+        print_json([api.entry_json(e) for e in entries])
+        return
+    for e in entries:
+        data = api.entry_json(e)
+        tag_text = f"  [{', '.join(e.tags)}]" if e.tags else ""
+        click.echo(f"{e.key:<32} {e.status:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
+    click.echo(f"{len(entries)} entries", err=True)
+
+
+@main.command()
+@click.argument("key")
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+@click.pass_context
+@friendly_errors
+def show(ctx: click.Context, key: str, as_json: bool) -> None:
+    """Show one entry (by key or by an old key that is now an alias)."""
+    from ..output.bibtex import render_entries
+
+    entry = api.show(key, project_dir(ctx))
+    if as_json:
+        data = api.entry_json(entry)
+        data.update({"fields": entry.fields, "versions": entry.versions, "provenance": entry.provenance,
+                     "hand_edited": entry.hand, "abstract": entry.abstract, "reason": entry.reason})
+        print_json(data)
+        return
+    if entry.key != key:
+        click.echo(f"% '{key}' is an alias of '{entry.key}'")
+    click.echo(render_entries([written_entry(entry)]).rstrip())
+    click.echo(f"% status: {entry.status}" + (f" ({entry.reason})" if entry.reason else ""))
+    for m in entry.mentions:
+        click.echo(f"% mentioned at {m}")
+    for v in entry.versions:
+        click.echo(f"% version: {v.get('source')} {v.get('id')} [{v.get('stage')}] {v.get('title')}")
+    if entry.summary:
+        click.echo(f"% summary: {entry.summary}")
+    if entry.hand:
+        click.echo(f"% hand-edited (kept by sync): {', '.join(entry.hand)}")

@@ -1,0 +1,31 @@
+# citekit — developer and demo targets. `make demo` and `make test` work on a fresh clone.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test install bench clean
+
+$(BIN)/citekit: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+install: $(BIN)/citekit
+
+## demo: install, then build refs/ from the bundled notes with no network, and summarise
+demo: install
+	$(BIN)/citekit sync --offline
+	$(BIN)/citekit tags
+
+## test: install, then run the whole test suite
+test: install
+	$(BIN)/python -m pytest -q
+
+## bench: speed figures (not tests): dedup at scale and resolution under latency
+bench: install
+	$(BIN)/python bench/dedup_bench.py
+	$(BIN)/python bench/resolve_latency.py
+
+clean:
+	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

@@ -1,0 +1,265 @@
+"""The Python API: everything the ``citekit`` command does, callable from Python.
+
+>>> from citekit import api
+>>> report = api.sync("path/to/project", offline=True)
+>>> report.counts
+{'resolved': 0, 'notes-only': 57, 'ambiguous': 0}
+
+Each function loads the project's configuration, runs the stages in order and returns a
+plain result object; the CLI only parses options and prints these results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config import Config, load_config
+from .library.bibfile import Problem
+from .library.store import Library
+from .library.update import Pending, apply_work
+from .model import Entry, Mention, Work
+from .notes import ExtractResult, extract_paths, group_mentions
+
+
+class CitekitError(Exception):
+    """A failure the user can fix; ``exit_code`` 2 means bad usage or missing input."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass
+class SyncReport:
+    """What a sync found and did, for the summary table and ``--json``."""
+
+    mentions: int = 0
+    works: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: {"resolved": 0, "notes-only": 0, "ambiguous": 0})
+    created: list[str] = field(default_factory=list)
+    upgraded: list[str] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    offline: bool = False
+    changed: bool = False
+    requests: int = 0
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mentions": self.mentions,
+            "works": self.works,
+            "entries_written": len(self.entries),
+            "counts": self.counts,
+            "created": self.created,
+            "upgraded": self.upgraded,
+            "pending": self.pending,
+            "problems": self.problems,
+            "notices": self.notices,
+            "offline": self.offline,
+            "changed": self.changed,
+            "requests": self.requests,
+            "works_detail": self.entries,
+        }
+
+
+def project(start: str | Path | None = None) -> Config:
+    """The configuration of the project containing ``start`` (default: cwd)."""
+    return load_config(start)
+
+
+def extract(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> ExtractResult:
+    """Paper mentions in the given notes files/folders (default: the project's notes folder)."""
+    cfg = load_config(start)
+    targets = [Path(p) for p in paths] if paths else [cfg.notes_dir]
+    for t in targets:
+        if not t.exists():
+            raise CitekitError(f"{t}: no such file or folder. Create it, or set paths.notes in citekit.yaml.", exit_code=2)
+    return extract_paths(targets, root=cfg.root)
+
+
+def load_library(start: str | Path | None = None) -> Library:
+    """The project's library as it is on disk."""
+    return Library.load(load_config(start).refs_dir)
+
+
+def sync(
+    start: str | Path | None = None,
+    *,
+    offline: bool = False,
+    refresh: bool = False,
+    jobs: int = 8,
+    progress: bool = False,
+) -> SyncReport:
+    """Notes → library: extract, group, resolve (unless offline), merge, key, tag, write."""
+    cfg = load_config(start)
+    if not cfg.notes_dir.is_dir():
+        raise CitekitError(
+            f"no notes folder at {cfg.notes_dir}. Put your notes there, or set paths.notes in {cfg.path or 'citekit.yaml'}.",
+            exit_code=2,
+        )
+    report = SyncReport(offline=offline)
+    extracted = extract_paths([cfg.notes_dir], root=cfg.root)
+    report.problems.extend(str(p) for p in extracted.problems)
+    groups = group_mentions(extracted.mentions)
+    report.mentions = len(extracted.mentions)
+    report.works = len(groups)
+
+    works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+
+    lib = Library.load(cfg.refs_dir)
+    report.problems.extend(str(p) for p in lib.problems)
+    rules = _tag_rules(cfg)
+    pending: list[Pending] = []
+    for work in works:
+        result = apply_work(lib, work, formula=cfg.key_formula)
+        if result.key is None:
+            pending.append(Pending(work.mentions))
+            continue
+        entry = lib.entries[result.key]
+        _apply_tags(entry, work.mentions, rules)
+        if result.created:
+            report.created.append(result.key)
+        if result.upgraded:
+            report.upgraded.append(result.key)
+        report.entries.append(_work_json(entry, work))
+    for entry in lib.entries.values():
+        if not any(e["key"] == entry.key for e in report.entries):
+            _apply_tags(entry, [], rules)  # imported or no longer mentioned: rules still apply
+    lib.pending = [p.to_json() for p in pending]
+    report.pending = lib.pending
+    for e in report.entries:
+        report.counts[lib.entries[e["key"]].status] = report.counts.get(lib.entries[e["key"]].status, 0) + 1
+    report.changed = lib.save()
+    return report
+
+
+def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,
+             jobs: int, progress: bool) -> list[Work]:
+    if offline:
+        return [Work(mentions=g, reason="offline: built from the notes") for g in groups]
+    from .resolve.pipeline import resolve_groups
+    from .sources import build_sources
+    from .sources.settings import SourceSettings
+
+    settings = SourceSettings.from_env(cfg.data, cfg.root)
+    settings.refresh = refresh
+    sources = build_sources(settings)
+    resolved = resolve_groups(groups, sources, jobs=jobs, progress=progress, pins=_pins(cfg))
+    report.notices.extend(resolved.problems)
+    report.requests = int(getattr(resolved, "requests", 0) or 0)
+    if resolved.works and all(w.status == "notes-only" for w in resolved.works) and resolved.problems:
+        report.offline = True
+        report.notices.append("no source could be reached: entries were built from the notes and will upgrade on the next online sync")
+    return resolved.works
+
+
+def _pins(cfg: Config) -> dict[str, Any]:
+    from .ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
+    from .model import Ids
+    from .text import normalize_title
+
+    out: dict[str, Ids] = {}
+    for title, spec in (cfg.data.get("pins") or {}).items():
+        spec = spec or {}
+        out[normalize_title(str(title))] = Ids(
+            doi=normalize_doi(str(spec["doi"])) if spec.get("doi") else None,
+            arxiv=normalize_arxiv(str(spec["arxiv"])) if spec.get("arxiv") else None,
+            openreview=normalize_openreview(str(spec["openreview"])) if spec.get("openreview") else None,
+            dblp=normalize_dblp(str(spec["dblp"])) if spec.get("dblp") else None,
+        )
+    return out
+
+
+def _tag_rules(cfg: Config) -> Any:
+    from .library.tags import load_rules
+
+    return load_rules(cfg.data)
+
+
+def _apply_tags(entry: Entry, mentions: list[Mention], rules: Any) -> None:
+    from .library.tags import compute_auto_tags
+
+    texts = [t for m in mentions for t in (m.summary, m.abstract) if t]
+    hashtags = [h for m in mentions for h in m.hashtags]
+    sections = [m.section for m in mentions if m.section]
+    entry.tags_auto = compute_auto_tags(entry, texts, hashtags, sections, rules)
+
+
+def _work_json(entry: Entry, work: Work) -> dict[str, Any]:
+    chosen = work.chosen if work.status == "resolved" else None
+    return {
+        "key": entry.key,
+        "status": entry.status,
+        "title": entry.title,
+        "chosen": {"source": chosen.source, "id": chosen.id} if chosen else None,
+        "versions": [{"source": v.source, "id": v.id, "stage": v.stage} for v in work.versions],
+        "score": round(work.score, 3),
+        "reason": work.reason,
+        "mentions": [str(m.location) for m in work.mentions],
+    }
+
+
+# ---- reading the library ---------------------------------------------------------------
+
+def entry_json(entry: Entry) -> dict[str, Any]:
+    """The stable JSON shape of one entry (``citekit list --json``)."""
+    from .text import delatex
+
+    authors = []
+    if entry.fields.get("author"):
+        import re
+
+        authors = [delatex(a.strip()) for a in re.split(r"\s+and\s+", entry.fields["author"]) if a.strip()]
+    venue = entry.fields.get("booktitle") or entry.fields.get("journal") or entry.fields.get("publisher")
+    return {
+        "key": entry.key,
+        "type": entry.entry_type,
+        "title": delatex(entry.title),
+        "authors": authors,
+        "year": entry.year,
+        "venue": delatex(venue) if venue else None,
+        "ids": entry.ids.as_dict(),
+        "tags": entry.tags,
+        "status": entry.status,
+        "mentions": [{"file": m.file, "line": m.line} for m in entry.mentions],
+        "aliases": sorted(entry.aliases),
+        "summary": entry.summary,
+        "url": entry.fields.get("url"),
+    }
+
+
+def list_entries(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                 status: str | None = None) -> list[Entry]:
+    """Library entries, optionally filtered by tag expression and status, sorted by key."""
+    lib = load_library(start)
+    entries = lib.sorted_entries()
+    if tags:
+        from .library.tags import select
+
+        entries = select(entries, tags, any_=any_tag)
+    if status:
+        entries = [e for e in entries if e.status == status]
+    return entries
+
+
+def show(key: str, start: str | Path | None = None) -> Entry:
+    """One entry by key or alias; the error suggests close keys."""
+    lib = load_library(start)
+    entry = lib.get(key)
+    if entry is None:
+        from rapidfuzz import process
+
+        close = [k for k, _score, _ in process.extract(key, list(lib.entries), limit=3)] if lib.entries else []
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}")
+    return entry
+
+
+__all__ = [
+    "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
+    "entry_json", "list_entries", "show",
+]

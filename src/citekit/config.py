@@ -1,0 +1,82 @@
+"""Where a project lives and what its ``citekit.yaml`` says.
+
+citekit works like git: run it anywhere inside a project and it finds the folder that
+holds ``citekit.yaml`` by walking upwards; without one, the current folder is the project.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONFIG_NAME = "citekit.yaml"
+DEFAULT_KEY_FORMULA = "{author}{year}{title}"
+
+
+class ConfigError(Exception):
+    """``citekit.yaml`` cannot be used; the message says what to fix."""
+
+
+@dataclass
+class Config:
+    """A project's settings, with paths resolved against the project root."""
+
+    root: Path
+    notes_dir: Path
+    refs_dir: Path
+    data: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None  # the citekit.yaml read, if any
+
+    @property
+    def key_formula(self) -> str:
+        return str(self.data.get("keys", {}).get("formula") or DEFAULT_KEY_FORMULA)
+
+    @property
+    def library_bib(self) -> Path:
+        return self.refs_dir / "library.bib"
+
+    @property
+    def library_yaml(self) -> Path:
+        return self.refs_dir / "library.yaml"
+
+    @property
+    def cache_dir(self) -> Path:
+        return Path(os.environ.get("CITEKIT_CACHE_DIR") or self.root / ".citekit")
+
+
+def find_root(start: Path) -> tuple[Path, Path | None]:
+    """The nearest folder at or above ``start`` holding ``citekit.yaml`` (else ``start``)."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        candidate = folder / CONFIG_NAME
+        if candidate.is_file():
+            return folder, candidate
+    return start, None
+
+
+def load_config(start: Path | str | None = None) -> Config:
+    """Read the project's configuration, starting the upward search at ``start`` (or cwd)."""
+    root, path = find_root(Path(start) if start else Path.cwd())
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML ({exc}). Fix the file or move it away.") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not UTF-8 text. Save it as UTF-8.") from exc
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(loaded).__name__}.")
+        data = loaded
+    paths = data.get("paths") or {}
+    if not isinstance(paths, dict):
+        raise ConfigError(f"{path}: 'paths' must be a mapping like {{notes: notes, refs: refs}}.")
+    notes_dir = root / str(paths.get("notes", "notes"))
+    refs_dir = root / str(paths.get("refs", "refs"))
+    return Config(root=root, notes_dir=notes_dir, refs_dir=refs_dir, data=data, path=path)

@@ -1,0 +1,109 @@
+"""From a chosen record (or the notes alone) to the BibTeX fields of an entry.
+
+This is the one place that decides what a citation of each kind of record looks like:
+an accepted OpenReview paper, a published proceedings/journal article, an arXiv preprint,
+or a notes-only entry built offline.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Candidate, Mention, Person
+from ..names import parse_name
+from ..output.latex import author_field, protect_title, sanitize
+from .. import venues
+
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+
+def fields_from_candidate(c: Candidate, hints: list[str] | None = None) -> tuple[str, dict[str, str]]:
+    """``(entry type, fields)`` for a chosen record; every value LaTeX-safe."""
+    hints = hints or []
+    entry_type = c.entry_type if c.entry_type in {"inproceedings", "article", "misc", "book", "incollection", "phdthesis", "techreport"} else "misc"
+    fields: dict[str, str] = {}
+    if c.authors:
+        fields["author"] = author_field(c.authors)
+    fields["title"] = protect_title(c.title, hints)
+    container = c.container or (venues.long_name(c.venue.split()[0], c.year) if c.venue else None)
+    if entry_type == "inproceedings" and container:
+        fields["booktitle"] = sanitize(container)
+    elif entry_type == "article" and container:
+        fields["journal"] = sanitize(container)
+    elif entry_type in {"inproceedings", "article"}:
+        entry_type = "misc"  # a proceedings entry without its proceedings would not compile cleanly
+    if c.year:
+        fields["year"] = str(c.year)
+    for name in ("volume", "number", "publisher", "series", "address", "edition", "institution", "school"):
+        if c.extra.get(name):
+            fields[name] = sanitize(c.extra[name])
+    if c.extra.get("pages"):
+        fields["pages"] = sanitize(re.sub(r"\s*[-–—]+\s*", "--", c.extra["pages"]))
+    month = _month_macro(c.extra.get("month"))
+    if month:
+        fields["month"] = month
+    if c.ids.doi and not c.ids.doi.startswith("10.48550/"):
+        fields["doi"] = c.ids.doi
+    url = c.url or (f"https://openreview.net/forum?id={c.ids.openreview}" if c.ids.openreview else None)
+    if url:
+        fields["url"] = url
+    if c.ids.arxiv:
+        fields["eprint"] = c.ids.arxiv
+        fields["archiveprefix"] = "arXiv"
+        if c.extra.get("primaryclass"):
+            fields["primaryclass"] = c.extra["primaryclass"]
+    return entry_type, fields
+
+
+def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] | None:
+    """What the notes alone say, as an entry; None when they hold no title to cite."""
+    titled = [m for m in mentions if m.title]
+    if not titled:
+        return None
+    title = titled[0].title or ""
+    authors_raw = next((m.authors for m in mentions if m.authors), [])
+    venue = next((m.venue for m in mentions if m.venue), None)
+    year = next((m.year for m in mentions if m.year), None)
+    hints = [h for m in mentions for h in m.hints]
+    people: list[Person] = [parse_name(a) for a in authors_raw if a.strip()]
+    fields: dict[str, str] = {}
+    if people:
+        fields["author"] = author_field(people)
+    fields["title"] = protect_title(_recase(title), hints)
+    booktitle = venues.long_name(venue, year) if venue else None
+    entry_type = venues.entry_type(venue) if booktitle else "misc"
+    if booktitle:
+        fields["journal" if entry_type == "article" else "booktitle"] = sanitize(booktitle)
+    if year:
+        fields["year"] = str(year)
+    url = next((u for m in mentions for u in m.urls), None)
+    if url:
+        fields["url"] = url
+    ids = mentions[0].ids
+    for m in mentions[1:]:
+        ids = ids.merged(m.ids)
+    if ids.doi and not ids.doi.startswith("10.48550/"):
+        fields["doi"] = ids.doi
+    if ids.arxiv:
+        fields["eprint"] = ids.arxiv
+        fields["archiveprefix"] = "arXiv"
+    return entry_type, fields
+
+
+def _recase(title: str) -> str:
+    """A title written ALL CAPS in the notes becomes Title Case (styles re-case the rest)."""
+    letters = [c for c in title if c.isalpha()]
+    if len(letters) > 12 and all(c.isupper() for c in letters):
+        small = {"a", "an", "the", "of", "in", "on", "for", "and", "or", "to", "with", "via", "by", "at"}
+        words = title.lower().split(" ")
+        return " ".join(w if i and w in small else w[:1].upper() + w[1:] for i, w in enumerate(words))
+    return title
+
+
+def _month_macro(value: str | None) -> str | None:
+    if not value:
+        return None
+    value = str(value).strip().lower()
+    if value.isdigit() and 1 <= int(value) <= 12:
+        return _MONTHS[int(value) - 1]
+    return value[:3] if value[:3] in _MONTHS else None

@@ -1,0 +1,350 @@
+"""The library on disk: ``refs/library.bib`` plus the ``refs/library.yaml`` sidecar.
+
+``library.bib`` is what LaTeX reads and what users edit; the sidecar holds what BibTeX
+cannot (status, identifiers, tags, summaries, mentions, versions, provenance) and a copy of
+what citekit itself last wrote for every field. Comparing the two on load is how a hand
+edit is recognised: such fields are listed in ``Entry.hand`` and no later sync touches them.
+
+Both files are written atomically (temporary file, fsync, rename), entries sorted by key
+and fields in a fixed order, so an unchanged library is rewritten byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..model import Entry, Ids, Location
+from ..output.bibtex import render_entries
+from .bibfile import Problem, decode_bytes, parse_bib_text
+
+SIDECAR_VERSION = 1
+BIB_HEADER = (
+    "Written by citekit from the notes; edit freely: hand edits are kept by every sync.\n"
+    "Tags, summaries and status live in library.yaml beside this file."
+)
+#: fields citekit derives from the sidecar on every write rather than storing in Entry.fields
+DERIVED_FIELDS = ("keywords", "ids")
+#: key under which ``Entry.generated`` remembers the entry type citekit wrote
+TYPE_MARK = "@type"
+
+
+class LibraryError(Exception):
+    """The library cannot be read or written safely; the message says what to do."""
+
+
+@dataclass
+class Library:
+    """All entries of a project's ``refs/`` folder, keyed by citation key."""
+
+    refs_dir: Path
+    entries: dict[str, Entry] = field(default_factory=dict)
+    issued_keys: set[str] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+    #: raw text of blocks that could not be parsed: written back verbatim so nothing is lost
+    unparsed: list[str] = field(default_factory=list)
+    preamble: list[str] = field(default_factory=list)
+    #: mentions with no title yet (abstracts, bare URLs), waiting for an online sync
+    pending: list[dict[str, Any]] = field(default_factory=list)
+
+    # ---- paths -------------------------------------------------------------------------
+    @property
+    def bib_path(self) -> Path:
+        return self.refs_dir / "library.bib"
+
+    @property
+    def sidecar_path(self) -> Path:
+        return self.refs_dir / "library.yaml"
+
+    # ---- lookups -----------------------------------------------------------------------
+    def get(self, key: str) -> Entry | None:
+        """The entry for a key or for one of its aliases (old keys of merged entries)."""
+        if key in self.entries:
+            return self.entries[key]
+        for entry in self.entries.values():
+            if key in entry.aliases:
+                return entry
+        return None
+
+    def alias_map(self) -> dict[str, str]:
+        """old key → surviving key, for every alias in the library."""
+        return {alias: e.key for e in self.entries.values() for alias in e.aliases}
+
+    def sorted_entries(self) -> list[Entry]:
+        return [self.entries[k] for k in sorted(self.entries, key=str.lower)]
+
+    def add(self, entry: Entry) -> None:
+        if entry.key in self.entries or entry.key.lower() in {k.lower() for k in self.entries}:
+            raise LibraryError(f"key '{entry.key}' is already in the library")
+        self.entries[entry.key] = entry
+        self.issued_keys.add(entry.key)
+        self.issued_keys.update(entry.aliases)
+
+    def remove(self, key: str) -> Entry:
+        """Drop an entry; its key stays issued so it is never given to another work."""
+        return self.entries.pop(key)
+
+    def taken_keys(self) -> set[str]:
+        return set(self.issued_keys) | set(self.entries) | {a for e in self.entries.values() for a in e.aliases}
+
+    # ---- load --------------------------------------------------------------------------
+    @classmethod
+    def load(cls, refs_dir: Path) -> "Library":
+        """Read both files; a missing library is an empty one, a damaged entry a problem."""
+        lib = cls(refs_dir=Path(refs_dir))
+        sidecar = lib._read_sidecar()
+        side_entries: dict[str, dict[str, Any]] = sidecar.get("entries") or {}
+        lib.issued_keys = set(sidecar.get("issued_keys") or [])
+        lib.pending = list(sidecar.get("pending") or [])
+        if lib.bib_path.exists():
+            text, _enc = decode_bytes(lib.bib_path.read_bytes())
+            parsed = parse_bib_text(text, _display(lib.bib_path))
+            lib.problems.extend(parsed.problems)
+            lib.preamble = parsed.preamble
+            lib.unparsed = _unparsed_blocks(text)
+            for bib_entry in parsed.entries:
+                meta = side_entries.get(bib_entry.key)
+                entry = _from_sidecar(bib_entry.key, meta) if meta else _manual_entry(bib_entry)
+                _absorb_bib(entry, bib_entry, managed=meta is not None)
+                lib.entries[entry.key] = entry
+        lib.issued_keys.update(lib.entries)
+        for e in lib.entries.values():
+            lib.issued_keys.update(e.aliases)
+        return lib
+
+    def _read_sidecar(self) -> dict[str, Any]:
+        if not self.sidecar_path.exists():
+            return {}
+        try:
+            data = yaml.safe_load(self.sidecar_path.read_text(encoding="utf-8")) or {}
+        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise LibraryError(
+                f"{_display(self.sidecar_path)} is damaged ({exc}). Restore it (e.g. `git checkout -- {self.sidecar_path.name}`) "
+                "and run again; citekit will not overwrite it."
+            ) from exc
+        if not isinstance(data, dict):
+            raise LibraryError(f"{_display(self.sidecar_path)} is not a citekit sidecar (expected a mapping).")
+        return data
+
+    # ---- save --------------------------------------------------------------------------
+    def render_bib(self, *, ascii: bool = False) -> str:
+        """The text of ``library.bib`` as it would be written now."""
+        entries = [written_entry(e) for e in self.sorted_entries()]
+        text = render_entries(entries, ascii=ascii, header=BIB_HEADER)
+        if self.preamble:
+            pre = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble)
+            text = _after_header(text, pre)
+        if self.unparsed:
+            text += (
+                "\n% citekit could not parse the blocks below; they are kept verbatim. Fix them and run again.\n"
+                + "\n\n".join(self.unparsed)
+                + "\n"
+            )
+        return text
+
+    def save(self, *, ascii: bool = False) -> bool:
+        """Write both files atomically; returns whether anything changed on disk."""
+        for entry in self.entries.values():
+            entry.generated = {**written_entry(entry).fields, TYPE_MARK: entry.entry_type}
+        bib_text = self.render_bib(ascii=ascii)
+        side_text = self._render_sidecar(bib_text)
+        self.refs_dir.mkdir(parents=True, exist_ok=True)
+        changed = False
+        for path, text in ((self.bib_path, bib_text), (self.sidecar_path, side_text)):
+            if not path.exists() or path.read_bytes() != text.encode("utf-8"):
+                atomic_write(path, text)
+                changed = True
+        return changed
+
+    def _render_sidecar(self, bib_text: str) -> str:
+        entries = {e.key: _to_sidecar(e) for e in self.sorted_entries()}
+        data = {
+            "version": SIDECAR_VERSION,
+            "bib_sha256": hashlib.sha256(bib_text.encode("utf-8")).hexdigest(),
+            "issued_keys": sorted(self.taken_keys(), key=str.lower),
+            "entries": entries,
+        }
+        if self.pending:
+            data["pending"] = self.pending
+        head = (
+            "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
+            "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
+        )
+        return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=True, width=100, default_flow_style=False)
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+def written_entry(entry: Entry) -> Entry:
+    """The entry as it goes into ``library.bib``: stored fields plus derived ones.
+
+    ``keywords`` comes from the effective tags and ``ids`` from the aliases, so tags and
+    old keys are visible to BibTeX users and to biblatex (which resolves ``ids``).
+    """
+    fields = {k: v for k, v in entry.fields.items() if k not in DERIVED_FIELDS}
+    if entry.tags:
+        fields["keywords"] = ", ".join(entry.tags)
+    if entry.aliases:
+        fields["ids"] = ", ".join(sorted(entry.aliases))
+    out = Entry(key=entry.key, entry_type=entry.entry_type, fields=fields)
+    out.aliases = list(entry.aliases)
+    return out
+
+
+def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool) -> None:
+    """Take the user's view of an entry from library.bib and detect hand edits."""
+    entry.entry_type = bib_entry.entry_type
+    fields = {k: v for k, v in bib_entry.fields.items() if k not in DERIVED_FIELDS}
+    if not managed:
+        entry.fields = fields
+        entry.hand = sorted(fields)
+        return
+    hand = set(entry.hand)
+    generated = entry.generated
+    for name, value in fields.items():
+        if name not in generated or _norm(generated[name]) != _norm(value):
+            hand.add(name)
+    for name in generated:
+        if name not in DERIVED_FIELDS and name != TYPE_MARK and name not in fields:
+            hand.add(name)  # the user deleted it: keep it deleted
+    if generated.get(TYPE_MARK) and generated[TYPE_MARK] != bib_entry.entry_type:
+        hand.add("entry_type")
+    entry.fields = fields
+    entry.hand = sorted(hand)
+    _absorb_keywords(entry, bib_entry.fields.get("keywords"), generated.get("keywords"))
+
+
+def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -> None:
+    """Keywords edited in library.bib become manual tag additions/removals."""
+    if _norm(written or "") == _norm(generated or ""):
+        return
+    mine = {t.strip() for t in (written or "").split(",") if t.strip()}
+    current = set(entry.tags)
+    added = set(entry.tags_added) | (mine - current)
+    removed = (set(entry.tags_removed) | (current - mine)) - mine
+    entry.tags_added = sorted(added - removed)
+    entry.tags_removed = sorted(removed)
+
+
+def _norm(value: str) -> str:
+    return re.sub(r"\s+", " ", value).strip()
+
+
+def _manual_entry(bib_entry: Entry) -> Entry:
+    """An entry the user wrote into library.bib themselves: all of it is theirs."""
+    entry = Entry(key=bib_entry.key, entry_type=bib_entry.entry_type, ids=bib_entry.ids, status="resolved", origin="manual")
+    entry.provenance = {k: "user" for k in bib_entry.fields}
+    kw = bib_entry.fields.get("keywords")
+    if kw:
+        entry.tags_added = sorted({t.strip() for t in kw.split(",") if t.strip()})
+    ids = bib_entry.fields.get("ids")
+    if ids:
+        entry.aliases = sorted({a.strip() for a in ids.split(",") if a.strip()})
+    return entry
+
+
+def _to_sidecar(e: Entry) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": e.status,
+        "ids": e.ids.as_dict(),
+        "tags": {"auto": sorted(e.tags_auto), "added": sorted(e.tags_added), "removed": sorted(e.tags_removed)},
+        "mentions": [str(m) for m in e.mentions],
+        "origin": e.origin,
+        "generated": dict(sorted(e.generated.items())),
+    }
+    optional = {
+        "summary": e.summary,
+        "abstract": e.abstract,
+        "aliases": sorted(e.aliases),
+        "versions": e.versions,
+        "provenance": dict(sorted(e.provenance.items())),
+        "hand": sorted(e.hand),
+        "reason": e.reason,
+    }
+    out.update({k: v for k, v in optional.items() if v})
+    return out
+
+
+def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
+    tags = meta.get("tags") or {}
+    mentions = []
+    for m in meta.get("mentions") or []:
+        file, _, line = str(m).rpartition(":")
+        mentions.append(Location(file=file, line=int(line) if line.isdigit() else 0))
+    return Entry(
+        key=key,
+        entry_type="misc",
+        ids=Ids.from_dict(meta.get("ids")),
+        status=str(meta.get("status") or "notes-only"),
+        summary=meta.get("summary"),
+        abstract=meta.get("abstract"),
+        tags_auto=list(tags.get("auto") or []),
+        tags_added=list(tags.get("added") or []),
+        tags_removed=list(tags.get("removed") or []),
+        mentions=mentions,
+        aliases=list(meta.get("aliases") or []),
+        versions=list(meta.get("versions") or []),
+        provenance=dict(meta.get("provenance") or {}),
+        generated={str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
+        hand=list(meta.get("hand") or []),
+        origin=str(meta.get("origin") or "notes"),
+        reason=str(meta.get("reason") or ""),
+    )
+
+
+def _unparsed_blocks(text: str) -> list[str]:
+    """Raw text of the blocks bibtexparser could not read, in file order."""
+    import bibtexparser
+    from bibtexparser import model as bpmodel
+
+    lib = bibtexparser.parse_string(text)
+    return [b.raw.strip() for b in lib.blocks if isinstance(b, bpmodel.ParsingFailedBlock) and b.raw.strip()]
+
+
+def _after_header(text: str, insert: str) -> str:
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines) and lines[i].startswith("%"):
+        i += 1
+    return "\n".join(lines[:i]) + ("\n" if i else "") + insert + "\n".join(lines[i:]).lstrip("\n")
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so readers see the old file or the new one, never half.
+
+    The temporary file lives in the same folder (so the rename is atomic on POSIX) and is
+    fsynced before the rename; the file's permissions are kept.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,162 @@
+"""Folding resolved works into the library without breaking anything already there.
+
+The rules, in order of strength:
+1. a field the user edited by hand (``Entry.hand``) is never touched;
+2. a key, once issued, never changes;
+3. confirmed metadata is never downgraded by a later offline or inconclusive sync;
+4. everything else follows the newest resolution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Candidate, Entry, Ids, Location, Mention, Work
+from ..text import normalize_title
+from .keys import make_key
+from .records import fields_from_candidate, fields_from_mentions
+from .store import Library
+
+
+@dataclass
+class ApplyResult:
+    """What applying one work did to the library."""
+
+    key: str | None  # None: the work could not become an entry (no title known yet)
+    created: bool = False
+    upgraded: bool = False  # notes-only → resolved
+
+
+@dataclass
+class Pending:
+    """A mention that has no title yet (abstract or bare URL): kept until resolved online."""
+
+    mentions: list[Mention] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.mentions[0]
+        text = (m.abstract or m.summary or "").strip()
+        return {
+            "kind": m.kind,
+            "where": [str(x.location) for x in self.mentions],
+            "hints": sorted({h for x in self.mentions for h in x.hints}),
+            "urls": sorted({u for x in self.mentions for u in x.urls + list(x.links.values())}),
+            "authors": next((x.authors for x in self.mentions if x.authors), []),
+            "text": text[:160] + ("…" if len(text) > 160 else ""),
+        }
+
+
+def work_ids(work: Work) -> Ids:
+    """Every identifier known for a work: chosen record, versions, then the notes' URLs and pins."""
+    ids = work.chosen.ids if work.chosen else Ids()
+    for v in work.versions:
+        ids = ids.merged(v.ids)
+    for m in work.mentions:
+        ids = ids.merged(m.pins).merged(m.ids)
+    return ids
+
+
+def work_titles(work: Work) -> set[str]:
+    titles = {normalize_title(m.title) for m in work.mentions if m.title}
+    titles |= {normalize_title(v.title) for v in work.versions if v.title}
+    if work.chosen:
+        titles.add(normalize_title(work.chosen.title))
+    return {t for t in titles if t}
+
+
+def find_entry(lib: Library, work: Work) -> Entry | None:
+    """The library entry that already stands for this work, by identifier then by title."""
+    ids = work_ids(work)
+    if ids:
+        for entry in lib.sorted_entries():
+            if entry.ids.shares_any(ids):
+                return entry
+    titles = work_titles(work)
+    if titles:
+        for entry in lib.sorted_entries():
+            known = {normalize_title(entry.title)} | {normalize_title(v.get("title", "")) for v in entry.versions}
+            if titles & known:
+                return entry
+    return None
+
+
+def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> ApplyResult:
+    """Create or update the entry for ``work``; see the module docstring for the rules."""
+    hints = sorted({h for m in work.mentions for h in m.hints})
+    built: tuple[str, dict[str, str]] | None
+    if work.chosen is not None and work.status == "resolved":
+        built = fields_from_candidate(work.chosen, hints)
+    else:
+        built = fields_from_mentions(work.mentions)
+    entry = find_entry(lib, work)
+    if entry is None:
+        if built is None:
+            return ApplyResult(key=None)
+        entry_type, fields = built
+        key = make_key(fields, lib.taken_keys(), formula)
+        entry = Entry(key=key, entry_type=entry_type, fields=fields, origin="notes")
+        _set_provenance(entry, work)
+        _update_meta(entry, work)
+        lib.add(entry)
+        return ApplyResult(key=key, created=True, upgraded=False)
+
+    upgraded = entry.status != "resolved" and work.status == "resolved"
+    downgrade = entry.status == "resolved" and work.status != "resolved"
+    if built is not None and not downgrade and entry.origin != "manual":
+        entry_type, fields = built
+        hand = set(entry.hand)
+        merged = {k: v for k, v in fields.items() if k not in hand}
+        merged.update({k: v for k, v in entry.fields.items() if k in hand})
+        entry.fields = merged
+        if "entry_type" not in hand:
+            entry.entry_type = entry_type
+        _set_provenance(entry, work)
+    _update_meta(entry, work, keep_status=downgrade)
+    return ApplyResult(key=entry.key, upgraded=upgraded)
+
+
+def _set_provenance(entry: Entry, work: Work) -> None:
+    source = work.chosen.source if (work.chosen and work.status == "resolved") else "notes"
+    entry.provenance = {k: ("user" if k in entry.hand else source) for k in entry.fields}
+
+
+def _update_meta(entry: Entry, work: Work, *, keep_status: bool = False) -> None:
+    locations: list[Location] = []
+    for m in work.mentions:
+        if all((m.location.file, m.location.line) != (x.file, x.line) for x in locations):
+            locations.append(m.location)
+    entry.mentions = locations
+    entry.ids = entry.ids.merged(work_ids(work)) if keep_status else work_ids(work).merged(entry.ids)
+    if not keep_status:
+        entry.status = work.status
+        entry.reason = work.reason
+        entry.versions = [_version(v) for v in work.versions] or entry.versions
+        if work.chosen and work.chosen.abstract:
+            entry.abstract = work.chosen.abstract
+    notes_version = _notes_version(work.mentions)
+    if notes_version and notes_version not in entry.versions:
+        entry.versions = [v for v in entry.versions if v.get("source") != "notes"] + [notes_version]
+    if not entry.summary:
+        entry.summary = next((m.summary for m in work.mentions if m.summary), None)
+    if not entry.abstract:
+        entry.abstract = next((m.abstract for m in work.mentions if m.abstract), None)
+
+
+def _version(c: Candidate) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": c.source, "id": c.id, "title": c.title, "stage": c.stage}
+    if c.venue:
+        out["venue"] = c.venue
+    if c.year:
+        out["year"] = c.year
+    return out
+
+
+def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
+    m = next((m for m in mentions if m.title), None)
+    if m is None:
+        return None
+    out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title, "stage": "notes"}
+    if m.venue:
+        out["venue"] = f"{m.venue} {m.year}" if m.year else m.venue
+    return out
