@@ -51,7 +51,8 @@ def first_author_family(author_field: str) -> str:
 
 def key_parts(fields: Mapping[str, str]) -> dict[str, str]:
     """The formula's placeholders filled from an entry's fields."""
-    title = fields.get("title", "")
+    # "Step-Size Stability" → "stepsize": a hyphenated compound is one word in a key
+    title = re.sub(r"(?<=\w)-(?=\w)", "", fields.get("title", ""))
     words = title_tokens(title)
     authors = re.split(r"\s+and\s+", fields.get("author", "").strip()) if fields.get("author") else []
     year = re.sub(r"\D", "", fields.get("year", ""))[:4]
