@@ -1,0 +1,257 @@
+"""Tags: where they come from, how rules match, and how a selection like ``--tag muon`` reads.
+
+A paper's tags have four sources, kept apart on :class:`~citekit.model.Entry` so that a
+re-sync can recompute the automatic ones without touching what the user decided:
+
+* hashtags written in the notes (``#muon``) and note headings the user maps to a tag
+  (``tag_sections`` in ``citekit.yaml``),
+* keyword/regex rules over the title, the abstract and the notes' summary
+  (``data/tags.yaml`` plus ``tags`` in ``citekit.yaml``),
+
+all of which land in ``Entry.tags_auto``; and manual ``citekit tag KEY +t -t``, which lands
+in ``tags_added`` / ``tags_removed`` and always wins.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Iterable, Pattern
+
+import yaml
+
+from ..model import Entry
+from ..text import delatex
+
+#: prefixes that turn a selection tag into an exclusion (``-sam``, ``not:sam``)
+EXCLUDE_PREFIXES = ("-", "not:")
+
+
+class TagRuleError(ValueError):
+    """A tag rule in ``citekit.yaml`` (or the defaults) cannot be used as written."""
+
+
+@dataclass(frozen=True)
+class TagRule:
+    """One tag and the patterns that give it; ``label`` names a paragraph about it."""
+
+    tag: str
+    patterns: tuple[Pattern[str], ...]
+    label: str = ""
+
+    def matches(self, text: str) -> bool:
+        return any(p.search(text) for p in self.patterns)
+
+
+@dataclass
+class TagRules:
+    """Everything needed to compute automatic tags, loaded once per run."""
+
+    rules: dict[str, TagRule] = field(default_factory=dict)
+    sections: dict[str, list[str]] = field(default_factory=dict)  # folded heading -> tags
+
+    def label(self, tag: str) -> str:
+        """Human heading for a tag: the rule's label, else the tag itself, capitalised."""
+        rule = self.rules.get(tag)
+        if rule and rule.label:
+            return rule.label
+        words = tag.replace("-", " ").replace("_", " ")
+        return words[:1].upper() + words[1:]
+
+
+def normalize_tag(tag: str) -> str:
+    """One spelling per tag: ``#Step Size`` and ``step-size`` are the same tag."""
+    tag = unicodedata.normalize("NFKC", tag).strip().lstrip("#").strip().lower()
+    return re.sub(r"[\s_]+", "-", tag)
+
+
+def _fold_heading(heading: str) -> str:
+    """Headings compare after width/space/case folding (full-width spaces are common in notes)."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", heading)).strip().casefold()
+
+
+def compile_item(item: str, *, where: str = "tags") -> Pattern[str]:
+    """Compile one rule item.
+
+    ``/regex/`` (optionally ``/regex/i``) is used as a regular expression; anything else is
+    a keyword that must start a word, case-insensitively, so ``sam`` never matches
+    ``same`` in the middle of text but ``SAM`` can still be matched exactly with a regex.
+    Spaces and hyphens in a keyword match either, because titles and notes spell
+    ``step size`` and ``step-size`` interchangeably.
+    """
+    if not isinstance(item, str) or not item.strip():
+        raise TagRuleError(f"{where}: rule items must be non-empty strings, got {item!r}; "
+                           "write a keyword like 'Muon' or a regex like '/\\bSAM\\b/'.")
+    item = item.strip()
+    m = re.fullmatch(r"/(.+)/(i?)", item, flags=re.S)
+    if m:
+        try:
+            return re.compile(m.group(1), re.IGNORECASE if m.group(2) else 0)
+        except re.error as exc:
+            raise TagRuleError(f"{where}: invalid regular expression {item}: {exc}; "
+                               "fix the pattern, or drop the slashes to match it as a plain keyword.") from exc
+    parts = [re.escape(p) for p in re.split(r"[\s\-]+", item) if p]
+    body = r"[\s\-]+".join(parts)
+    return re.compile(r"(?<![^\W_])" + body, re.IGNORECASE)
+
+
+def _rule_items(tag: str, spec: Any, where: str) -> tuple[list[str], str, bool]:
+    """Read one rule spec: a list of items, or a mapping with match/extend/label.
+
+    Returns ``(items, label, extend)``.
+    """
+    if spec is None:
+        return [], "", False
+    if isinstance(spec, str):
+        return [spec], "", False
+    if isinstance(spec, list):
+        return spec, "", False
+    if isinstance(spec, dict):
+        unknown = set(spec) - {"match", "extend", "label"}
+        if unknown:
+            raise TagRuleError(f"{where}.{tag}: unknown key(s) {sorted(unknown)}; use 'match' (replace), "
+                               "'extend' (add to the default rule) or 'label'.")
+        if "match" in spec and "extend" in spec:
+            raise TagRuleError(f"{where}.{tag}: give either 'match' (replace) or 'extend' (add), not both.")
+        extend = "extend" in spec
+        items = spec.get("extend" if extend else "match") or []
+        if isinstance(items, str):
+            items = [items]
+        if not isinstance(items, list):
+            raise TagRuleError(f"{where}.{tag}: '{'extend' if extend else 'match'}' must be a list of keywords or /regexes/.")
+        return items, str(spec.get("label") or ""), extend
+    raise TagRuleError(f"{where}.{tag}: expected a list of keywords or /regexes/, got {type(spec).__name__}.")
+
+
+def _merge_rules(base: dict[str, TagRule], data: Any, where: str) -> dict[str, TagRule]:
+    if data is None:
+        return base
+    if not isinstance(data, dict):
+        raise TagRuleError(f"{where}: expected a mapping of tag -> keywords, e.g. 'tags: {{muon: [Muon, Newton-Schulz]}}'.")
+    rules = dict(base)
+    for raw_tag, spec in data.items():
+        tag = normalize_tag(str(raw_tag))
+        items, label, extend = _rule_items(tag, spec, where)
+        patterns = tuple(compile_item(i, where=f"{where}.{tag}") for i in items)
+        old = rules.get(tag)
+        if extend and old:
+            patterns = old.patterns + patterns
+        if not patterns:
+            rules.pop(tag, None)  # `name: []` switches a default rule off
+            continue
+        rules[tag] = TagRule(tag=tag, patterns=patterns, label=label or (old.label if old else ""))
+    return rules
+
+
+def default_rules_data() -> dict[str, Any]:
+    """The shipped rule set (``citekit/data/tags.yaml``) as plain data."""
+    text = resources.files("citekit").joinpath("data/tags.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text) or {}
+
+
+def load_rules(config_data: dict[str, Any] | None) -> TagRules:
+    """Rules from the defaults and ``citekit.yaml``.
+
+    Config keys: ``tags`` (rules; a list replaces a default rule of the same name,
+    ``{extend: [...]}`` adds to it, ``[]`` drops it), ``tags_defaults: false`` (start from
+    nothing), ``tag_sections`` (note heading -> tag or list of tags).
+    """
+    config_data = config_data or {}
+    rules: dict[str, TagRule] = {}
+    if config_data.get("tags_defaults", True) is not False:
+        rules = _merge_rules(rules, default_rules_data(), "citekit/data/tags.yaml")
+    rules = _merge_rules(rules, config_data.get("tags"), "citekit.yaml: tags")
+    sections: dict[str, list[str]] = {}
+    raw_sections = config_data.get("tag_sections") or {}
+    if not isinstance(raw_sections, dict):
+        raise TagRuleError("citekit.yaml: tag_sections must map a heading of your notes to a tag, "
+                           "e.g. 'tag_sections: {\"Must read\": must-read}'.")
+    for heading, tags in raw_sections.items():
+        tag_list = [tags] if isinstance(tags, str) else list(tags or [])
+        sections[_fold_heading(str(heading))] = [normalize_tag(str(t)) for t in tag_list if str(t).strip()]
+    return TagRules(rules=rules, sections=sections)
+
+
+def compute_auto_tags(entry: Entry, mention_texts: list[str], hashtags: list[str], sections: list[str],
+                      rules: TagRules) -> list[str]:
+    """The tags a paper earns from notes and rules (what ``Entry.tags_auto`` should hold).
+
+    Rules look at the title, the abstract, the entry's summary and ``mention_texts`` (the
+    notes' summaries of it). Manual additions/removals are not consulted: they are applied
+    on top by :attr:`Entry.tags`, so recomputing this never overrides the user.
+    """
+    tags = {normalize_tag(h) for h in hashtags if normalize_tag(h)}
+    for heading in sections:
+        tags.update(rules.sections.get(_fold_heading(heading), []))
+    texts = [delatex(t) for t in (entry.title, entry.abstract or "", entry.summary or "", *mention_texts) if t]
+    for tag, rule in rules.rules.items():
+        if any(rule.matches(t) for t in texts):
+            tags.add(tag)
+    return sorted(tags)
+
+
+def _split_selection(tags: Iterable[str]) -> tuple[list[str], list[str]]:
+    include: list[str] = []
+    exclude: list[str] = []
+    for raw in tags:
+        raw = raw.strip()
+        for prefix in EXCLUDE_PREFIXES:
+            if raw.lower().startswith(prefix):
+                exclude.append(normalize_tag(raw[len(prefix):]))
+                break
+        else:
+            include.append(normalize_tag(raw))
+    return [t for t in include if t], [t for t in exclude if t]
+
+
+def select(entries: Iterable[Entry], tags: list[str], any_: bool = False) -> list[Entry]:
+    """Entries carrying the wanted tags, in the order given.
+
+    ``["muon", "theory"]`` wants both; with ``any_`` either. ``-sam`` or ``not:sam``
+    excludes entries tagged ``sam``. Only exclusions (or nothing) selects everything else.
+    """
+    include, exclude = _split_selection(tags)
+    chosen = []
+    for entry in entries:
+        have = set(entry.tags)
+        if exclude and have & set(exclude):
+            continue
+        if include and not (any(t in have for t in include) if any_ else all(t in have for t in include)):
+            continue
+        chosen.append(entry)
+    return chosen
+
+
+def tag_counts(entries: Iterable[Entry]) -> list[tuple[str, int]]:
+    """How many entries carry each tag, most used first (ties by name)."""
+    counts: dict[str, int] = {}
+    for entry in entries:
+        for tag in entry.tags:
+            counts[tag] = counts.get(tag, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def apply_manual(entry: Entry, changes: list[str]) -> None:
+    """Apply ``+tag`` / ``-tag`` edits; the latest word about a tag wins.
+
+    A bare ``tag`` means ``+tag``. An addition is recorded even when the rules give the
+    tag today, so it survives a later change of the rules.
+    """
+    for change in changes:
+        change = change.strip()
+        if not change:
+            continue
+        remove = change.startswith("-")
+        tag = normalize_tag(change[1:] if change[0] in "+-" else change)
+        if not tag:
+            raise TagRuleError(f"empty tag in {change!r}; write +tag to add or -tag to remove.")
+        if remove:
+            entry.tags_added = [t for t in entry.tags_added if t != tag]
+            if tag not in entry.tags_removed:
+                entry.tags_removed = sorted([*entry.tags_removed, tag])
+        else:
+            entry.tags_removed = [t for t in entry.tags_removed if t != tag]
+            if tag not in entry.tags_added:
+                entry.tags_added = sorted([*entry.tags_added, tag])
