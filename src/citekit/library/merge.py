@@ -1,0 +1,190 @@
+"""Merging the entries of one work into a single surviving entry.
+
+A merge must never cost the user anything: the best version's fields win, gaps are filled
+from the other versions, fields the user edited by hand are kept whichever entry they were
+in, and every key that was ever used stays valid as an alias of the survivor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..ids import ARXIV_DOI_PREFIX
+from ..model import Entry, Ids
+
+#: version stages, best first; the merge keeps the fields of the best one
+STAGE_RANK: dict[str, int] = {"published": 3, "accepted": 2, "preprint": 1, "other": 0}
+_STATUS_RANK = {"resolved": 2, "ambiguous": 1, "notes-only": 0}
+
+_PREPRINT_VENUE = re.compile(
+    r"\b(?:arxiv|corr|e-?prints?|preprint|biorxiv|medrxiv|chemrxiv|ssrn|techrxiv|psyarxiv|openreview\.net/forum)\b",
+    re.I,
+)
+_ACCEPTED = re.compile(r"\b(?:to appear|in press|accepted|forthcoming|inpress)\b", re.I)
+_PUBLISHED_TYPES = {"article", "inproceedings", "conference", "incollection", "inbook", "book", "proceedings",
+                    "phdthesis", "mastersthesis", "thesis", "mvbook", "collection", "periodical"}
+_PREPRINT_TYPES = {"unpublished", "online", "electronic", "preprint"}
+
+
+def version_stage(entry: Entry) -> str:
+    """Where this version of the paper stands: published, accepted, preprint or other.
+
+    BibTeX has no field for it, so it is read from what the entry cites: a journal or
+    proceedings that is not arXiv/CoRR means published; "to appear" means accepted; an
+    arXiv id, CoRR or an ``@unpublished`` means preprint.
+    """
+    f = entry.fields
+    container = f.get("journal") or f.get("booktitle") or f.get("journaltitle") or ""
+    notes = " ".join(f.get(k, "") for k in ("note", "pubstate", "howpublished"))
+    preprint_container = bool(_PREPRINT_VENUE.search(container)) or container.lower().startswith("abs/")
+    if _ACCEPTED.search(container) or _ACCEPTED.search(notes):
+        return "accepted"
+    if entry.entry_type in ("phdthesis", "mastersthesis", "thesis") and (f.get("school") or f.get("institution")):
+        return "published"
+    if entry.entry_type in ("book", "mvbook") and f.get("publisher"):
+        return "published"
+    if container and not preprint_container and entry.entry_type in _PUBLISHED_TYPES:
+        if not f.get("volume", "").lower().startswith("abs/"):  # dblp CoRR: volume = {abs/1909.05311}
+            return "published"
+    if preprint_container or entry.entry_type in _PREPRINT_TYPES or _PREPRINT_VENUE.search(notes):
+        return "preprint"
+    if entry.ids.arxiv or (entry.ids.doi or "").startswith(ARXIV_DOI_PREFIX) or f.get("eprint"):
+        return "preprint"
+    return "other"
+
+
+def stage_rank(entry: Entry) -> int:
+    return STAGE_RANK[version_stage(entry)]
+
+
+def choose_survivor(entries: Sequence[Entry]) -> Entry:
+    """The entry whose key survives: the best version; on a tie the one that came first.
+
+    ``entries`` must be in issue order (library order, or file order on import), which is
+    what makes the choice stable from one run to the next.
+    """
+    best = entries[0]
+    for entry in entries[1:]:
+        if stage_rank(entry) > stage_rank(best):
+            best = entry
+    return best
+
+
+@dataclass
+class MergeResult:
+    """The surviving entry and the keys it absorbed (each now an alias of it)."""
+
+    entry: Entry
+    absorbed: list[str] = field(default_factory=list)
+
+    def key_map(self) -> dict[str, str]:
+        """old key → surviving key, for every key that stopped being a primary key."""
+        return {old: self.entry.key for old in self.absorbed}
+
+
+def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: str = "") -> MergeResult:
+    """One entry for a cluster of entries of the same work.
+
+    ``key`` forces which entry's key survives (import keeps the library's key); by
+    default :func:`choose_survivor` decides. Fields come from the best version, so a
+    survivor that is the older preprint still ends up citing the published paper.
+    """
+    if not entries:
+        raise ValueError("merge_entries needs at least one entry")
+    keeper = next((e for e in entries if e.key == key), None) if key else choose_survivor(entries)
+    if keeper is None:
+        raise ValueError(f"key '{key}' is not one of the entries being merged")
+    ranked = sorted(entries, key=lambda e: -stage_rank(e))  # stable: ties keep issue order
+    base = ranked[0] if stage_rank(ranked[0]) > stage_rank(keeper) else keeper
+    others = [e for e in ranked if e is not base]
+
+    merged = replace(
+        base,
+        key=keeper.key,
+        fields=dict(base.fields),
+        ids=Ids.from_dict(base.ids.as_dict()),
+        provenance=dict(base.provenance),
+        generated=dict(base.generated),
+        hand=list(base.hand),
+    )
+    _merge_fields(merged, base, others)
+    for other in others:
+        merged.ids = merged.ids.merged(other.ids)
+    _merge_metadata(merged, keeper, [e for e in entries if e is not merged])
+
+    absorbed = [e.key for e in entries if e.key != keeper.key]
+    aliases: list[str] = []
+    for entry in entries:
+        for alias in [entry.key, *entry.aliases]:
+            if alias != keeper.key and alias not in aliases:
+                aliases.append(alias)
+    merged.aliases = aliases
+    note = f"merged {', '.join(absorbed)}" + (f" ({reason})" if reason else "")
+    merged.reason = "; ".join(r for r in (keeper.reason, note) if r) if absorbed else keeper.reason
+    return MergeResult(entry=merged, absorbed=absorbed)
+
+
+def _merge_fields(merged: Entry, base: Entry, others: Sequence[Entry]) -> None:
+    """Fill gaps from the other versions; a hand-edited field always wins over a generated one."""
+    hand = set(base.hand)
+    for other in others:
+        for name in other.hand:
+            if name in hand:
+                continue  # the best version's own edit stays
+            if name in other.fields:
+                merged.fields[name] = other.fields[name]
+            else:
+                merged.fields.pop(name, None)  # the user deleted it there: keep it deleted
+            _copy_meta(merged, other, name)
+            hand.add(name)
+        for name, value in other.fields.items():
+            if name in merged.fields or name in hand or not value.strip():
+                continue
+            merged.fields[name] = value
+            _copy_meta(merged, other, name)
+    merged.hand = sorted(hand)
+
+
+def _copy_meta(merged: Entry, other: Entry, name: str) -> None:
+    if name in other.provenance:
+        merged.provenance[name] = other.provenance[name]
+    if name in other.generated:
+        merged.generated[name] = other.generated[name]
+    else:
+        merged.generated.pop(name, None)
+
+
+def _merge_metadata(merged: Entry, keeper: Entry, others: Sequence[Entry]) -> None:
+    """Union of everything the sidecar knows: tags, mentions, versions, summary, status."""
+    group = [merged, *others]
+    added = sorted({t for e in group for t in e.tags_added})
+    merged.tags_auto = sorted({t for e in group for t in e.tags_auto})
+    merged.tags_added = added
+    merged.tags_removed = sorted({t for e in group for t in e.tags_removed} - set(added))
+    seen = set()
+    mentions = []
+    for e in group:
+        for loc in e.mentions:
+            if (loc.file, loc.line) not in seen:
+                seen.add((loc.file, loc.line))
+                mentions.append(loc)
+    merged.mentions = mentions
+    merged.summary = next((e.summary for e in [keeper, *group] if e.summary), None)
+    merged.abstract = next((e.abstract for e in group if e.abstract), None)
+    versions = list(merged.versions)
+    for e in others:
+        for v in e.versions:
+            if v not in versions:
+                versions.append(v)
+        record = {
+            "source": "library", "id": e.key, "title": e.title,
+            "venue": e.fields.get("booktitle") or e.fields.get("journal") or "",
+            "year": e.year, "stage": version_stage(e),
+        }
+        if record not in versions:
+            versions.append(record)
+    merged.versions = versions
+    merged.status = max((e.status for e in group), key=lambda s: _STATUS_RANK.get(s, -1))
+    merged.origin = keeper.origin
