@@ -1,1 +1,154 @@
-"""Commands: export (see docs/)."""
+"""Command ``export``: the library, or only what one paper cites, as BibTeX, biblatex or CSL JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..config import load_config
+from ..library.store import Library, atomic_write
+from ..model import Entry
+from ..output.cited import (
+    CitedKeys,
+    Selection,
+    alias_copies,
+    inherit_crossrefs,
+    read_citations,
+    select_cited,
+    with_ids_field,
+)
+from .app import main
+from .commands import friendly_errors
+
+FORMATS = ("bibtex", "biblatex", "csl-json")
+
+
+def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str | None = None) -> str:
+    """The export text of a selection in one format.
+
+    Each format keeps old keys working its own way: BibTeX gets a copy of the entry under
+    each cited old key (it has no aliases), biblatex gets ``ids`` (biber resolves them),
+    CSL JSON gets copies and crossref fields copied into each child (CSL has neither).
+    """
+    if fmt == "bibtex":
+        from ..output.bibtex import render_entries
+
+        return render_entries(alias_copies(selection), ascii=ascii, header=header)
+    if fmt == "biblatex":
+        from ..output.biblatex import render_biblatex
+
+        return render_biblatex(with_ids_field(selection))
+    if fmt == "csl-json":
+        from ..output.csl import to_csl_json
+
+        flat = Selection(entries=inherit_crossrefs(selection), aliases=selection.aliases, direct=selection.direct)
+        return json.dumps(to_csl_json(alias_copies(flat)), ensure_ascii=False, indent=2) + "\n"
+    raise click.BadParameter(f"unknown format '{fmt}'; choose one of {', '.join(FORMATS)}", param_hint="--format")
+
+
+def select_for_export(
+    entries: list[Entry],
+    cited: CitedKeys | None,
+    tags: tuple[str, ...] = (),
+    any_tag: bool = False,
+) -> Selection:
+    """What to export: the cited entries (or all), narrowed to the tags, parents pulled in."""
+    if tags:
+        from ..library.tags import select
+
+        allowed = {e.key for e in select(entries, list(tags), any_=any_tag)}
+    else:
+        allowed = {e.key for e in entries}
+    if cited is None:
+        cited = CitedKeys()
+        for e in entries:
+            if e.key in allowed:
+                cited.add(e.key)
+        return select_cited(entries, cited)
+    selection = select_cited(entries, cited)
+    if not tags:
+        return selection
+    narrowed = CitedKeys(everything=False, files=cited.files, unreadable=cited.unreadable)
+    for key in ([*cited.keys, *[e.key for e in entries]] if cited.everything else cited.keys):
+        target = selection.aliases.get(key, key)
+        if target in allowed:
+            narrowed.add(key)
+            narrowed.locations[key] = cited.locations.get(key, [])
+    result = select_cited(entries, narrowed)
+    result.missing = selection.missing  # a missing key is missing whatever the tags say
+    return result
+
+
+def write_output(text: str, output: str | None) -> bool:
+    """Print, or replace ``output`` atomically; an unchanged file keeps its timestamp.
+
+    Keeping the timestamp matters in a paper's Makefile: ``refs.bib`` is rebuilt after
+    every LaTeX run (``main.aux`` changed), and an untouched ``refs.bib`` stops make from
+    re-running BibTeX and LaTeX for nothing.
+    """
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return True
+    path = Path(output)
+    if path.exists() and path.read_bytes() == text.encode("utf-8"):
+        return False
+    atomic_write(path, text)
+    return True
+
+
+@main.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Write to this file (atomically; left untouched when unchanged). Default: stdout.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="bibtex", show_default=True,
+              help="bibtex (old keys as copies), biblatex (old keys in ids), csl-json (for pandoc).")
+@click.option("--ascii", is_flag=True, help="BibTeX only: write non-ASCII characters as LaTeX commands.")
+@click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
+@click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
+@click.option("--aux", "aux", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Only the entries this LaTeX .aux file cites (BibTeX or biblatex).")
+@click.option("--tex", "tex", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Only the entries this .tex file cites (follows \\input and \\include).")
+@click.option("--allow-missing", is_flag=True, help="Warn about cited keys the library lacks instead of failing.")
+@click.pass_context
+@friendly_errors
+def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: tuple[str, ...], any_tag: bool,
+           aux: Path | None, tex: Path | None, allow_missing: bool) -> None:
+    """Write the library, or only what a paper cites, for LaTeX or pandoc.
+
+    \b
+    citekit export -o all.bib                      the whole library
+    citekit export --aux main.aux -o refs.bib      only what main.tex cites
+    citekit export --tag muon --format csl-json    tagged entries for pandoc
+    """
+    if aux is not None and tex is not None:
+        raise click.UsageError("give --aux or --tex, not both (--aux is exact after a LaTeX run; --tex works before one)")
+    if ascii and fmt != "bibtex":
+        raise click.UsageError(f"--ascii applies to --format bibtex only; {fmt} output is UTF-8")
+    cfg = load_config(ctx.obj.get("project_dir"))
+    library = Library.load(cfg.refs_dir)
+    entries = library.sorted_entries()
+    cited = read_citations(aux=aux, tex=tex) if (aux or tex) else None
+    selection = select_for_export(entries, cited, tags, any_tag)
+
+    for name in (cited.unreadable if cited else []):
+        click.echo(f"citekit: warning: could not read '{name}'; citations in it are not exported", err=True)
+    for missing in selection.missing:
+        level = "warning" if allow_missing else "error"
+        click.echo(f"citekit: {level}: {missing.message()}", err=True)
+    if selection.missing and not allow_missing:
+        hint = "fix the keys in the paper, add the papers to the notes and run 'citekit sync', or pass --allow-missing"
+        click.echo(f"citekit: {len(selection.missing)} cited key(s) not in {library.bib_path}: {hint}", err=True)
+        ctx.exit(1)
+
+    source = (aux or tex).name if (aux or tex) else None
+    header = None
+    if fmt == "bibtex":
+        header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
+                  if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
+    text = render(selection, fmt, ascii=ascii, header=header)
+    changed = write_output(text, output)
+    if output and output != "-":
+        count = len(selection.entries)
+        click.echo(f"{output}: {count} entries" + ("" if changed else " (unchanged)"), err=True)

@@ -544,3 +544,31 @@ def with_ids_field(selection: Selection) -> list[Entry]:
         clone.fields["ids"] = ", ".join(dict.fromkeys(existing + sorted(extra)))
         out.append(clone)
     return out
+
+
+def inherit_crossrefs(selection: Selection) -> list[Entry]:
+    """Entries with their crossref parents' fields copied in, and uncited parents dropped.
+
+    For formats without crossref (CSL JSON): each child gets every field it lacks from its
+    parent, as BibTeX does, and the parent's ``title`` as its ``booktitle`` when it has
+    none, as biblatex does for proceedings.
+    """
+    by_key = {e.key: e for e in selection.entries}
+    out: list[Entry] = []
+    for entry in selection.entries:
+        if entry.key in selection.parents and entry.key not in selection.direct:
+            continue
+        clone = copy.deepcopy(entry)
+        seen = {entry.key}
+        parent_key = crossref_target(clone)
+        while parent_key and parent_key in by_key and parent_key not in seen:
+            seen.add(parent_key)
+            parent = by_key[parent_key]
+            for name, value in parent.fields.items():
+                clone.fields.setdefault(name, value)
+            if "booktitle" not in entry.fields and parent.fields.get("title"):
+                clone.fields["booktitle"] = parent.fields.get("booktitle") or parent.fields["title"]
+            parent_key = crossref_target(parent)
+        clone.fields.pop("crossref", None)
+        out.append(clone)
+    return out

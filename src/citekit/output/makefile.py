@@ -1,0 +1,71 @@
+"""Makefile targets that keep a paper's ``refs.bib`` in step with the citekit library.
+
+The snippet is meant to be appended to a paper's Makefile (``citekit makefile >>
+Makefile``), so every name in it can be overridden from the command line or from the
+Makefile above it (``make CITEKIT_PROJECT=../notes refs.bib``).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+#: What each target is for, printed as the snippet's header comment.
+TARGETS: dict[str, str] = {
+    "refs.bib": "only the entries the paper cites (re-exported when main.aux or the library changes)",
+    "related-work.tex": "a related-work draft from the entries tagged $(RELATED_TAGS)",
+    "check-refs": "undefined citations, old keys, arXiv entries with a published version",
+    "sync-refs": "refresh the library from the notes (needs the network; run it by hand)",
+}
+
+
+def makefile_snippet(
+    *,
+    paper: str = "main",
+    bib: str = "refs.bib",
+    project: str = ".",
+    library: Sequence[str] = ("$(CITEKIT_PROJECT)/refs/library.bib", "$(CITEKIT_PROJECT)/refs/library.yaml"),
+    related_tags: Sequence[str] = (),
+    export_format: str = "bibtex",
+) -> str:
+    """The Makefile text for one paper.
+
+    ``refs.bib`` depends on ``main.aux`` (what the paper cites) and on the library files,
+    and ``citekit export -o`` leaves an unchanged file untouched, so a LaTeX run that
+    rewrites ``main.aux`` without changing the citations does not force another
+    BibTeX pass. ``main.aux`` gets a draft-mode rule of its own because a fresh clone has
+    none and the PDF rule needs ``refs.bib`` first.
+    """
+    header = ["# citekit targets (from `citekit makefile`; override any variable: make CITEKIT=... RELATED_TAGS=...)"]
+    header += [f"#   {name:<17} {why}" for name, why in TARGETS.items()]
+    lines = [
+        *header,
+        "CITEKIT ?= citekit",
+        "# folder of the citekit project (the one holding citekit.yaml) whose library this paper cites",
+        f"CITEKIT_PROJECT ?= {project}",
+        f"CITEKIT_LIBRARY ?= {' '.join(library)}",
+        "CITEKIT_FLAGS ?= -C $(CITEKIT_PROJECT)",
+        f"CITEKIT_FORMAT ?= {export_format}",
+        f"PAPER ?= {paper}",
+        f"PAPER_BIB ?= {bib}",
+        "PAPER_SOURCES ?= $(PAPER).tex",
+        f"RELATED_TAGS ?= {' '.join(related_tags)}",
+        "LATEX ?= pdflatex",
+        "",
+        "$(PAPER_BIB): $(PAPER).aux $(CITEKIT_LIBRARY)",
+        "\t$(CITEKIT) $(CITEKIT_FLAGS) export --aux $(PAPER).aux --format $(CITEKIT_FORMAT) -o $@",
+        "",
+        "$(PAPER).aux: $(PAPER_SOURCES)",
+        "\t$(LATEX) -draftmode -interaction=nonstopmode -halt-on-error $(PAPER)",
+        "",
+        "related-work.tex: $(CITEKIT_LIBRARY)",
+        "\t$(CITEKIT) $(CITEKIT_FLAGS) related-work $(foreach t,$(RELATED_TAGS),--tag $(t)) -o $@",
+        "",
+        "check-refs: $(PAPER_BIB)",
+        "\t$(CITEKIT) $(CITEKIT_FLAGS) check $(PAPER).tex --aux $(PAPER).aux --bib $(PAPER_BIB)",
+        "",
+        "sync-refs:",
+        "\t$(CITEKIT) $(CITEKIT_FLAGS) sync",
+        "",
+        ".PHONY: check-refs sync-refs",
+    ]
+    return "\n".join(lines) + "\n"
