@@ -1,0 +1,194 @@
+"""arXiv's Atom API: preprints, by id (many per request) or by title.
+
+arXiv asks for one request every three seconds, so ids are batched: one ``id_list=``
+request answers up to :data:`BATCH` papers, and each entry is cached on its own so a
+later run with a different mix of ids still hits. The API signals a bad query with an
+``Error`` entry, sometimes with status 200 and sometimes 400; both are detected.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import Any, Iterable
+
+from ..ids import ARXIV_DOI_PREFIX, arxiv_version, normalize_arxiv, normalize_doi
+from ..model import Candidate, Ids, Mention
+from ..names import parse_name
+from .base import SourceError
+from .cache import LookupCache
+from .http import HttpClient
+from .queries import abstract_phrase, title_terms
+from .settings import SourceSettings
+
+NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
+      "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
+#: ids per request: well under the API's page limit, and a short URL
+BATCH = 50
+SEARCH_ROWS = 5
+
+for _prefix, _uri in NS.items():
+    if _prefix != "atom":
+        ET.register_namespace(_prefix, _uri)
+ET.register_namespace("", NS["atom"])
+
+
+def _text(el: ET.Element | None) -> str | None:
+    if el is None or el.text is None:
+        return None
+    text = " ".join(el.text.split())
+    return text or None
+
+
+def parse_feed(xml_text: str) -> list[ET.Element]:
+    """The feed's entries; raises :class:`SourceError` for the API's error entry."""
+    try:
+        root = ET.fromstring(xml_text)
+    except ET.ParseError as exc:
+        raise SourceError("arxiv", f"the API answered something that is not Atom XML ({exc}); "
+                                   "check sources.arxiv.url or run sync again later") from None
+    entries = root.findall("atom:entry", NS)
+    for entry in entries:
+        eid = _text(entry.find("atom:id", NS)) or ""
+        if "/api/errors" in eid or (_text(entry.find("atom:title", NS)) == "Error" and "/abs/" not in eid):
+            summary = _text(entry.find("atom:summary", NS)) or "unknown error"
+            raise SourceError("arxiv", f"the API rejected the query: {summary}")
+    return entries
+
+
+def entry_to_candidate(entry: ET.Element) -> Candidate:
+    """One Atom ``<entry>`` as a candidate (the arXiv record itself is always a preprint)."""
+    eid = _text(entry.find("atom:id", NS)) or ""
+    aid = normalize_arxiv(eid) or eid
+    version = arxiv_version(eid)
+    published = _text(entry.find("atom:published", NS)) or ""
+    year = int(published[:4]) if published[:4].isdigit() else None
+    authors = [parse_name(n) for n in (_text(a.find("atom:name", NS)) for a in entry.findall("atom:author", NS)) if n]
+    ids = Ids(arxiv=normalize_arxiv(aid))
+    doi = _text(entry.find("arxiv:doi", NS))
+    if doi:
+        ids.doi = normalize_doi(doi)
+    extra: dict[str, str] = {"eprinttype": "arxiv", "eprint": aid}
+    if version:
+        extra["version"] = str(version)
+    primary = entry.find("arxiv:primary_category", NS)
+    if primary is not None and primary.get("term"):
+        extra["primaryclass"] = primary.get("term", "")
+    for tag, key in (("arxiv:comment", "comment"), ("arxiv:journal_ref", "journal_ref")):
+        value = _text(entry.find(tag, NS))
+        if value:
+            extra[key] = value
+    if published[5:7].isdigit():
+        extra["month"] = str(int(published[5:7]))
+    return Candidate(
+        source="arxiv",
+        id=aid,
+        title=_text(entry.find("atom:title", NS)) or "",
+        authors=authors,
+        year=year,
+        venue="arXiv",
+        container=None,
+        entry_type="misc",
+        stage="preprint",
+        ids=ids,
+        abstract=_text(entry.find("atom:summary", NS)),
+        url=f"https://arxiv.org/abs/{aid}",
+        extra=extra,
+        raw=ET.tostring(entry, encoding="unicode"),
+    )
+
+
+def _quote(words: str) -> str:
+    return '"' + words.replace('"', " ") + '"'
+
+
+class ArxivSource:
+    """The arXiv API (``export.arxiv.org/api/query``)."""
+
+    name = "arxiv"
+
+    def __init__(self, client: HttpClient, cache: LookupCache, settings: SourceSettings) -> None:
+        self.client = client
+        self.cache = cache
+        self.url = settings.arxiv_url
+
+    def lookup(self, scheme: str, value: str) -> Candidate | None:
+        if scheme == "doi":
+            doi = normalize_doi(value) or ""
+            if not doi.startswith(ARXIV_DOI_PREFIX):
+                return None
+            value = doi
+        elif scheme != "arxiv":
+            return None
+        aid = normalize_arxiv(value)
+        return self.lookup_many([aid])[aid] if aid else None
+
+    def lookup_many(self, ids: Iterable[str]) -> dict[str, Candidate | None]:
+        """Records for many arXiv ids, asking only for those not cached, ``BATCH`` per request.
+
+        Keys of the result are the bare ids (versions dropped: the latest version is the
+        record); ids that are not arXiv ids map to None without a request.
+        """
+        wanted: dict[str, str | None] = {}
+        for raw in ids:
+            wanted.setdefault(raw, normalize_arxiv(raw))
+        bare = sorted({a for a in wanted.values() if a})
+        found: dict[str, Any] = {}
+        missing: list[str] = []
+        for aid in bare:
+            hit = self.cache.get(self.name, "id", {"id": aid})
+            if hit is None:
+                missing.append(aid)
+            else:
+                self.cache.hits += 1
+                found[aid] = hit.payload
+        for start in range(0, len(missing), BATCH):
+            chunk = missing[start:start + BATCH]
+            entries = self._fetch_ids(chunk)
+            for aid in chunk:
+                self.cache.misses += 1
+                self.cache.put(self.name, "id", {"id": aid}, entries.get(aid))
+                found[aid] = entries.get(aid)
+        out: dict[str, Candidate | None] = {}
+        for raw, aid in wanted.items():
+            xml = found.get(aid) if aid else None
+            cand = entry_to_candidate(ET.fromstring(xml)) if xml else None
+            out[aid or raw] = cand
+        return out
+
+    def _fetch_ids(self, chunk: list[str]) -> dict[str, str]:
+        params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
+        entries = parse_feed(self._get(params))
+        by_id: dict[str, str] = {}
+        for entry in entries:
+            aid = normalize_arxiv(_text(entry.find("atom:id", NS)) or "")
+            if aid in chunk:
+                by_id[aid] = ET.tostring(entry, encoding="unicode")
+        return by_id
+
+    def search(self, mention: Mention) -> list[Candidate]:
+        title = title_terms(mention)
+        if title:
+            query = f"ti:{_quote(title)}"
+        else:
+            phrase = abstract_phrase(mention) if mention.kind == "abstract" else None
+            if not phrase:
+                return []
+            query = f"abs:{_quote(phrase)}"
+        params = {"search_query": query, "start": 0, "max_results": SEARCH_ROWS}
+        payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
+        if not payload:
+            return []
+        return [entry_to_candidate(ET.fromstring(x)) for x in payload["entries"]]
+
+    def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        entries = parse_feed(self._get(params))
+        if not entries:
+            return None
+        return {"entries": [ET.tostring(e, encoding="unicode") for e in entries]}
+
+    def _get(self, params: dict[str, Any]) -> str:
+        resp = self.client.request(self.name, "GET", self.url, params=params)
+        if resp.status_code == 200 or (resp.status_code == 400 and "<feed" in resp.text):
+            return resp.text  # a 400 carries the error entry, which parse_feed reports
+        raise SourceError(self.name, f"the API answered {resp.status_code}; run sync again later")

@@ -1,0 +1,209 @@
+"""A persistent cache of what the services answered, so a second sync asks them nothing.
+
+Entries are keyed by (source, operation, normalized parameters) and hold the raw payload
+(JSON or XML text), not parsed candidates: a fix to a parser applies to everything
+already cached. Only real answers are stored. Failures (timeouts, 5xx, 429, refused
+credentials) raise before anything is written, so they are retried on the next sync.
+A "not found" is an answer too, but records appear later (dblp lags the conferences,
+arXiv ids get published), so negative entries expire after ``negative_ttl`` seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+log = logging.getLogger(__name__)
+
+#: "not found" answers are asked again after three days: new papers reach dblp and
+#: Crossref days to weeks after the conference, and a stale negative would hide them.
+NEGATIVE_TTL = 3 * 24 * 3600.0
+#: found records are kept 90 days: metadata of a published paper rarely changes, and
+#: ``--refresh`` renews everything on demand.
+POSITIVE_TTL = 90 * 24 * 3600.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS lookups (
+    source    TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    params    TEXT NOT NULL,
+    found     INTEGER NOT NULL,
+    payload   TEXT,
+    fetched   REAL NOT NULL,
+    PRIMARY KEY (source, operation, params)
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+"""
+_VERSION = "1"
+
+
+@dataclass
+class CacheHit:
+    """One stored answer: ``payload`` is None when the service said "not found"."""
+
+    payload: Any
+    fetched: float
+
+    @property
+    def found(self) -> bool:
+        return self.payload is not None
+
+
+def cache_key(params: Mapping[str, Any]) -> str:
+    """Canonical text of a parameter set: order, case of keys and surrounding spaces ignored."""
+
+    def norm(v: Any) -> Any:
+        if isinstance(v, str):
+            return " ".join(v.split())
+        if isinstance(v, (list, tuple)):
+            return [norm(x) for x in v]
+        if isinstance(v, Mapping):
+            return {str(k).lower(): norm(x) for k, x in v.items()}
+        return v
+
+    return json.dumps(norm(dict(params)), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class LookupCache:
+    """SQLite-backed, thread-safe store of service answers.
+
+    ``refresh=True`` ignores what is stored but still writes fresh answers (and serves a
+    key refreshed earlier in the same run from the store, so one run never asks twice).
+    ``path=None`` keeps everything in memory: nothing persists, but repeated lookups in a
+    run are still shared.
+    """
+
+    def __init__(
+        self,
+        path: Path | str | None,
+        *,
+        refresh: bool = False,
+        ttl: float | None = POSITIVE_TTL,
+        negative_ttl: float | None = NEGATIVE_TTL,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = Path(path) if path is not None else None
+        self.refresh = refresh
+        self.ttl = ttl
+        self.negative_ttl = negative_ttl
+        self.clock = clock
+        self.hits = 0
+        self.misses = 0
+        self._lock = threading.RLock()
+        self._key_locks: dict[tuple[str, str, str], threading.Lock] = {}
+        self._refreshed: set[tuple[str, str, str]] = set()
+        self._conn = self._open()
+
+    # -- opening, and surviving a damaged file ------------------------------------------
+    def _open(self) -> sqlite3.Connection:
+        if self.path is None:
+            return self._connect(":memory:")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = self._connect(str(self.path))
+            self._check(conn)
+            return conn
+        except sqlite3.DatabaseError as exc:
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(self.clock())}")
+            log.warning("lookup cache %s is unreadable (%s); moved it to %s and starting an empty one. "
+                        "Nothing is lost but time: the next sync asks the services again.", self.path, exc, aside)
+            if conn is not None:
+                conn.close()
+            self.path.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                side = self.path.with_name(self.path.name + suffix)
+                if side.exists():
+                    side.replace(aside.with_name(aside.name + suffix))
+            conn = self._connect(str(self.path))
+            self._check(conn)
+            return conn
+
+    @staticmethod
+    def _connect(target: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(target, timeout=30.0, check_same_thread=False, isolation_level=None)
+        return conn
+
+    @staticmethod
+    def _check(conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.executescript(_SCHEMA)
+        row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+        if row is None:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+        elif row[0] != _VERSION:
+            conn.execute("DELETE FROM lookups")
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+        conn.execute("SELECT count(*) FROM lookups").fetchone()
+
+    # -- reading and writing ----------------------------------------------------------
+    def get(self, source: str, operation: str, params: Mapping[str, Any]) -> CacheHit | None:
+        """The stored answer, unless missing, expired, or being refreshed."""
+        key = (source, operation, cache_key(params))
+        if self.refresh and key not in self._refreshed:
+            return None
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT found, payload, fetched FROM lookups WHERE source=? AND operation=? AND params=?", key
+            ).fetchone()
+        if row is None:
+            return None
+        found, payload, fetched = row
+        ttl = self.ttl if found else self.negative_ttl
+        if ttl is not None and self.clock() - fetched > ttl and key not in self._refreshed:
+            return None
+        return CacheHit(payload=json.loads(payload) if found else None, fetched=fetched)
+
+    def put(self, source: str, operation: str, params: Mapping[str, Any], payload: Any) -> None:
+        """Store an answer; ``payload=None`` records "the service does not know this"."""
+        key = (source, operation, cache_key(params))
+        text = json.dumps(payload, ensure_ascii=False) if payload is not None else None
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO lookups (source, operation, params, found, payload, fetched) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*key, 1 if payload is not None else 0, text, self.clock()),
+            )
+            self._refreshed.add(key)
+
+    def fetch(self, source: str, operation: str, params: Mapping[str, Any],
+              produce: Callable[[], Any]) -> Any:
+        """The cached payload, or ``produce()``'s, stored on the way.
+
+        ``produce`` returns the payload, or None for "not found"; whatever it raises is
+        not stored. Concurrent callers with the same key wait for the first one, so eight
+        threads resolving the same paper make one request.
+        """
+        key = (source, operation, cache_key(params))
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            hit = self.get(source, operation, params)
+            if hit is not None:
+                self.hits += 1
+                return hit.payload
+            self.misses += 1
+            payload = produce()
+            self.put(source, operation, params, payload)
+            return payload
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._conn.execute("SELECT count(*) FROM lookups").fetchone()[0]
+
+    def clear(self, source: str | None = None) -> None:
+        with self._lock:
+            if source:
+                self._conn.execute("DELETE FROM lookups WHERE source=?", (source,))
+            else:
+                self._conn.execute("DELETE FROM lookups")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

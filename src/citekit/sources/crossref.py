@@ -1,0 +1,234 @@
+"""Crossref through habanero: DOIs, journal articles and proceedings with publishers' metadata.
+
+habanero talks httpx2 and hands back only the parsed JSON, so two things are added
+around it: every call runs under the shared client's limiter and retry loop, and a thin
+tap on habanero's HTTP module reports each response to us, which is how Crossref's
+``x-rate-limit-*`` / ``x-concurrency-limit`` headers and ``Retry-After`` reach the limiter.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from typing import Any, Callable
+
+import habanero
+import habanero.request as habanero_request
+import httpx2
+from habanero.exceptions import RequestError
+
+from .. import venues
+from ..ids import ARXIV_DOI_PREFIX, normalize_arxiv, normalize_doi
+from ..model import Candidate, Ids, Mention, Person
+from .base import SourceError
+from .cache import LookupCache
+from .http import RETRY_STATUSES, HttpClient, Retry, RetryableError, parse_retry_after, user_agent
+from .queries import author_families, title_terms
+from .settings import SourceSettings
+
+#: fields a search asks for: enough to build a candidate, small enough to be quick
+SELECT = ["DOI", "title", "author", "container-title", "short-container-title", "issued", "published",
+          "type", "score", "URL", "event", "volume", "issue", "page", "publisher", "abstract", "relation"]
+
+#: Crossref work type → (BibTeX entry type, stage)
+TYPES: dict[str, tuple[str, str]] = {
+    "proceedings-article": ("inproceedings", "published"),
+    "journal-article": ("article", "published"),
+    "posted-content": ("misc", "preprint"),
+}
+
+_local = threading.local()
+
+
+class _HttpxTap:
+    """Stands in for the ``httpx2`` module inside ``habanero.request``.
+
+    Every attribute is the real module's; ``get`` additionally shows the response to the
+    observer the current thread registered, so headers that habanero drops still reach us.
+    """
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def get(self, *args: Any, **kwargs: Any) -> Any:
+        resp = self._module.get(*args, **kwargs)
+        observer = getattr(_local, "observer", None)
+        if observer is not None:
+            observer(resp)
+        return resp
+
+
+def _install_tap() -> None:
+    if not isinstance(habanero_request.httpx2, _HttpxTap):
+        habanero_request.httpx2 = _HttpxTap(habanero_request.httpx2)
+
+
+class _NotFound(Exception):
+    """Crossref answered 404: an answer, cached as a negative."""
+
+
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+def _strip_markup(text: str | None) -> str | None:
+    """Plain text from Crossref's JATS/HTML fragments (``<jats:p>``, ``<i>``)."""
+    if not text:
+        return None
+    out = " ".join(html.unescape(_TAG_RE.sub(" ", text)).split())
+    return out or None
+
+
+def _first(value: Any) -> str | None:
+    if isinstance(value, list):
+        value = value[0] if value else None
+    return " ".join(str(value).split()) if value else None
+
+
+def _date_parts(item: dict[str, Any]) -> list[int]:
+    for key in ("issued", "published", "published-print", "published-online", "posted", "created"):
+        parts = (item.get(key) or {}).get("date-parts") or []
+        if parts and parts[0] and parts[0][0]:
+            return [int(p) for p in parts[0] if p is not None]
+    return []
+
+
+def _person(author: dict[str, Any]) -> Person | None:
+    given, family = (author.get("given") or "").strip(), (author.get("family") or "").strip()
+    if family or given:
+        return Person(raw=" ".join(p for p in (given, family) if p), given=given, family=family)
+    name = (author.get("name") or "").strip()  # organisations
+    return Person(raw=name, family=name) if name else None
+
+
+def _short_venue(item: dict[str, Any], year: int | None) -> str | None:
+    event = item.get("event") or {}
+    for text in (event.get("name"), event.get("acronym"), _first(item.get("container-title"))):
+        if text:
+            short, y = venues.from_text(text)
+            if short:
+                return f"{short} {y or year}" if (y or year) else short
+    return _first(item.get("short-container-title")) or event.get("acronym") or _first(item.get("container-title"))
+
+
+def item_to_candidate(item: dict[str, Any]) -> Candidate:
+    """One Crossref work item as a candidate."""
+    doi = normalize_doi(item.get("DOI") or "") or ""
+    entry_type, stage = TYPES.get(item.get("type", ""), ("misc", "published"))
+    parts = _date_parts(item)
+    year = parts[0] if parts else None
+    extra: dict[str, str] = {}
+    for src, dst in (("volume", "volume"), ("issue", "number"), ("page", "pages"), ("publisher", "publisher")):
+        if item.get(src):
+            extra[dst] = str(item[src])
+    if len(parts) > 1:
+        extra["month"] = str(parts[1])
+    if item.get("type"):
+        extra["crossref_type"] = str(item["type"])
+    if "score" in item:
+        extra["relevance"] = str(item["score"])
+    ids = Ids(doi=doi or None)
+    if doi.startswith(ARXIV_DOI_PREFIX):
+        ids.arxiv = normalize_arxiv(doi)
+    authors = [p for p in (_person(a) for a in item.get("author") or []) if p is not None]
+    return Candidate(
+        source="crossref",
+        id=doi,
+        title=_strip_markup(_first(item.get("title"))) or "",
+        authors=authors,
+        year=year,
+        venue=_short_venue(item, year) if stage == "published" else None,
+        container=_first(item.get("container-title")),
+        entry_type=entry_type,
+        stage=stage,
+        ids=ids,
+        abstract=_strip_markup(item.get("abstract")),
+        url=item.get("URL") or (f"https://doi.org/{doi}" if doi else None),
+        extra=extra,
+        raw=item,
+    )
+
+
+class CrossrefSource:
+    """DOI lookups and bibliographic search on Crossref's REST API, via habanero."""
+
+    name = "crossref"
+
+    def __init__(self, client: HttpClient, cache: LookupCache, settings: SourceSettings) -> None:
+        _install_tap()
+        self.client = client
+        self.cache = cache
+        self.settings = settings
+        self.cr = habanero.Crossref(base_url=settings.crossref_url.rstrip("/"), mailto=settings.mailto,
+                                    ua_string=user_agent(settings.mailto), timeout=settings.timeout)
+
+    def lookup(self, scheme: str, value: str) -> Candidate | None:
+        if scheme != "doi":
+            return None
+        doi = normalize_doi(value)
+        if not doi or doi.startswith(ARXIV_DOI_PREFIX):  # DataCite DOIs are not in Crossref
+            return None
+        payload = self.cache.fetch(self.name, "work", {"doi": doi}, lambda: self._work(doi))
+        if not payload:
+            return None
+        return item_to_candidate(payload["message"])
+
+    def _work(self, doi: str) -> dict[str, Any] | None:
+        try:
+            return self._call(lambda: self.cr.works(ids=doi), what=f"DOI {doi}")
+        except _NotFound:
+            return None
+
+    def search(self, mention: Mention) -> list[Candidate]:
+        title = title_terms(mention)
+        if not title:  # Crossref indexes titles and authors, not abstracts
+            return []
+        query = " ".join([title, *author_families(mention)])
+        params = {"query.bibliographic": query, "rows": 5}
+        payload = self.cache.fetch(self.name, "search", params, lambda: self._search(query))
+        items = ((payload or {}).get("message") or {}).get("items") or []
+        return [item_to_candidate(i) for i in items]
+
+    def _search(self, query: str) -> dict[str, Any] | None:
+        try:
+            body = self._call(lambda: self.cr.works(query_bibliographic=query, limit=5, select=SELECT),
+                              what="search")
+        except _NotFound:
+            return None
+        return body if (body.get("message") or {}).get("items") else None
+
+    def _call(self, fn: Callable[[], Any], *, what: str) -> Any:
+        """One habanero call under the shared limits, with its errors made ours."""
+        seen: dict[str, Any] = {}
+
+        def observe(resp: Any) -> None:
+            seen["headers"] = resp.headers
+            self.client.adapt(self.name, resp.headers)
+
+        def attempt() -> Any:
+            _local.observer = observe
+            try:
+                body = fn()
+            except httpx2.HTTPStatusError as exc:
+                self._raise_status(exc.response.status_code, exc.response.headers, exc.response.text, what)
+            except RequestError as exc:
+                self._raise_status(int(exc.status_code), seen.get("headers") or {}, str(exc.error), what)
+            except (httpx2.TransportError, RuntimeError) as exc:
+                raise RetryableError(Retry(f"connection failed: {exc}", unreachable=True)) from exc
+            finally:
+                _local.observer = None
+            if not isinstance(body, dict):
+                raise SourceError(self.name, f"{what}: unexpected answer {type(body).__name__}")
+            return body
+
+        return self.client.call(self.name, attempt, what=what)
+
+    def _raise_status(self, status: int, headers: Any, text: str, what: str) -> None:
+        if status in RETRY_STATUSES:
+            raise RetryableError(Retry(f"HTTP {status}", wait=parse_retry_after(headers.get("Retry-After"))))
+        if status == 404:
+            raise _NotFound()
+        raise SourceError(self.name, f"{what}: Crossref answered {status}: {text[:200]}")

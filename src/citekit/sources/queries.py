@@ -1,0 +1,63 @@
+"""Search terms built from a mention, shared by the sources.
+
+Search engines choke on TeX and punctuation (``$(L_0, L_1)$``, ``:``), and an abstract
+is too long to send whole; these helpers pick the words most likely to find the paper.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Mention
+from ..text import delatex, fold
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+
+
+def plain_words(text: str) -> str:
+    """Text with TeX removed and punctuation turned into spaces (accents kept)."""
+    text = delatex(text)
+    text = re.sub(r"[^\w\s'-]+", " ", text)
+    text = re.sub(r"(?<!\w)[-']|[-'](?!\w)", " ", text)
+    return " ".join(text.split())
+
+
+def title_terms(mention: Mention) -> str | None:
+    """The mention's title as plain words, or None when it has none."""
+    if not mention.title:
+        return None
+    words = plain_words(mention.title)
+    return words or None
+
+
+def abstract_phrase(mention: Mention, max_words: int = 12) -> str | None:
+    """A distinctive run of words from an abstract mention.
+
+    Prefers the first sentence that names one of the mention's method names (``hints``),
+    else the first sentence; cut to ``max_words`` so a phrase search still matches after
+    small wording changes later in the sentence.
+    """
+    text = mention.abstract or mention.summary
+    if not text:
+        return None
+    sentences = [s for s in _SENTENCE_RE.split(" ".join(text.split())) if s]
+    if not sentences:
+        return None
+    chosen = sentences[0]
+    hints = [fold(h) for h in mention.hints if h]
+    for sentence in sentences:
+        if any(h in fold(sentence) for h in hints):
+            chosen = sentence
+            break
+    words = plain_words(chosen).split()
+    return " ".join(words[:max_words]) or None
+
+
+def author_families(mention: Mention, limit: int = 3) -> list[str]:
+    """Last tokens of the first few written author names (enough to rank, not to filter)."""
+    out: list[str] = []
+    for raw in mention.authors[:limit]:
+        tokens = plain_words(raw).split()
+        if tokens:
+            out.append(tokens[-1])
+    return out
