@@ -1,0 +1,379 @@
+"""Resolve every paper of the notes against the metadata sources, concurrently.
+
+One group of mentions (all the places the notes talk about one paper) becomes one
+:class:`~citekit.model.Work`. For each group, in this order:
+
+1. a pinned identifier (from the notes or ``citekit.yaml``) is fetched and wins outright;
+2. identifiers read from the notes' URLs are fetched and scored like any other record;
+3. the sources are searched (OpenReview first: conference notes name conference papers),
+   stopping as soon as an accepted or published record matches with a clear margin;
+4. the records that agree with the notes are grouped into works; one clear winner is
+   resolved (its linked versions fetched cheaply by identifier), several close ones leave
+   the work ``ambiguous``, none leaves it ``notes-only``.
+
+A source that is down is skipped for the rest of the run and reported once: the works it
+alone could have resolved stay notes-only and upgrade on the next sync.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping, Sequence, TypeVar
+
+from tqdm import tqdm
+
+from ..ids import ARXIV_DOI_PREFIX
+from ..model import Candidate, Ids, Mention, Work
+from ..sources.base import Source, SourceError, SourceUnavailable
+from ..text import normalize_title
+from .choose import FINAL_STAGES, choose_version, group_versions, stage_rank
+from .match import ACCEPT, MatchScore, scored
+
+#: A winner must beat the best other work by this much, or the work is ambiguous.
+MARGIN = 0.05
+#: Which source serves which identifier scheme first.
+SCHEME_SOURCES: dict[str, tuple[str, ...]] = {
+    "openreview": ("openreview",),
+    "arxiv": ("arxiv",),
+    "doi": ("crossref",),
+    "dblp": ("dblp",),
+}
+#: Search order for a titled mention: conference records first, Crossref (noisiest) last.
+TITLE_ORDER: tuple[str, ...] = ("openreview", "dblp", "arxiv", "crossref")
+#: Only these sources search abstract text.
+ABSTRACT_ORDER: tuple[str, ...] = ("openreview", "arxiv")
+
+T = TypeVar("T")
+
+
+@dataclass
+class ResolveReport:
+    """The outcome of one run: one work per group (same order) and run-wide problems."""
+
+    works: list[Work]
+    problems: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """How many works ended in each status."""
+        out = {"resolved": 0, "ambiguous": 0, "notes-only": 0}
+        for work in self.works:
+            out[work.status] = out.get(work.status, 0) + 1
+        return out
+
+
+class _Health:
+    """Which sources still answer, shared by all worker threads.
+
+    Each problem is reported once per run however many works hit it, because a user with
+    no network wants one line, not sixty.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.down: dict[str, str] = {}  # source -> short reason ("unreachable", "needs credentials")
+        self.problems: list[str] = []
+        self._reported: set[tuple[str, str]] = set()
+
+    def usable(self, name: str) -> bool:
+        with self._lock:
+            return name not in self.down
+
+    def reason(self, name: str) -> str | None:
+        with self._lock:
+            return self.down.get(name)
+
+    def failed(self, name: str, err: SourceError) -> str:
+        """Record a failure; returns the short reason to show on the work."""
+        with self._lock:
+            if isinstance(err, SourceUnavailable):
+                short = "unreachable"
+                self.down[name] = short
+                line = f"{name} unreachable: works stay notes-only and upgrade on the next sync ({err.message})"
+            elif err.needs_credentials:
+                short = "needs credentials"
+                self.down[name] = short
+                line = (f"{name} needs credentials: works only {name} knows stay notes-only; "
+                        f"log in for {name} and sync again ({err.message})")
+            else:
+                short = "failed"
+                line = f"{name} failed for some papers: they stay notes-only and upgrade on the next sync ({err.message})"
+            if (name, short) not in self._reported:
+                self._reported.add((name, short))
+                self.problems.append(line)
+            return short
+
+
+def merge_mentions(group: Sequence[Mention]) -> Mention:
+    """One query built from all the places the notes mention a paper.
+
+    The titled mention with the most detail leads; other mentions fill its gaps (an
+    abstract pasted elsewhere, identifiers from another URL, the venue from a heading).
+    """
+    if not group:
+        raise ValueError("a mention group is empty; group_mentions never yields empty groups")
+    titled = [m for m in group if m.title]
+    lead = max(titled, key=lambda m: (bool(m.authors), len(m.authors), len(m.urls))) if titled else group[0]
+    ids, pins = Ids(), Ids()
+    for m in [lead, *group]:
+        ids, pins = ids.merged(m.ids), pins.merged(m.pins)
+    hints: list[str] = []
+    for m in group:
+        hints += [h for h in m.hints if h not in hints]
+    return replace(
+        lead,
+        authors=lead.authors or next((m.authors for m in group if m.authors), []),
+        abstract=lead.abstract or next((m.abstract for m in group if m.abstract), None),
+        venue=lead.venue or next((m.venue for m in group if m.venue), None),
+        year=lead.year or next((m.year for m in group if m.year), None),
+        ids=ids,
+        pins=pins,
+        hints=hints,
+    )
+
+
+def _pin_for(group: Sequence[Mention], merged: Mention, pins: Mapping[str, Ids] | None) -> Ids:
+    if merged.pins:
+        return merged.pins
+    table = {normalize_title(k): v for k, v in (pins or {}).items()}
+    for m in group:
+        if m.title and normalize_title(m.title) in table:
+            return table[normalize_title(m.title)]
+    return Ids()
+
+
+class _WorkResolver:
+    """Resolution of one group; owns its own state so groups can run in parallel."""
+
+    def __init__(self, group: Sequence[Mention], sources: Mapping[str, Source], health: _Health,
+                 pins: Mapping[str, Ids] | None, precedence: Sequence[str] | None) -> None:
+        self.group = list(group)
+        self.mention = merge_mentions(group)
+        self.sources = sources
+        self.health = health
+        self.pin = _pin_for(group, self.mention, pins)
+        self.precedence = precedence
+        self.records: dict[tuple[str, str], Candidate] = {}
+        self.scores: dict[tuple[str, str], MatchScore] = {}
+        self.fetched: set[tuple[str, str]] = set()
+        self.searched: list[str] = []
+        self.trouble: dict[str, str] = {}  # source -> short reason, for this work's reason line
+
+    # ------------------------------------------------------------------ calls
+
+    def _call(self, name: str, fn: Callable[[], T]) -> T | None:
+        if not self.health.usable(name):
+            self.trouble[name] = self.health.reason(name) or "unavailable"
+            return None
+        try:
+            return fn()
+        except SourceError as err:
+            self.trouble[name] = self.health.failed(name, err)
+            return None
+
+    def _lookup(self, scheme: str, value: str) -> Candidate | None:
+        """Fetch one identifier from the source that serves its scheme."""
+        if (scheme, value) in self.fetched:
+            return None
+        self.fetched.add((scheme, value))
+        if scheme == "doi" and value.startswith(ARXIV_DOI_PREFIX):
+            return None  # DataCite DOIs are not in Crossref; the arXiv id covers them
+        for name in SCHEME_SOURCES.get(scheme, ()):
+            source = self.sources.get(name)
+            if source is None:
+                continue
+            found = self._call(name, lambda: source.lookup(scheme, value))
+            if found is not None:
+                return found
+        return None
+
+    def _add(self, candidate: Candidate) -> Candidate:
+        key = (candidate.source, candidate.id)
+        if key in self.records:
+            return self.records[key]
+        if self._comparable():
+            candidate, result = scored(self.mention, candidate)
+        else:
+            candidate = replace(candidate, score=1.0)
+            result = MatchScore(total=1.0, agrees=True, title_agreement="n/a", why="found by its identifier")
+        self.records[key], self.scores[key] = candidate, result
+        return candidate
+
+    def _have(self, scheme: str, value: str) -> bool:
+        """A record from the source serving ``scheme`` already carries this identifier."""
+        serving = SCHEME_SOURCES.get(scheme, ())
+        return any(c.source in serving and getattr(c.ids, scheme) == value for c in self.records.values())
+
+    def _comparable(self) -> bool:
+        m = self.mention
+        return bool(m.title or m.abstract or m.authors)
+
+    # ------------------------------------------------------------------ steps
+
+    def run(self) -> Work:
+        if self.pin:
+            return self._pinned()
+        for scheme, value in self.mention.ids.items():
+            found = self._lookup(scheme, value)
+            if found is not None:
+                self._add(found)
+        if self._comparable() and not self._settled():
+            order = ABSTRACT_ORDER if not self.mention.title and self.mention.abstract else TITLE_ORDER
+            for name in order:
+                source = self.sources.get(name)
+                if source is None:
+                    continue
+                self.searched.append(name)
+                for cand in self._call(name, lambda: source.search(self.mention)) or []:
+                    self._add(cand)
+                if self._settled():
+                    break
+        return self._decide()
+
+    def _pinned(self) -> Work:
+        """A pinned identifier wins without any scoring veto: the user has decided."""
+        chosen = None
+        for scheme, value in self.pin.items():
+            chosen = self._lookup(scheme, value)
+            if chosen is not None:
+                break
+        pin_text = ", ".join(f"{s}:{v}" for s, v in self.pin.items())
+        if chosen is None:
+            return Work(mentions=self.group, status="notes-only",
+                        reason=self._with_trouble(f"pinned to {pin_text} but no source could fetch it"))
+        chosen = replace(chosen, score=1.0)
+        versions = self._linked_versions([chosen])
+        return Work(mentions=self.group, chosen=chosen, versions=versions, status="resolved", score=1.0,
+                    reason=f"pinned to {pin_text}")
+
+    def _ranked(self) -> list[tuple[float, list[Candidate], Candidate]]:
+        """Works that agree with the notes: (best score, versions, best record), best first."""
+        out = []
+        for cluster in group_versions(list(self.records.values())):
+            agreeing = [c for c in cluster if self.scores[(c.source, c.id)].agrees]
+            if agreeing:
+                best = max(agreeing, key=lambda c: c.score)
+                out.append((best.score, cluster, best))
+        out.sort(key=lambda t: -t[0])
+        return out
+
+    def _settled(self) -> bool:
+        """An accepted or published record already wins clearly: further searches only cost time."""
+        ranked = self._ranked()
+        if not ranked or ranked[0][0] < ACCEPT:
+            return False
+        if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < MARGIN:
+            return False
+        return any(c.stage in FINAL_STAGES and self.scores[(c.source, c.id)].agrees for c in ranked[0][1])
+
+    def _linked_versions(self, cluster: list[Candidate]) -> list[Candidate]:
+        """The cluster plus the records its identifiers link to, fetched by id (cheap, exact)."""
+        known = {(c.source, c.id) for c in cluster}
+        for _ in range(2):  # an OpenReview note links its arXiv id, whose record may link a DOI
+            wanted = Ids()
+            for c in cluster:
+                wanted = wanted.merged(c.ids)
+            added = False
+            for scheme, value in wanted.items():
+                if self._have(scheme, value):
+                    continue
+                found = self._lookup(scheme, value)
+                if found is not None and (found.source, found.id) not in known:
+                    known.add((found.source, found.id))
+                    cluster.append(self.records.get((found.source, found.id)) or self._add(found))
+                    added = True
+            if not added:
+                break
+        return sorted(cluster, key=lambda c: (stage_rank(c.stage, self.precedence), -c.score))
+
+    def _decide(self) -> Work:
+        ranked = self._ranked()
+        if not ranked:
+            return Work(mentions=self.group, status="notes-only", reason=self._not_found())
+        best_score, cluster, best = ranked[0]
+        others = [r[2] for r in ranked[1:]]
+        if best_score < ACCEPT:
+            return Work(mentions=self.group, status="ambiguous", score=best_score,
+                        runners_up=[r[2] for r in ranked[:3]],
+                        reason=f"best candidate scores {best_score:.2f}, below {ACCEPT:.2f}: {_describe(ranked[:3])}")
+        close = [r for r in ranked[1:] if best_score - r[0] < MARGIN]
+        if close:
+            gap = best_score - close[-1][0]
+            return Work(mentions=self.group, status="ambiguous", score=best_score,
+                        runners_up=[r[2] for r in ranked[:1 + len(close)]],
+                        reason=f"{1 + len(close)} candidates within {gap:.2f}: {_describe(ranked[:1 + len(close)])}")
+        versions = self._linked_versions(list(cluster))
+        chosen = choose_version(versions, precedence=self.precedence, venue=self.mention.venue, year=self.mention.year)
+        why = self.scores[(best.source, best.id)].why
+        where = " ".join(x for x in (chosen.source, chosen.venue or chosen.stage) if x)
+        return Work(mentions=self.group, chosen=chosen, versions=versions, status="resolved", score=best_score,
+                    reason=f"{why} ({where})", runners_up=others[:3])
+
+    def _not_found(self) -> str:
+        what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
+        if not self._comparable():
+            text = "the notes give no title, authors or identifier to look up"
+        elif self.trouble and not any(n not in self.trouble for n in self.searched):
+            text = f"no source could be asked about this {what}"
+        else:
+            text = f"no source knows this {what}"
+        closest = max(self.records.values(), key=lambda c: c.score, default=None)
+        if closest is not None and closest.score >= 0.5:
+            why = self.scores[(closest.source, closest.id)].why
+            text += f" (closest: {closest.source} \"{closest.title}\", {closest.score:.2f}, {why})"
+        return self._with_trouble(text)
+
+    def _with_trouble(self, text: str) -> str:
+        if not self.trouble:
+            return text
+        parts = [f"{name} {why}" for name, why in sorted(self.trouble.items())]
+        return f"{text}; {', '.join(parts)}"
+
+
+def _describe(ranked: Sequence[tuple[float, list[Candidate], Candidate]]) -> str:
+    return "; ".join(f"\"{c.title}\" ({c.source}, {score:.2f})" for score, _, c in ranked)
+
+
+def resolve_group(group: Sequence[Mention], sources: Sequence[Source] | Mapping[str, Source], *,
+                  pins: Mapping[str, Ids] | None = None, precedence: Sequence[str] | None = None) -> Work:
+    """Resolve one group on its own (problems are not collected: use :func:`resolve_groups`)."""
+    return _WorkResolver(group, _by_name(sources), _Health(), pins, precedence).run()
+
+
+def _by_name(sources: Sequence[Source] | Mapping[str, Source]) -> dict[str, Source]:
+    if isinstance(sources, Mapping):
+        return dict(sources)
+    return {s.name: s for s in sources}
+
+
+def resolve_groups(
+    groups: Sequence[Sequence[Mention]],
+    sources: Sequence[Source] | Mapping[str, Source],
+    *,
+    jobs: int = 8,
+    progress: bool = False,
+    pins: Mapping[str, Ids] | None = None,
+    precedence: Sequence[str] | None = None,
+) -> ResolveReport:
+    """Resolve every group of mentions; works come back in the order of ``groups``.
+
+    ``jobs`` bounds how many groups are looked up at once (the sources' own rate limits
+    still apply per host). ``pins`` maps normalized titles to identifiers from
+    ``citekit.yaml``; ``precedence`` replaces the default order of stages.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1 (got {jobs}); use --jobs 1 to resolve one paper at a time")
+    by_name = _by_name(sources)
+    health = _Health()
+    works: list[Work | None] = [None] * len(groups)
+    with tqdm(total=len(groups), desc="resolving", unit="paper", file=sys.stderr, disable=not progress) as bar:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {
+                pool.submit(_WorkResolver(g, by_name, health, pins, precedence).run): i for i, g in enumerate(groups)
+            }
+            for future in as_completed(futures):
+                works[futures[future]] = future.result()
+                bar.update(1)
+    return ResolveReport(works=[w for w in works if w is not None], problems=list(health.problems))
