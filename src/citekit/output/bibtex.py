@@ -1,0 +1,216 @@
+"""Writing library entries as BibTeX text, byte-for-byte reproducible.
+
+The same entries must always give the same file: the library store diffs what it wrote
+last time against what is on disk to find hand edits, and users keep ``refs/`` under
+version control. So field order, padding and quoting are fixed here and nowhere else.
+
+The text is produced by bibtexparser v2's writer: we build its ``Library``/``Entry``/
+``Field`` model, let its default unparse stack brace every value, mark ``month`` as a bare
+macro with ``Field.enclosing = "no-enclosing"``, and configure ``BibtexFormat`` for the
+two-space indent, the value column of ``output-examples`` and a trailing comma. The only
+strings we assemble ourselves are the ``%`` header lines.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Iterable, Mapping
+
+import bibtexparser
+from bibtexparser import model as bp
+from bibtexparser.library import Library
+from bibtexparser.writer import BibtexFormat
+
+from ..model import Entry
+from .latex import sanitize, to_ascii
+
+log = logging.getLogger(__name__)
+
+#: Fields in the order a reader scans an entry: who, what, where, when, then identifiers.
+FIELD_ORDER: tuple[str, ...] = (
+    "author",
+    "editor",
+    "title",
+    "booktitle",
+    "journal",
+    "journaltitle",
+    "volume",
+    "number",
+    "pages",
+    "year",
+    "month",
+    "date",
+    "publisher",
+    "doi",
+    "url",
+    "eprint",
+    "archiveprefix",
+    "eprinttype",
+    "primaryclass",
+    "eprintclass",
+    "ids",
+    "keywords",
+)
+
+#: Value column: values start 16 characters after the indent, so the longest standard
+#: field name (``archiveprefix``) still gets one space before ``=``.
+VALUE_COLUMN = 16
+
+#: Fields holding identifiers or addresses: never escaped or converted to ASCII, because
+#: ``\\_`` inside a URL or DOI would change the link.
+VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass", "ids", "date", "year"})
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_KEY_RE = re.compile(r"^[A-Za-z0-9_:./+\-]+$")
+_TYPE_RE = re.compile(r"^[A-Za-z]+$")
+
+
+def month_macro(value: str) -> str | None:
+    """``jul`` for ``jul``, ``July``, ``7`` or ``07``; None when the value names no month."""
+    v = value.strip().lower().rstrip(".")
+    if v.isdigit() and 1 <= int(v) <= 12:
+        return _MONTHS[int(v) - 1]
+    for macro in _MONTHS:
+        if v == macro or (len(v) >= 3 and macro.startswith(v[:3]) and _full_month(macro).startswith(v)):
+            return macro
+    return None
+
+
+def _full_month(macro: str) -> str:
+    return {
+        "jan": "january", "feb": "february", "mar": "march", "apr": "april", "may": "may", "jun": "june",
+        "jul": "july", "aug": "august", "sep": "september", "oct": "october", "nov": "november",
+        "dec": "december",
+    }[macro]
+
+
+def ordered_fields(fields: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Non-empty fields, lower-cased names, in :data:`FIELD_ORDER` then alphabetically."""
+    lowered: dict[str, str] = {}
+    for name, value in fields.items():
+        if value is None or str(value).strip() == "":
+            continue
+        lowered.setdefault(name.strip().lower(), str(value).strip())
+    rank = {name: i for i, name in enumerate(FIELD_ORDER)}
+    return sorted(lowered.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
+
+
+def check_key(key: str) -> str:
+    """The citation key, or a ValueError saying why LaTeX or BibTeX would reject it."""
+    if not key or not _KEY_RE.match(key):
+        raise ValueError(
+            f"citation key {key!r} cannot be written: keys may only use letters, digits and "
+            "'_:./+-'. Rename it in refs/library.bib (and in your \\cite commands)."
+        )
+    return key
+
+
+def braces_balanced(value: str) -> bool:
+    """True when BibTeX would read the value as one field: its own brace count (which
+    ignores backslashes) never drops below zero and ends at zero."""
+    depth = 0
+    for ch in value:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def alias_value(aliases: Iterable[str], existing: str = "") -> str:
+    """The ``ids`` value: old keys that should keep resolving (biblatex reads it; BibTeX ignores it)."""
+    seen: list[str] = []
+    for alias in [a.strip() for a in existing.split(",")] + [a.strip() for a in aliases]:
+        if alias and alias not in seen:
+            seen.append(alias)
+    return ", ".join(seen)
+
+
+def entry_fields(entry: Entry) -> dict[str, str]:
+    """The fields to write for one entry: its fields plus ``ids`` from aliases and
+    ``keywords`` from tags when the fields don't already hold them."""
+    fields = {k.lower(): v for k, v in entry.fields.items()}
+    if entry.aliases:
+        fields["ids"] = alias_value(entry.aliases, fields.get("ids", ""))
+    if not fields.get("keywords") and entry.tags:
+        fields["keywords"] = ", ".join(entry.tags)
+    return fields
+
+
+def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
+    if not braces_balanced(value):
+        log.warning(
+            "%s: field %s has unbalanced braces; writing a sanitized copy. Fix it by hand in "
+            "refs/library.bib if the result is not what you meant.",
+            entry_key,
+            name,
+        )
+        value = sanitize(value)
+    if ascii and name not in VERBATIM_FIELDS:
+        value = to_ascii(value)
+    return value
+
+
+def to_bibtexparser(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: bool = False) -> bp.Entry:
+    """The bibtexparser model of one entry, values unenclosed (the writer adds braces)."""
+    check_key(entry.key)
+    entry_type = entry.entry_type.strip().lower()
+    if not _TYPE_RE.match(entry_type):
+        raise ValueError(f"entry {entry.key}: type {entry.entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
+    out: list[bp.Field] = []
+    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry)):
+        if name == "month" and month_macro(value):
+            out.append(bp.Field(name, month_macro(value), enclosing="no-enclosing"))
+            continue
+        out.append(bp.Field(name, _field_value(entry.key, name, value, ascii=ascii)))
+    return bp.Entry(entry_type, entry.key, out)
+
+
+def bibtex_format() -> BibtexFormat:
+    """The layout of every ``.bib`` citekit writes (see output-examples.md)."""
+    fmt = BibtexFormat()
+    fmt.indent = "  "
+    fmt.value_column = VALUE_COLUMN
+    fmt.trailing_comma = True
+    fmt.block_separator = "\n"
+    return fmt
+
+
+def write_blocks(blocks: list[bp.Block], header: str | None) -> str:
+    """Serialize bibtexparser blocks, with an optional ``%`` comment header."""
+    if header:
+        comment = "\n".join("% " + line if line.strip() else "%" for line in header.splitlines())
+        blocks = [bp.ImplicitComment(comment)] + blocks
+    library = Library(blocks)
+    text = bibtexparser.write_string(library, bibtex_format=bibtex_format())
+    return text if text.endswith("\n") else text + "\n"
+
+
+def render_entries(entries: list[Entry], *, ascii: bool = False, header: str | None = None) -> str:
+    """Deterministic ``.bib`` text for ``entries``, in the order given.
+
+    Values are written as the entries hold them (they are already LaTeX-ready); a value
+    whose braces would break the file is sanitized instead, with a warning. ``ascii``
+    turns non-ASCII text into LaTeX escapes, for toolchains that mangle UTF-8.
+    """
+    check_unique_keys(entries)
+    return write_blocks([to_bibtexparser(e, ascii=ascii) for e in entries], header)
+
+
+def check_unique_keys(entries: Iterable[Entry]) -> None:
+    """Refuse to write two entries under one key: BibTeX would silently use the first."""
+    seen: set[str] = set()
+    dupes: list[str] = []
+    for entry in entries:
+        folded = entry.key.lower()  # BibTeX compares keys case-insensitively
+        if folded in seen:
+            dupes.append(entry.key)
+        seen.add(folded)
+    if dupes:
+        raise ValueError(
+            f"two entries share the key(s) {', '.join(sorted(set(dupes)))}; give each a distinct key, "
+            "or merge the two entries, before writing."
+        )
