@@ -326,7 +326,9 @@ def score(mention: Mention, candidate: Candidate) -> MatchScore:
         return MatchScore(agrees=False, why=f"title agrees but {why}", **common)
     if level == "partial":
         strong = authors is not None and authors >= 0.8 and matched >= min(2, len(mention.authors))
-        if not (strong and venue == 1.0 and year == 1.0):
+        # The venue must not contradict the notes (a preprint has none) and the year must be
+        # the notes' year or the one before (the preprint of a conference paper).
+        if not (strong and venue in (1.0, None) and year in (1.0, 0.5)):
             return MatchScore(agrees=False, why="title only partly agrees and authors, venue or year do not confirm it", **common)
         return MatchScore(agrees=True, why="renamed: title partly agrees, authors, venue and year agree", **common)
     if not mention.authors and sim < 0.95:
