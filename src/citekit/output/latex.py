@@ -478,7 +478,8 @@ def protect_title(title: str, extra_terms: Iterable[str] = ()) -> str:
     words with digits (``INT4``, ``L-SR1``), proper nouns and method names from
     ``data/protected_words.txt`` and the caller's ``extra_terms`` (``Muon``,
     ``Frank--Wolfe``). The first word is exempt from the list rule because every style
-    keeps its capital. Math stays verbatim, dashes become ``--``/``---``, words already in
+    keeps its capital. Math is kept verbatim, and braced when it holds a capital letter
+    (BibTeX lower-cases math too: ``$(L_0,L_1)$`` would print as ``$(l_0,l_1)$``); dashes become ``--``/``---``, words already in
     braces are left alone, and the result is sanitized; the function is idempotent.
     """
     safe = sanitize(_replace_dashes(title))
@@ -501,6 +502,11 @@ def protect_title(title: str, extra_terms: Iterable[str] = ()) -> str:
                 wrap[a] = b
         elif len(parts) > 1:
             _wrap_listed_parts(units, a, b, terms, is_first, wrap)
+
+    for k, unit in enumerate(units):
+        # BibTeX's change.case$ knows nothing of math: $(L_0,L_1)$ would print as $(l_0,l_1)$.
+        if unit.text.startswith("$") and re.search(r"[A-Z]", unit.text):
+            wrap[k] = k + 1
 
     out: list[str] = []
     k = 0
