@@ -1,0 +1,41 @@
+"""Reading conference notes: paper mentions out of trip reports, lists and pasted abstracts.
+
+``extract_paths`` reads files and folders, ``extract_text`` one text in memory, and
+``group_mentions`` puts the mentions of one work together.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .extract import extract_text
+from .group import group_mentions
+from .reader import notes_files, read_notes
+from .result import ExtractResult, Problem
+
+__all__ = ["extract_paths", "extract_text", "group_mentions", "ExtractResult", "Problem"]
+
+
+def display_name(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` in POSIX form, or as given when it lies outside ``root``."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def extract_paths(paths: list[Path], root: Path) -> ExtractResult:
+    """Mentions from notes files and folders, in file then line order.
+
+    A file that cannot be read (binary, empty, not UTF-8) is reported in ``problems`` and
+    skipped; the other files are still read.
+    """
+    files, problems = notes_files([Path(p) for p in paths])
+    result = ExtractResult(problems=problems)
+    for path in files:
+        name = display_name(path, root)
+        text, read_problems = read_notes(path, name)
+        result.problems.extend(read_problems)
+        if text is not None:
+            result.extend(extract_text(text, name))
+    return result

@@ -1,0 +1,91 @@
+"""Labelled detail lines (``URL:``, ``著者:``, ``Summary:``, ``arxiv:`` ...) in English and Japanese.
+
+One table maps every spelling a user may write to one field, so adding a label is a
+one-line change and the extractor never compares label strings itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
+from .urls import find_urls
+
+Field = Literal["url", "authors", "summary", "abstract", "project", "code", "slides", "video", "title", "pin"]
+
+_LABELS: dict[str, Field] = {
+    "url": "url", "link": "url", "paper": "url", "poster": "url", "oral": "url", "pdf": "url",
+    "論文": "url", "リンク": "url",
+    "authors": "authors", "author": "authors", "by": "authors", "著者": "authors", "著者名": "authors",
+    "summary": "summary", "tl;dr": "summary", "tldr": "summary", "まとめ": "summary", "要約": "summary",
+    "概要": "summary", "一言": "summary",
+    "abstract": "abstract", "アブストラクト": "abstract", "要旨": "abstract",
+    "project page": "project", "project": "project", "website": "project", "homepage": "project",
+    "page": "project", "プロジェクトページ": "project", "プロジェクト": "project",
+    "code": "code", "github": "code", "repo": "code", "repository": "code", "コード": "code",
+    "slides": "slides", "slide": "slides", "スライド": "slides",
+    "video": "video", "動画": "video",
+    "title": "title", "タイトル": "title",
+    "openreview": "pin", "doi": "pin", "arxiv": "pin", "dblp": "pin",
+}
+#: Labels whose value must be a URL: otherwise the line is a title that merely starts with
+#: the word (``Paper: ...`` is rare, ``Code: A Benchmark`` is not).
+_URL_VALUED = {"url", "project", "code", "slides", "video"}
+_LABEL_RE = re.compile(r"^\s*(?P<label>[^:：]{1,24}?)\s*[:：]\s*(?P<value>.*)$")
+_AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
+_ET_AL_RE = re.compile(r",?\s*(?:et al\.?|ほか|他)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Label:
+    """One recognised ``label: value`` line."""
+
+    field: Field
+    name: str  # the label as written, lower-cased (``arxiv``, ``プロジェクトページ``)
+    value: str
+
+
+def parse_label(text: str) -> Label | None:
+    """The label a line starts with, if it is one citekit knows."""
+    m = _LABEL_RE.match(text)
+    if not m:
+        return None
+    name = re.sub(r"\s+", " ", m.group("label").strip().strip("*_").strip()).lower()
+    field = _LABELS.get(name)
+    if field is None:
+        return None
+    value = m.group("value").strip()
+    if field in _URL_VALUED and not find_urls(value):
+        return None
+    if field == "url" and not value.lower().startswith(("http", "<http", "[")):
+        return None
+    return Label(field, name, value)
+
+
+def split_authors(value: str) -> list[str]:
+    """Author strings exactly as written, split on ``⋅``, ``,``, ``;``, ``and``.
+
+    A BibTeX-style list (``Schaipp, Fabian and Gower, Robert``) keeps its ``Family, Given``
+    pairs together: it is split on ``and`` only.
+    """
+    value = _ET_AL_RE.sub("", value.strip())
+    and_parts = [p.strip() for p in re.split(r"\s+and\s+", value) if p.strip()]
+    if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not re.search(r"[⋅·;]", value):
+        return and_parts
+    return [p.strip() for p in _AUTHOR_SEP_RE.split(value) if p and p.strip()]
+
+
+def parse_pin(scheme: str, value: str) -> tuple[str, str] | None:
+    """``(scheme, canonical id)`` for a pin line, or None when the value is not that kind of id."""
+    scheme = scheme.lower()
+    normalizers = {"doi": normalize_doi, "arxiv": normalize_arxiv, "openreview": normalize_openreview, "dblp": normalize_dblp}
+    canonical = normalizers[scheme](value.strip().strip("<>"))
+    return (scheme, canonical) if canonical else None
+
+
+PIN_EXAMPLES = {
+    "doi": "doi: 10.1234/abcd", "arxiv": "arxiv: 2605.12345", "openreview": "openreview: FSlTEObdLl",
+    "dblp": "dblp: conf/icml/SiPLPX25",
+}

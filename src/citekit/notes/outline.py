@@ -1,0 +1,129 @@
+"""The outline of a notes file: headings, bullets nested by indentation, plain paragraphs.
+
+Everything above this module sees lines; everything below sees a tree. Bullets may be
+``•``, ``-``, ``*``, ``+``, ``・`` or numbered (``1.``, ``1)``); children are the following
+lines indented deeper. Org-mode files use ``*`` for headings, Markdown ``#``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .labels import parse_label
+from .shapes import is_separator
+from .urls import is_url_only
+
+NodeKind = Literal["heading", "bullet", "plain"]
+
+_BULLET_RE = re.compile(r"^(?P<indent>\s*)(?P<marker>[•・◦▪▫●○■□‣⁃∙\-*+–]|\d{1,3}[.)])\s+(?P<text>\S.*)$")
+_CHECKBOX_RE = re.compile(r"^\[[ xX]\]\s+")
+_MD_HEADING_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})\s+(?P<text>.*?)(?:\s+#+)?\s*$")
+_ORG_HEADING_RE = re.compile(r"^(?P<stars>\*+)\s+(?P<text>.*?)\s*$")
+
+
+@dataclass
+class Node:
+    """One line of the notes (or a plain paragraph of several lines) and what hangs below it."""
+
+    kind: NodeKind
+    line: int  # 1-based line of the first line
+    text: str  # content without bullet marker or heading hashes, trailing spaces removed
+    indent: int = 0
+    level: int = 0  # heading level (1 for ``#``)
+    children: list["Node"] = field(default_factory=list)
+
+    @property
+    def is_detail(self) -> bool:
+        """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
+        return parse_label(self.text) is not None
+
+
+def _heading(raw: str, org: bool) -> tuple[int, str] | None:
+    if org:
+        m = _ORG_HEADING_RE.match(raw)
+        return (len(m.group("stars")), m.group("text")) if m else None
+    m = _MD_HEADING_RE.match(raw)
+    return (len(m.group("hashes")), m.group("text")) if m else None
+
+
+def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
+    """The root nodes of ``lines``; see the module docstring for the rules."""
+    roots: list[Node] = []
+    stack: list[Node] = []  # open bullets/plain nodes that may take children
+    previous_blank = True
+    for number, raw in enumerate(lines, start=1):
+        raw = raw.expandtabs(4).rstrip()
+        if not raw.strip() or is_separator(raw):
+            previous_blank = True
+            if raw.strip():
+                stack.clear()
+            continue
+        heading = _heading(raw, org)
+        if heading and heading[1]:
+            stack.clear()
+            roots.append(Node("heading", number, heading[1].strip(), level=heading[0]))
+            previous_blank = False
+            continue
+        m = _BULLET_RE.match(raw)
+        if m and not (org and raw.startswith("*")):
+            text = _CHECKBOX_RE.sub("", m.group("text")).rstrip()
+            node = Node("bullet", number, text, indent=len(m.group("indent")))
+        else:
+            text = raw.strip()
+            node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
+            if _continues_paragraph(node, roots, stack, previous_blank):
+                roots[-1].text += " " + text
+                previous_blank = False
+                continue
+        while stack and stack[-1].indent >= node.indent:
+            stack.pop()
+        if stack:
+            stack[-1].children.append(node)
+        elif node.kind == "plain" and node.indent == 0 and not previous_blank and roots and roots[-1].kind == "plain" and (node.is_detail or is_url_only(node.text)):
+            roots[-1].children.append(node)  # "Title\nURL: ..." written without bullets
+            previous_blank = False
+            continue
+        else:
+            roots.append(node)
+        stack.append(node)
+        previous_blank = False
+    _adopt_orphan_details(roots)
+    return roots
+
+
+def _continues_paragraph(node: Node, roots: list[Node], stack: list[Node], previous_blank: bool) -> bool:
+    """A plain line directly under a root plain line with no children wraps that paragraph."""
+    if previous_blank or not roots or node.indent != 0:
+        return False
+    last = roots[-1]
+    if last.kind != "plain" or last.children or (stack and stack[-1] is not last):
+        return False
+    return not node.is_detail and not is_url_only(node.text) and not last.is_detail and not is_url_only(last.text)
+
+
+def _adopt_orphan_details(siblings: list[Node]) -> None:
+    """Move a detail line written at its title's own depth under that title.
+
+    ``• Title`` followed by ``• まとめ: ...`` at the same indentation is a common slip; so is
+    a Markdown heading followed by ``- URL:`` bullets. The detail belongs to the line above.
+    """
+    kept: list[Node] = []
+    for node in siblings:
+        _adopt_orphan_details(node.children)
+        owner = kept[-1] if kept else None
+        if node.is_detail and not node.children and owner is not None and _takes_details(owner):
+            owner.children.append(node)
+            continue
+        kept.append(node)
+    siblings[:] = kept
+
+
+def _takes_details(owner: Node) -> bool:
+    """Bullets and headings take stray details; a plain line only if it already has some."""
+    if owner.is_detail:
+        return False
+    if owner.kind == "plain":
+        return bool(owner.children) and all(c.is_detail or is_url_only(c.text) for c in owner.children)
+    return True

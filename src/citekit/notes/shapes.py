@@ -1,0 +1,133 @@
+"""What an unlabelled note line looks like: a person, a list of authors, a summary, a title.
+
+Trip reports mix papers with people met, meals and talks. These small predicates are the
+evidence the extractor weighs; each is deliberately narrow, so a line is only called a
+summary or an author list when it clearly is one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .urls import URL_RE
+
+_LATIN_NAME_WORD = r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ.'’\-]*"
+_NAME_RE = re.compile(rf"^(?:{_LATIN_NAME_WORD}|[\"“”‘’'][^\"“”‘’']+[\"“”‘’'])(?:\s+(?:{_LATIN_NAME_WORD}|[\"“”‘’'(][^\"“”‘’'()]+[\"“”‘’')]))" + r"{0,5}$")
+_PERSON_RE = re.compile(r"^(?P<name>[^()]{2,60}?(?:\([^()]{1,20}\)[^()]{0,30})?)\s*[(（](?P<affil>[^()（）]{1,60})[)）]$")
+_AUTHOR_SEPS = re.compile(r"\s*(?:⋅|·)\s*")
+_SENTENCE_END_RE = re.compile(r"[。．.！!]\s*$")
+_ET_AL_END_RE = re.compile(r"\bet al\.\s*$")
+_HASHTAG_RE = re.compile(r"(?<![\w/#&\\])#(?P<tag>[^\W\d_][\w\-]*)")
+_SEPARATOR_RE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
+
+#: Words that mark meals, chats, socials and sessions rather than papers. Only consulted
+#: when a line has no hard evidence of being a paper (a paper URL or labelled details).
+_EVENT_RE = re.compile(
+    r"\b(?:w/|social|reception|party|dinner|lunch|breakfast|coffee|chat|meet-?up|banquet|session|keynote|"
+    r"tutorial|workshop|panel|invited talk|booth)\b|^(?:w/)|"
+    r"朝食|昼食|夕食|ランチ|ディナー|コーヒー|チャット|レセプション|懇親会|セッション|パーティ|飲み会|会話|ソーシャル|移動",
+    re.I,
+)
+_DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+
+
+def is_name(text: str) -> bool:
+    """A personal name in Latin script: 1–6 words, nicknames in quotes allowed, no digits."""
+    return bool(_NAME_RE.match(text.strip())) and len(text) <= 60
+
+
+def is_person_line(text: str) -> bool:
+    """``Fabian Schaipp (Flatiron)``, ``Wonbong (Won) JANG (Meta, UCL)``: a name and an affiliation."""
+    m = _PERSON_RE.match(text.strip())
+    if not m:
+        return False
+    name = re.sub(r"\([^()]*\)", " ", m.group("name")).strip()
+    parts = [p for p in re.split(r"\s+(?:and|&)\s+|\s*,\s*", name) if p]
+    return bool(parts) and all(is_name(p) for p in parts)
+
+
+def authors_line(text: str) -> list[str] | None:
+    """The names of an unlabelled author list (``A ⋅ B ⋅ C``, or ``A, B and C``), else None.
+
+    Only lines where every part is a plain name qualify: a comma-separated comment or a
+    person with an affiliation is not an author list.
+    """
+    text = text.strip()
+    if URL_RE.search(text) or "(" in text:
+        return None
+    if _AUTHOR_SEPS.search(text):
+        parts = [p for p in _AUTHOR_SEPS.split(text) if p]
+    else:
+        parts = [p for p in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", text) if p]
+        if len(parts) < 3:  # "A and B" or "A, B" is too easily a phrase
+            return None
+        if not all(all(w[:1].isupper() or w in ("van", "von", "de", "der", "den", "di", "da", "du", "la", "le") for w in p.split()) for p in parts):
+            return None
+    if len(parts) < 2 or not all(is_name(p) for p in parts):
+        return None
+    return parts
+
+
+def is_summary_sentence(text: str) -> bool:
+    """A line that reads like the note's own summary: a full sentence, not a remark.
+
+    Ending in 。 or a period is what separates ``...を示す研究。`` from a remark such as
+    ``Robert M. Gower での Guest Researcher`` or a question the user asks themself.
+    """
+    text = text.strip()
+    if len(text) < 20 or URL_RE.fullmatch(text) or _ET_AL_END_RE.search(text):
+        return False
+    return bool(_SENTENCE_END_RE.search(text)) and not is_person_line(text)
+
+
+def is_long_remark(text: str) -> bool:
+    """A long unlabelled line: the fallback summary when no full sentence is found."""
+    text = text.strip()
+    return len(text) >= 40 and " " in text and not URL_RE.fullmatch(text) and not is_person_line(text)
+
+
+def latin_share(text: str) -> float:
+    """Share of Latin letters among all letters (0.0 for a text without letters)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") / len(letters)
+
+
+def looks_like_event(text: str) -> bool:
+    """Meals, chats, socials, sessions, day and travel headings."""
+    return bool(_EVENT_RE.search(text) or _DAY_RE.search(text.strip()))
+
+
+def looks_like_title(text: str) -> bool:
+    """Could this line be a paper title, judged on its own (used when evidence is soft)?"""
+    text = text.strip()
+    words = text.split()
+    return (
+        len(words) >= 2
+        and latin_share(text) >= 0.6
+        and not is_person_line(text)
+        and not looks_like_event(text)
+        and not text.endswith(("。", "、"))
+    )
+
+
+def looks_like_section_label(text: str) -> bool:
+    """A short plain line that names what follows (``Day2 (7/7 Tue)``, ``所感``, ``ICML 2026 Papers``)."""
+    text = text.strip()
+    return 0 < len(text) <= 80 and not _SENTENCE_END_RE.search(text) and not URL_RE.fullmatch(text)
+
+
+def hashtags(text: str) -> list[str]:
+    """Inline ``#tags`` of a line, lower-case, URLs and ``C#``-like words ignored."""
+    return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
+
+
+def strip_hashtags(text: str) -> str:
+    """The line without its inline hashtags."""
+    return re.sub(r"\s{2,}", " ", _HASHTAG_RE.sub("", text)).strip()
+
+
+def is_separator(text: str) -> bool:
+    """``---``, ``***``, ``===``: a thematic break, never content."""
+    return bool(_SEPARATOR_RE.match(text))

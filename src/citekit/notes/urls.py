@@ -1,0 +1,97 @@
+"""Finding URLs in note lines and telling paper pages from talks, code and slides.
+
+The distinction matters downstream: a paper URL identifies a work (and may carry an arXiv
+id or an OpenReview forum id), a project or code page is kept as a link, and a talk page
+means the line above it is not a paper at all.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from ..venues import from_url
+
+UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "other"]
+
+URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'「」『』（）、。，]+", re.I)
+_MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
+_TRAILING = ".,;:!?'\"*_`"
+
+#: Conference virtual-site page kinds that are papers; every other kind (invited-talk,
+#: tutorial, workshop, social, expo, ...) is an event.
+PAPER_EVENT_KINDS = frozenset({"poster", "oral", "spotlight", "spotlight-poster", "paper", "papers"})
+
+_PAPER_HOSTS = (
+    "arxiv.org", "doi.org", "proceedings.mlr.press", "proceedings.neurips.cc", "papers.nips.cc",
+    "papers.neurips.cc", "aclanthology.org", "openaccess.thecvf.com", "jmlr.org", "ojs.aaai.org",
+    "ieeexplore.ieee.org", "link.springer.com", "www.sciencedirect.com", "dl.acm.org",
+)
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co")
+_PROJECT_HOST_SUFFIXES = (".github.io", ".gitlab.io", "sites.google.com")
+_SLIDES_HOSTS = ("speakerdeck.com", "www.slideshare.net", "slideshare.net", "docs.google.com")
+
+
+def find_urls(text: str) -> list[str]:
+    """Every http(s) URL in ``text``, trailing punctuation removed, in order."""
+    return [m.group(0).rstrip(_TRAILING) for m in URL_RE.finditer(text)]
+
+
+def markdown_links(text: str) -> list[tuple[str, str]]:
+    """``[label](url)`` pairs of Markdown links."""
+    return [(m.group(1), m.group(2)) for m in _MD_LINK_RE.finditer(text)]
+
+
+def strip_urls(text: str) -> str:
+    """``text`` without Markdown link targets and bare URLs (link labels are kept)."""
+    text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
+    text = URL_RE.sub(" ", text)
+    text = re.sub(r"[(<\[]\s*[)>\]]", " ", text)  # brackets that held a URL
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def is_url_only(text: str) -> bool:
+    """True when a line holds one or more URLs and nothing else worth reading."""
+    urls = find_urls(text)
+    return bool(urls) and not re.sub(r"[\s<>()\[\],;|]", "", URL_RE.sub("", text))
+
+
+def classify_url(url: str) -> UrlKind:
+    """What kind of page ``url`` is, judged from host and path alone (no fetching)."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower().split(":")[0]
+    path = parts.path
+    low_path = path.lower()
+    venue, _year, kind = from_url(url)
+    if kind is not None:
+        return "paper" if kind in PAPER_EVENT_KINDS else "talk"
+    if re.search(r"tutorial|keynote|invited[-_]?talk", low_path):
+        return "talk"
+    if "/slides/" in low_path or host in _SLIDES_HOSTS or "slides" in low_path.rsplit("/", 1)[-1]:
+        return "slides"
+    if host.endswith("openreview.net"):
+        return "paper" if low_path.rstrip("/") in ("/forum", "/pdf", "/attachment") else "other"
+    if host.endswith("dblp.org") or host.endswith("dblp.uni-trier.de"):
+        return "paper" if low_path.startswith("/rec/") else "other"
+    if host == "www.semanticscholar.org" or host == "semanticscholar.org":
+        return "paper" if low_path.startswith("/paper/") else "other"
+    if host == "huggingface.co" and low_path.startswith("/papers/"):
+        return "paper"
+    if any(host == h or host.endswith("." + h) for h in _PAPER_HOSTS):
+        return "paper"
+    if any(host == h or host == "www." + h for h in _CODE_HOSTS):
+        return "code"
+    if any(host.endswith(s) or host == s for s in _PROJECT_HOST_SUFFIXES):
+        return "project"
+    if low_path.endswith(".pdf"):
+        return "document"
+    return "other"
+
+
+def url_key(url: str) -> str:
+    """Comparable form of a URL: scheme, ``www.``, fragment and trailing slash ignored."""
+    parts = urlsplit(url.strip())
+    host = parts.netloc.lower()
+    host = host[4:] if host.startswith("www.") else host
+    return urlunsplit(("", host, parts.path.rstrip("/"), parts.query, "")).lstrip("/")
