@@ -31,6 +31,7 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
     Each format keeps old keys working its own way: BibTeX gets a copy of the entry under
     each cited old key (it has no aliases), biblatex gets ``ids`` (biber resolves them),
     CSL JSON gets copies and crossref fields copied into each child (CSL has neither).
+    ``header`` becomes a ``%`` comment at the top of BibTeX and biblatex output.
     """
     if fmt == "bibtex":
         from ..output.bibtex import render_entries
@@ -39,7 +40,7 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
     if fmt == "biblatex":
         from ..output.biblatex import render_biblatex
 
-        return render_biblatex(with_ids_field(selection))
+        return render_biblatex(with_ids_field(selection), ascii=ascii, header=header)
     if fmt == "csl-json":
         from ..output.csl import to_csl_json
 
@@ -103,7 +104,7 @@ def write_output(text: str, output: str | None) -> bool:
               help="Write to this file (atomically; left untouched when unchanged). Default: stdout.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="bibtex", show_default=True,
               help="bibtex (old keys as copies), biblatex (old keys in ids), csl-json (for pandoc).")
-@click.option("--ascii", is_flag=True, help="BibTeX only: write non-ASCII characters as LaTeX commands.")
+@click.option("--ascii", is_flag=True, help="Write non-ASCII characters as LaTeX commands (not for csl-json).")
 @click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
 @click.option("--aux", "aux", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -124,8 +125,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: 
     """
     if aux is not None and tex is not None:
         raise click.UsageError("give --aux or --tex, not both (--aux is exact after a LaTeX run; --tex works before one)")
-    if ascii and fmt != "bibtex":
-        raise click.UsageError(f"--ascii applies to --format bibtex only; {fmt} output is UTF-8")
+    if ascii and fmt == "csl-json":
+        raise click.UsageError("--ascii applies to BibTeX and biblatex output; CSL JSON is always UTF-8")
     cfg = load_config(ctx.obj.get("project_dir"))
     library = Library.load(cfg.refs_dir)
     entries = library.sorted_entries()
@@ -143,10 +144,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: 
         ctx.exit(1)
 
     source = (aux or tex).name if (aux or tex) else None
-    header = None
-    if fmt == "bibtex":
-        header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
-                  if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
+    header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
+              if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
     text = render(selection, fmt, ascii=ascii, header=header)
     changed = write_output(text, output)
     if output and output != "-":

@@ -344,11 +344,11 @@ class MissingKey:
     def message(self) -> str:
         """``missing key 'x' (did you mean y — Title...?)``: what the user can act on."""
         text = f"missing key '{self.key}'"
+        if self.locations:
+            more = f" (and {len(self.locations) - 1} more)" if len(self.locations) > 1 else ""
+            text = f"{self.locations[0]}{more}: {text}"
         if self.needed_by:
             text += f" (crossref parent of {self.needed_by})"
-        elif self.locations:
-            text += f" (cited at {self.locations[0]})" if len(self.locations) == 1 else (
-                f" (cited at {self.locations[0]} and {len(self.locations) - 1} more)")
         if self.suggestions:
             options = ", or ".join(f"{e.key} — {_short_title(e.title)}" for e in self.suggestions)
             text += f" (did you mean {options}?)"
@@ -481,7 +481,7 @@ def select_cited(entries: Iterable[Entry], cited: CitedKeys) -> Selection:
             depth[parent.key] = depth[key] + 1
             queue.append(parent.key)
 
-    ordered = sorted(chosen.values(), key=lambda e: (depth[e.key], e.key))
+    ordered = sorted(chosen.values(), key=lambda e: (depth[e.key], e.key.lower(), e.key))
     selection.entries = [_with_resolved_crossref(e, index) for e in ordered]
     return selection
 
