@@ -103,7 +103,9 @@ class LookupCache:
     # -- opening, and surviving a damaged file ------------------------------------------
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
-            return self._connect(":memory:")
+            conn = self._connect(":memory:")
+            self._check(conn)
+            return conn
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn: sqlite3.Connection | None = None
         try:
