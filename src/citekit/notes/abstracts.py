@@ -87,7 +87,9 @@ def is_coinage(token: str) -> bool:
 
 def _camel_or_acronym(token: str) -> bool:
     if re.fullmatch(r"[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*", token):
-        return True
+        return True  # LiMuon, ZoVH
+    if re.fullmatch(r"[A-Z][A-Za-z0-9]*", token) and sum(c.isupper() for c in token) >= 2 and not re.fullmatch(r"[A-Z0-9]+s", token):
+        return any(c.islower() for c in token) or len(token) >= 2  # GMix, XGBoost; NCRS
     return bool(re.fullmatch(r"[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*(?:[_^]\w+)?s?", token)) and sum(c.isupper() for c in token) >= 2
 
 
