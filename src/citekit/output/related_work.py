@@ -1,0 +1,439 @@
+"""Related-work snippets: the library's papers on a topic, grouped, one sentence each.
+
+Every sentence about a paper comes from that paper's own record: the user's English
+summary, else the contribution sentence of its abstract in the third person, else its
+title. Papers are grouped into paragraphs by the tags they share (or by groups the user
+names), and everything taken from records or notes is escaped for the target format, so
+a hostile title can never run LaTeX or pandoc code.
+
+:func:`related_work` is pure and deterministic: same entries, same text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
+
+from ..library.tags import TagRules, normalize_tag
+from ..model import Entry
+from ..text import fold
+from .latex import sanitize
+from .markdown_text import escape_markdown, latex_to_plain
+from .sentences import contribution, conjugate, is_english, summary_verb, trim
+
+FORMATS = ("latex", "markdown")
+CITE_STYLES = ("natbib", "biblatex")
+#: citation keys that can be written into ``\cite{...}`` and ``@key`` without escaping
+SAFE_KEY = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_:.\-+/]*$")
+_WORD = re.compile(r"[a-z][a-z0-9\-]+")
+_STOP = frozenset(
+    "a an the of on in for and or to with via by from at as is are be its it into over under this that these those "
+    "we our us they their can not no using use used based than then such which while also both more most new "
+    "show shows propose proposes method methods paper work results approach problem problems".split())
+
+
+class RelatedWorkError(ValueError):
+    """The request cannot be turned into a snippet; the message says what to change."""
+
+
+@dataclass
+class Mine:
+    """The user's own paper, to rank the library against (from ``--mine`` or ``--abstract``)."""
+
+    title: str = ""
+    abstract: str = ""
+    tags: list[str] = field(default_factory=list)
+    claims: list[str] = field(default_factory=list)
+    name: str = "mine.yaml"  # shown in the placeholder comments
+
+
+@dataclass
+class GroupSpec:
+    """A paragraph the user names: papers carrying all of ``tags`` go under ``name``."""
+
+    name: str
+    tags: list[str]
+
+    @classmethod
+    def parse(cls, text: str) -> "GroupSpec":
+        """``"Muon analysis=theory"`` or ``"Analysis=theory,convergence"`` (all tags needed)."""
+        name, sep, tags = text.partition("=")
+        tag_list = [normalize_tag(t) for t in tags.split(",") if t.strip()]
+        if not sep or not name.strip() or not tag_list:
+            raise RelatedWorkError(f"group {text!r}: write it as NAME=TAG[,TAG...], e.g. \"Muon analysis=theory\".")
+        return cls(name=name.strip(), tags=tag_list)
+
+
+def load_mine(path: Path) -> Mine:
+    """Read ``paper.yaml`` (title, abstract, tags, optional claims)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise RelatedWorkError(f"{path}: cannot read it ({exc}); give a UTF-8 YAML file with title, abstract, tags.") from exc
+    if not isinstance(data, dict):
+        raise RelatedWorkError(f"{path}: expected a mapping with title, abstract, tags (and optional claims).")
+    tags = data.get("tags") or []
+    claims = data.get("claims") or []
+    if isinstance(tags, str):
+        tags = [t for t in re.split(r"[,\s]+", tags) if t]
+    if isinstance(claims, str):
+        claims = [claims]
+    mine = Mine(title=str(data.get("title") or ""), abstract=str(data.get("abstract") or ""),
+                tags=[normalize_tag(str(t)) for t in tags], claims=[str(c) for c in claims], name=Path(path).name)
+    if not (mine.title or mine.abstract or mine.tags):
+        raise RelatedWorkError(f"{path}: give at least a title, an abstract or tags of your paper.")
+    return mine
+
+
+def mine_from_abstract(path: Path) -> Mine:
+    """The user's paper given as a plain-text abstract file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RelatedWorkError(f"{path}: cannot read it ({exc}); give a UTF-8 text file with your abstract.") from exc
+    if not text.strip():
+        raise RelatedWorkError(f"{path}: the file is empty; put your abstract in it.")
+    return Mine(abstract=text.strip(), name=Path(path).name)
+
+
+# ---------------------------------------------------------------------------------------
+# Ranking against the user's paper
+# ---------------------------------------------------------------------------------------
+
+def _tokens(text: str) -> list[str]:
+    words = _WORD.findall(fold(latex_to_plain(text)))
+    return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in words if w not in _STOP]
+
+
+def _entry_text(entry: Entry) -> str:
+    summary = entry.summary if entry.summary and is_english(entry.summary) else ""
+    return " ".join(t for t in (entry.title, entry.abstract or "", summary) if t)
+
+
+def _cosine(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
+    dot = sum(a[t] * b[t] * idf.get(t, 0.0) ** 2 for t in a.keys() & b.keys())
+    na = math.sqrt(sum((c * idf.get(t, 0.0)) ** 2 for t, c in a.items()))
+    nb = math.sqrt(sum((c * idf.get(t, 0.0)) ** 2 for t, c in b.items()))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def closeness(entries: list[Entry], mine: Mine) -> dict[str, float]:
+    """Key -> closeness to the user's paper in [0, 1]: TF-IDF cosine of the texts plus shared tags.
+
+    IDF is computed over the papers being ranked, so words every paper uses (``optimizer``
+    in an optimizer library) count for little and distinctive ones for a lot.
+    """
+    docs = {e.key: Counter(_tokens(_entry_text(e))) for e in entries}
+    own = Counter(_tokens(" ".join([mine.title, mine.abstract, *mine.claims])))
+    df: Counter[str] = Counter()
+    for counts in (*docs.values(), own):
+        df.update(counts.keys())
+    n = len(docs) + 1
+    idf = {t: math.log((1 + n) / (1 + d)) + 1.0 for t, d in df.items()}
+    mine_tags = set(mine.tags)
+    scores = {}
+    for e in entries:
+        text_sim = _cosine(docs[e.key], own, idf)
+        tag_sim = len(mine_tags & set(e.tags)) / len(mine_tags) if mine_tags else 0.0
+        scores[e.key] = round(0.6 * text_sim + 0.4 * tag_sim if mine_tags else text_sim, 6)
+    return scores
+
+
+# ---------------------------------------------------------------------------------------
+# Grouping
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class _Group:
+    heading: str
+    members: list[Entry]
+    core: bool = False  # the papers that share no sub-topic
+
+
+def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules: TagRules) -> list[_Group]:
+    """User-named groups first, then greedy groups by the most shared remaining tag.
+
+    A tag only makes a group when at least two papers share it, and the selection's own
+    tags never do (every paper has them). The papers left over form the core group.
+    """
+    groups: list[_Group] = []
+    left = list(entries)
+    for spec in specs:
+        members = [e for e in left if set(spec.tags) <= set(e.tags)]
+        if members:
+            groups.append(_Group(spec.name, members))
+            left = [e for e in left if e not in members]
+    used = set(topic)
+    auto: list[_Group] = []
+    while True:
+        counts = Counter(t for e in left for t in e.tags if t not in used)
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        if not ranked or ranked[0][1] < 2 or ranked[0][1] == len(entries):
+            break
+        tag = ranked[0][0]
+        used.add(tag)
+        members = [e for e in left if tag in e.tags]
+        auto.append(_Group(rules.label(tag), members))
+        left = [e for e in left if tag not in e.tags]
+    core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
+    if left:
+        if not groups and not auto:
+            return [_Group(core_heading, left, core=True)]
+        groups.insert(0, _Group(core_heading if not specs else "Other related work", left, core=True))
+    return groups + auto
+
+
+def _topic(entries: list[Entry], tags: list[str] | None) -> list[str]:
+    if tags is not None:
+        return [normalize_tag(t) for t in tags if not t.startswith(("-", "not:")) and normalize_tag(t)]
+    common = set.intersection(*(set(e.tags) for e in entries)) if entries else set()
+    return sorted(common)
+
+
+# ---------------------------------------------------------------------------------------
+# Rendering
+# ---------------------------------------------------------------------------------------
+
+def _authors(entry: Entry) -> list[str]:
+    """Family names of the authors (or editors), braces removed."""
+    raw = entry.fields.get("author") or entry.fields.get("editor") or ""
+    names = []
+    for person in split_multiple_persons_names(raw) if raw.strip() else []:
+        parts = parse_single_name_into_parts(person, strict=False)
+        family = " ".join([*parts.von, *parts.last]) or " ".join(parts.first)
+        names.append(latex_to_plain(family))
+    return names
+
+
+def _plural(entry: Entry) -> bool:
+    """Whether the cited subject reads as plural ("Huang et al. propose"); unknown counts as plural."""
+    authors = _authors(entry)
+    return len(authors) != 1 or authors[0].lower() == "others"
+
+
+def _url(entry: Entry) -> str | None:
+    """The best web address of a record, for ``--links``; only http(s) is ever linked."""
+    url = entry.fields.get("url", "").strip()
+    if not url and entry.ids.doi:
+        url = f"https://doi.org/{entry.ids.doi}"
+    if not url and entry.ids.arxiv:
+        url = f"https://arxiv.org/abs/{entry.ids.arxiv}"
+    if not url and entry.ids.openreview:
+        url = f"https://openreview.net/forum?id={entry.ids.openreview}"
+    if not re.match(r"^https?://[^\s<>\"]+$", url or ""):
+        return None
+    return url.replace("(", "%28").replace(")", "%29")
+
+
+@dataclass
+class _Style:
+    """How citations and text are written in one target format."""
+
+    fmt: str
+    cite: str
+    links: bool
+
+    def text(self, raw: str) -> str:
+        """Untrusted LaTeX-ish record text made inert for the target."""
+        if self.fmt == "latex":
+            return sanitize(_unicode_to_latex(raw))
+        return escape_markdown(latex_to_plain(raw))
+
+    def title(self, entry: Entry) -> str:
+        return self.text(entry.title or entry.key)
+
+    def citet(self, entry: Entry) -> str:
+        if self.fmt == "latex":
+            return ("\\textcite{%s}" if self.cite == "biblatex" else "\\citet{%s}") % entry.key
+        if self.links:
+            return f"{self.text(_author_label(entry, year=False))} ({self.link(entry)})"
+        return f"@{_pandoc_key(entry.key)}"
+
+    def citep(self, entries: list[Entry]) -> str:
+        keys = ",".join(e.key for e in entries)
+        if self.fmt == "latex":
+            return ("\\parencite{%s}" if self.cite == "biblatex" else "\\citep{%s}") % keys
+        if self.links:
+            return "(" + "; ".join(self.link(e) for e in entries) + ")"
+        return "[" + "; ".join(f"@{_pandoc_key(e.key)}" for e in entries) + "]"
+
+    def link(self, entry: Entry) -> str:
+        url = _url(entry)
+        return f"[{self.title(entry)}]({url})" if url else f"*{self.title(entry)}*"
+
+    def quoted_title(self, entry: Entry) -> str:
+        if self.fmt == "latex":
+            return f"``{self.title(entry)}''"
+        return f"*{self.title(entry)}*"
+
+    def comment(self, text: str) -> str:
+        text = re.sub(r"[\x00-\x1f\x7f]+", " ", text).strip()
+        if self.fmt == "latex":
+            return f"% {text}"
+        return "<!-- " + text.replace(">", "") + " -->"
+
+    def heading(self, text: str) -> str:
+        if self.fmt == "latex":
+            return f"\\paragraph{{{self.text(text.rstrip('.'))}.}}"
+        return f"### {self.text(text)}"
+
+
+def _pandoc_key(key: str) -> str:
+    """``key`` as pandoc reads it; keys ending in punctuation need braces."""
+    return key if re.match(r"^[A-Za-z0-9_].*[A-Za-z0-9_]$|^[A-Za-z0-9_]$", key) else "{" + key + "}"
+
+
+def _author_label(entry: Entry, *, year: bool = True) -> str:
+    authors = [a for a in _authors(entry) if a.lower() != "others"]
+    if not authors:
+        label = "Anonymous"
+    elif len(authors) == 1 and not _authors(entry)[1:]:
+        label = authors[0]
+    elif len(authors) == 2 and len(_authors(entry)) == 2:
+        label = f"{authors[0]} and {authors[1]}"
+    else:
+        label = f"{authors[0]} et al."
+    return f"{label} {entry.fields.get('year', '')}".strip() if year else label
+
+
+def _unicode_to_latex(text: str) -> str:
+    """Non-ASCII characters as LaTeX (pdflatex chokes on Greek letters and many symbols)."""
+    if text.isascii():
+        return text
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    encoder = UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces",
+                                    unknown_char_policy="keep")
+    out = encoder.unicode_to_latex(text)
+    return re.sub(r"\\ensuremath\{(\\[A-Za-z]+)\}", r"$\1$", out)
+
+
+def _finish(sentence: str) -> str:
+    sentence = sentence.rstrip()
+    return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
+
+
+def describe(entry: Entry, style: _Style) -> str | None:
+    """One sentence about a paper from its own record, or None when only the title is known."""
+    plural = _plural(entry)
+    if entry.summary and entry.summary.strip() and is_english(entry.summary):
+        summary = re.sub(r"\s+", " ", entry.summary).strip()
+        parts = summary_verb(summary)
+        if parts:
+            adverb, verb, rest = parts
+            return _finish(f"{style.citet(entry)} {adverb}{conjugate(verb, plural)} {style.text(rest.rstrip('.'))}")
+        body = summary.rstrip(".")
+        return _finish(f"{style.text(body)} {style.citep([entry])}")
+    if entry.abstract:
+        found = contribution(entry.abstract)
+        if found:
+            rest = trim(found.rest)
+            return _finish(f"{style.citet(entry)} {found.adverb}{conjugate(found.verb, plural)} {style.text(rest)}")
+    return None
+
+
+def _title_sentence(entries: list[Entry], style: _Style, further: bool) -> str:
+    """Papers known only by title, named together in one sentence."""
+    opener = "Further work in this direction includes" if further else "Work in this direction includes"
+    if len(entries) <= 3:
+        items = [f"{style.quoted_title(e)} {style.citep([e])}" if not style.links else style.link(e) for e in entries]
+    else:
+        items = [style.citet(e) for e in entries]
+    if len(items) == 1:
+        listed = items[0]
+    elif len(items) == 2:
+        listed = f"{items[0]} and {items[1]}"
+    else:
+        listed = ", ".join(items[:-1]) + f", and {items[-1]}"
+    return f"{opener} {listed}."
+
+
+def _join_pairs(sentences: list[str]) -> list[str]:
+    """Two short neighbouring sentences read better as one: "A propose X, while B study Y"."""
+    out: list[str] = []
+    i = 0
+    while i < len(sentences):
+        a = sentences[i]
+        if i + 1 < len(sentences):
+            b = sentences[i + 1]
+            if len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith("."):
+                out.append(f"{a[:-1]}, while {b}")
+                i += 2
+                continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbib", links: bool = False,
+                 mine: Mine | None = None, groups: list[GroupSpec] | None = None, command_line: str = "",
+                 tags: list[str] | None = None, rules: TagRules | None = None,
+                 source: str = "refs/library.bib") -> str:
+    """A paste-ready related-work snippet about ``entries``.
+
+    ``tags`` is the selection the entries came from (default: the tags they all share); it
+    names the core paragraph and is never used to split them further. ``rules`` supplies
+    the paragraph headings (tag labels). Papers whose keys could not be cited safely are
+    left out and counted in the header.
+    """
+    if fmt not in FORMATS:
+        raise RelatedWorkError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
+    if cite not in CITE_STYLES:
+        raise RelatedWorkError(f"unknown citation style {cite!r}; use one of {', '.join(CITE_STYLES)}.")
+    if links and fmt != "markdown":
+        raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
+    from ..library.tags import load_rules
+
+    rules = rules or load_rules({})
+    style = _Style(fmt=fmt, cite=cite, links=links)
+    usable = [e for e in entries if SAFE_KEY.match(e.key)]
+    skipped = len(entries) - len(usable)
+    scores = closeness(usable, mine) if mine else {}
+
+    def order(e: Entry) -> tuple:
+        return (-scores.get(e.key, 0.0), e.year or 9999, e.key)
+
+    usable.sort(key=order)
+    paragraphs = _group(usable, _topic(usable, tags), groups or [], rules)
+    for g in paragraphs:
+        g.members.sort(key=order)
+    if mine:
+        position = {id(g): i for i, g in enumerate(paragraphs)}
+        paragraphs.sort(key=lambda g: (-max(scores[e.key] for e in g.members), position[id(g)]))
+
+    command = command_line.strip() or "citekit related-work"
+    noun = "paper" if len(usable) == 1 else "papers"
+    header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely)"
+    lines = [style.comment(header)]
+    if skipped:
+        lines.append(style.comment(f"{skipped} entries left out: their keys contain characters that cannot be cited safely"))
+    for g in paragraphs:
+        lines.append(style.heading(g.heading))
+        if fmt == "markdown":
+            lines.append("")
+        described, title_only = [], []
+        for e in g.members:
+            sentence = describe(e, style)
+            if sentence:
+                described.append(sentence)
+            else:
+                title_only.append(e)
+        body = _join_pairs(described)
+        if title_only:
+            body.append(_title_sentence(title_only, style, further=bool(described)))
+        lines.append(" ".join(body))
+        if mine:
+            closest = ", ".join(e.key for e in g.members[:2])
+            lines.append(style.comment(f"TODO(citekit): contrast with {closest} (closest to {_safe_name(mine.name)})"))
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^\w.\-/ ]+", "_", name)[:80]

@@ -1,0 +1,360 @@
+"""Related-work snippets: sentences from real abstracts, grouping, escaping, ranking, CLI."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from citekit.cli import main
+from citekit.library.store import Library
+from citekit.model import Entry
+from citekit.output.markdown_text import escape_markdown
+from citekit.output.related_work import (
+    GroupSpec,
+    Mine,
+    RelatedWorkError,
+    closeness,
+    describe,
+    load_mine,
+    related_work,
+)
+from citekit.output.related_work import _Style as Style
+from citekit.output.sentences import contribution, is_english, split_sentences, to_third_person
+
+REPO = Path(__file__).resolve().parents[1]
+ABSTRACTS = REPO / "notes" / "notes-icml2026-abstracts.txt"
+MALICIOUS = r"Evil \input{/etc/passwd} \write18{rm -rf ~} 100% & #1 _x_ $\x$ [@fake] *b* <b> {unbalanced"
+LATEX = Style("latex", "natbib", False)
+
+
+@pytest.fixture(scope="module")
+def abstracts() -> dict[str, str]:
+    """Abstracts of the bundled file, by a word that identifies each."""
+    if not ABSTRACTS.exists():
+        pytest.skip(f"{ABSTRACTS} is not in this checkout")
+    paragraphs = [p.strip() for p in ABSTRACTS.read_text(encoding="utf-8").split("\n\n") if len(p.strip()) > 200]
+    found = {}
+    for word in ("SoftSignum", "LiMuon", "MineDraft", "Riemannian", "FedCDWA", "BaLoRA", "MetaDistill", "NCRS",
+                 "SE}(3)"):
+        matches = [p for p in paragraphs if word in p]
+        assert len(matches) == 1, word
+        found[word] = matches[0]
+    return found
+
+
+def entry(key: str, title: str, *, authors: str = "Doe, Jane and Roe, Rick", year: str = "2026",
+          abstract: str | None = None, summary: str | None = None, tags: list[str] | None = None,
+          url: str | None = None) -> Entry:
+    fields = {"title": title, "author": authors, "year": year}
+    if url:
+        fields["url"] = url
+    return Entry(key=key, entry_type="misc", fields=fields, abstract=abstract, summary=summary,
+                 tags_auto=list(tags or []))
+
+
+def cited_keys(text: str) -> list[str]:
+    keys = []
+    for group in re.findall(r"\\(?:citet|citep|textcite|parencite)\{([^}]*)\}", text):
+        keys += group.split(",")
+    return keys
+
+
+def braces_balanced(text: str) -> bool:
+    depth = 0
+    for m in re.finditer(r"\\.|[{}]", text):
+        tok = m.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+# --- sentences ---------------------------------------------------------------------------
+
+def test_sentence_split_respects_math_and_abbreviations(abstracts):
+    sentences = split_sentences(abstracts["LiMuon"])
+    assert any("$O(\\epsilon^{-3})$ for finding an $\\epsilon$-stationary solution" in s for s in sentences)
+    assert all(s.endswith(".") for s in sentences)
+    assert split_sentences("We use e.g. SGD and Adam et al. for training. Then we stop.") == [
+        "We use e.g. SGD and Adam et al. for training.", "Then we stop."]
+    assert split_sentences("A value of 0.5 is used. Next.") == ["A value of 0.5 is used.", "Next."]
+
+
+def test_softsignum_contribution_in_third_person(abstracts):
+    soft = entry("doe2026softsignum", "SoftSignum", abstract=abstracts["SoftSignum"])
+    assert describe(soft, LATEX).startswith(
+        "\\citet{doe2026softsignum} propose SoftSignum, a smooth relaxation of sign-based optimization that "
+        "replaces the hard sign map")
+    single = entry("doe2026single", "SoftSignum", authors="Doe, Jane", abstract=abstracts["SoftSignum"])
+    assert describe(single, LATEX).startswith("\\citet{doe2026single} proposes SoftSignum, a smooth relaxation")
+
+
+def test_limuon_drops_the_linking_clause_and_first_person(abstracts):
+    limuon = entry("huang2026limuon", "LiMuon", abstract=abstracts["LiMuon"])
+    sentence = describe(limuon, LATEX)
+    assert sentence.startswith("\\citet{huang2026limuon} propose a light and fast Muon (LiMuon) optimizer for "
+                               "training large models")
+    assert "To fill this gap" not in sentence
+    assert not re.search(r"\b(we|our|We|Our)\b", sentence)
+
+
+def test_minedraft_this_paper_proposes(abstracts):
+    mine = entry("x2026minedraft", "MineDraft", abstract=abstracts["MineDraft"])
+    assert describe(mine, LATEX) == (
+        "\\citet{x2026minedraft} propose MineDraft, a batch parallel speculative decoding (PSD) framework designed "
+        "to effectively hide drafting latency by overlapping it with verification.")
+    fed = contribution(abstracts["FedCDWA"])
+    assert fed and fed.verb == "propose" and fed.rest.strip().startswith("FedCDWA, a decoupled hierarchical")
+
+
+def test_propose_beats_study_and_other_verbs(abstracts):
+    found = contribution(abstracts["Riemannian"])  # "In this work, we study ..." then "we propose RDNGD"
+    assert found.verb == "propose" and "Riemannian Dueling Normalized Gradient Descent" in found.rest
+    assert contribution("Background here. In this work, we study dueling optimization over manifolds.").rest \
+        == " dueling optimization over manifolds."
+    assert contribution("We show that the gap closes fast. We introduce BaLoRA, a variant of LoRA.").verb == "introduce"
+    assert contribution("Sign-based methods are popular. They help a lot.") is None
+
+
+def test_markdown_emphasis_and_latex_in_abstracts_are_cleaned(abstracts):
+    md = Style("markdown", "natbib", False)
+    sentence = describe(entry("k2026meta", "MetaDistill", abstract=abstracts["MetaDistill"]), md)
+    assert sentence.startswith("@k2026meta propose MetaDistill, a general MetaBBO training framework")
+    ddsvm = describe(entry("k2026dd", "DDSVM", abstract="We propose the **Differentiable Deep SVM (DDSVM)**, an "
+                           "iterative framework for margins."), LATEX)
+    assert "**" not in ddsvm and "Differentiable Deep SVM (DDSVM), an iterative framework" in ddsvm
+
+
+def test_third_person_conversion():
+    assert to_third_person("our LiMuon improves on what we had and helps us") == \
+        "their LiMuon improves on what they had and helps them"
+    assert to_third_person("provide proof in this work that GRPO works") == "provide proof that GRPO works"
+
+
+def test_summaries_only_when_english():
+    assert not is_english("Adam-pretrained models を Muon で fine-tuning する研究。")
+    assert is_english("Muon fine-tunes Adam-pretrained models; LoRA mitigates the mismatch.")
+    japanese = entry("qu2026muon", "Can {Muon} Fine-tune {Adam}-Pretrained Models?",
+                     summary="Adam-pretrained models を Muon で fine-tuning する際の optimizer mismatch を解析する研究。")
+    assert describe(japanese, LATEX) is None  # falls back to the title, never a Japanese sentence
+    english = entry("qu2026muon", "Can Muon Fine-tune?", summary="Shows that LoRA mitigates the optimizer mismatch.")
+    assert describe(english, LATEX) == "\\citet{qu2026muon} show that LoRA mitigates the optimizer mismatch."
+    statement = entry("qu2026muon", "Can Muon Fine-tune?", summary="Muon and Adam mismatch; LoRA helps.")
+    assert describe(statement, LATEX) == "Muon and Adam mismatch; LoRA helps \\citep{qu2026muon}."
+
+
+# --- snippets ----------------------------------------------------------------------------
+
+@pytest.fixture()
+def muon_entries(abstracts) -> list[Entry]:
+    return [
+        entry("huang2026limuon", "{LiMuon}: Light and Fast {Muon} Optimizer for Large Models",
+              authors="Huang, Feihu and Luo, Yuning and Chen, Songcan", abstract=abstracts["LiMuon"],
+              tags=["muon", "theory"], url="https://icml.cc/virtual/2026/poster/61819"),
+        entry("doe2026softsignum", "{SoftSignum}: Smooth Sign-Based Optimization", abstract=abstracts["SoftSignum"],
+              tags=["muon", "sign"]),
+        entry("sfyraki2026lions", "Lions and {Muons}: Optimization via Stochastic {Frank--Wolfe}",
+              authors="Sfyraki, Maria-Eleni and Wang, Jun-Kun", tags=["muon", "sign", "theory"]),
+        entry("qu2026muon", "Can {Muon} Fine-tune {Adam}-Pretrained Models?",
+              authors="Qu, Xingyu and Huang, Peigeng and Horváth, Samuel", tags=["muon", "adam"],
+              summary="Adam-pretrained models を Muon で fine-tuning する研究。"),
+        entry("qi2026delving", "Delving into {Muon} and Beyond: Deep Analysis and Extensions", tags=["muon"],
+              year="2025"),
+    ]
+
+
+def test_header_comment_and_headings(muon_entries):
+    out = related_work(muon_entries, tags=["muon"], command_line="citekit related-work --tag muon")
+    assert out.splitlines()[0] == ("% citekit related-work --tag muon (5 papers; generated from refs/library.bib, "
+                                   "edit freely)")
+    assert "\\paragraph{Muon and orthogonalized updates.}" in out
+    assert "\\paragraph{Sign-based methods.}" in out  # the co-occurring sub-topic
+
+
+def test_citations_use_the_given_keys_only_and_every_paper_once(muon_entries):
+    out = related_work(muon_entries, tags=["muon"])
+    keys = cited_keys(out)
+    assert sorted(keys) == sorted(e.key for e in muon_entries)
+
+
+def test_grouping_by_co_occurring_tags_and_user_groups(muon_entries):
+    out = related_work(muon_entries, tags=["muon"])
+    sign_part = out.split("\\paragraph{Sign-based methods.}")[1]
+    assert "doe2026softsignum" in sign_part and "sfyraki2026lions" in sign_part
+    core = out.split("\\paragraph{Sign-based methods.}")[0]
+    assert "huang2026limuon" in core and "qi2026delving" in core
+    named = related_work(muon_entries, tags=["muon"], groups=[GroupSpec.parse("Muon analysis=theory")])
+    analysis = named.split("\\paragraph{Muon analysis.}")[1].split("\\paragraph")[0]
+    assert {"huang2026limuon", "sfyraki2026lions"} == set(cited_keys(analysis))
+    assert "\\paragraph{Other related work.}" in named
+    with pytest.raises(RelatedWorkError):
+        GroupSpec.parse("no tags here")
+
+
+def test_papers_without_sentences_share_one_sentence(muon_entries):
+    out = related_work(muon_entries, tags=["muon"])
+    core = out.split("\\paragraph{Sign-based methods.}")[0]
+    assert ("Further work in this direction includes ``Delving into {Muon} and Beyond: Deep Analysis and "
+            "Extensions'' \\citep{qi2026delving} and ``Can {Muon} Fine-tune {Adam}-Pretrained Models?'' "
+            "\\citep{qu2026muon}.") in core
+    titles_only = [entry("a2026x", "Alpha", tags=["t"]), entry("b2026y", "Beta", tags=["t"])]
+    out = related_work(titles_only, tags=["t"])
+    assert "Work in this direction includes ``Alpha'' \\citep{a2026x} and ``Beta'' \\citep{b2026y}." in out
+
+
+def test_sentences_come_from_the_records(muon_entries, abstracts):
+    out = related_work(muon_entries, tags=["muon"])
+    # The LiMuon sentence is the abstract's own words after the verb.
+    m = re.search(r"\\citet\{huang2026limuon\} propose (.+?)(?:, while|\.\n|\. )", out)
+    assert m and m.group(1) in abstracts["LiMuon"]
+    # No Japanese summary text leaks into the English paragraph.
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", out)
+
+
+def test_citation_styles(muon_entries):
+    bib = related_work(muon_entries, tags=["muon"], cite="biblatex")
+    assert "\\textcite{huang2026limuon}" in bib and "\\parencite{" in bib and "\\citet" not in bib
+    md = related_work(muon_entries, tags=["muon"], fmt="markdown")
+    assert md.startswith("<!-- citekit related-work (5 papers; generated from refs/library.bib, edit freely) -->")
+    assert "### Muon and orthogonalized updates" in md
+    assert "@huang2026limuon propose a light and fast Muon (LiMuon) optimizer" in md
+    assert "[@qi2026delving]" in md and "\\cite" not in md
+    links = related_work(muon_entries, tags=["muon"], fmt="markdown", links=True)
+    assert "Huang et al. ([LiMuon: Light and Fast Muon Optimizer for Large Models]" \
+           "(https://icml.cc/virtual/2026/poster/61819)) propose" in links
+    assert "@" not in links
+    with pytest.raises(RelatedWorkError):
+        related_work(muon_entries, links=True)  # links are a Markdown feature
+    with pytest.raises(RelatedWorkError):
+        related_work(muon_entries, fmt="html")
+
+
+def test_deterministic_whatever_the_input_order(muon_entries):
+    first = related_work(muon_entries, tags=["muon"])
+    shuffled = list(muon_entries)
+    random.Random(4).shuffle(shuffled)
+    assert related_work(shuffled, tags=["muon"]) == first
+
+
+def test_malicious_record_is_inert_in_latex():
+    evil = entry("evil2026", MALICIOUS, abstract=r"We propose \input{/etc/passwd} and \write18{x}, a 50% {{method.",
+                 tags=["t"])
+    other = entry("good2026", "Good", tags=["t"])
+    out = related_work([evil, other], tags=["t"])
+    assert not re.search(r"\\(input|write18|def|csname|x)(?![A-Za-z])", out)
+    assert braces_balanced(out)
+    body = "\n".join(line for line in out.splitlines() if not line.startswith("%"))
+    assert not re.search(r"(?<!\\)[%#&_]", body.replace("\\citet", "").replace("\\citep", ""))
+    summary_evil = entry("evil2026", "T", summary="Shows \\input{x} and } unbalanced", tags=["t"])
+    assert braces_balanced(related_work([summary_evil], tags=["t"]))
+
+
+def test_malicious_record_is_inert_in_markdown():
+    evil = entry("evil2026", MALICIOUS, abstract=r"We propose \input{/etc/passwd}, a [@fake] $x$ method_name.",
+                 tags=["t"])
+    out = related_work([evil], tags=["t"], fmt="markdown")
+    text = out.split("-->", 1)[1]
+    assert "\\input" not in text and "\\write18" not in text
+    # Every Markdown-active character that came from the record is escaped.
+    stripped = text.replace("[@evil2026]", "").replace("@evil2026", "")
+    for ch in "$@[]_*<#":
+        assert not re.search(r"(?<!\\)" + re.escape(ch), stripped.replace("###", "")), ch
+    assert escape_markdown("a_b [c] $d$ @e <f> #g *h* \\i") == \
+        "a\\_b \\[c\\] \\$d\\$ \\@e \\<f\\> \\#g \\*h\\* \\\\i"
+
+
+def test_unsafe_keys_are_left_out_and_counted():
+    out = related_work([entry("bad}key", "X", tags=["t"]), entry("ok2026", "Y", tags=["t"])], tags=["t"])
+    assert "bad}key" not in out and "1 entries left out" in out and "ok2026" in out
+
+
+# --- positioning against one's own paper --------------------------------------------------
+
+def test_mine_ranks_the_closest_first_and_leaves_placeholders(muon_entries, abstracts):
+    mine = Mine(title="Variance-reduced Muon with randomized SVD",
+                abstract="We propose a memory-light Muon optimizer using momentum-based variance reduction and "
+                         "randomized singular value decomposition, with sample complexity guarantees.",
+                tags=["muon", "theory"], name="mine.yaml")
+    scores = closeness(muon_entries, mine)
+    assert max(scores, key=scores.get) == "huang2026limuon"
+    out = related_work(muon_entries, tags=["muon"], mine=mine)
+    first_paragraph = out.split("\\paragraph")[1]
+    assert "huang2026limuon" in first_paragraph
+    todos = [line for line in out.splitlines() if "TODO(citekit)" in line]
+    assert todos and all(line.startswith("% TODO(citekit): contrast with ") for line in todos)
+    assert "% TODO(citekit): contrast with huang2026limuon" in out and "(closest to mine.yaml)" in out
+    md = related_work(muon_entries, tags=["muon"], mine=mine, fmt="markdown")
+    assert "<!-- TODO(citekit): contrast with huang2026limuon" in md
+    assert "TODO" not in related_work(muon_entries, tags=["muon"])
+
+
+def test_ranking_prefers_other_text_when_mine_differs(muon_entries):
+    mine = Mine(abstract="A smooth relaxation of sign-based optimization with temperature-controlled soft-sign maps.")
+    scores = closeness(muon_entries, mine)
+    assert max(scores, key=scores.get) == "doe2026softsignum"
+
+
+def test_load_mine(tmp_path):
+    path = tmp_path / "paper.yaml"
+    path.write_text(yaml.safe_dump({"title": "T", "abstract": "A", "tags": ["Muon", "theory"], "claims": "c"}))
+    mine = load_mine(path)
+    assert mine.tags == ["muon", "theory"] and mine.claims == ["c"] and mine.name == "paper.yaml"
+    (tmp_path / "bad.yaml").write_text("- a list\n")
+    with pytest.raises(RelatedWorkError):
+        load_mine(tmp_path / "bad.yaml")
+
+
+# --- CLI --------------------------------------------------------------------------------
+
+@pytest.fixture()
+def project(tmp_path, muon_entries) -> Path:
+    (tmp_path / "citekit.yaml").write_text("related_work:\n  groups:\n    Muon analysis: [theory]\n")
+    lib = Library.load(tmp_path / "refs")
+    for e in muon_entries:
+        lib.add(e)
+    lib.add(entry("nikdan2026eco", "{ECO}: Quantized Training without Full-Precision Master Weights",
+                  tags=["quantization"]))
+    lib.save()
+    return tmp_path
+
+
+def test_cli_related_work_latex_and_markdown(project):
+    runner = CliRunner()
+    res = runner.invoke(main, ["-C", str(project), "related-work", "--tag", "muon"])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("% citekit related-work --tag muon (5 papers; generated from refs/library.bib")
+    assert "\\paragraph{Muon analysis.}" in res.output  # the group from citekit.yaml
+    assert "nikdan2026eco" not in res.output
+    res = runner.invoke(main, ["-C", str(project), "related-work", "--tag", "muon", "--group", "Signs=sign",
+                               "--format", "markdown"])
+    assert res.exit_code == 0, res.output
+    assert "### Signs" in res.output and "Muon analysis" not in res.output
+
+
+def test_cli_related_work_output_file_and_mine(project, tmp_path):
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(yaml.safe_dump({"title": "Light Muon", "abstract": "randomized SVD variance reduction Muon",
+                                    "tags": ["muon"]}))
+    out = tmp_path / "rw.tex"
+    res = CliRunner().invoke(main, ["-C", str(project), "related-work", "--mine", str(mine), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert "TODO(citekit): contrast with huang2026limuon" in text and "(closest to mine.yaml)" in text
+
+
+def test_cli_related_work_errors_say_what_to_do(project):
+    runner = CliRunner()
+    res = runner.invoke(main, ["-C", str(project), "related-work"])
+    assert res.exit_code == 2 and "--tag" in res.output
+    res = runner.invoke(main, ["-C", str(project), "related-work", "--tag", "nonexistent"])
+    assert res.exit_code == 2 and "citekit tags" in res.output
+    res = runner.invoke(main, ["-C", str(project), "related-work", "--tag", "muon", "--links"])
+    assert res.exit_code == 2 and "--format markdown" in res.output
