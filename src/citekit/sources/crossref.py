@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import habanero
 import habanero.request as habanero_request
+import habanero.request_class as habanero_request_class
 import httpx2
 from habanero.exceptions import RequestError
 
@@ -63,8 +64,9 @@ class _HttpxTap:
 
 
 def _install_tap() -> None:
-    if not isinstance(habanero_request.httpx2, _HttpxTap):
-        habanero_request.httpx2 = _HttpxTap(habanero_request.httpx2)
+    for module in (habanero_request, habanero_request_class):  # the two places habanero sends from
+        if not isinstance(module.httpx2, _HttpxTap):
+            module.httpx2 = _HttpxTap(module.httpx2)
 
 
 class _NotFound(Exception):
@@ -205,19 +207,24 @@ class CrossrefSource:
         seen: dict[str, Any] = {}
 
         def observe(resp: Any) -> None:
-            seen["headers"] = resp.headers
+            seen["response"] = resp
             self.client.adapt(self.name, resp.headers)
 
         def attempt() -> Any:
+            seen.clear()
             _local.observer = observe
             try:
                 body = fn()
-            except httpx2.HTTPStatusError as exc:
-                self._raise_status(exc.response.status_code, exc.response.headers, exc.response.text, what)
-            except RequestError as exc:
-                self._raise_status(int(exc.status_code), seen.get("headers") or {}, str(exc.error), what)
-            except (httpx2.TransportError, RuntimeError) as exc:
-                raise RetryableError(Retry(f"connection failed: {exc}", unreachable=True)) from exc
+            except Exception as exc:  # habanero's errors vary by code path; the response does not
+                resp = seen.get("response")
+                if resp is not None and resp.status_code >= 400:
+                    message = str(exc.error) if isinstance(exc, RequestError) else resp.text
+                    self._raise_status(resp.status_code, resp.headers, message, what)
+                if isinstance(exc, (httpx2.TransportError, RuntimeError)):
+                    raise RetryableError(Retry(f"connection failed: {exc}", unreachable=True)) from exc
+                if isinstance(exc, RequestError):
+                    raise SourceError(self.name, f"{what}: unexpected answer ({exc})") from exc
+                raise
             finally:
                 _local.observer = None
             if not isinstance(body, dict):

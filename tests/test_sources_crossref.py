@@ -1,0 +1,152 @@
+"""Crossref through habanero, against a real loopback server (habanero speaks httpx2)."""
+
+from __future__ import annotations
+
+import pytest
+from werkzeug import Response
+
+from citekit import __version__
+from citekit.model import Location, Mention
+from citekit.sources.base import SourceError, SourceUnavailable
+from citekit.sources.cache import LookupCache
+from citekit.sources.crossref import CrossrefSource
+from citekit.sources.http import HostPolicy, HttpClient
+from citekit.sources.settings import SourceSettings
+
+JSON = "application/json;charset=utf-8"
+DOI = "10.1371/journal.pone.0033693"
+
+
+@pytest.fixture
+def sleeps():
+    return []
+
+
+def make_source(url: str, tmp_path, sleeps, mailto: str | None = "me@example.org") -> CrossrefSource:
+    settings = SourceSettings(crossref_url=url, mailto=mailto, cache_dir=tmp_path, timeout=5)
+    client = HttpClient(retries=2, sleep=sleeps.append, policies={"crossref": HostPolicy(0.0, 3)})
+    return CrossrefSource(client, LookupCache(settings.cache_path), settings)
+
+
+def mention(title: str, authors: list[str]) -> Mention:
+    return Mention(kind="titled", location=Location("notes/trip.txt", 5), title=title, authors=authors)
+
+
+def test_doi_lookup_builds_a_journal_article(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_request(f"/works/{DOI}").respond_with_data(api_fixture("crossref/work_journal.json"),
+                                                                  content_type=JSON)
+    cand = make_source(httpserver.url_for(""), tmp_path, sleeps).lookup("doi", f"https://doi.org/{DOI.upper()}")
+    assert (cand.source, cand.id, cand.entry_type, cand.stage) == ("crossref", DOI, "article", "published")
+    assert cand.title.startswith("Methylphenidate Exposure Induces Dopamine Neuron Loss")
+    assert (cand.authors[1].given, cand.authors[1].family) == ("Brooks B.", "Pond")
+    assert cand.year == 2012 and cand.container == "PLoS ONE" and cand.venue == "PLoS ONE"
+    assert cand.extra["volume"] == "7" and cand.extra["number"] == "3" and cand.extra["pages"] == "e33693"
+    assert cand.extra["month"] == "3" and cand.extra["publisher"] == "Public Library of Science (PLoS)"
+    assert cand.ids.doi == DOI and cand.url == f"https://doi.org/{DOI}"
+
+
+def test_user_agent_carries_citekit_and_mailto(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_request(f"/works/{DOI}").respond_with_data(api_fixture("crossref/work_journal.json"),
+                                                                  content_type=JSON)
+    make_source(httpserver.url_for(""), tmp_path, sleeps).lookup("doi", DOI)
+    request, _ = httpserver.log[0]
+    assert f"citekit/{__version__} (mailto:me@example.org)" in request.headers["User-Agent"]
+
+
+def test_search_returns_every_hit_including_high_scoring_decoys(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_request("/works").respond_with_data(api_fixture("crossref/search_decoys.json"),
+                                                          content_type=JSON)
+    found = make_source(httpserver.url_for(""), tmp_path, sleeps).search(
+        mention("Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer"]))
+    args = httpserver.log[0][0].args
+    assert args["query.bibliographic"] == "Attention Is All You Need Vaswani Shazeer"
+    assert args["rows"] == "5" and "DOI" in args["select"].split(",")
+    decoy, proceedings, journal = found
+    assert (decoy.entry_type, decoy.stage, decoy.year) == ("misc", "preprint", 2025)
+    assert decoy.venue is None and decoy.extra["relevance"] == "96.71553"
+    assert decoy.abstract == "The dominant sequence transduction models are based on complex recurrent or " \
+                             "convolutional neural networks."
+    assert (proceedings.entry_type, proceedings.stage) == ("inproceedings", "published")
+    assert proceedings.container.startswith("Proceedings of the 2017 ACM")
+    assert proceedings.venue == "CIKM '17"
+    assert proceedings.authors[1].family == "van der Berg"
+    assert journal.entry_type == "article" and journal.authors[1].raw == "Attention Study Consortium"
+    assert journal.year == 2021 and journal.extra["month"] == "7"
+
+
+def test_unknown_doi_is_none_and_cached(httpserver, tmp_path, sleeps):
+    httpserver.expect_request("/works/10.9999/nope").respond_with_data("Resource not found.", status=404,
+                                                                       content_type="text/plain")
+    src = make_source(httpserver.url_for(""), tmp_path, sleeps)
+    assert src.lookup("doi", "10.9999/nope") is None
+    assert make_source(httpserver.url_for(""), tmp_path, sleeps).lookup("doi", "10.9999/nope") is None
+    assert len(httpserver.log) == 1
+
+
+def test_rejected_query_is_an_error_without_retries(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_request("/works").respond_with_data(api_fixture("crossref/validation_failure.json"),
+                                                          status=400, content_type=JSON)
+    with pytest.raises(SourceError, match="does not support field query"):
+        make_source(httpserver.url_for(""), tmp_path, sleeps).search(mention("A title", []))
+    assert len(httpserver.log) == 1 and sleeps == []
+
+
+def test_429_retry_after_is_honoured(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_ordered_request("/works").respond_with_data(
+        '{"status":"error","message":"rate limit"}', status=429, headers={"Retry-After": "2"}, content_type=JSON)
+    httpserver.expect_ordered_request("/works").respond_with_data(api_fixture("crossref/search_decoys.json"),
+                                                                  content_type=JSON)
+    found = make_source(httpserver.url_for(""), tmp_path, sleeps).search(mention("Attention Is All You Need", []))
+    assert len(found) == 3
+    assert sleeps == [2.0]
+
+
+def test_server_errors_are_not_cached(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_request(f"/works/{DOI}").respond_with_data("upstream down", status=503,
+                                                                  content_type="text/plain")
+    src = make_source(httpserver.url_for(""), tmp_path, sleeps)
+    with pytest.raises(SourceError, match="after 3 attempts"):
+        src.lookup("doi", DOI)
+    assert len(httpserver.log) == 3 and len(src.cache) == 0
+    httpserver.clear()
+    httpserver.expect_request(f"/works/{DOI}").respond_with_data(api_fixture("crossref/work_journal.json"),
+                                                                  content_type=JSON)
+    assert src.lookup("doi", DOI).id == DOI
+
+
+def test_rate_limit_headers_adjust_the_limiter(httpserver, tmp_path, sleeps, api_fixture):
+    httpserver.expect_request(f"/works/{DOI}").respond_with_response(Response(
+        api_fixture("crossref/work_journal.json"), content_type=JSON,
+        headers={"x-api-pool": "polite", "x-rate-limit-limit": "10", "x-rate-limit-interval": "1s",
+                 "x-concurrency-limit": "2"}))
+    src = make_source(httpserver.url_for(""), tmp_path, sleeps)
+    src.lookup("doi", DOI)
+    limiter = src.client.limiter("crossref")
+    assert limiter.policy.min_interval == pytest.approx(0.1)
+    assert limiter.gate.capacity == 2
+    assert src.client.stats.requests["crossref"] == 1
+
+
+def test_connection_reset_is_retried(resetting_server, tmp_path, sleeps, api_fixture):
+    server = resetting_server(resets=1, body=api_fixture("crossref/work_journal.json").encode(), content_type=JSON)
+    cand = make_source(server.url, tmp_path, sleeps).lookup("doi", DOI)
+    assert cand.id == DOI and server.connections == 2 and len(sleeps) == 1
+
+
+def test_unreachable_service_is_unavailable(resetting_server, tmp_path, sleeps):
+    server = resetting_server(resets=100)
+    src = make_source(server.url, tmp_path, sleeps)
+    with pytest.raises(SourceUnavailable):
+        src.lookup("doi", DOI)
+    assert server.connections == 3
+    with pytest.raises(SourceUnavailable):  # skipped for the rest of the run
+        src.lookup("doi", "10.1000/other")
+    assert server.connections == 3
+
+
+def test_arxiv_dois_are_not_asked_of_crossref(httpserver, tmp_path, sleeps):
+    src = make_source(httpserver.url_for(""), tmp_path, sleeps)
+    assert src.lookup("doi", "10.48550/arXiv.2301.02410") is None
+    assert src.lookup("arxiv", "2301.02410") is None
+    assert src.search(Mention(kind="abstract", location=Location("n", 1), abstract="Text.")) == []
+    assert httpserver.log == []
