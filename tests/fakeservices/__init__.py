@@ -1,0 +1,136 @@
+"""A loopback fake of OpenReview, Crossref, dblp and arXiv for tests and benchmarks.
+
+Usage in a test (the fixture also sets ``CITEKIT_*_URL`` for the duration of the test)::
+
+    def test_sync(fake_services):
+        fake_services.latency = 0.1                  # seconds added to every request
+        fake_services.fail("crossref", "429", times=2)
+        fake_services.down("dblp")                   # connections are refused
+        ...
+        assert fake_services.requests("openreview") == 3
+        assert fake_services.counts("openreview")["GET /notes/search"] == 2
+
+Register it for a whole test suite with ``pytest_plugins = ["fakeservices.plugin"]`` in
+``tests/conftest.py``, or import the fixture into a test module.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from .server import PREFIX, SERVICES, Failure, ServiceState, make_handler
+from .world import DATA, World
+
+from http.server import ThreadingHTTPServer
+
+ENV = {"openreview": "CITEKIT_OPENREVIEW_URL", "crossref": "CITEKIT_CROSSREF_URL",
+       "dblp": "CITEKIT_DBLP_URL", "arxiv": "CITEKIT_ARXIV_URL"}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class FakeServices:
+    """Four loopback servers over one small world of records (``data/*.json``)."""
+
+    def __init__(self, data_dir: Path = DATA, *, latency: float = 0.0) -> None:
+        self.world = World.load(data_dir)
+        self.latency = latency
+        self._state = {s: ServiceState() for s in SERVICES}
+        self._servers: dict[str, _Server] = {}
+        self._ports: dict[str, int] = {}
+
+    # -- lifecycle --------------------------------------------------------------------
+    def start(self) -> "FakeServices":
+        for service in SERVICES:
+            self._serve(service, 0)
+        return self
+
+    def _serve(self, service: str, port: int) -> None:
+        handler = make_handler(service, self.world, self._state[service], lambda: self.latency)
+        server = _Server(("127.0.0.1", port), handler)
+        self._servers[service] = server
+        self._ports[service] = server.server_address[1]
+        threading.Thread(target=server.serve_forever, name=f"fake-{service}", daemon=True).start()
+
+    def stop(self) -> None:
+        for server in self._servers.values():
+            server.shutdown()
+            server.server_close()
+        self._servers.clear()
+
+    def __enter__(self) -> "FakeServices":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- addresses --------------------------------------------------------------------
+    def url_for(self, service: str) -> str:
+        """The API root to configure, e.g. ``http://127.0.0.1:PORT/openreview``."""
+        if service not in self._ports:
+            raise KeyError(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
+        return f"http://127.0.0.1:{self._ports[service]}{PREFIX[service]}"
+
+    def env(self) -> dict[str, str]:
+        """``CITEKIT_*_URL`` variables pointing every source at this fake."""
+        return {ENV[s]: self.url_for(s) for s in SERVICES}
+
+    # -- toggles ----------------------------------------------------------------------
+    def fail(self, service: str, mode: str, *, times: int | None = None, retry_after: str | None = "0",
+             paths: tuple[str, ...] | None = None) -> None:
+        """Answer ``service`` with a failure: ``429`` (with Retry-After), ``403`` (OpenReview:
+        ChallengeRequiredError), ``500`` or ``reset`` (connection reset), ``times`` times or
+        until :meth:`clear`; ``paths`` limits it to some API paths (e.g. ``("/notes",)``)."""
+        if mode not in ("429", "403", "500", "reset"):
+            raise ValueError(f"unknown failure mode {mode!r}; use 429, 403, 500 or reset")
+        self._state[service].failure = Failure(mode, times, retry_after, paths)
+
+    def down(self, service: str) -> None:
+        """Stop ``service``: connections to it are refused until :meth:`up`."""
+        server = self._servers.pop(service, None)
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+
+    def up(self, service: str) -> None:
+        if service not in self._servers:
+            self._serve(service, self._ports[service])
+
+    def clear(self) -> None:
+        """Forget failures and request counts (latency stays)."""
+        for service, state in self._state.items():
+            with state.lock:
+                state.failure = None
+                state.counts.clear()
+            self.up(service)
+
+    # -- counting ---------------------------------------------------------------------
+    def counts(self, service: str) -> Counter[str]:
+        """Requests received per ``METHOD path``."""
+        with self._state[service].lock:
+            return Counter(self._state[service].counts)
+
+    def requests(self, service: str | None = None) -> int:
+        """Requests received by one service, or by all four."""
+        names = [service] if service else list(SERVICES)
+        return sum(sum(self.counts(s).values()) for s in names)
+
+
+@pytest.fixture
+def fake_services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
+    """The four services on loopback ports, with ``CITEKIT_*_URL`` set to them."""
+    with FakeServices() as fake:
+        for name, value in fake.env().items():
+            monkeypatch.setenv(name, value)
+        yield fake
+
+
+__all__ = ["FakeServices", "fake_services", "SERVICES"]

@@ -1,0 +1,324 @@
+"""Loopback HTTP servers that answer like OpenReview, Crossref, dblp and arXiv.
+
+Each service runs its own ``ThreadingHTTPServer`` on 127.0.0.1, so "service down" is a
+real refused connection and per-service latency, failures and request counts stay apart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import struct
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .world import ICML, World, arxiv_entry, arxiv_error, arxiv_feed, dblp_bibtex, note_text, words
+
+SERVICES = ("openreview", "crossref", "dblp", "arxiv")
+#: path prefix standing for each service's API root
+PREFIX = {"openreview": "/openreview", "crossref": "/crossref", "dblp": "/dblp", "arxiv": "/arxiv/api/query"}
+_ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v(\d+))?$")
+
+
+@dataclass
+class Failure:
+    """An injected failure: ``mode`` in 429/403/500/reset; ``times`` None = until cleared."""
+
+    mode: str
+    times: int | None = None
+    retry_after: str | None = "0"
+    paths: tuple[str, ...] | None = None  # only requests to these paths (after the prefix)
+
+    def applies(self, path: str) -> bool:
+        return self.paths is None or path in self.paths
+
+
+class Reply:
+    def __init__(self, status: int, body: str | bytes = b"", content_type: str = "application/json",
+                 headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.body = body.encode("utf-8") if isinstance(body, str) else body
+        self.content_type = content_type
+        self.headers = headers or {}
+
+
+def _json(status: int, payload: Any, headers: dict[str, str] | None = None) -> Reply:
+    return Reply(status, json.dumps(payload, ensure_ascii=False), "application/json; charset=utf-8", headers)
+
+
+class ServiceState:
+    """Counters and toggles shared by one service's handler threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.counts: Counter[str] = Counter()
+        self.failure: Failure | None = None
+
+    def take_failure(self, path: str) -> Failure | None:
+        with self.lock:
+            f = self.failure
+            if f is None or not f.applies(path):
+                return None
+            if f.times is not None:
+                f.times -= 1
+                if f.times <= 0:
+                    self.failure = None
+            return f
+
+
+def make_handler(service: str, world: World, state: ServiceState, latency: Callable[[], float]) -> type:
+    answer = {"openreview": _openreview, "crossref": _crossref, "dblp": _dblp, "arxiv": _arxiv}[service]
+    prefix = PREFIX[service]
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet test output
+            pass
+
+        def _handle(self, method: str) -> None:
+            url = urlsplit(self.path)
+            path = url.path[len(prefix):] if url.path.startswith(prefix) else url.path
+            params = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            with state.lock:
+                state.counts[f"{method} {path or '/'}"] += 1
+            delay = latency()
+            if delay:
+                time.sleep(delay)
+            failure = state.take_failure(path or "/")
+            if failure is not None and failure.mode == "reset":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
+                return
+            if failure is not None:
+                reply = _failure(service, failure)
+            elif not url.path.startswith(prefix):
+                reply = Reply(404, "not found", "text/plain")
+            else:
+                reply = answer(world, method, path, params, body)
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.body)))
+            for k, v in reply.headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(reply.body)
+
+        def do_GET(self) -> None:
+            self._handle("GET")
+
+        def do_POST(self) -> None:
+            self._handle("POST")
+
+    return Handler
+
+
+def _failure(service: str, f: Failure) -> Reply:
+    headers = {"Retry-After": f.retry_after} if f.retry_after is not None else {}
+    if f.mode == "429":
+        if service == "openreview":
+            return _json(429, {"name": "RateLimitError", "message": "Too many requests: You have made 37 requests, "
+                               "surpassing the limit of 36 requests. Please try again in 1 second (2026-08-31-4689127)",
+                               "status": 429, "details": {"limit": 36, "remaining": 0, "used": 37}}, headers)
+        if service == "dblp":
+            return Reply(429, b"", "text/html", headers)  # dblp: empty body
+        return Reply(429, "Too Many Requests", "text/plain", headers)
+    if f.mode == "403":
+        if service == "openreview":
+            return _json(403, {"name": "ChallengeRequiredError", "message": "Challenge verification required "
+                               "(2026-08-15-5452855)", "status": 403, "details": {}})
+        return Reply(403, "<html><body>Forbidden</body></html>", "text/html")
+    return Reply(500, "Internal Server Error", "text/plain")
+
+
+# ------------------------------------------------------------------------------ OpenReview
+
+
+def _openreview(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+    if method == "POST" and path == "/login":
+        return _json(200, {"token": "fake-token", "user": {"profile": {"id": "~Test_User1"}}})
+    if method == "POST" and path == "/notes/search":
+        try:
+            ids = json.loads(body or b"{}").get("ids") or []
+        except ValueError:
+            return _json(400, {"name": "BadRequestError", "message": "body must be JSON", "status": 400})
+        notes = [n for n in (world.note(i) for i in ids) if n]
+        return _json(200, {"notes": notes, "count": len(notes)})
+    if method == "GET" and path == "/notes":
+        notes = world.notes
+        if "id" in params:
+            found = world.note(params["id"])
+            if found is None:
+                return _json(404, {"name": "NotFoundError", "message": f"The Note {params['id']} was not found",
+                                   "status": 404, "details": {"path": "id", "value": params["id"]}})
+            notes = [found]
+        for key, value in params.items():
+            if key == "forum":
+                notes = [n for n in notes if n["forum"] == value]
+            elif key == "domain":
+                notes = [n for n in notes if n["domain"] == value]
+            elif key.startswith("content."):
+                name = key[len("content."):]
+                notes = [n for n in notes if (n["content"].get(name) or {}).get("value") == value]
+        return _page(notes, params)
+    if method == "GET" and path == "/notes/search":
+        term = params.get("term", "")
+        if not term.strip():
+            return _json(400, {"name": "BadRequestError", "message": "term is required", "status": 400})
+        group = params.get("group", "all")
+        venueid = params.get("venueid")
+        wanted = [w for w in words(term)]
+        scored = []
+        for note in world.notes:
+            if group != "all" and not (note["domain"].startswith(group)
+                                       or note["content"]["venueid"]["value"].startswith(group)):
+                continue
+            if venueid and note["content"]["venueid"]["value"] != venueid:
+                continue
+            title, everything = note_text(note, params.get("content", "all"))
+            in_title = sum(w in title for w in wanted) / max(1, len(wanted))
+            anywhere = sum(w in everything for w in wanted) / max(1, len(wanted))
+            if in_title >= 0.5 or anywhere >= 0.7:
+                scored.append((in_title + anywhere, note))
+        scored.sort(key=lambda t: -t[0])
+        return _page([n for _, n in scored], params)
+    return _json(404, {"name": "NotFoundError", "message": f"no route {method} {path}", "status": 404})
+
+
+def _page(notes: list[dict[str, Any]], params: dict[str, str]) -> Reply:
+    offset = int(params.get("offset") or 0)
+    limit = int(params.get("limit") or 1000)
+    return _json(200, {"notes": notes[offset:offset + limit], "count": len(notes)})
+
+
+# ------------------------------------------------------------------------------ Crossref
+
+_CROSSREF_HEADERS = {"x-api-pool": "polite", "x-rate-limit-limit": "50", "x-rate-limit-interval": "1s",
+                     "x-concurrency-limit": "5"}
+_QUERY_FIELDS = {"query", "query.bibliographic", "query.title", "query.author", "query.container-title",
+                 "query.event-name", "query.event-acronym"}
+
+
+def _crossref(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+    path = re.sub(r"^/v1", "", path)
+    if path.startswith("/works/"):
+        doi = unquote(path[len("/works/"):])
+        if any(k.startswith("query") for k in params):
+            return _json(400, {"status": "failed", "message-type": "validation-failure", "message": [
+                {"type": "parameter-not-allowed", "value": "query.*",
+                 "message": "This route does not support field query parameters"}]}, _CROSSREF_HEADERS)
+        item = world.crossref_item(doi)
+        if item is None:
+            return Reply(404, "Resource not found.", "text/plain", _CROSSREF_HEADERS)
+        return _json(200, {"status": "ok", "message-type": "work", "message-version": "1.0.0",
+                           "message": dict(item, score=1)}, _CROSSREF_HEADERS)
+    if path == "/works":
+        bad = [k for k in params if k.startswith("query") and k not in _QUERY_FIELDS]
+        if bad:
+            return _json(400, {"status": "failed", "message-type": "validation-failure", "message": [
+                {"type": "parameter-not-allowed", "value": bad[0], "message": f"{bad[0]} is not a valid parameter"}]},
+                _CROSSREF_HEADERS)
+        query = " ".join(v for k, v in params.items() if k in _QUERY_FIELDS)
+        wanted = set(words(query))
+        scored = []
+        for entry in world.crossref_items:
+            item = entry["item"]
+            text = set(words(item["title"][0] + " " + " ".join(a.get("family", "") for a in item.get("author", []))))
+            overlap = len(wanted & text) / max(1, len(wanted))
+            scored.append((round(4.0 + 40.0 * overlap + entry.get("bias", 0.0) * overlap, 5), item))
+        scored.sort(key=lambda t: -t[0])  # Crossref answers every query with *something*
+        rows = int(params.get("rows") or 20)
+        offset = int(params.get("offset") or 0)
+        select = [s for s in (params.get("select") or "").split(",") if s]
+        items = []
+        for score, item in scored[offset:offset + rows]:
+            out = dict(item, score=score)
+            if select:
+                out = {k: v for k, v in out.items() if k in select}
+            items.append(out)
+        return _json(200, {"status": "ok", "message-type": "work-list", "message-version": "1.0.0", "message": {
+            "facets": {}, "total-results": len(scored), "items": items, "items-per-page": rows,
+            "query": {"start-index": offset, "search-terms": query}}}, _CROSSREF_HEADERS)
+    return Reply(404, "Resource not found.", "text/plain", _CROSSREF_HEADERS)
+
+
+# ------------------------------------------------------------------------------ dblp
+
+
+def _dblp(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+    if path.startswith("/rec/") and path.endswith(".bib"):
+        key = path[len("/rec/"):-len(".bib")]
+        hit = world.dblp.get(key)
+        if hit is None:
+            return Reply(404, "<html><body>Error 404: record not found</body></html>", "text/html")
+        return Reply(200, dblp_bibtex(hit), "text/x-bibtex; charset=utf-8")
+    if path == "/search/publ/api":
+        if params.get("format", "xml") != "json":
+            return Reply(200, "<?xml version=\"1.0\"?><result/>", "application/xml")
+        query = [w for w in words(params.get("q", "")) if len(w) > 1]
+        hits = []
+        for hit in world.dblp.values():
+            authors = hit["authors"]["author"]
+            names = " ".join(a["text"] for a in (authors if isinstance(authors, list) else [authors]))
+            text = words(f"{hit['title']} {names} {hit['venue']} {hit['year']}")
+            if query and all(any(t.startswith(q) for t in text) for q in query):  # dblp: AND of word prefixes
+                hits.append(hit)
+        first, h = int(params.get("f") or 0), int(params.get("h") or 30)
+        page = hits[first:first + h]
+        result: dict[str, Any] = {
+            "query": params.get("q", ""), "status": {"@code": "200", "text": "OK"},
+            "time": {"@unit": "msecs", "text": "1.23"},
+            "completions": {"@total": "0", "@computed": "0", "@sent": "0"},
+            "hits": {"@total": str(len(hits)), "@computed": str(len(hits)), "@sent": str(len(page)),
+                     "@first": str(first)},
+        }
+        if page:
+            result["hits"]["hit"] = [{"@score": "5", "@id": str(1000 + i), "info": info, "url": f"URL#{1000 + i}"}
+                                     for i, info in enumerate(page)]
+        return _json(200, {"result": result})
+    return Reply(404, "<html><body>Error 404</body></html>", "text/html")
+
+
+# ------------------------------------------------------------------------------ arXiv
+
+_CLAUSE = re.compile(r'(ti|abs|au|all|id):(?:"([^"]*)"|(\S+))')
+
+
+def _arxiv(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+    start = int(params.get("start") or 0)
+    max_results = int(params.get("max_results") or 10)
+    echo = "&".join(f"{k}={v}" for k, v in params.items())
+    entries: list[str] = []
+    if params.get("id_list"):
+        for raw in params["id_list"].split(","):
+            m = _ARXIV_ID.match(raw.strip())
+            if not m:
+                return Reply(400, arxiv_error(raw.strip()), "application/atom+xml; charset=utf-8")
+            paper = world.arxiv.get(m.group(1))
+            if paper is not None:
+                version = int(m.group(2)) if m.group(2) else None
+                if version is None or version <= len(paper["arxiv"]["versions"]):
+                    entries.append(arxiv_entry(paper, version))
+    elif params.get("search_query"):
+        clauses = _CLAUSE.findall(params["search_query"])
+        if not clauses:
+            clauses = [("all", "", params["search_query"])]
+        for paper in world.arxiv.values():
+            latest = paper["arxiv"]["versions"][-1]
+            fields = {"ti": words(latest["title"]), "abs": words(paper["abstract"]),
+                      "au": words(" ".join(paper["authors"])), "id": [paper["arxiv"]["id"]]}
+            fields["all"] = fields["ti"] + fields["abs"] + fields["au"]
+            if all(all(w in fields[f] for w in words(phrase or word)) for f, phrase, word in clauses):
+                entries.append(arxiv_entry(paper))
+    total = len(entries)
+    return Reply(200, arxiv_feed(echo, entries[start:start + max_results], total, start, max_results),
+                 "application/atom+xml; charset=utf-8")
