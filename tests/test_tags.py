@@ -304,3 +304,48 @@ def test_normalize_tag():
     assert normalize_tag("#Step Size") == "step-size"
     assert normalize_tag("  Low_Rank ") == "low-rank"
     assert normalize_tag("ＭＵＯＮ") == "muon"
+
+
+# --- CLI --------------------------------------------------------------------------------
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    from citekit.library.store import Library
+
+    lib = Library.load(tmp_path / "refs")
+    for e in _lib():
+        e.fields = {"title": f"Paper {e.key}", "author": "Doe, Jane", "year": "2026"}
+        lib.add(e)
+    lib.get("a").aliases = ["oldkey2025"]
+    lib.save()
+    return tmp_path
+
+
+def test_cli_tags_counts_and_json(project):
+    import json
+
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+
+    res = CliRunner().invoke(main, ["-C", str(project), "tags"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[:2] == ["2  muon", "2  theory"]
+    res = CliRunner().invoke(main, ["-C", str(project), "tags", "--json"])
+    assert json.loads(res.output)[0] == {"tag": "muon", "count": 2}
+
+
+def test_cli_tag_edits_by_alias_and_saves(project):
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+    from citekit.library.store import Library
+
+    res = CliRunner().invoke(main, ["-C", str(project), "tag", "oldkey2025", "+must-read", "-theory"])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("oldkey2025 -> a: muon, must-read")
+    entry = Library.load(project / "refs").get("a")
+    assert entry.tags == ["muon", "must-read"] and entry.tags_removed == ["theory"]
+    assert "keywords" in (project / "refs" / "library.bib").read_text()
+    res = CliRunner().invoke(main, ["-C", str(project), "tag", "nosuchkey", "+x"])
+    assert res.exit_code == 1 and "citekit list" in res.output

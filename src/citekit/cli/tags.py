@@ -33,7 +33,8 @@ def tags_command(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{n:>{width}}  {tag}")
 
 
-@main.command("tag", context_settings={"ignore_unknown_options": True})
+# No short options here, so "-theory" reaches CHANGES instead of being read as "-t -h ...".
+@main.command("tag", context_settings={"ignore_unknown_options": True, "help_option_names": ["--help"]})
 @click.argument("key")
 @click.argument("changes", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
