@@ -41,8 +41,8 @@ def build_sources(settings: SourceSettings, *, client: HttpClient | None = None,
     from .dblp import DblpSource
     from .openreview import OpenReviewSource
 
-    client = client or build_client(settings)
-    cache = cache or open_cache(settings)
+    client = client if client is not None else build_client(settings)
+    cache = cache if cache is not None else open_cache(settings)  # an empty cache is falsy
     classes = {"openreview": OpenReviewSource, "crossref": CrossrefSource, "dblp": DblpSource, "arxiv": ArxivSource}
     unknown = [n for n in settings.enabled if n not in classes]
     if unknown:
