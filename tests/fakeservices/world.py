@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
 DATA = Path(__file__).parent / "data"
 ICML = "ICML.cc/2026/Conference"
@@ -237,7 +237,7 @@ def arxiv_feed(query_echo: str, entries: list[str], total: int, start: int, per_
         "  <id>https://arxiv.org/api/fake</id>",
         f"  <title>arXiv Query: {escape(query_echo)}</title>",
         f"  <updated>{now}</updated>",
-        f'  <link href="https://arxiv.org/api/query?{escape(query_echo)}" type="application/atom+xml"/>',
+        f'  <link href={quoteattr("https://arxiv.org/api/query?" + query_echo)} type="application/atom+xml"/>',
         f"  <opensearch:itemsPerPage>{per_page}</opensearch:itemsPerPage>",
         f"  <opensearch:totalResults>{total}</opensearch:totalResults>",
         f"  <opensearch:startIndex>{start}</opensearch:startIndex>",

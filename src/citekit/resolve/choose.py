@@ -21,8 +21,10 @@ from .match import abstract_similarity, author_overlap, authors_agree, is_anonym
 DEFAULT_PRECEDENCE: tuple[str, ...] = ("published", "accepted", "preprint", "submitted", "rejected", "workshop", "notes")
 #: Stages that are a paper's final form; the notes' venue is preferred among these.
 FINAL_STAGES = frozenset({"published", "accepted"})
-# Among equal stages, the source whose record carries the most citation metadata first.
+# Among equal stages, the source whose record carries the most citation metadata first;
+# a preprint is best cited from arXiv itself (eprint, version), not from its dblp mirror.
 _SOURCE_ORDER = {"dblp": 0, "crossref": 1, "openreview": 2, "arxiv": 3, "notes": 4}
+_PREPRINT_SOURCE_ORDER = {"arxiv": 0, "dblp": 1, "crossref": 2, "openreview": 3, "notes": 4}
 
 
 def same_work(a: Candidate, b: Candidate) -> bool:
@@ -107,7 +109,7 @@ def choose_version(
         return (
             0 if preferred else 1,
             stage_rank(c.stage, precedence),
-            _SOURCE_ORDER.get(c.source, len(_SOURCE_ORDER)),
+            (_PREPRINT_SOURCE_ORDER if c.stage == "preprint" else _SOURCE_ORDER).get(c.source, len(_SOURCE_ORDER)),
             -len(c.ids.items()),
             -c.score,
         )

@@ -255,8 +255,8 @@ def year_agreement(year: int | None, other: int | None) -> float | None:
 
 def venue_agreement(venue: str | None, year: int | None, candidate: Candidate) -> float | None:
     """1 when the candidate's venue is the one the notes name (``ICML`` ~ ``ICML 2026``)."""
-    if not venue or not candidate.venue:
-        return None
+    if not venue or not candidate.venue or candidate.stage == "preprint":
+        return None  # arXiv/CoRR are where preprints sit, not a venue that could disagree
     wanted = venues.canonical(venue) or venue.lower()
     found_venue, found_year = venues.from_text(candidate.venue)
     if found_venue is None:
