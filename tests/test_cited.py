@@ -253,6 +253,13 @@ def test_crossref_to_merged_parent_is_rewritten_to_the_survivor() -> None:
     assert child.fields["crossref"] == "icml26"
 
 
+def test_crossref_parent_is_found_ignoring_case_as_bibtex_does() -> None:
+    parent = entry("Onward2024", "Onward! 2024", entry_type="proceedings")
+    sel = select_cited([parent, entry("hermans2024", crossref="onward2024")], cite("hermans2024"))
+    assert sel.missing == []
+    assert [(e.key, e.fields.get("crossref")) for e in sel.entries] == [("hermans2024", "Onward2024"), ("Onward2024", None)]
+
+
 def test_missing_crossref_parent_is_reported() -> None:
     sel = select_cited([entry("a2026", crossref="nowhere")], cite("a2026"))
     assert [m.key for m in sel.missing] == ["nowhere"]

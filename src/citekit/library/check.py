@@ -214,5 +214,5 @@ def _unused(bib: list[Entry], cited: CitedKeys) -> list[str]:
         while entry is not None and entry.key not in reached:
             reached.add(entry.key)
             parent = entry.fields.get("crossref", "").strip("{} ")
-            entry = index.get(parent) if parent else None
+            entry = index.get_parent(parent) if parent else None
     return [e.key for e in bib if e.key not in reached]

@@ -387,8 +387,10 @@ class EntryIndex:
     def __init__(self, entries: Iterable[Entry]) -> None:
         self.entries: dict[str, Entry] = {}
         self.alias_of: dict[str, str] = {}
+        self.folded: dict[str, str] = {}
         for entry in entries:
             self.entries[entry.key] = entry
+            self.folded.setdefault(entry.key.lower(), entry.key)
         for entry in self.entries.values():
             for alias in entry.aliases:
                 if alias not in self.entries:
@@ -399,6 +401,13 @@ class EntryIndex:
             return self.entries[key]
         target = self.alias_of.get(key)
         return self.entries.get(target) if target else None
+
+    def get_parent(self, key: str) -> Entry | None:
+        """The entry a ``crossref`` field names: BibTeX looks these up ignoring case."""
+        found = self.get(key)
+        if found is None and key.lower() in self.folded:
+            found = self.entries[self.folded[key.lower()]]
+        return found
 
     def suggest(self, key: str, limit: int = 2) -> list[Entry]:
         """The entries most likely meant by a key that is not in the library.
@@ -469,7 +478,7 @@ def select_cited(entries: Iterable[Entry], cited: CitedKeys) -> Selection:
         parent_key = crossref_target(chosen[key])
         if parent_key is None:
             continue
-        parent = index.get(parent_key)
+        parent = index.get_parent(parent_key)
         if parent is None:
             selection.missing.append(MissingKey(parent_key, index.suggest(parent_key), needed_by=key))
             continue
@@ -487,11 +496,12 @@ def select_cited(entries: Iterable[Entry], cited: CitedKeys) -> Selection:
 
 
 def _with_resolved_crossref(entry: Entry, index: EntryIndex) -> Entry:
-    """A copy whose ``crossref`` names the surviving key, when it named a merged-away one."""
+    """A copy whose ``crossref`` names the parent's key exactly, when it named a merged-away
+    key or spelled the key in another case."""
     target = crossref_target(entry)
     if target is None or target in index.entries:
         return entry
-    parent = index.get(target)
+    parent = index.get_parent(target)
     if parent is None:
         return entry
     clone = copy.deepcopy(entry)
