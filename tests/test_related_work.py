@@ -358,3 +358,11 @@ def test_cli_related_work_errors_say_what_to_do(project):
     assert res.exit_code == 2 and "citekit tags" in res.output
     res = runner.invoke(main, ["-C", str(project), "related-work", "--tag", "muon", "--links"])
     assert res.exit_code == 2 and "--format markdown" in res.output
+
+
+def test_workflow_tags_do_not_make_paragraphs():
+    papers = [entry("a2026x", "Alpha", tags=["muon", "must-read", "sign"]),
+              entry("b2026y", "Beta", tags=["muon", "must-read", "sign"]),
+              entry("c2026z", "Gamma", tags=["muon", "must-read"])]
+    out = related_work(papers, tags=["muon"])
+    assert "\\paragraph{Sign-based methods.}" in out and "Must read" not in out

@@ -160,7 +160,9 @@ def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules
     """User-named groups first, then greedy groups by the most shared remaining tag.
 
     A tag only makes a group when at least two papers share it, and the selection's own
-    tags never do (every paper has them). The papers left over form the core group.
+    tags never do (every paper has them). Only rule tags (topics) group automatically:
+    workflow tags such as ``must-read`` say nothing about content. The papers left over
+    form the core group.
     """
     groups: list[_Group] = []
     left = list(entries)
@@ -172,7 +174,7 @@ def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules
     used = set(topic)
     auto: list[_Group] = []
     while True:
-        counts = Counter(t for e in left for t in e.tags if t not in used)
+        counts = Counter(t for e in left for t in e.tags if t not in used and t in rules.rules)
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         if not ranked or ranked[0][1] < 2 or ranked[0][1] == len(entries):
             break
