@@ -189,3 +189,47 @@ def test_same_work_under_two_titles_via_identifier() -> None:
     )
     groups = group_mentions(extract_text(text, "n.md").mentions)
     assert [[m.location.line for m in g] for g in groups] == [[1, 3]]
+
+
+def test_a_line_over_several_paper_links_is_a_list_not_a_paper() -> None:
+    text = (
+        "- Papers I liked\n"
+        "  - https://arxiv.org/abs/2401.00001\n"
+        "  - https://arxiv.org/abs/2401.00002\n"
+    )
+    mentions = extract_text(text, "n.md").mentions
+    assert [(m.kind, m.location.line) for m in mentions] == [("url", 2), ("url", 3)]
+
+
+def test_title_with_its_arxiv_and_openreview_links_is_one_paper() -> None:
+    text = (
+        "- A Paper With Two Links\n"
+        "  - https://arxiv.org/abs/2401.00001\n"
+        "  - https://openreview.net/forum?id=AbCdEf1234\n"
+    )
+    [m] = extract_text(text, "n.md").mentions
+    assert m.ids == Ids(arxiv="2401.00001", openreview="AbCdEf1234")
+
+
+def test_plain_section_line_over_indented_bullets() -> None:
+    text = (
+        "Posters worth rereading\n"
+        "  - Some Good Paper Title\n"
+        "    - URL: https://icml.cc/virtual/2026/poster/1\n"
+    )
+    [m] = extract_text(text, "n.txt").mentions
+    assert m.title == "Some Good Paper Title"
+    assert m.section == "Posters worth rereading"
+
+
+def test_plain_title_with_url_on_the_same_line() -> None:
+    text = "Attention Is All You Need https://arxiv.org/abs/1706.03762 #classic\n\nSee you next year.\n"
+    [m] = extract_text(text, "n.txt").mentions
+    assert m.title == "Attention Is All You Need"
+    assert m.ids.arxiv == "1706.03762"
+    assert m.hashtags == ["classic"]
+
+
+def test_bare_url_with_hashtag_is_a_url_mention() -> None:
+    [m] = extract_text("https://arxiv.org/abs/2401.00001 #muon\n", "n.txt").mentions
+    assert (m.kind, m.hashtags, m.title) == ("url", ["muon"], None)

@@ -8,8 +8,10 @@ that evidence, and a talk URL (``/invited-talk/``, a tutorial) rules a line out 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from urllib.parse import urlsplit
 
 from ..ids import ids_from_url
 from ..model import Ids, Location, Mention
@@ -164,9 +166,9 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = own.value
-    for label, url in markdown_links(text):
+    for _label, url in markdown_links(text):
         _add_url(details, url, None, hard=True)
-    for url in find_urls(strip_urls_keep_links(text)):
+    for url in find_urls(_without_markdown_links(text)):
         _add_url(details, url, None, hard=True)
     details.hashtags[:0] = hashtags(text)
     title = strip_hashtags(strip_urls(text))
@@ -176,10 +178,8 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     return details.title or title
 
 
-def strip_urls_keep_links(text: str) -> str:
+def _without_markdown_links(text: str) -> str:
     """``text`` with Markdown links removed (their URLs are read separately)."""
-    import re
-
     return re.sub(r"\[[^\]]*\]\(https?://[^)\s]+\)", " ", text)
 
 
@@ -206,13 +206,25 @@ class _Extractor:
                     return found
             self.scope.enter_heading(node.level, strip_hashtags(node.text))
             return []
-        if node.kind == "bullet" or node.children or is_url_only(node.text):
+        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text):
             return self._visit(node)
+        if node.children:
+            return self._labelled_block(node)
         if looks_like_abstract(node.text):
             return [self._abstract(node)]
         if looks_like_section_label(node.text):
             self.scope.enter_label(node.text)
         return []
+
+    def _labelled_block(self, node: Node) -> list[Mention]:
+        """A plain line with lines below it: a paper title, or a section label over a list."""
+        problems = len(self.problems)
+        found = self._visit(node)
+        if any(m.location.line == node.line for m in found) or not looks_like_section_label(node.text):
+            return found
+        del self.problems[problems:]  # read again below, under the right section
+        self.scope.enter_label(node.text)
+        return self._visit(node)
 
     def _visit(self, node: Node) -> list[Mention]:
         """Mentions in ``node``'s subtree: the node itself when it is a paper, else its parts."""
@@ -223,7 +235,7 @@ class _Extractor:
             if any(child.children and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details
             inner.extend(found)
-        if container:
+        if container or _lists_links(node):
             return inner
         own = self._as_mention(node)
         if own is not None:
@@ -289,6 +301,30 @@ class _Extractor:
         mention.abstract = node.text
         mention.hints = method_hints(node.text)
         return mention
+
+
+def _is_link_line(text: str) -> bool:
+    """Only URLs (and maybe hashtags) on the line."""
+    return is_url_only(strip_hashtags(text))
+
+
+def _is_titled_link_line(text: str) -> bool:
+    """``Title https://arxiv.org/...`` on one plain line: a title with its paper URL."""
+    urls = find_urls(text)
+    if not urls or not any(classify_url(u) == "paper" for u in urls):
+        return False
+    rest = strip_hashtags(strip_urls(text)).rstrip(" -–—:|")
+    return looks_like_title(rest)
+
+
+def _lists_links(node: Node) -> bool:
+    """Two or more bare links to the same site under one line: a list of papers, not one paper's links."""
+    hosts = [
+        urlsplit(find_urls(c.text)[0]).netloc.lower()
+        for c in node.children
+        if not c.children and _is_link_line(c.text) and classify_url(find_urls(c.text)[0]) in ("paper", "code", "project")
+    ]
+    return len(hosts) != len(set(hosts))
 
 
 def _is_org(file: str) -> bool:

@@ -63,7 +63,7 @@ def classify_url(url: str) -> UrlKind:
     host = parts.netloc.lower().split(":")[0]
     path = parts.path
     low_path = path.lower()
-    venue, _year, kind = from_url(url)
+    _venue, _year, kind = from_url(url)
     if kind is not None:
         return "paper" if kind in PAPER_EVENT_KINDS else "talk"
     if re.search(r"tutorial|keynote|invited[-_]?talk", low_path):
