@@ -1,7 +1,7 @@
 """Search terms built from a mention, shared by the sources.
 
 Search engines choke on TeX and punctuation (``$(L_0, L_1)$``, ``:``), and an abstract
-is too long to send whole; these helpers pick the words most likely to find the paper.
+is too long to send whole; the functions here pick the words most likely to find the paper.
 """
 
 from __future__ import annotations
