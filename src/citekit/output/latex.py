@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Iterable, Sequence
+from urllib.parse import quote
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
@@ -296,7 +297,7 @@ def _sanitize_tokens(toks: list[_Tok]) -> str:
 def _sanitize_symbol(toks: Sequence[_Tok], k: int) -> str:
     ch = toks[k].text
     if ch in SAFE_SYMBOLS:
-        return "\\" + ch if ch != " " else " "
+        return "\\" + ch
     if ch in "{}":
         return _BRACE_TEXT[ch]
     if ch in SYMBOL_ACCENTS:
@@ -373,11 +374,13 @@ def _part_needs_protection(part: str, *, shouting: bool) -> bool:
 
 
 def _in_list(word: str, terms: frozenset[str]) -> bool:
-    if word in terms:
-        return True
-    for suffix in ("'s", "’s", "s", "es"):
-        if word.endswith(suffix) and word[: -len(suffix)] in terms:
+    """Listed as is, as a plural or possessive, or with ``-`` for the list's ``--``."""
+    for form in dict.fromkeys((word, re.sub(r"-+", "--", word))):
+        if form in terms:
             return True
+        for suffix in ("'s", "’s", "s", "es"):
+            if form.endswith(suffix) and form[: -len(suffix)] in terms:
+                return True
     return False
 
 
@@ -386,6 +389,10 @@ def _shouting(words: list[str]) -> bool:
     long = [w for w in words if sum(c.isalpha() for c in w) >= 2]
     caps = [w for w in long if w.upper() == w and any(c.isalpha() for c in w)]
     return len(long) >= 4 and len(caps) >= 0.75 * len(long)
+
+
+#: A BibTeX "special character": one accent or glyph command in braces (``{\"o}``, ``{\L}``).
+_SPECIAL_CHAR_RE = re.compile(r"^\{\\(?:[^A-Za-z]|[A-Za-z]+) ?(?:\{[^{}]?\}|[A-Za-z]|\\[ij])?\}$")
 
 
 @dataclass
@@ -406,14 +413,13 @@ def _title_units(toks: list[_Tok]) -> list[_Unit]:
         if tok.kind == "open" and tok.match > k:
             body = _detok(toks[k : tok.match + 1])
             # ``{\"o}`` is a special character (part of a word); ``{LoRA}`` is already protected.
-            special = tok.match > k + 1 and toks[k + 1].kind in ("cs", "sym")
+            special = bool(_SPECIAL_CHAR_RE.match(body))
             units.append(_Unit(body, wordish=special))
             k = tok.match + 1
         elif tok.kind == "cs":
             end = k + 1
-            if tok.text in ARGUMENT_COMMANDS or tok.text in GLYPH_COMMANDS:
-                if _is_matched_open(toks, end):
-                    end = toks[end].match + 1
+            if _is_matched_open(toks, end) and (tok.text in ARGUMENT_COMMANDS or toks[end].match == end + 1):
+                end = toks[end].match + 1  # the argument, or the ``{}`` ending a glyph command
             accentish = tok.text in LETTER_ACCENTS or tok.text in ("ss", "o", "O", "l", "L", "ae", "AE", "oe", "OE", "aa", "AA", "i", "j")
             units.append(_Unit(_detok(toks[k:end]), wordish=accentish))
             k = end
@@ -649,3 +655,17 @@ def author_field(people: list[Person]) -> str:
     """
     names = [person_field(p) for p in people]
     return " and ".join(n for n in names if n)
+
+
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%-._~"
+
+
+def safe_url(url: str) -> str:
+    """A URL that ``\\url{}`` typesets and BibTeX reads without surprises.
+
+    Spaces, braces, backslashes, quotes and non-ASCII are percent-encoded (the link
+    still resolves), and a ``%`` that starts no ``%XX`` escape becomes ``%25``: inside a
+    ``.bbl`` a bare ``%`` could otherwise start a comment.
+    """
+    url = re.sub(r"%(?![0-9A-Fa-f]{2})", "%25", url.strip())
+    return quote(url, safe=_URL_SAFE)
