@@ -10,7 +10,7 @@ Usage in a test (the fixture also sets ``CITEKIT_*_URL`` for the duration of the
         assert fake_services.requests("openreview") == 3
         assert fake_services.counts("openreview")["GET /notes/search"] == 2
 
-Register it for a whole test suite with ``pytest_plugins = ["fakeservices.plugin"]`` in
+Register it for a whole test suite with ``pytest_plugins = ["tests.fakeservices.plugin"]`` in
 ``tests/conftest.py``, or import the fixture into a test module.
 """
 
@@ -58,7 +58,8 @@ class FakeServices:
         server = _Server(("127.0.0.1", port), handler)
         self._servers[service] = server
         self._ports[service] = server.server_address[1]
-        threading.Thread(target=server.serve_forever, name=f"fake-{service}", daemon=True).start()
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=f"fake-{service}",
+                         daemon=True).start()
 
     def stop(self) -> None:
         for server in self._servers.values():
