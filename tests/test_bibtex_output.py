@@ -202,6 +202,11 @@ def test_biblatex_eprinttype_from_arxiv_id_without_archiveprefix() -> None:
     assert parse(render_biblatex([e]))["k"].fields_dict["eprinttype"].value == "arxiv"
 
 
+def test_biblatex_drops_aliases_that_are_keys_of_written_entries() -> None:
+    entries = [Entry("new", "misc", {"title": "a"}, aliases=["old", "other"]), Entry("other", "misc", {"title": "b"})]
+    assert parse(render_biblatex(entries))["new"].fields_dict["ids"].value == "old"
+
+
 # --- CSL-JSON --------------------------------------------------------------
 
 def test_csl_json_item() -> None:

@@ -57,5 +57,16 @@ def render_biblatex(entries: list[Entry], *, ascii: bool = False, header: str | 
     """Deterministic biblatex ``.bib`` text for ``entries``, in the order given (same layout
     as :func:`citekit.output.bibtex.render_entries`)."""
     check_unique_keys(entries)
-    blocks = [to_bibtexparser(e, biblatex_fields(e), ascii=ascii) for e in entries]
+    keys = {e.key.lower() for e in entries}
+    blocks = []
+    for entry in entries:
+        fields = biblatex_fields(entry)
+        if "ids" in fields:
+            fields["ids"] = _aliases_not_keys(fields["ids"], keys)
+        blocks.append(to_bibtexparser(entry, fields, ascii=ascii))
     return write_blocks(blocks, header)
+
+
+def _aliases_not_keys(ids: str, keys: set[str]) -> str:
+    """biber warns "Citekey alias ... is also a real entry key" and skips such an alias."""
+    return ", ".join(a.strip() for a in ids.split(",") if a.strip() and a.strip().lower() not in keys)
