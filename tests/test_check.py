@@ -79,6 +79,7 @@ def test_is_arxiv_only() -> None:
     assert is_arxiv_only(entry("x", "T", "article", journal="CoRR", volume="abs/2601.1"))
     assert not is_arxiv_only(entry("y", "T", "article", journal="Journal of Machine Learning Research"))
     assert not is_arxiv_only(entry("z", "T", "misc", howpublished="Blog post"))
+    assert is_arxiv_only(entry("e", "T", "misc", eprint="2601.00002"))  # a bare eprint is arXiv's
 
 
 def test_clean_paper_passes_and_strict_fails_on_warnings() -> None:

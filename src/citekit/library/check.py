@@ -131,6 +131,7 @@ def is_arxiv_only(entry: Entry) -> bool:
         return False
     arxiv_signal = (
         entry.ids.arxiv
+        or (f.get("eprint") and entry.entry_type.lower() != "article")
         or f.get("archiveprefix", "").lower() == "arxiv"
         or f.get("eprinttype", "").lower() == "arxiv"
         or _ARXIV_HINT.search(" ".join([journal, f.get("howpublished", ""), f.get("url", ""), f.get("note", "")]))
