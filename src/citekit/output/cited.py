@@ -18,7 +18,7 @@ from typing import Iterable
 from rapidfuzz import fuzz
 
 from ..model import Entry, Location
-from ..text import normalize_title
+from ..text import delatex, normalize_title
 
 # ---------------------------------------------------------------------------
 # Reading citations
@@ -356,8 +356,6 @@ class MissingKey:
 
 
 def _short_title(title: str, width: int = 60) -> str:
-    from ..text import delatex
-
     plain = " ".join(delatex(title).split())
     return plain if len(plain) <= width else plain[: width - 3].rstrip() + "..."
 
