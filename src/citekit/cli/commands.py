@@ -99,7 +99,7 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
     click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
     if report.pending:
-        click.echo(f"  pending     {len(report.pending):4d}  (no title in the notes: abstracts or bare links, resolved online)")
+        click.echo(f"  pending     {len(report.pending):4d}  (no title or authors in the notes yet: waits for an online sync)")
     if report.created or report.upgraded:
         click.echo(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
     if not report.offline:

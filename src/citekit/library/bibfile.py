@@ -11,8 +11,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import logging
+
 import bibtexparser
 from bibtexparser import model as bpmodel
+
+# bibtexparser logs every damaged block as a warning; citekit reports them as Problems
+# with file and line instead, so its own logger is quieted.
+logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
 from ..model import Entry, Ids
@@ -84,7 +90,8 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
                 result.entries.append(_to_entry(entry))
             result.problems.append(Problem(name, line, f"entry '{block.key}' repeats a field ({', '.join(sorted(block.duplicate_keys))}); the first value was kept"))
         elif isinstance(block, bpmodel.ParsingFailedBlock):
-            msg = str(block.error).splitlines()[0] if block.error else "could not parse this block"
+            err = block.error
+            msg = (getattr(err, "abort_reason", "") or str(err or "")).strip() or "could not parse this block"
             result.problems.append(Problem(name, line, f"unreadable entry skipped ({msg}); fix it and run again"))
         elif isinstance(block, bpmodel.Preamble):
             result.preamble.append(block.value)

@@ -56,9 +56,14 @@ def fields_from_candidate(c: Candidate, hints: list[str] | None = None) -> tuple
 
 
 def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] | None:
-    """What the notes alone say, as an entry; None when they hold no title to cite."""
+    """What the notes alone say, as an entry; None when they hold no title or no authors.
+
+    A title without authors would give an entry that BibTeX warns about and, worse, a
+    citation key without a name in it that could never change afterwards; such works
+    wait (``pending``) until an online sync finds their authors.
+    """
     titled = [m for m in mentions if m.title]
-    if not titled:
+    if not titled or not any(m.authors for m in mentions):
         return None
     title = titled[0].title or ""
     authors_raw = next((m.authors for m in mentions if m.authors), [])

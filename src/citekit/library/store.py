@@ -305,7 +305,11 @@ def _unparsed_blocks(text: str) -> list[str]:
     from bibtexparser import model as bpmodel
 
     lib = bibtexparser.parse_string(text)
-    return [b.raw.strip() for b in lib.blocks if isinstance(b, bpmodel.ParsingFailedBlock) and b.raw.strip()]
+    kept_as_entries = bpmodel.DuplicateFieldKeyBlock  # read (first value wins), so not verbatim
+    return [
+        b.raw.strip() for b in lib.blocks
+        if isinstance(b, bpmodel.ParsingFailedBlock) and not isinstance(b, kept_as_entries) and b.raw.strip()
+    ]
 
 
 def _after_header(text: str, insert: str) -> str:
