@@ -25,6 +25,7 @@ _PREPRINT_VENUE = re.compile(
 _ACCEPTED = re.compile(r"\b(?:to appear|in press|accepted|forthcoming|inpress)\b", re.I)
 _PUBLISHED_TYPES = {"article", "inproceedings", "conference", "incollection", "inbook", "book", "proceedings",
                     "phdthesis", "mastersthesis", "thesis", "mvbook", "collection", "periodical"}
+_THESIS_TYPES = {"phdthesis", "mastersthesis", "thesis"}
 _PREPRINT_TYPES = {"unpublished", "online", "electronic", "preprint"}
 
 
@@ -36,19 +37,23 @@ def version_stage(entry: Entry) -> str:
     arXiv id, CoRR or an ``@unpublished`` means preprint.
     """
     f = entry.fields
+    kind = entry.entry_type
     container = f.get("journal") or f.get("booktitle") or f.get("journaltitle") or ""
-    notes = " ".join(f.get(k, "") for k in ("note", "pubstate", "howpublished"))
-    preprint_container = bool(_PREPRINT_VENUE.search(container)) or container.lower().startswith("abs/")
-    if _ACCEPTED.search(container) or _ACCEPTED.search(notes):
+    has_notes = "note" in f or "pubstate" in f or "howpublished" in f
+    notes = " ".join(f.get(k, "") for k in ("note", "pubstate", "howpublished")) if has_notes else ""
+    if (container and _ACCEPTED.search(container)) or (notes and _ACCEPTED.search(notes)):
         return "accepted"
-    if entry.entry_type in ("phdthesis", "mastersthesis", "thesis") and (f.get("school") or f.get("institution")):
+    preprint_container = bool(container) and (
+        bool(_PREPRINT_VENUE.search(container)) or container[:4].lower() == "abs/"
+    )
+    if kind in _THESIS_TYPES and (f.get("school") or f.get("institution")):
         return "published"
-    if entry.entry_type in ("book", "mvbook") and f.get("publisher"):
+    if kind in ("book", "mvbook") and f.get("publisher"):
         return "published"
-    if container and not preprint_container and entry.entry_type in _PUBLISHED_TYPES:
-        if not f.get("volume", "").lower().startswith("abs/"):  # dblp CoRR: volume = {abs/1909.05311}
+    if container and not preprint_container and kind in _PUBLISHED_TYPES:
+        if f.get("volume", "")[:4].lower() != "abs/":  # dblp CoRR: volume = {abs/1909.05311}
             return "published"
-    if preprint_container or entry.entry_type in _PREPRINT_TYPES or _PREPRINT_VENUE.search(notes):
+    if preprint_container or kind in _PREPRINT_TYPES or (notes and _PREPRINT_VENUE.search(notes)):
         return "preprint"
     if entry.ids.arxiv or (entry.ids.doi or "").startswith(ARXIV_DOI_PREFIX) or f.get("eprint"):
         return "preprint"
