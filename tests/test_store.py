@@ -149,3 +149,12 @@ def test_duplicate_key_block_is_reported_and_kept_verbatim(tmp_path):
     assert any("duplicate key" in p.message for p in lib.problems)
     lib.save()
     assert "Someone else's paper" in bib.read_text(encoding="utf-8")
+
+
+def test_repeated_field_keeps_first_value_and_is_reported(tmp_path):
+    from citekit.library.bibfile import parse_bib_text
+
+    result = parse_bib_text("@misc{a2020x,\n  title = {First},\n  title = {Second},\n  year = {2020},\n}\n", "x.bib")
+    assert [e.key for e in result.entries] == ["a2020x"]
+    assert result.entries[0].fields["title"] == "First"
+    assert "repeats a field (title)" in result.problems[0].message

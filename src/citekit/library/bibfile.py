@@ -86,9 +86,11 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
             result.problems.append(Problem(name, line, f"duplicate key '{block.key}': this later entry was skipped; rename it or merge it by hand"))
         elif isinstance(block, bpmodel.DuplicateFieldKeyBlock):
             entry = block.ignore_error_block
+            key = entry.key if isinstance(entry, bpmodel.Entry) else "?"
             if isinstance(entry, bpmodel.Entry):
                 result.entries.append(_to_entry(entry))
-            result.problems.append(Problem(name, line, f"entry '{block.key}' repeats a field ({', '.join(sorted(block.duplicate_keys))}); the first value was kept"))
+            dups = ", ".join(sorted(block.duplicate_keys))
+            result.problems.append(Problem(name, line, f"entry '{key}' repeats a field ({dups}); the first value was kept"))
         elif isinstance(block, bpmodel.ParsingFailedBlock):
             err = block.error
             msg = (getattr(err, "abort_reason", "") or str(err or "")).strip() or "could not parse this block"
