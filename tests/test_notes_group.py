@@ -67,3 +67,13 @@ def test_abstract_without_hints_stays_alone() -> None:
 
 def test_empty_input() -> None:
     assert group_mentions([]) == []
+
+
+def test_titles_differing_by_a_number_are_different_works() -> None:
+    mentions = [
+        titled(1, "Llama 2: Open Foundation and Fine-Tuned Chat Models"),
+        titled(2, "Llama 3: Open Foundation and Fine-Tuned Chat Models"),
+        titled(3, "Paper Number 10 About Optimizers"),
+        titled(4, "Paper Number 11 About Optimizers"),
+    ]
+    assert lines(group_mentions(mentions)) == [[1], [2], [3], [4]]

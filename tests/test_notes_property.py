@@ -39,3 +39,21 @@ def test_note_like_text_never_raises_and_groups_partition(text: str) -> None:
 def test_arbitrary_bytes_decode_or_report(data: bytes) -> None:
     text, problems = decode_notes(data, "x.md")
     assert text is not None or problems
+
+
+def test_absurdly_deep_indentation_does_not_overflow() -> None:
+    text = "".join(" " * i + "- Some Paper Title Here\n" for i in range(3000)) + " " * 3000 + "- URL: https://arxiv.org/abs/2401.00001\n"
+    result = extract_text(text, "deep.md")
+    assert len(result.mentions) == 1
+
+
+def test_large_notes_file_is_fast() -> None:
+    import time
+
+    block = "- Paper Number {i} About Optimizers\n  - URL: https://arxiv.org/abs/2401.{i:05d}\n  - Authors: Ana Lima, Bo Chen, Cy Dee\n"
+    text = "".join(block.format(i=i) for i in range(1500))
+    start = time.perf_counter()
+    mentions = extract_text(text, "big.md").mentions
+    groups = group_mentions(mentions)
+    assert len(mentions) == 1500 and len(groups) == 1500
+    assert time.perf_counter() - start < 20

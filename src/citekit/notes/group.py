@@ -85,6 +85,13 @@ def _abstract_owner(abstract: Mention, titled: list[tuple[int, Mention]]) -> int
     return best[1] if best else None
 
 
+def _near_identical(a: str, b: str) -> bool:
+    """Normalized titles that differ by a typo; never by a number (``Llama 2`` vs ``Llama 3``)."""
+    if re.findall(r"\d+", a) != re.findall(r"\d+", b):
+        return False
+    return bool(fuzz.ratio(a, b, score_cutoff=NEAR_IDENTICAL))
+
+
 def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
     """Mentions of the same work together; groups in order of first appearance, each group
     in the order the mentions were given."""
@@ -101,7 +108,7 @@ def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
     for a in range(len(normalized)):
         for b in range(a + 1, len(normalized)):
             (i, ta), (j, tb) = normalized[a], normalized[b]
-            if ta and tb and ta != tb and fuzz.ratio(ta, tb, score_cutoff=NEAR_IDENTICAL):
+            if ta and tb and ta != tb and _near_identical(ta, tb):
                 groups.union(i, j)
     for i, mention in enumerate(mentions):
         if mention.kind == "abstract":

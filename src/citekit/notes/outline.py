@@ -18,6 +18,9 @@ from .urls import is_url_only
 NodeKind = Literal["heading", "bullet", "plain"]
 
 _BULLET_RE = re.compile(r"^(?P<indent>\s*)(?P<marker>[•・◦▪▫●○■□‣⁃∙\-*+–]|\d{1,3}[.)])\s+(?P<text>\S.*)$")
+#: Deeper indentation is read as this depth: no notes nest further, and the tree is walked
+#: recursively.
+MAX_DEPTH = 40
 _CHECKBOX_RE = re.compile(r"^\[[ xX]\]\s+")
 _MD_HEADING_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})\s+(?P<text>.*?)(?:\s+#+)?\s*$")
 _ORG_HEADING_RE = re.compile(r"^(?P<stars>\*+)\s+(?P<text>.*?)\s*$")
@@ -77,7 +80,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                 roots[-1].text += " " + text
                 previous_blank = False
                 continue
-        while stack and stack[-1].indent >= node.indent:
+        while stack and (stack[-1].indent >= node.indent or len(stack) >= MAX_DEPTH):
             stack.pop()
         if stack:
             stack[-1].children.append(node)
