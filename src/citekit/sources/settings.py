@@ -74,10 +74,10 @@ class SourceSettings:
                  env: Mapping[str, str] | None = None) -> "SourceSettings":
         """Settings from the config's ``sources:`` section, overridden by the environment.
 
-        ``config`` is the whole parsed ``citekit.yaml`` (or just its ``sources:`` mapping).
+        ``config`` is the whole parsed ``citekit.yaml``; only its ``sources:`` mapping is read.
         """
         env = os.environ if env is None else env
-        section: Mapping[str, Any] = (config or {}).get("sources", config or {}) or {}
+        section: Mapping[str, Any] = (config or {}).get("sources") or {}
         if not isinstance(section, Mapping):
             raise ValueError("citekit.yaml: 'sources:' must be a mapping such as "
                              "'sources: {crossref: {url: https://api.crossref.org}, mailto: you@example.org}'")
