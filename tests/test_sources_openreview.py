@@ -201,3 +201,15 @@ def test_other_schemes_are_not_openreview_business(tmp_path, sleeps):
 ])
 def test_venue_and_stage_from_venueid(venueid, venue, expected):
     assert venue_stage(venueid, venue) == expected
+
+
+@responses.activate
+def test_gated_search_is_reported_and_not_repeated(tmp_path, sleeps, api_fixture):
+    responses.get(f"{API}/notes/search", status=403, body=api_fixture("openreview/challenge_required.json"),
+                  content_type="application/json")
+    src = make_source(tmp_path, sleeps)
+    for title in ("First Paper", "Second Paper"):
+        with pytest.raises(SourceError) as info:
+            src.search(titled(title))
+        assert info.value.needs_credentials
+    assert len(responses.calls) == 1

@@ -200,6 +200,8 @@ class OpenReviewSource:
         #: POST /notes/search by ids was refused too: ids need credentials
         self.id_search_blocked = False
         self.needs_credentials = False
+        #: /notes/search itself asked for a challenge: searching is pointless this run
+        self.search_blocked = False
 
     # -- identifiers ------------------------------------------------------------------
     def lookup(self, scheme: str, value: str) -> Candidate | None:
@@ -263,6 +265,8 @@ class OpenReviewSource:
         if mention.venue and mention.year:
             group = venues.openreview_group(mention.venue, mention.year) or "all"
         params = {"term": term, "type": "terms", "content": "all", "group": group, "source": "forum", "limit": 10}
+        if self.search_blocked:
+            raise SourceError(self.name, f"search needs a challenge; {NEEDS_CREDENTIALS}", needs_credentials=True)
         payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
         return [note_to_candidate(n) for n in (payload or {}).get("notes", [])
                 if n.get("forum", n.get("id")) == n.get("id")]
@@ -273,7 +277,7 @@ class OpenReviewSource:
         if resp.status_code != 200:
             name, message = _error_name(resp)
             if resp.status_code == 403 and name == "ChallengeRequiredError":
-                self.needs_credentials = True
+                self.needs_credentials = self.search_blocked = True
                 raise SourceError(self.name, f"search needs a challenge ({message}); {NEEDS_CREDENTIALS}",
                                   needs_credentials=True)
             raise SourceError(self.name, f"search answered {resp.status_code} {name}: {message}")
