@@ -233,3 +233,15 @@ def test_plain_title_with_url_on_the_same_line() -> None:
 def test_bare_url_with_hashtag_is_a_url_mention() -> None:
     [m] = extract_text("https://arxiv.org/abs/2401.00001 #muon\n", "n.txt").mentions
     assert (m.kind, m.hashtags, m.title) == ("url", ["muon"], None)
+
+
+def test_title_label_as_the_title_line() -> None:
+    text = (
+        "- Posters\n"
+        "  - Title: A Labelled Title\n"
+        "    - Authors: Ana Lima, Bo Chen, Cy Dee\n"
+        "  - Another Paper Title\n"
+        "    - Summary: Something was shown.\n"
+    )
+    titles = [m.title for m in extract_text(text, "n.md").mentions]
+    assert titles == ["A Labelled Title", "Another Paper Title"]

@@ -13,6 +13,7 @@ import pytest
 
 from citekit.model import Mention
 from citekit.notes import extract_paths, group_mentions
+from citekit.notes.shapes import is_person_line
 
 REPO = Path(__file__).resolve().parents[1]
 TRIP = REPO / "notes" / "notes-icml2026-trip-report.txt"
@@ -141,9 +142,10 @@ def test_people_meals_talks_are_not_papers(mentions: list[Mention], line: int) -
 
 
 def test_no_title_is_a_person_or_an_event(mentions: list[Mention]) -> None:
-    for m in mentions:
-        title = m.title or ""
-        assert " w/" not in title and "Social" not in title and "(" not in title.split(":")[0][-15:]
+    titles = [m.title for m in mentions if m.title]
+    assert not [t for t in titles if is_person_line(t)]
+    for word in ("w/", "Social", "セッション", "レセプション", "Day", "->", "Schaipp", "How Far Can Quadratics", "What will be left"):
+        assert not [t for t in titles if word in t], word
 
 
 def test_japanese_labelled_entry(mentions: list[Mention]) -> None:

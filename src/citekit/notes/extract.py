@@ -231,7 +231,7 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         for child in node.children:
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text)) and parse_label(child.text) is None else []
+            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text)) and not child.is_detail else []
             if any(child.children and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details
             inner.extend(found)

@@ -40,7 +40,8 @@ class Node:
     @property
     def is_detail(self) -> bool:
         """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
-        return parse_label(self.text) is not None
+        label = parse_label(self.text)
+        return label is not None and label.field != "title"
 
 
 def _heading(raw: str, org: bool) -> tuple[int, str] | None:
