@@ -1,0 +1,141 @@
+"""Bringing existing .bib files into the library without breaking anybody's citations.
+
+An imported entry keeps its key, because the paper it came from cites it. Only when that
+key already belongs to a different work does it get a suffix, and the rename is written
+to an import key map so that paper's ``\\cite``s can be rewritten with ``citekit rekey``.
+An imported entry that is a work the library already has is merged into it (one entry
+per work); its key then becomes an alias of the library's entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import Entry
+from .bibfile import Problem, read_bib_file
+from .dedup import find_clusters
+from .keys import make_key, suffixes
+from .merge import choose_survivor, merge_entries
+from .store import Library
+
+
+@dataclass
+class ImportReport:
+    """What an import did, for the summary and for the key maps."""
+
+    added: list[str] = field(default_factory=list)
+    #: incoming key -> key it got (its own key belonged to another work, or it was merged)
+    import_map: dict[str, str] = field(default_factory=dict)
+    #: library key -> surviving key, for library entries merged into another (refs/keymap.yaml)
+    key_map: dict[str, str] = field(default_factory=dict)
+    merged: list[tuple[list[str], str, str]] = field(default_factory=list)  # (incoming keys, into, reason)
+    renamed: dict[str, str] = field(default_factory=dict)  # subset of import_map: taken keys
+    problems: list[Problem] = field(default_factory=list)
+
+
+def free_key(key: str, taken: set[str]) -> str:
+    """``key`` itself if free, else the first of ``key``+a, +b, ... that is (case-insensitive)."""
+    lowered = {t.lower() for t in taken}
+    if key.lower() not in lowered:
+        return key
+    for suffix in suffixes():
+        if (key + suffix).lower() not in lowered:
+            return key + suffix
+    raise RuntimeError(f"no free key for {key!r}")
+
+
+def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "import") -> ImportReport:
+    """Merge ``incoming`` (in file order) into ``lib``; the caller saves the library."""
+    report = ImportReport()
+    existing = list(lib.entries.values())
+    n_lib = len(existing)
+    incoming = [_with_key(e, lib) for e in incoming]
+    everything = existing + list(incoming)
+    clustered: set[int] = set()
+    for cluster in find_clusters(everything):
+        members = cluster.indices
+        clustered.update(members)
+        if all(i < n_lib for i in members):
+            continue  # duplicates already in the library: `citekit dedup` reports those
+        _import_cluster(lib, [everything[i] for i in members], [i < n_lib for i in members], cluster.reason, source, report)
+    for i, entry in enumerate(incoming, start=n_lib):
+        if i not in clustered:
+            _add_new(lib, entry, source, report)
+    return report
+
+
+def import_files(lib: Library, paths: Iterable[Path]) -> ImportReport:
+    """Import several .bib files in order; parse problems are reported, never fatal."""
+    total = ImportReport()
+    for path in paths:
+        parsed = read_bib_file(Path(path))
+        report = import_entries(lib, parsed.entries, source=Path(path).name)
+        total.problems.extend(parsed.problems)
+        total.added.extend(report.added)
+        total.import_map.update(report.import_map)
+        total.renamed.update(report.renamed)
+        total.merged.extend(report.merged)
+        total.key_map.update(report.key_map)
+    return total
+
+
+def _with_key(entry: Entry, lib: Library) -> Entry:
+    if not entry.key.strip():
+        entry.key = make_key(entry, lib.taken_keys())
+    return entry
+
+
+def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason: str, source: str,
+                    report: ImportReport) -> None:
+    """Merge one work's incoming entries (and the library's, if it has the work) into one."""
+    lib_entries = [e for e, flag in zip(group, in_lib) if flag]
+    new_entries = [e for e, flag in zip(group, in_lib) if not flag]
+    taken = lib.taken_keys()
+    taken_lower = {t.lower() for t in taken}
+    own = {k.lower() for e in lib_entries for k in (e.key, *e.aliases)}
+    if lib_entries:
+        keep = choose_survivor(lib_entries).key  # an import never displaces a library key
+    else:
+        first = choose_survivor(new_entries)
+        keep = free_key(first.key, taken)
+        if keep != first.key:
+            report.renamed[first.key] = keep
+            report.import_map[first.key] = keep
+            first.reason = f"imported from {source} as '{first.key}' (that key belongs to another work)"
+            first.key = keep
+    # an incoming key that names a different work in the library cannot be an alias here
+    foreign = {e.key for e in new_entries
+               if e.key != keep and e.key.lower() in taken_lower and e.key.lower() not in own}
+    result = merge_entries(group, key=keep, reason=reason)
+    merged = result.entry
+    merged.aliases = [a for a in merged.aliases if a not in foreign]
+    for entry in lib_entries:
+        if entry.key != keep:
+            lib.remove(entry.key)
+            report.key_map[entry.key] = keep
+    for entry in new_entries:
+        if entry.key != keep:
+            report.import_map[entry.key] = keep
+        if entry.key in foreign:
+            report.renamed[entry.key] = keep
+    if keep in lib.entries:
+        lib.entries[keep] = merged
+        lib.issued_keys.update(merged.aliases)
+    else:
+        lib.add(merged)
+        report.added.append(keep)
+    report.merged.append(([e.key for e in new_entries], keep, reason))
+
+
+def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport) -> None:
+    key = free_key(entry.key, lib.taken_keys())
+    if key != entry.key:
+        report.import_map[entry.key] = key
+        report.renamed[entry.key] = key
+        entry.reason = f"imported from {source} as '{entry.key}' (that key belongs to another work)"
+        entry.key = key
+    entry.origin = "import"
+    lib.add(entry)
+    report.added.append(key)

@@ -1,0 +1,280 @@
+"""Key maps, and rewriting ``\\cite`` keys in LaTeX sources after a merge.
+
+When two entries become one, the paper repositories that cite the old key keep working
+through biblatex's ``ids`` field, but BibTeX users (and tidy people) want their sources
+to say the surviving key. The key map (``refs/keymap.yaml``: old → new) records every
+rename; :func:`rewrite_citations` applies it inside cite commands and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .store import atomic_write
+
+KEYMAP_HEADER = (
+    "# citekit key map: old citation key -> the key of the entry that absorbed it.\n"
+    "# Apply to a paper with: citekit rekey paper.tex --map refs/keymap.yaml\n"
+)
+
+#: natbib (\citet, \citep*, \citealp, \Citeauthor, \citetalias ...), biblatex (\parencite,
+#: \textcite, \autocite, \footcite, \smartcite, \supercite, \fullcite, \citetitle ...) and
+#: their multi-cite forms (\cites, \parencites, \textcites ...), plus \nocite.
+_CITE_CMD = re.compile(r"\\([A-Za-z]*cite[A-Za-z]*|nocite)\*?(?![A-Za-z])")
+
+
+class KeyMapError(Exception):
+    """A key map file cannot be used; the message says how to fix it."""
+
+
+def read_key_map(path: Path) -> dict[str, str]:
+    """old → new from a key map file (missing file: empty map)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise KeyMapError(f"{path}: not a readable key map ({exc}); fix or delete it and run dedup --apply again") from exc
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise KeyMapError(f"{path}: expected lines of the form 'old-key: new-key'")
+    return dict(data)
+
+
+def compose_key_maps(old: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
+    """Add ``new`` renames to ``old`` so every key ever used points at today's key.
+
+    If ``a → b`` was recorded before and ``b → c`` now, ``a`` must map to ``c``: a paper
+    written before both merges must still be rewritable in one pass.
+    """
+    merged = {k: new.get(v, v) for k, v in old.items()}
+    merged.update(new)
+    return {k: v for k, v in merged.items() if k != v}
+
+
+def write_key_map(path: Path, mapping: Mapping[str, str]) -> None:
+    """Write the map sorted by old key, so it diffs cleanly under version control."""
+    body = yaml.safe_dump(dict(sorted(mapping.items(), key=lambda kv: kv[0].lower())),
+                          allow_unicode=True, sort_keys=False, default_flow_style=False)
+    atomic_write(Path(path), KEYMAP_HEADER + (body if mapping else "{}\n"))
+
+
+# ---- rewriting LaTeX sources -------------------------------------------------------------
+
+@dataclass
+class Change:
+    """One rewritten key, located for the summary."""
+
+    line: int
+    old: str
+    new: str
+    before: str  # the source line before
+    after: str  # and after
+
+
+@dataclass
+class RekeyResult:
+    text: str
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes)
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    return i
+
+
+def _group_end(text: str, i: int, open_: str, close: str) -> int | None:
+    """Index just past the group opening at ``i`` (nesting and ``\\{`` escapes respected)."""
+    depth = 0
+    j = i
+    while j < len(text):
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == open_:
+            depth += 1
+        elif c == close:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return None
+
+
+def _key_groups(text: str, i: int, multicite: bool) -> tuple[list[tuple[int, int]], int]:
+    """Spans of the ``{keys}`` arguments after a cite command ending at ``i``.
+
+    Optional ``[pre][post]`` arguments are skipped, and the multi-cite forms take
+    ``(pre)(post)`` and then several ``[..]{keys}`` groups.
+    """
+    spans: list[tuple[int, int]] = []
+    j = _skip_space(text, i)
+    if multicite:
+        while j < len(text) and text[j] == "(":
+            end = _group_end(text, j, "(", ")")
+            if end is None:
+                return spans, j
+            j = _skip_space(text, end)
+    while True:
+        k = j
+        while k < len(text) and text[k] == "[":
+            end = _group_end(text, k, "[", "]")
+            if end is None:
+                return spans, j
+            k = _skip_space(text, end)
+        if k >= len(text) or text[k] != "{":
+            return spans, j
+        end = _group_end(text, k, "{", "}")
+        if end is None:
+            return spans, j
+        spans.append((k + 1, end - 1))
+        j = end
+        if not multicite:
+            return spans, j
+        j2 = _skip_space(text, j)
+        if j2 >= len(text) or text[j2] not in "[{":
+            return spans, j
+        j = j2
+
+
+def _comment_start(line: str) -> int:
+    """Where a LaTeX comment starts on this line (len(line) if none)."""
+    m = re.search(r"(?<!\\)%", line)
+    return m.start() if m else len(line)
+
+
+def rewrite_citations(text: str, key_map: Mapping[str, str]) -> RekeyResult:
+    """``text`` with every mapped key inside cite commands replaced; nothing else touched.
+
+    Comments are left alone (they are not citations), and so is whitespace around the
+    keys, so the diff of a paper shows exactly the renamed keys.
+    """
+    edits: list[tuple[int, int, str, str]] = []  # (start, end, old, new)
+    comment_free = _mask_comments(text)
+    for m in _CITE_CMD.finditer(comment_free):
+        name = m.group(1)
+        multicite = name.endswith("cites") or name.endswith("Cites")
+        spans, _ = _key_groups(comment_free, m.end(), multicite)
+        for start, end in spans:
+            pos = start
+            for part in text[start:end].split(","):
+                key = part.strip()
+                if key in key_map and key_map[key] != key:
+                    k_start = pos + (len(part) - len(part.lstrip()))
+                    edits.append((k_start, k_start + len(key), key, key_map[key]))
+                pos += len(part) + 1
+    if not edits:
+        return RekeyResult(text=text)
+    out: list[str] = []
+    last = 0
+    for start, end, _old, new in edits:
+        out.append(text[last:start])
+        out.append(new)
+        last = end
+    out.append(text[last:])
+    new_text = "".join(out)
+    return RekeyResult(text=new_text, changes=_changes(text, new_text, edits))
+
+
+def _mask_comments(text: str) -> str:
+    """The text with comments blanked out (same length, so offsets still match)."""
+    lines = text.split("\n")
+    masked = []
+    for line in lines:
+        cut = _comment_start(line)
+        masked.append(line[:cut] + " " * (len(line) - cut))
+    return "\n".join(masked)
+
+
+def _changes(old_text: str, new_text: str, edits: list[tuple[int, int, str, str]]) -> list[Change]:
+    old_lines = old_text.split("\n")
+    line_starts = [0]
+    for line in old_lines:
+        line_starts.append(line_starts[-1] + len(line) + 1)
+    delta_by_line: dict[int, list[tuple[int, int, str, str]]] = {}
+    for edit in edits:
+        line_no = _line_index(line_starts, edit[0])
+        delta_by_line.setdefault(line_no, []).append(edit)
+    changes = []
+    for line_no, line_edits in sorted(delta_by_line.items()):
+        before = old_lines[line_no]
+        after = before
+        for start, end, old, new in sorted(line_edits, reverse=True):
+            s = start - line_starts[line_no]
+            after = after[:s] + new + after[s + (end - start):]
+        for _start, _end, old, new in line_edits:
+            changes.append(Change(line=line_no + 1, old=old, new=new, before=before, after=after))
+    return changes
+
+
+def _line_index(line_starts: list[int], offset: int) -> int:
+    lo, hi = 0, len(line_starts) - 1
+    while lo < hi - 1:
+        mid = (lo + hi) // 2
+        if line_starts[mid] <= offset:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def rekey_file(path: Path, key_map: Mapping[str, str], *, dry_run: bool = False) -> RekeyResult:
+    """Rewrite one .tex file in place (atomically), keeping its encoding and line ends."""
+    path = Path(path)
+    raw = path.read_bytes()
+    text, encoding = _decode(raw)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    result = rewrite_citations(text.replace("\r\n", "\n"), key_map)
+    if result.changed and not dry_run:
+        _write_same_encoding(path, result.text.replace("\n", newline), encoding)
+    return result
+
+
+def _write_same_encoding(path: Path, text: str, encoding: str) -> None:
+    import os
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode(encoding))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def format_changes(name: str, result: RekeyResult) -> list[str]:
+    """A diff-like summary: ``-``/``+`` lines per changed source line."""
+    lines: list[str] = []
+    seen: set[int] = set()
+    for change in result.changes:
+        if change.line in seen:
+            continue
+        seen.add(change.line)
+        lines.append(f"{name}:{change.line}")
+        lines.append(f"- {change.before.strip()}")
+        lines.append(f"+ {change.after.strip()}")
+    return lines
