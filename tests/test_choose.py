@@ -96,3 +96,9 @@ def test_grouping_is_transitive_and_keeps_decoys_apart():
     as_ids = [{c.id for c in g} for g in groups]
     assert {"2509.14562", "Lm4kQx7TbA", "Rj2pWc9sKd", "10.1000/jmlr.2027.1"} in as_ids
     assert {"10.1000/decoy"} in as_ids
+
+
+def test_a_preprint_is_cited_from_arxiv_rather_than_its_dblp_mirror():
+    corr = version("dblp", "journals/corr/abs-2509-14562", "preprint", venue="CoRR",
+                   ids=Ids(dblp="journals/corr/abs-2509-14562", arxiv="2509.14562"))
+    assert choose_version([corr, ARXIV]) is ARXIV

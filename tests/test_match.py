@@ -184,3 +184,13 @@ def test_url_mention_with_authors_only_needs_every_author():
                    ["Michael Crawshaw", "Chirag Modi", "Mingrui Liu", "Robert Gower"])
     assert score(m, full).agrees
     assert not score(m, partial).agrees
+
+
+def test_a_preprint_server_is_not_a_venue_that_disagrees():
+    m = mention("LoRDO: Distributed Low-Rank Optimization with Infrequent Communication",
+                ["Andrej Jovanović", "Alex Iacob", "Mher Safaryan"])
+    preprint = cand("LoRDO: Low-Rank Optimization with Infrequent Communication",
+                    ["Andrej Jovanovic", "Alex Iacob", "Mher Safaryan"], source="arxiv", venue="arXiv", year=2025,
+                    stage="preprint")
+    s = score(m, preprint)
+    assert s.venue is None and s.title_agreement == "partial" and s.agrees
