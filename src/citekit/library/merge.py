@@ -16,6 +16,12 @@ from ..model import Entry, Ids
 
 #: version stages, best first; the merge keeps the fields of the best one
 STAGE_RANK: dict[str, int] = {"published": 3, "accepted": 2, "preprint": 1, "other": 0}
+#: fields that describe one version (where and how it appeared): never copied across versions
+VERSION_FIELDS = frozenset({
+    "journal", "journaltitle", "booktitle", "volume", "number", "issue", "pages", "publisher", "series",
+    "address", "location", "organization", "month", "year", "date", "howpublished", "type", "school",
+    "institution", "edition", "note", "doi", "url", "isbn", "issn", "eventtitle", "venue", "pubstate",
+})
 _STATUS_RANK = {"resolved": 2, "ambiguous": 1, "notes-only": 0}
 
 _PREPRINT_VENUE = re.compile(
@@ -144,9 +150,12 @@ def _merge_fields(merged: Entry, base: Entry, others: Sequence[Entry]) -> None:
                 merged.fields.pop(name, None)  # the user deleted it there: keep it deleted
             _copy_meta(merged, other, name)
             hand.add(name)
+        other_version = version_stage(other) != version_stage(base)
         for name, value in other.fields.items():
             if name in merged.fields or name in hand or not value.strip():
                 continue
+            if other_version and name in VERSION_FIELDS:
+                continue  # the preprint's "journal = arXiv" must not leak into the paper
             merged.fields[name] = value
             _copy_meta(merged, other, name)
     merged.hand = sorted(hand)
