@@ -25,7 +25,7 @@ KEYMAP_HEADER = (
 #: natbib (\citet, \citep*, \citealp, \Citeauthor, \citetalias ...), biblatex (\parencite,
 #: \textcite, \autocite, \footcite, \smartcite, \supercite, \fullcite, \citetitle ...) and
 #: their multi-cite forms (\cites, \parencites, \textcites ...), plus \nocite.
-_CITE_CMD = re.compile(r"\\([A-Za-z]*cite[A-Za-z]*|nocite)\*?(?![A-Za-z])")
+_CITE_CMD = re.compile(r"\\([A-Za-z]*[Cc]ite[A-Za-z]*|nocite)\*?(?![A-Za-z])")
 
 
 class KeyMapError(Exception):
@@ -164,7 +164,7 @@ def rewrite_citations(text: str, key_map: Mapping[str, str]) -> RekeyResult:
     comment_free = _mask_comments(text)
     for m in _CITE_CMD.finditer(comment_free):
         name = m.group(1)
-        multicite = name.endswith("cites") or name.endswith("Cites")
+        multicite = name.lower().endswith("cites")
         spans, _ = _key_groups(comment_free, m.end(), multicite)
         for start, end in spans:
             pos = start
