@@ -1,0 +1,167 @@
+"""citekit import / dedup / rekey through the command line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from citekit.cli import main
+from citekit.library.store import Library
+from citekit.model import Entry, Ids
+
+DUPES_BIB = r"""
+@article{raffel2019exploring,
+  title   = {Exploring the limits of transfer learning with a unified text-to-text transformer},
+  author  = {Raffel, Colin and Shazeer, Noam and Roberts, Adam},
+  journal = {arXiv preprint arXiv:1910.10683},
+  year    = {2019}
+}
+
+@article{t5,
+  title   = {Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer},
+  author  = {Colin Raffel and Noam Shazeer and Adam Roberts},
+  journal = {Journal of Machine Learning Research},
+  volume  = {21},
+  year    = {2020}
+}
+
+@inproceedings{bauer1,
+  title = {Crystal growth on surfaces, Part I},
+  author = {Bauer, Ernst},
+  booktitle = {Proc. Crystal Conference},
+  year = {1958}
+}
+
+@inproceedings{bauer2,
+  title = {Crystal growth on surfaces, Part II},
+  author = {Bauer, Ernst},
+  booktitle = {Proc. Crystal Conference},
+  year = {1958}
+}
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
+    return tmp_path
+
+
+def run(root: Path, *args: str):
+    return CliRunner().invoke(main, ["-C", str(root), *args], catch_exceptions=False)
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_dedup_of_a_bib_file_prints_clusters_as_json_and_changes_nothing(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    bib = root / "paper.bib"
+    bib.write_text(DUPES_BIB, encoding="utf-8")
+    before = digest(root)
+    result = run(root, "dedup", str(bib), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == {"clusters"}
+    (cluster,) = data["clusters"]
+    assert set(cluster) == {"keys", "kept", "reason"}
+    assert cluster["keys"] == ["raffel2019exploring", "t5"] and cluster["kept"] == "t5"
+    assert "title" in cluster["reason"]
+    assert digest(root) == before
+
+
+def test_import_then_dedup_apply_merges_and_writes_a_key_map(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    refs = root / "refs"
+    lib = Library.load(refs)
+    lib.add(Entry(key="kingma2014adam", entry_type="article",
+                  fields={"title": "Adam: A Method for Stochastic Optimization", "author": "Kingma, D. and Ba, J.",
+                          "year": "2014", "journal": "arXiv preprint arXiv:1412.6980"}, ids=Ids(arxiv="1412.6980")))
+    lib.add(Entry(key="kingma2015adam", entry_type="inproceedings",
+                  fields={"title": "Adam: a method for stochastic optimization", "author": "Diederik Kingma and Jimmy Ba",
+                          "year": "2015", "booktitle": "ICLR"}))
+    lib.save()
+    before = digest(refs)
+
+    listed = run(root, "dedup")
+    assert listed.exit_code == 0
+    assert "kingma2015adam <- kingma2014adam" in listed.stdout
+    assert digest(refs) == before  # no --apply: not a byte changed
+
+    applied = run(root, "dedup", "--apply", "--json")
+    assert applied.exit_code == 0, applied.output
+    assert json.loads(applied.stdout)["clusters"][0]["kept"] == "kingma2015adam"
+    keymap = yaml.safe_load((refs / "keymap.yaml").read_text(encoding="utf-8"))
+    assert keymap == {"kingma2014adam": "kingma2015adam"}
+    after = Library.load(refs)
+    assert list(after.entries) == ["kingma2015adam"]
+    assert after.get("kingma2014adam").key == "kingma2015adam"
+    assert "ids" in (refs / "library.bib").read_text(encoding="utf-8")  # the old key stays citable with biblatex
+
+    again = run(root, "dedup", "--json")
+    assert json.loads(again.stdout) == {"clusters": []}
+
+
+def test_import_command_reports_renames_and_writes_the_import_map(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    lib = Library.load(root / "refs")
+    lib.add(Entry(key="t5", entry_type="misc", fields={"title": "A T5 tutorial for beginners", "author": "Doe, J.", "year": "2021"}))
+    lib.save()
+    bib = root / "paper.bib"
+    bib.write_text(DUPES_BIB, encoding="utf-8")
+    result = run(root, "import", str(bib))
+    assert result.exit_code == 0, result.output
+    assert "renamed" in result.stdout or "merged" in result.stdout
+    lib = Library.load(root / "refs")
+    assert lib.entries["t5"].title == "A T5 tutorial for beginners"  # the library's t5 is untouched
+    assert {"bauer1", "bauer2"} <= set(lib.entries)  # Part I and Part II stay two entries
+    import_map = yaml.safe_load((root / "refs" / "import-keymap.yaml").read_text(encoding="utf-8"))
+    survivor = import_map["t5"]
+    assert survivor != "t5" and lib.entries[survivor].fields["journal"] == "Journal of Machine Learning Research"
+    assert import_map["raffel2019exploring"] == survivor
+
+    tex = root / "paper.tex"
+    tex.write_text("T5 \\citep{t5, raffel2019exploring} and Bauer \\cite{bauer1}.\n", encoding="utf-8")
+    rk = run(root, "rekey", str(tex), "--map", str(root / "refs" / "import-keymap.yaml"))
+    assert rk.exit_code == 0, rk.output
+    assert tex.read_text(encoding="utf-8") == f"T5 \\citep{{{survivor}, {survivor}}} and Bauer \\cite{{bauer1}}.\n"
+    assert f"+ T5 \\citep{{{survivor}" in rk.stdout and "- T5 \\citep{t5" in rk.stdout
+
+
+def test_rekey_dry_run_previews_and_defaults_to_library_aliases(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    lib = Library.load(root / "refs")
+    lib.add(Entry(key="mykey", entry_type="article", fields={"title": "Lions and Muons", "author": "Sfyraki, Maria",
+                                                             "year": "2026", "journal": "TMLR"}, aliases=["oldkey"]))
+    lib.save()
+    before = digest(root)
+    preview = run(root, "rekey", "--dry-run")
+    assert preview.exit_code == 0
+    assert "* mykey -> sfyraki2026lions" in preview.stdout
+    assert digest(root) == before
+
+    tex = root / "a.tex"
+    tex.write_text("\\cite{oldkey}\n", encoding="utf-8")
+    dry = run(root, "rekey", str(tex), "--dry-run")
+    assert "+ \\cite{mykey}" in dry.stdout and tex.read_text(encoding="utf-8") == "\\cite{oldkey}\n"
+    run(root, "rekey", str(tex))
+    assert tex.read_text(encoding="utf-8") == "\\cite{mykey}\n"
+
+
+def test_user_errors_are_one_line_messages(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    bib = root / "x.bib"
+    bib.write_text(DUPES_BIB, encoding="utf-8")
+    res = CliRunner().invoke(main, ["-C", str(root), "dedup", str(bib), "--apply"])
+    assert res.exit_code == 2 and "citekit import" in res.output
+    res = CliRunner().invoke(main, ["-C", str(root), "rekey"])
+    assert res.exit_code == 2 and "--dry-run" in res.output
+    tex = root / "a.tex"
+    tex.write_text("\\cite{a}\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["-C", str(root), "rekey", str(tex), "--map", str(root / "missing.yaml")])
+    assert res.exit_code == 2 and "no such key map" in res.output
