@@ -119,6 +119,16 @@ def realistic_entries() -> list[Entry]:
             tags_auto=["muon", "optimizer"],
         ),
         Entry(
+            key="alimisis2026warmup",
+            entry_type="misc",
+            fields={
+                "author": people("Foivos Alimisis", "Aurelien Lucchi"),
+                # Formulas typed in Unicode, as OpenReview titles often are.
+                "title": protect_title("ℓ∞-Smoothness, α-Nets and Σ-Δ Bounds: Why Warm-up Needs η ≤ 1/L₀"),
+                "year": "2026",
+            },
+        ),
+        Entry(
             key="evil2026owned",
             entry_type="misc",
             fields={

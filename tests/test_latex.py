@@ -133,6 +133,12 @@ def test_listed_eponym_pairs_match_with_a_plain_hyphen() -> None:
     assert protect_title("Optimization via Stochastic Frank-Wolfe") == "Optimization via Stochastic {Frank-Wolfe}"
 
 
+def test_unicode_math_symbols_become_math_that_pdflatex_can_typeset() -> None:
+    assert protect_title("ℓ∞-Smoothness of α-Nets") == r"$\ell\infty$-Smoothness of $\alpha$-Nets"
+    assert protect_title("Bounds with η ≤ 1/L₀ and Σ") == r"Bounds with $\eta$ $\leq$ 1/{L}$_0$ and {$\Sigma$}"
+    assert protect_title("Horváth’s naïve Étude") == "Horváth’s naïve Étude"  # letters stay Unicode
+
+
 def test_possessives_plurals_and_dashes() -> None:
     assert protect_title("On Newton's Method") == "On {Newton's} Method"
     assert protect_title("Adam—Revisited – Again") == "Adam---Revisited -- Again"
@@ -240,6 +246,7 @@ def test_to_ascii_encodes_letters_and_keeps_math() -> None:
     assert to_ascii("Horváth and Richtárik") == r"Horv{\'a}th and Richt{\'a}rik"
     assert to_ascii(r"$\ell_\infty$ – Łukasz") == r"$\ell_\infty$ {\textendash} {\L}ukasz"
     assert to_ascii("plain") == "plain"
+    assert to_ascii("$x ≤ ¡$") == r"$x {\leq} \mbox{{\textexclamdown}}$"
 
 
 @settings(max_examples=200, deadline=None)

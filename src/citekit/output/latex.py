@@ -319,7 +319,7 @@ def _sanitize_word(toks: Sequence[_Tok], k: int) -> tuple[str, int]:
     if name in ARGUMENT_COMMANDS:
         nxt = _next_index(toks, k, skip_space=True)
         if _is_matched_open(toks, nxt):
-            return "\\" + name, k + 1
+            return "\\" + name, nxt  # ``\\c {o}`` → ``\\c{o}``: the argument stays attached
         if name in LETTER_ACCENTS and _is_letter(toks, nxt):
             return "\\" + name + "{" + toks[nxt].text + "}", nxt + 1
     return _NEUTRAL + name, k + 1
@@ -356,6 +356,60 @@ def protected_words() -> frozenset[str]:
 
 def _replace_dashes(value: str) -> str:
     return "".join(_DASHES.get(ch, ch) for ch in value)
+
+
+_MATH_ENCODER = UnicodeToLatexEncoder(
+    non_ascii_only=True, replacement_latex_protection="none", unknown_char_policy=lambda ch: ch
+)
+_ENSUREMATH_RE = re.compile(r"^\\ensuremath\{(.+)\}$")
+
+
+def _maybe_math(ch: str) -> bool:
+    """Symbols, Greek, letter-like and super/subscript characters (not CJK or Latin letters)."""
+    code = ord(ch)
+    return (
+        unicodedata.category(ch) in ("Sm", "So", "Sk", "No")
+        or 0x0370 <= code <= 0x03FF
+        or 0x2100 <= code <= 0x214F
+        or 0x1D400 <= code <= 0x1D7FF
+    )
+
+
+@lru_cache(maxsize=4096)
+def _math_spelling(ch: str) -> str | None:
+    """``\\ell`` for ``ℓ``: the math spelling of a symbol pdflatex's utf8 input cannot typeset."""
+    if ch.isascii() or ch in _DASHES or not _maybe_math(ch):
+        return None
+    m = _ENSUREMATH_RE.match(_MATH_ENCODER.unicode_to_latex(ch))
+    return m.group(1) if m and _math_is_safe(m.group(1)) else None
+
+
+def _symbols_to_math(title: str) -> str:
+    """Unicode math symbols in text become math (``ℓ∞-Smoothness`` → ``$\\ell\\infty$-Smoothness``).
+
+    Titles from OpenReview and arXiv often type formulas in Unicode; pdflatex stops at
+    ``ℓ`` or ``α`` ("Unicode character not set up for use with LaTeX"), math does not.
+    """
+    out: list[str] = []
+    for piece in _split_math(title):
+        if piece.startswith("$"):
+            out.append(piece)
+            continue
+        run: list[str] = []
+        for ch in piece:
+            spelling = _math_spelling(ch)
+            if spelling is not None:
+                if run and run[-1][-1:].isalpha() and spelling[:1].isalpha():
+                    run.append(" ")
+                run.append(spelling)
+                continue
+            if run:
+                out.append("$" + "".join(run) + "$")
+                run = []
+            out.append(ch)
+        if run:
+            out.append("$" + "".join(run) + "$")
+    return "".join(out)
 
 
 def _plain(piece: str) -> str:
@@ -485,24 +539,31 @@ def protect_title(title: str, extra_terms: Iterable[str] = ()) -> str:
     ``data/protected_words.txt`` and the caller's ``extra_terms`` (``Muon``,
     ``Frank--Wolfe``). The first word is exempt from the list rule because every style
     keeps its capital. Math is kept verbatim, and braced when it holds a capital letter
-    (BibTeX lower-cases math too: ``$(L_0,L_1)$`` would print as ``$(l_0,l_1)$``); dashes become ``--``/``---``, words already in
+    (BibTeX lower-cases math too: ``$(L_0,L_1)$`` would print as ``$(l_0,l_1)$``); Unicode
+    math symbols become math (``ℓ`` → ``$\\ell$``) so pdflatex can typeset them; dashes become ``--``/``---``, words already in
     braces are left alone, and the result is sanitized; the function is idempotent.
     """
-    safe = sanitize(_replace_dashes(title))
+    safe = sanitize(_symbols_to_math(_replace_dashes(title)))
     terms = protected_words() | frozenset(_replace_dashes(t).strip() for t in extra_terms if t and t.strip())
     toks = _tokenize(safe)
     units = _title_units(toks)
     spans = _words(units)
     plain_words = [_plain("".join(u.text for u in units[a:b])) for a, b in spans]
-    shouting = _shouting(plain_words)
+    # Judged on the text without braces, so a second pass over the output agrees.
+    shouting = _shouting(re.findall(r"[^\W_]+", _plain(safe)))
     first_unit = next((i for i, u in enumerate(units) if u.wordish or u.text.startswith(("{", "$"))), -1)
 
     wrap: dict[int, int] = {}  # start unit -> end unit (exclusive) to brace
     for (a, b), word in zip(spans, plain_words):
         is_first = a == first_unit
         parts = re.split(r"-+", word)
+        glued_to_math = (a > 0 and units[a - 1].text.startswith("$")) or (
+            b < len(units) and units[b].text.startswith("$")
+        )
         if any(_part_needs_protection(p, shouting=shouting) for p in parts):
             wrap[a] = b
+        elif glued_to_math and any(c.isupper() for c in word):
+            wrap[a] = b  # a symbol written half in text: the L of L$_0$
         elif _in_list(word, terms):
             if not (is_first and _initial_cap_only(word)):
                 wrap[a] = b
@@ -555,7 +616,7 @@ def _wrap_listed_parts(
 
 
 def _unknown_char(ch: str) -> str:
-    log.warning("no LaTeX spelling for %r (U+%04X); written as '?' in ASCII output", ch, ord(ch))
+    """pylatexenc has already logged the character; ASCII output needs a stand-in."""
     return "?"
 
 
@@ -578,7 +639,23 @@ def to_ascii(value: str) -> str:
         return value
     out = []
     for tok in _split_math(value):
-        out.append(tok if tok.startswith("$") else _ENCODER.unicode_to_latex(tok))
+        out.append(_math_to_ascii(tok) if tok.startswith("$") else _ENCODER.unicode_to_latex(tok))
+    return "".join(out)
+
+
+def _math_to_ascii(math: str) -> str:
+    """Non-ASCII inside math: its math spelling (``ℓ`` → ``\\ell``), else text in ``\\mbox``."""
+    out = []
+    for ch in math:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        spelling = _MATH_ENCODER.unicode_to_latex(ch)
+        m = _ENSUREMATH_RE.match(spelling)
+        if m:
+            out.append("{" + m.group(1) + "}")
+        else:
+            out.append(r"\mbox{" + _ENCODER.unicode_to_latex(ch) + "}")
     return "".join(out)
 
 
