@@ -8,7 +8,7 @@ Run from the repository root::
 
 Part 1 reads every .bib/.bibtex file of the corpora folder, finds duplicate clusters in
 each file, and prints a sample of clusters to check by eye. Part 2 generates a library
-with planted duplicates (preprint vs proceedings, case/brace/accent/punctuation changes,
+with planted duplicate pairs (preprint vs proceedings, case/brace/accent/punctuation changes,
 abbreviated and family-first names, a dropped author, title typos, year off by one) and
 hard negatives (Part I/II, same title by other authors, errata, the thesis of a paper),
 and reports precision and recall over the planted pairs. The naive all-pairs comparison
@@ -125,7 +125,7 @@ class Synth:
             fields["doi"] = w.doi
         return Entry(key=key, entry_type=w.kind, fields=fields, ids=Ids(doi=w.doi, arxiv=None), origin="import")
 
-    # -- planted duplicates ---------------------------------------------------------------
+    # -- planted duplicate records -----------------------------------------------------------
     def variant(self, key: str, w: Work) -> tuple[Entry, str]:
         """Another record of the same work, changed the ways real records differ."""
         rng = self.rng

@@ -91,7 +91,7 @@ def test_import_survives_a_round_trip_through_the_files(tmp_path: Path) -> None:
     assert (tmp_path / "refs" / "library.bib").read_bytes() == before
 
 
-def test_duplicates_inside_one_import_become_one_entry(tmp_path: Path) -> None:
+def test_two_records_of_one_work_in_one_import_become_one_entry(tmp_path: Path) -> None:
     lib = Library.load(tmp_path / "refs")
     a = Entry(key="b2", entry_type="article", fields={"title": "Gradient descent converges", "author": "Ng, A.",
                                                       "year": "2019", "journal": "arXiv preprint arXiv:1901.00001"})

@@ -107,7 +107,7 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
     if file is not None:
         if apply_:
             raise click.UsageError(f"--apply changes the library only; run `citekit import {file}` to bring the file in "
-                                   "(duplicates are merged on import), or drop --apply to see the clusters.")
+                                   "(entries of works already present are merged on import), or drop --apply to see the clusters.")
         parsed = read_bib_file(file)
         for problem in parsed.problems:
             click.echo(f"warning: {problem}", err=True)

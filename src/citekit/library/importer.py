@@ -58,7 +58,7 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
         members = cluster.indices
         clustered.update(members)
         if all(i < n_lib for i in members):
-            continue  # duplicates already in the library: `citekit dedup` reports those
+            continue  # works entered twice in the library already: `citekit dedup` reports those
         _import_cluster(lib, [everything[i] for i in members], [i < n_lib for i in members], cluster.reason, source, report)
     for i, entry in enumerate(incoming, start=n_lib):
         if i not in clustered:
