@@ -163,7 +163,7 @@ def test_version_stage_reads_bibtex_fields() -> None:
 
 # ---- normalisation and blocking ------------------------------------------------------------------
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60))
 def test_fast_title_normalisation_equals_the_shared_one(title: str) -> None:
     assert normalized_title(title) == normalize_title(title)

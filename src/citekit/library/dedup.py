@@ -148,7 +148,7 @@ def normalized_title(title: str) -> str:
     and braces alone need no parser either; this keeps 100k titles well under a second.
     The result is identical to ``normalize_title`` (the tests check it).
     """
-    if "\\" in title or "$" in title:
+    if "\\" in title or "$" in title or "%" in title:  # commands, math, comments: parse them
         return normalize_title(title)
     plain = title.replace("{", "").replace("}", "")
     if plain.isascii():
