@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ["tests.fakeservices.plugin"]
+
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
 _real_getaddrinfo = socket.getaddrinfo

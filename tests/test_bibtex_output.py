@@ -248,3 +248,11 @@ def test_csl_arxiv_preprint_gets_url_from_eprint() -> None:
     item = to_csl_json([e])[0]
     assert item["URL"] == "https://arxiv.org/abs/2602.09842"
     assert item["issued"] == {"date-parts": [[2026]]}
+
+
+def test_csl_keeps_text_after_a_bare_percent():
+    from citekit.model import Entry
+    from citekit.output.csl import to_csl_json
+
+    entry = Entry(key="x2026", entry_type="article", fields={"title": "60% faster training with {LoRA}", "year": "2026"})
+    assert to_csl_json([entry])[0]["title"] == "60% faster training with LoRA"

@@ -43,6 +43,7 @@ class SyncReport:
     pending: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    source_problems: list[str] = field(default_factory=list)
     offline: bool = False
     changed: bool = False
     requests: int = 0
@@ -59,6 +60,7 @@ class SyncReport:
             "pending": self.pending,
             "problems": self.problems,
             "notices": self.notices,
+            "source_problems": self.source_problems,
             "offline": self.offline,
             "changed": self.changed,
             "requests": self.requests,
@@ -142,18 +144,33 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
     if offline:
         return [Work(mentions=g, reason="offline: built from the notes") for g in groups]
     from .resolve.pipeline import resolve_groups
-    from .sources import build_sources
+    from .sources import build_client, build_sources, open_cache
     from .sources.settings import SourceSettings
 
     settings = SourceSettings.from_env(cfg.data, cfg.root)
     settings.refresh = refresh
-    sources = build_sources(settings)
-    resolved = resolve_groups(groups, sources, jobs=jobs, progress=progress, pins=_pins(cfg))
-    report.notices.extend(resolved.problems)
-    report.requests = int(getattr(resolved, "requests", 0) or 0)
-    if resolved.works and all(w.status == "notes-only" for w in resolved.works) and resolved.problems:
+    client = build_client(settings)
+    cache = open_cache(settings)
+    try:
+        sources = build_sources(settings, client=client, cache=cache)
+        precedence = (cfg.data.get("resolve") or {}).get("precedence")
+        resolved = resolve_groups(groups, sources, jobs=jobs, progress=progress, pins=_pins(cfg), precedence=precedence)
+    finally:
+        client.close()
+        close = getattr(cache, "close", None)
+        if close:
+            close()
+    report.requests = client.stats.total
+    report.source_problems = list(resolved.problems)
+    names = [s.name for s in sources]
+    if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
         report.offline = True
-        report.notices.append("no source could be reached: entries were built from the notes and will upgrade on the next online sync")
+        report.notices.append(
+            f"no source could be reached ({', '.join(names)}): entries were built from the notes "
+            "and will upgrade on the next online sync (details: --json)"
+        )
+    else:
+        report.notices.extend(resolved.problems)
     return resolved.works
 
 

@@ -11,7 +11,7 @@ import re
 
 from ..model import Candidate, Mention, Person
 from ..names import parse_name
-from ..output.latex import author_field, protect_title, sanitize
+from ..output.latex import author_field, protect_title, safe_url, sanitize
 from .. import venues
 
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -46,7 +46,7 @@ def fields_from_candidate(c: Candidate, hints: list[str] | None = None) -> tuple
         fields["doi"] = c.ids.doi
     url = c.url or (f"https://openreview.net/forum?id={c.ids.openreview}" if c.ids.openreview else None)
     if url:
-        fields["url"] = url
+        fields["url"] = safe_url(url)
     if c.ids.arxiv:
         fields["eprint"] = c.ids.arxiv
         fields["archiveprefix"] = "arXiv"
@@ -83,7 +83,7 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
         fields["year"] = str(year)
     url = next((u for m in mentions for u in m.urls), None)
     if url:
-        fields["url"] = url
+        fields["url"] = safe_url(url)
     ids = mentions[0].ids
     for m in mentions[1:]:
         ids = ids.merged(m.ids)

@@ -41,8 +41,9 @@ _L2T = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 
 def plain_text(value: str) -> str:
     """LaTeX field value to plain Unicode (``{LiMuon}: \\'a`` -> ``LiMuon: á``)."""
-    if not re.search(r"[\\{}$~]", value):
+    if not re.search(r"[\\{}$~%]", value):
         return value
+    value = re.sub(r"(?<!\\)%", r"\\%", value)  # a bare % is text in a .bib value, not a comment
     try:
         text = _L2T.latex_to_text(value)
     except Exception:  # malformed LaTeX: a readable approximation beats no export

@@ -57,6 +57,8 @@ class Retry:
     reason: str
     wait: float | None = None
     unreachable: bool = False
+    #: the host name did not resolve: no network (or a wrong URL), not worth retrying
+    no_dns: bool = False
 
 
 class RetryableError(Exception):
@@ -266,6 +268,8 @@ class HttpClient:
         limiter = self.limiter(bucket)
         last: Retry | None = None
         for n in range(self.retries + 1):
+            if bucket in self._down:  # another thread found it down meanwhile
+                raise SourceUnavailable(bucket, self._down[bucket])
             limiter.wait_turn()
             with limiter.gate.held():
                 with self._lock:
@@ -274,18 +278,23 @@ class HttpClient:
                     return attempt()
                 except RetryableError as exc:
                     last = exc.retry
+            if last.unreachable and (last.no_dns or _no_name_resolution(last.reason)):
+                # No DNS means no network (or a mistyped URL): retrying in seconds cannot help.
+                message = f"{what}: cannot resolve the host ({last.reason}); check the network or the URL"
+                self._mark_down(bucket, message)
+                raise SourceUnavailable(bucket, message)
             if last.wait is not None and last.wait > self.max_retry_after:
                 message = (f"{what}: the service asks to wait {last.wait:.0f} s ({last.reason}); "
                            "skipping it for this run, run sync again later")
                 self._mark_down(bucket, message)
                 raise SourceUnavailable(bucket, message)
-            if n == self.retries:
-                break
+            if n == self.retries or (last.unreachable and n >= UNREACHABLE_RETRIES):
+                break  # a host that refuses or times out twice in a row is down for this run
             with self._lock:
                 self.stats.retries[bucket] += 1
             self._sleep_counted(self._delay(n, last))
         assert last is not None
-        message = f"{what} failed after {self.retries + 1} attempts ({last.reason}); run sync again later"
+        message = f"{what} failed after {n + 1} attempts ({last.reason}); run sync again later"
         if last.unreachable:
             self._mark_down(bucket, message)
             raise SourceUnavailable(bucket, message)
@@ -325,7 +334,8 @@ class HttpClient:
             except requests.Timeout as exc:
                 raise RetryableError(Retry(f"timed out after {self.timeout:g} s", unreachable=True)) from exc
             except requests.ConnectionError as exc:
-                raise RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True)) from exc
+                raise RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True,
+                                           no_dns=_no_name_resolution(str(exc)))) from exc
             except requests.RequestException as exc:
                 raise SourceError(bucket, f"{method} {url} failed: {_short(exc)}") from exc
             self.adapt(bucket, resp.headers)
@@ -338,6 +348,17 @@ class HttpClient:
 
     def close(self) -> None:
         self.session.close()
+
+
+#: retries for transport failures (refused, reset, timed out); 429/5xx get ``retries``
+UNREACHABLE_RETRIES = 2
+
+_DNS_FAILURES = ("NameResolutionError", "Name or service not known", "Temporary failure in name resolution",
+                 "nodename nor servname", "getaddrinfo failed", "No address associated with hostname")
+
+
+def _no_name_resolution(reason: str) -> bool:
+    return any(marker in reason for marker in _DNS_FAILURES)
 
 
 def _short(exc: BaseException) -> str:

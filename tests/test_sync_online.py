@@ -1,0 +1,116 @@
+"""`citekit sync` online, end to end through the CLI, against the loopback fake services.
+
+The fake answers like OpenReview, Crossref, dblp and arXiv (see tests/fakeservices), with
+ICLR submissions, arXiv versions, renamed papers and Crossref decoys planted.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from citekit.cli import main
+from citekit.library.store import Library
+
+from .fakeservices.world import World
+from .helpers_project import make_project
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch, fake_services):
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_MAILTO", "researcher@example.org")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    return make_project(tmp_path)
+
+
+def _sync(root, *args):
+    result = CliRunner().invoke(main, ["-C", str(root), "sync", "--json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _papers():
+    return World.load().papers if hasattr(World.load(), "papers") else []
+
+
+def test_offline_entries_upgrade_online_and_keep_their_keys(project, fake_services):
+    offline = _sync(project, "--offline")
+    keys_before = {w["key"] for w in offline["works_detail"]}
+    online = _sync(project)
+    lib = Library.load(project / "refs")
+    assert keys_before <= set(lib.entries), "keys issued offline must survive the upgrade"
+    assert online["counts"]["resolved"] >= 60
+    assert online["upgraded"], "notes-only entries should be upgraded"
+    entry = lib.get("huang2026limuon")
+    assert entry.status == "resolved"
+    assert entry.fields["booktitle"] == "Forty-third International Conference on Machine Learning"
+    assert entry.fields["url"].startswith("https://openreview.net/forum?id=")
+    assert entry.ids.openreview
+    # the abstract of LiMuon from the abstracts file is the same work: one entry, both mentions
+    assert any("abstracts" in str(m) for m in entry.mentions)
+
+
+def test_resolves_to_icml_records_never_decoys_or_earlier_submissions(project):
+    data = _sync(project)
+    for work in data["works_detail"]:
+        if work["status"] != "resolved":
+            continue
+        chosen = work["chosen"]
+        assert chosen is not None
+        stages = {v["stage"] for v in work["versions"]}
+        if "accepted" in stages:
+            # the ICML 2026 record, not the ICLR submission or the arXiv version
+            assert chosen["source"] == "openreview", work
+    lib = Library.load(project / "refs")
+    for entry in lib.entries.values():
+        if entry.status == "resolved" and entry.fields.get("booktitle"):
+            assert "Learning Representations" not in entry.fields["booktitle"], entry.key
+        assert "Anonymous" not in entry.fields.get("author", "")
+
+
+def test_renamed_paper_resolves_to_its_conference_title(project):
+    _sync(project)
+    lib = Library.load(project / "refs")
+    entry = next(e for e in lib.entries.values() if "Risk Control for Reasoning" in e.title)
+    assert entry.status == "resolved"
+    assert entry.title.startswith("Conformal Thinking")
+    assert any(v.get("title", "").startswith("Compute When Worth It") for v in entry.versions)
+
+
+def test_second_sync_makes_no_request_and_changes_no_byte(project, fake_services):
+    first = _sync(project)
+    assert first["requests"] > 0
+    before = {p.name: p.read_bytes() for p in (project / "refs").iterdir()}
+    count = fake_services.requests()
+    second = _sync(project)
+    assert second["requests"] == 0
+    assert fake_services.requests() == count
+    assert {p.name: p.read_bytes() for p in (project / "refs").iterdir()} == before
+
+
+def test_refresh_asks_again(project, fake_services):
+    _sync(project)
+    count = fake_services.requests()
+    again = _sync(project, "--refresh")
+    assert again["requests"] > 0 and fake_services.requests() > count
+
+
+def test_unknown_papers_stay_notes_only_with_a_reason(project):
+    data = _sync(project)
+    not_resolved = [w for w in data["works_detail"] if w["status"] != "resolved"]
+    assert not_resolved, "the fake leaves some papers unknown on purpose"
+    assert all(w["reason"] for w in not_resolved)
+
+
+def test_all_services_down_means_notes_only_said_once(project, fake_services):
+    for service in ("openreview", "crossref", "dblp", "arxiv"):
+        fake_services.down(service)
+    result = CliRunner().invoke(main, ["-C", str(project), "sync"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("no source could be reached") == 1
+    assert "notes-only    54" in result.output
+    lib = Library.load(project / "refs")
+    assert all(e.status == "notes-only" for e in lib.entries.values())
