@@ -17,8 +17,13 @@ from .. import venues
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
-def fields_from_candidate(c: Candidate, hints: list[str] | None = None) -> tuple[str, dict[str, str]]:
-    """``(entry type, fields)`` for a chosen record; every value LaTeX-safe."""
+def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv: str | None = None) -> tuple[str, dict[str, str]]:
+    """``(entry type, fields)`` for a chosen record; every value LaTeX-safe.
+
+    ``arxiv`` is the arXiv id of another version of the same work: citing the conference
+    version with its ``eprint`` lets readers find the free copy. DOIs of other versions
+    are not carried over (a DOI names one version).
+    """
     hints = hints or []
     entry_type = c.entry_type if c.entry_type in {"inproceedings", "article", "misc", "book", "incollection", "phdthesis", "techreport"} else "misc"
     fields: dict[str, str] = {}
@@ -47,8 +52,8 @@ def fields_from_candidate(c: Candidate, hints: list[str] | None = None) -> tuple
     url = c.url or (f"https://openreview.net/forum?id={c.ids.openreview}" if c.ids.openreview else None)
     if url:
         fields["url"] = safe_url(url)
-    if c.ids.arxiv:
-        fields["eprint"] = c.ids.arxiv
+    if c.ids.arxiv or arxiv:
+        fields["eprint"] = c.ids.arxiv or arxiv or ""
         fields["archiveprefix"] = "arXiv"
         if c.extra.get("primaryclass"):
             fields["primaryclass"] = c.extra["primaryclass"]

@@ -86,7 +86,7 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> Apply
     hints = sorted({h for m in work.mentions for h in m.hints})
     built: tuple[str, dict[str, str]] | None
     if work.chosen is not None and work.status == "resolved":
-        built = fields_from_candidate(work.chosen, hints)
+        built = fields_from_candidate(work.chosen, hints, arxiv=work_ids(work).arxiv)
     else:
         built = fields_from_mentions(work.mentions)
     entry = find_entry(lib, work)
