@@ -166,3 +166,57 @@ def test_library_compiles_without_warnings(synced, tmp_path, ascii_mode):
     biber = run("biber", "biblatex")
     assert biber.returncode == 0, biber.stdout
     assert "WARN" not in biber.stdout and "ERROR" not in biber.stdout, biber.stdout
+
+
+def test_ascii_mode_is_remembered_and_not_mistaken_for_hand_edits(synced):
+    root, _ = synced
+    api.sync(root, offline=True, ascii=True)
+    bib = (root / "refs" / "library.bib").read_text(encoding="utf-8")
+    assert bib.isascii()
+    assert "Horv{\\'a}th, Samuel" in bib or "Horv\\'{a}th, Samuel" in bib
+    report = api.sync(root, offline=True)  # no flag: stays ASCII, and nothing changes
+    assert report.changed is False
+    lib = Library.load(root / "refs")
+    assert not any(e.hand for e in lib.entries.values())
+    assert "Horváth, Samuel" in lib.get("zmushko2026onestep").fields["author"]
+    api.sync(root, offline=True, ascii=False)
+    assert "Horváth" in (root / "refs" / "library.bib").read_text(encoding="utf-8")
+
+
+def test_a_paper_dropped_from_the_notes_keeps_its_entry(synced):
+    root, _ = synced
+    notes = root / "notes" / "notes-icml2026-trip-report.txt"
+    lines = notes.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, ln in enumerate(lines) if "WildCat: Near-Linear Attention" in ln)
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("• "))
+    notes.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
+    api.sync(root, offline=True)
+    entry = Library.load(root / "refs").get("schroder2026wildcat")
+    assert entry is not None and entry.mentions == []
+
+
+def test_fixing_a_title_typo_in_the_notes_keeps_one_entry_and_its_key(synced):
+    root, _ = synced
+    lib = Library.load(root / "refs")
+    key = next(k for k, e in lib.entries.items() if "Embarrasingly" in e.title)
+    notes = root / "notes" / "notes-icml2026-trip-report.txt"
+    notes.write_text(notes.read_text(encoding="utf-8").replace("Embarrasingly", "Embarrassingly"), encoding="utf-8")
+    api.sync(root, offline=True)
+    lib = Library.load(root / "refs")
+    assert len(lib.entries) == 54
+    assert "Embarrassingly" in lib.entries[key].title
+
+
+def test_a_paper_already_imported_from_an_old_bib_is_not_duplicated(tmp_path):
+    root = make_project(tmp_path)
+    (root / "old.bib").write_text(
+        "@misc{mylimuon,\n  author = {Huang, F. and Luo, Y. and Chen, S.},\n"
+        "  title = {{LiMuon}: Light and Fast {Muon} Optimizer for Large Models},\n  year = {2025},\n"
+        "  eprint = {2509.14562},\n  archiveprefix = {arXiv},\n}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(root), "import", str(root / "old.bib")])
+    assert result.exit_code == 0, result.output
+    api.sync(root, offline=True)
+    lib = Library.load(root / "refs")
+    limuon = [e for e in lib.entries.values() if "LiMuon" in e.title]
+    assert [e.key for e in limuon] == ["mylimuon"]
+    assert len(limuon[0].mentions) == 2

@@ -95,8 +95,13 @@ def sync(
     refresh: bool = False,
     jobs: int = 8,
     progress: bool = False,
+    ascii: bool | None = None,
 ) -> SyncReport:
-    """Notes → library: extract, group, resolve (unless offline), merge, key, tag, write."""
+    """Notes → library: extract, group, resolve (unless offline), merge, key, tag, write.
+
+    ``ascii`` switches library.bib between UTF-8 (False) and LaTeX escapes (True); None
+    keeps the config's ``bibtex: {ascii: ...}`` or, failing that, what the library used.
+    """
     cfg = load_config(start)
     if not cfg.notes_dir.is_dir():
         raise CitekitError(
@@ -114,14 +119,26 @@ def sync(
 
     lib = Library.load(cfg.refs_dir)
     report.problems.extend(str(p) for p in lib.problems)
+    configured_ascii = (cfg.data.get("bibtex") or {}).get("ascii")
+    if ascii is not None or configured_ascii is not None:
+        lib.ascii = bool(ascii if ascii is not None else configured_ascii)
     rules = _tag_rules(cfg)
     pending: list[Pending] = []
+    seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
     for work in works:
         result = apply_work(lib, work, formula=cfg.key_formula)
         if result.key is None:
             pending.append(Pending(work.mentions))
             continue
         entry = lib.entries[result.key]
+        if result.key in seen:
+            # two groups of mentions turned out to be one work (e.g. a bare oral link and
+            # its title): the entry keeps both sets of mentions
+            seen[result.key].extend(work.mentions)
+            entry.mentions = _locations(seen[result.key])
+            _apply_tags(entry, seen[result.key], rules)
+            continue
+        seen[result.key] = list(work.mentions)
         _apply_tags(entry, work.mentions, rules)
         if result.created:
             report.created.append(result.key)
@@ -129,8 +146,10 @@ def sync(
             report.upgraded.append(result.key)
         report.entries.append(_work_json(entry, work))
     for entry in lib.entries.values():
-        if not any(e["key"] == entry.key for e in report.entries):
+        if entry.key not in seen:
             _apply_tags(entry, [], rules)  # imported or no longer mentioned: rules still apply
+            if entry.origin == "notes":
+                entry.mentions = []  # the notes no longer mention it; the entry itself stays
     lib.pending = [p.to_json() for p in pending]
     report.pending = lib.pending
     for e in report.entries:
@@ -162,6 +181,11 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
             close()
     report.requests = client.stats.total
     report.source_problems = list(resolved.problems)
+    if not settings.mailto and report.requests:
+        report.notices.append(
+            "no contact address set: add 'mailto: you@example.org' under 'sources:' in citekit.yaml "
+            "(or CITEKIT_MAILTO) so Crossref serves you from its polite pool and services can reach you"
+        )
     names = [s.name for s in sources]
     if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
         report.offline = True
@@ -172,6 +196,14 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
     else:
         report.notices.extend(resolved.problems)
     return resolved.works
+
+
+def _locations(mentions: list[Mention]) -> list[Any]:
+    out = []
+    for m in mentions:
+        if m.location not in out:
+            out.append(m.location)
+    return sorted(out, key=lambda loc: (loc.file, loc.line))
 
 
 def _pins(cfg: Config) -> dict[str, Any]:

@@ -77,12 +77,21 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=8, show_default=True, help="Mentions resolved at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
+@click.option("--ascii/--utf8", "ascii_mode", default=None,
+              help="Write library.bib with LaTeX escapes (--ascii) or UTF-8 (--utf8); remembered for later syncs.")
 @click.pass_context
 @friendly_errors
-def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: bool, quiet: bool) -> None:
-    """Resolve every paper in the notes and write refs/library.bib."""
+def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: bool, quiet: bool,
+         ascii_mode: bool | None) -> None:
+    """Resolve every paper in the notes and write refs/library.bib.
+
+    Without network (or with --offline) entries are built from the notes alone and marked
+    notes-only; the next online sync upgrades them. Answers are cached in .citekit/, so a
+    second sync of unchanged notes sends no request.
+    """
     progress = sys.stderr.isatty() and not quiet and not as_json
-    report = api.sync(project_dir(ctx), offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+    report = api.sync(project_dir(ctx), offline=offline, refresh=refresh, jobs=jobs, progress=progress,
+                      ascii=ascii_mode)
     if as_json:
         print_json(report.to_json())
         return
@@ -158,3 +167,26 @@ def show(ctx: click.Context, key: str, as_json: bool) -> None:
         click.echo(f"% summary: {entry.summary}")
     if entry.hand:
         click.echo(f"% hand-edited (kept by sync): {', '.join(entry.hand)}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False, path_type=str), default=".")
+@click.option("--mailto", help="Your e-mail address, for the services' polite pools.")
+def init(folder: str, mailto: str | None) -> None:
+    """Start a project: citekit.yaml, notes/ and refs/ in FOLDER (default: here)."""
+    from importlib.resources import files
+    from pathlib import Path
+
+    root = Path(folder)
+    config = root / "citekit.yaml"
+    if config.exists():
+        click.echo(f"citekit: {config} exists already; edit it instead.", err=True)
+        sys.exit(1)
+    template = files("citekit").joinpath("data/citekit.template.yaml").read_text(encoding="utf-8")
+    if mailto:
+        template = template.replace("mailto: null", f"mailto: {mailto}")
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "notes").mkdir(exist_ok=True)
+    (root / "refs").mkdir(exist_ok=True)
+    config.write_text(template, encoding="utf-8")
+    click.echo(f"wrote {config}; put notes in {root / 'notes'} and run: citekit sync")

@@ -23,6 +23,7 @@ import yaml
 
 from ..model import Entry, Ids, Location
 from ..output.bibtex import render_entries
+from ..output.latex import to_ascii
 from .bibfile import Problem, decode_bytes, parse_bib_text
 
 SIDECAR_VERSION = 1
@@ -53,6 +54,8 @@ class Library:
     preamble: list[str] = field(default_factory=list)
     #: mentions with no title yet (abstracts, bare URLs), waiting for an online sync
     pending: list[dict[str, Any]] = field(default_factory=list)
+    #: write library.bib with LaTeX escapes instead of UTF-8 (remembered in the sidecar)
+    ascii: bool = False
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -103,6 +106,7 @@ class Library:
         side_entries: dict[str, dict[str, Any]] = sidecar.get("entries") or {}
         lib.issued_keys = set(sidecar.get("issued_keys") or [])
         lib.pending = list(sidecar.get("pending") or [])
+        lib.ascii = bool(sidecar.get("ascii", False))
         if lib.bib_path.exists():
             text, _enc = decode_bytes(lib.bib_path.read_bytes())
             parsed = parse_bib_text(text, _display(lib.bib_path))
@@ -134,10 +138,10 @@ class Library:
         return data
 
     # ---- save --------------------------------------------------------------------------
-    def render_bib(self, *, ascii: bool = False) -> str:
+    def render_bib(self, *, ascii: bool | None = None) -> str:
         """The text of ``library.bib`` as it would be written now."""
         entries = [written_entry(e) for e in self.sorted_entries()]
-        text = render_entries(entries, ascii=ascii, header=BIB_HEADER)
+        text = render_entries(entries, ascii=self.ascii if ascii is None else ascii, header=BIB_HEADER)
         if self.preamble:
             pre = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble)
             text = _after_header(text, pre)
@@ -149,11 +153,11 @@ class Library:
             )
         return text
 
-    def save(self, *, ascii: bool = False) -> bool:
+    def save(self) -> bool:
         """Write both files atomically; returns whether anything changed on disk."""
         for entry in self.entries.values():
             entry.generated = {**written_entry(entry).fields, TYPE_MARK: entry.entry_type}
-        bib_text = self.render_bib(ascii=ascii)
+        bib_text = self.render_bib()
         side_text = self._render_sidecar(bib_text)
         self.refs_dir.mkdir(parents=True, exist_ok=True)
         changed = False
@@ -173,6 +177,8 @@ class Library:
         }
         if self.pending:
             data["pending"] = self.pending
+        if self.ascii:
+            data["ascii"] = True
         head = (
             "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
             "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
@@ -208,9 +214,14 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool) -> None:
         return
     hand = set(entry.hand)
     generated = entry.generated
-    for name, value in fields.items():
-        if name not in generated or _norm(generated[name]) != _norm(value):
-            hand.add(name)
+    for name, value in list(fields.items()):
+        gen = generated.get(name)
+        if gen is not None and _norm(gen) == _norm(value):
+            continue
+        if gen is not None and _norm(to_ascii(gen)) == _norm(value):
+            fields[name] = gen  # the same value, written with LaTeX escapes (ascii mode)
+            continue
+        hand.add(name)
     for name in generated:
         if name not in DERIVED_FIELDS and name != TYPE_MARK and name not in fields:
             hand.add(name)  # the user deleted it: keep it deleted

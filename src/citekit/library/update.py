@@ -65,19 +65,47 @@ def work_titles(work: Work) -> set[str]:
     return {t for t in titles if t}
 
 
-def find_entry(lib: Library, work: Work) -> Entry | None:
-    """The library entry that already stands for this work, by identifier then by title."""
+def find_entry(lib: Library, work: Work, built: tuple[str, dict[str, str]] | None = None) -> Entry | None:
+    """The library entry that already stands for this work.
+
+    In order: a shared identifier; a title any version ever had; the paper URL the notes
+    gave (so fixing a typo in a title in the notes does not create a second entry); and
+    last the dedup rule (near-identical title with compatible authors), so a work that
+    was imported from an old .bib is recognised instead of duplicated.
+    """
+    entries = lib.sorted_entries()
     ids = work_ids(work)
     if ids:
-        for entry in lib.sorted_entries():
+        for entry in entries:
             if entry.ids.shares_any(ids):
                 return entry
     titles = work_titles(work)
     if titles:
-        for entry in lib.sorted_entries():
+        for entry in entries:
             known = {normalize_title(entry.title)} | {normalize_title(v.get("title", "")) for v in entry.versions}
             if titles & known:
                 return entry
+    urls = {u for m in work.mentions for u in m.urls}
+    if urls:
+        for entry in entries:
+            known_urls = {entry.fields.get("url")} | {u for v in entry.versions for u in v.get("urls", [])}
+            if urls & known_urls:
+                return entry
+    if built is not None and entries:
+        return _same_work_by_dedup_rule(entries, Entry(key="", entry_type=built[0], fields=built[1]))
+    return None
+
+
+def _same_work_by_dedup_rule(entries: list[Entry], probe: Entry) -> Entry | None:
+    from rapidfuzz import fuzz, process
+
+    from .dedup import same_work
+
+    choices = {i: normalize_title(e.title) for i, e in enumerate(entries)}
+    target = normalize_title(probe.title)
+    for _title, _score, i in process.extract(target, choices, scorer=fuzz.ratio, score_cutoff=85, limit=5):
+        if same_work(probe, entries[i]):
+            return entries[i]
     return None
 
 
@@ -89,7 +117,7 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> Apply
         built = fields_from_candidate(work.chosen, hints, arxiv=work_ids(work).arxiv)
     else:
         built = fields_from_mentions(work.mentions)
-    entry = find_entry(lib, work)
+    entry = find_entry(lib, work, built)
     if entry is None:
         if built is None:
             return ApplyResult(key=None)
@@ -157,6 +185,9 @@ def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
     if m is None:
         return None
     out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title, "stage": "notes"}
+    urls = sorted({u for x in mentions for u in x.urls})
+    if urls:
+        out["urls"] = urls
     if m.venue:
         out["venue"] = f"{m.venue} {m.year}" if m.year else m.venue
     return out
