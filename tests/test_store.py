@@ -158,3 +158,14 @@ def test_repeated_field_keeps_first_value_and_is_reported(tmp_path):
     assert [e.key for e in result.entries] == ["a2020x"]
     assert result.entries[0].fields["title"] == "First"
     assert "repeats a field (title)" in result.problems[0].message
+
+
+def test_entry_type_changed_by_hand_survives(tmp_path):
+    refs = tmp_path / "refs"
+    key = _sync_once(refs).key
+    bib = refs / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace(f"@inproceedings{{{key},", f"@conference{{{key},"), encoding="utf-8")
+    _sync_once(refs)
+    _sync_once(refs)
+    assert Library.load(refs).entries[key].entry_type == "conference"
+    assert f"@conference{{{key}," in bib.read_text(encoding="utf-8")
