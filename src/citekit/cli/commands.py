@@ -58,17 +58,35 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
         })
         return
     for m in result.mentions:
-        label = m.title or (f"[{m.kind}] " + ", ".join(m.hints[:4]) if m.hints else f"[{m.kind}] " + (m.urls[0] if m.urls else ""))
-        click.echo(f"{m.location}: {label}")
-        if m.authors:
-            click.echo(f"    authors: {'; '.join(m.authors)}")
-        for u in m.urls:
-            click.echo(f"    url: {u}")
-        if m.venue:
-            click.echo(f"    venue: {m.venue} {m.year or ''}".rstrip())
+        click.echo(f"{m.location}: {_mention_label(m)}")
+        details = [("authors", "; ".join(m.authors))]
+        details += [("url", u) for u in m.urls]
+        details += [(label, u) for label, u in sorted(m.links.items())]
+        details += [("venue", f"{m.venue} {m.year or ''}".strip() if m.venue else "")]
+        details += [("section", m.section or ""), ("tags", " ".join("#" + h for h in m.hashtags))]
+        details += [("pinned", ", ".join(f"{k}: {v}" for k, v in m.pins.items()))]
+        if m.summary:
+            details.append(("summary", m.summary if len(m.summary) <= 70 else m.summary[:69] + "…"))
+        for name, value in details:
+            if value:
+                click.echo(f"    {name}: {value}")
     for p in result.problems:
         click.echo(f"warning: {p}", err=True)
-    click.echo(f"{len(result.mentions)} mentions", err=True)
+    from ..notes import group_mentions
+
+    click.echo(f"{len(result.mentions)} mentions, {len(group_mentions(result.mentions))} works", err=True)
+
+
+def _mention_label(m: Any) -> str:
+    """A one-line name for a mention: its title, else what identifies it."""
+    if m.title:
+        return m.title
+    if m.hints:
+        return f"[{m.kind}] introduces {', '.join(m.hints[:4])}"
+    if m.kind == "abstract" and m.abstract:
+        words = m.abstract.split()
+        return f"[abstract] {' '.join(words[:10])}…"
+    return f"[{m.kind}] " + (m.urls[0] if m.urls else next(iter(m.links.values()), ""))
 
 
 @main.command()
