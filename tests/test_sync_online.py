@@ -7,6 +7,7 @@ ICLR submissions, arXiv versions, renamed papers and Crossref decoys planted.
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -114,3 +115,16 @@ def test_all_services_down_means_notes_only_said_once(project, fake_services):
     assert "notes-only    54" in result.output
     lib = Library.load(project / "refs")
     assert all(e.status == "notes-only" for e in lib.entries.values())
+
+
+def test_offline_sync_after_online_keeps_what_abstracts_resolved(project, fake_services, tmp_path):
+    online = _sync(project)
+    lib = Library.load(project / "refs")
+    from_abstracts = {k for k, e in lib.entries.items() if any("abstracts" in str(m) for m in e.mentions)}
+    assert len(from_abstracts) >= 10
+    before = {k: (list(lib.entries[k].mentions), lib.entries[k].tags) for k in from_abstracts}
+    shutil.rmtree(tmp_path / "cache")  # a fresh clone has no cache, and no network
+    offline = _sync(project, "--offline")
+    after = Library.load(project / "refs")
+    assert {k: (list(after.entries[k].mentions), after.entries[k].tags) for k in from_abstracts} == before
+    assert offline["counts"]["resolved"] == online["counts"]["resolved"]

@@ -127,6 +127,14 @@ def sync(
     seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
     for work in works:
         result = apply_work(lib, work, formula=cfg.key_formula)
+        if result.detached:
+            where = ", ".join(str(m.location) for m in work.mentions[:2])
+            report.problems.append(
+                f"{where}: this paper's entry '{result.detached}' is missing from {_display(lib.bib_path)} "
+                "(deleted, or unreadable: see above); it was not recreated under a new key. Restore it "
+                "(e.g. `git checkout -- refs/library.bib`), or delete it from library.yaml to let citekit rebuild it"
+            )
+            continue
         if result.key is None:
             pending.append(Pending(work.mentions))
             continue
@@ -181,11 +189,6 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
             close()
     report.requests = client.stats.total
     report.source_problems = list(resolved.problems)
-    if not settings.mailto and report.requests:
-        report.notices.append(
-            "no contact address set: add 'mailto: you@example.org' under 'sources:' in citekit.yaml "
-            "(or CITEKIT_MAILTO) so Crossref serves you from its polite pool and services can reach you"
-        )
     names = [s.name for s in sources]
     if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
         report.offline = True
@@ -195,7 +198,19 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
         )
     else:
         report.notices.extend(resolved.problems)
+    if not settings.mailto and report.requests and not report.offline:
+        report.notices.append(
+            "no contact address set: add 'mailto: you@example.org' under 'sources:' in citekit.yaml "
+            "(or CITEKIT_MAILTO) so Crossref serves you from its polite pool and services can reach you"
+        )
     return resolved.works
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _locations(mentions: list[Mention]) -> list[Any]:
@@ -298,11 +313,14 @@ def list_entries(start: str | Path | None = None, *, tags: list[str] | None = No
 def show(key: str, start: str | Path | None = None) -> Entry:
     """One entry by key or alias; the error suggests close keys."""
     lib = load_library(start)
-    entry = lib.get(key)
+    if not lib.entries and not lib.bib_path.exists():
+        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.")
+    entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
     if entry is None:
-        from rapidfuzz import process
+        from rapidfuzz import process, utils
 
-        close = [k for k, _score, _ in process.extract(key, list(lib.entries), limit=3)] if lib.entries else []
+        close = ([k for k, _score, _ in process.extract(key, list(lib.entries), limit=3, processor=utils.default_process)]
+                 if lib.entries else [])
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}")
     return entry

@@ -126,7 +126,9 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
     click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
     if report.pending:
-        click.echo(f"  pending     {len(report.pending):4d}  (no title or authors in the notes yet: waits for an online sync)")
+        why = "no title or authors in the notes; an online sync looks for them" if report.offline else \
+            "no title or authors in the notes, and no source found them"
+        click.echo(f"  pending     {len(report.pending):4d}  ({why})")
     if report.created or report.upgraded:
         click.echo(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
     if not report.offline:

@@ -43,34 +43,98 @@ class BibParseResult:
     problems: list[Problem] = field(default_factory=list)
     preamble: list[str] = field(default_factory=list)
     encoding: str = "utf-8"
+    #: the source text of each entry, parallel to ``entries`` (to keep a rejected one verbatim)
+    raws: list[str] = field(default_factory=list)
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
-    """Text and the encoding used: BOMs first, then UTF-8, then Latin-1 (never fails).
+    """Text and the encoding used; never fails, never garbles more than a bad line.
 
-    Real .bib files come in UTF-16 with BOM, UTF-8 with BOM, and legacy Latin-1; CR-only
+    Real .bib files come in UTF-8, UTF-8 or UTF-16 with a BOM, UTF-16 without one (NUL
+    bytes give it away), and legacy 8-bit encodings. A UTF-8 file with a few bad bytes is
+    read line by line, so only the lines holding them are read as Latin-1 (see
+    :func:`non_utf8_lines`) instead of every accented name in the file. CR-only and CRLF
     line ends are normalised so line numbers mean what an editor shows.
     """
     for bom, enc in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
         if data.startswith(bom):
-            text = data.decode(enc)
+            text = data.decode(enc, errors="replace")
             break
     else:
-        try:
-            text, enc = data.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            text, enc = data.decode("latin-1"), "latin-1"
+        enc = _utf16_without_bom(data)
+        if enc:
+            text = data.decode(enc, errors="replace")
+        else:
+            try:
+                text, enc = data.decode("utf-8"), "utf-8"
+            except UnicodeDecodeError:
+                lines = data.split(b"\n")
+                text = "\n".join(_decode_line(line) for line in lines)
+                enc = "utf-8 with Latin-1 lines" if any(_is_utf8(line) and line.strip() for line in lines) and not all(
+                    _is_utf8(line) for line in lines) else "latin-1"
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, enc
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``utf-16-le``/``-be`` when the NUL bytes say so (ASCII text in UTF-16 is half NULs)."""
+    if len(data) < 4 or b"\x00" not in data[:200]:
+        return None
+    sample = data[:2000]
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    if odd > len(sample) // 4 and even < odd // 8:
+        return "utf-16-le"
+    if even > len(sample) // 4 and odd < even // 8:
+        return "utf-16-be"
+    return None
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def _decode_line(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode("latin-1")
+
+
+def non_utf8_lines(data: bytes) -> list[int]:
+    """1-based numbers of the lines that are not valid UTF-8 (empty for a clean file)."""
+    if data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(data):
+        return []
+    try:
+        data.decode("utf-8")
+        return []
+    except UnicodeDecodeError:
+        pass
+    lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    return [i + 1 for i, line in enumerate(lines) if not _is_utf8(line)]
+
+
+def encoding_problems(data: bytes, name: str) -> list["Problem"]:
+    """Problems to report for a file that is not clean UTF-8."""
+    bad = non_utf8_lines(data)
+    if not bad:
+        return []
+    if len(bad) > 20:
+        return [Problem(name, None, "not UTF-8; read as Latin-1 (re-save the file as UTF-8 to be sure)")]
+    return [Problem(name, n, "this line is not UTF-8; read as Latin-1: check its accents, then re-save as UTF-8") for n in bad]
+
+
 def read_bib_file(path: Path, name: str | None = None) -> BibParseResult:
     """Parse a .bib file in any common encoding; problems are reported, never raised."""
-    text, enc = decode_bytes(Path(path).read_bytes())
+    data = Path(path).read_bytes()
+    text, enc = decode_bytes(data)
     result = parse_bib_text(text, name or str(path))
     result.encoding = enc
-    if enc == "latin-1":
-        result.problems.insert(0, Problem(name or str(path), None, "not UTF-8; read as Latin-1 (re-save as UTF-8 to be sure)"))
+    result.problems[:0] = encoding_problems(data, name or str(path))
     return result
 
 
@@ -82,6 +146,7 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
         line = (block.start_line + 1) if getattr(block, "start_line", None) is not None else None
         if isinstance(block, bpmodel.Entry):
             result.entries.append(_to_entry(block))
+            result.raws.append(block.raw or "")
         elif isinstance(block, bpmodel.DuplicateBlockKeyBlock):
             result.problems.append(Problem(name, line, f"duplicate key '{block.key}': this later entry was skipped; rename it or merge it by hand"))
         elif isinstance(block, bpmodel.DuplicateFieldKeyBlock):
@@ -89,6 +154,7 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
             key = entry.key if isinstance(entry, bpmodel.Entry) else "?"
             if isinstance(entry, bpmodel.Entry):
                 result.entries.append(_to_entry(entry))
+                result.raws.append(block.raw or "")
             dups = ", ".join(sorted(block.duplicate_keys))
             result.problems.append(Problem(name, line, f"entry '{key}' repeats a field ({dups}); the first value was kept"))
         elif isinstance(block, bpmodel.ParsingFailedBlock):

@@ -24,7 +24,7 @@ import yaml
 from ..model import Entry, Ids, Location
 from ..output.bibtex import render_entries
 from ..output.latex import to_ascii
-from .bibfile import Problem, decode_bytes, parse_bib_text
+from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text
 
 SIDECAR_VERSION = 1
 BIB_HEADER = (
@@ -35,6 +35,22 @@ BIB_HEADER = (
 DERIVED_FIELDS = ("keywords", "ids")
 #: key under which ``Entry.generated`` remembers the entry type citekit wrote
 TYPE_MARK = "@type"
+CHECKSUM_MARK = "% citekit-checksum: "
+
+
+def _checksum(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def _checksum_ok(text: str) -> bool:
+    """Whether library.bib is exactly as citekit wrote it (its checksum line still matches)."""
+    at = text.find(CHECKSUM_MARK)
+    if at < 0:
+        return False
+    line_end = text.find("\n", at)
+    if line_end < 0 or text[line_end + 1:line_end + 2] != "\n":
+        return False
+    return text[at + len(CHECKSUM_MARK):line_end].strip() == _checksum(text[line_end + 2:])
 
 
 class LibraryError(Exception):
@@ -56,6 +72,9 @@ class Library:
     pending: list[dict[str, Any]] = field(default_factory=list)
     #: write library.bib with LaTeX escapes instead of UTF-8 (remembered in the sidecar)
     ascii: bool = False
+    #: sidecar records whose entry is missing from library.bib (deleted by hand, or
+    #: unreadable): kept, so their keys and metadata come back when the entry does
+    detached: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -95,7 +114,17 @@ class Library:
         return self.entries.pop(key)
 
     def taken_keys(self) -> set[str]:
-        return set(self.issued_keys) | set(self.entries) | {a for e in self.entries.values() for a in e.aliases}
+        return (set(self.issued_keys) | set(self.entries) | set(self.detached)
+                | {a for e in self.entries.values() for a in e.aliases})
+
+    def detached_entries(self) -> list[Entry]:
+        """Sidecar records whose entry is missing from library.bib, as entries (for matching)."""
+        out = []
+        for key, meta in sorted(self.detached.items()):
+            entry = _from_sidecar(key, meta)
+            entry.fields = {k: v for k, v in entry.generated.items() if k != TYPE_MARK}
+            out.append(entry)
+        return out
 
     # ---- load --------------------------------------------------------------------------
     @classmethod
@@ -108,16 +137,31 @@ class Library:
         lib.pending = list(sidecar.get("pending") or [])
         lib.ascii = bool(sidecar.get("ascii", False))
         if lib.bib_path.exists():
-            text, _enc = decode_bytes(lib.bib_path.read_bytes())
-            parsed = parse_bib_text(text, _display(lib.bib_path))
+            data = lib.bib_path.read_bytes()
+            text, _enc = decode_bytes(data)
+            name = _display(lib.bib_path)
+            lib.problems.extend(encoding_problems(data, name))
+            parsed = parse_bib_text(text, name)
             lib.problems.extend(parsed.problems)
             lib.preamble = parsed.preamble
             lib.unparsed = _unparsed_blocks(text)
-            for bib_entry in parsed.entries:
+            untouched = _checksum_ok(text)
+            seen_lower: dict[str, str] = {}
+            for bib_entry, raw in zip(parsed.entries, parsed.raws):
+                lower = bib_entry.key.lower()
+                if lower in seen_lower:
+                    # BibTeX keys ignore case: a second 'Key' beside 'key' is a duplicate
+                    lib.problems.append(Problem(name, None, f"key '{bib_entry.key}' differs from '{seen_lower[lower]}' only in case, "
+                                                "which BibTeX treats as the same key; it is kept as text: rename it"))
+                    lib.unparsed.append(raw.strip())
+                    continue
+                seen_lower[lower] = bib_entry.key
                 meta = side_entries.get(bib_entry.key)
                 entry = _from_sidecar(bib_entry.key, meta) if meta else _manual_entry(bib_entry)
-                _absorb_bib(entry, bib_entry, managed=meta is not None)
+                _absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
                 lib.entries[entry.key] = entry
+        lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries}
+        lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items() if k not in lib.entries})
         lib.issued_keys.update(lib.entries)
         for e in lib.entries.values():
             lib.issued_keys.update(e.aliases)
@@ -139,19 +183,25 @@ class Library:
 
     # ---- save --------------------------------------------------------------------------
     def render_bib(self, *, ascii: bool | None = None) -> str:
-        """The text of ``library.bib`` as it would be written now."""
+        """The text of ``library.bib`` as it would be written now.
+
+        The last header line is a checksum of everything below it: when it still matches
+        on the next load, nobody has edited the file since citekit wrote it, whatever the
+        sidecar says (e.g. after a crash between the two writes, or a sidecar restored
+        from git).
+        """
         entries = [written_entry(e) for e in self.sorted_entries()]
-        text = render_entries(entries, ascii=self.ascii if ascii is None else ascii, header=BIB_HEADER)
+        body = render_entries(entries, ascii=self.ascii if ascii is None else ascii)
         if self.preamble:
-            pre = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble)
-            text = _after_header(text, pre)
+            body = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble) + body.lstrip("\n")
         if self.unparsed:
-            text += (
-                "\n% citekit could not parse the blocks below; they are kept verbatim. Fix them and run again.\n"
+            body += (
+                "\n% citekit could not read the blocks below; they are kept verbatim. Fix them and run again.\n"
                 + "\n\n".join(self.unparsed)
                 + "\n"
             )
-        return text
+        header = "".join(f"% {line}\n" for line in BIB_HEADER.split("\n"))
+        return f"{header}{CHECKSUM_MARK}{_checksum(body)}\n\n{body}"
 
     def save(self) -> bool:
         """Write both files atomically; returns whether anything changed on disk."""
@@ -179,6 +229,8 @@ class Library:
             data["pending"] = self.pending
         if self.ascii:
             data["ascii"] = True
+        if self.detached:
+            data["detached"] = {k: self.detached[k] for k in sorted(self.detached, key=str.lower)}
         head = (
             "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
             "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
@@ -204,22 +256,29 @@ def written_entry(entry: Entry) -> Entry:
     return out
 
 
-def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool) -> None:
-    """Take the user's view of an entry from library.bib and detect hand edits."""
+def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: bool = False) -> None:
+    """Take the user's view of an entry from library.bib and detect hand edits.
+
+    ``untouched``: the file's checksum says nobody edited it since citekit wrote it, so
+    any difference from the sidecar is the sidecar's staleness, not a hand edit.
+    """
     entry.entry_type = bib_entry.entry_type
     fields = {k: v for k, v in bib_entry.fields.items() if k not in DERIVED_FIELDS}
     if not managed:
         entry.fields = fields
         entry.hand = sorted(fields)
         return
+    if untouched:
+        generated = entry.generated
+        entry.fields = {k: (generated[k] if k in generated and _same_value(generated[k], v) else v)
+                        for k, v in fields.items()}
+        return
     hand = set(entry.hand)
     generated = entry.generated
     for name, value in list(fields.items()):
         gen = generated.get(name)
-        if gen is not None and _norm(gen) == _norm(value):
-            continue
-        if gen is not None and _norm(to_ascii(gen)) == _norm(value):
-            fields[name] = gen  # the same value, written with LaTeX escapes (ascii mode)
+        if gen is not None and _same_value(gen, value):
+            fields[name] = gen  # the same value (maybe written with LaTeX escapes in ascii mode)
             continue
         hand.add(name)
     for name in generated:
@@ -236,12 +295,21 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
     """Keywords edited in library.bib become manual tag additions/removals."""
     if _norm(written or "") == _norm(generated or ""):
         return
-    mine = {t.strip() for t in (written or "").split(",") if t.strip()}
+    from .tags import normalize_tag
+
+    mine = {normalize_tag(t) for t in (written or "").split(",") if t.strip()}
     current = set(entry.tags)
     added = set(entry.tags_added) | (mine - current)
     removed = (set(entry.tags_removed) | (current - mine)) - mine
     entry.tags_added = sorted(added - removed)
     entry.tags_removed = sorted(removed)
+
+
+def _same_value(generated: str, written: str) -> bool:
+    """Whether a value read from library.bib is what citekit wrote, in UTF-8 or ASCII mode."""
+    if _norm(generated) == _norm(written):
+        return True
+    return not generated.isascii() and _norm(to_ascii(generated)) == _norm(written)
 
 
 def _norm(value: str) -> str:
@@ -321,14 +389,6 @@ def _unparsed_blocks(text: str) -> list[str]:
         b.raw.strip() for b in lib.blocks
         if isinstance(b, bpmodel.ParsingFailedBlock) and not isinstance(b, kept_as_entries) and b.raw.strip()
     ]
-
-
-def _after_header(text: str, insert: str) -> str:
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines) and lines[i].startswith("%"):
-        i += 1
-    return "\n".join(lines[:i]) + ("\n" if i else "") + insert + "\n".join(lines[i:]).lstrip("\n")
 
 
 def _display(path: Path) -> str:

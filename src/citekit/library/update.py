@@ -9,6 +9,7 @@ The rules, in order of strength:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,9 @@ class ApplyResult:
     key: str | None  # None: the work could not become an entry (no title known yet)
     created: bool = False
     upgraded: bool = False  # notes-only → resolved
+    #: the work is an entry that is missing from library.bib (deleted or unreadable):
+    #: nothing was created, so its key is not replaced by a new one
+    detached: str | None = None
 
 
 @dataclass
@@ -73,7 +77,10 @@ def find_entry(lib: Library, work: Work, built: tuple[str, dict[str, str]] | Non
     last the dedup rule (near-identical title with compatible authors), so a work that
     was imported from an old .bib is recognised instead of duplicated.
     """
-    entries = lib.sorted_entries()
+    return _find_in(lib.sorted_entries(), work, built)
+
+
+def _find_in(entries: list[Entry], work: Work, built: tuple[str, dict[str, str]] | None) -> Entry | None:
     ids = work_ids(work)
     if ids:
         for entry in entries:
@@ -84,6 +91,11 @@ def find_entry(lib: Library, work: Work, built: tuple[str, dict[str, str]] | Non
         for entry in entries:
             known = {normalize_title(entry.title)} | {normalize_title(v.get("title", "")) for v in entry.versions}
             if titles & known:
+                return entry
+    prints = {_fingerprint(m.abstract) for m in work.mentions if m.abstract}
+    if prints:
+        for entry in entries:
+            if prints & {p for v in entry.versions for p in v.get("fingerprints", [])}:
                 return entry
     urls = {u for m in work.mentions for u in m.urls}
     if urls:
@@ -118,6 +130,10 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> Apply
     else:
         built = fields_from_mentions(work.mentions)
     entry = find_entry(lib, work, built)
+    if entry is None and lib.detached:
+        gone = _find_in(lib.detached_entries(), work, built)
+        if gone is not None:
+            return ApplyResult(key=None, detached=gone.key)
     if entry is None:
         if built is None:
             return ApplyResult(key=None)
@@ -134,6 +150,13 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> Apply
     if built is not None and not downgrade and entry.origin != "manual":
         entry_type, fields = built
         hand = set(entry.hand)
+        if entry.origin == "import" and work.status != "resolved":
+            # an imported record is better than what the notes alone say: notes fill gaps only
+            fields = {**fields, **entry.fields}
+            entry_type = entry.entry_type
+        elif entry.origin == "import":
+            # a confirmed record wins, but fields the old .bib had and it lacks are kept
+            fields = {**entry.fields, **fields}
         merged = {k: v for k, v in fields.items() if k not in hand}
         merged.update({k: v for k, v in entry.fields.items() if k in hand})
         entry.fields = merged
@@ -146,7 +169,18 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> Apply
 
 def _set_provenance(entry: Entry, work: Work) -> None:
     source = work.chosen.source if (work.chosen and work.status == "resolved") else "notes"
-    entry.provenance = {k: ("user" if k in entry.hand else source) for k in entry.fields}
+    kept = {k: v for k, v in entry.provenance.items() if k == "summary"}
+    entry.provenance = {k: ("user" if k in entry.hand else source) for k in entry.fields} | kept
+
+
+def _summary_mark(summary: str) -> str:
+    """Provenance of a summary taken from the notes: lets a later sync tell it from a hand edit."""
+    return "notes@" + hashlib.sha256(summary.encode("utf-8")).hexdigest()[:12]
+
+
+def _fingerprint(text: str) -> str:
+    """A short, stable identity for a pasted abstract (survives reflowing and re-casing)."""
+    return hashlib.sha256(normalize_title(text)[:400].encode("utf-8")).hexdigest()[:16]
 
 
 def _update_meta(entry: Entry, work: Work, *, keep_status: bool = False) -> None:
@@ -165,8 +199,11 @@ def _update_meta(entry: Entry, work: Work, *, keep_status: bool = False) -> None
     notes_version = _notes_version(work.mentions)
     if notes_version and notes_version not in entry.versions:
         entry.versions = [v for v in entry.versions if v.get("source") != "notes"] + [notes_version]
-    if not entry.summary:
-        entry.summary = next((m.summary for m in work.mentions if m.summary), None)
+    notes_summary = next((m.summary for m in work.mentions if m.summary), None)
+    if notes_summary and (not entry.summary or entry.provenance.get("summary") == _summary_mark(entry.summary)):
+        # follow the notes until the user edits the summary in library.yaml
+        entry.summary = notes_summary
+        entry.provenance["summary"] = _summary_mark(notes_summary)
     if not entry.abstract:
         entry.abstract = next((m.abstract for m in work.mentions if m.abstract), None)
 
@@ -181,10 +218,13 @@ def _version(c: Candidate) -> dict[str, Any]:
 
 
 def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
-    m = next((m for m in mentions if m.title), None)
+    m = next((m for m in mentions if m.title), None) or next((m for m in mentions if m.abstract or m.urls), None)
     if m is None:
         return None
-    out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title, "stage": "notes"}
+    out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title or "", "stage": "notes"}
+    prints = sorted({_fingerprint(x.abstract) for x in mentions if x.abstract})
+    if prints:
+        out["fingerprints"] = prints
     urls = sorted({u for x in mentions for u in x.urls})
     if urls:
         out["urls"] = urls
