@@ -35,3 +35,11 @@ def test_missing_path_is_exit_code_2(tmp_path):
     root = make_project(tmp_path)
     result = CliRunner().invoke(main, ["-C", str(root), "extract", str(root / "nope.md")])
     assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_japanese_middle_dot_separates_authors():
+    from citekit.notes import extract_text
+
+    text = "ICML 2026\n\n• Shift Happens: A Study\n  • 著者: Taro Yamada ・ Hanako Suzuki\n"
+    mention = extract_text(text, "n.txt").mentions[0]
+    assert mention.authors == ["Taro Yamada", "Hanako Suzuki"]

@@ -34,7 +34,7 @@ _LABELS: dict[str, Field] = {
 #: the word (``Paper: ...`` is rare, ``Code: A Benchmark`` is not).
 _URL_VALUED = {"url", "project", "code", "slides", "video"}
 _LABEL_RE = re.compile(r"^\s*(?P<label>[^:：]{1,24}?)\s*[:：]\s*(?P<value>.*)$")
-_AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
+_AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|・|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
 _ET_AL_RE = re.compile(r",?\s*(?:et al\.?|ほか|他)\s*$", re.I)
 
 

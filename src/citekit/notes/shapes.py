@@ -14,7 +14,7 @@ from .urls import URL_RE
 _LATIN_NAME_WORD = r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ.'’\-]*"
 _NAME_RE = re.compile(rf"^(?:{_LATIN_NAME_WORD}|[\"“”‘’'][^\"“”‘’']+[\"“”‘’'])(?:\s+(?:{_LATIN_NAME_WORD}|[\"“”‘’'(][^\"“”‘’'()]+[\"“”‘’')]))" + r"{0,5}$")
 _PERSON_RE = re.compile(r"^(?P<name>[^()]{2,60}?(?:\([^()]{1,20}\)[^()]{0,30})?)\s*[(（](?P<affil>[^()（）]{1,60})[)）]$")
-_AUTHOR_SEPS = re.compile(r"\s*(?:⋅|·)\s*")
+_AUTHOR_SEPS = re.compile(r"\s*(?:⋅|·|・)\s*")
 _SENTENCE_END_RE = re.compile(r"[。．.！!]\s*$")
 _ET_AL_END_RE = re.compile(r"\bet al\.\s*$")
 _HASHTAG_RE = re.compile(r"(?<![\w/#&\\])#(?P<tag>[^\W\d_][\w\-]*)")
