@@ -349,3 +349,15 @@ def test_cli_tag_edits_by_alias_and_saves(project):
     assert "keywords" in (project / "refs" / "library.bib").read_text()
     res = CliRunner().invoke(main, ["-C", str(project), "tag", "nosuchkey", "+x"])
     assert res.exit_code == 1 and "citekit list" in res.output
+
+
+def test_manual_tags_that_would_break_keywords_are_refused():
+    from citekit.library.tags import TagRuleError, apply_manual
+    from citekit.model import Entry
+
+    entry = Entry(key="k", entry_type="misc")
+    for bad in ("+a,b", "+x}y", "+back\\slash"):
+        with pytest.raises(TagRuleError, match="do not survive"):
+            apply_manual(entry, [bad])
+    apply_manual(entry, ["+must-read", "+cs.LG", "+Step Size"])
+    assert entry.tags_added == ["cs.lg", "must-read", "step-size"]

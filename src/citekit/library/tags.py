@@ -61,6 +61,10 @@ class TagRules:
         return words[:1].upper() + words[1:]
 
 
+#: what a tag may contain: it goes into a comma-separated BibTeX ``keywords`` field
+VALID_TAG = re.compile(r"[^\s,;{}\\\"'%#&$~^]+")
+
+
 def normalize_tag(tag: str) -> str:
     """One spelling per tag: ``#Step Size`` and ``step-size`` are the same tag."""
     tag = unicodedata.normalize("NFKC", tag).strip().lstrip("#").strip().lower()
@@ -247,6 +251,10 @@ def apply_manual(entry: Entry, changes: list[str]) -> None:
         tag = normalize_tag(change[1:] if change[0] in "+-" else change)
         if not tag:
             raise TagRuleError(f"empty tag in {change!r}; write +tag to add or -tag to remove.")
+        if not VALID_TAG.fullmatch(tag):
+            raise TagRuleError(
+                f"tag {tag!r} has characters that do not survive in BibTeX keywords (commas, braces, "
+                "backslashes, quotes); use letters, digits, '-', '.', '/' or ':'.")
         if remove:
             entry.tags_added = [t for t in entry.tags_added if t != tag]
             if tag not in entry.tags_removed:
