@@ -271,7 +271,7 @@ def _work_json(entry: Entry, work: Work) -> dict[str, Any]:
 
 def entry_json(entry: Entry) -> dict[str, Any]:
     """The stable JSON shape of one entry (``citekit list --json``)."""
-    from .text import delatex
+    from .output.csl import plain_text as delatex
 
     authors = []
     if entry.fields.get("author"):

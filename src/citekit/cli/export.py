@@ -133,6 +133,10 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: 
     cited = read_citations(aux=aux, tex=tex) if (aux or tex) else None
     selection = select_for_export(entries, cited, tags, any_tag)
 
+    if tags and not selection.entries:
+        known = sorted({t for e in entries for t in e.tags})
+        click.echo(f"citekit: warning: no entry has tag(s) {', '.join(tags)}" + (f"; tags in use: {', '.join(known[:15])}"
+                   if known else "; the library has no tags yet (run `citekit sync`)"), err=True)
     for name in (cited.unreadable if cited else []):
         click.echo(f"citekit: warning: could not read '{name}'; citations in it are not exported", err=True)
     for missing in selection.missing:
