@@ -366,3 +366,34 @@ def test_workflow_tags_do_not_make_paragraphs():
               entry("c2026z", "Gamma", tags=["muon", "must-read"])]
     out = related_work(papers, tags=["muon"])
     assert "\\paragraph{Sign-based methods.}" in out and "Must read" not in out
+
+
+def test_a_tag_every_paper_shares_is_skipped_not_the_end_of_grouping():
+    """``theory`` on all papers must not stop ``adam``/``sign`` from making paragraphs."""
+    papers = [entry("a2026x", "Alpha", tags=["muon", "theory", "adam"]),
+              entry("b2026y", "Beta", tags=["muon", "theory", "adam"]),
+              entry("c2026z", "Gamma", tags=["muon", "theory", "adam"]),
+              entry("d2026w", "Delta", tags=["muon", "theory", "sign"]),
+              entry("e2026v", "Epsilon", tags=["muon", "theory", "sign"]),
+              entry("f2026u", "Zeta", tags=["muon", "theory"])]
+    out = related_work(papers, tags=["muon"])
+    headings = re.findall(r"\\paragraph\{([^}]*)\}", out)
+    assert headings == ["Muon and orthogonalized updates.", "Adaptive methods.", "Sign-based methods."]
+    assert "Theory and convergence" not in out
+    adaptive = out.split("\\paragraph{Adaptive methods.}")[1].split("\\paragraph")[0]
+    assert set(cited_keys(adaptive)) == {"a2026x", "b2026y", "c2026z"}
+
+
+def test_a_paper_on_two_sub_topics_goes_to_the_more_specific_one():
+    """``adam`` is mentioned in passing by many abstracts; ``sign`` says more about a paper."""
+    papers = [entry("a2026a", "A", tags=["muon", "adam"]), entry("b2026b", "B", tags=["muon", "adam"]),
+              entry("c2026c", "C", tags=["muon", "adam"]), entry("d2026d", "D", tags=["muon", "adam", "sign"]),
+              entry("e2026e", "E", tags=["muon", "adam", "sign"]), entry("f2026f", "F", tags=["muon", "sign"]),
+              entry("g2026g", "G", tags=["muon", "preconditioning", "sign"]), entry("h2026h", "H", tags=["muon"])]
+    out = related_work(papers, tags=["muon"])
+    sign = out.split("\\paragraph{Sign-based methods.}")[1].split("\\paragraph")[0]
+    adaptive = out.split("\\paragraph{Adaptive methods.}")[1].split("\\paragraph")[0]
+    assert set(cited_keys(sign)) == {"d2026d", "e2026e", "f2026f", "g2026g"}
+    assert set(cited_keys(adaptive)) == {"a2026a", "b2026b", "c2026c"}
+    assert "Preconditioning" not in out  # one paper is no paragraph
+    assert set(cited_keys(out.split("\\paragraph")[1])) == {"h2026h"}

@@ -157,10 +157,10 @@ class _Group:
 
 
 def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules: TagRules) -> list[_Group]:
-    """User-named groups first, then greedy groups by the most shared remaining tag.
+    """User-named groups first, then one group per shared sub-topic tag (:func:`_sub_topics`).
 
     A tag only makes a group when at least two papers share it, and the selection's own
-    tags never do (every paper has them). Only rule tags (topics) group automatically:
+    tags never do (every paper has them), nor does any other tag every paper carries. Only rule tags (topics) group automatically:
     workflow tags such as ``must-read`` say nothing about content. The papers left over
     form the core group.
     """
@@ -171,24 +171,45 @@ def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules
         if members:
             groups.append(_Group(spec.name, members))
             left = [e for e in left if e not in members]
-    used = set(topic)
-    auto: list[_Group] = []
-    while True:
-        counts = Counter(t for e in left for t in e.tags if t not in used and t in rules.rules)
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        if not ranked or ranked[0][1] < 2 or ranked[0][1] == len(entries):
-            break
-        tag = ranked[0][0]
-        used.add(tag)
-        members = [e for e in left if tag in e.tags]
-        auto.append(_Group(rules.label(tag), members))
-        left = [e for e in left if tag not in e.tags]
+    # A tag every paper carries (``theory`` in a theory-heavy library) separates nothing:
+    # skip it like the selection's own tags.
+    used = set(topic) | _universal_tags(entries)
+    auto = [_Group(rules.label(tag), members) for tag, members in _sub_topics(left, used, rules)]
+    grouped = {id(e) for g in auto for e in g.members}
+    left = [e for e in left if id(e) not in grouped]
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     if left:
         if not groups and not auto:
             return [_Group(core_heading, left, core=True)]
         groups.insert(0, _Group(core_heading if not specs else "Other related work", left, core=True))
     return groups + auto
+
+
+def _sub_topics(entries: list[Entry], skip: set[str], rules: TagRules) -> list[tuple[str, list[Entry]]]:
+    """Sub-topic paragraphs: each paper under its most specific shared rule tag.
+
+    Broad tags (``adam``) are often given by a passing mention, a rare one (``sign``) says
+    more about a paper, so a paper carrying both goes where fewer papers are. A tag left
+    with fewer than two papers is dropped and its papers placed again. Biggest first.
+    """
+    candidates = Counter(t for e in entries for t in e.tags if t not in skip and t in rules.rules)
+    candidates = Counter({t: n for t, n in candidates.items() if n >= 2})
+    while True:
+        members: dict[str, list[Entry]] = {}
+        for e in entries:
+            mine = [t for t in e.tags if t in candidates]
+            if mine:
+                members.setdefault(min(mine, key=lambda t: (candidates[t], t)), []).append(e)
+        lonely = [t for t in candidates if len(members.get(t, [])) < 2]
+        if not lonely:
+            return sorted(members.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        for t in lonely:
+            del candidates[t]
+
+
+def _universal_tags(entries: list[Entry]) -> set[str]:
+    """Tags on every one of ``entries``: they cannot split the selection into paragraphs."""
+    return set.intersection(*(set(e.tags) for e in entries)) if entries else set()
 
 
 def _topic(entries: list[Entry], tags: list[str] | None) -> list[str]:
