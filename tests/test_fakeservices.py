@@ -191,7 +191,6 @@ UNKNOWN_TITLES = [
     "Geometric Rate-Distortion Invariance for Domain Generalization",
     "Contribution Weights: A Geometrical Analysis of Self-Attention Transformers",
     "A Theory of How Pretraining Shapes Inductive Bias in Fine-Tuning",
-    "MuLoCo: Muon is a practical inner optimizer for DiLoCo",
 ]
 
 
