@@ -397,3 +397,26 @@ def test_a_paper_on_two_sub_topics_goes_to_the_more_specific_one():
     assert set(cited_keys(adaptive)) == {"a2026a", "b2026b", "c2026c"}
     assert "Preconditioning" not in out  # one paper is no paragraph
     assert set(cited_keys(out.split("\\paragraph")[1])) == {"h2026h"}
+
+
+# --- record text in Markdown keeps every word --------------------------------------------
+
+@pytest.mark.parametrize("raw, plain", [
+    (r"beating 100% of baselines & Adam_W", "beating 100% of baselines & Adam_W"),
+    (r"so that \input{/etc/passwd} gets", r"so that \input{/etc/passwd} gets"),
+    (r"Spectral and \ell_\infty Implicit Biases", "Spectral and ℓ_∞ Implicit Biases"),
+    (r"Spectral and $\ell_\infty$ Implicit", "Spectral and ℓ_∞ Implicit"),
+    (r"{LiMuon}: {\'e}t\'e \& \textbf{bold} \foo{bar}", r"LiMuon: été & bold \foo{bar}"),
+    (r"on $\mathrm{SE}(3)$ at $O(\epsilon^{-3})$", "on SE(3) at O(ϵ^-3)"),
+])
+def test_latex_to_plain_loses_no_text(raw, plain):
+    from citekit.output.markdown_text import latex_to_plain
+    assert latex_to_plain(raw) == plain
+
+
+def test_markdown_shows_unknown_macros_as_inert_text():
+    evil = entry("evil2026", "T", abstract=r"We propose a trick so that \input{/etc/passwd} gets 100% & more, "
+                                           r"beating Adam_W.", tags=["t"])
+    out = related_work([evil], tags=["t"], fmt="markdown")
+    assert r"\\input\{/etc/passwd\} gets 100% \& more, beating Adam\_W" in out
+    assert not re.search(r"(?<!\\)\\input", out)  # every backslash from the record is itself escaped

@@ -220,3 +220,11 @@ def test_a_paper_already_imported_from_an_old_bib_is_not_duplicated(tmp_path):
     limuon = [e for e in lib.entries.values() if "LiMuon" in e.title]
     assert [e.key for e in limuon] == ["mylimuon"]
     assert len(limuon[0].mentions) == 2
+
+
+def test_raw_author_strings_are_kept_in_the_sidecar(synced):
+    root, _ = synced
+    entry = Library.load(root / "refs").get("zmushko2026onestep")
+    notes = next(v for v in entry.versions if v["source"] == "notes")
+    assert "Khrushchev Mikhail" in notes["authors"]  # as written
+    assert "Khrushchev, Mikhail" in entry.fields["author"]  # as BibTeX reads it

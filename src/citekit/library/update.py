@@ -222,6 +222,9 @@ def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
     if m is None:
         return None
     out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title or "", "stage": "notes"}
+    raw_authors = next((x.authors for x in mentions if x.authors), [])
+    if raw_authors:
+        out["authors"] = list(raw_authors)  # exactly as written ("Khrushchev Mikhail"), for the record
     prints = sorted({_fingerprint(x.abstract) for x in mentions if x.abstract})
     if prints:
         out["fingerprints"] = prints
