@@ -262,7 +262,9 @@ def test_malicious_record_is_inert_in_markdown():
                  tags=["t"])
     out = related_work([evil], tags=["t"], fmt="markdown")
     text = out.split("-->", 1)[1]
-    assert "\\input" not in text and "\\write18" not in text
+    # Shown as written, but every backslash from the record is escaped: pandoc prints it.
+    assert "\\\\input\\{/etc/passwd\\}" in text
+    assert not re.search(r"(?<!\\)\\(input|write18)", text)
     # Every Markdown-active character that came from the record is escaped.
     stripped = text.replace("[@evil2026]", "").replace("@evil2026", "")
     for ch in "$@[]_*<#":

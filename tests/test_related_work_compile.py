@@ -140,3 +140,4 @@ def test_markdown_snippet_renders_with_pandoc_citeproc(tmp_path, entries):
     assert "Huang" in res.stdout  # citations were resolved into author names
     plain = run(["pandoc", "related.md", "--citeproc", "--bibliography", "refs.json", "-t", "plain"], tmp_path)
     assert "Evil" in plain.stdout
+    assert r"\input{/etc/passwd}" in plain.stdout  # shown as text, not dropped and not run
