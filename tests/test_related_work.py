@@ -422,3 +422,17 @@ def test_markdown_shows_unknown_macros_as_inert_text():
     out = related_work([evil], tags=["t"], fmt="markdown")
     assert r"\\input\{/etc/passwd\} gets 100% \& more, beating Adam\_W" in out
     assert not re.search(r"(?<!\\)\\input", out)  # every backslash from the record is itself escaped
+
+
+def test_an_abstract_kept_as_a_bib_field_is_used(abstracts):
+    """Imported or hand-written entries hold their abstract in ``fields``, not the sidecar."""
+    imported = entry("huang2026limuon", "{LiMuon}: Light and Fast {Muon} Optimizer", tags=["muon"])
+    imported.fields["abstract"] = (r"Training is costly. We propose {LiMuon}, a light \emph{and} fast optimizer "
+                                   r"with \& without $O(\epsilon^{-3})$ sample complexity.")
+    assert describe(imported, LATEX) == ("\\citet{huang2026limuon} propose LiMuon, a light and fast optimizer with "
+                                         "\\& without $O(\\epsilon^{-3})$ sample complexity.")
+    md = related_work([imported], tags=["muon"], fmt="markdown")
+    assert "@huang2026limuon propose LiMuon, a light and fast optimizer with \\& without O(ϵ\\^-3)" in md
+    both = entry("a2026a", "A", abstract="We propose the sidecar method for everything.", tags=["t"])
+    both.fields["abstract"] = "We propose the field method for everything."
+    assert "sidecar method" in describe(both, LATEX)

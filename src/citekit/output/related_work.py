@@ -113,7 +113,30 @@ def _tokens(text: str) -> list[str]:
 
 def _entry_text(entry: Entry) -> str:
     summary = entry.summary if entry.summary and is_english(entry.summary) else ""
-    return " ".join(t for t in (entry.title, entry.abstract or "", summary) if t)
+    return " ".join(t for t in (entry.title, abstract_of(entry), summary) if t)
+
+
+def abstract_of(entry: Entry) -> str:
+    """The paper's abstract: the sidecar's (from the services), else the ``abstract`` field.
+
+    Imported and hand-written entries keep it only in ``library.bib``, LaTeX-encoded
+    (``{LiMuon}``, ``\\&``, ``\\emph``); that markup is turned into text so the sentence
+    reads like a service abstract, while ``$math$`` stays as written (both are raw LaTeX).
+    """
+    if entry.abstract and entry.abstract.strip():
+        return entry.abstract
+    raw = entry.fields.get("abstract", "")
+    if not raw.strip():
+        return ""
+    parts = re.split(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", raw, flags=re.S)
+    return "".join(p if i % 2 else _plain_keeping_edges(p) for i, p in enumerate(parts))
+
+
+def _plain_keeping_edges(text: str) -> str:
+    """:func:`latex_to_plain` that keeps the spaces around the piece (math sits next to it)."""
+    lead = " " if text[:1].isspace() else ""
+    tail = " " if text[-1:].isspace() and text.strip() else ""
+    return lead + latex_to_plain(text) + tail
 
 
 def _cosine(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
@@ -353,8 +376,9 @@ def describe(entry: Entry, style: _Style) -> str | None:
             return _finish(f"{style.citet(entry)} {adverb}{conjugate(verb, plural)} {style.text(rest.rstrip('.'))}")
         body = summary.rstrip(".")
         return _finish(f"{style.text(body)} {style.citep([entry])}")
-    if entry.abstract:
-        found = contribution(entry.abstract)
+    abstract = abstract_of(entry)
+    if abstract:
+        found = contribution(abstract)
         if found:
             rest = trim(found.rest)
             return _finish(f"{style.citet(entry)} {found.adverb}{conjugate(found.verb, plural)} {style.text(rest)}")
