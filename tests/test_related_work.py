@@ -436,3 +436,19 @@ def test_an_abstract_kept_as_a_bib_field_is_used(abstracts):
     both = entry("a2026a", "A", abstract="We propose the sidecar method for everything.", tags=["t"])
     both.fields["abstract"] = "We propose the field method for everything."
     assert "sidecar method" in describe(both, LATEX)
+
+
+def test_merged_sentences_are_joined_neutrally_and_keep_their_case():
+    """No ", while" (a contrast the papers never claimed), no capital letter mid-sentence."""
+    a = entry("a2026a", "A", abstract="We propose a short method for large models.", tags=["t"], year="2024")
+    b = entry("b2026b", "B", summary="Fine-tuning Adam-pretrained models with Muon is hard.", tags=["t"], year="2025")
+    c = entry("c2026c", "C", abstract="We study a short question about small models.", tags=["t"], year="2026")
+    out = related_work([a, b, c], tags=["t"])
+    assert ", while" not in out
+    assert not re.search(r"[,;] [A-Z]", out.replace("; \\citet", ""))
+    assert "models. Fine-tuning Adam-pretrained models with Muon is hard \\citep{b2026b}" in out
+    two = related_work([a, c], tags=["t"])
+    assert ("\\citet{a2026a} propose a short method for large models; \\citet{c2026c} study a short question "
+            "about small models.") in two
+    md = related_work([a, c], tags=["t"], fmt="markdown")
+    assert "@a2026a propose a short method for large models; @c2026c study" in md

@@ -401,16 +401,21 @@ def _title_sentence(entries: list[Entry], style: _Style, further: bool) -> str:
     return f"{opener} {listed}."
 
 
-def _join_pairs(sentences: list[str]) -> list[str]:
-    """Two short neighbouring sentences read better as one: "A propose X, while B study Y"."""
+def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
+    """Two short neighbouring sentences read better as one: "A propose X; B study Y."
+
+    ``(sentence, opens_with_citation)`` pairs. Only a sentence whose subject is its
+    citation is appended, after a semicolon: the papers are not contrasted (no "while"),
+    and no capital letter ends up inside a sentence.
+    """
     out: list[str] = []
     i = 0
     while i < len(sentences):
-        a = sentences[i]
+        a = sentences[i][0]
         if i + 1 < len(sentences):
-            b = sentences[i + 1]
-            if len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith("."):
-                out.append(f"{a[:-1]}, while {b}")
+            b, b_cites = sentences[i + 1]
+            if b_cites and len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith("."):
+                out.append(f"{a[:-1]}; {b}")
                 i += 2
                 continue
         out.append(a)
@@ -468,7 +473,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         for e in g.members:
             sentence = describe(e, style)
             if sentence:
-                described.append(sentence)
+                described.append((sentence, sentence.startswith(style.citet(e))))
             else:
                 title_only.append(e)
         body = _join_pairs(described)
