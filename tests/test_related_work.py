@@ -452,3 +452,18 @@ def test_merged_sentences_are_joined_neutrally_and_keep_their_case():
             "about small models.") in two
     md = related_work([a, c], tags=["t"], fmt="markdown")
     assert "@a2026a propose a short method for large models; @c2026c study" in md
+
+
+def test_a_sentence_that_only_repeats_the_title_falls_back_to_the_title():
+    """"We study deep analysis and extensions" says less than the title it copies."""
+    echo = entry("qi2026delving", "Delving into {Muon} and Beyond: Deep Analysis and Extensions", tags=["muon"],
+                 abstract="We study deep Analysis and Extensions. Theory and experiments support the approach.")
+    assert describe(echo, LATEX) is None
+    math = entry("wang2026olion", r"{OLion}: Approaching the {Hadamard} Ideal by Intersecting Spectral and "
+                 r"$\ell_\infty$ Implicit Biases", abstract=r"We study approaching the Hadamard Ideal by "
+                 r"Intersecting Spectral and \ell_\infty Implicit Biases.", tags=["muon"])
+    assert describe(math, LATEX) is None  # the same words, whether in math or not
+    real = entry("ren2026riemannian", "Riemannian Dueling Optimization", tags=["muon"],
+                 abstract="In this work, we study dueling optimization over Riemannian manifolds, which covers "
+                          "important applications that cannot be solved by existing dueling optimization algorithms.")
+    assert describe(real, LATEX).startswith("\\citet{ren2026riemannian} study dueling optimization over Riemannian")

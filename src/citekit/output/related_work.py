@@ -22,7 +22,7 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts, split_m
 
 from ..library.tags import TagRules, normalize_tag
 from ..model import Entry
-from ..text import fold
+from ..text import fold, title_tokens
 from .latex import sanitize
 from .markdown_text import escape_markdown, latex_to_plain
 from .sentences import contribution, conjugate, is_english, summary_verb, trim
@@ -381,8 +381,23 @@ def describe(entry: Entry, style: _Style) -> str | None:
         found = contribution(abstract)
         if found:
             rest = trim(found.rest)
+            if _echoes_title(rest, entry.title or ""):
+                return None
             return _finish(f"{style.citet(entry)} {found.adverb}{conjugate(found.verb, plural)} {style.text(rest)}")
     return None
+
+
+def _echoes_title(rest: str, title: str) -> bool:
+    """Whether a contribution clause only repeats the title ("We study deep analysis").
+
+    Such a sentence tells the reader less than the title does, so the paper is named by
+    its title instead (and shares the title sentence with the others).
+    """
+    words = title_tokens(latex_to_plain(rest))
+    if not words:
+        return True
+    known = set(title_tokens(latex_to_plain(title)))
+    return sum(w in known for w in words) >= 0.8 * len(words)
 
 
 def _title_sentence(entries: list[Entry], style: _Style, further: bool) -> str:
