@@ -165,3 +165,43 @@ def test_user_errors_are_one_line_messages(tmp_path: Path) -> None:
     tex.write_text("\\cite{a}\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["-C", str(root), "rekey", str(tex), "--map", str(root / "missing.yaml")])
     assert res.exit_code == 2 and "no such key map" in res.output
+
+
+def test_import_with_odd_keys_finishes_and_says_what_it_renamed(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    bib = root / "aima.bib"
+    bib.write_text("@inproceedings{O'Reilly+Oppacher:1994, title = {Program search with a hierarchical variable length"
+                   " representation}, author = {O'Reilly, Una-May}, booktitle = {PPSN}, year = {1994}}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(root), "import", str(bib)])
+    assert result.exit_code == 0, result.output
+    assert "renamed O'Reilly+Oppacher:1994 -> OReilly+Oppacher:1994 (BibTeX and LaTeX keys" in result.stdout
+    assert yaml.safe_load((root / "refs" / "import-keymap.yaml").read_text(encoding="utf-8")) == {
+        "O'Reilly+Oppacher:1994": "OReilly+Oppacher:1994"}
+
+
+def test_a_value_the_writer_refuses_is_an_error_message_not_a_traceback(tmp_path: Path, monkeypatch) -> None:
+    root = project(tmp_path)
+    broken = Library(refs_dir=root / "refs")
+    broken.entries["bad key"] = Entry(key="bad key", entry_type="misc", fields={"title": "T"})
+    from citekit.cli import dedup as dedup_cli
+
+    monkeypatch.setattr(dedup_cli.Library, "load", classmethod(lambda cls, refs: broken))
+    bib = root / "more.bib"
+    bib.write_text("@misc{x1, title = {Something}, author = {Roe, R.}, year = {2021}}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(root), "import", str(bib)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "citation key 'bad key' cannot be written" in result.stderr and "Nothing was written." in result.stderr
+    assert not (root / "refs" / "library.bib").exists()
+
+
+def test_import_summary_separates_duplicates_within_the_file_and_show_names_the_origin(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    bib = root / "paper.bib"
+    bib.write_text(DUPES_BIB, encoding="utf-8")
+    result = run(root, "import", str(bib))
+    assert "imported 3 new entries, merged 0 works already present, merged 1 duplicates within the file" in result.stdout
+    assert "merged raffel2019exploring -> t5 (same work within the file:" in result.stdout
+    shown = run(root, "show", "raffel2019exploring")
+    assert "% origin: import" in shown.stdout
+    listed = json.loads(run(root, "list", "--json").stdout)
+    assert {item["origin"] for item in listed} == {"import"}

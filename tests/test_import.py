@@ -105,3 +105,79 @@ def test_two_records_of_one_work_in_one_import_become_one_entry(tmp_path: Path) 
 def test_free_key_is_deterministic_and_case_insensitive() -> None:
     assert free_key("smith2020", set()) == "smith2020"
     assert free_key("smith2020", {"Smith2020", "smith2020a"}) == "smith2020b"
+
+
+IDS_AND_KEYWORDS_BIB = r"""
+@article{Abdollahi2018,
+  ids = {abdollahi_2018, Abd2018old, abd\_2018x},
+  title = {Quantum dots on nanowires},
+  author = {Abdollahi, Ali},
+  journal = {Nano Letters},
+  year = {2018},
+  keywords = {Nanowires; quantum dots, Bad{Tag}},
+}
+
+@article{other2019,
+  ids = {Abd2018old, smith2020},
+  title = {Something else},
+  author = {Other, Olga},
+  journal = {Physics},
+  year = {2019},
+}
+"""
+
+
+def test_imported_ids_become_aliases_and_keywords_become_tags(tmp_path: Path) -> None:
+    lib = library(tmp_path)
+    bib = tmp_path / "zotero.bib"
+    bib.write_text(IDS_AND_KEYWORDS_BIB, encoding="utf-8")
+    report = import_files(lib, [bib])
+    lib.save()
+    lib = Library.load(tmp_path / "refs")
+    entry = lib.get("abdollahi_2018")
+    assert entry is not None and entry.key == "Abdollahi2018"
+    assert lib.get("Abd2018old").key == "Abdollahi2018"
+    assert lib.get("abd_2018x").key == "Abdollahi2018"  # Better BibTeX escapes '_' in ids
+    assert entry.tags_added == ["nanowires", "quantum-dots"]  # Bad{Tag} cannot be a keyword: skipped
+    # the second record's aliases belong to others already: skipped and reported
+    assert lib.entries["other2019"].aliases == []
+    messages = [p.message for p in report.problems]
+    assert any("alias 'Abd2018old' of 'other2019' skipped" in m and "'Abdollahi2018'" in m for m in messages)
+    assert any("alias 'smith2020' of 'other2019' skipped" in m for m in messages)
+
+
+def test_unsafe_keys_are_renamed_and_mapped_not_fatal(tmp_path: Path) -> None:
+    lib = Library.load(tmp_path / "refs")
+    bib = tmp_path / "aima.bib"
+    bib.write_text("@inproceedings{O'Reilly+Oppacher:1994, title = {Program search}, author = {O'Reilly, Una-May},"
+                   " booktitle = {PPSN}, year = {1994}}\n"
+                   "@misc{[NOTITLE]2017, title = {Untitled}, author = {Doe, Jane}, year = {2017}}\n"
+                   "@misc{OReilly+Oppacher:1994, title = {Another paper}, author = {Roe, Rita}, year = {1994}}\n",
+                   encoding="utf-8")
+    report = import_files(lib, [bib])
+    lib.save()  # must not raise: every key can be written
+    # the file's own clean key is cited as it is: the key that must change anyway takes the suffix
+    assert report.unsafe_keys == {"O'Reilly+Oppacher:1994": "OReilly+Oppacher:1994a", "[NOTITLE]2017": "NOTITLE2017"}
+    assert report.import_map["O'Reilly+Oppacher:1994"] == "OReilly+Oppacher:1994a"
+    assert report.renamed == {}
+    saved = Library.load(tmp_path / "refs")
+    assert saved.entries["OReilly+Oppacher:1994a"].title == "Program search"
+    assert saved.entries["OReilly+Oppacher:1994"].title == "Another paper"
+
+
+def test_merges_within_the_file_are_not_counted_as_already_present(tmp_path: Path) -> None:
+    lib = library(tmp_path)
+    bib = tmp_path / "paper.bib"
+    bib.write_text(PAPER_BIB + r"""
+@article{graphpre,
+  title = {Something new entirely},
+  author = {Doe, Jane},
+  journal = {arXiv preprint arXiv:2401.00001},
+  year = {2024},
+}
+""", encoding="utf-8")
+    report = import_files(lib, [bib])
+    assert [into for _keys, into, _r in report.merged] == ["kingma2014adam"]
+    # the preprint is a better version than the bare @misc, so its key survives
+    assert [(keys, into) for keys, into, _r in report.merged_in_file] == [(["fresh2024", "graphpre"], "graphpre")]
+    assert lib.entries["graphpre"].origin == "import"

@@ -289,6 +289,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         "ids": entry.ids.as_dict(),
         "tags": entry.tags,
         "status": entry.status,
+        "origin": entry.origin,
         "mentions": [{"file": m.file, "line": m.line} for m in entry.mentions],
         "aliases": sorted(entry.aliases),
         "summary": entry.summary,

@@ -179,6 +179,7 @@ def show(ctx: click.Context, key: str, as_json: bool) -> None:
         click.echo(f"% '{key}' is an alias of '{entry.key}'")
     click.echo(render_entries([written_entry(entry)]).rstrip())
     click.echo(f"% status: {entry.status}" + (f" ({entry.reason})" if entry.reason else ""))
+    click.echo(f"% origin: {entry.origin}")
     for m in entry.mentions:
         click.echo(f"% mentioned at {m}")
     for v in entry.versions:

@@ -70,20 +70,39 @@ def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) 
     report = import_files(lib, files)
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
-    lib.save()
+    save_library(lib)
     if report.key_map:
         keymap = cfg.refs_dir / "keymap.yaml"
         write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map))
     for incoming, into, reason in report.merged:
         click.echo(f"merged {', '.join(incoming)} -> {into} ({reason})")
+    for incoming, into, reason in report.merged_in_file:
+        click.echo(f"merged {', '.join(k for k in incoming if k != into)} -> {into} (same work within the file: {reason})")
     for old, new in sorted(report.renamed.items()):
         click.echo(f"renamed {old} -> {new} (the key '{old}' belongs to another work)")
-    click.echo(f"imported {len(report.added)} new entries, merged {len(report.merged)} works already present")
+    for old, new in sorted(report.unsafe_keys.items()):
+        click.echo(f"renamed {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')")
+    summary = f"imported {len(report.added)} new entries, merged {len(report.merged)} works already present"
+    if report.merged_in_file:
+        summary += f", merged {len(report.merged_in_file)} duplicates within the file"
+    click.echo(summary)
     if report.import_map:
         target = map_path or cfg.refs_dir / "import-keymap.yaml"
         write_key_map(target, report.import_map)
         click.echo(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
                    f"  citekit rekey PAPER.tex --map {_show(target, cfg)}")
+
+
+def save_library(lib: Library) -> None:
+    """Save, turning a value the .bib writer refuses into an error that says what to fix.
+
+    Rendering happens before anything is written, so on such an error both files are
+    still as they were.
+    """
+    try:
+        lib.save()
+    except ValueError as exc:
+        raise LibraryError(f"{exc} Nothing was written.") from exc
 
 
 # ---- dedup -------------------------------------------------------------------------------
@@ -123,7 +142,7 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
         _print_clusters(clusters)
     if apply_ and lib is not None and clusters:
         key_map = apply_clusters(lib, clusters)
-        lib.save()
+        save_library(lib)
         target = map_path or cfg.refs_dir / "keymap.yaml"
         write_key_map(target, compose_key_maps(read_key_map(target), key_map))
         click.echo(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "

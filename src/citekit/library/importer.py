@@ -9,11 +9,14 @@ per work); its key then becomes an alias of the library's entry.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model import Entry
+from ..output.bibtex import check_key
 from .bibfile import Problem, read_bib_file
 from .dedup import find_clusters
 from .keys import make_key, suffixes
@@ -30,8 +33,13 @@ class ImportReport:
     import_map: dict[str, str] = field(default_factory=dict)
     #: library key -> surviving key, for library entries merged into another (refs/keymap.yaml)
     key_map: dict[str, str] = field(default_factory=dict)
-    merged: list[tuple[list[str], str, str]] = field(default_factory=list)  # (incoming keys, into, reason)
+    #: works the library already had, merged with the import: (incoming keys, into, reason)
+    merged: list[tuple[list[str], str, str]] = field(default_factory=list)
+    #: several records of one work inside the imported file, merged into one entry
+    merged_in_file: list[tuple[list[str], str, str]] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)  # subset of import_map: taken keys
+    #: subset of import_map: keys with characters BibTeX or LaTeX cannot take
+    unsafe_keys: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -46,12 +54,32 @@ def free_key(key: str, taken: set[str]) -> str:
     raise RuntimeError(f"no free key for {key!r}")
 
 
+def safe_key(key: str) -> str:
+    """``key`` with what the .bib writer refuses taken out (``O'Reilly:1994`` -> ``OReilly:1994``).
+
+    Accents are folded to their base letter so ``Müller2019`` keeps reading as a name;
+    anything else outside letters, digits and ``_:./+-`` is dropped. May return "".
+    """
+    folded = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^A-Za-z0-9_:./+\-]", "", folded)
+
+
+def _key_is_safe(key: str) -> bool:
+    try:
+        check_key(key)
+        return True
+    except ValueError:
+        return False
+
+
 def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "import") -> ImportReport:
     """Merge ``incoming`` (in file order) into ``lib``; the caller saves the library."""
     report = ImportReport()
     existing = list(lib.entries.values())
     n_lib = len(existing)
-    incoming = [_with_key(e, lib) for e in incoming]
+    reserved = lib.taken_keys() | {e.key for e in incoming}  # the file's own keys stay as they are
+    incoming = [_with_key(e, reserved, source, report) for e in incoming]
+    _take_tags_and_aliases(lib, incoming, source, report)
     everything = existing + list(incoming)
     clustered: set[int] = set()
     for cluster in find_clusters(everything):
@@ -76,15 +104,66 @@ def import_files(lib: Library, paths: Iterable[Path]) -> ImportReport:
         total.added.extend(report.added)
         total.import_map.update(report.import_map)
         total.renamed.update(report.renamed)
+        total.unsafe_keys.update(report.unsafe_keys)
         total.merged.extend(report.merged)
+        total.merged_in_file.extend(report.merged_in_file)
         total.key_map.update(report.key_map)
+        total.problems.extend(report.problems)
     return total
 
 
-def _with_key(entry: Entry, lib: Library) -> Entry:
+def _with_key(entry: Entry, reserved: set[str], source: str, report: ImportReport) -> Entry:
+    """The entry with a key the writer accepts: made up when missing, cleaned when unsafe.
+
+    One odd key (``O'Reilly:1994``, ``[NOTITLE]2017``) must not stop a whole import; the
+    rename goes to the import key map like any other, so the paper can be rekeyed. The
+    new key avoids every key of the file too: those are cited as they are, and keep
+    priority over a key that has to change anyway. ``reserved`` grows with each new key.
+    """
     if not entry.key.strip():
-        entry.key = make_key(entry, lib.taken_keys())
+        entry.key = make_key(entry, reserved)
+    elif not _key_is_safe(entry.key):
+        old = entry.key
+        cleaned = safe_key(old)
+        entry.key = free_key(cleaned, reserved) if cleaned else make_key(entry, reserved)
+        entry.reason = f"imported from {source} as '{old}' (a key BibTeX or LaTeX cannot take)"
+        report.unsafe_keys[old] = entry.key
+        report.import_map[old] = entry.key
+    reserved.add(entry.key)
     return entry
+
+
+def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str, report: ImportReport) -> None:
+    """Turn each record's ``keywords`` into manual tags and its ``ids`` into aliases.
+
+    citekit derives both fields from the sidecar when it writes library.bib, so left in
+    the fields they would be dropped. An alias that is already another entry's key or
+    alias is skipped (one old key cannot lead to two works) and reported.
+    """
+    from .tags import VALID_TAG, normalize_tag
+
+    claimed = {k.lower(): k for k in lib.taken_keys()}  # key or alias -> the key it leads to
+    claimed.update({a.lower(): e.key for e in lib.entries.values() for a in e.aliases})
+    claimed.update({e.key.lower(): e.key for e in incoming})
+    for entry in incoming:
+        keywords = entry.fields.pop("keywords", "")
+        tags = {normalize_tag(t) for t in re.split(r"[,;]", keywords) if t.strip()}
+        entry.tags_added = sorted(set(entry.tags_added) | {t for t in tags if VALID_TAG.fullmatch(t)})
+        aliases = list(entry.aliases)
+        for alias in (a.strip().replace("\\_", "_") for a in entry.fields.pop("ids", "").split(",")):
+            if not alias or alias.lower() == entry.key.lower() or alias in aliases:
+                continue
+            owner = claimed.get(alias.lower())
+            if owner is not None and owner != entry.key:
+                report.problems.append(Problem(source, None, f"alias '{alias}' of '{entry.key}' skipped: it is already "
+                                               f"the key or an alias of '{owner}'; cite that entry by '{alias}'"))
+            elif not _key_is_safe(alias):
+                report.problems.append(Problem(source, None, f"alias '{alias}' of '{entry.key}' skipped: BibTeX and LaTeX "
+                                               f"cannot take that key; cite the entry as '{entry.key}'"))
+            else:
+                aliases.append(alias)
+                claimed[alias.lower()] = entry.key
+        entry.aliases = aliases
 
 
 def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason: str, source: str,
@@ -126,7 +205,8 @@ def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason
     else:
         lib.add(merged)
         report.added.append(keep)
-    report.merged.append(([e.key for e in new_entries], keep, reason))
+    record = ([e.key for e in new_entries], keep, reason)
+    (report.merged if lib_entries else report.merged_in_file).append(record)
 
 
 def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport) -> None:
