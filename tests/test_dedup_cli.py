@@ -205,3 +205,26 @@ def test_import_summary_separates_duplicates_within_the_file_and_show_names_the_
     assert "% origin: import" in shown.stdout
     listed = json.loads(run(root, "list", "--json").stdout)
     assert {item["origin"] for item in listed} == {"import"}
+
+
+def test_dedup_apply_with_a_hand_written_preprint_keeps_the_published_survivor(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    refs = root / "refs"
+    lib = Library.load(refs)
+    lib.add(Entry(key="huang2026limuon", entry_type="inproceedings", status="notes-only",
+                  fields={"title": "{LiMuon}: Light and Fast {Muon} Optimizer for Large Models",
+                          "author": "Huang, Feihu and Luo, Yuning and Chen, Songcan", "year": "2026",
+                          "booktitle": "Forty-third International Conference on Machine Learning"}))
+    lib.save()
+    with (refs / "library.bib").open("a", encoding="utf-8") as fh:
+        fh.write("\n@misc{huang2025limuonarxiv, title={{LiMuon}: Light and Fast {Muon} Optimizer for Large Models}, "
+                 "author={Huang, Feihu and Luo, Yuning and Chen, Songcan}, year={2025}, eprint={2509.14562}, "
+                 "archiveprefix={arXiv}, note={arXiv preprint}}\n")
+    result = run(root, "dedup", "--apply")
+    assert result.exit_code == 0, result.output
+    entry = Library.load(refs).get("huang2025limuonarxiv")
+    assert entry.key == "huang2026limuon"
+    assert entry.fields["year"] == "2026" and "note" not in entry.fields
+    assert entry.fields["eprint"] == "2509.14562"
+    assert entry.status == "notes-only"  # a hand-written entry confirms nothing online
+    assert entry.hand == ["archiveprefix", "eprint"]  # what the user added stays theirs; year and note do not

@@ -50,10 +50,49 @@ def test_gaps_are_filled_from_the_same_kind_of_version() -> None:
     assert e.fields["eprint"] == "1412.6980" and e.fields["year"] == "2015"
 
 
-def test_hand_edited_field_of_the_loser_is_never_dropped() -> None:
-    e = merge_entries([preprint(), published()]).entry
-    assert e.fields["note"] == "my favourite optimizer"  # the user's edit beats the generated "Poster"
-    assert "note" in e.hand
+def test_hand_edit_of_an_absorbed_version_is_recorded_not_applied() -> None:
+    result = merge_entries([preprint(), published()])
+    e = result.entry
+    assert e.fields["note"] == "Poster"  # the preprint's note describes the preprint, not the paper
+    assert "note" not in e.hand
+    record = next(v for v in e.versions if v["id"] == "kingma2014adam")
+    assert record["fields"]["note"] == "my favourite optimizer" and record["hand"] == ["note"]
+
+
+def test_hand_edit_of_the_surviving_entry_always_wins() -> None:
+    pre = preprint()
+    e = merge_entries([pre, published()], key="kingma2014adam").entry
+    assert e.fields["note"] == "my favourite optimizer" and "note" in e.hand
+    assert e.fields["year"] == "2015"  # not edited by hand: the published version's year
+
+
+def test_absorbed_hand_fields_only_fill_gaps() -> None:
+    pre = preprint()
+    pre.fields["abstract"] = "We introduce Adam."
+    pre.fields["title"] = "Adam, my title"
+    pre.hand = ["note", "abstract", "title"]
+    e = merge_entries([published(), pre]).entry
+    assert e.fields["abstract"] == "We introduce Adam." and "abstract" in e.hand
+    assert e.fields["title"] == "Adam: {A} Method for Stochastic Optimization"
+
+
+def test_hand_written_arxiv_entry_does_not_change_the_published_survivor() -> None:
+    paper = Entry(key="huang2026limuon", entry_type="inproceedings", status="resolved",
+                  fields={"title": "{LiMuon}: Light and Fast {Muon} Optimizer for Large Models",
+                          "author": "Huang, Feihu and Luo, Yuning and Chen, Songcan", "year": "2026",
+                          "booktitle": "Forty-third International Conference on Machine Learning"})
+    fields = {"title": "{LiMuon}: Light and Fast {Muon} Optimizer for Large Models",
+              "author": "Huang, Feihu and Luo, Yuning and Chen, Songcan", "year": "2025", "eprint": "2509.14562",
+              "archiveprefix": "arXiv", "note": "arXiv preprint"}
+    manual = Entry(key="huang2025limuonarxiv", entry_type="misc", fields=fields, hand=sorted(fields), origin="manual")
+    result = merge_entries([paper, manual])
+    e = result.entry
+    assert e.key == "huang2026limuon"
+    assert e.fields["year"] == "2026" and "note" not in e.fields
+    assert e.fields["eprint"] == "2509.14562" and e.fields["archiveprefix"] == "arXiv"
+    assert "year" not in e.hand and "note" not in e.hand
+    record = next(v for v in e.versions if v["id"] == "huang2025limuonarxiv")
+    assert record["fields"]["note"] == "arXiv preprint" and record["fields"]["year"] == "2025"
 
 
 def test_every_old_key_stays_valid_as_an_alias() -> None:

@@ -1,8 +1,9 @@
 """Merging the entries of one work into a single surviving entry.
 
 A merge must never cost the user anything: the best version's fields win, gaps are filled
-from the other versions, fields the user edited by hand are kept whichever entry they were
-in, and every key that was ever used stays valid as an alias of the survivor.
+from the other versions, the surviving entry's hand edits are kept, the absorbed entries'
+fields are recorded among the versions, and every key that was ever used stays valid as an
+alias of the survivor.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..ids import ARXIV_DOI_PREFIX
 from ..model import Entry, Ids
@@ -120,7 +122,7 @@ def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: s
         generated=dict(base.generated),
         hand=list(base.hand),
     )
-    _merge_fields(merged, base, others)
+    _merge_fields(merged, base, keeper, others)
     for other in others:
         merged.ids = merged.ids.merged(other.ids)
     _merge_metadata(merged, keeper, [e for e in entries if e is not merged])
@@ -137,19 +139,25 @@ def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: s
     return MergeResult(entry=merged, absorbed=absorbed)
 
 
-def _merge_fields(merged: Entry, base: Entry, others: Sequence[Entry]) -> None:
-    """Fill gaps from the other versions; a hand-edited field always wins over a generated one."""
+def _merge_fields(merged: Entry, base: Entry, keeper: Entry, others: Sequence[Entry]) -> None:
+    """The surviving entry's hand edits win; the other entries only fill gaps.
+
+    A hand edit belongs to the version it was made in. Everything in a hand-written entry
+    counts as a hand edit (see ``store._manual_entry``), so letting an absorbed entry's hand
+    fields override would put a preprint's year and "arXiv preprint" note on the published
+    paper. Version fields therefore come only from versions at the same stage; what the
+    absorbed entries said is kept in ``versions`` (see :func:`_version_record`).
+    """
     hand = set(base.hand)
-    for other in others:
-        for name in other.hand:
-            if name in hand:
-                continue  # the best version's own edit stays
-            if name in other.fields:
-                merged.fields[name] = other.fields[name]
+    if keeper is not base:
+        for name in keeper.hand:
+            if name in keeper.fields:
+                merged.fields[name] = keeper.fields[name]
             else:
                 merged.fields.pop(name, None)  # the user deleted it there: keep it deleted
-            _copy_meta(merged, other, name)
+            _copy_meta(merged, keeper, name)
             hand.add(name)
+    for other in others:
         other_version = version_stage(other) != version_stage(base)
         for name, value in other.fields.items():
             if name in merged.fields or name in hand or not value.strip():
@@ -158,6 +166,8 @@ def _merge_fields(merged: Entry, base: Entry, others: Sequence[Entry]) -> None:
                 continue  # the preprint's "journal = arXiv" must not leak into the paper
             merged.fields[name] = value
             _copy_meta(merged, other, name)
+            if name in other.hand:
+                hand.add(name)  # the user's own text: no sync may overwrite it
     merged.hand = sorted(hand)
 
 
@@ -168,6 +178,24 @@ def _copy_meta(merged: Entry, other: Entry, name: str) -> None:
         merged.generated[name] = other.generated[name]
     else:
         merged.generated.pop(name, None)
+
+
+def _version_record(entry: Entry, *, absorbed: bool) -> dict[str, Any]:
+    """How an absorbed entry is remembered: its stage and every field it had.
+
+    The fields are kept whole so nothing the user wrote in an absorbed entry is lost,
+    even the parts that describe another version and so were not merged.
+    """
+    record: dict[str, Any] = {
+        "source": "library", "id": entry.key, "title": entry.title,
+        "venue": entry.fields.get("booktitle") or entry.fields.get("journal") or "",
+        "year": entry.year, "stage": version_stage(entry),
+    }
+    if absorbed and entry.fields:
+        record["fields"] = dict(sorted(entry.fields.items()))
+    if absorbed and entry.hand:
+        record["hand"] = sorted(entry.hand)
+    return record
 
 
 def _merge_metadata(merged: Entry, keeper: Entry, others: Sequence[Entry]) -> None:
@@ -192,13 +220,11 @@ def _merge_metadata(merged: Entry, keeper: Entry, others: Sequence[Entry]) -> No
         for v in e.versions:
             if v not in versions:
                 versions.append(v)
-        record = {
-            "source": "library", "id": e.key, "title": e.title,
-            "venue": e.fields.get("booktitle") or e.fields.get("journal") or "",
-            "year": e.year, "stage": version_stage(e),
-        }
+        record = _version_record(e, absorbed=e.key != keeper.key)
         if record not in versions:
             versions.append(record)
     merged.versions = versions
-    merged.status = max((e.status for e in group), key=lambda s: _STATUS_RANK.get(s, -1))
+    # a hand-written entry is "resolved" only by convention (nothing checked it online)
+    checked = [merged] + [e for e in others if e.origin != "manual"]
+    merged.status = max((e.status for e in checked), key=lambda s: _STATUS_RANK.get(s, -1))
     merged.origin = keeper.origin
