@@ -65,3 +65,20 @@ def test_key_maps_compose_so_old_papers_reach_todays_key(tmp_path: Path) -> None
     path.write_text("- not a map\n", encoding="utf-8")
     with pytest.raises(KeyMapError, match="old-key: new-key"):
         read_key_map(path)
+
+
+def test_keys_that_become_one_are_cited_once() -> None:
+    key_map = {"raffel2019exploring": "t5", "lewis2019bart": "bart"}
+    text = (r"\citealp{t5, raffel2019exploring} \citep{raffel2019exploring,t5,x} "
+            r"\cite{a,lewis2019bart, bart ,b} \cite{dup, dup}")
+    out = rewrite_citations(text, key_map).text
+    assert out == r"\citealp{t5} \citep{t5,x} \cite{a,bart ,b} \cite{dup, dup}"
+
+
+def test_mixed_line_ends_are_kept_line_by_line(tmp_path: Path) -> None:
+    tex = tmp_path / "paper.tex"
+    original = b"first \\cite{old}\nsecond\r\nthird % \\cite{old}\rfourth \\cite{old}\n"
+    tex.write_bytes(original)
+    result = rekey_file(tex, MAP)
+    assert [c.line for c in result.changes] == [1, 4]  # the commented one (line 3, CR-ended) stays
+    assert tex.read_bytes() == original.replace(b"\\cite{old}\n", b"\\cite{new}\n")

@@ -88,7 +88,7 @@ class RekeyResult:
 
 
 def _skip_space(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t\n":
+    while i < len(text) and text[i] in " \t\r\n":
         i += 1
     return i
 
@@ -167,13 +167,7 @@ def rewrite_citations(text: str, key_map: Mapping[str, str]) -> RekeyResult:
         multicite = name.lower().endswith("cites")
         spans, _ = _key_groups(comment_free, m.end(), multicite)
         for start, end in spans:
-            pos = start
-            for part in text[start:end].split(","):
-                key = part.strip()
-                if key in key_map and key_map[key] != key:
-                    k_start = pos + (len(part) - len(part.lstrip()))
-                    edits.append((k_start, k_start + len(key), key, key_map[key]))
-                pos += len(part) + 1
+            edits.extend(_group_edits(text, start, end, key_map))
     if not edits:
         return RekeyResult(text=text)
     out: list[str] = []
@@ -187,21 +181,57 @@ def rewrite_citations(text: str, key_map: Mapping[str, str]) -> RekeyResult:
     return RekeyResult(text=new_text, changes=_changes(text, new_text, edits))
 
 
+def _group_edits(text: str, start: int, end: int, key_map: Mapping[str, str]) -> list[tuple[int, int, str, str]]:
+    """Edits for one ``{k1, k2}`` group: mapped keys renamed, duplicates they create dropped.
+
+    ``\\citealp{t5, raffel2019exploring}`` with ``raffel2019exploring -> t5`` must become
+    ``\\citealp{t5}``, not ``{t5, t5}`` (natbib then prints the work twice). The first
+    occurrence stays; a later one goes with the comma before it, so the separators of the
+    remaining keys are untouched. Duplicates the author wrote without any mapped key are
+    left alone: they are not this command's business.
+    """
+    edits: list[tuple[int, int, str, str]] = []
+    seen: dict[str, bool] = {}  # key after mapping -> whether a mapped key produced it
+    pos = start
+    for part in text[start:end].split(","):
+        key = part.strip()
+        new = key_map.get(key, key) if key else key
+        mapped = new != key
+        k_start = pos + (len(part) - len(part.lstrip()))
+        if key and new in seen and (mapped or seen[new]) and pos > start:
+            edits.append((pos - 1, pos + len(part), key, ""))  # the comma before it and the key
+        elif mapped:
+            edits.append((k_start, k_start + len(key), key, new))
+        if key:
+            seen[new] = seen.get(new, False) or mapped
+        pos += len(part) + 1
+    return edits
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _mask_comments(text: str) -> str:
-    """The text with comments blanked out (same length, so offsets still match)."""
-    lines = text.split("\n")
+    """The text with comments blanked out (same length, so offsets still match).
+
+    Lines end at LF, CRLF or a lone CR, whichever the file uses.
+    """
+    pieces = _LINE_END.split(text)
+    ends = _LINE_END.findall(text) + [""]
     masked = []
-    for line in lines:
+    for line, line_end in zip(pieces, ends):
         cut = _comment_start(line)
-        masked.append(line[:cut] + " " * (len(line) - cut))
-    return "\n".join(masked)
+        masked.append(line[:cut] + " " * (len(line) - cut) + line_end)
+    return "".join(masked)
 
 
 def _changes(old_text: str, new_text: str, edits: list[tuple[int, int, str, str]]) -> list[Change]:
-    old_lines = old_text.split("\n")
+    pieces = _LINE_END.split(old_text)
+    ends = _LINE_END.findall(old_text) + [""]
+    old_lines = pieces
     line_starts = [0]
-    for line in old_lines:
-        line_starts.append(line_starts[-1] + len(line) + 1)
+    for line, line_end in zip(pieces, ends):
+        line_starts.append(line_starts[-1] + len(line) + len(line_end))
     delta_by_line: dict[int, list[tuple[int, int, str, str]]] = {}
     for edit in edits:
         line_no = _line_index(line_starts, edit[0])
@@ -237,14 +267,17 @@ def _decode(data: bytes) -> tuple[str, str]:
 
 
 def rekey_file(path: Path, key_map: Mapping[str, str], *, dry_run: bool = False) -> RekeyResult:
-    """Rewrite one .tex file in place (atomically), keeping its encoding and line ends."""
+    """Rewrite one .tex file in place (atomically), keeping its encoding and every line end.
+
+    The text is never newline-translated: a file with one CRLF line among LF lines (or
+    CR-only lines) comes back with exactly those line ends, so its diff shows only keys.
+    """
     path = Path(path)
     raw = path.read_bytes()
     text, encoding = _decode(raw)
-    newline = "\r\n" if "\r\n" in text else "\n"
-    result = rewrite_citations(text.replace("\r\n", "\n"), key_map)
+    result = rewrite_citations(text, key_map)
     if result.changed and not dry_run:
-        _write_same_encoding(path, result.text.replace("\n", newline), encoding)
+        _write_same_encoding(path, result.text, encoding)
     return result
 
 
