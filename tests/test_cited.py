@@ -302,3 +302,31 @@ def test_plume_bib_crossref_parents_are_pulled_in() -> None:
         assert position[parent] > position[child.key]
     assert set(sel.parents) <= set(keys)
     assert len(keys) == len(sample) + len(sel.parents)
+
+
+def test_verbatim_text_is_not_a_citation() -> None:
+    """A paper that documents ``\\cite`` shows it verbatim; LaTeX never sees a citation there."""
+    tex = "\n".join([
+        r"Write \verb|\cite{verb_bar}| or \verb+\citep{verb_plus}+ or \verb*!\cite{verb_star}! \cite{real1}",
+        r"\lstinline|\cite{lst_inline}| and \lstinline{\cite{lst_brace}} \citep{real2}",
+        r"\verb|50% off| \cite{after_percent_in_verb}",
+        r"\begin{verbatim}",
+        r"\cite{in_verbatim} \input{nothere}",
+        r"\end{verbatim}",
+        r"\begin{lstlisting}[language=TeX]",
+        r"\citet{in_listing}",
+        r"\end{lstlisting}",
+        r"% \begin{verbatim} inside a comment starts nothing",
+        r"\begin{Verbatim}\cite{in_fancy}\end{Verbatim} \begin{comment}\cite{c}\end{comment}",
+        r"\cite{last}",
+    ])
+    assert keys_of(tex) == ["real1", "real2", "after_percent_in_verb", "last"]
+    cited = citations_from_tex_text(tex, "main.tex")
+    assert [str(loc) for loc in cited.locations["last"]] == ["main.tex:12"]
+
+
+def test_export_tex_ignores_verbatim_citations(tmp_path: Path) -> None:
+    main = tmp_path / "main.tex"
+    main.write_text("\\verb|\\cite{shown}| \\cite{used}\n\\begin{verbatim}\n\\input{missing}\n\\end{verbatim}\n")
+    cited = citations_from_tex(main)
+    assert cited.keys == ["used"] and not cited.unreadable

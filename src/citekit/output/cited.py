@@ -88,34 +88,68 @@ class CitedKeys:
         self.unreadable.extend(f for f in other.unreadable if f not in self.unreadable)
 
 
-def strip_tex_comments(text: str) -> str:
-    """Remove ``%`` comments (but not ``\\%``), keeping every newline so line numbers hold.
+#: environments whose body LaTeX prints (or drops) without reading commands in it
+VERBATIM_ENVIRONMENTS = ("verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim", "lstlisting", "minted",
+                         "comment", "alltt")
+_VERBATIM_BEGIN = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in VERBATIM_ENVIRONMENTS) + r")\}")
+_INLINE_VERB = re.compile(r"\\(?:verb\*?|lstinline|mintinline\{[^{}\n]*\})(?![A-Za-z])")
 
-    A cited key that is commented out must not count as cited; ``\\%`` is a literal
-    percent sign and ``\\\\%`` is a line break followed by a real comment.
+
+def strip_tex_comments(text: str) -> str:
+    """Remove ``%`` comments and verbatim text, keeping every newline so line numbers hold.
+
+    A cited key that is commented out, or shown verbatim (``\\verb|\\cite{x}|``, a
+    ``verbatim``/``lstlisting``/``comment`` environment) is not cited: LaTeX never reads
+    it as a command. ``\\%`` is a literal percent sign and ``\\\\%`` is a line break
+    followed by a real comment; a ``%`` inside ``\\verb`` is text, not a comment.
     """
     out: list[str] = []
-    for line in text.split("\n"):
-        i, cut = 0, len(line)
-        while i < len(line):
-            c = line[i]
-            if c == "\\":
-                i += 2
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "%":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == "\\":
+            skipped = _verbatim_end(text, i)
+            if skipped is not None:
+                out.append("\n" * text.count("\n", i, skipped))
+                i = skipped
                 continue
-            if c == "%":
-                cut = i
-                break
-            i += 1
-        out.append(line[:cut])
-    text = "\n".join(out)
-    # The comment environment (comment.sty, and the common \iffalse idiom is left alone:
-    # it needs a TeX engine to evaluate). Blank the body but keep its newlines.
-    return re.sub(
-        r"\\begin\{comment\}.*?\\end\{comment\}",
-        lambda m: "\n" * m.group(0).count("\n"),
-        text,
-        flags=re.S,
-    )
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _verbatim_end(text: str, i: int) -> int | None:
+    """Where verbatim text starting at ``i`` ends, or None when none starts there.
+
+    Handles ``\\verb<d>..<d>`` (any delimiter, one line), ``\\lstinline{..}`` and
+    the environments of :data:`VERBATIM_ENVIRONMENTS` (an unclosed one runs to the end,
+    as in LaTeX).
+    """
+    m = _VERBATIM_BEGIN.match(text, i)
+    if m:
+        close = text.find("\\end{" + m.group(1) + "}", m.end())
+        return len(text) if close < 0 else close + len("\\end{" + m.group(1) + "}")
+    m = _INLINE_VERB.match(text, i)
+    if not m or m.end() >= len(text):
+        return None
+    j = m.end()
+    delim = text[j]
+    if delim == "{" and not text.startswith("\\verb", i):
+        end = _group_end(text, j, "{", "}")
+        return end if end is not None else None
+    if delim.isspace() or delim.isalpha() or delim == "{":
+        return None
+    close = text.find(delim, j + 1)
+    if close < 0 or "\n" in text[j:close]:
+        return None
+    return close + 1
 
 
 def _skip_space(text: str, i: int) -> int:
