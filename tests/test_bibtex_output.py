@@ -221,7 +221,7 @@ def test_csl_json_item() -> None:
     assert item == {
         "id": "huang2026limuon",
         "type": "paper-conference",
-        "title": "LiMuon: Light and Frank–Wolfe 100% & more",
+        "title": '<span class="nocase">LiMuon</span>: Light and <span class="nocase">Frank–Wolfe</span> 100% & more',
         "author": [
             {"family": "Monzio Compagnoni", "given": "Enea"},
             {"family": "Breugel", "given": "Boris", "non-dropping-particle": "van"},
@@ -255,4 +255,61 @@ def test_csl_keeps_text_after_a_bare_percent():
     from citekit.output.csl import to_csl_json
 
     entry = Entry(key="x2026", entry_type="article", fields={"title": "60% faster training with {LoRA}", "year": "2026"})
-    assert to_csl_json([entry])[0]["title"] == "60% faster training with LoRA"
+    assert to_csl_json([entry])[0]["title"] == '60% faster training with <span class="nocase">LoRA</span>'
+
+
+# --- CSL-JSON: case protection and math ------------------------------------------------------
+
+def test_csl_title_keeps_case_protection_as_nocase_spans() -> None:
+    e = Entry("wang2026olion", "inproceedings",
+              {"title": r"{OLion}: Approaching the {Hadamard} Ideal by Intersecting Spectral and $\ell_\infty$ "
+                        r"Implicit Biases", "year": "2026"})
+    assert to_csl_json([e])[0]["title"] == (
+        '<span class="nocase">OLion</span>: Approaching the <span class="nocase">Hadamard</span> Ideal by '
+        'Intersecting Spectral and <span class="nocase">ℓ_∞</span> Implicit Biases')
+    lions = Entry("k", "misc", {"title": r"Lions and {Muons} via {Frank--Wolfe}: 100\% \& <b> more"})
+    assert to_csl_json([lions])[0]["title"] == ('Lions and <span class="nocase">Muons</span> via '
+                                                '<span class="nocase">Frank–Wolfe</span>: 100% & <b> more')
+
+
+@pytest.mark.parametrize(("latex", "plain"), [
+    (r"$\mathrm{SE}(3)$ Synchronization", "SE(3) Synchronization"),
+    (r"{$\mathrm{SE}(3)$} Synchronization", "SE(3) Synchronization"),
+    (r"A$^2$-Net under $(L_0,L_1)$-Smoothness", "A²-Net under (L₀,L₁)-Smoothness"),
+    (r"rate $O(\epsilon^{-3})$ and $x^{\top}$", "rate O(ϵ⁻³) and x^{⊤}"),
+    (r"on $\mathscr{F}_{ab}$", r"on \mathscr{F}_{ab}"),
+])
+def test_plain_text_renders_math_without_losing_braces(latex: str, plain: str) -> None:
+    from citekit.output.csl import plain_text
+
+    assert plain_text(latex) == plain
+
+
+SENTENCE_CASE_STYLE = """<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><title>Sentence-case titles</title><id>sentence-case</id><updated>2024-01-01T00:00:00+00:00</updated></info>
+  <citation><layout><text variable="title" text-case="sentence"/></layout></citation>
+  <bibliography><layout><text variable="title" text-case="sentence"/></layout></bibliography>
+</style>
+"""
+
+
+def test_csl_titles_render_with_pandoc_citeproc(tmp_path) -> None:
+    """A sentence-case style lower-cases every word citeproc may touch: protected ones survive."""
+    import shutil
+    import subprocess
+
+    if shutil.which("pandoc") is None:
+        pytest.skip("pandoc is not installed")
+    e = Entry("wang2026olion", "inproceedings",
+              {"title": r"{OLion}: Approaching the {Hadamard} Ideal via $\ell_\infty$ \& {A$^2$} Biases",
+               "author": "Wang, Zixiao", "year": "2026", "booktitle": "ICML"})
+    (tmp_path / "refs.json").write_text(json.dumps(to_csl_json([e])), encoding="utf-8")
+    (tmp_path / "style.csl").write_text(SENTENCE_CASE_STYLE, encoding="utf-8")
+    (tmp_path / "doc.md").write_text("See @wang2026olion.\n", encoding="utf-8")
+    res = subprocess.run(["pandoc", "doc.md", "--citeproc", "--bibliography", "refs.json", "--csl", "style.csl",
+                          "-t", "plain"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "OLion: Approaching the Hadamard ideal via ℓ_∞ & A² biases" in text, text
+    assert "span" not in text and "$" not in text

@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
-from pylatexenc.latex2text import LatexNodes2Text
 
 from ..model import Entry
 from .bibtex import entry_fields, month_macro
+from .markdown_text import latex_to_plain
 
 #: BibTeX entry type -> CSL item type.
 CSL_TYPES = {
@@ -36,19 +36,92 @@ CSL_TYPES = {
 }
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_L2T = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 
 
 def plain_text(value: str) -> str:
-    """LaTeX field value to plain Unicode (``{LiMuon}: \\'a`` -> ``LiMuon: á``)."""
-    if not re.search(r"[\\{}$~%]", value):
+    """LaTeX field value to plain Unicode (``{LiMuon}: \\'a`` -> ``LiMuon: á``).
+
+    Math becomes Unicode where it can (``$(L_0,L_1)$`` -> ``(L₀,L₁)``), and what cannot be
+    rendered is kept as written, braces included (``\\mathscr{F}``), never dropped.
+    """
+    if not re.search(r"[\\{}$~%&]|--", value):
         return value
-    value = re.sub(r"(?<!\\)%", r"\\%", value)  # a bare % is text in a .bib value, not a comment
-    try:
-        text = _L2T.latex_to_text(value)
-    except Exception:  # malformed LaTeX: a readable approximation beats no export
-        text = value.replace("{", "").replace("}", "")
-    return re.sub(r"\s+", " ", text).strip()
+    return latex_to_plain(value)
+
+
+def csl_title(value: str) -> str:
+    """A title for CSL-JSON: plain text, case protection kept as CSL's own markup.
+
+    CSL processors change the case of titles (title or sentence case, by style), as BibTeX
+    styles do; BibTeX's protecting braces (``{OLion}``) and math become
+    ``<span class="nocase">`` so "OLion" and "ℓ_∞" survive. ``&`` and ``<`` stay as they
+    are: pandoc's citeproc does not decode HTML entities (``&amp;`` would print), and a
+    tag it recognises only changes formatting, never injects markup into its output.
+    """
+    out = []
+    for piece, protected in _protected_pieces(value):
+        text = _keep_edges(piece)
+        if protected and text.strip():
+            out.append(f'{text[:len(text) - len(text.lstrip())]}<span class="nocase">{text.strip()}</span>'
+                       f'{text[len(text.rstrip()):]}')
+        else:
+            out.append(text)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def _protected_pieces(value: str) -> list[tuple[str, bool]]:
+    """``value`` cut into (LaTeX, case-protected) pieces: top-level ``{...}`` groups and math.
+
+    A group that starts with a command (``{\\'a}``) is a special character, not protection.
+    """
+    pieces: list[tuple[str, bool]] = []
+    i, start, n = 0, 0, len(value)
+    while i < n:
+        ch = value[i]
+        if ch == "\\":
+            i += 2
+            continue
+        end = _group_end(value, i) if ch == "{" else _math_end(value, i) if ch == "$" else -1
+        if end < 0:
+            i += 1
+            continue
+        if ch == "{" and value[i + 1:i + 2] == "\\" and value[i + 1:i + 2 + 1] != "\\$":
+            i = end
+            continue
+        pieces.append((value[start:i], False))
+        inner = value[i + 1:end - 1] if ch == "{" else value[i:end]
+        pieces.append((inner, True))
+        start = i = end
+    pieces.append((value[start:], False))
+    return [p for p in pieces if p[0]]
+
+
+def _group_end(value: str, i: int) -> int:
+    """Index after the ``}`` closing the group opened at ``i``, or -1 when unbalanced."""
+    depth = 0
+    j = i
+    while j < len(value):
+        if value[j] == "\\":
+            j += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(value[j], 0)
+        j += 1
+        if depth == 0:
+            return j
+    return -1
+
+
+def _math_end(value: str, i: int) -> int:
+    """Index after the ``$`` closing the math opened at ``i``, or -1 when there is none."""
+    m = re.compile(r"\$(?:[^$\\]|\\.)+\$").match(value, i)
+    return m.end() if m else -1
+
+
+def _keep_edges(latex: str) -> str:
+    """:func:`plain_text` keeping the spaces at both ends of a piece of a longer value."""
+    lead = " " if latex[:1].isspace() else ""
+    tail = " " if latex[-1:].isspace() and latex.strip() else ""
+    return lead + plain_text(latex) + tail
 
 
 def csl_name(name: str) -> dict[str, str]:
@@ -105,7 +178,7 @@ def to_csl(entry: Entry) -> dict[str, Any]:
     fields = entry_fields(entry)
     item: dict[str, Any] = {"id": entry.key, "type": CSL_TYPES.get(entry.entry_type.lower(), "article")}
     if fields.get("title"):
-        item["title"] = plain_text(fields["title"])
+        item["title"] = csl_title(fields["title"])
     for name in ("author", "editor"):
         if fields.get(name):
             item[name] = csl_names(fields[name])

@@ -87,6 +87,30 @@ def _converter() -> LatexNodes2Text:
     return _PlainText(latex_context=db, math_mode="text", strict_latex_spaces=True)
 
 
+_MATH = re.compile(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
+_SUPERSCRIPTS = dict(zip("0123456789+-=()nik", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏ"))
+_SUBSCRIPTS = dict(zip("0123456789+-=()aeioutkmnpsx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒᵤₜₖₘₙₚₛₓ"))
+_SCRIPT = re.compile(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<char>[A-Za-z0-9]))")
+
+
+def _scripts(math: str) -> str:
+    """``x^{-3}`` -> ``x⁻³`` and ``L_0`` -> ``L₀`` where Unicode has the characters.
+
+    A script that Unicode cannot write (``x^{\\top}``) keeps its braces, escaped so the
+    converter prints them: ``x^{⊤}`` stays readable where ``x^⊤`` would not.
+    """
+    def one(m: re.Match[str]) -> str:
+        body = m.group("group") if m.group("group") is not None else m.group("char")
+        table = _SUPERSCRIPTS if m.group("op") == "^" else _SUBSCRIPTS
+        if body and all(c in table for c in body):
+            return "".join(table[c] for c in body)
+        if m.group("group") is None:
+            return m.group(0)
+        return m.group("op") + "\\{" + body + "\\}"
+
+    return _SCRIPT.sub(one, math)
+
+
 def latex_to_plain(text: str) -> str:
     """LaTeX markup to plain Unicode (math as text: ``$O(\\epsilon^{-3})$`` -> ``O(ϵ^-3)``).
 
@@ -96,8 +120,9 @@ def latex_to_plain(text: str) -> str:
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
     # A bare % is a percent sign in metadata, not a LaTeX comment that eats the rest.
     text = re.sub(r"(?<!\\)%", r"\\%", text)
-    if not re.search(r"[\\{}$%~&]", text):
+    if not re.search(r"[\\{}$%~&]|--", text):
         return re.sub(r"\s+", " ", text).strip()
+    text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
     try:
         out = _converter().latex_to_text(text)
     except Exception:  # malformed markup from remote metadata: keep it as written
