@@ -361,3 +361,51 @@ def test_manual_tags_that_would_break_keywords_are_refused():
             apply_manual(entry, [bad])
     apply_manual(entry, ["+must-read", "+cs.LG", "+Step Size"])
     assert entry.tags_added == ["cs.lg", "must-read", "step-size"]
+
+
+# --- a passing mention in a long abstract is not the paper's topic ---------------------------
+
+ABSTRACTS = REPO / "notes" / "notes-icml2026-abstracts.txt"
+
+
+def _real_abstract(word: str) -> str:
+    if not ABSTRACTS.exists():
+        pytest.skip(f"{ABSTRACTS} is not in this checkout")
+    paragraphs = [p.strip() for p in ABSTRACTS.read_text(encoding="utf-8").split("\n\n") if word in p]
+    assert len(paragraphs) == 1, word
+    return paragraphs[0]
+
+
+def test_one_passing_mention_in_an_abstract_gives_no_topic_tag():
+    rules = load_rules({})
+    # Proximal methods; "federated learning" appears once, as an application.
+    cortes = _entry("Last-Iterate Convergence of Proximal Stochastic Methods without Bounded Variance",
+                    abstract=_real_abstract("graph-guided regularizers"))
+    assert "distributed" not in compute_auto_tags(cortes, [], [], [], rules)
+    # An Adam variant evaluated, among others, on quantization-aware training.
+    silva = _entry("Singularity-aware Adam: Stabilizing Non-Smooth Optimization with Local Geometric Instability",
+                   abstract=_real_abstract("Singularity-aware Adam"))
+    assert "quantization" not in compute_auto_tags(silva, [], [], [], rules)
+    assert "adam" in compute_auto_tags(silva, [], [], [], rules)
+
+
+def test_substantive_mentions_still_give_the_tag():
+    rules = load_rules({})
+    gossip = _entry("Plain", abstract="We study decentralized SGD where nodes talk by gossip over a graph.")
+    assert "distributed" in compute_auto_tags(gossip, [], [], [], rules)
+    compression = _entry("Plain", abstract="Communication compression with DCSGD and error feedback reduces "
+                                           "the cost of distributed training.")
+    assert "distributed" in compute_auto_tags(compression, [], [], [], rules)
+    assert "distributed" in compute_auto_tags(_entry("Federated averaging revisited"), [], [], [], rules)
+    assert "distributed" in compute_auto_tags(_entry("Plain", summary="federated learning の研究"), [], [], [], rules)
+    quant = _entry("Plain", abstract="We quantize weights to 4-bit and study quantization error in quantized LLMs.")
+    assert "quantization" in compute_auto_tags(quant, [], [], [], rules)
+
+
+def test_abstract_hits_is_configurable():
+    rules = load_rules({"tags_defaults": False, "tags": {"fed": {"match": ["federated"], "abstract_hits": 2}}})
+    assert compute_auto_tags(_entry("Plain", abstract="federated once"), [], [], [], rules) == []
+    assert compute_auto_tags(_entry("Plain", abstract="federated, federated"), [], [], [], rules) == ["fed"]
+    assert compute_auto_tags(_entry("Federated"), [], [], [], rules) == ["fed"]
+    with pytest.raises(TagRuleError):
+        load_rules({"tags": {"fed": {"match": ["federated"], "abstract_hits": 0}}})

@@ -40,9 +40,15 @@ class TagRule:
     tag: str
     patterns: tuple[Pattern[str], ...]
     label: str = ""
+    #: matches an abstract needs: a broad word ("federated") said once in passing is not the topic
+    abstract_hits: int = 1
 
     def matches(self, text: str) -> bool:
         return any(p.search(text) for p in self.patterns)
+
+    def hits(self, text: str) -> int:
+        """Distinct places in ``text`` where some pattern matches."""
+        return len({m.start() for p in self.patterns for m in p.finditer(text)})
 
 
 @dataclass
@@ -101,22 +107,22 @@ def compile_item(item: str, *, where: str = "tags") -> Pattern[str]:
     return re.compile(r"(?<![^\W_])" + body, re.IGNORECASE)
 
 
-def _rule_items(tag: str, spec: Any, where: str) -> tuple[list[str], str, bool]:
-    """Read one rule spec: a list of items, or a mapping with match/extend/label.
+def _rule_items(tag: str, spec: Any, where: str) -> tuple[list[str], str, bool, int | None]:
+    """Read one rule spec: a list of items, or a mapping with match/extend/label/abstract_hits.
 
-    Returns ``(items, label, extend)``.
+    Returns ``(items, label, extend, abstract_hits)`` (None: not given).
     """
     if spec is None:
-        return [], "", False
+        return [], "", False, None
     if isinstance(spec, str):
-        return [spec], "", False
+        return [spec], "", False, None
     if isinstance(spec, list):
-        return spec, "", False
+        return spec, "", False, None
     if isinstance(spec, dict):
-        unknown = set(spec) - {"match", "extend", "label"}
+        unknown = set(spec) - {"match", "extend", "label", "abstract_hits"}
         if unknown:
             raise TagRuleError(f"{where}.{tag}: unknown key(s) {sorted(unknown)}; use 'match' (replace), "
-                               "'extend' (add to the default rule) or 'label'.")
+                               "'extend' (add to the default rule), 'label' or 'abstract_hits'.")
         if "match" in spec and "extend" in spec:
             raise TagRuleError(f"{where}.{tag}: give either 'match' (replace) or 'extend' (add), not both.")
         extend = "extend" in spec
@@ -125,8 +131,18 @@ def _rule_items(tag: str, spec: Any, where: str) -> tuple[list[str], str, bool]:
             items = [items]
         if not isinstance(items, list):
             raise TagRuleError(f"{where}.{tag}: '{'extend' if extend else 'match'}' must be a list of keywords or /regexes/.")
-        return items, str(spec.get("label") or ""), extend
+        return items, str(spec.get("label") or ""), extend, _abstract_hits(spec.get("abstract_hits"), f"{where}.{tag}")
     raise TagRuleError(f"{where}.{tag}: expected a list of keywords or /regexes/, got {type(spec).__name__}.")
+
+
+def _abstract_hits(value: Any, where: str) -> int | None:
+    """``abstract_hits``: a whole number of at least 1, or absent."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TagRuleError(f"{where}: abstract_hits must be a whole number of at least 1 (got {value!r}); "
+                           "it is how many matches an abstract needs to give the tag.")
+    return value
 
 
 def _merge_rules(base: dict[str, TagRule], data: Any, where: str) -> dict[str, TagRule]:
@@ -137,7 +153,7 @@ def _merge_rules(base: dict[str, TagRule], data: Any, where: str) -> dict[str, T
     rules = dict(base)
     for raw_tag, spec in data.items():
         tag = normalize_tag(str(raw_tag))
-        items, label, extend = _rule_items(tag, spec, where)
+        items, label, extend, hits = _rule_items(tag, spec, where)
         patterns = tuple(compile_item(i, where=f"{where}.{tag}") for i in items)
         old = rules.get(tag)
         if extend and old:
@@ -145,7 +161,8 @@ def _merge_rules(base: dict[str, TagRule], data: Any, where: str) -> dict[str, T
         if not patterns:
             rules.pop(tag, None)  # `name: []` switches a default rule off
             continue
-        rules[tag] = TagRule(tag=tag, patterns=patterns, label=label or (old.label if old else ""))
+        rules[tag] = TagRule(tag=tag, patterns=patterns, label=label or (old.label if old else ""),
+                             abstract_hits=hits or (old.abstract_hits if old and extend else 1))
     return rules
 
 
@@ -182,16 +199,19 @@ def compute_auto_tags(entry: Entry, mention_texts: list[str], hashtags: list[str
                       rules: TagRules) -> list[str]:
     """The tags a paper earns from notes and rules (what ``Entry.tags_auto`` should hold).
 
-    Rules look at the title, the abstract, the entry's summary and ``mention_texts`` (the
-    notes' summaries of it). Manual additions/removals are not consulted: they are applied
-    on top by :attr:`Entry.tags`, so recomputing this never overrides the user.
+    Rules look at the title, the entry's summary and ``mention_texts`` (the notes'
+    summaries of it), where one match is enough, and at the abstract, where a rule may
+    ask for several (``abstract_hits``): a long abstract mentions many things in passing.
+    Manual additions/removals are not consulted: they are applied on top by
+    :attr:`Entry.tags`, so recomputing this never overrides the user.
     """
     tags = {normalize_tag(h) for h in hashtags if normalize_tag(h)}
     for heading in sections:
         tags.update(rules.sections.get(_fold_heading(heading), []))
-    texts = [delatex(t) for t in (entry.title, entry.abstract or "", entry.summary or "", *mention_texts) if t]
+    texts = [delatex(t) for t in (entry.title, entry.summary or "", *mention_texts) if t]
+    abstract = delatex(entry.abstract) if entry.abstract else ""
     for tag, rule in rules.rules.items():
-        if any(rule.matches(t) for t in texts):
+        if any(rule.matches(t) for t in texts) or (abstract and rule.hits(abstract) >= rule.abstract_hits):
             tags.add(tag)
     return sorted(tags)
 
