@@ -183,9 +183,9 @@ def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules
     """User-named groups first, then one group per shared sub-topic tag (:func:`_sub_topics`).
 
     A tag only makes a group when at least two papers share it, and the selection's own
-    tags never do (every paper has them), nor does any other tag every paper carries. Only rule tags (topics) group automatically:
-    workflow tags such as ``must-read`` say nothing about content. The papers left over
-    form the core group.
+    tags never do (every paper has them), nor does any other tag every paper carries.
+    Only rule tags (topics) group automatically: workflow tags such as ``must-read`` say
+    nothing about content. The papers left over form the core group.
     """
     groups: list[_Group] = []
     left = list(entries)
