@@ -84,4 +84,4 @@ def test_a_file_without_entries_is_reported(tmp_path: Path) -> None:
     path.write_text("just some text, no entries here\n", encoding="utf-8")
     result = read_bib_file(path)
     assert [p.message for p in result.problems] == [
-        f"no BibTeX entries found in {path}: is it a .bib file? (encoding read as utf-8; if that is wrong, re-save it as UTF-8)"]
+        "no BibTeX entries found in notes.bib: is it a .bib file? (encoding read as utf-8; if that is wrong, re-save it as UTF-8)"]

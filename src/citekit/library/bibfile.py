@@ -178,8 +178,8 @@ def read_bib_file(path: Path, name: str | None = None) -> BibParseResult:
     result.encoding = enc
     result.problems[:0] = encoding_problems(data, name or str(path))
     if text.strip() and not result.entries:
-        result.problems.append(Problem(name or str(path), None, f"no BibTeX entries found in {name or path}: is it a .bib "
-                                       f"file? (encoding read as {enc}; if that is wrong, re-save it as UTF-8)"))
+        result.problems.append(Problem(name or str(path), None, f"no BibTeX entries found in {Path(path).name}: is it a "
+                                       f".bib file? (encoding read as {enc}; if that is wrong, re-save it as UTF-8)"))
     return result
 
 

@@ -43,9 +43,14 @@ class ImportReport:
     problems: list[Problem] = field(default_factory=list)
 
 
-def free_key(key: str, taken: set[str]) -> str:
-    """``key`` itself if free, else the first of ``key``+a, +b, ... that is (case-insensitive)."""
-    lowered = {t.lower() for t in taken}
+def free_key(key: str, taken: Iterable[str], *, lowered: set[str] | None = None) -> str:
+    """``key`` itself if free, else the first of ``key``+a, +b, ... that is (case-insensitive).
+
+    ``lowered``, the taken keys already lower-cased, saves rebuilding that set for every
+    entry of a large import.
+    """
+    if lowered is None:
+        lowered = {t.lower() for t in taken}
     if key.lower() not in lowered:
         return key
     for suffix in suffixes():
@@ -88,9 +93,10 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
         if all(i < n_lib for i in members):
             continue  # works entered twice in the library already: `citekit dedup` reports those
         _import_cluster(lib, [everything[i] for i in members], [i < n_lib for i in members], cluster.reason, source, report)
+    taken_lower = {k.lower() for k in lib.taken_keys()}
     for i, entry in enumerate(incoming, start=n_lib):
         if i not in clustered:
-            _add_new(lib, entry, source, report)
+            _add_new(lib, entry, source, report, taken_lower)
     return report
 
 
@@ -209,8 +215,9 @@ def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason
     (report.merged if lib_entries else report.merged_in_file).append(record)
 
 
-def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport) -> None:
-    key = free_key(entry.key, lib.taken_keys())
+def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport, taken_lower: set[str]) -> None:
+    """Add a work the library does not have; ``taken_lower`` is kept up to date."""
+    key = free_key(entry.key, (), lowered=taken_lower)
     if key != entry.key:
         report.import_map[entry.key] = key
         report.renamed[entry.key] = key
@@ -218,4 +225,5 @@ def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport) -> N
         entry.key = key
     entry.origin = "import"
     lib.add(entry)
+    taken_lower.update(k.lower() for k in (key, *entry.aliases))
     report.added.append(key)
