@@ -467,3 +467,16 @@ def test_a_sentence_that_only_repeats_the_title_falls_back_to_the_title():
                  abstract="In this work, we study dueling optimization over Riemannian manifolds, which covers "
                           "important applications that cannot be solved by existing dueling optimization algorithms.")
     assert describe(real, LATEX).startswith("\\citet{ren2026riemannian} study dueling optimization over Riemannian")
+
+
+def test_unicode_punctuation_in_abstracts_is_text_not_math():
+    for raw in ("tasks—and", r"tasks$\textemdash$and"):  # OpenReview abstracts write the latter
+        dash = entry("a2026a", "A", abstract=f"We propose a method for reasoning {raw} reach peak performance.",
+                     tags=["t"])
+        sentence = describe(dash, LATEX)
+        assert "$" not in sentence and "tasks{\\textemdash}and" in sentence, sentence
+        md = related_work([dash], tags=["t"], fmt="markdown")
+        assert "tasks—and" in md, md
+    greek = entry("b2026b", "B", abstract="We propose an ε-accurate method with rate ≤ 1/T for all problems.",
+                  tags=["t"])
+    assert "$\\epsilon$" in describe(greek, LATEX) or "$\\varepsilon$" in describe(greek, LATEX)

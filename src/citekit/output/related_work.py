@@ -23,7 +23,7 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts, split_m
 from ..library.tags import TagRules, normalize_tag
 from ..model import Entry
 from ..text import fold, title_tokens
-from .latex import sanitize
+from .latex import GLYPH_COMMANDS, sanitize
 from .markdown_text import escape_markdown, latex_to_plain
 from .sentences import contribution, conjugate, is_english, summary_verb, trim
 
@@ -287,6 +287,7 @@ class _Style:
 
     def text(self, raw: str) -> str:
         """Untrusted LaTeX-ish record text made inert for the target."""
+        raw = _TEXT_IN_MATH.sub(r"{\\\1}", raw)
         if self.fmt == "latex":
             return sanitize(_unicode_to_latex(raw))
         return escape_markdown(latex_to_plain(raw))
@@ -328,6 +329,10 @@ class _Style:
         if self.fmt == "latex":
             return f"\\paragraph{{{self.text(text.rstrip('.'))}.}}"
         return f"### {self.text(text)}"
+
+
+#: ``$\\textemdash$``: a text glyph some services wrap in math; LaTeX rejects it there
+_TEXT_IN_MATH = re.compile(r"\$\s*\\(" + "|".join(sorted(GLYPH_COMMANDS, key=len, reverse=True)) + r")\s*\$")
 
 
 def _pandoc_key(key: str) -> str:
