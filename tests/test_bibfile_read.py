@@ -85,3 +85,16 @@ def test_a_file_without_entries_is_reported(tmp_path: Path) -> None:
     result = read_bib_file(path)
     assert [p.message for p in result.problems] == [
         "no BibTeX entries found in notes.bib: is it a .bib file? (encoding read as utf-8; if that is wrong, re-save it as UTF-8)"]
+
+
+def test_a_file_of_only_strings_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "bibstring.bib"
+    path.write_text('@string{SCP = "Science of Computer Programming"}\n@string{TSE = "IEEE TSE"}\n', encoding="utf-8")
+    (problem,) = read_bib_file(path).problems
+    assert problem.message.startswith("no BibTeX entries found in bibstring.bib, only 2 @string definitions")
+
+
+def test_a_declared_latin1_file_is_read_as_windows_1252(tmp_path: Path) -> None:
+    path = tmp_path / "jabref.bib"
+    path.write_bytes(b"% Encoding: ISO-8859-1\n\n@misc{a, title = {\x93Quoted\x94 caf\xe9}}\n")
+    assert read_bib_file(path).entries[0].fields["title"] == "\u201cQuoted\u201d caf\u00e9"

@@ -47,6 +47,8 @@ class BibParseResult:
     raws: list[str] = field(default_factory=list)
     #: the source text of every block that could not be read (duplicate keys included)
     unparsed: list[str] = field(default_factory=list)
+    #: how many ``@string`` definitions the text had
+    strings: int = 0
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
@@ -76,8 +78,8 @@ def _decode_any(data: bytes) -> tuple[str, str]:
         return data.decode(enc, errors="replace"), enc
     declared = declared_encoding(data)
     if declared and codecs.lookup(declared).name != "utf-8":
-        if codecs.lookup(declared).name == "cp1252":
-            return _decode_8bit(data), declared
+        if codecs.lookup(declared).name in ("cp1252", "iso8859-1"):
+            return _decode_8bit(data), declared  # as browsers do: "Latin-1" files are Windows-1252 in practice
         return data.decode(declared, errors="replace"), declared
     try:
         return data.decode("utf-8"), "utf-8"
@@ -178,9 +180,16 @@ def read_bib_file(path: Path, name: str | None = None) -> BibParseResult:
     result.encoding = enc
     result.problems[:0] = encoding_problems(data, name or str(path))
     if text.strip() and not result.entries:
-        result.problems.append(Problem(name or str(path), None, f"no BibTeX entries found in {Path(path).name}: is it a "
-                                       f".bib file? (encoding read as {enc}; if that is wrong, re-save it as UTF-8)"))
+        result.problems.append(Problem(name or str(path), None, _no_entries_message(Path(path).name, result, enc)))
     return result
+
+
+def _no_entries_message(name: str, result: BibParseResult, enc: str) -> str:
+    """Why a non-empty file gave nothing, and what to check."""
+    if result.strings:
+        return (f"no BibTeX entries found in {name}, only {result.strings} @string definitions; they apply only "
+                "within their own file, so nothing was imported from it")
+    return f"no BibTeX entries found in {name}: is it a .bib file? (encoding read as {enc}; if that is wrong, re-save it as UTF-8)"
 
 
 def parse_bib_text(text: str, name: str) -> BibParseResult:
@@ -204,6 +213,7 @@ def parse_bib_text(text: str, name: str) -> BibParseResult:
         line = (block.start_line + 1) if getattr(block, "start_line", None) is not None else None
         if isinstance(block, bpmodel.String):
             macros.define(block.key, block.value)
+            result.strings += 1
         elif isinstance(block, bpmodel.Entry):
             result.entries.append(_to_entry(block, macros))
             result.raws.append(block.raw or "")
