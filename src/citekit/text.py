@@ -31,6 +31,8 @@ def delatex(text: str) -> str:
     """LaTeX markup to plain Unicode text; math kept verbatim without ``$``."""
     if not _LATEXISH.search(text):
         return text
+    if "\\" not in text and "$" not in text and "%" not in text:
+        return text.replace("{", "").replace("}", "")  # braces alone need no parser
     try:
         out = _L2T.latex_to_text(text)
     except Exception:  # malformed LaTeX from remote metadata: fall back to stripping

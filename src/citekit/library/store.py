@@ -108,14 +108,27 @@ class Library:
         return [self.entries[k] for k in sorted(self.entries, key=str.lower)]
 
     def add(self, entry: Entry) -> None:
-        if entry.key in self.entries or entry.key.lower() in {k.lower() for k in self.entries}:
+        if entry.key in self.entries or entry.key.lower() in self._lower_keys():
             raise LibraryError(f"key '{entry.key}' is already in the library")
+        lowered = self._lower_keys()
         self.entries[entry.key] = entry
+        lowered.add(entry.key.lower())
+        self.__dict__["_lower_cache"][0] = len(self.entries)
         self.issued_keys.add(entry.key)
         self.issued_keys.update(entry.aliases)
 
+    def _lower_keys(self) -> set[str]:
+        """Keys in lower case (BibTeX compares keys that way); rebuilt only when the key count
+        changed behind :meth:`add`'s back, so adding thousands of entries stays linear."""
+        cache = self.__dict__.get("_lower_cache")
+        if cache is None or cache[0] != len(self.entries):
+            cache = [len(self.entries), {k.lower() for k in self.entries}]
+            self.__dict__["_lower_cache"] = cache
+        return cache[1]
+
     def remove(self, key: str) -> Entry:
         """Drop an entry; its key stays issued so it is never given to another work."""
+        self.__dict__.pop("_lower_cache", None)
         return self.entries.pop(key)
 
     def taken_keys(self) -> set[str]:

@@ -10,6 +10,7 @@ The rules, in order of strength:
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,8 +89,12 @@ def _find_in(entries: list[Entry], work: Work, built: tuple[str, dict[str, str]]
                 return entry
     titles = work_titles(work)
     if titles:
+        probes = _probe_words(titles)
         for entry in entries:
-            known = {normalize_title(entry.title)} | {normalize_title(v.get("title", "")) for v in entry.versions}
+            raw = [entry.title, *(v.get("title") or "" for v in entry.versions)]
+            if probes and not any(p in t.lower() or "\\" in t for t in raw for p in probes):
+                continue  # cheap pre-check: folding titles of a big import one by one is slow
+            known = {normalize_title(t) for t in raw}
             if titles & known:
                 return entry
     prints = {_fingerprint(m.abstract) for m in work.mentions if m.abstract}
@@ -113,12 +118,28 @@ def _same_work_by_dedup_rule(entries: list[Entry], probe: Entry) -> Entry | None
 
     from .dedup import same_work
 
-    choices = {i: normalize_title(e.title) for i, e in enumerate(entries)}
     target = normalize_title(probe.title)
-    for _title, _score, i in process.extract(target, choices, scorer=fuzz.ratio, score_cutoff=85, limit=5):
-        if same_work(probe, entries[i]):
+    # shortlist on a cheap folding first, then fold properly and apply the dedup rule
+    rough = {i: _rough(e.title) for i, e in enumerate(entries)}
+    for _t, _s, i in process.extract(_rough(probe.title), rough, scorer=fuzz.ratio, score_cutoff=70, limit=10):
+        if fuzz.ratio(target, normalize_title(entries[i].title)) >= 85 and same_work(probe, entries[i]):
             return entries[i]
     return None
+
+
+def _rough(title: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
+
+
+def _probe_words(titles: set[str]) -> set[str]:
+    """Longest plain word of each title: every true title match contains it verbatim."""
+    out = set()
+    for t in titles:
+        words = [w for w in t.split() if w.isascii() and len(w) >= 4]
+        if not words:
+            return set()  # nothing safe to pre-check with: compare every title
+        out.add(max(words, key=len))
+    return out
 
 
 def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> ApplyResult:
