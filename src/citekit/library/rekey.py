@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from ..output.texscan import group_end, skip_space
 from .store import atomic_write
 
 KEYMAP_HEADER = (
@@ -87,31 +88,6 @@ class RekeyResult:
         return bool(self.changes)
 
 
-def _skip_space(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t\r\n":
-        i += 1
-    return i
-
-
-def _group_end(text: str, i: int, open_: str, close: str) -> int | None:
-    """Index just past the group opening at ``i`` (nesting and ``\\{`` escapes respected)."""
-    depth = 0
-    j = i
-    while j < len(text):
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == open_:
-            depth += 1
-        elif c == close:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
-    return None
-
-
 def _key_groups(text: str, i: int, multicite: bool) -> tuple[list[tuple[int, int]], int]:
     """Spans of the ``{keys}`` arguments after a cite command ending at ``i``.
 
@@ -119,30 +95,30 @@ def _key_groups(text: str, i: int, multicite: bool) -> tuple[list[tuple[int, int
     ``(pre)(post)`` and then several ``[..]{keys}`` groups.
     """
     spans: list[tuple[int, int]] = []
-    j = _skip_space(text, i)
+    j = skip_space(text, i)
     if multicite:
         while j < len(text) and text[j] == "(":
-            end = _group_end(text, j, "(", ")")
+            end = group_end(text, j, "(", ")")
             if end is None:
                 return spans, j
-            j = _skip_space(text, end)
+            j = skip_space(text, end)
     while True:
         k = j
         while k < len(text) and text[k] == "[":
-            end = _group_end(text, k, "[", "]")
+            end = group_end(text, k, "[", "]")
             if end is None:
                 return spans, j
-            k = _skip_space(text, end)
+            k = skip_space(text, end)
         if k >= len(text) or text[k] != "{":
             return spans, j
-        end = _group_end(text, k, "{", "}")
+        end = group_end(text, k, "{", "}")
         if end is None:
             return spans, j
         spans.append((k + 1, end - 1))
         j = end
         if not multicite:
             return spans, j
-        j2 = _skip_space(text, j)
+        j2 = skip_space(text, j)
         if j2 >= len(text) or text[j2] not in "[{":
             return spans, j
         j = j2

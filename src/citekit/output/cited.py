@@ -17,6 +17,7 @@ from typing import Iterable
 
 from rapidfuzz import fuzz
 
+from .texscan import group_end, skip_space
 from ..model import Entry, Location
 from ..text import delatex, normalize_title
 
@@ -142,7 +143,7 @@ def _verbatim_end(text: str, i: int) -> int | None:
     j = m.end()
     delim = text[j]
     if delim == "{" and not text.startswith("\\verb", i):
-        end = _group_end(text, j, "{", "}")
+        end = group_end(text, j, "{", "}")
         return end if end is not None else None
     if delim.isspace() or delim.isalpha() or delim == "{":
         return None
@@ -150,37 +151,6 @@ def _verbatim_end(text: str, i: int) -> int | None:
     if close < 0 or "\n" in text[j:close]:
         return None
     return close + 1
-
-
-def _skip_space(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t\r\n":
-        i += 1
-    return i
-
-
-def _group_end(text: str, i: int, open_: str, close: str) -> int | None:
-    """Index just past the group that starts at ``text[i] == open_``, nesting-aware."""
-    depth = 0
-    j = i
-    while j < len(text):
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "{" and open_ != "{":
-            inner = _group_end(text, j, "{", "}")  # braces hide brackets: [{see [x]}]
-            if inner is None:
-                return None
-            j = inner
-            continue
-        if c == open_:
-            depth += 1
-        elif c == close:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
-    return None
 
 
 def _cite_arguments(text: str, i: int, multicite: bool) -> tuple[list[tuple[int, str]], int]:
@@ -192,16 +162,16 @@ def _cite_arguments(text: str, i: int, multicite: bool) -> tuple[list[tuple[int,
     args: list[tuple[int, str]] = []
     pos = i
     while True:
-        j = _skip_space(text, pos)
+        j = skip_space(text, pos)
         if j >= len(text):
             break
         c = text[j]
         if c == "(" and multicite and not args:
-            end = _group_end(text, j, "(", ")")
+            end = group_end(text, j, "(", ")")
         elif c == "[":
-            end = _group_end(text, j, "[", "]")
+            end = group_end(text, j, "[", "]")
         elif c == "{":
-            end = _group_end(text, j, "{", "}")
+            end = group_end(text, j, "{", "}")
             if end is not None:
                 args.append((j + 1, text[j + 1:end - 1]))
                 pos = end
@@ -252,10 +222,10 @@ def _input_targets(text: str) -> list[str]:
             continue
         pos, parts = m.end(), []
         for _ in range(nargs):
-            j = _skip_space(text, pos)
+            j = skip_space(text, pos)
             if j >= len(text) or text[j] != "{":
                 break
-            end = _group_end(text, j, "{", "}")
+            end = group_end(text, j, "{", "}")
             if end is None:
                 break
             parts.append(text[j + 1:end - 1].strip())
