@@ -128,3 +128,20 @@ def test_offline_sync_after_online_keeps_what_abstracts_resolved(project, fake_s
     after = Library.load(project / "refs")
     assert {k: (list(after.entries[k].mentions), after.entries[k].tags) for k in from_abstracts} == before
     assert offline["counts"]["resolved"] == online["counts"]["resolved"]
+
+
+def test_openreview_refusing_id_lookups_still_searches_by_title(project, fake_services):
+    notes = project / "notes" / "notes-icml2026-trip-report.txt"
+    text = notes.read_text(encoding="utf-8")
+    # pin one paper to an OpenReview id: that lookup needs an account and is refused
+    forum = next(p["openreview"]["id"] for p in World.load().papers if p["title"].startswith("LiMuon"))
+    line = next(ln for ln in text.splitlines() if "著者: Feihu Huang" in ln)
+    indent = line[: len(line) - len(line.lstrip())]
+    notes.write_text(text.replace(line, f"{indent}• openreview: {forum}\n{line}", 1), encoding="utf-8")
+    fake_services.fail("openreview", "403", paths=("POST /notes/search",))
+    result = CliRunner().invoke(main, ["-C", str(project), "sync"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("note: openreview needs credentials") == 1  # said once for the run
+    lib = Library.load(project / "refs")
+    assert lib.get("schaipp2026stepsize").status == "resolved"  # found by title search
+    assert lib.get("schaipp2026stepsize").ids.openreview

@@ -33,10 +33,10 @@ class Failure:
     mode: str
     times: int | None = None
     retry_after: str | None = "0"
-    paths: tuple[str, ...] | None = None  # only requests to these paths (after the prefix)
+    paths: tuple[str, ...] | None = None  # only these paths (after the prefix), or "METHOD /path"
 
-    def applies(self, path: str) -> bool:
-        return self.paths is None or path in self.paths
+    def applies(self, path: str, method: str = "GET") -> bool:
+        return self.paths is None or path in self.paths or f"{method} {path}" in self.paths
 
 
 class Reply:
@@ -60,10 +60,10 @@ class ServiceState:
         self.counts: Counter[str] = Counter()
         self.failure: Failure | None = None
 
-    def take_failure(self, path: str) -> Failure | None:
+    def take_failure(self, path: str, method: str = "GET") -> Failure | None:
         with self.lock:
             f = self.failure
-            if f is None or not f.applies(path):
+            if f is None or not f.applies(path, method):
                 return None
             if f.times is not None:
                 f.times -= 1
@@ -99,7 +99,7 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             delay = latency()
             if delay:
                 time.sleep(delay)
-            failure = state.take_failure(path or "/")
+            failure = state.take_failure(path or "/", method)
             if failure is not None and failure.mode == "reset":
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 self.connection.close()

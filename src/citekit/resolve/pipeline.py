@@ -93,10 +93,11 @@ class _Health:
                 self.down[name] = short
                 line = f"{name} unreachable: works stay notes-only and upgrade on the next sync ({err.message})"
             elif err.needs_credentials:
+                # only lookups by id need an account: searches by title still work, so the
+                # source stays usable (it answers further id lookups at once, sending nothing)
                 short = "needs credentials"
-                self.down[name] = short
-                line = (f"{name} needs credentials: works only {name} knows stay notes-only; "
-                        f"log in for {name} and sync again ({err.message})")
+                line = (f"{name} needs credentials for lookups by id; searching by title goes on. "
+                        f"Set OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) and sync again ({err.message})")
             else:
                 short = "failed"
                 line = f"{name} failed for some papers: they stay notes-only and upgrade on the next sync ({err.message})"

@@ -251,7 +251,7 @@ class OpenReviewSource:
             self.id_search_blocked = True
             self.needs_credentials = True
         if first:
-            log.warning("OpenReview: %s (%s %s)", NEEDS_CREDENTIALS, name, message)
+            log.debug("OpenReview: %s (%s %s)", NEEDS_CREDENTIALS, name, message)  # the run reports it once
         raise SourceError(self.name, NEEDS_CREDENTIALS, needs_credentials=True)
 
     # -- search -----------------------------------------------------------------------
