@@ -330,3 +330,10 @@ def test_export_tex_ignores_verbatim_citations(tmp_path: Path) -> None:
     main.write_text("\\verb|\\cite{shown}| \\cite{used}\n\\begin{verbatim}\n\\input{missing}\n\\end{verbatim}\n")
     cited = citations_from_tex(main)
     assert cited.keys == ["used"] and not cited.unreadable
+
+
+def test_biblatex_nocite_star_in_aux_means_everything():
+    from citekit.output.cited import citations_from_aux_text
+
+    aux = "\\relax\n\\abx@aux@refcontext{nty/global//global/global}\n\\abx@aux@nociteall\n"
+    assert citations_from_aux_text(aux, "main.aux").everything

@@ -217,3 +217,24 @@ def test_no_internet_guard_blocks_outside_addresses():
         sock.close()
     with pytest.raises(Exception, match="must not"):
         requests.get("http://example.com/", timeout=2)
+
+
+def test_consecutive_transport_failures_mark_a_service_down_for_all_threads():
+    from citekit.sources.base import SourceUnavailable
+    from citekit.sources.http import HttpClient, Retry, RetryableError
+
+    sleeps: list[float] = []
+    client = HttpClient(sleep=sleeps.append, retries=4)
+    attempts = []
+
+    def refused():
+        attempts.append(1)
+        raise RetryableError(Retry("connection refused", unreachable=True))
+
+    with pytest.raises(SourceUnavailable):
+        client.call("arxiv", refused)
+    assert len(attempts) == 3  # not retries+1 = 5: a refusing host is down after 3 in a row
+    with pytest.raises(SourceUnavailable):
+        client.call("arxiv", refused)  # every other paper is spared the attempts
+    assert len(attempts) == 3
+    assert client.call("dblp", lambda: "ok") == "ok"  # other services are unaffected

@@ -43,3 +43,11 @@ def test_configurable_formula_and_unknown_placeholder():
     assert base_key(fields, "{author}_{title2}_{year}") == "crawshaw_explorationnoneuclidean_2026"
     with pytest.raises(KeyFormulaError, match="unknown placeholder"):
         base_key(fields, "{first_author}{year}")
+
+
+def test_venue_placeholder_uses_the_short_venue_name():
+    fields = {"author": "Xie, Tian", "year": "2026", "title": "Controlled LLM Training on Spectral Sphere",
+              "booktitle": "Forty-third International Conference on Machine Learning"}
+    assert base_key(fields, "{venue}{year}{author}") == "icml2026xie"
+    fields["booktitle"] = "Workshop on Odd Things"
+    assert base_key(fields, "{venue}{year}{author}") == "workshoponod2026xie"

@@ -228,7 +228,7 @@ def _pins(cfg: Config) -> dict[str, Any]:
 
     out: dict[str, Ids] = {}
     for title, spec in (cfg.data.get("pins") or {}).items():
-        spec = spec or {}
+        spec = {k: _pin_text(k, v) for k, v in (spec or {}).items()}
         out[normalize_title(str(title))] = Ids(
             doi=normalize_doi(str(spec["doi"])) if spec.get("doi") else None,
             arxiv=normalize_arxiv(str(spec["arxiv"])) if spec.get("arxiv") else None,
@@ -236,6 +236,14 @@ def _pins(cfg: Config) -> dict[str, Any]:
             dblp=normalize_dblp(str(spec["dblp"])) if spec.get("dblp") else None,
         )
     return out
+
+
+def _pin_text(scheme: str, value: Any) -> str:
+    """A pin as text. YAML reads an unquoted arXiv id as a number (``2602.22890`` becomes
+    2602.2289): new-style ids have five digits after the dot since 2015, four before."""
+    if scheme == "arxiv" and isinstance(value, float):
+        return f"{value:.5f}" if value >= 1501 else f"{value:.4f}"
+    return str(value)
 
 
 def _tag_rules(cfg: Config) -> Any:

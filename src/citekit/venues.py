@@ -127,3 +127,32 @@ def from_text(text: str) -> tuple[str | None, int | None]:
     if not m:
         return None, None
     return canonical(m.group("venue")), int(m.group("year"))
+
+
+_LONG_PATTERNS = [
+    ("ICML", r"international conference on machine learning"),
+    ("ICLR", r"learning representations"),
+    ("NeurIPS", r"neural information processing systems"),
+    ("AISTATS", r"artificial intelligence and statistics"),
+    ("COLT", r"conference on learning theory"),
+    ("UAI", r"uncertainty in artificial intelligence"),
+    ("CVPR", r"computer vision and pattern recognition"),
+    ("ICCV", r"international conference on computer vision"),
+    ("ECCV", r"european conference on computer vision"),
+    ("EMNLP", r"empirical methods in natural language processing"),
+    ("ACL", r"association for computational linguistics"),
+    ("AAAI", r"\baaai\b"),
+    ("COLM", r"conference on language modeling"),
+    ("TMLR", r"transactions on machine learning research"),
+    ("JMLR", r"journal of machine learning research"),
+]
+
+
+def short_from_long(name: str) -> str | None:
+    """``Forty-third International Conference on Machine Learning`` → ``ICML`` (None if unknown)."""
+    low = name.lower()
+    for short, pattern in _LONG_PATTERNS:
+        if re.search(pattern, low):
+            return short
+    m = _HEADING_RE.search(name)
+    return canonical(m.group("venue")) if m else None

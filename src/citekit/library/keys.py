@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from ..config import DEFAULT_KEY_FORMULA
 from ..model import Entry
+from ..venues import short_from_long
 from ..text import delatex, first_significant_word, fold, title_tokens
 
 _FIELDS = {"author", "year", "title", "title2", "venue", "authors"}
@@ -56,7 +57,8 @@ def key_parts(fields: Mapping[str, str]) -> dict[str, str]:
     words = title_tokens(title)
     authors = re.split(r"\s+and\s+", fields.get("author", "").strip()) if fields.get("author") else []
     year = re.sub(r"\D", "", fields.get("year", ""))[:4]
-    venue = _ascii_word(fields.get("booktitle") or fields.get("journal") or "")[:12]
+    container = fields.get("booktitle") or fields.get("journal") or ""
+    venue = (short_from_long(container) or "").lower() or _ascii_word(container)[:12]
     return {
         "author": first_author_family(fields.get("author", "")) or "anon",
         "authors": "".join(first_author_family(a) for a in authors[:3]) or "anon",

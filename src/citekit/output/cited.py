@@ -287,9 +287,12 @@ def _display(path: Path, root: Path) -> str:
 
 def citations_from_aux_text(text: str, name: str = "<aux>") -> CitedKeys:
     """Citations recorded in one ``.aux`` text: BibTeX's ``\\citation`` and biblatex's
-    ``\\abx@aux@cite`` lines (both the ``{refsection}{key}`` and the older ``{key}`` form)."""
+    ``\\abx@aux@cite`` lines (both the ``{refsection}{key}`` and the older ``{key}`` form), and
+    biblatex's ``\\abx@aux@nociteall`` for ``\\nocite{*}``."""
     cited = CitedKeys(files=[name])
     for lineno, line in enumerate(text.splitlines(), start=1):
+        if "\\abx@aux@nociteall" in line:  # biblatex's record of \nocite{*}
+            cited.add("*", Location(name, lineno))
         for regex in (_AUX_CITATION_RE, _AUX_BIBLATEX_RE):
             for m in regex.finditer(line):
                 for key in m.group(1).split(","):

@@ -117,6 +117,10 @@ class _Gate:
                 self._cond.notify()
 
 
+#: how often a thread queued behind a rate limit checks whether the service went down
+_WAKE_STEP = 0.5
+
+
 class _Limiter:
     """Spaces request starts ``min_interval`` apart, across threads.
 
@@ -132,15 +136,25 @@ class _Limiter:
         self._next = 0.0
         self._lock = threading.Lock()
 
-    def wait_turn(self) -> float:
+    def wait_turn(self, give_up: Callable[[], bool] | None = None) -> float:
+        """Sleep until this caller's slot; with ``give_up``, wake early once it says so
+        (the service went down while we queued: no point waiting out a polite interval)."""
         with self._lock:
             now = self._clock()
             start = max(now, self._next)
             self._next = start + self.policy.min_interval
         delay = start - now
-        if delay > 0:
+        if delay <= 0:
+            return 0.0
+        if give_up is None or delay <= _WAKE_STEP:
             self._sleep(delay)
-        return max(delay, 0.0)
+            return delay
+        left = delay
+        while left > 0 and not give_up():
+            step = min(_WAKE_STEP, left)
+            self._sleep(step)
+            left -= step
+        return delay - max(left, 0.0)
 
     def adapt(self, headers: Mapping[str, str]) -> None:
         """Follow the limits a service announces (Crossref's ``x-rate-limit-*`` headers)."""
@@ -234,6 +248,7 @@ class HttpClient:
         self._policies = dict(policies or {})
         self._limiters: dict[str, _Limiter] = {}
         self._down: dict[str, str] = {}
+        self._streak: Counter[str] = Counter()  # consecutive transport failures per service
         self._lock = threading.Lock()
 
     # -- limits -----------------------------------------------------------------------
@@ -270,14 +285,30 @@ class HttpClient:
         for n in range(self.retries + 1):
             if bucket in self._down:  # another thread found it down meanwhile
                 raise SourceUnavailable(bucket, self._down[bucket])
-            limiter.wait_turn()
+            # while the service is failing, queued threads wake early if it is declared down
+            failing = self._streak[bucket] > 0 or n > 0
+            limiter.wait_turn(give_up=(lambda: bucket in self._down) if failing else None)
+            if bucket in self._down:  # found down while this thread waited for its turn
+                raise SourceUnavailable(bucket, self._down[bucket])
             with limiter.gate.held():
                 with self._lock:
                     self.stats.requests[bucket] += 1
                 try:
-                    return attempt()
+                    result = attempt()
+                    self._streak[bucket] = 0
+                    return result
                 except RetryableError as exc:
                     last = exc.retry
+            if last.unreachable:
+                with self._lock:
+                    self._streak[bucket] += 1
+                    streak = self._streak[bucket]
+                if streak > UNREACHABLE_RETRIES:
+                    # consecutive transport failures across all threads: the service is down,
+                    # and every waiting thread would otherwise spend its own retries finding out
+                    message = f"{what} failed {streak} times in a row ({last.reason}); run sync again later"
+                    self._mark_down(bucket, message)
+                    raise SourceUnavailable(bucket, message)
             if last.unreachable and (last.no_dns or _no_name_resolution(last.reason)):
                 # No DNS means no network (or a mistyped URL): retrying in seconds cannot help.
                 message = f"{what}: cannot resolve the host ({last.reason}); check the network or the URL"
