@@ -228,3 +228,13 @@ def test_raw_author_strings_are_kept_in_the_sidecar(synced):
     notes = next(v for v in entry.versions if v["source"] == "notes")
     assert "Khrushchev Mikhail" in notes["authors"]  # as written
     assert "Khrushchev, Mikhail" in entry.fields["author"]  # as BibTeX reads it
+
+
+def test_two_titles_pinned_to_one_record_are_reported(tmp_path):
+    root = make_project(tmp_path, notes=False)
+    (root / "notes").mkdir()
+    (root / "notes" / "n.md").write_text(
+        "# ICML 2026\n\n- Paper One About Muon\n  - Authors: Ann Smith\n  - arxiv: 2601.00001\n"
+        "- A Completely Different Study\n  - Authors: Bob Jones\n  - arxiv: 2601.00001\n", encoding="utf-8")
+    report = api.sync(root, offline=True)
+    assert any("resolve to the same record" in p for p in report.problems)

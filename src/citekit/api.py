@@ -112,6 +112,10 @@ def sync(
     extracted = extract_paths([cfg.notes_dir], root=cfg.root)
     report.problems.extend(str(p) for p in extracted.problems)
     groups = group_mentions(extracted.mentions)
+    for group in groups:
+        titled = [m for m in group if m.title]
+        for other in titled[1:]:
+            _warn_if_titles_differ(report, "one paper (a shared identifier)", titled[:1], [other])
     report.mentions = len(extracted.mentions)
     report.works = len(groups)
 
@@ -142,6 +146,7 @@ def sync(
         if result.key in seen:
             # two groups of mentions turned out to be one work (e.g. a bare oral link and
             # its title): the entry keeps both sets of mentions
+            _warn_if_titles_differ(report, f"entry {result.key}", seen[result.key], work.mentions)
             seen[result.key].extend(work.mentions)
             entry.mentions = _locations(seen[result.key])
             _apply_tags(entry, seen[result.key], rules)
@@ -204,6 +209,21 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
             "(or CITEKIT_MAILTO) so Crossref serves you from its polite pool and services can reach you"
         )
     return resolved.works
+
+
+def _warn_if_titles_differ(report: SyncReport, what: str, first: list[Mention], second: list[Mention]) -> None:
+    """Two differently titled notes landing on one entry is usually a wrong pin: say so."""
+    from rapidfuzz import fuzz
+
+    from .text import normalize_title
+
+    a = next((m for m in first if m.title), None)
+    b = next((m for m in second if m.title), None)
+    if a and b and fuzz.token_set_ratio(normalize_title(a.title or ""), normalize_title(b.title or "")) < 80:
+        report.problems.append(
+            f"{a.location} and {b.location} resolve to the same record ({what}) although their titles differ; "
+            "if they are different papers, check the pins and identifiers given for them"
+        )
 
 
 def _display(path: Path) -> str:
