@@ -159,3 +159,17 @@ def test_no_library_yet_is_a_hint_not_a_mystery(tmp_path):
 def test_show_ignores_key_case_like_bibtex(project):
     result = CliRunner().invoke(main, ["-C", str(project), "show", "HUANG2026LIMUON"])
     assert result.exit_code == 0 and "@inproceedings{huang2026limuon," in result.output
+
+
+def test_a_damaged_sidecar_stops_sync_before_any_request(tmp_path, monkeypatch):
+    root = make_project(tmp_path)
+    api.sync(root, offline=True)
+    (root / "refs" / "library.yaml").write_text("entries: [unclosed\n", encoding="utf-8")
+    import citekit.api as api_module
+
+    def no_network(*_a, **_k):
+        raise AssertionError("resolution must not start with a damaged library")
+
+    monkeypatch.setattr(api_module, "_resolve", no_network)
+    result = CliRunner().invoke(main, ["-C", str(root), "sync"])
+    assert result.exit_code == 2 and "damaged" in result.output

@@ -119,18 +119,25 @@ def sync(
     report.mentions = len(extracted.mentions)
     report.works = len(groups)
 
-    works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
-
+    # the library is read first: a damaged one stops the sync before any request is made
     lib = Library.load(cfg.refs_dir)
     report.problems.extend(str(p) for p in lib.problems)
     configured_ascii = (cfg.data.get("bibtex") or {}).get("ascii")
     if ascii is not None or configured_ascii is not None:
         lib.ascii = bool(ascii if ascii is not None else configured_ascii)
-    rules = _tag_rules(cfg)
+
+    works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+    _apply_works(lib, works, report, formula=cfg.key_formula, rules=_tag_rules(cfg))
+    report.changed = lib.save()
+    return report
+
+
+def _apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula: str, rules: Any) -> None:
+    """Fold resolved works into the library: entries created or updated, tags, pending, counts."""
     pending: list[Pending] = []
     seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
     for work in works:
-        result = apply_work(lib, work, formula=cfg.key_formula)
+        result = apply_work(lib, work, formula=formula)
         if result.detached:
             where = ", ".join(str(m.location) for m in work.mentions[:2])
             report.problems.append(
@@ -166,9 +173,8 @@ def sync(
     lib.pending = [p.to_json() for p in pending]
     report.pending = lib.pending
     for e in report.entries:
-        report.counts[lib.entries[e["key"]].status] = report.counts.get(lib.entries[e["key"]].status, 0) + 1
-    report.changed = lib.save()
-    return report
+        status = lib.entries[e["key"]].status
+        report.counts[status] = report.counts.get(status, 0) + 1
 
 
 def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,
