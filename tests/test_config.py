@@ -36,3 +36,16 @@ def test_unquoted_arxiv_pin_keeps_its_trailing_zero(tmp_path):
     (tmp_path / "citekit.yaml").write_text('pins:\n  "Some Title": {arxiv: 2602.22890}\n  "Old": {arxiv: 1412.6980}\n')
     pins = _pins(load_config(tmp_path))
     assert [p.arxiv for p in pins.values()] == ["2602.22890", "1412.6980"]
+
+
+def test_unknown_key_formula_placeholder_is_a_message_not_a_traceback(tmp_path):
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+
+    (tmp_path / "citekit.yaml").write_text("keys:\n  formula: '{first_author}{year}'\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "n.md").write_text("# ICML 2026\n\n- A Paper Title Here\n  - Authors: Ann Smith\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(tmp_path), "sync", "--offline"])
+    assert result.exit_code == 2
+    assert "unknown placeholder" in result.output and "Traceback" not in result.output

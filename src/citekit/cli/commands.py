@@ -2,46 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from .. import api
-from ..config import ConfigError
-from ..library.store import LibraryError, written_entry
-from .app import main
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def friendly_errors(fn: F) -> F:
-    """Turn the errors users can fix into a one-line message and an exit code, not a traceback."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except api.CitekitError as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(exc.exit_code)
-        except (ConfigError, LibraryError) as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def project_dir(ctx: click.Context) -> str | None:
-    return (ctx.obj or {}).get("project_dir")
-
-
-def print_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False))
-
+from ..library.store import written_entry
+from .app import friendly_errors, main, print_json, project_dir
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))

@@ -3,40 +3,20 @@
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
-from ..config import Config, ConfigError, load_config
+from ..config import Config, load_config
 from ..library.bibfile import read_bib_file
 from ..library.dedup import Cluster, find_clusters
 from ..library.importer import import_files
-from ..library.keys import KeyFormulaError, make_key
+from ..library.keys import make_key
 from ..library.merge import merge_entries
 from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
                              write_key_map)
 from ..library.store import Library, LibraryError
-from .app import main
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fails_politely(fn: F) -> F:
-    """Errors the user can fix become one line on stderr and exit code 2, not a traceback."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except (ConfigError, LibraryError, KeyMapError, KeyFormulaError) as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper  # type: ignore[return-value]
+from .app import friendly_errors, main
 
 
 def _config(ctx: click.Context) -> Config:
@@ -57,7 +37,7 @@ def _show(path: Path, cfg: Config) -> str:
 @click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the renames of this import (default: refs/import-keymap.yaml).")
 @click.pass_context
-@_fails_politely
+@friendly_errors
 def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) -> None:
     """Merge existing BibTeX files into the library, keeping their keys.
 
@@ -114,7 +94,7 @@ def save_library(lib: Library) -> None:
 @click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Key map to write with --apply (default: refs/keymap.yaml).")
 @click.pass_context
-@_fails_politely
+@friendly_errors
 def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, map_path: Path | None) -> None:
     """Find entries that are the same work, in the library or in any .bib FILE.
 
@@ -182,7 +162,7 @@ def _print_clusters(clusters: list[Cluster]) -> None:
               help="Key map to apply (default: refs/keymap.yaml plus the library's aliases).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.pass_context
-@_fails_politely
+@friendly_errors
 def rekey(ctx: click.Context, tex_files: tuple[Path, ...], map_path: Path | None, dry_run: bool) -> None:
     """Rewrite old citation keys in LaTeX files (inside \\cite-family commands only).
 

@@ -20,7 +20,7 @@ from ..output.cited import (
     with_ids_field,
 )
 from .app import main
-from .commands import friendly_errors
+from .app import friendly_errors
 
 FORMATS = ("bibtex", "biblatex", "csl-json")
 

@@ -15,7 +15,7 @@ from ..library.store import Library
 from ..output.cited import citations_from_aux, citations_from_tex
 from ..output.makefile import makefile_snippet
 from .app import main
-from .commands import friendly_errors
+from .app import friendly_errors
 
 
 @main.command()

@@ -22,7 +22,7 @@ from ..output.related_work import (
     related_work,
 )
 from .app import main
-from .commands import friendly_errors, project_dir
+from .app import friendly_errors, project_dir
 
 
 def _config_groups(data: dict) -> list[GroupSpec]:

@@ -10,7 +10,7 @@ from ..config import load_config
 from ..library.store import Library
 from ..library.tags import TagRuleError, apply_manual, tag_counts
 from .app import main
-from .commands import friendly_errors, print_json, project_dir
+from .app import friendly_errors, print_json, project_dir
 
 
 @main.command("tags")

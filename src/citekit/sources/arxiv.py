@@ -8,7 +8,6 @@ later run with a different mix of ids still hits. The API signals a bad query wi
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable
 
