@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.fakeservices import FakeServices, fake_services  # noqa: F401  (fixture)
+from tests.fakeservices import FakeServices
 from tests.fakeservices.world import World
 
 from citekit.notes import extract_paths, group_mentions

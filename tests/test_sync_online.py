@@ -33,10 +33,6 @@ def _sync(root, *args):
     return json.loads(result.output)
 
 
-def _papers():
-    return World.load().papers if hasattr(World.load(), "papers") else []
-
-
 def test_offline_entries_upgrade_online_and_keep_their_keys(project, fake_services):
     offline = _sync(project, "--offline")
     keys_before = {w["key"] for w in offline["works_detail"]}

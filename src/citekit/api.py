@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import Config, load_config
+from .config import Config, display_path, load_config
 from .library.bibfile import Problem
 from .library.store import Library
 from .library.update import Pending, apply_work
@@ -141,7 +141,7 @@ def _apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula
         if result.detached:
             where = ", ".join(str(m.location) for m in work.mentions[:2])
             report.problems.append(
-                f"{where}: this paper's entry '{result.detached}' is missing from {_display(lib.bib_path)} "
+                f"{where}: this paper's entry '{result.detached}' is missing from {display_path(lib.bib_path)} "
                 "(deleted, or unreadable: see above); it was not recreated under a new key. Restore it "
                 "(e.g. `git checkout -- refs/library.bib`), or delete it from library.yaml to let citekit rebuild it"
             )
@@ -232,13 +232,6 @@ def _warn_if_titles_differ(report: SyncReport, what: str, first: list[Mention], 
         )
 
 
-def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def _locations(mentions: list[Mention]) -> list[Any]:
     out = []
     for m in mentions:
@@ -248,19 +241,19 @@ def _locations(mentions: list[Mention]) -> list[Any]:
 
 
 def _pins(cfg: Config) -> dict[str, Any]:
-    from .ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
+    """``pins:`` of citekit.yaml, read with the same rule as a pin line in the notes."""
     from .model import Ids
+    from .notes.labels import parse_pin
     from .text import normalize_title
 
     out: dict[str, Ids] = {}
     for title, spec in (cfg.data.get("pins") or {}).items():
-        spec = {k: _pin_text(k, v) for k, v in (spec or {}).items()}
-        out[normalize_title(str(title))] = Ids(
-            doi=normalize_doi(str(spec["doi"])) if spec.get("doi") else None,
-            arxiv=normalize_arxiv(str(spec["arxiv"])) if spec.get("arxiv") else None,
-            openreview=normalize_openreview(str(spec["openreview"])) if spec.get("openreview") else None,
-            dblp=normalize_dblp(str(spec["dblp"])) if spec.get("dblp") else None,
-        )
+        ids = Ids()
+        for scheme, value in (spec or {}).items():
+            parsed = parse_pin(str(scheme), _pin_text(str(scheme), value)) if str(scheme) in ids.as_dict() else None
+            if parsed:
+                setattr(ids, *parsed)
+        out[normalize_title(str(title))] = ids
     return out
 
 

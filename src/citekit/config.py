@@ -48,6 +48,14 @@ class Config:
         return Path(os.environ.get("CITEKIT_CACHE_DIR") or self.root / ".citekit")
 
 
+def display_path(path: Path, root: Path | None = None) -> str:
+    """``path`` as a user would type it: relative to ``root`` (default: the current folder) when inside it."""
+    try:
+        return str(Path(path).relative_to(root if root is not None else Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def find_root(start: Path) -> tuple[Path, Path | None]:
     """The nearest folder at or above ``start`` holding ``citekit.yaml`` (else ``start``)."""
     start = start.resolve()

@@ -14,7 +14,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 _L2T = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 _LATEXISH = re.compile(r"[\\{}$]")
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     "a an the of on in for and or to with via by from at as is are be its it into over under toward towards "
     "we our do does can not no using".split()
 )
@@ -55,13 +55,13 @@ def normalize_title(title: str) -> str:
 
 def title_tokens(title: str) -> list[str]:
     """Significant words of a normalized title (stop words dropped)."""
-    return [w for w in normalize_title(title).split() if w not in _STOPWORDS]
+    return [w for w in normalize_title(title).split() if w not in STOPWORDS]
 
 
 def first_significant_word(title: str) -> str:
     """First title word that is not a stop word, ASCII letters/digits only (for keys)."""
     for word in normalize_title(title).split():
-        if word not in _STOPWORDS:
+        if word not in STOPWORDS:
             return word
     words = normalize_title(title).split()
     return words[0] if words else "untitled"

@@ -14,11 +14,11 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .world import ICML, World, arxiv_entry, arxiv_error, arxiv_feed, dblp_bibtex, note_text, words
+from .world import World, arxiv_entry, arxiv_error, arxiv_feed, dblp_bibtex, note_text, words
 
 SERVICES = ("openreview", "crossref", "dblp", "arxiv")
 #: path prefix standing for each service's API root

@@ -359,6 +359,11 @@ def _balanced_inner(s: str) -> bool:
     return depth == 0
 
 
+def split_ids(value: str) -> list[str]:
+    """The old keys of a biblatex ``ids`` field (Better BibTeX writes ``\\_`` for ``_``)."""
+    return [a.strip().replace("\\_", "_") for a in (value or "").split(",") if a.strip()]
+
+
 def ids_from_fields(fields: dict[str, str]) -> Ids:
     """Identifiers an entry reveals through doi/eprint/arxiv/url/openreview/biburl fields."""
     ids = Ids()

@@ -28,7 +28,7 @@ from rapidfuzz import fuzz, process
 from ..ids import ARXIV_DOI_PREFIX, normalize_arxiv
 from ..model import Entry
 from ..names import family_key, name_tokens, parse_name
-from ..text import _STOPWORDS as STOPWORDS  # the one stop-word list of title_tokens
+from ..text import STOPWORDS  # the one stop-word list of title_tokens
 from ..text import delatex, normalize_title
 from .merge import STAGE_RANK, choose_survivor, version_stage
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..model import Entry
 from ..output.bibtex import check_key
-from .bibfile import Problem, read_bib_file
+from .bibfile import Problem, read_bib_file, split_ids
 from .dedup import find_clusters
 from .keys import make_key, suffixes
 from .merge import choose_survivor, merge_entries
@@ -146,17 +146,15 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
     the fields they would be dropped. An alias that is already another entry's key or
     alias is skipped (one old key cannot lead to two works) and reported.
     """
-    from .tags import VALID_TAG, normalize_tag
+    from .tags import tags_from_keywords
 
     claimed = {k.lower(): k for k in lib.taken_keys()}  # key or alias -> the key it leads to
     claimed.update({a.lower(): e.key for e in lib.entries.values() for a in e.aliases})
     claimed.update({e.key.lower(): e.key for e in incoming})
     for entry in incoming:
-        keywords = entry.fields.pop("keywords", "")
-        tags = {normalize_tag(t) for t in re.split(r"[,;]", keywords) if t.strip()}
-        entry.tags_added = sorted(set(entry.tags_added) | {t for t in tags if VALID_TAG.fullmatch(t)})
+        entry.tags_added = sorted(set(entry.tags_added) | set(tags_from_keywords(entry.fields.pop("keywords", ""))))
         aliases = list(entry.aliases)
-        for alias in (a.strip().replace("\\_", "_") for a in entry.fields.pop("ids", "").split(",")):
+        for alias in split_ids(entry.fields.pop("ids", "")):
             if not alias or alias.lower() == entry.key.lower() or alias in aliases:
                 continue
             owner = claimed.get(alias.lower())

@@ -11,11 +11,9 @@ import re
 
 from ..model import Candidate, Mention, Person
 from ..names import parse_name
+from ..output.bibtex import month_macro
 from ..output.latex import author_field, protect_title, safe_url, sanitize
 from .. import venues
-
-_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-
 
 def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv: str | None = None) -> tuple[str, dict[str, str]]:
     """``(entry type, fields)`` for a chosen record; every value LaTeX-safe.
@@ -44,7 +42,7 @@ def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv
             fields[name] = sanitize(c.extra[name])
     if c.extra.get("pages"):
         fields["pages"] = sanitize(re.sub(r"\s*[-–—]+\s*", "--", c.extra["pages"]))
-    month = _month_macro(c.extra.get("month"))
+    month = month_macro(str(c.extra["month"])) if c.extra.get("month") else None
     if month:
         fields["month"] = month
     if c.ids.doi and not c.ids.doi.startswith("10.48550/"):
@@ -108,12 +106,3 @@ def _recase(title: str) -> str:
         words = title.lower().split(" ")
         return " ".join(w if i and w in small else w[:1].upper() + w[1:] for i, w in enumerate(words))
     return title
-
-
-def _month_macro(value: str | None) -> str | None:
-    if not value:
-        return None
-    value = str(value).strip().lower()
-    if value.isdigit() and 1 <= int(value) <= 12:
-        return _MONTHS[int(value) - 1]
-    return value[:3] if value[:3] in _MONTHS else None

@@ -21,10 +21,12 @@ from typing import Any
 
 import yaml
 
+from ..config import display_path
 from ..model import Entry, Ids, Location
 from ..output.bibtex import render_entries
 from ..output.latex import to_ascii
-from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text
+from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text, split_ids
+from .tags import tags_from_keywords
 
 SIDECAR_VERSION = 1
 # The safe loader and dumper, in C when libyaml is present: a 7,000-entry sidecar loads in
@@ -136,12 +138,19 @@ class Library:
                 | {a for e in self.entries.values() for a in e.aliases})
 
     def detached_entries(self) -> list[Entry]:
-        """Sidecar records whose entry is missing from library.bib, as entries (for matching)."""
+        """Sidecar records whose entry is missing from library.bib, as entries (for matching).
+
+        Built once per load: a sync asks for every work, and the records do not change.
+        """
+        cached = self.__dict__.get("_detached_cache")
+        if cached is not None and cached[0] is self.detached:
+            return cached[1]
         out = []
         for key, meta in sorted(self.detached.items()):
             entry = _from_sidecar(key, meta)
             entry.fields = {k: v for k, v in entry.generated.items() if k != TYPE_MARK}
             out.append(entry)
+        self.__dict__["_detached_cache"] = (self.detached, out)
         return out
 
     # ---- load --------------------------------------------------------------------------
@@ -157,7 +166,7 @@ class Library:
         if lib.bib_path.exists():
             data = lib.bib_path.read_bytes()
             text, _enc = decode_bytes(data)
-            name = _display(lib.bib_path)
+            name = display_path(lib.bib_path)
             lib.problems.extend(encoding_problems(data, name))
             parsed = parse_bib_text(text, name)
             lib.problems.extend(parsed.problems)
@@ -192,11 +201,11 @@ class Library:
             data = yaml.load(self.sidecar_path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise LibraryError(
-                f"{_display(self.sidecar_path)} is damaged ({exc}). Restore it (e.g. `git checkout -- {self.sidecar_path.name}`) "
+                f"{display_path(self.sidecar_path)} is damaged ({exc}). Restore it (e.g. `git checkout -- {self.sidecar_path.name}`) "
                 "and run again; citekit will not overwrite it."
             ) from exc
         if not isinstance(data, dict):
-            raise LibraryError(f"{_display(self.sidecar_path)} is not a citekit sidecar (expected a mapping).")
+            raise LibraryError(f"{display_path(self.sidecar_path)} is not a citekit sidecar (expected a mapping).")
         return data
 
     # ---- save --------------------------------------------------------------------------
@@ -314,9 +323,7 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
     """Keywords edited in library.bib become manual tag additions/removals."""
     if _norm(written or "") == _norm(generated or ""):
         return
-    from .tags import normalize_tag
-
-    mine = {normalize_tag(t) for t in (written or "").split(",") if t.strip()}
+    mine = set(tags_from_keywords(written or ""))
     current = set(entry.tags)
     added = set(entry.tags_added) | (mine - current)
     removed = (set(entry.tags_removed) | (current - mine)) - mine
@@ -339,12 +346,8 @@ def _manual_entry(bib_entry: Entry) -> Entry:
     """An entry the user wrote into library.bib themselves: all of it is theirs."""
     entry = Entry(key=bib_entry.key, entry_type=bib_entry.entry_type, ids=bib_entry.ids, status="resolved", origin="manual")
     entry.provenance = {k: "user" for k in bib_entry.fields}
-    kw = bib_entry.fields.get("keywords")
-    if kw:
-        entry.tags_added = sorted({t.strip() for t in kw.split(",") if t.strip()})
-    ids = bib_entry.fields.get("ids")
-    if ids:
-        entry.aliases = sorted({a.strip() for a in ids.split(",") if a.strip()})
+    entry.tags_added = tags_from_keywords(bib_entry.fields.get("keywords", ""))
+    entry.aliases = sorted(set(split_ids(bib_entry.fields.get("ids", ""))))
     return entry
 
 
@@ -395,13 +398,6 @@ def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
         origin=str(meta.get("origin") or "notes"),
         reason=str(meta.get("reason") or ""),
     )
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def atomic_write(path: Path, text: str) -> None:

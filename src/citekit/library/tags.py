@@ -77,6 +77,13 @@ def normalize_tag(tag: str) -> str:
     return re.sub(r"[\s_]+", "-", tag)
 
 
+def tags_from_keywords(value: str) -> list[str]:
+    """Tags from a BibTeX ``keywords`` value (``,`` or ``;`` separated), one spelling each;
+    words that could not be written back into ``keywords`` are left out."""
+    tags = {normalize_tag(t) for t in re.split(r"[,;]", value or "") if t.strip()}
+    return sorted(t for t in tags if VALID_TAG.fullmatch(t))
+
+
 def _fold_heading(heading: str) -> str:
     """Headings compare after width/space/case folding (full-width spaces are common in notes)."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", heading)).strip().casefold()

@@ -78,7 +78,7 @@ def find_entry(lib: Library, work: Work, built: tuple[str, dict[str, str]] | Non
     last the dedup rule (near-identical title with compatible authors), so a work that
     was imported from an old .bib is recognised instead of duplicated.
     """
-    return _find_in(lib.sorted_entries(), work, built)
+    return _find_in(list(lib.entries.values()), work, built)  # file order: deterministic, no re-sort per work
 
 
 def _find_in(entries: list[Entry], work: Work, built: tuple[str, dict[str, str]] | None) -> Entry | None:

@@ -18,6 +18,7 @@ from typing import Iterable
 from rapidfuzz import fuzz
 
 from .texscan import group_end, skip_space
+from ..config import display_path
 from ..model import Entry, Location
 from ..text import delatex, normalize_title
 
@@ -272,17 +273,10 @@ def citations_from_tex(path: Path) -> CitedKeys:
                 if target not in cited.unreadable:
                     cited.unreadable.append(target)
                 continue
-            visit(found, _display(found, root))
+            visit(found, display_path(found, root))
 
     visit(path, str(path))
     return cited
-
-
-def _display(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
 
 
 def citations_from_aux_text(text: str, name: str = "<aux>") -> CitedKeys:
@@ -313,7 +307,7 @@ def citations_from_aux(path: Path) -> CitedKeys:
             return
         seen.add(resolved)
         text = resolved.read_text(encoding="utf-8", errors="replace")
-        cited.update(citations_from_aux_text(text, _display(resolved, path.resolve().parent)))
+        cited.update(citations_from_aux_text(text, display_path(resolved, path.resolve().parent)))
         for m in _AUX_INPUT_RE.finditer(text):
             child = path.resolve().parent / m.group(1)
             if child.is_file():

@@ -319,8 +319,8 @@ class HttpClient:
                            "skipping it for this run, run sync again later")
                 self._mark_down(bucket, message)
                 raise SourceUnavailable(bucket, message)
-            if n == self.retries or (last.unreachable and n >= UNREACHABLE_RETRIES):
-                break  # a host that refuses or times out twice in a row is down for this run
+            if n == self.retries:
+                break
             with self._lock:
                 self.stats.retries[bucket] += 1
             self._sleep_counted(self._delay(n, last))
@@ -381,7 +381,8 @@ class HttpClient:
         self.session.close()
 
 
-#: retries for transport failures (refused, reset, timed out); 429/5xx get ``retries``
+#: transport failures (refused, reset, timed out) in a row, across threads, that a service
+#: may have before it counts as down for the run; 429/5xx answers get ``retries`` per request
 UNREACHABLE_RETRIES = 2
 
 _DNS_FAILURES = ("NameResolutionError", "Name or service not known", "Temporary failure in name resolution",
