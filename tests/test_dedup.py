@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from citekit.library.dedup import (Record, candidate_pairs, find_clusters, normalized_title, parse_authors,
+from citekit.library.dedup import (Record, candidate_pairs, find_clusters, parse_authors,
                                    plain_name, same_person, same_work, title_markers)
 from citekit.library.merge import version_stage
 from citekit.model import Entry, Ids
@@ -162,12 +160,6 @@ def test_version_stage_reads_bibtex_fields() -> None:
 
 
 # ---- normalisation and blocking ------------------------------------------------------------------
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60))
-def test_fast_title_normalisation_equals_the_shared_one(title: str) -> None:
-    assert normalized_title(title) == normalize_title(title)
-
 
 def test_plain_name_drops_accent_commands_only() -> None:
     assert plain_name("Ko{\\v{c}}isk{\\'y}, Tom{\\'a}{\\v{s}}") == "Kocisky, Tomas"

@@ -14,6 +14,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 _L2T = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 _LATEXISH = re.compile(r"[\\{}$]")
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 STOPWORDS = frozenset(
     "a an the of on in for and or to with via by from at as is are be its it into over under toward towards "
     "we our do does can not no using".split()
@@ -47,10 +48,18 @@ def normalize_title(title: str) -> str:
     ``{LiMuon}: Light and Fast {Muon} Optimizer`` and ``LiMuon - light and fast muon
     optimizer.`` both become ``limuon light and fast muon optimizer``.
     """
+    if "\\" not in title and "$" not in title and "%" not in title:
+        plain = title.replace("{", "").replace("}", "")
+        if plain.isascii():  # most titles of a big library: no parser, no accent folding
+            return _NON_ALNUM.sub(" ", plain.lower()).strip()
+    return normalize_title_parsed(title)
+
+
+def normalize_title_parsed(title: str) -> str:
+    """:func:`normalize_title` through the LaTeX parser, for any title (the reference)."""
     text = fold(delatex(title))
     text = text.replace("ℓ", "l").replace("∞", "inf")
-    text = re.sub(r"[^a-z0-9]+", " ", text)
-    return text.strip()
+    return _NON_ALNUM.sub(" ", text).strip()
 
 
 def title_tokens(title: str) -> list[str]:

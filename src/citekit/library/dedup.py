@@ -47,7 +47,6 @@ RARE_WORDS = 3
 #: sorted-neighbourhood window over normalized titles
 WINDOW = 4
 
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _THESIS = {"phdthesis", "mastersthesis", "thesis"}
 _BOOKISH = {"book", "mvbook", "proceedings", "mvproceedings", "collection", "mvcollection", "reference", "periodical"}
 _LOOSE = {"misc", "unpublished", "online", "electronic", "preprint", "techreport", "report", "article"}
@@ -141,21 +140,6 @@ def author_overlap(a: Sequence[Author], b: Sequence[Author], truncated: bool = F
     return (matched / denom if denom else 0.0), matched
 
 
-def normalized_title(title: str) -> str:
-    """:func:`citekit.text.normalize_title`, without the LaTeX parser where it cannot matter.
-
-    Plain ASCII titles (most of a library) need no LaTeX parsing and no accent folding,
-    and braces alone need no parser either; this keeps 100k titles well under a second.
-    The result is identical to ``normalize_title`` (the tests check it).
-    """
-    if "\\" in title or "$" in title or "%" in title:  # commands, math, comments: parse them
-        return normalize_title(title)
-    plain = title.replace("{", "").replace("}", "")
-    if plain.isascii():
-        return _NON_ALNUM.sub(" ", plain.lower()).strip()
-    return normalize_title(plain)
-
-
 _MARKER_WORDS = frozenset(_KIND_WORDS) | frozenset(_ROMAN) | frozenset(_ORDINAL)
 
 
@@ -204,7 +188,7 @@ class Record:
     def __init__(self, index: int, entry: Entry) -> None:
         self.index = index
         self.entry = entry
-        self.norm = normalized_title(entry.fields.get("title", ""))
+        self.norm = normalize_title(entry.fields.get("title", ""))
         self.words = [w for w in self.norm.split() if w not in STOPWORDS]
         self.markers = title_markers(self.norm)
         self.year = _year(entry)

@@ -89,12 +89,8 @@ def _find_in(entries: list[Entry], work: Work, built: tuple[str, dict[str, str]]
                 return entry
     titles = work_titles(work)
     if titles:
-        probes = _probe_words(titles)
         for entry in entries:
-            raw = [entry.title, *(v.get("title") or "" for v in entry.versions)]
-            if probes and not any(p in t.lower() or "\\" in t for t in raw for p in probes):
-                continue  # cheap pre-check: folding titles of a big import one by one is slow
-            known = {normalize_title(t) for t in raw}
+            known = {normalize_title(t) for t in [entry.title, *(v.get("title") or "" for v in entry.versions)]}
             if titles & known:
                 return entry
     prints = {_fingerprint(m.abstract) for m in work.mentions if m.abstract}
@@ -129,17 +125,6 @@ def _same_work_by_dedup_rule(entries: list[Entry], probe: Entry) -> Entry | None
 
 def _rough(title: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
-
-
-def _probe_words(titles: set[str]) -> set[str]:
-    """Longest plain word of each title: every true title match contains it verbatim."""
-    out = set()
-    for t in titles:
-        words = [w for w in t.split() if w.isascii() and len(w) >= 4]
-        if not words:
-            return set()  # nothing safe to pre-check with: compare every title
-        out.add(max(words, key=len))
-    return out
 
 
 def apply_work(lib: Library, work: Work, *, formula: str | None = None) -> ApplyResult:
