@@ -32,7 +32,7 @@ def test_collisions_get_deterministic_suffixes_case_insensitively():
 
 
 def test_missing_parts_have_readable_fallbacks():
-    assert base_key({"title": "Untitled thoughts"}) == "anonnduntitled"
+    assert base_key({"title": "Thoughts on keys"}) == "anonndthoughts"
     key = base_key({})
     assert key == "anonnduntitled"
 
@@ -51,3 +51,8 @@ def test_venue_placeholder_uses_the_short_venue_name():
     assert base_key(fields, "{venue}{year}{author}") == "icml2026xie"
     fields["booktitle"] = "Workshop on Odd Things"
     assert base_key(fields, "{venue}{year}{author}") == "workshoponod2026xie"
+
+
+def test_a_braced_corporate_author_containing_and_is_one_author():
+    fields = {"author": "{Smith and Sons} and Doe, Jane", "year": "2020", "title": "Widgets"}
+    assert base_key(fields) == "smithandsons2020widgets"

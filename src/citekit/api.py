@@ -300,11 +300,10 @@ def entry_json(entry: Entry) -> dict[str, Any]:
     """The stable JSON shape of one entry (``citekit list --json``)."""
     from .output.csl import plain_text as delatex
 
-    authors = []
-    if entry.fields.get("author"):
-        import re
+    from bibtexparser.middlewares.names import split_multiple_persons_names
 
-        authors = [delatex(a.strip()) for a in re.split(r"\s+and\s+", entry.fields["author"]) if a.strip()]
+    names = split_multiple_persons_names(entry.fields.get("author", "")) if entry.fields.get("author") else []
+    authors = [delatex(a.strip()) for a in names if a.strip()]
     venue = entry.fields.get("booktitle") or entry.fields.get("journal") or entry.fields.get("publisher")
     return {
         "key": entry.key,

@@ -11,6 +11,8 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 
+from bibtexparser.middlewares.names import split_multiple_persons_names
+
 from ..config import DEFAULT_KEY_FORMULA
 from ..model import Entry
 from ..venues import short_from_long
@@ -40,7 +42,7 @@ def first_author_family(author_field: str) -> str:
     """Family name of the first author of a BibTeX ``author`` value, as ASCII letters."""
     if not author_field.strip():
         return ""
-    first = re.split(r"\s+and\s+", author_field.strip(), maxsplit=1)[0].strip()
+    first = split_multiple_persons_names(author_field.strip())[0].strip()
     if first.startswith("{") and first.endswith("}"):
         return _ascii_word(first)  # corporate author
     if "," in first:
@@ -55,7 +57,7 @@ def key_parts(fields: Mapping[str, str]) -> dict[str, str]:
     # "Step-Size Stability" → "stepsize": a hyphenated compound is one word in a key
     title = re.sub(r"(?<=\w)-(?=\w)", "", fields.get("title", ""))
     words = title_tokens(title)
-    authors = re.split(r"\s+and\s+", fields.get("author", "").strip()) if fields.get("author") else []
+    authors = split_multiple_persons_names(fields["author"].strip()) if fields.get("author", "").strip() else []
     year = re.sub(r"\D", "", fields.get("year", ""))[:4]
     container = fields.get("booktitle") or fields.get("journal") or ""
     venue = (short_from_long(container) or "").lower() or _ascii_word(container)[:12]

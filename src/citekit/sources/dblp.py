@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import bibtexparser
+from bibtexparser.middlewares.names import split_multiple_persons_names
 
 from .. import venues
 from ..ids import ids_from_url, normalize_arxiv, normalize_dblp, normalize_doi
@@ -127,7 +128,7 @@ def hit_to_candidate(info: dict[str, Any]) -> Candidate:
 
 
 def _bib_names(value: str) -> list[Person]:
-    return [person(delatex(n)) for n in re.split(r"\s+and\s+", " ".join(value.split())) if n.strip()]
+    return [person(delatex(n)) for n in split_multiple_persons_names(" ".join(value.split())) if n.strip()]
 
 
 def bibtex_to_candidate(text: str, key: str) -> Candidate | None:
