@@ -217,8 +217,10 @@ class Library:
         sidecar says (e.g. after a crash between the two writes, or a sidecar restored
         from git).
         """
-        entries = [written_entry(e) for e in self.sorted_entries()]
-        body = render_entries(entries, ascii=self.ascii if ascii is None else ascii)
+        return self._bib_text([written_entry(e) for e in self.sorted_entries()], ascii=ascii)
+
+    def _bib_text(self, written: list[Entry], *, ascii: bool | None = None) -> str:
+        body = render_entries(written, ascii=self.ascii if ascii is None else ascii)
         if self.preamble:
             body = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble) + body.lstrip("\n")
         if self.unparsed:
@@ -232,10 +234,12 @@ class Library:
 
     def save(self) -> bool:
         """Write both files atomically; returns whether anything changed on disk."""
-        for entry in self.entries.values():
-            entry.generated = {**written_entry(entry).fields, TYPE_MARK: entry.entry_type}
-        bib_text = self.render_bib()
-        side_text = self._render_sidecar(bib_text)
+        ordered = self.sorted_entries()
+        written = [written_entry(e) for e in ordered]
+        for entry, out in zip(ordered, written):
+            entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
+        bib_text = self._bib_text(written)
+        side_text = self._render_sidecar()
         self.refs_dir.mkdir(parents=True, exist_ok=True)
         changed = False
         for path, text in ((self.bib_path, bib_text), (self.sidecar_path, side_text)):
@@ -244,11 +248,10 @@ class Library:
                 changed = True
         return changed
 
-    def _render_sidecar(self, bib_text: str) -> str:
+    def _render_sidecar(self) -> str:
         entries = {e.key: _to_sidecar(e) for e in self.sorted_entries()}
         data = {
             "version": SIDECAR_VERSION,
-            "bib_sha256": hashlib.sha256(bib_text.encode("utf-8")).hexdigest(),
             "issued_keys": sorted(self.taken_keys(), key=str.lower),
             "entries": entries,
         }
