@@ -65,7 +65,7 @@ def test_dedup_of_a_bib_file_prints_clusters_as_json_and_changes_nothing(tmp_pat
     bib.write_text(DUPES_BIB, encoding="utf-8")
     before = digest(root)
     result = run(root, "dedup", str(bib), "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # clusters found: findings
     data = json.loads(result.stdout)
     assert set(data) == {"clusters"}
     (cluster,) = data["clusters"]
@@ -89,7 +89,7 @@ def test_import_then_dedup_apply_merges_and_writes_a_key_map(tmp_path: Path) -> 
     before = digest(refs)
 
     listed = run(root, "dedup")
-    assert listed.exit_code == 0
+    assert listed.exit_code == 1  # clusters found: findings
     assert "kingma2015adam <- kingma2014adam" in listed.stdout
     assert digest(refs) == before  # no --apply: not a byte changed
 

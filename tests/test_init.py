@@ -17,4 +17,4 @@ def test_init_writes_a_config_that_loads(tmp_path):
     settings = SourceSettings.from_env(cfg.data, cfg.root, env={})
     assert settings.mailto == "me@example.org"
     again = CliRunner().invoke(main, ["init", str(tmp_path / "p")])
-    assert again.exit_code == 1 and "exists already" in again.output
+    assert again.exit_code == 2 and "exists already" in again.output

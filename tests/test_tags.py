@@ -348,7 +348,7 @@ def test_cli_tag_edits_by_alias_and_saves(project):
     assert entry.tags == ["muon", "must-read"] and entry.tags_removed == ["theory"]
     assert "keywords" in (project / "refs" / "library.bib").read_text()
     res = CliRunner().invoke(main, ["-C", str(project), "tag", "nosuchkey", "+x"])
-    assert res.exit_code == 1 and "citekit list" in res.output
+    assert res.exit_code == 2 and "citekit list" in res.output  # an unknown KEY is an input error
 
 
 def test_manual_tags_that_would_break_keywords_are_refused():

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 CONFIG_NAME = "citekit.yaml"
 DEFAULT_KEY_FORMULA = "{author}{year}{title}"
 
@@ -33,7 +31,7 @@ class Config:
 
     @property
     def key_formula(self) -> str:
-        return str(self.data.get("keys", {}).get("formula") or DEFAULT_KEY_FORMULA)
+        return str((self.data.get("keys") or {}).get("formula") or DEFAULT_KEY_FORMULA)
 
     @property
     def library_bib(self) -> Path:
@@ -67,10 +65,16 @@ def find_root(start: Path) -> tuple[Path, Path | None]:
 
 
 def load_config(start: Path | str | None = None) -> Config:
-    """Read the project's configuration, starting the upward search at ``start`` (or cwd)."""
+    """Read the project's configuration, starting the upward search at ``start`` (or cwd).
+
+    The file is checked against :mod:`citekit.config_schema` before anything uses it, so a
+    typo or a wrong type stops the command with a message naming the key.
+    """
     root, path = find_root(Path(start) if start else Path.cwd())
     data: dict[str, Any] = {}
     if path is not None:
+        import yaml
+
         try:
             loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
@@ -82,9 +86,19 @@ def load_config(start: Path | str | None = None) -> Config:
         if not isinstance(loaded, dict):
             raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(loaded).__name__}.")
         data = loaded
+        _check_schema(path, data)
     paths = data.get("paths") or {}
-    if not isinstance(paths, dict):
-        raise ConfigError(f"{path}: 'paths' must be a mapping like {{notes: notes, refs: refs}}.")
-    notes_dir = root / str(paths.get("notes", "notes"))
-    refs_dir = root / str(paths.get("refs", "refs"))
+    notes_dir = root / str(paths.get("notes") or "notes")
+    refs_dir = root / str(paths.get("refs") or "refs")
     return Config(root=root, notes_dir=notes_dir, refs_dir=refs_dir, data=data, path=path)
+
+
+def _check_schema(path: Path, data: dict[str, Any]) -> None:
+    from .config_schema import validate
+
+    problems = validate(data)
+    if problems:
+        shown = display_path(path)
+        lines = "\n".join(f"  {shown}: {p}" for p in problems)
+        raise ConfigError(f"{shown} has {len(problems)} setting(s) citekit cannot use:\n{lines}\n"
+                          "Fix them (README: Configuration lists every key) and run the command again.")

@@ -1,12 +1,9 @@
 """Command-line interface: thin wrappers over :mod:`citekit.api` and the stage modules.
 
-Each module below registers its commands on :data:`main`; importing them here is what
-makes them appear.
+Each module beside this one registers its commands on :data:`main`; :data:`app.COMMANDS`
+names the module of every command, which is imported only when that command runs.
 """
 
 from .app import main
-
-# Command modules, one per command family.
-from . import commands, dedup, export, paper, related, tags  # noqa: F401,E402
 
 __all__ = ["main"]

@@ -1,7 +1,24 @@
-"""The ``citekit`` command group; each command lives in its own module beside this one."""
+"""The ``citekit`` command group and the one contract every command follows.
+
+Contract (README: "The command line"):
+
+* exit 0: done, nothing to act on; 1: done with findings (check errors, duplicate
+  clusters, skipped entries or files, an empty selection); 2: a usage or input error,
+  including a bad ``citekit.yaml`` and a disk or permission fault; nothing is written then;
+* ``-h``/``--help`` everywhere, each help ending with runnable examples;
+* ``-q``/``--quiet`` and ``--json`` on every command that reports something;
+* ``-C DIR`` must name an existing folder.
+
+Commands are registered by name in :data:`COMMANDS` and their modules are imported only
+when one of them runs (or its help is asked for), so ``citekit --version`` and
+``citekit --help`` stay fast: the heavy libraries load in the commands that use them.
+"""
 
 from __future__ import annotations
 
+import difflib
+import errno
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -14,46 +31,237 @@ from .. import __version__
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: command name -> (module under citekit.cli, one-line help for ``citekit --help``).
+#: The help line is checked against the command's own docstring by the tests.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("commands", "Start a project: citekit.yaml, notes/ and refs/ in FOLDER (default: here)."),
+    "extract": ("commands", "Show the paper mentions found in notes (default: the project's notes folder)."),
+    "sync": ("commands", "Resolve every paper in the notes and write refs/library.bib."),
+    "list": ("commands", "List the library's entries."),
+    "show": ("commands", "Show one entry (by key or by an old key that is now an alias)."),
+    "tags": ("tags", "List the tags of the library with how many papers carry each."),
+    "tag": ("tags", "Add (+tag) or remove (-tag) tags of one paper by hand; rules never undo this."),
+    "import": ("dedup", "Merge existing BibTeX files into the library, keeping their keys."),
+    "dedup": ("dedup", "Find entries that are the same work, in the library or in any .bib FILE."),
+    "rekey": ("dedup", "Rewrite old citation keys in LaTeX files (inside \\cite-family commands only)."),
+    "export": ("export", "Write the library, or only what a paper cites, for LaTeX or pandoc."),
+    "check": ("paper", "Check a paper's citations against the library."),
+    "makefile": ("paper", "Print Makefile targets that keep a paper's refs.bib in step with the library."),
+    "related-work": ("related", "Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic."),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="citekit")
-@click.option("-C", "--project", "project_dir", type=click.Path(file_okay=False, path_type=str), default=None,
-              help="Project folder (default: the folder holding citekit.yaml, searched upwards).")
+#: Commands whose output is a document (a Makefile, a related-work snippet), not a report:
+#: no ``--json``; ``makefile`` prints nothing else, so no ``-q`` either.
+NO_JSON = frozenset({"makefile", "related-work"})
+NO_QUIET = frozenset({"makefile"})
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when the command is needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(f"{__package__}.{COMMANDS[cmd_name][0]}")
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            ctx.fail(f"no such command '{name}'.{hint} See 'citekit --help' for the commands.")
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from :data:`COMMANDS`, without importing any command module."""
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.commands:
+                rows.append((name, self.commands[name].get_short_help_str(limit=formatter.width - 20)))
+            else:
+                rows.append((name, COMMANDS[name][1]))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        write_examples(formatter, "citekit")
+
+
+def write_examples(formatter: click.HelpFormatter, name: str) -> None:
+    """End a help text with the command's runnable examples (:mod:`citekit.cli.examples`)."""
+    from .examples import EXAMPLES
+
+    lines = EXAMPLES.get(name, ())
+    if lines:
+        with formatter.section("Examples"):
+            for line in lines:
+                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+
+
+class CitekitCommand(click.Command):
+    """A command with the shared contract: ``-q``/``--json``, examples in the help, faults as messages."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        opts = {o for p in self.params for o in getattr(p, "opts", [])}
+        if "--json" not in opts and self.name not in NO_JSON:
+            self.params.append(click.Option(["--json", "_json"], is_flag=True, expose_value=False,
+                                            callback=_remember, help="Print the result as JSON (for scripts)."))
+        if "-q" not in opts and "--quiet" not in opts and self.name not in NO_QUIET:
+            self.params.append(click.Option(["-q", "--quiet", "_quiet"], is_flag=True, expose_value=False,
+                                            callback=_remember, help="Print no summary or notes; warnings and errors only."))
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        write_examples(formatter, self.name or "")
+
+    def invoke(self, ctx: click.Context) -> Any:
+        ctx.meta.setdefault("citekit.json", bool(ctx.params.get("as_json")))
+        ctx.meta.setdefault("citekit.quiet", bool(ctx.params.get("quiet")))
+        try:
+            result = super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - mapped to a message, or re-raised below
+            code, message = explain(exc)
+            if code is None:
+                raise
+            click.echo(f"citekit: {message}", err=True)
+            ctx.exit(code)
+        if isinstance(result, int) and not isinstance(result, bool) and result:
+            ctx.exit(result)
+        return result
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    key = "citekit.json" if param.name == "_json" else "citekit.quiet"
+    ctx.meta[key] = bool(value) or ctx.meta.get(key, False)
+    return value
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="citekit")
+@click.option("-C", "--project", "project_dir",
+              type=click.Path(exists=True, file_okay=False, path_type=str), default=None,
+              help="Run in this project folder (it must exist; default: the folder holding citekit.yaml, "
+                   "searched upwards).")
 @click.pass_context
 def main(ctx: click.Context, project_dir: str | None) -> None:
-    """citekit: conference notes in, a clean tagged BibTeX library out."""
+    """citekit: conference notes in, a clean tagged BibTeX library out.
+
+    Exit codes: 0 done, 1 done with findings (see each command's help), 2 usage or
+    input error (nothing was written). 'citekit COMMAND -h' explains a command.
+    """
     ctx.ensure_object(dict)
     ctx.obj["project_dir"] = project_dir
 
 
-def friendly_errors(fn: F) -> F:
-    """Turn the errors users can fix into a one-line message and an exit code, not a traceback.
+main.command_class = CitekitCommand
 
-    :class:`citekit.api.CitekitError` carries its own exit code; a bad configuration, a
-    damaged library, a bad key map or key formula is exit code 2.
+
+# ---- faults as messages ------------------------------------------------------------------
+
+_OS_ADVICE = {
+    errno.ENOSPC: "the disk is full. Free some space and run the command again; nothing was changed.",
+    errno.EDQUOT: "the disk quota is used up. Free some space and run the command again; nothing was changed.",
+    errno.EROFS: "the folder is on a read-only file system. Run citekit where refs/ can be written "
+                 "(or set paths.refs in citekit.yaml); nothing was changed.",
+    errno.EACCES: "permission denied. Check who owns the file and its permissions (ls -l), "
+                  "or run citekit as the user who owns the project; nothing was changed.",
+    errno.EPERM: "operation not permitted. Check the file's permissions and attributes; nothing was changed.",
+    errno.ENOENT: "no such file or folder. Check the path (citekit -C DIR runs in another project).",
+    errno.ENOTDIR: "a path that should be a folder is a file. Check the path and paths: in citekit.yaml.",
+    errno.EISDIR: "a folder is where a file should be. Check the path.",
+}
+
+
+def explain(exc: BaseException) -> tuple[int | None, str]:
+    """The exit code and one-line message for an error users can fix (code None: a bug).
+
+    :class:`citekit.api.CitekitError` carries its own exit code; a bad configuration,
+    a damaged library, a bad key map, key formula or tag rule, and an operating-system
+    fault (disk full, read-only, permissions) are exit code 2.
     """
-    from .. import api
-    from ..config import ConfigError
-    from ..library.keys import KeyFormulaError
-    from ..library.rekey import KeyMapError
-    from ..library.store import LibraryError
+    modules = sys.modules
+    api = modules.get("citekit.api")
+    if api is not None and isinstance(exc, api.CitekitError):
+        return exc.exit_code, str(exc)
+    for module, name in (("citekit.config", "ConfigError"), ("citekit.library.store", "LibraryError"),
+                         ("citekit.library.rekey", "KeyMapError"), ("citekit.library.keys", "KeyFormulaError"),
+                         ("citekit.library.tags", "TagRuleError")):
+        cls = getattr(modules.get(module), name, None)
+        if cls is not None and isinstance(exc, cls):
+            return 2, str(exc)
+    if isinstance(exc, OSError):
+        return 2, os_message(exc)
+    return None, str(exc)
+
+
+def os_message(exc: OSError) -> str:
+    """``path: what happened. What to do.`` for an operating-system error."""
+    where = exc.filename or ""
+    if exc.filename2:
+        where = f"{where} -> {exc.filename2}"
+    advice = _OS_ADVICE.get(exc.errno or 0)
+    if advice is None:
+        advice = f"{exc.strerror or exc}. Check the disk and the path, then run the command again."
+    return f"{where}: {advice}" if where else advice[0].upper() + advice[1:]
+
+
+def friendly_errors(fn: F) -> F:
+    """Errors users can fix as a one-line message and an exit code, not a traceback.
+
+    Every command built by :data:`main` already gets this from :class:`CitekitCommand`;
+    the decorator stays for functions called outside it.
+    """
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except api.CitekitError as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(exc.exit_code)
-        except (ConfigError, LibraryError, KeyMapError, KeyFormulaError) as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(2)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001
+            code, message = explain(exc)
+            if code is None:
+                raise
+            click.echo(f"citekit: {message}", err=True)
+            sys.exit(code)
 
     return wrapper  # type: ignore[return-value]
 
 
+# ---- output helpers shared by the commands -----------------------------------------------
+
 def project_dir(ctx: click.Context) -> str | None:
     return (ctx.obj or {}).get("project_dir")
+
+
+def wants_json(ctx: click.Context | None = None) -> bool:
+    """``--json`` was given (the command prints one JSON document on stdout)."""
+    ctx = ctx or click.get_current_context()
+    return bool(ctx.meta.get("citekit.json"))
+
+
+def is_quiet(ctx: click.Context | None = None) -> bool:
+    """``-q`` was given, or ``--json`` (whose stdout must stay one JSON document)."""
+    ctx = ctx or click.get_current_context()
+    return bool(ctx.meta.get("citekit.quiet") or ctx.meta.get("citekit.json"))
+
+
+def note(message: str, *, err: bool = True) -> None:
+    """An informational line (summary, hint): silent under ``-q`` and ``--json``."""
+    if not is_quiet():
+        click.echo(message, err=err)
+
+
+def warn(message: str) -> None:
+    """A warning: always shown, on stderr."""
+    click.echo(f"warning: {message}", err=True)
 
 
 def print_json(data: Any) -> None:

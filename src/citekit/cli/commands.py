@@ -7,24 +7,29 @@ from typing import Any
 
 import click
 
-from .. import api
-from ..library.store import written_entry
-from .app import friendly_errors, main, print_json, project_dir
+from .app import main, note, print_json, project_dir
+
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print the mentions as JSON (for scripts).")
+@click.option("-q", "--quiet", is_flag=True, help="Print the mentions only: no summary line.")
 @click.pass_context
-@friendly_errors
-def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
-    """Show the paper mentions found in notes (default: the project's notes folder)."""
+def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bool) -> int:
+    """Show the paper mentions found in notes (default: the project's notes folder).
+
+    Exit code 1 when a file or line could not be read, or no mention was found.
+    """
+    from .. import api
+
     result = api.extract(list(paths) or None, start=project_dir(ctx))
+    findings = 1 if (result.problems or not result.mentions) else 0
     if as_json:
         print_json({
             "mentions": [m.to_json() for m in result.mentions],
             "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in result.problems],
         })
-        return
+        return findings
     for m in result.mentions:
         click.echo(f"{m.location}: {_mention_label(m)}")
         details = [("authors", "; ".join(m.authors))]
@@ -40,9 +45,11 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
                 click.echo(f"    {name}: {value}")
     for p in result.problems:
         click.echo(f"warning: {p}", err=True)
-    from ..notes import group_mentions
+    if not quiet:
+        from ..notes import group_mentions
 
-    click.echo(f"{len(result.mentions)} mentions, {len(group_mentions(result.mentions))} works", err=True)
+        click.echo(f"{len(result.mentions)} mentions, {len(group_mentions(result.mentions))} works", err=True)
+    return findings
 
 
 def _mention_label(m: Any) -> str:
@@ -66,27 +73,31 @@ def _mention_label(m: Any) -> str:
 @click.option("--ascii/--utf8", "ascii_mode", default=None,
               help="Write library.bib with LaTeX escapes (--ascii) or UTF-8 (--utf8); remembered for later syncs.")
 @click.pass_context
-@friendly_errors
 def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: bool, quiet: bool,
-         ascii_mode: bool | None) -> None:
+         ascii_mode: bool | None) -> int:
     """Resolve every paper in the notes and write refs/library.bib.
 
     Without network (or with --offline) entries are built from the notes alone and marked
     notes-only; the next online sync upgrades them. Answers are cached in .citekit/, so a
-    second sync of unchanged notes sends no request.
+    second sync of unchanged notes sends no request. Exit code 1 when a notes file or
+    library entry could not be read (the warnings say which).
     """
+    from .. import api
+
     progress = sys.stderr.isatty() and not quiet and not as_json
+    _warn_if_config_overrides(ctx, ascii_mode)
     report = api.sync(project_dir(ctx), offline=offline, refresh=refresh, jobs=jobs, progress=progress,
                       ascii=ascii_mode)
+    findings = 1 if report.problems else 0
     if as_json:
         print_json(report.to_json())
-        return
+        return findings
     for p in report.problems:
         click.echo(f"warning: {p}", err=True)
     for n in report.notices:
-        click.echo(f"note: {n}", err=True)
+        note(f"note: {n}")
     if quiet:
-        return
+        return findings
     mode = "offline (from the notes only)" if report.offline else "online"
     c = report.counts
     click.echo(f"sync {mode}: {report.mentions} mentions → {report.works} works")
@@ -105,6 +116,23 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     for e in not_resolved:
         click.echo(f"  {e['status']:<10} {e['key']}: {e['reason']}")
     click.echo("library " + ("updated" if report.changed else "unchanged"))
+    return findings
+
+
+def _warn_if_config_overrides(ctx: click.Context, ascii_mode: bool | None) -> None:
+    """``--ascii``/``--utf8`` is remembered in the library, but citekit.yaml's ``bibtex.ascii`` wins
+    on later syncs: say so when they disagree, so the choice is not silently undone."""
+    if ascii_mode is None:
+        return
+    from ..config import display_path, load_config
+
+    cfg = load_config(project_dir(ctx))
+    configured = (cfg.data.get("bibtex") or {}).get("ascii")
+    if configured is not None and bool(configured) != ascii_mode and cfg.path is not None:
+        click.echo(f"warning: {display_path(cfg.path)} sets bibtex.ascii: {str(configured).lower()}, so the next "
+                   f"sync goes back to {'LaTeX escapes' if configured else 'UTF-8'}; set "
+                   f"bibtex.ascii: {str(ascii_mode).lower()} there (or delete the line) to keep "
+                   f"{'--ascii' if ascii_mode else '--utf8'}", err=True)
 
 
 @main.command(name="list")
@@ -112,28 +140,42 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
 @click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous"]), help="Only entries with this status.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the entries only: no count line.")
 @click.pass_context
-@friendly_errors
-def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool) -> None:
-    """List the library's entries."""
+def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool,
+             quiet: bool) -> int:
+    """List the library's entries.
+
+    Exit code 1 when --tag or --status selects nothing.
+    """
+    from .. import api
+
     entries = api.list_entries(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+    findings = 1 if (tags or status) and not entries else 0
     if as_json:
         print_json([api.entry_json(e) for e in entries])
-        return
+        return findings
     for e in entries:
         data = api.entry_json(e)
         tag_text = f"  [{', '.join(e.tags)}]" if e.tags else ""
         click.echo(f"{e.key:<32} {e.status:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
-    click.echo(f"{len(entries)} entries", err=True)
+    if findings:
+        click.echo("no entry matches " + " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status
+                   else [])]) + "; see `citekit tags` for the tags in use", err=True)
+    elif not quiet:
+        click.echo(f"{len(entries)} entries", err=True)
+    return findings
 
 
 @main.command()
 @click.argument("key")
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the BibTeX entry only, without the % comments.")
 @click.pass_context
-@friendly_errors
-def show(ctx: click.Context, key: str, as_json: bool) -> None:
+def show(ctx: click.Context, key: str, as_json: bool, quiet: bool) -> None:
     """Show one entry (by key or by an old key that is now an alias)."""
+    from .. import api
+    from ..library.store import written_entry
     from ..output.bibtex import render_entries
 
     entry = api.show(key, project_dir(ctx))
@@ -143,9 +185,11 @@ def show(ctx: click.Context, key: str, as_json: bool) -> None:
                      "hand_edited": entry.hand, "abstract": entry.abstract, "reason": entry.reason})
         print_json(data)
         return
-    if entry.key != key:
+    if entry.key != key and not quiet:
         click.echo(f"% '{key}' is an alias of '{entry.key}'")
     click.echo(render_entries([written_entry(entry)]).rstrip())
+    if quiet:
+        return
     click.echo(f"% status: {entry.status}" + (f" ({entry.reason})" if entry.reason else ""))
     click.echo(f"% origin: {entry.origin}")
     for m in entry.mentions:
@@ -161,21 +205,33 @@ def show(ctx: click.Context, key: str, as_json: bool) -> None:
 @main.command()
 @click.argument("folder", type=click.Path(file_okay=False, path_type=str), default=".")
 @click.option("--mailto", help="Your e-mail address, for the services' polite pools.")
-def init(folder: str, mailto: str | None) -> None:
-    """Start a project: citekit.yaml, notes/ and refs/ in FOLDER (default: here)."""
+@click.option("--json", "as_json", is_flag=True, help='Print {"config", "notes", "refs"} as JSON.')
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+@click.pass_context
+def init(ctx: click.Context, folder: str, mailto: str | None, as_json: bool, quiet: bool) -> None:
+    """Start a project: citekit.yaml, notes/ and refs/ in FOLDER (default: here).
+
+    FOLDER is relative to -C DIR when given. An existing citekit.yaml is never replaced
+    (exit code 2).
+    """
+    import json
     from importlib.resources import files
     from pathlib import Path
 
-    root = Path(folder)
+    base = project_dir(ctx)
+    root = Path(base) / folder if base else Path(folder)
     config = root / "citekit.yaml"
     if config.exists():
-        click.echo(f"citekit: {config} exists already; edit it instead.", err=True)
-        sys.exit(1)
+        raise click.UsageError(f"{config} exists already; edit it instead (README: Configuration).")
     template = files("citekit").joinpath("data/citekit.template.yaml").read_text(encoding="utf-8")
     if mailto:
-        template = template.replace("mailto: null", f"mailto: {mailto}")
+        template = template.replace("mailto: null", f"mailto: {json.dumps(mailto)}")
     root.mkdir(parents=True, exist_ok=True)
     (root / "notes").mkdir(exist_ok=True)
     (root / "refs").mkdir(exist_ok=True)
-    config.write_text(template, encoding="utf-8")
-    click.echo(f"wrote {config}; put notes in {root / 'notes'} and run: citekit sync")
+    with open(config, "x", encoding="utf-8") as handle:  # "x": never replace one written meanwhile
+        handle.write(template)
+    if as_json:
+        print_json({"config": str(config), "notes": str(root / "notes"), "refs": str(root / "refs")})
+    elif not quiet:
+        click.echo(f"wrote {config}; put notes in {root / 'notes'} and run: citekit sync")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,7 +17,7 @@ from ..library.merge import merge_entries
 from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
                              write_key_map)
 from ..library.store import Library, LibraryError
-from .app import friendly_errors, main
+from .app import friendly_errors, main, note, print_json, wants_json
 
 
 def _config(ctx: click.Context) -> Config:
@@ -38,12 +39,13 @@ def _show(path: Path, cfg: Config) -> str:
               help="Where to write the renames of this import (default: refs/import-keymap.yaml).")
 @click.pass_context
 @friendly_errors
-def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) -> None:
+def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) -> int:
     """Merge existing BibTeX files into the library, keeping their keys.
 
     A key that already belongs to a different work gets a suffix (smith2020 -> smith2020a);
     an entry for a work the library already has is merged into it. The renames are written
     to a key map so the paper the file came from can be fixed with `citekit rekey`.
+    Exit code 1 when an entry of the files was skipped (the warnings say why).
     """
     cfg = _config(ctx)
     lib = Library.load(cfg.refs_dir)
@@ -54,23 +56,36 @@ def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) 
     if report.key_map:
         keymap = cfg.refs_dir / "keymap.yaml"
         write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map))
+    target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
+    if target is not None:
+        write_key_map(target, report.import_map)
+    if wants_json(ctx):
+        print_json(_import_json(report, target))
+        return 1 if report.problems else 0  # skipped entries are findings
     for incoming, into, reason in report.merged:
-        click.echo(f"merged {', '.join(incoming)} -> {into} ({reason})")
+        note(f"merged {', '.join(incoming)} -> {into} ({reason})", err=False)
     for incoming, into, reason in report.merged_in_file:
-        click.echo(f"merged {', '.join(k for k in incoming if k != into)} -> {into} (same work within the file: {reason})")
+        note(f"merged {', '.join(k for k in incoming if k != into)} -> {into} (same work within the file: {reason})", err=False)
     for old, new in sorted(report.renamed.items()):
-        click.echo(f"renamed {old} -> {new} (the key '{old}' belongs to another work)")
+        note(f"renamed {old} -> {new} (the key '{old}' belongs to another work)", err=False)
     for old, new in sorted(report.unsafe_keys.items()):
-        click.echo(f"renamed {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')")
+        note(f"renamed {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')", err=False)
     summary = f"imported {len(report.added)} new entries, merged {len(report.merged)} works already present"
     if report.merged_in_file:
         summary += f", merged {len(report.merged_in_file)} duplicates within the file"
-    click.echo(summary)
-    if report.import_map:
-        target = map_path or cfg.refs_dir / "import-keymap.yaml"
-        write_key_map(target, report.import_map)
-        click.echo(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
-                   f"  citekit rekey PAPER.tex --map {_show(target, cfg)}")
+    note(summary, err=False)
+    if target is not None:
+        note(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
+             f"  citekit rekey PAPER.tex --map {_show(target, cfg)}", err=False)
+    return 1 if report.problems else 0  # skipped entries are findings
+
+
+def _import_json(report: Any, key_map: Path | None) -> dict[str, Any]:
+    merged = [{"keys": list(keys), "into": into, "reason": reason} for keys, into, reason in report.merged]
+    in_file = [{"keys": list(keys), "into": into, "reason": reason} for keys, into, reason in report.merged_in_file]
+    return {"added": report.added, "merged": merged, "merged_in_file": in_file, "renamed": report.renamed,
+            "unsafe_keys": report.unsafe_keys, "key_map": str(key_map) if key_map else None,
+            "problems": [str(p) for p in report.problems]}
 
 
 def save_library(lib: Library) -> None:
@@ -95,12 +110,13 @@ def save_library(lib: Library) -> None:
               help="Key map to write with --apply (default: refs/keymap.yaml).")
 @click.pass_context
 @friendly_errors
-def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, map_path: Path | None) -> None:
+def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, map_path: Path | None) -> int:
     """Find entries that are the same work, in the library or in any .bib FILE.
 
     Nothing is changed unless --apply is given; then each cluster becomes one entry (the
     best version; on a tie the key issued first), the other keys become its aliases, and
-    the renames go to refs/keymap.yaml for `citekit rekey`.
+    the renames go to refs/keymap.yaml for `citekit rekey`. Exit code 1 when clusters
+    are found and not merged.
     """
     cfg = _config(ctx)
     if file is not None:
@@ -125,8 +141,9 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
         save_library(lib)
         target = map_path or cfg.refs_dir / "keymap.yaml"
         write_key_map(target, compose_key_maps(read_key_map(target), key_map))
-        click.echo(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "
-                   f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)", err=True)
+        note(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "
+             f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)")
+    return 1 if clusters and not apply_ else 0
 
 
 def apply_clusters(lib: Library, clusters: list[Cluster]) -> dict[str, str]:
@@ -150,8 +167,8 @@ def _print_clusters(clusters: list[Cluster]) -> None:
         click.echo(f"{c.kept} <- {', '.join(others)}")
         click.echo(f"    {c.reason}")
     n = sum(len(c.keys) - 1 for c in clusters)
-    click.echo(f"{len(clusters)} duplicate clusters ({n} entries would be merged)"
-               + ("" if not clusters else "; run with --apply to merge them"), err=True)
+    note(f"{len(clusters)} duplicate clusters ({n} entries would be merged)"
+         + ("" if not clusters else "; run with --apply to merge them"))
 
 
 # ---- rekey -------------------------------------------------------------------------------
@@ -184,16 +201,23 @@ def rekey(ctx: click.Context, tex_files: tuple[Path, ...], map_path: Path | None
         lib = Library.load(cfg.refs_dir)
         key_map = compose_key_maps(lib.alias_map(), read_key_map(cfg.refs_dir / "keymap.yaml"))
     if not key_map:
-        click.echo("the key map is empty: nothing to rewrite", err=True)
+        note("the key map is empty: nothing to rewrite")
+        if wants_json(ctx):
+            print_json({"dry_run": dry_run, "files": {}, "total": 0})
         return
     total = 0
+    changes: dict[str, list[dict[str, Any]]] = {}
     for tex in tex_files:
         result = rekey_file(tex, key_map, dry_run=dry_run)
-        for line in format_changes(str(tex), result):
-            click.echo(line)
+        changes[str(tex)] = [{"line": c.line, "old": c.old, "new": c.new} for c in result.changes]
+        if not wants_json(ctx):
+            for line in format_changes(str(tex), result):
+                click.echo(line)
         total += len(result.changes)
+    if wants_json(ctx):
+        print_json({"dry_run": dry_run, "files": changes, "total": total})
     verb = "would rewrite" if dry_run else "rewrote"
-    click.echo(f"{verb} {total} citation keys in {len(tex_files)} files", err=True)
+    note(f"{verb} {total} citation keys in {len(tex_files)} files")
 
 
 def _preview_keys(cfg: Config) -> None:

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..config import load_config
-from ..library.store import Library, atomic_write
-from ..model import Entry
-from ..output.cited import (
-    CitedKeys,
-    Selection,
-    alias_copies,
-    inherit_crossrefs,
-    read_citations,
-    select_cited,
-    with_ids_field,
-)
-from .app import main
-from .app import friendly_errors
+from .app import main, note, print_json, project_dir
+
+if TYPE_CHECKING:
+    from ..model import Entry
+    from ..output.cited import CitedKeys, Selection
 
 FORMATS = ("bibtex", "biblatex", "csl-json")
 
@@ -33,6 +25,8 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
     CSL JSON gets copies and crossref fields copied into each child (CSL has neither).
     ``header`` becomes a ``%`` comment at the top of BibTeX and biblatex output.
     """
+    from ..output.cited import Selection, alias_copies, inherit_crossrefs, with_ids_field
+
     if fmt == "bibtex":
         from ..output.bibtex import render_entries
 
@@ -56,6 +50,8 @@ def select_for_export(
     any_tag: bool = False,
 ) -> Selection:
     """What to export: the cited entries (or all), narrowed to the tags, parents pulled in."""
+    from ..output.cited import CitedKeys, select_cited
+
     if tags:
         from ..library.tags import select
 
@@ -92,6 +88,8 @@ def write_output(text: str, output: str | None) -> bool:
     if output is None or output == "-":
         click.echo(text, nl=False)
         return True
+    from ..library.store import atomic_write
+
     path = Path(output)
     if path.exists() and path.read_bytes() == text.encode("utf-8"):
         return False
@@ -112,31 +110,40 @@ def write_output(text: str, output: str | None) -> bool:
 @click.option("--tex", "tex", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Only the entries this .tex file cites (follows \\input and \\include).")
 @click.option("--allow-missing", is_flag=True, help="Warn about cited keys the library lacks instead of failing.")
+@click.option("--json", "as_json", is_flag=True,
+              help='With -o: print {"output", "entries", "changed", "missing"} as JSON (else the export is stdout).')
+@click.option("-q", "--quiet", is_flag=True, help="No summary line; warnings and errors only.")
 @click.pass_context
-@friendly_errors
 def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: tuple[str, ...], any_tag: bool,
-           aux: Path | None, tex: Path | None, allow_missing: bool) -> None:
+           aux: Path | None, tex: Path | None, allow_missing: bool, as_json: bool, quiet: bool) -> int:
     """Write the library, or only what a paper cites, for LaTeX or pandoc.
 
-    \b
-    citekit export -o all.bib                      the whole library
-    citekit export --aux main.aux -o refs.bib      only what main.tex cites
-    citekit export --tag muon --format csl-json    tagged entries for pandoc
+    When nothing is selected (an unknown --tag, a paper citing nothing) no file is
+    written and the exit code is 1; a cited key the library lacks is exit code 1 too.
     """
+    from ..config import load_config
+    from ..library.store import Library
+    from ..output.cited import read_citations
+
     if aux is not None and tex is not None:
         raise click.UsageError("give --aux or --tex, not both (--aux is exact after a LaTeX run; --tex works before one)")
     if ascii and fmt == "csl-json":
         raise click.UsageError("--ascii applies to BibTeX and biblatex output; CSL JSON is always UTF-8")
-    cfg = load_config(ctx.obj.get("project_dir"))
+    if as_json and (output is None or output == "-"):
+        raise click.UsageError("--json reports what was written to a file: give -o FILE (without -o the export "
+                               "itself is printed; -f csl-json prints JSON entries)")
+    cfg = load_config(project_dir(ctx))
     library = Library.load(cfg.refs_dir)
     entries = library.sorted_entries()
     cited = read_citations(aux=aux, tex=tex) if (aux or tex) else None
     selection = select_for_export(entries, cited, tags, any_tag)
 
-    if tags and not selection.entries:
-        known = sorted({t for e in entries for t in e.tags})
-        click.echo(f"citekit: warning: no entry has tag(s) {', '.join(tags)}" + (f"; tags in use: {', '.join(known[:15])}"
-                   if known else "; the library has no tags yet (run `citekit sync`)"), err=True)
+    if not selection.entries and not selection.missing:
+        click.echo("citekit: " + _nothing_selected(entries, tags, aux or tex)
+                   + ("; nothing was written" if output and output != "-" else ""), err=True)
+        if as_json:
+            print_json({"output": output, "entries": 0, "changed": False, "missing": []})
+        return 1
     for name in (cited.unreadable if cited else []):
         click.echo(f"citekit: warning: could not read '{name}'; citations in it are not exported", err=True)
     for missing in selection.missing:
@@ -145,13 +152,28 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: 
     if selection.missing and not allow_missing:
         hint = "fix the keys in the paper, add the papers to the notes and run 'citekit sync', or pass --allow-missing"
         click.echo(f"citekit: {len(selection.missing)} cited key(s) not in {library.bib_path}: {hint}", err=True)
-        ctx.exit(1)
+        return 1
 
     source = (aux or tex).name if (aux or tex) else None
     header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
               if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
     text = render(selection, fmt, ascii=ascii, header=header)
     changed = write_output(text, output)
-    if output and output != "-":
-        count = len(selection.entries)
-        click.echo(f"{output}: {count} entries" + ("" if changed else " (unchanged)"), err=True)
+    count = len(selection.entries)
+    if as_json:
+        print_json({"output": output, "entries": count, "changed": changed,
+                    "missing": [m.key for m in selection.missing]})
+    elif output and output != "-":
+        note(f"{output}: {count} entries" + ("" if changed else " (unchanged)"))
+    return 0  # missing keys here were allowed (--allow-missing): warned, not failed
+
+
+def _nothing_selected(entries: list[Entry], tags: tuple[str, ...], paper: Path | None) -> str:
+    """Why the selection is empty, and what to try instead."""
+    if not entries:
+        return "the library is empty; run `citekit sync` (or `citekit import FILE.bib`) first"
+    if tags:
+        known = sorted({t for e in entries for t in e.tags})
+        return f"no entry has tag(s) {', '.join(tags)}" + (
+            f"; tags in use: {', '.join(known[:15])}" if known else "; the library has no tags yet (run `citekit sync`)")
+    return f"{paper.name if paper else 'the paper'} cites no entry"

@@ -8,14 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..config import load_config
-from ..library.bibfile import read_bib_file
-from ..library.check import check_paper
-from ..library.store import Library
-from ..output.cited import citations_from_aux, citations_from_tex
-from ..output.makefile import makefile_snippet
-from .app import main
-from .app import friendly_errors
+from .app import main, project_dir
 
 
 @main.command()
@@ -26,9 +19,10 @@ from .app import friendly_errors
               help="The paper's own .bib (e.g. refs.bib): also list entries it has but the paper does not cite.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too (old keys, arXiv versions, unused entries).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing when the paper has no problem; else only the problems.")
 @click.pass_context
-@friendly_errors
-def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_json: bool, strict: bool) -> None:
+def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_json: bool, strict: bool,
+          quiet: bool) -> int:
     """Check a paper's citations against the library.
 
     Errors (exit 1): cited keys no one defines, each with the closest library entries.
@@ -36,10 +30,16 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
     and with --bib, entries of the paper's .bib that nothing cites or that lag behind
     the library.
     """
+    from ..config import load_config
+    from ..library.bibfile import read_bib_file
+    from ..library.check import check_paper
+    from ..library.store import Library
+    from ..output.cited import citations_from_aux, citations_from_tex
+
     cited = citations_from_tex(tex)
     if aux is not None:
         cited.update(citations_from_aux(aux))
-    cfg = load_config(ctx.obj.get("project_dir"))
+    cfg = load_config(project_dir(ctx))
     library = Library.load(cfg.refs_dir)
     bib_entries = None
     if bib is not None:
@@ -48,11 +48,12 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
             click.echo(f"citekit: warning: {problem}", err=True)
         bib_entries = parsed.entries
     report = check_paper(str(tex), cited, library.sorted_entries(), bib_entries, str(bib) if bib else None)
+    code = report.exit_code(strict)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-    else:
+    elif not (quiet and code == 0):
         click.echo(report.format_text())
-    ctx.exit(report.exit_code(strict))
+    return code
 
 
 @main.command()
@@ -62,16 +63,17 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
 @click.option("--format", "fmt", type=click.Choice(["bibtex", "biblatex"]), default="bibtex", show_default=True,
               help="biblatex if the paper uses biblatex/biber.")
 @click.pass_context
-@friendly_errors
 def makefile(ctx: click.Context, paper: str, bib: str, tags: tuple[str, ...], fmt: str) -> None:
     """Print Makefile targets that keep a paper's refs.bib in step with the library.
 
-    \b
-    citekit makefile >> Makefile     then: make refs.bib, make related-work.tex, make check-refs
-
-    The project folder and library paths are filled in relative to the current folder.
+    Append them to the paper's Makefile, then: make refs.bib, make related-work.tex,
+    make check-refs. The project folder and library paths are filled in relative to
+    the current folder.
     """
-    cfg = load_config(ctx.obj.get("project_dir"))
+    from ..config import load_config
+    from ..output.makefile import makefile_snippet
+
+    cfg = load_config(project_dir(ctx))
     project = _relative(cfg.root)
     try:
         refs = cfg.refs_dir.resolve().relative_to(cfg.root.resolve()).as_posix()

@@ -22,7 +22,7 @@ from ..output.related_work import (
     related_work,
 )
 from .app import main
-from .app import friendly_errors, project_dir
+from .app import friendly_errors, note, project_dir
 
 
 def _config_groups(data: dict) -> list[GroupSpec]:
@@ -122,6 +122,6 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         sys.exit(2)
     if output:
         atomic_write(output, text)
-        click.echo(f"wrote {len(entries)} papers to {output}", err=True)
+        note(f"wrote {len(entries)} papers to {output}")
     else:
         click.echo(text, nl=False)

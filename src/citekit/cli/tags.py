@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import sys
+from typing import Any
 
 import click
 
-from ..config import load_config
-from ..library.store import Library
-from ..library.tags import TagRuleError, apply_manual, tag_counts
-from .app import main
-from .app import friendly_errors, print_json, project_dir
+from .app import CitekitCommand, main, note, print_json, project_dir
 
 
 @main.command("tags")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON (for scripts).")
+@click.option("-q", "--quiet", is_flag=True, help="Print the counts only, no hint when there are none.")
 @click.pass_context
-@friendly_errors
-def tags_command(ctx: click.Context, as_json: bool) -> None:
+def tags_command(ctx: click.Context, as_json: bool, quiet: bool) -> None:
     """List the tags of the library with how many papers carry each."""
+    from ..config import load_config
+    from ..library.store import Library
+    from ..library.tags import tag_counts
+
     config = load_config(project_dir(ctx))
     library = Library.load(config.refs_dir)
     counts = tag_counts(library.entries.values())
@@ -26,42 +26,65 @@ def tags_command(ctx: click.Context, as_json: bool) -> None:
         print_json([{"tag": tag, "count": n} for tag, n in counts])
         return
     if not counts:
-        click.echo("No tags yet: run `citekit sync`, or add one with `citekit tag KEY +tag`.", err=True)
+        note("No tags yet: run `citekit sync`, or add one with `citekit tag KEY +tag`.")
         return
     width = max(len(str(n)) for _, n in counts)
     for tag, n in counts:
         click.echo(f"{n:>{width}}  {tag}")
 
 
-# No short options here, so "-theory" reaches CHANGES instead of being read as "-t -h ...".
-@main.command("tag", context_settings={"ignore_unknown_options": True, "help_option_names": ["--help"]})
+class TagCommand(CitekitCommand):
+    """``tag KEY +a -b``: every word after KEY is a change, so ``-theory`` is never read as
+    options ``-t -h ...``. Only the exact words ``-h``/``--help``, ``-q``/``--quiet`` and
+    ``--json`` are options; after ``--`` even those are tags (``citekit tag KEY -- -h``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        head, tail = (args[:args.index("--")], args[args.index("--") + 1:]) if "--" in args else (args, [])
+        if any(a in ("-h", "--help") for a in head):
+            click.echo(self.get_help(ctx), color=ctx.color)
+            ctx.exit()
+        flags = [a for a in head if a in ("-q", "--quiet", "--json")]
+        words = [a for a in head if a not in flags]
+        return super().parse_args(ctx, [*flags, "--", *words, *tail])
+
+
+@main.command("tag", cls=TagCommand)
 @click.argument("key")
 @click.argument("changes", nargs=-1, type=click.UNPROCESSED)
+@click.option("--json", "as_json", is_flag=True, help='Print {"key", "tags", "added", "removed"} as JSON.')
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing when changes were given.")
 @click.pass_context
-@friendly_errors
-def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...]) -> None:
+def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     """Add (+tag) or remove (-tag) tags of one paper by hand; rules never undo this.
 
-    \b
-    citekit tag huang2026limuon +must-read -theory
-    Without changes, prints the paper's tags. KEY may be an old (alias) key.
+    Without changes, prints the paper's tags. KEY may be an old (alias) key. To remove a
+    tag named like an option (h, q), put it after --: citekit tag KEY -- -h.
     """
+    from ..config import load_config
+    from ..library.store import Library
+    from ..library.tags import apply_manual
+
     config = load_config(project_dir(ctx))
     library = Library.load(config.refs_dir)
     entry = library.get(key)
     if entry is None:
-        click.echo(f"citekit: no entry with key {key!r}; see `citekit list` for the keys.", err=True)
-        sys.exit(1)
+        raise click.BadParameter(f"no entry with key {key!r}; see `citekit list` for the keys.", param_hint="KEY")
     if changes:
-        try:
-            apply_manual(entry, list(changes))
-        except TagRuleError as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(2)
+        apply_manual(entry, list(changes))  # a bad tag is TagRuleError: exit 2, nothing saved
         library.save()
+    if as_json:
+        print_json(_tag_json(key, entry))
+        return
+    if quiet and changes:
+        return
     shown = entry.key if entry.key == key else f"{key} -> {entry.key}"
     click.echo(f"{shown}: {', '.join(entry.tags) or '(no tags)'}")
     if entry.tags_added or entry.tags_removed:
         extra = [f"added by hand: {', '.join(entry.tags_added)}" if entry.tags_added else "",
                  f"removed by hand: {', '.join(entry.tags_removed)}" if entry.tags_removed else ""]
         click.echo("  " + "; ".join(e for e in extra if e))
+
+
+def _tag_json(key: str, entry: Any) -> dict[str, Any]:
+    return {"key": entry.key, "asked": key, "tags": list(entry.tags), "added": list(entry.tags_added),
+            "removed": list(entry.tags_removed)}

@@ -1,0 +1,77 @@
+"""Runnable examples that end every command's ``--help`` (the tests parse each one).
+
+One table, so every command gets examples in the same place and form, including
+commands whose modules live elsewhere; text after ``#`` explains the line.
+"""
+
+from __future__ import annotations
+
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "citekit": (
+        "citekit init --mailto you@uni.edu              # start a project here",
+        "citekit sync                                   # notes/ -> refs/library.bib",
+        "citekit list --tag muon                        # what you collected on a topic",
+        "citekit -C my-research export --aux main.aux -o refs.bib",
+    ),
+    "init": (
+        "citekit init                                   # here",
+        "citekit init my-research --mailto you@uni.edu",
+    ),
+    "extract": (
+        "citekit extract                                # the project's notes/",
+        "citekit extract notes/icml2026.md --json > mentions.json",
+    ),
+    "sync": (
+        "citekit sync",
+        "citekit sync --offline                         # no network: entries from the notes",
+        "citekit sync --ascii                           # LaTeX escapes from now on (remembered)",
+        "citekit sync --json > sync-report.json",
+    ),
+    "list": (
+        "citekit list --tag muon --tag theory",
+        "citekit list --status notes-only --json",
+    ),
+    "show": (
+        "citekit show huang2026limuon",
+        "citekit show huang2026limuon --json",
+    ),
+    "tags": (
+        "citekit tags",
+        "citekit tags --json",
+    ),
+    "tag": (
+        "citekit tag huang2026limuon +must-read -theory",
+        "citekit tag huang2026limuon                    # print its tags",
+    ),
+    "import": (
+        "citekit import zotero-export.bib",
+        "citekit import old.bib --map paper/keymap.yaml",
+    ),
+    "dedup": (
+        "citekit dedup                                  # clusters in the library (exit 1 if any)",
+        "citekit dedup --apply                          # merge them; old keys stay valid",
+        "citekit dedup other.bib --json",
+    ),
+    "rekey": (
+        "citekit rekey paper/main.tex --dry-run",
+        "citekit rekey paper/main.tex --map refs/keymap.yaml",
+    ),
+    "export": (
+        "citekit export -o all.bib                      # the whole library",
+        "citekit export --aux main.aux -o refs.bib      # only what main.tex cites",
+        "citekit export --tag muon -f csl-json -o muon.json",
+    ),
+    "check": (
+        "citekit check main.tex",
+        "citekit check main.tex --aux main.aux --bib refs.bib --strict",
+    ),
+    "makefile": (
+        "citekit makefile >> Makefile",
+        "citekit makefile --paper paper --bib references.bib --format biblatex >> Makefile",
+    ),
+    "related-work": (
+        "citekit related-work --tag muon -o related-muon.tex",
+        "citekit related-work --tag muon --tag theory --format markdown",
+        "citekit related-work --tag muon --mine paper.yaml",
+    ),
+}

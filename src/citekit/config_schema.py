@@ -1,0 +1,214 @@
+"""What ``citekit.yaml`` may contain: one declarative table and a small validator.
+
+The table is the single place that says which keys exist and what each holds, so a typo
+(``sourcse:``) or a wrong type (``keys: 5``, ``bibtex: {ascii: maybe}``) is named with its
+key path and what was expected, instead of being ignored or failing later in a traceback.
+A key set to nothing (``tags:`` with only comments under it) means "not set".
+
+Only the standard library is used: this runs on every command, so it must stay cheap.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+# ---- value kinds ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A leaf: a value of one of ``types``, within ``low`` (inclusive) or above ``above``."""
+
+    name: str
+    types: tuple[type, ...]
+    low: float | None = None
+    above: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def problem(self, value: Any) -> str | None:
+        if isinstance(value, bool) and bool not in self.types:
+            return self.name
+        if not isinstance(value, self.types):
+            return self.name
+        if self.choices and str(value).lower() not in self.choices:
+            return self.name
+        if self.low is not None and value < self.low:
+            return self.name
+        if self.above is not None and value <= self.above:
+            return self.name
+        return None
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: Kind
+    name: str = ""
+
+    def describe(self) -> str:
+        return self.name or f"a list of {self.item.name}"
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """A mapping whose keys the user chooses (tag names, titles); each value is ``value``."""
+
+    value: Any
+    name: str
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    options: tuple[Any, ...]
+    name: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """A mapping with fixed keys; ``example`` shows the right shape in messages."""
+
+    keys: dict[str, Any] = field(default_factory=dict)
+    example: str = ""
+
+
+TEXT = Kind("text", (str,))
+FLAG = Kind("true or false", (bool,))
+NUMBER_POS = Kind("a number above 0", (int, float), above=0)
+NUMBER_NONNEG = Kind("a number of at least 0", (int, float), low=0)
+COUNT = Kind("a whole number of at least 0", (int,), low=0)
+COUNT_POS = Kind("a whole number of at least 1", (int,), low=1)
+ID_VALUE = Kind("an identifier (text)", (str, int, float))
+ON_OFF = Kind("on or off", (bool, str), choices=("on", "off", "true", "false", "yes", "no", "0", "1"))
+
+#: Services with an API, and the conferences' own paper lists (ICML, NeurIPS, ICLR, MLSys).
+SERVICES = ("openreview", "crossref", "dblp", "arxiv")
+CONFERENCE_SITES = ("icml", "neurips", "iclr", "mlsys")
+SOURCE_NAMES = (*SERVICES, "conferences")
+STAGES = ("published", "accepted", "preprint", "submitted", "rejected", "workshop", "notes")
+PIN_SCHEMES = ("doi", "arxiv", "openreview", "dblp")
+
+_TEXT_OR_LIST = AnyOf((TEXT, ListOf(TEXT)), "a tag or a list of tags")
+_KEYWORDS = AnyOf((TEXT, ListOf(TEXT)), "a keyword or a list of keywords / /regexes/")
+
+_SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_POS, "per_minute": NUMBER_POS},
+                example="{url: https://..., per_minute: 20}")
+
+SCHEMA = Section({
+    "paths": Section({"notes": TEXT, "refs": TEXT}, example="{notes: notes, refs: refs}"),
+    "keys": Section({"formula": TEXT}, example='{formula: "{author}{year}{title}"}'),
+    "sources": Section({
+        "mailto": TEXT,
+        "enabled": ListOf(Kind(f"one of {', '.join(SOURCE_NAMES)}", (str,), choices=SOURCE_NAMES),
+                          name=f"a list of source names ({', '.join(SOURCE_NAMES)})"),
+        "timeout": NUMBER_POS,
+        "retries": COUNT,
+        "deadline": NUMBER_POS,
+        "rate_limits": ON_OFF,
+        "cache_dir": TEXT,
+        **{name: _SITE for name in (*SERVICES, *CONFERENCE_SITES)},
+    }, example="{mailto: you@example.org, enabled: [openreview, crossref, dblp, arxiv]}"),
+    "resolve": Section({
+        "precedence": ListOf(Kind(f"one of {', '.join(STAGES)}", (str,), choices=STAGES),
+                             name=f"a list of stages, best first ({', '.join(STAGES)})"),
+    }, example="{precedence: [published, accepted, preprint]}"),
+    "bibtex": Section({"ascii": FLAG}, example="{ascii: false}"),
+    "tags": MapOf(AnyOf((TEXT, ListOf(TEXT), Section({
+        "match": _KEYWORDS, "extend": _KEYWORDS, "label": TEXT, "abstract_hits": COUNT_POS,
+    }, example="{extend: [keyword], abstract_hits: 2}")), "a list of keywords or {match|extend: [...], label, abstract_hits}"),
+        "a mapping of tag -> keywords, e.g. {muon: [Muon, Newton-Schulz]}"),
+    "tags_defaults": FLAG,
+    "tag_sections": MapOf(_TEXT_OR_LIST, 'a mapping of notes heading -> tag, e.g. {"Must read": must-read}'),
+    "pins": MapOf(Section({s: ID_VALUE for s in PIN_SCHEMES}, example="{openreview: AbCdEfGhIj}"),
+                  'a mapping of title -> identifiers, e.g. {"Paper title": {arxiv: "2602.22890"}}'),
+    "related_work": Section({
+        "groups": MapOf(_TEXT_OR_LIST, 'a mapping of paragraph name -> tags, e.g. {"Muon analysis": [theory]}'),
+    }, example='{groups: {"Muon analysis": [theory]}}'),
+})
+
+
+# ---- the validator -------------------------------------------------------------------------
+
+
+def validate(data: Any, schema: Any = SCHEMA) -> list[str]:
+    """Every problem of ``data`` against ``schema``, as ``"key.path: what is wrong"`` lines."""
+    problems: list[str] = []
+    _check(data, schema, "", problems)
+    return problems
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe(spec: Any) -> str:
+    if isinstance(spec, Kind):
+        return spec.name
+    if isinstance(spec, ListOf):
+        return spec.describe()
+    if isinstance(spec, (MapOf, AnyOf)):
+        return spec.name
+    if isinstance(spec, Section):
+        return f"a mapping like {spec.example}" if spec.example else "a mapping"
+    raise TypeError(spec)
+
+
+def _fits(value: Any, spec: Any) -> bool:
+    return not _problems_of(value, spec)
+
+
+def _problems_of(value: Any, spec: Any, where: str = "") -> list[str]:
+    out: list[str] = []
+    _check(value, spec, where, out)
+    return out
+
+
+def _check(value: Any, spec: Any, where: str, out: list[str]) -> None:
+    label = where or "the top level"
+    if value is None and where:
+        return  # an empty key means "not set"
+    if isinstance(spec, Kind):
+        if spec.problem(value):
+            out.append(f"{label}: expected {spec.name}, got {_shown(value)}")
+    elif isinstance(spec, ListOf):
+        if not isinstance(value, list):
+            out.append(f"{label}: expected {spec.describe()}, got {_shown(value)}")
+            return
+        for i, item in enumerate(value):
+            if item is None or spec.item.problem(item):
+                out.append(f"{label}[{i}]: expected {spec.item.name}, got {_shown(item)}")
+    elif isinstance(spec, AnyOf):
+        if not any(_fits(value, option) for option in spec.options):
+            # a mapping that is meant as the mapping option: report its inner problems
+            inner = next((o for o in spec.options if isinstance(o, Section)), None)
+            if inner is not None and isinstance(value, dict):
+                _check(value, inner, where, out)
+            else:
+                out.append(f"{label}: expected {spec.name}, got {_shown(value)}")
+    elif isinstance(spec, MapOf):
+        if not isinstance(value, dict):
+            out.append(f"{label}: expected {spec.name}, got {_shown(value)}")
+            return
+        for key, item in value.items():
+            if item is not None:
+                _check(item, spec.value, f"{where}.{key}" if where else str(key), out)
+    elif isinstance(spec, Section):
+        if not isinstance(value, dict):
+            out.append(f"{label}: expected {_describe(spec)}, got {_shown(value)}")
+            return
+        for key, item in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            if key not in spec.keys:
+                out.append(f"{path}: unknown key{_did_you_mean(str(key), spec.keys)}")
+                continue
+            _check(item, spec.keys[key], path, out)
+    else:  # pragma: no cover - a mistake in the table itself
+        raise TypeError(f"unknown schema node {spec!r}")
+
+
+def _did_you_mean(key: str, known: dict[str, Any]) -> str:
+    close = difflib.get_close_matches(key.lower(), list(known), n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    return f"; known keys here: {', '.join(known)}"
