@@ -341,7 +341,7 @@ def show(key: str, start: str | Path | None = None) -> Entry:
     """One entry by key or alias; the error suggests close keys."""
     lib = load_library(start)
     if not lib.entries and not lib.bib_path.exists():
-        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.")
+        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
     entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
     if entry is None:
         from rapidfuzz import process, utils
@@ -349,7 +349,7 @@ def show(key: str, start: str | Path | None = None) -> Entry:
         close = ([k for k, _score, _ in process.extract(key, list(lib.entries), limit=3, processor=utils.default_process)]
                  if lib.entries else [])
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}")
+        raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}", exit_code=2)
     return entry
 
 

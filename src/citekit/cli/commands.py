@@ -160,7 +160,7 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
         tag_text = f"  [{', '.join(e.tags)}]" if e.tags else ""
         click.echo(f"{e.key:<32} {e.status:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
     if findings:
-        click.echo("no entry matches " + " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status
+        click.echo("citekit: no entry matches " + " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status
                    else [])]) + "; see `citekit tags` for the tags in use", err=True)
     elif not quiet:
         click.echo(f"{len(entries)} entries", err=True)

@@ -106,9 +106,10 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         if not any(not t.startswith(("-", "not:")) for t in selection):
             raise RelatedWorkError("choose the papers with --tag TAG (see `citekit tags` for the tags in use).")
         entries = select(library.sorted_entries(), selection, any_=any_)
-        if not entries:
-            raise RelatedWorkError(f"no paper in {config.library_bib} matches {' '.join(selection)}; "
-                                   "see `citekit tags` for the tags in use, or try --any.")
+        if not entries:  # an empty selection is a finding (exit 1), not a usage error; nothing is written
+            click.echo(f"citekit: no paper in {config.library_bib} matches {' '.join(selection)}; "
+                       "see `citekit tags` for the tags in use, or try --any.", err=True)
+            sys.exit(1)
         try:
             source = str(config.library_bib.relative_to(config.root))
         except ValueError:
