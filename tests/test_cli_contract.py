@@ -318,3 +318,12 @@ def test_version_and_help_import_no_command_module():
             "'pylatexenc', 'rapidfuzz', 'requests'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert eval(out) == ["citekit", "citekit.cli", "citekit.cli.app", "citekit.cli.examples"]
+
+
+def test_sync_with_an_unreadable_notes_file_is_done_with_findings(project):
+    (project / "notes" / "scan.md").write_bytes(b"\x00\x01binary\x00")
+    result = invoke(project, "sync", "--offline")
+    assert result.exit_code == 1, result.output
+    assert "scan.md" in result.stderr and "binary" in result.stderr
+    assert len(json.loads(invoke(project, "list", "--json").stdout)) == 3  # the rest was still synced
+    assert invoke(project, "extract").exit_code == 1

@@ -1,5 +1,7 @@
 """Where a project is: the folder holding citekit.yaml, found upwards, else the cwd."""
 
+from pathlib import Path
+
 import pytest
 
 from citekit.config import ConfigError, load_config
@@ -49,3 +51,160 @@ def test_unknown_key_formula_placeholder_is_a_message_not_a_traceback(tmp_path):
     result = CliRunner().invoke(main, ["-C", str(tmp_path), "sync", "--offline"])
     assert result.exit_code == 2
     assert "unknown placeholder" in result.output and "Traceback" not in result.output
+
+
+# ---- the schema: every mistake named with its key and what was expected -----------------
+
+import json as _json  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+from citekit.cli import main  # noqa: E402
+
+
+def _run(tmp_path, text, *args):
+    (tmp_path / "citekit.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "notes").mkdir(exist_ok=True)
+    return CliRunner().invoke(main, ["-C", str(tmp_path), *(args or ("sync", "--offline"))])
+
+
+@pytest.mark.parametrize("text,needles", [
+    ("keys: 5\n", ["keys:", "expected a mapping", "formula", "got 5"]),
+    ('pins: "x"\n', ["pins:", "expected a mapping of title -> identifiers", "got 'x'"]),
+    ("sources: {enabled: 7}\n", ["sources.enabled:", "a list of source names", "got 7"]),
+    ("sourcse:\n  mailto: a@b.org\n", ["sourcse: unknown key (did you mean 'sources'?)"]),
+    ("bibtex: {ascii: maybe}\n", ["bibtex.ascii: expected true or false, got 'maybe'"]),
+    ("bibtex: {asci: true}\n", ["bibtex.asci: unknown key (did you mean 'ascii'?)"]),
+    ("sources: {enabled: [crossref, dblb]}\n", ["sources.enabled[1]:", "got 'dblb'"]),
+    ("sources: {crossref: {per_minute: fast}}\n", ["sources.crossref.per_minute: expected a number above 0"]),
+    ("sources: {neurips: {url: 12}}\n", ["sources.neurips.url: expected text, got 12"]),
+    ("sources: {deadline: -3}\n", ["sources.deadline: expected a number above 0, got -3"]),
+    ("sources: {arxiv: {concurrency: 0}}\n", ["sources.arxiv.concurrency: expected a whole number of at least 1"]),
+    ("sources: {timeout: true}\n", ["sources.timeout: expected a number above 0, got True"]),
+    ("sources: {retries: 2.5}\n", ["sources.retries: expected a whole number"]),
+    ("sources: {rate_limits: sometimes}\n", ["sources.rate_limits: expected on or off"]),
+    ("resolve: {precedence: published}\n", ["resolve.precedence: expected a list of stages"]),
+    ("resolve: {precedence: [published, acepted]}\n", ["resolve.precedence[1]:", "got 'acepted'"]),
+    ("paths: [notes]\n", ["paths: expected a mapping like {notes: notes, refs: refs}"]),
+    ("paths: {note: n}\n", ["paths.note: unknown key (did you mean 'notes'?)"]),
+    ("tags: {muon: 5}\n", ["tags.muon: expected a list of keywords"]),
+    ("tags: {muon: {extend: [Muon], abstract_hits: 0}}\n", ["tags.muon.abstract_hits: expected a whole number of at least 1"]),
+    ("tags: {muon: {extnd: [Muon]}}\n", ["tags.muon.extnd: unknown key (did you mean 'extend'?)"]),
+    ("tags_defaults: nope\n", ["tags_defaults: expected true or false"]),
+    ("tag_sections: {Must read: {a: b}}\n", ["tag_sections.Must read: expected a tag or a list of tags"]),
+    ("pins: {Some title: {arxive: '2602.22890'}}\n", ["pins.Some title.arxive: unknown key (did you mean 'arxiv'?)"]),
+    ("pins: {Some title: [openreview]}\n", ["pins.Some title: expected a mapping like {openreview: AbCdEfGhIj}"]),
+    ("related_work: {groups: [theory]}\n", ["related_work.groups: expected a mapping of paragraph name -> tags"]),
+    ("zzzz: 1\n", ["zzzz: unknown key; known keys here: paths, keys, sources"]),
+])
+def test_config_mistakes_are_named_with_key_and_expected_type(tmp_path, text, needles):
+    result = _run(tmp_path, text)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "citekit.yaml" in result.output
+    for needle in needles:
+        assert needle in result.output, (needle, result.output)
+    assert not (tmp_path / "refs").exists()  # nothing was written
+
+
+def test_every_mistake_of_a_file_is_listed_at_once(tmp_path):
+    result = _run(tmp_path, "keys: 5\nsourcse: {}\nbibtex: {ascii: maybe}\n")
+    assert result.exit_code == 2
+    assert "3 setting(s)" in result.output
+    assert all(n in result.output for n in ("keys:", "sourcse:", "bibtex.ascii:"))
+
+
+def test_the_schema_is_checked_by_every_command_that_reads_the_project(tmp_path):
+    for args in (["list"], ["tags"], ["export"], ["show", "x"], ["extract"], ["dedup"]):
+        result = _run(tmp_path, "keys: 5\n", *args)
+        assert result.exit_code == 2 and "keys: expected a mapping" in result.output, (args, result.output)
+
+
+VALID = """
+paths: {notes: notes, refs: refs}
+keys: {formula: "{author}{year}{title}"}
+sources:
+  mailto: you@example.org
+  enabled: [openreview, crossref, dblp, arxiv, conferences]
+  timeout: 20
+  retries: 4
+  deadline: 120.5
+  rate_limits: off
+  cache_dir: .citekit
+  openreview: {url: https://api2.openreview.net, per_minute: 20}
+  crossref: {url: https://api.crossref.org, interval: 0.2, concurrency: 3, per_minute: 300}
+  dblp: {interval: 1}
+  arxiv: {url: https://export.arxiv.org/api/query, interval: 3.0, concurrency: 1}
+  icml: {url: https://icml.cc, per_minute: 30}
+  neurips: {url: https://neurips.cc}
+  iclr: {url: https://iclr.cc}
+  mlsys: {url: https://mlsys.org}
+resolve:
+  precedence: [published, accepted, preprint, submitted, rejected, workshop]
+bibtex: {ascii: true}
+tags:
+  my-topic: [keyword, /Regex\\d+/]
+  muon: {extend: [Newton-Schulz], abstract_hits: 2, label: Muon}
+  sam: []
+  single: one keyword
+tags_defaults: true
+tag_sections:
+  "Papers to read closely": must-read
+  "Both": [a, b]
+pins:
+  "Title as written in the notes": {openreview: AbCdEfGhIj}
+  "Another": {arxiv: 2602.22890, doi: 10.1234/x}
+related_work:
+  groups: {"Muon analysis": [theory], "Warm-up": warmup}
+"""
+
+
+def test_every_documented_key_is_accepted(tmp_path):
+    (tmp_path / "citekit.yaml").write_text(VALID, encoding="utf-8")
+    cfg = load_config(tmp_path)
+    assert cfg.data["sources"]["deadline"] == 120.5
+    from citekit.library.tags import load_rules
+
+    rules = load_rules(cfg.data)
+    assert "my-topic" in rules.rules and "sam" not in rules.rules
+
+
+def test_the_init_template_and_the_readme_example_validate(tmp_path):
+    from importlib.resources import files
+
+    from citekit.config_schema import validate
+
+    import yaml
+
+    assert validate(yaml.safe_load(files("citekit").joinpath("data/citekit.template.yaml").read_text())) == []
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Configuration", 1)[1]
+    block = section.split("```yaml", 1)[1].split("```", 1)[0]
+    assert validate(yaml.safe_load(block)) == []
+
+
+def test_empty_sections_mean_not_set(tmp_path):
+    (tmp_path / "citekit.yaml").write_text("paths:\nkeys:\ntags:\npins:\nsources:\n  mailto:\n", encoding="utf-8")
+    cfg = load_config(tmp_path)
+    assert cfg.notes_dir.name == "notes" and cfg.key_formula == "{author}{year}{title}"
+
+
+def test_schema_names_match_the_code():
+    """The schema's fixed names are the ones the stages use (no drift when either changes)."""
+    from citekit.config_schema import PIN_SCHEMES, SERVICES, STAGES
+    from citekit.model import Ids
+    from citekit.resolve.choose import DEFAULT_PRECEDENCE
+    from citekit.sources.settings import SOURCE_NAMES
+
+    assert set(SERVICES) <= set(SOURCE_NAMES) | {"conferences"} and set(SOURCE_NAMES) - {"conferences"} <= set(SERVICES)
+    assert set(STAGES) == set(DEFAULT_PRECEDENCE)
+    assert set(PIN_SCHEMES) == set(Ids().as_dict())
+
+
+def test_unknown_key_without_a_close_match_lists_the_known_ones():
+    from citekit.config_schema import validate
+
+    problems = validate({"sources": {"zzz": 1}})
+    assert problems == ["sources.zzz: unknown key; known keys here: " + ", ".join(
+        ["mailto", "enabled", "timeout", "retries", "deadline", "rate_limits", "cache_dir", "openreview", "crossref",
+         "dblp", "arxiv", "icml", "neurips", "iclr", "mlsys"])]
+    assert _json.dumps(problems)  # plain strings

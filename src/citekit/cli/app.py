@@ -166,13 +166,13 @@ main.command_class = CitekitCommand
 # ---- faults as messages ------------------------------------------------------------------
 
 _OS_ADVICE = {
-    errno.ENOSPC: "the disk is full. Free some space and run the command again; nothing was changed.",
-    errno.EDQUOT: "the disk quota is used up. Free some space and run the command again; nothing was changed.",
-    errno.EROFS: "the folder is on a read-only file system. Run citekit where refs/ can be written "
-                 "(or set paths.refs in citekit.yaml); nothing was changed.",
-    errno.EACCES: "permission denied. Check who owns the file and its permissions (ls -l), "
-                  "or run citekit as the user who owns the project; nothing was changed.",
-    errno.EPERM: "operation not permitted. Check the file's permissions and attributes; nothing was changed.",
+    errno.ENOSPC: "the disk is full. Free some space (df -h shows where), then run the command again.",
+    errno.EDQUOT: "the disk quota is used up. Free some space, then run the command again.",
+    errno.EROFS: "this is on a read-only file system. Run citekit on a copy that can be written, "
+                 "or point paths.refs in citekit.yaml (or -o) at a writable folder.",
+    errno.EACCES: "permission denied. Check who owns it and its permissions (ls -l), "
+                  "or run citekit as the user who owns the project.",
+    errno.EPERM: "operation not permitted. Check its permissions and attributes (ls -l, lsattr).",
     errno.ENOENT: "no such file or folder. Check the path (citekit -C DIR runs in another project).",
     errno.ENOTDIR: "a path that should be a folder is a file. Check the path and paths: in citekit.yaml.",
     errno.EISDIR: "a folder is where a file should be. Check the path.",
@@ -202,14 +202,27 @@ def explain(exc: BaseException) -> tuple[int | None, str]:
 
 
 def os_message(exc: OSError) -> str:
-    """``path: what happened. What to do.`` for an operating-system error."""
-    where = exc.filename or ""
-    if exc.filename2:
-        where = f"{where} -> {exc.filename2}"
+    """``path: what happened. What to do.`` for an operating-system error.
+
+    A write fails on its hidden temporary file (``.library.bib.x1y2.tmp``) beside the real
+    one; the user knows the folder, not that name, so the folder is named instead.
+    """
+    names = [_shown_path(p) for p in (exc.filename, exc.filename2) if p is not None]
+    where = " -> ".join(names)
     advice = _OS_ADVICE.get(exc.errno or 0)
     if advice is None:
         advice = f"{exc.strerror or exc}. Check the disk and the path, then run the command again."
     return f"{where}: {advice}" if where else advice[0].upper() + advice[1:]
+
+
+def _shown_path(path: Any) -> str:
+    import os
+
+    text = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+    name = os.path.basename(text)
+    if name.startswith(".") and name.endswith(".tmp"):
+        return (os.path.dirname(text) or ".") + os.sep
+    return text
 
 
 def friendly_errors(fn: F) -> F:
