@@ -224,11 +224,16 @@ def _preview_keys(cfg: Config) -> None:
     lib = Library.load(cfg.refs_dir)
     taken: set[str] = set()
     differ = 0
+    preview: dict[str, str] = {}
     for entry in lib.sorted_entries():
         formula_key = make_key(entry, taken, cfg.key_formula)
         taken.add(formula_key)
         mark = "  " if formula_key == entry.key else "* "
         differ += formula_key != entry.key
-        click.echo(f"{mark}{entry.key} -> {formula_key}")
-    click.echo(f"{differ} of {len(lib.entries)} keys differ from the formula '{cfg.key_formula}'; "
-               "existing keys are kept (this is only a preview)", err=True)
+        preview[entry.key] = formula_key
+        if not wants_json():
+            click.echo(f"{mark}{entry.key} -> {formula_key}")
+    if wants_json():
+        print_json({"formula": cfg.key_formula, "keys": preview})
+    note(f"{differ} of {len(lib.entries)} keys differ from the formula '{cfg.key_formula}'; "
+         "existing keys are kept (this is only a preview)")
