@@ -8,7 +8,6 @@ scenario table gives each command a run that is clean (exit 0), one with finding
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -23,15 +22,7 @@ from citekit.cli import main
 from citekit.cli.app import COMMANDS, NO_JSON, NO_QUIET
 from citekit.cli.examples import EXAMPLES
 
-NOTES = """# ICML 2026
-
-- Light and Fast Muon Optimizer for Large Models #muon
-  - Authors: Feihu Huang, Yuning Luo
-- Step-Size Stability in Stochastic Optimization #theory
-  - Authors: Fabian Schaipp, Robert Gower
-- Compute When Worth It: Risk Control for Reasoning #muon #theory
-  - Authors: Xi Wang, Eric Nalisnick
-"""
+from .helpers_cli import digest, synced_project
 
 GOOD_BIB = """@article{knuth1984literate,
   author = {Knuth, Donald E.}, title = {Literate Programming}, journal = {The Computer Journal},
@@ -65,25 +56,15 @@ def invoke(root: Path, *args: str):
         os.chdir(old)
 
 
-def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
     """A project with notes, a library built from them offline, and a small paper."""
-    root = tmp_path / "proj"
-    (root / "notes").mkdir(parents=True)
-    (root / "citekit.yaml").write_text("# a test project\n", encoding="utf-8")
-    (root / "notes" / "icml.md").write_text(NOTES, encoding="utf-8")
+    root = synced_project(tmp_path)
     (root / "empty-notes.md").write_text("Nothing about papers here, just a shopping list: milk.\n", encoding="utf-8")
     (root / "good.bib").write_text(GOOD_BIB, encoding="utf-8")
     (root / "skipping.bib").write_text(SKIPPING_BIB, encoding="utf-8")
     (root / "dupes.bib").write_text(DUPES_BIB, encoding="utf-8")
     (root / "mine.txt").write_text("We study the Muon optimizer.\n", encoding="utf-8")
-    result = invoke(root, "sync", "--offline", "-q")
-    assert result.exit_code == 0, result.output
     keys = [e["key"] for e in json.loads(invoke(root, "list", "--json").stdout)]
     assert len(keys) == 3, keys
     (root / "good.tex").write_text(f"\\citet{{{keys[0]}}} and \\citep{{{keys[1]}}}.\n", encoding="utf-8")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import builtins
 import errno
-import hashlib
 import io
 import os
 from pathlib import Path
@@ -19,7 +18,7 @@ from click.testing import CliRunner
 
 from citekit.cli import main
 
-NOTES = "# ICML 2026\n\n- Light and Fast Muon Optimizer for Large Models #muon\n  - Authors: Feihu Huang, Yuning Luo\n"
+from .helpers_cli import digest, synced_project
 
 FAULTS = {
     errno.ENOSPC: "disk is full",
@@ -30,19 +29,9 @@ FAULTS = {
 }
 
 
-def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    (root / "notes").mkdir(parents=True)
-    (root / "citekit.yaml").write_text("# test\n", encoding="utf-8")
-    (root / "notes" / "n.md").write_text(NOTES, encoding="utf-8")
-    assert CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "-q"]).exit_code == 0
-    return root
+    return synced_project(tmp_path)
 
 
 def fail_writes_under(monkeypatch: pytest.MonkeyPatch, folder: Path, code: int) -> None:
