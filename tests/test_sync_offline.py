@@ -132,7 +132,7 @@ def test_list_json_shape_and_show(synced):
     shown = runner.invoke(main, ["-C", str(root), "show", "schaipp2026stepsize"])
     assert "@inproceedings{schaipp2026stepsize," in shown.output
     missing = runner.invoke(main, ["-C", str(root), "show", "schaip2026stepsize"])
-    assert missing.exit_code == 1 and "schaipp2026stepsize" in missing.output
+    assert missing.exit_code == 2 and "schaipp2026stepsize" in missing.output  # an unknown KEY is an input error
 
 
 @pytest.mark.latex

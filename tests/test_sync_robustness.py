@@ -104,7 +104,7 @@ def test_keys_differing_only_in_case_are_reported_not_a_traceback(project):
                    + "\n@article{Chen2026Understanding,\n  title = {X},\n  author = {A, B},\n  journal = {J},\n  year = {2020},\n}\n",
                    encoding="utf-8")
     result = CliRunner().invoke(main, ["-C", str(project), "sync", "--offline"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # done, with an entry kept as text: a finding
     assert "only in case" in result.output
     assert "@article{Chen2026Understanding" in bib.read_text(encoding="utf-8")
 
@@ -152,7 +152,7 @@ def test_imported_fields_survive_a_notes_only_sync(tmp_path):
 def test_no_library_yet_is_a_hint_not_a_mystery(tmp_path):
     root = make_project(tmp_path)
     result = CliRunner().invoke(main, ["-C", str(root), "show", "x"])
-    assert result.exit_code == 1 and "citekit sync" in result.output
+    assert result.exit_code == 2 and "citekit sync" in result.output  # nothing to show yet: input error
 
 
 def test_show_ignores_key_case_like_bibtex(project):
