@@ -126,3 +126,26 @@ def _keys(root: Path) -> list[str]:
 
     result = CliRunner().invoke(main, ["-C", str(root), "list", "--json"])
     return [e["key"] for e in json.loads(result.stdout)]
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("database or disk is full", "disk is full"),
+    ("attempt to write a readonly database", "read-only"),
+    ("unable to open database file", "permissions"),
+])
+def test_cache_faults_from_sqlite_are_messages(text, needle):
+    import sqlite3
+
+    from citekit.cli.app import explain
+
+    code, message = explain(sqlite3.OperationalError(text))
+    assert code == 2 and needle in message and "CITEKIT_CACHE_DIR" in message
+
+
+def test_a_bug_is_not_hidden_as_a_message():
+    import sqlite3
+
+    from citekit.cli.app import explain
+
+    assert explain(sqlite3.OperationalError("no such column: x"))[0] is None
+    assert explain(KeyError("x"))[0] is None

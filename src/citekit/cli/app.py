@@ -198,7 +198,25 @@ def explain(exc: BaseException) -> tuple[int | None, str]:
             return 2, str(exc)
     if isinstance(exc, OSError):
         return 2, os_message(exc)
+    sqlite3 = modules.get("sqlite3")
+    if sqlite3 is not None and isinstance(exc, sqlite3.OperationalError):
+        return _sqlite_fault(str(exc))
     return None, str(exc)
+
+
+def _sqlite_fault(text: str) -> tuple[int | None, str]:
+    """The lookup cache is SQLite: its disk faults arrive as OperationalError, not OSError."""
+    lowered = text.lower()
+    if "disk is full" in lowered or "disk i/o" in lowered:
+        what = "the disk is full (or failing). Free some space, then run the command again"
+    elif "readonly" in lowered or "read-only" in lowered:
+        what = "it is read-only. Make the folder writable"
+    elif "unable to open" in lowered or "locked" in lowered:
+        what = f"it cannot be opened ({text}). Check the folder's permissions"
+    else:
+        return None, text
+    return 2, (f"the lookup cache could not be written: {what}, or point CITEKIT_CACHE_DIR "
+               "(or sources.cache_dir in citekit.yaml) at a writable folder.")
 
 
 def os_message(exc: OSError) -> str:
