@@ -86,10 +86,7 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
                          mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None) -> None:
     """Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic.
 
-    \b
-    citekit related-work --tag muon -o related-muon.tex
-    citekit related-work --tag muon --tag theory --format markdown
-    citekit related-work --tag muon --mine paper.yaml
+    Exit code 1, and nothing written, when no paper has the tags.
     """
     try:
         if mine and abstract:
