@@ -190,10 +190,14 @@ def test_empty_sections_mean_not_set(tmp_path):
 
 def test_schema_names_match_the_code():
     """The schema's fixed names are the ones the stages use (no drift when either changes)."""
-    from citekit.config_schema import PIN_SCHEMES, SERVICES, STAGES
+    from citekit.config_schema import CONFERENCE_SITES, PIN_SCHEMES, SERVICES, STAGES
     from citekit.model import Ids
     from citekit.resolve.choose import DEFAULT_PRECEDENCE
+    from citekit.sources import settings
     from citekit.sources.settings import SOURCE_NAMES
+
+    if hasattr(settings, "CONFERENCE_SITES"):  # the conference sites' own paper lists
+        assert set(settings.CONFERENCE_SITES) == set(CONFERENCE_SITES)
 
     assert set(SERVICES) <= set(SOURCE_NAMES) | {"conferences"} and set(SOURCE_NAMES) - {"conferences"} <= set(SERVICES)
     assert set(STAGES) == set(DEFAULT_PRECEDENCE)
