@@ -143,10 +143,21 @@ def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     return value
 
 
+def _existing_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``-C DIR`` must exist: running elsewhere (or creating it) would write in the wrong place."""
+    import os
+
+    if value is not None and not os.path.isdir(value):
+        what = "is not a folder" if os.path.exists(value) else "does not exist"
+        raise click.BadParameter(f"'{value}' {what}. Check the path, or start a project there with "
+                                 f"'citekit init {value}'.", ctx=ctx, param=param)
+    return value
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="citekit")
-@click.option("-C", "--project", "project_dir",
-              type=click.Path(exists=True, file_okay=False, path_type=str), default=None,
+@click.option("-C", "--project", "project_dir", callback=_existing_folder,
+              type=click.Path(file_okay=False, path_type=str), default=None,
               help="Run in this project folder (it must exist; default: the folder holding citekit.yaml, "
                    "searched upwards).")
 @click.pass_context
