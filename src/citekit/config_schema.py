@@ -79,7 +79,7 @@ NUMBER_NONNEG = Kind("a number of at least 0", (int, float), low=0)
 COUNT = Kind("a whole number of at least 0", (int,), low=0)
 COUNT_POS = Kind("a whole number of at least 1", (int,), low=1)
 ID_VALUE = Kind("an identifier (text)", (str, int, float))
-ON_OFF = Kind("on or off", (bool, str), choices=("on", "off", "true", "false", "yes", "no", "0", "1"))
+ON_OFF = Kind("on or off", (bool, str, int), choices=("on", "off", "true", "false", "yes", "no", "0", "1"))
 
 #: Services with an API, and the conferences' own paper lists (ICML, NeurIPS, ICLR, MLSys).
 SERVICES = ("openreview", "crossref", "dblp", "arxiv")
@@ -155,13 +155,7 @@ def _describe(spec: Any) -> str:
 
 
 def _fits(value: Any, spec: Any) -> bool:
-    return not _problems_of(value, spec)
-
-
-def _problems_of(value: Any, spec: Any, where: str = "") -> list[str]:
-    out: list[str] = []
-    _check(value, spec, where, out)
-    return out
+    return not validate(value, spec)
 
 
 def _check(value: Any, spec: Any, where: str, out: list[str]) -> None:
