@@ -212,3 +212,86 @@ def test_unknown_key_without_a_close_match_lists_the_known_ones():
         ["mailto", "enabled", "timeout", "retries", "deadline", "rate_limits", "cache_dir", "openreview", "crossref",
          "dblp", "arxiv", "icml", "neurips", "iclr", "mlsys"])]
     assert _json.dumps(problems)  # plain strings
+
+
+# ---- any config the schema accepts is one the stages can use ----------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from citekit.config_schema import SCHEMA, AnyOf, Kind, ListOf, MapOf, Section, validate, without_unset  # noqa: E402
+from citekit.config_schema import SOURCE_NAMES as SCHEMA_SOURCES  # noqa: E402
+from citekit.sources import settings as settings_module  # noqa: E402
+
+_WORDS = st.sampled_from(["Muon", "Newton-Schulz", "/re+/", "x", "must-read", "2602.22890", "https://example.org",
+                          "you@example.org", "{author}{year}", "notes", "refs"])
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.floats(-1, 50, allow_nan=False),
+                  st.sampled_from(["maybe", "", "on"]), st.lists(st.integers(), max_size=2),
+                  st.dictionaries(st.sampled_from(["a", "url"]), st.integers(), max_size=1))
+
+
+def _valid(spec):
+    """Values of the shape ``spec`` describes, from the schema table itself."""
+    if isinstance(spec, Kind):
+        if spec.choices:  # source names: those this version's sources know (conferences arrives with them)
+            return st.sampled_from([c for c in spec.choices if c not in ("0", "1")
+                                    and (c not in SCHEMA_SOURCES or c in settings_module.SOURCE_NAMES)])
+        if spec.types == (bool,):
+            return st.booleans()
+        if str in spec.types:
+            return _WORDS if int not in spec.types else st.one_of(_WORDS, st.floats(1, 3000, allow_nan=False))
+        low = spec.low if spec.low is not None else (spec.above or 0) + 1
+        whole = st.integers(int(low), 50)
+        return whole if float not in spec.types else st.one_of(whole, st.floats(low, 50, allow_nan=False))
+    if isinstance(spec, ListOf):
+        return st.lists(_valid(spec.item), max_size=4)
+    if isinstance(spec, MapOf):
+        return st.dictionaries(st.sampled_from(["muon", "Must read", "A Title", "theory"]), _valid(spec.value), max_size=3)
+    if isinstance(spec, AnyOf):
+        return st.one_of(*[_valid(o) for o in spec.options])
+    if isinstance(spec, Section):
+        return st.fixed_dictionaries({}, optional={k: _valid(v) for k, v in spec.keys.items()})
+    raise TypeError(spec)
+
+
+def _mutated(data, junk, path):
+    """``data`` with the value at ``path`` (indices into its nested mappings) replaced by ``junk``."""
+    if not isinstance(data, dict) or not data:
+        return junk
+    key = sorted(data, key=str)[path[0] % len(data)]
+    return {**data, key: _mutated(data[key], junk, path[1:]) if path[1:] else junk}
+
+
+def _use(data):
+    """Hand ``data`` to every stage that reads citekit.yaml, as a command would."""
+    from citekit.api import _pins
+    from citekit.config import Config
+    from citekit.library.tags import TagRuleError, load_rules
+    from citekit.sources.settings import SourceSettings
+
+    data = without_unset(data)  # what load_config hands on
+    cfg = Config(root=Path("/p"), notes_dir=Path("/p/notes"), refs_dir=Path("/p/refs"), data=data)
+    assert isinstance(cfg.key_formula, str)
+    SourceSettings.from_env(data, Path("/p"), env={})
+    _pins(cfg)
+    try:  # the shipped rules are tested on their own; leaving them out keeps each example fast
+        load_rules({**data, "tags_defaults": False})
+    except TagRuleError as exc:  # meanings the schema cannot see (match with extend): exit 2 as well
+        assert "citekit.yaml" in str(exc)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_valid(SCHEMA))
+def test_every_config_of_the_documented_shape_is_accepted_and_usable(data):
+    assert validate(data) == []
+    _use(data)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_valid(SCHEMA), _JUNK, st.lists(st.integers(0, 20), min_size=1, max_size=4))
+def test_a_wrong_value_anywhere_is_named_or_harmless(data, junk, path):
+    data = _mutated(data, junk, path)
+    problems = validate(data)
+    assert all(isinstance(p, str) and ": " in p for p in problems)
+    if not problems:
+        _use(data)  # the schema let it through: then every stage copes with it

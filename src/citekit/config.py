@@ -85,8 +85,10 @@ def load_config(start: Path | str | None = None) -> Config:
             loaded = {}
         if not isinstance(loaded, dict):
             raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(loaded).__name__}.")
-        data = loaded
-        _check_schema(path, data)
+        _check_schema(path, loaded)
+        from .config_schema import without_unset
+
+        data = without_unset(loaded)
     paths = data.get("paths") or {}
     notes_dir = root / str(paths.get("notes") or "notes")
     refs_dir = root / str(paths.get("refs") or "refs")

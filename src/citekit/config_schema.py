@@ -201,6 +201,20 @@ def _check(value: Any, spec: Any, where: str, out: list[str]) -> None:
         raise TypeError(f"unknown schema node {spec!r}")
 
 
+def without_unset(data: Any, schema: Any = SCHEMA) -> Any:
+    """``data`` without the keys of fixed sections left empty (``timeout:``), so that code
+    reading a section sees "not set" as an absent key, never as None. Keys the user names
+    (tags, pins, headings) keep an empty value: ``sam:`` there means "no keywords"."""
+    if isinstance(schema, Section) and isinstance(data, dict):
+        return {k: without_unset(v, schema.keys.get(k)) for k, v in data.items() if v is not None}
+    if isinstance(schema, MapOf) and isinstance(data, dict):
+        return {k: without_unset(v, schema.value) for k, v in data.items()}
+    if isinstance(schema, AnyOf) and isinstance(data, dict):
+        inner = next((o for o in schema.options if isinstance(o, Section)), None)
+        return without_unset(data, inner) if inner is not None else data
+    return data
+
+
 def _did_you_mean(key: str, known: dict[str, Any]) -> str:
     close = difflib.get_close_matches(key.lower(), list(known), n=1, cutoff=0.6)
     if close:
