@@ -252,3 +252,18 @@ def test_makefile_points_at_the_project_from_the_paper_folder(project: Path, tmp
     assert "\ncheck-refs:" in text and "\nrelated-work.tex:" in text
     recipes = [line for line in text.splitlines() if "$(CITEKIT) $(CITEKIT_FLAGS)" in line]
     assert len(recipes) == 4 and all(line.startswith("\t") for line in recipes)  # make needs tabs
+
+
+def test_export_follows_the_librarys_remembered_ascii_choice(project: Path, tmp_path: Path) -> None:
+    lib = Library.load(project / "refs")
+    lib.add(make_entry("horvath2026", "Schrödinger Bridges", "Horváth, Samuel", ["bridges"]))
+    lib.ascii = True  # what `citekit sync --ascii` remembers
+    lib.save()
+    out = tmp_path / "refs.bib"
+    assert run(project, "export", "--tag", "bridges", "-o", str(out)).exit_code == 0
+    text = out.read_text(encoding="utf-8")
+    assert "ö" not in text and "Horv" in text and text.isascii()
+    assert run(project, "export", "--utf8", "--tag", "bridges", "-o", str(out)).exit_code == 0
+    assert "Schrödinger" in out.read_text(encoding="utf-8")
+    csl = run(project, "export", "--tag", "bridges", "-f", "csl-json")
+    assert csl.exit_code == 0 and "Schrödinger" in csl.output  # CSL JSON is always UTF-8

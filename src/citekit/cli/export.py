@@ -102,7 +102,9 @@ def write_output(text: str, output: str | None) -> bool:
               help="Write to this file (atomically; left untouched when unchanged). Default: stdout.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="bibtex", show_default=True,
               help="bibtex (old keys as copies), biblatex (old keys in ids), csl-json (for pandoc).")
-@click.option("--ascii", is_flag=True, help="Write non-ASCII characters as LaTeX commands (not for csl-json).")
+@click.option("--ascii/--utf8", "ascii", default=None,
+              help="Non-ASCII characters as LaTeX commands, or as UTF-8 (default: as the library is written, "
+                   "see sync --ascii; not for csl-json).")
 @click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
 @click.option("--aux", "aux", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -114,7 +116,7 @@ def write_output(text: str, output: str | None) -> bool:
               help='With -o: print {"output", "entries", "changed", "missing"} as JSON (else the export is stdout).')
 @click.option("-q", "--quiet", is_flag=True, help="No summary line; warnings and errors only.")
 @click.pass_context
-def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: tuple[str, ...], any_tag: bool,
+def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None, tags: tuple[str, ...], any_tag: bool,
            aux: Path | None, tex: Path | None, allow_missing: bool, as_json: bool, quiet: bool) -> int:
     """Write the library, or only what a paper cites, for LaTeX or pandoc.
 
@@ -157,6 +159,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool, tags: 
     source = (aux or tex).name if (aux or tex) else None
     header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
               if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
+    if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
+        ascii = library.ascii and fmt != "csl-json"
     text = render(selection, fmt, ascii=ascii, header=header)
     changed = write_output(text, output)
     count = len(selection.entries)
