@@ -116,9 +116,10 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
     Nothing is changed unless --apply is given; then each cluster becomes one entry (the
     best version; on a tie the key issued first), the other keys become its aliases, and
     the renames go to refs/keymap.yaml for `citekit rekey`. Exit code 1 when clusters
-    are found and not merged.
+    are found and not merged, or entries of FILE could not be read.
     """
     cfg = _config(ctx)
+    skipped = False  # entries of FILE that could not be read are findings too
     if file is not None:
         if apply_:
             raise click.UsageError(f"--apply changes the library only; run `citekit import {file}` to bring the file in "
@@ -128,6 +129,7 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
             click.echo(f"warning: {problem}", err=True)
         entries = parsed.entries
         lib = None
+        skipped = bool(parsed.problems)
     else:
         lib = Library.load(cfg.refs_dir)
         entries = list(lib.entries.values())
@@ -143,7 +145,7 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
         write_key_map(target, compose_key_maps(read_key_map(target), key_map))
         note(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "
              f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)")
-    return 1 if clusters and not apply_ else 0
+    return 1 if (clusters and not apply_) or skipped else 0
 
 
 def apply_clusters(lib: Library, clusters: list[Cluster]) -> dict[str, str]:
