@@ -34,12 +34,32 @@ SITE_URL = "https://openreview.net"
 NEEDS_CREDENTIALS = ("OpenReview refuses anonymous fetches by id; set OPENREVIEW_USERNAME and "
                      "OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) in the environment to look up "
                      "OpenReview ids. Title search still works without an account.")
+#: the last part of a venueid that says where a submission stands: conferences use
+#: ``…/Rejected_Submission``; journals (TMLR and the like) move a paper through
+#: ``TMLR/Submitted``, ``/Assigning_AE``, ``/Under_Review``, ``/Decision_Pending`` to
+#: ``TMLR`` itself (accepted), or ``/Rejected``, ``/Desk_Rejected``, ``/Withdrawn_Submission``,
+#: ``/Retracted_Acceptance``
 _CLOSED_VENUEIDS = {
     "Rejected_Submission": "rejected",
     "Withdrawn_Submission": "rejected",
     "Desk_Rejected_Submission": "rejected",
+    "Rejected": "rejected",
+    "Desk_Rejected": "rejected",
+    "Withdrawn": "rejected",
+    "Retracted_Acceptance": "rejected",
+    "Retracted": "rejected",
     "Submission": "submitted",
+    "Submitted": "submitted",
+    "Under_Review": "submitted",
+    "Decision_Pending": "submitted",
+    "Assigning_AE": "submitted",
+    "Assigning_AC": "submitted",
+    "Assigning_Reviewers": "submitted",
+    "Camera_Ready_Pending": "submitted",
 }
+_CLOSED_WORDS = (("reject", "rejected"), ("withdraw", "rejected"), ("retract", "rejected"),
+                 ("submi", "submitted"), ("review", "submitted"), ("pending", "submitted"),
+                 ("assigning", "submitted"))
 
 
 def _value(content: dict[str, Any], key: str) -> Any:
@@ -89,15 +109,18 @@ def venue_stage(venueid: str | None, venue_text: str | None) -> tuple[str, str |
         short = venues.canonical(re.split(r"[.]", parts[0])[0])
         year = next((int(p) for p in parts if re.fullmatch(r"(?:19|20)\d{2}", p)), None)
         last = parts[-1]
-        if last in _CLOSED_VENUEIDS:
-            stage = _CLOSED_VENUEIDS[last]
+        lifecycle = _CLOSED_VENUEIDS.get(last) or (
+            next((st for word, st in _CLOSED_WORDS if word in last.lower()), None)
+            if len(parts) > 1 and "workshop" not in venueid.lower() else None)
+        if lifecycle:
+            stage = lifecycle
         elif "workshop" in venueid.lower():
             stage = "workshop"
         else:
             stage = "accepted"
     elif text:
         low = text.lower()
-        if low.startswith("submitted to"):
+        if low.startswith(("submitted to", "under review")) or "decision pending" in low:
             stage = "submitted"
         elif "withdrawn" in low or "rejected" in low:
             stage = "rejected"
@@ -214,7 +237,7 @@ class OpenReviewSource:
     def _fetch_note(self, note_id: str) -> dict[str, Any] | None:
         if self.settings.has_openreview_credentials and not self.get_blocked:
             resp = self.client.request(self.name, "GET", f"{self.base}/notes", params={"id": note_id},
-                                       headers=self._auth_headers())
+                                       headers=self._auth_headers(), expect="json")
             if resp.status_code == 200:
                 body = self._json(resp)
                 return body if body.get("notes") else None
@@ -240,7 +263,8 @@ class OpenReviewSource:
         if self.id_search_blocked:
             raise SourceError(self.name, NEEDS_CREDENTIALS, needs_credentials=True)
         resp = self.client.request(self.name, "POST", f"{self.base}/notes/search", json={"ids": [note_id]},
-                                   headers=self._auth_headers() if self.settings.has_openreview_credentials else None)
+                                   headers=self._auth_headers() if self.settings.has_openreview_credentials else None,
+                                   expect="json")
         if resp.status_code == 200:
             body = self._json(resp)
             notes = [n for n in body.get("notes", []) if n.get("id") == note_id or n.get("forum") == note_id]
@@ -273,7 +297,8 @@ class OpenReviewSource:
 
     def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:
         headers = self._auth_headers() if self.settings.has_openreview_credentials else None
-        resp = self.client.request(self.name, "GET", f"{self.base}/notes/search", params=params, headers=headers)
+        resp = self.client.request(self.name, "GET", f"{self.base}/notes/search", params=params, headers=headers,
+                                   expect="json")
         if resp.status_code != 200:
             name, message = _error_name(resp)
             if resp.status_code == 403 and name == "ChallengeRequiredError":
