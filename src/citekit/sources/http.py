@@ -17,7 +17,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 from contextlib import contextmanager
 from urllib.parse import urljoin, urlsplit
@@ -340,8 +340,7 @@ class HttpClient:
             lim = self._limiters.get(bucket)
             if lim is None:
                 base = self._policies.get(bucket, self._default_policy)
-                lim = _Limiter(HostPolicy(base.min_interval, base.concurrency, base.adaptive), self.clock,
-                               self._sleep_counted)
+                lim = _Limiter(replace(base), self.clock, self._sleep_counted)
                 self._limiters[bucket] = lim
             return lim
 
