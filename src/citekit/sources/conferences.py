@@ -404,6 +404,9 @@ class ConferenceListSource:
             if not nxt:
                 return events
             nxt = urljoin(url, str(nxt))
+            public = CONFERENCE_SITES.get(site, "")
+            if public and nxt.startswith(public + "/") and not url.startswith(public + "/"):
+                nxt = self.bases[site].rstrip("/") + nxt[len(public):]  # a mirror's pages name the public site
             if urlsplit(nxt).netloc != urlsplit(url).netloc or nxt in seen:
                 log.warning("%s: not following 'next' link %s (another site, or a loop)", url, nxt)
                 return events

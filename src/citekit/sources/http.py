@@ -138,7 +138,8 @@ _WAKE_STEP = 0.5
 #: little after our starts, so a token returned exactly at 60 s could still be refused
 BUCKET_MARGIN = 0.5
 #: a 429 body's own "Please try again in 39 seconds" (OpenReview sends no Retry-After)
-_TRY_AGAIN_RE = re.compile(r"try again in\s+(\d+(?:\.\d+)?)\s*(second|sec|s|minute|min|m)", re.I)
+_TRY_AGAIN_RE = re.compile(r"try again in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)", re.I)
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.I)
 #: redirect statuses followed within the same origin
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _MAX_REDIRECTS = 5
@@ -565,12 +566,17 @@ def _short(exc: BaseException) -> str:
 
 
 def parse_try_again(text: str | None) -> float | None:
-    """Seconds from a refusal's own words: ``Please try again in 39 seconds``."""
+    """Seconds from a refusal's own words: ``Please try again in 39 seconds`` or
+    ``in 60 minutes and 13 seconds`` (OpenReview's 429 body; it sends no ``Retry-After``)."""
     m = _TRY_AGAIN_RE.search(text or "")
     if not m:
         return None
-    value = float(m.group(1))
-    return value * 60 if m.group(2).lower().startswith("m") else value
+    total, found = 0.0, False
+    for number, unit in _DURATION_PART.findall(m.group(1)):
+        unit = unit.lower()
+        total += float(number) * (3600 if unit.startswith("h") else 60 if unit.startswith("m") else 1)
+        found = True
+    return total if found else None
 
 
 def malformed(resp: requests.Response, expect: str) -> str | None:

@@ -105,7 +105,7 @@ def venue_stage(venueid: str | None, venue_text: str | None) -> tuple[str, str |
     year: int | None = None
     stage = "submitted"
     if venueid:
-        parts = venueid.split("/")
+        parts = venueid.lstrip(".").split("/")  # ".TMLR/Under_Review" on test instances
         short = venues.canonical(re.split(r"[.]", parts[0])[0])
         year = next((int(p) for p in parts if re.fullmatch(r"(?:19|20)\d{2}", p)), None)
         last = parts[-1]
@@ -131,8 +131,8 @@ def venue_stage(venueid: str | None, venue_text: str | None) -> tuple[str, str |
     text_short, text_year = venues.from_text(text)
     short = short or text_short
     year = year or text_year
-    if short is None and venueid and venues.canonical(venueid):  # journals: venueid "TMLR"
-        short = venues.canonical(venueid)
+    if short is None and venueid and venues.canonical(parts[0]):  # journals: venueid "TMLR"
+        short = venues.canonical(parts[0])
     return stage, short, year
 
 
