@@ -12,6 +12,7 @@ import html
 import re
 import threading
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 import habanero
 import habanero.request as habanero_request
@@ -271,8 +272,10 @@ class CrossrefSource:
     def _redirected(self, resp: Any, what: str) -> None:
         """Crossref's API does not redirect; a redirect is a portal or a wrong URL."""
         target = resp.headers.get("location", "?")
-        message = (f"{what} was redirected to {target}; not following it. "
-                   "Check sources.crossref.url, or the network (a login portal?)")
+        elsewhere = "another site" if urlsplit(str(target)).netloc not in ("", urlsplit(self.cr.base_url).netloc) \
+            else "another address"
+        message = (f"{what} was redirected to {elsewhere} ({target}); not following it: Crossref's API does not "
+                   "redirect. Check sources.crossref.url, or the network (a login portal?)")
         self.client.mark_down(self.name, message)
         raise SourceUnavailable(self.name, message)
 

@@ -326,6 +326,9 @@ class HttpClient:
             return None
         return self._deadline_at - self.clock()
 
+    def _raise_down(self, bucket: str) -> None:
+        raise SourceUnavailable(bucket, self._down[bucket], deadline=self.deadline_passed)
+
     def _check_deadline(self, bucket: str) -> None:
         left = self.remaining()
         if left is not None and left <= 0:
@@ -364,14 +367,14 @@ class HttpClient:
         run's deadline) counts as a transport failure, however slowly bytes still trickle.
         """
         if bucket in self._down:
-            raise SourceUnavailable(bucket, self._down[bucket])
+            self._raise_down(bucket)
         limiter = self.limiter(bucket)
         last: Retry | None = None
         waited_429 = False
         skip_turn = False  # this thread just slept what a 429 asked: its turn is now
         for n in range(self.retries + 1):
             if bucket in self._down:  # another thread found it down meanwhile
-                raise SourceUnavailable(bucket, self._down[bucket])
+                self._raise_down(bucket)
             self._check_deadline(bucket)
             # while the service is failing, queued threads wake early if it is declared down
             failing = self._streak[bucket] > 0 or n > 0
@@ -379,7 +382,7 @@ class HttpClient:
                 limiter.wait_turn(give_up=(lambda: bucket in self._down) if failing else None)
             skip_turn = False
             if bucket in self._down:  # found down while this thread waited for its turn
-                raise SourceUnavailable(bucket, self._down[bucket])
+                self._raise_down(bucket)
             with limiter.gate.held():
                 limiter.wait_answer_gap()
                 self._check_deadline(bucket)
@@ -496,7 +499,7 @@ class HttpClient:
 
         The caller decides what a 404 or 403 means for its service; only "try later"
         answers, transport failures and malformed answers are retried here. ``expect``
-        (``json``, ``xml`` or ``bibtex``) says what a 200 answer must hold: a truncated or
+        (``json``, ``xml``, ``atom`` or ``bibtex``) says what a 200 answer must hold: a truncated or
         junk body is that service failing, retried and counted towards marking it down.
         Redirects are followed only within the same origin; one to another origin marks
         the service down for the run (a captive portal, a moved API, a hijacked name).
@@ -589,11 +592,13 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
         except ValueError as exc:
             return f"answered {kind} that is not complete JSON ({_short(str(exc))})"
         return None
-    if expect == "xml":
+    if expect in ("xml", "atom"):
         try:
-            ET.fromstring(text)
+            root = ET.fromstring(text)
         except ET.ParseError as exc:
             return f"answered {kind} that is not complete XML ({exc})"
+        if expect == "atom" and root.tag != "{http://www.w3.org/2005/Atom}feed":
+            return f"answered {kind} that is not complete Atom XML (a <{root.tag}> document)"
         return None
     if expect == "bibtex":
         stripped = text.lstrip()
