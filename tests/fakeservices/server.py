@@ -443,14 +443,38 @@ _LIST_RE = re.compile(r"^/(?P<site>[a-z]+)/static/virtual/data/(?P<conf>[a-z]+)-
 _PUBLISHED = {("icml", 2026)}
 _LAST_MODIFIED = "Mon, 29 Jun 2026 08:00:00 GMT"
 _lists_lock = threading.Lock()
-_lists: dict[int, tuple[list[dict[str, Any]], dict[str, str]]] = {}
+#: generated once per process for each world's papers (the list is deterministic)
+_lists: dict[str, tuple[list[dict[str, Any]], dict[str, str]]] = {}
+_pages: dict[tuple[str, int, int], tuple[bytes, str]] = {}
+
+
+def _world_key(world: World) -> str:
+    return hashlib.sha1(json.dumps([p["title"] for p in world.papers]).encode("utf-8")).hexdigest()
 
 
 def _list_of(world: World) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    key = _world_key(world)
     with _lists_lock:
-        if id(world) not in _lists:
-            _lists[id(world)] = conference_events(world)
-        return _lists[id(world)]
+        if key not in _lists:
+            _lists[key] = conference_events(world)
+        return _lists[key]
+
+
+def _page_of(world: World, base: str, page: int, size: int | None) -> tuple[bytes, str]:
+    """One page of the list as sent (body, ETag), serialised once per process."""
+    events, _ = _list_of(world)
+    size = size or len(events)
+    key = (_world_key(world) + base, page, size)
+    with _lists_lock:
+        if key not in _pages:
+            chunk = events[(page - 1) * size: page * size]
+            payload = {"count": len(events),
+                       "next": f"{base}?page={page + 1}" if page * size < len(events) else None,
+                       "previous": f"{base}?page={page - 1}" if page > 1 else None,
+                       "results": chunk}
+            body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            _pages[key] = (body, '"' + hashlib.sha1(body).hexdigest()[:20] + '"')
+        return _pages[key]
 
 
 def _conferences(world: World, method: str, path: str, params: dict[str, str], body: bytes, *,
@@ -462,16 +486,8 @@ def _conferences(world: World, method: str, path: str, params: dict[str, str], b
     events, abstracts = _list_of(world)
     if m.group("kind") == "abstracts":
         return _json(200, abstracts, {"Last-Modified": _LAST_MODIFIED})
-    size = (state.page_size if state else None) or len(events)
-    page = int(params.get("page") or 1)
-    chunk = events[(page - 1) * size: page * size]
     base = f"/{m.group('site')}/static/virtual/data/{m.group('conf')}-{m.group('year')}-orals-posters.json"
-    payload = {"count": len(events),
-               "next": f"{base}?page={page + 1}" if page * size < len(events) else None,
-               "previous": f"{base}?page={page - 1}" if page > 1 else None,
-               "results": chunk}
-    text = json.dumps(payload, ensure_ascii=False)
-    etag = '"' + hashlib.sha1(text.encode("utf-8")).hexdigest()[:20] + '"'
+    text, etag = _page_of(world, base, int(params.get("page") or 1), state.page_size if state else None)
     if headers is not None and headers.get("If-None-Match") == etag:
         if state is not None:
             with state.lock:

@@ -180,6 +180,8 @@ class _WorkResolver:
         self.fetched: set[tuple[str, str]] = set()
         self.searched: list[str] = []
         self.trouble: dict[str, str] = {}  # source -> short reason, for this work's reason line
+        #: records the notes themselves point at (their own identifiers, a conference page URL)
+        self.identified: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ calls
 
@@ -244,6 +246,8 @@ class _WorkResolver:
                              why=f"{how}; {result.why}" if candidate.source == "conferences" else result.why)
         candidate = replace(candidate, score=result.total)
         self.records[key], self.scores[key] = candidate, result
+        if result.agrees:
+            self.identified.add(key)
         return candidate
 
     def _have(self, scheme: str, value: str) -> bool:
@@ -350,6 +354,28 @@ class _WorkResolver:
                 break
         return sorted(cluster, key=lambda c: (stage_rank(c.stage, self.precedence), -c.score))
 
+    def _linked_by_notes(self, close: list[tuple[float, list[Candidate], Candidate]]
+                         ) -> tuple[float, list[Candidate], Candidate] | None:
+        """Close works that are one paper because the notes link them: exactly one of them
+        holds the record the notes' own identifier names, and every other one was written by
+        the same authors (an earlier title found by search: a workshop or submission record).
+        Never merged on titles alone, and never when the authors do not agree."""
+        anchors = [r for r in close if any((c.source, c.id) in self.identified for c in r[1])]
+        if len(anchors) != 1:
+            return None
+        score, cluster, best = anchors[0]
+        merged = list(cluster)
+        for _score, other, other_best in close:
+            if other is cluster:
+                continue
+            if is_anonymous(other_best.authors) or is_anonymous(best.authors):
+                return None
+            share, matched = author_overlap([p.raw or p.display() for p in other_best.authors], best.authors)
+            if not authors_agree(share, matched, len(other_best.authors), len(best.authors)):
+                return None
+            merged += other
+        return score, merged, best
+
     def _announced(self, cluster: list[Candidate]) -> list[Candidate]:
         """Conference records that a preprint of the cluster announces ("Accepted at ICML
         2026" in its journal-ref or comment), looked up in that venue-year's list and kept
@@ -380,6 +406,11 @@ class _WorkResolver:
                         runners_up=[r[2] for r in ranked[:3]],
                         reason=f"best candidate scores {best_score:.2f}, below {ACCEPT:.2f}: {_describe(ranked[:3])}")
         close = [r for r in ranked[1:] if best_score - r[0] < MARGIN]
+        linked = self._linked_by_notes(ranked[:1 + len(close)]) if close else None
+        if linked is not None:
+            best_score, cluster, best = linked
+            close = []
+            others = [r[2] for r in ranked if r[2] is not best and all(c is not r[2] for c in cluster)]
         if close:
             gap = best_score - close[-1][0]
             return Work(mentions=self.group, status="ambiguous", score=best_score,

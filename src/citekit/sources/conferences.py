@@ -35,7 +35,7 @@ from ..names import parse_name
 from ..text import normalize_title
 from .base import SourceError
 from .cache import LookupCache
-from .http import HttpClient
+from .http import HttpClient, body_json
 from .settings import CONFERENCE_SITES, SourceSettings
 
 log = logging.getLogger(__name__)
@@ -149,8 +149,8 @@ class VenueList:
         out = cls(site=site, year=year, published=published)
         keyed: dict[Any, _Paper] = {}
         for event in events:
-            first = parse_name(event["authors"][0]).family.lower() if event["authors"] else ""
-            key = event["forum"] or (normalize_title(event["name"]), first)
+            key = event["forum"] or (normalize_title(event["name"]),
+                                     parse_name(event["authors"][0]).family.lower() if event["authors"] else "")
             paper = keyed.get(key)
             if paper is None:
                 paper = keyed[key] = _Paper(events=[])
@@ -164,10 +164,18 @@ class VenueList:
                 if event["forum"]:
                     out.by_forum[event["forum"]] = paper
             out.titles.append(normalize_title(paper.main["name"]))
-            abstract = next((e["abstract"] for e in paper.events if e["abstract"]), None)
-            for word in set(_WORD.findall(normalize_title(abstract or ""))):
-                out.words.setdefault(word, []).append(i)
         return out
+
+    def _word_index(self) -> dict[str, list[int]]:
+        """abstract word -> papers, built on the first abstract search only (most runs have none)."""
+        if not self.words:
+            index: dict[str, list[int]] = {}
+            for i, paper in enumerate(self.papers):
+                abstract = next((e["abstract"] for e in paper.events if e["abstract"]), None)
+                for word in set(_WORD.findall((abstract or "").lower())):
+                    index.setdefault(word, []).append(i)
+            self.words = index
+        return self.words
 
     @property
     def venue(self) -> str:
@@ -210,10 +218,11 @@ class VenueList:
     def by_abstract(self, abstract: str, limit: int = 5) -> list[_Paper]:
         """Papers sharing the most (rare) words with a pasted abstract: an inverted index,
         so thousands of abstracts cost a few dictionary lookups, not thousands of comparisons."""
-        wanted = set(_WORD.findall(normalize_title(abstract)))
+        wanted = set(_WORD.findall(abstract.lower()))
+        index = self._word_index()
         counts: Counter[int] = Counter()
         for word in wanted:
-            posting = self.words.get(word, ())
+            posting = index.get(word, ())
             if 0 < len(posting) <= max(50, len(self.papers) // 20):  # common words say nothing
                 counts.update(posting)
         return [self.papers[i] for i, n in counts.most_common(limit) if n >= 3]
@@ -383,7 +392,7 @@ class ConferenceListSource:
             return None
         if resp.status_code != 200:
             raise SourceError(site, f"{url} answered {resp.status_code}; run sync again later")
-        events = self._pages(site, url, resp.json())
+        events = self._pages(site, url, body_json(resp))
         if events and sum(1 for e in events if e["abstract"]) < len(events) / 2:
             self._add_abstracts(site, url, events)
         body = {"events": events}
@@ -414,7 +423,7 @@ class ConferenceListSource:
             resp = self.client.request(site, "GET", nxt, expect="json")
             if resp.status_code != 200:
                 raise SourceError(site, f"{nxt} answered {resp.status_code}; run sync again later")
-            page = resp.json()
+            page = body_json(resp)
         return events
 
     def _add_abstracts(self, site: str, url: str, events: list[dict[str, Any]]) -> None:
@@ -423,7 +432,7 @@ class ConferenceListSource:
         resp = self.client.request(site, "GET", abstracts_url, expect="json")
         if resp.status_code != 200:
             return  # some years have none: titles and authors still match
-        body = resp.json()
+        body = body_json(resp)
         table: dict[str, Any] = {}
         if isinstance(body, Mapping) and isinstance(body.get("results"), list):
             table = {str(r.get("id")): r.get("abstract") for r in body["results"] if isinstance(r, Mapping)}

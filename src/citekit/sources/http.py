@@ -588,7 +588,7 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
     text = resp.text
     if expect == "json":
         try:
-            json.loads(text)
+            resp._citekit_json = json.loads(text)  # type: ignore[attr-defined]  # parsed once
         except ValueError as exc:
             return f"answered {kind} that is not complete JSON ({_short(str(exc))})"
         return None
@@ -606,6 +606,13 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
                 text.count("{") != text.count("}"):
             return f"answered {kind} that is not a complete BibTeX record"
     return None
+
+
+def body_json(resp: requests.Response) -> Any:
+    """The JSON of an answer that ``expect="json"`` already checked (parsed once, not twice)."""
+    if hasattr(resp, "_citekit_json"):
+        return resp._citekit_json
+    return resp.json()
 
 
 def _origin(url: str) -> str:
