@@ -148,3 +148,35 @@ def test_openreview_refusing_id_lookups_still_searches_by_title(project, fake_se
     lib = Library.load(project / "refs")
     assert lib.get("schaipp2026stepsize").status == "resolved"  # found by title search
     assert lib.get("schaipp2026stepsize").ids.openreview
+
+
+def test_presentation_type_reaches_the_sidecar(project):
+    _sync(project)
+    lib = Library.load(project / "refs")
+    by_title = {e.title.replace("{", "").replace("}", ""): e for e in lib.entries.values()}
+    def presentation(prefix):
+        entry = next(e for t, e in by_title.items() if t.startswith(prefix))
+        return {v.get("presentation") for v in entry.versions if v.get("source") == "conferences"}
+    assert presentation("Flat Minima and Generalization") == {"spotlight"}
+    assert presentation("LiMuon") == {"poster"}
+    text = (project / "refs" / "library.yaml").read_text(encoding="utf-8")
+    assert "presentation: spotlight" in text and "presentation: poster" in text
+
+
+def test_a_source_down_is_said_once_and_keys_issued_before_stay(project, fake_services, tmp_path, monkeypatch):
+    first = _sync(project)
+    keys = {w["key"] for w in first["works_detail"]}
+    fake_services.down("conferences")
+    # the stored list serves when the site cannot be asked, and the sync says so once
+    result = CliRunner().invoke(main, ["-C", str(project), "sync", "--refresh"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("paper list could not be refreshed") == 1, result.output
+    # with nothing stored, the other sources carry the sync, said once
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "fresh-cache"))
+    result = CliRunner().invoke(main, ["-C", str(project), "sync"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("conferences unreachable") == 1, result.output
+    lib = Library.load(project / "refs")
+    assert keys <= set(lib.entries)
+    assert all(lib.entries[k].status == "resolved" for k in keys
+               if next(w for w in first["works_detail"] if w["key"] == k)["status"] == "resolved")

@@ -88,6 +88,13 @@ class _Health:
         self.problems: list[str] = []
         self._reported: set[tuple[str, str]] = set()
 
+    def note(self, name: str, text: str) -> None:
+        """A problem that is not a failure (a stale copy was used): said once."""
+        with self._lock:
+            if (name, text) not in self._reported:
+                self._reported.add((name, text))
+                self.problems.append(f"{name}: {text}")
+
     def usable(self, name: str) -> bool:
         with self._lock:
             return name not in self.down
@@ -466,6 +473,8 @@ def _prefetch(groups: Sequence[Sequence[Mention]], sources: Mapping[str, Source]
             conferences.prepare(merged)
         except SourceError as err:
             health.failed("conferences", err)
+        for text in getattr(conferences, "notices", []):
+            health.note("conferences", text)
     arxiv = sources.get("arxiv")
     if arxiv is None or not hasattr(arxiv, "lookup_many") or not health.usable("arxiv"):
         return

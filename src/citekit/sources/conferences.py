@@ -256,6 +256,8 @@ class ConferenceListSource:
         self._lists: dict[tuple[str, int], VenueList] = {}
         self._locks: dict[tuple[str, int], threading.Lock] = {}
         self._lock = threading.Lock()
+        #: things worth saying once (a stale stored list used because the site is unreachable)
+        self.notices: list[str] = []
 
     # -- which lists a mention concerns ------------------------------------------------
     def events_of(self, mention: Mention) -> list[tuple[str, int, int]]:
@@ -358,10 +360,13 @@ class ConferenceListSource:
         url = self._url(site, LIST_PATH, year)
         try:
             doc = self._document(site, url)
-        except SourceError:
+        except SourceError as err:
             stored = self.cache.get_document(url)
             if stored is not None and stored.status == 200:
-                log.info("%s unreachable; using the stored copy of its paper list", url)
+                days = max(0, int(stored.age(self.cache.clock()) // 86400))
+                with self._lock:
+                    self.notices.append(f"the {SITE_VENUES.get(site, site)} {year} paper list could not be "
+                                        f"refreshed ({err.message}); used the copy stored {days} day(s) ago")
                 return VenueList.build(site, year, stored.body["events"])
             raise
         if doc is None:
