@@ -301,6 +301,18 @@ def test_an_earlier_title_with_its_arxiv_link_reaches_the_conference_record(fake
     assert {v.source for v in work.versions} >= {"arxiv", "conferences"}
 
 
+def test_a_workshop_record_links_its_preprint_which_leads_to_the_conference_record(fake_services):
+    paper = _paper("Conformal Thinking")
+    workshop = paper["workshop"]
+    m = titled(workshop["title"], workshop["authors"][:4])
+    m = Mention(**{**m.__dict__, "venue": None, "year": None})
+    work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
+    assert work.status == "resolved", work.reason
+    assert work.chosen.title == paper["title"] and work.chosen.venue == "ICML 2026"
+    # OpenReview workshop note -> its arXiv link -> the preprint's "Accepted at ICML 2026"
+    assert {v.source for v in work.versions} >= {"openreview", "arxiv", "conferences"}
+
+
 def test_an_earlier_title_is_never_accepted_on_the_title_alone(fake_services):
     paper = _paper("Conformal Thinking")
     aid = paper["arxiv"]["id"]

@@ -180,3 +180,19 @@ def test_a_source_down_is_said_once_and_keys_issued_before_stay(project, fake_se
     assert keys <= set(lib.entries)
     assert all(lib.entries[k].status == "resolved" for k in keys
                if next(w for w in first["works_detail"] if w["key"] == k)["status"] == "resolved")
+
+
+def test_misbehaving_services_leave_refs_as_they_were(project, fake_services):
+    _sync(project)
+    before = {p.name: p.read_bytes() for p in (project / "refs").iterdir()}
+    fake_services.fail("crossref", "junk")
+    fake_services.fail("dblp", "truncated")
+    fake_services.fail("openreview", "redirect")
+    fake_services.fail("arxiv", "junk")
+    result = CliRunner().invoke(main, ["-C", str(project), "sync", "--refresh"])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    for service in ("crossref", "dblp", "openreview", "arxiv"):
+        assert result.output.count(f"{service} unreachable") <= 1, result.output
+    assert result.output.count("redirected to another site") == 1, result.output
+    assert {p.name: p.read_bytes() for p in (project / "refs").iterdir()} == before

@@ -140,9 +140,12 @@ def _notes_for(paper: dict[str, Any]) -> list[dict[str, Any]]:
                          booktitle=None, year=2026))
     if "workshop" in paper:
         w = paper["workshop"]
-        out.append(_note(w["id"], w["number"], w["title"], w["authors"], paper["abstract"], w["venueid"],
-                         venue=w["venue"], venueid=w["venueid"], accepted=True,
-                         booktitle=f"{w['venue']} Workshop", year=2025))
+        note = _note(w["id"], w["number"], w["title"], w["authors"], paper["abstract"], w["venueid"],
+                     venue=w["venue"], venueid=w["venueid"], accepted=True,
+                     booktitle=f"{w['venue']} Workshop", year=2025)
+        if "arxiv" in paper:  # workshops often ask for the preprint's link
+            note["content"]["arxiv"] = {"value": f"https://arxiv.org/abs/{paper['arxiv']['id']}"}
+        out.append(note)
     return out
 
 

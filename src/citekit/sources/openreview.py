@@ -20,6 +20,7 @@ import bibtexparser
 import requests
 
 from .. import venues
+from ..ids import ids_from_url, normalize_arxiv
 from ..model import Candidate, Ids, Mention, Person
 from ..names import parse_name
 from .base import SourceError
@@ -136,6 +137,24 @@ def venue_stage(venueid: str | None, venue_text: str | None) -> tuple[str, str |
     return stage, short, year
 
 
+#: content fields where submissions link their preprint (venues name them differently)
+_ARXIV_FIELDS = ("arxiv", "arxiv_id", "arxiv_url", "arxiv_link", "preprint", "preprint_url")
+
+
+def _arxiv_link(content: dict[str, Any], bib: dict[str, str]) -> str | None:
+    """The arXiv id a note links (a content field, or its BibTeX's eprint): a version link
+    that resolution follows to the preprint and from there to later versions."""
+    for key in _ARXIV_FIELDS:
+        value = _value(content, key)
+        if isinstance(value, str) and value.strip():
+            found = normalize_arxiv(value) or ids_from_url(value).arxiv
+            if found:
+                return found
+    if bib.get("eprint") and bib.get("archiveprefix", bib.get("eprinttype", "")).lower() == "arxiv":
+        return normalize_arxiv(bib["eprint"])
+    return None
+
+
 def note_to_candidate(note: dict[str, Any]) -> Candidate:
     """One v2 (or v1) note as a candidate, from the note's own fields."""
     content = note.get("content") or {}
@@ -188,7 +207,7 @@ def note_to_candidate(note: dict[str, Any]) -> Candidate:
         container=container,
         entry_type=entry_type,
         stage=stage,
-        ids=Ids(openreview=str(forum)),
+        ids=Ids(openreview=str(forum), arxiv=_arxiv_link(content, bib)),
         abstract=_clean(_value(content, "abstract")),
         url=f"{SITE_URL}/forum?id={forum}",
         extra=extra,
