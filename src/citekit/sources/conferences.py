@@ -29,7 +29,7 @@ from urllib.parse import urljoin, urlsplit
 from rapidfuzz import fuzz, process
 
 from .. import venues
-from ..ids import OPENREVIEW_ID_RE, normalize_openreview
+from ..ids import OPENREVIEW_ID_RE
 from ..model import Candidate, Ids, Mention
 from ..names import parse_name
 from ..text import normalize_title
@@ -60,6 +60,7 @@ _EVENT_PATH = re.compile(r"/virtual/(?P<year>\d{4})/(?P<kind>poster|oral|spotlig
 #: how prominent each presentation is; one paper's oral and poster events are one work
 _PRESENTATION_RANK = {"oral": 3, "spotlight": 2, "poster": 1}
 _WORD = re.compile(r"[a-z0-9]{3,}")
+_FORUM = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#]*&)?id=([^&#\s]+)")
 
 
 def presentation_of(event: Mapping[str, Any]) -> str | None:
@@ -84,7 +85,8 @@ def forum_of(event: Mapping[str, Any]) -> str | None:
     url = event.get("paper_url")
     if not isinstance(url, str) or "openreview.net" not in url:
         return None
-    forum = normalize_openreview(url)
+    m = _FORUM.search(url)  # thousands per list: a regex, not a URL parser
+    forum = m.group(1) if m else None
     # placeholders such as ``forum?id=2026-Oral--placeholder`` are not ids
     if not forum or not OPENREVIEW_ID_RE.match(forum) or "placeholder" in url.lower() or "--" in forum:
         return None
