@@ -48,6 +48,10 @@ REVALIDATE_AFTER = 7 * 24 * 3600.0
 NOT_PUBLISHED_TTL = 24 * 3600.0
 #: pages of one list followed at most (a loop of ``next`` links must end)
 MAX_PAGES = 50
+#: a whole list is several megabytes: its download may take this many times ``timeout``
+#: (a minute by default; ``timeout`` still bounds every read, so a site that stops
+#: sending is noticed as quickly as ever, and one that drips is still cut off)
+DOWNLOAD_TIMEOUTS = 3
 #: candidates handed to scoring per local title search
 TITLE_CANDIDATES = 8
 _TITLE_CUTOFF = 70.0
@@ -390,7 +394,8 @@ class ConferenceListSource:
                 headers["If-None-Match"] = stored.etag
             if stored.last_modified:
                 headers["If-Modified-Since"] = stored.last_modified
-        resp = self.client.request(site, "GET", url, headers=headers or None, expect="json")
+        resp = self.client.request(site, "GET", url, headers=headers or None, expect="json",
+                                   max_seconds=self.client.timeout * DOWNLOAD_TIMEOUTS)
         if resp.status_code == 304 and stored is not None and stored.status == 200:
             self.cache.touch_document(url)
             return stored.body
@@ -427,7 +432,8 @@ class ConferenceListSource:
                 log.warning("%s: not following 'next' link %s (another site, or a loop)", url, nxt)
                 return events
             seen.add(nxt)
-            resp = self.client.request(site, "GET", nxt, expect="json")
+            resp = self.client.request(site, "GET", nxt, expect="json",
+                                       max_seconds=self.client.timeout * DOWNLOAD_TIMEOUTS)
             if resp.status_code != 200:
                 raise SourceError(site, f"{nxt} answered {resp.status_code}; run sync again later")
             page = body_json(resp)
@@ -436,7 +442,8 @@ class ConferenceListSource:
     def _add_abstracts(self, site: str, url: str, events: list[dict[str, Any]]) -> None:
         """Fill abstracts from ``<conf>-<year>-abstracts.json`` when the list leaves them out."""
         abstracts_url = url.replace("-orals-posters.json", "-abstracts.json")
-        resp = self.client.request(site, "GET", abstracts_url, expect="json")
+        resp = self.client.request(site, "GET", abstracts_url, expect="json",
+                                   max_seconds=self.client.timeout * DOWNLOAD_TIMEOUTS)
         if resp.status_code != 200:
             return  # some years have none: titles and authors still match
         body = body_json(resp)

@@ -358,7 +358,8 @@ class HttpClient:
         self.sleep(seconds)
 
     # -- the retry loop ---------------------------------------------------------------
-    def call(self, bucket: str, attempt: Callable[[], T], *, what: str = "request") -> T:
+    def call(self, bucket: str, attempt: Callable[[], T], *, what: str = "request",
+             max_seconds: float | None = None) -> T:
         """Run ``attempt`` under ``bucket``'s limits, retrying what it marks retryable.
 
         ``attempt`` performs exactly one HTTP request and raises :class:`RetryableError`
@@ -389,7 +390,7 @@ class HttpClient:
                 with self._lock:
                     self.stats.requests[bucket] += 1
                 try:
-                    result = self._bounded(attempt)
+                    result = self._bounded(attempt, max_seconds)
                     self._streak[bucket] = 0
                     return result
                 except RetryableError as exc:
@@ -437,7 +438,7 @@ class HttpClient:
             raise SourceUnavailable(bucket, message)
         raise SourceError(bucket, message)
 
-    def _bounded(self, attempt: Callable[[], T]) -> T:
+    def _bounded(self, attempt: Callable[[], T], max_seconds: float | None = None) -> T:
         """``attempt()`` with an overall time limit.
 
         Read timeouts restart with every byte, so a server dripping one byte every few
@@ -445,7 +446,7 @@ class HttpClient:
         caller stops waiting after ``timeout`` seconds (or what is left of the run's
         deadline), treating the silence as a transport failure.
         """
-        limit = self.timeout
+        limit = max_seconds if max_seconds is not None else self.timeout
         left = self.remaining()
         if left is not None:
             limit = max(0.0, min(limit, left))
@@ -494,6 +495,7 @@ class HttpClient:
         json: Any = None,
         headers: Mapping[str, str] | None = None,
         expect: str | None = None,
+        max_seconds: float | None = None,
     ) -> requests.Response:
         """One logical request: answers other than 429/5xx (404, 403, 400…) are returned.
 
@@ -503,6 +505,8 @@ class HttpClient:
         junk body is that service failing, retried and counted towards marking it down.
         Redirects are followed only within the same origin; one to another origin marks
         the service down for the run (a captive portal, a moved API, a hijacked name).
+        ``max_seconds`` replaces ``timeout`` as the cap of the whole request (a download of
+        several megabytes may take longer than any single API answer should).
         """
 
         def attempt() -> requests.Response:
@@ -545,7 +549,7 @@ class HttpClient:
                     raise RetryableError(Retry(problem, unreachable=True))
             return resp
 
-        return self.call(bucket, attempt, what=f"{method} {_path(url)}")
+        return self.call(bucket, attempt, what=f"{method} {_path(url)}", max_seconds=max_seconds)
 
     def close(self) -> None:
         self.session.close()
