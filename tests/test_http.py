@@ -238,3 +238,184 @@ def test_consecutive_transport_failures_mark_a_service_down_for_all_threads():
         client.call("arxiv", refused)  # every other paper is spared the attempts
     assert len(attempts) == 3
     assert client.call("dblp", lambda: "ok") == "ok"  # other services are unaffected
+
+
+# ------------------------------------------------------------------------------ real limits
+
+
+def test_guest_budget_is_a_bucket_whose_tokens_return_after_a_minute():
+    ft = FakeTime()
+    client = make_client(ft, policies={"openreview": HostPolicy(min_interval=0.0, concurrency=1, per_minute=20)})
+    starts = []
+    with responses.RequestsMock() as rsps:
+        rsps.get(URL, json={"notes": []})
+        for _ in range(45):
+            client.request("openreview", "GET", URL)
+            starts.append(ft.now)
+    # never more than 20 request starts in any 60-second window, and no waiting before the 21st
+    assert all(b - a >= 60.0 for a, b in zip(starts, starts[20:]))
+    assert starts[19] == starts[0] and starts[20] > starts[0] + 60.0
+    assert ft.now - starts[0] < 2 * 60 + 5  # 45 requests take just over two minutes, not more
+
+
+def test_arxiv_spacing_counts_from_the_end_of_the_previous_answer():
+    ft = FakeTime()
+    client = make_client(ft, policies={"arxiv": HostPolicy(min_interval=3.0, concurrency=1, after_answer=True)})
+    ends, starts = [], []
+
+    def slow_answer(request):
+        starts.append(ft.now)
+        ft.now += 2.5  # the answer itself takes 2.5 s
+        ends.append(ft.now)
+        return 200, {}, "<feed xmlns='http://www.w3.org/2005/Atom'/>"
+
+    with responses.RequestsMock() as rsps:
+        rsps.add_callback(responses.GET, URL, callback=slow_answer)
+        for _ in range(3):
+            client.request("arxiv", "GET", URL, expect="xml")
+    assert [b - a for a, b in zip(ends, starts[1:])] == [3.0, 3.0]
+
+
+@responses.activate
+def test_openreview_429_without_retry_after_waits_what_its_message_says_once():
+    ft = FakeTime()
+    body = {"name": "RateLimitError", "message": "Too many requests: You have made 21 requests, surpassing the "
+            "limit of 20 requests. Please try again in 39 seconds (2026-07-08-0000039)", "status": 429,
+            "details": {"limit": 20, "remaining": 0, "used": 21}}
+    responses.get(URL, status=429, json=body)
+    responses.get(URL, status=429, json=body)
+    responses.get(URL, json={"ok": True})
+    client = make_client(ft, retries=4)
+    with pytest.raises(SourceError, match="refused again after waiting 39 s"):
+        client.request("openreview", "GET", URL)
+    assert ft.sleeps == [39.0]  # once, what it asked; not a blind backoff loop
+    assert client.stats.requests["openreview"] == 2
+
+
+@responses.activate
+def test_a_single_429_with_a_stated_wait_then_succeeds():
+    ft = FakeTime()
+    responses.get(URL, status=429, json={"name": "RateLimitError", "message": "Please try again in 1 minute and "
+                                         "5 seconds (x)", "status": 429, "details": {}})
+    responses.get(URL, json={"ok": True})
+    client = make_client(ft)
+    assert client.request("openreview", "GET", URL).json() == {"ok": True}
+    assert ft.sleeps == [65.0]
+
+
+# ------------------------------------------------------------------------------ hostile networks
+
+
+@pytest.mark.parametrize("body, content_type, expect", [
+    ('{"notes": [{"id": "abc"', "application/json", "json"),  # truncated
+    ("<!DOCTYPE html><html><body>maintenance</body></html>", "application/json", "json"),  # junk labelled JSON
+    ("<feed xmlns='http://www.w3.org/2005/Atom'><entry>", "application/atom+xml", "xml"),
+    ("<html><body>Too many requests</body></html>", "text/html", "bibtex"),
+])
+def test_malformed_answers_are_retried_then_mark_the_service_down(body, content_type, expect):
+    ft = FakeTime()
+    client = make_client(ft, retries=4)
+    with responses.RequestsMock() as rsps:
+        rsps.get(URL, body=body, content_type=content_type)
+        with pytest.raises(SourceUnavailable, match="not (complete|a complete)"):
+            client.request("svc", "GET", URL, expect=expect)
+        assert len(rsps.calls) == 3  # counted like refused connections: down after three in a row
+        with pytest.raises(SourceUnavailable):
+            client.request("svc", "GET", URL, expect=expect)
+        assert len(rsps.calls) == 3  # nothing more is sent to a service marked down
+
+
+@responses.activate
+def test_a_redirect_to_another_origin_is_not_followed_and_marks_the_service_down():
+    responses.get(URL, status=302, headers={"Location": "https://portal.example.net/login"})
+    client = make_client(FakeTime())
+    with pytest.raises(SourceUnavailable, match="redirected to another site .https://portal.example.net"):
+        client.request("svc", "GET", URL)
+    assert len(responses.calls) == 1
+
+
+@responses.activate
+def test_a_redirect_within_the_origin_is_followed():
+    responses.get(URL, status=301, headers={"Location": "/thing/v2"})
+    responses.get("https://api.example.test/thing/v2", json={"moved": True})
+    client = make_client(FakeTime())
+    assert client.request("svc", "GET", URL, expect="json").json() == {"moved": True}
+
+
+def test_a_dripping_server_is_cut_off_by_the_request_deadline(dripping_server):
+    server = dripping_server(interval=1.0)
+    client = HttpClient(retries=0, timeout=1.5)
+    started = time.monotonic()
+    with pytest.raises(SourceUnavailable, match="no complete answer within 1.5 s"):
+        client.request("svc", "GET", server.url + "/slow")
+    assert time.monotonic() - started < 4.0
+
+
+def test_the_sync_deadline_stops_all_further_requests():
+    ft = FakeTime()
+    client = make_client(ft, deadline=10.0, policies={"arxiv": HostPolicy(min_interval=3.0, concurrency=1)})
+    with responses.RequestsMock() as rsps:
+        rsps.get(URL, body="<feed xmlns='http://www.w3.org/2005/Atom'/>")
+        with pytest.raises(SourceUnavailable) as info:
+            for _ in range(10):
+                client.request("arxiv", "GET", URL)
+        assert info.value.deadline and "sources.deadline" in info.value.message
+        sent = len(rsps.calls)
+        assert 3 <= sent <= 5
+        with pytest.raises(SourceUnavailable):
+            client.request("crossref", "GET", URL)
+        assert len(rsps.calls) == sent
+
+
+class _DrippingServer:
+    """Sends a complete header, then the body one byte every ``interval`` seconds."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.stop = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    def _drip(self, conn: socket.socket) -> None:
+        body = b'{"notes": [], "count": 0, "padding": "' + b"x" * 200 + b'"}'
+        try:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                         + str(len(body)).encode() + b"\r\n\r\n")
+            for i in range(len(body)):
+                if self.stop.wait(self.interval):
+                    break
+                conn.sendall(body[i:i + 1])
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.sock.close()
+
+
+@pytest.fixture
+def dripping_server():
+    servers: list[_DrippingServer] = []
+
+    def make(interval: float = 5.0) -> _DrippingServer:
+        servers.append(_DrippingServer(interval))
+        return servers[-1]
+
+    yield make
+    for server in servers:
+        server.close()

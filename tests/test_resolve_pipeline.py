@@ -261,3 +261,90 @@ def test_merge_mentions_fills_gaps_from_the_group():
                 ids=Ids(arxiv="2601.04321"), hints=["LoRDO"])
     merged = merge_mentions([a, b])
     assert merged.authors == LORDO_AUTHORS and merged.ids.arxiv == "2601.04321" and merged.hints == ["LoRDO"]
+
+
+# ------------------------------------------------------------------------------ against the fakes
+
+from citekit.sources import SourceSettings, build_client, build_sources, open_cache  # noqa: E402
+
+from .fakeservices.world import World  # noqa: E402
+
+WORLD = World.load()
+
+
+def _fake_sources(fake, **settings_overrides):
+    env = dict(fake.env(), CITEKIT_RATE_LIMITS="off")
+    settings = SourceSettings.from_env({}, ".", env=env)
+    settings.cache_dir = None
+    for k, v in settings_overrides.items():
+        setattr(settings, k, v)
+    client = build_client(settings)
+    return build_sources(settings, client=client, cache=open_cache(settings))
+
+
+def _paper(prefix):
+    return next(p for p in WORLD.papers if p["title"].startswith(prefix))
+
+
+def test_an_earlier_title_with_its_arxiv_link_reaches_the_conference_record(fake_services):
+    paper = _paper("Conformal Thinking")
+    old = paper["arxiv"]["versions"][0]["title"]  # "Compute When Worth It: ..."
+    aid = paper["arxiv"]["id"]
+    m = titled(old, paper["authors"][:3], ids=Ids(arxiv=aid))
+    m = Mention(**{**m.__dict__, "urls": [f"https://arxiv.org/abs/{aid}v1"], "venue": None, "year": None})
+    work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
+    assert work.status == "resolved", work.reason
+    # the arXiv record names the notes' link and agrees on the authors; its comment
+    # ("Accepted at ICML 2026") leads to the list's record of the same work
+    assert work.chosen.stage == "accepted" and work.chosen.venue == "ICML 2026"
+    assert work.chosen.title == paper["title"]
+    assert {v.source for v in work.versions} >= {"arxiv", "conferences"}
+
+
+def test_a_workshop_record_links_its_preprint_which_leads_to_the_conference_record(fake_services):
+    paper = _paper("Conformal Thinking")
+    workshop = paper["workshop"]
+    m = titled(workshop["title"], workshop["authors"][:4])
+    m = Mention(**{**m.__dict__, "venue": None, "year": None})
+    work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
+    assert work.status == "resolved", work.reason
+    assert work.chosen.title == paper["title"] and work.chosen.venue == "ICML 2026"
+    # OpenReview workshop note -> its arXiv link -> the preprint's "Accepted at ICML 2026"
+    assert {v.source for v in work.versions} >= {"openreview", "arxiv", "conferences"}
+
+
+def test_an_earlier_title_is_never_accepted_on_the_title_alone(fake_services):
+    paper = _paper("Conformal Thinking")
+    aid = paper["arxiv"]["id"]
+    m = titled(paper["arxiv"]["versions"][0]["title"], ["Someone Else", "Another Person"], ids=Ids(arxiv=aid))
+    m = Mention(**{**m.__dict__, "venue": None, "year": None})
+    work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
+    assert work.status != "resolved" or all(v.source != "arxiv" or v.id != aid for v in [work.chosen])
+
+
+def test_arxiv_ids_of_all_notes_go_out_in_one_batch(fake_services):
+    papers = [p for p in WORLD.papers if "arxiv" in p][:5]
+    groups = [[Mention(kind="url", location=Location("n.md", i), urls=[f"https://arxiv.org/abs/{p['arxiv']['id']}"],
+                       ids=Ids(arxiv=p["arxiv"]["id"]))] for i, p in enumerate(papers)]
+    report = resolve_groups(groups, _fake_sources(fake_services, enabled=["arxiv"]), jobs=4)
+    assert fake_services.counts("arxiv")["GET /"] == 1
+    assert [w.chosen.id for w in report.works] == [p["arxiv"]["id"] for p in papers]
+
+
+def test_a_conference_page_url_costs_no_request_beyond_the_list(fake_services):
+    paper = _paper("LiMuon")
+    m = Mention(kind="url", location=Location("n.md", 1), authors=list(paper["authors"]),
+                urls=[f"https://icml.cc/virtual/2026/poster/{paper['virtual']['poster']}"], venue="ICML", year=2026)
+    work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
+    assert work.status == "resolved" and work.chosen.source == "conferences"
+    assert work.chosen.ids.openreview == paper["openreview"]["id"]
+    assert sum(fake_services.requests(s) for s in ("openreview", "crossref", "dblp", "arxiv")) == 0
+    assert fake_services.requests("conferences") == 2  # the list and its abstracts, once
+
+
+def test_a_page_url_with_other_authors_is_not_trusted(fake_services):
+    paper = _paper("LiMuon")
+    m = titled("A Completely Different Paper About Graphs", ["Nobody Here", "Also Nobody"])
+    m = Mention(**{**m.__dict__, "urls": [f"https://icml.cc/virtual/2026/poster/{paper['virtual']['poster']}"]})
+    work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
+    assert work.status != "resolved"

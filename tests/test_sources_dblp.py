@@ -123,9 +123,10 @@ def test_html_throttle_page_is_an_error_not_cached(tmp_path, sleeps):
     responses.get(f"{DBLP}/search/publ/api", body="<html><title>dblp: too many requests</title></html>",
                   content_type="text/html")
     src = make_source(tmp_path, sleeps)
-    with pytest.raises(SourceError, match="throttling"):
+    with pytest.raises(SourceError, match="text/html that is not complete JSON"):
         src.search(titled("Anything"))
     assert len(src.cache) == 0
+    assert len(responses.calls) >= 2  # a junk answer is retried like a refused connection
 
 
 @responses.activate

@@ -30,9 +30,14 @@ def test_defaults(tmp_path):
     assert s.dblp_url == "https://dblp.org"
     assert s.arxiv_url == "https://export.arxiv.org/api/query"
     assert s.cache_path == tmp_path / ".citekit" / "cache.sqlite"
-    assert s.enabled == ["openreview", "crossref", "dblp", "arxiv"]
+    assert s.enabled == ["conferences", "openreview", "crossref", "dblp", "arxiv"]
     assert s.policies["arxiv"].min_interval == 3.0 and s.policies["arxiv"].concurrency == 1
+    assert s.policies["arxiv"].after_answer  # arXiv's 3 s count from the end of the answer
+    assert s.policies["openreview"].per_minute == 20  # OpenReview's guest budget
     assert s.policies["dblp"].min_interval == 1.0
+    assert s.conference_urls == {"icml": "https://icml.cc", "neurips": "https://neurips.cc",
+                                 "iclr": "https://iclr.cc", "mlsys": "https://mlsys.org"}
+    assert s.deadline == 900
     assert s.mailto is None and not s.has_openreview_credentials
 
 

@@ -1,14 +1,18 @@
-"""A loopback fake of OpenReview, Crossref, dblp and arXiv for tests and benchmarks.
+"""A loopback fake of OpenReview, Crossref, dblp, arXiv and the conferences' paper lists
+for tests and benchmarks.
 
 Usage in a test (the fixture also sets ``CITEKIT_*_URL`` for the duration of the test)::
 
     def test_sync(fake_services):
         fake_services.latency = 0.1                  # seconds added to every request
+        fake_services.real_limits()                  # OpenReview 20/min for guests, no Retry-After
         fake_services.fail("crossref", "429", times=2)
+        fake_services.fail("dblp", "drip")           # one byte every 5 s, never finishing
         fake_services.down("dblp")                   # connections are refused
         ...
         assert fake_services.requests("openreview") == 3
         assert fake_services.counts("openreview")["GET /notes/search"] == 2
+        assert min(fake_services.arxiv_gaps()) >= 3.0
 
 Register it for a whole test suite with ``pytest_plugins = ["tests.fakeservices.plugin"]`` in
 ``tests/conftest.py``, or import the fixture into a test module.
@@ -23,13 +27,15 @@ from typing import Iterator
 
 import pytest
 
-from .server import PREFIX, SERVICES, Failure, ServiceState, make_handler
+from .server import MODES, PREFIX, SERVICES, Failure, ServiceState, make_handler
 from .world import DATA, World
 
 from http.server import ThreadingHTTPServer
 
 ENV = {"openreview": "CITEKIT_OPENREVIEW_URL", "crossref": "CITEKIT_CROSSREF_URL",
        "dblp": "CITEKIT_DBLP_URL", "arxiv": "CITEKIT_ARXIV_URL"}
+#: conference sites served by the ``conferences`` server, each under its own path
+SITES = ("icml", "neurips", "iclr", "mlsys")
 
 
 class _Server(ThreadingHTTPServer):
@@ -62,6 +68,8 @@ class FakeServices:
                          daemon=True).start()
 
     def stop(self) -> None:
+        for state in self._state.values():
+            state.stopping.set()
         for server in self._servers.values():
             server.shutdown()
             server.server_close()
@@ -75,24 +83,54 @@ class FakeServices:
 
     # -- addresses --------------------------------------------------------------------
     def url_for(self, service: str) -> str:
-        """The API root to configure, e.g. ``http://127.0.0.1:PORT/openreview``."""
+        """The API root to configure, e.g. ``http://127.0.0.1:PORT/openreview``, or a
+        conference site's root (``icml`` -> ``http://127.0.0.1:PORT/icml``)."""
+        if service in SITES:
+            return f"http://127.0.0.1:{self._ports['conferences']}/{service}"
         if service not in self._ports:
             raise KeyError(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
         return f"http://127.0.0.1:{self._ports[service]}{PREFIX[service]}"
 
     def env(self) -> dict[str, str]:
-        """``CITEKIT_*_URL`` variables pointing every source at this fake."""
-        return {ENV[s]: self.url_for(s) for s in SERVICES}
+        """``CITEKIT_*_URL`` variables pointing every source (and site) at this fake."""
+        out = {ENV[s]: self.url_for(s) for s in SERVICES if s in ENV}
+        out.update({f"CITEKIT_{site.upper()}_URL": self.url_for(site) for site in SITES})
+        return out
+
+    # -- the services' real limits ----------------------------------------------------------
+    def real_limits(self, openreview_per_minute: int = 20) -> None:
+        """OpenReview refuses a guest's request over ``openreview_per_minute`` in any minute."""
+        self._state["openreview"].per_minute = openreview_per_minute
+
+    def arxiv_gaps(self) -> list[float]:
+        """Seconds between the end of each arXiv answer and the arrival of the next request."""
+        with self._state["arxiv"].lock:
+            return list(self._state["arxiv"].gaps)
+
+    def refused(self, service: str = "openreview") -> int:
+        """Requests refused for being over the per-minute limit."""
+        return self._state[service].refused
+
+    def page_size(self, size: int | None) -> None:
+        """Serve conference lists in pages of ``size`` results, linked by ``next``."""
+        self._state["conferences"].page_size = size
+
+    def not_modified(self) -> int:
+        """Conditional requests for a conference list answered 304."""
+        return self._state["conferences"].not_modified
 
     # -- toggles ----------------------------------------------------------------------
     def fail(self, service: str, mode: str, *, times: int | None = None, retry_after: str | None = "0",
-             paths: tuple[str, ...] | None = None) -> None:
+             paths: tuple[str, ...] | None = None, drip_interval: float = 5.0) -> None:
         """Answer ``service`` with a failure: ``429`` (with Retry-After), ``403`` (OpenReview:
-        ChallengeRequiredError), ``500`` or ``reset`` (connection reset), ``times`` times or
-        until :meth:`clear`; ``paths`` limits it to some API paths (e.g. ``("/notes",)``)."""
-        if mode not in ("429", "403", "500", "reset"):
-            raise ValueError(f"unknown failure mode {mode!r}; use 429, 403, 500 or reset")
-        self._state[service].failure = Failure(mode, times, retry_after, paths)
+        ChallengeRequiredError), ``500``, ``reset`` (connection reset), ``drip`` (the real
+        answer, one byte every ``drip_interval`` s), ``junk`` (an HTML page labelled JSON),
+        ``truncated`` (the first half of the real answer), ``redirect`` (to another origin)
+        or ``redirect-same`` (to the same URL on the same origin), ``times`` times or until
+        :meth:`clear`; ``paths`` limits it to some API paths (e.g. ``("/notes",)``)."""
+        if mode not in MODES:
+            raise ValueError(f"unknown failure mode {mode!r}; use one of {', '.join(MODES)}")
+        self._state[service].failure = Failure(mode, times, retry_after, paths, drip_interval)
 
     def down(self, service: str) -> None:
         """Stop ``service``: connections to it are refused until :meth:`up`."""
@@ -108,9 +146,16 @@ class FakeServices:
     def clear(self) -> None:
         """Forget failures and request counts (latency stays)."""
         for service, state in self._state.items():
+            state.stopping.set()  # a dripping answer of the last test ends
             with state.lock:
                 state.failure = None
                 state.counts.clear()
+                state.window.clear()
+                state.gaps.clear()
+                state.answered_at = None
+                state.refused = 0
+                state.not_modified = 0
+            state.stopping = threading.Event()
             self.up(service)
 
     # -- counting ---------------------------------------------------------------------
@@ -120,7 +165,7 @@ class FakeServices:
             return Counter(self._state[service].counts)
 
     def requests(self, service: str | None = None) -> int:
-        """Requests received by one service, or by all four."""
+        """Requests received by one service, or by all of them."""
         names = [service] if service else list(SERVICES)
         return sum(sum(self.counts(s).values()) for s in names)
 

@@ -1,28 +1,38 @@
-"""Loopback HTTP servers that answer like OpenReview, Crossref, dblp and arXiv.
+"""Loopback HTTP servers that answer like OpenReview, Crossref, dblp, arXiv and the
+conferences' virtual sites (ICML, NeurIPS, ICLR, MLSys paper lists).
 
 Each service runs its own ``ThreadingHTTPServer`` on 127.0.0.1, so "service down" is a
 real refused connection and per-service latency, failures and request counts stay apart.
+The services' real limits can be switched on: OpenReview refuses a guest's 21st request
+in a minute (429 ``RateLimitError`` without ``Retry-After``), and arXiv's gaps between the
+end of one answer and the start of the next request are recorded.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import re
 import socket
 import struct
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .world import World, arxiv_entry, arxiv_error, arxiv_feed, dblp_bibtex, note_text, words
+from .world import World, arxiv_entry, arxiv_error, arxiv_feed, conference_events, dblp_bibtex, note_text, words
 
-SERVICES = ("openreview", "crossref", "dblp", "arxiv")
-#: path prefix standing for each service's API root
-PREFIX = {"openreview": "/openreview", "crossref": "/crossref", "dblp": "/dblp", "arxiv": "/arxiv/api/query"}
+SERVICES = ("openreview", "crossref", "dblp", "arxiv", "conferences")
+#: path prefix standing for each service's API root (the conference server holds every
+#: site under its own first path segment: ``/icml/static/virtual/data/...``)
+PREFIX = {"openreview": "/openreview", "crossref": "/crossref", "dblp": "/dblp", "arxiv": "/arxiv/api/query",
+          "conferences": ""}
+#: failure modes a test can inject
+MODES = ("429", "403", "500", "reset", "drip", "junk", "truncated", "redirect", "redirect-same")
 _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v(\d+))?$")
 
 
@@ -34,6 +44,7 @@ class Failure:
     times: int | None = None
     retry_after: str | None = "0"
     paths: tuple[str, ...] | None = None  # only these paths (after the prefix), or "METHOD /path"
+    drip_interval: float = 5.0  # ``drip``: seconds between the bytes of the answer
 
     def applies(self, path: str, method: str = "GET") -> bool:
         return self.paths is None or path in self.paths or f"{method} {path}" in self.paths
@@ -59,6 +70,36 @@ class ServiceState:
         self.lock = threading.Lock()
         self.counts: Counter[str] = Counter()
         self.failure: Failure | None = None
+        #: guests' requests a minute before 429 (OpenReview: 20); None = no limit
+        self.per_minute: int | None = None
+        self.window: deque[float] = deque()
+        self.refused = 0
+        #: when the previous answer was completely sent, and the gaps before each next request
+        self.answered_at: float | None = None
+        self.gaps: list[float] = []
+        #: conference lists: results per page (None: the whole list in one answer)
+        self.page_size: int | None = None
+        self.not_modified = 0
+        #: set when the server stops or failures are cleared: dripping answers end
+        self.stopping = threading.Event()
+
+    def over_limit(self, now: float) -> float | None:
+        """Seconds until the oldest request leaves the window, when this one is over the limit."""
+        with self.lock:
+            if not self.per_minute:
+                return None
+            while self.window and now - self.window[0] >= 60.0:
+                self.window.popleft()
+            if len(self.window) >= self.per_minute:
+                self.refused += 1
+                return 60.0 - (now - self.window[0])
+            self.window.append(now)
+            return None
+
+    def arrived(self, now: float) -> None:
+        with self.lock:
+            if self.answered_at is not None:
+                self.gaps.append(now - self.answered_at)
 
     def take_failure(self, path: str, method: str = "GET") -> Failure | None:
         with self.lock:
@@ -73,7 +114,8 @@ class ServiceState:
 
 
 def make_handler(service: str, world: World, state: ServiceState, latency: Callable[[], float]) -> type:
-    answer = {"openreview": _openreview, "crossref": _crossref, "dblp": _dblp, "arxiv": _arxiv}[service]
+    answer = {"openreview": _openreview, "crossref": _crossref, "dblp": _dblp, "arxiv": _arxiv,
+              "conferences": _conferences}[service]
     prefix = PREFIX[service]
 
     class Handler(BaseHTTPRequestHandler):
@@ -89,6 +131,8 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
         def _handle(self, method: str) -> None:
+            arrived = time.monotonic()
+            state.arrived(arrived)
             url = urlsplit(self.path)
             path = url.path[len(prefix):] if url.path.startswith(prefix) else url.path
             params = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
@@ -105,12 +149,24 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
                 self.connection.close()
                 self.close_connection = True
                 return
-            if failure is not None:
+            wait = None
+            if service == "openreview" and not self.headers.get("Authorization"):
+                wait = state.over_limit(arrived)
+            if failure is not None and failure.mode in ("drip", "junk", "truncated", "redirect", "redirect-same"):
+                reply = self._hostile(failure, world, method, path, params, body)
+                if reply is None:
+                    return
+            elif failure is not None:
                 reply = _failure(service, failure)
+            elif wait is not None:
+                reply = _rate_limited(state, wait)
             elif not url.path.startswith(prefix):
                 reply = Reply(404, "not found", "text/plain")
             else:
-                reply = answer(world, method, path, params, body)
+                reply = answer(world, method, path, params, body, headers=self.headers, state=state)
+            self._send(reply)
+
+        def _send(self, reply: Reply) -> None:
             self.send_response(reply.status)
             self.send_header("Content-Type", reply.content_type)
             self.send_header("Content-Length", str(len(reply.body)))
@@ -118,6 +174,39 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
                 self.send_header(k, v)
             self.end_headers()
             self.wfile.write(reply.body)
+            self.wfile.flush()
+            with state.lock:
+                state.answered_at = time.monotonic()
+
+        def _hostile(self, failure: Failure, world: World, method: str, path: str, params: dict[str, str],
+                     body: bytes) -> Reply | None:
+            """The misbehaviours of real networks: answers that never end, junk, redirects."""
+            if failure.mode == "redirect":  # another origin: a captive portal, a moved API
+                return Reply(302, "", "text/html", {"Location": "http://localhost:9/login?next=" + path})
+            if failure.mode == "redirect-same":
+                sep = "&" if "?" in self.path else "?"
+                return Reply(307, "", "text/html", {"Location": self.path + sep + "redirected=1"})
+            if failure.mode == "junk":
+                return Reply(200, "<!DOCTYPE html><html><body><h1>Service maintenance</h1></body></html>",
+                             "application/json; charset=utf-8")
+            real = answer(world, method, path, params, body, headers=self.headers, state=state)
+            if failure.mode == "truncated":
+                return Reply(200, real.body[: max(1, len(real.body) // 2)], real.content_type)
+            # drip: headers at once, then one byte every few seconds, until the client gives up
+            self.send_response(200)
+            self.send_header("Content-Type", real.content_type)
+            self.send_header("Content-Length", str(len(real.body)))
+            self.end_headers()
+            try:
+                for i in range(len(real.body)):
+                    self.wfile.write(real.body[i:i + 1])
+                    self.wfile.flush()
+                    if state.stopping.wait(failure.drip_interval):
+                        break  # the test is over: stop dripping
+            except OSError:
+                pass  # the client hung up, as it should
+            self.close_connection = True
+            return None
 
         def do_GET(self) -> None:
             self._handle("GET")
@@ -126,6 +215,18 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             self._handle("POST")
 
     return Handler
+
+
+def _rate_limited(state: ServiceState, wait: float) -> Reply:
+    """OpenReview's refusal of a guest over budget: JSON body, no ``Retry-After`` header."""
+    with state.lock:
+        used = len(state.window) + 1
+    limit = state.per_minute or 0
+    seconds = max(1, math.ceil(wait))
+    return _json(429, {"name": "RateLimitError",
+                       "message": f"Too many requests: You have made {used} requests, surpassing the limit of "
+                                  f"{limit} requests. Please try again in {seconds} seconds (2026-07-08-{seconds:07d})",
+                       "status": 429, "details": {"limit": limit, "remaining": 0, "used": used}})
 
 
 def _failure(service: str, f: Failure) -> Reply:
@@ -149,7 +250,8 @@ def _failure(service: str, f: Failure) -> Reply:
 # ------------------------------------------------------------------------------ OpenReview
 
 
-def _openreview(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+def _openreview(world: World, method: str, path: str, params: dict[str, str], body: bytes,
+                **_: Any) -> Reply:
     if method == "POST" and path == "/login":
         return _json(200, {"token": "fake-token", "user": {"profile": {"id": "~Test_User1"}}})
     if method == "POST" and path == "/notes/search":
@@ -214,7 +316,8 @@ _QUERY_FIELDS = {"query", "query.bibliographic", "query.title", "query.author", 
                  "query.event-name", "query.event-acronym"}
 
 
-def _crossref(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+def _crossref(world: World, method: str, path: str, params: dict[str, str], body: bytes,
+              **_: Any) -> Reply:
     path = re.sub(r"^/v1", "", path)
     if path.startswith("/works/"):
         doi = unquote(path[len("/works/"):])
@@ -260,7 +363,8 @@ def _crossref(world: World, method: str, path: str, params: dict[str, str], body
 # ------------------------------------------------------------------------------ dblp
 
 
-def _dblp(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+def _dblp(world: World, method: str, path: str, params: dict[str, str], body: bytes,
+          **_: Any) -> Reply:
     if path.startswith("/rec/") and path.endswith(".bib"):
         key = path[len("/rec/"):-len(".bib")]
         hit = world.dblp.get(key)
@@ -299,7 +403,8 @@ def _dblp(world: World, method: str, path: str, params: dict[str, str], body: by
 _CLAUSE = re.compile(r'(ti|abs|au|all|id):(?:"([^"]*)"|(\S+))')
 
 
-def _arxiv(world: World, method: str, path: str, params: dict[str, str], body: bytes) -> Reply:
+def _arxiv(world: World, method: str, path: str, params: dict[str, str], body: bytes,
+           **_: Any) -> Reply:
     start = int(params.get("start") or 0)
     max_results = int(params.get("max_results") or 10)
     echo = "&".join(f"{k}={v}" for k, v in params.items())
@@ -328,3 +433,64 @@ def _arxiv(world: World, method: str, path: str, params: dict[str, str], body: b
     total = len(entries)
     return Reply(200, arxiv_feed(echo, entries[start:start + max_results], total, start, max_results),
                  "application/atom+xml; charset=utf-8")
+
+
+# ------------------------------------------------------------------------------ conference sites
+
+_LIST_RE = re.compile(r"^/(?P<site>[a-z]+)/static/virtual/data/(?P<conf>[a-z]+)-(?P<year>\d{4})-"
+                      r"(?P<kind>orals-posters|abstracts)\.json$")
+#: venue-years the fake sites publish: ICML 2026 (abstracts apart, as ICML 2026 does)
+_PUBLISHED = {("icml", 2026)}
+_LAST_MODIFIED = "Mon, 29 Jun 2026 08:00:00 GMT"
+_lists_lock = threading.Lock()
+#: generated once per process for each world's papers (the list is deterministic)
+_lists: dict[str, tuple[list[dict[str, Any]], dict[str, str]]] = {}
+_pages: dict[tuple[str, int, int], tuple[bytes, str]] = {}
+
+
+def _world_key(world: World) -> str:
+    return hashlib.sha1(json.dumps([p["title"] for p in world.papers]).encode("utf-8")).hexdigest()
+
+
+def _list_of(world: World) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    key = _world_key(world)
+    with _lists_lock:
+        if key not in _lists:
+            _lists[key] = conference_events(world)
+        return _lists[key]
+
+
+def _page_of(world: World, base: str, page: int, size: int | None) -> tuple[bytes, str]:
+    """One page of the list as sent (body, ETag), serialised once per process."""
+    events, _ = _list_of(world)
+    size = size or len(events)
+    key = (_world_key(world) + base, page, size)
+    with _lists_lock:
+        if key not in _pages:
+            chunk = events[(page - 1) * size: page * size]
+            payload = {"count": len(events),
+                       "next": f"{base}?page={page + 1}" if page * size < len(events) else None,
+                       "previous": f"{base}?page={page - 1}" if page > 1 else None,
+                       "results": chunk}
+            body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            _pages[key] = (body, '"' + hashlib.sha1(body).hexdigest()[:20] + '"')
+        return _pages[key]
+
+
+def _conferences(world: World, method: str, path: str, params: dict[str, str], body: bytes, *,
+                 headers: Any = None, state: ServiceState | None = None, **_: Any) -> Reply:
+    m = _LIST_RE.match(path)
+    if not m or m.group("site") != m.group("conf") or (m.group("site"), int(m.group("year"))) not in _PUBLISHED:
+        return Reply(404, "<!DOCTYPE html><html><head><title>Page Not Found</title></head><body>404</body></html>",
+                     "text/html; charset=utf-8")
+    events, abstracts = _list_of(world)
+    if m.group("kind") == "abstracts":
+        return _json(200, abstracts, {"Last-Modified": _LAST_MODIFIED})
+    base = f"/{m.group('site')}/static/virtual/data/{m.group('conf')}-{m.group('year')}-orals-posters.json"
+    text, etag = _page_of(world, base, int(params.get("page") or 1), state.page_size if state else None)
+    if headers is not None and headers.get("If-None-Match") == etag:
+        if state is not None:
+            with state.lock:
+                state.not_modified += 1
+        return Reply(304, b"", "application/json", {"ETag": etag, "Last-Modified": _LAST_MODIFIED})
+    return Reply(200, text, "application/json", {"ETag": etag, "Last-Modified": _LAST_MODIFIED})

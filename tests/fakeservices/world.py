@@ -73,6 +73,55 @@ class World:
         doi = doi.lower()
         return next((e["item"] for e in self.crossref_items if e["item"]["DOI"].lower() == doi), None)
 
+    # -- the truth, for tests and benchmarks -------------------------------------------
+    def meant_paper(self, mentions: list[Any]) -> dict[str, Any] | None:
+        """The world paper some mentions describe: by a conference page URL, by a title
+        (any of its titles, or the notes' own spelling ``notes_title``) or by its abstract."""
+        from citekit.text import normalize_title
+
+        for m in mentions:
+            for url in m.urls:
+                found = re.search(r"/virtual/\d{4}/(poster|oral)/(\d+)", url)
+                if found:
+                    for paper in self.papers:
+                        if int(found.group(2)) in ((paper.get("virtual") or {}).get(k) for k in ("poster", "oral")):
+                            return paper
+        for m in mentions:
+            for paper in self.papers:
+                if m.title and normalize_title(m.title) in _titles(paper, normalize_title):
+                    return paper
+                if m.abstract and normalize_title(m.abstract) == normalize_title(paper["abstract"]):
+                    return paper
+        return None
+
+    def is_record_of(self, candidate: Any, paper: dict[str, Any]) -> bool:
+        """True when ``candidate`` (a resolved record) is a version of ``paper``."""
+        from citekit.text import normalize_title
+
+        ids = candidate.ids
+        forums = {x.get("id") for x in (paper.get("openreview"), paper.get("iclr"), paper.get("workshop")) if x}
+        aid = (paper.get("arxiv") or {}).get("id")
+        if ids.openreview and ids.openreview in forums:
+            return True
+        if aid and (ids.arxiv == aid or candidate.id == f"journals/corr/abs-{aid.replace('.', '-')}"):
+            return True
+        if paper.get("journal_doi") and ids.doi == paper["journal_doi"]:
+            return True
+        if candidate.source == "conferences":  # list-only papers: the event and its title
+            number = int(str(candidate.id).rsplit("/", 1)[-1])
+            v = paper.get("virtual") or {}
+            return number in (v.get("poster"), v.get("oral")) or (
+                not v and normalize_title(candidate.title) == normalize_title(paper["title"]))
+        return False
+
+
+def _titles(paper: dict[str, Any], norm: Any) -> set[str]:
+    titles = {norm(paper["title"])}
+    titles |= {norm(v["title"]) for v in paper.get("arxiv", {}).get("versions", [])}
+    titles |= {norm(paper["workshop"]["title"])} if "workshop" in paper else set()
+    titles |= {norm(paper["notes_title"])} if "notes_title" in paper else set()
+    return titles
+
 
 # ------------------------------------------------------------------------------ OpenReview
 
@@ -91,9 +140,12 @@ def _notes_for(paper: dict[str, Any]) -> list[dict[str, Any]]:
                          booktitle=None, year=2026))
     if "workshop" in paper:
         w = paper["workshop"]
-        out.append(_note(w["id"], w["number"], w["title"], w["authors"], paper["abstract"], w["venueid"],
-                         venue=w["venue"], venueid=w["venueid"], accepted=True,
-                         booktitle=f"{w['venue']} Workshop", year=2025))
+        note = _note(w["id"], w["number"], w["title"], w["authors"], paper["abstract"], w["venueid"],
+                     venue=w["venue"], venueid=w["venueid"], accepted=True,
+                     booktitle=f"{w['venue']} Workshop", year=2025)
+        if "arxiv" in paper:  # workshops often ask for the preprint's link
+            note["content"]["arxiv"] = {"value": f"https://arxiv.org/abs/{paper['arxiv']['id']}"}
+        out.append(note)
     return out
 
 
@@ -257,3 +309,151 @@ def arxiv_error(bad_id: str) -> str:
         "  </entry>",
     ])
     return arxiv_feed(f"id_list={bad_id}", [entry], 1, 0, 1)
+
+
+# ------------------------------------------------------------------------------ conference sites
+#
+# The virtual sites' ``/static/virtual/data/<conf>-<year>-orals-posters.json``: one event per
+# poster or oral, ``{"count", "next", "previous", "results": [...]}``; ICML 2026 keeps the
+# abstracts in ``<conf>-<year>-abstracts.json`` (event id -> text). Besides the world's papers
+# the list holds thousands of other accepted papers, generated deterministically, among
+# them near-identical titles by other authors.
+
+_FIRST = ("Wei", "Anna", "Jun", "Maria", "Luca", "Priya", "Omar", "Sofia", "Kenji", "Elena", "David", "Mei",
+          "Carlos", "Hana", "Ivan", "Laura", "Minh", "Nora", "Pavel", "Rina", "Samir", "Tara", "Yuki", "Zoe")
+_LAST = ("Zhang", "Novak", "Kim", "Garcia", "Rossi", "Patel", "Haddad", "Costa", "Tanaka", "Petrova", "Cohen",
+         "Lin", "Mendes", "Sato", "Ivanov", "Weber", "Nguyen", "Berg", "Dvorak", "Okafor", "Khan", "Silva",
+         "Mori", "Fischer", "Larsen", "Moreau", "Singh", "Park", "Yilmaz", "Kowalski")
+_TOPIC = ("Gradient", "Attention", "Diffusion", "Graph", "Sparse", "Bayesian", "Contrastive", "Federated", "Robust",
+          "Causal", "Spectral", "Low-Rank", "Adaptive", "Stochastic", "Equivariant", "Quantized", "Implicit",
+          "Meta", "Offline", "Kernel", "Hierarchical", "Conformal", "Private", "Continual")
+_THING = ("Optimization", "Transformers", "Representations", "Reinforcement Learning", "Language Models",
+          "Generalization", "Pretraining", "Inference", "Networks", "Regularization", "Sampling", "Alignment",
+          "Compression", "Exploration", "Calibration", "Distillation", "Scaling Laws", "Fine-Tuning")
+_TAIL = ("A Theoretical Perspective", "Beyond the Worst Case", "Provable Guarantees", "An Empirical Study",
+         "Faster Rates", "A Unified View", "Lessons from Practice", "at Scale", "Without Tears",
+         "with Minimal Supervision")
+_VARIANTS = ("Towards {t}", "Revisiting {t}", "{t}, Revisited", "On {t}", "{t} for Vision Models",
+             "Rethinking {t}", "{t} in Theory and Practice")
+#: events in the generated ICML 2026 list besides the world's own papers
+LIST_SIZE = 6300
+LIST_FIRST_ID = 40000
+
+
+def _people(rng: Any, n: int) -> list[str]:
+    return [f"{rng.choice(_FIRST)} {rng.choice(_LAST)}" for _ in range(n)]
+
+
+def _event(event_id: int, kind: str, title: str, authors: list[str], decision: str, forum: str | None,
+           *, paper_url: Any = "__forum__", abstract: str | None = None, position: int = 0) -> dict[str, Any]:
+    number = 10000 + event_id % 9000
+    url: Any = f"https://openreview.net/forum?id={forum}" if forum else None
+    if paper_url != "__forum__":
+        url = paper_url
+    event = {
+        "id": event_id,
+        "uid": hashlib.md5(f"{event_id}".encode()).hexdigest(),
+        "name": title,
+        "authors": [{"id": 100000 + (_digest(a) % 900000), "fullname": a,
+                     "url": f"http://icml.cc/api/miniconf/users/{100000 + (_digest(a) % 900000)}?format=json",
+                     "institution": ("University of Somewhere", "Example Labs", "")[_digest(a) % 3]} for a in authors],
+        "topic": "Optimization",
+        "keywords": [],
+        "decision": decision,
+        "session": "Poster Session 3" if kind == "poster" else "Oral 2C",
+        "eventtype": "Poster" if kind == "poster" else "Oral",
+        "event_type": "Poster" if kind == "poster" else "Oral",
+        "room_name": "East Exhibition Hall A-B" if kind == "poster" else "West Ballroom A",
+        "virtualsite_url": f"/virtual/2026/{kind}/{event_id}",
+        "url": None,
+        "sourceid": number,
+        "sourceurl": "https://openreview.net/group?id=ICML.cc/2026/Conference",
+        "starttime": "2026-07-08T11:00:00-07:00",
+        "endtime": "2026-07-08T13:30:00-07:00",
+        "starttime2": None,
+        "endtime2": None,
+        "diversity_event": None,
+        "paper_url": url,
+        "paper_pdf_url": None,
+        "children_url": None,
+        "children": [],
+        "children_ids": [],
+        "parent1": None,
+        "parent2": None,
+        "parent2_id": None,
+        "eventmedia": [],
+        "show_in_schedule_overview": False,
+        "visible": True,
+        "poster_position": f"E-{position % 3000 + 1}" if kind == "poster" else None,
+        "schedule_html": "",
+        "latitude": None,
+        "longitude": None,
+        "related_events": [],
+        "related_events_ids": [],
+    }
+    if abstract is not None:
+        event["abstract"] = abstract
+    return event
+
+
+def conference_events(world: World, *, size: int = LIST_SIZE) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``(events, abstracts by event id)`` of the ICML 2026 list: the world's ICML papers,
+    then generated ones, deterministically (the same list on every run)."""
+    import random
+
+    rng = random.Random(2026)
+    events: list[dict[str, Any]] = []
+    abstracts: dict[str, str] = {}
+    used: set[int] = set()
+    for paper in world.papers:
+        if paper.get("expect") != "icml":
+            continue
+        v = paper.get("virtual") or {}
+        used.update(x for x in (v.get("poster"), v.get("oral")) if isinstance(x, int))
+    next_free = 67000
+    for i, paper in enumerate(world.papers):
+        if paper.get("expect") != "icml":
+            continue
+        v = paper.get("virtual") or {}
+        poster = v.get("poster")
+        if not isinstance(poster, int):
+            while next_free in used:
+                next_free += 1
+            poster = next_free
+            used.add(poster)
+        presentation = v.get("decision") or (paper.get("openreview") or {}).get("decision", "poster")
+        decision = f"Accept ({presentation})"
+        forum = (paper.get("openreview") or {}).get("id")
+        kwargs: dict[str, Any] = {}
+        if "paper_url" in v:
+            kwargs["paper_url"] = v["paper_url"]
+        events.append(_event(poster, "poster", paper["title"], paper["authors"], decision, forum, position=i, **kwargs))
+        abstracts[str(poster)] = paper["abstract"]
+        if isinstance(v.get("oral"), int):
+            events.append(_event(v["oral"], "oral", paper["title"], paper["authors"], decision, forum, **kwargs))
+            abstracts[str(v["oral"])] = paper["abstract"]
+    real = [e["name"] for e in events]
+    event_id = LIST_FIRST_ID
+    while len(events) < size:
+        while event_id in used:
+            event_id += 1
+        if len(events) < len(real) * 4:  # near-identical titles by other authors
+            base = real[len(events) % len(real)]
+            title = rng.choice(_VARIANTS).format(t=base) if rng.random() < 0.7 else \
+                base.replace(base.split()[-1], rng.choice(_THING).split()[-1])
+        else:
+            title = f"{rng.choice(_TOPIC)} {rng.choice(_THING)}: {rng.choice(_TAIL)}"
+        authors = _people(rng, rng.randint(1, 6))
+        forum = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10))
+        roll = rng.random()
+        decision = "Accept (oral)" if roll < 0.02 else "Accept (spotlight)" if roll < 0.1 else "Accept (poster)"
+        events.append(_event(event_id, "poster", title, authors, decision, forum, position=event_id))
+        abstracts[str(event_id)] = (f"We study {title.lower()}. Our method improves {rng.choice(_THING).lower()} "
+                                    f"by {rng.randint(2, 40)}% over {rng.choice(_TOPIC).lower()} baselines "
+                                    f"on {rng.randint(3, 12)} benchmarks.")
+        event_id += 1
+    # events that are not papers live in the same file on some sites
+    events.append({**_event(event_id + 1, "poster", "Workshop on Efficient Training", [], "", None),
+                   "virtualsite_url": f"/virtual/2026/workshop/{event_id + 1}", "eventtype": "Workshop",
+                   "event_type": "Workshop", "decision": None})
+    return events, abstracts

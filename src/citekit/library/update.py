@@ -220,6 +220,8 @@ def _version(c: Candidate) -> dict[str, Any]:
         out["venue"] = c.venue
     if c.year:
         out["year"] = c.year
+    if c.extra.get("presentation"):  # oral / spotlight / poster, from the conference's own list
+        out["presentation"] = c.extra["presentation"]
     return out
 
 

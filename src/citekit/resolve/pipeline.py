@@ -1,15 +1,20 @@
 """Resolve every paper of the notes against the metadata sources, concurrently.
 
 One group of mentions (all the places the notes talk about one paper) becomes one
-:class:`~citekit.model.Work`. For each group, in this order:
+:class:`~citekit.model.Work`. Cheap exact sources go first, then batched lookups, then
+searches for what is left:
 
+0. before any group, the conference paper lists the notes need are loaded (one file per
+   venue-year) and every arXiv id of the notes is fetched in batches of up to 100;
 1. a pinned identifier (from the notes or ``citekit.yaml``) is fetched and wins outright;
-2. identifiers read from the notes' URLs are fetched and scored like any other record;
-3. the sources are searched (OpenReview first: conference notes name conference papers),
-   stopping as soon as an accepted or published record matches with a clear margin;
-4. the records that agree with the notes are grouped into works; one clear winner is
-   resolved (its linked versions fetched cheaply by identifier), several close ones leave
-   the work ``ambiguous``, none leaves it ``notes-only``.
+2. a conference page URL (``/virtual/2026/poster/N``) is that event of the list: exact;
+3. identifiers read from the notes' URLs are fetched (mostly from the batch already);
+4. the sources are searched (the local conference list first, then OpenReview), stopping
+   as soon as an accepted or published record matches with a clear margin;
+5. the records that agree with the notes are grouped into works; one clear winner is
+   resolved (its linked versions followed: identifiers, the list's OpenReview forum, an
+   arXiv journal-ref/comment naming a conference), several close ones leave the work
+   ``ambiguous``, none leaves it ``notes-only``.
 
 A source that is down is skipped for the rest of the run and reported once: the works it
 alone could have resolved stay notes-only and upgrade on the next sync.
@@ -17,6 +22,7 @@ alone could have resolved stay notes-only and upgrade on the next sync.
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -25,26 +31,31 @@ from typing import Callable, Mapping, Sequence, TypeVar
 
 from tqdm import tqdm
 
+from .. import venues
 from ..ids import ARXIV_DOI_PREFIX
 from ..model import Candidate, Ids, Mention, Work
 from ..sources.base import Source, SourceError, SourceUnavailable
 from ..text import normalize_title
-from .choose import FINAL_STAGES, choose_version, group_versions, stage_rank
-from .match import ACCEPT, MatchScore, scored
+from .choose import FINAL_STAGES, choose_version, group_versions, same_work, stage_rank
+from .match import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
 
 #: A winner must beat the best other work by this much, or the work is ambiguous.
 MARGIN = 0.05
 #: Which source serves which identifier scheme first.
 SCHEME_SOURCES: dict[str, tuple[str, ...]] = {
-    "openreview": ("openreview",),
+    "openreview": ("conferences", "openreview"),  # a loaded list answers locally, no request
     "arxiv": ("arxiv",),
     "doi": ("crossref",),
     "dblp": ("dblp",),
 }
-#: Search order for a titled mention: conference records first, Crossref (noisiest) last.
-TITLE_ORDER: tuple[str, ...] = ("openreview", "dblp", "arxiv", "crossref")
+#: Search order for a titled mention: the local conference list (no request) first, then
+#: conference records, Crossref (noisiest) last.
+TITLE_ORDER: tuple[str, ...] = ("conferences", "openreview", "dblp", "arxiv", "crossref")
 #: Only these sources search abstract text.
-ABSTRACT_ORDER: tuple[str, ...] = ("openreview", "arxiv")
+ABSTRACT_ORDER: tuple[str, ...] = ("conferences", "openreview", "arxiv")
+#: arXiv ids fetched per request in the batch before resolution (the API takes many)
+ARXIV_BATCH = 100
+_JOURNAL_REF_VENUE = re.compile(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
 
 T = TypeVar("T")
 
@@ -77,6 +88,13 @@ class _Health:
         self.problems: list[str] = []
         self._reported: set[tuple[str, str]] = set()
 
+    def note(self, name: str, text: str) -> None:
+        """A problem that is not a failure (a stale copy was used): said once."""
+        with self._lock:
+            if (name, text) not in self._reported:
+                self._reported.add((name, text))
+                self.problems.append(f"{name}: {text}")
+
     def usable(self, name: str) -> bool:
         with self._lock:
             return name not in self.down
@@ -88,6 +106,14 @@ class _Health:
     def failed(self, name: str, err: SourceError) -> str:
         """Record a failure; returns the short reason to show on the work."""
         with self._lock:
+            if isinstance(err, SourceUnavailable) and getattr(err, "deadline", False):
+                short = "deadline"
+                self.down[name] = short
+                line = f"stopped looking up papers: {err.message}"
+                if ("*", short) not in self._reported:
+                    self._reported.add(("*", short))
+                    self.problems.append(line)
+                return short
             if isinstance(err, SourceUnavailable):
                 short = "unreachable"
                 self.down[name] = short
@@ -161,6 +187,8 @@ class _WorkResolver:
         self.fetched: set[tuple[str, str]] = set()
         self.searched: list[str] = []
         self.trouble: dict[str, str] = {}  # source -> short reason, for this work's reason line
+        #: records the notes themselves point at (their own identifiers, a conference page URL)
+        self.identified: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ calls
 
@@ -202,9 +230,40 @@ class _WorkResolver:
         self.records[key], self.scores[key] = candidate, result
         return candidate
 
+    def _add_identified(self, candidate: Candidate, how: str, *, authors_required: bool) -> Candidate:
+        """A record the notes point at by an identifier of their own (a conference page, an
+        arXiv link): it is that paper even when the notes still use an earlier title, as
+        long as the authors the notes list agree. Never on title similarity alone."""
+        key = (candidate.source, candidate.id)
+        if key in self.records or not self._comparable():
+            return self._add(candidate)
+        candidate, result = scored(self.mention, candidate)
+        if not result.agrees and result.title_agreement in ("none", "conflict", "partial"):
+            people = self.mention.authors
+            agree = False
+            if people and candidate.authors and not is_anonymous(candidate.authors):
+                share, matched = author_overlap(people, candidate.authors)
+                agree = authors_agree(share, matched, len(people), len(candidate.authors))
+            if agree or (not people and not authors_required):
+                why = f"{how}; the notes' title is an earlier one" + (", authors agree" if agree else "")
+                result = MatchScore(total=1.0, agrees=True, title=result.title, title_agreement=result.title_agreement,
+                                    authors=result.authors, matched_authors=result.matched_authors, why=why)
+        elif result.agrees:
+            result = replace(result, total=max(result.total, 1.0 if candidate.source == "conferences" else result.total),
+                             why=f"{how}; {result.why}" if candidate.source == "conferences" else result.why)
+        candidate = replace(candidate, score=result.total)
+        self.records[key], self.scores[key] = candidate, result
+        if result.agrees:
+            self.identified.add(key)
+        return candidate
+
     def _have(self, scheme: str, value: str) -> bool:
-        """A record from the source serving ``scheme`` already carries this identifier."""
-        serving = SCHEME_SOURCES.get(scheme, ())
+        """A record from the source serving ``scheme`` already carries this identifier.
+
+        A conference list record counts for its OpenReview forum: the list is the
+        proceedings' own copy of that record, so fetching the note adds nothing.
+        """
+        serving = (*SCHEME_SOURCES.get(scheme, ()), *(("conferences",) if scheme == "openreview" else ()))
         return any(c.source in serving and getattr(c.ids, scheme) == value for c in self.records.values())
 
     def _comparable(self) -> bool:
@@ -216,10 +275,17 @@ class _WorkResolver:
     def run(self) -> Work:
         if self.pin:
             return self._pinned()
+        conferences = self.sources.get("conferences")
+        if conferences is not None and hasattr(conferences, "exact"):
+            event = self._call("conferences", lambda: conferences.exact(self.mention))
+            if event is not None:
+                self._add_identified(event, "the conference's own page for this paper", authors_required=False)
         for scheme, value in self.mention.ids.items():
+            if self._settled() and self._have(scheme, value):
+                continue
             found = self._lookup(scheme, value)
             if found is not None:
-                self._add(found)
+                self._add_identified(found, f"the notes link its {scheme} record", authors_required=True)
         if self._comparable() and not self._settled():
             order = ABSTRACT_ORDER if not self.mention.title and self.mention.abstract else TITLE_ORDER
             for name in order:
@@ -270,13 +336,19 @@ class _WorkResolver:
         return any(c.stage in FINAL_STAGES and self.scores[(c.source, c.id)].agrees for c in ranked[0][1])
 
     def _linked_versions(self, cluster: list[Candidate]) -> list[Candidate]:
-        """The cluster plus the records its identifiers link to, fetched by id (cheap, exact)."""
+        """The cluster plus the records its identifiers link to, fetched by id (cheap, exact),
+        and the conference record a preprint's journal-ref or comment names."""
         known = {(c.source, c.id) for c in cluster}
         for _ in range(2):  # an OpenReview note links its arXiv id, whose record may link a DOI
             wanted = Ids()
             for c in cluster:
                 wanted = wanted.merged(c.ids)
             added = False
+            for later in self._announced(cluster):
+                if (later.source, later.id) not in known:
+                    known.add((later.source, later.id))
+                    cluster.append(self.records.get((later.source, later.id)) or self._add(later))
+                    added = True
             for scheme, value in wanted.items():
                 if self._have(scheme, value):
                     continue
@@ -289,6 +361,47 @@ class _WorkResolver:
                 break
         return sorted(cluster, key=lambda c: (stage_rank(c.stage, self.precedence), -c.score))
 
+    def _linked_by_notes(self, close: list[tuple[float, list[Candidate], Candidate]]
+                         ) -> tuple[float, list[Candidate], Candidate] | None:
+        """Close works that are one paper because the notes link them: exactly one of them
+        holds the record the notes' own identifier names, and every other one was written by
+        the same authors (an earlier title found by search: a workshop or submission record).
+        Never merged on titles alone, and never when the authors do not agree."""
+        anchors = [r for r in close if any((c.source, c.id) in self.identified for c in r[1])]
+        if len(anchors) != 1:
+            return None
+        score, cluster, best = anchors[0]
+        merged = list(cluster)
+        for _score, other, other_best in close:
+            if other is cluster:
+                continue
+            if is_anonymous(other_best.authors) or is_anonymous(best.authors):
+                return None
+            share, matched = author_overlap([p.raw or p.display() for p in other_best.authors], best.authors)
+            if not authors_agree(share, matched, len(other_best.authors), len(best.authors)):
+                return None
+            merged += other
+        return score, merged, best
+
+    def _announced(self, cluster: list[Candidate]) -> list[Candidate]:
+        """Conference records that a preprint of the cluster announces ("Accepted at ICML
+        2026" in its journal-ref or comment), looked up in that venue-year's list and kept
+        only when they are the same work as the preprint (same authors, same title)."""
+        conferences = self.sources.get("conferences")
+        if conferences is None or not hasattr(conferences, "find"):
+            return []
+        out: list[Candidate] = []
+        for c in list(cluster):
+            text = " ".join(c.extra.get(k, "") for k in ("journal_ref", "comment"))
+            for m in _JOURNAL_REF_VENUE.finditer(text):
+                short, year = venues.canonical(m.group(1)) or m.group(1), int(m.group(2))
+                site = {"ICML": "icml", "NeurIPS": "neurips", "ICLR": "iclr"}.get(short, short.lower())
+                if site not in getattr(conferences, "bases", {}):
+                    continue
+                found = self._call("conferences", lambda: conferences.find(site, year, c.title)) or []
+                out += [f for f in found if same_work(c, f)]
+        return out
+
     def _decide(self) -> Work:
         ranked = self._ranked()
         if not ranked:
@@ -300,6 +413,11 @@ class _WorkResolver:
                         runners_up=[r[2] for r in ranked[:3]],
                         reason=f"best candidate scores {best_score:.2f}, below {ACCEPT:.2f}: {_describe(ranked[:3])}")
         close = [r for r in ranked[1:] if best_score - r[0] < MARGIN]
+        linked = self._linked_by_notes(ranked[:1 + len(close)]) if close else None
+        if linked is not None:
+            best_score, cluster, best = linked
+            close = []
+            others = [r[2] for r in ranked if r[2] is not best and all(c is not r[2] for c in cluster)]
         if close:
             gap = best_score - close[-1][0]
             return Work(mentions=self.group, status="ambiguous", score=best_score,
@@ -343,6 +461,37 @@ def resolve_group(group: Sequence[Mention], sources: Sequence[Source] | Mapping[
     return _WorkResolver(group, _by_name(sources), _Health(), pins, precedence).run()
 
 
+def _prefetch(groups: Sequence[Sequence[Mention]], sources: Mapping[str, Source], health: _Health,
+              pins: Mapping[str, Ids] | None) -> None:
+    """The cheap bulk work, once, before groups fan out to threads: every conference list
+    the notes need (one file per venue-year) and every arXiv id of the notes, up to
+    :data:`ARXIV_BATCH` per request. Both land in the cache, where the groups find them."""
+    merged = [merge_mentions(g) for g in groups if g]
+    conferences = sources.get("conferences")
+    if conferences is not None and hasattr(conferences, "prepare") and health.usable("conferences"):
+        try:
+            conferences.prepare(merged)
+        except SourceError as err:
+            health.failed("conferences", err)
+        for text in getattr(conferences, "notices", []):
+            health.note("conferences", text)
+    arxiv = sources.get("arxiv")
+    if arxiv is None or not hasattr(arxiv, "lookup_many") or not health.usable("arxiv"):
+        return
+    wanted: list[str] = []
+    for group, m in zip(groups, merged):
+        pin = _pin_for(group, m, pins)
+        for ids in (pin, m.ids):
+            if ids.arxiv and ids.arxiv not in wanted:
+                wanted.append(ids.arxiv)
+    if not wanted:
+        return
+    try:
+        arxiv.lookup_many(wanted)
+    except SourceError as err:
+        health.failed("arxiv", err)
+
+
 def _by_name(sources: Sequence[Source] | Mapping[str, Source]) -> dict[str, Source]:
     if isinstance(sources, Mapping):
         return dict(sources)
@@ -368,6 +517,7 @@ def resolve_groups(
         raise ValueError(f"jobs must be at least 1 (got {jobs}); use --jobs 1 to resolve one paper at a time")
     by_name = _by_name(sources)
     health = _Health()
+    _prefetch(groups, by_name, health, pins)
     works: list[Work | None] = [None] * len(groups)
     with tqdm(total=len(groups), desc="resolving", unit="paper", file=sys.stderr, disable=not progress) as bar:
         with ThreadPoolExecutor(max_workers=jobs) as pool:

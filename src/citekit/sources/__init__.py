@@ -1,4 +1,4 @@
-"""Metadata sources (OpenReview, Crossref, dblp, arXiv) behind one small interface.
+"""Metadata sources (conference paper lists, OpenReview, Crossref, dblp, arXiv) behind one small interface.
 
 Typical use::
 
@@ -25,7 +25,7 @@ __all__ = [
 def build_client(settings: SourceSettings) -> HttpClient:
     """The shared HTTP client: one per run, so limits hold across all threads."""
     return HttpClient(user_agent=user_agent(settings.mailto), timeout=settings.timeout, retries=settings.retries,
-                      policies=settings.policies)
+                      policies=settings.policies, deadline=settings.deadline)
 
 
 def open_cache(settings: SourceSettings) -> LookupCache:
@@ -37,13 +37,14 @@ def build_sources(settings: SourceSettings, *, client: HttpClient | None = None,
                   cache: LookupCache | None = None) -> list[Source]:
     """The enabled sources, in ``settings.enabled`` order, sharing one client and cache."""
     from .arxiv import ArxivSource
+    from .conferences import ConferenceListSource
     from .crossref import CrossrefSource
     from .dblp import DblpSource
     from .openreview import OpenReviewSource
 
     client = client if client is not None else build_client(settings)
     cache = cache if cache is not None else open_cache(settings)  # an empty cache is falsy
-    classes = {"openreview": OpenReviewSource, "crossref": CrossrefSource, "dblp": DblpSource, "arxiv": ArxivSource}
+    classes = {"conferences": ConferenceListSource, "openreview": OpenReviewSource, "crossref": CrossrefSource, "dblp": DblpSource, "arxiv": ArxivSource}
     unknown = [n for n in settings.enabled if n not in classes]
     if unknown:
         raise ValueError(f"unknown source(s) {', '.join(unknown)}; choose from {', '.join(SOURCE_NAMES)}")

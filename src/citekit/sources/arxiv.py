@@ -23,7 +23,7 @@ from .settings import SourceSettings
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
       "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
 #: ids per request: well under the API's page limit, and a short URL
-BATCH = 50
+BATCH = 100
 SEARCH_ROWS = 5
 
 for _prefix, _uri in NS.items():
@@ -187,7 +187,7 @@ class ArxivSource:
         return {"entries": [ET.tostring(e, encoding="unicode") for e in entries]}
 
     def _get(self, params: dict[str, Any]) -> str:
-        resp = self.client.request(self.name, "GET", self.url, params=params)
+        resp = self.client.request(self.name, "GET", self.url, params=params, expect="atom")
         if resp.status_code == 200 or (resp.status_code == 400 and "<feed" in resp.text):
             return resp.text  # a 400 carries the error entry, which parse_feed reports
         raise SourceError(self.name, f"the API answered {resp.status_code}; run sync again later")

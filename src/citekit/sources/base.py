@@ -27,7 +27,15 @@ class SourceError(Exception):
 
 
 class SourceUnavailable(SourceError):
-    """The whole service is unreachable: skip it for the rest of this sync."""
+    """The whole service is unreachable: skip it for the rest of this sync.
+
+    ``deadline`` marks the run's overall network budget running out, which is one
+    problem for the whole sync, not one per service.
+    """
+
+    def __init__(self, source: str, message: str, *, needs_credentials: bool = False, deadline: bool = False) -> None:
+        super().__init__(source, message, needs_credentials=needs_credentials)
+        self.deadline = deadline
 
 
 @runtime_checkable

@@ -39,8 +39,35 @@ CREATE TABLE IF NOT EXISTS lookups (
     PRIMARY KEY (source, operation, params)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS documents (
+    url           TEXT PRIMARY KEY,
+    status        INTEGER NOT NULL,
+    etag          TEXT,
+    last_modified TEXT,
+    checked       REAL NOT NULL,
+    body          TEXT
+);
 """
 _VERSION = "1"
+
+
+@dataclass
+class Document:
+    """A whole file a site publishes (a conference's paper list), with its HTTP validators.
+
+    ``checked`` is when the site last confirmed it (a 200 or a 304); ``status`` 404 means
+    "not published yet", remembered so that it is not asked on every sync.
+    """
+
+    url: str
+    status: int
+    etag: str | None
+    last_modified: str | None
+    checked: float
+    body: Any
+
+    def age(self, now: float) -> float:
+        return now - self.checked
 
 
 @dataclass
@@ -195,6 +222,28 @@ class LookupCache:
             self.put(source, operation, params, payload)
             return payload
 
+    # -- whole documents, revalidated with conditional requests ----------------------
+    def get_document(self, url: str) -> Document | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT status, etag, last_modified, checked, body FROM documents WHERE url=?", (url,)).fetchone()
+        if row is None:
+            return None
+        status, etag, modified, checked, body = row
+        return Document(url, status, etag, modified, checked, json.loads(body) if body is not None else None)
+
+    def put_document(self, url: str, status: int, body: Any, *, etag: str | None = None,
+                     last_modified: str | None = None) -> None:
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) if body is not None else None
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
+                               (url, status, etag, last_modified, self.clock(), text))
+
+    def touch_document(self, url: str) -> None:
+        """The site confirmed the stored copy (304 Not Modified): it is fresh again."""
+        with self._lock:
+            self._conn.execute("UPDATE documents SET checked=? WHERE url=?", (self.clock(), url))
+
     def __len__(self) -> int:
         with self._lock:
             return self._conn.execute("SELECT count(*) FROM lookups").fetchone()[0]
@@ -205,6 +254,7 @@ class LookupCache:
                 self._conn.execute("DELETE FROM lookups WHERE source=?", (source,))
             else:
                 self._conn.execute("DELETE FROM lookups")
+                self._conn.execute("DELETE FROM documents")
 
     def close(self) -> None:
         with self._lock:

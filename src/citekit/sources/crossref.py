@@ -12,6 +12,7 @@ import html
 import re
 import threading
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 import habanero
 import habanero.request as habanero_request
@@ -22,15 +23,15 @@ from habanero.exceptions import RequestError
 from .. import venues
 from ..ids import ARXIV_DOI_PREFIX, normalize_arxiv, normalize_doi
 from ..model import Candidate, Ids, Mention, Person
-from .base import SourceError
+from .base import SourceError, SourceUnavailable
 from .cache import LookupCache
-from .http import RETRY_STATUSES, HttpClient, Retry, RetryableError, parse_retry_after, user_agent
+from .http import RETRY_STATUSES, HttpClient, Retry, RetryableError, parse_retry_after, parse_try_again, user_agent
 from .queries import author_families, title_terms
 from .settings import SourceSettings
 
 #: fields a search asks for: enough to build a candidate, small enough to be quick
 SELECT = ["DOI", "title", "author", "container-title", "short-container-title", "issued", "published",
-          "type", "score", "URL", "event", "volume", "issue", "page", "publisher", "abstract", "relation"]
+          "created", "type", "score", "URL", "event", "volume", "issue", "page", "publisher", "abstract", "relation"]
 
 #: Crossref work type → (BibTeX entry type, stage)
 TYPES: dict[str, tuple[str, str]] = {
@@ -84,21 +85,30 @@ class _NotFound(Exception):
     """Crossref answered 404: an answer, cached as a negative."""
 
 
-_TAG_RE = re.compile(r"<[^>]+>")
+#: tags that separate blocks of text (a paragraph, a section title): they become a space
+_BLOCK_TAG_RE = re.compile(r"</?(?:jats:)?(?:p|title|sec|br|list|list-item|abstract|label)\b[^>]*>", re.I)
+#: every other tag is inline (``<scp>T</scp>reebase``, ``<i>E. coli</i>``): it vanishes
+_TAG_RE = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
 
 
 def _strip_markup(text: str | None) -> str | None:
-    """Plain text from Crossref's JATS/HTML fragments (``<jats:p>``, ``<i>``)."""
+    """Plain text from Crossref's JATS/HTML fragments and entities.
+
+    Inline markup is removed without a trace (``<scp>T</scp>reebase`` is "Treebase", not
+    "T reebase"); block tags become spaces; ``&amp;`` and friends become characters, once.
+    """
     if not text:
         return None
-    out = " ".join(html.unescape(_TAG_RE.sub(" ", text)).split())
+    out = _TAG_RE.sub("", _BLOCK_TAG_RE.sub(" ", text))
+    out = " ".join(html.unescape(out).split())
     return out or None
 
 
 def _first(value: Any) -> str | None:
+    """The first of a list (Crossref wraps titles in lists), as plain text."""
     if isinstance(value, list):
         value = value[0] if value else None
-    return " ".join(str(value).split()) if value else None
+    return _strip_markup(str(value)) if value else None
 
 
 def _date_parts(item: dict[str, Any]) -> list[int]:
@@ -111,8 +121,11 @@ def _date_parts(item: dict[str, Any]) -> list[int]:
 
 def _person(author: dict[str, Any]) -> Person | None:
     given, family = (author.get("given") or "").strip(), (author.get("family") or "").strip()
+    suffix = (author.get("suffix") or "").strip()
     if family or given:
-        return Person(raw=" ".join(p for p in (given, family) if p), given=given, family=family)
+        raw = " ".join(p for p in (given, family) if p) + (f", {suffix}" if suffix else "")
+        # BibTeX's three-part form "Family, Jr., Given" keeps the suffix in its place
+        return Person(raw=raw, given=given, family=f"{family}, {suffix}" if suffix and family else family)
     name = (author.get("name") or "").strip()  # organisations
     return Person(raw=name, family=name) if name else None
 
@@ -124,7 +137,8 @@ def _short_venue(item: dict[str, Any], year: int | None) -> str | None:
             short, y = venues.from_text(text)
             if short:
                 return f"{short} {y or year}" if (y or year) else short
-    return _first(item.get("short-container-title")) or event.get("acronym") or _first(item.get("container-title"))
+    return _first(item.get("short-container-title")) or _strip_markup(event.get("acronym")) or \
+        _first(item.get("container-title"))
 
 
 def item_to_candidate(item: dict[str, Any]) -> Candidate:
@@ -150,7 +164,7 @@ def item_to_candidate(item: dict[str, Any]) -> Candidate:
     return Candidate(
         source="crossref",
         id=doi,
-        title=_strip_markup(_first(item.get("title"))) or "",
+        title=_first(item.get("title")) or "",
         authors=authors,
         year=year,
         venue=_short_venue(item, year) if stage == "published" else None,
@@ -228,6 +242,8 @@ class CrossrefSource:
                 body = fn()
             except Exception as exc:  # habanero's errors vary by code path; the response does not
                 resp = seen.get("response")
+                if resp is not None and 300 <= resp.status_code < 400:
+                    self._redirected(resp, what)
                 if resp is not None and resp.status_code >= 400:
                     message = str(exc.error) if isinstance(exc, RequestError) else resp.text
                     self._raise_status(resp.status_code, resp.headers, message, what)
@@ -235,18 +251,40 @@ class CrossrefSource:
                     raise RetryableError(Retry(f"connection failed: {exc}", unreachable=True)) from exc
                 if isinstance(exc, RequestError):
                     raise SourceError(self.name, f"{what}: unexpected answer ({exc})") from exc
+                if isinstance(exc, ValueError) or (resp is not None and resp.status_code == 200):
+                    # truncated JSON, or an HTML page labelled JSON: the service failing,
+                    # retried and counted towards marking it down like a refused connection
+                    kind = resp.headers.get("content-type", "?") if resp is not None else "?"
+                    raise RetryableError(Retry(f"answered {kind} that is not complete JSON", unreachable=True)) from exc
                 raise
             finally:
                 _local.observer = None
+            resp = seen.get("response")
+            if resp is not None and 300 <= resp.status_code < 400:
+                self._redirected(resp, what)
             if not isinstance(body, dict):
-                raise SourceError(self.name, f"{what}: unexpected answer {type(body).__name__}")
+                raise RetryableError(Retry(f"answered {type(body).__name__} where a JSON object belongs",
+                                           unreachable=True))
             return body
 
         return self.client.call(self.name, attempt, what=what)
 
+    def _redirected(self, resp: Any, what: str) -> None:
+        """Crossref's API does not redirect; a redirect is a portal or a wrong URL."""
+        target = resp.headers.get("location", "?")
+        elsewhere = "another site" if urlsplit(str(target)).netloc not in ("", urlsplit(self.cr.base_url).netloc) \
+            else "another address"
+        message = (f"{what} was redirected to {elsewhere} ({target}); not following it: Crossref's API does not "
+                   "redirect. Check sources.crossref.url, or the network (a login portal?)")
+        self.client.mark_down(self.name, message)
+        raise SourceUnavailable(self.name, message)
+
     def _raise_status(self, status: int, headers: Any, text: str, what: str) -> None:
         if status in RETRY_STATUSES:
-            raise RetryableError(Retry(f"HTTP {status}", wait=parse_retry_after(headers.get("Retry-After"))))
+            wait = parse_retry_after(headers.get("Retry-After"))
+            if status == 429 and wait is None:
+                wait = parse_try_again(text)
+            raise RetryableError(Retry(f"HTTP {status}", wait=wait, rate_limited=status == 429))
         if status == 404:
             raise _NotFound()
         raise SourceError(self.name, f"{what}: Crossref answered {status}: {text[:200]}")

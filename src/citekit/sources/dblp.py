@@ -36,6 +36,7 @@ _TYPES = {
     "Informal Publications": ("misc", "preprint"),
     "Books and Theses": ("book", "published"),
     "Parts in Books or Collections": ("incollection", "published"),
+    "Editorship": ("book", "published"),
 }
 
 
@@ -131,20 +132,51 @@ def _bib_names(value: str) -> list[Person]:
     return [person(delatex(n)) for n in split_multiple_persons_names(" ".join(value.split())) if n.strip()]
 
 
+#: BibTeX entry type of a ``/rec/<key>.bib`` record -> dblp's publication type
+_BIB_TYPES = {
+    "inproceedings": "Conference and Workshop Papers",
+    "article": "Journal Articles",
+    "book": "Books and Theses",
+    "phdthesis": "Books and Theses",
+    "mastersthesis": "Books and Theses",
+    "incollection": "Parts in Books or Collections",
+    "proceedings": "Editorship",
+}
+#: fields that hold a URL or an identifier, where ``\_`` is only BibTeX's escaping
+_VERBATIM = ("doi", "url", "ee", "biburl", "eprint")
+_ESCAPED = re.compile(r"\\([_%&#$])")
+
+
+def _unescape_verbatim(value: str) -> str:
+    """``10.1007/978-3-030\\_12`` → ``10.1007/978-3-030_12``: dblp escapes ``_``/``%``/``&``."""
+    return _ESCAPED.sub(r"\1", value)
+
+
 def bibtex_to_candidate(text: str, key: str) -> Candidate | None:
-    """A ``/rec/<key>.bib`` answer as a candidate (the first entry; ``@proceedings`` skipped)."""
+    """A ``/rec/<key>.bib`` answer as a candidate: the record itself, not the
+    ``@proceedings`` volume dblp appends to a paper (unless the key *is* that volume)."""
     library = bibtexparser.parse_string(text)
-    entry = next((e for e in library.entries if e.entry_type.lower() != "proceedings"), None)
+    entries = list(library.entries)
+    entry = next((e for e in entries if e.entry_type.lower() != "proceedings"), None) or \
+        next((e for e in entries if e.key.removeprefix("DBLP:") == key), None) or (entries[0] if entries else None)
     if entry is None:
         return None
     f = {fld.key.lower(): " ".join(str(fld.value).split()) for fld in entry.fields}
+    for name in _VERBATIM:
+        if f.get(name):
+            f[name] = _unescape_verbatim(f[name])
     year = int(f["year"]) if f.get("year", "").isdigit() else None
-    venue_name = f.get("booktitle") or f.get("journal")
-    dblp_type = {"inproceedings": "Conference and Workshop Papers", "article": "Journal Articles"}.get(
-        entry.entry_type.lower(), "Informal and Other Publications")
+    bib_type = entry.entry_type.lower()
+    venue_name = delatex(f.get("booktitle") or f.get("journal") or f.get("series") or "") or None
+    dblp_type = _BIB_TYPES.get(bib_type, "Informal and Other Publications")
     entry_type, stage = _classify(key, dblp_type, venue_name)
+    if bib_type in ("book", "proceedings"):
+        entry_type = "book"
+        venue_name = delatex(f.get("series") or f.get("publisher") or "") or None
+    elif bib_type == "phdthesis":
+        entry_type = "phdthesis"
     short = venues.canonical(key.split("/")[1]) if key.count("/") >= 2 else None
-    if short and not key.startswith("journals/corr/"):
+    if short and not key.startswith("journals/corr/") and bib_type in ("inproceedings", "article"):
         venue, container = (f"{short} {year}" if year else short), venues.long_name(short, year) or venue_name
     else:
         venue, container = venue_name, venue_name
@@ -155,12 +187,17 @@ def bibtex_to_candidate(text: str, key: str) -> Candidate | None:
     if f.get("eprint") and f.get("eprinttype", "").lower() == "arxiv":
         ids.arxiv = ids.arxiv or normalize_arxiv(f["eprint"])
     ids.arxiv = ids.arxiv or corr_arxiv_id(key)
-    extra = {k: f[k] for k in ("pages", "volume", "number", "publisher", "series", "editor") if f.get(k)}
+    extra = {k: delatex(f[k]) for k in ("pages", "volume", "number", "publisher", "series", "school") if f.get(k)}
+    if f.get("editor"):
+        extra["editor"] = " and ".join(p.display() for p in _bib_names(f["editor"]))
+    if f.get("isbn"):
+        extra["isbn"] = f["isbn"]
+    authors = _bib_names(f.get("author", "")) or (_bib_names(f["editor"]) if bib_type == "proceedings" and f.get("editor") else [])
     return Candidate(
         source="dblp",
         id=key,
         title=strip_title(delatex(f.get("title", ""))),
-        authors=_bib_names(f.get("author", "")),
+        authors=authors,
         year=year,
         venue=venue,
         container=container,
@@ -197,7 +234,8 @@ class DblpSource:
         return bibtex_to_candidate(text, key) if text else None
 
     def _record(self, key: str) -> str | None:
-        resp = self.client.request(self.name, "GET", f"{self.base}/rec/{key}.bib", params={"param": 1})
+        resp = self.client.request(self.name, "GET", f"{self.base}/rec/{key}.bib", params={"param": 1},
+                                   expect="bibtex")
         if resp.status_code in (404, 410):
             return None
         if resp.status_code != 200:
@@ -219,7 +257,7 @@ class DblpSource:
         return [hit_to_candidate(h["info"]) for h in hits if isinstance(h, dict) and h.get("info")]
 
     def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:
-        resp = self.client.request(self.name, "GET", f"{self.base}/search/publ/api", params=params)
+        resp = self.client.request(self.name, "GET", f"{self.base}/search/publ/api", params=params, expect="json")
         if resp.status_code != 200:
             raise SourceError(self.name, f"search answered {resp.status_code}")
         try:

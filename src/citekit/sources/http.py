@@ -10,14 +10,17 @@ it is talking to, and a test can replace the clock and ``sleep`` so nothing real
 from __future__ import annotations
 
 import email.utils
+import json
 import random
 import re
 import threading
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+import xml.etree.ElementTree as ET
+from collections import Counter, deque
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 from contextlib import contextmanager
+from urllib.parse import urljoin, urlsplit
 
 import requests
 
@@ -37,12 +40,22 @@ def user_agent(mailto: str | None) -> str:
 
 @dataclass
 class HostPolicy:
-    """How gently to treat one service: seconds between request starts, parallel requests."""
+    """How gently to treat one service: seconds between requests, parallel requests, and a
+    budget per minute.
+
+    ``per_minute`` is a token bucket whose tokens come back one minute after they were
+    spent: exactly a server's sliding one-minute window (OpenReview refuses a guest's 21st
+    request in a minute), so the client never runs into it. ``after_answer`` measures
+    ``min_interval`` from the end of the previous answer instead of from its start (arXiv:
+    "3 seconds between requests" on one connection, however long the answer took).
+    """
 
     min_interval: float = 0.0
     concurrency: int = 4
     #: follow limits the service announces in response headers (off when limits are disabled)
     adaptive: bool = True
+    per_minute: float | None = None
+    after_answer: bool = False
 
 
 @dataclass
@@ -59,6 +72,8 @@ class Retry:
     unreachable: bool = False
     #: the host name did not resolve: no network (or a wrong URL), not worth retrying
     no_dns: bool = False
+    #: a 429 refusal: its stated wait is honoured once, then the request gives up
+    rate_limited: bool = False
 
 
 class RetryableError(Exception):
@@ -119,6 +134,15 @@ class _Gate:
 
 #: how often a thread queued behind a rate limit checks whether the service went down
 _WAKE_STEP = 0.5
+#: seconds added to a spent token's minute: the server counts arrivals, which come a
+#: little after our starts, so a token returned exactly at 60 s could still be refused
+BUCKET_MARGIN = 0.5
+#: a 429 body's own "Please try again in 39 seconds" (OpenReview sends no Retry-After)
+_TRY_AGAIN_RE = re.compile(r"try again in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)", re.I)
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.I)
+#: redirect statuses followed within the same origin
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_MAX_REDIRECTS = 5
 
 
 class _Limiter:
@@ -135,14 +159,53 @@ class _Limiter:
         self._sleep = sleep
         self._next = 0.0
         self._lock = threading.Lock()
+        #: start times of the last ``per_minute`` requests (the bucket's spent tokens)
+        self._spent: deque[float] = deque()
+        #: when the previous answer ended (``after_answer`` spacing)
+        self._answered: float | None = None
+
+    def _slot(self, now: float) -> float:
+        """The earliest start not before ``now`` that both the interval and the bucket allow."""
+        interval = 0.0 if self.policy.after_answer else self.policy.min_interval
+        start = max(now, self._next)
+        cap = int(self.policy.per_minute or 0)
+        if cap > 0:
+            while len(self._spent) > cap:
+                self._spent.popleft()
+            if len(self._spent) >= cap:
+                start = max(start, self._spent[-cap] + 60.0 + BUCKET_MARGIN)
+            self._spent.append(start)
+        self._next = start + interval
+        return start
+
+    def pause(self, seconds: float) -> None:
+        """Nobody starts a request for ``seconds`` (the service asked us to wait)."""
+        with self._lock:
+            self._next = max(self._next, self._clock() + seconds)
+
+    def wait_answer_gap(self) -> float:
+        """``after_answer`` services: sleep until ``min_interval`` after the previous answer ended.
+
+        Called while holding the gate, so with one connection no other request can slip
+        in between the end of the wait and the start of this request.
+        """
+        if not self.policy.after_answer or self._answered is None:
+            return 0.0
+        delay = self._answered + self.policy.min_interval - self._clock()
+        if delay > 0:
+            self._sleep(delay)
+            return delay
+        return 0.0
+
+    def answered(self) -> None:
+        self._answered = self._clock()
 
     def wait_turn(self, give_up: Callable[[], bool] | None = None) -> float:
         """Sleep until this caller's slot; with ``give_up``, wake early once it says so
         (the service went down while we queued: no point waiting out a polite interval)."""
         with self._lock:
             now = self._clock()
-            start = max(now, self._next)
-            self._next = start + self.policy.min_interval
+            start = self._slot(now)
         delay = start - now
         if delay <= 0:
             return 0.0
@@ -230,8 +293,10 @@ class HttpClient:
         wall: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         session: requests.Session | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.user_agent = user_agent
+        #: seconds for one read *and* the overall cap of one request (a dripping server is cut off)
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -250,6 +315,28 @@ class HttpClient:
         self._down: dict[str, str] = {}
         self._streak: Counter[str] = Counter()  # consecutive transport failures per service
         self._lock = threading.Lock()
+        #: the whole run's network budget (``sources.deadline``), on ``clock``
+        self.deadline = deadline
+        self._deadline_at = clock() + deadline if deadline else None
+        self.deadline_passed = False
+
+    def remaining(self) -> float | None:
+        """Seconds left of the run's network budget (None: no budget)."""
+        if self._deadline_at is None:
+            return None
+        return self._deadline_at - self.clock()
+
+    def _raise_down(self, bucket: str) -> None:
+        raise SourceUnavailable(bucket, self._down[bucket], deadline=self.deadline_passed)
+
+    def _check_deadline(self, bucket: str) -> None:
+        left = self.remaining()
+        if left is not None and left <= 0:
+            self.deadline_passed = True
+            message = (f"the sync's network deadline of {self.deadline:g} s (sources.deadline) has passed; "
+                       "what is left stays as it is and is looked up on the next sync")
+            self._mark_down(bucket, message)
+            raise SourceUnavailable(bucket, message, deadline=True)
 
     # -- limits -----------------------------------------------------------------------
     def limiter(self, bucket: str) -> _Limiter:
@@ -257,8 +344,7 @@ class HttpClient:
             lim = self._limiters.get(bucket)
             if lim is None:
                 base = self._policies.get(bucket, self._default_policy)
-                lim = _Limiter(HostPolicy(base.min_interval, base.concurrency, base.adaptive), self.clock,
-                               self._sleep_counted)
+                lim = _Limiter(replace(base), self.clock, self._sleep_counted)
                 self._limiters[bucket] = lim
             return lim
 
@@ -272,33 +358,45 @@ class HttpClient:
         self.sleep(seconds)
 
     # -- the retry loop ---------------------------------------------------------------
-    def call(self, bucket: str, attempt: Callable[[], T], *, what: str = "request") -> T:
+    def call(self, bucket: str, attempt: Callable[[], T], *, what: str = "request",
+             max_seconds: float | None = None) -> T:
         """Run ``attempt`` under ``bucket``'s limits, retrying what it marks retryable.
 
         ``attempt`` performs exactly one HTTP request and raises :class:`RetryableError`
-        for busy/broken answers; anything else it raises passes straight through.
+        for busy/broken answers; anything else it raises passes straight through. An
+        attempt that has not finished within ``timeout`` seconds (or what is left of the
+        run's deadline) counts as a transport failure, however slowly bytes still trickle.
         """
         if bucket in self._down:
-            raise SourceUnavailable(bucket, self._down[bucket])
+            self._raise_down(bucket)
         limiter = self.limiter(bucket)
         last: Retry | None = None
+        waited_429 = False
+        skip_turn = False  # this thread just slept what a 429 asked: its turn is now
         for n in range(self.retries + 1):
             if bucket in self._down:  # another thread found it down meanwhile
-                raise SourceUnavailable(bucket, self._down[bucket])
+                self._raise_down(bucket)
+            self._check_deadline(bucket)
             # while the service is failing, queued threads wake early if it is declared down
             failing = self._streak[bucket] > 0 or n > 0
-            limiter.wait_turn(give_up=(lambda: bucket in self._down) if failing else None)
+            if not skip_turn:
+                limiter.wait_turn(give_up=(lambda: bucket in self._down) if failing else None)
+            skip_turn = False
             if bucket in self._down:  # found down while this thread waited for its turn
-                raise SourceUnavailable(bucket, self._down[bucket])
+                self._raise_down(bucket)
             with limiter.gate.held():
+                limiter.wait_answer_gap()
+                self._check_deadline(bucket)
                 with self._lock:
                     self.stats.requests[bucket] += 1
                 try:
-                    result = attempt()
+                    result = self._bounded(attempt, max_seconds)
                     self._streak[bucket] = 0
                     return result
                 except RetryableError as exc:
                     last = exc.retry
+                finally:
+                    limiter.answered()
             if last.unreachable:
                 with self._lock:
                     self._streak[bucket] += 1
@@ -319,6 +417,15 @@ class HttpClient:
                            "skipping it for this run, run sync again later")
                 self._mark_down(bucket, message)
                 raise SourceUnavailable(bucket, message)
+            if last.rate_limited and last.wait is not None:
+                if waited_429:
+                    # the service refused again after we waited what it asked: it knows
+                    # better than a blind retry loop; this request gives up
+                    raise SourceError(bucket, f"{what} was refused again after waiting {last.wait:g} s as asked "
+                                              f"({last.reason}); run sync again later")
+                waited_429 = True
+                limiter.pause(last.wait)  # every thread of this service waits, not only this one
+                skip_turn = True
             if n == self.retries:
                 break
             with self._lock:
@@ -331,6 +438,38 @@ class HttpClient:
             raise SourceUnavailable(bucket, message)
         raise SourceError(bucket, message)
 
+    def _bounded(self, attempt: Callable[[], T], max_seconds: float | None = None) -> T:
+        """``attempt()`` with an overall time limit.
+
+        Read timeouts restart with every byte, so a server dripping one byte every few
+        seconds never trips them; the attempt runs on a daemon thread instead, and the
+        caller stops waiting after ``timeout`` seconds (or what is left of the run's
+        deadline), treating the silence as a transport failure.
+        """
+        limit = max_seconds if max_seconds is not None else self.timeout
+        left = self.remaining()
+        if left is not None:
+            limit = max(0.0, min(limit, left))
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                box["result"] = attempt()
+            except BaseException as exc:  # handed to the caller below
+                box["error"] = exc
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=run, name="citekit-http", daemon=True)
+        worker.start()
+        if not done.wait(limit):
+            box["abandoned"] = True
+            raise RetryableError(Retry(f"no complete answer within {limit:g} s", unreachable=True))
+        if "error" in box:
+            raise box["error"]
+        return box["result"]
+
     def _delay(self, n: int, retry: Retry) -> float:
         if retry.wait is not None:
             return retry.wait
@@ -340,6 +479,10 @@ class HttpClient:
     def _mark_down(self, bucket: str, message: str) -> None:
         with self._lock:
             self._down[bucket] = message
+
+    def mark_down(self, bucket: str, message: str) -> None:
+        """Skip ``bucket`` for the rest of the run (a source found a reason the client cannot see)."""
+        self._mark_down(bucket, message)
 
     # -- requests-based convenience ------------------------------------------------------
     def request(
@@ -351,31 +494,62 @@ class HttpClient:
         params: Mapping[str, Any] | None = None,
         json: Any = None,
         headers: Mapping[str, str] | None = None,
+        expect: str | None = None,
+        max_seconds: float | None = None,
     ) -> requests.Response:
         """One logical request: answers other than 429/5xx (404, 403, 400…) are returned.
 
         The caller decides what a 404 or 403 means for its service; only "try later"
-        answers and transport failures are retried here.
+        answers, transport failures and malformed answers are retried here. ``expect``
+        (``json``, ``xml``, ``atom`` or ``bibtex``) says what a 200 answer must hold: a truncated or
+        junk body is that service failing, retried and counted towards marking it down.
+        Redirects are followed only within the same origin; one to another origin marks
+        the service down for the run (a captive portal, a moved API, a hijacked name).
+        ``max_seconds`` replaces ``timeout`` as the cap of the whole request (a download of
+        several megabytes may take longer than any single API answer should).
         """
 
         def attempt() -> requests.Response:
-            try:
-                resp = self.session.request(method, url, params=params, json=json, headers=headers,
-                                            timeout=self.timeout)
-            except requests.Timeout as exc:
-                raise RetryableError(Retry(f"timed out after {self.timeout:g} s", unreachable=True)) from exc
-            except requests.ConnectionError as exc:
-                raise RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True,
-                                           no_dns=_no_name_resolution(str(exc)))) from exc
-            except requests.RequestException as exc:
-                raise SourceError(bucket, f"{method} {url} failed: {_short(exc)}") from exc
+            target, verb, body = url, method, json
+            query = params
+            for _ in range(_MAX_REDIRECTS + 1):
+                try:
+                    resp = self.session.request(verb, target, params=query, json=body, headers=headers,
+                                                timeout=self.timeout, allow_redirects=False)
+                except requests.Timeout as exc:
+                    raise RetryableError(Retry(f"timed out after {self.timeout:g} s", unreachable=True)) from exc
+                except requests.ConnectionError as exc:
+                    raise RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True,
+                                               no_dns=_no_name_resolution(str(exc)))) from exc
+                except requests.RequestException as exc:
+                    raise SourceError(bucket, f"{method} {url} failed: {_short(exc)}") from exc
+                if resp.status_code not in _REDIRECTS or not resp.headers.get("Location"):
+                    break
+                nxt = urljoin(resp.url or target, resp.headers["Location"])
+                if _origin(nxt) != _origin(target):
+                    message = (f"{method} {_path(url)} was redirected to another site ({_origin(nxt)}); "
+                               f"not following it. Check sources.{bucket}.url, or the network (a login portal?)")
+                    self._mark_down(bucket, message)
+                    raise SourceUnavailable(bucket, message)
+                target, query = nxt, None
+                if resp.status_code == 303 or (resp.status_code in (301, 302) and verb == "POST"):
+                    verb, body = "GET", None
+            else:
+                raise RetryableError(Retry(f"more than {_MAX_REDIRECTS} redirects", unreachable=True))
             self.adapt(bucket, resp.headers)
             if resp.status_code in RETRY_STATUSES:
-                raise RetryableError(Retry(f"HTTP {resp.status_code}",
-                                           wait=parse_retry_after(resp.headers.get("Retry-After"), now=self.wall())))
+                wait = parse_retry_after(resp.headers.get("Retry-After"), now=self.wall())
+                if resp.status_code == 429 and wait is None:
+                    wait = parse_try_again(resp.text)
+                raise RetryableError(Retry(f"HTTP {resp.status_code}", wait=wait,
+                                           rate_limited=resp.status_code == 429))
+            if resp.status_code == 200 and expect:
+                problem = malformed(resp, expect)
+                if problem:
+                    raise RetryableError(Retry(problem, unreachable=True))
             return resp
 
-        return self.call(bucket, attempt, what=f"{method} {_path(url)}")
+        return self.call(bucket, attempt, what=f"{method} {_path(url)}", max_seconds=max_seconds)
 
     def close(self) -> None:
         self.session.close()
@@ -396,6 +570,58 @@ def _no_name_resolution(reason: str) -> bool:
 def _short(exc: BaseException) -> str:
     text = str(exc)
     return text if len(text) < 200 else text[:197] + "..."
+
+
+def parse_try_again(text: str | None) -> float | None:
+    """Seconds from a refusal's own words: ``Please try again in 39 seconds`` or
+    ``in 60 minutes and 13 seconds`` (OpenReview's 429 body; it sends no ``Retry-After``)."""
+    m = _TRY_AGAIN_RE.search(text or "")
+    if not m:
+        return None
+    total, found = 0.0, False
+    for number, unit in _DURATION_PART.findall(m.group(1)):
+        unit = unit.lower()
+        total += float(number) * (3600 if unit.startswith("h") else 60 if unit.startswith("m") else 1)
+        found = True
+    return total if found else None
+
+
+def malformed(resp: requests.Response, expect: str) -> str | None:
+    """Why a 200 answer is not the ``expect`` kind of document (None when it is)."""
+    kind = resp.headers.get("Content-Type", "?").split(";")[0].strip() or "?"
+    text = resp.text
+    if expect == "json":
+        try:
+            resp._citekit_json = json.loads(text)  # type: ignore[attr-defined]  # parsed once
+        except ValueError as exc:
+            return f"answered {kind} that is not complete JSON ({_short(str(exc))})"
+        return None
+    if expect in ("xml", "atom"):
+        try:
+            root = ET.fromstring(text)
+        except ET.ParseError as exc:
+            return f"answered {kind} that is not complete XML ({exc})"
+        if expect == "atom" and root.tag != "{http://www.w3.org/2005/Atom}feed":
+            return f"answered {kind} that is not complete Atom XML (a <{root.tag}> document)"
+        return None
+    if expect == "bibtex":
+        stripped = text.lstrip()
+        if not stripped.startswith("@") or stripped.lower().startswith(("<!doctype", "<html")) or \
+                text.count("{") != text.count("}"):
+            return f"answered {kind} that is not a complete BibTeX record"
+    return None
+
+
+def body_json(resp: requests.Response) -> Any:
+    """The JSON of an answer that ``expect="json"`` already checked (parsed once, not twice)."""
+    if hasattr(resp, "_citekit_json"):
+        return resp._citekit_json
+    return resp.json()
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{(parts.netloc or '').lower()}"
 
 
 def _path(url: str) -> str:

@@ -20,6 +20,7 @@ import bibtexparser
 import requests
 
 from .. import venues
+from ..ids import ids_from_url, normalize_arxiv
 from ..model import Candidate, Ids, Mention, Person
 from ..names import parse_name
 from .base import SourceError
@@ -34,12 +35,32 @@ SITE_URL = "https://openreview.net"
 NEEDS_CREDENTIALS = ("OpenReview refuses anonymous fetches by id; set OPENREVIEW_USERNAME and "
                      "OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) in the environment to look up "
                      "OpenReview ids. Title search still works without an account.")
+#: the last part of a venueid that says where a submission stands: conferences use
+#: ``…/Rejected_Submission``; journals (TMLR and the like) move a paper through
+#: ``TMLR/Submitted``, ``/Assigning_AE``, ``/Under_Review``, ``/Decision_Pending`` to
+#: ``TMLR`` itself (accepted), or ``/Rejected``, ``/Desk_Rejected``, ``/Withdrawn_Submission``,
+#: ``/Retracted_Acceptance``
 _CLOSED_VENUEIDS = {
     "Rejected_Submission": "rejected",
     "Withdrawn_Submission": "rejected",
     "Desk_Rejected_Submission": "rejected",
+    "Rejected": "rejected",
+    "Desk_Rejected": "rejected",
+    "Withdrawn": "rejected",
+    "Retracted_Acceptance": "rejected",
+    "Retracted": "rejected",
     "Submission": "submitted",
+    "Submitted": "submitted",
+    "Under_Review": "submitted",
+    "Decision_Pending": "submitted",
+    "Assigning_AE": "submitted",
+    "Assigning_AC": "submitted",
+    "Assigning_Reviewers": "submitted",
+    "Camera_Ready_Pending": "submitted",
 }
+_CLOSED_WORDS = (("reject", "rejected"), ("withdraw", "rejected"), ("retract", "rejected"),
+                 ("submi", "submitted"), ("review", "submitted"), ("pending", "submitted"),
+                 ("assigning", "submitted"))
 
 
 def _value(content: dict[str, Any], key: str) -> Any:
@@ -85,19 +106,22 @@ def venue_stage(venueid: str | None, venue_text: str | None) -> tuple[str, str |
     year: int | None = None
     stage = "submitted"
     if venueid:
-        parts = venueid.split("/")
+        parts = venueid.lstrip(".").split("/")  # ".TMLR/Under_Review" on test instances
         short = venues.canonical(re.split(r"[.]", parts[0])[0])
         year = next((int(p) for p in parts if re.fullmatch(r"(?:19|20)\d{2}", p)), None)
         last = parts[-1]
-        if last in _CLOSED_VENUEIDS:
-            stage = _CLOSED_VENUEIDS[last]
+        lifecycle = _CLOSED_VENUEIDS.get(last) or (
+            next((st for word, st in _CLOSED_WORDS if word in last.lower()), None)
+            if len(parts) > 1 and "workshop" not in venueid.lower() else None)
+        if lifecycle:
+            stage = lifecycle
         elif "workshop" in venueid.lower():
             stage = "workshop"
         else:
             stage = "accepted"
     elif text:
         low = text.lower()
-        if low.startswith("submitted to"):
+        if low.startswith(("submitted to", "under review")) or "decision pending" in low:
             stage = "submitted"
         elif "withdrawn" in low or "rejected" in low:
             stage = "rejected"
@@ -108,9 +132,27 @@ def venue_stage(venueid: str | None, venue_text: str | None) -> tuple[str, str |
     text_short, text_year = venues.from_text(text)
     short = short or text_short
     year = year or text_year
-    if short is None and venueid and venues.canonical(venueid):  # journals: venueid "TMLR"
-        short = venues.canonical(venueid)
+    if short is None and venueid and venues.canonical(parts[0]):  # journals: venueid "TMLR"
+        short = venues.canonical(parts[0])
     return stage, short, year
+
+
+#: content fields where submissions link their preprint (venues name them differently)
+_ARXIV_FIELDS = ("arxiv", "arxiv_id", "arxiv_url", "arxiv_link", "preprint", "preprint_url")
+
+
+def _arxiv_link(content: dict[str, Any], bib: dict[str, str]) -> str | None:
+    """The arXiv id a note links (a content field, or its BibTeX's eprint): a version link
+    that resolution follows to the preprint and from there to later versions."""
+    for key in _ARXIV_FIELDS:
+        value = _value(content, key)
+        if isinstance(value, str) and value.strip():
+            found = normalize_arxiv(value) or ids_from_url(value).arxiv
+            if found:
+                return found
+    if bib.get("eprint") and bib.get("archiveprefix", bib.get("eprinttype", "")).lower() == "arxiv":
+        return normalize_arxiv(bib["eprint"])
+    return None
 
 
 def note_to_candidate(note: dict[str, Any]) -> Candidate:
@@ -165,7 +207,7 @@ def note_to_candidate(note: dict[str, Any]) -> Candidate:
         container=container,
         entry_type=entry_type,
         stage=stage,
-        ids=Ids(openreview=str(forum)),
+        ids=Ids(openreview=str(forum), arxiv=_arxiv_link(content, bib)),
         abstract=_clean(_value(content, "abstract")),
         url=f"{SITE_URL}/forum?id={forum}",
         extra=extra,
@@ -214,7 +256,7 @@ class OpenReviewSource:
     def _fetch_note(self, note_id: str) -> dict[str, Any] | None:
         if self.settings.has_openreview_credentials and not self.get_blocked:
             resp = self.client.request(self.name, "GET", f"{self.base}/notes", params={"id": note_id},
-                                       headers=self._auth_headers())
+                                       headers=self._auth_headers(), expect="json")
             if resp.status_code == 200:
                 body = self._json(resp)
                 return body if body.get("notes") else None
@@ -240,7 +282,8 @@ class OpenReviewSource:
         if self.id_search_blocked:
             raise SourceError(self.name, NEEDS_CREDENTIALS, needs_credentials=True)
         resp = self.client.request(self.name, "POST", f"{self.base}/notes/search", json={"ids": [note_id]},
-                                   headers=self._auth_headers() if self.settings.has_openreview_credentials else None)
+                                   headers=self._auth_headers() if self.settings.has_openreview_credentials else None,
+                                   expect="json")
         if resp.status_code == 200:
             body = self._json(resp)
             notes = [n for n in body.get("notes", []) if n.get("id") == note_id or n.get("forum") == note_id]
@@ -273,7 +316,8 @@ class OpenReviewSource:
 
     def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:
         headers = self._auth_headers() if self.settings.has_openreview_credentials else None
-        resp = self.client.request(self.name, "GET", f"{self.base}/notes/search", params=params, headers=headers)
+        resp = self.client.request(self.name, "GET", f"{self.base}/notes/search", params=params, headers=headers,
+                                   expect="json")
         if resp.status_code != 200:
             name, message = _error_name(resp)
             if resp.status_code == 403 and name == "ChallengeRequiredError":

@@ -15,23 +15,45 @@ from typing import Any, Mapping
 
 from .http import HostPolicy
 
-SOURCE_NAMES: tuple[str, ...] = ("openreview", "crossref", "dblp", "arxiv")
+#: every source, cheapest and most exact first (the default of ``sources.enabled``)
+SOURCE_NAMES: tuple[str, ...] = ("conferences", "openreview", "crossref", "dblp", "arxiv")
+#: the services proper (each has a URL, a limit policy and a ``CITEKIT_<NAME>_URL``)
+SERVICES: tuple[str, ...] = ("openreview", "crossref", "dblp", "arxiv")
 
-#: The services' own requests: arXiv one call every 3 s on one connection; dblp 1–2 s
-#: apart; Crossref announces its limits in headers (polite pool: 3 parallel);
-#: OpenReview publishes none, so stay modest.
+#: Conference sites running the same virtual-site software: name -> (site root, file prefix).
+#: Each publishes ``/static/virtual/data/<prefix>-<year>-orals-posters.json``.
+CONFERENCE_SITES: dict[str, str] = {
+    "icml": "https://icml.cc",
+    "neurips": "https://neurips.cc",
+    "iclr": "https://iclr.cc",
+    "mlsys": "https://mlsys.org",
+}
+
+#: OpenReview's budget for guests: "20 requests per minute for guest users"
+#: (openreview/openreview#254); signed-in users have larger ones, set per_minute then.
+OPENREVIEW_GUEST_PER_MINUTE = 20.0
+
+#: The services' own requests: arXiv one call every 3 s on one connection, counted from
+#: the end of the previous answer; dblp about one a second; Crossref announces its limits
+#: in headers (polite pool: 3 parallel); OpenReview 20 a minute for guests. A conference
+#: site serves one static file per venue-year: one request at a time is plenty.
 DEFAULT_POLICIES: dict[str, HostPolicy] = {
-    "arxiv": HostPolicy(min_interval=3.0, concurrency=1),
+    "arxiv": HostPolicy(min_interval=3.0, concurrency=1, after_answer=True),
     "dblp": HostPolicy(min_interval=1.0, concurrency=1),
     "crossref": HostPolicy(min_interval=0.2, concurrency=3),
-    "openreview": HostPolicy(min_interval=0.5, concurrency=2),
+    "openreview": HostPolicy(min_interval=0.5, concurrency=2, per_minute=OPENREVIEW_GUEST_PER_MINUTE),
+    **{site: HostPolicy(min_interval=1.0, concurrency=1) for site in CONFERENCE_SITES},
 }
+#: the whole sync's network work stops after this many seconds (``sources.deadline``);
+#: what is left stays notes-only and is looked up on the next sync
+DEFAULT_DEADLINE = 900.0
 
 _URL_ENV = {
     "openreview": "CITEKIT_OPENREVIEW_URL",
     "crossref": "CITEKIT_CROSSREF_URL",
     "dblp": "CITEKIT_DBLP_URL",
     "arxiv": "CITEKIT_ARXIV_URL",
+    **{site: f"CITEKIT_{site.upper()}_URL" for site in CONFERENCE_SITES},
 }
 
 
@@ -54,8 +76,13 @@ class SourceSettings:
     enabled: list[str] = field(default_factory=lambda: list(SOURCE_NAMES))
     #: per-source request spacing and parallelism; ``rate_limits: off`` empties the spacing
     policies: dict[str, HostPolicy] = field(
-        default_factory=lambda: {k: HostPolicy(v.min_interval, v.concurrency) for k, v in DEFAULT_POLICIES.items()}
+        default_factory=lambda: {k: HostPolicy(v.min_interval, v.concurrency, v.adaptive, v.per_minute, v.after_answer)
+                                 for k, v in DEFAULT_POLICIES.items()}
     )
+    #: conference site roots (``sources.icml.url``, ``CITEKIT_ICML_URL``, ...)
+    conference_urls: dict[str, str] = field(default_factory=lambda: dict(CONFERENCE_SITES))
+    #: seconds of network work one sync may spend (None: no cap)
+    deadline: float | None = DEFAULT_DEADLINE
 
     @property
     def cache_path(self) -> Path | None:
@@ -67,7 +94,15 @@ class SourceSettings:
         return bool(self.openreview_token or (self.openreview_username and self.openreview_password))
 
     def url(self, source: str) -> str:
+        if source in self.conference_urls:
+            return self.conference_urls[source]
         return getattr(self, f"{source}_url")
+
+    def _set_url(self, name: str, url: str) -> None:
+        if name in CONFERENCE_SITES:
+            self.conference_urls[name] = url.rstrip("/")
+        else:  # the arXiv URL is the query endpoint itself: keep it exactly
+            setattr(self, f"{name}_url", url.rstrip("/") if name != "arxiv" else url)
 
     @classmethod
     def from_env(cls, config: Mapping[str, Any] | None, project_root: Path,
@@ -82,18 +117,28 @@ class SourceSettings:
             raise ValueError("citekit.yaml: 'sources:' must be a mapping such as "
                              "'sources: {crossref: {url: https://api.crossref.org}, mailto: you@example.org}'")
         s = cls()
-        for name in SOURCE_NAMES:
+        for name in (*SERVICES, *CONFERENCE_SITES):
             sub = section.get(name) or {}
             if not isinstance(sub, Mapping):
                 raise ValueError(f"citekit.yaml: 'sources.{name}' must be a mapping, e.g. '{name}: {{url: ...}}'")
-            if sub.get("url"):
-                setattr(s, f"{name}_url", str(sub["url"]).rstrip("/") if name != "arxiv" else str(sub["url"]))
+            url = env.get(_URL_ENV[name]) or sub.get("url")
+            if url:
+                s._set_url(name, str(url))
             if "interval" in sub:
                 s.policies[name].min_interval = _number(sub["interval"], f"sources.{name}.interval")
             if "concurrency" in sub:
                 s.policies[name].concurrency = max(1, int(_number(sub["concurrency"], f"sources.{name}.concurrency")))
-            if env.get(_URL_ENV[name]):
-                setattr(s, f"{name}_url", env[_URL_ENV[name]].rstrip("/") if name != "arxiv" else env[_URL_ENV[name]])
+            if "per_minute" in sub:
+                per_minute = _number(sub["per_minute"], f"sources.{name}.per_minute")
+                if per_minute <= 0:
+                    raise ValueError(f"citekit.yaml: 'sources.{name}.per_minute' must be a positive number "
+                                     f"of requests a minute, got {sub['per_minute']!r}")
+                s.policies[name].per_minute = per_minute
+        if "deadline" in section:
+            s.deadline = _number(section["deadline"], "sources.deadline") if section["deadline"] is not None else None
+            if s.deadline is not None and s.deadline <= 0:
+                raise ValueError(f"citekit.yaml: 'sources.deadline' must be a positive number of seconds, "
+                                 f"got {section['deadline']!r}")
         s.mailto = env.get("CITEKIT_MAILTO") or section.get("mailto") or None
         if "timeout" in section:
             s.timeout = _number(section["timeout"], "sources.timeout")
@@ -111,6 +156,7 @@ class SourceSettings:
             for policy in s.policies.values():
                 policy.min_interval = 0.0
                 policy.adaptive = False
+                policy.per_minute = None
         cache_dir = env.get("CITEKIT_CACHE_DIR") or section.get("cache_dir")
         s.cache_dir = Path(cache_dir).expanduser() if cache_dir else Path(project_root) / ".citekit"
         if not s.cache_dir.is_absolute():
@@ -122,6 +168,8 @@ class SourceSettings:
 
 
 def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool):
+        raise ValueError(f"citekit.yaml: '{where}' must be a number, got {value!r}")
     try:
         return float(value)
     except (TypeError, ValueError):
