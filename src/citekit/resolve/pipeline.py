@@ -29,7 +29,7 @@ from ..ids import ARXIV_DOI_PREFIX
 from ..model import Candidate, Ids, Mention, Work
 from ..sources.base import Source, SourceError, SourceUnavailable
 from ..text import normalize_title
-from .choose import FINAL_STAGES, choose_version, group_versions, stage_rank
+from ..works import FINAL_STAGES, choose_version, group_versions, stage_rank
 from .match import ACCEPT, MatchScore, scored
 
 #: A winner must beat the best other work by this much, or the work is ambiguous.
