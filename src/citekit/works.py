@@ -72,7 +72,10 @@ _THESIS = {"phdthesis", "mastersthesis", "thesis"}
 _BOOKISH = {"book", "mvbook", "proceedings", "mvproceedings", "collection", "mvcollection", "reference", "periodical"}
 _LOOSE = {"misc", "unpublished", "online", "electronic", "preprint", "techreport", "report", "article"}
 #: types whose editions and releases are distinct works: their year, edition and version must agree
-_RELEASED = {"manual", "software", "book", "mvbook", "booklet", "dataset"}
+_RELEASED = {"manual", "software", "book", "mvbook", "booklet", "dataset", "proceedings", "mvproceedings",
+             "collection", "mvcollection", "periodical"}
+_VERSION_IN_TEXT = re.compile(r"\b(?:version|release|v\.?|rev\.?|revision)\s*~?(\d+(?:\.\d+)*[a-z]?)", re.I)
+_EDITION_IN_TEXT = re.compile(r"\b(\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?:st|nd|rd|th)?\s+ed(?:ition|\.)", re.I)
 _KIND_WORDS = {
     "erratum": "erratum", "errata": "erratum", "corrigendum": "erratum", "corrigenda": "erratum",
     "correction": "erratum", "corrections": "erratum", "retraction": "retraction", "retracted": "retraction",
@@ -383,19 +386,37 @@ def _authors_agree(r1: Record, r2: Record) -> bool:
     return bool(a1 and a2) and author_overlap(a1, a2, truncated=t1 or t2)[0] >= AUTHOR_THRESHOLD
 
 
+def release_of(fields: Mapping[str, str]) -> tuple[str, str]:
+    """(version, edition) a record names, in its own fields or in its note ("Version 2.3.1")."""
+    text = " ".join(fields.get(k, "") for k in ("note", "howpublished", "title"))
+    version = fields.get("version", "").strip().lower()
+    if not version:
+        m = _VERSION_IN_TEXT.search(text)
+        version = m.group(1).lower() if m else ""
+    edition = fields.get("edition", "").strip().lower()
+    if not edition:
+        m = _EDITION_IN_TEXT.search(text)
+        edition = m.group(1).lower() if m else ""
+    edition = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}.get(edition, edition)
+    edition = re.sub(r"(?<=\d)(st|nd|rd|th)$", "", edition)
+    return version, edition
+
+
 def _different_part(r1: Record, r2: Record) -> str | None:
-    """Why two records with the same title are different parts of something, or None."""
+    """Why two records with the same title are different parts or releases of something, or None."""
     f1, f2 = r1.fields, r2.fields
-    for name in ("chapter", "edition", "version", "part"):
+    for name in ("chapter", "part"):
         v1, v2 = f1.get(name, "").strip().lower(), f2.get(name, "").strip().lower()
         if v1 and v2 and v1 != v2:
             return f"different {name}s"
-    if r1.entry.entry_type in _RELEASED or r2.entry.entry_type in _RELEASED:
-        for name in ("edition", "version"):
-            if bool(f1.get(name, "").strip()) != bool(f2.get(name, "").strip()):
-                return f"only one names its {name}"
-        if r1.year != r2.year:
-            return "releases of different years"
+    (ver1, ed1), (ver2, ed2) = release_of(f1), release_of(f2)
+    released = r1.entry.entry_type in _RELEASED or r2.entry.entry_type in _RELEASED
+    if (ver1 or ver2) and ver1 != ver2 and (released or (ver1 and ver2)):
+        return "different versions"
+    if (ed1 or ed2) and ed1 != ed2 and (released or (ed1 and ed2)):
+        return "different editions"
+    if released and r1.year != r2.year:
+        return "releases of different years"
     same_container = r1.container and r1.container == r2.container
     p1, p2 = _first_page(f1.get("pages", "")), _first_page(f2.get("pages", ""))
     if p1 and p2 and p1 != p2 and (same_container or r1.cls == r2.cls == "paper" and r1.year == r2.year):
@@ -452,15 +473,24 @@ def _same_or_versions(r1: Record, r2: Record, why: str) -> Verdict | None:
             return None  # two publications of one place and time: two papers that share a title
         return Verdict("versions", f"{why}, but two DOIs (two publications)")
     stages = {r1.stage, r2.stage}
+    f1, f2 = r1.fields, r2.fields
     if "workshop" in stages and len(stages) > 1 and stages != {"workshop", "preprint"}:
         return Verdict("versions", f"{why}; a workshop paper and a later version")
-    if "submitted" in stages and len(stages) > 1 and r1.cls != r2.cls:
+    if "submitted" in stages and len(stages) > 1:
         return Verdict("versions", f"{why}; a technical report and a paper")
+    if stages == {"submitted"}:
+        for name in ("number", "institution"):
+            if f1.get(name) and f2.get(name) and _plain(f1[name]) != _plain(f2[name]):
+                return Verdict("versions", f"{why}; two technical reports ({name} differs)")
     if r1.year and r2.year:
         gap = abs(r1.year - r2.year)
-        both_final = r1.stage in FINAL_STAGES and r2.stage in FINAL_STAGES
-        if gap > (0 if both_final else 2):
+        flexible = bool(stages & {"preprint", "accepted"})  # a preprint may precede its paper by a year or two
+        if gap > (2 if flexible else 0):
             return Verdict("versions", f"{why}; {min(r1.year, r2.year)} and {max(r1.year, r2.year)} versions")
+        if gap == 0 and not flexible and not stages & FINAL_STAGES:
+            m1, m2 = _month(f1.get("month", "")), _month(f2.get("month", ""))
+            if m1 and m2 and m1 != m2:
+                return Verdict("versions", f"{why}; two drafts of {r1.year}")
     if r1.stage in FINAL_STAGES and r2.stage in FINAL_STAGES and r1.container and r2.container:
         if fuzz.token_set_ratio(r1.container, r2.container) < 60 and not _same_venue(r1, r2):
             f1, f2 = r1.fields, r2.fields
@@ -469,6 +499,10 @@ def _same_or_versions(r1: Record, r2: Record, why: str) -> Verdict | None:
             if not same_place:  # a renamed journal keeps volume and pages; a journal extension does not
                 return Verdict("versions", f"{why}; published in two places")
     return Verdict("same", why)
+
+
+def _month(value: str) -> str:
+    return value.strip().lower()[:3]
 
 
 def _same_venue(r1: Record, r2: Record) -> bool:
