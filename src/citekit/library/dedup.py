@@ -245,6 +245,14 @@ def analyse(entries: Sequence[Entry], *, precedence: Sequence[str] | None = None
     is ``resolve.precedence`` from citekit.yaml: it picks the survivor.
     """
     matches = find_matches(entries, parents=parents)
+    return analyse_matches(entries, [m for m in matches if m.kind == "same"],
+                           [m for m in matches if m.kind != "same"], precedence, parents)
+
+
+def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], other_matches: Sequence[Match],
+                    precedence: Sequence[str] | None = None, parents: Sequence[Entry] = ()) -> Analysis:
+    """Clusters, version groups and stale identifiers from already decided pairs."""
+    matches = [*same_matches, *other_matches]
     n = len(entries)
     context = [*entries, *parents]
 
