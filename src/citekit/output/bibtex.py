@@ -141,6 +141,9 @@ def entry_fields(entry: Entry) -> dict[str, str]:
 
 
 def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
+    # BibTeX reads every run of white space as one space; writing it so means a line that
+    # happens to start with "@" inside a long value can never look like a new entry
+    value = " ".join(value.split())
     if not braces_balanced(value):
         log.warning(
             "%s: field %s has unbalanced braces; writing a sanitized copy. Fix it by hand in "
