@@ -277,7 +277,8 @@ class Macros:
     defined_here: set[str] = field(default_factory=set)
 
     def define(self, name: str, tokens: "list[Token]", missing: list[str] | None = None) -> None:
-        self.current[name.lower()] = evaluate_tokens(tokens, self, missing=missing)
+        # a macro keeps its outer spaces (" Symposium on ..." is joined to what precedes it)
+        self.current[name.lower()] = evaluate_tokens(tokens, self, missing=missing, strip=False)
 
     def lookup(self, name: str, seen: frozenset[str] = frozenset()) -> str | None:
         """The text of a macro, or None when no file read so far defines it."""
@@ -286,10 +287,13 @@ class Macros:
             return self.current[low]
         if low in self.final and low not in seen:
             value = self.final[low]
-            return value if isinstance(value, str) else evaluate_tokens(value, self, seen=seen | {low})
+            return value if isinstance(value, str) else evaluate_tokens(value, self, seen=seen | {low}, strip=False)
         if low in _MONTH_NAMES:
             return _MONTH_NAMES[low]
         return None
+
+
+_SPACE_RUN = re.compile(r"\s+")
 
 
 def collapse_space(value: str) -> str:
@@ -298,14 +302,14 @@ def collapse_space(value: str) -> str:
 
 
 def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, month: bool = False,
-                    seen: frozenset[str] = frozenset(), missing: list[str] | None = None) -> str:
+                    seen: frozenset[str] = frozenset(), missing: list[str] | None = None, strip: bool = True) -> str:
     """The text BibTeX makes of a value: literals joined, macros expanded, white space collapsed.
 
     A lone month macro in ``month`` stays the macro (``oct``), so the writer keeps it a
     macro and styles can localise it; anywhere else it becomes the month's name. An
     undefined macro is kept as its name rather than dropped, and added to ``missing``.
     """
-    if len(tokens) == 1 and tokens[0].kind == "literal":
+    if len(tokens) == 1 and tokens[0].kind == "literal" and strip:
         return collapse_space(tokens[0].text)
     if month and len(tokens) == 1 and tokens[0].text.lower() in _MONTH_NAMES:
         return tokens[0].text.lower()
@@ -320,7 +324,8 @@ def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, mo
                 missing.append(tok.text)
             value = tok.text
         parts.append(value)
-    return collapse_space("".join(parts))
+    joined = "".join(parts)
+    return collapse_space(joined) if strip else _SPACE_RUN.sub(" ", joined)
 
 
 def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = False) -> str:
