@@ -88,6 +88,8 @@ _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii":
 _DIGITS = re.compile(r"\d+")
 _ORDINAL = {"one": 1, "two": 2, "three": 3, "four": 4, "first": 1, "second": 2, "third": 3, "fourth": 4}
 _MARKER_WORDS = frozenset(_KIND_WORDS) | frozenset(_ROMAN) | frozenset(_ORDINAL)
+#: a volume or number that is one (``14``, ``IV``, ``3-4``), not a placeholder such as ``ASAP``
+_REAL_VOLUME = re.compile(r"^\s*[\divxlcdm]+(?:\s*[-–/]\s*[\divxlcdm]+)?\s*$", re.I)
 
 
 # ---- normalised inputs ----------------------------------------------------------------------
@@ -159,6 +161,8 @@ def entry_stage(entry: Entry, fields: Mapping[str, str] | None = None) -> str:
     f = fields if fields is not None else entry.fields
     kind = entry.entry_type
     container = f.get("journal") or f.get("booktitle") or f.get("journaltitle") or ""
+    if not container and f.get("crossref") and kind in _PUBLISHED_TYPES:
+        container = "(the crossref parent)"  # the proceedings are named in the parent entry
     has_notes = "note" in f or "pubstate" in f or "howpublished" in f
     notes = " ".join(f.get(k, "") for k in ("note", "pubstate", "howpublished")) if has_notes else ""
     if (container and _ACCEPTED.search(container)) or (notes and _ACCEPTED.search(notes)):
@@ -424,7 +428,8 @@ def _different_part(r1: Record, r2: Record) -> str | None:
     if same_container or r1.entry.entry_type in ("incollection", "inbook"):
         for name in ("volume", "number"):
             v1, v2 = f1.get(name, "").strip().lower(), f2.get(name, "").strip().lower()
-            if v1 and v2 and v1 != v2:
+            # a placeholder ("ASAP", "in press") is no volume at all
+            if v1 and v2 and v1 != v2 and _REAL_VOLUME.match(v1) and _REAL_VOLUME.match(v2):
                 return f"different {name}s of one container"
     return None
 
@@ -476,13 +481,17 @@ def _same_or_versions(r1: Record, r2: Record, why: str) -> Verdict | None:
     f1, f2 = r1.fields, r2.fields
     if "workshop" in stages and len(stages) > 1 and stages != {"workshop", "preprint"}:
         return Verdict("versions", f"{why}; a workshop paper and a later version")
-    if "submitted" in stages and len(stages) > 1:
+    reports = (r1.entry.entry_type in _REPORT_TYPES, r2.entry.entry_type in _REPORT_TYPES)
+    if ("submitted" in stages and len(stages) > 1) or reports[0] != reports[1]:
         return Verdict("versions", f"{why}; a technical report and a paper")
     if stages == {"submitted"}:
         for name in ("number", "institution"):
             if f1.get(name) and f2.get(name) and _plain(f1[name]) != _plain(f2[name]):
                 return Verdict("versions", f"{why}; two technical reports ({name} differs)")
     if r1.year and r2.year:
+        for pub, other in ((r1, r2), (r2, r1)):
+            if pub.stage in FINAL_STAGES and other.stage == "preprint" and not other.arxiv and other.year > pub.year:
+                return Verdict("versions", f"{why}; a manuscript revised after the {pub.year} publication")
         gap = abs(r1.year - r2.year)
         flexible = bool(stages & {"preprint", "accepted"})  # a preprint may precede its paper by a year or two
         if gap > (2 if flexible else 0):
@@ -533,9 +542,6 @@ _BROKEN_WORD = re.compile(
 def broken_words(text: str) -> int:
     """How many places look like text damaged by PDF extraction ("High-e Ffi Ciency")."""
     return len(_BROKEN_WORD.findall(text or ""))
-
-
-_REAL_VOLUME = re.compile(r"^\s*[\divxlcdm]+(?:\s*[-–]\s*[\divxlcdm]+)?\s*$", re.I)
 
 
 def cleanliness(entry: Entry) -> int:
