@@ -502,10 +502,11 @@ def _same_or_versions(r1: Record, r2: Record, why: str) -> Verdict | None:
                 return Verdict("versions", f"{why}; two drafts of {r1.year}")
     if r1.stage in FINAL_STAGES and r2.stage in FINAL_STAGES and r1.container and r2.container:
         if fuzz.token_set_ratio(r1.container, r2.container) < 60 and not _same_venue(r1, r2):
+            # "NAACL-HLT" and "Proceedings of the 2019 Conference of the North American Chapter..."
+            # name one venue; a journal reprint has its own pages (a renamed journal keeps them)
             f1, f2 = r1.fields, r2.fields
-            same_place = (f1.get("volume") and f1.get("volume") == f2.get("volume")
-                          and _first_page(f1.get("pages", "")) == _first_page(f2.get("pages", "")))
-            if not same_place:  # a renamed journal keeps volume and pages; a journal extension does not
+            p1, p2 = _first_page(f1.get("pages", "")), _first_page(f2.get("pages", ""))
+            if p1 and p2 and p1 != p2:
                 return Verdict("versions", f"{why}; published in two places")
     return Verdict("same", why)
 

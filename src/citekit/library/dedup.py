@@ -114,9 +114,20 @@ def _scored_pairs(members: Sequence[int], norms: Sequence[str], window: int | No
             yield (i, j) if i < j else (j, i)
 
 
+def _content_pairs(records: Sequence[Record]) -> set[tuple[int, int]]:
+    """Records without a title that say exactly the same thing (only an author, say)."""
+    blocks: dict[object, list[int]] = defaultdict(list)
+    for r in records:
+        if not r.norm and r.content[1]:
+            blocks[r.content].append(r.index)
+    return {(a, b) for members in blocks.values() if 1 < len(members) <= MAX_BLOCK
+            for i, a in enumerate(members) for b in members[i + 1:]}
+
+
 def candidate_pairs(records: Sequence[Record]) -> set[tuple[int, int]]:
-    """Every pair worth deciding: shared identifiers, or similar titles within a block."""
-    pairs = _id_pairs(records)
+    """Every pair worth deciding: shared identifiers, similar titles within a block, or
+    identical untitled records."""
+    pairs = _id_pairs(records) | _content_pairs(records)
     norms = [r.norm for r in records]
     titled = [r.index for r in records if r.norm]
     pairs.update(_scored_pairs(titled, norms, window=WINDOW))
