@@ -263,9 +263,11 @@ def analyse(entries: Sequence[Entry], *, precedence: Sequence[str] | None = None
 def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], other_matches: Sequence[Match],
                     precedence: Sequence[str] | None = None, parents: Sequence[Entry] = ()) -> Analysis:
     """Clusters, version groups and stale identifiers from already decided pairs."""
+    from ..works import parent_index
+
     matches = [*same_matches, *other_matches]
     n = len(entries)
-    context = [*entries, *parents]
+    context = parent_index([*entries, *parents])  # built once: clusters look up crossref parents in it
 
     def clusters(kind: str, pick: bool) -> list[Cluster]:
         out = []
@@ -290,10 +292,9 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
     return Analysis(same, versions, stale)
 
 
-def _survivor_among(group: Sequence[Entry], context: Sequence[Entry], precedence: Sequence[str] | None) -> str:
-    from ..works import inherited_fields, parent_index, survivor_order
+def _survivor_among(group: Sequence[Entry], parents: dict[str, Entry], precedence: Sequence[str] | None) -> str:
+    from ..works import inherited_fields, survivor_order
 
-    parents = parent_index(context)
     fields = [inherited_fields(e, parents) for e in group]
     return group[survivor_order(group, precedence, fields)[0]].key
 
