@@ -9,9 +9,13 @@ in test_bibtex_corpora_roundtrip.py.
 from __future__ import annotations
 
 import random
+import re
+import shutil
 import string
+import subprocess
 
 import pybtex.errors
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
@@ -183,3 +187,33 @@ def test_comments_preambles_and_parenthesised_entries() -> None:
     assert result.entries[0].fields == {"title": "Paren entry", "year": "1999"}
     assert result.preamble == ['"\\newcommand{\\noop}[1]{}"']
     assert not result.problems
+
+
+_DUMP_BST = """ENTRY { title } {} {}
+FUNCTION {misc} {}
+FUNCTION {default.type} {}
+READ
+FUNCTION {show} { "<<" cite$ * "|" * title * ">>" * write$ newline$ }
+ITERATE {show}
+"""
+
+
+@pytest.mark.latex
+@pytest.mark.skipif(shutil.which("bibtex") is None, reason="bibtex is not installed")
+def test_bibtex_itself_reads_the_values_citekit_wrote(tmp_path) -> None:
+    rng = random.Random(11)
+    values = [v for v in (_balanced_text(rng) for _ in range(400)) if v.strip()][:300]
+    values += ['\\{\\"u}', "\\", 'a "quoted" word', "50% off", "@misc{x"]
+    entries = [Entry(key=f"k{i}", entry_type="misc", fields={"title": v}) for i, v in enumerate(values)]
+    (tmp_path / "refs.bib").write_text(render_entries(entries), encoding="utf-8")
+    (tmp_path / "dump.bst").write_text(_DUMP_BST, encoding="utf-8")
+    (tmp_path / "x.aux").write_text("\\citation{*}\n\\bibdata{refs}\n\\bibstyle{dump}\n", encoding="utf-8")
+    run = subprocess.run(["bibtex", "-terse", "x"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert "error" not in run.stdout.lower(), run.stdout
+    text = (tmp_path / "x.bbl").read_text(encoding="utf-8", errors="replace")
+    # bibtex wraps long output lines: undo that, then read each record back
+    got = dict(re.findall(r"<<(k\d+)\|(.*?)>>", " ".join(text.split()), re.S))
+    ours = {e.key: e.fields.get("title", "") for e in parse_bib_text(render_entries(entries), "x.bib").entries}
+    assert len(got) == len(entries)
+    for key, value in ours.items():
+        assert collapse_space(got[key]) == value, key
