@@ -158,7 +158,8 @@ def delatex(text: str) -> str:
         return text
     if "\\" not in text and "$" not in text and "%" not in text:
         return text.replace("{", "").replace("}", "")  # braces alone need no parser
-    return latex_to_text(text).replace("$", "").replace("{", "").replace("}", "")
+    # scripts as typed (``QAOA^2``, ``L_0``): folding must give "qaoa 2" as a note would write it
+    return latex_to_text(text, scripts=False).replace("$", "").replace("{", "").replace("}", "")
 
 
 @lru_cache(maxsize=65536)
