@@ -231,44 +231,36 @@ class Scanner:
             return tokens, pos
 
     def _braced_end(self, start: int) -> int:
-        depth = 0
-        pos = start
-        search = _BRACE_OR_ENTRY.search
-        while True:
-            m = search(self.s, pos)
-            if m is None:
-                raise _Broken("unbalanced braces (the value never closes)")
-            tok = m.group()
-            if tok == "{":
-                depth += 1
-            elif tok == "}":
-                depth -= 1
-                if depth == 0:
-                    return m.end()
-            else:
-                raise _Broken("unbalanced braces (the value runs into the next entry)")
-            pos = m.end()
+        return self._literal_end(start, quoted=False)
 
     def _quoted_end(self, start: int) -> int:
+        return self._literal_end(start, quoted=True)
+
+    def _literal_end(self, start: int, *, quoted: bool) -> int:
+        """End of the literal opening at ``start``: braces balance (a backslash is an ordinary
+        character), and a quoted literal ends at a ``"`` outside braces."""
         depth = 0
-        pos = start + 1
-        search = _QUOTE_BRACE_OR_ENTRY.search
+        pos = start + 1 if quoted else start
+        search = (_QUOTE_BRACE_OR_ENTRY if quoted else _BRACE_OR_ENTRY).search
+        what = "quotes or braces" if quoted else "braces"
         while True:
             m = search(self.s, pos)
             if m is None:
-                raise _Broken("unbalanced quotes or braces (the value never closes)")
+                raise _Broken(f"unbalanced {what} (the value never closes)")
             tok = m.group()
             if tok == "{":
                 depth += 1
             elif tok == "}":
                 depth -= 1
+                if not quoted and depth == 0:
+                    return m.end()
                 if depth < 0:
                     raise _Broken("a '}' closes more braces than the quoted value opened")
             elif tok == '"':
                 if depth == 0:
                     return m.end()
             else:
-                raise _Broken("unbalanced quotes or braces (the value runs into the next entry)")
+                raise _Broken(f"unbalanced {what} (the value runs into the next entry)")
             pos = m.end()
 
     def _recover_value_end(self, start: int, close: str) -> int:
