@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
         whole = _best(command, runs=1)
-    n = sum(1 for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.startswith("@"))
+        n = sum(1 for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.startswith("@"))
     print(f"import of {path.name} ({n} entries); baseline: one bibtexparser parse {baseline:.2f} s")
     for label, seconds in (("import stage", plain), ("import stage --merge", merged), ("whole command", whole)):
         print(f"  {label:<22} {seconds:7.2f} s  ratio {seconds / baseline:5.2f}")

@@ -361,6 +361,10 @@ def split_ids(value: str) -> list[str]:
     return [a.strip().replace("\\_", "_") for a in (value or "").split(",") if a.strip()]
 
 
+_URL = re.compile(r"https?://[^\s}]+")
+_ARXIV_IN_TEXT = re.compile(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", re.I)
+
+
 def ids_from_fields(fields: dict[str, str]) -> Ids:
     """Identifiers an entry reveals through doi/eprint/arxiv/url/openreview/biburl fields."""
     ids = Ids()
@@ -378,7 +382,7 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
         ids.openreview = normalize_openreview(fields["openreview"])
     for k in ("url", "howpublished", "note", "biburl"):
         val = fields.get(k, "")
-        for url in re.findall(r"https?://[^\s}]+", val.replace("\\url{", " ")):
+        for url in _URL.findall(val.replace("\\url{", " ")):
             if "arxiv.org" in url:
                 ids.arxiv = ids.arxiv or normalize_arxiv(url)
             elif "openreview.net" in url:
@@ -387,7 +391,7 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
                 ids.dblp = ids.dblp or normalize_dblp(url)
             elif "doi.org" in url:
                 ids.doi = ids.doi or normalize_doi(url)
-    m = re.search(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", fields.get("journal", "") + " " + fields.get("note", ""), re.I)
+    m = _ARXIV_IN_TEXT.search(fields.get("journal", "") + " " + fields.get("note", ""))
     if m:
         ids.arxiv = ids.arxiv or m.group(1)
     return ids

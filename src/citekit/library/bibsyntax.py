@@ -239,6 +239,12 @@ class Scanner:
     def _literal_end(self, start: int, *, quoted: bool) -> int:
         """End of the literal opening at ``start``: braces balance (a backslash is an ordinary
         character), and a quoted literal ends at a ``"`` outside braces."""
+        s = self.s
+        # the common case, a value with no inner braces on one stretch of text: no loop
+        end = s.find('"' if quoted else "}", start + 1)
+        if end > 0 and s.find("{", start + 1, end) < 0 and (not quoted or s.find("}", start + 1, end) < 0):
+            if s.find("@", start, end) < 0 or not _ENTRY_LINE.search(s, start, end):
+                return end + 1
         depth = 0
         pos = start + 1 if quoted else start
         search = (_QUOTE_BRACE_OR_ENTRY if quoted else _BRACE_OR_ENTRY).search
