@@ -173,3 +173,27 @@ def test_import_shares_strings_in_order_and_merges_only_when_asked(tmp_path: Pat
     assert data["merged"] == [{"keys": ["onebis"], "kept": "one", "reason": data["merged"][0]["reason"]}]
     lib = Library.load(root / "refs")
     assert set(lib.entries) == {"one", "two", "three"} and lib.get("onebis").key == "one"
+
+
+def test_dedup_lists_versions_apart_and_merges_them_only_with_versions(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    lib = Library.load(root / "refs")
+    lib.add(Entry(key="xie2025ws", entry_type="inproceedings", fields={
+        "title": "Controlled Training on Spectral Spheres", "author": "Xie, Tian and Luo, Haoming", "year": "2025",
+        "booktitle": "ICML 2025 Workshop on High-dimensional Learning Dynamics"}))
+    lib.add(Entry(key="xie2026icml", entry_type="inproceedings", fields={
+        "title": "Controlled Training on Spectral Spheres", "author": "Xie, Tian and Luo, Haoming", "year": "2026",
+        "booktitle": "Forty-third International Conference on Machine Learning", "pages": "1--12"}))
+    lib.save()
+    runner = CliRunner()
+    listed = runner.invoke(main, ["-C", str(root), "dedup", "--json"], catch_exceptions=False)
+    data = json.loads(listed.stdout)
+    assert data["clusters"] == [] and data["versions"][0]["kept"] == "xie2026icml"
+    applied = runner.invoke(main, ["-C", str(root), "dedup", "--apply"], catch_exceptions=False)
+    assert set(Library.load(root / "refs").entries) == {"xie2025ws", "xie2026icml"}  # versions kept apart
+    assert applied.exit_code == 0
+    runner.invoke(main, ["-C", str(root), "dedup", "--apply", "--versions"], catch_exceptions=False)
+    after = Library.load(root / "refs")
+    assert list(after.entries) == ["xie2026icml"] and after.get("xie2025ws").key == "xie2026icml"
+    entry = after.entries["xie2026icml"]
+    assert entry.fields["year"] == "2026" and entry.fields["booktitle"].startswith("Forty-third")
