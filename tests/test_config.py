@@ -192,7 +192,7 @@ def test_schema_names_match_the_code():
     """The schema's fixed names are the ones the stages use (no drift when either changes)."""
     from citekit.config_schema import CONFERENCE_SITES, PIN_SCHEMES, SERVICES, STAGES
     from citekit.model import Ids
-    from citekit.resolve.choose import DEFAULT_PRECEDENCE
+    from citekit.works import DEFAULT_PRECEDENCE
     from citekit.sources import settings
     from citekit.sources.settings import SOURCE_NAMES
 

@@ -5,9 +5,16 @@ from __future__ import annotations
 import random
 
 
-from citekit.library.dedup import (Record, candidate_pairs, find_clusters, parse_authors,
-                                   plain_name, same_person, same_work, title_markers)
-from citekit.library.merge import version_stage
+from citekit.library.dedup import candidate_pairs, find_clusters
+from citekit.works import Record, parse_authors, plain_name, same_person, title_markers
+from citekit import works
+
+
+def same_work(a: Entry, b: Entry) -> str | None:
+    """The reason two entries belong in one entry, or None (versions of one work are not merged)."""
+    verdict = works.same_work(a, b)
+    return verdict.reason if verdict is not None and verdict.kind == "same" else None
+from citekit.works import entry_stage as version_stage
 from citekit.model import Entry, Ids
 from citekit.text import normalize_title
 
@@ -156,7 +163,7 @@ def test_version_stage_reads_bibtex_fields() -> None:
     assert version_stage(Entry("c", "article", {"title": "T", "journal": "CoRR", "volume": "abs/1909.05311"})) == "preprint"
     assert version_stage(Entry("d", "article", {"title": "T", "journal": "ArXiv", "volume": "abs/1909.05311"})) == "preprint"
     assert version_stage(Entry("e", "inproceedings", {"title": "T", "booktitle": "NeurIPS", "note": "To appear"})) == "accepted"
-    assert version_stage(Entry("f", "misc", {"title": "T"})) == "other"
+    assert version_stage(Entry("f", "misc", {"title": "T"})) == "notes"
 
 
 # ---- normalisation and blocking ------------------------------------------------------------------

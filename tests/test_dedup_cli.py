@@ -65,9 +65,9 @@ def test_dedup_of_a_bib_file_prints_clusters_as_json_and_changes_nothing(tmp_pat
     bib.write_text(DUPES_BIB, encoding="utf-8")
     before = digest(root)
     result = run(root, "dedup", str(bib), "--json")
-    assert result.exit_code == 1, result.output  # clusters found: findings
+    assert result.exit_code == 1, result.output  # findings: clusters listed, nothing applied
     data = json.loads(result.stdout)
-    assert set(data) == {"clusters"}
+    assert set(data) == {"clusters", "versions", "stale_ids"}
     (cluster,) = data["clusters"]
     assert set(cluster) == {"keys", "kept", "reason"}
     assert cluster["keys"] == ["raffel2019exploring", "t5"] and cluster["kept"] == "t5"
@@ -89,7 +89,7 @@ def test_import_then_dedup_apply_merges_and_writes_a_key_map(tmp_path: Path) -> 
     before = digest(refs)
 
     listed = run(root, "dedup")
-    assert listed.exit_code == 1  # clusters found: findings
+    assert listed.exit_code == 1
     assert "kingma2015adam <- kingma2014adam" in listed.stdout
     assert digest(refs) == before  # no --apply: not a byte changed
 
@@ -104,7 +104,8 @@ def test_import_then_dedup_apply_merges_and_writes_a_key_map(tmp_path: Path) -> 
     assert "ids" in (refs / "library.bib").read_text(encoding="utf-8")  # the old key stays citable with biblatex
 
     again = run(root, "dedup", "--json")
-    assert json.loads(again.stdout) == {"clusters": []}
+    assert json.loads(again.stdout) == {"clusters": [], "versions": [], "stale_ids": []}
+    assert again.exit_code == 0
 
 
 def test_import_command_reports_renames_and_writes_the_import_map(tmp_path: Path) -> None:
@@ -114,9 +115,9 @@ def test_import_command_reports_renames_and_writes_the_import_map(tmp_path: Path
     lib.save()
     bib = root / "paper.bib"
     bib.write_text(DUPES_BIB, encoding="utf-8")
-    result = run(root, "import", str(bib))
+    result = run(root, "import", str(bib), "--merge")
     assert result.exit_code == 0, result.output
-    assert "renamed" in result.stdout or "merged" in result.stdout
+    assert "rename" in result.stdout or "merge" in result.stdout
     lib = Library.load(root / "refs")
     assert lib.entries["t5"].title == "A T5 tutorial for beginners"  # the library's t5 is untouched
     assert {"bauer1", "bauer2"} <= set(lib.entries)  # Part I and Part II stay two entries
@@ -175,7 +176,7 @@ def test_import_with_odd_keys_finishes_and_says_what_it_renamed(tmp_path: Path) 
                    " representation}, author = {O'Reilly, Una-May}, booktitle = {PPSN}, year = {1994}}\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["-C", str(root), "import", str(bib)])
     assert result.exit_code == 0, result.output
-    assert "renamed O'Reilly+Oppacher:1994 -> OReilly+Oppacher:1994 (BibTeX and LaTeX keys" in result.stdout
+    assert "rename O'Reilly+Oppacher:1994 -> OReilly+Oppacher:1994 (BibTeX and LaTeX keys" in result.stdout
     assert yaml.safe_load((root / "refs" / "import-keymap.yaml").read_text(encoding="utf-8")) == {
         "O'Reilly+Oppacher:1994": "OReilly+Oppacher:1994"}
 
@@ -199,9 +200,9 @@ def test_import_summary_separates_duplicates_within_the_file_and_show_names_the_
     root = project(tmp_path)
     bib = root / "paper.bib"
     bib.write_text(DUPES_BIB, encoding="utf-8")
-    result = run(root, "import", str(bib))
-    assert "imported 3 new entries, merged 0 works already present, merged 1 duplicates within the file" in result.stdout
-    assert "merged raffel2019exploring -> t5 (same work within the file:" in result.stdout
+    result = run(root, "import", str(bib), "--merge")
+    assert "imported 3 new entries, skipped 0 identical, merged 0 works already present, merged 1 duplicates within the files" in result.stdout
+    assert "merge raffel2019exploring -> t5 (same work within the files:" in result.stdout
     shown = run(root, "show", "raffel2019exploring")
     assert "% origin: import" in shown.stdout
     listed = json.loads(run(root, "list", "--json").stdout)

@@ -54,7 +54,7 @@ def test_import_keeps_keys_suffixes_taken_ones_and_merges_known_works(tmp_path: 
     lib = library(tmp_path)
     bib = tmp_path / "paper.bib"
     bib.write_text(PAPER_BIB, encoding="utf-8")
-    report = import_files(lib, [bib])
+    report = import_files(lib, [bib], merge=True)
 
     # a new work keeps its key
     assert lib.entries["fresh2024"].title == "Something new entirely"
@@ -78,7 +78,7 @@ def test_import_survives_a_round_trip_through_the_files(tmp_path: Path) -> None:
     lib = library(tmp_path)
     bib = tmp_path / "paper.bib"
     bib.write_text(PAPER_BIB, encoding="utf-8")
-    import_files(lib, [bib])
+    import_files(lib, [bib], merge=True)
     lib.save()
     again = Library.load(tmp_path / "refs")
     assert set(again.entries) == {"smith2020", "smith2020a", "kingma2014adam", "fresh2024"}
@@ -97,7 +97,7 @@ def test_two_records_of_one_work_in_one_import_become_one_entry(tmp_path: Path) 
                                                       "year": "2019", "journal": "arXiv preprint arXiv:1901.00001"})
     b = Entry(key="b1", entry_type="inproceedings", fields={"title": "Gradient Descent Converges", "author": "Ng, Andrew",
                                                             "year": "2019", "booktitle": "COLT"})
-    report = import_entries(lib, [a, b], source="x.bib")
+    report = import_entries(lib, [a, b], source="x.bib", merge=True)
     assert list(lib.entries) == ["b1"] and lib.entries["b1"].aliases == ["b2"]
     assert report.import_map == {"b2": "b1"}
 
@@ -131,7 +131,7 @@ def test_imported_ids_become_aliases_and_keywords_become_tags(tmp_path: Path) ->
     lib = library(tmp_path)
     bib = tmp_path / "zotero.bib"
     bib.write_text(IDS_AND_KEYWORDS_BIB, encoding="utf-8")
-    report = import_files(lib, [bib])
+    report = import_files(lib, [bib], merge=True)
     lib.save()
     lib = Library.load(tmp_path / "refs")
     entry = lib.get("abdollahi_2018")
@@ -154,7 +154,7 @@ def test_unsafe_keys_are_renamed_and_mapped_not_fatal(tmp_path: Path) -> None:
                    "@misc{[NOTITLE]2017, title = {Untitled}, author = {Doe, Jane}, year = {2017}}\n"
                    "@misc{OReilly+Oppacher:1994, title = {Another paper}, author = {Roe, Rita}, year = {1994}}\n",
                    encoding="utf-8")
-    report = import_files(lib, [bib])
+    report = import_files(lib, [bib], merge=True)
     lib.save()  # must not raise: every key can be written
     # the file's own clean key is cited as it is: the key that must change anyway takes the suffix
     assert report.unsafe_keys == {"O'Reilly+Oppacher:1994": "OReilly+Oppacher:1994a", "[NOTITLE]2017": "NOTITLE2017"}
@@ -176,7 +176,7 @@ def test_merges_within_the_file_are_not_counted_as_already_present(tmp_path: Pat
   year = {2024},
 }
 """, encoding="utf-8")
-    report = import_files(lib, [bib])
+    report = import_files(lib, [bib], merge=True)
     assert [into for _keys, into, _r in report.merged] == ["kingma2014adam"]
     # the preprint is a better version than the bare @misc, so its key survives
     assert [(keys, into) for keys, into, _r in report.merged_in_file] == [(["fresh2024", "graphpre"], "graphpre")]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from citekit.library.merge import choose_survivor, merge_entries
+from citekit.library.merge import merge_entries
+from citekit.works import choose_survivor
 from citekit.model import Entry, Ids, Location
 
 

@@ -1,7 +1,11 @@
-"""Text folding shared by grouping, matching and dedup.
+"""LaTeX to text, and the folding shared by grouping, matching and dedup.
 
-One definition of "the same title", so the notes grouper, the resolver and the dedup
-engine can never disagree about it.
+This is the one LaTeX-to-text converter (:func:`latex_to_text`): record text for CSL,
+Markdown and plain output, method names read from abstracts, and the comparable form of
+titles all go through it, so math is folded the same way everywhere (``$\\ell_\\infty$``
+becomes ``ℓ_∞``, which folds to ``l inf`` like the words "L inf"). And one definition of
+"the same title", so the notes grouper, the resolver and the dedup engine can never
+disagree about it.
 """
 
 from __future__ import annotations
@@ -10,9 +14,6 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from pylatexenc.latex2text import LatexNodes2Text
-
-_L2T = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 _LATEXISH = re.compile(r"[\\{}$]")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 STOPWORDS = frozenset(
@@ -27,18 +28,138 @@ def fold(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).lower()
 
 
+#: font commands whose argument is the text (``\\texttt{MetaDistill}`` -> ``MetaDistill``)
+_FONT_COMMANDS = ("texttt", "textsf", "textrm", "textnormal", "mathrm", "mathbf", "mathit", "mathsf", "mathtt",
+                  "texorpdfstring")
+
+
+@lru_cache(maxsize=1)
+def _known_macros() -> frozenset[str]:
+    """Macros rendered as what they print; any other is kept as written (inert text).
+
+    The vocabulary is the one the LaTeX writer already trusts (glyphs, accents, font
+    commands, amsmath math), so ``\\input{..}`` or ``\\foo`` never silently vanish.
+    """
+    from .output.latex import ARGUMENT_COMMANDS, GLYPH_COMMANDS, MATH_COMMANDS, SAFE_SYMBOLS, SYMBOL_ACCENTS
+
+    return frozenset(GLYPH_COMMANDS | ARGUMENT_COMMANDS | MATH_COMMANDS | SAFE_SYMBOLS | SYMBOL_ACCENTS
+                     | set(_FONT_COMMANDS) | {"{", "}", "\\"})
+
+
+def _has_args(node) -> bool:  # type: ignore[no-untyped-def]
+    argd = getattr(node, "nodeargd", None)
+    return bool(argd and argd.argnlist and any(a is not None for a in argd.argnlist))
+
+
+@lru_cache(maxsize=1)
+def _converter():  # type: ignore[no-untyped-def]
+    """pylatexenc's converter, losing nothing: unknown macros stay, ``&`` and spaces too.
+
+    Built on first use: pylatexenc costs start-up time that commands without LaTeX text
+    should not pay.
+    """
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+    from pylatexenc.latexwalker import LatexGroupNode, LatexMacroNode
+
+    from .output.latex import GLYPH_COMMANDS
+
+    known = _known_macros()
+
+    class PlainText(LatexNodes2Text):
+        def nodelist_to_text(self, nodelist) -> str:  # type: ignore[no-untyped-def]
+            # An unknown macro is kept as written together with the braced groups after it
+            # (``\\foo{bar}``), which pylatexenc would read as separate nodes.
+            out, raw = [], False
+            for node in nodelist:
+                if node is None:
+                    continue
+                unknown = node.isNodeType(LatexMacroNode) and node.macroname not in known
+                if unknown or (raw and node.isNodeType(LatexGroupNode)):
+                    out.append(node.latex_verbatim())
+                    raw = True
+                    continue
+                raw = False
+                out.append(self.node_to_text(node))
+            return "".join(out)
+
+        def macro_node_to_text(self, node) -> str:  # type: ignore[no-untyped-def]
+            if node.macroname not in known:
+                return node.latex_verbatim()
+            text = super().macro_node_to_text(node)
+            # LaTeX eats the space after a control word (``\\infty Implicit``); in record text
+            # that space separates words. Text glyphs (``Stra\\ss e``) are the exception.
+            if node.macro_post_space and not _has_args(node) and node.macroname not in GLYPH_COMMANDS:
+                text += " "
+            return text
+
+        def specials_node_to_text(self, node) -> str:  # type: ignore[no-untyped-def]
+            if node.specials_chars == "&":  # an alignment tab in LaTeX, an ampersand in a title
+                return "&"
+            return super().specials_node_to_text(node)
+
+    db = get_default_latex_context_db()
+    extra = [MacroTextSpec(name, "%s") for name in _FONT_COMMANDS]
+    db.add_context_category("citekit-font-commands", macros=extra, prepend=True)
+    # strict spaces: the converter adds the spaces itself (see PlainText), never twice
+    return PlainText(latex_context=db, math_mode="text", strict_latex_spaces=True)
+
+
+_MATH = re.compile(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
+_SUPERSCRIPTS = dict(zip("0123456789+-=()nik", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏ"))
+_SUBSCRIPTS = dict(zip("0123456789+-=()aeioutkmnpsx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒᵤₜₖₘₙₚₛₓ"))
+_SCRIPT = re.compile(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<char>[A-Za-z0-9]))")
+
+
+def _scripts(math: str) -> str:
+    """``x^{-3}`` -> ``x⁻³`` and ``L_0`` -> ``L₀`` where Unicode has the characters.
+
+    A script that Unicode cannot write (``x^{\\top}``) keeps its braces, escaped so the
+    converter prints them: ``x^{⊤}`` stays readable where ``x^⊤`` would not.
+    """
+    def one(m: re.Match[str]) -> str:
+        body = m.group("group") if m.group("group") is not None else m.group("char")
+        table = _SUPERSCRIPTS if m.group("op") == "^" else _SUBSCRIPTS
+        if body and all(c in table for c in body):
+            return "".join(table[c] for c in body)
+        if m.group("group") is None:
+            return m.group(0)
+        return m.group("op") + "\\{" + body + "\\}"
+
+    return _SCRIPT.sub(one, math)
+
+
+def latex_to_text(text: str, *, scripts: bool = True) -> str:
+    """LaTeX markup to plain Unicode (math as text: ``$O(\\epsilon^{-3})$`` -> ``O(ϵ⁻³)``).
+
+    Nothing is dropped: a macro outside the known vocabulary is kept as written, ``&``
+    stays an ampersand and spaces after control words stay; callers escape the result
+    for where it goes. ``scripts=False`` leaves ``_`` and ``^`` as ASCII (``SPS_safe``,
+    ``QAOA^2``), as a name is typed rather than typeset.
+    """
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    # A bare % is a percent sign in metadata, not a LaTeX comment that eats the rest.
+    text = re.sub(r"(?<!\\)%", r"\\%", text)
+    if not re.search(r"[\\{}$%~&]|--", text):
+        return re.sub(r"\s+", " ", text).strip()
+    if scripts:
+        text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
+    try:
+        out = _converter().latex_to_text(text)
+    except Exception:  # malformed markup from remote metadata: keep it as written
+        out = text
+    return re.sub(r"\s+", " ", out).strip()
+
+
 @lru_cache(maxsize=65536)
 def delatex(text: str) -> str:
-    """LaTeX markup to plain Unicode text; math kept verbatim without ``$``."""
+    """LaTeX markup to plain Unicode for matching and search: :func:`latex_to_text` without
+    the braces and dollars that only unknown macros leave behind."""
     if not _LATEXISH.search(text):
         return text
     if "\\" not in text and "$" not in text and "%" not in text:
         return text.replace("{", "").replace("}", "")  # braces alone need no parser
-    try:
-        out = _L2T.latex_to_text(text)
-    except Exception:  # malformed LaTeX from remote metadata: fall back to stripping
-        out = text
-    return out.replace("$", "").replace("{", "").replace("}", "")
+    # scripts as typed (``QAOA^2``, ``L_0``): folding must give "qaoa 2" as a note would write it
+    return latex_to_text(text, scripts=False).replace("$", "").replace("{", "").replace("}", "")
 
 
 @lru_cache(maxsize=65536)
@@ -58,7 +179,7 @@ def normalize_title(title: str) -> str:
 def normalize_title_parsed(title: str) -> str:
     """:func:`normalize_title` through the LaTeX parser, for any title (the reference)."""
     text = fold(delatex(title))
-    text = text.replace("ℓ", "l").replace("∞", "inf")
+    text = text.replace("ℓ", "l").replace("∞", "inf").replace("√", " sqrt ")
     return _NON_ALNUM.sub(" ", text).strip()
 
 

@@ -10,8 +10,8 @@ import click
 
 from ..config import Config, load_config
 from ..library.bibfile import read_bib_file
-from ..library.dedup import Cluster, find_clusters
-from ..library.importer import import_files
+from ..library.dedup import Analysis, Cluster, analyse
+from ..library.importer import ImportReport, import_files
 from ..library.keys import make_key
 from ..library.merge import merge_entries
 from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
@@ -33,59 +33,87 @@ def _show(path: Path, cfg: Config) -> str:
 
 # ---- import ------------------------------------------------------------------------------
 
+def _precedence(cfg: Config) -> list[str] | None:
+    """``resolve: precedence:`` from citekit.yaml: which version to cite, for merges too."""
+    value = (cfg.data.get("resolve") or {}).get("precedence")
+    return list(value) if value else None
+
+
 @main.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--strings", "strings", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file of @string macros to read first (repeatable); its entries are ignored.")
+@click.option("--merge", is_flag=True, help="Merge entries that are the same work as others (default: list them).")
+@click.option("--dry-run", is_flag=True, help="Print what would be added, skipped, renamed and merged; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the renames of this import (default: refs/import-keymap.yaml).")
 @click.pass_context
 @friendly_errors
-def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) -> int:
-    """Merge existing BibTeX files into the library, keeping their keys.
+def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ...], merge: bool, dry_run: bool,
+            as_json: bool, map_path: Path | None) -> int:
+    """Copy entries of existing BibTeX files into the library, keeping their keys.
 
-    A key that already belongs to a different work gets a suffix (smith2020 -> smith2020a);
-    an entry for a work the library already has is merged into it. The renames are written
-    to a key map so the paper the file came from can be fixed with `citekit rekey`.
-    Exit code 1 when an entry of the files was skipped (the warnings say why).
+    Files share @string macros in the order given, as bibtex reads them (put the macro
+    file first, or pass it with --strings). An entry identical to one already there is
+    skipped and counted; entries that look like the same work as others are listed and
+    merged only with --merge. A key that already belongs to a different work gets a
+    suffix (smith2020 -> smith2020a); renames go to a key map for `citekit rekey`.
+    Exit status 1 when something needs a look (skipped entries, unmerged candidates,
+    problems in the files).
     """
     cfg = _config(ctx)
     lib = Library.load(cfg.refs_dir)
-    report = import_files(lib, files)
+    report = import_files(lib, files, strings=strings, merge=merge, precedence=_precedence(cfg))
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
-    save_library(lib)
-    if report.key_map:
-        keymap = cfg.refs_dir / "keymap.yaml"
-        write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map))
-    target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
-    if target is not None:
+    if not dry_run:
+        save_library(lib)
+        if report.key_map:
+            keymap = cfg.refs_dir / "keymap.yaml"
+            write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map))
+    if as_json:
+        data = report.to_json()
+        data["dry_run"] = dry_run
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        _print_import(report, dry_run)
+    if report.import_map and not dry_run:
+        target = map_path or cfg.refs_dir / "import-keymap.yaml"
         write_key_map(target, report.import_map)
-    if wants_json(ctx):
-        print_json(_import_json(report, target))
-        return 1 if report.problems else 0  # skipped entries are findings
+        if not as_json:
+            note(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
+                 f"  citekit rekey PAPER.tex --map {_show(target, cfg)}", err=False)
+    return 1 if report.findings else 0
+
+
+def _print_import(report: ImportReport, dry_run: bool) -> None:
+    would = "would " if dry_run else ""
+    for key in report.added if dry_run else ():  # a real import's additions are the summary's count
+        click.echo(f"{would}add {key}")
+    for key, dup in report.skipped:
+        click.echo(f"{would}skip {key} (identical to {dup})")
     for incoming, into, reason in report.merged:
-        note(f"merged {', '.join(incoming)} -> {into} ({reason})", err=False)
+        click.echo(f"{would}merge {', '.join(incoming)} -> {into} ({reason})")
     for incoming, into, reason in report.merged_in_file:
-        note(f"merged {', '.join(k for k in incoming if k != into)} -> {into} (same work within the file: {reason})", err=False)
+        click.echo(f"{would}merge {', '.join(k for k in incoming if k != into)} -> {into} (same work within the files: {reason})")
     for old, new in sorted(report.renamed.items()):
-        note(f"renamed {old} -> {new} (the key '{old}' belongs to another work)", err=False)
+        click.echo(f"{would}rename {old} -> {new} (the key '{old}' belongs to another work)")
     for old, new in sorted(report.unsafe_keys.items()):
-        note(f"renamed {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')", err=False)
-    summary = f"imported {len(report.added)} new entries, merged {len(report.merged)} works already present"
+        click.echo(f"{would}rename {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')")
+    for keys, kept, reason in report.candidates:
+        click.echo(f"same work? {', '.join(keys)} ({reason}); --merge would keep {kept}")
+    for keys, kept, reason in report.versions:
+        click.echo(f"versions of one work: {', '.join(keys)} ({reason}); kept apart")
+    summary = (f"{'would import' if dry_run else 'imported'} {len(report.added)} new entries, skipped "
+               f"{len(report.skipped)} identical, merged {len(report.merged)} works already present")
     if report.merged_in_file:
-        summary += f", merged {len(report.merged_in_file)} duplicates within the file"
+        summary += f", merged {len(report.merged_in_file)} duplicates within the files"
+    if report.candidates:
+        summary += f"; {len(report.candidates)} same-work candidates left apart (run again with --merge to merge them)"
+    if dry_run:
+        summary += "; nothing was written (dry run)"
     note(summary, err=False)
-    if target is not None:
-        note(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
-             f"  citekit rekey PAPER.tex --map {_show(target, cfg)}", err=False)
-    return 1 if report.problems else 0  # skipped entries are findings
-
-
-def _import_json(report: Any, key_map: Path | None) -> dict[str, Any]:
-    merged = [{"keys": list(keys), "into": into, "reason": reason} for keys, into, reason in report.merged]
-    in_file = [{"keys": list(keys), "into": into, "reason": reason} for keys, into, reason in report.merged_in_file]
-    return {"added": report.added, "merged": merged, "merged_in_file": in_file, "renamed": report.renamed,
-            "unsafe_keys": report.unsafe_keys, "key_map": str(key_map) if key_map else None,
-            "problems": [str(p) for p in report.problems]}
 
 
 def save_library(lib: Library) -> None:
@@ -104,26 +132,34 @@ def save_library(lib: Library) -> None:
 
 @main.command()
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help='Print {"clusters": [{"keys", "kept", "reason"}]}.')
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"clusters": [{"keys", "kept", "reason"}], "versions": [...], "stale_ids": [...]}.')
 @click.option("--apply", "apply_", is_flag=True, help="Merge each cluster in the library (old keys stay valid as aliases).")
+@click.option("--versions", "with_versions", is_flag=True,
+              help="With --apply, also merge versions of one work (a workshop paper into its conference paper).")
 @click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Key map to write with --apply (default: refs/keymap.yaml).")
 @click.pass_context
 @friendly_errors
-def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, map_path: Path | None) -> int:
+def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, with_versions: bool,
+          map_path: Path | None) -> int:
     """Find entries that are the same work, in the library or in any .bib FILE.
 
     Nothing is changed unless --apply is given; then each cluster becomes one entry (the
-    best version; on a tie the key issued first), the other keys become its aliases, and
-    the renames go to refs/keymap.yaml for `citekit rekey`. Exit code 1 when clusters
-    are found and not merged, or entries of FILE could not be read.
+    version resolve.precedence cites; among equals the cleanest, most complete record),
+    the other keys become its aliases, and the renames go to refs/keymap.yaml for
+    `citekit rekey`. Versions of one work (a workshop and a conference paper, a technical
+    report and its paper) are listed apart and merged only with --apply --versions.
+    Exit status 1 when clusters are listed and not applied.
+
     """
     cfg = _config(ctx)
+    precedence = _precedence(cfg)
     skipped = False  # entries of FILE that could not be read are findings too
     if file is not None:
         if apply_:
-            raise click.UsageError(f"--apply changes the library only; run `citekit import {file}` to bring the file in "
-                                   "(entries of works already present are merged on import), or drop --apply to see the clusters.")
+            raise click.UsageError(f"--apply changes the library only; run `citekit import {file} --merge` to bring the "
+                                   "file in with its duplicates merged, or drop --apply to see the clusters.")
         parsed = read_bib_file(file)
         for problem in parsed.problems:
             click.echo(f"warning: {problem}", err=True)
@@ -133,28 +169,51 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
     else:
         lib = Library.load(cfg.refs_dir)
         entries = list(lib.entries.values())
-    clusters = find_clusters(entries)
+    found = analyse(entries, precedence=precedence)
     if as_json:
-        click.echo(json.dumps({"clusters": [c.to_json() for c in clusters]}, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
     else:
-        _print_clusters(clusters)
-    if apply_ and lib is not None and clusters:
-        key_map = apply_clusters(lib, clusters)
+        _print_analysis(found, apply_)
+    to_merge = found.clusters + (found.versions if with_versions else [])
+    if apply_ and lib is not None and to_merge:
+        key_map = apply_clusters(lib, _disjoint(to_merge), precedence)
         save_library(lib)
         target = map_path or cfg.refs_dir / "keymap.yaml"
         write_key_map(target, compose_key_maps(read_key_map(target), key_map))
-        note(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "
+        note(f"merged {len(to_merge)} clusters; key map: {_show(target, cfg)} "
              f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)")
-    return 1 if (clusters and not apply_) or skipped else 0
+        return 1 if skipped else 0
+    return 1 if found.clusters or found.stale_ids or skipped else 0
 
 
-def apply_clusters(lib: Library, clusters: list[Cluster]) -> dict[str, str]:
+def _disjoint(clusters: list[Cluster]) -> list[Cluster]:
+    """Same-work clusters and version groups joined where they share an entry."""
+    out: list[Cluster] = []
+    owner: dict[int, Cluster] = {}
+    for c in clusters:
+        hit = next((owner[i] for i in c.indices if i in owner), None)
+        if hit is None:
+            c = Cluster(list(c.keys), c.kept, c.reason, list(c.indices), c.kind)
+            out.append(c)
+            hit = c
+        else:
+            for k, i in zip(c.keys, c.indices):
+                if i not in hit.indices:
+                    hit.indices.append(i)
+                    hit.keys.append(k)
+            hit.reason += "; " + c.reason
+        for i in c.indices:
+            owner[i] = hit
+    return out
+
+
+def apply_clusters(lib: Library, clusters: list[Cluster], precedence: list[str] | None = None) -> dict[str, str]:
     """Merge every cluster into its surviving entry; returns old key -> surviving key."""
     key_map: dict[str, str] = {}
     order = list(lib.entries.values())
     for cluster in clusters:
         group = [order[i] for i in cluster.indices]
-        result = merge_entries(group, key=cluster.kept, reason=cluster.reason)
+        result = merge_entries(group, key=cluster.kept, reason=cluster.reason, precedence=precedence)
         for old in result.absorbed:
             lib.remove(old)
         lib.entries[cluster.kept] = result.entry
@@ -163,14 +222,21 @@ def apply_clusters(lib: Library, clusters: list[Cluster]) -> dict[str, str]:
     return key_map
 
 
-def _print_clusters(clusters: list[Cluster]) -> None:
-    for c in clusters:
+def _print_analysis(found: Analysis, applied: bool) -> None:
+    for c in found.clusters:
         others = [k for k in c.keys if k != c.kept]
         click.echo(f"{c.kept} <- {', '.join(others)}")
         click.echo(f"    {c.reason}")
-    n = sum(len(c.keys) - 1 for c in clusters)
-    note(f"{len(clusters)} duplicate clusters ({n} entries would be merged)"
-         + ("" if not clusters else "; run with --apply to merge them"))
+    for c in found.versions:
+        click.echo(f"versions of one work: {', '.join(c.keys)} (cite {c.kept})")
+        click.echo(f"    {c.reason}")
+    for c in found.stale_ids:
+        click.echo(f"stale identifier? {', '.join(c.keys)} {c.reason}; not merged: fix the identifier of the wrong one")
+    n = sum(len(c.keys) - 1 for c in found.clusters)
+    tail = "" if not found.clusters or applied else "; run with --apply to merge them"
+    if found.versions and not applied:
+        tail += f"; {len(found.versions)} works with several versions are kept apart (--apply --versions merges them)"
+    note(f"{len(found.clusters)} duplicate clusters ({n} entries would be merged){tail}")
 
 
 # ---- rekey -------------------------------------------------------------------------------

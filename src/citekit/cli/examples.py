@@ -44,12 +44,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit tag huang2026limuon                    # print its tags",
     ),
     "import": (
-        "citekit import zotero-export.bib",
+        "citekit import zotero-export.bib --dry-run        # what would be added, skipped, merged",
+        "citekit import bibstring.bib crossrefs.bib types.bib  # macros shared in this order",
+        "citekit import --strings macros.bib refs.bib --merge",
         "citekit import old.bib --map paper/keymap.yaml",
     ),
     "dedup": (
         "citekit dedup                                  # clusters in the library (exit 1 if any)",
         "citekit dedup --apply                          # merge them; old keys stay valid",
+        "citekit dedup --apply --versions               # also merge workshop/conference versions",
         "citekit dedup other.bib --json",
     ),
     "rekey": (

@@ -11,17 +11,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import logging
-
-import bibtexparser
-from bibtexparser import model as bpmodel
-
-# bibtexparser logs every damaged block as a warning; citekit reports them as Problems
-# with file and line instead, so its own logger is quieted.
-logging.getLogger("bibtexparser").setLevel(logging.ERROR)
+from typing import Any
 
 from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
 from ..model import Entry, Ids
+from .bibsyntax import Block, Token
 
 
 @dataclass
@@ -172,14 +166,19 @@ def encoding_problems(data: bytes, name: str) -> list["Problem"]:
             for n in bad]
 
 
-def read_bib_file(path: Path, name: str | None = None) -> BibParseResult:
-    """Parse a .bib file in any common encoding; problems are reported, never raised."""
+def read_bib_file(path: Path, name: str | None = None, macros: "Macros | None" = None) -> BibParseResult:
+    """Parse a .bib file in any common encoding; problems are reported, never raised.
+
+    ``macros`` carries ``@string`` definitions from files read before this one (several
+    files given to one command share them in order, as ``bibtex`` does); it is updated
+    with this file's definitions.
+    """
     data = Path(path).read_bytes()
     text, enc = decode_bytes(data)
-    result = parse_bib_text(text, name or str(path))
+    result = parse_bib_text(text, name or str(path), macros, damaged="fields")
     result.encoding = enc
     result.problems[:0] = encoding_problems(data, name or str(path))
-    if text.strip() and not result.entries:
+    if text.strip() and not result.entries and not (macros is not None and result.strings):
         result.problems.append(Problem(name or str(path), None, _no_entries_message(Path(path).name, result, enc)))
     return result
 
@@ -188,59 +187,72 @@ def _no_entries_message(name: str, result: BibParseResult, enc: str) -> str:
     """Why a non-empty file gave nothing, and what to check."""
     if result.strings:
         return (f"no BibTeX entries found in {name}, only {result.strings} @string definitions; they apply only "
-                "within their own file, so nothing was imported from it")
+                "within their own file here (give the macro file first in one `citekit import A.bib B.bib` call, "
+                "or pass it with --strings)")
     return f"no BibTeX entries found in {name}: is it a .bib file? (encoding read as {enc}; if that is wrong, re-save it as UTF-8)"
 
 
-def parse_bib_text(text: str, name: str) -> BibParseResult:
+def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, damaged: str = "text") -> BibParseResult:
     """Parse BibTeX text into :class:`Entry` objects with values as BibTeX would read them.
 
-    bibtexparser's own string middleware only replaces a value that is exactly one macro
-    name; concatenations (``"Proc. " # emnlp``), macros defined through other macros and
-    ``month = oct # "-" # nov`` would be written through literally. So the raw values are
-    taken (no parse middleware) and evaluated here, with ``@string`` definitions applied in
-    file order as BibTeX does (a later definition wins from where it stands).
+    The text is split by :mod:`citekit.library.bibsyntax` (BibTeX's own rules: a
+    backslash is an ordinary character, a ``"`` inside braces does not end a quoted
+    value). Values are then evaluated here: literals joined at ``#``, ``@string`` macros
+    expanded in file order (a later definition wins from where it stands), white space
+    collapsed as BibTeX collapses it. An undefined macro is kept as its name and reported
+    with its entry and field; a broken value is kept verbatim and reported with its line.
+
+    ``damaged`` says what becomes of an entry with a broken value: ``"fields"`` (reading
+    someone's file) keeps the entry, the broken field's raw text and every other field;
+    ``"text"`` (reading ``library.bib``, which is written back) keeps the whole block
+    verbatim among the unparsed blocks so the user's text is never rewritten.
     """
+    from .bibsyntax import split_blocks
+
     result = BibParseResult()
-    library = bibtexparser.parse_string(text, parse_stack=[])
-    macros = Macros(final={})
-    for block in library.blocks:
-        if isinstance(block, bpmodel.String):
-            macros.final[block.key.lower()] = block.value
-        elif isinstance(block, bpmodel.DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, bpmodel.String):
-            macros.final[block.key.lower()] = block.ignore_error_block.value
-    for block in library.blocks:
-        line = (block.start_line + 1) if getattr(block, "start_line", None) is not None else None
-        if isinstance(block, bpmodel.String):
-            macros.define(block.key, block.value)
+    blocks = split_blocks(text)
+    if macros is None:
+        macros = Macros(final={})
+    macros.final = dict(macros.current)
+    for block in blocks:
+        if block.kind == "string" and block.fields:
+            macros.final[block.fields[0].name.lower()] = block.fields[0].tokens
+    seen_keys: set[str] = set()
+    for block in blocks:
+        if damaged == "text" and block.kind == "entry" and block.problems:
+            result.unparsed.append(block.raw.strip())
+            msg = "; ".join(m for _line, m in block.problems)
+            result.problems.append(Problem(name, block.line, f"unreadable entry kept as text ({msg}); fix it and run again"))
+            continue
+        for line, message in block.problems:
+            where = f"@{block.entry_type}{{{block.key}}}: " if block.key else f"@{block.entry_type}: "
+            result.problems.append(Problem(name, line, where + message))
+        if block.kind == "string":
+            if not block.fields:
+                continue
+            f = block.fields[0]
+            if f.name.lower() in macros.defined_here:
+                result.problems.append(Problem(name, block.line, f"@string '{f.name}' defined twice; the later definition "
+                                               "wins (delete one of them to silence this)"))
+            macros.defined_here.add(f.name.lower())
+            missing: list[str] = []
+            macros.define(f.name, f.tokens if f.broken is None else [Token("literal", f.broken)], missing)
+            for macro in missing:
+                result.problems.append(Problem(name, block.line, f"@string '{f.name}' uses undefined macro '{macro}'"))
             result.strings += 1
-        elif isinstance(block, bpmodel.Entry):
-            result.entries.append(_to_entry(block, macros))
-            result.raws.append(block.raw or "")
-        elif isinstance(block, bpmodel.DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, bpmodel.String):
-            macros.define(block.key, block.ignore_error_block.value)
-            result.problems.append(Problem(name, line, f"@string '{block.key}' defined twice; the later definition wins "
-                                           "(delete one of them to silence this)"))
-        elif isinstance(block, bpmodel.DuplicateBlockKeyBlock):
-            if block.raw.strip():
+        elif block.kind == "preamble":
+            if block.value_text:
+                result.preamble.append(block.value_text)
+        elif block.kind == "entry":
+            if block.key and block.key in seen_keys:
                 result.unparsed.append(block.raw.strip())
-            result.problems.append(Problem(name, line, f"duplicate key '{block.key}': this later entry was skipped; rename it or merge it by hand"))
-        elif isinstance(block, bpmodel.DuplicateFieldKeyBlock):
-            entry = block.ignore_error_block
-            key = entry.key if isinstance(entry, bpmodel.Entry) else "?"
-            if isinstance(entry, bpmodel.Entry):
-                result.entries.append(_to_entry(entry, macros))
-                result.raws.append(block.raw or "")
-            dups = ", ".join(sorted(block.duplicate_keys))
-            result.problems.append(Problem(name, line, f"entry '{key}' repeats a field ({dups}); the first value was kept"))
-        elif isinstance(block, bpmodel.ParsingFailedBlock):
-            if block.raw.strip():
-                result.unparsed.append(block.raw.strip())
-            err = block.error
-            msg = (getattr(err, "abort_reason", "") or str(err or "")).strip() or "could not parse this block"
-            result.problems.append(Problem(name, line, f"unreadable entry skipped ({msg}); fix it and run again"))
-        elif isinstance(block, bpmodel.Preamble):
-            result.preamble.append(block.value)
+                result.problems.append(Problem(name, block.line, f"duplicate key '{block.key}': this later entry was "
+                                               "skipped; rename it or merge it by hand"))
+                continue
+            seen_keys.add(block.key)
+            result.entries.append(_to_entry(block, macros, name, result.problems))
+            result.raws.append(block.raw)
+    macros.defined_here = set()
     return result
 
 
@@ -252,116 +264,105 @@ _MONTH_NAMES = {
 
 @dataclass
 class Macros:
-    """``@string`` macros: those defined so far (in file order) and the file's final ones.
+    """``@string`` macros: those defined so far (in reading order) and the current file's final ones.
 
-    A name used before its definition falls back to the final table, which is more
-    forgiving than BibTeX (it warns and reads an empty string) and loses nothing.
+    A name used before its definition in the same file falls back to that file's final
+    table, which is more forgiving than BibTeX (it warns and reads an empty string) and
+    loses nothing. One ``Macros`` passed to several reads shares definitions across
+    files in order, as ``bibtex`` does with ``\\bibliography{strings,refs}``.
     """
 
-    final: dict[str, str]
+    final: dict[str, Any] = field(default_factory=dict)
     current: dict[str, str] = field(default_factory=dict)
+    defined_here: set[str] = field(default_factory=set)
 
-    def define(self, name: str, raw: str) -> None:
-        self.current[name.lower()] = evaluate_value(raw, self)
+    def define(self, name: str, tokens: "list[Token]", missing: list[str] | None = None) -> None:
+        # a macro keeps its outer spaces (" Symposium on ..." is joined to what precedes it)
+        self.current[name.lower()] = evaluate_tokens(tokens, self, missing=missing, strip=False)
 
     def lookup(self, name: str, seen: frozenset[str] = frozenset()) -> str | None:
-        """The text of a macro, or None when the file never defines it."""
+        """The text of a macro, or None when no file read so far defines it."""
         low = name.lower()
         if low in self.current:
             return self.current[low]
         if low in self.final and low not in seen:
-            return evaluate_value(self.final[low], self, seen=seen | {low})
+            value = self.final[low]
+            return value if isinstance(value, str) else evaluate_tokens(value, self, seen=seen | {low}, strip=False)
         if low in _MONTH_NAMES:
             return _MONTH_NAMES[low]
         return None
 
 
-def split_concatenation(raw: str) -> list[str]:
-    """The parts of a value joined by ``#`` at the top level (outside braces and quotes)."""
-    parts: list[str] = []
-    depth = 0
-    quoted = False
-    start = 0
-    for i, ch in enumerate(raw):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
-            parts.append(raw[start:i])
-            start = i + 1
-    parts.append(raw[start:])
-    return [p.strip() for p in parts]
+_SPACE_RUN = re.compile(r"\s+")
 
 
-def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = False,
-                   seen: frozenset[str] = frozenset()) -> str:
-    """The text BibTeX makes of a raw field value: literals joined, macros expanded.
+def collapse_space(value: str) -> str:
+    """White space as BibTeX reads it: every run one space, none at the ends."""
+    return " ".join(value.split())
+
+
+def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, month: bool = False,
+                    seen: frozenset[str] = frozenset(), missing: list[str] | None = None, strip: bool = True) -> str:
+    """The text BibTeX makes of a value: literals joined, macros expanded, white space collapsed.
 
     A lone month macro in ``month`` stays the macro (``oct``), so the writer keeps it a
     macro and styles can localise it; anywhere else it becomes the month's name. An
-    undefined macro is kept as its name rather than dropped.
+    undefined macro is kept as its name rather than dropped, and added to ``missing``.
     """
-    raw = raw.strip()
-    if _is_single_group(raw):
-        return _clean_value(raw)
-    parts = split_concatenation(raw)
-    if month and len(parts) == 1 and parts[0].lower() in _MONTH_NAMES:
-        return parts[0].lower()
-    return re.sub(r"\s*\n\s*", " ", "".join(_evaluate_part(p, macros, seen) for p in parts))
+    if len(tokens) == 1 and tokens[0].kind == "literal" and strip:
+        return collapse_space(tokens[0].text)
+    if month and len(tokens) == 1 and tokens[0].text.lower() in _MONTH_NAMES:
+        return tokens[0].text.lower()
+    parts = []
+    for tok in tokens:
+        if tok.kind != "macro":
+            parts.append(tok.text)
+            continue
+        value = macros.lookup(tok.text, seen) if macros is not None else None
+        if value is None:
+            if missing is not None:
+                missing.append(tok.text)
+            value = tok.text
+        parts.append(value)
+    joined = "".join(parts)
+    return collapse_space(joined) if strip else _SPACE_RUN.sub(" ", joined)
 
 
-def _is_single_group(raw: str) -> bool:
-    """Whether the value is one braced or quoted literal (the common, fast case)."""
-    if len(raw) >= 2 and raw[0] == "{" and raw[-1] == "}":
-        return _balanced_inner(raw[1:-1])
-    if len(raw) >= 2 and raw[0] == '"' and raw[-1] == '"':
-        return len(split_concatenation(raw)) == 1
-    return False
+def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = False) -> str:
+    """The text BibTeX makes of one raw value expression (``"Proc. " # emnlp``)."""
+    from .bibsyntax import split_blocks
+
+    blocks = split_blocks("@misc{x, v = " + raw + "\n}")
+    if not blocks or not blocks[0].fields or blocks[0].fields[0].broken is not None:
+        return collapse_space(raw)
+    return evaluate_tokens(blocks[0].fields[0].tokens, macros, month=month)
 
 
-def _evaluate_part(part: str, macros: "Macros | None", seen: frozenset[str]) -> str:
-    if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"')):
-        return part[1:-1]
-    if part.isdigit() or macros is None:
-        return part
-    value = macros.lookup(part, seen)
-    return part if value is None else value
-
-
-def _to_entry(block: bpmodel.Entry, macros: "Macros | None" = None) -> Entry:
+def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> Entry:
     fields: dict[str, str] = {}
     for f in block.fields:
-        k = f.key.lower()
-        if k not in fields:
-            fields[k] = evaluate_value(str(f.value), macros, month=k == "month")
+        k = f.name.lower()
+        if k in fields:
+            problems.append(Problem(name, f.line, f"entry '{block.key}' repeats a field ({k}); the first value was kept"))
+            continue
+        if f.broken is not None:
+            fields[k] = f.broken
+            continue
+        missing: list[str] = []
+        fields[k] = evaluate_tokens(f.tokens, macros, month=k == "month", missing=missing)
+        for macro in missing:
+            problems.append(Problem(name, f.line, f"entry '{block.key}', field '{k}': undefined macro '{macro}' kept as "
+                                    "its name (define it with @string, or pass the file that does with --strings)"))
     return Entry(key=block.key, entry_type=block.entry_type.lower(), fields=fields, ids=ids_from_fields(fields), origin="import")
-
-
-def _clean_value(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == "{" and value[-1] == "}" and _balanced_inner(value[1:-1]):
-        value = value[1:-1]
-    elif len(value) >= 2 and value[0] == '"' and value[-1] == '"':
-        value = value[1:-1]
-    return re.sub(r"\s*\n\s*", " ", value)
-
-
-def _balanced_inner(s: str) -> bool:
-    depth = 0
-    for ch in s:
-        depth += ch == "{"
-        depth -= ch == "}"
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def split_ids(value: str) -> list[str]:
     """The old keys of a biblatex ``ids`` field (Better BibTeX writes ``\\_`` for ``_``)."""
     return [a.strip().replace("\\_", "_") for a in (value or "").split(",") if a.strip()]
+
+
+_URL = re.compile(r"https?://[^\s}]+")
+_ARXIV_IN_TEXT = re.compile(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", re.I)
 
 
 def ids_from_fields(fields: dict[str, str]) -> Ids:
@@ -381,7 +382,7 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
         ids.openreview = normalize_openreview(fields["openreview"])
     for k in ("url", "howpublished", "note", "biburl"):
         val = fields.get(k, "")
-        for url in re.findall(r"https?://[^\s}]+", val.replace("\\url{", " ")):
+        for url in _URL.findall(val.replace("\\url{", " ")):
             if "arxiv.org" in url:
                 ids.arxiv = ids.arxiv or normalize_arxiv(url)
             elif "openreview.net" in url:
@@ -390,7 +391,7 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
                 ids.dblp = ids.dblp or normalize_dblp(url)
             elif "doi.org" in url:
                 ids.doi = ids.doi or normalize_doi(url)
-    m = re.search(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", fields.get("journal", "") + " " + fields.get("note", ""), re.I)
+    m = _ARXIV_IN_TEXT.search(fields.get("journal", "") + " " + fields.get("note", ""))
     if m:
         ids.arxiv = ids.arxiv or m.group(1)
     return ids

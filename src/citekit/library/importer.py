@@ -1,10 +1,12 @@
 """Bringing existing .bib files into the library without breaking anybody's citations.
 
-An imported entry keeps its key, because the paper it came from cites it. Only when that
-key already belongs to a different work does it get a suffix, and the rename is written
-to an import key map so that paper's ``\\cite``s can be rewritten with ``citekit rekey``.
-An imported entry that is a work the library already has is merged into it (one entry
-per work); its key then becomes an alias of the library's entry.
+An import is a copy, never a surprise. An imported entry keeps its key, because the paper
+it came from cites it. Only when that key already belongs to a different work does it get
+a suffix, and the rename is written to an import key map so that paper's ``\\cite``s can
+be rewritten with ``citekit rekey``. An entry identical to one already there is skipped
+(and counted); entries that look like the same work as others are listed, and merged
+only when asked (``--merge``): then the key of the library's entry survives and the
+others become its aliases.
 """
 
 from __future__ import annotations
@@ -17,30 +19,61 @@ from pathlib import Path
 
 from ..model import Entry
 from ..output.bibtex import check_key
-from .bibfile import Problem, read_bib_file, split_ids
-from .dedup import find_clusters
+from ..works import choose_survivor
+from .bibfile import Macros, Problem, read_bib_file, split_ids
+from .dedup import Match, analyse_matches, find_matches
 from .keys import make_key, suffixes
-from .merge import choose_survivor, merge_entries
+from .merge import merge_entries
 from .store import Library
 
 
 @dataclass
 class ImportReport:
-    """What an import did, for the summary and for the key maps."""
+    """What an import did (or, in a dry run, would do), for the summary and the key maps."""
 
     added: list[str] = field(default_factory=list)
+    #: incoming entries identical to one already there: (incoming key, the entry it duplicates)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
     #: incoming key -> key it got (its own key belonged to another work, or it was merged)
     import_map: dict[str, str] = field(default_factory=dict)
     #: library key -> surviving key, for library entries merged into another (refs/keymap.yaml)
     key_map: dict[str, str] = field(default_factory=dict)
     #: works the library already had, merged with the import: (incoming keys, into, reason)
     merged: list[tuple[list[str], str, str]] = field(default_factory=list)
-    #: several records of one work inside the imported file, merged into one entry
+    #: several records of one work inside the imported files, merged into one entry
     merged_in_file: list[tuple[list[str], str, str]] = field(default_factory=list)
+    #: same-work candidates left as separate entries (merge them with --merge): (keys, would keep, reason)
+    candidates: list[tuple[list[str], str, str]] = field(default_factory=list)
+    #: versions of one work (a workshop paper and its conference paper...): linked, never merged here
+    versions: list[tuple[list[str], str, str]] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)  # subset of import_map: taken keys
     #: subset of import_map: keys with characters BibTeX or LaTeX cannot take
     unsafe_keys: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+
+    def extend(self, other: "ImportReport") -> None:
+        for name in ("added", "skipped", "merged", "merged_in_file", "candidates", "versions", "problems"):
+            getattr(self, name).extend(getattr(other, name))
+        for name in ("import_map", "key_map", "renamed", "unsafe_keys"):
+            getattr(self, name).update(getattr(other, name))
+
+    @property
+    def findings(self) -> bool:
+        """Something the user should look at: skipped entries, unmerged candidates, problems."""
+        return bool(self.skipped or self.candidates or self.problems)
+
+    def to_json(self) -> dict[str, object]:
+        def groups(items: list[tuple[list[str], str, str]]) -> list[dict[str, object]]:
+            return [{"keys": keys, "kept": kept, "reason": reason} for keys, kept, reason in items]
+
+        return {
+            "added": self.added,
+            "skipped": [{"key": k, "duplicate_of": d} for k, d in self.skipped],
+            "renamed": self.renamed, "unsafe_keys": self.unsafe_keys,
+            "merged": groups(self.merged) + groups(self.merged_in_file),
+            "candidates": groups(self.candidates), "versions": groups(self.versions),
+            "problems": [str(p) for p in self.problems],
+        }
 
 
 def free_key(key: str, taken: Iterable[str], *, lowered: set[str] | None = None) -> str:
@@ -77,8 +110,16 @@ def _key_is_safe(key: str) -> bool:
         return False
 
 
-def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "import") -> ImportReport:
-    """Merge ``incoming`` (in file order) into ``lib``; the caller saves the library."""
+def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "import", *, merge: bool = False,
+                   precedence: Sequence[str] | None = None) -> ImportReport:
+    """Add ``incoming`` (in file order) to ``lib``; the caller saves the library (or not, in a dry run).
+
+    An entry identical to one already there is skipped and counted (its key, if
+    different, becomes an alias of that entry). Entries that look like the same work as
+    others are listed as candidates and added as they are; only ``merge=True`` merges
+    them, into the library's entry when it has the work. Versions of one work (a
+    workshop paper and the conference paper) are listed and never merged here.
+    """
     report = ImportReport()
     existing = list(lib.entries.values())
     n_lib = len(existing)
@@ -86,35 +127,93 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
     incoming = [_with_key(e, reserved, source, report) for e in incoming]
     _take_tags_and_aliases(lib, incoming, source, report)
     everything = existing + list(incoming)
+    matches = find_matches(everything)
+    taken_lower = {k.lower() for k in lib.taken_keys()}
+    skipped = _skip_identical(lib, everything, n_lib, matches, report, taken_lower)
+    same = [m for m in matches if m.kind == "same" and m.a not in skipped and m.b not in skipped]
+    analysis = analyse_matches(everything, same, [m for m in matches if m.kind == "versions"], precedence)
     clustered: set[int] = set()
-    for cluster in find_clusters(everything):
+    listed = []
+    for cluster in analysis.clusters:
         members = cluster.indices
-        clustered.update(members)
         if all(i < n_lib for i in members):
             continue  # works entered twice in the library already: `citekit dedup` reports those
-        _import_cluster(lib, [everything[i] for i in members], [i < n_lib for i in members], cluster.reason, source, report)
-    taken_lower = {k.lower() for k in lib.taken_keys()}
+        if not merge:
+            listed.append(cluster)
+            continue
+        clustered.update(members)
+        _import_cluster(lib, [everything[i] for i in members], [i < n_lib for i in members], cluster.reason,
+                        source, report, taken_lower, precedence)
     for i, entry in enumerate(incoming, start=n_lib):
-        if i not in clustered:
+        if i not in clustered and i not in skipped:
             _add_new(lib, entry, source, report, taken_lower)
+    # listed under the keys the entries have now (after renames)
+    for cluster in listed:
+        kept = everything[cluster.indices[cluster.keys.index(cluster.kept)]].key
+        report.candidates.append(([everything[i].key for i in cluster.indices], kept, cluster.reason))
+    for group in analysis.versions:
+        if any(i >= n_lib for i in group.indices) and not all(i in clustered for i in group.indices):
+            kept = everything[group.indices[group.keys.index(group.kept)]].key
+            report.versions.append(([everything[i].key for i in group.indices], kept, group.reason))
     return report
 
 
-def import_files(lib: Library, paths: Iterable[Path]) -> ImportReport:
-    """Import several .bib files in order; parse problems are reported, never fatal."""
+def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, matches: Sequence[Match],
+                    report: ImportReport, taken_lower: set[str]) -> set[int]:
+    """Incoming entries already there: identical to an earlier one (in the library, or earlier
+    in the import), or the same work as a library entry that already answers to their key
+    (a file imported and merged before, imported again)."""
+    first_of: dict[int, int] = {}
+    for m in matches:
+        if m.b < n_lib:
+            continue
+        if m.reason == "identical entries":
+            first_of[m.b] = min(first_of.get(m.b, m.a), m.a)
+        elif m.kind == "same" and m.a < n_lib:
+            lib_entry = everything[m.a]
+            if everything[m.b].key.lower() in {k.lower() for k in (lib_entry.key, *lib_entry.aliases)}:
+                first_of[m.b] = m.a
+    skipped: set[int] = set()
+    for i in sorted(first_of):
+        target = first_of[i]
+        while target in first_of:  # a copy of a copy: the first one stands
+            target = first_of[target]
+        entry, kept = everything[i], everything[target]
+        skipped.add(i)
+        report.skipped.append((entry.key, kept.key))
+        if entry.key != kept.key:
+            report.import_map[entry.key] = kept.key
+            if entry.key.lower() not in taken_lower:
+                kept.aliases.append(entry.key)  # keys never break: the duplicate's key leads to the kept entry
+                taken_lower.add(entry.key.lower())
+                if kept.key in lib.entries:
+                    lib.issued_keys.add(entry.key)
+    return skipped
+
+
+def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path] = (), merge: bool = False,
+                 precedence: Sequence[str] | None = None) -> ImportReport:
+    """Import several .bib files in order; parse problems are reported, never fatal.
+
+    ``@string`` macros are shared across the files in the order given, as ``bibtex``
+    reads ``\\bibliography{strings,refs}``: a macro file first, then the files that use
+    it. ``strings`` are macro files read before all of them (their entries are ignored).
+    All entries are imported together, so duplicates across files are found too.
+    """
     total = ImportReport()
+    macros = Macros()
+    for path in strings:
+        parsed = read_bib_file(Path(path), macros=macros)
+        total.problems.extend(p for p in parsed.problems if "undefined macro" in p.message or "@string" in p.message)
+    entries: list[Entry] = []
+    sources: list[str] = []
     for path in paths:
-        parsed = read_bib_file(Path(path))
-        report = import_entries(lib, parsed.entries, source=Path(path).name)
+        parsed = read_bib_file(Path(path), macros=macros)
         total.problems.extend(parsed.problems)
-        total.added.extend(report.added)
-        total.import_map.update(report.import_map)
-        total.renamed.update(report.renamed)
-        total.unsafe_keys.update(report.unsafe_keys)
-        total.merged.extend(report.merged)
-        total.merged_in_file.extend(report.merged_in_file)
-        total.key_map.update(report.key_map)
-        total.problems.extend(report.problems)
+        entries.extend(parsed.entries)
+        sources.append(Path(path).name)
+    report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)
+    total.extend(report)
     return total
 
 
@@ -171,18 +270,20 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
 
 
 def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason: str, source: str,
-                    report: ImportReport) -> None:
-    """Merge one work's incoming entries (and the library's, if it has the work) into one."""
+                    report: ImportReport, taken_lower: set[str], precedence: Sequence[str] | None) -> None:
+    """Merge one work's incoming entries (and the library's, if it has the work) into one.
+
+    ``taken_lower`` (every key and alias in use, lower-cased) is kept up to date here, so
+    a large import does not rebuild it for every cluster.
+    """
     lib_entries = [e for e, flag in zip(group, in_lib) if flag]
     new_entries = [e for e, flag in zip(group, in_lib) if not flag]
-    taken = lib.taken_keys()
-    taken_lower = {t.lower() for t in taken}
     own = {k.lower() for e in lib_entries for k in (e.key, *e.aliases)}
     if lib_entries:
-        keep = choose_survivor(lib_entries).key  # an import never displaces a library key
+        keep = choose_survivor(lib_entries, precedence).key  # an import never displaces a library key
     else:
-        first = choose_survivor(new_entries)
-        keep = free_key(first.key, taken)
+        first = choose_survivor(new_entries, precedence)
+        keep = free_key(first.key, (), lowered=taken_lower)
         if keep != first.key:
             report.renamed[first.key] = keep
             report.import_map[first.key] = keep
@@ -191,7 +292,7 @@ def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason
     # an incoming key that names a different work in the library cannot be an alias here
     foreign = {e.key for e in new_entries
                if e.key != keep and e.key.lower() in taken_lower and e.key.lower() not in own}
-    result = merge_entries(group, key=keep, reason=reason)
+    result = merge_entries(group, key=keep, reason=reason, precedence=precedence)
     merged = result.entry
     merged.aliases = [a for a in merged.aliases if a not in foreign]
     for entry in lib_entries:
@@ -209,6 +310,7 @@ def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason
     else:
         lib.add(merged)
         report.added.append(keep)
+    taken_lower.update(k.lower() for k in (keep, *merged.aliases))
     record = ([e.key for e in new_entries], keep, reason)
     (report.merged if lib_entries else report.merged_in_file).append(record)
 

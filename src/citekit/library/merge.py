@@ -8,81 +8,21 @@ alias of the survivor.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..ids import ARXIV_DOI_PREFIX
 from ..model import Entry, Ids
+from ..works import choose_survivor, cleanliness, entry_stage, inherited_fields, parent_index, survivor_order
 
-#: version stages, best first; the merge keeps the fields of the best one
-STAGE_RANK: dict[str, int] = {"published": 3, "accepted": 2, "preprint": 1, "other": 0}
 #: fields that describe one version (where and how it appeared): never copied across versions
 VERSION_FIELDS = frozenset({
     "journal", "journaltitle", "booktitle", "volume", "number", "issue", "pages", "publisher", "series",
     "address", "location", "organization", "month", "year", "date", "howpublished", "type", "school",
     "institution", "edition", "note", "doi", "url", "isbn", "issn", "eventtitle", "venue", "pubstate",
+    "crossref", "chapter", "version", "part", "eid",
 })
 _STATUS_RANK = {"resolved": 2, "ambiguous": 1, "notes-only": 0}
-
-_PREPRINT_VENUE = re.compile(
-    r"\b(?:arxiv|corr|e-?prints?|preprint|biorxiv|medrxiv|chemrxiv|ssrn|techrxiv|psyarxiv|openreview\.net/forum)\b",
-    re.I,
-)
-_ACCEPTED = re.compile(r"\b(?:to appear|in press|accepted|forthcoming|inpress)\b", re.I)
-_PUBLISHED_TYPES = {"article", "inproceedings", "conference", "incollection", "inbook", "book", "proceedings",
-                    "phdthesis", "mastersthesis", "thesis", "mvbook", "collection", "periodical"}
-_THESIS_TYPES = {"phdthesis", "mastersthesis", "thesis"}
-_PREPRINT_TYPES = {"unpublished", "online", "electronic", "preprint"}
-
-
-def version_stage(entry: Entry) -> str:
-    """Where this version of the paper stands: published, accepted, preprint or other.
-
-    BibTeX has no field for it, so it is read from what the entry cites: a journal or
-    proceedings that is not arXiv/CoRR means published; "to appear" means accepted; an
-    arXiv id, CoRR or an ``@unpublished`` means preprint.
-    """
-    f = entry.fields
-    kind = entry.entry_type
-    container = f.get("journal") or f.get("booktitle") or f.get("journaltitle") or ""
-    has_notes = "note" in f or "pubstate" in f or "howpublished" in f
-    notes = " ".join(f.get(k, "") for k in ("note", "pubstate", "howpublished")) if has_notes else ""
-    if (container and _ACCEPTED.search(container)) or (notes and _ACCEPTED.search(notes)):
-        return "accepted"
-    preprint_container = bool(container) and (
-        bool(_PREPRINT_VENUE.search(container)) or container[:4].lower() == "abs/"
-    )
-    if kind in _THESIS_TYPES and (f.get("school") or f.get("institution")):
-        return "published"
-    if kind in ("book", "mvbook") and f.get("publisher"):
-        return "published"
-    if container and not preprint_container and kind in _PUBLISHED_TYPES:
-        if f.get("volume", "")[:4].lower() != "abs/":  # dblp CoRR: volume = {abs/1909.05311}
-            return "published"
-    if preprint_container or kind in _PREPRINT_TYPES or (notes and _PREPRINT_VENUE.search(notes)):
-        return "preprint"
-    if entry.ids.arxiv or (entry.ids.doi or "").startswith(ARXIV_DOI_PREFIX) or f.get("eprint"):
-        return "preprint"
-    return "other"
-
-
-def stage_rank(entry: Entry) -> int:
-    return STAGE_RANK[version_stage(entry)]
-
-
-def choose_survivor(entries: Sequence[Entry]) -> Entry:
-    """The entry whose key survives: the best version; on a tie the one that came first.
-
-    ``entries`` must be in issue order (library order, or file order on import), which is
-    what makes the choice stable from one run to the next.
-    """
-    best = entries[0]
-    for entry in entries[1:]:
-        if stage_rank(entry) > stage_rank(best):
-            best = entry
-    return best
 
 
 @dataclass
@@ -97,20 +37,29 @@ class MergeResult:
         return {old: self.entry.key for old in self.absorbed}
 
 
-def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: str = "") -> MergeResult:
+def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: str = "",
+                  precedence: Sequence[str] | None = None) -> MergeResult:
     """One entry for a cluster of entries of the same work.
 
     ``key`` forces which entry's key survives (import keeps the library's key); by
-    default :func:`choose_survivor` decides. Fields come from the best version, so a
-    survivor that is the older preprint still ends up citing the published paper.
+    default :func:`citekit.works.choose_survivor` decides. Fields come from the version
+    to cite by ``precedence`` (``resolve.precedence``), the cleanest and most complete
+    among equals, so a survivor that is the older preprint still ends up citing the
+    published paper.
     """
     if not entries:
         raise ValueError("merge_entries needs at least one entry")
-    keeper = next((e for e in entries if e.key == key), None) if key else choose_survivor(entries)
+    keeper = next((e for e in entries if e.key == key), None) if key else choose_survivor(entries, precedence)
     if keeper is None:
         raise ValueError(f"key '{key}' is not one of the entries being merged")
-    ranked = sorted(entries, key=lambda e: -stage_rank(e))  # stable: ties keep issue order
-    base = ranked[0] if stage_rank(ranked[0]) > stage_rank(keeper) else keeper
+    parents = parent_index(entries)
+    order = survivor_order(entries, precedence, [inherited_fields(e, parents) for e in entries])
+    ranked = [entries[i] for i in order]
+    best = ranked[0]
+    # the survivor's own fields, unless a better version (or, at the same stage, a cleaner
+    # record) exists; hand edits of the survivor are applied on top either way
+    same_stage = entry_stage(keeper) == entry_stage(best)
+    base = keeper if same_stage and (keeper.hand or cleanliness(keeper) <= cleanliness(best)) else best
     others = [e for e in ranked if e is not base]
 
     merged = replace(
@@ -158,7 +107,7 @@ def _merge_fields(merged: Entry, base: Entry, keeper: Entry, others: Sequence[En
             _copy_meta(merged, keeper, name)
             hand.add(name)
     for other in others:
-        other_version = version_stage(other) != version_stage(base)
+        other_version = entry_stage(other) != entry_stage(base)
         for name, value in other.fields.items():
             if name in merged.fields or name in hand or not value.strip():
                 continue
@@ -180,19 +129,22 @@ def _copy_meta(merged: Entry, other: Entry, name: str) -> None:
         merged.generated.pop(name, None)
 
 
-def _version_record(entry: Entry, *, absorbed: bool) -> dict[str, Any]:
-    """How an absorbed entry is remembered: its stage and every field it had.
+def _version_record(entry: Entry, *, absorbed: bool, merged: Entry | None = None) -> dict[str, Any]:
+    """How an absorbed entry is remembered: its stage and the fields the merged entry lacks.
 
-    The fields are kept whole so nothing the user wrote in an absorbed entry is lost,
-    even the parts that describe another version and so were not merged.
+    Only what differs from the merged entry is kept (a field it does not have, or has with
+    another value), so nothing the user wrote in an absorbed entry is lost, while an
+    identical copy costs a line rather than a second copy of every field.
     """
     record: dict[str, Any] = {
         "source": "library", "id": entry.key, "title": entry.title,
         "venue": entry.fields.get("booktitle") or entry.fields.get("journal") or "",
-        "year": entry.year, "stage": version_stage(entry),
+        "year": entry.year, "stage": entry_stage(entry),
     }
-    if absorbed and entry.fields:
-        record["fields"] = dict(sorted(entry.fields.items()))
+    kept = merged.fields if merged is not None else {}
+    differing = {k: v for k, v in entry.fields.items() if kept.get(k) != v}
+    if absorbed and differing:
+        record["fields"] = dict(sorted(differing.items()))
     if absorbed and entry.hand:
         record["hand"] = sorted(entry.hand)
     return record
@@ -220,7 +172,7 @@ def _merge_metadata(merged: Entry, keeper: Entry, others: Sequence[Entry]) -> No
         for v in e.versions:
             if v not in versions:
                 versions.append(v)
-        record = _version_record(e, absorbed=e.key != keeper.key)
+        record = _version_record(e, absorbed=e.key != keeper.key, merged=merged)
         if record not in versions:
             versions.append(record)
     merged.versions = versions

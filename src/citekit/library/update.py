@@ -112,13 +112,13 @@ def _find_in(entries: list[Entry], work: Work, built: tuple[str, dict[str, str]]
 def _same_work_by_dedup_rule(entries: list[Entry], probe: Entry) -> Entry | None:
     from rapidfuzz import fuzz, process
 
-    from .dedup import same_work
+    from ..works import is_same_work
 
     target = normalize_title(probe.title)
     # shortlist on a cheap folding first, then fold properly and apply the dedup rule
     rough = {i: _rough(e.title) for i, e in enumerate(entries)}
     for _t, _s, i in process.extract(_rough(probe.title), rough, scorer=fuzz.ratio, score_cutoff=70, limit=10):
-        if fuzz.ratio(target, normalize_title(entries[i].title)) >= 85 and same_work(probe, entries[i]):
+        if fuzz.ratio(target, normalize_title(entries[i].title)) >= 85 and is_same_work(probe, entries[i]):
             return entries[i]
     return None
 

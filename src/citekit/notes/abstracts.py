@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 
-from pylatexenc.latex2text import LatexNodes2Text
 
+from ..text import latex_to_text
 from .shapes import latin_share
 
-_L2T = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 
 _RESEARCH_CUE_RE = re.compile(
     r"\b(?:we|this (?:paper|work|article)|our (?:method|approach|results|analysis|work|framework)|in this (?:paper|work))\b"
@@ -64,7 +63,7 @@ def _plain(fragment: str) -> str:
     fragment = fragment.strip().strip("*_`'\"")
     if re.search(r"[\\$]", fragment):
         try:
-            fragment = _L2T.latex_to_text(fragment)
+            fragment = latex_to_text(fragment, scripts=False)
         except Exception:  # a half-written macro: keep what was written
             fragment = fragment.replace("$", "")
     return re.sub(r"\s+", " ", fragment).strip(" .,;:")

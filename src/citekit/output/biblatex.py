@@ -10,7 +10,7 @@ instead of ``journal``, one ISO ``date`` instead of ``year``/``month``, and the
 from __future__ import annotations
 
 from ..model import Entry
-from .bibtex import check_unique_keys, entry_fields, month_macro, to_bibtexparser, write_blocks
+from .bibtex import check_unique_keys, entry_fields, entry_text, month_macro, write_texts
 
 #: BibTeX field name -> biblatex field name.
 RENAMED_FIELDS = {
@@ -63,8 +63,8 @@ def render_biblatex(entries: list[Entry], *, ascii: bool = False, header: str | 
         fields = biblatex_fields(entry)
         if "ids" in fields:
             fields["ids"] = _aliases_not_keys(fields["ids"], keys)
-        blocks.append(to_bibtexparser(entry, fields, ascii=ascii))
-    return write_blocks(blocks, header)
+        blocks.append(entry_text(entry, fields, ascii=ascii))
+    return write_texts(blocks, header)
 
 
 def _aliases_not_keys(ids: str, keys: set[str]) -> str:

@@ -4,11 +4,11 @@ The same entries must always give the same file: the library store diffs what it
 last time against what is on disk to find hand edits, and users keep ``refs/`` under
 version control. So field order, padding and quoting are fixed here and nowhere else.
 
-The text is produced by bibtexparser v2's writer: we build its ``Library``/``Entry``/
-``Field`` model, let its default unparse stack brace every value, mark ``month`` as a bare
-macro with ``Field.enclosing = "no-enclosing"``, and configure ``BibtexFormat`` for the
-two-space indent, the value column of ``output-examples`` and a trailing comma. The only
-strings we assemble ourselves are the ``%`` header lines.
+The layout is the one bibtexparser v2's writer gives with a two-space indent, a value
+column and a trailing comma, written directly: the library writes every entry on every
+save, and bibtexparser's writer deep-copies each block first (a third of a save's time on
+a large library). Every value is braced (BibTeX reads a braced value verbatim, so the
+value read back is the value written), except a month, written as its bare macro.
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ from __future__ import annotations
 import logging
 import re
 from typing import Iterable, Mapping
-
-import bibtexparser
-from bibtexparser import model as bp
-from bibtexparser.library import Library
-from bibtexparser.writer import BibtexFormat
 
 from ..model import Entry
 from .latex import sanitize, to_ascii
@@ -63,7 +58,7 @@ VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttyp
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _KEY_RE = re.compile(r"^[A-Za-z0-9_:./+\-]+$")
-_TYPE_RE = re.compile(r"^[A-Za-z]+$")
+_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
 def month_macro(value: str) -> str | None:
@@ -141,6 +136,9 @@ def entry_fields(entry: Entry) -> dict[str, str]:
 
 
 def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
+    # BibTeX reads every run of white space as one space; writing it so means a line that
+    # happens to start with "@" inside a long value can never look like a new entry
+    value = " ".join(value.split())
     if not braces_balanced(value):
         log.warning(
             "%s: field %s has unbalanced braces; writing a sanitized copy. Fix it by hand in "
@@ -154,39 +152,29 @@ def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
     return value
 
 
-def to_bibtexparser(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: bool = False) -> bp.Entry:
-    """The bibtexparser model of one entry, values unenclosed (the writer adds braces)."""
+def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: bool = False) -> str:
+    """One entry as BibTeX text: two-space indent, values from :data:`VALUE_COLUMN`, every
+    value braced except a month macro, a trailing comma."""
     check_key(entry.key)
     entry_type = entry.entry_type.strip().lower()
     if not _TYPE_RE.match(entry_type):
         raise ValueError(f"entry {entry.key}: type {entry.entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
-    out: list[bp.Field] = []
+    lines = [f"@{entry_type}{{{entry.key},"]
     for name, value in ordered_fields(fields if fields is not None else entry_fields(entry)):
-        if name == "month" and month_macro(value):
-            out.append(bp.Field(name, month_macro(value), enclosing="no-enclosing"))
-            continue
-        out.append(bp.Field(name, _field_value(entry.key, name, value, ascii=ascii)))
-    return bp.Entry(entry_type, entry.key, out)
+        pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
+        macro = month_macro(value) if name == "month" else None
+        text = macro if macro else "{" + _field_value(entry.key, name, value, ascii=ascii) + "}"
+        lines.append(f"  {name}{pad} = {text},")
+    lines.append("}")
+    return "\n".join(lines)
 
 
-def bibtex_format() -> BibtexFormat:
-    """The layout of every ``.bib`` citekit writes (see output-examples.md)."""
-    fmt = BibtexFormat()
-    fmt.indent = "  "
-    fmt.value_column = VALUE_COLUMN
-    fmt.trailing_comma = True
-    fmt.block_separator = "\n"
-    return fmt
-
-
-def write_blocks(blocks: list[bp.Block], header: str | None) -> str:
-    """Serialize bibtexparser blocks, with an optional ``%`` comment header."""
+def write_texts(texts: Iterable[str], header: str | None) -> str:
+    """Entries' texts joined by a blank line, after an optional ``%`` comment header."""
+    parts = list(texts)
     if header:
-        comment = "\n".join("% " + line if line.strip() else "%" for line in header.splitlines())
-        blocks = [bp.ImplicitComment(comment)] + blocks
-    library = Library(blocks)
-    text = bibtexparser.write_string(library, bibtex_format=bibtex_format())
-    return text if text.endswith("\n") else text + "\n"
+        parts.insert(0, "\n".join("% " + line if line.strip() else "%" for line in header.splitlines()))
+    return "\n\n".join(parts) + "\n" if parts else "\n"
 
 
 def render_entries(entries: list[Entry], *, ascii: bool = False, header: str | None = None) -> str:
@@ -197,7 +185,7 @@ def render_entries(entries: list[Entry], *, ascii: bool = False, header: str | N
     turns non-ASCII text into LaTeX escapes, for toolchains that mangle UTF-8.
     """
     check_unique_keys(entries)
-    return write_blocks([to_bibtexparser(e, ascii=ascii) for e in entries], header)
+    return write_texts((entry_text(e, ascii=ascii) for e in entries), header)
 
 
 def check_unique_keys(entries: Iterable[Entry]) -> None:

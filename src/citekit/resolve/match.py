@@ -19,12 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from pylatexenc.latex2text import LatexNodes2Text
 from rapidfuzz import fuzz
 
 from ..model import Candidate, Mention, Person
 from ..names import name_tokens, parse_name
-from ..text import normalize_title, title_tokens
+from ..text import delatex, normalize_title, title_tokens
 from .. import venues
 
 #: A candidate must score at least this much (and agree) to be attached.
@@ -42,29 +41,16 @@ _MARKERS = frozenset(
 _SUBTITLE_SPLIT = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 _WEIGHTS = {"title": 0.5, "authors": 0.3, "year": 0.1, "venue": 0.1}
 _ANONYMOUS = {"anonymous", "anonymous authors", "anonymous author"}
-_MATH = re.compile(r"\$[^$]+\$")
-_MATH_TEXT = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 _STOP = frozenset(normalize_title("a an the of on in for and or to with via by from at as is are be its it into "
                                   "over under toward towards we our do does can not no using").split())
 
 
-def _fold_math(text: str) -> str:
-    """Inline math to Unicode (``$\\ell_\\infty$`` → ``ℓ_∞``) so it folds like the words around it."""
-    def convert(m: re.Match[str]) -> str:
-        try:
-            return _MATH_TEXT.latex_to_text(m.group(0))
-        except Exception:  # malformed math from remote metadata: keep it as written
-            return m.group(0)
-
-    return _MATH.sub(convert, text) if "$" in text else text
-
-
 def _norm(text: str) -> str:
-    return normalize_title(_fold_math(text))
+    return normalize_title(text)
 
 
 def _sig(text: str) -> list[str]:
-    return title_tokens(_fold_math(text))
+    return title_tokens(text)
 
 
 @dataclass(frozen=True)
@@ -114,7 +100,7 @@ def _digits(title: str) -> list[str]:
 
 def _parts(title: str) -> list[str]:
     """Main title and subtitle(s), split at a colon or a spaced dash outside math."""
-    return [p for p in _SUBTITLE_SPLIT.split(_fold_math(title)) if p.strip()]
+    return [p for p in _SUBTITLE_SPLIT.split(delatex(title)) if p.strip()]
 
 
 def title_agreement(a: str, b: str) -> tuple[str, float]:

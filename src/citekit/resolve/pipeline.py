@@ -36,7 +36,7 @@ from ..ids import ARXIV_DOI_PREFIX
 from ..model import Candidate, Ids, Mention, Work
 from ..sources.base import Source, SourceError, SourceUnavailable
 from ..text import normalize_title
-from .choose import FINAL_STAGES, choose_version, group_versions, same_work, stage_rank
+from ..works import FINAL_STAGES, choose_version, group_versions, same_candidates, stage_rank
 from .match import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
 
 #: A winner must beat the best other work by this much, or the work is ambiguous.
@@ -399,7 +399,7 @@ class _WorkResolver:
                 if site not in getattr(conferences, "bases", {}):
                     continue
                 found = self._call("conferences", lambda: conferences.find(site, year, c.title)) or []
-                out += [f for f in found if same_work(c, f)]
+                out += [f for f in found if same_candidates(c, f)]
         return out
 
     def _decide(self) -> Work:

@@ -1,0 +1,302 @@
+"""The grammar of .bib text, read the way BibTeX reads it.
+
+BibTeX's own scanner is simple and strict about one thing general-purpose parsers get
+wrong: a backslash is an ordinary character. ``{\\{\\"u}}`` is a value of two nested
+groups, ``"The {"}Turbo{"} code"`` is one quoted value (a ``"`` inside braces does not end
+it), and only ``{`` and ``}`` count for depth. This module splits text into blocks and
+fields with exactly those rules, and nothing more: macro expansion and the building of
+entries happen in :mod:`citekit.library.bibfile`.
+
+Real files are damaged in a few recurring ways (a missing ``}``, a stray ``"``). BibTeX
+then swallows the following entries into one value. Here a value that is still open when
+a new line starts another entry (``@article{``) or the text ends is *broken*: its raw text
+up to the end of its own lines is kept verbatim, it is reported with its line, and every
+other field of the entry, and every later entry, is read normally.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: characters that end a BibTeX identifier (field name, macro name, entry type)
+_ID = r"[^\s\"#%'(),={}]+"
+_AT = re.compile(r"@[ \t]*([A-Za-z_][^\s\"#%'(),={}@]*)[ \t\n]*([{(])")
+_WS = re.compile(r"\s*")
+_FIELD_NAME = re.compile(r"\s*(" + _ID + r")\s*=\s*")
+_KEY = re.compile(r"\s*([^,\s}{)(\"]*)\s*")
+_NUMBER_OR_MACRO = re.compile(_ID)
+_BRACE_OR_ENTRY = re.compile(r"[{}]|\n[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(]")
+_QUOTE_BRACE_OR_ENTRY = re.compile(r"[{}\"]|\n[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(]")
+_ENTRY_LINE = re.compile(r"\n(?=[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(])")
+#: a line that starts the next field (``  journal = ``) or closes the entry: where a broken value stops
+_NEXT_FIELD = re.compile(r"\n(?=[ \t]*(?:" + _ID + r"[ \t]*=|[})][ \t]*(?:\n|$)))")
+
+
+@dataclass
+class Token:
+    """One operand of a value: a braced or quoted literal (inner text), a number or a macro name."""
+
+    kind: str  # "literal" | "number" | "macro"
+    text: str
+
+
+@dataclass
+class RawField:
+    name: str
+    tokens: list[Token]
+    line: int
+    #: the value's text as written, when it was broken (kept verbatim instead of tokens)
+    broken: str | None = None
+
+
+@dataclass
+class Block:
+    """One ``@`` block: an entry, ``@string``, ``@preamble`` or ``@comment``."""
+
+    kind: str  # "entry" | "string" | "preamble" | "comment"
+    entry_type: str
+    key: str
+    line: int
+    raw: str
+    fields: list[RawField] = field(default_factory=list)
+    #: for @preamble: the value as written inside the delimiters
+    value_text: str = ""
+    problems: list[tuple[int, str]] = field(default_factory=list)
+
+
+class _Broken(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Scanner:
+    """Splits one text into :class:`Block` objects; line numbers are 1-based."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self._line_pos = 0
+        self._line_no = 1
+
+    def line_at(self, pos: int) -> int:
+        """Line of ``pos``; positions are asked for in increasing order, so counting is incremental."""
+        if pos < self._line_pos:
+            self._line_pos, self._line_no = 0, 1
+        self._line_no += self.s.count("\n", self._line_pos, pos)
+        self._line_pos = pos
+        return self._line_no
+
+    def blocks(self) -> list[Block]:
+        s = self.s
+        out: list[Block] = []
+        pos = 0
+        while True:
+            at = s.find("@", pos)
+            if at < 0:
+                return out
+            m = _AT.match(s, at)
+            if not m:
+                pos = at + 1  # an "@" in a comment or an e-mail address: text between entries
+                continue
+            kind = m.group(1).lower()
+            line = self.line_at(at)
+            close = "}" if m.group(2) == "{" else ")"
+            if kind == "comment":
+                end = self._skip_group(m.end() - 1)
+                out.append(Block("comment", "comment", "", line, s[at:end]))
+                pos = end
+                continue
+            block, pos = self._block(kind, at, m.end(), close, line)
+            out.append(block)
+
+    def _skip_group(self, start: int) -> int:
+        """End of the balanced group opening at ``start`` (or of its line when it never closes)."""
+        opening = self.s[start]
+        closing = "}" if opening == "{" else ")"
+        depth = 0
+        for i in range(start, len(self.s)):
+            ch = self.s[i]
+            if ch == opening:
+                depth += 1
+            elif ch == closing:
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+        nl = self.s.find("\n", start)
+        return len(self.s) if nl < 0 else nl + 1
+
+    def _block(self, kind: str, at: int, pos: int, close: str, line: int) -> tuple[Block, int]:
+        s = self.s
+        if kind == "preamble":
+            block = Block("preamble", kind, "", line, "")
+            start = pos
+            try:
+                _tokens, pos = self._value(pos, close)
+                block.value_text = s[start:pos].strip()
+            except _Broken as exc:
+                block.problems.append((line, exc.message))
+                pos = self._recover_entry_end(start)
+            pos = self._expect_close(pos, close, block)
+            block.raw = s[at:pos]
+            return block, pos
+        if kind == "string":
+            block = Block("string", kind, "", line, "")
+            pos = self._fields(block, pos, close)
+            if block.fields:
+                block.key = block.fields[0].name
+            block.raw = s[at:pos]
+            return block, pos
+        block = Block("entry", kind, "", line, "")
+        m = _KEY.match(s, pos)
+        block.key = m.group(1)
+        pos = m.end()
+        if pos < len(s) and s[pos] == ",":
+            pos += 1
+        elif pos < len(s) and s[pos] == close:
+            pos += 1
+            block.raw = s[at:pos]
+            return block, pos
+        else:
+            block.problems.append((self.line_at(pos), f"expected ',' after the key '{block.key}'"))
+        pos = self._fields(block, pos, close)
+        block.raw = s[at:pos]
+        return block, pos
+
+    def _fields(self, block: Block, pos: int, close: str) -> int:
+        s = self.s
+        n = len(s)
+        while True:
+            pos = _WS.match(s, pos).end()
+            if pos >= n:
+                block.problems.append((block.line, "the entry is not closed before the end of the file"))
+                return n
+            ch = s[pos]
+            if ch == close:
+                return pos + 1
+            if ch == ",":
+                pos += 1
+                continue
+            if s.startswith("@", pos) and _AT.match(s, pos):
+                block.problems.append((block.line, "the entry is not closed before the next entry starts"))
+                return pos
+            m = _FIELD_NAME.match(s, pos)
+            if not m:
+                nxt = self._next_field_or_end(pos, close)
+                junk = s[pos:nxt].strip()
+                block.problems.append((self.line_at(pos), f"text that is not a field was skipped: {junk[:60]!r}"))
+                pos = nxt
+                continue
+            name = m.group(1)
+            line = self.line_at(m.start(1))
+            start = m.end()
+            try:
+                tokens, pos = self._value(start, close)
+                block.fields.append(RawField(name, tokens, line))
+            except _Broken as exc:
+                end = self._recover_value_end(start, close)
+                raw = s[start:end].rstrip().rstrip(",").rstrip()
+                block.fields.append(RawField(name, [], line, broken=raw))
+                block.problems.append((line, f"field '{name}': {exc.message}; its raw text was kept verbatim"))
+                pos = end
+
+    def _value(self, pos: int, close: str) -> tuple[list[Token], int]:
+        s = self.s
+        n = len(s)
+        tokens: list[Token] = []
+        while True:
+            pos = _WS.match(s, pos).end()
+            if pos >= n:
+                raise _Broken("the value is cut off by the end of the file")
+            ch = s[pos]
+            if ch == "{":
+                end = self._braced_end(pos)
+                tokens.append(Token("literal", s[pos + 1:end - 1]))
+            elif ch == '"':
+                end = self._quoted_end(pos)
+                tokens.append(Token("literal", s[pos + 1:end - 1]))
+            else:
+                m = _NUMBER_OR_MACRO.match(s, pos)
+                if not m:
+                    raise _Broken(f"a value cannot start with {ch!r}")
+                word = m.group()
+                tokens.append(Token("number" if word.isdigit() else "macro", word))
+                end = m.end()
+            pos = _WS.match(s, end).end()
+            if pos < n and s[pos] == "#":
+                pos += 1
+                continue
+            if pos < n and s[pos] not in (",", close):
+                raise _Broken(f"unexpected {s[pos]!r} after the value (a missing ',' or '#'?)")
+            return tokens, pos
+
+    def _braced_end(self, start: int) -> int:
+        return self._literal_end(start, quoted=False)
+
+    def _quoted_end(self, start: int) -> int:
+        return self._literal_end(start, quoted=True)
+
+    def _literal_end(self, start: int, *, quoted: bool) -> int:
+        """End of the literal opening at ``start``: braces balance (a backslash is an ordinary
+        character), and a quoted literal ends at a ``"`` outside braces."""
+        s = self.s
+        # the common case, a value with no inner braces on one stretch of text: no loop
+        end = s.find('"' if quoted else "}", start + 1)
+        if end > 0 and s.find("{", start + 1, end) < 0 and (not quoted or s.find("}", start + 1, end) < 0):
+            if s.find("@", start, end) < 0 or not _ENTRY_LINE.search(s, start, end):
+                return end + 1
+        depth = 0
+        pos = start + 1 if quoted else start
+        search = (_QUOTE_BRACE_OR_ENTRY if quoted else _BRACE_OR_ENTRY).search
+        what = "quotes or braces" if quoted else "braces"
+        while True:
+            m = search(self.s, pos)
+            if m is None:
+                raise _Broken(f"unbalanced {what} (the value never closes)")
+            tok = m.group()
+            if tok == "{":
+                depth += 1
+            elif tok == "}":
+                depth -= 1
+                if not quoted and depth == 0:
+                    return m.end()
+                if depth < 0:
+                    raise _Broken("a '}' closes more braces than the quoted value opened")
+            elif tok == '"':
+                if depth == 0:
+                    return m.end()
+            else:
+                raise _Broken(f"unbalanced {what} (the value runs into the next entry)")
+            pos = m.end()
+
+    def _recover_value_end(self, start: int, close: str) -> int:
+        """Where a broken value stops: before the next line that starts a field or closes the entry."""
+        limit = self._entry_limit(start)
+        m = _NEXT_FIELD.search(self.s, start, limit)
+        return m.start() + 1 if m else limit
+
+    def _recover_entry_end(self, start: int) -> int:
+        return self._entry_limit(start)
+
+    def _entry_limit(self, start: int) -> int:
+        m = _ENTRY_LINE.search(self.s, start)
+        return m.start() + 1 if m else len(self.s)
+
+    def _next_field_or_end(self, pos: int, close: str) -> int:
+        limit = self._entry_limit(pos)
+        for i in range(pos, limit):
+            if self.s[i] in (",", close):
+                return i
+        return limit
+
+    def _expect_close(self, pos: int, close: str, block: Block) -> int:
+        pos = _WS.match(self.s, pos).end()
+        if pos < len(self.s) and self.s[pos] == close:
+            return pos + 1
+        block.problems.append((block.line, f"expected '{close}' to close the @{block.kind}"))
+        return pos
+
+
+def split_blocks(text: str) -> list[Block]:
+    """Every ``@`` block of ``text`` in order (text between blocks is comment, as in BibTeX)."""
+    return Scanner(text).blocks()
