@@ -41,7 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("commands", "Show one entry (by key or by an old key that is now an alias)."),
     "tags": ("tags", "List the tags of the library with how many papers carry each."),
     "tag": ("tags", "Add (+tag) or remove (-tag) tags of one paper by hand; rules never undo this."),
-    "import": ("dedup", "Merge existing BibTeX files into the library, keeping their keys."),
+    "import": ("dedup", "Copy entries of existing BibTeX files into the library, keeping their keys."),
     "dedup": ("dedup", "Find entries that are the same work, in the library or in any .bib FILE."),
     "rekey": ("dedup", "Rewrite old citation keys in LaTeX files (inside \\cite-family commands only)."),
     "export": ("export", "Write the library, or only what a paper cites, for LaTeX or pandoc."),

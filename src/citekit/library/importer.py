@@ -59,8 +59,12 @@ class ImportReport:
 
     @property
     def findings(self) -> bool:
-        """Something the user should look at: skipped entries, unmerged candidates, problems."""
-        return bool(self.skipped or self.candidates or self.problems)
+        """Something the user should look at: unmerged candidates, entries that could not be read.
+
+        Entries skipped because the library already holds them word for word are not findings:
+        importing the same file twice is done and leaves nothing to act on.
+        """
+        return bool(self.candidates or self.problems)
 
     def to_json(self) -> dict[str, object]:
         def groups(items: list[tuple[list[str], str, str]]) -> list[dict[str, object]]:
