@@ -80,16 +80,21 @@ def _command_line(tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links:
               help="A paragraph of its own for papers with these tags (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the snippet to this file (default: print it).")
+@click.option("--check", is_flag=True,
+              help="Lint the snippet like a reviewer (copied citations, macros, markup, first person, dangling "
+                   "references, lower-case starts); list any defect on stderr and exit 1.")
 @click.pass_context
 @friendly_errors
 def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links: bool,
-                         mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None) -> None:
+                         mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None,
+                         check: bool) -> None:
     """Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic.
 
     \b
     citekit related-work --tag muon -o related-muon.tex
     citekit related-work --tag muon --tag theory --format markdown
     citekit related-work --tag muon --mine paper.yaml
+    citekit related-work --tag muon --check -o related-muon.tex
     """
     try:
         if mine and abstract:
@@ -125,3 +130,14 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         click.echo(f"wrote {len(entries)} papers to {output}", err=True)
     else:
         click.echo(text, nl=False)
+    if check:
+        from ..output.related_check import check_snippet
+
+        defects = check_snippet(text, fmt)
+        for defect in defects:
+            click.echo(f"check: {defect}", err=True)
+        if defects:
+            click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
+                       "refs/library.yaml) and run again.", err=True)
+            sys.exit(1)
+        click.echo("check: no defects", err=True)

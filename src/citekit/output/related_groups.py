@@ -1,0 +1,177 @@
+"""Paragraphs a reader would draw: papers grouped by what they are about.
+
+Two papers belong together when their texts (title, abstract, English summary) use the
+same distinctive words, as TF-IDF over the selection measures, and when they carry the
+same topic tags. Groups are built bottom-up (average linkage) and never grow past six
+papers; a paper close to no other stays out of every group and ends up in a short
+closing paragraph instead of a wrong one. A group is named after what its papers share:
+a topic tag every one of them carries, else the distinctive words they all use.
+
+scikit-learn is imported here only, so commands other than ``related-work`` never load it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..library.tags import TagRules
+from ..model import Entry
+from ..text import fold
+from .markdown_text import latex_to_plain
+
+MIN_SIZE, MAX_SIZE = 2, 6
+#: average similarity two groups need to be merged (text cosine and tag overlap mixed)
+THRESHOLD = 0.12
+_GENERIC = (
+    "paper papers work works propose proposes proposed method methods approach approaches result results show shows "
+    "shown study studies studied present presents introduce introduces new novel based using use used via "
+    "problem problems existing prior recent recently demonstrate demonstrates experiments experimental empirical "
+    "empirically theoretical theory analysis analyze provide provides achieve achieves performance significantly "
+    "improve improves improved improving state art benchmark benchmarks support supports connects connect "
+    "paper connects support approach theory experiments model models large scale data task tasks "
+    "key main simple effective efficient efficiently better best specifically finally furthermore moreover "
+    "respectively code available github com https http www release released"
+).split()
+
+
+@dataclass
+class Group:
+    """One paragraph: its heading, its papers, and the words that named it."""
+
+    heading: str
+    members: list[Entry]
+    words: list[str]
+    closing: bool = False
+
+
+def entry_text(entry: Entry, abstract: str, summary: str) -> str:
+    return " ".join(t for t in (entry.title, entry.title, abstract, summary) if t)
+
+
+def _plain(text: str) -> str:
+    return latex_to_plain(re.sub(r"(?<!\\)\$[^$]*\$", " ", text))
+
+
+def _surface_forms(texts: list[str]) -> dict[str, str]:
+    """Lower-case word -> the spelling the texts use most (``lmo`` -> ``LMO``, ``muon`` -> ``Muon``)."""
+    counts: dict[str, Counter[str]] = {}
+    for text in texts:
+        for i, word in enumerate(re.findall(r"[A-Za-z][\w\-]*", text)):
+            counts.setdefault(word.lower(), Counter())[word] += 1
+    out = {}
+    for low, c in counts.items():
+        # A capital at the start of a sentence or title word says little: prefer a mixed/upper
+        # form only when the texts use it at least as often as the lower-case one.
+        best = max(c.items(), key=lambda kv: (kv[1] + (0.5 if kv[0] == low else 0), kv[0]))[0]
+        if best[0].isupper() and best[1:].islower() and c.get(low, 0) > 0:
+            best = low
+        out[low] = best
+    return out
+
+
+class Similarity:
+    """Pairwise closeness of papers: TF-IDF cosine of their texts, plus shared topic tags."""
+
+    def __init__(self, entries: list[Entry], texts: list[str], topic_tags: list[set[str]]) -> None:
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+        from sklearn.metrics.pairwise import cosine_similarity
+
+        self.entries = entries
+        self.plain = [_plain(t) for t in texts]
+        stop = sorted(set(ENGLISH_STOP_WORDS) | set(_GENERIC))
+        self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), sublinear_tf=True,
+                                          token_pattern=r"(?u)\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b",
+                                          preprocessor=lambda s: fold(s))
+        try:
+            self.matrix = self.vectorizer.fit_transform(self.plain)
+            self.terms = list(self.vectorizer.get_feature_names_out())
+            text_sim = cosine_similarity(self.matrix)
+        except ValueError:  # no words at all (empty titles)
+            self.matrix, self.terms = None, []
+            text_sim = [[1.0 if i == j else 0.0 for j in range(len(entries))] for i in range(len(entries))]
+        self.forms = _surface_forms(self.plain)
+        n = len(entries)
+        self.sim = [[0.0] * n for _ in range(n)]
+        any_tags = any(topic_tags)
+        # A tag most of the selection carries ("theory") says little about two papers: weigh by rarity.
+        df = Counter(t for tags in topic_tags for t in tags)
+        weight = {t: math.log((n + 1) / c) for t, c in df.items()}
+        for i in range(n):
+            for j in range(n):
+                union = sum(weight[t] for t in topic_tags[i] | topic_tags[j])
+                tag = sum(weight[t] for t in topic_tags[i] & topic_tags[j]) / union if union else 0.0
+                self.sim[i][j] = 0.65 * float(text_sim[i][j]) + 0.35 * tag if any_tags else float(text_sim[i][j])
+
+    def shared_words(self, idx: list[int], limit: int = 2) -> list[str]:
+        """The distinctive words (or two-word terms) the papers ``idx`` all use, best first."""
+        if self.matrix is None or not idx:
+            return []
+        rows = self.matrix[idx].toarray()
+        need = len(idx) if len(idx) <= 3 else max(2, (len(idx) * 2 + 2) // 3)
+        scored = []
+        for t, term in enumerate(self.terms):
+            col = rows[:, t]
+            present = int((col > 0).sum())
+            if present >= need:
+                scored.append((-(present + col.sum()), term))
+        scored.sort()
+        chosen: list[str] = []
+        for _, term in scored:
+            if any(term in c.split() or c in term.split() or term == c for c in chosen):
+                continue
+            if any(set(term.split()) & set(c.split()) for c in chosen):
+                continue
+            chosen.append(term)
+            if len(chosen) == limit:
+                break
+        return [" ".join(self.forms.get(w, w) for w in term.split()) for term in chosen]
+
+
+def cluster(sim: list[list[float]], order: list[int]) -> list[list[int]]:
+    """Average-linkage groups of at most :data:`MAX_SIZE`, merged while closer than :data:`THRESHOLD`.
+
+    ``order`` breaks ties, so the same papers always give the same groups.
+    """
+    groups = [[i] for i in order]
+
+    def link(a: list[int], b: list[int]) -> float:
+        return sum(sim[i][j] for i in a for j in b) / (len(a) * len(b))
+
+    while True:
+        best = None
+        for x in range(len(groups)):
+            for y in range(x + 1, len(groups)):
+                if len(groups[x]) + len(groups[y]) > MAX_SIZE:
+                    continue
+                score = link(groups[x], groups[y])
+                if score >= THRESHOLD and (best is None or score > best[0] + 1e-12):
+                    best = (score, x, y)
+        if best is None:
+            return groups
+        _, x, y = best
+        groups[x] = groups[x] + groups[y]
+        del groups[y]
+
+
+def name_group(members: list[Entry], idx: list[int], similarity: Similarity, skip: set[str],
+               rules: TagRules, counts: Counter[str]) -> tuple[str, list[str]]:
+    """A heading from what the papers share: a topic tag all of them carry, else their common words."""
+    words = similarity.shared_words(idx)
+    shared = set.intersection(*(set(e.tags) for e in members)) - skip
+    # Only a distinctive tag names a paragraph: one most of the selection carries does not.
+    total = max(counts.values(), default=0)
+    shared = {t for t in shared if t in rules.rules and counts[t] <= max(len(members), total // 2)}
+    if shared:
+        tag = min(shared, key=lambda t: (counts[t], t))
+        return rules.label(tag), words
+    if words:
+        phrase = " and ".join(words)
+        return phrase[:1].upper() + phrase[1:], words
+    return "", words
+
+
+def topic_tags(entry: Entry, skip: set[str], rules: TagRules) -> set[str]:
+    return {t for t in entry.tags if t not in skip and t in rules.rules}
