@@ -485,7 +485,7 @@ def _opening(group: _Group, first: bool) -> str:
     about = group.heading.rstrip(".")
     about = about[:1].lower() + about[1:] if about[1:2].islower() or len(about) < 2 else about
     if group.closing:
-        return "Other work is related more loosely."
+        return "Closest to our work are papers that share no single theme." if first else "Other work is related more loosely."
     if first:
         return f"Closest to our work is research on {about}."
     return f"Another line of related work concerns {about}."
@@ -534,7 +534,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         g.members.sort(key=order)
     if mine:
         position = {id(g): i for i, g in enumerate(paragraphs)}
-        paragraphs.sort(key=lambda g: (g.closing, -max(scores[e.key] for e in g.members), position[id(g)]))
+        paragraphs.sort(key=lambda g: (-max(scores[e.key] for e in g.members), position[id(g)]))
 
     command = command_line.strip() or "citekit related-work"
     noun = "paper" if len(usable) == 1 else "papers"

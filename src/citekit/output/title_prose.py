@@ -322,7 +322,8 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
 def unbrace(text: str) -> str:
     """``{Muon}`` -> ``Muon`` in running text; braces around math or commands stay."""
     parts = re.split(r"((?<!\\)\$.*?(?<!\\)\$)", text)
-    return "".join(p if i % 2 else re.sub(r"\{([^{}\\$]*)\}", r"\1", p) for i, p in enumerate(parts))
+    keep = lambda m: m.group(0) if m.group(1) or not m.group(2) else m.group(2)  # noqa: E731  \\textbackslash{}
+    return "".join(p if i % 2 else re.sub(r"(\\[A-Za-z]+)?\{([^{}\\$]*)\}", keep, p) for i, p in enumerate(parts))
 
 
 def method_name(title: str) -> str:
