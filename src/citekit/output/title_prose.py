@@ -200,7 +200,9 @@ def _article(words: list[str], caser: _Caser) -> str:
     head = _head(words)
     if _plural(head) or head not in _ARTIFACTS | _ANALYSES:
         return ""
-    if any(_bare(w) in ("and", "or") for w in words[:words.index(next(w for w in words if _bare(w).endswith(head)))]):
+    upto = words[:words.index(next(w for w in words if _bare(w).endswith(head)))]
+    if any(_bare(w) in ("and", "or") and i and re.search(r"(?:ing|tion|ment|ness|ity|ure|ics|s)$", _bare(upto[i - 1]))
+           for i, w in enumerate(upto)):
         return ""  # "graph partitioning and parameter initialization" is two things
     first = caser.word(words[0]).lstrip("{$\\")
     if re.match(r"[A-Z]{2}", first) or re.match(r"[A-Z]\W", first):
