@@ -242,6 +242,17 @@ def _question(words: list[str], caser: _Caser) -> str | None:
     return f"{wh or 'whether'} {caser.phrase(subject)} {aux} {caser.phrase(tail)}".strip()
 
 
+def _protected(title: str) -> str:
+    """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
+    from .markdown_text import known_macros
+
+    title = re.sub(r"\s+", " ", title).strip()
+    outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
+    if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
+        return title
+    return protect_title(title)
+
+
 def title_clause(title: str, plural: bool = True, context: str = "") -> str:
     """The predicate of a sentence about a paper, from its title: "present LiMuon, a light ...".
 
@@ -250,7 +261,7 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
     keep their capital ("Riemannian") from ordinary title-case words.
     """
     caser = _Caser(context)
-    text = protect_title(re.sub(r"\s+", " ", title).strip()).rstrip(". ")
+    text = _protected(title).rstrip(". ")
     main, sep, sub = _split_outside(text, ":?")
     if sep == "?":
         question, main = main + "?", ""
@@ -330,7 +341,7 @@ def unbrace(text: str) -> str:
 
 def method_name(title: str) -> str:
     """The name a title gives its method ("{OLion}: Approaching ..." -> "OLion"), or ""."""
-    main, sep, _ = _split_outside(protect_title(re.sub(r"\s+", " ", title).strip()), ":")
+    main, sep, _ = _split_outside(_protected(title), ":")
     words = _words(main)
     if sep != ":" or not _is_name(words):
         return ""
