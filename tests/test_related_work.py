@@ -211,7 +211,7 @@ def test_papers_known_by_title_get_a_sentence_each_not_a_quoted_list(muon_entrie
 def test_sentences_come_from_the_records(muon_entries, abstracts):
     out = related_work(muon_entries, tags=["muon"])
     # The LiMuon sentence is the abstract's own words after the verb.
-    m = re.search(r"\\citet\{huang2026limuon\} propose (.+?)(?:, while|\.\n|\. )", out)
+    m = re.search(r"\\citet\{huang2026limuon\} propose (.+?)(?:, while|\.\n|\. |; \\citet)", out)
     assert m and m.group(1) in abstracts["LiMuon"]
     # No Japanese summary text leaks into the English paragraph.
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", out)

@@ -23,8 +23,9 @@ from ..text import fold
 from .markdown_text import latex_to_plain
 
 MIN_SIZE, MAX_SIZE = 2, 6
-#: average similarity two groups need to be merged (text cosine and tag overlap mixed)
-THRESHOLD = 0.12
+#: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried
+#: from the strictest down until few papers are left over; never looser than the last
+THRESHOLDS = (0.12, 0.09, 0.06, 0.045, 0.03)
 _GENERIC = (
     "paper papers work works propose proposes proposed method methods approach approaches result results show shows "
     "shown study studies studied present presents introduce introduces new novel based using use used via "
@@ -35,6 +36,16 @@ _GENERIC = (
     "key main simple effective efficient efficiently better best specifically finally furthermore moreover "
     "respectively code available github com https http www release released"
 ).split()
+
+
+#: words too general to name a paragraph of an optimization library
+_NAMELESS = frozenset(
+    "optimization optimizer optimizers learning training method methods algorithm algorithms update updates "
+    "practice complexity neural network networks deep model models large performance function functions way "
+    "framework problem setting settings results analysis guarantees experiments".split())
+
+
+_ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 
 
 @dataclass
@@ -88,9 +99,10 @@ class Similarity:
         try:
             self.matrix = self.vectorizer.fit_transform(self.plain)
             self.terms = list(self.vectorizer.get_feature_names_out())
+            self.df = [int(x) for x in (self.matrix > 0).sum(axis=0).A1]
             text_sim = cosine_similarity(self.matrix)
         except ValueError:  # no words at all (empty titles)
-            self.matrix, self.terms = None, []
+            self.matrix, self.terms, self.df = None, [], []
             text_sim = [[1.0 if i == j else 0.0 for j in range(len(entries))] for i in range(len(entries))]
         self.forms = _surface_forms(self.plain)
         n = len(entries)
@@ -101,37 +113,63 @@ class Similarity:
         weight = {t: math.log((n + 1) / c) for t, c in df.items()}
         for i in range(n):
             for j in range(n):
-                union = sum(weight[t] for t in topic_tags[i] | topic_tags[j])
-                tag = sum(weight[t] for t in topic_tags[i] & topic_tags[j]) / union if union else 0.0
+                # Normalized by at least the weight of a tag only one paper carries, so sharing
+                # nothing but a common tag counts for little.
+                union = max(sum(weight[t] for t in topic_tags[i] | topic_tags[j]), math.log(n + 1))
+                tag = sum(weight[t] for t in topic_tags[i] & topic_tags[j]) / union
                 self.sim[i][j] = 0.65 * float(text_sim[i][j]) + 0.35 * tag if any_tags else float(text_sim[i][j])
 
     def shared_words(self, idx: list[int], limit: int = 2) -> list[str]:
-        """The distinctive words (or two-word terms) the papers ``idx`` all use, best first."""
+        """The distinctive words (or two-word terms) the papers ``idx`` share, best first.
+
+        Terms more of the papers use come first; among those, a two-word term ("quantization
+        error", "pipeline parallelism") before a single word. Words most of the selection
+        uses and words every optimization paper uses ("optimizer", "training") name nothing.
+        """
         if self.matrix is None or not idx:
             return []
         rows = self.matrix[idx].toarray()
-        need = len(idx) if len(idx) <= 3 else max(2, (len(idx) * 2 + 2) // 3)
+        common = max(2, len(self.entries) // 2)
+        common_words = {t for t, d in zip(self.terms, self.df) if " " not in t and d > common}
         scored = []
         for t, term in enumerate(self.terms):
             col = rows[:, t]
             present = int((col > 0).sum())
-            if present >= need:
-                scored.append((-(present + col.sum()), term))
+            words = term.split()
+            if present < 2 or self.df[t] > common or len(term) <= 3 or any(w in _NAMELESS for w in words):
+                continue
+            if len(words) > 1 and (len(set(words)) < len(words) or words[-1] in common_words):
+                continue
+            if len(words) == 1 and _ADJECTIVE.search(term):
+                continue  # "stochastic", "federated": a heading needs the noun they qualify
+            scored.append((-present, -len(words), -float(col.sum()), term))
         scored.sort()
-        chosen: list[str] = []
-        for _, term in scored:
-            if any(term in c.split() or c in term.split() or term == c for c in chosen):
+        chosen: list[tuple[int, str]] = []
+        for present, _, _, term in scored:
+            if any(set(term.split()) & set(c.split()) for _, c in chosen):
                 continue
-            if any(set(term.split()) & set(c.split()) for c in chosen):
-                continue
-            chosen.append(term)
-            if len(chosen) == limit:
+            chosen.append((-present, term))
+            if len(chosen) == limit or (len(chosen) == 1 and " " in term and -present == len(idx)):
                 break
-        return [" ".join(self.forms.get(w, w) for w in term.split()) for term in chosen]
+        return [" ".join(self.forms.get(w, w) for w in term.split()) for _, term in chosen]
 
 
 def cluster(sim: list[list[float]], order: list[int]) -> list[list[int]]:
-    """Average-linkage groups of at most :data:`MAX_SIZE`, merged while closer than :data:`THRESHOLD`.
+    """Groups of papers: the strictest threshold of :data:`THRESHOLDS` that leaves few papers alone.
+
+    A short closing paragraph is fine; one holding a quarter of the papers says the
+    groups were drawn too tight, so the next (looser) threshold is tried.
+    """
+    allowed = max(3, len(order) // 4)
+    for threshold in THRESHOLDS:
+        groups = cluster_at(sim, order, threshold)
+        if sum(1 for g in groups if len(g) < MIN_SIZE) <= allowed:
+            return groups
+    return groups
+
+
+def cluster_at(sim: list[list[float]], order: list[int], threshold: float) -> list[list[int]]:
+    """Average-linkage groups of at most :data:`MAX_SIZE`, merged while closer than ``threshold``.
 
     ``order`` breaks ties, so the same papers always give the same groups.
     """
@@ -147,7 +185,7 @@ def cluster(sim: list[list[float]], order: list[int]) -> list[list[int]]:
                 if len(groups[x]) + len(groups[y]) > MAX_SIZE:
                     continue
                 score = link(groups[x], groups[y])
-                if score >= THRESHOLD and (best is None or score > best[0] + 1e-12):
+                if score >= threshold and (best is None or score > best[0] + 1e-12):
                     best = (score, x, y)
         if best is None:
             return groups

@@ -14,6 +14,7 @@ kind of title it is, an article, "whether"); nothing is claimed that the title d
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from .latex import protect_title, protected_words
 from .sentences import conjugate
@@ -104,9 +105,10 @@ class _Caser:
         tokens = re.findall(r"[A-Za-z][\w\-]*|[.!?:;]", context)
         lower = {t for t in tokens if t.islower()}
         cap = lambda t: bool(re.fullmatch(r"[A-Z][a-z][\w\-]*", t))  # noqa: E731
-        self.names = {t for i, t in enumerate(tokens)
-                      if cap(t) and i and tokens[i - 1] not in ".!?:;" and t.lower() not in lower
-                      and not (cap(tokens[i - 1]) or (i + 1 < len(tokens) and cap(tokens[i + 1])))}
+        seen = Counter(t for i, t in enumerate(tokens)
+                       if cap(t) and i and tokens[i - 1] not in ".!?:;" and t.lower() not in lower
+                       and not (cap(tokens[i - 1]) or (i + 1 < len(tokens) and cap(tokens[i + 1]))))
+        self.names = {t for t, n in seen.items() if n >= 2}  # once may be a keyword list's capital
         self.listed = protected_words()
 
     def word(self, word: str) -> str:
