@@ -491,13 +491,28 @@ def _opening(group: _Group, first: bool) -> str:
     return f"Another line of related work concerns {about}."
 
 
-def _shared_with_mine(entries: list[Entry], mine: Mine, limit: int = 4) -> list[str]:
-    """Words the closest papers share with the user's abstract, most distinctive first."""
+def _shared_with_mine(entries: list[Entry], mine: Mine, everyone: list[Entry], limit: int = 4) -> list[str]:
+    """Words the closest papers share with the user's abstract, most distinctive first.
+
+    A word every paper of the selection uses ("muon" in a Muon section) says nothing about
+    how these papers differ from the user's, so words are ranked by how many of the
+    closest papers use them times their rarity in the whole selection.
+    """
     own = Counter(_tokens(" ".join([mine.title, mine.abstract, *mine.claims])))
+    df: Counter[str] = Counter()
+    for e in everyone:
+        df.update(set(_tokens(_entry_text(e))) & set(own))
     counts: Counter[str] = Counter()
     for e in entries:
         counts.update(set(_tokens(_entry_text(e))) & set(own))
-    return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[:limit]]
+    n = len(everyone)
+    score = {w: c * (math.log((n + 1) / (df[w] + 1)) + 1.0) for w, c in counts.items()}
+    best = [w for w, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+    # the tokens are stems ("smoothnes"); show the word as the user's abstract writes it
+    written = {}
+    for word in _WORD.findall(fold(latex_to_plain(" ".join([mine.title, mine.abstract, *mine.claims])))):
+        written.setdefault(_tokens(word)[0] if _tokens(word) else word, word)
+    return [written.get(w, w) for w in best]
 
 
 def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbib", links: bool = False,
@@ -558,7 +573,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             closest = g.members[:3]
             keys = [e.key for e in closest]
             listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
-            shared = _shared_with_mine(closest, mine)
+            shared = _shared_with_mine(closest, mine, usable)
             words = f"; shared words: {', '.join(shared)}" if shared else ""
             lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                        f"{words})"))

@@ -119,7 +119,7 @@ class _Caser:
         if not part or part[0] in "{$\\" or not part[0].isalpha():
             return part
         core = part.rstrip(",;.!?")
-        if any(c.isupper() for c in core[1:]) or any(c.isdigit() for c in core):
+        if (len(core) == 1 and core != "A") or any(c.isupper() for c in core[1:]) or any(c.isdigit() for c in core):
             return part
         if core in self.names or core in self.listed or core.rstrip("s") in self.listed \
                 or re.search(r"(?:ian|ean)s?$", core):
