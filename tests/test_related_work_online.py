@@ -116,6 +116,23 @@ def _all_snippets(root: Path, tmp: Path, *args: str, suffix: str) -> list[str]:
     return names
 
 
+LATEX = ["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"]
+
+
+def _compile(root: Path, tmp: Path, backend: str, preamble: str, bibliography: str, *args: str) -> None:
+    """All tags' snippets in one document, run through pdflatex, ``backend``, pdflatex twice."""
+    names = _all_snippets(root, tmp, *args, suffix=".tex")
+    shutil.copy(root / "refs" / "library.bib", tmp / "refs.bib")
+    inputs = "\n".join(f"\\section{{{n[3:-4]}}}\n\\input{{{n[:-4]}}}" for n in names)
+    (tmp / "main.tex").write_text(f"\\documentclass{{article}}\n\\usepackage[T1]{{fontenc}}\n{preamble}"
+                                  f"\\begin{{document}}\n{inputs}\n{bibliography}\\end{{document}}\n",
+                                  encoding="utf-8")
+    for cmd in (LATEX, [backend, "main"], LATEX, LATEX):
+        res = run(cmd, tmp)
+        assert res.returncode == 0, res.stdout[-3000:]
+    _latex_log_clean(tmp)
+
+
 def _latex_log_clean(tmp: Path) -> None:
     log = (tmp / "main.log").read_text(errors="replace")
     assert not re.search(r"^! ", log, flags=re.M), log[-2000:]
@@ -125,40 +142,18 @@ def _latex_log_clean(tmp: Path) -> None:
 @pytest.mark.latex
 def test_every_tag_compiles_with_natbib_and_bibtex(synced, tmp_path):
     need("pdflatex", "bibtex")
-    names = _all_snippets(synced, tmp_path, suffix=".tex")
-    shutil.copy(synced / "refs" / "library.bib", tmp_path / "refs.bib")
-    inputs = "\n".join(f"\\section{{{n[3:-4]}}}\n\\input{{{n[:-4]}}}" for n in names)
-    (tmp_path / "main.tex").write_text(
-        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{natbib}\n\\begin{document}\n"
-        f"{inputs}\n\\bibliographystyle{{plainnat}}\n\\bibliography{{refs}}\n\\end{{document}}\n", encoding="utf-8")
-    for cmd in (["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"], ["bibtex", "main"],
-                ["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"],
-                ["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"]):
-        res = run(cmd, tmp_path)
-        assert res.returncode == 0, res.stdout[-3000:]
+    _compile(synced, tmp_path, "bibtex", "\\usepackage{natbib}\n", "\\bibliographystyle{plainnat}\n\\bibliography{refs}\n")
     blg = (tmp_path / "main.blg").read_text()
     assert "Warning" not in blg and "error" not in blg.lower(), blg
-    _latex_log_clean(tmp_path)
 
 
 @pytest.mark.latex
 def test_every_tag_compiles_with_biblatex_and_biber(synced, tmp_path):
     need("pdflatex", "biber")
-    names = _all_snippets(synced, tmp_path, "--cite", "biblatex", suffix=".tex")
-    shutil.copy(synced / "refs" / "library.bib", tmp_path / "refs.bib")
-    inputs = "\n".join(f"\\section{{{n[3:-4]}}}\n\\input{{{n[:-4]}}}" for n in names)
-    (tmp_path / "main.tex").write_text(
-        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n"
-        "\\usepackage[backend=biber,style=authoryear]{biblatex}\n\\addbibresource{refs.bib}\n"
-        f"\\begin{{document}}\n{inputs}\n\\printbibliography\n\\end{{document}}\n", encoding="utf-8")
-    for cmd in (["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"], ["biber", "main"],
-                ["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"],
-                ["pdflatex", "-interaction=nonstopmode", "-no-shell-escape", "main"]):
-        res = run(cmd, tmp_path)
-        assert res.returncode == 0, res.stdout[-3000:]
+    _compile(synced, tmp_path, "biber", "\\usepackage[backend=biber,style=authoryear]{biblatex}\n\\addbibresource{refs.bib}\n",
+             "\\printbibliography\n", "--cite", "biblatex")
     blg = (tmp_path / "main.blg").read_text()
     assert "WARN" not in blg and "ERROR" not in blg, blg
-    _latex_log_clean(tmp_path)
 
 
 @pytest.mark.latex

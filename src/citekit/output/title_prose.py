@@ -55,9 +55,9 @@ _FINITE = {"is", "are", "was", "were", "can", "cannot", "does", "do", "has", "ha
            "mitigates", "mitigate", "prevents", "prevent", "follows", "follow", "fits", "fit", "wins", "win"}
 
 
-def _split_outside(text: str, seps: str) -> tuple[str, str, str]:
-    """``text`` split at the first of ``seps`` (followed by a space) outside braces and math."""
-    depth, math = 0, False
+def _top_level(text: str) -> list[tuple[int, str]]:
+    """``(index, char)`` of the characters outside braces and ``$...$`` math."""
+    out, depth, math = [], 0, False
     for i, ch in enumerate(text):
         if ch == "$" and (i == 0 or text[i - 1] != "\\"):
             math = not math
@@ -65,30 +65,24 @@ def _split_outside(text: str, seps: str) -> tuple[str, str, str]:
             depth += 1
         elif ch == "}" and not math:
             depth -= 1
-        elif ch in seps and depth == 0 and not math and (i + 1 == len(text) or text[i + 1] == " "):
+        elif depth == 0 and not math:
+            out.append((i, ch))
+    return out
+
+
+def _split_outside(text: str, seps: str) -> tuple[str, str, str]:
+    """``text`` split at the first of ``seps`` (followed by a space) outside braces and math."""
+    for i, ch in _top_level(text):
+        if ch in seps and (i + 1 == len(text) or text[i + 1] == " "):
             return text[:i].strip(), ch, text[i + 1:].strip()
     return text.strip(), "", ""
 
 
 def _words(text: str) -> list[str]:
     """Whitespace-separated words, keeping braced groups and math whole."""
-    words, cur, depth, math = [], "", 0, False
-    for i, ch in enumerate(text):
-        if ch == "$" and (i == 0 or text[i - 1] != "\\"):
-            math = not math
-        elif ch == "{" and not math:
-            depth += 1
-        elif ch == "}" and not math:
-            depth -= 1
-        if ch.isspace() and depth == 0 and not math:
-            if cur:
-                words.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur:
-        words.append(cur)
-    return words
+    cuts = [i for i, ch in _top_level(text) if ch.isspace()]
+    bounds = [-1, *cuts, len(text)]
+    return [text[a + 1:b] for a, b in zip(bounds, bounds[1:]) if text[a + 1:b]]
 
 
 def _bare(word: str) -> str:
