@@ -145,6 +145,10 @@ def test_emphasis_becomes_emph_or_stars():
 
 
 def test_first_person_becomes_third_person_grammatically():
+    latex, _ = clean(paper("crawshaw2026exploration", "An Exploration of Non-{Euclidean} Gradient Descent: {Muon} "
+                                                      "and its Many Variants", CRAWSHAW))
+    assert latex == (r"\citet{crawshaw2026exploration} find that Muon is sensitive to the choice of learning rate, "
+                     r"whereas a new variant they call MuonMax is significantly more robust.")
     latex, _ = clean(paper("c2026", "C", "Training is costly. We propose FastNet, and our method halves the cost of "
                                          "training we observed on our benchmarks."))
     assert latex == (r"\citet{c2026} propose FastNet, and their method halves the cost of training they observed "
@@ -197,3 +201,30 @@ def test_offline_snippet_reads_as_sentences_not_quoted_titles():
         out = related_work(entries, tags=["t"], fmt=fmt)
         assert check_snippet(out, fmt) == [], out
         assert "``" not in out and "includes" not in out
+
+
+SCALE = ("Training large language models (LLMs) relies on adaptive optimizers such as Adam, which introduce extra "
+         "operations and require significantly more memory to maintain first- and second-order moments than SGD. "
+         "While recent works such as GaLore, Fira and APOLLO have proposed state-compressed memory-efficient variants, "
+         "a fundamental question remains: What are the minimum modifications to plain SGD needed to match "
+         "state-of-the-art pretraining performance? We systematically investigate this question using a bottom-up "
+         "approach, and identify two simple yet highly (memory- and compute-) efficient techniques. It also "
+         "consistently outperforms memory-efficient optimizers such as GaLore, Fira and APOLLO.")
+SIGN_MOMENTUM = ("signSGD with momentum can achieve the same convergence rate using constant batch sizes without "
+                 "additional assumptions.")
+
+
+def test_question_anaphora_and_pronoun_sentences_are_not_used():
+    latex, _ = clean(paper("han2025memory", "Memory-Efficient {LLM} Pretraining via Minimalist Optimizer Design",
+                           SCALE))
+    assert "this question" not in latex and " It " not in latex
+    assert latex == r"\citet{han2025memory} study memory-efficient LLM pretraining via minimalist optimizer design."
+
+
+def test_a_summary_starting_with_a_lowercase_name_is_not_capitalized_into_a_wrong_name():
+    e = Entry(key="jiang2025improved", entry_type="misc", summary=SIGN_MOMENTUM, tags_auto=["t"],
+              fields={"title": "Improved Analysis for Sign-based Methods with Momentum Updates",
+                      "author": "Jiang, Wei and Yu, Dingzhi", "year": "2025"})
+    latex = describe(e, LATEX)
+    assert not latex.startswith(("signSGD", "SignSGD")) and check_snippet(latex) == []
+    assert latex == r"\citet{jiang2025improved} give an improved analysis for sign-based methods with momentum updates."

@@ -23,6 +23,7 @@ VERB_PRIORITY: dict[str, int] = {
     "study": 2, "investigate": 2, "analyze": 2, "analyse": 2, "examine": 2, "explore": 2, "revisit": 2,
     "characterize": 2, "consider": 2,
     "show": 3, "prove": 3, "demonstrate": 3, "establish": 3, "derive": 3, "provide": 3, "identify": 3,
+    "find": 3,
 }
 _VERBS = "|".join(sorted(VERB_PRIORITY, key=len, reverse=True))
 
@@ -47,6 +48,7 @@ _LEAD = (
     r"(?:In|Within)\s+(?:this|the\s+present|our)\s+(?:paper|work|article|study|note|manuscript)"
     r"|Here|To\s+(?:this\s+end|address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate)[^,.;]{0,60}"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
+    r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
     r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired)\s+by\s+[^,.;]{1,80}"
     r"|Therefore|Thus|Hence|Consequently|However|Moreover|Furthermore|Additionally|Specifically|Finally|"
     r"Instead|Concretely|Accordingly|Overall|Technically|Theoretically|Empirically"
