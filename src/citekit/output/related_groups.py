@@ -106,18 +106,23 @@ class Similarity:
             text_sim = [[1.0 if i == j else 0.0 for j in range(len(entries))] for i in range(len(entries))]
         self.forms = _surface_forms(self.plain)
         n = len(entries)
-        self.sim = [[0.0] * n for _ in range(n)]
-        any_tags = any(topic_tags)
-        # A tag most of the selection carries ("theory") says little about two papers: weigh by rarity.
-        df = Counter(t for tags in topic_tags for t in tags)
-        weight = {t: math.log((n + 1) / c) for t, c in df.items()}
-        for i in range(n):
-            for j in range(n):
-                # Normalized by at least the weight of a tag only one paper carries, so sharing
-                # nothing but a common tag counts for little.
-                union = max(sum(weight[t] for t in topic_tags[i] | topic_tags[j]), math.log(n + 1))
-                tag = sum(weight[t] for t in topic_tags[i] & topic_tags[j]) / union
-                self.sim[i][j] = 0.65 * float(text_sim[i][j]) + 0.35 * tag if any_tags else float(text_sim[i][j])
+        import numpy as np
+
+        text = np.asarray(text_sim, dtype=float)
+        if any(topic_tags):
+            # A tag most of the selection carries ("theory") says little about two papers: weigh by
+            # rarity, and normalize by at least the weight of a tag only one paper carries, so sharing
+            # nothing but a common tag counts for little.
+            df = Counter(t for tags in topic_tags for t in tags)
+            names = sorted(df)
+            weight = np.array([math.log((n + 1) / df[t]) for t in names])
+            has = np.array([[t in tags for t in names] for tags in topic_tags], dtype=float)
+            shared = (has * weight) @ has.T
+            own = has @ weight
+            union = np.maximum(own[:, None] + own[None, :] - shared, math.log(n + 1))
+            self.sim = 0.65 * text + 0.35 * shared / union
+        else:
+            self.sim = text
 
     def shared_words(self, idx: list[int], limit: int = 2) -> list[str]:
         """The distinctive words (or two-word terms) the papers ``idx`` share, best first.
@@ -154,7 +159,7 @@ class Similarity:
         return [" ".join(self.forms.get(w, w) for w in term.split()) for _, term in chosen]
 
 
-def cluster(sim: list[list[float]], order: list[int]) -> list[list[int]]:
+def cluster(sim, order: list[int]) -> list[list[int]]:  # noqa: ANN001  (a square numpy array)
     """Groups of papers: the strictest threshold of :data:`THRESHOLDS` that leaves few papers alone.
 
     A short closing paragraph is fine; one holding a quarter of the papers says the
@@ -168,30 +173,36 @@ def cluster(sim: list[list[float]], order: list[int]) -> list[list[int]]:
     return groups
 
 
-def cluster_at(sim: list[list[float]], order: list[int], threshold: float) -> list[list[int]]:
+def cluster_at(sim, order: list[int], threshold: float) -> list[list[int]]:
     """Average-linkage groups of at most :data:`MAX_SIZE`, merged while closer than ``threshold``.
 
-    ``order`` breaks ties, so the same papers always give the same groups.
+    The group-to-group closeness is kept in a matrix and updated after each merge
+    (Lance-Williams), so a few hundred papers take milliseconds. ``order`` breaks ties, so
+    the same papers always give the same groups.
     """
-    groups = [[i] for i in order]
+    import numpy as np
 
-    def link(a: list[int], b: list[int]) -> float:
-        return sum(sim[i][j] for i in a for j in b) / (len(a) * len(b))
-
+    n = len(order)
+    link = np.array(sim, dtype=float)[np.ix_(order, order)]
+    np.fill_diagonal(link, -np.inf)
+    members = [[i] for i in order]
+    alive = np.ones(n, dtype=bool)
+    size = np.ones(n)
     while True:
-        best = None
-        for x in range(len(groups)):
-            for y in range(x + 1, len(groups)):
-                if len(groups[x]) + len(groups[y]) > MAX_SIZE:
-                    continue
-                score = link(groups[x], groups[y])
-                if score >= threshold and (best is None or score > best[0] + 1e-12):
-                    best = (score, x, y)
-        if best is None:
-            return groups
-        _, x, y = best
-        groups[x] = groups[x] + groups[y]
-        del groups[y]
+        fits = (size[:, None] + size[None, :] <= MAX_SIZE) & alive[:, None] & alive[None, :]
+        masked = np.where(fits, link, -np.inf)
+        flat = int(np.argmax(masked))
+        x, y = divmod(flat, n)
+        if masked[x, y] < threshold:
+            return [members[i] for i in range(n) if alive[i]]
+        x, y = min(x, y), max(x, y)
+        merged = (size[x] * link[x] + size[y] * link[y]) / (size[x] + size[y])
+        link[x], link[:, x] = merged, merged
+        link[x, x] = -np.inf
+        members[x] = members[x] + members[y]
+        size[x] += size[y]
+        alive[y] = False
+        link[y], link[:, y] = -np.inf, -np.inf
 
 
 def name_group(members: list[Entry], idx: list[int], similarity: Similarity, skip: set[str],
