@@ -39,6 +39,16 @@ _CONNECTIVE = re.compile(r"^(?:then|also|further|furthermore|moreover|additional
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.I)
 
 
+def _latex_ok() -> frozenset[str]:
+    from .markdown_text import known_macros
+
+    return known_macros() | {"emph", "textit", "textless", "textgreater", "textbar", "textquoteleft",
+                             "textquoteright", "textquotedblleft", "textquotedblright"}
+
+
+_LATEX_OK = _latex_ok()
+
+
 def _sentences(text: str) -> list[str]:
     """Sentences of a paragraph line; "A propose X; B study Y." counts as two."""
     masked = _MATH.sub(lambda m: "x" * len(m.group(0)), text)
@@ -69,11 +79,7 @@ def _lint_sentence(sentence: str, fmt: str) -> list[tuple[str, str]]:
         found.append(("copied-citation", "a citation copied from an abstract"))
     # Macros and markup from the source
     if fmt == "latex":
-        if "\\textbackslash" in body or re.search(r"\\(?!emph\b|textit\b|%|&|#|_|\{|\}|\$|"
-                                                   r"textemdash|textendash|ldots|textasciitilde|"
-                                                   r"textasciicircum|textbackslash|[`'^\"~=.uvHckbdtr]\b|"
-                                                   r"[a-z]{1,2}\b|ss\b|ae\b|oe\b|aa\b|o\b|l\b|i\b|j\b)"
-                                                   r"([A-Za-z]+)", plain):
+        if "\\textbackslash" in body or any(name not in _LATEX_OK for name in re.findall(r"\\([A-Za-z]+)", plain)):
             found.append(("macro", "a macro from the source's preamble"))
         if re.search(r"\\textless\{\}/?[A-Za-z]+|\\textbf|\*\*|(?<![\w*])\*[^*\s][^*]*\*", body):
             found.append(("markup", "HTML or Markdown markup from the source"))

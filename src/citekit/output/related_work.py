@@ -393,7 +393,7 @@ def describe(entry: Entry, style: _Style) -> str:
             if not _echoes_title(rest, entry.title or ""):
                 return _finish(f"{cite} {conjugate(found.verb, plural)} {style.prose(rest)}")
     clause = title_clause(entry.title or entry.key, plural, _context(entry))
-    return _finish(f"{cite} {style.text(unbrace(clause))}")
+    return _finish(f"{cite} {style.prose(unbrace(clause))}")
 
 
 def _echoes_title(rest: str, title: str) -> bool:

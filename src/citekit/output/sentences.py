@@ -160,8 +160,8 @@ _KEY_PAREN = re.compile(rf"\s*\((?:{_KEY})(?:\s*[;,]\s*{_KEY})*\)")
 _BARE_KEY = re.compile(rf"\b{_KEY}\b")
 _DANGLING_END = re.compile(r"\b(?:of|by|in|from|to|see|and|with|as|like|following|e\.g\.)\s*[,;.]?\s*$", re.I)
 
-_EMPH_PATTERNS = (
-    re.compile(r"\\(?:emph|textit|textbf|textsl|underline|textsc)\s*\{([^{}]*)\}"),
+EMPH_PATTERNS = (
+    re.compile(r"\\(?:emph|textit|textbf|textsl|underline)\s*\{([^{}]*)\}"),
     re.compile(r"\{\\(?:em|it|bf|sl)\s+([^{}]*)\}"),
     re.compile(r"<(i|b|em|strong|u)(?:\s[^<>]*)?>(.*?)</\1\s*>", re.I | re.S),
     re.compile(r"<(jats:italic|jats:bold|mml:mi)(?:\s[^<>]*)?>(.*?)</\1\s*>", re.I | re.S),
@@ -169,8 +169,9 @@ _EMPH_PATTERNS = (
     re.compile(r"(?<![\w*\\])\*(?![\s*])([^*]+?)(?<![\s\\])\*(?![\w*])"),
     re.compile(r"(?<![\w\\])__(?!\s)(.+?)(?<!\s)__(?!\w)"),
 )
-_FONT = re.compile(r"\\(?:texttt|textsf|textrm|textnormal|textup|textmd)\s*\{([^{}]*)\}")
-_HTML_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
+FONT = re.compile(r"\\(?:texttt|textsf|textrm|textnormal|textup|textmd|textsc)\s*\{([^{}]*)\}"
+                  r"|\{\\(?:sc|tt|rm|sf|scshape|ttfamily|normalfont)\s+([^{}]*)\}")
+HTML_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
 _MACRO = re.compile(r"\\([A-Za-z]+)\*?(?:\s*\{\})?")
 _MATH_SPLIT = re.compile(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", re.S)
 _CONNECTIVE_START = re.compile(
@@ -184,7 +185,17 @@ _NOT_ANAPHORA = {"as", "that", "paper", "work", "article", "study", "note", "man
 _SELF_REFERENCE = {"paper", "work", "article", "study", "note", "manuscript"}
 
 
-def _emph(m: re.Match[str]) -> str:
+_LOGOS = {"BibTeX": "BibTeX", "LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "XeTeX": "XeTeX",
+          "LuaTeX": "LuaTeX", "ConTeXt": "ConTeXt", "MiKTeX": "MiKTeX"}
+
+
+def source_markup(text: str) -> str:
+    """Markup with a plain meaning: ``\\(x\\)`` is ``$x$``, ``\\BibTeX{}`` is BibTeX."""
+    text = re.sub(r"(?<!\\)\\\((.*?)\\\)", r"$\1$", text)
+    return re.sub(r"\\(" + "|".join(_LOGOS) + r")\b(?:\s*\{\})?", lambda m: _LOGOS[m.group(1)], text)
+
+
+def emph_marker(m: re.Match[str]) -> str:
     body = m.group(m.lastindex or 1)
     return f"{EMPH_OPEN}{body.strip()}{EMPH_CLOSE}" if body.strip() else ""
 
@@ -209,7 +220,7 @@ def clean_clause(text: str, name: str = "") -> str | None:
     import html
 
     text = html.unescape(re.sub(r"\s+", " ", text)).strip()
-    text = _LATEX_CITE.sub("", text)
+    text = source_markup(_LATEX_CITE.sub("", text))
     for pattern in (_NARRATIVE_CITE, _PAREN_CITE, _NUMERIC_CITE, _KEY_PAREN):
         while True:
             m = pattern.search(text)
@@ -221,10 +232,11 @@ def clean_clause(text: str, name: str = "") -> str | None:
             text = before + text[m.end():]
     if _BARE_KEY.search(_MATH_SPLIT.sub(" ", text)):
         return None
-    for pattern in _EMPH_PATTERNS:
-        text = pattern.sub(_emph, text)
-    text = _FONT.sub(r"\1", text)  # \\texttt{MetaDistill}: the source's typesetting, not ours
-    text = _HTML_TAG.sub("", text)
+    for pattern in EMPH_PATTERNS:
+        text = pattern.sub(emph_marker, text)
+    # \\texttt{MetaDistill}: the source's typesetting, not ours
+    text = FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+    text = HTML_TAG.sub("", text)
     text = _resolve_macros(text, name)
     if text is None:
         return None

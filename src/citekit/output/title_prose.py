@@ -233,9 +233,30 @@ def _question(words: list[str], caser: _Caser) -> str | None:
         if aux in ("do", "does") and tail:
             return f"{wh or 'whether'} one {conjugate(caser.word(tail[0]).lower(), False)} {caser.phrase(tail[1:])}".strip()
         aux = {"are": "is", "have": "has", "do": "does"}.get(aux, aux)
-    if aux in ("do", "does", "did") and tail:
-        return f"{wh or 'whether'} {caser.phrase(subject)} {caser.phrase(tail)}"
-    return f"{wh or 'whether'} {caser.phrase(subject)} {aux} {caser.phrase(tail)}".strip()
+    if aux in ("do", "does") and tail:
+        verb = caser.word(tail[0])
+        verb = conjugate(verb.lower(), False) if aux == "does" and verb[:1].isalpha() and verb.istitle() \
+            or aux == "does" and verb.islower() else verb
+        return _generic(f"{wh or 'whether'} {caser.phrase(subject)} {verb} {caser.phrase(tail[1:])}".strip())
+    if aux == "did" and tail:
+        return _generic(f"{wh or 'whether'} {caser.phrase(subject)} {caser.phrase(tail)}")
+    return _generic(f"{wh or 'whether'} {caser.phrase(subject)} {aux} {caser.phrase(tail)}".strip())
+
+
+def _generic(clause: str) -> str:
+    """The generic "we"/"our" of a question title ("what can we do", "our universe"), made impersonal."""
+    swaps = {"we": "one", "us": "one", "our": "the", "ours": "one's", "ourselves": "oneself"}
+    return re.sub(r"\b(we|us|our|ours|ourselves)\b", lambda m: swaps[m.group(1).lower()], clause, flags=re.I)
+
+
+def _clean_title(title: str) -> str:
+    """Markup a title may carry: emphasis kept as emphasis markers, font commands and HTML tags dropped."""
+    from .sentences import EMPH_PATTERNS, FONT, HTML_TAG, emph_marker, source_markup
+
+    title = source_markup(title)
+    for pattern in EMPH_PATTERNS:
+        title = pattern.sub(emph_marker, title)
+    return HTML_TAG.sub("", FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), title))
 
 
 def _protected(title: str) -> str:
@@ -250,6 +271,15 @@ def _protected(title: str) -> str:
 
 
 def title_clause(title: str, plural: bool = True, context: str = "") -> str:
+    """The predicate of a sentence about a paper, from its title (see :func:`_title_clause`).
+
+    A "we" in a title is generic ("What We Know About ...", "How Far Are We?"): it is made
+    impersonal, so the sentence never reads as the citing authors speaking.
+    """
+    return _generic(_title_clause(title, plural, context))
+
+
+def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     """The predicate of a sentence about a paper, from its title: "present LiMuon, a light ...".
 
     ``plural`` conjugates the verb for the cited subject ("Huang et al. present",
@@ -257,7 +287,9 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
     keep their capital ("Riemannian") from ordinary title-case words.
     """
     caser = _Caser(context)
-    text = _protected(title).rstrip(". ")
+    text = _protected(_clean_title(title)).rstrip(". ").lstrip(":;,.- ")
+    if not text:
+        return f"{conjugate('present', plural)} an untitled work"
     main, sep, sub = _split_outside(text, ":?")
     if sep == "?":
         question, main = main + "?", ""
@@ -277,6 +309,8 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{v('work')} {first} {caser.phrase(words[1:])}"
         if _is_gerund(words):
             return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
+        if first in ("on", "about", "regarding") and len(words) > 1:
+            return f"{v('study')} {caser.phrase(words[1:])}"
         at = _finite_at(words)
         if at > 0:
             return f"{v('show')} that {caser.phrase(words)}"
@@ -287,6 +321,9 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
         """A subtitle after the main predicate."""
         if not words:
             return ""
+        if words[-1].endswith("?"):
+            asked = _question(words, caser)
+            return f" and {v('ask')} {asked}" if asked else f", asking ``{_generic(' '.join(words))}''"
         first = _bare(words[0])
         if first in _PREPOSITIONS:
             return " " + caser.phrase(words)
@@ -305,7 +342,7 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
 
     if question:
         asked = _question(_words(question), caser)
-        clause = f"{v('ask')} {asked}" if asked else f"{v('address')} the question ``{question}''"
+        clause = f"{v('ask')} {asked}" if asked else f"{v('address')} the question ``{_generic(question)}''"
         if main_words:
             return f"{render(main_words)} and {clause}"
         if sub_words and _bare(sub_words[-1]) in _PERSPECTIVES:
