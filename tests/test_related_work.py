@@ -119,7 +119,7 @@ def test_propose_beats_study_and_other_verbs(abstracts):
     found = contribution(abstracts["Riemannian"])  # "In this work, we study ..." then "we propose RDNGD"
     assert found.verb == "propose" and "Riemannian Dueling Normalized Gradient Descent" in found.rest
     assert contribution("Background here. In this work, we study dueling optimization over manifolds.").rest \
-        == " dueling optimization over manifolds."
+        == "dueling optimization over manifolds."
     assert contribution("We show that the gap closes fast. We introduce BaLoRA, a variant of LoRA.").verb == "introduce"
     assert contribution("Sign-based methods are popular. They help a lot.") is None
 
@@ -130,7 +130,7 @@ def test_markdown_emphasis_and_latex_in_abstracts_are_cleaned(abstracts):
     assert sentence.startswith("@k2026meta propose MetaDistill, a general MetaBBO training framework")
     ddsvm = describe(entry("k2026dd", "DDSVM", abstract="We propose the **Differentiable Deep SVM (DDSVM)**, an "
                            "iterative framework for margins."), LATEX)
-    assert "**" not in ddsvm and "Differentiable Deep SVM (DDSVM), an iterative framework" in ddsvm
+    assert "**" not in ddsvm and "\\emph{Differentiable Deep SVM (DDSVM)}, an iterative framework" in ddsvm
 
 
 def test_third_person_conversion():
@@ -144,7 +144,8 @@ def test_summaries_only_when_english():
     assert is_english("Muon fine-tunes Adam-pretrained models; LoRA mitigates the mismatch.")
     japanese = entry("qu2026muon", "Can {Muon} Fine-tune {Adam}-Pretrained Models?",
                      summary="Adam-pretrained models を Muon で fine-tuning する際の optimizer mismatch を解析する研究。")
-    assert describe(japanese, LATEX) is None  # falls back to the title, never a Japanese sentence
+    # falls back to the title, never a Japanese sentence
+    assert describe(japanese, LATEX) == "\\citet{qu2026muon} ask whether Muon can fine-tune Adam-pretrained models."
     english = entry("qu2026muon", "Can Muon Fine-tune?", summary="Shows that LoRA mitigates the optimizer mismatch.")
     assert describe(english, LATEX) == "\\citet{qu2026muon} show that LoRA mitigates the optimizer mismatch."
     statement = entry("qu2026muon", "Can Muon Fine-tune?", summary="Muon and Adam mismatch; LoRA helps.")
@@ -175,8 +176,9 @@ def test_header_comment_and_headings(muon_entries):
     out = related_work(muon_entries, tags=["muon"], command_line="citekit related-work --tag muon")
     assert out.splitlines()[0] == ("% citekit related-work --tag muon (5 papers; generated from refs/library.bib, "
                                    "edit freely)")
-    assert "\\paragraph{Muon and orthogonalized updates.}" in out
-    assert "\\paragraph{Sign-based methods.}" in out  # the co-occurring sub-topic
+    assert "\\paragraph{Sign-based methods.}" in out  # the two sign papers share a tag and words
+    headings = re.findall(r"\\paragraph\{([^}]*)\}", out)
+    assert len(headings) == len(set(headings))
 
 
 def test_citations_use_the_given_keys_only_and_every_paper_once(muon_entries):
@@ -187,33 +189,29 @@ def test_citations_use_the_given_keys_only_and_every_paper_once(muon_entries):
 
 def test_grouping_by_co_occurring_tags_and_user_groups(muon_entries):
     out = related_work(muon_entries, tags=["muon"])
-    sign_part = out.split("\\paragraph{Sign-based methods.}")[1]
-    assert "doe2026softsignum" in sign_part and "sfyraki2026lions" in sign_part
-    core = out.split("\\paragraph{Sign-based methods.}")[0]
-    assert "huang2026limuon" in core and "qi2026delving" in core
+    sign_part = out.split("\\paragraph{Sign-based methods.}")[1].split("\\paragraph")[0]
+    assert {"doe2026softsignum", "sfyraki2026lions"} <= set(cited_keys(sign_part))
     named = related_work(muon_entries, tags=["muon"], groups=[GroupSpec.parse("Muon analysis=theory")])
     analysis = named.split("\\paragraph{Muon analysis.}")[1].split("\\paragraph")[0]
     assert {"huang2026limuon", "sfyraki2026lions"} == set(cited_keys(analysis))
-    assert "\\paragraph{Other related work.}" in named
     with pytest.raises(RelatedWorkError):
         GroupSpec.parse("no tags here")
 
 
-def test_papers_without_sentences_share_one_sentence(muon_entries):
+def test_papers_known_by_title_get_a_sentence_each_not_a_quoted_list(muon_entries):
     out = related_work(muon_entries, tags=["muon"])
-    core = out.split("\\paragraph{Sign-based methods.}")[0]
-    assert ("Further work in this direction includes ``Delving into {Muon} and Beyond: Deep Analysis and "
-            "Extensions'' \\citep{qi2026delving} and ``Can {Muon} Fine-tune {Adam}-Pretrained Models?'' "
-            "\\citep{qu2026muon}.") in core
+    assert "``" not in out and "includes" not in out
+    assert "\\citet{qi2026delving} delve into Muon and beyond, with deep analysis and extensions" in out
+    assert "\\citet{qu2026muon} ask whether Muon can fine-tune Adam-pretrained models." in out
     titles_only = [entry("a2026x", "Alpha", tags=["t"]), entry("b2026y", "Beta", tags=["t"])]
     out = related_work(titles_only, tags=["t"])
-    assert "Work in this direction includes ``Alpha'' \\citep{a2026x} and ``Beta'' \\citep{b2026y}." in out
+    assert "\\citet{a2026x} study alpha; \\citet{b2026y} study beta." in out
 
 
 def test_sentences_come_from_the_records(muon_entries, abstracts):
     out = related_work(muon_entries, tags=["muon"])
     # The LiMuon sentence is the abstract's own words after the verb.
-    m = re.search(r"\\citet\{huang2026limuon\} propose (.+?)(?:, while|\.\n|\. )", out)
+    m = re.search(r"\\citet\{huang2026limuon\} propose (.+?)(?:, while|\.\n|\. |; \\citet)", out)
     assert m and m.group(1) in abstracts["LiMuon"]
     # No Japanese summary text leaks into the English paragraph.
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", out)
@@ -221,12 +219,12 @@ def test_sentences_come_from_the_records(muon_entries, abstracts):
 
 def test_citation_styles(muon_entries):
     bib = related_work(muon_entries, tags=["muon"], cite="biblatex")
-    assert "\\textcite{huang2026limuon}" in bib and "\\parencite{" in bib and "\\citet" not in bib
+    assert "\\textcite{huang2026limuon}" in bib and "\\citet" not in bib
     md = related_work(muon_entries, tags=["muon"], fmt="markdown")
     assert md.startswith("<!-- citekit related-work (5 papers; generated from refs/library.bib, edit freely) -->")
-    assert "### Muon and orthogonalized updates" in md
+    assert "### Sign-based methods" in md
     assert "@huang2026limuon propose a light and fast Muon (LiMuon) optimizer" in md
-    assert "[@qi2026delving]" in md and "\\cite" not in md
+    assert "@qi2026delving delve into Muon" in md and "\\cite" not in md
     links = related_work(muon_entries, tags=["muon"], fmt="markdown", links=True)
     assert "Huang et al. ([LiMuon: Light and Fast Muon Optimizer for Large Models]" \
            "(https://icml.cc/virtual/2026/poster/61819)) propose" in links
@@ -262,11 +260,13 @@ def test_malicious_record_is_inert_in_markdown():
                  tags=["t"])
     out = related_work([evil], tags=["t"], fmt="markdown")
     text = out.split("-->", 1)[1]
-    # Shown as written, but every backslash from the record is escaped: pandoc prints it.
-    assert "\\\\input\\{/etc/passwd\\}" in text
+    # The abstract's sentence has a macro nothing resolves: the title describes the paper,
+    # shown as written, every backslash from the record escaped so pandoc prints it.
+    assert "\\\\input" in text and "passwd" in text
     assert not re.search(r"(?<!\\)\\(input|write18)", text)
-    # Every Markdown-active character that came from the record is escaped.
     stripped = text.replace("[@evil2026]", "").replace("@evil2026", "")
+    assert "*b*" in stripped  # the record's Markdown emphasis, kept as emphasis on purpose
+    stripped = stripped.replace("*b*", "b")
     for ch in "$@[]_*<#":
         assert not re.search(r"(?<!\\)" + re.escape(ch), stripped.replace("###", "")), ch
     assert escape_markdown("a_b [c] $d$ @e <f> #g *h* \\i") == \
@@ -290,9 +290,15 @@ def test_mine_ranks_the_closest_first_and_leaves_placeholders(muon_entries, abst
     out = related_work(muon_entries, tags=["muon"], mine=mine)
     first_paragraph = out.split("\\paragraph")[1]
     assert "huang2026limuon" in first_paragraph
+    assert "Closest to our work" in first_paragraph  # the opening sentence of the closest group
     todos = [line for line in out.splitlines() if "TODO(citekit)" in line]
     assert todos and all(line.startswith("% TODO(citekit): contrast with ") for line in todos)
-    assert "% TODO(citekit): contrast with huang2026limuon" in out and "(closest to mine.yaml)" in out
+    assert len(todos) == len(re.findall(r"\\paragraph", out))  # one per paragraph
+    first_todo = todos[0]
+    assert first_todo.startswith("% TODO(citekit): contrast with huang2026limuon")
+    assert "(closest to mine.yaml; shared words: " in first_todo
+    shared = first_todo.split("shared words: ")[1].rstrip(")").split(", ")
+    assert "muon" in shared and all(w in mine.abstract.lower() or w in mine.title.lower() for w in shared)
     md = related_work(muon_entries, tags=["muon"], mine=mine, fmt="markdown")
     assert "<!-- TODO(citekit): contrast with huang2026limuon" in md
     assert "TODO" not in related_work(muon_entries, tags=["muon"])
@@ -349,7 +355,7 @@ def test_cli_related_work_output_file_and_mine(project, tmp_path):
     res = CliRunner().invoke(main, ["-C", str(project), "related-work", "--mine", str(mine), "-o", str(out)])
     assert res.exit_code == 0, res.output
     text = out.read_text()
-    assert "TODO(citekit): contrast with huang2026limuon" in text and "(closest to mine.yaml)" in text
+    assert "TODO(citekit): contrast with huang2026limuon" in text and "(closest to mine.yaml" in text
 
 
 def test_cli_related_work_errors_say_what_to_do(project):
@@ -362,43 +368,47 @@ def test_cli_related_work_errors_say_what_to_do(project):
     assert res.exit_code == 2 and "--format markdown" in res.output
 
 
-def test_workflow_tags_do_not_make_paragraphs():
-    papers = [entry("a2026x", "Alpha", tags=["muon", "must-read", "sign"]),
-              entry("b2026y", "Beta", tags=["muon", "must-read", "sign"]),
-              entry("c2026z", "Gamma", tags=["muon", "must-read"])]
+def test_workflow_tags_do_not_name_paragraphs():
+    papers = [entry("a2026x", "Alpha sign descent", tags=["muon", "must-read", "sign"]),
+              entry("b2026y", "Beta sign descent", tags=["muon", "must-read", "sign"]),
+              entry("c2026z", "Gamma rays", tags=["muon", "must-read"]),
+              entry("d2026w", "Delta rivers", tags=["muon", "must-read"])]
     out = related_work(papers, tags=["muon"])
     assert "\\paragraph{Sign-based methods.}" in out and "Must read" not in out
 
 
-def test_a_tag_every_paper_shares_is_skipped_not_the_end_of_grouping():
-    """``theory`` on all papers must not stop ``adam``/``sign`` from making paragraphs."""
-    papers = [entry("a2026x", "Alpha", tags=["muon", "theory", "adam"]),
-              entry("b2026y", "Beta", tags=["muon", "theory", "adam"]),
-              entry("c2026z", "Gamma", tags=["muon", "theory", "adam"]),
-              entry("d2026w", "Delta", tags=["muon", "theory", "sign"]),
-              entry("e2026v", "Epsilon", tags=["muon", "theory", "sign"]),
-              entry("f2026u", "Zeta", tags=["muon", "theory"])]
+def test_a_tag_every_paper_shares_names_no_paragraph():
+    """``theory`` on all papers must not name a paragraph; ``adam``/``sign`` still can."""
+    papers = [entry("a2026x", "Adaptive moments alpha", tags=["muon", "theory", "adam"]),
+              entry("b2026y", "Adaptive moments beta", tags=["muon", "theory", "adam"]),
+              entry("c2026z", "Adaptive moments gamma", tags=["muon", "theory", "adam"]),
+              entry("d2026w", "Sign descent delta", tags=["muon", "theory", "sign"]),
+              entry("e2026v", "Sign descent epsilon", tags=["muon", "theory", "sign"]),
+              entry("f2026u", "Unrelated zeta", tags=["muon", "theory"])]
     out = related_work(papers, tags=["muon"])
     headings = re.findall(r"\\paragraph\{([^}]*)\}", out)
-    assert headings == ["Muon and orthogonalized updates.", "Adaptive methods.", "Sign-based methods."]
+    assert headings == ["Adaptive methods.", "Sign-based methods.", "Other related work."]
     assert "Theory and convergence" not in out
     adaptive = out.split("\\paragraph{Adaptive methods.}")[1].split("\\paragraph")[0]
     assert set(cited_keys(adaptive)) == {"a2026x", "b2026y", "c2026z"}
+    closing = out.split("\\paragraph{Other related work.}")[1]
+    assert set(cited_keys(closing)) == {"f2026u"}  # fits nowhere: the closing paragraph, not a wrong one
 
 
-def test_a_paper_on_two_sub_topics_goes_to_the_more_specific_one():
-    """``adam`` is mentioned in passing by many abstracts; ``sign`` says more about a paper."""
-    papers = [entry("a2026a", "A", tags=["muon", "adam"]), entry("b2026b", "B", tags=["muon", "adam"]),
-              entry("c2026c", "C", tags=["muon", "adam"]), entry("d2026d", "D", tags=["muon", "adam", "sign"]),
-              entry("e2026e", "E", tags=["muon", "adam", "sign"]), entry("f2026f", "F", tags=["muon", "sign"]),
-              entry("g2026g", "G", tags=["muon", "preconditioning", "sign"]), entry("h2026h", "H", tags=["muon"])]
+def test_paragraphs_hold_two_to_six_papers_and_leftovers_close():
+    topics = ["spectral orthogonal update", "federated client communication", "quantized integer weights"]
+    papers = [entry(f"p{t}{i}2026x", f"{topics[t]} paper {i}", tags=["muon"],
+                    abstract=f"We propose a method for {topics[t]} with {topics[t]} experiments number {i}.")
+              for t in range(3) for i in range(5 if t == 0 else 3)]
+    papers.append(entry("lone2026x", "Protein folding", tags=["muon"],
+                        abstract="We propose a protein folding model for chemistry."))
     out = related_work(papers, tags=["muon"])
-    sign = out.split("\\paragraph{Sign-based methods.}")[1].split("\\paragraph")[0]
-    adaptive = out.split("\\paragraph{Adaptive methods.}")[1].split("\\paragraph")[0]
-    assert set(cited_keys(sign)) == {"d2026d", "e2026e", "f2026f", "g2026g"}
-    assert set(cited_keys(adaptive)) == {"a2026a", "b2026b", "c2026c"}
-    assert "Preconditioning" not in out  # one paper is no paragraph
-    assert set(cited_keys(out.split("\\paragraph")[1])) == {"h2026h"}
+    paragraphs = out.split("\\paragraph")[1:]
+    for para in paragraphs[:-1]:
+        keys = cited_keys(para)
+        assert 2 <= len(keys) <= 6
+        assert len({k[1] for k in keys}) == 1, para  # one topic per paragraph
+    assert cited_keys(paragraphs[-1]) == ["lone2026x"] and paragraphs[-1].startswith("{Other related work.}")
 
 
 # --- record text in Markdown keeps every word --------------------------------------------
@@ -416,12 +426,11 @@ def test_latex_to_plain_loses_no_text(raw, plain):
     assert latex_to_plain(raw) == plain
 
 
-def test_markdown_shows_unknown_macros_as_inert_text():
-    evil = entry("evil2026", "T", abstract=r"We propose a trick so that \input{/etc/passwd} gets 100% & more, "
-                                           r"beating Adam_W.", tags=["t"])
-    out = related_work([evil], tags=["t"], fmt="markdown")
-    assert r"\\input\{/etc/passwd\} gets 100% \& more, beating Adam\_W" in out
-    assert not re.search(r"(?<!\\)\\input", out)  # every backslash from the record is itself escaped
+def test_markdown_shows_record_text_as_written():
+    paper = entry("a2026", "T", abstract=r"We propose a trick so that 100% & more of the runs converge, "
+                                         r"beating Adam_W.", tags=["t"])
+    out = related_work([paper], tags=["t"], fmt="markdown")
+    assert r"100% \& more of the runs converge, beating Adam\_W" in out
 
 
 def test_an_abstract_kept_as_a_bib_field_is_used(abstracts):
@@ -458,11 +467,8 @@ def test_a_sentence_that_only_repeats_the_title_falls_back_to_the_title():
     """"We study deep analysis and extensions" says less than the title it copies."""
     echo = entry("qi2026delving", "Delving into {Muon} and Beyond: Deep Analysis and Extensions", tags=["muon"],
                  abstract="We study deep Analysis and Extensions. Theory and experiments support the approach.")
-    assert describe(echo, LATEX) is None
-    math = entry("wang2026olion", r"{OLion}: Approaching the {Hadamard} Ideal by Intersecting Spectral and "
-                 r"$\ell_\infty$ Implicit Biases", abstract=r"We study approaching the Hadamard Ideal by "
-                 r"Intersecting Spectral and \ell_\infty Implicit Biases.", tags=["muon"])
-    assert describe(math, LATEX) is None  # the same words, whether in math or not
+    assert describe(echo, LATEX) == ("\\citet{qi2026delving} delve into Muon and beyond, with deep analysis and "
+                                     "extensions.")
     real = entry("ren2026riemannian", "Riemannian Dueling Optimization", tags=["muon"],
                  abstract="In this work, we study dueling optimization over Riemannian manifolds, which covers "
                           "important applications that cannot be solved by existing dueling optimization algorithms.")

@@ -56,6 +56,18 @@ def entries() -> list[Entry]:
         Entry(key="ren2026riemannian", entry_type="inproceedings", abstract=abstract("Riemannian"), tags_auto=["muon"],
               fields={"author": "Ren, Yuxuan and Roy, Abhishek and Ma, Shiqian", "title": "Riemannian Dueling Optimization",
                       "booktitle": booktitle, "year": "2026"}),
+        # Real abstracts with emphasis and a preamble macro (becomes \\emph{} / *...* / the method's name).
+        Entry(key="shulgin2026general", entry_type="inproceedings", tags_auto=["muon", "sign"],
+              abstract="We study a broad family of momentum *Linear Minimization Oracle* (LMO) methods that includes "
+                       "normalized SGD with momentum, sign-based (Adam-like) directions, and Muon (spectral) updates.",
+              fields={"author": "Shulgin, Egor and Awad, Mohamed", "booktitle": booktitle, "year": "2026",
+                      "title": "General Analysis of {LMO-based} Optimizers: Beyond Bounded Variance"}),
+        Entry(key="wang2026olion", entry_type="inproceedings", tags_auto=["muon", "sign"],
+              abstract=r"Many optimizers are steepest-descent methods. We introduce \nameA{} (\fullname{}), which "
+                       r"combines spectral control with $\ell_\infty$-style coordinate control from sign updates.",
+              fields={"author": "Wang, Zixiao and Shen, Yifei", "booktitle": booktitle, "year": "2026",
+                      "title": r"{OLion}: Approaching the {Hadamard} Ideal by Intersecting Spectral and "
+                               r"$\ell_\infty$ Implicit Biases"}),
         Entry(key="evil2026", entry_type="misc", tags_auto=["muon"],
               abstract=r"We propose \input{/etc/passwd} a 50% method with $\epsilon$ and ε and {unbalanced.",
               fields={"author": "Bad, Guy", "title": HOSTILE, "year": "2026", "howpublished": "Online"}),
@@ -138,6 +150,9 @@ def test_markdown_snippet_renders_with_pandoc_citeproc(tmp_path, entries):
     # The hostile title reaches LaTeX as text, not as commands.
     assert not re.search(r"\\(input|write18)(?![A-Za-z])", res.stdout)
     assert "Huang" in res.stdout  # citations were resolved into author names
+    flat = " ".join(res.stdout.split())  # pandoc wraps lines
+    assert "\\emph{Linear Minimization Oracle}" in flat  # *...* emphasis reached LaTeX as emphasis
+    assert "introduce OLion" in flat and "nameA" not in flat
     plain = run(["pandoc", "related.md", "--citeproc", "--bibliography", "refs.json", "-t", "plain"], tmp_path)
     assert "Evil" in plain.stdout
     assert r"\input{/etc/passwd}" in plain.stdout  # shown as text, not dropped and not run

@@ -76,5 +76,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit related-work --tag muon -o related-muon.tex",
         "citekit related-work --tag muon --tag theory --format markdown",
         "citekit related-work --tag muon --mine paper.yaml",
+        "citekit related-work --tag muon --check -o related-muon.tex  # exit 1 listing any defect",
     ),
 }

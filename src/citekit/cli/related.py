@@ -80,10 +80,14 @@ def _command_line(tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links:
               help="A paragraph of its own for papers with these tags (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the snippet to this file (default: print it).")
+@click.option("--check", is_flag=True,
+              help="Lint the snippet like a reviewer (copied citations, macros, markup, first person, dangling "
+                   "references, lower-case starts); list any defect on stderr and exit 1.")
 @click.pass_context
 @friendly_errors
 def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links: bool,
-                         mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None) -> None:
+                         mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None,
+                         check: bool) -> None:
     """Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic.
 
     Exit code 1, and nothing written, when no paper has the tags.
@@ -123,3 +127,14 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         note(f"wrote {len(entries)} papers to {output}")
     else:
         click.echo(text, nl=False)
+    if check:
+        from ..output.related_check import check_snippet
+
+        defects = check_snippet(text, fmt)
+        for defect in defects:
+            click.echo(f"check: {defect}", err=True)
+        if defects:
+            click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
+                       "refs/library.yaml) and run again.", err=True)
+            sys.exit(1)
+        note("check: no defects")

@@ -21,3 +21,8 @@ def escape_markdown(text: str) -> str:
     """Backslash-escape every Markdown-active character so the text renders as written."""
     text = re.sub(r"\s+", " ", text).strip()
     return _ESCAPE.sub(lambda m: "\\" + m.group(0), text)
+
+
+def known_macros() -> frozenset[str]:
+    """Macros whose meaning is known (glyphs, accents, fonts, math); any other comes from an author's preamble."""
+    return _known_macros()

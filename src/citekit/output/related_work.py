@@ -25,7 +25,18 @@ from ..model import Entry
 from ..text import fold, title_tokens
 from .latex import GLYPH_COMMANDS, sanitize
 from .markdown_text import escape_markdown, latex_to_plain
-from .sentences import contribution, conjugate, is_english, summary_verb, trim
+from .sentences import (
+    EMPH_CLOSE,
+    EMPH_OPEN,
+    clause_defects,
+    clean_clause,
+    contribution,
+    conjugate,
+    is_english,
+    summary_verb,
+    trim,
+)
+from .title_prose import method_name, title_clause, unbrace
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
@@ -177,57 +188,8 @@ class _Group:
     heading: str
     members: list[Entry]
     core: bool = False  # the papers that share no sub-topic
-
-
-def _group(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules: TagRules) -> list[_Group]:
-    """User-named groups first, then one group per shared sub-topic tag (:func:`_sub_topics`).
-
-    A tag only makes a group when at least two papers share it, and the selection's own
-    tags never do (every paper has them), nor does any other tag every paper carries.
-    Only rule tags (topics) group automatically: workflow tags such as ``must-read`` say
-    nothing about content. The papers left over form the core group.
-    """
-    groups: list[_Group] = []
-    left = list(entries)
-    for spec in specs:
-        members = [e for e in left if set(spec.tags) <= set(e.tags)]
-        if members:
-            groups.append(_Group(spec.name, members))
-            left = [e for e in left if e not in members]
-    # A tag every paper carries (``theory`` in a theory-heavy library) separates nothing:
-    # skip it like the selection's own tags.
-    used = set(topic) | _universal_tags(entries)
-    auto = [_Group(rules.label(tag), members) for tag, members in _sub_topics(left, used, rules)]
-    grouped = {id(e) for g in auto for e in g.members}
-    left = [e for e in left if id(e) not in grouped]
-    core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
-    if left:
-        if not groups and not auto:
-            return [_Group(core_heading, left, core=True)]
-        groups.insert(0, _Group(core_heading if not specs else "Other related work", left, core=True))
-    return groups + auto
-
-
-def _sub_topics(entries: list[Entry], skip: set[str], rules: TagRules) -> list[tuple[str, list[Entry]]]:
-    """Sub-topic paragraphs: each paper under its most specific shared rule tag.
-
-    Broad tags (``adam``) are often given by a passing mention, a rare one (``sign``) says
-    more about a paper, so a paper carrying both goes where fewer papers are. A tag left
-    with fewer than two papers is dropped and its papers placed again. Biggest first.
-    """
-    candidates = Counter(t for e in entries for t in e.tags if t not in skip and t in rules.rules)
-    candidates = Counter({t: n for t, n in candidates.items() if n >= 2})
-    while True:
-        members: dict[str, list[Entry]] = {}
-        for e in entries:
-            mine = [t for t in e.tags if t in candidates]
-            if mine:
-                members.setdefault(min(mine, key=lambda t: (candidates[t], t)), []).append(e)
-        lonely = [t for t in candidates if len(members.get(t, [])) < 2]
-        if not lonely:
-            return sorted(members.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-        for t in lonely:
-            del candidates[t]
+    words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
+    closing: bool = False  # the papers that fit no group
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -291,6 +253,13 @@ class _Style:
         if self.fmt == "latex":
             return sanitize(_unicode_to_latex(raw))
         return escape_markdown(latex_to_plain(raw))
+
+    def prose(self, raw: str) -> str:
+        """:meth:`text`, with the emphasis kept from the source as ``\\emph{}`` or ``*...*``."""
+        out = self.text(raw)
+        if self.fmt == "latex":
+            return out.replace(EMPH_OPEN, "\\emph{").replace(EMPH_CLOSE, "}")
+        return out.replace(EMPH_OPEN, "*").replace(EMPH_CLOSE, "*")
 
     def title(self, entry: Entry) -> str:
         return self.text(entry.title or entry.key)
@@ -370,55 +339,74 @@ def _finish(sentence: str) -> str:
     return sentence if sentence.endswith((".", "!", "?")) else sentence + "."
 
 
-def describe(entry: Entry, style: _Style) -> str | None:
-    """One sentence about a paper from its own record, or None when only the title is known."""
+def _context(entry: Entry) -> str:
+    """The paper's own text, minus copies of its title (whose title case says nothing about names)."""
+    summary = entry.summary if entry.summary and is_english(entry.summary) else ""
+    text = " ".join(t for t in (abstract_of(entry), summary) if t)
+    title = latex_to_plain(entry.title or "")
+    for part in {title, *re.split(r"[:?]\s+", title)}:
+        if len(part) > 12:
+            text = re.sub(re.escape(part[1:]), " ", text, flags=re.I)
+    return text
+
+
+def _capitalized(text: str) -> str | None:
+    """A statement with its first word capitalized, or None when that would change a name ("mHC")."""
+    m = re.match(r"\s*([A-Za-z][\w\-]*)", text)
+    if not m or m.group(1)[0].isupper():
+        return text
+    word = m.group(1)
+    if word != word.lower():
+        return None
+    return text[:m.start(1)] + word[0].upper() + text[m.start(1) + 1:]
+
+
+def describe(entry: Entry, style: _Style) -> str:
+    """One sentence about a paper from its own record.
+
+    The user's English summary first, then the abstract's contribution sentence (cleaned
+    so it stands alone, see :func:`~.sentences.contribution`), and when neither gives a
+    sentence that reads on its own, one made from the title's words
+    (:func:`~.title_prose.title_clause`).
+    """
     plural = _plural(entry)
+    name = method_name(entry.title or "")
+    cite = style.citet(entry)
     if entry.summary and entry.summary.strip() and is_english(entry.summary):
         summary = re.sub(r"\s+", " ", entry.summary).strip()
         parts = summary_verb(summary)
         if parts:
-            adverb, verb, rest = parts
-            return _finish(f"{style.citet(entry)} {adverb}{conjugate(verb, plural)} {style.text(rest.rstrip('.'))}")
-        body = summary.rstrip(".")
-        return _finish(f"{style.text(body)} {style.citep([entry])}")
+            _adverb, verb, rest = parts
+            clause = clean_clause(rest.rstrip("."), name)
+            if clause and not clause_defects(clause):
+                return _finish(f"{cite} {conjugate(verb, plural)} {style.prose(clause)}")
+        else:
+            statement = clean_clause(summary.rstrip("."), name)
+            statement = _capitalized(statement) if statement else None
+            if statement and not clause_defects(statement):
+                return _finish(f"{style.prose(statement)} {style.citep([entry])}")
     abstract = abstract_of(entry)
     if abstract:
-        found = contribution(abstract)
+        found = contribution(abstract, name)
         if found:
             rest = trim(found.rest)
-            if _echoes_title(rest, entry.title or ""):
-                return None
-            return _finish(f"{style.citet(entry)} {found.adverb}{conjugate(found.verb, plural)} {style.text(rest)}")
-    return None
+            if not _echoes_title(rest, entry.title or ""):
+                return _finish(f"{cite} {conjugate(found.verb, plural)} {style.prose(rest)}")
+    clause = title_clause(entry.title or entry.key, plural, _context(entry))
+    return _finish(f"{cite} {style.prose(unbrace(clause))}")
 
 
 def _echoes_title(rest: str, title: str) -> bool:
     """Whether a contribution clause only repeats the title ("We study deep analysis").
 
-    Such a sentence tells the reader less than the title does, so the paper is named by
-    its title instead (and shares the title sentence with the others).
+    Such a sentence tells the reader less than the title does, so the paper is
+    described from its title instead.
     """
     words = title_tokens(latex_to_plain(rest))
     if not words:
         return True
     known = set(title_tokens(latex_to_plain(title)))
     return sum(w in known for w in words) >= 0.8 * len(words)
-
-
-def _title_sentence(entries: list[Entry], style: _Style, further: bool) -> str:
-    """Papers known only by title, named together in one sentence."""
-    opener = "Further work in this direction includes" if further else "Work in this direction includes"
-    if len(entries) <= 3:
-        items = [f"{style.quoted_title(e)} {style.citep([e])}" if not style.links else style.link(e) for e in entries]
-    else:
-        items = [style.citet(e) for e in entries]
-    if len(items) == 1:
-        listed = items[0]
-    elif len(items) == 2:
-        listed = f"{items[0]} and {items[1]}"
-    else:
-        listed = ", ".join(items[:-1]) + f", and {items[-1]}"
-    return f"{opener} {listed}."
 
 
 def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
@@ -441,6 +429,90 @@ def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
         out.append(a)
         i += 1
     return out
+
+
+def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rules: TagRules) -> list[_Group]:
+    """User-named groups first, then groups of papers that are about the same thing, then the rest.
+
+    See :mod:`.related_groups`: TF-IDF over each paper's text plus its topic tags,
+    groups of 2-6 papers named after what they share. Papers close to no other go to a
+    closing paragraph. A selection of at most three papers, or one that splits into no
+    group, stays one paragraph named after the topic.
+    """
+    from .related_groups import MIN_SIZE, Similarity, cluster, entry_text, name_group, topic_tags
+
+    core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
+    groups: list[_Group] = []
+    left = list(entries)
+    for spec in specs:
+        members = [e for e in left if set(spec.tags) <= set(e.tags)]
+        if members:
+            groups.append(_Group(spec.name, members))
+            left = [e for e in left if e not in members]
+    if not left:
+        return groups
+    if len(left) <= 3 and not groups:
+        return [_Group(core_heading, left, core=True)]
+    skip = set(topic) | _universal_tags(left)
+    texts = [entry_text(e, abstract_of(e), e.summary if e.summary and is_english(e.summary) else "") for e in left]
+    tags = [topic_tags(e, skip, rules) for e in left]
+    similarity = Similarity(left, texts, tags)
+    counts = Counter(t for e in left for t in e.tags)
+    found = []
+    rest: list[Entry] = []
+    for idx in cluster(similarity.sim, list(range(len(left)))):
+        members = [left[i] for i in idx]
+        if len(members) < MIN_SIZE:
+            rest += members
+            continue
+        heading, words = name_group(members, idx, similarity, skip, rules, counts)
+        found.append(_Group(heading or core_heading, members, words=words))
+    if not found and not groups:
+        return [_Group(core_heading, left, core=True)]
+    found.sort(key=lambda g: (-len(g.members), g.heading))
+    seen = Counter(g.heading for g in found)
+    for g in found:
+        if seen[g.heading] > 1 and g.words:  # two groups under one tag: tell them apart by their words
+            g.heading = f"{g.heading}: {' and '.join(g.words)}"
+    groups += found
+    if rest:
+        groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True))
+    return groups
+
+
+def _opening(group: _Group, first: bool) -> str:
+    """A short sentence naming what a paragraph's papers do, for a section written around one's paper."""
+    about = group.heading.rstrip(".")
+    about = about[:1].lower() + about[1:] if about[1:2].islower() or len(about) < 2 else about
+    if group.closing:
+        return "Closest to our work are papers that share no single theme." if first else "Other work is related more loosely."
+    if first:
+        return f"Closest to our work is research on {about}."
+    return f"Another line of related work concerns {about}."
+
+
+def _shared_with_mine(entries: list[Entry], mine: Mine, everyone: list[Entry], limit: int = 4) -> list[str]:
+    """Words the closest papers share with the user's abstract, most distinctive first.
+
+    A word every paper of the selection uses ("muon" in a Muon section) says nothing about
+    how these papers differ from the user's, so words are ranked by how many of the
+    closest papers use them times their rarity in the whole selection.
+    """
+    own = Counter(_tokens(" ".join([mine.title, mine.abstract, *mine.claims])))
+    df: Counter[str] = Counter()
+    for e in everyone:
+        df.update(set(_tokens(_entry_text(e))) & set(own))
+    counts: Counter[str] = Counter()
+    for e in entries:
+        counts.update(set(_tokens(_entry_text(e))) & set(own))
+    n = len(everyone)
+    score = {w: c * (math.log((n + 1) / (df[w] + 1)) + 1.0) for w, c in counts.items()}
+    best = [w for w, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
+    # the tokens are stems ("smoothnes"); show the word as the user's abstract writes it
+    written = {}
+    for word in _WORD.findall(fold(latex_to_plain(" ".join([mine.title, mine.abstract, *mine.claims])))):
+        written.setdefault(_tokens(word)[0] if _tokens(word) else word, word)
+    return [written.get(w, w) for w in best]
 
 
 def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbib", links: bool = False,
@@ -472,7 +544,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         return (-scores.get(e.key, 0.0), e.year or 9999, e.key)
 
     usable.sort(key=order)
-    paragraphs = _group(usable, _topic(usable, tags), groups or [], rules)
+    paragraphs = _groups(usable, _topic(usable, tags), groups or [], rules)
     for g in paragraphs:
         g.members.sort(key=order)
     if mine:
@@ -485,24 +557,26 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     lines = [style.comment(header)]
     if skipped:
         lines.append(style.comment(f"{skipped} entries left out: their keys contain characters that cannot be cited safely"))
-    for g in paragraphs:
+    for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
             lines.append("")
-        described, title_only = [], []
+        described = []
         for e in g.members:
             sentence = describe(e, style)
-            if sentence:
-                described.append((sentence, sentence.startswith(style.citet(e))))
-            else:
-                title_only.append(e)
+            described.append((sentence, sentence.startswith(style.citet(e))))
         body = _join_pairs(described)
-        if title_only:
-            body.append(_title_sentence(title_only, style, further=bool(described)))
+        if mine and len(paragraphs) > 1:
+            body.insert(0, style.text(_opening(g, first=n == 0)))
         lines.append(" ".join(body))
         if mine:
-            closest = ", ".join(e.key for e in g.members[:2])
-            lines.append(style.comment(f"TODO(citekit): contrast with {closest} (closest to {_safe_name(mine.name)})"))
+            closest = g.members[:3]
+            keys = [e.key for e in closest]
+            listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
+            shared = _shared_with_mine(closest, mine, usable)
+            words = f"; shared words: {', '.join(shared)}" if shared else ""
+            lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
+                                       f"{words})"))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -23,6 +23,7 @@ VERB_PRIORITY: dict[str, int] = {
     "study": 2, "investigate": 2, "analyze": 2, "analyse": 2, "examine": 2, "explore": 2, "revisit": 2,
     "characterize": 2, "consider": 2,
     "show": 3, "prove": 3, "demonstrate": 3, "establish": 3, "derive": 3, "provide": 3, "identify": 3,
+    "find": 3,
 }
 _VERBS = "|".join(sorted(VERB_PRIORITY, key=len, reverse=True))
 
@@ -47,6 +48,7 @@ _LEAD = (
     r"(?:In|Within)\s+(?:this|the\s+present|our)\s+(?:paper|work|article|study|note|manuscript)"
     r"|Here|To\s+(?:this\s+end|address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate)[^,.;]{0,60}"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
+    r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
     r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired)\s+by\s+[^,.;]{1,80}"
     r"|Therefore|Thus|Hence|Consequently|However|Moreover|Furthermore|Additionally|Specifically|Finally|"
     r"Instead|Concretely|Accordingly|Overall|Technically|Theoretically|Empirically"
@@ -93,7 +95,7 @@ def split_sentences(text: str) -> list[str]:
         before = masked[start:m.start()].rstrip(".!?\"')]")
         last_word = re.split(r"\s+", before)[-1].lower() if before else ""
         two_words = " ".join(re.split(r"\s+", before)[-2:]).lower()
-        if last_word in _ABBREVIATIONS or two_words in _ABBREVIATIONS or len(last_word) == 1:
+        if last_word in _ABBREVIATIONS or two_words in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
             continue
         sentences.append(text[start:m.start()].strip())
         start = m.end()
@@ -109,34 +111,198 @@ def to_third_person(text: str) -> str:
     return re.sub(r"\b(we|We|our|Our|ours|us|ourselves)\b", lambda m: swaps[m.group(1)], text)
 
 
-def _clean(sentence: str) -> str:
-    """Drop Markdown emphasis some abstracts carry (``**DDSVM**``) and tidy spaces."""
-    sentence = re.sub(r"\*\*(.+?)\*\*", r"\1", sentence)
-    sentence = re.sub(r"(?<!\w)__(.+?)__(?!\w)", r"\1", sentence)
-    return re.sub(r"\s+", " ", sentence).strip()
-
-
-def contribution(abstract: str) -> Contribution | None:
-    """The sentence that states the paper's contribution, or None when there is none.
+def contribution(abstract: str, name: str = "") -> Contribution | None:
+    """The sentence that states the paper's contribution and stands on its own, or None.
 
     "We propose/introduce/present" wins over "we develop", then "we study/analyze", then
-    "we show/prove"; among equals the earliest sentence wins.
+    "we show/prove"; among equals the earliest sentence wins. A candidate is first
+    cleaned (:func:`clean_clause`: copied citations dropped, emphasis kept as emphasis,
+    a macro standing for the method resolved to ``name``); one that still leans on a
+    sentence the reader cannot see ("such contamination", "this mismatch") or keeps
+    markup that cannot be resolved is passed over for the next best.
     """
-    best: Contribution | None = None
-    for sentence in split_sentences(abstract):
-        sentence = _clean(sentence)
+    found: list[tuple[int, int, Contribution]] = []
+    for index, sentence in enumerate(split_sentences(abstract)):
         m = _WE.match(sentence) or _THIS.match(sentence)
         if not m:
             continue
         verb = _base(m)
-        rest = m.group("rest").rstrip()
-        if len(rest.split()) < 3:
+        rest = clean_clause(m.group("rest").rstrip(), name)
+        if rest is None or len(rest.split()) < 3 or clause_defects(rest):
             continue
-        found = Contribution(sentence=sentence, verb=verb, adverb=m.group("adv").lower(),
-                             rest=to_third_person(rest), priority=VERB_PRIORITY[verb])
-        if best is None or found.priority < best.priority:
-            best = found
-    return best
+        found.append((VERB_PRIORITY[verb], index,
+                      Contribution(sentence=sentence, verb=verb, adverb="", rest=rest, priority=VERB_PRIORITY[verb])))
+    return min(found, key=lambda t: (t[0], t[1]))[2] if found else None
+
+
+# ---------------------------------------------------------------------------------------
+# Making a clause stand on its own
+# ---------------------------------------------------------------------------------------
+
+#: markers for emphasis kept from the source; the renderer turns them into \emph{} or *..*
+EMPH_OPEN, EMPH_CLOSE = "QXEMPHOPENQX", "QXEMPHCLOSEQX"
+
+_YEAR = r"(?:19|20)\d{2}[a-z]?"
+_SURNAME = r"[A-Z][\w'\u2019\-]+"
+_AUTHORS = rf"{_SURNAME}(?:\s+(?:et\s+al\.?|(?:and|&)\s+{_SURNAME}))?"
+#: ``(Mishkin et al., 2024)``, ``(Kingma & Ba, 2015; Loshchilov and Hutter, 2019)``, ``(see Smith, 2020)``
+_PAREN_CITE = re.compile(rf"\s*\((?:(?:see|e\.g\.,?|cf\.)\s+)?[^()]*?{_AUTHORS}\.?,?\s+{_YEAR}"
+                         rf"(?:\s*[;,]\s*[^();]*?{_YEAR})*\)")
+#: ``Mishkin et al. [2024]``, ``Mishkin et al. (2024)``, ``Kingma and Ba [2015]``
+_NARRATIVE_CITE = re.compile(rf"\s*\b{_AUTHORS}\s*[\[(]{_YEAR}[\])]")
+#: ``[12]``, ``[3, 7]``, ``[4-6]``
+_NUMERIC_CITE = re.compile(r"\s*\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
+#: ``\cite{x}``, ``\citep[p.~3]{x,y}``
+_LATEX_CITE = re.compile(r"\s*~?\\(?:cite[a-z]*|ref|eqref|autoref|footnote)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
+#: citation keys pasted as text: ``(xie2025structured; an2025asgo)``, ``jiang2026adaptive developed``
+_KEY = r"[a-z][a-z\-]*(?:19|20)\d{2}[a-z][a-z0-9]*"
+_KEY_PAREN = re.compile(rf"\s*\((?:{_KEY})(?:\s*[;,]\s*{_KEY})*\)")
+_BARE_KEY = re.compile(rf"\b{_KEY}\b")
+_DANGLING_END = re.compile(r"\b(?:of|by|in|from|to|see|and|with|as|like|following|e\.g\.)\s*[,;.]?\s*$", re.I)
+
+EMPH_PATTERNS = (
+    re.compile(r"\\(?:emph|textit|textbf|textsl|underline)\s*\{([^{}]*)\}"),
+    re.compile(r"\{\\(?:em|it|bf|sl)\s+([^{}]*)\}"),
+    re.compile(r"<(i|b|em|strong|u)(?:\s[^<>]*)?>(.*?)</\1\s*>", re.I | re.S),
+    re.compile(r"<(jats:italic|jats:bold|mml:mi)(?:\s[^<>]*)?>(.*?)</\1\s*>", re.I | re.S),
+    re.compile(r"\*\*(?!\s)(.+?)(?<!\s)\*\*"),
+    re.compile(r"(?<![\w*\\])\*(?![\s*])([^*]+?)(?<![\s\\])\*(?![\w*])"),
+    re.compile(r"(?<![\w\\])__(?!\s)(.+?)(?<!\s)__(?!\w)"),
+)
+FONT = re.compile(r"\\(?:texttt|textsf|textrm|textnormal|textup|textmd|textsc)\s*\{([^{}]*)\}"
+                  r"|\{\\(?:sc|tt|rm|sf|scshape|ttfamily|normalfont)\s+([^{}]*)\}")
+HTML_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
+_MACRO = re.compile(r"\\([A-Za-z]+)\*?(?:\s*\{\})?")
+_MATH_SPLIT = re.compile(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", re.S)
+_CONNECTIVE_START = re.compile(
+    r"^(?:then|also|further|furthermore|moreover|additionally|in\s+addition|besides|similarly|likewise|"
+    r"next|finally|second(?:ly)?|third(?:ly)?|lastly|however|thus|hence|therefore|consequently|instead)\b[,\s]*",
+    re.I)
+_ANAPHOR = re.compile(r"\b(this|these|those|such)\s+([A-Za-z][\w\-]*)", re.I)
+_PRONOUN_DEMONSTRATIVE = re.compile(r"\b(?:the\s+(?:latter|former|aforementioned|above)|the\s+same\s+(?:problem|issue|"
+                                    r"setting|question))\b", re.I)
+_NOT_ANAPHORA = {"as", "that", "paper", "work", "article", "study", "note", "manuscript"}
+_SELF_REFERENCE = {"paper", "work", "article", "study", "note", "manuscript"}
+
+
+_LOGOS = {"BibTeX": "BibTeX", "LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2e", "XeTeX": "XeTeX",
+          "LuaTeX": "LuaTeX", "ConTeXt": "ConTeXt", "MiKTeX": "MiKTeX"}
+
+
+def source_markup(text: str) -> str:
+    """Markup with a plain meaning: ``\\(x\\)`` is ``$x$``, ``\\BibTeX{}`` is BibTeX."""
+    text = re.sub(r"(?<!\\)\\\((.*?)\\\)", r"$\1$", text)
+    return re.sub(r"\\(" + "|".join(_LOGOS) + r")\b(?:\s*\{\})?", lambda m: _LOGOS[m.group(1)], text)
+
+
+def emph_marker(m: re.Match[str]) -> str:
+    body = m.group(m.lastindex or 1)
+    return f"{EMPH_OPEN}{body.strip()}{EMPH_CLOSE}" if body.strip() else ""
+
+
+def _known_macro(name: str) -> bool:
+    from .markdown_text import known_macros
+
+    return name in known_macros()
+
+
+def clean_clause(text: str, name: str = "") -> str | None:
+    """A clause from an abstract made fit to quote, or None when it cannot be.
+
+    Citations copied from the abstract are dropped (a reader of the related-work section
+    cannot follow ``Mishkin et al. [2024]`` or ``[12]``); emphasis (``\\textbf{}``,
+    ``<i>``, ``*...*``) is kept as emphasis markers; other HTML tags go; a macro from the
+    authors' preamble (``\\nameA{}``) that stands in for the method becomes ``name``
+    (the method named in the title) and its spelled-out twin in parentheses
+    (``(\\fullname{})``) is dropped. First person becomes third person and connective
+    adverbs that point to an unseen sentence ("to further mitigate", "also") are removed.
+    """
+    import html
+
+    text = html.unescape(re.sub(r"\s+", " ", text)).strip()
+    text = source_markup(_LATEX_CITE.sub("", text))
+    for pattern in (_NARRATIVE_CITE, _PAREN_CITE, _NUMERIC_CITE, _KEY_PAREN):
+        while True:
+            m = pattern.search(text)
+            if not m:
+                break
+            before = text[:m.start()]
+            if _DANGLING_END.search(before):
+                return None  # "introduced by Smith et al. (2020)": the citation is an object; no clean cut
+            text = before + text[m.end():]
+    if _BARE_KEY.search(_MATH_SPLIT.sub(" ", text)):
+        return None
+    for pattern in EMPH_PATTERNS:
+        text = pattern.sub(emph_marker, text)
+    # \\texttt{MetaDistill}: the source's typesetting, not ours
+    text = FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+    text = HTML_TAG.sub("", text)
+    text = _resolve_macros(text, name)
+    if text is None:
+        return None
+    text = to_third_person(text)
+    text = _CONNECTIVE_START.sub("", text.strip())
+    text = re.sub(r"\b(to|they|and)\s+further\s+(?=[a-z])", r"\1 ", text)
+    text = re.sub(r"(?<!\bbut\s)\balso\s+(?=[a-z])", "", text)
+    text = re.sub(r"\s+([,.;:])", r"\1", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return re.sub(r"\s+", " ", text).strip(" ,;")
+
+
+def _resolve_macros(text: str, name: str) -> str | None:
+    """Resolve preamble macros outside math: the first one is the method's name, if the title gives one."""
+    parts = _MATH_SPLIT.split(text)
+    unknown = [m.group(1) for i, p in enumerate(parts) if i % 2 == 0 for m in _MACRO.finditer(p)
+               if not _known_macro(m.group(1))]
+    if not unknown:
+        return text
+    if not name:
+        return None
+    first = unknown[0]
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(part)
+            continue
+        # "(\\fullname{})": the spelled-out name of a macro-named method; nothing to resolve it to
+        part = re.sub(r"\s*\(\s*\\([A-Za-z]+)\*?(?:\s*\{\})?\s*\)",
+                      lambda m: m.group(0) if _known_macro(m.group(1)) or m.group(1) == first else "", part)
+        part = _MACRO.sub(lambda m: name if m.group(1) == first else m.group(0), part)
+        out.append(part)
+    text = "".join(out)
+    left = [m.group(1) for i, p in enumerate(_MATH_SPLIT.split(text)) if i % 2 == 0 for m in _MACRO.finditer(p)
+            if not _known_macro(m.group(1))]
+    return None if left else text
+
+
+def clause_defects(text: str) -> list[str]:
+    """What keeps a clause from standing on its own; empty when it reads alone.
+
+    "this mismatch", "such contamination", "these methods" need an antecedent inside the
+    clause itself ("... an optimizer mismatch; this mismatch ..." is fine); "the latter"
+    never has one here.
+    """
+    found = []
+    plain = _MATH_SPLIT.sub(" ", text)
+    words_before: list[str] = []
+    for m in _ANAPHOR.finditer(plain):
+        det, noun = m.group(1).lower(), m.group(2).lower()
+        if noun in _NOT_ANAPHORA and det != "this" or (det == "such" and noun in {"as", "that"}):
+            continue
+        if det in ("this", "these") and noun in _SELF_REFERENCE:
+            found.append(f"'{m.group(0)}' points to the paper as if the reader were reading it")
+            continue
+        earlier = re.findall(r"[a-z][\w\-]*", plain[:m.start()].lower())
+        words_before = earlier
+        stem = noun[:5]
+        if not any(w.startswith(stem) or stem.startswith(w[:5]) and len(w) >= 5 for w in words_before):
+            found.append(f"'{m.group(0)}' refers to something outside the sentence")
+    if _PRONOUN_DEMONSTRATIVE.search(plain):
+        found.append(f"'{_PRONOUN_DEMONSTRATIVE.search(plain).group(0)}' refers to something outside the sentence")
+    if re.match(r"^(?:this|these|it|they|that)\b(?!\s+(?:is|are)\s+(?:a|an)\b)", plain.strip(), re.I) \
+            and not re.match(r"^that\b", plain.strip()):
+        found.append("starts with a pronoun that refers to an earlier sentence")
+    return found
 
 
 def trim(rest: str, max_words: int = 45) -> str:

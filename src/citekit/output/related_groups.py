@@ -1,0 +1,226 @@
+"""Paragraphs a reader would draw: papers grouped by what they are about.
+
+Two papers belong together when their texts (title, abstract, English summary) use the
+same distinctive words, as TF-IDF over the selection measures, and when they carry the
+same topic tags. Groups are built bottom-up (average linkage) and never grow past six
+papers; a paper close to no other stays out of every group and ends up in a short
+closing paragraph instead of a wrong one. A group is named after what its papers share:
+a topic tag every one of them carries, else the distinctive words they all use.
+
+scikit-learn is imported here only, so commands other than ``related-work`` never load it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..library.tags import TagRules
+from ..model import Entry
+from ..text import fold
+from .markdown_text import latex_to_plain
+
+MIN_SIZE, MAX_SIZE = 2, 6
+#: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried
+#: from the strictest down until few papers are left over; never looser than the last
+THRESHOLDS = (0.12, 0.09, 0.06, 0.045, 0.03)
+_GENERIC = (
+    "paper papers work works propose proposes proposed method methods approach approaches result results show shows "
+    "shown study studies studied present presents introduce introduces new novel based using use used via "
+    "problem problems existing prior recent recently demonstrate demonstrates experiments experimental empirical "
+    "empirically theoretical theory analysis analyze provide provides achieve achieves performance significantly "
+    "improve improves improved improving state art benchmark benchmarks support supports connects connect "
+    "paper connects support approach theory experiments model models large scale data task tasks "
+    "key main simple effective efficient efficiently better best specifically finally furthermore moreover "
+    "respectively code available github com https http www release released"
+).split()
+
+
+#: words too general to name a paragraph of an optimization library
+_NAMELESS = frozenset(
+    "optimization optimizer optimizers learning training method methods algorithm algorithms update updates "
+    "practice complexity neural network networks deep model models large performance function functions way "
+    "framework problem setting settings results analysis guarantees experiments".split())
+
+
+_ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
+
+
+@dataclass
+class Group:
+    """One paragraph: its heading, its papers, and the words that named it."""
+
+    heading: str
+    members: list[Entry]
+    words: list[str]
+    closing: bool = False
+
+
+def entry_text(entry: Entry, abstract: str, summary: str) -> str:
+    return " ".join(t for t in (entry.title, entry.title, abstract, summary) if t)
+
+
+def _plain(text: str) -> str:
+    return latex_to_plain(re.sub(r"(?<!\\)\$[^$]*\$", " ", text))
+
+
+def _surface_forms(texts: list[str]) -> dict[str, str]:
+    """Lower-case word -> the spelling the texts use most (``lmo`` -> ``LMO``, ``muon`` -> ``Muon``)."""
+    counts: dict[str, Counter[str]] = {}
+    for text in texts:
+        for i, word in enumerate(re.findall(r"[A-Za-z][\w\-]*", text)):
+            counts.setdefault(word.lower(), Counter())[word] += 1
+    out = {}
+    for low, c in counts.items():
+        # A capital at the start of a sentence or title word says little: prefer a mixed/upper
+        # form only when the texts use it at least as often as the lower-case one.
+        best = max(c.items(), key=lambda kv: (kv[1] + (0.5 if kv[0] == low else 0), kv[0]))[0]
+        if best[0].isupper() and best[1:].islower() and c.get(low, 0) > 0:
+            best = low
+        out[low] = best
+    return out
+
+
+class Similarity:
+    """Pairwise closeness of papers: TF-IDF cosine of their texts, plus shared topic tags."""
+
+    def __init__(self, entries: list[Entry], texts: list[str], topic_tags: list[set[str]]) -> None:
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+        from sklearn.metrics.pairwise import cosine_similarity
+
+        self.entries = entries
+        self.plain = [_plain(t) for t in texts]
+        stop = sorted(set(ENGLISH_STOP_WORDS) | set(_GENERIC))
+        self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), sublinear_tf=True,
+                                          token_pattern=r"(?u)\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b",
+                                          preprocessor=lambda s: fold(s))
+        try:
+            self.matrix = self.vectorizer.fit_transform(self.plain)
+            self.terms = list(self.vectorizer.get_feature_names_out())
+            self.df = [int(x) for x in (self.matrix > 0).sum(axis=0).A1]
+            text_sim = cosine_similarity(self.matrix)
+        except ValueError:  # no words at all (empty titles)
+            self.matrix, self.terms, self.df = None, [], []
+            text_sim = [[1.0 if i == j else 0.0 for j in range(len(entries))] for i in range(len(entries))]
+        self.forms = _surface_forms(self.plain)
+        n = len(entries)
+        import numpy as np
+
+        text = np.asarray(text_sim, dtype=float)
+        if any(topic_tags):
+            # A tag most of the selection carries ("theory") says little about two papers: weigh by
+            # rarity, and normalize by at least the weight of a tag only one paper carries, so sharing
+            # nothing but a common tag counts for little.
+            df = Counter(t for tags in topic_tags for t in tags)
+            names = sorted(df)
+            weight = np.array([math.log((n + 1) / df[t]) for t in names])
+            has = np.array([[t in tags for t in names] for tags in topic_tags], dtype=float)
+            shared = (has * weight) @ has.T
+            own = has @ weight
+            union = np.maximum(own[:, None] + own[None, :] - shared, math.log(n + 1))
+            self.sim = 0.65 * text + 0.35 * shared / union
+        else:
+            self.sim = text
+
+    def shared_words(self, idx: list[int], limit: int = 2) -> list[str]:
+        """The distinctive words (or two-word terms) the papers ``idx`` share, best first.
+
+        Terms more of the papers use come first; among those, a two-word term ("quantization
+        error", "pipeline parallelism") before a single word. Words most of the selection
+        uses and words every optimization paper uses ("optimizer", "training") name nothing.
+        """
+        if self.matrix is None or not idx:
+            return []
+        rows = self.matrix[idx].toarray()
+        common = max(2, len(self.entries) // 2)
+        common_words = {t for t, d in zip(self.terms, self.df) if " " not in t and d > common}
+        scored = []
+        for t, term in enumerate(self.terms):
+            col = rows[:, t]
+            present = int((col > 0).sum())
+            words = term.split()
+            if present < 2 or self.df[t] > common or len(term) <= 3 or any(w in _NAMELESS for w in words):
+                continue
+            if len(words) > 1 and (len(set(words)) < len(words) or words[-1] in common_words):
+                continue
+            if len(words) == 1 and _ADJECTIVE.search(term):
+                continue  # "stochastic", "federated": a heading needs the noun they qualify
+            scored.append((-present, -len(words), -float(col.sum()), term))
+        scored.sort()
+        chosen: list[tuple[int, str]] = []
+        for present, _, _, term in scored:
+            if any(set(term.split()) & set(c.split()) for _, c in chosen):
+                continue
+            chosen.append((-present, term))
+            if len(chosen) == limit or (len(chosen) == 1 and " " in term and -present == len(idx)):
+                break
+        return [" ".join(self.forms.get(w, w) for w in term.split()) for _, term in chosen]
+
+
+def cluster(sim, order: list[int]) -> list[list[int]]:  # noqa: ANN001  (a square numpy array)
+    """Groups of papers: the strictest threshold of :data:`THRESHOLDS` that leaves few papers alone.
+
+    A short closing paragraph is fine; one holding a quarter of the papers says the
+    groups were drawn too tight, so the next (looser) threshold is tried.
+    """
+    allowed = max(3, len(order) // 4)
+    for threshold in THRESHOLDS:
+        groups = cluster_at(sim, order, threshold)
+        if sum(1 for g in groups if len(g) < MIN_SIZE) <= allowed:
+            return groups
+    return groups
+
+
+def cluster_at(sim, order: list[int], threshold: float) -> list[list[int]]:
+    """Average-linkage groups of at most :data:`MAX_SIZE`, merged while closer than ``threshold``.
+
+    The group-to-group closeness is kept in a matrix and updated after each merge
+    (Lance-Williams), so a few hundred papers take milliseconds. ``order`` breaks ties, so
+    the same papers always give the same groups.
+    """
+    import numpy as np
+
+    n = len(order)
+    link = np.array(sim, dtype=float)[np.ix_(order, order)]
+    np.fill_diagonal(link, -np.inf)
+    members = [[i] for i in order]
+    alive = np.ones(n, dtype=bool)
+    size = np.ones(n)
+    while True:
+        fits = (size[:, None] + size[None, :] <= MAX_SIZE) & alive[:, None] & alive[None, :]
+        masked = np.where(fits, link, -np.inf)
+        flat = int(np.argmax(masked))
+        x, y = divmod(flat, n)
+        if masked[x, y] < threshold:
+            return [members[i] for i in range(n) if alive[i]]
+        x, y = min(x, y), max(x, y)
+        merged = (size[x] * link[x] + size[y] * link[y]) / (size[x] + size[y])
+        link[x], link[:, x] = merged, merged
+        link[x, x] = -np.inf
+        members[x] = members[x] + members[y]
+        size[x] += size[y]
+        alive[y] = False
+        link[y], link[:, y] = -np.inf, -np.inf
+
+
+def name_group(members: list[Entry], idx: list[int], similarity: Similarity, skip: set[str],
+               rules: TagRules, counts: Counter[str]) -> tuple[str, list[str]]:
+    """A heading from what the papers share: a topic tag all of them carry, else their common words."""
+    words = similarity.shared_words(idx)
+    shared = set.intersection(*(set(e.tags) for e in members)) - skip
+    # Only a distinctive tag names a paragraph: one most of the selection carries does not.
+    total = max(counts.values(), default=0)
+    shared = {t for t in shared if t in rules.rules and counts[t] <= max(len(members), total // 2)}
+    if shared:
+        tag = min(shared, key=lambda t: (counts[t], t))
+        return rules.label(tag), words
+    if words:
+        phrase = " and ".join(words)
+        return phrase[:1].upper() + phrase[1:], words
+    return "", words
+
+
+def topic_tags(entry: Entry, skip: set[str], rules: TagRules) -> set[str]:
+    return {t for t in entry.tags if t not in skip and t in rules.rules}

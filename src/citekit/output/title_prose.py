@@ -1,0 +1,382 @@
+"""A sentence about a paper made from its title's words alone, for papers with no usable abstract.
+
+"Non-Euclidean Gradient Descent Operates at the Edge of Stability" becomes "show that
+non-Euclidean gradient descent operates at the edge of stability"; "{LiMuon}: Light and
+Fast {Muon} Optimizer for Large Models" becomes "present LiMuon, a light and fast Muon
+optimizer for large models"; "Can {Muon} Fine-tune {Adam}-Pretrained Models?" becomes
+"ask whether Muon can fine-tune Adam-pretrained models". Only the title's own words are
+used, in its own order, plus the few function words English needs (a verb that says what
+kind of title it is, an article, "whether"); nothing is claimed that the title does not.
+
+:func:`title_clause` returns the predicate; the caller puts the citation in front.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .latex import protect_title, protected_words
+from .sentences import conjugate
+
+_PREPOSITIONS = {"of", "for", "in", "on", "with", "via", "through", "under", "without", "at", "by", "from", "to",
+                 "against", "beyond", "within", "across", "over", "into", "towards", "toward", "using", "as",
+                 "between", "among", "after", "before", "during", "near", "around", "versus", "vs"}
+_DETERMINERS = {"the", "a", "an", "its", "their", "our", "your", "this", "these", "any", "all", "every", "each"}
+_WH = {"when", "what", "how", "why", "where", "whether", "which", "who"}
+_AUX = {"can", "could", "do", "does", "did", "is", "are", "was", "were", "should", "will", "would", "may", "might",
+        "must", "has", "have"}
+#: heads of noun phrases that name a thing the authors made: "present a ... method"
+_ARTIFACTS = {"method", "algorithm", "framework", "optimizer", "model", "approach", "scheme", "technique",
+              "estimator", "benchmark", "library", "system", "architecture", "network", "procedure", "solver",
+              "toolkit", "dataset", "scheduler", "pipeline", "protocol", "variant", "recipe", "tool", "language",
+              "platform", "layer", "loss", "regularizer", "initialization", "strategy", "principle", "way"}
+#: heads of noun phrases that name an analysis: "give a geometry-based view of ..."
+_ANALYSES = {"analysis", "view", "perspective", "exploration", "investigation", "survey", "look", "anatomy",
+             "characterization", "account", "treatment", "theory", "study", "examination", "understanding",
+             "evaluation", "comparison", "assessment", "critique", "overview", "introduction", "tutorial"}
+_PERSPECTIVES = {"perspective", "view", "viewpoint", "lens", "standpoint"}
+#: -ing words that usually start a noun phrase ("Learning Rate Schedules"), a gerund only before "the", "when"...
+_NOUNISH_ING = {"training", "learning", "scaling", "computing", "sampling", "clustering", "modeling", "modelling",
+                "reasoning", "pretraining", "fine-tuning", "finetuning", "programming", "planning", "matching",
+                "embedding", "hashing", "pruning", "forecasting", "tuning", "processing", "smoothing", "clipping",
+                "merging", "routing", "thinking", "teaching", "coding", "rendering", "engineering", "ranking",
+                "decoding", "encoding", "caching", "batching", "warming", "warm-up", "prompting", "sharpening"}
+#: finite verbs that make a title a claim ("Clipping Makes ... Robust"): "show that ..."
+_FINITE = {"is", "are", "was", "were", "can", "cannot", "does", "do", "has", "have", "makes", "make", "enables",
+           "enable", "adapts", "adapt", "operates", "operate", "helps", "help", "improves", "improve", "matters",
+           "matter", "works", "work", "beats", "beat", "outperforms", "outperform", "scales", "scale", "needs", "need",
+           "fails", "fail", "learns", "learn", "reduces", "reduce", "yields", "yield", "meets", "meet", "remains",
+           "remain", "becomes", "become", "generalizes", "generalize", "converges", "converge", "emerges", "emerge",
+           "explains", "explain", "solves", "solve", "requires", "require", "suffices", "suffice", "leads", "lead",
+           "drives", "drive", "causes", "cause", "hurts", "hurt", "benefits", "benefit", "implies", "imply",
+           "achieves", "achieve", "provides", "provide", "reveals", "reveal", "accelerates", "accelerate",
+           "stabilizes", "stabilize", "unlocks", "unlock", "boosts", "boost", "breaks", "break", "depends", "depend",
+           "mitigates", "mitigate", "prevents", "prevent", "follows", "follow", "fits", "fit", "wins", "win"}
+
+
+def _top_level(text: str) -> list[tuple[int, str]]:
+    """``(index, char)`` of the characters outside braces and ``$...$`` math."""
+    out, depth, math = [], 0, False
+    for i, ch in enumerate(text):
+        if ch == "$" and (i == 0 or text[i - 1] != "\\"):
+            math = not math
+        elif ch == "{" and not math:
+            depth += 1
+        elif ch == "}" and not math:
+            depth -= 1
+        elif depth == 0 and not math:
+            out.append((i, ch))
+    return out
+
+
+def _split_outside(text: str, seps: str) -> tuple[str, str, str]:
+    """``text`` split at the first of ``seps`` (followed by a space) outside braces and math."""
+    for i, ch in _top_level(text):
+        if ch in seps and (i + 1 == len(text) or text[i + 1] == " "):
+            return text[:i].strip(), ch, text[i + 1:].strip()
+    return text.strip(), "", ""
+
+
+def _words(text: str) -> list[str]:
+    """Whitespace-separated words, keeping braced groups and math whole."""
+    cuts = [i for i, ch in _top_level(text) if ch.isspace()]
+    bounds = [-1, *cuts, len(text)]
+    return [text[a + 1:b] for a, b in zip(bounds, bounds[1:]) if text[a + 1:b]]
+
+
+def _bare(word: str) -> str:
+    return re.sub(r"[{}]", "", word).strip(",;.!?").lower()
+
+
+class _Caser:
+    """Sentence case for title words: proper names, acronyms and braced words keep their capitals."""
+
+    def __init__(self, context: str) -> None:
+        # A word the abstract writes with a capital in mid-sentence is a name ("Riemannian"),
+        # unless it sits in a run of capitalized words (a title quoted in the abstract) or
+        # the abstract also writes it in lower case.
+        tokens = re.findall(r"[A-Za-z][\w\-]*|[.!?:;]", context)
+        lower = {t for t in tokens if t.islower()}
+        cap = lambda t: bool(re.fullmatch(r"[A-Z][a-z][\w\-]*", t))  # noqa: E731
+        seen = Counter(t for i, t in enumerate(tokens)
+                       if cap(t) and i and tokens[i - 1] not in ".!?:;" and t.lower() not in lower
+                       and not (cap(tokens[i - 1]) or (i + 1 < len(tokens) and cap(tokens[i + 1]))))
+        self.names = {t for t, n in seen.items() if n >= 2}  # once may be a keyword list's capital
+        self.listed = protected_words()
+
+    def word(self, word: str) -> str:
+        parts = re.split(r"-(?![^{]*\})", word)  # hyphens outside braces: {Frank-Wolfe} stays whole
+        return "-".join(self.part(p) for p in parts)
+
+    def part(self, part: str) -> str:
+        if not part or part[0] in "{$\\" or not part[0].isalpha():
+            return part
+        core = part.rstrip(",;.!?")
+        if (len(core) == 1 and core != "A") or any(c.isupper() for c in core[1:]) or any(c.isdigit() for c in core):
+            return part
+        if core in self.names or core in self.listed or core.rstrip("s") in self.listed \
+                or re.search(r"(?:ian|ean)s?$", core):
+            return part
+        return part.lower()
+
+    def phrase(self, words: list[str]) -> str:
+        return " ".join(self.word(w) for w in words)
+
+
+def _gerund_base(word: str) -> str:
+    """``Mitigating`` -> ``mitigate``, ``Delving`` -> ``delve``, ``Exploiting`` -> ``exploit``."""
+    w = word.lower()
+    prefix = ""
+    if "-" in w:
+        prefix, _, w = w.rpartition("-")
+        prefix += "-"
+    stem = w[:-3]
+    if w.endswith("ying"):
+        base = stem
+    elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
+        base = stem[:-1]
+    elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
+                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as)$", stem) \
+            or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
+        base = stem + "e"
+    else:
+        base = stem
+    return prefix + base
+
+
+def _is_gerund(words: list[str]) -> bool:
+    first = _bare(words[0])
+    if not first.endswith("ing") or len(first) < 6 or not words[0][:1].isalpha() or "-" in first:
+        return False
+    nxt = _bare(words[1]) if len(words) > 1 else ""
+    if first in _NOUNISH_ING:
+        return nxt in _DETERMINERS or nxt in _WH or nxt in {"to", "into", "from", "beyond", "with"}
+    return True
+
+
+def _is_name(words: list[str]) -> bool:
+    """A method name before a colon: ``{LiMuon}``, ``Singularity-aware {Adam}``, ``Neural {QAOA}$^2$``."""
+    if not 1 <= len(words) <= 3:
+        return False
+    if any(_bare(w) in _PREPOSITIONS | _DETERMINERS for w in words):
+        return False
+    if any(_bare(w) in ("and", "or") for w in words):
+        return False
+    return any("{" in w or "$" in w or any(re.search(r"^.+[A-Z]|\d", p) for p in w.split("-")) for w in words)
+
+
+def _finite_at(words: list[str]) -> int:
+    """Index of the finite verb of a claim title ("Clipping Makes ..."), or -1."""
+    for i, w in enumerate(words[1:], start=1):
+        b = _bare(w)
+        if b in _FINITE and _bare(words[i - 1]) not in _DETERMINERS | {"to"} | _PREPOSITIONS:
+            return i
+    return -1
+
+
+def _head(words: list[str]) -> str:
+    """The head noun of a noun phrase: its last word before the first preposition."""
+    head = words[-1]
+    for i, w in enumerate(words):
+        if i and _bare(w) in _PREPOSITIONS:
+            head = words[i - 1]
+            break
+    return _bare(head).split("-")[-1]
+
+
+def _plural(noun: str) -> bool:
+    return noun.endswith("s") and not noun.endswith(("ss", "us", "is", "sis"))
+
+
+def _article(words: list[str], caser: _Caser) -> str:
+    """"a"/"an"/"" before a noun phrase whose head names a thing or an analysis."""
+    if _bare(words[0]) in _DETERMINERS:
+        return ""
+    head = _head(words)
+    if _plural(head) or head not in _ARTIFACTS | _ANALYSES:
+        return ""
+    upto = words[:words.index(next(w for w in words if _bare(w).endswith(head)))]
+    if any(_bare(w) in ("and", "or") and i and re.search(r"(?:ing|tion|ment|ness|ity|ure|ics|s)$", _bare(upto[i - 1]))
+           for i, w in enumerate(upto)):
+        return ""  # "graph partitioning and parameter initialization" is two things
+    first = caser.word(words[0]).lstrip("{$\\")
+    if re.match(r"[A-Z]{2}", first) or re.match(r"[A-Z]\W", first):
+        return "an " if first[0] in "AEFHILMNORSX" else "a "
+    return "an " if re.match(r"[aeio]|u(?!ni|se|su|ti)", first.lower()) else "a "
+
+
+def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
+    """(verb, object) for a noun-phrase title: present a method, give an analysis, study a topic."""
+    head = _head(words)
+    verb = "present" if head in _ARTIFACTS else "give" if head in _ANALYSES else "study"
+    if _bare(words[0]) in ("on", "about", "regarding") and len(words) > 1:
+        words, verb = words[1:], "study"
+    return verb, _article(words, caser) + caser.phrase(words)
+
+
+def _question(words: list[str], caser: _Caser) -> str | None:
+    """"Can Muon Fine-tune X?" -> "whether Muon can fine-tune X"; "When Is Rank-1 Enough?" -> "when rank-1 is enough"."""
+    words = [w.rstrip("?") for w in words if w.rstrip("?")]
+    lead = _bare(words[0]) if words else ""
+    wh = ""
+    if lead in _WH:
+        wh, words = lead, words[1:]
+        lead = _bare(words[0]) if words else ""
+    if lead not in _AUX or len(words) < 3:
+        return None
+    aux, rest = lead, words[1:]
+    size = 2 if _bare(rest[0]) in _DETERMINERS and len(rest) > 2 else 1
+    subject, tail = rest[:size], rest[size:]
+    if _bare(subject[0]) in ("we", "i", "you"):  # the generic "we" of "Why Do We Need Warm-up?"
+        subject = ["one"]
+        if aux in ("do", "does") and tail:
+            return f"{wh or 'whether'} one {conjugate(caser.word(tail[0]).lower(), False)} {caser.phrase(tail[1:])}".strip()
+        aux = {"are": "is", "have": "has", "do": "does"}.get(aux, aux)
+    if aux in ("do", "does") and tail:
+        verb = caser.word(tail[0])
+        verb = conjugate(verb.lower(), False) if aux == "does" and verb[:1].isalpha() and verb.istitle() \
+            or aux == "does" and verb.islower() else verb
+        return _generic(f"{wh or 'whether'} {caser.phrase(subject)} {verb} {caser.phrase(tail[1:])}".strip())
+    if aux == "did" and tail:
+        return _generic(f"{wh or 'whether'} {caser.phrase(subject)} {caser.phrase(tail)}")
+    return _generic(f"{wh or 'whether'} {caser.phrase(subject)} {aux} {caser.phrase(tail)}".strip())
+
+
+def _generic(clause: str) -> str:
+    """The generic "we"/"our" of a question title ("what can we do", "our universe"), made impersonal."""
+    swaps = {"we": "one", "us": "one", "our": "the", "ours": "one's", "ourselves": "oneself"}
+    return re.sub(r"\b(we|us|our|ours|ourselves)\b", lambda m: swaps[m.group(1).lower()], clause, flags=re.I)
+
+
+def _clean_title(title: str) -> str:
+    """Markup a title may carry: emphasis kept as emphasis markers, font commands and HTML tags dropped."""
+    from .sentences import EMPH_PATTERNS, FONT, HTML_TAG, emph_marker, source_markup
+
+    title = source_markup(title)
+    for pattern in EMPH_PATTERNS:
+        title = pattern.sub(emph_marker, title)
+    return HTML_TAG.sub("", FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), title))
+
+
+def _protected(title: str) -> str:
+    """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
+    from .markdown_text import known_macros
+
+    title = re.sub(r"\s+", " ", title).strip()
+    outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
+    if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
+        return title
+    return protect_title(title)
+
+
+def title_clause(title: str, plural: bool = True, context: str = "") -> str:
+    """The predicate of a sentence about a paper, from its title (see :func:`_title_clause`).
+
+    A "we" in a title is generic ("What We Know About ...", "How Far Are We?"): it is made
+    impersonal, so the sentence never reads as the citing authors speaking.
+    """
+    return _generic(_title_clause(title, plural, context))
+
+
+def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
+    """The predicate of a sentence about a paper, from its title: "present LiMuon, a light ...".
+
+    ``plural`` conjugates the verb for the cited subject ("Huang et al. present",
+    "Huang presents"); ``context`` (the paper's abstract or summary) tells names that
+    keep their capital ("Riemannian") from ordinary title-case words.
+    """
+    caser = _Caser(context)
+    text = _protected(_clean_title(title)).rstrip(". ").lstrip(":;,.- ")
+    if not text:
+        return f"{conjugate('present', plural)} an untitled work"
+    main, sep, sub = _split_outside(text, ":?")
+    if sep == "?":
+        question, main = main + "?", ""
+    else:
+        question = ""
+        if main.endswith("?"):
+            question, main = main, ""
+    main_words, sub_words = _words(main), _words(sub)
+    v = lambda verb: conjugate(verb, plural)  # noqa: E731
+
+    def render(words: list[str]) -> str:
+        """One part of a title as a predicate."""
+        if not words:
+            return ""
+        first = _bare(words[0])
+        if first in ("towards", "toward") and len(words) > 1:
+            return f"{v('work')} {first} {caser.phrase(words[1:])}"
+        if _is_gerund(words):
+            return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
+        if first in ("on", "about", "regarding") and len(words) > 1:
+            return f"{v('study')} {caser.phrase(words[1:])}"
+        at = _finite_at(words)
+        if at > 0:
+            return f"{v('show')} that {caser.phrase(words)}"
+        verb, obj = _np_clause(words, caser)
+        return f"{v(verb)} {obj}"
+
+    def attach(words: list[str]) -> str:
+        """A subtitle after the main predicate."""
+        if not words:
+            return ""
+        if words[-1].endswith("?"):
+            asked = _question(words, caser)
+            return f" and {v('ask')} {asked}" if asked else f", asking ``{_generic(' '.join(words))}''"
+        first = _bare(words[0])
+        if first in _PREPOSITIONS:
+            return " " + caser.phrase(words)
+        if _bare(words[-1]) in _PERSPECTIVES and (first in ("a", "an") or len(words) <= 3):
+            return " from " + _article(words, caser) + caser.phrase(words)
+        if _is_gerund(words):
+            return f" for {caser.phrase(words)}" if not _is_gerund(main_words) else f", {caser.phrase(words)}"
+        if _finite_at(words) > 0:
+            return f", showing that {caser.phrase(words)}"
+        if len(words) > 1 and _bare(words[1]) in _DETERMINERS:  # "Fix the Norm, Not the Gradient"
+            return f", which {conjugate(caser.word(words[0]).lower(), False)} {caser.phrase(words[1:])}"
+        if first in ("a", "an", "the"):
+            kind = _head(words)
+            return (" with " if kind in _ANALYSES | {"approach"} else ", ") + caser.phrase(words)
+        return ", with " + caser.phrase(words)
+
+    if question:
+        asked = _question(_words(question), caser)
+        clause = f"{v('ask')} {asked}" if asked else f"{v('address')} the question ``{_generic(question)}''"
+        if main_words:
+            return f"{render(main_words)} and {clause}"
+        if sub_words and _bare(sub_words[-1]) in _PERSPECTIVES:
+            return clause + attach(sub_words)
+        if sub_words:
+            return f"{render(sub_words)} and {clause}"
+        return clause
+    if sub_words and _is_name(main_words) and main_words:
+        name = caser.phrase(main_words) if False else " ".join(main_words)
+        if _is_gerund(sub_words):
+            return f"{v('present')} {name} for {caser.phrase(sub_words)}"
+        if _finite_at(sub_words) > 0:
+            return f"{v('present')} {name} and {v('show')} that {caser.phrase(sub_words)}"
+        if len(sub_words) > 1 and _bare(sub_words[1]) in _DETERMINERS:
+            return f"{v('present')} {name}, which {conjugate(caser.word(sub_words[0]).lower(), False)} " \
+                   f"{caser.phrase(sub_words[1:])}"
+        return f"{v('present')} {name}, {_article(sub_words, caser)}{caser.phrase(sub_words)}"
+    if sub_words and _bare(main_words[0]) in ("beyond", "from") and not _is_name(sub_words):
+        return f"{render(sub_words)}, {caser.phrase(main_words)}"
+    return render(main_words) + attach(sub_words)
+
+
+def unbrace(text: str) -> str:
+    """``{Muon}`` -> ``Muon`` in running text; braces around math or commands stay."""
+    parts = re.split(r"((?<!\\)\$.*?(?<!\\)\$)", text)
+    keep = lambda m: m.group(0) if m.group(1) or not m.group(2) else m.group(2)  # noqa: E731  \\textbackslash{}
+    return "".join(p if i % 2 else re.sub(r"(\\[A-Za-z]+)?\{([^{}\\$]*)\}", keep, p) for i, p in enumerate(parts))
+
+
+def method_name(title: str) -> str:
+    """The name a title gives its method ("{OLion}: Approaching ..." -> "OLion"), or ""."""
+    main, sep, _ = _split_outside(_protected(title), ":")
+    words = _words(main)
+    if sep != ":" or not _is_name(words):
+        return ""
+    name = unbrace(" ".join(words))
+    return "" if "$" in name or "\\" in name else name
