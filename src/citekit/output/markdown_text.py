@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import _known_macros  # the one LaTeX -> text core knows which macros are safe
 from ..text import latex_to_text as latex_to_plain  # the one LaTeX -> text converter
 
 #: characters pandoc's Markdown gives a meaning to (backslash first, so escapes stay single)
