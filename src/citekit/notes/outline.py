@@ -36,6 +36,7 @@ class Node:
     indent: int = 0
     level: int = 0  # heading level (1 for ``#``)
     children: list["Node"] = field(default_factory=list)
+    source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
 
     @property
     def is_detail(self) -> bool:
@@ -93,7 +94,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             roots.append(node)
         stack.append(node)
         previous_blank = False
-    _adopt_orphan_details(roots)
+    adopt_orphan_details(roots)
     return roots
 
 
@@ -107,7 +108,7 @@ def _continues_paragraph(node: Node, roots: list[Node], stack: list[Node], previ
     return not node.is_detail and not is_url_only(node.text) and not last.is_detail and not is_url_only(last.text)
 
 
-def _adopt_orphan_details(siblings: list[Node]) -> None:
+def adopt_orphan_details(siblings: list[Node]) -> None:
     """Move a detail line written at its title's own depth under that title.
 
     ``• Title`` followed by ``• まとめ: ...`` at the same indentation is a common slip; so is
@@ -115,10 +116,14 @@ def _adopt_orphan_details(siblings: list[Node]) -> None:
     """
     kept: list[Node] = []
     for node in siblings:
-        _adopt_orphan_details(node.children)
+        adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
         if node.is_detail and not node.children and owner is not None and _takes_details(owner):
             owner.children.append(node)
+            continue
+        if (owner is not None and owner.kind == "heading" and owner.children and not node.children
+                and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
+            owner.children.append(node)  # "** Title / Authors: ... / https://arxiv..." under an org or Markdown heading
             continue
         kept.append(node)
     siblings[:] = kept
@@ -126,8 +131,8 @@ def _adopt_orphan_details(siblings: list[Node]) -> None:
 
 def _takes_details(owner: Node) -> bool:
     """Bullets and headings take stray details; a plain line only if it already has some."""
-    if owner.is_detail:
-        return False
+    if owner.is_detail or (owner.kind != "heading" and is_url_only(owner.text)):
+        return False  # a bare link stands alone: a pin below it is a paper of its own
     if owner.kind == "plain":
         return bool(owner.children) and all(c.is_detail or is_url_only(c.text) for c in owner.children)
     return True

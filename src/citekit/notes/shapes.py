@@ -31,6 +31,24 @@ _EVENT_RE = re.compile(
 _DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
 
 
+#: What a line names when it is not a paper: consulted when nothing on or under the line
+#: (an author list, a paper link, an identifier) says it is one.
+_NON_PAPER_RE = re.compile(
+    r"\b(?P<w>blog(?:\s*post)?|repo|repository|dataset|data set|model weights|checkpoints?|slides?|"
+    r"video|youtube|recording|talk|keynote|tutorial|podcast|tweet|docs|documentation|library|notebook|"
+    r"colab|newsletter|lecture|seminar|panel|meeting|meetup)\b"
+    r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
+    r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール)",
+    re.I,
+)
+
+
+def non_paper_words(text: str) -> str | None:
+    """The word that makes ``text`` a blog, repository, dataset, talk or to-do, if any."""
+    m = _NON_PAPER_RE.search(text)
+    return (m.group("w") or m.group("v") or m.group("j")).lower() if m else None
+
+
 def is_name(text: str) -> bool:
     """A personal name in Latin script: 1–6 words, nicknames in quotes allowed, no digits."""
     return bool(_NAME_RE.match(text.strip())) and len(text) <= 60

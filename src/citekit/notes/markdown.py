@@ -1,0 +1,260 @@
+"""Markdown notes through a real parser: the document tree as the extractor's outline.
+
+markdown-it-py (CommonMark, GFM tables and strike-through) with the mdit-py-plugins for
+front matter, task lists, footnotes and definition lists gives the structure; this module
+maps it onto the :class:`~citekit.notes.outline.Node` outline every notes format shares:
+headings, list items nested at any depth (with the lines of their own paragraph, such as
+Logseq ``key:: value`` properties, as children), paragraphs, Obsidian callouts, table rows
+and definition-list terms. Quotations and code blocks are not notes about papers and are
+left out; so is the YAML front matter, which is read for its venue and tags instead.
+
+The parser is imported when the first Markdown file is read, not when citekit starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .labels import parse_label
+from .outline import Node, adopt_orphan_details
+from .result import Problem
+from .urls import is_url_only
+
+#: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
+NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
+_CALLOUT_RE = re.compile(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
+_REF_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)])\s+\S")
+
+_TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題"}
+_AUTHOR_COLUMNS = {"authors", "author", "by", "著者", "著者名"}
+_LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク"}
+_VENUE_COLUMNS = {"venue", "conference", "会議", "学会", "booktitle", "journal"}
+_YEAR_COLUMNS = {"year", "年", "発表年"}
+_PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
+
+_PARSER: Any = None
+
+
+def _parser() -> Any:
+    global _PARSER
+    if _PARSER is None:
+        from markdown_it import MarkdownIt
+        from mdit_py_plugins.deflist import deflist_plugin
+        from mdit_py_plugins.footnote import footnote_plugin
+        from mdit_py_plugins.front_matter import front_matter_plugin
+        from mdit_py_plugins.tasklists import tasklists_plugin
+
+        _PARSER = (
+            MarkdownIt("commonmark", {"html": True})
+            .enable(["table", "strikethrough"])
+            .use(front_matter_plugin)
+            .use(tasklists_plugin)
+            .use(footnote_plugin)
+            .use(deflist_plugin)
+        )
+    return _PARSER
+
+
+@dataclass
+class MarkdownDocument:
+    """The outline of one Markdown file and what its front matter says."""
+
+    roots: list[Node] = field(default_factory=list)
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) for --explain
+
+
+def parse_markdown(text: str, file: str) -> MarkdownDocument:
+    """The outline of a Markdown text (see the module docstring)."""
+    from markdown_it.tree import SyntaxTreeNode
+
+    doc = MarkdownDocument()
+    tree = SyntaxTreeNode(_parser().parse(text))
+    _Builder(doc, file).blocks(tree.children, doc.roots)
+    adopt_orphan_details(doc.roots)
+    return doc
+
+
+def _line(node: Any) -> int:
+    return (node.map[0] + 1) if node.map else 0
+
+
+def _inline_text(node: Any) -> tuple[str, int]:
+    """Raw inline source of a paragraph/heading/cell and its first line."""
+    for child in node.children:
+        if child.type == "inline":
+            return child.content, _line(child) or _line(node)
+    return "", _line(node)
+
+
+class _Builder:
+    def __init__(self, doc: MarkdownDocument, file: str) -> None:
+        self.doc = doc
+        self.file = file
+
+    def blocks(self, nodes: list[Any], out: list[Node], *, indent: int = 0) -> None:
+        for node in nodes:
+            kind = node.type
+            if kind == "front_matter":
+                self._front_matter(node)
+            elif kind == "heading":
+                text, line = _inline_text(node)
+                if text.strip():
+                    out.append(Node("heading", line, text.strip(), level=int(node.tag[1])))
+            elif kind == "paragraph":
+                out.extend(self._paragraph(node, indent))
+            elif kind in ("bullet_list", "ordered_list"):
+                for item in node.children:
+                    out.extend(self._item(item, indent + 2))
+            elif kind == "blockquote":
+                self._blockquote(node, out, indent)
+            elif kind == "table":
+                out.extend(self._table(node))
+            elif kind == "dl":
+                self._deflist(node, out, indent)
+            elif kind in ("footnote_block", "footnote"):
+                self.blocks(node.children, out, indent=indent)
+            elif kind in ("fence", "code_block"):
+                self.doc.skipped.append((_line(node), "a code block"))
+            elif kind == "html_block":
+                self.doc.skipped.append((_line(node), "an HTML block"))
+
+    def _front_matter(self, node: Any) -> None:
+        import yaml
+
+        try:
+            data = yaml.safe_load(node.content) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = (mark.line + 2) if mark is not None else 1
+            self.doc.problems.append(Problem(self.file, line, f"front matter is not valid YAML ({getattr(exc, 'problem', None) or exc}); it was ignored"))
+            return
+        if isinstance(data, dict):
+            self.doc.front_matter = data
+
+    def _paragraph(self, node: Any, indent: int) -> list[Node]:
+        text, line = _inline_text(node)
+        return paragraph_nodes(text, line, indent)
+
+    def _item(self, item: Any, indent: int) -> list[Node]:
+        children = list(item.children)
+        if not children or children[0].type != "paragraph":
+            holder = Node("bullet", _line(item) or 1, "", indent=indent)
+            self.blocks(children, holder.children, indent=indent)
+            return holder.children  # an item without its own text: its blocks stand alone
+        text, line = _inline_text(children[0])
+        lines = text.split("\n")
+        own = Node("bullet", line, _task(lines[0]).strip(), indent=indent)
+        for offset, extra in enumerate(lines[1:], start=1):
+            if extra.strip():
+                own.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
+        self.blocks(children[1:], own.children, indent=indent)
+        if not own.text:
+            return own.children
+        return [own]
+
+    def _blockquote(self, node: Any, out: list[Node], indent: int) -> None:
+        children = list(node.children)
+        first = children[0] if children else None
+        if first is None or first.type != "paragraph":
+            self.doc.skipped.append((_line(node), "a block quote (a quotation, not a paper note)"))
+            return
+        text, line = _inline_text(first)
+        lines = text.split("\n")
+        m = _CALLOUT_RE.match(lines[0].strip())
+        if not m:
+            self.doc.skipped.append((line, "a block quote (a quotation, not a paper note)"))
+            return
+        if m.group("kind").lower() in NON_PAPER_CALLOUTS:
+            self.doc.skipped.append((line, f"a [!{m.group('kind')}] callout (not a paper note)"))
+            return
+        title = m.group("title").strip()
+        holder = Node("bullet", line, title, indent=indent)
+        for offset, extra in enumerate(lines[1:], start=1):
+            if extra.strip():
+                holder.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
+        self.blocks(children[1:], holder.children, indent=indent + 2)
+        if title:
+            out.append(holder)
+        else:
+            out.extend(holder.children)
+
+    def _deflist(self, node: Any, out: list[Node], indent: int) -> None:
+        current: Node | None = None
+        for child in node.children:
+            if child.type == "dt":
+                text, line = _inline_text(child)
+                current = Node("bullet", line, text.strip(), indent=indent)
+                out.append(current)
+            elif child.type == "dd" and current is not None:
+                self.blocks(child.children, current.children, indent=indent + 2)
+
+    def _table(self, node: Any) -> list[Node]:
+        rows = [tr for section in node.children for tr in section.children if tr.type == "tr"]
+        if len(rows) < 2:
+            return []
+        header = [_inline_text(cell)[0].strip().strip("*_").strip().lower() for cell in rows[0].children]
+        title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
+        if title_col is None:
+            self.doc.skipped.append((_line(node), "a table without a title/paper column"))
+            return []
+        out = []
+        for tr in rows[1:]:
+            cells = [_inline_text(cell)[0].strip() for cell in tr.children]
+            line = _line(tr)
+            if title_col >= len(cells) or not cells[title_col]:
+                continue
+            row = Node("bullet", line, cells[title_col], source="table row")
+            venue = year = ""
+            for i, (name, value) in enumerate(zip(header, cells)):
+                if i == title_col or not value:
+                    continue
+                if name in _AUTHOR_COLUMNS:
+                    row.children.append(Node("plain", line, f"Authors: {value}"))
+                elif name in _PIN_COLUMNS and not value.lower().startswith(("http", "[")):
+                    row.children.append(Node("plain", line, f"{_PIN_COLUMNS[name]}: {value}"))
+                elif name in _LINK_COLUMNS:
+                    row.children.append(Node("plain", line, f"URL: {value}"))
+                elif name in _VENUE_COLUMNS:
+                    venue = value
+                elif name in _YEAR_COLUMNS:
+                    year = value
+            if venue or year:
+                row.children.append(Node("plain", line, f"Venue: {venue} {year}".strip()))
+            out.append(row)
+        return out
+
+
+def _task(text: str) -> str:
+    """An item's text without the task box the task-list plugin leaves a space for."""
+    return re.sub(r"^\s*\[[ xX]\]\s+", "", text)
+
+
+def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
+    """The nodes of one paragraph (lines joined by soft breaks).
+
+    A title line followed by detail lines (``Authors: ...``, ``Poster: https://...``) is a
+    title with children; a block of numbered references (``[1] ...``, ``1. ...``) or of
+    detail lines is one node per line; any other paragraph is one wrapped text.
+    """
+    lines = [(line + i, raw.strip()) for i, raw in enumerate(text.split("\n")) if raw.strip()]
+    if not lines:
+        return []
+    if len(lines) == 1:
+        return [Node("plain", lines[0][0], lines[0][1], indent=indent)]
+    details = [_is_detail_line(t) for _n, t in lines]
+    if all(details) or sum(1 for _n, t in lines if _REF_NUMBER_RE.match(t)) >= len(lines) - 1:
+        return [Node("plain", n, t, indent=indent) for n, t in lines]
+    if all(details[1:]):
+        head = Node("plain", lines[0][0], lines[0][1], indent=indent)
+        head.children = [Node("plain", n, t, indent=indent + 2) for n, t in lines[1:]]
+        return [head]
+    return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent)]
+
+
+def _is_detail_line(text: str) -> bool:
+    label = parse_label(text)
+    return (label is not None and label.field != "title") or is_url_only(text)
