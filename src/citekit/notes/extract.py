@@ -18,7 +18,7 @@ from ..model import Ids, Location, Mention
 from ..venues import from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
 from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
-from .refline import parse_reference, strip_markup, unquote_title, venue_and_year
+from .refline import names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
 from .outline import Node, parse_outline
 from .reader import split_lines
@@ -27,7 +27,7 @@ from .shapes import (
     authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
-from .urls import classify_url, find_urls, is_url_only, markdown_links, strip_urls
+from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, strip_urls
 
 
 @dataclass
@@ -101,6 +101,7 @@ class _Details:
     kind_label: str | None = None  # a ``type::`` label: paper, talk, blog ...
     speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
     rule: str = ""  # what made this a paper, for --explain
+    soft_sources: set[str] = field(default_factory=set)  # "code" when a code/project link is all there is
 
 
 def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> None:
@@ -119,6 +120,7 @@ def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> N
     elif kind in ("code", "project"):
         details.links.setdefault(kind, url)
         details.soft = True
+        details.soft_sources.add("code")
     elif kind == "slides":
         details.links.setdefault("slides", url)
     else:
@@ -185,6 +187,13 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         elif (names := authors_line(text)) is not None:
             details.authors = details.authors or names
             details.soft = True
+            details.soft_sources.add("authors")
+        elif not details.authors and (listed := names_line(text)) is not None:
+            details.authors, details.incomplete = listed[0], listed[1]
+            if listed[2] or listed[3]:
+                details.venue = (listed[2], listed[3])
+            details.soft = True
+            details.soft_sources.add("authors")
         elif is_person_line(text):
             continue
         elif is_summary_sentence(text):
@@ -208,20 +217,13 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     for url in find_urls(_without_markdown_links(text)):
         _add_url(details, url, None, hard=True)
     details.hashtags[:0] = hashtags(text)
-    title = strip_hashtags(strip_urls(text))
+    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
     title = _TASK_MARKER_RE.sub("", title)
     text_ids = find_text_ids(title)
-    if text_ids:
-        for t in text_ids:
-            _add_url(details, t.url, None, hard=True)
-        details.rule = details.rule or f"{t.scheme} identifier in the text"
-        rest = without_text_ids(title, text_ids).strip(" -–—:|,;()[]")
-        # "Title arXiv:2401.00001": a title before a trailing id; anything else is a remark
-        title = rest if text_ids[0].start > 0 and not title[text_ids[-1].end:].strip(" .)]") and looks_like_title(rest) else ""
+    for t in text_ids:
+        _add_url(details, t.url, None, hard=True)
     title = title.strip().rstrip(" -–—:|").strip()
-    if not title:
-        return details.title or ""
-    ref = parse_reference(title)
+    ref = parse_reference(title) if title else None
     if ref is not None and not details.title:
         if not details.authors:
             details.authors, details.incomplete = ref.authors, ref.incomplete
@@ -230,6 +232,14 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         details.hard = True
         details.rule = f"authors on the title line ({ref.rule})"
         return ref.title
+    if text_ids:
+        details.rule = details.rule or f"{text_ids[0].scheme} identifier in the text"
+        rest = without_text_ids(title, text_ids).strip(" -–—:|,;()[]")
+        # "Title arXiv:2401.00001": a title before a trailing id; anything else is a remark
+        trailing = text_ids[0].start > 0 and not title[text_ids[-1].end:].strip(" .)]")
+        title = rest if trailing and looks_like_title(rest) else ""
+    if not title:
+        return details.title or ""
     if len(title) > 4 and title[:2] == title[-2:] and title[:2] in ("**", "__"):
         title = title[2:-2].strip()
     title = unquote_title(strip_markup(title)) if _HAS_MARKUP_RE.search(title) else title
@@ -240,6 +250,11 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     return details.title or title
 
 
+#: ``[arXiv](https://...)``, ``[pdf](...)``: a link whose label only names the kind of page.
+_GENERIC_LINK_RE = re.compile(
+    r"\[(?:arxiv|pdf|paper|link|code|github|openreview|doi|project(?: page)?|slides|video|poster|html|abs|here|\d{1,3}|論文|リンク|コード)\]\(https?://[^)\s]+\)",
+    re.I,
+)
 _TASK_MARKER_RE = re.compile(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
 _HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
 
@@ -331,7 +346,9 @@ class _Extractor:
                 return self._reject(node, "reads as a person, an event or a remark, not a title", title)
             if details.speaker or non_paper_words(title):
                 return self._reject(node, f"names a {non_paper_words(title) or 'talk'}, not a paper", title)
-        elif not details.authors and not details.urls and not details.pins and non_paper_words(title):
+            if details.soft_sources == {"code"} and len(title.split()) < 4 and ":" not in title:
+                return self._reject(node, "a short name with only a code or project link: software, not a paper", title)
+        elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
@@ -350,10 +367,11 @@ class _Extractor:
         if details.urls:
             details.rule = details.rule or "a paper link with no title"
             return self._mention("url", node, details, summary=details.summary)
-        project = details.links.get("project") or details.links.get("code")
-        if project:
-            details.rule = details.rule or "a project or code page with no title"
+        if details.links.get("project"):
+            details.rule = details.rule or "a project page with no title"
             return self._mention("url", node, details, summary=details.summary)
+        if details.links.get("code"):
+            return self._reject(node, "a code repository alone is not a paper (put it under the paper's title)")
         return self._reject(node, "a link that is not a paper page") if details.links else None
 
     def _mention(self, kind: str, node: Node, details: _Details, *, title: str | None = None, summary: str | None = None) -> Mention:
@@ -361,6 +379,8 @@ class _Extractor:
         venue = year = None
         for url in details.urls:
             ids = ids.merged(ids_from_url(url))
+            if ids.doi is None and (doi := doi_in_url(url)):
+                ids.doi = doi
             if venue is None:
                 v, y, _kind = from_url(url)
                 venue, year = v, y

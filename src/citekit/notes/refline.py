@@ -309,6 +309,15 @@ def _names_with_tail(text: str) -> tuple[list[str], bool, str | None, int | None
     return parsed[0], parsed[1], venue, year
 
 
+def names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
+    """An unlabelled line of author names, maybe with a venue (``A, B — ICML 2015``): two or
+    more names, or one name with a venue or ``et al.``."""
+    parsed = _names_with_tail(text)
+    if parsed is None or not (len(parsed[0]) >= 2 or parsed[1] or parsed[2] or parsed[3]):
+        return None
+    return parsed
+
+
 def _venue_year_short(text: str) -> tuple[str | None, int | None]:
     text = text.strip()
     m = re.fullmatch(r"(?P<v>.*?)\s*['’]\s*(?P<yy>\d{2})", text)

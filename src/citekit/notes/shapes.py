@@ -34,7 +34,7 @@ _DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*
 #: What a line names when it is not a paper: consulted when nothing on or under the line
 #: (an author list, a paper link, an identifier) says it is one.
 _NON_PAPER_RE = re.compile(
-    r"\b(?P<w>blog(?:\s*post)?|repo|repository|dataset|data set|model weights|checkpoints?|slides?|"
+    r"\b(?P<w>blog(?:\s*post)?|repo|repository|datasets?|data set|model weights|checkpoints?|slides?|"
     r"video|youtube|recording|talk|keynote|tutorial|podcast|tweet|docs|documentation|library|notebook|"
     r"colab|newsletter|lecture|seminar|panel|meeting|meetup)\b"
     r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
