@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .labels import parse_label
-from .outline import Node, adopt_orphan_details
+from .outline import Node, adopt_orphan_details, parse_outline
 from .result import Problem
 from .urls import is_url_only
 
@@ -35,6 +35,10 @@ _YEAR_COLUMNS = {"year", "年", "発表年"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
 _PARSER: Any = None
+#: Blocks nested deeper than this (lists in lists in quotes ...) are not parsed as Markdown;
+#: their lines are read by the indentation outline reader instead, and reported.
+MAX_NESTING = 60
+_LEAF_BLOCKS = {"paragraph_open", "heading_open", "fence", "code_block", "html_block", "hr", "front_matter", "tr_open", "dt_open", "footnote_reference_open"}
 
 
 def _parser() -> Any:
@@ -47,7 +51,7 @@ def _parser() -> Any:
         from mdit_py_plugins.tasklists import tasklists_plugin
 
         _PARSER = (
-            MarkdownIt("commonmark", {"html": True})
+            MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
             .enable(["table", "strikethrough"])
             .use(front_matter_plugin)
             .use(tasklists_plugin)
@@ -72,10 +76,30 @@ def parse_markdown(text: str, file: str) -> MarkdownDocument:
     from markdown_it.tree import SyntaxTreeNode
 
     doc = MarkdownDocument()
-    tree = SyntaxTreeNode(_parser().parse(text))
+    tokens = _parser().parse(text)
+    tree = SyntaxTreeNode(tokens)
     _Builder(doc, file).blocks(tree.children, doc.roots)
+    if any(t.level >= MAX_NESTING - 2 for t in tokens):
+        doc.roots.extend(_too_deep(text, tokens, file, doc))
     adopt_orphan_details(doc.roots)
     return doc
+
+
+def _too_deep(text: str, tokens: list[Any], file: str, doc: MarkdownDocument) -> list[Node]:
+    """Lines the Markdown parser left out because they nest too deep: read them as an
+    outline, and say so."""
+    lines = text.split("\n")
+    covered = [False] * len(lines)
+    for t in tokens:
+        if t.type in _LEAF_BLOCKS and t.map:
+            for i in range(t.map[0], min(t.map[1], len(lines))):
+                covered[i] = True
+    rest = ["" if covered[i] else raw for i, raw in enumerate(lines)]
+    first = next((i for i, raw in enumerate(rest) if raw.strip() and not re.match(r"^[\s>*+\-\d.)]*$", raw)), None)
+    if first is None:
+        return []
+    doc.problems.append(Problem(file, first + 1, f"nested more than {MAX_NESTING} levels deep; from here on read as a plain outline"))
+    return parse_outline(rest)
 
 
 def _line(node: Any) -> int:

@@ -41,8 +41,13 @@ class Node:
     @property
     def is_detail(self) -> bool:
         """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
+        cached = self.__dict__.get("_detail")
+        if cached is not None and cached[0] is self.text:
+            return cached[1]
         label = parse_label(self.text)
-        return label is not None and label.field != "title"
+        value = label is not None and label.field != "title"
+        self.__dict__["_detail"] = (self.text, value)
+        return value
 
 
 def _heading(raw: str, org: bool) -> tuple[int, str] | None:
@@ -58,16 +63,21 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     roots: list[Node] = []
     stack: list[Node] = []  # open bullets/plain nodes that may take children
     previous_blank = True
+    paragraph: Node | None = None  # the root plain line that following plain lines may wrap
+    wrapped: dict[int, list[str]] = {}  # id(paragraph) -> its lines, joined at the end
+    joined: list[Node] = []
     for number, raw in enumerate(lines, start=1):
         raw = raw.expandtabs(4).rstrip()
         if not raw.strip() or is_separator(raw):
             previous_blank = True
+            paragraph = None
             if raw.strip():
                 stack.clear()
             continue
         heading = _heading(raw, org)
         if heading and heading[1]:
             stack.clear()
+            paragraph = None
             roots.append(Node("heading", number, heading[1].strip(), level=heading[0]))
             previous_blank = False
             continue
@@ -78,10 +88,19 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         else:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
-            if _continues_paragraph(node, roots, stack, previous_blank):
-                roots[-1].text += " " + text
+            if (paragraph is not None and node.indent == 0 and not paragraph.children
+                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)):
+                # a hard-wrapped paragraph: the line continues the root plain line above.
+                # Lines are collected and joined once at the end, so a long paragraph costs
+                # linear time (each line is looked at once, never the growing paragraph).
+                parts = wrapped.get(id(paragraph))
+                if parts is None:
+                    parts = wrapped[id(paragraph)] = [paragraph.text]
+                    joined.append(paragraph)
+                parts.append(text)
                 previous_blank = False
                 continue
+        paragraph = None
         while stack and (stack[-1].indent >= node.indent or len(stack) >= MAX_DEPTH):
             stack.pop()
         if stack:
@@ -92,20 +111,14 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             continue
         else:
             roots.append(node)
+            if node.kind == "plain" and node.indent == 0 and not node.is_detail and not is_url_only(node.text):
+                paragraph = node  # later plain lines may wrap it
         stack.append(node)
         previous_blank = False
+    for node in joined:
+        node.text = " ".join(wrapped[id(node)])
     adopt_orphan_details(roots)
     return roots
-
-
-def _continues_paragraph(node: Node, roots: list[Node], stack: list[Node], previous_blank: bool) -> bool:
-    """A plain line directly under a root plain line with no children wraps that paragraph."""
-    if previous_blank or not roots or node.indent != 0:
-        return False
-    last = roots[-1]
-    if last.kind != "plain" or last.children or (stack and stack[-1] is not last):
-        return False
-    return not node.is_detail and not is_url_only(node.text) and not last.is_detail and not is_url_only(last.text)
 
 
 def adopt_orphan_details(siblings: list[Node]) -> None:
