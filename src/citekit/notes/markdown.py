@@ -48,16 +48,18 @@ def _parser() -> Any:
         from mdit_py_plugins.deflist import deflist_plugin
         from mdit_py_plugins.footnote import footnote_plugin
         from mdit_py_plugins.front_matter import front_matter_plugin
-        from mdit_py_plugins.tasklists import tasklists_plugin
 
+        # Only the block structure is used (inline text is read from its source), so the
+        # inline pass, which is most of markdown-it's time, is switched off; the task-list
+        # plugin is kept for the record but a task's "[ ]" is stripped from the raw text.
         _PARSER = (
             MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
             .enable(["table", "strikethrough"])
             .use(front_matter_plugin)
-            .use(tasklists_plugin)
             .use(footnote_plugin)
             .use(deflist_plugin)
         )
+        _PARSER.disable(["inline", "text_join"], ignoreInvalid=True)
     return _PARSER
 
 
@@ -71,18 +73,76 @@ class MarkdownDocument:
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) for --explain
 
 
+#: A Markdown file larger than this is parsed section by section (split before top-level
+#: headings), so the parser's token tree never holds more than one section at a time.
+CHUNK_CHARS = 256_000
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SPLIT_HEADING_RE = re.compile(r"^#{1,6}\s")
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """``(first line index, text)`` pieces of a big Markdown text, each starting at a
+    top-level heading after a blank line (never inside a code fence or front matter)."""
+    if len(text) <= CHUNK_CHARS:
+        return [(0, text)]
+    lines = text.split("\n")
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    size = 0
+    fence: str | None = None
+    front = bool(lines) and lines[0].strip() == "---"
+    for i, line in enumerate(lines):
+        if front:
+            if i > 0 and line.strip() in ("---", "..."):
+                front = False
+            size += len(line) + 1
+            continue
+        m = _FENCE_RE.match(line)
+        if m:
+            fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
+        if (fence is None and size >= CHUNK_CHARS and i > start and _SPLIT_HEADING_RE.match(line)
+                and not lines[i - 1].strip()):
+            pieces.append((start, "\n".join(lines[start:i])))
+            start, size = i, 0
+        size += len(line) + 1
+    pieces.append((start, "\n".join(lines[start:])))
+    return pieces
+
+
 def parse_markdown(text: str, file: str) -> MarkdownDocument:
     """The outline of a Markdown text (see the module docstring)."""
-    from markdown_it.tree import SyntaxTreeNode
-
     doc = MarkdownDocument()
-    tokens = _parser().parse(text)
-    tree = SyntaxTreeNode(tokens)
-    _Builder(doc, file).blocks(tree.children, doc.roots)
-    if any(t.level >= MAX_NESTING - 2 for t in tokens):
-        doc.roots.extend(_too_deep(text, tokens, file, doc))
+    for offset, piece in _chunks(text):
+        part = MarkdownDocument()
+        roots = _parse_piece(piece, file, part)
+        _shift(roots, offset)
+        doc.roots.extend(roots)
+        doc.skipped.extend((line + offset, why) for line, why in part.skipped)
+        doc.problems.extend(Problem(p.file, p.line + offset if p.line else p.line, p.message) for p in part.problems)
+        if offset == 0:
+            doc.front_matter = part.front_matter
     adopt_orphan_details(doc.roots)
     return doc
+
+
+def _shift(nodes: list[Node], by: int) -> None:
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        node.line += by
+        stack.extend(node.children)
+
+
+def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
+    from markdown_it.tree import SyntaxTreeNode
+
+    tokens = _parser().parse(text)
+    tree = SyntaxTreeNode(tokens)
+    roots: list[Node] = []
+    _Builder(doc, file).blocks(tree.children, roots)
+    if any(t.level >= MAX_NESTING - 2 for t in tokens):
+        roots.extend(_too_deep(text, tokens, file, doc))
+    return roots
 
 
 def _too_deep(text: str, tokens: list[Any], file: str, doc: MarkdownDocument) -> list[Node]:

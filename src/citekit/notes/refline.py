@@ -188,9 +188,16 @@ def _short_venue_word(text: str) -> str | None:
 # --- title clean-up ---------------------------------------------------------------------
 
 
+_MARKUP_CHARS_RE = re.compile(r"[*_~=`\[]")
+#: A line with none of these cannot hold a title and its authors in any known shape.
+_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
+
+
 def strip_markup(text: str) -> str:
     """A title without Markdown around or inside it: emphasis, strike-through, code,
     wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
+    if not _MARKUP_CHARS_RE.search(text):
+        return " ".join(text.split())
     text = re.sub(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", r"\1", text)
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"(\*\*|__|~~|==)(.+?)\1", r"\2", text)
@@ -444,9 +451,9 @@ def parse_reference(text: str) -> Reference | None:
     ``text`` is the line without its bullet, URLs and hashtags; Markdown emphasis around
     the title is allowed (``**Title** — A, B``).
     """
-    text = re.sub(r"\s+", " ", text).strip()
-    if len(text) < 8 or len(text) > 2000:
+    if len(text) < 8 or len(text) > 2000 or not _SHAPE_SIGNAL_RE.search(text):
         return None
+    text = " ".join(text.split())
     plain = strip_markup(text)
     plain = re.sub(r"\s*[(（][a-z][^()（）]*[)）]\s*$", "", plain)  # "(read it already)": a remark
     if _quoted_sentence(plain):

@@ -21,6 +21,9 @@ _ARXIV_BARE_RE = re.compile(r"(?<![\w./:-])(?P<id>(?:0[7-9]|[1-3]\d)(?:0[1-9]|1[
 _DOI_RE = re.compile(r"(?:\bdoi\s*[:：]\s*|(?<![\w/.]))(?P<id>10\.\d{4,9}/[^\s\"<>{}|]+)", re.I)
 
 
+_DIGIT_RE = re.compile(r"\d{4}")
+
+
 @dataclass(frozen=True)
 class TextId:
     scheme: str  # arxiv | doi
@@ -40,7 +43,7 @@ def _outside_urls(text: str) -> str:
 
 def find_text_ids(text: str) -> list[TextId]:
     """Identifiers written as plain text in ``text`` (those inside URLs are the URL's)."""
-    if not any(c.isdigit() for c in text):
+    if not _DIGIT_RE.search(text):
         return []
     blank = _outside_urls(text)
     found: list[TextId] = []
