@@ -22,10 +22,11 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and resolution under latency
+## bench: speed figures (not tests): dedup at scale, resolution under latency, notes extraction
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/resolve_latency.py
+	$(BIN)/python bench/extract_bench.py
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from ..ids import ids_from_url
 from ..model import Ids, Location, Mention
-from ..venues import from_text, from_url
+from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
 from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from .refline import names_line, parse_reference, strip_markup, unquote_title, venue_and_year
@@ -384,6 +384,8 @@ class _Extractor:
             if venue is None:
                 v, y, _kind = from_url(url)
                 venue, year = v, y
+                if venue is None and year is None:
+                    venue, year = from_proceedings_url(url)
         if venue is None and details.venue != (None, None):
             venue, year = details.venue
             if venue is None:

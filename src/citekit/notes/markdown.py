@@ -75,14 +75,16 @@ class MarkdownDocument:
 
 #: A Markdown file larger than this is parsed section by section (split before top-level
 #: headings), so the parser's token tree never holds more than one section at a time.
-CHUNK_CHARS = 256_000
+CHUNK_CHARS = 64_000
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_SPLIT_HEADING_RE = re.compile(r"^#{1,6}\s")
+#: lines that start a new top-level block whatever came before: a heading, a list item
+_SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
 
 
 def _chunks(text: str) -> list[tuple[int, str]]:
     """``(first line index, text)`` pieces of a big Markdown text, each starting at a
-    top-level heading after a blank line (never inside a code fence or front matter)."""
+    top-level heading or list item (never inside a code fence, a quote, a table or the
+    front matter), so every piece parses as it would in the whole file."""
     if len(text) <= CHUNK_CHARS:
         return [(0, text)]
     lines = text.split("\n")
@@ -100,8 +102,8 @@ def _chunks(text: str) -> list[tuple[int, str]]:
         m = _FENCE_RE.match(line)
         if m:
             fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
-        if (fence is None and size >= CHUNK_CHARS and i > start and _SPLIT_HEADING_RE.match(line)
-                and not lines[i - 1].strip()):
+        if (fence is None and size >= CHUNK_CHARS and i > start and _SPLIT_RE.match(line)
+                and not lines[i - 1].startswith((" ", "\t", ">", "|"))):
             pieces.append((start, "\n".join(lines[start:i])))
             start, size = i, 0
         size += len(line) + 1
