@@ -83,6 +83,26 @@ def extract(paths: list[str | Path] | None = None, *, start: str | Path | None =
     return extract_paths(targets, root=cfg.root)
 
 
+def explain(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> list[Any]:
+    """Line-by-line extraction decisions for the given notes (default: the notes folder)."""
+    from .notes.explain import explain_paths
+
+    cfg = load_config(start)
+    targets = [Path(p) for p in paths] if paths else [cfg.notes_dir]
+    for t in targets:
+        if not t.exists():
+            raise CitekitError(f"{t}: no such file or folder. Create it, or set paths.notes in citekit.yaml.", exit_code=2)
+    return explain_paths(targets, root=cfg.root)
+
+
+def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
+    """Works in the notes that wait for an online sync (see :mod:`citekit.pending`)."""
+    from .pending import pending_works
+
+    cfg = load_config(start)
+    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir))
+
+
 def load_library(start: str | Path | None = None) -> Library:
     """The project's library as it is on disk."""
     return Library.load(load_config(start).refs_dir)

@@ -14,10 +14,21 @@ from .app import friendly_errors, main, print_json, project_dir
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print the mentions as JSON (for scripts).")
+@click.option("--explain", is_flag=True, help="Say, line by line, what became a mention (which rule, which fields) and why paper-looking lines were not taken.")
 @click.pass_context
 @friendly_errors
-def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> None:
+def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, explain: bool) -> None:
     """Show the paper mentions found in notes (default: the project's notes folder)."""
+    if explain:
+        explanations = api.explain(list(paths) or None, start=project_dir(ctx))
+        if as_json:
+            print_json([e.to_json() for e in explanations])
+            return
+        from ..notes.explain import render
+
+        for line in render(explanations):
+            click.echo(line)
+        return
     result = api.extract(list(paths) or None, start=project_dir(ctx))
     if as_json:
         print_json({
@@ -97,6 +108,12 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
         why = "no title or authors in the notes; an online sync looks for them" if report.offline else \
             "no title or authors in the notes, and no source found them"
         click.echo(f"  pending     {len(report.pending):4d}  ({why})")
+        from ..pending import describe
+
+        for item in report.pending[:10]:
+            click.echo(f"    {describe(item)}")
+        if len(report.pending) > 10:
+            click.echo(f"    … and {len(report.pending) - 10} more: citekit list --status pending")
     if report.created or report.upgraded:
         click.echo(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
     if not report.offline:
@@ -110,12 +127,16 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
 @main.command(name="list")
 @click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
-@click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous"]), help="Only entries with this status.")
+@click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous", "pending"]),
+              help="Only entries with this status; 'pending' lists works in the notes that wait for an online sync.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @click.pass_context
 @friendly_errors
 def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool) -> None:
     """List the library's entries."""
+    if status == "pending":
+        _list_pending(ctx, as_json)
+        return
     entries = api.list_entries(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
     if as_json:
         print_json([api.entry_json(e) for e in entries])
@@ -125,6 +146,18 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
         tag_text = f"  [{', '.join(e.tags)}]" if e.tags else ""
         click.echo(f"{e.key:<32} {e.status:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
     click.echo(f"{len(entries)} entries", err=True)
+
+
+def _list_pending(ctx: click.Context, as_json: bool) -> None:
+    """Works the notes mention that no entry holds yet: abstract-only, identifier-only, or a
+    title without authors. An online sync looks them up."""
+    items = api.pending(project_dir(ctx))
+    if as_json:
+        print_json(items)
+        return
+    for item in items:
+        click.echo(f"{item['where'][0]:<40} {item['why']:<22} {item['title'] or item['hint']}")
+    click.echo(f"{len(items)} pending (run `citekit sync` online to resolve them)", err=True)
 
 
 @main.command()

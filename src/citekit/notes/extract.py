@@ -101,7 +101,8 @@ class _Details:
     kind_label: str | None = None  # a ``type::`` label: paper, talk, blog ...
     speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
     rule: str = ""  # what made this a paper, for --explain
-    soft_sources: set[str] = field(default_factory=set)  # "code" when a code/project link is all there is
+    soft_sources: set[str] = field(default_factory=set)
+    link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
 
 def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> None:
@@ -125,6 +126,7 @@ def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> N
         details.links.setdefault("slides", url)
     else:
         details.links.setdefault("pdf" if kind == "document" else "link", url)
+        details.link_kinds.add(kind)
         details.soft = details.soft or kind == "document"
 
 
@@ -341,7 +343,9 @@ class _Extractor:
             details.rule = f"{node.source} under a title column"
         if not details.hard:
             if not details.soft:
-                return self._reject(node, "no author list, paper link, identifier or labelled details", title)
+                kinds = sorted(details.link_kinds - {"other"}) or (["slides"] if "slides" in details.links else [])
+                why = f"links a {' and a '.join(kinds)} page, not a paper; " if kinds else ""
+                return self._reject(node, why + "no author list, paper link, identifier or labelled details", title)
             if not looks_like_title(title):
                 return self._reject(node, "reads as a person, an event or a remark, not a title", title)
             if details.speaker or non_paper_words(title):
@@ -511,9 +515,18 @@ def extract_text(text: str, file: str) -> ExtractResult:
     return _run(text, file).result
 
 
-def explain_text(text: str, file: str) -> list[Decision]:
-    """Every decision extraction made on ``text``, in line order (``extract --explain``)."""
-    return sorted(_run(text, file).trace, key=lambda d: (d.line, d.outcome != "mention"))
+def explain_text(text: str, file: str) -> tuple[list[Decision], list[Problem]]:
+    """Every decision extraction made on ``text``, in line order (``extract --explain``),
+    and the problems met."""
+    run = _run(text, file)
+    seen: set[tuple[int, str]] = set()
+    decisions = []
+    for d in sorted(run.trace, key=lambda d: (d.line, d.outcome != "mention")):
+        if (d.line, d.outcome) not in seen:  # a line looked at twice (as section, then as paper) once
+            seen.add((d.line, d.outcome))
+            decisions.append(d)
+    taken = {d.line for d in decisions if d.outcome == "mention"}
+    return [d for d in decisions if d.outcome == "mention" or d.line not in taken], run.result.problems
 
 
 @dataclass
