@@ -341,6 +341,8 @@ class _Extractor:
         if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
             details.hard = True  # a row of a table whose header names a title column
             details.rule = f"{node.source} under a title column"
+        if not details.hard and is_person_line(title):
+            return self._reject(node, "a person and an affiliation, not a title", title)
         if not details.hard:
             if not details.soft:
                 kinds = sorted(details.link_kinds - {"other"}) or (["slides"] if "slides" in details.links else [])

@@ -131,7 +131,9 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
     for node in siblings:
         adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
-        if node.is_detail and not node.children and owner is not None and _takes_details(owner):
+        if (node.is_detail and not node.children and owner is not None and _takes_details(owner)
+                and not (owner.children and owner.children[0].indent > node.indent)):
+            # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
         if (owner is not None and owner.kind == "heading" and owner.children and not node.children
