@@ -124,8 +124,13 @@ _HEADING_RE = re.compile(
 )
 
 
+_DIGIT_RE = re.compile(r"\d")
+
+
 def from_text(text: str) -> tuple[str | None, int | None]:
     """``("ICML", 2026)`` from text such as ``ICML 2026 Papers``, ``ICML2026 参加記`` or ``ICML'26``."""
+    if not _DIGIT_RE.search(text):
+        return None, None
     m = _HEADING_RE.search(text)
     if not m:
         return None, None

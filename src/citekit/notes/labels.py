@@ -58,6 +58,8 @@ class Label:
 
 def parse_label(text: str) -> Label | None:
     """The label a line starts with, if it is one citekit knows."""
+    if ":" not in text[:60] and "：" not in text[:60]:
+        return None
     m = _LABEL_RE.match(text)
     if not m:
         return None

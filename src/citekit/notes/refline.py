@@ -88,7 +88,7 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     """``A, B and C`` / ``A & B`` / ``A; B`` / ``A et al.`` into names, or None when a part
     is not a name. The flag says ``et al.`` was written (the list is incomplete)."""
     text = text.strip().strip(",;").strip()
-    incomplete = bool(_ET_AL_RE.search(text))
+    incomplete = bool(_ET_AL_RE.search(text[-24:]))
     if incomplete:
         text = _ET_AL_RE.sub("", text).strip().rstrip(",")
     if not text:

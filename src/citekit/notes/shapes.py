@@ -56,6 +56,8 @@ def is_name(text: str) -> bool:
 
 def is_person_line(text: str) -> bool:
     """``Fabian Schaipp (Flatiron)``, ``Wonbong (Won) JANG (Meta, UCL)``: a name and an affiliation."""
+    if ")" not in text and "）" not in text:
+        return False
     m = _PERSON_RE.match(text.strip())
     if not m:
         return False
@@ -138,11 +140,15 @@ def looks_like_section_label(text: str) -> bool:
 
 def hashtags(text: str) -> list[str]:
     """Inline ``#tags`` of a line, lower-case, URLs and ``C#``-like words ignored."""
+    if "#" not in text:
+        return []
     return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
 
 
 def strip_hashtags(text: str) -> str:
     """The line without its inline hashtags."""
+    if "#" not in text:
+        return text.strip() if "  " not in text else re.sub(r"\s{2,}", " ", text).strip()
     return re.sub(r"\s{2,}", " ", _HASHTAG_RE.sub("", text)).strip()
 
 
