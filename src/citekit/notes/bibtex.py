@@ -22,6 +22,7 @@ from .urls import classify_url
 
 _START_RE = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s]*)")
 _FIELD_RE = re.compile(r"^\s*[A-Za-z][\w-]*\s*=")
+_ANY_START_RE = re.compile(r"^\s*@[A-Za-z]+\s*[{(]", re.M)
 _NOT_ENTRIES = {"comment", "string", "preamble"}
 _PAPER_TYPES = {
     "article", "inproceedings", "conference", "incollection", "inbook", "book", "phdthesis", "mastersthesis",
@@ -121,7 +122,7 @@ def cut_bibtex_entries(text: str, file: str) -> tuple[str, list[PastedEntry]]:
     Problems (an entry that never closes, one bibtexparser rejects) are attached to the
     returned entries' ``why_not`` and also raised as :class:`Problem` by :func:`problems_of`.
     """
-    if "@" not in text:
+    if "@" not in text or not _ANY_START_RE.search(text):
         return text, []
     lines = text.split("\n")
     entries: list[PastedEntry] = []

@@ -23,7 +23,7 @@ from .abstracts import looks_like_abstract, method_hints
 from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from .refline import names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
-from .outline import Node, parse_outline
+from .outline import Node, outline_pieces
 from .reader import split_lines
 from .result import ExtractResult, Problem
 from .shapes import (
@@ -485,29 +485,38 @@ def _front_matter_scope(extractor: "_Extractor", data: dict) -> None:
         extractor.file_tags = [str(t).strip().lstrip("#").lower() for t in tags if str(t).strip().lstrip("#")]
 
 
-def _outline(text: str, file: str, extractor: "_Extractor") -> list[Node]:
-    """The outline of ``text`` by the reader its format needs (see the module docstring)."""
+def _outline(text: str, file: str, extractor: "_Extractor") -> Iterator[list[Node]]:
+    """The outline of ``text`` by the reader its format needs (see the module docstring),
+    piece by piece: a big file's nodes are built, read and dropped one piece at a time."""
     from .bibtex import cut_bibtex_entries, problems_of
 
     text, entries = cut_bibtex_entries(text, file)
     extractor.bibtex = entries
     extractor.problems.extend(problems_of(entries, file))
     if _is_markdown(file):
-        from .markdown import parse_markdown
+        from .markdown import MarkdownDocument, markdown_pieces
 
-        doc = parse_markdown(text, file)
+        doc = MarkdownDocument()
+        first = True
+        for roots in markdown_pieces(text, file, doc):
+            if first:
+                _front_matter_scope(extractor, doc.front_matter)
+                first = False
+            yield roots
         extractor.problems.extend(doc.problems)
         extractor.skipped.extend(doc.skipped)
-        _front_matter_scope(extractor, doc.front_matter)
-        return doc.roots
+        return
     if _is_org(file):
         from .org import parse_org
 
-        doc = parse_org(text, file)
-        extractor.problems.extend(doc.problems)
-        extractor.file_tags = doc.file_tags
-        return doc.roots
-    return parse_outline(split_lines(text))
+        org = parse_org(text, file)
+        extractor.problems.extend(org.problems)
+        extractor.file_tags = org.file_tags
+        yield org.roots
+        return
+    lines = split_lines(text)
+    del text
+    yield from outline_pieces(lines)
 
 
 def extract_text(text: str, file: str) -> ExtractResult:
@@ -563,8 +572,9 @@ def _run(text: str, file: str) -> _Run:
 
 def _run_unguarded(text: str, file: str) -> _Run:
     extractor = _Extractor(file)
-    roots = _outline(text, file, extractor)
-    mentions = extractor.run(roots)
+    mentions: list[Mention] = []
+    for roots in _outline(text, file, extractor):
+        mentions.extend(extractor.run(roots))
     for entry in extractor.bibtex:
         mention = entry.mention(file, extractor.scope.venue)
         if mention is not None:

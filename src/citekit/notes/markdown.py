@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 from .labels import parse_label
@@ -114,17 +115,24 @@ def _chunks(text: str) -> list[tuple[int, str]]:
 def parse_markdown(text: str, file: str) -> MarkdownDocument:
     """The outline of a Markdown text (see the module docstring)."""
     doc = MarkdownDocument()
+    for roots in markdown_pieces(text, file, doc):
+        doc.roots.extend(roots)
+    return doc
+
+
+def markdown_pieces(text: str, file: str, doc: MarkdownDocument) -> Iterator[list[Node]]:
+    """The outline of a Markdown text piece by piece (big files are parsed in sections);
+    ``doc`` collects the front matter, problems and skipped blocks as pieces are read."""
     for offset, piece in _chunks(text):
         part = MarkdownDocument()
         roots = _parse_piece(piece, file, part)
         _shift(roots, offset)
-        doc.roots.extend(roots)
         doc.skipped.extend((line + offset, why) for line, why in part.skipped)
         doc.problems.extend(Problem(p.file, p.line + offset if p.line else p.line, p.message) for p in part.problems)
         if offset == 0:
             doc.front_matter = part.front_matter
-    adopt_orphan_details(doc.roots)
-    return doc
+        adopt_orphan_details(roots)
+        yield roots
 
 
 def _shift(nodes: list[Node], by: int) -> None:

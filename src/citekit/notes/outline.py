@@ -8,6 +8,7 @@ lines indented deeper. Org-mode files use ``*`` for headings, Markdown ``#``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -119,6 +120,40 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         node.text = " ".join(wrapped[id(node)])
     adopt_orphan_details(roots)
     return roots
+
+
+#: A text longer than this is read in pieces (see :func:`outline_pieces`).
+PIECE_CHARS = 64_000
+
+
+def outline_pieces(lines: list[str], *, org: bool = False) -> Iterator[list[Node]]:
+    """The outline of ``lines`` piece by piece, for big files: each piece starts at a
+    top-level line after a blank line (which parses the same whether or not what came
+    before is in the same piece), so the nodes of one piece can be read and dropped before
+    the next is built. Line numbers are those of the whole text."""
+    start = 0
+    size = 0
+    for i, raw in enumerate(lines):
+        if (size >= PIECE_CHARS and i > start and raw[:1] not in ("", " ", "\t") and not lines[i - 1].strip()
+                and parse_label(raw) is None and not is_url_only(raw)):
+            roots = parse_outline(lines[start:i], org=org)
+            _shift(roots, start)
+            yield roots
+            start, size = i, 0
+        size += len(raw) + 1
+    roots = parse_outline(lines[start:], org=org)
+    _shift(roots, start)
+    yield roots
+
+
+def _shift(nodes: list[Node], by: int) -> None:
+    if not by:
+        return
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        node.line += by
+        stack.extend(node.children)
 
 
 def adopt_orphan_details(siblings: list[Node]) -> None:
