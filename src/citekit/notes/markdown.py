@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .labels import parse_label
-from .outline import Node, adopt_orphan_details, parse_outline
+from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from .result import Problem
 from .urls import is_url_only
 
@@ -126,21 +126,13 @@ def markdown_pieces(text: str, file: str, doc: MarkdownDocument) -> Iterator[lis
     for offset, piece in _chunks(text):
         part = MarkdownDocument()
         roots = _parse_piece(piece, file, part)
-        _shift(roots, offset)
+        shift_lines(roots, offset)
         doc.skipped.extend((line + offset, why) for line, why in part.skipped)
         doc.problems.extend(Problem(p.file, p.line + offset if p.line else p.line, p.message) for p in part.problems)
         if offset == 0:
             doc.front_matter = part.front_matter
         adopt_orphan_details(roots)
         yield roots
-
-
-def _shift(nodes: list[Node], by: int) -> None:
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        node.line += by
-        stack.extend(node.children)
 
 
 def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .outline import Node, adopt_orphan_details, parse_outline
+from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from .result import Problem
 
 #: drawer property -> the label line it stands for
@@ -51,14 +51,6 @@ def _body_lines(lines: list[str]) -> list[str]:
             continue
         out.append("" if _SKIP_LINE_RE.match(raw) else raw)
     return out
-
-
-def _offset(nodes: list[Node], by: int) -> None:
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        node.line += by
-        stack.extend(node.children)
 
 
 def parse_org(text: str, file: str) -> OrgDocument:
@@ -100,7 +92,7 @@ def parse_org(text: str, file: str) -> OrgDocument:
         if title:
             doc.roots.append(heading)
         body = parse_outline(_body_lines(section), org=True)
-        _offset(body, line)
+        shift_lines(body, line)
         doc.roots.extend(body)
     adopt_orphan_details(doc.roots)
     return doc

@@ -137,16 +137,17 @@ def outline_pieces(lines: list[str], *, org: bool = False) -> Iterator[list[Node
         if (size >= PIECE_CHARS and i > start and raw[:1] not in ("", " ", "\t") and not lines[i - 1].strip()
                 and parse_label(raw) is None and not is_url_only(raw)):
             roots = parse_outline(lines[start:i], org=org)
-            _shift(roots, start)
+            shift_lines(roots, start)
             yield roots
             start, size = i, 0
         size += len(raw) + 1
     roots = parse_outline(lines[start:], org=org)
-    _shift(roots, start)
+    shift_lines(roots, start)
     yield roots
 
 
-def _shift(nodes: list[Node], by: int) -> None:
+def shift_lines(nodes: list[Node], by: int) -> None:
+    """Add ``by`` to the line of every node in the trees (a piece read on its own)."""
     if not by:
         return
     stack = list(nodes)

@@ -407,41 +407,43 @@ def _title_first(text: str) -> Reference | None:
     return None
 
 
+#: Pasted reference strings without quotes, tried in order: (rule, pattern, author reader).
+_AUTHORS_FIRST = [
+    # APA: Authors (2017). Title. Venue.
+    ("apa", re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d{2})[a-z]?(?:,[^)]*)?\)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
+    # Harvard: Authors, 2015. Title. Venue.
+    ("harvard", re.compile(r"^(?P<authors>.+?),\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
+    # ACM / Chicago author-date without quotes: Authors. 2017. Title. In Venue.
+    ("acm", re.compile(r"^(?P<authors>.+?)\.\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
+    # Vancouver: Family I, Family I. Title. Venue. 2014;15(1):1929-58.
+    ("vancouver", re.compile(r"^(?P<authors>[^.]+?)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])\s+(?P<rest>.*(?:19|20)\d{2}.*)$")),
+]
+
+
+def _read_authors(rule: str, text: str) -> tuple[list[str], bool] | None:
+    if rule in ("apa", "harvard"):
+        names = _family_initials_pairs(text)
+        return (names, bool(_ET_AL_RE.search(text))) if names else None
+    if rule == "acm":
+        return split_name_list(text) or _family_first_list(text)
+    return _vancouver_list(text)
+
+
 def _authors_first(text: str) -> Reference | None:
     """Pasted reference strings without quotes: APA, Harvard, ACM, Vancouver."""
     body = re.sub(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+", "", text).strip()
-    # APA: Authors (2017). Title. Venue.
-    m = re.match(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d{2})[a-z]?(?:,[^)]*)?\)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$", body)
-    if m:
-        names = _family_initials_pairs(m.group("authors"))
-        if names:
-            title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
-            venue, _ = venue_and_year(m.group("rest") or "")
-            return Reference(title, names, "apa", bool(_ET_AL_RE.search(m.group("authors"))), venue, int(m.group("year")))
-    # Harvard: Authors, 2015. Title. Venue.
-    m = re.match(r"^(?P<authors>.+?),\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$", body)
-    if m:
-        names = _family_initials_pairs(m.group("authors"))
-        if names:
-            title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
-            venue, _ = venue_and_year(m.group("rest") or "")
-            return Reference(title, names, "harvard", bool(_ET_AL_RE.search(m.group("authors"))), venue, int(m.group("year")))
-    # ACM / Chicago author-date without quotes: Authors. 2017. Title. In Venue.
-    m = re.match(r"^(?P<authors>.+?)\.\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$", body)
-    if m:
-        parsed = split_name_list(m.group("authors")) or _family_first_list(m.group("authors"))
-        if parsed:
-            title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
-            venue, _ = venue_and_year(m.group("rest") or "")
-            return Reference(title, parsed[0], "acm", parsed[1], venue, int(m.group("year")))
-    # Vancouver: Family I, Family I. Title. Venue. 2014;15(1):1929-58.
-    m = re.match(r"^(?P<authors>[^.]+?)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])\s+(?P<rest>.*(?:19|20)\d{2}.*)$", body)
-    if m:
-        parsed = _vancouver_list(m.group("authors"))
-        if parsed:
-            title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
-            venue, year = venue_and_year(m.group("rest"))
-            return Reference(title, parsed[0], "vancouver", parsed[1], venue, year)
+    for rule, pattern in _AUTHORS_FIRST:
+        m = pattern.match(body)
+        if not m:
+            continue
+        parsed = _read_authors(rule, m.group("authors"))
+        if parsed is None:
+            continue
+        title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
+        venue, year = venue_and_year(m.group("rest") or "")
+        if "year" in m.groupdict() and m.group("year"):
+            year = int(m.group("year"))
+        return Reference(title, parsed[0], rule, parsed[1], venue, year)
     return None
 
 
