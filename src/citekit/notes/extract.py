@@ -27,7 +27,7 @@ from .outline import Node, outline_pieces
 from .reader import split_lines
 from .result import ExtractResult, Problem
 from .shapes import (
-    authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_section_label,
+    authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
 from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, strip_urls
@@ -350,6 +350,8 @@ class _Extractor:
             if not details.soft:
                 kinds = sorted(details.link_kinds - {"other"}) or (["slides"] if "slides" in details.links else [])
                 why = f"links a {' and a '.join(kinds)} page, not a paper; " if kinds else ""
+                if looks_like_event(title):
+                    why = "a meal, chat, social, session or day heading; " + why
                 return self._reject(node, why + "no author list, paper link, identifier or labelled details", title)
             if not looks_like_title(title):
                 return self._reject(node, "reads as a person, an event or a remark, not a title", title)
