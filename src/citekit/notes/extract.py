@@ -179,7 +179,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
     details = _Details()
     for child in node.children:
         details.hashtags.extend(hashtags(child.text))
-        label = parse_label(child.text)
+        label = child.label
         if label is not None:
             _apply_label(details, label, child, file, problems)
             continue

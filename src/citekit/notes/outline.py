@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .labels import parse_label
+from .labels import Label, parse_label
 from .shapes import is_separator
 from .urls import is_url_only
 
@@ -40,15 +40,20 @@ class Node:
     source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
 
     @property
-    def is_detail(self) -> bool:
-        """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
-        cached = self.__dict__.get("_detail")
+    def label(self) -> Label | None:
+        """The ``label: value`` this line is, if any (remembered until the text changes)."""
+        cached = self.__dict__.get("_label")
         if cached is not None and cached[0] is self.text:
             return cached[1]
         label = parse_label(self.text)
-        value = label is not None and label.field != "title"
-        self.__dict__["_detail"] = (self.text, value)
-        return value
+        self.__dict__["_label"] = (self.text, label)
+        return label
+
+    @property
+    def is_detail(self) -> bool:
+        """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
+        label = self.label
+        return label is not None and label.field != "title"
 
 
 def _heading(raw: str, org: bool) -> tuple[int, str] | None:

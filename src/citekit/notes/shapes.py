@@ -106,12 +106,15 @@ def is_long_remark(text: str) -> bool:
     return len(text) >= 40 and " " in text and not URL_RE.fullmatch(text) and not is_person_line(text)
 
 
+_LATIN_LETTER_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
 def latin_share(text: str) -> float:
     """Share of Latin letters among all letters (0.0 for a text without letters)."""
-    letters = [c for c in text if c.isalpha()]
+    letters = sum(map(str.isalpha, text))
     if not letters:
         return 0.0
-    return sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") / len(letters)
+    return len(_LATIN_LETTER_RE.findall(text)) / letters
 
 
 def looks_like_event(text: str) -> bool:
