@@ -82,34 +82,40 @@ _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
 
 
-def _chunks(text: str) -> list[tuple[int, str]]:
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
     """``(first line index, text)`` pieces of a big Markdown text, each starting at a
     top-level heading or list item (never inside a code fence, a quote, a table or the
-    front matter), so every piece parses as it would in the whole file."""
+    front matter), so every piece parses as it would in the whole file. Pieces are cut
+    one at a time from the text, without a list of all its lines."""
     if len(text) <= CHUNK_CHARS:
-        return [(0, text)]
-    lines = text.split("\n")
-    pieces: list[tuple[int, str]] = []
-    start = 0
-    size = 0
+        yield 0, text
+        return
+    piece_start = 0  # offset of the current piece's first character
+    piece_line = 0
     fence: str | None = None
-    front = bool(lines) and lines[0].strip() == "---"
-    for i, line in enumerate(lines):
+    front = text.startswith("---")
+    previous = ""
+    pos = 0
+    number = 0
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line = text[pos:end]
         if front:
-            if i > 0 and line.strip() in ("---", "..."):
+            if number > 0 and line.strip() in ("---", "..."):
                 front = False
-            size += len(line) + 1
-            continue
-        m = _FENCE_RE.match(line)
-        if m:
-            fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
-        if (fence is None and size >= CHUNK_CHARS and i > start and _SPLIT_RE.match(line)
-                and not lines[i - 1].startswith((" ", "\t", ">", "|"))):
-            pieces.append((start, "\n".join(lines[start:i])))
-            start, size = i, 0
-        size += len(line) + 1
-    pieces.append((start, "\n".join(lines[start:])))
-    return pieces
+        else:
+            m = _FENCE_RE.match(line)
+            if m:
+                fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
+            if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
+                    and not previous.startswith((" ", "\t", ">", "|"))):
+                yield piece_line, text[piece_start:pos - 1]
+                piece_start, piece_line = pos, number
+        previous = line
+        pos = end + 1
+        number += 1
+    yield piece_line, text[piece_start:]
 
 
 def parse_markdown(text: str, file: str) -> MarkdownDocument:
