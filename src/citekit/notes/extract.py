@@ -277,6 +277,7 @@ class _Extractor:
         self.file = file
         self.problems: list[Problem] = []
         self.trace: list[Decision] = []
+        self.explaining = False  # keep a Decision per line (only --explain needs them)
         self.file_tags: list[str] = []
         self.bibtex: list = []
         self.skipped: list[tuple[int, str]] = []
@@ -369,7 +370,8 @@ class _Extractor:
         return self._mention("titled", node, details, title=title, summary=summary)
 
     def _reject(self, node: Node, reason: str, title: str | None = None) -> None:
-        self.trace.append(Decision(node.line, "rejected", reason, title or node.text))
+        if self.explaining:
+            self.trace.append(Decision(node.line, "rejected", reason, title or node.text))
         return None
 
     def _url_mention(self, node: Node, details: _Details) -> Mention | None:
@@ -420,7 +422,8 @@ class _Extractor:
             section=self.scope.section,
             authors_incomplete=details.incomplete,
         )
-        self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention))
+        if self.explaining:
+            self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention))
         return mention
 
     def _abstract(self, node: Node) -> Mention:
@@ -534,7 +537,7 @@ def extract_text(text: str, file: str) -> ExtractResult:
 def explain_text(text: str, file: str) -> tuple[list[Decision], list[Problem]]:
     """Every decision extraction made on ``text``, in line order (``extract --explain``),
     and the problems met."""
-    run = _run(text, file)
+    run = _run(text, file, explaining=True)
     seen: set[tuple[int, str]] = set()
     decisions = []
     for d in sorted(run.trace, key=lambda d: (d.line, d.outcome != "mention")):
@@ -567,13 +570,14 @@ def _fewer_collections() -> Iterator[None]:
         gc.set_threshold(*old)
 
 
-def _run(text: str, file: str) -> _Run:
+def _run(text: str, file: str, *, explaining: bool = False) -> _Run:
     with _fewer_collections():
-        return _run_unguarded(text, file)
+        return _run_unguarded(text, file, explaining)
 
 
-def _run_unguarded(text: str, file: str) -> _Run:
+def _run_unguarded(text: str, file: str, explaining: bool) -> _Run:
     extractor = _Extractor(file)
+    extractor.explaining = explaining
     mentions: list[Mention] = []
     for roots in _outline(text, file, extractor):
         mentions.extend(extractor.run(roots))
