@@ -217,3 +217,19 @@ def test_venue_from_proceedings_urls() -> None:
 def test_non_papers_are_not_taken(line: str) -> None:
     assert extract_text(line + "\n", "n.md").mentions == []
     assert extract_text(line + "\n", "n.txt").mentions == []
+
+
+def test_one_paper_in_two_files_and_two_styles_is_one_work(tmp_path) -> None:
+    from citekit.notes import extract_paths, group_mentions
+
+    (tmp_path / "a.md").write_text("- Kernel Methods Strike Back — Lea Moreau, Tom Becker\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(
+        "Moreau, L., & Becker, T. (2025). Kernel methods strike back. In *ICML*.\n\n"
+        "[[Kernel Methods Strike Back]] arXiv:2503.00001\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "c.org").write_text("* Kernel Methods Strike Back\n  :PROPERTIES:\n  :ARXIV: 2503.00001\n  :END:\n", encoding="utf-8")
+    mentions = extract_paths([tmp_path], root=tmp_path).mentions
+    assert len(mentions) == 4
+    [group] = group_mentions(mentions)
+    assert [str(m.location) for m in group] == ["a.md:1", "b.txt:1", "b.txt:3", "c.org:1"]
