@@ -22,12 +22,13 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency
+## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, start-up, notes extraction
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
 	$(BIN)/python bench/resolve_latency.py
 	$(BIN)/python bench/startup_bench.py
+	$(BIN)/python bench/extract_bench.py
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

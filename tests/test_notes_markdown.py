@@ -129,19 +129,29 @@ def test_hashtags_inside_urls_are_not_tags() -> None:
     assert m.hashtags == ["optim"]
 
 
-def test_bare_urls_become_url_mentions_except_talks_and_slides() -> None:
+def test_bare_urls_become_url_mentions_except_talks_slides_and_repositories() -> None:
     text = (
         "- https://arxiv.org/abs/2401.00001\n"
         "- https://icml.cc/virtual/2026/invited-talk/1\n"
         "- https://speakerdeck.com/someone/talk\n"
         "- https://github.com/org/repo\n"
+        "- https://eshyperscale.github.io/\n"
+        "\n"
         "https://openreview.net/forum?id=XyZ123abc\n"
     )
-    mentions = extract_text(text, "n.md").mentions
-    assert [(m.kind, m.location.line) for m in mentions] == [("url", 1), ("url", 4), ("url", 5)]
-    assert mentions[0].ids.arxiv == "2401.00001"
-    assert mentions[1].links == {"code": "https://github.com/org/repo"}
-    assert mentions[2].ids.openreview == "XyZ123abc"
+    for name in ("n.md", "n.txt"):
+        mentions = extract_text(text, name).mentions
+        assert [(m.kind, m.location.line) for m in mentions] == [("url", 1), ("url", 5), ("url", 7)], name
+        assert mentions[0].ids.arxiv == "2401.00001"
+        assert mentions[1].links == {"project": "https://eshyperscale.github.io/"}
+        assert mentions[2].ids.openreview == "XyZ123abc"
+
+
+def test_markdown_lazy_continuation_line_belongs_to_the_item() -> None:
+    # CommonMark: a line right after a list item, without a blank line, continues that item
+    text = "- Some Paper With Links\nhttps://openreview.net/forum?id=XyZ123abc\n"
+    [m] = extract_text(text, "n.md").mentions
+    assert (m.title, m.location.line, m.ids.openreview) == ("Some Paper With Links", 1, "XyZ123abc")
 
 
 def test_english_person_and_social_bullets_are_not_papers() -> None:

@@ -76,11 +76,32 @@ def project(start: str | Path | None = None) -> Config:
 def extract(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> ExtractResult:
     """Paper mentions in the given notes files/folders (default: the project's notes folder)."""
     cfg = load_config(start)
+    return extract_paths(_notes_targets(cfg, paths), root=cfg.root)
+
+
+def _notes_targets(cfg: Config, paths: list[str | Path] | None) -> list[Path]:
+    """The files/folders to read (default: the notes folder); a missing one is a usage error."""
     targets = [Path(p) for p in paths] if paths else [cfg.notes_dir]
     for t in targets:
         if not t.exists():
             raise CitekitError(f"{t}: no such file or folder. Create it, or set paths.notes in citekit.yaml.", exit_code=2)
-    return extract_paths(targets, root=cfg.root)
+    return targets
+
+
+def explain(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> list[Any]:
+    """Line-by-line extraction decisions for the given notes (default: the notes folder)."""
+    from .notes.explain import explain_paths
+
+    cfg = load_config(start)
+    return explain_paths(_notes_targets(cfg, paths), root=cfg.root)
+
+
+def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
+    """Works in the notes that wait for an online sync (see :mod:`citekit.pending`)."""
+    from .pending import pending_works
+
+    cfg = load_config(start)
+    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir))
 
 
 def load_library(start: str | Path | None = None) -> Library:

@@ -116,6 +116,7 @@ class Mention:
     location: Location
     title: str | None = None
     authors: list[str] = field(default_factory=list)  # raw strings as written
+    authors_incomplete: bool = False  # the notes wrote "et al." / "others": the list is partial
     urls: list[str] = field(default_factory=list)  # paper URLs (poster/oral, openreview, arxiv, doi)
     links: dict[str, str] = field(default_factory=dict)  # project/code/slides pages by label
     summary: str | None = None

@@ -118,15 +118,63 @@ def from_url(url: str) -> tuple[str | None, int | None, str | None]:
     return venue, int(m.group("year")), m.group("kind").lower()
 
 
-_HEADING_RE = re.compile(r"\b(?P<venue>" + "|".join(sorted(_ALIASES, key=len, reverse=True)) + r")\s*'?(?P<year>(?:19|20)\d{2})\b", re.I)
+_HEADING_RE = re.compile(
+    r"\b(?P<venue>" + "|".join(sorted(_ALIASES, key=len, reverse=True)) + r")\s*(?:['’]?\s*(?P<year>(?:19|20)\d{2})\b|['’]\s*(?P<yy>\d{2})\b)",
+    re.I,
+)
+
+
+_DIGIT_RE = re.compile(r"\d")
 
 
 def from_text(text: str) -> tuple[str | None, int | None]:
-    """``("ICML", 2026)`` from text such as ``ICML 2026 Papers`` or ``ICML2026 参加記``."""
+    """``("ICML", 2026)`` from text such as ``ICML 2026 Papers``, ``ICML2026 参加記`` or ``ICML'26``."""
+    if not _DIGIT_RE.search(text):
+        return None, None
     m = _HEADING_RE.search(text)
     if not m:
         return None, None
-    return canonical(m.group("venue")), int(m.group("year"))
+    if m.group("year"):
+        return canonical(m.group("venue")), int(m.group("year"))
+    yy = int(m.group("yy"))
+    return canonical(m.group("venue")), (2000 + yy if yy < 70 else 1900 + yy)
+
+
+#: PMLR volume -> (venue, year) for the main venues published there.
+_PMLR_VOLUMES = {
+    267: ("ICML", 2025), 235: ("ICML", 2024), 202: ("ICML", 2023), 162: ("ICML", 2022), 139: ("ICML", 2021),
+    119: ("ICML", 2020), 97: ("ICML", 2019), 80: ("ICML", 2018), 70: ("ICML", 2017), 48: ("ICML", 2016),
+    37: ("ICML", 2015), 32: ("ICML", 2014), 28: ("ICML", 2013),
+    258: ("AISTATS", 2025), 238: ("AISTATS", 2024), 206: ("AISTATS", 2023), 151: ("AISTATS", 2022),
+    130: ("AISTATS", 2021), 108: ("AISTATS", 2020), 89: ("AISTATS", 2019), 84: ("AISTATS", 2018),
+    54: ("AISTATS", 2017), 51: ("AISTATS", 2016), 38: ("AISTATS", 2015), 33: ("AISTATS", 2014), 9: ("AISTATS", 2010),
+    291: ("COLT", 2025), 247: ("COLT", 2024), 195: ("COLT", 2023), 178: ("COLT", 2022), 134: ("COLT", 2021),
+    286: ("UAI", 2025), 244: ("UAI", 2024), 216: ("UAI", 2023), 180: ("UAI", 2022),
+}
+_PMLR_RE = re.compile(r"proceedings\.mlr\.press/v(?P<vol>\d+)/", re.I)
+_NEURIPS_PROC_RE = re.compile(r"(?:proceedings|papers)\.(?:neurips|nips)\.cc/paper(?:_files/paper)?/(?P<year>(?:19|20)\d{2})/", re.I)
+_ACL_RE = re.compile(r"aclanthology\.org/(?P<year>(?:19|20)\d{2})\.(?P<venue>[a-z]+)-", re.I)
+_ACL_OLD_RE = re.compile(r"aclanthology\.org/(?P<letter>[A-Z])(?P<yy>\d{2})-", re.I)
+_ACL_VENUES = {"acl": "ACL", "emnlp": "EMNLP", "naacl": "NAACL", "eacl": "EACL", "findings": None, "coling": "COLING", "tacl": "TACL"}
+_CVF_RE = re.compile(r"openaccess\.thecvf\.com/content/(?P<venue>CVPR|ICCV|WACV|ECCV)(?P<year>(?:19|20)\d{2})", re.I)
+
+
+def from_proceedings_url(url: str) -> tuple[str | None, int | None]:
+    """Venue and year from a proceedings page (PMLR volume, NeurIPS proceedings, ACL
+    Anthology, CVF open access); ``(None, None)`` when the URL names neither."""
+    m = _PMLR_RE.search(url)
+    if m:
+        return _PMLR_VOLUMES.get(int(m.group("vol")), (None, None))
+    m = _NEURIPS_PROC_RE.search(url)
+    if m:
+        return "NeurIPS", int(m.group("year"))
+    m = _ACL_RE.search(url)
+    if m:
+        return _ACL_VENUES.get(m.group("venue").lower(), m.group("venue").upper()), int(m.group("year"))
+    m = _CVF_RE.search(url)
+    if m:
+        return m.group("venue").upper(), int(m.group("year"))
+    return None, None
 
 
 _LONG_PATTERNS = [

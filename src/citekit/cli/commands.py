@@ -14,14 +14,26 @@ from .app import main, note, print_json, project_dir
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print the mentions as JSON (for scripts).")
 @click.option("-q", "--quiet", is_flag=True, help="Print the mentions only: no summary line.")
+@click.option("--explain", is_flag=True, help="Say, line by line, what became a mention (which rule, which fields) and why paper-looking lines were not taken.")
 @click.pass_context
-def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bool) -> int:
+def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bool, explain: bool) -> int:
     """Show the paper mentions found in notes (default: the project's notes folder).
 
-    Exit code 1 when a file or line could not be read, or no mention was found.
+    With --explain, every line or block is listed with what became of it. Exit code 1 when
+    a file or line could not be read, or no mention was found.
     """
     from .. import api
 
+    if explain:
+        explanations = api.explain(list(paths) or None, start=project_dir(ctx))
+        if as_json:
+            print_json([e.to_json() for e in explanations])
+            return 0
+        from ..notes.explain import render
+
+        for line in render(explanations):
+            click.echo(line)
+        return 0
     result = api.extract(list(paths) or None, start=project_dir(ctx))
     findings = 1 if (result.problems or not result.mentions) else 0
     if as_json:
@@ -108,6 +120,12 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
         why = "no title or authors in the notes; an online sync looks for them" if report.offline else \
             "no title or authors in the notes, and no source found them"
         click.echo(f"  pending     {len(report.pending):4d}  ({why})")
+        from ..pending import describe
+
+        for item in report.pending[:10]:
+            click.echo(f"    {describe(item)}")
+        if len(report.pending) > 10:
+            click.echo(f"    … and {len(report.pending) - 10} more: citekit list --status pending")
     if report.created or report.upgraded:
         click.echo(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
     if not report.offline:
@@ -138,18 +156,21 @@ def _warn_if_config_overrides(ctx: click.Context, ascii_mode: bool | None) -> No
 @main.command(name="list")
 @click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
-@click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous"]), help="Only entries with this status.")
+@click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous", "pending"]),
+              help="Only entries with this status; 'pending' lists works in the notes that wait for an online sync.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the entries only: no count line.")
 @click.pass_context
 def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool,
              quiet: bool) -> int:
-    """List the library's entries.
+    """List the library's entries, or with --status pending the works waiting for an online sync.
 
     Exit code 1 when --tag or --status selects nothing.
     """
     from .. import api
 
+    if status == "pending":
+        return _list_pending(ctx, as_json, quiet)
     entries = api.list_entries(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
     findings = 1 if (tags or status) and not entries else 0
     if as_json:
@@ -165,6 +186,22 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
     elif not quiet:
         click.echo(f"{len(entries)} entries", err=True)
     return findings
+
+
+def _list_pending(ctx: click.Context, as_json: bool, quiet: bool) -> int:
+    """Works the notes mention that no entry holds yet: abstract-only, identifier-only, or a
+    title without authors. An online sync looks them up. Nothing pending: nothing to act on."""
+    from .. import api
+
+    items = api.pending(project_dir(ctx))
+    if as_json:
+        print_json(items)
+        return 0
+    for item in items:
+        click.echo(f"{item['where'][0]:<40} {item['why']:<22} {item['title'] or item['hint']}")
+    if not quiet:
+        click.echo(f"{len(items)} pending (run `citekit sync` online to resolve them)", err=True)
+    return 0
 
 
 @main.command()

@@ -20,6 +20,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "extract": (
         "citekit extract                                # the project's notes/",
         "citekit extract notes/icml2026.md --json > mentions.json",
+        "citekit extract --explain notes/reading-list.md  # why each line was or wasn't taken",
     ),
     "sync": (
         "citekit sync",
@@ -30,6 +31,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "list": (
         "citekit list --tag muon --tag theory",
         "citekit list --status notes-only --json",
+        "citekit list --status pending                  # works waiting for an online sync",
     ),
     "show": (
         "citekit show huang2026limuon",

@@ -44,6 +44,7 @@ class Pending:
         text = (m.abstract or m.summary or "").strip()
         return {
             "kind": m.kind,
+            "title": next((x.title for x in self.mentions if x.title), None),
             "where": [str(x.location) for x in self.mentions],
             "hints": sorted({h for x in self.mentions for h in x.hints}),
             "urls": sorted({u for x in self.mentions for u in x.urls + list(x.links.values())}),

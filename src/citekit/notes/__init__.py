@@ -37,5 +37,10 @@ def extract_paths(paths: list[Path], root: Path) -> ExtractResult:
         text, read_problems = read_notes(path, name)
         result.problems.extend(read_problems)
         if text is not None:
-            result.extend(extract_text(text, name))
+            try:
+                result.extend(extract_text(text, name))
+            except RecursionError:
+                result.problems.append(Problem(name, None, "nested too deeply to read; flatten the deepest lists and run again"))
+            except Exception as exc:  # one unreadable file never stops the others
+                result.problems.append(Problem(name, None, f"skipped: extraction failed ({type(exc).__name__}: {exc}); please report this file shape"))
     return result

@@ -8,24 +8,43 @@ that evidence, and a talk URL (``/invited-talk/``, a tutorial) rules a line out 
 
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 from ..ids import ids_from_url
 from ..model import Ids, Location, Mention
-from ..venues import from_text, from_url
+from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
-from .labels import PIN_EXAMPLES, Label, parse_label, parse_pin, split_authors
-from .outline import Node, parse_outline
+from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from .refline import names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from .textids import find_text_ids, without_text_ids
+from .outline import Node, outline_pieces
 from .reader import split_lines
 from .result import ExtractResult, Problem
 from .shapes import (
-    authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_section_label,
-    looks_like_title, strip_hashtags,
+    authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
+    looks_like_title, non_paper_words, strip_hashtags,
 )
-from .urls import classify_url, find_urls, is_url_only, markdown_links, strip_urls
+from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, strip_urls
+
+
+@dataclass
+class Decision:
+    """What extraction decided about one line, for ``citekit extract --explain``."""
+
+    line: int
+    outcome: str  # "mention" | "rejected"
+    reason: str
+    text: str
+    mention: Mention | None = None
+
+
+_PAPER_KINDS = {"paper", "article", "preprint", "publication", "論文", "inproceedings"}
 
 
 @dataclass
@@ -80,6 +99,13 @@ class _Details:
     hard: bool = False  # labelled details or a paper URL on the title line
     soft: bool = False  # unlabelled: bare URL, author list, summary sentence
     talk: bool = False
+    incomplete: bool = False  # "et al." in the author list
+    venue: tuple[str | None, int | None] = (None, None)  # written on the line or in a label
+    kind_label: str | None = None  # a ``type::`` label: paper, talk, blog ...
+    speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
+    rule: str = ""  # what made this a paper, for --explain
+    soft_sources: set[str] = field(default_factory=set)
+    link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
 
 def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> None:
@@ -98,10 +124,12 @@ def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> N
     elif kind in ("code", "project"):
         details.links.setdefault(kind, url)
         details.soft = True
+        details.soft_sources.add("code")
     elif kind == "slides":
         details.links.setdefault("slides", url)
     else:
         details.links.setdefault("pdf" if kind == "document" else "link", url)
+        details.link_kinds.add(kind)
         details.soft = details.soft or kind == "document"
 
 
@@ -110,8 +138,21 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         for url in find_urls(label.value):
             _add_url(details, url, label.field, hard=True)
     elif label.field == "authors":
-        details.authors = details.authors or split_authors(label.value)
+        if not details.authors:
+            details.authors = split_authors(label.value)
+            details.incomplete = author_list_incomplete(label.value)
         details.hard = details.hard or bool(details.authors)
+        details.rule = details.rule or f"{label.name}: label"
+    elif label.field == "venue":
+        venue, year = venue_and_year(label.value)
+        if venue or year:
+            details.venue = (venue, year)
+    elif label.field == "tags":
+        details.hashtags.extend(t.strip().lstrip("#").lower() for t in re.split(r"[,\s]+", label.value) if t.strip().lstrip("#"))
+    elif label.field == "kind":
+        details.kind_label = label.value.strip().lower()
+    elif label.field == "speaker":
+        details.speaker = True
     elif label.field == "summary" and label.value:
         details.summary = details.summary or label.value
         details.hard = True
@@ -127,6 +168,7 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
             return
         setattr(details.pins, pin[0], pin[1])
         details.hard = True
+        details.rule = details.rule or f"{label.name}: pin"
         for url in find_urls(label.value):
             _add_url(details, url, None, hard=True)
 
@@ -137,7 +179,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
     details = _Details()
     for child in node.children:
         details.hashtags.extend(hashtags(child.text))
-        label = parse_label(child.text)
+        label = child.label
         if label is not None:
             _apply_label(details, label, child, file, problems)
             continue
@@ -150,6 +192,13 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         elif (names := authors_line(text)) is not None:
             details.authors = details.authors or names
             details.soft = True
+            details.soft_sources.add("authors")
+        elif not details.authors and (listed := names_line(text)) is not None:
+            details.authors, details.incomplete = listed[0], listed[1]
+            if listed[2] or listed[3]:
+                details.venue = (listed[2], listed[3])
+            details.soft = True
+            details.soft_sources.add("authors")
         elif is_person_line(text):
             continue
         elif is_summary_sentence(text):
@@ -161,7 +210,9 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
 
 
 def _title_and_inline(node: Node, details: _Details) -> str:
-    """The title as written, with the line's own URLs and hashtags moved into ``details``."""
+    """The title as written, with the line's own URLs, identifiers and hashtags moved into
+    ``details``; an author list written on the line itself (``Title — A, B``, a pasted
+    reference string) is read here too."""
     text = node.text
     own = parse_label(text)
     if own is not None and own.field == "title":
@@ -171,11 +222,46 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     for url in find_urls(_without_markdown_links(text)):
         _add_url(details, url, None, hard=True)
     details.hashtags[:0] = hashtags(text)
-    title = strip_hashtags(strip_urls(text))
+    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
+    title = _TASK_MARKER_RE.sub("", title)
+    text_ids = find_text_ids(title)
+    for t in text_ids:
+        _add_url(details, t.url, None, hard=True)
     title = title.strip().rstrip(" -–—:|").strip()
+    ref = parse_reference(title) if title else None
+    if ref is not None and not details.title:
+        if not details.authors:
+            details.authors, details.incomplete = ref.authors, ref.incomplete
+        if ref.venue or ref.year:
+            details.venue = (ref.venue or details.venue[0], ref.year or details.venue[1])
+        details.hard = True
+        details.rule = f"authors on the title line ({ref.rule})"
+        return ref.title
+    if text_ids:
+        details.rule = details.rule or f"{text_ids[0].scheme} identifier in the text"
+        rest = without_text_ids(title, text_ids).strip(" -–—:|,;()[]")
+        # "Title arXiv:2401.00001": a title before a trailing id; anything else is a remark
+        trailing = text_ids[0].start > 0 and not title[text_ids[-1].end:].strip(" .)]")
+        title = rest if trailing and looks_like_title(rest) else ""
+    if not title:
+        return details.title or ""
     if len(title) > 4 and title[:2] == title[-2:] and title[:2] in ("**", "__"):
         title = title[2:-2].strip()
+    title = unquote_title(strip_markup(title)) if _HAS_MARKUP_RE.search(title) else title
+    venue, year = from_text(title)
+    if venue and re.search(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$", title):
+        details.venue = (venue, year)  # "Title (ICML 2026)"
+        title = re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", title)
     return details.title or title
+
+
+#: ``[arXiv](https://...)``, ``[pdf](...)``: a link whose label only names the kind of page.
+_GENERIC_LINK_RE = re.compile(
+    r"\[(?:arxiv|pdf|paper|link|code|github|openreview|doi|project(?: page)?|slides|video|poster|html|abs|here|\d{1,3}|論文|リンク|コード)\]\(https?://[^)\s]+\)",
+    re.I,
+)
+_TASK_MARKER_RE = re.compile(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
+_HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
 
 
 def _without_markdown_links(text: str) -> str:
@@ -190,6 +276,11 @@ class _Extractor:
         self.scope = _Scope(file)
         self.file = file
         self.problems: list[Problem] = []
+        self.trace: list[Decision] = []
+        self.explaining = False  # keep a Decision per line (only --explain needs them)
+        self.file_tags: list[str] = []
+        self.bibtex: list = []
+        self.skipped: list[tuple[int, str]] = []
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
@@ -206,7 +297,7 @@ class _Extractor:
                     return found
             self.scope.enter_heading(node.level, strip_hashtags(node.text))
             return []
-        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text):
+        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or _names_a_paper(node.text):
             return self._visit(node)
         if node.children:
             return self._labelled_block(node)
@@ -246,36 +337,75 @@ class _Extractor:
         details = _read_children(node, self.file, self.problems)
         title = _title_and_inline(node, details)
         if details.talk:
-            return None
+            return self._reject(node, "a talk, tutorial or keynote page is linked")
+        if details.kind_label and details.kind_label not in _PAPER_KINDS:
+            return self._reject(node, f"marked as type {details.kind_label!r}")
         if not title:
             return self._url_mention(node, details)
+        if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
+            details.hard = True  # a row of a table whose header names a title column
+            details.rule = f"{node.source} under a title column"
+        if not details.hard and is_person_line(title):
+            return self._reject(node, "a person and an affiliation, not a title", title)
         if not details.hard:
-            if not details.soft or not looks_like_title(title):
-                return None
+            if not details.soft:
+                kinds = sorted(details.link_kinds - {"other"}) or (["slides"] if "slides" in details.links else [])
+                why = f"links a {' and a '.join(kinds)} page, not a paper; " if kinds else ""
+                if looks_like_event(title):
+                    why = "a meal, chat, social, session or day heading; " + why
+                return self._reject(node, why + "no author list, paper link, identifier or labelled details", title)
+            if not looks_like_title(title):
+                return self._reject(node, "reads as a person, an event or a remark, not a title", title)
+            if details.speaker or non_paper_words(title):
+                return self._reject(node, f"names a {non_paper_words(title) or 'talk'}, not a paper", title)
+            if details.soft_sources == {"code"} and len(title.split()) < 4 and ":" not in title:
+                return self._reject(node, "a short name with only a code or project link: software, not a paper", title)
+        elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
+            return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
+        if is_person_line(title) and not details.urls and not details.pins:
+            return self._reject(node, "a person and an affiliation", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
+        if not details.rule:
+            details.rule = "paper link on or under the line" if details.urls else ("labelled details" if details.hard else "title with an author list, paper link or summary below")
         return self._mention("titled", node, details, title=title, summary=summary)
+
+    def _reject(self, node: Node, reason: str, title: str | None = None) -> None:
+        if self.explaining:
+            self.trace.append(Decision(node.line, "rejected", reason, title or node.text))
+        return None
 
     def _url_mention(self, node: Node, details: _Details) -> Mention | None:
         """A bare URL line: a paper page, or a project/code page with no title (kept as a
         link so the work is not lost; resolution may name it later)."""
         if details.urls:
+            details.rule = details.rule or "a paper link with no title"
             return self._mention("url", node, details, summary=details.summary)
-        project = details.links.get("project") or details.links.get("code")
-        if project:
+        if details.links.get("project"):
+            details.rule = details.rule or "a project page with no title"
             return self._mention("url", node, details, summary=details.summary)
-        return None
+        if details.links.get("code"):
+            return self._reject(node, "a code repository alone is not a paper (put it under the paper's title)")
+        return self._reject(node, "a link that is not a paper page") if details.links else None
 
     def _mention(self, kind: str, node: Node, details: _Details, *, title: str | None = None, summary: str | None = None) -> Mention:
         ids = Ids()
         venue = year = None
         for url in details.urls:
             ids = ids.merged(ids_from_url(url))
+            if ids.doi is None and (doi := doi_in_url(url)):
+                ids.doi = doi
             if venue is None:
                 v, y, _kind = from_url(url)
                 venue, year = v, y
-        if venue is None:
+                if venue is None and year is None:
+                    venue, year = from_proceedings_url(url)
+        if venue is None and details.venue != (None, None):
+            venue, year = details.venue
+            if venue is None:
+                venue = self.scope.venue[0] if self.scope.venue[1] == year else None
+        if venue is None and year is None:
             venue, year = self.scope.venue
-        return Mention(
+        mention = Mention(
             kind=kind,  # type: ignore[arg-type]
             location=Location(self.file, node.line),
             title=title,
@@ -288,9 +418,13 @@ class _Extractor:
             year=year,
             ids=ids,
             pins=details.pins,
-            hashtags=list(dict.fromkeys(details.hashtags)),
+            hashtags=list(dict.fromkeys(details.hashtags + self.file_tags)),
             section=self.scope.section,
+            authors_incomplete=details.incomplete,
         )
+        if self.explaining:
+            self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention))
+        return mention
 
     def _abstract(self, node: Node) -> Mention:
         details = _Details()
@@ -317,6 +451,11 @@ def _is_titled_link_line(text: str) -> bool:
     return looks_like_title(rest)
 
 
+def _names_a_paper(text: str) -> bool:
+    """A plain line that is a reference string or carries a paper identifier."""
+    return bool(find_text_ids(text)) or (len(text) <= 1500 and parse_reference(strip_hashtags(strip_urls(text))) is not None)
+
+
 def _lists_links(node: Node) -> bool:
     """Two or more bare links to the same site under one line: a list of papers, not one paper's links."""
     hosts = [
@@ -331,9 +470,125 @@ def _is_org(file: str) -> bool:
     return PurePosixPath(file).suffix.lower() == ".org"
 
 
+def _is_markdown(file: str) -> bool:
+    return PurePosixPath(file).suffix.lower() in (".md", ".markdown", ".mdown", ".mkd")
+
+
+def _front_matter_scope(extractor: "_Extractor", data: dict) -> None:
+    """Venue/year and tags that YAML front matter gives every paper of the file."""
+    for key in ("venue", "conference", "event", "booktitle", "title"):
+        value = data.get(key)
+        if isinstance(value, (str, int)):
+            venue, year = from_text(str(value))
+            if venue:
+                extractor.scope.plain_venue = (venue, year)
+                break
+    tags = data.get("tags") or data.get("tag") or []
+    if isinstance(tags, str):
+        tags = re.split(r"[,\s]+", tags)
+    if isinstance(tags, list):
+        extractor.file_tags = [str(t).strip().lstrip("#").lower() for t in tags if str(t).strip().lstrip("#")]
+
+
+def _outline(text: str, file: str, extractor: "_Extractor") -> Iterator[list[Node]]:
+    """The outline of ``text`` by the reader its format needs (see the module docstring),
+    piece by piece: a big file's nodes are built, read and dropped one piece at a time."""
+    from .bibtex import cut_bibtex_entries, problems_of
+
+    text, entries = cut_bibtex_entries(text, file)
+    extractor.bibtex = entries
+    extractor.problems.extend(problems_of(entries, file))
+    if _is_markdown(file):
+        from .markdown import MarkdownDocument, markdown_pieces
+
+        doc = MarkdownDocument()
+        first = True
+        for roots in markdown_pieces(text, file, doc):
+            if first:
+                _front_matter_scope(extractor, doc.front_matter)
+                first = False
+            yield roots
+        extractor.problems.extend(doc.problems)
+        extractor.skipped.extend(doc.skipped)
+        return
+    if _is_org(file):
+        from .org import parse_org
+
+        org = parse_org(text, file)
+        extractor.problems.extend(org.problems)
+        extractor.file_tags = org.file_tags
+        yield org.roots
+        return
+    lines = split_lines(text)
+    del text
+    yield from outline_pieces(lines)
+
+
 def extract_text(text: str, file: str) -> ExtractResult:
-    """Mentions in one notes text; ``file`` is the name used in locations and problems."""
+    """Mentions in one notes text; ``file`` is the name used in locations and problems.
+
+    ``.md`` files are read through markdown-it-py, ``.org`` files through orgparse, and
+    everything else (``.txt``) by the indentation outline reader; pasted BibTeX entries
+    are cut out first in every format.
+    """
+    return _run(text, file).result
+
+
+def explain_text(text: str, file: str) -> tuple[list[Decision], list[Problem]]:
+    """Every decision extraction made on ``text``, in line order (``extract --explain``),
+    and the problems met."""
+    run = _run(text, file, explaining=True)
+    seen: set[tuple[int, str]] = set()
+    decisions = []
+    for d in sorted(run.trace, key=lambda d: (d.line, d.outcome != "mention")):
+        if (d.line, d.outcome) not in seen:  # a line looked at twice (as section, then as paper) once
+            seen.add((d.line, d.outcome))
+            decisions.append(d)
+    taken = {d.line for d in decisions if d.outcome == "mention"}
+    return [d for d in decisions if d.outcome == "mention" or d.line not in taken], run.result.problems
+
+
+@dataclass
+class _Run:
+    result: ExtractResult
+    trace: list[Decision]
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the cyclic garbage collector less often while a file is read.
+
+    Extraction allocates many small objects that live until the end (nodes, mentions); with
+    the default thresholds the collector keeps re-walking them, which made time per line
+    grow with the file. Nothing here relies on the collector to free memory early.
+    """
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], 20_000), old[1], max(old[2], 10))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
+def _run(text: str, file: str, *, explaining: bool = False) -> _Run:
+    with _fewer_collections():
+        return _run_unguarded(text, file, explaining)
+
+
+def _run_unguarded(text: str, file: str, explaining: bool) -> _Run:
     extractor = _Extractor(file)
-    roots = parse_outline(split_lines(text), org=_is_org(file))
-    mentions = extractor.run(roots)
-    return ExtractResult(mentions=mentions, problems=sorted(extractor.problems, key=lambda p: p.line or 0))
+    extractor.explaining = explaining
+    mentions: list[Mention] = []
+    for roots in _outline(text, file, extractor):
+        mentions.extend(extractor.run(roots))
+    for entry in extractor.bibtex:
+        mention = entry.mention(file, extractor.scope.venue)
+        if mention is not None:
+            mentions.append(mention)
+            extractor.trace.append(Decision(entry.line, "mention", "a pasted BibTeX entry", mention.title or "", mention))
+        else:
+            extractor.trace.append(Decision(entry.line, "rejected", entry.why_not or "a BibTeX entry without a title", entry.key))
+    for line, why in extractor.skipped:
+        extractor.trace.append(Decision(line, "skipped", why, ""))
+    mentions.sort(key=lambda m: m.location.line)
+    return _Run(ExtractResult(mentions=mentions, problems=sorted(extractor.problems, key=lambda p: p.line or 0)), extractor.trace)

@@ -13,7 +13,10 @@ from typing import Literal
 from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
 from .urls import find_urls
 
-Field = Literal["url", "authors", "summary", "abstract", "project", "code", "slides", "video", "title", "pin"]
+Field = Literal[
+    "url", "authors", "summary", "abstract", "project", "code", "slides", "video", "title", "pin", "venue", "tags",
+    "kind", "speaker",
+]
 
 _LABELS: dict[str, Field] = {
     "url": "url", "link": "url", "paper": "url", "poster": "url", "oral": "url", "pdf": "url",
@@ -29,13 +32,19 @@ _LABELS: dict[str, Field] = {
     "video": "video", "動画": "video",
     "title": "title", "タイトル": "title",
     "openreview": "pin", "doi": "pin", "arxiv": "pin", "dblp": "pin",
+    "venue": "venue", "conference": "venue", "booktitle": "venue", "journal": "venue", "会議": "venue",
+    "学会": "venue", "発表": "venue",
+    "tags": "tags", "tag": "tags", "タグ": "tags",
+    "type": "kind", "種類": "kind",
+    "speaker": "speaker", "speakers": "speaker", "presenter": "speaker", "host": "speaker", "発表者": "speaker",
+    "講演者": "speaker", "attendees": "speaker",
 }
 #: Labels whose value must be a URL: otherwise the line is a title that merely starts with
 #: the word (``Paper: ...`` is rare, ``Code: A Benchmark`` is not).
 _URL_VALUED = {"url", "project", "code", "slides", "video"}
-_LABEL_RE = re.compile(r"^\s*(?P<label>[^:：]{1,24}?)\s*[:：]\s*(?P<value>.*)$")
+_LABEL_RE = re.compile(r"^\s*(?P<label>[^:：]{1,24}?)\s*(?:::|[:：])\s*(?P<value>.*)$")
 _AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|・|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
-_ET_AL_RE = re.compile(r",?\s*(?:et al\.?|ほか|他)\s*$", re.I)
+_ET_AL_RE = re.compile(r",?\s*(?:et al\.?|and others|ほか|他)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,8 @@ class Label:
 
 def parse_label(text: str) -> Label | None:
     """The label a line starts with, if it is one citekit knows."""
+    if ":" not in text[:60] and "：" not in text[:60]:
+        return None
     m = _LABEL_RE.match(text)
     if not m:
         return None
@@ -57,6 +68,8 @@ def parse_label(text: str) -> Label | None:
     if field is None:
         return None
     value = m.group("value").strip()
+    if m.group("label").strip().startswith(("**", "__")):
+        value = value.lstrip("*_ ").strip()  # **Authors:** A, B
     if field in _URL_VALUED and not find_urls(value):
         return None
     if field == "url" and not value.lower().startswith(("http", "<http", "[")):
@@ -75,6 +88,11 @@ def split_authors(value: str) -> list[str]:
     if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not re.search(r"[⋅·;]", value):
         return and_parts
     return [p.strip() for p in _AUTHOR_SEP_RE.split(value) if p and p.strip()]
+
+
+def author_list_incomplete(value: str) -> bool:
+    """True when the list ends in ``et al.``/``and others``: more authors than written."""
+    return bool(_ET_AL_RE.search(value.strip())) or bool(re.search(r"\band\s+others\s*$", value.strip(), re.I))
 
 
 def parse_pin(scheme: str, value: str) -> tuple[str, str] | None:

@@ -8,10 +8,11 @@ lines indented deeper. Org-mode files use ``*`` for headings, Markdown ``#``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .labels import parse_label
+from .labels import Label, parse_label
 from .shapes import is_separator
 from .urls import is_url_only
 
@@ -36,11 +37,22 @@ class Node:
     indent: int = 0
     level: int = 0  # heading level (1 for ``#``)
     children: list["Node"] = field(default_factory=list)
+    source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
+
+    @property
+    def label(self) -> Label | None:
+        """The ``label: value`` this line is, if any (remembered until the text changes)."""
+        cached = self.__dict__.get("_label")
+        if cached is not None and cached[0] is self.text:
+            return cached[1]
+        label = parse_label(self.text)
+        self.__dict__["_label"] = (self.text, label)
+        return label
 
     @property
     def is_detail(self) -> bool:
         """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
-        label = parse_label(self.text)
+        label = self.label
         return label is not None and label.field != "title"
 
 
@@ -57,16 +69,21 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     roots: list[Node] = []
     stack: list[Node] = []  # open bullets/plain nodes that may take children
     previous_blank = True
+    paragraph: Node | None = None  # the root plain line that following plain lines may wrap
+    wrapped: dict[int, list[str]] = {}  # id(paragraph) -> its lines, joined at the end
+    joined: list[Node] = []
     for number, raw in enumerate(lines, start=1):
         raw = raw.expandtabs(4).rstrip()
         if not raw.strip() or is_separator(raw):
             previous_blank = True
+            paragraph = None
             if raw.strip():
                 stack.clear()
             continue
         heading = _heading(raw, org)
         if heading and heading[1]:
             stack.clear()
+            paragraph = None
             roots.append(Node("heading", number, heading[1].strip(), level=heading[0]))
             previous_blank = False
             continue
@@ -77,10 +94,19 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         else:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
-            if _continues_paragraph(node, roots, stack, previous_blank):
-                roots[-1].text += " " + text
+            if (paragraph is not None and node.indent == 0 and not paragraph.children
+                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)):
+                # a hard-wrapped paragraph: the line continues the root plain line above.
+                # Lines are collected and joined once at the end, so a long paragraph costs
+                # linear time (each line is looked at once, never the growing paragraph).
+                parts = wrapped.get(id(paragraph))
+                if parts is None:
+                    parts = wrapped[id(paragraph)] = [paragraph.text]
+                    joined.append(paragraph)
+                parts.append(text)
                 previous_blank = False
                 continue
+        paragraph = None
         while stack and (stack[-1].indent >= node.indent or len(stack) >= MAX_DEPTH):
             stack.pop()
         if stack:
@@ -91,23 +117,52 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             continue
         else:
             roots.append(node)
+            if node.kind == "plain" and node.indent == 0 and not node.is_detail and not is_url_only(node.text):
+                paragraph = node  # later plain lines may wrap it
         stack.append(node)
         previous_blank = False
-    _adopt_orphan_details(roots)
+    for node in joined:
+        node.text = " ".join(wrapped[id(node)])
+    adopt_orphan_details(roots)
     return roots
 
 
-def _continues_paragraph(node: Node, roots: list[Node], stack: list[Node], previous_blank: bool) -> bool:
-    """A plain line directly under a root plain line with no children wraps that paragraph."""
-    if previous_blank or not roots or node.indent != 0:
-        return False
-    last = roots[-1]
-    if last.kind != "plain" or last.children or (stack and stack[-1] is not last):
-        return False
-    return not node.is_detail and not is_url_only(node.text) and not last.is_detail and not is_url_only(last.text)
+#: A text longer than this is read in pieces (see :func:`outline_pieces`).
+PIECE_CHARS = 64_000
 
 
-def _adopt_orphan_details(siblings: list[Node]) -> None:
+def outline_pieces(lines: list[str], *, org: bool = False) -> Iterator[list[Node]]:
+    """The outline of ``lines`` piece by piece, for big files: each piece starts at a
+    top-level line after a blank line (which parses the same whether or not what came
+    before is in the same piece), so the nodes of one piece can be read and dropped before
+    the next is built. Line numbers are those of the whole text."""
+    start = 0
+    size = 0
+    for i, raw in enumerate(lines):
+        if (size >= PIECE_CHARS and i > start and raw[:1] not in ("", " ", "\t") and not lines[i - 1].strip()
+                and parse_label(raw) is None and not is_url_only(raw)):
+            roots = parse_outline(lines[start:i], org=org)
+            shift_lines(roots, start)
+            yield roots
+            start, size = i, 0
+        size += len(raw) + 1
+    roots = parse_outline(lines[start:], org=org)
+    shift_lines(roots, start)
+    yield roots
+
+
+def shift_lines(nodes: list[Node], by: int) -> None:
+    """Add ``by`` to the line of every node in the trees (a piece read on its own)."""
+    if not by:
+        return
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        node.line += by
+        stack.extend(node.children)
+
+
+def adopt_orphan_details(siblings: list[Node]) -> None:
     """Move a detail line written at its title's own depth under that title.
 
     ``• Title`` followed by ``• まとめ: ...`` at the same indentation is a common slip; so is
@@ -115,10 +170,16 @@ def _adopt_orphan_details(siblings: list[Node]) -> None:
     """
     kept: list[Node] = []
     for node in siblings:
-        _adopt_orphan_details(node.children)
+        adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
-        if node.is_detail and not node.children and owner is not None and _takes_details(owner):
+        if (node.is_detail and not node.children and owner is not None and _takes_details(owner)
+                and not (owner.children and owner.children[0].indent > node.indent)):
+            # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
+            continue
+        if (owner is not None and owner.kind == "heading" and owner.children and not node.children
+                and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
+            owner.children.append(node)  # "** Title / Authors: ... / https://arxiv..." under an org or Markdown heading
             continue
         kept.append(node)
     siblings[:] = kept
@@ -126,8 +187,8 @@ def _adopt_orphan_details(siblings: list[Node]) -> None:
 
 def _takes_details(owner: Node) -> bool:
     """Bullets and headings take stray details; a plain line only if it already has some."""
-    if owner.is_detail:
-        return False
+    if owner.is_detail or (owner.kind != "heading" and is_url_only(owner.text)):
+        return False  # a bare link stands alone: a pin below it is a paper of its own
     if owner.kind == "plain":
         return bool(owner.children) and all(c.is_detail or is_url_only(c.text) for c in owner.children)
     return True

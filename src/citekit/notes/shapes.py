@@ -31,6 +31,24 @@ _EVENT_RE = re.compile(
 _DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
 
 
+#: What a line names when it is not a paper: consulted when nothing on or under the line
+#: (an author list, a paper link, an identifier) says it is one.
+_NON_PAPER_RE = re.compile(
+    r"\b(?P<w>blog(?:\s*post)?|repo|repository|datasets?|data set|model weights|checkpoints?|slides?|"
+    r"video|youtube|recording|talk|keynote|tutorial|podcast|tweet|docs|documentation|library|notebook|"
+    r"colab|newsletter|lecture|seminar|panel|meeting|meetup)\b"
+    r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
+    r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール)",
+    re.I,
+)
+
+
+def non_paper_words(text: str) -> str | None:
+    """The word that makes ``text`` a blog, repository, dataset, talk or to-do, if any."""
+    m = _NON_PAPER_RE.search(text)
+    return (m.group("w") or m.group("v") or m.group("j")).lower() if m else None
+
+
 def is_name(text: str) -> bool:
     """A personal name in Latin script: 1–6 words, nicknames in quotes allowed, no digits."""
     return bool(_NAME_RE.match(text.strip())) and len(text) <= 60
@@ -38,6 +56,8 @@ def is_name(text: str) -> bool:
 
 def is_person_line(text: str) -> bool:
     """``Fabian Schaipp (Flatiron)``, ``Wonbong (Won) JANG (Meta, UCL)``: a name and an affiliation."""
+    if ")" not in text and "）" not in text:
+        return False
     m = _PERSON_RE.match(text.strip())
     if not m:
         return False
@@ -86,12 +106,15 @@ def is_long_remark(text: str) -> bool:
     return len(text) >= 40 and " " in text and not URL_RE.fullmatch(text) and not is_person_line(text)
 
 
+_LATIN_LETTER_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
 def latin_share(text: str) -> float:
     """Share of Latin letters among all letters (0.0 for a text without letters)."""
-    letters = [c for c in text if c.isalpha()]
+    letters = sum(map(str.isalpha, text))
     if not letters:
         return 0.0
-    return sum(1 for c in letters if c.isascii() or "\u00c0" <= c <= "\u024f") / len(letters)
+    return len(_LATIN_LETTER_RE.findall(text)) / letters
 
 
 def looks_like_event(text: str) -> bool:
@@ -120,11 +143,15 @@ def looks_like_section_label(text: str) -> bool:
 
 def hashtags(text: str) -> list[str]:
     """Inline ``#tags`` of a line, lower-case, URLs and ``C#``-like words ignored."""
+    if "#" not in text:
+        return []
     return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
 
 
 def strip_hashtags(text: str) -> str:
     """The line without its inline hashtags."""
+    if "#" not in text:
+        return text.strip() if "  " not in text else re.sub(r"\s{2,}", " ", text).strip()
     return re.sub(r"\s{2,}", " ", _HASHTAG_RE.sub("", text)).strip()
 
 

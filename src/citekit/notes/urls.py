@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..venues import from_url
 
-UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "other"]
+UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'「」『』（）、。，]+", re.I)
 _MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
@@ -31,6 +31,11 @@ _PAPER_HOSTS = (
 _CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co")
 _PROJECT_HOST_SUFFIXES = (".github.io", ".gitlab.io", "sites.google.com")
 _SLIDES_HOSTS = ("speakerdeck.com", "www.slideshare.net", "slideshare.net", "docs.google.com")
+_VIDEO_HOSTS = ("youtube.com", "www.youtube.com", "youtu.be", "vimeo.com", "www.bilibili.com", "slideslive.com")
+_SOCIAL_HOSTS = ("twitter.com", "x.com", "bsky.app", "mastodon.social", "www.linkedin.com", "threads.net")
+_BLOG_HOSTS = ("medium.com", "substack.com", "zenn.dev", "qiita.com", "note.com", "notion.site", "lesswrong.com", "www.lesswrong.com", "wordpress.com", "blogspot.com", "hashnode.dev")
+_NOTEBOOK_HOSTS = ("colab.research.google.com", "kaggle.com", "www.kaggle.com")
+_DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
 def find_urls(text: str) -> list[str]:
@@ -78,6 +83,18 @@ def classify_url(url: str) -> UrlKind:
         return "paper" if low_path.startswith("/paper/") else "other"
     if host == "huggingface.co" and low_path.startswith("/papers/"):
         return "paper"
+    if host == "huggingface.co" and low_path.startswith("/datasets/") or "/datasets/" in low_path and host in _NOTEBOOK_HOSTS:
+        return "dataset"
+    if host == "huggingface.co" and not low_path.startswith(("/spaces/", "/docs/", "/blog/", "/learn/")) and low_path.count("/") >= 2:
+        return "model"
+    if any(host == h or host.endswith("." + h) for h in _VIDEO_HOSTS):
+        return "video"
+    if any(host == h or host.endswith("." + h) for h in _SOCIAL_HOSTS):
+        return "social"
+    if any(host == h or host.endswith("." + h) for h in _BLOG_HOSTS) or re.search(r"/(?:posts?|blog|articles?)/", low_path) and not host.endswith(("arxiv.org", "openreview.net")):
+        return "blog"
+    if any(host == h for h in _NOTEBOOK_HOSTS):
+        return "other"
     if any(host == h or host.endswith("." + h) for h in _PAPER_HOSTS):
         return "paper"
     if any(host == h or host == "www." + h for h in _CODE_HOSTS):
@@ -87,6 +104,14 @@ def classify_url(url: str) -> UrlKind:
     if low_path.endswith(".pdf"):
         return "document"
     return "other"
+
+
+def doi_in_url(url: str) -> str | None:
+    """The DOI a publisher's page URL carries (``dl.acm.org/doi/10.1145/...``)."""
+    from ..ids import normalize_doi
+
+    m = _DOI_IN_PATH_RE.search(url)
+    return normalize_doi(m.group("doi")) if m else None
 
 
 def url_key(url: str) -> str:

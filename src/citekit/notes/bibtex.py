@@ -1,0 +1,188 @@
+"""BibTeX entries pasted into notes (from dblp, Google Scholar, a paper's .bib).
+
+Entries are found by their ``@type{`` line and read to their closing brace; bibtexparser
+(v2) reads each one, and its fields become the mention's. The entry's lines are then
+blanked in the text handed to the outline readers, so the same lines are not read twice
+and every line number stays what the editor shows. An entry that never closes, or that
+bibtexparser cannot read, is reported with its file:line and skipped; the rest of the
+file is read as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..ids import normalize_arxiv, normalize_doi
+from ..model import Ids, Location, Mention
+from ..venues import from_text, short_from_long
+from .result import Problem
+from .textids import find_text_ids
+from .urls import classify_url
+
+_START_RE = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s]*)")
+_FIELD_RE = re.compile(r"^\s*[A-Za-z][\w-]*\s*=")
+_ANY_START_RE = re.compile(r"^\s*@[A-Za-z]+\s*[{(]", re.M)
+_NOT_ENTRIES = {"comment", "string", "preamble"}
+_PAPER_TYPES = {
+    "article", "inproceedings", "conference", "incollection", "inbook", "book", "phdthesis", "mastersthesis",
+    "techreport", "misc", "unpublished", "online", "report", "thesis", "proceedings",
+}
+#: An entry longer than this is not a pasted entry but a broken one: stop reading it.
+MAX_ENTRY_LINES = 200
+
+
+@dataclass
+class PastedEntry:
+    """One pasted entry: where it starts and the fields bibtexparser read."""
+
+    line: int
+    key: str
+    entry_type: str
+    fields: dict[str, str] = field(default_factory=dict)
+    why_not: str | None = None
+    broken: bool = False  # never closed, or bibtexparser could not read it
+
+    def mention(self, file: str, scope_venue: tuple[str | None, int | None]) -> Mention | None:
+        """The mention this entry gives, or None (``why_not`` says why)."""
+        if self.broken:
+            return None
+        title = _plain(self.fields.get("title", ""))
+        if not title:
+            self.why_not = "a BibTeX entry without a title"
+            return None
+        if self.entry_type not in _PAPER_TYPES:
+            self.why_not = f"a @{self.entry_type} entry, not a paper"
+            return None
+        authors_raw = _plain(self.fields.get("author", ""))
+        authors = [a.strip() for a in re.split(r"\s+and\s+", authors_raw) if a.strip()]
+        incomplete = any(a.lower() == "others" for a in authors)
+        authors = [a for a in authors if a.lower() != "others"]
+        ids = Ids()
+        urls: list[str] = []
+        doi = normalize_doi(self.fields.get("doi", "")) if self.fields.get("doi") else None
+        if doi:
+            ids.doi = doi
+            urls.append(f"https://doi.org/{doi}")
+        eprint = self.fields.get("eprint", "")
+        arxiv = normalize_arxiv(eprint) if eprint else None
+        if arxiv is None:
+            for value in (self.fields.get("journal", ""), self.fields.get("note", ""), self.fields.get("url", "")):
+                found = [t for t in find_text_ids(value) if t.scheme == "arxiv"] if value else []
+                arxiv = found[0].value if found else (normalize_arxiv(value) if "arxiv.org" in value else None)
+                if arxiv:
+                    break
+        if arxiv:
+            ids.arxiv = arxiv
+            urls.append(f"https://arxiv.org/abs/{arxiv}")
+        url = self.fields.get("url", "")
+        if url and classify_url(url) == "paper" and url not in urls:
+            urls.insert(0, url)
+        if not authors and not ids:
+            self.why_not = "a BibTeX entry without authors or an identifier (documentation, a web page)"
+            return None
+        container = _plain(self.fields.get("booktitle") or self.fields.get("journal") or "")
+        venue, year = from_text(container)
+        venue = venue or short_from_long(container)
+        year_text = self.fields.get("year", "")
+        year = int(year_text) if year_text.strip().isdigit() else year
+        if venue is None and year is None:
+            venue, year = scope_venue
+        return Mention(
+            kind="titled",
+            location=Location(file, self.line),
+            title=title,
+            authors=authors,
+            authors_incomplete=incomplete,
+            urls=urls,
+            venue=venue,
+            year=year,
+            ids=ids,
+        )
+
+
+def _plain(value: str) -> str:
+    """A field value without its protecting braces and LaTeX accents."""
+    value = value.strip()
+    if "\\" in value:
+        from ..text import delatex
+
+        value = delatex(value)
+    return re.sub(r"\s+", " ", value.replace("{", "").replace("}", "")).strip()
+
+
+def _depth_change(line: str) -> int:
+    line = re.sub(r"\\[{}]", "", line)
+    return line.count("{") + line.count("(") * 0 - line.count("}")
+
+
+def cut_bibtex_entries(text: str, file: str) -> tuple[str, list[PastedEntry]]:
+    """``text`` with every pasted BibTeX entry blanked out, and the entries.
+
+    Problems (an entry that never closes, one bibtexparser rejects) are attached to the
+    returned entries' ``why_not`` and also raised as :class:`Problem` by :func:`problems_of`.
+    """
+    if "@" not in text or not _ANY_START_RE.search(text):
+        return text, []
+    lines = text.split("\n")
+    entries: list[PastedEntry] = []
+    i = 0
+    while i < len(lines):
+        m = _START_RE.match(lines[i])
+        if not m or m.group("type").lower() in _NOT_ENTRIES:
+            i += 1
+            continue
+        start = i
+        depth = 0
+        closed = False
+        j = i
+        while j < len(lines) and j - start < MAX_ENTRY_LINES:
+            line = lines[j]
+            if j > start and (line.strip().startswith("```") or _START_RE.match(line)):
+                break
+            if j > start and not line.strip():
+                nxt = next((ln for ln in lines[j + 1:j + 3] if ln.strip()), "")
+                if not _FIELD_RE.match(nxt):
+                    break
+            depth += _depth_change(line)
+            j += 1
+            if depth <= 0 and j > start:
+                closed = depth == 0
+                break
+        block = lines[start:j]
+        entry = PastedEntry(start + 1, m.group("key").rstrip(","), m.group("type").lower())
+        if not closed:
+            entry.broken = True
+            entry.why_not = (f"a pasted BibTeX entry (@{entry.entry_type}{{{entry.key}) that never closes; "
+                             "it was skipped: add the missing '}' or remove it")
+        else:
+            _read_fields(entry, "\n".join(block))
+        entries.append(entry)
+        for k in range(start, j):
+            lines[k] = ""
+        i = max(j, start + 1)
+    return "\n".join(lines), entries
+
+
+def _read_fields(entry: PastedEntry, block: str) -> None:
+    import bibtexparser
+
+    try:
+        library = bibtexparser.parse_string(block)
+    except Exception as exc:  # bibtexparser raises a variety of errors on broken input
+        entry.why_not = f"a pasted BibTeX entry bibtexparser could not read ({type(exc).__name__}); it was skipped"
+        entry.broken = True
+        return
+    if not library.entries:
+        entry.why_not = "a pasted BibTeX entry bibtexparser could not read; check its braces and commas"
+        entry.broken = True
+        return
+    parsed = library.entries[0]
+    entry.entry_type = parsed.entry_type.lower()
+    entry.key = parsed.key
+    entry.fields = {f.key.lower(): str(f.value) for f in parsed.fields}
+
+
+def problems_of(entries: list[PastedEntry], file: str) -> list[Problem]:
+    """The entries that could not be read, as problems with their file:line."""
+    return [Problem(file, e.line, e.why_not or "unreadable BibTeX entry") for e in entries if e.broken]

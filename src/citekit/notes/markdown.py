@@ -1,0 +1,352 @@
+"""Markdown notes through a real parser: the document tree as the extractor's outline.
+
+markdown-it-py (CommonMark, GFM tables and strike-through) with the mdit-py-plugins for
+front matter, task lists, footnotes and definition lists gives the structure; this module
+maps it onto the :class:`~citekit.notes.outline.Node` outline every notes format shares:
+headings, list items nested at any depth (with the lines of their own paragraph, such as
+Logseq ``key:: value`` properties, as children), paragraphs, Obsidian callouts, table rows
+and definition-list terms. Quotations and code blocks are not notes about papers and are
+left out; so is the YAML front matter, which is read for its venue and tags instead.
+
+The parser is imported when the first Markdown file is read, not when citekit starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from collections.abc import Iterator
+from typing import Any
+
+from .labels import parse_label
+from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
+from .result import Problem
+from .urls import is_url_only
+
+#: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
+NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
+_CALLOUT_RE = re.compile(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
+_REF_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)])\s+\S")
+
+_TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題"}
+_AUTHOR_COLUMNS = {"authors", "author", "by", "著者", "著者名"}
+_LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク"}
+_VENUE_COLUMNS = {"venue", "conference", "会議", "学会", "booktitle", "journal"}
+_YEAR_COLUMNS = {"year", "年", "発表年"}
+_PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
+
+_PARSER: Any = None
+#: Blocks nested deeper than this (lists in lists in quotes ...) are not parsed as Markdown;
+#: their lines are read by the indentation outline reader instead, and reported.
+MAX_NESTING = 60
+_LEAF_BLOCKS = {"paragraph_open", "heading_open", "fence", "code_block", "html_block", "hr", "front_matter", "tr_open", "dt_open", "footnote_reference_open"}
+
+
+def _parser() -> Any:
+    global _PARSER
+    if _PARSER is None:
+        from markdown_it import MarkdownIt
+        from mdit_py_plugins.deflist import deflist_plugin
+        from mdit_py_plugins.footnote import footnote_plugin
+        from mdit_py_plugins.front_matter import front_matter_plugin
+
+        # Only the block structure is used (inline text is read from its source), so the
+        # inline pass, which is most of markdown-it's time, is switched off; the task-list
+        # plugin is kept for the record but a task's "[ ]" is stripped from the raw text.
+        _PARSER = (
+            MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+            .enable(["table", "strikethrough"])
+            .use(front_matter_plugin)
+            .use(footnote_plugin)
+            .use(deflist_plugin)
+        )
+        _PARSER.disable(["inline", "text_join"], ignoreInvalid=True)
+    return _PARSER
+
+
+@dataclass
+class MarkdownDocument:
+    """The outline of one Markdown file and what its front matter says."""
+
+    roots: list[Node] = field(default_factory=list)
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) for --explain
+
+
+#: A Markdown file larger than this is parsed section by section (split before top-level
+#: headings), so the parser's token tree never holds more than one section at a time.
+CHUNK_CHARS = 64_000
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: lines that start a new top-level block whatever came before: a heading, a list item
+_SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
+
+
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """``(first line index, text)`` pieces of a big Markdown text, each starting at a
+    top-level heading or list item (never inside a code fence, a quote, a table or the
+    front matter), so every piece parses as it would in the whole file. Pieces are cut
+    one at a time from the text, without a list of all its lines."""
+    if len(text) <= CHUNK_CHARS:
+        yield 0, text
+        return
+    piece_start = 0  # offset of the current piece's first character
+    piece_line = 0
+    fence: str | None = None
+    front = text.startswith("---")
+    previous = ""
+    pos = 0
+    number = 0
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line = text[pos:end]
+        if front:
+            if number > 0 and line.strip() in ("---", "..."):
+                front = False
+        else:
+            m = _FENCE_RE.match(line)
+            if m:
+                fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
+            if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
+                    and not previous.startswith((" ", "\t", ">", "|"))):
+                yield piece_line, text[piece_start:pos - 1]
+                piece_start, piece_line = pos, number
+        previous = line
+        pos = end + 1
+        number += 1
+    yield piece_line, text[piece_start:]
+
+
+def parse_markdown(text: str, file: str) -> MarkdownDocument:
+    """The outline of a Markdown text (see the module docstring)."""
+    doc = MarkdownDocument()
+    for roots in markdown_pieces(text, file, doc):
+        doc.roots.extend(roots)
+    return doc
+
+
+def markdown_pieces(text: str, file: str, doc: MarkdownDocument) -> Iterator[list[Node]]:
+    """The outline of a Markdown text piece by piece (big files are parsed in sections);
+    ``doc`` collects the front matter, problems and skipped blocks as pieces are read."""
+    for offset, piece in _chunks(text):
+        part = MarkdownDocument()
+        roots = _parse_piece(piece, file, part)
+        shift_lines(roots, offset)
+        doc.skipped.extend((line + offset, why) for line, why in part.skipped)
+        doc.problems.extend(Problem(p.file, p.line + offset if p.line else p.line, p.message) for p in part.problems)
+        if offset == 0:
+            doc.front_matter = part.front_matter
+        adopt_orphan_details(roots)
+        yield roots
+
+
+def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
+    from markdown_it.tree import SyntaxTreeNode
+
+    tokens = _parser().parse(text)
+    tree = SyntaxTreeNode(tokens)
+    roots: list[Node] = []
+    _Builder(doc, file).blocks(tree.children, roots)
+    if any(t.level >= MAX_NESTING - 2 for t in tokens):
+        roots.extend(_too_deep(text, tokens, file, doc))
+    return roots
+
+
+def _too_deep(text: str, tokens: list[Any], file: str, doc: MarkdownDocument) -> list[Node]:
+    """Lines the Markdown parser left out because they nest too deep: read them as an
+    outline, and say so."""
+    lines = text.split("\n")
+    covered = [False] * len(lines)
+    for t in tokens:
+        if t.type in _LEAF_BLOCKS and t.map:
+            for i in range(t.map[0], min(t.map[1], len(lines))):
+                covered[i] = True
+    rest = ["" if covered[i] else raw for i, raw in enumerate(lines)]
+    first = next((i for i, raw in enumerate(rest) if raw.strip() and not re.match(r"^[\s>*+\-\d.)]*$", raw)), None)
+    if first is None:
+        return []
+    doc.problems.append(Problem(file, first + 1, f"nested more than {MAX_NESTING} levels deep; from here on read as a plain outline"))
+    return parse_outline(rest)
+
+
+def _line(node: Any) -> int:
+    return (node.map[0] + 1) if node.map else 0
+
+
+def _inline_text(node: Any) -> tuple[str, int]:
+    """Raw inline source of a paragraph/heading/cell and its first line."""
+    for child in node.children:
+        if child.type == "inline":
+            return child.content, _line(child) or _line(node)
+    return "", _line(node)
+
+
+class _Builder:
+    def __init__(self, doc: MarkdownDocument, file: str) -> None:
+        self.doc = doc
+        self.file = file
+
+    def blocks(self, nodes: list[Any], out: list[Node], *, indent: int = 0) -> None:
+        for node in nodes:
+            kind = node.type
+            if kind == "front_matter":
+                self._front_matter(node)
+            elif kind == "heading":
+                text, line = _inline_text(node)
+                if text.strip():
+                    out.append(Node("heading", line, text.strip(), level=int(node.tag[1])))
+            elif kind == "paragraph":
+                out.extend(self._paragraph(node, indent))
+            elif kind in ("bullet_list", "ordered_list"):
+                for item in node.children:
+                    out.extend(self._item(item, indent + 2))
+            elif kind == "blockquote":
+                self._blockquote(node, out, indent)
+            elif kind == "table":
+                out.extend(self._table(node))
+            elif kind == "dl":
+                self._deflist(node, out, indent)
+            elif kind in ("footnote_block", "footnote"):
+                self.blocks(node.children, out, indent=indent)
+            elif kind in ("fence", "code_block"):
+                self.doc.skipped.append((_line(node), "a code block"))
+            elif kind == "html_block":
+                self.doc.skipped.append((_line(node), "an HTML block"))
+
+    def _front_matter(self, node: Any) -> None:
+        import yaml
+
+        try:
+            data = yaml.safe_load(node.content) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = (mark.line + 2) if mark is not None else 1
+            self.doc.problems.append(Problem(self.file, line, f"front matter is not valid YAML ({getattr(exc, 'problem', None) or exc}); it was ignored"))
+            return
+        if isinstance(data, dict):
+            self.doc.front_matter = data
+
+    def _paragraph(self, node: Any, indent: int) -> list[Node]:
+        text, line = _inline_text(node)
+        return paragraph_nodes(text, line, indent)
+
+    def _item(self, item: Any, indent: int) -> list[Node]:
+        children = list(item.children)
+        if not children or children[0].type != "paragraph":
+            holder = Node("bullet", _line(item) or 1, "", indent=indent)
+            self.blocks(children, holder.children, indent=indent)
+            return holder.children  # an item without its own text: its blocks stand alone
+        text, line = _inline_text(children[0])
+        lines = text.split("\n")
+        own = Node("bullet", line, _task(lines[0]).strip(), indent=indent)
+        for offset, extra in enumerate(lines[1:], start=1):
+            if extra.strip():
+                own.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
+        self.blocks(children[1:], own.children, indent=indent)
+        if not own.text:
+            return own.children
+        return [own]
+
+    def _blockquote(self, node: Any, out: list[Node], indent: int) -> None:
+        children = list(node.children)
+        first = children[0] if children else None
+        if first is None or first.type != "paragraph":
+            self.doc.skipped.append((_line(node), "a block quote (a quotation, not a paper note)"))
+            return
+        text, line = _inline_text(first)
+        lines = text.split("\n")
+        m = _CALLOUT_RE.match(lines[0].strip())
+        if not m:
+            self.doc.skipped.append((line, "a block quote (a quotation, not a paper note)"))
+            return
+        if m.group("kind").lower() in NON_PAPER_CALLOUTS:
+            self.doc.skipped.append((line, f"a [!{m.group('kind')}] callout (not a paper note)"))
+            return
+        title = m.group("title").strip()
+        holder = Node("bullet", line, title, indent=indent)
+        for offset, extra in enumerate(lines[1:], start=1):
+            if extra.strip():
+                holder.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
+        self.blocks(children[1:], holder.children, indent=indent + 2)
+        if title:
+            out.append(holder)
+        else:
+            out.extend(holder.children)
+
+    def _deflist(self, node: Any, out: list[Node], indent: int) -> None:
+        current: Node | None = None
+        for child in node.children:
+            if child.type == "dt":
+                text, line = _inline_text(child)
+                current = Node("bullet", line, text.strip(), indent=indent)
+                out.append(current)
+            elif child.type == "dd" and current is not None:
+                self.blocks(child.children, current.children, indent=indent + 2)
+
+    def _table(self, node: Any) -> list[Node]:
+        rows = [tr for section in node.children for tr in section.children if tr.type == "tr"]
+        if len(rows) < 2:
+            return []
+        header = [_inline_text(cell)[0].strip().strip("*_").strip().lower() for cell in rows[0].children]
+        title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
+        if title_col is None:
+            self.doc.skipped.append((_line(node), "a table without a title/paper column"))
+            return []
+        out = []
+        for tr in rows[1:]:
+            cells = [_inline_text(cell)[0].strip() for cell in tr.children]
+            line = _line(tr)
+            if title_col >= len(cells) or not cells[title_col]:
+                continue
+            row = Node("bullet", line, cells[title_col], source="table row")
+            venue = year = ""
+            for i, (name, value) in enumerate(zip(header, cells)):
+                if i == title_col or not value:
+                    continue
+                if name in _AUTHOR_COLUMNS:
+                    row.children.append(Node("plain", line, f"Authors: {value}"))
+                elif name in _PIN_COLUMNS and not value.lower().startswith(("http", "[")):
+                    row.children.append(Node("plain", line, f"{_PIN_COLUMNS[name]}: {value}"))
+                elif name in _LINK_COLUMNS:
+                    row.children.append(Node("plain", line, f"URL: {value}"))
+                elif name in _VENUE_COLUMNS:
+                    venue = value
+                elif name in _YEAR_COLUMNS:
+                    year = value
+            if venue or year:
+                row.children.append(Node("plain", line, f"Venue: {venue} {year}".strip()))
+            out.append(row)
+        return out
+
+
+def _task(text: str) -> str:
+    """An item's text without the task box the task-list plugin leaves a space for."""
+    return re.sub(r"^\s*\[[ xX]\]\s+", "", text)
+
+
+def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
+    """The nodes of one paragraph (lines joined by soft breaks).
+
+    A title line followed by detail lines (``Authors: ...``, ``Poster: https://...``) is a
+    title with children; a block of numbered references (``[1] ...``, ``1. ...``) or of
+    detail lines is one node per line; any other paragraph is one wrapped text.
+    """
+    lines = [(line + i, raw.strip()) for i, raw in enumerate(text.split("\n")) if raw.strip()]
+    if not lines:
+        return []
+    if len(lines) == 1:
+        return [Node("plain", lines[0][0], lines[0][1], indent=indent)]
+    details = [_is_detail_line(t) for _n, t in lines]
+    if all(details) or sum(1 for _n, t in lines if _REF_NUMBER_RE.match(t)) >= len(lines) - 1:
+        return [Node("plain", n, t, indent=indent) for n, t in lines]
+    if all(details[1:]):
+        head = Node("plain", lines[0][0], lines[0][1], indent=indent)
+        head.children = [Node("plain", n, t, indent=indent + 2) for n, t in lines[1:]]
+        return [head]
+    return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent)]
+
+
+def _is_detail_line(text: str) -> bool:
+    label = parse_label(text)
+    return (label is not None and label.field != "title") or is_url_only(text)

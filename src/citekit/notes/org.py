@@ -1,0 +1,98 @@
+"""Org-mode notes through orgparse: headings, property drawers and bodies as an outline.
+
+orgparse gives each heading its level, its TODO keyword, priority and tags (kept apart
+from the title), and its ``:PROPERTIES:`` drawer. A drawer's ``:AUTHORS:``, ``:URL:``,
+``:DOI:``, ``:ARXIV:``, ``:OPENREVIEW:``, ``:VENUE:`` become the heading's labelled details,
+at the line they are written on; a heading's body is read by the indentation outline
+reader (``- Authors: ...`` bullets, bare links), with quote and example blocks left out.
+
+orgparse is imported when the first ``.org`` file is read, not when citekit starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
+from .result import Problem
+
+#: drawer property -> the label line it stands for
+_PROPERTY_LABELS = {
+    "AUTHORS": "Authors", "AUTHOR": "Authors", "URL": "URL", "LINK": "URL", "PDF": "URL", "DOI": "doi",
+    "ARXIV": "arxiv", "OPENREVIEW": "openreview", "DBLP": "dblp", "VENUE": "Venue", "CONFERENCE": "Venue",
+    "JOURNAL": "Venue", "YEAR": "Venue", "TYPE": "type", "TAGS": "tags", "CODE": "Code", "SLIDES": "Slides",
+}
+_SKIP_LINE_RE = re.compile(r"^\s*(?:#\+|:[A-Za-z_-]+:|(?:SCHEDULED|DEADLINE|CLOSED):)")
+_BLOCK_START_RE = re.compile(r"^\s*#\+begin_(?P<kind>quote|example|src|verse|comment|export)\b", re.I)
+
+
+@dataclass
+class OrgDocument:
+    roots: list[Node] = field(default_factory=list)
+    file_tags: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _body_lines(lines: list[str]) -> list[str]:
+    """Body lines with drawers, keywords and quote/example/source blocks blanked."""
+    out: list[str] = []
+    in_block: str | None = None
+    for raw in lines:
+        if in_block:
+            if re.match(rf"^\s*#\+end_{in_block}\b", raw, re.I):
+                in_block = None
+            out.append("")
+            continue
+        m = _BLOCK_START_RE.match(raw)
+        if m:
+            in_block = m.group("kind").lower()
+            out.append("")
+            continue
+        out.append("" if _SKIP_LINE_RE.match(raw) else raw)
+    return out
+
+
+def parse_org(text: str, file: str) -> OrgDocument:
+    """The outline of an org-mode text (see the module docstring)."""
+    import orgparse
+
+    doc = OrgDocument()
+    lines = text.split("\n")
+    try:
+        root = orgparse.loads(text)
+    except Exception as exc:  # orgparse raises plain exceptions on malformed drawers/dates
+        doc.problems.append(Problem(file, None, f"org structure could not be read ({type(exc).__name__}: {exc}); read as plain outline"))
+        doc.roots = parse_outline(lines, org=True)
+        return doc
+    try:
+        tags = root.get_file_property_list("FILETAGS") or []
+    except Exception:
+        tags = []
+    doc.file_tags = [t.lower() for tag in tags for t in str(tag).split(":") if t]
+    headings = [n for n in root[1:] if getattr(n, "linenumber", None)]
+    starts = [n.linenumber for n in headings] + [len(lines) + 1]
+    first = starts[0] if headings else len(lines) + 1
+    preamble = parse_outline(_body_lines(lines[: first - 1]), org=True)
+    doc.roots.extend(preamble)
+    for index, node in enumerate(headings):
+        line = node.linenumber
+        title = (node.heading or "").strip()
+        own_tags = sorted(getattr(node, "shallow_tags", set()) or set())
+        if own_tags:
+            title = f"{title} " + " ".join("#" + t for t in own_tags)
+        heading = Node("heading", line, title, level=node.level, source="")
+        end = starts[index + 1]
+        section = lines[line:end - 1]
+        for offset, raw in enumerate(section):
+            m = re.match(r"^\s*:(?P<key>[A-Za-z_-]+):\s*(?P<value>.*?)\s*$", raw)
+            if m and m.group("key").upper() in _PROPERTY_LABELS and m.group("value"):
+                label = _PROPERTY_LABELS[m.group("key").upper()]
+                heading.children.append(Node("plain", line + 1 + offset, f"{label}: {m.group('value')}", indent=2))
+        if title:
+            doc.roots.append(heading)
+        body = parse_outline(_body_lines(section), org=True)
+        shift_lines(body, line)
+        doc.roots.extend(body)
+    adopt_orphan_details(doc.roots)
+    return doc

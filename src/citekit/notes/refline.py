@@ -1,0 +1,470 @@
+"""One line that names a paper and its authors: the shapes people type and paste.
+
+Typed shapes put the title first (``Title — A, B``, ``Title by A and B``, ``Title (A & B,
+ICML 2026)``, ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``); pasted
+reference strings put the authors first, in the citation styles Google Scholar and paper
+PDFs produce (APA, MLA, Chicago, Harvard, IEEE, Vancouver, ACM).
+
+Every rule needs an author list whose parts all read as personal names: that is the
+evidence a line is a paper and not a remark with a dash or a parenthesis in it. A rule
+that fails returns None and the next one is tried; the rule that matched is named in the
+result, so ``citekit extract --explain`` can say why a line was taken.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..venues import from_text, short_from_long
+
+#: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
+#: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
+_NAME_WORD_RE = re.compile(r"^(?:[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*\.?|(?:[^\W\d_]\.){1,3}|[^\W\d_]{1,3})$")
+_PARTICLES = frozenset("van von der den de del della di da du la le dos das ter ten zu y bin al".split())
+#: Words that never occur in a name, although capitalised (an event or a place is not an author).
+_NOT_NAME_WORDS = frozenset(
+    "the a an of on in for with and to at by from about via is are new session poster room "
+    "university univ institute lab labs google meta deepmind microsoft openai research inc team group "
+    "conference workshop keynote talk tutorial social lunch dinner coffee blog repo dataset model code "
+    "slides video paper papers notes meeting todo done pdf arxiv".split()
+)
+_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他))\s*$", re.I)
+_QUOTES = "\"“”„«»「」『』"
+_DASH_SPLIT_RE = re.compile(r"\s+[—–]\s+|\s+-{1,2}\s+")
+_YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
+_VENUE_TAIL_RE = re.compile(
+    r"(?:,|;)?\s*(?P<venue>[A-Z][A-Za-z&\-]{1,15}(?:\s+[A-Z][A-Za-z]{1,12})?)\s*(?:['’]\s*(?P<yy>\d{2})|\s+(?P<year>(?:19|20)\d{2}))\s*$"
+)
+_YEAR_TAIL_RE = re.compile(r"(?:,|;)?\s*(?P<year>(?:19|20)\d{2})\s*$")
+
+
+@dataclass
+class Reference:
+    """What one line says about a paper."""
+
+    title: str
+    authors: list[str]
+    rule: str  # which shape matched, e.g. ``apa``, ``title-dash-authors``
+    incomplete: bool = False  # ``et al.`` was written: the list is not the whole list
+    venue: str | None = None
+    year: int | None = None
+
+
+# --- names ----------------------------------------------------------------------------
+
+
+def is_author_name(text: str, *, single_word: bool = False) -> bool:
+    """A personal name as written in an author list (``J. Zico Kolter``, ``Kaiser``).
+
+    ``single_word`` allows a family name alone (``Foret, Kleiner & Mobahi``); otherwise a
+    name has two to five words.
+    """
+    words = text.split()
+    if not words or len(words) > 5 or (len(words) == 1 and not single_word):
+        return False
+    if len(text) > 60:
+        return False
+    capitalised = 0
+    for word in words:
+        if word.lower() in _PARTICLES and not word[:1].isupper():
+            continue
+        if word.lower().strip(".") in _NOT_NAME_WORDS and not re.fullmatch(r"(?:[^\W\d_]\.)+", word):
+            return False
+        if not _NAME_WORD_RE.match(word) or not word[:1].isupper():
+            return False
+        capitalised += 1
+    if capitalised == 0:
+        return False
+    if len(words) == 1:
+        # a lone family name: a real word of letters, not an initial or an acronym
+        w = words[0]
+        return len(w) >= 2 and not w.isupper() and not w.endswith(".")
+    # a name has a word that is not an initial
+    return any(len(w.rstrip(".")) > 1 and not re.fullmatch(r"(?:[^\W\d_]\.)+", w) for w in words)
+
+
+def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1) -> tuple[list[str], bool] | None:
+    """``A, B and C`` / ``A & B`` / ``A; B`` / ``A et al.`` into names, or None when a part
+    is not a name. The flag says ``et al.`` was written (the list is incomplete)."""
+    text = text.strip().strip(",;").strip()
+    incomplete = bool(_ET_AL_RE.search(text[-24:]))
+    if incomplete:
+        text = _ET_AL_RE.sub("", text).strip().rstrip(",")
+    if not text:
+        return None
+    if ";" in text or "；" in text:
+        parts = re.split(r"\s*[;；]\s*(?:and\s+|&\s*)?", text)
+    else:
+        parts = re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*", text)
+    parts = [p.strip() for p in parts if p and p.strip()]
+    if len(parts) < min_names or not all(is_author_name(p, single_word=single_word) for p in parts):
+        return None
+    return parts, incomplete
+
+
+def _family_initials_pairs(text: str) -> list[str] | None:
+    """APA/Harvard ``Keskar, N. S., Mudigere, D., & Tang, P. T. P.`` as ``Family, I.`` strings."""
+    text = _ET_AL_RE.sub("", text.strip()).strip().rstrip(",")
+    pairs = re.findall(
+        r"\s*(?:&\s*|and\s+)?(?P<family>[^\W\d_][^,&;]*?),\s*(?P<init>(?:[^\W\d_]{1,2}\.\s*-?\s*)+?)(?:,|\s+(?=and\s|&)|$)",
+        text + ",",
+    )
+    if not pairs:
+        return None
+    names = [f"{fam.strip()}, {init.strip()}" for fam, init in pairs]
+    rebuilt = re.sub(r"[\s,&]|and", "", text)
+    if re.sub(r"[\s,&]|and", "", "".join(names)) != rebuilt:
+        return None  # something between the pairs was not a name
+    if not all(is_author_name(fam.strip(), single_word=True) or len(fam.split()) <= 3 and all(w[:1].isupper() for w in fam.split()) for fam, _ in pairs):
+        return None
+    return names
+
+
+def _family_first_list(text: str) -> tuple[list[str], bool] | None:
+    """MLA/Chicago ``Frankle, Jonathan, and Michael Carbin`` (only the first name inverted)."""
+    text = text.strip().rstrip(".").strip()
+    incomplete = bool(_ET_AL_RE.search(text))
+    if incomplete:
+        text = _ET_AL_RE.sub("", text).strip().rstrip(",")
+    m = re.match(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$", text)
+    if not m:
+        return None
+    family, given = m.group("family").strip(), m.group("given").strip()
+    if not is_author_name(family, single_word=True) or not is_author_name(given, single_word=True):
+        return None
+    names = [f"{family}, {given}"]
+    if m.group("rest"):
+        rest = split_name_list(m.group("rest"))
+        if rest is None:
+            return None
+        names += rest[0]
+    return names, incomplete
+
+
+def _vancouver_list(text: str) -> tuple[list[str], bool] | None:
+    """``Srivastava N, Hinton G, Weinberger KQ`` as ``Family, Initials`` strings."""
+    text = text.strip().rstrip(".")
+    incomplete = bool(_ET_AL_RE.search(text))
+    if incomplete:
+        text = _ET_AL_RE.sub("", text).strip().rstrip(",")
+    names = []
+    for part in re.split(r"\s*,\s*", text):
+        m = re.fullmatch(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})", part)
+        if not m or m.group("family").split()[0].lower() in _NOT_NAME_WORDS:
+            return None
+        names.append(f"{m.group('family')}, {m.group('init')}")
+    return (names, incomplete) if names else None
+
+
+# --- venue and year --------------------------------------------------------------------
+
+
+def venue_and_year(text: str) -> tuple[str | None, int | None]:
+    """Venue (short name) and year named anywhere in a reference's tail."""
+    venue, year = from_text(text)
+    if venue is None:
+        venue = short_from_long(text) or _short_venue_word(text)
+    if year is None:
+        years = _YEAR_RE.findall(text)
+        year = int(years[0]) if years else None
+    return venue, year
+
+
+def _short_venue_word(text: str) -> str | None:
+    from ..venues import canonical
+
+    for word in re.findall(r"[A-Za-z]+", text):
+        v = canonical(word)
+        if v and (word.isupper() or word == v):
+            return v
+    if re.search(r"\bJ\.?\s*Mach\.?\s*Learn\.?\s*Res", text):
+        return "JMLR"
+    if re.search(r"Adv\.?\s*Neural\s*Inf", text):
+        return "NeurIPS"
+    return None
+
+
+# --- title clean-up ---------------------------------------------------------------------
+
+
+_MARKUP_CHARS_RE = re.compile(r"[*_~=`\[]")
+#: A line with none of these cannot hold a title and its authors in any known shape.
+_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
+
+
+def strip_markup(text: str) -> str:
+    """A title without Markdown around or inside it: emphasis, strike-through, code,
+    wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
+    if not _MARKUP_CHARS_RE.search(text):
+        return " ".join(text.split())
+    text = re.sub(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", r"\1", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"(\*\*|__|~~|==)(.+?)\1", r"\2", text)
+    text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)", r"\1", text)
+    text = re.sub(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])", r"\1", text)
+    text = re.sub(r"`([^`]+)`", r"\1", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def unquote_title(text: str) -> str:
+    """``"Title"``, ``“Title,”`` → ``Title`` (only when the quotes wrap the whole text)."""
+    text = text.strip()
+    if len(text) > 2 and text[0] in _QUOTES and text[-1] in _QUOTES + ".,":
+        inner = text[1:].rstrip(".,").rstrip(_QUOTES).rstrip(".,")
+        if not any(q in inner for q in _QUOTES):
+            return inner.strip()
+    return text
+
+
+def _title_ok(title: str) -> bool:
+    words = title.split()
+    return bool(words) and len(title) >= 4 and len(words) <= 40 and title[0] not in "([{<" and any(c.isalpha() for c in title)
+
+
+# --- the shapes -------------------------------------------------------------------------
+
+
+def _quoted(text: str) -> Reference | None:
+    """Any shape with the title in quotes: IEEE, MLA, Chicago, ``"Title" by A`` and
+    ``"Title" — A, B``."""
+    m = re.search(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]", text)
+    if not m:
+        return None
+    title = m.group("title").strip().rstrip(",.").strip()
+    before, after = text[: m.start()].strip(), text[m.end():].strip()
+    if not _title_ok(title):
+        return None
+    if before:
+        before = re.sub(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+", "", before).strip()
+        year = None
+        ym = re.search(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?\.?$", before)
+        if ym:
+            year = int(ym.group(1))
+            before = before[: ym.start()].strip()
+        before = before.rstrip(".,:").strip()
+        parsed = None
+        rule = "quoted-title"
+        if re.match(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]", before):  # IEEE: initials first
+            parsed = split_name_list(before, single_word=False)
+            rule = "ieee"
+        if parsed is None:
+            parsed = _family_first_list(before)
+            rule = "mla" if year is None else "chicago"
+        if parsed is None:
+            parsed = split_name_list(before)
+            rule = "quoted-title"
+        if parsed is None:
+            return None
+        venue, vyear = venue_and_year(after)
+        return Reference(title, parsed[0], rule, parsed[1], venue, year or vyear)
+    # the title leads: "Title" by A and B / "Title" — A, B / “Title” (A & B, ICML 2026)
+    if title.rstrip()[-1:] in ".!?" and not _title_case(title):
+        return None  # a quoted sentence, not a title
+    ref = _after_title(title, after, quoted=True)
+    return ref
+
+
+def _quoted_sentence(text: str) -> bool:
+    """``"All models are wrong, but some are useful." — George Box``: a quotation."""
+    m = re.match(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]", text)
+    return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
+
+
+def _title_case(title: str) -> bool:
+    words = [w for w in re.findall(r"[^\W\d_][\w'’\-]*", title) if len(w) > 3]
+    return bool(words) and sum(1 for w in words if w[0].isupper()) / len(words) >= 0.6
+
+
+def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
+    """The authors written after a title: ``by A and B``, ``— A, B``, ``(A & B, ICML 2026)``, ``, A et al.``."""
+    after = after.strip()
+    m = re.match(r"^(?:by|By|BY)\s+(?P<names>.+)$", after)
+    if m:
+        parsed = _names_with_tail(m.group("names"))
+        if parsed:
+            return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
+    m = re.match(r"^(?:[—–]|-{1,2})\s*(?P<names>.+)$", after)
+    if m:
+        parsed = _names_with_tail(m.group("names"))
+        if parsed:
+            return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
+    m = re.match(r"^[(（](?P<inner>[^()（）]+)[)）]\.?$", after)
+    if m:
+        parsed = _paren_authors(m.group("inner"))
+        if parsed:
+            return Reference(title, parsed[0], "title-paren-authors", parsed[1], parsed[2], parsed[3])
+    if quoted and after.startswith(","):
+        parsed = _names_with_tail(after[1:])
+        if parsed:
+            return Reference(title, parsed[0], "title-comma-authors", parsed[1], parsed[2], parsed[3])
+    return None
+
+
+def _names_with_tail(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
+    """Names, maybe followed by ``, ICML 2026`` / ``(ICML 2026)`` / ``— ICML 2015``."""
+    text = text.strip().rstrip(".").strip()
+    venue = year = None
+    tail = re.search(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$", text)
+    if tail:
+        venue, year = _venue_year_short(tail.group("v"))
+        if venue or year:
+            text = text[: tail.start()].strip()
+    parsed = split_name_list(text)
+    if parsed is None:
+        return None
+    return parsed[0], parsed[1], venue, year
+
+
+def names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
+    """An unlabelled line of author names, maybe with a venue (``A, B — ICML 2015``): two or
+    more names, or one name with a venue or ``et al.``."""
+    parsed = _names_with_tail(text)
+    if parsed is None or not (len(parsed[0]) >= 2 or parsed[1] or parsed[2] or parsed[3]):
+        return None
+    return parsed
+
+
+def _venue_year_short(text: str) -> tuple[str | None, int | None]:
+    text = text.strip()
+    m = re.fullmatch(r"(?P<v>.*?)\s*['’]\s*(?P<yy>\d{2})", text)
+    if m:
+        venue = _short_venue_word(m.group("v")) if m.group("v") else None
+        yy = int(m.group("yy"))
+        return venue, (2000 + yy if yy < 60 else 1900 + yy)
+    m = re.fullmatch(r"(?P<v>.*?)\s*(?P<y>(?:19|20)\d{2})", text)
+    if m:
+        v = m.group("v").strip()
+        if v and not re.fullmatch(r"[A-Za-z][A-Za-z&'\-]*(?:\s+[A-Za-z]+){0,3}", v):
+            return None, None
+        return (_short_venue_word(v) if v else None), int(m.group("y"))
+    return None, None
+
+
+def _paren_authors(inner: str) -> tuple[list[str], bool, str | None, int | None] | None:
+    """``A & B, ICML 2026`` / ``Kwon et al., SOSP 2023`` / ``Chen, Liang, Huang, Real et al.``."""
+    inner = inner.strip()
+    venue = year = None
+    m = re.search(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$", inner)
+    if m:
+        venue, year = _venue_year_short(m.group("v"))
+        if venue or year:
+            inner = inner[: m.start()].strip()
+    parsed = split_name_list(inner, single_word=True)
+    if parsed is None:
+        return None
+    names, incomplete = parsed
+    if not (venue or year or incomplete or len(names) >= 2):
+        return None  # "Jane Doe (Stanford)": one name and nothing else is an affiliation
+    return names, incomplete, venue, year
+
+
+def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | None]) -> bool:
+    """``Guy Wolf (Mila, UdeM)``: a person with affiliations, not a title with its authors."""
+    return not (parsed[2] or parsed[3]) and is_author_name(title)
+
+
+def _title_first(text: str) -> Reference | None:
+    """The typed shapes: ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``,
+    ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``."""
+    # Title. A; B; C. Venue Year.
+    m = re.match(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$", text)
+    if m and _title_ok(m.group("title")):
+        parsed = split_name_list(m.group("authors"))
+        if parsed:
+            venue, year = venue_and_year(m.group("rest"))
+            return Reference(m.group("title").strip(), parsed[0], "title-semicolon-authors", parsed[1], venue, year)
+    # Title (A & B, Venue Year)
+    m = re.match(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$", text)
+    if m and _title_ok(m.group("title")):
+        parsed = _paren_authors(m.group("inner"))
+        if parsed and not _affiliation(m.group("title").strip(), parsed):
+            return Reference(m.group("title").strip().rstrip(",.:"), parsed[0], "title-paren-authors", parsed[1], parsed[2], parsed[3])
+    # Title — A, B, C  (the last dash whose right side is a list of names)
+    pieces = _DASH_SPLIT_RE.split(text)
+    for cut in range(len(pieces) - 1, 0, -1):
+        title = " — ".join(pieces[:cut]).strip()
+        parsed = _names_with_tail(" — ".join(pieces[cut:]))
+        if parsed and _title_ok(title):
+            return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
+    # Title by A, B and C
+    for m in reversed(list(re.finditer(r"\s+by\s+", text))):
+        title, rest = text[: m.start()].strip(), text[m.end():]
+        parsed = _names_with_tail(rest)
+        if parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2):
+            return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
+    # Title, A et al., NeurIPS'25  /  Title, A and B, ICML'16
+    tail = _VENUE_TAIL_RE.search(text)
+    if tail:
+        venue, year = _venue_year_short((tail.group("venue") or "") + ("'" + tail.group("yy") if tail.group("yy") else " " + (tail.group("year") or "")))
+        head = text[: tail.start()].strip().rstrip(",")
+        commas = [m.start() for m in re.finditer(r",\s+", head)]
+        for pos in commas:
+            title, names = head[:pos].strip(), head[pos:].lstrip(", ")
+            parsed = split_name_list(names)
+            if parsed and _title_ok(title) and all(len(n.split()) >= 2 for n in parsed[0]):
+                return Reference(title, parsed[0], "title-comma-authors", parsed[1], venue, year)
+    return None
+
+
+#: Pasted reference strings without quotes, tried in order: (rule, pattern, author reader).
+_AUTHORS_FIRST = [
+    # APA: Authors (2017). Title. Venue.
+    ("apa", re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d{2})[a-z]?(?:,[^)]*)?\)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
+    # Harvard: Authors, 2015. Title. Venue.
+    ("harvard", re.compile(r"^(?P<authors>.+?),\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
+    # ACM / Chicago author-date without quotes: Authors. 2017. Title. In Venue.
+    ("acm", re.compile(r"^(?P<authors>.+?)\.\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
+    # Vancouver: Family I, Family I. Title. Venue. 2014;15(1):1929-58.
+    ("vancouver", re.compile(r"^(?P<authors>[^.]+?)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])\s+(?P<rest>.*(?:19|20)\d{2}.*)$")),
+]
+
+
+def _read_authors(rule: str, text: str) -> tuple[list[str], bool] | None:
+    if rule in ("apa", "harvard"):
+        names = _family_initials_pairs(text)
+        return (names, bool(_ET_AL_RE.search(text))) if names else None
+    if rule == "acm":
+        return split_name_list(text) or _family_first_list(text)
+    return _vancouver_list(text)
+
+
+def _authors_first(text: str) -> Reference | None:
+    """Pasted reference strings without quotes: APA, Harvard, ACM, Vancouver."""
+    body = re.sub(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+", "", text).strip()
+    for rule, pattern in _AUTHORS_FIRST:
+        m = pattern.match(body)
+        if not m:
+            continue
+        parsed = _read_authors(rule, m.group("authors"))
+        if parsed is None:
+            continue
+        title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
+        venue, year = venue_and_year(m.group("rest") or "")
+        if "year" in m.groupdict() and m.group("year"):
+            year = int(m.group("year"))
+        return Reference(title, parsed[0], rule, parsed[1], venue, year)
+    return None
+
+
+def parse_reference(text: str) -> Reference | None:
+    """The paper a single line names with its authors, or None.
+
+    ``text`` is the line without its bullet, URLs and hashtags; Markdown emphasis around
+    the title is allowed (``**Title** — A, B``).
+    """
+    if len(text) < 8 or len(text) > 2000 or not _SHAPE_SIGNAL_RE.search(text):
+        return None
+    text = " ".join(text.split())
+    plain = strip_markup(text)
+    plain = re.sub(r"\s*[(（][a-z][^()（）]*[)）]\s*$", "", plain)  # "(read it already)": a remark
+    if _quoted_sentence(plain):
+        return None
+    for candidate in (plain,):
+        ref = _quoted(candidate) or _authors_first(candidate) or _title_first(candidate)
+        if ref is not None:
+            ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
+            if not _title_ok(ref.title):
+                return None
+            return ref
+    return None

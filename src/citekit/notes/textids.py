@@ -1,0 +1,75 @@
+"""Paper identifiers written as text, not as links: ``arXiv:2602.09842``, ``2602.09842v2``,
+``doi:10.1038/...``, a bare ``10.1145/...`` DOI.
+
+A bare identifier is a paper on its own (an online sync fills in the rest), so each one
+found becomes a canonical URL for the mention (``https://arxiv.org/abs/ID``,
+``https://doi.org/DOI``): every later stage already knows how to read those.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..ids import normalize_doi
+from .urls import URL_RE
+
+# New-style arXiv ids: YYMM.NNNNN with a plausible month; "arXiv:" / "arXiv " before it makes
+# any such number an id, without it the month must be real and the year 07 or later.
+_ARXIV_LABELLED_RE = re.compile(r"\barxiv\s*[:：]?\s*(?:abs/)?(?P<id>\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b", re.I)
+_ARXIV_BARE_RE = re.compile(r"(?<![\w./:-])(?P<id>(?:0[7-9]|[1-3]\d)(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?![\w/]|\.\d)")
+_DOI_RE = re.compile(r"(?:\bdoi\s*[:：]\s*|(?<![\w/.]))(?P<id>10\.\d{4,9}/[^\s\"<>{}|]+)", re.I)
+
+
+_DIGIT_RE = re.compile(r"\d{4}")
+
+
+@dataclass(frozen=True)
+class TextId:
+    scheme: str  # arxiv | doi
+    value: str  # canonical
+    start: int
+    end: int
+
+    @property
+    def url(self) -> str:
+        return f"https://arxiv.org/abs/{self.value}" if self.scheme == "arxiv" else f"https://doi.org/{self.value}"
+
+
+def _outside_urls(text: str) -> str:
+    """``text`` with URLs (and Markdown link targets) blanked, keeping every offset."""
+    return URL_RE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def find_text_ids(text: str) -> list[TextId]:
+    """Identifiers written as plain text in ``text`` (those inside URLs are the URL's)."""
+    if not _DIGIT_RE.search(text):
+        return []
+    blank = _outside_urls(text)
+    found: list[TextId] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for m in _DOI_RE.finditer(blank):
+        doi = normalize_doi(m.group("id"))
+        if doi and free(m.start(), m.end()):
+            if doi.startswith("10.48550/arxiv."):
+                found.append(TextId("arxiv", doi.split("arxiv.", 1)[1], m.start(), m.end()))
+            else:
+                found.append(TextId("doi", doi, m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    for regex in (_ARXIV_LABELLED_RE, _ARXIV_BARE_RE):
+        for m in regex.finditer(blank):
+            if free(m.start(), m.end()):
+                found.append(TextId("arxiv", m.group("id"), m.start(), m.end()))
+                taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda t: t.start)
+
+
+def without_text_ids(text: str, found: list[TextId]) -> str:
+    """``text`` with the identifiers (and their ``arXiv:``/``doi:`` prefixes) removed."""
+    for t in sorted(found, key=lambda t: -t.start):
+        text = text[: t.start] + " " + text[t.end:]
+    return re.sub(r"\s+", " ", text).strip()
