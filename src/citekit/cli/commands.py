@@ -163,7 +163,9 @@ def _warn_if_config_overrides(ctx: click.Context, ascii_mode: bool | None) -> No
 @click.pass_context
 def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool,
              quiet: bool) -> int:
-    """List the library's entries, or with --status pending the works waiting for an online sync.
+    """List the library's entries.
+
+    With --status pending: the works of the notes waiting for an online sync, and where they are.
 
     Exit code 1 when --tag or --status selects nothing.
     """
