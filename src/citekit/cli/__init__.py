@@ -7,6 +7,6 @@ makes them appear.
 from .app import main
 
 # Command modules, one per command family.
-from . import commands, dedup, export, paper, related, tags  # noqa: F401,E402
+from . import commands, dedup, doctor, export, paper, related, tags  # noqa: F401,E402
 
 __all__ = ["main"]

@@ -15,6 +15,8 @@ from ..library.keys import make_key
 from ..library.merge import merge_entries
 from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
                              write_key_map)
+from ..library.journal import Transaction
+from ..library.lock import ProjectLock, writing
 from ..library.store import Library, LibraryError
 from .app import friendly_errors, main
 
@@ -46,14 +48,19 @@ def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) 
     to a key map so the paper the file came from can be fixed with `citekit rekey`.
     """
     cfg = _config(ctx)
-    lib = Library.load(cfg.refs_dir)
-    report = import_files(lib, files)
+    with ProjectLock(cfg.refs_dir, "import " + " ".join(f.name for f in files)):
+        lib = Library.load(cfg.refs_dir)
+        report = import_files(lib, files)
+        txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing
+        save_library(lib, txn)
+        if report.key_map:
+            keymap = cfg.refs_dir / "keymap.yaml"
+            write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
+        if report.import_map:
+            write_key_map(map_path or cfg.refs_dir / "import-keymap.yaml", report.import_map, txn)
+        txn.commit()
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
-    save_library(lib)
-    if report.key_map:
-        keymap = cfg.refs_dir / "keymap.yaml"
-        write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map))
     for incoming, into, reason in report.merged:
         click.echo(f"merged {', '.join(incoming)} -> {into} ({reason})")
     for incoming, into, reason in report.merged_in_file:
@@ -68,19 +75,18 @@ def import_(ctx: click.Context, files: tuple[Path, ...], map_path: Path | None) 
     click.echo(summary)
     if report.import_map:
         target = map_path or cfg.refs_dir / "import-keymap.yaml"
-        write_key_map(target, report.import_map)
         click.echo(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
                    f"  citekit rekey PAPER.tex --map {_show(target, cfg)}")
 
 
-def save_library(lib: Library) -> None:
+def save_library(lib: Library, txn: Transaction | None = None) -> None:
     """Save, turning a value the .bib writer refuses into an error that says what to fix.
 
     Rendering happens before anything is written, so on such an error both files are
     still as they were.
     """
     try:
-        lib.save()
+        lib.save(txn)
     except ValueError as exc:
         raise LibraryError(f"{exc} Nothing was written.") from exc
 
@@ -112,21 +118,24 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, ma
             click.echo(f"warning: {problem}", err=True)
         entries = parsed.entries
         lib = None
-    else:
-        lib = Library.load(cfg.refs_dir)
-        entries = list(lib.entries.values())
-    clusters = find_clusters(entries)
-    if as_json:
-        click.echo(json.dumps({"clusters": [c.to_json() for c in clusters]}, ensure_ascii=False, indent=2))
-    else:
-        _print_clusters(clusters)
-    if apply_ and lib is not None and clusters:
-        key_map = apply_clusters(lib, clusters)
-        save_library(lib)
-        target = map_path or cfg.refs_dir / "keymap.yaml"
-        write_key_map(target, compose_key_maps(read_key_map(target), key_map))
-        click.echo(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "
-                   f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)", err=True)
+    with writing(cfg.refs_dir, "dedup --apply", write=apply_ and file is None):
+        if file is None:
+            lib = Library.load(cfg.refs_dir)
+            entries = list(lib.entries.values())
+        clusters = find_clusters(entries)
+        if as_json:
+            click.echo(json.dumps({"clusters": [c.to_json() for c in clusters]}, ensure_ascii=False, indent=2))
+        else:
+            _print_clusters(clusters)
+        if apply_ and lib is not None and clusters:
+            key_map = apply_clusters(lib, clusters)
+            txn = Transaction(cfg.refs_dir)  # merged library and key map: all or nothing
+            save_library(lib, txn)
+            target = map_path or cfg.refs_dir / "keymap.yaml"
+            write_key_map(target, compose_key_maps(read_key_map(target), key_map), txn)
+            txn.commit()
+            click.echo(f"merged {len(clusters)} clusters; key map: {_show(target, cfg)} "
+                           f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)", err=True)
 
 
 def apply_clusters(lib: Library, clusters: list[Cluster]) -> dict[str, str]:
@@ -187,11 +196,14 @@ def rekey(ctx: click.Context, tex_files: tuple[Path, ...], map_path: Path | None
         click.echo("the key map is empty: nothing to rewrite", err=True)
         return
     total = 0
-    for tex in tex_files:
-        result = rekey_file(tex, key_map, dry_run=dry_run)
-        for line in format_changes(str(tex), result):
-            click.echo(line)
-        total += len(result.changes)
+    with writing(cfg.refs_dir, "rekey " + " ".join(t.name for t in tex_files), write=not dry_run):
+        txn = Transaction(cfg.refs_dir)  # every file rewritten, or none
+        for tex in tex_files:
+            result = rekey_file(tex, key_map, dry_run=dry_run, txn=txn)
+            for line in format_changes(str(tex), result):
+                click.echo(line)
+            total += len(result.changes)
+        txn.commit()
     verb = "would rewrite" if dry_run else "rewrote"
     click.echo(f"{verb} {total} citation keys in {len(tex_files)} files", err=True)
 

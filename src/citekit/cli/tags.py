@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..config import load_config
+from ..library.lock import writing
 from ..library.store import Library
 from ..library.tags import TagRuleError, apply_manual, tag_counts
 from .app import main
@@ -47,18 +48,19 @@ def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...]) -> None:
     Without changes, prints the paper's tags. KEY may be an old (alias) key.
     """
     config = load_config(project_dir(ctx))
-    library = Library.load(config.refs_dir)
-    entry = library.get(key)
-    if entry is None:
-        click.echo(f"citekit: no entry with key {key!r}; see `citekit list` for the keys.", err=True)
-        sys.exit(1)
-    if changes:
-        try:
-            apply_manual(entry, list(changes))
-        except TagRuleError as exc:
-            click.echo(f"citekit: {exc}", err=True)
-            sys.exit(2)
-        library.save()
+    with writing(config.refs_dir, f"tag {key} {' '.join(changes)}".strip(), write=bool(changes)):
+        library = Library.load(config.refs_dir)
+        entry = library.get(key)
+        if entry is None:
+            click.echo(f"citekit: no entry with key {key!r}; see `citekit list` for the keys.", err=True)
+            sys.exit(1)
+        if changes:
+            try:
+                apply_manual(entry, list(changes))
+            except TagRuleError as exc:
+                click.echo(f"citekit: {exc}", err=True)
+                sys.exit(2)
+            library.save()
     shown = entry.key if entry.key == key else f"{key} -> {entry.key}"
     click.echo(f"{shown}: {', '.join(entry.tags) or '(no tags)'}")
     if entry.tags_added or entry.tags_removed:

@@ -13,7 +13,8 @@ import json
 import os
 import sys
 import time
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 
@@ -135,3 +136,13 @@ def command_name(argv: list[str] | None = None) -> str:
     """The command line as the user typed it, for the lock's info file."""
     args = list(sys.argv[1:] if argv is None else argv)
     return " ".join(args)[:200] or "?"
+
+
+@contextmanager
+def writing(refs_dir: Path, command: str, *, write: bool = True) -> Iterator[None]:
+    """The project lock around a command that may write (none when ``write`` is false)."""
+    if not write:
+        yield
+        return
+    with ProjectLock(refs_dir, command):
+        yield
