@@ -103,7 +103,7 @@ def _check_lock(refs: Path, report: DoctorReport) -> None:
 def _check_pair(refs: Path, report: DoctorReport) -> Library | None:
     report.checked.append("library.bib and library.yaml belong together")
     try:
-        lib = Library.load(refs, use_cache=False)
+        lib = Library.load(refs, use_cache=False, recover=False)
     except LibraryError as exc:
         report.findings.append(Finding("problem", "library files", str(exc),
                                        "restore both files from version control, or `citekit doctor --rebuild-sidecar`"))

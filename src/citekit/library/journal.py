@@ -24,6 +24,7 @@ JOURNAL_NAME = ".citekit-journal"
 TEMP_MARK = ".citekit-new-"
 #: temporaries of plain atomic writes (``store.atomic_write``): ``.library.bib.abc123.tmp``
 _LEGACY_TEMP_SUFFIX = ".tmp"
+_LEGACY_TEMP_PREFIXES = (".library.bib.", ".library.yaml.", ".keymap.yaml.", ".import-keymap.yaml.")
 
 
 def journal_path(refs_dir: Path) -> Path:
@@ -202,8 +203,7 @@ def stale_temps(refs_dir: Path) -> list[Path]:
         name = path.name
         if name in owned:
             continue
-        if name.startswith(TEMP_MARK) or (name.startswith(".") and name.endswith(_LEGACY_TEMP_SUFFIX)
-                                          and name != JOURNAL_NAME + ".tmp"):
+        if name.startswith(TEMP_MARK) or name == JOURNAL_NAME + ".tmp" or (name.endswith(_LEGACY_TEMP_SUFFIX) and name.startswith(_LEGACY_TEMP_PREFIXES)):
             out.append(path)
     return sorted(out)
 

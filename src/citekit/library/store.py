@@ -30,7 +30,7 @@ from ..output.latex import to_ascii
 from . import parsed_cache
 from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text, split_ids
 from .errors import LibraryError
-from .journal import Transaction, read_view
+from .journal import Transaction, journal_path, read_view, stale_temps
 from .tags import tags_from_keywords
 
 #: 2: per-entry blocks, ``bib_checksum`` pairing it with library.bib, an end line, and
@@ -89,6 +89,22 @@ def _stated_checksum(text: str | None) -> str | None:
 
 class _SplitPair(Exception):
     """library.bib and the sidecar were not written together."""
+
+
+def _recover_if_free(refs: Path) -> None:
+    """Finish an interrupted write and delete stale temporaries when no writer is at work.
+
+    Readers never wait: if a writer holds the lock, they read through its journal instead.
+    """
+    if not (journal_path(refs).exists() or stale_temps(refs)):
+        return
+    from .lock import LockBusy, ProjectLock
+
+    try:
+        with ProjectLock(refs, "recovery", wait=0):
+            pass  # taking the lock recovers
+    except (LockBusy, OSError):
+        pass
 
 
 def _read_pair(refs: Path) -> tuple[bytes | None, bytes | None]:
@@ -204,14 +220,18 @@ class Library:
 
     # ---- load --------------------------------------------------------------------------
     @classmethod
-    def load(cls, refs_dir: Path, *, use_cache: bool = True) -> "Library":
+    def load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
         """Read both files; a missing library is an empty one, a damaged entry a problem.
 
         A parse is stored in the project's parsed-library cache and reused while neither
         file changes. A ``library.bib`` and sidecar that were not written together (an
-        interrupted copy, one of them restored from git) are refused with what to do.
+        interrupted copy, one of them restored from git) are refused with what to do. An
+        interrupted write is finished or undone first when no writer is at work
+        (``recover=False``: only read through it, as ``doctor`` does before ``--fix``).
         """
         refs = Path(refs_dir)
+        if recover:
+            _recover_if_free(refs)
         for attempt in range(_SPLIT_RETRIES):
             bib_data, side_data = _read_pair(refs)
             fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
