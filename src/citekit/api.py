@@ -104,11 +104,24 @@ def entry_json(entry: Entry) -> dict[str, Any]:
     }
 
 
+def list_json(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+              status: str | None = None) -> list[dict[str, Any]]:
+    """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
+    comes from the parsed-library cache instead of converting its LaTeX again."""
+    lib = load_library(start)
+    entries = _select(lib.sorted_entries(), tags=tags, any_tag=any_tag, status=status)
+    rows = [lib.memo("json", e, entry_json) for e in entries]
+    lib.keep_memos()
+    return rows
+
+
 def list_entries(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
                  status: str | None = None) -> list[Entry]:
     """Library entries, optionally filtered by tag expression and status, sorted by key."""
-    lib = load_library(start)
-    entries = lib.sorted_entries()
+    return _select(load_library(start).sorted_entries(), tags=tags, any_tag=any_tag, status=status)
+
+
+def _select(entries: list[Entry], *, tags: list[str] | None, any_tag: bool, status: str | None) -> list[Entry]:
     if tags:
         from .library.tags import select
 
@@ -120,11 +133,14 @@ def list_entries(start: str | Path | None = None, *, tags: list[str] | None = No
 
 def show(key: str, start: str | Path | None = None) -> Entry:
     """One entry by key or alias; the error suggests close keys."""
-    lib = load_library(start)
-    if not lib.entries and not lib.bib_path.exists():
-        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.")
-    entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
+    from .library.store import read_entry
+
+    refs = load_config(start).refs_dir
+    entry = read_entry(refs, key)
     if entry is None:
+        lib = Library.load(refs)
+        if not lib.entries and not lib.bib_path.exists():
+            raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.")
         from rapidfuzz import process, utils
 
         close = ([k for k, _score, _ in process.extract(key, list(lib.entries), limit=3, processor=utils.default_process)]
@@ -136,5 +152,5 @@ def show(key: str, start: str | Path | None = None) -> Entry:
 
 __all__ = [
     "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
-    "entry_json", "list_entries", "show",
+    "entry_json", "list_entries", "list_json", "show",
 ]

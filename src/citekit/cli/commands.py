@@ -116,15 +116,14 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
 @friendly_errors
 def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool) -> None:
     """List the library's entries."""
-    entries = api.list_entries(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+    rows = api.list_json(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
     if as_json:
-        print_json([api.entry_json(e) for e in entries])
+        print_json(rows)
         return
-    for e in entries:
-        data = api.entry_json(e)
-        tag_text = f"  [{', '.join(e.tags)}]" if e.tags else ""
-        click.echo(f"{e.key:<32} {e.status:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
-    click.echo(f"{len(entries)} entries", err=True)
+    for data in rows:
+        tag_text = f"  [{', '.join(data['tags'])}]" if data["tags"] else ""
+        click.echo(f"{data['key']:<32} {data['status']:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
+    click.echo(f"{len(rows)} entries", err=True)
 
 
 @main.command()

@@ -17,6 +17,7 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,9 @@ class Library:
     #: key -> (signature, library.bib text, sidecar text) of each entry as last rendered
     _chunks: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False, compare=False)
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
+    _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    _memos_dirty: bool = field(default=False, repr=False, compare=False)
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -213,10 +217,36 @@ class Library:
         out = []
         for key, meta in sorted(self.detached.items()):
             entry = _from_sidecar(key, meta)
-            entry.fields = {k: v for k, v in entry.generated.items() if k != TYPE_MARK}
+            entry.fields = {k: v for k, v in entry.generated.items() if k != TYPE_MARK and not v.startswith(HASH_MARK)}
             out.append(entry)
         self.__dict__["_detached_cache"] = (self.detached, out)
         return out
+
+    def memo(self, kind: str, entry: Entry, compute: Callable[[Entry], Any]) -> Any:
+        """``compute(entry)``, remembered in the parsed-library cache until the entry changes.
+
+        For what read-only commands derive from every entry (plain-text titles for
+        ``list --json``): the second run reads the stored value instead of converting
+        LaTeX again. Values must be plain data (str, numbers, lists, dicts, None).
+        """
+        table = self._memos.setdefault(kind, {})
+        if entry.key in table and self.entries.get(entry.key) is entry:
+            return table[entry.key]
+        value = compute(entry)
+        if self.entries.get(entry.key) is entry:
+            table[entry.key] = value
+            self._memos_dirty = True
+        return value
+
+    def keep_memos(self) -> None:
+        """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
+        if not self._memos_dirty or self._fingerprint is None:
+            return
+        bib_data, side_data = _read_pair(self.refs_dir)
+        now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
+        if now == self._fingerprint:
+            parsed_cache.write(self.refs_dir, self._cache_data())
+        self._memos_dirty = False
 
     # ---- load --------------------------------------------------------------------------
     @classmethod
@@ -339,6 +369,7 @@ class Library:
             if sig is not None:
                 chunks[key] = (sig, bib_chunk, yaml_chunk)
         lib._fingerprint = fingerprint
+        lib._memos = {kind: dict(table) for kind, table in (data.get("memos") or {}).items()}
         return lib
 
     def _cache_data(self) -> dict[str, Any]:
@@ -359,6 +390,7 @@ class Library:
                 "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
             },
             "entries": entries,
+            "memos": {kind: {k: v for k, v in table.items() if k in self.entries} for kind, table in self._memos.items()},
             "aliases": aliases,
             "lower": {k.lower(): k for k in self.entries},
         }
@@ -407,12 +439,17 @@ class Library:
             sig = hashlib.sha256(marshal.dumps((_entry_state(entry), self.ascii))).digest()
             cached = chunks.get(entry.key)
             if cached is None or cached[0] != sig:
-                cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry))
+                cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
                 chunks[entry.key] = cached
+                for table in self._memos.values():
+                    table.pop(entry.key, None)
             bib_parts.append(cached[1])
             yaml_parts.append(cached[2])
         for key in [k for k in chunks if k not in self.entries]:
             del chunks[key]
+        for table in self._memos.values():
+            for key in [k for k in table if k not in chunks]:
+                del table[key]
         body = "\n".join(bib_parts) if bib_parts else render_entries([], ascii=self.ascii)
         bib_text = self._bib_text(body)
         return bib_text, self._render_sidecar(yaml_parts, _stated_checksum(bib_text))
@@ -462,6 +499,26 @@ class Library:
         return (SIDECAR_HEAD + dump(head) + entries + (dump(tail) if tail else "") + SIDECAR_END)
 
 
+def read_entry(refs_dir: Path, key: str) -> Entry | None:
+    """One entry by key, alias or key in another case, decoding only that entry from the
+    parsed-library cache (``show``); a full load when the cache does not match refs/."""
+    refs = Path(refs_dir)
+    _recover_if_free(refs)
+    bib_data, side_data = _read_pair(refs)
+    fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
+                   parsed_cache.file_key(refs / "library.yaml", side_data))
+    data = parsed_cache.read(refs, fingerprint)
+    if data is None:
+        lib = Library.load(refs)
+        entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
+        return entry
+    entries = data["entries"]
+    found = key if key in entries else data["aliases"].get(key) or data["lower"].get(key.lower())
+    if found is None or found not in entries:
+        return None
+    return _entry_from_state(found, marshal.loads(entries[found])[0])
+
+
 # ---- helpers ---------------------------------------------------------------------------
 
 def written_entry(entry: Entry) -> Entry:
@@ -494,7 +551,8 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: boo
         return
     if untouched:
         generated = entry.generated
-        entry.fields = {k: (generated[k] if k in generated and _same_value(generated[k], v) else v)
+        entry.fields = {k: (generated[k] if k in generated and _same_value(generated[k], v)
+                            and not generated[k].startswith(HASH_MARK) else v)
                         for k, v in fields.items()}
         return
     hand = set(entry.hand)
@@ -502,7 +560,8 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: boo
     for name, value in list(fields.items()):
         gen = generated.get(name)
         if gen is not None and _same_value(gen, value):
-            fields[name] = gen  # the same value (maybe written with LaTeX escapes in ascii mode)
+            if not gen.startswith(HASH_MARK):
+                fields[name] = gen  # the same value (maybe written with LaTeX escapes in ascii mode)
             continue
         hand.add(name)
     for name in generated:
@@ -529,6 +588,8 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
 
 def _same_value(generated: str, written: str) -> bool:
     """Whether a value read from library.bib is what citekit wrote, in UTF-8 or ASCII mode."""
+    if generated.startswith(HASH_MARK):
+        return generated == _digest(written)
     if _norm(generated) == _norm(written):
         return True
     return not generated.isascii() and _norm(to_ascii(generated)) == _norm(written)
@@ -547,15 +608,41 @@ def _manual_entry(bib_entry: Entry) -> Entry:
     return entry
 
 
-def _to_sidecar(e: Entry) -> dict[str, Any]:
+def _by_hash(name: str, value: str, ascii: bool) -> bool:
+    """Whether the sidecar may keep only a hash of what citekit wrote for this field.
+
+    A hash tells a hand edit from citekit's own value as well as a copy does, when
+    library.bib gives the value back exactly: so not in ASCII mode for non-ASCII text
+    (the file holds escapes), not for values with line breaks or runs of spaces (read
+    back folded), and never for the title, the keywords and the type, which matching and
+    tags read from the sidecar itself. Short values are kept: a hash would not be smaller.
+    """
+    return (len(value) > _HASH_MIN and name not in _KEEP_FULL and (value.isascii() or not ascii)
+            and value == _norm(value))
+
+
+_HASH_MIN = 24
+_KEEP_FULL = frozenset({"title", "keywords", "ids", TYPE_MARK})
+#: marks a remembered value that is only a hash (in memory; ``generated_hash`` on disk)
+HASH_MARK = "\x00sha256:"
+
+
+def _digest(value: str) -> str:
+    return HASH_MARK + hashlib.sha256(_norm(value).encode("utf-8")).hexdigest()[:20]
+
+
+def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "status": e.status,
         "ids": e.ids.as_dict(),
         "tags": {"auto": sorted(e.tags_auto), "added": sorted(e.tags_added), "removed": sorted(e.tags_removed)},
         "mentions": [str(m) for m in e.mentions],
         "origin": e.origin,
-        "generated": dict(sorted(e.generated.items())),
+        "generated": {k: v for k, v in sorted(e.generated.items()) if not _by_hash(k, v, ascii)},
     }
+    hashed = {k: _digest(v)[len(HASH_MARK):] for k, v in sorted(e.generated.items()) if _by_hash(k, v, ascii)}
+    if hashed:
+        out["generated_hash"] = hashed
     optional = {
         "summary": e.summary,
         "abstract": e.abstract,
@@ -569,9 +656,9 @@ def _to_sidecar(e: Entry) -> dict[str, Any]:
     return out
 
 
-def _yaml_chunk(entry: Entry) -> str:
+def _yaml_chunk(entry: Entry, ascii: bool) -> str:
     """One entry's block of the sidecar, indented under ``entries:``."""
-    text = yaml.dump({entry.key: _to_sidecar(entry)}, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True,
+    text = yaml.dump({entry.key: _to_sidecar(entry, ascii)}, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True,
                      width=100, default_flow_style=False)
     return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
 
@@ -614,7 +701,8 @@ def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
         aliases=list(meta.get("aliases") or []),
         versions=list(meta.get("versions") or []),
         provenance=dict(meta.get("provenance") or {}),
-        generated={str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
+        generated={**{str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
+                   **{str(k): HASH_MARK + str(v) for k, v in (meta.get("generated_hash") or {}).items()}},
         hand=list(meta.get("hand") or []),
         origin=str(meta.get("origin") or "notes"),
         reason=str(meta.get("reason") or ""),
