@@ -26,6 +26,7 @@ test: install
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/resolve_latency.py
+	$(BIN)/python bench/library_bench.py
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -169,8 +170,9 @@ class KillResult:
         return self.mixed == 0 and self.leftover_temps == 0 and self.reader_failures == 0
 
 
-def kill_trials(scenario: Scenario, folder: Path, kills: int, seed: int) -> KillResult:
-    """``kills`` runs of the scenario's command, each killed at a random moment."""
+def kill_trials(scenario: Scenario, folder: Path, kills: int, seed: int, workers: int = 2) -> KillResult:
+    """``kills`` runs of the scenario's command, each killed at a random moment
+    (``workers`` trials at a time, each in its own copy of the project)."""
     rnd = random.Random(seed)
     result = KillResult(scenario.name)
     started = time.perf_counter()
@@ -183,35 +185,50 @@ def kill_trials(scenario: Scenario, folder: Path, kills: int, seed: int) -> Kill
     new = snapshot(reference, scenario.watched)
     if new == old:
         raise RuntimeError(f"{scenario.name} changes nothing: the scenario is wrong")
-    for i in range(kills):
+    delays = [duration * 1.1 * rnd.random() ** 0.5 for _ in range(kills)]  # biased late, where writing happens
+
+    def trial_run(i: int) -> tuple[str, list[str]]:
         trial = folder / f"trial-{scenario.name.split()[0]}-{i}"
         shutil.copytree(scenario.project, trial)
         proc = subprocess.Popen([*citekit_cmd(), "-C", str(trial), *scenario.args], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, cwd=trial)
-        time.sleep(duration * 1.1 * rnd.random() ** 0.5)  # biased late, where the writing happens
+        time.sleep(delays[i])
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
         proc.wait()
-        result.kills += 1
+        notes: list[str] = []
+        outcome = "old"
         try:  # the next command: a reader, which finishes or undoes the interrupted write
             Library.load(trial / "refs", use_cache=False)
         except Exception as exc:  # noqa: BLE001 - any failure is what we count
-            result.reader_failures += 1
-            result.details.append(f"trial {i}: reader failed: {exc}"[:300])
+            notes.append(f"trial {i}: reader failed: {exc}"[:300])
+            outcome = "reader"
         after = snapshot(trial, scenario.watched)
-        if after == old:
-            result.old_state += 1
+        if outcome == "reader":
+            pass
+        elif after == old:
+            outcome = "old"
         elif after == new:
-            result.new_state += 1
+            outcome = "new"
         else:
-            result.mixed += 1
+            outcome = "mixed"
             differ = sorted(k for k in set(old) | set(new) | set(after) if after.get(k) not in (old.get(k), new.get(k)))
-            result.details.append(f"trial {i}: mixed state ({', '.join(differ)[:200]})")
+            notes.append(f"trial {i}: mixed state ({', '.join(differ)[:200]})")
         temps = leftovers(trial, scenario.watched)
         if temps:
-            result.leftover_temps += 1
-            result.details.append(f"trial {i}: temporary files left: {temps}")
+            notes.append(f"trial {i}: temporary files left: {temps}")
         shutil.rmtree(trial, ignore_errors=True)
+        return outcome, notes
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for outcome, notes in pool.map(trial_run, range(kills)):
+            result.kills += 1
+            result.old_state += outcome == "old"
+            result.new_state += outcome == "new"
+            result.mixed += outcome == "mixed"
+            result.reader_failures += outcome == "reader"
+            result.leftover_temps += any("temporary files left" in n for n in notes)
+            result.details.extend(notes)
     result.seconds = time.perf_counter() - started
     return result
 
