@@ -64,7 +64,7 @@ def test_writes_after_small_changes_are_byte_identical_to_a_full_write(synced, t
     rnd = random.Random(3)
     for round_ in range(6):
         lib = Library.load(refs)
-        assert lib._chunks, "a load after a write should come with the rendered blocks"
+        assert lib._chunk_blobs, "a load after a write should come with the rendered blocks"
         keys = rnd.sample(sorted(lib.entries), 5)
         for key in keys:
             entry = lib.entries[key]
@@ -86,7 +86,7 @@ def test_writes_after_small_changes_are_byte_identical_to_a_full_write(synced, t
                 fresh.entries[key] = lib.entries[key]
         if round_ % 2:
             fresh.remove(keys[0])
-        assert not fresh._chunks
+        assert not fresh._chunks and not fresh._chunk_blobs
         assert incremental == fresh.render_files()
         lib.save()
         assert Library.load(refs, use_cache=False).render_files() == incremental
@@ -122,6 +122,17 @@ def test_reads_use_the_cache_until_refs_change(synced, tmp_path, monkeypatch):
     bib.write_text(bib.read_text(encoding="utf-8").replace("A ", "The ", 1), encoding="utf-8")
     edited = Library.load(refs)
     assert edited.entries != first.entries or any(e.hand for e in edited.entries.values())
+
+
+def test_the_cache_holds_every_field_of_an_entry():
+    from dataclasses import fields
+
+    from citekit.library.store import _STATE_FIELDS, _entry_from_state, _entry_state
+
+    assert {f.name for f in fields(Entry)} == set(_STATE_FIELDS) | {"key", "ids", "mentions"}
+    entry = Entry(key="k", entry_type="book", fields={"title": "T"}, summary="s", aliases=["a"], hand=["title"])
+    entry.ids.doi = "10.1/x"
+    assert _entry_from_state("k", _entry_state(entry)) == entry
 
 
 def test_a_damaged_cache_is_ignored_and_rebuilt(synced, tmp_path):

@@ -11,6 +11,7 @@ and fields in a fixed order, so an unchanged library is rewritten byte for byte.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import marshal
 import os
@@ -147,6 +148,8 @@ class Library:
     detached: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: key -> (signature, library.bib text, sidecar text) of each entry as last rendered
     _chunks: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False, compare=False)
+    #: the same, still marshalled as read from the cache (decoded when written)
+    _chunk_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
     _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
@@ -251,6 +254,19 @@ class Library:
     # ---- load --------------------------------------------------------------------------
     @classmethod
     def load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
+        """See :meth:`_load`; the cyclic garbage collector is paused meanwhile: building
+        tens of thousands of acyclic objects otherwise triggers full collections over
+        an ever larger heap, which made each load slower than the one before."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return cls._load(refs_dir, use_cache=use_cache, recover=recover)
+        finally:
+            if paused:
+                gc.enable()
+
+    @classmethod
+    def _load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
         """Read both files; a missing library is an empty one, a damaged entry a problem.
 
         A parse is stored in the project's parsed-library cache and reused while neither
@@ -362,23 +378,23 @@ class Library:
         lib.pending = list(meta["pending"])
         lib.ascii = bool(meta["ascii"])
         lib.detached = dict(meta["detached"])
-        chunks = lib._chunks
         for key, blob in data["entries"].items():
-            state, sig, bib_chunk, yaml_chunk = marshal.loads(blob)
-            lib.entries[key] = _entry_from_state(key, state)
-            if sig is not None:
-                chunks[key] = (sig, bib_chunk, yaml_chunk)
+            lib.entries[key] = _entry_from_state(key, marshal.loads(blob))
+        lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
         lib._fingerprint = fingerprint
         lib._memos = {kind: dict(table) for kind, table in (data.get("memos") or {}).items()}
         return lib
 
     def _cache_data(self) -> dict[str, Any]:
         entries = {}
+        chunks = {}
         aliases = {}
         for key, e in self.entries.items():
-            chunk = self._chunks.get(key)
-            sig, bib_chunk, yaml_chunk = chunk if chunk else (None, None, None)
-            entries[key] = marshal.dumps((_entry_state(e), sig, bib_chunk, yaml_chunk))
+            entries[key] = marshal.dumps(_entry_state(e))
+            if key in self._chunks:
+                chunks[key] = marshal.dumps(self._chunks[key])
+            elif key in self._chunk_blobs:
+                chunks[key] = self._chunk_blobs[key]
             for a in e.aliases:
                 aliases[a] = key
         return {
@@ -390,6 +406,7 @@ class Library:
                 "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
             },
             "entries": entries,
+            "chunks": chunks,
             "memos": {kind: {k: v for k, v in table.items() if k in self.entries} for kind, table in self._memos.items()},
             "aliases": aliases,
             "lower": {k.lower(): k for k in self.entries},
@@ -438,6 +455,8 @@ class Library:
             entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
             sig = hashlib.sha256(marshal.dumps((_entry_state(entry), self.ascii))).digest()
             cached = chunks.get(entry.key)
+            if cached is None and entry.key in self._chunk_blobs:
+                cached = marshal.loads(self._chunk_blobs[entry.key])
             if cached is None or cached[0] != sig:
                 cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
                 chunks[entry.key] = cached
@@ -447,6 +466,7 @@ class Library:
             yaml_parts.append(cached[2])
         for key in [k for k in chunks if k not in self.entries]:
             del chunks[key]
+        self._chunk_blobs = {}
         for table in self._memos.values():
             for key in [k for k in table if k not in chunks]:
                 del table[key]
@@ -516,7 +536,7 @@ def read_entry(refs_dir: Path, key: str) -> Entry | None:
     found = key if key in entries else data["aliases"].get(key) or data["lower"].get(key.lower())
     if found is None or found not in entries:
         return None
-    return _entry_from_state(found, marshal.loads(entries[found])[0])
+    return _entry_from_state(found, marshal.loads(entries[found]))
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -674,10 +694,17 @@ def _entry_state(e: Entry) -> tuple[Any, ...]:
 
 
 def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
+    """The inverse of :func:`_entry_state`, without the dataclass constructor (a cached load
+    builds thousands of entries; every field is set here, so none needs its default)."""
     n = len(_STATE_FIELDS)
-    entry = Entry(key=key, entry_type=state[0], **dict(zip(_STATE_FIELDS[1:], state[1:n])))
-    entry.ids = Ids.from_dict(state[n])
-    entry.mentions = [Location(file=f, line=line) for f, line in state[n + 1]]
+    entry = Entry.__new__(Entry)
+    values = entry.__dict__
+    values.update(zip(_STATE_FIELDS, state))
+    values["key"] = key
+    ids = Ids.__new__(Ids)
+    ids.__dict__.update(state[n])
+    values["ids"] = ids
+    values["mentions"] = [Location(f, line) for f, line in state[n + 1]]
     return entry
 
 
