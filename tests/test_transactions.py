@@ -343,3 +343,52 @@ def test_doctor_finds_what_is_wrong_and_fix_repairs_it(synced, tmp_path):
     fixed = runner.invoke(main, ["-C", str(root), "doctor", "--fix"])
     assert "stale temporary" in fixed.output
     assert not journal.stale_temps(refs)
+
+
+# ---- the sync index ----------------------------------------------------------------------
+
+def test_the_sync_index_finds_what_a_scan_of_every_entry_finds():
+    from citekit.library.update import LibraryIndex
+    from citekit.model import Ids, Location, Mention, Work
+
+    rnd = random.Random(11)
+    words = "sparse robust muon kernel quantum latent graph convex causal diffusion".split()
+    entries = []
+    for i in range(300):
+        title = " ".join(rnd.choice(words) for _ in range(5)) + f" {i}"
+        e = Entry(key=f"e{i}", entry_type="article", fields={"title": title, "url": f"https://x.org/{i % 120}"})
+        if i % 3 == 0:
+            e.ids = Ids(doi=f"10.1/{i % 50}")
+        entries.append(e)
+    index = LibraryIndex(entries)
+
+    def scan(work):
+        ids = work.mentions[0].ids
+        for e in entries:
+            if ids and e.ids.shares_any(ids):
+                return e
+        for e in entries:
+            if e.title.lower() == (work.mentions[0].title or "").lower():
+                return e
+        for e in entries:
+            if e.fields.get("url") in work.mentions[0].urls:
+                return e
+        return None
+
+    for i in range(400):
+        j = rnd.randrange(300)
+        kind = rnd.choice(["doi", "title", "url", "none"])
+        m = Mention(kind="titled", location=Location("n.md", i))
+        if kind == "doi":
+            m.ids = Ids(doi=f"10.1/{j % 50}")
+        elif kind == "title":
+            m.title = entries[j].title
+        elif kind == "url":
+            m.urls = [f"https://x.org/{j % 120}"]
+        else:
+            m.title = f"unrelated {i}"
+        assert index.find(Work(mentions=[m]), None) is scan(Work(mentions=[m]))
+    entries[5].ids = Ids(doi="10.9/new")
+    index.add(entries[5])
+    hit = index.find(Work(mentions=[Mention(kind="url", location=Location("n", 1), ids=Ids(doi="10.9/new"))]), None)
+    assert hit is entries[5]

@@ -17,7 +17,7 @@ from .config import Config, display_path
 from .library.keys import TakenKeys
 from .library.lock import ProjectLock
 from .library.store import Library
-from .library.update import LibraryIndex, Pending, apply_work
+from .library.update import LibraryIndex, Pending, apply_work, index_keys
 from .model import Entry, Mention, Work
 from .notes import extract_paths, group_mentions
 
@@ -91,7 +91,7 @@ def apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula:
     """Fold resolved works into the library: entries created or updated, tags, pending, counts."""
     pending: list[Pending] = []
     seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
-    index = LibraryIndex(list(lib.entries.values()))
+    index = LibraryIndex(list(lib.entries.values()), lambda e: lib.memo("index-keys", e, index_keys))
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
     taken = TakenKeys(lib.taken_keys())
     for work in works:
@@ -123,9 +123,12 @@ def apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula:
         if result.upgraded:
             report.upgraded.append(result.key)
         report.entries.append(_work_json(entry, work))
+    rule_tags = _rules_memo_kind(rules)
     for entry in lib.entries.values():
         if entry.key not in seen:
-            _apply_tags(entry, [], rules)  # imported or no longer mentioned: rules still apply
+            # imported or no longer mentioned: rules still apply, and give what they gave
+            # last time unless the entry or the rules changed (kept in the parsed cache)
+            entry.tags_auto = list(lib.memo(rule_tags, entry, lambda e: _auto_tags(e, [], rules)))
             if entry.origin == "notes":
                 entry.mentions = []  # the notes no longer mention it; the entry itself stays
     lib.pending = [p.to_json() for p in pending]
@@ -230,12 +233,24 @@ def _tag_rules(cfg: Config) -> Any:
 
 
 def _apply_tags(entry: Entry, mentions: list[Mention], rules: Any) -> None:
+    entry.tags_auto = _auto_tags(entry, mentions, rules)
+
+
+def _auto_tags(entry: Entry, mentions: list[Mention], rules: Any) -> list[str]:
     from .library.tags import compute_auto_tags
 
     texts = [t for m in mentions for t in (m.summary, m.abstract) if t]
     hashtags = [h for m in mentions for h in m.hashtags]
     sections = [m.section for m in mentions if m.section]
-    entry.tags_auto = compute_auto_tags(entry, texts, hashtags, sections, rules)
+    return compute_auto_tags(entry, texts, hashtags, sections, rules)
+
+
+def _rules_memo_kind(rules: Any) -> str:
+    """A name for "tags these rules give an entry" that changes whenever the rules do."""
+    import hashlib
+
+    text = repr((sorted(rules.rules.items()), sorted(rules.sections.items())))
+    return "rule-tags:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _work_json(entry: Entry, work: Work) -> dict[str, Any]:

@@ -232,6 +232,10 @@ class Library:
         ``list --json``): the second run reads the stored value instead of converting
         LaTeX again. Values must be plain data (str, numbers, lists, dicts, None).
         """
+        if kind not in self._memos and ":" in kind:  # a new version of a family: drop the old ones
+            family = kind.split(":", 1)[0] + ":"
+            for old in [k for k in self._memos if k.startswith(family)]:
+                del self._memos[old]
         table = self._memos.setdefault(kind, {})
         if entry.key in table and self.entries.get(entry.key) is entry:
             return table[entry.key]
@@ -453,7 +457,8 @@ class Library:
         for entry in ordered:
             out = written_entry(entry)
             entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-            sig = hashlib.sha256(marshal.dumps((_entry_state(entry), self.ascii))).digest()
+            # repr, not marshal: marshal output depends on how objects are shared in memory
+            sig = hashlib.sha256(repr((_entry_state(entry), self.ascii)).encode("utf-8")).digest()
             cached = chunks.get(entry.key)
             if cached is None and entry.key in self._chunk_blobs:
                 cached = marshal.loads(self._chunk_blobs[entry.key])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from ..model import Candidate, Entry, Ids, Location, Mention, Work
@@ -81,7 +82,9 @@ class LibraryIndex:
     library instead of comparing the title with every entry.
     """
 
-    def __init__(self, entries: list[Entry]) -> None:
+    def __init__(self, entries: list[Entry], lookups: Callable[[Entry], Any] | None = None) -> None:
+        """``lookups(entry)``, when given, returns :func:`index_keys` of an unchanged entry
+        from a store (the parsed-library cache), so a run does not fold every title again."""
         self._order: dict[int, int] = {}
         self._entries: list[Entry] = []
         self._keys: dict[int, list[tuple[str, Any]]] = {}
@@ -89,12 +92,12 @@ class LibraryIndex:
         self._words: dict[str, set[int]] = {}
         self._rough: dict[int, str] = {}
         for entry in entries:
-            self.add(entry)
+            self.add(entry, lookups(entry) if lookups else None)
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def add(self, entry: Entry) -> None:
+    def add(self, entry: Entry, lookups: tuple[list[Any], str] | None = None) -> None:
         """Index a new entry, or re-index one whose ids, titles or URLs changed."""
         ident = id(entry)
         if ident in self._order:
@@ -102,18 +105,13 @@ class LibraryIndex:
         else:
             self._order[ident] = len(self._entries)
             self._entries.append(entry)
-        keys: list[tuple[str, Any]] = [("id", item) for item in entry.ids.items()]
-        titles = {normalize_title(t) for t in [entry.title, *(v.get("title") or "" for v in entry.versions)]}
-        keys += [("title", t) for t in titles]
-        keys += [("print", p) for v in entry.versions for p in v.get("fingerprints", [])]
-        urls = {entry.fields.get("url")} | {u for v in entry.versions for u in v.get("urls", [])}
-        keys += [("url", u) for u in urls if u]
+        raw_keys, rough = lookups if lookups is not None else index_keys(entry)
+        keys = [(kind, tuple(value) if isinstance(value, list) else value) for kind, value in raw_keys]
         self._keys[ident] = keys
         for key in keys:
             bucket = self._map.setdefault(key, [])
-            if entry not in bucket:
+            if not any(x is entry for x in bucket):
                 bucket.append(entry)
-        rough = _rough(entry.title)
         self._rough[ident] = rough
         for word in set(rough.split()):
             self._words.setdefault(word, set()).add(self._order[ident])
@@ -122,8 +120,7 @@ class LibraryIndex:
         ident = id(entry)
         for key in self._keys.pop(ident, []):
             bucket = self._map.get(key, [])
-            if entry in bucket:
-                bucket.remove(entry)
+            bucket[:] = [x for x in bucket if x is not entry]
         pos = self._order[ident]
         for word in set(self._rough.pop(ident, "").split()):
             self._words.get(word, set()).discard(pos)
@@ -182,6 +179,18 @@ class LibraryIndex:
             if fuzz.ratio(target, normalize_title(entry.title)) >= 85 and same_work(probe, entry):
                 return entry
         return None
+
+
+def index_keys(entry: Entry) -> tuple[list[Any], str]:
+    """What :class:`LibraryIndex` files an entry under, and its rough title (plain data,
+    so the parsed-library cache can keep it for unchanged entries)."""
+    keys: list[Any] = [("id", item) for item in entry.ids.items()]
+    titles = sorted({normalize_title(t) for t in [entry.title, *(v.get("title") or "" for v in entry.versions)]})
+    keys += [("title", t) for t in titles]
+    keys += [("print", p) for v in entry.versions for p in v.get("fingerprints", [])]
+    urls = sorted(u for u in {entry.fields.get("url")} | {u for v in entry.versions for u in v.get("urls", [])} if u)
+    keys += [("url", u) for u in urls]
+    return keys, _rough(entry.title)
 
 
 #: a near-identical title shares at least one of its three rarest words with the probe
