@@ -392,3 +392,22 @@ def test_the_sync_index_finds_what_a_scan_of_every_entry_finds():
     index.add(entries[5])
     hit = index.find(Work(mentions=[Mention(kind="url", location=Location("n", 1), ids=Ids(doi="10.9/new"))]), None)
     assert hit is entries[5]
+
+
+def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_path, monkeypatch):
+    import citekit.library.store as store
+
+    root = _copy(synced, tmp_path)
+    api.sync(root, offline=True)
+    api.sync(root, offline=True)
+    lib = Library.load(root / "refs")
+    assert set(lib._chunk_blobs) == set(lib.entries)
+    assert any(kind.startswith("rule-tags:") and len(table) > 0 for kind, table in lib._memos.items())
+
+    def no_render(*_a, **_k):
+        raise AssertionError("an unchanged entry was rendered again")
+
+    monkeypatch.setattr(store, "render_entries", no_render)
+    before = _files(root / "refs")
+    assert api.sync(root, offline=True).changed is False
+    assert _files(root / "refs") == before

@@ -464,9 +464,9 @@ class Library:
                 cached = marshal.loads(self._chunk_blobs[entry.key])
             if cached is None or cached[0] != sig:
                 cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
-                chunks[entry.key] = cached
                 for table in self._memos.values():
                     table.pop(entry.key, None)
+            chunks[entry.key] = cached
             bib_parts.append(cached[1])
             yaml_parts.append(cached[2])
         for key in [k for k in chunks if k not in self.entries]:
