@@ -411,3 +411,27 @@ def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_
     before = _files(root / "refs")
     assert api.sync(root, offline=True).changed is False
     assert _files(root / "refs") == before
+
+
+@pytest.mark.parametrize("errno_name", ["ENOSPC", "EROFS", "EACCES"])
+def test_a_failing_disk_is_a_message_and_leaves_refs_unchanged(synced, tmp_path, monkeypatch, errno_name):
+    import errno
+    import os
+
+    root = _copy(synced, tmp_path)
+    refs = root / "refs"
+    before = _files(refs)
+    real_write = journal._write_durably
+
+    def failing(path, data, mode=None):
+        if journal.TEMP_MARK in Path(path).name:
+            raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)), str(path))
+        return real_write(path, data, mode)
+
+    monkeypatch.setattr(journal, "_write_durably", failing)
+    result = CliRunner().invoke(main, ["-C", str(root), "tag", "hand6", "+disk"])
+    assert result.exit_code == 2
+    assert "Nothing was changed" in result.output and "Traceback" not in result.output
+    monkeypatch.undo()
+    assert _files(refs) == before
+    assert not journal.stale_temps(refs) and not journal.journal_path(refs).exists()

@@ -15,10 +15,11 @@ import hashlib
 import json
 import os
 import secrets
-from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .errors import LibraryError
 
 JOURNAL_NAME = ".citekit-journal"
 TEMP_MARK = ".citekit-new-"
@@ -99,21 +100,32 @@ class Transaction:
         tag = secrets.token_hex(4)
         pairs = [(target, target.with_name(f"{TEMP_MARK}{tag}-{target.name}")) for target in changes]
         record = {"state": "prepare", "files": [{"target": str(t), "temp": str(tmp)} for t, tmp in pairs]}
-        _write_journal(refs, record)
         try:
+            _write_journal(refs, record)
             for target, tmp in pairs:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
                 _write_durably(tmp, changes[target], mode)
             for folder in {t.parent for t, _ in pairs}:
                 _fsync_dir(folder)
+            record = {"state": "commit", "files": [
+                {"target": str(t), "temp": str(tmp), "sha256": hashlib.sha256(changes[t]).hexdigest()}
+                for t, tmp in pairs]}
+            _write_journal(refs, record)  # the commit point
+        except OSError as exc:
+            with suppress(OSError):
+                _discard(refs, record)
+            raise LibraryError(f"could not write {exc.filename or refs}: {exc.strerror or exc}. Nothing was changed; "
+                               "free some space or fix the folder's permissions and run the command again.") from exc
         except BaseException:
-            _discard(refs, record)
+            with suppress(OSError):
+                _discard(refs, record)
             raise
-        record = {"state": "commit", "files": [
-            {"target": str(t), "temp": str(tmp), "sha256": hashlib.sha256(changes[t]).hexdigest()} for t, tmp in pairs]}
-        _write_journal(refs, record)  # the commit point
-        _finish(refs, record)
+        try:
+            _finish(refs, record)
+        except OSError as exc:
+            raise LibraryError(f"the new files are written but could not be switched in ({exc.strerror or exc}); "
+                               "the next citekit command finishes the switch once the folder is writable again.") from exc
         self._after()
         return True
 
@@ -216,8 +228,3 @@ def read_view(refs_dir: Path) -> dict[Path, Path]:
         return {}
     return {Path(i["target"]): Path(i["temp"]) for i in record["files"] if Path(i["temp"]).exists()}
 
-
-def iter_owned_temps(refs_dir: Path) -> Iterator[Path]:
-    record = read_journal(refs_dir) or {}
-    for item in record.get("files", []):
-        yield Path(item["temp"])

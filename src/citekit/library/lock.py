@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -130,12 +129,6 @@ class ProjectLock:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self._release()
-
-
-def command_name(argv: list[str] | None = None) -> str:
-    """The command line as the user typed it, for the lock's info file."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    return " ".join(args)[:200] or "?"
 
 
 @contextmanager
