@@ -435,3 +435,16 @@ def test_a_failing_disk_is_a_message_and_leaves_refs_unchanged(synced, tmp_path,
     monkeypatch.undo()
     assert _files(refs) == before
     assert not journal.stale_temps(refs) and not journal.journal_path(refs).exists()
+
+
+def test_switching_to_ascii_renders_every_entry_again(synced, tmp_path):
+    root = _copy(synced, tmp_path)
+    refs = root / "refs"
+    Library.load(refs).save()
+    lib = Library.load(refs)
+    assert lib._state_blobs and not lib.ascii
+    lib.ascii = True
+    fresh = Library.load(refs, use_cache=False)
+    fresh.ascii = True
+    assert lib.render_files() == fresh.render_files()
+    assert "\\\"u" in lib.render_files()[0] or "{\\\"" in lib.render_files()[0]

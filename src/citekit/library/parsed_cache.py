@@ -25,7 +25,7 @@ from typing import Any
 
 from .lock import state_dir
 
-FORMAT = 5  # bump when the stored shape changes
+FORMAT = 6  # bump when the stored shape changes
 
 
 def cache_path(refs_dir: Path) -> Path:

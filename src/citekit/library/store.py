@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import marshal
+import operator
 import os
 import re
 import tempfile
@@ -150,6 +151,9 @@ class Library:
     _chunks: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False, compare=False)
     #: the same, still marshalled as read from the cache (decoded when written)
     _chunk_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    #: each entry's state as loaded from the cache: an entry still equal to it needs no work
+    _state_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    _loaded_ascii: bool = field(default=False, repr=False, compare=False)
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
     _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
@@ -384,6 +388,8 @@ class Library:
         lib.detached = dict(meta["detached"])
         for key, blob in data["entries"].items():
             lib.entries[key] = _entry_from_state(key, marshal.loads(blob))
+        lib._state_blobs = dict(data["entries"])  # what each entry was when loaded
+        lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
         lib._fingerprint = fingerprint
         lib._memos = {kind: dict(table) for kind, table in (data.get("memos") or {}).items()}
@@ -393,8 +399,9 @@ class Library:
         entries = {}
         chunks = {}
         aliases = {}
+        blobs = self._state_blobs
         for key, e in self.entries.items():
-            entries[key] = marshal.dumps(_entry_state(e))
+            entries[key] = blobs.get(key) or marshal.dumps(_entry_state(e))
             if key in self._chunks:
                 chunks[key] = marshal.dumps(self._chunks[key])
             elif key in self._chunk_blobs:
@@ -454,7 +461,21 @@ class Library:
         bib_parts: list[str] = []
         yaml_parts: list[str] = []
         chunks = self._chunks
+        blobs = self._state_blobs
         for entry in ordered:
+            key = entry.key
+            blob = blobs.get(key) if self.ascii == self._loaded_ascii else None
+            if blob is not None:
+                reused = chunks.get(key)
+                if reused is None and key in self._chunk_blobs:
+                    reused = marshal.loads(self._chunk_blobs[key])
+                if reused is not None and marshal.loads(blob) == _entry_state(entry):
+                    # exactly as loaded, and rendered then: nothing to derive or render
+                    chunks[key] = reused
+                    bib_parts.append(reused[1])
+                    yaml_parts.append(reused[2])
+                    continue
+            blobs.pop(key, None)
             out = written_entry(entry)
             entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
             # repr, not marshal: marshal output depends on how objects are shared in memory
@@ -471,6 +492,8 @@ class Library:
             yaml_parts.append(cached[2])
         for key in [k for k in chunks if k not in self.entries]:
             del chunks[key]
+        for key in [k for k in blobs if k not in self.entries]:
+            del blobs[key]
         self._chunk_blobs = {}
         for table in self._memos.values():
             for key in [k for k in table if k not in chunks]:
@@ -499,7 +522,10 @@ class Library:
         bib_data, side_data = _read_pair(self.refs_dir)
         self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
                              parsed_cache.file_key(self.sidecar_path, side_data))
-        parsed_cache.write(self.refs_dir, self._cache_data())
+        data = self._cache_data()
+        parsed_cache.write(self.refs_dir, data)
+        self._state_blobs = dict(data["entries"])
+        self._loaded_ascii = self.ascii
 
     def _render_sidecar(self, entry_parts: list[str], bib_checksum: str | None) -> str:
         def dump(data: dict[str, Any]) -> str:
@@ -692,10 +718,12 @@ _STATE_FIELDS = ("entry_type", "fields", "status", "summary", "abstract", "tags_
                  "aliases", "versions", "provenance", "generated", "hand", "origin", "reason")
 
 
+_STATE_OF = operator.attrgetter(*_STATE_FIELDS)
+
+
 def _entry_state(e: Entry) -> tuple[Any, ...]:
     """An entry as plain data (for the parsed-library cache and change detection)."""
-    return (tuple(getattr(e, name) for name in _STATE_FIELDS)
-            + (e.ids.as_dict(), [(m.file, m.line) for m in e.mentions]))
+    return _STATE_OF(e) + (e.ids.as_dict(), [(m.file, m.line) for m in e.mentions])
 
 
 def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
