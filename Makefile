@@ -29,6 +29,7 @@ bench: install
 	$(BIN)/python bench/resolve_latency.py
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/extract_bench.py
+	$(BIN)/python bench/library_bench.py
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

@@ -92,6 +92,7 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "export": [(["-o", "out.bib"], 0), (["--tag", "typo", "-o", "out.bib"], 1), (["--ascii", "-f", "csl-json"], 2)],
     "check": [(["good.tex"], 0), (["bad.tex"], 1), (["missing.tex"], 2)],
     "makefile": [([], 0), (["--format", "bogus"], 2)],
+    "doctor": [([], 0), (["--bogus"], 2)],
     "related-work": [(["--tag", "muon"], 0), (["--tag", "typo"], 1), ([], 2)],
 }
 

@@ -33,7 +33,7 @@ def test_bad_config_is_reported_with_what_to_do(tmp_path, text, needle):
 
 
 def test_unquoted_arxiv_pin_keeps_its_trailing_zero(tmp_path):
-    from citekit.api import _pins
+    from citekit.sync import _pins
 
     (tmp_path / "citekit.yaml").write_text('pins:\n  "Some Title": {arxiv: 2602.22890}\n  "Old": {arxiv: 1412.6980}\n')
     pins = _pins(load_config(tmp_path))

@@ -164,7 +164,7 @@ def test_a_damaged_sidecar_stops_sync_before_any_request(tmp_path, monkeypatch):
     root = make_project(tmp_path)
     api.sync(root, offline=True)
     (root / "refs" / "library.yaml").write_text("entries: [unclosed\n", encoding="utf-8")
-    import citekit.api as api_module
+    import citekit.sync as api_module
 
     def no_network(*_a, **_k):
         raise AssertionError("resolution must not start with a damaged library")

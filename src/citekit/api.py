@@ -11,16 +11,15 @@ plain result object; the CLI only parses options and prints these results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import Config, display_path, load_config
+from .config import Config, load_config
 from .library.bibfile import Problem
 from .library.store import Library
-from .library.update import Pending, apply_work
-from .model import Entry, Mention, Work
-from .notes import ExtractResult, extract_paths, group_mentions
+from .model import Entry
+from .notes import ExtractResult, extract_paths
+from .sync import SyncReport
 
 
 class CitekitError(Exception):
@@ -29,43 +28,6 @@ class CitekitError(Exception):
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
         self.exit_code = exit_code
-
-
-@dataclass
-class SyncReport:
-    """What a sync found and did, for the summary table and ``--json``."""
-
-    mentions: int = 0
-    works: int = 0
-    counts: dict[str, int] = field(default_factory=lambda: {"resolved": 0, "notes-only": 0, "ambiguous": 0})
-    created: list[str] = field(default_factory=list)
-    upgraded: list[str] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    source_problems: list[str] = field(default_factory=list)
-    offline: bool = False
-    changed: bool = False
-    requests: int = 0
-    entries: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mentions": self.mentions,
-            "works": self.works,
-            "entries_written": len(self.entries),
-            "counts": self.counts,
-            "created": self.created,
-            "upgraded": self.upgraded,
-            "pending": self.pending,
-            "problems": self.problems,
-            "notices": self.notices,
-            "source_problems": self.source_problems,
-            "offline": self.offline,
-            "changed": self.changed,
-            "requests": self.requests,
-            "works_detail": self.entries,
-        }
 
 
 def project(start: str | Path | None = None) -> Config:
@@ -129,190 +91,9 @@ def sync(
             f"no notes folder at {cfg.notes_dir}. Put your notes there, or set paths.notes in {cfg.path or 'citekit.yaml'}.",
             exit_code=2,
         )
-    report = SyncReport(offline=offline)
-    extracted = extract_paths([cfg.notes_dir], root=cfg.root)
-    report.problems.extend(str(p) for p in extracted.problems)
-    groups = group_mentions(extracted.mentions)
-    for group in groups:
-        titled = [m for m in group if m.title]
-        for other in titled[1:]:
-            _warn_if_titles_differ(report, "one paper (a shared identifier)", titled[:1], [other])
-    report.mentions = len(extracted.mentions)
-    report.works = len(groups)
+    from .sync import run
 
-    # the library is read first: a damaged one stops the sync before any request is made
-    lib = Library.load(cfg.refs_dir)
-    report.problems.extend(str(p) for p in lib.problems)
-    configured_ascii = (cfg.data.get("bibtex") or {}).get("ascii")
-    if ascii is not None or configured_ascii is not None:
-        lib.ascii = bool(ascii if ascii is not None else configured_ascii)
-
-    works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
-    _apply_works(lib, works, report, formula=cfg.key_formula, rules=_tag_rules(cfg))
-    report.changed = lib.save()
-    return report
-
-
-def _apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula: str, rules: Any) -> None:
-    """Fold resolved works into the library: entries created or updated, tags, pending, counts."""
-    pending: list[Pending] = []
-    seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
-    for work in works:
-        result = apply_work(lib, work, formula=formula)
-        if result.detached:
-            where = ", ".join(str(m.location) for m in work.mentions[:2])
-            report.problems.append(
-                f"{where}: this paper's entry '{result.detached}' is missing from {display_path(lib.bib_path)} "
-                "(deleted, or unreadable: see above); it was not recreated under a new key. Restore it "
-                "(e.g. `git checkout -- refs/library.bib`), or delete it from library.yaml to let citekit rebuild it"
-            )
-            continue
-        if result.key is None:
-            pending.append(Pending(work.mentions))
-            continue
-        entry = lib.entries[result.key]
-        if result.key in seen:
-            # two groups of mentions turned out to be one work (e.g. a bare oral link and
-            # its title): the entry keeps both sets of mentions
-            _warn_if_titles_differ(report, f"entry {result.key}", seen[result.key], work.mentions)
-            seen[result.key].extend(work.mentions)
-            entry.mentions = _locations(seen[result.key])
-            _apply_tags(entry, seen[result.key], rules)
-            continue
-        seen[result.key] = list(work.mentions)
-        _apply_tags(entry, work.mentions, rules)
-        if result.created:
-            report.created.append(result.key)
-        if result.upgraded:
-            report.upgraded.append(result.key)
-        report.entries.append(_work_json(entry, work))
-    for entry in lib.entries.values():
-        if entry.key not in seen:
-            _apply_tags(entry, [], rules)  # imported or no longer mentioned: rules still apply
-            if entry.origin == "notes":
-                entry.mentions = []  # the notes no longer mention it; the entry itself stays
-    lib.pending = [p.to_json() for p in pending]
-    report.pending = lib.pending
-    for e in report.entries:
-        status = lib.entries[e["key"]].status
-        report.counts[status] = report.counts.get(status, 0) + 1
-
-
-def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,
-             jobs: int, progress: bool) -> list[Work]:
-    if offline:
-        return [Work(mentions=g, reason="offline: built from the notes") for g in groups]
-    from .resolve.pipeline import resolve_groups
-    from .sources import build_client, build_sources, open_cache
-    from .sources.settings import SourceSettings
-
-    settings = SourceSettings.from_env(cfg.data, cfg.root)
-    settings.refresh = refresh
-    client = build_client(settings)
-    cache = open_cache(settings)
-    try:
-        sources = build_sources(settings, client=client, cache=cache)
-        precedence = (cfg.data.get("resolve") or {}).get("precedence")
-        resolved = resolve_groups(groups, sources, jobs=jobs, progress=progress, pins=_pins(cfg), precedence=precedence)
-    finally:
-        client.close()
-        close = getattr(cache, "close", None)
-        if close:
-            close()
-    report.requests = client.stats.total
-    report.source_problems = list(resolved.problems)
-    names = [s.name for s in sources]
-    if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
-        report.offline = True
-        report.notices.append(
-            f"no source could be reached ({', '.join(names)}): entries were built from the notes "
-            "and will upgrade on the next online sync (details: --json)"
-        )
-    else:
-        report.notices.extend(resolved.problems)
-    if not settings.mailto and report.requests and not report.offline:
-        report.notices.append(
-            "no contact address set: add 'mailto: you@example.org' under 'sources:' in citekit.yaml "
-            "(or CITEKIT_MAILTO) so Crossref serves you from its polite pool and services can reach you"
-        )
-    return resolved.works
-
-
-def _warn_if_titles_differ(report: SyncReport, what: str, first: list[Mention], second: list[Mention]) -> None:
-    """Two differently titled notes landing on one entry is usually a wrong pin: say so."""
-    from rapidfuzz import fuzz
-
-    from .text import normalize_title
-
-    a = next((m for m in first if m.title), None)
-    b = next((m for m in second if m.title), None)
-    if a and b and fuzz.token_set_ratio(normalize_title(a.title or ""), normalize_title(b.title or "")) < 80:
-        report.problems.append(
-            f"{a.location} and {b.location} resolve to the same record ({what}) although their titles differ; "
-            "if they are different papers, check the pins and identifiers given for them"
-        )
-
-
-def _locations(mentions: list[Mention]) -> list[Any]:
-    out = []
-    for m in mentions:
-        if m.location not in out:
-            out.append(m.location)
-    return sorted(out, key=lambda loc: (loc.file, loc.line))
-
-
-def _pins(cfg: Config) -> dict[str, Any]:
-    """``pins:`` of citekit.yaml, read with the same rule as a pin line in the notes."""
-    from .model import Ids
-    from .notes.labels import parse_pin
-    from .text import normalize_title
-
-    out: dict[str, Ids] = {}
-    for title, spec in (cfg.data.get("pins") or {}).items():
-        ids = Ids()
-        for scheme, value in (spec or {}).items():
-            parsed = parse_pin(str(scheme), _pin_text(str(scheme), value)) if str(scheme) in ids.as_dict() else None
-            if parsed:
-                setattr(ids, *parsed)
-        out[normalize_title(str(title))] = ids
-    return out
-
-
-def _pin_text(scheme: str, value: Any) -> str:
-    """A pin as text. YAML reads an unquoted arXiv id as a number (``2602.22890`` becomes
-    2602.2289): new-style ids have five digits after the dot since 2015, four before."""
-    if scheme == "arxiv" and isinstance(value, float):
-        return f"{value:.5f}" if value >= 1501 else f"{value:.4f}"
-    return str(value)
-
-
-def _tag_rules(cfg: Config) -> Any:
-    from .library.tags import load_rules
-
-    return load_rules(cfg.data)
-
-
-def _apply_tags(entry: Entry, mentions: list[Mention], rules: Any) -> None:
-    from .library.tags import compute_auto_tags
-
-    texts = [t for m in mentions for t in (m.summary, m.abstract) if t]
-    hashtags = [h for m in mentions for h in m.hashtags]
-    sections = [m.section for m in mentions if m.section]
-    entry.tags_auto = compute_auto_tags(entry, texts, hashtags, sections, rules)
-
-
-def _work_json(entry: Entry, work: Work) -> dict[str, Any]:
-    chosen = work.chosen if work.status == "resolved" else None
-    return {
-        "key": entry.key,
-        "status": entry.status,
-        "title": entry.title,
-        "chosen": {"source": chosen.source, "id": chosen.id} if chosen else None,
-        "versions": [{"source": v.source, "id": v.id, "stage": v.stage} for v in work.versions],
-        "score": round(work.score, 3),
-        "reason": work.reason,
-        "mentions": [str(m.location) for m in work.mentions],
-    }
+    return run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii)
 
 
 # ---- reading the library ---------------------------------------------------------------
@@ -344,11 +125,24 @@ def entry_json(entry: Entry) -> dict[str, Any]:
     }
 
 
+def list_json(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+              status: str | None = None) -> list[dict[str, Any]]:
+    """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
+    comes from the parsed-library cache instead of converting its LaTeX again."""
+    lib = load_library(start)
+    entries = _select(lib.sorted_entries(), tags=tags, any_tag=any_tag, status=status)
+    rows = [lib.memo("json", e, entry_json) for e in entries]
+    lib.keep_memos()
+    return rows
+
+
 def list_entries(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
                  status: str | None = None) -> list[Entry]:
     """Library entries, optionally filtered by tag expression and status, sorted by key."""
-    lib = load_library(start)
-    entries = lib.sorted_entries()
+    return _select(load_library(start).sorted_entries(), tags=tags, any_tag=any_tag, status=status)
+
+
+def _select(entries: list[Entry], *, tags: list[str] | None, any_tag: bool, status: str | None) -> list[Entry]:
     if tags:
         from .library.tags import select
 
@@ -360,11 +154,17 @@ def list_entries(start: str | Path | None = None, *, tags: list[str] | None = No
 
 def show(key: str, start: str | Path | None = None) -> Entry:
     """One entry by key or alias; the error suggests close keys."""
-    lib = load_library(start)
-    if not lib.entries and not lib.bib_path.exists():
-        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
-    entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
+    from .library.store import read_entry
+
+    refs = load_config(start).refs_dir
+    entry = read_entry(refs, key)
     if entry is None:
+        lib = Library.load(refs)
+        if not lib.entries and not lib.bib_path.exists():
+            raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
+        entry = next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
+        if entry is not None:  # a key typed in another case
+            return entry
         from rapidfuzz import process, utils
 
         close = ([k for k, _score, _ in process.extract(key, list(lib.entries), limit=3, processor=utils.default_process)]
@@ -376,5 +176,5 @@ def show(key: str, start: str | Path | None = None) -> Entry:
 
 __all__ = [
     "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
-    "entry_json", "list_entries", "show",
+    "entry_json", "list_entries", "list_json", "show",
 ]

@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "Write the library, or only what a paper cites, for LaTeX or pandoc."),
     "check": ("paper", "Check a paper's citations against the library."),
     "makefile": ("paper", "Print Makefile targets that keep a paper's refs.bib in step with the library."),
+    "doctor": ("doctor", "Check that refs/ is whole and say what to do about anything that is not."),
     "related-work": ("related", "Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic."),
 }
 

@@ -173,20 +173,19 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
 
     if status == "pending":
         return _list_pending(ctx, as_json, quiet)
-    entries = api.list_entries(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
-    findings = 1 if (tags or status) and not entries else 0
+    rows = api.list_json(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+    findings = 1 if (tags or status) and not rows else 0
     if as_json:
-        print_json([api.entry_json(e) for e in entries])
+        print_json(rows)
         return findings
-    for e in entries:
-        data = api.entry_json(e)
-        tag_text = f"  [{', '.join(e.tags)}]" if e.tags else ""
-        click.echo(f"{e.key:<32} {e.status:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
+    for data in rows:
+        tag_text = f"  [{', '.join(data['tags'])}]" if data["tags"] else ""
+        click.echo(f"{data['key']:<32} {data['status']:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
     if findings:
         click.echo("citekit: no entry matches " + " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status
                    else [])]) + "; see `citekit tags` for the tags in use", err=True)
     elif not quiet:
-        click.echo(f"{len(entries)} entries", err=True)
+        click.echo(f"{len(rows)} entries", err=True)
     return findings
 
 

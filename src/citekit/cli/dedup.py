@@ -16,6 +16,8 @@ from ..library.keys import make_key
 from ..library.merge import merge_entries
 from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
                              write_key_map)
+from ..library.journal import Transaction
+from ..library.lock import writing
 from ..library.store import Library, LibraryError
 from .app import friendly_errors, main, note, print_json, wants_json
 
@@ -63,27 +65,30 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     problems in the files).
     """
     cfg = _config(ctx)
-    lib = Library.load(cfg.refs_dir)
-    report = import_files(lib, files, strings=strings, merge=merge, precedence=_precedence(cfg))
+    with writing(cfg.refs_dir, "import " + " ".join(f.name for f in files), write=not dry_run):
+        lib = Library.load(cfg.refs_dir)
+        report = import_files(lib, files, strings=strings, merge=merge, precedence=_precedence(cfg))
+        target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
+        if not dry_run:
+            txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing
+            save_library(lib, txn)
+            if report.key_map:
+                keymap = cfg.refs_dir / "keymap.yaml"
+                write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
+            if target is not None:
+                write_key_map(target, report.import_map, txn)
+            txn.commit()
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
-    if not dry_run:
-        save_library(lib)
-        if report.key_map:
-            keymap = cfg.refs_dir / "keymap.yaml"
-            write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map))
     if as_json:
         data = report.to_json()
         data["dry_run"] = dry_run
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         _print_import(report, dry_run)
-    if report.import_map and not dry_run:
-        target = map_path or cfg.refs_dir / "import-keymap.yaml"
-        write_key_map(target, report.import_map)
-        if not as_json:
-            note(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
-                 f"  citekit rekey PAPER.tex --map {_show(target, cfg)}", err=False)
+    if target is not None and not dry_run and not as_json:
+        note(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
+             f"  citekit rekey PAPER.tex --map {_show(target, cfg)}", err=False)
     return 1 if report.findings else 0
 
 
@@ -116,14 +121,14 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
     note(summary, err=False)
 
 
-def save_library(lib: Library) -> None:
+def save_library(lib: Library, txn: Transaction | None = None) -> None:
     """Save, turning a value the .bib writer refuses into an error that says what to fix.
 
     Rendering happens before anything is written, so on such an error both files are
     still as they were.
     """
     try:
-        lib.save()
+        lib.save(txn)
     except ValueError as exc:
         raise LibraryError(f"{exc} Nothing was written.") from exc
 
@@ -166,23 +171,26 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, wi
         entries = parsed.entries
         lib = None
         skipped = bool(parsed.problems)
-    else:
-        lib = Library.load(cfg.refs_dir)
-        entries = list(lib.entries.values())
-    found = analyse(entries, precedence=precedence)
-    if as_json:
-        click.echo(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
-    else:
-        _print_analysis(found, apply_)
-    to_merge = found.clusters + (found.versions if with_versions else [])
-    if apply_ and lib is not None and to_merge:
-        key_map = apply_clusters(lib, _disjoint(to_merge), precedence)
-        save_library(lib)
-        target = map_path or cfg.refs_dir / "keymap.yaml"
-        write_key_map(target, compose_key_maps(read_key_map(target), key_map))
-        note(f"merged {len(to_merge)} clusters; key map: {_show(target, cfg)} "
-             f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)")
-        return 1 if skipped else 0
+    with writing(cfg.refs_dir, "dedup --apply", write=apply_ and file is None):
+        if file is None:
+            lib = Library.load(cfg.refs_dir)
+            entries = list(lib.entries.values())
+        found = analyse(entries, precedence=precedence)
+        if as_json:
+            click.echo(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
+        else:
+            _print_analysis(found, apply_)
+        to_merge = found.clusters + (found.versions if with_versions else [])
+        if apply_ and lib is not None and to_merge:
+            key_map = apply_clusters(lib, _disjoint(to_merge), precedence)
+            txn = Transaction(cfg.refs_dir)  # merged library and key map: all or nothing
+            save_library(lib, txn)
+            target = map_path or cfg.refs_dir / "keymap.yaml"
+            write_key_map(target, compose_key_maps(read_key_map(target), key_map), txn)
+            txn.commit()
+            note(f"merged {len(to_merge)} clusters; key map: {_show(target, cfg)} "
+                 f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)")
+            return 1 if skipped else 0
     return 1 if found.clusters or found.stale_ids or skipped else 0
 
 
@@ -275,13 +283,16 @@ def rekey(ctx: click.Context, tex_files: tuple[Path, ...], map_path: Path | None
         return
     total = 0
     changes: dict[str, list[dict[str, Any]]] = {}
-    for tex in tex_files:
-        result = rekey_file(tex, key_map, dry_run=dry_run)
-        changes[str(tex)] = [{"line": c.line, "old": c.old, "new": c.new} for c in result.changes]
-        if not wants_json(ctx):
-            for line in format_changes(str(tex), result):
-                click.echo(line)
-        total += len(result.changes)
+    with writing(cfg.refs_dir, "rekey " + " ".join(t.name for t in tex_files), write=not dry_run):
+        txn = Transaction(cfg.refs_dir)  # every file rewritten, or none
+        for tex in tex_files:
+            result = rekey_file(tex, key_map, dry_run=dry_run, txn=txn)
+            changes[str(tex)] = [{"line": c.line, "old": c.old, "new": c.new} for c in result.changes]
+            if not wants_json(ctx):
+                for line in format_changes(str(tex), result):
+                    click.echo(line)
+            total += len(result.changes)
+        txn.commit()
     if wants_json(ctx):
         print_json({"dry_run": dry_run, "files": changes, "total": total})
     verb = "would rewrite" if dry_run else "rewrote"

@@ -74,6 +74,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit makefile >> Makefile",
         "citekit makefile --paper paper --bib references.bib --format biblatex >> Makefile",
     ),
+    "doctor": (
+        "citekit doctor",
+        "citekit doctor --fix                           # finish or undo an interrupted write",
+        "citekit doctor --rebuild-sidecar               # after losing refs/library.yaml",
+    ),
     "related-work": (
         "citekit related-work --tag muon -o related-muon.tex",
         "citekit related-work --tag muon --tag theory --format markdown",

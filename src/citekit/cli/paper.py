@@ -47,7 +47,11 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
         for problem in parsed.problems:
             click.echo(f"citekit: warning: {problem}", err=True)
         bib_entries = parsed.entries
-    report = check_paper(str(tex), cited, library.sorted_entries(), bib_entries, str(bib) if bib else None)
+    from ..output.cited import descriptor
+
+    report = check_paper(str(tex), cited, library.sorted_entries(), bib_entries, str(bib) if bib else None,
+                         describe=lambda e: library.memo("descriptor", e, descriptor))
+    library.keep_memos()
     code = report.exit_code(strict)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))

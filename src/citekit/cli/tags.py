@@ -61,17 +61,19 @@ def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json:
     tag named like an option (h, q), put it after --: citekit tag KEY -- -h.
     """
     from ..config import load_config
+    from ..library.lock import writing
     from ..library.store import Library
     from ..library.tags import apply_manual
 
     config = load_config(project_dir(ctx))
-    library = Library.load(config.refs_dir)
-    entry = library.get(key)
-    if entry is None:
-        raise click.BadParameter(f"no entry with key {key!r}; see `citekit list` for the keys.", param_hint="KEY")
-    if changes:
-        apply_manual(entry, list(changes))  # a bad tag is TagRuleError: exit 2, nothing saved
-        library.save()
+    with writing(config.refs_dir, f"tag {key} {' '.join(changes)}".strip(), write=bool(changes)):
+        library = Library.load(config.refs_dir)
+        entry = library.get(key)
+        if entry is None:
+            raise click.BadParameter(f"no entry with key {key!r}; see `citekit list` for the keys.", param_hint="KEY")
+        if changes:
+            apply_manual(entry, list(changes))  # a bad tag is TagRuleError: exit 2, nothing saved
+            library.save()
     if as_json:
         print_json(_tag_json(key, entry))
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..model import Entry
 from ..output.cited import CitedKeys, EntryIndex, MissingKey
@@ -169,12 +169,14 @@ def check_paper(
     library: Iterable[Entry],
     bib_entries: Iterable[Entry] | None = None,
     bib_name: str | None = None,
+    describe: Callable[[Entry], str] | None = None,
 ) -> CheckReport:
     """Check a paper's citations against the library and, if given, the paper's own ``.bib``.
 
     A key counts as defined when the library (aliases included) or the paper's ``.bib``
     has it, because either way the paper compiles. The library decides what a key means
     (alias, arXiv-only); the paper ``.bib`` only says what the paper will see.
+    ``describe`` serves the library entries' descriptions for suggestions from a store.
     """
     library = list(library)
     index = EntryIndex(library)
@@ -187,7 +189,7 @@ def check_paper(
         entry = index.get(key)
         in_bib = bib_index.get(key) if bib_index is not None else None
         if entry is None and in_bib is None:
-            suggestions = index.suggest(key) or (bib_index.suggest(key) if bib_index is not None else [])
+            suggestions = index.suggest(key, describe=describe) or (bib_index.suggest(key) if bib_index is not None else [])
             report.undefined.append(MissingKey(key, suggestions, cited.locations.get(key, [])))
             continue
         if entry is not None and entry.key != key:

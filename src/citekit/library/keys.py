@@ -89,11 +89,22 @@ def suffixes() -> Iterable[str]:
             yield c1 + c2
 
 
+class TakenKeys(set):
+    """Keys already given, lower-cased once: many :func:`make_key` calls in one run then
+    do not lower the whole set again each time (which made adding n entries quadratic)."""
+
+    def __init__(self, keys: Iterable[str] = ()) -> None:
+        super().__init__(k.lower() for k in keys)
+
+    def add(self, key: str) -> None:
+        super().add(key.lower())
+
+
 def make_key(entry: Entry | Mapping[str, str], taken: set[str], formula: str | None = None) -> str:
     """A new key not in ``taken`` (compared case-insensitively, as BibTeX does)."""
     fields = entry.fields if isinstance(entry, Entry) else entry
     base = base_key(fields, formula)
-    lowered = {t.lower() for t in taken}
+    lowered = taken if isinstance(taken, TakenKeys) else {t.lower() for t in taken}
     if base not in lowered:
         return base
     for suffix in suffixes():

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from ..output.texscan import group_end, skip_space
+from .journal import Transaction
 from .store import atomic_write
 
 KEYMAP_HEADER = (
@@ -58,11 +59,18 @@ def compose_key_maps(old: Mapping[str, str], new: Mapping[str, str]) -> dict[str
     return {k: v for k, v in merged.items() if k != v}
 
 
-def write_key_map(path: Path, mapping: Mapping[str, str]) -> None:
-    """Write the map sorted by old key, so it diffs cleanly under version control."""
+def write_key_map(path: Path, mapping: Mapping[str, str], txn: Transaction | None = None) -> None:
+    """Write the map sorted by old key, so it diffs cleanly under version control.
+
+    With ``txn`` it is switched in together with the library that the renames belong to.
+    """
     body = yaml.safe_dump(dict(sorted(mapping.items(), key=lambda kv: kv[0].lower())),
                           allow_unicode=True, sort_keys=False, default_flow_style=False)
-    atomic_write(Path(path), KEYMAP_HEADER + (body if mapping else "{}\n"))
+    text = KEYMAP_HEADER + (body if mapping else "{}\n")
+    if txn is not None:
+        txn.stage(Path(path), text)
+    else:
+        atomic_write(Path(path), text)
 
 
 # ---- rewriting LaTeX sources -------------------------------------------------------------
@@ -242,18 +250,23 @@ def _decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
-def rekey_file(path: Path, key_map: Mapping[str, str], *, dry_run: bool = False) -> RekeyResult:
+def rekey_file(path: Path, key_map: Mapping[str, str], *, dry_run: bool = False,
+               txn: Transaction | None = None) -> RekeyResult:
     """Rewrite one .tex file in place (atomically), keeping its encoding and every line end.
 
     The text is never newline-translated: a file with one CRLF line among LF lines (or
     CR-only lines) comes back with exactly those line ends, so its diff shows only keys.
+    With ``txn`` the new text joins a transaction (several files switched in together).
     """
     path = Path(path)
     raw = path.read_bytes()
     text, encoding = _decode(raw)
     result = rewrite_citations(text, key_map)
     if result.changed and not dry_run:
-        _write_same_encoding(path, result.text, encoding)
+        if txn is not None:
+            txn.stage(path, result.text.encode(encoding))
+        else:
+            _write_same_encoding(path, result.text, encoding)
     return result
 
 

@@ -11,10 +11,15 @@ and fields in a fixed order, so an unchanged library is rewritten byte for byte.
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import marshal
+import operator
 import os
 import re
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,12 +28,26 @@ import yaml
 
 from ..config import display_path
 from ..model import Entry, Ids, Location
-from ..output.bibtex import render_entries
+from ..output.bibtex import check_unique_keys, render_entries
 from ..output.latex import to_ascii
+from . import parsed_cache
 from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text, split_ids
+from .errors import LibraryError
+from .journal import Transaction, journal_path, read_view, stale_temps
 from .tags import tags_from_keywords
 
-SIDECAR_VERSION = 1
+#: 2: per-entry blocks, ``bib_checksum`` pairing it with library.bib, an end line, and
+#: ``issued_keys`` holding only keys no entry, alias or detached record implies.
+#: Version 1 files (no mark, no end line, full key list) are read as they are.
+SIDECAR_VERSION = 2
+SIDECAR_MARK = "# citekit-sidecar: 2"
+SIDECAR_HEAD = (
+    "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
+    "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
+    f"{SIDECAR_MARK}\n"
+)
+SIDECAR_END = "# end of citekit sidecar\n"
+_SPLIT_RETRIES = 4
 # The safe loader and dumper, in C when libyaml is present: a 7,000-entry sidecar loads in
 # 2.4 s instead of 20 s. Both build only plain data (no arbitrary objects), exactly like
 # yaml.safe_load/safe_dump, and the C dumper writes the same bytes as the Python one.
@@ -60,8 +79,54 @@ def _checksum_ok(text: str) -> bool:
     return text[at + len(CHECKSUM_MARK):line_end].strip() == _checksum(text[line_end + 2:])
 
 
-class LibraryError(Exception):
-    """The library cannot be read or written safely; the message says what to do."""
+def _stated_checksum(text: str | None) -> str | None:
+    """The checksum library.bib's header says it was written with (hand edits keep the line)."""
+    if not text:
+        return None
+    at = text.find(CHECKSUM_MARK, 0, 2000)
+    if at < 0:
+        return None
+    end = text.find("\n", at)
+    return text[at + len(CHECKSUM_MARK):end if end >= 0 else None].strip() or None
+
+
+class _SplitPair(Exception):
+    """library.bib and the sidecar were not written together."""
+
+
+def _recover_if_free(refs: Path) -> None:
+    """Finish an interrupted write and delete stale temporaries when no writer is at work.
+
+    Readers never wait: if a writer holds the lock, they read through its journal instead.
+    """
+    if not (journal_path(refs).exists() or stale_temps(refs)):
+        return
+    from .lock import LockBusy, ProjectLock
+
+    try:
+        with ProjectLock(refs, "recovery", wait=0):
+            pass  # taking the lock recovers
+    except (LockBusy, OSError):
+        pass
+
+
+def _read_pair(refs: Path) -> tuple[bytes | None, bytes | None]:
+    """Both files' bytes; while a writer switches them in, through its journal."""
+    view = read_view(refs)
+    out: list[bytes | None] = []
+    for name in ("library.bib", "library.yaml"):
+        target = (refs / name).absolute()
+        data = None
+        for candidate in (view.get(target), target):
+            if candidate is None:
+                continue
+            try:
+                data = candidate.read_bytes()
+                break
+            except FileNotFoundError:
+                continue
+        out.append(data)
+    return out[0], out[1]
 
 
 @dataclass
@@ -82,6 +147,17 @@ class Library:
     #: sidecar records whose entry is missing from library.bib (deleted by hand, or
     #: unreadable): kept, so their keys and metadata come back when the entry does
     detached: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: key -> (signature, library.bib text, sidecar text) of each entry as last rendered
+    _chunks: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False, compare=False)
+    #: the same, still marshalled as read from the cache (decoded when written)
+    _chunk_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    #: each entry's state as loaded from the cache: an entry still equal to it needs no work
+    _state_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    _loaded_ascii: bool = field(default=False, repr=False, compare=False)
+    _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
+    _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    _memos_dirty: bool = field(default=False, repr=False, compare=False)
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -148,26 +224,102 @@ class Library:
         out = []
         for key, meta in sorted(self.detached.items()):
             entry = _from_sidecar(key, meta)
-            entry.fields = {k: v for k, v in entry.generated.items() if k != TYPE_MARK}
+            entry.fields = {k: v for k, v in entry.generated.items() if k != TYPE_MARK and not v.startswith(HASH_MARK)}
             out.append(entry)
         self.__dict__["_detached_cache"] = (self.detached, out)
         return out
 
+    def memo(self, kind: str, entry: Entry, compute: Callable[[Entry], Any]) -> Any:
+        """``compute(entry)``, remembered in the parsed-library cache until the entry changes.
+
+        For what read-only commands derive from every entry (plain-text titles for
+        ``list --json``): the second run reads the stored value instead of converting
+        LaTeX again. Values must be plain data (str, numbers, lists, dicts, None).
+        """
+        if kind not in self._memos and ":" in kind:  # a new version of a family: drop the old ones
+            family = kind.split(":", 1)[0] + ":"
+            for old in [k for k in self._memos if k.startswith(family)]:
+                del self._memos[old]
+        table = self._memos.setdefault(kind, {})
+        if entry.key in table and self.entries.get(entry.key) is entry:
+            return table[entry.key]
+        value = compute(entry)
+        if self.entries.get(entry.key) is entry:
+            table[entry.key] = value
+            self._memos_dirty = True
+        return value
+
+    def keep_memos(self) -> None:
+        """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
+        if not self._memos_dirty or self._fingerprint is None:
+            return
+        bib_data, side_data = _read_pair(self.refs_dir)
+        now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
+        if now == self._fingerprint:
+            parsed_cache.write(self.refs_dir, self._cache_data())
+        self._memos_dirty = False
+
     # ---- load --------------------------------------------------------------------------
     @classmethod
-    def load(cls, refs_dir: Path) -> "Library":
-        """Read both files; a missing library is an empty one, a damaged entry a problem."""
-        lib = cls(refs_dir=Path(refs_dir))
-        sidecar = lib._read_sidecar()
+    def load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
+        """See :meth:`_load`; the cyclic garbage collector is paused meanwhile: building
+        tens of thousands of acyclic objects otherwise triggers full collections over
+        an ever larger heap, which made each load slower than the one before."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return cls._load(refs_dir, use_cache=use_cache, recover=recover)
+        finally:
+            if paused:
+                gc.enable()
+
+    @classmethod
+    def _load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
+        """Read both files; a missing library is an empty one, a damaged entry a problem.
+
+        A parse is stored in the project's parsed-library cache and reused while neither
+        file changes. A ``library.bib`` and sidecar that were not written together (an
+        interrupted copy, one of them restored from git) are refused with what to do. An
+        interrupted write is finished or undone first when no writer is at work
+        (``recover=False``: only read through it, as ``doctor`` does before ``--fix``).
+        """
+        refs = Path(refs_dir)
+        if recover:
+            _recover_if_free(refs)
+        for attempt in range(_SPLIT_RETRIES):
+            bib_data, side_data = _read_pair(refs)
+            fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
+                           parsed_cache.file_key(refs / "library.yaml", side_data))
+            if use_cache:
+                cached = parsed_cache.read(refs, fingerprint)
+                if cached is not None:
+                    return cls._from_cache(refs, cached, fingerprint)
+            try:
+                lib = cls._parse(refs, bib_data, side_data)
+            except _SplitPair as exc:
+                if attempt + 1 < _SPLIT_RETRIES:  # maybe a writer is switching files right now
+                    time.sleep(0.05 * (attempt + 1))
+                    continue
+                raise LibraryError(str(exc)) from None
+            lib._fingerprint = fingerprint
+            if use_cache:
+                parsed_cache.write(refs, lib._cache_data())
+            return lib
+        raise AssertionError("unreachable")
+
+    @classmethod
+    def _parse(cls, refs: Path, bib_data: bytes | None, side_data: bytes | None) -> "Library":
+        lib = cls(refs_dir=refs)
+        bib_text = decode_bytes(bib_data)[0] if bib_data is not None else None
+        sidecar = lib._parse_sidecar(side_data, bib_text)
         side_entries: dict[str, dict[str, Any]] = sidecar.get("entries") or {}
         lib.issued_keys = set(sidecar.get("issued_keys") or [])
         lib.pending = list(sidecar.get("pending") or [])
         lib.ascii = bool(sidecar.get("ascii", False))
-        if lib.bib_path.exists():
-            data = lib.bib_path.read_bytes()
-            text, _enc = decode_bytes(data)
+        if bib_data is not None and bib_text is not None:
+            text = bib_text
             name = display_path(lib.bib_path)
-            lib.problems.extend(encoding_problems(data, name))
+            lib.problems.extend(encoding_problems(bib_data, name))
             parsed = parse_bib_text(text, name)
             lib.problems.extend(parsed.problems)
             lib.preamble = parsed.preamble
@@ -194,19 +346,82 @@ class Library:
             lib.issued_keys.update(e.aliases)
         return lib
 
-    def _read_sidecar(self) -> dict[str, Any]:
-        if not self.sidecar_path.exists():
+    def _parse_sidecar(self, data: bytes | None, bib_text: str | None) -> dict[str, Any]:
+        """The sidecar as data, refusing one that is missing, cut short or from another write."""
+        name = display_path(self.sidecar_path)
+        restore = (f"Restore it from version control (e.g. `git checkout -- {name}`), or run "
+                   "`citekit doctor --rebuild-sidecar` to rebuild it from library.bib (keys kept; what "
+                   "library.bib cannot say, such as status and notes' mentions, becomes 'unknown')")
+        if data is None:
+            if bib_text is not None and CHECKSUM_MARK in bib_text:
+                raise LibraryError(f"{name} is missing but {display_path(self.bib_path)} was written by citekit, "
+                                   f"so its tags, status and identifiers would be lost. {restore}.")
             return {}
         try:
-            data = yaml.load(self.sidecar_path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
+            text = data.decode("utf-8")
+            loaded = yaml.load(text, Loader=_SAFE_LOADER) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise LibraryError(
-                f"{display_path(self.sidecar_path)} is damaged ({exc}). Restore it (e.g. `git checkout -- {self.sidecar_path.name}`) "
-                "and run again; citekit will not overwrite it."
-            ) from exc
-        if not isinstance(data, dict):
-            raise LibraryError(f"{display_path(self.sidecar_path)} is not a citekit sidecar (expected a mapping).")
-        return data
+            raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
+        if not isinstance(loaded, dict):
+            raise LibraryError(f"{name} is not a citekit sidecar (expected a mapping). {restore}.")
+        if SIDECAR_MARK in text[:400] and not text.rstrip().endswith(SIDECAR_END.strip()):
+            raise LibraryError(f"{name} is cut short (its last line is missing). {restore}.")
+        recorded = loaded.get("bib_checksum")
+        stated = _stated_checksum(bib_text) if bib_text is not None else None
+        if recorded and stated and recorded != stated:
+            raise _SplitPair(
+                f"{display_path(self.bib_path)} and {name} are not from the same write (checksum {stated} "
+                f"vs {recorded}): one was restored or copied without the other. Restore both from the same "
+                "version (e.g. `git checkout -- refs/`), or run `citekit doctor` to see what differs")
+        return loaded
+
+    @classmethod
+    def _from_cache(cls, refs: Path, data: dict[str, Any], fingerprint: tuple[Any, ...]) -> "Library":
+        lib = cls(refs_dir=refs)
+        meta = data["meta"]
+        lib.issued_keys = set(meta["issued_keys"])
+        lib.problems = [Problem(*p) for p in meta["problems"]]
+        lib.unparsed = list(meta["unparsed"])
+        lib.preamble = list(meta["preamble"])
+        lib.pending = list(meta["pending"])
+        lib.ascii = bool(meta["ascii"])
+        lib.detached = dict(meta["detached"])
+        for key, blob in data["entries"].items():
+            lib.entries[key] = _entry_from_state(key, marshal.loads(blob))
+        lib._state_blobs = dict(data["entries"])  # what each entry was when loaded
+        lib._loaded_ascii = lib.ascii
+        lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
+        lib._fingerprint = fingerprint
+        lib._memos = {kind: dict(table) for kind, table in (data.get("memos") or {}).items()}
+        return lib
+
+    def _cache_data(self) -> dict[str, Any]:
+        entries = {}
+        chunks = {}
+        aliases = {}
+        blobs = self._state_blobs
+        for key, e in self.entries.items():
+            entries[key] = blobs.get(key) or marshal.dumps(_entry_state(e))
+            if key in self._chunks:
+                chunks[key] = marshal.dumps(self._chunks[key])
+            elif key in self._chunk_blobs:
+                chunks[key] = self._chunk_blobs[key]
+            for a in e.aliases:
+                aliases[a] = key
+        return {
+            "fingerprint": self._fingerprint,
+            "meta": {
+                "issued_keys": sorted(self.issued_keys),
+                "problems": [(p.file, p.line, p.message) for p in self.problems],
+                "unparsed": list(self.unparsed), "preamble": list(self.preamble),
+                "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
+            },
+            "entries": entries,
+            "chunks": chunks,
+            "memos": {kind: {k: v for k, v in table.items() if k in self.entries} for kind, table in self._memos.items()},
+            "aliases": aliases,
+            "lower": {k.lower(): k for k in self.entries},
+        }
 
     # ---- save --------------------------------------------------------------------------
     def render_bib(self, *, ascii: bool | None = None) -> str:
@@ -214,13 +429,15 @@ class Library:
 
         The last header line is a checksum of everything below it: when it still matches
         on the next load, nobody has edited the file since citekit wrote it, whatever the
-        sidecar says (e.g. after a crash between the two writes, or a sidecar restored
-        from git).
+        sidecar says; the sidecar records the same checksum, which is how a reader tells
+        a pair written together from a split one.
         """
-        return self._bib_text([written_entry(e) for e in self.sorted_entries()], ascii=ascii)
+        if ascii is None or bool(ascii) == self.ascii:
+            return self.render_files()[0]
+        written = [written_entry(e) for e in self.sorted_entries()]
+        return self._bib_text(render_entries(written, ascii=ascii))
 
-    def _bib_text(self, written: list[Entry], *, ascii: bool | None = None) -> str:
-        body = render_entries(written, ascii=self.ascii if ascii is None else ascii)
+    def _bib_text(self, body: str) -> str:
         if self.preamble:
             body = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble) + body.lstrip("\n")
         if self.unparsed:
@@ -232,41 +449,125 @@ class Library:
         header = "".join(f"% {line}\n" for line in BIB_HEADER.split("\n"))
         return f"{header}{CHECKSUM_MARK}{_checksum(body)}\n\n{body}"
 
-    def save(self) -> bool:
-        """Write both files atomically; returns whether anything changed on disk."""
-        ordered = self.sorted_entries()
-        written = [written_entry(e) for e in ordered]
-        for entry, out in zip(ordered, written):
-            entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-        bib_text = self._bib_text(written)
-        side_text = self._render_sidecar()
-        self.refs_dir.mkdir(parents=True, exist_ok=True)
-        changed = False
-        for path, text in ((self.bib_path, bib_text), (self.sidecar_path, side_text)):
-            if not path.exists() or path.read_bytes() != text.encode("utf-8"):
-                atomic_write(path, text)
-                changed = True
-        return changed
+    def render_files(self) -> tuple[str, str]:
+        """The texts of ``library.bib`` and the sidecar as they would be written now.
 
-    def _render_sidecar(self) -> str:
-        entries = {e.key: _to_sidecar(e) for e in self.sorted_entries()}
-        data = {
-            "version": SIDECAR_VERSION,
-            "issued_keys": sorted(self.taken_keys(), key=str.lower),
-            "entries": entries,
-        }
-        if self.pending:
-            data["pending"] = self.pending
+        Each entry's share of both files is rendered once and reused while the entry does
+        not change, so a write after ``tag`` renders one entry; the result is by
+        construction the same bytes as rendering everything.
+        """
+        ordered = self.sorted_entries()
+        check_unique_keys(ordered)
+        bib_parts: list[str] = []
+        yaml_parts: list[str] = []
+        chunks = self._chunks
+        blobs = self._state_blobs
+        for entry in ordered:
+            key = entry.key
+            blob = blobs.get(key) if self.ascii == self._loaded_ascii else None
+            if blob is not None:
+                reused = chunks.get(key)
+                if reused is None and key in self._chunk_blobs:
+                    reused = marshal.loads(self._chunk_blobs[key])
+                if reused is not None and marshal.loads(blob) == _entry_state(entry):
+                    # exactly as loaded, and rendered then: nothing to derive or render
+                    chunks[key] = reused
+                    bib_parts.append(reused[1])
+                    yaml_parts.append(reused[2])
+                    continue
+            blobs.pop(key, None)
+            out = written_entry(entry)
+            entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
+            # repr, not marshal: marshal output depends on how objects are shared in memory
+            sig = hashlib.sha256(repr((_entry_state(entry), self.ascii)).encode("utf-8")).digest()
+            cached = chunks.get(entry.key)
+            if cached is None and entry.key in self._chunk_blobs:
+                cached = marshal.loads(self._chunk_blobs[entry.key])
+            if cached is None or cached[0] != sig:
+                cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
+                for table in self._memos.values():
+                    table.pop(entry.key, None)
+            chunks[entry.key] = cached
+            bib_parts.append(cached[1])
+            yaml_parts.append(cached[2])
+        for key in [k for k in chunks if k not in self.entries]:
+            del chunks[key]
+        for key in [k for k in blobs if k not in self.entries]:
+            del blobs[key]
+        self._chunk_blobs = {}
+        for table in self._memos.values():
+            for key in [k for k in table if k not in chunks]:
+                del table[key]
+        body = "\n".join(bib_parts) if bib_parts else render_entries([], ascii=self.ascii)
+        bib_text = self._bib_text(body)
+        return bib_text, self._render_sidecar(yaml_parts, _stated_checksum(bib_text))
+
+    def save(self, txn: Transaction | None = None) -> bool:
+        """Write both files as one transaction; returns whether anything changed on disk.
+
+        With ``txn`` the files join a caller's transaction (e.g. with a key map) and are
+        switched in by its commit; the parsed-library cache is refreshed after the switch.
+        """
+        bib_text, side_text = self.render_files()
+        own = txn is None
+        txn = txn or Transaction(self.refs_dir)
+        txn.stage(self.bib_path, bib_text)
+        txn.stage(self.sidecar_path, side_text)
+        txn.on_commit.append(self._refresh_cache)
+        if own:
+            return txn.commit()
+        return any(p in txn.changes() for p in (self.bib_path.absolute(), self.sidecar_path.absolute()))
+
+    def _refresh_cache(self) -> None:
+        bib_data, side_data = _read_pair(self.refs_dir)
+        self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
+                             parsed_cache.file_key(self.sidecar_path, side_data))
+        data = self._cache_data()
+        parsed_cache.write(self.refs_dir, data)
+        self._state_blobs = dict(data["entries"])
+        self._loaded_ascii = self.ascii
+
+    def _render_sidecar(self, entry_parts: list[str], bib_checksum: str | None) -> str:
+        def dump(data: dict[str, Any]) -> str:
+            return yaml.dump(data, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True, width=100,
+                             default_flow_style=False)
+
+        implied = set(self.entries) | set(self.detached) | {a for e in self.entries.values() for a in e.aliases}
+        extra_keys = sorted((k for k in self.issued_keys if k not in implied), key=str.lower)
+        head = {"version": SIDECAR_VERSION}
         if self.ascii:
-            data["ascii"] = True
+            head["ascii"] = True
+        if bib_checksum:
+            head["bib_checksum"] = bib_checksum
         if self.detached:
-            data["detached"] = {k: self.detached[k] for k in sorted(self.detached, key=str.lower)}
-        head = (
-            "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
-            "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
-        )
-        return head + yaml.dump(data, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True, width=100,
-                                default_flow_style=False)
+            head["detached"] = {k: self.detached[k] for k in sorted(self.detached, key=str.lower)}
+        tail: dict[str, Any] = {}
+        if extra_keys:
+            tail["issued_keys"] = extra_keys
+        if self.pending:
+            tail["pending"] = self.pending
+        entries = "entries:\n" + "".join(entry_parts) if entry_parts else "entries: {}\n"
+        return (SIDECAR_HEAD + dump(head) + entries + (dump(tail) if tail else "") + SIDECAR_END)
+
+
+def read_entry(refs_dir: Path, key: str) -> Entry | None:
+    """One entry by key, alias or key in another case, decoding only that entry from the
+    parsed-library cache (``show``); a full load when the cache does not match refs/."""
+    refs = Path(refs_dir)
+    _recover_if_free(refs)
+    bib_data, side_data = _read_pair(refs)
+    fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
+                   parsed_cache.file_key(refs / "library.yaml", side_data))
+    data = parsed_cache.read(refs, fingerprint)
+    if data is None:
+        lib = Library.load(refs)
+        entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
+        return entry
+    entries = data["entries"]
+    found = key if key in entries else data["aliases"].get(key) or data["lower"].get(key.lower())
+    if found is None or found not in entries:
+        return None
+    return _entry_from_state(found, marshal.loads(entries[found]))
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -301,7 +602,8 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: boo
         return
     if untouched:
         generated = entry.generated
-        entry.fields = {k: (generated[k] if k in generated and _same_value(generated[k], v) else v)
+        entry.fields = {k: (generated[k] if k in generated and _same_value(generated[k], v)
+                            and not generated[k].startswith(HASH_MARK) else v)
                         for k, v in fields.items()}
         return
     hand = set(entry.hand)
@@ -309,7 +611,8 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: boo
     for name, value in list(fields.items()):
         gen = generated.get(name)
         if gen is not None and _same_value(gen, value):
-            fields[name] = gen  # the same value (maybe written with LaTeX escapes in ascii mode)
+            if not gen.startswith(HASH_MARK):
+                fields[name] = gen  # the same value (maybe written with LaTeX escapes in ascii mode)
             continue
         hand.add(name)
     for name in generated:
@@ -336,6 +639,8 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
 
 def _same_value(generated: str, written: str) -> bool:
     """Whether a value read from library.bib is what citekit wrote, in UTF-8 or ASCII mode."""
+    if generated.startswith(HASH_MARK):
+        return generated == _digest(written)
     if _norm(generated) == _norm(written):
         return True
     return not generated.isascii() and _norm(to_ascii(generated)) == _norm(written)
@@ -354,15 +659,41 @@ def _manual_entry(bib_entry: Entry) -> Entry:
     return entry
 
 
-def _to_sidecar(e: Entry) -> dict[str, Any]:
+def _by_hash(name: str, value: str, ascii: bool) -> bool:
+    """Whether the sidecar may keep only a hash of what citekit wrote for this field.
+
+    A hash tells a hand edit from citekit's own value as well as a copy does, when
+    library.bib gives the value back exactly: so not in ASCII mode for non-ASCII text
+    (the file holds escapes), not for values with line breaks or runs of spaces (read
+    back folded), and never for the title, the keywords and the type, which matching and
+    tags read from the sidecar itself. Short values are kept: a hash would not be smaller.
+    """
+    return (len(value) > _HASH_MIN and name not in _KEEP_FULL and (value.isascii() or not ascii)
+            and value == _norm(value))
+
+
+_HASH_MIN = 24
+_KEEP_FULL = frozenset({"title", "keywords", "ids", TYPE_MARK})
+#: marks a remembered value that is only a hash (in memory; ``generated_hash`` on disk)
+HASH_MARK = "\x00sha256:"
+
+
+def _digest(value: str) -> str:
+    return HASH_MARK + hashlib.sha256(_norm(value).encode("utf-8")).hexdigest()[:20]
+
+
+def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "status": e.status,
         "ids": e.ids.as_dict(),
         "tags": {"auto": sorted(e.tags_auto), "added": sorted(e.tags_added), "removed": sorted(e.tags_removed)},
         "mentions": [str(m) for m in e.mentions],
         "origin": e.origin,
-        "generated": dict(sorted(e.generated.items())),
+        "generated": {k: v for k, v in sorted(e.generated.items()) if not _by_hash(k, v, ascii)},
     }
+    hashed = {k: _digest(v)[len(HASH_MARK):] for k, v in sorted(e.generated.items()) if _by_hash(k, v, ascii)}
+    if hashed:
+        out["generated_hash"] = hashed
     optional = {
         "summary": e.summary,
         "abstract": e.abstract,
@@ -374,6 +705,40 @@ def _to_sidecar(e: Entry) -> dict[str, Any]:
     }
     out.update({k: v for k, v in optional.items() if v})
     return out
+
+
+def _yaml_chunk(entry: Entry, ascii: bool) -> str:
+    """One entry's block of the sidecar, indented under ``entries:``."""
+    text = yaml.dump({entry.key: _to_sidecar(entry, ascii)}, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True,
+                     width=100, default_flow_style=False)
+    return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+_STATE_FIELDS = ("entry_type", "fields", "status", "summary", "abstract", "tags_auto", "tags_added", "tags_removed",
+                 "aliases", "versions", "provenance", "generated", "hand", "origin", "reason")
+
+
+_STATE_OF = operator.attrgetter(*_STATE_FIELDS)
+
+
+def _entry_state(e: Entry) -> tuple[Any, ...]:
+    """An entry as plain data (for the parsed-library cache and change detection)."""
+    return _STATE_OF(e) + (e.ids.as_dict(), [(m.file, m.line) for m in e.mentions])
+
+
+def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
+    """The inverse of :func:`_entry_state`, without the dataclass constructor (a cached load
+    builds thousands of entries; every field is set here, so none needs its default)."""
+    n = len(_STATE_FIELDS)
+    entry = Entry.__new__(Entry)
+    values = entry.__dict__
+    values.update(zip(_STATE_FIELDS, state))
+    values["key"] = key
+    ids = Ids.__new__(Ids)
+    ids.__dict__.update(state[n])
+    values["ids"] = ids
+    values["mentions"] = [Location(f, line) for f, line in state[n + 1]]
+    return entry
 
 
 def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
@@ -396,7 +761,8 @@ def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
         aliases=list(meta.get("aliases") or []),
         versions=list(meta.get("versions") or []),
         provenance=dict(meta.get("provenance") or {}),
-        generated={str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
+        generated={**{str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
+                   **{str(k): HASH_MARK + str(v) for k, v in (meta.get("generated_hash") or {}).items()}},
         hand=list(meta.get("hand") or []),
         origin=str(meta.get("origin") or "notes"),
         reason=str(meta.get("reason") or ""),

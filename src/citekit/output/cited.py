@@ -13,7 +13,7 @@ import copy
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from rapidfuzz import fuzz
 
@@ -408,20 +408,22 @@ class EntryIndex:
             found = self.entries[self.folded[key.lower()]]
         return found
 
-    def suggest(self, key: str, limit: int = 2) -> list[Entry]:
+    def suggest(self, key: str, limit: int = 2, describe: Callable[[Entry], str] | None = None) -> list[Entry]:
         """The entries most likely meant by a key that is not in the library.
 
         Two signals: the key spelled almost like an existing key (typos, case), and the
         key's words (``schaipp``, ``2026``, ``stepsize``) found in an entry's first author,
-        year and title (a key written by hand or by another tool).
+        year and title (a key written by hand or by another tool). ``describe`` may serve
+        :func:`descriptor` from a store (the library's parsed cache).
         """
+        describe = describe or descriptor
         words = " ".join(re.findall(r"[a-z]+|\d+", key.lower()))
         scored: list[tuple[float, str]] = []
         for entry in self.entries.values():
             by_key = fuzz.ratio(key.lower(), entry.key.lower())
             for alias in entry.aliases:
                 by_key = max(by_key, fuzz.ratio(key.lower(), alias.lower()))
-            by_words = fuzz.token_set_ratio(words, _descriptor(entry)) * 0.9 if words else 0.0
+            by_words = fuzz.token_set_ratio(words, describe(entry)) * 0.9 if words else 0.0
             score = max(by_key, by_words)
             if score >= 70:
                 scored.append((score, entry.key))
@@ -429,7 +431,7 @@ class EntryIndex:
         return [self.entries[k] for _, k in scored[:limit]]
 
 
-def _descriptor(entry: Entry) -> str:
+def descriptor(entry: Entry) -> str:
     """First author's family name, year and title words, squeezed like a citation key."""
     author = entry.fields.get("author", "").split(" and ")[0]
     family = author.split(",")[0] if "," in author else (author.split() or [""])[-1]

@@ -1,0 +1,218 @@
+"""``citekit doctor``: is this project's ``refs/`` whole, and what to do when it is not.
+
+Each check returns findings with the fix spelled out. Checking reads only; ``fix``
+finishes or undoes an interrupted write, deletes stale temporaries and a stale lock note
+and refreshes the parsed-library cache (all under the project lock);
+:func:`rebuild_sidecar` writes a new sidecar from ``library.bib`` alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import display_path
+from . import parsed_cache
+from .bibfile import decode_bytes, parse_bib_text, split_ids
+from .errors import LibraryError
+from .journal import read_journal, stale_temps
+from .lock import ProjectLock, describe, holder, is_stale
+from .store import Library, _read_pair
+from .tags import tags_from_keywords
+
+UNKNOWN = "unknown"
+
+
+@dataclass
+class Finding:
+    """One thing wrong (``problem``) or worth knowing (``note``), and what to do about it."""
+
+    level: str  # problem | note
+    check: str
+    message: str
+    fix: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"level": self.level, "check": self.check, "message": self.message, "fix": self.fix}
+
+
+@dataclass
+class DoctorReport:
+    findings: list[Finding] = field(default_factory=list)
+    checked: list[str] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)
+    entries: int = 0
+
+    @property
+    def problems(self) -> list[Finding]:
+        return [f for f in self.findings if f.level == "problem"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entries": self.entries, "checked": self.checked, "fixed": self.fixed,
+                "findings": [f.to_json() for f in self.findings]}
+
+
+def diagnose(refs_dir: Path, *, fix: bool = False) -> DoctorReport:
+    """Run every check; with ``fix``, repair what can be repaired without a decision first."""
+    refs = Path(refs_dir)
+    report = DoctorReport()
+    if fix:
+        with ProjectLock(refs, "doctor --fix") as lock:
+            report.fixed.extend(lock.recovered)
+            parsed_cache.drop(refs)
+    _check_write_state(refs, report)
+    _check_lock(refs, report)
+    lib = _check_pair(refs, report)
+    if lib is not None:
+        report.entries = len(lib.entries)
+        _check_keys(lib, report)
+        _check_aliases(lib, report)
+        _check_cache(refs, report, fix=fix)
+    return report
+
+
+def _check_write_state(refs: Path, report: DoctorReport) -> None:
+    report.checked.append("interrupted writes")
+    record = read_journal(refs)
+    if record is not None:
+        what = "finished" if record["state"] == "commit" else "undone"
+        report.findings.append(Finding("problem", "interrupted writes",
+                                       f"a write was interrupted ({len(record['files'])} file(s)); it will be {what} "
+                                       "by the next writing command",
+                                       "run `citekit doctor --fix` (or any writing command) to do it now"))
+    temps = stale_temps(refs)
+    if temps:
+        report.findings.append(Finding("problem", "interrupted writes",
+                                       f"{len(temps)} temporary file(s) left by an interrupted write: "
+                                       + ", ".join(p.name for p in temps[:5]),
+                                       "run `citekit doctor --fix` to delete them"))
+
+
+def _check_lock(refs: Path, report: DoctorReport) -> None:
+    report.checked.append("lock")
+    if is_stale(refs):
+        report.findings.append(Finding("note", "lock",
+                                       f"a lock note names {describe(holder(refs))}, which no longer runs",
+                                       "harmless (the lock itself was released); `citekit doctor --fix` deletes the note"))
+    elif holder(refs) is not None:
+        report.findings.append(Finding("note", "lock", f"{describe(holder(refs))} is writing the library right now",
+                                       "wait for it to finish, then run doctor again"))
+
+
+def _check_pair(refs: Path, report: DoctorReport) -> Library | None:
+    report.checked.append("library.bib and library.yaml belong together")
+    try:
+        lib = Library.load(refs, use_cache=False, recover=False)
+    except LibraryError as exc:
+        report.findings.append(Finding("problem", "library files", str(exc),
+                                       "restore both files from version control, or `citekit doctor --rebuild-sidecar`"))
+        return None
+    for p in lib.problems:
+        report.findings.append(Finding("problem", "library.bib", str(p), "edit library.bib as the message says"))
+    report.checked.append("sidecar matches library.bib")
+    for key in sorted(lib.detached, key=str.lower):
+        report.findings.append(Finding(
+            "note", "sidecar matches", f"'{key}' is in library.yaml but missing from library.bib (deleted by hand?)",
+            "restore the entry from version control, or keep it deleted: its key stays reserved"))
+    manual = sorted(k for k, e in lib.entries.items() if e.origin == "manual")
+    if manual:
+        report.findings.append(Finding(
+            "note", "sidecar matches",
+            f"{len(manual)} entr{'y' if len(manual) == 1 else 'ies'} written into library.bib by hand "
+            f"({', '.join(manual[:5])}{', ...' if len(manual) > 5 else ''}); citekit keeps them as they are"))
+    return lib
+
+
+def _check_keys(lib: Library, report: DoctorReport) -> None:
+    report.checked.append("keys unique")
+    owner: dict[str, str] = {}
+    for key in lib.entries:
+        owner[key.lower()] = key
+    for entry in lib.entries.values():
+        for alias in entry.aliases:
+            other = owner.get(alias.lower())
+            if other is not None and other != entry.key:
+                what = "an entry's key" if other in lib.entries else f"also an alias of '{other}'"
+                report.findings.append(Finding(
+                    "problem", "keys unique", f"alias '{alias}' of '{entry.key}' is {what}",
+                    f"remove '{alias}' from the ids field of '{entry.key}' in library.bib"))
+            owner.setdefault(alias.lower(), entry.key)
+
+
+def _check_aliases(lib: Library, report: DoctorReport) -> None:
+    from .rekey import KeyMapError, read_key_map
+
+    report.checked.append("aliases resolvable")
+    for name in ("keymap.yaml", "import-keymap.yaml"):
+        path = lib.refs_dir / name
+        try:
+            mapping = read_key_map(path)
+        except KeyMapError as exc:
+            report.findings.append(Finding("problem", "aliases resolvable", str(exc),
+                                           "restore it from version control"))
+            continue
+        missing = sorted(old for old, new in mapping.items() if lib.get(new) is None)
+        if missing:
+            report.findings.append(Finding(
+                "problem", "aliases resolvable",
+                f"{display_path(path)}: {len(missing)} old key(s) point at keys no entry has "
+                f"({', '.join(f'{m} -> {mapping[m]}' for m in missing[:5])})",
+                "restore the missing entries from version control, or delete those lines from the key map"))
+
+
+def _check_cache(refs: Path, report: DoctorReport, *, fix: bool) -> None:
+    report.checked.append("cache healthy")
+    bib_data, side_data = _read_pair(refs)
+    fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
+                   parsed_cache.file_key(refs / "library.yaml", side_data))
+    state = parsed_cache.health(refs, fingerprint)
+    if state == "damaged":
+        report.findings.append(Finding("problem", "cache healthy",
+                                       f"{display_path(parsed_cache.cache_path(refs))} cannot be read",
+                                       "run `citekit doctor --fix` (or delete it): it is rebuilt on the next command"))
+    elif state == "stale" and not fix:
+        report.findings.append(Finding("note", "cache healthy", "the parsed-library cache predates the last change "
+                                       "to refs/; the next command refreshes it"))
+
+
+def rebuild_sidecar(refs_dir: Path) -> Library:
+    """A new sidecar from library.bib alone: every key kept, what cannot be known marked unknown.
+
+    Status and origin become ``unknown`` (an online sync confirms them), keywords become
+    tags added by hand (so no rule removes them), the ``ids`` field gives the aliases, and
+    every old key of the key maps stays reserved. The old sidecar is replaced.
+    """
+    from ..model import Entry
+    from .rekey import KeyMapError, read_key_map
+
+    refs = Path(refs_dir)
+    with ProjectLock(refs, "doctor --rebuild-sidecar"):
+        bib_data, _side = _read_pair(refs)
+        if bib_data is None:
+            raise LibraryError(f"no {display_path(refs / 'library.bib')} to rebuild the sidecar from; restore it "
+                               "from version control first")
+        parsed = parse_bib_text(decode_bytes(bib_data)[0], display_path(refs / "library.bib"))
+        lib = Library(refs_dir=refs)
+        lib.preamble = parsed.preamble
+        lib.unparsed = list(parsed.unparsed)
+        lib.problems = list(parsed.problems)
+        for bib_entry, raw in zip(parsed.entries, parsed.raws):
+            if bib_entry.key.lower() in {k.lower() for k in lib.entries}:
+                lib.unparsed.append(raw.strip())  # a case-duplicate key: kept verbatim, as a load does
+                continue
+            fields = {k: v for k, v in bib_entry.fields.items() if k not in ("keywords", "ids")}
+            entry = Entry(key=bib_entry.key, entry_type=bib_entry.entry_type, fields=fields, ids=bib_entry.ids,
+                          status=UNKNOWN, origin=UNKNOWN, reason="sidecar rebuilt from library.bib")
+            entry.tags_added = tags_from_keywords(bib_entry.fields.get("keywords", ""))
+            entry.aliases = sorted(set(split_ids(bib_entry.fields.get("ids", ""))))
+            entry.provenance = {k: UNKNOWN for k in fields}
+            lib.entries[entry.key] = entry
+        lib.issued_keys = set(lib.entries)
+        for name in ("keymap.yaml", "import-keymap.yaml"):
+            try:
+                lib.issued_keys.update(read_key_map(refs / name))
+            except KeyMapError:
+                pass
+        lib.save()
+    return lib
