@@ -264,7 +264,7 @@ def _mutated(data, junk, path):
 
 def _use(data):
     """Hand ``data`` to every stage that reads citekit.yaml, as a command would."""
-    from citekit.api import _pins
+    from citekit.sync import _pins
     from citekit.config import Config
     from citekit.library.tags import TagRuleError, load_rules
     from citekit.sources.settings import SourceSettings

@@ -202,6 +202,10 @@ def explain(exc: BaseException) -> tuple[int | None, str]:
     api = modules.get("citekit.api")
     if api is not None and isinstance(exc, api.CitekitError):
         return exc.exit_code, str(exc)
+    os_error = getattr(exc, "os_error", None)  # a library write the system refused (library.errors.WriteFailed)
+    if isinstance(os_error, OSError):
+        return 2, os_message(os_error) + (" The next citekit command finishes the interrupted switch."
+                                          if getattr(exc, "committed", False) else " Nothing was changed.")
     for module, name in (("citekit.config", "ConfigError"), ("citekit.library.store", "LibraryError"),
                          ("citekit.library.rekey", "KeyMapError"), ("citekit.library.keys", "KeyFormulaError"),
                          ("citekit.library.tags", "TagRuleError")):

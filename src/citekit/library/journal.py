@@ -19,7 +19,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import LibraryError
+from .errors import LibraryError, WriteFailed
 
 JOURNAL_NAME = ".citekit-journal"
 TEMP_MARK = ".citekit-new-"
@@ -115,8 +115,8 @@ class Transaction:
         except OSError as exc:
             with suppress(OSError):
                 _discard(refs, record)
-            raise LibraryError(f"could not write {exc.filename or refs}: {exc.strerror or exc}. Nothing was changed; "
-                               "free some space or fix the folder's permissions and run the command again.") from exc
+            raise WriteFailed(f"could not write {exc.filename or refs}: {exc.strerror or exc}. Nothing was changed; "
+                              "free some space or fix the folder's permissions and run the command again.", exc) from exc
         except BaseException:
             with suppress(OSError):
                 _discard(refs, record)
@@ -124,8 +124,9 @@ class Transaction:
         try:
             _finish(refs, record)
         except OSError as exc:
-            raise LibraryError(f"the new files are written but could not be switched in ({exc.strerror or exc}); "
-                               "the next citekit command finishes the switch once the folder is writable again.") from exc
+            raise WriteFailed(f"the new files are written but could not be switched in ({exc.strerror or exc}); "
+                              "the next citekit command finishes the switch once the folder is writable again.", exc,
+                              committed=True) from exc
         self._after()
         return True
 
