@@ -267,3 +267,29 @@ def test_export_follows_the_librarys_remembered_ascii_choice(project: Path, tmp_
     assert "Schrödinger" in out.read_text(encoding="utf-8")
     csl = run(project, "export", "--tag", "bridges", "-f", "csl-json")
     assert csl.exit_code == 0 and "Schrödinger" in csl.output  # CSL JSON is always UTF-8
+
+
+def test_a_paper_citing_nothing_yet_gets_an_empty_export_so_make_works(tmp_path):
+    """A fresh paper's first LaTeX run writes an .aux with no \\citation: refs.bib must still
+    appear (exit 0), or the paper's Makefile stops before the first PDF."""
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "n.md").write_text("- **Adam: A Method for Stochastic Optimization** — Diederik P. Kingma, Jimmy Ba\n",
+                                          encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(main, ["-C", str(root), "sync", "--offline"]).exit_code == 0
+    aux = tmp_path / "main.aux"
+    aux.write_text("\\relax\n\\bibstyle{plainnat}\n\\bibdata{refs}\n", encoding="utf-8")
+    out = tmp_path / "refs.bib"
+    result = runner.invoke(main, ["-C", str(root), "export", "--aux", str(aux), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and "@" not in out.read_text(encoding="utf-8").replace("@comment", "")
+    assert "cites nothing yet" in result.output
+    # a typo'd tag is still a finding that writes nothing
+    other = tmp_path / "other.bib"
+    result = runner.invoke(main, ["-C", str(root), "export", "--tag", "typo", "-o", str(other)])
+    assert result.exit_code == 1 and not other.exists()

@@ -120,8 +120,9 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
            aux: Path | None, tex: Path | None, allow_missing: bool, as_json: bool, quiet: bool) -> int:
     """Write the library, or only what a paper cites, for LaTeX or pandoc.
 
-    When nothing is selected (an unknown --tag, a paper citing nothing) no file is
-    written and the exit code is 1; a cited key the library lacks is exit code 1 too.
+    When a filter selects nothing (an unknown --tag) no file is written and the exit code
+    is 1; a cited key the library lacks is exit code 1 too. A paper that cites nothing yet
+    gets an empty export, so a paper's Makefile works from its first LaTeX run.
     """
     from ..config import load_config
     from ..library.store import Library
@@ -140,7 +141,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
     cited = read_citations(aux=aux, tex=tex) if (aux or tex) else None
     selection = select_for_export(entries, cited, tags, any_tag)
 
-    if not selection.entries and not selection.missing:
+    paper_cites_nothing = cited is not None and not tags and not selection.entries and not selection.missing
+    if not selection.entries and not selection.missing and not paper_cites_nothing:
         click.echo("citekit: " + _nothing_selected(entries, tags, aux or tex)
                    + ("; nothing was written" if output and output != "-" else ""), err=True)
         if as_json:
@@ -168,7 +170,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
         print_json({"output": output, "entries": count, "changed": changed,
                     "missing": [m.key for m in selection.missing]})
     elif output and output != "-":
-        note(f"{output}: {count} entries" + ("" if changed else " (unchanged)"))
+        note(f"{output}: {count} entries" + ("" if changed else " (unchanged)")
+             + (f" ({(aux or tex).name} cites nothing yet)" if paper_cites_nothing else ""))
     return 0  # missing keys here were allowed (--allow-missing): warned, not failed
 
 
