@@ -57,6 +57,10 @@ NO_JSON = frozenset({"makefile", "related-work"})
 NO_QUIET = frozenset({"makefile"})
 
 
+#: exit code of a command stopped with Ctrl-C (128 + SIGINT, as shells report it)
+INTERRUPTED = 130
+
+
 class LazyGroup(click.Group):
     """A group that imports a command's module only when the command is needed."""
 
@@ -67,6 +71,19 @@ class LazyGroup(click.Group):
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             importlib.import_module(f"{__package__}.{COMMANDS[cmd_name][0]}")
         return self.commands.get(cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Ctrl-C is exit 130 (the shell's convention), never 1, which means "done, with findings".
+
+        Every write is one transaction, so an interrupted command left refs/ either as it was
+        or fully written; the message says how to see which.
+        """
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ncitekit: interrupted. refs/ is either as it was or fully written (writes are all or "
+                       "nothing); `citekit doctor` shows which.", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         name = args[0] if args else ""
@@ -125,8 +142,8 @@ class CitekitCommand(click.Command):
         ctx.meta.setdefault("citekit.quiet", bool(ctx.params.get("quiet")))
         try:
             result = super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, BrokenPipeError):
+            raise  # click ends a command whose reader went away (`citekit list | head`) quietly
         except Exception as exc:  # noqa: BLE001 - mapped to a message, or re-raised below
             code, message = explain(exc)
             if code is None:
