@@ -50,7 +50,7 @@ def test_unknown_key_formula_placeholder_is_a_message_not_a_traceback(tmp_path):
     (tmp_path / "notes" / "n.md").write_text("# ICML 2026\n\n- A Paper Title Here\n  - Authors: Ann Smith\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["-C", str(tmp_path), "sync", "--offline"])
     assert result.exit_code == 2
-    assert "unknown placeholder" in result.output and "Traceback" not in result.output
+    assert "keys.formula" in result.output and "{first_author}" in result.output and "Traceback" not in result.output
 
 
 # ---- the schema: every mistake named with its key and what was expected -----------------
@@ -295,3 +295,16 @@ def test_a_wrong_value_anywhere_is_named_or_harmless(data, junk, path):
     assert all(isinstance(p, str) and ": " in p for p in problems)
     if not problems:
         _use(data)  # the schema let it through: then every stage copes with it
+
+
+def test_a_key_formula_typo_is_named_before_anything_runs(tmp_path):
+    """`{autor}` used to pass the check and fail only once a new key was needed."""
+    from citekit.config import ConfigError
+
+    for formula in ("{autor}{year}", "{author}{year", "{author}{yaer}{title}"):
+        (tmp_path / "citekit.yaml").write_text(f'keys: {{formula: "{formula}"}}\n', encoding="utf-8")
+        with pytest.raises(ConfigError) as err:
+            load_config(tmp_path)
+        assert "keys.formula" in str(err.value) and "{author}" in str(err.value)
+    (tmp_path / "citekit.yaml").write_text('keys: {formula: "{authors}-{year}-{title2}"}\n', encoding="utf-8")
+    assert load_config(tmp_path).key_formula == "{authors}-{year}-{title2}"

@@ -26,6 +26,8 @@ class Kind:
     low: float | None = None
     above: float | None = None
     choices: tuple[str, ...] = ()
+    #: text whose ``{placeholders}`` must all be among these names (a key formula)
+    placeholders: tuple[str, ...] = ()
 
     def problem(self, value: Any) -> str | None:
         if isinstance(value, bool) and bool not in self.types:
@@ -38,6 +40,15 @@ class Kind:
             return self.name
         if self.above is not None and value <= self.above:
             return self.name
+        if self.placeholders:
+            import string
+
+            try:
+                names = {name for _, name, _, _ in string.Formatter().parse(value) if name}
+            except ValueError:  # an unclosed "{"
+                return self.name
+            if names - set(self.placeholders):
+                return self.name
         return None
 
 
@@ -73,6 +84,9 @@ class Section:
 
 
 TEXT = Kind("text", (str,))
+#: the placeholders a key formula may use (citekit.library.keys fills them)
+KEY_PLACEHOLDERS = ("author", "authors", "year", "title", "title2", "venue")
+FORMULA = Kind("a key formula using {" + "}, {".join(KEY_PLACEHOLDERS) + "}", (str,), placeholders=KEY_PLACEHOLDERS)
 FLAG = Kind("true or false", (bool,))
 NUMBER_POS = Kind("a number above 0", (int, float), above=0)
 NUMBER_NONNEG = Kind("a number of at least 0", (int, float), low=0)
@@ -96,7 +110,7 @@ _SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_PO
 
 SCHEMA = Section({
     "paths": Section({"notes": TEXT, "refs": TEXT}, example="{notes: notes, refs: refs}"),
-    "keys": Section({"formula": TEXT}, example='{formula: "{author}{year}{title}"}'),
+    "keys": Section({"formula": FORMULA}, example='{formula: "{author}{year}{title}"}'),
     "sources": Section({
         "mailto": TEXT,
         "enabled": ListOf(Kind(f"one of {', '.join(SOURCE_NAMES)}", (str,), choices=SOURCE_NAMES),

@@ -18,7 +18,9 @@ from ..model import Entry
 from ..venues import short_from_long
 from ..text import delatex, first_significant_word, fold, title_tokens
 
-_FIELDS = {"author", "year", "title", "title2", "venue", "authors"}
+from ..config_schema import KEY_PLACEHOLDERS
+
+_FIELDS = set(KEY_PLACEHOLDERS)
 
 
 class KeyFormulaError(ValueError):
