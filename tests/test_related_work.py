@@ -486,3 +486,17 @@ def test_unicode_punctuation_in_abstracts_is_text_not_math():
     greek = entry("b2026b", "B", abstract="We propose an ε-accurate method with rate ≤ 1/T for all problems.",
                   tags=["t"])
     assert "$\\epsilon$" in describe(greek, LATEX) or "$\\varepsilon$" in describe(greek, LATEX)
+
+
+def test_check_flags_a_notes_hashtag_carried_into_the_prose():
+    """`Summary: ... norms. #optim` once reached the text as `\\#optim`; the linter must see it."""
+    from citekit.output.related_check import check_snippet
+
+    latex = ("\\citet{bernstein2024old} show that Adam, Shampoo and Prodigy are steepest descent under "
+             "particular norms. \\#optim \\citep{bernstein2024old}.")
+    markdown = ("@bernstein2024old show that Adam, Shampoo and Prodigy are steepest descent under particular "
+                "norms. \\#optim [@bernstein2024old].")
+    assert any("hashtag" in d.message for d in check_snippet(latex, "latex"))
+    assert any("hashtag" in d.message for d in check_snippet(markdown, "markdown"))
+    clean = "\\citet{k2024x} improve C\\# bindings and rank \\#1 on the benchmark."
+    assert not any("hashtag" in d.message for d in check_snippet(clean, "latex"))

@@ -88,6 +88,10 @@ def _lint_sentence(sentence: str, fmt: str) -> list[tuple[str, str]]:
             found.append(("macro", "a macro from the source's preamble"))
         if re.search(r"</?[A-Za-z][\w:]*>|\*\*", plain):
             found.append(("markup", "HTML or Markdown markup from the source"))
+    # a notes hashtag (#optim) carried into prose: in LaTeX it shows as \#optim
+    hashtag = re.search(r"(?:^|\s)\\?#[A-Za-z][\w\-/]*", body if fmt == "latex" else plain)
+    if hashtag:
+        found.append(("markup", f"a notes hashtag ('{hashtag.group(0).strip()}') in the text"))
     if has_cite and _FIRST_PERSON.search(plain):
         found.append(("first-person", f"'{_FIRST_PERSON.search(plain).group(0)}' left over from an abstract"))
     if has_cite:
