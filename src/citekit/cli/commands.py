@@ -182,8 +182,9 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
         tag_text = f"  [{', '.join(data['tags'])}]" if data["tags"] else ""
         click.echo(f"{data['key']:<32} {data['status']:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
     if findings:
-        click.echo("citekit: no entry matches " + " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status
-                   else [])]) + "; see `citekit tags` for the tags in use", err=True)
+        asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else [])])
+        hint = "see `citekit tags` for the tags in use" if tags else "see `citekit list` for every entry and its status"
+        click.echo(f"citekit: no entry matches {asked}; {hint}", err=True)
     elif not quiet:
         click.echo(f"{len(rows)} entries", err=True)
     return findings
