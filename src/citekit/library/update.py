@@ -108,6 +108,8 @@ class LibraryIndex:
             self._entries.append(entry)
         raw_keys, rough = lookups if lookups is not None else index_keys(entry)
         keys = [(kind, tuple(value) if isinstance(value, list) else value) for kind, value in raw_keys]
+        # where the notes mentioned it last time (the sidecar's record): not cached, cheap
+        keys = keys + [("at", str(loc)) for loc in entry.mentions]
         self._keys[ident] = keys
         for key in keys:
             bucket = self._map.setdefault(key, [])
@@ -143,6 +145,9 @@ class LibraryIndex:
             if hit is not None:
                 return hit
         titles = work_titles(work)
+        hit = self._previous(work, titles)
+        if hit is not None:
+            return hit
         if titles:
             hit = self._first("title", titles)
             if hit is not None:
@@ -160,6 +165,35 @@ class LibraryIndex:
         if built is not None and self._entries:
             return self._same_work(Entry(key="", entry_type=built[0], fields=built[1]))
         return None
+
+    def _previous(self, work: Work, titles: set[str]) -> Entry | None:
+        """The entry these very mentions landed on last time, when it still answers to one of
+        their titles (any title it ever had, notes' included).
+
+        Asked before any title lookup: once the user fixes an entry's title by hand, it may
+        equal another mention's title, and a title lookup would then hand that mention's data
+        to the wrong entry. The title check keeps a shifted line (text inserted above it)
+        from pointing a mention at its neighbour's entry.
+        """
+        if not titles:
+            return None
+        best: Entry | None = None
+        for m in work.mentions:
+            for entry in self._map.get(("at", str(m.location)), ()):
+                own = set(self._keys.get(id(entry), ()))
+                if any(("title", t) in own for t in titles) and (
+                        best is None or self._order[id(entry)] < self._order[id(best)]):
+                    best = entry
+        return best
+
+    def look_alikes(self, entry: Entry) -> list[Entry]:
+        """Other entries whose current title folds to this entry's: likely one work twice
+        (e.g. after a title was fixed by hand), for the user to review with ``dedup``."""
+        folded = normalize_title(entry.title)
+        if not folded:
+            return []
+        return [e for e in self._map.get(("title", folded), ()) if e is not entry
+                and normalize_title(e.title) == folded]
 
     def _same_work(self, probe: Entry) -> Entry | None:
         from rapidfuzz import fuzz, process
@@ -180,6 +214,22 @@ class LibraryIndex:
             if fuzz.ratio(target, normalize_title(entry.title)) >= 85 and is_same_work(probe, entry):
                 return entry
         return None
+
+
+def look_alike_notices(index: LibraryIndex, entries: list[Entry]) -> list[str]:
+    """One line per pair of entries (among ``entries`` and the rest of the library) that now
+    carry the same title. They are never merged here: whether they are one work is for
+    ``citekit dedup`` and the user to decide."""
+    out: list[str] = []
+    said: set[tuple[str, str]] = set()
+    for entry in entries:
+        for other in index.look_alikes(entry):
+            pair = (min(entry.key, other.key), max(entry.key, other.key))
+            if pair not in said:
+                said.add(pair)
+                out.append(f"entries {pair[0]} and {pair[1]} now have the same title; if they are one paper, "
+                           "review them with `citekit dedup` (nothing was merged)")
+    return out
 
 
 def index_keys(entry: Entry) -> tuple[list[Any], str]:
