@@ -138,7 +138,7 @@ def save_library(lib: Library, txn: Transaction | None = None) -> None:
 @main.command()
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"clusters": [{"keys", "kept", "reason"}], "versions": [...], "stale_ids": [...]}.')
+              help='Print {"clusters": [{"keys", "kept", "reason"}], "versions": [...], "stale_ids": [...], "related": [...]}.')
 @click.option("--apply", "apply_", is_flag=True, help="Merge each cluster in the library (old keys stay valid as aliases).")
 @click.option("--versions", "with_versions", is_flag=True,
               help="With --apply, also merge versions of one work (a workshop paper into its conference paper).")
@@ -238,6 +238,8 @@ def _print_analysis(found: Analysis, applied: bool) -> None:
     for c in found.versions:
         click.echo(f"versions of one work: {', '.join(c.keys)} (cite {c.kept})")
         click.echo(f"    {c.reason}")
+    for c in found.related:
+        click.echo(f"related, not merged: {', '.join(c.keys)} ({c.reason})")
     for c in found.stale_ids:
         click.echo(f"stale identifier? {', '.join(c.keys)} {c.reason}; not merged: fix the identifier of the wrong one")
     n = sum(len(c.keys) - 1 for c in found.clusters)
