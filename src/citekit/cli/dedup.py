@@ -14,7 +14,7 @@ from ..library.dedup import Analysis, Cluster, analyse
 from ..library.importer import ImportReport, import_files
 from ..library.keys import make_key
 from ..library.merge import merge_entries
-from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
+from ..library.rekey import (KeyMapError, compose_key_maps, extend_key_map, format_changes, read_key_map, rekey_file,
                              write_key_map)
 from ..library.journal import Transaction
 from ..library.lock import writing
@@ -76,7 +76,8 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
                 keymap = cfg.refs_dir / "keymap.yaml"
                 write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
             if target is not None:
-                write_key_map(target, report.import_map, txn)
+                # earlier imports' renames stay: `rekey` may still need them for older papers
+                write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
             txn.commit()
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
