@@ -35,7 +35,7 @@ def _edit_title(root, key: str, new: str) -> None:
 CASES = [
     # (note giving the conference entry, a second note of the bare title, hand-fixed title)
     ("- Lion: Symbolic Discovery of Optimization Algorithms, Xiangning Chen et al., NeurIPS'23\n",
-     "- Symbolic Discovery of Optimization Algorithms — Xiangning Chen, Chen Liang, Da Huang\n",
+     "- Symbolic Discovery of Optimization Algorithms — Hieu Pham, Quoc V. Le\n",
      "Symbolic Discovery of Optimization Algorithms"),
     ("- Sophia: A Scalable Stochastic Second-order Optimizer for Language Model Pre-training, Hong Liu et al., ICLR 2024\n",
      "- Second-order Optimizer for Language Models — Tengyu Ma, Percy Liang\n",

@@ -95,7 +95,8 @@ def apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula:
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
     taken = TakenKeys(lib.taken_keys())
     for work in works:
-        result = apply_work(lib, work, formula=formula, index=index, detached=detached, taken=taken)
+        result = apply_work(lib, work, formula=formula, index=index, detached=detached, taken=taken,
+                            claimed=seen)
         if result.detached:
             where = ", ".join(str(m.location) for m in work.mentions[:2])
             report.problems.append(

@@ -267,7 +267,8 @@ def _rough(title: str) -> str:
 
 
 def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: LibraryIndex | None = None,
-               detached: LibraryIndex | None = None, taken: set[str] | None = None) -> ApplyResult:
+               detached: LibraryIndex | None = None, taken: set[str] | None = None,
+               claimed: Any = None) -> ApplyResult:
     """Create or update the entry for ``work``; see the module docstring for the rules.
 
     A sync passes one ``index`` of the library (and of its detached records) and the
@@ -304,6 +305,13 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
 
     upgraded = entry.status != "resolved" and work.status == "resolved"
     downgrade = entry.status == "resolved" and work.status != "resolved"
+    if claimed is not None and entry.key in claimed and not upgraded:
+        # another group of mentions already gave this entry its fields in this run: this
+        # one fills gaps only, so the later note never drops the earlier one's venue or year
+        _fill_gaps(entry, built)
+        entry.ids = entry.ids.merged(work_ids(work))
+        index.add(entry)
+        return ApplyResult(key=entry.key)
     if built is not None and not downgrade and entry.origin != "manual":
         entry_type, fields = built
         hand = set(entry.hand)
@@ -323,6 +331,23 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
     _update_meta(entry, work, keep_status=downgrade)
     index.add(entry)  # its ids, titles and URLs may have changed
     return ApplyResult(key=entry.key, upgraded=upgraded)
+
+
+def _fill_gaps(entry: Entry, built: tuple[str, dict[str, str]] | None) -> None:
+    """Fields of ``built`` the entry lacks; an author list cut short by "et al." gives way
+    to a complete one of the same first author."""
+    if built is None or entry.origin == "manual":
+        return
+    hand = set(entry.hand)
+    for name, value in built[1].items():
+        if name in hand:
+            continue
+        current = entry.fields.get(name)
+        if current is None or (name == "author" and current.endswith(" and others")
+                               and not value.endswith(" and others")
+                               and value.split(" and ")[0] == current.split(" and ")[0]):
+            entry.fields[name] = value
+            entry.provenance[name] = "notes"
 
 
 def _set_provenance(entry: Entry, work: Work) -> None:
@@ -382,9 +407,11 @@ def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
     if m is None:
         return None
     out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title or "", "stage": "notes"}
-    raw_authors = next((x.authors for x in mentions if x.authors), [])
-    if raw_authors:
-        out["authors"] = list(raw_authors)  # exactly as written ("Khrushchev Mikhail"), for the record
+    listing = next((x for x in mentions if x.authors), None)
+    if listing is not None:
+        out["authors"] = list(listing.authors)  # exactly as written ("Khrushchev Mikhail"), for the record
+        if listing.authors_incomplete:
+            out["authors_incomplete"] = True  # the notes wrote "et al.": the entry says "and others"
     prints = sorted({_fingerprint(x.abstract) for x in mentions if x.abstract})
     if prints:
         out["fingerprints"] = prints
