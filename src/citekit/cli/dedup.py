@@ -113,6 +113,11 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
         click.echo(f"versions of one work: {', '.join(keys)} ({reason}); kept apart")
     summary = (f"{'would import' if dry_run else 'imported'} {len(report.added)} new entries, skipped "
                f"{len(report.skipped)} identical, merged {len(report.merged)} works already present")
+    if report.duplicate_keys:
+        named = ", ".join(f"{k} ({w})" for k, w in report.duplicate_keys[:8])
+        more = f" and {len(report.duplicate_keys) - 8} more (see --json)" if len(report.duplicate_keys) > 8 else ""
+        summary += (f"; skipped {len(report.duplicate_keys)} entries whose key an earlier entry of the same file "
+                    f"has: {named}{more}; rename them in the file and import it again")
     if report.merged_in_file:
         summary += f", merged {len(report.merged_in_file)} duplicates within the files"
     if report.candidates:
