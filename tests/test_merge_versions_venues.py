@@ -89,3 +89,20 @@ def test_a_shared_identifier_links_a_retitled_article():
             for e in (conf, journal)]
     verdict = compare(*prepare(both))
     assert verdict is not None and verdict.kind != "related"
+
+
+def test_real_retitled_later_paper_from_the_corpora_is_related():
+    """aima4e.bib: Hales's 2005 proof and the 2017 formal proof (Flyspeck) are two papers."""
+    from pathlib import Path
+
+    from citekit.library.bibfile import read_bib_file
+
+    path = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "aima4e" / "aima4e.bib"
+    if not path.exists():
+        pytest.skip("the shared corpora beside the repository are not here")
+    entries = [e for e in read_bib_file(path).entries if e.key in ("Hales:2005", "Hales+al:2017")]
+    assert len(entries) == 2
+    verdict = compare(*prepare(entries))
+    assert verdict is not None and verdict.kind == "related"
+    found = analyse(entries)
+    assert not found.versions and not found.clusters and len(found.related) == 1
