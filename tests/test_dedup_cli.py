@@ -67,7 +67,7 @@ def test_dedup_of_a_bib_file_prints_clusters_as_json_and_changes_nothing(tmp_pat
     result = run(root, "dedup", str(bib), "--json")
     assert result.exit_code == 1, result.output  # findings: clusters listed, nothing applied
     data = json.loads(result.stdout)
-    assert set(data) == {"clusters", "versions", "stale_ids"}
+    assert set(data) == {"clusters", "versions", "stale_ids", "related"}
     (cluster,) = data["clusters"]
     assert set(cluster) == {"keys", "kept", "reason"}
     assert cluster["keys"] == ["raffel2019exploring", "t5"] and cluster["kept"] == "t5"
@@ -104,7 +104,7 @@ def test_import_then_dedup_apply_merges_and_writes_a_key_map(tmp_path: Path) -> 
     assert "ids" in (refs / "library.bib").read_text(encoding="utf-8")  # the old key stays citable with biblatex
 
     again = run(root, "dedup", "--json")
-    assert json.loads(again.stdout) == {"clusters": [], "versions": [], "stale_ids": []}
+    assert json.loads(again.stdout) == {"clusters": [], "versions": [], "stale_ids": [], "related": []}
     assert again.exit_code == 0
 
 

@@ -17,7 +17,7 @@ from .config import Config, display_path
 from .library.keys import TakenKeys
 from .library.lock import ProjectLock
 from .library.store import Library
-from .library.update import LibraryIndex, Pending, apply_work, index_keys
+from .library.update import LibraryIndex, Pending, apply_work, index_keys, look_alike_notices
 from .model import Entry, Mention, Work
 from .notes import extract_paths, group_mentions
 
@@ -95,7 +95,8 @@ def apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula:
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
     taken = TakenKeys(lib.taken_keys())
     for work in works:
-        result = apply_work(lib, work, formula=formula, index=index, detached=detached, taken=taken)
+        result = apply_work(lib, work, formula=formula, index=index, detached=detached, taken=taken,
+                            claimed=seen)
         if result.detached:
             where = ", ".join(str(m.location) for m in work.mentions[:2])
             report.problems.append(
@@ -123,6 +124,7 @@ def apply_works(lib: Library, works: list[Work], report: SyncReport, *, formula:
         if result.upgraded:
             report.upgraded.append(result.key)
         report.entries.append(_work_json(entry, work))
+    report.notices.extend(look_alike_notices(index, [lib.entries[k] for k in seen]))
     rule_tags = _rules_memo_kind(rules)
     for entry in lib.entries.values():
         if entry.key not in seen:

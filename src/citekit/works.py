@@ -376,7 +376,8 @@ def prepare(entries: Sequence[Entry]) -> list[Record]:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What two records are: ``same`` (one entry's worth), ``versions`` (linked, kept apart), or ``stale-id``."""
+    """What two records are: ``same`` (one entry's worth), ``versions`` (linked, kept apart),
+    ``related`` (probably one line of work, but separate papers: listed, never merged), or ``stale-id``."""
 
     kind: str
     reason: str
@@ -494,6 +495,11 @@ def _same_or_versions(r1: Record, r2: Record, why: str) -> Verdict | None:
                 return Verdict("versions", f"{why}; a manuscript revised after the {pub.year} publication")
         gap = abs(r1.year - r2.year)
         flexible = bool(stages & {"preprint", "accepted"})  # a preprint may precede its paper by a year or two
+        if gap and r1.stage in FINAL_STAGES and r2.stage in FINAL_STAGES and r1.norm != r2.norm:
+            # a later journal article under another title ("Nets" → "Networks") is a paper of its
+            # own unless an identifier links them (see compare): listed as related, never merged
+            return Verdict("related", f"{why}; published {min(r1.year, r2.year)} and {max(r1.year, r2.year)} "
+                                      "under different titles, no shared identifier")
         if gap > (2 if flexible else 0):
             return Verdict("versions", f"{why}; {min(r1.year, r2.year)} and {max(r1.year, r2.year)} versions")
         if gap == 0 and not flexible and not stages & FINAL_STAGES:

@@ -14,7 +14,7 @@ from ..library.dedup import Analysis, Cluster, analyse
 from ..library.importer import ImportReport, import_files
 from ..library.keys import make_key
 from ..library.merge import merge_entries
-from ..library.rekey import (KeyMapError, compose_key_maps, format_changes, read_key_map, rekey_file,
+from ..library.rekey import (KeyMapError, compose_key_maps, extend_key_map, format_changes, read_key_map, rekey_file,
                              write_key_map)
 from ..library.journal import Transaction
 from ..library.lock import writing
@@ -76,7 +76,8 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
                 keymap = cfg.refs_dir / "keymap.yaml"
                 write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
             if target is not None:
-                write_key_map(target, report.import_map, txn)
+                # earlier imports' renames stay: `rekey` may still need them for older papers
+                write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
             txn.commit()
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
@@ -112,6 +113,11 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
         click.echo(f"versions of one work: {', '.join(keys)} ({reason}); kept apart")
     summary = (f"{'would import' if dry_run else 'imported'} {len(report.added)} new entries, skipped "
                f"{len(report.skipped)} identical, merged {len(report.merged)} works already present")
+    if report.duplicate_keys:
+        named = ", ".join(f"{k} ({w})" for k, w in report.duplicate_keys[:8])
+        more = f" and {len(report.duplicate_keys) - 8} more (see --json)" if len(report.duplicate_keys) > 8 else ""
+        summary += (f"; skipped {len(report.duplicate_keys)} entries whose key an earlier entry of the same file "
+                    f"has: {named}{more}; rename them in the file and import it again")
     if report.merged_in_file:
         summary += f", merged {len(report.merged_in_file)} duplicates within the files"
     if report.candidates:
@@ -138,7 +144,7 @@ def save_library(lib: Library, txn: Transaction | None = None) -> None:
 @main.command()
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"clusters": [{"keys", "kept", "reason"}], "versions": [...], "stale_ids": [...]}.')
+              help='Print {"clusters": [{"keys", "kept", "reason"}], "versions": [...], "stale_ids": [...], "related": [...]}.')
 @click.option("--apply", "apply_", is_flag=True, help="Merge each cluster in the library (old keys stay valid as aliases).")
 @click.option("--versions", "with_versions", is_flag=True,
               help="With --apply, also merge versions of one work (a workshop paper into its conference paper).")
@@ -238,6 +244,8 @@ def _print_analysis(found: Analysis, applied: bool) -> None:
     for c in found.versions:
         click.echo(f"versions of one work: {', '.join(c.keys)} (cite {c.kept})")
         click.echo(f"    {c.reason}")
+    for c in found.related:
+        click.echo(f"related, not merged: {', '.join(c.keys)} ({c.reason})")
     for c in found.stale_ids:
         click.echo(f"stale identifier? {', '.join(c.keys)} {c.reason}; not merged: fix the identifier of the wrong one")
     n = sum(len(c.keys) - 1 for c in found.clusters)

@@ -41,6 +41,8 @@ class BibParseResult:
     raws: list[str] = field(default_factory=list)
     #: the source text of every block that could not be read (duplicate keys included)
     unparsed: list[str] = field(default_factory=list)
+    #: entries skipped because an earlier entry of the file has their key: (key, line)
+    duplicates: list[tuple[str, int]] = field(default_factory=list)
     #: how many ``@string`` definitions the text had
     strings: int = 0
 
@@ -246,6 +248,7 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
         elif block.kind == "entry":
             if block.key and block.key in seen_keys:
                 result.unparsed.append(block.raw.strip())
+                result.duplicates.append((block.key, block.line))
                 result.problems.append(Problem(name, block.line, f"duplicate key '{block.key}': this later entry was "
                                                "skipped; rename it or merge it by hand"))
                 continue

@@ -224,11 +224,14 @@ class Analysis:
     clusters: list[Cluster]
     versions: list[Cluster]
     stale_ids: list[Cluster]
+    #: pairs that look like one line of work but are separate papers: listed, never merged
+    related: list[Cluster] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return {"clusters": [c.to_json() for c in self.clusters],
                 "versions": [c.to_json() for c in self.versions],
-                "stale_ids": [c.to_json() for c in self.stale_ids]}
+                "stale_ids": [c.to_json() for c in self.stale_ids],
+                "related": [c.to_json() for c in self.related]}
 
 
 def _groups(n: int, matches: Iterable[Match]) -> list[tuple[list[int], list[str]]]:
@@ -289,7 +292,9 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
                                 reason="; ".join(reasons), indices=members, kind="versions"))
     stale = [Cluster(keys=[entries[m.a].key, entries[m.b].key], kept="", reason=m.reason, indices=[m.a, m.b],
                      kind="stale-id") for m in matches if m.kind == "stale-id"]
-    return Analysis(same, versions, stale)
+    related = [Cluster(keys=[entries[m.a].key, entries[m.b].key], kept="", reason=m.reason, indices=[m.a, m.b],
+                       kind="related") for m in matches if m.kind == "related"]
+    return Analysis(same, versions, stale, related)
 
 
 def _survivor_among(group: Sequence[Entry], parents: dict[str, Entry], precedence: Sequence[str] | None) -> str:

@@ -46,13 +46,16 @@ class ImportReport:
     candidates: list[tuple[list[str], str, str]] = field(default_factory=list)
     #: versions of one work (a workshop paper and its conference paper...): linked, never merged here
     versions: list[tuple[list[str], str, str]] = field(default_factory=list)
+    #: entries not imported because an earlier entry of the same file has their key: (key, "file:line")
+    duplicate_keys: list[tuple[str, str]] = field(default_factory=list)
     renamed: dict[str, str] = field(default_factory=dict)  # subset of import_map: taken keys
     #: subset of import_map: keys with characters BibTeX or LaTeX cannot take
     unsafe_keys: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
     def extend(self, other: "ImportReport") -> None:
-        for name in ("added", "skipped", "merged", "merged_in_file", "candidates", "versions", "problems"):
+        for name in ("added", "skipped", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
+                     "problems"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("import_map", "key_map", "renamed", "unsafe_keys"):
             getattr(self, name).update(getattr(other, name))
@@ -73,6 +76,7 @@ class ImportReport:
         return {
             "added": self.added,
             "skipped": [{"key": k, "duplicate_of": d} for k, d in self.skipped],
+            "duplicate_keys": [{"key": k, "where": w} for k, w in self.duplicate_keys],
             "renamed": self.renamed, "unsafe_keys": self.unsafe_keys,
             "merged": groups(self.merged) + groups(self.merged_in_file),
             "candidates": groups(self.candidates), "versions": groups(self.versions),
@@ -214,6 +218,7 @@ def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path]
     for path in paths:
         parsed = read_bib_file(Path(path), macros=macros)
         total.problems.extend(parsed.problems)
+        total.duplicate_keys.extend((key, f"{Path(path).name}:{line}") for key, line in parsed.duplicates)
         entries.extend(parsed.entries)
         sources.append(Path(path).name)
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)

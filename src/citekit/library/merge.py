@@ -107,17 +107,38 @@ def _merge_fields(merged: Entry, base: Entry, keeper: Entry, others: Sequence[En
             _copy_meta(merged, keeper, name)
             hand.add(name)
     for other in others:
-        other_version = entry_stage(other) != entry_stage(base)
+        other_version = not _one_version(base, other)
         for name, value in other.fields.items():
             if name in merged.fields or name in hand or not value.strip():
                 continue
             if other_version and name in VERSION_FIELDS:
-                continue  # the preprint's "journal = arXiv" must not leak into the paper
+                # the preprint's "journal = arXiv" must not leak into the paper, nor a conference
+                # paper's booktitle into the journal article; kept in ``versions`` instead
+                continue
             merged.fields[name] = value
             _copy_meta(merged, other, name)
             if name in other.hand:
                 hand.add(name)  # the user's own text: no sync may overwrite it
     merged.hand = sorted(hand)
+
+
+_CONTAINERS = ("booktitle", "journal", "journaltitle")
+
+
+def _one_version(base: Entry, other: Entry) -> bool:
+    """True when ``other`` is the same publication as ``base`` (a duplicate, not another version),
+    so its venue fields may fill ``base``'s gaps: same stage and type, and no year or venue
+    of one contradicting the other's."""
+    if entry_stage(other) != entry_stage(base) or other.entry_type.lower() != base.entry_type.lower():
+        return False
+    y1, y2 = base.fields.get("year", "").strip(), other.fields.get("year", "").strip()
+    if y1 and y2 and y1 != y2:
+        return False
+    for name in _CONTAINERS:
+        c1, c2 = base.fields.get(name, "").strip().lower(), other.fields.get(name, "").strip().lower()
+        if c1 and c2 and c1 != c2:
+            return False
+    return True
 
 
 def _copy_meta(merged: Entry, other: Entry, name: str) -> None:

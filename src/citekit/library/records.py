@@ -69,14 +69,16 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
     if not titled or not any(m.authors for m in mentions):
         return None
     title = titled[0].title or ""
-    authors_raw = next((m.authors for m in mentions if m.authors), [])
+    listing = next(m for m in mentions if m.authors)
+    authors_raw = listing.authors
     venue = next((m.venue for m in mentions if m.venue), None)
     year = next((m.year for m in mentions if m.year), None)
     hints = [h for m in mentions for h in m.hints]
     people: list[Person] = [parse_name(a) for a in authors_raw if a.strip()]
     fields: dict[str, str] = {}
     if people:
-        fields["author"] = author_field(people)
+        # "et al." in the notes: BibTeX's own convention, which bibtex and biber print as "et al."
+        fields["author"] = author_field(people) + (" and others" if listing.authors_incomplete else "")
     fields["title"] = protect_title(_recase(title), hints)
     booktitle = venues.long_name(venue, year) if venue else None
     entry_type = venues.entry_type(venue) if booktitle else "misc"

@@ -59,6 +59,19 @@ def compose_key_maps(old: Mapping[str, str], new: Mapping[str, str]) -> dict[str
     return {k: v for k, v in merged.items() if k != v}
 
 
+def extend_key_map(old: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
+    """An import's renames added to the earlier imports' (``refs/import-keymap.yaml``).
+
+    Unlike :func:`compose_key_maps` the renames are not chained: the left side is a key of
+    an imported *file* and the right side a library key, which never changes. A second
+    file that reuses a key of the first one maps it afresh (the newest import wins), but
+    no earlier rename is lost.
+    """
+    merged = dict(old)
+    merged.update(new)
+    return {k: v for k, v in merged.items() if k != v}
+
+
 def write_key_map(path: Path, mapping: Mapping[str, str], txn: Transaction | None = None) -> None:
     """Write the map sorted by old key, so it diffs cleanly under version control.
 

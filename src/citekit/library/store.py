@@ -583,7 +583,7 @@ def written_entry(entry: Entry) -> Entry:
         fields["keywords"] = ", ".join(entry.tags)
     if entry.aliases:
         fields["ids"] = ", ".join(sorted(entry.aliases))
-    out = Entry(key=entry.key, entry_type=entry.entry_type, fields=fields)
+    out = Entry(key=entry.key, entry_type=entry.entry_type, fields=fields, origin=entry.origin)
     out.aliases = list(entry.aliases)
     return out
 

@@ -108,6 +108,8 @@ class LibraryIndex:
             self._entries.append(entry)
         raw_keys, rough = lookups if lookups is not None else index_keys(entry)
         keys = [(kind, tuple(value) if isinstance(value, list) else value) for kind, value in raw_keys]
+        # where the notes mentioned it last time (the sidecar's record): not cached, cheap
+        keys = keys + [("at", str(loc)) for loc in entry.mentions]
         self._keys[ident] = keys
         for key in keys:
             bucket = self._map.setdefault(key, [])
@@ -143,6 +145,9 @@ class LibraryIndex:
             if hit is not None:
                 return hit
         titles = work_titles(work)
+        hit = self._previous(work, titles)
+        if hit is not None:
+            return hit
         if titles:
             hit = self._first("title", titles)
             if hit is not None:
@@ -160,6 +165,35 @@ class LibraryIndex:
         if built is not None and self._entries:
             return self._same_work(Entry(key="", entry_type=built[0], fields=built[1]))
         return None
+
+    def _previous(self, work: Work, titles: set[str]) -> Entry | None:
+        """The entry these very mentions landed on last time, when it still answers to one of
+        their titles (any title it ever had, notes' included).
+
+        Asked before any title lookup: once the user fixes an entry's title by hand, it may
+        equal another mention's title, and a title lookup would then hand that mention's data
+        to the wrong entry. The title check keeps a shifted line (text inserted above it)
+        from pointing a mention at its neighbour's entry.
+        """
+        if not titles:
+            return None
+        best: Entry | None = None
+        for m in work.mentions:
+            for entry in self._map.get(("at", str(m.location)), ()):
+                own = set(self._keys.get(id(entry), ()))
+                if any(("title", t) in own for t in titles) and (
+                        best is None or self._order[id(entry)] < self._order[id(best)]):
+                    best = entry
+        return best
+
+    def look_alikes(self, entry: Entry) -> list[Entry]:
+        """Other entries whose current title folds to this entry's: likely one work twice
+        (e.g. after a title was fixed by hand), for the user to review with ``dedup``."""
+        folded = normalize_title(entry.title)
+        if not folded:
+            return []
+        return [e for e in self._map.get(("title", folded), ()) if e is not entry
+                and normalize_title(e.title) == folded]
 
     def _same_work(self, probe: Entry) -> Entry | None:
         from rapidfuzz import fuzz, process
@@ -180,6 +214,22 @@ class LibraryIndex:
             if fuzz.ratio(target, normalize_title(entry.title)) >= 85 and is_same_work(probe, entry):
                 return entry
         return None
+
+
+def look_alike_notices(index: LibraryIndex, entries: list[Entry]) -> list[str]:
+    """One line per pair of entries (among ``entries`` and the rest of the library) that now
+    carry the same title. They are never merged here: whether they are one work is for
+    ``citekit dedup`` and the user to decide."""
+    out: list[str] = []
+    said: set[tuple[str, str]] = set()
+    for entry in entries:
+        for other in index.look_alikes(entry):
+            pair = (min(entry.key, other.key), max(entry.key, other.key))
+            if pair not in said:
+                said.add(pair)
+                out.append(f"entries {pair[0]} and {pair[1]} now have the same title; if they are one paper, "
+                           "review them with `citekit dedup` (nothing was merged)")
+    return out
 
 
 def index_keys(entry: Entry) -> tuple[list[Any], str]:
@@ -217,7 +267,8 @@ def _rough(title: str) -> str:
 
 
 def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: LibraryIndex | None = None,
-               detached: LibraryIndex | None = None, taken: set[str] | None = None) -> ApplyResult:
+               detached: LibraryIndex | None = None, taken: set[str] | None = None,
+               claimed: Any = None) -> ApplyResult:
     """Create or update the entry for ``work``; see the module docstring for the rules.
 
     A sync passes one ``index`` of the library (and of its detached records) and the
@@ -254,6 +305,13 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
 
     upgraded = entry.status != "resolved" and work.status == "resolved"
     downgrade = entry.status == "resolved" and work.status != "resolved"
+    if claimed is not None and entry.key in claimed and not upgraded:
+        # another group of mentions already gave this entry its fields in this run: this
+        # one fills gaps only, so the later note never drops the earlier one's venue or year
+        _fill_gaps(entry, built)
+        entry.ids = entry.ids.merged(work_ids(work))
+        index.add(entry)
+        return ApplyResult(key=entry.key)
     if built is not None and not downgrade and entry.origin != "manual":
         entry_type, fields = built
         hand = set(entry.hand)
@@ -273,6 +331,23 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
     _update_meta(entry, work, keep_status=downgrade)
     index.add(entry)  # its ids, titles and URLs may have changed
     return ApplyResult(key=entry.key, upgraded=upgraded)
+
+
+def _fill_gaps(entry: Entry, built: tuple[str, dict[str, str]] | None) -> None:
+    """Fields of ``built`` the entry lacks; an author list cut short by "et al." gives way
+    to a complete one of the same first author."""
+    if built is None or entry.origin == "manual":
+        return
+    hand = set(entry.hand)
+    for name, value in built[1].items():
+        if name in hand:
+            continue
+        current = entry.fields.get(name)
+        if current is None or (name == "author" and current.endswith(" and others")
+                               and not value.endswith(" and others")
+                               and value.split(" and ")[0] == current.split(" and ")[0]):
+            entry.fields[name] = value
+            entry.provenance[name] = "notes"
 
 
 def _set_provenance(entry: Entry, work: Work) -> None:
@@ -332,9 +407,11 @@ def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
     if m is None:
         return None
     out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title or "", "stage": "notes"}
-    raw_authors = next((x.authors for x in mentions if x.authors), [])
-    if raw_authors:
-        out["authors"] = list(raw_authors)  # exactly as written ("Khrushchev Mikhail"), for the record
+    listing = next((x for x in mentions if x.authors), None)
+    if listing is not None:
+        out["authors"] = list(listing.authors)  # exactly as written ("Khrushchev Mikhail"), for the record
+        if listing.authors_incomplete:
+            out["authors_incomplete"] = True  # the notes wrote "et al.": the entry says "and others"
     prints = sorted({_fingerprint(x.abstract) for x in mentions if x.abstract})
     if prints:
         out["fingerprints"] = prints

@@ -80,11 +80,13 @@ def _full_month(macro: str) -> str:
     }[macro]
 
 
-def ordered_fields(fields: Mapping[str, str]) -> list[tuple[str, str]]:
-    """Non-empty fields, lower-cased names, in :data:`FIELD_ORDER` then alphabetically."""
+def ordered_fields(fields: Mapping[str, str], *, keep_empty: bool = False) -> list[tuple[str, str]]:
+    """Fields with lower-cased names, in :data:`FIELD_ORDER` then alphabetically; empty ones
+    only with ``keep_empty`` (an imported or hand-written entry's ``OPTkey = {}``: bibtex
+    and biber read an empty field without a warning, and dropping it would lose the user's text)."""
     lowered: dict[str, str] = {}
     for name, value in fields.items():
-        if value is None or str(value).strip() == "":
+        if value is None or (str(value).strip() == "" and not keep_empty):
             continue
         lowered.setdefault(name.strip().lower(), str(value).strip())
     rank = {name: i for i, name in enumerate(FIELD_ORDER)}
@@ -160,7 +162,8 @@ def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: 
     if not _TYPE_RE.match(entry_type):
         raise ValueError(f"entry {entry.key}: type {entry.entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
     lines = [f"@{entry_type}{{{entry.key},"]
-    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry)):
+    keep_empty = entry.origin != "notes"
+    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry), keep_empty=keep_empty):
         pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
         macro = month_macro(value) if name == "month" else None
         text = macro if macro else "{" + _field_value(entry.key, name, value, ascii=ascii) + "}"
