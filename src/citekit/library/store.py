@@ -276,6 +276,23 @@ class Library:
             parsed_cache.write(self.refs_dir, {"fingerprint": now, "memos": self._memo_data()}, memos_only=True)
         self._memos_dirty = False
 
+    def rendered_text(self, entry: Entry, ascii: bool) -> str | None:
+        """The ``library.bib`` text of ``entry`` as last written, if it is still exactly that.
+
+        ``export`` reuses it instead of rendering every entry again (most of its time on a
+        real library): only for an entry equal to its loaded state, whose stored text was
+        rendered with the same ``ascii`` choice. None means "render it yourself".
+        """
+        if ascii != self._loaded_ascii or self.ascii != self._loaded_ascii or self.entries.get(entry.key) is not entry:
+            return None
+        blob = self._state_blobs.get(entry.key)
+        chunk = self._chunks.get(entry.key)
+        if chunk is None and entry.key in self._chunk_blobs:
+            chunk = marshal.loads(self._chunk_blobs[entry.key])
+        if blob is None or chunk is None or marshal.loads(blob) != _entry_state(entry):
+            return None
+        return chunk[1][:-1] if chunk[1].endswith("\n") else None
+
     # ---- load --------------------------------------------------------------------------
     @classmethod
     def load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
