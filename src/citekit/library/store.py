@@ -293,6 +293,19 @@ class Library:
             return None
         return chunk[1][:-1] if chunk[1].endswith("\n") else None
 
+    def reloaded(self) -> "Library":
+        """This library if both files are still the bytes it was loaded from, else a new load.
+
+        For a writer that read before taking the lock: nothing is re-decoded when nobody
+        wrote meanwhile. Only for a library not modified since it was loaded.
+        """
+        if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
+            bib_data, side_data = _read_pair(self.refs_dir)
+            now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
+            if now == self._fingerprint:
+                return self
+        return Library.load(self.refs_dir)
+
     # ---- load --------------------------------------------------------------------------
     @classmethod
     def load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":

@@ -80,11 +80,13 @@ def _abstract_owner(abstract: Mention, titled: list[tuple[int, Mention]],
     hints = {h.lower() for h in abstract.hints}
     if not hints or not abstract.abstract:
         return None
-    words = set(normalize_title(abstract.abstract).split())
     if methods is None:
         candidates = [m for m in titled if hints & title_methods(m[1])]
     else:
         candidates = [titled[p] for p in sorted({p for h in hints for p in methods.get(h, ())})]
+    if not candidates:
+        return None
+    words = set(normalize_title(abstract.abstract).split())
     best: tuple[float, int] | None = None
     for index, mention in candidates:
         tokens = title_tokens(mention.title or "")
