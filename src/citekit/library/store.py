@@ -530,11 +530,14 @@ class Library:
             blob = blobs.get(key) if self.ascii == self._loaded_ascii else None
             if blob is not None:
                 reused = chunks.get(key)
-                if reused is None and key in self._chunk_blobs:
+                from_blob = reused is None and key in self._chunk_blobs
+                if from_blob:
                     reused = marshal.loads(self._chunk_blobs[key])
                 if reused is not None and marshal.loads(blob) == _entry_state(entry):
-                    # exactly as loaded, and rendered then: nothing to derive or render
-                    chunks[key] = reused
+                    # exactly as loaded, and rendered then: nothing to derive or render;
+                    # a text still marshalled stays so (no copy decoded, then encoded again)
+                    if not from_blob:
+                        chunks[key] = reused
                     bib_parts.append(reused[1])
                     yaml_parts.append(reused[2])
                     continue
@@ -557,9 +560,9 @@ class Library:
             del chunks[key]
         for key in [k for k in blobs if k not in self.entries]:
             del blobs[key]
-        self._chunk_blobs = {}
+        self._chunk_blobs = {k: v for k, v in self._chunk_blobs.items() if k in self.entries and k not in chunks}
         for table in self._memos.values():
-            for key in [k for k in table if k not in chunks]:
+            for key in [k for k in table if k not in self.entries]:
                 del table[key]
         body = "\n".join(bib_parts) if bib_parts else render_entries([], ascii=self.ascii)
         bib_text = self._bib_text(body)
@@ -576,13 +579,23 @@ class Library:
         txn = txn or Transaction(self.refs_dir)
         txn.stage(self.bib_path, bib_text)
         txn.stage(self.sidecar_path, side_text)
-        txn.on_commit.append(self._refresh_cache)
+        del bib_text, side_text  # staged as bytes: the texts need not stay (peak memory at 50k entries)
+        staged = txn.staged
+        txn.on_commit.append(lambda: self._refresh_cache(staged))
         if own:
             return txn.commit()
         return any(p in txn.changes() for p in (self.bib_path.absolute(), self.sidecar_path.absolute()))
 
-    def _refresh_cache(self) -> None:
-        bib_data, side_data = _read_pair(self.refs_dir)
+    def _refresh_cache(self, staged: dict[Path, bytes] | None = None) -> None:
+        """Store the library as just written. After a commit each file holds exactly the
+        bytes staged for it (written, or already equal), so those are hashed instead of
+        reading both files back."""
+        staged = staged or {}
+        bib, side = self.bib_path.absolute(), self.sidecar_path.absolute()
+        if bib in staged and side in staged:
+            bib_data, side_data = staged[bib], staged[side]
+        else:
+            bib_data, side_data = _read_pair(self.refs_dir)
         self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
                              parsed_cache.file_key(self.sidecar_path, side_data))
         data = self._cache_data()
