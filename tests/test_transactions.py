@@ -107,12 +107,12 @@ def test_reads_use_the_cache_until_refs_change(synced, tmp_path, monkeypatch):
     refs = root / "refs"
     first = Library.load(refs)
     assert parsed_cache.cache_path(refs).exists()
-    import citekit.library.store as store
+    import citekit.library.bibfile as bibfile  # the store imports its reader when it parses
 
     def no_parse(*_a, **_k):
         raise AssertionError("parsed again although refs/ did not change")
 
-    monkeypatch.setattr(store, "parse_bib_text", no_parse)
+    monkeypatch.setattr(bibfile, "parse_bib_text", no_parse)
     again = Library.load(refs)
     assert sorted(again.entries) == sorted(first.entries)
     assert again.entries["hand3"].fields == first.entries["hand3"].fields
@@ -395,19 +395,20 @@ def test_the_sync_index_finds_what_a_scan_of_every_entry_finds():
 
 
 def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_path, monkeypatch):
-    import citekit.library.store as store
-
     root = _copy(synced, tmp_path)
     api.sync(root, offline=True)
     api.sync(root, offline=True)
     lib = Library.load(root / "refs")
     assert set(lib._chunk_blobs) == set(lib.entries)
+    lib._load_memos()  # stored apart, read on first use
     assert any(kind.startswith("rule-tags:") and len(table) > 0 for kind, table in lib._memos.items())
 
     def no_render(*_a, **_k):
         raise AssertionError("an unchanged entry was rendered again")
 
-    monkeypatch.setattr(store, "render_entries", no_render)
+    import citekit.output.bibtex as bibtex  # the store imports its writer when it renders
+
+    monkeypatch.setattr(bibtex, "render_entries", no_render)
     before = _files(root / "refs")
     assert api.sync(root, offline=True).changed is False
     assert _files(root / "refs") == before

@@ -12,14 +12,30 @@ plain result object; the CLI only parses options and prints these results.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config, load_config
-from .library.bibfile import Problem
-from .library.store import Library
-from .model import Entry
-from .notes import ExtractResult, extract_paths
-from .sync import SyncReport
+
+if TYPE_CHECKING:
+    from .library.bibfile import Problem
+    from .library.store import Library
+    from .model import Entry
+    from .notes import ExtractResult
+    from .sync import SyncReport
+
+# Stage modules (the notes pipeline, sync, the library store) are imported inside the
+# functions that use them: ``list`` and ``show`` must not pay for rapidfuzz and the notes
+# parsers. ``Problem`` and ``SyncReport`` stay importable from here (see __getattr__).
+_LAZY = {"Problem": ".library.bibfile", "SyncReport": ".sync", "Library": ".library.store",
+         "Entry": ".model", "ExtractResult": ".notes"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class CitekitError(Exception):
@@ -37,6 +53,8 @@ def project(start: str | Path | None = None) -> Config:
 
 def extract(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> ExtractResult:
     """Paper mentions in the given notes files/folders (default: the project's notes folder)."""
+    from .notes import extract_paths
+
     cfg = load_config(start)
     return extract_paths(_notes_targets(cfg, paths), root=cfg.root)
 
@@ -60,6 +78,7 @@ def explain(paths: list[str | Path] | None = None, *, start: str | Path | None =
 
 def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
     """Works in the notes that wait for an online sync (see :mod:`citekit.pending`)."""
+    from .library.store import Library
     from .pending import pending_works
 
     cfg = load_config(start)
@@ -68,6 +87,8 @@ def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
 
 def load_library(start: str | Path | None = None) -> Library:
     """The project's library as it is on disk."""
+    from .library.store import Library
+
     return Library.load(load_config(start).refs_dir)
 
 
@@ -154,7 +175,7 @@ def _select(entries: list[Entry], *, tags: list[str] | None, any_tag: bool, stat
 
 def show(key: str, start: str | Path | None = None) -> Entry:
     """One entry by key or alias; the error suggests close keys."""
-    from .library.store import read_entry
+    from .library.store import Library, read_entry
 
     refs = load_config(start).refs_dir
     entry = read_entry(refs, key)

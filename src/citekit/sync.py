@@ -74,10 +74,12 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
     report.works = len(groups)
 
     # the library is read first: a damaged one stops the sync before any request is made
-    Library.load(cfg.refs_dir)
+    first = Library.load(cfg.refs_dir)
     works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
     with ProjectLock(cfg.refs_dir, command):
-        lib = Library.load(cfg.refs_dir)  # again, under the lock: keeps what others wrote meanwhile
+        # again, under the lock: keeps what others wrote meanwhile (the first read when
+        # neither file changed since: same bytes, same library)
+        lib = first.reloaded()
         report.problems.extend(str(p) for p in lib.problems)
         configured_ascii = (cfg.data.get("bibtex") or {}).get("ascii")
         if ascii is not None or configured_ascii is not None:

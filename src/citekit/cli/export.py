@@ -11,26 +11,34 @@ import click
 from .app import main, note, print_json, project_dir
 
 if TYPE_CHECKING:
+    from ..library.store import Library
     from ..model import Entry
     from ..output.cited import CitedKeys, Selection
 
 FORMATS = ("bibtex", "biblatex", "csl-json")
 
 
-def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str | None = None) -> str:
+def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str | None = None,
+           library: Library | None = None) -> str:
     """The export text of a selection in one format.
 
     Each format keeps old keys working its own way: BibTeX gets a copy of the entry under
     each cited old key (it has no aliases), biblatex gets ``ids`` (biber resolves them),
     CSL JSON gets copies and crossref fields copied into each child (CSL has neither).
     ``header`` becomes a ``%`` comment at the top of BibTeX and biblatex output.
+    With ``library``, BibTeX text of entries unchanged since ``library.bib`` was written is
+    taken from the parsed-library cache instead of being rendered again (same bytes).
     """
     from ..output.cited import Selection, alias_copies, inherit_crossrefs, with_ids_field
 
     if fmt == "bibtex":
-        from ..output.bibtex import render_entries
+        from ..output.bibtex import check_unique_keys, entry_text, write_texts
 
-        return render_entries(alias_copies(selection), ascii=ascii, header=header)
+        entries = alias_copies(selection)
+        check_unique_keys(entries)
+        texts = ((library and _as_written(e) and library.rendered_text(e, ascii)) or entry_text(e, ascii=ascii)
+                 for e in entries)
+        return write_texts(texts, header)
     if fmt == "biblatex":
         from ..output.biblatex import render_biblatex
 
@@ -41,6 +49,16 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
         flat = Selection(entries=inherit_crossrefs(selection), aliases=selection.aliases, direct=selection.direct)
         return json.dumps(to_csl_json(alias_copies(flat)), ensure_ascii=False, indent=2) + "\n"
     raise click.BadParameter(f"unknown format '{fmt}'; choose one of {', '.join(FORMATS)}", param_hint="--format")
+
+
+def _as_written(entry: Entry) -> bool:
+    """Whether ``entry`` renders exactly as its ``library.bib`` text: no ``keywords`` or
+    ``ids`` field of its own (the file derives both from tags and aliases) and aliases in
+    the sorted order the file writes them."""
+    if any(name.lower() in ("keywords", "ids") for name in entry.fields):
+        return False
+    aliases = list(entry.aliases)
+    return aliases == sorted(set(aliases)) and all(a == a.strip() and a for a in aliases)
 
 
 def select_for_export(
@@ -163,7 +181,7 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
               if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
     if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
         ascii = library.ascii and fmt != "csl-json"
-    text = render(selection, fmt, ascii=ascii, header=header)
+    text = render(selection, fmt, ascii=ascii, header=header, library=library)
     changed = write_output(text, output)
     count = len(selection.entries)
     if as_json:

@@ -17,7 +17,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # filelock loads only when a lock is taken: readers of a fresh cache never need it
+    from filelock import FileLock
 
 from .errors import LibraryError
 from .journal import recover
@@ -59,6 +62,8 @@ def is_stale(refs_dir: Path) -> bool:
     """True when an info file names a holder but nobody holds the lock."""
     if holder(refs_dir) is None:
         return False
+    from filelock import FileLock, Timeout
+
     probe = FileLock(str(lock_path(refs_dir)), is_singleton=False)
     try:
         probe.acquire(timeout=0)
@@ -98,6 +103,8 @@ class ProjectLock:
     def __enter__(self) -> "ProjectLock":
         path = lock_path(self.refs_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
+        from filelock import FileLock, Timeout
+
         lock = FileLock(str(path), is_singleton=False)
         try:
             lock.acquire(timeout=self.wait, poll_interval=0.05)

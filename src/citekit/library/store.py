@@ -22,19 +22,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from ..config import display_path
 from ..model import Entry, Ids, Location
-from ..output.bibtex import check_unique_keys, render_entries
-from ..output.latex import to_ascii
 from . import parsed_cache
-from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text, split_ids
 from .errors import LibraryError
 from .journal import Transaction, journal_path, read_view, stale_temps
-from .tags import tags_from_keywords
+
+if TYPE_CHECKING:
+    from .bibfile import Problem
+
+# PyYAML, the BibTeX reader and writer (pylatexenc) load only when refs/ is parsed or
+# written: a command reading a fresh parsed-library cache needs none of them.
 
 #: 2: per-entry blocks, ``bib_checksum`` pairing it with library.bib, an end line, and
 #: ``issued_keys`` holding only keys no entry, alias or detached record implies.
@@ -51,8 +51,15 @@ _SPLIT_RETRIES = 4
 # The safe loader and dumper, in C when libyaml is present: a 7,000-entry sidecar loads in
 # 2.4 s instead of 20 s. Both build only plain data (no arbitrary objects), exactly like
 # yaml.safe_load/safe_dump, and the C dumper writes the same bytes as the Python one.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _yaml() -> tuple[Any, Any, Any]:
+    """(yaml, safe loader, safe dumper), imported on first use."""
+    import yaml
+
+    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader), getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 BIB_HEADER = (
     "Written by citekit from the notes; edit freely: hand edits are kept by every sync.\n"
     "Tags, summaries and status live in library.yaml beside this file."
@@ -158,6 +165,8 @@ class Library:
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
     _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
     _memos_dirty: bool = field(default=False, repr=False, compare=False)
+    #: the fingerprint whose stored memos are not read yet (read on first use)
+    _memos_pending: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -236,6 +245,7 @@ class Library:
         ``list --json``): the second run reads the stored value instead of converting
         LaTeX again. Values must be plain data (str, numbers, lists, dicts, None).
         """
+        self._load_memos()
         if kind not in self._memos and ":" in kind:  # a new version of a family: drop the old ones
             family = kind.split(":", 1)[0] + ":"
             for old in [k for k in self._memos if k.startswith(family)]:
@@ -249,15 +259,52 @@ class Library:
             self._memos_dirty = True
         return value
 
+    def _load_memos(self) -> None:
+        if self._memos_pending is not None:
+            stored = parsed_cache.read_memos(self.refs_dir, self._memos_pending)
+            self._memos_pending = None
+            for kind, table in stored.items():
+                self._memos.setdefault(kind, {}).update({k: v for k, v in table.items() if k not in self._memos.get(kind, {})})
+
     def keep_memos(self) -> None:
         """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
         if not self._memos_dirty or self._fingerprint is None:
             return
         bib_data, side_data = _read_pair(self.refs_dir)
         now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
-        if now == self._fingerprint:
-            parsed_cache.write(self.refs_dir, self._cache_data())
+        if now == self._fingerprint:  # only the memos file: the rest of the cache is as read
+            parsed_cache.write(self.refs_dir, {"fingerprint": now, "memos": self._memo_data()}, memos_only=True)
         self._memos_dirty = False
+
+    def rendered_text(self, entry: Entry, ascii: bool) -> str | None:
+        """The ``library.bib`` text of ``entry`` as last written, if it is still exactly that.
+
+        ``export`` reuses it instead of rendering every entry again (most of its time on a
+        real library): only for an entry equal to its loaded state, whose stored text was
+        rendered with the same ``ascii`` choice. None means "render it yourself".
+        """
+        if ascii != self._loaded_ascii or self.ascii != self._loaded_ascii or self.entries.get(entry.key) is not entry:
+            return None
+        blob = self._state_blobs.get(entry.key)
+        chunk = self._chunks.get(entry.key)
+        if chunk is None and entry.key in self._chunk_blobs:
+            chunk = marshal.loads(self._chunk_blobs[entry.key])
+        if blob is None or chunk is None or marshal.loads(blob) != _entry_state(entry):
+            return None
+        return chunk[1][:-1] if chunk[1].endswith("\n") else None
+
+    def reloaded(self) -> "Library":
+        """This library if both files are still the bytes it was loaded from, else a new load.
+
+        For a writer that read before taking the lock: nothing is re-decoded when nobody
+        wrote meanwhile. Only for a library not modified since it was loaded.
+        """
+        if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
+            bib_data, side_data = _read_pair(self.refs_dir)
+            now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
+            if now == self._fingerprint:
+                return self
+        return Library.load(self.refs_dir)
 
     # ---- load --------------------------------------------------------------------------
     @classmethod
@@ -309,6 +356,8 @@ class Library:
 
     @classmethod
     def _parse(cls, refs: Path, bib_data: bytes | None, side_data: bytes | None) -> "Library":
+        from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text
+
         lib = cls(refs_dir=refs)
         bib_text = decode_bytes(bib_data)[0] if bib_data is not None else None
         sidecar = lib._parse_sidecar(side_data, bib_text)
@@ -357,9 +406,10 @@ class Library:
                 raise LibraryError(f"{name} is missing but {display_path(self.bib_path)} was written by citekit, "
                                    f"so its tags, status and identifiers would be lost. {restore}.")
             return {}
+        yaml, loader, _dumper = _yaml()
         try:
             text = data.decode("utf-8")
-            loaded = yaml.load(text, Loader=_SAFE_LOADER) or {}
+            loaded = yaml.load(text, Loader=loader) or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
         if not isinstance(loaded, dict):
@@ -380,7 +430,10 @@ class Library:
         lib = cls(refs_dir=refs)
         meta = data["meta"]
         lib.issued_keys = set(meta["issued_keys"])
-        lib.problems = [Problem(*p) for p in meta["problems"]]
+        if meta["problems"]:
+            from .bibfile import Problem
+
+            lib.problems = [Problem(*p) for p in meta["problems"]]
         lib.unparsed = list(meta["unparsed"])
         lib.preamble = list(meta["preamble"])
         lib.pending = list(meta["pending"])
@@ -392,10 +445,11 @@ class Library:
         lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
         lib._fingerprint = fingerprint
-        lib._memos = {kind: dict(table) for kind, table in (data.get("memos") or {}).items()}
+        lib._memos_pending = fingerprint  # read from their own file when first asked for
         return lib
 
     def _cache_data(self) -> dict[str, Any]:
+        self._load_memos()
         entries = {}
         chunks = {}
         aliases = {}
@@ -418,10 +472,14 @@ class Library:
             },
             "entries": entries,
             "chunks": chunks,
-            "memos": {kind: {k: v for k, v in table.items() if k in self.entries} for kind, table in self._memos.items()},
+            "memos": self._memo_data(),
             "aliases": aliases,
             "lower": {k.lower(): k for k in self.entries},
         }
+
+    def _memo_data(self) -> dict[str, dict[str, Any]]:
+        self._load_memos()
+        return {kind: {k: v for k, v in table.items() if k in self.entries} for kind, table in self._memos.items()}
 
     # ---- save --------------------------------------------------------------------------
     def render_bib(self, *, ascii: bool | None = None) -> str:
@@ -434,6 +492,8 @@ class Library:
         """
         if ascii is None or bool(ascii) == self.ascii:
             return self.render_files()[0]
+        from ..output.bibtex import render_entries
+
         written = [written_entry(e) for e in self.sorted_entries()]
         return self._bib_text(render_entries(written, ascii=ascii))
 
@@ -456,6 +516,9 @@ class Library:
         not change, so a write after ``tag`` renders one entry; the result is by
         construction the same bytes as rendering everything.
         """
+        from ..output.bibtex import check_unique_keys, render_entries
+
+        self._load_memos()  # so that entries changed now drop theirs
         ordered = self.sorted_entries()
         check_unique_keys(ordered)
         bib_parts: list[str] = []
@@ -467,11 +530,14 @@ class Library:
             blob = blobs.get(key) if self.ascii == self._loaded_ascii else None
             if blob is not None:
                 reused = chunks.get(key)
-                if reused is None and key in self._chunk_blobs:
+                from_blob = reused is None and key in self._chunk_blobs
+                if from_blob:
                     reused = marshal.loads(self._chunk_blobs[key])
                 if reused is not None and marshal.loads(blob) == _entry_state(entry):
-                    # exactly as loaded, and rendered then: nothing to derive or render
-                    chunks[key] = reused
+                    # exactly as loaded, and rendered then: nothing to derive or render;
+                    # a text still marshalled stays so (no copy decoded, then encoded again)
+                    if not from_blob:
+                        chunks[key] = reused
                     bib_parts.append(reused[1])
                     yaml_parts.append(reused[2])
                     continue
@@ -494,9 +560,9 @@ class Library:
             del chunks[key]
         for key in [k for k in blobs if k not in self.entries]:
             del blobs[key]
-        self._chunk_blobs = {}
+        self._chunk_blobs = {k: v for k, v in self._chunk_blobs.items() if k in self.entries and k not in chunks}
         for table in self._memos.values():
-            for key in [k for k in table if k not in chunks]:
+            for key in [k for k in table if k not in self.entries]:
                 del table[key]
         body = "\n".join(bib_parts) if bib_parts else render_entries([], ascii=self.ascii)
         bib_text = self._bib_text(body)
@@ -513,13 +579,23 @@ class Library:
         txn = txn or Transaction(self.refs_dir)
         txn.stage(self.bib_path, bib_text)
         txn.stage(self.sidecar_path, side_text)
-        txn.on_commit.append(self._refresh_cache)
+        del bib_text, side_text  # staged as bytes: the texts need not stay (peak memory at 50k entries)
+        staged = txn.staged
+        txn.on_commit.append(lambda: self._refresh_cache(staged))
         if own:
             return txn.commit()
         return any(p in txn.changes() for p in (self.bib_path.absolute(), self.sidecar_path.absolute()))
 
-    def _refresh_cache(self) -> None:
-        bib_data, side_data = _read_pair(self.refs_dir)
+    def _refresh_cache(self, staged: dict[Path, bytes] | None = None) -> None:
+        """Store the library as just written. After a commit each file holds exactly the
+        bytes staged for it (written, or already equal), so those are hashed instead of
+        reading both files back."""
+        staged = staged or {}
+        bib, side = self.bib_path.absolute(), self.sidecar_path.absolute()
+        if bib in staged and side in staged:
+            bib_data, side_data = staged[bib], staged[side]
+        else:
+            bib_data, side_data = _read_pair(self.refs_dir)
         self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
                              parsed_cache.file_key(self.sidecar_path, side_data))
         data = self._cache_data()
@@ -528,8 +604,10 @@ class Library:
         self._loaded_ascii = self.ascii
 
     def _render_sidecar(self, entry_parts: list[str], bib_checksum: str | None) -> str:
+        yaml, _loader, dumper = _yaml()
+
         def dump(data: dict[str, Any]) -> str:
-            return yaml.dump(data, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True, width=100,
+            return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=True, width=100,
                              default_flow_style=False)
 
         implied = set(self.entries) | set(self.detached) | {a for e in self.entries.values() for a in e.aliases}
@@ -629,6 +707,8 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
     """Keywords edited in library.bib become manual tag additions/removals."""
     if _norm(written or "") == _norm(generated or ""):
         return
+    from .tags import tags_from_keywords
+
     mine = set(tags_from_keywords(written or ""))
     current = set(entry.tags)
     added = set(entry.tags_added) | (mine - current)
@@ -643,7 +723,11 @@ def _same_value(generated: str, written: str) -> bool:
         return generated == _digest(written)
     if _norm(generated) == _norm(written):
         return True
-    return not generated.isascii() and _norm(to_ascii(generated)) == _norm(written)
+    if generated.isascii():
+        return False
+    from ..output.latex import to_ascii
+
+    return _norm(to_ascii(generated)) == _norm(written)
 
 
 def _norm(value: str) -> str:
@@ -654,6 +738,9 @@ def _manual_entry(bib_entry: Entry) -> Entry:
     """An entry the user wrote into library.bib themselves: all of it is theirs."""
     entry = Entry(key=bib_entry.key, entry_type=bib_entry.entry_type, ids=bib_entry.ids, status="resolved", origin="manual")
     entry.provenance = {k: "user" for k in bib_entry.fields}
+    from .bibfile import split_ids
+    from .tags import tags_from_keywords
+
     entry.tags_added = tags_from_keywords(bib_entry.fields.get("keywords", ""))
     entry.aliases = sorted(set(split_ids(bib_entry.fields.get("ids", ""))))
     return entry
@@ -709,7 +796,8 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
 
 def _yaml_chunk(entry: Entry, ascii: bool) -> str:
     """One entry's block of the sidecar, indented under ``entries:``."""
-    text = yaml.dump({entry.key: _to_sidecar(entry, ascii)}, Dumper=_SAFE_DUMPER, allow_unicode=True, sort_keys=True,
+    yaml, _loader, dumper = _yaml()
+    text = yaml.dump({entry.key: _to_sidecar(entry, ascii)}, Dumper=dumper, allow_unicode=True, sort_keys=True,
                      width=100, default_flow_style=False)
     return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
 

@@ -10,6 +10,7 @@ the abstract. Anything weaker is left for online resolution to decide.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -68,16 +69,26 @@ def title_methods(mention: Mention) -> set[str]:
     return names
 
 
-def _abstract_owner(abstract: Mention, titled: list[tuple[int, Mention]]) -> int | None:
-    """Index of the one titled mention this abstract is clearly about, if any."""
+def _abstract_owner(abstract: Mention, titled: list[tuple[int, Mention]],
+                    methods: dict[str, list[int]] | None = None,
+                    positions: dict[int, int] | None = None) -> int | None:
+    """Index of the one titled mention this abstract is clearly about, if any.
+
+    ``methods`` (method name -> positions in ``titled``) narrows the search to titles
+    naming one of the abstract's methods, so many abstracts do not scan every title.
+    """
     hints = {h.lower() for h in abstract.hints}
     if not hints or not abstract.abstract:
         return None
+    if methods is None:
+        candidates = [m for m in titled if hints & title_methods(m[1])]
+    else:
+        candidates = [titled[p] for p in sorted({p for h in hints for p in methods.get(h, ())})]
+    if not candidates:
+        return None
     words = set(normalize_title(abstract.abstract).split())
     best: tuple[float, int] | None = None
-    for index, mention in titled:
-        if not hints & title_methods(mention):
-            continue
+    for index, mention in candidates:
         tokens = title_tokens(mention.title or "")
         coverage = sum(1 for t in tokens if t in words) / len(tokens) if tokens else 0.0
         if coverage >= ABSTRACT_COVERAGE and (best is None or coverage > best[0]):
@@ -92,6 +103,67 @@ def _near_identical(a: str, b: str) -> bool:
     return bool(fuzz.ratio(a, b, score_cutoff=NEAR_IDENTICAL))
 
 
+#: the shorter of two near-identical titles of length L is at most this many edits
+#: (insertions + deletions) from the other: d <= 0.05 (L + L') and L' <= L + d
+_EDITS_PER_CHAR = (100.0 - NEAR_IDENTICAL) / 100.0 * 2 / (1 - (100.0 - NEAR_IDENTICAL) / 100.0)
+
+
+def _max_edits(length: int) -> int:
+    return int(length * _EDITS_PER_CHAR + 1e-9) + 1  # one more than the bound, for float safety
+
+
+def _segments(length: int) -> list[tuple[int, int]]:
+    """(start, length) of the pieces a title of ``length`` characters is cut into: one more
+    piece than edits allowed, so a near-identical title contains at least one piece whole."""
+    count = min(_max_edits(length) + 1, length)
+    base, extra = divmod(length, count)
+    out, start = [], 0
+    for k in range(count):
+        size = base + (1 if k >= count - extra else 0)
+        out.append((start, size))
+        start += size
+    return out
+
+
+def near_identical_pairs(titles: list[str]) -> list[tuple[str, str]]:
+    """Pairs of distinct normalized titles that :func:`_near_identical` accepts, without
+    comparing every pair.
+
+    Exact, not a heuristic: if two titles are within d edits, cutting the shorter one into
+    d + 1 pieces leaves at least one piece untouched, found in the longer one within d
+    characters of where it was. Titles are indexed by their pieces (and by their numbers,
+    which must match anyway), so each title is compared only with titles sharing a piece
+    at about the same place: linear in the number of titles instead of quadratic.
+    """
+    ordered = sorted({t for t in titles if t}, key=lambda t: (len(t), t))
+    index: dict[tuple[Any, ...], list[int]] = {}
+    lengths: set[int] = set()
+    pairs: list[tuple[str, str]] = []
+    numbers = [tuple(re.findall(r"\d+", t)) for t in ordered]
+    for b, long in enumerate(ordered):
+        lb = len(long)
+        seen: set[int] = set()
+        for la in sorted(lengths):
+            edits = _max_edits(la)
+            if lb - la > edits:
+                continue
+            # with i insertions and e deletions (i + e <= edits, i - e = lb - la), a piece
+            # moves right by at most i and left by at most e
+            right = (edits + lb - la) // 2
+            left = (edits - (lb - la)) // 2
+            for k, (start, size) in enumerate(_segments(la)):
+                for pos in range(max(0, start - left), min(lb - size, start + right) + 1):
+                    for a in index.get((numbers[b], la, k, long[pos:pos + size]), ()):
+                        if a not in seen:
+                            seen.add(a)
+                            if _near_identical(ordered[a], long):
+                                pairs.append((ordered[a], long))
+        for k, (start, size) in enumerate(_segments(lb)):
+            index.setdefault((numbers[b], lb, k, long[start:start + size]), []).append(b)
+        lengths.add(lb)
+    return pairs
+
+
 def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
     """Mentions of the same work together; groups in order of first appearance, each group
     in the order the mentions were given."""
@@ -104,15 +176,21 @@ def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
             else:
                 owner_of_key[key] = i
     titled = [(i, m) for i, m in enumerate(mentions) if m.title]
-    normalized = [(i, normalize_title(m.title or "")) for i, m in titled]
-    for a in range(len(normalized)):
-        for b in range(a + 1, len(normalized)):
-            (i, ta), (j, tb) = normalized[a], normalized[b]
-            if ta and tb and ta != tb and _near_identical(ta, tb):
-                groups.union(i, j)
-    for i, mention in enumerate(mentions):
-        if mention.kind == "abstract":
-            owner = _abstract_owner(mention, titled)
+    first_of_title: dict[str, int] = {}
+    for i, m in titled:
+        first_of_title.setdefault(normalize_title(m.title or ""), i)
+    first_of_title.pop("", None)
+    # equal titles are already one group (the title key): compare each distinct title once
+    for i, j in near_identical_pairs(list(first_of_title)):
+        groups.union(first_of_title[i], first_of_title[j])
+    abstracts = [(i, m) for i, m in enumerate(mentions) if m.kind == "abstract"]
+    if abstracts:
+        methods: dict[str, list[int]] = {}
+        for position, (_i, m) in enumerate(titled):
+            for name in title_methods(m):
+                methods.setdefault(name, []).append(position)
+        for i, mention in abstracts:
+            owner = _abstract_owner(mention, titled, methods)
             if owner is not None:
                 groups.union(owner, i)
     by_root: dict[int, list[Mention]] = {}
