@@ -141,13 +141,45 @@ def markdown_pieces(text: str, file: str, doc: MarkdownDocument) -> Iterator[lis
         yield roots
 
 
-def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
-    from markdown_it.tree import SyntaxTreeNode
+class _Block:
+    """One block of markdown-it's token stream with its nested blocks: the part of
+    ``markdown_it.tree.SyntaxTreeNode`` the outline needs (type without ``_open``, tag,
+    source lines, content). Built in one pass over the tokens, with no parent links, so a
+    piece's tree is freed as soon as it is read rather than waiting for the cycle collector."""
 
+    __slots__ = ("type", "tag", "map", "content", "children")
+
+    def __init__(self, kind: str, tag: str, lines: Any, content: str) -> None:
+        self.type = kind
+        self.tag = tag
+        self.map = lines
+        self.content = content
+        self.children: list[_Block] = []
+
+
+def _block_tree(tokens: list[Any]) -> list[_Block]:
+    """The top-level blocks of a token stream (opening/closing tokens paired up)."""
+    roots: list[_Block] = []
+    open_lists = [roots]
+    for token in tokens:
+        nesting = token.nesting
+        if nesting < 0:
+            open_lists.pop()
+            continue
+        kind = token.type
+        if nesting > 0 and kind.endswith("_open"):
+            kind = kind[:-5]
+        block = _Block(kind, token.tag, token.map, token.content)
+        open_lists[-1].append(block)
+        if nesting > 0:
+            open_lists.append(block.children)
+    return roots
+
+
+def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
     tokens = _parser().parse(text)
-    tree = SyntaxTreeNode(tokens)
     roots: list[Node] = []
-    _Builder(doc, file).blocks(tree.children, roots)
+    _Builder(doc, file).blocks(_block_tree(tokens), roots)
     if any(t.level >= MAX_NESTING - 2 for t in tokens):
         roots.extend(_too_deep(text, tokens, file, doc))
     return roots
@@ -322,7 +354,10 @@ class _Builder:
 
 def _task(text: str) -> str:
     """An item's text without the task box the task-list plugin leaves a space for."""
-    return re.sub(r"^\s*\[[ xX]\]\s+", "", text)
+    return _TASK_BOX_RE.sub("", text) if "[" in text else text
+
+
+_TASK_BOX_RE = re.compile(r"^\s*\[[ xX]\]\s+")
 
 
 def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
