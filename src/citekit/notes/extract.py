@@ -506,7 +506,9 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
 
         doc = MarkdownDocument()
         first = True
-        for roots in markdown_pieces(text, file, doc):
+        held.append(text)
+        del text  # the reader frees the text block by block as it goes
+        for roots in markdown_pieces(held, file, doc):
             if first:
                 _front_matter_scope(extractor, doc.front_matter)
                 first = False
