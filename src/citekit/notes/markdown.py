@@ -87,6 +87,16 @@ _SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
 BLOCK_CHARS = 1_000_000
 
 
+_MARKER_RE = re.compile(r"^(?:#{1,6}|[-*+]|\d{1,9}[.)])\s+")
+
+
+def _detail_start(line: str) -> bool:
+    """A heading or item that is a detail line (``- Authors: ...``, a bare link): the outline
+    moves it under the line above, so a piece must not start with it."""
+    text = _task(_MARKER_RE.sub("", line, count=1)).strip()
+    return _is_detail_line(text)
+
+
 def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     """``(first line index, text)`` pieces of the big Markdown text in ``held`` (taken out
     of the list), each starting at a top-level heading or list item (never inside a code
@@ -127,7 +137,7 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
             if m:
                 fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
             if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
-                    and not previous.startswith((" ", "\t", ">", "|"))):
+                    and not previous.startswith((" ", "\t", ">", "|")) and not _detail_start(line)):
                 yield piece_line, buf[piece_start:pos - 1]
                 piece_start, piece_line = pos, number
         previous = line
