@@ -11,7 +11,8 @@ Prints:
      (targets: >= 1 MB/s of notes per CPU-second, so that other work on a shared machine
      does not count against it (wall time is printed too), and peak memory growth <= 10x
      the file size). The .txt file is the bundled trip report repeated (~2 mentions/kB);
-     the .md file is the style corpus repeated (~5 mentions/kB, every line a paper).
+     the .md file is the style corpus repeated (~5 mentions/kB, every line a paper); the
+     .org file is the org corpus file repeated (headings with property drawers).
 
 Run: .venv/bin/python bench/extract_bench.py  (or `make bench`); --quick for smaller sizes.
 """
@@ -134,6 +135,7 @@ def big_file(megabytes: float) -> bool:
         ".txt": (REPO / "notes" / "notes-icml2026-trip-report.txt").read_text(encoding="utf-8"),
         ".md": "\n".join(p.read_text(encoding="utf-8").split("---\n", 2)[-1] if p.read_text(encoding="utf-8").startswith("---") else p.read_text(encoding="utf-8")
                          for p in sorted((REPO / "tests" / "data" / "notes" / "corpus").glob("*.md"))),
+        ".org": "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "tests" / "data" / "notes" / "corpus").glob("*.org"))),
     }
     with tempfile.TemporaryDirectory() as tmp:
         for suffix, seed in seeds.items():

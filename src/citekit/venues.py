@@ -196,11 +196,14 @@ _LONG_PATTERNS = [
 ]
 
 
+_LONG_RES = [(short, re.compile(pattern)) for short, pattern in _LONG_PATTERNS]
+
+
 def short_from_long(name: str) -> str | None:
     """``Forty-third International Conference on Machine Learning`` → ``ICML`` (None if unknown)."""
     low = name.lower()
-    for short, pattern in _LONG_PATTERNS:
-        if re.search(pattern, low):
+    for short, pattern in _LONG_RES:
+        if pattern.search(low):
             return short
     m = _HEADING_RE.search(name)
     return canonical(m.group("venue")) if m else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .extract import extract_text
+from .extract import extract_owned, extract_text
 from .group import group_mentions
 from .reader import notes_files, read_notes
 from .result import ExtractResult, Problem
@@ -37,8 +37,10 @@ def extract_paths(paths: list[Path], root: Path) -> ExtractResult:
         text, read_problems = read_notes(path, name)
         result.problems.extend(read_problems)
         if text is not None:
+            held = [text]
+            del text  # extraction takes the only reference and frees the text once it is cut up
             try:
-                result.extend(extract_text(text, name))
+                result.extend(extract_owned(held, name))
             except RecursionError:
                 result.problems.append(Problem(name, None, "nested too deeply to read; flatten the deepest lists and run again"))
             except Exception as exc:  # one unreadable file never stops the others

@@ -124,44 +124,74 @@ def cut_bibtex_entries(text: str, file: str) -> tuple[str, list[PastedEntry]]:
     """
     if "@" not in text or not _ANY_START_RE.search(text):
         return text, []
-    lines = text.split("\n")
+    # Walked by offsets, not as a list of every line: a big notes file is not copied line
+    # by line, only the lines near an "@" are looked at.
     entries: list[PastedEntry] = []
-    i = 0
-    while i < len(lines):
-        m = _START_RE.match(lines[i])
+    pieces: list[str] = []
+    kept_from = 0  # offset of the first character not yet copied to ``pieces``
+    counted_to, line_number = 0, 0  # offset up to which lines were counted, and their count
+    at = text.find("@")
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = _line_end(text, at)
+        m = _START_RE.match(text[line_start:line_end])
         if not m or m.group("type").lower() in _NOT_ENTRIES:
-            i += 1
+            at = text.find("@", line_end + 1) if line_end < len(text) else -1
             continue
-        start = i
+        line_number += text.count("\n", counted_to, line_start)
+        counted_to = line_start
+        window = _lines_from(text, line_start, MAX_ENTRY_LINES + 3)
         depth = 0
         closed = False
-        j = i
-        while j < len(lines) and j - start < MAX_ENTRY_LINES:
-            line = lines[j]
-            if j > start and (line.strip().startswith("```") or _START_RE.match(line)):
+        j = 0
+        while j < len(window) and j < MAX_ENTRY_LINES:
+            line = window[j]
+            if j > 0 and (line.strip().startswith("```") or _START_RE.match(line)):
                 break
-            if j > start and not line.strip():
-                nxt = next((ln for ln in lines[j + 1:j + 3] if ln.strip()), "")
+            if j > 0 and not line.strip():
+                nxt = next((ln for ln in window[j + 1:j + 3] if ln.strip()), "")
                 if not _FIELD_RE.match(nxt):
                     break
             depth += _depth_change(line)
             j += 1
-            if depth <= 0 and j > start:
+            if depth <= 0 and j > 0:
                 closed = depth == 0
                 break
-        block = lines[start:j]
-        entry = PastedEntry(start + 1, m.group("key").rstrip(","), m.group("type").lower())
+        entry = PastedEntry(line_number + 1, m.group("key").rstrip(","), m.group("type").lower())
         if not closed:
             entry.broken = True
             entry.why_not = (f"a pasted BibTeX entry (@{entry.entry_type}{{{entry.key}) that never closes; "
                              "it was skipped: add the missing '}' or remove it")
         else:
-            _read_fields(entry, "\n".join(block))
+            _read_fields(entry, "\n".join(window[:j]))
         entries.append(entry)
-        for k in range(start, j):
-            lines[k] = ""
-        i = max(j, start + 1)
-    return "\n".join(lines), entries
+        # the entry's lines stay, emptied, so every later line keeps its number
+        entry_end = line_start + sum(len(line) for line in window[:j]) + j - 1
+        pieces.append(text[kept_from:line_start])
+        pieces.append("\n" * (j - 1))
+        kept_from = entry_end
+        at = text.find("@", entry_end + 1) if entry_end < len(text) else -1
+    if not entries:
+        return text, []
+    pieces.append(text[kept_from:])
+    return "".join(pieces), entries
+
+
+def _line_end(text: str, pos: int) -> int:
+    """Offset of the newline ending the line at ``pos`` (the text's length on the last line)."""
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
+def _lines_from(text: str, start: int, count: int) -> list[str]:
+    """Up to ``count`` whole lines of ``text`` from offset ``start``."""
+    end = start
+    for _ in range(count):
+        end = _line_end(text, end)
+        if end >= len(text):
+            break
+        end += 1
+    return text[start:end].split("\n") if end >= len(text) else text[start:end - 1].split("\n")
 
 
 def _read_fields(entry: PastedEntry, block: str) -> None:

@@ -56,6 +56,9 @@ class Label:
     value: str
 
 
+_SPACES_RE = re.compile(r"\s+")
+
+
 def parse_label(text: str) -> Label | None:
     """The label a line starts with, if it is one citekit knows."""
     if ":" not in text[:60] and "：" not in text[:60]:
@@ -63,7 +66,7 @@ def parse_label(text: str) -> Label | None:
     m = _LABEL_RE.match(text)
     if not m:
         return None
-    name = re.sub(r"\s+", " ", m.group("label").strip().strip("*_").strip()).lower()
+    name = _SPACES_RE.sub(" ", m.group("label").strip().strip("*_").strip()).lower()
     field = _LABELS.get(name)
     if field is None:
         return None

@@ -82,25 +82,53 @@ _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
 
 
-def _chunks(text: str) -> Iterator[tuple[int, str]]:
-    """``(first line index, text)`` pieces of a big Markdown text, each starting at a
-    top-level heading or list item (never inside a code fence, a quote, a table or the
-    front matter), so every piece parses as it would in the whole file. Pieces are cut
-    one at a time from the text, without a list of all its lines."""
+#: A big text is first cut into blocks of this many characters, dropped one by one as
+#: pieces are read, so the whole text is not kept while its mentions pile up.
+BLOCK_CHARS = 1_000_000
+
+
+_MARKER_RE = re.compile(r"^(?:#{1,6}|[-*+]|\d{1,9}[.)])\s+")
+
+
+def _detail_start(line: str) -> bool:
+    """A heading or item that is a detail line (``- Authors: ...``, a bare link): the outline
+    moves it under the line above, so a piece must not start with it."""
+    text = _task(_MARKER_RE.sub("", line, count=1)).strip()
+    return _is_detail_line(text)
+
+
+def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
+    """``(first line index, text)`` pieces of the big Markdown text in ``held`` (taken out
+    of the list), each starting at a top-level heading or list item (never inside a code
+    fence, a quote, a table or the front matter), so every piece parses as it would in the
+    whole file. Pieces are cut one at a time, without a list of all its lines, from a
+    window that moves along the text: what was read is freed."""
+    text = held.pop()
     if len(text) <= CHUNK_CHARS:
         yield 0, text
         return
-    piece_start = 0  # offset of the current piece's first character
+    blocks = [text[i:i + BLOCK_CHARS] for i in range(0, len(text), BLOCK_CHARS)]
+    front = text.startswith("---")
+    del text
+    blocks.reverse()
+    buf = blocks.pop()  # the window: the current piece and what follows it
+    piece_start = 0  # offset in ``buf`` of the current piece's first character
     piece_line = 0
     fence: str | None = None
-    front = text.startswith("---")
     previous = ""
     pos = 0
     number = 0
-    while pos < len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        line = text[pos:end]
+    while True:
+        end = buf.find("\n", pos)
+        if end < 0 and blocks:  # the line goes on in the next block: move the window
+            buf = buf[piece_start:] + blocks.pop()
+            pos -= piece_start
+            piece_start = 0
+            continue
+        if pos >= len(buf):
+            break
+        end = len(buf) if end < 0 else end
+        line = buf[pos:end]
         if front:
             if number > 0 and line.strip() in ("---", "..."):
                 front = False
@@ -109,27 +137,28 @@ def _chunks(text: str) -> Iterator[tuple[int, str]]:
             if m:
                 fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
             if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
-                    and not previous.startswith((" ", "\t", ">", "|"))):
-                yield piece_line, text[piece_start:pos - 1]
+                    and not previous.startswith((" ", "\t", ">", "|")) and not _detail_start(line)):
+                yield piece_line, buf[piece_start:pos - 1]
                 piece_start, piece_line = pos, number
         previous = line
         pos = end + 1
         number += 1
-    yield piece_line, text[piece_start:]
+    yield piece_line, buf[piece_start:]
 
 
 def parse_markdown(text: str, file: str) -> MarkdownDocument:
     """The outline of a Markdown text (see the module docstring)."""
     doc = MarkdownDocument()
-    for roots in markdown_pieces(text, file, doc):
+    for roots in markdown_pieces([text], file, doc):
         doc.roots.extend(roots)
     return doc
 
 
-def markdown_pieces(text: str, file: str, doc: MarkdownDocument) -> Iterator[list[Node]]:
-    """The outline of a Markdown text piece by piece (big files are parsed in sections);
-    ``doc`` collects the front matter, problems and skipped blocks as pieces are read."""
-    for offset, piece in _chunks(text):
+def markdown_pieces(held: list[str], file: str, doc: MarkdownDocument) -> Iterator[list[Node]]:
+    """The outline of the Markdown text in ``held`` (taken out of the list, so it can be
+    freed as it is read) piece by piece (big files are parsed in sections); ``doc``
+    collects the front matter, problems and skipped blocks as pieces are read."""
+    for offset, piece in _chunks(held):
         part = MarkdownDocument()
         roots = _parse_piece(piece, file, part)
         shift_lines(roots, offset)
@@ -141,13 +170,45 @@ def markdown_pieces(text: str, file: str, doc: MarkdownDocument) -> Iterator[lis
         yield roots
 
 
-def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
-    from markdown_it.tree import SyntaxTreeNode
+class _Block:
+    """One block of markdown-it's token stream with its nested blocks: the part of
+    ``markdown_it.tree.SyntaxTreeNode`` the outline needs (type without ``_open``, tag,
+    source lines, content). Built in one pass over the tokens, with no parent links, so a
+    piece's tree is freed as soon as it is read rather than waiting for the cycle collector."""
 
+    __slots__ = ("type", "tag", "map", "content", "children")
+
+    def __init__(self, kind: str, tag: str, lines: Any, content: str) -> None:
+        self.type = kind
+        self.tag = tag
+        self.map = lines
+        self.content = content
+        self.children: list[_Block] = []
+
+
+def _block_tree(tokens: list[Any]) -> list[_Block]:
+    """The top-level blocks of a token stream (opening/closing tokens paired up)."""
+    roots: list[_Block] = []
+    open_lists = [roots]
+    for token in tokens:
+        nesting = token.nesting
+        if nesting < 0:
+            open_lists.pop()
+            continue
+        kind = token.type
+        if nesting > 0 and kind.endswith("_open"):
+            kind = kind[:-5]
+        block = _Block(kind, token.tag, token.map, token.content)
+        open_lists[-1].append(block)
+        if nesting > 0:
+            open_lists.append(block.children)
+    return roots
+
+
+def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
     tokens = _parser().parse(text)
-    tree = SyntaxTreeNode(tokens)
     roots: list[Node] = []
-    _Builder(doc, file).blocks(tree.children, roots)
+    _Builder(doc, file).blocks(_block_tree(tokens), roots)
     if any(t.level >= MAX_NESTING - 2 for t in tokens):
         roots.extend(_too_deep(text, tokens, file, doc))
     return roots
@@ -322,7 +383,10 @@ class _Builder:
 
 def _task(text: str) -> str:
     """An item's text without the task box the task-list plugin leaves a space for."""
-    return re.sub(r"^\s*\[[ xX]\]\s+", "", text)
+    return _TASK_BOX_RE.sub("", text) if "[" in text else text
+
+
+_TASK_BOX_RE = re.compile(r"^\s*\[[ xX]\]\s+")
 
 
 def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:

@@ -12,7 +12,9 @@ orgparse is imported when the first ``.org`` file is read, not when citekit star
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from .result import Problem
@@ -53,14 +55,73 @@ def _body_lines(lines: list[str]) -> list[str]:
     return out
 
 
+#: An org file larger than this is parsed in pieces cut before top-level headings, so
+#: orgparse's node list and the outline never hold the whole file at once.
+CHUNK_CHARS = 64_000
+#: Line breaks other than LF/CRLF, which orgparse counts and ``split("\n")`` does not: a
+#: file with any of them is parsed whole, so line numbers match what they always were.
+_ODD_BREAK_RE = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
+#: a top-level heading whose title is plain words: it cannot be a detail line that the
+#: outline would move under the heading before it, so the file may be cut there.
+_SAFE_CUT_RE = re.compile(r"\* \S+ [^\n:：]*?[^\W\d_]{2}[^\n:：]*")
+
+
+def org_pieces(text: str, file: str, doc: OrgDocument) -> Iterator[list[Node]]:
+    """The outline of an org-mode text piece by piece (big files are parsed in sections
+    cut before top-level headings, each with the file's TODO keywords); ``doc`` collects
+    the file tags and problems as pieces are read."""
+    if len(text) <= CHUNK_CHARS or _ODD_BREAK_RE.search(text):
+        whole = parse_org(text, file)
+        doc.file_tags, doc.problems = whole.file_tags, whole.problems
+        yield whole.roots
+        return
+    import orgparse.node
+
+    env = orgparse.node.OrgEnv(filename="<string>")
+    for offset, piece in _chunks(text):
+        part = _parse(piece, file, env)
+        shift_lines(part.roots, offset)
+        if offset == 0:
+            doc.file_tags = part.file_tags
+        doc.problems.extend(Problem(p.file, p.line + offset if p.line else p.line, p.message) for p in part.problems)
+        yield part.roots
+
+
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """``(first line index, text)`` pieces of a big org text, each (but the first) starting
+    at a top-level heading; orgparse starts a node at every heading line whatever comes
+    before it, so each piece's headings parse as they would in the whole file."""
+    start, start_line = 0, 0
+    counted_to, line = 0, 0
+    at = text.find("\n* ")
+    while at >= 0:
+        cut = at + 1
+        if cut - start >= CHUNK_CHARS and _SAFE_CUT_RE.fullmatch(text, cut, _line_end(text, cut)):
+            line += text.count("\n", counted_to, cut)
+            counted_to = cut
+            yield start_line, text[start:cut]
+            start, start_line = cut, line
+        at = text.find("\n* ", cut)
+    yield start_line, text[start:]
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
 def parse_org(text: str, file: str) -> OrgDocument:
     """The outline of an org-mode text (see the module docstring)."""
+    return _parse(text, file, None)
+
+
+def _parse(text: str, file: str, env: Any) -> OrgDocument:
     import orgparse
 
     doc = OrgDocument()
     lines = text.split("\n")
     try:
-        root = orgparse.loads(text)
+        root = orgparse.loads(text, env=env)
     except Exception as exc:  # orgparse raises plain exceptions on malformed drawers/dates
         doc.problems.append(Problem(file, None, f"org structure could not be read ({type(exc).__name__}: {exc}); read as plain outline"))
         doc.roots = parse_outline(lines, org=True)

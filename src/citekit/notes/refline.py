@@ -198,13 +198,22 @@ def strip_markup(text: str) -> str:
     wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
     if not _MARKUP_CHARS_RE.search(text):
         return " ".join(text.split())
-    text = re.sub(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", r"\1", text)
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"(\*\*|__|~~|==)(.+?)\1", r"\2", text)
-    text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)", r"\1", text)
-    text = re.sub(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])", r"\1", text)
-    text = re.sub(r"`([^`]+)`", r"\1", text)
-    return re.sub(r"\s+", " ", text).strip()
+    for pattern, replacement in _MARKUP_RES:
+        text = pattern.sub(replacement, text)
+    return _SPACES_RE.sub(" ", text).strip()
+
+
+#: What :func:`strip_markup` removes, in order: wikilinks, links, paired emphasis and
+#: strike-through, single ``*``/``_`` emphasis, code.
+_MARKUP_RES = [
+    (re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]"), r"\1"),
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (re.compile(r"(\*\*|__|~~|==)(.+?)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)"), r"\1"),
+    (re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
+    (re.compile(r"`([^`]+)`"), r"\1"),
+]
+_SPACES_RE = re.compile(r"\s+")
 
 
 def unquote_title(text: str) -> str:
@@ -225,10 +234,16 @@ def _title_ok(title: str) -> bool:
 # --- the shapes -------------------------------------------------------------------------
 
 
+_QUOTED_TITLE_RE = re.compile(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]")
+#: ``[7] `` / ``7. `` before a pasted reference
+_REF_NUMBER_RE = re.compile(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+")
+_REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
+
+
 def _quoted(text: str) -> Reference | None:
     """Any shape with the title in quotes: IEEE, MLA, Chicago, ``"Title" by A`` and
     ``"Title" — A, B``."""
-    m = re.search(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]", text)
+    m = _QUOTED_TITLE_RE.search(text)
     if not m:
         return None
     title = m.group("title").strip().rstrip(",.").strip()
@@ -236,7 +251,7 @@ def _quoted(text: str) -> Reference | None:
     if not _title_ok(title):
         return None
     if before:
-        before = re.sub(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+", "", before).strip()
+        before = _REF_NUMBER_RE.sub("", before).strip()
         year = None
         ym = re.search(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?\.?$", before)
         if ym:
@@ -431,7 +446,7 @@ def _read_authors(rule: str, text: str) -> tuple[list[str], bool] | None:
 
 def _authors_first(text: str) -> Reference | None:
     """Pasted reference strings without quotes: APA, Harvard, ACM, Vancouver."""
-    body = re.sub(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+", "", text).strip()
+    body = _REF_NUMBER_RE.sub("", text).strip()
     for rule, pattern in _AUTHORS_FIRST:
         m = pattern.match(body)
         if not m:
@@ -457,7 +472,7 @@ def parse_reference(text: str) -> Reference | None:
         return None
     text = " ".join(text.split())
     plain = strip_markup(text)
-    plain = re.sub(r"\s*[(（][a-z][^()（）]*[)）]\s*$", "", plain)  # "(read it already)": a remark
+    plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
     if _quoted_sentence(plain):
         return None
     for candidate in (plain,):

@@ -48,18 +48,26 @@ def markdown_links(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in _MD_LINK_RE.finditer(text)]
 
 
+_EMPTY_BRACKETS_RE = re.compile(r"[(<\[]\s*[)>\]]")
+_SPACES_RE = re.compile(r"\s+")
+_LINK_PUNCTUATION_RE = re.compile(r"[\s<>()\[\],;|]")
+
+
 def strip_urls(text: str) -> str:
     """``text`` without Markdown link targets and bare URLs (link labels are kept)."""
-    text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
-    text = URL_RE.sub(" ", text)
-    text = re.sub(r"[(<\[]\s*[)>\]]", " ", text)  # brackets that held a URL
-    return re.sub(r"\s+", " ", text).strip()
+    if "://" in text:  # (both patterns need it: the common line without a URL skips them)
+        text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
+        text = URL_RE.sub(" ", text)
+    text = _EMPTY_BRACKETS_RE.sub(" ", text)  # brackets that held a URL
+    return _SPACES_RE.sub(" ", text).strip()
 
 
 def is_url_only(text: str) -> bool:
     """True when a line holds one or more URLs and nothing else worth reading."""
+    if "://" not in text:
+        return False
     urls = find_urls(text)
-    return bool(urls) and not re.sub(r"[\s<>()\[\],;|]", "", URL_RE.sub("", text))
+    return bool(urls) and not _LINK_PUNCTUATION_RE.sub("", URL_RE.sub("", text))
 
 
 def classify_url(url: str) -> UrlKind:

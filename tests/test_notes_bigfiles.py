@@ -1,0 +1,86 @@
+"""Big notes files are read in pieces; the pieces must give exactly what the whole file gives.
+
+Each test reads one text twice: with the piece size so large that the file is parsed whole,
+and with pieces (and, for Markdown, the moving window's blocks) a few kilobytes long, so the
+cuts fall in many places: before headings, inside sections, next to pasted BibTeX entries.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from citekit.notes import extract_text
+from citekit.notes import markdown as markdown_reader
+from citekit.notes import org as org_reader
+from citekit.notes.bibtex import cut_bibtex_entries
+
+
+def _snapshot(text: str, file: str) -> str:
+    result = extract_text(text, file)
+    return json.dumps([[m.to_json() for m in result.mentions], [str(p) for p in result.problems]], sort_keys=True, ensure_ascii=False)
+
+
+ORG_SECTIONS = [
+    "* Optimizers at ICML 2026\n** READING Muon Is Scalable for LLM Training\n   :PROPERTIES:\n   :AUTHORS:  Jingyuan Liu, Jianlin Su\n   :ARXIV:    2502.16982\n   :END:\n",
+    "* Vision follow-ups\n** LATER Segment Anything\n   :PROPERTIES:\n   :AUTHORS:  Alexander Kirillov et al.\n   :ARXIV:    2304.02643\n   :END:\n   Promptable segmentation.\n",
+    "* URL: https://arxiv.org/abs/2401.00001\n",
+    "* TODO\n- Authors: Ana Lima, Bo Chen\n",
+    "* Lunch with the group\n- book a table\n",
+    "* Attention Is All You Need — Ashish Vaswani, Noam Shazeer, Niki Parmar\n",
+    "* 論文メモ\n** 大規模言語モデルの推論 :llm:\n   :PROPERTIES:\n   :AUTHORS:  山田 太郎, 佐藤 花子\n   :URL:      https://openreview.net/forum?id=AbCdEf123\n   :END:\n",
+    "#+begin_src python\n* not a heading in a block\n#+end_src\n",
+    "* Reading list\n- Deep Residual Learning for Image Recognition (He, Zhang, Ren & Sun, CVPR 2016)\n- https://arxiv.org/abs/1512.03385\n",
+]
+
+MD_SECTIONS = [
+    "# ICML 2026\n\n- **Muon Is Scalable for LLM Training** — Jingyuan Liu, Jianlin Su [arXiv](https://arxiv.org/abs/2502.16982)\n  - Summary: orthogonalised updates at scale.\n",
+    "### Step-Size Stability in Stochastic Optimization\nAuthors: Fabian Schaipp, Robert M. Gower\nLink: https://arxiv.org/abs/2401.00002\n",
+    "| title | authors | link |\n|---|---|---|\n| Adam with Bandit Sampling | Alice Zhang, Bob Li | https://arxiv.org/abs/2010.12986 |\n",
+    "```\n- not a paper — Code Block, Inside Fence\n```\n",
+    "> [!note] Deep Residual Learning for Image Recognition\n> Authors: Kaiming He, Xiangyu Zhang\n",
+    "@inproceedings{he2016,\n  title={Identity Mappings in Deep Residual Networks},\n  author={He, Kaiming and Zhang, Xiangyu},\n  year={2016}\n}\n",
+    "- Blog post to read: https://kellerjordan.github.io/posts/muon/\n- Lunch with the optimizer group\n",
+    "1. Vaswani, A., & Shazeer, N. (2017). Attention is all you need. NeurIPS.\n2. [[Meeting notes 2026-07-14]]\n",
+    "- Authors: stray detail at top level\n",
+    "Term\n: A definition that is not a paper.\n",
+]
+
+
+def _document(sections: list[str], seed: int, header: str) -> str:
+    rng = random.Random(seed)
+    return header + "\n".join(rng.choice(sections) for _ in range(400))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_big_org_file_read_in_pieces_equals_whole(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _document(ORG_SECTIONS, seed, "#+TITLE: Reading\n#+FILETAGS: :reading:\n#+TODO: READING LATER | FINISHED\n\n")
+    monkeypatch.setattr(org_reader, "CHUNK_CHARS", 10**9)
+    whole = _snapshot(text, "big.org")
+    monkeypatch.setattr(org_reader, "CHUNK_CHARS", 3000)
+    assert len(list(org_reader._chunks(text))) > 10  # really read in pieces
+    assert _snapshot(text, "big.org") == whole
+    assert '"reading"' in whole and "Muon Is Scalable" in whole and "READING Muon" not in whole
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_big_markdown_file_read_in_pieces_equals_whole(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _document(MD_SECTIONS, seed, "---\ntags: [optim]\nvenue: ICML 2026\n---\n\n")
+    monkeypatch.setattr(markdown_reader, "CHUNK_CHARS", 10**9)
+    whole = _snapshot(text, "big.md")
+    monkeypatch.setattr(markdown_reader, "CHUNK_CHARS", 2500)
+    monkeypatch.setattr(markdown_reader, "BLOCK_CHARS", 997)
+    assert len(list(markdown_reader._chunks([text]))) > 10
+    assert _snapshot(text, "big.md") == whole
+    assert "Identity Mappings" in whole and "kellerjordan" not in whole
+
+
+def test_pasted_entries_are_blanked_line_for_line() -> None:
+    lines = ["intro @ mention", "@article{a1,", "  title={One},", "}", "text", "@misc{b2, title={Two}}", "", "@comment{x}", "@book{broken,", " title={never closes"]
+    text = "\n".join(lines)
+    cut, entries = cut_bibtex_entries(text, "n.md")
+    assert cut.split("\n") == ["intro @ mention", "", "", "", "text", "", "", "@comment{x}", "", ""]
+    assert [(e.line, e.key, e.broken) for e in entries] == [(2, "a1", False), (6, "b2", False), (9, "broken", True)]
+    assert entries[0].fields["title"] == "One"
