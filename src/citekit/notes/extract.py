@@ -21,7 +21,7 @@ from ..model import Ids, Location, Mention
 from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
 from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
-from .refline import names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from .refline import names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
 from .outline import Node, outline_pieces
 from .reader import split_lines
@@ -297,7 +297,7 @@ class _Extractor:
                     return found
             self.scope.enter_heading(node.level, strip_hashtags(node.text))
             return []
-        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or _names_a_paper(node.text):
+        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
             return self._labelled_block(node)
@@ -322,9 +322,10 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         for child in node.children:
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text)) and not child.is_detail else []
-            if any(child.children and m.location.line == child.line for m in found):
-                container = True  # a child is a paper with its own details
+            stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
+            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) and not child.is_detail else []
+            if any((child.children or stands_alone) and m.location.line == child.line for m in found):
+                container = True  # a child is a paper with its own details, or a whole paper line
             inner.extend(found)
         if container or _lists_links(node):
             return inner
@@ -334,6 +335,9 @@ class _Extractor:
         return inner
 
     def _as_mention(self, node: Node) -> Mention | None:
+        if self.explaining:
+            for line in node.merged:
+                self.trace.append(Decision(line, "merged", f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)", ""))
         details = _read_children(node, self.file, self.problems)
         title = _title_and_inline(node, details)
         if details.talk:
@@ -449,11 +453,6 @@ def _is_titled_link_line(text: str) -> bool:
         return False
     rest = strip_hashtags(strip_urls(text)).rstrip(" -–—:|")
     return looks_like_title(rest)
-
-
-def _names_a_paper(text: str) -> bool:
-    """A plain line that is a reference string or carries a paper identifier."""
-    return bool(find_text_ids(text)) or (len(text) <= 1500 and parse_reference(strip_hashtags(strip_urls(text))) is not None)
 
 
 def _lists_links(node: Node) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .labels import Label, parse_label
+from .refline import names_a_paper
 from .shapes import is_separator
 from .urls import is_url_only
 
@@ -38,6 +39,7 @@ class Node:
     level: int = 0  # heading level (1 for ``#``)
     children: list["Node"] = field(default_factory=list)
     source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
+    merged: list[int] = field(default_factory=list)  # lines joined into this one (a wrapped paragraph)
 
     @property
     def label(self) -> Label | None:
@@ -95,7 +97,8 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (paragraph is not None and node.indent == 0 and not paragraph.children
-                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)):
+                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
+                    and not names_a_paper(text)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.
                 # Lines are collected and joined once at the end, so a long paragraph costs
                 # linear time (each line is looked at once, never the growing paragraph).
@@ -104,6 +107,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                     parts = wrapped[id(paragraph)] = [paragraph.text]
                     joined.append(paragraph)
                 parts.append(text)
+                paragraph.merged.append(number)
                 previous_blank = False
                 continue
         paragraph = None

@@ -468,3 +468,15 @@ def parse_reference(text: str) -> Reference | None:
                 return None
             return ref
     return None
+
+
+def names_a_paper(text: str) -> bool:
+    """A line that on its own names a paper: a reference string (title and author list,
+    a pasted citation) or a paper identifier. Such a line starts an item of its own even
+    without a bullet or a blank line before it; a line that does not (a hard-wrapped
+    continuation) belongs to the line above."""
+    from .shapes import strip_hashtags
+    from .textids import find_text_ids
+    from .urls import strip_urls
+
+    return bool(find_text_ids(text)) or (len(text) <= 1500 and parse_reference(strip_hashtags(strip_urls(text))) is not None)
