@@ -20,7 +20,7 @@ from ..ids import ids_from_url
 from ..model import Ids, Location, Mention
 from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
-from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from .labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from .refline import names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
 from .outline import Node, outline_pieces
@@ -44,7 +44,7 @@ class Decision:
     mention: Mention | None = None
 
 
-_PAPER_KINDS = {"paper", "article", "preprint", "publication", "論文", "inproceedings"}
+_PAPER_KINDS = PAPER_KIND_WORDS
 
 
 @dataclass
@@ -224,6 +224,9 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     details.hashtags[:0] = hashtags(text)
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
     title = _TASK_MARKER_RE.sub("", title)
+    if (kind := kind_prefix(title)) is not None:
+        details.kind_label = details.kind_label or kind[0]  # "Invited talk — ...", "Paper: ..."
+        title = kind[1]
     text_ids = find_text_ids(title)
     for t in text_ids:
         _add_url(details, t.url, None, hard=True)
@@ -343,7 +346,7 @@ class _Extractor:
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
-            return self._reject(node, f"marked as type {details.kind_label!r}")
+            return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper")
         if not title:
             return self._url_mention(node, details)
         if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
