@@ -20,7 +20,7 @@ from ..ids import ids_from_url
 from ..model import Ids, Location, Mention
 from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
-from .labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from .labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from .refline import names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
 from .outline import Node, outline_pieces
@@ -217,13 +217,14 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = own.value
+    text = strip_to_read(_TASK_MARKER_RE.sub("", text))  # before links become their text: "Read [Title](url)"
     for _label, url in markdown_links(text):
         _add_url(details, url, None, hard=True)
     for url in find_urls(_without_markdown_links(text)):
         _add_url(details, url, None, hard=True)
     details.hashtags[:0] = hashtags(text)
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
-    title = _TASK_MARKER_RE.sub("", title)
+    title = strip_to_read(_TASK_MARKER_RE.sub("", title))
     if (kind := kind_prefix(title)) is not None:
         details.kind_label = details.kind_label or kind[0]  # "Invited talk — ...", "Paper: ..."
         title = kind[1]
@@ -294,7 +295,7 @@ class _Extractor:
 
     def _root(self, node: Node) -> list[Mention]:
         if node.kind == "heading":
-            if node.children:
+            if node.children or _is_paper_heading(node.text):
                 found = self._visit(node)
                 if found:
                     return found
@@ -456,6 +457,13 @@ def _is_titled_link_line(text: str) -> bool:
         return False
     rest = strip_hashtags(strip_urls(text)).rstrip(" -–—:|")
     return looks_like_title(rest)
+
+
+def _is_paper_heading(text: str) -> bool:
+    """A heading with nothing below it that is still a paper on its own: a paper URL, a
+    title linked to its paper page, or a title with its authors."""
+    text = strip_hashtags(text)
+    return (_is_link_line(text) and any(classify_url(u) == "paper" for u in find_urls(text))) or _is_titled_link_line(text) or names_a_paper(text)
 
 
 def _lists_links(node: Node) -> bool:

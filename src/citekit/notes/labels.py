@@ -138,3 +138,17 @@ def kind_prefix(text: str) -> tuple[str, str] | None:
     if not m:
         return None
     return re.sub(r"\s+", " ", m.group("kind").lower()), m.group("rest").strip()
+
+
+#: To-read markers written before a title: ``Read later: "Title" by ...``, ``To read — ...``,
+#: ``あとで読む: ...``, and a bare ``Read`` before a link or a quoted title.
+_TO_READ_RE = re.compile(
+    r"^\s*(?:(?:read\s+later|to[\s-]?read|must[\s-]read|reading\s+list|todo|later|あとで読む|後で読む|読む|要読|積読)"
+    r"\s*(?:[:：]|\s[—–]\s|\s-{1,2}\s)|read\s+(?=[\[\"“「]))\s*",
+    re.I,
+)
+
+
+def strip_to_read(text: str) -> str:
+    """``text`` without a leading to-read marker (a note to self, not part of the title)."""
+    return _TO_READ_RE.sub("", text, count=1)

@@ -34,6 +34,25 @@ class OrgDocument:
     problems: list[Problem] = field(default_factory=list)
 
 
+_ORG_LINK_RE = re.compile(r"\[\[(?P<target>[^\]\[]+)\](?:\[(?P<desc>[^\]\[]*)\])?\]")
+
+
+def markdown_links(text: str) -> str:
+    """Org links as the Markdown links the extractor reads: ``[[url][Title]]`` becomes
+    ``[Title](url)``, ``[[url]]`` the bare URL; links to other notes (``[[Meeting notes]]``)
+    stay as written."""
+    if "[[" not in text:
+        return text
+
+    def convert(m: re.Match[str]) -> str:
+        target, desc = m.group("target").strip(), (m.group("desc") or "").strip()
+        if not re.match(r"https?://", target):
+            return m.group(0)
+        return f"[{desc}]({target})" if desc else target
+
+    return _ORG_LINK_RE.sub(convert, text)
+
+
 def _body_lines(lines: list[str]) -> list[str]:
     """Body lines with drawers, keywords and quote/example/source blocks blanked."""
     out: list[str] = []
@@ -49,7 +68,7 @@ def _body_lines(lines: list[str]) -> list[str]:
             in_block = m.group("kind").lower()
             out.append("")
             continue
-        out.append("" if _SKIP_LINE_RE.match(raw) else raw)
+        out.append("" if _SKIP_LINE_RE.match(raw) else markdown_links(raw))
     return out
 
 
@@ -77,7 +96,7 @@ def parse_org(text: str, file: str) -> OrgDocument:
     doc.roots.extend(preamble)
     for index, node in enumerate(headings):
         line = node.linenumber
-        title = (node.heading or "").strip()
+        title = markdown_links((node.get_heading(format="raw") or "").strip())  # .heading drops link targets
         own_tags = sorted(getattr(node, "shallow_tags", set()) or set())
         if own_tags:
             title = f"{title} " + " ".join("#" + t for t in own_tags)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .labels import Label, parse_label
-from .refline import names_a_paper
-from .shapes import is_separator
+from .refline import names_a_paper, names_line
+from .shapes import authors_line, is_separator
 from .urls import is_url_only
 
 NodeKind = Literal["heading", "bullet", "plain"]
@@ -181,12 +181,21 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
             # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
+        if (owner is not None and owner.kind == "heading" and not owner.children and not node.children
+                and node.kind == "plain" and _is_author_list(node.text)):
+            owner.children.append(node)  # "### Title" then an unlabelled "A, B, C" line below it
+            continue
         if (owner is not None and owner.kind == "heading" and owner.children and not node.children
                 and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
             owner.children.append(node)  # "** Title / Authors: ... / https://arxiv..." under an org or Markdown heading
             continue
         kept.append(node)
     siblings[:] = kept
+
+
+def _is_author_list(text: str) -> bool:
+    """An unlabelled line that is only a list of people (``A, B and C``, ``A ⋅ B``)."""
+    return authors_line(text) is not None or names_line(text) is not None
 
 
 def _takes_details(owner: Node) -> bool:
