@@ -154,10 +154,10 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
     elif label.field == "speaker":
         details.speaker = True
     elif label.field == "summary" and label.value:
-        details.summary = details.summary or label.value
+        details.summary = details.summary or strip_hashtags(label.value) or None  # "#optim" is a tag, read as one
         details.hard = True
     elif label.field == "abstract" and label.value:
-        details.abstract = details.abstract or label.value
+        details.abstract = details.abstract or strip_hashtags(label.value) or None
         details.hard = True
     elif label.field == "title" and label.value:
         details.title = details.title or label.value
@@ -440,7 +440,7 @@ class _Extractor:
             _add_url(details, url, None, hard=False)
         details.hashtags = hashtags(node.text)
         mention = self._mention("abstract", node, details)
-        mention.abstract = node.text
+        mention.abstract = strip_hashtags(node.text) if "#" in node.text else node.text  # tags are tags, not abstract text
         mention.hints = method_hints(node.text)
         return mention
 
