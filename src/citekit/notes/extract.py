@@ -347,10 +347,15 @@ class _Extractor:
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
-            return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper")
+            kinds = sorted(details.link_kinds - {"other"})
+            links = f"; links a {' and a '.join(kinds)} page" if kinds else ""
+            return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper{links}")
         if not title:
             return self._url_mention(node, details)
         if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
+            word = non_paper_words(title) or next((w for c in node.children if c.label is None and (w := non_paper_words(c.text))), None)
+            if word:  # | Implicit Neural Representations | | just a blog |
+                return self._reject(node, f"a {node.source} that names a {word}, not a paper", title)
             details.hard = True  # a row of a table whose header names a title column
             details.rule = f"{node.source} under a title column"
         if not details.hard and is_person_line(title):

@@ -62,6 +62,10 @@ def _parser() -> Any:
             .use(deflist_plugin)
         )
         _PARSER.disable(["inline", "text_join"], ignoreInvalid=True)
+        # footnote definitions ("[^1]: Kingma, D. P., & Ba, J. (2015). Adam ...") stay where
+        # they are written: the tail rule would move them to the end, and only when an
+        # inline reference (which is not parsed here) points to them
+        _PARSER.disable(["footnote_tail"], ignoreInvalid=True)
     return _PARSER
 
 
@@ -208,7 +212,7 @@ class _Builder:
                 out.extend(self._table(node))
             elif kind == "dl":
                 self._deflist(node, out, indent)
-            elif kind in ("footnote_block", "footnote"):
+            elif kind in ("footnote_block", "footnote", "footnote_reference"):
                 self.blocks(node.children, out, indent=indent)
             elif kind in ("fence", "code_block"):
                 self.doc.skipped.append((_line(node), "a code block"))
