@@ -100,3 +100,15 @@ def test_explain_lists_merged_lines():
         merged = [d for d in decisions if d.outcome == "merged"]
         assert [d.line for d in merged] == [2]
         assert "line 1" in merged[0].reason
+
+
+@pytest.mark.parametrize("name", ["d.md", "d.txt"])
+def test_explain_lists_lines_below_a_paper_that_were_dropped(name):
+    text = (
+        "- Rethinking the Role of Momentum — Pedro Savarese, David McAllester\n"
+        "  Summary: momentum is implicit regularisation.\n"
+        "  ask Pedro\n"
+    )
+    decisions, _ = explain_text(text, name)
+    assert [(d.line, d.outcome) for d in decisions] == [(1, "mention"), (3, "dropped")]
+    assert "line 1" in decisions[1].reason

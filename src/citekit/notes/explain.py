@@ -96,6 +96,9 @@ def render(explanations: list[FileExplanation]) -> list[str]:
                 lines.append(f"      why: {d.reason}")
             elif d.outcome == "merged":
                 lines.append(f"  {where}  merged     {d.reason}")
+            elif d.outcome == "dropped":
+                lines.append(f"  {where}  dropped    {text}")
+                lines.append(f"      why: {d.reason}")
             else:
                 lines.append(f"  {where}  skipped    {d.reason}")
         for p in expl.problems:

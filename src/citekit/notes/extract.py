@@ -105,6 +105,7 @@ class _Details:
     speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
     rule: str = ""  # what made this a paper, for --explain
     soft_sources: set[str] = field(default_factory=set)
+    unused: list[Node] = field(default_factory=list)  # lines below that nothing was read from (for --explain)
     link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
 
@@ -200,12 +201,14 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
             details.soft = True
             details.soft_sources.add("authors")
         elif is_person_line(text):
-            continue
+            details.unused.append(child)
         elif is_summary_sentence(text):
             details.summary = details.summary or text
             details.soft = True
         elif is_long_remark(text) and details.fallback_summary is None:
             details.fallback_summary = text
+        elif not details.summary or text != details.summary:
+            details.unused.append(child)
     return details
 
 
@@ -437,6 +440,8 @@ class _Extractor:
         )
         if self.explaining:
             self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention))
+            for child in details.unused:
+                self.trace.append(Decision(child.line, "dropped", f"a remark under the paper at line {node.line}: not a detail citekit reads", child.text))
         return mention
 
     def _abstract(self, node: Node) -> Mention:
@@ -560,7 +565,8 @@ def explain_text(text: str, file: str) -> tuple[list[Decision], list[Problem]]:
             seen.add((d.line, d.outcome))
             decisions.append(d)
     taken = {d.line for d in decisions if d.outcome == "mention"}
-    return [d for d in decisions if d.outcome == "mention" or d.line not in taken], run.result.problems
+    judged = {d.line for d in decisions if d.outcome != "dropped"}  # a line judged on its own needs no "dropped"
+    return [d for d in decisions if (d.outcome == "mention" or d.line not in taken) and (d.outcome != "dropped" or d.line not in judged)], run.result.problems
 
 
 @dataclass
