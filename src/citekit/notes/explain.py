@@ -94,6 +94,11 @@ def render(explanations: list[FileExplanation]) -> list[str]:
             elif d.outcome == "rejected":
                 lines.append(f"  {where}  not taken  {text}")
                 lines.append(f"      why: {d.reason}")
+            elif d.outcome == "merged":
+                lines.append(f"  {where}  merged     {d.reason}")
+            elif d.outcome == "dropped":
+                lines.append(f"  {where}  dropped    {text}")
+                lines.append(f"      why: {d.reason}")
             else:
                 lines.append(f"  {where}  skipped    {d.reason}")
         for p in expl.problems:

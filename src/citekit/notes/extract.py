@@ -20,8 +20,8 @@ from ..ids import ids_from_url
 from ..model import Ids, Location, Mention
 from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
-from .labels import PIN_EXAMPLES, Label, author_list_incomplete, parse_label, parse_pin, split_authors
-from .refline import names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from .labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from .refline import names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
 from .outline import Node, outline_pieces
 from .reader import split_lines
@@ -44,7 +44,7 @@ class Decision:
     mention: Mention | None = None
 
 
-_PAPER_KINDS = {"paper", "article", "preprint", "publication", "論文", "inproceedings"}
+_PAPER_KINDS = PAPER_KIND_WORDS
 
 
 @dataclass
@@ -105,6 +105,7 @@ class _Details:
     speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
     rule: str = ""  # what made this a paper, for --explain
     soft_sources: set[str] = field(default_factory=set)
+    unused: list[Node] = field(default_factory=list)  # lines below that nothing was read from (for --explain)
     link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
 
@@ -154,10 +155,10 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
     elif label.field == "speaker":
         details.speaker = True
     elif label.field == "summary" and label.value:
-        details.summary = details.summary or label.value
+        details.summary = details.summary or strip_hashtags(label.value) or None  # "#optim" is a tag, read as one
         details.hard = True
     elif label.field == "abstract" and label.value:
-        details.abstract = details.abstract or label.value
+        details.abstract = details.abstract or strip_hashtags(label.value) or None
         details.hard = True
     elif label.field == "title" and label.value:
         details.title = details.title or label.value
@@ -200,12 +201,14 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
             details.soft = True
             details.soft_sources.add("authors")
         elif is_person_line(text):
-            continue
+            details.unused.append(child)
         elif is_summary_sentence(text):
             details.summary = details.summary or text
             details.soft = True
         elif is_long_remark(text) and details.fallback_summary is None:
             details.fallback_summary = text
+        elif not details.summary or text != details.summary:
+            details.unused.append(child)
     return details
 
 
@@ -217,13 +220,17 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = own.value
+    text = strip_to_read(_TASK_MARKER_RE.sub("", text))  # before links become their text: "Read [Title](url)"
     for _label, url in markdown_links(text):
         _add_url(details, url, None, hard=True)
     for url in find_urls(_without_markdown_links(text)):
         _add_url(details, url, None, hard=True)
     details.hashtags[:0] = hashtags(text)
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
-    title = _TASK_MARKER_RE.sub("", title)
+    title = strip_to_read(_TASK_MARKER_RE.sub("", title))
+    if (kind := kind_prefix(title)) is not None:
+        details.kind_label = details.kind_label or kind[0]  # "Invited talk — ...", "Paper: ..."
+        title = kind[1]
     text_ids = find_text_ids(title)
     for t in text_ids:
         _add_url(details, t.url, None, hard=True)
@@ -294,13 +301,13 @@ class _Extractor:
 
     def _root(self, node: Node) -> list[Mention]:
         if node.kind == "heading":
-            if node.children:
+            if node.children or _is_paper_heading(node.text):
                 found = self._visit(node)
                 if found:
                     return found
             self.scope.enter_heading(node.level, strip_hashtags(node.text))
             return []
-        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or _names_a_paper(node.text):
+        if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
             return self._labelled_block(node)
@@ -325,9 +332,10 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         for child in node.children:
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text)) and not child.is_detail else []
-            if any(child.children and m.location.line == child.line for m in found):
-                container = True  # a child is a paper with its own details
+            stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
+            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) and not child.is_detail else []
+            if any((child.children or stands_alone) and m.location.line == child.line for m in found):
+                container = True  # a child is a paper with its own details, or a whole paper line
             inner.extend(found)
         if container or _lists_links(node):
             return inner
@@ -337,15 +345,23 @@ class _Extractor:
         return inner
 
     def _as_mention(self, node: Node) -> Mention | None:
+        if self.explaining:
+            for line in node.merged:
+                self.trace.append(Decision(line, "merged", f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)", ""))
         details = _read_children(node, self.file, self.problems)
         title = _title_and_inline(node, details)
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
-            return self._reject(node, f"marked as type {details.kind_label!r}")
+            kinds = sorted(details.link_kinds - {"other"})
+            links = f"; links a {' and a '.join(kinds)} page" if kinds else ""
+            return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper{links}")
         if not title:
             return self._url_mention(node, details)
         if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
+            word = non_paper_words(title) or next((w for c in node.children if c.label is None and (w := non_paper_words(c.text))), None)
+            if word:  # | Implicit Neural Representations | | just a blog |
+                return self._reject(node, f"a {node.source} that names a {word}, not a paper", title)
             details.hard = True  # a row of a table whose header names a title column
             details.rule = f"{node.source} under a title column"
         if not details.hard and is_person_line(title):
@@ -427,6 +443,8 @@ class _Extractor:
         )
         if self.explaining:
             self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention))
+            for child in details.unused:
+                self.trace.append(Decision(child.line, "dropped", f"a remark under the paper at line {node.line}: not a detail citekit reads", child.text))
         return mention
 
     def _abstract(self, node: Node) -> Mention:
@@ -435,7 +453,7 @@ class _Extractor:
             _add_url(details, url, None, hard=False)
         details.hashtags = hashtags(node.text)
         mention = self._mention("abstract", node, details)
-        mention.abstract = node.text
+        mention.abstract = strip_hashtags(node.text) if "#" in node.text else node.text  # tags are tags, not abstract text
         mention.hints = method_hints(node.text)
         return mention
 
@@ -454,9 +472,11 @@ def _is_titled_link_line(text: str) -> bool:
     return looks_like_title(rest)
 
 
-def _names_a_paper(text: str) -> bool:
-    """A plain line that is a reference string or carries a paper identifier."""
-    return bool(find_text_ids(text)) or (len(text) <= 1500 and parse_reference(strip_hashtags(strip_urls(text))) is not None)
+def _is_paper_heading(text: str) -> bool:
+    """A heading with nothing below it that is still a paper on its own: a paper URL, a
+    title linked to its paper page, or a title with its authors."""
+    text = strip_hashtags(text)
+    return (_is_link_line(text) and any(classify_url(u) == "paper" for u in find_urls(text))) or _is_titled_link_line(text) or names_a_paper(text)
 
 
 def _lists_links(node: Node) -> bool:
@@ -561,7 +581,8 @@ def explain_text(text: str, file: str) -> tuple[list[Decision], list[Problem]]:
             seen.add((d.line, d.outcome))
             decisions.append(d)
     taken = {d.line for d in decisions if d.outcome == "mention"}
-    return [d for d in decisions if d.outcome == "mention" or d.line not in taken], run.result.problems
+    judged = {d.line for d in decisions if d.outcome != "dropped"}  # a line judged on its own needs no "dropped"
+    return [d for d in decisions if (d.outcome == "mention" or d.line not in taken) and (d.outcome != "dropped" or d.line not in judged)], run.result.problems
 
 
 @dataclass

@@ -110,3 +110,48 @@ PIN_EXAMPLES = {
     "doi": "doi: 10.1234/abcd", "arxiv": "arxiv: 2605.12345", "openreview": "openreview: FSlTEObdLl",
     "dblp": "dblp: conf/icml/SiPLPX25",
 }
+
+
+#: A leading word that says what kind of thing a line names (``Invited talk — Percy Liang``,
+#: ``Podcast: The Gradient``, ``招待講演：...``, ``Paper: Title — A, B``). It is written
+#: before a colon or a title dash, or alone on the line.
+_KIND_PREFIX_RE = re.compile(
+    r"^\s*(?:\*\*|__)?(?P<kind>"
+    r"(?:invited|contributed|workshop|spotlight|oral|plenary|keynote|guest|lightning)\s+talk|talk|"
+    r"keynote(?:\s+(?:talk|speech|address|lecture))?|plenary|panel(?:\s+discussion)?|fireside\s+chat|"
+    r"podcast(?:\s+episode)?|episode|video|youtube|livestream|recording|tutorial|slides?|slide\s+deck|"
+    r"interview|lecture(?:\s+notes)?|course|seminar|webinar|blog(?:\s*post)?|post|thread|tweet|"
+    r"(?:x|twitter)\s+thread|newsletter|demo|"
+    r"paper|article|preprint|publication|"
+    r"論文|招待講演|基調講演|講演|パネル(?:ディスカッション)?|チュートリアル|スライド|動画|ブログ|ポッドキャスト|"
+    r"インタビュー|講義|セミナー|トーク|ウェビナー|デモ"
+    r")(?:\*\*|__)?\s*(?:[:：]|\s[—–]\s|\s-{1,2}\s|[—–]|$)\s*(?P<rest>.*)$",
+    re.I,
+)
+#: kind words that mean "this is a paper"
+PAPER_KIND_WORDS = frozenset({"paper", "article", "preprint", "publication", "論文", "inproceedings"})
+
+
+def kind_prefix(text: str) -> tuple[str, str] | None:
+    """``(kind, rest of the line)`` when ``text`` starts with a kind label, else None.
+
+    The kind is lower-cased with spaces collapsed (``invited talk``, ``招待講演``, ``paper``).
+    """
+    m = _KIND_PREFIX_RE.match(text)
+    if not m:
+        return None
+    return re.sub(r"\s+", " ", m.group("kind").lower()), m.group("rest").strip()
+
+
+#: To-read markers written before a title: ``Read later: "Title" by ...``, ``To read — ...``,
+#: ``あとで読む: ...``, and a bare ``Read`` before a link or a quoted title.
+_TO_READ_RE = re.compile(
+    r"^\s*(?:(?:read\s+later|to[\s-]?read|must[\s-]read|reading\s+list|todo|later|あとで読む|後で読む|読む|要読|積読)"
+    r"\s*(?:[:：]|\s[—–]\s|\s-{1,2}\s)|read\s+(?=[\[\"“「]))\s*",
+    re.I,
+)
+
+
+def strip_to_read(text: str) -> str:
+    """``text`` without a leading to-read marker (a note to self, not part of the title)."""
+    return _TO_READ_RE.sub("", text, count=1)

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .labels import parse_label
+from .refline import names_a_paper
 from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from .result import Problem
 from .urls import is_url_only
@@ -61,6 +62,10 @@ def _parser() -> Any:
             .use(deflist_plugin)
         )
         _PARSER.disable(["inline", "text_join"], ignoreInvalid=True)
+        # footnote definitions ("[^1]: Kingma, D. P., & Ba, J. (2015). Adam ...") stay where
+        # they are written: the tail rule would move them to the end, and only when an
+        # inline reference (which is not parsed here) points to them
+        _PARSER.disable(["footnote_tail"], ignoreInvalid=True)
     return _PARSER
 
 
@@ -268,7 +273,7 @@ class _Builder:
                 out.extend(self._table(node))
             elif kind == "dl":
                 self._deflist(node, out, indent)
-            elif kind in ("footnote_block", "footnote"):
+            elif kind in ("footnote_block", "footnote", "footnote_reference"):
                 self.blocks(node.children, out, indent=indent)
             elif kind in ("fence", "code_block"):
                 self.doc.skipped.append((_line(node), "a code block"))
@@ -394,7 +399,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
 
     A title line followed by detail lines (``Authors: ...``, ``Poster: https://...``) is a
     title with children; a block of numbered references (``[1] ...``, ``1. ...``) or of
-    detail lines is one node per line; any other paragraph is one wrapped text.
+    detail lines is one node per line. Any other paragraph is wrapped text, except that a
+    line which on its own names a paper (a title with its authors, a pasted reference, an
+    identifier) starts an item of its own: CommonMark joins such lines into one paragraph,
+    but people write reading lists one paper per line.
     """
     lines = [(line + i, raw.strip()) for i, raw in enumerate(text.split("\n")) if raw.strip()]
     if not lines:
@@ -404,11 +412,22 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     details = [_is_detail_line(t) for _n, t in lines]
     if all(details) or sum(1 for _n, t in lines if _REF_NUMBER_RE.match(t)) >= len(lines) - 1:
         return [Node("plain", n, t, indent=indent) for n, t in lines]
-    if all(details[1:]):
+    starts = [0] + [i for i in range(1, len(lines)) if not details[i] and names_a_paper(lines[i][1])]
+    return [
+        node
+        for a, b in zip(starts, starts[1:] + [len(lines)])
+        for node in _paragraph_item(lines[a:b], details[a:b], indent)
+    ]
+
+
+def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: int) -> list[Node]:
+    """One item of a paragraph: a line with its detail lines below it, or a wrapped text
+    (its continuation lines recorded as merged, for ``--explain``)."""
+    if len(lines) > 1 and all(details[1:]):
         head = Node("plain", lines[0][0], lines[0][1], indent=indent)
         head.children = [Node("plain", n, t, indent=indent + 2) for n, t in lines[1:]]
         return [head]
-    return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent)]
+    return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent, merged=[n for n, _t in lines[1:]])]
 
 
 def _is_detail_line(text: str) -> bool:

@@ -36,6 +36,25 @@ class OrgDocument:
     problems: list[Problem] = field(default_factory=list)
 
 
+_ORG_LINK_RE = re.compile(r"\[\[(?P<target>[^\]\[]+)\](?:\[(?P<desc>[^\]\[]*)\])?\]")
+
+
+def markdown_links(text: str) -> str:
+    """Org links as the Markdown links the extractor reads: ``[[url][Title]]`` becomes
+    ``[Title](url)``, ``[[url]]`` the bare URL; links to other notes (``[[Meeting notes]]``)
+    stay as written."""
+    if "[[" not in text:
+        return text
+
+    def convert(m: re.Match[str]) -> str:
+        target, desc = m.group("target").strip(), (m.group("desc") or "").strip()
+        if not re.match(r"https?://", target):
+            return m.group(0)
+        return f"[{desc}]({target})" if desc else target
+
+    return _ORG_LINK_RE.sub(convert, text)
+
+
 def _body_lines(lines: list[str]) -> list[str]:
     """Body lines with drawers, keywords and quote/example/source blocks blanked."""
     out: list[str] = []
@@ -51,7 +70,7 @@ def _body_lines(lines: list[str]) -> list[str]:
             in_block = m.group("kind").lower()
             out.append("")
             continue
-        out.append("" if _SKIP_LINE_RE.match(raw) else raw)
+        out.append("" if _SKIP_LINE_RE.match(raw) else markdown_links(raw))
     return out
 
 
@@ -138,7 +157,7 @@ def _parse(text: str, file: str, env: Any) -> OrgDocument:
     doc.roots.extend(preamble)
     for index, node in enumerate(headings):
         line = node.linenumber
-        title = (node.heading or "").strip()
+        title = markdown_links((node.get_heading(format="raw") or "").strip())  # .heading drops link targets
         own_tags = sorted(getattr(node, "shallow_tags", set()) or set())
         if own_tags:
             title = f"{title} " + " ".join("#" + t for t in own_tags)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .labels import Label, parse_label
-from .shapes import is_separator
+from .refline import names_a_paper, names_line
+from .shapes import authors_line, is_separator
 from .urls import is_url_only
 
 NodeKind = Literal["heading", "bullet", "plain"]
@@ -38,6 +39,7 @@ class Node:
     level: int = 0  # heading level (1 for ``#``)
     children: list["Node"] = field(default_factory=list)
     source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
+    merged: list[int] = field(default_factory=list)  # lines joined into this one (a wrapped paragraph)
 
     @property
     def label(self) -> Label | None:
@@ -95,7 +97,8 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (paragraph is not None and node.indent == 0 and not paragraph.children
-                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)):
+                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
+                    and not names_a_paper(text)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.
                 # Lines are collected and joined once at the end, so a long paragraph costs
                 # linear time (each line is looked at once, never the growing paragraph).
@@ -104,6 +107,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                     parts = wrapped[id(paragraph)] = [paragraph.text]
                     joined.append(paragraph)
                 parts.append(text)
+                paragraph.merged.append(number)
                 previous_blank = False
                 continue
         paragraph = None
@@ -177,12 +181,21 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
             # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
+        if (owner is not None and owner.kind == "heading" and not owner.children and not node.children
+                and node.kind == "plain" and _is_author_list(node.text)):
+            owner.children.append(node)  # "### Title" then an unlabelled "A, B, C" line below it
+            continue
         if (owner is not None and owner.kind == "heading" and owner.children and not node.children
                 and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
             owner.children.append(node)  # "** Title / Authors: ... / https://arxiv..." under an org or Markdown heading
             continue
         kept.append(node)
     siblings[:] = kept
+
+
+def _is_author_list(text: str) -> bool:
+    """An unlabelled line that is only a list of people (``A, B and C``, ``A ⋅ B``)."""
+    return authors_line(text) is not None or names_line(text) is not None
 
 
 def _takes_details(owner: Node) -> bool:

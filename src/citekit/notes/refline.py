@@ -316,8 +316,19 @@ def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
     return None
 
 
-def _names_with_tail(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
-    """Names, maybe followed by ``, ICML 2026`` / ``(ICML 2026)`` / ``— ICML 2015``."""
+def _surnames_title(title: str) -> bool:
+    """A title strong enough to take a list of bare surnames (``Title — Schaipp, Gower``):
+    three words or more, and not a meal, a session or a talk (``Dinner — Paris, Rome``)."""
+    from .shapes import looks_like_event, non_paper_words
+
+    return _title_ok(title) and len(title.split()) >= 3 and not looks_like_event(title) and not non_paper_words(title)
+
+
+def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], bool, str | None, int | None] | None:
+    """Names, maybe followed by ``, ICML 2026`` / ``(ICML 2026)`` / ``— ICML 2015``.
+
+    ``surnames`` also accepts two or more capitalised family names alone (``Schaipp, Gower,
+    Taylor``)."""
     text = text.strip().rstrip(".").strip()
     venue = year = None
     tail = re.search(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$", text)
@@ -325,7 +336,7 @@ def _names_with_tail(text: str) -> tuple[list[str], bool, str | None, int | None
         venue, year = _venue_year_short(tail.group("v"))
         if venue or year:
             text = text[: tail.start()].strip()
-    parsed = split_name_list(text)
+    parsed = split_name_list(text, single_word=True, min_names=2) if surnames else split_name_list(text)
     if parsed is None:
         return None
     return parsed[0], parsed[1], venue, year
@@ -402,6 +413,9 @@ def _title_first(text: str) -> Reference | None:
         parsed = _names_with_tail(" — ".join(pieces[cut:]))
         if parsed and _title_ok(title):
             return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
+        parsed = _names_with_tail(" — ".join(pieces[cut:]), surnames=True)
+        if parsed and _surnames_title(title):
+            return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(re.finditer(r"\s+by\s+", text))):
         title, rest = text[: m.start()].strip(), text[m.end():]
@@ -476,10 +490,33 @@ def parse_reference(text: str) -> Reference | None:
     if _quoted_sentence(plain):
         return None
     for candidate in (plain,):
-        ref = _quoted(candidate) or _authors_first(candidate) or _title_first(candidate)
+        ref = _dash_title_with_inner_quotes(candidate) or _quoted(candidate) or _authors_first(candidate) or _title_first(candidate)
         if ref is not None:
             ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
             if not _title_ok(ref.title):
                 return None
             return ref
     return None
+
+
+def _dash_title_with_inner_quotes(text: str) -> Reference | None:
+    """``Über Horváth’s “Gradient” Methods — Samuel Horváth``: quotes inside a title followed
+    by a title dash and its authors are part of the title, not the title itself."""
+    if not any(q in text for q in _QUOTES) or text[:1] in _QUOTES or not _DASH_SPLIT_RE.search(text):
+        return None
+    ref = _title_first(text)
+    if ref is None or not ref.rule.startswith("title-dash") or unquote_title(ref.title) != ref.title.strip():
+        return None
+    return ref
+
+
+def names_a_paper(text: str) -> bool:
+    """A line that on its own names a paper: a reference string (title and author list,
+    a pasted citation) or a paper identifier. Such a line starts an item of its own even
+    without a bullet or a blank line before it; a line that does not (a hard-wrapped
+    continuation) belongs to the line above."""
+    from .shapes import strip_hashtags
+    from .textids import find_text_ids
+    from .urls import strip_urls
+
+    return bool(find_text_ids(text)) or (len(text) <= 1500 and parse_reference(strip_hashtags(strip_urls(text))) is not None)

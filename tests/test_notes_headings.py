@@ -1,0 +1,75 @@
+"""Headings that are papers on their own (org and Markdown): a linked title, a bare paper
+URL, a title followed by an unlabelled author line; to-read markers are not title text."""
+
+from __future__ import annotations
+
+import pytest
+
+from citekit.notes.extract import explain_text, extract_text
+
+ORG = """#+TITLE: reading
+* Reading list
+** TODO Read [[https://arxiv.org/abs/2305.18290][Direct Preference Optimization]]
+** https://arxiv.org/abs/2106.09685
+** Tree of Thoughts: Deliberate Problem Solving with Large Language Models
+   Shunyu Yao, Dian Yu, Jeffrey Zhao
+** DONE [[https://openreview.net/forum?id=H1gax6VtDB][Reformer: The Efficient Transformer]] :efficiency:
+** Meeting with the group
+   bring slides
+"""
+
+MARKDOWN = """# Reading list
+
+## Read [Direct Preference Optimization](https://arxiv.org/abs/2305.18290)
+
+## https://arxiv.org/abs/2106.09685
+
+## Tree of Thoughts: Deliberate Problem Solving with Large Language Models
+Shunyu Yao, Dian Yu, Jeffrey Zhao
+
+## [Reformer: The Efficient Transformer](https://openreview.net/forum?id=H1gax6VtDB) #efficiency
+
+## Meeting with the group
+bring slides
+"""
+
+
+@pytest.mark.parametrize("name,text,first", [("list.org", ORG, 3), ("list.md", MARKDOWN, 3)])
+def test_paper_headings(name, text, first):
+    mentions = extract_text(text, name).mentions
+    assert [m.title for m in mentions] == [
+        "Direct Preference Optimization", None,
+        "Tree of Thoughts: Deliberate Problem Solving with Large Language Models",
+        "Reformer: The Efficient Transformer",
+    ]
+    assert mentions[0].location.line == first
+    assert mentions[0].ids.arxiv == "2305.18290"
+    assert mentions[1].ids.arxiv == "2106.09685"
+    assert mentions[2].authors == ["Shunyu Yao", "Dian Yu", "Jeffrey Zhao"]
+    assert mentions[3].ids.openreview == "H1gax6VtDB"
+    assert "efficiency" in mentions[3].hashtags
+
+
+@pytest.mark.parametrize("name,text", [("list.org", ORG), ("list.md", MARKDOWN)])
+def test_explain_lists_paper_headings(name, text):
+    decisions, _ = explain_text(text, name)
+    assert sum(d.outcome == "mention" for d in decisions) == 4
+
+
+def test_org_link_to_a_note_is_not_a_paper():
+    text = "* Notes\n** [[file:meeting.org][Meeting notes 2026-05-01]]\n** [[Weekly sync]]\n"
+    assert extract_text(text, "n.org").mentions == []
+
+
+@pytest.mark.parametrize("line,title", [
+    ('Read later: "Why Warmup the Learning Rate?" by Dayal Singh Kalra, Maissam Barkeshli', "Why Warmup the Learning Rate?"),
+    ("To read — Why Warmup the Learning Rate? — Dayal Singh Kalra, Maissam Barkeshli", "Why Warmup the Learning Rate?"),
+    ("TODO: Scaling Exponents Across Parameterizations — Katie Everett, Lechao Xiao", "Scaling Exponents Across Parameterizations"),
+    ("あとで読む: Scaling Exponents Across Parameterizations — Katie Everett, Lechao Xiao", "Scaling Exponents Across Parameterizations"),
+    ("読む：「Why Warmup the Learning Rate?」 — Dayal Singh Kalra, Maissam Barkeshli", "Why Warmup the Learning Rate?"),
+])
+@pytest.mark.parametrize("name", ["r.md", "r.txt"])
+def test_to_read_markers_are_not_title_text(line, title, name):
+    mentions = extract_text(f"- {line}\n", name).mentions
+    assert [m.title for m in mentions] == [title]
+    assert mentions[0].authors

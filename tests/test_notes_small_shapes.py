@@ -1,0 +1,66 @@
+"""Smaller shapes: surname-only author lists, footnote definitions, quotes inside a title,
+table rows that name a non-paper."""
+
+from __future__ import annotations
+
+import pytest
+
+from citekit.notes.extract import extract_text
+
+
+@pytest.mark.parametrize("line,title,authors", [
+    ("Step Size Stability in Stochastic Optimization — Schaipp, Gower, Taylor", "Step Size Stability in Stochastic Optimization", ["Schaipp", "Gower", "Taylor"]),
+    ("Sharpness-Aware Minimization for Efficiently Improving Generalization – Foret, Kleiner, Mobahi, Neyshabur",
+     "Sharpness-Aware Minimization for Efficiently Improving Generalization", ["Foret", "Kleiner", "Mobahi", "Neyshabur"]),
+    ("Muon Is Scalable for LLM Training - Liu, Su", "Muon Is Scalable for LLM Training", ["Liu", "Su"]),
+])
+@pytest.mark.parametrize("name", ["s.md", "s.txt"])
+def test_surname_only_author_lists(line, title, authors, name):
+    (mention,) = extract_text(f"- {line}\n", name).mentions
+    assert (mention.title, mention.authors) == (title, authors)
+
+
+@pytest.mark.parametrize("line", ["Dinner — Paris, Rome", "Coffee chat after the session — Schaipp, Gower", "Blog post about Adam — Smith, Jones"])
+def test_surnames_after_a_non_title_are_not_papers(line):
+    assert extract_text(f"- {line}\n", "s.md").mentions == []
+
+
+def test_footnote_definitions_are_read():
+    text = (
+        "Adam is the default.[^1] AdamW decouples the decay.[^wd]\n\n"
+        "[^1]: Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In ICLR.\n"
+        '[^wd]: I. Loshchilov and F. Hutter, "Decoupled weight decay regularization," in Proc. ICLR, 2019.\n'
+        "[^3]: see the appendix of our draft\n"
+    )
+    mentions = extract_text(text, "f.md").mentions
+    assert [(m.location.line, m.title, m.year) for m in mentions] == [
+        (3, "Adam: A method for stochastic optimization", 2015),
+        (4, "Decoupled weight decay regularization", 2019),
+    ]
+
+
+@pytest.mark.parametrize("line,title,authors", [
+    ("Über Horváth’s “Gradient” Methods — Samuel Horváth", "Über Horváth’s “Gradient” Methods", ["Samuel Horváth"]),
+    ('Why "Grokking" Happens in Modular Arithmetic — Neel Nanda, Lawrence Chan', 'Why "Grokking" Happens in Modular Arithmetic', ["Neel Nanda", "Lawrence Chan"]),
+    ("「深層学習」の最適化理論 — Taiji Suzuki, Atsushi Nitanda", "「深層学習」の最適化理論", ["Taiji Suzuki", "Atsushi Nitanda"]),
+])
+@pytest.mark.parametrize("name", ["q.md", "q.txt"])
+def test_quotes_inside_a_dashed_title_are_title_text(line, title, authors, name):
+    (mention,) = extract_text(f"- {line}\n", name).mentions
+    assert (mention.title, mention.authors) == (title, authors)
+
+
+def test_whole_quoted_title_is_still_unquoted():
+    (mention,) = extract_text('- "Scaling Laws for Neural Language Models" — Jared Kaplan, Sam McCandlish\n', "q.md").mentions
+    assert mention.title == "Scaling Laws for Neural Language Models"
+
+
+@pytest.mark.parametrize("row", [
+    "| Implicit Neural Representations | | just a blog |",
+    "| The Annotated Transformer | | blog post |",
+    "| Open LLM Leaderboard | | a dataset of results |",
+])
+def test_table_rows_naming_a_non_paper_are_not_papers(row):
+    text = f"| title | authors | link |\n|---|---|---|\n{row}\n| Attention Is All You Need | Ashish Vaswani, Noam Shazeer | https://arxiv.org/abs/1706.03762 |\n"
+    mentions = extract_text(text, "t.md").mentions
+    assert [m.title for m in mentions] == ["Attention Is All You Need"]
