@@ -34,7 +34,7 @@ _FONT_COMMANDS = ("texttt", "textsf", "textrm", "textnormal", "mathrm", "mathbf"
 
 
 @lru_cache(maxsize=1)
-def _known_macros() -> frozenset[str]:
+def known_macros() -> frozenset[str]:
     """Macros rendered as what they print; any other is kept as written (inert text).
 
     The vocabulary is the one the LaTeX writer already trusts (glyphs, accents, font
@@ -63,7 +63,7 @@ def _converter():  # type: ignore[no-untyped-def]
 
     from .output.latex import GLYPH_COMMANDS
 
-    known = _known_macros()
+    known = known_macros()
 
     class PlainText(LatexNodes2Text):
         def nodelist_to_text(self, nodelist) -> str:  # type: ignore[no-untyped-def]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from ..text import _known_macros  # the one LaTeX -> text core knows which macros are safe
 from ..text import latex_to_text as latex_to_plain  # the one LaTeX -> text converter
 
 #: characters pandoc's Markdown gives a meaning to (backslash first, so escapes stay single)
@@ -23,7 +22,3 @@ def escape_markdown(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     return _ESCAPE.sub(lambda m: "\\" + m.group(0), text)
 
-
-def known_macros() -> frozenset[str]:
-    """Macros whose meaning is known (glyphs, accents, fonts, math); any other comes from an author's preamble."""
-    return _known_macros()

@@ -40,7 +40,7 @@ _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.I)
 
 
 def _latex_ok() -> frozenset[str]:
-    from .markdown_text import known_macros
+    from ..text import known_macros
 
     return known_macros() | {"emph", "textit", "textless", "textgreater", "textbar", "textquoteleft",
                              "textquoteright", "textquotedblleft", "textquotedblright"}

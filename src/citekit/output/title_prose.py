@@ -261,7 +261,7 @@ def _clean_title(title: str) -> str:
 
 def _protected(title: str) -> str:
     """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
-    from .markdown_text import known_macros
+    from ..text import known_macros
 
     title = re.sub(r"\s+", " ", title).strip()
     outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
