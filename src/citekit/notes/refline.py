@@ -324,18 +324,28 @@ def _surnames_title(title: str) -> bool:
     return _title_ok(title) and len(title.split()) >= 3 and not looks_like_event(title) and not non_paper_words(title)
 
 
+#: ``— ICML 2015`` / ``, NeurIPS'25`` / ``(ICML 2026)`` at the end of an author list
+_DASHED_TAIL = re.compile(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$")
+#: ``, ICML 2026`` at the end of a parenthesised author list
+_COMMA_TAIL = re.compile(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
+
+
+def _cut_venue_tail(text: str, tail_re: re.Pattern[str]) -> tuple[str, str | None, int | None]:
+    """``text`` without a trailing venue/year, and that venue and year (kept when it is not one)."""
+    tail = tail_re.search(text)
+    if tail:
+        venue, year = _venue_year_short(tail.group("v"))
+        if venue or year:
+            return text[: tail.start()].strip(), venue, year
+    return text, None, None
+
+
 def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], bool, str | None, int | None] | None:
     """Names, maybe followed by ``, ICML 2026`` / ``(ICML 2026)`` / ``— ICML 2015``.
 
     ``surnames`` also accepts two or more capitalised family names alone (``Schaipp, Gower,
     Taylor``)."""
-    text = text.strip().rstrip(".").strip()
-    venue = year = None
-    tail = re.search(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$", text)
-    if tail:
-        venue, year = _venue_year_short(tail.group("v"))
-        if venue or year:
-            text = text[: tail.start()].strip()
+    text, venue, year = _cut_venue_tail(text.strip().rstrip(".").strip(), _DASHED_TAIL)
     parsed = split_name_list(text, single_word=True, min_names=2) if surnames else split_name_list(text)
     if parsed is None:
         return None
@@ -369,13 +379,7 @@ def _venue_year_short(text: str) -> tuple[str | None, int | None]:
 
 def _paren_authors(inner: str) -> tuple[list[str], bool, str | None, int | None] | None:
     """``A & B, ICML 2026`` / ``Kwon et al., SOSP 2023`` / ``Chen, Liang, Huang, Real et al.``."""
-    inner = inner.strip()
-    venue = year = None
-    m = re.search(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$", inner)
-    if m:
-        venue, year = _venue_year_short(m.group("v"))
-        if venue or year:
-            inner = inner[: m.start()].strip()
+    inner, venue, year = _cut_venue_tail(inner.strip(), _COMMA_TAIL)
     parsed = split_name_list(inner, single_word=True)
     if parsed is None:
         return None
