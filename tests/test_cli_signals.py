@@ -26,15 +26,13 @@ def _project(root: Path, n: int) -> Path:
 
 
 def test_ctrl_c_is_exit_130_with_a_message_never_exit_1(tmp_path):
-    root = _project(tmp_path / "p", 1200)
+    root = _project(tmp_path / "p", 4000)  # ~30 s of sync even on a fast machine: the signal lands inside it
     proc = subprocess.Popen([*CITEKIT, "-C", str(root), "sync", "--offline"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(2.5)  # inside the command: start-up takes a fraction of this, the sync far longer
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=120)
-    if proc.returncode == 0:  # the machine was fast enough to finish first: nothing to judge
-        return
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err and "Aborted!" not in err
     check = subprocess.run([*CITEKIT, "-C", str(root), "doctor", "--json"], capture_output=True, text=True, timeout=120)
