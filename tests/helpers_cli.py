@@ -23,7 +23,12 @@ NOTES = """# ICML 2026
 def digest(folder: Path) -> dict[str, str]:
     """Every file under ``folder`` with its SHA-256: equal digests mean nothing was written."""
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+            for p in sorted(folder.rglob("*")) if p.is_file() and not _derived(p)}
+
+
+def _derived(path: Path) -> bool:
+    """Caches in ``.citekit/`` that any read may refresh: derived data, not the user's files."""
+    return path.parent.name == ".citekit" and path.suffix in (".cache", ".stamp")
 
 
 def synced_project(tmp_path: Path, notes: str = NOTES) -> Path:

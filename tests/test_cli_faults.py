@@ -104,7 +104,15 @@ def test_unreadable_config_is_a_message(project, monkeypatch):
             raise PermissionError(errno.EACCES, "Permission denied", str(self))
         return real_read(self, *args, **kwargs)
 
+    real_bytes = Path.read_bytes
+
+    def denied_bytes(self):
+        if self.name == "citekit.yaml":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_bytes(self)
+
     monkeypatch.setattr(Path, "read_text", denied)
+    monkeypatch.setattr(Path, "read_bytes", denied_bytes)
     result = CliRunner().invoke(main, ["-C", str(project), "list"])
     assert result.exit_code == 2
     assert "citekit.yaml: permission denied" in result.stderr.lower() and "ls -l" in result.stderr

@@ -56,7 +56,12 @@ def run(root: Path, *args: str):
 
 def digest(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+            for p in sorted(folder.rglob("*")) if p.is_file() and not _derived(p)}
+
+
+def _derived(path: Path) -> bool:
+    """Caches in ``.citekit/`` that any read may refresh: derived data, not the user's files."""
+    return path.parent.name == ".citekit" and path.suffix in (".cache", ".stamp")
 
 
 def test_dedup_of_a_bib_file_prints_clusters_as_json_and_changes_nothing(tmp_path: Path) -> None:

@@ -149,12 +149,80 @@ def entry_json(entry: Entry) -> dict[str, Any]:
 def list_json(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
               status: str | None = None) -> list[dict[str, Any]]:
     """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
-    comes from the parsed-library cache instead of converting its LaTeX again."""
+    comes from the parsed-library cache instead of converting its LaTeX again, and an
+    unchanged library decodes no entry at all."""
     lib = load_library(start)
-    entries = _select(lib.sorted_entries(), tags=tags, any_tag=any_tag, status=status)
-    rows = [lib.memo("json", e, entry_json) for e in entries]
+    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
+    rows = _json_rows(lib)
     lib.keep_memos()
-    return rows
+    return [rows[k] for k in keys]
+
+
+def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                   status: str | None = None) -> str:
+    """``json.dumps(list_json(...), ensure_ascii=False, indent=2)``, from per-entry texts
+    kept in the cache (the indenting encoder is pure Python: most of ``list --json``)."""
+    lib = load_library(start)
+    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
+    texts = lib.memo_table(f"json-text:{JSON_SHAPE}", lambda e: _indented_json(lib.memo(_JSON, e, entry_json)))
+    lib.keep_memos()
+    return "[\n" + ",\n".join(texts[k] for k in keys) + "\n]" if keys else "[]"
+
+
+def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+               status: str | None = None) -> list[str]:
+    """The lines of ``citekit list``: key, status, year, plain-text title and tags."""
+    lib = load_library(start)
+    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
+    lines = lib.memo_table(f"list-line:{JSON_SHAPE}", lambda e: _list_line(lib.memo(_JSON, e, entry_json)))
+    lib.keep_memos()
+    return [lines[k] for k in keys]
+
+
+def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
+    """(tag, number of entries carrying it), most used first."""
+    from .library.tags import tag_counts
+
+    lib = load_library(start)
+    facets = lib.facets()
+    lib.keep_memos()
+    return tag_counts(facets.values(), tags_of=lambda facet: facet[1])
+
+
+#: bump when :func:`entry_json` or the list line changes shape: older stored values are dropped
+JSON_SHAPE = 1
+_JSON = f"json:{JSON_SHAPE}"
+
+
+def _json_rows(lib: Library) -> dict[str, dict[str, Any]]:
+    return lib.memo_table(_JSON, entry_json)
+
+
+def _list_line(row: dict[str, Any]) -> str:
+    tag_text = f"  [{', '.join(row['tags'])}]" if row["tags"] else ""
+    return f"{row['key']:<32} {row['status']:<10} {row['year'] or '':<5} {row['title']}{tag_text}"
+
+
+def _indented_json(row: dict[str, Any]) -> str:
+    """One row as it appears inside an indented JSON list (one level deeper)."""
+    import json
+
+    return "  " + json.dumps(row, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+
+
+def _select_keys(lib: Library, *, tags: list[str] | None, any_tag: bool, status: str | None) -> list[str]:
+    """Sorted keys of the entries passing the filters."""
+    keys = lib.sorted_keys()
+    if not (tags or status):
+        return keys
+    facets = lib.facets()
+    if tags:
+        from .library.tags import select
+
+        keys = select(keys, tags, any_=any_tag, tags_of=lambda k: facets[k][1])
+    if status:
+        keys = [k for k in keys if facets[k][0] == status]
+    return keys
 
 
 def list_entries(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
@@ -174,28 +242,24 @@ def _select(entries: list[Entry], *, tags: list[str] | None, any_tag: bool, stat
 
 
 def show(key: str, start: str | Path | None = None) -> Entry:
-    """One entry by key or alias; the error suggests close keys."""
-    from .library.store import Library, read_entry
+    """One entry by key, alias or key in another case; the error suggests close keys."""
+    from .library.store import Library
 
-    refs = load_config(start).refs_dir
-    entry = read_entry(refs, key)
-    if entry is None:
-        lib = Library.load(refs)
-        if not lib.entries and not lib.bib_path.exists():
-            raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
-        entry = next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
-        if entry is not None:  # a key typed in another case
-            return entry
-        from rapidfuzz import process, utils
+    lib = Library.load(load_config(start).refs_dir)
+    entry = lib.get_any_case(key)
+    if entry is not None:
+        return entry
+    keys = lib.keys()
+    if not keys and not lib.bib_path.exists():
+        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
+    from rapidfuzz import process, utils
 
-        close = ([k for k, _score, _ in process.extract(key, list(lib.entries), limit=3, processor=utils.default_process)]
-                 if lib.entries else [])
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}", exit_code=2)
-    return entry
+    close = [k for k, _score, _ in process.extract(key, keys, limit=3, processor=utils.default_process)] if keys else []
+    hint = f" Did you mean: {', '.join(close)}?" if close else ""
+    raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}", exit_code=2)
 
 
 __all__ = [
     "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
-    "entry_json", "list_entries", "list_json", "show",
+    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_lines", "show",
 ]

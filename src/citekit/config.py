@@ -73,26 +73,94 @@ def load_config(start: Path | str | None = None) -> Config:
     root, path = find_root(Path(start) if start else Path.cwd())
     data: dict[str, Any] = {}
     if path is not None:
-        import yaml
-
-        try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML ({exc}). Fix the file or move it away.") from exc
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"{path}: not UTF-8 text. Save it as UTF-8.") from exc
-        if loaded is None:
-            loaded = {}
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(loaded).__name__}.")
-        _check_schema(path, loaded)
-        from .config_schema import without_unset
-
-        data = without_unset(loaded)
+        raw = path.read_bytes()
+        memo = _ParsedConfig(root, raw)
+        cached = memo.read()
+        data = cached if cached is not None else _parse_config(path, raw)
+        if cached is None:
+            memo.write(data)
     paths = data.get("paths") or {}
     notes_dir = root / str(paths.get("notes") or "notes")
     refs_dir = root / str(paths.get("refs") or "refs")
     return Config(root=root, notes_dir=notes_dir, refs_dir=refs_dir, data=data, path=path)
+
+
+def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
+    import yaml
+
+    try:
+        loaded = yaml.safe_load(raw.decode("utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc}). Fix the file or move it away.") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text. Save it as UTF-8.") from exc
+    if loaded is None:
+        loaded = {}
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(loaded).__name__}.")
+    _check_schema(path, loaded)
+    from .config_schema import without_unset
+
+    return without_unset(loaded)
+
+
+class _ParsedConfig:
+    """A checked ``citekit.yaml``, kept in the project's cache folder by the file's bytes.
+
+    Importing PyYAML and checking the schema cost a quarter of a daily read-only command
+    on a large library; the stored result is used only for exactly the same bytes read by
+    the same citekit, and anything unreadable is parsed again. Only plain data that
+    :mod:`marshal` can hold is stored, so a configuration that is not is never cached.
+    """
+
+    def __init__(self, root: Path, raw: bytes) -> None:
+        import hashlib
+
+        from . import __version__
+
+        self.path = Path(os.environ.get("CITEKIT_CACHE_DIR") or root / ".citekit") / "config.cache"
+        here = Path(__file__).parent
+        code = tuple(_stat_key(here / name) for name in ("config.py", "config_schema.py"))
+        self.key = (__version__, code, hashlib.sha256(raw).hexdigest())
+
+    def read(self) -> dict[str, Any] | None:
+        import marshal
+
+        try:
+            stored = marshal.loads(self.path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == self.key and isinstance(stored[1], dict):
+            return stored[1]
+        return None
+
+    def write(self, data: dict[str, Any]) -> None:
+        import marshal
+        import secrets
+
+        try:
+            blob = marshal.dumps((self.key, data))
+        except ValueError:  # not plain data: parse it every time
+            return
+        if not self.path.parent.is_dir():  # only where a command made the cache folder already
+            return
+        tmp = self.path.with_name(f".config.cache.{secrets.token_hex(4)}.tmp")
+        try:
+            tmp.write_bytes(blob)
+            os.replace(tmp, self.path)
+        except OSError:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def _stat_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
 
 
 def _check_schema(path: Path, data: dict[str, Any]) -> None:

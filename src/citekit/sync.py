@@ -39,6 +39,8 @@ class SyncReport:
     changed: bool = False
     requests: int = 0
     entries: list[dict[str, Any]] = field(default_factory=list)
+    #: nothing was read or written: the inputs are those of the last sync, which changed nothing
+    up_to_date: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,12 +58,33 @@ class SyncReport:
             "changed": self.changed,
             "requests": self.requests,
             "works_detail": self.entries,
+            "up_to_date": self.up_to_date,
         }
 
 
 def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,
         ascii: bool | None = None, command: str = "sync") -> SyncReport:
-    """One sync of the project ``cfg``; see :func:`citekit.api.sync`."""
+    """One sync of the project ``cfg``; see :func:`citekit.api.sync`.
+
+    When notes, configuration, library and options are exactly those of the last sync and
+    that sync changed nothing, its report is returned without redoing it (see
+    :mod:`citekit.sync_stamp`).
+    """
+    from . import sync_stamp
+
+    digest = None if refresh else sync_stamp.inputs(cfg, offline=offline, ascii=ascii)
+    if digest is not None:
+        replayed = sync_stamp.replay(cfg, digest, offline=offline)
+        if replayed is not None:
+            return replayed
+    report = _run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii, command=command)
+    if digest is not None:
+        sync_stamp.record(cfg, digest, report)
+    return report
+
+
+def _run(cfg: Config, *, offline: bool, refresh: bool, jobs: int, progress: bool, ascii: bool | None,
+         command: str) -> SyncReport:
     report = SyncReport(offline=offline)
     extracted = extract_paths([cfg.notes_dir], root=cfg.root)
     report.problems.extend(str(p) for p in extracted.problems)

@@ -91,8 +91,10 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
 
     Without network (or with --offline) entries are built from the notes alone and marked
     notes-only; the next online sync upgrades them. Answers are cached in .citekit/, so a
-    second sync of unchanged notes sends no request. Exit code 1 when a notes file or
-    library entry could not be read (the warnings say which).
+    second sync of unchanged notes sends no request, and a sync whose notes, configuration
+    and library are exactly as at the last sync that changed nothing prints that report
+    without redoing it. Exit code 1 when a notes file or library entry could not be read
+    (the warnings say which).
     """
     from .. import api
 
@@ -133,7 +135,8 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     not_resolved = [e for e in report.entries if e["status"] != "resolved" and e["reason"] and not report.offline]
     for e in not_resolved:
         click.echo(f"  {e['status']:<10} {e['key']}: {e['reason']}")
-    click.echo("library " + ("updated" if report.changed else "unchanged"))
+    click.echo("library " + ("updated" if report.changed else "unchanged")
+               + (" (notes, configuration and library as at the last sync)" if report.up_to_date else ""))
     return findings
 
 
@@ -173,14 +176,14 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
 
     if status == "pending":
         return _list_pending(ctx, as_json, quiet)
-    rows = api.list_json(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
-    findings = 1 if (tags or status) and not rows else 0
     if as_json:
-        print_json(rows)
-        return findings
-    for data in rows:
-        tag_text = f"  [{', '.join(data['tags'])}]" if data["tags"] else ""
-        click.echo(f"{data['key']:<32} {data['status']:<10} {data['year'] or '':<5} {data['title']}{tag_text}")
+        text = api.list_json_text(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+        click.echo(text)
+        return 1 if (tags or status) and text == "[]" else 0
+    rows = api.list_lines(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+    findings = 1 if (tags or status) and not rows else 0
+    if rows:
+        click.echo("\n".join(rows))
     if findings:
         asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else [])])
         hint = "see `citekit tags` for the tags in use" if tags else "see `citekit list` for every entry and its status"

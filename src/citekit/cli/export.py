@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import click
 
@@ -13,13 +13,13 @@ from .app import main, note, print_json, project_dir
 if TYPE_CHECKING:
     from ..library.store import Library
     from ..model import Entry
-    from ..output.cited import CitedKeys, Selection
+    from ..output.cited import CitedKeys, EntryIndex, Selection
 
 FORMATS = ("bibtex", "biblatex", "csl-json")
 
 
 def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str | None = None,
-           library: Library | None = None) -> str:
+           library: Library | None = None, unchanged: bool = False) -> str:
     """The export text of a selection in one format.
 
     Each format keeps old keys working its own way: BibTeX gets a copy of the entry under
@@ -27,7 +27,9 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
     CSL JSON gets copies and crossref fields copied into each child (CSL has neither).
     ``header`` becomes a ``%`` comment at the top of BibTeX and biblatex output.
     With ``library``, BibTeX text of entries unchanged since ``library.bib`` was written is
-    taken from the parsed-library cache instead of being rendered again (same bytes).
+    taken from the parsed-library cache instead of being rendered again (same bytes);
+    ``unchanged`` (nothing modified the library's entries since it was loaded, as in the
+    read-only ``export`` command) also reuses texts a previous export rendered.
     """
     from ..output.cited import Selection, alias_copies, inherit_crossrefs, with_ids_field
 
@@ -36,9 +38,14 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
 
         entries = alias_copies(selection)
         check_unique_keys(entries)
-        texts = ((library and _as_written(e) and library.rendered_text(e, ascii)) or entry_text(e, ascii=ascii)
-                 for e in entries)
-        return write_texts(texts, header)
+        if library is None:
+            return write_texts((entry_text(e, ascii=ascii) for e in entries), header)
+        if not unchanged:
+            return write_texts(((_as_written(e) and library.rendered_text(e, ascii)) or entry_text(e, ascii=ascii)
+                                for e in entries), header)
+        kind = _text_kind(ascii)
+        return write_texts((library.memo(kind, e, lambda e: _entry_export_text(library, e, ascii)) for e in entries),
+                           header)
     if fmt == "biblatex":
         from ..output.biblatex import render_biblatex
 
@@ -62,36 +69,43 @@ def _as_written(entry: Entry) -> bool:
 
 
 def select_for_export(
-    entries: list[Entry],
+    entries: list[Entry] | EntryIndex,
     cited: CitedKeys | None,
     tags: tuple[str, ...] = (),
     any_tag: bool = False,
+    tags_of: Callable[[str], list[str]] | None = None,
 ) -> Selection:
-    """What to export: the cited entries (or all), narrowed to the tags, parents pulled in."""
-    from ..output.cited import CitedKeys, select_cited
+    """What to export: the cited entries (or all), narrowed to the tags, parents pulled in.
 
+    ``entries`` may be a library's :class:`EntryIndex` (only selected entries are decoded)
+    with ``tags_of`` reading a key's tags from the library's cache.
+    """
+    from ..output.cited import CitedKeys, EntryIndex, select_cited
+
+    index = entries if isinstance(entries, EntryIndex) else EntryIndex(entries)
+    keys = list(index.entries)
     if tags:
         from ..library.tags import select
 
-        allowed = {e.key for e in select(entries, list(tags), any_=any_tag)}
+        allowed = set(select(keys, list(tags), any_=any_tag, tags_of=tags_of or (lambda k: index.entries[k].tags)))
     else:
-        allowed = {e.key for e in entries}
+        allowed = set(keys)
     if cited is None:
         cited = CitedKeys()
-        for e in entries:
-            if e.key in allowed:
-                cited.add(e.key)
-        return select_cited(entries, cited)
-    selection = select_cited(entries, cited)
+        for key in keys:
+            if key in allowed:
+                cited.add(key)
+        return select_cited(index, cited)
+    selection = select_cited(index, cited)
     if not tags:
         return selection
     narrowed = CitedKeys(everything=False, files=cited.files, unreadable=cited.unreadable)
-    for key in ([*cited.keys, *[e.key for e in entries]] if cited.everything else cited.keys):
+    for key in ([*cited.keys, *keys] if cited.everything else cited.keys):
         target = selection.aliases.get(key, key)
         if target in allowed:
             narrowed.add(key)
             narrowed.locations[key] = cited.locations.get(key, [])
-    result = select_cited(entries, narrowed)
+    result = select_cited(index, narrowed)
     result.missing = selection.missing  # a missing key is missing whatever the tags say
     return result
 
@@ -144,7 +158,7 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
     """
     from ..config import load_config
     from ..library.store import Library
-    from ..output.cited import read_citations
+    from ..output.cited import EntryIndex, read_citations
 
     if aux is not None and tex is not None:
         raise click.UsageError("give --aux or --tex, not both (--aux is exact after a LaTeX run; --tex works before one)")
@@ -155,13 +169,20 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
                                "itself is printed; -f csl-json prints JSON entries)")
     cfg = load_config(project_dir(ctx))
     library = Library.load(cfg.refs_dir)
-    entries = library.sorted_entries()
     cited = read_citations(aux=aux, tex=tex) if (aux or tex) else None
-    selection = select_for_export(entries, cited, tags, any_tag)
+    if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
+        ascii = library.ascii and fmt != "csl-json"
+    facets = library.facets() if tags else {}
+    if cited is None and fmt == "bibtex":
+        plain = _plain_bibtex(library, ascii, tags, any_tag, facets)
+        if plain is not None:
+            return _finish(plain[0], plain[1], output, as_json, header=_HEADER, library=library)
+    index = EntryIndex.of_library(library)
+    selection = select_for_export(index, cited, tags, any_tag, tags_of=lambda k: facets[k][1])
 
     paper_cites_nothing = cited is not None and not tags and not selection.entries and not selection.missing
     if not selection.entries and not selection.missing and not paper_cites_nothing:
-        click.echo("citekit: " + _nothing_selected(entries, tags, aux or tex)
+        click.echo("citekit: " + _nothing_selected(library.sorted_entries(), tags, aux or tex)
                    + ("; nothing was written" if output and output != "-" else ""), err=True)
         if as_json:
             print_json({"output": output, "entries": 0, "changed": False, "missing": []})
@@ -178,19 +199,68 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
 
     source = (aux or tex).name if (aux or tex) else None
     header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
-              if source else "Exported by citekit from the library. Regenerate it instead of editing it.")
-    if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
-        ascii = library.ascii and fmt != "csl-json"
-    text = render(selection, fmt, ascii=ascii, header=header, library=library)
+              if source else _HEADER)
+    text = render(selection, fmt, ascii=ascii, header=header, library=library, unchanged=True)
+    note_more = f" ({(aux or tex).name} cites nothing yet)" if paper_cites_nothing else ""
+    return _finish(text, len(selection.entries), output, as_json, header=None, library=library,
+                   missing=[m.key for m in selection.missing], note_more=note_more)
+
+
+_HEADER = "Exported by citekit from the library. Regenerate it instead of editing it."
+
+
+def _finish(text: str, count: int, output: str | None, as_json: bool, *, header: str | None, library: Library,
+            missing: list[str] | None = None, note_more: str = "") -> int:
+    """Write the export (``header``: still to be put on top of ``text``) and say so."""
+    if header is not None:
+        from ..output.bibtex import write_texts
+
+        text = write_texts([text] if text else [], header)
+    library.keep_memos()
     changed = write_output(text, output)
-    count = len(selection.entries)
     if as_json:
-        print_json({"output": output, "entries": count, "changed": changed,
-                    "missing": [m.key for m in selection.missing]})
+        print_json({"output": output, "entries": count, "changed": changed, "missing": missing or []})
     elif output and output != "-":
-        note(f"{output}: {count} entries" + ("" if changed else " (unchanged)")
-             + (f" ({(aux or tex).name} cites nothing yet)" if paper_cites_nothing else ""))
+        note(f"{output}: {count} entries" + ("" if changed else " (unchanged)") + note_more)
     return 0  # missing keys here were allowed (--allow-missing): warned, not failed
+
+
+def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag: bool,
+                  facets: dict[str, tuple[str, list[str]]]) -> tuple[str, int] | None:
+    """(body, entry count) of a BibTeX export of the whole library (or of its tags), read
+    from texts stored per entry; None when the general path must decide: nothing selected,
+    or a selected entry with a ``crossref`` (parents are ordered after their children)."""
+    keys = library.sorted_keys()
+    if tags:
+        from ..library.tags import select
+
+        keys = select(keys, list(tags), any_=any_tag, tags_of=lambda k: facets[k][1])
+    if not keys:
+        return None
+    plain = library.memo_table("export-plain:2", _plain)
+    if not all(plain[k] for k in keys):
+        return None
+    texts = library.memo_table(_text_kind(ascii), lambda e: _entry_export_text(library, e, ascii))
+    return "\n\n".join(texts[k] for k in keys), len(keys)
+
+
+def _plain(entry: Entry) -> bool:
+    """Whether the entry exports as its own text alone (no crossref parent to place)."""
+    from ..output.cited import crossref_target
+
+    return crossref_target(entry) is None
+
+
+def _text_kind(ascii: bool) -> str:
+    return f"export-text:{'ascii' if ascii else 'utf8'}"
+
+
+def _entry_export_text(library: Library, entry: Entry, ascii: bool) -> str:
+    """An entry's BibTeX export text: its stored ``library.bib`` text when that is the
+    same bytes, else rendered."""
+    from ..output.bibtex import entry_text
+
+    return (_as_written(entry) and library.rendered_text(entry, ascii, unchanged=True)) or entry_text(entry, ascii=ascii)
 
 
 def _nothing_selected(entries: list[Entry], tags: tuple[str, ...], paper: Path | None) -> str:

@@ -31,7 +31,6 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
     the library.
     """
     from ..config import load_config
-    from ..library.bibfile import read_bib_file
     from ..library.check import check_paper
     from ..library.store import Library
     from ..output.cited import citations_from_aux, citations_from_tex
@@ -43,14 +42,17 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
     library = Library.load(cfg.refs_dir)
     bib_entries = None
     if bib is not None:
+        from ..library.bibfile import read_bib_file
+
         parsed = read_bib_file(bib)
         for problem in parsed.problems:
             click.echo(f"citekit: warning: {problem}", err=True)
         bib_entries = parsed.entries
-    from ..output.cited import descriptor
+    from ..library.check import twin_facts
+    from ..output.cited import EntryIndex
 
-    report = check_paper(str(tex), cited, library.sorted_entries(), bib_entries, str(bib) if bib else None,
-                         describe=lambda e: library.memo("descriptor", e, descriptor))
+    report = check_paper(str(tex), cited, EntryIndex.of_library(library), bib_entries, str(bib) if bib else None,
+                         facts=lambda: library.memo_table("twin-facts:1", twin_facts))
     library.keep_memos()
     code = report.exit_code(strict)
     if as_json:

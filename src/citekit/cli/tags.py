@@ -15,13 +15,9 @@ from .app import CitekitCommand, main, note, print_json, project_dir
 @click.pass_context
 def tags_command(ctx: click.Context, as_json: bool, quiet: bool) -> None:
     """List the tags of the library with how many papers carry each."""
-    from ..config import load_config
-    from ..library.store import Library
-    from ..library.tags import tag_counts
+    from ..api import library_tags
 
-    config = load_config(project_dir(ctx))
-    library = Library.load(config.refs_dir)
-    counts = tag_counts(library.entries.values())
+    counts = library_tags(project_dir(ctx))
     if as_json:
         print_json([{"tag": tag, "count": n} for tag, n in counts])
         return

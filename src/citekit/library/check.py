@@ -149,41 +149,72 @@ def _published_version(entry: Entry) -> str | None:
     return None
 
 
-def _published_twin(entry: Entry, library: Iterable[Entry]) -> str | None:
-    """Another library entry for the same paper (same arXiv id or title) that is not a preprint."""
-    title = normalize_title(entry.title)
-    for other in library:
-        if other.key == entry.key or is_arxiv_only(other):
-            continue
-        same = (entry.ids.arxiv and entry.ids.arxiv == other.ids.arxiv) or (
-            title and len(title) > 15 and normalize_title(other.title) == title)
-        if same:
-            venue = other.fields.get("booktitle") or other.fields.get("journal") or other.entry_type
-            return f"entry '{other.key}' ({venue}, {other.fields.get('year', 'n.d.')})"
-    return None
+def twin_facts(entry: Entry) -> tuple[str, str, bool, str, str]:
+    """What finding a published twin needs of an entry: (arXiv id, normalised title,
+    arXiv-only?, venue, year); plain data, so a store can keep it per entry."""
+    venue = entry.fields.get("booktitle") or entry.fields.get("journal") or entry.entry_type
+    return (entry.ids.arxiv or "", normalize_title(entry.title), is_arxiv_only(entry), venue,
+            entry.fields.get("year", "n.d."))
+
+
+class PublishedTwins:
+    """Library entries for the same paper as an arXiv-only entry that are not preprints,
+    found through arXiv id and normalised title in one pass over the library."""
+
+    def __init__(self, facts: dict[str, tuple[str, str, bool, str, str]]) -> None:
+        self.facts = facts
+        self.by_arxiv: dict[str, list[str]] = {}
+        self.by_title: dict[str, list[str]] = {}
+        for key, (arxiv, title, arxiv_only, _venue, _year) in facts.items():
+            if arxiv_only:
+                continue
+            if arxiv:
+                self.by_arxiv.setdefault(arxiv, []).append(key)
+            if title and len(title) > 15:
+                self.by_title.setdefault(title, []).append(key)
+        self.order = {key: n for n, key in enumerate(facts)}
+
+    def find(self, entry: Entry, own: bool = False) -> str | None:
+        """``own``: ``entry`` is the library's entry, whose stored facts hold its title."""
+        title = self.facts[entry.key][1] if own and entry.key in self.facts else normalize_title(entry.title)
+        candidates = [*(self.by_arxiv.get(entry.ids.arxiv, []) if entry.ids.arxiv else []),
+                      *(self.by_title.get(title, []) if title and len(title) > 15 else [])]
+        candidates = [k for k in candidates if k != entry.key]
+        if not candidates:
+            return None
+        key = min(candidates, key=self.order.__getitem__)
+        _arxiv, _title, _only, venue, year = self.facts[key]
+        return f"entry '{key}' ({venue}, {year})"
 
 
 def check_paper(
     paper: str,
     cited: CitedKeys,
-    library: Iterable[Entry],
+    library: Iterable[Entry] | EntryIndex,
     bib_entries: Iterable[Entry] | None = None,
     bib_name: str | None = None,
     describe: Callable[[Entry], str] | None = None,
+    facts: Callable[[], dict[str, tuple[str, str, bool, str, str]]] | None = None,
 ) -> CheckReport:
     """Check a paper's citations against the library and, if given, the paper's own ``.bib``.
 
     A key counts as defined when the library (aliases included) or the paper's ``.bib``
     has it, because either way the paper compiles. The library decides what a key means
     (alias, arXiv-only); the paper ``.bib`` only says what the paper will see.
-    ``describe`` serves the library entries' descriptions for suggestions from a store.
+    ``describe`` serves the library entries' descriptions for suggestions, ``facts`` their
+    :func:`twin_facts` (both from a store: the library's parsed cache).
     """
-    library = list(library)
-    index = EntryIndex(library)
+    index = library if isinstance(library, EntryIndex) else EntryIndex(library)
     bib = list(bib_entries) if bib_entries is not None else None
     bib_index = EntryIndex(bib) if bib is not None else None
     report = CheckReport(paper=paper, cited=list(cited.keys), everything=cited.everything,
                          unreadable=list(cited.unreadable), bib=bib_name if bib is not None else None)
+    twins: list[PublishedTwins] = []
+
+    def published_twin(entry: Entry, own: bool) -> str | None:
+        if not twins:
+            twins.append(PublishedTwins(facts() if facts else {k: twin_facts(e) for k, e in index.entries.items()}))
+        return twins[0].find(entry, own)
 
     for key in cited.keys:
         entry = index.get(key)
@@ -199,7 +230,7 @@ def check_paper(
         subject = entry or in_bib
         assert subject is not None
         if is_arxiv_only(subject):
-            published = _published_version(subject) or _published_twin(subject, library)
+            published = _published_version(subject) or published_twin(subject, own=subject is entry)
             if published:
                 report.preprints.append(PreprintUse(key, published))
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from .lock import state_dir
 
-FORMAT = 6  # bump when the stored shape changes
+FORMAT = 8  # bump when the stored shape changes
 
 
 def cache_path(refs_dir: Path) -> Path:
@@ -56,35 +56,67 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
     return data
 
 
-def memos_path(refs_dir: Path) -> Path:
-    return state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache"
+def memo_path(refs_dir: Path, kind: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_." else "@" for c in kind)
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-memo-{safe}.cache"
 
 
-def read_memos(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any]:
-    """Values derived from entries (``list --json`` rows) stored for this fingerprint, else {}.
+def memo_kinds(refs_dir: Path) -> list[str]:
+    """The kinds of memo tables stored for this library (any fingerprint)."""
+    out = []
+    for path in sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-memo-*.cache")):
+        data = _read(path)
+        if data is not None and isinstance(data.get("kind"), str):
+            out.append(data["kind"])
+    return out
 
-    They live in a file of their own: most commands (``show``, ``tags``, ``check``, a sync)
-    never need them, and decoding them was a third of every load.
+
+def read_memo(refs_dir: Path, fingerprint: tuple[Any, ...], kind: str) -> bytes | None:
+    """One table of values derived from entries (e.g. ``list --json`` rows) stored for this
+    fingerprint, still marshalled; None when missing or stale.
+
+    Each kind has a file of its own: ``tags`` reads a few hundred kilobytes of
+    (status, tags) pairs, not the rows ``list --json`` prints.
     """
-    try:
-        data = marshal.loads(memos_path(refs_dir).read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return {}
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("fingerprint") != fingerprint:
-        return {}
-    return data.get("memos") or {}
+    data = _read(memo_path(refs_dir, kind))
+    if data is None or data.get("fingerprint") != fingerprint or data.get("kind") != kind:
+        return None
+    table = data.get("table")
+    return table if isinstance(table, bytes) else None
 
 
-def write(refs_dir: Path, data: dict[str, Any], *, memos_only: bool = False) -> None:
+def write_memos(refs_dir: Path, fingerprint: tuple[Any, ...], tables: dict[str, Any]) -> None:
+    """Store memo tables (kind -> table, or an already marshalled table) for a fingerprint."""
+    for kind, table in tables.items():
+        blob = table if isinstance(table, bytes) else marshal.dumps(table)
+        _write(memo_path(refs_dir, kind), {"fingerprint": fingerprint, "kind": kind, "table": blob})
+
+
+def drop_memo(refs_dir: Path, kind: str) -> None:
+    with suppress(FileNotFoundError):
+        memo_path(refs_dir, kind).unlink()
+
+
+def write(refs_dir: Path, data: dict[str, Any]) -> None:
     """Store a load; failures (read-only folder, full disk) only cost speed next time.
 
-    ``data["memos"]``, when present, goes to its own file (see :func:`read_memos`).
+    ``data["memos"]`` (kind -> table), when present, goes to files of their own (see
+    :func:`read_memo`).
     """
     if "memos" in data:
         data = dict(data)
-        _write(memos_path(refs_dir), {"fingerprint": data["fingerprint"], "memos": data.pop("memos")})
-    if not memos_only:
-        _write(cache_path(refs_dir), data)
+        write_memos(refs_dir, data["fingerprint"], data.pop("memos"))
+    _write(cache_path(refs_dir), data)
+    with suppress(OSError):  # the single memo file of earlier versions
+        (state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache").unlink()
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == FORMAT else None
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
@@ -113,6 +145,7 @@ def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:
 
 
 def drop(refs_dir: Path) -> None:
-    for path in (cache_path(refs_dir), memos_path(refs_dir)):
-        with suppress(FileNotFoundError):
-            path.unlink()
+    for kind in memo_kinds(refs_dir):
+        drop_memo(refs_dir, kind)
+    with suppress(FileNotFoundError):
+        cache_path(refs_dir).unlink()

@@ -19,7 +19,8 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +52,19 @@ _SPLIT_RETRIES = 4
 # The safe loader and dumper, in C when libyaml is present: a 7,000-entry sidecar loads in
 # 2.4 s instead of 20 s. Both build only plain data (no arbitrary objects), exactly like
 # yaml.safe_load/safe_dump, and the C dumper writes the same bytes as the Python one.
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: building tens of thousands of acyclic objects
+    otherwise triggers full collections over an ever larger heap."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _yaml() -> tuple[Any, Any, Any]:
@@ -164,9 +178,63 @@ class Library:
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
     _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
-    _memos_dirty: bool = field(default=False, repr=False, compare=False)
+    #: kinds with values computed since the load (stored by :meth:`keep_memos`)
+    _memos_dirty: set[str] = field(default_factory=set, repr=False, compare=False)
     #: the fingerprint whose stored memos are not read yet (read on first use)
     _memos_pending: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    #: a cached load's entries, still marshalled: ``entries`` decodes them all on first use,
+    #: :meth:`get`, :meth:`keys` and :meth:`memo_table` only what they need (None: decoded)
+    _lazy: dict[str, bytes] | None = field(default=None, repr=False, compare=False)
+    _lazy_aliases: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _lazy_lower: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _lazy_alias_lists: list[tuple[str, str]] = field(default_factory=list, repr=False, compare=False)
+    _decoded: dict[str, Entry] = field(default_factory=dict, repr=False, compare=False)
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for attributes not set: ``entries`` of a cached load not decoded yet
+        if name == "entries" and self.__dict__.get("_lazy") is not None:
+            return self._decode_all()
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _decode_all(self) -> dict[str, Entry]:
+        """Every entry of a cached load, reusing those decoded one at a time before."""
+        lazy, decoded = self.__dict__["_lazy"], self._decoded
+        with _gc_paused():
+            entries = {key: decoded.get(key) or _entry_from_state(key, marshal.loads(blob))
+                       for key, blob in lazy.items()}
+        self.__dict__["entries"] = entries
+        self._lazy = None
+        self._decoded = {}
+        return entries
+
+    def _is_lazy(self) -> bool:
+        return "entries" not in self.__dict__ and self.__dict__.get("_lazy") is not None
+
+    def _current(self, key: str) -> Entry | None:
+        """The entry object under ``key`` if one exists in memory (decoding nothing)."""
+        if self._is_lazy():
+            return self._decoded.get(key)
+        return self.entries.get(key)
+
+    def entry_at(self, key: str) -> Entry | None:
+        """The entry under exactly ``key`` (no alias), decoding only it from a cached load."""
+        if not self._is_lazy():
+            return self.entries.get(key)
+        entry = self._decoded.get(key)
+        if entry is None and key in self._lazy:
+            entry = self._decoded[key] = _entry_from_state(key, marshal.loads(self._lazy[key]))
+        return entry
+
+    def keys(self) -> list[str]:
+        """Every key, in the library's order, without decoding a cached load's entries."""
+        return list(self._lazy) if self._is_lazy() else list(self.entries)
+
+    def sorted_keys(self) -> list[str]:
+        """Keys in the order of :meth:`sorted_entries`."""
+        return sorted(self.keys(), key=str.lower)
+
+    def count(self) -> int:
+        return len(self._lazy) if self._is_lazy() else len(self.entries)
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -179,13 +247,38 @@ class Library:
 
     # ---- lookups -----------------------------------------------------------------------
     def get(self, key: str) -> Entry | None:
-        """The entry for a key or for one of its aliases (old keys of merged entries)."""
+        """The entry for a key or for one of its aliases (old keys of merged entries).
+
+        On a cached load only that entry is decoded (``show``, ``check`` and ``export
+        --aux`` read a few entries of thousands).
+        """
+        if self._is_lazy():
+            return self.entry_at(key if key in self._lazy else self._lazy_aliases.get(key, key))
         if key in self.entries:
             return self.entries[key]
         for entry in self.entries.values():
             if key in entry.aliases:
                 return entry
         return None
+
+    def get_any_case(self, key: str) -> Entry | None:
+        """:meth:`get`, else the entry whose key differs only in case (BibTeX's view)."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        if self._is_lazy():
+            return self.entry_at(self._lazy_lower.get(key.lower(), ""))
+        lowered = key.lower()
+        return next((e for k, e in self.entries.items() if k.lower() == lowered), None)
+
+    def aliases_by_key(self) -> dict[str, list[str]]:
+        """key -> its aliases, for entries that have some (decoding nothing on a cached load)."""
+        if not self._is_lazy():
+            return {k: list(e.aliases) for k, e in self.entries.items() if e.aliases}
+        out: dict[str, list[str]] = {}
+        for alias, key in self._lazy_alias_lists:
+            out.setdefault(key, []).append(alias)
+        return out
 
     def alias_map(self) -> dict[str, str]:
         """old key → surviving key, for every alias in the library."""
@@ -245,26 +338,66 @@ class Library:
         ``list --json``): the second run reads the stored value instead of converting
         LaTeX again. Values must be plain data (str, numbers, lists, dicts, None).
         """
-        self._load_memos()
-        if kind not in self._memos and ":" in kind:  # a new version of a family: drop the old ones
-            family = kind.split(":", 1)[0] + ":"
-            for old in [k for k in self._memos if k.startswith(family)]:
-                del self._memos[old]
-        table = self._memos.setdefault(kind, {})
-        if entry.key in table and self.entries.get(entry.key) is entry:
+        table = self._memo_table(kind)
+        current = self._current(entry.key) is entry
+        if entry.key in table and current:
             return table[entry.key]
         value = compute(entry)
-        if self.entries.get(entry.key) is entry:
+        if current:
             table[entry.key] = value
-            self._memos_dirty = True
+            self._memos_dirty.add(kind)
         return value
 
-    def _load_memos(self) -> None:
+    def memo_table(self, kind: str, compute: Callable[[Entry], Any]) -> dict[str, Any]:
+        """key -> :meth:`memo` of every entry; on a cached load only entries without a
+        stored value are decoded, so a second ``list`` or ``tags`` decodes none."""
+        table = self._memo_table(kind)
+        out: dict[str, Any] = {}
+        with _gc_paused():
+            for key in self.keys():
+                if key in table:
+                    out[key] = table[key]
+                    continue
+                entry = self.entry_at(key)
+                assert entry is not None
+                out[key] = table[key] = compute(entry)
+                self._memos_dirty.add(kind)
+        return out
+
+    def facets(self) -> dict[str, tuple[str, list[str]]]:
+        """key -> (status, effective tags): what ``--tag``/``--status`` filters and ``tags``
+        read, small enough to decode in milliseconds on a large library."""
+        return self.memo_table("facets:1", lambda e: (e.status, e.tags))
+
+    def _memo_table(self, kind: str) -> dict[str, Any]:
+        """The stored table of one kind, read on first use; a new version of a family
+        (``rule-tags:<rules hash>``) drops the old ones."""
+        if kind in self._memos:
+            return self._memos[kind]
+        table = self._memos[kind] = {}
+        fingerprint = self._memos_pending
+        blob = parsed_cache.read_memo(self.refs_dir, fingerprint, kind) if fingerprint is not None else None
+        if blob is not None:
+            try:
+                stored = marshal.loads(blob)
+            except (ValueError, EOFError, TypeError):
+                stored = {}
+            if isinstance(stored, dict):
+                table.update(stored)
+        elif ":" in kind and fingerprint is not None:
+            family = kind.split(":", 1)[0] + ":"
+            for old in parsed_cache.memo_kinds(self.refs_dir):
+                if old.startswith(family) and old != kind:
+                    parsed_cache.drop_memo(self.refs_dir, old)
+        return table
+
+    def _all_memos(self) -> dict[str, dict[str, Any]]:
+        """Every memo table, read (for a write, which drops changed entries' values)."""
         if self._memos_pending is not None:
-            stored = parsed_cache.read_memos(self.refs_dir, self._memos_pending)
+            for kind in parsed_cache.memo_kinds(self.refs_dir):
+                self._memo_table(kind)
             self._memos_pending = None
-            for kind, table in stored.items():
-                self._memos.setdefault(kind, {}).update({k: v for k, v in table.items() if k not in self._memos.get(kind, {})})
+        return self._memos
 
     def keep_memos(self) -> None:
         """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
@@ -272,24 +405,26 @@ class Library:
             return
         bib_data, side_data = _read_pair(self.refs_dir)
         now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
-        if now == self._fingerprint:  # only the memos file: the rest of the cache is as read
-            parsed_cache.write(self.refs_dir, {"fingerprint": now, "memos": self._memo_data()}, memos_only=True)
-        self._memos_dirty = False
+        if now == self._fingerprint:  # only the memo files: the rest of the cache is as read
+            parsed_cache.write_memos(self.refs_dir, now, {k: self._memos[k] for k in self._memos_dirty})
+        self._memos_dirty = set()
 
-    def rendered_text(self, entry: Entry, ascii: bool) -> str | None:
+    def rendered_text(self, entry: Entry, ascii: bool, *, unchanged: bool = False) -> str | None:
         """The ``library.bib`` text of ``entry`` as last written, if it is still exactly that.
 
         ``export`` reuses it instead of rendering every entry again (most of its time on a
         real library): only for an entry equal to its loaded state, whose stored text was
         rendered with the same ``ascii`` choice. None means "render it yourself".
+        ``unchanged``: the caller modified no entry since the load (a read-only command),
+        so the comparison with the loaded state is skipped.
         """
-        if ascii != self._loaded_ascii or self.ascii != self._loaded_ascii or self.entries.get(entry.key) is not entry:
+        if ascii != self._loaded_ascii or self.ascii != self._loaded_ascii or self._current(entry.key) is not entry:
             return None
         blob = self._state_blobs.get(entry.key)
         chunk = self._chunks.get(entry.key)
         if chunk is None and entry.key in self._chunk_blobs:
             chunk = marshal.loads(self._chunk_blobs[entry.key])
-        if blob is None or chunk is None or marshal.loads(blob) != _entry_state(entry):
+        if blob is None or chunk is None or (not unchanged and marshal.loads(blob) != _entry_state(entry)):
             return None
         return chunk[1][:-1] if chunk[1].endswith("\n") else None
 
@@ -312,13 +447,8 @@ class Library:
         """See :meth:`_load`; the cyclic garbage collector is paused meanwhile: building
         tens of thousands of acyclic objects otherwise triggers full collections over
         an ever larger heap, which made each load slower than the one before."""
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+        with _gc_paused():
             return cls._load(refs_dir, use_cache=use_cache, recover=recover)
-        finally:
-            if paused:
-                gc.enable()
 
     @classmethod
     def _load(cls, refs_dir: Path, *, use_cache: bool = True, recover: bool = True) -> "Library":
@@ -439,8 +569,11 @@ class Library:
         lib.pending = list(meta["pending"])
         lib.ascii = bool(meta["ascii"])
         lib.detached = dict(meta["detached"])
-        for key, blob in data["entries"].items():
-            lib.entries[key] = _entry_from_state(key, marshal.loads(blob))
+        lib._lazy = data["entries"]  # decoded on first use (see __getattr__)
+        lib._lazy_aliases = data["aliases"]
+        lib._lazy_lower = data["lower"]
+        lib._lazy_alias_lists = data["alias_pairs"]
+        del lib.entries
         lib._state_blobs = dict(data["entries"])  # what each entry was when loaded
         lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
@@ -449,10 +582,10 @@ class Library:
         return lib
 
     def _cache_data(self) -> dict[str, Any]:
-        self._load_memos()
         entries = {}
         chunks = {}
-        aliases = {}
+        aliases: dict[str, str] = {}
+        alias_pairs: list[tuple[str, str]] = []
         blobs = self._state_blobs
         for key, e in self.entries.items():
             entries[key] = blobs.get(key) or marshal.dumps(_entry_state(e))
@@ -461,7 +594,8 @@ class Library:
             elif key in self._chunk_blobs:
                 chunks[key] = self._chunk_blobs[key]
             for a in e.aliases:
-                aliases[a] = key
+                aliases.setdefault(a, key)
+                alias_pairs.append((a, key))
         return {
             "fingerprint": self._fingerprint,
             "meta": {
@@ -474,12 +608,13 @@ class Library:
             "chunks": chunks,
             "memos": self._memo_data(),
             "aliases": aliases,
-            "lower": {k.lower(): k for k in self.entries},
+            "alias_pairs": alias_pairs,
+            "lower": {k.lower(): k for k in reversed(self.entries)},
         }
 
     def _memo_data(self) -> dict[str, dict[str, Any]]:
-        self._load_memos()
-        return {kind: {k: v for k, v in table.items() if k in self.entries} for kind, table in self._memos.items()}
+        entries = self.entries
+        return {kind: {k: v for k, v in table.items() if k in entries} for kind, table in self._all_memos().items()}
 
     # ---- save --------------------------------------------------------------------------
     def render_bib(self, *, ascii: bool | None = None) -> str:
@@ -518,7 +653,7 @@ class Library:
         """
         from ..output.bibtex import check_unique_keys, render_entries
 
-        self._load_memos()  # so that entries changed now drop theirs
+        self._all_memos()  # so that entries changed now drop theirs
         ordered = self.sorted_entries()
         check_unique_keys(ordered)
         bib_parts: list[str] = []
@@ -629,23 +764,9 @@ class Library:
 
 
 def read_entry(refs_dir: Path, key: str) -> Entry | None:
-    """One entry by key, alias or key in another case, decoding only that entry from the
-    parsed-library cache (``show``); a full load when the cache does not match refs/."""
-    refs = Path(refs_dir)
-    _recover_if_free(refs)
-    bib_data, side_data = _read_pair(refs)
-    fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
-                   parsed_cache.file_key(refs / "library.yaml", side_data))
-    data = parsed_cache.read(refs, fingerprint)
-    if data is None:
-        lib = Library.load(refs)
-        entry = lib.get(key) or next((e for k, e in lib.entries.items() if k.lower() == key.lower()), None)
-        return entry
-    entries = data["entries"]
-    found = key if key in entries else data["aliases"].get(key) or data["lower"].get(key.lower())
-    if found is None or found not in entries:
-        return None
-    return _entry_from_state(found, marshal.loads(entries[found]))
+    """One entry by key, alias or key in another case; on a fresh parsed-library cache
+    only that entry is decoded (``show``)."""
+    return Library.load(Path(refs_dir)).get_any_case(key)
 
 
 # ---- helpers ---------------------------------------------------------------------------

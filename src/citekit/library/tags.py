@@ -14,16 +14,17 @@ in ``tags_added`` / ``tags_removed`` and always wins.
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Iterable, Pattern
-
-import yaml
+from typing import Any, Callable, Iterable, Pattern, TypeVar
 
 from ..model import Entry
 from ..text import delatex
+
+T = TypeVar("T")
 
 #: prefixes that turn a selection tag into an exclusion (``-sam``, ``not:sam``)
 EXCLUDE_PREFIXES = ("-", "not:")
@@ -176,6 +177,8 @@ def _merge_rules(base: dict[str, TagRule], data: Any, where: str) -> dict[str, T
 def default_rules_data() -> dict[str, Any]:
     """The shipped rule set (``citekit/data/tags.yaml``) as plain data."""
     text = resources.files("citekit").joinpath("data/tags.yaml").read_text(encoding="utf-8")
+    import yaml
+
     return yaml.safe_load(text) or {}
 
 
@@ -237,16 +240,18 @@ def _split_selection(tags: Iterable[str]) -> tuple[list[str], list[str]]:
     return [t for t in include if t], [t for t in exclude if t]
 
 
-def select(entries: Iterable[Entry], tags: list[str], any_: bool = False) -> list[Entry]:
+def select(entries: Iterable[T], tags: list[str], any_: bool = False,
+           tags_of: Callable[[T], list[str]] = operator.attrgetter("tags")) -> list[T]:
     """Entries carrying the wanted tags, in the order given.
 
     ``["muon", "theory"]`` wants both; with ``any_`` either. ``-sam`` or ``not:sam``
     excludes entries tagged ``sam``. Only exclusions (or nothing) selects everything else.
+    ``tags_of`` reads the tags of an item that is not an entry (a cached row, a key).
     """
     include, exclude = _split_selection(tags)
     chosen = []
     for entry in entries:
-        have = set(entry.tags)
+        have = set(tags_of(entry))
         if exclude and have & set(exclude):
             continue
         if include and not (any(t in have for t in include) if any_ else all(t in have for t in include)):
@@ -255,11 +260,12 @@ def select(entries: Iterable[Entry], tags: list[str], any_: bool = False) -> lis
     return chosen
 
 
-def tag_counts(entries: Iterable[Entry]) -> list[tuple[str, int]]:
+def tag_counts(entries: Iterable[Entry], tags_of: Callable[[Any], list[str]] = operator.attrgetter("tags"),
+               ) -> list[tuple[str, int]]:
     """How many entries carry each tag, most used first (ties by name)."""
     counts: dict[str, int] = {}
     for entry in entries:
-        for tag in entry.tags:
+        for tag in tags_of(entry):
             counts[tag] = counts.get(tag, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 

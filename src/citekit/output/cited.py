@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from rapidfuzz import fuzz
 
@@ -21,6 +23,9 @@ from .texscan import group_end, skip_space
 from ..config import display_path
 from ..model import Entry, Location
 from ..text import delatex, normalize_title
+
+if TYPE_CHECKING:
+    from ..library.store import Library
 
 # ---------------------------------------------------------------------------
 # Reading citations
@@ -384,16 +389,39 @@ class EntryIndex:
     """
 
     def __init__(self, entries: Iterable[Entry]) -> None:
-        self.entries: dict[str, Entry] = {}
+        self.entries: Mapping[str, Entry] = {}
         self.alias_of: dict[str, str] = {}
         self.folded: dict[str, str] = {}
+        self.aliases: dict[str, list[str]] = {}
+        self._descriptions: Callable[[], dict[str, str]] | None = None
+        entries_by_key: dict[str, Entry] = {}
         for entry in entries:
-            self.entries[entry.key] = entry
+            entries_by_key[entry.key] = entry
             self.folded.setdefault(entry.key.lower(), entry.key)
-        for entry in self.entries.values():
+        self.entries = entries_by_key
+        for entry in entries_by_key.values():
+            if entry.aliases:
+                self.aliases[entry.key] = list(entry.aliases)
             for alias in entry.aliases:
-                if alias not in self.entries:
+                if alias not in entries_by_key:
                     self.alias_of.setdefault(alias, entry.key)
+
+    @classmethod
+    def of_library(cls, library: Library) -> EntryIndex:
+        """The index of a loaded library that decodes only the entries looked up (a paper
+        cites a hundred of ten thousand); suggestions read the stored descriptors."""
+        index = cls([])
+        keys = library.sorted_keys()
+        index.entries = _LibraryEntries(library, keys)
+        index.aliases = library.aliases_by_key()
+        for key in keys:
+            index.folded.setdefault(key.lower(), key)
+        for key, aliases in index.aliases.items():
+            for alias in aliases:
+                if alias not in index.entries:
+                    index.alias_of.setdefault(alias, key)
+        index._descriptions = lambda: library.memo_table("descriptor", descriptor)
+        return index
 
     def get(self, key: str) -> Entry | None:
         if key in self.entries:
@@ -416,19 +444,49 @@ class EntryIndex:
         year and title (a key written by hand or by another tool). ``describe`` may serve
         :func:`descriptor` from a store (the library's parsed cache).
         """
-        describe = describe or descriptor
+        if describe is not None:
+            descriptions = {k: describe(e) for k, e in self.entries.items()}
+        elif self._descriptions is not None:
+            descriptions = self._descriptions()
+        else:
+            descriptions = {k: descriptor(e) for k, e in self.entries.items()}
         words = " ".join(re.findall(r"[a-z]+|\d+", key.lower()))
+        lowered = key.lower()
         scored: list[tuple[float, str]] = []
-        for entry in self.entries.values():
-            by_key = fuzz.ratio(key.lower(), entry.key.lower())
-            for alias in entry.aliases:
-                by_key = max(by_key, fuzz.ratio(key.lower(), alias.lower()))
-            by_words = fuzz.token_set_ratio(words, describe(entry)) * 0.9 if words else 0.0
+        for entry_key, description in descriptions.items():
+            by_key = fuzz.ratio(lowered, entry_key.lower())
+            for alias in self.aliases.get(entry_key, ()):
+                by_key = max(by_key, fuzz.ratio(lowered, alias.lower()))
+            by_words = fuzz.token_set_ratio(words, description) * 0.9 if words else 0.0
             score = max(by_key, by_words)
             if score >= 70:
-                scored.append((score, entry.key))
+                scored.append((score, entry_key))
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [self.entries[k] for _, k in scored[:limit]]
+
+
+class _LibraryEntries(Mapping[str, Entry]):
+    """key -> entry of a library, decoding an entry when it is first looked up."""
+
+    def __init__(self, library: Library, keys: list[str]) -> None:
+        self._library = library
+        self._keys = keys
+        self._set = set(keys)
+
+    def __getitem__(self, key: str) -> Entry:
+        entry = self._library.entry_at(key) if key in self._set else None
+        if entry is None:
+            raise KeyError(key)
+        return entry
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._set
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def descriptor(entry: Entry) -> str:
@@ -457,10 +515,11 @@ def select_cited(entries: Iterable[Entry], cited: CitedKeys) -> Selection:
     index = entries if isinstance(entries, EntryIndex) else EntryIndex(entries)
     selection = Selection()
     chosen: dict[str, Entry] = {}
-    wanted = list(index.entries) if cited.everything else []
+    # a dict keeps the order and makes "already wanted?" constant time (a whole-library
+    # export wants every key: a list made this quadratic)
+    wanted = dict.fromkeys(index.entries) if cited.everything else {}
     for key in cited.keys:
-        if key not in wanted:
-            wanted.append(key)
+        wanted.setdefault(key, None)
     for key in wanted:
         entry = index.get(key)
         if entry is None:
@@ -473,9 +532,9 @@ def select_cited(entries: Iterable[Entry], cited: CitedKeys) -> Selection:
         chosen.setdefault(entry.key, entry)
 
     depth = {k: 0 for k in chosen}
-    queue = list(chosen)
+    queue = deque(chosen)
     while queue:
-        key = queue.pop(0)
+        key = queue.popleft()
         parent_key = crossref_target(chosen[key])
         if parent_key is None:
             continue

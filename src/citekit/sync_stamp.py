@@ -1,0 +1,138 @@
+"""What the last sync that changed nothing read, so that the same sync is not done again.
+
+A sync is a function of its inputs: the notes files, ``citekit.yaml``, both files of
+``refs/``, the options and citekit itself. When a sync ran and wrote nothing (the library
+was already what those inputs give), the inputs and its report are stored here; the next
+sync with exactly the same inputs prints that report instead of reading the notes,
+matching every work and re-deriving tags (seconds on a library of thousands of entries).
+This is ``make``'s rule, with file contents for ``refs/`` and (size, mtime, ctime,
+inode) for the notes, the way git decides a file is unchanged.
+
+Only a sync that itself changed nothing stores a stamp, so a skipped sync is one whose
+full run is known to be a fixed point. Online syncs are skipped only when everything was
+resolved and answered without a source problem, for a day at most: an online sync is
+how the library learns about new versions and how unresolved papers get another try.
+``--refresh`` never skips.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import time
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .library import parsed_cache
+from .library.lock import state_dir
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .sync import SyncReport
+
+FORMAT = 1
+#: how long an online sync that changed nothing is trusted for
+ONLINE_SECONDS = 24 * 3600
+
+
+def stamp_path(refs_dir: Path) -> Path:
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-sync.stamp"
+
+
+def inputs(cfg: Config, *, offline: bool, ascii: bool | None) -> str:
+    """A digest of everything a sync reads, cheap to compute (no notes file is read)."""
+    from .library.store import _read_pair
+    from .notes.reader import notes_files
+
+    digest = hashlib.sha256()
+
+    def add(*parts: Any) -> None:
+        digest.update(repr(parts).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+
+    add("format", FORMAT, offline, ascii, str(cfg.root), str(cfg.notes_dir), str(cfg.refs_dir))
+    add("config", json.dumps(cfg.data, sort_keys=True, default=repr))
+    add("code", *_code_stats())
+    add("environment", *sorted((k, v) for k, v in os.environ.items() if k.startswith("CITEKIT_")))
+    files, problems = notes_files([cfg.notes_dir])
+    add("notes-problems", *(str(p) for p in problems))
+    for path in files:
+        add("note", str(path), _stat_key(path))
+    bib_data, side_data = _read_pair(cfg.refs_dir)
+    add("refs", parsed_cache.file_key(cfg.refs_dir / "library.bib", bib_data),
+        parsed_cache.file_key(cfg.refs_dir / "library.yaml", side_data))
+    return digest.hexdigest()
+
+
+def replay(cfg: Config, digest: str, *, offline: bool) -> SyncReport | None:
+    """The report of the last sync that changed nothing, if its inputs were ``digest``."""
+    try:
+        stored = json.loads(stamp_path(cfg.refs_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(stored, dict) or stored.get("inputs") != digest or not isinstance(stored.get("report"), dict):
+        return None
+    if not offline and time.time() - float(stored.get("time") or 0) > ONLINE_SECONDS:
+        return None
+    from .sync import SyncReport
+
+    try:
+        report = SyncReport(**stored["report"])
+    except TypeError:
+        return None
+    report.up_to_date = True
+    return report
+
+
+def record(cfg: Config, digest: str, report: SyncReport) -> None:
+    """Remember a sync that changed nothing; anything else forgets the previous stamp."""
+    path = stamp_path(cfg.refs_dir)
+    if report.changed or not _trustworthy(report):
+        with suppress(OSError):
+            path.unlink()
+        return
+    from dataclasses import asdict
+
+    data = {"inputs": digest, "time": time.time(), "report": {**asdict(report), "requests": 0, "up_to_date": False}}
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        with suppress(OSError):
+            tmp.unlink()
+
+
+def _trustworthy(report: SyncReport) -> bool:
+    """Whether running the same sync again could only give the same result."""
+    if report.offline and not report.source_problems:
+        return True  # asked to stay offline (or built from the notes alone): nothing remote
+    unresolved = sum(n for status, n in report.counts.items() if status != "resolved")
+    return not (report.source_problems or report.pending or unresolved)
+
+
+def _stat_key(path: Path) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _code_stats() -> list[tuple[str, Any]]:
+    """citekit's own files (code and shipped rules): another version may sync otherwise."""
+    from . import __version__
+
+    root = Path(__file__).parent
+    out: list[tuple[str, Any]] = [("version", __version__)]
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith((".py", ".yaml", ".json", ".txt")):
+                path = Path(folder) / name
+                out.append((str(path.relative_to(root)), _stat_key(path)[:2] if _stat_key(path) else None))
+    return out

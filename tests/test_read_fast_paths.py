@@ -1,0 +1,220 @@
+"""Read-only commands on a cached library decode only what they need and print the same bytes.
+
+Every command is run three ways on the same refs/: with no cache at all (parse), right
+after the cache was built (entries decoded on demand, derived values computed), and again
+(derived values read from the cache, no entry decoded). All three must print the same
+bytes, and must follow every change to refs/ (a `tag`, a hand edit, a key removed).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citekit.cli import main
+from citekit.library import store
+from citekit.library.store import Library
+from citekit.model import Entry, Ids
+
+from .helpers_project import make_project
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+BIG = CORPUS / "bibtex-tidy-fixtures" / "better-bibtex" / "Unabbreviate_on_import_1436-3.bib"
+
+WORDS = "sparse robust Ünïcode {GPU} kernel $x^2$ attention quantum Muon 漢字 \\'{e}t\\'{e} graph".split()
+
+
+def _varied_entries(seed: int, n: int = 60) -> list[Entry]:
+    """Entries of many shapes: aliases, crossrefs, arXiv-only preprints with a published twin,
+    own keywords fields, non-ASCII and LaTeX text, tags, statuses."""
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        title = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(2, 7))) + f" study {i}"
+        fields = {"title": title, "author": rnd.choice(["Müller, Jörg", "Lee, Ann and Chen, Bo", "{The Team}"]),
+                  "year": str(1990 + i % 30)}
+        etype = rnd.choice(["article", "inproceedings", "misc", "book"])
+        if etype == "article":
+            fields["journal"] = rnd.choice(["J. Ex{\\\"a}mple", "Nature"])
+        if etype == "inproceedings":
+            fields["booktitle"] = "ICML"
+        if i % 11 == 0:
+            fields["keywords"] = "own, words"  # a field library.bib would derive: export renders it
+        e = Entry(key=f"k{seed}_{i:03d}", entry_type=etype, fields=fields, origin="import",
+                  status=rnd.choice(["resolved", "notes-only"]))
+        e.tags_added = sorted(rnd.sample(["theory", "muon", "vision", "rl"], rnd.randint(0, 2)))
+        if i % 7 == 0:
+            e.aliases = [f"old{seed}_{i}", f"Alt{seed}_{i}"]
+        out.append(e)
+    # a preprint whose published version is another entry (same title), and one by arXiv id
+    twin_title = "Published Twins Are Found Through Their Normalised Title"
+    out.append(Entry(key=f"pre{seed}", entry_type="misc", fields={"title": twin_title, "author": "Lee, Ann",
+                     "year": "2023", "eprint": "2301.00001", "archiveprefix": "arXiv"},
+                     ids=Ids(arxiv="2301.00001"), origin="import"))
+    out.append(Entry(key=f"pub{seed}", entry_type="inproceedings", fields={"title": twin_title.upper(),
+                     "author": "Lee, Ann", "year": "2024", "booktitle": "NeurIPS"}, origin="import"))
+    # a crossref child and its parent
+    out.append(Entry(key=f"child{seed}", entry_type="inproceedings", fields={"title": "A Child Paper",
+                     "author": "Chen, Bo", "crossref": f"parent{seed}"}, origin="import"))
+    out.append(Entry(key=f"parent{seed}", entry_type="proceedings", fields={"title": "The Proceedings",
+                     "year": "2020", "booktitle": "The Proceedings"}, origin="import"))
+    return out
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = make_project(tmp_path)
+    assert CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "-q"]).exit_code == 0
+    lib = Library.load(root / "refs")
+    for e in _varied_entries(3):
+        lib.add(e)
+    lib.save()
+    keys = sorted(Library.load(root / "refs").entries)
+    cites = [keys[0], keys[5], "old3_7", "pre3", "child3", "nosuchkey2026", keys[-1]]
+    (root / "paper.tex").write_text("\\documentclass{article}\\begin{document}\n"
+                                    + "".join(f"\\cite{{{k}}}\n" for k in cites) + "\\end{document}\n",
+                                    encoding="utf-8")
+    (root / "paper.aux").write_text("".join(f"\\citation{{{k}}}\n" for k in cites if k != "nosuchkey2026"),
+                                    encoding="utf-8")
+    return root
+
+
+COMMANDS = [
+    ["list"], ["list", "--json"], ["list", "--tag", "theory"], ["list", "--tag", "muon", "--tag", "-rl"],
+    ["list", "--status", "resolved", "--json"], ["list", "--tag", "nosuchtag"], ["tags"], ["tags", "--json"],
+    ["show", "pre3"], ["show", "old3_7"], ["show", "K3_010"], ["show", "--json", "child3"], ["show", "nosuchkey"],
+    ["check", "paper.tex"], ["check", "--json", "paper.tex"],
+    ["export"], ["export", "--ascii"], ["export", "--tag", "theory"], ["export", "--aux", "paper.aux"],
+    ["export", "--tex", "paper.tex", "--allow-missing"], ["export", "-f", "biblatex"], ["export", "-f", "csl-json"],
+]
+
+
+def _run(runner: CliRunner, root: Path, args: list[str]) -> tuple[int, str, str]:
+    args = [str(root / a) if a.startswith("paper.") else a for a in args]
+    result = runner.invoke(main, ["-C", str(root), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _outputs(root: Path) -> dict[str, tuple[int, str, str]]:
+    runner = CliRunner()
+    return {" ".join(args): _run(runner, root, args) for args in COMMANDS}
+
+
+def _without_cache(root: Path) -> dict[str, tuple[int, str, str]]:
+    """Each command on a freshly parsed library (the cache deleted before each)."""
+    runner = CliRunner()
+    out = {}
+    for args in COMMANDS:
+        shutil.rmtree(root / ".citekit", ignore_errors=True)
+        out[" ".join(args)] = _run(runner, root, args)
+    return out
+
+
+def test_cold_first_and_warm_runs_print_the_same_bytes(project: Path) -> None:
+    parsed = _without_cache(project)
+    first = _outputs(project)
+    warm = _outputs(project)
+    for name in parsed:
+        assert first[name] == parsed[name], name
+        assert warm[name] == parsed[name], name
+    assert parsed["check paper.tex"][0] == 1 and "nosuchkey2026" in parsed["check paper.tex"][1]
+    assert "pub3" in parsed["check paper.tex"][1]  # the preprint's published twin was found
+    assert "child3" in parsed["export --aux paper.aux"][1] and "parent3" in parsed["export --aux paper.aux"][1]
+
+
+def test_a_warm_run_decodes_no_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # without crossrefs, a whole-library export is the stored texts joined
+    project = make_project(tmp_path)
+    assert CliRunner().invoke(main, ["-C", str(project), "sync", "--offline", "-q"]).exit_code == 0
+    lib = Library.load(project / "refs")
+    for e in _varied_entries(5):
+        if "crossref" not in e.fields:
+            lib.add(e)
+    lib.save()
+    _outputs(project)  # every derived value is now stored
+
+    def no_decode(*_a, **_k):
+        raise AssertionError("an entry was decoded on a warm read-only run")
+
+    monkeypatch.setattr(store, "_entry_from_state", no_decode)
+    runner = CliRunner()
+    for args in (["list"], ["list", "--json"], ["list", "--tag", "theory"], ["tags"], ["export"],
+                 ["export", "--tag", "muon"]):
+        result = runner.invoke(main, ["-C", str(project), *args])
+        assert result.exit_code == 0, (args, result.output)
+
+
+def test_show_and_check_decode_only_the_entries_they_name(project: Path) -> None:
+    _outputs(project)
+    lib = Library.load(project / "refs")
+    assert lib.get("old3_7").key == "k3_007"  # by alias
+    assert lib.get_any_case("K3_010").key == "k3_010"
+    assert "entries" not in lib.__dict__ and len(lib._decoded) == 2
+    from citekit.cli.paper import check  # noqa: F401  (the command module registers itself)
+    from citekit.library.check import check_paper, twin_facts
+    from citekit.output.cited import EntryIndex, citations_from_tex
+
+    cited = citations_from_tex(project / "paper.tex")
+    lazy = check_paper("paper.tex", cited, EntryIndex.of_library(lib),
+                       facts=lambda: lib.memo_table("twin-facts:1", twin_facts))
+    assert "entries" not in lib.__dict__ and len(lib._decoded) <= 8  # the cited ones, not 100+
+    full = check_paper("paper.tex", cited, Library.load(project / "refs", use_cache=False).sorted_entries())
+    assert lazy.to_json() == full.to_json()
+
+
+def test_reads_follow_every_change_to_refs(project: Path) -> None:
+    runner = CliRunner()
+    _outputs(project)
+    assert runner.invoke(main, ["-C", str(project), "tag", "k3_004", "+freshtag"]).exit_code == 0
+    listed = runner.invoke(main, ["-C", str(project), "list", "--tag", "freshtag"]).stdout
+    assert listed.startswith("k3_004 ") and len(listed.splitlines()) == 1
+    assert ("freshtag", 1) in [(t, n) for t, n in
+                               ((d["tag"], d["count"]) for d in __import__("json").loads(
+                                   runner.invoke(main, ["-C", str(project), "tags", "--json"]).stdout))]
+    # a hand edit of library.bib (the cache is keyed by the files' bytes)
+    bib = project / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("study 4}", "study four, edited by hand}"), encoding="utf-8")
+    assert "study four, edited by hand" in runner.invoke(main, ["-C", str(project), "list"]).stdout
+    assert "study four, edited by hand" in runner.invoke(main, ["-C", str(project), "export"]).stdout
+    assert "study four, edited by hand" in runner.invoke(main, ["-C", str(project), "show", "k3_004"]).stdout
+    # and each of those equals what a fresh parse prints
+    assert _outputs(project) == _without_cache(project)
+
+
+def test_export_renders_each_entry_once_even_after_a_hand_edit(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bib = project / "refs" / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8") + "\n@misc{byhand2020, title = {Added by Hand}, year = {2020}}\n",
+                   encoding="utf-8")
+    runner = CliRunner()
+    first = runner.invoke(main, ["-C", str(project), "export"]).stdout  # parsed: no stored texts, renders all
+    import citekit.output.bibtex as bibtex
+
+    def no_render(*_a, **_k):
+        raise AssertionError("an entry was rendered again")
+
+    monkeypatch.setattr(bibtex, "entry_text", no_render)
+    again = runner.invoke(main, ["-C", str(project), "export"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout == first and "byhand2020" in first
+
+
+@pytest.mark.skipif(not BIG.exists(), reason="the corpora beside the repository are not there (a user's clone)")
+def test_the_real_7k_library_reads_the_same_from_every_path(tmp_path: Path) -> None:
+    root = make_project(tmp_path, notes=False)
+    (root / "notes").mkdir()
+    runner = CliRunner()
+    assert runner.invoke(main, ["-C", str(root), "import", str(BIG)]).exit_code in (0, 1)  # 1: warnings
+    keys = Library.load(root / "refs").sorted_keys()
+    assert len(keys) > 7000
+    args_list = [["tags"], ["show", keys[len(keys) // 3]], ["export"], ["list", "--tag", "physics"]]
+    parsed = []
+    for args in args_list:
+        shutil.rmtree(root / ".citekit", ignore_errors=True)
+        parsed.append(runner.invoke(main, ["-C", str(root), *args]).stdout)
+    for _ in range(2):
+        assert [runner.invoke(main, ["-C", str(root), *a]).stdout for a in args_list] == parsed
