@@ -218,3 +218,29 @@ def test_the_real_7k_library_reads_the_same_from_every_path(tmp_path: Path) -> N
         parsed.append(runner.invoke(main, ["-C", str(root), *args]).stdout)
     for _ in range(2):
         assert [runner.invoke(main, ["-C", str(root), *a]).stdout for a in args_list] == parsed
+
+
+def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(project: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from citekit.library import parsed_cache
+
+    # as if both files were written long ago: their stat is trusted as soon as they are hashed
+    monkeypatch.setattr(parsed_cache, "RACY_NS", -10**18)
+    runner = CliRunner()
+    bib = project / "refs" / "library.bib"
+    runner.invoke(main, ["-C", str(project), "list"])
+    stat_file = project / ".citekit" / "refs-library.stat"
+    import marshal
+
+    trusted = marshal.loads(stat_file.read_bytes())["stat"]
+    assert trusted == parsed_cache.stat_pair(project / "refs") and None not in trusted
+    text = bib.read_text(encoding="utf-8")
+    assert "study 4}" in text
+    stamp = os.stat(bib)
+    bib.write_text(text.replace("study 4}", "study X}"), encoding="utf-8")  # same size
+    os.utime(bib, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # and the same modification time
+    assert os.stat(bib).st_size == stamp.st_size and os.stat(bib).st_mtime_ns == stamp.st_mtime_ns
+    listed = runner.invoke(main, ["-C", str(project), "list"]).stdout
+    assert "study X" in listed and "study 4 " not in listed

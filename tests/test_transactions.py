@@ -457,3 +457,25 @@ def test_switching_to_ascii_renders_every_entry_again(synced, tmp_path):
     fresh.ascii = True
     assert lib.render_files() == fresh.render_files()
     assert "\\\"u" in lib.render_files()[0] or "{\\\"" in lib.render_files()[0]
+
+
+def test_values_derived_in_the_sync_after_a_hand_edit_are_kept(synced, tmp_path, monkeypatch):
+    """The first write after a parse keeps what it derived from entries it did not change."""
+    root = _copy(synced, tmp_path)
+    _full_sync(root)
+    bib = root / "refs" / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace("study 3}", "study three}"), encoding="utf-8")
+    _full_sync(root)  # parses the edited file, derives every entry's values once
+    import citekit.sync as sync_module
+
+    calls: list[str] = []
+    real = sync_module.index_keys
+
+    def counting(entry):
+        calls.append(entry.key)
+        return real(entry)
+
+    monkeypatch.setattr(sync_module, "index_keys", counting)
+    _full_sync(root)
+    total = len(Library.load(root / "refs").entries)
+    assert total > 50 and len(calls) <= 2, calls

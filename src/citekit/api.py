@@ -243,12 +243,29 @@ def _select(entries: list[Entry], *, tags: list[str] | None, any_tag: bool, stat
 
 def show(key: str, start: str | Path | None = None) -> Entry:
     """One entry by key, alias or key in another case; the error suggests close keys."""
+    return _find(key, start)[1]
+
+
+def show_bibtex(key: str, start: str | Path | None = None) -> tuple[Entry, str]:
+    """:func:`show` and the entry's BibTeX (UTF-8): the text ``library.bib`` holds for it
+    when that is the same, so nothing is rendered (nor the writer imported)."""
+    lib, entry = _find(key, start)
+    text = lib.rendered_text(entry, False, unchanged=True)
+    if text is None:
+        from .library.store import written_entry
+        from .output.bibtex import render_entries
+
+        text = render_entries([written_entry(entry)])
+    return entry, text.rstrip()
+
+
+def _find(key: str, start: str | Path | None) -> tuple[Library, Entry]:
     from .library.store import Library
 
     lib = Library.load(load_config(start).refs_dir)
     entry = lib.get_any_case(key)
     if entry is not None:
-        return entry
+        return lib, entry
     keys = lib.keys()
     if not keys and not lib.bib_path.exists():
         raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
@@ -261,5 +278,5 @@ def show(key: str, start: str | Path | None = None) -> Entry:
 
 __all__ = [
     "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
-    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_lines", "show",
+    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_lines", "show", "show_bibtex",
 ]

@@ -217,10 +217,8 @@ def _list_pending(ctx: click.Context, as_json: bool, quiet: bool) -> int:
 def show(ctx: click.Context, key: str, as_json: bool, quiet: bool) -> None:
     """Show one entry (by key or by an old key that is now an alias)."""
     from .. import api
-    from ..library.store import written_entry
-    from ..output.bibtex import render_entries
 
-    entry = api.show(key, project_dir(ctx))
+    entry, text = (api.show(key, project_dir(ctx)), "") if as_json else api.show_bibtex(key, project_dir(ctx))
     if as_json:
         data = api.entry_json(entry)
         data.update({"fields": entry.fields, "versions": entry.versions, "provenance": entry.provenance,
@@ -229,7 +227,7 @@ def show(ctx: click.Context, key: str, as_json: bool, quiet: bool) -> None:
         return
     if entry.key != key and not quiet:
         click.echo(f"% '{key}' is an alias of '{entry.key}'")
-    click.echo(render_entries([written_entry(entry)]).rstrip())
+    click.echo(text)
     if quiet:
         return
     click.echo(f"% status: {entry.status}" + (f" ({entry.reason})" if entry.reason else ""))

@@ -19,13 +19,16 @@ import hashlib
 import marshal
 import os
 import secrets
+import time
+import weakref
+from collections.abc import Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from .lock import state_dir
 
-FORMAT = 8  # bump when the stored shape changes
+FORMAT = 10  # bump when the stored shape changes
 
 
 def cache_path(refs_dir: Path) -> Path:
@@ -44,6 +47,100 @@ def file_key(path: Path, data: bytes | None) -> tuple[Any, ...]:
     return (len(data), mtime, hashlib.sha256(data).hexdigest())
 
 
+#: the per-entry blob tables, kept in a file of their own (see :class:`BlobTable`)
+PACKED = ("entries", "chunks")
+
+
+class BlobFile:
+    """The file holding every entry's blobs, opened when the cache is read.
+
+    Opened at once, so a writer replacing it later (it deletes the old file) cannot take
+    it away from a reader: the open descriptor still reads the old bytes. Spans are read
+    one at a time (``show`` reads two of 14,000) until :meth:`preload` reads it whole.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        self._closer = weakref.finalize(self, os.close, self._fd)
+        self._data: bytes | None = None
+
+    def read(self, start: int, end: int) -> bytes:
+        if self._data is not None:
+            return self._data[start:end]
+        if hasattr(os, "pread"):
+            return os.pread(self._fd, end - start, start)
+        self.preload()
+        assert self._data is not None
+        return self._data[start:end]
+
+    def preload(self) -> None:
+        if self._data is None:
+            size = os.fstat(self._fd).st_size
+            self._data = os.pread(self._fd, size, 0) if hasattr(os, "pread") else _read_all(self._fd, size)
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    parts = []
+    while size > 0:
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        parts.append(chunk)
+        size -= len(chunk)
+    return b"".join(parts)
+
+
+class BlobTable(Mapping[str, bytes]):
+    """key -> one marshalled blob, cut on demand from the blob file.
+
+    The parsed-library cache itself then holds only keys and spans: a command that reads
+    no entry (``list``, ``tags``) does not read 13 MB of them, and one that reads three
+    entries cuts three.
+    """
+
+    def __init__(self, spans: dict[str, tuple[int, int]], source: BlobFile) -> None:
+        self._spans = spans
+        self._source = source
+
+    def preload(self) -> None:
+        """Read the whole file once, before a pass over (nearly) every entry."""
+        self._source.preload()
+
+    def __getitem__(self, key: str) -> bytes:
+        start, end = self._spans[key]
+        return self._source.read(start, end)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._spans
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+
+def _pack(tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, dict[str, tuple[int, int]]], list[bytes]]:
+    """Spans per table, and the parts of the one blob file they point into."""
+    spans: dict[str, dict[str, tuple[int, int]]] = {}
+    parts: list[bytes] = []
+    at = 0
+    for name, blobs in tables.items():
+        table = spans[name] = {}
+        if isinstance(blobs, BlobTable):
+            blobs.preload()
+        for key, blob in blobs.items():
+            table[key] = (at, at + len(blob))
+            parts.append(blob)
+            at += len(blob)
+    return spans, parts
+
+
+def blob_path(refs_dir: Path, token: str) -> Path:
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-blobs-{token}.cache"
+
+
 def read(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
     """The stored load for exactly this fingerprint, or None (missing, stale or unreadable)."""
     try:
@@ -53,7 +150,66 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("fingerprint") != fingerprint:
         return None
+    try:
+        source = BlobFile(blob_path(refs_dir, str(data["blobs"])))
+        for name in PACKED:
+            data[name] = BlobTable(data[name], source)
+    except (KeyError, TypeError, ValueError, OSError):
+        return None
     return data
+
+
+# ---- knowing the files unchanged without reading them -----------------------------------
+
+#: a file modified less than this before it was last checked may change again within the
+#: file system's time resolution (2 s on FAT) without its stat changing: hash it instead
+RACY_NS = 2_000_000_000
+
+
+def stat_pair(refs_dir: Path, names: tuple[str, str] = ("library.bib", "library.yaml")) -> tuple[Any, ...] | None:
+    """(size, mtime, ctime, inode) of both files; what git compares before hashing."""
+    out = []
+    for name in names:
+        try:
+            st = os.stat(Path(refs_dir) / name)
+        except FileNotFoundError:
+            out.append(None)
+            continue
+        except OSError:
+            return None
+        out.append((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    return tuple(out)
+
+
+def stat_path(refs_dir: Path) -> Path:
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-library.stat"
+
+
+def known_fingerprint(refs_dir: Path, stats: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
+    """The fingerprint of both files when their stat is exactly as when they were last
+    hashed, so neither is read: 8 MB read and hashed on every command of a 7k library."""
+    if stats is None:
+        return None
+    data = _read(stat_path(refs_dir))
+    if data is None or data.get("stat") != stats:
+        return None
+    return data.get("fingerprint")
+
+
+def remember_stat(refs_dir: Path, stats: tuple[Any, ...] | None, after: tuple[Any, ...] | None,
+                  fingerprint: tuple[Any, ...]) -> None:
+    """Record that files with ``stats`` hash to ``fingerprint``: only when the stat taken
+    before reading them equals the one taken after (nobody wrote meanwhile) and neither
+    was modified so recently that a same-size edit could keep its stat."""
+    if stats is None or stats != after:
+        return
+    now = time.time_ns()
+    if any(st is not None and now - max(st[1], st[2]) < RACY_NS for st in stats):
+        return
+    current = _read(stat_path(refs_dir))
+    if current is not None and current.get("stat") == stats and current.get("fingerprint") == fingerprint:
+        return
+    _write(stat_path(refs_dir), {"stat": stats, "fingerprint": fingerprint})
 
 
 def memo_path(refs_dir: Path, kind: str) -> Path:
@@ -103,12 +259,35 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
     ``data["memos"]`` (kind -> table), when present, goes to files of their own (see
     :func:`read_memo`).
     """
+    data = dict(data)
     if "memos" in data:
-        data = dict(data)
         write_memos(refs_dir, data["fingerprint"], data.pop("memos"))
+    spans, parts = _pack({name: data.pop(name, {}) for name in PACKED})
+    token = secrets.token_hex(8)
+    if not _write_raw(blob_path(refs_dir, token), parts):
+        return
+    data.update(spans, blobs=token)
     _write(cache_path(refs_dir), data)
+    for old in state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"):
+        if old.name != blob_path(refs_dir, token).name:
+            with suppress(OSError):  # a reader that opened it keeps reading it
+                old.unlink()
     with suppress(OSError):  # the single memo file of earlier versions
         (state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache").unlink()
+
+
+def _write_raw(path: Path, parts: list[bytes]) -> bool:
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.writelines(parts)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        with suppress(OSError):
+            tmp.unlink()
+        return False
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -147,5 +326,7 @@ def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:
 def drop(refs_dir: Path) -> None:
     for kind in memo_kinds(refs_dir):
         drop_memo(refs_dir, kind)
-    with suppress(FileNotFoundError):
-        cache_path(refs_dir).unlink()
+    blobs = list(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"))
+    for path in (cache_path(refs_dir), stat_path(refs_dir), *blobs):
+        with suppress(FileNotFoundError):
+            path.unlink()

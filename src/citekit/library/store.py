@@ -19,7 +19,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,6 +150,17 @@ def _read_pair(refs: Path) -> tuple[bytes | None, bytes | None]:
     return out[0], out[1]
 
 
+def _fingerprint_now(refs: Path) -> tuple[Any, ...]:
+    """Both files' fingerprint as they are now: from their stat when it is exactly as when
+    they were last hashed, else by reading them."""
+    if not journal_path(refs).exists():
+        known = parsed_cache.known_fingerprint(refs, parsed_cache.stat_pair(refs))
+        if known is not None:
+            return known
+    bib_data, side_data = _read_pair(refs)
+    return (parsed_cache.file_key(refs / "library.bib", bib_data), parsed_cache.file_key(refs / "library.yaml", side_data))
+
+
 @dataclass
 class Library:
     """All entries of a project's ``refs/`` folder, keyed by citation key."""
@@ -171,9 +182,9 @@ class Library:
     #: key -> (signature, library.bib text, sidecar text) of each entry as last rendered
     _chunks: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False, compare=False)
     #: the same, still marshalled as read from the cache (decoded when written)
-    _chunk_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    _chunk_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
     #: each entry's state as loaded from the cache: an entry still equal to it needs no work
-    _state_blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    _state_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
     _loaded_ascii: bool = field(default=False, repr=False, compare=False)
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
@@ -184,7 +195,7 @@ class Library:
     _memos_pending: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: a cached load's entries, still marshalled: ``entries`` decodes them all on first use,
     #: :meth:`get`, :meth:`keys` and :meth:`memo_table` only what they need (None: decoded)
-    _lazy: dict[str, bytes] | None = field(default=None, repr=False, compare=False)
+    _lazy: Mapping[str, bytes] | None = field(default=None, repr=False, compare=False)
     _lazy_aliases: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _lazy_lower: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _lazy_alias_lists: list[tuple[str, str]] = field(default_factory=list, repr=False, compare=False)
@@ -199,6 +210,8 @@ class Library:
     def _decode_all(self) -> dict[str, Entry]:
         """Every entry of a cached load, reusing those decoded one at a time before."""
         lazy, decoded = self.__dict__["_lazy"], self._decoded
+        if hasattr(lazy, "preload") and len(lazy) > len(decoded):
+            lazy.preload()
         with _gc_paused():
             entries = {key: decoded.get(key) or _entry_from_state(key, marshal.loads(blob))
                        for key, blob in lazy.items()}
@@ -353,6 +366,9 @@ class Library:
         stored value are decoded, so a second ``list`` or ``tags`` decodes none."""
         table = self._memo_table(kind)
         out: dict[str, Any] = {}
+        lazy = self._lazy if self._is_lazy() else None
+        if lazy is not None and hasattr(lazy, "preload") and len(lazy) - len(table) > 64:
+            lazy.preload()  # many entries to decode: one read instead of one per entry
         with _gc_paused():
             for key in self.keys():
                 if key in table:
@@ -403,8 +419,7 @@ class Library:
         """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
         if not self._memos_dirty or self._fingerprint is None:
             return
-        bib_data, side_data = _read_pair(self.refs_dir)
-        now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
+        now = _fingerprint_now(self.refs_dir)
         if now == self._fingerprint:  # only the memo files: the rest of the cache is as read
             parsed_cache.write_memos(self.refs_dir, now, {k: self._memos[k] for k in self._memos_dirty})
         self._memos_dirty = set()
@@ -435,9 +450,7 @@ class Library:
         wrote meanwhile. Only for a library not modified since it was loaded.
         """
         if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
-            bib_data, side_data = _read_pair(self.refs_dir)
-            now = (parsed_cache.file_key(self.bib_path, bib_data), parsed_cache.file_key(self.sidecar_path, side_data))
-            if now == self._fingerprint:
+            if _fingerprint_now(self.refs_dir) == self._fingerprint:
                 return self
         return Library.load(self.refs_dir)
 
@@ -464,12 +477,20 @@ class Library:
         if recover:
             _recover_if_free(refs)
         for attempt in range(_SPLIT_RETRIES):
+            stats = parsed_cache.stat_pair(refs) if use_cache and not journal_path(refs).exists() else None
+            if use_cache:
+                known = parsed_cache.known_fingerprint(refs, stats)
+                cached = parsed_cache.read(refs, known) if known is not None else None
+                if cached is not None:  # both files as when last hashed: neither is read
+                    return cls._from_cache(refs, cached, known)
             bib_data, side_data = _read_pair(refs)
             fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
                            parsed_cache.file_key(refs / "library.yaml", side_data))
+            after = parsed_cache.stat_pair(refs) if stats is not None else None
             if use_cache:
                 cached = parsed_cache.read(refs, fingerprint)
                 if cached is not None:
+                    parsed_cache.remember_stat(refs, stats, after, fingerprint)
                     return cls._from_cache(refs, cached, fingerprint)
             try:
                 lib = cls._parse(refs, bib_data, side_data)
@@ -480,7 +501,11 @@ class Library:
                 raise LibraryError(str(exc)) from None
             lib._fingerprint = fingerprint
             if use_cache:
-                parsed_cache.write(refs, lib._cache_data())
+                data = lib._cache_data()
+                parsed_cache.write(refs, data)
+                parsed_cache.remember_stat(refs, stats, after, fingerprint)
+                lib._state_blobs = data["entries"]  # what each entry was when loaded
+                lib._loaded_ascii = lib.ascii
             return lib
         raise AssertionError("unreachable")
 
@@ -574,7 +599,7 @@ class Library:
         lib._lazy_lower = data["lower"]
         lib._lazy_alias_lists = data["alias_pairs"]
         del lib.entries
-        lib._state_blobs = dict(data["entries"])  # what each entry was when loaded
+        lib._state_blobs = data["entries"]  # what each entry was when loaded (copied before a write)
         lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
         lib._fingerprint = fingerprint
@@ -654,6 +679,10 @@ class Library:
         from ..output.bibtex import check_unique_keys, render_entries
 
         self._all_memos()  # so that entries changed now drop theirs
+        if hasattr(self._chunk_blobs, "preload"):
+            self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
+        if not isinstance(self._state_blobs, dict):  # as read from the cache: entries are dropped below
+            self._state_blobs = dict(self._state_blobs)
         ordered = self.sorted_entries()
         check_unique_keys(ordered)
         bib_parts: list[str] = []
@@ -663,12 +692,13 @@ class Library:
         for entry in ordered:
             key = entry.key
             blob = blobs.get(key) if self.ascii == self._loaded_ascii else None
-            if blob is not None:
+            as_loaded = blob is not None and marshal.loads(blob) == _entry_state(entry)
+            if as_loaded:
                 reused = chunks.get(key)
                 from_blob = reused is None and key in self._chunk_blobs
                 if from_blob:
                     reused = marshal.loads(self._chunk_blobs[key])
-                if reused is not None and marshal.loads(blob) == _entry_state(entry):
+                if reused is not None:
                     # exactly as loaded, and rendered then: nothing to derive or render;
                     # a text still marshalled stays so (no copy decoded, then encoded again)
                     if not from_blob:
@@ -686,8 +716,9 @@ class Library:
                 cached = marshal.loads(self._chunk_blobs[entry.key])
             if cached is None or cached[0] != sig:
                 cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
-                for table in self._memos.values():
-                    table.pop(entry.key, None)
+                if not as_loaded:  # values derived from the entry as loaded still hold
+                    for table in self._memos.values():
+                        table.pop(entry.key, None)
             chunks[entry.key] = cached
             bib_parts.append(cached[1])
             yaml_parts.append(cached[2])
