@@ -158,7 +158,6 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
     """
     from ..config import load_config
     from ..library.store import Library
-    from ..output.cited import EntryIndex, read_citations
 
     if aux is not None and tex is not None:
         raise click.UsageError("give --aux or --tex, not both (--aux is exact after a LaTeX run; --tex works before one)")
@@ -169,7 +168,11 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
                                "itself is printed; -f csl-json prints JSON entries)")
     cfg = load_config(project_dir(ctx))
     library = Library.load(cfg.refs_dir)
-    cited = read_citations(aux=aux, tex=tex) if (aux or tex) else None
+    cited = None
+    if aux or tex:
+        from ..output.cited import read_citations
+
+        cited = read_citations(aux=aux, tex=tex)
     if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
         ascii = library.ascii and fmt != "csl-json"
     facets = library.facets() if tags else {}
@@ -177,6 +180,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
         plain = _plain_bibtex(library, ascii, tags, any_tag, facets)
         if plain is not None:
             return _finish(plain[0], plain[1], output, as_json, header=_HEADER, library=library)
+    from ..output.cited import EntryIndex
+
     index = EntryIndex.of_library(library)
     selection = select_for_export(index, cited, tags, any_tag, tags_of=lambda k: facets[k][1])
 

@@ -21,10 +21,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 from urllib.parse import quote
 
-from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from ..model import Person
 from ..text import delatex
@@ -358,9 +357,14 @@ def _replace_dashes(value: str) -> str:
     return "".join(_DASHES.get(ch, ch) for ch in value)
 
 
-_MATH_ENCODER = UnicodeToLatexEncoder(
-    non_ascii_only=True, replacement_latex_protection="none", unknown_char_policy=lambda ch: ch
-)
+@lru_cache(maxsize=None)
+def _math_encoder() -> Any:
+    """pylatexenc's encoder for math spellings, built on first use (importing it is a
+    fifth of a read-only command that never writes LaTeX)."""
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="none",
+                                 unknown_char_policy=lambda ch: ch)
 _ENSUREMATH_RE = re.compile(r"^\\ensuremath\{(.+)\}$")
 
 
@@ -380,7 +384,7 @@ def _math_spelling(ch: str) -> str | None:
     """``\\ell`` for ``ℓ``: the math spelling of a symbol pdflatex's utf8 input cannot typeset."""
     if ch.isascii() or ch in _DASHES or not _maybe_math(ch):
         return None
-    m = _ENSUREMATH_RE.match(_MATH_ENCODER.unicode_to_latex(ch))
+    m = _ENSUREMATH_RE.match(_math_encoder().unicode_to_latex(ch))
     return m.group(1) if m and _math_is_safe(m.group(1)) else None
 
 
@@ -620,11 +624,12 @@ def _unknown_char(ch: str) -> str:
     return "?"
 
 
-_ENCODER = UnicodeToLatexEncoder(
-    non_ascii_only=True,
-    replacement_latex_protection="braces-all",
-    unknown_char_policy=_unknown_char,
-)
+@lru_cache(maxsize=None)
+def _text_encoder() -> Any:
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="braces-all",
+                                 unknown_char_policy=_unknown_char)
 
 
 def to_ascii(value: str) -> str:
@@ -639,7 +644,7 @@ def to_ascii(value: str) -> str:
         return value
     out = []
     for tok in _split_math(value):
-        out.append(_math_to_ascii(tok) if tok.startswith("$") else _ENCODER.unicode_to_latex(tok))
+        out.append(_math_to_ascii(tok) if tok.startswith("$") else _text_encoder().unicode_to_latex(tok))
     return "".join(out)
 
 
@@ -650,12 +655,12 @@ def _math_to_ascii(math: str) -> str:
         if ch.isascii():
             out.append(ch)
             continue
-        spelling = _MATH_ENCODER.unicode_to_latex(ch)
+        spelling = _math_encoder().unicode_to_latex(ch)
         m = _ENSUREMATH_RE.match(spelling)
         if m:
             out.append("{" + m.group(1) + "}")
         else:
-            out.append(r"\mbox{" + _ENCODER.unicode_to_latex(ch) + "}")
+            out.append(r"\mbox{" + _text_encoder().unicode_to_latex(ch) + "}")
     return "".join(out)
 
 
