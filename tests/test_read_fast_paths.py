@@ -244,3 +244,32 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(project: Pa
     assert os.stat(bib).st_size == stamp.st_size and os.stat(bib).st_mtime_ns == stamp.st_mtime_ns
     listed = runner.invoke(main, ["-C", str(project), "list"]).stdout
     assert "study X" in listed and "study 4 " not in listed
+
+
+def test_tag_decodes_one_entry_and_writes_what_a_full_render_writes(project: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    _without_cache(project)  # the cache as a read of the files builds it
+    # the first write after a parse renders every entry once (a parse keeps no texts)
+    assert runner.invoke(main, ["-C", str(project), "tag", "k3_009", "+first"]).exit_code == 0
+    _outputs(project)  # derived values stored for every entry
+    decoded: list[str] = []
+    real = store._entry_from_state
+
+    def counting(key, state):
+        decoded.append(key)
+        return real(key, state)
+
+    monkeypatch.setattr(store, "_entry_from_state", counting)
+    assert runner.invoke(main, ["-C", str(project), "tag", "k3_004", "+onlyone"]).exit_code == 0
+    assert decoded == ["k3_004"]
+    refs = project / "refs"
+    written = {p.name: p.read_bytes() for p in refs.iterdir() if p.is_file()}
+    fresh = Library.load(refs, use_cache=False)
+    fresh._chunks.clear()
+    bib, side = fresh.render_files()  # every entry rendered from scratch
+    assert written["library.bib"] == bib.encode("utf-8") and written["library.yaml"] == side.encode("utf-8")
+    decoded.clear()
+    listed = runner.invoke(main, ["-C", str(project), "list", "--tag", "onlyone"]).stdout
+    assert listed.startswith("k3_004 ") and decoded == ["k3_004"]  # only its row is derived again
+    assert _outputs(project) == _without_cache(project)

@@ -266,7 +266,7 @@ def _find(key: str, start: str | Path | None) -> tuple[Library, Entry]:
     entry = lib.get_any_case(key)
     if entry is not None:
         return lib, entry
-    keys = lib.keys()
+    keys = lib.sorted_keys()  # one order whichever way the library was read: ties rank alike
     if not keys and not lib.bib_path.exists():
         raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
     from rapidfuzz import process, utils

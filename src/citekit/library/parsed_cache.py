@@ -227,9 +227,10 @@ def memo_kinds(refs_dir: Path) -> list[str]:
     return out
 
 
-def read_memo(refs_dir: Path, fingerprint: tuple[Any, ...], kind: str) -> bytes | None:
+def read_memo(refs_dir: Path, fingerprint: tuple[Any, ...], kind: str) -> tuple[bytes, frozenset[str]] | None:
     """One table of values derived from entries (e.g. ``list --json`` rows) stored for this
-    fingerprint, still marshalled; None when missing or stale.
+    fingerprint, still marshalled, with the keys whose values it must no longer give;
+    None when missing or stale.
 
     Each kind has a file of its own: ``tags`` reads a few hundred kilobytes of
     (status, tags) pairs, not the rows ``list --json`` prints.
@@ -238,14 +239,23 @@ def read_memo(refs_dir: Path, fingerprint: tuple[Any, ...], kind: str) -> bytes 
     if data is None or data.get("fingerprint") != fingerprint or data.get("kind") != kind:
         return None
     table = data.get("table")
-    return table if isinstance(table, bytes) else None
+    dropped = data.get("dropped") or []
+    if not isinstance(table, bytes) or not isinstance(dropped, list):
+        return None
+    return table, frozenset(dropped)
 
 
 def write_memos(refs_dir: Path, fingerprint: tuple[Any, ...], tables: dict[str, Any]) -> None:
-    """Store memo tables (kind -> table, or an already marshalled table) for a fingerprint."""
+    """Store memo tables for a fingerprint: kind -> a table, or (its marshalled bytes, keys
+    no longer valid). The second form lets a write carry a table it never decoded over
+    to the new fingerprint (``tag`` changes one entry of thousands)."""
     for kind, table in tables.items():
-        blob = table if isinstance(table, bytes) else marshal.dumps(table)
-        _write(memo_path(refs_dir, kind), {"fingerprint": fingerprint, "kind": kind, "table": blob})
+        data: dict[str, Any] = {"fingerprint": fingerprint, "kind": kind}
+        if isinstance(table, tuple):
+            data["table"], data["dropped"] = table[0], sorted(table[1])
+        else:
+            data["table"] = marshal.dumps(table)
+        _write(memo_path(refs_dir, kind), data)
 
 
 def drop_memo(refs_dir: Path, kind: str) -> None:

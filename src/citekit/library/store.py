@@ -188,6 +188,8 @@ class Library:
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
     _memos: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    #: memo tables read but not decoded: kind -> (marshalled table, keys no longer valid)
+    _memo_raw: dict[str, tuple[bytes, set[str]]] = field(default_factory=dict, repr=False, compare=False)
     #: kinds with values computed since the load (stored by :meth:`keep_memos`)
     _memos_dirty: set[str] = field(default_factory=set, repr=False, compare=False)
     #: the fingerprint whose stored memos are not read yet (read on first use)
@@ -289,7 +291,11 @@ class Library:
             return {k: list(e.aliases) for k, e in self.entries.items() if e.aliases}
         out: dict[str, list[str]] = {}
         for alias, key in self._lazy_alias_lists:
-            out.setdefault(key, []).append(alias)
+            if key not in self._decoded:
+                out.setdefault(key, []).append(alias)
+        for key, entry in self._decoded.items():  # decoded entries: as they are now
+            if entry.aliases:
+                out[key] = list(entry.aliases)
         return out
 
     def alias_map(self) -> dict[str, str]:
@@ -390,15 +396,19 @@ class Library:
         if kind in self._memos:
             return self._memos[kind]
         table = self._memos[kind] = {}
+        raw = self._memo_raw.pop(kind, None)
         fingerprint = self._memos_pending
-        blob = parsed_cache.read_memo(self.refs_dir, fingerprint, kind) if fingerprint is not None else None
-        if blob is not None:
+        if raw is None and fingerprint is not None:
+            raw = parsed_cache.read_memo(self.refs_dir, fingerprint, kind)
+        if raw is not None:
             try:
-                stored = marshal.loads(blob)
+                stored = marshal.loads(raw[0])
             except (ValueError, EOFError, TypeError):
                 stored = {}
             if isinstance(stored, dict):
                 table.update(stored)
+                for key in raw[1]:
+                    table.pop(key, None)
         elif ":" in kind and fingerprint is not None:
             family = kind.split(":", 1)[0] + ":"
             for old in parsed_cache.memo_kinds(self.refs_dir):
@@ -407,12 +417,29 @@ class Library:
         return table
 
     def _all_memos(self) -> dict[str, dict[str, Any]]:
-        """Every memo table, read (for a write, which drops changed entries' values)."""
+        """Every memo table, decoded."""
+        self._gather_memos()
+        for kind in list(self._memo_raw):
+            self._memo_table(kind)
+        return self._memos
+
+    def _gather_memos(self) -> None:
+        """Every stored memo table, read but left encoded (for a write, which carries each
+        to the new fingerprint, marking the values of entries it changed as dropped)."""
         if self._memos_pending is not None:
             for kind in parsed_cache.memo_kinds(self.refs_dir):
-                self._memo_table(kind)
+                if kind not in self._memos and kind not in self._memo_raw:
+                    raw = parsed_cache.read_memo(self.refs_dir, self._memos_pending, kind)
+                    if raw is not None:
+                        self._memo_raw[kind] = (raw[0], set(raw[1]))
             self._memos_pending = None
-        return self._memos
+
+    def _drop_memos(self, key: str) -> None:
+        """The entry under ``key`` changed: none of its derived values holds any more."""
+        for table in self._memos.values():
+            table.pop(key, None)
+        for _blob, dropped in self._memo_raw.values():
+            dropped.add(key)
 
     def keep_memos(self) -> None:
         """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
@@ -611,13 +638,24 @@ class Library:
         aliases: dict[str, str] = {}
         alias_pairs: list[tuple[str, str]] = []
         blobs = self._state_blobs
-        for key, e in self.entries.items():
-            entries[key] = blobs.get(key) or marshal.dumps(_entry_state(e))
+        lazy = self._is_lazy()
+        keys = self.keys()
+        stored_aliases = self.aliases_by_key() if lazy else {}
+        for key in keys:
+            e = self._decoded.get(key) if lazy else self.entries[key]
+            blob = blobs.get(key)
+            if e is None:  # never decoded: as loaded, so its stored state and aliases hold
+                assert blob is not None
+                entries[key] = blob
+                entry_aliases = stored_aliases.get(key, [])
+            else:
+                entries[key] = blob or marshal.dumps(_entry_state(e))
+                entry_aliases = e.aliases
             if key in self._chunks:
                 chunks[key] = marshal.dumps(self._chunks[key])
             elif key in self._chunk_blobs:
                 chunks[key] = self._chunk_blobs[key]
-            for a in e.aliases:
+            for a in entry_aliases:
                 aliases.setdefault(a, key)
                 alias_pairs.append((a, key))
         return {
@@ -633,12 +671,15 @@ class Library:
             "memos": self._memo_data(),
             "aliases": aliases,
             "alias_pairs": alias_pairs,
-            "lower": {k.lower(): k for k in reversed(self.entries)},
+            "lower": {k.lower(): k for k in reversed(keys)},
         }
 
-    def _memo_data(self) -> dict[str, dict[str, Any]]:
-        entries = self.entries
-        return {kind: {k: v for k, v in table.items() if k in entries} for kind, table in self._all_memos().items()}
+    def _memo_data(self) -> dict[str, Any]:
+        self._gather_memos()
+        keys = set(self.keys())
+        out: dict[str, Any] = {kind: {k: v for k, v in table.items() if k in keys} for kind, table in self._memos.items()}
+        out.update(self._memo_raw)
+        return out
 
     # ---- save --------------------------------------------------------------------------
     def render_bib(self, *, ascii: bool | None = None) -> str:
@@ -673,24 +714,45 @@ class Library:
 
         Each entry's share of both files is rendered once and reused while the entry does
         not change, so a write after ``tag`` renders one entry; the result is by
-        construction the same bytes as rendering everything.
+        construction the same bytes as rendering everything. On a cached load, entries
+        never decoded are as loaded by definition: their stored texts are copied without
+        decoding them (``tag`` decodes one entry of thousands).
         """
         from ..output.bibtex import check_unique_keys, render_entries
 
-        self._all_memos()  # so that entries changed now drop theirs
+        self._gather_memos()  # so that entries changed now drop theirs
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
         if not isinstance(self._state_blobs, dict):  # as read from the cache: entries are dropped below
             self._state_blobs = dict(self._state_blobs)
-        ordered = self.sorted_entries()
-        check_unique_keys(ordered)
+        lazy = self._is_lazy() and all(e.key == k for k, e in self._decoded.items())
+        if lazy:
+            keys = self.sorted_keys()
+            decoded = self._decoded
+        else:
+            ordered = self.sorted_entries()
+            check_unique_keys(ordered)
+            keys = [e.key for e in ordered]
+            decoded = {e.key: e for e in ordered}
         bib_parts: list[str] = []
         yaml_parts: list[str] = []
         chunks = self._chunks
         blobs = self._state_blobs
-        for entry in ordered:
-            key = entry.key
-            blob = blobs.get(key) if self.ascii == self._loaded_ascii else None
+        same_mode = self.ascii == self._loaded_ascii
+        for key in keys:
+            entry = decoded.get(key)
+            if entry is None and same_mode and key in blobs:  # never decoded: exactly as loaded
+                reused = chunks.get(key)
+                if reused is None and key in self._chunk_blobs:
+                    reused = marshal.loads(self._chunk_blobs[key])
+                if reused is not None:
+                    bib_parts.append(reused[1])
+                    yaml_parts.append(reused[2])
+                    continue
+            if entry is None:
+                entry = self.entry_at(key)
+                assert entry is not None
+            blob = blobs.get(key) if same_mode else None
             as_loaded = blob is not None and marshal.loads(blob) == _entry_state(entry)
             if as_loaded:
                 reused = chunks.get(key)
@@ -716,18 +778,18 @@ class Library:
             if cached is None or cached[0] != sig:
                 cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
                 if not as_loaded:  # values derived from the entry as loaded still hold
-                    for table in self._memos.values():
-                        table.pop(entry.key, None)
+                    self._drop_memos(entry.key)
             chunks[entry.key] = cached
             bib_parts.append(cached[1])
             yaml_parts.append(cached[2])
-        for key in [k for k in chunks if k not in self.entries]:
+        keyset = set(keys)
+        for key in [k for k in chunks if k not in keyset]:
             del chunks[key]
-        for key in [k for k in blobs if k not in self.entries]:
+        for key in [k for k in blobs if k not in keyset]:
             del blobs[key]
-        self._chunk_blobs = {k: v for k, v in self._chunk_blobs.items() if k in self.entries and k not in chunks}
+        self._chunk_blobs = {k: v for k, v in self._chunk_blobs.items() if k in keyset and k not in chunks}
         for table in self._memos.values():
-            for key in [k for k in table if k not in self.entries]:
+            for key in [k for k in table if k not in keyset]:
                 del table[key]
         body = "\n".join(bib_parts) if bib_parts else render_entries([], ascii=self.ascii)
         bib_text = self._bib_text(body)
@@ -775,7 +837,8 @@ class Library:
             return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=True, width=100,
                              default_flow_style=False)
 
-        implied = set(self.entries) | set(self.detached) | {a for e in self.entries.values() for a in e.aliases}
+        implied = (set(self.keys()) | set(self.detached)
+                   | {a for aliases in self.aliases_by_key().values() for a in aliases})
         extra_keys = sorted((k for k in self.issued_keys if k not in implied), key=str.lower)
         head = {"version": SIDECAR_VERSION}
         if self.ascii:
