@@ -779,6 +779,7 @@ class Library:
                 cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
                 if not as_loaded:  # values derived from the entry as loaded still hold
                     self._drop_memos(entry.key)
+            _keep_as_read_back(entry, out, self.ascii)
             chunks[entry.key] = cached
             bib_parts.append(cached[1])
             yaml_parts.append(cached[2])
@@ -863,6 +864,46 @@ def read_entry(refs_dir: Path, key: str) -> Entry | None:
 
 
 # ---- helpers ---------------------------------------------------------------------------
+
+def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool) -> None:
+    """Make ``entry`` (just written as ``out``) what the next read of both files builds:
+    the sidecar's view through the same conversion a load applies (sorted lists, hashed
+    copies, mappings in key order as YAML writes them) and the fields as
+    :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
+    fresh = _from_sidecar(entry.key, _yaml_order(_to_sidecar(entry, ascii)))
+    fresh.entry_type = out.entry_type.strip().lower()
+    fresh.fields = _as_read_back(out, ascii)
+    entry.__dict__.update(fresh.__dict__)
+
+
+def _yaml_order(value: Any) -> Any:
+    """Mappings with their keys sorted at every depth, as the sidecar's YAML holds them."""
+    if isinstance(value, dict):
+        return {k: _yaml_order(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_yaml_order(v) for v in value]
+    return value
+
+
+def _as_read_back(out: Entry, ascii: bool) -> dict[str, str]:
+    """The fields a read of ``library.bib`` gives back for an entry written as ``out``
+    (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
+    left out, and a value the file spells otherwise (a month macro, an escaped or cleaned
+    value) as the file spells it unless the sidecar's copy stands for it. The entry keeps
+    these after a write, so what the cache holds equals what the next read would build,
+    and every command prints the same whether or not it was read from the cache."""
+    from ..output.bibtex import written_fields
+
+    generated = out.fields
+    fields: dict[str, str] = {}
+    for name, _value, held, _macro in written_fields(out, ascii=ascii):
+        if name in DERIVED_FIELDS:
+            continue
+        own = generated.get(name)
+        keep = own is not None and not _by_hash(name, own, ascii) and _same_value(own, held)
+        fields[name] = own if keep else held
+    return fields
+
 
 def written_entry(entry: Entry) -> Entry:
     """The entry as it goes into ``library.bib``: stored fields plus derived ones.

@@ -162,14 +162,25 @@ def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: 
     if not _TYPE_RE.match(entry_type):
         raise ValueError(f"entry {entry.key}: type {entry.entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
     lines = [f"@{entry_type}{{{entry.key},"]
-    keep_empty = entry.origin != "notes"
-    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry), keep_empty=keep_empty):
+    for name, _value, held, macro in written_fields(entry, fields, ascii=ascii):
         pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
-        macro = month_macro(value) if name == "month" else None
-        text = macro if macro else "{" + _field_value(entry.key, name, value, ascii=ascii) + "}"
+        text = held if macro else "{" + held + "}"
         lines.append(f"  {name}{pad} = {text},")
     lines.append("}")
     return "\n".join(lines)
+
+
+def written_fields(entry: Entry, fields: Mapping[str, str] | None = None, *,
+                   ascii: bool = False) -> list[tuple[str, str, str, bool]]:
+    """(name, value, what the file holds, is a macro) for each field :func:`entry_text`
+    writes, in its order: the text between the braces, or a month macro's name. What a
+    read of the file gives back, so the store can keep an entry as the next read sees it."""
+    keep_empty = entry.origin != "notes"
+    out = []
+    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry), keep_empty=keep_empty):
+        macro = month_macro(value) if name == "month" else None
+        out.append((name, value, macro or _field_value(entry.key, name, value, ascii=ascii), macro is not None))
+    return out
 
 
 def write_texts(texts: Iterable[str], header: str | None) -> str:
