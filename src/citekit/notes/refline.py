@@ -14,9 +14,10 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..venues import from_text, short_from_long
+from .memo import per_text
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -54,6 +55,7 @@ class Reference:
 # --- names ----------------------------------------------------------------------------
 
 
+@per_text
 def is_author_name(text: str, *, single_word: bool = False) -> bool:
     """A personal name as written in an author list (``J. Zico Kolter``, ``Kaiser``).
 
@@ -193,6 +195,7 @@ _MARKUP_CHARS_RE = re.compile(r"[*_~=`\[]")
 _SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
 
 
+@per_text
 def strip_markup(text: str) -> str:
     """A title without Markdown around or inside it: emphasis, strike-through, code,
     wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
@@ -355,6 +358,12 @@ def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], b
 def names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
     """An unlabelled line of author names, maybe with a venue (``A, B — ICML 2015``): two or
     more names, or one name with a venue or ``et al.``."""
+    parsed = _names_line(text)
+    return None if parsed is None else (list(parsed[0]), *parsed[1:])
+
+
+@per_text
+def _names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
     parsed = _names_with_tail(text)
     if parsed is None or not (len(parsed[0]) >= 2 or parsed[1] or parsed[2] or parsed[3]):
         return None
@@ -486,6 +495,12 @@ def parse_reference(text: str) -> Reference | None:
     ``text`` is the line without its bullet, URLs and hashtags; Markdown emphasis around
     the title is allowed (``**Title** — A, B``).
     """
+    ref = _parse_reference(text)
+    return None if ref is None else replace(ref, authors=list(ref.authors))  # a copy: mentions keep the list
+
+
+@per_text
+def _parse_reference(text: str) -> Reference | None:
     if len(text) < 8 or len(text) > 2000 or not _SHAPE_SIGNAL_RE.search(text):
         return None
     text = " ".join(text.split())
@@ -514,6 +529,7 @@ def _dash_title_with_inner_quotes(text: str) -> Reference | None:
     return ref
 
 
+@per_text
 def names_a_paper(text: str) -> bool:
     """A line that on its own names a paper: a reference string (title and author list,
     a pasted citation) or a paper identifier. Such a line starts an item of its own even
