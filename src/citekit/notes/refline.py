@@ -38,6 +38,9 @@ _VENUE_TAIL_RE = re.compile(
     r"(?:,|;)?\s*(?P<venue>[A-Z][A-Za-z&\-]{1,15}(?:\s+[A-Z][A-Za-z]{1,12})?)\s*(?:['’]\s*(?P<yy>\d{2})|\s+(?P<year>(?:19|20)\d{2}))\s*$"
 )
 _YEAR_TAIL_RE = re.compile(r"(?:,|;)?\s*(?P<year>(?:19|20)\d{2})\s*$")
+_INITIALS_RE = re.compile(r"(?:[^\W\d_]\.)+")
+_SEMICOLON_SPLIT_RE = re.compile(r"\s*[;；]\s*(?:and\s+|&\s*)?")
+_NAME_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*")
 
 
 @dataclass
@@ -71,7 +74,7 @@ def is_author_name(text: str, *, single_word: bool = False) -> bool:
     for word in words:
         if word.lower() in _PARTICLES and not word[:1].isupper():
             continue
-        if word.lower().strip(".") in _NOT_NAME_WORDS and not re.fullmatch(r"(?:[^\W\d_]\.)+", word):
+        if word.lower().strip(".") in _NOT_NAME_WORDS and not _INITIALS_RE.fullmatch(word):
             return False
         if not _NAME_WORD_RE.match(word) or not word[:1].isupper():
             return False
@@ -83,7 +86,7 @@ def is_author_name(text: str, *, single_word: bool = False) -> bool:
         w = words[0]
         return len(w) >= 2 and not w.isupper() and not w.endswith(".")
     # a name has a word that is not an initial
-    return any(len(w.rstrip(".")) > 1 and not re.fullmatch(r"(?:[^\W\d_]\.)+", w) for w in words)
+    return any(len(w.rstrip(".")) > 1 and not _INITIALS_RE.fullmatch(w) for w in words)
 
 
 def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1) -> tuple[list[str], bool] | None:
@@ -96,9 +99,9 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     if not text:
         return None
     if ";" in text or "；" in text:
-        parts = re.split(r"\s*[;；]\s*(?:and\s+|&\s*)?", text)
+        parts = _SEMICOLON_SPLIT_RE.split(text)
     else:
-        parts = re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*", text)
+        parts = _NAME_SPLIT_RE.split(text)
     parts = [p.strip() for p in parts if p and p.strip()]
     if len(parts) < min_names or not all(is_author_name(p, single_word=single_word) for p in parts):
         return None
@@ -201,20 +204,21 @@ def strip_markup(text: str) -> str:
     wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
     if not _MARKUP_CHARS_RE.search(text):
         return " ".join(text.split())
-    for pattern, replacement in _MARKUP_RES:
-        text = pattern.sub(replacement, text)
+    for marker, pattern, replacement in _MARKUP_RES:
+        if any(m in text for m in marker):  # a pattern cannot match without its marker
+            text = pattern.sub(replacement, text)
     return _SPACES_RE.sub(" ", text).strip()
 
 
 #: What :func:`strip_markup` removes, in order: wikilinks, links, paired emphasis and
-#: strike-through, single ``*``/``_`` emphasis, code.
+#: strike-through, single ``*``/``_`` emphasis, code; each with the text it cannot match without.
 _MARKUP_RES = [
-    (re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]"), r"\1"),
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
-    (re.compile(r"(\*\*|__|~~|==)(.+?)\1"), r"\2"),
-    (re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)"), r"\1"),
-    (re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
-    (re.compile(r"`([^`]+)`"), r"\1"),
+    (("[[",), re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]"), r"\1"),
+    (("](",), re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (("**", "__", "~~", "=="), re.compile(r"(\*\*|__|~~|==)(.+?)\1"), r"\2"),
+    (("*",), re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)"), r"\1"),
+    (("_",), re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
+    (("`",), re.compile(r"`([^`]+)`"), r"\1"),
 ]
 _SPACES_RE = re.compile(r"\s+")
 
