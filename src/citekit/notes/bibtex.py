@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..ids import normalize_arxiv, normalize_doi
 from ..model import Ids, Location, Mention
 from ..venues import from_text, short_from_long
+from .memo import per_text
 from .result import Problem
 from .textids import find_text_ids
 from .urls import classify_url
@@ -184,33 +186,45 @@ def _line_end(text: str, pos: int) -> int:
 
 
 def _lines_from(text: str, start: int, count: int) -> list[str]:
-    """Up to ``count`` whole lines of ``text`` from offset ``start``."""
-    end = start
-    for _ in range(count):
-        end = _line_end(text, end)
-        if end >= len(text):
-            break
-        end += 1
-    return text[start:end].split("\n") if end >= len(text) else text[start:end - 1].split("\n")
+    """Up to ``count`` whole lines of ``text`` from offset ``start`` (all that is left,
+    with the empty string after a final newline, when fewer remain). The lines are found
+    by one pattern match, not a Python loop over each line of the window."""
+    end = _whole_lines_re(count).match(text, start).end()  # type: ignore[union-attr]
+    if end < len(text) and text.count("\n", start, end) == count:
+        return text[start:end - 1].split("\n")
+    return text[start:].split("\n")
+
+
+@lru_cache(maxsize=4)
+def _whole_lines_re(count: int) -> re.Pattern[str]:
+    return re.compile(r"(?:[^\n]*\n){0,%d}" % count)
 
 
 def _read_fields(entry: PastedEntry, block: str) -> None:
+    why_not, read = _parsed_entry(block)
+    if read is None:
+        entry.why_not = why_not
+        entry.broken = True
+        return
+    entry.entry_type, entry.key, fields = read
+    entry.fields = dict(fields)
+
+
+@per_text
+def _parsed_entry(block: str) -> tuple[str | None, tuple[str, str, tuple[tuple[str, str], ...]] | None]:
+    """What bibtexparser reads in one entry's text: (None, (type, key, fields)), or why it
+    could not. Remembered per text: bibtexparser takes about a millisecond an entry, and
+    the same entry is often pasted into several notes."""
     import bibtexparser
 
     try:
         library = bibtexparser.parse_string(block)
     except Exception as exc:  # bibtexparser raises a variety of errors on broken input
-        entry.why_not = f"a pasted BibTeX entry bibtexparser could not read ({type(exc).__name__}); it was skipped"
-        entry.broken = True
-        return
+        return f"a pasted BibTeX entry bibtexparser could not read ({type(exc).__name__}); it was skipped", None
     if not library.entries:
-        entry.why_not = "a pasted BibTeX entry bibtexparser could not read; check its braces and commas"
-        entry.broken = True
-        return
+        return "a pasted BibTeX entry bibtexparser could not read; check its braces and commas", None
     parsed = library.entries[0]
-    entry.entry_type = parsed.entry_type.lower()
-    entry.key = parsed.key
-    entry.fields = {f.key.lower(): str(f.value) for f in parsed.fields}
+    return None, (parsed.entry_type.lower(), parsed.key, tuple((f.key.lower(), str(f.value)) for f in parsed.fields))
 
 
 def problems_of(entries: list[PastedEntry], file: str) -> list[Problem]:

@@ -21,7 +21,8 @@ from ..model import Ids, Location, Mention
 from ..venues import from_proceedings_url, from_text, from_url
 from .abstracts import looks_like_abstract, method_hints
 from .labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
-from .refline import names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from .memo import per_text
+from .refline import Reference, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from .textids import find_text_ids, without_text_ids
 from .outline import Node, outline_pieces
 from .reader import split_lines
@@ -216,50 +217,81 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     """The title as written, with the line's own URLs, identifiers and hashtags moved into
     ``details``; an author list written on the line itself (``Title — A, B``, a pasted
     reference string) is read here too."""
-    text = node.text
-    own = parse_label(text)
-    if own is not None and own.field == "title":
-        text = own.value
-    text = strip_to_read(_TASK_MARKER_RE.sub("", text))  # before links become their text: "Read [Title](url)"
-    for _label, url in markdown_links(text):
+    line = _read_title_line(node.text)
+    for url in line.urls:
         _add_url(details, url, None, hard=True)
-    for url in find_urls(_without_markdown_links(text)):
-        _add_url(details, url, None, hard=True)
-    details.hashtags[:0] = hashtags(text)
-    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
-    title = strip_to_read(_TASK_MARKER_RE.sub("", title))
-    if (kind := kind_prefix(title)) is not None:
-        details.kind_label = details.kind_label or kind[0]  # "Invited talk — ...", "Paper: ..."
-        title = kind[1]
-    text_ids = find_text_ids(title)
-    for t in text_ids:
-        _add_url(details, t.url, None, hard=True)
-    title = title.strip().rstrip(" -–—:|").strip()
-    ref = parse_reference(title) if title else None
+    details.hashtags[:0] = line.hashtags
+    if line.kind is not None:
+        details.kind_label = details.kind_label or line.kind  # "Invited talk — ...", "Paper: ..."
+    ref = line.ref
     if ref is not None and not details.title:
         if not details.authors:
-            details.authors, details.incomplete = ref.authors, ref.incomplete
+            details.authors, details.incomplete = list(ref.authors), ref.incomplete
         if ref.venue or ref.year:
             details.venue = (ref.venue or details.venue[0], ref.year or details.venue[1])
         details.hard = True
         details.rule = f"authors on the title line ({ref.rule})"
         return ref.title
+    if line.id_rule:
+        details.rule = details.rule or line.id_rule
+    if not line.title:
+        return details.title or ""
+    if line.venue is not None:
+        details.venue = line.venue  # "Title (ICML 2026)"
+    return details.title or line.title
+
+
+@dataclass(frozen=True)
+class _TitleLine:
+    """What a title line says on its own, whatever lies below it (so it is read once per
+    distinct text); :func:`_title_and_inline` weighs it against the details below."""
+
+    urls: tuple[str, ...]  # links, bare URLs, then identifiers written as text, in order
+    hashtags: tuple[str, ...]
+    kind: str | None  # a leading kind word: "invited talk", "paper"
+    ref: Reference | None  # the line read as a reference string (title and authors)
+    id_rule: str  # "arxiv identifier in the text" when one is written, for --explain
+    title: str  # the title when the line is not taken as a reference string
+    venue: tuple[str | None, int | None] | None  # "(ICML 2026)" after that title
+
+
+@per_text
+def _read_title_line(text: str) -> _TitleLine:
+    own = parse_label(text)
+    if own is not None and own.field == "title":
+        text = own.value
+    text = strip_to_read(_TASK_MARKER_RE.sub("", text))  # before links become their text: "Read [Title](url)"
+    urls = [url for _label, url in markdown_links(text)] + find_urls(_without_markdown_links(text))
+    tags = tuple(hashtags(text))
+    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
+    title = strip_to_read(_TASK_MARKER_RE.sub("", title))
+    kind = kind_prefix(title)
+    if kind is not None:
+        title = kind[1]
+    text_ids = find_text_ids(title)
+    urls += [t.url for t in text_ids]
+    title = title.strip().rstrip(" -–—:|").strip()
+    ref = parse_reference(title) if title else None
+    id_rule = ""
     if text_ids:
-        details.rule = details.rule or f"{text_ids[0].scheme} identifier in the text"
+        id_rule = f"{text_ids[0].scheme} identifier in the text"
         rest = without_text_ids(title, text_ids).strip(" -–—:|,;()[]")
         # "Title arXiv:2401.00001": a title before a trailing id; anything else is a remark
         trailing = text_ids[0].start > 0 and not title[text_ids[-1].end:].strip(" .)]")
         title = rest if trailing and looks_like_title(rest) else ""
-    if not title:
-        return details.title or ""
+    title, venue = _title_venue(title) if title else (title, None)
+    return _TitleLine(tuple(urls), tags, kind[0] if kind else None, ref, id_rule, title, venue)
+
+
+def _title_venue(title: str) -> tuple[str, tuple[str | None, int | None] | None]:
+    """The title without emphasis, quotes and a trailing ``(ICML 2026)``, and that venue."""
     if len(title) > 4 and title[:2] == title[-2:] and title[:2] in ("**", "__"):
         title = title[2:-2].strip()
     title = unquote_title(strip_markup(title)) if _HAS_MARKUP_RE.search(title) else title
     venue, year = from_text(title)
     if venue and re.search(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$", title):
-        details.venue = (venue, year)  # "Title (ICML 2026)"
-        title = re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", title)
-    return details.title or title
+        return re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", title), (venue, year)
+    return title, None
 
 
 #: ``[arXiv](https://...)``, ``[pdf](...)``: a link whose label only names the kind of page.

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
+from .memo import copied, per_text
 from .urls import find_urls
 
 Field = Literal[
@@ -59,6 +60,7 @@ class Label:
 _SPACES_RE = re.compile(r"\s+")
 
 
+@per_text
 def parse_label(text: str) -> Label | None:
     """The label a line starts with, if it is one citekit knows."""
     if ":" not in text[:60] and "：" not in text[:60]:
@@ -80,6 +82,7 @@ def parse_label(text: str) -> Label | None:
     return Label(field, name, value)
 
 
+@copied
 def split_authors(value: str) -> list[str]:
     """Author strings exactly as written, split on ``⋅``, ``,``, ``;``, ``and``.
 
@@ -132,6 +135,7 @@ _KIND_PREFIX_RE = re.compile(
 PAPER_KIND_WORDS = frozenset({"paper", "article", "preprint", "publication", "論文", "inproceedings"})
 
 
+@per_text
 def kind_prefix(text: str) -> tuple[str, str] | None:
     """``(kind, rest of the line)`` when ``text`` starts with a kind label, else None.
 
@@ -152,6 +156,7 @@ _TO_READ_RE = re.compile(
 )
 
 
+@per_text
 def strip_to_read(text: str) -> str:
     """``text`` without a leading to-read marker (a note to self, not part of the title)."""
     return _TO_READ_RE.sub("", text, count=1)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .orgheadings import read_headings
 from .outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from .result import Problem
 
@@ -135,40 +136,29 @@ def parse_org(text: str, file: str) -> OrgDocument:
 
 
 def _parse(text: str, file: str, env: Any) -> OrgDocument:
-    import orgparse
-
     doc = OrgDocument()
     lines = text.split("\n")
     try:
-        root = orgparse.loads(text, env=env)
+        found = read_headings(text, env)
     except Exception as exc:  # orgparse raises plain exceptions on malformed drawers/dates
         doc.problems.append(Problem(file, None, f"org structure could not be read ({type(exc).__name__}: {exc}); read as plain outline"))
         doc.roots = parse_outline(lines, org=True)
         return doc
-    try:
-        tags = root.get_file_property_list("FILETAGS") or []
-    except Exception:
-        tags = []
-    doc.file_tags = [t.lower() for tag in tags for t in str(tag).split(":") if t]
-    headings = [n for n in root[1:] if getattr(n, "linenumber", None)]
-    starts = [n.linenumber for n in headings] + [len(lines) + 1]
+    doc.file_tags = [t.lower() for tag in found.file_tags for t in str(tag).split(":") if t]
+    headings = found.headings
+    starts = [h.linenumber for h in headings] + [len(lines) + 1]
     first = starts[0] if headings else len(lines) + 1
     preamble = parse_outline(_body_lines(lines[: first - 1]), org=True)
     doc.roots.extend(preamble)
     for index, node in enumerate(headings):
         line = node.linenumber
-        title = markdown_links((node.get_heading(format="raw") or "").strip())  # .heading drops link targets
-        own_tags = sorted(getattr(node, "shallow_tags", set()) or set())
-        if own_tags:
-            title = f"{title} " + " ".join("#" + t for t in own_tags)
+        title = markdown_links((node.raw or "").strip())  # the raw title keeps link targets
+        if node.tags:
+            title = f"{title} " + " ".join("#" + t for t in sorted(node.tags))
         heading = Node("heading", line, title, level=node.level, source="")
         end = starts[index + 1]
         section = lines[line:end - 1]
-        for offset, raw in enumerate(section):
-            m = re.match(r"^\s*:(?P<key>[A-Za-z_-]+):\s*(?P<value>.*?)\s*$", raw)
-            if m and m.group("key").upper() in _PROPERTY_LABELS and m.group("value"):
-                label = _PROPERTY_LABELS[m.group("key").upper()]
-                heading.children.append(Node("plain", line + 1 + offset, f"{label}: {m.group('value')}", indent=2))
+        heading.children.extend(_property_labels(section, line))
         if title:
             doc.roots.append(heading)
         body = parse_outline(_body_lines(section), org=True)
@@ -176,3 +166,18 @@ def _parse(text: str, file: str, env: Any) -> OrgDocument:
         doc.roots.extend(body)
     adopt_orphan_details(doc.roots)
     return doc
+
+
+_PROPERTY_RE = re.compile(r"^\s*:(?P<key>[A-Za-z_-]+):\s*(?P<value>.*?)\s*$")
+
+
+def _property_labels(section: list[str], line: int) -> list[Node]:
+    """The drawer properties citekit reads (``:AUTHORS:``, ``:URL:`` ...) as labelled
+    detail lines, at the lines they are written on (``section`` starts below ``line``)."""
+    found = []
+    for offset, raw in enumerate(section):
+        m = _PROPERTY_RE.match(raw) if ":" in raw else None
+        if m and m.group("key").upper() in _PROPERTY_LABELS and m.group("value"):
+            label = _PROPERTY_LABELS[m.group("key").upper()]
+            found.append(Node("plain", line + 1 + offset, f"{label}: {m.group('value')}", indent=2))
+    return found

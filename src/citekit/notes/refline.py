@@ -14,9 +14,10 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..venues import from_text, short_from_long
+from .memo import per_text
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -37,6 +38,9 @@ _VENUE_TAIL_RE = re.compile(
     r"(?:,|;)?\s*(?P<venue>[A-Z][A-Za-z&\-]{1,15}(?:\s+[A-Z][A-Za-z]{1,12})?)\s*(?:['’]\s*(?P<yy>\d{2})|\s+(?P<year>(?:19|20)\d{2}))\s*$"
 )
 _YEAR_TAIL_RE = re.compile(r"(?:,|;)?\s*(?P<year>(?:19|20)\d{2})\s*$")
+_INITIALS_RE = re.compile(r"(?:[^\W\d_]\.)+")
+_SEMICOLON_SPLIT_RE = re.compile(r"\s*[;；]\s*(?:and\s+|&\s*)?")
+_NAME_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*")
 
 
 @dataclass
@@ -54,6 +58,7 @@ class Reference:
 # --- names ----------------------------------------------------------------------------
 
 
+@per_text
 def is_author_name(text: str, *, single_word: bool = False) -> bool:
     """A personal name as written in an author list (``J. Zico Kolter``, ``Kaiser``).
 
@@ -69,7 +74,7 @@ def is_author_name(text: str, *, single_word: bool = False) -> bool:
     for word in words:
         if word.lower() in _PARTICLES and not word[:1].isupper():
             continue
-        if word.lower().strip(".") in _NOT_NAME_WORDS and not re.fullmatch(r"(?:[^\W\d_]\.)+", word):
+        if word.lower().strip(".") in _NOT_NAME_WORDS and not _INITIALS_RE.fullmatch(word):
             return False
         if not _NAME_WORD_RE.match(word) or not word[:1].isupper():
             return False
@@ -81,7 +86,7 @@ def is_author_name(text: str, *, single_word: bool = False) -> bool:
         w = words[0]
         return len(w) >= 2 and not w.isupper() and not w.endswith(".")
     # a name has a word that is not an initial
-    return any(len(w.rstrip(".")) > 1 and not re.fullmatch(r"(?:[^\W\d_]\.)+", w) for w in words)
+    return any(len(w.rstrip(".")) > 1 and not _INITIALS_RE.fullmatch(w) for w in words)
 
 
 def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1) -> tuple[list[str], bool] | None:
@@ -94,9 +99,9 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     if not text:
         return None
     if ";" in text or "；" in text:
-        parts = re.split(r"\s*[;；]\s*(?:and\s+|&\s*)?", text)
+        parts = _SEMICOLON_SPLIT_RE.split(text)
     else:
-        parts = re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*", text)
+        parts = _NAME_SPLIT_RE.split(text)
     parts = [p.strip() for p in parts if p and p.strip()]
     if len(parts) < min_names or not all(is_author_name(p, single_word=single_word) for p in parts):
         return None
@@ -193,25 +198,27 @@ _MARKUP_CHARS_RE = re.compile(r"[*_~=`\[]")
 _SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
 
 
+@per_text
 def strip_markup(text: str) -> str:
     """A title without Markdown around or inside it: emphasis, strike-through, code,
     wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
     if not _MARKUP_CHARS_RE.search(text):
         return " ".join(text.split())
-    for pattern, replacement in _MARKUP_RES:
-        text = pattern.sub(replacement, text)
+    for marker, pattern, replacement in _MARKUP_RES:
+        if any(m in text for m in marker):  # a pattern cannot match without its marker
+            text = pattern.sub(replacement, text)
     return _SPACES_RE.sub(" ", text).strip()
 
 
 #: What :func:`strip_markup` removes, in order: wikilinks, links, paired emphasis and
-#: strike-through, single ``*``/``_`` emphasis, code.
+#: strike-through, single ``*``/``_`` emphasis, code; each with the text it cannot match without.
 _MARKUP_RES = [
-    (re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]"), r"\1"),
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
-    (re.compile(r"(\*\*|__|~~|==)(.+?)\1"), r"\2"),
-    (re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)"), r"\1"),
-    (re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
-    (re.compile(r"`([^`]+)`"), r"\1"),
+    (("[[",), re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]"), r"\1"),
+    (("](",), re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (("**", "__", "~~", "=="), re.compile(r"(\*\*|__|~~|==)(.+?)\1"), r"\2"),
+    (("*",), re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)"), r"\1"),
+    (("_",), re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
+    (("`",), re.compile(r"`([^`]+)`"), r"\1"),
 ]
 _SPACES_RE = re.compile(r"\s+")
 
@@ -355,6 +362,12 @@ def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], b
 def names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
     """An unlabelled line of author names, maybe with a venue (``A, B — ICML 2015``): two or
     more names, or one name with a venue or ``et al.``."""
+    parsed = _names_line(text)
+    return None if parsed is None else (list(parsed[0]), *parsed[1:])
+
+
+@per_text
+def _names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
     parsed = _names_with_tail(text)
     if parsed is None or not (len(parsed[0]) >= 2 or parsed[1] or parsed[2] or parsed[3]):
         return None
@@ -486,6 +499,12 @@ def parse_reference(text: str) -> Reference | None:
     ``text`` is the line without its bullet, URLs and hashtags; Markdown emphasis around
     the title is allowed (``**Title** — A, B``).
     """
+    ref = _parse_reference(text)
+    return None if ref is None else replace(ref, authors=list(ref.authors))  # a copy: mentions keep the list
+
+
+@per_text
+def _parse_reference(text: str) -> Reference | None:
     if len(text) < 8 or len(text) > 2000 or not _SHAPE_SIGNAL_RE.search(text):
         return None
     text = " ".join(text.split())
@@ -514,6 +533,7 @@ def _dash_title_with_inner_quotes(text: str) -> Reference | None:
     return ref
 
 
+@per_text
 def names_a_paper(text: str) -> bool:
     """A line that on its own names a paper: a reference string (title and author list,
     a pasted citation) or a paper identifier. Such a line starts an item of its own even

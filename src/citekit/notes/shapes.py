@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .memo import copied, per_text
 from .urls import URL_RE
 
 _LATIN_NAME_WORD = r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ.'’\-]*"
@@ -43,6 +44,7 @@ _NON_PAPER_RE = re.compile(
 )
 
 
+@per_text
 def non_paper_words(text: str) -> str | None:
     """The word that makes ``text`` a blog, repository, dataset, talk or to-do, if any."""
     m = _NON_PAPER_RE.search(text)
@@ -54,6 +56,7 @@ def is_name(text: str) -> bool:
     return bool(_NAME_RE.match(text.strip())) and len(text) <= 60
 
 
+@per_text
 def is_person_line(text: str) -> bool:
     """``Fabian Schaipp (Flatiron)``, ``Wonbong (Won) JANG (Meta, UCL)``: a name and an affiliation."""
     if ")" not in text and "）" not in text:
@@ -66,6 +69,7 @@ def is_person_line(text: str) -> bool:
     return bool(parts) and all(is_name(p) for p in parts)
 
 
+@copied
 def authors_line(text: str) -> list[str] | None:
     """The names of an unlabelled author list (``A ⋅ B ⋅ C``, or ``A, B and C``), else None.
 
@@ -117,11 +121,13 @@ def latin_share(text: str) -> float:
     return len(_LATIN_LETTER_RE.findall(text)) / letters
 
 
+@per_text
 def looks_like_event(text: str) -> bool:
     """Meals, chats, socials, sessions, day and travel headings."""
     return bool(_EVENT_RE.search(text) or _DAY_RE.search(text.strip()))
 
 
+@per_text
 def looks_like_title(text: str) -> bool:
     """Could this line be a paper title, judged on its own (used when evidence is soft)?"""
     text = text.strip()
@@ -141,6 +147,7 @@ def looks_like_section_label(text: str) -> bool:
     return 0 < len(text) <= 80 and not _SENTENCE_END_RE.search(text) and not URL_RE.fullmatch(text)
 
 
+@copied
 def hashtags(text: str) -> list[str]:
     """Inline ``#tags`` of a line, lower-case, URLs and ``C#``-like words ignored."""
     if "#" not in text:
@@ -148,6 +155,7 @@ def hashtags(text: str) -> list[str]:
     return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
 
 
+@per_text
 def strip_hashtags(text: str) -> str:
     """The line without its inline hashtags."""
     if "#" not in text:

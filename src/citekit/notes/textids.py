@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..ids import normalize_doi
+from .memo import copied
 from .urls import URL_RE
 
 # New-style arXiv ids: YYMM.NNNNN with a plausible month; "arXiv:" / "arXiv " before it makes
@@ -41,6 +42,7 @@ def _outside_urls(text: str) -> str:
     return URL_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+@copied
 def find_text_ids(text: str) -> list[TextId]:
     """Identifiers written as plain text in ``text`` (those inside URLs are the URL's)."""
     if not _DIGIT_RE.search(text):

@@ -12,6 +12,7 @@ from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from ..venues import from_url
+from .memo import copied, per_text
 
 UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
 
@@ -38,6 +39,7 @@ _NOTEBOOK_HOSTS = ("colab.research.google.com", "kaggle.com", "www.kaggle.com")
 _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
+@copied
 def find_urls(text: str) -> list[str]:
     """Every http(s) URL in ``text``, trailing punctuation removed, in order."""
     return [m.group(0).rstrip(_TRAILING) for m in URL_RE.finditer(text)]
@@ -53,6 +55,7 @@ _SPACES_RE = re.compile(r"\s+")
 _LINK_PUNCTUATION_RE = re.compile(r"[\s<>()\[\],;|]")
 
 
+@per_text
 def strip_urls(text: str) -> str:
     """``text`` without Markdown link targets and bare URLs (link labels are kept)."""
     if "://" in text:  # (both patterns need it: the common line without a URL skips them)
@@ -62,6 +65,7 @@ def strip_urls(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
+@per_text
 def is_url_only(text: str) -> bool:
     """True when a line holds one or more URLs and nothing else worth reading."""
     if "://" not in text:
@@ -70,6 +74,7 @@ def is_url_only(text: str) -> bool:
     return bool(urls) and not _LINK_PUNCTUATION_RE.sub("", URL_RE.sub("", text))
 
 
+@per_text
 def classify_url(url: str) -> UrlKind:
     """What kind of page ``url`` is, judged from host and path alone (no fetching)."""
     parts = urlsplit(url)

@@ -1,0 +1,107 @@
+"""The shortcuts extraction takes for speed give exactly what the full path gives.
+
+Org headings are scanned with orgparse's own heading rules instead of ``orgparse.loads``
+when no body parser can raise; line rules answer repeated texts from a cache. Each is
+checked against the full path on varied documents, including big ones read in pieces.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citekit.notes import extract_text, orgheadings
+from citekit.notes.memo import clear_all
+
+_ORG_LINES = st.sampled_from([
+    "* Reading", "** TODO Masked Autoencoders Are Scalable Vision Learners", "** DONE A Simple Framework",
+    "*** [#A] Priority Paper — Ana Lima, Bo Chen", "** WAIT Deep Nets :vision:ml:", "** Tagged   :a_b:@home:  ",
+    "**  Two spaces before", "*bold* is not a heading", "*", "** ", "**\tTab heading", "* TODO", "* DONE",
+    "#+TODO: WAIT NEXT | DROPPED", "#+SEQ_TODO: READ(r) | READDONE(d)", "#+TYP_TODO: Ana Bo", "#+FILETAGS: :reading:ml:",
+    "#+TITLE: Notes", "  :PROPERTIES:", "  :AUTHORS:  Kaiming He, Xinlei Chen", "  :URL: https://arxiv.org/abs/2111.06377",
+    "  :ARXIV:    2111.06377", "  :END:", "   - Authors: Ana Lima, Bo Chen", "   https://arxiv.org/abs/1706.02216",
+    "Plain paragraph line.", "", "   ", "** NEXT Adam: A Method for Stochastic Optimization :opt:",
+    "** READ [[https://arxiv.org/abs/1412.6980][Adam]]", "* Title with colon at the end:", "* Heading :not tags here: x",
+    "#+begin_quote", "#+end_quote", "** Émile Über Deep Learning", "** 論文 深層学習", "* [#B]", "* TODO [#C] Both :t:",
+])
+_ORG_TEXT = st.lists(_ORG_LINES, max_size=40).map("\n".join)
+
+
+def _headings_by_orgparse(text: str):
+    import orgparse.node
+
+    return orgheadings._by_orgparse(text, orgparse.node.OrgEnv(filename="<string>"))
+
+
+def _headings_scanned(text: str):
+    import orgparse.node
+
+    return orgheadings.scan_headings(text, orgparse.node.OrgEnv(filename="<string>"))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_ORG_TEXT)
+def test_scanned_org_headings_are_orgparse_s(text: str) -> None:
+    assert orgheadings.body_parsers_inert(text)
+    assert _headings_scanned(text) == _headings_by_orgparse(text)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(_ORG_LINES, st.text(max_size=20)), max_size=30).map("\n".join))
+def test_scanned_org_headings_match_on_arbitrary_lines(text: str) -> None:
+    if orgheadings.body_parsers_inert(text):
+        assert _headings_scanned(text) == _headings_by_orgparse(text)
+
+
+@pytest.mark.parametrize("bad", ["<2026-13-45 Mon>", "  :PROPERTIES:\n  :Effort: abc\n  :END:", "CLOCK: [2026-02-30 Mon 10:00]"])
+def test_a_malformed_date_or_effort_still_reads_the_file_as_a_plain_outline(bad: str) -> None:
+    text = f"* Papers\n** Attention Is All You Need\n  - Authors: Ashish Vaswani, Noam Shazeer\n{bad}\n"
+    assert not orgheadings.body_parsers_inert(text)
+    result = extract_text(text, "x.org")
+    assert any("org structure could not be read" in p.message for p in result.problems)
+    assert [m.title for m in result.mentions] == ["Attention Is All You Need"]
+
+
+def _as_json(result) -> list:
+    return [m.to_json() for m in result.mentions] + [repr(p) for p in result.problems]
+
+
+@pytest.mark.parametrize("copies", [1, 80])
+def test_big_org_file_in_pieces_reads_as_through_orgparse(copies: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    unit = (
+        "#+TODO: TODO WAIT | DONE\n#+FILETAGS: :reading:\n* CVPR 2025 follow-ups\n"
+        "** WAIT Masked Autoencoders Are Scalable Vision Learners :vision:\n   :PROPERTIES:\n"
+        "   :AUTHORS:  Kaiming He, Xinlei Chen, Saining Xie\n   :ARXIV:    2111.06377\n   :END:\n"
+        "   Reconstruct 75% masked patches; simple and strong.\n"
+        "** Inductive Representation Learning on Large Graphs\n   Authors: William L. Hamilton, Rex Ying\n"
+        "   https://arxiv.org/abs/1706.02216\n* Admin\n** TODO Email Jure about the visit\n\n"
+    )
+    text = unit * copies  # 80 copies: over the piece size, read in pieces sharing TODO keywords
+    fast = _as_json(extract_text(text, "x.org"))
+    monkeypatch.setattr(orgheadings, "body_parsers_inert", lambda _text: False)
+    assert fast == _as_json(extract_text(text, "x.org"))
+    assert len(fast) >= 2 * copies
+
+
+_MD_LINES = st.sampled_from([
+    "- **Adam: A Method for Stochastic Optimization** — Diederik P. Kingma, Jimmy Ba",
+    "- Attention Is All You Need (Vaswani et al., NeurIPS 2017)", "  - Summary: Transformers without recurrence.",
+    "- Lunch with the optimizer group", "# ICML 2026", "Lima, A., & Chen, B. (2026). Adaptive methods at scale. ICML.",
+    "- https://arxiv.org/abs/2401.00001", "  - Authors: Ana Lima, Bo Chen", "- Fabian Schaipp (Flatiron)", "",
+])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(_MD_LINES, max_size=25).map("\n".join))
+def test_remembered_line_answers_equal_fresh_ones(text: str) -> None:
+    """Extract twice (the second run answered from the caches), with the first run's lists
+    changed in between: the caches hand out copies, so nothing leaks into the next run."""
+    clear_all()
+    fresh = extract_text(text, "x.md")
+    first = _as_json(fresh)
+    for m in fresh.mentions:
+        m.authors.append("Someone Else")
+        m.hashtags.append("leaked")
+        m.urls.append("https://example.org/leaked")
+    assert _as_json(extract_text(text, "x.md")) == first
