@@ -199,3 +199,29 @@ def test_real_libraries_sidecar_is_byte_identical(rel: str, monkeypatch: pytest.
     assert len(lib.entries) > 100
     assert fast_side == slow_side and fast_bib == slow_bib
     assert handled >= 0.9 * len(lib.entries)  # the comparison is of the fast path, not of PyYAML with itself
+
+
+def test_a_resolver_added_at_run_time_is_honoured() -> None:
+    """A program that teaches PyYAML a new implicit type changes what must be quoted."""
+    import re
+
+    class Dumper(CSAFE):  # type: ignore[misc, valid-type]
+        pass
+
+    doc = {"a": "ticket-42", "b": "plain"}
+    assert fast_dump(doc, Dumper) == "a: ticket-42\nb: plain\n"
+    Dumper.add_implicit_resolver("!ticket", re.compile(r"^ticket-\d+$"), list("t"))
+    assert fast_dump(doc, Dumper) == reference_with(doc, Dumper) == "a: 'ticket-42'\nb: plain\n"
+
+
+def test_a_program_s_own_representer_is_left_to_pyyaml() -> None:
+    class Dumper(CSAFE):  # type: ignore[misc, valid-type]
+        pass
+
+    Dumper.add_representer(str, lambda dumper, value: dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"'))
+    assert fast_dump({"a": "b"}, Dumper) is None
+    assert dump({"a": "b"}, Dumper) == reference_with({"a": "b"}, Dumper) == '"a": "b"\n'
+
+
+def reference_with(data: object, dumper: type) -> str:
+    return yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)

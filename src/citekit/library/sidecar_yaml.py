@@ -51,10 +51,13 @@ class _Styles:
     def __init__(self, resolvers: dict[Any, list[tuple[str, Any]]]) -> None:
         self.resolvers = resolvers
         self.cache: dict[str, tuple[int, str]] = {}
+        wildcard = list(resolvers.get(None, []))
+        self.by_first = {first: tuple(found + wildcard) for first, found in resolvers.items() if first is not None}
+        self.wildcard = tuple(wildcard)
 
     def resolves_as(self, text: str) -> str:
         """The tag PyYAML's resolver reads a plain ``text`` as (``Resolver.resolve``)."""
-        for tag, regexp in self.resolvers.get(text[0] if text else "", []) + self.resolvers.get(None, []):
+        for tag, regexp in self.by_first.get(text[0] if text else "", self.wildcard):
             if regexp.match(text):
                 return tag
         return _STR_TAG
@@ -116,6 +119,8 @@ def _folded(written: str, column: int, indent: int, style: int) -> str:
 
 
 class _Writer:
+    """One document's lines, appended to ``parts`` (each new line starts with its line break)."""
+
     def __init__(self, styles: _Styles) -> None:
         self.styles = styles
         self.parts: list[str] = []
@@ -127,23 +132,19 @@ class _Writer:
             raise _Unsupported
         self.seen.add(id(value))
 
-    def key(self, key: Any) -> str:
-        if type(key) is not str or len(key.encode("utf-8")) > _SIMPLE_KEY_MAX:
-            raise _Unsupported
-        return self.styles.of(key)[1]
-
-    def scalar(self, value: Any, column: int, indent: int) -> bool:
-        """Append a scalar after ``column`` characters (``' ' + text``); False if not a scalar."""
+    def scalar(self, value: Any, column: int, indent: int) -> str | None:
+        """``' ' + value`` as written after ``column`` characters; None for a list or mapping."""
         kind = type(value)
         if kind is str:
-            style, written = self.styles.of(value)
-            self.parts.append(" " + _folded(written, column + 1, indent, style))
-            return True
+            style, written = self.styles.cache.get(value) or self.styles.of(value)
+            column += 1
+            if column + len(written) > _WIDTH:
+                written = _folded(written, column, indent, style)
+            return " " + written
         if value is None or kind is bool or kind is int:
-            self.parts.append(" " + self.styles.other(value))
-            return True
+            return " " + self.styles.other(value)
         if kind is dict or kind is list:
-            return False
+            return None
         raise _Unsupported  # floats, tuples, objects: PyYAML's representer decides
 
     def mapping(self, data: dict[Any, Any], indent: int, inline: bool) -> None:
@@ -152,31 +153,45 @@ class _Writer:
         if indent > _MAX_DEPTH * 2:
             raise _Unsupported
         self.container(data)
-        parts = self.parts
+        parts, cache, of, scalar = self.parts, self.styles.cache, self.styles.of, self.scalar
         try:
             keys = sorted(data)
         except TypeError:
             raise _Unsupported from None
-        for n, key in enumerate(keys):
-            text = self.key(key)
-            parts.append(" " + text if inline and n == 0 else "\n" + " " * indent + text)
-            parts.append(":")
-            self.value(data[key], indent + len(text) + 1, indent, True)
+        pad = "\n" + " " * indent
+        for key in keys:
+            if type(key) is not str or (len(key) > _SIMPLE_KEY_MAX // 4 and len(key.encode("utf-8")) > _SIMPLE_KEY_MAX):
+                raise _Unsupported
+            text = (cache.get(key) or of(key))[1]
+            line = (" " if inline else pad) + text + ":"
+            inline = False
+            value = data[key]
+            written = scalar(value, indent + len(text) + 1, indent + 2)
+            if written is not None:
+                parts.append(line + written)
+                continue
+            parts.append(line)
+            self.collection(value, indent, True)
 
     def sequence(self, data: list[Any], indent: int, inline: bool) -> None:
         """A non-empty block sequence with dashes at ``indent``."""
         if indent > _MAX_DEPTH * 2:
             raise _Unsupported
         self.container(data)
-        parts = self.parts
-        for n, item in enumerate(data):
-            parts.append(" -" if inline and n == 0 else "\n" + " " * indent + "-")
-            self.value(item, indent + 1, indent, False)
+        parts, scalar = self.parts, self.scalar
+        pad = "\n" + " " * indent + "-"
+        for item in data:
+            line = " -" if inline else pad
+            inline = False
+            written = scalar(item, indent + 1, indent + 2)
+            if written is not None:
+                parts.append(line + written)
+                continue
+            parts.append(line)
+            self.collection(item, indent, False)
 
-    def value(self, value: Any, column: int, indent: int, in_mapping: bool) -> None:
-        """A node after ``key:`` (``in_mapping``) or ``-`` of a block at ``indent``."""
-        if self.scalar(value, column, indent + 2):
-            return
+    def collection(self, value: Any, indent: int, in_mapping: bool) -> None:
+        """A list or mapping after ``key:`` (``in_mapping``) or ``-`` of a block at ``indent``."""
         if not value:
             self.container(value)
             self.parts.append(" {}" if type(value) is dict else " []")
@@ -188,18 +203,38 @@ class _Writer:
             self.sequence(value, indent + 2, inline=True)
 
 
-_STYLES: dict[int, _Styles] = {}
+_STYLES: dict[tuple[int, ...], _Styles] = {}
+
+
+def _copied(dumper: Any) -> bool:
+    """Whether ``dumper`` is libyaml's emitter behind PyYAML's safe representers (what this
+    module copies): not the pure-Python emitter, not representers a program replaced."""
+    from yaml.representer import SafeRepresenter as Safe
+
+    try:
+        from yaml.cyaml import CEmitter
+    except ImportError:  # PyYAML without libyaml
+        return False
+    if not isinstance(dumper, type) or not issubclass(dumper, CEmitter):
+        return False
+    table = dumper.yaml_representers
+    return (table.get(str) is Safe.represent_str and table.get(dict) is Safe.represent_dict
+            and table.get(list) is Safe.represent_list and table.get(int) is Safe.represent_int
+            and table.get(bool) is Safe.represent_bool and table.get(type(None)) is Safe.represent_none
+            and dumper.represent_mapping is Safe.represent_mapping and dumper.ignore_aliases is Safe.ignore_aliases)
 
 
 def fast_dump(data: Any, dumper: Any) -> str | None:
     """What ``yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)`` returns, or None where this
     module does not know it for sure. Only for libyaml's emitter (``CSafeDumper``)."""
-    if type(data) is not dict or not getattr(dumper, "__name__", "").startswith("C"):
+    if type(data) is not dict or not _copied(dumper):
         return None
     resolvers = dumper.yaml_implicit_resolvers
-    styles = _STYLES.get(id(resolvers))
+    # what the remembered styles were worked out with (resolvers can be added at run time)
+    shape = (id(resolvers), len(resolvers), *map(len, resolvers.values()))
+    styles = _STYLES.get(shape)
     if styles is None or styles.resolvers is not resolvers:
-        styles = _STYLES[id(resolvers)] = _Styles(resolvers)
+        styles = _STYLES[shape] = _Styles(resolvers)
     writer = _Writer(styles)
     try:
         if not data:
