@@ -51,6 +51,7 @@ class _Styles:
     def __init__(self, resolvers: dict[Any, list[tuple[str, Any]]]) -> None:
         self.resolvers = resolvers
         self.cache: dict[str, tuple[int, str]] = {}
+        self.others: dict[tuple[type, Any], str] = {}
         wildcard = list(resolvers.get(None, []))
         self.by_first = {first: tuple(found + wildcard) for first, found in resolvers.items() if first is not None}
         self.wildcard = tuple(wildcard)
@@ -80,6 +81,14 @@ class _Styles:
 
     def other(self, value: Any) -> str:
         """An int, bool or None as libyaml writes it (plain: it resolves back to its own tag)."""
+        hit = self.others.get((type(value), value))
+        if hit is None:
+            hit = self.others[(type(value), value)] = self._other(value)
+            if len(self.others) > 10_000:
+                self.others.clear()
+        return hit
+
+    def _other(self, value: Any) -> str:
         if value is None:
             text, tag = "null", "tag:yaml.org,2002:null"
         elif value is True or value is False:
