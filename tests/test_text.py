@@ -67,6 +67,7 @@ def test_common_latex_in_titles_is_folded_without_the_parser() -> None:
     "Crystal**vapor** \\textendash x",  # bold markers go as a pair, joining the words
     "\\aa rhus", "\\ss e", "\\o x", "\\AA{} ngstr\\\"om",  # glyphs eat the space after them
     "\\foo{\\textendash}x", "\\foo{\\aa}x", "\\foo \\aa{}rhus", "\\vphantom{\\textendash}x",  # unknown macros keep their groups
+    "900\\textdegree {C}", "900\\textdegree{{C}}", "\\foo{a}{b\\aa}c", "\\foo{a}{b}c", "\\foo{$x$}y", "\\foo\\aa x", "\\foo{",
     "\\emph ab", "\\emph{a}b", "\\textsubscript{1-x}y", "\\c cx", "\\\" ox", "\\'{\\i}x",  # arguments
     "a_b \\textendash c", "a^b \\textendash c", "a#b \\textendash c", "a_{b}c$<$", "x^2y\\%",
     "$x$y", "a $x$ b", "$a\\$b$c", "$$x$$y", "\\(x\\)y", "a\\\\b", "}{x\\%", "{x\\%",

@@ -210,14 +210,18 @@ _argspecs: dict[str, str | None] = {}
 
 
 def _argspec(name: str) -> str | None:
-    """The arguments the parser reads after ``\\name`` ("" none, "{" one), None for others."""
+    """The arguments the parser reads after ``\\name`` ("" none, "{" one, "raw" none but the
+    macro is unknown, so kept as written), None for others."""
     if name not in _argspecs:
         from pylatexenc import latexwalker, macrospec
 
         spec = latexwalker.get_default_latex_context_db().get_macro_spec(name)
         argspec = None
-        if name in _REFUSED_NAMES or name not in known_macros():
-            argspec = None  # an unknown macro is kept as written, with the groups after it
+        if name in _REFUSED_NAMES:
+            argspec = None
+        elif name not in known_macros():
+            # kept as written with the groups right after it: simple when the parser reads no arguments
+            argspec = "raw" if spec is None and name.isalpha() else None
         elif spec is None:
             argspec = ""
         elif type(spec.args_parser) is macrospec.MacroStandardArgsParser and spec.args_parser.argspec in ("", "{"):
@@ -236,6 +240,23 @@ def _piece_text(latex: str) -> str | None:
             out = None
         _piece_texts[latex] = out
     return _piece_texts[latex]
+
+
+def _plain_groups(title: str, pos: int) -> bool:
+    """Whether the groups that start at ``pos`` (``{a}{b}``...) hold no macro and no math."""
+    while title.startswith("{", pos):
+        depth = 0
+        for end in range(pos, len(title)):
+            ch = title[end]
+            if ch == "\\" or ch == "$":
+                return False
+            depth += 1 if ch == "{" else -1 if ch == "}" else 0
+            if depth == 0:
+                break
+        else:
+            return False
+        pos = end + 1
+    return True
 
 
 def _normalize_title_pieced(title: str) -> str | None:
@@ -275,6 +296,14 @@ def _normalize_title_pieced(title: str) -> str | None:
                     return None
                 token += am.group()
                 pos = am.end()
+            elif argspec == "raw":
+                # kept as written, and so are the groups right after it: the same as reading
+                # them here only when they hold plain text, and no space follows (that one the
+                # macro's text would not keep)
+                if title[pos:pos + 1].isspace() or not _plain_groups(title, pos):
+                    return None
+                parts.append(token)
+                continue
             elif argspec != "":
                 return None
             text = _piece_text(token)
