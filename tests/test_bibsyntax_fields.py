@@ -60,7 +60,7 @@ def entries(draw: st.DrawFn) -> str:
     return head + opener + draw(st.sampled_from(["key1,", "k,\n  ", "", "k2 "])) + fields + draw(st.sampled_from([closer, "", "\n" + closer]))
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(entries(), min_size=1, max_size=3).map("\n\n".join))
 def test_generated_entries_read_the_same_either_way(text: str) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:

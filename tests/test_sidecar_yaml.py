@@ -95,7 +95,7 @@ def sidecars(strings: st.SearchStrategy[str], scalars: st.SearchStrategy[object]
         st.lists(st.sampled_from(["notes/a.md:3", "notes/x y.md:10", "notes/é.org:1"]), max_size=2))
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(PLAIN_KEYS, sidecars(PLAIN_STRINGS, PLAIN_SCALARS), min_size=1, max_size=2))
 def test_sidecar_records_are_written_as_pyyaml_writes_them(data: dict) -> None:
     text = fast_dump(data, CSAFE)
@@ -103,7 +103,7 @@ def test_sidecar_records_are_written_as_pyyaml_writes_them(data: dict) -> None:
     assert text == reference(data)
 
 
-@settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(PLAIN_KEYS, PLAIN_DATA, max_size=5))
 def test_nested_plain_data_is_written_as_pyyaml_writes_it(data: dict) -> None:
     text = fast_dump(data, CSAFE)

@@ -189,7 +189,14 @@ class Scanner:
                     else:
                         token = Token("literal", literal)
                     if token is not None:
-                        block.fields.append(RawField(fast.group(1), [token], self.line_at(fast.start(1))))
+                        at = fast.start(1)
+                        if at >= self._line_pos:  # line_at, inline: the common field's one call
+                            self._line_no += s.count("\n", self._line_pos, at)
+                            self._line_pos = at
+                            line = self._line_no
+                        else:
+                            line = self.line_at(at)
+                        block.fields.append(RawField(fast.group(1), [token], line))
                         if after == close:
                             return end + 1
                         pos = end + 1
