@@ -196,9 +196,11 @@ def _comparable(text: str) -> str:
 # form as the parser does when each of those pieces is replaced by what the parser makes of
 # it *alone*: the parser reads them as separate nodes, and plain characters it changes
 # (``--``, ``~``, quotes) are punctuation before and after. Each distinct piece is converted
-# once by the parser itself, so its text is exactly pylatexenc's; anything else (unknown
-# macros, kept with their groups as written; arguments longer than a letter; a space that a
-# glyph command eats before a letter; unbalanced braces) goes through the parser whole.
+# once by the parser itself, so its text is exactly pylatexenc's. A macro the converter does
+# not know is kept as written with the groups right after it, which is the same as reading
+# them here while they hold plain text. Anything else (such groups holding macros or math,
+# arguments longer than a letter, a space that a glyph command eats before a letter,
+# unbalanced braces) goes through the parser whole.
 
 _PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
 _WORD_ARG = re.compile(r"\{([A-Za-z0-9])\}")
@@ -234,6 +236,8 @@ def _piece_text(latex: str) -> str | None:
     """What the parser makes of one macro (with its one-letter argument) or one math span
     standing alone, with braces and dollars removed as :func:`delatex` removes them."""
     if latex not in _piece_texts:
+        if len(_piece_texts) > 50_000:  # math spans of many libraries: bounded
+            _piece_texts.clear()
         try:
             out: str | None = _converter().latex_to_text(latex).replace("$", "").replace("{", "").replace("}", "")
         except Exception:
