@@ -9,14 +9,17 @@ The baseline is ``bibtexparser.parse_file`` of the same file, timed in the same 
 best of three), so the ratio does not depend on the machine. Three figures are printed:
 the import stage alone (read, find identical entries and same-work candidates, add),
 the import with ``--merge`` (every duplicate merged), and the whole command as a user
-runs it (load the library, import, write ``library.bib`` and ``library.yaml``). The
-target is an import of the 7k file in at most twice the baseline.
+runs it (load the library, import, write ``library.bib`` and ``library.yaml``), in wall
+time and in CPU time (the best of three runs each: on a shared machine the CPU ratio is
+the steadier one). The target is an import of the 7k file in at most twice the baseline;
+the verdict is given for the import stage and for the whole command.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import re
 import subprocess
 import sys
@@ -37,14 +40,20 @@ DEFAULT = (REPO.parent / "shared" / "corpora" / "bibtex-tidy-fixtures" / "better
 TARGET = 2.0
 
 
-def _best(fn, runs: int = 3) -> float:
+def _best(fn, runs: int = 3, clock=time.perf_counter) -> float:
     best = float("inf")
     for _ in range(runs):
         gc.collect()
-        t = time.perf_counter()
+        t = clock()
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, clock() - t)
     return best
+
+
+def _children_cpu() -> float:
+    """CPU seconds used by finished child processes (the command runs as one)."""
+    t = os.times()
+    return t.children_user + t.children_system
 
 
 def _repeated(path: Path, times: int, folder: Path) -> Path:
@@ -70,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         path = _repeated(args.file, args.repeat, folder)
         baseline = _best(lambda: bibtexparser.parse_file(str(path)))
+        baseline_cpu = _best(lambda: bibtexparser.parse_file(str(path)), clock=time.process_time)
 
         def stage(merge: bool) -> None:
             lib = Library.load(folder / "refs-stage")
@@ -86,13 +96,20 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run([str(Path(sys.executable).parent / "citekit"), "-C", str(project), "import", str(path), "--json"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
-        whole = _best(command, runs=1)
+        whole = whole_cpu = float("inf")
+        for _ in range(3):
+            wall, cpu = time.perf_counter(), _children_cpu()
+            command()
+            whole, whole_cpu = min(whole, time.perf_counter() - wall), min(whole_cpu, _children_cpu() - cpu)
         n = sum(1 for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.startswith("@"))
-    print(f"import of {path.name} ({n} entries); baseline: one bibtexparser parse {baseline:.2f} s")
+    print(f"import of {path.name} ({n} entries); baseline: one bibtexparser parse {baseline:.2f} s "
+          f"({baseline_cpu:.2f} s CPU)")
     for label, seconds in (("import stage", plain), ("import stage --merge", merged), ("whole command", whole)):
         print(f"  {label:<22} {seconds:7.2f} s  ratio {seconds / baseline:5.2f}")
-    ok = plain / baseline <= TARGET
-    print(f"  target: import <= {TARGET:.1f}x the baseline: {'met' if ok else 'NOT met'} by the import stage")
+    print(f"  {'whole command, CPU':<22} {whole_cpu:7.2f} s  ratio {whole_cpu / baseline_cpu:5.2f} (to the parse's CPU time)")
+    verdict = {True: "met", False: "NOT met"}
+    print(f"  target: import <= {TARGET:.1f}x the baseline: {verdict[plain / baseline <= TARGET]} by the import stage, "
+          f"{verdict[whole_cpu / baseline_cpu <= TARGET]} by the whole command (CPU)")
     return 0
 
 

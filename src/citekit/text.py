@@ -173,14 +173,153 @@ def normalize_title(title: str) -> str:
         plain = title.replace("{", "").replace("}", "")
         if plain.isascii():  # most titles of a big library: no parser, no accent folding
             return _NON_ALNUM.sub(" ", plain.lower()).strip()
-    return normalize_title_parsed(title)
+    pieced = _normalize_title_pieced(title)
+    return pieced if pieced is not None else normalize_title_parsed(title)
 
 
 def normalize_title_parsed(title: str) -> str:
     """:func:`normalize_title` through the LaTeX parser, for any title (the reference)."""
-    text = fold(delatex(title))
-    text = text.replace("ℓ", "l").replace("∞", "inf").replace("√", " sqrt ")
+    return _comparable(delatex(title))
+
+
+def _comparable(text: str) -> str:
+    """The last step of :func:`normalize_title`: accents, case and punctuation folded."""
+    text = fold(text).replace("ℓ", "l").replace("∞", "inf").replace("√", " sqrt ")
     return _NON_ALNUM.sub(" ", text).strip()
+
+
+# ---- titles with simple LaTeX, without parsing each one -------------------------------------
+#
+# A title's comparable form only keeps letters and digits and where words break. So a title
+# made of plain text, groups, control words and symbols that take no argument, one-letter
+# arguments of accents (``\"{o}``, ``\c{c}``) and ``$...$`` math gives the same comparable
+# form as the parser does when each of those pieces is replaced by what the parser makes of
+# it *alone*: the parser reads them as separate nodes, and plain characters it changes
+# (``--``, ``~``, quotes) are punctuation before and after. Each distinct piece is converted
+# once by the parser itself, so its text is exactly pylatexenc's. A macro the converter does
+# not know is kept as written with the groups right after it, which is the same as reading
+# them here while they hold plain text. Anything else (such groups holding macros or math,
+# arguments longer than a letter, a space that a glyph command eats before a letter,
+# unbalanced braces) goes through the parser whole.
+
+_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
+_WORD_ARG = re.compile(r"\{([A-Za-z0-9])\}")
+_SYMBOL_ARG = re.compile(r"([A-Za-z0-9])|\{([A-Za-z0-9])\}")
+_PLAIN_REFUSED = re.compile(r"[\\$#^_]")  # outside pieces: a lone backslash or dollar, parameter and script signs
+_REFUSED_NAMES = frozenset({"begin", "end", "verb", "item", "par", "(", ")", "[", "]", "\\"})  # environments, math, breaks
+_piece_texts: dict[str, str | None] = {}
+_argspecs: dict[str, str | None] = {}
+
+
+def _argspec(name: str) -> str | None:
+    """The arguments the parser reads after ``\\name`` ("" none, "{" one, "raw" none but the
+    macro is unknown, so kept as written), None for others."""
+    if name not in _argspecs:
+        from pylatexenc import latexwalker, macrospec
+
+        spec = latexwalker.get_default_latex_context_db().get_macro_spec(name)
+        argspec = None
+        if name in _REFUSED_NAMES:
+            argspec = None
+        elif name not in known_macros():
+            # kept as written with the groups right after it: simple when the parser reads no arguments
+            argspec = "raw" if spec is None and name.isalpha() else None
+        elif spec is None:
+            argspec = ""
+        elif type(spec.args_parser) is macrospec.MacroStandardArgsParser and spec.args_parser.argspec in ("", "{"):
+            argspec = spec.args_parser.argspec
+        _argspecs[name] = argspec
+    return _argspecs[name]
+
+
+def _piece_text(latex: str) -> str | None:
+    """What the parser makes of one macro (with its one-letter argument) or one math span
+    standing alone, with braces and dollars removed as :func:`delatex` removes them."""
+    if latex not in _piece_texts:
+        if len(_piece_texts) > 50_000:  # math spans of many libraries: bounded
+            _piece_texts.clear()
+        try:
+            out: str | None = _converter().latex_to_text(latex).replace("$", "").replace("{", "").replace("}", "")
+        except Exception:
+            out = None
+        _piece_texts[latex] = out
+    return _piece_texts[latex]
+
+
+def _plain_groups(title: str, pos: int) -> bool:
+    """Whether the groups that start at ``pos`` (``{a}{b}``...) hold no macro and no math."""
+    while title.startswith("{", pos):
+        depth = 0
+        for end in range(pos, len(title)):
+            ch = title[end]
+            if ch == "\\" or ch == "$":
+                return False
+            depth += 1 if ch == "{" else -1 if ch == "}" else 0
+            if depth == 0:
+                break
+        else:
+            return False
+        pos = end + 1
+    return True
+
+
+def _normalize_title_pieced(title: str) -> str | None:
+    """:func:`normalize_title_parsed` for titles made only of the pieces described above."""
+    if "**" in title or "$$" in title:
+        return None  # bold markers are removed as a pair; display math is another node
+    from .output.latex import GLYPH_COMMANDS
+
+    parts: list[str] = []
+    depth = pos = 0
+    while True:
+        m = _PIECE.search(title, pos)
+        plain = title[pos:m.start() if m else len(title)]
+        if _PLAIN_REFUSED.search(plain):
+            return None
+        parts.append(plain)
+        if m is None:
+            break
+        pos = m.end()
+        token = m.group()
+        if token == "{" or token == "}":
+            depth += 1 if token == "{" else -1
+            if depth < 0:
+                return None
+            continue
+        word, symbol, math = m.groups()
+        if math is not None:
+            if "\\$" in math or math.count("{") != math.count("}") or not math.strip():
+                return None
+            text = _piece_text(token)
+        else:
+            name = word if word is not None else symbol
+            argspec = _argspec(name)
+            if argspec == "{":
+                am = (_WORD_ARG if word is not None else _SYMBOL_ARG).match(title, pos)
+                if am is None:
+                    return None
+                token += am.group()
+                pos = am.end()
+            elif argspec == "raw":
+                # kept as written, and so are the groups right after it: the same as reading
+                # them here only when they hold plain text, and no space follows (that one the
+                # macro's text would not keep)
+                if title[pos:pos + 1].isspace() or not _plain_groups(title, pos):
+                    return None
+                parts.append(token)
+                continue
+            elif argspec != "":
+                return None
+            text = _piece_text(token)
+            if (text is not None and argspec == "" and word in GLYPH_COMMANDS and title[pos:pos + 1].isspace()
+                    and not _comparable("y" + text + "x").endswith(" x")):
+                return None  # the glyph eats the space after it, which here separates words
+        if text is None:
+            return None
+        parts.append(text)
+    if depth:
+        return None
+    return _comparable("".join(parts))
 
 
 def title_tokens(title: str) -> list[str]:

@@ -7,7 +7,10 @@ and every one that does not is reported with its line so the user can fix it.
 from __future__ import annotations
 
 import codecs
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,6 +171,23 @@ def encoding_problems(data: bytes, name: str) -> list["Problem"]:
             for n in bad]
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a library's worth of objects is built.
+
+    Reading a 7,000-entry file makes some 150,000 small objects, none of them in a cycle;
+    each collection the growing heap triggers walks all of them again, which doubled the
+    time of reading such a file. Nested uses leave the collector to the outermost one.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def read_bib_file(path: Path, name: str | None = None, macros: "Macros | None" = None) -> BibParseResult:
     """Parse a .bib file in any common encoding; problems are reported, never raised.
 
@@ -177,7 +197,8 @@ def read_bib_file(path: Path, name: str | None = None, macros: "Macros | None" =
     """
     data = Path(path).read_bytes()
     text, enc = decode_bytes(data)
-    result = parse_bib_text(text, name or str(path), macros, damaged="fields")
+    with collector_paused():
+        result = parse_bib_text(text, name or str(path), macros, damaged="fields")
     result.encoding = enc
     result.problems[:0] = encoding_problems(data, name or str(path))
     if text.strip() and not result.entries and not (macros is not None and result.strings):

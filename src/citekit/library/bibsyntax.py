@@ -31,6 +31,13 @@ _QUOTE_BRACE_OR_ENTRY = re.compile(r"[{}\"]|\n[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(]"
 _ENTRY_LINE = re.compile(r"\n(?=[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(])")
 #: a line that starts the next field (``  journal = ``) or closes the entry: where a broken value stops
 _NEXT_FIELD = re.compile(r"\n(?=[ \t]*(?:" + _ID + r"[ \t]*=|[})][ \t]*(?:\n|$)))")
+# The common field in one match: ``name = {literal}``, ``"literal"``, a number or a macro,
+# alone (no ``#``), braces nested at most three deep. Each loop below starts with a brace,
+# which the text before it cannot hold, so a value that does not fit fails fast (then the
+# field is read step by step, which also reports what is wrong with it).
+_INNER = r"[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*"
+_FAST_FIELD = re.compile(r"\s*(" + _ID + r")\s*=\s*(?:\{(" + _INNER + r")\}|\"([^\"{}]*(?:\{" + _INNER + r"\}[^\"{}]*)*)\"|("
+                         + _ID + r"))\s*")
 
 
 @dataclass
@@ -166,7 +173,34 @@ class Scanner:
     def _fields(self, block: Block, pos: int, close: str) -> int:
         s = self.s
         n = len(s)
+        fast_match = _FAST_FIELD.match
         while True:
+            fast = fast_match(s, pos)
+            if fast is not None:
+                end = fast.end()
+                after = s[end:end + 1]
+                if after == "," or after == close:
+                    braced, quoted, word = fast.group(2, 3, 4)
+                    literal = braced if braced is not None else quoted
+                    if literal is None:
+                        token: Token | None = Token("number" if word.isdigit() else "macro", word)
+                    elif "@" in literal and _ENTRY_LINE.search(literal):
+                        token = None  # runs into the next entry: read step by step, which reports it
+                    else:
+                        token = Token("literal", literal)
+                    if token is not None:
+                        at = fast.start(1)
+                        if at >= self._line_pos:  # line_at, inline: the common field's one call
+                            self._line_no += s.count("\n", self._line_pos, at)
+                            self._line_pos = at
+                            line = self._line_no
+                        else:
+                            line = self.line_at(at)
+                        block.fields.append(RawField(fast.group(1), [token], line))
+                        if after == close:
+                            return end + 1
+                        pos = end + 1
+                        continue
             pos = _WS.match(s, pos).end()
             if pos >= n:
                 block.problems.append((block.line, "the entry is not closed before the end of the file"))

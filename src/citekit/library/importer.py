@@ -20,7 +20,7 @@ from pathlib import Path
 from ..model import Entry
 from ..output.bibtex import check_key
 from ..works import choose_survivor
-from .bibfile import Macros, Problem, read_bib_file, split_ids
+from .bibfile import Macros, Problem, collector_paused, read_bib_file, split_ids
 from .dedup import Match, analyse_matches, find_matches
 from .keys import make_key, suffixes
 from .merge import merge_entries
@@ -208,6 +208,12 @@ def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path]
     it. ``strings`` are macro files read before all of them (their entries are ignored).
     All entries are imported together, so duplicates across files are found too.
     """
+    with collector_paused():  # thousands of entries, records and matches, none in a cycle
+        return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence)
+
+
+def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
+                  precedence: Sequence[str] | None) -> ImportReport:
     total = ImportReport()
     macros = Macros()
     for path in strings:

@@ -832,11 +832,12 @@ class Library:
         self._loaded_ascii = self.ascii
 
     def _render_sidecar(self, entry_parts: list[str], bib_checksum: str | None) -> str:
-        yaml, _loader, dumper = _yaml()
+        from .sidecar_yaml import dump as dump_with
+
+        dumper = _yaml()[2]
 
         def dump(data: dict[str, Any]) -> str:
-            return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=True, width=100,
-                             default_flow_style=False)
+            return dump_with(data, dumper)
 
         implied = (set(self.keys()) | set(self.detached)
                    | {a for aliases in self.aliases_by_key().values() for a in aliases})
@@ -1051,9 +1052,9 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
 
 def _yaml_chunk(entry: Entry, ascii: bool) -> str:
     """One entry's block of the sidecar, indented under ``entries:``."""
-    yaml, _loader, dumper = _yaml()
-    text = yaml.dump({entry.key: _to_sidecar(entry, ascii)}, Dumper=dumper, allow_unicode=True, sort_keys=True,
-                     width=100, default_flow_style=False)
+    from .sidecar_yaml import dump
+
+    text = dump({entry.key: _to_sidecar(entry, ascii)}, _yaml()[2])
     return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
 
 
