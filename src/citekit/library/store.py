@@ -802,7 +802,8 @@ class Library:
         With ``txn`` the files join a caller's transaction (e.g. with a key map) and are
         switched in by its commit; the parsed-library cache is refreshed after the switch.
         """
-        bib_text, side_text = self.render_files()
+        with _gc_paused():  # thousands of small acyclic objects, as in load
+            bib_text, side_text = self.render_files()
         own = txn is None
         txn = txn or Transaction(self.refs_dir)
         txn.stage(self.bib_path, bib_text)
@@ -826,8 +827,9 @@ class Library:
             bib_data, side_data = _read_pair(self.refs_dir)
         self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
                              parsed_cache.file_key(self.sidecar_path, side_data))
-        data = self._cache_data()
-        parsed_cache.write(self.refs_dir, data)
+        with _gc_paused():
+            data = self._cache_data()
+            parsed_cache.write(self.refs_dir, data)
         self._state_blobs = dict(data["entries"])
         self._loaded_ascii = self.ascii
 
