@@ -274,3 +274,31 @@ def test_tag_decodes_one_entry_and_writes_what_a_full_render_writes(project: Pat
     listed = runner.invoke(main, ["-C", str(project), "list", "--tag", "onlyone"]).stdout
     assert listed.startswith("k3_004 ") and decoded == ["k3_004"]  # only its row is derived again
     assert _outputs(project) == _without_cache(project)
+
+
+def test_writing_what_was_read_changes_nothing_and_flags_no_hand_edit(tmp_path: Path) -> None:
+    """Values the file spells otherwise (a month as its macro, a field name in capitals, an
+    entry's own keywords) are written once; reading and writing again is a fixed point, and
+    a hand edit of one entry does not make the others look hand-edited."""
+    refs = tmp_path / "refs"
+    lib = Library.load(refs)
+    odd = [
+        Entry(key="m1", entry_type="Article", fields={"Title": "Months", "month": "December", "Pages": "1--2",
+                                                       "year": "2020", "keywords": "own"}, origin="import"),
+        Entry(key="m2", entry_type="misc", fields={"title": "Numbers", "month": "07", "note": "two  spaces"},
+              aliases=["zz", "aa"], origin="import"),
+        Entry(key="m3", entry_type="book", fields={"title": "Ünïcode — “quotes”", "month": "sept."}, origin="import"),
+    ]
+    for e in odd:
+        lib.add(e)
+    lib.save()
+    first = {p.name: p.read_bytes() for p in refs.iterdir() if p.is_file()}
+    for use_cache in (True, False):
+        again = Library.load(refs, use_cache=use_cache)
+        again.save()
+        assert {p.name: p.read_bytes() for p in refs.iterdir() if p.is_file()} == first
+    bib = refs / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace("{Numbers}", "{Numbers, edited}"), encoding="utf-8")
+    edited = Library.load(refs)
+    assert edited.entries["m2"].hand == ["title"]
+    assert edited.entries["m1"].hand == [] and edited.entries["m3"].hand == []

@@ -768,6 +768,7 @@ class Library:
                     yaml_parts.append(reused[2])
                     continue
             blobs.pop(key, None)
+            _as_the_file_names_it(entry)
             out = written_entry(entry)
             entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
             # repr, not marshal: marshal output depends on how objects are shared in memory
@@ -867,6 +868,20 @@ def read_entry(refs_dir: Path, key: str) -> Entry | None:
 
 
 # ---- helpers ---------------------------------------------------------------------------
+
+def _as_the_file_names_it(entry: Entry) -> None:
+    """Type and field names as ``library.bib`` writes them (lower case, trimmed, fields in
+    the file's order, derived fields left to the tags and aliases they come from), before
+    the entry is written: what citekit records as written is then what the next read
+    finds, and writing again after that read changes nothing."""
+    from ..output.bibtex import ordered_fields
+
+    entry.entry_type = entry.entry_type.strip().lower()
+    own = {k: v for k, v in entry.fields.items() if k.strip().lower() not in DERIVED_FIELDS}
+    named = dict(ordered_fields(own, keep_empty=entry.origin != "notes"))
+    if named != entry.fields or list(named) != list(entry.fields):
+        entry.fields = named
+
 
 def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool) -> None:
     """Make ``entry`` (just written as ``out``) what the next read of both files builds:
@@ -981,6 +996,11 @@ def _same_value(generated: str, written: str) -> bool:
         return generated == _digest(written)
     if _norm(generated) == _norm(written):
         return True
+    if len(written) == 3 and written.isalpha():  # a month citekit wrote as its macro (December -> dec)
+        from ..output.bibtex import month_macro
+
+        if month_macro(generated) == written:
+            return True
     if generated.isascii():
         return False
     from ..output.latex import to_ascii
