@@ -479,3 +479,29 @@ def test_values_derived_in_the_sync_after_a_hand_edit_are_kept(synced, tmp_path,
     _full_sync(root)
     total = len(Library.load(root / "refs").entries)
     assert total > 50 and len(calls) <= 2, calls
+
+
+@pytest.mark.parametrize("size,numbered", [(50, True), (3000, True), (3000, False)])
+def test_a_retyped_title_finds_its_entry_among_titles_that_share_every_word(size, numbered):
+    """Fuzzy matching compares a title with a bounded short list; titles made of the same
+    few words (and the words shared by thousands of entries) must not hide the right one."""
+    from citekit.library.update import LibraryIndex
+    from citekit.model import Ids, Location, Mention, Work
+
+    rnd = random.Random(size)
+    words = "sparse robust muon kernel quantum latent graph convex causal diffusion".split()
+    entries = []
+    for i in range(size):
+        title = " ".join(rnd.choice(words) for _ in range(8 if not numbered else 6)).capitalize()
+        title += f" number {i}" if numbered else ""
+        entries.append(Entry(key=f"e{i}", entry_type="article",
+                             fields={"title": title, "author": f"Lee, Ann and Chen, Bo{i % 7}", "year": "2020"}))
+    index = LibraryIndex(entries)
+    for j in rnd.sample(range(size), 20):
+        target = entries[j]
+        first, rest = target.title.split(" ", 1)
+        retyped = (first[:-1] + first[-1] * 2 + " " + rest)  # a typo: no exact title key matches
+        m = Mention(kind="titled", location=Location("n.md", j), title=retyped,
+                    authors=["Ann Lee", f"Bo{j % 7} Chen"], year="2020", ids=Ids())
+        built = ("article", {"title": retyped, "author": f"Lee, Ann and Chen, Bo{j % 7}", "year": "2020"})
+        assert index.find(Work(mentions=[m]), built) is target
