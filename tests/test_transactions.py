@@ -417,6 +417,7 @@ def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_
     import citekit.output.bibtex as bibtex  # the store imports its writer when it renders
 
     monkeypatch.setattr(bibtex, "render_entries", no_render)
+    monkeypatch.setattr(bibtex, "entry_text", no_render)
     before = _files(root / "refs")
     assert _full_sync(root).changed is False
     assert _files(root / "refs") == before

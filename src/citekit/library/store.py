@@ -718,7 +718,7 @@ class Library:
         never decoded are as loaded by definition: their stored texts are copied without
         decoding them (``tag`` decodes one entry of thousands).
         """
-        from ..output.bibtex import check_unique_keys, render_entries
+        from ..output.bibtex import check_unique_keys, entry_text, render_entries, written_fields
 
         self._gather_memos()  # so that entries changed now drop theirs
         if hasattr(self._chunk_blobs, "preload"):
@@ -776,11 +776,14 @@ class Library:
             cached = chunks.get(entry.key)
             if cached is None and entry.key in self._chunk_blobs:
                 cached = marshal.loads(self._chunk_blobs[entry.key])
+            written = written_fields(out, ascii=self.ascii)
+            meta = _to_sidecar(entry, self.ascii)
             if cached is None or cached[0] != sig:
-                cached = (sig, render_entries([out], ascii=self.ascii), _yaml_chunk(entry, self.ascii))
+                cached = (sig, entry_text(out, ascii=self.ascii, written=written) + "\n",
+                          _yaml_chunk(entry, self.ascii, meta))
                 if not as_loaded:  # values derived from the entry as loaded still hold
                     self._drop_memos(entry.key)
-            _keep_as_read_back(entry, out, self.ascii)
+            _keep_as_read_back(entry, out, self.ascii, meta, written)
             chunks[entry.key] = cached
             bib_parts.append(cached[1])
             yaml_parts.append(cached[2])
@@ -883,14 +886,15 @@ def _as_the_file_names_it(entry: Entry) -> None:
         entry.fields = named
 
 
-def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool) -> None:
+def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool, meta: dict[str, Any],
+                       written: list[tuple[str, str, str, bool]]) -> None:
     """Make ``entry`` (just written as ``out``) what the next read of both files builds:
     the sidecar's view through the same conversion a load applies (sorted lists, hashed
     copies, mappings in key order as YAML writes them) and the fields as
     :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
-    fresh = _from_sidecar(entry.key, _yaml_order(_to_sidecar(entry, ascii)))
+    fresh = _from_sidecar(entry.key, _yaml_order(meta))
     fresh.entry_type = out.entry_type.strip().lower()
-    fresh.fields = _as_read_back(out, ascii)
+    fresh.fields = _as_read_back(out, ascii, written)
     entry.__dict__.update(fresh.__dict__)
 
 
@@ -903,18 +907,16 @@ def _yaml_order(value: Any) -> Any:
     return value
 
 
-def _as_read_back(out: Entry, ascii: bool) -> dict[str, str]:
+def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]]) -> dict[str, str]:
     """The fields a read of ``library.bib`` gives back for an entry written as ``out``
     (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
     left out, and a value the file spells otherwise (a month macro, an escaped or cleaned
     value) as the file spells it unless the sidecar's copy stands for it. The entry keeps
     these after a write, so what the cache holds equals what the next read would build,
     and every command prints the same whether or not it was read from the cache."""
-    from ..output.bibtex import written_fields
-
     generated = out.fields
     fields: dict[str, str] = {}
-    for name, _value, held, _macro in written_fields(out, ascii=ascii):
+    for name, _value, held, _macro in written:
         if name in DERIVED_FIELDS:
             continue
         own = generated.get(name)
@@ -1009,7 +1011,7 @@ def _same_value(generated: str, written: str) -> bool:
 
 
 def _norm(value: str) -> str:
-    return re.sub(r"\s+", " ", value).strip()
+    return " ".join(value.split())  # runs of whitespace as one space, ends trimmed
 
 
 def _manual_entry(bib_entry: Entry) -> Entry:
@@ -1072,11 +1074,11 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     return out
 
 
-def _yaml_chunk(entry: Entry, ascii: bool) -> str:
-    """One entry's block of the sidecar, indented under ``entries:``."""
+def _yaml_chunk(entry: Entry, ascii: bool, meta: dict[str, Any] | None = None) -> str:
+    """One entry's block of the sidecar (``meta``: its :func:`_to_sidecar`), indented under ``entries:``."""
     from .sidecar_yaml import dump
 
-    text = dump({entry.key: _to_sidecar(entry, ascii)}, _yaml()[2])
+    text = dump({entry.key: meta if meta is not None else _to_sidecar(entry, ascii)}, _yaml()[2])
     return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
 
 

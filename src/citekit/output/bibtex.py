@@ -154,15 +154,17 @@ def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
     return value
 
 
-def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: bool = False) -> str:
+def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: bool = False,
+               written: list[tuple[str, str, str, bool]] | None = None) -> str:
     """One entry as BibTeX text: two-space indent, values from :data:`VALUE_COLUMN`, every
-    value braced except a month macro, a trailing comma."""
+    value braced except a month macro, a trailing comma. ``written``: what
+    :func:`written_fields` gave for this entry, when the caller needs it too."""
     check_key(entry.key)
     entry_type = entry.entry_type.strip().lower()
     if not _TYPE_RE.match(entry_type):
         raise ValueError(f"entry {entry.key}: type {entry.entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
     lines = [f"@{entry_type}{{{entry.key},"]
-    for name, _value, held, macro in written_fields(entry, fields, ascii=ascii):
+    for name, _value, held, macro in written if written is not None else written_fields(entry, fields, ascii=ascii):
         pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
         text = held if macro else "{" + held + "}"
         lines.append(f"  {name}{pad} = {text},")
