@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from citekit.library.bibfile import collector_paused, read_bib_file
+from citekit.library.bibfile import read_bib_file
+from citekit.library.collector import collector_paused
 from citekit.library.importer import import_files
 from citekit.library.store import Library
 

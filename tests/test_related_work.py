@@ -422,8 +422,8 @@ def test_paragraphs_hold_two_to_six_papers_and_leftovers_close():
     (r"on $\mathrm{SE}(3)$ at $O(\epsilon^{-3})$", "on SE(3) at O(ϵ⁻³)"),
 ])
 def test_latex_to_plain_loses_no_text(raw, plain):
-    from citekit.output.markdown_text import latex_to_plain
-    assert latex_to_plain(raw) == plain
+    from citekit.text import latex_to_text
+    assert latex_to_text(raw) == plain
 
 
 def test_markdown_shows_record_text_as_written():

@@ -12,7 +12,7 @@ plain result object; the CLI only parses options and prints these results.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .config import Config, load_config
 
@@ -151,32 +151,33 @@ def list_json(start: str | Path | None = None, *, tags: list[str] | None = None,
     """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
     comes from the parsed-library cache instead of converting its LaTeX again, and an
     unchanged library decodes no entry at all."""
-    lib = load_library(start)
-    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
-    rows = _json_rows(lib)
-    lib.keep_memos()
-    return [rows[k] for k in keys]
+    return _listed(start, _JSON, lambda lib: entry_json, tags=tags, any_tag=any_tag, status=status)
 
 
 def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
                    status: str | None = None) -> str:
     """``json.dumps(list_json(...), ensure_ascii=False, indent=2)``, from per-entry texts
     kept in the cache (the indenting encoder is pure Python: most of ``list --json``)."""
-    lib = load_library(start)
-    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
-    texts = lib.memo_table(f"json-text:{JSON_SHAPE}", lambda e: _indented_json(lib.memo(_JSON, e, entry_json)))
-    lib.keep_memos()
-    return "[\n" + ",\n".join(texts[k] for k in keys) + "\n]" if keys else "[]"
+    texts = _listed(start, f"json-text:{JSON_SHAPE}", lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)),
+                    tags=tags, any_tag=any_tag, status=status)
+    return "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
 
 
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
                status: str | None = None) -> list[str]:
     """The lines of ``citekit list``: key, status, year, plain-text title and tags."""
+    return _listed(start, f"list-line:{JSON_SHAPE}", lambda lib: lambda e: _list_line(lib.memo(_JSON, e, entry_json)),
+                   tags=tags, any_tag=any_tag, status=status)
+
+
+def _listed(start: str | Path | None, kind: str, compute: Callable[[Library], Callable[[Entry], Any]], *,
+            tags: list[str] | None, any_tag: bool, status: str | None) -> list[Any]:
+    """One stored value of ``kind`` per entry passing the filters, in key order."""
     lib = load_library(start)
     keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
-    lines = lib.memo_table(f"list-line:{JSON_SHAPE}", lambda e: _list_line(lib.memo(_JSON, e, entry_json)))
+    table = lib.memo_table(kind, compute(lib))
     lib.keep_memos()
-    return [lines[k] for k in keys]
+    return [table[k] for k in keys]
 
 
 def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
@@ -192,10 +193,6 @@ def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
 #: bump when :func:`entry_json` or the list line changes shape: older stored values are dropped
 JSON_SHAPE = 1
 _JSON = f"json:{JSON_SHAPE}"
-
-
-def _json_rows(lib: Library) -> dict[str, dict[str, Any]]:
-    return lib.memo_table(_JSON, entry_json)
 
 
 def _list_line(row: dict[str, Any]) -> str:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cachefile import replace_quietly, stat_key
+
 CONFIG_NAME = "citekit.yaml"
 DEFAULT_KEY_FORMULA = "{author}{year}{title}"
 
@@ -120,7 +122,7 @@ class _ParsedConfig:
 
         self.path = Path(os.environ.get("CITEKIT_CACHE_DIR") or root / ".citekit") / "config.cache"
         here = Path(__file__).parent
-        code = tuple(_stat_key(here / name) for name in ("config.py", "config_schema.py"))
+        code = tuple(stat_key(here / name) for name in ("config.py", "config_schema.py"))
         self.key = (__version__, code, hashlib.sha256(raw).hexdigest())
 
     def read(self) -> dict[str, Any] | None:
@@ -136,31 +138,12 @@ class _ParsedConfig:
 
     def write(self, data: dict[str, Any]) -> None:
         import marshal
-        import secrets
 
         try:
             blob = marshal.dumps((self.key, data))
         except ValueError:  # not plain data: parse it every time
             return
-        if not self.path.parent.is_dir():  # only where a command made the cache folder already
-            return
-        tmp = self.path.with_name(f".config.cache.{secrets.token_hex(4)}.tmp")
-        try:
-            tmp.write_bytes(blob)
-            os.replace(tmp, self.path)
-        except OSError:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-
-
-def _stat_key(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns)
+        replace_quietly(self.path, blob, make_folder=False)  # only where a command made .citekit/ already
 
 
 def _check_schema(path: Path, data: dict[str, Any]) -> None:

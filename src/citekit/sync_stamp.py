@@ -20,13 +20,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 import time
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .library import parsed_cache
+from .cachefile import replace_quietly, stat_key
 from .library.lock import state_dir
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def stamp_path(refs_dir: Path) -> Path:
 
 def inputs(cfg: Config, *, offline: bool, ascii: bool | None) -> str:
     """A digest of everything a sync reads, cheap to compute (no notes file is read)."""
-    from .library.store import _read_pair
+    from .library.store import fingerprint_now
     from .notes.reader import notes_files
 
     digest = hashlib.sha256()
@@ -60,10 +59,8 @@ def inputs(cfg: Config, *, offline: bool, ascii: bool | None) -> str:
     files, problems = notes_files([cfg.notes_dir])
     add("notes-problems", *(str(p) for p in problems))
     for path in files:
-        add("note", str(path), _stat_key(path))
-    bib_data, side_data = _read_pair(cfg.refs_dir)
-    add("refs", parsed_cache.file_key(cfg.refs_dir / "library.bib", bib_data),
-        parsed_cache.file_key(cfg.refs_dir / "library.yaml", side_data))
+        add("note", str(path), stat_key(path))
+    add("refs", fingerprint_now(cfg.refs_dir))  # read and hashed only when their stat changed
     return digest.hexdigest()
 
 
@@ -97,14 +94,7 @@ def record(cfg: Config, digest: str, report: SyncReport) -> None:
     from dataclasses import asdict
 
     data = {"inputs": digest, "time": time.time(), "report": {**asdict(report), "requests": 0, "up_to_date": False}}
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        with suppress(OSError):
-            tmp.unlink()
+    replace_quietly(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
 
 def _trustworthy(report: SyncReport) -> bool:
@@ -113,14 +103,6 @@ def _trustworthy(report: SyncReport) -> bool:
         return True  # asked to stay offline (or built from the notes alone): nothing remote
     unresolved = sum(n for status, n in report.counts.items() if status != "resolved")
     return not (report.source_problems or report.pending or unresolved)
-
-
-def _stat_key(path: Path) -> tuple[int, int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def _code_stats() -> list[tuple[str, Any]]:
@@ -134,5 +116,5 @@ def _code_stats() -> list[tuple[str, Any]]:
         for name in sorted(names):
             if name.endswith((".py", ".yaml", ".json", ".txt")):
                 path = Path(folder) / name
-                out.append((str(path.relative_to(root)), _stat_key(path)[:2] if _stat_key(path) else None))
+                out.append((str(path.relative_to(root)), stat_key(path)))
     return out

@@ -39,7 +39,7 @@ from rapidfuzz import fuzz
 
 from . import venues
 from .ids import ARXIV_DOI_PREFIX, normalize_arxiv
-from .model import Candidate, Entry, Ids
+from .model import Candidate, Entry
 from .names import family_key, name_tokens, parse_name
 from .text import STOPWORDS, delatex, normalize_title
 

@@ -20,7 +20,8 @@ from pathlib import Path
 from ..model import Entry
 from ..output.bibtex import check_key
 from ..works import choose_survivor
-from .bibfile import Macros, Problem, collector_paused, read_bib_file, split_ids
+from .bibfile import Macros, Problem, read_bib_file, split_ids
+from .collector import collector_paused
 from .dedup import Match, analyse_matches, find_matches
 from .keys import make_key, suffixes
 from .merge import merge_entries

@@ -19,7 +19,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import LibraryError, WriteFailed
+from .errors import WriteFailed
 
 JOURNAL_NAME = ".citekit-journal"
 TEMP_MARK = ".citekit-new-"

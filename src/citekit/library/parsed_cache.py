@@ -26,6 +26,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
 FORMAT = 10  # bump when the stored shape changes
@@ -167,17 +168,15 @@ RACY_NS = 2_000_000_000
 
 
 def stat_pair(refs_dir: Path, names: tuple[str, str] = ("library.bib", "library.yaml")) -> tuple[Any, ...] | None:
-    """(size, mtime, ctime, inode) of both files; what git compares before hashing."""
+    """The :func:`~citekit.cachefile.stat_key` of both files (None for a missing one);
+    None when either cannot be stat'ed for another reason."""
     out = []
     for name in names:
-        try:
-            st = os.stat(Path(refs_dir) / name)
-        except FileNotFoundError:
-            out.append(None)
-            continue
-        except OSError:
+        path = Path(refs_dir) / name
+        key = stat_key(path)
+        if key is None and os.path.lexists(path):
             return None
-        out.append((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        out.append(key)
     return tuple(out)
 
 
@@ -274,7 +273,7 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
         write_memos(refs_dir, data["fingerprint"], data.pop("memos"))
     spans, parts = _pack({name: data.pop(name, {}) for name in PACKED})
     token = secrets.token_hex(8)
-    if not _write_raw(blob_path(refs_dir, token), parts):
+    if not replace_quietly(blob_path(refs_dir, token), parts):
         return
     data.update(spans, blobs=token)
     _write(cache_path(refs_dir), data)
@@ -286,20 +285,6 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
         (state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache").unlink()
 
 
-def _write_raw(path: Path, parts: list[bytes]) -> bool:
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as handle:
-            handle.writelines(parts)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        with suppress(OSError):
-            tmp.unlink()
-        return False
-
-
 def _read(path: Path) -> dict[str, Any] | None:
     try:
         data = marshal.loads(path.read_bytes())
@@ -309,14 +294,7 @@ def _read(path: Path) -> dict[str, Any] | None:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(marshal.dumps({**data, "format": FORMAT}))
-        os.replace(tmp, path)
-    except OSError:
-        with suppress(OSError):
-            tmp.unlink()
+    replace_quietly(path, marshal.dumps({**data, "format": FORMAT}))
 
 
 def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:

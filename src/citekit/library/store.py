@@ -11,15 +11,13 @@ and fields in a fixed order, so an unchanged library is rewritten byte for byte.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import marshal
 import operator
 import os
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import display_path
 from ..model import Entry, Ids, Location
 from . import parsed_cache
+from .collector import collector_paused
 from .errors import LibraryError
 from .journal import Transaction, journal_path, read_view, stale_temps
 
@@ -51,19 +50,6 @@ _SPLIT_RETRIES = 4
 # The safe loader and dumper, in C when libyaml is present: a 7,000-entry sidecar loads in
 # 2.4 s instead of 20 s. Both build only plain data (no arbitrary objects), exactly like
 # yaml.safe_load/safe_dump, and the C dumper writes the same bytes as the Python one.
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: building tens of thousands of acyclic objects
-    otherwise triggers full collections over an ever larger heap."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _yaml() -> tuple[Any, Any, Any]:
@@ -149,7 +135,7 @@ def _read_pair(refs: Path) -> tuple[bytes | None, bytes | None]:
     return out[0], out[1]
 
 
-def _fingerprint_now(refs: Path) -> tuple[Any, ...]:
+def fingerprint_now(refs: Path) -> tuple[Any, ...]:
     """Both files' fingerprint as they are now: from their stat when it is exactly as when
     they were last hashed, else by reading them."""
     if not journal_path(refs).exists():
@@ -213,7 +199,7 @@ class Library:
         lazy, decoded = self.__dict__["_lazy"], self._decoded
         if hasattr(lazy, "preload") and len(lazy) > len(decoded):
             lazy.preload()
-        with _gc_paused():
+        with collector_paused():
             entries = {key: decoded.get(key) or _entry_from_state(key, marshal.loads(blob))
                        for key, blob in lazy.items()}
         self.__dict__["entries"] = entries
@@ -246,9 +232,6 @@ class Library:
     def sorted_keys(self) -> list[str]:
         """Keys in the order of :meth:`sorted_entries`."""
         return sorted(self.keys(), key=str.lower)
-
-    def count(self) -> int:
-        return len(self._lazy) if self._is_lazy() else len(self.entries)
 
     # ---- paths -------------------------------------------------------------------------
     @property
@@ -374,7 +357,7 @@ class Library:
         lazy = self._lazy if self._is_lazy() else None
         if lazy is not None and hasattr(lazy, "preload") and len(lazy) - len(table) > 64:
             lazy.preload()  # many entries to decode: one read instead of one per entry
-        with _gc_paused():
+        with collector_paused():
             for key in self.keys():
                 if key in table:
                     out[key] = table[key]
@@ -445,7 +428,7 @@ class Library:
         """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
         if not self._memos_dirty or self._fingerprint is None:
             return
-        now = _fingerprint_now(self.refs_dir)
+        now = fingerprint_now(self.refs_dir)
         if now == self._fingerprint:  # only the memo files: the rest of the cache is as read
             parsed_cache.write_memos(self.refs_dir, now, {k: self._memos[k] for k in self._memos_dirty})
         self._memos_dirty = set()
@@ -476,7 +459,7 @@ class Library:
         wrote meanwhile. Only for a library not modified since it was loaded.
         """
         if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
-            if _fingerprint_now(self.refs_dir) == self._fingerprint:
+            if fingerprint_now(self.refs_dir) == self._fingerprint:
                 return self
         return Library.load(self.refs_dir)
 
@@ -486,7 +469,7 @@ class Library:
         """See :meth:`_load`; the cyclic garbage collector is paused meanwhile: building
         tens of thousands of acyclic objects otherwise triggers full collections over
         an ever larger heap, which made each load slower than the one before."""
-        with _gc_paused():
+        with collector_paused():
             return cls._load(refs_dir, use_cache=use_cache, recover=recover)
 
     @classmethod
@@ -806,7 +789,7 @@ class Library:
         With ``txn`` the files join a caller's transaction (e.g. with a key map) and are
         switched in by its commit; the parsed-library cache is refreshed after the switch.
         """
-        with _gc_paused():  # thousands of small acyclic objects, as in load
+        with collector_paused():  # thousands of small acyclic objects, as in load
             bib_text, side_text = self.render_files()
         own = txn is None
         txn = txn or Transaction(self.refs_dir)
@@ -831,7 +814,7 @@ class Library:
             bib_data, side_data = _read_pair(self.refs_dir)
         self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
                              parsed_cache.file_key(self.sidecar_path, side_data))
-        with _gc_paused():
+        with collector_paused():
             data = self._cache_data()
             parsed_cache.write(self.refs_dir, data)
         self._state_blobs = dict(data["entries"])

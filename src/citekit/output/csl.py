@@ -14,8 +14,8 @@ from typing import Any
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
 from ..model import Entry
+from ..text import latex_to_text
 from .bibtex import entry_fields, month_macro
-from .markdown_text import latex_to_plain
 
 #: BibTeX entry type -> CSL item type.
 CSL_TYPES = {
@@ -46,7 +46,7 @@ def plain_text(value: str) -> str:
     """
     if not re.search(r"[\\{}$~%&]|--", value):
         return value
-    return latex_to_plain(value)
+    return latex_to_text(value)
 
 
 def csl_title(value: str) -> str:

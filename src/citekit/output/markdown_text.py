@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from ..text import latex_to_text as latex_to_plain  # the one LaTeX -> text converter
-
 #: characters pandoc's Markdown gives a meaning to (backslash first, so escapes stay single)
 MARKDOWN_SPECIALS = "\\`*_[]<>#$@^~|&{}"
 _ESCAPE = re.compile("[" + re.escape(MARKDOWN_SPECIALS) + "]")

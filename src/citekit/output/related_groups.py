@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 from ..library.tags import TagRules
 from ..model import Entry
-from ..text import fold
-from .markdown_text import latex_to_plain
+from ..text import fold, latex_to_text
 
 MIN_SIZE, MAX_SIZE = 2, 6
 #: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried
@@ -63,7 +62,7 @@ def entry_text(entry: Entry, abstract: str, summary: str) -> str:
 
 
 def _plain(text: str) -> str:
-    return latex_to_plain(re.sub(r"(?<!\\)\$[^$]*\$", " ", text))
+    return latex_to_text(re.sub(r"(?<!\\)\$[^$]*\$", " ", text))
 
 
 def _surface_forms(texts: list[str]) -> dict[str, str]:

@@ -22,9 +22,9 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts, split_m
 
 from ..library.tags import TagRules, normalize_tag
 from ..model import Entry
-from ..text import fold, title_tokens
+from ..text import fold, latex_to_text, title_tokens
 from .latex import GLYPH_COMMANDS, sanitize
-from .markdown_text import escape_markdown, latex_to_plain
+from .markdown_text import escape_markdown
 from .sentences import (
     EMPH_CLOSE,
     EMPH_OPEN,
@@ -118,7 +118,7 @@ def mine_from_abstract(path: Path) -> Mine:
 # ---------------------------------------------------------------------------------------
 
 def _tokens(text: str) -> list[str]:
-    words = _WORD.findall(fold(latex_to_plain(text)))
+    words = _WORD.findall(fold(latex_to_text(text)))
     return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in words if w not in _STOP]
 
 
@@ -144,10 +144,10 @@ def abstract_of(entry: Entry) -> str:
 
 
 def _plain_keeping_edges(text: str) -> str:
-    """:func:`latex_to_plain` that keeps the spaces around the piece (math sits next to it)."""
+    """:func:`latex_to_text` that keeps the spaces around the piece (math sits next to it)."""
     lead = " " if text[:1].isspace() else ""
     tail = " " if text[-1:].isspace() and text.strip() else ""
-    return lead + latex_to_plain(text) + tail
+    return lead + latex_to_text(text) + tail
 
 
 def _cosine(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
@@ -215,7 +215,7 @@ def _authors(entry: Entry) -> list[str]:
     for person in split_multiple_persons_names(raw) if raw.strip() else []:
         parts = parse_single_name_into_parts(person, strict=False)
         family = " ".join([*parts.von, *parts.last]) or " ".join(parts.first)
-        names.append(latex_to_plain(family))
+        names.append(latex_to_text(family))
     return names
 
 
@@ -252,7 +252,7 @@ class _Style:
         raw = _TEXT_IN_MATH.sub(r"{\\\1}", raw)
         if self.fmt == "latex":
             return sanitize(_unicode_to_latex(raw))
-        return escape_markdown(latex_to_plain(raw))
+        return escape_markdown(latex_to_text(raw))
 
     def prose(self, raw: str) -> str:
         """:meth:`text`, with the emphasis kept from the source as ``\\emph{}`` or ``*...*``."""
@@ -343,7 +343,7 @@ def _context(entry: Entry) -> str:
     """The paper's own text, minus copies of its title (whose title case says nothing about names)."""
     summary = entry.summary if entry.summary and is_english(entry.summary) else ""
     text = " ".join(t for t in (abstract_of(entry), summary) if t)
-    title = latex_to_plain(entry.title or "")
+    title = latex_to_text(entry.title or "")
     for part in {title, *re.split(r"[:?]\s+", title)}:
         if len(part) > 12:
             text = re.sub(re.escape(part[1:]), " ", text, flags=re.I)
@@ -402,10 +402,10 @@ def _echoes_title(rest: str, title: str) -> bool:
     Such a sentence tells the reader less than the title does, so the paper is
     described from its title instead.
     """
-    words = title_tokens(latex_to_plain(rest))
+    words = title_tokens(latex_to_text(rest))
     if not words:
         return True
-    known = set(title_tokens(latex_to_plain(title)))
+    known = set(title_tokens(latex_to_text(title)))
     return sum(w in known for w in words) >= 0.8 * len(words)
 
 
@@ -510,7 +510,7 @@ def _shared_with_mine(entries: list[Entry], mine: Mine, everyone: list[Entry], l
     best = [w for w, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
     # the tokens are stems ("smoothnes"); show the word as the user's abstract writes it
     written = {}
-    for word in _WORD.findall(fold(latex_to_plain(" ".join([mine.title, mine.abstract, *mine.claims])))):
+    for word in _WORD.findall(fold(latex_to_text(" ".join([mine.title, mine.abstract, *mine.claims])))):
         written.setdefault(_tokens(word)[0] if _tokens(word) else word, word)
     return [written.get(w, w) for w in best]
 
