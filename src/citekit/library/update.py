@@ -220,25 +220,31 @@ class LibraryIndex:
 def _bounded_shortlist(postings: list[set[int]]) -> set[int]:
     """Entries worth a fuzzy comparison, from the postings of a title's words (rarest first).
 
-    The entries carrying any of the rarest words, as long as that stays a short list; a
-    word carried by more entries than :data:`_SHORTLIST_CAP` says little about which
-    paper this is, and comparing against all of them made a sync quadratic when titles
-    share their words (10,000 works: 37 s where 5,000 took 10). Failing a short list,
-    the entries carrying all of the rarest words together, narrowed word by word.
+    The entries carrying any of the rarest words, as long as each word is carried by at
+    most :data:`_SHORTLIST_CAP` entries; a word carried by more says little about which
+    paper this is, and comparing with all of them made a sync quadratic when titles share
+    their words (10,000 works: 37 s where 5,000 took 10). Those common words still count
+    together: the entries carrying all of them (narrowed word by word, rarest first) join
+    the list, so "Language and Memory" retyped is still found among thousands of titles
+    with "language" or "memory" in them; unless even the rarest of them is carried by
+    more than :data:`_NARROW_FROM` entries (a title of only very common words), which
+    would make every lookup cost a pass over a fixed share of the library.
     """
     postings = [p for p in postings if p]
     shortlist: set[int] = set()
     for posting in postings[:_RARE_WORDS]:
         if len(posting) <= _SHORTLIST_CAP:
             shortlist |= posting
-    if shortlist and len(shortlist) <= _SHORTLIST_CAP or not postings:
-        return shortlist
-    narrowed = postings[0]
-    for posting in postings[1:]:
+    common = [p for p in postings if len(p) > _SHORTLIST_CAP]
+    if common and len(common[0]) <= _NARROW_FROM:  # narrowing costs the size of what it starts from
+        narrowed = common[0]
+        for posting in common[1:]:
+            if len(narrowed) <= _SHORTLIST_CAP:
+                break
+            narrowed = narrowed & posting
         if len(narrowed) <= _SHORTLIST_CAP:
-            break
-        narrowed = narrowed & posting
-    return narrowed if len(narrowed) <= _SHORTLIST_CAP else set()
+            shortlist |= narrowed
+    return shortlist
 
 
 def look_alike_notices(index: LibraryIndex, entries: list[Entry]) -> list[str]:
@@ -274,6 +280,8 @@ def index_keys(entry: Entry) -> tuple[list[Any], str]:
 _RARE_WORDS = 3
 #: the most entries one title is compared with by fuzzy matching (see _bounded_shortlist)
 _SHORTLIST_CAP = 512
+#: the largest posting a title's common words are narrowed from (see _bounded_shortlist)
+_NARROW_FROM = 4096
 
 
 def find_entry(lib: Library, work: Work, built: tuple[str, dict[str, str]] | None = None,
