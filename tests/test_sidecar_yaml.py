@@ -194,7 +194,7 @@ def test_real_libraries_sidecar_is_byte_identical(rel: str, monkeypatch: pytest.
         handled = sum(fast_dump({e.key: store._to_sidecar(e, lib.ascii)}, CSAFE) is not None for e in lib.entries.values())
         lib._chunks.clear()
         lib._state_blobs.clear()
-        monkeypatch.setattr(sidecar_yaml, "fast_dump", lambda data, dumper: None)
+        monkeypatch.setattr(sidecar_yaml, "_written", lambda data, styles, shift: None)  # PyYAML writes all
         slow_bib, slow_side = lib.render_files()
     assert len(lib.entries) > 100
     assert fast_side == slow_side and fast_bib == slow_bib
@@ -225,3 +225,23 @@ def test_a_program_s_own_representer_is_left_to_pyyaml() -> None:
 
 def reference_with(data: object, dumper: type) -> str:
     return yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)
+
+
+def _shifted(text: str, shift: int) -> str:
+    return "".join(" " * shift + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+@settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.dictionaries(KEYS, sidecars(STRINGS, SCALARS), min_size=1, max_size=2),
+                          st.dictionaries(PLAIN_KEYS, sidecars(PLAIN_STRINGS, PLAIN_SCALARS), min_size=1, max_size=2)),
+                min_size=1, max_size=4),
+       st.sampled_from([0, 2, 4]))
+def test_many_documents_from_one_dumper_are_each_written_as_pyyaml_writes_them(docs: list, shift: int) -> None:
+    """The sidecar's entries: one dumper writes them all, each placed ``shift`` spaces in.
+    What it remembers between documents (styles, whole lines) never leaks into another
+    document at another depth."""
+    dump_one = sidecar_yaml.dumper_of(CSAFE)
+    for doc in docs:
+        assert dump_one(doc, shift) == _shifted(reference(doc), shift)
+        assert dump_one(doc, 0) == reference(doc)
+        assert dump(doc, CSAFE, shift) == _shifted(reference(doc), shift)

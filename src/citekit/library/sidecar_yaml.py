@@ -20,6 +20,7 @@ to the characters for which they are simple.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 #: the options the sidecar has always been written with (``library.yaml`` must not change)
@@ -27,7 +28,8 @@ DUMP_OPTIONS: dict[str, Any] = {"allow_unicode": True, "sort_keys": True, "width
 _WIDTH = 100
 #: libyaml writes a key longer than this (in UTF-8 bytes) as a complex ``? key`` key
 _SIMPLE_KEY_MAX = 128
-_MAX_DEPTH = 40  # far below the width, so an indent never reaches the folding column
+_MAX_DEPTH = 40
+_SHORT = 40  # values up to this length have their whole line remembered  # far below the width, so an indent never reaches the folding column
 
 # Characters a scalar written here may hold: libyaml's printable set (no tab, no control
 # character, no BOM, nothing beyond the BMP) minus its line breaks (U+2028, U+2029; U+0085
@@ -51,6 +53,9 @@ class _Styles:
     def __init__(self, resolvers: dict[Any, list[tuple[str, Any]]]) -> None:
         self.resolvers = resolvers
         self.cache: dict[str, tuple[int, str]] = {}
+        #: (indent, shift, key, value) -> a whole ``key: value`` line of a block mapping,
+        #: for the short values a sidecar repeats (types, years, journals, nulls)
+        self.lines: dict[tuple[int, int, str, str | None], str] = {}
         self.others: dict[tuple[type, Any], str] = {}
         wildcard = list(resolvers.get(None, []))
         self.by_first = {first: tuple(found + wildcard) for first, found in resolvers.items() if first is not None}
@@ -100,12 +105,13 @@ class _Styles:
         return text
 
 
-def _folded(written: str, column: int, indent: int, style: int) -> str:
+def _folded(written: str, column: int, indent: int, style: int, shift: int = 0) -> str:
     """``written`` placed after ``column`` characters, folded as libyaml folds a long scalar.
 
     libyaml breaks at a single space (none before, none after) once the column passed the
     width, and continues at ``indent``; a quoted scalar never breaks at its first or last
-    character. ``column`` includes the space written before the scalar.
+    character. ``column`` includes the space written before the scalar. ``shift``: spaces
+    added before every line of the whole document (not counted by libyaml's columns).
     """
     if column + len(written) <= _WIDTH or " " not in written:
         return written
@@ -117,7 +123,7 @@ def _folded(written: str, column: int, indent: int, style: int) -> str:
         word = words[i]
         if (column > _WIDTH and words[i - 1] and word
                 and not (style == _QUOTED and ((i == 1 and words[0] == "'") or (i == last and word == "'")))):
-            out.append("\n" + " " * indent)
+            out.append("\n" + " " * (indent + shift))
             column = indent
         else:
             out.append(" ")
@@ -128,10 +134,15 @@ def _folded(written: str, column: int, indent: int, style: int) -> str:
 
 
 class _Writer:
-    """One document's lines, appended to ``parts`` (each new line starts with its line break)."""
+    """One document's lines, appended to ``parts`` (each new line starts with its line break).
 
-    def __init__(self, styles: _Styles) -> None:
+    ``shift`` spaces go before every line, as if the document were nested that deep in a
+    larger one without changing where libyaml folds (the sidecar's per-entry blocks).
+    """
+
+    def __init__(self, styles: _Styles, shift: int = 0) -> None:
         self.styles = styles
+        self.shift = shift
         self.parts: list[str] = []
         self.seen: set[int] = set()
 
@@ -148,7 +159,7 @@ class _Writer:
             style, written = self.styles.cache.get(value) or self.styles.of(value)
             column += 1
             if column + len(written) > _WIDTH:
-                written = _folded(written, column, indent, style)
+                written = _folded(written, column, indent, style, self.shift)
             return " " + written
         if value is None or kind is bool or kind is int:
             return " " + self.styles.other(value)
@@ -167,20 +178,51 @@ class _Writer:
             keys = sorted(data)
         except TypeError:
             raise _Unsupported from None
-        pad = "\n" + " " * indent
+        shift = self.shift
+        lines = self.styles.lines
+        pad = "\n" + " " * (indent + shift)
         for key in keys:
+            value = data[key]
+            short = not inline and (value is None or (type(value) is str and len(value) <= _SHORT))
+            if short:
+                hit = lines.get((indent, shift, key, value))
+                if hit is not None:
+                    parts.append(hit)
+                    continue
             if type(key) is not str or (len(key) > _SIMPLE_KEY_MAX // 4 and len(key.encode("utf-8")) > _SIMPLE_KEY_MAX):
                 raise _Unsupported
             text = (cache.get(key) or of(key))[1]
             line = (" " if inline else pad) + text + ":"
             inline = False
-            value = data[key]
+            kind = type(value)
+            if kind is str:  # most values: scalar() inlined
+                style, written = cache.get(value) or of(value)
+                column = indent + len(text) + 2
+                if column + len(written) > _WIDTH:
+                    written = _folded(written, column, indent + 2, style, shift)
+                line += " " + written
+                parts.append(line)
+                if short:
+                    self._remember(indent, key, value, line)
+                continue
+            if kind is list and not value:  # no tags, no mentions
+                self.container(value)
+                parts.append(line + " []")
+                continue
             written = scalar(value, indent + len(text) + 1, indent + 2)
             if written is not None:
                 parts.append(line + written)
+                if short:
+                    self._remember(indent, key, value, line + written)
                 continue
             parts.append(line)
             self.collection(value, indent, True)
+
+    def _remember(self, indent: int, key: str, value: str | None, line: str) -> None:
+        lines = self.styles.lines
+        if len(lines) > 100_000:
+            lines.clear()
+        lines[(indent, self.shift, key, value)] = line
 
     def sequence(self, data: list[Any], indent: int, inline: bool) -> None:
         """A non-empty block sequence with dashes at ``indent``."""
@@ -188,7 +230,7 @@ class _Writer:
             raise _Unsupported
         self.container(data)
         parts, scalar = self.parts, self.scalar
-        pad = "\n" + " " * indent + "-"
+        pad = "\n" + " " * (indent + self.shift) + "-"
         for item in data:
             line = " -" if inline else pad
             inline = False
@@ -233,22 +275,31 @@ def _copied(dumper: Any) -> bool:
             and dumper.represent_mapping is Safe.represent_mapping and dumper.ignore_aliases is Safe.ignore_aliases)
 
 
-def fast_dump(data: Any, dumper: Any) -> str | None:
+def fast_dump(data: Any, dumper: Any, shift: int = 0) -> str | None:
     """What ``yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)`` returns, or None where this
-    module does not know it for sure. Only for libyaml's emitter (``CSafeDumper``)."""
+    module does not know it for sure. Only for libyaml's emitter (``CSafeDumper``).
+    ``shift``: spaces before every line (see :func:`dump`)."""
     if type(data) is not dict or not _copied(dumper):
         return None
+    return _written(data, _styles_of(dumper), shift)
+
+
+def _styles_of(dumper: Any) -> _Styles:
     resolvers = dumper.yaml_implicit_resolvers
     # what the remembered styles were worked out with (resolvers can be added at run time)
     shape = (id(resolvers), len(resolvers), *map(len, resolvers.values()))
     styles = _STYLES.get(shape)
     if styles is None or styles.resolvers is not resolvers:
         styles = _STYLES[shape] = _Styles(resolvers)
-    writer = _Writer(styles)
+    return styles
+
+
+def _written(data: dict[Any, Any], styles: _Styles, shift: int) -> str | None:
+    writer = _Writer(styles, shift)
     try:
         if not data:
             writer.container(data)
-            return "{}\n"
+            return " " * shift + "{}\n"
         writer.mapping(data, 0, inline=False)
     except (_Unsupported, RecursionError, ValueError):  # ValueError: an int too long for str()
         return None
@@ -256,11 +307,34 @@ def fast_dump(data: Any, dumper: Any) -> str | None:
     return text[1:] + "\n"  # the first key opens the document: no line break before it
 
 
-def dump(data: Any, dumper: Any) -> str:
-    """``yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)``: the same text, faster for sidecar data."""
-    text = fast_dump(data, dumper)
-    if text is None:
-        import yaml
+def dump(data: Any, dumper: Any, shift: int = 0) -> str:
+    """``yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)``: the same text, faster for sidecar data.
 
-        text = yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)
+    ``shift``: that many spaces before every line but blank ones, so a document can be
+    placed under a key of a larger one (the sidecar's entries) without being re-indented.
+    """
+    text = fast_dump(data, dumper, shift)
+    return text if text is not None else _by_pyyaml(data, dumper, shift)
+
+
+def dumper_of(dumper: Any) -> Callable[[Any, int], str]:
+    """:func:`dump` for many documents written with one dumper and no resolver added
+    meanwhile: what it checks of the dumper is checked once (the sidecar is a document
+    per entry)."""
+    styles = _styles_of(dumper) if _copied(dumper) else None
+
+    def dump_one(data: Any, shift: int = 0) -> str:
+        text = _written(data, styles, shift) if styles is not None and type(data) is dict else None
+        return text if text is not None else _by_pyyaml(data, dumper, shift)
+
+    return dump_one
+
+
+def _by_pyyaml(data: Any, dumper: Any, shift: int) -> str:
+    import yaml
+
+    text = yaml.dump(data, Dumper=dumper, **DUMP_OPTIONS)
+    if shift:
+        pad = " " * shift
+        text = "".join(pad + line if line.strip() else line for line in text.splitlines(keepends=True))
     return text

@@ -164,8 +164,9 @@ class Library:
     #: sidecar records whose entry is missing from library.bib (deleted by hand, or
     #: unreadable): kept, so their keys and metadata come back when the entry does
     detached: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: key -> (signature, library.bib text, sidecar text) of each entry as last rendered
-    _chunks: dict[str, tuple[bytes, str, str]] = field(default_factory=dict, repr=False, compare=False)
+    #: key -> (library.bib text, sidecar text) of each entry as last rendered; valid while
+    #: the entry equals its state in ``_state_blobs`` (both are refreshed by a write)
+    _chunks: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False, compare=False)
     #: the same, still marshalled as read from the cache (decoded when written)
     _chunk_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
     #: each entry's state as loaded from the cache: an entry still equal to it needs no work
@@ -450,7 +451,7 @@ class Library:
             chunk = marshal.loads(self._chunk_blobs[entry.key])
         if blob is None or chunk is None or (not unchanged and marshal.loads(blob) != _entry_state(entry)):
             return None
-        return chunk[1][:-1] if chunk[1].endswith("\n") else None
+        return chunk[0][:-1] if chunk[0].endswith("\n") else None
 
     def reloaded(self) -> "Library":
         """This library if both files are still the bytes it was loaded from, else a new load.
@@ -722,6 +723,7 @@ class Library:
         chunks = self._chunks
         blobs = self._state_blobs
         same_mode = self.ascii == self._loaded_ascii
+        dump = None
         for key in keys:
             entry = decoded.get(key)
             if entry is None and same_mode and key in blobs:  # never decoded: exactly as loaded
@@ -729,15 +731,14 @@ class Library:
                 if reused is None and key in self._chunk_blobs:
                     reused = marshal.loads(self._chunk_blobs[key])
                 if reused is not None:
-                    bib_parts.append(reused[1])
-                    yaml_parts.append(reused[2])
+                    bib_parts.append(reused[0])
+                    yaml_parts.append(reused[1])
                     continue
             if entry is None:
                 entry = self.entry_at(key)
                 assert entry is not None
             blob = blobs.get(key) if same_mode else None
-            as_loaded = blob is not None and marshal.loads(blob) == _entry_state(entry)
-            if as_loaded:
+            if blob is not None and marshal.loads(blob) == _entry_state(entry):
                 reused = chunks.get(key)
                 from_blob = reused is None and key in self._chunk_blobs
                 if from_blob:
@@ -747,29 +748,26 @@ class Library:
                     # a text still marshalled stays so (no copy decoded, then encoded again)
                     if not from_blob:
                         chunks[key] = reused
-                    bib_parts.append(reused[1])
-                    yaml_parts.append(reused[2])
+                    bib_parts.append(reused[0])
+                    yaml_parts.append(reused[1])
                     continue
+            else:  # changed since the load: values derived from it no longer hold
+                self._drop_memos(entry.key)
             blobs.pop(key, None)
             _as_the_file_names_it(entry)
             out = written_entry(entry)
             entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-            # repr, not marshal: marshal output depends on how objects are shared in memory
-            sig = hashlib.sha256(repr((_entry_state(entry), self.ascii)).encode("utf-8")).digest()
-            cached = chunks.get(entry.key)
-            if cached is None and entry.key in self._chunk_blobs:
-                cached = marshal.loads(self._chunk_blobs[entry.key])
             written = written_fields(out, ascii=self.ascii)
             meta = _to_sidecar(entry, self.ascii)
-            if cached is None or cached[0] != sig:
-                cached = (sig, entry_text(out, ascii=self.ascii, written=written) + "\n",
-                          _yaml_chunk(entry, self.ascii, meta))
-                if not as_loaded:  # values derived from the entry as loaded still hold
-                    self._drop_memos(entry.key)
+            if dump is None:
+                from .sidecar_yaml import dumper_of
+
+                dump = dumper_of(_yaml()[2])
+            rendered = (entry_text(out, ascii=self.ascii, written=written) + "\n", _yaml_chunk(entry, meta, dump))
             _keep_as_read_back(entry, out, self.ascii, meta, written)
-            chunks[entry.key] = cached
-            bib_parts.append(cached[1])
-            yaml_parts.append(cached[2])
+            chunks[entry.key] = rendered
+            bib_parts.append(rendered[0])
+            yaml_parts.append(rendered[1])
         keyset = set(keys)
         for key in [k for k in chunks if k not in keyset]:
             del chunks[key]
@@ -875,7 +873,9 @@ def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool, meta: dict[str, An
     the sidecar's view through the same conversion a load applies (sorted lists, hashed
     copies, mappings in key order as YAML writes them) and the fields as
     :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
-    fresh = _from_sidecar(entry.key, _yaml_order(meta))
+    # only the versions' records can hold mappings in another order than YAML's:
+    # _to_sidecar already sorts the rest, and ids are read by name
+    fresh = _from_sidecar(entry.key, {**meta, "versions": _yaml_order(meta["versions"])} if "versions" in meta else meta)
     fresh.entry_type = out.entry_type.strip().lower()
     fresh.fields = _as_read_back(out, ascii, written)
     entry.__dict__.update(fresh.__dict__)
@@ -979,7 +979,7 @@ def _same_value(generated: str, written: str) -> bool:
     """Whether a value read from library.bib is what citekit wrote, in UTF-8 or ASCII mode."""
     if generated.startswith(HASH_MARK):
         return generated == _digest(written)
-    if _norm(generated) == _norm(written):
+    if generated == written or _norm(generated) == _norm(written):
         return True
     if len(written) == 3 and written.isalpha():  # a month citekit wrote as its macro (December -> dec)
         from ..output.bibtex import month_macro
@@ -1039,9 +1039,15 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
         "tags": {"auto": sorted(e.tags_auto), "added": sorted(e.tags_added), "removed": sorted(e.tags_removed)},
         "mentions": [str(m) for m in e.mentions],
         "origin": e.origin,
-        "generated": {k: v for k, v in sorted(e.generated.items()) if not _by_hash(k, v, ascii)},
     }
-    hashed = {k: _digest(v)[len(HASH_MARK):] for k, v in sorted(e.generated.items()) if _by_hash(k, v, ascii)}
+    kept: dict[str, str] = {}
+    hashed: dict[str, str] = {}
+    for k, v in sorted(e.generated.items()):
+        if _by_hash(k, v, ascii):
+            hashed[k] = _digest(v)[len(HASH_MARK):]
+        else:
+            kept[k] = v
+    out["generated"] = kept
     if hashed:
         out["generated_hash"] = hashed
     optional = {
@@ -1057,12 +1063,10 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     return out
 
 
-def _yaml_chunk(entry: Entry, ascii: bool, meta: dict[str, Any] | None = None) -> str:
-    """One entry's block of the sidecar (``meta``: its :func:`_to_sidecar`), indented under ``entries:``."""
-    from .sidecar_yaml import dump
-
-    text = dump({entry.key: meta if meta is not None else _to_sidecar(entry, ascii)}, _yaml()[2])
-    return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
+def _yaml_chunk(entry: Entry, meta: dict[str, Any], dump: Callable[[Any, int], str]) -> str:
+    """One entry's block of the sidecar (``meta``: its :func:`_to_sidecar`), indented under
+    ``entries:``; ``dump``: a :func:`sidecar_yaml.dumper_of`, made once for all blocks."""
+    return dump({entry.key: meta}, 2)
 
 
 _STATE_FIELDS = ("entry_type", "fields", "status", "summary", "abstract", "tags_auto", "tags_added", "tags_removed",

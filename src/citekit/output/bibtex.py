@@ -86,11 +86,19 @@ def ordered_fields(fields: Mapping[str, str], *, keep_empty: bool = False) -> li
     and biber read an empty field without a warning, and dropping it would lose the user's text)."""
     lowered: dict[str, str] = {}
     for name, value in fields.items():
-        if value is None or (str(value).strip() == "" and not keep_empty):
+        if value is None:
             continue
-        lowered.setdefault(name.strip().lower(), str(value).strip())
-    rank = {name: i for i, name in enumerate(FIELD_ORDER)}
-    return sorted(lowered.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
+        text = (value if type(value) is str else str(value)).strip()
+        if text or keep_empty:
+            lowered.setdefault(name.strip().lower(), text)
+    return sorted(lowered.items(), key=_field_rank)
+
+
+_RANK = {name: i for i, name in enumerate(FIELD_ORDER)}
+
+
+def _field_rank(item: tuple[str, str]) -> tuple[int, str]:
+    return _RANK.get(item[0], len(_RANK)), item[0]
 
 
 def check_key(key: str) -> str:
@@ -106,6 +114,15 @@ def check_key(key: str) -> str:
 def braces_balanced(value: str) -> bool:
     """True when BibTeX would read the value as one field: its own brace count (which
     ignores backslashes) never drops below zero and ends at zero."""
+    if "}" not in value:  # most values: no braces, or an opening one that never closes
+        return "{" not in value
+    # innermost groups out, a level per round (in C): balanced when no brace is left;
+    # a value nested deeper than a title ever is gets the character loop instead
+    for _ in range(_GROUP_ROUNDS):
+        inner = _INNERMOST_GROUP.sub("", value)
+        if inner == value:
+            return "{" not in value and "}" not in value
+        value = inner
     depth = 0
     for ch in value:
         if ch == "{":
@@ -115,6 +132,10 @@ def braces_balanced(value: str) -> bool:
             if depth < 0:
                 return False
     return depth == 0
+
+
+_INNERMOST_GROUP = re.compile(r"\{[^{}]*\}")
+_GROUP_ROUNDS = 6
 
 
 def alias_value(aliases: Iterable[str], existing: str = "") -> str:
