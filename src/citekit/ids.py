@@ -17,13 +17,19 @@ ARXIV_RE = re.compile(rf"(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v(?P<version>\d+))?
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)")
 OPENREVIEW_ID_RE = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
+_DOI_RESOLVER = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/", re.I)
+_DOI_LABEL = re.compile(r"^doi:\s*", re.I)
+_ARXIV_LABEL = re.compile(r"^arxiv:\s*", re.I)
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", re.I)
+_DBLP_LABEL = re.compile(r"^DBLP:")
+_DBLP_URL = re.compile(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$")
+_DBLP_KEY = re.compile(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+")
 
 
 def normalize_doi(value: str) -> str | None:
     """Bare, lower-case DOI, or None when ``value`` holds none."""
     value = unquote(value.strip())
-    value = re.sub(r"^(?:https?://)?(?:dx\.)?doi\.org/", "", value, flags=re.I)
-    value = re.sub(r"^doi:\s*", "", value, flags=re.I)
+    value = _DOI_LABEL.sub("", _DOI_RESOLVER.sub("", value))
     m = DOI_RE.search(value)
     if not m:
         return None
@@ -36,8 +42,8 @@ def normalize_arxiv(value: str) -> str | None:
     low = value.lower()
     if low.startswith(ARXIV_DOI_PREFIX):
         value = value[len(ARXIV_DOI_PREFIX):]
-    value = re.sub(r"^arxiv:\s*", "", value, flags=re.I)
-    m = re.search(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", value, flags=re.I)
+    value = _ARXIV_LABEL.sub("", value)
+    m = _ARXIV_URL.search(value)
     if m:
         value = m.group(1)
     m = ARXIV_RE.fullmatch(value.strip().rstrip("/"))
@@ -66,11 +72,11 @@ def normalize_openreview(value: str) -> str | None:
 def normalize_dblp(value: str) -> str | None:
     """dblp record key (``conf/icml/SiPLPX25``) from a key, ``DBLP:`` citekey or URL."""
     value = value.strip()
-    value = re.sub(r"^DBLP:", "", value)
-    m = re.search(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$", value)
+    value = _DBLP_LABEL.sub("", value)
+    m = _DBLP_URL.search(value)
     if m:
         value = m.group(1)
-    if re.fullmatch(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+", value):
+    if _DBLP_KEY.fullmatch(value):
         return value
     return None
 

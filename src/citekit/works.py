@@ -76,6 +76,7 @@ _RELEASED = {"manual", "software", "book", "mvbook", "booklet", "dataset", "proc
              "collection", "mvcollection", "periodical"}
 _VERSION_IN_TEXT = re.compile(r"\b(?:version|release|v\.?|rev\.?|revision)\s*~?(\d+(?:\.\d+)*[a-z]?)", re.I)
 _EDITION_IN_TEXT = re.compile(r"\b(\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?:st|nd|rd|th)?\s+ed(?:ition|\.)", re.I)
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _KIND_WORDS = {
     "erratum": "erratum", "errata": "erratum", "corrigendum": "erratum", "corrigenda": "erratum",
     "correction": "erratum", "corrections": "erratum", "retraction": "retraction", "retracted": "retraction",
@@ -122,7 +123,7 @@ def inherited_fields(entry: Entry, parents: Mapping[str, Entry]) -> dict[str, st
     if "journal" not in fields and fields.get("journaltitle"):
         fields["journal"] = fields["journaltitle"]
     if "year" not in fields and fields.get("date"):
-        m = re.search(r"\d{4}", fields["date"])
+        m = _FOUR_DIGITS.search(fields["date"])
         if m:
             fields["year"] = m.group()
     return fields
@@ -287,7 +288,7 @@ def title_markers(norm: str) -> frozenset[str]:
 
 
 def _year_of(fields: Mapping[str, str]) -> int | None:
-    m = re.search(r"\d{4}", fields.get("year") or fields.get("date") or "")
+    m = _FOUR_DIGITS.search(fields.get("year") or fields.get("date") or "")
     return int(m.group()) if m else None
 
 

@@ -78,8 +78,11 @@ class LazyGroup(click.Group):
         Every write is one transaction, so an interrupted command left refs/ either as it was
         or fully written; the message says how to see which.
         """
+        from ..library.collector import one_command
+
         try:
-            return super().invoke(ctx)
+            with one_command():
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\ncitekit: interrupted. refs/ is either as it was or fully written (writes are all or "
                        "nothing); `citekit doctor` shows which.", err=True)

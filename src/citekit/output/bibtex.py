@@ -84,6 +84,21 @@ def ordered_fields(fields: Mapping[str, str], *, keep_empty: bool = False) -> li
     """Fields with lower-cased names, in :data:`FIELD_ORDER` then alphabetically; empty ones
     only with ``keep_empty`` (an imported or hand-written entry's ``OPTkey = {}``: bibtex
     and biber read an empty field without a warning, and dropping it would lose the user's text)."""
+    names = tuple(fields)
+    plan = _PLANS.get(names)
+    if plan is None:
+        plan = _order_plan(names)
+    if plan:  # no two names fold to one: each value goes to its place
+        values = tuple(fields.values())
+        out = []
+        for i, name in plan:
+            value = values[i]
+            if value is None:
+                continue
+            text = (value if type(value) is str else str(value)).strip()
+            if text or keep_empty:
+                out.append((name, text))
+        return out
     lowered: dict[str, str] = {}
     for name, value in fields.items():
         if value is None:
@@ -95,10 +110,25 @@ def ordered_fields(fields: Mapping[str, str], *, keep_empty: bool = False) -> li
 
 
 _RANK = {name: i for i, name in enumerate(FIELD_ORDER)}
+#: field names as a mapping holds them -> (position, written name) in the written order;
+#: () when two names fold to one (which one is kept then depends on the values)
+_PLANS: dict[tuple[str, ...], tuple[tuple[int, str], ...]] = {}
 
 
 def _field_rank(item: tuple[str, str]) -> tuple[int, str]:
     return _RANK.get(item[0], len(_RANK)), item[0]
+
+
+def _order_plan(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """Where each field goes, worked out once per set of names (a library repeats a few dozen)."""
+    written = [name.strip().lower() for name in names]
+    plan: tuple[tuple[int, str], ...] = ()
+    if len(set(written)) == len(written):
+        plan = tuple(sorted(enumerate(written), key=lambda item: _field_rank((item[1], ""))))
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[names] = plan
+    return plan
 
 
 def check_key(key: str) -> str:
