@@ -40,7 +40,7 @@ _FAST_FIELD = re.compile(r"\s*(" + _ID + r")\s*=\s*(?:\{(" + _INNER + r")\}|\"([
                          + _ID + r"))\s*")
 
 
-@dataclass
+@dataclass(slots=True)  # tens of thousands per library: slots make them cheaper to build
 class Token:
     """One operand of a value: a braced or quoted literal (inner text), a number or a macro name."""
 
@@ -48,7 +48,7 @@ class Token:
     text: str
 
 
-@dataclass
+@dataclass(slots=True)
 class RawField:
     name: str
     tokens: list[Token]
