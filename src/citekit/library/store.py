@@ -757,7 +757,9 @@ class Library:
             _as_the_file_names_it(entry)
             out = written_entry(entry)
             entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-            written = written_fields(out, ascii=self.ascii)
+            # out's fields are already what entry_fields() would make of them: names as
+            # the file writes them (just above), keywords and ids from tags and aliases
+            written = written_fields(out, out.fields, ascii=self.ascii)
             meta = _to_sidecar(entry, self.ascii)
             if dump is None:
                 from .sidecar_yaml import dumper_of
@@ -914,11 +916,13 @@ def written_entry(entry: Entry) -> Entry:
     ``keywords`` comes from the effective tags and ``ids`` from the aliases, so tags and
     old keys are visible to BibTeX users and to biblatex (which resolves ``ids``).
     """
+    from ..output.bibtex import alias_value
+
     fields = {k: v for k, v in entry.fields.items() if k not in DERIVED_FIELDS}
     if entry.tags:
         fields["keywords"] = ", ".join(entry.tags)
     if entry.aliases:
-        fields["ids"] = ", ".join(sorted(entry.aliases))
+        fields["ids"] = alias_value(sorted(entry.aliases))  # as the file will hold it
     out = Entry(key=entry.key, entry_type=entry.entry_type, fields=fields, origin=entry.origin)
     out.aliases = list(entry.aliases)
     return out
