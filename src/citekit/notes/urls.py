@@ -51,7 +51,6 @@ def markdown_links(text: str) -> list[tuple[str, str]]:
 
 
 _EMPTY_BRACKETS_RE = re.compile(r"[(<\[]\s*[)>\]]")
-_SPACES_RE = re.compile(r"\s+")
 _LINK_PUNCTUATION_RE = re.compile(r"[\s<>()\[\],;|]")
 
 
@@ -61,8 +60,9 @@ def strip_urls(text: str) -> str:
     if "://" in text:  # (both patterns need it: the common line without a URL skips them)
         text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
         text = URL_RE.sub(" ", text)
-    text = _EMPTY_BRACKETS_RE.sub(" ", text)  # brackets that held a URL
-    return _SPACES_RE.sub(" ", text).strip()
+    if "(" in text or "<" in text or "[" in text:
+        text = _EMPTY_BRACKETS_RE.sub(" ", text)  # brackets that held a URL
+    return " ".join(text.split())  # (str.split and the regex's \s agree on what is a space)
 
 
 @per_text
