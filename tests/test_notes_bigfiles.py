@@ -84,3 +84,40 @@ def test_pasted_entries_are_blanked_line_for_line() -> None:
     assert cut.split("\n") == ["intro @ mention", "", "", "", "text", "", "", "@comment{x}", "", ""]
     assert [(e.line, e.key, e.broken) for e in entries] == [(2, "a1", False), (6, "b2", False), (9, "broken", True)]
     assert entries[0].fields["title"] == "One"
+
+
+#: Lines that CommonMark reads as part of the paragraph above them (an ordered item that
+#: does not start at 1 cannot interrupt a paragraph), written right after a paragraph line.
+_CONTINUING_ITEMS = [
+    "2. Sharpness Aware Minimization Revisited — Ana Lima, Bo Chen",
+    "7) Training Deep Nets with Sublinear Memory Cost — Tianqi Chen, Bing Xu",
+    "12. Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In ICLR.",
+]
+
+
+@pytest.mark.parametrize("item", _CONTINUING_ITEMS)
+@pytest.mark.parametrize("before", ["A paragraph line about what the session covered", "- a list item first\nand its lazy line",
+                                    "> a quotation\nand its lazy line", "<div>\nan HTML block"])
+def test_markdown_piece_never_starts_inside_a_paragraph(item: str, before: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file over the piece size, built so that the first possible cut falls right before
+    an ordered item that continues the paragraph (or list item) above it."""
+    filler = "".join(f"Notes on session {i}: nothing to cite here, only remarks on the room.\n\n" for i in range(1000))
+    assert len(filler) > markdown_reader.CHUNK_CHARS
+    text = filler + before + "\n" + item + "\n\n- Deep Residual Learning for Image Recognition — Kaiming He, Xiangyu Zhang\n"
+    monkeypatch.setattr(markdown_reader, "CHUNK_CHARS", 10**9)
+    whole = _snapshot(text, "big.md")
+    monkeypatch.undo()
+    assert len(list(markdown_reader._chunks([text]))) > 1  # really read in pieces
+    assert _snapshot(text, "big.md") == whole
+
+
+@pytest.mark.parametrize("previous", ["", "```\n- in a fence\n```", "1. First item\nits lazy line"])
+def test_markdown_piece_may_start_at_an_item_that_opens_a_block(previous: str) -> None:
+    """After a blank line, a code fence or inside a list, an ordered item starts a block of
+    its own (or the next item), so a piece may start there: big numbered lists are still
+    read in pieces."""
+    filler = "".join(f"Notes on session {i}: nothing to cite here, only remarks on the room.\n\n" for i in range(1000))
+    text = filler + previous + "\n2. Sharpness Aware Minimization Revisited — Ana Lima, Bo Chen\n"
+    pieces = [piece for _line, piece in markdown_reader._chunks([text])]
+    assert any(p.startswith(("2. Sharpness", "1. First")) for p in pieces[1:])
+    assert extract_text(text, "big.md").mentions[-1].title == "Sharpness Aware Minimization Revisited"

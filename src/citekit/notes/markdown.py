@@ -84,7 +84,44 @@ class MarkdownDocument:
 CHUNK_CHARS = 64_000
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: lines that start a new top-level block whatever came before: a heading, a list item
+#: (but see :func:`_continues` for an ordered item right after a paragraph line)
 _SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
+#: a list item at the margin (group 1: an ordered item's number, group 2: its text)
+_ITEM_RE = re.compile(r"^(?:[-*+]|(\d{1,9})[.)])(?:[ \t]+(\S)|[ \t]*$)")
+_ATX_RE = re.compile(r"^#{1,6}(?:[ \t]|$)")
+
+
+def _block_state(line: str, state: str | None) -> str | None:
+    """What the text at the margin is inside once ``line`` is read: ``"paragraph"`` (a
+    paragraph that began at the margin), ``"quote"``, ``"item"`` (a list item's text, where
+    any list marker at the margin starts a new item), ``"html"`` (an HTML block, which runs
+    to the next blank line), or None after a blank line or a heading. Fences are handled
+    by the caller."""
+    if not line.strip():
+        return None
+    if state == "html":
+        return state
+    if line[:1] in (" ", "\t"):
+        return state or "paragraph"  # (an indented start is read as a paragraph: no cut before an item after it)
+    if line[:1] == ">":
+        return "quote"
+    if line[:1] == "<":
+        return state or "html"
+    if _ATX_RE.match(line):
+        return None
+    m = _ITEM_RE.match(line)
+    if m:
+        return state if _continues(m, state) else "item"
+    return state or "paragraph"
+
+
+def _continues(item: re.Match[str], state: str | None) -> bool:
+    """CommonMark: a list item may interrupt a paragraph only if it has text and, when
+    ordered, starts at 1; otherwise ``2. item`` after a paragraph line is more of that
+    paragraph (inside a list item's text, a marker at the margin always starts an item)."""
+    if state not in ("paragraph", "quote"):
+        return False
+    return item.group(2) is None or (item.group(1) is not None and int(item.group(1)) != 1)
 
 
 #: A big text is first cut into blocks of this many characters, dropped one by one as
@@ -120,6 +157,7 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     piece_start = 0  # offset in ``buf`` of the current piece's first character
     piece_line = 0
     fence: str | None = None
+    state: str | None = None  # see _block_state
     previous = ""
     pos = 0
     number = 0
@@ -142,9 +180,12 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
             if m:
                 fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
             if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
-                    and not previous.startswith((" ", "\t", ">", "|")) and not _detail_start(line)):
+                    and not previous.startswith((" ", "\t", ">", "|")) and state != "html"
+                    and not (state in ("paragraph", "quote") and (item := _ITEM_RE.match(line)) and _continues(item, state))
+                    and not _detail_start(line)):
                 yield piece_line, buf[piece_start:pos - 1]
                 piece_start, piece_line = pos, number
+            state = None if (m or fence is not None) else _block_state(line, state)
         previous = line
         pos = end + 1
         number += 1
