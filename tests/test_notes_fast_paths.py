@@ -7,6 +7,8 @@ checked against the full path on varied documents, including big ones read in pi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -105,3 +107,53 @@ def test_remembered_line_answers_equal_fresh_ones(text: str) -> None:
         m.hashtags.append("leaked")
         m.urls.append("https://example.org/leaked")
     assert _as_json(extract_text(text, "x.md")) == first
+
+
+_SIGNAL_PIECES = st.sampled_from([
+    "Adam", " ", "  ", "\t", " by ", "By ", "BY", "by", " et al", "et al.", "Et Al", "ET AL", " - ", "-", " -- ", "—", "–",
+    "(", "（", ";", "\"", "“", "”", "„", "«", "1999", "2026", "20", "19", "120233", "’26", "'99", "'9", "x", "İ", "ſ", "K",
+    "Kingma, D. P.", "(2015).", "Title. A; B. ICML 2026.", "\u00a0", "\u2003", "ß", "by\u00a0",
+])
+
+
+@given(st.lists(_SIGNAL_PIECES, max_size=12).map("".join) | st.text(max_size=40))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_reference_gate_agrees_with_the_full_pattern(text: str) -> None:
+    """The cheap substring tests in front of each part of the shape pattern never turn away
+    a line the one-pattern search accepts, and accept nothing it turns away."""
+    from citekit.notes import refline
+
+    assert refline.has_shape_signal(text) == bool(refline._SHAPE_SIGNAL_RE.search(text))
+
+
+_REFERENCE_PIECES = st.sampled_from([
+    "Attention Is All You Need", "Deep Residual Learning", " — ", " - ", " -- ", " by ", ", ", ". ", "; ", " and ", " & ",
+    "Ashish Vaswani", "Noam Shazeer", "Vaswani, A.", "Kingma, D. P.", "Ba, J.", "He K", "Zhang X", "et al.", "(2017)",
+    "(ICML 2026)", "(A. Lima & B. Chen, NeurIPS'25)", "ICML 2026", "NeurIPS'25", "2015", "In ICLR.", "“", "”", "\"",
+    "**", "[[", "]]", "(", ")", "Lunch", "Guy Wolf (Mila, UdeM)", "1. ", "[7] ",
+])
+
+
+@given(st.lists(_REFERENCE_PIECES, min_size=1, max_size=9).map("".join))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_reference_shapes_behind_their_gates_read_as_before(text: str) -> None:
+    """Each reference shape is tried only when the text has the character it cannot match
+    without; reading with the shapes' patterns applied to every text gives the same answer."""
+    from citekit.notes import refline
+
+    body = refline._REF_NUMBER_RE.sub("", text).strip()
+    for _rule, pattern in refline._AUTHORS_FIRST:
+        if pattern.match(body):
+            assert "19" in body or "20" in body
+    for needle, regex in ((";", r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$"),
+                          ("by", r"\s+by\s+")):
+        if re.search(regex, text):
+            assert needle in text
+    if re.match(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$", text):
+        assert ")" in text or "）" in text
+    if len(refline._DASH_SPLIT_RE.split(text)) > 1:
+        assert "-" in text or "—" in text or "–" in text
+    if refline._VENUE_TAIL_RE.search(text):
+        assert text.rstrip()[-1:].isdigit()
+    if refline._QUOTED_TITLE_RE.search(text):
+        assert refline._ANY_QUOTE_RE.search(text)
