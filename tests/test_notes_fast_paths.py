@@ -157,3 +157,50 @@ def test_reference_shapes_behind_their_gates_read_as_before(text: str) -> None:
         assert text.rstrip()[-1:].isdigit()
     if refline._QUOTED_TITLE_RE.search(text):
         assert refline._ANY_QUOTE_RE.search(text)
+
+
+_LINE_PIECES = st.sampled_from([
+    "Lunch", "lunch", "LUNCH", "w/", "W/ Jane", "Coffee chat", "meet-up", "Meetup", "Invited Talk", "invited  talk", "Booth",
+    "Day 3", "day2", "3日目", "7/6 Mon", "HND->GMP", "hnd → gmp", "HND - > GMP", "->", "→", "ランチ", "セッション",
+    "Adam", "Scaling", " ", "  ", "\t", "(MIT)", "ſocial", "İnvited talk", "Ｋeynote", "Keynote", "K", "é", "日本語",
+    "arXiv:2401.00001", "ARXIV 2401.00001v2", "arxiv:cs.LG/0701001", "arXİv:2401.00002", "2401.00003", "1706.03762v5",
+    "doi:10.1145/3133956.3134012", "DOI: 10.48550/arXiv.2401.00004", "10.1000/xyz", "https://arxiv.org/abs/2401.00005",
+    "(https://doi.org/10.1000/abc)", "[pdf](https://x.org/2401.00006.pdf)", ".", "/", "12345", "2026",
+])
+_LINES = st.lists(_LINE_PIECES, max_size=10).map("".join) | st.text(max_size=30)
+
+
+@given(_LINES)
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_line_rule_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """The event/day rule, the share of Latin letters and the identifiers written in a line
+    give what their full patterns give, for ASCII lines (where the shortcuts apply) and
+    others, including letters that match ASCII ones only when case is ignored."""
+    from citekit.notes import shapes, textids
+
+    full_event = bool(shapes._EVENT_RE.search(text) or shapes._DAY_RE.search(text.strip()))
+    assert shapes.looks_like_event.__wrapped__(text) == full_event
+    letters = sum(map(str.isalpha, text))
+    share = len(shapes._LATIN_LETTER_RE.findall(text)) / letters if letters else 0.0
+    assert shapes.latin_share(text) == share
+    assert textids.find_text_ids.__wrapped__(text) == _text_ids_without_shortcuts(text)
+
+
+def _text_ids_without_shortcuts(text: str) -> list:
+    """:func:`citekit.notes.textids.find_text_ids` with every pattern run on every text."""
+    from citekit.notes import textids
+
+    blank = textids._outside_urls(text)
+    found, taken = [], []
+    for m in textids._DOI_RE.finditer(blank):
+        doi = textids.normalize_doi(m.group("id"))
+        if doi and all(m.end() <= s or m.start() >= e for s, e in taken):
+            arxiv = doi.startswith("10.48550/arxiv.")
+            found.append(textids.TextId("arxiv" if arxiv else "doi", doi.split("arxiv.", 1)[1] if arxiv else doi, m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    for regex in (textids._ARXIV_LABELLED_RE, textids._ARXIV_BARE_RE):
+        for m in regex.finditer(blank):
+            if all(m.end() <= s or m.start() >= e for s, e in taken):
+                found.append(textids.TextId("arxiv", m.group("id"), m.start(), m.end()))
+                taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda t: t.start)
