@@ -204,3 +204,25 @@ def _text_ids_without_shortcuts(text: str) -> list:
                 found.append(textids.TextId("arxiv", m.group("id"), m.start(), m.end()))
                 taken.append((m.start(), m.end()))
     return sorted(found, key=lambda t: t.start)
+
+
+_MD_LINES = st.sampled_from([
+    "Title line", "===", "---", "  ---", "> quoted title", "> ---", "- item", "  - nested", "1. first", "2. second",
+    "| title | authors |", "|---|---|", "| Adam | Kingma |", "a | b", "--|--", "Term", ": definition", "~ definition",
+    "  : indented definition", "", "    code", "```", "# Heading", "Setext two", "-", "* * *", "[^1]: footnote",
+    "[ref]: https://arxiv.org/abs/2401.00001", "<div>", "</div>", "Attention Is All You Need — Ashish Vaswani, Noam Shazeer",
+    "  authors:: Ana Lima", "> [!note] Callout", "\t- tab item", "=== not underline", "- - -",
+])
+
+
+@given(st.lists(_MD_LINES, max_size=30).map("\n".join))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str) -> None:
+    """Leaving out the setext-heading, table and definition-list rules for a text that has
+    no line they could start from changes no token."""
+    from citekit.notes import markdown
+
+    def tokens(parser):
+        return [(t.type, t.tag, t.map, t.content, t.level, t.markup) for t in parser.parse(text)]
+
+    assert tokens(markdown._parser_for(text)) == tokens(markdown._parser())

@@ -37,36 +37,65 @@ _YEAR_COLUMNS = {"year", "年", "発表年"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
 _PARSER: Any = None
+#: Parsers without the block rules a text cannot use, by the rules left out (see :func:`_parser_for`).
+_PARSERS: dict[frozenset[str], Any] = {}
+#: A setext heading's underline (``===`` or ``---`` alone on a line, maybe indented or quoted).
+_UNDERLINE_RE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.M)
+#: A definition-list marker (``: definition``, ``~ definition``) at the start of a line.
+_DEFINITION_RE = re.compile(r"^[ \t>]*[:~]", re.M)
 #: Blocks nested deeper than this (lists in lists in quotes ...) are not parsed as Markdown;
 #: their lines are read by the indentation outline reader instead, and reported.
 MAX_NESTING = 60
 _LEAF_BLOCKS = {"paragraph_open", "heading_open", "fence", "code_block", "html_block", "hr", "front_matter", "tr_open", "dt_open", "footnote_reference_open"}
 
 
+def _parser_for(text: str) -> Any:
+    """The parser for ``text``: without the setext-heading, table and definition-list rules
+    when ``text`` has no line any of them could start from (an underline, a ``|``, a
+    ``:``/``~`` marker). Each rule left out gives the same tokens, since it could only
+    have failed; the setext rule alone re-scanned every paragraph, a third of the parse."""
+    if "\r" in text:  # (lines not yet split the way the patterns expect)
+        return _parser()
+    skip = frozenset(rule for rule, used in (
+        ("lheading", _UNDERLINE_RE.search(text)), ("table", "|" in text), ("deflist", _DEFINITION_RE.search(text)),
+    ) if not used)
+    parser = _PARSERS.get(skip)
+    if parser is None:
+        parser = _PARSERS[skip] = _new_parser()
+        if skip:
+            parser.disable(sorted(skip))
+    return parser
+
+
 def _parser() -> Any:
     global _PARSER
     if _PARSER is None:
-        from markdown_it import MarkdownIt
-        from mdit_py_plugins.deflist import deflist_plugin
-        from mdit_py_plugins.footnote import footnote_plugin
-        from mdit_py_plugins.front_matter import front_matter_plugin
-
-        # Only the block structure is used (inline text is read from its source), so the
-        # inline pass, which is most of markdown-it's time, is switched off; the task-list
-        # plugin is kept for the record but a task's "[ ]" is stripped from the raw text.
-        _PARSER = (
-            MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
-            .enable(["table", "strikethrough"])
-            .use(front_matter_plugin)
-            .use(footnote_plugin)
-            .use(deflist_plugin)
-        )
-        _PARSER.disable(["inline", "text_join"], ignoreInvalid=True)
-        # footnote definitions ("[^1]: Kingma, D. P., & Ba, J. (2015). Adam ...") stay where
-        # they are written: the tail rule would move them to the end, and only when an
-        # inline reference (which is not parsed here) points to them
-        _PARSER.disable(["footnote_tail"], ignoreInvalid=True)
+        _PARSER = _new_parser()
     return _PARSER
+
+
+def _new_parser() -> Any:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.deflist import deflist_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    # Only the block structure is used (inline text is read from its source), so the
+    # inline pass, which is most of markdown-it's time, is switched off; the task-list
+    # plugin is kept for the record but a task's "[ ]" is stripped from the raw text.
+    parser = (
+        MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+        .enable(["table", "strikethrough"])
+        .use(front_matter_plugin)
+        .use(footnote_plugin)
+        .use(deflist_plugin)
+    )
+    parser.disable(["inline", "text_join"], ignoreInvalid=True)
+    # footnote definitions ("[^1]: Kingma, D. P., & Ba, J. (2015). Adam ...") stay where
+    # they are written: the tail rule would move them to the end, and only when an
+    # inline reference (which is not parsed here) points to them
+    parser.disable(["footnote_tail"], ignoreInvalid=True)
+    return parser
 
 
 @dataclass
@@ -252,7 +281,7 @@ def _block_tree(tokens: list[Any]) -> list[_Block]:
 
 
 def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
-    tokens = _parser().parse(text)
+    tokens = _parser_for(text).parse(text)
     roots: list[Node] = []
     _Builder(doc, file).blocks(_block_tree(tokens), roots)
     if any(t.level >= MAX_NESTING - 2 for t in tokens):
