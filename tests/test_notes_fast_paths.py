@@ -186,6 +186,29 @@ def test_line_rule_shortcuts_answer_as_the_full_patterns(text: str) -> None:
     assert textids.find_text_ids.__wrapped__(text) == _text_ids_without_shortcuts(text)
 
 
+_VENUE_PIECES = st.sampled_from([
+    "ICML", "icml", "NeurIPS", "Neurips", "ICLR", "COLT", "ACL", " ", "2026", "1999", "2100", "26", "'26", "’25", "' 24",
+    "ICML2026", "ICML'26", "ICML ’ 25", "(", ")", "**", "_", "~~", "==", "`", "[[", "](", "\"", "“", "„", "«", "Title",
+    "٢٠٢٦", "२०२६", "Ｉ", "x", "-", "ſ",
+])
+
+
+@given(st.lists(_VENUE_PIECES, max_size=8).map("".join) | st.text(max_size=20))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_venue_and_markup_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """A venue named in text is looked for only where a year could follow it; a title is
+    cleaned of markup only when it holds some: both as the full patterns say."""
+    from citekit import venues
+    from citekit.notes import extract
+
+    m = venues._HEADING_RE.search(text)
+    if m is None:
+        assert venues.from_text(text) == (None, None)
+    else:
+        assert venues.from_text(text)[0] == venues.canonical(m.group("venue"))
+    assert extract._has_markup(text) == bool(extract._HAS_MARKUP_RE.search(text))
+
+
 def _text_ids_without_shortcuts(text: str) -> list:
     """:func:`citekit.notes.textids.find_text_ids` with every pattern run on every text."""
     from citekit.notes import textids

@@ -287,7 +287,7 @@ def _title_venue(title: str) -> tuple[str, tuple[str | None, int | None] | None]
     """The title without emphasis, quotes and a trailing ``(ICML 2026)``, and that venue."""
     if len(title) > 4 and title[:2] == title[-2:] and title[:2] in ("**", "__"):
         title = title[2:-2].strip()
-    title = unquote_title(strip_markup(title)) if _HAS_MARKUP_RE.search(title) else title
+    title = unquote_title(strip_markup(title)) if _has_markup(title) else title
     venue, year = from_text(title)
     if venue and re.search(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$", title):
         return re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", title), (venue, year)
@@ -301,6 +301,13 @@ _GENERIC_LINK_RE = re.compile(
 )
 _TASK_MARKER_RE = re.compile(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
 _HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
+
+
+def _has_markup(title: str) -> bool:
+    """``_HAS_MARKUP_RE.search(title)`` as substring tests (the pattern tries each branch
+    at every position)."""
+    return ("*" in title or "_" in title or "~~" in title or "==" in title or "`" in title or "[[" in title
+            or "](" in title or title[:1] in ("\"", "“", "„", "«"))
 
 
 def _without_markdown_links(text: str) -> str:

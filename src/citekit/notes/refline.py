@@ -539,7 +539,8 @@ def _parse_reference(text: str) -> Reference | None:
         return None
     text = " ".join(text.split())
     plain = strip_markup(text)
-    plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
+    if ")" in plain or "）" in plain:
+        plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
     if _quoted_sentence(plain):
         return None
     for candidate in (plain,):
