@@ -249,3 +249,12 @@ def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str)
         return [(t.type, t.tag, t.map, t.content, t.level, t.markup) for t in parser.parse(text)]
 
     assert tokens(markdown._parser_for(text)) == tokens(markdown._parser())
+
+
+@given(st.lists(st.sampled_from(["www", "m", "arxiv", "org", "youtube", "com", "x", "co", "github", "io", "", "sub-d", "medium"]), max_size=5).map(".".join))
+@settings(max_examples=300, deadline=None, derandomize=True)
+def test_site_lookup_by_dot_suffix_matches_each_site_tested_in_turn(host: str) -> None:
+    from citekit.notes import urls
+
+    for sites in (urls._PAPER_HOSTS, urls._VIDEO_HOSTS, urls._SOCIAL_HOSTS, urls._BLOG_HOSTS, frozenset({"x.com", "co", "io"})):
+        assert urls._on_site(host, sites) == any(host == h or host.endswith("." + h) for h in sites)

@@ -371,8 +371,10 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         for child in node.children:
+            if child.is_detail:
+                continue  # (read with the details of ``node``; nothing below it is visited)
             stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) and not child.is_detail else []
+            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details, or a whole paper line
             inner.extend(found)
