@@ -316,7 +316,7 @@ def _quoted(text: str) -> Reference | None:
 
 def _quoted_sentence(text: str) -> bool:
     """``"All models are wrong, but some are useful." — George Box``: a quotation."""
-    m = re.match(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]", text)
+    m = re.match(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]", text) if text[:1] in ("\"", "“", "„", "«") else None
     return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
 
 

@@ -133,7 +133,8 @@ def latin_share(text: str) -> float:
 @per_text
 def looks_like_event(text: str) -> bool:
     """Meals, chats, socials, sessions, day and travel headings."""
-    if not text.isascii() or any(w in text.lower() for w in _EVENT_WORDS):  # (an ASCII line without them cannot match)
+    low = text.lower()
+    if not text.isascii() or any(w in low for w in _EVENT_WORDS):  # (an ASCII line without them cannot match)
         if _EVENT_RE.search(text):
             return True
     text = text.strip()

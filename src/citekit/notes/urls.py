@@ -36,6 +36,8 @@ _VIDEO_HOSTS = frozenset(("youtube.com", "www.youtube.com", "youtu.be", "vimeo.c
 _SOCIAL_HOSTS = frozenset(("twitter.com", "x.com", "bsky.app", "mastodon.social", "www.linkedin.com", "threads.net"))
 _BLOG_HOSTS = frozenset(("medium.com", "substack.com", "zenn.dev", "qiita.com", "note.com", "notion.site", "lesswrong.com", "www.lesswrong.com", "wordpress.com", "blogspot.com", "hashnode.dev"))
 _NOTEBOOK_HOSTS = frozenset(("colab.research.google.com", "kaggle.com", "www.kaggle.com"))
+_TALK_PATH_RE = re.compile(r"tutorial|keynote|invited[-_]?talk")
+_BLOG_PATH_RE = re.compile(r"/(?:posts?|blog|articles?)/")
 _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
@@ -47,6 +49,8 @@ def find_urls(text: str) -> list[str]:
 
 def markdown_links(text: str) -> list[tuple[str, str]]:
     """``[label](url)`` pairs of Markdown links."""
+    if "](" not in text:
+        return []
     return [(m.group(1), m.group(2)) for m in _MD_LINK_RE.finditer(text)]
 
 
@@ -84,7 +88,7 @@ def classify_url(url: str) -> UrlKind:
     _venue, _year, kind = from_url(url)
     if kind is not None:
         return "paper" if kind in PAPER_EVENT_KINDS else "talk"
-    if re.search(r"tutorial|keynote|invited[-_]?talk", low_path):
+    if _TALK_PATH_RE.search(low_path):
         return "talk"
     if "/slides/" in low_path or host in _SLIDES_HOSTS or "slides" in low_path.rsplit("/", 1)[-1]:
         return "slides"
@@ -104,7 +108,7 @@ def classify_url(url: str) -> UrlKind:
         return "video"
     if _on_site(host, _SOCIAL_HOSTS):
         return "social"
-    if _on_site(host, _BLOG_HOSTS) or re.search(r"/(?:posts?|blog|articles?)/", low_path) and not host.endswith(("arxiv.org", "openreview.net")):
+    if _on_site(host, _BLOG_HOSTS) or _BLOG_PATH_RE.search(low_path) and not host.endswith(("arxiv.org", "openreview.net")):
         return "blog"
     if host in _NOTEBOOK_HOSTS:
         return "other"
