@@ -189,7 +189,7 @@ def test_line_rule_shortcuts_answer_as_the_full_patterns(text: str) -> None:
 _VENUE_PIECES = st.sampled_from([
     "ICML", "icml", "NeurIPS", "Neurips", "ICLR", "COLT", "ACL", " ", "2026", "1999", "2100", "26", "'26", "’25", "' 24",
     "ICML2026", "ICML'26", "ICML ’ 25", "(", ")", "**", "_", "~~", "==", "`", "[[", "](", "\"", "“", "„", "«", "Title",
-    "٢٠٢٦", "२०२६", "Ｉ", "x", "-", "ſ",
+    "٢٠٢٦", "२०२६", "Ｉ", "x", "-", "ſ", "[ ] ", "[x] ", "[-]", "TODO ", "DONE  ", "LATER ", "todo ",
 ])
 
 
@@ -197,7 +197,8 @@ _VENUE_PIECES = st.sampled_from([
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_venue_and_markup_shortcuts_answer_as_the_full_patterns(text: str) -> None:
     """A venue named in text is looked for only where a year could follow it; a title is
-    cleaned of markup only when it holds some: both as the full patterns say."""
+    cleaned of markup only when it holds some; a task marker is removed by one anchored
+    match: all as the full patterns say."""
     from citekit import venues
     from citekit.notes import extract
 
@@ -207,6 +208,7 @@ def test_venue_and_markup_shortcuts_answer_as_the_full_patterns(text: str) -> No
     else:
         assert venues.from_text(text)[0] == venues.canonical(m.group("venue"))
     assert extract._has_markup(text) == bool(extract._HAS_MARKUP_RE.search(text))
+    assert extract._without_task_marker(text) == extract._TASK_MARKER_RE.sub("", text)
 
 
 def _text_ids_without_shortcuts(text: str) -> list:

@@ -260,11 +260,11 @@ def _read_title_line(text: str) -> _TitleLine:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = own.value
-    text = strip_to_read(_TASK_MARKER_RE.sub("", text))  # before links become their text: "Read [Title](url)"
+    text = strip_to_read(_without_task_marker(text))  # before links become their text: "Read [Title](url)"
     urls = [url for _label, url in markdown_links(text)] + find_urls(_without_markdown_links(text))
     tags = tuple(hashtags(text))
-    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
-    title = strip_to_read(_TASK_MARKER_RE.sub("", title))
+    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text) if "](" in text else text))
+    title = strip_to_read(_without_task_marker(title))
     kind = kind_prefix(title)
     if kind is not None:
         title = kind[1]
@@ -300,6 +300,13 @@ _GENERIC_LINK_RE = re.compile(
     re.I,
 )
 _TASK_MARKER_RE = re.compile(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
+def _without_task_marker(text: str) -> str:
+    """``text`` without a leading task box or keyword (``[ ] TODO``); the pattern is
+    anchored, so one match at the start replaces a substitution that tries every position."""
+    end = _TASK_MARKER_RE.match(text).end()  # type: ignore[union-attr]  (every part is optional: it always matches)
+    return text[end:] if end else text
+
+
 _HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
 
 
