@@ -33,6 +33,10 @@ ORG_SECTIONS = [
     "* 論文メモ\n** 大規模言語モデルの推論 :llm:\n   :PROPERTIES:\n   :AUTHORS:  山田 太郎, 佐藤 花子\n   :URL:      https://openreview.net/forum?id=AbCdEf123\n   :END:\n",
     "#+begin_src python\n* not a heading in a block\n#+end_src\n",
     "* Reading list\n- Deep Residual Learning for Image Recognition (He, Zhang, Ren & Sun, CVPR 2016)\n- https://arxiv.org/abs/1512.03385\n",
+    "* Authors: Ana Lima, Bo Chen\n",
+    "* Optimizers reading group  :optim:reading:\n** Adam: A Method for Stochastic Optimization\n   - Authors: Diederik P. Kingma, Jimmy Ba\n",
+    "* TODO Second-order methods :ml:@home:\n** Shampoo: Preconditioned Stochastic Tensor Optimization — Vineet Gupta, Tomer Koren, Yoram Singer\n",
+    "* Venue: NeurIPS 2025 :conf:\n",
 ]
 
 MD_SECTIONS = [
@@ -84,3 +88,58 @@ def test_pasted_entries_are_blanked_line_for_line() -> None:
     assert cut.split("\n") == ["intro @ mention", "", "", "", "text", "", "", "@comment{x}", "", ""]
     assert [(e.line, e.key, e.broken) for e in entries] == [(2, "a1", False), (6, "b2", False), (9, "broken", True)]
     assert entries[0].fields["title"] == "One"
+
+
+#: Lines that CommonMark reads as part of the paragraph above them (an ordered item that
+#: does not start at 1 cannot interrupt a paragraph), written right after a paragraph line.
+_CONTINUING_ITEMS = [
+    "2. Sharpness Aware Minimization Revisited — Ana Lima, Bo Chen",
+    "7) Training Deep Nets with Sublinear Memory Cost — Tianqi Chen, Bing Xu",
+    "12. Kingma, D. P., & Ba, J. (2015). Adam: A method for stochastic optimization. In ICLR.",
+]
+
+
+@pytest.mark.parametrize("item", _CONTINUING_ITEMS)
+@pytest.mark.parametrize("before", ["A paragraph line about what the session covered", "- a list item first\nand its lazy line",
+                                    "> a quotation\nand its lazy line", "<div>\nan HTML block"])
+def test_markdown_piece_never_starts_inside_a_paragraph(item: str, before: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file over the piece size, built so that the first possible cut falls right before
+    an ordered item that continues the paragraph (or list item) above it."""
+    filler = "".join(f"Notes on session {i}: nothing to cite here, only remarks on the room.\n\n" for i in range(1000))
+    assert len(filler) > markdown_reader.CHUNK_CHARS
+    text = filler + before + "\n" + item + "\n\n- Deep Residual Learning for Image Recognition — Kaiming He, Xiangyu Zhang\n"
+    monkeypatch.setattr(markdown_reader, "CHUNK_CHARS", 10**9)
+    whole = _snapshot(text, "big.md")
+    monkeypatch.undo()
+    assert len(list(markdown_reader._chunks([text]))) > 1  # really read in pieces
+    assert _snapshot(text, "big.md") == whole
+
+
+@pytest.mark.parametrize("previous", ["", "```\n- in a fence\n```", "1. First item\nits lazy line"])
+def test_markdown_piece_may_start_at_an_item_that_opens_a_block(previous: str) -> None:
+    """After a blank line, a code fence or inside a list, an ordered item starts a block of
+    its own (or the next item), so a piece may start there: big numbered lists are still
+    read in pieces."""
+    filler = "".join(f"Notes on session {i}: nothing to cite here, only remarks on the room.\n\n" for i in range(1000))
+    text = filler + previous + "\n2. Sharpness Aware Minimization Revisited — Ana Lima, Bo Chen\n"
+    pieces = [piece for _line, piece in markdown_reader._chunks([text])]
+    assert any(p.startswith(("2. Sharpness", "1. First")) for p in pieces[1:])
+    assert extract_text(text, "big.md").mentions[-1].title == "Sharpness Aware Minimization Revisited"
+
+
+@pytest.mark.parametrize("heading", ["* Authors: Diederik P. Kingma, Jimmy Ba", "* TODO Authors: Diederik P. Kingma, Jimmy Ba",
+                                     "* URL: https://arxiv.org/abs/1412.6980", "* Reading group :ml:reading:"])
+def test_org_piece_never_starts_at_a_heading_the_outline_moves(heading: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file over the piece size where the first possible cut falls right before a
+    top-level heading that is a detail of the heading above it (or a tagged heading)."""
+    body = "* Start\n" + "".join(f"- remark {i} about the room and the coffee\n" for i in range(2000))
+    text = body[:63990] + "\n* A Method for Stochastic Optimization\n" + heading + "\n* Tail heading\n"
+    monkeypatch.setattr(org_reader, "CHUNK_CHARS", 10**9)
+    whole = _snapshot(text, "big.org")
+    monkeypatch.setattr(org_reader, "CHUNK_CHARS", 64_000)
+    assert _snapshot(text, "big.org") == whole
+
+
+def test_org_file_of_tagged_top_level_headings_is_read_in_pieces() -> None:
+    text = "".join(f"* Session {i} notes  :talks:day{i % 5}:\n** Paper {i} on optimizers — Ana Lima, Bo Chen\n" for i in range(3000))
+    assert len(list(org_reader._chunks(text))) > 1

@@ -7,6 +7,8 @@ checked against the full path on varied documents, including big ones read in pi
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -105,3 +107,156 @@ def test_remembered_line_answers_equal_fresh_ones(text: str) -> None:
         m.hashtags.append("leaked")
         m.urls.append("https://example.org/leaked")
     assert _as_json(extract_text(text, "x.md")) == first
+
+
+_SIGNAL_PIECES = st.sampled_from([
+    "Adam", " ", "  ", "\t", " by ", "By ", "BY", "by", " et al", "et al.", "Et Al", "ET AL", " - ", "-", " -- ", "—", "–",
+    "(", "（", ";", "\"", "“", "”", "„", "«", "1999", "2026", "20", "19", "120233", "’26", "'99", "'9", "x", "İ", "ſ", "K",
+    "Kingma, D. P.", "(2015).", "Title. A; B. ICML 2026.", "\u00a0", "\u2003", "ß", "by\u00a0",
+])
+
+
+@given(st.lists(_SIGNAL_PIECES, max_size=12).map("".join) | st.text(max_size=40))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_reference_gate_agrees_with_the_full_pattern(text: str) -> None:
+    """The cheap substring tests in front of each part of the shape pattern never turn away
+    a line the one-pattern search accepts, and accept nothing it turns away."""
+    from citekit.notes import refline
+
+    assert refline.has_shape_signal(text) == bool(refline._SHAPE_SIGNAL_RE.search(text))
+
+
+_REFERENCE_PIECES = st.sampled_from([
+    "Attention Is All You Need", "Deep Residual Learning", " — ", " - ", " -- ", " by ", ", ", ". ", "; ", " and ", " & ",
+    "Ashish Vaswani", "Noam Shazeer", "Vaswani, A.", "Kingma, D. P.", "Ba, J.", "He K", "Zhang X", "et al.", "(2017)",
+    "(ICML 2026)", "(A. Lima & B. Chen, NeurIPS'25)", "ICML 2026", "NeurIPS'25", "2015", "In ICLR.", "“", "”", "\"",
+    "**", "[[", "]]", "(", ")", "Lunch", "Guy Wolf (Mila, UdeM)", "1. ", "[7] ",
+])
+
+
+@given(st.lists(_REFERENCE_PIECES, min_size=1, max_size=9).map("".join))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_reference_shapes_behind_their_gates_read_as_before(text: str) -> None:
+    """Each reference shape is tried only when the text has the character it cannot match
+    without; reading with the shapes' patterns applied to every text gives the same answer."""
+    from citekit.notes import refline
+
+    body = refline._REF_NUMBER_RE.sub("", text).strip()
+    for _rule, pattern in refline._AUTHORS_FIRST:
+        if pattern.match(body):
+            assert "19" in body or "20" in body
+    for needle, regex in ((";", r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$"),
+                          ("by", r"\s+by\s+")):
+        if re.search(regex, text):
+            assert needle in text
+    if re.match(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$", text):
+        assert ")" in text or "）" in text
+    if len(refline._DASH_SPLIT_RE.split(text)) > 1:
+        assert "-" in text or "—" in text or "–" in text
+    if refline._VENUE_TAIL_RE.search(text):
+        assert text.rstrip()[-1:].isdigit()
+    if refline._QUOTED_TITLE_RE.search(text):
+        assert refline._ANY_QUOTE_RE.search(text)
+
+
+_LINE_PIECES = st.sampled_from([
+    "Lunch", "lunch", "LUNCH", "w/", "W/ Jane", "Coffee chat", "meet-up", "Meetup", "Invited Talk", "invited  talk", "Booth",
+    "Day 3", "day2", "3日目", "7/6 Mon", "HND->GMP", "hnd → gmp", "HND - > GMP", "->", "→", "ランチ", "セッション",
+    "Adam", "Scaling", " ", "  ", "\t", "(MIT)", "ſocial", "İnvited talk", "Ｋeynote", "Keynote", "K", "é", "日本語",
+    "arXiv:2401.00001", "ARXIV 2401.00001v2", "arxiv:cs.LG/0701001", "arXİv:2401.00002", "2401.00003", "1706.03762v5",
+    "doi:10.1145/3133956.3134012", "DOI: 10.48550/arXiv.2401.00004", "10.1000/xyz", "https://arxiv.org/abs/2401.00005",
+    "(https://doi.org/10.1000/abc)", "[pdf](https://x.org/2401.00006.pdf)", ".", "/", "12345", "2026",
+])
+_LINES = st.lists(_LINE_PIECES, max_size=10).map("".join) | st.text(max_size=30)
+
+
+@given(_LINES)
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_line_rule_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """The event/day rule, the share of Latin letters and the identifiers written in a line
+    give what their full patterns give, for ASCII lines (where the shortcuts apply) and
+    others, including letters that match ASCII ones only when case is ignored."""
+    from citekit.notes import shapes, textids
+
+    full_event = bool(shapes._EVENT_RE.search(text) or shapes._DAY_RE.search(text.strip()))
+    assert shapes.looks_like_event.__wrapped__(text) == full_event
+    letters = sum(map(str.isalpha, text))
+    share = len(shapes._LATIN_LETTER_RE.findall(text)) / letters if letters else 0.0
+    assert shapes.latin_share(text) == share
+    assert textids.find_text_ids.__wrapped__(text) == _text_ids_without_shortcuts(text)
+
+
+_VENUE_PIECES = st.sampled_from([
+    "ICML", "icml", "NeurIPS", "Neurips", "ICLR", "COLT", "ACL", " ", "2026", "1999", "2100", "26", "'26", "’25", "' 24",
+    "ICML2026", "ICML'26", "ICML ’ 25", "(", ")", "**", "_", "~~", "==", "`", "[[", "](", "\"", "“", "„", "«", "Title",
+    "٢٠٢٦", "२०२६", "Ｉ", "x", "-", "ſ", "[ ] ", "[x] ", "[-]", "TODO ", "DONE  ", "LATER ", "todo ",
+])
+
+
+@given(st.lists(_VENUE_PIECES, max_size=8).map("".join) | st.text(max_size=20))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_venue_and_markup_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """A venue named in text is looked for only where a year could follow it; a title is
+    cleaned of markup only when it holds some; a task marker is removed by one anchored
+    match: all as the full patterns say."""
+    from citekit import venues
+    from citekit.notes import extract
+
+    m = venues._HEADING_RE.search(text)
+    if m is None:
+        assert venues.from_text(text) == (None, None)
+    else:
+        assert venues.from_text(text)[0] == venues.canonical(m.group("venue"))
+    assert extract._has_markup(text) == bool(extract._HAS_MARKUP_RE.search(text))
+    assert extract._without_task_marker(text) == extract._TASK_MARKER_RE.sub("", text)
+
+
+def _text_ids_without_shortcuts(text: str) -> list:
+    """:func:`citekit.notes.textids.find_text_ids` with every pattern run on every text."""
+    from citekit.notes import textids
+
+    blank = textids._outside_urls(text)
+    found, taken = [], []
+    for m in textids._DOI_RE.finditer(blank):
+        doi = textids.normalize_doi(m.group("id"))
+        if doi and all(m.end() <= s or m.start() >= e for s, e in taken):
+            arxiv = doi.startswith("10.48550/arxiv.")
+            found.append(textids.TextId("arxiv" if arxiv else "doi", doi.split("arxiv.", 1)[1] if arxiv else doi, m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    for regex in (textids._ARXIV_LABELLED_RE, textids._ARXIV_BARE_RE):
+        for m in regex.finditer(blank):
+            if all(m.end() <= s or m.start() >= e for s, e in taken):
+                found.append(textids.TextId("arxiv", m.group("id"), m.start(), m.end()))
+                taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda t: t.start)
+
+
+_MD_LINES = st.sampled_from([
+    "Title line", "===", "---", "  ---", "> quoted title", "> ---", "- item", "  - nested", "1. first", "2. second",
+    "| title | authors |", "|---|---|", "| Adam | Kingma |", "a | b", "--|--", "Term", ": definition", "~ definition",
+    "  : indented definition", "", "    code", "```", "# Heading", "Setext two", "-", "* * *", "[^1]: footnote",
+    "[ref]: https://arxiv.org/abs/2401.00001", "<div>", "</div>", "Attention Is All You Need — Ashish Vaswani, Noam Shazeer",
+    "  authors:: Ana Lima", "> [!note] Callout", "\t- tab item", "=== not underline", "- - -",
+])
+
+
+@given(st.lists(_MD_LINES, max_size=30).map("\n".join))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str) -> None:
+    """Leaving out the setext-heading, table and definition-list rules for a text that has
+    no line they could start from changes no token."""
+    from citekit.notes import markdown
+
+    def tokens(parser):
+        return [(t.type, t.tag, t.map, t.content, t.level, t.markup) for t in parser.parse(text)]
+
+    assert tokens(markdown._parser_for(text)) == tokens(markdown._parser())
+
+
+@given(st.lists(st.sampled_from(["www", "m", "arxiv", "org", "youtube", "com", "x", "co", "github", "io", "", "sub-d", "medium"]), max_size=5).map(".".join))
+@settings(max_examples=300, deadline=None, derandomize=True)
+def test_site_lookup_by_dot_suffix_matches_each_site_tested_in_turn(host: str) -> None:
+    from citekit.notes import urls
+
+    for sites in (urls._PAPER_HOSTS, urls._VIDEO_HOSTS, urls._SOCIAL_HOSTS, urls._BLOG_HOSTS, frozenset({"x.com", "co", "io"})):
+        assert urls._on_site(host, sites) == any(host == h or host.endswith("." + h) for h in sites)

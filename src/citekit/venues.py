@@ -124,12 +124,14 @@ _HEADING_RE = re.compile(
 )
 
 
-_DIGIT_RE = re.compile(r"\d")
+#: What every match of :data:`_HEADING_RE` holds: a year, or an apostrophe and two digits.
+#: Searched first: the pattern's long list of venue names is tried at every word otherwise.
+_YEAR_HINT_RE = re.compile(r"(?:19|20)\d{2}|['’]\s*\d{2}")
 
 
 def from_text(text: str) -> tuple[str | None, int | None]:
     """``("ICML", 2026)`` from text such as ``ICML 2026 Papers``, ``ICML2026 参加記`` or ``ICML'26``."""
-    if not _DIGIT_RE.search(text):
+    if not _YEAR_HINT_RE.search(text):
         return None, None
     m = _HEADING_RE.search(text)
     if not m:

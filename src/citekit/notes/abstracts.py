@@ -48,10 +48,11 @@ def looks_like_abstract(text: str) -> bool:
     Trip-report impressions (Japanese prose, or "I thought ...") are not abstracts.
     """
     text = text.strip()
+    if len(text) < 300:
+        return False  # (before the sentence split, which costs more than every test below)
     sentences = [s for s in _SENTENCE_RE.split(text) if s.strip()]
     return (
-        len(text) >= 300
-        and len(sentences) >= 3
+        len(sentences) >= 3
         and latin_share(text) >= 0.9
         and bool(_RESEARCH_CUE_RE.search(text))
         and not _PERSONAL_RE.search(text)

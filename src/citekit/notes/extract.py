@@ -260,11 +260,11 @@ def _read_title_line(text: str) -> _TitleLine:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = own.value
-    text = strip_to_read(_TASK_MARKER_RE.sub("", text))  # before links become their text: "Read [Title](url)"
+    text = strip_to_read(_without_task_marker(text))  # before links become their text: "Read [Title](url)"
     urls = [url for _label, url in markdown_links(text)] + find_urls(_without_markdown_links(text))
     tags = tuple(hashtags(text))
-    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text)))
-    title = strip_to_read(_TASK_MARKER_RE.sub("", title))
+    title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text) if "](" in text else text))
+    title = strip_to_read(_without_task_marker(title))
     kind = kind_prefix(title)
     if kind is not None:
         title = kind[1]
@@ -287,7 +287,7 @@ def _title_venue(title: str) -> tuple[str, tuple[str | None, int | None] | None]
     """The title without emphasis, quotes and a trailing ``(ICML 2026)``, and that venue."""
     if len(title) > 4 and title[:2] == title[-2:] and title[:2] in ("**", "__"):
         title = title[2:-2].strip()
-    title = unquote_title(strip_markup(title)) if _HAS_MARKUP_RE.search(title) else title
+    title = unquote_title(strip_markup(title)) if _has_markup(title) else title
     venue, year = from_text(title)
     if venue and re.search(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$", title):
         return re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", title), (venue, year)
@@ -300,7 +300,21 @@ _GENERIC_LINK_RE = re.compile(
     re.I,
 )
 _TASK_MARKER_RE = re.compile(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
+def _without_task_marker(text: str) -> str:
+    """``text`` without a leading task box or keyword (``[ ] TODO``); the pattern is
+    anchored, so one match at the start replaces a substitution that tries every position."""
+    end = _TASK_MARKER_RE.match(text).end()  # type: ignore[union-attr]  (every part is optional: it always matches)
+    return text[end:] if end else text
+
+
 _HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
+
+
+def _has_markup(title: str) -> bool:
+    """``_HAS_MARKUP_RE.search(title)`` as substring tests (the pattern tries each branch
+    at every position)."""
+    return ("*" in title or "_" in title or "~~" in title or "==" in title or "`" in title or "[[" in title
+            or "](" in title or title[:1] in ("\"", "“", "„", "«"))
 
 
 def _without_markdown_links(text: str) -> str:
@@ -364,8 +378,10 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         for child in node.children:
+            if child.is_detail:
+                continue  # (read with the details of ``node``; nothing below it is visited)
             stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) and not child.is_detail else []
+            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details, or a whole paper line
             inner.extend(found)

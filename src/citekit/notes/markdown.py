@@ -37,36 +37,65 @@ _YEAR_COLUMNS = {"year", "年", "発表年"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
 _PARSER: Any = None
+#: Parsers without the block rules a text cannot use, by the rules left out (see :func:`_parser_for`).
+_PARSERS: dict[frozenset[str], Any] = {}
+#: A setext heading's underline (``===`` or ``---`` alone on a line, maybe indented or quoted).
+_UNDERLINE_RE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.M)
+#: A definition-list marker (``: definition``, ``~ definition``) at the start of a line.
+_DEFINITION_RE = re.compile(r"^[ \t>]*[:~]", re.M)
 #: Blocks nested deeper than this (lists in lists in quotes ...) are not parsed as Markdown;
 #: their lines are read by the indentation outline reader instead, and reported.
 MAX_NESTING = 60
 _LEAF_BLOCKS = {"paragraph_open", "heading_open", "fence", "code_block", "html_block", "hr", "front_matter", "tr_open", "dt_open", "footnote_reference_open"}
 
 
+def _parser_for(text: str) -> Any:
+    """The parser for ``text``: without the setext-heading, table and definition-list rules
+    when ``text`` has no line any of them could start from (an underline, a ``|``, a
+    ``:``/``~`` marker). Each rule left out gives the same tokens, since it could only
+    have failed; the setext rule alone re-scanned every paragraph, a third of the parse."""
+    if "\r" in text:  # (lines not yet split the way the patterns expect)
+        return _parser()
+    skip = frozenset(rule for rule, used in (
+        ("lheading", _UNDERLINE_RE.search(text)), ("table", "|" in text), ("deflist", _DEFINITION_RE.search(text)),
+    ) if not used)
+    parser = _PARSERS.get(skip)
+    if parser is None:
+        parser = _PARSERS[skip] = _new_parser()
+        if skip:
+            parser.disable(sorted(skip))
+    return parser
+
+
 def _parser() -> Any:
     global _PARSER
     if _PARSER is None:
-        from markdown_it import MarkdownIt
-        from mdit_py_plugins.deflist import deflist_plugin
-        from mdit_py_plugins.footnote import footnote_plugin
-        from mdit_py_plugins.front_matter import front_matter_plugin
-
-        # Only the block structure is used (inline text is read from its source), so the
-        # inline pass, which is most of markdown-it's time, is switched off; the task-list
-        # plugin is kept for the record but a task's "[ ]" is stripped from the raw text.
-        _PARSER = (
-            MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
-            .enable(["table", "strikethrough"])
-            .use(front_matter_plugin)
-            .use(footnote_plugin)
-            .use(deflist_plugin)
-        )
-        _PARSER.disable(["inline", "text_join"], ignoreInvalid=True)
-        # footnote definitions ("[^1]: Kingma, D. P., & Ba, J. (2015). Adam ...") stay where
-        # they are written: the tail rule would move them to the end, and only when an
-        # inline reference (which is not parsed here) points to them
-        _PARSER.disable(["footnote_tail"], ignoreInvalid=True)
+        _PARSER = _new_parser()
     return _PARSER
+
+
+def _new_parser() -> Any:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.deflist import deflist_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    # Only the block structure is used (inline text is read from its source), so the
+    # inline pass, which is most of markdown-it's time, is switched off; the task-list
+    # plugin is kept for the record but a task's "[ ]" is stripped from the raw text.
+    parser = (
+        MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+        .enable(["table", "strikethrough"])
+        .use(front_matter_plugin)
+        .use(footnote_plugin)
+        .use(deflist_plugin)
+    )
+    parser.disable(["inline", "text_join"], ignoreInvalid=True)
+    # footnote definitions ("[^1]: Kingma, D. P., & Ba, J. (2015). Adam ...") stay where
+    # they are written: the tail rule would move them to the end, and only when an
+    # inline reference (which is not parsed here) points to them
+    parser.disable(["footnote_tail"], ignoreInvalid=True)
+    return parser
 
 
 @dataclass
@@ -84,7 +113,44 @@ class MarkdownDocument:
 CHUNK_CHARS = 64_000
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: lines that start a new top-level block whatever came before: a heading, a list item
+#: (but see :func:`_continues` for an ordered item right after a paragraph line)
 _SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
+#: a list item at the margin (group 1: an ordered item's number, group 2: its text)
+_ITEM_RE = re.compile(r"^(?:[-*+]|(\d{1,9})[.)])(?:[ \t]+(\S)|[ \t]*$)")
+_ATX_RE = re.compile(r"^#{1,6}(?:[ \t]|$)")
+
+
+def _block_state(line: str, state: str | None) -> str | None:
+    """What the text at the margin is inside once ``line`` is read: ``"paragraph"`` (a
+    paragraph that began at the margin), ``"quote"``, ``"item"`` (a list item's text, where
+    any list marker at the margin starts a new item), ``"html"`` (an HTML block, which runs
+    to the next blank line), or None after a blank line or a heading. Fences are handled
+    by the caller."""
+    if not line.strip():
+        return None
+    if state == "html":
+        return state
+    if line[:1] in (" ", "\t"):
+        return state or "paragraph"  # (an indented start is read as a paragraph: no cut before an item after it)
+    if line[:1] == ">":
+        return "quote"
+    if line[:1] == "<":
+        return state or "html"
+    if _ATX_RE.match(line):
+        return None
+    m = _ITEM_RE.match(line)
+    if m:
+        return state if _continues(m, state) else "item"
+    return state or "paragraph"
+
+
+def _continues(item: re.Match[str], state: str | None) -> bool:
+    """CommonMark: a list item may interrupt a paragraph only if it has text and, when
+    ordered, starts at 1; otherwise ``2. item`` after a paragraph line is more of that
+    paragraph (inside a list item's text, a marker at the margin always starts an item)."""
+    if state not in ("paragraph", "quote"):
+        return False
+    return item.group(2) is None or (item.group(1) is not None and int(item.group(1)) != 1)
 
 
 #: A big text is first cut into blocks of this many characters, dropped one by one as
@@ -120,6 +186,7 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     piece_start = 0  # offset in ``buf`` of the current piece's first character
     piece_line = 0
     fence: str | None = None
+    state: str | None = None  # see _block_state
     previous = ""
     pos = 0
     number = 0
@@ -142,9 +209,12 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
             if m:
                 fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
             if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
-                    and not previous.startswith((" ", "\t", ">", "|")) and not _detail_start(line)):
+                    and not previous.startswith((" ", "\t", ">", "|")) and state != "html"
+                    and not (state in ("paragraph", "quote") and (item := _ITEM_RE.match(line)) and _continues(item, state))
+                    and not _detail_start(line)):
                 yield piece_line, buf[piece_start:pos - 1]
                 piece_start, piece_line = pos, number
+            state = None if (m or fence is not None) else _block_state(line, state)
         previous = line
         pos = end + 1
         number += 1
@@ -211,7 +281,7 @@ def _block_tree(tokens: list[Any]) -> list[_Block]:
 
 
 def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
-    tokens = _parser().parse(text)
+    tokens = _parser_for(text).parse(text)
     roots: list[Node] = []
     _Builder(doc, file).blocks(_block_tree(tokens), roots)
     if any(t.level >= MAX_NESTING - 2 for t in tokens):

@@ -81,9 +81,13 @@ CHUNK_CHARS = 64_000
 #: Line breaks other than LF/CRLF, which orgparse counts and ``split("\n")`` does not: a
 #: file with any of them is parsed whole, so line numbers match what they always were.
 _ODD_BREAK_RE = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
-#: a top-level heading whose title is plain words: it cannot be a detail line that the
-#: outline would move under the heading before it, so the file may be cut there.
-_SAFE_CUT_RE = re.compile(r"\* \S+ [^\n:：]*?[^\W\d_]{2}[^\n:：]*")
+#: a top-level heading whose title is plain words (no colon anywhere, so no ``TODO
+#: Authors: ...`` either), maybe followed by org tags (``:ml:reading:``, as orgparse reads
+#: them): it cannot be a detail line that the outline would move under the heading before
+#: it, so the file may be cut there. (Tagged top-level headings are common; without them
+#: a file whose every top-level heading is tagged was read whole, ten times its size in
+#: memory.)
+_SAFE_CUT_RE = re.compile(r"\* [^\s:：]+ [^\n:：]*?[^\W\d_]{2}[^\n:：]*?(?:\s*:[\w@:]+:)?\s*")
 
 
 def org_pieces(text: str, file: str, doc: OrgDocument) -> Iterator[list[Node]]:

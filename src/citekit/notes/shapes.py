@@ -30,6 +30,13 @@ _EVENT_RE = re.compile(
     re.I,
 )
 _DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+#: :data:`_DAY_RE` in two parts: the line's start, and a trip ``HND->GMP`` (only tried when
+#: an arrow is written); one search with the unanchored part tried every branch everywhere.
+_DAY_START_RE = re.compile(r"(?:day\s*\d+|\d+日目)\b|\d{1,2}/\d{1,2}\b", re.I)
+_TRIP_RE = re.compile(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+#: What :data:`_EVENT_RE` cannot match an ASCII line without (lower case).
+_EVENT_WORDS = ("w/", "social", "reception", "party", "dinner", "lunch", "breakfast", "coffee", "chat", "meet",
+                "banquet", "session", "keynote", "tutorial", "workshop", "panel", "invited talk", "booth")
 
 
 #: What a line names when it is not a paper: consulted when nothing on or under the line
@@ -115,6 +122,8 @@ _LATIN_LETTER_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
 
 def latin_share(text: str) -> float:
     """Share of Latin letters among all letters (0.0 for a text without letters)."""
+    if text.isascii():  # every ASCII letter is Latin
+        return 1.0 if any(map(str.isalpha, text)) else 0.0
     letters = sum(map(str.isalpha, text))
     if not letters:
         return 0.0
@@ -124,7 +133,12 @@ def latin_share(text: str) -> float:
 @per_text
 def looks_like_event(text: str) -> bool:
     """Meals, chats, socials, sessions, day and travel headings."""
-    return bool(_EVENT_RE.search(text) or _DAY_RE.search(text.strip()))
+    low = text.lower()
+    if not text.isascii() or any(w in low for w in _EVENT_WORDS):  # (an ASCII line without them cannot match)
+        if _EVENT_RE.search(text):
+            return True
+    text = text.strip()
+    return bool(_DAY_START_RE.match(text) or (("->" in text or "→" in text) and _TRIP_RE.search(text)))
 
 
 @per_text

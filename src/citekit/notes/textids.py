@@ -47,14 +47,14 @@ def find_text_ids(text: str) -> list[TextId]:
     """Identifiers written as plain text in ``text`` (those inside URLs are the URL's)."""
     if not _DIGIT_RE.search(text):
         return []
-    blank = _outside_urls(text)
+    blank = _outside_urls(text) if "://" in text else text  # (every URL has "://")
     found: list[TextId] = []
     taken: list[tuple[int, int]] = []
 
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
-    for m in _DOI_RE.finditer(blank):
+    for m in _DOI_RE.finditer(blank) if "10." in blank else ():
         doi = normalize_doi(m.group("id"))
         if doi and free(m.start(), m.end()):
             if doi.startswith("10.48550/arxiv."):
@@ -62,7 +62,8 @@ def find_text_ids(text: str) -> list[TextId]:
             else:
                 found.append(TextId("doi", doi, m.start(), m.end()))
             taken.append((m.start(), m.end()))
-    for regex in (_ARXIV_LABELLED_RE, _ARXIV_BARE_RE):
+    labelled = not blank.isascii() or "arxiv" in blank.lower()  # (an ASCII text without the word cannot match)
+    for regex in ((_ARXIV_LABELLED_RE, _ARXIV_BARE_RE) if labelled else (_ARXIV_BARE_RE,)):
         for m in regex.finditer(blank):
             if free(m.start(), m.end()):
                 found.append(TextId("arxiv", m.group("id"), m.start(), m.end()))
