@@ -160,6 +160,18 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
     return data
 
 
+def read_any(refs_dir: Path) -> dict[str, Any] | None:
+    """The stored load whatever files it was made from (None: missing or unreadable), for
+    a parse that keeps what did not change since."""
+    try:
+        data = marshal.loads(cache_path(refs_dir).read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or "fingerprint" not in data:
+        return None
+    return read(refs_dir, data["fingerprint"])
+
+
 # ---- knowing the files unchanged without reading them -----------------------------------
 
 #: a file modified less than this before it was last checked may change again within the
@@ -312,6 +324,9 @@ def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:
 
 
 def drop(refs_dir: Path) -> None:
+    from . import sidecar_read
+
+    sidecar_read.drop(refs_dir)
     for kind in memo_kinds(refs_dir):
         drop_memo(refs_dir, kind)
     blobs = list(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"))
