@@ -136,6 +136,16 @@ def latex_to_text(text: str, *, scripts: bool = True) -> str:
     for where it goes. ``scripts=False`` leaves ``_`` and ``^`` as ASCII (``SPS_safe``,
     ``QAOA^2``), as a name is typed rather than typeset.
     """
+    return _to_text(text, scripts, pieced=True)
+
+
+def latex_to_text_parsed(text: str, *, scripts: bool = True) -> str:
+    """:func:`latex_to_text` with every value through the LaTeX parser (the reference the
+    piecewise reading below is tested against)."""
+    return _to_text(text, scripts, pieced=False)
+
+
+def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
     # A bare % is a percent sign in metadata, not a LaTeX comment that eats the rest.
     text = re.sub(r"(?<!\\)%", r"\\%", text)
@@ -143,10 +153,12 @@ def latex_to_text(text: str, *, scripts: bool = True) -> str:
         return re.sub(r"\s+", " ", text).strip()
     if scripts:
         text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
-    try:
-        out = _converter().latex_to_text(text)
-    except Exception:  # malformed markup from remote metadata: keep it as written
-        out = text
+    out = _pieced_text(text) if pieced else None
+    if out is None:
+        try:
+            out = _converter().latex_to_text(text)
+        except Exception:  # malformed markup from remote metadata: keep it as written
+            out = text
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -320,6 +332,121 @@ def _normalize_title_pieced(title: str) -> str | None:
     if depth:
         return None
     return _comparable("".join(parts))
+
+
+# ---- record text with common LaTeX, without parsing each value --------------------------------
+#
+# The converter's text of a value is the concatenation of its nodes' texts (see
+# ``PlainText.nodelist_to_text``), and a node's text depends only on the node. So a value
+# made of plain text, groups, macros the converter knows (alone, or with one braced
+# argument or a one-character argument of an accent), unknown macros with the groups
+# right after them, and ``$...$`` math gives exactly the converter's text when each macro
+# (with its argument and the spaces after it) and each math span is converted alone, by
+# the converter itself, once per distinct piece, and the braces of plain groups are
+# dropped. Plain runs are copied when they hold no character the converter reads
+# specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
+
+_TEXT_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
+#: characters or pairs the converter reads specially in running text (or that start something)
+_SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
+_SPACES = re.compile(r" *")
+_text_pieces: dict[str, str | None] = {}
+
+
+def _text_of_piece(latex: str) -> str | None:
+    """The converter's text of one piece standing alone (None: it raised)."""
+    out = _text_pieces.get(latex, _text_pieces)
+    if out is _text_pieces:
+        if len(_text_pieces) > 50_000:
+            _text_pieces.clear()
+        try:
+            out = _converter().latex_to_text(latex)
+        except Exception:
+            out = None
+        _text_pieces[latex] = out
+    return out  # type: ignore[return-value]
+
+
+def _group_end(text: str, pos: int) -> int | None:
+    """The index after the group that opens at ``pos`` (None: unbalanced, or holding math)."""
+    depth = 0
+    for end in range(pos, len(text)):
+        ch = text[end]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return end + 1
+        elif ch == "\\":
+            if text[end + 1:end + 2] in ("{", "}", "\\", "$"):
+                return None  # an escaped brace: leave counting to the parser
+        elif ch == "$":
+            return None
+    return None
+
+
+def _pieced_text(text: str) -> str | None:
+    """The converter's text of ``text`` read piece by piece, or None when a piece is not
+    one of the simple kinds above."""
+    parts: list[str] = []
+    depth = pos = 0
+    while True:
+        m = _TEXT_PIECE.search(text, pos)
+        plain = text[pos:m.start() if m else len(text)]
+        if plain:
+            if _SPECIAL_PLAIN.search(plain):
+                return None
+            parts.append(plain)
+        if m is None:
+            break
+        token = m.group()
+        pos = m.end()
+        if token == "{" or token == "}":
+            depth += 1 if token == "{" else -1
+            if depth < 0:
+                return None
+            continue
+        word, symbol, math = m.groups()
+        if math is not None:
+            if "\\$" in math or math.count("{") != math.count("}") or not math.strip() or text.startswith("$", pos):
+                return None
+            piece = token
+        else:
+            name = word if word is not None else symbol
+            argspec = _argspec(name)
+            if argspec == "{":
+                if text.startswith("{", pos):
+                    end = _group_end(text, pos)
+                    if end is None:
+                        return None
+                elif word is None and pos < len(text) and text[pos].isalnum():
+                    end = pos + 1
+                else:
+                    return None
+                pos = end
+            elif argspec == "raw":
+                while text.startswith("{", pos):  # kept as written, with the groups right after it
+                    end = _group_end(text, pos)
+                    if end is None:
+                        return None
+                    pos = end
+                after = _SPACES.match(text, pos).end()
+                if after > pos and text.startswith("{", after):
+                    return None  # whether that group is kept as written depends on where the space goes
+            elif argspec != "":
+                return None
+            pos = _SPACES.match(text, pos).end()
+            if pos < len(text) and text[pos] in "\t\n\r\x0b\x0c":
+                return None
+            piece = text[m.start():pos]
+        out = _text_of_piece(piece)
+        if out is None:
+            return None
+        parts.append(out)
+    if depth:
+        return None
+    return "".join(parts)
 
 
 def title_tokens(title: str) -> list[str]:
