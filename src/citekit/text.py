@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 _LATEXISH = re.compile(r"[\\{}$]")
@@ -275,33 +276,64 @@ def _plain_groups(title: str, pos: int) -> bool:
     return True
 
 
-def _normalize_title_pieced(title: str) -> str | None:
-    """:func:`normalize_title_parsed` for titles made only of the pieces described above."""
-    if "**" in title or "$$" in title:
-        return None  # bold markers are removed as a pair; display math is another node
-    from .output.latex import GLYPH_COMMANDS
+class _Refused(Exception):
+    """A value the piecewise reading does not take: the parser reads it whole."""
 
-    parts: list[str] = []
-    depth = pos = 0
+
+def _pieces(text: str, pattern: re.Pattern[str], refused: re.Pattern[str],
+            cursor: list[int]) -> Iterator[tuple[str, re.Match[str] | None]]:
+    """(plain run, the macro or math piece after it) along ``text``; braces are counted
+    and skipped (yielded with None, as is the last run). ``cursor[0]`` is where reading
+    goes on: a caller that reads a piece's arguments moves it past them. Raises
+    :class:`_Refused` for a run ``refused`` matches or for unbalanced braces."""
+    depth = 0
     while True:
-        m = _PIECE.search(title, pos)
-        plain = title[pos:m.start() if m else len(title)]
-        if _PLAIN_REFUSED.search(plain):
-            return None
-        parts.append(plain)
+        pos = cursor[0]
+        m = pattern.search(text, pos)
+        plain = text[pos:m.start() if m else len(text)]
+        if refused.search(plain):
+            raise _Refused
         if m is None:
-            break
-        pos = m.end()
+            if depth:
+                raise _Refused
+            yield plain, None
+            return
+        cursor[0] = m.end()
         token = m.group()
         if token == "{" or token == "}":
             depth += 1 if token == "{" else -1
             if depth < 0:
-                return None
+                raise _Refused
+            yield plain, None
             continue
+        yield plain, m
+
+
+def _normalize_title_pieced(title: str) -> str | None:
+    """:func:`normalize_title_parsed` for titles made only of the pieces described above."""
+    if "**" in title or "$$" in title:
+        return None  # bold markers are removed as a pair; display math is another node
+    try:
+        return _comparable(_title_pieces(title))
+    except _Refused:
+        return None
+
+
+def _title_pieces(title: str) -> str:
+    from .output.latex import GLYPH_COMMANDS
+
+    parts: list[str] = []
+    cursor = [0]
+    for plain, m in _pieces(title, _PIECE, _PLAIN_REFUSED, cursor):
+        parts.append(plain)
+        if m is None:
+            continue
+        pos = cursor[0]
+        token = m.group()
         word, symbol, math = m.groups()
         if math is not None:
             if "\\$" in math or math.count("{") != math.count("}") or not math.strip():
-                return None
+                raise _Refused
             text = _piece_text(token)
         else:
             name = word if word is not None else symbol
@@ -309,29 +341,27 @@ def _normalize_title_pieced(title: str) -> str | None:
             if argspec == "{":
                 am = (_WORD_ARG if word is not None else _SYMBOL_ARG).match(title, pos)
                 if am is None:
-                    return None
+                    raise _Refused
                 token += am.group()
-                pos = am.end()
+                pos = cursor[0] = am.end()
             elif argspec == "raw":
                 # kept as written, and so are the groups right after it: the same as reading
                 # them here only when they hold plain text, and no space follows (that one the
                 # macro's text would not keep)
                 if title[pos:pos + 1].isspace() or not _plain_groups(title, pos):
-                    return None
+                    raise _Refused
                 parts.append(token)
                 continue
             elif argspec != "":
-                return None
+                raise _Refused
             text = _piece_text(token)
             if (text is not None and argspec == "" and word in GLYPH_COMMANDS and title[pos:pos + 1].isspace()
                     and not _comparable("y" + text + "x").endswith(" x")):
-                return None  # the glyph eats the space after it, which here separates words
+                raise _Refused  # the glyph eats the space after it, which here separates words
         if text is None:
-            return None
+            raise _Refused
         parts.append(text)
-    if depth:
-        return None
-    return _comparable("".join(parts))
+    return "".join(parts)
 
 
 # ---- record text with common LaTeX, without parsing each value --------------------------------
@@ -367,8 +397,9 @@ def _text_of_piece(latex: str) -> str | None:
     return out  # type: ignore[return-value]
 
 
-def _group_end(text: str, pos: int) -> int | None:
-    """The index after the group that opens at ``pos`` (None: unbalanced, or holding math)."""
+def _group_end(text: str, pos: int) -> int:
+    """The index after the group that opens at ``pos`` (refused: unbalanced, or holding
+    math or an escaped brace, which only the parser counts right)."""
     depth = 0
     for end in range(pos, len(text)):
         ch = text[end]
@@ -380,72 +411,61 @@ def _group_end(text: str, pos: int) -> int | None:
                 return end + 1
         elif ch == "\\":
             if text[end + 1:end + 2] in ("{", "}", "\\", "$"):
-                return None  # an escaped brace: leave counting to the parser
+                raise _Refused
         elif ch == "$":
-            return None
-    return None
+            raise _Refused
+    raise _Refused
 
 
 def _pieced_text(text: str) -> str | None:
     """The converter's text of ``text`` read piece by piece, or None when a piece is not
     one of the simple kinds above."""
+    try:
+        return _text_pieces_joined(text)
+    except _Refused:
+        return None
+
+
+def _text_pieces_joined(text: str) -> str:
     parts: list[str] = []
-    depth = pos = 0
-    while True:
-        m = _TEXT_PIECE.search(text, pos)
-        plain = text[pos:m.start() if m else len(text)]
-        if plain:
-            if _SPECIAL_PLAIN.search(plain):
-                return None
-            parts.append(plain)
+    cursor = [0]
+    for plain, m in _pieces(text, _TEXT_PIECE, _SPECIAL_PLAIN, cursor):
+        parts.append(plain)
         if m is None:
-            break
-        token = m.group()
-        pos = m.end()
-        if token == "{" or token == "}":
-            depth += 1 if token == "{" else -1
-            if depth < 0:
-                return None
             continue
+        pos = cursor[0]
         word, symbol, math = m.groups()
         if math is not None:
             if "\\$" in math or math.count("{") != math.count("}") or not math.strip() or text.startswith("$", pos):
-                return None
-            piece = token
+                raise _Refused
+            piece = m.group()
         else:
             name = word if word is not None else symbol
             argspec = _argspec(name)
             if argspec == "{":
                 if text.startswith("{", pos):
-                    end = _group_end(text, pos)
-                    if end is None:
-                        return None
+                    pos = _group_end(text, pos)
                 elif word is None and pos < len(text) and text[pos].isalnum():
-                    end = pos + 1
+                    pos += 1
                 else:
-                    return None
-                pos = end
+                    raise _Refused
             elif argspec == "raw":
                 while text.startswith("{", pos):  # kept as written, with the groups right after it
-                    end = _group_end(text, pos)
-                    if end is None:
-                        return None
-                    pos = end
+                    pos = _group_end(text, pos)
                 after = _SPACES.match(text, pos).end()
                 if after > pos and text.startswith("{", after):
-                    return None  # whether that group is kept as written depends on where the space goes
+                    raise _Refused  # whether that group is kept as written depends on where the space goes
             elif argspec != "":
-                return None
+                raise _Refused
             pos = _SPACES.match(text, pos).end()
             if pos < len(text) and text[pos] in "\t\n\r\x0b\x0c":
-                return None
+                raise _Refused
             piece = text[m.start():pos]
+            cursor[0] = pos
         out = _text_of_piece(piece)
         if out is None:
-            return None
+            raise _Refused
         parts.append(out)
-    if depth:
-        return None
     return "".join(parts)
 
 
