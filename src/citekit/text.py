@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 _LATEXISH = re.compile(r"[\\{}$]")
@@ -136,6 +137,16 @@ def latex_to_text(text: str, *, scripts: bool = True) -> str:
     for where it goes. ``scripts=False`` leaves ``_`` and ``^`` as ASCII (``SPS_safe``,
     ``QAOA^2``), as a name is typed rather than typeset.
     """
+    return _to_text(text, scripts, pieced=True)
+
+
+def latex_to_text_parsed(text: str, *, scripts: bool = True) -> str:
+    """:func:`latex_to_text` with every value through the LaTeX parser (the reference the
+    piecewise reading below is tested against)."""
+    return _to_text(text, scripts, pieced=False)
+
+
+def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
     # A bare % is a percent sign in metadata, not a LaTeX comment that eats the rest.
     text = re.sub(r"(?<!\\)%", r"\\%", text)
@@ -143,10 +154,12 @@ def latex_to_text(text: str, *, scripts: bool = True) -> str:
         return re.sub(r"\s+", " ", text).strip()
     if scripts:
         text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
-    try:
-        out = _converter().latex_to_text(text)
-    except Exception:  # malformed markup from remote metadata: keep it as written
-        out = text
+    out = _pieced_text(text) if pieced else None
+    if out is None:
+        try:
+            out = _converter().latex_to_text(text)
+        except Exception:  # malformed markup from remote metadata: keep it as written
+            out = text
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -263,33 +276,64 @@ def _plain_groups(title: str, pos: int) -> bool:
     return True
 
 
-def _normalize_title_pieced(title: str) -> str | None:
-    """:func:`normalize_title_parsed` for titles made only of the pieces described above."""
-    if "**" in title or "$$" in title:
-        return None  # bold markers are removed as a pair; display math is another node
-    from .output.latex import GLYPH_COMMANDS
+class _Refused(Exception):
+    """A value the piecewise reading does not take: the parser reads it whole."""
 
-    parts: list[str] = []
-    depth = pos = 0
+
+def _pieces(text: str, pattern: re.Pattern[str], refused: re.Pattern[str],
+            cursor: list[int]) -> Iterator[tuple[str, re.Match[str] | None]]:
+    """(plain run, the macro or math piece after it) along ``text``; braces are counted
+    and skipped (yielded with None, as is the last run). ``cursor[0]`` is where reading
+    goes on: a caller that reads a piece's arguments moves it past them. Raises
+    :class:`_Refused` for a run ``refused`` matches or for unbalanced braces."""
+    depth = 0
     while True:
-        m = _PIECE.search(title, pos)
-        plain = title[pos:m.start() if m else len(title)]
-        if _PLAIN_REFUSED.search(plain):
-            return None
-        parts.append(plain)
+        pos = cursor[0]
+        m = pattern.search(text, pos)
+        plain = text[pos:m.start() if m else len(text)]
+        if refused.search(plain):
+            raise _Refused
         if m is None:
-            break
-        pos = m.end()
+            if depth:
+                raise _Refused
+            yield plain, None
+            return
+        cursor[0] = m.end()
         token = m.group()
         if token == "{" or token == "}":
             depth += 1 if token == "{" else -1
             if depth < 0:
-                return None
+                raise _Refused
+            yield plain, None
             continue
+        yield plain, m
+
+
+def _normalize_title_pieced(title: str) -> str | None:
+    """:func:`normalize_title_parsed` for titles made only of the pieces described above."""
+    if "**" in title or "$$" in title:
+        return None  # bold markers are removed as a pair; display math is another node
+    try:
+        return _comparable(_title_pieces(title))
+    except _Refused:
+        return None
+
+
+def _title_pieces(title: str) -> str:
+    from .output.latex import GLYPH_COMMANDS
+
+    parts: list[str] = []
+    cursor = [0]
+    for plain, m in _pieces(title, _PIECE, _PLAIN_REFUSED, cursor):
+        parts.append(plain)
+        if m is None:
+            continue
+        pos = cursor[0]
+        token = m.group()
         word, symbol, math = m.groups()
         if math is not None:
             if "\\$" in math or math.count("{") != math.count("}") or not math.strip():
-                return None
+                raise _Refused
             text = _piece_text(token)
         else:
             name = word if word is not None else symbol
@@ -297,29 +341,132 @@ def _normalize_title_pieced(title: str) -> str | None:
             if argspec == "{":
                 am = (_WORD_ARG if word is not None else _SYMBOL_ARG).match(title, pos)
                 if am is None:
-                    return None
+                    raise _Refused
                 token += am.group()
-                pos = am.end()
+                pos = cursor[0] = am.end()
             elif argspec == "raw":
                 # kept as written, and so are the groups right after it: the same as reading
                 # them here only when they hold plain text, and no space follows (that one the
                 # macro's text would not keep)
                 if title[pos:pos + 1].isspace() or not _plain_groups(title, pos):
-                    return None
+                    raise _Refused
                 parts.append(token)
                 continue
             elif argspec != "":
-                return None
+                raise _Refused
             text = _piece_text(token)
             if (text is not None and argspec == "" and word in GLYPH_COMMANDS and title[pos:pos + 1].isspace()
                     and not _comparable("y" + text + "x").endswith(" x")):
-                return None  # the glyph eats the space after it, which here separates words
+                raise _Refused  # the glyph eats the space after it, which here separates words
         if text is None:
-            return None
+            raise _Refused
         parts.append(text)
-    if depth:
+    return "".join(parts)
+
+
+# ---- record text with common LaTeX, without parsing each value --------------------------------
+#
+# The converter's text of a value is the concatenation of its nodes' texts (see
+# ``PlainText.nodelist_to_text``), and a node's text depends only on the node. So a value
+# made of plain text, groups, macros the converter knows (alone, or with one braced
+# argument or a one-character argument of an accent), unknown macros with the groups
+# right after them, and ``$...$`` math gives exactly the converter's text when each macro
+# (with its argument and the spaces after it) and each math span is converted alone, by
+# the converter itself, once per distinct piece, and the braces of plain groups are
+# dropped. Plain runs are copied when they hold no character the converter reads
+# specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
+
+_TEXT_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
+#: characters or pairs the converter reads specially in running text (or that start something)
+_SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
+_SPACES = re.compile(r" *")
+_text_pieces: dict[str, str | None] = {}
+
+
+def _text_of_piece(latex: str) -> str | None:
+    """The converter's text of one piece standing alone (None: it raised)."""
+    out = _text_pieces.get(latex, _text_pieces)
+    if out is _text_pieces:
+        if len(_text_pieces) > 50_000:
+            _text_pieces.clear()
+        try:
+            out = _converter().latex_to_text(latex)
+        except Exception:
+            out = None
+        _text_pieces[latex] = out
+    return out  # type: ignore[return-value]
+
+
+def _group_end(text: str, pos: int) -> int:
+    """The index after the group that opens at ``pos`` (refused: unbalanced, or holding
+    math or an escaped brace, which only the parser counts right)."""
+    depth = 0
+    for end in range(pos, len(text)):
+        ch = text[end]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return end + 1
+        elif ch == "\\":
+            if text[end + 1:end + 2] in ("{", "}", "\\", "$"):
+                raise _Refused
+        elif ch == "$":
+            raise _Refused
+    raise _Refused
+
+
+def _pieced_text(text: str) -> str | None:
+    """The converter's text of ``text`` read piece by piece, or None when a piece is not
+    one of the simple kinds above."""
+    try:
+        return _text_pieces_joined(text)
+    except _Refused:
         return None
-    return _comparable("".join(parts))
+
+
+def _text_pieces_joined(text: str) -> str:
+    parts: list[str] = []
+    cursor = [0]
+    for plain, m in _pieces(text, _TEXT_PIECE, _SPECIAL_PLAIN, cursor):
+        parts.append(plain)
+        if m is None:
+            continue
+        pos = cursor[0]
+        word, symbol, math = m.groups()
+        if math is not None:
+            if "\\$" in math or math.count("{") != math.count("}") or not math.strip() or text.startswith("$", pos):
+                raise _Refused
+            piece = m.group()
+        else:
+            name = word if word is not None else symbol
+            argspec = _argspec(name)
+            if argspec == "{":
+                if text.startswith("{", pos):
+                    pos = _group_end(text, pos)
+                elif word is None and pos < len(text) and text[pos].isalnum():
+                    pos += 1
+                else:
+                    raise _Refused
+            elif argspec == "raw":
+                while text.startswith("{", pos):  # kept as written, with the groups right after it
+                    pos = _group_end(text, pos)
+                after = _SPACES.match(text, pos).end()
+                if after > pos and text.startswith("{", after):
+                    raise _Refused  # whether that group is kept as written depends on where the space goes
+            elif argspec != "":
+                raise _Refused
+            pos = _SPACES.match(text, pos).end()
+            if pos < len(text) and text[pos] in "\t\n\r\x0b\x0c":
+                raise _Refused
+            piece = text[m.start():pos]
+            cursor[0] = pos
+        out = _text_of_piece(piece)
+        if out is None:
+            raise _Refused
+        parts.append(out)
+    return "".join(parts)
 
 
 def title_tokens(title: str) -> list[str]:

@@ -503,7 +503,7 @@ class Library:
                     parsed_cache.remember_stat(refs, stats, after, fingerprint)
                     return cls._from_cache(refs, cached, fingerprint)
             try:
-                lib = cls._parse(refs, bib_data, side_data)
+                lib = cls._parse(refs, bib_data, side_data, remember=use_cache)
             except _SplitPair as exc:
                 if attempt + 1 < _SPLIT_RETRIES:  # maybe a writer is switching files right now
                     time.sleep(0.05 * (attempt + 1))
@@ -511,6 +511,7 @@ class Library:
                 raise LibraryError(str(exc)) from None
             lib._fingerprint = fingerprint
             if use_cache:
+                lib._carry_unchanged(parsed_cache.read_any(refs))
                 data = lib._cache_data()
                 parsed_cache.write(refs, data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
@@ -519,13 +520,50 @@ class Library:
             return lib
         raise AssertionError("unreachable")
 
+    def _carry_unchanged(self, previous: dict[str, Any] | None) -> None:
+        """Keep the values derived from entries of the previous load that a parse rebuilt
+        unchanged, and the texts they were written as: after a hand edit of one entry, or a pull that changed a few, ``list``
+        converts the LaTeX of those entries only, not of the whole library.
+
+        A value derived from an entry depends on that entry alone (the same rule a write
+        follows when it carries values over), so it holds for an entry whose state is
+        equal to the one it was computed from; every other key is marked dropped."""
+        if not previous or bool(previous["meta"].get("ascii")) != self.ascii:
+            return
+        old = previous["entries"]
+        if hasattr(old, "preload"):
+            old.preload()
+        fresh: dict[str, bytes] = {}
+        dropped: set[str] = set(old) - set(self.entries)
+        for key, entry in self.entries.items():
+            blob = fresh[key] = marshal.dumps(_entry_state(entry))
+            before = old.get(key)
+            if before is None:
+                dropped.add(key)
+            elif before != blob and marshal.loads(before) != marshal.loads(blob):
+                dropped.add(key)
+        self._state_blobs = fresh
+        # the texts each unchanged entry was last written as: a write copies them (they are
+        # what rendering that same state gives) instead of rendering the whole library
+        chunks = previous["chunks"]
+        if hasattr(chunks, "preload"):
+            chunks.preload()
+        self._chunk_blobs = {key: chunks[key] for key in self.entries if key not in dropped and key in chunks}
+        self._memos_pending = previous["fingerprint"]
+        self._gather_memos()  # the previous tables, still encoded
+        for _table, gone in self._memo_raw.values():
+            gone.update(dropped)
+
     @classmethod
-    def _parse(cls, refs: Path, bib_data: bytes | None, side_data: bytes | None) -> "Library":
+    def _parse(cls, refs: Path, bib_data: bytes | None, side_data: bytes | None, *,
+               remember: bool = False) -> "Library":
+        """Both files' bytes as a library (``remember``: keep what each sidecar record's
+        text gave in the project's cache folder, so the next parse loads only new ones)."""
         from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text
 
         lib = cls(refs_dir=refs)
         bib_text = decode_bytes(bib_data)[0] if bib_data is not None else None
-        sidecar = lib._parse_sidecar(side_data, bib_text)
+        sidecar = lib._parse_sidecar(side_data, bib_text, remember=remember)
         side_entries: dict[str, dict[str, Any]] = sidecar.get("entries") or {}
         lib.issued_keys = set(sidecar.get("issued_keys") or [])
         lib.pending = list(sidecar.get("pending") or [])
@@ -560,7 +598,7 @@ class Library:
             lib.issued_keys.update(e.aliases)
         return lib
 
-    def _parse_sidecar(self, data: bytes | None, bib_text: str | None) -> dict[str, Any]:
+    def _parse_sidecar(self, data: bytes | None, bib_text: str | None, *, remember: bool = False) -> dict[str, Any]:
         """The sidecar as data, refusing one that is missing, cut short or from another write."""
         name = display_path(self.sidecar_path)
         restore = (f"Restore it from version control (e.g. `git checkout -- {name}`), or run "
@@ -574,7 +612,12 @@ class Library:
         yaml, loader, _dumper = _yaml()
         try:
             text = data.decode("utf-8")
-            loaded = yaml.load(text, Loader=loader) or {}
+            from . import sidecar_read
+
+            loaded = sidecar_read.load(text, loader, self.refs_dir if remember else None)
+            if loaded is None:  # not laid out as citekit writes it: the whole file at once
+                loaded = yaml.load(text, Loader=loader)
+            loaded = loaded or {}
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
         if not isinstance(loaded, dict):
