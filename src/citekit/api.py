@@ -21,12 +21,12 @@ if TYPE_CHECKING:
     from .library.store import Library
     from .model import Entry
     from .notes import ExtractResult
-    from .sync import SyncReport
+    from .sync_report import SyncReport
 
 # Stage modules (the notes pipeline, sync, the library store) are imported inside the
 # functions that use them: ``list`` and ``show`` must not pay for rapidfuzz and the notes
 # parsers. ``Problem`` and ``SyncReport`` stay importable from here (see __getattr__).
-_LAZY = {"Problem": ".library.bibfile", "SyncReport": ".sync", "Library": ".library.store",
+_LAZY = {"Problem": ".library.bibfile", "SyncReport": ".sync_report", "Library": ".library.store",
          "Entry": ".model", "ExtractResult": ".notes"}
 
 
@@ -112,6 +112,13 @@ def sync(
             f"no notes folder at {cfg.notes_dir}. Put your notes there, or set paths.notes in {cfg.path or 'citekit.yaml'}.",
             exit_code=2,
         )
+    if not refresh:  # the same inputs as the last sync that changed nothing: its report, and
+        # none of the sync stages (notes readers, matching, BibTeX) imported
+        from . import sync_stamp
+
+        replayed = sync_stamp.replay(cfg, sync_stamp.inputs(cfg, offline=offline, ascii=ascii), offline=offline)
+        if replayed is not None:
+            return replayed
     from .sync import run
 
     return run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii)

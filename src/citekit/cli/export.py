@@ -218,9 +218,7 @@ def _finish(text: str, count: int, output: str | None, as_json: bool, *, header:
             missing: list[str] | None = None, note_more: str = "") -> int:
     """Write the export (``header``: still to be put on top of ``text``) and say so."""
     if header is not None:
-        from ..output.bibtex import write_texts
-
-        text = write_texts([text] if text else [], header)
+        text = _with_header(text, header)
     library.keep_memos()
     changed = write_output(text, output)
     if as_json:
@@ -228,6 +226,13 @@ def _finish(text: str, count: int, output: str | None, as_json: bool, *, header:
     elif output and output != "-":
         note(f"{output}: {count} entries" + ("" if changed else " (unchanged)") + note_more)
     return 0  # missing keys here were allowed (--allow-missing): warned, not failed
+
+
+def _with_header(body: str, header: str) -> str:
+    """``output.bibtex.write_texts([body], header)`` for a body of joined entry texts,
+    without importing the BibTeX writer (a warm whole-library export renders nothing)."""
+    comment = "\n".join("% " + line if line.strip() else "%" for line in header.splitlines())
+    return f"{comment}\n\n{body}\n" if body else f"{comment}\n"
 
 
 def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag: bool,
