@@ -165,9 +165,17 @@ def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = 
                    status: str | None = None) -> str:
     """``json.dumps(list_json(...), ensure_ascii=False, indent=2)``, from per-entry texts
     kept in the cache (the indenting encoder is pure Python: most of ``list --json``)."""
-    texts = _listed(start, f"json-text:{JSON_SHAPE}", lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)),
+    return list_json_bytes(start, tags=tags, any_tag=any_tag, status=status).decode("utf-8", "surrogatepass")
+
+
+def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                    status: str | None = None) -> bytes:
+    """:func:`list_json_text` in UTF-8: the per-entry texts are kept encoded, so the
+    megabytes of a large library are joined and written without decoding them."""
+    texts = _listed(start, f"json-utf8:{JSON_SHAPE}",
+                    lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
                     tags=tags, any_tag=any_tag, status=status)
-    return "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
+    return b"".join([b"[\n", b",\n".join(texts), b"\n]"]) if texts else b"[]"
 
 
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
@@ -282,5 +290,5 @@ def _find(key: str, start: str | Path | None) -> tuple[Library, Entry]:
 
 __all__ = [
     "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
-    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_lines", "show", "show_bibtex",
+    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_json_bytes", "list_lines", "show", "show_bibtex",
 ]

@@ -392,6 +392,8 @@ class EntryIndex:
         self.folded: dict[str, str] = {}
         self.aliases: dict[str, list[str]] = {}
         self._descriptions: Callable[[], dict[str, str]] | None = None
+        #: (name, compute) -> an answer kept by the library's cache until it changes
+        self._remembered: Callable[[str, Callable[[], list[str]]], list[str]] | None = None
         entries_by_key: dict[str, Entry] = {}
         for entry in entries:
             entries_by_key[entry.key] = entry
@@ -419,6 +421,7 @@ class EntryIndex:
                 if alias not in index.entries:
                     index.alias_of.setdefault(alias, key)
         index._descriptions = lambda: library.memo_table("descriptor", descriptor)
+        index._remembered = library.remembered
         return index
 
     def get(self, key: str) -> Entry | None:
@@ -440,8 +443,16 @@ class EntryIndex:
         Two signals: the key spelled almost like an existing key (typos, case), and the
         key's words (``schaipp``, ``2026``, ``stepsize``) found in an entry's first author,
         year and title (a key written by hand or by another tool). ``describe`` may serve
-        :func:`descriptor` from a store (the library's parsed cache).
+        :func:`descriptor` from a store (the library's parsed cache). A library's index
+        remembers its answers until the library changes (a paper's typo is checked on
+        every build): no fuzzy matching then, nor rapidfuzz imported.
         """
+        if describe is None and self._remembered is not None:
+            found = self._remembered(f"suggest:{limit}:{key}", lambda: [e.key for e in self._suggest(key, limit, None)])
+            return [self.entries[k] for k in found]
+        return self._suggest(key, limit, describe)
+
+    def _suggest(self, key: str, limit: int, describe: Callable[[Entry], str] | None) -> list[Entry]:
         if describe is not None:
             descriptions = {k: describe(e) for k, e in self.entries.items()}
         elif self._descriptions is not None:
