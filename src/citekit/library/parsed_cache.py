@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import operator
 import os
 import secrets
 import time
@@ -110,6 +111,7 @@ class BlobTable(Mapping[str, bytes]):
         self._source = source
         self._index = index  # key -> position, shared by the tables of one cache, built on first use
         self._count: int | None = None
+        self._all: dict[str, bytes] | None = None  # every blob, once the file was read whole
 
     def _position(self, key: object) -> int | None:
         if not self._index and self._keys:
@@ -120,26 +122,55 @@ class BlobTable(Mapping[str, bytes]):
         return i
 
     def preload(self) -> None:
-        """Read the whole file once, before a pass over (nearly) every entry."""
-        self._source.preload()
+        """Read the whole file once, before a pass over (nearly) every entry: every blob
+        is then cut once into a plain dict that serves all look-ups (a write reads each
+        entry's blobs several times)."""
+        if self._all is None:
+            self._source.preload()
+            data, offsets = self._source._data, self._offsets
+            assert data is not None
+            self._all = {key: data[offsets[i]:offsets[i + 1]] for i, key in enumerate(self._keys)
+                         if offsets[i] != offsets[i + 1]}
 
     def __getitem__(self, key: str) -> bytes:
+        if self._all is not None:
+            return self._all[key]
         i = self._position(key)
         if i is None:
             raise KeyError(key)
         return self._source.read(self._offsets[i], self._offsets[i + 1])
 
+    def get(self, key: str, default: Any = None) -> Any:
+        if self._all is not None:
+            return self._all.get(key, default)
+        i = self._position(key)
+        return default if i is None else self._source.read(self._offsets[i], self._offsets[i + 1])
+
     def __contains__(self, key: object) -> bool:
+        if self._all is not None:
+            return key in self._all
         return self._position(key) is not None
 
     def __iter__(self) -> Iterator[str]:
+        if self._all is not None:
+            return iter(self._all)
         offsets = self._offsets
         return (k for i, k in enumerate(self._keys) if offsets[i] != offsets[i + 1])
 
+    def keys(self) -> Any:
+        self.preload() if self._source._data is not None else None
+        return self._all.keys() if self._all is not None else super().keys()
+
+    def items(self) -> Any:
+        self.preload()
+        assert self._all is not None
+        return self._all.items()
+
     def __len__(self) -> int:
-        if self._count is None:
-            offsets = self._offsets
-            self._count = sum(1 for i in range(len(self._keys)) if offsets[i] != offsets[i + 1])
+        if self._all is not None:
+            return len(self._all)
+        if self._count is None:  # spans that are not empty
+            self._count = sum(map(operator.ne, self._offsets[:-1], self._offsets[1:]))
         return self._count
 
 
