@@ -441,3 +441,25 @@ def test_printing_utf8_bytes_is_printing_the_text(text: str, nl: bool) -> None:
     runner = CliRunner()
     one, two = runner.invoke(as_text), runner.invoke(as_bytes)
     assert (one.exit_code, one.stdout_bytes) == (two.exit_code, two.stdout_bytes)
+
+
+def test_a_hand_edit_keeps_the_values_derived_from_every_other_entry(project: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    _outputs(project)
+    bib = project / "refs" / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace("study 4}", "study four, by hand}"), encoding="utf-8")
+    from citekit import api
+
+    derived: list[str] = []
+    real = api.entry_json
+
+    def counting(entry):
+        derived.append(entry.key)
+        return real(entry)
+
+    monkeypatch.setattr(api, "entry_json", counting)
+    listed = runner.invoke(main, ["-C", str(project), "list", "--json"]).stdout
+    assert "study four, by hand" in listed and derived == ["k3_004"]  # the file was parsed, one row derived
+    monkeypatch.undo()
+    assert _outputs(project) == _without_cache(project)

@@ -199,14 +199,20 @@ def blob_path(refs_dir: Path, token: str) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-blobs-{token}.cache"
 
 
-def read(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
-    """The stored load for exactly this fingerprint, or None (missing, stale or unreadable)."""
+def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] | None:
+    """The stored load for exactly this fingerprint, or None (missing, stale or unreadable).
+
+    ``None`` asks for whatever load is stored, whichever files it was of: what a new load
+    of changed files compares its entries with (see ``Library._adopt_memo_generation``).
+    """
     try:
         raw = cache_path(refs_dir).read_bytes()
         data = marshal.loads(raw)
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("fingerprint") != fingerprint:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    if fingerprint is not None and data.get("fingerprint") != fingerprint:
         return None
     try:
         source = BlobFile(blob_path(refs_dir, str(data["blobs"])))

@@ -651,7 +651,24 @@ class Library:
         lib._memos_pending = True  # read from their own file when first asked for
         return lib
 
+    def _adopt_memo_generation(self) -> None:
+        """Continue the memo generation of the cache stored before (of other files: a hand
+        edit, a ``git checkout``, or a library built in code), so that values derived from
+        entries whose state is still the one stored there stay valid; the entries whose
+        state differs, and those gone, are logged as this write's change. A first run
+        after a hand edit then derives again only what the edit changed."""
+        previous = parsed_cache.read(self.refs_dir, None)
+        if previous is None or not isinstance(previous.get("memo_base"), str):
+            return
+        blobs = previous["entries"]
+        blobs.preload()
+        self._memo_base, self._memo_log = previous["memo_base"], list(previous["memo_log"])
+        self._loaded_blobs = blobs
+        self._memos_pending = True
+
     def _cache_data(self) -> dict[str, Any]:
+        if self._memo_base is None and self._fingerprint is not None:
+            self._adopt_memo_generation()
         entries = {}
         chunks = {}
         aliases: dict[str, str] = {}
