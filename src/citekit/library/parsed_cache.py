@@ -19,7 +19,6 @@ import hashlib
 import marshal
 import operator
 import os
-import secrets
 import time
 import weakref
 from array import array
@@ -417,7 +416,7 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
     if "memos" in data:
         write_memos(refs_dir, data["memo_base"], data["memo_log"], data.pop("memos"))
     offsets, parts = _pack(data["keys"], {name: data.pop(name, {}) for name in PACKED})
-    token = secrets.token_hex(8)
+    token = os.urandom(8).hex()
     if not replace_quietly(blob_path(refs_dir, token), parts):
         return
     data.update(offsets, blobs=token)

@@ -737,17 +737,15 @@ class Library:
         written at. Only tables computed in this run are stored, without the changed
         entries' values. A library not loaded from the cache starts a new generation.
         """
-        import secrets
-
         self.__dict__.pop("_answers", None)  # answers about the whole library: of the state loaded
         keyset = set(keys)
         if len(self._loaded_blobs) != len(keys) or changed:  # a key removed, or renamed, changes
             changed = [*changed, *(k for k in self._loaded_blobs if k not in keyset)]  # the whole library's answers
         if self._memo_base is None:
-            self._memo_base, self._memo_log = secrets.token_hex(8), []
+            self._memo_base, self._memo_log = os.urandom(8).hex(), []
             self._memos_pending = False
         elif changed:
-            self._memo_log = [*self._memo_log, (secrets.token_hex(8), changed)]
+            self._memo_log = [*self._memo_log, (os.urandom(8).hex(), changed)]
         for key in changed:
             self._drop_memos(key)
         out: dict[str, Any] = {kind: {k: v for k, v in self._memos[kind].items() if k in keyset}
@@ -758,7 +756,7 @@ class Library:
             out.update(self._memo_raw)
             for kind, table in self._memos.items():
                 out.setdefault(kind, {k: v for k, v in table.items() if k in keyset})
-            self._memo_base, self._memo_log = secrets.token_hex(8), []
+            self._memo_base, self._memo_log = os.urandom(8).hex(), []
         self._memos_dirty = set()
         return out
 
