@@ -463,3 +463,23 @@ def test_a_hand_edit_keeps_the_values_derived_from_every_other_entry(project: Pa
     assert "study four, by hand" in listed and derived == ["k3_004"]  # the file was parsed, one row derived
     monkeypatch.undo()
     assert _outputs(project) == _without_cache(project)
+
+
+def test_a_remembered_published_twin_follows_the_library(project: Path) -> None:
+    runner = CliRunner()
+
+    def check() -> str:
+        return runner.invoke(main, ["-C", str(project), "check", str(project / "paper.tex")]).stdout
+
+    assert "pub3" in check() and "pub3" in check()  # found, then remembered
+    lib = Library.load(project / "refs")
+    lib.remove("pub3")
+    lib.save()
+    gone = check()
+    assert "pub3" not in gone and gone == _without_cache(project)["check paper.tex"][1]
+    lib = Library.load(project / "refs")
+    lib.add(Entry(key="pub3b", entry_type="inproceedings", origin="import",
+                  fields={"title": "Published Twins Are Found Through Their Normalised Title", "booktitle": "ICML"}))
+    lib.save()
+    back = check()
+    assert "pub3b" in back and back == _without_cache(project)["check paper.tex"][1]
