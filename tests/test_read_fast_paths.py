@@ -443,6 +443,14 @@ def test_printing_utf8_bytes_is_printing_the_text(text: str, nl: bool) -> None:
     assert (one.exit_code, one.stdout_bytes) == (two.exit_code, two.stdout_bytes)
 
 
+def _keys_passed_to(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[str]:
+    """The keys of the entries ``owner.name(entry)`` is called with from now on."""
+    keys: list[str] = []
+    real = getattr(owner, name)
+    monkeypatch.setattr(owner, name, lambda entry: keys.append(entry.key) or real(entry))
+    return keys
+
+
 def test_a_hand_edit_keeps_the_values_derived_from_every_other_entry(project: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     runner = CliRunner()
@@ -451,14 +459,7 @@ def test_a_hand_edit_keeps_the_values_derived_from_every_other_entry(project: Pa
     bib.write_text(bib.read_text(encoding="utf-8").replace("study 4}", "study four, by hand}"), encoding="utf-8")
     from citekit import api
 
-    derived: list[str] = []
-    real = api.entry_json
-
-    def counting(entry):
-        derived.append(entry.key)
-        return real(entry)
-
-    monkeypatch.setattr(api, "entry_json", counting)
+    derived = _keys_passed_to(monkeypatch, api, "entry_json")
     listed = runner.invoke(main, ["-C", str(project), "list", "--json"]).stdout
     assert "study four, by hand" in listed and derived == ["k3_004"]  # the file was parsed, one row derived
     monkeypatch.undo()
