@@ -484,3 +484,20 @@ def test_a_remembered_published_twin_follows_the_library(project: Path) -> None:
     lib.save()
     back = check()
     assert "pub3b" in back and back == _without_cache(project)["check paper.tex"][1]
+
+
+def test_a_write_changing_every_entry_starts_a_new_generation(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import marshal
+
+    monkeypatch.setattr(Library, "MEMO_LOG_KEYS", 3)
+    _outputs(project)
+    cache = project / ".citekit" / "refs-library.cache"
+    base = marshal.loads(cache.read_bytes())["memo_base"]
+    lib = Library.load(project / "refs")
+    for entry in lib.entries.values():
+        entry.tags_added = sorted({*entry.tags_added, "everywhere"})
+    lib.save()
+    assert marshal.loads(cache.read_bytes())["memo_base"] != base
+    warm = _outputs(project)
+    assert warm == _without_cache(project)
+    assert "everywhere" in warm["tags"][1]

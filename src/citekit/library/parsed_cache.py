@@ -157,7 +157,6 @@ class BlobTable(Mapping[str, bytes]):
         return (k for i, k in enumerate(self._keys) if offsets[i] != offsets[i + 1])
 
     def keys(self) -> Any:
-        self.preload() if self._source._data is not None else None
         return self._all.keys() if self._all is not None else super().keys()
 
     def items(self) -> Any:

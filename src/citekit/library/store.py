@@ -752,10 +752,11 @@ class Library:
                                for kind in self._memos_dirty if kind in self._memos}
         logged = sum(len(k) for _t, k in self._memo_log)
         if logged > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE)):
-            self._gather_memos(everything=True)  # read now: the new generation carries them over
-            out.update(self._memo_raw)
-            for kind, table in self._memos.items():
-                out.setdefault(kind, {k: v for k, v in table.items() if k in keyset})
+            if len(set().union(*(k for _t, k in self._memo_log))) < len(keys):  # else nothing is left to carry
+                self._gather_memos(everything=True)  # read now: the new generation carries them over
+                out.update(self._memo_raw)
+                for kind, table in self._memos.items():
+                    out.setdefault(kind, {k: v for k, v in table.items() if k in keyset})
             self._memo_base, self._memo_log = os.urandom(8).hex(), []
         self._memos_dirty = set()
         return out
