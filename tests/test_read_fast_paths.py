@@ -318,3 +318,186 @@ def test_writing_what_was_read_changes_nothing_and_flags_no_hand_edit(tmp_path: 
     edited = Library.load(refs)
     assert edited.entries["m2"].hand == ["title"]
     assert edited.entries["m1"].hand == [] and edited.entries["m3"].hand == []
+
+
+# ---- writes and the memo files ----------------------------------------------------------
+
+def _memo_files(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / ".citekit").glob("refs-memo-*.cache"))}
+
+
+def test_tag_leaves_the_memo_files_alone_and_every_read_stays_exact(project: Path) -> None:
+    runner = CliRunner()
+    _outputs(project)  # every kind of derived value is stored
+    before = _memo_files(project)
+    assert len(before) >= 8
+    for args in (["k3_004", "+fresh"], ["old3_7", "+viaalias"], ["k3_004", "-fresh", "+other"], ["pre3", "-muon"]):
+        assert runner.invoke(main, ["-C", str(project), "tag", *args]).exit_code == 0
+    assert _memo_files(project) == before  # not one memo file was rewritten by the four writes
+    warm = _outputs(project)
+    assert warm == _without_cache(project)
+    assert any(row.startswith("k3_004 ") and "other" in row and "fresh" not in row for row in warm["list"][1].splitlines())
+    # the next reads stored the few values they derived again: a third pass reads them
+    assert _memo_files(project) != before
+    assert _outputs(project) == warm
+
+
+def test_many_writes_fold_the_change_log_into_a_new_generation(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import marshal
+
+    monkeypatch.setattr(Library, "MEMO_LOG_KEYS", 3)  # fold after three changed entries
+    runner = CliRunner()
+    _outputs(project)
+    cache = project / ".citekit" / "refs-library.cache"
+    first_base = marshal.loads(cache.read_bytes())["memo_base"]
+    bases = set()
+    for i, key in enumerate(["k3_001", "k3_002", "k3_003", "k3_005", "k3_006", "k3_008"]):
+        assert runner.invoke(main, ["-C", str(project), "tag", key, f"+round{i}"]).exit_code == 0
+        bases.add(marshal.loads(cache.read_bytes())["memo_base"])
+        if i % 2:
+            runner.invoke(main, ["-C", str(project), "list", "--json"])
+    assert bases - {first_base}, "the log was never folded"
+    assert _outputs(project) == _without_cache(project)
+
+
+def test_a_memo_claiming_a_change_the_cache_never_recorded_is_ignored(project: Path) -> None:
+    """A writer killed after storing memo tables but before storing its cache leaves tables
+    that name a change no cache knows: they must never be read."""
+    from citekit import api
+    from citekit.library import parsed_cache
+
+    runner = CliRunner()
+    expected = _outputs(project)
+    lib = Library.load(project / "refs")
+    forged_log = [*lib._memo_log, ("0" * 16, ["k3_004"])]
+    kind = f"list-line:{api.JSON_SHAPE}"
+    table = {k: f"{k} forged line" for k in lib.keys()}
+    parsed_cache.write_memos(project / "refs", lib._memo_base, forged_log, {kind: table})
+    listed = runner.invoke(main, ["-C", str(project), "list"]).stdout
+    assert "forged" not in listed and listed == expected["list"][1]
+    # and a table of another generation is not read either
+    parsed_cache.write_memos(project / "refs", "f" * 16, [], {kind: table})
+    assert runner.invoke(main, ["-C", str(project), "list"]).stdout == expected["list"][1]
+
+
+def test_a_reader_storing_values_after_a_write_it_did_not_see(project: Path) -> None:
+    from citekit import api
+
+    runner = CliRunner()
+    shutil.rmtree(project / ".citekit")
+    assert runner.invoke(main, ["-C", str(project), "list"]).exit_code == 0  # (the cache is built)
+    reader = Library.load(project / "refs")
+    for path in (project / ".citekit").glob("refs-memo-*.cache"):
+        path.unlink()
+    kind = f"list-line:{api.JSON_SHAPE}"
+    reader.memo_table(kind, lambda e: api._list_line(reader.memo(api._JSON, e, api.entry_json)))
+    # meanwhile another command writes
+    assert runner.invoke(main, ["-C", str(project), "tag", "k3_004", "+meanwhile"]).exit_code == 0
+    reader.keep_memos()  # stores lines derived before that write
+    listed = runner.invoke(main, ["-C", str(project), "list"]).stdout
+    line = next(row for row in listed.splitlines() if row.startswith("k3_004 "))
+    assert "meanwhile" in line
+    assert _outputs(project) == _without_cache(project)
+
+
+def test_suggestions_for_a_missing_key_follow_entries_added_and_removed(project: Path) -> None:
+    runner = CliRunner()
+
+    def check() -> str:
+        return runner.invoke(main, ["-C", str(project), "check", str(project / "paper.tex")]).stdout
+
+    check()
+    assert check() == _without_cache(project)["check paper.tex"][1]  # remembered, and the same
+    lib = Library.load(project / "refs")
+    lib.add(Entry(key="nosuchkey2025", entry_type="misc", fields={"title": "Now It Exists", "year": "2025"},
+                  origin="import"))
+    lib.save()
+    added = check()
+    assert "nosuchkey2025" in added and added == _without_cache(project)["check paper.tex"][1]
+    assert check() == added
+    lib = Library.load(project / "refs")
+    lib.remove("nosuchkey2025")
+    lib.save()
+    removed = check()
+    assert "nosuchkey2025" not in removed and removed == _without_cache(project)["check paper.tex"][1]
+
+
+@pytest.mark.parametrize("text", ["plain", "Ünïcode — 漢字 😀", "\x1b[31mred\x1b[0m and more", "", "a\nb\n",
+                                  "lone \udc80 surrogate"])
+@pytest.mark.parametrize("nl", [True, False])
+def test_printing_utf8_bytes_is_printing_the_text(text: str, nl: bool) -> None:
+    import click
+
+    from citekit.cli.export import echo_utf8
+
+    @click.command()
+    def as_text() -> None:
+        click.echo(text, nl=nl)
+
+    @click.command()
+    def as_bytes() -> None:
+        echo_utf8(text.encode("utf-8", "surrogatepass"), nl=nl)
+
+    runner = CliRunner()
+    one, two = runner.invoke(as_text), runner.invoke(as_bytes)
+    assert (one.exit_code, one.stdout_bytes) == (two.exit_code, two.stdout_bytes)
+
+
+def _keys_passed_to(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[str]:
+    """The keys of the entries ``owner.name(entry)`` is called with from now on."""
+    keys: list[str] = []
+    real = getattr(owner, name)
+    monkeypatch.setattr(owner, name, lambda entry: keys.append(entry.key) or real(entry))
+    return keys
+
+
+def test_a_hand_edit_keeps_the_values_derived_from_every_other_entry(project: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    _outputs(project)
+    bib = project / "refs" / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace("study 4}", "study four, by hand}"), encoding="utf-8")
+    from citekit import api
+
+    derived = _keys_passed_to(monkeypatch, api, "entry_json")
+    listed = runner.invoke(main, ["-C", str(project), "list", "--json"]).stdout
+    assert "study four, by hand" in listed and derived == ["k3_004"]  # the file was parsed, one row derived
+    monkeypatch.undo()
+    assert _outputs(project) == _without_cache(project)
+
+
+def test_a_remembered_published_twin_follows_the_library(project: Path) -> None:
+    runner = CliRunner()
+
+    def check() -> str:
+        return runner.invoke(main, ["-C", str(project), "check", str(project / "paper.tex")]).stdout
+
+    assert "pub3" in check() and "pub3" in check()  # found, then remembered
+    lib = Library.load(project / "refs")
+    lib.remove("pub3")
+    lib.save()
+    gone = check()
+    assert "pub3" not in gone and gone == _without_cache(project)["check paper.tex"][1]
+    lib = Library.load(project / "refs")
+    lib.add(Entry(key="pub3b", entry_type="inproceedings", origin="import",
+                  fields={"title": "Published Twins Are Found Through Their Normalised Title", "booktitle": "ICML"}))
+    lib.save()
+    back = check()
+    assert "pub3b" in back and back == _without_cache(project)["check paper.tex"][1]
+
+
+def test_a_write_changing_every_entry_starts_a_new_generation(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import marshal
+
+    monkeypatch.setattr(Library, "MEMO_LOG_KEYS", 3)
+    _outputs(project)
+    cache = project / ".citekit" / "refs-library.cache"
+    base = marshal.loads(cache.read_bytes())["memo_base"]
+    lib = Library.load(project / "refs")
+    for entry in lib.entries.values():
+        entry.tags_added = sorted({*entry.tags_added, "everywhere"})
+    lib.save()
+    assert marshal.loads(cache.read_bytes())["memo_base"] != base
+    warm = _outputs(project)
+    assert warm == _without_cache(project)
+    assert "everywhere" in warm["tags"][1]

@@ -21,12 +21,12 @@ if TYPE_CHECKING:
     from .library.store import Library
     from .model import Entry
     from .notes import ExtractResult
-    from .sync import SyncReport
+    from .sync_report import SyncReport
 
 # Stage modules (the notes pipeline, sync, the library store) are imported inside the
 # functions that use them: ``list`` and ``show`` must not pay for rapidfuzz and the notes
 # parsers. ``Problem`` and ``SyncReport`` stay importable from here (see __getattr__).
-_LAZY = {"Problem": ".library.bibfile", "SyncReport": ".sync", "Library": ".library.store",
+_LAZY = {"Problem": ".library.bibfile", "SyncReport": ".sync_report", "Library": ".library.store",
          "Entry": ".model", "ExtractResult": ".notes"}
 
 
@@ -112,6 +112,13 @@ def sync(
             f"no notes folder at {cfg.notes_dir}. Put your notes there, or set paths.notes in {cfg.path or 'citekit.yaml'}.",
             exit_code=2,
         )
+    if not refresh:  # the same inputs as the last sync that changed nothing: its report, and
+        # none of the sync stages (notes readers, matching, BibTeX) imported
+        from . import sync_stamp
+
+        replayed = sync_stamp.replay(cfg, sync_stamp.inputs(cfg, offline=offline, ascii=ascii), offline=offline)
+        if replayed is not None:
+            return replayed
     from .sync import run
 
     return run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii)
@@ -158,9 +165,17 @@ def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = 
                    status: str | None = None) -> str:
     """``json.dumps(list_json(...), ensure_ascii=False, indent=2)``, from per-entry texts
     kept in the cache (the indenting encoder is pure Python: most of ``list --json``)."""
-    texts = _listed(start, f"json-text:{JSON_SHAPE}", lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)),
+    return list_json_bytes(start, tags=tags, any_tag=any_tag, status=status).decode("utf-8", "surrogatepass")
+
+
+def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                    status: str | None = None) -> bytes:
+    """:func:`list_json_text` in UTF-8: the per-entry texts are kept encoded, so the
+    megabytes of a large library are joined and written without decoding them."""
+    texts = _listed(start, f"json-utf8:{JSON_SHAPE}",
+                    lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
                     tags=tags, any_tag=any_tag, status=status)
-    return "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
+    return b"".join([b"[\n", b",\n".join(texts), b"\n]"]) if texts else b"[]"
 
 
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
@@ -275,5 +290,5 @@ def _find(key: str, start: str | Path | None) -> tuple[Library, Entry]:
 
 __all__ = [
     "CitekitError", "SyncReport", "Problem", "project", "extract", "load_library", "sync",
-    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_lines", "show", "show_bibtex",
+    "entry_json", "library_tags", "list_entries", "list_json", "list_json_text", "list_json_bytes", "list_lines", "show", "show_bibtex",
 ]

@@ -10,7 +10,6 @@ one to a crash means recomputing it, never losing data.
 from __future__ import annotations
 
 import os
-import secrets
 from contextlib import suppress
 from pathlib import Path
 
@@ -33,7 +32,7 @@ def replace_quietly(path: Path, data: bytes | list[bytes], *, make_folder: bool 
     ``make_folder=False`` writes only where the folder exists already (a command that
     merely reads must not create ``.citekit/`` in a folder citekit never used).
     """
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     try:
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,6 @@ write) made while the sync was resolving is kept rather than overwritten.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .config import Config, display_path
@@ -20,46 +19,7 @@ from .library.store import Library
 from .library.update import LibraryIndex, Pending, apply_work, index_keys, look_alike_notices
 from .model import Entry, Mention, Work
 from .notes import extract_paths, group_mentions
-
-
-@dataclass
-class SyncReport:
-    """What a sync found and did, for the summary table and ``--json``."""
-
-    mentions: int = 0
-    works: int = 0
-    counts: dict[str, int] = field(default_factory=lambda: {"resolved": 0, "notes-only": 0, "ambiguous": 0})
-    created: list[str] = field(default_factory=list)
-    upgraded: list[str] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    source_problems: list[str] = field(default_factory=list)
-    offline: bool = False
-    changed: bool = False
-    requests: int = 0
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    #: nothing was read or written: the inputs are those of the last sync, which changed nothing
-    up_to_date: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mentions": self.mentions,
-            "works": self.works,
-            "entries_written": len(self.entries),
-            "counts": self.counts,
-            "created": self.created,
-            "upgraded": self.upgraded,
-            "pending": self.pending,
-            "problems": self.problems,
-            "notices": self.notices,
-            "source_problems": self.source_problems,
-            "offline": self.offline,
-            "changed": self.changed,
-            "requests": self.requests,
-            "works_detail": self.entries,
-            "up_to_date": self.up_to_date,
-        }
+from .sync_report import SyncReport
 
 
 def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,

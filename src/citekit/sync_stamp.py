@@ -30,7 +30,7 @@ from .library.lock import state_dir
 
 if TYPE_CHECKING:
     from .config import Config
-    from .sync import SyncReport
+    from .sync_report import SyncReport
 
 FORMAT = 1
 #: how long an online sync that changed nothing is trusted for
@@ -74,7 +74,7 @@ def replay(cfg: Config, digest: str, *, offline: bool) -> SyncReport | None:
         return None
     if not offline and time.time() - float(stored.get("time") or 0) > ONLINE_SECONDS:
         return None
-    from .sync import SyncReport
+    from .sync_report import SyncReport
 
     try:
         report = SyncReport(**stored["report"])

@@ -177,9 +177,11 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
     if status == "pending":
         return _list_pending(ctx, as_json, quiet)
     if as_json:
-        text = api.list_json_text(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
-        click.echo(text)
-        return 1 if (tags or status) and text == "[]" else 0
+        from .export import echo_utf8
+
+        data = api.list_json_bytes(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+        echo_utf8(data)
+        return 1 if (tags or status) and data == b"[]" else 0
     rows = api.list_lines(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
     findings = 1 if (tags or status) and not rows else 0
     if rows:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -44,8 +47,8 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
             return write_texts(((_as_written(e) and library.rendered_text(e, ascii)) or entry_text(e, ascii=ascii)
                                 for e in entries), header)
         kind = _text_kind(ascii)
-        return write_texts((library.memo(kind, e, lambda e: _entry_export_text(library, e, ascii)) for e in entries),
-                           header)
+        return write_texts((library.memo(kind, e, lambda e: _entry_export_bytes(library, e, ascii)).decode("utf-8", "surrogatepass")
+                            for e in entries), header)
     if fmt == "biblatex":
         from ..output.biblatex import render_biblatex
 
@@ -110,23 +113,41 @@ def select_for_export(
     return result
 
 
-def write_output(text: str, output: str | None) -> bool:
+def write_output(text: str | bytes, output: str | None) -> bool:
     """Print, or replace ``output`` atomically; an unchanged file keeps its timestamp.
 
     Keeping the timestamp matters in a paper's Makefile: ``refs.bib`` is rebuilt after
     every LaTeX run (``main.aux`` changed), and an untouched ``refs.bib`` stops make from
-    re-running BibTeX and LaTeX for nothing.
+    re-running BibTeX and LaTeX for nothing. ``bytes`` are the text in UTF-8.
     """
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if output is None or output == "-":
-        click.echo(text, nl=False)
+        echo_utf8(data, nl=False)
         return True
     from ..library.store import atomic_write
 
     path = Path(output)
-    if path.exists() and path.read_bytes() == text.encode("utf-8"):
+    if path.exists() and path.read_bytes() == data:
         return False
-    atomic_write(path, text)
+    atomic_write(path, data.decode("utf-8", "surrogatepass") if isinstance(text, bytes) else text)
     return True
+
+
+_ENCODED_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
+
+
+def echo_utf8(data: bytes, *, nl: bool = True) -> None:
+    """``click.echo`` of the text these UTF-8 bytes hold, without decoding, scanning and
+    encoding megabytes again when the bytes are what click would write anyway: on a
+    POSIX UTF-8 stream, with no escape sequence (click strips them when the output is not
+    a terminal) and no lone surrogate (which the stream would refuse)."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or ""
+    if (os.name == "posix" and encoding.replace("-", "").replace("_", "").lower() == "utf8" and b"\x1b" not in data
+            and not (b"\xed" in data and _ENCODED_SURROGATE.search(data))):
+        click.echo(data, nl=nl)
+    else:
+        click.echo(data.decode("utf-8", "surrogatepass"), nl=nl)
 
 
 @main.command()
@@ -214,13 +235,11 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
 _HEADER = "Exported by citekit from the library. Regenerate it instead of editing it."
 
 
-def _finish(text: str, count: int, output: str | None, as_json: bool, *, header: str | None, library: Library,
+def _finish(text: str | bytes, count: int, output: str | None, as_json: bool, *, header: str | None, library: Library,
             missing: list[str] | None = None, note_more: str = "") -> int:
     """Write the export (``header``: still to be put on top of ``text``) and say so."""
     if header is not None:
-        from ..output.bibtex import write_texts
-
-        text = write_texts([text] if text else [], header)
+        text = _with_header(text, header)
     library.keep_memos()
     changed = write_output(text, output)
     if as_json:
@@ -230,8 +249,15 @@ def _finish(text: str, count: int, output: str | None, as_json: bool, *, header:
     return 0  # missing keys here were allowed (--allow-missing): warned, not failed
 
 
+def _with_header(body: bytes, header: str) -> bytes:
+    """``output.bibtex.write_texts([body], header)`` in UTF-8, for a body of joined entry
+    texts, without importing the BibTeX writer (a warm whole-library export renders nothing)."""
+    comment = "\n".join("% " + line if line.strip() else "%" for line in header.splitlines()).encode("utf-8")
+    return b"".join([comment, b"\n\n", body, b"\n"]) if body else comment + b"\n"
+
+
 def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag: bool,
-                  facets: dict[str, tuple[str, list[str]]]) -> tuple[str, int] | None:
+                  facets: dict[str, tuple[str, list[str]]]) -> tuple[bytes, int] | None:
     """(body, entry count) of a BibTeX export of the whole library (or of its tags), read
     from texts stored per entry; None when the general path must decide: nothing selected,
     or a selected entry with a ``crossref`` (parents are ordered after their children)."""
@@ -245,8 +271,8 @@ def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag:
     plain = library.memo_table("export-plain:2", _plain)
     if not all(plain[k] for k in keys):
         return None
-    texts = library.memo_table(_text_kind(ascii), lambda e: _entry_export_text(library, e, ascii))
-    return "\n\n".join(texts[k] for k in keys), len(keys)
+    texts = library.memo_table(_text_kind(ascii), lambda e: _entry_export_bytes(library, e, ascii))
+    return b"\n\n".join([texts[k] for k in keys]), len(keys)
 
 
 def _plain(entry: Entry) -> bool:
@@ -257,15 +283,16 @@ def _plain(entry: Entry) -> bool:
 
 
 def _text_kind(ascii: bool) -> str:
-    return f"export-text:{'ascii' if ascii else 'utf8'}"
+    return f"export-utf8:{'ascii' if ascii else 'utf8'}"
 
 
-def _entry_export_text(library: Library, entry: Entry, ascii: bool) -> str:
-    """An entry's BibTeX export text: its stored ``library.bib`` text when that is the
-    same bytes, else rendered."""
+def _entry_export_bytes(library: Library, entry: Entry, ascii: bool) -> bytes:
+    """An entry's BibTeX export text in UTF-8 (joined and written as bytes, never decoded):
+    its stored ``library.bib`` text when that is the same bytes, else rendered."""
     from ..output.bibtex import entry_text
 
-    return (_as_written(entry) and library.rendered_text(entry, ascii, unchanged=True)) or entry_text(entry, ascii=ascii)
+    text = (_as_written(entry) and library.rendered_text(entry, ascii, unchanged=True)) or entry_text(entry, ascii=ascii)
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _nothing_selected(entries: list[Entry], tags: tuple[str, ...], paper: Path | None) -> str:

@@ -52,7 +52,7 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
     from ..output.cited import EntryIndex
 
     report = check_paper(str(tex), cited, EntryIndex.of_library(library), bib_entries, str(bib) if bib else None,
-                         facts=lambda: library.memo_table("twin-facts:1", twin_facts))
+                         facts=lambda: library.memo_table("twin-facts:1", twin_facts), remember=library.remembered)
     library.keep_memos()
     code = report.exit_code(strict)
     if as_json:

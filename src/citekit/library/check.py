@@ -195,6 +195,7 @@ def check_paper(
     bib_name: str | None = None,
     describe: Callable[[Entry], str] | None = None,
     facts: Callable[[], dict[str, tuple[str, str, bool, str, str]]] | None = None,
+    remember: Callable[[str, Callable[[], Any]], Any] | None = None,
 ) -> CheckReport:
     """Check a paper's citations against the library and, if given, the paper's own ``.bib``.
 
@@ -202,7 +203,10 @@ def check_paper(
     has it, because either way the paper compiles. The library decides what a key means
     (alias, arXiv-only); the paper ``.bib`` only says what the paper will see.
     ``describe`` serves the library entries' descriptions for suggestions, ``facts`` their
-    :func:`twin_facts` (both from a store: the library's parsed cache).
+    :func:`twin_facts` (both from a store: the library's parsed cache). ``remember``
+    (the library's :meth:`~citekit.library.store.Library.remembered`) keeps the published
+    twin found for a library entry until the library changes: a warm check then neither
+    reads the facts nor indexes them.
     """
     index = library if isinstance(library, EntryIndex) else EntryIndex(library)
     bib = list(bib_entries) if bib_entries is not None else None
@@ -212,6 +216,11 @@ def check_paper(
     twins: list[PublishedTwins] = []
 
     def published_twin(entry: Entry, own: bool) -> str | None:
+        if own and remember is not None:
+            return remember(f"published-twin:{entry.key}", lambda: find_twin(entry, own))
+        return find_twin(entry, own)
+
+    def find_twin(entry: Entry, own: bool) -> str | None:
         if not twins:
             twins.append(PublishedTwins(facts() if facts else {k: twin_facts(e) for k, e in index.entries.items()}))
         return twins[0].find(entry, own)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,7 +96,7 @@ class Transaction:
             return False
         refs = Path(self.refs_dir)
         refs.mkdir(parents=True, exist_ok=True)
-        tag = secrets.token_hex(4)
+        tag = os.urandom(4).hex()
         pairs = [(target, target.with_name(f"{TEMP_MARK}{tag}-{target.name}")) for target in changes]
         record = {"state": "prepare", "files": [{"target": str(t), "temp": str(tmp)} for t, tmp in pairs]}
         try:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import operator
 import os
-import secrets
 import time
 import weakref
+from array import array
 from collections.abc import Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -95,66 +96,127 @@ def _read_all(fd: int, size: int) -> bytes:
 class BlobTable(Mapping[str, bytes]):
     """key -> one marshalled blob, cut on demand from the blob file.
 
-    The parsed-library cache itself then holds only keys and spans: a command that reads
-    no entry (``list``, ``tags``) does not read 13 MB of them, and one that reads three
-    entries cuts three.
+    The parsed-library cache itself holds only the key list and, per table, one array of
+    offsets (blob ``i`` is ``offsets[i]:offsets[i + 1]``; an empty span is a key without
+    a blob): a load decodes a list of strings, not ten thousand (start, end) tuples per
+    table, and a command that reads no entry (``list``, ``tags``) reads none of them.
     """
 
-    def __init__(self, spans: dict[str, tuple[int, int]], source: BlobFile) -> None:
-        self._spans = spans
+    def __init__(self, keys: list[str], offsets: bytes, source: BlobFile, index: dict[str, int]) -> None:
+        self._keys = keys
+        self._offsets = memoryview(offsets).cast("Q")
+        if len(self._offsets) != len(keys) + 1:
+            raise ValueError("offsets do not match the keys")
         self._source = source
+        self._index = index  # key -> position, shared by the tables of one cache, built on first use
+        self._count: int | None = None
+        self._all: dict[str, bytes] | None = None  # every blob, once the file was read whole
+
+    def _position(self, key: object) -> int | None:
+        if not self._index and self._keys:
+            self._index.update(zip(self._keys, range(len(self._keys))))
+        i = self._index.get(key)  # type: ignore[call-overload]
+        if i is None or self._offsets[i] == self._offsets[i + 1]:
+            return None
+        return i
 
     def preload(self) -> None:
-        """Read the whole file once, before a pass over (nearly) every entry."""
-        self._source.preload()
+        """Read the whole file once, before a pass over (nearly) every entry: every blob
+        is then cut once into a plain dict that serves all look-ups (a write reads each
+        entry's blobs several times)."""
+        if self._all is None:
+            self._source.preload()
+            data, offsets = self._source._data, self._offsets
+            assert data is not None
+            self._all = {key: data[offsets[i]:offsets[i + 1]] for i, key in enumerate(self._keys)
+                         if offsets[i] != offsets[i + 1]}
 
     def __getitem__(self, key: str) -> bytes:
-        start, end = self._spans[key]
-        return self._source.read(start, end)
+        if self._all is not None:
+            return self._all[key]
+        i = self._position(key)
+        if i is None:
+            raise KeyError(key)
+        return self._source.read(self._offsets[i], self._offsets[i + 1])
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self._all is not None:
+            return self._all.get(key, default)
+        i = self._position(key)
+        return default if i is None else self._source.read(self._offsets[i], self._offsets[i + 1])
 
     def __contains__(self, key: object) -> bool:
-        return key in self._spans
+        if self._all is not None:
+            return key in self._all
+        return self._position(key) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._spans)
+        if self._all is not None:
+            return iter(self._all)
+        offsets = self._offsets
+        return (k for i, k in enumerate(self._keys) if offsets[i] != offsets[i + 1])
+
+    def keys(self) -> Any:
+        return self._all.keys() if self._all is not None else super().keys()
+
+    def items(self) -> Any:
+        self.preload()
+        assert self._all is not None
+        return self._all.items()
 
     def __len__(self) -> int:
-        return len(self._spans)
+        if self._all is not None:
+            return len(self._all)
+        if self._count is None:  # spans that are not empty
+            self._count = sum(map(operator.ne, self._offsets[:-1], self._offsets[1:]))
+        return self._count
 
 
-def _pack(tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, dict[str, tuple[int, int]]], list[bytes]]:
-    """Spans per table, and the parts of the one blob file they point into."""
-    spans: dict[str, dict[str, tuple[int, int]]] = {}
+def _pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, bytes], list[bytes]]:
+    """Offsets per table (see :class:`BlobTable`), and the parts of the one blob file they
+    point into; each table's blobs lie in key order."""
+    offsets: dict[str, bytes] = {}
     parts: list[bytes] = []
     at = 0
     for name, blobs in tables.items():
-        table = spans[name] = {}
         if isinstance(blobs, BlobTable):
             blobs.preload()
-        for key, blob in blobs.items():
-            table[key] = (at, at + len(blob))
-            parts.append(blob)
-            at += len(blob)
-    return spans, parts
+        marks = array("Q")
+        for key in keys:
+            marks.append(at)
+            blob = blobs.get(key)
+            if blob:
+                parts.append(blob)
+                at += len(blob)
+        marks.append(at)
+        offsets[name] = marks.tobytes()
+    return offsets, parts
 
 
 def blob_path(refs_dir: Path, token: str) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-blobs-{token}.cache"
 
 
-def read(refs_dir: Path, fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
-    """The stored load for exactly this fingerprint, or None (missing, stale or unreadable)."""
+def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] | None:
+    """The stored load for exactly this fingerprint, or None (missing, stale or unreadable).
+
+    ``None`` asks for whatever load is stored, whichever files it was of: what a new load
+    of changed files compares its entries with (see ``Library._adopt_memo_generation``).
+    """
     try:
         raw = cache_path(refs_dir).read_bytes()
         data = marshal.loads(raw)
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("fingerprint") != fingerprint:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    if fingerprint is not None and data.get("fingerprint") != fingerprint:
         return None
     try:
         source = BlobFile(blob_path(refs_dir, str(data["blobs"])))
+        keys, index = data["keys"], {}
         for name in PACKED:
-            data[name] = BlobTable(data[name], source)
+            data[name] = BlobTable(keys, data[name], source, index)
     except (KeyError, TypeError, ValueError, OSError):
         return None
     return data
@@ -228,45 +290,125 @@ def memo_path(refs_dir: Path, kind: str) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-memo-{safe}.cache"
 
 
+# A memo file is ``MEMO_MAGIC``, the length of its head, the head (marshal: kind, the
+# generation ``base`` and the change ``at`` it was written after, keys no longer valid)
+# and the table (marshal), so its head is read without decoding the table, and the table
+# is decoded straight from the bytes read.
+MEMO_MAGIC = b"ckM1"
+
+#: the change log of the memo generation: one (token, keys whose entry changed) per write
+MemoLog = list[tuple[str, list[str]]]
+
+
+def memo_position(base: str, log: MemoLog, at: object) -> int | None:
+    """How many changes of ``log`` a memo written after change ``at`` accounts for (None:
+    a change this generation does not know, e.g. of a write that never stored its cache)."""
+    if at == base:
+        return 0
+    for n, (token, _keys) in enumerate(log):
+        if token == at:
+            return n + 1
+    return None
+
+
+def _memo_head(raw: bytes) -> tuple[dict[str, Any], int] | None:
+    if raw[:4] != MEMO_MAGIC:
+        return None
+    size = int.from_bytes(raw[4:8], "little")
+    try:
+        head = marshal.loads(raw[8:8 + size])
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        return None
+    return head, 8 + size
+
+
+def _read_memo_head(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(8)
+            found = _memo_head(start + handle.read(int.from_bytes(start[4:8], "little")))
+    except OSError:
+        return None
+    return found[0] if found else None
+
+
 def memo_kinds(refs_dir: Path) -> list[str]:
-    """The kinds of memo tables stored for this library (any fingerprint)."""
+    """The kinds of memo tables stored for this library (any generation); only each
+    file's head is read."""
     out = []
     for path in sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-memo-*.cache")):
-        data = _read(path)
-        if data is not None and isinstance(data.get("kind"), str):
-            out.append(data["kind"])
+        head = _read_memo_head(path)
+        if head is not None and isinstance(head.get("kind"), str):
+            out.append(head["kind"])
     return out
 
 
-def read_memo(refs_dir: Path, fingerprint: tuple[Any, ...], kind: str) -> tuple[bytes, frozenset[str]] | None:
-    """One table of values derived from entries (e.g. ``list --json`` rows) stored for this
-    fingerprint, still marshalled, with the keys whose values it must no longer give;
-    None when missing or stale.
+def read_memo(refs_dir: Path, base: str, log: MemoLog, kind: str) -> tuple[memoryview, frozenset[str]] | None:
+    """One table of values derived from entries (e.g. ``list --json`` rows), still
+    marshalled, with the keys whose values it must no longer give; None when missing or
+    from another generation.
 
-    Each kind has a file of its own: ``tags`` reads a few hundred kilobytes of
-    (status, tags) pairs, not the rows ``list --json`` prints.
+    A table holds for the generation ``base`` it was written in, as of one change of its
+    ``log``: the entries changed by later writes are dropped (so a write never rewrites
+    memo files). Each kind has a file of its own: ``tags`` reads a few hundred kilobytes
+    of (status, tags) pairs, not the rows ``list --json`` prints.
     """
-    data = _read(memo_path(refs_dir, kind))
-    if data is None or data.get("fingerprint") != fingerprint or data.get("kind") != kind:
+    try:
+        raw = memo_path(refs_dir, kind).read_bytes()
+    except OSError:
         return None
-    table = data.get("table")
-    dropped = data.get("dropped") or []
-    if not isinstance(table, bytes) or not isinstance(dropped, list):
+    found = _memo_head(raw)
+    if found is None:
         return None
-    return table, frozenset(dropped)
+    head, start = found
+    position = memo_position(base, log, head.get("at"))
+    dropped = head.get("dropped") or []
+    if head.get("kind") != kind or head.get("base") != base or position is None or not isinstance(dropped, list):
+        return None
+    later = set(dropped)
+    for _token, keys in log[position:]:
+        later.update(keys)
+    return memoryview(raw)[start:], frozenset(later)
 
 
-def write_memos(refs_dir: Path, fingerprint: tuple[Any, ...], tables: dict[str, Any]) -> None:
-    """Store memo tables for a fingerprint: kind -> a table, or (its marshalled bytes, keys
-    no longer valid). The second form lets a write carry a table it never decoded over
-    to the new fingerprint (``tag`` changes one entry of thousands)."""
+def write_memos(refs_dir: Path, base: str, log: MemoLog, tables: dict[str, Any]) -> None:
+    """Store memo tables as of the last change of ``log``: kind -> a table, or (its
+    marshalled bytes, keys no longer valid). The second form carries a table never
+    decoded over to a new generation."""
+    at = log[-1][0] if log else base
     for kind, table in tables.items():
-        data: dict[str, Any] = {"fingerprint": fingerprint, "kind": kind}
+        head: dict[str, Any] = {"format": FORMAT, "kind": kind, "base": base, "at": at, "dropped": []}
         if isinstance(table, tuple):
-            data["table"], data["dropped"] = table[0], sorted(table[1])
+            blob, head["dropped"] = table[0], sorted(table[1])
         else:
-            data["table"] = marshal.dumps(table)
-        _write(memo_path(refs_dir, kind), data)
+            blob = marshal.dumps(table)
+        head_bytes = marshal.dumps(head)
+        replace_quietly(memo_path(refs_dir, kind), [MEMO_MAGIC, len(head_bytes).to_bytes(4, "little"), head_bytes,
+                                                    bytes(blob) if isinstance(blob, memoryview) else blob])
+
+
+def queries_path(refs_dir: Path) -> Path:
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-queries.cache"
+
+
+#: at most this many remembered answers (the newest kept)
+MAX_QUERIES = 256
+
+
+def read_queries(refs_dir: Path, base: str, at: str) -> dict[str, Any] | None:
+    """Answers derived from the whole library (e.g. the suggestions for a key it lacks),
+    stored for exactly this state of it: the generation ``base`` after change ``at``."""
+    data = _read(queries_path(refs_dir))
+    if data is None or data.get("base") != base or data.get("at") != at or not isinstance(data.get("answers"), dict):
+        return None
+    return data["answers"]
+
+
+def write_queries(refs_dir: Path, base: str, at: str, answers: dict[str, Any]) -> None:
+    kept = dict(list(answers.items())[-MAX_QUERIES:])
+    _write(queries_path(refs_dir), {"base": base, "at": at, "answers": kept})
 
 
 def drop_memo(refs_dir: Path, kind: str) -> None:
@@ -278,16 +420,17 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
     """Store a load; failures (read-only folder, full disk) only cost speed next time.
 
     ``data["memos"]`` (kind -> table), when present, goes to files of their own (see
-    :func:`read_memo`).
+    :func:`read_memo`), as of the last change of ``data["memo_log"]``; they are written
+    first, so a cache never names a change its memos were not written after.
     """
     data = dict(data)
     if "memos" in data:
-        write_memos(refs_dir, data["fingerprint"], data.pop("memos"))
-    spans, parts = _pack({name: data.pop(name, {}) for name in PACKED})
-    token = secrets.token_hex(8)
+        write_memos(refs_dir, data["memo_base"], data["memo_log"], data.pop("memos"))
+    offsets, parts = _pack(data["keys"], {name: data.pop(name, {}) for name in PACKED})
+    token = os.urandom(8).hex()
     if not replace_quietly(blob_path(refs_dir, token), parts):
         return
-    data.update(spans, blobs=token)
+    data.update(offsets, blobs=token)
     _write(cache_path(refs_dir), data)
     for old in state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"):
         if old.name != blob_path(refs_dir, token).name:
@@ -330,6 +473,6 @@ def drop(refs_dir: Path) -> None:
     for kind in memo_kinds(refs_dir):
         drop_memo(refs_dir, kind)
     blobs = list(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"))
-    for path in (cache_path(refs_dir), stat_path(refs_dir), *blobs):
+    for path in (cache_path(refs_dir), stat_path(refs_dir), queries_path(refs_dir), *blobs):
         with suppress(FileNotFoundError):
             path.unlink()

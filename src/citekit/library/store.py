@@ -171,6 +171,8 @@ class Library:
     _chunk_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
     #: each entry's state as loaded from the cache: an entry still equal to it needs no work
     _state_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
+    #: the same, never altered: what stored memo values were derived from
+    _loaded_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
     _loaded_ascii: bool = field(default=False, repr=False, compare=False)
     _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: kind -> key -> a value derived from the entry (e.g. its JSON), kept in the cache
@@ -179,13 +181,17 @@ class Library:
     _memo_raw: dict[str, tuple[bytes, set[str]]] = field(default_factory=dict, repr=False, compare=False)
     #: kinds with values computed since the load (stored by :meth:`keep_memos`)
     _memos_dirty: set[str] = field(default_factory=set, repr=False, compare=False)
-    #: the fingerprint whose stored memos are not read yet (read on first use)
-    _memos_pending: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    #: stored memo tables may exist for this load (read on first use)
+    _memos_pending: bool = field(default=False, repr=False, compare=False)
+    #: the memo generation of the cache and its change log (see parsed_cache.read_memo)
+    _memo_base: str | None = field(default=None, repr=False, compare=False)
+    _memo_log: list[tuple[str, list[str]]] = field(default_factory=list, repr=False, compare=False)
     #: a cached load's entries, still marshalled: ``entries`` decodes them all on first use,
     #: :meth:`get`, :meth:`keys` and :meth:`memo_table` only what they need (None: decoded)
     _lazy: Mapping[str, bytes] | None = field(default=None, repr=False, compare=False)
     _lazy_aliases: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
-    _lazy_lower: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _lazy_keys: list[str] = field(default_factory=list, repr=False, compare=False)
+    _lazy_lower: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _lazy_alias_lists: list[tuple[str, str]] = field(default_factory=list, repr=False, compare=False)
     _decoded: dict[str, Entry] = field(default_factory=dict, repr=False, compare=False)
 
@@ -228,7 +234,7 @@ class Library:
 
     def keys(self) -> list[str]:
         """Every key, in the library's order, without decoding a cached load's entries."""
-        return list(self._lazy) if self._is_lazy() else list(self.entries)
+        return list(self._lazy_keys) if self._is_lazy() else list(self.entries)
 
     def sorted_keys(self) -> list[str]:
         """Keys in the order of :meth:`sorted_entries`."""
@@ -265,6 +271,8 @@ class Library:
         if found is not None:
             return found
         if self._is_lazy():
+            if self._lazy_lower is None:  # only after a miss: most look-ups name the key as it is
+                self._lazy_lower = {k.lower(): k for k in reversed(self._lazy_keys)}
             return self.entry_at(self._lazy_lower.get(key.lower(), ""))
         lowered = key.lower()
         return next((e for k, e in self.entries.items() if k.lower() == lowered), None)
@@ -381,9 +389,8 @@ class Library:
             return self._memos[kind]
         table = self._memos[kind] = {}
         raw = self._memo_raw.pop(kind, None)
-        fingerprint = self._memos_pending
-        if raw is None and fingerprint is not None:
-            raw = parsed_cache.read_memo(self.refs_dir, fingerprint, kind)
+        if raw is None and self._memos_pending and self._memo_base is not None:
+            raw = parsed_cache.read_memo(self.refs_dir, self._memo_base, self._memo_log, kind)
         if raw is not None:
             try:
                 stored = marshal.loads(raw[0])
@@ -393,7 +400,7 @@ class Library:
                 table.update(stored)
                 for key in raw[1]:
                     table.pop(key, None)
-        elif ":" in kind and fingerprint is not None:
+        elif ":" in kind and self._memos_pending:
             family = kind.split(":", 1)[0] + ":"
             for old in parsed_cache.memo_kinds(self.refs_dir):
                 if old.startswith(family) and old != kind:
@@ -402,21 +409,24 @@ class Library:
 
     def _all_memos(self) -> dict[str, dict[str, Any]]:
         """Every memo table, decoded."""
-        self._gather_memos()
+        self._gather_memos(everything=True)
         for kind in list(self._memo_raw):
             self._memo_table(kind)
         return self._memos
 
-    def _gather_memos(self) -> None:
-        """Every stored memo table, read but left encoded (for a write, which carries each
-        to the new fingerprint, marking the values of entries it changed as dropped)."""
-        if self._memos_pending is not None:
-            for kind in parsed_cache.memo_kinds(self.refs_dir):
-                if kind not in self._memos and kind not in self._memo_raw:
-                    raw = parsed_cache.read_memo(self.refs_dir, self._memos_pending, kind)
-                    if raw is not None:
-                        self._memo_raw[kind] = (raw[0], set(raw[1]))
-            self._memos_pending = None
+    def _gather_memos(self, *, everything: bool = False) -> None:
+        """With ``everything``: every stored memo table not read yet, left encoded (to
+        carry it over to a new memo generation). Otherwise nothing: a write leaves the
+        memo files alone, the change log in the cache says which entries they no longer
+        hold (``render_files`` calls this before rendering)."""
+        if not everything or not self._memos_pending or self._memo_base is None:
+            return
+        for kind in parsed_cache.memo_kinds(self.refs_dir):
+            if kind not in self._memos and kind not in self._memo_raw:
+                raw = parsed_cache.read_memo(self.refs_dir, self._memo_base, self._memo_log, kind)
+                if raw is not None:
+                    self._memo_raw[kind] = (bytes(raw[0]), set(raw[1]))
+        self._memos_pending = False
 
     def _drop_memos(self, key: str) -> None:
         """The entry under ``key`` changed: none of its derived values holds any more."""
@@ -425,13 +435,37 @@ class Library:
         for _blob, dropped in self._memo_raw.values():
             dropped.add(key)
 
+    def remembered(self, name: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, a value derived from the whole library (the suggestions for a key
+        it lacks), kept in the cache until any entry changes: only for a library not
+        modified since it was loaded. Values must be plain data."""
+        if self._memo_base is None:
+            return compute()
+        answers = self.__dict__.get("_answers")
+        if answers is None:
+            at = self._memo_log[-1][0] if self._memo_log else self._memo_base
+            stored = parsed_cache.read_queries(self.refs_dir, self._memo_base, at) if self._memos_pending else None
+            answers = self.__dict__["_answers"] = [at, dict(stored or {}), False]
+        if name not in answers[1]:
+            answers[1][name] = compute()
+            answers[2] = True
+        return answers[1][name]
+
     def keep_memos(self) -> None:
-        """Store values computed through :meth:`memo` (only when refs/ is still as loaded)."""
-        if not self._memos_dirty or self._fingerprint is None:
+        """Store the memo tables with values computed through :meth:`memo` since the load.
+
+        Each is written as of the cache's last change: a write that happened meanwhile
+        appended a change the file predates, so its entries are dropped when read, and a
+        cache rebuilt from the files is another generation that ignores it.
+        """
+        answers = self.__dict__.get("_answers")
+        if answers is not None and answers[2] and self._memo_base is not None:
+            parsed_cache.write_queries(self.refs_dir, self._memo_base, answers[0], answers[1])
+            answers[2] = False
+        if not self._memos_dirty or self._memo_base is None:
             return
-        now = fingerprint_now(self.refs_dir)
-        if now == self._fingerprint:  # only the memo files: the rest of the cache is as read
-            parsed_cache.write_memos(self.refs_dir, now, {k: self._memos[k] for k in self._memos_dirty})
+        parsed_cache.write_memos(self.refs_dir, self._memo_base, self._memo_log,
+                                 {k: self._memos[k] for k in self._memos_dirty})
         self._memos_dirty = set()
 
     def rendered_text(self, entry: Entry, ascii: bool, *, unchanged: bool = False) -> str | None:
@@ -648,22 +682,42 @@ class Library:
         lib.ascii = bool(meta["ascii"])
         lib.detached = dict(meta["detached"])
         lib._lazy = data["entries"]  # decoded on first use (see __getattr__)
+        lib._lazy_keys = data["keys"]
         lib._lazy_aliases = data["aliases"]
-        lib._lazy_lower = data["lower"]
         lib._lazy_alias_lists = data["alias_pairs"]
         del lib.entries
         lib._state_blobs = data["entries"]  # what each entry was when loaded (copied before a write)
+        lib._loaded_blobs = data["entries"]
         lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
         lib._fingerprint = fingerprint
-        lib._memos_pending = fingerprint  # read from their own file when first asked for
+        lib._memo_base, lib._memo_log = data["memo_base"], data["memo_log"]
+        lib._memos_pending = True  # read from their own file when first asked for
         return lib
 
+    def _adopt_memo_generation(self) -> None:
+        """Continue the memo generation of the cache stored before (of other files: a hand
+        edit, a ``git checkout``, or a library built in code), so that values derived from
+        entries whose state is still the one stored there stay valid; the entries whose
+        state differs, and those gone, are logged as this write's change. A first run
+        after a hand edit then derives again only what the edit changed."""
+        previous = parsed_cache.read(self.refs_dir, None)
+        if previous is None or not isinstance(previous.get("memo_base"), str):
+            return
+        blobs = previous["entries"]
+        blobs.preload()
+        self._memo_base, self._memo_log = previous["memo_base"], list(previous["memo_log"])
+        self._loaded_blobs = blobs
+        self._memos_pending = True
+
     def _cache_data(self) -> dict[str, Any]:
+        if self._memo_base is None and self._fingerprint is not None:
+            self._adopt_memo_generation()
         entries = {}
         chunks = {}
         aliases: dict[str, str] = {}
         alias_pairs: list[tuple[str, str]] = []
+        changed: list[str] = []  # entries whose state is not the one loaded (or new)
         blobs = self._state_blobs
         lazy = self._is_lazy()
         keys = self.keys()
@@ -676,7 +730,15 @@ class Library:
                 entries[key] = blob
                 entry_aliases = stored_aliases.get(key, [])
             else:
-                entries[key] = blob or marshal.dumps(_entry_state(e))
+                if blob is None:
+                    state = _entry_state(e)
+                    blob = marshal.dumps(state)
+                    loaded = self._loaded_blobs.get(key)
+                    # re-rendered but in the same state (marshal's bytes depend on how
+                    # objects are shared, so the states are compared, not the bytes)
+                    if loaded is None or (loaded != blob and marshal.loads(loaded) != state):
+                        changed.append(key)
+                entries[key] = blob
                 entry_aliases = e.aliases
             if key in self._chunks:
                 chunks[key] = marshal.dumps(self._chunks[key])
@@ -685,6 +747,8 @@ class Library:
             for a in entry_aliases:
                 aliases.setdefault(a, key)
                 alias_pairs.append((a, key))
+        memos = self._next_memo_generation(keys, changed)
+        self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
         return {
             "fingerprint": self._fingerprint,
             "meta": {
@@ -693,19 +757,52 @@ class Library:
                 "unparsed": list(self.unparsed), "preamble": list(self.preamble),
                 "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
             },
+            "keys": keys,
             "entries": entries,
             "chunks": chunks,
-            "memos": self._memo_data(),
+            "memos": memos,
+            "memo_base": self._memo_base,
+            "memo_log": self._memo_log,
             "aliases": aliases,
             "alias_pairs": alias_pairs,
-            "lower": {k.lower(): k for k in reversed(keys)},
         }
 
-    def _memo_data(self) -> dict[str, Any]:
-        self._gather_memos()
-        keys = set(self.keys())
-        out: dict[str, Any] = {kind: {k: v for k, v in table.items() if k in keys} for kind, table in self._memos.items()}
-        out.update(self._memo_raw)
+    #: a memo generation's change log is folded into a new generation (every stored table
+    #: read and written again once) when it names more entries than this, or this share
+    #: of the library
+    MEMO_LOG_KEYS = 4096
+    MEMO_LOG_SHARE = 4
+
+    def _next_memo_generation(self, keys: list[str], changed: list[str]) -> dict[str, Any]:
+        """Advance the memo generation past this write, and the tables to store with it.
+
+        The memo files stay as they are: the write appends the changed keys to the log,
+        and a table read later drops the values of every change after the one it was
+        written at. Only tables computed in this run are stored, without the changed
+        entries' values. A library not loaded from the cache starts a new generation.
+        """
+        self.__dict__.pop("_answers", None)  # answers about the whole library: of the state loaded
+        keyset = set(keys)
+        if len(self._loaded_blobs) != len(keys) or changed:  # a key removed, or renamed, changes
+            changed = [*changed, *(k for k in self._loaded_blobs if k not in keyset)]  # the whole library's answers
+        if self._memo_base is None:
+            self._memo_base, self._memo_log = os.urandom(8).hex(), []
+            self._memos_pending = False
+        elif changed:
+            self._memo_log = [*self._memo_log, (os.urandom(8).hex(), changed)]
+        for key in changed:
+            self._drop_memos(key)
+        out: dict[str, Any] = {kind: {k: v for k, v in self._memos[kind].items() if k in keyset}
+                               for kind in self._memos_dirty if kind in self._memos}
+        logged = sum(len(k) for _t, k in self._memo_log)
+        if logged > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE)):
+            if len(set().union(*(k for _t, k in self._memo_log))) < len(keys):  # else nothing is left to carry
+                self._gather_memos(everything=True)  # read now: the new generation carries them over
+                out.update(self._memo_raw)
+                for kind, table in self._memos.items():
+                    out.setdefault(kind, {k: v for k, v in table.items() if k in keyset})
+            self._memo_base, self._memo_log = os.urandom(8).hex(), []
+        self._memos_dirty = set()
         return out
 
     # ---- save --------------------------------------------------------------------------

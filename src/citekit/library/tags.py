@@ -18,7 +18,6 @@ import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Callable, Iterable, Pattern, TypeVar
 
 from ..model import Entry
@@ -176,6 +175,8 @@ def _merge_rules(base: dict[str, TagRule], data: Any, where: str) -> dict[str, T
 
 def default_rules_data() -> dict[str, Any]:
     """The shipped rule set (``citekit/data/tags.yaml``) as plain data."""
+    from importlib import resources  # tempfile, shutil and the archive modules: only for the rules
+
     text = resources.files("citekit").joinpath("data/tags.yaml").read_text(encoding="utf-8")
     import yaml
 

@@ -8,12 +8,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .extract import extract_owned, extract_text
-from .group import group_mentions
+from typing import Any
+
 from .reader import notes_files, read_notes
 from .result import ExtractResult, Problem
 
 __all__ = ["extract_paths", "extract_text", "group_mentions", "ExtractResult", "Problem"]
+
+#: the extractors and the grouping (markdown-it, orgparse, rapidfuzz) load on first use:
+#: a replayed sync only lists the notes files (``citekit.notes.reader``)
+_LAZY = {"extract_text": ".extract", "extract_owned": ".extract", "group_mentions": ".group"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def display_name(path: Path, root: Path) -> str:
@@ -30,6 +42,8 @@ def extract_paths(paths: list[Path], root: Path) -> ExtractResult:
     A file that cannot be read (binary, empty, not UTF-8) is reported in ``problems`` and
     skipped; the other files are still read.
     """
+    from .extract import extract_owned
+
     files, problems = notes_files([Path(p) for p in paths])
     result = ExtractResult(problems=problems)
     for path in files:

@@ -17,8 +17,6 @@ from pathlib import Path
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from rapidfuzz import fuzz
-
 from .texscan import group_end, skip_space
 from ..config import display_path
 from ..model import Entry, Location
@@ -394,6 +392,8 @@ class EntryIndex:
         self.folded: dict[str, str] = {}
         self.aliases: dict[str, list[str]] = {}
         self._descriptions: Callable[[], dict[str, str]] | None = None
+        #: (name, compute) -> an answer kept by the library's cache until it changes
+        self._remembered: Callable[[str, Callable[[], list[str]]], list[str]] | None = None
         entries_by_key: dict[str, Entry] = {}
         for entry in entries:
             entries_by_key[entry.key] = entry
@@ -421,6 +421,7 @@ class EntryIndex:
                 if alias not in index.entries:
                     index.alias_of.setdefault(alias, key)
         index._descriptions = lambda: library.memo_table("descriptor", descriptor)
+        index._remembered = library.remembered
         return index
 
     def get(self, key: str) -> Entry | None:
@@ -442,18 +443,29 @@ class EntryIndex:
         Two signals: the key spelled almost like an existing key (typos, case), and the
         key's words (``schaipp``, ``2026``, ``stepsize``) found in an entry's first author,
         year and title (a key written by hand or by another tool). ``describe`` may serve
-        :func:`descriptor` from a store (the library's parsed cache).
+        :func:`descriptor` from a store (the library's parsed cache). A library's index
+        remembers its answers until the library changes (a paper's typo is checked on
+        every build): no fuzzy matching then, nor rapidfuzz imported.
         """
+        if describe is None and self._remembered is not None:
+            found = self._remembered(f"suggest:{limit}:{key}", lambda: [e.key for e in self._suggest(key, limit, None)])
+            return [self.entries[k] for k in found]
+        return self._suggest(key, limit, describe)
+
+    def _suggest(self, key: str, limit: int, describe: Callable[[Entry], str] | None) -> list[Entry]:
         if describe is not None:
             descriptions = {k: describe(e) for k, e in self.entries.items()}
         elif self._descriptions is not None:
             descriptions = self._descriptions()
         else:
             descriptions = {k: descriptor(e) for k, e in self.entries.items()}
+        from rapidfuzz import fuzz
+
         words = " ".join(re.findall(r"[a-z]+|\d+", key.lower()))
         lowered = key.lower()
         scored: list[tuple[float, str]] = []
-        for entry_key, description in descriptions.items():
+        for entry_key in _near(lowered, words, descriptions, self.aliases):
+            description = descriptions[entry_key]
             by_key = fuzz.ratio(lowered, entry_key.lower())
             for alias in self.aliases.get(entry_key, ()):
                 by_key = max(by_key, fuzz.ratio(lowered, alias.lower()))
@@ -463,6 +475,25 @@ class EntryIndex:
                 scored.append((score, entry_key))
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [self.entries[k] for _, k in scored[:limit]]
+
+
+def _near(lowered: str, words: str, descriptions: dict[str, str], aliases: dict[str, list[str]]) -> set[str]:
+    """Keys that may score 70 in :meth:`EntryIndex.suggest`, found in one pass of rapidfuzz's
+    own loop per signal (a Python loop over ten thousand entries was most of ``check``);
+    the cutoffs sit below the real ones, and each candidate is then scored exactly as before."""
+    from rapidfuzz import fuzz, process
+
+    keys = list(descriptions)
+    near = {keys[i] for _c, _s, i in process.extract(lowered, [k.lower() for k in keys], scorer=fuzz.ratio,
+                                                        processor=None, score_cutoff=69, limit=None)}
+    pairs = [(alias.lower(), k) for k, names in aliases.items() if k in descriptions for alias in names]
+    near.update(pairs[i][1] for _c, _s, i in process.extract(lowered, [a for a, _k in pairs], scorer=fuzz.ratio,
+                                                               processor=None, score_cutoff=69, limit=None))
+    if words:
+        near.update(keys[i] for _c, _s, i in process.extract(words, [descriptions[k] for k in keys],
+                                                             scorer=fuzz.token_set_ratio, processor=None,
+                                                             score_cutoff=77, limit=None))
+    return near
 
 
 class _LibraryEntries(Mapping[str, Entry]):
