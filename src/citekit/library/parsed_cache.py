@@ -222,18 +222,6 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
     return data
 
 
-def read_any(refs_dir: Path) -> dict[str, Any] | None:
-    """The stored load whatever files it was made from (None: missing or unreadable), for
-    a parse that keeps what did not change since."""
-    try:
-        data = marshal.loads(cache_path(refs_dir).read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or "fingerprint" not in data:
-        return None
-    return read(refs_dir, data["fingerprint"])
-
-
 # ---- knowing the files unchanged without reading them -----------------------------------
 
 #: a file modified less than this before it was last checked may change again within the

@@ -545,7 +545,9 @@ class Library:
                 raise LibraryError(str(exc)) from None
             lib._fingerprint = fingerprint
             if use_cache:
-                lib._carry_unchanged(parsed_cache.read_any(refs))
+                previous = parsed_cache.read(refs, None)  # of other files: what did not change holds
+                lib._carry_unchanged(previous)
+                lib._adopt_memo_generation(previous)
                 data = lib._cache_data()
                 parsed_cache.write(refs, data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
@@ -555,38 +557,24 @@ class Library:
         raise AssertionError("unreachable")
 
     def _carry_unchanged(self, previous: dict[str, Any] | None) -> None:
-        """Keep the values derived from entries of the previous load that a parse rebuilt
-        unchanged, and the texts they were written as: after a hand edit of one entry, or a pull that changed a few, ``list``
-        converts the LaTeX of those entries only, not of the whole library.
-
-        A value derived from an entry depends on that entry alone (the same rule a write
-        follows when it carries values over), so it holds for an entry whose state is
-        equal to the one it was computed from; every other key is marked dropped."""
+        """Keep the texts that entries of the previous load which a parse rebuilt unchanged
+        were written as: the next write copies them (they are what rendering that same
+        state gives) instead of rendering the whole library again after a hand edit of
+        one entry or a pull that changed a few. (Their derived values are carried by the
+        memo generation, see :meth:`_adopt_memo_generation`.)"""
         if not previous or bool(previous["meta"].get("ascii")) != self.ascii:
             return
         old = previous["entries"]
-        if hasattr(old, "preload"):
-            old.preload()
-        fresh: dict[str, bytes] = {}
-        dropped: set[str] = set(old) - set(self.entries)
-        for key, entry in self.entries.items():
-            blob = fresh[key] = marshal.dumps(_entry_state(entry))
-            before = old.get(key)
-            if before is None:
-                dropped.add(key)
-            elif before != blob and marshal.loads(before) != marshal.loads(blob):
-                dropped.add(key)
-        self._state_blobs = fresh
-        # the texts each unchanged entry was last written as: a write copies them (they are
-        # what rendering that same state gives) instead of rendering the whole library
         chunks = previous["chunks"]
-        if hasattr(chunks, "preload"):
-            chunks.preload()
-        self._chunk_blobs = {key: chunks[key] for key in self.entries if key not in dropped and key in chunks}
-        self._memos_pending = previous["fingerprint"]
-        self._gather_memos()  # the previous tables, still encoded
-        for _table, gone in self._memo_raw.values():
-            gone.update(dropped)
+        for table in (old, chunks):
+            if hasattr(table, "preload"):
+                table.preload()
+        carried: dict[str, bytes] = {}
+        for key, entry in self.entries.items():
+            before, chunk = old.get(key), chunks.get(key)
+            if before is not None and chunk is not None and marshal.loads(before) == _entry_state(entry):
+                carried[key] = chunk
+        self._chunk_blobs = carried
 
     @classmethod
     def _parse(cls, refs: Path, bib_data: bytes | None, side_data: bytes | None, *,
@@ -695,13 +683,13 @@ class Library:
         lib._memos_pending = True  # read from their own file when first asked for
         return lib
 
-    def _adopt_memo_generation(self) -> None:
+    def _adopt_memo_generation(self, previous: dict[str, Any] | None = None) -> None:
         """Continue the memo generation of the cache stored before (of other files: a hand
         edit, a ``git checkout``, or a library built in code), so that values derived from
         entries whose state is still the one stored there stay valid; the entries whose
         state differs, and those gone, are logged as this write's change. A first run
         after a hand edit then derives again only what the edit changed."""
-        previous = parsed_cache.read(self.refs_dir, None)
+        previous = previous or parsed_cache.read(self.refs_dir, None)
         if previous is None or not isinstance(previous.get("memo_base"), str):
             return
         blobs = previous["entries"]
