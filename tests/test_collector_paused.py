@@ -47,3 +47,37 @@ def test_reading_and_importing_leave_the_collector_on(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         import_files(lib, [tmp_path / "missing.bib"])
     assert gc.isenabled()
+
+
+def test_within_a_command_paused_objects_are_frozen_until_it_ends(tmp_path: Path) -> None:
+    """A command freezes what it built with the collector paused (no collection walks the
+    library again), and hands it all back when it ends, so cyclic garbage made meanwhile
+    is still collected in a process that runs many commands."""
+    from citekit.library.collector import one_command
+
+    assert gc.get_freeze_count() == 0
+
+    class Node:
+        pass
+
+    with one_command():
+        with collector_paused():
+            a, b = Node(), Node()
+            a.other, b.other = b, a  # a cycle only the collector can free
+            del a, b
+        assert gc.get_freeze_count() > 0
+        assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+    assert gc.collect() >= 2  # the cycle made inside the command was not kept forever
+
+
+def test_the_command_line_leaves_nothing_frozen(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+
+    bib = tmp_path / "in.bib"
+    bib.write_text("@article{a, title = {One}, year = 2020}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(tmp_path), "import", str(bib)])
+    assert result.exit_code == 0, result.output
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
