@@ -545,36 +545,15 @@ class Library:
                 raise LibraryError(str(exc)) from None
             lib._fingerprint = fingerprint
             if use_cache:
-                previous = parsed_cache.read(refs, None)  # of other files: what did not change holds
-                lib._carry_unchanged(previous)
-                lib._adopt_memo_generation(previous)
+                lib._adopt_memo_generation(parsed_cache.read(refs, None))  # what did not change holds
                 data = lib._cache_data()
                 parsed_cache.write(refs, data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
                 lib._state_blobs = data["entries"]  # what each entry was when loaded
+                lib._chunk_blobs = data["chunks"]  # the texts of the entries this parse left unchanged
                 lib._loaded_ascii = lib.ascii
             return lib
         raise AssertionError("unreachable")
-
-    def _carry_unchanged(self, previous: dict[str, Any] | None) -> None:
-        """Keep the texts that entries of the previous load which a parse rebuilt unchanged
-        were written as: the next write copies them (they are what rendering that same
-        state gives) instead of rendering the whole library again after a hand edit of
-        one entry or a pull that changed a few. (Their derived values are carried by the
-        memo generation, see :meth:`_adopt_memo_generation`.)"""
-        if not previous or bool(previous["meta"].get("ascii")) != self.ascii:
-            return
-        old = previous["entries"]
-        chunks = previous["chunks"]
-        for table in (old, chunks):
-            if hasattr(table, "preload"):
-                table.preload()
-        carried: dict[str, bytes] = {}
-        for key, entry in self.entries.items():
-            before, chunk = old.get(key), chunks.get(key)
-            if before is not None and chunk is not None and marshal.loads(before) == _entry_state(entry):
-                carried[key] = chunk
-        self._chunk_blobs = carried
 
     @classmethod
     def _parse(cls, refs: Path, bib_data: bytes | None, side_data: bytes | None, *,
@@ -697,6 +676,11 @@ class Library:
         self._memo_base, self._memo_log = previous["memo_base"], list(previous["memo_log"])
         self._loaded_blobs = blobs
         self._memos_pending = True
+        if not self._chunks and not self._chunk_blobs and bool(previous["meta"].get("ascii")) == self.ascii:
+            # a parse: an entry :meth:`_cache_data` finds unchanged keeps the text it was
+            # written as, so the next write re-renders only what the files changed
+            previous["chunks"].preload()
+            self._chunk_blobs = previous["chunks"]
 
     def _cache_data(self) -> dict[str, Any]:
         if self._memo_base is None and self._fingerprint is not None:
@@ -713,6 +697,7 @@ class Library:
         for key in keys:
             e = self._decoded.get(key) if lazy else self.entries[key]
             blob = blobs.get(key)
+            is_changed = False
             if e is None:  # never decoded: as loaded, so its stored state and aliases hold
                 assert blob is not None
                 entries[key] = blob
@@ -726,11 +711,12 @@ class Library:
                     # objects are shared, so the states are compared, not the bytes)
                     if loaded is None or (loaded != blob and marshal.loads(loaded) != state):
                         changed.append(key)
+                        is_changed = True
                 entries[key] = blob
                 entry_aliases = e.aliases
             if key in self._chunks:
                 chunks[key] = marshal.dumps(self._chunks[key])
-            elif key in self._chunk_blobs:
+            elif key in self._chunk_blobs and not is_changed:  # a text is of the state it was rendered from
                 chunks[key] = self._chunk_blobs[key]
             for a in entry_aliases:
                 aliases.setdefault(a, key)
