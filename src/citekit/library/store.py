@@ -407,19 +407,11 @@ class Library:
                     parsed_cache.drop_memo(self.refs_dir, old)
         return table
 
-    def _all_memos(self) -> dict[str, dict[str, Any]]:
-        """Every memo table, decoded."""
-        self._gather_memos(everything=True)
-        for kind in list(self._memo_raw):
-            self._memo_table(kind)
-        return self._memos
-
-    def _gather_memos(self, *, everything: bool = False) -> None:
-        """With ``everything``: every stored memo table not read yet, left encoded (to
-        carry it over to a new memo generation). Otherwise nothing: a write leaves the
-        memo files alone, the change log in the cache says which entries they no longer
-        hold (``render_files`` calls this before rendering)."""
-        if not everything or not self._memos_pending or self._memo_base is None:
+    def _gather_memos(self) -> None:
+        """Every stored memo table not read yet, left encoded, to carry it over to a new
+        memo generation. (A write leaves the memo files alone otherwise: the change log in
+        the cache says which entries they no longer hold.)"""
+        if not self._memos_pending or self._memo_base is None:
             return
         for kind in parsed_cache.memo_kinds(self.refs_dir):
             if kind not in self._memos and kind not in self._memo_raw:
@@ -771,7 +763,7 @@ class Library:
         logged = sum(len(k) for _t, k in self._memo_log)
         if logged > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE)):
             if len(set().union(*(k for _t, k in self._memo_log))) < len(keys):  # else nothing is left to carry
-                self._gather_memos(everything=True)  # read now: the new generation carries them over
+                self._gather_memos()  # read now: the new generation carries them over
                 out.update(self._memo_raw)
                 for kind, table in self._memos.items():
                     out.setdefault(kind, {k: v for k, v in table.items() if k in keyset})
@@ -818,7 +810,6 @@ class Library:
         """
         from ..output.bibtex import check_unique_keys, entry_text, render_entries, written_fields
 
-        self._gather_memos()  # so that entries changed now drop theirs
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
         if not isinstance(self._state_blobs, dict):  # as read from the cache: entries are dropped below
