@@ -313,8 +313,7 @@ def dump(data: Any, dumper: Any, shift: int = 0) -> str:
     ``shift``: that many spaces before every line but blank ones, so a document can be
     placed under a key of a larger one (the sidecar's entries) without being re-indented.
     """
-    text = fast_dump(data, dumper, shift)
-    return text if text is not None else _by_pyyaml(data, dumper, shift)
+    return dumper_of(dumper)(data, shift)
 
 
 def dumper_of(dumper: Any) -> Callable[[Any, int], str]:
