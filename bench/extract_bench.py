@@ -96,11 +96,9 @@ class _Notes:
 
     def __init__(self, seed: int) -> None:
         self.r = random.Random(seed)
-        self.n = 0
 
     def title(self) -> str:
         r = self.r
-        self.n += 1
         words = [r.choice(_WORDS) for _ in range(r.randint(3, 7))]
         head = r.choice(_CAP)
         t = f"{head} {' '.join(words)}"
@@ -111,11 +109,10 @@ class _Notes:
     def person(self) -> str:
         return f"{self.r.choice(_FIRST)} {self.r.choice(_LAST)}"
 
-    def authors(self, sep: str = ", ") -> list[str]:
+    def authors(self) -> list[str]:
         return [self.person() for _ in range(self.r.randint(1, 6))]
 
     def arxiv(self) -> str:
-        self.n += 1
         return f"{self.r.randint(18, 26)}{self.r.randint(1, 12):02d}.{self.r.randint(0, 99999):05d}"
 
     def openreview(self) -> str:

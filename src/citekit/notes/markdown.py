@@ -36,8 +36,7 @@ _VENUE_COLUMNS = {"venue", "conference", "会議", "学会", "booktitle", "journ
 _YEAR_COLUMNS = {"year", "年", "発表年"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
-_PARSER: Any = None
-#: Parsers without the block rules a text cannot use, by the rules left out (see :func:`_parser_for`).
+#: Parsers by the block rules left out (see :func:`_parser_for`); the full one under the empty set.
 _PARSERS: dict[frozenset[str], Any] = {}
 #: A setext heading's underline (``===`` or ``---`` alone on a line, maybe indented or quoted).
 _UNDERLINE_RE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.M)
@@ -56,22 +55,19 @@ def _parser_for(text: str) -> Any:
     have failed; the setext rule alone re-scanned every paragraph, a third of the parse."""
     if "\r" in text:  # (lines not yet split the way the patterns expect)
         return _parser()
-    skip = frozenset(rule for rule, used in (
+    return _parser(frozenset(rule for rule, used in (
         ("lheading", _UNDERLINE_RE.search(text)), ("table", "|" in text), ("deflist", _DEFINITION_RE.search(text)),
-    ) if not used)
+    ) if not used))
+
+
+def _parser(skip: frozenset[str] = frozenset()) -> Any:
+    """The parser without the block rules in ``skip`` (every rule when it is empty), made once."""
     parser = _PARSERS.get(skip)
     if parser is None:
         parser = _PARSERS[skip] = _new_parser()
         if skip:
             parser.disable(sorted(skip))
     return parser
-
-
-def _parser() -> Any:
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = _new_parser()
-    return _PARSER
 
 
 def _new_parser() -> Any:

@@ -23,9 +23,11 @@ _SEPARATOR_RE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
 
 #: Words that mark meals, chats, socials and sessions rather than papers. Only consulted
 #: when a line has no hard evidence of being a paper (a paper URL or labelled details).
+#: The English ones, whole words: an ASCII line holding none of them (lower case) is not an event.
+_EVENT_WORDS = ("w/", "social", "reception", "party", "dinner", "lunch", "breakfast", "coffee", "chat", "meetup",
+                "meet-up", "banquet", "session", "keynote", "tutorial", "workshop", "panel", "invited talk", "booth")
 _EVENT_RE = re.compile(
-    r"\b(?:w/|social|reception|party|dinner|lunch|breakfast|coffee|chat|meet-?up|banquet|session|keynote|"
-    r"tutorial|workshop|panel|invited talk|booth)\b|^(?:w/)|"
+    r"\b(?:" + "|".join(map(re.escape, _EVENT_WORDS)) + r")\b|^(?:w/)|"
     r"朝食|昼食|夕食|ランチ|ディナー|コーヒー|チャット|レセプション|懇親会|セッション|パーティ|飲み会|会話|ソーシャル|移動",
     re.I,
 )
@@ -34,9 +36,6 @@ _DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*
 #: an arrow is written); one search with the unanchored part tried every branch everywhere.
 _DAY_START_RE = re.compile(r"(?:day\s*\d+|\d+日目)\b|\d{1,2}/\d{1,2}\b", re.I)
 _TRIP_RE = re.compile(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
-#: What :data:`_EVENT_RE` cannot match an ASCII line without (lower case).
-_EVENT_WORDS = ("w/", "social", "reception", "party", "dinner", "lunch", "breakfast", "coffee", "chat", "meet",
-                "banquet", "session", "keynote", "tutorial", "workshop", "panel", "invited talk", "booth")
 
 
 #: What a line names when it is not a paper: consulted when nothing on or under the line
