@@ -26,7 +26,7 @@ from citekit.library.sidecar_yaml import dump as sidecar_dump
 from citekit.library.store import Library
 
 from .helpers_project import make_project
-from .test_read_fast_paths import BIG, _varied_entries
+from .test_read_fast_paths import BIG, _varied_entries, synced_with_varied_entries
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -145,13 +145,7 @@ def test_generated_sidecars_load_block_by_block_as_the_whole_file(records, pendi
 
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
-    root = make_project(tmp_path)
-    assert CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "-q"]).exit_code == 0
-    lib = Library.load(root / "refs")
-    for e in _varied_entries(4):
-        lib.add(e)
-    lib.save()
-    return root
+    return synced_with_varied_entries(tmp_path, 4)
 
 
 READS = [["list"], ["list", "--json"], ["tags", "--json"], ["list", "--tag", "theory"], ["export"],
