@@ -308,6 +308,8 @@ def _text_pieces_joined(text: str) -> str:
             return "".join(parts)
         pos = m.end()
         word, symbol, math = m.groups()
+        if word is not None and text[pos:pos + 1].isalpha():
+            raise _Refused  # the parser reads any letter into the name: `\oé` is one unknown macro
         if word is None and symbol is None and math is None:  # a brace: counted, dropped
             depth += 1 if m.group() == "{" else -1
             if depth < 0:
