@@ -26,7 +26,7 @@ from citekit.library.sidecar_yaml import dump as sidecar_dump
 from citekit.library.store import Library
 
 from .helpers_project import make_project
-from .test_read_fast_paths import BIG, _varied_entries
+from .test_read_fast_paths import BIG, _varied_entries, synced_with_varied_entries
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -58,6 +58,20 @@ ODD = [
     HEAD + "entries:\n  a:\n    status: x\n  b:\n",  # a record without a value
     HEAD + "entries:\n  1999:\n    status: x\n  'true':\n    status: y\n",
     HEAD + "entries:\n",
+    (HEAD + "entries:\n  a:\n    status: x\n  b:\n    status: y\n").replace("\n", "\r\n"),  # a CRLF checkout
+    HEAD + "entries:\r\n  a:\r\n    status: x\r\n",  # CRLF from the records on
+    "\ufeff" + HEAD + "entries:\n  a:\n    status: x\n",  # a byte order mark from an editor
+    HEAD + "entries:\n  a:\n    base: &b {status: x}\n    copy: *b\n  b:\n    status: y\n",  # an anchor in one record
+    HEAD + "entries:\n  a:\n    <<: {status: x}\n    title: t\n  b:\n    status: y\n",  # a merge key
+    HEAD + "entries:\n  a: &a\n    status: x\n  b:\n    <<: *a\n",  # a merge of another record
+    HEAD + "entries:\n  a:\n    status: x\n  c: &c 1\nextra: *c\n",  # a record's anchor used after the records
+    HEAD + "entries:\n  a:\n    status: x   # why\n  b:   # a note by hand\n    status: y\n",
+    HEAD + "entries: # the records\n  a:\n    status: x\n",
+    HEAD + "entries:\n  a:\n    status: x\n   # a comment at three spaces\n  b:\n    status: y\n",
+    HEAD + "entries:\n  a:\n    status: x\n  ? b\n  : status: y\n",  # an explicit key
+    HEAD + "entries:\n  a:\n    status: x\n  'b\n  c': 1\n",  # a quoted key over lines
+    HEAD + "entries:\n  a:\n    status: x\n  b: !!str 12\n",  # a tag
+    HEAD + "entries:\n  a:\n    status: x\n---\nfoo: 1\n",  # a second document
 ]
 
 
@@ -131,13 +145,7 @@ def test_generated_sidecars_load_block_by_block_as_the_whole_file(records, pendi
 
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
-    root = make_project(tmp_path)
-    assert CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "-q"]).exit_code == 0
-    lib = Library.load(root / "refs")
-    for e in _varied_entries(4):
-        lib.add(e)
-    lib.save()
-    return root
+    return synced_with_varied_entries(tmp_path, 4)
 
 
 READS = [["list"], ["list", "--json"], ["tags", "--json"], ["list", "--tag", "theory"], ["export"],

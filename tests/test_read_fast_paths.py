@@ -65,14 +65,20 @@ def _varied_entries(seed: int, n: int = 60) -> list[Entry]:
     return out
 
 
-@pytest.fixture()
-def project(tmp_path: Path) -> Path:
+def synced_with_varied_entries(tmp_path: Path, seed: int) -> Path:
+    """A project synced offline from its notes, then given the imported entries of ``seed``."""
     root = make_project(tmp_path)
     assert CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "-q"]).exit_code == 0
     lib = Library.load(root / "refs")
-    for e in _varied_entries(3):
+    for e in _varied_entries(seed):
         lib.add(e)
     lib.save()
+    return root
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = synced_with_varied_entries(tmp_path, 3)
     keys = sorted(Library.load(root / "refs").entries)
     cites = [keys[0], keys[5], "old3_7", "pre3", "child3", "nosuchkey2026", keys[-1]]
     (root / "paper.tex").write_text("\\documentclass{article}\\begin{document}\n"

@@ -69,6 +69,15 @@ def test_generated_latex_reads_as_the_parser_reads_it(pieces: list[str]) -> None
         assert T.latex_to_text(value, scripts=scripts) == T.latex_to_text_parsed(value, scripts=scripts)
 
 
+@pytest.mark.parametrize("value", ["\\oé", "\\oÅrhus", "Stra\\ssé", "\\aaß x", "\\textendashé", "\\emphé{x}", "\\LaTeXü",
+                                   "\\alphaβ", "$\\alphaβ$ x", "\\o1", "\\o\u0301x", "\\aa\u00b2", "\\o\u2160"])
+def test_a_control_word_followed_by_a_letter_beyond_ascii_reads_as_the_parser_reads_it(value: str) -> None:
+    """The parser takes every letter (``str.isalpha``) into a macro's name, not only ASCII ones."""
+    for scripts in (True, False):
+        assert T.latex_to_text(value, scripts=scripts) == T.latex_to_text_parsed(value, scripts=scripts)
+    assert T.normalize_title(value) == T.normalize_title_parsed(value)
+
+
 @pytest.mark.parametrize("value, expected", [
     ("The n-{{ZnO}}/{{NiO}}/p-{{GaN}} Heterojunction", "The n-ZnO/NiO/p-GaN Heterojunction"),
     ("Limits for {{Absorption}} in the {{Visible Spectrum}}", "Limits for Absorption in the Visible Spectrum"),

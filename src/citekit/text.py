@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable
 from functools import lru_cache
 
 _LATEXISH = re.compile(r"[\\{}$]")
@@ -167,12 +167,16 @@ def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
 def delatex(text: str) -> str:
     """LaTeX markup to plain Unicode for matching and search: :func:`latex_to_text` without
     the braces and dollars that only unknown macros leave behind."""
+    return _delatex(text, latex_to_text)
+
+
+def _delatex(text: str, to_text: Callable[..., str]) -> str:
     if not _LATEXISH.search(text):
         return text
     if "\\" not in text and "$" not in text and "%" not in text:
         return text.replace("{", "").replace("}", "")  # braces alone need no parser
     # scripts as typed (``QAOA^2``, ``L_0``): folding must give "qaoa 2" as a note would write it
-    return latex_to_text(text, scripts=False).replace("$", "").replace("{", "").replace("}", "")
+    return to_text(text, scripts=False).replace("$", "").replace("{", "").replace("}", "")
 
 
 @lru_cache(maxsize=65536)
@@ -186,13 +190,12 @@ def normalize_title(title: str) -> str:
         plain = title.replace("{", "").replace("}", "")
         if plain.isascii():  # most titles of a big library: no parser, no accent folding
             return _NON_ALNUM.sub(" ", plain.lower()).strip()
-    pieced = _normalize_title_pieced(title)
-    return pieced if pieced is not None else normalize_title_parsed(title)
+    return _comparable(delatex(title))  # delatex reads the LaTeX piece by piece where it can
 
 
 def normalize_title_parsed(title: str) -> str:
-    """:func:`normalize_title` through the LaTeX parser, for any title (the reference)."""
-    return _comparable(delatex(title))
+    """:func:`normalize_title` with the LaTeX parser on the whole title (the reference)."""
+    return _comparable(_delatex(title, latex_to_text_parsed))
 
 
 def _comparable(text: str) -> str:
@@ -201,26 +204,24 @@ def _comparable(text: str) -> str:
     return _NON_ALNUM.sub(" ", text).strip()
 
 
-# ---- titles with simple LaTeX, without parsing each one -------------------------------------
+# ---- record text with common LaTeX, without parsing each value --------------------------------
 #
-# A title's comparable form only keeps letters and digits and where words break. So a title
-# made of plain text, groups, control words and symbols that take no argument, one-letter
-# arguments of accents (``\"{o}``, ``\c{c}``) and ``$...$`` math gives the same comparable
-# form as the parser does when each of those pieces is replaced by what the parser makes of
-# it *alone*: the parser reads them as separate nodes, and plain characters it changes
-# (``--``, ``~``, quotes) are punctuation before and after. Each distinct piece is converted
-# once by the parser itself, so its text is exactly pylatexenc's. A macro the converter does
-# not know is kept as written with the groups right after it, which is the same as reading
-# them here while they hold plain text. Anything else (such groups holding macros or math,
-# arguments longer than a letter, a space that a glyph command eats before a letter,
-# unbalanced braces) goes through the parser whole.
+# The converter's text of a value is the concatenation of its nodes' texts (see
+# ``PlainText.nodelist_to_text``), and a node's text depends only on the node. So a value
+# made of plain text, groups, macros the converter knows (alone, or with one braced
+# argument or a one-character argument of an accent), unknown macros with the groups
+# right after them, and ``$...$`` math gives exactly the converter's text when each macro
+# (with its argument and the spaces after it) and each math span is converted alone, by
+# the converter itself, once per distinct piece, and the braces of plain groups are
+# dropped. Plain runs are copied when they hold no character the converter reads
+# specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
 
 _PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
-_WORD_ARG = re.compile(r"\{([A-Za-z0-9])\}")
-_SYMBOL_ARG = re.compile(r"([A-Za-z0-9])|\{([A-Za-z0-9])\}")
-_PLAIN_REFUSED = re.compile(r"[\\$#^_]")  # outside pieces: a lone backslash or dollar, parameter and script signs
+#: characters or pairs the converter reads specially in running text (or that start something)
+_SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
+_SPACES = re.compile(r" *")
+_text_pieces: dict[str, str | None] = {}
 _REFUSED_NAMES = frozenset({"begin", "end", "verb", "item", "par", "(", ")", "[", "]", "\\"})  # environments, math, breaks
-_piece_texts: dict[str, str | None] = {}
 _argspecs: dict[str, str | None] = {}
 
 
@@ -245,142 +246,8 @@ def _argspec(name: str) -> str | None:
     return _argspecs[name]
 
 
-def _piece_text(latex: str) -> str | None:
-    """What the parser makes of one macro (with its one-letter argument) or one math span
-    standing alone, with braces and dollars removed as :func:`delatex` removes them."""
-    if latex not in _piece_texts:
-        if len(_piece_texts) > 50_000:  # math spans of many libraries: bounded
-            _piece_texts.clear()
-        try:
-            out: str | None = _converter().latex_to_text(latex).replace("$", "").replace("{", "").replace("}", "")
-        except Exception:
-            out = None
-        _piece_texts[latex] = out
-    return _piece_texts[latex]
-
-
-def _plain_groups(title: str, pos: int) -> bool:
-    """Whether the groups that start at ``pos`` (``{a}{b}``...) hold no macro and no math."""
-    while title.startswith("{", pos):
-        depth = 0
-        for end in range(pos, len(title)):
-            ch = title[end]
-            if ch == "\\" or ch == "$":
-                return False
-            depth += 1 if ch == "{" else -1 if ch == "}" else 0
-            if depth == 0:
-                break
-        else:
-            return False
-        pos = end + 1
-    return True
-
-
 class _Refused(Exception):
     """A value the piecewise reading does not take: the parser reads it whole."""
-
-
-def _pieces(text: str, pattern: re.Pattern[str], refused: re.Pattern[str],
-            cursor: list[int]) -> Iterator[tuple[str, re.Match[str] | None]]:
-    """(plain run, the macro or math piece after it) along ``text``; braces are counted
-    and skipped (yielded with None, as is the last run). ``cursor[0]`` is where reading
-    goes on: a caller that reads a piece's arguments moves it past them. Raises
-    :class:`_Refused` for a run ``refused`` matches or for unbalanced braces."""
-    depth = 0
-    while True:
-        pos = cursor[0]
-        m = pattern.search(text, pos)
-        plain = text[pos:m.start() if m else len(text)]
-        if refused.search(plain):
-            raise _Refused
-        if m is None:
-            if depth:
-                raise _Refused
-            yield plain, None
-            return
-        cursor[0] = m.end()
-        token = m.group()
-        if token == "{" or token == "}":
-            depth += 1 if token == "{" else -1
-            if depth < 0:
-                raise _Refused
-            yield plain, None
-            continue
-        yield plain, m
-
-
-def _normalize_title_pieced(title: str) -> str | None:
-    """:func:`normalize_title_parsed` for titles made only of the pieces described above."""
-    if "**" in title or "$$" in title:
-        return None  # bold markers are removed as a pair; display math is another node
-    try:
-        return _comparable(_title_pieces(title))
-    except _Refused:
-        return None
-
-
-def _title_pieces(title: str) -> str:
-    from .output.latex import GLYPH_COMMANDS
-
-    parts: list[str] = []
-    cursor = [0]
-    for plain, m in _pieces(title, _PIECE, _PLAIN_REFUSED, cursor):
-        parts.append(plain)
-        if m is None:
-            continue
-        pos = cursor[0]
-        token = m.group()
-        word, symbol, math = m.groups()
-        if math is not None:
-            if "\\$" in math or math.count("{") != math.count("}") or not math.strip():
-                raise _Refused
-            text = _piece_text(token)
-        else:
-            name = word if word is not None else symbol
-            argspec = _argspec(name)
-            if argspec == "{":
-                am = (_WORD_ARG if word is not None else _SYMBOL_ARG).match(title, pos)
-                if am is None:
-                    raise _Refused
-                token += am.group()
-                pos = cursor[0] = am.end()
-            elif argspec == "raw":
-                # kept as written, and so are the groups right after it: the same as reading
-                # them here only when they hold plain text, and no space follows (that one the
-                # macro's text would not keep)
-                if title[pos:pos + 1].isspace() or not _plain_groups(title, pos):
-                    raise _Refused
-                parts.append(token)
-                continue
-            elif argspec != "":
-                raise _Refused
-            text = _piece_text(token)
-            if (text is not None and argspec == "" and word in GLYPH_COMMANDS and title[pos:pos + 1].isspace()
-                    and not _comparable("y" + text + "x").endswith(" x")):
-                raise _Refused  # the glyph eats the space after it, which here separates words
-        if text is None:
-            raise _Refused
-        parts.append(text)
-    return "".join(parts)
-
-
-# ---- record text with common LaTeX, without parsing each value --------------------------------
-#
-# The converter's text of a value is the concatenation of its nodes' texts (see
-# ``PlainText.nodelist_to_text``), and a node's text depends only on the node. So a value
-# made of plain text, groups, macros the converter knows (alone, or with one braced
-# argument or a one-character argument of an accent), unknown macros with the groups
-# right after them, and ``$...$`` math gives exactly the converter's text when each macro
-# (with its argument and the spaces after it) and each math span is converted alone, by
-# the converter itself, once per distinct piece, and the braces of plain groups are
-# dropped. Plain runs are copied when they hold no character the converter reads
-# specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
-
-_TEXT_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
-#: characters or pairs the converter reads specially in running text (or that start something)
-_SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
-_SPACES = re.compile(r" *")
-_text_pieces: dict[str, str | None] = {}
 
 
 def _text_of_piece(latex: str) -> str | None:
@@ -428,13 +295,26 @@ def _pieced_text(text: str) -> str | None:
 
 def _text_pieces_joined(text: str) -> str:
     parts: list[str] = []
-    cursor = [0]
-    for plain, m in _pieces(text, _TEXT_PIECE, _SPECIAL_PLAIN, cursor):
+    pos = depth = 0
+    while True:
+        m = _PIECE.search(text, pos)
+        plain = text[pos:m.start() if m else len(text)]
+        if _SPECIAL_PLAIN.search(plain):
+            raise _Refused
         parts.append(plain)
         if m is None:
-            continue
-        pos = cursor[0]
+            if depth:
+                raise _Refused
+            return "".join(parts)
+        pos = m.end()
         word, symbol, math = m.groups()
+        if word is not None and text[pos:pos + 1].isalpha():
+            raise _Refused  # the parser reads any letter into the name: `\oé` is one unknown macro
+        if word is None and symbol is None and math is None:  # a brace: counted, dropped
+            depth += 1 if m.group() == "{" else -1
+            if depth < 0:
+                raise _Refused
+            continue
         if math is not None:
             if "\\$" in math or math.count("{") != math.count("}") or not math.strip() or text.startswith("$", pos):
                 raise _Refused
@@ -461,12 +341,10 @@ def _text_pieces_joined(text: str) -> str:
             if pos < len(text) and text[pos] in "\t\n\r\x0b\x0c":
                 raise _Refused
             piece = text[m.start():pos]
-            cursor[0] = pos
         out = _text_of_piece(piece)
         if out is None:
             raise _Refused
         parts.append(out)
-    return "".join(parts)
 
 
 def title_tokens(title: str) -> list[str]:

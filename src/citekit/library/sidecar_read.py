@@ -63,7 +63,7 @@ def split(text: str) -> tuple[str, list[str]] | None:
     blocks = _BLOCK_START.split(text[start:end])
     if blocks[0].strip(" \n"):
         return None  # deeper lines before the first record
-    return text[:start] + text[end:], [b for b in blocks[1:]]
+    return text[:start] + text[end:], blocks[1:]
 
 
 def _digest(block: str) -> bytes:
@@ -117,8 +117,8 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
         return None
     rest["entries"] = entries
     if refs_dir is not None and kept.keys() != known.keys():
-        replace_quietly(cache_path(refs_dir), marshal.dumps({"format": FORMAT, "yaml": yaml.__version__, "blocks": kept}),
-                        )
+        replace_quietly(cache_path(refs_dir),
+                        marshal.dumps({"format": FORMAT, "yaml": yaml.__version__, "blocks": kept}))
     return rest
 
 

@@ -24,7 +24,6 @@ from importlib import resources
 from typing import Any, Iterable, Sequence
 from urllib.parse import quote
 
-
 from ..model import Person
 from ..text import delatex
 
@@ -365,6 +364,8 @@ def _math_encoder() -> Any:
 
     return UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="none",
                                  unknown_char_policy=lambda ch: ch)
+
+
 _ENSUREMATH_RE = re.compile(r"^\\ensuremath\{(.+)\}$")
 
 
