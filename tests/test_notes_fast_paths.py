@@ -237,20 +237,46 @@ _MD_LINES = st.sampled_from([
     "  : indented definition", "", "    code", "```", "# Heading", "Setext two", "-", "* * *", "[^1]: footnote",
     "[ref]: https://arxiv.org/abs/2401.00001", "<div>", "</div>", "Attention Is All You Need — Ashish Vaswani, Noam Shazeer",
     "  authors:: Ana Lima", "> [!note] Callout", "\t- tab item", "=== not underline", "- - -",
+    "~~~", "~~~python", "<!-- a comment -->", "<img src=x>", "a < b", "[^note]: Kingma and Ba", "#hashtag line",
+    "#", "    ", ">     quoted code", "-     item code", "\tcode after a tab", "---", "title: Notes", "...",
+    "[x]:", "see [^1] here", "a ``` inline", "> > nested quote", "- > quote in item",
 ])
 
 
 @given(st.lists(_MD_LINES, max_size=30).map("\n".join))
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str) -> None:
-    """Leaving out the setext-heading, table and definition-list rules for a text that has
-    no line they could start from changes no token."""
+    """Leaving out the rules that have no line they could start from in a text (setext
+    headings, tables, definition lists, fences, quotes, HTML, references, footnotes, ATX
+    headings, indented code, front matter, the newline normalisation), and the rules'
+    debug logging, changes no token."""
     from citekit.notes import markdown
 
     def tokens(parser):
         return [(t.type, t.tag, t.map, t.content, t.level, t.markup) for t in parser.parse(text)]
 
     assert tokens(markdown._parser_for(text)) == tokens(markdown._parser())
+    assert tokens(markdown._parser(markdown._unused_rules(text), False)) == tokens(markdown._parser())
+
+
+def test_markdown_rule_logging_is_left_to_the_library_and_honoured_when_on(caplog) -> None:
+    """The parser copies of markdown-it's rules drop their debug calls only while no
+    handler wants them: the library's own loggers and functions are unchanged, and
+    turning its debug logging on brings the messages back."""
+    import logging
+
+    from markdown_it.rules_block import list as md_list
+    from citekit.notes import markdown
+
+    text = "- Adam — Diederik Kingma, Jimmy Ba\n  - Summary: a method.\n"
+    assert not markdown._rule_logging_on()
+    markdown._parser_for(text).parse(text)
+    assert isinstance(md_list.LOGGER, logging.Logger)
+    assert not [r for r in caplog.records if r.name.startswith("markdown_it")]
+    with caplog.at_level(logging.DEBUG, logger="markdown_it"):
+        assert markdown._rule_logging_on()
+        markdown._parser_for(text).parse(text)
+    assert any(r.name == "markdown_it.rules_block.list" for r in caplog.records)
 
 
 @given(st.lists(st.sampled_from(["www", "m", "arxiv", "org", "youtube", "com", "x", "co", "github", "io", "", "sub-d", "medium"]), max_size=5).map(".".join))

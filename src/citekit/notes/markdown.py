@@ -36,38 +36,115 @@ _VENUE_COLUMNS = {"venue", "conference", "会議", "学会", "booktitle", "journ
 _YEAR_COLUMNS = {"year", "年", "発表年"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
-#: Parsers by the block rules left out (see :func:`_parser_for`); the full one under the empty set.
-_PARSERS: dict[frozenset[str], Any] = {}
-#: A setext heading's underline (``===`` or ``---`` alone on a line, maybe indented or quoted).
-_UNDERLINE_RE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.M)
+#: Parsers by the rules left out and whether markdown-it's own debug logging is kept
+#: (see :func:`_parser_for`); the full one under ``(frozenset(), True)``.
+_PARSERS: dict[tuple[frozenset[str], bool], Any] = {}
+#: A setext heading's underline (``===`` or ``---`` alone on a line, maybe indented or
+#: quoted), on the first line or after a newline: each pattern starts with a fixed
+#: character or is anchored, so a search skips straight to the candidate lines (a
+#: ``re.M`` pattern starting with ``^`` is tried at every position of the text).
+_UNDERLINE_FIRST_RE = re.compile(r"[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
+_UNDERLINE_RE = re.compile(r"\n[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
 #: A definition-list marker (``: definition``, ``~ definition``) at the start of a line.
-_DEFINITION_RE = re.compile(r"^[ \t>]*[:~]", re.M)
+_DEFINITION_FIRST_RE = re.compile(r"[ \t>]*[:~]")
+_DEFINITION_RE = re.compile(r"\n[ \t>]*[:~]")
 #: Blocks nested deeper than this (lists in lists in quotes ...) are not parsed as Markdown;
 #: their lines are read by the indentation outline reader instead, and reported.
 MAX_NESTING = 60
 _LEAF_BLOCKS = {"paragraph_open", "heading_open", "fence", "code_block", "html_block", "hr", "front_matter", "tr_open", "dt_open", "footnote_reference_open"}
 
 
-def _parser_for(text: str) -> Any:
-    """The parser for ``text``: without the setext-heading, table and definition-list rules
-    when ``text`` has no line any of them could start from (an underline, a ``|``, a
-    ``:``/``~`` marker). Each rule left out gives the same tokens, since it could only
-    have failed; the setext rule alone re-scanned every paragraph, a third of the parse."""
+def _unused_rules(text: str) -> frozenset[str]:
+    """The rules that cannot match anywhere in ``text``: each needs a character or a line
+    shape that ``text`` does not have (a fence needs three backticks or tildes, a quote a
+    ``>``, an HTML block a ``<``, a link reference ``]:``, a footnote ``[^``, an ATX heading
+    ``#``, an indented code block four spaces or a tab, the front matter a first line of
+    dashes, a table a ``|``, the normalisation a carriage return or a NUL). A rule left out
+    gives the same tokens, since it could only have failed, both where a block starts and
+    where it would have ended the block before; the setext rule alone re-scanned every
+    paragraph, a third of the parse."""
     if "\r" in text:  # (lines not yet split the way the patterns expect)
-        return _parser()
-    return _parser(frozenset(rule for rule, used in (
-        ("lheading", _UNDERLINE_RE.search(text)), ("table", "|" in text), ("deflist", _DEFINITION_RE.search(text)),
-    ) if not used))
+        return frozenset()
+    return frozenset(rule for rule, used in (
+        ("lheading", _UNDERLINE_FIRST_RE.match(text) or _UNDERLINE_RE.search(text)),
+        ("table", "|" in text),
+        ("deflist", _DEFINITION_FIRST_RE.match(text) or _DEFINITION_RE.search(text)),
+        ("fence", "```" in text or "~~~" in text),
+        ("blockquote", ">" in text),
+        ("html_block", "<" in text),
+        ("reference", "]:" in text),
+        ("footnote_def", "[^" in text),
+        ("heading", "#" in text),
+        ("code", "    " in text or "\t" in text),
+        ("front_matter", text.startswith("---")),
+        ("normalize", "\r" in text or "\0" in text),
+    ) if not used)
 
 
-def _parser(skip: frozenset[str] = frozenset()) -> Any:
-    """The parser without the block rules in ``skip`` (every rule when it is empty), made once."""
-    parser = _PARSERS.get(skip)
+def _parser_for(text: str) -> Any:
+    """The parser for ``text``: without the rules that cannot match in it (see
+    :func:`_unused_rules`), and without markdown-it's per-rule debug logging unless a
+    handler asked for it (see :func:`_rule_logging_on`)."""
+    return _parser(_unused_rules(text), _rule_logging_on())
+
+
+def _parser(skip: frozenset[str] = frozenset(), logging_on: bool = True) -> Any:
+    """The parser without the rules in ``skip`` (every rule when it is empty), made once;
+    with ``logging_on`` false its block rules run without their debug calls."""
+    key = (skip, logging_on)
+    parser = _PARSERS.get(key)
     if parser is None:
-        parser = _PARSERS[skip] = _new_parser()
+        parser = _PARSERS[key] = _new_parser()
         if skip:
             parser.disable(sorted(skip))
+        if not logging_on:
+            _silence_block_rules(parser)
     return parser
+
+
+class _NoLog:
+    """Stands in for a markdown-it module logger in this module's copies of its rules."""
+
+    __slots__ = ()
+
+    def debug(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_NO_LOG = _NoLog()
+#: The loggers markdown-it's block rules write to (filled when the first parser is made).
+_RULE_LOGGERS: list[Any] = []
+
+
+def _rule_logging_on() -> bool:
+    """Whether any of markdown-it's block-rule loggers would record a debug message now
+    (asked once per piece, so turning them on later is still honoured)."""
+    import logging
+
+    if not _RULE_LOGGERS:
+        _parser()  # (the full parser lists them)
+    return any(logger.isEnabledFor(logging.DEBUG) for logger in _RULE_LOGGERS)
+
+
+def _silence_block_rules(parser: Any) -> None:
+    """Swap each block rule of ``parser`` for a copy whose ``LOGGER`` does nothing.
+
+    Every rule calls ``LOGGER.debug(...)`` each time it is tried, on every line, which
+    cost a few percent of reading a large file even with debug logging off. The copies
+    share the rules' code and see the same module globals except that one name; the
+    library's own functions and every other parser are left as they are."""
+    import logging
+    import types
+
+    ruler = parser.block.ruler
+    for rule in list(ruler.__rules__):
+        fn = rule.fn
+        logger = getattr(fn, "__globals__", {}).get("LOGGER")
+        if not isinstance(logger, logging.Logger) or not isinstance(fn, types.FunctionType):
+            continue
+        quiet = types.FunctionType(fn.__code__, {**fn.__globals__, "LOGGER": _NO_LOG}, fn.__name__, fn.__defaults__, fn.__closure__)
+        quiet.__kwdefaults__ = fn.__kwdefaults__
+        ruler.at(rule.name, quiet, {"alt": list(rule.alt)})
 
 
 def _new_parser() -> Any:
@@ -91,6 +168,11 @@ def _new_parser() -> Any:
     # they are written: the tail rule would move them to the end, and only when an
     # inline reference (which is not parsed here) points to them
     parser.disable(["footnote_tail"], ignoreInvalid=True)
+    if not _RULE_LOGGERS:
+        import logging
+
+        _RULE_LOGGERS.extend({id(g["LOGGER"]): g["LOGGER"] for rule in parser.block.ruler.__rules__
+                              if isinstance((g := getattr(rule.fn, "__globals__", {})).get("LOGGER"), logging.Logger)}.values())
     return parser
 
 
