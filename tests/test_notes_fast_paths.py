@@ -286,3 +286,35 @@ def test_site_lookup_by_dot_suffix_matches_each_site_tested_in_turn(host: str) -
 
     for sites in (urls._PAPER_HOSTS, urls._VIDEO_HOSTS, urls._SOCIAL_HOSTS, urls._BLOG_HOSTS, frozenset({"x.com", "co", "io"})):
         assert urls._on_site(host, sites) == any(host == h or host.endswith("." + h) for h in sites)
+
+
+@given(st.tuples(
+    st.sampled_from(["http://", "https://", "HTTP://", "https:/", "ftp://", " https://", "https:", ""]),
+    st.text(alphabet="ab.:/?#;@[]%é\t\n-_=&x0", max_size=30),
+))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_url_host_and_path_are_cut_where_urlsplit_cuts_them(parts: tuple[str, str]) -> None:
+    """The anchored cut of an http(s) URL agrees with urlsplit on every URL, and a URL
+    urlsplit rejects is still rejected."""
+    from urllib.parse import urlsplit
+
+    from citekit.ids import netloc_and_path
+
+    url = "".join(parts)
+    try:
+        split = urlsplit(url)
+    except ValueError:
+        with pytest.raises(ValueError):
+            netloc_and_path(url)
+        return
+    assert netloc_and_path(url) == (split.netloc, split.path)
+
+
+@given(st.lists(st.sampled_from(["a", "Title", " ", "  ", "\t", "\n", "\xa0", "\u3000", "\u2028", "\x85", "\x1f", "\u200b", "é", "—", "\u202f", ""]), max_size=12).map("".join) | st.text(max_size=30))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_spaces_are_squashed_as_split_and_join_squash_them(text: str) -> None:
+    """A text returned as it is (already one plain space between words) is exactly what
+    splitting it into words and joining them gives, whatever whitespace it holds."""
+    from citekit.notes.urls import squash_spaces
+
+    assert squash_spaces(text) == " ".join(text.split())

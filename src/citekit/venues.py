@@ -131,8 +131,8 @@ _YEAR_HINT_RE = re.compile(r"(?:19|20)\d{2}|['’]\s*\d{2}")
 
 def from_text(text: str) -> tuple[str | None, int | None]:
     """``("ICML", 2026)`` from text such as ``ICML 2026 Papers``, ``ICML2026 参加記`` or ``ICML'26``."""
-    if not _YEAR_HINT_RE.search(text):
-        return None, None
+    if not ("19" in text or "20" in text or "'" in text or "’" in text) or not _YEAR_HINT_RE.search(text):
+        return None, None  # (the substrings first: each branch of the hint needs one of them)
     m = _HEADING_RE.search(text)
     if not m:
         return None, None

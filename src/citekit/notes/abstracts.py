@@ -10,6 +10,7 @@ Names already used before that point (``GRPO``, ``ZO``) are existing work, not h
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 
 from ..text import latex_to_text
@@ -50,9 +51,10 @@ def looks_like_abstract(text: str) -> bool:
     text = text.strip()
     if len(text) < 300:
         return False  # (before the sentence split, which costs more than every test below)
-    sentences = [s for s in _SENTENCE_RE.split(text) if s.strip()]
+    # three sentences or more: two breaks (each part between breaks holds a character
+    # before and after it, so none is empty); the search stops at the second
     return (
-        len(sentences) >= 3
+        next(islice(_SENTENCE_RE.finditer(text), 1, None), None) is not None
         and latin_share(text) >= 0.9
         and bool(_RESEARCH_CUE_RE.search(text))
         and not _PERSONAL_RE.search(text)

@@ -137,7 +137,7 @@ def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> N
 
 def _apply_label(details: _Details, label: Label, node: Node, file: str, problems: list[Problem]) -> None:
     if label.field in ("url", "project", "code", "slides", "video"):
-        for url in find_urls(label.value):
+        for url in find_urls.shared(label.value):
             _add_url(details, url, label.field, hard=True)
     elif label.field == "authors":
         if not details.authors:
@@ -171,7 +171,7 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         setattr(details.pins, pin[0], pin[1])
         details.hard = True
         details.rule = details.rule or f"{label.name}: pin"
-        for url in find_urls(label.value):
+        for url in find_urls.shared(label.value):
             _add_url(details, url, None, hard=True)
 
 
@@ -180,7 +180,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
     sub-items, not details)."""
     details = _Details()
     for child in node.children:
-        details.hashtags.extend(hashtags(child.text))
+        details.hashtags.extend(hashtags.shared(child.text))
         label = child.label
         if label is not None:
             _apply_label(details, label, child, file, problems)
@@ -189,7 +189,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
             continue
         text = strip_hashtags(child.text)
         if is_url_only(text):
-            for url in find_urls(text):
+            for url in find_urls.shared(text):
                 _add_url(details, url, None, hard=False)
         elif (names := authors_line(text)) is not None:
             details.authors = details.authors or names
@@ -261,14 +261,14 @@ def _read_title_line(text: str) -> _TitleLine:
     if own is not None and own.field == "title":
         text = own.value
     text = strip_to_read(_without_task_marker(text))  # before links become their text: "Read [Title](url)"
-    urls = [url for _label, url in markdown_links(text)] + find_urls(_without_markdown_links(text))
-    tags = tuple(hashtags(text))
+    urls = [url for _label, url in markdown_links(text)] + find_urls.shared(_without_markdown_links(text))
+    tags = tuple(hashtags.shared(text))
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text) if "](" in text else text))
     title = strip_to_read(_without_task_marker(title))
     kind = kind_prefix(title)
     if kind is not None:
         title = kind[1]
-    text_ids = find_text_ids(title)
+    text_ids = find_text_ids.shared(title)  # (only read)
     urls += [t.url for t in text_ids]
     title = title.strip().rstrip(" -–—:|").strip()
     ref = parse_reference(title) if title else None
@@ -497,7 +497,7 @@ class _Extractor:
 
     def _abstract(self, node: Node) -> Mention:
         details = _Details()
-        for url in find_urls(node.text):
+        for url in find_urls.shared(node.text):
             _add_url(details, url, None, hard=False)
         details.hashtags = hashtags(node.text)
         mention = self._mention("abstract", node, details)
@@ -513,7 +513,7 @@ def _is_link_line(text: str) -> bool:
 
 def _is_titled_link_line(text: str) -> bool:
     """``Title https://arxiv.org/...`` on one plain line: a title with its paper URL."""
-    urls = find_urls(text)
+    urls = find_urls.shared(text)
     if not urls or not any(classify_url(u) == "paper" for u in urls):
         return False
     rest = strip_hashtags(strip_urls(text)).rstrip(" -–—:|")
@@ -524,15 +524,15 @@ def _is_paper_heading(text: str) -> bool:
     """A heading with nothing below it that is still a paper on its own: a paper URL, a
     title linked to its paper page, or a title with its authors."""
     text = strip_hashtags(text)
-    return (_is_link_line(text) and any(classify_url(u) == "paper" for u in find_urls(text))) or _is_titled_link_line(text) or names_a_paper(text)
+    return (_is_link_line(text) and any(classify_url(u) == "paper" for u in find_urls.shared(text))) or _is_titled_link_line(text) or names_a_paper(text)
 
 
 def _lists_links(node: Node) -> bool:
     """Two or more bare links to the same site under one line: a list of papers, not one paper's links."""
     hosts = [
-        urlsplit(find_urls(c.text)[0]).netloc.lower()
+        urlsplit(find_urls.shared(c.text)[0]).netloc.lower()
         for c in node.children
-        if not c.children and _is_link_line(c.text) and classify_url(find_urls(c.text)[0]) in ("paper", "code", "project")
+        if not c.children and _is_link_line(c.text) and classify_url(find_urls.shared(c.text)[0]) in ("paper", "code", "project")
     ]
     return len(hosts) != len(set(hosts))
 

@@ -63,7 +63,7 @@ _SPACES_RE = re.compile(r"\s+")
 @per_text
 def parse_label(text: str) -> Label | None:
     """The label a line starts with, if it is one citekit knows."""
-    if ":" not in text[:60] and "：" not in text[:60]:
+    if text.find(":", 0, 60) < 0 and text.find("：", 0, 60) < 0:  # (no copy of the first 60 characters)
         return None
     m = _LABEL_RE.match(text)
     if not m:
@@ -75,7 +75,7 @@ def parse_label(text: str) -> Label | None:
     value = m.group("value").strip()
     if m.group("label").strip().startswith(("**", "__")):
         value = value.lstrip("*_ ").strip()  # **Authors:** A, B
-    if field in _URL_VALUED and not find_urls(value):
+    if field in _URL_VALUED and not find_urls.shared(value):
         return None
     if field == "url" and not value.lower().startswith(("http", "<http", "[")):
         return None

@@ -69,11 +69,11 @@ def _unused_rules(text: str) -> frozenset[str]:
         ("lheading", _UNDERLINE_FIRST_RE.match(text) or _UNDERLINE_RE.search(text)),
         ("table", "|" in text),
         ("deflist", _DEFINITION_FIRST_RE.match(text) or _DEFINITION_RE.search(text)),
-        ("fence", "```" in text or "~~~" in text),
+        ("fence", ("`" in text and "```" in text) or ("~" in text and "~~~" in text)),  # (one character is found faster)
         ("blockquote", ">" in text),
         ("html_block", "<" in text),
         ("reference", "]:" in text),
-        ("footnote_def", "[^" in text),
+        ("footnote_def", "^" in text and "[^" in text),
         ("heading", "#" in text),
         ("code", "    " in text or "\t" in text),
         ("front_matter", text.startswith("---")),
@@ -283,7 +283,7 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
             if number > 0 and line.strip() in ("---", "..."):
                 front = False
         else:
-            m = _FENCE_RE.match(line)
+            m = _FENCE_RE.match(line) if line[:1] in "`~ " else None  # (a fence starts with one of them)
             if m:
                 fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
             if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)

@@ -37,16 +37,19 @@ def per_text(fn: Callable[..., T]) -> Callable[..., T]:
     return cached
 
 
-def copied(fn: Callable[..., list | None]) -> Callable[..., list | None]:
-    """:func:`per_text` for a rule that returns a list (or None): each caller gets its own
-    copy, since mentions keep and extend the lists they are given."""
+def copied(fn: Callable[[str], list | None]) -> Callable[[str], list | None]:
+    """:func:`per_text` for a rule of one text that returns a list (or None): each caller
+    gets its own copy, since mentions keep and extend the lists they are given. A caller
+    that only reads the list (tests it, iterates it, copies it itself) calls ``.shared``
+    instead, the remembered list itself, and saves the copy and a call."""
     cached = per_text(fn)
 
     @wraps(fn)
-    def call(*args, **kwargs):  # type: ignore[no-untyped-def]
-        found = cached(*args, **kwargs)
+    def call(text: str) -> list | None:
+        found = cached(text)
         return None if found is None else list(found)
 
+    call.shared = cached  # type: ignore[attr-defined]
     return call
 
 

@@ -20,7 +20,7 @@ from ..venues import from_text, short_from_long
 from .memo import per_text
 from .shapes import strip_hashtags
 from .textids import find_text_ids
-from .urls import strip_urls
+from .urls import squash_spaces, strip_urls
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -213,7 +213,10 @@ _SIGNAL_YY_RE = re.compile(r"['’]\d{2}\b")
 
 def has_shape_signal(text: str) -> bool:
     """``_SHAPE_SIGNAL_RE.search(text)``, answered with cheap substring tests first."""
-    if _SIGNAL_CHARS_RE.search(text):
+    if text.isascii():  # (three substring tests instead of a scan for a set of characters)
+        if '"' in text or "(" in text or ";" in text:
+            return True
+    elif _SIGNAL_CHARS_RE.search(text):
         return True
     if "-" in text and _SIGNAL_DASH_RE.search(text):
         return True
@@ -230,7 +233,7 @@ def strip_markup(text: str) -> str:
     """A title without Markdown around or inside it: emphasis, strike-through, code,
     wikilinks (``[[Target|alias]]`` gives ``Target``) and link syntax (the label stays)."""
     if not _MARKUP_CHARS_RE.search(text):
-        return " ".join(text.split())
+        return squash_spaces(text)
     for marker, pattern, replacement in _MARKUP_RES:
         if any(m in text for m in marker):  # a pattern cannot match without its marker
             text = pattern.sub(replacement, text)
@@ -537,7 +540,7 @@ def parse_reference(text: str) -> Reference | None:
 def _parse_reference(text: str) -> Reference | None:
     if len(text) < 8 or len(text) > 2000 or not has_shape_signal(text):
         return None
-    text = " ".join(text.split())
+    text = squash_spaces(text)
     plain = strip_markup(text)
     if ")" in plain or "）" in plain:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
@@ -570,4 +573,5 @@ def names_a_paper(text: str) -> bool:
     a pasted citation) or a paper identifier. Such a line starts an item of its own even
     without a bullet or a blank line before it; a line that does not (a hard-wrapped
     continuation) belongs to the line above."""
-    return bool(find_text_ids(text)) or (len(text) <= 1500 and parse_reference(strip_hashtags(strip_urls(text))) is not None)
+    # (the remembered answers themselves: only their presence is read)
+    return bool(find_text_ids.shared(text)) or (len(text) <= 1500 and _parse_reference(strip_hashtags(strip_urls(text))) is not None)

@@ -45,9 +45,13 @@ def _outside_urls(text: str) -> str:
 @copied
 def find_text_ids(text: str) -> list[TextId]:
     """Identifiers written as plain text in ``text`` (those inside URLs are the URL's)."""
-    if not _DIGIT_RE.search(text):
-        return []
-    blank = _outside_urls(text) if "://" in text else text  # (every URL has "://")
+    if ("." not in text and "/" not in text) or not _DIGIT_RE.search(text):
+        return []  # every identifier holds a dot (``10.1145/...``, ``2401.00001``) or a slash (``hep-th/9901001``)
+    blank = text
+    if "://" in text:  # (every URL has "://")
+        blank = _outside_urls(text)
+        if not _DIGIT_RE.search(blank):
+            return []  # the digits were the URLs' (every identifier holds four in a row)
     found: list[TextId] = []
     taken: list[tuple[int, int]] = []
 

@@ -11,6 +11,7 @@ import re
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
+from ..ids import netloc_and_path, normalize_doi
 from ..venues import from_url
 from .memo import copied, per_text
 
@@ -66,7 +67,19 @@ def strip_urls(text: str) -> str:
         text = URL_RE.sub(" ", text)
     if "(" in text or "<" in text or "[" in text:
         text = _EMPTY_BRACKETS_RE.sub(" ", text)  # brackets that held a URL
-    return " ".join(text.split())  # (str.split and the regex's \s agree on what is a space)
+    return squash_spaces(text)  # (str.split and the regex's \s agree on what is a space)
+
+
+def squash_spaces(text: str) -> str:
+    """``" ".join(text.split())``: each run of whitespace as one space, none at the ends.
+
+    A text that already reads so is returned as it is, without cutting it into words: a
+    printable text holds no whitespace but the plain space (every other whitespace
+    character is a control or separator character), so with no double space and none at
+    either end there is nothing to change. Most note lines are such texts."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
 
 
 @per_text
@@ -74,16 +87,15 @@ def is_url_only(text: str) -> bool:
     """True when a line holds one or more URLs and nothing else worth reading."""
     if "://" not in text:
         return False
-    urls = find_urls(text)
+    urls = find_urls.shared(text)
     return bool(urls) and not _LINK_PUNCTUATION_RE.sub("", URL_RE.sub("", text))
 
 
 @per_text
 def classify_url(url: str) -> UrlKind:
     """What kind of page ``url`` is, judged from host and path alone (no fetching)."""
-    parts = urlsplit(url)
-    host = parts.netloc.lower().split(":")[0]
-    path = parts.path
+    netloc, path = netloc_and_path(url)
+    host = netloc.lower().split(":")[0]
     low_path = path.lower()
     _venue, _year, kind = from_url(url)
     if kind is not None:
@@ -138,8 +150,6 @@ def _on_site(host: str, sites: frozenset[str]) -> bool:
 
 def doi_in_url(url: str) -> str | None:
     """The DOI a publisher's page URL carries (``dl.acm.org/doi/10.1145/...``)."""
-    from ..ids import normalize_doi
-
     m = _DOI_IN_PATH_RE.search(url)
     return normalize_doi(m.group("doi")) if m else None
 
