@@ -318,3 +318,31 @@ def test_spaces_are_squashed_as_split_and_join_squash_them(text: str) -> None:
     from citekit.notes.urls import squash_spaces
 
     assert squash_spaces(text) == " ".join(text.split())
+
+
+@given(st.lists(st.sampled_from([
+    "https://", "http://", "openreview.net", "www.", "api.", "/forum", "/pdf", "/attachment", "/", "?", "id=", "&", "#",
+    "abcDEF1234", "ab", "x_y-z0123", "%41", "+", ";", "noteId=1", "[", "é", " ", "\t", "=", "forum",
+]), max_size=10).map("".join))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_openreview_forum_shortcut_reads_what_the_full_parse_reads(value: str) -> None:
+    """The common ``/forum?id=ID`` shape answers as urlparse and parse_qs do."""
+    from urllib.parse import parse_qs, urlparse
+
+    from citekit.ids import OPENREVIEW_ID_RE, normalize_openreview
+
+    value = value.strip()
+    if "openreview.net" not in value:
+        return
+    try:
+        parsed = urlparse(value)
+    except ValueError:
+        with pytest.raises(ValueError):
+            normalize_openreview(value)
+        return
+    expected = None
+    if parsed.path.rstrip("/") in ("/forum", "/pdf", "/attachment"):
+        ids = parse_qs(parsed.query).get("id")
+        if ids and OPENREVIEW_ID_RE.match(ids[0]):
+            expected = ids[0]
+    assert normalize_openreview(value) == expected

@@ -56,10 +56,18 @@ def arxiv_version(value: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+#: ``https://openreview.net/forum?id=ID`` with a valid id first in the query: the id
+#: urlparse and parse_qs read from it (any other shape is parsed in full).
+_OPENREVIEW_FORUM_RE = re.compile(r"https?://[^/?#]*/(?:forum|pdf|attachment)/?\?id=([A-Za-z0-9_-]{6,20})(?=[&#]|$)")
+
+
 def normalize_openreview(value: str) -> str | None:
     """OpenReview forum id from ``forum?id=``/``pdf?id=`` URLs or a bare id."""
     value = value.strip()
     if "openreview.net" in value:
+        m = _OPENREVIEW_FORUM_RE.match(value)
+        if m is not None and value.isascii() and not _URLSPLIT_SPECIAL_RE.search(value):
+            return m.group(1)  # (what the parse below gives for this common shape, without it)
         parsed = urlparse(value)
         if parsed.path.rstrip("/") in ("/forum", "/pdf", "/attachment"):
             ids = parse_qs(parsed.query).get("id")

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -135,6 +136,9 @@ def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> N
         details.soft = details.soft or kind == "document"
 
 
+_TAG_SPLIT_RE = re.compile(r"[,\s]+")
+
+
 def _apply_label(details: _Details, label: Label, node: Node, file: str, problems: list[Problem]) -> None:
     if label.field in ("url", "project", "code", "slides", "video"):
         for url in find_urls.shared(label.value):
@@ -150,7 +154,7 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         if venue or year:
             details.venue = (venue, year)
     elif label.field == "tags":
-        details.hashtags.extend(t.strip().lstrip("#").lower() for t in re.split(r"[,\s]+", label.value) if t.strip().lstrip("#"))
+        details.hashtags.extend(t.strip().lstrip("#").lower() for t in _TAG_SPLIT_RE.split(label.value) if t.strip().lstrip("#"))
     elif label.field == "kind":
         details.kind_label = label.value.strip().lower()
     elif label.field == "speaker":
@@ -241,10 +245,10 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     return details.title or line.title
 
 
-@dataclass(frozen=True)
-class _TitleLine:
+class _TitleLine(NamedTuple):
     """What a title line says on its own, whatever lies below it (so it is read once per
-    distinct text); :func:`_title_and_inline` weighs it against the details below."""
+    distinct text); :func:`_title_and_inline` weighs it against the details below.
+    (A named tuple: immutable like the remembered answer it is, and quick to make.)"""
 
     urls: tuple[str, ...]  # links, bare URLs, then identifiers written as text, in order
     hashtags: tuple[str, ...]
@@ -271,7 +275,7 @@ def _read_title_line(text: str) -> _TitleLine:
     text_ids = find_text_ids.shared(title)  # (only read)
     urls += [t.url for t in text_ids]
     title = title.strip().rstrip(" -–—:|").strip()
-    ref = parse_reference(title) if title else None
+    ref = parse_reference.shared(title) if title else None  # (never changed: its authors are copied where kept)
     id_rule = ""
     if text_ids:
         id_rule = f"{text_ids[0].scheme} identifier in the text"
@@ -283,14 +287,18 @@ def _read_title_line(text: str) -> _TitleLine:
     return _TitleLine(tuple(urls), tags, kind[0] if kind else None, ref, id_rule, title, venue)
 
 
+_VENUE_IN_PARENS_END_RE = re.compile(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$")
+_PARENS_END_RE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
 def _title_venue(title: str) -> tuple[str, tuple[str | None, int | None] | None]:
     """The title without emphasis, quotes and a trailing ``(ICML 2026)``, and that venue."""
     if len(title) > 4 and title[:2] == title[-2:] and title[:2] in ("**", "__"):
         title = title[2:-2].strip()
     title = unquote_title(strip_markup(title)) if _has_markup(title) else title
     venue, year = from_text(title)
-    if venue and re.search(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$", title):
-        return re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", title), (venue, year)
+    if venue and _VENUE_IN_PARENS_END_RE.search(title):
+        return _PARENS_END_RE.sub("", title), (venue, year)
     return title, None
 
 

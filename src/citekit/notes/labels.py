@@ -82,6 +82,10 @@ def parse_label(text: str) -> Label | None:
     return Label(field, name, value)
 
 
+_AND_SPLIT_RE = re.compile(r"\s+and\s+")
+_DOT_OR_SEMICOLON_RE = re.compile(r"[⋅·;]")
+
+
 @copied
 def split_authors(value: str) -> list[str]:
     """Author strings exactly as written, split on ``⋅``, ``,``, ``;``, ``and``.
@@ -90,8 +94,8 @@ def split_authors(value: str) -> list[str]:
     pairs together: it is split on ``and`` only.
     """
     value = _ET_AL_RE.sub("", value.strip())
-    and_parts = [p.strip() for p in re.split(r"\s+and\s+", value) if p.strip()]
-    if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not re.search(r"[⋅·;]", value):
+    and_parts = [p.strip() for p in _AND_SPLIT_RE.split(value) if p.strip()]
+    if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not _DOT_OR_SEMICOLON_RE.search(value):
         return and_parts
     return [p.strip() for p in _AUTHOR_SEP_RE.split(value) if p and p.strip()]
 
@@ -144,7 +148,7 @@ def kind_prefix(text: str) -> tuple[str, str] | None:
     m = _KIND_PREFIX_RE.match(text)
     if not m:
         return None
-    return re.sub(r"\s+", " ", m.group("kind").lower()), m.group("rest").strip()
+    return _SPACES_RE.sub(" ", m.group("kind").lower()), m.group("rest").strip()
 
 
 #: To-read markers written before a title: ``Read later: "Title" by ...``, ``To read — ...``,

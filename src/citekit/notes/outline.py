@@ -174,7 +174,8 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
     """
     kept: list[Node] = []
     for node in siblings:
-        adopt_orphan_details(node.children)
+        if node.children:  # (most nodes are leaves: no call for them)
+            adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
         if (node.is_detail and not node.children and owner is not None and _takes_details(owner)
                 and not (owner.children and owner.children[0].indent > node.indent)):

@@ -112,6 +112,9 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     return parts, incomplete
 
 
+_NAME_GLUE_RE = re.compile(r"[\s,&]|and")
+
+
 def _family_initials_pairs(text: str) -> list[str] | None:
     """APA/Harvard ``Keskar, N. S., Mudigere, D., & Tang, P. T. P.`` as ``Family, I.`` strings."""
     text = _ET_AL_RE.sub("", text.strip()).strip().rstrip(",")
@@ -122,12 +125,15 @@ def _family_initials_pairs(text: str) -> list[str] | None:
     if not pairs:
         return None
     names = [f"{fam.strip()}, {init.strip()}" for fam, init in pairs]
-    rebuilt = re.sub(r"[\s,&]|and", "", text)
-    if re.sub(r"[\s,&]|and", "", "".join(names)) != rebuilt:
+    rebuilt = _NAME_GLUE_RE.sub("", text)
+    if _NAME_GLUE_RE.sub("", "".join(names)) != rebuilt:
         return None  # something between the pairs was not a name
     if not all(is_author_name(fam.strip(), single_word=True) or len(fam.split()) <= 3 and all(w[:1].isupper() for w in fam.split()) for fam, _ in pairs):
         return None
     return names
+
+
+_FAMILY_GIVEN_RE = re.compile(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$")
 
 
 def _family_first_list(text: str) -> tuple[list[str], bool] | None:
@@ -136,7 +142,7 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     incomplete = bool(_ET_AL_RE.search(text))
     if incomplete:
         text = _ET_AL_RE.sub("", text).strip().rstrip(",")
-    m = re.match(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$", text)
+    m = _FAMILY_GIVEN_RE.match(text)
     if not m:
         return None
     family, given = m.group("family").strip(), m.group("given").strip()
@@ -151,6 +157,10 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     return names, incomplete
 
 
+_COMMA_SPLIT_RE = re.compile(r"\s*,\s*")
+_VANCOUVER_NAME_RE = re.compile(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})")
+
+
 def _vancouver_list(text: str) -> tuple[list[str], bool] | None:
     """``Srivastava N, Hinton G, Weinberger KQ`` as ``Family, Initials`` strings."""
     text = text.strip().rstrip(".")
@@ -158,8 +168,8 @@ def _vancouver_list(text: str) -> tuple[list[str], bool] | None:
     if incomplete:
         text = _ET_AL_RE.sub("", text).strip().rstrip(",")
     names = []
-    for part in re.split(r"\s*,\s*", text):
-        m = re.fullmatch(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})", part)
+    for part in _COMMA_SPLIT_RE.split(text):
+        m = _VANCOUVER_NAME_RE.fullmatch(part)
         if not m or m.group("family").split()[0].lower() in _NOT_NAME_WORDS:
             return None
         names.append(f"{m.group('family')}, {m.group('init')}")
@@ -180,16 +190,21 @@ def venue_and_year(text: str) -> tuple[str | None, int | None]:
     return venue, year
 
 
+_LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
+_JMLR_LONG_RE = re.compile(r"\bJ\.?\s*Mach\.?\s*Learn\.?\s*Res")
+_NEURIPS_LONG_RE = re.compile(r"Adv\.?\s*Neural\s*Inf")
+
+
 def _short_venue_word(text: str) -> str | None:
     from ..venues import canonical
 
-    for word in re.findall(r"[A-Za-z]+", text):
+    for word in _LATIN_WORD_RE.findall(text):
         v = canonical(word)
         if v and (word.isupper() or word == v):
             return v
-    if re.search(r"\bJ\.?\s*Mach\.?\s*Learn\.?\s*Res", text):
+    if _JMLR_LONG_RE.search(text):
         return "JMLR"
-    if re.search(r"Adv\.?\s*Neural\s*Inf", text):
+    if _NEURIPS_LONG_RE.search(text):
         return "NeurIPS"
     return None
 
@@ -277,6 +292,10 @@ _REF_NUMBER_RE = re.compile(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+")
 _REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
+_YEAR_BEFORE_TITLE_RE = re.compile(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?\.?$")
+_INITIALS_FIRST_RE = re.compile(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]")
+
+
 def _quoted(text: str) -> Reference | None:
     """Any shape with the title in quotes: IEEE, MLA, Chicago, ``"Title" by A`` and
     ``"Title" — A, B``."""
@@ -290,14 +309,14 @@ def _quoted(text: str) -> Reference | None:
     if before:
         before = _REF_NUMBER_RE.sub("", before).strip()
         year = None
-        ym = re.search(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?\.?$", before)
+        ym = _YEAR_BEFORE_TITLE_RE.search(before)
         if ym:
             year = int(ym.group(1))
             before = before[: ym.start()].strip()
         before = before.rstrip(".,:").strip()
         parsed = None
         rule = "quoted-title"
-        if re.match(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]", before):  # IEEE: initials first
+        if _INITIALS_FIRST_RE.match(before):  # IEEE: initials first
             parsed = split_name_list(before, single_word=False)
             rule = "ieee"
         if parsed is None:
@@ -317,31 +336,42 @@ def _quoted(text: str) -> Reference | None:
     return ref
 
 
+_QUOTED_START_RE = re.compile(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]")
+
+
 def _quoted_sentence(text: str) -> bool:
     """``"All models are wrong, but some are useful." — George Box``: a quotation."""
-    m = re.match(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]", text) if text[:1] in ("\"", "“", "„", "«") else None
+    m = _QUOTED_START_RE.match(text) if text[:1] in ("\"", "“", "„", "«") else None
     return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
 
 
+_TITLE_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
+
+
 def _title_case(title: str) -> bool:
-    words = [w for w in re.findall(r"[^\W\d_][\w'’\-]*", title) if len(w) > 3]
+    words = [w for w in _TITLE_WORD_RE.findall(title) if len(w) > 3]
     return bool(words) and sum(1 for w in words if w[0].isupper()) / len(words) >= 0.6
+
+
+_BY_NAMES_RE = re.compile(r"^(?:by|By|BY)\s+(?P<names>.+)$")
+_DASH_NAMES_RE = re.compile(r"^(?:[—–]|-{1,2})\s*(?P<names>.+)$")
+_PAREN_NAMES_RE = re.compile(r"^[(（](?P<inner>[^()（）]+)[)）]\.?$")
 
 
 def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
     """The authors written after a title: ``by A and B``, ``— A, B``, ``(A & B, ICML 2026)``, ``, A et al.``."""
     after = after.strip()
-    m = re.match(r"^(?:by|By|BY)\s+(?P<names>.+)$", after)
+    m = _BY_NAMES_RE.match(after)
     if m:
         parsed = _names_with_tail(m.group("names"))
         if parsed:
             return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
-    m = re.match(r"^(?:[—–]|-{1,2})\s*(?P<names>.+)$", after)
+    m = _DASH_NAMES_RE.match(after)
     if m:
         parsed = _names_with_tail(m.group("names"))
         if parsed:
             return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
-    m = re.match(r"^[(（](?P<inner>[^()（）]+)[)）]\.?$", after)
+    m = _PAREN_NAMES_RE.match(after)
     if m:
         parsed = _paren_authors(m.group("inner"))
         if parsed:
@@ -404,17 +434,22 @@ def _names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | N
     return parsed
 
 
+_VENUE_YY_RE = re.compile(r"(?P<v>.*?)\s*['’]\s*(?P<yy>\d{2})")
+_VENUE_YEAR_RE = re.compile(r"(?P<v>.*?)\s*(?P<y>(?:19|20)\d{2})")
+_VENUE_WORDS_RE = re.compile(r"[A-Za-z][A-Za-z&'\-]*(?:\s+[A-Za-z]+){0,3}")
+
+
 def _venue_year_short(text: str) -> tuple[str | None, int | None]:
     text = text.strip()
-    m = re.fullmatch(r"(?P<v>.*?)\s*['’]\s*(?P<yy>\d{2})", text)
+    m = _VENUE_YY_RE.fullmatch(text)
     if m:
         venue = _short_venue_word(m.group("v")) if m.group("v") else None
         yy = int(m.group("yy"))
         return venue, (2000 + yy if yy < 60 else 1900 + yy)
-    m = re.fullmatch(r"(?P<v>.*?)\s*(?P<y>(?:19|20)\d{2})", text)
+    m = _VENUE_YEAR_RE.fullmatch(text)
     if m:
         v = m.group("v").strip()
-        if v and not re.fullmatch(r"[A-Za-z][A-Za-z&'\-]*(?:\s+[A-Za-z]+){0,3}", v):
+        if v and not _VENUE_WORDS_RE.fullmatch(v):
             return None, None
         return (_short_venue_word(v) if v else None), int(m.group("y"))
     return None, None
@@ -437,19 +472,25 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
     return not (parsed[2] or parsed[3]) and is_author_name(title)
 
 
+_SEMICOLON_SHAPE_RE = re.compile(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$")
+_PAREN_SHAPE_RE = re.compile(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$")
+_BY_RE = re.compile(r"\s+by\s+")
+_COMMA_GAP_RE = re.compile(r",\s+")
+
+
 def _title_first(text: str) -> Reference | None:
     """The typed shapes: ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``,
     ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``."""
     # Title. A; B; C. Venue Year.  (each shape is tried only when the text has the
     # character it cannot match without: most lines name no paper)
-    m = ";" in text and re.match(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$", text)
+    m = ";" in text and _SEMICOLON_SHAPE_RE.match(text)
     if m and _title_ok(m.group("title")):
         parsed = split_name_list(m.group("authors"))
         if parsed:
             venue, year = venue_and_year(m.group("rest"))
             return Reference(m.group("title").strip(), parsed[0], "title-semicolon-authors", parsed[1], venue, year)
     # Title (A & B, Venue Year)
-    m = (")" in text or "）" in text) and re.match(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$", text)
+    m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
     if m and _title_ok(m.group("title")):
         parsed = _paren_authors(m.group("inner"))
         if parsed and not _affiliation(m.group("title").strip(), parsed):
@@ -465,7 +506,7 @@ def _title_first(text: str) -> Reference | None:
         if parsed and _surnames_title(title):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
-    for m in reversed(list(re.finditer(r"\s+by\s+", text)) if "by" in text else []):
+    for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
         title, rest = text[: m.start()].strip(), text[m.end():]
         parsed = _names_with_tail(rest)
         if parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2):
@@ -475,7 +516,7 @@ def _title_first(text: str) -> Reference | None:
     if tail:
         venue, year = _venue_year_short((tail.group("venue") or "") + ("'" + tail.group("yy") if tail.group("yy") else " " + (tail.group("year") or "")))
         head = text[: tail.start()].strip().rstrip(",")
-        commas = [m.start() for m in re.finditer(r",\s+", head)]
+        commas = [m.start() for m in _COMMA_GAP_RE.finditer(head)]
         for pos in commas:
             title, names = head[:pos].strip(), head[pos:].lstrip(", ")
             parsed = split_name_list(names)
@@ -556,6 +597,10 @@ def _parse_reference(text: str) -> Reference | None:
     return None
 
 
+#: The remembered answer itself, for callers that only read it (as ``copied`` rules offer).
+parse_reference.shared = _parse_reference  # type: ignore[attr-defined]
+
+
 def _dash_title_with_inner_quotes(text: str) -> Reference | None:
     """``Über Horváth’s “Gradient” Methods — Samuel Horváth``: quotes inside a title followed
     by a title dash and its authors are part of the title, not the title itself."""
@@ -574,4 +619,4 @@ def names_a_paper(text: str) -> bool:
     without a bullet or a blank line before it; a line that does not (a hard-wrapped
     continuation) belongs to the line above."""
     # (the remembered answers themselves: only their presence is read)
-    return bool(find_text_ids.shared(text)) or (len(text) <= 1500 and _parse_reference(strip_hashtags(strip_urls(text))) is not None)
+    return bool(find_text_ids.shared(text)) or (len(text) <= 1500 and parse_reference.shared(strip_hashtags(strip_urls(text))) is not None)

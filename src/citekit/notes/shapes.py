@@ -62,6 +62,10 @@ def is_name(text: str) -> bool:
     return bool(_NAME_RE.match(text.strip())) and len(text) <= 60
 
 
+_PARENS_RE = re.compile(r"\([^()]*\)")
+_PERSON_NAMES_SPLIT_RE = re.compile(r"\s+(?:and|&)\s+|\s*,\s*")
+
+
 @per_text
 def is_person_line(text: str) -> bool:
     """``Fabian Schaipp (Flatiron)``, ``Wonbong (Won) JANG (Meta, UCL)``: a name and an affiliation."""
@@ -70,9 +74,12 @@ def is_person_line(text: str) -> bool:
     m = _PERSON_RE.match(text.strip())
     if not m:
         return False
-    name = re.sub(r"\([^()]*\)", " ", m.group("name")).strip()
-    parts = [p for p in re.split(r"\s+(?:and|&)\s+|\s*,\s*", name) if p]
+    name = _PARENS_RE.sub(" ", m.group("name")).strip()
+    parts = [p for p in _PERSON_NAMES_SPLIT_RE.split(name) if p]
     return bool(parts) and all(is_name(p) for p in parts)
+
+
+_NAME_LIST_SPLIT_RE = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+")
 
 
 @copied
@@ -88,7 +95,7 @@ def authors_line(text: str) -> list[str] | None:
     if _AUTHOR_SEPS.search(text):
         parts = [p for p in _AUTHOR_SEPS.split(text) if p]
     else:
-        parts = [p for p in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", text) if p]
+        parts = [p for p in _NAME_LIST_SPLIT_RE.split(text) if p]
         if len(parts) < 3:  # "A and B" or "A, B" is too easily a phrase
             return None
         if not all(all(w[:1].isupper() or w in ("van", "von", "de", "der", "den", "di", "da", "du", "la", "le") for w in p.split()) for p in parts):
@@ -168,12 +175,15 @@ def hashtags(text: str) -> list[str]:
     return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
 
 
+_SPACE_RUN_RE = re.compile(r"\s{2,}")
+
+
 @per_text
 def strip_hashtags(text: str) -> str:
     """The line without its inline hashtags."""
     if "#" not in text:
-        return text.strip() if "  " not in text else re.sub(r"\s{2,}", " ", text).strip()
-    return re.sub(r"\s{2,}", " ", _HASHTAG_RE.sub("", text)).strip()
+        return text.strip() if "  " not in text else _SPACE_RUN_RE.sub(" ", text).strip()
+    return _SPACE_RUN_RE.sub(" ", _HASHTAG_RE.sub("", text)).strip()
 
 
 def is_separator(text: str) -> bool:

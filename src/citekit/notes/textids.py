@@ -75,8 +75,11 @@ def find_text_ids(text: str) -> list[TextId]:
     return sorted(found, key=lambda t: t.start)
 
 
+_SPACES_RE = re.compile(r"\s+")
+
+
 def without_text_ids(text: str, found: list[TextId]) -> str:
     """``text`` with the identifiers (and their ``arXiv:``/``doi:`` prefixes) removed."""
     for t in sorted(found, key=lambda t: -t.start):
         text = text[: t.start] + " " + text[t.end:]
-    return re.sub(r"\s+", " ", text).strip()
+    return _SPACES_RE.sub(" ", text).strip()
