@@ -142,9 +142,11 @@ def test_reference_shapes_behind_their_gates_read_as_before(text: str) -> None:
     from citekit.notes import refline
 
     body = refline._REF_NUMBER_RE.sub("", text).strip()
-    for _rule, pattern in refline._AUTHORS_FIRST:
+    for rule, pattern in refline._AUTHORS_FIRST:
         if pattern.match(body):
             assert "19" in body or "20" in body
+            gate = refline._AUTHORS_FIRST_GATES.get(rule)
+            assert gate is None or gate.search(body)
     for needle, regex in ((";", r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$"),
                           ("by", r"\s+by\s+")):
         if re.search(regex, text):
@@ -157,6 +159,9 @@ def test_reference_shapes_behind_their_gates_read_as_before(text: str) -> None:
         assert text.rstrip()[-1:].isdigit()
     if refline._QUOTED_TITLE_RE.search(text):
         assert refline._ANY_QUOTE_RE.search(text)
+    for tail in (refline._DASHED_TAIL, refline._COMMA_TAIL):
+        if tail.search(text):  # (the venue tails are looked for only where a year or an apostrophe is)
+            assert "19" in text or "20" in text or "'" in text or "’" in text
 
 
 _LINE_PIECES = st.sampled_from([
@@ -346,3 +351,11 @@ def test_openreview_forum_shortcut_reads_what_the_full_parse_reads(value: str) -
         if ids and OPENREVIEW_ID_RE.match(ids[0]):
             expected = ids[0]
     assert normalize_openreview(value) == expected
+
+
+@given(st.lists(st.sampled_from(["Title", " ", "\t", "\n", "\xa0", "\u3000", ".", "。", "．", "！", "!", "?", "et al.", "x", ""]), max_size=8).map("".join) | st.text(max_size=20))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_sentence_end_is_read_at_the_end_as_the_pattern_reads_it(text: str) -> None:
+    from citekit.notes import shapes
+
+    assert shapes.ends_a_sentence(text) == bool(shapes._SENTENCE_END_RE.search(text))

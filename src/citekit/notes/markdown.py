@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from collections.abc import Iterator
 from typing import Any
 
@@ -102,16 +103,10 @@ def _parser(skip: frozenset[str] = frozenset(), logging_on: bool = True) -> Any:
     return parser
 
 
-class _NoLog:
-    """Stands in for a markdown-it module logger in this module's copies of its rules."""
-
-    __slots__ = ()
-
-    def debug(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_NO_LOG = _NoLog()
+#: Stands in for a markdown-it module logger in this module's copies of its rules: its
+#: ``debug`` takes any arguments and does nothing, as a built-in (``"".format`` ignores
+#: arguments its empty template does not name), so a call costs no Python frame.
+_NO_LOG = SimpleNamespace(debug="".format)
 #: The loggers markdown-it's block rules write to (filled when the first parser is made).
 _RULE_LOGGERS: list[Any] = []
 

@@ -399,6 +399,8 @@ _COMMA_TAIL = re.compile(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
 
 def _cut_venue_tail(text: str, tail_re: re.Pattern[str]) -> tuple[str, str | None, int | None]:
     """``text`` without a trailing venue/year, and that venue and year (kept when it is not one)."""
+    if not ("19" in text or "20" in text or "'" in text or "’" in text):
+        return text, None, None  # (both tails end in a year or an apostrophe and two digits)
     tail = tail_re.search(text)
     if tail:
         venue, year = _venue_year_short(tail.group("v"))
@@ -538,6 +540,16 @@ _AUTHORS_FIRST = [
 ]
 
 
+#: What each shape's pattern cannot match without: its year where the shape writes it.
+#: Each starts with a fixed character, so a search for it skips along the text, where a
+#: failing pattern tries its lazy author group at every length first.
+_AUTHORS_FIRST_GATES = {
+    "apa": re.compile(r"\((?:19|20)\d{2}"),
+    "harvard": re.compile(r",\s+(?:19|20)\d{2}"),
+    "acm": re.compile(r"\.\s+(?:19|20)\d{2}"),
+}
+
+
 def _read_authors(rule: str, text: str) -> tuple[list[str], bool] | None:
     if rule in ("apa", "harvard"):
         names = _family_initials_pairs(text)
@@ -553,6 +565,9 @@ def _authors_first(text: str) -> Reference | None:
     if "19" not in body and "20" not in body:
         return None  # every shape has a year
     for rule, pattern in _AUTHORS_FIRST:
+        gate = _AUTHORS_FIRST_GATES.get(rule)
+        if gate is not None and not gate.search(body):
+            continue  # (the year as the shape writes it is not there: the pattern cannot match)
         m = pattern.match(body)
         if not m:
             continue

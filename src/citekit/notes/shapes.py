@@ -105,6 +105,14 @@ def authors_line(text: str) -> list[str] | None:
     return parts
 
 
+def ends_a_sentence(text: str) -> bool:
+    """``_SENTENCE_END_RE.search(text)``: the last character before any trailing space is
+    a full stop or an exclamation mark (one look at the end instead of a search that
+    tries every position; ``str.rstrip`` and the pattern's ``\\s`` strip the same spaces)."""
+    last = text.rstrip()[-1:]
+    return bool(last) and last in "。．.！!"
+
+
 def is_summary_sentence(text: str) -> bool:
     """A line that reads like the note's own summary: a full sentence, not a remark.
 
@@ -112,9 +120,9 @@ def is_summary_sentence(text: str) -> bool:
     ``Robert M. Gower での Guest Researcher`` or a question the user asks themself.
     """
     text = text.strip()
-    if len(text) < 20 or URL_RE.fullmatch(text) or _ET_AL_END_RE.search(text):
+    if len(text) < 20 or URL_RE.fullmatch(text) or ("et al." in text and _ET_AL_END_RE.search(text)):
         return False
-    return bool(_SENTENCE_END_RE.search(text)) and not is_person_line(text)
+    return ends_a_sentence(text) and not is_person_line(text)
 
 
 def is_long_remark(text: str) -> bool:
@@ -164,7 +172,7 @@ def looks_like_title(text: str) -> bool:
 def looks_like_section_label(text: str) -> bool:
     """A short plain line that names what follows (``Day2 (7/7 Tue)``, ``所感``, ``ICML 2026 Papers``)."""
     text = text.strip()
-    return 0 < len(text) <= 80 and not _SENTENCE_END_RE.search(text) and not URL_RE.fullmatch(text)
+    return 0 < len(text) <= 80 and not ends_a_sentence(text) and not URL_RE.fullmatch(text)
 
 
 @copied
