@@ -588,7 +588,9 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
             if first:
                 _front_matter_scope(extractor, doc.front_matter)
                 first = False
-            yield roots
+            handed = [roots]
+            del roots
+            yield handed.pop()  # (no reference kept here: see _run_unguarded)
         extractor.problems.extend(doc.problems)
         extractor.skipped.extend(doc.skipped)
         return
@@ -601,7 +603,9 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
             if first:
                 extractor.file_tags = org.file_tags
                 first = False
-            yield roots
+            handed = [roots]
+            del roots
+            yield handed.pop()
         extractor.problems.extend(org.problems)
         return
     lines = split_lines(text)
@@ -676,6 +680,10 @@ def _run_unguarded(held: list[str], file: str, explaining: bool, collect: bool =
     extractor = _Extractor(file)
     extractor.explaining = explaining
     mentions: list[Mention] = []
+    # The readers yield each piece without keeping it (a generator suspended at ``yield
+    # roots`` still holds ``roots``): the piece is freed here as soon as it is read, not
+    # when the next one is made, so the collection below does not walk its whole outline
+    # (half of what it walked) only to see it freed a moment later.
     for roots in _outline(held, file, extractor):
         mentions.extend(extractor.run(roots))
         del roots

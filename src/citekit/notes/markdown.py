@@ -315,7 +315,9 @@ def markdown_pieces(held: list[str], file: str, doc: MarkdownDocument) -> Iterat
         if offset == 0:
             doc.front_matter = part.front_matter
         adopt_orphan_details(roots)
-        yield roots
+        handed = [roots]
+        del roots
+        yield handed.pop()  # (no reference kept here while the caller reads it: see extract._run_unguarded)
 
 
 class _Block:

@@ -97,7 +97,9 @@ def org_pieces(text: str, file: str, doc: OrgDocument) -> Iterator[list[Node]]:
     if len(text) <= CHUNK_CHARS or _ODD_BREAK_RE.search(text):
         whole = parse_org(text, file)
         doc.file_tags, doc.problems = whole.file_tags, whole.problems
-        yield whole.roots
+        handed = [whole.roots]
+        del whole
+        yield handed.pop()  # (no reference kept here while the caller reads it: see extract._run_unguarded)
         return
     import orgparse.node
 
@@ -108,7 +110,9 @@ def org_pieces(text: str, file: str, doc: OrgDocument) -> Iterator[list[Node]]:
         if offset == 0:
             doc.file_tags = part.file_tags
         doc.problems.extend(Problem(p.file, p.line + offset if p.line else p.line, p.message) for p in part.problems)
-        yield part.roots
+        handed = [part.roots]
+        del part
+        yield handed.pop()
 
 
 def _chunks(text: str) -> Iterator[tuple[int, str]]:

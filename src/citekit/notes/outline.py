@@ -145,14 +145,14 @@ def outline_pieces(lines: list[str], *, org: bool = False) -> Iterator[list[Node
     for i, raw in enumerate(lines):
         if (size >= PIECE_CHARS and i > start and raw[:1] not in ("", " ", "\t") and not lines[i - 1].strip()
                 and parse_label(raw) is None and not is_url_only(raw)):
-            roots = parse_outline(lines[start:i], org=org)
-            shift_lines(roots, start)
-            yield roots
+            handed = [parse_outline(lines[start:i], org=org)]
+            shift_lines(handed[0], start)
+            yield handed.pop()  # (popped: no reference kept here, see extract._run_unguarded)
             start, size = i, 0
         size += len(raw) + 1
-    roots = parse_outline(lines[start:], org=org)
-    shift_lines(roots, start)
-    yield roots
+    handed = [parse_outline(lines[start:], org=org)]
+    shift_lines(handed[0], start)
+    yield handed.pop()
 
 
 def shift_lines(nodes: list[Node], by: int) -> None:
