@@ -359,3 +359,14 @@ def test_sentence_end_is_read_at_the_end_as_the_pattern_reads_it(text: str) -> N
     from citekit.notes import shapes
 
     assert shapes.ends_a_sentence(text) == bool(shapes._SENTENCE_END_RE.search(text))
+
+
+@given(st.lists(st.sampled_from(["We", "we", "WE", "This paper", "this work", "THIS ARTICLE", "our method", "Our analysis",
+                                 "in this paper", "In This Work", "experiments", "Experiment", "theoretical", "weight", "ours",
+                                 "thesis", " ", ".", ",", "-", "x", "ſ", "K", "é"]), max_size=10).map(" ".join) | st.text(max_size=30))
+@settings(max_examples=400, deadline=None, derandomize=True)
+def test_research_cue_of_an_ascii_text_is_found_in_lower_case_as_with_case_folding(text: str) -> None:
+    from citekit.notes import abstracts
+
+    if text.isascii():
+        assert bool(abstracts._RESEARCH_CUE_LOWER_RE.search(text.lower())) == bool(abstracts._RESEARCH_CUE_RE.search(text))

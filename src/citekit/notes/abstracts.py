@@ -22,6 +22,9 @@ _RESEARCH_CUE_RE = re.compile(
     r"|\bexperiments?\b|\btheoretical\b",
     re.I,
 )
+#: :data:`_RESEARCH_CUE_RE` for an ASCII text in lower case: the same matches (ignoring the
+#: case of ASCII letters is lower-casing them), found faster without the case folding.
+_RESEARCH_CUE_LOWER_RE = re.compile(_RESEARCH_CUE_RE.pattern)
 _PERSONAL_RE = re.compile(r"\bI (?:think|thought|was|am|liked|loved|found|felt|saw|met|talked|went|had)\b")
 _ACTIVE_CUE_RE = re.compile(
     r"\b(?:we|this (?:paper|work|article)|our (?:paper|work))\s+(?:(?:also|further|then|first|newly|here|therefore)\s+)?"
@@ -56,7 +59,7 @@ def looks_like_abstract(text: str) -> bool:
     return (
         next(islice(_SENTENCE_RE.finditer(text), 1, None), None) is not None
         and latin_share(text) >= 0.9
-        and bool(_RESEARCH_CUE_RE.search(text))
+        and bool(_RESEARCH_CUE_LOWER_RE.search(text.lower()) if text.isascii() else _RESEARCH_CUE_RE.search(text))
         and not _PERSONAL_RE.search(text)
     )
 

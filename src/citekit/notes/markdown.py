@@ -336,11 +336,15 @@ class _Block:
         self.children: list[_Block] = []
 
 
-def _block_tree(tokens: list[Any]) -> list[_Block]:
-    """The top-level blocks of a token stream (opening/closing tokens paired up)."""
+def _block_tree(tokens: list[Any]) -> tuple[list[_Block], int]:
+    """The top-level blocks of a token stream (opening/closing tokens paired up), and the
+    deepest nesting level of a token (read in the same pass)."""
     roots: list[_Block] = []
     open_lists = [roots]
+    deepest = 0
     for token in tokens:
+        if token.level > deepest:
+            deepest = token.level
         nesting = token.nesting
         if nesting < 0:
             open_lists.pop()
@@ -352,14 +356,16 @@ def _block_tree(tokens: list[Any]) -> list[_Block]:
         open_lists[-1].append(block)
         if nesting > 0:
             open_lists.append(block.children)
-    return roots
+    return roots, deepest
 
 
 def _parse_piece(text: str, file: str, doc: MarkdownDocument) -> list[Node]:
     tokens = _parser_for(text).parse(text)
     roots: list[Node] = []
-    _Builder(doc, file).blocks(_block_tree(tokens), roots)
-    if any(t.level >= MAX_NESTING - 2 for t in tokens):
+    blocks, deepest = _block_tree(tokens)
+    _Builder(doc, file).blocks(blocks, roots)
+    del blocks
+    if deepest >= MAX_NESTING - 2:
         roots.extend(_too_deep(text, tokens, file, doc))
     return roots
 
