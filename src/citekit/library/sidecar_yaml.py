@@ -57,8 +57,6 @@ class _Styles:
         #: for the short values a sidecar repeats (types, years, journals, nulls)
         self.lines: dict[tuple[int, int, str, str | None], str] = {}
         self.others: dict[tuple[type, Any], str] = {}
-        #: (indent, shift, *keys) -> a whole block mapping whose values are all empty lists
-        self.blocks: dict[tuple[Any, ...], str] = {}
         wildcard = list(resolvers.get(None, []))
         self.by_first = {first: tuple(found + wildcard) for first, found in resolvers.items() if first is not None}
         self.wildcard = tuple(wildcard)
@@ -75,12 +73,7 @@ class _Styles:
         hit = self.cache.get(text)
         if hit is not None:
             return hit
-        return self.new(text)
-
-    def new(self, text: str) -> tuple[int, str]:
-        """:meth:`of` for a string not remembered yet."""
-        # printable ASCII is exactly \x20-\x7e: most values, checked in C without the regex
-        if not (text.isprintable() if text.isascii() else not _UNSUPPORTED.search(text)):
+        if _UNSUPPORTED.search(text):
             raise _Unsupported
         if text and not _NOT_PLAIN.search(text) and self.resolves_as(text) == _STR_TAG:
             hit = (_PLAIN, text)
@@ -180,7 +173,7 @@ class _Writer:
         if indent > _MAX_DEPTH * 2:
             raise _Unsupported
         self.container(data)
-        parts, cache, new, scalar = self.parts, self.styles.cache, self.styles.new, self.scalar
+        parts, cache, of, scalar = self.parts, self.styles.cache, self.styles.of, self.scalar
         try:
             keys = sorted(data)
         except TypeError:
@@ -198,33 +191,23 @@ class _Writer:
                     continue
             if type(key) is not str or (len(key) > _SIMPLE_KEY_MAX // 4 and len(key.encode("utf-8")) > _SIMPLE_KEY_MAX):
                 raise _Unsupported
-            text = (cache.get(key) or new(key))[1]
+            text = (cache.get(key) or of(key))[1]
             line = (" " if inline else pad) + text + ":"
             inline = False
             kind = type(value)
             if kind is str:  # most values: scalar() inlined
-                style, written = cache.get(value) or new(value)
+                style, written = cache.get(value) or of(value)
                 column = indent + len(text) + 2
                 if column + len(written) > _WIDTH:
                     written = _folded(written, column, indent + 2, style, shift)
                 line += " " + written
                 parts.append(line)
                 if short:
-                    if len(lines) > 100_000:
-                        lines.clear()
-                    lines[(indent, shift, key, value)] = line
+                    self._remember(indent, key, value, line)
                 continue
             if kind is list and not value:  # no tags, no mentions
                 self.container(value)
                 parts.append(line + " []")
-                continue
-            if kind is dict and value and all(v is None or type(v) is str for v in value.values()):
-                parts.append(line)  # generated fields, ids
-                self._flat(value, indent + 2)
-                continue
-            if kind is dict and value and all(type(v) is list and not v for v in value.values()):
-                parts.append(line)  # tags: none of each kind
-                self._empty_lists(value, indent + 2)
                 continue
             written = scalar(value, indent + len(text) + 1, indent + 2)
             if written is not None:
@@ -234,61 +217,6 @@ class _Writer:
                 continue
             parts.append(line)
             self.collection(value, indent, True)
-
-    def _flat(self, data: dict[Any, str | None], indent: int) -> None:
-        """A block mapping of strings and nulls (an entry's generated fields, its ids): what
-        :meth:`mapping` writes, in a loop without the branches only other values need."""
-        if indent > _MAX_DEPTH * 2:
-            raise _Unsupported
-        self.container(data)
-        try:
-            items = sorted(data.items())  # keys are unique: values are never compared
-        except TypeError:
-            raise _Unsupported from None
-        styles, parts, shift = self.styles, self.parts, self.shift
-        cache, new, lines = styles.cache, styles.new, styles.lines
-        pad = "\n" + " " * (indent + shift)
-        for key, value in items:
-            short = value is None or len(value) <= _SHORT
-            if short:
-                hit = lines.get((indent, shift, key, value))
-                if hit is not None:
-                    parts.append(hit)
-                    continue
-            if type(key) is not str or (len(key) > _SIMPLE_KEY_MAX // 4 and len(key.encode("utf-8")) > _SIMPLE_KEY_MAX):
-                raise _Unsupported
-            text = (cache.get(key) or new(key))[1]
-            if value is None:
-                line = pad + text + ": " + styles.other(None)
-            else:
-                style, written = cache.get(value) or new(value)
-                column = indent + len(text) + 2
-                if column + len(written) > _WIDTH:
-                    written = _folded(written, column, indent + 2, style, shift)
-                line = pad + text + ": " + written
-            parts.append(line)
-            if short:
-                if len(lines) > 100_000:
-                    lines.clear()
-                lines[(indent, shift, key, value)] = line
-
-    def _empty_lists(self, data: dict[Any, Any], indent: int) -> None:
-        """A block mapping whose every value is an empty list, remembered whole by its keys."""
-        key = (indent, self.shift, *data)
-        text = self.styles.blocks.get(key)
-        if text is None:
-            start = len(self.parts)
-            self.mapping(data, indent, inline=False)
-            text = "".join(self.parts[start:])
-            del self.parts[start:]
-            if len(self.styles.blocks) > 1_000:
-                self.styles.blocks.clear()
-            self.styles.blocks[key] = text
-        else:  # what mapping() checks: the mapping and its lists are each met once, keys sort
-            self.container(data)
-            for value in data.values():
-                self.container(value)
-        self.parts.append(text)
 
     def _remember(self, indent: int, key: str, value: str | None, line: str) -> None:
         lines = self.styles.lines
