@@ -17,7 +17,7 @@ import operator
 import os
 import re
 import time
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -808,7 +808,7 @@ class Library:
         never decoded are as loaded by definition: their stored texts are copied without
         decoding them (``tag`` decodes one entry of thousands).
         """
-        from ..output.bibtex import check_unique_keys, render_entries
+        from ..output.bibtex import check_unique_keys, entry_text, render_entries, written_fields
 
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
@@ -859,11 +859,19 @@ class Library:
             else:  # changed since the load: values derived from it no longer hold
                 self._drop_memos(entry.key)
             blobs.pop(key, None)
+            _as_the_file_names_it(entry)
+            out = written_entry(entry)
+            entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
+            # out's fields are already what entry_fields() would make of them: names as
+            # the file writes them (just above), keywords and ids from tags and aliases
+            written = written_fields(out, out.fields, ascii=self.ascii)
+            meta = _to_sidecar(entry, self.ascii)
             if dump is None:
                 from .sidecar_yaml import dumper_of
 
                 dump = dumper_of(_yaml()[2])
-            rendered = _render_entry(entry, self.ascii, dump)
+            rendered = (entry_text(out, ascii=self.ascii, written=written) + "\n", _yaml_chunk(entry, meta, dump))
+            _keep_as_read_back(entry, out, self.ascii, meta, written)
             chunks[entry.key] = rendered
             bib_parts.append(rendered[0])
             yaml_parts.append(rendered[1])
@@ -966,71 +974,18 @@ def _as_the_file_names_it(entry: Entry) -> None:
         entry.fields = named
 
 
-def _render_entry(entry: Entry, ascii: bool, dump: Callable[[Any, int], str]) -> tuple[str, str]:
-    """An entry's text in ``library.bib`` and its block of the sidecar; ``entry`` becomes what
-    the next read of both files builds (see :func:`_keep_as_read_back`).
-
-    Each step's result feeds the next instead of being worked out again: the fields as the
-    file names them are already in the file's order unless ``keywords`` or ``ids`` were
-    added, and the sidecar's choice of hashed fields is the one the read-back applies.
-    """
-    from ..output.bibtex import entry_text, written_fields
-
-    _as_the_file_names_it(entry)
-    out = written_entry(entry)
-    entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-    # out's fields are already what entry_fields() would make of them: names as the file
-    # writes them (just above), keywords and ids from tags and aliases
-    written = written_fields(out, out.fields, ascii=ascii, ordered=len(out.fields) == len(entry.fields))
-    meta, hashed = _sidecar_record(entry, ascii)
-    rendered = (entry_text(out, ascii=ascii, written=written) + "\n", _yaml_chunk(entry, meta, dump))
-    _keep_as_read_back(entry, out, ascii, meta, written, hashed)
-    return rendered
-
-
 def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool, meta: dict[str, Any],
-                       written: list[tuple[str, str, str, bool]], hashed: Container[str] | None = None) -> None:
-    """Make ``entry`` (just written as ``out``, its sidecar record ``meta``) what the next
-    read of both files builds: the sidecar's view through the same conversion
-    :func:`_from_sidecar` applies (sorted lists, hashed copies, mappings in key order as
-    YAML writes them) and the fields as :func:`_as_read_back` gives them. The object
-    itself is kept: callers hold it. ``hashed``: the fields ``meta`` keeps only a hash of.
-
-    ``meta`` is built for this entry alone and dropped after the write, so its lists and
-    mappings become the entry's own instead of being copied again.
-    """
-    tags = meta["tags"]
-    hashes = meta.get("generated_hash")
-    generated = meta["generated"]
-    if hashes:
-        generated = {**generated, **{k: HASH_MARK + v for k, v in hashes.items()}}
-    values = entry.__dict__
-    values.update(
-        entry_type=out.entry_type.strip().lower(),
-        fields=_as_read_back(out, ascii, written, hashed),
-        ids=Ids.from_dict(meta["ids"]),
-        status=str(meta["status"] or "notes-only"),
-        summary=meta.get("summary"),
-        abstract=meta.get("abstract"),
-        tags_auto=tags["auto"],
-        tags_added=tags["added"],
-        tags_removed=tags["removed"],
-        mentions=[_location(m) for m in meta["mentions"]] if meta["mentions"] else [],
-        aliases=meta.get("aliases") or [],
-        # only the versions' records can hold mappings in another order than YAML's
-        versions=_yaml_order(meta["versions"]) if "versions" in meta else [],
-        provenance=meta.get("provenance") or {},
-        generated=generated,
-        hand=meta.get("hand") or [],
-        origin=str(meta["origin"] or "notes"),
-        reason=str(meta.get("reason") or ""),
-    )
-
-
-def _location(written: str) -> Location:
-    """A mention's place as the sidecar writes it (``file:line``) and reads it back."""
-    file, _, line = str(written).rpartition(":")
-    return Location(file=file, line=int(line) if line.isdigit() else 0)
+                       written: list[tuple[str, str, str, bool]]) -> None:
+    """Make ``entry`` (just written as ``out``) what the next read of both files builds:
+    the sidecar's view through the same conversion a load applies (sorted lists, hashed
+    copies, mappings in key order as YAML writes them) and the fields as
+    :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
+    # only the versions' records can hold mappings in another order than YAML's:
+    # _to_sidecar already sorts the rest, and ids are read by name
+    fresh = _from_sidecar(entry.key, {**meta, "versions": _yaml_order(meta["versions"])} if "versions" in meta else meta)
+    fresh.entry_type = out.entry_type.strip().lower()
+    fresh.fields = _as_read_back(out, ascii, written)
+    entry.__dict__.update(fresh.__dict__)
 
 
 def _yaml_order(value: Any) -> Any:
@@ -1042,8 +997,7 @@ def _yaml_order(value: Any) -> Any:
     return value
 
 
-def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]],
-                  hashed: Container[str] | None = None) -> dict[str, str]:
+def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]]) -> dict[str, str]:
     """The fields a read of ``library.bib`` gives back for an entry written as ``out``
     (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
     left out, and a value the file spells otherwise (a month macro, an escaped or cleaned
@@ -1056,8 +1010,7 @@ def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bo
         if name in DERIVED_FIELDS:
             continue
         own = generated.get(name)
-        by_hash = name in hashed if hashed is not None else own is not None and _by_hash(name, own, ascii)
-        keep = own is not None and not by_hash and _same_value(own, held)
+        keep = own is not None and not _by_hash(name, own, ascii) and _same_value(own, held)
         fields[name] = own if keep else held
     return fields
 
@@ -1189,11 +1142,6 @@ def _digest(value: str) -> str:
 
 
 def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
-    return _sidecar_record(e, ascii)[0]
-
-
-def _sidecar_record(e: Entry, ascii: bool = False) -> tuple[dict[str, Any], dict[str, str]]:
-    """An entry's record in the sidecar, and the generated fields it keeps only a hash of."""
     out: dict[str, Any] = {
         "status": e.status,
         "ids": e.ids.as_dict(),
@@ -1221,7 +1169,7 @@ def _sidecar_record(e: Entry, ascii: bool = False) -> tuple[dict[str, Any], dict
         "reason": e.reason,
     }
     out.update({k: v for k, v in optional.items() if v})
-    return out, hashed
+    return out
 
 
 def _yaml_chunk(entry: Entry, meta: dict[str, Any], dump: Callable[[Any, int], str]) -> str:
@@ -1259,7 +1207,10 @@ def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
 
 def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
     tags = meta.get("tags") or {}
-    mentions = [_location(m) for m in meta.get("mentions") or []]
+    mentions = []
+    for m in meta.get("mentions") or []:
+        file, _, line = str(m).rpartition(":")
+        mentions.append(Location(file=file, line=int(line) if line.isdigit() else 0))
     return Entry(
         key=key,
         entry_type="misc",

@@ -224,16 +224,13 @@ def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: 
 
 
 def written_fields(entry: Entry, fields: Mapping[str, str] | None = None, *,
-                   ascii: bool = False, ordered: bool = False) -> list[tuple[str, str, str, bool]]:
+                   ascii: bool = False) -> list[tuple[str, str, str, bool]]:
     """(name, value, what the file holds, is a macro) for each field :func:`entry_text`
     writes, in its order: the text between the braces, or a month macro's name. What a
-    read of the file gives back, so the store can keep an entry as the next read sees it.
-    ``ordered``: ``fields`` are already what :func:`ordered_fields` makes of them."""
+    read of the file gives back, so the store can keep an entry as the next read sees it."""
     keep_empty = entry.origin != "notes"
     out = []
-    if fields is None:
-        fields = entry_fields(entry)
-    for name, value in fields.items() if ordered else ordered_fields(fields, keep_empty=keep_empty):
+    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry), keep_empty=keep_empty):
         macro = month_macro(value) if name == "month" else None
         out.append((name, value, macro or _field_value(entry.key, name, value, ascii=ascii), macro is not None))
     return out
