@@ -10,7 +10,6 @@ Only the standard library is used: this runs on every command, so it must stay c
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -230,6 +229,8 @@ def without_unset(data: Any, schema: Any = SCHEMA) -> Any:
 
 
 def _did_you_mean(key: str, known: dict[str, Any]) -> str:
+    import difflib  # only for a misspelt key: 14 ms of start-up otherwise
+
     close = difflib.get_close_matches(key.lower(), list(known), n=1, cutoff=0.6)
     if close:
         return f" (did you mean '{close[0]}'?)"

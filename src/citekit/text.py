@@ -229,9 +229,9 @@ def _argspec(name: str) -> str | None:
     """The arguments the parser reads after ``\\name`` ("" none, "{" one, "raw" none but the
     macro is unknown, so kept as written), None for others."""
     if name not in _argspecs:
-        from pylatexenc import latexwalker, macrospec
+        from pylatexenc import macrospec
 
-        spec = latexwalker.get_default_latex_context_db().get_macro_spec(name)
+        spec = _walker_macros().get_macro_spec(name)
         argspec = None
         if name in _REFUSED_NAMES:
             argspec = None
@@ -244,6 +244,15 @@ def _argspec(name: str) -> str | None:
             argspec = spec.args_parser.argspec
         _argspecs[name] = argspec
     return _argspecs[name]
+
+
+@lru_cache(maxsize=1)
+def _walker_macros():  # type: ignore[no-untyped-def]
+    """The parser's own table of macros, read only here: pylatexenc builds a new one per
+    call (about half a millisecond), once per macro name otherwise."""
+    from pylatexenc import latexwalker
+
+    return latexwalker.get_default_latex_context_db()
 
 
 class _Refused(Exception):
