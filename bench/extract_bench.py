@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -156,86 +156,67 @@ class _Notes:
         return "#" + self.r.choice(_WORDS).replace("-", "")
 
 
-def _md_block(g: _Notes, i: int) -> str:
-    r = g.r
-    k = r.randrange(12)
-    t, a = g.title(), g.authors()
-    if i % 60 == 0:
-        return f"\n## {g.venue()} — day {r.randint(1, 6)}, {g.remark()}\n\n"
-    if k == 0:
-        return f"- **{t}** — {', '.join(a)} [arXiv]({g.url()})\n  - Summary: {g.sentence()}\n"
-    if k == 1:
-        return f"- [{t}]({g.url()}) {g.tag()}\n"
-    if k == 2:
-        return f"### {t}\n- Authors: {', '.join(a)}\n- URL: {g.url()}\n\n{g.wrapped()}\n"
-    if k == 3:  # Logseq
-        return f"- {r.choice(('TODO ', 'DONE ', ''))}{t}\n  authors:: {', '.join(a)}\n  url:: {g.url()}\n  tags:: {r.choice(_WORDS)}, {r.choice(_WORDS)}\n"
-    if k == 4:  # Obsidian
-        return f"- [ ] [[{t}]] — {', '.join(a)} {g.tag()}\n"
-    if k == 5:
-        return f"> [!note] {t}\n> Authors: {', '.join(a)}\n> {g.url()}\n\n"
-    if k == 6:
-        return f"{r.randint(1, 30)}. {a[0].split()[-1]}, {a[0][0]}. ({r.randint(2015, 2026)}). {t}. In {g.venue()}.\n"
-    if k == 7:
-        return f"\n{g.wrapped()}\n"
-    if k == 8:
-        return f"- {g.remark()}\n"
-    if k == 9:
-        return f"- {t} ({g.venue()})\n  - {', '.join(a)}\n  - {g.sentence()}\n"
-    if k == 10:
-        return f"- {t} arXiv:{g.arxiv()}\n"
-    return f"- [ ] read {t} — {', '.join(a)}, {g.url()}\n  - {g.remark()}\n"
+Shape = Callable[["_Notes", str, list[str]], str]
+
+#: each style's block shapes: (notes generator, title, authors) -> text
+_MD_SHAPES: tuple[Shape, ...] = (
+    lambda g, t, a: f"- **{t}** — {', '.join(a)} [arXiv]({g.url()})\n  - Summary: {g.sentence()}\n",
+    lambda g, t, a: f"- [{t}]({g.url()}) {g.tag()}\n",
+    lambda g, t, a: f"### {t}\n- Authors: {', '.join(a)}\n- URL: {g.url()}\n\n{g.wrapped()}\n",
+    lambda g, t, a: (f"- {g.r.choice(('TODO ', 'DONE ', ''))}{t}\n  authors:: {', '.join(a)}\n  url:: {g.url()}\n"  # Logseq
+                     f"  tags:: {g.r.choice(_WORDS)}, {g.r.choice(_WORDS)}\n"),
+    lambda g, t, a: f"- [ ] [[{t}]] — {', '.join(a)} {g.tag()}\n",  # Obsidian
+    lambda g, t, a: f"> [!note] {t}\n> Authors: {', '.join(a)}\n> {g.url()}\n\n",
+    lambda g, t, a: f"{g.r.randint(1, 30)}. {a[0].split()[-1]}, {a[0][0]}. ({g.r.randint(2015, 2026)}). {t}. In {g.venue()}.\n",
+    lambda g, t, a: f"\n{g.wrapped()}\n",
+    lambda g, t, a: f"- {g.remark()}\n",
+    lambda g, t, a: f"- {t} ({g.venue()})\n  - {', '.join(a)}\n  - {g.sentence()}\n",
+    lambda g, t, a: f"- {t} arXiv:{g.arxiv()}\n",
+    lambda g, t, a: f"- [ ] read {t} — {', '.join(a)}, {g.url()}\n  - {g.remark()}\n",
+)
+
+_TXT_SHAPES: tuple[Shape, ...] = (
+    lambda g, t, a: f"• {t}\n  • URL: {g.url()}\n  • 著者: {' ⋅ '.join(a)}\n  • まとめ: {g.sentence()}\n",
+    lambda g, t, a: f"• {g.remark()}\n\n",
+    lambda g, t, a: f"- {t} — {', '.join(a)}\n    {g.url()}\n",
+    lambda g, t, a: f"{t} {g.url()}\n",
+    lambda g, t, a: f"\n{g.wrapped()}\n",
+    lambda g, t, a: f"  * {t} ({g.venue()})\n    - Authors: {', '.join(a)}\n    - {g.sentence()}\n",
+    lambda g, t, a: f"{a[0].split()[-1]}, {a[0].split()[0]}, and {a[-1]}. \"{t}.\" {g.venue()}.\n",
+    lambda g, t, a: f"• {t}\n  • {', '.join(a)}\n  • {g.wrapped('    ').strip()}\n",
+    lambda g, t, a: f"{g.r.randint(1, 40)}) {t}, arXiv:{g.arxiv()}\n",
+    lambda g, t, a: f"• {t}\n  • Poster: https://icml.cc/virtual/2026/poster/{g.r.randint(10000, 99999)}\n  • {g.remark()}\n",
+)
+
+_ORG_SHAPES: tuple[Shape, ...] = (
+    lambda g, t, a: (f"** {g.r.choice(('TODO ', 'DONE ', ''))}{t}\n   :PROPERTIES:\n   :AUTHORS:  {', '.join(a)}\n"
+                     f"   :URL:      {g.url()}\n   :END:\n   {g.sentence()}\n"),
+    lambda g, t, a: (f"** {t}   :{g.r.choice(_WORDS).replace('-', '')}:\n   :PROPERTIES:\n   :ARXIV:    {g.arxiv()}\n"
+                     f"   :AUTHORS:  {' and '.join(a)}\n   :END:\n"),
+    lambda g, t, a: f"** {t}\n   - Authors: {', '.join(a)}\n   - Link: {g.url()}\n",
+    lambda g, t, a: f"- [[{g.url()}][{t}]] — {', '.join(a)}\n",
+    lambda g, t, a: f"\n{g.wrapped()}\n",
+    lambda g, t, a: f"** {g.remark()}\n",
+    lambda g, t, a: f"** {t} ({g.venue()})\n   {', '.join(a)}\n   {g.sentence()}\n",
+    lambda g, t, a: f"- {t} arXiv:{g.arxiv()}\n",
+)
 
 
-def _txt_block(g: _Notes, i: int) -> str:
-    r = g.r
-    k = r.randrange(10)
-    t, a = g.title(), g.authors()
-    if i % 50 == 0:
-        return f"\nDay{r.randint(1, 6)} ({g.venue()}, {g.remark()})\n\n"
-    if k == 0:
-        return f"• {t}\n  • URL: {g.url()}\n  • 著者: {' ⋅ '.join(a)}\n  • まとめ: {g.sentence()}\n"
-    if k == 1:
-        return f"• {g.remark()}\n\n"
-    if k == 2:
-        return f"- {t} — {', '.join(a)}\n    {g.url()}\n"
-    if k == 3:
-        return f"{t} {g.url()}\n"
-    if k == 4:
-        return f"\n{g.wrapped()}\n"
-    if k == 5:
-        return f"  * {t} ({g.venue()})\n    - Authors: {', '.join(a)}\n    - {g.sentence()}\n"
-    if k == 6:
-        return f"{a[0].split()[-1]}, {a[0].split()[0]}, and {a[-1]}. \"{t}.\" {g.venue()}.\n"
-    if k == 7:
-        return f"• {t}\n  • {', '.join(a)}\n  • {g.wrapped('    ').strip()}\n"
-    if k == 8:
-        return f"{r.randint(1, 40)}) {t}, arXiv:{g.arxiv()}\n"
-    return f"• {t}\n  • Poster: https://icml.cc/virtual/2026/poster/{r.randint(10000, 99999)}\n  • {g.remark()}\n"
+def _styled_block(shapes: tuple[Shape, ...], every: int, heading: Callable[["_Notes"], str]) -> Callable[["_Notes", int], str]:
+    """Block ``i`` of a style: its ``heading`` every ``every`` blocks, else one of its
+    ``shapes`` at random. The shape, title and authors are drawn first in every block, so
+    one seed always gives the same text."""
+    def block(g: _Notes, i: int) -> str:
+        k = g.r.randrange(len(shapes))
+        t, a = g.title(), g.authors()
+        return heading(g) if i % every == 0 else shapes[k](g, t, a)
+
+    return block
 
 
-def _org_block(g: _Notes, i: int) -> str:
-    r = g.r
-    k = r.randrange(8)
-    t, a = g.title(), g.authors()
-    if i % 40 == 0:
-        return f"\n* {g.venue()} {r.choice(_WORDS)} notes  :{r.choice(_WORDS).replace('-', '')}:\n"
-    if k == 0:
-        return (f"** {r.choice(('TODO ', 'DONE ', ''))}{t}\n   :PROPERTIES:\n   :AUTHORS:  {', '.join(a)}\n"
-                f"   :URL:      {g.url()}\n   :END:\n   {g.sentence()}\n")
-    if k == 1:
-        return f"** {t}   :{r.choice(_WORDS).replace('-', '')}:\n   :PROPERTIES:\n   :ARXIV:    {g.arxiv()}\n   :AUTHORS:  {' and '.join(a)}\n   :END:\n"
-    if k == 2:
-        return f"** {t}\n   - Authors: {', '.join(a)}\n   - Link: {g.url()}\n"
-    if k == 3:
-        return f"- [[{g.url()}][{t}]] — {', '.join(a)}\n"
-    if k == 4:
-        return f"\n{g.wrapped()}\n"
-    if k == 5:
-        return f"** {g.remark()}\n"
-    if k == 6:
-        return f"** {t} ({g.venue()})\n   {', '.join(a)}\n   {g.sentence()}\n"
-    return f"- {t} arXiv:{g.arxiv()}\n"
+_md_block = _styled_block(_MD_SHAPES, 60, lambda g: f"\n## {g.venue()} — day {g.r.randint(1, 6)}, {g.remark()}\n\n")
+_txt_block = _styled_block(_TXT_SHAPES, 50, lambda g: f"\nDay{g.r.randint(1, 6)} ({g.venue()}, {g.remark()})\n\n")
+_org_block = _styled_block(_ORG_SHAPES, 40, lambda g: f"\n* {g.venue()} {g.r.choice(_WORDS)} notes  :{g.r.choice(_WORDS).replace('-', '')}:\n")
 
 
 DISTINCT_BLOCKS = {".md": _md_block, ".txt": _txt_block, ".org": _org_block}
