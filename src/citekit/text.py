@@ -198,6 +198,18 @@ def normalize_title_parsed(title: str) -> str:
     return _comparable(_delatex(title, latex_to_text_parsed))
 
 
+def squash_spaces(text: str) -> str:
+    """``" ".join(text.split())``: each run of whitespace as one space, none at the ends.
+
+    A text that already reads so is returned as it is, without cutting it into words: a
+    printable text holds no whitespace but the plain space (every other whitespace
+    character is a control or separator character), so with no double space and none at
+    either end there is nothing to change. Most note lines are such texts."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
+
+
 def _comparable(text: str) -> str:
     """The last step of :func:`normalize_title`: accents, case and punctuation folded."""
     text = fold(text).replace("ℓ", "l").replace("∞", "inf").replace("√", " sqrt ")

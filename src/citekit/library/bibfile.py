@@ -15,6 +15,7 @@ from typing import Any
 
 from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
 from ..model import Entry, Ids
+from ..text import squash_spaces
 from .bibsyntax import Block, Token
 from .collector import collector_paused
 
@@ -303,7 +304,7 @@ _SPACE_RUN = re.compile(r"\s+")
 
 def collapse_space(value: str) -> str:
     """White space as BibTeX reads it: every run one space, none at the ends."""
-    return " ".join(value.split())
+    return squash_spaces(value)
 
 
 def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, month: bool = False,

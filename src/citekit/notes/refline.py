@@ -20,7 +20,8 @@ from ..venues import from_text, short_from_long
 from .memo import per_text
 from .shapes import strip_hashtags
 from .textids import find_text_ids
-from .urls import squash_spaces, strip_urls
+from ..text import squash_spaces
+from .urls import strip_urls
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.

@@ -12,6 +12,7 @@ from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from ..ids import netloc_and_path, normalize_doi
+from ..text import squash_spaces
 from ..venues import from_url
 from .memo import copied, per_text
 
@@ -68,18 +69,6 @@ def strip_urls(text: str) -> str:
     if "(" in text or "<" in text or "[" in text:
         text = _EMPTY_BRACKETS_RE.sub(" ", text)  # brackets that held a URL
     return squash_spaces(text)  # (str.split and the regex's \s agree on what is a space)
-
-
-def squash_spaces(text: str) -> str:
-    """``" ".join(text.split())``: each run of whitespace as one space, none at the ends.
-
-    A text that already reads so is returned as it is, without cutting it into words: a
-    printable text holds no whitespace but the plain space (every other whitespace
-    character is a control or separator character), so with no double space and none at
-    either end there is nothing to change. Most note lines are such texts."""
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
-        return text
-    return " ".join(text.split())
 
 
 @per_text
