@@ -134,6 +134,7 @@ def test_org_piece_never_starts_at_a_heading_the_outline_moves(heading: str, mon
     top-level heading that is a detail of the heading above it (or a tagged heading)."""
     body = "* Start\n" + "".join(f"- remark {i} about the room and the coffee\n" for i in range(2000))
     text = body[:63990] + "\n* A Method for Stochastic Optimization\n" + heading + "\n* Tail heading\n"
+    assert len(list(org_reader._chunks(text))) > 1  # the file is read in pieces
     monkeypatch.setattr(org_reader, "CHUNK_CHARS", 10**9)
     whole = _snapshot(text, "big.org")
     monkeypatch.setattr(org_reader, "CHUNK_CHARS", 64_000)

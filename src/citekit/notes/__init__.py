@@ -17,7 +17,7 @@ __all__ = ["extract_paths", "extract_text", "group_mentions", "ExtractResult", "
 
 #: the extractors and the grouping (markdown-it, orgparse, rapidfuzz) load on first use:
 #: a replayed sync only lists the notes files (``citekit.notes.reader``)
-_LAZY = {"extract_text": ".extract", "extract_owned": ".extract", "group_mentions": ".group"}
+_LAZY = {"extract_text": ".extract", "group_mentions": ".group"}
 
 
 def __getattr__(name: str) -> Any:
