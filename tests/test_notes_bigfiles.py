@@ -11,6 +11,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citekit.notes import extract_text
 from citekit.notes import markdown as markdown_reader
@@ -144,3 +146,32 @@ def test_org_piece_never_starts_at_a_heading_the_outline_moves(heading: str, mon
 def test_org_file_of_tagged_top_level_headings_is_read_in_pieces() -> None:
     text = "".join(f"* Session {i} notes  :talks:day{i % 5}:\n** Paper {i} on optimizers — Ana Lima, Bo Chen\n" for i in range(3000))
     assert len(list(org_reader._chunks(text))) > 1
+
+
+#: lines around which a cut is easy to get wrong: fences of both kinds and lengths (with
+#: and without an info string, or inline code that only looks like one), each type of
+#: HTML block (ended by a marker, by a blank line, or a tag that cannot interrupt a
+#: paragraph), text that only looks like HTML, and the lines a piece may start at
+_CUT_LINES = st.sampled_from([
+    "Slides from the talk:", "Attention Is All You Need — Ashish Vaswani, Noam Shazeer",
+    "- Deep Residual Learning — Kaiming He, Xiangyu Zhang", "- item", "1. first", "2. second", "# Heading", "", "",
+    "```", "````", "```python", "``` x `y`", "~~~", "~~~python", "<div>", "</div>", "<details>", "</details>", "<pre>",
+    "</pre>", "<!--", "-->", "<!-- c -->", "<br>", "<span>x</span>", "a < b", "<?php", "?>", "<!DOCTYPE html>",
+    "<script>", "</script>", "<DIV class=x>", "<textarea>", "</textarea>", "- [Adam](https://arxiv.org/abs/1412.6980)",
+    "Masked Autoencoders Are Scalable Vision Learners — Kaiming He",
+])
+
+
+@given(st.lists(_CUT_LINES, min_size=1, max_size=25).map("\n".join))
+@settings(max_examples=300, deadline=None, derandomize=True)
+def test_markdown_cut_at_every_possible_line_reads_as_the_whole_file(text: str) -> None:
+    """With the piece size at one character, a piece starts at every line where a cut is
+    allowed: the mentions are still those of the whole file read at once."""
+    original = markdown_reader.CHUNK_CHARS
+    try:
+        markdown_reader.CHUNK_CHARS = 10**9
+        whole = _snapshot(text, "x.md")
+        markdown_reader.CHUNK_CHARS = 1
+        assert _snapshot(text, "x.md") == whole
+    finally:
+        markdown_reader.CHUNK_CHARS = original

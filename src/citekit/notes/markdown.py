@@ -184,7 +184,19 @@ class MarkdownDocument:
 #: A Markdown file larger than this is parsed section by section (split before top-level
 #: headings), so the parser's token tree never holds more than one section at a time.
 CHUNK_CHARS = 64_000
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: a fence line (group 1: its run of backticks or tildes, group 2: the rest, an opening
+#: fence's info string)
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)")
+#: CommonMark's HTML blocks that end at a marker of their own, not at a blank line (types
+#: 1-5): the start, and the end marker (group ``end`` names the type-1 tag)
+_HTML_MARKED_RE = re.compile(r"<(?:(?P<tag>script|pre|style|textarea)(?:[ \t>]|$)|(?P<comment>!--)|(?P<pi>\?)"
+                             r"|(?P<cdata>!\[CDATA\[)|(?P<decl>![A-Za-z]))", re.I)
+#: CommonMark's HTML blocks of type 6: a block-level tag, which may interrupt a paragraph
+_HTML_BLOCK_TAG_RE = re.compile(
+    r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir"
+    r"|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li"
+    r"|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot"
+    r"|th|thead|title|tr|track|ul)(?:[ \t>]|/>|$)", re.I)
 #: lines that start a new top-level block whatever came before: a heading, a list item
 #: (but see :func:`_continues` for an ordered item right after a paragraph line)
 _SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
@@ -199,21 +211,53 @@ def _block_state(line: str, state: str | None) -> str | None:
     any list marker at the margin starts a new item), ``"html"`` (an HTML block, which runs
     to the next blank line), or None after a blank line or a heading. Fences are handled
     by the caller."""
+    if state is not None and state.startswith("html:"):  # runs to its end marker, blank lines included
+        return None if _html_ends(state[5:], line) else state
     if not line.strip():
         return None
     if state == "html":
         return state
+    if line.lstrip(" ")[:1] == "<" and len(line) - len(line.lstrip(" ")) <= 3:
+        return _html_state(line.lstrip(" "), state)
     if line[:1] in (" ", "\t"):
         return state or "paragraph"  # (an indented start is read as a paragraph: no cut before an item after it)
     if line[:1] == ">":
         return "quote"
-    if line[:1] == "<":
-        return state or "html"
     if _ATX_RE.match(line):
         return None
     m = _ITEM_RE.match(line)
     if m:
         return state if _continues(m, state) else "item"
+    return state or "paragraph"
+
+
+#: what ends each of them: a type-1 block ends at the closing tag of any of the four
+_HTML_ENDS = {"tag": "</", "comment": "-->", "pi": "?>", "cdata": "]]>", "decl": ">"}
+_HTML_TYPE1_END_RE = re.compile(r"</(?:script|pre|style|textarea)>", re.I)
+
+
+def _html_ends(end: str, text: str) -> bool:
+    """Whether ``text`` holds the end marker ``end`` of an HTML block (see :data:`_HTML_ENDS`)."""
+    return bool(_HTML_TYPE1_END_RE.search(text)) if end == "</" else end in text
+#: CommonMark's HTML block of type 7: one complete opening or closing tag, then only spaces
+_HTML_TAG_LINE_RE = re.compile(
+    r"(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$")
+
+
+def _html_state(line: str, state: str | None) -> str | None:
+    """The state after a line starting with ``<`` (CommonMark's HTML blocks): types 1-5 run
+    to their end marker (``html:MARKER``, or nothing left open when the line holds it),
+    type 6 to the next blank line, both even after a paragraph line; a tag alone on its
+    line (type 7) only where no paragraph goes on; any other line is text."""
+    m = _HTML_MARKED_RE.match(line)
+    if m is not None:
+        end = _HTML_ENDS[m.lastgroup or ""]
+        return None if _html_ends(end, line[m.end():]) else "html:" + end
+    if _HTML_BLOCK_TAG_RE.match(line):
+        return "html"
+    if _HTML_TAG_LINE_RE.match(line):  # type 7: a whole tag alone on its line
+        return state or "html"
     return state or "paragraph"
 
 
@@ -258,7 +302,7 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     buf = blocks.pop()  # the window: the current piece and what follows it
     piece_start = 0  # offset in ``buf`` of the current piece's first character
     piece_line = 0
-    fence: str | None = None
+    fence: str | None = None  # the open fence's run of backticks or tildes
     state: str | None = None  # see _block_state
     previous = ""
     pos = 0
@@ -278,11 +322,18 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
             if number > 0 and line.strip() in ("---", "..."):
                 front = False
         else:
-            m = _FENCE_RE.match(line) if line[:1] in "`~ " else None  # (a fence starts with one of them)
-            if m:
-                fence = None if fence and m.group(1)[0] == fence else (fence or m.group(1)[0])
+            # (an HTML block holds fence lines as its own text, to its end)
+            m = _FENCE_RE.match(line) if line[:1] in "`~ " and not (state or "").startswith("html") else None
+            if m is not None:
+                run, rest = m.groups()
+                if fence is None and not (run[0] == "`" and "`" in rest):  # (a backtick fence's info has none)
+                    fence = run
+                elif fence is not None and run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
+                    fence = None  # a closing fence: the same character, at least as long, nothing after it
+                elif fence is None:
+                    m = None  # inline code, not a fence
             if (fence is None and pos - piece_start >= CHUNK_CHARS and number > piece_line and _SPLIT_RE.match(line)
-                    and not previous.startswith((" ", "\t", ">", "|")) and state != "html"
+                    and not previous.startswith((" ", "\t", ">", "|")) and not (state or "").startswith("html")
                     and not (state in ("paragraph", "quote") and (item := _ITEM_RE.match(line)) and _continues(item, state))
                     and not _detail_start(line)):
                 yield piece_line, buf[piece_start:pos - 1]
