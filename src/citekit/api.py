@@ -112,16 +112,18 @@ def sync(
             f"no notes folder at {cfg.notes_dir}. Put your notes there, or set paths.notes in {cfg.path or 'citekit.yaml'}.",
             exit_code=2,
         )
+    digest = None
     if not refresh:  # the same inputs as the last sync that changed nothing: its report, and
         # none of the sync stages (notes readers, matching, BibTeX) imported
         from . import sync_stamp
 
-        replayed = sync_stamp.replay(cfg, sync_stamp.inputs(cfg, offline=offline, ascii=ascii), offline=offline)
+        digest = sync_stamp.inputs(cfg, offline=offline, ascii=ascii)
+        replayed = sync_stamp.replay(cfg, digest, offline=offline)
         if replayed is not None:
             return replayed
     from .sync import run
 
-    return run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii)
+    return run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii, not_replayed=digest)
 
 
 # ---- reading the library ---------------------------------------------------------------

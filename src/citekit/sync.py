@@ -23,17 +23,19 @@ from .sync_report import SyncReport
 
 
 def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,
-        ascii: bool | None = None, command: str = "sync") -> SyncReport:
+        ascii: bool | None = None, command: str = "sync", not_replayed: str | None = None) -> SyncReport:
     """One sync of the project ``cfg``; see :func:`citekit.api.sync`.
 
     When notes, configuration, library and options are exactly those of the last sync and
     that sync changed nothing, its report is returned without redoing it (see
-    :mod:`citekit.sync_stamp`).
+    :mod:`citekit.sync_stamp`). ``not_replayed``: the inputs' digest, when the caller
+    already found that no report stands for it (the notes are listed and hashed once).
     """
     from . import sync_stamp
 
-    digest = None if refresh else sync_stamp.inputs(cfg, offline=offline, ascii=ascii)
-    if digest is not None:
+    digest = not_replayed
+    if digest is None and not refresh:
+        digest = sync_stamp.inputs(cfg, offline=offline, ascii=ascii)
         replayed = sync_stamp.replay(cfg, digest, offline=offline)
         if replayed is not None:
             return replayed
