@@ -507,3 +507,23 @@ def test_a_write_changing_every_entry_starts_a_new_generation(project: Path, mon
     warm = _outputs(project)
     assert warm == _without_cache(project)
     assert "everywhere" in warm["tags"][1]
+
+
+def test_memo_files_an_earlier_version_wrote_are_removed(project: Path) -> None:
+    """A memo file whose head this version cannot read (another format, a kind since
+    renamed) is never read again: the next memo written removes it, and so does dropping
+    the cache (doctor --fix); the output is what it was."""
+    from citekit.library import parsed_cache
+    from citekit.library.lock import state_dir
+
+    refs = project / "refs"
+    folder = state_dir(refs)
+    folder.mkdir(parents=True, exist_ok=True)
+    old = folder / "refs-memo-json-text@1.cache"
+    old.write_bytes(b"an earlier version's memo table")
+    before = _outputs(project)
+    assert not old.exists()
+    assert _outputs(project) == before
+    old.write_bytes(b"an earlier version's memo table")
+    parsed_cache.drop(refs)
+    assert not old.exists() and not list(folder.glob("refs-memo-*.cache"))

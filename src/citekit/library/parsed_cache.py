@@ -326,7 +326,7 @@ def memo_kinds(refs_dir: Path) -> list[str]:
     """The kinds of memo tables stored for this library (any generation); only each
     file's head is read."""
     out = []
-    for path in sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-memo-*.cache")):
+    for path in _memo_files(refs_dir):
         head = _read_memo_head(path)
         if head is not None and isinstance(head.get("kind"), str):
             out.append(head["kind"])
@@ -454,13 +454,24 @@ def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:
     return "fresh" if data.get("fingerprint") == fingerprint else "stale"
 
 
+def drop_unreadable_memos(refs_dir: Path) -> None:
+    """Memo files whose head this version cannot read (an earlier format, a kind since
+    renamed): no load will ever read them, so they would only take space."""
+    for path in _memo_files(refs_dir):
+        if _read_memo_head(path) is None:
+            with suppress(OSError):
+                path.unlink()
+
+
+def _memo_files(refs_dir: Path) -> list[Path]:
+    return sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-memo-*.cache"))
+
+
 def drop(refs_dir: Path) -> None:
     from . import sidecar_read
 
     sidecar_read.drop(refs_dir)
-    for kind in memo_kinds(refs_dir):
-        drop_memo(refs_dir, kind)
     blobs = list(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"))
-    for path in (cache_path(refs_dir), stat_path(refs_dir), queries_path(refs_dir), *blobs):
+    for path in (cache_path(refs_dir), stat_path(refs_dir), queries_path(refs_dir), *blobs, *_memo_files(refs_dir)):
         with suppress(FileNotFoundError):
             path.unlink()

@@ -405,6 +405,7 @@ class Library:
             for old in parsed_cache.memo_kinds(self.refs_dir):
                 if old.startswith(family) and old != kind:
                     parsed_cache.drop_memo(self.refs_dir, old)
+            parsed_cache.drop_unreadable_memos(self.refs_dir)
         return table
 
     def _gather_memos(self) -> None:
