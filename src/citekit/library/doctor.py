@@ -164,8 +164,7 @@ def _check_aliases(lib: Library, report: DoctorReport) -> None:
 def _check_cache(refs: Path, report: DoctorReport, *, fix: bool) -> None:
     report.checked.append("cache healthy")
     bib_data, side_data = _read_pair(refs)
-    fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
-                   parsed_cache.file_key(refs / "library.yaml", side_data))
+    fingerprint = parsed_cache.fingerprint(bib_data, side_data)
     state = parsed_cache.health(refs, fingerprint)
     if state == "damaged":
         report.findings.append(Finding("problem", "cache healthy",

@@ -38,7 +38,7 @@ def cache_path(refs_dir: Path) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-library.cache"
 
 
-def file_key(path: Path, data: bytes | None) -> tuple[Any, ...]:
+def file_key(data: bytes | None) -> tuple[Any, ...]:
     """(size, sha256) of a file as read, or (None,) for a missing one.
 
     Only the bytes: a load depends on nothing else, so a ``touch``, a ``git checkout``
@@ -47,6 +47,11 @@ def file_key(path: Path, data: bytes | None) -> tuple[Any, ...]:
     if data is None:
         return (None,)
     return (len(data), hashlib.sha256(data).hexdigest())
+
+
+def fingerprint(bib_data: bytes | None, side_data: bytes | None) -> tuple[Any, ...]:
+    """The key of a stored load: both files' :func:`file_key`."""
+    return (file_key(bib_data), file_key(side_data))
 
 
 #: the per-entry blob tables, kept in a file of their own (see :class:`BlobTable`)

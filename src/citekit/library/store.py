@@ -143,7 +143,7 @@ def fingerprint_now(refs: Path) -> tuple[Any, ...]:
         if known is not None:
             return known
     bib_data, side_data = _read_pair(refs)
-    return (parsed_cache.file_key(refs / "library.bib", bib_data), parsed_cache.file_key(refs / "library.yaml", side_data))
+    return parsed_cache.fingerprint(bib_data, side_data)
 
 
 @dataclass
@@ -521,8 +521,7 @@ class Library:
                 if cached is not None:  # both files as when last hashed: neither is read
                     return cls._from_cache(refs, cached, known)
             bib_data, side_data = _read_pair(refs)
-            fingerprint = (parsed_cache.file_key(refs / "library.bib", bib_data),
-                           parsed_cache.file_key(refs / "library.yaml", side_data))
+            fingerprint = parsed_cache.fingerprint(bib_data, side_data)
             after = parsed_cache.stat_pair(refs) if stats is not None else None
             if use_cache:
                 cached = parsed_cache.read(refs, fingerprint)
@@ -918,8 +917,7 @@ class Library:
             bib_data, side_data = staged[bib], staged[side]
         else:
             bib_data, side_data = _read_pair(self.refs_dir)
-        self._fingerprint = (parsed_cache.file_key(self.bib_path, bib_data),
-                             parsed_cache.file_key(self.sidecar_path, side_data))
+        self._fingerprint = parsed_cache.fingerprint(bib_data, side_data)
         with collector_paused():
             data = self._cache_data()
             parsed_cache.write(self.refs_dir, data)
