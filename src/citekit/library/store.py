@@ -146,6 +146,10 @@ def fingerprint_now(refs: Path) -> tuple[Any, ...]:
     return parsed_cache.fingerprint(bib_data, side_data)
 
 
+#: "not read yet" (a stored load may be None: there is none)
+_UNREAD = object()
+
+
 @dataclass
 class Library:
     """All entries of a project's ``refs/`` folder, keyed by citation key."""
@@ -523,11 +527,10 @@ class Library:
             bib_data, side_data = _read_pair(refs)
             fingerprint = parsed_cache.fingerprint(bib_data, side_data)
             after = parsed_cache.stat_pair(refs) if stats is not None else None
-            if use_cache:
-                cached = parsed_cache.read(refs, fingerprint)
-                if cached is not None:
-                    parsed_cache.remember_stat(refs, stats, after, fingerprint)
-                    return cls._from_cache(refs, cached, fingerprint)
+            stored = parsed_cache.read(refs, None) if use_cache else None  # a load of any files
+            if stored is not None and stored.get("fingerprint") == fingerprint:
+                parsed_cache.remember_stat(refs, stats, after, fingerprint)
+                return cls._from_cache(refs, stored, fingerprint)
             try:
                 lib = cls._parse(refs, bib_data, side_data, remember=use_cache)
             except _SplitPair as exc:
@@ -537,8 +540,7 @@ class Library:
                 raise LibraryError(str(exc)) from None
             lib._fingerprint = fingerprint
             if use_cache:
-                lib._adopt_memo_generation(parsed_cache.read(refs, None))  # what did not change holds
-                data = lib._cache_data()
+                data = lib._cache_data(stored)  # what did not change since that load holds
                 parsed_cache.write(refs, data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
                 lib._state_blobs = data["entries"]  # what each entry was when loaded
@@ -654,13 +656,13 @@ class Library:
         lib._memos_pending = True  # read from their own file when first asked for
         return lib
 
-    def _adopt_memo_generation(self, previous: dict[str, Any] | None = None) -> None:
+    def _adopt_memo_generation(self, previous: dict[str, Any] | None) -> None:
         """Continue the memo generation of the cache stored before (of other files: a hand
         edit, a ``git checkout``, or a library built in code), so that values derived from
         entries whose state is still the one stored there stay valid; the entries whose
         state differs, and those gone, are logged as this write's change. A first run
-        after a hand edit then derives again only what the edit changed."""
-        previous = previous or parsed_cache.read(self.refs_dir, None)
+        after a hand edit then derives again only what the edit changed. ``previous``: the
+        load stored before (:func:`parsed_cache.read` with no fingerprint)."""
         if previous is None or not isinstance(previous.get("memo_base"), str):
             return
         blobs = previous["entries"]
@@ -674,9 +676,11 @@ class Library:
             previous["chunks"].preload()
             self._chunk_blobs = previous["chunks"]
 
-    def _cache_data(self) -> dict[str, Any]:
+    def _cache_data(self, previous: Any = _UNREAD) -> dict[str, Any]:
+        """What the parsed-library cache stores for the library as it is; ``previous``: the
+        load stored before, when the caller has read it already."""
         if self._memo_base is None and self._fingerprint is not None:
-            self._adopt_memo_generation()
+            self._adopt_memo_generation(parsed_cache.read(self.refs_dir, None) if previous is _UNREAD else previous)
         entries = {}
         chunks = {}
         aliases: dict[str, str] = {}
