@@ -122,6 +122,18 @@ _RECORD = st.dictionaries(st.sampled_from(["status", "title", "summary", "origin
                           _VALUE, max_size=5)
 
 
+
+def test_a_sidecar_with_crlf_line_ends_loads_block_by_block_as_the_whole_file() -> None:
+    """A checkout that turned line ends into CRLF (git's autocrlf) still loads record by
+    record, to what the whole file gives; a file mixing in lone carriage returns is left
+    to the whole-file load."""
+    data = {"version": 2, "entries": {"a": {"status": "resolved", "summary": "two\nlines", "tags": {"added": ["x"]}},
+                                      "b": {"status": "notes-only", "generated": {"title": "A Title"}}}}
+    text = (HEAD + sidecar_dump(data, DUMPER)).replace("\n", "\r\n")
+    blocks, whole = _both(text)
+    assert blocks is not None and blocks == whole
+    assert sidecar_read.load(text.replace("\r\n", "\r", 1), LOADER, None) is None
+
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(records=st.dictionaries(st.one_of(_TEXT.filter(bool), st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)),
                                _RECORD, min_size=1, max_size=6),

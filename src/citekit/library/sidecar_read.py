@@ -87,6 +87,8 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
     loads every block and remembers nothing."""
     import yaml
 
+    if "\r" in text and "\r" not in text.replace("\r\n", ""):
+        text = text.replace("\r\n", "\n")  # a checkout with CRLF line ends: YAML reads them as LF
     parts = split(text)
     if parts is None:
         return None

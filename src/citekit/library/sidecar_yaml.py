@@ -28,8 +28,11 @@ DUMP_OPTIONS: dict[str, Any] = {"allow_unicode": True, "sort_keys": True, "width
 _WIDTH = 100
 #: libyaml writes a key longer than this (in UTF-8 bytes) as a complex ``? key`` key
 _SIMPLE_KEY_MAX = 128
+#: nesting written here at most (far below the width, so an indent never reaches the
+#: folding column); deeper data goes to PyYAML
 _MAX_DEPTH = 40
-_SHORT = 40  # values up to this length have their whole line remembered  # far below the width, so an indent never reaches the folding column
+#: values up to this length have their whole line remembered
+_SHORT = 40
 
 # Characters a scalar written here may hold: libyaml's printable set (no tab, no control
 # character, no BOM, nothing beyond the BMP) minus its line breaks (U+2028, U+2029; U+0085
