@@ -287,22 +287,16 @@ def _text_of_piece(latex: str) -> str | None:
 
 def _group_end(text: str, pos: int) -> int:
     """The index after the group that opens at ``pos`` (refused: unbalanced, or holding
-    math or an escaped brace, which only the parser counts right)."""
-    depth = 0
-    for end in range(pos, len(text)):
-        ch = text[end]
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return end + 1
-        elif ch == "\\":
-            if text[end + 1:end + 2] in ("{", "}", "\\", "$"):
-                raise _Refused
-        elif ch == "$":
-            raise _Refused
-    raise _Refused
+    math or an escaped brace or backslash, which only the parser counts right)."""
+    from .output.texscan import group_end
+
+    end = group_end(text, pos, "{", "}")
+    if end is None:
+        raise _Refused
+    span = text[pos:end]
+    if "$" in span or "\\{" in span or "\\}" in span or "\\\\" in span:
+        raise _Refused
+    return end
 
 
 def _pieced_text(text: str) -> str | None:
