@@ -252,7 +252,9 @@ def _finish(text: str | bytes, count: int, output: str | None, as_json: bool, *,
 def _with_header(body: bytes, header: str) -> bytes:
     """``output.bibtex.write_texts([body], header)`` in UTF-8, for a body of joined entry
     texts, without importing the BibTeX writer (a warm whole-library export renders nothing)."""
-    comment = "\n".join("% " + line if line.strip() else "%" for line in header.splitlines()).encode("utf-8")
+    from ..output.comments import tex_comment
+
+    comment = tex_comment(header).encode("utf-8")
     return b"".join([comment, b"\n\n", body, b"\n"]) if body else comment + b"\n"
 
 

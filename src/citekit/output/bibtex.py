@@ -18,6 +18,7 @@ import re
 from typing import Iterable, Mapping
 
 from ..model import Entry
+from .comments import tex_comment
 from .latex import sanitize, to_ascii
 
 log = logging.getLogger(__name__)
@@ -240,7 +241,7 @@ def write_texts(texts: Iterable[str], header: str | None) -> str:
     """Entries' texts joined by a blank line, after an optional ``%`` comment header."""
     parts = list(texts)
     if header:
-        parts.insert(0, "\n".join("% " + line if line.strip() else "%" for line in header.splitlines()))
+        parts.insert(0, tex_comment(header))
     return "\n\n".join(parts) + "\n" if parts else "\n"
 
 
