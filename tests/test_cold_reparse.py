@@ -86,7 +86,14 @@ def test_odd_sidecars_load_as_the_whole_file_or_are_handed_to_it(text: str, tmp_
         assert blocks is None or blocks == whole
 
 
-def test_records_as_citekit_writes_them_load_block_by_block(tmp_path: Path) -> None:
+def _counting_yaml_loads(calls: list[str]):
+    real = yaml.load
+    return real, (lambda t, Loader: (calls.append(t), real(t, Loader=Loader))[1])
+
+
+def test_records_as_citekit_writes_them_load_without_yaml(tmp_path: Path) -> None:
+    """citekit writes each record as JSON lines: they load without YAML (only the file's
+    head and tail go through it) and need nothing remembered."""
     root = make_project(tmp_path, notes=False)
     lib = Library(refs_dir=root / "refs")
     for e in _varied_entries(7, n=80):
@@ -94,21 +101,42 @@ def test_records_as_citekit_writes_them_load_block_by_block(tmp_path: Path) -> N
     lib.save()
     text = (root / "refs" / "library.yaml").read_text(encoding="utf-8")
     assert sidecar_read.split(text) is not None
+    whole = yaml.load(text, Loader=LOADER)
+    assert len(whole["entries"]) == 84
+    cache = tmp_path / "c" / "refs"
+    cache.mkdir(parents=True)
+    calls: list[str] = []
+    real, counting = _counting_yaml_loads(calls)
+    try:
+        yaml.load = counting
+        assert sidecar_read.load(text, LOADER, cache) == whole
+    finally:
+        yaml.load = real
+    assert len(calls) == 1 and "entries:" in calls[0] and "status:" not in calls[0]
+    assert not sidecar_read.cache_path(cache).exists()
+
+
+def test_records_in_block_style_load_block_by_block_and_are_remembered(tmp_path: Path) -> None:
+    """A sidecar of format 2 (every record in YAML's block style, as older citekit wrote
+    it, or as a person may rewrite one) loads record by record, and each record's data is
+    remembered by its text: the next load reads only the head and tail through YAML."""
+    root = make_project(tmp_path, notes=False)
+    lib = Library(refs_dir=root / "refs")
+    for e in _varied_entries(7, n=80):
+        lib.add(e)
+    lib.save()
+    data = yaml.load((root / "refs" / "library.yaml").read_text(encoding="utf-8"), Loader=LOADER)
+    text = HEAD + sidecar_dump(data, DUMPER)
     blocks, whole = _both(text)
-    assert blocks == whole and len(whole["entries"]) == 84
+    assert blocks == whole and whole == data
     cache = tmp_path / "c" / "refs"
     cache.mkdir(parents=True)
     assert sidecar_read.load(text, LOADER, cache) == whole  # remembers every record
     assert sidecar_read.cache_path(cache).exists()
-
-    def no_yaml(*_a, **_k):
-        raise AssertionError("a remembered record was loaded again")
-
-    # every record remembered: only the rest of the file goes through YAML
     calls: list[str] = []
-    real = yaml.load
+    real, counting = _counting_yaml_loads(calls)
     try:
-        yaml.load = lambda t, Loader: (calls.append(t), real(t, Loader=Loader))[1]
+        yaml.load = counting
         assert sidecar_read.load(text, LOADER, cache) == whole
     finally:
         yaml.load = real

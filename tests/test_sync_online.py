@@ -160,7 +160,7 @@ def test_presentation_type_reaches_the_sidecar(project):
     assert presentation("Flat Minima and Generalization") == {"spotlight"}
     assert presentation("LiMuon") == {"poster"}
     text = (project / "refs" / "library.yaml").read_text(encoding="utf-8")
-    assert "presentation: spotlight" in text and "presentation: poster" in text
+    assert '"presentation": "spotlight"' in text and '"presentation": "poster"' in text
 
 
 def test_a_source_down_is_said_once_and_keys_issued_before_stay(project, fake_services, tmp_path, monkeypatch):

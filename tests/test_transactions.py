@@ -7,11 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from citekit import api
 from citekit.cli import main
-from citekit.library import journal, parsed_cache
+from citekit.library import journal, parsed_cache, store
 from citekit.library.doctor import diagnose, rebuild_sidecar
 from citekit.library.lock import LockBusy, ProjectLock, holder, lock_path
 from citekit.library.store import Library, LibraryError
@@ -283,10 +284,30 @@ def test_old_sidecars_still_load_with_the_same_keys(tmp_path):
     keys, tags = sorted(lib.entries), {k: e.tags for k, e in lib.entries.items()}
     assert keys and all(e.origin == "notes" for e in lib.entries.values())
     lib.save()
-    assert b"citekit-sidecar: 2" in (refs / "library.yaml").read_bytes()
+    assert b"citekit-sidecar: 3" in (refs / "library.yaml").read_bytes()
     again = Library.load(refs, use_cache=False)
     assert sorted(again.entries) == keys and {k: e.tags for k, e in again.entries.items()} == tags
     assert not any(e.hand for e in again.entries.values())
+
+
+def test_sidecars_of_format_2_load_to_the_same_library_and_are_rewritten_as_json_lines(tmp_path):
+    """refs/ as the previous release wrote it (format 2: every record in YAML's block style)
+    loads to exactly the library the next write gives back in format 3, whose records are
+    JSON lines; nothing of any entry changes on the way."""
+    refs = tmp_path / "refs"
+    shutil.copytree(REPO / "tests" / "data" / "sidecar-v2", refs)
+    old_text = (refs / "library.yaml").read_text(encoding="utf-8")
+    assert "# citekit-sidecar: 2\n" in old_text and "\n    generated:\n" in old_text
+    lib = Library.load(refs, use_cache=False)
+    before = {k: store._entry_state(e) for k, e in lib.entries.items()}
+    assert before and any(e.tags for e in lib.entries.values()) and any(e.summary for e in lib.entries.values())
+    lib.save()
+    text = (refs / "library.yaml").read_text(encoding="utf-8")
+    assert "# citekit-sidecar: 3\n" in text and "\n    generated: {" in text and "\n    generated:\n" not in text
+    assert yaml.safe_load(text)["entries"].keys() == yaml.safe_load(old_text)["entries"].keys()
+    again = Library.load(refs, use_cache=False)
+    assert {k: store._entry_state(e) for k, e in again.entries.items()} == before
+    assert (refs / "library.bib").read_bytes() == (REPO / "tests" / "data" / "sidecar-v2" / "library.bib").read_bytes()
 
 
 # ---- lock --------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
-FORMAT = 11  # bump when the stored shape changes
+FORMAT = 12  # bump when the stored shape changes
 
 
 def cache_path(refs_dir: Path) -> Path:

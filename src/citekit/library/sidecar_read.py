@@ -6,10 +6,11 @@ sidecar through YAML was most of that (1.6 s CPU of a 7,220-entry library, where
 ``library.bib`` takes 0.4 s), although a pull usually changes a handful of entries.
 
 citekit writes every entry's record as its own block under ``entries:`` (a line ``  key:``
-at two spaces, then deeper lines), so the file is read here block by block: each block is
-loaded alone (``entries:`` plus the block) and what it gave is remembered in
-``.citekit/<refs>-sidecar.cache`` under a digest of the block's text. The next read loads
-only blocks whose text is new. The rest of the file (header, ``detached``, ``pending``,
+at two spaces, then deeper lines), so the file is read here block by block. A block of
+JSON lines (format 3, :mod:`.sidecar_json`) is read by the JSON codec. Any other block
+is loaded alone through YAML (``entries:`` plus the block) and what it gave is
+remembered in ``.citekit/<refs>-sidecar.cache`` under a digest of the block's text: the
+next read loads only such blocks whose text is new. The rest of the file (header, ``detached``, ``pending``,
 ...) is loaded as one document.
 
 A block loaded alone gives what the whole file gives when every block loads as exactly one
@@ -93,11 +94,21 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
     if parts is None:
         return None
     rest_text, blocks = parts
-    known = _read_known(refs_dir, yaml.__version__) if refs_dir is not None else {}
+    from .sidecar_json import read_record
+    from .sidecar_yaml import simple_keys
+
+    reads_plain = simple_keys(loader)[1]
+    known: dict[bytes, bytes] | None = None
     kept: dict[bytes, bytes] = {}
     entries: dict[Any, Any] = {}
     try:
         for block in blocks:
+            record = read_record(block, reads_plain)
+            if record is not None:  # JSON lines: read as fast as a remembered block
+                entries[record[0]] = record[1]
+                continue
+            if known is None:
+                known = _read_known(refs_dir, yaml.__version__) if refs_dir is not None else {}
             digest = _digest(block)
             blob = known.get(digest)
             if blob is not None:
@@ -118,7 +129,7 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
     if not isinstance(rest, dict) or "entries" not in rest or rest["entries"] is not None:
         return None
     rest["entries"] = entries
-    if refs_dir is not None and kept.keys() != known.keys():
+    if refs_dir is not None and kept.keys() != (known or {}).keys():
         replace_quietly(cache_path(refs_dir),
                         marshal.dumps({"format": FORMAT, "yaml": yaml.__version__, "blocks": kept}))
     return rest

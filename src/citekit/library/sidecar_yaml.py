@@ -340,3 +340,25 @@ def _by_pyyaml(data: Any, dumper: Any, shift: int) -> str:
         pad = " " * shift
         text = "".join(pad + line if line.strip() else line for line in text.splitlines(keepends=True))
     return text
+
+
+def simple_keys(yaml_class: Any) -> tuple[Callable[[str], str | None], Callable[[str], bool]]:
+    """(how a string is written as a one-line mapping key, plain or single-quoted, None
+    where neither is certain; whether YAML reads a plain ``text`` as that very string),
+    by the implicit resolvers of ``yaml_class`` (a loader or dumper). Pure rules, no
+    emitter: the sidecar's JSON records (:mod:`.sidecar_json`) write and read their keys so."""
+    styles = _styles_of(yaml_class)
+
+    def written(key: str) -> str | None:
+        try:
+            return styles.of(key)[1]
+        except _Unsupported:
+            return None
+
+    def reads_plain(text: str) -> bool:
+        try:
+            return styles.of(text) == (_PLAIN, text)
+        except _Unsupported:
+            return False
+
+    return written, reads_plain

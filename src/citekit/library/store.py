@@ -17,7 +17,7 @@ import operator
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,9 +37,12 @@ if TYPE_CHECKING:
 
 #: 2: per-entry blocks, ``bib_checksum`` pairing it with library.bib, an end line, and
 #: ``issued_keys`` holding only keys no entry, alias or detached record implies.
-#: Version 1 files (no mark, no end line, full key list) are read as they are.
-SIDECAR_VERSION = 2
-SIDECAR_MARK = "# citekit-sidecar: 2"
+#: 3: each record's parts as JSON lines (:mod:`.sidecar_json`), unknown ids, empty tag
+#: lists and empty mentions left out. Files of versions 1 and 2 are read as they are.
+SIDECAR_VERSION = 3
+#: the line that says a sidecar was written whole (format 2 on): it must end with SIDECAR_END
+_MARKED = "# citekit-sidecar: "
+SIDECAR_MARK = f"{_MARKED}{SIDECAR_VERSION}"
 SIDECAR_HEAD = (
     "# citekit sidecar: what BibTeX cannot hold (status, ids, tags, summaries, provenance).\n"
     "# Safe to edit 'summary' and 'tags: added/removed' by hand; keep the rest as citekit wrote it.\n"
@@ -617,7 +620,7 @@ class Library:
             raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
         if not isinstance(loaded, dict):
             raise LibraryError(f"{name} is not a citekit sidecar (expected a mapping). {restore}.")
-        if SIDECAR_MARK in text[:400] and not text.rstrip().endswith(SIDECAR_END.strip()):
+        if _MARKED in text[:400] and not text.rstrip().endswith(SIDECAR_END.strip()):
             raise LibraryError(f"{name} is cut short (its last line is missing). {restore}.")
         recorded = loaded.get("bib_checksum")
         stated = _stated_checksum(bib_text) if bib_text is not None else None
@@ -832,7 +835,7 @@ class Library:
         chunks = self._chunks
         blobs = self._state_blobs
         same_mode = self.ascii == self._loaded_ascii
-        dump = None
+        block_of = None
         for key in keys:
             entry = decoded.get(key)
             if entry is None and same_mode and key in blobs:  # never decoded: exactly as loaded
@@ -870,11 +873,9 @@ class Library:
             # the file writes them (just above), keywords and ids from tags and aliases
             written = written_fields(out, out.fields, ascii=self.ascii)
             meta = _to_sidecar(entry, self.ascii)
-            if dump is None:
-                from .sidecar_yaml import dumper_of
-
-                dump = dumper_of(_yaml()[2])
-            rendered = (entry_text(out, ascii=self.ascii, written=written) + "\n", _yaml_chunk(entry, meta, dump))
+            if block_of is None:
+                block_of = _sidecar_blocks()
+            rendered = (entry_text(out, ascii=self.ascii, written=written) + "\n", block_of(entry.key, meta))
             _keep_as_read_back(entry, out, self.ascii, meta, written)
             chunks[entry.key] = rendered
             bib_parts.append(rendered[0])
@@ -985,10 +986,10 @@ def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool, meta: dict[str, An
     :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
     # only the versions' records can hold mappings in another order than YAML's:
     # _to_sidecar already sorts the rest, and ids are read by name
-    fresh = _from_sidecar(entry.key, {**meta, "versions": _yaml_order(meta["versions"])} if "versions" in meta else meta)
-    fresh.entry_type = out.entry_type.strip().lower()
-    fresh.fields = _as_read_back(out, ascii, written)
-    entry.__dict__.update(fresh.__dict__)
+    values = _sidecar_values({**meta, "versions": _yaml_order(meta["versions"])} if "versions" in meta else meta)
+    values["entry_type"] = out.entry_type.strip().lower()
+    values["fields"] = _as_read_back(out, ascii, written, meta.get("generated_hash") or {})
+    entry.__dict__.update(values)
 
 
 def _yaml_order(value: Any) -> Any:
@@ -1000,20 +1001,22 @@ def _yaml_order(value: Any) -> Any:
     return value
 
 
-def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]]) -> dict[str, str]:
+def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]],
+                  hashed: Collection[str]) -> dict[str, str]:
     """The fields a read of ``library.bib`` gives back for an entry written as ``out``
     (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
     left out, and a value the file spells otherwise (a month macro, an escaped or cleaned
     value) as the file spells it unless the sidecar's copy stands for it. The entry keeps
     these after a write, so what the cache holds equals what the next read would build,
-    and every command prints the same whether or not it was read from the cache."""
+    and every command prints the same whether or not it was read from the cache.
+    ``hashed``: the fields the sidecar keeps only a hash of (its ``generated_hash``)."""
     generated = out.fields
     fields: dict[str, str] = {}
     for name, _value, held, _macro in written:
         if name in DERIVED_FIELDS:
             continue
         own = generated.get(name)
-        keep = own is not None and not _by_hash(name, own, ascii) and _same_value(own, held)
+        keep = own is not None and name not in hashed and _same_value(own, held)
         fields[name] = own if keep else held
     return fields
 
@@ -1145,13 +1148,17 @@ def _digest(value: str) -> str:
 
 
 def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "status": e.status,
-        "ids": e.ids.as_dict(),
-        "tags": {"auto": sorted(e.tags_auto), "added": sorted(e.tags_added), "removed": sorted(e.tags_removed)},
-        "mentions": [str(m) for m in e.mentions],
-        "origin": e.origin,
-    }
+    out: dict[str, Any] = {"status": e.status, "origin": e.origin}
+    # only what is there: an unknown id, an empty tag list and no mentions read back alike
+    ids = {scheme: value for scheme, value in e.ids.as_dict().items() if value is not None}
+    if ids:
+        out["ids"] = ids
+    tags = {name: sorted(values) for name, values in
+            (("added", e.tags_added), ("auto", e.tags_auto), ("removed", e.tags_removed)) if values}
+    if tags:
+        out["tags"] = tags
+    if e.mentions:
+        out["mentions"] = [str(m) for m in e.mentions]
     kept: dict[str, str] = {}
     hashed: dict[str, str] = {}
     for k, v in sorted(e.generated.items()):
@@ -1175,10 +1182,22 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     return out
 
 
-def _yaml_chunk(entry: Entry, meta: dict[str, Any], dump: Callable[[Any, int], str]) -> str:
-    """One entry's block of the sidecar (``meta``: its :func:`_to_sidecar`), indented under
-    ``entries:``; ``dump``: a :func:`sidecar_yaml.dumper_of`, made once for all blocks."""
-    return dump({entry.key: meta}, 2)
+def _sidecar_blocks() -> Callable[[str, dict[str, Any]], str]:
+    """A writer of entries' blocks of the sidecar, indented under ``entries:`` (``meta``:
+    an entry's :func:`_to_sidecar`): a JSON line per part where YAML reads that back as the
+    same data (:mod:`.sidecar_json`), else YAML's block style. Made once for all blocks."""
+    from .sidecar_json import quoted_key, record_text
+    from .sidecar_yaml import dumper_of, simple_keys
+
+    dumper = _yaml()[2]
+    dump, key_text = dumper_of(dumper), simple_keys(dumper)[0]
+
+    def block_of(key: str, meta: dict[str, Any]) -> str:
+        text = key_text(key)
+        block = record_text(quoted_key(key) if text is None else text, meta)
+        return block if block is not None else dump({key: meta}, 2)
+
+    return block_of
 
 
 _STATE_FIELDS = ("entry_type", "fields", "status", "summary", "abstract", "tags_auto", "tags_added", "tags_removed",
@@ -1209,31 +1228,37 @@ def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
 
 
 def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
+    entry = Entry.__new__(Entry)  # every field is set: no dataclass defaults needed
+    entry.__dict__.update(key=key, entry_type="misc", fields={}, **_sidecar_values(meta))
+    return entry
+
+
+def _sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
+    """What an entry's sidecar record gives (all of :class:`Entry` but its key, type and
+    fields): the one reading of a record, for loads and for the read-back after a write."""
     tags = meta.get("tags") or {}
     mentions = []
     for m in meta.get("mentions") or []:
         file, _, line = str(m).rpartition(":")
         mentions.append(Location(file=file, line=int(line) if line.isdigit() else 0))
-    return Entry(
-        key=key,
-        entry_type="misc",
-        ids=Ids.from_dict(meta.get("ids")),
-        status=str(meta.get("status") or "notes-only"),
-        summary=meta.get("summary"),
-        abstract=meta.get("abstract"),
-        tags_auto=list(tags.get("auto") or []),
-        tags_added=list(tags.get("added") or []),
-        tags_removed=list(tags.get("removed") or []),
-        mentions=mentions,
-        aliases=list(meta.get("aliases") or []),
-        versions=list(meta.get("versions") or []),
-        provenance=dict(meta.get("provenance") or {}),
-        generated={**{str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
-                   **{str(k): HASH_MARK + str(v) for k, v in (meta.get("generated_hash") or {}).items()}},
-        hand=list(meta.get("hand") or []),
-        origin=str(meta.get("origin") or "notes"),
-        reason=str(meta.get("reason") or ""),
-    )
+    return {
+        "ids": Ids.from_dict(meta.get("ids")),
+        "status": str(meta.get("status") or "notes-only"),
+        "summary": meta.get("summary"),
+        "abstract": meta.get("abstract"),
+        "tags_auto": list(tags.get("auto") or []),
+        "tags_added": list(tags.get("added") or []),
+        "tags_removed": list(tags.get("removed") or []),
+        "mentions": mentions,
+        "aliases": list(meta.get("aliases") or []),
+        "versions": list(meta.get("versions") or []),
+        "provenance": dict(meta.get("provenance") or {}),
+        "generated": {**{str(k): str(v) for k, v in (meta.get("generated") or {}).items()},
+                      **{str(k): HASH_MARK + str(v) for k, v in (meta.get("generated_hash") or {}).items()}},
+        "hand": list(meta.get("hand") or []),
+        "origin": str(meta.get("origin") or "notes"),
+        "reason": str(meta.get("reason") or ""),
+    }
 
 
 def atomic_write(path: Path, text: str) -> None:
