@@ -136,3 +136,26 @@ def test_a_library_written_by_citekit_has_a_json_line_per_part(tmp_path) -> None
     loaded = store.Library.load(tmp_path / "refs", use_cache=False)
     assert {k: store._entry_state(e) for k, e in loaded.entries.items()} == {
         k: store._entry_state(e) for k, e in lib.entries.items()}
+
+
+_PLAIN_SCALAR = st.one_of(_TEXT, st.none(), st.booleans(), st.integers())
+_PLAIN_VALUE = st.recursive(_PLAIN_SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                                    st.dictionaries(_TEXT, inner, max_size=3)),
+                            max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(record=st.dictionaries(_NAMES, _PLAIN_VALUE, min_size=1, max_size=5), ascii=st.booleans(),
+       separators=st.sampled_from([(",", ":"), (", ", ": "), (" , ", " : "), (",  ", ":  ")]))
+def test_json_written_by_other_programs_reads_as_yaml_reads_it(record, ascii, separators) -> None:
+    """JSON lines another program wrote (compact or spaced, ``\\u`` escapes for everything
+    outside ASCII, surrogate pairs, raw line breaks of Unicode) read as YAML reads them."""
+    block = "  k1:\n" + "".join(f"    {name}: {json.dumps(value, ensure_ascii=ascii, separators=separators)}\n"
+                                for name, value in record.items())
+    text = HEAD + "entries:\n" + block + "  k2:\n    status: \"x\"\n" + END
+    try:
+        whole = yaml.load(text, Loader=LOADER)
+    except yaml.YAMLError:
+        whole = "error"
+    got = sidecar_read.load(text, LOADER, None)
+    assert got is None or got == whole
