@@ -78,54 +78,58 @@ ODD = [
 @pytest.mark.parametrize("text", ODD)
 def test_odd_sidecars_load_as_the_whole_file_or_are_handed_to_it(text: str, tmp_path: Path) -> None:
     for refs in (None, tmp_path, tmp_path):  # nothing remembered, then remembered, then read back
-        try:
-            whole = yaml.load(text, Loader=LOADER)
-        except yaml.YAMLError:
-            whole = "error"
         blocks = sidecar_read.load(text, LOADER, refs)
-        assert blocks is None or blocks == whole
+        assert blocks is None or blocks == whole_or_error(text)
 
 
-def _counting_yaml_loads(calls: list[str]):
-    real = yaml.load
-    return real, (lambda t, Loader: (calls.append(t), real(t, Loader=Loader))[1])
+def whole_or_error(text: str) -> object:
+    """What YAML reads of the whole file, or "error"."""
+    try:
+        return yaml.load(text, Loader=LOADER)
+    except yaml.YAMLError:
+        return "error"
 
 
-def test_records_as_citekit_writes_them_load_without_yaml(tmp_path: Path) -> None:
-    """citekit writes each record as JSON lines: they load without YAML (only the file's
-    head and tail go through it) and need nothing remembered."""
+def _written_sidecar(tmp_path: Path) -> str:
     root = make_project(tmp_path, notes=False)
     lib = Library(refs_dir=root / "refs")
     for e in _varied_entries(7, n=80):
         lib.add(e)
     lib.save()
-    text = (root / "refs" / "library.yaml").read_text(encoding="utf-8")
+    return (root / "refs" / "library.yaml").read_text(encoding="utf-8")
+
+
+def _loaded_counting_yaml(monkeypatch: pytest.MonkeyPatch, text: str, refs: Path) -> tuple[object, list[str]]:
+    """``sidecar_read.load(text)`` and the texts it handed to YAML."""
+    calls: list[str] = []
+    real = yaml.load
+    monkeypatch.setattr(yaml, "load", lambda t, Loader: (calls.append(t), real(t, Loader=Loader))[1])
+    loaded = sidecar_read.load(text, LOADER, refs)
+    monkeypatch.undo()
+    return loaded, calls
+
+
+def test_records_as_citekit_writes_them_load_without_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """citekit writes each record as JSON lines: they load without YAML (only the file's
+    head and tail go through it) and need nothing remembered."""
+    text = _written_sidecar(tmp_path)
     assert sidecar_read.split(text) is not None
     whole = yaml.load(text, Loader=LOADER)
     assert len(whole["entries"]) == 84
     cache = tmp_path / "c" / "refs"
     cache.mkdir(parents=True)
-    calls: list[str] = []
-    real, counting = _counting_yaml_loads(calls)
-    try:
-        yaml.load = counting
-        assert sidecar_read.load(text, LOADER, cache) == whole
-    finally:
-        yaml.load = real
+    loaded, calls = _loaded_counting_yaml(monkeypatch, text, cache)
+    assert loaded == whole
     assert len(calls) == 1 and "entries:" in calls[0] and "status:" not in calls[0]
     assert not sidecar_read.cache_path(cache).exists()
 
 
-def test_records_in_block_style_load_block_by_block_and_are_remembered(tmp_path: Path) -> None:
+def test_records_in_block_style_load_block_by_block_and_are_remembered(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A sidecar of format 2 (every record in YAML's block style, as older citekit wrote
     it, or as a person may rewrite one) loads record by record, and each record's data is
     remembered by its text: the next load reads only the head and tail through YAML."""
-    root = make_project(tmp_path, notes=False)
-    lib = Library(refs_dir=root / "refs")
-    for e in _varied_entries(7, n=80):
-        lib.add(e)
-    lib.save()
-    data = yaml.load((root / "refs" / "library.yaml").read_text(encoding="utf-8"), Loader=LOADER)
+    data = yaml.load(_written_sidecar(tmp_path), Loader=LOADER)
     text = HEAD + sidecar_dump(data, DUMPER)
     blocks, whole = _both(text)
     assert blocks == whole and whole == data
@@ -133,13 +137,8 @@ def test_records_in_block_style_load_block_by_block_and_are_remembered(tmp_path:
     cache.mkdir(parents=True)
     assert sidecar_read.load(text, LOADER, cache) == whole  # remembers every record
     assert sidecar_read.cache_path(cache).exists()
-    calls: list[str] = []
-    real, counting = _counting_yaml_loads(calls)
-    try:
-        yaml.load = counting
-        assert sidecar_read.load(text, LOADER, cache) == whole
-    finally:
-        yaml.load = real
+    loaded, calls = _loaded_counting_yaml(monkeypatch, text, cache)
+    assert loaded == whole
     assert len(calls) == 1 and "entries:" in calls[0] and "status:" not in calls[0]
 
 

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from citekit.library import sidecar_json, sidecar_read, store
 from citekit.library.sidecar_yaml import simple_keys
 
+from .test_cold_reparse import whole_or_error
+
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 HEAD = "# citekit sidecar\n# citekit-sidecar: 3\nbib_checksum: abc\nversion: 3\n"
 END = "# end of citekit sidecar\n"
@@ -112,10 +114,7 @@ def test_records_edited_by_hand_read_as_yaml_reads_them(old: str, new: str, tmp_
     text = _file({"k1": {"status": "resolved", "tags": {"added": ["x"]}}, "k2": {"status": "notes-only"}})
     assert old in text
     edited = text.replace(old, new, 1)
-    try:
-        whole = yaml.load(edited, Loader=LOADER)
-    except yaml.YAMLError:
-        whole = "error"
+    whole = whole_or_error(edited)
     for refs in (None, tmp_path, tmp_path):
         got = sidecar_read.load(edited, LOADER, refs)
         assert got is None or got == whole
@@ -153,9 +152,5 @@ def test_json_written_by_other_programs_reads_as_yaml_reads_it(record, ascii, se
     block = "  k1:\n" + "".join(f"    {name}: {json.dumps(value, ensure_ascii=ascii, separators=separators)}\n"
                                 for name, value in record.items())
     text = HEAD + "entries:\n" + block + "  k2:\n    status: \"x\"\n" + END
-    try:
-        whole = yaml.load(text, Loader=LOADER)
-    except yaml.YAMLError:
-        whole = "error"
     got = sidecar_read.load(text, LOADER, None)
-    assert got is None or got == whole
+    assert got is None or got == whole_or_error(text)
