@@ -10,8 +10,8 @@ at two spaces, then deeper lines), so the file is read here block by block. A bl
 JSON lines (format 3, :mod:`.sidecar_json`) is read by the JSON codec. Any other block
 is loaded alone through YAML (``entries:`` plus the block) and what it gave is
 remembered in ``.citekit/<refs>-sidecar.cache`` under a digest of the block's text: the
-next read loads only such blocks whose text is new. The rest of the file (header, ``detached``, ``pending``,
-...) is loaded as one document.
+next read loads only such blocks whose text is new. The rest of the file (header,
+``detached``, ``pending``, ...) is loaded as one document.
 
 A block loaded alone gives what the whole file gives when every block loads as exactly one
 record: the blocks are the same YAML at the same indentation, and nothing in one block can
