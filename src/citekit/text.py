@@ -17,6 +17,10 @@ from functools import lru_cache
 
 _LATEXISH = re.compile(r"[\\{}$]")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+#: an ASCII title without LaTeX, folded in one pass: braces go, letters are lower-cased,
+#: digits stay and every other character separates words
+_PLAIN_FOLD = str.maketrans({chr(c): None if chr(c) in "{}" else chr(c).lower() if chr(c).isalnum() else " "
+                             for c in range(128)})
 STOPWORDS = frozenset(
     "a an the of on in for and or to with via by from at as is are be its it into over under toward towards "
     "we our do does can not no using".split()
@@ -26,6 +30,8 @@ STOPWORDS = frozenset(
 def fold(text: str) -> str:
     """Lower-case ASCII with accents removed (``Horváth`` → ``horvath``)."""
     text = unicodedata.normalize("NFKD", text)
+    if text.isascii():  # no combining marks to drop (they are all beyond ASCII)
+        return text.lower()
     return "".join(c for c in text if not unicodedata.combining(c)).lower()
 
 
@@ -105,6 +111,16 @@ def _converter():  # type: ignore[no-untyped-def]
     return PlainText(latex_context=db, math_mode="text", strict_latex_spaces=True)
 
 
+def _convert(latex: str) -> str:
+    """The converter's text of ``latex``, parsed with the parser's default table of macros.
+
+    That table is what the parser builds for itself on every call when it is given none
+    (about a tenth of a millisecond, as long as parsing a short piece); it is only
+    read while parsing, so one copy serves every call.
+    """
+    return _converter().latex_to_text(latex, latex_context=_walker_macros())
+
+
 _MATH = re.compile(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
 _SUPERSCRIPTS = dict(zip("0123456789+-=()nik", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏ"))
 _SUBSCRIPTS = dict(zip("0123456789+-=()aeioutkmnpsx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒᵤₜₖₘₙₚₛₓ"))
@@ -157,7 +173,7 @@ def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
     out = _pieced_text(text) if pieced else None
     if out is None:
         try:
-            out = _converter().latex_to_text(text)
+            out = _convert(text)
         except Exception:  # malformed markup from remote metadata: keep it as written
             out = text
     return re.sub(r"\s+", " ", out).strip()
@@ -186,10 +202,9 @@ def normalize_title(title: str) -> str:
     ``{LiMuon}: Light and Fast {Muon} Optimizer`` and ``LiMuon - light and fast muon
     optimizer.`` both become ``limuon light and fast muon optimizer``.
     """
-    if "\\" not in title and "$" not in title and "%" not in title:
-        plain = title.replace("{", "").replace("}", "")
-        if plain.isascii():  # most titles of a big library: no parser, no accent folding
-            return _NON_ALNUM.sub(" ", plain.lower()).strip()
+    if title.isascii() and "\\" not in title and "$" not in title and "%" not in title:
+        # most titles of a big library: no parser, no accent folding, one pass in C
+        return " ".join(title.translate(_PLAIN_FOLD).split())
     return _comparable(delatex(title))  # delatex reads the LaTeX piece by piece where it can
 
 
@@ -239,7 +254,8 @@ _argspecs: dict[str, str | None] = {}
 
 def _argspec(name: str) -> str | None:
     """The arguments the parser reads after ``\\name`` ("" none, "{" one, "raw" none but the
-    macro is unknown, so kept as written), None for others."""
+    macro is unknown, so kept as written, "raw{" one and the macro is unknown, so kept as
+    written with it: ``\\vphantom``), None for others."""
     if name not in _argspecs:
         from pylatexenc import macrospec
 
@@ -248,8 +264,13 @@ def _argspec(name: str) -> str | None:
         if name in _REFUSED_NAMES:
             argspec = None
         elif name not in known_macros():
-            # kept as written with the groups right after it: simple when the parser reads no arguments
-            argspec = "raw" if spec is None and name.isalpha() else None
+            # kept as written with the groups right after it: simple when the parser reads no
+            # arguments, or one mandatory argument
+            if name.isalpha() and spec is None:
+                argspec = "raw"
+            elif (name.isalpha() and type(spec.args_parser) is macrospec.MacroStandardArgsParser
+                  and spec.args_parser.argspec in ("{", "[{", "*{", "*[{")):
+                argspec = "raw{"  # a star or [option] is never read: the piece needs `{` or `\` right after
         elif spec is None:
             argspec = ""
         elif type(spec.args_parser) is macrospec.MacroStandardArgsParser and spec.args_parser.argspec in ("", "{"):
@@ -278,7 +299,7 @@ def _text_of_piece(latex: str) -> str | None:
         if len(_text_pieces) > 50_000:
             _text_pieces.clear()
         try:
-            out = _converter().latex_to_text(latex)
+            out = _convert(latex)
         except Exception:
             out = None
         _text_pieces[latex] = out
@@ -337,6 +358,14 @@ def _text_pieces_joined(text: str) -> str:
         else:
             name = word if word is not None else symbol
             argspec = _argspec(name)
+            if argspec == "raw{":  # its argument is kept as written with it: a group or an escaped brace
+                if text.startswith("{", pos):
+                    pos = _group_end(text, pos)
+                elif text.startswith(("\\{", "\\}"), pos):  # `\vphantom\}`, common in exported libraries
+                    pos += 2
+                else:
+                    raise _Refused
+                argspec = "raw"
             if argspec == "{":
                 if text.startswith("{", pos):
                     pos = _group_end(text, pos)

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import chain, combinations
 
 from rapidfuzz import fuzz, process
 
@@ -58,34 +58,44 @@ def _id_pairs(records: Sequence[Record]) -> set[tuple[int, int]]:
 
 
 def _title_blocks(records: Sequence[Record]) -> dict[str, list[int]]:
-    """Blocks keyed by each of a title's rarest words and by each pair of them."""
-    df: Counter[str] = Counter()
+    """Blocks keyed by each of a title's rarest words and by each pair of them.
+
+    A pair block is a subset of the block of each of its words, and every pair in a word
+    block is scored (a word block holds at most :data:`MAX_BLOCK` titles), so a pair block
+    is built only where both words are too common to have a block of their own: the
+    pairs it would bring are found all the same, without scoring them twice.
+    """
     uniq = [set(r.words) for r in records]
-    for words in uniq:
-        df.update(words)
+    df: Counter[str] = Counter(chain.from_iterable(uniq))
     # one global order of words, rarest first (ties by spelling, so runs are reproducible);
     # a word no other title has (often a typo) cannot bring a partner and is left out
     vocab = sorted((w for w, n in df.items() if n > 1), key=lambda w: (df[w], w))
-    rank = {w: i for i, w in enumerate(vocab)}.get
+    rank = {w: i for i, w in enumerate(vocab)}
+    unique = len(vocab)
+    rank.update((w, unique) for w, n in df.items() if n == 1)
+    ranked = rank.__getitem__
     blocks: dict[str, list[int]] = defaultdict(list)
     for r, words in zip(records, uniq):
         if not words:
             if r.norm:
                 blocks["=" + r.norm].append(r.index)
             continue
-        rarest = [vocab[i] for i in sorted([i for i in map(rank, words) if i is not None])[:RARE_WORDS]]
+        rarest = [vocab[i] for i in sorted(map(ranked, words))[:RARE_WORDS] if i < unique]
         if not rarest:
             continue
+        common = []
         for w in rarest:
             if df[w] <= MAX_BLOCK:
                 blocks[w].append(r.index)
+            else:
+                common.append(w)
         # pairs of rare words: specific even when every word is common, and one typo
         # leaves the other pairs intact
-        top = sorted(rarest)
-        if len(top) == 1:
-            blocks["+" + top[0]].append(r.index)
-        for a, b in combinations(top, 2):
-            blocks[a + "+" + b].append(r.index)
+        if len(rarest) == 1 and common:
+            blocks["+" + common[0]].append(r.index)
+        if len(common) > 1:
+            for a, b in combinations(sorted(common), 2):
+                blocks[a + "+" + b].append(r.index)
     return blocks
 
 
