@@ -315,20 +315,19 @@ def _plain(value: str) -> str:
 class Record:
     """An entry prepared once for comparison (normalised fields).
 
-    What blocking reads of every record (the normalised title, its words, the
-    identifiers) is computed up front; what only :func:`compare` reads (stage, year,
-    title markers, authors...) waits until a pair is asked about, which in a large
-    import is a few dozen records out of thousands.
+    What blocking reads of every record (the normalised title and the identifiers) is
+    computed up front; what only :func:`compare` reads (title words, stage, year, title
+    markers, authors...) waits until a pair is asked about, which in a large import is a
+    few dozen records out of thousands.
     """
 
-    __slots__ = ("index", "entry", "fields", "norm", "words", "arxiv", "doi", "openreview", "dblp", "__dict__")
+    __slots__ = ("index", "entry", "fields", "norm", "arxiv", "doi", "openreview", "dblp", "__dict__")
 
     def __init__(self, index: int, entry: Entry, fields: Mapping[str, str] | None = None) -> None:
         self.index = index
         self.entry = entry
         self.fields = fields if fields is not None else entry.fields
         self.norm = normalize_title(self.fields.get("title", ""))
-        self.words = [w for w in self.norm.split() if w not in STOPWORDS]
         doi = entry.ids.doi
         arxiv = entry.ids.arxiv
         if doi and doi.startswith(ARXIV_DOI_PREFIX):  # the arXiv DOI names the preprint, not a publication
@@ -336,6 +335,11 @@ class Record:
             doi = None
         self.arxiv, self.doi = arxiv, doi
         self.openreview, self.dblp = entry.ids.openreview, entry.ids.dblp
+
+    @cached_property
+    def words(self) -> list[str]:
+        """The title's words without stop words, in order."""
+        return [w for w in self.norm.split() if w not in STOPWORDS]
 
     @cached_property
     def markers(self) -> frozenset[str]:

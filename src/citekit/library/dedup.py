@@ -23,6 +23,7 @@ from itertools import chain, combinations
 from rapidfuzz import fuzz, process
 
 from ..model import Entry
+from ..text import STOPWORDS
 from ..works import TITLE_THRESHOLD, Record, compare, prepare
 
 #: blocks bigger than this are not compared all-pairs (their word is too common to tell)
@@ -65,7 +66,7 @@ def _title_blocks(records: Sequence[Record]) -> dict[str, list[int]]:
     is built only where both words are too common to have a block of their own: the
     pairs it would bring are found all the same, without scoring them twice.
     """
-    uniq = [set(r.words) for r in records]
+    uniq = [set(r.norm.split()) - STOPWORDS for r in records]  # each record's words, as a set
     df: Counter[str] = Counter(chain.from_iterable(uniq))
     # one global order of words, rarest first (ties by spelling, so runs are reproducible);
     # a word no other title has (often a typo) cannot bring a partner and is left out
@@ -254,8 +255,9 @@ def _groups(n: int, matches: Iterable[Match]) -> list[tuple[list[int], list[str]
         root = uf.find(m.a)
         if m.reason not in reasons[root]:
             reasons[root].append(m.reason)
+    # only entries in some pair can be in a group of two or more: the others are not visited
     members: dict[int, list[int]] = defaultdict(list)
-    for i in range(n):
+    for i in sorted({i for m in matches for i in (m.a, m.b)}):
         members[uf.find(i)].append(i)
     return [(members[r], reasons[r]) for r in sorted(members) if len(members[r]) > 1]
 
