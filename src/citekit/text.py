@@ -366,6 +366,7 @@ def _text_pieces_joined(text: str) -> str:
                 else:
                     raise _Refused
                 argspec = "raw"
+            kept_from = pos
             if argspec == "{":
                 if text.startswith("{", pos):
                     pos = _group_end(text, pos)
@@ -385,6 +386,12 @@ def _text_pieces_joined(text: str) -> str:
             if pos < len(text) and text[pos] in "\t\n\r\x0b\x0c":
                 raise _Refused
             piece = text[m.start():pos]
+            if argspec == "raw" and "\\" not in text[kept_from:pos]:
+                # the converter prints an unknown macro, its argument, the groups after it and
+                # the spaces as written (latex_verbatim); with no macro inside those groups
+                # nothing in them is parsed differently, so the piece is its own text
+                parts.append(piece)
+                continue
         out = _text_of_piece(piece)
         if out is None:
             raise _Refused

@@ -100,6 +100,21 @@ def _title_blocks(records: Sequence[Record]) -> dict[str, list[int]]:
     return blocks
 
 
+#: (200 - threshold) / threshold: how much longer than another a title may be and still match it
+_LENGTH_SLACK = (200.0 - TITLE_THRESHOLD) / TITLE_THRESHOLD
+
+
+def longest_partner(length: int) -> int:
+    """The longest title that can reach :data:`TITLE_THRESHOLD` against one of ``length`` characters.
+
+    rapidfuzz's ratio is ``100 * (1 - indel / (len1 + len2))``, and the indel distance is at
+    least the difference in length, so the ratio is at most ``200 * shorter / (len1 + len2)``:
+    a longer title than this bound cannot be similar enough, whatever its characters. It is
+    rounded up by one, so a pair that could pass is never left out.
+    """
+    return int(length * _LENGTH_SLACK) + 1
+
+
 def _scored_pairs(members: Sequence[int], norms: Sequence[str], window: int | None) -> Iterable[tuple[int, int]]:
     """Pairs in a block whose titles are similar enough to look at closely."""
     if window is not None:
@@ -110,9 +125,16 @@ def _scored_pairs(members: Sequence[int], norms: Sequence[str], window: int | No
                     yield (i, j) if i < j else (j, i)
         return
     if len(members) <= 12:  # a few direct calls beat setting up a C loop
-        for pos, i in enumerate(members):
-            for j in members[pos + 1:]:
-                if fuzz.ratio(norms[i], norms[j], score_cutoff=TITLE_THRESHOLD):
+        titles = [norms[i] for i in members]
+        lengths = [len(t) for t in titles]
+        longest = [longest_partner(n) for n in lengths]
+        ratio, cutoff = fuzz.ratio, TITLE_THRESHOLD
+        for p in range(len(members) - 1):
+            title, length, most = titles[p], lengths[p], longest[p]
+            for q in range(p + 1, len(members)):
+                # titles of too different lengths are not scored: they cannot reach the threshold
+                if lengths[q] <= most and length <= longest[q] and ratio(title, titles[q], score_cutoff=cutoff):
+                    i, j = members[p], members[q]
                     yield (i, j) if i < j else (j, i)
         return
     titles = [norms[i] for i in members]
@@ -282,13 +304,20 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
 
     matches = [*same_matches, *other_matches]
     n = len(entries)
-    context = parent_index([*entries, *parents])  # built once: clusters look up crossref parents in it
+    index: dict[str, Entry] = {}
+
+    def context(group: Sequence[Entry]) -> dict[str, Entry]:
+        """Entries by key, where a group's ``crossref``s are looked up: built once, and only when a
+        group has one (an entry without the field never reads it)."""
+        if not index and any("crossref" in e.fields for e in group):
+            index.update(parent_index([*entries, *parents]))
+        return index
 
     def clusters(kind: str, pick: bool) -> list[Cluster]:
         out = []
         for members, reasons in _groups(n, (m for m in matches if m.kind == kind)):
             group = [entries[i] for i in members]
-            kept = _survivor_among(group, context, precedence) if pick else group[0].key
+            kept = _survivor_among(group, context(group), precedence) if pick else group[0].key
             out.append(Cluster(keys=[e.key for e in group], kept=kept, reason="; ".join(reasons), indices=members,
                                kind=kind))
         return out
@@ -300,7 +329,7 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
     versions = []
     for members, reasons in _groups(n, version_links):
         group = [entries[i] for i in members]
-        versions.append(Cluster(keys=[e.key for e in group], kept=_survivor_among(group, context, precedence),
+        versions.append(Cluster(keys=[e.key for e in group], kept=_survivor_among(group, context(group), precedence),
                                 reason="; ".join(reasons), indices=members, kind="versions"))
     stale = [Cluster(keys=[entries[m.a].key, entries[m.b].key], kept="", reason=m.reason, indices=[m.a, m.b],
                      kind="stale-id") for m in matches if m.kind == "stale-id"]
