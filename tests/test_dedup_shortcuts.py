@@ -114,12 +114,17 @@ text = st.text(st.sampled_from("abcde fgh"), max_size=30)
 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.lists(text, min_size=0, max_size=14))
-def test_small_blocks_score_exactly_the_pairs_above_the_threshold(block: list[str]) -> None:
+def test_blocks_and_neighbourhoods_score_exactly_the_pairs_above_the_threshold(block: list[str]) -> None:
     norms = [t for t in block]
     members = list(range(len(norms)))[::-1]  # any order of members
     expected = {(min(a, b), max(a, b)) for a, b in combinations(members, 2)
                 if fuzz.ratio(norms[a], norms[b]) >= TITLE_THRESHOLD}
     assert set(dedup._scored_pairs(members, norms, window=None)) == expected
+    for window in (1, 2, 4):  # a sorted neighbourhood: each title against the next ones in title order
+        order = sorted(members, key=lambda i: norms[i])
+        near = {(min(a, b), max(a, b)) for p, a in enumerate(order) for b in order[p + 1:p + 1 + window]
+                if fuzz.ratio(norms[a], norms[b]) >= TITLE_THRESHOLD}
+        assert set(dedup._scored_pairs(members, norms, window=window)) == near
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

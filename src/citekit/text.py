@@ -17,6 +17,7 @@ from functools import lru_cache
 
 _LATEXISH = re.compile(r"[\\{}$]")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
 #: an ASCII title without LaTeX, folded in one pass: braces go, letters are lower-cased,
 #: digits stay and every other character separates words
 _PLAIN_FOLD = str.maketrans({chr(c): None if chr(c) in "{}" else chr(c).lower() if chr(c).isalnum() else " "
@@ -30,9 +31,11 @@ STOPWORDS = frozenset(
 def fold(text: str) -> str:
     """Lower-case ASCII with accents removed (``Horváth`` → ``horvath``)."""
     text = unicodedata.normalize("NFKD", text)
-    if text.isascii():  # no combining marks to drop (they are all beyond ASCII)
-        return text.lower()
-    return "".join(c for c in text if not unicodedata.combining(c)).lower()
+    if not text.isascii():  # combining marks are all beyond ASCII: only those characters are looked at
+        marks = {ord(c): None for c in set(_BEYOND_ASCII.findall(text)) if unicodedata.combining(c)}
+        if marks:
+            text = text.translate(marks)
+    return text.lower()
 
 
 #: font commands whose argument is the text (``\\texttt{MetaDistill}`` -> ``MetaDistill``)
@@ -163,12 +166,14 @@ def latex_to_text_parsed(text: str, *, scripts: bool = True) -> str:
 
 
 def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
-    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    # A bare % is a percent sign in metadata, not a LaTeX comment that eats the rest.
-    text = re.sub(r"(?<!\\)%", r"\\%", text)
+    # each substitution only where its characters occur (a test in C, no pattern run)
+    if "**" in text:
+        text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    if "%" in text:  # a bare % is a percent sign in metadata, not a LaTeX comment that eats the rest
+        text = re.sub(r"(?<!\\)%", r"\\%", text)
     if not re.search(r"[\\{}$%~&]|--", text):
         return re.sub(r"\s+", " ", text).strip()
-    if scripts:
+    if scripts and "$" in text:
         text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
     out = _pieced_text(text) if pieced else None
     if out is None:
@@ -243,7 +248,7 @@ def _comparable(text: str) -> str:
 # dropped. Plain runs are copied when they hold no character the converter reads
 # specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
 
-_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
+_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]+", re.S)
 #: characters or pairs the converter reads specially in running text (or that start something)
 _SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
 _SPACES = re.compile(r" *")
@@ -346,8 +351,17 @@ def _text_pieces_joined(text: str) -> str:
         word, symbol, math = m.groups()
         if word is not None and text[pos:pos + 1].isalpha():
             raise _Refused  # the parser reads any letter into the name: `\oé` is one unknown macro
-        if word is None and symbol is None and math is None:  # a brace: counted, dropped
-            depth += 1 if m.group() == "{" else -1
+        if word is None and symbol is None and math is None:  # a run of braces: counted, dropped
+            braces = m.group()
+            if "}" not in braces:  # `{{`
+                depth += len(braces)
+            elif "{" not in braces:  # `}}`
+                depth -= len(braces)
+            else:
+                for brace in braces:  # `}{`: never below zero on the way
+                    depth += 1 if brace == "{" else -1
+                    if depth < 0:
+                        raise _Refused
             if depth < 0:
                 raise _Refused
             continue

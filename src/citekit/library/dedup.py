@@ -118,25 +118,29 @@ def longest_partner(length: int) -> int:
 def _scored_pairs(members: Sequence[int], norms: Sequence[str], window: int | None) -> Iterable[tuple[int, int]]:
     """Pairs in a block whose titles are similar enough to look at closely."""
     if window is not None:
-        order = sorted(members, key=lambda i: norms[i])
-        for pos, i in enumerate(order):
-            for j in order[pos + 1: pos + 1 + window]:
-                if fuzz.ratio(norms[i], norms[j], score_cutoff=TITLE_THRESHOLD):
-                    yield (i, j) if i < j else (j, i)
-        return
+        return _similar_within(sorted(members, key=norms.__getitem__), norms, window)
     if len(members) <= 12:  # a few direct calls beat setting up a C loop
-        titles = [norms[i] for i in members]
-        lengths = [len(t) for t in titles]
-        longest = [longest_partner(n) for n in lengths]
-        ratio, cutoff = fuzz.ratio, TITLE_THRESHOLD
-        for p in range(len(members) - 1):
-            title, length, most = titles[p], lengths[p], longest[p]
-            for q in range(p + 1, len(members)):
-                # titles of too different lengths are not scored: they cannot reach the threshold
-                if lengths[q] <= most and length <= longest[q] and ratio(title, titles[q], score_cutoff=cutoff):
-                    i, j = members[p], members[q]
-                    yield (i, j) if i < j else (j, i)
-        return
+        return _similar_within(members, norms, len(members))
+    return _similar_extracted(members, norms)
+
+
+def _similar_within(order: Sequence[int], norms: Sequence[str], window: int) -> Iterator[tuple[int, int]]:
+    """Pairs of ``order`` at most ``window`` places apart whose titles reach the threshold."""
+    titles = [norms[i] for i in order]
+    lengths = [len(t) for t in titles]
+    longest = [longest_partner(n) for n in lengths]
+    ratio, cutoff, n = fuzz.ratio, TITLE_THRESHOLD, len(order)
+    for p in range(n - 1):
+        title, length, most = titles[p], lengths[p], longest[p]
+        for q in range(p + 1, min(p + 1 + window, n)):
+            # titles of too different lengths are not scored: they cannot reach the threshold
+            if lengths[q] <= most and length <= longest[q] and ratio(title, titles[q], score_cutoff=cutoff):
+                i, j = order[p], order[q]
+                yield (i, j) if i < j else (j, i)
+
+
+def _similar_extracted(members: Sequence[int], norms: Sequence[str]) -> Iterator[tuple[int, int]]:
+    """Every pair of a larger block whose titles reach the threshold, each row scored in C."""
     titles = [norms[i] for i in members]
     for pos in range(len(members) - 1):
         hits = process.extract(titles[pos], titles[pos + 1:], scorer=fuzz.ratio,
