@@ -140,19 +140,27 @@ def test_a_title_longer_than_the_longest_partner_cannot_match(a: str, b: str, ex
 
 
 def _reference_groups(n: int, matches: list[dedup.Match]) -> list[tuple[list[int], list[str]]]:
-    """Groups of entries joined by the matches, visiting every entry."""
-    uf = dedup.UnionFind(n)
+    """Connected entries (a walk from every entry in turn), with their matches' reasons in match order."""
+    near: dict[int, set[int]] = defaultdict(set)
     for m in matches:
-        uf.union(m.a, m.b)
-    reasons: dict[int, list[str]] = defaultdict(list)
-    for m in matches:
-        root = uf.find(m.a)
-        if m.reason not in reasons[root]:
-            reasons[root].append(m.reason)
-    members: dict[int, list[int]] = defaultdict(list)
-    for i in range(n):
-        members[uf.find(i)].append(i)
-    return [(members[r], reasons[r]) for r in sorted(members) if len(members[r]) > 1]
+        near[m.a].add(m.b)
+        near[m.b].add(m.a)
+    component = [-1] * n
+    out = []
+    for start in range(n):
+        if component[start] >= 0:
+            continue
+        component[start], todo, found = start, [start], [start]
+        while todo:
+            for other in near[todo.pop()]:
+                if component[other] < 0:
+                    component[other] = start
+                    todo.append(other)
+                    found.append(other)
+        if len(found) > 1:
+            reasons = list(dict.fromkeys(m.reason for m in matches if component[m.a] == start))
+            out.append((sorted(found), reasons))
+    return out
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
