@@ -58,6 +58,9 @@ PIECES = [
     "\\textit{Foo bar}", "\\textbf{\\em x}", "\\emph{y}", "\\url{a_b}", "\\LaTeX", "\\LaTeX{}", "\\\\", "\\",
     "$x^2$", "$\\alpha$", "$O(n^{-3})$", "$\\ell_\\infty$", "$$", "$", "$x$$y$", "$\\mathcal{F}$", "&", "%", "#",
     "_", "^", "x_1", "ü", "é", "\t", "\n", "**bold**", "\\begin{x}", "\\mathrm{d}",
+    # unknown macros the parser gives an argument (kept as written with it), as exported libraries write them
+    "\\vphantom", "\\vphantom\\}", "\\vphantom\\{", "\\vphantom{x}", "\\vphantom{}", "\\hspace*{1em}", "\\label{a}",
+    "\\footnote[2]{x}", "\\url{x}", "[", "]", "*", "{{GaN}}",
 ]
 
 

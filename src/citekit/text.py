@@ -17,6 +17,11 @@ from functools import lru_cache
 
 _LATEXISH = re.compile(r"[\\{}$]")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
+#: an ASCII title without LaTeX, folded in one pass: braces go, letters are lower-cased,
+#: digits stay and every other character separates words
+_PLAIN_FOLD = str.maketrans({chr(c): None if chr(c) in "{}" else chr(c).lower() if chr(c).isalnum() else " "
+                             for c in range(128)})
 STOPWORDS = frozenset(
     "a an the of on in for and or to with via by from at as is are be its it into over under toward towards "
     "we our do does can not no using".split()
@@ -26,7 +31,11 @@ STOPWORDS = frozenset(
 def fold(text: str) -> str:
     """Lower-case ASCII with accents removed (``Horváth`` → ``horvath``)."""
     text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text if not unicodedata.combining(c)).lower()
+    if not text.isascii():  # combining marks are all beyond ASCII: only those characters are looked at
+        marks = {ord(c): None for c in set(_BEYOND_ASCII.findall(text)) if unicodedata.combining(c)}
+        if marks:
+            text = text.translate(marks)
+    return text.lower()
 
 
 #: font commands whose argument is the text (``\\texttt{MetaDistill}`` -> ``MetaDistill``)
@@ -105,6 +114,16 @@ def _converter():  # type: ignore[no-untyped-def]
     return PlainText(latex_context=db, math_mode="text", strict_latex_spaces=True)
 
 
+def _convert(latex: str) -> str:
+    """The converter's text of ``latex``, parsed with the parser's default table of macros.
+
+    That table is what the parser builds for itself on every call when it is given none
+    (about a tenth of a millisecond, as long as parsing a short piece); it is only
+    read while parsing, so one copy serves every call.
+    """
+    return _converter().latex_to_text(latex, latex_context=_walker_macros())
+
+
 _MATH = re.compile(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
 _SUPERSCRIPTS = dict(zip("0123456789+-=()nik", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏ"))
 _SUBSCRIPTS = dict(zip("0123456789+-=()aeioutkmnpsx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒᵤₜₖₘₙₚₛₓ"))
@@ -147,17 +166,19 @@ def latex_to_text_parsed(text: str, *, scripts: bool = True) -> str:
 
 
 def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
-    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    # A bare % is a percent sign in metadata, not a LaTeX comment that eats the rest.
-    text = re.sub(r"(?<!\\)%", r"\\%", text)
+    # each substitution only where its characters occur (a test in C, no pattern run)
+    if "**" in text:
+        text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    if "%" in text:  # a bare % is a percent sign in metadata, not a LaTeX comment that eats the rest
+        text = re.sub(r"(?<!\\)%", r"\\%", text)
     if not re.search(r"[\\{}$%~&]|--", text):
         return re.sub(r"\s+", " ", text).strip()
-    if scripts:
+    if scripts and "$" in text:
         text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
     out = _pieced_text(text) if pieced else None
     if out is None:
         try:
-            out = _converter().latex_to_text(text)
+            out = _convert(text)
         except Exception:  # malformed markup from remote metadata: keep it as written
             out = text
     return re.sub(r"\s+", " ", out).strip()
@@ -186,10 +207,9 @@ def normalize_title(title: str) -> str:
     ``{LiMuon}: Light and Fast {Muon} Optimizer`` and ``LiMuon - light and fast muon
     optimizer.`` both become ``limuon light and fast muon optimizer``.
     """
-    if "\\" not in title and "$" not in title and "%" not in title:
-        plain = title.replace("{", "").replace("}", "")
-        if plain.isascii():  # most titles of a big library: no parser, no accent folding
-            return _NON_ALNUM.sub(" ", plain.lower()).strip()
+    if title.isascii() and "\\" not in title and "$" not in title and "%" not in title:
+        # most titles of a big library: no parser, no accent folding, one pass in C
+        return " ".join(title.translate(_PLAIN_FOLD).split())
     return _comparable(delatex(title))  # delatex reads the LaTeX piece by piece where it can
 
 
@@ -228,7 +248,7 @@ def _comparable(text: str) -> str:
 # dropped. Plain runs are copied when they hold no character the converter reads
 # specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
 
-_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]", re.S)
+_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]+", re.S)
 #: characters or pairs the converter reads specially in running text (or that start something)
 _SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
 _SPACES = re.compile(r" *")
@@ -239,7 +259,8 @@ _argspecs: dict[str, str | None] = {}
 
 def _argspec(name: str) -> str | None:
     """The arguments the parser reads after ``\\name`` ("" none, "{" one, "raw" none but the
-    macro is unknown, so kept as written), None for others."""
+    macro is unknown, so kept as written, "raw{" one and the macro is unknown, so kept as
+    written with it: ``\\vphantom``), None for others."""
     if name not in _argspecs:
         from pylatexenc import macrospec
 
@@ -248,8 +269,13 @@ def _argspec(name: str) -> str | None:
         if name in _REFUSED_NAMES:
             argspec = None
         elif name not in known_macros():
-            # kept as written with the groups right after it: simple when the parser reads no arguments
-            argspec = "raw" if spec is None and name.isalpha() else None
+            # kept as written with the groups right after it: simple when the parser reads no
+            # arguments, or one mandatory argument
+            if name.isalpha() and spec is None:
+                argspec = "raw"
+            elif (name.isalpha() and type(spec.args_parser) is macrospec.MacroStandardArgsParser
+                  and spec.args_parser.argspec in ("{", "[{", "*{", "*[{")):
+                argspec = "raw{"  # a star or [option] is never read: the piece needs `{` or `\` right after
         elif spec is None:
             argspec = ""
         elif type(spec.args_parser) is macrospec.MacroStandardArgsParser and spec.args_parser.argspec in ("", "{"):
@@ -278,7 +304,7 @@ def _text_of_piece(latex: str) -> str | None:
         if len(_text_pieces) > 50_000:
             _text_pieces.clear()
         try:
-            out = _converter().latex_to_text(latex)
+            out = _convert(latex)
         except Exception:
             out = None
         _text_pieces[latex] = out
@@ -325,8 +351,17 @@ def _text_pieces_joined(text: str) -> str:
         word, symbol, math = m.groups()
         if word is not None and text[pos:pos + 1].isalpha():
             raise _Refused  # the parser reads any letter into the name: `\oé` is one unknown macro
-        if word is None and symbol is None and math is None:  # a brace: counted, dropped
-            depth += 1 if m.group() == "{" else -1
+        if word is None and symbol is None and math is None:  # a run of braces: counted, dropped
+            braces = m.group()
+            if "}" not in braces:  # `{{`
+                depth += len(braces)
+            elif "{" not in braces:  # `}}`
+                depth -= len(braces)
+            else:
+                for brace in braces:  # `}{`: never below zero on the way
+                    depth += 1 if brace == "{" else -1
+                    if depth < 0:
+                        raise _Refused
             if depth < 0:
                 raise _Refused
             continue
@@ -337,6 +372,15 @@ def _text_pieces_joined(text: str) -> str:
         else:
             name = word if word is not None else symbol
             argspec = _argspec(name)
+            if argspec == "raw{":  # its argument is kept as written with it: a group or an escaped brace
+                if text.startswith("{", pos):
+                    pos = _group_end(text, pos)
+                elif text.startswith(("\\{", "\\}"), pos):  # `\vphantom\}`, common in exported libraries
+                    pos += 2
+                else:
+                    raise _Refused
+                argspec = "raw"
+            kept_from = pos
             if argspec == "{":
                 if text.startswith("{", pos):
                     pos = _group_end(text, pos)
@@ -356,6 +400,12 @@ def _text_pieces_joined(text: str) -> str:
             if pos < len(text) and text[pos] in "\t\n\r\x0b\x0c":
                 raise _Refused
             piece = text[m.start():pos]
+            if argspec == "raw" and "\\" not in text[kept_from:pos]:
+                # the converter prints an unknown macro, its argument, the groups after it and
+                # the spaces as written (latex_verbatim); with no macro inside those groups
+                # nothing in them is parsed differently, so the piece is its own text
+                parts.append(piece)
+                continue
         out = _text_of_piece(piece)
         if out is None:
             raise _Refused

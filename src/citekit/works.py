@@ -313,21 +313,21 @@ def _plain(value: str) -> str:
 
 
 class Record:
-    """An entry prepared once for comparison (normalised fields); authors are parsed lazily."""
+    """An entry prepared once for comparison (normalised fields).
 
-    __slots__ = ("index", "entry", "fields", "norm", "words", "markers", "year", "stage", "cls", "arxiv", "doi",
-                 "openreview", "dblp", "__dict__")
+    What blocking reads of every record (the normalised title and the identifiers) is
+    computed up front; what only :func:`compare` reads (title words, stage, year, title
+    markers, authors...) waits until a pair is asked about, which in a large import is a
+    few dozen records out of thousands.
+    """
+
+    __slots__ = ("index", "entry", "fields", "norm", "arxiv", "doi", "openreview", "dblp", "__dict__")
 
     def __init__(self, index: int, entry: Entry, fields: Mapping[str, str] | None = None) -> None:
         self.index = index
         self.entry = entry
         self.fields = fields if fields is not None else entry.fields
         self.norm = normalize_title(self.fields.get("title", ""))
-        self.words = [w for w in self.norm.split() if w not in STOPWORDS]
-        self.markers = title_markers(self.norm)
-        self.year = _year_of(self.fields)
-        self.stage = entry_stage(entry, self.fields)
-        self.cls = _type_class(entry.entry_type)
         doi = entry.ids.doi
         arxiv = entry.ids.arxiv
         if doi and doi.startswith(ARXIV_DOI_PREFIX):  # the arXiv DOI names the preprint, not a publication
@@ -335,6 +335,27 @@ class Record:
             doi = None
         self.arxiv, self.doi = arxiv, doi
         self.openreview, self.dblp = entry.ids.openreview, entry.ids.dblp
+
+    @cached_property
+    def words(self) -> list[str]:
+        """The title's words without stop words, in order."""
+        return [w for w in self.norm.split() if w not in STOPWORDS]
+
+    @cached_property
+    def markers(self) -> frozenset[str]:
+        return title_markers(self.norm)
+
+    @cached_property
+    def year(self) -> int | None:
+        return _year_of(self.fields)
+
+    @cached_property
+    def stage(self) -> str:
+        return entry_stage(self.entry, self.fields)
+
+    @cached_property
+    def cls(self) -> str:
+        return _type_class(self.entry.entry_type)
 
     @property
     def author_text(self) -> str:

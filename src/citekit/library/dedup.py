@@ -18,11 +18,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import chain, combinations
 
 from rapidfuzz import fuzz, process
 
 from ..model import Entry
+from ..text import STOPWORDS
 from ..works import TITLE_THRESHOLD, Record, compare, prepare
 
 #: blocks bigger than this are not compared all-pairs (their word is too common to tell)
@@ -58,52 +59,88 @@ def _id_pairs(records: Sequence[Record]) -> set[tuple[int, int]]:
 
 
 def _title_blocks(records: Sequence[Record]) -> dict[str, list[int]]:
-    """Blocks keyed by each of a title's rarest words and by each pair of them."""
-    df: Counter[str] = Counter()
-    uniq = [set(r.words) for r in records]
-    for words in uniq:
-        df.update(words)
+    """Blocks keyed by each of a title's rarest words and by each pair of them.
+
+    A pair block is a subset of the block of each of its words, and every pair in a word
+    block is scored (a word block holds at most :data:`MAX_BLOCK` titles), so a pair block
+    is built only where both words are too common to have a block of their own: the
+    pairs it would bring are found all the same, without scoring them twice.
+    """
+    uniq = [set(r.norm.split()) - STOPWORDS for r in records]  # each record's words, as a set
+    df: Counter[str] = Counter(chain.from_iterable(uniq))
     # one global order of words, rarest first (ties by spelling, so runs are reproducible);
     # a word no other title has (often a typo) cannot bring a partner and is left out
     vocab = sorted((w for w, n in df.items() if n > 1), key=lambda w: (df[w], w))
-    rank = {w: i for i, w in enumerate(vocab)}.get
+    rank = {w: i for i, w in enumerate(vocab)}
+    unique = len(vocab)
+    rank.update((w, unique) for w, n in df.items() if n == 1)
+    ranked = rank.__getitem__
     blocks: dict[str, list[int]] = defaultdict(list)
     for r, words in zip(records, uniq):
         if not words:
             if r.norm:
                 blocks["=" + r.norm].append(r.index)
             continue
-        rarest = [vocab[i] for i in sorted([i for i in map(rank, words) if i is not None])[:RARE_WORDS]]
+        rarest = [vocab[i] for i in sorted(map(ranked, words))[:RARE_WORDS] if i < unique]
         if not rarest:
             continue
+        common = []
         for w in rarest:
             if df[w] <= MAX_BLOCK:
                 blocks[w].append(r.index)
+            else:
+                common.append(w)
         # pairs of rare words: specific even when every word is common, and one typo
         # leaves the other pairs intact
-        top = sorted(rarest)
-        if len(top) == 1:
-            blocks["+" + top[0]].append(r.index)
-        for a, b in combinations(top, 2):
-            blocks[a + "+" + b].append(r.index)
+        if len(rarest) == 1 and common:
+            blocks["+" + common[0]].append(r.index)
+        if len(common) > 1:
+            for a, b in combinations(sorted(common), 2):
+                blocks[a + "+" + b].append(r.index)
     return blocks
+
+
+#: (200 - threshold) / threshold: how much longer than another a title may be and still match it
+_LENGTH_SLACK = (200.0 - TITLE_THRESHOLD) / TITLE_THRESHOLD
+
+
+def longest_partner(length: int) -> int:
+    """The longest title that can reach :data:`TITLE_THRESHOLD` against one of ``length`` characters.
+
+    rapidfuzz's ratio is ``100 * (1 - indel / (len1 + len2))``, and the indel distance is at
+    least the difference in length, so the ratio is at most ``200 * shorter / (len1 + len2)``:
+    a longer title than this bound cannot be similar enough, whatever its characters. It is
+    rounded up by one, so a pair that could pass is never left out.
+    """
+    return int(length * _LENGTH_SLACK) + 1
 
 
 def _scored_pairs(members: Sequence[int], norms: Sequence[str], window: int | None) -> Iterable[tuple[int, int]]:
     """Pairs in a block whose titles are similar enough to look at closely."""
     if window is not None:
-        order = sorted(members, key=lambda i: norms[i])
-        for pos, i in enumerate(order):
-            for j in order[pos + 1: pos + 1 + window]:
-                if fuzz.ratio(norms[i], norms[j], score_cutoff=TITLE_THRESHOLD):
-                    yield (i, j) if i < j else (j, i)
-        return
+        return _similar_within(sorted(members, key=norms.__getitem__), norms, window)
     if len(members) <= 12:  # a few direct calls beat setting up a C loop
-        for pos, i in enumerate(members):
-            for j in members[pos + 1:]:
-                if fuzz.ratio(norms[i], norms[j], score_cutoff=TITLE_THRESHOLD):
-                    yield (i, j) if i < j else (j, i)
-        return
+        return _similar_within(members, norms, len(members))
+    return _similar_extracted(members, norms)
+
+
+def _similar_within(order: Sequence[int], norms: Sequence[str], window: int) -> Iterator[tuple[int, int]]:
+    """Pairs of ``order`` at most ``window`` places apart whose titles reach the threshold."""
+    titles = [norms[i] for i in order]
+    lengths = [len(t) for t in titles]
+    longest = [longest_partner(n) for n in lengths]
+    ratio, cutoff, n = fuzz.ratio, TITLE_THRESHOLD, len(order)
+    for p in range(n - 1):
+        title, length, most = titles[p], lengths[p], longest[p]
+        for q in range(p + 1, min(p + 1 + window, n)):
+            # titles of too different lengths are not scored: they cannot reach the threshold
+            if lengths[q] <= most and length <= longest[q] and ratio(title, titles[q], score_cutoff=cutoff):
+                i, j = order[p], order[q]
+                yield (i, j) if i < j else (j, i)
+
+
+def _similar_extracted(members: Sequence[int], norms: Sequence[str]) -> Iterator[tuple[int, int]]:
+    """Every pair of a larger block whose titles reach the threshold, each row scored in C."""
     titles = [norms[i] for i in members]
     for pos in range(len(members) - 1):
         hits = process.extract(titles[pos], titles[pos + 1:], scorer=fuzz.ratio,
@@ -244,8 +281,9 @@ def _groups(n: int, matches: Iterable[Match]) -> list[tuple[list[int], list[str]
         root = uf.find(m.a)
         if m.reason not in reasons[root]:
             reasons[root].append(m.reason)
+    # only entries in some pair can be in a group of two or more: the others are not visited
     members: dict[int, list[int]] = defaultdict(list)
-    for i in range(n):
+    for i in sorted({i for m in matches for i in (m.a, m.b)}):
         members[uf.find(i)].append(i)
     return [(members[r], reasons[r]) for r in sorted(members) if len(members[r]) > 1]
 
@@ -270,13 +308,20 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
 
     matches = [*same_matches, *other_matches]
     n = len(entries)
-    context = parent_index([*entries, *parents])  # built once: clusters look up crossref parents in it
+    index: dict[str, Entry] = {}
+
+    def context(group: Sequence[Entry]) -> dict[str, Entry]:
+        """Entries by key, where a group's ``crossref``s are looked up: built once, and only when a
+        group has one (an entry without the field never reads it)."""
+        if not index and any("crossref" in e.fields for e in group):
+            index.update(parent_index([*entries, *parents]))
+        return index
 
     def clusters(kind: str, pick: bool) -> list[Cluster]:
         out = []
         for members, reasons in _groups(n, (m for m in matches if m.kind == kind)):
             group = [entries[i] for i in members]
-            kept = _survivor_among(group, context, precedence) if pick else group[0].key
+            kept = _survivor_among(group, context(group), precedence) if pick else group[0].key
             out.append(Cluster(keys=[e.key for e in group], kept=kept, reason="; ".join(reasons), indices=members,
                                kind=kind))
         return out
@@ -288,7 +333,7 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
     versions = []
     for members, reasons in _groups(n, version_links):
         group = [entries[i] for i in members]
-        versions.append(Cluster(keys=[e.key for e in group], kept=_survivor_among(group, context, precedence),
+        versions.append(Cluster(keys=[e.key for e in group], kept=_survivor_among(group, context(group), precedence),
                                 reason="; ".join(reasons), indices=members, kind="versions"))
     stale = [Cluster(keys=[entries[m.a].key, entries[m.b].key], kept="", reason=m.reason, indices=[m.a, m.b],
                      kind="stale-id") for m in matches if m.kind == "stale-id"]

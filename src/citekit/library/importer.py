@@ -267,9 +267,14 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
     claimed.update({a.lower(): e.key for e in lib.entries.values() for a in e.aliases})
     claimed.update({e.key.lower(): e.key for e in incoming})
     for entry in incoming:
-        entry.tags_added = sorted(set(entry.tags_added) | set(tags_from_keywords(entry.fields.pop("keywords", ""))))
+        tags = set(entry.tags_added)
+        keywords = entry.fields.pop("keywords", "")
+        if keywords:  # most records carry neither field: nothing to split then
+            tags.update(tags_from_keywords(keywords))
+        entry.tags_added = sorted(tags)
         aliases = list(entry.aliases)
-        for alias in split_ids(entry.fields.pop("ids", "")):
+        ids = entry.fields.pop("ids", "")
+        for alias in split_ids(ids) if ids else ():
             if not alias or alias.lower() == entry.key.lower() or alias in aliases:
                 continue
             owner = claimed.get(alias.lower())
@@ -341,5 +346,7 @@ def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport, take
         entry.key = key
     entry.origin = "import"
     lib.add(entry)
-    taken_lower.update(k.lower() for k in (key, *entry.aliases))
+    taken_lower.add(key.lower())
+    if entry.aliases:
+        taken_lower.update(a.lower() for a in entry.aliases)
     report.added.append(key)
