@@ -345,11 +345,47 @@ def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = Fa
 
 
 def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> Entry:
+    fields = _fields_of(block, macros, name, problems) if block.simple is None else _simple_fields_of(block, macros, name, problems)
+    return Entry(key=block.key, entry_type=block.entry_type.lower(), fields=fields, ids=ids_from_fields(fields), origin="import")
+
+
+def _simple_fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> dict[str, str]:
+    """:func:`_fields_of` for a plain entry's fields (:attr:`Block.simple`): the same values
+    and problems, without a token object per field (most fields of a real library)."""
+    fields: dict[str, str] = {}
+    for i, (fname, braced, quoted, word) in enumerate(block.simple or ()):
+        k = fname.lower()
+        if k in fields:
+            problems.append(_repeated_field(name, block, block.fields[i].line, k))
+        elif word is None:
+            fields[k] = squash_spaces(braced if braced is not None else quoted)
+        elif word.isdigit():
+            fields[k] = word
+        elif k == "month" and word.lower() in _MONTH_NAMES:
+            fields[k] = word.lower()
+        else:
+            missing: list[str] = []
+            fields[k] = evaluate_tokens([Token("macro", word)], macros, missing=missing)
+            for macro in missing:
+                problems.append(_undefined_macro(name, block, block.fields[i].line, k, macro))
+    return fields
+
+
+def _repeated_field(name: str, block: "Block", line: int, k: str) -> Problem:
+    return Problem(name, line, f"entry '{block.key}' repeats a field ({k}); the first value was kept")
+
+
+def _undefined_macro(name: str, block: "Block", line: int, k: str, macro: str) -> Problem:
+    return Problem(name, line, f"entry '{block.key}', field '{k}': undefined macro '{macro}' kept as its name (define it "
+                   "with @string, or pass the file that does with --strings)")
+
+
+def _fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> dict[str, str]:
     fields: dict[str, str] = {}
     for f in block.fields:
         k = f.name.lower()
         if k in fields:
-            problems.append(Problem(name, f.line, f"entry '{block.key}' repeats a field ({k}); the first value was kept"))
+            problems.append(_repeated_field(name, block, f.line, k))
             continue
         if f.broken is not None:
             fields[k] = f.broken
@@ -357,9 +393,8 @@ def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem]
         missing: list[str] = []
         fields[k] = evaluate_tokens(f.tokens, macros, month=k == "month", missing=missing)
         for macro in missing:
-            problems.append(Problem(name, f.line, f"entry '{block.key}', field '{k}': undefined macro '{macro}' kept as "
-                                    "its name (define it with @string, or pass the file that does with --strings)"))
-    return Entry(key=block.key, entry_type=block.entry_type.lower(), fields=fields, ids=ids_from_fields(fields), origin="import")
+            problems.append(_undefined_macro(name, block, f.line, k, macro))
+    return fields
 
 
 def split_ids(value: str) -> list[str]:
