@@ -62,7 +62,8 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
     CRLF line ends are normalised so line numbers mean what an editor shows.
     """
     text, enc = _decode_any(data)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, enc
 
 
@@ -182,7 +183,8 @@ def read_bib_file(path: Path, name: str | None = None, macros: "Macros | None" =
     with collector_paused():
         result = parse_bib_text(text, name or str(path), macros, damaged="fields")
     result.encoding = enc
-    result.problems[:0] = encoding_problems(data, name or str(path))
+    if enc != "utf-8":  # "utf-8" means the whole file decoded as such: no line to report
+        result.problems[:0] = encoding_problems(data, name or str(path))
     if text.strip() and not result.entries and not (macros is not None and result.strings):
         result.problems.append(Problem(name or str(path), None, _no_entries_message(Path(path).name, result, enc)))
     return result
@@ -423,6 +425,8 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
         ids.openreview = normalize_openreview(fields["openreview"])
     for k in ("url", "howpublished", "note", "biburl"):
         val = fields.get(k, "")
+        if "http" not in val:
+            continue  # no URL (most entries have none of these fields)
         for url in _URL.findall(val.replace("\\url{", " ")):
             if "arxiv.org" in url:
                 ids.arxiv = ids.arxiv or normalize_arxiv(url)

@@ -170,12 +170,11 @@ class Scanner:
         head = _ENTRY_KEY.match(s, pos)
         if head is None:
             return None
-        end = head.end()
         simple = []
-        for fm in iter(_PLAIN_FIELD[close].scanner(s, end).match, None):
+        fm = None
+        for fm in iter(_PLAIN_FIELD[close].scanner(s, head.end()).match, None):
             simple.append(fm.groups())
-            end = fm.end()
-        shut = _CLOSE[close].match(s, end)
+        shut = _CLOSE[close].match(s, head.end() if fm is None else fm.end())
         if shut is None:
             return None
         end = shut.end()
