@@ -425,8 +425,6 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
         ids.openreview = normalize_openreview(fields["openreview"])
     for k in ("url", "howpublished", "note", "biburl"):
         val = fields.get(k, "")
-        if "http" not in val:
-            continue  # no URL (most entries have none of these fields)
         for url in _URL.findall(val.replace("\\url{", " ")):
             if "arxiv.org" in url:
                 ids.arxiv = ids.arxiv or normalize_arxiv(url)

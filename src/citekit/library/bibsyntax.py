@@ -73,7 +73,7 @@ class RawField:
     broken: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # one per entry: slots make them cheaper to build
 class Block:
     """One ``@`` block: an entry, ``@string``, ``@preamble`` or ``@comment``."""
 
