@@ -225,6 +225,9 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
         if block.kind == "string" and block.fields:
             macros.final[block.fields[0].name.lower()] = block.fields[0].tokens
     seen_keys: set[str] = set()
+    #: field name as written -> its lower case: one string per name for the whole file
+    #: (a 7k-entry library writes some 65,000 names, a few dozen different ones)
+    lowered: dict[str, str] = {}
     for block in blocks:
         if damaged == "text" and block.kind == "entry" and block.problems:
             result.unparsed.append(block.raw.strip())
@@ -258,7 +261,7 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
                                                "skipped; rename it or merge it by hand"))
                 continue
             seen_keys.add(block.key)
-            result.entries.append(_to_entry(block, macros, name, result.problems))
+            result.entries.append(_to_entry(block, macros, name, result.problems, lowered))
             result.raws.append(block.raw)
     macros.defined_here = set()
     return result
@@ -346,17 +349,23 @@ def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = Fa
     return evaluate_tokens(blocks[0].fields[0].tokens, macros, month=month)
 
 
-def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> Entry:
-    fields = _fields_of(block, macros, name, problems) if block.simple is None else _simple_fields_of(block, macros, name, problems)
+def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem], lowered: dict[str, str]) -> Entry:
+    if block.simple is None:
+        fields = _fields_of(block, macros, name, problems)
+    else:
+        fields = _simple_fields_of(block, macros, name, problems, lowered)
     return Entry(key=block.key, entry_type=block.entry_type.lower(), fields=fields, ids=ids_from_fields(fields), origin="import")
 
 
-def _simple_fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> dict[str, str]:
+def _simple_fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem],
+                      lowered: dict[str, str]) -> dict[str, str]:
     """:func:`_fields_of` for a plain entry's fields (:attr:`Block.simple`): the same values
     and problems, without a token object per field (most fields of a real library)."""
     fields: dict[str, str] = {}
     for i, (fname, braced, quoted, word) in enumerate(block.simple or ()):
-        k = fname.lower()
+        k = lowered.get(fname)
+        if k is None:
+            k = lowered[fname] = fname.lower()
         if k in fields:
             problems.append(_repeated_field(name, block, block.fields[i].line, k))
         elif word is None:
