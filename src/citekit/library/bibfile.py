@@ -349,7 +349,8 @@ def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = Fa
     return evaluate_tokens(blocks[0].fields[0].tokens, macros, month=month)
 
 
-def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem], lowered: dict[str, str]) -> Entry:
+def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem],
+              lowered: dict[str, str]) -> Entry:
     if block.simple is None:
         fields = _fields_of(block, macros, name, problems)
     else:

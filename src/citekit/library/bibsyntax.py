@@ -39,9 +39,9 @@ _ENTRY_LINE = re.compile(r"\n(?=[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(])")
 #: a line that starts the next field (``  journal = ``) or closes the entry: where a broken value stops
 _NEXT_FIELD = re.compile(r"\n(?=[ \t]*(?:" + _ID + r"[ \t]*=|[})][ \t]*(?:\n|$)))")
 # The common field in one match: ``name = {literal}``, ``"literal"``, a number or a macro,
-# alone (no ``#``), braces nested at most four deep ({{F{\\"o}rster}} in a title). Each loop below starts with a brace,
-# which the text before it cannot hold, so a value that does not fit fails fast (then the
-# field is read step by step, which also reports what is wrong with it).
+# alone (no ``#``), braces nested at most four deep (``{{F{\"o}rster}}`` in a title). Each
+# loop below starts with a brace, which the text before it cannot hold, so a value that does
+# not fit fails fast (then the field is read step by step, which also reports what is wrong).
 _INNER = r"[^{}]*(?:\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}[^{}]*)*"
 _FIELD = (r"\s*(" + _ID + r")\s*=\s*(?:\{(" + _INNER + r")\}|\"([^\"{}]*(?:\{" + _INNER + r"\}[^\"{}]*)*)\"|("
           + _ID + r"))\s*")
