@@ -62,7 +62,8 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
     CRLF line ends are normalised so line numbers mean what an editor shows.
     """
     text, enc = _decode_any(data)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, enc
 
 
@@ -182,7 +183,8 @@ def read_bib_file(path: Path, name: str | None = None, macros: "Macros | None" =
     with collector_paused():
         result = parse_bib_text(text, name or str(path), macros, damaged="fields")
     result.encoding = enc
-    result.problems[:0] = encoding_problems(data, name or str(path))
+    if enc != "utf-8":  # "utf-8" means the whole file decoded as such: no line to report
+        result.problems[:0] = encoding_problems(data, name or str(path))
     if text.strip() and not result.entries and not (macros is not None and result.strings):
         result.problems.append(Problem(name or str(path), None, _no_entries_message(Path(path).name, result, enc)))
     return result
@@ -223,6 +225,9 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
         if block.kind == "string" and block.fields:
             macros.final[block.fields[0].name.lower()] = block.fields[0].tokens
     seen_keys: set[str] = set()
+    #: field name as written -> its lower case: one string per name for the whole file
+    #: (a 7k-entry library writes some 65,000 names, a few dozen different ones)
+    lowered: dict[str, str] = {}
     for block in blocks:
         if damaged == "text" and block.kind == "entry" and block.problems:
             result.unparsed.append(block.raw.strip())
@@ -256,7 +261,7 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
                                                "skipped; rename it or merge it by hand"))
                 continue
             seen_keys.add(block.key)
-            result.entries.append(_to_entry(block, macros, name, result.problems))
+            result.entries.append(_to_entry(block, macros, name, result.problems, lowered))
             result.raws.append(block.raw)
     macros.defined_here = set()
     return result
@@ -344,12 +349,55 @@ def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = Fa
     return evaluate_tokens(blocks[0].fields[0].tokens, macros, month=month)
 
 
-def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> Entry:
+def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem],
+              lowered: dict[str, str]) -> Entry:
+    if block.simple is None:
+        fields = _fields_of(block, macros, name, problems)
+    else:
+        fields = _simple_fields_of(block, macros, name, problems, lowered)
+    return Entry(key=block.key, entry_type=block.entry_type.lower(), fields=fields, ids=ids_from_fields(fields), origin="import")
+
+
+def _simple_fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem],
+                      lowered: dict[str, str]) -> dict[str, str]:
+    """:func:`_fields_of` for a plain entry's fields (:attr:`Block.simple`): the same values
+    and problems, without a token object per field (most fields of a real library)."""
+    fields: dict[str, str] = {}
+    for i, (fname, braced, quoted, word) in enumerate(block.simple or ()):
+        k = lowered.get(fname)
+        if k is None:
+            k = lowered[fname] = fname.lower()
+        if k in fields:
+            problems.append(_repeated_field(name, block, block.fields[i].line, k))
+        elif word is None:
+            fields[k] = squash_spaces(braced if braced is not None else quoted)
+        elif word.isdigit():
+            fields[k] = word
+        elif k == "month" and word.lower() in _MONTH_NAMES:
+            fields[k] = word.lower()
+        else:
+            missing: list[str] = []
+            fields[k] = evaluate_tokens([Token("macro", word)], macros, missing=missing)
+            for macro in missing:
+                problems.append(_undefined_macro(name, block, block.fields[i].line, k, macro))
+    return fields
+
+
+def _repeated_field(name: str, block: "Block", line: int, k: str) -> Problem:
+    return Problem(name, line, f"entry '{block.key}' repeats a field ({k}); the first value was kept")
+
+
+def _undefined_macro(name: str, block: "Block", line: int, k: str, macro: str) -> Problem:
+    return Problem(name, line, f"entry '{block.key}', field '{k}': undefined macro '{macro}' kept as its name (define it "
+                   "with @string, or pass the file that does with --strings)")
+
+
+def _fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> dict[str, str]:
     fields: dict[str, str] = {}
     for f in block.fields:
         k = f.name.lower()
         if k in fields:
-            problems.append(Problem(name, f.line, f"entry '{block.key}' repeats a field ({k}); the first value was kept"))
+            problems.append(_repeated_field(name, block, f.line, k))
             continue
         if f.broken is not None:
             fields[k] = f.broken
@@ -357,9 +405,8 @@ def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem]
         missing: list[str] = []
         fields[k] = evaluate_tokens(f.tokens, macros, month=k == "month", missing=missing)
         for macro in missing:
-            problems.append(Problem(name, f.line, f"entry '{block.key}', field '{k}': undefined macro '{macro}' kept as "
-                                    "its name (define it with @string, or pass the file that does with --strings)"))
-    return Entry(key=block.key, entry_type=block.entry_type.lower(), fields=fields, ids=ids_from_fields(fields), origin="import")
+            problems.append(_undefined_macro(name, block, f.line, k, macro))
+    return fields
 
 
 def split_ids(value: str) -> list[str]:
