@@ -309,3 +309,16 @@ def test_the_real_library_after_a_hand_edit(tmp_path: Path, monkeypatch: pytest.
     shutil.rmtree(root / ".citekit")
     monkeypatch.setattr(api, "entry_json", real)
     assert runner.invoke(main, ["-C", str(root), "list"]).stdout == after
+
+
+def test_remembered_block_records_are_dropped_once_every_record_is_json_lines(tmp_path: Path) -> None:
+    """After the upgrade from format 2, the blocks remembered from the old file are of no
+    later file: the first load of a sidecar whose records are all JSON lines removes them."""
+    text = _written_sidecar(tmp_path)
+    old = HEAD + sidecar_dump(yaml.load(text, Loader=LOADER), DUMPER)
+    cache = tmp_path / "c" / "refs"
+    cache.mkdir(parents=True)
+    assert sidecar_read.load(old, LOADER, cache) is not None
+    assert sidecar_read.cache_path(cache).exists()
+    assert sidecar_read.load(text, LOADER, cache) == yaml.load(text, Loader=LOADER)
+    assert not sidecar_read.cache_path(cache).exists()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(", ", ": "), allow_nan=False)
@@ -114,7 +115,7 @@ def quoted_key(key: str) -> str:
     return _encode(key)
 
 
-def read_record(block: str, plain_as_written: Any) -> tuple[Any, dict[str, Any]] | None:
+def read_record(block: str, plain_as_written: Callable[[str], bool]) -> tuple[Any, dict[str, Any]] | None:
     """(key, record) of one block written by :func:`record_text`, or None when YAML must
     read it. ``plain_as_written(text)``: whether YAML reads the plain scalar ``text`` as
     that very string (so a plain key is taken only where it is)."""
@@ -146,7 +147,7 @@ def read_record(block: str, plain_as_written: Any) -> tuple[Any, dict[str, Any]]
     return (key, meta) if meta else None
 
 
-def _key(token: str, plain_as_written: Any) -> Any:
+def _key(token: str, plain_as_written: Callable[[str], bool]) -> Any:
     if not token or token[0] in " \t":
         return None
     if token[0] == '"':

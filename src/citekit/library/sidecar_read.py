@@ -129,7 +129,9 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
     if not isinstance(rest, dict) or "entries" not in rest or rest["entries"] is not None:
         return None
     rest["entries"] = entries
-    if refs_dir is not None and kept.keys() != (known or {}).keys():
+    if refs_dir is not None and known is None:
+        drop(refs_dir)  # every record was JSON lines: no remembered block is of this file
+    elif refs_dir is not None and kept.keys() != known.keys():
         replace_quietly(cache_path(refs_dir),
                         marshal.dumps({"format": FORMAT, "yaml": yaml.__version__, "blocks": kept}))
     return rest
