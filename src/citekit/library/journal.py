@@ -11,13 +11,13 @@ commit journal reads through it (:func:`read_view`), so it never sees half a swi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import cachefile
 from .errors import WriteFailed
 
 JOURNAL_NAME = ".citekit-journal"
@@ -108,7 +108,7 @@ class Transaction:
             for folder in {t.parent for t, _ in pairs}:
                 _fsync_dir(folder)
             record = {"state": "commit", "files": [
-                {"target": str(t), "temp": str(tmp), "sha256": hashlib.sha256(changes[t]).hexdigest()}
+                {"target": str(t), "temp": str(tmp), "sha256": cachefile.sha256(changes[t]).hexdigest()}
                 for t, tmp in pairs]}
             _write_journal(refs, record)  # the commit point
         except OSError as exc:
@@ -198,7 +198,7 @@ def recover(refs_dir: Path) -> list[str]:
 
 def _temp_ok(item: dict) -> bool:
     try:
-        return hashlib.sha256(Path(item["temp"]).read_bytes()).hexdigest() == item.get("sha256")
+        return cachefile.sha256(Path(item["temp"]).read_bytes()).hexdigest() == item.get("sha256")
     except OSError:
         return False
 

@@ -16,7 +16,6 @@ cannot be read is ignored and rebuilt; it never decides anything on its own.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import operator
 import os
@@ -28,6 +27,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from .. import cachefile
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
@@ -46,7 +46,7 @@ def file_key(data: bytes | None) -> tuple[Any, ...]:
     (reading and hashing 8 MB takes 20 ms; parsing them seconds)."""
     if data is None:
         return (None,)
-    return (len(data), hashlib.sha256(data).hexdigest())
+    return (len(data), cachefile.sha256(data).hexdigest())
 
 
 def fingerprint(bib_data: bytes | None, side_data: bytes | None) -> tuple[Any, ...]:
