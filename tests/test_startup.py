@@ -172,3 +172,16 @@ def test_daily_commands_import_no_heavy_library(library, args):
     """As every day: the second run (the first may store what later runs reuse)."""
     _imported(["-C", str(library), *args], library)
     assert _imported(["-C", str(library), *args], library) == []
+
+
+@pytest.mark.parametrize("args", [["list"], ["show", "lee2021fast"], ["tags"]], ids=" ".join)
+def test_commands_that_print_text_do_not_import_json(library, args):
+    """json is imported where a JSON text is read or written (``--json``, the lock's and
+    the journal's records), not by every command."""
+    probe = PROBE.replace("m in {heavy!r}", "m in ('json', 'hashlib', 'citekit.model_resolve')")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    for _ in range(2):  # the second run is the one measured
+        proc = subprocess.run([sys.executable, "-c", probe.format(args=["-C", str(library), *args])],
+                              capture_output=True, text=True, cwd=library, env=env, check=False)
+    line = next(l for l in proc.stderr.splitlines() if l.startswith("MODULES "))
+    assert ast.literal_eval(line.split(" ", 1)[1]) == []

@@ -11,7 +11,6 @@ commit journal reads through it (:func:`read_view`), so it never sees half a swi
 
 from __future__ import annotations
 
-import json
 import os
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -56,6 +55,8 @@ def _write_durably(path: Path, data: bytes, mode: int | None = None) -> None:
 
 def _write_journal(refs_dir: Path, record: dict) -> None:
     """Replace the journal in one rename (its own temporary has a fixed, known name)."""
+    import json  # here, as in read_journal: a command that only reads has no journal
+
     path = journal_path(refs_dir)
     tmp = path.with_name(path.name + ".tmp")
     _write_durably(tmp, json.dumps(record, sort_keys=True).encode("utf-8"))
@@ -159,8 +160,14 @@ def read_journal(refs_dir: Path) -> dict | None:
     """The journal left by an interrupted command, or None. A damaged one counts as none
     (it is replaced in one rename, so damage means it was never the commit point)."""
     try:
-        data = json.loads(journal_path(refs_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = journal_path(refs_dir).read_text(encoding="utf-8")
+    except (OSError, ValueError):  # ValueError: not UTF-8
+        return None
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
         return None
     if not isinstance(data, dict) or data.get("state") not in ("prepare", "commit"):
         return None
