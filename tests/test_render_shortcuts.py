@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from citekit.library import store
 from citekit.model import Entry, Ids, Location
 from citekit.output.bibtex import (FIELD_ORDER, _field_value, braces_balanced, cleaned_value, entry_text,
-                                   fields_as_written, ordered_fields, with_ordered_field)
+                                   fields_as_written, ordered_fields, with_ordered_field, written_fields)
 
 # every kind of white space str.split() knows, braces, escapes, non-ASCII and controls
 _CHARS = st.sampled_from(list(string.ascii_letters[:8]) + [" ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x85",
@@ -96,8 +96,10 @@ def _plain_render(entry: Entry, ascii: bool, block_of) -> tuple[str, str]:  # ty
     store._as_the_file_names_it(entry)
     out = store.written_entry(entry)
     entry.generated = {**out.fields, store.TYPE_MARK: entry.entry_type}
-    for name, value in ordered_fields(out.fields, keep_empty=entry.origin != "notes"):
-        if not braces_balanced(" ".join(value.split())):  # written made safe: remembered so
+    for name, value, held, macro in written_fields(out, out.fields, ascii=ascii):
+        # written made safe, or otherwise as a read would not know for citekit's: remembered
+        # as written (what the next read compares with)
+        if not macro and (not braces_balanced(" ".join(value.split())) or not store._same_value(value, held)):
             entry.generated[name] = cleaned_value(value)
     return entry_text(out, ascii=ascii) + "\n", block_of(entry.key, store._to_sidecar(entry, ascii))
 
@@ -119,6 +121,10 @@ def test_a_changed_entry_is_written_as_the_plain_functions_write_it(entry: Entry
                 return
             raise AssertionError("written although the plain functions refuse it") from refused
         assert store._render_changed(entry, ascii, block_of) == expected
+        # every value written is recognised as citekit's by the next read
+        for name, _value, held, _macro in written_fields(entry, ascii=ascii):
+            if name in entry.generated:
+                assert store._same_value(entry.generated[name], held), name
     finally:
         logging.disable(logging.NOTSET)
 
