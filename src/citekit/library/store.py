@@ -815,7 +815,7 @@ class Library:
         never decoded are as loaded by definition: their stored texts are copied without
         decoding them (``tag`` decodes one entry of thousands).
         """
-        from ..output.bibtex import check_unique_keys, entry_text, render_entries, written_fields
+        from ..output.bibtex import check_unique_keys, render_entries
 
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
@@ -866,17 +866,9 @@ class Library:
             else:  # changed since the load: values derived from it no longer hold
                 self._drop_memos(entry.key)
             blobs.pop(key, None)
-            _as_the_file_names_it(entry)
-            out = written_entry(entry)
-            entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-            # out's fields are already what entry_fields() would make of them: names as
-            # the file writes them (just above), keywords and ids from tags and aliases
-            written = written_fields(out, out.fields, ascii=self.ascii)
-            meta = _to_sidecar(entry, self.ascii)
             if block_of is None:
                 block_of = _sidecar_blocks()
-            rendered = (entry_text(out, ascii=self.ascii, written=written) + "\n", block_of(entry.key, meta))
-            _keep_as_read_back(entry, out, self.ascii, meta, written)
+            rendered = _render_changed(entry, self.ascii, block_of)
             chunks[entry.key] = rendered
             bib_parts.append(rendered[0])
             yaml_parts.append(rendered[1])
@@ -964,6 +956,35 @@ def read_entry(refs_dir: Path, key: str) -> Entry | None:
 
 # ---- helpers ---------------------------------------------------------------------------
 
+def _render_changed(entry: Entry, ascii: bool, block_of: Callable[[str, dict[str, Any]], str]) -> tuple[str, str]:
+    """An entry's texts in ``library.bib`` and in the sidecar, and the entry made what the
+    next read of both gives back (what :meth:`Library.render_files` does for an entry that
+    changed since the load: every entry of an import)."""
+    from ..output.bibtex import cleaned_value, fields_as_written, with_ordered_field, written_text
+
+    _as_the_file_names_it(entry)
+    # as written_entry() makes them: the own fields (names already as the file writes
+    # them and in its order, just above) and the derived ones, each put in its place
+    fields = dict(entry.fields)
+    ordered = list(fields.items())
+    keep_empty = entry.origin != "notes"
+    for name, value in _derived_fields(entry).items():
+        fields[name] = value
+        with_ordered_field(ordered, name, value, keep_empty=keep_empty)
+    generated = {**fields, TYPE_MARK: entry.entry_type}
+    written = fields_as_written(entry.key, ordered, ascii=ascii)
+    for name, value, held, macro in written:
+        if not macro and held != value and not _same_value(value, held):
+            # made safe on the way out (unbalanced braces): what the file holds is what
+            # citekit wrote, so the next read sees no hand edit in it
+            generated[name] = held if not ascii else cleaned_value(value)
+    entry.generated = generated
+    meta = _to_sidecar(entry, ascii)
+    rendered = (written_text(entry.key, entry.entry_type, written) + "\n", block_of(entry.key, meta))
+    _keep_as_read_back(entry, generated, meta, written)
+    return rendered
+
+
 def _as_the_file_names_it(entry: Entry) -> None:
     """Type and field names as ``library.bib`` writes them (lower case, trimmed, fields in
     the file's order, derived fields left to the tags and aliases they come from), before
@@ -972,23 +993,40 @@ def _as_the_file_names_it(entry: Entry) -> None:
     from ..output.bibtex import ordered_fields
 
     entry.entry_type = entry.entry_type.strip().lower()
-    own = {k: v for k, v in entry.fields.items() if k.strip().lower() not in DERIVED_FIELDS}
+    own = entry.fields
+    if _names_derived(tuple(own)):
+        own = {k: v for k, v in own.items() if k.strip().lower() not in DERIVED_FIELDS}
     named = dict(ordered_fields(own, keep_empty=entry.origin != "notes"))
     if named != entry.fields or list(named) != list(entry.fields):
         entry.fields = named
 
 
-def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool, meta: dict[str, Any],
+def _names_derived(names: tuple[str, ...]) -> bool:
+    """Whether any of these field names is a derived field's, as the file writes it
+    (remembered per set of names: a library repeats a few dozen)."""
+    derived = _DERIVED_AMONG.get(names)
+    if derived is None:
+        derived = any(name.strip().lower() in DERIVED_FIELDS for name in names)
+        if len(_DERIVED_AMONG) > 4096:
+            _DERIVED_AMONG.clear()
+        _DERIVED_AMONG[names] = derived
+    return derived
+
+
+_DERIVED_AMONG: dict[tuple[str, ...], bool] = {}
+
+
+def _keep_as_read_back(entry: Entry, generated: dict[str, str], meta: dict[str, Any],
                        written: list[tuple[str, str, str, bool]]) -> None:
-    """Make ``entry`` (just written as ``out``) what the next read of both files builds:
+    """Make ``entry`` (just written, remembering ``generated``) what the next read of both files builds:
     the sidecar's view through the same conversion a load applies (sorted lists, hashed
     copies, mappings in key order as YAML writes them) and the fields as
     :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
     # only the versions' records can hold mappings in another order than YAML's:
     # _to_sidecar already sorts the rest, and ids are read by name
     values = _sidecar_values({**meta, "versions": _yaml_order(meta["versions"])} if "versions" in meta else meta)
-    values["entry_type"] = out.entry_type.strip().lower()
-    values["fields"] = _as_read_back(out, ascii, written, meta.get("generated_hash") or {})
+    values["entry_type"] = entry.entry_type.strip().lower()
+    values["fields"] = _as_read_back(generated, written, meta.get("generated_hash") or {})
     entry.__dict__.update(values)
 
 
@@ -1001,22 +1039,21 @@ def _yaml_order(value: Any) -> Any:
     return value
 
 
-def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]],
+def _as_read_back(generated: Mapping[str, str], written: list[tuple[str, str, str, bool]],
                   hashed: Collection[str]) -> dict[str, str]:
-    """The fields a read of ``library.bib`` gives back for an entry written as ``out``
-    (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
+    """The fields a read of ``library.bib`` gives back for an entry written remembering
+    ``generated`` (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
     left out, and a value the file spells otherwise (a month macro, an escaped or cleaned
     value) as the file spells it unless the sidecar's copy stands for it. The entry keeps
     these after a write, so what the cache holds equals what the next read would build,
     and every command prints the same whether or not it was read from the cache.
     ``hashed``: the fields the sidecar keeps only a hash of (its ``generated_hash``)."""
-    generated = out.fields
     fields: dict[str, str] = {}
     for name, _value, held, _macro in written:
         if name in DERIVED_FIELDS:
             continue
         own = generated.get(name)
-        keep = own is not None and name not in hashed and _same_value(own, held)
+        keep = own is not None and name not in hashed and (own == held or _same_value(own, held))
         fields[name] = own if keep else held
     return fields
 
@@ -1027,16 +1064,25 @@ def written_entry(entry: Entry) -> Entry:
     ``keywords`` comes from the effective tags and ``ids`` from the aliases, so tags and
     old keys are visible to BibTeX users and to biblatex (which resolves ``ids``).
     """
-    from ..output.bibtex import alias_value
-
     fields = {k: v for k, v in entry.fields.items() if k not in DERIVED_FIELDS}
-    if entry.tags:
-        fields["keywords"] = ", ".join(entry.tags)
-    if entry.aliases:
-        fields["ids"] = alias_value(sorted(entry.aliases))  # as the file will hold it
+    fields.update(_derived_fields(entry))
     out = Entry(key=entry.key, entry_type=entry.entry_type, fields=fields, origin=entry.origin)
     out.aliases = list(entry.aliases)
     return out
+
+
+def _derived_fields(entry: Entry) -> dict[str, str]:
+    """``keywords`` from the effective tags and ``ids`` from the aliases (as the file will
+    hold them), when there are any."""
+    from ..output.bibtex import alias_value
+
+    derived = {}
+    tags = entry.tags
+    if tags:
+        derived["keywords"] = ", ".join(tags)
+    if entry.aliases:
+        derived["ids"] = alias_value(sorted(entry.aliases))
+    return derived
 
 
 def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: bool = False) -> None:
@@ -1077,8 +1123,9 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: boo
 
 
 def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -> None:
-    """Keywords edited in library.bib become manual tag additions/removals."""
-    if _norm(written or "") == _norm(generated or ""):
+    """Keywords edited in library.bib become manual tag additions/removals (keywords as
+    citekit wrote them, escaped in ASCII mode included, are no edit)."""
+    if _norm(written or "") == _norm(generated or "") or (written and generated and _same_value(generated, written)):
         return
     from .tags import tags_from_keywords
 
@@ -1144,7 +1191,11 @@ HASH_MARK = "\x00sha256:"
 
 
 def _digest(value: str) -> str:
-    return HASH_MARK + hashlib.sha256(_norm(value).encode("utf-8")).hexdigest()[:20]
+    return HASH_MARK + _hex_digest(_norm(value))
+
+
+def _hex_digest(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:20]
 
 
 def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
@@ -1153,32 +1204,36 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     ids = {scheme: value for scheme, value in e.ids.as_dict().items() if value is not None}
     if ids:
         out["ids"] = ids
-    tags = {name: sorted(values) for name, values in
-            (("added", e.tags_added), ("auto", e.tags_auto), ("removed", e.tags_removed)) if values}
-    if tags:
-        out["tags"] = tags
+    if e.tags_added or e.tags_auto or e.tags_removed:
+        out["tags"] = {name: sorted(values) for name, values in
+                       (("added", e.tags_added), ("auto", e.tags_auto), ("removed", e.tags_removed)) if values}
     if e.mentions:
         out["mentions"] = [str(m) for m in e.mentions]
     kept: dict[str, str] = {}
     hashed: dict[str, str] = {}
     for k, v in sorted(e.generated.items()):
         if _by_hash(k, v, ascii):
-            hashed[k] = _digest(v)[len(HASH_MARK):]
+            hashed[k] = _hex_digest(v)  # (as _digest: a value kept by hash has no runs of spaces)
         else:
             kept[k] = v
     out["generated"] = kept
     if hashed:
         out["generated_hash"] = hashed
-    optional = {
-        "summary": e.summary,
-        "abstract": e.abstract,
-        "aliases": sorted(e.aliases),
-        "versions": e.versions,
-        "provenance": dict(sorted(e.provenance.items())),
-        "hand": sorted(e.hand),
-        "reason": e.reason,
-    }
-    out.update({k: v for k, v in optional.items() if v})
+    # the optional parts, when not empty
+    if e.summary:
+        out["summary"] = e.summary
+    if e.abstract:
+        out["abstract"] = e.abstract
+    if e.aliases:
+        out["aliases"] = sorted(e.aliases)
+    if e.versions:
+        out["versions"] = e.versions
+    if e.provenance:
+        out["provenance"] = dict(sorted(e.provenance.items()))
+    if e.hand:
+        out["hand"] = sorted(e.hand)
+    if e.reason:
+        out["reason"] = e.reason
     return out
 
 
