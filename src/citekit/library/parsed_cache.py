@@ -25,13 +25,21 @@ import weakref
 from array import array
 from collections.abc import Iterator, Mapping
 from contextlib import suppress
+from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Any
 
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
-FORMAT = 12  # bump when the stored shape changes
+FORMAT = 13  # bump when the stored shape changes
+
+#: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
+#: they meet twice, which depends on how objects happen to be shared in memory: the same
+#: state parsed and read back gives other bytes. Version 2 writes no such marks, so equal
+#: states give equal bytes, and a load of changed files (a hand edit) finds the thousands
+#: of entries still as stored by comparing bytes instead of decoding every stored state.
+STATE_MARSHAL = 2
 
 
 def cache_path(refs_dir: Path) -> Path:
@@ -186,14 +194,10 @@ def _pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict
     for name, blobs in tables.items():
         if isinstance(blobs, BlobTable):
             blobs.preload()
-        marks = array("Q")
-        for key in keys:
-            marks.append(at)
-            blob = blobs.get(key)
-            if blob:
-                parts.append(blob)
-                at += len(blob)
-        marks.append(at)
+        row = list(map(blobs.get, keys, repeat(b"")))  # b"": a key without a blob, an empty span
+        marks = array("Q", accumulate(map(len, row), initial=at))
+        at = marks[-1]
+        parts.extend(filter(None, row))
         offsets[name] = marks.tobytes()
     return offsets, parts
 

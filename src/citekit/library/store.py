@@ -684,42 +684,28 @@ class Library:
         load stored before, when the caller has read it already."""
         if self._memo_base is None and self._fingerprint is not None:
             self._adopt_memo_generation(parsed_cache.read(self.refs_dir, None) if previous is _UNREAD else previous)
-        entries = {}
-        chunks = {}
-        aliases: dict[str, str] = {}
-        alias_pairs: list[tuple[str, str]] = []
-        changed: list[str] = []  # entries whose state is not the one loaded (or new)
-        blobs = self._state_blobs
         lazy = self._is_lazy()
         keys = self.keys()
-        stored_aliases = self.aliases_by_key() if lazy else {}
-        for key in keys:
-            e = self._decoded.get(key) if lazy else self.entries[key]
-            blob = blobs.get(key)
-            is_changed = False
-            if e is None:  # never decoded: as loaded, so its stored state and aliases hold
-                assert blob is not None
-                entries[key] = blob
-                entry_aliases = stored_aliases.get(key, [])
-            else:
-                if blob is None:
-                    state = _entry_state(e)
-                    blob = marshal.dumps(state)
-                    loaded = self._loaded_blobs.get(key)
-                    # re-rendered but in the same state (marshal's bytes depend on how
-                    # objects are shared, so the states are compared, not the bytes)
-                    if loaded is None or (loaded != blob and marshal.loads(loaded) != state):
-                        changed.append(key)
-                        is_changed = True
-                entries[key] = blob
-                entry_aliases = e.aliases
-            if key in self._chunks:
-                chunks[key] = marshal.dumps(self._chunks[key])
-            elif key in self._chunk_blobs and not is_changed:  # a text is of the state it was rendered from
-                chunks[key] = self._chunk_blobs[key]
-            for a in entry_aliases:
-                aliases.setdefault(a, key)
-                alias_pairs.append((a, key))
+        blobs = self._state_blobs
+        # an entry with a stored state is as stored (a write drops the state of every entry
+        # it renders); the others are new or re-rendered: marshalled now, and compared with
+        # the state loaded (bytes first: equal states give equal bytes, see STATE_MARSHAL)
+        objects = self._decoded if lazy else self.entries  # never decoded: has its state
+        version, dumps, loads = parsed_cache.STATE_MARSHAL, marshal.dumps, marshal.loads
+        fresh = {key: dumps(_entry_state(objects[key]), version) for key in keys if key not in blobs}
+        loaded = self._loaded_blobs
+        changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
+                   if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
+        entries = {key: fresh.get(key) or blobs[key] for key in keys} if fresh else {key: blobs[key] for key in keys}
+        # each entry's texts: rendered in this run, or stored with the state they were of
+        own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
+        chunks = {key: dumps(own[key]) if key in own else stored[key] for key in keys
+                  if key in own or (key in stored and key not in moved)}
+        by_key = self.aliases_by_key()
+        alias_pairs = [(a, key) for key in keys if key in by_key for a in by_key[key]]
+        aliases: dict[str, str] = {}
+        for a, key in alias_pairs:
+            aliases.setdefault(a, key)
         memos = self._next_memo_generation(keys, changed)
         self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
         return {
@@ -763,8 +749,9 @@ class Library:
             self._memos_pending = False
         elif changed:
             self._memo_log = [*self._memo_log, (os.urandom(8).hex(), changed)]
-        for key in changed:
-            self._drop_memos(key)
+        if self._memos or self._memo_raw:
+            for key in changed:
+                self._drop_memos(key)
         out: dict[str, Any] = {kind: {k: v for k, v in self._memos[kind].items() if k in keyset}
                                for kind in self._memos_dirty if kind in self._memos}
         logged = sum(len(k) for _t, k in self._memo_log)
