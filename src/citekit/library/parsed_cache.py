@@ -74,10 +74,15 @@ class BlobFile:
     one at a time (``show`` reads two of 14,000) until :meth:`preload` reads it whole.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, size: int | None = None) -> None:
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         self._closer = weakref.finalize(self, os.close, self._fd)
         self._data: bytes | None = None
+        if size is not None and os.fstat(self._fd).st_size != size:
+            # cut short (blob files are not fsynced: a crash may leave one empty): the
+            # cache is unreadable, never half read
+            self._closer()
+            raise ValueError("the blob file is not the size its cache says")
 
     def read(self, start: int, end: int) -> bytes:
         if self._data is not None:
@@ -222,7 +227,7 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
     if fingerprint is not None and data.get("fingerprint") != fingerprint:
         return None
     try:
-        source = BlobFile(blob_path(refs_dir, str(data["blobs"])))
+        source = BlobFile(blob_path(refs_dir, str(data["blobs"])), int(data["blob_size"]))
         keys, index = data["keys"], {}
         for name in PACKED:
             data[name] = BlobTable(keys, data[name], source, index)
@@ -413,8 +418,9 @@ def drop_memo(refs_dir: Path, kind: str) -> None:
         memo_path(refs_dir, kind).unlink()
 
 
-def write(refs_dir: Path, data: dict[str, Any]) -> None:
-    """Store a load; failures (read-only folder, full disk) only cost speed next time.
+def write(refs_dir: Path, data: dict[str, Any]) -> bool:
+    """Store a load; failures (read-only folder, full disk) only cost speed next time
+    (False: nothing was stored).
 
     ``data["memos"]`` (kind -> table), when present, goes to files of their own (see
     :func:`read_memo`), as of the last change of ``data["memo_log"]``; they are written
@@ -426,15 +432,17 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
     offsets, parts = _pack(data["keys"], {name: data.pop(name, {}) for name in PACKED})
     token = os.urandom(8).hex()
     if not replace_quietly(blob_path(refs_dir, token), parts):
-        return
-    data.update(offsets, blobs=token)
-    _write(cache_path(refs_dir), data)
+        return False
+    data.update(offsets, blobs=token, blob_size=sum(map(len, parts)))
+    if not _write(cache_path(refs_dir), data):
+        return False
     for old in state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"):
         if old.name != blob_path(refs_dir, token).name:
             with suppress(OSError):  # a reader that opened it keeps reading it
                 old.unlink()
     with suppress(OSError):  # the single memo file of earlier versions
         (state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache").unlink()
+    return True
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -445,8 +453,8 @@ def _read(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("format") == FORMAT else None
 
 
-def _write(path: Path, data: dict[str, Any]) -> None:
-    replace_quietly(path, marshal.dumps({**data, "format": FORMAT}))
+def _write(path: Path, data: dict[str, Any]) -> bool:
+    return replace_quietly(path, marshal.dumps({**data, "format": FORMAT}))
 
 
 def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:

@@ -544,7 +544,8 @@ class Library:
             lib._fingerprint = fingerprint
             if use_cache:
                 data = lib._cache_data(stored)  # what did not change since that load holds
-                parsed_cache.write(refs, data)
+                if parsed_cache.write(refs, data):
+                    lib._remember_stored(data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
                 lib._state_blobs = data["entries"]  # what each entry was when loaded
                 lib._chunk_blobs = data["chunks"]  # the texts of the entries this parse left unchanged
@@ -657,6 +658,7 @@ class Library:
         lib._fingerprint = fingerprint
         lib._memo_base, lib._memo_log = data["memo_base"], data["memo_log"]
         lib._memos_pending = True  # read from their own file when first asked for
+        lib._remember_stored(data)
         return lib
 
     def _adopt_memo_generation(self, previous: dict[str, Any] | None) -> None:
@@ -710,12 +712,7 @@ class Library:
         self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
         return {
             "fingerprint": self._fingerprint,
-            "meta": {
-                "issued_keys": sorted(self.issued_keys),
-                "problems": [(p.file, p.line, p.message) for p in self.problems],
-                "unparsed": list(self.unparsed), "preamble": list(self.preamble),
-                "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
-            },
+            "meta": self._cache_meta(),
             "keys": keys,
             "entries": entries,
             "chunks": chunks,
@@ -725,6 +722,37 @@ class Library:
             "aliases": aliases,
             "alias_pairs": alias_pairs,
         }
+
+    def _cache_meta(self) -> dict[str, Any]:
+        """The parsed-library cache's record of what is not an entry."""
+        return {
+            "issued_keys": sorted(self.issued_keys),
+            "problems": [(p.file, p.line, p.message) for p in self.problems],
+            "unparsed": list(self.unparsed), "preamble": list(self.preamble),
+            "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
+        }
+
+    def _remember_stored(self, data: dict[str, Any]) -> None:
+        """Note the cache this library was read from or just stored: what
+        :meth:`_stored_cache_holds` compares with after a write."""
+        self.__dict__["_stored_as"] = (data["fingerprint"], data["keys"], data["meta"],
+                                       len(data["chunks"]) == len(data["keys"]))
+
+    def _stored_cache_holds(self, fingerprint: tuple[Any, ...]) -> bool:
+        """Whether the cache stored for this library is still exactly what it would store
+        now: both files are the bytes it was stored for, every entry still has the state
+        stored (a write drops the state of every entry it renders), with each entry's
+        texts, and nothing else changed. A no-op ``sync`` then writes no 13 MB again."""
+        stored = self.__dict__.get("_stored_as")
+        if stored is None or stored[0] != fingerprint or fingerprint != self._fingerprint or not stored[3]:
+            return False
+        keys = self.keys()
+        blobs = self._state_blobs
+        return (stored[1] == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
+                and not self._memo_log_full(keys) and self._cache_meta() == stored[2])
+
+    def _memo_log_full(self, keys: list[str]) -> bool:
+        return sum(len(k) for _t, k in self._memo_log) > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE))
 
     #: a memo generation's change log is folded into a new generation (every stored table
     #: read and written again once) when it names more entries than this, or this share
@@ -754,8 +782,7 @@ class Library:
                 self._drop_memos(key)
         out: dict[str, Any] = {kind: {k: v for k, v in self._memos[kind].items() if k in keyset}
                                for kind in self._memos_dirty if kind in self._memos}
-        logged = sum(len(k) for _t, k in self._memo_log)
-        if logged > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE)):
+        if self._memo_log_full(keys):
             if len(set().union(*(k for _t, k in self._memo_log))) < len(keys):  # else nothing is left to carry
                 self._gather_memos()  # read now: the new generation carries them over
                 out.update(self._memo_raw)
@@ -909,10 +936,17 @@ class Library:
             bib_data, side_data = staged[bib], staged[side]
         else:
             bib_data, side_data = _read_pair(self.refs_dir)
-        self._fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        if self._stored_cache_holds(fingerprint):  # only values derived in this run to store
+            memos = self._next_memo_generation(self.keys(), [])
+            if memos and self._memo_base is not None:
+                parsed_cache.write_memos(self.refs_dir, self._memo_base, self._memo_log, memos)
+            return
+        self._fingerprint = fingerprint
         with collector_paused():
             data = self._cache_data()
-            parsed_cache.write(self.refs_dir, data)
+            if parsed_cache.write(self.refs_dir, data):
+                self._remember_stored(data)
         self._state_blobs = dict(data["entries"])
         self._loaded_ascii = self.ascii
 
