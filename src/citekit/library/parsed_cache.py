@@ -11,7 +11,8 @@ are stored one blob each, with the exact text each contributed to the two files,
 
 The format is :mod:`marshal` of plain data (strings, numbers, lists, dicts): it loads an
 order of magnitude faster than YAML or JSON and builds no objects but those. A cache that
-cannot be read is ignored and rebuilt; it never decides anything on its own.
+cannot be read (damaged, of another format, its blob file missing or of another size than
+recorded) is ignored and rebuilt; it never decides anything on its own.
 """
 
 from __future__ import annotations
