@@ -205,6 +205,11 @@ def test_a_write_that_changes_nothing_keeps_a_cache_equal_to_a_parse(tmp_path: P
     assert _view(again) == _view(Library.load(refs, use_cache=False))
     # the value derived in that run was stored all the same
     assert again.memo("probe", again.get("k004"), lambda e: pytest.fail("derived again")) == again.get("k004").title
+    # the stored cache removed (or replaced by another process) meanwhile: stored again
+    lib = Library.load(refs)
+    shutil.rmtree(refs.parent / ".citekit")
+    assert lib.save() is False
+    assert _view(_cached(refs, monkeypatch)) == _view(Library.load(refs, use_cache=False))
     # a cold load stores no entry texts: its first write stores them, so the next one renders one entry
     shutil.rmtree(refs.parent / ".citekit")
     assert Library.load(refs).save() is False

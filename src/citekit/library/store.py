@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..cachefile import stat_key
 from ..config import display_path
 from ..model import Entry, Ids, Location
 from . import parsed_cache
@@ -734,9 +735,11 @@ class Library:
 
     def _remember_stored(self, data: dict[str, Any]) -> None:
         """Note the cache this library was read from or just stored: what
-        :meth:`_stored_cache_holds` compares with after a write."""
+        :meth:`_stored_cache_holds` compares with after a write (with the cache file's
+        stat: another process may replace it meanwhile)."""
         self.__dict__["_stored_as"] = (data["fingerprint"], data["keys"], data["meta"],
-                                       len(data["chunks"]) == len(data["keys"]))
+                                       len(data["chunks"]) == len(data["keys"]),
+                                       stat_key(parsed_cache.cache_path(self.refs_dir)))
 
     def _stored_cache_holds(self, fingerprint: tuple[Any, ...]) -> bool:
         """Whether the cache stored for this library is still exactly what it would store
@@ -746,6 +749,8 @@ class Library:
         stored = self.__dict__.get("_stored_as")
         if stored is None or stored[0] != fingerprint or fingerprint != self._fingerprint or not stored[3]:
             return False
+        if stored[4] is None or stat_key(parsed_cache.cache_path(self.refs_dir)) != stored[4]:
+            return False  # replaced (or removed) by another process since: store this library's
         keys = self.keys()
         blobs = self._state_blobs
         return (stored[1] == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
