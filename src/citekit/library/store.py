@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..cachefile import stat_key
 from ..config import display_path
 from ..model import Entry, Ids, Location
 from . import parsed_cache
@@ -544,7 +545,8 @@ class Library:
             lib._fingerprint = fingerprint
             if use_cache:
                 data = lib._cache_data(stored)  # what did not change since that load holds
-                parsed_cache.write(refs, data)
+                if parsed_cache.write(refs, data):
+                    lib._remember_stored(data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
                 lib._state_blobs = data["entries"]  # what each entry was when loaded
                 lib._chunk_blobs = data["chunks"]  # the texts of the entries this parse left unchanged
@@ -657,6 +659,7 @@ class Library:
         lib._fingerprint = fingerprint
         lib._memo_base, lib._memo_log = data["memo_base"], data["memo_log"]
         lib._memos_pending = True  # read from their own file when first asked for
+        lib._remember_stored(data)
         return lib
 
     def _adopt_memo_generation(self, previous: dict[str, Any] | None) -> None:
@@ -684,52 +687,33 @@ class Library:
         load stored before, when the caller has read it already."""
         if self._memo_base is None and self._fingerprint is not None:
             self._adopt_memo_generation(parsed_cache.read(self.refs_dir, None) if previous is _UNREAD else previous)
-        entries = {}
-        chunks = {}
-        aliases: dict[str, str] = {}
-        alias_pairs: list[tuple[str, str]] = []
-        changed: list[str] = []  # entries whose state is not the one loaded (or new)
-        blobs = self._state_blobs
         lazy = self._is_lazy()
         keys = self.keys()
-        stored_aliases = self.aliases_by_key() if lazy else {}
-        for key in keys:
-            e = self._decoded.get(key) if lazy else self.entries[key]
-            blob = blobs.get(key)
-            is_changed = False
-            if e is None:  # never decoded: as loaded, so its stored state and aliases hold
-                assert blob is not None
-                entries[key] = blob
-                entry_aliases = stored_aliases.get(key, [])
-            else:
-                if blob is None:
-                    state = _entry_state(e)
-                    blob = marshal.dumps(state)
-                    loaded = self._loaded_blobs.get(key)
-                    # re-rendered but in the same state (marshal's bytes depend on how
-                    # objects are shared, so the states are compared, not the bytes)
-                    if loaded is None or (loaded != blob and marshal.loads(loaded) != state):
-                        changed.append(key)
-                        is_changed = True
-                entries[key] = blob
-                entry_aliases = e.aliases
-            if key in self._chunks:
-                chunks[key] = marshal.dumps(self._chunks[key])
-            elif key in self._chunk_blobs and not is_changed:  # a text is of the state it was rendered from
-                chunks[key] = self._chunk_blobs[key]
-            for a in entry_aliases:
-                aliases.setdefault(a, key)
-                alias_pairs.append((a, key))
+        blobs = self._state_blobs
+        # an entry with a stored state is as stored (a write drops the state of every entry
+        # it renders); the others are new or re-rendered: marshalled now, and compared with
+        # the state loaded (bytes first: equal states give equal bytes, see STATE_MARSHAL)
+        objects = self._decoded if lazy else self.entries  # never decoded: has its state
+        version, dumps, loads = parsed_cache.STATE_MARSHAL, marshal.dumps, marshal.loads
+        fresh = {key: dumps(_entry_state(objects[key]), version) for key in keys if key not in blobs}
+        loaded = self._loaded_blobs
+        changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
+                   if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
+        entries = {key: fresh.get(key) or blobs[key] for key in keys} if fresh else {key: blobs[key] for key in keys}
+        # each entry's texts: rendered in this run, or stored with the state they were of
+        own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
+        chunks = {key: dumps(own[key]) if key in own else stored[key] for key in keys
+                  if key in own or (key in stored and key not in moved)}
+        by_key = self.aliases_by_key()
+        alias_pairs = [(a, key) for key in keys if key in by_key for a in by_key[key]]
+        aliases: dict[str, str] = {}
+        for a, key in alias_pairs:
+            aliases.setdefault(a, key)
         memos = self._next_memo_generation(keys, changed)
         self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
         return {
             "fingerprint": self._fingerprint,
-            "meta": {
-                "issued_keys": sorted(self.issued_keys),
-                "problems": [(p.file, p.line, p.message) for p in self.problems],
-                "unparsed": list(self.unparsed), "preamble": list(self.preamble),
-                "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
-            },
+            "meta": self._cache_meta(),
             "keys": keys,
             "entries": entries,
             "chunks": chunks,
@@ -739,6 +723,41 @@ class Library:
             "aliases": aliases,
             "alias_pairs": alias_pairs,
         }
+
+    def _cache_meta(self) -> dict[str, Any]:
+        """The parsed-library cache's record of what is not an entry."""
+        return {
+            "issued_keys": sorted(self.issued_keys),
+            "problems": [(p.file, p.line, p.message) for p in self.problems],
+            "unparsed": list(self.unparsed), "preamble": list(self.preamble),
+            "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
+        }
+
+    def _remember_stored(self, data: dict[str, Any]) -> None:
+        """Note the cache this library was read from or just stored: what
+        :meth:`_stored_cache_holds` compares with after a write (with the cache file's
+        stat: another process may replace it meanwhile)."""
+        self.__dict__["_stored_as"] = (data["fingerprint"], data["keys"], data["meta"],
+                                       len(data["chunks"]) == len(data["keys"]),
+                                       stat_key(parsed_cache.cache_path(self.refs_dir)))
+
+    def _stored_cache_holds(self, fingerprint: tuple[Any, ...]) -> bool:
+        """Whether the cache stored for this library is still exactly what it would store
+        now: both files are the bytes it was stored for, every entry still has the state
+        stored (a write drops the state of every entry it renders), with each entry's
+        texts, and nothing else changed. A no-op ``sync`` then writes no 13 MB again."""
+        stored = self.__dict__.get("_stored_as")
+        if stored is None or stored[0] != fingerprint or fingerprint != self._fingerprint or not stored[3]:
+            return False
+        if stored[4] is None or stat_key(parsed_cache.cache_path(self.refs_dir)) != stored[4]:
+            return False  # replaced (or removed) by another process since: store this library's
+        keys = self.keys()
+        blobs = self._state_blobs
+        return (stored[1] == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
+                and not self._memo_log_full(keys) and self._cache_meta() == stored[2])
+
+    def _memo_log_full(self, keys: list[str]) -> bool:
+        return sum(len(k) for _t, k in self._memo_log) > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE))
 
     #: a memo generation's change log is folded into a new generation (every stored table
     #: read and written again once) when it names more entries than this, or this share
@@ -763,12 +782,12 @@ class Library:
             self._memos_pending = False
         elif changed:
             self._memo_log = [*self._memo_log, (os.urandom(8).hex(), changed)]
-        for key in changed:
-            self._drop_memos(key)
+        if self._memos or self._memo_raw:
+            for key in changed:
+                self._drop_memos(key)
         out: dict[str, Any] = {kind: {k: v for k, v in self._memos[kind].items() if k in keyset}
                                for kind in self._memos_dirty if kind in self._memos}
-        logged = sum(len(k) for _t, k in self._memo_log)
-        if logged > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE)):
+        if self._memo_log_full(keys):
             if len(set().union(*(k for _t, k in self._memo_log))) < len(keys):  # else nothing is left to carry
                 self._gather_memos()  # read now: the new generation carries them over
                 out.update(self._memo_raw)
@@ -914,10 +933,17 @@ class Library:
             bib_data, side_data = staged[bib], staged[side]
         else:
             bib_data, side_data = _read_pair(self.refs_dir)
-        self._fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        if self._stored_cache_holds(fingerprint):  # only values derived in this run to store
+            memos = self._next_memo_generation(self.keys(), [])
+            if memos and self._memo_base is not None:
+                parsed_cache.write_memos(self.refs_dir, self._memo_base, self._memo_log, memos)
+            return
+        self._fingerprint = fingerprint
         with collector_paused():
             data = self._cache_data()
-            parsed_cache.write(self.refs_dir, data)
+            if parsed_cache.write(self.refs_dir, data):
+                self._remember_stored(data)
         self._state_blobs = dict(data["entries"])
         self._loaded_ascii = self.ascii
 
