@@ -213,11 +213,11 @@ def test_a_write_that_changes_nothing_keeps_a_cache_equal_to_a_parse(tmp_path: P
     # a cold load stores no entry texts: its first write stores them, so the next one renders one entry
     shutil.rmtree(refs.parent / ".citekit")
     assert Library.load(refs).save() is False
-    from citekit.output import bibtex
+    from citekit.library import store
 
     rendered: list[str] = []
-    real = bibtex.entry_text
-    monkeypatch.setattr(bibtex, "entry_text", lambda entry, **kw: rendered.append(entry.key) or real(entry, **kw))
+    real = store._render_changed
+    monkeypatch.setattr(store, "_render_changed", lambda entry, *a: rendered.append(entry.key) or real(entry, *a))
     lib = Library.load(refs)
     lib.get("k007").tags_added = ["once"]
     lib.save()
