@@ -212,3 +212,19 @@ def test_non_ascii_tags_survive_a_hand_edit_in_ascii_mode(tmp_path):
     edited = Library.load(refs, use_cache=False).get("k")
     assert edited.tags == ["muon", "\u00dcbung"]
     assert edited.tags_removed == []
+
+
+def test_keywords_edited_in_ascii_mode_keep_their_non_ascii_tags(tmp_path):
+    refs = tmp_path / "refs"
+    lib = Library(refs_dir=refs)
+    lib.ascii = True
+    entry = Entry(key="k", entry_type="misc", origin="import", fields={"title": "T"})
+    entry.tags_added = ["muon", "\u00fcbung"]
+    lib.add(entry)
+    lib.save()
+    bib = refs / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace('{muon, {\\"u}bung}', '{muon, {\\"u}bung, new, {\\\'e}t{\\\'e}}'), encoding="utf-8")
+    assert bib.read_text(encoding="utf-8") != text
+    edited = Library.load(refs, use_cache=False).get("k")
+    assert edited.tags == ["muon", "new", "\u00e9t\u00e9", "\u00fcbung"]

@@ -1155,7 +1155,12 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
         return
     from .tags import tags_from_keywords
 
-    mine = set(tags_from_keywords(written or ""))
+    text = written or ""
+    if "\\" in text or "{" in text:  # the file's LaTeX (ASCII mode escapes non-ASCII tags): tags are text
+        from ..text import latex_to_text
+
+        text = latex_to_text(text, scripts=False)
+    mine = set(tags_from_keywords(text))
     current = set(entry.tags)
     added = set(entry.tags_added) | (mine - current)
     removed = (set(entry.tags_removed) | (current - mine)) - mine
