@@ -98,3 +98,29 @@ def test_a_declared_latin1_file_is_read_as_windows_1252(tmp_path: Path) -> None:
     path = tmp_path / "jabref.bib"
     path.write_bytes(b"% Encoding: ISO-8859-1\n\n@misc{a, title = {\x93Quoted\x94 caf\xe9}}\n")
     assert read_bib_file(path).entries[0].fields["title"] == "\u201cQuoted\u201d caf\u00e9"
+
+
+def test_identifiers_are_read_from_every_field_that_names_them() -> None:
+    from citekit.library.bibfile import ids_from_fields
+
+    def ids(**fields: str) -> dict[str, str | None]:
+        return ids_from_fields(fields).as_dict()
+
+    assert ids(doi="https://doi.org/10.1103/PhysRevB.1.2")["doi"] == "10.1103/physrevb.1.2"
+    assert ids(doi="10.48550/arXiv.2301.00001")["arxiv"] == "2301.00001"
+    assert ids(eprint="2301.00002v3", archiveprefix="arXiv")["arxiv"] == "2301.00002"
+    assert ids(eprint="2301.00002", eprinttype="pubmed")["arxiv"] is None
+    assert ids(arxivid="hep-th/9901001")["arxiv"] == "hep-th/9901001"
+    assert ids(url="https://openreview.net/forum?id=AbC_1x")["openreview"] == "AbC_1x"
+    assert ids(note="see \\url{https://dblp.org/rec/conf/icml/X25.html}")["dblp"] == "conf/icml/X25"
+    assert ids(howpublished="http://arxiv.org/abs/2301.00003v1")["arxiv"] == "2301.00003"
+    assert ids(biburl="https://doi.org/10.1000/XY", doi="10.2000/z")["doi"] == "10.2000/z"  # the doi field first
+    # "arXiv" written in a journal or note, in any case the pattern reads (its ignore-case
+    # i also matches the dotless ı and the dotted İ)
+    for journal in ("arXiv preprint arXiv:2301.00004", "ARXIV: 2301.00004", "ArXİv 2301.00004", "arxıv 2301.00004"):
+        assert ids(journal=journal)["arxiv"] == "2301.00004", journal
+    assert ids(journal="arXiv", note="arXiv:2301.00005")["arxiv"] == "2301.00005"
+    assert ids(journal="arXiv:2301.00006", eprint="2301.00007")["arxiv"] == "2301.00007"  # the eprint first
+    assert ids(journal="Physical Review B", note="no identifier here") == {
+        "doi": None, "arxiv": None, "openreview": None, "dblp": None}
+    assert ids(biburl="https://doi.org/10.1000/XY")["doi"] == "10.1000/xy"

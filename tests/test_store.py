@@ -169,3 +169,62 @@ def test_entry_type_changed_by_hand_survives(tmp_path):
     _sync_once(refs)
     assert Library.load(refs).entries[key].entry_type == "conference"
     assert f"@conference{{{key}," in bib.read_text(encoding="utf-8")
+
+
+def _edit_another_entry(refs) -> None:
+    """A hand edit elsewhere in library.bib: every entry is then compared with what citekit wrote."""
+    bib = refs / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8") + "\n@misc{by_hand,\n  title = {Mine},\n}\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+def test_a_value_made_safe_on_the_way_out_is_not_a_hand_edit(tmp_path, ascii):
+    """A value whose braces do not balance is written made safe; citekit remembers what it
+    wrote, so the next read takes no hand edit from it and writing again changes nothing."""
+    refs = tmp_path / "refs"
+    lib = Library(refs_dir=refs)
+    lib.ascii = ascii
+    lib.add(Entry(key="odd", entry_type="misc", origin="import",
+                  fields={"title": "Caf\u00e9 {open", "note": "a } b\n\nc", "year": "2020"}))
+    lib.save()
+    first = (refs / "library.yaml").read_bytes(), (refs / "library.bib").read_bytes()
+    again = Library.load(refs, use_cache=False)
+    assert again.save() is False
+    assert ((refs / "library.yaml").read_bytes(), (refs / "library.bib").read_bytes()) == first
+    _edit_another_entry(refs)
+    edited = Library.load(refs, use_cache=False)
+    assert edited.get("odd").hand == []
+    assert edited.get("odd").fields == lib.get("odd").fields
+
+
+def test_non_ascii_tags_survive_a_hand_edit_in_ascii_mode(tmp_path):
+    """In ASCII mode the keywords field holds tags escaped (``{\\"U}bung``); that is what
+    citekit wrote, not the user removing ``Übung``."""
+    refs = tmp_path / "refs"
+    lib = Library(refs_dir=refs)
+    lib.ascii = True
+    entry = Entry(key="k", entry_type="misc", origin="import", fields={"title": "T"})
+    entry.tags_added = ["muon", "\u00dcbung"]
+    lib.add(entry)
+    lib.save()
+    assert '{\\"U}bung' in (refs / "library.bib").read_text(encoding="utf-8")
+    _edit_another_entry(refs)
+    edited = Library.load(refs, use_cache=False).get("k")
+    assert edited.tags == ["muon", "\u00dcbung"]
+    assert edited.tags_removed == []
+
+
+def test_keywords_edited_in_ascii_mode_keep_their_non_ascii_tags(tmp_path):
+    refs = tmp_path / "refs"
+    lib = Library(refs_dir=refs)
+    lib.ascii = True
+    entry = Entry(key="k", entry_type="misc", origin="import", fields={"title": "T"})
+    entry.tags_added = ["muon", "\u00fcbung"]
+    lib.add(entry)
+    lib.save()
+    bib = refs / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace('{muon, {\\"u}bung}', '{muon, {\\"u}bung, new, {\\\'e}t{\\\'e}}'), encoding="utf-8")
+    assert bib.read_text(encoding="utf-8") != text
+    edited = Library.load(refs, use_cache=False).get("k")
+    assert edited.tags == ["muon", "new", "\u00e9t\u00e9", "\u00fcbung"]

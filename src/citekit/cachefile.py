@@ -39,6 +39,25 @@ def stat_key(path: Path) -> StatKey | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
+#: parts handed to one ``writev`` call (POSIX guarantees at least 16, Linux takes 1024)
+_BATCH = min(1024, os.sysconf("SC_IOV_MAX")) if hasattr(os, "sysconf") and "SC_IOV_MAX" in os.sysconf_names else 16
+
+
+def _write_all(fd: int, parts: list[bytes]) -> None:
+    """Write ``parts`` in order. The parsed-library cache hands over 14,000 blobs for a
+    7k library: one ``writev`` per thousand of them costs a third of a buffered file's
+    one call per blob (6 ms against 20 ms for 13 MB), and copies nothing beforehand."""
+    writev = getattr(os, "writev", None)
+    for at in range(0, len(parts), _BATCH):
+        batch = parts[at:at + _BATCH]
+        done = writev(fd, batch) if writev is not None else 0
+        if done == sum(map(len, batch)):
+            continue
+        rest = memoryview(b"".join(batch))[done:]  # a short write (or no writev): the rest in a loop
+        while rest:
+            rest = rest[os.write(fd, rest):]
+
+
 def replace_quietly(path: Path, data: bytes | list[bytes], *, make_folder: bool = True) -> bool:
     """Replace ``path`` with ``data`` atomically; False (and nothing left behind) on failure.
 
@@ -51,8 +70,8 @@ def replace_quietly(path: Path, data: bytes | list[bytes], *, make_folder: bool 
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.parent.is_dir():
             return False
-        with open(tmp, "wb") as handle:
-            handle.writelines([data] if isinstance(data, bytes) else data)
+        with open(tmp, "wb", buffering=0) as handle:
+            _write_all(handle.fileno(), [data] if isinstance(data, bytes) else data)
         os.replace(tmp, path)
         return True
     except OSError:

@@ -418,13 +418,35 @@ _URL = re.compile(r"https?://[^\s}]+")
 _ARXIV_IN_TEXT = re.compile(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", re.I)
 
 
+def _may_name_arxiv(lowered: str) -> bool:
+    """Whether :data:`_ARXIV_IN_TEXT` can match: it needs ``xiv`` in any case (its ignore-case
+    ``i`` also matches the dotless ``ı`` and the dotted ``İ``, lowered to ``i̇``)."""
+    return "xiv" in lowered or "x\u0131v" in lowered or "xi\u0307v" in lowered
+
+
 def ids_from_fields(fields: dict[str, str]) -> Ids:
     """Identifiers an entry reveals through doi/eprint/arxiv/url/openreview/biburl fields."""
     ids = Ids()
-    if fields.get("doi"):
-        ids.doi = normalize_doi(fields["doi"])
-    if ids.doi and ids.doi.startswith("10.48550/arxiv."):
-        ids.arxiv = normalize_arxiv(ids.doi)
+    doi = fields.get("doi")
+    if doi:
+        ids.doi = normalize_doi(doi)
+        if ids.doi and ids.doi.startswith("10.48550/arxiv."):
+            ids.arxiv = normalize_arxiv(ids.doi)
+    if not _MORE_ID_FIELDS.isdisjoint(fields):  # most entries have none of them
+        _ids_from_more_fields(fields, ids)
+    if not ids.arxiv:
+        text = fields.get("journal", "") + " " + fields.get("note", "")
+        m = _ARXIV_IN_TEXT.search(text) if _may_name_arxiv(text.lower()) else None
+        if m:
+            ids.arxiv = m.group(1)
+    return ids
+
+
+#: the fields other than ``doi`` an identifier is read from (``journal`` aside)
+_MORE_ID_FIELDS = frozenset({"eprint", "arxivid", "arxiv", "openreview", "url", "howpublished", "note", "biburl"})
+
+
+def _ids_from_more_fields(fields: dict[str, str], ids: Ids) -> None:
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").lower()
     if fields.get("eprint") and (prefix == "arxiv" or not prefix):
         ids.arxiv = ids.arxiv or normalize_arxiv(fields["eprint"])
@@ -434,7 +456,9 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
     if fields.get("openreview"):
         ids.openreview = normalize_openreview(fields["openreview"])
     for k in ("url", "howpublished", "note", "biburl"):
-        val = fields.get(k, "")
+        val = fields.get(k)
+        if not val or "http" not in val:  # (what _URL needs)
+            continue
         for url in _URL.findall(val.replace("\\url{", " ")):
             if "arxiv.org" in url:
                 ids.arxiv = ids.arxiv or normalize_arxiv(url)
@@ -444,7 +468,3 @@ def ids_from_fields(fields: dict[str, str]) -> Ids:
                 ids.dblp = ids.dblp or normalize_dblp(url)
             elif "doi.org" in url:
                 ids.doi = ids.doi or normalize_doi(url)
-    m = _ARXIV_IN_TEXT.search(fields.get("journal", "") + " " + fields.get("note", ""))
-    if m:
-        ids.arxiv = ids.arxiv or m.group(1)
-    return ids

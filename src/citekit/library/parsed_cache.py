@@ -11,7 +11,8 @@ are stored one blob each, with the exact text each contributed to the two files,
 
 The format is :mod:`marshal` of plain data (strings, numbers, lists, dicts): it loads an
 order of magnitude faster than YAML or JSON and builds no objects but those. A cache that
-cannot be read is ignored and rebuilt; it never decides anything on its own.
+cannot be read (damaged, of another format, its blob file missing or of another size than
+recorded) is ignored and rebuilt; it never decides anything on its own.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import weakref
 from array import array
 from collections.abc import Iterator, Mapping
 from contextlib import suppress
+from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,14 @@ from .. import cachefile
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
-FORMAT = 12  # bump when the stored shape changes
+FORMAT = 13  # bump when the stored shape changes
+
+#: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
+#: they meet twice, which depends on how objects happen to be shared in memory: the same
+#: state parsed and read back gives other bytes. Version 2 writes no such marks, so equal
+#: states give equal bytes, and a load of changed files (a hand edit) finds the thousands
+#: of entries still as stored by comparing bytes instead of decoding every stored state.
+STATE_MARSHAL = 2
 
 
 def cache_path(refs_dir: Path) -> Path:
@@ -66,10 +75,15 @@ class BlobFile:
     one at a time (``show`` reads two of 14,000) until :meth:`preload` reads it whole.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, size: int | None = None) -> None:
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         self._closer = weakref.finalize(self, os.close, self._fd)
         self._data: bytes | None = None
+        if size is not None and os.fstat(self._fd).st_size != size:
+            # cut short (blob files are not fsynced: a crash may leave one empty): the
+            # cache is unreadable, never half read
+            self._closer()
+            raise ValueError("the blob file is not the size its cache says")
 
     def read(self, start: int, end: int) -> bytes:
         if self._data is not None:
@@ -186,14 +200,10 @@ def _pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict
     for name, blobs in tables.items():
         if isinstance(blobs, BlobTable):
             blobs.preload()
-        marks = array("Q")
-        for key in keys:
-            marks.append(at)
-            blob = blobs.get(key)
-            if blob:
-                parts.append(blob)
-                at += len(blob)
-        marks.append(at)
+        row = list(map(blobs.get, keys, repeat(b"")))  # b"": a key without a blob, an empty span
+        marks = array("Q", accumulate(map(len, row), initial=at))
+        at = marks[-1]
+        parts.extend(filter(None, row))
         offsets[name] = marks.tobytes()
     return offsets, parts
 
@@ -218,7 +228,7 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
     if fingerprint is not None and data.get("fingerprint") != fingerprint:
         return None
     try:
-        source = BlobFile(blob_path(refs_dir, str(data["blobs"])))
+        source = BlobFile(blob_path(refs_dir, str(data["blobs"])), int(data["blob_size"]))
         keys, index = data["keys"], {}
         for name in PACKED:
             data[name] = BlobTable(keys, data[name], source, index)
@@ -409,8 +419,9 @@ def drop_memo(refs_dir: Path, kind: str) -> None:
         memo_path(refs_dir, kind).unlink()
 
 
-def write(refs_dir: Path, data: dict[str, Any]) -> None:
-    """Store a load; failures (read-only folder, full disk) only cost speed next time.
+def write(refs_dir: Path, data: dict[str, Any]) -> bool:
+    """Store a load; failures (read-only folder, full disk) only cost speed next time
+    (False: nothing was stored).
 
     ``data["memos"]`` (kind -> table), when present, goes to files of their own (see
     :func:`read_memo`), as of the last change of ``data["memo_log"]``; they are written
@@ -422,15 +433,17 @@ def write(refs_dir: Path, data: dict[str, Any]) -> None:
     offsets, parts = _pack(data["keys"], {name: data.pop(name, {}) for name in PACKED})
     token = os.urandom(8).hex()
     if not replace_quietly(blob_path(refs_dir, token), parts):
-        return
-    data.update(offsets, blobs=token)
-    _write(cache_path(refs_dir), data)
+        return False
+    data.update(offsets, blobs=token, blob_size=sum(map(len, parts)))
+    if not _write(cache_path(refs_dir), data):
+        return False
     for old in state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"):
         if old.name != blob_path(refs_dir, token).name:
             with suppress(OSError):  # a reader that opened it keeps reading it
                 old.unlink()
     with suppress(OSError):  # the single memo file of earlier versions
         (state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache").unlink()
+    return True
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -441,8 +454,8 @@ def _read(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("format") == FORMAT else None
 
 
-def _write(path: Path, data: dict[str, Any]) -> None:
-    replace_quietly(path, marshal.dumps({**data, "format": FORMAT}))
+def _write(path: Path, data: dict[str, Any]) -> bool:
+    return replace_quietly(path, marshal.dumps({**data, "format": FORMAT}))
 
 
 def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:

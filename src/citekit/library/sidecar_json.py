@@ -96,17 +96,30 @@ def record_text(key_text: str, meta: dict[str, Any]) -> str | None:
     single-quoted, see :func:`.sidecar_yaml.simple_keys`, else :func:`quoted_key`)."""
     if not meta or len(key_text) > _KEY_MAX:
         return None  # an empty record is ``{}`` in YAML, not an empty block
-    lines = [f"  {key_text}:"]
+    parts = [f"  {key_text}:"]
     try:
         for name in sorted(meta):
             value = meta[name]
-            if type(name) is not str or not _NAME.match(name) or not _plain(value):
+            if name not in _NAMES_SEEN:
+                if type(name) is not str or not _NAME.match(name):
+                    return None
+                _NAMES_SEEN.add(name)
+            if type(value) is str:
+                parts.append(f"    {name}: {_encode_str(value)}")
+            elif _plain(value):
+                parts.append(f"    {name}: {_encode(value)}")
+            else:
                 return None
-            lines.append(f"    {name}: {_encode(value)}")
     except (TypeError, ValueError, RecursionError):  # mixed key types; NaN; a list inside itself
         return None
-    text = "\n".join(lines) + "\n"
+    parts.append("")
+    text = "\n".join(parts)
     return _YAML_RAW.sub(_escaped, text) if _YAML_RAW.search(text) else text
+
+
+#: part names already checked against :data:`_NAME` (a record has a handful, always the same)
+_NAMES_SEEN: set[str] = set()
+_encode_str = json.encoder.encode_basestring
 
 
 def quoted_key(key: str) -> str:

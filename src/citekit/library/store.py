@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import cachefile
+from ..cachefile import stat_key
 from ..config import display_path
 from ..model import Entry, Ids, Location
 from . import parsed_cache
@@ -544,7 +545,8 @@ class Library:
             lib._fingerprint = fingerprint
             if use_cache:
                 data = lib._cache_data(stored)  # what did not change since that load holds
-                parsed_cache.write(refs, data)
+                if parsed_cache.write(refs, data):
+                    lib._remember_stored(data)
                 parsed_cache.remember_stat(refs, stats, after, fingerprint)
                 lib._state_blobs = data["entries"]  # what each entry was when loaded
                 lib._chunk_blobs = data["chunks"]  # the texts of the entries this parse left unchanged
@@ -657,6 +659,7 @@ class Library:
         lib._fingerprint = fingerprint
         lib._memo_base, lib._memo_log = data["memo_base"], data["memo_log"]
         lib._memos_pending = True  # read from their own file when first asked for
+        lib._remember_stored(data)
         return lib
 
     def _adopt_memo_generation(self, previous: dict[str, Any] | None) -> None:
@@ -684,52 +687,33 @@ class Library:
         load stored before, when the caller has read it already."""
         if self._memo_base is None and self._fingerprint is not None:
             self._adopt_memo_generation(parsed_cache.read(self.refs_dir, None) if previous is _UNREAD else previous)
-        entries = {}
-        chunks = {}
-        aliases: dict[str, str] = {}
-        alias_pairs: list[tuple[str, str]] = []
-        changed: list[str] = []  # entries whose state is not the one loaded (or new)
-        blobs = self._state_blobs
         lazy = self._is_lazy()
         keys = self.keys()
-        stored_aliases = self.aliases_by_key() if lazy else {}
-        for key in keys:
-            e = self._decoded.get(key) if lazy else self.entries[key]
-            blob = blobs.get(key)
-            is_changed = False
-            if e is None:  # never decoded: as loaded, so its stored state and aliases hold
-                assert blob is not None
-                entries[key] = blob
-                entry_aliases = stored_aliases.get(key, [])
-            else:
-                if blob is None:
-                    state = _entry_state(e)
-                    blob = marshal.dumps(state)
-                    loaded = self._loaded_blobs.get(key)
-                    # re-rendered but in the same state (marshal's bytes depend on how
-                    # objects are shared, so the states are compared, not the bytes)
-                    if loaded is None or (loaded != blob and marshal.loads(loaded) != state):
-                        changed.append(key)
-                        is_changed = True
-                entries[key] = blob
-                entry_aliases = e.aliases
-            if key in self._chunks:
-                chunks[key] = marshal.dumps(self._chunks[key])
-            elif key in self._chunk_blobs and not is_changed:  # a text is of the state it was rendered from
-                chunks[key] = self._chunk_blobs[key]
-            for a in entry_aliases:
-                aliases.setdefault(a, key)
-                alias_pairs.append((a, key))
+        blobs = self._state_blobs
+        # an entry with a stored state is as stored (a write drops the state of every entry
+        # it renders); the others are new or re-rendered: marshalled now, and compared with
+        # the state loaded (bytes first: equal states give equal bytes, see STATE_MARSHAL)
+        objects = self._decoded if lazy else self.entries  # never decoded: has its state
+        version, dumps, loads = parsed_cache.STATE_MARSHAL, marshal.dumps, marshal.loads
+        fresh = {key: dumps(_entry_state(objects[key]), version) for key in keys if key not in blobs}
+        loaded = self._loaded_blobs
+        changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
+                   if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
+        entries = {key: fresh.get(key) or blobs[key] for key in keys} if fresh else {key: blobs[key] for key in keys}
+        # each entry's texts: rendered in this run, or stored with the state they were of
+        own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
+        chunks = {key: dumps(own[key]) if key in own else stored[key] for key in keys
+                  if key in own or (key in stored and key not in moved)}
+        by_key = self.aliases_by_key()
+        alias_pairs = [(a, key) for key in keys if key in by_key for a in by_key[key]]
+        aliases: dict[str, str] = {}
+        for a, key in alias_pairs:
+            aliases.setdefault(a, key)
         memos = self._next_memo_generation(keys, changed)
         self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
         return {
             "fingerprint": self._fingerprint,
-            "meta": {
-                "issued_keys": sorted(self.issued_keys),
-                "problems": [(p.file, p.line, p.message) for p in self.problems],
-                "unparsed": list(self.unparsed), "preamble": list(self.preamble),
-                "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
-            },
+            "meta": self._cache_meta(),
             "keys": keys,
             "entries": entries,
             "chunks": chunks,
@@ -739,6 +723,41 @@ class Library:
             "aliases": aliases,
             "alias_pairs": alias_pairs,
         }
+
+    def _cache_meta(self) -> dict[str, Any]:
+        """The parsed-library cache's record of what is not an entry."""
+        return {
+            "issued_keys": sorted(self.issued_keys),
+            "problems": [(p.file, p.line, p.message) for p in self.problems],
+            "unparsed": list(self.unparsed), "preamble": list(self.preamble),
+            "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
+        }
+
+    def _remember_stored(self, data: dict[str, Any]) -> None:
+        """Note the cache this library was read from or just stored: what
+        :meth:`_stored_cache_holds` compares with after a write (with the cache file's
+        stat: another process may replace it meanwhile)."""
+        self.__dict__["_stored_as"] = (data["fingerprint"], data["keys"], data["meta"],
+                                       len(data["chunks"]) == len(data["keys"]),
+                                       stat_key(parsed_cache.cache_path(self.refs_dir)))
+
+    def _stored_cache_holds(self, fingerprint: tuple[Any, ...]) -> bool:
+        """Whether the cache stored for this library is still exactly what it would store
+        now: both files are the bytes it was stored for, every entry still has the state
+        stored (a write drops the state of every entry it renders), with each entry's
+        texts, and nothing else changed. A no-op ``sync`` then writes no 13 MB again."""
+        stored = self.__dict__.get("_stored_as")
+        if stored is None or stored[0] != fingerprint or fingerprint != self._fingerprint or not stored[3]:
+            return False
+        if stored[4] is None or stat_key(parsed_cache.cache_path(self.refs_dir)) != stored[4]:
+            return False  # replaced (or removed) by another process since: store this library's
+        keys = self.keys()
+        blobs = self._state_blobs
+        return (stored[1] == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
+                and not self._memo_log_full(keys) and self._cache_meta() == stored[2])
+
+    def _memo_log_full(self, keys: list[str]) -> bool:
+        return sum(len(k) for _t, k in self._memo_log) > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE))
 
     #: a memo generation's change log is folded into a new generation (every stored table
     #: read and written again once) when it names more entries than this, or this share
@@ -763,12 +782,12 @@ class Library:
             self._memos_pending = False
         elif changed:
             self._memo_log = [*self._memo_log, (os.urandom(8).hex(), changed)]
-        for key in changed:
-            self._drop_memos(key)
+        if self._memos or self._memo_raw:
+            for key in changed:
+                self._drop_memos(key)
         out: dict[str, Any] = {kind: {k: v for k, v in self._memos[kind].items() if k in keyset}
                                for kind in self._memos_dirty if kind in self._memos}
-        logged = sum(len(k) for _t, k in self._memo_log)
-        if logged > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE)):
+        if self._memo_log_full(keys):
             if len(set().union(*(k for _t, k in self._memo_log))) < len(keys):  # else nothing is left to carry
                 self._gather_memos()  # read now: the new generation carries them over
                 out.update(self._memo_raw)
@@ -815,7 +834,7 @@ class Library:
         never decoded are as loaded by definition: their stored texts are copied without
         decoding them (``tag`` decodes one entry of thousands).
         """
-        from ..output.bibtex import check_unique_keys, entry_text, render_entries, written_fields
+        from ..output.bibtex import check_unique_keys, render_entries
 
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
@@ -866,17 +885,9 @@ class Library:
             else:  # changed since the load: values derived from it no longer hold
                 self._drop_memos(entry.key)
             blobs.pop(key, None)
-            _as_the_file_names_it(entry)
-            out = written_entry(entry)
-            entry.generated = {**out.fields, TYPE_MARK: entry.entry_type}
-            # out's fields are already what entry_fields() would make of them: names as
-            # the file writes them (just above), keywords and ids from tags and aliases
-            written = written_fields(out, out.fields, ascii=self.ascii)
-            meta = _to_sidecar(entry, self.ascii)
             if block_of is None:
                 block_of = _sidecar_blocks()
-            rendered = (entry_text(out, ascii=self.ascii, written=written) + "\n", block_of(entry.key, meta))
-            _keep_as_read_back(entry, out, self.ascii, meta, written)
+            rendered = _render_changed(entry, self.ascii, block_of)
             chunks[entry.key] = rendered
             bib_parts.append(rendered[0])
             yaml_parts.append(rendered[1])
@@ -922,10 +933,17 @@ class Library:
             bib_data, side_data = staged[bib], staged[side]
         else:
             bib_data, side_data = _read_pair(self.refs_dir)
-        self._fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        if self._stored_cache_holds(fingerprint):  # only values derived in this run to store
+            memos = self._next_memo_generation(self.keys(), [])
+            if memos and self._memo_base is not None:
+                parsed_cache.write_memos(self.refs_dir, self._memo_base, self._memo_log, memos)
+            return
+        self._fingerprint = fingerprint
         with collector_paused():
             data = self._cache_data()
-            parsed_cache.write(self.refs_dir, data)
+            if parsed_cache.write(self.refs_dir, data):
+                self._remember_stored(data)
         self._state_blobs = dict(data["entries"])
         self._loaded_ascii = self.ascii
 
@@ -964,6 +982,35 @@ def read_entry(refs_dir: Path, key: str) -> Entry | None:
 
 # ---- helpers ---------------------------------------------------------------------------
 
+def _render_changed(entry: Entry, ascii: bool, block_of: Callable[[str, dict[str, Any]], str]) -> tuple[str, str]:
+    """An entry's texts in ``library.bib`` and in the sidecar, and the entry made what the
+    next read of both gives back (what :meth:`Library.render_files` does for an entry that
+    changed since the load: every entry of an import)."""
+    from ..output.bibtex import cleaned_value, fields_as_written, with_ordered_field, written_text
+
+    _as_the_file_names_it(entry)
+    # as written_entry() makes them: the own fields (names already as the file writes
+    # them and in its order, just above) and the derived ones, each put in its place
+    fields = dict(entry.fields)
+    ordered = list(fields.items())
+    keep_empty = entry.origin != "notes"
+    for name, value in _derived_fields(entry).items():
+        fields[name] = value
+        with_ordered_field(ordered, name, value, keep_empty=keep_empty)
+    generated = {**fields, TYPE_MARK: entry.entry_type}
+    written = fields_as_written(entry.key, ordered, ascii=ascii)
+    for name, value, held, macro in written:
+        if not macro and held != value and not _same_value(value, held):
+            # made safe on the way out (unbalanced braces): what the file holds is what
+            # citekit wrote, so the next read sees no hand edit in it
+            generated[name] = held if not ascii else cleaned_value(value)
+    entry.generated = generated
+    meta = _to_sidecar(entry, ascii)
+    rendered = (written_text(entry.key, entry.entry_type, written) + "\n", block_of(entry.key, meta))
+    _keep_as_read_back(entry, generated, meta, written)
+    return rendered
+
+
 def _as_the_file_names_it(entry: Entry) -> None:
     """Type and field names as ``library.bib`` writes them (lower case, trimmed, fields in
     the file's order, derived fields left to the tags and aliases they come from), before
@@ -972,23 +1019,40 @@ def _as_the_file_names_it(entry: Entry) -> None:
     from ..output.bibtex import ordered_fields
 
     entry.entry_type = entry.entry_type.strip().lower()
-    own = {k: v for k, v in entry.fields.items() if k.strip().lower() not in DERIVED_FIELDS}
+    own = entry.fields
+    if _names_derived(tuple(own)):
+        own = {k: v for k, v in own.items() if k.strip().lower() not in DERIVED_FIELDS}
     named = dict(ordered_fields(own, keep_empty=entry.origin != "notes"))
     if named != entry.fields or list(named) != list(entry.fields):
         entry.fields = named
 
 
-def _keep_as_read_back(entry: Entry, out: Entry, ascii: bool, meta: dict[str, Any],
+def _names_derived(names: tuple[str, ...]) -> bool:
+    """Whether any of these field names is a derived field's, as the file writes it
+    (remembered per set of names: a library repeats a few dozen)."""
+    derived = _DERIVED_AMONG.get(names)
+    if derived is None:
+        derived = any(name.strip().lower() in DERIVED_FIELDS for name in names)
+        if len(_DERIVED_AMONG) > 4096:
+            _DERIVED_AMONG.clear()
+        _DERIVED_AMONG[names] = derived
+    return derived
+
+
+_DERIVED_AMONG: dict[tuple[str, ...], bool] = {}
+
+
+def _keep_as_read_back(entry: Entry, generated: dict[str, str], meta: dict[str, Any],
                        written: list[tuple[str, str, str, bool]]) -> None:
-    """Make ``entry`` (just written as ``out``) what the next read of both files builds:
+    """Make ``entry`` (just written, remembering ``generated``) what the next read of both files builds:
     the sidecar's view through the same conversion a load applies (sorted lists, hashed
     copies, mappings in key order as YAML writes them) and the fields as
     :func:`_as_read_back` gives them. The object itself is kept: callers hold it."""
     # only the versions' records can hold mappings in another order than YAML's:
     # _to_sidecar already sorts the rest, and ids are read by name
     values = _sidecar_values({**meta, "versions": _yaml_order(meta["versions"])} if "versions" in meta else meta)
-    values["entry_type"] = out.entry_type.strip().lower()
-    values["fields"] = _as_read_back(out, ascii, written, meta.get("generated_hash") or {})
+    values["entry_type"] = entry.entry_type.strip().lower()
+    values["fields"] = _as_read_back(generated, written, meta.get("generated_hash") or {})
     entry.__dict__.update(values)
 
 
@@ -1001,22 +1065,21 @@ def _yaml_order(value: Any) -> Any:
     return value
 
 
-def _as_read_back(out: Entry, ascii: bool, written: list[tuple[str, str, str, bool]],
+def _as_read_back(generated: Mapping[str, str], written: list[tuple[str, str, str, bool]],
                   hashed: Collection[str]) -> dict[str, str]:
-    """The fields a read of ``library.bib`` gives back for an entry written as ``out``
-    (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
+    """The fields a read of ``library.bib`` gives back for an entry written remembering
+    ``generated`` (see :func:`_absorb_bib`): names in lower case and in the file's order, derived fields
     left out, and a value the file spells otherwise (a month macro, an escaped or cleaned
     value) as the file spells it unless the sidecar's copy stands for it. The entry keeps
     these after a write, so what the cache holds equals what the next read would build,
     and every command prints the same whether or not it was read from the cache.
     ``hashed``: the fields the sidecar keeps only a hash of (its ``generated_hash``)."""
-    generated = out.fields
     fields: dict[str, str] = {}
     for name, _value, held, _macro in written:
         if name in DERIVED_FIELDS:
             continue
         own = generated.get(name)
-        keep = own is not None and name not in hashed and _same_value(own, held)
+        keep = own is not None and name not in hashed and (own == held or _same_value(own, held))
         fields[name] = own if keep else held
     return fields
 
@@ -1027,16 +1090,25 @@ def written_entry(entry: Entry) -> Entry:
     ``keywords`` comes from the effective tags and ``ids`` from the aliases, so tags and
     old keys are visible to BibTeX users and to biblatex (which resolves ``ids``).
     """
-    from ..output.bibtex import alias_value
-
     fields = {k: v for k, v in entry.fields.items() if k not in DERIVED_FIELDS}
-    if entry.tags:
-        fields["keywords"] = ", ".join(entry.tags)
-    if entry.aliases:
-        fields["ids"] = alias_value(sorted(entry.aliases))  # as the file will hold it
+    fields.update(_derived_fields(entry))
     out = Entry(key=entry.key, entry_type=entry.entry_type, fields=fields, origin=entry.origin)
     out.aliases = list(entry.aliases)
     return out
+
+
+def _derived_fields(entry: Entry) -> dict[str, str]:
+    """``keywords`` from the effective tags and ``ids`` from the aliases (as the file will
+    hold them), when there are any."""
+    from ..output.bibtex import alias_value
+
+    derived = {}
+    tags = entry.tags
+    if tags:
+        derived["keywords"] = ", ".join(tags)
+    if entry.aliases:
+        derived["ids"] = alias_value(sorted(entry.aliases))
+    return derived
 
 
 def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: bool = False) -> None:
@@ -1077,12 +1149,18 @@ def _absorb_bib(entry: Entry, bib_entry: Entry, *, managed: bool, untouched: boo
 
 
 def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -> None:
-    """Keywords edited in library.bib become manual tag additions/removals."""
-    if _norm(written or "") == _norm(generated or ""):
+    """Keywords edited in library.bib become manual tag additions/removals (keywords as
+    citekit wrote them, escaped in ASCII mode included, are no edit)."""
+    if _norm(written or "") == _norm(generated or "") or (written and generated and _same_value(generated, written)):
         return
     from .tags import tags_from_keywords
 
-    mine = set(tags_from_keywords(written or ""))
+    text = written or ""
+    if "\\" in text or "{" in text:  # the file's LaTeX (ASCII mode escapes non-ASCII tags): tags are text
+        from ..text import latex_to_text
+
+        text = latex_to_text(text, scripts=False)
+    mine = set(tags_from_keywords(text))
     current = set(entry.tags)
     added = set(entry.tags_added) | (mine - current)
     removed = (set(entry.tags_removed) | (current - mine)) - mine
@@ -1144,7 +1222,11 @@ HASH_MARK = "\x00sha256:"
 
 
 def _digest(value: str) -> str:
-    return HASH_MARK + cachefile.sha256(_norm(value).encode("utf-8")).hexdigest()[:20]
+    return HASH_MARK + _hex_digest(_norm(value))
+
+
+def _hex_digest(value: str) -> str:
+    return cachefile.sha256(value.encode("utf-8")).hexdigest()[:20]
 
 
 def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
@@ -1153,32 +1235,36 @@ def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
     ids = {scheme: value for scheme, value in e.ids.as_dict().items() if value is not None}
     if ids:
         out["ids"] = ids
-    tags = {name: sorted(values) for name, values in
-            (("added", e.tags_added), ("auto", e.tags_auto), ("removed", e.tags_removed)) if values}
-    if tags:
-        out["tags"] = tags
+    if e.tags_added or e.tags_auto or e.tags_removed:
+        out["tags"] = {name: sorted(values) for name, values in
+                       (("added", e.tags_added), ("auto", e.tags_auto), ("removed", e.tags_removed)) if values}
     if e.mentions:
         out["mentions"] = [str(m) for m in e.mentions]
     kept: dict[str, str] = {}
     hashed: dict[str, str] = {}
     for k, v in sorted(e.generated.items()):
         if _by_hash(k, v, ascii):
-            hashed[k] = _digest(v)[len(HASH_MARK):]
+            hashed[k] = _hex_digest(v)  # (as _digest: a value kept by hash has no runs of spaces)
         else:
             kept[k] = v
     out["generated"] = kept
     if hashed:
         out["generated_hash"] = hashed
-    optional = {
-        "summary": e.summary,
-        "abstract": e.abstract,
-        "aliases": sorted(e.aliases),
-        "versions": e.versions,
-        "provenance": dict(sorted(e.provenance.items())),
-        "hand": sorted(e.hand),
-        "reason": e.reason,
-    }
-    out.update({k: v for k, v in optional.items() if v})
+    # the optional parts, when not empty
+    if e.summary:
+        out["summary"] = e.summary
+    if e.abstract:
+        out["abstract"] = e.abstract
+    if e.aliases:
+        out["aliases"] = sorted(e.aliases)
+    if e.versions:
+        out["versions"] = e.versions
+    if e.provenance:
+        out["provenance"] = dict(sorted(e.provenance.items()))
+    if e.hand:
+        out["hand"] = sorted(e.hand)
+    if e.reason:
+        out["reason"] = e.reason
     return out
 
 

@@ -13,6 +13,7 @@ value read back is the value written), except a month, written as its bare macro
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from typing import Iterable, Mapping
@@ -111,6 +112,8 @@ def ordered_fields(fields: Mapping[str, str], *, keep_empty: bool = False) -> li
 
 
 _RANK = {name: i for i, name in enumerate(FIELD_ORDER)}
+#: a field name's padding up to :data:`VALUE_COLUMN`, for the names of :data:`FIELD_ORDER`
+_PADS = {name: " " * max(VALUE_COLUMN - len(name) - 3, 0) for name in FIELD_ORDER}
 #: field names as a mapping holds them -> (position, written name) in the written order;
 #: () when two names fold to one (which one is kept then depends on the values)
 _PLANS: dict[tuple[str, ...], tuple[tuple[int, str], ...]] = {}
@@ -118,6 +121,16 @@ _PLANS: dict[tuple[str, ...], tuple[tuple[int, str], ...]] = {}
 
 def _field_rank(item: tuple[str, str]) -> tuple[int, str]:
     return _RANK.get(item[0], len(_RANK)), item[0]
+
+
+def with_ordered_field(ordered: list[tuple[str, str]], name: str, value: str, *,
+                       keep_empty: bool = False) -> None:
+    """Put a field into :func:`ordered_fields`' result (which lacks its name) where
+    :func:`ordered_fields` would have put it: an entry's own fields are ordered once, and
+    the derived ``keywords`` and ``ids`` join them without ordering all of them again."""
+    text = value.strip()
+    if text or keep_empty:
+        bisect.insort(ordered, (name, text), key=_field_rank)
 
 
 def _order_plan(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
@@ -206,20 +219,36 @@ def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
     return value
 
 
+def cleaned_value(value: str) -> str:
+    """What ``library.bib`` holds for ``value`` in UTF-8: white space folded and unbalanced
+    braces made safe (:func:`_field_value` without its warning, which was given when the
+    value was written)."""
+    value = " ".join(value.split())
+    return value if braces_balanced(value) else sanitize(value)
+
+
 def entry_text(entry: Entry, fields: Mapping[str, str] | None = None, *, ascii: bool = False,
                written: list[tuple[str, str, str, bool]] | None = None) -> str:
     """One entry as BibTeX text: two-space indent, values from :data:`VALUE_COLUMN`, every
     value braced except a month macro, a trailing comma. ``written``: what
     :func:`written_fields` gave for this entry, when the caller needs it too."""
-    check_key(entry.key)
-    entry_type = entry.entry_type.strip().lower()
-    if not _TYPE_RE.match(entry_type):
-        raise ValueError(f"entry {entry.key}: type {entry.entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
-    lines = [f"@{entry_type}{{{entry.key},"]
-    for name, _value, held, macro in written if written is not None else written_fields(entry, fields, ascii=ascii):
-        pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
-        text = held if macro else "{" + held + "}"
-        lines.append(f"  {name}{pad} = {text},")
+    if written is None:
+        written = written_fields(entry, fields, ascii=ascii)
+    return written_text(entry.key, entry.entry_type, written)
+
+
+def written_text(key: str, entry_type: str, written: list[tuple[str, str, str, bool]]) -> str:
+    """The text of one entry from its key, type and :func:`written_fields`."""
+    check_key(key)
+    written_type = entry_type.strip().lower()
+    if not _TYPE_RE.match(written_type):
+        raise ValueError(f"entry {key}: type {entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
+    lines = [f"@{written_type}{{{key},"]
+    for name, _value, held, macro in written:
+        pad = _PADS.get(name)
+        if pad is None:
+            pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
+        lines.append(f"  {name}{pad} = {held}," if macro else f"  {name}{pad} = {{{held}}},")
     lines.append("}")
     return "\n".join(lines)
 
@@ -229,11 +258,29 @@ def written_fields(entry: Entry, fields: Mapping[str, str] | None = None, *,
     """(name, value, what the file holds, is a macro) for each field :func:`entry_text`
     writes, in its order: the text between the braces, or a month macro's name. What a
     read of the file gives back, so the store can keep an entry as the next read sees it."""
-    keep_empty = entry.origin != "notes"
+    ordered = ordered_fields(fields if fields is not None else entry_fields(entry), keep_empty=entry.origin != "notes")
+    return fields_as_written(entry.key, ordered, ascii=ascii)
+
+
+def fields_as_written(key: str, ordered: Iterable[tuple[str, str]], *,
+                      ascii: bool) -> list[tuple[str, str, str, bool]]:
+    """:func:`written_fields` of the entry ``key`` from its :func:`ordered_fields`. A value
+    with single spaces, no braces and nothing to escape is held as it is (most values):
+    only the others go through :func:`_field_value`, which would leave it so."""
     out = []
-    for name, value in ordered_fields(fields if fields is not None else entry_fields(entry), keep_empty=keep_empty):
-        macro = month_macro(value) if name == "month" else None
-        out.append((name, value, macro or _field_value(entry.key, name, value, ascii=ascii), macro is not None))
+    for name, value in ordered:
+        if name == "month":
+            macro = month_macro(value)
+            if macro is not None:
+                out.append((name, value, macro, True))
+                continue
+        # (no other white space than single spaces: str.split's white space is all
+        # non-printable but the space, and ordered_fields stripped the ends)
+        if ("{" in value or "}" in value or "  " in value or not value.isprintable()
+                or (ascii and not value.isascii())):
+            out.append((name, value, _field_value(key, name, value, ascii=ascii), False))
+        else:
+            out.append((name, value, value, False))
     return out
 
 
