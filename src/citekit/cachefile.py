@@ -12,8 +12,21 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 StatKey = tuple[int, int, int, int]
+
+
+def sha256(data: bytes = b"") -> Any:
+    """``hashlib.sha256(data)``, importing hashlib on the first hash. A warm read-only
+    command hashes nothing (files are known by their stat), and importing hashlib, which
+    sets up OpenSSL, cost it 3 ms. Call it as ``cachefile.sha256``: after the first call
+    that name is hashlib's own function, with nothing in between."""
+    global sha256
+    import hashlib
+
+    sha256 = hashlib.sha256
+    return sha256(data)
 
 
 def stat_key(path: Path) -> StatKey | None:

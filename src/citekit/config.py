@@ -116,14 +116,13 @@ class _ParsedConfig:
     """
 
     def __init__(self, root: Path, raw: bytes) -> None:
-        import hashlib
-
         from . import __version__
 
         self.path = Path(os.environ.get("CITEKIT_CACHE_DIR") or root / ".citekit") / "config.cache"
         here = Path(__file__).parent
         code = tuple(stat_key(here / name) for name in ("config.py", "config_schema.py"))
-        self.key = (__version__, code, hashlib.sha256(raw).hexdigest())
+        # the file's bytes themselves (a few KB), not their hash: no hashlib at start-up
+        self.key = (__version__, code, raw)
 
     def read(self) -> dict[str, Any] | None:
         import marshal

@@ -9,8 +9,11 @@ other stage, which keeps the data flow one-way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .model_resolve import Candidate, Mention, Work
 
 #: Status of a work in the library.
 #: ``resolved``: metadata confirmed by an online source.
@@ -105,81 +108,6 @@ class Location:
 
 
 @dataclass
-class Mention:
-    """What the notes say about one paper, before any lookup.
-
-    ``kind`` is ``titled`` (a title line, maybe with labelled details), ``url`` (a bare
-    paper URL with no title), or ``abstract`` (a paragraph of abstract text, no title).
-    """
-
-    kind: Literal["titled", "url", "abstract"]
-    location: Location
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)  # raw strings as written
-    authors_incomplete: bool = False  # the notes wrote "et al." / "others": the list is partial
-    urls: list[str] = field(default_factory=list)  # paper URLs (poster/oral, openreview, arxiv, doi)
-    links: dict[str, str] = field(default_factory=dict)  # project/code/slides pages by label
-    summary: str | None = None
-    abstract: str | None = None
-    hints: list[str] = field(default_factory=list)  # method names the text introduces
-    venue: str | None = None  # short venue, e.g. "ICML"
-    year: int | None = None
-    ids: Ids = field(default_factory=Ids)  # identifiers read from URLs
-    pins: Ids = field(default_factory=Ids)  # identifiers the user pinned explicitly
-    hashtags: list[str] = field(default_factory=list)
-    section: str | None = None  # nearest heading, for tag mapping
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["location"] = {"file": self.location.file, "line": self.location.line}
-        return d
-
-
-@dataclass
-class Candidate:
-    """One record a source returned, normalized to what citekit needs.
-
-    ``stage`` drives the version precedence; ``venue`` is short (``ICML 2026``),
-    ``container`` the long booktitle/journal name.
-    """
-
-    source: str  # openreview | crossref | dblp | arxiv | notes
-    id: str  # the source's own id for this record
-    title: str
-    authors: list[Person] = field(default_factory=list)
-    year: int | None = None
-    venue: str | None = None
-    container: str | None = None
-    entry_type: str = "misc"  # inproceedings | article | misc
-    stage: str = "preprint"
-    ids: Ids = field(default_factory=Ids)
-    abstract: str | None = None
-    url: str | None = None
-    extra: dict[str, str] = field(default_factory=dict)  # volume, pages, publisher, month, ...
-    score: float = 0.0  # set by matching
-    raw: Any = None  # the payload, for provenance and debugging
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("raw", None)
-        d["authors"] = [p.display() or p.raw for p in self.authors]
-        return d
-
-
-@dataclass
-class Work:
-    """One paper as resolution sees it: every version found, the chosen one, and why."""
-
-    mentions: list[Mention]
-    chosen: Candidate | None = None
-    versions: list[Candidate] = field(default_factory=list)
-    status: str = "notes-only"
-    score: float = 0.0
-    reason: str = ""  # why not resolved, or how resolved
-    runners_up: list[Candidate] = field(default_factory=list)
-
-
-@dataclass
 class Entry:
     """One entry of the library: the BibTeX fields plus everything BibTeX cannot hold.
 
@@ -222,3 +150,17 @@ class Entry:
     def year(self) -> int | None:
         y = self.fields.get("year", "")
         return int(y) if y.isdigit() else None
+
+
+#: defined in :mod:`citekit.model_resolve` and imported from there on first use: making a
+#: dataclass costs about 1 ms, and the daily read-only commands (``list``, ``show``,
+#: ``export``...) never meet a mention, a candidate or a work
+_RESOLUTION = frozenset({"Mention", "Candidate", "Work"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RESOLUTION:
+        from . import model_resolve
+
+        return getattr(model_resolve, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,7 +40,7 @@ from rapidfuzz import fuzz
 from . import venues
 from .ids import ARXIV_DOI_PREFIX, normalize_arxiv
 from .model import Candidate, Entry
-from .names import family_key, name_tokens, parse_name
+from .names import family_key, name_tokens, parse_name, split_name_list
 from .text import STOPWORDS, delatex, normalize_title
 
 # ---- precedence of versions -----------------------------------------------------------------
@@ -227,11 +227,9 @@ def author_of(raw: str) -> Author | None:
 
 def parse_authors(value: str) -> tuple[list[Author], bool]:
     """Authors of a BibTeX ``author`` field, and whether the list ends in ``and others``."""
-    from bibtexparser.middlewares.names import split_multiple_persons_names
-
     authors: list[Author] = []
     truncated = False
-    for raw in split_multiple_persons_names(value or ""):
+    for raw in split_name_list(value or ""):
         if raw.strip().lower() in ("others", "et al.", "et al"):
             truncated = True
             continue

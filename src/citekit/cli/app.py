@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import errno
 import importlib
-import json
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -333,4 +332,6 @@ def warn(message: str) -> None:
 
 
 def print_json(data: Any) -> None:
+    import json  # here: most commands print text, and json is 1.5 ms of start-up
+
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False))

@@ -11,13 +11,12 @@ commit journal reads through it (:func:`read_view`), so it never sees half a swi
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import cachefile
 from .errors import WriteFailed
 
 JOURNAL_NAME = ".citekit-journal"
@@ -56,6 +55,8 @@ def _write_durably(path: Path, data: bytes, mode: int | None = None) -> None:
 
 def _write_journal(refs_dir: Path, record: dict) -> None:
     """Replace the journal in one rename (its own temporary has a fixed, known name)."""
+    import json  # here, as in read_journal: a command that only reads has no journal
+
     path = journal_path(refs_dir)
     tmp = path.with_name(path.name + ".tmp")
     _write_durably(tmp, json.dumps(record, sort_keys=True).encode("utf-8"))
@@ -108,7 +109,7 @@ class Transaction:
             for folder in {t.parent for t, _ in pairs}:
                 _fsync_dir(folder)
             record = {"state": "commit", "files": [
-                {"target": str(t), "temp": str(tmp), "sha256": hashlib.sha256(changes[t]).hexdigest()}
+                {"target": str(t), "temp": str(tmp), "sha256": cachefile.sha256(changes[t]).hexdigest()}
                 for t, tmp in pairs]}
             _write_journal(refs, record)  # the commit point
         except OSError as exc:
@@ -159,8 +160,14 @@ def read_journal(refs_dir: Path) -> dict | None:
     """The journal left by an interrupted command, or None. A damaged one counts as none
     (it is replaced in one rename, so damage means it was never the commit point)."""
     try:
-        data = json.loads(journal_path(refs_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = journal_path(refs_dir).read_text(encoding="utf-8")
+    except (OSError, ValueError):  # ValueError: not UTF-8
+        return None
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
         return None
     if not isinstance(data, dict) or data.get("state") not in ("prepare", "commit"):
         return None
@@ -198,7 +205,7 @@ def recover(refs_dir: Path) -> list[str]:
 
 def _temp_ok(item: dict) -> bool:
     try:
-        return hashlib.sha256(Path(item["temp"]).read_bytes()).hexdigest() == item.get("sha256")
+        return cachefile.sha256(Path(item["temp"]).read_bytes()).hexdigest() == item.get("sha256")
     except OSError:
         return False
 

@@ -11,16 +11,11 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 
-from bibtexparser.middlewares.names import split_multiple_persons_names
-
 from ..config import DEFAULT_KEY_FORMULA
 from ..model import Entry
+from ..names import split_name_list
 from ..venues import short_from_long
 from ..text import delatex, first_significant_word, fold, title_tokens
-
-from ..config_schema import KEY_PLACEHOLDERS
-
-_FIELDS = set(KEY_PLACEHOLDERS)
 
 
 class KeyFormulaError(ValueError):
@@ -28,11 +23,14 @@ class KeyFormulaError(ValueError):
 
 
 def validate_formula(formula: str) -> None:
+    # the schema module is imported only when a key is made (an import keeping its keys makes none)
+    from ..config_schema import KEY_PLACEHOLDERS
+
     names = {name for _, name, _, _ in string.Formatter().parse(formula) if name}
-    unknown = names - _FIELDS
+    unknown = names - set(KEY_PLACEHOLDERS)
     if unknown:
         raise KeyFormulaError(
-            f"unknown placeholder(s) {sorted(unknown)} in key formula {formula!r}; use {sorted(_FIELDS)}"
+            f"unknown placeholder(s) {sorted(unknown)} in key formula {formula!r}; use {sorted(KEY_PLACEHOLDERS)}"
         )
 
 
@@ -44,7 +42,7 @@ def first_author_family(author_field: str) -> str:
     """Family name of the first author of a BibTeX ``author`` value, as ASCII letters."""
     if not author_field.strip():
         return ""
-    first = split_multiple_persons_names(author_field.strip())[0].strip()
+    first = split_name_list(author_field.strip())[0].strip()
     if first.startswith("{") and first.endswith("}"):
         return _ascii_word(first)  # corporate author
     if "," in first:
@@ -59,7 +57,7 @@ def key_parts(fields: Mapping[str, str]) -> dict[str, str]:
     # "Step-Size Stability" → "stepsize": a hyphenated compound is one word in a key
     title = re.sub(r"(?<=\w)-(?=\w)", "", fields.get("title", ""))
     words = title_tokens(title)
-    authors = split_multiple_persons_names(fields["author"].strip()) if fields.get("author", "").strip() else []
+    authors = split_name_list(fields["author"].strip()) if fields.get("author", "").strip() else []
     year = re.sub(r"\D", "", fields.get("year", ""))[:4]
     container = fields.get("booktitle") or fields.get("journal") or ""
     venue = (short_from_long(container) or "").lower() or _ascii_word(container)[:12]

@@ -9,7 +9,6 @@ control).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterator
@@ -51,6 +50,8 @@ def _wait_seconds() -> float:
 
 def holder(refs_dir: Path) -> dict | None:
     """What the lock's info file says about its holder (may be stale: see :func:`is_stale`)."""
+    import json  # here: a command that only reads never asks who holds the lock
+
     try:
         data = json.loads(Path(str(lock_path(refs_dir)) + ".info").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -114,6 +115,8 @@ class ProjectLock:
                 "Run this command again when it has finished (readers such as `list` work meanwhile)."
             ) from None
         self._lock = lock
+        import json
+
         info = {"command": self.command, "pid": os.getpid(), "since": time.time()}
         info_path = Path(str(path) + ".info")
         with suppress(OSError):

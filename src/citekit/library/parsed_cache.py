@@ -17,7 +17,6 @@ recorded) is ignored and rebuilt; it never decides anything on its own.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import operator
 import os
@@ -30,6 +29,7 @@ from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Any
 
+from .. import cachefile
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
@@ -55,7 +55,7 @@ def file_key(data: bytes | None) -> tuple[Any, ...]:
     (reading and hashing 8 MB takes 20 ms; parsing them seconds)."""
     if data is None:
         return (None,)
-    return (len(data), hashlib.sha256(data).hexdigest())
+    return (len(data), cachefile.sha256(data).hexdigest())
 
 
 def fingerprint(bib_data: bytes | None, side_data: bytes | None) -> tuple[Any, ...]:

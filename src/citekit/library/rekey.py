@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from ..output.texscan import group_end, skip_space
 from .journal import Transaction
 from .store import atomic_write
@@ -39,6 +37,8 @@ def read_key_map(path: Path) -> dict[str, str]:
     path = Path(path)
     if not path.exists():
         return {}
+    import yaml  # here, not at the top: an import with no renames never reads YAML
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
@@ -77,6 +77,8 @@ def write_key_map(path: Path, mapping: Mapping[str, str], txn: Transaction | Non
 
     With ``txn`` it is switched in together with the library that the renames belong to.
     """
+    import yaml
+
     body = yaml.safe_dump(dict(sorted(mapping.items(), key=lambda kv: kv[0].lower())),
                           allow_unicode=True, sort_keys=False, default_flow_style=False)
     text = KEYMAP_HEADER + (body if mapping else "{}\n")

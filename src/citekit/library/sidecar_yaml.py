@@ -37,7 +37,10 @@ _SHORT = 40
 # Characters a scalar written here may hold: libyaml's printable set (no tab, no control
 # character, no BOM, nothing beyond the BMP) minus its line breaks (U+2028, U+2029; U+0085
 # is not printable). Any other character means quoting rules this module does not copy.
-_UNSUPPORTED = re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+# Written as the set of the other characters, not as a negated class of these: the same
+# characters (the tests check every code point), but compiled in 0.1 ms instead of 7 ms,
+# which every write paid at start-up.
+_UNSUPPORTED = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
 # Why libyaml refuses a plain scalar in block context (``block_indicators``, leading or
 # trailing space), for strings without breaks or special characters.
 _NOT_PLAIN = re.compile(r"^(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[?:-](?: |$)| )|:(?: |$)| #| $")

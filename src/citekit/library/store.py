@@ -11,7 +11,6 @@ and fields in a fixed order, so an unchanged library is rewritten byte for byte.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import operator
 import os
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import cachefile
 from ..cachefile import stat_key
 from ..config import display_path
 from ..model import Entry, Ids, Location
@@ -75,7 +75,7 @@ CHECKSUM_MARK = "% citekit-checksum: "
 
 
 def _checksum(body: str) -> str:
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+    return cachefile.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
 def _checksum_ok(text: str) -> bool:
@@ -1226,7 +1226,7 @@ def _digest(value: str) -> str:
 
 
 def _hex_digest(value: str) -> str:
-    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:20]
+    return cachefile.sha256(value.encode("utf-8")).hexdigest()[:20]
 
 
 def _to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:

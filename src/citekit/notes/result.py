@@ -7,8 +7,10 @@ others; the command line prints them after the results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..model import Mention
+if TYPE_CHECKING:  # an annotation only: a no-op sync lists notes files without defining Mention
+    from ..model import Mention
 
 
 @dataclass(frozen=True)

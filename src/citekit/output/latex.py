@@ -20,7 +20,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterable, Sequence
 from urllib.parse import quote
 
@@ -346,6 +345,8 @@ _WORD_INNER = set("-@'’.+")
 @lru_cache(maxsize=1)
 def protected_words() -> frozenset[str]:
     """The shipped list of capitalised proper nouns and method names (data/protected_words.txt)."""
+    from importlib import resources  # here: importing it costs more than the rest of this module
+
     text = resources.files("citekit").joinpath("data/protected_words.txt").read_text(encoding="utf-8")
     return frozenset(
         line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
