@@ -197,17 +197,23 @@ def test_a_value_made_safe_on_the_way_out_is_not_a_hand_edit(tmp_path, ascii):
     assert edited.get("odd").fields == lib.get("odd").fields
 
 
+def _ascii_library_with_tags(refs, tags):
+    """An ASCII-mode library of one entry ``k`` with these tags, written."""
+    lib = Library(refs_dir=refs)
+    lib.ascii = True
+    entry = Entry(key="k", entry_type="misc", origin="import", fields={"title": "T"})
+    entry.tags_added = list(tags)
+    lib.add(entry)
+    lib.save()
+    return refs / "library.bib"
+
+
 def test_non_ascii_tags_survive_a_hand_edit_in_ascii_mode(tmp_path):
     """In ASCII mode the keywords field holds tags escaped (``{\\"U}bung``); that is what
     citekit wrote, not the user removing ``Übung``."""
     refs = tmp_path / "refs"
-    lib = Library(refs_dir=refs)
-    lib.ascii = True
-    entry = Entry(key="k", entry_type="misc", origin="import", fields={"title": "T"})
-    entry.tags_added = ["muon", "\u00dcbung"]
-    lib.add(entry)
-    lib.save()
-    assert '{\\"U}bung' in (refs / "library.bib").read_text(encoding="utf-8")
+    bib = _ascii_library_with_tags(refs, ["muon", "\u00dcbung"])
+    assert '{\\"U}bung' in bib.read_text(encoding="utf-8")
     _edit_another_entry(refs)
     edited = Library.load(refs, use_cache=False).get("k")
     assert edited.tags == ["muon", "\u00dcbung"]
@@ -216,13 +222,7 @@ def test_non_ascii_tags_survive_a_hand_edit_in_ascii_mode(tmp_path):
 
 def test_keywords_edited_in_ascii_mode_keep_their_non_ascii_tags(tmp_path):
     refs = tmp_path / "refs"
-    lib = Library(refs_dir=refs)
-    lib.ascii = True
-    entry = Entry(key="k", entry_type="misc", origin="import", fields={"title": "T"})
-    entry.tags_added = ["muon", "\u00fcbung"]
-    lib.add(entry)
-    lib.save()
-    bib = refs / "library.bib"
+    bib = _ascii_library_with_tags(refs, ["muon", "\u00fcbung"])
     text = bib.read_text(encoding="utf-8")
     bib.write_text(text.replace('{muon, {\\"u}bung}', '{muon, {\\"u}bung, new, {\\\'e}t{\\\'e}}'), encoding="utf-8")
     assert bib.read_text(encoding="utf-8") != text
