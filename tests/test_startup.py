@@ -20,7 +20,7 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citekit.names import split_name_list
+from citekit.names import split_bibtex_names
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
@@ -51,7 +51,7 @@ NAME_LISTS = [
 
 @pytest.mark.parametrize("value", NAME_LISTS)
 def test_names_split_as_bibtexparser_splits_them(value):
-    assert split_name_list(value) == split_multiple_persons_names(value)
+    assert split_bibtex_names(value) == split_multiple_persons_names(value)
 
 
 _PIECES = st.sampled_from(["a", "A", "n", "N", "d", "D", "and", "AND", " and ", " ", "  ", "\t", "\n", "\r", "{", "}",
@@ -61,13 +61,13 @@ _PIECES = st.sampled_from(["a", "A", "n", "N", "d", "D", "and", "AND", " and ", 
 @settings(max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_generated_name_lists_split_as_bibtexparser_splits_them(value):
-    assert split_name_list(value) == split_multiple_persons_names(value)
+    assert split_bibtex_names(value) == split_multiple_persons_names(value)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.text(max_size=60))
 def test_any_text_splits_as_bibtexparser_splits_it(value):
-    assert split_name_list(value) == split_multiple_persons_names(value)
+    assert split_bibtex_names(value) == split_multiple_persons_names(value)
 
 
 @pytest.mark.skipif(not CORPORA.exists(), reason="the shared corpora beside the repository are not here")
@@ -80,7 +80,7 @@ def test_every_name_list_of_the_corpora_splits_as_bibtexparser_splits_it():
             for name, value in entry.fields.items():
                 if name.lower() in ("author", "editor", "bookauthor", "translator", "editora", "editorb"):
                     compared += 1
-                    differ += split_name_list(value) != split_multiple_persons_names(value)
+                    differ += split_bibtex_names(value) != split_multiple_persons_names(value)
     assert compared > 20_000 and differ == 0
 
 

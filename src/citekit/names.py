@@ -42,7 +42,7 @@ _SLAVIC_GIVEN = {
 _LIST_SPACE = " \r\n\t"
 
 
-def split_name_list(value: str) -> list[str]:
+def split_bibtex_names(value: str) -> list[str]:
     """The names of a BibTeX ``author``/``editor`` value, as bibtexparser's
     ``split_multiple_persons_names`` gives them (keys and same-work matching used to call
     it; importing bibtexparser for this cost more start-up than some commands' work).

@@ -40,7 +40,7 @@ from rapidfuzz import fuzz
 from . import venues
 from .ids import ARXIV_DOI_PREFIX, normalize_arxiv
 from .model import Candidate, Entry
-from .names import family_key, name_tokens, parse_name, split_name_list
+from .names import family_key, name_tokens, parse_name, split_bibtex_names
 from .text import STOPWORDS, delatex, normalize_title
 
 # ---- precedence of versions -----------------------------------------------------------------
@@ -229,7 +229,7 @@ def parse_authors(value: str) -> tuple[list[Author], bool]:
     """Authors of a BibTeX ``author`` field, and whether the list ends in ``and others``."""
     authors: list[Author] = []
     truncated = False
-    for raw in split_name_list(value or ""):
+    for raw in split_bibtex_names(value or ""):
         if raw.strip().lower() in ("others", "et al.", "et al"):
             truncated = True
             continue

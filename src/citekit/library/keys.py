@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from ..config import DEFAULT_KEY_FORMULA
 from ..model import Entry
-from ..names import split_name_list
+from ..names import split_bibtex_names
 from ..venues import short_from_long
 from ..text import delatex, first_significant_word, fold, title_tokens
 
@@ -42,7 +42,7 @@ def first_author_family(author_field: str) -> str:
     """Family name of the first author of a BibTeX ``author`` value, as ASCII letters."""
     if not author_field.strip():
         return ""
-    first = split_name_list(author_field.strip())[0].strip()
+    first = split_bibtex_names(author_field.strip())[0].strip()
     if first.startswith("{") and first.endswith("}"):
         return _ascii_word(first)  # corporate author
     if "," in first:
@@ -57,7 +57,7 @@ def key_parts(fields: Mapping[str, str]) -> dict[str, str]:
     # "Step-Size Stability" → "stepsize": a hyphenated compound is one word in a key
     title = re.sub(r"(?<=\w)-(?=\w)", "", fields.get("title", ""))
     words = title_tokens(title)
-    authors = split_name_list(fields["author"].strip()) if fields.get("author", "").strip() else []
+    authors = split_bibtex_names(fields["author"].strip()) if fields.get("author", "").strip() else []
     year = re.sub(r"\D", "", fields.get("year", ""))[:4]
     container = fields.get("booktitle") or fields.get("journal") or ""
     venue = (short_from_long(container) or "").lower() or _ascii_word(container)[:12]

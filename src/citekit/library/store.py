@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import cachefile
 from ..cachefile import stat_key
@@ -152,6 +152,16 @@ def fingerprint_now(refs: Path) -> tuple[Any, ...]:
 
 #: "not read yet" (a stored load may be None: there is none)
 _UNREAD = object()
+
+
+class _StoredCache(NamedTuple):
+    """What a library knows of the parsed-library cache it was read from or last stored."""
+
+    fingerprint: tuple[Any, ...]
+    keys: list[str]
+    meta: dict[str, Any]
+    all_texts: bool  # every entry's rendered texts are stored
+    stat: Any  # the cache file's stat_key then (another process may replace it)
 
 
 @dataclass
@@ -699,7 +709,7 @@ class Library:
         loaded = self._loaded_blobs
         changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
                    if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
-        entries = {key: fresh.get(key) or blobs[key] for key in keys} if fresh else {key: blobs[key] for key in keys}
+        entries = {key: fresh.get(key) or blobs[key] for key in keys}
         # each entry's texts: rendered in this run, or stored with the state they were of
         own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
         chunks = {key: dumps(own[key]) if key in own else stored[key] for key in keys
@@ -737,24 +747,25 @@ class Library:
         """Note the cache this library was read from or just stored: what
         :meth:`_stored_cache_holds` compares with after a write (with the cache file's
         stat: another process may replace it meanwhile)."""
-        self.__dict__["_stored_as"] = (data["fingerprint"], data["keys"], data["meta"],
-                                       len(data["chunks"]) == len(data["keys"]),
-                                       stat_key(parsed_cache.cache_path(self.refs_dir)))
+        self.__dict__["_stored_as"] = _StoredCache(data["fingerprint"], data["keys"], data["meta"],
+                                                   len(data["chunks"]) == len(data["keys"]),
+                                                   stat_key(parsed_cache.cache_path(self.refs_dir)))
 
     def _stored_cache_holds(self, fingerprint: tuple[Any, ...]) -> bool:
         """Whether the cache stored for this library is still exactly what it would store
         now: both files are the bytes it was stored for, every entry still has the state
         stored (a write drops the state of every entry it renders), with each entry's
         texts, and nothing else changed. A no-op ``sync`` then writes no 13 MB again."""
-        stored = self.__dict__.get("_stored_as")
-        if stored is None or stored[0] != fingerprint or fingerprint != self._fingerprint or not stored[3]:
+        stored: _StoredCache | None = self.__dict__.get("_stored_as")
+        if (stored is None or stored.fingerprint != fingerprint or fingerprint != self._fingerprint
+                or not stored.all_texts):
             return False
-        if stored[4] is None or stat_key(parsed_cache.cache_path(self.refs_dir)) != stored[4]:
+        if stored.stat is None or stat_key(parsed_cache.cache_path(self.refs_dir)) != stored.stat:
             return False  # replaced (or removed) by another process since: store this library's
         keys = self.keys()
         blobs = self._state_blobs
-        return (stored[1] == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
-                and not self._memo_log_full(keys) and self._cache_meta() == stored[2])
+        return (stored.keys == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
+                and not self._memo_log_full(keys) and self._cache_meta() == stored.meta)
 
     def _memo_log_full(self, keys: list[str]) -> bool:
         return sum(len(k) for _t, k in self._memo_log) > min(self.MEMO_LOG_KEYS, max(64, len(keys) // self.MEMO_LOG_SHARE))
@@ -1003,7 +1014,7 @@ def _render_changed(entry: Entry, ascii: bool, block_of: Callable[[str, dict[str
         if not macro and held != value and not _same_value(value, held):
             # made safe on the way out (unbalanced braces): what the file holds is what
             # citekit wrote, so the next read sees no hand edit in it
-            generated[name] = held if not ascii else cleaned_value(value)
+            generated[name] = cleaned_value(value)
     entry.generated = generated
     meta = _to_sidecar(entry, ascii)
     rendered = (written_text(entry.key, entry.entry_type, written) + "\n", block_of(entry.key, meta))
@@ -1020,26 +1031,11 @@ def _as_the_file_names_it(entry: Entry) -> None:
 
     entry.entry_type = entry.entry_type.strip().lower()
     own = entry.fields
-    if _names_derived(tuple(own)):
+    if any(k.strip().lower() in DERIVED_FIELDS for k in own):
         own = {k: v for k, v in own.items() if k.strip().lower() not in DERIVED_FIELDS}
     named = dict(ordered_fields(own, keep_empty=entry.origin != "notes"))
     if named != entry.fields or list(named) != list(entry.fields):
         entry.fields = named
-
-
-def _names_derived(names: tuple[str, ...]) -> bool:
-    """Whether any of these field names is a derived field's, as the file writes it
-    (remembered per set of names: a library repeats a few dozen)."""
-    derived = _DERIVED_AMONG.get(names)
-    if derived is None:
-        derived = any(name.strip().lower() in DERIVED_FIELDS for name in names)
-        if len(_DERIVED_AMONG) > 4096:
-            _DERIVED_AMONG.clear()
-        _DERIVED_AMONG[names] = derived
-    return derived
-
-
-_DERIVED_AMONG: dict[tuple[str, ...], bool] = {}
 
 
 def _keep_as_read_back(entry: Entry, generated: dict[str, str], meta: dict[str, Any],

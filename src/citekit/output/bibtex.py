@@ -112,8 +112,6 @@ def ordered_fields(fields: Mapping[str, str], *, keep_empty: bool = False) -> li
 
 
 _RANK = {name: i for i, name in enumerate(FIELD_ORDER)}
-#: a field name's padding up to :data:`VALUE_COLUMN`, for the names of :data:`FIELD_ORDER`
-_PADS = {name: " " * max(VALUE_COLUMN - len(name) - 3, 0) for name in FIELD_ORDER}
 #: field names as a mapping holds them -> (position, written name) in the written order;
 #: () when two names fold to one (which one is kept then depends on the values)
 _PLANS: dict[tuple[str, ...], tuple[tuple[int, str], ...]] = {}
@@ -203,26 +201,23 @@ def entry_fields(entry: Entry) -> dict[str, str]:
 
 
 def _field_value(entry_key: str, name: str, value: str, *, ascii: bool) -> str:
-    # BibTeX reads every run of white space as one space; writing it so means a line that
-    # happens to start with "@" inside a long value can never look like a new entry
-    value = " ".join(value.split())
-    if not braces_balanced(value):
+    held = cleaned_value(value)
+    if held != " ".join(value.split()):  # made safe: its braces did not balance
         log.warning(
             "%s: field %s has unbalanced braces; writing a sanitized copy. Fix it by hand in "
             "refs/library.bib if the result is not what you meant.",
             entry_key,
             name,
         )
-        value = sanitize(value)
     if ascii and name not in VERBATIM_FIELDS:
-        value = to_ascii(value)
-    return value
+        held = to_ascii(held)
+    return held
 
 
 def cleaned_value(value: str) -> str:
-    """What ``library.bib`` holds for ``value`` in UTF-8: white space folded and unbalanced
-    braces made safe (:func:`_field_value` without its warning, which was given when the
-    value was written)."""
+    """What ``library.bib`` holds for ``value`` in UTF-8. BibTeX reads every run of white
+    space as one space; writing it so means a line that happens to start with "@" inside a
+    long value can never look like a new entry. Braces that do not balance are made safe."""
     value = " ".join(value.split())
     return value if braces_balanced(value) else sanitize(value)
 
@@ -245,9 +240,7 @@ def written_text(key: str, entry_type: str, written: list[tuple[str, str, str, b
         raise ValueError(f"entry {key}: type {entry_type!r} is not a BibTeX type; use e.g. 'misc'.")
     lines = [f"@{written_type}{{{key},"]
     for name, _value, held, macro in written:
-        pad = _PADS.get(name)
-        if pad is None:
-            pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
+        pad = " " * max(VALUE_COLUMN - len(name) - 3, 0)
         lines.append(f"  {name}{pad} = {held}," if macro else f"  {name}{pad} = {{{held}}},")
     lines.append("}")
     return "\n".join(lines)
