@@ -73,6 +73,21 @@ def _no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_state_home(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The key that seals journals naming files outside refs/ (rekey's sources) lives in
+    $XDG_STATE_HOME: the tests keep theirs apart from the account's own."""
+    import os
+
+    saved = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state-home"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = saved
+
+
 # -- shared fixtures for the source tests ----------------------------------------------
 
 API_FIXTURES = Path(__file__).parent / "fixtures" / "api"

@@ -82,9 +82,34 @@ def load_config(start: Path | str | None = None) -> Config:
         if cached is None:
             memo.write(data)
     paths = data.get("paths") or {}
-    notes_dir = root / str(paths.get("notes") or "notes")
-    refs_dir = root / str(paths.get("refs") or "refs")
+    outside = set(paths.get("outside_project") or ())
+    notes_dir = _inside_project(root, path, "paths.notes", str(paths.get("notes") or "notes"), "notes" in outside)
+    refs_dir = _inside_project(root, path, "paths.refs", str(paths.get("refs") or "refs"), "refs" in outside)
+    cache_dir = (data.get("sources") or {}).get("cache_dir")
+    if cache_dir and not os.environ.get("CITEKIT_CACHE_DIR"):  # the variable is the user's own: it wins unchecked
+        _inside_project(root, path, "sources.cache_dir", os.path.expanduser(str(cache_dir)), "cache_dir" in outside)
     return Config(root=root, notes_dir=notes_dir, refs_dir=refs_dir, data=data, path=path)
+
+
+def _inside_project(root: Path, config: Path | None, key: str, value: str, allowed: bool) -> Path:
+    """``root / value``, refused when it leads outside the project (by ``..``, an absolute
+    path or a link) unless ``paths.outside_project`` names it: ``citekit.yaml`` travels with
+    the repository, so the folders it names are data, not orders."""
+    folder = root / value
+    if allowed:
+        return folder
+    try:
+        inside = folder.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL in the name
+        inside = False
+    if not inside:
+        shown = display_path(config) if config is not None else f"{CONFIG_NAME} (none yet, in {root})"
+        name = key.rsplit(".", 1)[1]
+        raise ConfigError(f"{shown}: {key} is '{value}', which leads outside the project ({root}). citekit "
+                          f"reads and writes only inside it unless you say otherwise: if this is what you "
+                          f"mean, add `outside_project: [{name}]` under `paths:`; else point {key} at a folder "
+                          "inside the project.")
+    return folder
 
 
 def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
@@ -92,6 +117,9 @@ def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
 
     try:
         loaded = yaml.safe_load(raw.decode("utf-8"))
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be settings (lists or mappings inside each other "
+                          "hundreds of levels deep). Fix the file or move it away.") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML ({exc}). Fix the file or move it away.") from exc
     except UnicodeDecodeError as exc:
@@ -100,10 +128,39 @@ def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
         loaded = {}
     if not isinstance(loaded, dict):
         raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(loaded).__name__}.")
+    if _depth(loaded) > _MAX_DEPTH:
+        raise ConfigError(f"{path}: nested more than {_MAX_DEPTH} levels deep (or over {_MAX_VALUES:,} values), "
+                          "far more than any setting needs. Fix the file or move it away.")
     _check_schema(path, loaded)
     from .config_schema import without_unset
 
     return without_unset(loaded)
+
+
+#: no setting nests deeper than a few levels; deeper data would only reach the checks' recursion
+_MAX_DEPTH = 32
+
+
+#: values a configuration may hold in all; YAML aliases can repeat one list a billion times
+_MAX_VALUES = 1_000_000
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and mappings nest in ``data``, counted without recursion (a
+    configuration of more than :data:`_MAX_VALUES` values counts as too deep)."""
+    deepest, stack, seen = 0, [(data, 1)], 0
+    while stack:
+        value, level = stack.pop()
+        seen += 1
+        if seen > _MAX_VALUES:
+            return _MAX_DEPTH + 1
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, level)
+            if level > _MAX_DEPTH:
+                return level
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 class _ParsedConfig:

@@ -100,6 +100,8 @@ CONFERENCE_SITES = ("icml", "neurips", "iclr", "mlsys")
 SOURCE_NAMES = (*SERVICES, "conferences")
 STAGES = ("published", "accepted", "preprint", "submitted", "rejected", "workshop", "notes")
 PIN_SCHEMES = ("doi", "arxiv", "openreview", "dblp")
+#: the configured folders that may lie outside the project when ``paths.outside_project`` names them
+OUTSIDE_PROJECT = ("notes", "refs", "cache_dir")
 
 _TEXT_OR_LIST = AnyOf((TEXT, ListOf(TEXT)), "a tag or a list of tags")
 _KEYWORDS = AnyOf((TEXT, ListOf(TEXT)), "a keyword or a list of keywords / /regexes/")
@@ -108,7 +110,10 @@ _SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_PO
                 example="{url: https://..., per_minute: 20}")
 
 SCHEMA = Section({
-    "paths": Section({"notes": TEXT, "refs": TEXT}, example="{notes: notes, refs: refs}"),
+    "paths": Section({"notes": TEXT, "refs": TEXT, "outside_project": ListOf(
+        Kind(f"one of {', '.join(OUTSIDE_PROJECT)}", (str,), choices=OUTSIDE_PROJECT),
+        name=f"a list of the folders allowed outside the project ({', '.join(OUTSIDE_PROJECT)})")},
+        example="{notes: notes, refs: refs}"),
     "keys": Section({"formula": FORMULA}, example='{formula: "{author}{year}{title}"}'),
     "sources": Section({
         "mailto": TEXT,

@@ -16,7 +16,7 @@ from ..config import display_path
 from . import parsed_cache
 from .bibfile import decode_bytes, parse_bib_text, split_ids
 from .errors import LibraryError
-from .journal import read_journal, stale_temps
+from .journal import JournalRefused, journal_path, load_journal, refused_journals, stale_temps
 from .lock import ProjectLock, describe, holder, is_stale
 from .store import Library, _read_pair
 from .tags import tags_from_keywords
@@ -58,7 +58,7 @@ def diagnose(refs_dir: Path, *, fix: bool = False) -> DoctorReport:
     refs = Path(refs_dir)
     report = DoctorReport()
     if fix:
-        with ProjectLock(refs, "doctor --fix") as lock:
+        with ProjectLock(refs, "doctor --fix", announce=False) as lock:
             report.fixed.extend(lock.recovered)
             parsed_cache.drop(refs)
     _check_write_state(refs, report)
@@ -73,20 +73,32 @@ def diagnose(refs_dir: Path, *, fix: bool = False) -> DoctorReport:
 
 
 def _check_write_state(refs: Path, report: DoctorReport) -> None:
+    """The journal, stray temporaries and journals set aside earlier: each one named."""
     report.checked.append("interrupted writes")
-    record = read_journal(refs)
-    if record is not None:
-        what = "finished" if record["state"] == "commit" else "undone"
+    try:
+        journal = load_journal(refs)
+    except JournalRefused as exc:
+        journal = None
         report.findings.append(Finding("problem", "interrupted writes",
-                                       f"a write was interrupted ({len(record['files'])} file(s)); it will be {what} "
+                                       f"{display_path(journal_path(refs))} will not be acted on: {exc}",
+                                       "run `citekit doctor --fix` (or any command) to set it aside: it is renamed, "
+                                       "never acted on, and kept for you to look at"))
+    if journal is not None:
+        what = "finished" if journal.state == "commit" else "undone"
+        report.findings.append(Finding("problem", "interrupted writes",
+                                       f"a write was interrupted ({len(journal.pairs)} file(s)); it will be {what} "
                                        "by the next writing command",
                                        "run `citekit doctor --fix` (or any writing command) to do it now"))
     temps = stale_temps(refs)
     if temps:
         report.findings.append(Finding("problem", "interrupted writes",
                                        f"{len(temps)} temporary file(s) left by an interrupted write: "
-                                       + ", ".join(p.name for p in temps[:5]),
+                                       + ", ".join(p.name for p in temps[:5]) + (", ..." if len(temps) > 5 else ""),
                                        "run `citekit doctor --fix` to delete them"))
+    for path in refused_journals(refs):
+        report.findings.append(Finding("note", "interrupted writes",
+                                       f"{display_path(path)} is a journal citekit refused and set aside",
+                                       "look at it (what did it name?), then delete it"))
 
 
 def _check_lock(refs: Path, report: DoctorReport) -> None:

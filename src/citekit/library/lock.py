@@ -94,8 +94,10 @@ def describe(info: dict | None) -> str:
 class ProjectLock:
     """``with ProjectLock(refs, "tag"):`` — exclusive writing; recovers interrupted writes."""
 
-    def __init__(self, refs_dir: Path, command: str, wait: float | None = None) -> None:
+    def __init__(self, refs_dir: Path, command: str, wait: float | None = None, *, announce: bool = True) -> None:
         self.refs_dir = Path(refs_dir)
+        #: say on stderr when a journal is refused (doctor reports it itself)
+        self.announce = announce
         self.command = command
         self.wait = _wait_seconds() if wait is None else wait
         self._lock: FileLock | None = None
@@ -122,7 +124,7 @@ class ProjectLock:
         with suppress(OSError):
             info_path.write_text(json.dumps(info), encoding="utf-8")
         try:
-            self.recovered = recover(self.refs_dir)
+            self.recovered = recover(self.refs_dir, announce=self.announce)
         except BaseException:
             self._release()
             raise

@@ -8,6 +8,7 @@ rename; :func:`rewrite_citations` applies it inside cite commands and nowhere el
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,19 +34,46 @@ class KeyMapError(Exception):
 
 
 def read_key_map(path: Path) -> dict[str, str]:
-    """old → new from a key map file (missing file: empty map)."""
+    """old → new from a key map file (missing file: empty map).
+
+    A key map travels with the repository, so a link in its place is followed only while
+    it stays in the key map's own folder: a link out of it would have citekit read (and
+    quote in its messages) a file the project does not hold.
+    """
     path = Path(path)
     if not path.exists():
+        if path.is_symlink():
+            raise KeyMapError(f"{path}: a link to nothing ({os.readlink(path)}); delete it or restore the key map")
         return {}
+    _check_inside_folder(path)
     import yaml  # here, not at the top: an import with no renames never reads YAML
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise KeyMapError(f"{path}: not a readable key map ({exc}); fix or delete it and run dedup --apply again") from exc
+    except RecursionError:
+        raise KeyMapError(f"{path}: nested too deeply to be a key map; expected lines of the form "
+                          "'old-key: new-key'") from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise KeyMapError(f"{path}: cannot be read ({exc.strerror}); it should be a file of lines "
+                          "'old-key: new-key'") from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise KeyMapError(f"{path}: expected lines of the form 'old-key: new-key'")
     return dict(data)
+
+
+def _check_inside_folder(path: Path) -> None:
+    """Refuse a key map that is a link leading out of the folder that holds it."""
+    if not path.is_symlink():
+        return
+    try:
+        inside = path.resolve().is_relative_to(path.parent.resolve())
+    except (OSError, RuntimeError):
+        inside = False
+    if not inside:
+        raise KeyMapError(f"{path}: a link to {os.readlink(path)}, outside {path.parent}; citekit reads key maps "
+                          f"only inside their folder. Replace the link with the key map itself, or delete it.")
 
 
 def compose_key_maps(old: Mapping[str, str], new: Mapping[str, str]) -> dict[str, str]:
