@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 import requests
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citekit.cli import main
-from citekit.sources import HostPolicy, HttpClient, SourceError
+from citekit.sources import HostPolicy, HttpClient, LookupCache, SourceError
 
 MB = 1024 * 1024
 
@@ -131,6 +133,16 @@ def test_an_answer_over_the_cap_is_cut_at_the_cap_with_one_message(flood, declar
     assert server.sent < 64 * MB, server.sent
     assert server.connections == 1, "an answer over the cap is not asked for again"
     assert client.stats.requests["dblp"] == 1
+
+
+def test_every_service_has_a_cap_without_any_setting(flood):
+    server = flood(96 * MB, declare=False)
+    client = HttpClient(retries=2, timeout=30.0, sleep=lambda seconds: None)  # no policy given
+    with pytest.raises(SourceError) as caught:
+        client.request("anything", "GET", server.url, expect="json")
+    assert server.done.wait(10)
+    assert "larger than 16 MB" in str(caught.value), caught.value
+    assert server.sent < 48 * MB and server.connections == 1, (server.sent, server.connections)
 
 
 def test_a_gzip_bomb_is_cut_at_the_cap_once_inflated(flood, monkeypatch):
@@ -264,3 +276,27 @@ def test_an_answer_describing_another_paper_is_asked_again_on_the_next_sync(http
     assert third.exit_code == 0, third.output
     assert _requests(httpserver, "/rec/") == 2
     assert json.loads(third.output)["requests"] == 0
+
+
+# ---- any text a service sends can be stored ------------------------------------------------
+
+#: every code point, lone surrogates included (hypothesis leaves them out by default)
+_ANY_CHAR = st.characters(exclude_categories=())
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(_ANY_CHAR, max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(_ANY_CHAR, max_size=6), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(payload=_JSON, query=st.text(_ANY_CHAR, max_size=12))
+def test_any_answer_is_stored_read_back_and_encodable(payload, query):
+    cache = LookupCache(None)
+    stored = cache.put("svc", "search", {"q": query}, payload)
+    hit = cache.get("svc", "search", {"q": query})
+    assert hit is not None and hit.payload == stored
+    json.dumps(stored, ensure_ascii=False).encode("utf-8")  # nothing UTF-8 cannot hold
+    text = json.dumps(payload, ensure_ascii=False)
+    if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        assert stored == payload  # text that was fine is kept exactly
