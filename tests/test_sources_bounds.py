@@ -168,6 +168,23 @@ def test_answers_within_the_cap_are_read_whole(flood):
     assert len(resp.content) == server.body_size and resp.text.startswith("[")
 
 
+def test_crossref_answers_are_read_through_the_same_cap(httpserver, tmp_path):
+    from citekit.model import Location, Mention
+    from citekit.sources.crossref import CrossrefSource
+    from citekit.sources.settings import SourceSettings
+
+    huge = json.dumps({"status": "ok", "message": {"items": [{"DOI": "10.1/x", "title": ["x" * (2 * MB)]}]}})
+    httpserver.expect_request("/works").respond_with_data(huge, content_type="application/json")
+    settings = SourceSettings(crossref_url=httpserver.url_for(""), cache_dir=tmp_path, timeout=5)
+    client = HttpClient(retries=2, sleep=lambda seconds: None, policies={"crossref": HostPolicy(max_bytes=1 * MB)})
+    source = CrossrefSource(client, LookupCache(settings.cache_path), settings)
+    with pytest.raises(SourceError) as caught:
+        source.search(Mention(kind="titled", location=Location("notes/a.md", 1), title="Some Paper Title Here",
+                              authors=["Ann Author"]))
+    assert "larger than 1 MB" in str(caught.value) and "sources.crossref.max_mb" in str(caught.value)
+    assert len(httpserver.log) == 1  # not asked again
+
+
 # ---- end to end: a small project whose only source is a loopback dblp ----------------------
 
 TITLE = "Whose Opinions Do Language Models Reflect?"

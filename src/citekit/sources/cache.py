@@ -7,7 +7,7 @@ credentials) raise before anything is written, so they are retried on the next s
 A "not found" is an answer too, but records appear later (dblp lags the conferences,
 arXiv ids get published), so negative entries expire after ``negative_ttl`` seconds.
 
-Text from a service can hold what no file can: ``"\ud800"`` is valid JSON, and decodes
+Text from a service can hold what no file can: ``"\\ud800"`` is valid JSON, and decodes
 to a lone surrogate that UTF-8 cannot encode. :func:`safe_json` replaces such characters
 with U+FFFD where answers are parsed, and :meth:`LookupCache.put` does it again, so no
 answer can stop a sync at the cache, the library or the sidecar.

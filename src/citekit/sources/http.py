@@ -701,7 +701,7 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
 
 def body_json(resp: requests.Response) -> Any:
     """The JSON of an answer (parsed once, not twice, when ``expect="json"`` checked it),
-    with lone surrogates (``"\ud800"`` is valid JSON) replaced: no file can hold them."""
+    with lone surrogates (``"\\ud800"`` is valid JSON) replaced: no file can hold them."""
     if hasattr(resp, "_citekit_json"):
         return resp._citekit_json
     return safe_json(resp.json())
