@@ -106,7 +106,8 @@ OUTSIDE_PROJECT = ("notes", "refs", "cache_dir")
 _TEXT_OR_LIST = AnyOf((TEXT, ListOf(TEXT)), "a tag or a list of tags")
 _KEYWORDS = AnyOf((TEXT, ListOf(TEXT)), "a keyword or a list of keywords / /regexes/")
 
-_SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_POS, "per_minute": NUMBER_POS},
+_SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_POS, "per_minute": NUMBER_POS,
+                 "max_mb": NUMBER_POS},
                 example="{url: https://..., per_minute: 20}")
 
 SCHEMA = Section({

@@ -141,6 +141,20 @@ class CitekitCommand(click.Command):
         write_examples(formatter, self.name or "")
 
     def invoke(self, ctx: click.Context) -> Any:
+        """Run the command with the libraries' log records collected, and printed once at
+        the end as warnings (:mod:`citekit.cli.logs`), whatever way the command ends."""
+        from .logs import LogRoute
+
+        route = LogRoute()
+        route.start()
+        try:
+            return self._invoke(ctx)
+        finally:
+            route.stop()
+            for line in route.lines(quiet=is_quiet(ctx)):
+                warn(line)
+
+    def _invoke(self, ctx: click.Context) -> Any:
         ctx.meta.setdefault("citekit.json", bool(ctx.params.get("as_json")))
         ctx.meta.setdefault("citekit.quiet", bool(ctx.params.get("quiet")))
         try:
@@ -327,7 +341,8 @@ def note(message: str, *, err: bool = True) -> None:
 
 
 def warn(message: str) -> None:
-    """A warning: always shown, on stderr."""
+    """A warning: always shown, on stderr. The one place warnings are printed: log records
+    of citekit and of its libraries come here too (:mod:`citekit.cli.logs`)."""
     click.echo(f"warning: {message}", err=True)
 
 

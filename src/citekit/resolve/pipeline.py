@@ -35,6 +35,7 @@ from .. import venues
 from ..ids import ARXIV_DOI_PREFIX
 from ..model import Candidate, Ids, Mention, Work
 from ..sources.base import Source, SourceError, SourceUnavailable
+from ..sources.cache import UsedAnswer, answers_used
 from ..text import normalize_title
 from ..works import FINAL_STAGES, choose_version, group_versions, same_candidates, stage_rank
 from .match import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
@@ -189,6 +190,8 @@ class _WorkResolver:
         self.trouble: dict[str, str] = {}  # source -> short reason, for this work's reason line
         #: records the notes themselves point at (their own identifiers, a conference page URL)
         self.identified: set[tuple[str, str]] = set()
+        #: stored answers to the notes' own identifiers that described another paper
+        self.mismatched: list[UsedAnswer] = []
 
     # ------------------------------------------------------------------ calls
 
@@ -273,6 +276,17 @@ class _WorkResolver:
     # ------------------------------------------------------------------ steps
 
     def run(self) -> Work:
+        work = self._run()
+        if work.status != "resolved":
+            # An identifier of the notes answered with another paper, and nothing else found
+            # this one: the answer must not stand for the paper until it expires (a service
+            # that was wrong once, a record since corrected). The next sync asks again; a
+            # resolved work keeps its answers, so a second sync of it still asks nothing.
+            for answer in self.mismatched:
+                answer.dispute()
+        return work
+
+    def _run(self) -> Work:
         if self.pin:
             return self._pinned()
         conferences = self.sources.get("conferences")
@@ -283,9 +297,12 @@ class _WorkResolver:
         for scheme, value in self.mention.ids.items():
             if self._settled() and self._have(scheme, value):
                 continue
-            found = self._lookup(scheme, value)
+            with answers_used() as answers:
+                found = self._lookup(scheme, value)
             if found is not None:
-                self._add_identified(found, f"the notes link its {scheme} record", authors_required=True)
+                found = self._add_identified(found, f"the notes link its {scheme} record", authors_required=True)
+                if not self.scores[(found.source, found.id)].agrees:
+                    self.mismatched += answers
         if self._comparable() and not self._settled():
             order = ABSTRACT_ORDER if not self.mention.title and self.mention.abstract else TITLE_ORDER
             for name in order:

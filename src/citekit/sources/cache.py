@@ -6,20 +6,30 @@ already cached. Only real answers are stored. Failures (timeouts, 5xx, 429, refu
 credentials) raise before anything is written, so they are retried on the next sync.
 A "not found" is an answer too, but records appear later (dblp lags the conferences,
 arXiv ids get published), so negative entries expire after ``negative_ttl`` seconds.
+
+Text from a service can hold what no file can: ``"\\ud800"`` is valid JSON, and decodes
+to a lone surrogate that UTF-8 cannot encode. :func:`safe_json` replaces such characters
+with U+FFFD where answers are parsed, and :meth:`LookupCache.put` does it again, so no
+answer can stop a sync at the cache, the library or the sidecar.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 log = logging.getLogger(__name__)
+
+#: the answers each thread read or stored inside :func:`answers_used`
+_used = threading.local()
 
 #: "not found" answers are asked again after three days: new papers reach dblp and
 #: Crossref days to weeks after the conference, and a stale negative would hide them.
@@ -82,6 +92,81 @@ class CacheHit:
         return self.payload is not None
 
 
+#: a lone surrogate: the only kind of character a Python string holds that UTF-8 cannot encode
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every unencodable character (a lone surrogate) replaced by U+FFFD.
+
+    A high and low surrogate in a row are joined into the character they stand for.
+    """
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def safe_json(value: Any) -> Any:
+    """A parsed JSON answer with :func:`safe_text` applied to every string (keys too).
+
+    Returns ``value`` itself when nothing needed replacing, so the common case copies nothing.
+    """
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        cleaned = [safe_json(v) for v in value]
+        return value if all(a is b for a, b in zip(cleaned, value)) else cleaned
+    if isinstance(value, dict):
+        items = [(safe_json(k), safe_json(v)) for k, v in value.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items())):
+            return value
+        return dict(items)
+    return value
+
+
+def _dumped(payload: Any, **options: Any) -> tuple[str, Any]:
+    """The JSON text to store, and the payload it stands for (cleaned if it had to be)."""
+    text = json.dumps(payload, ensure_ascii=False, **options)
+    if _SURROGATE.search(text):
+        payload = safe_json(payload)
+        text = json.dumps(payload, ensure_ascii=False, **options)
+    return text, payload
+
+
+@dataclass(frozen=True)
+class UsedAnswer:
+    """One stored answer a lookup relied on: enough to :meth:`~LookupCache.dispute` it."""
+
+    cache: "LookupCache"
+    key: tuple[str, str, str]
+
+    def dispute(self) -> None:
+        self.cache.dispute(self.key)
+
+
+@contextmanager
+def answers_used() -> Iterator[list[UsedAnswer]]:
+    """Collect the stored answers this thread reads or stores meanwhile.
+
+    Resolution wraps one lookup in it: when the record that comes back turns out to be
+    another paper, it can say so to the cache, which alone knows which answers served it.
+    """
+    outer = getattr(_used, "answers", None)
+    _used.answers = answers = []
+    try:
+        yield answers
+    finally:
+        _used.answers = outer
+        if outer is not None:
+            outer.extend(answers)
+
+
+def _note_used(cache: "LookupCache", key: tuple[str, str, str]) -> None:
+    answers = getattr(_used, "answers", None)
+    if answers is not None:
+        answers.append(UsedAnswer(cache, key))
+
+
 def cache_key(params: Mapping[str, Any]) -> str:
     """Canonical text of a parameter set: order, case of keys and surrounding spaces ignored."""
 
@@ -94,7 +179,7 @@ def cache_key(params: Mapping[str, Any]) -> str:
             return {str(k).lower(): norm(x) for k, x in v.items()}
         return v
 
-    return json.dumps(norm(dict(params)), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return safe_text(json.dumps(norm(dict(params)), sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
 
 class LookupCache:
@@ -184,21 +269,44 @@ class LookupCache:
         if row is None:
             return None
         found, payload, fetched = row
-        ttl = self.ttl if found else self.negative_ttl
-        if ttl is not None and self.clock() - fetched > ttl and key not in self._refreshed:
-            return None
+        if key not in self._refreshed:
+            if fetched < 0:  # disputed on an earlier run: ask the service again
+                return None
+            ttl = self.ttl if found else self.negative_ttl
+            if ttl is not None and self.clock() - fetched > ttl:
+                return None
+        _note_used(self, key)
         return CacheHit(payload=json.loads(payload) if found else None, fetched=fetched)
 
-    def put(self, source: str, operation: str, params: Mapping[str, Any], payload: Any) -> None:
-        """Store an answer; ``payload=None`` records "the service does not know this"."""
+    def put(self, source: str, operation: str, params: Mapping[str, Any], payload: Any) -> Any:
+        """Store an answer; ``payload=None`` records "the service does not know this".
+
+        Returns the payload as stored: with any unencodable text replaced (U+FFFD).
+        """
         key = (source, operation, cache_key(params))
-        text = json.dumps(payload, ensure_ascii=False) if payload is not None else None
+        text = None
+        if payload is not None:
+            text, payload = _dumped(payload)
         with self._lock:
             self._conn.execute(
                 "INSERT OR REPLACE INTO lookups (source, operation, params, found, payload, fetched) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (*key, 1 if payload is not None else 0, text, self.clock()),
             )
+            self._refreshed.add(key)
+        _note_used(self, key)
+        return payload
+
+    def dispute(self, key: tuple[str, str, str]) -> None:
+        """The answer stored under ``key`` described another paper than the one asked about.
+
+        It stays in use for the rest of this run (every work sees the same answer), and
+        the next run asks the service again instead of trusting it for ``ttl``: a service
+        that answered wrongly once should not decide the paper for three months. Marked by
+        a negative ``fetched`` time, so the file's layout stays the same.
+        """
+        with self._lock:
+            self._conn.execute("UPDATE lookups SET fetched = -1 WHERE source=? AND operation=? AND params=?", key)
             self._refreshed.add(key)
 
     def fetch(self, source: str, operation: str, params: Mapping[str, Any],
@@ -218,9 +326,7 @@ class LookupCache:
                 self.hits += 1
                 return hit.payload
             self.misses += 1
-            payload = produce()
-            self.put(source, operation, params, payload)
-            return payload
+            return self.put(source, operation, params, produce())
 
     # -- whole documents, revalidated with conditional requests ----------------------
     def get_document(self, url: str) -> Document | None:
@@ -234,7 +340,7 @@ class LookupCache:
 
     def put_document(self, url: str, status: int, body: Any, *, etag: str | None = None,
                      last_modified: str | None = None) -> None:
-        text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) if body is not None else None
+        text = _dumped(body, separators=(",", ":"))[0] if body is not None else None
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?)",
                                (url, status, etag, last_modified, self.clock(), text))

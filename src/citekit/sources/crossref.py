@@ -24,8 +24,9 @@ from .. import venues
 from ..ids import ARXIV_DOI_PREFIX, normalize_arxiv, normalize_doi
 from ..model import Candidate, Ids, Mention, Person
 from .base import SourceError, SourceUnavailable
-from .cache import LookupCache
-from .http import RETRY_STATUSES, HttpClient, Retry, RetryableError, parse_retry_after, parse_try_again, user_agent
+from .cache import LookupCache, safe_json
+from .http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, parse_retry_after, parse_try_again,
+                   read_capped, user_agent)
 from .queries import author_families, title_terms
 from .settings import SourceSettings
 
@@ -47,7 +48,9 @@ class _HttpxTap:
     """Stands in for the ``httpx2`` module inside habanero's request modules.
 
     Every attribute is the real module's; ``get`` additionally shows the response to the
-    observer the current thread registered, so headers that habanero drops still reach us.
+    observer the current thread registered, so headers that habanero drops still reach us,
+    and reads the body streamed, stopping at the cap the current thread set (Crossref's
+    ``max_bytes``): habanero would otherwise hold whatever arrives within the timeout.
     It also hands every call one shared TLS context: habanero opens a new client per
     request, and building the certificate store each time costs ~100 ms of CPU.
     """
@@ -66,9 +69,14 @@ class _HttpxTap:
                 self._ssl = self._module.create_ssl_context()
             return self._ssl
 
-    def get(self, *args: Any, **kwargs: Any) -> Any:
+    def get(self, url: Any, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("verify", self._ssl_context())
-        resp = self._module.get(*args, **kwargs)
+        cap = getattr(_local, "max_bytes", None)
+        with self._module.stream("GET", url, *args, **kwargs) as resp:
+            resp._content = read_capped(resp.iter_bytes(READ_STEP), cap, bucket="crossref",
+                                        what=f"GET {urlsplit(str(url)).path}",
+                                        declared=resp.headers.get("content-length")
+                                        if resp.headers.get("content-encoding", "identity") == "identity" else None)
         observer = getattr(_local, "observer", None)
         if observer is not None:
             observer(resp)
@@ -238,8 +246,11 @@ class CrossrefSource:
         def attempt() -> Any:
             seen.clear()
             _local.observer = observe
+            _local.max_bytes = self.client.max_bytes(self.name)
             try:
                 body = fn()
+            except SourceError:
+                raise  # ours already (an answer over the size cap): not habanero's to classify
             except Exception as exc:  # habanero's errors vary by code path; the response does not
                 resp = seen.get("response")
                 if resp is not None and 300 <= resp.status_code < 400:
@@ -265,7 +276,7 @@ class CrossrefSource:
             if not isinstance(body, dict):
                 raise RetryableError(Retry(f"answered {type(body).__name__} where a JSON object belongs",
                                            unreachable=True))
-            return body
+            return safe_json(body)
 
         return self.client.call(self.name, attempt, what=what)
 

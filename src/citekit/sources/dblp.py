@@ -23,7 +23,7 @@ from ..names import parse_name
 from ..text import delatex
 from .base import SourceError
 from .cache import LookupCache
-from .http import HttpClient
+from .http import HttpClient, body_json
 from .queries import plain_words, title_terms
 from .settings import SourceSettings
 
@@ -261,7 +261,7 @@ class DblpSource:
         if resp.status_code != 200:
             raise SourceError(self.name, f"search answered {resp.status_code}")
         try:
-            body = resp.json()
+            body = body_json(resp)
         except ValueError:
             raise SourceError(self.name, "search did not answer JSON (dblp may be throttling); "
                                          "run sync again later") from None

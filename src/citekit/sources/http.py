@@ -18,7 +18,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 from contextlib import contextmanager
 from urllib.parse import urljoin, urlsplit
 
@@ -26,8 +26,15 @@ import requests
 
 from .. import __version__
 from .base import SourceError, SourceUnavailable
+from .cache import safe_json
 
 T = TypeVar("T")
+
+#: one megabyte, the unit of ``sources.<name>.max_mb``
+MB = 1024 * 1024
+#: bytes taken from the network per step while reading an answer: a cut comes within
+#: one step of the cap, and a compressed answer is never inflated more than a step at once
+READ_STEP = 64 * 1024
 
 #: statuses worth asking again: the service is busy or briefly broken, not refusing us.
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -56,6 +63,10 @@ class HostPolicy:
     adaptive: bool = True
     per_minute: float | None = None
     after_answer: bool = False
+    #: the largest answer read from this service, in bytes, after decompression (None: no
+    #: cap). An answer that says or turns out to be larger is cut off: reading on would
+    #: only fill memory with something no paper record is this big
+    max_bytes: int | None = 16 * MB
 
 
 @dataclass
@@ -82,6 +93,42 @@ class RetryableError(Exception):
     def __init__(self, retry: Retry) -> None:
         super().__init__(retry.reason)
         self.retry = retry
+
+
+class ResponseTooLarge(SourceError):
+    """An answer larger than its service's cap (``HostPolicy.max_bytes``).
+
+    Not retried (the same request would bring the same flood) and never parsed in part:
+    that request fails like a service that could not answer, and the paper is looked up
+    again on the next sync.
+    """
+
+
+def too_large(bucket: str, what: str, cap: int) -> ResponseTooLarge:
+    """The one message for an answer over the cap: which service, the cap, and the setting."""
+    return ResponseTooLarge(bucket, f"{what}: the answer is larger than {cap / MB:g} MB, the most citekit reads "
+                                    f"from {bucket}; stopped reading it. If {bucket} really sends answers that "
+                                    f"big, raise sources.{bucket}.max_mb in citekit.yaml")
+
+
+def read_capped(chunks: Iterable[bytes], cap: int | None, *, bucket: str, what: str,
+                declared: str | None = None) -> bytes:
+    """The whole body from ``chunks`` (already decompressed), or :class:`ResponseTooLarge`
+    as soon as it passes ``cap`` bytes.
+
+    ``declared`` is the ``Content-Length`` header: an answer announcing more than the cap
+    is refused before a byte of it is read. The count is what arrives, not what is announced.
+    """
+    if cap is not None and declared is not None and declared.strip().isdigit() and int(declared) > cap:
+        raise too_large(bucket, what, cap)
+    parts: list[bytes] = []
+    total = 0
+    for chunk in chunks:
+        total += len(chunk)
+        if cap is not None and total > cap:
+            raise too_large(bucket, what, cap)
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 @dataclass
@@ -509,22 +556,20 @@ class HttpClient:
         several megabytes may take longer than any single API answer should).
         """
 
+        what = f"{method} {_path(url)}"
+
         def attempt() -> requests.Response:
             target, verb, body = url, method, json
             query = params
             for _ in range(_MAX_REDIRECTS + 1):
                 try:
                     resp = self.session.request(verb, target, params=query, json=body, headers=headers,
-                                                timeout=self.timeout, allow_redirects=False)
-                except requests.Timeout as exc:
-                    raise RetryableError(Retry(f"timed out after {self.timeout:g} s", unreachable=True)) from exc
-                except requests.ConnectionError as exc:
-                    raise RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True,
-                                               no_dns=_no_name_resolution(str(exc)))) from exc
+                                                timeout=self.timeout, allow_redirects=False, stream=True)
                 except requests.RequestException as exc:
-                    raise SourceError(bucket, f"{method} {url} failed: {_short(exc)}") from exc
+                    raise _transport_failure(exc, bucket, what, self.timeout) from exc
                 if resp.status_code not in _REDIRECTS or not resp.headers.get("Location"):
                     break
+                resp.close()  # a redirect's own body is never read
                 nxt = urljoin(resp.url or target, resp.headers["Location"])
                 if _origin(nxt) != _origin(target):
                     message = (f"{method} {_path(url)} was redirected to another site ({_origin(nxt)}); "
@@ -536,6 +581,7 @@ class HttpClient:
                     verb, body = "GET", None
             else:
                 raise RetryableError(Retry(f"more than {_MAX_REDIRECTS} redirects", unreachable=True))
+            self._read_body(bucket, resp, what)
             self.adapt(bucket, resp.headers)
             if resp.status_code in RETRY_STATUSES:
                 wait = parse_retry_after(resp.headers.get("Retry-After"), now=self.wall())
@@ -549,7 +595,27 @@ class HttpClient:
                     raise RetryableError(Retry(problem, unreachable=True))
             return resp
 
-        return self.call(bucket, attempt, what=f"{method} {_path(url)}", max_seconds=max_seconds)
+        return self.call(bucket, attempt, what=what, max_seconds=max_seconds)
+
+    def max_bytes(self, bucket: str) -> int | None:
+        """The largest answer ``bucket`` may send (its policy's ``max_bytes``)."""
+        return self.limiter(bucket).policy.max_bytes
+
+    def _read_body(self, bucket: str, resp: requests.Response, what: str) -> None:
+        """Read ``resp``'s body into it, decompressed, stopping at the service's cap.
+
+        The body arrives in :data:`READ_STEP` pieces, so neither a flood within the
+        timeout nor a small compressed answer that inflates to gigabytes ever holds more
+        than the cap and one step in memory.
+        """
+        try:
+            resp._content = read_capped(resp.iter_content(READ_STEP), self.max_bytes(bucket), bucket=bucket,
+                                        what=what, declared=_declared_length(resp))
+            resp._content_consumed = True
+        except requests.RequestException as exc:
+            raise _transport_failure(exc, bucket, what, self.timeout) from exc
+        finally:
+            resp.close()
 
     def close(self) -> None:
         self.session.close()
@@ -561,6 +627,27 @@ UNREACHABLE_RETRIES = 2
 
 _DNS_FAILURES = ("NameResolutionError", "Name or service not known", "Temporary failure in name resolution",
                  "nodename nor servname", "getaddrinfo failed", "No address associated with hostname")
+
+
+def _transport_failure(exc: requests.RequestException, bucket: str, what: str, timeout: float) -> Exception:
+    """What a failure of requests means: timeouts and broken connections are retried (and
+    count towards the service being down); anything else fails this request."""
+    if isinstance(exc, requests.Timeout):
+        return RetryableError(Retry(f"timed out after {timeout:g} s", unreachable=True))
+    if isinstance(exc, (requests.ConnectionError, requests.exceptions.ChunkedEncodingError)):
+        return RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True,
+                                    no_dns=_no_name_resolution(str(exc))))
+    if isinstance(exc, requests.exceptions.ContentDecodingError):
+        return RetryableError(Retry(f"answered a body that does not decompress ({_short(exc)})", unreachable=True))
+    return SourceError(bucket, f"{what} failed: {_short(exc)}")
+
+
+def _declared_length(resp: requests.Response) -> str | None:
+    """``Content-Length`` when it counts the bytes we read: a compressed body's counts
+    the compressed bytes, which says nothing about the size once inflated."""
+    if resp.headers.get("Content-Encoding", "identity").strip().lower() not in ("", "identity"):
+        return None
+    return resp.headers.get("Content-Length")
 
 
 def _no_name_resolution(reason: str) -> bool:
@@ -592,7 +679,7 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
     text = resp.text
     if expect == "json":
         try:
-            resp._citekit_json = json.loads(text)  # type: ignore[attr-defined]  # parsed once
+            resp._citekit_json = safe_json(json.loads(text))  # type: ignore[attr-defined]  # parsed once
         except ValueError as exc:
             return f"answered {kind} that is not complete JSON ({_short(str(exc))})"
         return None
@@ -613,10 +700,11 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
 
 
 def body_json(resp: requests.Response) -> Any:
-    """The JSON of an answer that ``expect="json"`` already checked (parsed once, not twice)."""
+    """The JSON of an answer (parsed once, not twice, when ``expect="json"`` checked it),
+    with lone surrogates (``"\\ud800"`` is valid JSON) replaced: no file can hold them."""
     if hasattr(resp, "_citekit_json"):
         return resp._citekit_json
-    return resp.json()
+    return safe_json(resp.json())
 
 
 def _origin(url: str) -> str:

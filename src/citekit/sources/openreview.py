@@ -25,7 +25,7 @@ from ..model import Candidate, Ids, Mention, Person
 from ..names import parse_name
 from .base import SourceError
 from .cache import LookupCache
-from .http import HttpClient
+from .http import HttpClient, body_json
 from .queries import abstract_phrase, title_terms
 from .settings import SourceSettings
 
@@ -333,7 +333,7 @@ class OpenReviewSource:
     # -- plumbing ---------------------------------------------------------------------
     def _json(self, resp: requests.Response) -> dict[str, Any]:
         try:
-            body = resp.json()
+            body = body_json(resp)
         except ValueError:
             raise SourceError(self.name, f"expected JSON from {resp.url}, got {resp.headers.get('Content-Type')}; "
                                          "check sources.openreview.url points at the API (api2.openreview.net)") from None

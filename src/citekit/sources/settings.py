@@ -9,11 +9,11 @@ never end up in a file someone commits.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from .http import HostPolicy
+from .http import MB, HostPolicy
 
 #: every source, cheapest and most exact first (the default of ``sources.enabled``)
 SOURCE_NAMES: tuple[str, ...] = ("conferences", "openreview", "crossref", "dblp", "arxiv")
@@ -33,16 +33,34 @@ CONFERENCE_SITES: dict[str, str] = {
 #: (openreview/openreview#254); signed-in users have larger ones, set per_minute then.
 OPENREVIEW_GUEST_PER_MINUTE = 20.0
 
+#: The largest answer read from each service (``sources.<name>.max_mb`` changes it): the
+#: largest real answer times a margin for growth. A conference's whole paper list is the
+#: big one: about 5 KB an event (abstract, authors, media links), 6,000-7,000 events for
+#: ICML or NeurIPS 2025-2026, so 30-40 MB; 128 MB leaves room for a few years' growth.
+#: An arXiv batch of 100 ids is 0.3 MB, up to ~15 MB when every paper lists a physics
+#: collaboration's 3,000 authors; a Crossref work or 5-row search ~2 MB at the same worst;
+#: dblp's 10 search hits or one record and an OpenReview page of 10 notes stay under 1 MB.
+MAX_BYTES: dict[str, int] = {
+    "arxiv": 32 * MB,
+    "crossref": 16 * MB,
+    "dblp": 8 * MB,
+    "openreview": 8 * MB,
+    **{site: 128 * MB for site in CONFERENCE_SITES},
+}
+
 #: The services' own requests: arXiv one call every 3 s on one connection, counted from
 #: the end of the previous answer; dblp about one a second; Crossref announces its limits
 #: in headers (polite pool: 3 parallel); OpenReview 20 a minute for guests. A conference
 #: site serves one static file per venue-year: one request at a time is plenty.
+#: This table, with :data:`MAX_BYTES`, is the one home of every per-service limit.
 DEFAULT_POLICIES: dict[str, HostPolicy] = {
-    "arxiv": HostPolicy(min_interval=3.0, concurrency=1, after_answer=True),
-    "dblp": HostPolicy(min_interval=1.0, concurrency=1),
-    "crossref": HostPolicy(min_interval=0.2, concurrency=3),
-    "openreview": HostPolicy(min_interval=0.5, concurrency=2, per_minute=OPENREVIEW_GUEST_PER_MINUTE),
-    **{site: HostPolicy(min_interval=1.0, concurrency=1) for site in CONFERENCE_SITES},
+    name: replace(policy, max_bytes=MAX_BYTES[name]) for name, policy in {
+        "arxiv": HostPolicy(min_interval=3.0, concurrency=1, after_answer=True),
+        "dblp": HostPolicy(min_interval=1.0, concurrency=1),
+        "crossref": HostPolicy(min_interval=0.2, concurrency=3),
+        "openreview": HostPolicy(min_interval=0.5, concurrency=2, per_minute=OPENREVIEW_GUEST_PER_MINUTE),
+        **{site: HostPolicy(min_interval=1.0, concurrency=1) for site in CONFERENCE_SITES},
+    }.items()
 }
 #: the whole sync's network work stops after this many seconds (``sources.deadline``);
 #: what is left stays notes-only and is looked up on the next sync
@@ -76,8 +94,7 @@ class SourceSettings:
     enabled: list[str] = field(default_factory=lambda: list(SOURCE_NAMES))
     #: per-source request spacing and parallelism; ``rate_limits: off`` empties the spacing
     policies: dict[str, HostPolicy] = field(
-        default_factory=lambda: {k: HostPolicy(v.min_interval, v.concurrency, v.adaptive, v.per_minute, v.after_answer)
-                                 for k, v in DEFAULT_POLICIES.items()}
+        default_factory=lambda: {k: replace(v) for k, v in DEFAULT_POLICIES.items()}
     )
     #: conference site roots (``sources.icml.url``, ``CITEKIT_ICML_URL``, ...)
     conference_urls: dict[str, str] = field(default_factory=lambda: dict(CONFERENCE_SITES))
@@ -134,6 +151,12 @@ class SourceSettings:
                     raise ValueError(f"citekit.yaml: 'sources.{name}.per_minute' must be a positive number "
                                      f"of requests a minute, got {sub['per_minute']!r}")
                 s.policies[name].per_minute = per_minute
+            if "max_mb" in sub:
+                max_mb = _number(sub["max_mb"], f"sources.{name}.max_mb")
+                if max_mb <= 0:
+                    raise ValueError(f"citekit.yaml: 'sources.{name}.max_mb' must be a positive number of "
+                                     f"megabytes, got {sub['max_mb']!r}")
+                s.policies[name].max_bytes = int(max_mb * MB)
         if "deadline" in section:
             s.deadline = _number(section["deadline"], "sources.deadline") if section["deadline"] is not None else None
             if s.deadline is not None and s.deadline <= 0:
