@@ -286,24 +286,28 @@ def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[lis
 
     Every block's text is the file's text from its ``@`` on, and blocks come in file
     order with no ``@`` that starts a block between them, so each is found where it
-    stands by searching on from the end of the one before."""
+    stands: at the first ``@`` after the end of the one before where its text starts."""
     out: list[str] = []
     pieces: list[str] = []
     pos = 0
-    i = 0
+    i, n = 0, len(raws)
+    find, starts = text.find, text.startswith
     for block in blocks:
         raw = block.raw
-        at = text.find(raw, pos)
+        at = find("@", pos)
+        while at >= 0 and not starts(raw, at):  # an "@" in a comment line
+            at = find("@", at + 1)
         if at < 0:  # (cannot happen: a block's text is a slice of the text)
             continue
-        pieces.append(text[pos:at])
-        pos = at + len(raw)
-        if i < len(raws) and raw is raws[i]:  # an entry read: the gap before it is complete
-            out.append("".join(pieces))
+        if i < n and raw is raws[i]:  # an entry read: the gap before it is complete
+            out.append("".join(pieces) + text[pos:at] if pieces else text[pos:at])
             pieces = []
             i += 1
-        elif block.kind != "entry":  # @comment, @string, @preamble: kept as written
-            pieces.append(raw)
+        else:
+            pieces.append(text[pos:at])
+            if block.kind != "entry":  # @comment, @string, @preamble: kept as written
+                pieces.append(raw)
+        pos = at + len(raw)
     pieces.append(text[pos:])
     return out, "".join(pieces)
 
