@@ -278,6 +278,10 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
     return result
 
 
+#: blocks BibTeX reads outside entries, kept as written with the text around them
+_KEPT_KINDS = frozenset({"comment", "string", "preamble"})
+
+
 def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[list[str], str]:
     """The text before each entry read (``raws``: their blocks' texts, in order) since the
     previous one, and the text after the last: what BibTeX ignores or reads outside
@@ -305,7 +309,7 @@ def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[lis
             i += 1
         else:
             pieces.append(text[pos:at])
-            if block.kind != "entry":  # @comment, @string, @preamble: kept as written
+            if block.kind in _KEPT_KINDS:  # (an entry not read is kept verbatim elsewhere)
                 pieces.append(raw)
         pos = at + len(raw)
     pieces.append(text[pos:])
