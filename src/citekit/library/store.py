@@ -842,9 +842,7 @@ class Library:
         """
         if ascii is None or bool(ascii) == self.ascii:
             return self.render_files()[0]
-        from ..output.bibtex import render_entries
-
-        from ..output.bibtex import check_unique_keys, entry_text
+        from ..output.bibtex import check_unique_keys, entry_text, render_entries
 
         written = [written_entry(e) for e in self.sorted_entries()]
         if not written:
