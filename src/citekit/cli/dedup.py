@@ -137,6 +137,8 @@ def save_library(lib: Library, txn: Transaction | None = None) -> None:
         lib.save(txn)
     except ValueError as exc:
         raise LibraryError(f"{exc} Nothing was written.") from exc
+    for moved in lib.kept_moves:  # comments above a merged entry: kept, elsewhere, and said so
+        note(moved)
 
 
 # ---- dedup -------------------------------------------------------------------------------

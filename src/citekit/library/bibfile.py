@@ -47,6 +47,11 @@ class BibParseResult:
     duplicates: list[tuple[str, int]] = field(default_factory=list)
     #: how many ``@string`` definitions the text had
     strings: int = 0
+    #: with ``between=True``: the text before each entry of ``entries`` since the previous
+    #: one (comments, ``@comment``/``@string``/``@preamble`` blocks, stray lines, as written;
+    #: blocks that could not be read are left out), and the text after the last entry
+    between: list[str] = field(default_factory=list)
+    after: str = ""
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
@@ -199,7 +204,8 @@ def _no_entries_message(name: str, result: BibParseResult, enc: str) -> str:
     return f"no BibTeX entries found in {name}: is it a .bib file? (encoding read as {enc}; if that is wrong, re-save it as UTF-8)"
 
 
-def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, damaged: str = "text") -> BibParseResult:
+def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, damaged: str = "text",
+                   between: bool = False) -> BibParseResult:
     """Parse BibTeX text into :class:`Entry` objects with values as BibTeX would read them.
 
     The text is split by :mod:`citekit.library.bibsyntax` (BibTeX's own rules: a
@@ -213,6 +219,9 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
     someone's file) keeps the entry, the broken field's raw text and every other field;
     ``"text"`` (reading ``library.bib``, which is written back) keeps the whole block
     verbatim among the unparsed blocks so the user's text is never rewritten.
+
+    ``between``: also keep the text around the entries (:attr:`BibParseResult.between`),
+    which ``library.bib`` writes back where it stood.
     """
     from .bibsyntax import split_blocks
 
@@ -264,7 +273,47 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
             result.entries.append(_to_entry(block, macros, name, result.problems, lowered))
             result.raws.append(block.raw)
     macros.defined_here = set()
+    if between:
+        result.between, result.after = _texts_between(text, blocks, result.raws)
     return result
+
+
+#: blocks BibTeX reads outside entries, kept as written with the text around them
+_KEPT_KINDS = frozenset({"comment", "string", "preamble"})
+
+
+def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[list[str], str]:
+    """The text before each entry read (``raws``: their blocks' texts, in order) since the
+    previous one, and the text after the last: what BibTeX ignores or reads outside
+    entries, which a rewrite of the file must not drop. A block that could not be read
+    is left out (it is kept verbatim elsewhere); the text around it joins the next gap.
+
+    Every block's text is the file's text from its ``@`` on, and blocks come in file
+    order with no ``@`` that starts a block between them, so each is found where it
+    stands: at the first ``@`` after the end of the one before where its text starts."""
+    out: list[str] = []
+    pieces: list[str] = []
+    pos = 0
+    i, n = 0, len(raws)
+    find, starts = text.find, text.startswith
+    for block in blocks:
+        raw = block.raw
+        at = find("@", pos)
+        while at >= 0 and not starts(raw, at):  # an "@" in a comment line
+            at = find("@", at + 1)
+        if at < 0:  # (cannot happen: a block's text is a slice of the text)
+            continue
+        if i < n and raw is raws[i]:  # an entry read: the gap before it is complete
+            out.append("".join(pieces) + text[pos:at] if pieces else text[pos:at])
+            pieces = []
+            i += 1
+        else:
+            pieces.append(text[pos:at])
+            if block.kind in _KEPT_KINDS:  # (an entry not read is kept verbatim elsewhere)
+                pieces.append(raw)
+        pos = at + len(raw)
+    pieces.append(text[pos:])
+    return out, "".join(pieces)
 
 
 _MONTH_NAMES = {

@@ -18,7 +18,7 @@ from .bibfile import decode_bytes, parse_bib_text, split_ids
 from .errors import LibraryError
 from .journal import JournalRefused, journal_path, load_journal, refused_journals, stale_temps
 from .lock import ProjectLock, describe, holder, is_stale
-from .store import Library, _read_pair
+from .store import Library, _kept_texts, _read_pair
 from .tags import tags_from_keywords
 
 UNKNOWN = "unknown"
@@ -203,15 +203,20 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
         if bib_data is None:
             raise LibraryError(f"no {display_path(refs / 'library.bib')} to rebuild the sidecar from; restore it "
                                "from version control first")
-        parsed = parse_bib_text(decode_bytes(bib_data)[0], display_path(refs / "library.bib"))
+        parsed = parse_bib_text(decode_bytes(bib_data)[0], display_path(refs / "library.bib"), between=True)
         lib = Library(refs_dir=refs)
         lib.preamble = parsed.preamble
         lib.unparsed = list(parsed.unparsed)
         lib.problems = list(parsed.problems)
-        for bib_entry, raw in zip(parsed.entries, parsed.raws):
+        gaps: list[tuple[str, str]] = []
+        carried = ""  # the text above an entry kept as text joins the next one's, as a load does
+        for bib_entry, raw, gap in zip(parsed.entries, parsed.raws, parsed.between):
             if bib_entry.key.lower() in {k.lower() for k in lib.entries}:
                 lib.unparsed.append(raw.strip())  # a case-duplicate key: kept verbatim, as a load does
+                carried += gap
                 continue
+            gaps.append((bib_entry.key, carried + gap))
+            carried = ""
             fields = {k: v for k, v in bib_entry.fields.items() if k not in ("keywords", "ids")}
             entry = Entry(key=bib_entry.key, entry_type=bib_entry.entry_type, fields=fields, ids=bib_entry.ids,
                           status=UNKNOWN, origin=UNKNOWN, reason="sidecar rebuilt from library.bib")
@@ -219,6 +224,7 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
             entry.aliases = sorted(set(split_ids(bib_entry.fields.get("ids", ""))))
             entry.provenance = {k: UNKNOWN for k in fields}
             lib.entries[entry.key] = entry
+        lib.kept_head, lib.kept_before, lib.kept_tail = _kept_texts(gaps, carried + parsed.after)
         lib.issued_keys = set(lib.entries)
         for name in ("keymap.yaml", "import-keymap.yaml"):
             try:

@@ -72,6 +72,8 @@ DERIVED_FIELDS = ("keywords", "ids")
 #: key under which ``Entry.generated`` remembers the entry type citekit wrote
 TYPE_MARK = "@type"
 CHECKSUM_MARK = "% citekit-checksum: "
+#: the line above the blocks citekit could not read, which it writes at the end of library.bib
+UNPARSED_MARK = "% citekit could not read the blocks below; they are kept verbatim. Fix them and run again."
 
 
 def _checksum(body: str) -> str:
@@ -174,7 +176,19 @@ class Library:
     problems: list[Problem] = field(default_factory=list)
     #: raw text of blocks that could not be parsed: written back verbatim so nothing is lost
     unparsed: list[str] = field(default_factory=list)
+    #: the values of library.bib's ``@preamble`` blocks, for reading: the blocks themselves
+    #: are written back as kept text (below), where they stood
     preamble: list[str] = field(default_factory=list)
+    #: what the user wrote in library.bib outside entries (comments, ``@comment``,
+    #: ``@string`` and ``@preamble`` blocks, stray lines), as written, so a write keeps it:
+    #: the text above the first entry (citekit's header aside), the text above each later
+    #: entry (by key: it moves with its entry when the library is re-sorted), the text
+    #: after the last entry (see :func:`_kept_texts`)
+    kept_head: str = ""
+    kept_before: dict[str, str] = field(default_factory=dict)
+    kept_tail: str = ""
+    #: what the last render did with kept text whose entry is gone (one line each)
+    kept_moves: list[str] = field(default_factory=list)
     #: mentions with no title yet (abstracts, bare URLs), waiting for an online sync
     pending: list[dict[str, Any]] = field(default_factory=list)
     #: write library.bib with LaTeX escapes instead of UTF-8 (remembered in the sidecar)
@@ -582,25 +596,31 @@ class Library:
             text = bib_text
             name = display_path(lib.bib_path)
             lib.problems.extend(encoding_problems(bib_data, name))
-            parsed = parse_bib_text(text, name)
+            parsed = parse_bib_text(text, name, between=True)
             lib.problems.extend(parsed.problems)
             lib.preamble = parsed.preamble
             lib.unparsed = list(parsed.unparsed)
             untouched = _checksum_ok(text)
             seen_lower: dict[str, str] = {}
-            for bib_entry, raw in zip(parsed.entries, parsed.raws):
+            gaps: dict[str, str] = {}
+            carried = ""  # the text above an entry kept as text: it joins the next one's
+            for bib_entry, raw, gap in zip(parsed.entries, parsed.raws, parsed.between):
                 lower = bib_entry.key.lower()
                 if lower in seen_lower:
                     # BibTeX keys ignore case: a second 'Key' beside 'key' is a duplicate
                     lib.problems.append(Problem(name, None, f"key '{bib_entry.key}' differs from '{seen_lower[lower]}' only in case, "
                                                 "which BibTeX treats as the same key; it is kept as text: rename it"))
                     lib.unparsed.append(raw.strip())
+                    carried += gap
                     continue
                 seen_lower[lower] = bib_entry.key
+                gaps[bib_entry.key] = carried + gap
+                carried = ""
                 meta = side_entries.get(bib_entry.key)
                 entry = _from_sidecar(bib_entry.key, meta) if meta else _manual_entry(bib_entry)
                 _absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
                 lib.entries[entry.key] = entry
+            lib.kept_head, lib.kept_before, lib.kept_tail = _kept_texts(list(gaps.items()), carried + parsed.after)
         lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries}
         lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items() if k not in lib.entries})
         lib.issued_keys.update(lib.entries)
@@ -654,6 +674,8 @@ class Library:
             lib.problems = [Problem(*p) for p in meta["problems"]]
         lib.unparsed = list(meta["unparsed"])
         lib.preamble = list(meta["preamble"])
+        lib.kept_head, kept_before, lib.kept_tail = meta["kept"]
+        lib.kept_before = dict(kept_before)
         lib.pending = list(meta["pending"])
         lib.ascii = bool(meta["ascii"])
         lib.detached = dict(meta["detached"])
@@ -740,6 +762,7 @@ class Library:
             "issued_keys": sorted(self.issued_keys),
             "problems": [(p.file, p.line, p.message) for p in self.problems],
             "unparsed": list(self.unparsed), "preamble": list(self.preamble),
+            "kept": (self.kept_head, dict(self.kept_before), self.kept_tail),
             "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
         }
 
@@ -819,17 +842,62 @@ class Library:
         """
         if ascii is None or bool(ascii) == self.ascii:
             return self.render_files()[0]
-        from ..output.bibtex import render_entries
+        from ..output.bibtex import check_unique_keys, entry_text, render_entries
 
         written = [written_entry(e) for e in self.sorted_entries()]
-        return self._bib_text(render_entries(written, ascii=ascii))
+        if not written:
+            return self._bib_text(render_entries([], ascii=ascii))
+        check_unique_keys(written)
+        return self._bib_text(self._body([e.key for e in written],
+                                         [entry_text(e, ascii=ascii) + "\n" for e in written]))
+
+    def _body(self, keys: list[str], parts: list[str]) -> str:
+        """The entries' texts (``parts``, each ending in a line end, in the order of ``keys``)
+        with the kept text (see :attr:`kept_before`) where it stands: above its entry, the
+        head above all, the tail after all. Without kept text, entries are one blank line
+        apart; a kept text stands in for that blank line."""
+        if not (self.kept_before or self.kept_head or self.kept_tail):
+            return "\n".join(parts)
+        before = self._settle_kept(keys)
+        out = [self.kept_head]
+        for i, (key, part) in enumerate(zip(keys, parts)):
+            out.append(before.get(key, "\n" if i else ""))
+            out.append(part)
+        out.append(self.kept_tail)
+        return "".join(out)
+
+    def _settle_kept(self, keys: list[str]) -> dict[str, str]:
+        """:attr:`kept_before` with the text of every entry no longer in the library given a
+        home, so that nothing the user wrote is dropped: above the entry that absorbed it
+        (a merge makes the old key an alias of the survivor), else at the end of the file.
+        Each move is noted in :attr:`kept_moves`; the new places are kept from now on."""
+        present = set(keys)
+        gone = [k for k in self.kept_before if k not in present]
+        if not gone:
+            return self.kept_before
+        home_of = {alias: key for key, aliases in self.aliases_by_key().items() for alias in aliases}
+        adopted: dict[str, str] = {}
+        for old in gone:
+            text = self.kept_before[old]
+            home = home_of.get(old)
+            if home in present:
+                adopted[home] = adopted.get(home, "") + text
+                self.kept_moves.append(f"the text above '{old}' in library.bib now stands above '{home}', "
+                                       "which absorbed that entry")
+            else:
+                self.kept_tail += text if text.startswith("\n") or not self.kept_tail else "\n" + text
+                self.kept_moves.append(f"the text above '{old}' in library.bib, an entry no longer in the "
+                                       "library, was moved to the end of the file")
+        self.kept_before = {k: adopted.pop(k, "") + v for k, v in self.kept_before.items() if k in present}
+        self.kept_before.update(adopted)
+        return self.kept_before
 
     def _bib_text(self, body: str) -> str:
-        if self.preamble:
-            body = "".join(f"@preamble{{{p}}}\n\n" for p in self.preamble) + body.lstrip("\n")
         if self.unparsed:
+            if body and not body.endswith("\n"):
+                body += "\n"  # (kept text at the end of a file without a last line end)
             body += (
-                "\n% citekit could not read the blocks below; they are kept verbatim. Fix them and run again.\n"
+                f"\n{UNPARSED_MARK}\n"
                 + "\n\n".join(self.unparsed)
                 + "\n"
             )
@@ -911,7 +979,10 @@ class Library:
         for table in self._memos.values():
             for key in [k for k in table if k not in keyset]:
                 del table[key]
-        body = "\n".join(bib_parts) if bib_parts else render_entries([], ascii=self.ascii)
+        if bib_parts:
+            body = self._body(keys, bib_parts)
+        else:
+            body = self.kept_head + self.kept_tail or render_entries([], ascii=self.ascii)
         bib_text = self._bib_text(body)
         return bib_text, self._render_sidecar(yaml_parts, _stated_checksum(bib_text))
 
@@ -992,6 +1063,67 @@ def read_entry(refs_dir: Path, key: str) -> Entry | None:
 
 
 # ---- helpers ---------------------------------------------------------------------------
+
+def _kept_texts(gaps: list[tuple[str, str]], after: str) -> tuple[str, dict[str, str], str]:
+    """What a write of library.bib keeps of the text outside its entries: (head, text above
+    each entry but the first by key, tail), from the text before each entry (``gaps``: key
+    and text, in file order) and after the last one.
+
+    Only what citekit writes itself is left out: its header, the blank line it puts
+    between entries and the line above the blocks it could not read. The blank line is
+    the one line end that follows an entry's closing line; a kept text stands in for it,
+    so the text is written back as it was read, byte for byte (at the end of the file,
+    its trailing blank lines become one line end). A file with no entry is all head."""
+    if not gaps:
+        return _kept_end(_without_own_header(after).lstrip("\n")), {}, ""
+    head = _without_marker(_without_own_header(gaps[0][1]).lstrip("\n"))
+    before = {}
+    for key, gap in gaps[1:]:
+        text = _without_marker(gap[1:] if gap.startswith("\n") else gap)
+        if text and not text.isspace():
+            before[key] = text
+    return (head if head and not head.isspace() else ""), before, _kept_end(after[1:] if after.startswith("\n") else after)
+
+
+def _kept_end(text: str) -> str:
+    """Text after the last entry, as kept: with one line end (the blocks citekit could not
+    read follow it, and the blank lines between them are citekit's)."""
+    text = _without_marker(text).rstrip("\n")
+    return text + "\n" if text and not text.isspace() else ""
+
+
+def _without_own_header(text: str) -> str:
+    """``text`` (the start of library.bib) without the header citekit writes: its comment
+    lines, its checksum line and the blank line after it (wherever the user left them)."""
+    at = text.find(CHECKSUM_MARK)
+    if at < 0 or (at > 0 and text[at - 1] != "\n"):
+        return text
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end + 1
+    if text.startswith("\n", end):
+        end += 1
+    text = text[:at] + text[end:]
+    for line in BIB_HEADER.split("\n"):  # (the user may have written between its lines)
+        line = f"% {line}\n"
+        at = text.find(line)
+        if at == 0 or at > 0 and text[at - 1] == "\n":
+            text = text[:at] + text[at + len(line):]
+    return text
+
+
+def _without_marker(text: str) -> str:
+    """``text`` without the line citekit writes above the blocks it could not read (and
+    the line end it puts before it)."""
+    at = text.find(UNPARSED_MARK)
+    if at < 0:
+        return text
+    end = at + len(UNPARSED_MARK)
+    if text.startswith("\n", end):
+        end += 1
+    if at > 0 and text[at - 1] == "\n":
+        at -= 1
+    return text[:at] + text[end:]
+
 
 def _render_changed(entry: Entry, ascii: bool, block_of: Callable[[str, dict[str, Any]], str]) -> tuple[str, str]:
     """An entry's texts in ``library.bib`` and in the sidecar, and the entry made what the
