@@ -318,7 +318,7 @@ class _Tally:
     #: a macro was left unexpanded because it uses itself: what was read depends on the path
     cut: bool = False
 
-    def spend(self, value: str, macros: "Macros") -> None:
+    def spend(self, value: str) -> None:
         self.chars += len(value) + 1  # +1: an empty macro used a billion times is a bomb too
         if self.chars > self.limit:
             if self.limit < MACRO_VALUE_LIMIT:
@@ -428,7 +428,7 @@ class Macros:
             if low in self.final:
                 tally.cut = True
             return None, 0
-        tally.spend(value, self)
+        tally.spend(value)
         return value, depth
 
     def _expand_forward(self, low: str, tokens: "list[Token]", seen: frozenset[str],
