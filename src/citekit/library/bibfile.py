@@ -52,6 +52,8 @@ class BibParseResult:
     #: blocks that could not be read are left out), and the text after the last entry
     between: list[str] = field(default_factory=list)
     after: str = ""
+    #: the line each entry starts on, parallel to ``entries``
+    lines: list[int] = field(default_factory=list)
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
@@ -233,6 +235,7 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
     for block in blocks:
         if block.kind == "string" and block.fields:
             macros.final[block.fields[0].name.lower()] = block.fields[0].tokens
+    macros.start_file(len(text))
     seen_keys: set[str] = set()
     #: field name as written -> its lower case: one string per name for the whole file
     #: (a 7k-entry library writes some 65,000 names, a few dozen different ones)
@@ -255,7 +258,13 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
                                                "wins (delete one of them to silence this)"))
             macros.defined_here.add(f.name.lower())
             missing: list[str] = []
-            macros.define(f.name, f.tokens if f.broken is None else [Token("literal", f.broken)], missing)
+            try:
+                macros.define(f.name, f.tokens if f.broken is None else [Token("literal", f.broken)], missing,
+                              line=block.line)
+            except MacroBomb as bomb:
+                result.problems.append(Problem(name, block.line, f"@string '{f.name}': macro bomb: {bomb.why}; it is "
+                                               "not expanded, and values that use it are kept as written (fix its "
+                                               "definition)"))
             for macro in missing:
                 result.problems.append(Problem(name, block.line, f"@string '{f.name}' uses undefined macro '{macro}'"))
             result.strings += 1
@@ -272,6 +281,7 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
             seen_keys.add(block.key)
             result.entries.append(_to_entry(block, macros, name, result.problems, lowered))
             result.raws.append(block.raw)
+            result.lines.append(block.line)
     macros.defined_here = set()
     if between:
         result.between, result.after = _texts_between(text, blocks, result.raws)
@@ -322,6 +332,50 @@ _MONTH_NAMES = {
 }
 
 
+#: Bounds on ``@string`` expansion: a 717-byte file of 26 macros each doubling the one
+#: before (``a1 = a0 # a0``) would otherwise expand to gigabytes. In the 570 .bib files of
+#: the corpora beside the repository (1,871 ``@string``s) the longest value made from
+#: macros is 180 characters, the deepest chain of macros defined through macros is 4, and
+#: a whole file takes at most 24,796 characters from macros (at most 0.2 times its size).
+#: Characters one value may take from macros (over 500 times the longest real one):
+MACRO_VALUE_LIMIT = 100_000
+#: How deep macros may be defined through macros (8 times the deepest real chain); also
+#: bounds the recursion through macros used before their definition.
+MACRO_DEPTH_LIMIT = 32
+#: Characters all the values of one file may take from macros: this plus
+#: :data:`MACRO_FILE_FACTOR` times the file's length (40 times the largest real total),
+#: so what a file expands to, and the time it takes, stay linear in its size however
+#: many values use a big macro. A value past a bound is charged what it took too.
+MACRO_FILE_LIMIT = 1_000_000
+MACRO_FILE_FACTOR = 10
+
+
+class MacroBomb(Exception):
+    """A value whose macros expand past a bound; ``why`` says which, for the user."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What one value has taken from macros so far, against what it may take."""
+
+    limit: int
+    chars: int = 0
+    #: a macro was left unexpanded because it uses itself: what was read depends on the path
+    cut: bool = False
+
+    def spend(self, value: str) -> None:
+        self.chars += len(value) + 1  # +1: an empty macro used a billion times is a bomb too
+        if self.chars > self.limit:
+            if self.limit < MACRO_VALUE_LIMIT:
+                raise MacroBomb(f"this file's @string macros have already expanded to over "
+                                f"{MACRO_FILE_LIMIT:,} characters plus {MACRO_FILE_FACTOR} times the file's size in all")
+            raise MacroBomb(f"its @string macros expand to over {MACRO_VALUE_LIMIT:,} characters")
+
+
 @dataclass
 class Macros:
     """``@string`` macros: those defined so far (in reading order) and the current file's final ones.
@@ -329,28 +383,116 @@ class Macros:
     A name used before its definition in the same file falls back to that file's final
     table, which is more forgiving than BibTeX (it warns and reads an empty string) and
     loses nothing. One ``Macros`` passed to several reads shares definitions across
-    files in order, as ``bibtex`` does with ``\\bibliography{strings,refs}``.
+    files in order, as ``bibtex`` does with ``\\bibliography{strings,refs}``. Expansion is
+    bounded (:data:`MACRO_VALUE_LIMIT`, :data:`MACRO_DEPTH_LIMIT`, :data:`MACRO_FILE_LIMIT`):
+    past a bound a value raises :class:`MacroBomb` and the reader keeps it as written.
     """
 
     final: dict[str, Any] = field(default_factory=dict)
     current: dict[str, str] = field(default_factory=dict)
     defined_here: set[str] = field(default_factory=set)
+    #: how deep each defined macro is: 1 when made of literals, else 1 + the deepest it uses
+    depth: dict[str, int] = field(default_factory=dict)
+    #: macros past a bound -> the line of their definition; a value using one is kept as written
+    bombs: dict[str, int] = field(default_factory=dict)
+    #: characters the values of the file being read may still take from macros
+    file_left: int = MACRO_FILE_LIMIT
+    #: macros used before their definition, as expanded since the last definition: each
+    #: is expanded once, however many values (or doubling macros) use it
+    _forward: dict[str, tuple[str, int]] = field(default_factory=dict, repr=False)
 
-    def define(self, name: str, tokens: "list[Token]", missing: list[str] | None = None) -> None:
-        # a macro keeps its outer spaces (" Symposium on ..." is joined to what precedes it)
-        self.current[name.lower()] = evaluate_tokens(tokens, self, missing=missing, strip=False)
+    def start_file(self, length: int) -> None:
+        """Reset the budget for a file of ``length`` characters (its macros' final table is set)."""
+        self.file_left = MACRO_FILE_LIMIT + MACRO_FILE_FACTOR * length
+        self._forward.clear()
 
-    def lookup(self, name: str, seen: frozenset[str] = frozenset()) -> str | None:
-        """The text of a macro, or None when no file read so far defines it."""
+    def define(self, name: str, tokens: "list[Token]", missing: list[str] | None = None, *, line: int = 0) -> None:
+        """Define ``name`` from its tokens, expanded now; a :class:`MacroBomb` leaves it
+        marked as one (uses of it are then kept as written) and is raised on."""
         low = name.lower()
+        self._forward.clear()  # expanded before, they may use this macro's earlier value
+        try:
+            # a macro keeps its outer spaces (" Symposium on ..." is joined to what precedes it)
+            text, depth = self._evaluate(tokens, missing)
+            if depth + 1 > MACRO_DEPTH_LIMIT:
+                raise MacroBomb(f"it is defined through more than {MACRO_DEPTH_LIMIT} levels of other macros")
+        except MacroBomb:
+            self.current.pop(low, None)
+            self.bombs[low] = line
+            raise
+        finally:
+            self._forward.clear()  # expanded just now, they used this macro's earlier value
+        self.current[low] = _SPACE_RUN.sub(" ", text)
+        self.depth[low] = depth + 1
+        self.bombs.pop(low, None)
+
+    def _evaluate(self, tokens: "list[Token]", missing: list[str] | None,
+                  seen: frozenset[str] = frozenset()) -> tuple[str, int]:
+        """The joined text of ``tokens`` and the depth of their deepest macro (0: none),
+        charged to this file's budget; raises :class:`MacroBomb` past a bound."""
+        tally = _Tally(min(MACRO_VALUE_LIMIT, self.file_left))
+        try:
+            return self._join(tokens, missing, seen, tally)
+        finally:
+            self.file_left -= tally.chars
+
+    def _join(self, tokens: "list[Token]", missing: list[str] | None, seen: frozenset[str],
+              tally: _Tally) -> tuple[str, int]:
+        parts = []
+        deepest = 0
+        for tok in tokens:
+            if tok.kind != "macro":
+                parts.append(tok.text)
+                continue
+            value, depth = self._expand(tok.text, seen, tally)
+            if value is None:
+                if missing is not None:
+                    missing.append(tok.text)
+                value = tok.text
+            deepest = max(deepest, depth)
+            parts.append(value)
+        return "".join(parts), deepest
+
+    def _expand(self, name: str, seen: frozenset[str], tally: _Tally) -> tuple[str | None, int]:
+        """The text of a macro and its depth, or (None, 0) when no file read so far defines it."""
+        low = name.lower()
+        if low in self.bombs:
+            raise MacroBomb(f"it uses '{name}', a macro bomb (its @string is on line {self.bombs[low]})")
         if low in self.current:
-            return self.current[low]
-        if low in self.final and low not in seen:
-            value = self.final[low]
-            return value if isinstance(value, str) else evaluate_tokens(value, self, seen=seen | {low}, strip=False)
-        if low in _MONTH_NAMES:
-            return _MONTH_NAMES[low]
-        return None
+            value = self.current[low]
+            depth = self.depth.get(low, 1)
+        elif low in self._forward:
+            value, depth = self._forward[low]
+        elif low in self.final and low not in seen:
+            defined = self.final[low]
+            if isinstance(defined, str):  # defined by a file read before this one
+                value, depth = defined, self.depth.get(low, 1)
+            else:
+                value, depth = self._expand_forward(low, defined, seen, tally)
+        elif low in _MONTH_NAMES:
+            if low in self.final:
+                tally.cut = True  # a month macro redefined through itself
+            value, depth = _MONTH_NAMES[low], 1
+        else:
+            if low in self.final:
+                tally.cut = True
+            return None, 0
+        tally.spend(value)
+        return value, depth
+
+    def _expand_forward(self, low: str, tokens: "list[Token]", seen: frozenset[str],
+                        tally: _Tally) -> tuple[str, int]:
+        """A macro used before its definition in this file, from its final tokens; kept for
+        the next use unless a macro using itself was cut short on the way."""
+        if len(seen) >= MACRO_DEPTH_LIMIT:
+            raise MacroBomb(f"it is defined through more than {MACRO_DEPTH_LIMIT} levels of other macros")
+        outer_cut, tally.cut = tally.cut, False
+        text, inner = self._join(tokens, None, seen | {low}, tally)
+        found = (_SPACE_RUN.sub(" ", text), inner + 1)
+        if not tally.cut:
+            self._forward[low] = found
+        tally.cut = tally.cut or outer_cut
+        return found
 
 
 _SPACE_RUN = re.compile(r"\s+")
@@ -362,30 +504,27 @@ def collapse_space(value: str) -> str:
 
 
 def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, month: bool = False,
-                    seen: frozenset[str] = frozenset(), missing: list[str] | None = None, strip: bool = True) -> str:
+                    missing: list[str] | None = None, strip: bool = True) -> str:
     """The text BibTeX makes of a value: literals joined, macros expanded, white space collapsed.
 
     A lone month macro in ``month`` stays the macro (``oct``), so the writer keeps it a
     macro and styles can localise it; anywhere else it becomes the month's name. An
     undefined macro is kept as its name rather than dropped, and added to ``missing``.
+    Raises :class:`MacroBomb` when the macros expand past a bound.
     """
     if len(tokens) == 1 and tokens[0].kind == "literal" and strip:
         return collapse_space(tokens[0].text)
     if month and len(tokens) == 1 and tokens[0].text.lower() in _MONTH_NAMES:
         return tokens[0].text.lower()
-    parts = []
-    for tok in tokens:
-        if tok.kind != "macro":
-            parts.append(tok.text)
-            continue
-        value = macros.lookup(tok.text, seen) if macros is not None else None
-        if value is None:
-            if missing is not None:
-                missing.append(tok.text)
-            value = tok.text
-        parts.append(value)
-    joined = "".join(parts)
+    if macros is None:
+        macros = Macros()
+    joined = macros._evaluate(tokens, missing)[0]
     return collapse_space(joined) if strip else _SPACE_RUN.sub(" ", joined)
+
+
+def as_written(tokens: "list[Token]") -> str:
+    """A value's text as the file writes it (``a24 # a24``), for one kept unexpanded."""
+    return " # ".join(tok.text if tok.kind != "literal" else "{" + tok.text + "}" for tok in tokens)
 
 
 def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = False) -> str:
@@ -426,7 +565,11 @@ def _simple_fields_of(block: "Block", macros: Macros, name: str, problems: list[
             fields[k] = word.lower()
         else:
             missing: list[str] = []
-            fields[k] = evaluate_tokens([Token("macro", word)], macros, missing=missing)
+            try:
+                fields[k] = evaluate_tokens([Token("macro", word)], macros, missing=missing)
+            except MacroBomb as bomb:
+                fields[k] = word
+                problems.append(_macro_bomb(name, block, block.fields[i].line, k, bomb, word))
             for macro in missing:
                 problems.append(_undefined_macro(name, block, block.fields[i].line, k, macro))
     return fields
@@ -441,6 +584,12 @@ def _undefined_macro(name: str, block: "Block", line: int, k: str, macro: str) -
                    "with @string, or pass the file that does with --strings)")
 
 
+def _macro_bomb(name: str, block: "Block", line: int, k: str, bomb: MacroBomb, written: str) -> Problem:
+    shown = written if len(written) <= 60 else written[:57] + "..."
+    return Problem(name, line, f"entry '{block.key}', field '{k}': macro bomb: {bomb.why}; the value is kept as "
+                   f"written ({shown}): fix the @string definitions it uses")
+
+
 def _fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem]) -> dict[str, str]:
     fields: dict[str, str] = {}
     for f in block.fields:
@@ -452,7 +601,11 @@ def _fields_of(block: "Block", macros: Macros, name: str, problems: list[Problem
             fields[k] = f.broken
             continue
         missing: list[str] = []
-        fields[k] = evaluate_tokens(f.tokens, macros, month=k == "month", missing=missing)
+        try:
+            fields[k] = evaluate_tokens(f.tokens, macros, month=k == "month", missing=missing)
+        except MacroBomb as bomb:
+            fields[k] = as_written(f.tokens)
+            problems.append(_macro_bomb(name, block, f.line, k, bomb, fields[k]))
         for macro in missing:
             problems.append(_undefined_macro(name, block, f.line, k, macro))
     return fields

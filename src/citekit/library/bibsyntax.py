@@ -7,11 +7,15 @@ it), and only ``{`` and ``}`` count for depth. This module splits text into bloc
 fields with exactly those rules, and nothing more: macro expansion and the building of
 entries happen in :mod:`citekit.library.bibfile`.
 
-Real files are damaged in a few recurring ways (a missing ``}``, a stray ``"``). BibTeX
-then swallows the following entries into one value. Here a value that is still open when
-a new line starts another entry (``@article{``) or the text ends is *broken*: its raw text
-up to the end of its own lines is kept verbatim, it is reported with its line, and every
-other field of the entry, and every later entry, is read normally.
+BibTeX looks for ``@`` only *between* entries: inside one it follows brace depth, so a
+line of an abstract that starts with ``@Name{`` is value text when the value's braces
+close and a ``,`` or the entry's end follows, as they must. Real files are damaged in a
+few recurring ways (a missing ``}``, a stray ``"``), and BibTeX then swallows the
+following entries into one value or reports an error. Here a value that never closes, or
+that runs past a line starting another entry (``@article{``) and is not followed by a
+``,`` or the entry's end, is *broken*: its raw text up to the end of its own lines is kept
+verbatim, it is reported with its line, and every other field of the entry, and every
+later entry, is read normally.
 
 Most entries of real libraries are plain: ``@type{key,`` then ``name = {value}`` (or a
 quoted value, a number, a macro) fields and the closing brace. Such an entry is read in
@@ -24,6 +28,7 @@ also reports what is wrong. Both give the same fields.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 #: characters that end a BibTeX identifier (field name, macro name, entry type)
@@ -121,6 +126,8 @@ class Scanner:
         self._line_no = 1
         #: read plain entries in one pass (False: every entry step by step, the reference)
         self.plain_entries = plain_entries
+        #: where literals end by brace depth, made when a literal first runs past an entry line
+        self._braces: _BraceTable | None = None
 
     def line_at(self, pos: int) -> int:
         """Line of ``pos``; positions are asked for in increasing order, so counting is incremental."""
@@ -177,10 +184,9 @@ class Scanner:
         shut = _CLOSE[close].match(s, head.end() if fm is None else fm.end())
         if shut is None:
             return None
-        end = shut.end()
-        if s.find("@", pos, end) >= 0 and _ENTRY_LINE.search(s, pos, end):
-            return None  # a value runs into the next entry: the step-by-step reader reports it
-        return Block("entry", kind, head.group(1), line, s[at:end], simple)
+        # (a value's braces closed and a ',' or the end followed: a line in it that starts
+        # with "@" is value text, as BibTeX reads it and as the step-by-step reader does)
+        return Block("entry", kind, head.group(1), line, s[at:shut.end()], simple)
 
     def _skip_group(self, start: int) -> int:
         """End of the balanced group opening at ``start`` (or of its line when it never closes)."""
@@ -248,24 +254,21 @@ class Scanner:
                     braced, quoted, word = fast.group(2, 3, 4)
                     literal = braced if braced is not None else quoted
                     if literal is None:
-                        token: Token | None = Token("number" if word.isdigit() else "macro", word)
-                    elif "@" in literal and _ENTRY_LINE.search(literal):
-                        token = None  # runs into the next entry: read step by step, which reports it
+                        token = Token("number" if word.isdigit() else "macro", word)
                     else:
                         token = Token("literal", literal)
-                    if token is not None:
-                        at = fast.start(1)
-                        if at >= self._line_pos:  # line_at, inline: the common field's one call
-                            self._line_no += s.count("\n", self._line_pos, at)
-                            self._line_pos = at
-                            line = self._line_no
-                        else:
-                            line = self.line_at(at)
-                        block.fields.append(RawField(fast.group(1), [token], line))
-                        if after == close:
-                            return end + 1
-                        pos = end + 1
-                        continue
+                    at = fast.start(1)
+                    if at >= self._line_pos:  # line_at, inline: the common field's one call
+                        self._line_no += s.count("\n", self._line_pos, at)
+                        self._line_pos = at
+                        line = self._line_no
+                    else:
+                        line = self.line_at(at)
+                    block.fields.append(RawField(fast.group(1), [token], line))
+                    if after == close:
+                        return end + 1
+                    pos = end + 1
+                    continue
             pos = _WS.match(s, pos).end()
             if pos >= n:
                 block.problems.append((block.line, "the entry is not closed before the end of the file"))
@@ -321,13 +324,15 @@ class Scanner:
                 word = m.group()
                 tokens.append(Token("number" if word.isdigit() else "macro", word))
                 end = m.end()
-            pos = _WS.match(s, end).end()
-            if pos < n and s[pos] == "#":
-                pos += 1
+            after = _WS.match(s, end).end()
+            if after < n and s[after] == "#":
+                pos = after + 1
                 continue
-            if pos < n and s[pos] not in (",", close):
-                raise _Broken(f"unexpected {s[pos]!r} after the value (a missing ',' or '#'?)")
-            return tokens, pos
+            if after < n and s[after] not in (",", close):
+                if s.find("@", pos, end) >= 0 and _ENTRY_LINE.search(s, pos, end):
+                    raise _Broken("unbalanced braces (the value runs into the next entry)")
+                raise _Broken(f"unexpected {s[after]!r} after the value (a missing ',' or '#'?)")
+            return tokens, after
 
     def _braced_end(self, start: int) -> int:
         return self._literal_end(start, quoted=False)
@@ -342,8 +347,7 @@ class Scanner:
         # the common case, a value with no inner braces on one stretch of text: no loop
         end = s.find('"' if quoted else "}", start + 1)
         if end > 0 and s.find("{", start + 1, end) < 0 and (not quoted or s.find("}", start + 1, end) < 0):
-            if s.find("@", start, end) < 0 or not _ENTRY_LINE.search(s, start, end):
-                return end + 1
+            return end + 1
         depth = 0
         pos = start + 1 if quoted else start
         search = (_QUOTE_BRACE_OR_ENTRY if quoted else _BRACE_OR_ENTRY).search
@@ -364,9 +368,24 @@ class Scanner:
             elif tok == '"':
                 if depth == 0:
                     return m.end()
-            else:
-                raise _Broken(f"unbalanced {what} (the value runs into the next entry)")
+            else:  # a line that starts an entry: text, if the value closes after it
+                return self._literal_end_past_entry_line(start, quoted=quoted)
             pos = m.end()
+
+    def _literal_end_past_entry_line(self, start: int, *, quoted: bool) -> int:
+        """:meth:`_literal_end` for a literal that runs past a line starting an entry.
+
+        BibTeX follows brace depth there as anywhere in an entry; the depth table of the
+        whole text (made once, when first needed) answers where the literal ends at once,
+        so a file of many broken values is not scanned to its end once for each."""
+        if self._braces is None:
+            self._braces = _BraceTable(self.s)
+        end = self._braces.literal_end(start, quoted=quoted)
+        if end is None:
+            raise _Broken(f"unbalanced {'quotes or braces' if quoted else 'braces'} (the value runs into the next entry)")
+        if end < 0:
+            raise _Broken("a '}' closes more braces than the quoted value opened")
+        return end
 
     def _recover_value_end(self, start: int, close: str) -> int:
         """Where a broken value stops: before the next line that starts a field or closes the entry."""
@@ -394,6 +413,61 @@ class Scanner:
             return pos + 1
         block.problems.append((block.line, f"expected '{close}' to close the @{block.kind}"))
         return pos
+
+
+class _BraceTable:
+    """Brace depth over a whole text, to find where a literal ends without scanning it.
+
+    For each depth, the positions of the ``}`` that leave it and of the ``"`` met at it: a
+    braced literal opening at depth d ends at the first ``}`` leaving d + 1 after it; a
+    quoted one at depth d ends at the first ``"`` at d after it, unless a ``}`` leaving d
+    comes first (a brace it did not open). Depth may go below zero: only differences count.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._braces: list[int] = []  # positions of the braces, in order
+        self._after: list[int] = []  # the depth after each of them
+        self._closes: dict[int, list[int]] = {}
+        self._quotes: dict[int, list[int]] = {}
+        depth = 0
+        for m in _BRACE_OR_QUOTE.finditer(text):
+            i = m.start()
+            ch = m.group()
+            if ch == '"':
+                self._quotes.setdefault(depth, []).append(i)
+                continue
+            if ch == "{":
+                depth += 1
+            else:
+                self._closes.setdefault(depth, []).append(i)
+                depth -= 1
+            self._braces.append(i)
+            self._after.append(depth)
+
+    def _depth_at(self, pos: int) -> int:
+        k = bisect_right(self._braces, pos - 1)
+        return self._after[k - 1] if k else 0
+
+    @staticmethod
+    def _first_after(positions: list[int], pos: int) -> int | None:
+        k = bisect_right(positions, pos)
+        return positions[k] if k < len(positions) else None
+
+    def literal_end(self, start: int, *, quoted: bool) -> int | None:
+        """End of the literal opening at ``start``; None when it never closes, -1 when
+        (quoted) a ``}`` it did not open comes first."""
+        depth = self._depth_at(start)
+        if not quoted:
+            shut = self._first_after(self._closes.get(depth + 1, []), start)
+            return None if shut is None else shut + 1
+        quote = self._first_after(self._quotes.get(depth, []), start)
+        stray = self._first_after(self._closes.get(depth, []), start)
+        if quote is not None and (stray is None or quote < stray):
+            return quote + 1
+        return -1 if stray is not None else None
+
+
+_BRACE_OR_QUOTE = re.compile(r'[{}"]')
 
 
 def split_blocks(text: str) -> list[Block]:

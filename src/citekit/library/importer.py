@@ -20,12 +20,30 @@ from pathlib import Path
 from ..model import Entry
 from ..output.bibtex import check_key
 from ..works import choose_survivor
-from .bibfile import Macros, Problem, read_bib_file, split_ids
+from .bibfile import BibParseResult, Macros, Problem, read_bib_file, split_ids
 from .collector import collector_paused
 from .dedup import Match, analyse_matches, find_matches
 from .keys import make_key, suffixes
 from .merge import merge_entries
 from .store import Library
+
+
+#: Entry types that BibTeX's standard styles, biblatex (with biblatex-software) or IEEEtran
+#: define. Any other type BibTeX reads with a warning and prints with the style's default
+#: (usually as @misc): such an entry is imported as written, with a warning.
+KNOWN_ENTRY_TYPES = frozenset({
+    # BibTeX's standard styles
+    "article", "book", "booklet", "conference", "inbook", "incollection", "inproceedings", "manual",
+    "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished",
+    # biblatex, its aliases and custom types
+    "artwork", "audio", "bibnote", "bookinbook", "collection", "commentary", "customa", "customb", "customc",
+    "customd", "custome", "customf", "dataset", "electronic", "image", "inreference", "jurisdiction", "legal",
+    "legislation", "letter", "movie", "music", "mvbook", "mvcollection", "mvproceedings", "mvreference", "online",
+    "patent", "performance", "periodical", "reference", "report", "review", "set", "software", "standard",
+    "suppbook", "suppcollection", "suppperiodical", "thesis", "video", "www", "xdata",
+    # biblatex-software, IEEEtran's control entry
+    "softwareversion", "softwaremodule", "codefragment", "ieeetranbstctl",
+})
 
 
 @dataclass
@@ -225,12 +243,22 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
     for path in paths:
         parsed = read_bib_file(Path(path), macros=macros)
         total.problems.extend(parsed.problems)
+        total.problems.extend(unknown_types(parsed, str(path)))
         total.duplicate_keys.extend((key, f"{Path(path).name}:{line}") for key, line in parsed.duplicates)
         entries.extend(parsed.entries)
         sources.append(Path(path).name)
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)
     total.extend(report)
     return total
+
+
+def unknown_types(parsed: BibParseResult, name: str) -> list[Problem]:
+    """A warning for each entry whose type no standard style defines: it is imported as
+    written (BibTeX reads it too, with a warning), never a reason to refuse the file."""
+    return [Problem(name, line, f"entry '{entry.key}': @{entry.entry_type} is not a BibTeX or biblatex entry "
+                    "type; imported as written (BibTeX styles print it as their default type, with a warning): "
+                    "change it to a standard type such as @misc if that is what you meant")
+            for entry, line in zip(parsed.entries, parsed.lines) if entry.entry_type not in KNOWN_ENTRY_TYPES]
 
 
 def _with_key(entry: Entry, reserved: set[str], source: str, report: ImportReport) -> Entry:

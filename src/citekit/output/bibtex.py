@@ -60,7 +60,10 @@ VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttyp
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _KEY_RE = re.compile(r"^[A-Za-z0-9_:./+\-]+$")
-_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+#: an entry type the .bib reader reads back as written (``bibsyntax._AT``): BibTeX's
+#: identifier characters (none of white space, ``"#%'(),={}``; ``@`` left out too), first a
+#: letter or ``_``, so ``@x.y`` and Mendeley's ``@book_section`` survive a write
+_TYPE_RE = re.compile(r"[A-Za-z_][^\s\"#%'(),={}@]*\Z")
 
 
 def month_macro(value: str) -> str | None:
