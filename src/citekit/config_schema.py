@@ -108,7 +108,8 @@ _SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_PO
                 example="{url: https://..., per_minute: 20}")
 
 SCHEMA = Section({
-    "paths": Section({"notes": TEXT, "refs": TEXT}, example="{notes: notes, refs: refs}"),
+    "paths": Section({"notes": TEXT, "refs": TEXT, "follow_symlinks_out_of_notes": FLAG},
+                     example="{notes: notes, refs: refs}"),
     "keys": Section({"formula": FORMULA}, example='{formula: "{author}{year}{title}"}'),
     "sources": Section({
         "mailto": TEXT,

@@ -33,7 +33,7 @@ from .. import cachefile
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
-FORMAT = 13  # bump when the stored shape changes
+FORMAT = 14  # bump when the stored shape changes (14: only parses of sidecars that passed sidecar_schema)
 
 #: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
 #: they meet twice, which depends on how objects happen to be shared in memory: the same

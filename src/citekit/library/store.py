@@ -627,13 +627,11 @@ class Library:
             loaded = sidecar_read.load(text, loader, self.refs_dir if remember else None)
             if loaded is None:  # not laid out as citekit writes it: the whole file at once
                 loaded = yaml.load(text, Loader=loader)
-            loaded = loaded or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
             raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
-        if not isinstance(loaded, dict):
-            raise LibraryError(f"{name} is not a citekit sidecar (expected a mapping). {restore}.")
         if _MARKED in text[:400] and not text.rstrip().endswith(SIDECAR_END.strip()):
             raise LibraryError(f"{name} is cut short (its last line is missing). {restore}.")
+        _check_sidecar(loaded, name, restore)
         recorded = loaded.get("bib_checksum")
         stated = _stated_checksum(bib_text) if bib_text is not None else None
         if recorded and stated and recorded != stated:
@@ -1307,6 +1305,17 @@ def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
     values["ids"] = ids
     values["mentions"] = [Location(f, line) for f, line in state[n + 1]]
     return entry
+
+
+def _check_sidecar(loaded: Any, name: str, restore: str) -> None:
+    """Refuse a sidecar whose shape or types are not citekit's (see :mod:`.sidecar_schema`):
+    a wrong value is named with its entry and part instead of being reinterpreted."""
+    from .sidecar_schema import document_problem
+
+    problem = document_problem(loaded)
+    if problem is not None:
+        raise LibraryError(f"{name} is damaged: {problem.message()}. Correct it by hand, or: {restore}; "
+                           "citekit will not overwrite it.")
 
 
 def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
