@@ -347,6 +347,24 @@ def test_a_fresh_clone_reads_back_mentions_of_any_notes_file_name(tmp_path: Path
     assert (root / "refs" / "library.yaml").read_text(encoding="utf-8") == text  # a second sync changes nothing
 
 
+def test_a_sidecar_written_with_lone_surrogates_is_read_and_settled(tmp_path: Path) -> None:
+    """What earlier versions wrote for such a name (``"notes/L\\udcf6sung.md:3"``, which no
+    YAML reader accepts) is read as the escaped name, and the next sync writes it so."""
+    root = synced_project(tmp_path)
+    with open(os.path.join(os.fsencode(root / "notes"), b"L\xf6sung.md"), "wb") as fh:
+        fh.write(PAPER_TWO.encode("utf-8"))
+    assert run(root, "sync", "--offline", "-q").exit_code == 0
+    path = root / "refs" / "library.yaml"
+    now = path.read_text(encoding="utf-8")
+    assert "notes/L%F6sung.md:3" in now
+    path.write_text(now.replace("L%F6sung", "L\\udcf6sung"), encoding="utf-8")  # as written before
+    shutil.rmtree(root / ".citekit")
+    listed = run(root, "list")
+    assert listed.exit_code == 0 and "artemev2026exploiting" in listed.output, listed.output
+    assert run(root, "sync", "--offline", "-q").exit_code == 0
+    assert path.read_text(encoding="utf-8") == now
+
+
 def test_an_ordinary_name_is_stored_as_it_is() -> None:
     from citekit.notes.reader import escape_name
 
@@ -412,3 +430,32 @@ def test_a_notes_folder_outside_the_project_gives_relative_names(tmp_path: Path)
     assert result.exit_code == 0, result.output
     text = (root / "refs" / "library.yaml").read_text(encoding="utf-8")
     assert str(tmp_path) not in text and '"../elsewhere/mynotes/icml.md:' in text
+
+
+# ---- both readers: the JSON lines and YAML give the same data, hence the same verdict ----
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6)
+_PART_NAMES = ["status", "ids", "tags", "mentions", "generated", "versions", "aliases", "hand", "summary", "zz"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(record=st.dictionaries(st.sampled_from(_PART_NAMES), _JSON_VALUES, min_size=1, max_size=4))
+def test_the_json_reader_and_yaml_agree_on_any_record(record: dict[str, Any]) -> None:
+    from citekit.library import sidecar_read
+    from citekit.library.sidecar_schema import document_problem
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    lines = "".join(f"    {name}: {json.dumps(value)}\n" for name, value in sorted(record.items()))
+    text = "version: 3\nentries:\n  key2026:\n" + lines
+    try:
+        whole = yaml.load(text, Loader=loader)
+    except yaml.YAMLError:
+        whole = None  # YAML refuses it: the fast reader must not read it either
+    fast = sidecar_read.load(text, loader, None)
+    if fast is not None:  # None: the file is loaded whole, by YAML
+        assert fast == whole
+        assert document_problem(fast) == document_problem(whole)

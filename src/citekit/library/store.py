@@ -621,8 +621,9 @@ class Library:
             return {}
         yaml, loader, _dumper = _yaml()
         try:
-            text = data.decode("utf-8")
             from . import sidecar_read
+
+            text = sidecar_read.repaired_names(data.decode("utf-8"))
 
             loaded = sidecar_read.load(text, loader, self.refs_dir if remember else None)
             if loaded is None:  # not laid out as citekit writes it: the whole file at once
@@ -1314,8 +1315,8 @@ def _check_sidecar(loaded: Any, name: str, restore: str) -> None:
 
     problem = document_problem(loaded)
     if problem is not None:
-        raise LibraryError(f"{name} is damaged: {problem.message()}. Correct it by hand, or: {restore}; "
-                           "citekit will not overwrite it.")
+        raise LibraryError(f"{name} is damaged: {problem.message()}. Correct that part by hand, or "
+                           f"{restore[0].lower()}{restore[1:]}; citekit will not overwrite it.")
 
 
 def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:
