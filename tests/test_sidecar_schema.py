@@ -421,6 +421,19 @@ def test_a_symlink_out_of_notes_is_read_when_the_config_says_so(tmp_path: Path) 
     assert mention.file == "notes/linked.md"  # named where it was found, never by its target
 
 
+def test_links_inside_notes_and_loops_read_each_file_once(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    (root / "notes" / "sub").mkdir()
+    (root / "notes" / "sub" / "two.md").write_text(PAPER_TWO, encoding="utf-8")
+    (root / "notes" / "sub" / "loop").symlink_to(root / "notes", target_is_directory=True)
+    (root / "notes" / "again.md").symlink_to(root / "notes" / "sub" / "two.md")
+    (root / "citekit.yaml").write_text("paths:\n  follow_symlinks_out_of_notes: true\n", encoding="utf-8")
+    result = run(root, "sync", "--offline", "-q")
+    assert result.exit_code == 0, result.output
+    [mention] = api.load_library(root).get("artemev2026exploiting").mentions
+    assert mention.file == "notes/again.md"  # the first name in sorted order, read once
+
+
 def test_a_notes_folder_outside_the_project_gives_relative_names(tmp_path: Path) -> None:
     root = synced_project(tmp_path)
     elsewhere = tmp_path / "elsewhere" / "mynotes"

@@ -200,8 +200,9 @@ def _walk(folder: Path, follow_out: bool, problems: list[Problem]) -> list[Path]
     A symbolic link (to a file or a folder) whose target lies outside ``folder`` is read
     only with ``follow_out``; otherwise it is skipped with one problem naming the link, so
     a cloned repository cannot make citekit read, and write the name of, any file on the
-    machine. Links inside the folder are followed; a folder reached twice (a link loop)
-    is walked once.
+    machine. A link to a file inside the folder is read (once, under its first name in
+    sorted order); a link to a folder inside it is not walked, since that folder is walked
+    where it is (as before: names do not change). A folder reached twice is walked once.
     """
     real_root = folder.resolve()
     found: list[Path] = []
@@ -218,7 +219,9 @@ def _walk(folder: Path, follow_out: bool, problems: list[Problem]) -> list[Path]
         for name in sorted(dirs):
             if name.startswith("."):
                 continue
-            if (here / name).is_symlink() and not _link_allowed(here / name, shown, real_root, follow_out, problems):
+            link = here / name
+            if link.is_symlink() and (_inside(link.resolve(), real_root)
+                                      or not _link_allowed(link, shown, real_root, follow_out, problems)):
                 continue
             kept.append(name)
         dirs[:] = kept
