@@ -164,7 +164,7 @@ WRONG_PARTS = [
     ("ids", "10.1/x", "ids"), ("ids", {"doi": 5}, "ids.doi"), ("ids", {"isbn": "1"}, "ids.isbn"),
     ("tags", ["muon"], "tags"), ("tags", {"added": [["a"]]}, "tags.added[0]"), ("tags", {"add": ["a"]}, "tags.add"),
     ("mentions", "notes/icml.md:3", "mentions"), ("mentions", [3], "mentions[0]"),
-    ("mentions", ["notes/icml.md"], "mentions[0]"),
+    ("mentions", ["notes/icml.md"], "mentions[0]"), ("mentions", ["notes/icml.md:\u00b2"], "mentions[0]"),
     ("generated", ["title"], "generated"), ("generated", {"title": 5}, "generated.title"),
     ("generated", {"title": None}, "generated.title"), ("generated_hash", "abc", "generated_hash"),
     ("versions", "arxiv", "versions"), ("versions", [[1]], "versions[0]"),
@@ -218,6 +218,14 @@ def test_a_record_that_is_not_a_mapping_is_refused(project: Path, record: Any) -
     data["entries"][key] = record
     write_sidecar(project, data, json_lines=False)
     assert f"entry '{key}'" in refused(project, "list").output
+
+
+def test_a_number_too_long_to_read_is_refused(project: Path) -> None:
+    path = project / "refs" / "library.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert 'status: "notes-only"' in text
+    path.write_text(text.replace('status: "notes-only"', "status: " + "9" * 5000, 1), encoding="utf-8")
+    assert "4300 digits" in refused(project, "list").output
 
 
 def test_a_key_yaml_reads_as_a_number_is_refused(project: Path) -> None:

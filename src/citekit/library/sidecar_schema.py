@@ -55,7 +55,8 @@ def describe(value: Any) -> str:
     if kind is bool:
         return f"true/false ({'true' if value else 'false'})"
     if kind is int or kind is float:
-        return f"a number ({value})"
+        shown = repr(value) if kind is float or -10**20 < value < 10**20 else "a very long one"
+        return f"a number ({shown})"
     if kind is str:
         shown = value if len(value) <= 40 else value[:37] + "..."
         return f"text {shown!r}"
@@ -133,7 +134,7 @@ def _mentions(value: Any) -> _Wrong:
         return wrong
     for at, mention in enumerate(value):
         _file, sep, line = mention.rpartition(":")
-        if not sep or not line.isdigit():
+        if not sep or not (line.isascii() and line.isdigit()):
             return (f"[{at}]", describe(mention), "a notes file and line (file:line)", example)
     return None
 

@@ -628,7 +628,7 @@ class Library:
             loaded = sidecar_read.load(text, loader, self.refs_dir if remember else None)
             if loaded is None:  # not laid out as citekit writes it: the whole file at once
                 loaded = yaml.load(text, Loader=loader)
-        except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
+        except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError) as exc:  # ValueError: an int too long
             raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
         if _MARKED in text[:400] and not text.rstrip().endswith(SIDECAR_END.strip()):
             raise LibraryError(f"{name} is cut short (its last line is missing). {restore}.")
