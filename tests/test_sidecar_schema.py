@@ -228,6 +228,14 @@ def test_a_number_too_long_to_read_is_refused(project: Path) -> None:
     assert "4300 digits" in refused(project, "list").output
 
 
+def test_a_nesting_too_deep_to_read_is_refused(project: Path) -> None:
+    path = project / "refs" / "library.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('status: "notes-only"', "status: " + "[" * 100_000 + "]" * 100_000, 1),
+                    encoding="utf-8")
+    assert "recursion" in refused(project, "list").output
+
+
 def test_a_key_yaml_reads_as_a_number_is_refused(project: Path) -> None:
     data = sidecar_data(project)
     data["entries"][2020] = data["entries"].pop(first_key(project))
