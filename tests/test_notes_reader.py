@@ -104,7 +104,9 @@ def test_missing_path_is_a_problem_not_an_error(tmp_path: Path) -> None:
     assert "no such file" in problem.message
 
 
-def test_file_outside_root_keeps_its_path(tmp_path: Path) -> None:
+def test_file_outside_root_is_named_relative_to_it(tmp_path: Path) -> None:
+    # never absolute: the name goes into the committed sidecar (a notes folder set outside
+    # the project must not write the machine's folders, or the user's name, into it)
     path = write(tmp_path / "elsewhere", "n.md", PAPER.encode())
     [m] = extract_paths([path], root=tmp_path / "project").mentions
-    assert m.location.file == path.as_posix()
+    assert m.location.file == "../elsewhere/n.md"

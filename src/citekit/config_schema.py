@@ -111,7 +111,7 @@ _SITE = Section({"url": TEXT, "interval": NUMBER_NONNEG, "concurrency": COUNT_PO
                 example="{url: https://..., per_minute: 20}")
 
 SCHEMA = Section({
-    "paths": Section({"notes": TEXT, "refs": TEXT, "outside_project": ListOf(
+    "paths": Section({"notes": TEXT, "refs": TEXT, "follow_symlinks_out_of_notes": FLAG, "outside_project": ListOf(
         Kind(f"one of {', '.join(OUTSIDE_PROJECT)}", (str,), choices=OUTSIDE_PROJECT),
         name=f"a list of the folders allowed outside the project ({', '.join(OUTSIDE_PROJECT)})")},
         example="{notes: notes, refs: refs}"),

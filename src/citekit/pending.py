@@ -55,14 +55,15 @@ def pending_json(group: list[Mention]) -> dict[str, Any]:
     }
 
 
-def pending_works(notes_dir: Path, root: Path, library: Any) -> list[dict[str, Any]]:
-    """The pending works of the notes under ``notes_dir`` against ``library``."""
+def pending_works(notes_dir: Path, root: Path, library: Any, *, follow_out: bool = False) -> list[dict[str, Any]]:
+    """The pending works of the notes under ``notes_dir`` against ``library`` (``follow_out``:
+    see :func:`citekit.notes.extract_paths`)."""
     from .library.records import fields_from_mentions
     from .notes import extract_paths, group_mentions
 
     if not notes_dir.exists():
         return []
-    extracted = extract_paths([notes_dir], root=root)
+    extracted = extract_paths([notes_dir], root=root, follow_out=follow_out)
     held = {str(loc) for entry in library.entries.values() for loc in entry.mentions}
     out = []
     for group in group_mentions(extracted.mentions):

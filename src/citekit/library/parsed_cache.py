@@ -33,7 +33,7 @@ from .. import cachefile
 from ..cachefile import replace_quietly, stat_key
 from .lock import state_dir
 
-FORMAT = 15  # bump when the stored shape, or how library.bib is read, changes
+FORMAT = 16  # bump when the stored shape, or how either file is read, changes (16: kept text between entries, @ lines in values, only parses of sidecars that passed sidecar_schema)
 
 #: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
 #: they meet twice, which depends on how objects happen to be shared in memory: the same

@@ -41,6 +41,25 @@ _TOP_LEVEL = re.compile(r"^[^ \n]", re.M)
 _DOCUMENT_MARKS = re.compile(r"^(?:%|---|\.\.\.)", re.M)
 
 
+# ``\udcXX`` (XX 80-FF) after an even number of backslashes and not after a high
+# surrogate's escape (a pair, one character): a byte of a notes file name that was not
+# UTF-8, as earlier versions of citekit wrote it (a lone surrogate: no YAML reader accepts
+# it, so such a sidecar could not be read back at all)
+_UNDECODABLE_NAME_BYTE = re.compile(
+    r"(?<!\\)(?<!\\u[dD][89abAB][0-9a-fA-F]{2})((?:\\\\)*)\\u[dD][cC]([89a-fA-F][0-9a-fA-F])")
+
+
+def repaired_names(text: str) -> str:
+    """``text`` with the undecodable file-name bytes an earlier citekit wrote as lone
+    surrogates (``"notes/L\\udcf6sung.md:2"``) written as citekit writes them now
+    (``notes/L%F6sung.md:2``, see :func:`citekit.notes.reader.escape_name`), so such a
+    sidecar is read and the next write settles it. Only those escapes change; a text
+    without them is returned as it is."""
+    if "\\u" not in text:
+        return text
+    return _UNDECODABLE_NAME_BYTE.sub(lambda m: f"{m.group(1)}%{m.group(2).upper()}", text)
+
+
 def cache_path(refs_dir: Path) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-sidecar.cache"
 

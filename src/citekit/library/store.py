@@ -641,19 +641,18 @@ class Library:
             return {}
         yaml, loader, _dumper = _yaml()
         try:
-            text = data.decode("utf-8")
             from . import sidecar_read
+
+            text = sidecar_read.repaired_names(data.decode("utf-8"))
 
             loaded = sidecar_read.load(text, loader, self.refs_dir if remember else None)
             if loaded is None:  # not laid out as citekit writes it: the whole file at once
                 loaded = yaml.load(text, Loader=loader)
-            loaded = loaded or {}
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError) as exc:  # ValueError: an int too long
             raise LibraryError(f"{name} is damaged ({exc}). {restore}; citekit will not overwrite it.") from exc
-        if not isinstance(loaded, dict):
-            raise LibraryError(f"{name} is not a citekit sidecar (expected a mapping). {restore}.")
         if _MARKED in text[:400] and not text.rstrip().endswith(SIDECAR_END.strip()):
             raise LibraryError(f"{name} is cut short (its last line is missing). {restore}.")
+        _check_sidecar(loaded, name, restore)
         recorded = loaded.get("bib_checksum")
         stated = _stated_checksum(bib_text) if bib_text is not None else None
         if recorded and stated and recorded != stated:
@@ -1439,6 +1438,17 @@ def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
     values["ids"] = ids
     values["mentions"] = [Location(f, line) for f, line in state[n + 1]]
     return entry
+
+
+def _check_sidecar(loaded: Any, name: str, restore: str) -> None:
+    """Refuse a sidecar whose shape or types are not citekit's (see :mod:`.sidecar_schema`):
+    a wrong value is named with its entry and part instead of being reinterpreted."""
+    from .sidecar_schema import document_problem
+
+    problem = document_problem(loaded)
+    if problem is not None:
+        raise LibraryError(f"{name} is damaged: {problem.message()}. Correct that part by hand, or "
+                           f"{restore[0].lower()}{restore[1:]}; citekit will not overwrite it.")
 
 
 def _from_sidecar(key: str, meta: dict[str, Any]) -> Entry:

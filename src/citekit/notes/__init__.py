@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typing import Any
 
-from .reader import notes_files, read_notes
+from .reader import notes_files, notes_name, read_notes
 from .result import ExtractResult, Problem
 
 __all__ = ["extract_paths", "extract_text", "group_mentions", "ExtractResult", "Problem"]
@@ -29,22 +29,20 @@ def __getattr__(name: str) -> Any:
 
 
 def display_name(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` in POSIX form, or as given when it lies outside ``root``."""
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """How mentions name ``path``: see :func:`.reader.notes_name` (relative, escaped)."""
+    return notes_name(path, root)
 
 
-def extract_paths(paths: list[Path], root: Path) -> ExtractResult:
+def extract_paths(paths: list[Path], root: Path, *, follow_out: bool = False) -> ExtractResult:
     """Mentions from notes files and folders, in file then line order.
 
     A file that cannot be read (binary, empty, not UTF-8) is reported in ``problems`` and
-    skipped; the other files are still read.
+    skipped; the other files are still read. ``follow_out``: read what symbolic links in a
+    folder point to outside it (``paths: {follow_symlinks_out_of_notes: true}``).
     """
     from .extract import extract_owned
 
-    files, problems = notes_files([Path(p) for p in paths])
+    files, problems = notes_files([Path(p) for p in paths], follow_out=follow_out)
     result = ExtractResult(problems=problems)
     for path in files:
         name = display_name(path, root)

@@ -9,8 +9,11 @@ really reads as Japanese, and anything else is reported with the command that fi
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 from .result import Problem
 
@@ -117,26 +120,153 @@ def read_notes(path: Path, file: str) -> tuple[str | None, list[Problem]]:
     return decode_notes(data, file)
 
 
-def notes_files(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
+#: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is
+#: not UTF-8 (Python holds it as a lone surrogate, ``os.fsdecode``'s "surrogateescape")
+_NAME_ESCAPED = re.compile("%(?=[0-9A-Fa-f]{2})|[\ud800-\udfff]")
+_NAME_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    char = match.group()
+    if char == "%":
+        return "%25"
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte
+        return f"%{code - 0xDC00:02X}"
+    return "".join(f"%{b:02X}" for b in char.encode("utf-8", "surrogatepass"))  # a lone surrogate of a Windows name
+
+
+def escape_name(name: str) -> str:
+    """A file name as text that any file can hold (the sidecar, a JSON report).
+
+    A name that is not UTF-8 (``L\xf6sung.md`` from a Latin-1 system) reaches Python with
+    its undecodable bytes as lone surrogates, which no UTF-8 file can hold and no YAML
+    reader accepts. Each such byte is written ``%XX`` (``L%F6sung.md``), and a ``%``
+    followed by two hex digits is written ``%25`` so the escape stays reversible
+    (:func:`unescape_name`). Every other name, ``50% done.md`` included, is as it is.
+    """
+    return _NAME_ESCAPED.sub(_escape_one, name) if _NAME_ESCAPED.search(name) else name
+
+
+def _unescape_one(match: re.Match[str]) -> str:
+    code = int(match.group(1), 16)
+    if code == 0x25:
+        return "%"
+    return chr(0xDC00 + code) if code >= 0x80 else match.group()
+
+
+def unescape_name(text: str) -> str:
+    """The inverse of :func:`escape_name`: the name as ``os.fsdecode`` gives it (open it
+    with ``Path(unescape_name(text))``; ``os.fsencode`` gives back its exact bytes)."""
+    return _NAME_ESCAPE.sub(_unescape_one, text) if "%" in text else text
+
+
+def notes_name(path: Path, root: Path) -> str:
+    """How the library names a notes file: relative to the project ``root``, POSIX, escaped.
+
+    Lexical, the symbolic links on the way kept as they are: a file read through a link
+    is named where it was found (``notes/shared/a.md``), never by its absolute target, so
+    the committed sidecar says the same on every machine. A notes folder outside the
+    project gives ``../`` names (still relative); only a file on another Windows drive,
+    where no relative path exists, is named without its drive.
+    """
+    try:
+        relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    except ValueError:  # another drive
+        relative = str(Path(path).relative_to(Path(path).anchor))
+    return escape_name(Path(relative).as_posix())
+
+
+#: the ``citekit.yaml`` switch (under ``paths:``) that reads notes symlinks pointing out of the notes folder
+FOLLOW_OUT = "follow_symlinks_out_of_notes"
+
+
+def follows_out(config_data: dict[str, Any]) -> bool:
+    """Whether a project's checked ``citekit.yaml`` data turns :data:`FOLLOW_OUT` on."""
+    return (config_data.get("paths") or {}).get(FOLLOW_OUT) is True
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _walk(folder: Path, follow_out: bool, problems: list[Problem]) -> list[Path]:
+    """The notes files under ``folder``, hidden folders and files skipped, sorted.
+
+    A symbolic link (to a file or a folder) whose target lies outside ``folder`` is read
+    only with ``follow_out``; otherwise it is skipped with one problem naming the link, so
+    a cloned repository cannot make citekit read, and write the name of, any file on the
+    machine. A link to a file inside the folder is read (once, under its first name in
+    sorted order); a link to a folder inside it is not walked, since that folder is walked
+    where it is (as before: names do not change). A folder reached twice is walked once.
+    """
+    real_root = folder.resolve()
+    found: list[Path] = []
+    shown = lambda link: escape_name((Path(folder.name) / link.relative_to(folder)).as_posix())  # noqa: E731
+    walked: set[Path] = set()
+    for top, dirs, files in os.walk(folder, followlinks=True):
+        here = Path(top)
+        real_here = here.resolve()
+        if real_here in walked:
+            dirs[:] = []
+            continue
+        walked.add(real_here)
+        kept = []
+        for name in sorted(dirs):
+            if name.startswith("."):
+                continue
+            link = here / name
+            if link.is_symlink() and (_inside(link.resolve(), real_root)
+                                      or not _link_allowed(link, shown, real_root, follow_out, problems)):
+                continue
+            kept.append(name)
+        dirs[:] = kept
+        for name in files:
+            if name.startswith(".") or Path(name).suffix.lower() not in NOTES_SUFFIXES:
+                continue
+            path = here / name
+            if not path.is_file():
+                continue  # a broken link, a socket
+            if path.is_symlink() and not _link_allowed(path, shown, real_root, follow_out, problems):
+                continue
+            found.append(path)
+    return sorted(found)
+
+
+def _link_allowed(link: Path, shown: Callable[[Path], str], real_root: Path, follow_out: bool,
+                  problems: list[Problem]) -> bool:
+    """Whether to read the link ``link`` (``shown``: its name in a message)."""
+    target = link.resolve()
+    if follow_out or _inside(target, real_root):
+        return True
+    problems.append(Problem(shown(link), None,
+                            f"a symbolic link to {escape_name(str(target))}, outside the notes folder: not read. "
+                            f"Copy the notes into the folder, or set `paths: {{{FOLLOW_OUT}: true}}` in citekit.yaml "
+                            "to read notes that links point to"))
+    return False
+
+
+def notes_files(paths: list[Path], *, follow_out: bool = False) -> tuple[list[Path], list[Problem]]:
     """Files to read, in a stable order: folders expand to their notes files, sorted.
 
     Hidden folders (``.git``, ``.citekit``) are skipped; a file named explicitly is read
-    whatever its extension, since the user asked for it.
+    whatever its extension, since the user asked for it. ``follow_out``: also read what
+    symbolic links in a folder point to outside it (see :func:`_walk`).
     """
     files: list[Path] = []
     problems: list[Problem] = []
     seen: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            found = sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and p.suffix.lower() in NOTES_SUFFIXES
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            found = _walk(path, follow_out, problems)
         elif path.is_file():
             found = [path]
         else:
-            problems.append(Problem(path.as_posix(), None, "no such file or folder; check the path"))
+            problems.append(Problem(escape_name(path.as_posix()), None, "no such file or folder; check the path"))
             continue
         for p in found:
             key = p.resolve()
