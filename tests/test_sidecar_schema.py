@@ -454,7 +454,8 @@ def test_a_notes_folder_outside_the_project_gives_relative_names(tmp_path: Path)
     root = synced_project(tmp_path)
     elsewhere = tmp_path / "elsewhere" / "mynotes"
     shutil.move(str(root / "notes"), elsewhere)
-    (root / "citekit.yaml").write_text("paths:\n  notes: ../elsewhere/mynotes\n", encoding="utf-8")
+    (root / "citekit.yaml").write_text("paths:\n  notes: ../elsewhere/mynotes\n  outside_project: [notes]\n",
+                                         encoding="utf-8")
     result = run(root, "sync", "--offline", "-q")
     assert result.exit_code == 0, result.output
     text = (root / "refs" / "library.yaml").read_text(encoding="utf-8")
