@@ -317,3 +317,28 @@ def test_any_answer_is_stored_read_back_and_encodable(payload, query):
     text = json.dumps(payload, ensure_ascii=False)
     if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         assert stored == payload  # text that was fine is kept exactly
+
+
+def test_a_pinned_record_that_is_plainly_another_paper_is_kept_with_a_warning_and_asked_again(
+        httpserver, tmp_path, monkeypatch):
+    """A pin wins (the user decided), but a pinned record whose title and authors both differ
+    from the notes' is said so, and is not trusted for months: the next sync asks again."""
+    wrong = _record("Sparse Tangent Kernels Explain Nothing", ["Una Nadie", "Otra Persona"])
+    httpserver.expect_oneshot_request(f"/rec/{KEY}.bib").respond_with_data(wrong, content_type="text/plain")
+    httpserver.expect_request(f"/rec/{KEY}.bib").respond_with_data(_record(TITLE, AUTHORS), content_type="text/plain")
+    root = _project(tmp_path, monkeypatch, httpserver.url_for("/"))
+    with (root / "notes" / "icml.md").open("a", encoding="utf-8") as notes:
+        notes.write(f"  - dblp: {KEY}\n")
+
+    first = _sync(root)
+    assert first.exit_code == 1, first.output  # a finding: the pin contradicts the notes
+    assert "the pinned dblp:" in first.output and "check the identifier" in first.output, first.output
+    assert "Sparse Tangent Kernels" in (root / "refs" / "library.bib").read_text(encoding="utf-8")  # pin kept
+
+    second = _sync(root)  # asked again; the service's record is the notes' paper now
+    assert second.exit_code == 0, second.output
+    assert _requests(httpserver, "/rec/") == 2
+    assert "Whose Opinions" in (root / "refs" / "library.bib").read_text(encoding="utf-8")
+
+    third = _sync(root, "--json")  # agrees: a further sync asks nothing
+    assert _requests(httpserver, "/rec/") == 2 and json.loads(third.output)["requests"] == 0

@@ -87,3 +87,5 @@ class Work:
     score: float = 0.0
     reason: str = ""  # why not resolved, or how resolved
     runners_up: list[Candidate] = field(default_factory=list)
+    #: what the user should check (a pinned record that contradicts the notes), for the report
+    warnings: list[str] = field(default_factory=list)

@@ -151,6 +151,8 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
             close()
     report.requests = client.stats.total
     report.source_problems = list(resolved.problems)
+    for work in resolved.works:
+        report.problems.extend(work.warnings)
     names = [s.name for s in sources]
     if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
         report.offline = True

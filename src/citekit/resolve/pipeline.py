@@ -320,17 +320,42 @@ class _WorkResolver:
         """A pinned identifier wins without any scoring veto: the user has decided."""
         chosen = None
         for scheme, value in self.pin.items():
-            chosen = self._lookup(scheme, value)
+            with answers_used() as answers:
+                chosen = self._lookup(scheme, value)
             if chosen is not None:
                 break
         pin_text = ", ".join(f"{s}:{v}" for s, v in self.pin.items())
         if chosen is None:
             return Work(mentions=self.group, status="notes-only",
                         reason=self._with_trouble(f"pinned to {pin_text} but no source could fetch it"))
+        warnings = []
+        if self._contradicts(chosen):
+            # The pin still wins (the user decided), but a record whose title and authors both
+            # differ from the notes' is most often a mistyped identifier or a service's error:
+            # say so, and do not let the answer stand for months — the next sync asks again.
+            for answer in answers:
+                answer.dispute()
+            warnings.append(
+                f"{self.group[0].location}: the pinned {pin_text} is '{chosen.title}', not '{self.mention.title}' "
+                "as the notes say, and no author agrees; check the identifier (the pin was kept)")
         chosen = replace(chosen, score=1.0)
         versions = self._linked_versions([chosen])
         return Work(mentions=self.group, chosen=chosen, versions=versions, status="resolved", score=1.0,
-                    reason=f"pinned to {pin_text}")
+                    reason=f"pinned to {pin_text}", warnings=warnings)
+
+    def _contradicts(self, record: Candidate) -> bool:
+        """Whether a pinned record is plainly another paper than the notes describe: its title
+        does not agree with the notes' title, and no author the notes list is among its own."""
+        if not self.mention.title:
+            return False
+        _, result = scored(self.mention, record)
+        if result.agrees or result.title_agreement not in ("none", "conflict", "partial"):
+            return False
+        people = self.mention.authors
+        if not people or not record.authors or is_anonymous(record.authors):
+            return result.title_agreement in ("none", "conflict")
+        share, matched = author_overlap(people, record.authors)
+        return not authors_agree(share, matched, len(people), len(record.authors))
 
     def _ranked(self) -> list[tuple[float, list[Candidate], Candidate]]:
         """Works that agree with the notes: (best score, versions, best record), best first."""
