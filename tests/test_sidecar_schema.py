@@ -489,3 +489,42 @@ def test_the_json_reader_and_yaml_agree_on_any_record(record: dict[str, Any]) ->
     if fast is not None:  # None: the file is loaded whole, by YAML
         assert fast == whole
         assert document_problem(fast) == document_problem(whole)
+
+
+# ---- records missing although both files come from one write ------------------------------
+
+def _drop_records(root: Path, keep: int) -> list[str]:
+    """Rewrite the sidecar's ``entries`` with only its first ``keep`` records, keeping the
+    header, the checksum and everything else, as a hand edit or a bad merge would."""
+    path = root / "refs" / "library.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    keys = sorted(data["entries"])
+    data["entries"] = {k: data["entries"][k] for k in keys[:keep]}
+    lines = path.read_text(encoding="utf-8").splitlines(True)
+    first = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    last = max(i for i, line in enumerate(lines) if not line.startswith("#"))
+    body = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    path.write_text("".join(lines[:first]) + body + "".join(lines[last + 1:]), encoding="utf-8")
+    return keys[keep:]
+
+
+@pytest.mark.parametrize("keep", [0, 1])
+def test_a_sidecar_missing_records_of_the_same_write_is_refused(tmp_path: Path, keep: int) -> None:
+    root = synced_project(tmp_path)
+    dropped = _drop_records(root, keep)
+    before = both_files(root)
+    listed = run(root, "list")
+    assert listed.exit_code == 2 and no_traceback(listed), listed.output
+    assert "library.yaml is damaged" in listed.output and f"no record for {len(dropped)} " in listed.output
+    assert f"'{dropped[0]}'" in listed.output and "doctor --rebuild-sidecar" in listed.output
+    tagged = run(root, "tag", dropped[0], "+x")
+    assert tagged.exit_code == 2 and both_files(root) == before  # nothing rewritten as hand-written
+    assert run(root, "doctor").exit_code == 1
+
+
+def test_an_entry_added_by_hand_to_library_bib_needs_no_record(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    with (root / "refs" / "library.bib").open("a", encoding="utf-8") as bib:
+        bib.write("\n@misc{mine2026note,\n  title = {My Own Note},\n  author = {Me, Myself},\n  year = {2026},\n}\n")
+    listed = run(root, "list")
+    assert listed.exit_code == 0 and "mine2026note" in listed.output, listed.output

@@ -621,6 +621,8 @@ class Library:
                 _absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
                 lib.entries[entry.key] = entry
             lib.kept_head, lib.kept_before, lib.kept_tail = _kept_texts(list(gaps.items()), carried + parsed.after)
+            if untouched and sidecar.get("bib_checksum") and sidecar.get("bib_checksum") == _stated_checksum(text):
+                _check_records_cover(lib, side_entries)
         lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries}
         lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items() if k not in lib.entries})
         lib.issued_keys.update(lib.entries)
@@ -1053,6 +1055,24 @@ class Library:
             tail["pending"] = self.pending
         entries = "entries:\n" + "".join(entry_parts) if entry_parts else "entries: {}\n"
         return (SIDECAR_HEAD + dump(head) + entries + (dump(tail) if tail else "") + SIDECAR_END)
+
+
+def _check_records_cover(lib: "Library", side_entries: Mapping[str, Any]) -> None:
+    """Both files come from one write and library.bib is as written: then every entry has
+    its record, since citekit writes one for each. Records missing (``entries: {}``, or
+    records deleted by hand) would turn those entries into hand-written ones on the next
+    write and lose their status, mentions and tags: refuse, as for a cut-short sidecar."""
+    missing = [key for key in lib.entries if key not in side_entries]
+    if not missing:
+        return
+    name = display_path(lib.sidecar_path)
+    shown = ", ".join(f"'{k}'" for k in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+    raise LibraryError(
+        f"{name} is damaged: it has no record for {len(missing)} of the {len(lib.entries)} entries of "
+        f"{display_path(lib.bib_path)} ({shown}), although both files come from one write. Restore it from "
+        f"version control (e.g. `git checkout -- {name}`), or run `citekit doctor --rebuild-sidecar` to rebuild "
+        "it from library.bib (keys kept; what library.bib cannot say, such as status and notes' mentions, "
+        "becomes 'unknown'); citekit will not overwrite it.")
 
 
 def read_entry(refs_dir: Path, key: str) -> Entry | None:
