@@ -211,6 +211,8 @@ def _first_coinage_after(text: str, start: int, *, max_words: int, earlier: _Ear
             break
         word = m.group(0)
         pos = m.start()
+        if len(word) > _PIECE_CAP:
+            continue  # a kilobyte without a space is not a method name (and costs seconds to read as LaTeX)
         if word.startswith("(") or word.startswith("**"):
             paren = _PAREN_RE.match(text, pos) if word.startswith("(") else None
             if paren:
@@ -376,10 +378,14 @@ class _Earlier:
 
 def _read_piece(piece: str) -> str:
     """One piece's plain-text reading, as the LaTeX reader reads it within a longer text
-    (``{}`` in front: a piece without LaTeX is still read for ``''`` and ``--``)."""
+    (``{}`` in front: a piece without LaTeX is still read for ``''`` and ``--``).
+
+    A piece longer than _PIECE_CAP is kept as written: no method name needs a kilobyte of
+    LaTeX to be read, and the LaTeX reader takes seconds over a hundred kilobytes of it.
+    """
     if not piece:
         return ""
-    if not _LATEX_ACTIVE_RE.search(piece):
+    if len(piece) > _PIECE_CAP or not _LATEX_ACTIVE_RE.search(piece):
         return re.sub(r"\s+", " ", piece).strip()
     try:
         return re.sub(r"\s+", " ", latex_to_text("{}" + piece, scripts=False)).strip()
