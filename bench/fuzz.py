@@ -262,7 +262,8 @@ class Mutator:
             parent[key] = [parent[key]] if r.random() < 0.5 else {"value": parent[key]}
         else:  # a string where a list or mapping was, or the other way
             old = parent[key]
-            parent[key] = (", ".join(map(str, old)) if isinstance(old, list) else str(old)) if not isinstance(old, str) else [old]
+            with _deep_stack():
+                parent[key] = (", ".join(map(str, old)) if isinstance(old, list) else str(old)) if not isinstance(old, str) else [old]
         return tree
 
 

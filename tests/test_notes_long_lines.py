@@ -71,3 +71,16 @@ def test_links_are_stripped_as_the_patterns_strip_them(text: str) -> None:
 def test_the_semicolon_shape_matches_as_before(text: str) -> None:
     old, new = OLD_SEMICOLON.match(text), _SEMICOLON_SHAPE_RE.match(text)
     assert (old and old.groupdict()) == (new and new.groupdict())
+
+
+def test_a_long_line_of_unclosed_markdown_links_is_read_in_bounded_time() -> None:
+    with at_most(30):
+        extract_text("- " + "[(https://a " * 20_000 + "\n", "notes.md")
+        extract_text("- " + "[" * 60_000 + "](https://a.org/x)\n", "notes.md")
+
+
+def test_a_link_whose_host_cannot_be_split_is_dropped_not_raised() -> None:
+    """``urlsplit`` refuses a bracket in a host ("Invalid IPv6 URL"): found by the fuzz suite."""
+    text = "1. **Light and Fast Muon Optimizer** [Muon](https://proceedings.neu[[[x-Abstract.html)\n"
+    result = extract_text(text, "notes.md")
+    assert all("[" not in url for m in result.mentions for url in m.urls)

@@ -112,8 +112,12 @@ class _Details:
 
 
 def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> None:
-    """File one URL under the title by what kind of page it is."""
-    kind = classify_url(url)
+    """File one URL under the title by what kind of page it is (none: a URL that cannot be
+    split, such as a bracket in its host, is not a link anyone can follow)."""
+    try:
+        kind = classify_url(url)
+    except ValueError:
+        return
     if kind == "talk":
         details.talk = True
     elif kind == "paper" or (label == "url" and kind in ("document", "other")):

@@ -19,7 +19,9 @@ from .memo import copied, per_text
 UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'「」『』（）、。，]+", re.I)
-_MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
+#: (label and URL bounded: tried at every ``[``, an unbounded label read the rest of a line
+#: of ``[`` without ``]`` from each one, quadratic; no real label or URL is this long)
+_MD_LINK_RE = re.compile(r"\[([^\]]{0,2000})\]\((https?://[^)\s]{1,8000})\)")
 _TRAILING = ".,;:!?'\"*_`"
 
 #: Conference virtual-site page kinds that are papers; every other kind (invited-talk,
