@@ -84,3 +84,9 @@ def test_a_link_whose_host_cannot_be_split_is_dropped_not_raised() -> None:
     text = "1. **Light and Fast Muon Optimizer** [Muon](https://proceedings.neu[[[x-Abstract.html)\n"
     result = extract_text(text, "notes.md")
     assert all("[" not in url for m in result.mentions for url in m.urls)
+
+
+def test_a_text_line_of_brackets_is_read_in_bounded_time() -> None:
+    """160 KB of ``[`` on one line of a .txt file: each Markdown-link try read to the end."""
+    with at_most(30):
+        extract_text("Light and Fast Muon Optimizer " + "[" * 160_000 + "\n", "notes.txt")

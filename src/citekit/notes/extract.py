@@ -32,7 +32,7 @@ from .shapes import (
     authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
-from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, strip_urls
+from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
 
 
 @dataclass
@@ -331,10 +331,7 @@ def _has_markup(title: str) -> bool:
 
 def _without_markdown_links(text: str) -> str:
     """``text`` with Markdown links removed (their URLs are read separately)."""
-    return _MD_LINK_RE.sub(" ", text) if "](" in text else text
-
-
-_MD_LINK_RE = re.compile(r"\[[^\]]*\]\(https?://[^)\s]+\)")
+    return replace_markdown_links(text, lambda _m: " ") if "](" in text else text  # (one pass: a line of "[" is not read from each)
 
 
 class _Extractor:
