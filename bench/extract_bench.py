@@ -22,6 +22,11 @@ Prints:
      repeated files above are partly answered from the per-line caches; users' notes do
      not repeat, so this is the honest figure, against the same targets.
 
+  5. one paragraph of pasted abstracts with math and "we propose"/"named" cues, 35 KB to
+     280 KB, each in a fresh process (target: linear; the method names of an abstract were
+     once found by reading the text before every cue again: 140 KB took 25-35 s).
+     ``--abstract-only`` runs only this.
+
 ``--src DIR`` measures the package under another ``src`` folder (an older checkout) on
 the same generated files, to compare before and after a change.
 
@@ -392,13 +397,59 @@ def big_file(megabytes: float, src: Path = REPO / "src") -> bool:
     return ok
 
 
+#: a pasted abstract full of math and cues ("we propose", "named"): each cue once read the
+#: whole text before it again (finding 11 of the reliability review: 140 KB took 25 s)
+MATH_SENTENCE = ("We propose LiMuon{i}, a method with $O(\\epsilon^{{-3}})$ complexity; the step is named "
+                 "ZoVH{i} and uses $\\lambda$-GRPO with $\\mathcal{{L}}_{{{i}}}$ loss. Experiments show gains. ")
+
+_ABSTRACT_CHILD = """
+import sys, time
+sys.path.insert(0, {src!r})
+from citekit.notes import extract_text
+sentence = {sentence!r}
+text, i = [], 0
+while sum(map(len, text)) < {size}:
+    text.append(sentence.format(i=i))
+    i += 1
+text = "".join(text)
+cpu = time.process_time()
+result = extract_text(text, "abstract.txt")
+print(time.process_time() - cpu, len(result.mentions[0].hints) if result.mentions else 0)
+"""
+
+
+def math_abstract(sizes_kb: list[int], src: Path = REPO / "src", limit: float = 300.0) -> bool:
+    """One paragraph of pasted abstracts with math, 35 KB to 280 KB, each in a fresh
+    process (``--src`` measures an older checkout; a size past ``limit`` seconds is cut)."""
+    print("\n== one pasted-abstract paragraph with math and many cues (CPU seconds, fresh process each)")
+    row = []
+    for kb in sizes_kb:
+        code = _ABSTRACT_CHILD.format(src=str(src), sentence=MATH_SENTENCE, size=kb * 1000)
+        try:
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=limit)
+            seconds, hints = out.stdout.split()
+            row.append((kb, float(seconds), int(hints)))
+        except subprocess.TimeoutExpired:
+            row.append((kb, float("inf"), 0))
+    cells = "  ".join(f"{kb} KB: {s:6.2f}s ({h} names)" if s != float("inf") else f"{kb} KB: >{limit:.0f}s" for kb, s, h in row)
+    first, last = row[0], row[-1]
+    growth = (last[1] / last[0]) / (first[1] / first[0]) if first[1] > 0 else float("inf")
+    ok = growth <= 2.0
+    print(f"{cells}   per-KB cost x{growth:.2f} from {first[0]} to {last[0]} KB: {'linear' if ok else 'NOT LINEAR'}")
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes (for a fast look)")
     parser.add_argument("--big-only", action="store_true", help="only the big files (repeated and all-different lines)")
     parser.add_argument("--distinct-mb", type=float, default=20, help="size of the all-different-lines files (default 20)")
     parser.add_argument("--src", type=Path, default=REPO / "src", help="the src folder whose citekit is measured in the big files")
+    parser.add_argument("--abstract-only", action="store_true", help="only the long pasted abstract with math")
     args = parser.parse_args()
+    if args.abstract_only:
+        math_abstract([35, 70, 140, 280], args.src)
+        return
     if args.big_only:
         big_file(50, args.src)
         distinct_files(args.distinct_mb, args.src)
@@ -408,8 +459,10 @@ def main() -> None:
     s = scaling([1000, 5000, 10_000] if args.quick else [1000, 5000, 10_000, 20_000, 50_000])
     b = big_file(5 if args.quick else 50, args.src)
     d = distinct_files(2 if args.quick else args.distinct_mb, args.src)
+    a = math_abstract([35, 70] if args.quick else [35, 70, 140, 280], args.src)
     print(f"\nextraction bench: quality {'MET' if q else 'NOT MET'}, linear {'MET' if s else 'NOT MET'}, "
-          f"speed/memory repeated {'MET' if b else 'NOT MET'}, all lines different {'MET' if d else 'NOT MET'}")
+          f"speed/memory repeated {'MET' if b else 'NOT MET'}, all lines different {'MET' if d else 'NOT MET'}, "
+          f"abstract with math {'MET' if a else 'NOT MET'}")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from .shapes import (
     authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
-from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, strip_urls
+from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
 
 
 @dataclass
@@ -112,8 +112,12 @@ class _Details:
 
 
 def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> None:
-    """File one URL under the title by what kind of page it is."""
-    kind = classify_url(url)
+    """File one URL under the title by what kind of page it is (none: a URL that cannot be
+    split, such as a bracket in its host, is not a link anyone can follow)."""
+    try:
+        kind = classify_url(url)
+    except ValueError:
+        return
     if kind == "talk":
         details.talk = True
     elif kind == "paper" or (label == "url" and kind in ("document", "other")):
@@ -327,10 +331,7 @@ def _has_markup(title: str) -> bool:
 
 def _without_markdown_links(text: str) -> str:
     """``text`` with Markdown links removed (their URLs are read separately)."""
-    return _MD_LINK_RE.sub(" ", text) if "](" in text else text
-
-
-_MD_LINK_RE = re.compile(r"\[[^\]]*\]\(https?://[^)\s]+\)")
+    return replace_markdown_links(text, lambda _m: " ") if "](" in text else text  # (one pass: a line of "[" is not read from each)
 
 
 class _Extractor:

@@ -252,15 +252,79 @@ def strip_markup(text: str) -> str:
         return squash_spaces(text)
     for marker, pattern, replacement in _MARKUP_RES:
         if any(m in text for m in marker):  # a pattern cannot match without its marker
-            text = pattern.sub(replacement, text)
+            text = replacement(text) if callable(replacement) else pattern.sub(replacement, text)
     return _SPACES_RE.sub(" ", text).strip()
+
+
+_WIKILINK_RE = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]")
+_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_WIKILINK_STOP_RE = re.compile(r"[\]|]")
+
+
+def _labels_of_wikilinks(text: str) -> str:
+    """``_WIKILINK_RE.sub(r"\\1", text)`` in one pass over the text.
+
+    The pattern tried at every ``[[`` reads to the next ``]`` or ``|`` (and past a ``|`` to
+    the next ``]``), so on a line of ``[[`` without ``]]`` each try read the rest of the
+    line: quadratic (a 100 KB line took seconds). A try that fails at ``[[`` fails the same
+    way at every ``[[`` before the point it read to (they read to the same stop), so the
+    search goes on from there, and stops when no ``]`` is left.
+    """
+    out: list[str] = []
+    pos = done = 0
+    while True:
+        i = text.find("[[", pos)
+        if i < 0:
+            break
+        m = _WIKILINK_RE.match(text, i)
+        if m:
+            out.append(text[done:i])
+            out.append(m.group(1))
+            pos = done = m.end()
+            continue
+        stop = _WIKILINK_STOP_RE.search(text, i + 2)
+        if stop is None:
+            break
+        j = stop.start()
+        if text[j] == "|" and j > i + 2:  # (an empty name fails before the ``|`` is read)
+            j = text.find("]", j)
+            if j < 0:
+                break
+        pos = j + 1
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _labels_of_links(text: str) -> str:
+    """``_LINK_RE.sub(r"\\1", text)`` in one pass (see :func:`_labels_of_wikilinks`): a
+    try at ``[`` that fails at its ``]`` fails at every ``[`` before it; one that finds no
+    ``)`` after ``](`` means no later try can succeed."""
+    out: list[str] = []
+    pos = done = 0
+    while True:
+        i = text.find("[", pos)
+        if i < 0:
+            break
+        start = i - 1 if i - 1 >= pos and text[i - 1] == "!" else i
+        m = _LINK_RE.match(text, start)
+        if m:
+            out.append(text[done:start])
+            out.append(m.group(1))
+            pos = done = m.end()
+            continue
+        j = text.find("]", i + 1)
+        if j < 0 or (text.startswith("](", j) and text.find(")", j + 2) < 0):
+            break
+        pos = j + 1
+    out.append(text[done:])
+    return "".join(out)
 
 
 #: What :func:`strip_markup` removes, in order: wikilinks, links, paired emphasis and
 #: strike-through, single ``*``/``_`` emphasis, code; each with the text it cannot match without.
 _MARKUP_RES = [
-    (("[[",), re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]"), r"\1"),
-    (("](",), re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (("[[",), _WIKILINK_RE, _labels_of_wikilinks),
+    (("](",), _LINK_RE, _labels_of_links),
     (("**", "__", "~~", "=="), re.compile(r"(\*\*|__|~~|==)(.+?)\1"), r"\2"),
     (("*",), re.compile(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?!\w)"), r"\1"),
     (("_",), re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
@@ -475,7 +539,11 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
     return not (parsed[2] or parsed[3]) and is_author_name(title)
 
 
-_SEMICOLON_SHAPE_RE = re.compile(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;\s*)+[^;]+?)\.\s+(?P<rest>[^;]*)$")
+#: (the spaces after each ``;`` belong to the next name: written ``(?:[^;]+;\s*)+``, the
+#: pattern could split them between the two in every way, and a 500-character line of
+#: "Title. A; B; Title. A; B; ..." took longer than anyone waits; the last ``\s*`` keeps
+#: the matches the same)
+_SEMICOLON_SHAPE_RE = re.compile(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;)+\s*[^;]+?)\.\s+(?P<rest>[^;]*)$")
 _PAREN_SHAPE_RE = re.compile(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$")
 _BY_RE = re.compile(r"\s+by\s+")
 _COMMA_GAP_RE = re.compile(r",\s+")
