@@ -337,6 +337,20 @@ def test_a_folder_outside_the_project_is_used_when_the_config_says_so(world, tmp
     assert result.exit_code == 0 and "huang2026light" in result.output
 
 
+@pytest.mark.parametrize("refs", [".", "sub/..", "./"])
+def test_the_project_folder_itself_as_refs_is_refused(world, tmp_path, refs):
+    """citekit keeps its state beside refs/: with refs/ the project folder itself, the lock and
+    caches would land outside the project (found by the config fuzz family)."""
+    root, _victim = world
+    (root / "citekit.yaml").write_text(f"paths: {{refs: '{refs}'}}\n", encoding="utf-8")
+    before = _outside(tmp_path, root)
+    for command in (("list",), ("sync", "--offline", "-q"), ("doctor", "--fix")):
+        result = _run(root, *command)
+        assert result.exit_code == 2 and "paths.refs" in result.output and "project folder itself" in result.output
+        assert not isinstance(result.exception, Exception)
+    assert _outside(tmp_path, root) == before
+
+
 def test_a_citekit_yaml_nested_5000_deep_is_exit_2_naming_the_file(world):
     root, _victim = world
     (root / "citekit.yaml").write_text("a: " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")

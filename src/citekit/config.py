@@ -85,6 +85,7 @@ def load_config(start: Path | str | None = None) -> Config:
     outside = set(paths.get("outside_project") or ())
     notes_dir = _inside_project(root, path, "paths.notes", str(paths.get("notes") or "notes"), "notes" in outside)
     refs_dir = _inside_project(root, path, "paths.refs", str(paths.get("refs") or "refs"), "refs" in outside)
+    _refs_in_a_folder_of_its_own(root, path, refs_dir)
     cache_dir = (data.get("sources") or {}).get("cache_dir")
     if cache_dir and not os.environ.get("CITEKIT_CACHE_DIR"):  # the variable is the user's own: it wins unchecked
         _inside_project(root, path, "sources.cache_dir", os.path.expanduser(str(cache_dir)), "cache_dir" in outside)
@@ -110,6 +111,20 @@ def _inside_project(root: Path, config: Path | None, key: str, value: str, allow
                           f"mean, add `outside_project: [{name}]` under `paths:`; else point {key} at a folder "
                           "inside the project.")
     return folder
+
+
+def _refs_in_a_folder_of_its_own(root: Path, config: Path | None, refs_dir: Path) -> None:
+    """The project folder itself cannot be ``refs/``: citekit keeps its state (lock, caches)
+    beside ``refs/``, which would then be outside the project, and treats files in ``refs/``
+    named like its temporaries as its own."""
+    try:
+        same = refs_dir.resolve() == root.resolve()
+    except (OSError, RuntimeError, ValueError):
+        same = False
+    if same:
+        shown = display_path(config) if config is not None else CONFIG_NAME
+        raise ConfigError(f"{shown}: paths.refs names the project folder itself; citekit needs a folder of its "
+                          "own for library.bib and library.yaml: point paths.refs at one (the default is refs).")
 
 
 def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
