@@ -302,3 +302,41 @@ def test_author_field_sanitizes_names() -> None:
 def test_safe_url(url: str, expected: str) -> None:
     assert safe_url(url) == expected
     assert safe_url(expected) == expected
+
+
+# ---- to_ascii encodes only the words that need it ------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(list("ab c\t\nZ{}") + ["é", "ß", "\u0301", "\u0308", " \u0301", "\u00a0", "ℓ", "—",
+                                                 "“", "日本", "😀", "ﬁ", "Å"])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(_PIECES, min_size=1, max_size=30).map("".join))
+def test_to_ascii_word_by_word_equals_the_encoder_on_the_whole_text(text):
+    import unicodedata
+
+    from citekit.output import latex
+
+    text = unicodedata.normalize("NFC", text)
+    assert latex._text_to_ascii(text) == latex._text_encoder().unicode_to_latex(text)
+
+
+def test_to_ascii_of_a_long_mostly_ascii_value_hands_the_encoder_only_its_non_ascii_words(monkeypatch):
+    """pylatexenc reads about 25 KB a second: a megabyte value took most of a minute."""
+    from citekit.output import latex
+
+    seen: list[str] = []
+    real = latex._text_encoder()
+
+    class Counting:
+        def unicode_to_latex(self, text: str) -> str:
+            seen.append(text)
+            return real.unicode_to_latex(text)
+
+    monkeypatch.setattr(latex, "_text_encoder", lambda: Counting())
+    value = "word " * 200_000 + "Horváth"
+    assert latex.to_ascii(value) == "word " * 200_000 + "Horv{\\'a}th"
+    assert sum(map(len, seen)) <= len("Horváth")
