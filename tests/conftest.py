@@ -103,16 +103,14 @@ def api_fixture():
     return load
 
 
-class ResettingServer:
-    """A loopback TCP server that resets the first ``resets`` connections, then answers 200.
+class LoopbackServer:
+    """A raw loopback TCP server on its own thread: one connection at a time, whose request
+    is read and then answered by :meth:`answer`. For answers ``pytest-httpserver`` cannot
+    give: a reset connection, a body streamed without end."""
 
-    Stands in for a service whose connection drops mid-request (no HTTP answer at all).
-    """
+    url_path = ""
 
-    def __init__(self, resets: int, body: bytes = b"{}", content_type: str = "application/json") -> None:
-        self.resets = resets
-        self.body = body
-        self.content_type = content_type
+    def __init__(self) -> None:
         self.connections = 0
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -120,8 +118,9 @@ class ResettingServer:
         self._sock.listen(16)
         self._sock.settimeout(0.2)
         self.port = self._sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://127.0.0.1:{self.port}{self.url_path}"
         self._stop = threading.Event()
+        self.done = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
 
@@ -138,18 +137,41 @@ class ResettingServer:
                     conn.recv(65536)
                 except OSError:
                     pass
-                if self.connections <= self.resets:
-                    # SO_LINGER 0: close() sends RST instead of FIN, "connection reset by peer"
-                    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                    continue
-                head = (f"HTTP/1.1 200 OK\r\nContent-Type: {self.content_type}\r\n"
-                        f"Content-Length: {len(self.body)}\r\nConnection: close\r\n\r\n").encode()
-                conn.sendall(head + self.body)
+                try:
+                    self.answer(conn)
+                except OSError:  # the client stopped reading and closed
+                    pass
+            self.done.set()
 
-    def close(self) -> None:
+    def answer(self, conn: socket.socket) -> None:
+        raise NotImplementedError
+
+    def close(self, wait: float = 2) -> None:
         self._stop.set()
-        self._thread.join(timeout=2)
+        self._thread.join(timeout=wait)
         self._sock.close()
+
+
+class ResettingServer(LoopbackServer):
+    """Resets the first ``resets`` connections, then answers 200.
+
+    Stands in for a service whose connection drops mid-request (no HTTP answer at all).
+    """
+
+    def __init__(self, resets: int, body: bytes = b"{}", content_type: str = "application/json") -> None:
+        self.resets = resets
+        self.body = body
+        self.content_type = content_type
+        super().__init__()
+
+    def answer(self, conn: socket.socket) -> None:
+        if self.connections <= self.resets:
+            # SO_LINGER 0: close() sends RST instead of FIN, "connection reset by peer"
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            return
+        head = (f"HTTP/1.1 200 OK\r\nContent-Type: {self.content_type}\r\n"
+                f"Content-Length: {len(self.body)}\r\nConnection: close\r\n\r\n").encode()
+        conn.sendall(head + self.body)
 
 
 @pytest.fixture

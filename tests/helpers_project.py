@@ -17,3 +17,19 @@ def make_project(tmp_path: Path, *, notes: bool = True) -> Path:
     if notes:
         shutil.copytree(NOTES, root / "notes")
     return root
+
+
+def add_two_adams(refs: Path) -> None:
+    """Two versions of Adam under two keys (the arXiv preprint and the ICLR paper): the
+    pair a dedup merges."""
+    from citekit.library.store import Library
+    from citekit.model import Entry, Ids
+
+    lib = Library.load(refs)
+    lib.add(Entry(key="kingma2014adam", entry_type="article",
+                  fields={"title": "Adam: A Method for Stochastic Optimization", "author": "Kingma, D. and Ba, J.",
+                          "year": "2014", "journal": "arXiv preprint arXiv:1412.6980"}, ids=Ids(arxiv="1412.6980")))
+    lib.add(Entry(key="kingma2015adam", entry_type="inproceedings",
+                  fields={"title": "Adam: a method for stochastic optimization", "author": "Diederik Kingma and Jimmy Ba",
+                          "year": "2015", "booktitle": "ICLR"}))
+    lib.save()

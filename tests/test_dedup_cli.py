@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from citekit.cli import main
 from citekit.library.store import Library
-from citekit.model import Entry, Ids
+from citekit.model import Entry
+
+from .helpers_project import add_two_adams
 
 DUPES_BIB = r"""
 @article{raffel2019exploring,
@@ -83,14 +85,7 @@ def test_dedup_of_a_bib_file_prints_clusters_as_json_and_changes_nothing(tmp_pat
 def test_import_then_dedup_apply_merges_and_writes_a_key_map(tmp_path: Path) -> None:
     root = project(tmp_path)
     refs = root / "refs"
-    lib = Library.load(refs)
-    lib.add(Entry(key="kingma2014adam", entry_type="article",
-                  fields={"title": "Adam: A Method for Stochastic Optimization", "author": "Kingma, D. and Ba, J.",
-                          "year": "2014", "journal": "arXiv preprint arXiv:1412.6980"}, ids=Ids(arxiv="1412.6980")))
-    lib.add(Entry(key="kingma2015adam", entry_type="inproceedings",
-                  fields={"title": "Adam: a method for stochastic optimization", "author": "Diederik Kingma and Jimmy Ba",
-                          "year": "2015", "booktitle": "ICLR"}))
-    lib.save()
+    add_two_adams(refs)
     before = digest(refs)
 
     listed = run(root, "dedup")

@@ -21,9 +21,8 @@ from hypothesis import strategies as st
 from citekit import api
 from citekit.cli import main
 from citekit.library.store import Library
-from citekit.model import Entry, Ids
 from tests.helpers_cli import synced_project
-from tests.helpers_project import make_project
+from tests.helpers_project import add_two_adams, make_project
 
 HEAD = "% My library: cite the published versions.\n"
 ABOVE = ('% Schaipp & Gower: read before the talk\n'
@@ -159,20 +158,9 @@ def test_an_entry_written_by_hand_out_of_order_takes_its_comment_to_its_sorted_p
     assert after.count("% mine") == 1
 
 
-def _two_adams(root: Path) -> None:
-    lib = Library.load(root / "refs")
-    lib.add(Entry(key="kingma2014adam", entry_type="article",
-                  fields={"title": "Adam: A Method for Stochastic Optimization", "author": "Kingma, D. and Ba, J.",
-                          "year": "2014", "journal": "arXiv preprint arXiv:1412.6980"}, ids=Ids(arxiv="1412.6980")))
-    lib.add(Entry(key="kingma2015adam", entry_type="inproceedings",
-                  fields={"title": "Adam: a method for stochastic optimization", "author": "Diederik Kingma and Jimmy Ba",
-                          "year": "2015", "booktitle": "ICLR"}))
-    lib.save()
-
-
 def test_dedup_apply_moves_the_merged_entrys_comment_to_the_survivor_and_says_so(tmp_path: Path) -> None:
     root = synced_project(tmp_path)
-    _two_adams(root)
+    add_two_adams(root / "refs")
     text = insert_above(bib_of(root), "kingma2014adam", "% the preprint, cited in the 2019 talk\n")
     text = insert_above(text, "kingma2015adam", "@comment{the ICLR paper}\n")
     write_bib(root, text)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import zlib
 from pathlib import Path
 
@@ -26,48 +25,28 @@ from hypothesis import strategies as st
 from citekit.cli import main
 from citekit.sources import HostPolicy, HttpClient, LookupCache, SourceError
 
+from .conftest import LoopbackServer
+
 MB = 1024 * 1024
 
 
 # ---- a server that floods ----------------------------------------------------------------
 
-class FloodServer:
+class FloodServer(LoopbackServer):
     """Answers one request with ``body_size`` bytes of a JSON array, sent in 64 KB pieces
     until the client stops reading, and counts what it managed to send."""
+
+    url_path = "/search"
 
     def __init__(self, body_size: int, *, declare: bool, gzip_bomb: bool = False) -> None:
         self.body_size = body_size
         self.declare = declare
         self.gzip_bomb = gzip_bomb
         self.sent = 0
-        self.connections = 0
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.bind(("127.0.0.1", 0))
-        self._sock.listen(4)
-        self._sock.settimeout(0.2)
-        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}/search"
-        self._stop = threading.Event()
-        self.done = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
+        super().__init__()
 
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._sock.accept()
-            except (socket.timeout, OSError):
-                continue
-            self.connections += 1
-            with conn:
-                try:
-                    conn.recv(65536)
-                    self._answer(conn)
-                except OSError:  # the client stopped reading and closed: what we wanted
-                    pass
-            self.done.set()
-
-    def _answer(self, conn: socket.socket) -> None:
+    def answer(self, conn: socket.socket) -> None:
+        conn.settimeout(None)  # the client reads at its own pace until the cap
         head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
         if self.gzip_bomb:
             body = _gzip_of_spaces(self.body_size)
@@ -84,10 +63,8 @@ class FloodServer:
             self.sent += len(piece)
             piece = b" " * len(piece)
 
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self._sock.close()
+    def close(self, wait: float = 5) -> None:
+        super().close(wait)
 
 
 def _gzip_of_spaces(size: int) -> bytes:
