@@ -16,7 +16,7 @@ from ..config import display_path
 from . import parsed_cache
 from .bibfile import decode_bytes, parse_bib_text, split_ids
 from .errors import LibraryError
-from .journal import JournalRefused, journal_path, load_journal, refused_journals, stale_temps
+from .journal import KEYMAP_FILES, JournalRefused, journal_path, load_journal, refused_journals, stale_temps
 from .lock import ProjectLock, describe, holder, is_stale
 from .store import Library, _kept_texts, _read_pair
 from .tags import tags_from_keywords
@@ -89,7 +89,7 @@ def _check_write_state(refs: Path, report: DoctorReport) -> None:
                                        f"a write was interrupted ({len(journal.pairs)} file(s)); it will be {what} "
                                        "by the next writing command",
                                        "run `citekit doctor --fix` (or any writing command) to do it now"))
-    temps = stale_temps(refs)
+    temps = stale_temps(refs, journal)
     if temps:
         report.findings.append(Finding("problem", "interrupted writes",
                                        f"{len(temps)} temporary file(s) left by an interrupted write: "
@@ -156,7 +156,7 @@ def _check_aliases(lib: Library, report: DoctorReport) -> None:
     from .rekey import KeyMapError, read_key_map
 
     report.checked.append("aliases resolvable")
-    for name in ("keymap.yaml", "import-keymap.yaml"):
+    for name in KEYMAP_FILES:
         path = lib.refs_dir / name
         try:
             mapping = read_key_map(path)
@@ -226,7 +226,7 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
             lib.entries[entry.key] = entry
         lib.kept_head, lib.kept_before, lib.kept_tail = _kept_texts(gaps, carried + parsed.after)
         lib.issued_keys = set(lib.entries)
-        for name in ("keymap.yaml", "import-keymap.yaml"):
+        for name in KEYMAP_FILES:
             try:
                 lib.issued_keys.update(read_key_map(refs / name))
             except KeyMapError:

@@ -38,10 +38,13 @@ TEMP_MARK = ".citekit-new-"
 #: a journal set aside because citekit would not act on it: ``.citekit-journal.refused-20261204T150203Z``
 REFUSED_MARK = JOURNAL_NAME + ".refused-"
 #: the files of refs/ a transaction may switch in: the library, its sidecar, the key maps
-REFS_FILES = frozenset({"library.bib", "library.yaml", "keymap.yaml", "import-keymap.yaml"})
+KEYMAP_FILES = ("keymap.yaml", "import-keymap.yaml")
+REFS_FILES = frozenset({"library.bib", "library.yaml", *KEYMAP_FILES})
+#: the journal's own temporary (it is replaced in one rename)
+JOURNAL_TEMP = JOURNAL_NAME + ".tmp"
 #: temporaries of plain atomic writes (``store.atomic_write``): ``.library.bib.abc123.tmp``
 _LEGACY_TEMP_SUFFIX = ".tmp"
-_LEGACY_TEMP_PREFIXES = (".library.bib.", ".library.yaml.", ".keymap.yaml.", ".import-keymap.yaml.")
+_LEGACY_TEMP_PREFIXES = tuple(f".{name}." for name in sorted(REFS_FILES))
 _TEMP_NAME = re.compile(r"\.citekit-new-[0-9a-f]{8}-(.+)\Z", re.DOTALL)
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 #: a journal names a few files; anything this big was not written by citekit
@@ -115,7 +118,7 @@ def _write_journal(refs_dir: Path, record: dict[str, Any]) -> None:
     import json  # here, as in load_journal: a command that only reads has no journal
 
     path = journal_path(refs_dir)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(JOURNAL_TEMP)
     with suppress(FileNotFoundError):
         os.unlink(tmp)
     try:
@@ -474,7 +477,8 @@ def set_aside(refs_dir: Path, reason: str, *, announce: bool = True) -> str:
     else:
         _fsync_dir(refs)
         message = (f"{shown} was not acted on: {reason}. It was set aside as {dest.name}; nothing it names "
-                   "was touched. Look at it, then delete it.")
+                   "was acted on (citekit's own temporary files in refs/ are removed, as after any interrupted "
+                   "write, so the library stays as it was before). Look at it, then delete it.")
     if announce:
         _tell(message)
     return message
@@ -511,7 +515,7 @@ def recover(refs_dir: Path, *, announce: bool = True) -> list[str]:
     elif journal is not None:
         _discard(refs, journal)
         done.append("undid an interrupted write (the files are as before it)")
-    stale = stale_temps(refs)
+    stale = stale_temps(refs, None)  # the journal is finished, undone or set aside by now
     for path in stale:
         with suppress(FileNotFoundError):
             os.unlink(path)
@@ -528,18 +532,23 @@ def _temp_ok(pair: Pair) -> bool:
 
 
 def _is_temp_name(name: str) -> bool:
-    return (name.startswith(TEMP_MARK) or name == JOURNAL_NAME + ".tmp"
+    return (name.startswith(TEMP_MARK) or name == JOURNAL_TEMP
             or (name.endswith(_LEGACY_TEMP_SUFFIX) and name.startswith(_LEGACY_TEMP_PREFIXES)))
 
 
-def stale_temps(refs_dir: Path) -> list[Path]:
+_UNREAD: Any = object()
+
+
+def stale_temps(refs_dir: Path, journal: "Journal | None" = _UNREAD) -> list[Path]:
     """Temporaries in ``refs/`` that no (acceptable) journal owns (left by a killed write).
-    Folders are never temporaries: a name alone does not make one citekit's."""
+    Folders are never temporaries: a name alone does not make one citekit's. ``journal``:
+    the journal the caller already loaded (None: none stands), so it is not read again."""
     refs = Path(refs_dir)
-    try:
-        journal = load_journal(refs)
-    except JournalRefused:
-        journal = None
+    if journal is _UNREAD:
+        try:
+            journal = load_journal(refs)
+        except JournalRefused:
+            journal = None
     owned = {p.temp.name for p in journal.pairs if p.in_refs} if journal is not None else set()
     out = []
     try:
