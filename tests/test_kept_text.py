@@ -256,3 +256,15 @@ def test_random_lines_between_entries_survive_a_tag_write_in_order(data: st.Data
         return re.sub(r"^(% citekit-checksum: |  keywords ).*\n", "", t, flags=re.M)
 
     assert rest(after) == rest(text)
+
+
+def test_text_of_a_library_without_entries_is_kept_when_rendered_in_the_other_mode(tmp_path: Path) -> None:
+    root = make_project(tmp_path, notes=False)
+    (root / "notes").mkdir()
+    assert CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "-q"]).exit_code == 0
+    bib = root / "refs" / "library.bib"
+    bib.write_text(bib.read_text(encoding="utf-8") + "@string{ICML = {International Conference on Machine Learning}}\n",
+                   encoding="utf-8")
+    lib = Library.load(root / "refs")
+    for ascii in (True, False):
+        assert "@string{ICML = {International Conference on Machine Learning}}" in lib.render_bib(ascii=ascii)

@@ -843,11 +843,9 @@ class Library:
         """
         if ascii is None or bool(ascii) == self.ascii:
             return self.render_files()[0]
-        from ..output.bibtex import check_unique_keys, entry_text, render_entries
+        from ..output.bibtex import check_unique_keys, entry_text
 
         written = [written_entry(e) for e in self.sorted_entries()]
-        if not written:
-            return self._bib_text(render_entries([], ascii=ascii))
         check_unique_keys(written)
         return self._bib_text(self._body([e.key for e in written],
                                          [entry_text(e, ascii=ascii) + "\n" for e in written]))
@@ -856,7 +854,10 @@ class Library:
         """The entries' texts (``parts``, each ending in a line end, in the order of ``keys``)
         with the kept text (see :attr:`kept_before`) where it stands: above its entry, the
         head above all, the tail after all. Without kept text, entries are one blank line
-        apart; a kept text stands in for that blank line."""
+        apart; a kept text stands in for that blank line. With no entries, the kept text
+        alone (or an empty line, as :func:`render_entries` writes for none)."""
+        if not parts:
+            return self.kept_head + self.kept_tail or "\n"
         if not (self.kept_before or self.kept_head or self.kept_tail):
             return "\n".join(parts)
         before = self._settle_kept(keys)
@@ -914,7 +915,7 @@ class Library:
         never decoded are as loaded by definition: their stored texts are copied without
         decoding them (``tag`` decodes one entry of thousands).
         """
-        from ..output.bibtex import check_unique_keys, render_entries
+        from ..output.bibtex import check_unique_keys
 
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
@@ -980,10 +981,7 @@ class Library:
         for table in self._memos.values():
             for key in [k for k in table if k not in keyset]:
                 del table[key]
-        if bib_parts:
-            body = self._body(keys, bib_parts)
-        else:
-            body = self.kept_head + self.kept_tail or render_entries([], ascii=self.ascii)
+        body = self._body(keys, bib_parts)
         bib_text = self._bib_text(body)
         return bib_text, self._render_sidecar(yaml_parts, _stated_checksum(bib_text))
 
