@@ -311,8 +311,7 @@ def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[lis
         at = find("@", pos)
         while at >= 0 and not starts(raw, at):  # an "@" in a comment line
             at = find("@", at + 1)
-        if at < 0:  # (cannot happen: a block's text is a slice of the text)
-            continue
+        assert at >= 0, "a block's text is a slice of the file's text"
         if i < n and raw is raws[i]:  # an entry read: the gap before it is complete
             out.append("".join(pieces) + text[pos:at] if pieces else text[pos:at])
             pieces = []
@@ -503,7 +502,7 @@ def collapse_space(value: str) -> str:
     return squash_spaces(value)
 
 
-def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, month: bool = False,
+def evaluate_tokens(tokens: "list[Token]", macros: Macros, *, month: bool = False,
                     missing: list[str] | None = None, strip: bool = True) -> str:
     """The text BibTeX makes of a value: literals joined, macros expanded, white space collapsed.
 
@@ -516,8 +515,6 @@ def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, mo
         return collapse_space(tokens[0].text)
     if month and len(tokens) == 1 and tokens[0].text.lower() in _MONTH_NAMES:
         return tokens[0].text.lower()
-    if macros is None:
-        macros = Macros()
     joined = macros._evaluate(tokens, missing)[0]
     return collapse_space(joined) if strip else _SPACE_RUN.sub(" ", joined)
 
@@ -525,16 +522,6 @@ def evaluate_tokens(tokens: "list[Token]", macros: "Macros | None" = None, *, mo
 def as_written(tokens: "list[Token]") -> str:
     """A value's text as the file writes it (``a24 # a24``), for one kept unexpanded."""
     return " # ".join(tok.text if tok.kind != "literal" else "{" + tok.text + "}" for tok in tokens)
-
-
-def evaluate_value(raw: str, macros: "Macros | None" = None, *, month: bool = False) -> str:
-    """The text BibTeX makes of one raw value expression (``"Proc. " # emnlp``)."""
-    from .bibsyntax import split_blocks
-
-    blocks = split_blocks("@misc{x, v = " + raw + "\n}")
-    if not blocks or not blocks[0].fields or blocks[0].fields[0].broken is not None:
-        return collapse_space(raw)
-    return evaluate_tokens(blocks[0].fields[0].tokens, macros, month=month)
 
 
 def _to_entry(block: "Block", macros: Macros, name: str, problems: list[Problem],
