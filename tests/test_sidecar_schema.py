@@ -437,6 +437,17 @@ def test_a_symlink_out_of_notes_is_read_when_the_config_says_so(tmp_path: Path) 
     assert mention.file == "notes/linked.md"  # named where it was found, never by its target
 
 
+def test_explain_reads_the_files_a_sync_reads(tmp_path: Path) -> None:
+    root, _outside = _linked_project(tmp_path)
+    def linked() -> Any:
+        return next(e for e in api.explain(start=root) if e.file == "notes/linked.md")
+
+    skipped = linked()  # named, with the message that it was skipped, and nothing read
+    assert not skipped.decisions and any("outside the notes folder" in str(p) for p in skipped.problems)
+    (root / "citekit.yaml").write_text("paths:\n  follow_symlinks_out_of_notes: true\n", encoding="utf-8")
+    assert linked().decisions and not linked().problems
+
+
 def test_links_inside_notes_and_loops_read_each_file_once(tmp_path: Path) -> None:
     root = synced_project(tmp_path)
     (root / "notes" / "sub").mkdir()

@@ -54,10 +54,9 @@ def project(start: str | Path | None = None) -> Config:
 def extract(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> ExtractResult:
     """Paper mentions in the given notes files/folders (default: the project's notes folder)."""
     from .notes import extract_paths
-    from .notes.reader import follows_out
 
     cfg = load_config(start)
-    return extract_paths(_notes_targets(cfg, paths), root=cfg.root, follow_out=follows_out(cfg.data))
+    return extract_paths(_notes_targets(cfg, paths), root=cfg.root, follow_out=cfg.follow_out_of_notes)
 
 
 def _notes_targets(cfg: Config, paths: list[str | Path] | None) -> list[Path]:
@@ -74,17 +73,16 @@ def explain(paths: list[str | Path] | None = None, *, start: str | Path | None =
     from .notes.explain import explain_paths
 
     cfg = load_config(start)
-    return explain_paths(_notes_targets(cfg, paths), root=cfg.root)
+    return explain_paths(_notes_targets(cfg, paths), root=cfg.root, follow_out=cfg.follow_out_of_notes)
 
 
 def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
     """Works in the notes that wait for an online sync (see :mod:`citekit.pending`)."""
     from .library.store import Library
-    from .notes.reader import follows_out
     from .pending import pending_works
 
     cfg = load_config(start)
-    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir), follow_out=follows_out(cfg.data))
+    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir), follow_out=cfg.follow_out_of_notes)
 
 
 def load_library(start: str | Path | None = None) -> Library:

@@ -32,6 +32,12 @@ class Config:
     path: Path | None = None  # the citekit.yaml read, if any
 
     @property
+    def follow_out_of_notes(self) -> bool:
+        """``paths.follow_symlinks_out_of_notes``: notes files linked from outside the notes
+        folder are read (see :mod:`citekit.notes.reader`)."""
+        return (self.data.get("paths") or {}).get("follow_symlinks_out_of_notes") is True
+
+    @property
     def key_formula(self) -> str:
         return str((self.data.get("keys") or {}).get("formula") or DEFAULT_KEY_FORMULA)
 

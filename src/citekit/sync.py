@@ -19,7 +19,6 @@ from .library.store import Library
 from .library.update import LibraryIndex, Pending, apply_work, index_keys, look_alike_notices
 from .model import Entry, Mention, Work
 from .notes import extract_paths, group_mentions
-from .notes.reader import follows_out
 from .sync_report import SyncReport
 
 
@@ -49,7 +48,7 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
 def _run(cfg: Config, *, offline: bool, refresh: bool, jobs: int, progress: bool, ascii: bool | None,
          command: str) -> SyncReport:
     report = SyncReport(offline=offline)
-    extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=follows_out(cfg.data))
+    extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes)
     report.problems.extend(str(p) for p in extracted.problems)
     groups = group_mentions(extracted.mentions)
     for group in groups:

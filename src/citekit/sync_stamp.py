@@ -46,7 +46,7 @@ def inputs(cfg: Config, *, offline: bool, ascii: bool | None) -> str:
     The text itself, not a hash of it (a few KB per hundred notes files): comparing it
     is as cheap, and a no-op sync then does not import hashlib (3 ms of its start-up)."""
     from .library.store import fingerprint_now
-    from .notes.reader import follows_out, notes_files
+    from .notes.reader import notes_files
 
     lines: list[str] = []
 
@@ -57,7 +57,7 @@ def inputs(cfg: Config, *, offline: bool, ascii: bool | None) -> str:
     add("config", json.dumps(cfg.data, sort_keys=True, default=repr))
     add("code", *_code_stats())
     add("environment", *sorted((k, v) for k, v in os.environ.items() if k.startswith("CITEKIT_")))
-    files, problems = notes_files([cfg.notes_dir], follow_out=follows_out(cfg.data))
+    files, problems = notes_files([cfg.notes_dir], follow_out=cfg.follow_out_of_notes)
     add("notes-problems", *(str(p) for p in problems))
     for path in files:
         add("note", str(path), stat_key(path))

@@ -17,7 +17,6 @@ so the collector is attached the moment something imports it, not before.
 from __future__ import annotations
 
 import sys
-import threading
 from typing import Any, Callable
 
 #: distinct messages printed per library; the rest are counted in one line
@@ -30,7 +29,6 @@ class LogRoute:
     def __init__(self) -> None:
         #: (library, message) -> how many times, in the order first seen
         self.counts: dict[tuple[str, str], int] = {}
-        self._lock = threading.Lock()
         self._handler: Any = None
         self._hook: _WhenImported | None = None
 
@@ -50,8 +48,8 @@ class LogRoute:
 
     def add(self, logger: str, message: str) -> None:
         library = "citekit" if logger == "citekit" or logger.startswith("citekit.") else logger.split(".")[0]
-        with self._lock:
-            self.counts[(library, message)] = self.counts.get((library, message), 0) + 1
+        # called from the one handler's emit, which logging runs under that handler's lock
+        self.counts[(library, message)] = self.counts.get((library, message), 0) + 1
 
     def lines(self, *, quiet: bool) -> list[str]:
         """The warnings to print (without the ``warning:`` prefix); libraries' only when not ``quiet``."""

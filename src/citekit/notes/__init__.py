@@ -28,11 +28,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def display_name(path: Path, root: Path) -> str:
-    """How mentions name ``path``: see :func:`.reader.notes_name` (relative, escaped)."""
-    return notes_name(path, root)
-
-
 def extract_paths(paths: list[Path], root: Path, *, follow_out: bool = False) -> ExtractResult:
     """Mentions from notes files and folders, in file then line order.
 
@@ -45,7 +40,7 @@ def extract_paths(paths: list[Path], root: Path, *, follow_out: bool = False) ->
     files, problems = notes_files([Path(p) for p in paths], follow_out=follow_out)
     result = ExtractResult(problems=problems)
     for path in files:
-        name = display_name(path, root)
+        name = notes_name(path, root)
         text, read_problems = read_notes(path, name)
         result.problems.extend(read_problems)
         if text is not None:

@@ -55,14 +55,15 @@ def _fields(d: Decision) -> dict:
     return out
 
 
-def explain_paths(paths: list[Path], root: Path) -> list[FileExplanation]:
-    """One explanation per notes file under ``paths`` (files that cannot be read say why)."""
-    from . import display_name
+def explain_paths(paths: list[Path], root: Path, *, follow_out: bool = False) -> list[FileExplanation]:
+    """One explanation per notes file under ``paths`` (files that cannot be read say why),
+    the same files a sync reads (``follow_out``: see :func:`.reader.notes_files`)."""
+    from .reader import notes_name
 
-    files, problems = notes_files([Path(p) for p in paths])
+    files, problems = notes_files([Path(p) for p in paths], follow_out=follow_out)
     out = [FileExplanation(p.file, problems=[p]) for p in problems]
     for path in files:
-        name = display_name(path, root)
+        name = notes_name(path, root)
         text, read_problems = read_notes(path, name)
         expl = FileExplanation(name, problems=list(read_problems))
         if text is not None:

@@ -13,7 +13,6 @@ import os
 import re
 from pathlib import Path
 from collections.abc import Callable
-from typing import Any
 
 from .result import Problem
 
@@ -179,11 +178,6 @@ def notes_name(path: Path, root: Path) -> str:
 
 #: the ``citekit.yaml`` switch (under ``paths:``) that reads notes symlinks pointing out of the notes folder
 FOLLOW_OUT = "follow_symlinks_out_of_notes"
-
-
-def follows_out(config_data: dict[str, Any]) -> bool:
-    """Whether a project's checked ``citekit.yaml`` data turns :data:`FOLLOW_OUT` on."""
-    return (config_data.get("paths") or {}).get(FOLLOW_OUT) is True
 
 
 def _inside(path: Path, folder: Path) -> bool:

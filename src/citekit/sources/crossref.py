@@ -25,8 +25,8 @@ from ..ids import ARXIV_DOI_PREFIX, normalize_arxiv, normalize_doi
 from ..model import Candidate, Ids, Mention, Person
 from .base import SourceError, SourceUnavailable
 from .cache import LookupCache, safe_json
-from .http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, parse_retry_after, parse_try_again,
-                   read_capped, user_agent)
+from .http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, declared_length, parse_retry_after,
+                   parse_try_again, read_capped, user_agent)
 from .queries import author_families, title_terms
 from .settings import SourceSettings
 
@@ -75,8 +75,7 @@ class _HttpxTap:
         with self._module.stream("GET", url, *args, **kwargs) as resp:
             resp._content = read_capped(resp.iter_bytes(READ_STEP), cap, bucket="crossref",
                                         what=f"GET {urlsplit(str(url)).path}",
-                                        declared=resp.headers.get("content-length")
-                                        if resp.headers.get("content-encoding", "identity") == "identity" else None)
+                                        declared=declared_length(resp.headers))
         observer = getattr(_local, "observer", None)
         if observer is not None:
             observer(resp)

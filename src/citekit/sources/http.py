@@ -610,7 +610,7 @@ class HttpClient:
         """
         try:
             resp._content = read_capped(resp.iter_content(READ_STEP), self.max_bytes(bucket), bucket=bucket,
-                                        what=what, declared=_declared_length(resp))
+                                        what=what, declared=declared_length(resp.headers))
             resp._content_consumed = True
         except requests.RequestException as exc:
             raise _transport_failure(exc, bucket, what, self.timeout) from exc
@@ -642,12 +642,13 @@ def _transport_failure(exc: requests.RequestException, bucket: str, what: str, t
     return SourceError(bucket, f"{what} failed: {_short(exc)}")
 
 
-def _declared_length(resp: requests.Response) -> str | None:
+def declared_length(headers: Mapping[str, str]) -> str | None:
     """``Content-Length`` when it counts the bytes we read: a compressed body's counts
-    the compressed bytes, which says nothing about the size once inflated."""
-    if resp.headers.get("Content-Encoding", "identity").strip().lower() not in ("", "identity"):
+    the compressed bytes, which says nothing about the size once inflated. ``headers``:
+    any case-insensitive mapping (requests' or httpx's)."""
+    if headers.get("Content-Encoding", "identity").strip().lower() not in ("", "identity"):
         return None
-    return resp.headers.get("Content-Length")
+    return headers.get("Content-Length")
 
 
 def _no_name_resolution(reason: str) -> bool:
@@ -679,7 +680,10 @@ def malformed(resp: requests.Response, expect: str) -> str | None:
     text = resp.text
     if expect == "json":
         try:
-            resp._citekit_json = safe_json(json.loads(text))  # type: ignore[attr-defined]  # parsed once
+            parsed = json.loads(text)
+            # a lone surrogate can only come from a \uD8xx-\uDFxx escape: the walk that
+            # replaces it (a copy of the whole answer) only where the text has one
+            resp._citekit_json = safe_json(parsed) if _SURROGATE_ESCAPE.search(text) else parsed  # type: ignore[attr-defined]
         except ValueError as exc:
             return f"answered {kind} that is not complete JSON ({_short(str(exc))})"
         return None
@@ -705,6 +709,9 @@ def body_json(resp: requests.Response) -> Any:
     if hasattr(resp, "_citekit_json"):
         return resp._citekit_json
     return safe_json(resp.json())
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _origin(url: str) -> str:
