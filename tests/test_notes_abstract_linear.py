@@ -181,7 +181,7 @@ def _characters_read(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[int, l
 
 
 def test_a_long_abstract_with_math_is_read_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The LaTeX reading sees each character a few times, not once per cue (200 cues here)."""
+    """The LaTeX reading sees each character a few times, not once per cue (300 cues here)."""
     text = _math_abstract(100)  # ~16 KB, 300 cues
     read, hints = _characters_read(monkeypatch, text)
     assert read <= 3 * len(text), f"{read} characters read for a {len(text)}-character paragraph"

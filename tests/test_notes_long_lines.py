@@ -81,8 +81,10 @@ def test_a_long_line_of_unclosed_markdown_links_is_read_in_bounded_time() -> Non
 
 def test_a_link_whose_host_cannot_be_split_is_dropped_not_raised() -> None:
     """``urlsplit`` refuses a bracket in a host ("Invalid IPv6 URL"): found by the fuzz suite."""
-    text = "1. **Light and Fast Muon Optimizer** [Muon](https://proceedings.neu[[[x-Abstract.html)\n"
+    text = ("1. **Light and Fast Muon Optimizer** [Muon](https://proceedings.neu[[[x-Abstract.html) "
+            "[arXiv](https://arxiv.org/abs/2505.12345)\n")
     result = extract_text(text, "notes.md")
+    assert [m.urls for m in result.mentions] == [["https://arxiv.org/abs/2505.12345"]]  # the paper is still read
     assert all("[" not in url for m in result.mentions for url in m.urls)
 
 

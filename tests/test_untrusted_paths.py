@@ -27,10 +27,11 @@ VICTIM = b"export SECRET=victim-bytes\n"
 TEMP = ".citekit-new-0badc0de-library.bib"
 
 
-def _outside(tmp_path: Path, root: Path) -> dict[str, bytes]:
-    """Every file under ``tmp_path`` that is not inside the project, with its bytes."""
-    return {str(p.relative_to(tmp_path)): p.read_bytes() for p in sorted(tmp_path.rglob("*"))
-            if p.is_file() and not p.is_symlink() and root not in p.parents}
+def _outside(tmp_path: Path, root: Path) -> dict[str, bytes | str]:
+    """Every file under ``tmp_path`` that is not inside the project, with its bytes (a link
+    with where it points: a link made outside the project is a touch too)."""
+    return {str(p.relative_to(tmp_path)): ("link:" + os.readlink(p) if p.is_symlink() else p.read_bytes())
+            for p in sorted(tmp_path.rglob("*")) if (p.is_file() or p.is_symlink()) and root not in p.parents}
 
 
 @pytest.fixture(scope="module")
