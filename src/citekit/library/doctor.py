@@ -210,11 +210,13 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
         lib.problems = list(parsed.problems)
         gaps: list[tuple[str, str]] = []
         carried = ""  # the text above an entry kept as text joins the next one's, as a load does
+        seen: set[str] = set()  # keys lower-cased (BibTeX ignores case)
         for bib_entry, raw, gap in zip(parsed.entries, parsed.raws, parsed.between):
-            if bib_entry.key.lower() in {k.lower() for k in lib.entries}:
+            if bib_entry.key.lower() in seen:
                 lib.unparsed.append(raw.strip())  # a case-duplicate key: kept verbatim, as a load does
                 carried += gap
                 continue
+            seen.add(bib_entry.key.lower())
             gaps.append((bib_entry.key, carried + gap))
             carried = ""
             fields = {k: v for k, v in bib_entry.fields.items() if k not in ("keywords", "ids")}
