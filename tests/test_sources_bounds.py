@@ -319,3 +319,15 @@ def test_a_pinned_record_that_is_plainly_another_paper_is_kept_with_a_warning_an
 
     third = _sync(root, "--json")  # agrees: a further sync asks nothing
     assert _requests(httpserver, "/rec/") == 2 and json.loads(third.output)["requests"] == 0
+
+
+def test_a_pin_under_a_short_name_without_authors_is_not_called_another_paper(httpserver, tmp_path, monkeypatch):
+    """"Switch Transformers" against the record's full title scores no title agreement; with
+    no authors in the notes there is nothing to say, and the answer stays cached."""
+    httpserver.expect_request(f"/rec/{KEY}.bib").respond_with_data(_record(TITLE, AUTHORS), content_type="text/plain")
+    root = _project(tmp_path, monkeypatch, httpserver.url_for("/"))
+    (root / "notes" / "icml.md").write_text(f"# ICML 2023\n\n- Whose Opinions\n  - dblp: {KEY}\n", encoding="utf-8")
+    first = _sync(root)
+    assert first.exit_code == 0 and "check the identifier" not in first.output, first.output
+    _sync(root)
+    assert _requests(httpserver, "/rec/") == 1

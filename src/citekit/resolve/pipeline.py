@@ -345,15 +345,15 @@ class _WorkResolver:
 
     def _contradicts(self, record: Candidate) -> bool:
         """Whether a pinned record is plainly another paper than the notes describe: its title
-        does not agree with the notes' title, and no author the notes list is among its own."""
-        if not self.mention.title:
+        does not agree with the notes' title, and no author the notes list is among its own.
+        Without authors on both sides nothing is said: a short name ("Switch Transformers")
+        against the full title scores no title agreement, and is the same paper."""
+        people = self.mention.authors
+        if not self.mention.title or not people or not record.authors or is_anonymous(record.authors):
             return False
         _, result = scored(self.mention, record)
         if result.agrees or result.title_agreement not in ("none", "conflict", "partial"):
             return False
-        people = self.mention.authors
-        if not people or not record.authors or is_anonymous(record.authors):
-            return result.title_agreement in ("none", "conflict")
         share, matched = author_overlap(people, record.authors)
         return not authors_agree(share, matched, len(people), len(record.authors))
 
