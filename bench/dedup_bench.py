@@ -45,10 +45,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from citekit.library.bibfile import Macros, read_bib_file  # noqa: E402
+from citekit.bibtex.reader import Macros, read_bib_file  # noqa: E402
 from citekit.library.dedup import analyse, find_clusters  # noqa: E402
-from citekit.works import compare, prepare  # noqa: E402
-from citekit.model import Entry, Ids  # noqa: E402
+from citekit.matching.works import compare, prepare  # noqa: E402
+from citekit.core.model import Entry, Ids  # noqa: E402
 
 OUT = REPO / "bench" / "out"
 

@@ -211,7 +211,7 @@ def daily_commands(folder: Path) -> dict:
 def build_library(refs: Path, size: int, source) -> None:
     """``size`` entries: the real library repeated, keys renamed (``key-r2``), titles marked."""
     from citekit.library.store import Library
-    from citekit.model import Entry
+    from citekit.core.model import Entry
 
     lib = Library(refs_dir=refs)
     n = 0
@@ -270,7 +270,7 @@ def bibtex_tidy() -> Path | None:
 
 
 def scaling(folder: Path, sizes: list[int]) -> dict:
-    from citekit.library.bibfile import read_bib_file
+    from citekit.bibtex.reader import read_bib_file
     from citekit.library.store import Library
 
     project = folder / "daily"

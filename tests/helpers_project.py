@@ -23,7 +23,7 @@ def add_two_adams(refs: Path) -> None:
     """Two versions of Adam under two keys (the arXiv preprint and the ICLR paper): the
     pair a dedup merges."""
     from citekit.library.store import Library
-    from citekit.model import Entry, Ids
+    from citekit.core.model import Entry, Ids
 
     lib = Library.load(refs)
     lib.add(Entry(key="kingma2014adam", entry_type="article",

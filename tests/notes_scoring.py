@@ -18,10 +18,10 @@ from typing import Any
 import yaml
 from rapidfuzz import fuzz
 
-from citekit.model import Mention
+from citekit.core.resolution import Mention
 from citekit.notes import extract_paths
 from citekit.notes.urls import url_key
-from citekit.text import normalize_title
+from citekit.core.text import normalize_title
 
 CORPUS = Path(__file__).parent / "data" / "notes" / "corpus"
 

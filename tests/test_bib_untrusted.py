@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
 
 from citekit.cli import main
-from citekit.library import bibfile
-from citekit.library.bibfile import collapse_space, parse_bib_text
+from citekit.bibtex import reader as bibfile
+from citekit.bibtex.reader import collapse_space, parse_bib_text
 from citekit.library.importer import import_files
 from citekit.library.store import Library
-from citekit.model import Entry
-from citekit.output.bibtex import render_entries
+from citekit.core.model import Entry
+from citekit.bibtex.writer import render_entries
 
 from .test_bibsyntax_fields import step_by_step
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citekit.library.bibfile import decode_bytes, parse_bib_text, read_bib_file
+from citekit.bibtex.reader import decode_bytes, parse_bib_text, read_bib_file
 
 
 def _fields(text: str) -> dict[str, str]:
@@ -101,7 +101,7 @@ def test_a_declared_latin1_file_is_read_as_windows_1252(tmp_path: Path) -> None:
 
 
 def test_identifiers_are_read_from_every_field_that_names_them() -> None:
-    from citekit.library.bibfile import ids_from_fields
+    from citekit.bibtex.reader import ids_from_fields
 
     def ids(**fields: str) -> dict[str, str | None]:
         return ids_from_fields(fields).as_dict()

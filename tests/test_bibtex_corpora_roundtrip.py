@@ -14,11 +14,11 @@ import pybtex.errors
 import pytest
 from pybtex.database.input.bibtex import Parser
 
-from citekit.library.bibfile import collapse_space, read_bib_file
+from citekit.bibtex.reader import collapse_space, read_bib_file
 from citekit.library.importer import safe_key
-from citekit.model import Entry
-from citekit.output.bibtex import braces_balanced, check_key, month_macro, render_entries
-from citekit.output.latex import sanitize
+from citekit.core.model import Entry
+from citekit.bibtex.writer import braces_balanced, check_key, month_macro, render_entries
+from citekit.bibtex.values import sanitize
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 

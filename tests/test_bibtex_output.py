@@ -10,11 +10,11 @@ from bibtexparser.model import Entry as BpEntry
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citekit.model import Entry, Ids
+from citekit.core.model import Entry, Ids
 from citekit.output.biblatex import render_biblatex
-from citekit.output.bibtex import month_macro, render_entries
+from citekit.bibtex.writer import month_macro, render_entries
 from citekit.output.csl import to_csl_json
-from citekit.output.latex import sanitize
+from citekit.bibtex.values import sanitize
 
 
 SCHAIPP = Entry(
@@ -209,7 +209,7 @@ def test_csl_arxiv_preprint_gets_url_from_eprint() -> None:
 
 
 def test_csl_keeps_text_after_a_bare_percent():
-    from citekit.model import Entry
+    from citekit.core.model import Entry
     from citekit.output.csl import to_csl_json
 
     entry = Entry(key="x2026", entry_type="article", fields={"title": "60% faster training with {LoRA}", "year": "2026"})
@@ -238,9 +238,9 @@ def test_csl_title_keeps_case_protection_as_nocase_spans() -> None:
     (r"on $\mathscr{F}_{ab}$", r"on \mathscr{F}_{ab}"),
 ])
 def test_plain_text_renders_math_without_losing_braces(latex: str, plain: str) -> None:
-    from citekit.output.csl import plain_text
+    from citekit.core.text import latex_to_text
 
-    assert plain_text(latex) == plain
+    assert latex_to_text(latex, as_written=True) == plain
 
 
 SENTENCE_CASE_STYLE = """<?xml version="1.0" encoding="utf-8"?>

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
 
-from citekit.library.bibfile import collapse_space, parse_bib_text
-from citekit.model import Entry
-from citekit.output.bibtex import braces_balanced, month_macro, render_entries
-from citekit.output.latex import sanitize
+from citekit.bibtex.reader import collapse_space, parse_bib_text
+from citekit.core.model import Entry
+from citekit.bibtex.writer import braces_balanced, month_macro, render_entries
+from citekit.bibtex.values import sanitize
 
 pybtex.errors.set_strict_mode(False)
 

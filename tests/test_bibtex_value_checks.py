@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citekit.output.bibtex import FIELD_ORDER, braces_balanced, ordered_fields
+from citekit.bibtex.writer import FIELD_ORDER, braces_balanced, ordered_fields
 
 
 def balanced_by_definition(value: str) -> bool:

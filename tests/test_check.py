@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from citekit.library.check import check_paper, is_arxiv_only
-from citekit.model import Entry, Ids
-from citekit.output.cited import CitedKeys, citations_from_tex_text
+from citekit.paper.check import check_paper, is_arxiv_only
+from citekit.core.model import Entry, Ids
+from citekit.paper.cited import CitedKeys, citations_from_tex_text
 
 
 def entry(key: str, title: str, entry_type: str = "inproceedings", **fields: str) -> Entry:

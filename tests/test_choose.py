@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from citekit.model import Candidate, Ids
-from citekit.names import parse_name
-from citekit.works import DEFAULT_PRECEDENCE, choose_version, group_versions
-from citekit.works import same_candidates as same_work
+from citekit.core.model import Ids
+from citekit.core.resolution import Candidate
+from citekit.core.names import parse_name
+from citekit.matching.works import DEFAULT_PRECEDENCE, choose_version, group_versions
+from citekit.matching.works import same_candidates as same_work
 
 AUTHORS = ["Feihu Huang", "Yuning Luo", "Songcan Chen"]
 TITLE = "LiMuon: Light and Fast Muon Optimizer for Large Models"

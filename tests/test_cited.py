@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from citekit.model import Entry
-from citekit.output.cited import (
+from citekit.core.model import Entry
+from citekit.paper.cited import (
     CitedKeys,
     EntryIndex,
     alias_copies,
@@ -284,7 +284,7 @@ def test_index_does_not_let_an_alias_shadow_a_real_key() -> None:
 def test_plume_bib_crossref_parents_are_pulled_in() -> None:
     if not PLUME.is_dir():
         pytest.skip(f"real-data corpus not present at {PLUME}")
-    from citekit.library.bibfile import read_bib_file
+    from citekit.bibtex.reader import read_bib_file
 
     entries: list[Entry] = []
     for name in PLUME_FILES:
@@ -333,7 +333,7 @@ def test_export_tex_ignores_verbatim_citations(tmp_path: Path) -> None:
 
 
 def test_biblatex_nocite_star_in_aux_means_everything():
-    from citekit.output.cited import citations_from_aux_text
+    from citekit.paper.cited import citations_from_aux_text
 
     aux = "\\relax\n\\abx@aux@refcontext{nty/global//global/global}\n\\abx@aux@nociteall\n"
     assert citations_from_aux_text(aux, "main.aux").everything

@@ -266,7 +266,7 @@ def test_only_the_changed_entries_are_derived_again(project: Path, monkeypatch: 
     _edit(bib, "study 7}", "study seven}")
     seen: list[str] = []
     real = api.entry_json
-    monkeypatch.setattr(api, "entry_json", lambda e: (seen.append(e.key), real(e))[1])
+    monkeypatch.setattr("citekit.api.library.entry_json", lambda e: (seen.append(e.key), real(e))[1])
     rows = json.loads(CliRunner().invoke(main, ["-C", str(project), "list", "--json"]).stdout)
     assert sorted(seen) == ["k4_004", "k4_007"]
     titles = {r["key"]: r["title"] for r in rows}
@@ -300,14 +300,14 @@ def test_the_real_library_after_a_hand_edit(tmp_path: Path, monkeypatch: pytest.
     bib.write_text(text[:at] + text[at:end] + " {\\`a} la main" + text[end:], encoding="utf-8")
     seen: list[str] = []
     real = api.entry_json
-    monkeypatch.setattr(api, "entry_json", lambda e: (seen.append(e.key), real(e))[1])
+    monkeypatch.setattr("citekit.api.library.entry_json", lambda e: (seen.append(e.key), real(e))[1])
     after = runner.invoke(main, ["-C", str(root), "list"]).stdout
     assert len(seen) == 1 and " à la main" in after
     assert len(after.splitlines()) == len(listed.splitlines())
     changed = [a for a, b in zip(after.splitlines(), listed.splitlines()) if a != b]
     assert len(changed) == 1 and changed[0].startswith(seen[0])
     shutil.rmtree(root / ".citekit")
-    monkeypatch.setattr(api, "entry_json", real)
+    monkeypatch.setattr("citekit.api.library.entry_json", real)
     assert runner.invoke(main, ["-C", str(root), "list"]).stdout == after
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from citekit.library.bibfile import read_bib_file
-from citekit.library.collector import collector_paused
+from citekit.bibtex.reader import read_bib_file
+from citekit.bibtex.collector import collector_paused
 from citekit.library.importer import import_files
 from citekit.library.store import Library
 
@@ -53,7 +53,7 @@ def test_within_a_command_paused_objects_are_frozen_until_it_ends(tmp_path: Path
     """A command freezes what it built with the collector paused (no collection walks the
     library again), and hands it all back when it ends, so cyclic garbage made meanwhile
     is still collected in a process that runs many commands."""
-    from citekit.library.collector import one_command
+    from citekit.bibtex.collector import one_command
 
     assert gc.get_freeze_count() == 0
 

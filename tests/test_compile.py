@@ -1,6 +1,6 @@
 """The written .bib must compile: real pdflatex + bibtex (natbib/plainnat) and biber runs.
 
-Entries are built the way the pipeline builds them (names split by citekit.names, titles
+Entries are built the way the pipeline builds them (names split by citekit.core.names, titles
 through protect_title, author lists through author_field), including the hard names of
 the notes and a title written by an attacker. Success means zero errors and zero warnings
 in the .blg, no undefined citations in the .log, and no file read that the title asked for.
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from citekit.model import Entry, Ids, Person
-from citekit.names import parse_name
+from citekit.core.model import Entry, Ids, Person
+from citekit.core.names import parse_name
 from citekit.output.biblatex import render_biblatex
-from citekit.output.bibtex import render_entries
-from citekit.output.latex import author_field, protect_title, sanitize
+from citekit.bibtex.writer import render_entries
+from citekit.bibtex.values import author_field, protect_title, sanitize
 
 pytestmark = pytest.mark.latex
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from citekit.config import ConfigError, load_config
+from citekit.core.config import ConfigError, load_config
 
 
 def test_found_upwards_with_configured_paths(tmp_path):
@@ -32,12 +32,23 @@ def test_bad_config_is_reported_with_what_to_do(tmp_path, text, needle):
         load_config(tmp_path)
 
 
-def test_unquoted_arxiv_pin_keeps_its_trailing_zero(tmp_path):
-    from citekit.sync import _pins
+ONE_STEP = "One-Step Gradient Delay is Not a Barrier for Large-Scale Asynchronous Pipeline Parallel LLM Pretraining"
 
-    (tmp_path / "citekit.yaml").write_text('pins:\n  "Some Title": {arxiv: 2602.22890}\n  "Old": {arxiv: 1412.6980}\n')
-    pins = _pins(load_config(tmp_path))
-    assert [p.arxiv for p in pins.values()] == ["2602.22890", "1412.6980"]
+
+def test_unquoted_arxiv_pin_keeps_its_trailing_zero(tmp_path, monkeypatch, fake_services):
+    """YAML reads ``2602.75060`` as the number 2602.7506: the pin must still name 2602.75060."""
+    from citekit import api
+
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "n.md").write_text(f"## Papers\n\n- {ONE_STEP}\n  - Authors: Philip Zmushko, Egor Petrov\n",
+                                             encoding="utf-8")
+    (tmp_path / "citekit.yaml").write_text(f'paths: {{notes: notes, refs: refs}}\nsources: {{enabled: [arxiv]}}\n'
+                                           f'pins:\n  "{ONE_STEP}": {{arxiv: 2602.75060}}\n', encoding="utf-8")
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    api.sync(tmp_path)
+    (entry,) = api.load_library(tmp_path).entries.values()
+    assert entry.status == "resolved" and entry.ids.arxiv == "2602.75060"
 
 
 def test_unknown_key_formula_placeholder_is_a_message_not_a_traceback(tmp_path):
@@ -171,15 +182,13 @@ def test_every_documented_key_is_accepted(tmp_path):
 def test_the_init_template_and_the_readme_example_validate(tmp_path):
     from importlib.resources import files
 
-    from citekit.config_schema import validate
-
     import yaml
 
-    assert validate(yaml.safe_load(files("citekit").joinpath("data/citekit.template.yaml").read_text())) == []
+    assert validate(yaml.safe_load(files("citekit").joinpath("data/citekit.template.yaml").read_text()), SCHEMA) == []
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Configuration", 1)[1]
     block = section.split("```yaml", 1)[1].split("```", 1)[0]
-    assert validate(yaml.safe_load(block)) == []
+    assert validate(yaml.safe_load(block), SCHEMA) == []
 
 
 def test_empty_sections_mean_not_set(tmp_path):
@@ -190,27 +199,29 @@ def test_empty_sections_mean_not_set(tmp_path):
 
 def test_schema_names_match_the_code():
     """The schema's fixed names are the ones the stages use (no drift when either changes)."""
-    from citekit.config_schema import CONFERENCE_SITES, PIN_SCHEMES, SERVICES, STAGES
-    from citekit.model import Ids
-    from citekit.works import DEFAULT_PRECEDENCE
-    from citekit.sources import settings
-    from citekit.sources.settings import SOURCE_NAMES
+    from citekit.core.config_schema import PIN_SCHEMES, STAGES
+    from citekit.core.model import Ids
+    from citekit.matching.works import DEFAULT_PRECEDENCE
+    from citekit.sources import registry
+    from citekit.sources.settings import SOURCE_NAMES, SourceSettings
 
-    if hasattr(settings, "CONFERENCE_SITES"):  # the conference sites' own paper lists
-        assert set(settings.CONFERENCE_SITES) == set(CONFERENCE_SITES)
-
-    assert set(SERVICES) <= set(SOURCE_NAMES) | {"conferences"} and set(SOURCE_NAMES) - {"conferences"} <= set(SERVICES)
+    # the sources' names are not in the schema any more: it takes them from the registry,
+    # the same list the settings read
+    sources = SCHEMA.keys["sources"]
+    assert set(sources.keys) - {"mailto", "enabled", "timeout", "retries", "deadline", "rate_limits",
+                                "cache_dir"} == set(registry.HOSTS) == set(SourceSettings().policies)
+    assert set(sources.keys["enabled"].item.choices) == set(SOURCE_NAMES) == set(registry.SOURCE_NAMES)
     assert set(STAGES) == set(DEFAULT_PRECEDENCE)
     assert set(PIN_SCHEMES) == set(Ids().as_dict())
 
 
 def test_unknown_key_without_a_close_match_lists_the_known_ones():
-    from citekit.config_schema import validate
+    from citekit.sources.registry import HOSTS
 
-    problems = validate({"sources": {"zzz": 1}})
+    problems = validate({"sources": {"zzz": 1}}, SCHEMA)
     assert problems == ["sources.zzz: unknown key; known keys here: " + ", ".join(
-        ["mailto", "enabled", "timeout", "retries", "deadline", "rate_limits", "cache_dir", "openreview", "crossref",
-         "dblp", "arxiv", "icml", "neurips", "iclr", "mlsys"])]
+        ["mailto", "enabled", "timeout", "retries", "deadline", "rate_limits", "cache_dir", *HOSTS])]
+    assert {"openreview", "crossref", "dblp", "arxiv", "icml", "neurips", "iclr", "mlsys"} <= set(HOSTS)
     assert _json.dumps(problems)  # plain strings
 
 
@@ -219,9 +230,11 @@ def test_unknown_key_without_a_close_match_lists_the_known_ones():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from citekit.config_schema import SCHEMA, AnyOf, Kind, ListOf, MapOf, Section, validate, without_unset  # noqa: E402
-from citekit.config_schema import SOURCE_NAMES as SCHEMA_SOURCES  # noqa: E402
-from citekit.sources import settings as settings_module  # noqa: E402
+from citekit.core.config_schema import AnyOf, Kind, ListOf, MapOf, Section, schema, validate, without_unset  # noqa: E402
+from citekit.sources.registry import config_keys  # noqa: E402
+
+#: the table as commands check it: with the sources' names from their registry
+SCHEMA = schema(*config_keys())
 
 _WORDS = st.sampled_from(["Muon", "Newton-Schulz", "/re+/", "x", "must-read", "2602.22890", "https://example.org",
                           "you@example.org", "{author}{year}", "notes", "refs"])
@@ -233,9 +246,8 @@ _JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.floats(-1, 5
 def _valid(spec):
     """Values of the shape ``spec`` describes, from the schema table itself."""
     if isinstance(spec, Kind):
-        if spec.choices:  # source names: those this version's sources know (conferences arrives with them)
-            return st.sampled_from([c for c in spec.choices if c not in ("0", "1")
-                                    and (c not in SCHEMA_SOURCES or c in settings_module.SOURCE_NAMES)])
+        if spec.choices:
+            return st.sampled_from([c for c in spec.choices if c not in ("0", "1")])
         if spec.types == (bool,):
             return st.booleans()
         if str in spec.types:
@@ -264,12 +276,12 @@ def _mutated(data, junk, path):
 
 def _use(data):
     """Hand ``data`` to every stage that reads citekit.yaml, as a command would."""
-    from citekit.sync import _pins
-    from citekit.config import Config
+    from citekit.api.sync_pipeline import _pins
+    from citekit.core.config import Config
     from citekit.library.tags import TagRuleError, load_rules
     from citekit.sources.settings import SourceSettings
 
-    data = without_unset(data)  # what load_config hands on
+    data = without_unset(data, SCHEMA)  # what load_config hands on
     cfg = Config(root=Path("/p"), notes_dir=Path("/p/notes"), refs_dir=Path("/p/refs"), data=data)
     assert isinstance(cfg.key_formula, str)
     SourceSettings.from_env(data, Path("/p"), env={})
@@ -283,7 +295,7 @@ def _use(data):
 @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(_valid(SCHEMA))
 def test_every_config_of_the_documented_shape_is_accepted_and_usable(data):
-    assert validate(data) == []
+    assert validate(data, SCHEMA) == []
     _use(data)
 
 
@@ -291,7 +303,7 @@ def test_every_config_of_the_documented_shape_is_accepted_and_usable(data):
 @given(_valid(SCHEMA), _JUNK, st.lists(st.integers(0, 20), min_size=1, max_size=4))
 def test_a_wrong_value_anywhere_is_named_or_harmless(data, junk, path):
     data = _mutated(data, junk, path)
-    problems = validate(data)
+    problems = validate(data, SCHEMA)
     assert all(isinstance(p, str) and ": " in p for p in problems)
     if not problems:
         _use(data)  # the schema let it through: then every stage copes with it
@@ -299,7 +311,7 @@ def test_a_wrong_value_anywhere_is_named_or_harmless(data, junk, path):
 
 def test_a_key_formula_typo_is_named_before_anything_runs(tmp_path):
     """`{autor}` used to pass the check and fail only once a new key was needed."""
-    from citekit.config import ConfigError
+    from citekit.core.config import ConfigError
 
     for formula in ("{autor}{year}", "{author}{year", "{author}{yaer}{title}"):
         (tmp_path / "citekit.yaml").write_text(f'keys: {{formula: "{formula}"}}\n', encoding="utf-8")
@@ -308,3 +320,14 @@ def test_a_key_formula_typo_is_named_before_anything_runs(tmp_path):
         assert "keys.formula" in str(err.value) and "{author}" in str(err.value)
     (tmp_path / "citekit.yaml").write_text('keys: {formula: "{authors}-{year}-{title2}"}\n', encoding="utf-8")
     assert load_config(tmp_path).key_formula == "{authors}-{year}-{title2}"
+
+
+def test_the_sources_keys_come_from_the_registry(tmp_path):
+    """The core reads citekit.yaml but cannot know the sources; every command checks the
+    ``sources:`` names against the registry all the same (they reach the core from above)."""
+    from citekit.sources.registry import HOSTS
+
+    result = _run(tmp_path, "sources: {openalex: {url: https://api.openalex.org}}\n", "list")
+    assert result.exit_code == 2 and "sources.openalex: unknown key" in result.output, result.output
+    for host in HOSTS:
+        assert _run(tmp_path, f"sources: {{{host}: {{url: https://mirror.example}}}}\n", "list").exit_code == 0, host

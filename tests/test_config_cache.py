@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citekit.config import ConfigError, load_config
+from citekit.core.config import ConfigError, load_config
 
 
 @pytest.fixture()

@@ -6,17 +6,18 @@ import random
 
 
 from citekit.library.dedup import candidate_pairs, find_clusters
-from citekit.works import Record, parse_authors, plain_name, same_person, title_markers
-from citekit import works
+from citekit.matching.people import parse_authors, plain_name, same_person
+from citekit.matching.works import Record, title_markers
+from citekit.matching import works
 
 
 def same_work(a: Entry, b: Entry) -> str | None:
     """The reason two entries belong in one entry, or None (versions of one work are not merged)."""
     verdict = works.same_work(a, b)
     return verdict.reason if verdict is not None and verdict.kind == "same" else None
-from citekit.works import entry_stage as version_stage
-from citekit.model import Entry, Ids
-from citekit.text import normalize_title
+from citekit.matching.works import entry_stage as version_stage
+from citekit.core.model import Entry, Ids
+from citekit.core.text import normalize_title
 
 ADAM = "Adam: A Method for Stochastic Optimization"
 

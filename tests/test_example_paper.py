@@ -101,6 +101,7 @@ def test_example_library_is_in_the_store_format() -> None:
 def test_example_makefile_contains_the_generated_targets(paper: Path) -> None:
     result = CliRunner().invoke(main, ["-C", str(paper), "makefile", "--tag", "muon"], catch_exceptions=False)
     makefile = (paper / "Makefile").read_text()
+    assert result.exit_code == 0 and result.stdout.strip(), result.output
     for line in result.stdout.splitlines():
         if line and not line.startswith("CITEKIT_PROJECT ?="):  # the only line that depends on the cwd
             assert line in makefile.splitlines(), line
@@ -167,7 +168,7 @@ def test_crossref_parents_compile_with_bibtex_min_crossrefs(tmp_path: Path) -> N
     need("pdflatex", "bibtex")
     if not PLUME.is_dir():
         pytest.skip(f"real-data corpus not present at {PLUME}")
-    from citekit.library.bibfile import read_bib_file
+    from citekit.bibtex.reader import read_bib_file
 
     project = tmp_path / "plume"
     project.mkdir()

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from citekit.cli import main
-from citekit.cli.export import render, select_for_export
+from citekit.api.export import render, select_for_export
 from citekit.library.store import Library
-from citekit.model import Entry
+from citekit.core.model import Entry
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 

@@ -7,20 +7,22 @@ record, and papers no service knows stay notes-only.
 
 from __future__ import annotations
 
-import time
+import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.fakeservices import FakeServices
+from tests.fakeservices import FakeServices, templates
+from tests.fakeservices.shapes import json_shape_differences, xml_elements
 from tests.fakeservices.world import World
 
 from citekit.notes import extract_paths, group_mentions
 from citekit.resolve.pipeline import resolve_groups
 from citekit.sources import SourceSettings, build_client, build_sources, open_cache
-from citekit.text import normalize_title
+from citekit.core.text import normalize_title
 
 REPO = Path(__file__).resolve().parents[1]
 ATOM = {"atom": "http://www.w3.org/2005/Atom", "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
@@ -115,10 +117,11 @@ def test_arxiv_versions_and_errors(fake_services):
 
 
 def test_latency_and_counting(fake_services):
+    waits: list[float] = []
+    fake_services.sleep = waits.append  # the latency each request is given, not sat through
     fake_services.latency = 0.1
-    start = time.monotonic()
     requests.get(fake_services.url_for("dblp") + "/search/publ/api", params={"q": "muon", "format": "json"})
-    assert time.monotonic() - start >= 0.1
+    assert waits == [0.1]
     assert fake_services.counts("dblp") == {"GET /search/publ/api": 1}
     assert fake_services.requests() == 1
 
@@ -255,3 +258,111 @@ def test_openreview_behind_a_challenge_leaves_other_sources_working(fake_service
         paper = _meant_paper(work)
         if work.chosen is not None:
             assert paper is not None and WORLD.is_record_of(work.chosen, paper)
+
+
+# ------------------------------------------------------------------------------ fakes and fixtures
+
+FIXTURES = REPO / "tests" / "fixtures" / "api"
+
+
+def _recorded(*names: str) -> list:
+    return [json.loads((FIXTURES / name).read_text(encoding="utf-8")) for name in names]
+
+
+def _fake_answers(fake: FakeServices) -> list[tuple[str, object, list, frozenset[str]]]:
+    """(what, the fake's JSON answer, the recorded answers it must look like, record paths)."""
+    doi = WORLD.crossref_items[0]["item"]["DOI"]
+    note = WORLD.notes[0]
+    dblp_title = next(iter(WORLD.dblp.values()))["title"].split()[0]
+    get = lambda service, path, **params: requests.get(fake.url_for(service) + path, params=params).json()  # noqa: E731
+    crossref_records = frozenset({"message", "message.items[]", "message.items[].author[]",
+                                  "message.items[].event"})
+    # a search lists whole work records: the recorded work counts as one of its items
+    (searched, work) = _recorded("crossref/search_decoys.json", "crossref/work_journal.json")
+    searched["message"]["items"].append(work["message"])
+    notes = _recorded("openreview/note_icml2025.json", "openreview/search_icml2026.json")
+    dblp_records = frozenset({"result.hits.hit[].info"})
+    openreview_records = frozenset({"notes[]", "notes[].content"})
+    answers = [
+        ("crossref work", get("crossref", f"/works/{doi}"), _recorded("crossref/work_journal.json"), crossref_records),
+        ("crossref search", get("crossref", "/works", **{"query.bibliographic": "muon optimizer", "rows": "5"}),
+         [searched, *_recorded("crossref/search_empty.json")], crossref_records),
+        ("crossref refusal", get("crossref", "/works", **{"query.nonsense": "x"}),
+         _recorded("crossref/validation_failure.json"), frozenset()),
+        ("dblp search", get("dblp", "/search/publ/api", q=dblp_title, format="json"),
+         _recorded("dblp/search_icml.json", "dblp/search_single_author.json"), dblp_records),
+        ("dblp no hits", get("dblp", "/search/publ/api", q="qqqzzz", format="json"),
+         _recorded("dblp/search_zero_hits.json"), dblp_records),
+        ("openreview note", get("openreview", "/notes", id=note["id"]), notes, openreview_records),
+        ("openreview search", get("openreview", "/notes/search", term="muon", group="ICML.cc/2026/Conference"),
+         notes, openreview_records),
+        ("openreview not found", get("openreview", "/notes", id="Xx0NoSuchId"),
+         _recorded("openreview/not_found.json"), frozenset()),
+        ("openreview login", requests.post(fake.url_for("openreview") + "/login", json={"id": "a"}).json(),
+         _recorded("openreview/login.json"), frozenset()),
+        ("conference list", get("icml", "/static/virtual/data/icml-2026-orals-posters.json"),
+         _recorded("conferences/icml-2026-orals-posters.json", "conferences/iclr-2026-orals-posters.page1.json",
+                   "conferences/iclr-2026-orals-posters.page2.json"), frozenset({"results[]"})),
+    ]
+    fake.fail("openreview", "429", times=1)
+    answers.append(("openreview rate limit", get("openreview", "/notes", id=note["id"]),
+                    _recorded("openreview/rate_limit.json"), frozenset()))
+    fake.fail("openreview", "403", times=1)
+    answers.append(("openreview challenge", get("openreview", "/notes", id=note["id"]),
+                    _recorded("openreview/challenge_required.json"), frozenset()))
+    return answers
+
+
+def test_each_fake_answer_has_the_shape_of_the_recorded_answer(fake_services):
+    answers = _fake_answers(fake_services)
+    assert len(answers) == 12
+    for what, fake, recorded, records in answers:
+        assert json_shape_differences(fake, recorded, records=records) == [], what
+    # the abstracts file is one object from event ids to texts
+    (recorded,) = _recorded("conferences/icml-2026-abstracts.json")
+    fake = requests.get(fake_services.url_for("icml") + "/static/virtual/data/icml-2026-abstracts.json").json()
+    for abstracts in (recorded, fake):
+        assert abstracts and all(k.isdigit() and isinstance(v, str) for k, v in abstracts.items())
+
+
+def test_the_shape_check_sees_a_renamed_key_a_changed_type_and_a_lost_envelope():
+    (recorded,) = _recorded("dblp/search_icml.json")
+    records = frozenset({"result.hits.hit[].info"})
+    renamed = json.loads(json.dumps(recorded).replace('"@total"', '"total"'))
+    assert "result.hits.total: not in the recorded answer" in json_shape_differences(renamed, [recorded])
+    retyped = json.loads(json.dumps(recorded))
+    retyped["result"]["hits"]["@sent"] = 2
+    assert json_shape_differences(retyped, [recorded], records=records) == ["result.hits.@sent: number, recorded string"]
+    assert json_shape_differences({"hits": recorded["result"]["hits"]}, [recorded])  # no "result" envelope
+
+
+def test_each_fake_feed_has_the_elements_of_the_recorded_feeds(fake_services):
+    aids = list(WORLD.arxiv)[:3]
+    url = fake_services.url_for("arxiv")
+    recorded = {name: (FIXTURES / "arxiv" / name).read_text(encoding="utf-8")
+                for name in ("id_2202.12139.xml", "batch_versioned.xml", "empty.xml", "error_incorrect_id.xml")}
+    found = xml_elements(requests.get(url, params={"id_list": ",".join(aids)}).text)
+    assert found <= xml_elements(recorded["id_2202.12139.xml"]) | xml_elements(recorded["batch_versioned.xml"])
+    assert any(tag.endswith("}entry/{http://www.w3.org/2005/Atom}title") for tag in found)
+    empty = requests.get(url, params={"id_list": "2601.99999"}).text
+    assert xml_elements(empty) == xml_elements(recorded["empty.xml"])
+    error = requests.get(url, params={"id_list": "abc"}).text
+    assert xml_elements(error) <= xml_elements(recorded["error_incorrect_id.xml"])
+
+
+def test_each_fake_bibtex_record_uses_the_recorded_fields(fake_services):
+    key = next(iter(WORLD.dblp))
+    fake = requests.get(fake_services.url_for("dblp") + f"/rec/{key}.bib").text
+    recorded = (FIXTURES / "dblp" / "rec_corr_abs-2303-17548.bib").read_text(encoding="utf-8")
+    fields = lambda text: re.findall(r"^\s+(\w+)\s*=", text, re.M)  # noqa: E731
+    assert fake.startswith("@article{DBLP:") and recorded.startswith("@article{DBLP:")
+    assert fields(fake) == fields(recorded)
+
+
+def test_a_world_record_with_a_field_no_recorded_record_has_is_refused():
+    note = dict(WORLD.notes[0])
+    with pytest.raises(KeyError, match="venue_id"):
+        templates.openreview_note(dict(note, content=dict(note["content"], venue_id={"value": "x"})))
+    with pytest.raises(KeyError, match="citations"):
+        templates.dblp_info(dict(next(iter(WORLD.dblp.values())), citations="3"))
+    assert templates.openreview_note(note) == note  # the world's notes are already in the recorded shape

@@ -25,6 +25,7 @@ def _typo(text: str, rnd: random.Random, edits: int) -> str:
     return "".join(chars)
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @pytest.mark.parametrize("seed,longest", [(1, 4), (2, 12), (3, 30)])
 def test_index_finds_exactly_the_pairs_of_the_all_pairs_rule(seed: int, longest: int) -> None:
     rnd = random.Random(seed)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from citekit.library.importer import free_key, import_entries, import_files
 from citekit.library.store import Library
-from citekit.model import Entry, Ids
+from citekit.core.model import Entry, Ids
 
 PAPER_BIB = r"""
 @inproceedings{kingma2015adam,

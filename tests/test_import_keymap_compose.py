@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from citekit.cli import main
 from citekit.library.rekey import extend_key_map
 from citekit.library.store import Library
-from citekit.model import Entry
+from citekit.core.model import Entry
 
 
 def run(root: Path, *args: str):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from citekit.library.bibfile import read_bib_file
+from citekit.bibtex.reader import read_bib_file
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"

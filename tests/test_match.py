@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from citekit.model import Candidate, Ids, Location, Mention
-from citekit.names import parse_name
-from citekit.resolve.match import (
+from citekit.core.model import Ids, Location
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
+from citekit.matching.candidates import (
     ACCEPT,
     abstract_similarity,
     author_overlap,

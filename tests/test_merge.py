@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from citekit.library.merge import merge_entries
-from citekit.works import choose_survivor
-from citekit.model import Entry, Ids, Location
+from citekit.matching.works import choose_survivor
+from citekit.core.model import Entry, Ids, Location
 
 
 def preprint() -> Entry:

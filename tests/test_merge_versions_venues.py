@@ -6,8 +6,8 @@ import pytest
 
 from citekit.library.dedup import analyse
 from citekit.library.merge import VERSION_FIELDS, merge_entries
-from citekit.model import Entry, Ids
-from citekit.works import compare, prepare
+from citekit.core.model import Entry, Ids
+from citekit.matching.works import compare, prepare
 
 PAIRS = [
     (Entry(key="goodfellow2014gan", entry_type="inproceedings", fields={
@@ -95,7 +95,7 @@ def test_real_retitled_later_paper_from_the_corpora_is_related():
     """aima4e.bib: Hales's 2005 proof and the 2017 formal proof (Flyspeck) are two papers."""
     from pathlib import Path
 
-    from citekit.library.bibfile import read_bib_file
+    from citekit.bibtex.reader import read_bib_file
 
     path = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "aima4e" / "aima4e.bib"
     if not path.exists():

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citekit.notes import extract_text
-from citekit.notes import markdown as markdown_reader
-from citekit.notes import org as org_reader
-from citekit.notes.bibtex import cut_bibtex_entries
+from citekit.notes.formats import markdown as markdown_reader
+from citekit.notes.formats import org as org_reader
+from citekit.notes.formats.bibtex import cut_bibtex_entries
 
 
 def _snapshot(text: str, file: str) -> str:
@@ -60,6 +60,7 @@ def _document(sections: list[str], seed: int, header: str) -> str:
     return header + "\n".join(rng.choice(sections) for _ in range(400))
 
 
+# unit: the piece size is lowered so a small file is read in pieces (through the API it takes megabytes)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_big_org_file_read_in_pieces_equals_whole(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     text = _document(ORG_SECTIONS, seed, "#+TITLE: Reading\n#+FILETAGS: :reading:\n#+TODO: READING LATER | FINISHED\n\n")
@@ -71,6 +72,7 @@ def test_big_org_file_read_in_pieces_equals_whole(seed: int, monkeypatch: pytest
     assert '"reading"' in whole and "Muon Is Scalable" in whole and "READING Muon" not in whole
 
 
+# unit: the piece size is lowered so a small file is read in pieces (through the API it takes megabytes)
 @pytest.mark.parametrize("seed", [3, 4])
 def test_big_markdown_file_read_in_pieces_equals_whole(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     text = _document(MD_SECTIONS, seed, "---\ntags: [optim]\nvenue: ICML 2026\n---\n\n")
@@ -101,6 +103,7 @@ _CONTINUING_ITEMS = [
 ]
 
 
+# unit: the piece size is lowered so a small file is read in pieces (through the API it takes megabytes)
 @pytest.mark.parametrize("item", _CONTINUING_ITEMS)
 @pytest.mark.parametrize("before", ["A paragraph line about what the session covered", "- a list item first\nand its lazy line",
                                     "> a quotation\nand its lazy line", "<div>\nan HTML block"])
@@ -117,6 +120,7 @@ def test_markdown_piece_never_starts_inside_a_paragraph(item: str, before: str, 
     assert _snapshot(text, "big.md") == whole
 
 
+# unit: the piece size is lowered so a small file is read in pieces (through the API it takes megabytes)
 @pytest.mark.parametrize("previous", ["", "```\n- in a fence\n```", "1. First item\nits lazy line"])
 def test_markdown_piece_may_start_at_an_item_that_opens_a_block(previous: str) -> None:
     """After a blank line, a code fence or inside a list, an ordered item starts a block of
@@ -129,6 +133,7 @@ def test_markdown_piece_may_start_at_an_item_that_opens_a_block(previous: str) -
     assert extract_text(text, "big.md").mentions[-1].title == "Sharpness Aware Minimization Revisited"
 
 
+# unit: the piece size is lowered so a small file is read in pieces (through the API it takes megabytes)
 @pytest.mark.parametrize("heading", ["* Authors: Diederik P. Kingma, Jimmy Ba", "* TODO Authors: Diederik P. Kingma, Jimmy Ba",
                                      "* URL: https://arxiv.org/abs/1412.6980", "* Reading group :ml:reading:"])
 def test_org_piece_never_starts_at_a_heading_the_outline_moves(heading: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,6 +148,7 @@ def test_org_piece_never_starts_at_a_heading_the_outline_moves(heading: str, mon
     assert _snapshot(text, "big.org") == whole
 
 
+# unit: the piece size is lowered so a small file is read in pieces (through the API it takes megabytes)
 def test_org_file_of_tagged_top_level_headings_is_read_in_pieces() -> None:
     text = "".join(f"* Session {i} notes  :talks:day{i % 5}:\n** Paper {i} on optimizers — Ana Lima, Bo Chen\n" for i in range(3000))
     assert len(list(org_reader._chunks(text))) > 1

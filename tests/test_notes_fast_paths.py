@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citekit.notes import extract_text, orgheadings
+from citekit.notes import extract_text
+from citekit.notes.formats import orgheadings
 from citekit.notes.memo import clear_all
 
 _ORG_LINES = st.sampled_from([
@@ -69,6 +70,7 @@ def _as_json(result) -> list:
     return [m.to_json() for m in result.mentions] + [repr(p) for p in result.problems]
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @pytest.mark.parametrize("copies", [1, 80])
 def test_big_org_file_in_pieces_reads_as_through_orgparse(copies: int, monkeypatch: pytest.MonkeyPatch) -> None:
     unit = (
@@ -116,14 +118,21 @@ _SIGNAL_PIECES = st.sampled_from([
 ])
 
 
+#: the shipped reference rules' cues as one pattern (what the gate was before it was derived
+#: from the rules' rows)
+_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(_SIGNAL_PIECES, max_size=12).map("".join) | st.text(max_size=40))
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_reference_gate_agrees_with_the_full_pattern(text: str) -> None:
-    """The cheap substring tests in front of each part of the shape pattern never turn away
-    a line the one-pattern search accepts, and accept nothing it turns away."""
+    """The gate derived from the rules' rows, with cheap substring tests in front of each
+    cue, never turns away a line the one-pattern search accepts, and accepts nothing it
+    turns away."""
     from citekit.notes import refline
 
-    assert refline.has_shape_signal(text) == bool(refline._SHAPE_SIGNAL_RE.search(text))
+    assert refline.has_shape_signal(text) == bool(_SHAPE_SIGNAL_RE.search(text))
 
 
 _REFERENCE_PIECES = st.sampled_from([
@@ -134,6 +143,7 @@ _REFERENCE_PIECES = st.sampled_from([
 ])
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(_REFERENCE_PIECES, min_size=1, max_size=9).map("".join))
 @settings(max_examples=500, deadline=None, derandomize=True)
 def test_reference_shapes_behind_their_gates_read_as_before(text: str) -> None:
@@ -175,6 +185,7 @@ _LINE_PIECES = st.sampled_from([
 _LINES = st.lists(_LINE_PIECES, max_size=10).map("".join) | st.text(max_size=30)
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(_LINES)
 @settings(max_examples=500, deadline=None, derandomize=True)
 def test_line_rule_shortcuts_answer_as_the_full_patterns(text: str) -> None:
@@ -198,13 +209,14 @@ _VENUE_PIECES = st.sampled_from([
 ])
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(_VENUE_PIECES, max_size=8).map("".join) | st.text(max_size=20))
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_venue_and_markup_shortcuts_answer_as_the_full_patterns(text: str) -> None:
     """A venue named in text is looked for only where a year could follow it; a title is
     cleaned of markup only when it holds some; a task marker is removed by one anchored
     match: all as the full patterns say."""
-    from citekit import venues
+    from citekit.core import venues
     from citekit.notes import extract
 
     m = venues._HEADING_RE.search(text)
@@ -248,6 +260,7 @@ _MD_BLOCK_LINES = st.sampled_from([
 ])
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(_MD_BLOCK_LINES, max_size=30).map("\n".join))
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str) -> None:
@@ -255,7 +268,7 @@ def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str)
     headings, tables, definition lists, fences, quotes, HTML, references, footnotes, ATX
     headings, indented code, front matter, the newline normalisation), and the rules'
     debug logging, changes no token."""
-    from citekit.notes import markdown
+    from citekit.notes.formats import markdown
 
     def tokens(parser):
         return [(t.type, t.tag, t.map, t.content, t.level, t.markup, t.info, t.meta, t.attrs) for t in parser.parse(text)]
@@ -264,6 +277,7 @@ def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str)
     assert tokens(markdown._parser(markdown._unused_rules(text), False)) == tokens(markdown._parser())
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 def test_markdown_rule_logging_is_left_to_the_library_and_honoured_when_on(caplog) -> None:
     """The parser copies of markdown-it's rules drop their debug calls only while no
     handler wants them: the library's own loggers and functions are unchanged, and
@@ -271,7 +285,7 @@ def test_markdown_rule_logging_is_left_to_the_library_and_honoured_when_on(caplo
     import logging
 
     from markdown_it.rules_block import list as md_list
-    from citekit.notes import markdown
+    from citekit.notes.formats import markdown
 
     text = "- Adam — Diederik Kingma, Jimmy Ba\n  - Summary: a method.\n"
     assert not markdown._rule_logging_on()
@@ -284,6 +298,7 @@ def test_markdown_rule_logging_is_left_to_the_library_and_honoured_when_on(caplo
     assert any(r.name == "markdown_it.rules_block.list" for r in caplog.records)
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(st.sampled_from(["www", "m", "arxiv", "org", "youtube", "com", "x", "co", "github", "io", "", "sub-d", "medium"]), max_size=5).map(".".join))
 @settings(max_examples=300, deadline=None, derandomize=True)
 def test_site_lookup_by_dot_suffix_matches_each_site_tested_in_turn(host: str) -> None:
@@ -303,7 +318,7 @@ def test_url_host_and_path_are_cut_where_urlsplit_cuts_them(parts: tuple[str, st
     urlsplit rejects is still rejected."""
     from urllib.parse import urlsplit
 
-    from citekit.ids import netloc_and_path
+    from citekit.core.ids import netloc_and_path
 
     url = "".join(parts)
     try:
@@ -320,7 +335,7 @@ def test_url_host_and_path_are_cut_where_urlsplit_cuts_them(parts: tuple[str, st
 def test_spaces_are_squashed_as_split_and_join_squash_them(text: str) -> None:
     """A text returned as it is (already one plain space between words) is exactly what
     splitting it into words and joining them gives, whatever whitespace it holds."""
-    from citekit.text import squash_spaces
+    from citekit.core.text import squash_spaces
 
     assert squash_spaces(text) == " ".join(text.split())
 
@@ -347,7 +362,7 @@ def test_openreview_forum_shortcut_reads_what_the_full_parse_reads(value: str) -
     """The common ``/forum?id=ID`` shape answers as urlparse and parse_qs do."""
     from urllib.parse import parse_qs, urlparse
 
-    from citekit.ids import OPENREVIEW_ID_RE, normalize_openreview
+    from citekit.core.ids import OPENREVIEW_ID_RE, normalize_openreview
 
     value = value.strip()
     if "openreview.net" not in value:
@@ -366,6 +381,7 @@ def test_openreview_forum_shortcut_reads_what_the_full_parse_reads(value: str) -
     assert normalize_openreview(value) == expected
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(st.sampled_from(["Title", " ", "\t", "\n", "\xa0", "\u3000", ".", "。", "．", "！", "!", "?", "et al.", "x", ""]), max_size=8).map("".join) | st.text(max_size=20))
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_sentence_end_is_read_at_the_end_as_the_pattern_reads_it(text: str) -> None:
@@ -374,6 +390,7 @@ def test_sentence_end_is_read_at_the_end_as_the_pattern_reads_it(text: str) -> N
     assert shapes.ends_a_sentence(text) == bool(shapes._SENTENCE_END_RE.search(text))
 
 
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
 @given(st.lists(st.sampled_from(["We", "we", "WE", "This paper", "this work", "THIS ARTICLE", "our method", "Our analysis",
                                  "in this paper", "In This Work", "experiments", "Experiment", "theoretical", "weight", "ours",
                                  "thesis", " ", ".", ",", "-", "x", "ſ", "K", "é"]), max_size=10).map(" ".join) | st.text(max_size=30))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from citekit.model import Ids, Location, Mention
+from citekit.core.model import Ids, Location
+from citekit.core.resolution import Mention
 from citekit.notes import group_mentions
 
 

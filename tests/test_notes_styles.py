@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from citekit.model import Ids
+from citekit.core.model import Ids
 from citekit.notes import extract_text
 
 from .notes_scoring import score_corpus

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citekit.model import Mention
+from citekit.core.resolution import Mention
 from citekit.notes import extract_paths, group_mentions
 from citekit.notes.shapes import is_person_line
 

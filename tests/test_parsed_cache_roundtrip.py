@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from citekit import cachefile
+from citekit.core import cachefile
 from citekit.library import parsed_cache
 from citekit.library.importer import import_files
 from citekit.library.store import Library
-from citekit.model import Entry, Ids
+from citekit.core.model import Entry, Ids
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 REAL = ["thesis-gowda/anthology.bib", "plume-bib/ernst.bib", "plume-bib/nlp.bib", "pybtex/xampl.bib",

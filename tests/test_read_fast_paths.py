@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from citekit.cli import main
 from citekit.library import store
 from citekit.library.store import Library
-from citekit.model import Entry, Ids
+from citekit.core.model import Entry, Ids
 
 from .helpers_project import make_project
 
@@ -160,8 +160,8 @@ def test_show_and_check_decode_only_the_entries_they_name(project: Path) -> None
     assert lib.get("old3_7").key == "k3_007"  # by alias
     assert lib.get_any_case("K3_010").key == "k3_010"
     assert "entries" not in lib.__dict__ and len(lib._decoded) == 2
-    from citekit.library.check import check_paper, twin_facts
-    from citekit.output.cited import EntryIndex, citations_from_tex
+    from citekit.paper.check import check_paper, twin_facts
+    from citekit.paper.cited import EntryIndex, citations_from_tex
 
     cited = citations_from_tex(project / "paper.tex")
     lazy = check_paper("paper.tex", cited, EntryIndex.of_library(lib),
@@ -197,7 +197,7 @@ def test_export_renders_each_entry_once_even_after_a_hand_edit(project: Path, mo
                    encoding="utf-8")
     runner = CliRunner()
     first = runner.invoke(main, ["-C", str(project), "export"]).stdout  # parsed: no stored texts, renders all
-    import citekit.output.bibtex as bibtex
+    import citekit.bibtex.writer as bibtex
 
     def no_render(*_a, **_k):
         raise AssertionError("an entry was rendered again")
@@ -397,7 +397,9 @@ def test_a_reader_storing_values_after_a_write_it_did_not_see(project: Path) -> 
     for path in (project / ".citekit").glob("refs-memo-*.cache"):
         path.unlink()
     kind = f"list-line:{api.JSON_SHAPE}"
-    reader.memo_table(kind, lambda e: api._list_line(reader.memo(api._JSON, e, api.entry_json)))
+    from citekit.api import library as listing
+
+    reader.memo_table(kind, lambda e: listing._list_line(reader.memo(listing._JSON, e, api.entry_json)))
     # meanwhile another command writes
     assert runner.invoke(main, ["-C", str(project), "tag", "k3_004", "+meanwhile"]).exit_code == 0
     reader.keep_memos()  # stores lines derived before that write
@@ -464,7 +466,7 @@ def test_a_hand_edit_keeps_the_values_derived_from_every_other_entry(project: Pa
     _outputs(project)
     bib = project / "refs" / "library.bib"
     bib.write_text(bib.read_text(encoding="utf-8").replace("study 4}", "study four, by hand}"), encoding="utf-8")
-    from citekit import api
+    from citekit.api import library as api
 
     derived = _keys_passed_to(monkeypatch, api, "entry_json")
     listed = runner.invoke(main, ["-C", str(project), "list", "--json"]).stdout

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from citekit.model import Entry
+from citekit.core.model import Entry
 from citekit.output.related_work import Mine, related_work
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,7 +94,7 @@ def assert_clean_latex_log(log: str) -> None:
 
 def test_natbib_snippet_compiles_with_bibtex(tmp_path, entries):
     need("pdflatex", "bibtex")
-    from citekit.output.bibtex import render_entries
+    from citekit.bibtex.writer import render_entries
 
     (tmp_path / "refs.bib").write_text(render_entries(entries), encoding="utf-8")
     (tmp_path / "related.tex").write_text(snippet(entries), encoding="utf-8")
@@ -118,7 +118,7 @@ def test_natbib_snippet_compiles_with_bibtex(tmp_path, entries):
 
 def test_biblatex_snippet_compiles_with_biber(tmp_path, entries):
     need("pdflatex", "biber")
-    from citekit.output.bibtex import render_entries
+    from citekit.bibtex.writer import render_entries
 
     (tmp_path / "refs.bib").write_text(render_entries(entries), encoding="utf-8")
     (tmp_path / "related.tex").write_text(snippet(entries, cite="biblatex"), encoding="utf-8")

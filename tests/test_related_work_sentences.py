@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citekit.model import Entry
+from citekit.core.model import Entry
 from citekit.output.related_check import check_snippet
 from citekit.output.related_work import _Style, describe, related_work
 from citekit.output.title_prose import title_clause, unbrace

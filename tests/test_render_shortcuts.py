@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citekit.library import store
-from citekit.model import Entry, Ids, Location
-from citekit.output.bibtex import (FIELD_ORDER, _field_value, braces_balanced, cleaned_value, entry_text,
+from citekit.core.model import Entry, Ids, Location
+from citekit.bibtex.writer import (FIELD_ORDER, _field_value, braces_balanced, cleaned_value, entry_text,
                                    fields_as_written, ordered_fields, with_ordered_field, written_fields)
 
 # every kind of white space str.split() knows, braces, escapes, non-ASCII and controls

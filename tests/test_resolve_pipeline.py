@@ -7,11 +7,12 @@ import time
 
 import pytest
 
-from citekit.model import Candidate, Ids, Location, Mention
-from citekit.names import parse_name
+from citekit.core.model import Ids, Location
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
 from citekit.resolve.pipeline import merge_mentions, resolve_groups
 from citekit.sources.base import Source, SourceError, SourceUnavailable
-from citekit.text import title_tokens
+from citekit.core.text import title_tokens
 
 
 class MemorySource:

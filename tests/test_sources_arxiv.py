@@ -7,7 +7,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import responses
 
-from citekit.model import Location, Mention
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
 from citekit.sources.arxiv import ArxivSource
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache

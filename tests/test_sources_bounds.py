@@ -146,13 +146,14 @@ def test_answers_within_the_cap_are_read_whole(flood):
 
 
 def test_crossref_answers_are_read_through_the_same_cap(httpserver, tmp_path):
-    from citekit.model import Location, Mention
+    from citekit.core.model import Location
+    from citekit.core.resolution import Mention
     from citekit.sources.crossref import CrossrefSource
     from citekit.sources.settings import SourceSettings
 
     huge = json.dumps({"status": "ok", "message": {"items": [{"DOI": "10.1/x", "title": ["x" * (2 * MB)]}]}})
     httpserver.expect_request("/works").respond_with_data(huge, content_type="application/json")
-    settings = SourceSettings(crossref_url=httpserver.url_for(""), cache_dir=tmp_path, timeout=5)
+    settings = SourceSettings(urls={"crossref": httpserver.url_for("")}, cache_dir=tmp_path, timeout=5)
     client = HttpClient(retries=2, sleep=lambda seconds: None, policies={"crossref": HostPolicy(max_bytes=1 * MB)})
     source = CrossrefSource(client, LookupCache(settings.cache_path), settings)
     with pytest.raises(SourceError) as caught:

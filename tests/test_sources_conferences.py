@@ -7,8 +7,9 @@ import json
 import pytest
 from werkzeug import Response
 
-from citekit.model import Location, Mention
-from citekit.resolve.match import scored
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
+from citekit.matching.candidates import scored
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.conferences import (NOT_PUBLISHED_TTL, REVALIDATE_AFTER, ConferenceListSource, compact,
@@ -188,9 +189,9 @@ def test_site_urls_come_from_config_and_environment(tmp_path):
     s = SourceSettings.from_env({"sources": {"neurips": {"url": "https://mirror.example/neurips/"},
                                              "openreview": {"per_minute": 55}, "deadline": 120}},
                                 tmp_path, env={"CITEKIT_MLSYS_URL": "http://127.0.0.1:1/mlsys"})
-    assert s.conference_urls["neurips"] == "https://mirror.example/neurips"
-    assert s.conference_urls["mlsys"] == "http://127.0.0.1:1/mlsys"
-    assert s.conference_urls["icml"] == "https://icml.cc"
+    assert s.urls_of("conferences")["neurips"] == "https://mirror.example/neurips"
+    assert s.urls_of("conferences")["mlsys"] == "http://127.0.0.1:1/mlsys"
+    assert s.urls_of("conferences")["icml"] == "https://icml.cc"
     assert s.policies["openreview"].per_minute == 55
     assert s.deadline == 120
     assert s.enabled[0] == "conferences"

@@ -6,7 +6,8 @@ import pytest
 from werkzeug import Response
 
 from citekit import __version__
-from citekit.model import Location, Mention
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
 from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import LookupCache
 from citekit.sources.crossref import CrossrefSource
@@ -23,7 +24,7 @@ def sleeps():
 
 
 def make_source(url: str, tmp_path, sleeps, mailto: str | None = "me@example.org") -> CrossrefSource:
-    settings = SourceSettings(crossref_url=url, mailto=mailto, cache_dir=tmp_path, timeout=5)
+    settings = SourceSettings(urls={"crossref": url}, mailto=mailto, cache_dir=tmp_path, timeout=5)
     client = HttpClient(retries=2, sleep=sleeps.append, policies={"crossref": HostPolicy(0.0, 3)})
     return CrossrefSource(client, LookupCache(settings.cache_path), settings)
 

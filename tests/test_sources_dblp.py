@@ -7,7 +7,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import responses
 
-from citekit.model import Location, Mention
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.dblp import DblpSource
@@ -23,7 +24,7 @@ def sleeps():
 
 
 def make_source(tmp_path, sleeps, url: str = DBLP) -> DblpSource:
-    settings = SourceSettings(dblp_url=url, cache_dir=tmp_path)
+    settings = SourceSettings(urls={"dblp": url}, cache_dir=tmp_path)
     client = HttpClient(retries=2, sleep=sleeps.append, policies={"dblp": HostPolicy(0.0, 1)})
     return DblpSource(client, LookupCache(settings.cache_path), settings)
 

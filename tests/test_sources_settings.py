@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 import responses
 
-from citekit.model import Location, Mention
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
 from citekit.sources import build_client, build_sources, open_cache
 from citekit.sources.base import Source
 from citekit.sources.settings import SourceSettings
@@ -25,17 +26,17 @@ CONFIG = {
 
 def test_defaults(tmp_path):
     s = SourceSettings.from_env({}, tmp_path, env={})
-    assert s.openreview_url == "https://api2.openreview.net"
-    assert s.crossref_url == "https://api.crossref.org"
-    assert s.dblp_url == "https://dblp.org"
-    assert s.arxiv_url == "https://export.arxiv.org/api/query"
+    assert s.url("openreview") == "https://api2.openreview.net"
+    assert s.url("crossref") == "https://api.crossref.org"
+    assert s.url("dblp") == "https://dblp.org"
+    assert s.url("arxiv") == "https://export.arxiv.org/api/query"
     assert s.cache_path == tmp_path / ".citekit" / "cache.sqlite"
     assert s.enabled == ["conferences", "openreview", "crossref", "dblp", "arxiv"]
     assert s.policies["arxiv"].min_interval == 3.0 and s.policies["arxiv"].concurrency == 1
     assert s.policies["arxiv"].after_answer  # arXiv's 3 s count from the end of the answer
     assert s.policies["openreview"].per_minute == 20  # OpenReview's guest budget
     assert s.policies["dblp"].min_interval == 1.0
-    assert s.conference_urls == {"icml": "https://icml.cc", "neurips": "https://neurips.cc",
+    assert s.urls_of("conferences") == {"icml": "https://icml.cc", "neurips": "https://neurips.cc",
                                  "iclr": "https://iclr.cc", "mlsys": "https://mlsys.org"}
     assert s.deadline == 900
     assert s.mailto is None and not s.has_openreview_credentials
@@ -43,8 +44,8 @@ def test_defaults(tmp_path):
 
 def test_config_section_is_read(tmp_path):
     s = SourceSettings.from_env(CONFIG, tmp_path, env={})
-    assert s.crossref_url == "https://crossref.mirror.test"
-    assert s.dblp_url == "https://dblp.mirror.test"
+    assert s.url("crossref") == "https://crossref.mirror.test"
+    assert s.url("dblp") == "https://dblp.mirror.test"
     assert s.policies["dblp"].min_interval == 2.0
     assert s.mailto == "config@example.org"
     assert s.enabled == ["dblp", "arxiv"]
@@ -63,7 +64,7 @@ def test_environment_overrides_config(tmp_path):
         "OPENREVIEW_PASSWORD": "secret",
     }
     s = SourceSettings.from_env(CONFIG, tmp_path, env=env)
-    assert (s.openreview_url, s.crossref_url, s.dblp_url, s.arxiv_url) == (
+    assert (s.url("openreview"), s.url("crossref"), s.url("dblp"), s.url("arxiv")) == (
         "http://127.0.0.1:9001", "http://127.0.0.1:9002", "http://127.0.0.1:9003", "http://127.0.0.1:9004/api/query")
     assert s.mailto == "env@example.org"
     assert s.cache_path == tmp_path / "elsewhere" / "cache.sqlite"
@@ -115,11 +116,11 @@ def test_second_sync_makes_zero_requests(tmp_path, api_fixture):
     mention = Mention(kind="titled", location=Location("notes/trip.txt", 30), venue="ICML", year=2026,
                       title="Inconsistency-Aware Minimization: Improving Generalization with Unlabeled Data")
     with responses.RequestsMock(assert_all_requests_are_fired=False) as rsps:
-        rsps.get(f"{s.openreview_url}/notes/search", body=api_fixture("openreview/search_icml2026.json"),
+        rsps.get(f"{s.url('openreview')}/notes/search", body=api_fixture("openreview/search_icml2026.json"),
                  content_type="application/json")
-        rsps.get(f"{s.dblp_url}/search/publ/api", body=api_fixture("dblp/search_zero_hits.json"),
+        rsps.get(f"{s.url('dblp')}/search/publ/api", body=api_fixture("dblp/search_zero_hits.json"),
                  content_type="application/json")
-        rsps.get(s.arxiv_url, body=api_fixture("arxiv/empty.xml"), content_type="application/atom+xml")
+        rsps.get(s.url("arxiv"), body=api_fixture("arxiv/empty.xml"), content_type="application/atom+xml")
         s.enabled = ["openreview", "dblp", "arxiv"]
         first_client = build_client(s)
         first = [c.id for src in build_sources(s, client=first_client) for c in src.search(mention)]

@@ -11,7 +11,8 @@ import json
 import pytest
 from werkzeug import Response
 
-from citekit.model import Location, Mention
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
 from citekit.sources.cache import LookupCache
 from citekit.sources.crossref import CrossrefSource
 from citekit.sources.http import HostPolicy, HttpClient
@@ -80,7 +81,7 @@ def test_crossref_issued_null_takes_the_year_from_the_deposit_date(httpserver, t
                         content_type="application/json")
 
     httpserver.expect_request("/works").respond_with_handler(search)
-    settings = SourceSettings(crossref_url=httpserver.url_for("").rstrip("/"), cache_dir=tmp_path, timeout=5)
+    settings = SourceSettings(urls={"crossref": httpserver.url_for("").rstrip("/")}, cache_dir=tmp_path, timeout=5)
     source = CrossrefSource(HttpClient(retries=0, policies={"crossref": HostPolicy(0.0, 3)}),
                             LookupCache(settings.cache_path), settings)
     mention = Mention(kind="titled", location=Location("n.md", 1), title="TreebaseR reading phylogenetic trees",

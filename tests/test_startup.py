@@ -20,7 +20,7 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citekit.names import split_bibtex_names
+from citekit.core.names import split_bibtex_names
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
@@ -72,7 +72,7 @@ def test_any_text_splits_as_bibtexparser_splits_it(value):
 
 @pytest.mark.skipif(not CORPORA.exists(), reason="the shared corpora beside the repository are not here")
 def test_every_name_list_of_the_corpora_splits_as_bibtexparser_splits_it():
-    from citekit.library.bibfile import read_bib_file
+    from citekit.bibtex.reader import read_bib_file
 
     compared = differ = 0
     for path in sorted(p for p in CORPORA.rglob("*") if p.suffix.lower() in (".bib", ".bibtex") and p.is_file()):
@@ -86,6 +86,7 @@ def test_every_name_list_of_the_corpora_splits_as_bibtexparser_splits_it():
 
 # ---- the sidecar writer's character check -----------------------------------------------
 
+# unit: the writer's character table is held against libyaml's own rule, which only the table shows
 def test_the_sidecar_writers_character_set_is_libyamls_printable_set_without_breaks():
     """Written as the set of characters it refuses (fast to compile); the same set as the
     negated class of the characters it accepts, for every code point."""
@@ -101,8 +102,8 @@ def test_the_sidecar_writers_character_set_is_libyamls_printable_set_without_bre
 #: libraries a read-only daily command must not import on a warm library: each costs
 #: 5-25 ms of start-up, more than some of these commands' own work
 HEAVY = ("yaml", "bibtexparser", "pylatexenc", "rapidfuzz", "requests", "filelock", "sklearn", "tqdm",
-         "markdown_it", "orgparse", "logging", "importlib.resources", "citekit.config_schema",
-         "citekit.library.sidecar_yaml", "citekit.works", "citekit.output.latex")
+         "markdown_it", "orgparse", "logging", "importlib.resources", "citekit.core.config_schema",
+         "citekit.library.sidecar_yaml", "citekit.matching.works", "citekit.bibtex.values")
 
 PROBE = """
 import sys
@@ -159,7 +160,7 @@ def library(tmp_path_factory) -> Path:
                                     "\\end{document}\n", encoding="utf-8")
     imported = _imported(["-C", str(root), "import", "import.bib"], root)
     # an import that keeps every key makes no key: no key-formula schema, no name library
-    assert not {"bibtexparser", "citekit.config_schema", "importlib.resources"} & set(imported), imported
+    assert not {"bibtexparser", "citekit.core.config_schema", "importlib.resources"} & set(imported), imported
     assert (root / "refs" / "library.bib").exists()
     _imported(["-C", str(root), "list"], root)  # the parsed-library cache, as every day
     return root
@@ -180,7 +181,7 @@ def test_commands_that_print_text_do_not_import_json(library, args):
     the journal's records), not by every command."""
     # (hashlib is not asked about: files written less than a moment ago are hashed on
     # purpose, since a same-size edit could keep their stat; a warm library hashes nothing)
-    probe = PROBE.replace("m in {heavy!r}", "m in ('json', 'citekit.model_resolve')")
+    probe = PROBE.replace("m in {heavy!r}", "m in ('json', 'citekit.core.resolution')")
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     for _ in range(2):  # the second run is the one measured
         proc = subprocess.run([sys.executable, "-c", probe.format(args=["-C", str(library), *args])],

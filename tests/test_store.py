@@ -8,7 +8,8 @@ import pytest
 
 from citekit.library.store import Library, LibraryError, atomic_write
 from citekit.library.update import apply_work
-from citekit.model import Entry, Location, Mention, Work
+from citekit.core.model import Entry, Location
+from citekit.core.resolution import Mention, Work
 
 
 def _mention(title="LiMuon: Light and Fast Muon Optimizer for Large Models", authors=("Feihu Huang", "Yuning Luo", "Songcan Chen")):
@@ -152,7 +153,7 @@ def test_duplicate_key_block_is_reported_and_kept_verbatim(tmp_path):
 
 
 def test_repeated_field_keeps_first_value_and_is_reported(tmp_path):
-    from citekit.library.bibfile import parse_bib_text
+    from citekit.bibtex.reader import parse_bib_text
 
     result = parse_bib_text("@misc{a2020x,\n  title = {First},\n  title = {Second},\n  year = {2020},\n}\n", "x.bib")
     assert [e.key for e in result.entries] == ["a2020x"]

@@ -7,7 +7,8 @@ import pytest
 from citekit import api
 from citekit.library.records import fields_from_mentions
 from citekit.library.store import Library
-from citekit.model import Candidate, Location, Mention, Work
+from citekit.core.model import Location
+from citekit.core.resolution import Candidate, Mention, Work
 from citekit.library.update import apply_work
 
 
@@ -64,7 +65,7 @@ def test_resolved_record_replaces_the_notes_list(tmp_path):
                           authors=["Ian Goodfellow"], authors_incomplete=True, venue="NeurIPS", year=2014)]
     record = Candidate(source="dblp", id="conf/nips/GoodfellowPMXWOCB14", title="Generative Adversarial Nets",
                        authors=[], year=2014, venue="NeurIPS")
-    from citekit.names import parse_name
+    from citekit.core.names import parse_name
     record.authors = [parse_name(n) for n in ("Ian J. Goodfellow", "Jean Pouget-Abadie", "Mehdi Mirza")]
     work = Work(mentions=[mention], chosen=record, status="resolved")
     result = apply_work(lib, work)

@@ -160,15 +160,10 @@ def test_show_ignores_key_case_like_bibtex(project):
     assert result.exit_code == 0 and "@inproceedings{huang2026limuon," in result.output
 
 
-def test_a_damaged_sidecar_stops_sync_before_any_request(tmp_path, monkeypatch):
+def test_a_damaged_sidecar_stops_sync_before_any_request(tmp_path, fake_services):
     root = make_project(tmp_path)
     api.sync(root, offline=True)
     (root / "refs" / "library.yaml").write_text("entries: [unclosed\n", encoding="utf-8")
-    import citekit.sync as api_module
-
-    def no_network(*_a, **_k):
-        raise AssertionError("resolution must not start with a damaged library")
-
-    monkeypatch.setattr(api_module, "_resolve", no_network)
-    result = CliRunner().invoke(main, ["-C", str(root), "sync"])
+    result = CliRunner().invoke(main, ["-C", str(root), "sync"], env=fake_services.env())
     assert result.exit_code == 2 and "damaged" in result.output
+    assert fake_services.requests() == 0  # no source was asked anything

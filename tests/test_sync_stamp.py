@@ -14,16 +14,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citekit import api, sync_stamp
+from citekit import api
+from citekit.api import sync_stamp
 from citekit.cli import main
 from citekit.library.store import Library
-from citekit.sync import SyncReport
+from citekit.api.sync_pipeline import SyncReport
 
 from .helpers_project import make_project
 
 
 def _forbid_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
-    import citekit.sync as sync_module
+    import citekit.api.sync_pipeline as sync_module
 
     def no(*_a, **_k):
         raise AssertionError("the notes were read again")
@@ -144,6 +145,37 @@ def test_online_replays_only_fully_resolved_runs_for_a_day(project: Path, monkey
         assert (sync_stamp.replay(cfg, digest, offline=False) is not None) is kept
     sync_stamp.record(cfg, digest, resolved)
     later = time.time() + sync_stamp.ONLINE_SECONDS + 60
-    monkeypatch.setattr(sync_stamp.time, "time", lambda: later)
+    monkeypatch.setattr(time, "time", lambda: later)  # a day passes on the clock
     assert sync_stamp.replay(cfg, digest, offline=False) is None  # an online stamp is trusted for a day
     assert sync_stamp.replay(cfg, digest, offline=True) is not None  # offline has nothing to learn later
+
+
+def test_a_sync_of_edited_notes_reads_the_library_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stamp looks at refs/ only when every other input matches; an offline sync then
+    reads the library once, under its lock, and folds the works into that read."""
+    import citekit.library.store as store
+
+    api.sync(project, offline=True)  # changes nothing: records its inputs
+    _edit_notes(project)
+    loads: list[Path] = []
+    fingerprints: list[Path] = []
+    real_load, real_fingerprint = Library.load.__func__, store.fingerprint_now
+    monkeypatch.setattr(Library, "load", classmethod(lambda cls, refs, **kw: loads.append(refs) or real_load(cls, refs, **kw)))
+    monkeypatch.setattr(store, "fingerprint_now", lambda refs: fingerprints.append(refs) or real_fingerprint(refs))
+    report = api.sync(project, offline=True)
+    assert report.changed and not report.up_to_date
+    assert len(loads) == 1 and fingerprints == []
+
+
+def test_every_module_of_citekit_is_an_input_of_the_replay(project: Path) -> None:
+    """A replay is only valid for the code that made the stamp: a changed module anywhere in
+    the package (the notes readers, the resolver, the store), not only beside the stamp's own
+    module, runs the sync in full."""
+    import citekit
+    from citekit.core.config import load_config
+
+    described = sync_stamp.inputs(load_config(project), offline=True, ascii=None)
+    package = Path(citekit.__file__).parent
+    modules = sorted(str(p.relative_to(package)) for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+    missing = [m for m in modules if repr(m) not in described]
+    assert not missing, f"modules a replay ignores: {missing[:5]}"

@@ -18,8 +18,8 @@ from citekit.library.tags import (
     select,
     tag_counts,
 )
-from citekit.model import Entry
-from citekit.text import normalize_title
+from citekit.core.model import Entry
+from citekit.core.text import normalize_title
 
 REPO = Path(__file__).resolve().parents[1]
 TRIP_REPORT = REPO / "notes" / "notes-icml2026-trip-report.txt"
@@ -353,7 +353,7 @@ def test_cli_tag_edits_by_alias_and_saves(project):
 
 def test_manual_tags_that_would_break_keywords_are_refused():
     from citekit.library.tags import TagRuleError, apply_manual
-    from citekit.model import Entry
+    from citekit.core.model import Entry
 
     entry = Entry(key="k", entry_type="misc")
     for bad in ("+a,b", "+x}y", "+back\\slash"):

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+import os
 import random
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -16,7 +21,7 @@ from citekit.library import journal, parsed_cache, store
 from citekit.library.doctor import diagnose, rebuild_sidecar
 from citekit.library.lock import LockBusy, ProjectLock, holder, lock_path
 from citekit.library.store import Library, LibraryError
-from citekit.model import Entry
+from citekit.core.model import Entry
 from tests.helpers_project import REPO, make_project
 
 
@@ -57,6 +62,7 @@ def _files(refs: Path) -> dict[str, bytes]:
 
 # ---- incremental writes ----------------------------------------------------------------
 
+# unit: which blocks a write reuses is not visible through the API
 def test_writes_after_small_changes_are_byte_identical_to_a_full_write(synced, tmp_path):
     root = _copy(synced, tmp_path)
     refs = root / "refs"
@@ -103,12 +109,13 @@ def test_an_unchanged_library_is_rewritten_byte_for_byte(synced, tmp_path):
 
 # ---- parsed cache ----------------------------------------------------------------------
 
+# unit: whether a read parsed library.bib again is not visible through the API
 def test_reads_use_the_cache_until_refs_change(synced, tmp_path, monkeypatch):
     root = _copy(synced, tmp_path)
     refs = root / "refs"
     first = Library.load(refs)
     assert parsed_cache.cache_path(refs).exists()
-    import citekit.library.bibfile as bibfile  # the store imports its reader when it parses
+    import citekit.bibtex.reader as bibfile  # the store imports its reader when it parses
 
     def no_parse(*_a, **_k):
         raise AssertionError("parsed again although refs/ did not change")
@@ -125,6 +132,7 @@ def test_reads_use_the_cache_until_refs_change(synced, tmp_path, monkeypatch):
     assert edited.entries != first.entries or any(e.hand for e in edited.entries.values())
 
 
+# unit: the cache's own record of an entry is what is checked
 def test_the_cache_holds_every_field_of_an_entry():
     from dataclasses import fields
 
@@ -139,10 +147,12 @@ def test_the_cache_holds_every_field_of_an_entry():
 def test_a_damaged_cache_is_ignored_and_rebuilt(synced, tmp_path):
     root = _copy(synced, tmp_path)
     refs = root / "refs"
-    Library.load(refs)
+    fresh = Library.load(refs)
     parsed_cache.cache_path(refs).write_bytes(b"\x00garbage")
-    assert "hand1" in Library.load(refs).entries
-    assert parsed_cache.read(refs, Library.load(refs)._fingerprint) is not None
+    assert Library.load(refs).entries == fresh.entries
+    # written again: it holds the library of these very files
+    now = parsed_cache.fingerprint((refs / "library.bib").read_bytes(), (refs / "library.yaml").read_bytes())
+    assert parsed_cache.read(refs, now) is not None
 
 
 def test_show_and_list_through_the_api_match_a_full_parse(synced, tmp_path):
@@ -166,6 +176,7 @@ def _stage_change(root: Path) -> tuple[Library, dict[str, bytes]]:
     return lib, _files(root / "refs")
 
 
+# unit: a crash at this exact step can only be injected there
 def test_a_crash_after_the_commit_point_is_finished_by_the_next_read(synced, tmp_path, monkeypatch):
     root = _copy(synced, tmp_path)
     lib, old = _stage_change(root)
@@ -188,6 +199,7 @@ def test_a_crash_after_the_commit_point_is_finished_by_the_next_read(synced, tmp
     assert not journal.journal_path(refs).exists() and not journal.stale_temps(refs)
 
 
+# unit: a crash at this exact step can only be injected there
 def test_a_crash_before_the_commit_point_leaves_the_old_files(synced, tmp_path, monkeypatch):
     root = _copy(synced, tmp_path)
     lib, old = _stage_change(root)
@@ -299,14 +311,14 @@ def test_sidecars_of_format_2_load_to_the_same_library_and_are_rewritten_as_json
     old_text = (refs / "library.yaml").read_text(encoding="utf-8")
     assert "# citekit-sidecar: 2\n" in old_text and "\n    generated:\n" in old_text
     lib = Library.load(refs, use_cache=False)
-    before = {k: store._entry_state(e) for k, e in lib.entries.items()}
+    before = copy.deepcopy(lib.entries)  # every field of every entry, as the dataclasses compare them
     assert before and any(e.tags for e in lib.entries.values()) and any(e.summary for e in lib.entries.values())
     lib.save()
     text = (refs / "library.yaml").read_text(encoding="utf-8")
     assert "# citekit-sidecar: 3\n" in text and "\n    generated: {" in text and "\n    generated:\n" not in text
     assert yaml.safe_load(text)["entries"].keys() == yaml.safe_load(old_text)["entries"].keys()
     again = Library.load(refs, use_cache=False)
-    assert {k: store._entry_state(e) for k, e in again.entries.items()} == before
+    assert again.entries == before
     assert (refs / "library.bib").read_bytes() == (REPO / "tests" / "data" / "sidecar-v2" / "library.bib").read_bytes()
 
 
@@ -328,23 +340,30 @@ def test_a_second_writer_is_told_who_holds_the_lock_and_readers_go_on(synced, tm
     assert CliRunner().invoke(main, ["-C", str(root), "tag", "hand4", "+x"]).exit_code == 0
 
 
-def test_a_tag_made_while_sync_resolves_is_kept(tmp_path, monkeypatch):
-    import citekit.sync as stage
-
+def test_a_tag_made_while_sync_resolves_is_kept(tmp_path, monkeypatch, fake_services):
     root = make_project(tmp_path)
     api.sync(root, offline=True)
-    key = sorted(Library.load(root / "refs").entries)[0]
-    real_resolve = stage._resolve
+    key = sorted(api.load_library(root).entries)[0]
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    tagged: list[subprocess.CompletedProcess] = []
+    once = threading.Lock()
 
-    def slow_resolve(*args, **kwargs):
-        works = real_resolve(*args, **kwargs)
-        result = CliRunner().invoke(main, ["-C", str(root), "tag", key, "+during-sync"])
-        assert result.exit_code == 0, result.output
-        return works
+    def tag_meanwhile(_seconds: float) -> None:
+        """The fakes' first request: resolution is under way, and another command tags."""
+        with once:
+            if not tagged:
+                exe = Path(sys.executable).with_name("citekit")
+                command = [str(exe)] if exe.exists() else [sys.executable, "-m", "citekit.cli"]
+                tagged.append(subprocess.run([*command, "-C", str(root), "tag", key, "+during-sync"],
+                                             capture_output=True, text=True,
+                                             env={**os.environ, "CITEKIT_LOCK_WAIT": "0"}))
 
-    monkeypatch.setattr(stage, "_resolve", slow_resolve)
-    api.sync(root, offline=True)
-    assert "during-sync" in Library.load(root / "refs").entries[key].tags
+    fake_services.sleep = tag_meanwhile
+    fake_services.latency = 0.001
+    api.sync(root)
+    assert tagged and tagged[0].returncode == 0, tagged and tagged[0].stderr
+    assert "during-sync" in api.load_library(root).entries[key].tags
 
 
 # ---- doctor ------------------------------------------------------------------------------
@@ -370,7 +389,8 @@ def test_doctor_finds_what_is_wrong_and_fix_repairs_it(synced, tmp_path):
 
 def test_the_sync_index_finds_what_a_scan_of_every_entry_finds():
     from citekit.library.update import LibraryIndex
-    from citekit.model import Ids, Location, Mention, Work
+    from citekit.core.model import Ids, Location
+    from citekit.core.resolution import Mention, Work
 
     rnd = random.Random(11)
     words = "sparse robust muon kernel quantum latent graph convex causal diffusion".split()
@@ -417,12 +437,13 @@ def test_the_sync_index_finds_what_a_scan_of_every_entry_finds():
 
 def _full_sync(root: Path):
     """A sync that really runs (the replay of an identical last sync is tested apart)."""
-    from citekit import sync_stamp
+    from citekit.api import sync_stamp
 
     sync_stamp.stamp_path(root / "refs").unlink(missing_ok=True)
     return api.sync(root, offline=True)
 
 
+# unit: which rendered blocks and derived values are reused is not visible through the API
 def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_path, monkeypatch):
     root = _copy(synced, tmp_path)
     _full_sync(root)
@@ -435,7 +456,7 @@ def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_
     def no_render(*_a, **_k):
         raise AssertionError("an unchanged entry was rendered again")
 
-    import citekit.output.bibtex as bibtex  # the store imports its writer when it renders
+    import citekit.bibtex.writer as bibtex  # the store imports its writer when it renders
 
     monkeypatch.setattr(bibtex, "render_entries", no_render)
     monkeypatch.setattr(bibtex, "entry_text", no_render)
@@ -448,19 +469,18 @@ def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_
 @pytest.mark.parametrize("errno_name", ["ENOSPC", "EROFS", "EACCES"])
 def test_a_failing_disk_is_a_message_and_leaves_refs_unchanged(synced, tmp_path, monkeypatch, errno_name):
     import errno
-    import os
 
     root = _copy(synced, tmp_path)
     refs = root / "refs"
     before = _files(refs)
-    real_write = journal._write_durably
+    real_open = os.open
 
-    def failing(path, data, mode=None):
-        if journal.TEMP_MARK in Path(path).name:
-            raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)), str(path))
-        return real_write(path, data, mode)
+    def failing(path, flags, *args, **kwargs):  # the disk refuses the new files, nothing else
+        if journal.TEMP_MARK in Path(os.fsdecode(path)).name:
+            raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)), os.fsdecode(path))
+        return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(journal, "_write_durably", failing)
+    monkeypatch.setattr(os, "open", failing)
     result = CliRunner().invoke(main, ["-C", str(root), "tag", "hand6", "+disk"])
     assert result.exit_code == 2
     assert "Nothing was changed" in result.output and "Traceback" not in result.output
@@ -469,6 +489,7 @@ def test_a_failing_disk_is_a_message_and_leaves_refs_unchanged(synced, tmp_path,
     assert not journal.stale_temps(refs) and not journal.journal_path(refs).exists()
 
 
+# unit: which blocks were rendered again is not visible through the API
 def test_switching_to_ascii_renders_every_entry_again(synced, tmp_path):
     root = _copy(synced, tmp_path)
     refs = root / "refs"
@@ -482,6 +503,7 @@ def test_switching_to_ascii_renders_every_entry_again(synced, tmp_path):
     assert "\\\"u" in lib.render_files()[0] or "{\\\"" in lib.render_files()[0]
 
 
+# unit: the derivation is patched to show the sync's own values are the ones kept
 def test_values_derived_in_the_sync_after_a_hand_edit_are_kept(synced, tmp_path, monkeypatch):
     """The first write after a parse keeps what it derived from entries it did not change."""
     root = _copy(synced, tmp_path)
@@ -489,7 +511,7 @@ def test_values_derived_in_the_sync_after_a_hand_edit_are_kept(synced, tmp_path,
     bib = root / "refs" / "library.bib"
     bib.write_text(bib.read_text(encoding="utf-8").replace("study 3}", "study three}"), encoding="utf-8")
     _full_sync(root)  # parses the edited file, derives every entry's values once
-    import citekit.sync as sync_module
+    import citekit.library.fold as sync_module  # where a sync builds its index of the library
 
     calls: list[str] = []
     real = sync_module.index_keys
@@ -509,7 +531,8 @@ def test_a_retyped_title_finds_its_entry_among_titles_that_share_every_word(size
     """Fuzzy matching compares a title with a bounded short list; titles made of the same
     few words (and the words shared by thousands of entries) must not hide the right one."""
     from citekit.library.update import LibraryIndex
-    from citekit.model import Ids, Location, Mention, Work
+    from citekit.core.model import Ids, Location
+    from citekit.core.resolution import Mention, Work
 
     rnd = random.Random(size)
     words = "sparse robust muon kernel quantum latent graph convex causal diffusion".split()

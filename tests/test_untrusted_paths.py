@@ -137,6 +137,7 @@ def test_a_journal_left_by_the_previous_version_is_still_finished(world):
     assert not journal.refused_journals(refs)
 
 
+# unit: the journal record exists only while it is written; a spy on the writer sees it
 def test_new_journals_name_refs_files_by_name_only(world, monkeypatch):
     root, _victim = world
     seen = []
@@ -148,6 +149,7 @@ def test_new_journals_name_refs_files_by_name_only(world, monkeypatch):
     assert {f["target"] for r in seen for f in r["files"]} <= journal.REFS_FILES and "seal" not in seen[-1]
 
 
+# unit: the journal record exists only while it is written; a spy on the writer sees it
 def test_rekey_sources_outside_refs_are_journaled_under_a_seal_and_a_forged_one_is_refused(world, monkeypatch):
     root, victim = world
     refs = root / "refs"

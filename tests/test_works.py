@@ -1,4 +1,4 @@
-"""citekit.works: the one decision of "same work", "versions of one work" and "which version"."""
+"""citekit.matching.works: the one decision of "same work", "versions of one work" and "which version"."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from citekit import works
+from citekit.matching import works
 from citekit.cli import main
-from citekit.library.bibfile import parse_bib_text
+from citekit.bibtex.reader import parse_bib_text
 from citekit.library.dedup import analyse
 from citekit.library.merge import merge_entries
 from citekit.library.store import Library
-from citekit.model import Entry, Ids
+from citekit.core.model import Entry, Ids
 
 
 def e(key: str, kind: str = "article", ids: Ids | None = None, **fields: str) -> Entry:

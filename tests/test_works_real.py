@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from citekit.library.bibfile import Macros, read_bib_file
+from citekit.bibtex.reader import Macros, read_bib_file
 from citekit.library.dedup import analyse
 from citekit.library.importer import import_files
 from citekit.library.merge import merge_entries
 from citekit.library.store import Library
-from citekit.model import Entry
+from citekit.core.model import Entry
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 PLUME = CORPORA / "plume-bib"

@@ -1,10 +1,11 @@
 """A loopback fake of OpenReview, Crossref, dblp, arXiv and the conferences' paper lists
-for tests and benchmarks.
+for tests and benchmarks, answering in the shapes recorded in ``tests/fixtures/api/``.
 
 Usage in a test (the fixture also sets ``CITEKIT_*_URL`` for the duration of the test)::
 
     def test_sync(fake_services):
         fake_services.latency = 0.1                  # seconds added to every request
+        fake_services.sleep = waits.append           # ... recorded instead of slept
         fake_services.real_limits()                  # OpenReview 20/min for guests, no Retry-After
         fake_services.fail("crossref", "429", times=2)
         fake_services.fail("dblp", "drip")           # one byte every 5 s, never finishing
@@ -13,6 +14,7 @@ Usage in a test (the fixture also sets ``CITEKIT_*_URL`` for the duration of the
         assert fake_services.requests("openreview") == 3
         assert fake_services.counts("openreview")["GET /notes/search"] == 2
         assert min(fake_services.arxiv_gaps()) >= 3.0
+        assert all(sent < size for sent, size in fake_services.drips("dblp"))  # cut off, not waited out
 
 Register it for a whole test suite with ``pytest_plugins = ["tests.fakeservices.plugin"]`` in
 ``tests/conftest.py``, or import the fixture into a test module.
@@ -21,9 +23,10 @@ Register it for a whole test suite with ``pytest_plugins = ["tests.fakeservices.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -49,6 +52,8 @@ class FakeServices:
     def __init__(self, data_dir: Path = DATA, *, latency: float = 0.0) -> None:
         self.world = World.load(data_dir)
         self.latency = latency
+        #: how a request's ``latency`` is spent (a test may record the waits instead of sitting through them)
+        self.sleep: Callable[[float], None] = time.sleep
         self._state = {s: ServiceState() for s in SERVICES}
         self._servers: dict[str, _Server] = {}
         self._ports: dict[str, int] = {}
@@ -60,7 +65,8 @@ class FakeServices:
         return self
 
     def _serve(self, service: str, port: int) -> None:
-        handler = make_handler(service, self.world, self._state[service], lambda: self.latency)
+        handler = make_handler(service, self.world, self._state[service], lambda: self.latency,
+                               lambda seconds: self.sleep(seconds))
         server = _Server(("127.0.0.1", port), handler)
         self._servers[service] = server
         self._ports[service] = server.server_address[1]
@@ -106,6 +112,11 @@ class FakeServices:
         """Seconds between the end of each arXiv answer and the arrival of the next request."""
         with self._state["arxiv"].lock:
             return list(self._state["arxiv"].gaps)
+
+    def drips(self, service: str) -> list[tuple[int, int]]:
+        """Each dripped answer of ``service`` as (bytes sent so far, bytes in the whole answer)."""
+        with self._state[service].lock:
+            return [(sent, size) for sent, size in self._state[service].drips]
 
     def refused(self, service: str = "openreview") -> int:
         """Requests refused for being over the per-minute limit."""
@@ -155,6 +166,7 @@ class FakeServices:
                 state.answered_at = None
                 state.refused = 0
                 state.not_modified = 0
+                state.drips.clear()
             state.stopping = threading.Event()
             self.up(service)
 

@@ -24,6 +24,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from . import templates
 from .world import World, arxiv_entry, arxiv_error, arxiv_feed, conference_events, dblp_bibtex, note_text, words
 
 SERVICES = ("openreview", "crossref", "dblp", "arxiv", "conferences")
@@ -82,6 +83,8 @@ class ServiceState:
         self.not_modified = 0
         #: set when the server stops or failures are cleared: dripping answers end
         self.stopping = threading.Event()
+        #: each dripped answer as ``[bytes sent so far, bytes in the whole answer]``
+        self.drips: list[list[int]] = []
 
     def over_limit(self, now: float) -> float | None:
         """Seconds until the oldest request leaves the window, when this one is over the limit."""
@@ -113,7 +116,9 @@ class ServiceState:
             return f
 
 
-def make_handler(service: str, world: World, state: ServiceState, latency: Callable[[], float]) -> type:
+def make_handler(service: str, world: World, state: ServiceState, latency: Callable[[], float],
+                 sleep: Callable[[float], None] = time.sleep) -> type:
+    """The request handler of one service; ``sleep`` adds the latency (a test may record it instead)."""
     answer = {"openreview": _openreview, "crossref": _crossref, "dblp": _dblp, "arxiv": _arxiv,
               "conferences": _conferences}[service]
     prefix = PREFIX[service]
@@ -142,7 +147,7 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
                 state.counts[f"{method} {path or '/'}"] += 1
             delay = latency()
             if delay:
-                time.sleep(delay)
+                sleep(delay)
             failure = state.take_failure(path or "/", method)
             if failure is not None and failure.mode == "reset":
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -197,10 +202,14 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             self.send_header("Content-Type", real.content_type)
             self.send_header("Content-Length", str(len(real.body)))
             self.end_headers()
+            progress = [0, len(real.body)]
+            with state.lock:
+                state.drips.append(progress)
             try:
                 for i in range(len(real.body)):
                     self.wfile.write(real.body[i:i + 1])
                     self.wfile.flush()
+                    progress[0] += 1
                     if state.stopping.wait(failure.drip_interval):
                         break  # the test is over: stop dripping
             except OSError:
@@ -223,26 +232,24 @@ def _rate_limited(state: ServiceState, wait: float) -> Reply:
         used = len(state.window) + 1
     limit = state.per_minute or 0
     seconds = max(1, math.ceil(wait))
-    return _json(429, {"name": "RateLimitError",
-                       "message": f"Too many requests: You have made {used} requests, surpassing the limit of "
-                                  f"{limit} requests. Please try again in {seconds} seconds (2026-07-08-{seconds:07d})",
-                       "status": 429, "details": {"limit": limit, "remaining": 0, "used": used}})
+    return _json(429, templates.openreview_rate_limit(
+        f"Too many requests: You have made {used} requests, surpassing the limit of {limit} requests. "
+        f"Please try again in {seconds} seconds (2026-07-08-{seconds:07d})", limit, used))
 
 
 def _failure(service: str, f: Failure) -> Reply:
     headers = {"Retry-After": f.retry_after} if f.retry_after is not None else {}
     if f.mode == "429":
         if service == "openreview":
-            return _json(429, {"name": "RateLimitError", "message": "Too many requests: You have made 37 requests, "
-                               "surpassing the limit of 36 requests. Please try again in 1 second (2026-08-31-4689127)",
-                               "status": 429, "details": {"limit": 36, "remaining": 0, "used": 37}}, headers)
+            return _json(429, templates.openreview_rate_limit(
+                "Too many requests: You have made 37 requests, surpassing the limit of 36 requests. "
+                "Please try again in 1 second (2026-08-31-4689127)", 36, 37), headers)
         if service == "dblp":
             return Reply(429, b"", "text/html", headers)  # dblp: empty body
         return Reply(429, "Too Many Requests", "text/plain", headers)
     if f.mode == "403":
         if service == "openreview":
-            return _json(403, {"name": "ChallengeRequiredError", "message": "Challenge verification required "
-                               "(2026-08-15-5452855)", "status": 403, "details": {}})
+            return _json(403, templates.openreview_challenge())
         return Reply(403, "<html><body>Forbidden</body></html>", "text/html")
     return Reply(500, "Internal Server Error", "text/plain")
 
@@ -253,21 +260,21 @@ def _failure(service: str, f: Failure) -> Reply:
 def _openreview(world: World, method: str, path: str, params: dict[str, str], body: bytes,
                 **_: Any) -> Reply:
     if method == "POST" and path == "/login":
-        return _json(200, {"token": "fake-token", "user": {"profile": {"id": "~Test_User1"}}})
+        return _json(200, templates.openreview_login("fake-token", "~Test_User1"))
     if method == "POST" and path == "/notes/search":
         try:
             ids = json.loads(body or b"{}").get("ids") or []
         except ValueError:
             return _json(400, {"name": "BadRequestError", "message": "body must be JSON", "status": 400})
         notes = [n for n in (world.note(i) for i in ids) if n]
-        return _json(200, {"notes": notes, "count": len(notes)})
+        return _json(200, templates.openreview_notes(notes, len(notes)))
     if method == "GET" and path == "/notes":
         notes = world.notes
         if "id" in params:
             found = world.note(params["id"])
             if found is None:
-                return _json(404, {"name": "NotFoundError", "message": f"The Note {params['id']} was not found",
-                                   "status": 404, "details": {"path": "id", "value": params["id"]}})
+                return _json(404, templates.openreview_not_found(f"The Note {params['id']} was not found",
+                                                                 "id", params["id"]))
             notes = [found]
         for key, value in params.items():
             if key == "forum":
@@ -299,13 +306,13 @@ def _openreview(world: World, method: str, path: str, params: dict[str, str], bo
                 scored.append((in_title + anywhere, note))
         scored.sort(key=lambda t: -t[0])
         return _page([n for _, n in scored], params)
-    return _json(404, {"name": "NotFoundError", "message": f"no route {method} {path}", "status": 404})
+    return _json(404, templates.openreview_not_found(f"no route {method} {path}"))
 
 
 def _page(notes: list[dict[str, Any]], params: dict[str, str]) -> Reply:
     offset = int(params.get("offset") or 0)
     limit = int(params.get("limit") or 1000)
-    return _json(200, {"notes": notes[offset:offset + limit], "count": len(notes)})
+    return _json(200, templates.openreview_notes(notes[offset:offset + limit], len(notes)))
 
 
 # ------------------------------------------------------------------------------ Crossref
@@ -322,20 +329,17 @@ def _crossref(world: World, method: str, path: str, params: dict[str, str], body
     if path.startswith("/works/"):
         doi = unquote(path[len("/works/"):])
         if any(k.startswith("query") for k in params):
-            return _json(400, {"status": "failed", "message-type": "validation-failure", "message": [
-                {"type": "parameter-not-allowed", "value": "query.*",
-                 "message": "This route does not support field query parameters"}]}, _CROSSREF_HEADERS)
+            return _json(400, templates.crossref_invalid("query.*", "This route does not support field query "
+                                                                      "parameters"), _CROSSREF_HEADERS)
         item = world.crossref_item(doi)
         if item is None:
             return Reply(404, "Resource not found.", "text/plain", _CROSSREF_HEADERS)
-        return _json(200, {"status": "ok", "message-type": "work", "message-version": "1.0.0",
-                           "message": dict(item, score=1)}, _CROSSREF_HEADERS)
+        return _json(200, templates.crossref_work(dict(item, score=1)), _CROSSREF_HEADERS)
     if path == "/works":
         bad = [k for k in params if k.startswith("query") and k not in _QUERY_FIELDS]
         if bad:
-            return _json(400, {"status": "failed", "message-type": "validation-failure", "message": [
-                {"type": "parameter-not-allowed", "value": bad[0], "message": f"{bad[0]} is not a valid parameter"}]},
-                _CROSSREF_HEADERS)
+            return _json(400, templates.crossref_invalid(bad[0], f"{bad[0]} is not a valid parameter"),
+                         _CROSSREF_HEADERS)
         query = " ".join(v for k, v in params.items() if k in _QUERY_FIELDS)
         wanted = set(words(query))
         scored = []
@@ -354,9 +358,7 @@ def _crossref(world: World, method: str, path: str, params: dict[str, str], body
             if select:
                 out = {k: v for k, v in out.items() if k in select}
             items.append(out)
-        return _json(200, {"status": "ok", "message-type": "work-list", "message-version": "1.0.0", "message": {
-            "facets": {}, "total-results": len(scored), "items": items, "items-per-page": rows,
-            "query": {"start-index": offset, "search-terms": query}}}, _CROSSREF_HEADERS)
+        return _json(200, templates.crossref_list(items, len(scored), rows, offset, query), _CROSSREF_HEADERS)
     return Reply(404, "Resource not found.", "text/plain", _CROSSREF_HEADERS)
 
 
@@ -384,17 +386,7 @@ def _dblp(world: World, method: str, path: str, params: dict[str, str], body: by
                 hits.append(hit)
         first, h = int(params.get("f") or 0), int(params.get("h") or 30)
         page = hits[first:first + h]
-        result: dict[str, Any] = {
-            "query": params.get("q", ""), "status": {"@code": "200", "text": "OK"},
-            "time": {"@unit": "msecs", "text": "1.23"},
-            "completions": {"@total": "0", "@computed": "0", "@sent": "0"},
-            "hits": {"@total": str(len(hits)), "@computed": str(len(hits)), "@sent": str(len(page)),
-                     "@first": str(first)},
-        }
-        if page:
-            result["hits"]["hit"] = [{"@score": "5", "@id": str(1000 + i), "info": info, "url": f"URL#{1000 + i}"}
-                                     for i, info in enumerate(page)]
-        return _json(200, {"result": result})
+        return _json(200, templates.dblp_search(params.get("q", ""), page, len(hits), first))
     return Reply(404, "<html><body>Error 404</body></html>", "text/html")
 
 
@@ -468,10 +460,9 @@ def _page_of(world: World, base: str, page: int, size: int | None) -> tuple[byte
     with _lists_lock:
         if key not in _pages:
             chunk = events[(page - 1) * size: page * size]
-            payload = {"count": len(events),
-                       "next": f"{base}?page={page + 1}" if page * size < len(events) else None,
-                       "previous": f"{base}?page={page - 1}" if page > 1 else None,
-                       "results": chunk}
+            payload = templates.conference_page(
+                chunk, len(events), f"{base}?page={page + 1}" if page * size < len(events) else None,
+                f"{base}?page={page - 1}" if page > 1 else None)
             body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
             _pages[key] = (body, '"' + hashlib.sha1(body).hexdigest()[:20] + '"')
         return _pages[key]

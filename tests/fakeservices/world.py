@@ -15,7 +15,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from . import templates
+from .templates import arxiv_feed as _recorded_feed
 
 DATA = Path(__file__).parent / "data"
 ICML = "ICML.cc/2026/Conference"
@@ -77,7 +80,7 @@ class World:
     def meant_paper(self, mentions: list[Any]) -> dict[str, Any] | None:
         """The world paper some mentions describe: by a conference page URL, by a title
         (any of its titles, or the notes' own spelling ``notes_title``) or by its abstract."""
-        from citekit.text import normalize_title
+        from citekit.core.text import normalize_title
 
         for m in mentions:
             for url in m.urls:
@@ -96,7 +99,7 @@ class World:
 
     def is_record_of(self, candidate: Any, paper: dict[str, Any]) -> bool:
         """True when ``candidate`` (a resolved record) is a version of ``paper``."""
-        from citekit.text import normalize_title
+        from citekit.core.text import normalize_title
 
         ids = candidate.ids
         forums = {x.get("id") for x in (paper.get("openreview"), paper.get("iclr"), paper.get("workshop")) if x}
@@ -146,7 +149,7 @@ def _notes_for(paper: dict[str, Any]) -> list[dict[str, Any]]:
         if "arxiv" in paper:  # workshops often ask for the preprint's link
             note["content"]["arxiv"] = {"value": f"https://arxiv.org/abs/{paper['arxiv']['id']}"}
         out.append(note)
-    return out
+    return [templates.openreview_note(n) for n in out]
 
 
 def _note(note_id: str, number: int, title: str, authors: list[str] | None, abstract: str, domain: str, *,
@@ -218,13 +221,13 @@ def _dblp_corr(paper: dict[str, Any]) -> dict[str, Any]:
     if not title.endswith(("?", "!")):
         title += "."
     key = f"journals/corr/abs-{aid.replace('.', '-')}"
-    return {
+    return templates.dblp_info({
         "authors": {"author": names[0] if len(names) == 1 else names},
         "title": title, "venue": "CoRR", "volume": f"abs/{aid}", "year": year,
         "type": "Informal and Other Publications", "access": "open", "key": key,
         "doi": f"10.48550/ARXIV.{aid}", "ee": f"https://doi.org/10.48550/arXiv.{aid}",
         "url": f"https://dblp.org/rec/{key}",
-    }
+    })
 
 
 def dblp_bibtex(hit: dict[str, Any]) -> str:
@@ -281,20 +284,9 @@ def arxiv_entry(paper: dict[str, Any], version: int | None = None) -> str:
 
 
 def arxiv_feed(query_echo: str, entries: list[str], total: int, start: int, per_page: int) -> str:
+    """The recorded feed (``tests/fixtures/api/arxiv/empty.xml``) with this query and ``entries``."""
     now = dt.datetime(2026, 7, 10, 12, 0, 0).strftime("%Y-%m-%dT%H:%M:%SZ")
-    head = [
-        "<?xml version='1.0' encoding='UTF-8'?>",
-        '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom" '
-        'xmlns="http://www.w3.org/2005/Atom">',
-        "  <id>https://arxiv.org/api/fake</id>",
-        f"  <title>arXiv Query: {escape(query_echo)}</title>",
-        f"  <updated>{now}</updated>",
-        f'  <link href={quoteattr("https://arxiv.org/api/query?" + query_echo)} type="application/atom+xml"/>',
-        f"  <opensearch:itemsPerPage>{per_page}</opensearch:itemsPerPage>",
-        f"  <opensearch:totalResults>{total}</opensearch:totalResults>",
-        f"  <opensearch:startIndex>{start}</opensearch:startIndex>",
-    ]
-    return "\n".join(head + entries + ["</feed>"]) + "\n"
+    return _recorded_feed(query_echo, entries, total, start, per_page, now)
 
 
 def arxiv_error(bad_id: str) -> str:
@@ -393,7 +385,7 @@ def _event(event_id: int, kind: str, title: str, authors: list[str], decision: s
     }
     if abstract is not None:
         event["abstract"] = abstract
-    return event
+    return templates.conference_event(event)
 
 
 def conference_events(world: World, *, size: int = LIST_SIZE) -> tuple[list[dict[str, Any]], dict[str, str]]:

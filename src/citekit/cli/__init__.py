@@ -1,9 +1,9 @@
-"""Command-line interface: thin wrappers over :mod:`citekit.api` and the stage modules.
+"""Command-line interface: each command parses options, makes one :mod:`citekit.api` call and prints.
 
 Each module beside this one registers its commands on :data:`main`; :data:`app.COMMANDS`
 names the module of every command, which is imported only when that command runs.
 """
 
-from .app import main
+from citekit.cli.app import main
 
 __all__ = ["main"]

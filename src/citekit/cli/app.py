@@ -16,7 +16,6 @@ when one of them runs (or its help is asked for), so ``citekit --version`` and
 
 from __future__ import annotations
 
-import errno
 import importlib
 import sys
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .. import __version__
+from citekit import __version__
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,7 +75,7 @@ class LazyGroup(click.Group):
         Every write is one transaction, so an interrupted command left refs/ either as it was
         or fully written; the message says how to see which.
         """
-        from ..library.collector import one_command
+        from citekit.api.project import one_command
 
         try:
             with one_command():
@@ -114,7 +113,7 @@ class LazyGroup(click.Group):
 
 def write_examples(formatter: click.HelpFormatter, name: str) -> None:
     """End a help text with the command's runnable examples (:mod:`citekit.cli.examples`)."""
-    from .examples import EXAMPLES
+    from citekit.cli.examples import EXAMPLES
 
     lines = EXAMPLES.get(name, ())
     if lines:
@@ -143,7 +142,7 @@ class CitekitCommand(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command with the libraries' log records collected, and printed once at
         the end as warnings (:mod:`citekit.cli.logs`), whatever way the command ends."""
-        from .logs import LogRoute
+        from citekit.cli.logs import LogRoute
 
         route = LogRoute()
         route.start()
@@ -211,86 +210,19 @@ main.command_class = CitekitCommand
 
 # ---- faults as messages ------------------------------------------------------------------
 
-_OS_ADVICE = {
-    errno.ENOSPC: "the disk is full. Free some space (df -h shows where), then run the command again.",
-    errno.EDQUOT: "the disk quota is used up. Free some space, then run the command again.",
-    errno.EROFS: "this is on a read-only file system. Run citekit on a copy that can be written, "
-                 "or point paths.refs in citekit.yaml (or -o) at a writable folder.",
-    errno.EACCES: "permission denied. Check who owns it and its permissions (ls -l), "
-                  "or run citekit as the user who owns the project.",
-    errno.EPERM: "operation not permitted. Check its permissions and attributes (ls -l, lsattr).",
-    errno.ENOENT: "no such file or folder. Check the path (citekit -C DIR runs in another project).",
-    errno.ENOTDIR: "a path that should be a folder is a file. Check the path and paths: in citekit.yaml.",
-    errno.EISDIR: "a folder is where a file should be. Check the path.",
-}
-
-
 def explain(exc: BaseException) -> tuple[int | None, str]:
-    """The exit code and one-line message for an error users can fix (code None: a bug).
+    """The exit code and one-line message for an error users can fix (code None: a bug);
+    each error carries its own exit code (:func:`citekit.api.errors.explain`)."""
+    from citekit.api.errors import explain as explain_error
 
-    :class:`citekit.api.CitekitError` carries its own exit code; a bad configuration,
-    a damaged library, a bad key map, key formula or tag rule, and an operating-system
-    fault (disk full, read-only, permissions) are exit code 2.
-    """
-    modules = sys.modules
-    api = modules.get("citekit.api")
-    if api is not None and isinstance(exc, api.CitekitError):
-        return exc.exit_code, str(exc)
-    os_error = getattr(exc, "os_error", None)  # a library write the system refused (library.errors.WriteFailed)
-    if isinstance(os_error, OSError):
-        return 2, os_message(os_error) + (" The next citekit command finishes the interrupted switch."
-                                          if getattr(exc, "committed", False) else " Nothing was changed.")
-    for module, name in (("citekit.config", "ConfigError"), ("citekit.library.store", "LibraryError"),
-                         ("citekit.library.rekey", "KeyMapError"), ("citekit.library.keys", "KeyFormulaError"),
-                         ("citekit.library.tags", "TagRuleError")):
-        cls = getattr(modules.get(module), name, None)
-        if cls is not None and isinstance(exc, cls):
-            return 2, str(exc)
-    if isinstance(exc, OSError):
-        return 2, os_message(exc)
-    sqlite3 = modules.get("sqlite3")
-    if sqlite3 is not None and isinstance(exc, sqlite3.OperationalError):
-        return _sqlite_fault(str(exc))
-    return None, str(exc)
-
-
-def _sqlite_fault(text: str) -> tuple[int | None, str]:
-    """The lookup cache is SQLite: its disk faults arrive as OperationalError, not OSError."""
-    lowered = text.lower()
-    if "disk is full" in lowered or "disk i/o" in lowered:
-        what = "the disk is full (or failing). Free some space, then run the command again"
-    elif "readonly" in lowered or "read-only" in lowered:
-        what = "it is read-only. Make the folder writable"
-    elif "unable to open" in lowered or "locked" in lowered:
-        what = f"it cannot be opened ({text}). Check the folder's permissions"
-    else:
-        return None, text
-    return 2, (f"the lookup cache could not be written: {what}, or point CITEKIT_CACHE_DIR "
-               "(or sources.cache_dir in citekit.yaml) at a writable folder.")
+    return explain_error(exc)
 
 
 def os_message(exc: OSError) -> str:
-    """``path: what happened. What to do.`` for an operating-system error.
+    """``path: what happened. What to do.`` for an operating-system error."""
+    from citekit.api.errors import os_message as message
 
-    A write fails on its hidden temporary file (``.library.bib.x1y2.tmp``) beside the real
-    one; the user knows the folder, not that name, so the folder is named instead.
-    """
-    names = [_shown_path(p) for p in (exc.filename, exc.filename2) if p is not None]
-    where = " -> ".join(names)
-    advice = _OS_ADVICE.get(exc.errno or 0)
-    if advice is None:
-        advice = f"{exc.strerror or exc}. Check the disk and the path, then run the command again."
-    return f"{where}: {advice}" if where else advice[0].upper() + advice[1:]
-
-
-def _shown_path(path: Any) -> str:
-    import os
-
-    text = os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
-    name = os.path.basename(text)
-    if name.startswith(".") and name.endswith(".tmp"):
-        return (os.path.dirname(text) or ".") + os.sep
-    return text
+    return message(exc)
 
 
 def friendly_errors(fn: F) -> F:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .app import main, note, print_json, project_dir
+from citekit.cli.app import main, note, print_json, project_dir
 
 
 @main.command()
@@ -22,16 +22,16 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bo
     With --explain, every line or block is listed with what became of it. Exit code 1 when
     a file or line could not be read, or no mention was found.
     """
-    from .. import api
+    from citekit import api
 
     if explain:
         explanations = api.explain(list(paths) or None, start=project_dir(ctx))
         if as_json:
             print_json([e.to_json() for e in explanations])
             return 0
-        from ..notes.explain import render
+        from citekit.api.notes import render_explanations
 
-        for line in render(explanations):
+        for line in render_explanations(explanations):
             click.echo(line)
         return 0
     result = api.extract(list(paths) or None, start=project_dir(ctx))
@@ -58,9 +58,9 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bo
     for p in result.problems:
         click.echo(f"warning: {p}", err=True)
     if not quiet:
-        from ..notes import group_mentions
+        from citekit.api.notes import count_works
 
-        click.echo(f"{len(result.mentions)} mentions, {len(group_mentions(result.mentions))} works", err=True)
+        click.echo(f"{len(result.mentions)} mentions, {count_works(result.mentions)} works", err=True)
     return findings
 
 
@@ -96,7 +96,7 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     without redoing it. Exit code 1 when a notes file or library entry could not be read
     (the warnings say which).
     """
-    from .. import api
+    from citekit import api
 
     progress = sys.stderr.isatty() and not quiet and not as_json
     _warn_if_config_overrides(ctx, ascii_mode)
@@ -122,7 +122,7 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
         why = "no title or authors in the notes; an online sync looks for them" if report.offline else \
             "no title or authors in the notes, and no source found them"
         click.echo(f"  pending     {len(report.pending):4d}  ({why})")
-        from ..pending import describe
+        from citekit.api.pending_works import describe
 
         for item in report.pending[:10]:
             click.echo(f"    {describe(item)}")
@@ -141,19 +141,12 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
 
 
 def _warn_if_config_overrides(ctx: click.Context, ascii_mode: bool | None) -> None:
-    """``--ascii``/``--utf8`` is remembered in the library, but citekit.yaml's ``bibtex.ascii`` wins
-    on later syncs: say so when they disagree, so the choice is not silently undone."""
-    if ascii_mode is None:
-        return
-    from ..config import display_path, load_config
+    """``--ascii``/``--utf8`` is remembered, but citekit.yaml's ``bibtex.ascii`` wins later: say so."""
+    from citekit.api.project import configured_ascii_conflict
 
-    cfg = load_config(project_dir(ctx))
-    configured = (cfg.data.get("bibtex") or {}).get("ascii")
-    if configured is not None and bool(configured) != ascii_mode and cfg.path is not None:
-        click.echo(f"warning: {display_path(cfg.path)} sets bibtex.ascii: {str(configured).lower()}, so the next "
-                   f"sync goes back to {'LaTeX escapes' if configured else 'UTF-8'}; set "
-                   f"bibtex.ascii: {str(ascii_mode).lower()} there (or delete the line) to keep "
-                   f"{'--ascii' if ascii_mode else '--utf8'}", err=True)
+    warning = configured_ascii_conflict(project_dir(ctx), ascii_mode)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
 
 
 @main.command(name="list")
@@ -172,12 +165,12 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
 
     Exit code 1 when --tag or --status selects nothing.
     """
-    from .. import api
+    from citekit import api
 
     if status == "pending":
         return _list_pending(ctx, as_json, quiet)
     if as_json:
-        from .export import echo_utf8
+        from citekit.cli.export import echo_utf8
 
         data = api.list_json_bytes(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
         echo_utf8(data)
@@ -198,7 +191,7 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
 def _list_pending(ctx: click.Context, as_json: bool, quiet: bool) -> int:
     """Works the notes mention that no entry holds yet: abstract-only, identifier-only, or a
     title without authors. An online sync looks them up. Nothing pending: nothing to act on."""
-    from .. import api
+    from citekit import api
 
     items = api.pending(project_dir(ctx))
     if as_json:
@@ -218,7 +211,7 @@ def _list_pending(ctx: click.Context, as_json: bool, quiet: bool) -> int:
 @click.pass_context
 def show(ctx: click.Context, key: str, as_json: bool, quiet: bool) -> None:
     """Show one entry (by key or by an old key that is now an alias)."""
-    from .. import api
+    from citekit import api
 
     entry, text = (api.show(key, project_dir(ctx)), "") if as_json else api.show_bibtex(key, project_dir(ctx))
     if as_json:
@@ -256,23 +249,17 @@ def init(ctx: click.Context, folder: str, mailto: str | None, as_json: bool, qui
     FOLDER is relative to -C DIR when given. An existing citekit.yaml is never replaced
     (exit code 2).
     """
-    import json
-    from importlib.resources import files
     from pathlib import Path
+
+    from citekit.api.project import ConfigExists, init_project
 
     base = project_dir(ctx)
     root = Path(base) / folder if base else Path(folder)
-    config = root / "citekit.yaml"
-    if config.exists():
-        raise click.UsageError(f"{config} exists already; edit it instead (README: Configuration).")
-    template = files("citekit").joinpath("data/citekit.template.yaml").read_text(encoding="utf-8")
-    if mailto:
-        template = template.replace("mailto: null", f"mailto: {json.dumps(mailto)}")
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "notes").mkdir(exist_ok=True)
-    (root / "refs").mkdir(exist_ok=True)
-    with open(config, "x", encoding="utf-8") as handle:  # "x": never replace one written meanwhile
-        handle.write(template)
+    try:
+        project = init_project(root, mailto=mailto)
+    except ConfigExists as exc:
+        raise click.UsageError(str(exc)) from None
+    config = project.config.path
     if as_json:
         print_json({"config": str(config), "notes": str(root / "notes"), "refs": str(root / "refs")})
     elif not quiet:

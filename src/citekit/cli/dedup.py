@@ -1,45 +1,24 @@
-"""Commands: ``import``, ``dedup``, ``rekey`` — one entry per work, and keys that never break."""
+"""Commands: ``import``, ``dedup``, ``rekey`` — one entry per work, and keys that never break.
+
+The work (the lock, the transaction, the key maps) is :mod:`citekit.api.dedup`'s; these
+commands parse options, make one call and print its outcome.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
-from ..config import Config, load_config
-from ..library.bibfile import read_bib_file
-from ..library.dedup import Analysis, Cluster, analyse
-from ..library.importer import ImportReport, import_files
-from ..library.keys import make_key
-from ..library.merge import merge_entries
-from ..library.rekey import (KeyMapError, compose_key_maps, extend_key_map, format_changes, read_key_map, rekey_file,
-                             write_key_map)
-from ..library.journal import Transaction
-from ..library.lock import writing
-from ..library.store import Library, LibraryError
-from .app import friendly_errors, main, note, print_json, wants_json
+from citekit.cli.app import friendly_errors, main, note, print_json, wants_json
 
-
-def _config(ctx: click.Context) -> Config:
-    return load_config((ctx.obj or {}).get("project_dir"))
-
-
-def _show(path: Path, cfg: Config) -> str:
-    try:
-        return str(path.resolve().relative_to(cfg.root))
-    except ValueError:
-        return str(path)
+if TYPE_CHECKING:
+    from citekit.api.dedup import Analysis, ImportReport
 
 
 # ---- import ------------------------------------------------------------------------------
-
-def _precedence(cfg: Config) -> list[str] | None:
-    """``resolve: precedence:`` from citekit.yaml: which version to cite, for merges too."""
-    value = (cfg.data.get("resolve") or {}).get("precedence")
-    return list(value) if value else None
-
 
 @main.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -64,21 +43,13 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     Exit status 1 when something needs a look (skipped entries, unmerged candidates,
     problems in the files).
     """
-    cfg = _config(ctx)
-    with writing(cfg.refs_dir, "import " + " ".join(f.name for f in files), write=not dry_run):
-        lib = Library.load(cfg.refs_dir)
-        report = import_files(lib, files, strings=strings, merge=merge, precedence=_precedence(cfg))
-        target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
-        if not dry_run:
-            txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing
-            save_library(lib, txn)
-            if report.key_map:
-                keymap = cfg.refs_dir / "keymap.yaml"
-                write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
-            if target is not None:
-                # earlier imports' renames stay: `rekey` may still need them for older papers
-                write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
-            txn.commit()
+    from citekit.api.dedup import import_bib
+
+    project, outcome = import_bib(list(files), strings=strings, merge=merge, dry_run=dry_run, map_path=map_path,
+                                  start=(ctx.obj or {}).get("project_dir"))
+    report, target = outcome.report, outcome.key_map
+    for moved in outcome.moved:  # comments above a merged entry: kept, elsewhere, and said so
+        note(moved)
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
     if as_json:
@@ -88,8 +59,8 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     else:
         _print_import(report, dry_run)
     if target is not None and not dry_run and not as_json:
-        note(f"key map written to {_show(target, cfg)}; to update the paper's citations run:\n"
-             f"  citekit rekey PAPER.tex --map {_show(target, cfg)}", err=False)
+        note(f"key map written to {project.shown(target)}; to update the paper's citations run:\n"
+             f"  citekit rekey PAPER.tex --map {project.shown(target)}", err=False)
     return 1 if report.findings else 0
 
 
@@ -127,20 +98,6 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
     note(summary, err=False)
 
 
-def save_library(lib: Library, txn: Transaction | None = None) -> None:
-    """Save, turning a value the .bib writer refuses into an error that says what to fix.
-
-    Rendering happens before anything is written, so on such an error both files are
-    still as they were.
-    """
-    try:
-        lib.save(txn)
-    except ValueError as exc:
-        raise LibraryError(f"{exc} Nothing was written.") from exc
-    for moved in lib.kept_moves:  # comments above a merged entry: kept, elsewhere, and said so
-        note(moved)
-
-
 # ---- dedup -------------------------------------------------------------------------------
 
 @main.command()
@@ -166,76 +123,31 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, wi
     Exit status 1 when clusters are listed and not applied.
 
     """
-    cfg = _config(ctx)
-    precedence = _precedence(cfg)
-    skipped = False  # entries of FILE that could not be read are findings too
-    if file is not None:
-        if apply_:
-            raise click.UsageError(f"--apply changes the library only; run `citekit import {file} --merge` to bring the "
-                                   "file in with its duplicates merged, or drop --apply to see the clusters.")
-        parsed = read_bib_file(file)
-        for problem in parsed.problems:
+    from citekit.api.dedup import ApplyToFile, find_duplicates
+
+    def problems(found: list) -> None:
+        for problem in found:
             click.echo(f"warning: {problem}", err=True)
-        entries = parsed.entries
-        lib = None
-        skipped = bool(parsed.problems)
-    with writing(cfg.refs_dir, "dedup --apply", write=apply_ and file is None):
-        if file is None:
-            lib = Library.load(cfg.refs_dir)
-            entries = list(lib.entries.values())
-        found = analyse(entries, precedence=precedence)
+
+    def report(found: Analysis) -> None:
         if as_json:
             click.echo(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
         else:
             _print_analysis(found, apply_)
-        to_merge = found.clusters + (found.versions if with_versions else [])
-        if apply_ and lib is not None and to_merge:
-            key_map = apply_clusters(lib, _disjoint(to_merge), precedence)
-            txn = Transaction(cfg.refs_dir)  # merged library and key map: all or nothing
-            save_library(lib, txn)
-            target = map_path or cfg.refs_dir / "keymap.yaml"
-            write_key_map(target, compose_key_maps(read_key_map(target), key_map), txn)
-            txn.commit()
-            note(f"merged {len(to_merge)} clusters; key map: {_show(target, cfg)} "
-                 f"(rewrite a paper with `citekit rekey PAPER.tex --map {_show(target, cfg)}`)")
-            return 1 if skipped else 0
-    return 1 if found.clusters or found.stale_ids or skipped else 0
 
-
-def _disjoint(clusters: list[Cluster]) -> list[Cluster]:
-    """Same-work clusters and version groups joined where they share an entry."""
-    out: list[Cluster] = []
-    owner: dict[int, Cluster] = {}
-    for c in clusters:
-        hit = next((owner[i] for i in c.indices if i in owner), None)
-        if hit is None:
-            c = Cluster(list(c.keys), c.kept, c.reason, list(c.indices), c.kind)
-            out.append(c)
-            hit = c
-        else:
-            for k, i in zip(c.keys, c.indices):
-                if i not in hit.indices:
-                    hit.indices.append(i)
-                    hit.keys.append(k)
-            hit.reason += "; " + c.reason
-        for i in c.indices:
-            owner[i] = hit
-    return out
-
-
-def apply_clusters(lib: Library, clusters: list[Cluster], precedence: list[str] | None = None) -> dict[str, str]:
-    """Merge every cluster into its surviving entry; returns old key -> surviving key."""
-    key_map: dict[str, str] = {}
-    order = list(lib.entries.values())
-    for cluster in clusters:
-        group = [order[i] for i in cluster.indices]
-        result = merge_entries(group, key=cluster.kept, reason=cluster.reason, precedence=precedence)
-        for old in result.absorbed:
-            lib.remove(old)
-        lib.entries[cluster.kept] = result.entry
-        lib.issued_keys.update(result.entry.aliases)
-        key_map.update(result.key_map())
-    return key_map
+    try:
+        project, outcome = find_duplicates(file, apply=apply_, versions=with_versions, map_path=map_path,
+                                           start=(ctx.obj or {}).get("project_dir"), on_problems=problems,
+                                           on_found=report)
+    except ApplyToFile as exc:
+        raise click.UsageError(str(exc)) from None
+    for moved in outcome.moved:
+        note(moved)
+    if outcome.merged:
+        shown = project.shown(outcome.key_map)
+        note(f"merged {outcome.merged} clusters; key map: {shown} "
+             f"(rewrite a paper with `citekit rekey PAPER.tex --map {shown}`)")
+    return outcome.exit_code
 
 
 def _print_analysis(found: Analysis, applied: bool) -> None:
@@ -272,57 +184,38 @@ def rekey(ctx: click.Context, tex_files: tuple[Path, ...], map_path: Path | None
     Without files, --dry-run previews what the key formula would give for each entry;
     keys themselves never change.
     """
-    cfg = _config(ctx)
-    if not tex_files:
-        if not dry_run:
-            raise click.UsageError("keys are stable and are never regenerated. Pass .tex files to rewrite their "
-                                   "citations, or --dry-run alone to preview the key formula.")
-        _preview_keys(cfg)
+    from citekit.api.dedup import NothingToRekey, change_lines, preview_keys, rekey as rewrite
+
+    start = (ctx.obj or {}).get("project_dir")
+    if not tex_files and dry_run:
+        _print_preview(preview_keys(start))
         return
-    if map_path is not None:
-        if not map_path.exists():
-            raise KeyMapError(f"{map_path}: no such key map; check the path (citekit dedup --apply writes refs/keymap.yaml)")
-        key_map = read_key_map(map_path)
-    else:
-        lib = Library.load(cfg.refs_dir)
-        key_map = compose_key_maps(lib.alias_map(), read_key_map(cfg.refs_dir / "keymap.yaml"))
-    if not key_map:
+    try:
+        outcome = rewrite(list(tex_files), map_path=map_path, dry_run=dry_run, start=start)
+    except NothingToRekey as exc:
+        raise click.UsageError(str(exc)) from None
+    if outcome.empty_map:
         note("the key map is empty: nothing to rewrite")
         if wants_json(ctx):
             print_json({"dry_run": dry_run, "files": {}, "total": 0})
         return
-    total = 0
-    changes: dict[str, list[dict[str, Any]]] = {}
-    with writing(cfg.refs_dir, "rekey " + " ".join(t.name for t in tex_files), write=not dry_run):
-        txn = Transaction(cfg.refs_dir)  # every file rewritten, or none
-        for tex in tex_files:
-            result = rekey_file(tex, key_map, dry_run=dry_run, txn=txn)
-            changes[str(tex)] = [{"line": c.line, "old": c.old, "new": c.new} for c in result.changes]
-            if not wants_json(ctx):
-                for line in format_changes(str(tex), result):
-                    click.echo(line)
-            total += len(result.changes)
-        txn.commit()
     if wants_json(ctx):
-        print_json({"dry_run": dry_run, "files": changes, "total": total})
+        print_json(outcome.to_json())
+    else:
+        for name, result in outcome.files.items():
+            for line in change_lines(name, result):
+                click.echo(line)
     verb = "would rewrite" if dry_run else "rewrote"
-    note(f"{verb} {total} citation keys in {len(tex_files)} files")
+    note(f"{verb} {outcome.total} citation keys in {len(tex_files)} files")
 
 
-def _preview_keys(cfg: Config) -> None:
-    lib = Library.load(cfg.refs_dir)
-    taken: set[str] = set()
-    differ = 0
-    preview: dict[str, str] = {}
-    for entry in lib.sorted_entries():
-        formula_key = make_key(entry, taken, cfg.key_formula)
-        taken.add(formula_key)
-        mark = "  " if formula_key == entry.key else "* "
-        differ += formula_key != entry.key
-        preview[entry.key] = formula_key
-        if not wants_json():
-            click.echo(f"{mark}{entry.key} -> {formula_key}")
+def _print_preview(preview: object) -> None:
+    keys = preview.keys  # type: ignore[attr-defined]
     if wants_json():
-        print_json({"formula": cfg.key_formula, "keys": preview})
-    note(f"{differ} of {len(lib.entries)} keys differ from the formula '{cfg.key_formula}'; "
+        print_json({"formula": preview.formula, "keys": keys})  # type: ignore[attr-defined]
+    else:
+        for key, formula_key in keys.items():
+            mark = "  " if formula_key == key else "* "
+            click.echo(f"{mark}{key} -> {formula_key}")
+    note(f"{preview.differ} of {len(keys)} keys differ from the formula '{preview.formula}'; "  # type: ignore[attr-defined]
          "existing keys are kept (this is only a preview)")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..config import load_config
-from .app import friendly_errors, main, note, print_json, project_dir
+from citekit.cli.app import friendly_errors, main, note, print_json, project_dir
 
 
 @main.command()
@@ -23,15 +22,14 @@ def doctor(ctx: click.Context, fix: bool, rebuild_sidecar: bool, as_json: bool, 
     Checks that both files come from one write, the sidecar matches, keys are unique, old
     keys resolve, and the cache and lock are healthy. Exit 1 when a problem is found.
     """
-    from ..library import doctor as checks
+    from citekit.api import doctor as checks
 
-    cfg = load_config(project_dir(ctx))
     if rebuild_sidecar:
-        lib = checks.rebuild_sidecar(cfg.refs_dir)
+        name, count = checks.rebuild_sidecar(project_dir(ctx))
         if not as_json:
-            note(f"rebuilt {cfg.library_yaml.name} from library.bib: {len(lib.entries)} entries, every key kept; "
-                       "status 'unknown' until the next online sync")
-    report = checks.diagnose(cfg.refs_dir, fix=fix)
+            note(f"rebuilt {name} from library.bib: {count} entries, every key kept; "
+                 "status 'unknown' until the next online sync")
+    report = checks.diagnose(project_dir(ctx), fix=fix)
     if as_json:
         print_json(report.to_json())
     else:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 
-from .app import main, project_dir
+from citekit.cli.app import main, project_dir
 
 
 @main.command()
@@ -30,30 +29,12 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
     and with --bib, entries of the paper's .bib that nothing cites or that lag behind
     the library.
     """
-    from ..config import load_config
-    from ..library.check import check_paper
-    from ..library.store import Library
-    from ..output.cited import citations_from_aux, citations_from_tex
+    from citekit import api
 
-    cited = citations_from_tex(tex)
-    if aux is not None:
-        cited.update(citations_from_aux(aux))
-    cfg = load_config(project_dir(ctx))
-    library = Library.load(cfg.refs_dir)
-    bib_entries = None
-    if bib is not None:
-        from ..library.bibfile import read_bib_file
-
-        parsed = read_bib_file(bib)
-        for problem in parsed.problems:
-            click.echo(f"citekit: warning: {problem}", err=True)
-        bib_entries = parsed.entries
-    from ..library.check import twin_facts
-    from ..output.cited import EntryIndex
-
-    report = check_paper(str(tex), cited, EntryIndex.of_library(library), bib_entries, str(bib) if bib else None,
-                         facts=lambda: library.memo_table("twin-facts:1", twin_facts), remember=library.remembered)
-    library.keep_memos()
+    outcome = api.check(tex, aux=aux, bib=bib, start=project_dir(ctx))
+    for problem in outcome.bib_problems:
+        click.echo(f"citekit: warning: {problem}", err=True)
+    report = outcome.report
     code = report.exit_code(strict)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
@@ -76,21 +57,6 @@ def makefile(ctx: click.Context, paper: str, bib: str, tags: tuple[str, ...], fm
     make check-refs. The project folder and library paths are filled in relative to
     the current folder.
     """
-    from ..config import load_config
-    from ..output.makefile import makefile_snippet
+    from citekit import api
 
-    cfg = load_config(project_dir(ctx))
-    project = _relative(cfg.root)
-    try:
-        refs = cfg.refs_dir.resolve().relative_to(cfg.root.resolve()).as_posix()
-        library = (f"$(CITEKIT_PROJECT)/{refs}/library.bib", f"$(CITEKIT_PROJECT)/{refs}/library.yaml")
-    except ValueError:  # refs outside the project: name it as it is
-        library = (_relative(cfg.library_bib), _relative(cfg.library_yaml))
-    click.echo(makefile_snippet(paper=paper, bib=bib, project=project, library=library,
-                                related_tags=tags, export_format=fmt), nl=False)
-
-
-def _relative(path: Path) -> str:
-    """``path`` relative to the current folder, so the Makefile works for every clone."""
-    rel = os.path.relpath(path.resolve(), Path.cwd().resolve())
-    return Path(rel).as_posix()
+    click.echo(api.makefile(paper=paper, bib=bib, tags=tags, fmt=fmt, start=project_dir(ctx)), nl=False)

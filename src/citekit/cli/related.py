@@ -2,66 +2,13 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
 import click
 
-from ..config import load_config
-from ..library.store import Library, atomic_write
-from ..library.tags import TagRuleError, load_rules, select
-from ..output.related_work import (
-    CITE_STYLES,
-    FORMATS,
-    GroupSpec,
-    Mine,
-    RelatedWorkError,
-    load_mine,
-    mine_from_abstract,
-    related_work,
-)
-from .app import main
-from .app import friendly_errors, note, project_dir
-
-
-def _config_groups(data: dict) -> list[GroupSpec]:
-    """``related_work: {groups: {"Muon analysis": [theory]}}`` from citekit.yaml."""
-    section = data.get("related_work") or {}
-    raw = section.get("groups") if isinstance(section, dict) else None
-    if not raw:
-        return []
-    if not isinstance(raw, dict):
-        raise RelatedWorkError("citekit.yaml: related_work.groups must map a paragraph name to tags, "
-                               "e.g. {\"Muon analysis\": [theory]}.")
-    specs = []
-    for name, tags in raw.items():
-        tag_list = [tags] if isinstance(tags, str) else list(tags or [])
-        specs.append(GroupSpec.parse(f"{name}={','.join(str(t) for t in tag_list)}"))
-    return specs
-
-
-def _command_line(tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links: bool, mine: str | None,
-                  abstract: str | None, groups: tuple[str, ...]) -> str:
-    """The invocation, rebuilt from the options, for the snippet's header comment."""
-    words = ["citekit", "related-work"]
-    for t in tags:
-        words += ["--tag", t]
-    if any_:
-        words.append("--any")
-    if fmt != "latex":
-        words += ["--format", fmt]
-    if cite != "natbib":
-        words += ["--cite", cite]
-    if links:
-        words.append("--links")
-    if mine:
-        words += ["--mine", mine]
-    if abstract:
-        words += ["--abstract", abstract]
-    for g in groups:
-        words += ["--group", g]
-    return " ".join(shlex.quote(w) for w in words)
+from citekit.api.related import CITE_STYLES, FORMATS
+from citekit.cli.app import friendly_errors, main, note, project_dir
 
 
 @main.command("related-work")
@@ -92,44 +39,17 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
 
     Exit code 1, and nothing written, when no paper has the tags.
     """
-    try:
-        if mine and abstract:
-            raise RelatedWorkError("give either --mine or --abstract, not both.")
-        config = load_config(project_dir(ctx))
-        rules = load_rules(config.data)
-        own: Mine | None = load_mine(Path(mine)) if mine else (mine_from_abstract(Path(abstract)) if abstract else None)
-        specs = [GroupSpec.parse(g) for g in groups] if groups else _config_groups(config.data)
-        library = Library.load(config.refs_dir)
-        selection = list(tags)
-        if not any(not t.startswith(("-", "not:")) for t in selection) and own and own.tags:
-            selection += own.tags  # no topic given: the tags of the user's paper, any of them
-            any_ = True
-        if not any(not t.startswith(("-", "not:")) for t in selection):
-            raise RelatedWorkError("choose the papers with --tag TAG (see `citekit tags` for the tags in use).")
-        entries = select(library.sorted_entries(), selection, any_=any_)
-        if not entries:  # an empty selection is a finding (exit 1), not a usage error; nothing is written
-            click.echo(f"citekit: no paper in {config.library_bib} matches {' '.join(selection)}; "
-                       "see `citekit tags` for the tags in use, or try --any.", err=True)
-            sys.exit(1)
-        try:
-            source = str(config.library_bib.relative_to(config.root))
-        except ValueError:
-            source = str(config.library_bib)
-        text = related_work(entries, fmt=fmt, cite=cite, links=links, mine=own, groups=specs,
-                            command_line=_command_line(tags, any_ and bool(tags), fmt, cite, links, mine, abstract,
-                                                       groups),
-                            tags=selection if not any_ else None, rules=rules, source=source)
-    except (RelatedWorkError, TagRuleError) as exc:
-        click.echo(f"citekit: {exc}", err=True)
-        sys.exit(2)
+    from citekit.api.related import check_snippet, related_work, write_snippet
+
+    snippet = related_work(project_dir(ctx), tags=tags, any_=any_, fmt=fmt, cite=cite, links=links, mine=mine,
+                           abstract=abstract, groups=groups)
+    text = snippet.text
     if output:
-        atomic_write(output, text)
-        note(f"wrote {len(entries)} papers to {output}")
+        write_snippet(output, text)
+        note(f"wrote {snippet.count} papers to {output}")
     else:
         click.echo(text, nl=False)
     if check:
-        from ..output.related_check import check_snippet
-
         defects = check_snippet(text, fmt)
         for defect in defects:
             click.echo(f"check: {defect}", err=True)

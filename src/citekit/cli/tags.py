@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
-from .app import CitekitCommand, main, note, print_json, project_dir
+from citekit.cli.app import CitekitCommand, main, note, print_json, project_dir
 
 
 @main.command("tags")
@@ -15,7 +13,7 @@ from .app import CitekitCommand, main, note, print_json, project_dir
 @click.pass_context
 def tags_command(ctx: click.Context, as_json: bool, quiet: bool) -> None:
     """List the tags of the library with how many papers carry each."""
-    from ..api import library_tags
+    from citekit.api import library_tags
 
     counts = library_tags(project_dir(ctx))
     if as_json:
@@ -56,22 +54,16 @@ def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json:
     Without changes, prints the paper's tags. KEY may be an old (alias) key. To remove a
     tag named like an option (h, q), put it after --: citekit tag KEY -- -h.
     """
-    from ..config import load_config
-    from ..library.lock import writing
-    from ..library.store import Library
-    from ..library.tags import apply_manual
+    from citekit import api
+    from citekit.api.library import UnknownKey
 
-    config = load_config(project_dir(ctx))
-    with writing(config.refs_dir, f"tag {key} {' '.join(changes)}".strip(), write=bool(changes)):
-        library = Library.load(config.refs_dir)
-        entry = library.get(key)
-        if entry is None:
-            raise click.BadParameter(f"no entry with key {key!r}; see `citekit list` for the keys.", param_hint="KEY")
-        if changes:
-            apply_manual(entry, list(changes))  # a bad tag is TagRuleError: exit 2, nothing saved
-            library.save()
+    try:  # a bad tag is TagRuleError: exit 2, nothing saved
+        result = api.tag(key, list(changes), project_dir(ctx))
+    except UnknownKey as exc:
+        raise click.BadParameter(str(exc), param_hint="KEY") from None
+    entry = result.entry
     if as_json:
-        print_json(_tag_json(key, entry))
+        print_json(result.to_json())
         return
     if quiet and changes:
         return
@@ -81,8 +73,3 @@ def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json:
         extra = [f"added by hand: {', '.join(entry.tags_added)}" if entry.tags_added else "",
                  f"removed by hand: {', '.join(entry.tags_removed)}" if entry.tags_removed else ""]
         click.echo("  " + "; ".join(e for e in extra if e))
-
-
-def _tag_json(key: str, entry: Any) -> dict[str, Any]:
-    return {"key": entry.key, "asked": key, "tags": list(entry.tags), "added": list(entry.tags_added),
-            "removed": list(entry.tags_removed)}

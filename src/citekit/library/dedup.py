@@ -7,7 +7,7 @@ rarest words, and a sorted neighbourhood of normalized titles. Only pairs inside
 are scored (rapidfuzz, in C), and only the few pairs whose titles are near-identical get
 the slower author and year checks. Accepted pairs are joined with union-find.
 
-The rules for "same work" live in :mod:`citekit.works` (spelled out in ``docs/dedup.md``);
+The rules for "same work" live in :mod:`citekit.matching.works` (spelled out in ``docs/dedup.md``);
 this module only finds which pairs to ask about, and groups the answers.
 """
 
@@ -22,9 +22,10 @@ from itertools import chain, combinations
 
 from rapidfuzz import fuzz, process
 
-from ..model import Entry
-from ..text import STOPWORDS
-from ..works import TITLE_THRESHOLD, Record, compare, prepare
+from citekit.core.model import Entry
+from citekit.core.text import STOPWORDS
+from citekit.core.unionfind import UnionFind
+from citekit.matching.works import TITLE_THRESHOLD, Record, compare, prepare
 
 #: blocks bigger than this are not compared all-pairs (their word is too common to tell)
 MAX_BLOCK = 250
@@ -188,26 +189,6 @@ def candidate_pairs(records: Sequence[Record]) -> set[tuple[int, int]]:
 
 # ---- clusters -----------------------------------------------------------------------------
 
-class UnionFind:
-    """Disjoint sets over 0..n-1; the smallest index is each set's root, for stable output."""
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, x: int) -> int:
-        root = x
-        while self.parent[root] != root:
-            root = self.parent[root]
-        while self.parent[x] != root:
-            self.parent[x], x = root, self.parent[x]
-        return root
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 @dataclass
 class Cluster:
     """Entries of one work: their keys in input order, the one that survives, and why."""
@@ -304,7 +285,7 @@ def analyse(entries: Sequence[Entry], *, precedence: Sequence[str] | None = None
 def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], other_matches: Sequence[Match],
                     precedence: Sequence[str] | None = None, parents: Sequence[Entry] = ()) -> Analysis:
     """Clusters, version groups and stale identifiers from already decided pairs."""
-    from ..works import parent_index
+    from citekit.matching.works import parent_index
 
     matches = [*same_matches, *other_matches]
     n = len(entries)
@@ -343,7 +324,7 @@ def analyse_matches(entries: Sequence[Entry], same_matches: Sequence[Match], oth
 
 
 def _survivor_among(group: Sequence[Entry], parents: dict[str, Entry], precedence: Sequence[str] | None) -> str:
-    from ..works import inherited_fields, survivor_order
+    from citekit.matching.works import inherited_fields, survivor_order
 
     fields = [inherited_fields(e, parents) for e in group]
     return group[survivor_order(group, precedence, fields)[0]].key

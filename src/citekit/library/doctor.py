@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import display_path
-from . import parsed_cache
-from .bibfile import decode_bytes, parse_bib_text, split_ids
-from .errors import LibraryError
-from .journal import KEYMAP_FILES, JournalRefused, journal_path, load_journal, refused_journals, stale_temps
-from .lock import ProjectLock, describe, holder, is_stale
-from .store import Library, _kept_texts, _read_pair
-from .tags import tags_from_keywords
+from citekit.core.config import display_path
+from citekit.library import parsed_cache
+from citekit.bibtex.reader import decode_bytes, parse_bib_text, split_ids
+from citekit.library.errors import LibraryError
+from citekit.library.journal import KEYMAP_FILES, JournalRefused, journal_path, load_journal, refused_journals, stale_temps
+from citekit.library.lock import ProjectLock, describe, holder, is_stale
+from citekit.library.store import Library, _kept_texts, _read_pair
+from citekit.library.tags import tags_from_keywords
 
 UNKNOWN = "unknown"
 
@@ -153,7 +153,7 @@ def _check_keys(lib: Library, report: DoctorReport) -> None:
 
 
 def _check_aliases(lib: Library, report: DoctorReport) -> None:
-    from .rekey import KeyMapError, read_key_map
+    from citekit.library.rekey import KeyMapError, read_key_map
 
     report.checked.append("aliases resolvable")
     for name in KEYMAP_FILES:
@@ -194,8 +194,8 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
     tags added by hand (so no rule removes them), the ``ids`` field gives the aliases, and
     every old key of the key maps stays reserved. The old sidecar is replaced.
     """
-    from ..model import Entry
-    from .rekey import KeyMapError, read_key_map
+    from citekit.core.model import Entry
+    from citekit.library.rekey import KeyMapError, read_key_map
 
     refs = Path(refs_dir)
     with ProjectLock(refs, "doctor --rebuild-sidecar"):

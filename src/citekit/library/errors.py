@@ -1,8 +1,13 @@
 """The error every library module raises when refs/ cannot be read or written safely."""
 
+from citekit.core.errors import CitekitError
 
-class LibraryError(Exception):
+
+class LibraryError(CitekitError):
     """The library cannot be read or written safely; the message says what to do."""
+
+    exit_code = 2
+    NEXT_STEP = "Run `citekit doctor` to see what is wrong with refs/ and how to repair it."
 
 
 class WriteFailed(LibraryError):

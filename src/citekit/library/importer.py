@@ -17,15 +17,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model import Entry
-from ..output.bibtex import check_key
-from ..works import choose_survivor
-from .bibfile import BibParseResult, Macros, Problem, read_bib_file, split_ids
-from .collector import collector_paused
-from .dedup import Match, analyse_matches, find_matches
-from .keys import make_key, suffixes
-from .merge import merge_entries
-from .store import Library
+from citekit.core.model import Entry
+from citekit.bibtex.writer import check_key
+from citekit.matching.works import choose_survivor
+from citekit.bibtex.reader import BibParseResult, Macros, Problem, read_bib_file, split_ids
+from citekit.bibtex.collector import collector_paused
+from citekit.library.dedup import Match, analyse_matches, find_matches
+from citekit.library.keys import make_key, suffixes
+from citekit.library.merge import merge_entries
+from citekit.library.store import Library
 
 
 #: Entry types that BibTeX's standard styles, biblatex (with biblatex-software) or IEEEtran
@@ -289,7 +289,7 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
     the fields they would be dropped. An alias that is already another entry's key or
     alias is skipped (one old key cannot lead to two works) and reported.
     """
-    from .tags import tags_from_keywords
+    from citekit.library.tags import tags_from_keywords
 
     claimed = {k.lower(): k for k in lib.taken_keys()}  # key or alias -> the key it leads to
     claimed.update({a.lower(): e.key for e in lib.entries.values() for a in e.aliases})

@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import cachefile
-from .errors import WriteFailed
+from citekit.core.errors import CitekitError
+from citekit.core import cachefile
+from citekit.library.errors import WriteFailed
 
 JOURNAL_NAME = ".citekit-journal"
 TEMP_MARK = ".citekit-new-"
@@ -57,8 +58,11 @@ def journal_path(refs_dir: Path) -> Path:
     return Path(refs_dir) / JOURNAL_NAME
 
 
-class JournalRefused(Exception):
+class JournalRefused(CitekitError):
     """The journal is damaged or names a file citekit may not touch; the message says which."""
+
+    exit_code = 2
+    NEXT_STEP = "Run `citekit doctor`: it sets the journal aside and says how to check refs/."
 
 
 @dataclass(frozen=True)
@@ -459,7 +463,7 @@ def _tell(message: str) -> None:
 def set_aside(refs_dir: Path, reason: str, *, announce: bool = True) -> str:
     """Rename a journal citekit will not act on out of the way (never delete it: it is
     evidence of what shipped or what broke); returns what was done."""
-    from ..config import display_path
+    from citekit.core.config import display_path
 
     refs = Path(refs_dir)
     source = journal_path(refs)

@@ -11,20 +11,24 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 
-from ..config import DEFAULT_KEY_FORMULA
-from ..model import Entry
-from ..names import split_bibtex_names
-from ..venues import short_from_long
-from ..text import delatex, first_significant_word, fold, title_tokens
+from citekit.core.errors import CitekitError
+from citekit.core.config import DEFAULT_KEY_FORMULA
+from citekit.core.model import Entry
+from citekit.core.names import split_bibtex_names
+from citekit.core.venues import short_from_long
+from citekit.core.text import first_significant_word, fold, latex_to_text, title_tokens
 
 
-class KeyFormulaError(ValueError):
+class KeyFormulaError(CitekitError, ValueError):
     """The configured key formula names an unknown placeholder."""
+
+    exit_code = 2
+    NEXT_STEP = "Fix keys.formula in citekit.yaml (README: Configuration)."
 
 
 def validate_formula(formula: str) -> None:
     # the schema module is imported only when a key is made (an import keeping its keys makes none)
-    from ..config_schema import KEY_PLACEHOLDERS
+    from citekit.core.config_schema import KEY_PLACEHOLDERS
 
     names = {name for _, name, _, _ in string.Formatter().parse(formula) if name}
     unknown = names - set(KEY_PLACEHOLDERS)
@@ -35,7 +39,7 @@ def validate_formula(formula: str) -> None:
 
 
 def _ascii_word(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", fold(delatex(text)))
+    return re.sub(r"[^a-z0-9]", "", fold(latex_to_text(text, matching=True)))
 
 
 def first_author_family(author_field: str) -> str:

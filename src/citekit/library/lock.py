@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # filelock loads only when a lock is taken: readers of a fresh cache never need it
     from filelock import FileLock
 
-from .errors import LibraryError
-from .journal import recover
+from citekit.core import paths
+from citekit.library.errors import LibraryError
+from citekit.library.journal import recover
 
 #: seconds a second writer waits before giving up (``CITEKIT_LOCK_WAIT`` overrides)
 DEFAULT_WAIT = 5.0
@@ -33,8 +34,9 @@ class LockBusy(LibraryError):
 
 
 def state_dir(refs_dir: Path) -> Path:
-    """The project's private folder for the lock and the parsed-library cache."""
-    return Path(refs_dir).absolute().parent / ".citekit"
+    """The project's private folder for the lock and the parsed-library cache (the one rule:
+    :func:`citekit.core.paths.state_dir`)."""
+    return paths.state_dir(refs_dir)
 
 
 def lock_path(refs_dir: Path) -> Path:
@@ -71,15 +73,6 @@ def is_stale(refs_dir: Path) -> bool:
     except Timeout:
         return False
     probe.release()
-    return True
-
-
-def clear_stale(refs_dir: Path) -> bool:
-    """Delete a stale info file; returns whether there was one."""
-    if not is_stale(refs_dir):
-        return False
-    with suppress(FileNotFoundError):
-        os.unlink(str(lock_path(refs_dir)) + ".info")
     return True
 
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..model import Entry, Ids
-from ..works import choose_survivor, cleanliness, entry_stage, inherited_fields, parent_index, survivor_order
+from citekit.core.model import Entry, Ids
+from citekit.matching.works import choose_survivor, cleanliness, entry_stage, inherited_fields, parent_index, survivor_order
 
 #: fields that describe one version (where and how it appeared): never copied across versions
 VERSION_FIELDS = frozenset({
@@ -42,7 +42,7 @@ def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: s
     """One entry for a cluster of entries of the same work.
 
     ``key`` forces which entry's key survives (import keeps the library's key); by
-    default :func:`citekit.works.choose_survivor` decides. Fields come from the version
+    default :func:`citekit.matching.works.choose_survivor` decides. Fields come from the version
     to cite by ``precedence`` (``resolve.precedence``), the cleanest and most complete
     among equals, so a survivor that is the older preprint still ends up citing the
     published paper.

@@ -29,9 +29,9 @@ from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Any
 
-from .. import cachefile
-from ..cachefile import replace_quietly, stat_key
-from .lock import state_dir
+from citekit.core import cachefile
+from citekit.core.cachefile import replace_quietly, stat_key
+from citekit.library.lock import state_dir
 
 FORMAT = 16  # bump when the stored shape, or how either file is read, changes (16: kept text between entries, @ lines in values, only parses of sidecars that passed sidecar_schema)
 
@@ -245,7 +245,7 @@ RACY_NS = 2_000_000_000
 
 
 def stat_pair(refs_dir: Path, names: tuple[str, str] = ("library.bib", "library.yaml")) -> tuple[Any, ...] | None:
-    """The :func:`~citekit.cachefile.stat_key` of both files (None for a missing one);
+    """The :func:`~citekit.core.cachefile.stat_key` of both files (None for a missing one);
     None when either cannot be stat'ed for another reason."""
     out = []
     for name in names:
@@ -486,7 +486,7 @@ def _memo_files(refs_dir: Path) -> list[Path]:
 
 
 def drop(refs_dir: Path) -> None:
-    from . import sidecar_read
+    from citekit.library import sidecar_read
 
     sidecar_read.drop(refs_dir)
     blobs = list(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"))

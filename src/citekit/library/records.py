@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
-from ..model import Candidate, Mention, Person
-from ..names import parse_name
-from ..output.bibtex import month_macro
-from ..output.latex import author_field, protect_title, safe_url, sanitize
-from .. import venues
+from citekit.core.model import Person
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
+from citekit.bibtex.writer import month_macro
+from citekit.bibtex.values import author_field, protect_title, safe_url, sanitize
+from citekit.core import venues
 
 def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv: str | None = None) -> tuple[str, dict[str, str]]:
     """``(entry type, fields)`` for a chosen record; every value LaTeX-safe.

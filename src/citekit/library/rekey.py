@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..output.texscan import group_end, skip_space
-from .journal import Transaction
-from .store import atomic_write
+from citekit.core.errors import CitekitError
+from citekit.core.texscan import group_end, skip_space
+from citekit.library.journal import Transaction
+from citekit.library.store import atomic_write
 
 KEYMAP_HEADER = (
     "# citekit key map: old citation key -> the key of the entry that absorbed it.\n"
@@ -29,8 +30,11 @@ KEYMAP_HEADER = (
 _CITE_CMD = re.compile(r"\\([A-Za-z]*[Cc]ite[A-Za-z]*|nocite)\*?(?![A-Za-z])")
 
 
-class KeyMapError(Exception):
+class KeyMapError(CitekitError):
     """A key map file cannot be used; the message says how to fix it."""
+
+    exit_code = 2
+    NEXT_STEP = "Fix or delete the key map (lines 'old-key: new-key'), then run the command again."
 
 
 def read_key_map(path: Path) -> dict[str, str]:

@@ -30,8 +30,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from ..cachefile import replace_quietly
-from .lock import state_dir
+from citekit.core.cachefile import replace_quietly
+from citekit.library.lock import state_dir
 
 FORMAT = 1
 _ENTRIES = "entries:\n"
@@ -113,8 +113,8 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
     if parts is None:
         return None
     rest_text, blocks = parts
-    from .sidecar_json import read_record
-    from .sidecar_yaml import simple_keys
+    from citekit.library.sidecar_json import read_record
+    from citekit.library.sidecar_yaml import simple_keys
 
     reads_plain = simple_keys(loader)[1]
     known: dict[bytes, bytes] | None = None

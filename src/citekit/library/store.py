@@ -21,17 +21,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .. import cachefile
-from ..cachefile import stat_key
-from ..config import display_path
-from ..model import Entry, Ids, Location
-from . import parsed_cache
-from .collector import collector_paused
-from .errors import LibraryError
-from .journal import Transaction, journal_path, read_view, stale_temps
+from citekit.core import cachefile
+from citekit.core.cachefile import stat_key
+from citekit.core.config import display_path
+from citekit.core.model import Entry, Ids, Location
+from citekit.library import parsed_cache
+from citekit.bibtex.collector import collector_paused
+from citekit.library.errors import LibraryError
+from citekit.library.journal import Transaction, journal_path, read_view, stale_temps
 
 if TYPE_CHECKING:
-    from .bibfile import Problem
+    from citekit.bibtex.reader import Problem
 
 # PyYAML, the BibTeX reader and writer (pylatexenc) load only when refs/ is parsed or
 # written: a command reading a fresh parsed-library cache needs none of them.
@@ -113,7 +113,7 @@ def _recover_if_free(refs: Path) -> None:
     """
     if not (journal_path(refs).exists() or stale_temps(refs)):
         return
-    from .lock import LockBusy, ProjectLock
+    from citekit.library.lock import LockBusy, ProjectLock
 
     try:
         with ProjectLock(refs, "recovery", wait=0):
@@ -583,7 +583,7 @@ class Library:
                remember: bool = False) -> "Library":
         """Both files' bytes as a library (``remember``: keep what each sidecar record's
         text gave in the project's cache folder, so the next parse loads only new ones)."""
-        from .bibfile import Problem, decode_bytes, encoding_problems, parse_bib_text
+        from citekit.bibtex.reader import Problem, decode_bytes, encoding_problems, parse_bib_text
 
         lib = cls(refs_dir=refs)
         bib_text = decode_bytes(bib_data)[0] if bib_data is not None else None
@@ -643,7 +643,7 @@ class Library:
             return {}
         yaml, loader, _dumper = _yaml()
         try:
-            from . import sidecar_read
+            from citekit.library import sidecar_read
 
             text = sidecar_read.repaired_names(data.decode("utf-8"))
 
@@ -670,7 +670,7 @@ class Library:
         meta = data["meta"]
         lib.issued_keys = set(meta["issued_keys"])
         if meta["problems"]:
-            from .bibfile import Problem
+            from citekit.bibtex.reader import Problem
 
             lib.problems = [Problem(*p) for p in meta["problems"]]
         lib.unparsed = list(meta["unparsed"])
@@ -843,7 +843,7 @@ class Library:
         """
         if ascii is None or bool(ascii) == self.ascii:
             return self.render_files()[0]
-        from ..output.bibtex import check_unique_keys, entry_text
+        from citekit.bibtex.writer import check_unique_keys, entry_text
 
         written = [written_entry(e) for e in self.sorted_entries()]
         check_unique_keys(written)
@@ -915,7 +915,7 @@ class Library:
         never decoded are as loaded by definition: their stored texts are copied without
         decoding them (``tag`` decodes one entry of thousands).
         """
-        from ..output.bibtex import check_unique_keys
+        from citekit.bibtex.writer import check_unique_keys
 
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
@@ -1029,7 +1029,7 @@ class Library:
         self._loaded_ascii = self.ascii
 
     def _render_sidecar(self, entry_parts: list[str], bib_checksum: str | None) -> str:
-        from .sidecar_yaml import dump as dump_with
+        from citekit.library.sidecar_yaml import dump as dump_with
 
         dumper = _yaml()[2]
 
@@ -1146,7 +1146,7 @@ def _render_changed(entry: Entry, ascii: bool, block_of: Callable[[str, dict[str
     """An entry's texts in ``library.bib`` and in the sidecar, and the entry made what the
     next read of both gives back (what :meth:`Library.render_files` does for an entry that
     changed since the load: every entry of an import)."""
-    from ..output.bibtex import cleaned_value, fields_as_written, with_ordered_field, written_text
+    from citekit.bibtex.writer import cleaned_value, fields_as_written, with_ordered_field, written_text
 
     _as_the_file_names_it(entry)
     # as written_entry() makes them: the own fields (names already as the file writes
@@ -1176,7 +1176,7 @@ def _as_the_file_names_it(entry: Entry) -> None:
     the file's order, derived fields left to the tags and aliases they come from), before
     the entry is written: what citekit records as written is then what the next read
     finds, and writing again after that read changes nothing."""
-    from ..output.bibtex import ordered_fields
+    from citekit.bibtex.writer import ordered_fields
 
     entry.entry_type = entry.entry_type.strip().lower()
     own = entry.fields
@@ -1245,7 +1245,7 @@ def written_entry(entry: Entry) -> Entry:
 def _derived_fields(entry: Entry) -> dict[str, str]:
     """``keywords`` from the effective tags and ``ids`` from the aliases (as the file will
     hold them), when there are any."""
-    from ..output.bibtex import alias_value
+    from citekit.bibtex.writer import alias_value
 
     derived = {}
     tags = entry.tags
@@ -1298,11 +1298,11 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
     citekit wrote them, escaped in ASCII mode included, are no edit)."""
     if _norm(written or "") == _norm(generated or "") or (written and generated and _same_value(generated, written)):
         return
-    from .tags import tags_from_keywords
+    from citekit.library.tags import tags_from_keywords
 
     text = written or ""
     if "\\" in text or "{" in text:  # the file's LaTeX (ASCII mode escapes non-ASCII tags): tags are text
-        from ..text import latex_to_text
+        from citekit.core.text import latex_to_text
 
         text = latex_to_text(text, scripts=False)
     mine = set(tags_from_keywords(text))
@@ -1320,13 +1320,13 @@ def _same_value(generated: str, written: str) -> bool:
     if generated == written or _norm(generated) == _norm(written):
         return True
     if len(written) == 3 and written.isalpha():  # a month citekit wrote as its macro (December -> dec)
-        from ..output.bibtex import month_macro
+        from citekit.bibtex.writer import month_macro
 
         if month_macro(generated) == written:
             return True
     if generated.isascii():
         return False
-    from ..output.latex import to_ascii
+    from citekit.bibtex.values import to_ascii
 
     return _norm(to_ascii(generated)) == _norm(written)
 
@@ -1339,8 +1339,8 @@ def _manual_entry(bib_entry: Entry) -> Entry:
     """An entry the user wrote into library.bib themselves: all of it is theirs."""
     entry = Entry(key=bib_entry.key, entry_type=bib_entry.entry_type, ids=bib_entry.ids, status="resolved", origin="manual")
     entry.provenance = {k: "user" for k in bib_entry.fields}
-    from .bibfile import split_ids
-    from .tags import tags_from_keywords
+    from citekit.bibtex.reader import split_ids
+    from citekit.library.tags import tags_from_keywords
 
     entry.tags_added = tags_from_keywords(bib_entry.fields.get("keywords", ""))
     entry.aliases = sorted(set(split_ids(bib_entry.fields.get("ids", ""))))
@@ -1417,8 +1417,8 @@ def _sidecar_blocks() -> Callable[[str, dict[str, Any]], str]:
     """A writer of entries' blocks of the sidecar, indented under ``entries:`` (``meta``:
     an entry's :func:`_to_sidecar`): a JSON line per part where YAML reads that back as the
     same data (:mod:`.sidecar_json`), else YAML's block style. Made once for all blocks."""
-    from .sidecar_json import quoted_key, record_text
-    from .sidecar_yaml import dumper_of, simple_keys
+    from citekit.library.sidecar_json import quoted_key, record_text
+    from citekit.library.sidecar_yaml import dumper_of, simple_keys
 
     dumper = _yaml()[2]
     dump, key_text = dumper_of(dumper), simple_keys(dumper)[0]
@@ -1461,7 +1461,7 @@ def _entry_from_state(key: str, state: tuple[Any, ...]) -> Entry:
 def _check_sidecar(loaded: Any, name: str, restore: str) -> None:
     """Refuse a sidecar whose shape or types are not citekit's (see :mod:`.sidecar_schema`):
     a wrong value is named with its entry and part instead of being reinterpreted."""
-    from .sidecar_schema import document_problem
+    from citekit.library.sidecar_schema import document_problem
 
     problem = document_problem(loaded)
     if problem is not None:

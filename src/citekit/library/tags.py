@@ -1,6 +1,6 @@
 """Tags: where they come from, how rules match, and how a selection like ``--tag muon`` reads.
 
-A paper's tags have four sources, kept apart on :class:`~citekit.model.Entry` so that a
+A paper's tags have four sources, kept apart on :class:`~citekit.core.model.Entry` so that a
 re-sync can recompute the automatic ones without touching what the user decided:
 
 * hashtags written in the notes (``#muon``) and note headings the user maps to a tag
@@ -20,8 +20,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Pattern, TypeVar
 
-from ..model import Entry
-from ..text import delatex
+from citekit.core.errors import CitekitError
+from citekit.core.model import Entry
+from citekit.core.text import latex_to_text
 
 T = TypeVar("T")
 
@@ -29,8 +30,11 @@ T = TypeVar("T")
 EXCLUDE_PREFIXES = ("-", "not:")
 
 
-class TagRuleError(ValueError):
+class TagRuleError(CitekitError, ValueError):
     """A tag rule in ``citekit.yaml`` (or the defaults) cannot be used as written."""
+
+    exit_code = 2
+    NEXT_STEP = "Fix the tag rule in citekit.yaml as the message says."
 
 
 @dataclass(frozen=True)
@@ -219,8 +223,8 @@ def compute_auto_tags(entry: Entry, mention_texts: list[str], hashtags: list[str
     tags = {normalize_tag(h) for h in hashtags if normalize_tag(h)}
     for heading in sections:
         tags.update(rules.sections.get(_fold_heading(heading), []))
-    texts = [delatex(t) for t in (entry.title, entry.summary or "", *mention_texts) if t]
-    abstract = delatex(entry.abstract) if entry.abstract else ""
+    texts = [latex_to_text(t, matching=True) for t in (entry.title, entry.summary or "", *mention_texts) if t]
+    abstract = latex_to_text(entry.abstract, matching=True) if entry.abstract else ""
     for tag, rule in rules.rules.items():
         if any(rule.matches(t) for t in texts) or (abstract and rule.hits(abstract) >= rule.abstract_hits):
             tags.add(tag)

@@ -12,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-from ..model import Candidate, Entry, Ids, Location, Mention, Work
-from ..text import normalize_title
-from .keys import make_key
-from .records import fields_from_candidate, fields_from_mentions
-from .store import Library
+from citekit.core.model import Entry, Ids, Location
+from citekit.core.resolution import Candidate, Mention, Work
+from citekit.core.text import normalize_title
+from citekit.library.keys import make_key
+from citekit.library.records import fields_from_candidate, fields_from_mentions
+from citekit.library.store import Library
 
 
 @dataclass
@@ -83,9 +84,10 @@ class LibraryIndex:
     library instead of comparing the title with every entry.
     """
 
-    def __init__(self, entries: list[Entry], lookups: Callable[[Entry], Any] | None = None) -> None:
-        """``lookups(entry)``, when given, returns :func:`index_keys` of an unchanged entry
-        from a store (the parsed-library cache), so a run does not fold every title again."""
+    def __init__(self, entries: list[Entry], lookups: Mapping[str, Any] | None = None) -> None:
+        """``lookups``, when given, maps each entry's key to its :func:`index_keys` (kept for
+        unchanged entries in the parsed-library cache), so a run does not fold every title
+        again."""
         self._order: dict[int, int] = {}
         self._entries: list[Entry] = []
         self._keys: dict[int, list[tuple[str, Any]]] = {}
@@ -93,7 +95,7 @@ class LibraryIndex:
         self._words: dict[str, set[int]] = {}
         self._rough: dict[int, str] = {}
         for entry in entries:
-            self.add(entry, lookups(entry) if lookups else None)
+            self.add(entry, lookups.get(entry.key) if lookups is not None else None)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -138,7 +140,14 @@ class LibraryIndex:
         return best
 
     def find(self, work: Work, built: tuple[str, dict[str, str]] | None) -> Entry | None:
-        """The entry that already stands for this work (see :func:`find_entry` for the order)."""
+        """The library entry that already stands for this work.
+
+        In order: a shared identifier; the entry these mentions landed on last time; a
+        title any version ever had; the abstract or the paper URL the notes gave (so fixing
+        a typo in a title in the notes does not create a second entry); and last the dedup
+        rule (near-identical title with compatible authors, :mod:`citekit.matching.works`),
+        so a work that was imported from an old .bib is recognised instead of duplicated.
+        """
         ids = work_ids(work)
         if ids:
             hit = self._first("id", ids.items())
@@ -202,7 +211,7 @@ class LibraryIndex:
     def _same_work(self, probe: Entry) -> Entry | None:
         from rapidfuzz import fuzz, process
 
-        from ..works import is_same_work
+        from citekit.matching.works import is_same_work
 
         rough = _rough(probe.title)
         shortlist = self._shortlist(rough)
@@ -282,19 +291,6 @@ _RARE_WORDS = 3
 _SHORTLIST_CAP = 512
 #: the largest posting a title's common words are narrowed from (see _bounded_shortlist)
 _NARROW_FROM = 4096
-
-
-def find_entry(lib: Library, work: Work, built: tuple[str, dict[str, str]] | None = None,
-               index: LibraryIndex | None = None) -> Entry | None:
-    """The library entry that already stands for this work.
-
-    In order: a shared identifier; a title any version ever had; the paper URL the notes
-    gave (so fixing a typo in a title in the notes does not create a second entry); and
-    last the dedup rule (near-identical title with compatible authors), so a work that
-    was imported from an old .bib is recognised instead of duplicated. Pass the run's
-    ``index`` when applying many works; without it one is built for this call.
-    """
-    return (index or LibraryIndex(list(lib.entries.values()))).find(work, built)
 
 
 def _rough(title: str) -> str:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from typing import Any
 
-from .reader import notes_files, notes_name, read_notes
-from .result import ExtractResult, Problem
+from citekit.notes.reader import notes_files, notes_name, read_notes
+from citekit.notes.result import ExtractResult, Problem
 
 __all__ = ["extract_paths", "extract_text", "group_mentions", "ExtractResult", "Problem"]
 
@@ -35,7 +35,7 @@ def extract_paths(paths: list[Path], root: Path, *, follow_out: bool = False) ->
     skipped; the other files are still read. ``follow_out``: read what symbolic links in a
     folder point to outside it (``paths: {follow_symlinks_out_of_notes: true}``).
     """
-    from .extract import extract_owned
+    from citekit.notes.extract import extract_owned
 
     files, problems = notes_files([Path(p) for p in paths], follow_out=follow_out)
     result = ExtractResult(problems=problems)

@@ -13,8 +13,8 @@ import re
 from bisect import bisect_left
 from itertools import islice
 
-from ..text import latex_to_text
-from .shapes import latin_share
+from citekit.core.text import latex_to_text
+from citekit.notes.shapes import latin_share
 
 
 _RESEARCH_CUE_RE = re.compile(

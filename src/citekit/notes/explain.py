@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .extract import Decision, explain_text
-from .reader import notes_files, read_notes
-from .result import Problem
+from citekit.notes.extract import Decision, explain_text
+from citekit.notes.reader import notes_files, read_notes
+from citekit.notes.result import Problem
 
 
 @dataclass
@@ -58,7 +58,7 @@ def _fields(d: Decision) -> dict:
 def explain_paths(paths: list[Path], root: Path, *, follow_out: bool = False) -> list[FileExplanation]:
     """One explanation per notes file under ``paths`` (files that cannot be read say why),
     the same files a sync reads (``follow_out``: see :func:`.reader.notes_files`)."""
-    from .reader import notes_name
+    from citekit.notes.reader import notes_name
 
     files, problems = notes_files([Path(p) for p in paths], follow_out=follow_out)
     out = [FileExplanation(p.file, problems=[p]) for p in problems]

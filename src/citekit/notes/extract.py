@@ -1,4 +1,4 @@
-"""From the outline of a notes file to :class:`~citekit.model.Mention` values.
+"""From the outline of a notes file to :class:`~citekit.core.resolution.Mention` values.
 
 A line becomes a paper mention only on evidence: a paper URL, labelled details
 (``著者:``, ``まとめ:``, pins), or — for titles mentioned again later without details — an
@@ -14,25 +14,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
-from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
-from ..ids import ids_from_url
-from ..model import Ids, Location, Mention
-from ..venues import from_proceedings_url, from_text, from_url
-from .abstracts import looks_like_abstract, method_hints
-from .labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
-from .memo import per_text
-from .refline import Reference, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
-from .textids import find_text_ids, without_text_ids
-from .outline import Node, outline_pieces
-from .reader import split_lines
-from .result import ExtractResult, Problem
-from .shapes import (
+from citekit.core.ids import ids_from_url
+from citekit.core.model import Ids, Location
+from citekit.core.resolution import Mention
+from citekit.core.venues import from_proceedings_url, from_text, from_url
+from citekit.notes.abstracts import looks_like_abstract, method_hints
+from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from citekit.notes.memo import per_text
+from citekit.notes.refline import Reference, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.textids import find_text_ids, without_text_ids
+from citekit.notes.outline import Node, outline_pieces
+from citekit.notes.formats import reader_for
+from citekit.notes.result import ExtractResult, Problem
+from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
-from .urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
+from citekit.notes.urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
 
 
 @dataclass
@@ -546,72 +546,19 @@ def _lists_links(node: Node) -> bool:
     return len(hosts) != len(set(hosts))
 
 
-def _is_org(file: str) -> bool:
-    return PurePosixPath(file).suffix.lower() == ".org"
-
-
-def _is_markdown(file: str) -> bool:
-    return PurePosixPath(file).suffix.lower() in (".md", ".markdown", ".mdown", ".mkd")
-
-
-def _front_matter_scope(extractor: "_Extractor", data: dict) -> None:
-    """Venue/year and tags that YAML front matter gives every paper of the file."""
-    for key in ("venue", "conference", "event", "booktitle", "title"):
-        value = data.get(key)
-        if isinstance(value, (str, int)):
-            venue, year = from_text(str(value))
-            if venue:
-                extractor.scope.plain_venue = (venue, year)
-                break
-    tags = data.get("tags") or data.get("tag") or []
-    if isinstance(tags, str):
-        tags = re.split(r"[,\s]+", tags)
-    if isinstance(tags, list):
-        extractor.file_tags = [str(t).strip().lstrip("#").lower() for t in tags if str(t).strip().lstrip("#")]
-
-
 def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[list[Node]]:
-    """The outline of the text in ``held`` by the reader its format needs (see the module docstring),
-    piece by piece: a big file's nodes are built, read and dropped one piece at a time."""
-    from .bibtex import cut_bibtex_entries, problems_of
+    """The outline of the text in ``held`` by the reader of its format (the
+    :data:`~citekit.notes.formats.FORMATS` row of its suffix), piece by piece: a big file's
+    nodes are built, read and dropped one piece at a time. Pasted BibTeX entries are cut
+    out first, whatever the format."""
+    from citekit.notes.formats.bibtex import cut_bibtex_entries, problems_of
 
     text, entries = cut_bibtex_entries(held.pop(), file)
     extractor.bibtex = entries
     extractor.problems.extend(problems_of(entries, file))
-    if _is_markdown(file):
-        from .markdown import MarkdownDocument, markdown_pieces
-
-        doc = MarkdownDocument()
-        first = True
-        held.append(text)
-        del text  # the reader frees the text block by block as it goes
-        for roots in markdown_pieces(held, file, doc):
-            if first:
-                _front_matter_scope(extractor, doc.front_matter)
-                first = False
-            handed = [roots]
-            del roots
-            yield handed.pop()  # (no reference kept here: see _run_unguarded)
-        extractor.problems.extend(doc.problems)
-        extractor.skipped.extend(doc.skipped)
-        return
-    if _is_org(file):
-        from .org import OrgDocument, org_pieces
-
-        org = OrgDocument()
-        first = True
-        for roots in org_pieces(text, file, org):
-            if first:
-                extractor.file_tags = org.file_tags
-                first = False
-            handed = [roots]
-            del roots
-            yield handed.pop()
-        extractor.problems.extend(org.problems)
-        return
-    lines = split_lines(text)
-    del text
-    yield from outline_pieces(lines)
+    held.append(text)
+    del text  # the reader takes the text out of ``held`` and frees it as it goes
+    yield from reader_for(file)(held, file, extractor)
 
 
 def extract_text(text: str, file: str) -> ExtractResult:

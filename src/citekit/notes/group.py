@@ -14,33 +14,16 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from ..model import Mention
-from ..text import normalize_title, title_tokens
-from .abstracts import is_coinage
-from .urls import url_key
+from citekit.core.resolution import Mention
+from citekit.core.text import normalize_title, title_tokens
+from citekit.core.unionfind import UnionFind
+from citekit.notes.abstracts import is_coinage
+from citekit.notes.urls import url_key
 
 #: rapidfuzz ratio (0–100) of normalized titles above which two titles are one.
 NEAR_IDENTICAL = 95.0
 #: share of a title's significant words an abstract must contain to be "about" it.
 ABSTRACT_COVERAGE = 0.6
-
-
-class _Groups:
-    """Union–find over mention indexes; the smallest index is each group's root."""
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
 
 
 def identity_keys(mention: Mention) -> set[str]:
@@ -167,7 +150,7 @@ def near_identical_pairs(titles: list[str]) -> list[tuple[str, str]]:
 def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
     """Mentions of the same work together; groups in order of first appearance, each group
     in the order the mentions were given."""
-    groups = _Groups(len(mentions))
+    groups = UnionFind(len(mentions))
     owner_of_key: dict[str, int] = {}
     for i, mention in enumerate(mentions):
         for key in identity_keys(mention):
@@ -193,7 +176,4 @@ def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
             owner = _abstract_owner(mention, titled, methods)
             if owner is not None:
                 groups.union(owner, i)
-    by_root: dict[int, list[Mention]] = {}
-    for i, mention in enumerate(mentions):
-        by_root.setdefault(groups.find(i), []).append(mention)
-    return [by_root[root] for root in sorted(by_root)]
+    return [[mentions[i] for i in group] for group in groups.groups()]

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
-from .memo import copied, per_text
-from .urls import find_urls
+from citekit.core.ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
+from citekit.notes.memo import copied, per_text
+from citekit.notes.urls import find_urls
 
 Field = Literal[
     "url", "authors", "summary", "abstract", "project", "code", "slides", "video", "title", "pin", "venue", "tags",

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .labels import Label, parse_label
-from .refline import names_a_paper, names_line
-from .shapes import authors_line, is_separator
-from .urls import is_url_only
+from citekit.notes.labels import Label, parse_label
+from citekit.notes.refline import names_a_paper, names_line
+from citekit.notes.shapes import authors_line, is_separator
+from citekit.notes.urls import is_url_only
 
 NodeKind = Literal["heading", "bullet", "plain"]
 

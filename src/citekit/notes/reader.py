@@ -14,10 +14,11 @@ import re
 from pathlib import Path
 from collections.abc import Callable
 
-from .result import Problem
+from citekit.notes.formats import folder_suffixes
+from citekit.notes.result import Problem
 
-#: Extensions read when a folder is given.
-NOTES_SUFFIXES = (".md", ".markdown", ".txt", ".org")
+#: Extensions read when a folder is given: those the notes formats' rows walk.
+NOTES_SUFFIXES = folder_suffixes()
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -29,15 +30,6 @@ _BOMS = (
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
 #: Legacy Japanese encodings tried when UTF-8 fails, with the name iconv knows them by.
 _LEGACY_JAPANESE = (("cp932", "CP932"), ("euc_jp", "EUC-JP"))
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines split on CRLF, CR or LF only.
-
-    ``str.splitlines`` also breaks on form feeds and U+2028, which would shift every line
-    number after them away from what the user's editor shows.
-    """
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _looks_utf16_without_bom(data: bytes) -> str | None:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..venues import from_text, short_from_long
-from .memo import per_text
-from .shapes import strip_hashtags
-from .textids import find_text_ids
-from ..text import squash_spaces
-from .urls import strip_urls
+from citekit.core.venues import from_text, short_from_long
+from citekit.notes.memo import clear_all, per_text
+from citekit.notes.rules import Cue, LineRule, LineRules
+from citekit.notes.shapes import strip_hashtags
+from citekit.notes.textids import find_text_ids
+from citekit.core.text import squash_spaces
+from citekit.notes.urls import strip_urls
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -197,7 +198,7 @@ _NEURIPS_LONG_RE = re.compile(r"Adv\.?\s*Neural\s*Inf")
 
 
 def _short_venue_word(text: str) -> str | None:
-    from ..venues import canonical
+    from citekit.core.venues import canonical
 
     for word in _LATIN_WORD_RE.findall(text):
         v = canonical(word)
@@ -214,34 +215,21 @@ def _short_venue_word(text: str) -> str | None:
 
 
 _MARKUP_CHARS_RE = re.compile(r"[*_~=`\[]")
-#: A line with none of these cannot hold a title and its authors in any known shape.
-_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
-#: The parts of :data:`_SHAPE_SIGNAL_RE`, each behind the plain substring it cannot match
-#: without: one regex with an alternation tries every branch at every position, which made
-#: this gate a third of the time spent on lines that name no paper.
-_SIGNAL_CHARS_RE = re.compile(r"[—–\"“”„«(（;]")
-_SIGNAL_DASH_RE = re.compile(r"\s-{1,2}\s")
-_SIGNAL_BY_RE = re.compile(r"\sby\s", re.I)
-_SIGNAL_ET_AL_RE = re.compile(r"\bet al", re.I)
-_SIGNAL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_SIGNAL_YY_RE = re.compile(r"['’]\d{2}\b")
+#: What the reference rules cannot match without (see :data:`REFERENCE_RULES`): each cue
+#: is a regex behind the plain substring it cannot match without; one regex with an
+#: alternation tries every branch at every position, which made this gate a third of the
+#: time spent on lines that name no paper.
+_DASH_CUE = Cue(chars="—–", needles=("-",), pattern=re.compile(r"\s-{1,2}\s"))
+_YEAR_CUE = Cue(needles=("19", "20"), pattern=re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)"))
+_YY_CUE = Cue(needles=("'", "’"), pattern=re.compile(r"['’]\d{2}\b"))
+_BY_CUE = Cue(needles=("by",), pattern=re.compile(r"\sby\s", re.I), fold=True)
+_ET_AL_CUE = Cue(needles=("et al",), pattern=re.compile(r"\bet al", re.I), fold=True)
 
 
 def has_shape_signal(text: str) -> bool:
-    """``_SHAPE_SIGNAL_RE.search(text)``, answered with cheap substring tests first."""
-    if text.isascii():  # (three substring tests instead of a scan for a set of characters)
-        if '"' in text or "(" in text or ";" in text:
-            return True
-    elif _SIGNAL_CHARS_RE.search(text):
-        return True
-    if "-" in text and _SIGNAL_DASH_RE.search(text):
-        return True
-    if ("19" in text or "20" in text) and _SIGNAL_YEAR_RE.search(text):
-        return True
-    if ("'" in text or "’" in text) and _SIGNAL_YY_RE.search(text):
-        return True
-    low = text.lower()
-    return ("by" in low and _SIGNAL_BY_RE.search(text) is not None) or ("et al" in low and _SIGNAL_ET_AL_RE.search(text) is not None)
+    """A line with none of the reference rules' cues cannot hold a title and its authors
+    in any shape they know (the pre-filter derived from :data:`REFERENCE_RULES`)."""
+    return REFERENCE_RULES.could_match(text)
 
 
 @per_text
@@ -451,7 +439,7 @@ def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
 def _surnames_title(title: str) -> bool:
     """A title strong enough to take a list of bare surnames (``Title — Schaipp, Gower``):
     three words or more, and not a meal, a session or a talk (``Dinner — Paris, Rome``)."""
-    from .shapes import looks_like_event, non_paper_words
+    from citekit.notes.shapes import looks_like_event, non_paper_words
 
     return _title_ok(title) and len(title.split()) >= 3 and not looks_like_event(title) and not non_paper_words(title)
 
@@ -663,7 +651,7 @@ def parse_reference(text: str) -> Reference | None:
 
 @per_text
 def _parse_reference(text: str) -> Reference | None:
-    if len(text) < 8 or len(text) > 2000 or not has_shape_signal(text):
+    if len(text) < 8 or len(text) > 2000 or not REFERENCE_RULES.could_match(text):
         return None
     text = squash_spaces(text)
     plain = strip_markup(text)
@@ -671,14 +659,12 @@ def _parse_reference(text: str) -> Reference | None:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
     if _quoted_sentence(plain):
         return None
-    for candidate in (plain,):
-        ref = _dash_title_with_inner_quotes(candidate) or _quoted(candidate) or _authors_first(candidate) or _title_first(candidate)
-        if ref is not None:
-            ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
-            if not _title_ok(ref.title):
-                return None
-            return ref
-    return None
+    ref = REFERENCE_RULES.first(plain)
+    if ref is not None:
+        ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
+        if not _title_ok(ref.title):
+            return None
+    return ref
 
 
 #: The remembered answer itself, for callers that only read it (as ``copied`` rules offer).
@@ -704,3 +690,20 @@ def names_a_paper(text: str) -> bool:
     continuation) belongs to the line above."""
     # (the remembered answers themselves: only their presence is read)
     return bool(find_text_ids.shared(text)) or (len(text) <= 1500 and parse_reference.shared(strip_hashtags(strip_urls(text))) is not None)
+
+
+#: The shapes of a line that names a paper with its authors, tried in order (the first
+#: answer wins), each with the cues it cannot match without. The pre-filter of
+#: :func:`_parse_reference` is derived from these rows: a rule added here (or with
+#: ``REFERENCE_RULES.add``) brings its own cues, so its lines are never skipped unread.
+REFERENCE_RULES: LineRules[Reference] = LineRules([
+    # ``Über Horváth’s “Gradient” Methods — Samuel Horváth``: inner quotes, a title dash
+    LineRule("dash-title-inner-quotes", (_DASH_CUE,), _dash_title_with_inner_quotes),
+    # IEEE, MLA, Chicago, ``"Title" by A``, ``"Title" — A, B``: the title in quotes
+    LineRule("quoted-title", (Cue(chars='"“”„«'),), _quoted),
+    # APA, Harvard, ACM, Vancouver: every one has a year
+    LineRule("authors-first", (_YEAR_CUE,), _authors_first),
+    # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
+    # ``Title. A; B; C. ICML 2026.``
+    LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
+], on_change=clear_all)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # an annotation only: a no-op sync lists notes files without defining Mention
-    from ..model import Mention
+    from citekit.core.resolution import Mention
 
 
 @dataclass(frozen=True)

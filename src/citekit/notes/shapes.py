@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .memo import copied, per_text
-from .urls import URL_RE
+from citekit.notes.memo import copied, per_text
+from citekit.notes.urls import URL_RE
 
 _LATIN_NAME_WORD = r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ.'’\-]*"
 _NAME_RE = re.compile(rf"^(?:{_LATIN_NAME_WORD}|[\"“”‘’'][^\"“”‘’']+[\"“”‘’'])(?:\s+(?:{_LATIN_NAME_WORD}|[\"“”‘’'(][^\"“”‘’'()]+[\"“”‘’')]))" + r"{0,5}$")

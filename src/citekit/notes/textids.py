@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ids import normalize_doi
-from .memo import copied
-from .urls import URL_RE
+from citekit.core.ids import normalize_doi
+from citekit.notes.memo import copied
+from citekit.notes.urls import URL_RE
 
 # New-style arXiv ids: YYMM.NNNNN with a plausible month; "arXiv:" / "arXiv " before it makes
 # any such number an id, without it the month must be real and the year 07 or later.

@@ -13,10 +13,10 @@ import re
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from ..ids import netloc_and_path, normalize_doi
-from ..text import squash_spaces
-from ..venues import from_url
-from .memo import copied, per_text
+from citekit.core.ids import netloc_and_path, normalize_doi
+from citekit.core.text import squash_spaces
+from citekit.core.venues import from_url
+from citekit.notes.memo import copied, per_text
 
 UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
 

@@ -9,8 +9,8 @@ instead of ``journal``, one ISO ``date`` instead of ``year``/``month``, and the
 
 from __future__ import annotations
 
-from ..model import Entry
-from .bibtex import check_unique_keys, entry_fields, entry_text, month_macro, write_texts
+from citekit.core.model import Entry
+from citekit.bibtex.writer import check_unique_keys, entry_fields, entry_text, month_macro, write_texts
 
 #: BibTeX field name -> biblatex field name.
 RENAMED_FIELDS = {
@@ -55,7 +55,7 @@ def biblatex_fields(entry: Entry) -> dict[str, str]:
 
 def render_biblatex(entries: list[Entry], *, ascii: bool = False, header: str | None = None) -> str:
     """Deterministic biblatex ``.bib`` text for ``entries``, in the order given (same layout
-    as :func:`citekit.output.bibtex.render_entries`)."""
+    as :func:`citekit.bibtex.writer.render_entries`)."""
     check_unique_keys(entries)
     keys = {e.key.lower() for e in entries}
     blocks = []

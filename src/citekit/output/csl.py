@@ -13,9 +13,9 @@ from typing import Any
 
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
-from ..model import Entry
-from ..text import latex_to_text
-from .bibtex import entry_fields, month_macro
+from citekit.core.model import Entry
+from citekit.core.text import latex_to_text
+from citekit.bibtex.writer import entry_fields, month_macro
 
 #: BibTeX entry type -> CSL item type.
 CSL_TYPES = {
@@ -38,17 +38,6 @@ CSL_TYPES = {
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
-def plain_text(value: str) -> str:
-    """LaTeX field value to plain Unicode (``{LiMuon}: \\'a`` -> ``LiMuon: á``).
-
-    Math becomes Unicode where it can (``$(L_0,L_1)$`` -> ``(L₀,L₁)``), and what cannot be
-    rendered is kept as written, braces included (``\\mathscr{F}``), never dropped.
-    """
-    if not re.search(r"[\\{}$~%&]|--", value):
-        return value
-    return latex_to_text(value)
-
-
 def csl_title(value: str) -> str:
     """A title for CSL-JSON: plain text, case protection kept as CSL's own markup.
 
@@ -60,7 +49,7 @@ def csl_title(value: str) -> str:
     """
     out = []
     for piece, protected in _protected_pieces(value):
-        text = _keep_edges(piece)
+        text = latex_to_text(piece, as_written=True, keep_edges=True)
         if protected and text.strip():
             out.append(f'{text[:len(text) - len(text.lstrip())]}<span class="nocase">{text.strip()}</span>'
                        f'{text[len(text.rstrip()):]}')
@@ -117,29 +106,22 @@ def _math_end(value: str, i: int) -> int:
     return m.end() if m else -1
 
 
-def _keep_edges(latex: str) -> str:
-    """:func:`plain_text` keeping the spaces at both ends of a piece of a longer value."""
-    lead = " " if latex[:1].isspace() else ""
-    tail = " " if latex[-1:].isspace() and latex.strip() else ""
-    return lead + plain_text(latex) + tail
-
-
 def csl_name(name: str) -> dict[str, str]:
     """One BibTeX name as a CSL name object; a braced corporate name becomes ``literal``."""
     stripped = name.strip()
     if stripped.startswith("{") and stripped.endswith("}") and "," not in _depth0(stripped):
-        return {"literal": plain_text(stripped)}
+        return {"literal": latex_to_text(stripped, as_written=True)}
     parts = parse_single_name_into_parts(stripped, strict=False)
     out: dict[str, str] = {}
     if parts.last:
-        out["family"] = plain_text(" ".join(parts.last))
+        out["family"] = latex_to_text(" ".join(parts.last), as_written=True)
     if parts.first:
-        out["given"] = plain_text(" ".join(parts.first))
+        out["given"] = latex_to_text(" ".join(parts.first), as_written=True)
     if parts.von:
-        out["non-dropping-particle"] = plain_text(" ".join(parts.von))
+        out["non-dropping-particle"] = latex_to_text(" ".join(parts.von), as_written=True)
     if parts.jr:
-        out["suffix"] = plain_text(" ".join(parts.jr))
-    return out or {"literal": plain_text(stripped)}
+        out["suffix"] = latex_to_text(" ".join(parts.jr), as_written=True)
+    return out or {"literal": latex_to_text(stripped, as_written=True)}
 
 
 def _depth0(value: str) -> str:
@@ -187,11 +169,11 @@ def to_csl(entry: Entry) -> dict[str, Any]:
         item["issued"] = issued
     container = fields.get("booktitle") or fields.get("journal") or fields.get("journaltitle")
     if container:
-        item["container-title"] = plain_text(container)
+        item["container-title"] = latex_to_text(container, as_written=True)
     simple = {"volume": "volume", "number": "issue", "pages": "page", "publisher": "publisher"}
     for bib, csl in simple.items():
         if fields.get(bib):
-            item[csl] = plain_text(fields[bib])
+            item[csl] = latex_to_text(fields[bib], as_written=True)
     if fields.get("doi"):
         item["DOI"] = fields["doi"].strip()
     if fields.get("url"):
@@ -202,7 +184,7 @@ def to_csl(entry: Entry) -> dict[str, Any]:
         item["archive"] = "arXiv"
         item["archive_location"] = fields["eprint"].strip()
     if fields.get("keywords"):
-        item["keyword"] = plain_text(fields["keywords"])
+        item["keyword"] = latex_to_text(fields["keywords"], as_written=True)
     if entry.abstract:
         item["abstract"] = entry.abstract
     return item

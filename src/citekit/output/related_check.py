@@ -14,11 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .sentences import clause_defects
-
-CATEGORIES = ("copied-citation", "macro", "markup", "first-person", "anaphora", "connective", "lowercase-start",
-              "title-list")
-
+from citekit.output.sentences import clause_defects
 
 @dataclass(frozen=True)
 class Defect:
@@ -40,7 +36,7 @@ _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.I)
 
 
 def _latex_ok() -> frozenset[str]:
-    from ..text import known_macros
+    from citekit.core.text import known_macros
 
     return known_macros() | {"emph", "textit", "textless", "textgreater", "textbar", "textquoteleft",
                              "textquoteright", "textquotedblleft", "textquotedblright"}

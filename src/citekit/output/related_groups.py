@@ -17,9 +17,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..library.tags import TagRules
-from ..model import Entry
-from ..text import fold, latex_to_text
+from citekit.library.tags import TagRules
+from citekit.core.model import Entry
+from citekit.core.text import fold, latex_to_text
 
 MIN_SIZE, MAX_SIZE = 2, 6
 #: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried

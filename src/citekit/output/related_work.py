@@ -20,12 +20,13 @@ from pathlib import Path
 import yaml
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
-from ..library.tags import TagRules, normalize_tag
-from ..model import Entry
-from ..text import fold, latex_to_text, title_tokens
-from .latex import GLYPH_COMMANDS, sanitize
-from .markdown_text import escape_markdown
-from .sentences import (
+from citekit.core.errors import CitekitError
+from citekit.library.tags import TagRules, normalize_tag
+from citekit.core.model import Entry
+from citekit.core.text import fold, latex_to_text, title_tokens
+from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
+from citekit.output.markdown_text import escape_markdown
+from citekit.output.sentences import (
     EMPH_CLOSE,
     EMPH_OPEN,
     clause_defects,
@@ -36,7 +37,7 @@ from .sentences import (
     summary_verb,
     trim,
 )
-from .title_prose import method_name, title_clause, unbrace
+from citekit.output.title_prose import method_name, title_clause, unbrace
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
@@ -49,8 +50,11 @@ _STOP = frozenset(
     "show shows propose proposes method methods paper work results approach problem problems".split())
 
 
-class RelatedWorkError(ValueError):
+class RelatedWorkError(CitekitError, ValueError):
     """The request cannot be turned into a snippet; the message says what to change."""
+
+    exit_code = 2
+    NEXT_STEP = "Change the options or citekit.yaml's related_work section as the message says."
 
 
 @dataclass
@@ -140,14 +144,7 @@ def abstract_of(entry: Entry) -> str:
     if not raw.strip():
         return ""
     parts = re.split(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", raw, flags=re.S)
-    return "".join(p if i % 2 else _plain_keeping_edges(p) for i, p in enumerate(parts))
-
-
-def _plain_keeping_edges(text: str) -> str:
-    """:func:`latex_to_text` that keeps the spaces around the piece (math sits next to it)."""
-    lead = " " if text[:1].isspace() else ""
-    tail = " " if text[-1:].isspace() and text.strip() else ""
-    return lead + latex_to_text(text) + tail
+    return "".join(p if i % 2 else latex_to_text(p, keep_edges=True) for i, p in enumerate(parts))
 
 
 def _cosine(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
@@ -282,11 +279,6 @@ class _Style:
     def link(self, entry: Entry) -> str:
         url = _url(entry)
         return f"[{self.title(entry)}]({url})" if url else f"*{self.title(entry)}*"
-
-    def quoted_title(self, entry: Entry) -> str:
-        if self.fmt == "latex":
-            return f"``{self.title(entry)}''"
-        return f"*{self.title(entry)}*"
 
     def comment(self, text: str) -> str:
         text = re.sub(r"[\x00-\x1f\x7f]+", " ", text).strip()
@@ -439,7 +431,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     closing paragraph. A selection of at most three papers, or one that splits into no
     group, stays one paragraph named after the topic.
     """
-    from .related_groups import MIN_SIZE, Similarity, cluster, entry_text, name_group, topic_tags
+    from citekit.output.related_groups import MIN_SIZE, Similarity, cluster, entry_text, name_group, topic_tags
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -532,7 +524,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         raise RelatedWorkError(f"unknown citation style {cite!r}; use one of {', '.join(CITE_STYLES)}.")
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
-    from ..library.tags import load_rules
+    from citekit.library.tags import load_rules
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)

@@ -201,7 +201,7 @@ def emph_marker(m: re.Match[str]) -> str:
 
 
 def _known_macro(name: str) -> bool:
-    from ..text import known_macros
+    from citekit.core.text import known_macros
 
     return name in known_macros()
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .latex import protect_title, protected_words
-from .sentences import conjugate
+from citekit.bibtex.values import protect_title, protected_words
+from citekit.output.sentences import conjugate
 
 _PREPOSITIONS = {"of", "for", "in", "on", "with", "via", "through", "under", "without", "at", "by", "from", "to",
                  "against", "beyond", "within", "across", "over", "into", "towards", "toward", "using", "as",
@@ -251,7 +251,7 @@ def _generic(clause: str) -> str:
 
 def _clean_title(title: str) -> str:
     """Markup a title may carry: emphasis kept as emphasis markers, font commands and HTML tags dropped."""
-    from .sentences import EMPH_PATTERNS, FONT, HTML_TAG, emph_marker, source_markup
+    from citekit.output.sentences import EMPH_PATTERNS, FONT, HTML_TAG, emph_marker, source_markup
 
     title = source_markup(title)
     for pattern in EMPH_PATTERNS:
@@ -261,7 +261,7 @@ def _clean_title(title: str) -> str:
 
 def _protected(title: str) -> str:
     """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
-    from ..text import known_macros
+    from citekit.core.text import known_macros
 
     title = re.sub(r"\s+", " ", title).strip()
     outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
@@ -351,7 +351,7 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{render(sub_words)} and {clause}"
         return clause
     if sub_words and _is_name(main_words) and main_words:
-        name = caser.phrase(main_words) if False else " ".join(main_words)
+        name = " ".join(main_words)
         if _is_gerund(sub_words):
             return f"{v('present')} {name} for {caser.phrase(sub_words)}"
         if _finite_at(sub_words) > 0:

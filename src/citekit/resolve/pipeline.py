@@ -1,7 +1,7 @@
 """Resolve every paper of the notes against the metadata sources, concurrently.
 
 One group of mentions (all the places the notes talk about one paper) becomes one
-:class:`~citekit.model.Work`. Cheap exact sources go first, then batched lookups, then
+:class:`~citekit.core.model.Work`. Cheap exact sources go first, then batched lookups, then
 searches for what is left:
 
 0. before any group, the conference paper lists the notes need are loaded (one file per
@@ -31,31 +31,27 @@ from typing import Callable, Mapping, Sequence, TypeVar
 
 from tqdm import tqdm
 
-from .. import venues
-from ..ids import ARXIV_DOI_PREFIX
-from ..model import Candidate, Ids, Mention, Work
-from ..sources.base import Source, SourceError, SourceUnavailable
-from ..sources.cache import UsedAnswer, answers_used
-from ..text import normalize_title
-from ..works import FINAL_STAGES, choose_version, group_versions, same_candidates, stage_rank
-from .match import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
+from citekit.core import venues
+from citekit.core.ids import ARXIV_DOI_PREFIX
+from citekit.core.model import Ids
+from citekit.core.resolution import Candidate, Mention, Work
+from citekit.sources import registry
+from citekit.sources.base import Source, SourceError, SourceUnavailable
+from citekit.sources.cache import UsedAnswer, answers_used
+from citekit.core.text import normalize_title
+from citekit.matching.works import FINAL_STAGES, choose_version, group_versions, same_candidates, stage_rank
+from citekit.matching.candidates import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
 
 #: A winner must beat the best other work by this much, or the work is ambiguous.
 MARGIN = 0.05
-#: Which source serves which identifier scheme first.
-SCHEME_SOURCES: dict[str, tuple[str, ...]] = {
-    "openreview": ("conferences", "openreview"),  # a loaded list answers locally, no request
-    "arxiv": ("arxiv",),
-    "doi": ("crossref",),
-    "dblp": ("dblp",),
-}
-#: Search order for a titled mention: the local conference list (no request) first, then
-#: conference records, Crossref (noisiest) last.
-TITLE_ORDER: tuple[str, ...] = ("conferences", "openreview", "dblp", "arxiv", "crossref")
-#: Only these sources search abstract text.
-ABSTRACT_ORDER: tuple[str, ...] = ("conferences", "openreview", "arxiv")
-#: arXiv ids fetched per request in the batch before resolution (the API takes many)
-ARXIV_BATCH = 100
+#: Which sources serve each identifier scheme, first first; from the sources' registry
+#: rows (``lookups``, ``rank``): a loaded conference list answers an OpenReview id locally.
+SCHEME_SOURCES: dict[str, tuple[str, ...]] = registry.scheme_sources()
+#: Search order for a titled mention, by the rows' ``rank``: the local conference list (no
+#: request) first, then conference records, Crossref (noisiest) last.
+TITLE_ORDER: tuple[str, ...] = registry.search_order()
+#: Only these sources search abstract text (rows with ``searches_abstracts``).
+ABSTRACT_ORDER: tuple[str, ...] = registry.search_order(abstracts_only=True)
 _JOURNAL_REF_VENUE = re.compile(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
 
 T = TypeVar("T")
@@ -507,7 +503,7 @@ def _prefetch(groups: Sequence[Sequence[Mention]], sources: Mapping[str, Source]
               pins: Mapping[str, Ids] | None) -> None:
     """The cheap bulk work, once, before groups fan out to threads: every conference list
     the notes need (one file per venue-year) and every arXiv id of the notes, up to
-    :data:`ARXIV_BATCH` per request. Both land in the cache, where the groups find them."""
+    :data:`citekit.sources.arxiv.BATCH` per request. Both land in the cache, where the groups find them."""
     merged = [merge_mentions(g) for g in groups if g]
     conferences = sources.get("conferences")
     if conferences is not None and hasattr(conferences, "prepare") and health.usable("conferences"):

@@ -11,14 +11,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable
 
-from ..ids import ARXIV_DOI_PREFIX, arxiv_version, normalize_arxiv, normalize_doi
-from ..model import Candidate, Ids, Mention
-from ..names import parse_name
-from .base import SourceError
-from .cache import LookupCache
-from .http import HttpClient
-from .queries import abstract_phrase, title_terms
-from .settings import SourceSettings
+from citekit.core.ids import ARXIV_DOI_PREFIX, arxiv_version, normalize_arxiv, normalize_doi
+from citekit.core.model import Ids
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
+from citekit.sources.base import SourceError
+from citekit.sources.cache import LookupCache
+from citekit.sources.http import HttpClient
+from citekit.sources.queries import abstract_phrase, title_terms
+from citekit.sources.settings import SourceSettings
 
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
       "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
@@ -109,7 +110,7 @@ class ArxivSource:
     def __init__(self, client: HttpClient, cache: LookupCache, settings: SourceSettings) -> None:
         self.client = client
         self.cache = cache
-        self.url = settings.arxiv_url
+        self.url = settings.url("arxiv")
 
     def lookup(self, scheme: str, value: str) -> Candidate | None:
         if scheme == "doi":

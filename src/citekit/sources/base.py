@@ -1,7 +1,7 @@
 """The interface every metadata source implements.
 
 A source owns its wire format and nothing else: it turns identifiers and mentions into
-:class:`~citekit.model.Candidate` records. Scoring, choosing and merging happen elsewhere
+:class:`~citekit.core.model.Candidate` records. Scoring, choosing and merging happen elsewhere
 and know nothing about HTTP.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ..model import Candidate, Mention
+from citekit.core.resolution import Candidate, Mention
 
 
 class SourceError(Exception):

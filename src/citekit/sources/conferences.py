@@ -28,15 +28,16 @@ from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz import fuzz, process
 
-from .. import venues
-from ..ids import OPENREVIEW_ID_RE
-from ..model import Candidate, Ids, Mention
-from ..names import parse_name
-from ..text import normalize_title
-from .base import SourceError
-from .cache import LookupCache
-from .http import HttpClient, body_json
-from .settings import CONFERENCE_SITES, SourceSettings
+from citekit.core import venues
+from citekit.core.ids import OPENREVIEW_ID_RE
+from citekit.core.model import Ids
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
+from citekit.core.text import normalize_title
+from citekit.sources.base import SourceError
+from citekit.sources.cache import LookupCache
+from citekit.sources.http import HttpClient, body_json
+from citekit.sources.settings import CONFERENCE_SITES, SourceSettings
 
 log = logging.getLogger(__name__)
 
@@ -257,7 +258,7 @@ class ConferenceListSource:
         self.client = client
         self.cache = cache
         self.settings = settings
-        self.bases = dict(settings.conference_urls)
+        self.bases = settings.urls_of(self.name)
         self.refresh = settings.refresh
         self._lists: dict[tuple[str, int], VenueList] = {}
         self._locks: dict[tuple[str, int], threading.Lock] = {}

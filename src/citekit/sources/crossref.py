@@ -20,15 +20,16 @@ import habanero.request_class as habanero_request_class
 import httpx2
 from habanero.exceptions import RequestError
 
-from .. import venues
-from ..ids import ARXIV_DOI_PREFIX, normalize_arxiv, normalize_doi
-from ..model import Candidate, Ids, Mention, Person
-from .base import SourceError, SourceUnavailable
-from .cache import LookupCache, safe_json
-from .http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, declared_length, parse_retry_after,
+from citekit.core import venues
+from citekit.core.ids import ARXIV_DOI_PREFIX, normalize_arxiv, normalize_doi
+from citekit.core.model import Ids, Person
+from citekit.core.resolution import Candidate, Mention
+from citekit.sources.base import SourceError, SourceUnavailable
+from citekit.sources.cache import LookupCache, safe_json
+from citekit.sources.http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, declared_length, parse_retry_after,
                    parse_try_again, read_capped, user_agent)
-from .queries import author_families, title_terms
-from .settings import SourceSettings
+from citekit.sources.queries import author_families, title_terms
+from citekit.sources.settings import SourceSettings
 
 #: fields a search asks for: enough to build a candidate, small enough to be quick
 SELECT = ["DOI", "title", "author", "container-title", "short-container-title", "issued", "published",
@@ -196,7 +197,7 @@ class CrossrefSource:
         self.client = client
         self.cache = cache
         self.settings = settings
-        self.cr = habanero.Crossref(base_url=settings.crossref_url.rstrip("/"), mailto=settings.mailto,
+        self.cr = habanero.Crossref(base_url=settings.url("crossref").rstrip("/"), mailto=settings.mailto,
                                     ua_string=user_agent(settings.mailto), timeout=settings.timeout)
 
     def lookup(self, scheme: str, value: str) -> Candidate | None:

@@ -16,16 +16,17 @@ from typing import Any
 import bibtexparser
 from bibtexparser.middlewares.names import split_multiple_persons_names
 
-from .. import venues
-from ..ids import ids_from_url, normalize_arxiv, normalize_dblp, normalize_doi
-from ..model import Candidate, Ids, Mention, Person
-from ..names import parse_name
-from ..text import delatex
-from .base import SourceError
-from .cache import LookupCache
-from .http import HttpClient, body_json
-from .queries import plain_words, title_terms
-from .settings import SourceSettings
+from citekit.core import venues
+from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_dblp, normalize_doi
+from citekit.core.model import Ids, Person
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
+from citekit.core.text import latex_to_text
+from citekit.sources.base import SourceError
+from citekit.sources.cache import LookupCache
+from citekit.sources.http import HttpClient, body_json
+from citekit.sources.queries import plain_words, title_terms
+from citekit.sources.settings import SourceSettings
 
 _HOMONYM_RE = re.compile(r"\s+\d{4}$")
 _CORR_KEY_RE = re.compile(r"^journals/corr/abs-(\d{4})-(\d{4,5})$")
@@ -129,7 +130,7 @@ def hit_to_candidate(info: dict[str, Any]) -> Candidate:
 
 
 def _bib_names(value: str) -> list[Person]:
-    return [person(delatex(n)) for n in split_multiple_persons_names(" ".join(value.split())) if n.strip()]
+    return [person(latex_to_text(n, matching=True)) for n in split_multiple_persons_names(" ".join(value.split())) if n.strip()]
 
 
 #: BibTeX entry type of a ``/rec/<key>.bib`` record -> dblp's publication type
@@ -167,12 +168,12 @@ def bibtex_to_candidate(text: str, key: str) -> Candidate | None:
             f[name] = _unescape_verbatim(f[name])
     year = int(f["year"]) if f.get("year", "").isdigit() else None
     bib_type = entry.entry_type.lower()
-    venue_name = delatex(f.get("booktitle") or f.get("journal") or f.get("series") or "") or None
+    venue_name = latex_to_text(f.get("booktitle") or f.get("journal") or f.get("series") or "", matching=True) or None
     dblp_type = _BIB_TYPES.get(bib_type, "Informal and Other Publications")
     entry_type, stage = _classify(key, dblp_type, venue_name)
     if bib_type in ("book", "proceedings"):
         entry_type = "book"
-        venue_name = delatex(f.get("series") or f.get("publisher") or "") or None
+        venue_name = latex_to_text(f.get("series") or f.get("publisher") or "", matching=True) or None
     elif bib_type == "phdthesis":
         entry_type = "phdthesis"
     short = venues.canonical(key.split("/")[1]) if key.count("/") >= 2 else None
@@ -187,7 +188,7 @@ def bibtex_to_candidate(text: str, key: str) -> Candidate | None:
     if f.get("eprint") and f.get("eprinttype", "").lower() == "arxiv":
         ids.arxiv = ids.arxiv or normalize_arxiv(f["eprint"])
     ids.arxiv = ids.arxiv or corr_arxiv_id(key)
-    extra = {k: delatex(f[k]) for k in ("pages", "volume", "number", "publisher", "series", "school") if f.get(k)}
+    extra = {k: latex_to_text(f[k], matching=True) for k in ("pages", "volume", "number", "publisher", "series", "school") if f.get(k)}
     if f.get("editor"):
         extra["editor"] = " and ".join(p.display() for p in _bib_names(f["editor"]))
     if f.get("isbn"):
@@ -196,7 +197,7 @@ def bibtex_to_candidate(text: str, key: str) -> Candidate | None:
     return Candidate(
         source="dblp",
         id=key,
-        title=strip_title(delatex(f.get("title", ""))),
+        title=strip_title(latex_to_text(f.get("title", ""), matching=True)),
         authors=authors,
         year=year,
         venue=venue,
@@ -218,7 +219,7 @@ class DblpSource:
     def __init__(self, client: HttpClient, cache: LookupCache, settings: SourceSettings, hits: int = 10) -> None:
         self.client = client
         self.cache = cache
-        self.base = settings.dblp_url.rstrip("/")
+        self.base = settings.url("dblp").rstrip("/")
         self.hits = hits
 
     def lookup(self, scheme: str, value: str) -> Candidate | None:

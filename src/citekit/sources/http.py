@@ -24,9 +24,9 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from .. import __version__
-from .base import SourceError, SourceUnavailable
-from .cache import safe_json
+from citekit import __version__
+from citekit.sources.base import SourceError, SourceUnavailable
+from citekit.sources.cache import safe_json
 
 T = TypeVar("T")
 

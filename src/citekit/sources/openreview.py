@@ -19,15 +19,16 @@ from typing import Any
 import bibtexparser
 import requests
 
-from .. import venues
-from ..ids import ids_from_url, normalize_arxiv
-from ..model import Candidate, Ids, Mention, Person
-from ..names import parse_name
-from .base import SourceError
-from .cache import LookupCache
-from .http import HttpClient, body_json
-from .queries import abstract_phrase, title_terms
-from .settings import SourceSettings
+from citekit.core import venues
+from citekit.core.ids import ids_from_url, normalize_arxiv
+from citekit.core.model import Ids, Person
+from citekit.core.resolution import Candidate, Mention
+from citekit.core.names import parse_name
+from citekit.sources.base import SourceError
+from citekit.sources.cache import LookupCache
+from citekit.sources.http import HttpClient, body_json
+from citekit.sources.queries import abstract_phrase, title_terms
+from citekit.sources.settings import SourceSettings
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +235,7 @@ class OpenReviewSource:
         self.client = client
         self.cache = cache
         self.settings = settings
-        self.base = settings.openreview_url.rstrip("/")
+        self.base = settings.url("openreview").rstrip("/")
         self._token: str | None = settings.openreview_token
         self._lock = threading.Lock()
         #: GET /notes answered ChallengeRequiredError: do not ask it again this run

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import re
 
-from ..model import Mention
-from ..text import delatex, fold
+from citekit.core.resolution import Mention
+from citekit.core.text import fold, latex_to_text
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 
 def plain_words(text: str) -> str:
     """Text with TeX removed and punctuation turned into spaces (accents kept)."""
-    text = delatex(text)
+    text = latex_to_text(text, matching=True)
     text = re.sub(r"[^\w\s'-]+", " ", text)
     text = re.sub(r"(?<!\w)[-']|[-'](?!\w)", " ", text)
     return " ".join(text.split())

@@ -13,76 +13,40 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from .http import MB, HostPolicy
+from citekit.core.paths import cache_dir
+from citekit.sources import registry
+from citekit.sources.http import MB, HostPolicy
 
 #: every source, cheapest and most exact first (the default of ``sources.enabled``)
-SOURCE_NAMES: tuple[str, ...] = ("conferences", "openreview", "crossref", "dblp", "arxiv")
-#: the services proper (each has a URL, a limit policy and a ``CITEKIT_<NAME>_URL``)
-SERVICES: tuple[str, ...] = ("openreview", "crossref", "dblp", "arxiv")
+SOURCE_NAMES: tuple[str, ...] = registry.SOURCE_NAMES
 
-#: Conference sites running the same virtual-site software: name -> (site root, file prefix).
-#: Each publishes ``/static/virtual/data/<prefix>-<year>-orals-posters.json``.
-CONFERENCE_SITES: dict[str, str] = {
-    "icml": "https://icml.cc",
-    "neurips": "https://neurips.cc",
-    "iclr": "https://iclr.cc",
-    "mlsys": "https://mlsys.org",
-}
+#: Conference sites running the same virtual-site software: name -> site root. Each
+#: publishes ``/static/virtual/data/<name>-<year>-orals-posters.json``.
+CONFERENCE_SITES: dict[str, str] = {host.name: host.url for host in registry.row("conferences").hosts}
 
-#: OpenReview's budget for guests: "20 requests per minute for guest users"
-#: (openreview/openreview#254); signed-in users have larger ones, set per_minute then.
-OPENREVIEW_GUEST_PER_MINUTE = 20.0
+#: The largest answer read from each host (``sources.<host>.max_mb`` changes it); the
+#: figures and why they are what they are: :mod:`citekit.sources.registry`.
+MAX_BYTES: dict[str, int] = {name: int(host.limits.max_mb * MB) for name, host in registry.HOSTS.items()}
 
-#: The largest answer read from each service (``sources.<name>.max_mb`` changes it): the
-#: largest real answer times a margin for growth. A conference's whole paper list is the
-#: big one: about 5 KB an event (abstract, authors, media links), 6,000-7,000 events for
-#: ICML or NeurIPS 2025-2026, so 30-40 MB; 128 MB leaves room for a few years' growth.
-#: An arXiv batch of 100 ids is 0.3 MB, up to ~15 MB when every paper lists a physics
-#: collaboration's 3,000 authors; a Crossref work or 5-row search ~2 MB at the same worst;
-#: dblp's 10 search hits or one record and an OpenReview page of 10 notes stay under 1 MB.
-MAX_BYTES: dict[str, int] = {
-    "arxiv": 32 * MB,
-    "crossref": 16 * MB,
-    "dblp": 8 * MB,
-    "openreview": 8 * MB,
-    **{site: 128 * MB for site in CONFERENCE_SITES},
-}
-
-#: The services' own requests: arXiv one call every 3 s on one connection, counted from
-#: the end of the previous answer; dblp about one a second; Crossref announces its limits
-#: in headers (polite pool: 3 parallel); OpenReview 20 a minute for guests. A conference
-#: site serves one static file per venue-year: one request at a time is plenty.
-#: This table, with :data:`MAX_BYTES`, is the one home of every per-service limit.
+#: Each host's manners, from its registry row: the one home of every per-service limit.
 DEFAULT_POLICIES: dict[str, HostPolicy] = {
-    name: replace(policy, max_bytes=MAX_BYTES[name]) for name, policy in {
-        "arxiv": HostPolicy(min_interval=3.0, concurrency=1, after_answer=True),
-        "dblp": HostPolicy(min_interval=1.0, concurrency=1),
-        "crossref": HostPolicy(min_interval=0.2, concurrency=3),
-        "openreview": HostPolicy(min_interval=0.5, concurrency=2, per_minute=OPENREVIEW_GUEST_PER_MINUTE),
-        **{site: HostPolicy(min_interval=1.0, concurrency=1) for site in CONFERENCE_SITES},
-    }.items()
+    name: HostPolicy(min_interval=host.limits.interval, concurrency=host.limits.concurrency,
+                     per_minute=host.limits.per_minute, after_answer=host.limits.after_answer,
+                     max_bytes=MAX_BYTES[name])
+    for name, host in registry.HOSTS.items()
 }
 #: the whole sync's network work stops after this many seconds (``sources.deadline``);
 #: what is left stays notes-only and is looked up on the next sync
 DEFAULT_DEADLINE = 900.0
-
-_URL_ENV = {
-    "openreview": "CITEKIT_OPENREVIEW_URL",
-    "crossref": "CITEKIT_CROSSREF_URL",
-    "dblp": "CITEKIT_DBLP_URL",
-    "arxiv": "CITEKIT_ARXIV_URL",
-    **{site: f"CITEKIT_{site.upper()}_URL" for site in CONFERENCE_SITES},
-}
 
 
 @dataclass
 class SourceSettings:
     """Everything :func:`citekit.sources.build_sources` needs, resolved once per run."""
 
-    openreview_url: str = "https://api2.openreview.net"
-    crossref_url: str = "https://api.crossref.org"
-    dblp_url: str = "https://dblp.org"
-    arxiv_url: str = "https://export.arxiv.org/api/query"
+    #: each host's address (``sources.<host>.url``, ``CITEKIT_<HOST>_URL``); a host not
+    #: named here has its registry default
+    urls: dict[str, str] = field(default_factory=dict)
     mailto: str | None = None
     openreview_username: str | None = field(default=None, repr=False)
     openreview_password: str | None = field(default=None, repr=False)
@@ -96,8 +60,6 @@ class SourceSettings:
     policies: dict[str, HostPolicy] = field(
         default_factory=lambda: {k: replace(v) for k, v in DEFAULT_POLICIES.items()}
     )
-    #: conference site roots (``sources.icml.url``, ``CITEKIT_ICML_URL``, ...)
-    conference_urls: dict[str, str] = field(default_factory=lambda: dict(CONFERENCE_SITES))
     #: seconds of network work one sync may spend (None: no cap)
     deadline: float | None = DEFAULT_DEADLINE
 
@@ -110,16 +72,17 @@ class SourceSettings:
     def has_openreview_credentials(self) -> bool:
         return bool(self.openreview_token or (self.openreview_username and self.openreview_password))
 
-    def url(self, source: str) -> str:
-        if source in self.conference_urls:
-            return self.conference_urls[source]
-        return getattr(self, f"{source}_url")
+    def url(self, host: str) -> str:
+        """The address of ``host`` (a name of :data:`citekit.sources.registry.HOSTS`)."""
+        return self.urls.get(host) or registry.HOSTS[host].url
+
+    def urls_of(self, source: str) -> dict[str, str]:
+        """The addresses of every host of ``source``, by host name."""
+        return {host.name: self.url(host.name) for host in registry.row(source).hosts}
 
     def _set_url(self, name: str, url: str) -> None:
-        if name in CONFERENCE_SITES:
-            self.conference_urls[name] = url.rstrip("/")
-        else:  # the arXiv URL is the query endpoint itself: keep it exactly
-            setattr(self, f"{name}_url", url.rstrip("/") if name != "arxiv" else url)
+        # an endpoint (arXiv's query URL) is kept exactly; a root loses its trailing slash
+        self.urls[name] = url if registry.HOSTS[name].exact_url else url.rstrip("/")
 
     @classmethod
     def from_env(cls, config: Mapping[str, Any] | None, project_root: Path,
@@ -134,11 +97,11 @@ class SourceSettings:
             raise ValueError("citekit.yaml: 'sources:' must be a mapping such as "
                              "'sources: {crossref: {url: https://api.crossref.org}, mailto: you@example.org}'")
         s = cls()
-        for name in (*SERVICES, *CONFERENCE_SITES):
+        for name, host in registry.HOSTS.items():
             sub = section.get(name) or {}
             if not isinstance(sub, Mapping):
                 raise ValueError(f"citekit.yaml: 'sources.{name}' must be a mapping, e.g. '{name}: {{url: ...}}'")
-            url = env.get(_URL_ENV[name]) or sub.get("url")
+            url = env.get(host.url_env) or sub.get("url")
             if url:
                 s._set_url(name, str(url))
             if "interval" in sub:
@@ -180,10 +143,7 @@ class SourceSettings:
                 policy.min_interval = 0.0
                 policy.adaptive = False
                 policy.per_minute = None
-        cache_dir = env.get("CITEKIT_CACHE_DIR") or section.get("cache_dir")
-        s.cache_dir = Path(cache_dir).expanduser() if cache_dir else Path(project_root) / ".citekit"
-        if not s.cache_dir.is_absolute():
-            s.cache_dir = Path(project_root) / s.cache_dir
+        s.cache_dir = cache_dir(project_root, env=env, configured=str(section.get("cache_dir") or "") or None)
         s.openreview_username = env.get("OPENREVIEW_USERNAME") or None
         s.openreview_password = env.get("OPENREVIEW_PASSWORD") or None
         s.openreview_token = env.get("OPENREVIEW_TOKEN") or None

@@ -1,0 +1,243 @@
+"""Reading the library: ``list``, ``show``, ``tags``; and ``tag`` (tags by hand).
+
+``list`` and ``show`` must stay fast on a large library: the stage modules (the notes
+pipeline, the library store) are imported inside the functions that use them, and the
+per-entry texts come from the parsed-library cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from citekit.api.project import config_of
+from citekit.core.errors import CitekitError, UsageError
+
+if TYPE_CHECKING:
+    from citekit.library.store import Library
+    from citekit.core.model import Entry
+
+
+def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
+    """Works in the notes that wait for an online sync (see :mod:`citekit.api.pending_works`)."""
+    from citekit.library.store import Library
+    from citekit.api.pending_works import pending_works
+
+    cfg = config_of(start)
+    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir), follow_out=cfg.follow_out_of_notes)
+
+
+def load_library(start: str | Path | None = None) -> Library:
+    """The project's library as it is on disk."""
+    from citekit.library.store import Library
+
+    return Library.load(config_of(start).refs_dir)
+
+
+# ---- reading the library ---------------------------------------------------------------
+
+def entry_json(entry: Entry) -> dict[str, Any]:
+    """The stable JSON shape of one entry (``citekit list --json``)."""
+    from citekit.core.text import latex_to_text
+
+    from bibtexparser.middlewares.names import split_multiple_persons_names
+
+    names = split_multiple_persons_names(entry.fields.get("author", "")) if entry.fields.get("author") else []
+    authors = [latex_to_text(a.strip(), as_written=True) for a in names if a.strip()]
+    venue = entry.fields.get("booktitle") or entry.fields.get("journal") or entry.fields.get("publisher")
+    return {
+        "key": entry.key,
+        "type": entry.entry_type,
+        "title": latex_to_text(entry.title, as_written=True),
+        "authors": authors,
+        "year": entry.year,
+        "venue": latex_to_text(venue, as_written=True) if venue else None,
+        "ids": entry.ids.as_dict(),
+        "tags": entry.tags,
+        "status": entry.status,
+        "origin": entry.origin,
+        "mentions": [{"file": m.file, "line": m.line} for m in entry.mentions],
+        "aliases": sorted(entry.aliases),
+        "summary": entry.summary,
+        "url": entry.fields.get("url"),
+    }
+
+
+def list_json(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+              status: str | None = None) -> list[dict[str, Any]]:
+    """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
+    comes from the parsed-library cache instead of converting its LaTeX again, and an
+    unchanged library decodes no entry at all."""
+    return _listed(start, _JSON, lambda lib: entry_json, tags=tags, any_tag=any_tag, status=status)
+
+
+def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                   status: str | None = None) -> str:
+    """``json.dumps(list_json(...), ensure_ascii=False, indent=2)``, from per-entry texts
+    kept in the cache (the indenting encoder is pure Python: most of ``list --json``)."""
+    return list_json_bytes(start, tags=tags, any_tag=any_tag, status=status).decode("utf-8", "surrogatepass")
+
+
+def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                    status: str | None = None) -> bytes:
+    """:func:`list_json_text` in UTF-8: the per-entry texts are kept encoded, so the
+    megabytes of a large library are joined and written without decoding them."""
+    texts = _listed(start, f"json-utf8:{JSON_SHAPE}",
+                    lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
+                    tags=tags, any_tag=any_tag, status=status)
+    return b"".join([b"[\n", b",\n".join(texts), b"\n]"]) if texts else b"[]"
+
+
+def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+               status: str | None = None) -> list[str]:
+    """The lines of ``citekit list``: key, status, year, plain-text title and tags."""
+    return _listed(start, f"list-line:{JSON_SHAPE}", lambda lib: lambda e: _list_line(lib.memo(_JSON, e, entry_json)),
+                   tags=tags, any_tag=any_tag, status=status)
+
+
+def _listed(start: str | Path | None, kind: str, compute: Callable[[Library], Callable[[Entry], Any]], *,
+            tags: list[str] | None, any_tag: bool, status: str | None) -> list[Any]:
+    """One stored value of ``kind`` per entry passing the filters, in key order."""
+    lib = load_library(start)
+    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
+    table = lib.memo_table(kind, compute(lib))
+    lib.keep_memos()
+    return [table[k] for k in keys]
+
+
+def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
+    """(tag, number of entries carrying it), most used first."""
+    from citekit.library.tags import tag_counts
+
+    lib = load_library(start)
+    facets = lib.facets()
+    lib.keep_memos()
+    return tag_counts(facets.values(), tags_of=lambda facet: facet[1])
+
+
+#: bump when :func:`entry_json` or the list line changes shape: older stored values are dropped
+JSON_SHAPE = 1
+_JSON = f"json:{JSON_SHAPE}"
+
+
+def _list_line(row: dict[str, Any]) -> str:
+    tag_text = f"  [{', '.join(row['tags'])}]" if row["tags"] else ""
+    return f"{row['key']:<32} {row['status']:<10} {row['year'] or '':<5} {row['title']}{tag_text}"
+
+
+def _indented_json(row: dict[str, Any]) -> str:
+    """One row as it appears inside an indented JSON list (one level deeper)."""
+    import json
+
+    return "  " + json.dumps(row, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+
+
+def _select_keys(lib: Library, *, tags: list[str] | None, any_tag: bool, status: str | None) -> list[str]:
+    """Sorted keys of the entries passing the filters."""
+    keys = lib.sorted_keys()
+    if not (tags or status):
+        return keys
+    facets = lib.facets()
+    if tags:
+        from citekit.library.tags import select
+
+        keys = select(keys, tags, any_=any_tag, tags_of=lambda k: facets[k][1])
+    if status:
+        keys = [k for k in keys if facets[k][0] == status]
+    return keys
+
+
+def list_entries(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                 status: str | None = None) -> list[Entry]:
+    """Library entries, optionally filtered by tag expression and status, sorted by key."""
+    return _select(load_library(start).sorted_entries(), tags=tags, any_tag=any_tag, status=status)
+
+
+def _select(entries: list[Entry], *, tags: list[str] | None, any_tag: bool, status: str | None) -> list[Entry]:
+    if tags:
+        from citekit.library.tags import select
+
+        entries = select(entries, tags, any_=any_tag)
+    if status:
+        entries = [e for e in entries if e.status == status]
+    return entries
+
+
+def show(key: str, start: str | Path | None = None) -> Entry:
+    """One entry by key, alias or key in another case; the error suggests close keys."""
+    return _find(key, start)[1]
+
+
+def show_bibtex(key: str, start: str | Path | None = None) -> tuple[Entry, str]:
+    """:func:`show` and the entry's BibTeX (UTF-8): the text ``library.bib`` holds for it
+    when that is the same, so nothing is rendered (nor the writer imported)."""
+    lib, entry = _find(key, start)
+    text = lib.rendered_text(entry, False, unchanged=True)
+    if text is None:
+        from citekit.library.store import written_entry
+        from citekit.bibtex.writer import render_entries
+
+        text = render_entries([written_entry(entry)])
+    return entry, text.rstrip()
+
+
+def _find(key: str, start: str | Path | None) -> tuple[Library, Entry]:
+    from citekit.library.store import Library
+
+    lib = Library.load(config_of(start).refs_dir)
+    entry = lib.get_any_case(key)
+    if entry is not None:
+        return lib, entry
+    keys = lib.sorted_keys()  # one order whichever way the library was read: ties rank alike
+    if not keys and not lib.bib_path.exists():
+        raise CitekitError(f"no library yet at {lib.bib_path}: run `citekit sync` first.", exit_code=2)
+    from rapidfuzz import process, utils
+
+    close = [k for k, _score, _ in process.extract(key, keys, limit=3, processor=utils.default_process)] if keys else []
+    hint = f" Did you mean: {', '.join(close)}?" if close else ""
+    raise CitekitError(f"no entry '{key}' in {lib.bib_path}.{hint}", exit_code=2)
+
+
+
+
+@dataclass
+class TagResult:
+    """The tags of one entry after ``citekit tag KEY +a -b``."""
+
+    asked: str
+    entry: Entry
+    changed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        e = self.entry
+        return {"key": e.key, "asked": self.asked, "tags": list(e.tags), "added": list(e.tags_added),
+                "removed": list(e.tags_removed)}
+
+
+def tag(key: str, changes: list[str], start: str | Path | None = None) -> TagResult:
+    """Add (``+tag``) or remove (``-tag``) tags of one entry by hand; no change: read its tags.
+
+    A bad tag is :class:`~citekit.library.tags.TagRuleError` (nothing saved); the library is
+    written under the project lock.
+    """
+    from citekit.library.lock import writing
+    from citekit.library.store import Library
+    from citekit.library.tags import apply_manual
+
+    config = config_of(start)
+    with writing(config.refs_dir, f"tag {key} {' '.join(changes)}".strip(), write=bool(changes)):
+        library = Library.load(config.refs_dir)
+        entry = library.get(key)
+        if entry is None:
+            raise UnknownKey(f"no entry with key {key!r}; see `citekit list` for the keys.")
+        if changes:
+            apply_manual(entry, list(changes))
+            library.save()
+    return TagResult(key, entry, bool(changes))
+
+
+class UnknownKey(UsageError):
+    """A command was given a key the library does not have."""
+
+    NEXT_STEP = "See `citekit list` for the keys."

@@ -1,0 +1,144 @@
+"""The sync stage: notes → mentions → works → entries in ``refs/``, in that order.
+
+A reader follows one mention from the notes to ``library.bib`` here, each stage called
+once and never returned to: extraction and grouping (``notes``), resolution
+(``resolve``, skipped offline), then, under the project lock, the library read once and
+the works folded into it (``library.fold``: find or create each work's entry, merge the
+work into it, keys, tags), and one transaction that writes ``refs/``. Whether the sync
+runs at all is decided above it (:mod:`citekit.api.sync_stamp`, from :func:`citekit.api.sync`).
+
+Network work happens before the project lock is taken. An online sync reads the library
+first (a damaged one stops it before any request) and, under the lock, keeps that read
+only when neither file changed meanwhile, so a ``tag`` (or any other write) made while it
+was resolving is kept rather than overwritten. An offline sync has nothing to do before
+the lock but read the notes: it reads the library once, under the lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citekit.core.config import Config
+from citekit.library.fold import Folded, fold_works
+from citekit.library.lock import ProjectLock
+from citekit.library.store import Library, fingerprint_now
+from citekit.core.resolution import Mention, Work
+from citekit.notes import extract_paths, group_mentions
+from citekit.api.sync_report import SyncReport
+
+
+def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,
+        ascii: bool | None = None, command: str = "sync") -> tuple[SyncReport, tuple[Any, ...] | None]:
+    """One sync of the project ``cfg`` (see :func:`citekit.api.sync`), and, when it wrote
+    nothing, the fingerprint of ``refs/`` as it left them, taken under its lock: what
+    :func:`citekit.api.sync_stamp.record` remembers it by.
+    """
+    report = SyncReport(offline=offline)
+    extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes)
+    report.problems.extend(str(p) for p in extracted.problems)
+    groups = group_mentions(extracted.mentions)
+    report.mentions = len(extracted.mentions)
+    report.works = len(groups)
+    notes_problems = len(report.problems)
+
+    # online, the library is read first: a damaged one stops the sync before any request
+    first = None if offline else Library.load(cfg.refs_dir)
+    works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+    with ProjectLock(cfg.refs_dir, command):
+        # the one read (offline), or the first one kept when neither file changed since
+        lib = Library.load(cfg.refs_dir) if first is None else first.reloaded()
+        report.problems.extend(str(p) for p in lib.problems)
+        configured_ascii = (cfg.data.get("bibtex") or {}).get("ascii")
+        if ascii is not None or configured_ascii is not None:
+            lib.ascii = bool(ascii if ascii is not None else configured_ascii)
+        folded = fold_works(lib, works, formula=cfg.key_formula, rules=_tag_rules(cfg))
+        report.changed = lib.save()
+        # still under the lock: the files are exactly those this sync found to be its result
+        left = None if report.changed else fingerprint_now(cfg.refs_dir)
+    _report_folded(report, folded, notes_problems)
+    return report, left
+
+
+def _report_folded(report: SyncReport, folded: Folded, notes_problems: int) -> None:
+    """What folding the works found, each line where a reader expects it: the warnings
+    about groups of the notes right after the notes' own problems."""
+    report.problems[notes_problems:notes_problems] = folded.group_warnings
+    report.problems.extend(folded.problems)
+    report.notices.extend(folded.notices)
+    report.created, report.upgraded, report.entries = folded.created, folded.upgraded, folded.entries
+    report.pending = folded.pending
+    for status, n in folded.counts.items():
+        report.counts[status] = report.counts.get(status, 0) + n
+
+
+def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,
+             jobs: int, progress: bool) -> list[Work]:
+    if offline:
+        return [Work(mentions=g, reason="offline: built from the notes") for g in groups]
+    from citekit.resolve.pipeline import resolve_groups
+    from citekit.sources import build_client, build_sources, open_cache
+    from citekit.sources.settings import SourceSettings
+
+    settings = SourceSettings.from_env(cfg.data, cfg.root)
+    settings.refresh = refresh
+    client = build_client(settings)
+    cache = open_cache(settings)
+    try:
+        sources = build_sources(settings, client=client, cache=cache)
+        precedence = (cfg.data.get("resolve") or {}).get("precedence")
+        resolved = resolve_groups(groups, sources, jobs=jobs, progress=progress, pins=_pins(cfg), precedence=precedence)
+    finally:
+        client.close()
+        close = getattr(cache, "close", None)
+        if close:
+            close()
+    report.requests = client.stats.total
+    report.source_problems = list(resolved.problems)
+    for work in resolved.works:
+        report.problems.extend(work.warnings)
+    names = [s.name for s in sources]
+    if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
+        report.offline = True
+        report.notices.append(
+            f"no source could be reached ({', '.join(names)}): entries were built from the notes "
+            "and will upgrade on the next online sync (details: --json)"
+        )
+    else:
+        report.notices.extend(resolved.problems)
+    if not settings.mailto and report.requests and not report.offline:
+        report.notices.append(
+            "no contact address set: add 'mailto: you@example.org' under 'sources:' in citekit.yaml "
+            "(or CITEKIT_MAILTO) so Crossref serves you from its polite pool and services can reach you"
+        )
+    return resolved.works
+
+
+def _pins(cfg: Config) -> dict[str, Any]:
+    """``pins:`` of citekit.yaml, read with the same rule as a pin line in the notes."""
+    from citekit.core.model import Ids
+    from citekit.notes.labels import parse_pin
+    from citekit.core.text import normalize_title
+
+    out: dict[str, Ids] = {}
+    for title, spec in (cfg.data.get("pins") or {}).items():
+        ids = Ids()
+        for scheme, value in (spec or {}).items():
+            parsed = parse_pin(str(scheme), _pin_text(str(scheme), value)) if str(scheme) in ids.as_dict() else None
+            if parsed:
+                setattr(ids, *parsed)
+        out[normalize_title(str(title))] = ids
+    return out
+
+
+def _pin_text(scheme: str, value: Any) -> str:
+    """A pin as text. YAML reads an unquoted arXiv id as a number (``2602.22890`` becomes
+    2602.2289): new-style ids have five digits after the dot since 2015, four before."""
+    if scheme == "arxiv" and isinstance(value, float):
+        return f"{value:.5f}" if value >= 1501 else f"{value:.4f}"
+    return str(value)
+
+
+def _tag_rules(cfg: Config) -> Any:
+    from citekit.library.tags import load_rules
+
+    return load_rules(cfg.data)

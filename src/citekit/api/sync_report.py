@@ -1,0 +1,47 @@
+"""What a sync found and did: its own module, so that a replayed sync (see
+:mod:`citekit.api.sync_stamp`) builds its report without importing the sync stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class SyncReport:
+    """What a sync found and did, for the summary table and ``--json``."""
+
+    mentions: int = 0
+    works: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: {"resolved": 0, "notes-only": 0, "ambiguous": 0})
+    created: list[str] = field(default_factory=list)
+    upgraded: list[str] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    source_problems: list[str] = field(default_factory=list)
+    offline: bool = False
+    changed: bool = False
+    requests: int = 0
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    #: nothing was read or written: the inputs are those of the last sync, which changed nothing
+    up_to_date: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mentions": self.mentions,
+            "works": self.works,
+            "entries_written": len(self.entries),
+            "counts": self.counts,
+            "created": self.created,
+            "upgraded": self.upgraded,
+            "pending": self.pending,
+            "problems": self.problems,
+            "notices": self.notices,
+            "source_problems": self.source_problems,
+            "offline": self.offline,
+            "changed": self.changed,
+            "requests": self.requests,
+            "works_detail": self.entries,
+            "up_to_date": self.up_to_date,
+        }

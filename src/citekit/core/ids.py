@@ -1,0 +1,126 @@
+"""Identifiers found in pasted URLs and strings, in their canonical bare form.
+
+Every stage that sees an identifier goes through here, so ``10.48550/ARXIV.2605.31324``,
+``https://arxiv.org/abs/2605.31324v2`` and ``arXiv:2605.31324`` all become the same value.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, unquote, urlparse, urlsplit
+
+from citekit.core.model import Ids
+
+_NEW_ARXIV = r"\d{4}\.\d{4,5}"
+_OLD_ARXIV = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}"
+ARXIV_RE = re.compile(rf"(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v(?P<version>\d+))?")
+DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)")
+OPENREVIEW_ID_RE = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+_DOI_RESOLVER = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/", re.I)
+_DOI_LABEL = re.compile(r"^doi:\s*", re.I)
+_ARXIV_LABEL = re.compile(r"^arxiv:\s*", re.I)
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", re.I)
+_DBLP_LABEL = re.compile(r"^DBLP:")
+_DBLP_URL = re.compile(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$")
+_DBLP_KEY = re.compile(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+")
+
+
+def normalize_doi(value: str) -> str | None:
+    """Bare, lower-case DOI, or None when ``value`` holds none."""
+    value = unquote(value.strip())
+    value = _DOI_LABEL.sub("", _DOI_RESOLVER.sub("", value))
+    m = DOI_RE.search(value)
+    if not m:
+        return None
+    return m.group(1).rstrip(".,;)]").lower()
+
+
+def normalize_arxiv(value: str) -> str | None:
+    """arXiv id without version (``2605.31324``), from an id, URL or arXiv DOI."""
+    value = value.strip()
+    low = value.lower()
+    if low.startswith(ARXIV_DOI_PREFIX):
+        value = value[len(ARXIV_DOI_PREFIX):]
+    value = _ARXIV_LABEL.sub("", value)
+    m = _ARXIV_URL.search(value)
+    if m:
+        value = m.group(1)
+    m = ARXIV_RE.fullmatch(value.strip().rstrip("/"))
+    return m.group("id") if m else None
+
+
+def arxiv_version(value: str) -> int | None:
+    """The ``vN`` of an arXiv id or URL, if it names one."""
+    m = re.search(rf"(?:{_NEW_ARXIV}|{_OLD_ARXIV})v(\d+)", value)
+    return int(m.group(1)) if m else None
+
+
+#: ``https://openreview.net/forum?id=ID`` with a valid id first in the query: the id
+#: urlparse and parse_qs read from it (any other shape is parsed in full).
+_OPENREVIEW_FORUM_RE = re.compile(r"https?://[^/?#]*/(?:forum|pdf|attachment)/?\?id=([A-Za-z0-9_-]{6,20})(?=[&#]|$)")
+
+
+def normalize_openreview(value: str) -> str | None:
+    """OpenReview forum id from ``forum?id=``/``pdf?id=`` URLs or a bare id."""
+    value = value.strip()
+    if "openreview.net" in value:
+        m = _OPENREVIEW_FORUM_RE.match(value)
+        if m is not None and value.isascii() and not _URLSPLIT_SPECIAL_RE.search(value):
+            return m.group(1)  # (what the parse below gives for this common shape, without it)
+        parsed = urlparse(value)
+        if parsed.path.rstrip("/") in ("/forum", "/pdf", "/attachment"):
+            ids = parse_qs(parsed.query).get("id")
+            if ids and OPENREVIEW_ID_RE.match(ids[0]):
+                return ids[0]
+        return None
+    return value if OPENREVIEW_ID_RE.match(value) and not value.isdigit() else None
+
+
+def normalize_dblp(value: str) -> str | None:
+    """dblp record key (``conf/icml/SiPLPX25``) from a key, ``DBLP:`` citekey or URL."""
+    value = value.strip()
+    value = _DBLP_LABEL.sub("", value)
+    m = _DBLP_URL.search(value)
+    if m:
+        value = m.group(1)
+    if _DBLP_KEY.fullmatch(value):
+        return value
+    return None
+
+
+#: An http(s) URL's host and path, cut where urlsplit cuts them (see :func:`netloc_and_path`).
+_HTTP_PARTS_RE = re.compile(r"https?://([^/?#]*)([^?#]*)")
+#: Characters urlsplit removes or checks (tabs and newlines, IPv6 brackets): a URL holding
+#: one goes through urlsplit itself.
+_URLSPLIT_SPECIAL_RE = re.compile(r"[\[\]\t\r\n]")
+
+
+def netloc_and_path(url: str) -> tuple[str, str]:
+    """``urlsplit(url).netloc`` and ``.path``. An ASCII ``http(s)://`` URL without tabs,
+    newlines or brackets (the URLs notes hold) is cut by one anchored pattern, at the
+    first ``/``, ``?`` or ``#`` as urlsplit cuts it; building the whole split for every
+    URL was a few percent of reading notes. Anything else goes through urlsplit, whose
+    answers (and errors) stay the reference."""
+    if url.isascii() and (m := _HTTP_PARTS_RE.match(url)) is not None and not _URLSPLIT_SPECIAL_RE.search(url):
+        return m.group(1), m.group(2)
+    parts = urlsplit(url)
+    return parts.netloc, parts.path
+
+
+def ids_from_url(url: str) -> Ids:
+    """The identifiers one pasted URL carries (empty :class:`Ids` when none)."""
+    host = netloc_and_path(url)[0].lower()
+    ids = Ids()
+    if "arxiv.org" in host:
+        ids.arxiv = normalize_arxiv(url)
+    elif "openreview.net" in host:
+        ids.openreview = normalize_openreview(url)
+    elif "doi.org" in host:
+        doi = normalize_doi(url)
+        if doi and doi.startswith(ARXIV_DOI_PREFIX):
+            ids.arxiv = normalize_arxiv(doi)
+        ids.doi = doi
+    elif "dblp" in host:
+        ids.dblp = normalize_dblp(url)
+    return ids

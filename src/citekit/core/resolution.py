@@ -1,0 +1,91 @@
+"""The values of resolution: what the notes say (:class:`Mention`), what a source returned
+(:class:`Candidate`) and one paper with its versions (:class:`Work`).
+
+They live apart from :mod:`citekit.core.model` (the library's records) so that the commands
+that only read the library do not define them at start-up; this module imports the model,
+never the other way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from citekit.core.model import Ids, Location, Person
+
+
+@dataclass
+class Mention:
+    """What the notes say about one paper, before any lookup.
+
+    ``kind`` is ``titled`` (a title line, maybe with labelled details), ``url`` (a bare
+    paper URL with no title), or ``abstract`` (a paragraph of abstract text, no title).
+    """
+
+    kind: Literal["titled", "url", "abstract"]
+    location: Location
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)  # raw strings as written
+    authors_incomplete: bool = False  # the notes wrote "et al." / "others": the list is partial
+    urls: list[str] = field(default_factory=list)  # paper URLs (poster/oral, openreview, arxiv, doi)
+    links: dict[str, str] = field(default_factory=dict)  # project/code/slides pages by label
+    summary: str | None = None
+    abstract: str | None = None
+    hints: list[str] = field(default_factory=list)  # method names the text introduces
+    venue: str | None = None  # short venue, e.g. "ICML"
+    year: int | None = None
+    ids: Ids = field(default_factory=Ids)  # identifiers read from URLs
+    pins: Ids = field(default_factory=Ids)  # identifiers the user pinned explicitly
+    hashtags: list[str] = field(default_factory=list)
+    section: str | None = None  # nearest heading, for tag mapping
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["location"] = {"file": self.location.file, "line": self.location.line}
+        return d
+
+
+@dataclass
+class Candidate:
+    """One record a source returned, normalized to what citekit needs.
+
+    ``stage`` drives the version precedence; ``venue`` is short (``ICML 2026``),
+    ``container`` the long booktitle/journal name.
+    """
+
+    source: str  # openreview | crossref | dblp | arxiv | notes
+    id: str  # the source's own id for this record
+    title: str
+    authors: list[Person] = field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    container: str | None = None
+    entry_type: str = "misc"  # inproceedings | article | misc
+    stage: str = "preprint"
+    ids: Ids = field(default_factory=Ids)
+    abstract: str | None = None
+    url: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)  # volume, pages, publisher, month, ...
+    score: float = 0.0  # set by matching
+    raw: Any = None  # the payload, for provenance and debugging
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("raw", None)
+        d["authors"] = [p.display() or p.raw for p in self.authors]
+        return d
+
+
+@dataclass
+class Work:
+    """One paper as resolution sees it: every version found, the chosen one, and why."""
+
+    mentions: list[Mention]
+    chosen: Candidate | None = None
+    versions: list[Candidate] = field(default_factory=list)
+    status: str = "notes-only"
+    score: float = 0.0
+    reason: str = ""  # why not resolved, or how resolved
+    runners_up: list[Candidate] = field(default_factory=list)
+    #: what the user should check (a pinned record that contradicts the notes), for the report
+    warnings: list[str] = field(default_factory=list)
