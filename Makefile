@@ -22,7 +22,7 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, start-up, notes extraction
+## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, start-up, notes extraction, extraction on notes written blind
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
@@ -30,6 +30,7 @@ bench: install
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
+	$(BIN)/python bench/notes_blind_bench.py
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

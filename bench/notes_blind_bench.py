@@ -1,0 +1,49 @@
+"""Notes extraction on notes written blind (``tests/data/notes/blind``).
+
+Prints, per style as the writer named it and in total: files, expected papers, papers
+found, mention precision, recall, right-title rate, author-list exact rate and non-papers
+taken (how a mention is matched to a paper: ``tests/blind_scoring.py``). Targets (issue
+24): precision >= 0.99, recall >= 0.97, right title >= 0.97, authors exact >= 0.95, on every
+style. ``-v`` lists the misses and the false mentions.
+
+``--src DIR`` measures the package under another ``src`` folder (an older checkout).
+
+Run: .venv/bin/python bench/notes_blind_bench.py  (or `make bench`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", help="measure the citekit package under this src folder")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list misses and false mentions")
+    args = parser.parse_args()
+    if args.src:
+        sys.path.insert(0, str(Path(args.src).resolve()))
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    from blind_scoring import score_blind  # noqa: E402  (after the path is set)
+
+    by_style, total = score_blind()
+    head = f"{'style':58} {'files':>5} {'papers':>6} {'found':>5} {'prec':>5} {'recall':>6} {'title':>5} {'authors':>7} {'non-papers taken':>16}"
+    print("Notes written blind: extraction per style")
+    print(head)
+    for style, s in sorted(by_style.items()):
+        print(f"{style[:58]:58} {s.files:5} {s.papers:6} {s.found:5} {s.precision:5.2f} {s.recall:6.2f} {s.title_rate:5.2f} {s.authors_rate:7.2f} {s.non_papers_taken:16}")
+    t = total
+    print(f"{'total':58} {t.files:5} {t.papers:6} {t.found:5} {t.precision:5.2f} {t.recall:6.2f} {t.title_rate:5.2f} {t.authors_rate:7.2f} {t.non_papers_taken:16}")
+    print(f"({t.mentions} mentions extracted, {t.non_papers} non-papers in the keys, {t.with_authors} found papers whose notes name authors)")
+    if args.verbose:
+        for label, rows in (("miss", t.misses), ("false", t.false), ("title", t.wrong_titles), ("authors", t.wrong_authors)):
+            for row in rows:
+                print(f"{label:8} {row}")
+
+
+if __name__ == "__main__":
+    main()

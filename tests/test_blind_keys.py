@@ -1,0 +1,44 @@
+"""The answer keys of the notes written blind are whole: a scorer reading a broken key would
+measure nothing. (The notes and keys are data written outside the team; see their README.)"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from blind_scoring import BLIND, blind_files, score_file  # noqa: E402
+
+FILES = blind_files(BLIND)
+
+
+def test_the_blind_set_is_as_large_as_asked() -> None:
+    keys = [json.loads(Path(str(p) + ".expected.json").read_text(encoding="utf-8")) for p in FILES]
+    assert len(FILES) >= 20
+    assert sum(len(k["papers"]) for k in keys) >= 250
+    assert sum(len(k.get("non_papers") or []) for k in keys) >= 120
+    assert len({k["writer"] for k in keys}) >= 7
+
+
+@pytest.mark.parametrize("notes", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_key_names_real_lines_and_titles(notes: Path) -> None:
+    key = json.loads(Path(str(notes) + ".expected.json").read_text(encoding="utf-8"))
+    n_lines = len(notes.read_text(encoding="utf-8", errors="replace").splitlines())
+    assert key["style"] and key["writer"]
+    for paper in key["papers"]:
+        assert paper["title"].strip(), paper
+        assert 1 <= paper["line"] <= n_lines, paper
+        assert isinstance(paper.get("authors_in_notes") or [], list)
+    for item in key.get("non_papers") or []:
+        assert 1 <= item["line"] <= n_lines, item
+
+
+@pytest.mark.parametrize("notes", FILES[:3], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_scorer_counts_what_extraction_found(notes: Path) -> None:
+    s = score_file(notes)
+    assert s.true_mentions + len(s.false) == s.mentions
+    assert s.found + len(s.misses) == s.papers
+    assert s.right_title <= s.titled <= s.found and s.authors_exact <= s.with_authors <= s.found
