@@ -38,7 +38,7 @@ def main() -> None:
         print(f"{style[:58]:58} {s.files:5} {s.papers:6} {s.found:5} {s.precision:5.2f} {s.recall:6.2f} {s.title_rate:5.2f} {s.authors_rate:7.2f} {s.non_papers_taken:16}")
     t = total
     print(f"{'total':58} {t.files:5} {t.papers:6} {t.found:5} {t.precision:5.2f} {t.recall:6.2f} {t.title_rate:5.2f} {t.authors_rate:7.2f} {t.non_papers_taken:16}")
-    print(f"({t.mentions} mentions extracted, {t.non_papers} non-papers in the keys, {t.with_authors} found papers whose notes name authors)")
+    print(f"({t.mentions} mentions extracted, {t.titled} found papers whose file writes the title out, {t.non_papers} non-papers in the keys, {t.with_authors} found papers whose notes name authors)")
     if args.verbose:
         for label, rows in (("miss", t.misses), ("false", t.false), ("title", t.wrong_titles), ("authors", t.wrong_authors)):
             for row in rows:

@@ -110,3 +110,23 @@ def test_file_outside_root_is_named_relative_to_it(tmp_path: Path) -> None:
     path = write(tmp_path / "elsewhere", "n.md", PAPER.encode())
     [m] = extract_paths([path], root=tmp_path / "project").mentions
     assert m.location.file == "../elsewhere/n.md"
+
+
+def test_a_latin1_notes_file_is_read_as_windows_1252_with_a_warning(tmp_path: Path) -> None:
+    # as .bib import does: a notes file saved by an 8-bit Western editor is read, not skipped
+    text = "# Lectures\n\n- Deep Residual Learning for Image Recognition\n  - Authors: Kaiming He, J\u00fcrgen M\u00fcller\n"
+    write(tmp_path, "old.md", text.encode("cp1252"))
+    result = extract_paths([tmp_path], root=tmp_path)
+    [mention] = result.mentions
+    assert mention.title == "Deep Residual Learning for Image Recognition"
+    assert mention.authors == ["Kaiming He", "J\u00fcrgen M\u00fcller"]
+    [problem] = result.problems
+    assert problem.line == 4 and "windows-1252" in problem.message and "iconv" in problem.message
+
+
+def test_utf8_lines_of_a_mixed_file_stay_utf8(tmp_path: Path) -> None:
+    data = "- Attention Is All You Need \u2014 Ashish Vaswani, \u0141ukasz Kaiser\n".encode() + b"- note: caf\xe9\n"
+    write(tmp_path, "mixed.md", data)
+    result = extract_paths([tmp_path], root=tmp_path)
+    assert result.mentions[0].authors == ["Ashish Vaswani", "\u0141ukasz Kaiser"]
+    assert "utf-8 with Windows-1252 lines" in result.problems[0].message

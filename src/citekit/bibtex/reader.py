@@ -91,6 +91,13 @@ def _decode_any(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
+    return decode_lines_8bit(data)
+
+
+def decode_lines_8bit(data: bytes) -> tuple[str, str]:
+    """Text of bytes that are not all UTF-8: each line that is UTF-8 as such, each other one
+    as Windows-1252; and which of the two the file was ("windows-1252", or "utf-8 with
+    Windows-1252 lines" when some lines were UTF-8 beyond ASCII). Never fails."""
     lines = data.split(b"\n")
     text = "\n".join(_decode_line(line) for line in lines)
     mixed = any(_is_utf8(line) and not line.isascii() for line in lines)

@@ -178,7 +178,8 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
             adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
         if (node.is_detail and not node.children and owner is not None and _takes_details(owner)
-                and not (owner.children and owner.children[0].indent > node.indent)):
+                and not (owner.children and owner.children[0].indent > node.indent)
+                and node.kind != "heading" and not (_names_a_work(node) and not _right_below(owner, node))):
             # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
@@ -187,11 +188,32 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
             owner.children.append(node)  # "### Title" then an unlabelled "A, B, C" line below it
             continue
         if (owner is not None and owner.kind == "heading" and owner.children and not node.children
-                and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
+                and node.kind != "heading" and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
             owner.children.append(node)  # "** Title / Authors: ... / https://arxiv..." under an org or Markdown heading
             continue
         kept.append(node)
     siblings[:] = kept
+
+
+def _names_a_work(node: Node) -> bool:
+    """A bare identifier or paper link (``arXiv:2106.09685``, ``URL: …``): on its own it is a
+    paper, so it joins the line above only when it sits inside that line's block."""
+    label = node.label
+    return label is not None and label.field in ("pin", "url")
+
+
+def _right_below(owner: Node, node: Node) -> bool:
+    """``node`` follows ``owner``'s block with no blank line between (it is still part of it).
+
+    Across a blank line, a bare ``arXiv:…`` after a pasted citation is the next paper, not a
+    pin on the one above: taken as a pin, it folded LoRA into ResNet."""
+    last = owner.line
+    stack = [owner]
+    while stack:
+        n = stack.pop()
+        last = max(last, n.line, *n.merged) if n.merged else max(last, n.line)
+        stack.extend(n.children)
+    return node.line == last + 1
 
 
 def _is_author_list(text: str) -> bool:

@@ -90,8 +90,16 @@ def decode_notes(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
         text_or_none, problems = _non_empty(text, file)
         note = Problem(file, None, f"not UTF-8; read it as {iconv_name}. Convert it once to stop this warning: iconv -f {iconv_name} -t UTF-8 '{file}' > '{file}.utf8'")
         return text_or_none, [note, *problems]
+    # as .bib import does: the lines that are not UTF-8 read as Windows-1252 (what 8-bit
+    # Western files from Windows and old Macs' exports are in practice), with a warning that
+    # names the first such line, so a Latin-1 notes file is read, not skipped whole
+    from citekit.bibtex.reader import decode_lines_8bit
+
     line = data[:bad].count(b"\n") + 1
-    return None, [Problem(file, line, f"not UTF-8 (byte 0x{data[bad]:02x}); convert it, e.g. iconv -f SHIFT_JIS -t UTF-8 '{file}' > '{file}.utf8' (or -f CP1252 for Windows Western text)")]
+    text, how = decode_lines_8bit(data)
+    text_or_none, problems = _non_empty(text, file)
+    note = Problem(file, line, f"not UTF-8 (byte 0x{data[bad]:02x}); read as {how}. If that garbled it, convert it once: iconv -f CP1252 -t UTF-8 '{file}' > '{file}.utf8' (or -f SHIFT_JIS, -f GBK, -f EUC-KR for other legacy text)")
+    return text_or_none, [note, *problems]
 
 
 def _non_empty(text: str, file: str) -> tuple[str | None, list[Problem]]:

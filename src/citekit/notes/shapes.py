@@ -169,10 +169,23 @@ def looks_like_title(text: str) -> bool:
     )
 
 
+#: ``Related: [[Meeting notes 2026-07-08]]``, ``See also: [week 2](week2.md)``: a line that
+#: points at other notes pages (a wiki link, or a link to a file rather than a web page)
+_PAGE_LINK_RE = re.compile(r"\[\[[^\]]+\]\]|\]\((?![a-z][a-z0-9+.-]*://)[^)\s]+\)|\(\([^)]+\)\)", re.I)
+_LABELLED_RE = re.compile(r"^[^\W\d_][\w -]{0,24}::?\s")
+
+
 def looks_like_section_label(text: str) -> bool:
-    """A short plain line that names what follows (``Day2 (7/7 Tue)``, ``所感``, ``ICML 2026 Papers``)."""
+    """A short plain line that names what follows (``Day2 (7/7 Tue)``, ``所感``, ``ICML 2026 Papers``).
+
+    Not a prose line that links other notes pages under a label (``Related: [[Meeting
+    notes]]``, ``Prev:: [[2026-07-07]]``): that names a page elsewhere, not the papers below
+    it, and taken for a section it became the section of every paper after it.
+    """
     text = text.strip()
-    return 0 < len(text) <= 80 and not ends_a_sentence(text) and not URL_RE.fullmatch(text)
+    if not (0 < len(text) <= 80) or ends_a_sentence(text) or URL_RE.fullmatch(text):
+        return False
+    return not (_LABELLED_RE.match(text) and _PAGE_LINK_RE.search(text))
 
 
 @copied
