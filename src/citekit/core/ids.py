@@ -123,4 +123,14 @@ def ids_from_url(url: str) -> Ids:
         ids.doi = doi
     elif "dblp" in host:
         ids.dblp = normalize_dblp(url)
+    elif host.endswith(("huggingface.co", "alphaxiv.org")) or host.endswith("semanticscholar.org") and "/arxiv/" in url:
+        # paper pages named by the arXiv id: huggingface.co/papers/ID, alphaxiv.org/abs/ID
+        m = _ARXIV_PAGE.search(url)
+        ids.arxiv = normalize_arxiv(m.group(1)) if m else None
+    elif "/doi/" in url:
+        ids.doi = normalize_doi(url[url.index("/doi/") + 5:].removeprefix("abs/").removeprefix("full/").removeprefix("pdf/"))
     return ids
+
+
+#: the arXiv id in the path of a page that names a paper by it (Hugging Face, alphaXiv)
+_ARXIV_PAGE = re.compile(r"/(?:papers|abs|overview|pdf|arxiv)/(\d{4}\.\d{4,5}(?:v\d+)?)(?=[/?#.]|$)")

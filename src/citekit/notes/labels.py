@@ -1,4 +1,4 @@
-"""Labelled detail lines (``URL:``, ``著者:``, ``Summary:``, ``arxiv:`` ...) in English and Japanese.
+"""Labelled detail lines (``URL:``, ``著者:``, ``作者:``, ``저자:``, ``Summary:``, ``arxiv:`` ...) in English, Japanese, Chinese and Korean.
 
 One table maps every spelling a user may write to one field, so adding a label is a
 one-line change and the extractor never compares label strings itself.
@@ -21,21 +21,23 @@ Field = Literal[
 
 _LABELS: dict[str, Field] = {
     "url": "url", "link": "url", "paper": "url", "poster": "url", "oral": "url", "pdf": "url",
-    "論文": "url", "リンク": "url",
+    "論文": "url", "リンク": "url", "链接": "url", "鏈接": "url", "링크": "url", "논문 링크": "url",
     "authors": "authors", "author": "authors", "by": "authors", "著者": "authors", "著者名": "authors",
+    "作者": "authors", "저자": "authors",
     "summary": "summary", "tl;dr": "summary", "tldr": "summary", "まとめ": "summary", "要約": "summary",
-    "概要": "summary", "一言": "summary",
-    "abstract": "abstract", "アブストラクト": "abstract", "要旨": "abstract",
+    "概要": "summary", "一言": "summary", "总结": "summary", "總結": "summary", "요약": "summary", "한줄요약": "summary",
+    "abstract": "abstract", "アブストラクト": "abstract", "要旨": "abstract", "摘要": "abstract", "초록": "abstract",
     "project page": "project", "project": "project", "website": "project", "homepage": "project",
     "page": "project", "プロジェクトページ": "project", "プロジェクト": "project",
-    "code": "code", "github": "code", "repo": "code", "repository": "code", "コード": "code",
+    "code": "code", "github": "code", "repo": "code", "repository": "code", "コード": "code", "代码": "code", "代碼": "code", "코드": "code",
     "slides": "slides", "slide": "slides", "スライド": "slides",
     "video": "video", "動画": "video",
-    "title": "title", "タイトル": "title",
+    "title": "title", "タイトル": "title", "题目": "title", "題目": "title", "标题": "title", "標題": "title",
+    "论文": "title", "제목": "title", "논문": "title",
     "openreview": "pin", "doi": "pin", "arxiv": "pin", "dblp": "pin",
     "venue": "venue", "conference": "venue", "booktitle": "venue", "journal": "venue", "会議": "venue",
-    "学会": "venue", "発表": "venue",
-    "tags": "tags", "tag": "tags", "タグ": "tags",
+    "学会": "venue", "発表": "venue", "会议": "venue", "會議": "venue", "期刊": "venue", "학회": "venue", "저널": "venue",
+    "tags": "tags", "tag": "tags", "タグ": "tags", "标签": "tags", "標籤": "tags", "태그": "tags",
     "type": "kind", "種類": "kind",
     "speaker": "speaker", "speakers": "speaker", "presenter": "speaker", "host": "speaker", "発表者": "speaker",
     "講演者": "speaker", "attendees": "speaker",
@@ -45,7 +47,7 @@ _LABELS: dict[str, Field] = {
 _URL_VALUED = {"url", "project", "code", "slides", "video"}
 _LABEL_RE = re.compile(r"^\s*(?P<label>[^:：]{1,24}?)\s*(?:::|[:：])\s*(?P<value>.*)$")
 _AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|・|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
-_ET_AL_RE = re.compile(r",?\s*(?:et al\.?|and others|ほか|他)\s*$", re.I)
+_ET_AL_RE = re.compile(r",?\s*(?:et al\.?|and others|ほか|他|等人|等|외(?:\s*\d+\s*명)?)\s*$", re.I)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from citekit.notes.formats import folder_suffixes
 from citekit.notes.result import Problem
+from citekit.notes.urls import add_missing_schemes
 
 #: Extensions read when a folder is given: those the notes formats' rows walk.
 NOTES_SUFFIXES = folder_suffixes()
@@ -116,7 +117,8 @@ def read_notes(path: Path, file: str) -> tuple[str | None, list[Problem]]:
         return None, [Problem(file, None, f"cannot read ({exc.strerror or exc}); check the path and its permissions")]
     if not data:
         return None, [Problem(file, None, "empty file, nothing to extract")]
-    return decode_notes(data, file)
+    text, problems = decode_notes(data, file)
+    return (add_missing_schemes(text) if text is not None else None), problems
 
 
 #: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is

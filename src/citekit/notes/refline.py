@@ -35,8 +35,8 @@ _NOT_NAME_WORDS = frozenset(
     "conference workshop keynote talk tutorial social lunch dinner coffee blog repo dataset model code "
     "slides video paper papers notes meeting todo done pdf arxiv".split()
 )
-_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他))\s*$", re.I)
-_QUOTES = "\"“”„«»「」『』"
+_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他|等人|等|외(?:\s*\d+\s*명)?))\s*$", re.I)
+_QUOTES = "\"“”„«»「」『』《》"
 _ANY_QUOTE_RE = re.compile("[" + _QUOTES + "]")
 _DASH_SPLIT_RE = re.compile(r"\s+[—–]\s+|\s+-{1,2}\s+")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
@@ -339,7 +339,9 @@ def _title_ok(title: str) -> bool:
 # --- the shapes -------------------------------------------------------------------------
 
 
-_QUOTED_TITLE_RE = re.compile(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]")
+#: a title in quotes: Western (``"…"``, ``“…”``, ``„…“``, ``«…»``) or East Asian (``《…》``,
+#: ``『…』``, ``「…」``, the brackets Chinese, Japanese and Korean notes put titles in)
+_QUOTED_TITLE_RE = re.compile(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]|《(?P<t2>[^《》]{4,300}?)》|『(?P<t3>[^『』]{4,300}?)』|「(?P<t4>[^「」]{4,300}?)」")
 #: ``[7] `` / ``7. `` before a pasted reference
 _REF_NUMBER_RE = re.compile(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+")
 _REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
@@ -355,8 +357,13 @@ def _quoted(text: str) -> Reference | None:
     m = _QUOTED_TITLE_RE.search(text) if _ANY_QUOTE_RE.search(text) else None
     if not m:
         return None
-    title = m.group("title").strip().rstrip(",.").strip()
+    title = (m.group("title") or m.group("t2") or m.group("t3") or m.group("t4")).strip().rstrip(",.").strip()
     before, after = text[: m.start()].strip(), text[m.end():].strip()
+    if m.group(0)[0] in "《『「":
+        # the title's own label before it (``论文：《Title》``) names no one; an author label
+        # after it (``作者: A, B 等``) is the author list
+        before = _TITLE_LABEL_RE.sub("", before).strip()
+        after = _AUTHOR_LABEL_RE.sub("— ", after, count=1).strip()
     if not _title_ok(title):
         return None
     if before:
@@ -387,6 +394,10 @@ def _quoted(text: str) -> Reference | None:
         return None  # a quoted sentence, not a title
     ref = _after_title(title, after, quoted=True)
     return ref
+
+
+_TITLE_LABEL_RE = re.compile(r"^(?:论文|論文|题目|題目|标题|標題|제목|논문|paper|title)\s*[:：]?$", re.I)
+_AUTHOR_LABEL_RE = re.compile(r"^(?:作者|著者|저자|authors?)\s*[:：]\s*", re.I)
 
 
 _QUOTED_START_RE = re.compile(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]")
@@ -433,6 +444,11 @@ def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
         parsed = _names_with_tail(after[1:])
         if parsed:
             return Reference(title, parsed[0], "title-comma-authors", parsed[1], parsed[2], parsed[3])
+    if quoted and after and after[0] not in "([{<—–-,:;":
+        # 『Title』 Jonathan Ho, Ajay Jain: the brackets end the title, the names follow
+        parsed = _names_with_tail(after)
+        if parsed and (len(parsed[0]) >= 2 or parsed[1]):
+            return Reference(title, parsed[0], "title-then-authors", parsed[1], parsed[2], parsed[3])
     return None
 
 
@@ -466,9 +482,12 @@ def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], b
     """Names, maybe followed by ``, ICML 2026`` / ``(ICML 2026)`` / ``— ICML 2015``.
 
     ``surnames`` also accepts two or more capitalised family names alone (``Schaipp, Gower,
-    Taylor``)."""
+    Taylor``); a family name alone is also taken before ``et al.`` (``Kaplan et al.``)."""
     text, venue, year = _cut_venue_tail(text.strip().rstrip(".").strip(), _DASHED_TAIL)
     parsed = split_name_list(text, single_word=True, min_names=2) if surnames else split_name_list(text)
+    if parsed is None and _ET_AL_RE.search(text[-24:]):
+        one = split_name_list(text, single_word=True)
+        parsed = one if one is not None and len(one[0]) == 1 and one[1] else None
     if parsed is None:
         return None
     return parsed[0], parsed[1], venue, year
@@ -700,7 +719,7 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # ``Über Horváth’s “Gradient” Methods — Samuel Horváth``: inner quotes, a title dash
     LineRule("dash-title-inner-quotes", (_DASH_CUE,), _dash_title_with_inner_quotes),
     # IEEE, MLA, Chicago, ``"Title" by A``, ``"Title" — A, B``: the title in quotes
-    LineRule("quoted-title", (Cue(chars='"“”„«'),), _quoted),
+    LineRule("quoted-title", (Cue(chars='"“”„«《『「'),), _quoted),
     # APA, Harvard, ACM, Vancouver: every one has a year
     LineRule("authors-first", (_YEAR_CUE,), _authors_first),
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,

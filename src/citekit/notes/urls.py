@@ -30,7 +30,7 @@ _MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]{1,4000})\)")
 PAPER_EVENT_KINDS = frozenset({"poster", "oral", "spotlight", "spotlight-poster", "paper", "papers"})
 
 _PAPER_HOSTS = frozenset((
-    "arxiv.org", "doi.org", "proceedings.mlr.press", "proceedings.neurips.cc", "papers.nips.cc",
+    "arxiv.org", "alphaxiv.org", "doi.org", "proceedings.mlr.press", "proceedings.neurips.cc", "papers.nips.cc",
     "papers.neurips.cc", "aclanthology.org", "openaccess.thecvf.com", "jmlr.org", "ojs.aaai.org",
     "ieeexplore.ieee.org", "link.springer.com", "www.sciencedirect.com", "dl.acm.org",
 ))
@@ -44,6 +44,33 @@ _NOTEBOOK_HOSTS = frozenset(("colab.research.google.com", "kaggle.com", "www.kag
 _TALK_PATH_RE = re.compile(r"tutorial|keynote|invited[-_]?talk")
 _BLOG_PATH_RE = re.compile(r"/(?:posts?|blog|articles?)/")
 _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
+
+
+#: The paper sites people paste without ``https://`` (``arxiv.org/abs/1802.09568``,
+#: ``huggingface.co/papers/2106.09685``): exact hosts and paths, so an address is only ever
+#: completed where it can be nothing else.
+_BARE_SITES = (
+    r"arxiv\.org/(?:abs|pdf|html)/", r"huggingface\.co/papers/", r"alphaxiv\.org/(?:abs|overview|pdf)/",
+    r"paperswithcode\.com/paper/", r"semanticscholar\.org/(?:paper|arxiv)/", r"dl\.acm\.org/doi/",
+    r"(?:dx\.)?doi\.org/10\.", r"openreview\.net/(?:forum|pdf)\?", r"aclanthology\.org/", r"proceedings\.mlr\.press/v",
+    r"proceedings\.neurips\.cc/paper", r"papers\.nips\.cc/paper", r"openaccess\.thecvf\.com/content",
+)
+_BARE_URL_RE = re.compile(
+    r"(?<![\w/.@:%-])(?:www\.)?(?:" + "|".join(_BARE_SITES) + r")[^\s<>()\[\]{}\"'「」『』（）、。，]*", re.I)
+_BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paperswithcode.com/", "semanticscholar.org/",
+                 "dl.acm.org/", "doi.org/", "openreview.net/", "aclanthology.org/", "mlr.press/", "neurips.cc/",
+                 "nips.cc/", "thecvf.com/")
+
+
+def add_missing_schemes(text: str) -> str:
+    """``text`` with ``https://`` put before the paper addresses written without one, so
+    every later step sees them as the URLs they are (a line ``shampoo paper is
+    arxiv.org/abs/1802.09568 btw`` names arXiv 1802.09568). Addresses with a scheme, and
+    hosts inside e-mail addresses or longer host names, are left alone."""
+    low = text.lower()
+    if not any(n in low for n in _BARE_NEEDLES):
+        return text
+    return _BARE_URL_RE.sub(lambda m: "https://" + m.group(0), text)
 
 
 @copied
@@ -140,6 +167,8 @@ def classify_url(url: str) -> UrlKind:
         return "paper" if low_path.startswith("/paper/") else "other"
     if host == "huggingface.co" and low_path.startswith("/papers/"):
         return "paper"
+    if host in ("paperswithcode.com", "www.paperswithcode.com"):
+        return "paper" if low_path.startswith("/paper/") else "other"
     if host == "huggingface.co" and low_path.startswith("/datasets/") or "/datasets/" in low_path and host in _NOTEBOOK_HOSTS:
         return "dataset"
     if host == "huggingface.co" and not low_path.startswith(("/spaces/", "/docs/", "/blog/", "/learn/")) and low_path.count("/") >= 2:

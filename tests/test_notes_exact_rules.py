@@ -1,0 +1,72 @@
+"""Exact rules for what is exact: identifiers in every written form (with or without a
+scheme), labels in Chinese and Korean as in Japanese and English, titles in East Asian
+quotes. (The issue's list; each case a line as people write it.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citekit import api
+
+
+def _one(tmp_path: Path, text: str, name: str = "notes.md"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    found = api.extract([path], start=tmp_path).mentions
+    assert len(found) == 1, [(m.location.line, m.title, m.urls) for m in found]
+    return found[0]
+
+
+@pytest.mark.parametrize("line, scheme, value", [
+    ("- shampoo paper is arxiv.org/abs/1802.09568 btw", "arxiv", "1802.09568"),
+    ("- huggingface.co/papers/2106.09685", "arxiv", "2106.09685"),
+    ("- https://www.alphaxiv.org/abs/2310.06825", "arxiv", "2310.06825"),
+    ("- alphaxiv.org/overview/2310.06825v2", "arxiv", "2310.06825"),
+    ("- dl.acm.org/doi/10.1145/3065386", "doi", "10.1145/3065386"),
+    ("- doi.org/10.1145/3065386", "doi", "10.1145/3065386"),
+    ("- openreview.net/forum?id=nZeVKeeFYf9", "openreview", "nZeVKeeFYf9"),
+])
+def test_paper_addresses_without_a_scheme_carry_their_identifier(tmp_path: Path, line: str, scheme: str, value: str) -> None:
+    m = _one(tmp_path, line + "\n")
+    assert getattr(m.ids, scheme) == value
+    assert all(u.startswith("https://") for u in m.urls)
+
+
+@pytest.mark.parametrize("line", [
+    "- paperswithcode.com/paper/attention-is-all-you-need",
+    "- www.semanticscholar.org/paper/204e3073870fae3d05bcbc2f6a8e263d9b72e776",
+    "- aclanthology.org/N19-1423/",
+    "- proceedings.mlr.press/v202/kirchenbauer23a.html",
+])
+def test_paper_pages_without_a_scheme_are_papers(tmp_path: Path, line: str) -> None:
+    m = _one(tmp_path, line + "\n")
+    assert m.urls == ["https://" + line[2:]]
+
+
+def test_an_address_inside_an_email_or_a_longer_host_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "n.md"
+    path.write_text("- write to bot@arxiv.org/abs/x\n- see mirror.xarxiv.org/abs/1802.09568\n", encoding="utf-8")
+    assert api.extract([path], start=tmp_path).mentions == []
+
+
+@pytest.mark.parametrize("text, title, authors, incomplete", [
+    ("- 论文: 《mixup: Beyond Empirical Risk Minimization》 作者: Hongyi Zhang 等\n",
+     "mixup: Beyond Empirical Risk Minimization", ["Hongyi Zhang"], True),
+    ("- 论文：Attention Is All You Need\n  作者：Ashish Vaswani, Noam Shazeer\n",
+     "Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer"], False),
+    ("- 题目: Deep Residual Learning for Image Recognition\n  作者: Kaiming He、Xiangyu Zhang\n",
+     "Deep Residual Learning for Image Recognition", ["Kaiming He", "Xiangyu Zhang"], False),
+    ("- 제목: Deep Residual Learning for Image Recognition\n  저자: Kaiming He, Xiangyu Zhang 외\n",
+     "Deep Residual Learning for Image Recognition", ["Kaiming He", "Xiangyu Zhang"], True),
+    ("- 『Denoising Diffusion Probabilistic Models』 Jonathan Ho, Ajay Jain, Pieter Abbeel\n",
+     "Denoising Diffusion Probabilistic Models", ["Jonathan Ho", "Ajay Jain", "Pieter Abbeel"], False),
+    ("- 「Language Models are Few-Shot Learners」 — Tom B. Brown, Benjamin Mann\n",
+     "Language Models are Few-Shot Learners", ["Tom B. Brown", "Benjamin Mann"], False),
+    ("- “Scaling Laws for Neural Language Models” — Kaplan et al.\n",
+     "Scaling Laws for Neural Language Models", ["Kaplan"], True),
+])
+def test_chinese_and_korean_labels_and_east_asian_quotes(tmp_path: Path, text: str, title: str, authors: list[str], incomplete: bool) -> None:
+    m = _one(tmp_path, text)
+    assert (m.title, m.authors, m.authors_incomplete) == (title, authors, incomplete)
