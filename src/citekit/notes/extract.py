@@ -29,7 +29,7 @@ from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import reader_for
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
-    authors_line, hashtags, is_long_remark, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
+    authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
 from citekit.notes.urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
@@ -268,7 +268,7 @@ def _read_title_line(text: str) -> _TitleLine:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = own.value
-    text = strip_to_read(_without_task_marker(text))  # before links become their text: "Read [Title](url)"
+    text = strip_to_read(_without_task_marker(strip_decorations(text)))  # before links become their text: "Read [Title](url)"
     urls = [url for _label, url in markdown_links(text)] + find_urls.shared(_without_markdown_links(text))
     tags = tuple(hashtags.shared(text))
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text) if "](" in text else text))

@@ -96,6 +96,8 @@ def split_authors(value: str) -> list[str]:
     pairs together: it is split on ``and`` only.
     """
     value = _ET_AL_RE.sub("", value.strip())
+    if "[[" in value:
+        value = value.replace("[[", "").replace("]]", "")  # Roam/Logseq: Author:: [[Tomas Mikolov]]
     and_parts = [p.strip() for p in _AND_SPLIT_RE.split(value) if p.strip()]
     if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not _DOT_OR_SEMICOLON_RE.search(value):
         return and_parts

@@ -14,7 +14,7 @@ from typing import Literal
 
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.refline import names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator
+from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix
 from citekit.notes.urls import is_url_only
 
 NodeKind = Literal["heading", "bullet", "plain"]
@@ -58,6 +58,25 @@ class Node:
         return label is not None and label.field != "title"
 
 
+#: e-mail quoting: ``> `` and ``>> `` before a line (a reply, a forwarded message)
+_QUOTE_MARKS_RE = re.compile(r"^(\s*)((?:>\s?)+)")
+
+
+def _unquoted(raw: str) -> tuple[str, bool]:
+    """The line as it was before it was quoted (the ``>`` marks removed), and
+    without a chat message's time and speaker: what the quoted or posted text says is read
+    as if written here. The flag says a chat message starts here (it wraps nothing above)."""
+    if raw[:8].lstrip()[:1] == ">":
+        m = _QUOTE_MARKS_RE.match(raw)
+        raw = m.group(1) + raw[m.end():]  # (quote depth is reply depth, not the outline's)
+    if ":" in raw[:32]:
+        stripped = raw.lstrip()
+        rest = strip_chat_prefix(stripped)
+        if rest is not stripped:
+            return raw[: len(raw) - len(stripped)] + rest, True
+    return raw, False
+
+
 def _heading(raw: str, org: bool) -> tuple[int, str] | None:
     if org:
         m = _ORG_HEADING_RE.match(raw)
@@ -75,7 +94,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     wrapped: dict[int, list[str]] = {}  # id(paragraph) -> its lines, joined at the end
     joined: list[Node] = []
     for number, raw in enumerate(lines, start=1):
-        raw = raw.expandtabs(4).rstrip()
+        raw, message = _unquoted(raw.expandtabs(4).rstrip())
         if not raw.strip() or is_separator(raw):
             previous_blank = True
             paragraph = None
@@ -96,7 +115,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         else:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
-            if (paragraph is not None and node.indent == 0 and not paragraph.children
+            if (paragraph is not None and node.indent == 0 and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
                     and not names_a_paper(text)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.

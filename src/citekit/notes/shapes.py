@@ -207,6 +207,37 @@ def strip_hashtags(text: str) -> str:
     return _SPACE_RUN_RE.sub(" ", _HASHTAG_RE.sub("", text)).strip()
 
 
+#: Roam/Logseq block references and embeds (``((a1b2c3d4e))``, ``{{embed: ((…))}}``): pointers
+#: to other blocks, never part of a title
+_BLOCK_REF_RE = re.compile(r"\(\([\w-]{6,40}\)\)|\{\{[^{}]{0,300}\}\}")
+#: pictographs and symbols an app or a poster puts before a line (Notion's callout icon, "🚨 New paper")
+_LEADING_ICONS_RE = re.compile(r"^(?:[\u2190-\u2bff\u2700-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*)+")
+
+
+def strip_decorations(text: str) -> str:
+    """``text`` without block references, embeds and leading icons."""
+    if "((" in text or "{{" in text:
+        text = _BLOCK_REF_RE.sub(" ", text)
+    if text[:1] > "\u218f":
+        text = _LEADING_ICONS_RE.sub("", text)
+    return text
+
+
+#: who said it and when, before a chat message: ``[10:32] Alice: …``, ``[10:32 AM] Alice
+#: Smith: …``, ``10:32 <alice> …``, ``[2024-02-03 10:32] alice: …``
+_CHAT_PREFIX_RE = re.compile(
+    r"^\s*(?:\[(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?\]|(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?)"
+    r"\s*(?:<[^<>\s]{1,40}>|[^\W\d][\w.\- ]{0,40}?:)\s+")
+
+
+def strip_chat_prefix(text: str) -> str:
+    """A chat message without its time and speaker (``[10:32] Alice: Title — A, B``)."""
+    if ":" not in text[:32]:
+        return text
+    m = _CHAT_PREFIX_RE.match(text)
+    return text[m.end():] if m else text
+
+
 def is_separator(text: str) -> bool:
     """``---``, ``***``, ``===``: a thematic break, never content."""
     return bool(_SEPARATOR_RE.match(text))

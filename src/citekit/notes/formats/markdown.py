@@ -24,6 +24,7 @@ from citekit.notes.labels import parse_label
 from citekit.notes.refline import names_a_paper
 from citekit.notes.outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from citekit.notes.result import Problem
+from citekit.notes.shapes import strip_chat_prefix
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -484,7 +485,7 @@ class _Builder:
             elif kind in ("fence", "code_block"):
                 self.doc.skipped.append((_line(node), "a code block"))
             elif kind == "html_block":
-                self.doc.skipped.append((_line(node), "an HTML block"))
+                self._html(node, out, indent)
 
     def _front_matter(self, node: Any) -> None:
         import yaml
@@ -524,13 +525,15 @@ class _Builder:
         children = list(node.children)
         first = children[0] if children else None
         if first is None or first.type != "paragraph":
-            self.doc.skipped.append((_line(node), "a block quote (a quotation, not a paper note)"))
+            self.blocks(children, out, indent=indent)  # a quoted list, table or deeper quote
             return
         text, line = _inline_text(first)
         lines = text.split("\n")
         m = _CALLOUT_RE.match(lines[0].strip())
         if not m:
-            self.doc.skipped.append((line, "a block quote (a quotation, not a paper note)"))
+            # a quoted message (a forwarded e-mail, a reply): read as what it holds; a
+            # quotation is no paper by the same evidence rules as anywhere else
+            self.blocks(children, out, indent=indent)
             return
         if m.group("kind").lower() in NON_PAPER_CALLOUTS:
             self.doc.skipped.append((line, f"a [!{m.group('kind')}] callout (not a paper note)"))
@@ -545,6 +548,20 @@ class _Builder:
             out.append(holder)
         else:
             out.extend(holder.children)
+
+    def _html(self, node: Any, out: list[Node], indent: int) -> None:
+        """An HTML block (Notion's ``<aside>`` callouts, ``<details>`` toggles, a pasted
+        table): its text, line by line, read like a paragraph's lines."""
+        from citekit.notes.htmltext import html_lines
+
+        first = _line(node) or 1
+        found = False
+        for offset, text in html_lines(node.content):
+            if text.strip():
+                out.extend(paragraph_nodes(text.strip(), first + offset, indent))
+                found = True
+        if not found:
+            self.doc.skipped.append((first, "an HTML block without text"))
 
     def _deflist(self, node: Any, out: list[Node], indent: int) -> None:
         current: Node | None = None
@@ -613,6 +630,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     lines = [(line + i, raw.strip()) for i, raw in enumerate(text.split("\n")) if raw.strip()]
     if not lines:
         return []
+    messages = [strip_chat_prefix(t) for _n, t in lines]
+    if any(m is not t for m, (_n, t) in zip(messages, lines)):
+        # a chat log: every message is a line of its own, as it was posted
+        return [Node("plain", n, m, indent=indent) for m, (n, _t) in zip(messages, lines)]
     if len(lines) == 1:
         return [Node("plain", lines[0][0], lines[0][1], indent=indent)]
     details = [_is_detail_line(t) for _n, t in lines]

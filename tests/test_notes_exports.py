@@ -1,0 +1,65 @@
+"""What real exports hold, read as the text they are: HTML blocks in Markdown (Notion's
+``<aside>`` and ``<details>``), Roam/Logseq block syntax, ``>`` quoting, chat lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citekit import api
+
+
+def _found(tmp_path: Path, name: str, text: str) -> list[tuple[int, str | None, list[str]]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [(m.location.line, m.title, m.authors) for m in api.extract([path], start=tmp_path).mentions]
+
+
+RESNET = "Deep Residual Learning for Image Recognition"
+ATTENTION = "Attention Is All You Need"
+
+
+def test_notion_callouts_and_toggles_are_read(tmp_path: Path) -> None:
+    found = _found(tmp_path, "Reading group 4e1ed085.md", (
+        "# Reading group\n\n<aside>\n💡 Deep Residual Learning for Image Recognition — Kaiming He, Xiangyu Zhang\n</aside>\n\n"
+        "<details>\n<summary>Session 2</summary>\n\n- Attention Is All You Need — Ashish Vaswani, Noam Shazeer\n</details>\n"))
+    assert found == [(4, RESNET, ["Kaiming He", "Xiangyu Zhang"]), (10, ATTENTION, ["Ashish Vaswani", "Noam Shazeer"])]
+
+
+def test_an_html_block_without_text_is_no_paper(tmp_path: Path) -> None:
+    assert _found(tmp_path, "n.md", "<div class='x'>\n<img src='a.png'>\n</div>\n") == []
+
+
+def test_roam_block_syntax_is_not_part_of_titles_or_names(tmp_path: Path) -> None:
+    found = _found(tmp_path, "Optimizer zoo.md", (
+        "- [[Distributed Representations of Words and Phrases and their Compositionality]]\n"
+        "  - Author:: [[Tomas Mikolov]], [[Ilya Sutskever]]\n"
+        "- Attention Is All You Need — Ashish Vaswani, Noam Shazeer ((a1b2c3d4e))\n"
+        "- {{embed: ((xyz12345))}}\n"))
+    assert found == [
+        (1, "Distributed Representations of Words and Phrases and their Compositionality", ["Tomas Mikolov", "Ilya Sutskever"]),
+        (3, ATTENTION, ["Ashish Vaswani", "Noam Shazeer"]),
+    ]
+
+
+@pytest.mark.parametrize("name", ["fwd.txt", "fwd.md"])
+def test_quoted_lines_of_an_email_are_read_as_written(tmp_path: Path, name: str) -> None:
+    found = _found(tmp_path, name, (
+        "> Hi all, here are the papers I mentioned:\n"
+        "> - Deep Residual Learning for Image Recognition — Kaiming He, Xiangyu Zhang\n"
+        ">> - Attention Is All You Need — Ashish Vaswani, Noam Shazeer\n"))
+    assert [(t, a) for _l, t, a in found] == [(RESNET, ["Kaiming He", "Xiangyu Zhang"]), (ATTENTION, ["Ashish Vaswani", "Noam Shazeer"])]
+
+
+def test_a_quotation_in_a_block_quote_is_still_no_paper(tmp_path: Path) -> None:
+    assert _found(tmp_path, "q.md", "> “All models are wrong, but some are useful.” — George Box\n") == []
+
+
+@pytest.mark.parametrize("name", ["chat.txt", "chat.md"])
+def test_chat_messages_are_lines_of_their_own(tmp_path: Path, name: str) -> None:
+    found = _found(tmp_path, name, (
+        "[10:32] Alice: Denoising Diffusion Probabilistic Models — Jonathan Ho, Ajay Jain, Pieter Abbeel\n"
+        "[10:33] Bob: nice\n"
+        "[10:35 AM] Carol Chen: Attention Is All You Need — Ashish Vaswani, Noam Shazeer\n"))
+    assert [(l, t) for l, t, _a in found] == [(1, "Denoising Diffusion Probabilistic Models"), (3, ATTENTION)]
