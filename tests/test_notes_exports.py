@@ -63,3 +63,27 @@ def test_chat_messages_are_lines_of_their_own(tmp_path: Path, name: str) -> None
         "[10:33] Bob: nice\n"
         "[10:35 AM] Carol Chen: Attention Is All You Need — Ashish Vaswani, Noam Shazeer\n"))
     assert [(l, t) for l, t, _a in found] == [(1, "Denoising Diffusion Probabilistic Models"), (3, ATTENTION)]
+
+
+def test_a_thebibliography_gives_one_reference_line_per_bibitem_at_its_line(tmp_path: Path) -> None:
+    from citekit.notes.formats.latex import latex_lines
+
+    lines = latex_lines(
+        "As shown by \\citet{mikolov2013}, embeddings work. % see also Le and Mikolov\n"
+        "\\begin{thebibliography}{9}\n"
+        "\\bibitem[Mikolov et~al.(2013)]{mikolov2013} Tomas Mikolov, Ilya Sutskever, and Jeffrey Dean.\n"
+        "\\newblock Distributed representations of words and phrases.\n"
+        "\\newblock In \\emph{NeurIPS}, 2013.\n"
+        "\\bibitem{he2016} K.~He and J.~Sun. \\newblock Deep residual learning. \\newblock In \\emph{CVPR}, 2016.\n"
+        "\\end{thebibliography}\n")
+    assert lines[0] == "As shown by , embeddings work."
+    assert lines[2] == "Tomas Mikolov, Ilya Sutskever, and Jeffrey Dean. Distributed representations of words and phrases. In NeurIPS, 2013."
+    assert lines[5] == "K. He and J. Sun. Deep residual learning. In CVPR, 2016."
+    assert [i for i, line in enumerate(lines) if line] == [0, 2, 5]
+
+
+def test_latex_notes_are_read_by_their_suffix(tmp_path: Path) -> None:
+    found = _found(tmp_path, "draft.tex", (
+        "\\documentclass{article}\n\\usepackage{natbib}\n\\section{Related work}\n"
+        "Attention Is All You Need --- Ashish Vaswani, Noam Shazeer\n"))
+    assert found == [(4, ATTENTION, ["Ashish Vaswani", "Noam Shazeer"])]

@@ -61,6 +61,7 @@ FORMATS: tuple[NotesFormat, ...] = (
     NotesFormat("markdown", (".md", ".markdown", ".mdown", ".mkd"), (".md", ".markdown"),
                 "citekit.notes.formats.markdown:read"),
     NotesFormat("org", (".org",), (".org",), "citekit.notes.formats.org:read"),
+    NotesFormat("latex", (".tex", ".ltx", ".bbl"), (".tex", ".bbl"), "citekit.notes.formats.latex:read"),
     NotesFormat("plain", (".txt",), (".txt",), "citekit.notes.formats.plain:read"),
 )
 #: the format of a file whose suffix no row names

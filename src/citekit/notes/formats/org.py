@@ -29,7 +29,7 @@ _PROPERTY_LABELS = {
     "ARXIV": "arxiv", "OPENREVIEW": "openreview", "DBLP": "dblp", "VENUE": "Venue", "CONFERENCE": "Venue",
     "JOURNAL": "Venue", "YEAR": "Venue", "TYPE": "type", "TAGS": "tags", "CODE": "Code", "SLIDES": "Slides",
 }
-_SKIP_LINE_RE = re.compile(r"^\s*(?:#\+|:[A-Za-z_-]+:|(?:SCHEDULED|DEADLINE|CLOSED):)")
+_SKIP_LINE_RE = re.compile(r"^\s*(?:#\+|:[A-Za-z_-]+:|(?:SCHEDULED|DEADLINE|CLOSED|CLOCK):)")
 _BLOCK_START_RE = re.compile(r"^\s*#\+begin_(?P<kind>quote|example|src|verse|comment|export)\b", re.I)
 
 
