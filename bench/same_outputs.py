@@ -1,0 +1,119 @@
+"""Do two citekit source trees write the same files? (For a restructuring that must not
+change behaviour.)
+
+For every ``.bib``/``.bibtex`` file of ``../shared/corpora`` (and the bundled notes), each
+tree, in a process of its own, imports the file into a fresh project (``import --merge``),
+then exports it as BibTeX, biblatex and CSL JSON, and runs ``dedup`` (the report only); the
+bundled notes go through ``sync --offline``. Every file written and every command's output
+and exit code are kept; the two runs are then compared byte for byte and the files that
+differ are listed.
+
+Run: .venv/bin/python bench/same_outputs.py OLD_SRC NEW_SRC [--limit N]
+(OLD_SRC e.g. a worktree of an older commit: ``git worktree add /tmp/old COMMIT``.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+#: run inside each tree's process: a JSON list of (corpus file, {output name: sha256}) on stdout
+_WORKER = r'''
+import contextlib, hashlib, io, json, os, shutil, sys, tempfile
+from pathlib import Path
+from citekit.cli import main
+
+def run(args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(args, standalone_mode=False) or 0
+        except SystemExit as exc:
+            code = exc.code
+        except Exception as exc:
+            code = f"{type(exc).__name__}: {exc}"
+    return f"{code}\n{out.getvalue()}\n{err.getvalue()}"
+
+def digest(text):
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text).hexdigest()
+
+results = []
+jobs = json.loads(sys.stdin.read())
+for job in jobs:
+    base = Path(tempfile.mkdtemp())
+    try:
+        os.chdir(base)
+        seen = {}
+        if job["kind"] == "notes":
+            shutil.copytree(job["path"], base / "notes")
+            seen["init"] = digest(run(["init"]))
+            seen["sync"] = digest(run(["sync", "--offline"]))
+        else:
+            (base / "notes").mkdir()
+            seen["init"] = digest(run(["init"]))
+            seen["import"] = digest(run(["import", "--merge", job["path"]]))
+            for fmt in ("bibtex", "biblatex", "csl-json"):
+                seen["export-" + fmt] = digest(run(["export", "-f", fmt]))
+            seen["dedup"] = digest(run(["dedup"]))
+        for name in ("library.bib", "library.yaml", "import-keymap.yaml"):
+            f = base / "refs" / name
+            if f.exists():
+                seen[name] = digest(f.read_bytes())
+        results.append([job["path"], seen])
+    finally:
+        os.chdir("/")
+        shutil.rmtree(base, ignore_errors=True)
+print(json.dumps(results))
+'''
+
+
+def _jobs(limit: int | None) -> list[dict[str, str]]:
+    files = sorted(p for p in CORPORA.rglob("*") if p.suffix.lower() in (".bib", ".bibtex") and p.is_file())
+    if limit:
+        files = files[:limit]
+    return [{"kind": "notes", "path": str(ROOT / "notes")}] + [{"kind": "bib", "path": str(p)} for p in files]
+
+
+def _run_tree(src: Path, jobs: list[dict[str, str]]) -> dict[str, dict[str, str]]:
+    env = dict(os.environ, PYTHONPATH=str(src.resolve()), CITEKIT_OFFLINE="1", PYTHONHASHSEED="0")
+    env.pop("CITEKIT_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", _WORKER], input=json.dumps(jobs), env=env,
+                          capture_output=True, text=True, check=True)
+    return {path: seen for path, seen in json.loads(done.stdout.strip().splitlines()[-1])}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old_src", type=Path)
+    parser.add_argument("new_src", type=Path)
+    parser.add_argument("--limit", type=int, help="only the first N corpus files")
+    args = parser.parse_args()
+    if not CORPORA.is_dir():
+        sys.exit(f"{CORPORA} is missing: this comparison needs the shared corpora beside the project")
+    jobs = _jobs(args.limit)
+    old = _run_tree(args.old_src, jobs)
+    new = _run_tree(args.new_src, jobs)
+    differ = []
+    for job in jobs:
+        a, b = old.get(job["path"], {}), new.get(job["path"], {})
+        names = sorted(n for n in set(a) | set(b) if a.get(n) != b.get(n))
+        if names:
+            differ.append((job["path"], names))
+    print(f"{len(jobs)} inputs ({len(jobs) - 1} corpus files and the bundled notes), "
+          f"{sum(len(s) for s in new.values())} outputs each")
+    print(f"{len(jobs) - len(differ)} give the same bytes; {len(differ)} differ")
+    for path, names in differ:
+        print(f"  {os.path.relpath(path, ROOT.parent)}: {', '.join(names)}")
+
+
+if __name__ == "__main__":
+    main()
