@@ -53,6 +53,7 @@ class KeptText:
             return self.kept_before
         home_of = {alias: key for key, aliases in self.aliases_by_key().items() for alias in aliases}
         adopted: dict[str, str] = {}
+        to_tail = False
         for old in gone:
             text = self.kept_before[old]
             home = home_of.get(old)
@@ -62,8 +63,13 @@ class KeptText:
                                        "which absorbed that entry")
             else:
                 self.kept_tail += text if text.startswith("\n") or not self.kept_tail else "\n" + text
+                to_tail = True
                 self.kept_moves.append(f"the text above '{old}' in library.bib, an entry no longer in the "
                                        "library, was moved to the end of the file")
+        if to_tail:
+            # as the next read of the file finds it (one line end at the end): else a cached
+            # load, which keeps this tail, would write other bytes than a parse of the file
+            self.kept_tail = _kept_end(self.kept_tail)
         self.kept_before = {k: adopted.pop(k, "") + v for k, v in self.kept_before.items() if k in present}
         self.kept_before.update(adopted)
         return self.kept_before
