@@ -1,5 +1,7 @@
-"""Reading and writing the library.bib/library.yaml pair: through a writer's journal while
-it switches them in, finishing an interrupted write, and replacing a file atomically.
+"""Reading and writing the library.bib/library.yaml pair, safe against crashes.
+
+Read through a writer's journal while it switches them in, an interrupted write finished
+first, a file replaced atomically.
 
 Both files are written atomically (temporary file, fsync, rename) as one transaction
 (:mod:`citekit.library.journal`), so readers see the old pair or the new one, never half.

@@ -1,6 +1,8 @@
-"""What the user wrote in library.bib outside entries (comments, ``@comment``, ``@string``
-and ``@preamble`` blocks, stray lines): read apart from the entries, and put back where it
-stood when the file is written, so nothing the user wrote is lost."""
+"""Text the user wrote in library.bib between entries, kept where it stood.
+
+Comments, ``@comment``, ``@string`` and ``@preamble`` blocks, stray lines: read apart from
+the entries, and put back where it stood when the file is written, so nothing the user
+wrote is lost."""
 
 from __future__ import annotations
 

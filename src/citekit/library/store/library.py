@@ -1,5 +1,4 @@
-"""The library on disk: ``refs/library.bib`` plus the ``refs/library.yaml`` sidecar, as a
-collection of entries, with no cache at all.
+"""The plain library: the entries of ``refs/``, loaded and saved with no cache at all.
 
 ``library.bib`` is what LaTeX reads and what users edit; the sidecar holds what BibTeX
 cannot (status, identifiers, tags, summaries, mentions, versions, provenance) and a copy of

@@ -1,5 +1,7 @@
-"""Both files' bytes as a library: library.bib's entries and kept text, each entry joined
-with its sidecar record, hand edits found (:mod:`.reconcile`)."""
+"""Both files' bytes as a library.
+
+library.bib's entries and kept text, each entry joined with its sidecar record, hand edits
+found (:mod:`.reconcile`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""An entry's text in library.bib and its block in the sidecar, and the entry made what the
-next read of both files gives back.
+"""An entry's text in library.bib and its block in the sidecar.
+
+The entry is then made what the next read of both files gives back.
 
 Entries are written sorted by key with fields in a fixed order, so an unchanged library is
 rewritten byte for byte.

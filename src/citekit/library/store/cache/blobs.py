@@ -1,6 +1,7 @@
-"""The per-entry blobs of the parsed-library cache (each entry's state and its texts in
-both files), kept in one file of their own and cut from it on demand, so ``show`` reads
-two blobs of 14,000 and ``list`` none."""
+"""The per-entry blobs of the parsed-library cache, in one file cut on demand.
+
+Each entry's state and its texts in both files are kept in a file of their own and cut
+from it when asked for, so ``show`` reads two blobs of 14,000 and ``list`` none."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""A cached library's write: each entry's share of both files rendered once and reused
-while the entry does not change; the half of :class:`.library.CachedLibrary` that renders."""
+"""A cached library's write: each entry's texts rendered once, reused while it is unchanged.
+
+The half of :class:`.library.CachedLibrary` that renders."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The format of every file of the parsed-library cache: :mod:`marshal` of plain data with
-a format number; a file of another format (or damaged) reads as none."""
+"""The format of every file of the parsed-library cache.
+
+:mod:`marshal` of plain data with a format number; a file of another format (or damaged)
+reads as none."""
 
 from __future__ import annotations
 

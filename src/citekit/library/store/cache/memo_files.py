@@ -1,6 +1,8 @@
-"""The memo files of the parsed-library cache: one table of values derived from entries
-per kind (see :mod:`..kinds`), valid for one memo generation as of one change of its log,
-and the answers derived from the whole library.
+"""The memo files of the parsed-library cache: one table per kind, and the answers.
+
+Each table holds values derived from entries for one kind (see :mod:`..kinds`), valid for
+one memo generation as of one change of its log; the answers are derived from the whole
+library.
 
 A memo file is ``MEMO_MAGIC``, the length of its head, the head (marshal: kind, the
 generation ``base`` and the change ``at`` it was written after, keys no longer valid)

@@ -1,6 +1,7 @@
-"""Values derived from the library, remembered in the parsed-library cache: tables of one
-value per entry for each kind (:mod:`..kinds`), valid while the entry is unchanged, and
-answers about the whole library, valid while no entry changes.
+"""Values derived from the library, remembered between commands.
+
+Tables of one value per entry for each kind (:mod:`..kinds`), valid while the entry is
+unchanged, and answers about the whole library, valid while no entry changes.
 
 Tables are stored per *memo generation*: a write does not rewrite them but appends the
 keys it changed to the generation's change log, and a table read later drops the values

@@ -1,6 +1,7 @@
-"""An entry as plain data, the form the parsed-library cache stores it in: compared as
-marshalled bytes to tell an entry unchanged since the load, decoded back without the
-dataclass constructor."""
+"""An entry as plain data, the form the parsed-library cache stores it in.
+
+Compared as marshalled bytes to tell an entry unchanged since the load, decoded back
+without the dataclass constructor."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""What a cached library stores in the parsed-library cache, and when a write must store
-it again: the half of :class:`.library.CachedLibrary` that writes the cache."""
+"""What a cached library stores in the parsed-library cache, and when it must store again.
+
+The half of :class:`.library.CachedLibrary` that writes the cache."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The whole sidecar file: read (refusing one missing, cut short, damaged or from another
-write than library.bib) and written (header, head, the entries' blocks, tail, end line)."""
+"""The whole sidecar file, read and written.
+
+Read refusing one missing, cut short, damaged or from another write than library.bib;
+written as header, head, the entries' blocks, tail and end line."""
 
 from __future__ import annotations
 

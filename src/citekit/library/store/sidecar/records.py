@@ -1,5 +1,4 @@
-"""One entry's sidecar record: the entry as a record, the record as an entry, and the
-text of a record's block under ``entries:``."""
+"""One entry's sidecar record: the entry as a record and back, and the record's text."""
 
 from __future__ import annotations
 
