@@ -68,6 +68,9 @@ class PlainLibrary(KeptText):
     #: unreadable): kept, so their keys and metadata come back when the entry does
     detached: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """(What a subclass keeps beside the fields is set up here.)"""
+
     # ---- paths -------------------------------------------------------------------------
     @property
     def bib_path(self) -> Path:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,35 +37,36 @@ def fingerprint_now(refs: Path) -> tuple[Any, ...]:
     return parsed_cache.fingerprint(bib_data, side_data)
 
 
-@dataclass
 class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
     """A :class:`PlainLibrary` read from and stored in the parsed-library cache
     (:class:`.stored.StoredParse`), written re-rendering only what changed
     (:class:`.chunks.ChunkReuse`), with its entries decoded on demand and its derived
-    values remembered (:class:`.memos.MemoStore`)."""
+    values remembered (:class:`.memos.MemoStore`).
 
-    #: key -> (library.bib text, sidecar text) of each entry as last rendered; valid while
-    #: the entry equals its state in ``_state_blobs`` (both are refreshed by a write)
-    _chunks: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False, compare=False)
-    #: the same, still marshalled as read from the cache (decoded when written)
-    _chunk_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
-    #: each entry's state as loaded from the cache: an entry still equal to it needs no work
-    _state_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
-    #: the same, never altered: what stored memo values were derived from
-    _loaded_blobs: Mapping[str, bytes] = field(default_factory=dict, repr=False, compare=False)
-    _loaded_ascii: bool = field(default=False, repr=False, compare=False)
-    _fingerprint: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
-    #: a cached load's entries, still marshalled: :attr:`entries` decodes them all on first
-    #: use, :meth:`get`, :meth:`keys` and :meth:`memo_table` only what they need (None: decoded)
-    _lazy: Mapping[str, bytes] | None = field(default=None, repr=False, compare=False)
-    _lazy_aliases: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
-    _lazy_keys: list[str] = field(default_factory=list, repr=False, compare=False)
-    _lazy_lower: dict[str, str] | None = field(default=None, repr=False, compare=False)
-    _lazy_alias_lists: list[tuple[str, str]] = field(default_factory=list, repr=False, compare=False)
-    _decoded: dict[str, Entry] = field(default_factory=dict, repr=False, compare=False)
-    _stored_as: StoredCache | None = field(default=None, repr=False, compare=False)
+    Its fields are the plain library's (no dataclass of its own: what it keeps beside them
+    is set up in :meth:`__post_init__`, and neither compared nor shown)."""
 
     def __post_init__(self) -> None:
+        #: key -> (library.bib text, sidecar text) of each entry as last rendered; valid while
+        #: the entry equals its state in ``_state_blobs`` (both are refreshed by a write)
+        self._chunks: dict[str, tuple[str, str]] = {}
+        #: the same, still marshalled as read from the cache (decoded when written)
+        self._chunk_blobs: Mapping[str, bytes] = {}
+        #: each entry's state as loaded from the cache: an entry still equal to it needs no work
+        self._state_blobs: Mapping[str, bytes] = {}
+        #: the same, never altered: what stored memo values were derived from
+        self._loaded_blobs: Mapping[str, bytes] = {}
+        self._loaded_ascii = False
+        self._fingerprint: tuple[Any, ...] | None = None
+        #: a cached load's entries, still marshalled: :attr:`entries` decodes them all on first
+        #: use, :meth:`get`, :meth:`keys` and :meth:`memo_table` only what they need (None: decoded)
+        self._lazy: Mapping[str, bytes] | None = None
+        self._lazy_aliases: dict[str, str] = {}
+        self._lazy_keys: list[str] = []
+        self._lazy_lower: dict[str, str] | None = None
+        self._lazy_alias_lists: list[tuple[str, str]] = []
+        self._decoded: dict[str, Entry] = {}
+        self._stored_as: StoredCache | None = None
         self._memos = MemoStore(self.refs_dir)
 
     # ---- lazy decoding -----------------------------------------------------------------
