@@ -70,11 +70,10 @@ def module_of(filename: str) -> str:
     return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
 
 
-#: modules that are one stage for a reader: the store and what it reads and writes through
-#: (being one package, ``library/store/``), and each of the notes, resolve, sources and
-#: matching packages
-STORE_PARTS = ("library.store", "library.journal", "library.parsed_cache", "library.lock", "library.sidecar_",
-               "library.errors")
+#: modules that are one stage for a reader: the store package ``library/store/`` (the plain
+#: library, its files, sidecar and cache modules) and what it writes through (the journal,
+#: the lock, its errors), and each of the notes, resolve, sources and matching packages
+STORE_PARTS = ("library.store.", "library.store", "library.journal", "library.lock", "library.errors")
 
 
 def unit_of(module: str) -> str:
@@ -165,7 +164,8 @@ def figures(calls: list[tuple[str, str, str]], *, units: bool = False) -> dict[s
             upward.append((caller, callee, name))
     backs = [(a, b, name) for a, b, name in ((unit_of(a), unit_of(b), name) for a, b, name in calls)
              if a in ORDER and b in ORDER and ORDER.index(b) < ORDER.index(a)]
-    loads = sum(1 for _c, callee, name in calls if callee == "library.store" and name == "Library.load")
+    loads = sum(1 for _c, callee, name in calls  # (the cached library's, or the plain one's)
+                if unit_of(callee) == "library.store" and name in ("CachedLibrary.load", "PlainLibrary.load"))
     return {"calls": len(calls), "path_calls": len(path), "returns": len(returns), "returns_into_store": into_store,
             "upward": len(upward), "back_up": len(backs), "back_up_list": backs, "library_loads": loads, "returns_list": returns, "upward_list": upward, "path": path}
 

@@ -90,7 +90,7 @@ def test_every_name_list_of_the_corpora_splits_as_bibtexparser_splits_it():
 def test_the_sidecar_writers_character_set_is_libyamls_printable_set_without_breaks():
     """Written as the set of characters it refuses (fast to compile); the same set as the
     negated class of the characters it accepts, for every code point."""
-    from citekit.library.sidecar_yaml import _UNSUPPORTED
+    from citekit.library.store.sidecar.yaml import _UNSUPPORTED
 
     accepted = re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
     every = "".join(map(chr, range(0x110000)))
@@ -103,7 +103,7 @@ def test_the_sidecar_writers_character_set_is_libyamls_printable_set_without_bre
 #: 5-25 ms of start-up, more than some of these commands' own work
 HEAVY = ("yaml", "bibtexparser", "pylatexenc", "rapidfuzz", "requests", "filelock", "sklearn", "tqdm",
          "markdown_it", "orgparse", "logging", "importlib.resources", "citekit.core.config_schema",
-         "citekit.library.sidecar_yaml", "citekit.matching.works", "citekit.bibtex.values")
+         "citekit.library.store.sidecar.yaml", "citekit.matching.works", "citekit.bibtex.values")
 
 PROBE = """
 import sys

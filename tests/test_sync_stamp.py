@@ -154,6 +154,7 @@ def test_a_sync_of_edited_notes_reads_the_library_once(project: Path, monkeypatc
     """The stamp looks at refs/ only when every other input matches; an offline sync then
     reads the library once, under its lock, and folds the works into that read."""
     import citekit.library.store as store
+    from citekit.library.store.cache import library as cache_library
 
     api.sync(project, offline=True)  # changes nothing: records its inputs
     _edit_notes(project)
@@ -161,7 +162,9 @@ def test_a_sync_of_edited_notes_reads_the_library_once(project: Path, monkeypatc
     fingerprints: list[Path] = []
     real_load, real_fingerprint = Library.load.__func__, store.fingerprint_now
     monkeypatch.setattr(Library, "load", classmethod(lambda cls, refs, **kw: loads.append(refs) or real_load(cls, refs, **kw)))
-    monkeypatch.setattr(store, "fingerprint_now", lambda refs: fingerprints.append(refs) or real_fingerprint(refs))
+    counted = lambda refs: fingerprints.append(refs) or real_fingerprint(refs)  # noqa: E731
+    monkeypatch.setattr(store, "fingerprint_now", counted)
+    monkeypatch.setattr(cache_library, "fingerprint_now", counted)
     report = api.sync(project, offline=True)
     assert report.changed and not report.up_to_date
     assert len(loads) == 1 and fingerprints == []

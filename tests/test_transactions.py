@@ -17,10 +17,11 @@ from click.testing import CliRunner
 
 from citekit import api
 from citekit.cli import main
-from citekit.library import journal, parsed_cache, store
+from citekit.library import journal, store
+from citekit.library.store.cache import memo_files, parsed_cache
 from citekit.library.doctor import diagnose, rebuild_sidecar
 from citekit.library.lock import LockBusy, ProjectLock, holder, lock_path
-from citekit.library.store import Library, LibraryError
+from citekit.library.store import Library, LibraryError, kinds
 from citekit.core.model import Entry
 from tests.helpers_project import REPO, make_project
 
@@ -136,7 +137,7 @@ def test_reads_use_the_cache_until_refs_change(synced, tmp_path, monkeypatch):
 def test_the_cache_holds_every_field_of_an_entry():
     from dataclasses import fields
 
-    from citekit.library.store import _STATE_FIELDS, _entry_from_state, _entry_state
+    from citekit.library.store.cache.state import STATE_FIELDS as _STATE_FIELDS, entry_from_state as _entry_from_state, entry_state as _entry_state
 
     assert {f.name for f in fields(Entry)} == set(_STATE_FIELDS) | {"key", "ids", "mentions"}
     entry = Entry(key="k", entry_type="book", fields={"title": "T"}, summary="s", aliases=["a"], hand=["title"])
@@ -450,8 +451,8 @@ def test_a_no_op_sync_reuses_every_rendered_block_and_derived_value(synced, tmp_
     _full_sync(root)
     lib = Library.load(root / "refs")
     assert set(lib._chunk_blobs) == set(lib.entries)
-    memos = {kind: lib._memo_table(kind) for kind in parsed_cache.memo_kinds(root / "refs")}  # stored apart
-    assert any(kind.startswith("rule-tags:") and len(table) > 0 for kind, table in memos.items())
+    memos = {kind: lib._memos.table(kind) for kind in memo_files.memo_kinds(root / "refs")}  # stored apart
+    assert any(kind.startswith(kinds.RULE_TAGS_FAMILY) and len(table) > 0 for kind, table in memos.items())
 
     def no_render(*_a, **_k):
         raise AssertionError("an unchanged entry was rendered again")

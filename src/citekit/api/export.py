@@ -52,7 +52,9 @@ def render(selection: Selection, fmt: str, *, ascii: bool = False, header: str |
         if not unchanged:
             return write_texts(((_as_written(e) and library.rendered_text(e, ascii)) or entry_text(e, ascii=ascii)
                                 for e in entries), header)
-        kind = _text_kind(ascii)
+        from citekit.library.store import kinds
+
+        kind = kinds.export_text(ascii)
         return write_texts((library.memo(kind, e, lambda e: _entry_export_bytes(library, e, ascii)).decode("utf-8", "surrogatepass")
                             for e in entries), header)
     if fmt == "biblatex":
@@ -230,10 +232,12 @@ def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag:
         keys = select(keys, list(tags), any_=any_tag, tags_of=lambda k: facets[k][1])
     if not keys:
         return None
-    plain = library.memo_table("export-plain:2", _plain)
+    from citekit.library.store import kinds
+
+    plain = library.memo_table(kinds.EXPORT_PLAIN, _plain)
     if not all(plain[k] for k in keys):
         return None
-    texts = library.memo_table(_text_kind(ascii), lambda e: _entry_export_bytes(library, e, ascii))
+    texts = library.memo_table(kinds.export_text(ascii), lambda e: _entry_export_bytes(library, e, ascii))
     return b"\n\n".join([texts[k] for k in keys]), len(keys)
 
 
@@ -242,10 +246,6 @@ def _plain(entry: Entry) -> bool:
     from citekit.paper.cited import crossref_target
 
     return crossref_target(entry) is None
-
-
-def _text_kind(ascii: bool) -> str:
-    return f"export-utf8:{'ascii' if ascii else 'utf8'}"
 
 
 def _entry_export_bytes(library: Library, entry: Entry, ascii: bool) -> bytes:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from citekit.api.project import config_of
 from citekit.core.errors import CitekitError, UsageError
+from citekit.library.store import kinds
 
 if TYPE_CHECKING:
     from citekit.library.store import Library
@@ -69,7 +70,7 @@ def list_json(start: str | Path | None = None, *, tags: list[str] | None = None,
     """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
     comes from the parsed-library cache instead of converting its LaTeX again, and an
     unchanged library decodes no entry at all."""
-    return _listed(start, _JSON, lambda lib: entry_json, tags=tags, any_tag=any_tag, status=status)
+    return _listed(start, kinds.ENTRY_JSON, lambda lib: entry_json, tags=tags, any_tag=any_tag, status=status)
 
 
 def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
@@ -83,8 +84,8 @@ def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None =
                     status: str | None = None) -> bytes:
     """:func:`list_json_text` in UTF-8: the per-entry texts are kept encoded, so the
     megabytes of a large library are joined and written without decoding them."""
-    texts = _listed(start, f"json-utf8:{JSON_SHAPE}",
-                    lambda lib: lambda e: _indented_json(lib.memo(_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
+    texts = _listed(start, kinds.ENTRY_JSON_UTF8,
+                    lambda lib: lambda e: _indented_json(lib.memo(kinds.ENTRY_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
                     tags=tags, any_tag=any_tag, status=status)
     return b"".join([b"[\n", b",\n".join(texts), b"\n]"]) if texts else b"[]"
 
@@ -92,7 +93,7 @@ def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None =
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
                status: str | None = None) -> list[str]:
     """The lines of ``citekit list``: key, status, year, plain-text title and tags."""
-    return _listed(start, f"list-line:{JSON_SHAPE}", lambda lib: lambda e: _list_line(lib.memo(_JSON, e, entry_json)),
+    return _listed(start, kinds.LIST_LINE, lambda lib: lambda e: _list_line(lib.memo(kinds.ENTRY_JSON, e, entry_json)),
                    tags=tags, any_tag=any_tag, status=status)
 
 
@@ -116,9 +117,9 @@ def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
     return tag_counts(facets.values(), tags_of=lambda facet: facet[1])
 
 
-#: bump when :func:`entry_json` or the list line changes shape: older stored values are dropped
-JSON_SHAPE = 1
-_JSON = f"json:{JSON_SHAPE}"
+#: bump (in :mod:`citekit.library.store.kinds`) when :func:`entry_json` or the list line
+#: changes shape: older stored values are dropped
+JSON_SHAPE = kinds.JSON_SHAPE
 
 
 def _list_line(row: dict[str, Any]) -> str:

@@ -38,11 +38,12 @@ def check(tex: Path, *, aux: Path | None = None, bib: Path | None = None,
         parsed = read_bib_file(bib)
         problems = list(parsed.problems)
         bib_entries = parsed.entries
+    from citekit.library.store import kinds
     from citekit.paper.check import twin_facts
     from citekit.paper.cited import EntryIndex
 
     report = check_paper(str(tex), cited, EntryIndex.of_library(library), bib_entries, str(bib) if bib else None,
-                         facts=lambda: library.memo_table("twin-facts:1", twin_facts), remember=library.remembered)
+                         facts=lambda: library.memo_table(kinds.TWIN_FACTS, twin_facts), remember=library.remembered)
     library.keep_memos()
     return CheckOutcome(report, problems)
 

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from citekit.core.config import display_path
-from citekit.library import parsed_cache
 from citekit.bibtex.reader import decode_bytes, parse_bib_text, split_ids
 from citekit.library.errors import LibraryError
 from citekit.library.journal import KEYMAP_FILES, JournalRefused, journal_path, load_journal, refused_journals, stale_temps
 from citekit.library.lock import ProjectLock, describe, holder, is_stale
-from citekit.library.store import Library, _kept_texts, _read_pair
+from citekit.library.store import Library, PlainLibrary
+from citekit.library.store.cache import parsed_cache
+from citekit.library.store.files import read_pair
+from citekit.library.store.kept import kept_texts
 from citekit.library.tags import tags_from_keywords
 
 UNKNOWN = "unknown"
@@ -112,10 +114,10 @@ def _check_lock(refs: Path, report: DoctorReport) -> None:
                                        "wait for it to finish, then run doctor again"))
 
 
-def _check_pair(refs: Path, report: DoctorReport) -> Library | None:
+def _check_pair(refs: Path, report: DoctorReport) -> PlainLibrary | None:
     report.checked.append("library.bib and library.yaml belong together")
     try:
-        lib = Library.load(refs, use_cache=False, recover=False)
+        lib = PlainLibrary.load(refs, recover=False)
     except LibraryError as exc:
         report.findings.append(Finding("problem", "library files", str(exc),
                                        "restore both files from version control, or `citekit doctor --rebuild-sidecar`"))
@@ -136,7 +138,7 @@ def _check_pair(refs: Path, report: DoctorReport) -> Library | None:
     return lib
 
 
-def _check_keys(lib: Library, report: DoctorReport) -> None:
+def _check_keys(lib: PlainLibrary, report: DoctorReport) -> None:
     report.checked.append("keys unique")
     owner: dict[str, str] = {}
     for key in lib.entries:
@@ -152,7 +154,7 @@ def _check_keys(lib: Library, report: DoctorReport) -> None:
             owner.setdefault(alias.lower(), entry.key)
 
 
-def _check_aliases(lib: Library, report: DoctorReport) -> None:
+def _check_aliases(lib: PlainLibrary, report: DoctorReport) -> None:
     from citekit.library.rekey import KeyMapError, read_key_map
 
     report.checked.append("aliases resolvable")
@@ -175,7 +177,7 @@ def _check_aliases(lib: Library, report: DoctorReport) -> None:
 
 def _check_cache(refs: Path, report: DoctorReport, *, fix: bool) -> None:
     report.checked.append("cache healthy")
-    bib_data, side_data = _read_pair(refs)
+    bib_data, side_data = read_pair(refs)
     fingerprint = parsed_cache.fingerprint(bib_data, side_data)
     state = parsed_cache.health(refs, fingerprint)
     if state == "damaged":
@@ -199,7 +201,7 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
 
     refs = Path(refs_dir)
     with ProjectLock(refs, "doctor --rebuild-sidecar"):
-        bib_data, _side = _read_pair(refs)
+        bib_data, _side = read_pair(refs)
         if bib_data is None:
             raise LibraryError(f"no {display_path(refs / 'library.bib')} to rebuild the sidecar from; restore it "
                                "from version control first")
@@ -226,7 +228,7 @@ def rebuild_sidecar(refs_dir: Path) -> Library:
             entry.aliases = sorted(set(split_ids(bib_entry.fields.get("ids", ""))))
             entry.provenance = {k: UNKNOWN for k in fields}
             lib.entries[entry.key] = entry
-        lib.kept_head, lib.kept_before, lib.kept_tail = _kept_texts(gaps, carried + parsed.after)
+        lib.kept_head, lib.kept_before, lib.kept_tail = kept_texts(gaps, carried + parsed.after)
         lib.issued_keys = set(lib.entries)
         for name in KEYMAP_FILES:
             try:

@@ -23,7 +23,7 @@ from citekit.core.config import display_path
 from citekit.core.model import Entry, Location
 from citekit.core.resolution import Mention, Work
 from citekit.library.keys import TakenKeys
-from citekit.library.store import Library
+from citekit.library.store import Library, kinds
 from citekit.library.update import LibraryIndex, Pending, apply_work, index_keys, look_alike_notices
 
 
@@ -57,7 +57,7 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
                 out.group_warnings.append(warning)
     pending: list[Pending] = []
     seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
-    index = LibraryIndex(list(lib.entries.values()), lib.memo_table("index-keys", index_keys))
+    index = LibraryIndex(list(lib.entries.values()), lib.memo_table(kinds.INDEX_KEYS, index_keys))
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
     taken = TakenKeys(lib.taken_keys())
     for work in works:
@@ -144,7 +144,7 @@ def _rules_memo_kind(rules: Any) -> str:
     import hashlib
 
     text = repr((sorted(rules.rules.items()), sorted(rules.sections.items())))
-    return "rule-tags:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return kinds.rule_tags(hashlib.sha256(text.encode("utf-8")).hexdigest()[:16])
 
 
 def _work_json(entry: Entry, work: Work) -> dict[str, Any]:

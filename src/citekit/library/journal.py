@@ -43,7 +43,7 @@ KEYMAP_FILES = ("keymap.yaml", "import-keymap.yaml")
 REFS_FILES = frozenset({"library.bib", "library.yaml", *KEYMAP_FILES})
 #: the journal's own temporary (it is replaced in one rename)
 JOURNAL_TEMP = JOURNAL_NAME + ".tmp"
-#: temporaries of plain atomic writes (``store.atomic_write``): ``.library.bib.abc123.tmp``
+#: temporaries of plain atomic writes (``store.files.atomic_write``): ``.library.bib.abc123.tmp``
 _LEGACY_TEMP_SUFFIX = ".tmp"
 _LEGACY_TEMP_PREFIXES = tuple(f".{name}." for name in sorted(REFS_FILES))
 _TEMP_NAME = re.compile(r"\.citekit-new-[0-9a-f]{8}-(.+)\Z", re.DOTALL)

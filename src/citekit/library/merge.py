@@ -92,7 +92,7 @@ def _merge_fields(merged: Entry, base: Entry, keeper: Entry, others: Sequence[En
     """The surviving entry's hand edits win; the other entries only fill gaps.
 
     A hand edit belongs to the version it was made in. Everything in a hand-written entry
-    counts as a hand edit (see ``store._manual_entry``), so letting an absorbed entry's hand
+    counts as a hand edit (see ``store.reconcile.manual_entry``), so letting an absorbed entry's hand
     fields override would put a preprint's year and "arXiv preprint" note on the published
     paper. Version fields therefore come only from versions at the same stage; what the
     absorbed entries said is kept in ``versions`` (see :func:`_version_record`).

@@ -217,7 +217,9 @@ def check_paper(
 
     def published_twin(entry: Entry, own: bool) -> str | None:
         if own and remember is not None:
-            return remember(f"published-twin:{entry.key}", lambda: find_twin(entry, own))
+            from citekit.library.store import kinds
+
+            return remember(kinds.published_twin(entry.key), lambda: find_twin(entry, own))
         return find_twin(entry, own)
 
     def find_twin(entry: Entry, own: bool) -> str | None:

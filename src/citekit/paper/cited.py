@@ -420,7 +420,9 @@ class EntryIndex:
             for alias in aliases:
                 if alias not in index.entries:
                     index.alias_of.setdefault(alias, key)
-        index._descriptions = lambda: library.memo_table("descriptor", descriptor)
+        from citekit.library.store import kinds
+
+        index._descriptions = lambda: library.memo_table(kinds.DESCRIPTOR, descriptor)
         index._remembered = library.remembered
         return index
 

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from citekit.core import cachefile
-from citekit.library import parsed_cache
+from citekit.library.store.cache import parsed_cache
 from citekit.library.importer import import_files
 from citekit.library.store import Library
 from citekit.core.model import Entry, Ids
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 REAL = ["thesis-gowda/anthology.bib", "plume-bib/ernst.bib", "plume-bib/nlp.bib", "pybtex/xampl.bib",
         "pybtex/cyrillic.bib",
         "jabref-test-bib/jablib/src/test/resources/org/jabref/logic/importer/fileformat/CitaviXmlImporterTest3.bib"]
@@ -213,11 +213,11 @@ def test_a_write_that_changes_nothing_keeps_a_cache_equal_to_a_parse(tmp_path: P
     # a cold load stores no entry texts: its first write stores them, so the next one renders one entry
     shutil.rmtree(refs.parent / ".citekit")
     assert Library.load(refs).save() is False
-    from citekit.library import store
+    from citekit.library.store.cache import chunks
 
     rendered: list[str] = []
-    real = store._render_changed
-    monkeypatch.setattr(store, "_render_changed", lambda entry, *a: rendered.append(entry.key) or real(entry, *a))
+    real = chunks.render_changed
+    monkeypatch.setattr(chunks, "render_changed", lambda entry, *a: rendered.append(entry.key) or real(entry, *a))
     lib = Library.load(refs)
     lib.get("k007").tags_added = ["once"]
     lib.save()

@@ -7,7 +7,7 @@ list ended in a traceback, and an empty file read as a library without records, 
 next write turned every entry into a hand-written one and dropped its mentions.
 
 So the parsed document is checked here for type and shape, whichever reader produced it
-(the JSON lines of :mod:`.sidecar_json`, a block loaded through YAML alone or the whole
+(the JSON lines of :mod:`.json`, a block loaded through YAML alone or the whole
 file through YAML): the same data gives the same verdict. Nothing is coerced. A part set
 to nothing (``summary:`` with no value, a ``null``) means "none", as citekit's older
 formats wrote it; any other wrong value is a :class:`SidecarProblem` naming the entry, the
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-#: the newest sidecar format this citekit reads (store.SIDECAR_VERSION)
+#: the newest sidecar format this citekit reads (sidecar.format.SIDECAR_VERSION)
 NEWEST_FORMAT = 3
 ID_SCHEMES = ("arxiv", "dblp", "doi", "openreview")
 TAG_LISTS = ("added", "auto", "removed")

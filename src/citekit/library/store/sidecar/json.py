@@ -93,7 +93,7 @@ def _plain(value: Any) -> bool:
 def record_text(key_text: str, meta: dict[str, Any]) -> str | None:
     """The block ``  <key>:`` plus one line per part of ``meta`` (in name order), or None
     when YAML must write it. ``key_text``: the key as YAML writes a simple key (plain or
-    single-quoted, see :func:`.sidecar_yaml.simple_keys`, else :func:`quoted_key`)."""
+    single-quoted, see :func:`.yaml.simple_keys`, else :func:`quoted_key`)."""
     if not meta or len(key_text) > _KEY_MAX:
         return None  # an empty record is ``{}`` in YAML, not an empty block
     parts = [f"  {key_text}:"]

@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 
 from citekit import api
 from citekit.cli import main
-from citekit.library import sidecar_read, store
-from citekit.library.sidecar_yaml import dump as sidecar_dump
+from citekit.library.store.cache import state
+from citekit.library.store.sidecar import read as sidecar_read
+from citekit.library.store.sidecar.yaml import dump as sidecar_dump
 from citekit.library.store import Library
 
-from .helpers_project import make_project
+from ..helpers_project import make_project
 from .test_read_fast_paths import BIG, _varied_entries, synced_with_varied_entries
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -207,7 +208,7 @@ def _print_without_cache(root: Path) -> list[tuple[int, str]]:
 
 def _states(root: Path, **kw) -> dict[str, tuple]:
     lib = Library.load(root / "refs", **kw)
-    return {k: store._entry_state(e) for k, e in lib.entries.items()}
+    return {k: state.entry_state(e) for k, e in lib.entries.items()}
 
 
 def _edit(bib: Path, old: str, new: str) -> None:

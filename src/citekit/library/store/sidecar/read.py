@@ -7,7 +7,7 @@ sidecar through YAML was most of that (1.6 s CPU of a 7,220-entry library, where
 
 citekit writes every entry's record as its own block under ``entries:`` (a line ``  key:``
 at two spaces, then deeper lines), so the file is read here block by block. A block of
-JSON lines (format 3, :mod:`.sidecar_json`) is read by the JSON codec. Any other block
+JSON lines (format 3, :mod:`.json`) is read by the JSON codec. Any other block
 is loaded alone through YAML (``entries:`` plus the block) and what it gave is
 remembered in ``.citekit/<refs>-sidecar.cache`` under a digest of the block's text: the
 next read loads only such blocks whose text is new. The rest of the file (header,
@@ -113,8 +113,8 @@ def load(text: str, loader: Any, refs_dir: Path | None) -> Any | None:
     if parts is None:
         return None
     rest_text, blocks = parts
-    from citekit.library.sidecar_json import read_record
-    from citekit.library.sidecar_yaml import simple_keys
+    from citekit.library.store.sidecar.json import read_record
+    from citekit.library.store.sidecar.yaml import simple_keys
 
     reads_plain = simple_keys(loader)[1]
     known: dict[bytes, bytes] | None = None

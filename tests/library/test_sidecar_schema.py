@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from citekit import api
 from citekit.cli import main
 
-from .helpers_cli import NOTES, synced_project
+from ..helpers_cli import NOTES, synced_project
 
 PAPER_TWO = """# ICML 2026
 
@@ -256,7 +256,7 @@ def test_a_hand_edit_after_a_cached_read_is_checked(project: Path) -> None:
 
 
 def test_older_formats_still_pass_the_check(tmp_path: Path) -> None:
-    data_dir = Path(__file__).parent / "data"
+    data_dir = Path(__file__).parents[1] / "data"
     for name in ("sidecar-v1", "sidecar-v2"):
         root = tmp_path / name
         shutil.copytree(data_dir / name, root / "refs")
@@ -486,8 +486,8 @@ _PART_NAMES = ["status", "ids", "tags", "mentions", "generated", "versions", "al
 @settings(max_examples=300, deadline=None)
 @given(record=st.dictionaries(st.sampled_from(_PART_NAMES), _JSON_VALUES, min_size=1, max_size=4))
 def test_the_json_reader_and_yaml_agree_on_any_record(record: dict[str, Any]) -> None:
-    from citekit.library import sidecar_read
-    from citekit.library.sidecar_schema import document_problem
+    from citekit.library.store.sidecar import read as sidecar_read
+    from citekit.library.store.sidecar.schema import document_problem
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     lines = "".join(f"    {name}: {json.dumps(value)}\n" for name, value in sorted(record.items()))

@@ -20,6 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citekit.library import store
+from citekit.library.store import reconcile, render
+from citekit.library.store.cache import state
+from citekit.library.store.sidecar import records
 from citekit.core.model import Entry, Ids, Location
 from citekit.bibtex.writer import (FIELD_ORDER, _field_value, braces_balanced, cleaned_value, entry_text,
                                    fields_as_written, ordered_fields, with_ordered_field, written_fields)
@@ -93,15 +96,15 @@ def _entries(draw: st.DrawFn) -> Entry:
 
 def _plain_render(entry: Entry, ascii: bool, block_of) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     """The texts of a changed entry through the plain functions, one after the other."""
-    store._as_the_file_names_it(entry)
+    render.as_the_file_names_it(entry)
     out = store.written_entry(entry)
     entry.generated = {**out.fields, store.TYPE_MARK: entry.entry_type}
     for name, value, held, macro in written_fields(out, out.fields, ascii=ascii):
         # written made safe, or otherwise as a read would not know for citekit's: remembered
         # as written (what the next read compares with)
-        if not macro and (not braces_balanced(" ".join(value.split())) or not store._same_value(value, held)):
+        if not macro and (not braces_balanced(" ".join(value.split())) or not reconcile.same_value(value, held)):
             entry.generated[name] = cleaned_value(value)
-    return entry_text(out, ascii=ascii) + "\n", block_of(entry.key, store._to_sidecar(entry, ascii))
+    return entry_text(out, ascii=ascii) + "\n", block_of(entry.key, records.to_sidecar(entry, ascii))
 
 
 @_SETTINGS
@@ -109,22 +112,22 @@ def _plain_render(entry: Entry, ascii: bool, block_of) -> tuple[str, str]:  # ty
 def test_a_changed_entry_is_written_as_the_plain_functions_write_it(entry: Entry, ascii: bool) -> None:
     logging.disable(logging.WARNING)
     try:
-        block_of = store._sidecar_blocks()
+        block_of = records.sidecar_blocks()
         plain = copy.deepcopy(entry)
         try:
             expected = _plain_render(plain, ascii, block_of)
         except ValueError as refused:  # a key or type BibTeX cannot hold: refused alike
             try:
-                store._render_changed(entry, ascii, block_of)
+                render.render_changed(entry, ascii, block_of)
             except ValueError as also:
                 assert str(also) == str(refused)
                 return
             raise AssertionError("written although the plain functions refuse it") from refused
-        assert store._render_changed(entry, ascii, block_of) == expected
+        assert render.render_changed(entry, ascii, block_of) == expected
         # every value written is recognised as citekit's by the next read
         for name, _value, held, _macro in written_fields(entry, ascii=ascii):
             if name in entry.generated:
-                assert store._same_value(entry.generated[name], held), name
+                assert reconcile.same_value(entry.generated[name], held), name
     finally:
         logging.disable(logging.NOTSET)
 
@@ -151,8 +154,8 @@ def test_a_written_library_reads_back_as_it_was_kept(tmp_path_factory, entries: 
             lib.add(entry)
         lib.save()
         again = store.Library.load(refs, use_cache=False)
-        assert {k: store._entry_state(e) for k, e in again.entries.items()} == {
-            k: store._entry_state(e) for k, e in lib.entries.items()}
+        assert {k: state.entry_state(e) for k, e in again.entries.items()} == {
+            k: state.entry_state(e) for k, e in lib.entries.items()}
         assert again.render_files() == lib.render_files()
         # a hand edit elsewhere in the file: each entry is compared with what citekit
         # wrote, and none of these is taken for a hand edit
@@ -160,7 +163,7 @@ def test_a_written_library_reads_back_as_it_was_kept(tmp_path_factory, entries: 
         bib.write_text(bib.read_text(encoding="utf-8") + "\n@misc{zz_by_hand,\n  title = {Mine},\n}\n",
                        encoding="utf-8")
         edited = store.Library.load(refs, use_cache=False)
-        assert {k: store._entry_state(e) for k, e in edited.entries.items() if k != "zz_by_hand"} == {
-            k: store._entry_state(e) for k, e in lib.entries.items()}
+        assert {k: state.entry_state(e) for k, e in edited.entries.items() if k != "zz_by_hand"} == {
+            k: state.entry_state(e) for k, e in lib.entries.items()}
     finally:
         logging.disable(logging.NOTSET)

@@ -349,7 +349,7 @@ def simple_keys(yaml_class: Any) -> tuple[Callable[[str], str | None], Callable[
     """(how a string is written as a one-line mapping key, plain or single-quoted, None
     where neither is certain; whether YAML reads a plain ``text`` as that very string),
     by the implicit resolvers of ``yaml_class`` (a loader or dumper). Pure rules, no
-    emitter: the sidecar's JSON records (:mod:`.sidecar_json`) write and read their keys so."""
+    emitter: the sidecar's JSON records (:mod:`.json`) write and read their keys so."""
     styles = _styles_of(yaml_class)
 
     def written(key: str) -> str | None:

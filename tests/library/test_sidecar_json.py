@@ -11,8 +11,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citekit.library import sidecar_json, sidecar_read, store
-from citekit.library.sidecar_yaml import simple_keys
+from citekit.library import store
+from citekit.library.store.cache import state
+from citekit.library.store.sidecar import json as sidecar_json, read as sidecar_read, records as sidecar_records
+from citekit.library.store.sidecar.yaml import simple_keys
 
 from .test_cold_reparse import whole_or_error
 
@@ -38,7 +40,7 @@ _KEY = st.one_of(_TEXT.filter(bool), st.from_regex(r"[A-Za-z][A-Za-z0-9_:.+-]{0,
 
 
 def _file(records: dict) -> str:
-    block_of = store._sidecar_blocks()
+    block_of = sidecar_records.sidecar_blocks()
     return HEAD + "entries:\n" + "".join(block_of(k, m) for k, m in records.items()) + END
 
 
@@ -59,7 +61,7 @@ def test_a_record_of_plain_data_is_written_as_json_lines_and_read_without_yaml(k
     """Strings, ints, bools, nulls, lists and string-keyed mappings always take the JSON
     form (one line per part); the reader takes it back without YAML unless the text holds
     an escape it cannot tell from one YAML reads otherwise."""
-    block = store._sidecar_blocks()(key, record)
+    block = sidecar_records.sidecar_blocks()(key, record)
     plain = sidecar_json._plain(record)
     lines = block.rstrip("\n").split("\n")
     if plain:  # the key, then a line ``name: <JSON>`` per part, in name order
@@ -133,8 +135,8 @@ def test_a_library_written_by_citekit_has_a_json_line_per_part(tmp_path) -> None
     reads_plain = simple_keys(LOADER)[1]
     assert all(sidecar_json.read_record(block, reads_plain) is not None for block in parts[1])
     loaded = store.Library.load(tmp_path / "refs", use_cache=False)
-    assert {k: store._entry_state(e) for k, e in loaded.entries.items()} == {
-        k: store._entry_state(e) for k, e in lib.entries.items()}
+    assert {k: state.entry_state(e) for k, e in loaded.entries.items()} == {
+        k: state.entry_state(e) for k, e in lib.entries.items()}
 
 
 _PLAIN_SCALAR = st.one_of(_TEXT, st.none(), st.booleans(), st.integers())

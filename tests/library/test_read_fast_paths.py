@@ -16,13 +16,14 @@ import pytest
 from click.testing import CliRunner
 
 from citekit.cli import main
-from citekit.library import store
-from citekit.library.store import Library
+from citekit.library.store.cache import state
+from citekit.library.store.cache.memos import MemoStore
+from citekit.library.store import Library, kinds
 from citekit.core.model import Entry, Ids
 
-from .helpers_project import make_project
+from ..helpers_project import make_project
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 BIG = CORPUS / "bibtex-tidy-fixtures" / "better-bibtex" / "Unabbreviate_on_import_1436-3.bib"
 
 WORDS = "sparse robust Ünïcode {GPU} kernel $x^2$ attention quantum Muon 漢字 \\'{e}t\\'{e} graph".split()
@@ -146,7 +147,7 @@ def test_a_warm_run_decodes_no_entry(tmp_path: Path, monkeypatch: pytest.MonkeyP
     def no_decode(*_a, **_k):
         raise AssertionError("an entry was decoded on a warm read-only run")
 
-    monkeypatch.setattr(store, "_entry_from_state", no_decode)
+    monkeypatch.setattr(state, "entry_from_state", no_decode)
     runner = CliRunner()
     for args in (["list"], ["list", "--json"], ["list", "--tag", "theory"], ["tags"], ["export"],
                  ["export", "--tag", "muon"]):
@@ -159,14 +160,14 @@ def test_show_and_check_decode_only_the_entries_they_name(project: Path) -> None
     lib = Library.load(project / "refs")
     assert lib.get("old3_7").key == "k3_007"  # by alias
     assert lib.get_any_case("K3_010").key == "k3_010"
-    assert "entries" not in lib.__dict__ and len(lib._decoded) == 2
+    assert lib.is_lazy() and len(lib._decoded) == 2
     from citekit.paper.check import check_paper, twin_facts
     from citekit.paper.cited import EntryIndex, citations_from_tex
 
     cited = citations_from_tex(project / "paper.tex")
     lazy = check_paper("paper.tex", cited, EntryIndex.of_library(lib),
-                       facts=lambda: lib.memo_table("twin-facts:1", twin_facts))
-    assert "entries" not in lib.__dict__ and len(lib._decoded) <= 8  # the cited ones, not 100+
+                       facts=lambda: lib.memo_table(kinds.TWIN_FACTS, twin_facts))
+    assert lib.is_lazy() and len(lib._decoded) <= 8  # the cited ones, not 100+
     full = check_paper("paper.tex", cited, Library.load(project / "refs", use_cache=False).sorted_entries())
     assert lazy.to_json() == full.to_json()
 
@@ -229,7 +230,7 @@ def test_real_libraries_read_the_same_from_every_path(tmp_path: Path, path: Path
     for key in keys:
         mine, theirs = cached.entries[key], read.entries[key]
         assert list(mine.fields.items()) == list(theirs.fields.items()), key
-        assert store._entry_state(mine) == store._entry_state(theirs), key
+        assert state.entry_state(mine) == state.entry_state(theirs), key
     sample = keys[:: max(1, len(keys) // 4)]
     args_list = [["tags"], ["export", "--allow-missing"], ["list", "--tag", "physics"],
                  *(["show", "--json", k] for k in sample), *(["show", k] for k in sample)]
@@ -247,7 +248,7 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(project: Pa
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from citekit.library import parsed_cache
+    from citekit.library.store.cache import memo_files, parsed_cache
 
     # as if both files were written long ago: their stat is trusted as soon as they are hashed
     monkeypatch.setattr(parsed_cache, "RACY_NS", -10**18)
@@ -278,13 +279,13 @@ def test_tag_decodes_one_entry_and_writes_what_a_full_render_writes(project: Pat
     assert runner.invoke(main, ["-C", str(project), "tag", "k3_009", "+first"]).exit_code == 0
     _outputs(project)  # derived values stored for every entry
     decoded: list[str] = []
-    real = store._entry_from_state
+    real = state.entry_from_state
 
     def counting(key, state):
         decoded.append(key)
         return real(key, state)
 
-    monkeypatch.setattr(store, "_entry_from_state", counting)
+    monkeypatch.setattr(state, "entry_from_state", counting)
     assert runner.invoke(main, ["-C", str(project), "tag", "k3_004", "+onlyone"]).exit_code == 0
     assert decoded == ["k3_004"]
     refs = project / "refs"
@@ -352,7 +353,7 @@ def test_tag_leaves_the_memo_files_alone_and_every_read_stays_exact(project: Pat
 def test_many_writes_fold_the_change_log_into_a_new_generation(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import marshal
 
-    monkeypatch.setattr(Library, "MEMO_LOG_KEYS", 3)  # fold after three changed entries
+    monkeypatch.setattr(MemoStore, "MEMO_LOG_KEYS", 3)  # fold after three changed entries
     runner = CliRunner()
     _outputs(project)
     cache = project / ".citekit" / "refs-library.cache"
@@ -371,19 +372,19 @@ def test_a_memo_claiming_a_change_the_cache_never_recorded_is_ignored(project: P
     """A writer killed after storing memo tables but before storing its cache leaves tables
     that name a change no cache knows: they must never be read."""
     from citekit import api
-    from citekit.library import parsed_cache
+    from citekit.library.store.cache import memo_files, parsed_cache
 
     runner = CliRunner()
     expected = _outputs(project)
     lib = Library.load(project / "refs")
-    forged_log = [*lib._memo_log, ("0" * 16, ["k3_004"])]
-    kind = f"list-line:{api.JSON_SHAPE}"
+    forged_log = [*lib._memos.log, ("0" * 16, ["k3_004"])]
+    kind = kinds.LIST_LINE
     table = {k: f"{k} forged line" for k in lib.keys()}
-    parsed_cache.write_memos(project / "refs", lib._memo_base, forged_log, {kind: table})
+    memo_files.write_memos(project / "refs", lib._memos.base, forged_log, {kind: table})
     listed = runner.invoke(main, ["-C", str(project), "list"]).stdout
     assert "forged" not in listed and listed == expected["list"][1]
     # and a table of another generation is not read either
-    parsed_cache.write_memos(project / "refs", "f" * 16, [], {kind: table})
+    memo_files.write_memos(project / "refs", "f" * 16, [], {kind: table})
     assert runner.invoke(main, ["-C", str(project), "list"]).stdout == expected["list"][1]
 
 
@@ -396,10 +397,10 @@ def test_a_reader_storing_values_after_a_write_it_did_not_see(project: Path) -> 
     reader = Library.load(project / "refs")
     for path in (project / ".citekit").glob("refs-memo-*.cache"):
         path.unlink()
-    kind = f"list-line:{api.JSON_SHAPE}"
+    kind = kinds.LIST_LINE
     from citekit.api import library as listing
 
-    reader.memo_table(kind, lambda e: listing._list_line(reader.memo(listing._JSON, e, api.entry_json)))
+    reader.memo_table(kind, lambda e: listing._list_line(reader.memo(kinds.ENTRY_JSON, e, api.entry_json)))
     # meanwhile another command writes
     assert runner.invoke(main, ["-C", str(project), "tag", "k3_004", "+meanwhile"]).exit_code == 0
     reader.keep_memos()  # stores lines derived before that write
@@ -498,7 +499,7 @@ def test_a_remembered_published_twin_follows_the_library(project: Path) -> None:
 def test_a_write_changing_every_entry_starts_a_new_generation(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import marshal
 
-    monkeypatch.setattr(Library, "MEMO_LOG_KEYS", 3)
+    monkeypatch.setattr(MemoStore, "MEMO_LOG_KEYS", 3)
     _outputs(project)
     cache = project / ".citekit" / "refs-library.cache"
     base = marshal.loads(cache.read_bytes())["memo_base"]
@@ -516,7 +517,7 @@ def test_memo_files_an_earlier_version_wrote_are_removed(project: Path) -> None:
     """A memo file whose head this version cannot read (another format, a kind since
     renamed) is never read again: the next memo written removes it, and so does dropping
     the cache (doctor --fix); the output is what it was."""
-    from citekit.library import parsed_cache
+    from citekit.library.store.cache import memo_files, parsed_cache
     from citekit.library.lock import state_dir
 
     refs = project / "refs"

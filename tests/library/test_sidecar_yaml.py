@@ -16,14 +16,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citekit.library import sidecar_yaml, store
+from citekit.library.store.sidecar import records, yaml as sidecar_yaml
 from citekit.library.importer import import_files
-from citekit.library.sidecar_yaml import DUMP_OPTIONS, dump, fast_dump
+from citekit.library.store.sidecar.yaml import DUMP_OPTIONS, dump, fast_dump
 from citekit.library.store import Library
 
 CSAFE = getattr(yaml, "CSafeDumper", None)
 pytestmark = pytest.mark.skipif(CSAFE is None, reason="PyYAML was built without libyaml: the sidecar is written by PyYAML alone")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CORPORA = REPO.parent / "shared" / "corpora"
 
 
@@ -191,7 +191,7 @@ def test_real_libraries_sidecar_is_byte_identical(rel: str, monkeypatch: pytest.
         import_files(lib, [path])
         lib.ascii = rel.startswith("thesis")  # one library in ASCII mode: hashes and escapes differ there
         fast_bib, fast_side = lib.render_files()
-        handled = sum(fast_dump({e.key: store._to_sidecar(e, lib.ascii)}, CSAFE) is not None for e in lib.entries.values())
+        handled = sum(fast_dump({e.key: records.to_sidecar(e, lib.ascii)}, CSAFE) is not None for e in lib.entries.values())
         lib._chunks.clear()
         lib._state_blobs.clear()
         monkeypatch.setattr(sidecar_yaml, "_written", lambda data, styles, shift: None)  # PyYAML writes all

@@ -1,0 +1,28 @@
+"""The format of every file of the parsed-library cache.
+
+:mod:`marshal` of plain data with a format number; a file of another format (or damaged)
+reads as none."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+from typing import Any
+
+from citekit.core.cachefile import replace_quietly
+
+#: bump when the stored shape, or how either file is read, changes (16: kept text between
+#: entries, @ lines in values, only parses of sidecars that passed sidecar.schema)
+FORMAT = 16
+
+
+def read_marshal(path: Path) -> dict[str, Any] | None:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+
+def write_marshal(path: Path, data: dict[str, Any]) -> bool:
+    return replace_quietly(path, marshal.dumps({**data, "format": FORMAT}))

@@ -1,0 +1,169 @@
+"""The memo files of the parsed-library cache: one table per kind, and the answers.
+
+Each table holds values derived from entries for one kind (see :mod:`..kinds`), valid for
+one memo generation as of one change of its log; the answers are derived from the whole
+library.
+
+A memo file is ``MEMO_MAGIC``, the length of its head, the head (marshal: kind, the
+generation ``base`` and the change ``at`` it was written after, keys no longer valid)
+and the table (marshal), so its head is read without decoding the table, and the table
+is decoded straight from the bytes read.
+"""
+
+from __future__ import annotations
+
+import marshal
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from citekit.core.cachefile import replace_quietly
+from citekit.library.lock import state_dir
+from citekit.library.store.cache.format import FORMAT, read_marshal as _read, write_marshal as _write
+
+
+def memo_path(refs_dir: Path, kind: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_." else "@" for c in kind)
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-memo-{safe}.cache"
+
+
+MEMO_MAGIC = b"ckM1"
+
+#: the change log of the memo generation: one (token, keys whose entry changed) per write
+MemoLog = list[tuple[str, list[str]]]
+
+
+def memo_position(base: str, log: MemoLog, at: object) -> int | None:
+    """How many changes of ``log`` a memo written after change ``at`` accounts for (None:
+    a change this generation does not know, e.g. of a write that never stored its cache)."""
+    if at == base:
+        return 0
+    for n, (token, _keys) in enumerate(log):
+        if token == at:
+            return n + 1
+    return None
+
+
+def _memo_head(raw: bytes) -> tuple[dict[str, Any], int] | None:
+    if raw[:4] != MEMO_MAGIC:
+        return None
+    size = int.from_bytes(raw[4:8], "little")
+    try:
+        head = marshal.loads(raw[8:8 + size])
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        return None
+    return head, 8 + size
+
+
+def _read_memo_head(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(8)
+            found = _memo_head(start + handle.read(int.from_bytes(start[4:8], "little")))
+    except OSError:
+        return None
+    return found[0] if found else None
+
+
+def memo_kinds(refs_dir: Path) -> list[str]:
+    """The kinds of memo tables stored for this library (any generation); only each
+    file's head is read."""
+    out = []
+    for path in memo_files(refs_dir):
+        head = _read_memo_head(path)
+        if head is not None and isinstance(head.get("kind"), str):
+            out.append(head["kind"])
+    return out
+
+
+def read_memo(refs_dir: Path, base: str, log: MemoLog, kind: str) -> tuple[memoryview, frozenset[str]] | None:
+    """One table of values derived from entries (e.g. ``list --json`` rows), still
+    marshalled, with the keys whose values it must no longer give; None when missing or
+    from another generation.
+
+    A table holds for the generation ``base`` it was written in, as of one change of its
+    ``log``: the entries changed by later writes are dropped (so a write never rewrites
+    memo files). Each kind has a file of its own: ``tags`` reads a few hundred kilobytes
+    of (status, tags) pairs, not the rows ``list --json`` prints.
+    """
+    try:
+        raw = memo_path(refs_dir, kind).read_bytes()
+    except OSError:
+        return None
+    found = _memo_head(raw)
+    if found is None:
+        return None
+    head, start = found
+    position = memo_position(base, log, head.get("at"))
+    dropped = head.get("dropped") or []
+    if head.get("kind") != kind or head.get("base") != base or position is None or not isinstance(dropped, list):
+        return None
+    later = set(dropped)
+    for _token, keys in log[position:]:
+        later.update(keys)
+    return memoryview(raw)[start:], frozenset(later)
+
+
+def write_memos(refs_dir: Path, base: str, log: MemoLog, tables: dict[str, Any]) -> None:
+    """Store memo tables as of the last change of ``log``: kind -> a table, or (its
+    marshalled bytes, keys no longer valid). The second form carries a table never
+    decoded over to a new generation."""
+    at = log[-1][0] if log else base
+    for kind, table in tables.items():
+        head: dict[str, Any] = {"format": FORMAT, "kind": kind, "base": base, "at": at, "dropped": []}
+        if isinstance(table, tuple):
+            blob, head["dropped"] = table[0], sorted(table[1])
+        else:
+            blob = marshal.dumps(table)
+        head_bytes = marshal.dumps(head)
+        replace_quietly(memo_path(refs_dir, kind), [MEMO_MAGIC, len(head_bytes).to_bytes(4, "little"), head_bytes,
+                                                    bytes(blob) if isinstance(blob, memoryview) else blob])
+
+
+def queries_path(refs_dir: Path) -> Path:
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-queries.cache"
+
+
+#: at most this many remembered answers (the newest kept)
+MAX_QUERIES = 256
+
+
+def read_queries(refs_dir: Path, base: str, at: str) -> dict[str, Any] | None:
+    """Answers derived from the whole library (e.g. the suggestions for a key it lacks),
+    stored for exactly this state of it: the generation ``base`` after change ``at``."""
+    data = _read(queries_path(refs_dir))
+    if data is None or data.get("base") != base or data.get("at") != at or not isinstance(data.get("answers"), dict):
+        return None
+    return data["answers"]
+
+
+def write_queries(refs_dir: Path, base: str, at: str, answers: dict[str, Any]) -> None:
+    kept = dict(list(answers.items())[-MAX_QUERIES:])
+    _write(queries_path(refs_dir), {"base": base, "at": at, "answers": kept})
+
+
+def drop_memo(refs_dir: Path, kind: str) -> None:
+    with suppress(FileNotFoundError):
+        memo_path(refs_dir, kind).unlink()
+
+
+def drop_unreadable_memos(refs_dir: Path) -> None:
+    """Memo files whose head this version cannot read (an earlier format, a kind since
+    renamed): no load will ever read them, so they would only take space."""
+    for path in memo_files(refs_dir):
+        if _read_memo_head(path) is None:
+            with suppress(OSError):
+                path.unlink()
+
+
+def memo_files(refs_dir: Path) -> list[Path]:
+    return sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-memo-*.cache"))
+
+
+def drop_all(refs_dir: Path) -> None:
+    """Every memo file and the stored answers (with the rest of the cache: :func:`.parsed_cache.drop`)."""
+    for path in (queries_path(refs_dir), *memo_files(refs_dir)):
+        with suppress(FileNotFoundError):
+            path.unlink()

@@ -1,0 +1,66 @@
+"""Both files' bytes as a library.
+
+library.bib's entries and kept text, each entry joined with its sidecar record, hand edits
+found (:mod:`.reconcile`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citekit.core.config import display_path
+from citekit.library.store.header import checksum_ok, stated_checksum
+from citekit.library.store.kept import kept_texts
+from citekit.library.store.reconcile import absorb_bib, check_records_cover, manual_entry
+from citekit.library.store.sidecar import document
+from citekit.library.store.sidecar.records import from_sidecar
+
+
+def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, remember: bool = False) -> None:
+    """Fill the new library ``lib`` (a :class:`.library.PlainLibrary`) from both files' bytes (``remember``: keep what each
+    sidecar record's text gave in the project's cache folder, so the next parse loads
+    only new ones). A pair not written together raises :class:`.files.SplitPair`."""
+    from citekit.bibtex.reader import Problem, decode_bytes, encoding_problems, parse_bib_text
+
+    bib_text = decode_bytes(bib_data)[0] if bib_data is not None else None
+    sidecar = document.parse(side_data, bib_text, lib.sidecar_path, lib.bib_path,
+                             remember=lib.refs_dir if remember else None)
+    side_entries: dict[str, dict[str, Any]] = sidecar.get("entries") or {}
+    lib.issued_keys = set(sidecar.get("issued_keys") or [])
+    lib.pending = list(sidecar.get("pending") or [])
+    lib.ascii = bool(sidecar.get("ascii", False))
+    if bib_data is not None and bib_text is not None:
+        text = bib_text
+        name = display_path(lib.bib_path)
+        lib.problems.extend(encoding_problems(bib_data, name))
+        parsed = parse_bib_text(text, name, between=True)
+        lib.problems.extend(parsed.problems)
+        lib.preamble = parsed.preamble
+        lib.unparsed = list(parsed.unparsed)
+        untouched = checksum_ok(text)
+        seen_lower: dict[str, str] = {}
+        gaps: dict[str, str] = {}
+        carried = ""  # the text above an entry kept as text: it joins the next one's
+        for bib_entry, raw, gap in zip(parsed.entries, parsed.raws, parsed.between):
+            lower = bib_entry.key.lower()
+            if lower in seen_lower:
+                # BibTeX keys ignore case: a second 'Key' beside 'key' is a duplicate
+                lib.problems.append(Problem(name, None, f"key '{bib_entry.key}' differs from '{seen_lower[lower]}' only in case, "
+                                            "which BibTeX treats as the same key; it is kept as text: rename it"))
+                lib.unparsed.append(raw.strip())
+                carried += gap
+                continue
+            seen_lower[lower] = bib_entry.key
+            gaps[bib_entry.key] = carried + gap
+            carried = ""
+            meta = side_entries.get(bib_entry.key)
+            entry = from_sidecar(bib_entry.key, meta) if meta else manual_entry(bib_entry)
+            absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
+            lib.entries[entry.key] = entry
+        lib.kept_head, lib.kept_before, lib.kept_tail = kept_texts(list(gaps.items()), carried + parsed.after)
+        if untouched and sidecar.get("bib_checksum") and sidecar.get("bib_checksum") == stated_checksum(text):
+            check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
+    lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries}
+    lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items() if k not in lib.entries})
+    lib.issued_keys.update(lib.entries)
+    for e in lib.entries.values():
+        lib.issued_keys.update(e.aliases)
