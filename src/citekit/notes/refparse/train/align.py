@@ -79,14 +79,24 @@ def field_words(fields: dict[str, object]) -> dict[str, set[str]]:
     return out
 
 
+#: the order in which a tie goes: a word both title and container hold is the title's
+PRIORITY = ("title", "author", "date", "volume", "pages", "identifier", "url", "container", "note", "other")
+
+
 def _candidates(tok: str, words: dict[str, set[str]], pages: str) -> set[str]:
     c = core(tok)
     if not c:
         return set()
     found = {lab for lab, ws in words.items() if c in ws}
+    if not found:
+        # a token glued from several fields' words (``42(2-3),``, ``1997;9(8):1735-80``):
+        # it goes with the field of its first part, when every part is some field's
+        parts = [core(p) for p in re.split(r"[^\w]+", fold(tok)) if core(p)]
+        if len(parts) > 1 and all(any(p in ws for ws in words.values()) for p in parts):
+            found = {lab for lab, ws in words.items() if parts[0] in ws}
     # a URL printed whole, or a DOI/URL cut at a line end
     for lab in ("url", "identifier"):
-        if lab in words and len(c) > 6 and any(c in w or w.startswith(c) or w.endswith(c) for w in words[lab]):
+        if lab in words and len(c) > 6 and ("/" in tok or ":" in tok) and any(c in w or w.startswith(c) or w.endswith(c) for w in words[lab]):
             found.add(lab)
     if pages and re.fullmatch(r"\d+[-–]\d+", re.sub(r"[^\d\-–]", "", tok)) and \
             re.sub(r"[^\d\-–]", "", tok).split("-")[0].split("–")[0] == re.split(r"[-–]", pages)[0]:
@@ -94,12 +104,20 @@ def _candidates(tok: str, words: dict[str, set[str]], pages: str) -> set[str]:
     return found
 
 
+_WEAK = frozenset("and the of in a an on for to with by at from und der die das de la le et al".split())
+
+
+def _weak(tok: str) -> bool:
+    c = core(tok)
+    return len(c) <= 1 or c in _WEAK
+
+
 def align(tokens: list[str], fields: dict[str, object]) -> list[str]:
     """One label per token (``other`` for tokens no field explains)."""
     words = field_words(fields)
     if "other-names" in words:
         words["other"] = words.pop("other-names") | words.get("other", set())
-    labels = sorted(set(words) | {"other"})
+    labels = [lab for lab in PRIORITY if lab in words or lab == "other"]
     pages = str(fields.get("pages") or "")
     n = len(tokens)
     cand = [_candidates(t, words, pages) for t in tokens]
@@ -108,10 +126,17 @@ def align(tokens: list[str], fields: dict[str, object]) -> list[str]:
     for i, tok in enumerate(tokens):
         low = fold(tok).strip(".,:;()[]")
         for j, lab in enumerate(labels):
-            if cand[i]:
+            if cand[i] and _weak(tokens[i]):
+                # "and", "of", "A", "J.": words any field may hold go with their neighbours
+                cost[i][j] = 0.0 if lab in cand[i] else 0.3
+                if low in PREFIXES.get(lab, ()):
+                    cost[i][j] = -0.1
+            elif cand[i]:
                 # a token two fields claim goes to the field with fewer words (a year: the date)
                 smallest = min(len(words.get(c, ())) for c in cand[i])
                 cost[i][j] = 4.0 if lab not in cand[i] else 0.0 if len(words.get(lab, ())) == smallest else 0.05
+            elif tok.startswith("\\"):
+                cost[i][j] = 0.0 if lab == "other" else 2.0  # \newblock, \bibitem{key}: markup, not text
             else:
                 cost[i][j] = 0.0 if lab == "other" else 0.6
                 if low in PREFIXES.get(lab, ()):

@@ -95,6 +95,9 @@ def to_record(key: str, entry_type: str, fields: dict[str, str]) -> Record | Non
     if f.get("editor"):
         rec.editors = _names(f["editor"])[0][:6]
     rec.container = _text(f.get("booktitle") or f.get("journal") or f.get("journaltitle") or "")
+    if rec.entry_type in ("book", "phdthesis", "mastersthesis", "thesis", "techreport") \
+            or title_key(rec.container) == title_key(title):
+        rec.container = ""  # a book's own title repeated as its booktitle is not a container
     m = re.search(r"(1[5-9]\d\d|20\d\d)", f.get("year", "") or f.get("date", ""))
     rec.year = int(m.group(1)) if m else None
     mon = f.get("month", "").strip().lower()[:3]

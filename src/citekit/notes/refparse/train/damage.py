@@ -21,9 +21,18 @@ def strip_number(text: str) -> str:
 
 
 def damage(tokens: list[str], labels: list[str], rng: random.Random, *, number: float = 0.35,
-           ligatures: float = 0.3, hyphens: float = 0.4) -> tuple[list[str], list[str]]:
-    """A damaged copy of one labelled sequence."""
+           ligatures: float = 0.3, hyphens: float = 0.4, lower_title: float = 0.05) -> tuple[list[str], list[str]]:
+    """A damaged copy of one labelled sequence.
+
+    ``lower_title``: the share whose title's first word is put in lower case, as names
+    like ``mixup`` and ``word2vec`` are written (no style prints them so by itself).
+    """
     toks, labs = list(tokens), list(labels)
+    if "title" in labs and rng.random() < lower_title:
+        i = labs.index("title")
+        t = toks[i]
+        j = 1 if t[:1] in "\"“‘'«《" else 0
+        toks[i] = t[:j] + t[j:j + 1].lower() + t[j + 1:]
     if rng.random() < ligatures:
         for i, t in enumerate(toks):
             if labs[i] in ("url", "identifier"):

@@ -26,6 +26,8 @@ SEED = 24
 HELD_OUT_SHARE = 0.05
 ANYSTYLE_TRAIN = ("core.xml", "good.xml", "bad.xml", "ugly.xml")
 GOLD = "gold.xml"
+#: AnyStyle's strings are written by people, in styles no CSL file has; they count this many times
+ANYSTYLE_REPEAT = 2
 
 Labelled = tuple[str, list[str], list[str]]
 
@@ -72,14 +74,15 @@ def held_out_rendered(corpora: Path, seed: int = SEED) -> list[Labelled]:
     return rendered(test, seed + 100)[0]
 
 
-def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_share: float = 0.15) -> Data:
+def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_share: float = 0.15,
+          anystyle_repeat: int = ANYSTYLE_REPEAT) -> Data:
     data = Data()
     adir = anystyle_dir(corpora)
     gold = {text_key(t) for _, t, _ in read_sequences(adir / GOLD)}
     for name in ANYSTYLE_TRAIN:
         seqs = [s for s in read_sequences(adir / name) if text_key(s[1]) not in gold]
-        data.counts[f"anystyle/{name}"] = len(seqs)
-        data.train += seqs
+        data.counts[f"anystyle/{name} (x{anystyle_repeat})"] = len(seqs)
+        data.train += seqs * anystyle_repeat
     train_recs, test_recs, per_source = held_out_records(corpora, seed)
     for src, n in sorted(per_source.items()):
         data.counts[f"corpus records from {src}"] = n
@@ -118,12 +121,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="render only this many corpus records (quick runs)")
     ap.add_argument("--max-iterations", type=int, default=100)
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--anystyle-repeat", type=int, default=ANYSTYLE_REPEAT)
     args = ap.parse_args(argv)
     if not anystyle_dir(args.corpora).exists():
         print(f"no corpora at {args.corpora}: the shared corpora are needed to train", file=sys.stderr)
         return 2
     t0 = time.time()
-    data = build(args.corpora, args.seed, args.limit)
+    data = build(args.corpora, args.seed, args.limit, anystyle_repeat=args.anystyle_repeat)
     t1 = time.time()
     print(f"training data ({t1 - t0:.0f} s to build):")
     for k, v in data.counts.items():
