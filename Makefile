@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install bench clean
+.PHONY: demo test install bench clean model
 
 $(BIN)/citekit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,13 @@ bench: install
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
+	$(BIN)/python bench/refparse_bench.py
+
+## model: retrain the reference parser (src/citekit/data/refparse.crfsuite) from ../shared/corpora;
+## seeded, so the same corpora give the same model (needs bibtex on PATH for the .bst styles)
+model: install
+	$(BIN)/python -m pip install --quiet -e '.[model]'
+	$(BIN)/python -m citekit.notes.refparse.train.trainer
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

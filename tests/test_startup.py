@@ -103,7 +103,8 @@ def test_the_sidecar_writers_character_set_is_libyamls_printable_set_without_bre
 #: 5-25 ms of start-up, more than some of these commands' own work
 HEAVY = ("yaml", "bibtexparser", "pylatexenc", "rapidfuzz", "requests", "filelock", "sklearn", "tqdm",
          "markdown_it", "orgparse", "logging", "importlib.resources", "citekit.core.config_schema",
-         "citekit.library.store.sidecar.yaml", "citekit.matching.works", "citekit.bibtex.values")
+         "citekit.library.store.sidecar.yaml", "citekit.matching.works", "citekit.bibtex.values",
+         "pycrfsuite", "nameparser")
 
 PROBE = """
 import sys

@@ -1,0 +1,31 @@
+"""A learned reference parser: a CRF labels each token of a reference string.
+
+``parse(text)`` tells author, title, container, date, volume, pages, identifier, url and
+note apart in one pasted reference or mention, whatever citation style wrote it. The
+model (``citekit/data/refparse.crfsuite``) was trained on strings nobody on the team
+labelled (see ``docs/reference-parser.md``) and is opened on the first call only.
+"""
+
+from __future__ import annotations
+
+from citekit.notes.refparse.result import LABELS, ParsedReference
+
+__all__ = ["LABELS", "ParsedReference", "parse", "label"]
+
+
+def label(text: str) -> tuple[list[str], list[str], list[float]]:
+    """The tokens of ``text``, the label of each and the model's probability for it."""
+    from citekit.notes.refparse import model
+    from citekit.notes.refparse.tokens import features, tokenize
+
+    tokens = [t.text for t in tokenize(text)]
+    labels, probs = model.tag(features(tokens))
+    return tokens, labels, probs
+
+
+def parse(text: str) -> ParsedReference:
+    """Read one reference string (or a note line naming a paper) field by field."""
+    from citekit.notes.refparse.fields import assemble
+
+    tokens, labels, probs = label(text)
+    return assemble(text, tokens, labels, probs)

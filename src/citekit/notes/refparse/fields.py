@@ -1,0 +1,112 @@
+"""From labelled tokens to field values: joining wrapped words, trimming punctuation, ids."""
+
+from __future__ import annotations
+
+import re
+
+from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_doi
+from citekit.core.model import Ids
+from citekit.notes.refparse.names import split_authors
+from citekit.notes.refparse.result import ParsedReference
+from citekit.notes.refparse.tokens import clean
+
+_YEAR_RE = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+_PAGES_RE = re.compile(r"[A-Za-z]?\d+(?:\s*[-–—]+\s*[A-Za-z]?\d+)?")
+_ARXIV_TEXT_RE = re.compile(r"arxiv\s*[:.]?\s*(?:abs/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
+_OPEN = "\"“‘'«„《「『([{*_"
+_CLOSE = "\"”’'»》」』)]}*_"
+_LEADING_IN_RE = re.compile(r"^(?:in|In|IN)\s*:?\s+")
+
+
+def join_tokens(tokens: list[str]) -> str:
+    """Tokens joined by spaces, with a word split at a line end put back together.
+
+    ``representa- tions`` -> ``representations``; ``Martin- Facklam`` -> ``Martin-Facklam``
+    (the next part starts with a capital: the hyphen was the name's own).
+    """
+    out = ""
+    for raw in tokens:
+        tok = clean(raw)
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and tok[:1].isalpha() and not out.endswith(" -"):
+            out = out[:-1] + tok if tok[0].islower() and out[-2].islower() else out + tok
+        else:
+            out = f"{out} {tok}" if out else tok
+    return out
+
+
+def trim(text: str) -> str:
+    """Surrounding quotes, brackets and trailing punctuation off a field value."""
+    text = text.strip()
+    for _ in range(3):
+        before = text
+        text = text.strip(" ,;:/")
+        if text.endswith(".") and not re.search(r"(?:\b[A-Z]|\b(?:al|etc|Proc|Conf|Int|J|Vol|No|pp))\.$", text):
+            text = text[:-1]
+        if text[:1] in _OPEN and (text[-1:] in _CLOSE or not any(c in text[1:] for c in _CLOSE)):
+            text = text[1:]
+        if text[-1:] in _CLOSE and not any(c in text[:-1] for c in _OPEN if c not in "'"):
+            text = text[:-1]
+        if text == before:
+            break
+    return text.strip()
+
+
+def _runs(tokens: list[str], labels: list[str], probs: list[float]) -> dict[str, tuple[list[str], list[float]]]:
+    out: dict[str, tuple[list[str], list[float]]] = {}
+    for tok, lab, p in zip(tokens, labels, probs):
+        toks, ps = out.setdefault(lab, ([], []))
+        toks.append(tok)
+        ps.append(p)
+    return out
+
+
+def identifiers(text: str, url_tokens: list[str]) -> Ids:
+    """DOI and arXiv id written anywhere in the reference, and what its URLs name."""
+    ids = Ids()
+    for tok in text.split():
+        if "10." in tok and not ids.doi:
+            ids.doi = normalize_doi(tok)
+    m = _ARXIV_TEXT_RE.search(text)
+    if m:
+        ids.arxiv = normalize_arxiv(m.group(1))
+    for tok in url_tokens:
+        ids = ids.merged(ids_from_url(tok.strip("<>.,;()")))
+    return ids
+
+
+def assemble(text: str, tokens: list[str], labels: list[str], probs: list[float]) -> ParsedReference:
+    """A :class:`ParsedReference` from one labelled sequence."""
+    runs = _runs(tokens, labels, probs)
+    ref = ParsedReference(text=text, tokens=list(tokens), labels=list(labels))
+    ref.confidence = {lab: round(sum(ps) / len(ps), 4) for lab, (_, ps) in runs.items() if lab != "other"}
+
+    def value(label: str) -> str | None:
+        if label not in runs:
+            return None
+        v = trim(join_tokens(runs[label][0]))
+        return v or None
+
+    ref.title = value("title")
+    if ref.title:
+        ref.title = re.sub(r"^\\newblock\s*", "", ref.title)
+    container = value("container")
+    if container:
+        container = trim(_LEADING_IN_RE.sub("", container))
+    ref.container = container or None
+    if "author" in runs:
+        ref.authors, ref.authors_incomplete = split_authors(join_tokens(runs["author"][0]))
+    ref.date = value("date")
+    years = _YEAR_RE.findall(ref.date or "") or ([] if ref.date else _YEAR_RE.findall(" ".join(
+        t for t, lab in zip(tokens, labels) if lab not in ("title", "identifier", "url", "pages", "volume"))))
+    ref.year = int(years[0]) if years else None
+    ref.volume = value("volume")
+    pages = value("pages")
+    if pages:
+        m = _PAGES_RE.search(pages)
+        pages = re.sub(r"\s*[-–—]+\s*", "–", m.group()) if m else pages
+    ref.pages = pages
+    url_tokens = runs.get("url", ([], []))[0]
+    ref.url = next((trim(t).strip("<>") for t in url_tokens if re.match(r"(?:https?://|www\.)", trim(t), re.I)), None)
+    ref.identifiers = identifiers(clean(text), url_tokens)
+    ref.note = value("note")
+    return ref

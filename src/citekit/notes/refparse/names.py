@@ -1,0 +1,85 @@
+"""An author span cut into people: list separators found here, each name split by nameparser.
+
+``et al.``, ``and others``, ``等`` and ``ほか`` are not people: they say the list is
+incomplete, and :func:`split_authors` says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citekit.core.model import Person
+
+_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|\bothers\b|等人?|ほか|他|など|u\.\s*a\.))", re.I)
+_PIECE_SPLIT_RE = re.compile(r"\s*(?:;|；|\band\b|&|\bund\b|\bet\b|、|·)\s*", re.I)
+_INITIALS_RE = re.compile(r"^(?:[^\W\d_][a-z]?\.\s*-?\s*){1,4}$|^[A-Z]{1,3}$")
+_TRAILING_INITIALS_RE = re.compile(r"^(?P<family>[^\W\d_][^\s,]*(?:\s+[^\W\d_][^\s,]*)*?)\s+(?P<given>[A-Z]{1,3})$")
+_PARTICLES = frozenset("van von der den de del della di da du la le dos das ter ten zu bin al".split())
+
+
+def _initials_like(part: str) -> bool:
+    return bool(_INITIALS_RE.match(part.strip())) and any(c.isupper() for c in part)
+
+
+def _single_word(part: str) -> bool:
+    return len(part.split()) == 1
+
+
+def _pieces(span: str) -> list[str]:
+    """Names as written, in order: ``Zhang, H., Cisse, M. and Dauphin, Y. N.`` -> three names."""
+    names: list[str] = []
+    for piece in _PIECE_SPLIT_RE.split(span):
+        parts = [p.strip(" .,") if not _initials_like(p) else p.strip(" ,") for p in piece.split(",")]
+        parts = [p for p in parts if p]
+        i = 0
+        while i < len(parts):
+            cur = parts[i]
+            nxt = parts[i + 1] if i + 1 < len(parts) else None
+            if nxt is not None and not _initials_like(cur) and (
+                    _initials_like(nxt) or (_single_word(cur) and _single_word(nxt) and len(parts) % 2 == 0)):
+                names.append(f"{cur}, {nxt}")
+                i += 2
+            else:
+                names.append(cur)
+                i += 1
+    return names
+
+
+def _split_von(family: str) -> tuple[str, str]:
+    words = family.split()
+    i = 0
+    while i < len(words) - 1 and words[i].lower() in _PARTICLES and words[i][:1].islower():
+        i += 1
+    return " ".join(words[:i]), " ".join(words[i:])
+
+
+def person(raw: str) -> Person:
+    """One name, split: ``Lopez-Paz, D.``, ``Y. N. Dauphin``, ``Hochreiter S``, ``Hongyi Zhang``."""
+    from nameparser import HumanName
+
+    raw = raw.strip()
+    m = _TRAILING_INITIALS_RE.match(raw) if "," not in raw else None
+    if m and len(m.group("family")) > 1 and not _initials_like(m.group("family")):
+        von, family = _split_von(m.group("family"))
+        return Person(raw=raw, given=" ".join(m.group("given")), family=family, von=von)
+    if "," not in raw and len(raw.split()) == 1:
+        return Person(raw=raw, family=raw)
+    h = HumanName(raw)
+    given = " ".join(p for p in (h.first, h.middle) if p).strip()
+    family = h.last or ""
+    if h.suffix:
+        family = f"{family} {h.suffix}".strip()
+    if not family:
+        family, given = given, ""
+    von, family = _split_von(family)
+    return Person(raw=raw, given=given, family=family, von=von)
+
+
+def split_authors(span: str) -> tuple[list[Person], bool]:
+    """The people of an author span, and whether it said the list goes on (``et al.``)."""
+    incomplete = bool(_ET_AL_RE.search(span))
+    span = _ET_AL_RE.sub(" ", span)
+    span = re.sub(r"^\W+|[\s,;:(\[]+$", "", span.strip())
+    span = re.sub(r"\s+", " ", span)
+    people = [person(n) for n in _pieces(span) if any(c.isalpha() for c in n)]
+    return people, incomplete

@@ -1,0 +1,1 @@
+"""Building the reference parser's training data and training it (``make model``)."""
