@@ -1,0 +1,250 @@
+"""Generated training documents: paper mentions and references placed in the skeletons of real notes.
+
+Each skeleton writes one kind of document the finder will meet: a chat log, an e-mail with
+``>`` quoting, a tweet thread, an org agenda, a Markdown table, a Notion or Roam/Logseq
+export, a trip report with day headings, a plain bibliography (wrapped or not, numbered or
+not, ``\\bibitem``/``\\newblock``), a Zotero report. Between the papers go the lines that are
+not papers: to-dos, meetings, people, software, blog posts, small talk. Every line carries
+its finder label. Everything is drawn from a ``random.Random`` the caller seeds.
+"""
+
+from __future__ import annotations
+
+import random
+
+from citekit.notes.finder.train.render import Labelled, Paper, link_of, people_of, short_venue, note_lines, reference_list
+
+PEOPLE = ("Alice", "Bob", "Kenji", "Priya", "Marta", "Wei", "Olu", "Sofia", "Tomás", "Yuki", "Hannah", "Ahmed",
+          "Chen Li", "Dr. Tanaka", "Prof. Müller", "Sam", "Lena", "Ravi")
+HANDLES = ("alice", "bob_k", "kenji.t", "priya", "marta", "wei", "olu", "sofia", "yuki", "hz", "ahmed")
+SOFTWARE = ("PyTorch", "JAX", "vLLM", "bitsandbytes", "Hydra", "Weights & Biases", "DeepSpeed", "Megatron-LM",
+            "scikit-learn", "HF transformers", "Triton", "FlashAttention kernels", "LaTeX template")
+TIMES = ("9:00", "9:30", "10:15", "11:00", "13:30", "14:00", "15:45", "16:30", "18:00")
+
+_OTHER = (
+    "Buy coffee beans for the lab", "Meeting with {p} at {t} about the rebuttal", "Call {p} re: visa letter",
+    "Lunch at the ramen place near the venue", "Flight home {t}, gate B12", "Reply to {p}'s email about reviews",
+    "Book hotel for the workshop", "Poster session A, hall 2", "Keynote: {p} on scaling and data",
+    "{p} ({u}) — works on RL for robotics, ask about internships", "Dinner with {p} and {q}",
+    "Install {s} on the cluster", "{s} release notes: https://github.com/{h}/{h2}/releases",
+    "Blog post: https://{h}.github.io/posts/{h2}/", "Repo: https://github.com/{h}/{h2}",
+    "Slides from {p}'s talk https://speakerdeck.com/{h}/{h2}", "Video: https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    "Dataset on the hub https://huggingface.co/datasets/{h}/{h2}", "Model weights https://huggingface.co/{h}/{h2}",
+    "Remember to submit the camera-ready by Friday", "Ask {p} whether the IEEE style is required",
+    "Convert the figures of chapter 2 to PDF", "Reviewer 2 wants more baselines", "Budget: 3 nights, 2 people",
+    "Room 204, second floor", "Thanks for organising!", "Great chat with {p} at the coffee break",
+    "Notes from the panel: everyone agrees evaluation is broken", "Workshop on efficient ML, 9am",
+    "{p}: can you share the notebook?", "We should try {s} for the ablations", "Deadline moved to {t} AoE",
+    "Check the GPU quota before the run", "Sync with {q} on Thursday", "Tutorial on diffusion models (room C)",
+    "The venue wifi is terrible", "Expense report for the trip", "{p} will present our poster", "ok sounds good",
+    "Agenda", "Action items", "Attendees: {p}, {q}, {p2}", "Minutes", "Next steps", "Open questions",
+)
+
+
+def other_line(rng: random.Random) -> str:
+    """One line that is not a paper: a to-do, a meeting, a person, software, a link that is no paper."""
+    line = rng.choice(_OTHER)
+    return line.format(p=rng.choice(PEOPLE), q=rng.choice(PEOPLE), p2=rng.choice(PEOPLE), t=rng.choice(TIMES),
+                       s=rng.choice(SOFTWARE), h=rng.choice(HANDLES), h2=rng.choice(("notes", "code", "demo", "v2", "project")),
+                       u=rng.choice(("MIT", "Oxford", "Tsinghua", "ETH", "Google DeepMind", "Univ. of Tokyo")))
+
+
+def _mixed(papers: list[Paper], rng: random.Random, prefix: str, share: float = 0.5) -> Labelled:
+    """Paper blocks and other lines, shuffled, each starting with ``prefix``."""
+    out: Labelled = []
+    queue = list(papers)
+    while queue:
+        if rng.random() < share:
+            out += note_lines(queue.pop(), rng, prefix=prefix, child=" " * (len(prefix) + 2) if prefix.strip() else "  ")
+        else:
+            out.append(("other", prefix + other_line(rng)))
+    return out
+
+
+def trip_report(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", rng.choice(("ICML 2026 trip notes", "# NeurIPS notes", "AISTATS trip report", "Reading log")))]
+    bullet = rng.choice(("- ", "* ", "• ", "", "1. "))
+    for day, chunk in enumerate(_chunks(papers, rng), 1):
+        out += [("blank", ""), ("other", rng.choice((f"Day {day}", f"## Day {day}", f"### Session {day}", f"Day {day} (5/{day + 1})"))), ("blank", "")]
+        out += _mixed(chunk, rng, bullet)
+    return out
+
+
+def chat_log(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = []
+    form = rng.choice(("[{t}] {n}: ", "{n}: ", "{t} <{n}> ", "{n} [{t}]\n", "@{n}: "))
+    queue = list(papers)
+    while queue or rng.random() < 0.3:
+        who = rng.choice(HANDLES)
+        head = form.format(t=rng.choice(TIMES), n=who)
+        split = head.endswith("\n")
+        if queue and rng.random() < 0.5:
+            p = queue.pop()
+            said = rng.choice((
+                f"have you seen {p.title}? {link_of(p, rng)}", f"{p.title} ({p.authors[0][1]} et al. {p.year})",
+                f"check out {link_of(p, rng)}", f"new paper from {p.authors[0][1]}: {p.title}",
+                f"“{p.title}” is the one I meant", f"{p.title} — {people_of(p, rng)}"))
+            label = "ref"
+        else:
+            said = rng.choice(("lol", "ok", "thanks!", "meeting at 3?", "anyone going to the poster session?",
+                               "the wifi is down again", other_line(rng), other_line(rng), "👍", "sure, sounds good"))
+            label = "other"
+        if split:
+            out += [("other", head.rstrip("\n")), (label, said)]
+        else:
+            out.append((label, head + said))
+        if rng.random() < 0.15:
+            out.append(("blank", ""))
+    return out
+
+
+def email(papers: list[Paper], rng: random.Random) -> Labelled:
+    me, you = rng.sample(PEOPLE, 2)
+    out: Labelled = [("other", f"From: {me} <{me.split()[0].lower()}@uni.edu>"), ("other", f"To: {you}"),
+                     ("other", f"Subject: {rng.choice(('papers for Thursday', 'Re: reading group', 'Fwd: refs', 'related work'))}"),
+                     ("blank", ""), ("other", f"Hi {you},"), ("blank", ""),
+                     ("other", rng.choice(("Here are the papers I mentioned:", "As promised, the related work:",
+                                           "A few things to read before we meet:")))]
+    half = len(papers) // 2
+    bullet = rng.choice(("- ", "* ", "", "1. "))
+    out += _mixed(papers[:half], rng, bullet, share=0.8)
+    out += [("blank", ""), ("other", "Best,"), ("other", me.split()[0]), ("blank", "")]
+    if papers[half:]:
+        out.append(("other", f"On Tue, {rng.choice(TIMES)}, {you} wrote:"))
+        quoted = reference_list(papers[half:], rng) if rng.random() < 0.5 else _mixed(papers[half:], rng, bullet)
+        out.append(("other", "> " + rng.choice(("Could you send me the references?", "What should I cite?"))))
+        out += [(label, ("> " + line).rstrip()) for label, line in quoted]
+    return out
+
+
+def tweets(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = []
+    for i, p in enumerate(papers, 1):
+        head = rng.choice(("", f"{i}/ ", "🧵 ", ""))
+        out.append(("ref", head + rng.choice((
+            f"New paper! {p.title} w/ @{rng.choice(HANDLES)} {link_of(p, rng)}",
+            f"Excited to share “{p.title}” ({short_venue(p, rng)} {p.year}) 🎉",
+            f"{p.title} by {people_of(p, rng)} is a must-read", f"Our {short_venue(p, rng)} paper: {p.title}"))))
+        if rng.random() < 0.4:
+            out.append(("cont", link_of(p, rng)))
+        if rng.random() < 0.5:
+            out.append(("other", rng.choice(("Thread below 👇", "Come to our poster!", f"{rng.randint(3, 900)} likes",
+                                             "Reply · Retweet · Like", other_line(rng)))))
+        out.append(("blank", ""))
+    return out
+
+
+def org_agenda(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", "#+TITLE: Agenda"), ("blank", "")]
+    for chunk in _chunks(papers, rng):
+        out.append(("other", f"* {rng.choice(('Reading group', 'Week 12', 'Meeting notes', 'Projects'))}"))
+        out.append(("other", f"  SCHEDULED: <2026-05-{rng.randint(10, 28)} Tue {rng.choice(TIMES)}>"))
+        for p in chunk:
+            if rng.random() < 0.4:
+                out.append(("other", f"** TODO {other_line(rng)}"))
+            out.append(("ref", f"** {rng.choice(('TODO ', 'DONE ', 'READ ', ''))}{p.title}"))
+            if rng.random() < 0.6:
+                out += [("cont", "   :PROPERTIES:"), ("cont", f"   :AUTHORS: {people_of(p, rng)}"),
+                        ("cont", f"   :URL: {link_of(p, rng)}"), ("cont", "   :END:")]
+        out.append(("blank", ""))
+    return out
+
+
+def md_table(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", "# " + rng.choice(("Tracker", "Reading list", "Papers"))), ("blank", ""),
+                     ("other", "| title | authors | link | status |"), ("other", "|---|---|---|---|")]
+    for p in papers:
+        out.append(("ref", f"| {p.title} | {people_of(p, rng)} | {link_of(p, rng)} | {rng.choice(('read', 'to read', 'skimmed', ''))} |"))
+    out += [("blank", ""), ("other", "## Tools (not papers)"), ("blank", ""), ("other", "| name | kind | link |"),
+            ("other", "|---|---|---|")]
+    for _ in range(rng.randint(1, 4)):
+        out.append(("other", f"| {rng.choice(SOFTWARE)} | {rng.choice(('library', 'model', 'dataset', 'docs'))} | https://github.com/{rng.choice(HANDLES)}/x |"))
+    return out
+
+
+def notion(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", f"# {rng.choice(('Literature', 'Conference notes', 'Related work'))}"), ("blank", ""),
+                     ("other", f"Created: May {rng.randint(1, 28)}, 2026 {rng.choice(TIMES)}"), ("other", "Tags: reading"),
+                     ("blank", "")]
+    for p in papers:
+        if rng.random() < 0.5:
+            out += [("ref", f"## {p.title}"), ("blank", ""), ("cont", f"Authors: {people_of(p, rng)}"),
+                    ("cont", f"URL: {link_of(p, rng)}"), ("blank", "")]
+        else:
+            out += note_lines(p, rng, prefix="- ")
+        if rng.random() < 0.4:
+            out += [("other", f"<aside>💡 {other_line(rng)}</aside>"), ("blank", "")]
+    return out
+
+
+def roam(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", f"- [[{rng.choice(('May 12th, 2026', 'Reading', 'Papers'))}]]")]
+    for p in papers:
+        out.append(("ref", f"    - {rng.choice(('', 'TODO ', '#paper '))}[[{p.title}]]" if rng.random() < 0.6 else f"    - {p.title}"))
+        out.append(("cont", f"        - authors:: {', '.join('[[' + g + ' ' + f + ']]' for g, f in p.authors[:4])}"))
+        if rng.random() < 0.6:
+            out.append(("cont", f"        - {rng.choice(('url', 'source', 'arxiv'))}:: {link_of(p, rng)}"))
+        if rng.random() < 0.3:
+            out.append(("other", f"    - {other_line(rng)}"))
+    return out
+
+
+def bibliography(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", rng.choice(("References", "Bibliography", "## References", "\\begin{thebibliography}{99}",
+                                           "Bibliography scraps for the thesis intro"))), ("blank", "")]
+    out += reference_list(papers, rng)
+    if rng.random() < 0.6:
+        out += [("blank", ""), ("other", "To do"), ("blank", "")]
+        out += [("other", "- " + other_line(rng)) for _ in range(rng.randint(1, 4))]
+    return out
+
+
+def zotero_report(papers: list[Paper], rng: random.Random) -> Labelled:
+    out: Labelled = [("other", "Zotero Report"), ("blank", "")]
+    for p in papers:
+        out += [("ref", p.title), ("cont", f"Item Type\t{'Conference Paper' if p.kind == 'inproceedings' else 'Journal Article'}")]
+        out += [("cont", f"Author\t{f}, {g}") for g, f in p.authors[:5]]
+        if p.venue:
+            out.append(("cont", f"Publication\t{p.venue}"))
+        out += [("cont", f"Date\t{p.year}"), ("cont", f"Date Added\t5/{rng.randint(1, 28)}/2026, {rng.choice(TIMES)}:00 PM"),
+                ("blank", "")]
+    return out
+
+
+def prose(papers: list[Paper], rng: random.Random) -> Labelled:
+    """Paragraph notes: sentences that cite a paper in the middle, and ones that do not."""
+    out: Labelled = []
+    for p in papers:
+        out.append(("other", other_line(rng) + "."))
+        out.append(("ref", rng.choice((f"The {p.title} paper ({p.authors[0][1]} et al., {p.year}) argues the opposite.",
+                                       f"Related: {p.title} — {people_of(p, rng)}.",
+                                       f"See {p.authors[0][1]} et al. ({p.year}), “{p.title}”."))))
+        out.append(("blank", ""))
+    return out
+
+
+SKELETONS = {"trip": trip_report, "chat": chat_log, "email": email, "tweets": tweets, "org": org_agenda,
+             "table": md_table, "notion": notion, "roam": roam, "bibliography": bibliography,
+             "zotero": zotero_report, "prose": prose}
+
+
+def _chunks(items: list, rng: random.Random) -> list[list]:
+    out, i = [], 0
+    while i < len(items):
+        n = rng.randint(2, 6)
+        out.append(items[i:i + n])
+        i += n
+    return out or [[]]
+
+
+def documents(papers: list[Paper], count: int, seed: int) -> list[tuple[str, Labelled]]:
+    """``count`` generated documents (skeleton name, labelled lines), drawn with ``seed``."""
+    rng = random.Random(seed)
+    out = []
+    names = sorted(SKELETONS)
+    for i in range(count):
+        name = names[i % len(names)]
+        chosen = rng.sample(papers, min(len(papers), rng.randint(3, 14)))
+        doc = SKELETONS[name](chosen, rng)
+        out.append((name, [(label if line.strip() else "blank", line) for label, line in doc]))
+    return out
