@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install bench clean
+.PHONY: demo test install bench clean finder-model
 
 $(BIN)/citekit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ bench: install
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
+	$(BIN)/python bench/finder_bench.py
+
+## finder-model: retrain the learned mention finder (src/citekit/data/finder.crfsuite) with fixed seeds; needs ../shared, takes a minute or two
+finder-model: install
+	nice -n 10 $(BIN)/python -m citekit.notes.finder.train
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out
