@@ -49,6 +49,7 @@ _BY = re.compile(r"\sby\s+[A-Z]")
 _HASHTAG = re.compile(r"(?:^|\s)#[A-Za-z]\w+")
 _CHECKBOX = re.compile(r"^(?:[-*+]\s+)?\[[ xX]\]")
 _ORG_TODO = re.compile(r"^(?:[-*]+\s+|\*+\s+)?(?:TODO|DONE|LATER|NOW|DOING|WAITING|NEXT)\b")
+_LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}|…{2,}")  # a table of contents' dot leaders
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 #: words that say a line is about something other than a paper
@@ -183,6 +184,9 @@ def _core(line: str) -> list[str]:
     for regex, name in checks:
         if regex.search(text):
             f.append(name)
+    year = _YEAR.search(text)
+    if year:
+        f.append(f"yearat={_bucket(year.start() / n, (0.1, 0.4, 0.7))}")
     label = _LABEL.match(text)
     if label:
         f.append(f"labelword={label.group(1).strip().lower()[:12]}")
@@ -204,6 +208,8 @@ def _core(line: str) -> list[str]:
         f.append("hyphenend")
     if text.count("|") >= 2:
         f.append("bars")
+    if _LEADERS.search(text):
+        f.append("leaders")
     return f
 
 
@@ -237,16 +243,22 @@ def _first(body: str) -> str:
 
 #: the features of a neighbour worth copying onto a line (with a ``-1:``/``+1:`` prefix)
 _NEIGHBOUR = ("blank", "mark=", "indent=", "last=", "first=", "year", "etal", "initials", "venue", "pages",
-              "quoted", "url", "paperurl", "label", "len=", "familyfirst", "speaker", "hyphenend")
+              "quoted", "url", "paperurl", "label", "len=", "familyfirst", "speaker", "hyphenend", "leaders",
+              "yearat=", "words=")
 
 
 def line_features(lines: list[str]) -> list[list[str]]:
-    """The CRF features of every line of a document, in order."""
+    """The CRF features of every line of a document, in order.
+
+    The neighbours are the nearest lines that are not blank (``-1:``, ``+1:``, ``-2:``), so a
+    double-spaced bibliography looks like a single-spaced one; whether blank lines lie in
+    between is a feature of its own.
+    """
     cores = [_core(line) for line in lines]
     total = len(lines)
-    indents = [_indent(line) if line.strip() else -1 for line in lines]
+    filled = [i for i, feats in enumerate(cores) if feats != ["blank"]]
+    rank = {i: k for k, i in enumerate(filled)}
     out: list[list[str]] = []
-    prev_indent = -1
     for i, feats in enumerate(cores):
         f = ["bias", *feats]
         f.append(f"pos={_bucket(i / total if total else 0, (0.1, 0.5, 0.9))}")
@@ -254,20 +266,23 @@ def line_features(lines: list[str]) -> list[list[str]]:
             f.append("first_line")
         if i == total - 1:
             f.append("last_line")
-        if indents[i] >= 0:
-            if prev_indent < 0:
+        if i > 0 and cores[i - 1] == ["blank"]:
+            f.append("after_blank")
+        if i + 1 < total and cores[i + 1] == ["blank"]:
+            f.append("before_blank")
+        if i in rank:
+            k = rank[i]
+            indent = _indent(lines[i])
+            if k == 0:
                 f.append("dindent=start")
             else:
-                d = indents[i] - prev_indent
+                d = indent - _indent(lines[filled[k - 1]])
                 f.append("dindent=" + ("same" if d == 0 else "more" if d > 0 else "less"))
-            prev_indent = indents[i]
-        for off, tag in ((-1, "-1:"), (1, "+1:"), (-2, "-2:")):
-            j = i + off
-            if 0 <= j < total:
-                f.extend(tag + x for x in cores[j] if x.startswith(_NEIGHBOUR))
-            else:
-                f.append(tag + "edge")
-        if i > 0 and cores[i - 1] == ["blank"] and indents[i] >= 0:
-            f.append("after_blank")
+            for off, tag in ((-1, "-1:"), (1, "+1:"), (-2, "-2:")):
+                m = k + off
+                if 0 <= m < len(filled):
+                    f.extend(tag + x for x in cores[filled[m]] if x.startswith(_NEIGHBOUR))
+                else:
+                    f.append(tag + "edge")
         out.append(f)
     return out

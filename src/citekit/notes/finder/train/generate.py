@@ -223,7 +223,105 @@ def prose(papers: list[Paper], rng: random.Random) -> Labelled:
     return out
 
 
-SKELETONS = {"trip": trip_report, "chat": chat_log, "email": email, "tweets": tweets, "org": org_agenda,
+_AFFIL = ("MIT", "Oxford", "Mila", "UBC", "KAIST", "UTokyo", "Google", "Meta", "GDM", "IBM", "NAVER", "EPFL", "CMU",
+          "Science Tokyo", "Tsinghua", "Stanford")
+_NAMES = ("Adam Ibrahim", "Guy Wolf", "Atish Agarwal", "Charles Martin", "Geewook Kim", "Mark Schmidt", "Yoshihiro Izawa",
+          "Lena Berg", "Omar Haddad", "Sofia Rossi", "Daiki Matsunaga", "Priya Nair", "Wei Zhang", "Hannah Roth")
+#: the detail labels of the notes corpus, in English, Japanese, Chinese and Korean
+_URL_LABELS = ("URL: ", "Link: ", "Poster: ", "リンク: ", "链接: ", "", "Paper: ")
+_AUTHOR_LABELS = ("Authors: ", "著者: ", "作者: ", "저자: ", "By: ", "")
+_SUMMARY_LABELS = ("Summary: ", "まとめ: ", "总结: ", "요약: ", "Notes: ", "TL;DR: ", "")
+_CODE_LABELS = ("Code: ", "プロジェクトページ: ", "スライド: ", "Slides: ", "Project page: ")
+_SUMMARY_WORDS = ("we show", "the bound", "damping", "preconditioner", "を導入し", "を示す", "汎化", "学習率",
+                  "staleness", "asynchronous", "warm-up", "batch size", "の観点から", "に基づく", "curvature", "Hessian")
+
+
+def _summary(rng: random.Random) -> str:
+    words = [rng.choice(_SUMMARY_WORDS) for _ in range(rng.randint(6, 22))]
+    return " ".join(words) + rng.choice(("。", ".", ""))
+
+
+def _person(rng: random.Random) -> str:
+    return f"{rng.choice(_NAMES)} ({rng.choice(_AFFIL)})"
+
+
+def conference_days(papers: list[Paper], rng: random.Random) -> Labelled:
+    """A trip report nested two levels deep: sessions as bullets, papers under them, details under those."""
+    b = rng.choice(("• ", "- ", "* "))
+    step = rng.choice((2, 4))
+    i1, i2 = " " * step, " " * (2 * step)
+    out: Labelled = [("other", rng.choice(("Hiroki N.", "Trip report", "ICML2026 参加記", "NeurIPS notes")))]
+    queue = list(papers)
+    day = 0
+    while queue:
+        day += 1
+        out.append(("other", rng.choice((f"Day{day} (7/{day + 5} Mon)", f"Day {day}", f"{day}日目"))))
+        for _ in range(rng.randint(1, 4)):
+            kind = rng.random()
+            if kind < 0.25:  # a talk: a title-like line and its event page, not a paper
+                talk = rng.choice(papers).title + "?" * (rng.random() < 0.3)
+                out.append(("other", f"{b}{rng.choice(('', 'Keynote: ', 'Tutorial: ', 'Invited talk: '))}{talk}"))
+                out.append(("other", f"{i1}{b}https://icml.cc/virtual/2026/{rng.choice(('invited-talk', 'tutorial', 'workshop'))}/{rng.randint(40000, 70000)}"))
+                if rng.random() < 0.6:
+                    out.append(("other", f"{i1}{b}{_person(rng)}"))
+            elif kind < 0.45:  # a social event and the people met there
+                out.append(("other", f"{b}{rng.choice(('Reception', 'レセプション', 'Sakana AI Social', 'Dinner', '懇親会', 'Coffee chat'))}"))
+                out += [("other", f"{i1}{b}{_person(rng)}") for _ in range(rng.randint(1, 5))]
+            elif kind < 0.55:
+                out.append(("other", f"{b}{rng.choice(('朝食', 'Lunch', 'コーヒーチャット', 'Quick chat', 'チャット'))} w/ {_person(rng)}"))
+            else:  # a poster session with papers under it
+                out.append(("other", f"{b}{rng.choice(('ポスターセッション', 'Poster session', 'Orals', 'Posters A', 'Session 3'))}"))
+                for _ in range(rng.randint(1, 5)):
+                    if not queue:
+                        break
+                    p = queue.pop()
+                    out.append(("ref", f"{i1}{b}{p.title}"))
+                    out.append(("cont", f"{i2}{b}{rng.choice(_URL_LABELS)}https://icml.cc/virtual/2026/poster/{rng.randint(60000, 67000)}"
+                                if rng.random() < 0.7 else f"{i2}{b}{rng.choice(_URL_LABELS)}{link_of(p, rng)}"))
+                    if rng.random() < 0.85:
+                        out.append(("cont", f"{i2}{b}{rng.choice(_AUTHOR_LABELS)}{' ⋅ '.join(f'{g} {f}'.strip() for g, f in p.authors[:9])}"))
+                    if rng.random() < 0.7:
+                        out.append(("cont", f"{i2}{b}{rng.choice(_SUMMARY_LABELS)}{_summary(rng)}"))
+                    if rng.random() < 0.2:
+                        out.append(("cont", f"{i2}{b}{rng.choice(_CODE_LABELS)}https://github.com/{rng.choice(HANDLES)}/{rng.choice(('code', 'demo'))}"))
+        if rng.random() < 0.4:
+            out.append(("blank", ""))
+    return out
+
+
+_SECTIONS = ("Introduction", "Background", "Related Work", "Methods", "Results", "Discussion", "Conclusions",
+             "Acknowledgements", "Abstract", "Dedication", "Appendix", "Experimental Setup", "Limitations")
+
+
+def outline(papers: list[Paper], rng: random.Random) -> Labelled:
+    """Nested lists that are mostly not papers: a table of contents, an agenda with sub-items, a paper among them."""
+    out: Labelled = []
+    if rng.random() < 0.5:
+        out.append(("other", rng.choice(("Table of Contents", "Contents", "# Outline"))))
+        dots = rng.choice((".", ". "))
+        width = rng.choice((60, 80, 96))
+        for chapter in range(1, rng.randint(3, 7)):
+            head = f"Chapter {chapter}: {rng.choice(_SECTIONS)} " if rng.random() < 0.7 else f"{rng.choice(_SECTIONS)} "
+            out.append(("other", (head + dots * width)[:width] + str(rng.randint(1, 200))))
+            for sub in range(1, rng.randint(2, 6)):
+                line = f"{' ' * rng.choice((2, 4, 5))}{chapter}.{sub} {rng.choice(_SECTIONS)} "
+                out.append(("other", (line + dots * width)[:width] + str(rng.randint(1, 200))))
+        out.append(("blank", ""))
+    b = rng.choice(("- ", "* ", "• "))
+    queue = list(papers)
+    for _ in range(rng.randint(2, 5)):
+        out.append(("other", f"{b}{other_line(rng)}"))
+        for _ in range(rng.randint(1, 4)):
+            if queue and rng.random() < 0.3:
+                out += note_lines(queue.pop(), rng, prefix=f"  {b}", child=f"    {b}")
+            else:
+                out.append(("other", f"  {b}{other_line(rng)}"))
+                if rng.random() < 0.3:
+                    out.append(("other", f"    {b}{other_line(rng)}"))
+    return out
+
+
+SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "chat": chat_log, "email": email, "tweets": tweets, "org": org_agenda,
              "table": md_table, "notion": notion, "roam": roam, "bibliography": bibliography,
              "zotero": zotero_report, "prose": prose}
 
