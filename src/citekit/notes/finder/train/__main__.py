@@ -1,7 +1,9 @@
 """``python -m citekit.notes.finder.train``: build the datasets, train the CRF, write the model, print the figures.
 
 Fixed seeds and fixed training settings: the same inputs give the same model. Writes
-``src/citekit/data/finder.crfsuite`` (or ``--out``); takes a few minutes on one core.
+``src/citekit/data/finder.crfsuite`` (or ``--out``); takes under a minute on one core.
+``--cv 5`` instead trains five times, each without a fifth of AnyStyle's documents, and
+scores each model on the fifth it did not see (a steadier figure than three documents).
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ PARAMS = {"c1": 0.2, "c2": 0.01, "max_iterations": 150, "feature.possible_transi
           "feature.minfreq": 2}
 
 
-def train(out: Path, seed: int = SEED, iterations: int | None = None) -> dict:
+def train(out: Path, seed: int = SEED, iterations: int | None = None, **build_args) -> dict:  # type: ignore[no-untyped-def]
     """Train on the seeded datasets, write the model to ``out``, and return the figures."""
     import pycrfsuite
 
     started = time.perf_counter()
-    sequences, data = build(seed)
+    sequences, data = build(seed, **build_args)
     built = time.perf_counter() - started
     trainer = pycrfsuite.Trainer(verbose=False)
     for feats, labels in sequences:
@@ -44,12 +46,51 @@ def train(out: Path, seed: int = SEED, iterations: int | None = None) -> dict:
             "model_bytes": out.stat().st_size, "params": params, "held_out": held}
 
 
+def cross_validate(folds: int, seed: int = SEED, iterations: int | None = None) -> dict:
+    """AnyStyle's documents in ``folds`` seeded folds: train without each fold, score on it, pool the lines."""
+    import random
+    import tempfile
+
+    from citekit.notes.finder.train.datasets import TTX_DIR, generated_split
+
+    files = sorted(TTX_DIR.glob("*.ttx"))
+    random.Random(seed).shuffle(files)
+    generated = generated_split(seed)
+    per_fold, pooled = [], {"lines": 0, "right": 0}
+    tallies: dict[str, list[int]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(folds):
+            held = files[k::folds]
+            result = train(Path(tmp) / f"fold{k}.crfsuite", seed, iterations, ttx_held=held, generated=generated)
+            s = result["held_out"]["anystyle"]
+            per_fold.append({"held_out": [p.name for p in held], "accuracy": round(s["accuracy"], 4),
+                             **{label: {m: round(s[label][m], 3) for m in ("precision", "recall", "f1")}
+                                for label in ("ref", "cont")}})
+            pooled["lines"] += s["lines"]
+            pooled["right"] += round(s["accuracy"] * s["lines"])
+            for label in ("ref", "cont"):
+                t = tallies.setdefault(label, [0, 0, 0])  # true positives, predicted, gold
+                t[0] += round(s[label]["recall"] * s[label]["support"])
+                t[1] += round(s[label]["recall"] * s[label]["support"] / s[label]["precision"]) if s[label]["precision"] else 0
+                t[2] += s[label]["support"]
+    summary = {"accuracy": round(pooled["right"] / pooled["lines"], 4), "lines": pooled["lines"]}
+    for label, (tp, n_pred, n_gold) in tallies.items():
+        p, r = tp / n_pred if n_pred else 0.0, tp / n_gold if n_gold else 0.0
+        summary[label] = {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0}
+    return {"folds": per_fold, "pooled": summary}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--iterations", type=int, default=None, help="fewer L-BFGS iterations, to iterate fast")
+    parser.add_argument("--cv", type=int, default=0, metavar="K",
+                        help="instead: K-fold cross-validation over AnyStyle's documents (writes no model)")
     args = parser.parse_args()
+    if args.cv:
+        print(json.dumps(cross_validate(args.cv, args.seed, args.iterations), indent=1))
+        return
     print(json.dumps(train(args.out, args.seed, args.iterations), indent=1))
 
 

@@ -82,8 +82,13 @@ def _chunks(doc: Doc, feats: list, rng: random.Random, keep_refless: float) -> l
     return out
 
 
-def build(seed: int = SEED) -> tuple[list[tuple[list, list[str]]], Datasets]:
-    """(feature sequences, label sequences) to train on, and the held-out documents."""
+def build(seed: int = SEED, ttx_held: list[Path] | None = None,
+          generated: tuple[list[Doc], list[Doc]] | None = None) -> tuple[list[tuple[list, list[str]]], Datasets]:
+    """(feature sequences, label sequences) to train on, and the held-out documents.
+
+    ``ttx_held``: hold out these AnyStyle documents instead of the seeded three (for the
+    cross-validation of ``--cv``); ``generated``: generated documents already made.
+    """
     from citekit.notes.finder.features import line_features
     from citekit.notes.finder.train.corpus import corpus_documents
     from citekit.notes.finder.train.ttx import ttx_document
@@ -104,9 +109,12 @@ def build(seed: int = SEED) -> tuple[list[tuple[list, list[str]]], Datasets]:
                 tally["lines"] += len(labels)
         data.counts[source] = dict(tally)
 
-    ttx_train, ttx_held = ttx_split(seed)
+    if ttx_held is None:
+        ttx_train, ttx_held = ttx_split(seed)
+    else:
+        ttx_train = [p for p in sorted(TTX_DIR.glob("*.ttx")) if p not in ttx_held]
     add("anystyle", [ttx_document(p) for p in ttx_train], KEEP_REFLESS_CHUNK)
-    gen_train, gen_held = generated_split(seed)
+    gen_train, gen_held = generated if generated is not None else generated_split(seed)
     add("generated", gen_train, 1.0)
     corpus = [([line for _, line in d], [label for label, _ in d]) for _, d in corpus_documents(CORPUS_DIR)]
     add("corpus", corpus, 1.0)

@@ -49,6 +49,48 @@ def other_line(rng: random.Random) -> str:
                        u=rng.choice(("MIT", "Oxford", "Tsinghua", "ETH", "Google DeepMind", "Univ. of Tokyo")))
 
 
+_TOPICS = ("the learning-rate schedule", "our rebuttal", "the GPU budget", "data contamination", "the evaluation protocol",
+           "warm-up", "the ablation table", "the camera-ready", "second-order methods", "the reviewer's comments",
+           "the baseline numbers", "the new cluster", "label noise", "the workshop proposal", "the appendix proofs")
+_SENTENCES = (
+    "We discussed {t} with {p} and agreed to revisit it next week.", "Our framework works in two phases, and {t} is the slow one.",
+    "The main issue is {t}; {p} thinks it can wait until after the deadline.", "Our goal is to fix {t} before the submission.",
+    "{p} pointed out that {t} explains most of the gap in Table 2.", "Nobody could reproduce {t} on the smaller model.",
+    "A snapshot of {t} is shown in the figure on the left.", "If there is time, we should also look at {t}.",
+    "In short: {t} matters more than we thought, and {t2} less.", "This is the plan for {t} (see the notes from Monday).",
+    "{p} will send the numbers for {t} by Friday.", "The results on {t} were mixed, so we keep both variants.",
+)
+
+
+def paragraph(rng: random.Random, width: int | None = None, indent: str = "") -> list[str]:
+    """A paragraph of ordinary prose about work, hard-wrapped or not: not a paper."""
+    text = " ".join(rng.choice(_SENTENCES).format(t=rng.choice(_TOPICS), t2=rng.choice(_TOPICS), p=rng.choice(PEOPLE))
+                    for _ in range(rng.randint(1, 5)))
+    if width is None and rng.random() < 0.4:
+        return [indent + text]
+    import textwrap
+
+    return textwrap.wrap(text, width=width or rng.choice((64, 72, 80, 96)), initial_indent=indent,
+                         subsequent_indent=indent) or [indent + text]
+
+
+def number_table(rng: random.Random) -> list[str]:
+    """Rows of a results table pasted as text: labels and numbers in columns."""
+    pad = " " * rng.choice((0, 4, 5))
+    sep = rng.choice(("\t", "   ", " | "))
+    rows = []
+    for _ in range(rng.randint(2, 8)):
+        name = rng.choice(("Age 18-24", "Adam", "SGD", "Muon", "Baseline", "Ours", "ResNet-50", "ViT-B/16", "Method A"))
+        cells = [f"{rng.uniform(-9, 99):.2f}" for _ in range(rng.randint(3, 8))]
+        rows.append(pad + sep.join([name, *cells]))
+    return rows
+
+
+def _prose_lines(rng: random.Random) -> Labelled:
+    out: Labelled = [("other", line) for line in (number_table(rng) if rng.random() < 0.2 else paragraph(rng))]
+    return out + [("blank", "")]
+
+
 def _mixed(papers: list[Paper], rng: random.Random, prefix: str, share: float = 0.5) -> Labelled:
     """Paper blocks and other lines, shuffled, each starting with ``prefix``."""
     out: Labelled = []
@@ -67,6 +109,8 @@ def trip_report(papers: list[Paper], rng: random.Random) -> Labelled:
     for day, chunk in enumerate(_chunks(papers, rng), 1):
         out += [("blank", ""), ("other", rng.choice((f"Day {day}", f"## Day {day}", f"### Session {day}", f"Day {day} (5/{day + 1})"))), ("blank", "")]
         out += _mixed(chunk, rng, bullet)
+        if rng.random() < 0.4:
+            out += [("blank", ""), *_prose_lines(rng)]
     return out
 
 
@@ -108,6 +152,8 @@ def email(papers: list[Paper], rng: random.Random) -> Labelled:
     half = len(papers) // 2
     bullet = rng.choice(("- ", "* ", "", "1. "))
     out += _mixed(papers[:half], rng, bullet, share=0.8)
+    if rng.random() < 0.7:
+        out += [("blank", ""), *_prose_lines(rng)]
     out += [("blank", ""), ("other", "Best,"), ("other", me.split()[0]), ("blank", "")]
     if papers[half:]:
         out.append(("other", f"On Tue, {rng.choice(TIMES)}, {you} wrote:"))
@@ -174,6 +220,8 @@ def notion(papers: list[Paper], rng: random.Random) -> Labelled:
             out += note_lines(p, rng, prefix="- ")
         if rng.random() < 0.4:
             out += [("other", f"<aside>💡 {other_line(rng)}</aside>"), ("blank", "")]
+        if rng.random() < 0.3:
+            out += _prose_lines(rng)
     return out
 
 
@@ -190,8 +238,9 @@ def roam(papers: list[Paper], rng: random.Random) -> Labelled:
 
 
 def bibliography(papers: list[Paper], rng: random.Random) -> Labelled:
-    out: Labelled = [("other", rng.choice(("References", "Bibliography", "## References", "\\begin{thebibliography}{99}",
-                                           "Bibliography scraps for the thesis intro"))), ("blank", "")]
+    out: Labelled = _prose_lines(rng) if rng.random() < 0.5 else []
+    out += [("other", rng.choice(("References", "Bibliography", "## References", "\\begin{thebibliography}{99}",
+                                  "Bibliography scraps for the thesis intro"))), ("blank", "")]
     out += reference_list(papers, rng)
     if rng.random() < 0.6:
         out += [("blank", ""), ("other", "To do"), ("blank", "")]
@@ -216,6 +265,8 @@ def prose(papers: list[Paper], rng: random.Random) -> Labelled:
     out: Labelled = []
     for p in papers:
         out.append(("other", other_line(rng) + "."))
+        if rng.random() < 0.5:
+            out += _prose_lines(rng)
         out.append(("ref", rng.choice((f"The {p.title} paper ({p.authors[0][1]} et al., {p.year}) argues the opposite.",
                                        f"Related: {p.title} — {people_of(p, rng)}.",
                                        f"See {p.authors[0][1]} et al. ({p.year}), “{p.title}”."))))

@@ -25,7 +25,9 @@ def read_ttx(path: Path) -> list[tuple[str, str]]:
     """
     out: list[tuple[str, str]] = []
     current = "blank"
-    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for raw in text.removesuffix("\n").split("\n"):  # only newlines end a line (form feeds are page breaks inside one)
+        raw = raw.removesuffix("\r")
         head, sep, text = raw.partition("|")
         if not sep:
             head, text = "", raw
