@@ -347,16 +347,19 @@ _SECTIONS = ("Introduction", "Background", "Related Work", "Methods", "Results",
 def outline(papers: list[Paper], rng: random.Random) -> Labelled:
     """Nested lists that are mostly not papers: a table of contents, an agenda with sub-items, a paper among them."""
     out: Labelled = []
-    if rng.random() < 0.5:
+    if rng.random() < 0.6:
         out.append(("other", rng.choice(("Table of Contents", "Contents", "# Outline"))))
         dots = rng.choice((".", ". "))
         width = rng.choice((60, 80, 96))
+        page = (lambda: str(rng.randint(1, 200))) if rng.random() < 0.5 else (lambda: "")  # pdftotext often drops them
+        for _ in range(rng.randint(0, 3)):
+            out.append(("other", (rng.choice(_SECTIONS) + " " + dots * width)[:width] + page()))
         for chapter in range(1, rng.randint(3, 7)):
             head = f"Chapter {chapter}: {rng.choice(_SECTIONS)} " if rng.random() < 0.7 else f"{rng.choice(_SECTIONS)} "
-            out.append(("other", (head + dots * width)[:width] + str(rng.randint(1, 200))))
+            out.append(("other", (head + dots * width)[:width] + page()))
             for sub in range(1, rng.randint(2, 6)):
                 line = f"{' ' * rng.choice((2, 4, 5))}{chapter}.{sub} {rng.choice(_SECTIONS)} "
-                out.append(("other", (line + dots * width)[:width] + str(rng.randint(1, 200))))
+                out.append(("other", (line + dots * width)[:width] + page()))
         out.append(("blank", ""))
     b = rng.choice(("- ", "* ", "• "))
     queue = list(papers)
