@@ -57,6 +57,13 @@ def test_every_line_gets_a_label_and_a_confidence():
     assert find([]) == []
 
 
+def test_odd_lines_are_labelled_without_trouble():
+    odd = ["\t", "\x0c", "x" * 20_000, "🎉" * 50, "[", "|", "> ", "::", "1.", "\u3000著者:", "a\r"]
+    out = find(odd)
+    assert [x.label for x in out[:2]] == ["blank", "blank"]
+    assert len(out) == len(odd) and all(x.label in LABELS for x in out)
+
+
 # ---- hand-made documents -----------------------------------------------------------------
 
 CHAT = """\
