@@ -11,6 +11,7 @@ its finder label. Everything is drawn from a ``random.Random`` the caller seeds.
 from __future__ import annotations
 
 import random
+import textwrap
 
 from citekit.notes.finder.train.render import Labelled, Paper, link_of, people_of, short_venue, note_lines, reference_list
 
@@ -68,8 +69,6 @@ def paragraph(rng: random.Random, width: int | None = None, indent: str = "") ->
                     for _ in range(rng.randint(1, 5)))
     if width is None and rng.random() < 0.4:
         return [indent + text]
-    import textwrap
-
     return textwrap.wrap(text, width=width or rng.choice((64, 72, 80, 96)), initial_indent=indent,
                          subsequent_indent=indent) or [indent + text]
 
