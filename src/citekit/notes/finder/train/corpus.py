@@ -5,7 +5,7 @@ Each ``X.md``/``X.txt``/``X.org`` there has an ``X.yaml`` listing the papers it 
 mention (``ref``); a BibTeX entry pasted in (``@article{``) starts one too. Below a mention,
 the lines indented deeper, the labelled detail lines (``Authors:``, ``url::``, ``**Link:**``),
 an org property drawer and a pasted entry's field lines continue it (``cont``), up to the
-next blank line or the next line at its own depth. Everything else is ``other``. The labels
+next blank line or the next line at its own depth (a bullet beside it is an item of its own). Everything else is ``other``. The labels
 come from a rule, not from a person: good enough to teach the shapes, not a measure.
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 _DETAIL = re.compile(r"^\s*(?:[-*•]\s+)?\**(?:authors?|by|url|link|links|pdf|arxiv|doi|venue|poster|paper|code|"
                      r"summary|tags|type|source|year|published|著者|作者|저자|リンク|链接)\**\s*(?:::?|：)", re.I)
 _NORM = re.compile(r"[\W_]+")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s")
 
 
 def _norm(text: str) -> str:
@@ -67,7 +68,9 @@ def label_corpus_file(path: Path, answer: dict) -> list[tuple[str, str]]:
             continue
         is_title = any(t in norm for t in titles) and not _DETAIL.match(line)
         has_id = any(i in low for i in ids)
-        if in_mention and (_indent(line) > depth or _DETAIL.match(line) or line.strip().startswith(":")) and not is_title:
+        bulleted = bool(_BULLET.match(line))
+        deeper = _indent(line) > depth
+        if in_mention and not is_title and (deeper or not bulleted and (_DETAIL.match(line) or line.strip().startswith(":"))):
             out.append(("cont", line))
             continue
         if is_title or has_id:

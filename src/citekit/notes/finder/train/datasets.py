@@ -84,12 +84,14 @@ def _chunks(doc: Doc, feats: list, rng: random.Random, keep_refless: float) -> l
 
 def build(seed: int = SEED, ttx_held: list[Path] | None = None,
           generated: tuple[list[Doc], list[Doc]] | None = None,
-          score_only: list[Path] | None = None) -> tuple[list[tuple[list, list[str]]], Datasets]:
+          score_only: list[Path] | None = None,
+          with_corpus: bool = True) -> tuple[list[tuple[list, list[str]]], Datasets]:
     """(feature sequences, label sequences) to train on, and the held-out documents.
 
     ``ttx_held``: hold out these AnyStyle documents instead of the seeded three (for the
     cross-validation of ``--cv``), of which ``score_only`` (if given) are the ones kept to
-    score on; ``generated``: generated documents already made.
+    score on; ``generated``: generated documents already made; ``with_corpus=False`` leaves
+    the notes corpus out of training and scores on it instead (``--corpus-out``).
     """
     from citekit.notes.finder.features import line_features
     from citekit.notes.finder.train.corpus import corpus_documents
@@ -119,8 +121,11 @@ def build(seed: int = SEED, ttx_held: list[Path] | None = None,
     gen_train, gen_held = generated if generated is not None else generated_split(seed)
     add("generated", gen_train, 1.0)
     corpus = [([line for _, line in d], [label for label, _ in d]) for _, d in corpus_documents(CORPUS_DIR)]
-    add("corpus", corpus, 1.0)
+    if with_corpus:
+        add("corpus", corpus, 1.0)
     data.held_out = {"anystyle": [ttx_document(p) for p in (score_only or ttx_held)], "generated": gen_held}
+    if not with_corpus:
+        data.held_out["corpus"] = corpus
     for source, docs in data.held_out.items():
         tally = Counter(label for _, labels in docs for label in labels)
         data.counts[f"{source} (held out)"] = {"documents": len(docs), "lines": sum(tally.values()), **tally}

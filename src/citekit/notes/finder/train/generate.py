@@ -11,6 +11,7 @@ its finder label. Everything is drawn from a ``random.Random`` the caller seeds.
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 
 from citekit.notes.finder.train.render import Labelled, Paper, link_of, people_of, short_venue, note_lines, reference_list
@@ -186,7 +187,10 @@ def org_agenda(papers: list[Paper], rng: random.Random) -> Labelled:
         out.append(("other", f"  SCHEDULED: <2026-05-{rng.randint(10, 28)} Tue {rng.choice(TIMES)}>"))
         for p in chunk:
             if rng.random() < 0.4:
-                out.append(("other", f"** TODO {other_line(rng)}"))
+                out.append(("other", f"** {rng.choice(('TODO ', 'DONE ', ''))}{other_line(rng)}"))
+                if rng.random() < 0.4:
+                    out += [("other", "   :PROPERTIES:"), ("other", f"   :LOCATION: {rng.choice(('Room 204', 'DeepMind London', 'Zoom'))}"),
+                            ("other", "   :END:"), ("other", f"   {paragraph(rng)[0]}")]
             out.append(("ref", f"** {rng.choice(('TODO ', 'DONE ', 'READ ', ''))}{p.title}"))
             if rng.random() < 0.6:
                 out += [("cont", "   :PROPERTIES:"), ("cont", f"   :AUTHORS: {people_of(p, rng)}"),
@@ -374,7 +378,67 @@ def outline(papers: list[Paper], rng: random.Random) -> Labelled:
     return out
 
 
-SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "chat": chat_log, "email": email, "tweets": tweets, "org": org_agenda,
+def pasted_bibtex(papers: list[Paper], rng: random.Random) -> Labelled:
+    """BibTeX entries pasted into notes (from dblp, Google Scholar), between notes lines and code fences."""
+    out: Labelled = [("other", rng.choice(("BibTeX I pasted while reading", "# Refs from dblp", "Entries copied from Scholar:")))]
+    fence = rng.random() < 0.5
+    for p in papers:
+        if rng.random() < 0.3:
+            out.append(("other", other_line(rng)))
+        if fence:
+            out.append(("other", "```bibtex" if rng.random() < 0.7 else "```"))
+        key = re.sub(r"\W", "", p.authors[0][1]).lower() + p.year + re.sub(r"\W", "", p.title.split()[0]).lower()
+        kind = "inproceedings" if p.kind == "inproceedings" else rng.choice(("article", "misc", "inproceedings"))
+        out.append(("ref", f"@{kind}{{{key},"))
+        eq = rng.choice((" = ", "=", "     = "))
+        fields = [("title", p.title), ("author", " and ".join(f"{f}, {g}".strip(", ") for g, f in p.authors[:6]))]
+        if p.venue:
+            fields.append(("booktitle" if kind == "inproceedings" else "journal", p.venue))
+        fields.append(("year", p.year))
+        if p.doi:
+            fields.append(("doi", p.doi))
+        elif p.arxiv:
+            fields.append(("eprint", p.arxiv))
+        for i, (name, value) in enumerate(fields):
+            out.append(("cont", f"  {name}{eq}{{{value}}}" + ("," if i < len(fields) - 1 or rng.random() < 0.5 else "")))
+        out.append(("cont", "}"))
+        if fence:
+            out.append(("other", "```"))
+        if rng.random() < 0.6:
+            out.append(("blank", ""))
+    return out
+
+
+_NOT_PAPER_LINKS = ("https://github.com/{h}/{h2}", "https://huggingface.co/datasets/{h}/{h2}", "https://huggingface.co/{h}/{h2}",
+                    "https://www.youtube.com/watch?v=zjkBMFhNj_g", "https://icml.cc/virtual/2026/invited-talk/{n}",
+                    "https://neurips.cc/virtual/2025/tutorial/{n}", "https://twitter.com/{h}/status/{n}{n}",
+                    "https://colab.research.google.com/drive/1{h2}", "https://{h}.github.io/{h2}/", "https://docs.{h2}.ai/")
+
+
+def link_dump(papers: list[Paper], rng: random.Random) -> Labelled:
+    """A list of bare identifiers and links, as pasted from a conference app: each paper one item."""
+    b = rng.choice(("- ", "* ", "", "• "))
+    out: Labelled = [("other", rng.choice(("# Links dumped from the conference app", "Things people told me to read:",
+                                           "## Links")))]
+    items: Labelled = []
+    for p in papers:
+        link = link_of(p, rng)
+        if rng.random() < 0.2:
+            link += rng.choice((f" (from {rng.choice(PEOPLE)})", f" #{rng.choice(('optim', 'mup', 'rl'))}", " — the spectral one"))
+        items.append(("ref", b + link))
+    for _ in range(rng.randint(1, 6)):
+        items.append(("other", b + rng.choice(_NOT_PAPER_LINKS).format(h=rng.choice(HANDLES), h2=rng.choice(("notes", "code", "demo", "vllm")),
+                                                                    n=rng.randint(10000, 99999))))
+    rng.shuffle(items)
+    out += items
+    if rng.random() < 0.5:
+        out += [("blank", ""), ("other", "Not papers:")]
+        out += [("other", b + rng.choice(_NOT_PAPER_LINKS).format(h=rng.choice(HANDLES), h2="x", n=rng.randint(10000, 99999)))
+                for _ in range(rng.randint(1, 4))]
+    return out
+
+
+SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "bibtex": pasted_bibtex, "links": link_dump, "chat": chat_log, "email": email, "tweets": tweets, "org": org_agenda,
              "table": md_table, "notion": notion, "roam": roam, "bibliography": bibliography,
              "zotero": zotero_report, "prose": prose}
 
