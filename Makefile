@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install bench clean model
+.PHONY: demo test install bench clean model finder-model model
+.PHONY: demo test install bench clean model finder-model finder-model
 
 $(BIN)/citekit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,12 +33,17 @@ bench: install
 	$(BIN)/python bench/library_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
 	$(BIN)/python bench/refparse_bench.py
+	$(BIN)/python bench/finder_bench.py
 
 ## model: retrain the reference parser (src/citekit/data/refparse.crfsuite) from ../shared/corpora;
 ## seeded, so the same corpora give the same model (needs bibtex on PATH for the .bst styles)
 model: install
 	$(BIN)/python -m pip install --quiet -e '.[model]'
 	$(BIN)/python -m citekit.notes.refparse.train.trainer
+
+## finder-model: retrain the learned mention finder (src/citekit/data/finder.crfsuite) with fixed seeds; needs ../shared, takes a minute or two
+finder-model: install
+	nice -n 10 $(BIN)/python -m citekit.notes.finder.train
 
 clean:
 	rm -rf $(VENV) .citekit .pytest_cache .hypothesis bench/out

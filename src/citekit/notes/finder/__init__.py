@@ -1,0 +1,21 @@
+"""A learned mention finder: which lines of a notes file start a paper mention, which continue one, which are not papers.
+
+``find(lines)`` gives each line a :class:`LineLabel`: ``ref`` (a reference or paper mention
+starts here), ``cont`` (it continues the mention above: a hard-wrapped reference, a
+``\\newblock``, an ``Authors:`` or ``url::`` detail line), ``other`` (not a paper) or
+``blank``, with the CRF's marginal probability of that label. The model (a line-level CRF,
+trained by :mod:`citekit.notes.finder.train`) is loaded on the first call only.
+"""
+
+from __future__ import annotations
+
+from citekit.notes.finder.model import LABELS, LineLabel
+
+__all__ = ["find", "LineLabel", "LABELS"]
+
+
+def find(lines: list[str]) -> list[LineLabel]:
+    """A label and its confidence for every line of a document, in order."""
+    from citekit.notes.finder.model import label_lines
+
+    return label_lines([line.rstrip("\r\n") for line in lines])

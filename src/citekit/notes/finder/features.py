@@ -1,0 +1,288 @@
+"""What the finder sees of a line: its shape as CRF features, with a glance at its neighbours.
+
+Each line becomes a list of ``name=value`` strings (python-crfsuite's item form): length,
+indentation and its change from the line above, the leading marker (bullet, number,
+``[12]``, heading, quote, table bar, timestamp, ``Name:``), the share of capitals, digits and
+punctuation, years, ``et al.``, initials, quoted titles, page ranges, venue words, paper and
+code links, identifiers, words that mark what is not a paper (to-dos, meetings, flights),
+the place in the document, and a few of these for the lines above and below. Only the
+standard library: the features are also what the benchmark times.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BULLET = re.compile(r"^(?:[-*+•◦▪‣·–]|\d{1,3}[.)]|\(\d{1,3}\)|\[\d{1,4}\]|[a-z][.)]|#{1,6}|>+|\|)\s")
+_NUMBERED = re.compile(r"^(?:\[\d{1,4}\]|\d{1,3}[.)]\s|\(\d{1,3}\)\s)")
+_BRACKET_NUM = re.compile(r"^\[\d{1,4}\]")
+_TIMESTAMP = re.compile(r"^\[?\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp][Mm])?\]?\)?")
+_SPEAKER = re.compile(r"^(?:\[[^\]]{1,30}\]\s*)?@?[A-Z][\w.\-]*(?: [A-Z][\w.\-]*)?\s*[:>]\s")
+_LABEL = re.compile(r"^(?:[-*•]\s+)?\**([A-Za-z][A-Za-z ]{1,18}|[^\x00-\x7f]{1,5})\**\s*(::?|：)\s*")
+_EMAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Date|Sent|Re|Fwd?):\s", re.I)
+_YEAR = re.compile(r"(?<!\d)(?:1[89]\d\d|20[0-4]\d)[a-z]?(?!\d)")
+_YEAR_PAREN = re.compile(r"\((?:1[89]\d\d|20[0-4]\d)[a-z]?\)|\b(?:1[89]\d\d|20[0-4]\d)[a-z]?\.\s")
+_ET_AL = re.compile(r"\bet\.? al\b|\bet al\.|等|외", re.I)
+_INITIALS = re.compile(r"(?:^|[\s,(])[A-Z]\.(?:\s?[A-Z]\.)*(?=[\s,])")
+_FAMILY_INITIALS = re.compile(r"^[A-Z][\w'\-]+,\s+(?:[A-Z]\.|[A-Z][a-z]+)")
+_VANCOUVER = re.compile(r"^(?:\d{1,3}\.\s+)?[A-Z][\w'\-]+ [A-Z]{1,3}[,.]")
+_QUOTED = re.compile(r"[\"“”«»《》「」]|''|``")
+_PAGES = re.compile(r"\b(?:pp?\.\s*)?\d{1,5}\s*[-–—]{1,2}\s*\d{1,5}\b")
+_VOLUME = re.compile(r"\b(?:vol\.?|volume|no\.|issue)\s*\d|\d+\s*\(\d+\)\s*[:,]", re.I)
+_VENUE = re.compile(
+    r"\b(?:proc(?:eedings|\.)|conference|conf\.|journal|trans(?:actions|\.)|symposium|workshop|"
+    r"advances in|press|university|review|letters|NeurIPS|NIPS|ICML|ICLR|CVPR|ICCV|ECCV|ACL|EMNLP|NAACL|"
+    r"AAAI|IJCAI|KDD|SIGIR|AISTATS|COLT|UAI|JMLR|TPAMI|SIAM|IEEE|ACM|PMLR|arXiv|preprint|CoRR|thesis|"
+    r"Springer|Elsevier|Nature|Science)\b", re.I)
+_IN = re.compile(r"(?:^|[.,]\s+)In(?::|\s+[A-Z])")
+_URL = re.compile(r"https?://|www\.", re.I)
+_PAPER_URL = re.compile(r"arxiv\.org|doi\.org|openreview\.net|aclanthology|proceedings\.|dl\.acm\.org|"
+                        r"semanticscholar|ieeexplore|papers\.nips|jmlr\.org|springer\.com|sciencedirect|"
+                        r"thecvf\.com|alphaxiv|/virtual/\d{4}/(?:poster|oral|spotlight)", re.I)
+_CODE_URL = re.compile(r"github\.com|gitlab\.com|huggingface\.co/(?!papers)|youtube\.com|youtu\.be|"
+                       r"twitter\.com|x\.com/|medium\.com|substack|notion\.site|\.github\.io|slideshare|"
+                       r"speakerdeck|zoom\.us|meet\.google|calendar", re.I)
+_ARXIV = re.compile(r"\barxiv\s*[:.]?\s*\d{4}\.\d{4,5}|(?<![\w./])\d{4}\.\d{4,5}(?:v\d)?(?![\w/])", re.I)
+_DOI = re.compile(r"\b10\.\d{4,9}/\S+")
+_DASH_SEP = re.compile(r"\s[—–-]{1,2}\s")
+_BY = re.compile(r"\sby\s+[A-Z]")
+_HASHTAG = re.compile(r"(?:^|\s)#[A-Za-z]\w+")
+_CHECKBOX = re.compile(r"^(?:[-*+]\s+)?\[[ xX]\]")
+_ORG_TODO = re.compile(r"^(?:[-*]+\s+|\*+\s+)?(?:TODO|DONE|LATER|NOW|DOING|WAITING|NEXT)\b")
+_LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}|…{2,}")  # a table of contents' dot leaders
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+#: words that say a line is about something other than a paper
+_OTHER_WORDS = frozenset("""
+todo meeting meet call lunch dinner breakfast coffee flight hotel train taxi buy book email reply
+remind remember ask schedule agenda minutes zoom slack standup sync deadline review reviews submit
+rebuttal travel visa party poster-session keynote talk tutorial invited panel workshop-dinner
+repo github code library package install blog post tweet thread video slides dataset model weights
+checkpoint docs documentation notebook demo website homepage lab office room thanks thank hi hello
+cheers regards best ok okay lol yes no sure will can could should would please let lets we i you
+""".split())
+_PAPER_WORDS = frozenset("""
+learning neural network networks deep model models via towards toward optimization training
+language transformer transformers efficient scalable analysis theory approach method methods
+generalization inference bayesian stochastic gradient adversarial graph representation
+representations attention reinforcement estimation robust data large-scale
+""".split())
+
+
+def _bucket(value: float, edges: tuple[float, ...]) -> int:
+    for i, edge in enumerate(edges):
+        if value < edge:
+            return i
+    return len(edges)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t\u3000"))
+
+
+def _marker(text: str) -> str:
+    """The kind of thing the line starts with, after its indentation."""
+    if not text:
+        return "none"
+    if _CHECKBOX.match(text):
+        return "checkbox"
+    if _ORG_TODO.match(text):
+        return "todo"
+    if _BRACKET_NUM.match(text):
+        return "bracketnum"
+    if _NUMBERED.match(text):
+        return "number"
+    if _TIMESTAMP.match(text):
+        return "time"
+    if _EMAIL_HEADER.match(text):
+        return "mailhead"
+    c = text[0]
+    if c == "#":
+        return "hash" if len(text) > 1 and text[1] in "# " else "tag"
+    if c == ">":
+        return "quote"
+    if c == "|":
+        return "table"
+    if c in "-+•◦▪‣·–":
+        return "bullet"
+    if c == "*":
+        return "orghead" if text.startswith("* ") and not text.startswith("* [") else "star"
+    if c.isdigit():
+        return "digit"
+    if c in "\"“«《「'‘":
+        return "quoted"
+    if c in "([{":
+        return "paren"
+    if c.isupper():
+        return "upper"
+    if c.islower():
+        return "lower"
+    if _CJK.match(c):
+        return "cjk"
+    return "punct"
+
+
+def _strip_marker(text: str) -> str:
+    text = _CHECKBOX.sub("", text, count=1).lstrip()
+    for _ in range(3):
+        m = _BULLET.match(text)
+        if not m:
+            break
+        text = text[m.end():].lstrip()
+    return text
+
+
+def _core(line: str) -> list[str]:
+    """The features of one line on its own."""
+    text = line.strip()
+    if not text:
+        return ["blank"]
+    n = len(text)
+    body = _strip_marker(text)
+    words = _WORD.findall(body)
+    nw = len(words)
+    caps = sum(1 for w in words if w[0].isupper())
+    letters = sum(1 for ch in text if ch.isalpha())
+    upper = sum(1 for ch in text if ch.isupper())
+    digits = sum(1 for ch in text if ch.isdigit())
+    punct = sum(1 for ch in text if not ch.isalnum() and not ch.isspace())
+    lower_words = [w.lower() for w in words]
+    f = [
+        f"len={_bucket(n, (8, 20, 40, 60, 80, 120, 200))}",
+        f"words={_bucket(nw, (2, 4, 7, 11, 16, 25))}",
+        f"indent={_bucket(_indent(line), (1, 2, 4, 8, 16, 32))}",
+        f"mark={_marker(text)}",
+        f"caps={_bucket(caps / nw if nw else 0, (0.2, 0.4, 0.6, 0.8, 0.95))}",
+        f"upper={_bucket(upper / letters if letters else 0, (0.05, 0.15, 0.5, 0.9))}",
+        f"digits={_bucket(digits / n, (0.01, 0.05, 0.15, 0.4))}",
+        f"punct={_bucket(punct / n, (0.03, 0.08, 0.15, 0.3))}",
+        f"last={_last(text)}",
+        f"first={_first(body)}",
+    ]
+    if words:
+        w0 = lower_words[0]
+        f.append(f"w0={w0[:14]}")
+        if nw > 1:
+            f.append(f"w1={lower_words[1][:14]}")
+        if w0 in _OTHER_WORDS:
+            f.append("w0other")
+    others = sum(1 for w in lower_words if w in _OTHER_WORDS)
+    if others:
+        f.append(f"otherwords={min(others, 3)}")
+    papers = sum(1 for w in lower_words if w in _PAPER_WORDS)
+    if papers:
+        f.append(f"paperwords={min(papers, 3)}")
+    if _CJK.search(text):
+        f.append("cjk")
+    checks = (
+        (_YEAR, "year"), (_YEAR_PAREN, "yearparen"), (_ET_AL, "etal"), (_INITIALS, "initials"),
+        (_FAMILY_INITIALS, "familyfirst"), (_VANCOUVER, "vancouver"), (_QUOTED, "quoted"), (_PAGES, "pages"),
+        (_VOLUME, "volume"), (_VENUE, "venue"), (_IN, "in"), (_URL, "url"), (_PAPER_URL, "paperurl"),
+        (_CODE_URL, "codeurl"), (_ARXIV, "arxiv"), (_DOI, "doi"), (_DASH_SEP, "dashsep"), (_BY, "by"),
+        (_HASHTAG, "hashtag"), (_SPEAKER, "speaker"), (_LABEL, "label"),
+    )
+    for regex, name in checks:
+        if regex.search(text):
+            f.append(name)
+    year = _YEAR.search(text)
+    if year:
+        f.append(f"yearat={_bucket(year.start() / n, (0.1, 0.4, 0.7))}")
+    label = _LABEL.match(text)
+    if label:
+        f.append(f"labelword={label.group(1).strip().lower()[:12]}")
+        if label.group(2) == "::":
+            f.append("dblcolon")
+    if text.count(",") >= 3:
+        f.append("commas")
+    if text.count(" and ") or "&" in text:
+        f.append("and")
+    if "**" in text or "__" in text:
+        f.append("bold")
+    if "*" in body and "**" not in body or body.startswith("_"):
+        f.append("italic")
+    if "[[" in text:
+        f.append("wikilink")
+    if re.search(r"\]\(", text):
+        f.append("mdlink")
+    if text.endswith("-") and n > 1 and text[-2].isalpha():
+        f.append("hyphenend")
+    if text.count("|") >= 2:
+        f.append("bars")
+    if _LEADERS.search(text):
+        f.append("leaders")
+    return f
+
+
+def _last(text: str) -> str:
+    c = text[-1]
+    if c in ".!?":
+        return "stop"
+    if c in ",;":
+        return "comma"
+    if c in ":：":
+        return "colon"
+    if c.isdigit():
+        return "digit"
+    if c.isalpha():
+        return "letter"
+    return "punct"
+
+
+def _first(body: str) -> str:
+    if not body:
+        return "none"
+    c = body[0]
+    if c.isupper():
+        return "upper"
+    if c.islower():
+        return "lower"
+    if c.isdigit():
+        return "digit"
+    return "other"
+
+
+#: the features of a neighbour worth copying onto a line (with a ``-1:``/``+1:`` prefix)
+_NEIGHBOUR = ("blank", "mark=", "indent=", "last=", "first=", "year", "etal", "initials", "venue", "pages",
+              "quoted", "url", "paperurl", "label", "len=", "familyfirst", "speaker", "hyphenend", "leaders",
+              "yearat=", "words=")
+
+
+def line_features(lines: list[str]) -> list[list[str]]:
+    """The CRF features of every line of a document, in order.
+
+    The neighbours are the nearest lines that are not blank (``-1:``, ``+1:``, ``-2:``), so a
+    double-spaced bibliography looks like a single-spaced one; whether blank lines lie in
+    between is a feature of its own.
+    """
+    cores = [_core(line) for line in lines]
+    total = len(lines)
+    filled = [i for i, feats in enumerate(cores) if feats != ["blank"]]
+    rank = {i: k for k, i in enumerate(filled)}
+    out: list[list[str]] = []
+    for i, feats in enumerate(cores):
+        f = ["bias", *feats]
+        f.append(f"pos={_bucket(i / total if total else 0, (0.1, 0.5, 0.9))}")
+        if i == 0:
+            f.append("first_line")
+        if i == total - 1:
+            f.append("last_line")
+        if i > 0 and cores[i - 1] == ["blank"]:
+            f.append("after_blank")
+        if i + 1 < total and cores[i + 1] == ["blank"]:
+            f.append("before_blank")
+        if i in rank:
+            k = rank[i]
+            indent = _indent(lines[i])
+            if k == 0:
+                f.append("dindent=start")
+            else:
+                d = indent - _indent(lines[filled[k - 1]])
+                f.append("dindent=" + ("same" if d == 0 else "more" if d > 0 else "less"))
+            for off, tag in ((-1, "-1:"), (1, "+1:"), (-2, "-2:")):
+                m = k + off
+                if 0 <= m < len(filled):
+                    f.extend(tag + x for x in cores[filled[m]] if x.startswith(_NEIGHBOUR))
+                else:
+                    f.append(tag + "edge")
+        out.append(f)
+    return out
