@@ -3,8 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install bench clean model finder-model model
-.PHONY: demo test install bench clean model finder-model finder-model
+.PHONY: demo test install bench clean model finder-model
 
 $(BIN)/citekit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
