@@ -41,7 +41,9 @@ def run(args):
             code = exc.code
         except Exception as exc:
             code = f"{type(exc).__name__}: {exc}"
-    return f"{code}\n{out.getvalue()}\n{err.getvalue()}"
+    # the project folder is a new temporary one per run: named alike, so messages compare
+    text = f"{code}\n{out.getvalue()}\n{err.getvalue()}"
+    return text.replace(str(Path.cwd()), "<project>").replace(os.path.realpath(Path.cwd()), "<project>")
 
 def digest(text):
     return hashlib.sha256(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text).hexdigest()
