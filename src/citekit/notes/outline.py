@@ -10,14 +10,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from citekit.notes.labels import Label, parse_label
-from citekit.notes.refline import names_a_paper, names_line
+from citekit.notes.refline import has_shape_signal, names_a_paper, names_line
 from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix
 from citekit.notes.urls import is_url_only
 
+if TYPE_CHECKING:
+    from citekit.notes.finder import LineLabel
+
 NodeKind = Literal["heading", "bullet", "plain"]
+
+#: a reference number at the start (``[12]``, ``12.``), an arXiv id or a DOI
+_NUMBERED_OR_ID = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]\s)|\d{4}\.\d{4,5}|\b10\.\d{4,9}/").search
 
 _BULLET_RE = re.compile(r"^(?P<indent>\s*)(?P<marker>[•・◦▪▫●○■□‣⁃∙\-*+–]|\d{1,3}[.)])\s+(?P<text>\S.*)$")
 #: Deeper indentation is read as this depth: no notes nest further, and the tree is walked
@@ -93,6 +99,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     paragraph: Node | None = None  # the root plain line that following plain lines may wrap
     wrapped: dict[int, list[str]] = {}  # id(paragraph) -> its lines, joined at the end
     joined: list[Node] = []
+    starts = _Starts(lines)
     for number, raw in enumerate(lines, start=1):
         raw, message = _unquoted(raw.expandtabs(4).rstrip())
         if not raw.strip() or is_separator(raw):
@@ -117,7 +124,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (paragraph is not None and node.indent == 0 and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
-                    and not names_a_paper(text)):
+                    and not starts.mention(number - 1, text, paragraph.line - 1)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.
                 # Lines are collected and joined once at the end, so a long paragraph costs
                 # linear time (each line is looked at once, never the growing paragraph).
@@ -148,6 +155,65 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         node.text = " ".join(wrapped[id(node)])
     adopt_orphan_details(roots)
     return roots
+
+
+#: How sure the finder must be that a line continues the one above before a line that
+#: names a paper on its own (an identifier, a title with its authors) is joined to it.
+SURE_CONTINUES = 0.8
+
+
+class _Starts:
+    """Whether a plain line starts a paper mention of its own or continues the line above
+    (a hard-wrapped reference, a ``\\newblock``).
+
+    The learned finder decides, asked for one block (the lines between blank lines) at a
+    time, when a line of it first could wrap the line above, and only for a block where a
+    line after the first holds something a reference or an identifier cannot be without
+    (:func:`could_start`): a paragraph of prose is not read by the model. Where the finder
+    is unsure, a line that names a paper on its own starts an item: reading lists are
+    written one paper per line without blank lines between."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._labels: dict[int, "LineLabel | None"] = {}
+
+    def mention(self, index: int, text: str, first: int) -> bool:
+        """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
+        line ``first`` (0-based)."""
+        if index not in self._labels:
+            self._label_block(index, first)
+        found = self._labels[index]
+        return names_a_paper(text) if found is None else starts_mention(found, text)
+
+    def _label_block(self, index: int, start: int) -> None:
+        """Label the plain lines from ``start`` to the next blank line, bullet or heading."""
+        lines = self._lines
+        end = index
+        while end < len(lines) and lines[end].strip() and not _BULLET_RE.match(lines[end]) and not lines[end].startswith("#"):
+            end += 1
+        end = max(end, index + 1)
+        if not any(could_start(line) for line in lines[start + 1:end]):
+            self._labels.update(dict.fromkeys(range(start, end)))
+            return
+        from citekit.notes import finder
+
+        self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
+
+
+def could_start(line: str) -> bool:
+    """A line that may start a paper mention inside a block: it starts with a reference
+    number, holds an identifier or one of the reference shapes' cues (a year, a dash,
+    quotes, ``by``, ``et al.``). A line with none is read as part of what is above it."""
+    return _NUMBERED_OR_ID(line) is not None or has_shape_signal(line)
+
+
+def starts_mention(found: "LineLabel", text: str) -> bool:
+    """The finder's label of a line, weighed with what the line says on its own."""
+    if found.label == "ref":
+        return True
+    if found.label == "cont" and found.confidence >= SURE_CONTINUES:
+        return False
+    return names_a_paper(text)
 
 
 #: A text longer than this is read in pieces (see :func:`outline_pieces`).

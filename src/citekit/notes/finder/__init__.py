@@ -14,8 +14,9 @@ from citekit.notes.finder.model import LABELS, LineLabel
 __all__ = ["find", "LineLabel", "LABELS"]
 
 
-def find(lines: list[str]) -> list[LineLabel]:
-    """A label and its confidence for every line of a document, in order."""
+def find(lines: list[str], start: int = 0, end: int | None = None) -> list[LineLabel]:
+    """A label and its confidence for every line of a document, in order; or for the lines
+    ``start:end`` only, read as they stand in the whole (their place and neighbours)."""
     from citekit.notes.finder.model import label_lines
 
-    return label_lines([line.rstrip("\r\n") for line in lines])
+    return label_lines([line.rstrip("\r\n") for line in lines], start=start, end=end)

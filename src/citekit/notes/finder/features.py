@@ -69,6 +69,46 @@ representations attention reinforcement estimation robust data large-scale
 """.split())
 
 
+def _any(*needles: str):
+    """A cheap test run before a pattern: the lower-cased line holds one of ``needles``
+    (every match of the pattern does), so the pattern's scan is skipped on most lines."""
+    return lambda _text, low, _digit: any(n in low for n in needles)
+
+
+_VENUE_WORDS = frozenset(
+    "proceedings proc conference conf journal transactions trans symposium workshop advances press university "
+    "review letters neurips nips icml iclr cvpr iccv eccv acl emnlp naacl aaai ijcai kdd sigir aistats colt uai "
+    "jmlr tpami siam ieee acm pmlr arxiv preprint corr thesis springer elsevier nature science".split())
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _venue_word(_text: str, low: str, _digit: bool) -> bool:
+    return not _VENUE_WORDS.isdisjoint(_LETTERS.findall(low))
+
+
+def _has_digit(_text: str, _low: str, digit: bool) -> bool:
+    return digit
+
+
+#: (pattern, feature, cheap test or None): the feature is set when the pattern matches; the
+#: cheap test holds for every line the pattern can match, and is tried first.
+_CHECKS = (
+    (_YEAR, "year", _has_digit), (_YEAR_PAREN, "yearparen", _has_digit), (_ET_AL, "etal", _any("et", "等", "외")),
+    (_INITIALS, "initials", _any(".")), (_FAMILY_INITIALS, "familyfirst", _any(",")),
+    (_VANCOUVER, "vancouver", _any(",", ".")), (_QUOTED, "quoted", None), (_PAGES, "pages", _has_digit),
+    (_VOLUME, "volume", _has_digit), (_VENUE, "venue", _venue_word), (_IN, "in", lambda text, _l, _d: "In" in text),
+    (_URL, "url", _any("http", "www.")),
+    (_PAPER_URL, "paperurl", _any("arxiv.org", "doi.org", "openreview.net", "aclanthology", "proceedings.", "dl.acm.org",
+                                  "semanticscholar", "ieeexplore", "papers.nips", "jmlr.org", "springer.com",
+                                  "sciencedirect", "thecvf.com", "alphaxiv", "/virtual/")),
+    (_CODE_URL, "codeurl", _any("github.com", "gitlab.com", "huggingface.co/", "youtube.com", "youtu.be", "twitter.com",
+                                "x.com/", "medium.com", "substack", "notion.site", ".github.io", "slideshare",
+                                "speakerdeck", "zoom.us", "meet.google", "calendar")),
+    (_ARXIV, "arxiv", _has_digit), (_DOI, "doi", _any("10.")), (_DASH_SEP, "dashsep", _any("-", "—", "–")),
+    (_BY, "by", _any("by")), (_HASHTAG, "hashtag", _any("#")), (_SPEAKER, "speaker", None), (_LABEL, "label", None),
+)
+
+
 def _bucket(value: float, edges: tuple[float, ...]) -> int:
     for i, edge in enumerate(edges):
         if value < edge:
@@ -132,23 +172,32 @@ def _strip_marker(text: str) -> str:
     return text
 
 
+#: How much of a line the shape checks read (see :func:`_core`).
+_READ_CHARS = 400
+
+
 def _core(line: str) -> list[str]:
     """The features of one line on its own."""
     text = line.strip()
     if not text:
         return ["blank"]
-    n = len(text)
+    full = n = len(text)
+    if n > _READ_CHARS:
+        # a paragraph of prose: its length says so, and its head says the rest (each check
+        # below scans the text, and an abstract pasted as one line is thousands of characters)
+        text = text[:_READ_CHARS]
+        n = _READ_CHARS
     body = _strip_marker(text)
     words = _WORD.findall(body)
     nw = len(words)
-    caps = sum(1 for w in words if w[0].isupper())
-    letters = sum(1 for ch in text if ch.isalpha())
-    upper = sum(1 for ch in text if ch.isupper())
-    digits = sum(1 for ch in text if ch.isdigit())
-    punct = sum(1 for ch in text if not ch.isalnum() and not ch.isspace())
+    caps = sum(map(str.isupper, (w[0] for w in words)))
+    letters = sum(map(str.isalpha, text))
+    upper = sum(map(str.isupper, text))
+    digits = sum(map(str.isdigit, text))
+    punct = n - sum(map(str.isalnum, text)) - sum(map(str.isspace, text))
     lower_words = [w.lower() for w in words]
     f = [
-        f"len={_bucket(n, (8, 20, 40, 60, 80, 120, 200))}",
+        f"len={_bucket(full, (8, 20, 40, 60, 80, 120, 200))}",
         f"words={_bucket(nw, (2, 4, 7, 11, 16, 25))}",
         f"indent={_bucket(_indent(line), (1, 2, 4, 8, 16, 32))}",
         f"mark={_marker(text)}",
@@ -174,15 +223,10 @@ def _core(line: str) -> list[str]:
         f.append(f"paperwords={min(papers, 3)}")
     if _CJK.search(text):
         f.append("cjk")
-    checks = (
-        (_YEAR, "year"), (_YEAR_PAREN, "yearparen"), (_ET_AL, "etal"), (_INITIALS, "initials"),
-        (_FAMILY_INITIALS, "familyfirst"), (_VANCOUVER, "vancouver"), (_QUOTED, "quoted"), (_PAGES, "pages"),
-        (_VOLUME, "volume"), (_VENUE, "venue"), (_IN, "in"), (_URL, "url"), (_PAPER_URL, "paperurl"),
-        (_CODE_URL, "codeurl"), (_ARXIV, "arxiv"), (_DOI, "doi"), (_DASH_SEP, "dashsep"), (_BY, "by"),
-        (_HASHTAG, "hashtag"), (_SPEAKER, "speaker"), (_LABEL, "label"),
-    )
-    for regex, name in checks:
-        if regex.search(text):
+    low = text.lower()
+    digit = digits > 0
+    for regex, name, cheap in _CHECKS:
+        if (cheap is None or cheap(text, low, digit)) and regex.search(text):
             f.append(name)
     year = _YEAR.search(text)
     if year:
@@ -208,7 +252,7 @@ def _core(line: str) -> list[str]:
         f.append("hyphenend")
     if text.count("|") >= 2:
         f.append("bars")
-    if _LEADERS.search(text):
+    if ("...." in text or ". . ." in text or "……" in text) and _LEADERS.search(text):
         f.append("leaders")
     return f
 
@@ -247,19 +291,32 @@ _NEIGHBOUR = ("blank", "mark=", "indent=", "last=", "first=", "year", "etal", "i
               "yearat=", "words=")
 
 
-def line_features(lines: list[str]) -> list[list[str]]:
-    """The CRF features of every line of a document, in order.
+def line_features(lines: list[str], start: int = 0, end: int | None = None) -> list[list[str]]:
+    """The CRF features of the lines ``start:end`` of a document (all of it by default).
 
     The neighbours are the nearest lines that are not blank (``-1:``, ``+1:``, ``-2:``), so a
     double-spaced bibliography looks like a single-spaced one; whether blank lines lie in
-    between is a feature of its own.
+    between is a feature of its own. A part of a document gets the features it has in the
+    whole (its place, its neighbours beyond the part): only the lines around it are read.
     """
-    cores = [_core(line) for line in lines]
     total = len(lines)
-    filled = [i for i, feats in enumerate(cores) if feats != ["blank"]]
+    end = total if end is None else end
+    lo, seen = start, 0
+    while lo > 0 and seen < 2:  # back to the second line with text before the part
+        lo -= 1
+        seen += bool(lines[lo].strip())
+    hi, seen = end, 0
+    while hi < total and seen < 1:  # on to the first line with text after it
+        seen += bool(lines[hi].strip())
+        hi += 1
+    if hi < total:
+        hi += 1  # (and the line after that: whether it is blank is a feature)
+    cores = {i: _core(lines[i]) for i in range(lo, hi)}
+    filled = [i for i in range(lo, hi) if cores[i] != ["blank"]]
     rank = {i: k for k, i in enumerate(filled)}
     out: list[list[str]] = []
-    for i, feats in enumerate(cores):
+    for i in range(start, end):
+        feats = cores[i]
         f = ["bias", *feats]
         f.append(f"pos={_bucket(i / total if total else 0, (0.1, 0.5, 0.9))}")
         if i == 0:
@@ -273,7 +330,7 @@ def line_features(lines: list[str]) -> list[list[str]]:
         if i in rank:
             k = rank[i]
             indent = _indent(lines[i])
-            if k == 0:
+            if k == 0 and filled[0] == i and not any(lines[j].strip() for j in range(0, lo)):
                 f.append("dindent=start")
             else:
                 d = indent - _indent(lines[filled[k - 1]])

@@ -39,11 +39,11 @@ def loaded() -> bool:
     return MODEL.loaded()
 
 
-def label_lines(lines: list[str], model: Any = None) -> list[LineLabel]:
-    """Label each line with the given tagger, or the shipped one."""
+def label_lines(lines: list[str], model: Any = None, *, start: int = 0, end: int | None = None) -> list[LineLabel]:
+    """Label each line (or the lines ``start:end``) with the given tagger, or the shipped one."""
     from citekit.notes.finder.features import line_features
 
-    if not lines:
+    if not lines or start >= (len(lines) if end is None else end):
         return []
-    labels, sure = MODEL.tag(line_features(lines), model)
+    labels, sure = MODEL.tag(line_features(lines, start, end), model)
     return [LineLabel(label, round(p, 4)) for label, p in zip(labels, sure)]

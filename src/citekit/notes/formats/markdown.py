@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
-from citekit.notes.refline import names_a_paper
-from citekit.notes.outline import Node, adopt_orphan_details, parse_outline, shift_lines
+from citekit.notes.outline import Node, adopt_orphan_details, parse_outline, could_start, shift_lines, starts_mention
 from citekit.notes.result import Problem
 from citekit.notes.shapes import strip_chat_prefix
 
@@ -33,7 +32,6 @@ from citekit.notes.urls import is_url_only
 #: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
 NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
 _CALLOUT_RE = re.compile(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
-_REF_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)])\s+\S")
 
 _TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題"}
 _AUTHOR_COLUMNS = {"authors", "author", "by", "著者", "著者名"}
@@ -637,9 +635,16 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     if len(lines) == 1:
         return [Node("plain", lines[0][0], lines[0][1], indent=indent)]
     details = [_is_detail_line(t) for _n, t in lines]
-    if all(details) or sum(1 for _n, t in lines if _REF_NUMBER_RE.match(t)) >= len(lines) - 1:
+    if all(details):
         return [Node("plain", n, t, indent=indent) for n, t in lines]
-    starts = [0] + [i for i in range(1, len(lines)) if not details[i] and names_a_paper(lines[i][1])]
+    texts = [t for _n, t in lines]
+    if any(could_start(t) for t in texts[1:]):
+        from citekit.notes import finder
+
+        found = finder.find(texts)
+        starts = [0] + [i for i in range(1, len(lines)) if not details[i] and starts_mention(found[i], texts[i])]
+    else:
+        starts = [0]  # (wrapped text: no line of it can start a paper)
     return [
         node
         for a, b in zip(starts, starts[1:] + [len(lines)])
