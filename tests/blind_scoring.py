@@ -37,6 +37,8 @@ from citekit.notes import extract_paths
 from citekit.notes.urls import url_key
 
 BLIND = Path(__file__).parent / "data" / "notes" / "blind"
+#: notes written blind the same way by other writers, for development: read and tuned on
+DEV = Path(__file__).parent / "data" / "notes" / "dev"
 
 
 @dataclass

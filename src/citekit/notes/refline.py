@@ -740,6 +740,16 @@ def _contiguous(labels: list[str], label: str) -> bool:
     return seen
 
 
+def _as_written(person) -> str:
+    """A name as the line writes it, with the family name put first behind a comma when the
+    line writes it first without one (Vancouver's ``Moreau L`` -> ``Moreau, L``): a name
+    string must say which part is the family name."""
+    raw = " ".join(person.raw.split())
+    if person.given and person.family and "," not in raw and raw.startswith(person.family + " "):
+        return f"{person.family}, {person.given}"
+    return raw
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -755,7 +765,7 @@ def _model(text: str) -> Reference | None:
         return None
     if not (parsed.year or parsed.container or parsed.authors_incomplete or len(parsed.authors) >= 2):
         return None  # one name and a title alone: too little to call it a reference
-    names = [p.raw.strip() for p in parsed.authors]
+    names = [_as_written(p) for p in parsed.authors]
     if not all(p.family and is_author_name(p.family, single_word=True) or is_author_name(p.raw, single_word=True)
                for p in parsed.authors):
         return None
@@ -775,11 +785,11 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("dash-title-inner-quotes", (_DASH_CUE,), _dash_title_with_inner_quotes),
     # IEEE, MLA, Chicago, ``"Title" by A``, ``"Title" — A, B``: the title in quotes
     LineRule("quoted-title", (Cue(chars='"“”„«《『「'),), _quoted),
+    # any other citation style, read by the learned reference parser
+    LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
     # APA, Harvard, ACM, Vancouver: every one has a year
     LineRule("authors-first", (_YEAR_CUE,), _authors_first),
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
     # ``Title. A; B; C. ICML 2026.``
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
-    # any other citation style, read by the learned reference parser
-    LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
 ], on_change=clear_all)

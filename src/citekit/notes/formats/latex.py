@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
 
 _BIBITEM_RE = re.compile(r"^\s*\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{[^{}]*\}\s*")
+_BIBITEM_START_RE = re.compile(r"^\s*\\bibitem\b")
 _BIB_END_RE = re.compile(r"\\end\s*\{thebibliography\}")
 _BIB_START_RE = re.compile(r"\\begin\s*\{thebibliography\}(?:\{[^{}]*\})?")
 #: a line that is only markup: preamble, structure, floats, labels
@@ -48,6 +49,19 @@ def _text(line: str) -> str:
     return latex_to_text(line, scripts=False) if any(c in line for c in "\\{$~-`'") else line
 
 
+def _bibitem_over_lines(lines: list[str], i: int) -> tuple[re.Match[str] | None, str]:
+    """A ``\\bibitem[label]{key}`` whose label runs over the next lines (natbib's
+    ``[Hu et~al.(2022)Hu, Shen, …,\n Chen]{hu2022lora}``): the match on the lines joined
+    (by newlines, up to 5), and that text."""
+    text = lines[i]
+    for j in range(i + 1, min(i + 6, len(lines))):
+        text += "\n" + lines[j]
+        m = _BIBITEM_RE.match(text.replace("\n", " "))
+        if m is not None:
+            return m, text
+    return None, lines[i]
+
+
 def latex_lines(text: str) -> list[str]:
     """The lines of a LaTeX text as notes lines, one per source line (so line numbers stay
     what the editor shows): a reference per ``\\bibitem`` line, the rest as text."""
@@ -56,6 +70,7 @@ def latex_lines(text: str) -> list[str]:
     in_bib = False
     item: int | None = None  # the index of the \bibitem whose lines are being joined
     parts: list[str] = []
+    spanned = -1  # the last line of a \bibitem whose label runs over several lines
 
     def close() -> None:
         nonlocal item, parts
@@ -72,10 +87,15 @@ def latex_lines(text: str) -> list[str]:
             in_bib = False
             continue
         m = _BIBITEM_RE.match(raw)
+        if m is None and _BIBITEM_START_RE.match(raw):
+            m, raw = _bibitem_over_lines(lines, i)
         if m is not None:
             close()
             item, parts, in_bib = i, [raw[m.end():].replace("\\newblock", " ")], True
+            spanned = i + raw.count("\n")
             continue
+        if i <= spanned:
+            continue  # (a line of a \bibitem label already read)
         if item is not None and raw.strip() and not raw.lstrip().startswith("%"):
             parts.append(raw.replace("\\newblock", " "))
             continue

@@ -16,9 +16,9 @@ __all__ = ["LABELS", "ParsedReference", "parse", "label"]
 def label(text: str) -> tuple[list[str], list[str], list[float]]:
     """The tokens of ``text``, the label of each and the model's probability for it."""
     from citekit.notes.refparse import model
-    from citekit.notes.refparse.tokens import features, tokenize
+    from citekit.notes.refparse.tokens import clean, features, tokenize
 
-    tokens = [t.text for t in tokenize(text)]
+    tokens = [t.text for t in tokenize(text) if clean(t.text)]  # (a soft hyphen alone is no token)
     labels, probs = model.tag(features(tokens))
     return tokens, labels, probs
 
