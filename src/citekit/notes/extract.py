@@ -23,6 +23,7 @@ from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
+from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.notes.refline import Reference, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
@@ -155,8 +156,8 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         details.rule = details.rule or f"{label.name}: label"
     elif label.field == "venue":
         venue, year = venue_and_year(label.value)
-        if venue or year:
-            details.venue = (venue, year)
+        if venue or year:  # (``Year: 2016`` then ``Venue: CVPR``: each line adds its part)
+            details.venue = (venue or details.venue[0], year or details.venue[1])
     elif label.field == "tags":
         details.hashtags.extend(t.strip().lstrip("#").lower() for t in _TAG_SPLIT_RE.split(label.value) if t.strip().lstrip("#"))
     elif label.field == "kind":
@@ -170,7 +171,7 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         details.abstract = details.abstract or strip_hashtags(label.value) or None
         details.hard = True
     elif label.field == "title" and label.value:
-        details.title = details.title or label.value
+        details.title = details.title or unquote_title(label.value)
     elif label.field == "pin":
         pin = parse_pin(label.name, label.value)
         if pin is None:
@@ -267,7 +268,7 @@ class _TitleLine(NamedTuple):
 def _read_title_line(text: str) -> _TitleLine:
     own = parse_label(text)
     if own is not None and own.field == "title":
-        text = own.value
+        text = unquote_title(own.value)  # 论文: 《Title》
     text = strip_to_read(_without_task_marker(strip_decorations(text)))  # before links become their text: "Read [Title](url)"
     urls = [url for _label, url in markdown_links(text)] + find_urls.shared(_without_markdown_links(text))
     tags = tuple(hashtags.shared(text))
@@ -554,6 +555,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     from citekit.notes.formats.bibtex import cut_bibtex_entries, problems_of
 
     text, entries = cut_bibtex_entries(held.pop(), file)
+    if looks_like_report(text):
+        text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
     extractor.bibtex = entries
     extractor.problems.extend(problems_of(entries, file))
     held.append(text)

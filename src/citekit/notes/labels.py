@@ -26,6 +26,10 @@ _LABELS: dict[str, Field] = {
     "作者": "authors", "저자": "authors",
     "summary": "summary", "tl;dr": "summary", "tldr": "summary", "まとめ": "summary", "要約": "summary",
     "概要": "summary", "一言": "summary", "总结": "summary", "總結": "summary", "요약": "summary", "한줄요약": "summary",
+    # a remark on the paper is kept with it as its summary
+    "notes": "summary", "note": "summary", "comment": "summary", "comments": "summary", "メモ": "summary",
+    "感想": "summary", "コメント": "summary", "笔记": "summary", "筆記": "summary", "备注": "summary", "備註": "summary",
+    "评论": "summary", "메모": "summary", "노트": "summary", "코멘트": "summary", "비고": "summary",
     "abstract": "abstract", "アブストラクト": "abstract", "要旨": "abstract", "摘要": "abstract", "초록": "abstract",
     "project page": "project", "project": "project", "website": "project", "homepage": "project",
     "page": "project", "プロジェクトページ": "project", "プロジェクト": "project",
@@ -35,6 +39,7 @@ _LABELS: dict[str, Field] = {
     "title": "title", "タイトル": "title", "题目": "title", "題目": "title", "标题": "title", "標題": "title",
     "论文": "title", "제목": "title", "논문": "title",
     "openreview": "pin", "doi": "pin", "arxiv": "pin", "dblp": "pin",
+    "year": "venue", "年": "venue", "年份": "venue", "年度": "venue", "発表年": "venue", "연도": "venue", "발표": "venue",
     "venue": "venue", "conference": "venue", "booktitle": "venue", "journal": "venue", "会議": "venue",
     "学会": "venue", "発表": "venue", "会议": "venue", "會議": "venue", "期刊": "venue", "학회": "venue", "저널": "venue",
     "tags": "tags", "tag": "tags", "タグ": "tags", "标签": "tags", "標籤": "tags", "태그": "tags",
@@ -140,7 +145,9 @@ _KIND_PREFIX_RE = re.compile(
     re.I,
 )
 #: kind words that mean "this is a paper"
-PAPER_KIND_WORDS = frozenset({"paper", "article", "preprint", "publication", "論文", "inproceedings"})
+PAPER_KIND_WORDS = frozenset({"paper", "article", "preprint", "publication", "論文", "inproceedings",
+                              # Zotero's item types that are papers
+                              "journal article", "conference paper", "report", "thesis", "manuscript", "book section"})
 
 
 @per_text

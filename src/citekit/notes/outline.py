@@ -183,7 +183,7 @@ class _Starts:
         if index not in self._labels:
             self._label_block(index, first)
         found = self._labels[index]
-        return names_a_paper(text) if found is None else starts_mention(found, text)
+        return names_a_paper(text) if found is None else starts_mention(found, text, self._labels.get(first))
 
     def _label_block(self, index: int, start: int) -> None:
         """Label the plain lines from ``start`` to the next blank line, bullet or heading."""
@@ -207,12 +207,17 @@ def could_start(line: str) -> bool:
     return _NUMBERED_OR_ID(line) is not None or has_shape_signal(line)
 
 
-def starts_mention(found: "LineLabel", text: str) -> bool:
-    """The finder's label of a line, weighed with what the line says on its own."""
+def starts_mention(found: "LineLabel", text: str, head: "LineLabel | None" = None) -> bool:
+    """The finder's label of a line, weighed with what the line says on its own; ``head`` is
+    the label of the line the paragraph so far starts with: a line that is not a paper
+    after a mention (a chat message, a remark) ends the mention, where after prose it is
+    the prose wrapping on."""
     if found.label == "ref":
         return True
     if found.label == "cont" and found.confidence >= SURE_CONTINUES:
         return False
+    if found.label == "other" and found.confidence >= SURE_CONTINUES and head is not None and head.label == "ref":
+        return True
     return names_a_paper(text)
 
 

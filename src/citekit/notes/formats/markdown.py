@@ -642,7 +642,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         from citekit.notes import finder
 
         found = finder.find(texts)
-        starts = [0] + [i for i in range(1, len(lines)) if not details[i] and starts_mention(found[i], texts[i])]
+        starts = [0]
+        for i in range(1, len(lines)):
+            if not details[i] and starts_mention(found[i], texts[i], found[starts[-1]]):
+                starts.append(i)
     else:
         starts = [0]  # (wrapped text: no line of it can start a paper)
     return [
