@@ -153,3 +153,27 @@ def test_chinese_year_and_note_labels_stay_with_their_paper():
     assert m.title == "Attention Is All You Need"
     assert m.authors == ["Ashish Vaswani"] and m.authors_incomplete
     assert m.year == 2017
+
+
+def test_quoted_titles_cited_inside_chat_messages():
+    text = ("[10:02] maria: before thursday pls skim Srivastava et al. 2014, “Dropout: A Simple Way to Prevent "
+            "Neural Networks from Overfitting”. the rest is optional\n"
+            "[10:05] tom: also \"Deep Networks with Stochastic Depth\" (Huang, Sun, Liu) if you like that line of work\n"
+            "[10:06] maria: the \"just add more noise\" argument never convinced me\n")
+    found = {m.title: (m.authors, m.authors_incomplete, m.year) for m in extract_text(text, "chat.txt").mentions}
+    assert found == {
+        "Dropout: A Simple Way to Prevent Neural Networks from Overfitting": (["Srivastava"], True, 2014),
+        "Deep Networks with Stochastic Depth": (["Huang", "Sun", "Liu"], False, None),
+    }
+
+
+def test_a_quoted_talk_title_under_a_kind_label_stays_a_talk():
+    text = 'Keynote: "Lessons from Scaling Sparse Models" by Noam Shazeer, 2023\n'
+    assert extract_text(text, "day1.txt").mentions == []
+
+
+def test_prose_cut_at_a_line_end_is_not_a_title():
+    text = ("Warmup was studied by Goyal et al. (2017) who introduced gradual warmup for\n"
+            "\n"
+            "Smith et al. (2019) describe the same effect for\n")
+    assert [m.title for m in extract_text(text, "draft.txt").mentions] == []

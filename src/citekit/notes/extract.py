@@ -24,7 +24,7 @@ from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
-from citekit.notes.refline import Reference, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import Reference, inline_references, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import reader_for
@@ -371,7 +371,22 @@ class _Extractor:
             return [self._abstract(node)]
         if looks_like_section_label(node.text):
             self.scope.enter_label(node.text)
-        return []
+            return []
+        return self._inline(node)
+
+    def _inline(self, node: Node) -> list[Mention]:
+        """Papers cited inside a line of prose that is not a paper itself (a quoted title
+        with its authors in a chat message or a remark). Identifiers and links on the line
+        are not given to them: which of the cited papers they belong to is not written."""
+        if node.children or kind_prefix(node.text) is not None or not ('"' in node.text or "“" in node.text or "«" in node.text or "《" in node.text
+                                 or "『" in node.text or "「" in node.text or "„" in node.text):
+            return []
+        found = []
+        for ref in inline_references(strip_hashtags(strip_urls(node.text))):
+            details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True,
+                               venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
+            found.append(self._mention("titled", node, details, title=ref.title))
+        return found
 
     def _labelled_block(self, node: Node) -> list[Mention]:
         """A plain line with lines below it: a paper title, or a section label over a list."""
@@ -400,7 +415,7 @@ class _Extractor:
         own = self._as_mention(node)
         if own is not None:
             return [own]
-        return inner
+        return inner or self._inline(node)
 
     def _as_mention(self, node: Node) -> Mention | None:
         if self.explaining:

@@ -14,6 +14,7 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from citekit.core.venues import from_text, short_from_long
@@ -385,6 +386,10 @@ def _quoted(text: str) -> Reference | None:
         if parsed is None:
             parsed = split_name_list(before)
             rule = "quoted-title"
+        if parsed is None and (year is not None or _ET_AL_RE.search(before)):
+            # ``Houlsby et al. 2019, “Title”``, ``Hinton & Dean (2015) “Title”``: family names
+            # alone, where a year or ``et al.`` says they are a citation
+            parsed = split_name_list(before, single_word=True)
         if parsed is None:
             return None
         venue, vyear = venue_and_year(after)
@@ -701,6 +706,79 @@ def _dash_title_with_inner_quotes(text: str) -> Reference | None:
     return ref
 
 
+#: Where a clause of prose ends: a sentence's end, a dash or arrow between words, a
+#: parenthesis, a semicolon, a colon before a space.
+_CLAUSE_END_RE = re.compile(r"(?<!\bal)(?<!\b[A-Z])[.!?;](?=\s)|\s[—–→]\s|\s-{1,2}\s|[()（）]|:\s")
+_OPEN_QUOTE_RE = re.compile("[\"“„«《『「]")
+_CAPITALISED_RE = re.compile(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
+
+
+_PAREN_AFTER_RE = re.compile(r"\s*[(（][^()（）]{2,200}[)）]")
+
+
+def _balanced(window: str) -> str:
+    window = window.strip(" .,;:")
+    if window.startswith(("(", "（")) and window.count("(") + window.count("（") > window.count(")") + window.count("）"):
+        window = window[1:].strip()
+    if window.endswith((")", "）")) and window.count(")") + window.count("）") > window.count("(") + window.count("（"):
+        window = window[:-1].strip()
+    return window
+
+
+def _windows(text: str, ends: list[int], quote: re.Match[str]) -> Iterator[str]:
+    """The pieces of ``text`` around one quoted title, most likely first: from each
+    capitalised word of its clause (the clause may open with prose) and from the clause's
+    start, then the same one and two clauses further back (the authors sit before a
+    parenthesis); each up to the end of the clause after the title, then up to the title's
+    closing quote."""
+    tail = next((e for e in ends if e >= quote.end()), len(text))
+    paren = _PAREN_AFTER_RE.match(text, quote.end())
+    if paren is not None:
+        tail = paren.end()  # “Title” (Meng, Xia, Chen): the parenthesis is the citation
+    before = [e for e in ends if e <= quote.start()]
+    starts: list[int] = []
+    edge = quote.start()
+    for back in (1, 2, 3):
+        if len(before) < back:
+            break
+        start = before[-back]
+        starts += [w.start() for w in _CAPITALISED_RE.finditer(text, start, edge) if w.group()[:1].isupper()]
+        if back == 1:
+            starts.append(quote.start())  # the title leads: “Title” (Huang, Sun, Liu)
+        starts.append(start)
+        edge = start
+    for a in dict.fromkeys(starts):
+        for b in dict.fromkeys((tail, quote.end())):
+            yield _balanced(text[a:b])
+
+
+def _same_text(title: str, quote: re.Match[str]) -> bool:
+    """The title read is the quoted text (not prose next to it taken for a title)."""
+    inner = next(g for g in quote.groups() if g is not None)
+    return squash_spaces(title).strip(" .,").lower() == squash_spaces(unquote_title(inner)).strip(" .,").lower()
+
+
+def inline_references(text: str) -> list[Reference]:
+    """Papers cited inside a line of prose by a quoted title with its authors around it
+    (``the adapters they mean are Houlsby et al. 2019, “Parameter-Efficient Transfer
+    Learning for NLP”. cite as …``): each quoted title is read with the words next to it as
+    a line of its own, by the rules and the model that read a reference line."""
+    if len(text) > 4000 or not _OPEN_QUOTE_RE.search(text):
+        return []
+    ends = [0] + [m.end() for m in _CLAUSE_END_RE.finditer(text)] + [len(text)]
+    found: list[Reference] = []
+    seen: set[str] = set()
+    for quote in _QUOTED_TITLE_RE.finditer(text):
+        for window in _windows(text, ends, quote):
+            ref = parse_reference(window) if len(window) < len(text) or not found else None
+            if ref is not None and _same_text(ref.title, quote):
+                if ref.title not in seen:
+                    seen.add(ref.title)
+                    found.append(replace(ref, rule=f"{ref.rule}, inside a sentence"))
+                break
+    return found
+
+
 @per_text
 def names_a_paper(text: str) -> bool:
     """A line that on its own names a paper: a reference string (title and author list,
@@ -750,6 +828,56 @@ def _as_written(person) -> str:
     return raw
 
 
+def _reads_as_name(raw: str) -> bool:
+    """An author of the model's reading is a personal name as written (``Kingma, D. P.``,
+    ``H. Zhang``, ``Moreau L``, ``Houlsby``), not prose taken into the author list."""
+    raw = " ".join(raw.replace("{", "").replace("}", "").split()).strip(" ,;")
+    if "," in raw:
+        family, _, given = raw.partition(",")
+        return is_author_name(family.strip(), single_word=True) and (not given.strip() or is_author_name(given.strip(), single_word=True) or bool(_INITIALS_RE.fullmatch(given.replace(" ", ""))))
+    return is_author_name(raw, single_word=True) or bool(_VANCOUVER_NAME_RE.fullmatch(raw))
+
+
+_LEAD_RE = re.compile(r"^.*(?:\s--?\s|\s[—–=→]\s|:\s|[(（])")
+
+
+def _name_in(raw: str) -> str | None:
+    """The personal name an author span of the model's reading holds: the span itself, or
+    the name left when a word before it (``DQN -- Mnih``, ``LDM = Rombach``) or a venue
+    after its comma (``Liu, TACL)``) was taken into it; None when no name is there."""
+    raw = raw.strip()
+    if _reads_as_name(raw):
+        return raw
+    lead = _LEAD_RE.sub("", raw).strip()
+    if lead != raw and lead and _reads_as_name(lead):
+        return lead
+    family = lead.partition(",")[0].strip()
+    if "," in lead and is_author_name(family, single_word=True):
+        return family
+    return None
+
+
+#: what may end a reference's title: a full stop, comma, colon, question or exclamation mark,
+#: a closing quote or bracket (a field of a reference ends where its punctuation says)
+_FIELD_END = frozenset(".,:;?!\"”’»)]》』」")
+
+
+#: words no title ends with: a title that ends with one was cut off (a wrapped line of prose)
+_NO_LAST_WORD = frozenset("a an the of for to with in on at by from and or as that which is are was were its their our".split())
+
+
+def _title_delimited(tokens: list[str], labels: list[str]) -> bool:
+    """The title ends where a field ends: at punctuation, at the end of the text, or before
+    a bracket. Prose read as a reference has its "title" stop in the middle of a sentence
+    (``Goyal et al. (2017) introduced gradual warmup for | large minibatch SGD``)."""
+    last = max(i for i, label in enumerate(labels) if label == "title")
+    if tokens[last][-1:] in _FIELD_END:
+        return True
+    if last + 1 >= len(tokens):
+        return tokens[last].lower() not in _NO_LAST_WORD  # (a line cut in mid-sentence: "… warmup for")
+    return tokens[last + 1][:1] in "([{<"
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -765,13 +893,17 @@ def _model(text: str) -> Reference | None:
         return None
     if not (parsed.year or parsed.container or parsed.authors_incomplete or len(parsed.authors) >= 2):
         return None  # one name and a title alone: too little to call it a reference
-    names = [_as_written(p) for p in parsed.authors]
-    if not all(p.family and is_author_name(p.family, single_word=True) or is_author_name(p.raw, single_word=True)
-               for p in parsed.authors):
-        return None
+    names = []
+    for person in parsed.authors:
+        name = _name_in(person.raw)
+        if name is None:
+            return None
+        names.append(_as_written(person) if name == person.raw.strip() else name)
     title = unquote_title(parsed.title)
-    if not _title_ok(title) or len(title.split()) < 2:
+    if not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return None
+    if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
+        return None  # a piece of a sentence with its brackets cut, not a title
     venue, year = venue_and_year(parsed.container or "")
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year)
 
