@@ -1,9 +1,11 @@
 """One line that names a paper and its authors: the shapes people type and paste.
 
 Typed shapes put the title first (``Title — A, B``, ``Title by A and B``, ``Title (A & B,
-ICML 2026)``, ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``); pasted
-reference strings put the authors first, in the citation styles Google Scholar and paper
-PDFs produce (APA, MLA, Chicago, Harvard, IEEE, Vancouver, ACM).
+ICML 2026)``, ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``) or in quotes
+(MLA, Chicago, IEEE); any other reference string (APA, Harvard, ACM, Vancouver, a ``.bbl``
+line, a style nobody listed) is read by the learned reference parser
+(:mod:`citekit.notes.refparse`), the last rule of the table. A quoted title cited inside
+a sentence is read with the words around it (:func:`inline_references`).
 
 Every rule needs an author list whose parts all read as personal names: that is the
 evidence a line is a paper and not a remark with a dash or a parenthesis in it. A rule
@@ -115,25 +117,6 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     return parts, incomplete
 
 
-_NAME_GLUE_RE = re.compile(r"[\s,&]|and")
-
-
-def _family_initials_pairs(text: str) -> list[str] | None:
-    """APA/Harvard ``Keskar, N. S., Mudigere, D., & Tang, P. T. P.`` as ``Family, I.`` strings."""
-    text = _ET_AL_RE.sub("", text.strip()).strip().rstrip(",")
-    pairs = re.findall(
-        r"\s*(?:&\s*|and\s+)?(?P<family>[^\W\d_][^,&;]*?),\s*(?P<init>(?:[^\W\d_]{1,2}\.\s*-?\s*)+?)(?:,|\s+(?=and\s|&)|$)",
-        text + ",",
-    )
-    if not pairs:
-        return None
-    names = [f"{fam.strip()}, {init.strip()}" for fam, init in pairs]
-    rebuilt = _NAME_GLUE_RE.sub("", text)
-    if _NAME_GLUE_RE.sub("", "".join(names)) != rebuilt:
-        return None  # something between the pairs was not a name
-    if not all(is_author_name(fam.strip(), single_word=True) or len(fam.split()) <= 3 and all(w[:1].isupper() for w in fam.split()) for fam, _ in pairs):
-        return None
-    return names
 
 
 _FAMILY_GIVEN_RE = re.compile(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$")
@@ -160,23 +143,7 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     return names, incomplete
 
 
-_COMMA_SPLIT_RE = re.compile(r"\s*,\s*")
 _VANCOUVER_NAME_RE = re.compile(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})")
-
-
-def _vancouver_list(text: str) -> tuple[list[str], bool] | None:
-    """``Srivastava N, Hinton G, Weinberger KQ`` as ``Family, Initials`` strings."""
-    text = text.strip().rstrip(".")
-    incomplete = bool(_ET_AL_RE.search(text))
-    if incomplete:
-        text = _ET_AL_RE.sub("", text).strip().rstrip(",")
-    names = []
-    for part in _COMMA_SPLIT_RE.split(text):
-        m = _VANCOUVER_NAME_RE.fullmatch(part)
-        if not m or m.group("family").split()[0].lower() in _NOT_NAME_WORDS:
-            return None
-        names.append(f"{m.group('family')}, {m.group('init')}")
-    return (names, incomplete) if names else None
 
 
 # --- venue and year --------------------------------------------------------------------
@@ -608,61 +575,6 @@ def _title_first(text: str) -> Reference | None:
     return None
 
 
-#: Pasted reference strings without quotes, tried in order: (rule, pattern, author reader).
-_AUTHORS_FIRST = [
-    # APA: Authors (2017). Title. Venue.
-    ("apa", re.compile(r"^(?P<authors>.+?)\s*\((?P<year>(?:19|20)\d{2})[a-z]?(?:,[^)]*)?\)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
-    # Harvard: Authors, 2015. Title. Venue.
-    ("harvard", re.compile(r"^(?P<authors>.+?),\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
-    # ACM / Chicago author-date without quotes: Authors. 2017. Title. In Venue.
-    ("acm", re.compile(r"^(?P<authors>.+?)\.\s+(?P<year>(?:19|20)\d{2})[a-z]?\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])(?:\s+(?P<rest>.*))?$")),
-    # Vancouver: Family I, Family I. Title. Venue. 2014;15(1):1929-58.
-    ("vancouver", re.compile(r"^(?P<authors>[^.]+?)\.\s+(?P<title>.+?[^\s.A-Z])(?P<end>[.?!])\s+(?P<rest>.*(?:19|20)\d{2}.*)$")),
-]
-
-
-#: What each shape's pattern cannot match without: its year where the shape writes it.
-#: Each starts with a fixed character, so a search for it skips along the text, where a
-#: failing pattern tries its lazy author group at every length first.
-_AUTHORS_FIRST_GATES = {
-    "apa": re.compile(r"\((?:19|20)\d{2}"),
-    "harvard": re.compile(r",\s+(?:19|20)\d{2}"),
-    "acm": re.compile(r"\.\s+(?:19|20)\d{2}"),
-}
-
-
-def _read_authors(rule: str, text: str) -> tuple[list[str], bool] | None:
-    if rule in ("apa", "harvard"):
-        names = _family_initials_pairs(text)
-        return (names, bool(_ET_AL_RE.search(text))) if names else None
-    if rule == "acm":
-        return split_name_list(text) or _family_first_list(text)
-    return _vancouver_list(text)
-
-
-def _authors_first(text: str) -> Reference | None:
-    """Pasted reference strings without quotes: APA, Harvard, ACM, Vancouver."""
-    body = _REF_NUMBER_RE.sub("", text).strip()
-    if "19" not in body and "20" not in body:
-        return None  # every shape has a year
-    for rule, pattern in _AUTHORS_FIRST:
-        gate = _AUTHORS_FIRST_GATES.get(rule)
-        if gate is not None and not gate.search(body):
-            continue  # (the year as the shape writes it is not there: the pattern cannot match)
-        m = pattern.match(body)
-        if not m:
-            continue
-        parsed = _read_authors(rule, m.group("authors"))
-        if parsed is None:
-            continue
-        title = m.group("title").strip() + ("" if m.group("end") == "." else m.group("end"))
-        venue, year = venue_and_year(m.group("rest") or "")
-        if "year" in m.groupdict() and m.group("year"):
-            year = int(m.group("year"))
-        return Reference(title, parsed[0], rule, parsed[1], venue, year)
-    return None
-
-
 def parse_reference(text: str) -> Reference | None:
     """The paper a single line names with its authors, or None.
 
@@ -800,7 +712,7 @@ MODEL_SURE = 0.85
 _MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
 _MODEL_NAMES_RE = re.compile(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
-    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,\s+(?:and\s+)?[A-Z][a-z]+\s[A-Z]"
+    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]"
 )
 
 
@@ -824,7 +736,7 @@ def _as_written(person) -> str:
     string must say which part is the family name."""
     raw = " ".join(person.raw.split())
     if person.given and person.family and "," not in raw and raw.startswith(person.family + " "):
-        return f"{person.family}, {person.given}"
+        return f"{person.family}, {raw[len(person.family):].strip()}"
     return raw
 
 
@@ -917,11 +829,9 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("dash-title-inner-quotes", (_DASH_CUE,), _dash_title_with_inner_quotes),
     # IEEE, MLA, Chicago, ``"Title" by A``, ``"Title" — A, B``: the title in quotes
     LineRule("quoted-title", (Cue(chars='"“”„«《『「'),), _quoted),
-    # any other citation style, read by the learned reference parser
-    LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
-    # APA, Harvard, ACM, Vancouver: every one has a year
-    LineRule("authors-first", (_YEAR_CUE,), _authors_first),
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
     # ``Title. A; B; C. ICML 2026.``
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
+    # any other citation style, read by the learned reference parser
+    LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
 ], on_change=clear_all)
