@@ -177,3 +177,21 @@ def test_prose_cut_at_a_line_end_is_not_a_title():
             "\n"
             "Smith et al. (2019) describe the same effect for\n")
     assert [m.title for m in extract_text(text, "draft.txt").mentions] == []
+
+
+def test_explain_shows_the_finder_and_the_model(tmp_path):
+    from citekit.notes.explain import explain_paths, render
+
+    notes = tmp_path / "refs.txt"
+    notes.write_text(PDF_REFS, encoding="utf-8")
+    (expl,) = explain_paths([notes], tmp_path)
+    first = next(d for d in expl.to_json()["decisions"] if d["line"] == 3)
+    assert first["finder"]["label"] == "ref"
+    labels = [span["label"] for span in first["model"]]
+    assert labels.index("author") < labels.index("title") < labels.index("container")
+    title = next(span for span in first["model"] if span["label"] == "title")
+    assert title["text"].startswith("mixup") and 0.5 < title["confidence"] <= 1.0
+    merged = next(d for d in expl.to_json()["decisions"] if d["line"] == 4)
+    assert merged["outcome"] == "merged" and merged["finder"]["label"] == "cont"
+    shown = "\n".join(render([expl]))
+    assert "finder: ref" in shown and "model: other “[7]” · author" in shown

@@ -26,7 +26,9 @@ class FileExplanation:
             "file": self.file,
             "decisions": [
                 {"line": d.line, "outcome": d.outcome, "reason": d.reason, "text": d.text,
-                 "fields": _fields(d) if d.mention else {}}
+                 "fields": _fields(d) if d.mention else {},
+                 "model": [{"label": label, "text": text, "confidence": round(p, 2)} for label, text, p in d.model],
+                 "finder": {"label": d.finder[0], "confidence": round(d.finder[1], 2)} if d.finder else None}
                 for d in self.decisions
             ],
             "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in self.problems],
@@ -74,6 +76,10 @@ def explain_paths(paths: list[Path], root: Path, *, follow_out: bool = False) ->
     return out
 
 
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def render(explanations: list[FileExplanation]) -> list[str]:
     """Human-readable lines: ``file:line  PAPER|not taken|skipped  text`` with rule and fields."""
     lines: list[str] = []
@@ -92,6 +98,11 @@ def render(explanations: list[FileExplanation]) -> list[str]:
                         shown = "; ".join(value) if isinstance(value, list) else (
                             ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else value)
                         lines.append(f"      {name}: {shown}")
+                if d.finder:
+                    lines.append(f"      finder: {d.finder[0]} {d.finder[1]:.2f}")
+                if d.model:
+                    lines.append("      model: " + " · ".join(f"{label}{f' {p:.2f}' if label != 'other' else ''} “{_short(text)}”"
+                                                         for label, text, p in d.model))
             elif d.outcome == "rejected":
                 lines.append(f"  {where}  not taken  {text}")
                 lines.append(f"      why: {d.reason}")

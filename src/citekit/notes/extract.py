@@ -45,6 +45,10 @@ class Decision:
     reason: str
     text: str
     mention: Mention | None = None
+    #: the reference parser's reading of the line: (label, text, confidence) runs
+    model: tuple[tuple[str, str, float], ...] = ()
+    #: the mention finder's label of the line and its confidence, where it was asked
+    finder: tuple[str, float] | None = None
 
 
 _PAPER_KINDS = PAPER_KIND_WORDS
@@ -108,6 +112,7 @@ class _Details:
     speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
     rule: str = ""  # what made this a paper, for --explain
     soft_sources: set[str] = field(default_factory=set)
+    model: tuple[tuple[str, str, float], ...] = ()  # the reference parser's reading (for --explain)
     unused: list[Node] = field(default_factory=list)  # lines below that nothing was read from (for --explain)
     link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
@@ -240,6 +245,7 @@ def _title_and_inline(node: Node, details: _Details) -> str:
             details.venue = (ref.venue or details.venue[0], ref.year or details.venue[1])
         details.hard = True
         details.rule = f"authors on the title line ({ref.rule})"
+        details.model = ref.model
         return ref.title
     if line.id_rule:
         details.rule = details.rule or line.id_rule
@@ -383,7 +389,7 @@ class _Extractor:
             return []
         found = []
         for ref in inline_references(strip_hashtags(strip_urls(node.text))):
-            details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True,
+            details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
                                venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
             found.append(self._mention("titled", node, details, title=ref.title))
         return found
@@ -420,7 +426,10 @@ class _Extractor:
     def _as_mention(self, node: Node) -> Mention | None:
         if self.explaining:
             for line in node.merged:
-                self.trace.append(Decision(line, "merged", f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)", ""))
+                said = node.found.get(line)
+                why = (f"continues line {node.line} (the finder: {said[0]} {said[1]:.2f})" if said else
+                       f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)")
+                self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
         title = _title_and_inline(node, details)
         if details.talk:
@@ -515,7 +524,8 @@ class _Extractor:
             authors_incomplete=details.incomplete,
         )
         if self.explaining:
-            self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention))
+            self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention,
+                                       model=details.model, finder=node.found.get(node.line)))
             for child in details.unused:
                 self.trace.append(Decision(child.line, "dropped", f"a remark under the paper at line {node.line}: not a detail citekit reads", child.text))
         return mention

@@ -46,6 +46,9 @@ class Node:
     children: list["Node"] = field(default_factory=list)
     source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
     merged: list[int] = field(default_factory=list)  # lines joined into this one (a wrapped paragraph)
+    #: the mention finder's label and confidence of this node's lines, where it was asked
+    #: (line -> (label, confidence)), for ``--explain``
+    found: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     @property
     def label(self) -> Label | None:
@@ -134,6 +137,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                     joined.append(paragraph)
                 parts.append(text)
                 paragraph.merged.append(number)
+                starts.note(paragraph, number - 1)
                 previous_blank = False
                 continue
         paragraph = None
@@ -184,6 +188,14 @@ class _Starts:
             self._label_block(index, first)
         found = self._labels[index]
         return names_a_paper(text) if found is None else starts_mention(found, text, self._labels.get(first))
+
+    def note(self, node: Node, index: int) -> None:
+        """Record on ``node`` what the finder said of line ``index`` and of the node's first
+        line (``--explain`` shows it), where it was asked."""
+        for i in (node.line - 1, index):
+            found = self._labels.get(i)
+            if found is not None:
+                node.found[i + 1] = (found.label, found.confidence)
 
     def _label_block(self, index: int, start: int) -> None:
         """Label the plain lines from ``start`` to the next blank line, bullet or heading."""

@@ -62,6 +62,8 @@ class Reference:
     incomplete: bool = False  # ``et al.`` was written: the list is not the whole list
     venue: str | None = None
     year: int | None = None
+    #: the learned parser's reading, when it read the line: (label, text, confidence) runs
+    model: tuple[tuple[str, str, float], ...] = ()
 
 
 # --- names ----------------------------------------------------------------------------
@@ -817,7 +819,8 @@ def _model(text: str) -> Reference | None:
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
         return None  # a piece of a sentence with its brackets cut, not a title
     venue, year = venue_and_year(parsed.container or "")
-    return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year)
+    spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
+    return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans)
 
 
 #: The shapes of a line that names a paper with its authors, tried in order (the first

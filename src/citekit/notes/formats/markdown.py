@@ -647,12 +647,17 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
             if not details[i] and starts_mention(found[i], texts[i], found[starts[-1]]):
                 starts.append(i)
     else:
-        starts = [0]  # (wrapped text: no line of it can start a paper)
-    return [
+        found, starts = [], [0]  # (wrapped text: no line of it can start a paper)
+    nodes = [
         node
         for a, b in zip(starts, starts[1:] + [len(lines)])
         for node in _paragraph_item(lines[a:b], details[a:b], indent)
     ]
+    if found:  # (what the finder said, for --explain)
+        said = {n: (f.label, f.confidence) for (n, _t), f in zip(lines, found)}
+        for node in nodes:
+            node.found = {n: said[n] for n in (node.line, *node.merged) if n in said}
+    return nodes
 
 
 def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: int) -> list[Node]:
