@@ -349,3 +349,29 @@ def test_a_page_url_with_other_authors_is_not_trusted(fake_services):
     m = Mention(**{**m.__dict__, "urls": [f"https://icml.cc/virtual/2026/poster/{paper['virtual']['poster']}"]})
     work = resolve_groups([[m]], _fake_sources(fake_services)).works[0]
     assert work.status != "resolved"
+
+
+def test_an_identifier_of_another_paper_is_taken_off_and_reported():
+    """The title and authors name one paper, the arXiv id on the same line another: the work
+    is the title's paper, the id and its link are not attached to it, and the user is told
+    (the ResNet/LoRA fold of the issue, on records of this test's own world)."""
+    sources = world()
+    sources["openreview"].records.append(
+        rec("openreview", "Cc1", RENAMED, RENAMED_AUTHORS, ids=Ids(openreview="Cc1")))
+    mention = titled(RENAMED, RENAMED_AUTHORS[:2], ids=Ids(arxiv="2601.04321"))
+    mention.urls = ["https://arxiv.org/abs/2601.04321"]
+    work = resolve_groups([[mention]], sources).works[0]
+    assert work.status == "resolved" and work.chosen.title == RENAMED
+    assert all(m.ids.arxiv is None and not m.urls for m in work.mentions)
+    (warning,) = work.warnings
+    assert "arxiv:2601.04321" in warning and "LoRDO" in warning and "check the identifier" in warning
+    from citekit.library.update import work_ids
+
+    assert work_ids(work).arxiv is None
+
+
+def test_an_identifier_of_the_same_paper_under_an_earlier_title_stays():
+    sources = world()
+    mention = titled("LoRDO: an earlier title of the same paper", LORDO_AUTHORS[:2], ids=Ids(arxiv="2601.04321"))
+    work = resolve_groups([[mention]], sources).works[0]
+    assert not work.warnings and work.mentions[0].ids.arxiv == "2601.04321"

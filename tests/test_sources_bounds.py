@@ -259,8 +259,11 @@ def test_an_answer_describing_another_paper_is_asked_again_on_the_next_sync(http
     root = _project(tmp_path, monkeypatch, httpserver.url_for("/"), link=True)
 
     first = _sync(root, "--json")
-    assert first.exit_code == 0, first.output
-    assert json.loads(first.output)["counts"]["resolved"] == 0  # the linked record is another paper
+    assert first.exit_code == 1, first.output  # the user is told: the link names another paper
+    report = json.loads(first.output)
+    assert report["counts"]["resolved"] == 0  # the linked record is another paper
+    (problem,) = report["problems"]
+    assert "'Sparse Tangent Kernels Explain Nothing', another paper than" in problem and "check the identifier" in problem
 
     second = _sync(root, "--json")  # the service answers right now: asked again, resolved
     assert second.exit_code == 0, second.output

@@ -75,6 +75,31 @@ def test_search_returns_every_hit_including_high_scoring_decoys(httpserver, tmp_
     assert journal.year == 2021 and journal.extra["month"] == "7"
 
 
+def test_a_pasted_reference_is_searched_whole(httpserver, tmp_path, sleeps, api_fixture):
+    """query.bibliographic is made for citation strings: a mention that is a pasted
+    reference sends the string as written; a typed mention sends its title and families
+    (the family of ``Kingma, D. P.`` is the part before the comma)."""
+    from citekit.notes.extract import extract_text
+
+    httpserver.expect_request("/works").respond_with_data(api_fixture("crossref/search_decoys.json"),
+                                                          content_type=JSON)
+    text = ("[3] Kingma, D. P. and Ba, J. Adam: A method for stochastic optimization. In ICLR, 2015.\n"
+            "\n"
+            "- Deep Residual Learning for Image Recognition — Kaiming He, Xiangyu Zhang\n")
+    pasted, typed = extract_text(text, "refs.txt").mentions
+    assert pasted.reference == "Kingma, D. P. and Ba, J. Adam: A method for stochastic optimization. In ICLR, 2015."
+    assert typed.reference is None and "reference" not in typed.to_json()
+    source = make_source(httpserver.url_for(""), tmp_path, sleeps)
+    source.search(pasted)
+    source.search(typed)
+    sent = [entry[0].args["query.bibliographic"] for entry in httpserver.log]
+    assert sent == [pasted.reference, "Deep Residual Learning for Image Recognition He Zhang"]
+    pasted.authors = ["Kingma, D. P.", "Ba, J."]
+    pasted.reference = None
+    source.search(pasted)
+    assert httpserver.log[-1][0].args["query.bibliographic"] == "Adam A method for stochastic optimization Kingma Ba"
+
+
 def test_unknown_doi_is_none_and_cached(httpserver, tmp_path, sleeps):
     httpserver.expect_request("/works/10.9999/nope").respond_with_data("Resource not found.", status=404,
                                                                        content_type="text/plain")

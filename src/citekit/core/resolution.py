@@ -38,10 +38,15 @@ class Mention:
     pins: Ids = field(default_factory=Ids)  # identifiers the user pinned explicitly
     hashtags: list[str] = field(default_factory=list)
     section: str | None = None  # nearest heading, for tag mapping
+    #: the reference string as the notes wrote it, when the line is a pasted reference read
+    #: by the reference parser: searched whole where a service is made for that (Crossref)
+    reference: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["location"] = {"file": self.location.file, "line": self.location.line}
+        if d["reference"] is None:
+            del d["reference"]  # (most mentions are not pasted references)
         return d
 
 

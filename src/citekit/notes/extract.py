@@ -113,6 +113,7 @@ class _Details:
     rule: str = ""  # what made this a paper, for --explain
     soft_sources: set[str] = field(default_factory=set)
     model: tuple[tuple[str, str, float], ...] = ()  # the reference parser's reading (for --explain)
+    reference: str | None = None  # the pasted reference string the line is
     unused: list[Node] = field(default_factory=list)  # lines below that nothing was read from (for --explain)
     link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
@@ -246,6 +247,8 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         details.hard = True
         details.rule = f"authors on the title line ({ref.rule})"
         details.model = ref.model
+        if ref.pasted:
+            details.reference = _REFERENCE_NUMBER_RE.sub("", ref.source)  # ("[7] " is not part of it)
         return ref.title
     if line.id_rule:
         details.rule = details.rule or line.id_rule
@@ -326,6 +329,7 @@ def _without_task_marker(text: str) -> str:
     return text[end:] if end else text
 
 
+_REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)])\s+")
 _HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
 
 
@@ -522,6 +526,7 @@ class _Extractor:
             hashtags=list(dict.fromkeys(details.hashtags + self.file_tags)),
             section=self.scope.section,
             authors_incomplete=details.incomplete,
+            reference=details.reference,
         )
         if self.explaining:
             self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention,

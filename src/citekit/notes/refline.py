@@ -64,6 +64,13 @@ class Reference:
     year: int | None = None
     #: the learned parser's reading, when it read the line: (label, text, confidence) runs
     model: tuple[tuple[str, str, float], ...] = ()
+    #: the line as read (markup taken off), for a search made for whole citations
+    source: str = ""
+
+    @property
+    def pasted(self) -> bool:
+        """A pasted reference string (a citation style's output), not a typed note line."""
+        return self.rule in ("reference model", "ieee", "mla", "chicago")
 
 
 # --- names ----------------------------------------------------------------------------
@@ -599,6 +606,7 @@ def _parse_reference(text: str) -> Reference | None:
         return None
     ref = REFERENCE_RULES.first(plain)
     if ref is not None:
+        ref.source = plain
         ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
         if not _title_ok(ref.title):
             return None

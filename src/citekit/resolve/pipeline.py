@@ -32,7 +32,7 @@ from typing import Callable, Mapping, Sequence, TypeVar
 from tqdm import tqdm
 
 from citekit.core import venues
-from citekit.core.ids import ARXIV_DOI_PREFIX
+from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.sources import registry
@@ -152,6 +152,7 @@ def merge_mentions(group: Sequence[Mention]) -> Mention:
         abstract=lead.abstract or next((m.abstract for m in group if m.abstract), None),
         venue=lead.venue or next((m.venue for m in group if m.venue), None),
         year=lead.year or next((m.year for m in group if m.year), None),
+        reference=lead.reference or next((m.reference for m in group if m.reference), None),
         ids=ids,
         pins=pins,
         hints=hints,
@@ -188,6 +189,8 @@ class _WorkResolver:
         self.identified: set[tuple[str, str]] = set()
         #: stored answers to the notes' own identifiers that described another paper
         self.mismatched: list[UsedAnswer] = []
+        #: identifiers of the notes that answered with another paper: (scheme, value, record)
+        self.foreign: list[tuple[str, str, Candidate]] = []
 
     # ------------------------------------------------------------------ calls
 
@@ -272,7 +275,7 @@ class _WorkResolver:
     # ------------------------------------------------------------------ steps
 
     def run(self) -> Work:
-        work = self._run()
+        work = self._kept_apart(self._run())
         if work.status != "resolved":
             # An identifier of the notes answered with another paper, and nothing else found
             # this one: the answer must not stand for the paper until it expires (a service
@@ -299,6 +302,8 @@ class _WorkResolver:
                 found = self._add_identified(found, f"the notes link its {scheme} record", authors_required=True)
                 if not self.scores[(found.source, found.id)].agrees:
                     self.mismatched += answers
+                    if self._contradicts(found):
+                        self.foreign.append((scheme, value, found))
         if self._comparable() and not self._settled():
             order = ABSTRACT_ORDER if not self.mention.title and self.mention.abstract else TITLE_ORDER
             for name in order:
@@ -311,6 +316,25 @@ class _WorkResolver:
                 if self._settled():
                     break
         return self._decide()
+
+    def _kept_apart(self, work: Work) -> Work:
+        """An identifier of the notes that names another paper than the line's title and
+        authors (``Deep Residual Learning … arXiv:2106.09685``, LoRA's id) is taken off this
+        work, with its links, and the user is told: one paper is never folded into another,
+        and the identifier is not glued to the paper the title names."""
+        foreign = [(scheme, value, record) for scheme, value, record in self.foreign
+                   if work.chosen is None or getattr(work.chosen.ids, scheme) != value]
+        if not foreign:
+            return work
+        drop = {(scheme, value) for scheme, value, _ in foreign}
+        mentions = [_without_ids(m, drop) for m in work.mentions]
+        where = self.group[0].location
+        warnings = list(work.warnings) + [
+            f"{where}: {scheme}:{value} in the notes is '{record.title}', another paper than '{self.mention.title}' "
+            "(no author in common): it was not attached to it; check the identifier, and if you mean that "
+            "paper too, write it on a line of its own"
+            for scheme, value, record in foreign]
+        return replace(work, mentions=mentions, warnings=warnings)
 
     def _pinned(self) -> Work:
         """A pinned identifier wins without any scoring veto: the user has decided."""
@@ -487,6 +511,13 @@ class _WorkResolver:
             return text
         parts = [f"{name} {why}" for name, why in sorted(self.trouble.items())]
         return f"{text}; {', '.join(parts)}"
+
+
+def _without_ids(mention: Mention, drop: set[tuple[str, str]]) -> Mention:
+    """``mention`` without the identifiers in ``drop`` and the links that carry them."""
+    ids = Ids.from_dict({k: v for k, v in mention.ids.as_dict().items() if (k, v) not in drop})
+    urls = [u for u in mention.urls if not any((k, v) in drop for k, v in ids_from_url(u).items())]
+    return replace(mention, ids=ids, urls=urls)
 
 
 def _describe(ranked: Sequence[tuple[float, list[Candidate], Candidate]]) -> str:

@@ -28,7 +28,7 @@ from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import LookupCache, safe_json
 from citekit.sources.http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, declared_length, parse_retry_after,
                    parse_try_again, read_capped, user_agent)
-from citekit.sources.queries import author_families, title_terms
+from citekit.sources.queries import author_families, reference_terms, title_terms
 from citekit.sources.settings import SourceSettings
 
 #: fields a search asks for: enough to build a candidate, small enough to be quick
@@ -221,7 +221,9 @@ class CrossrefSource:
         title = title_terms(mention)
         if not title:  # Crossref indexes titles and authors, not abstracts
             return []
-        query = " ".join([title, *author_families(mention)])
+        # a pasted reference goes whole: query.bibliographic is made for citation strings, and
+        # the venue, year and pages in it rank the right record first
+        query = reference_terms(mention) or " ".join([title, *author_families(mention)])
         params = {"query.bibliographic": query, "rows": 5}
         payload = self.cache.fetch(self.name, "search", params, lambda: self._search(query))
         items = ((payload or {}).get("message") or {}).get("items") or []

@@ -54,10 +54,25 @@ def abstract_phrase(mention: Mention, max_words: int = 12) -> str | None:
 
 
 def author_families(mention: Mention, limit: int = 3) -> list[str]:
-    """Last tokens of the first few written author names (enough to rank, not to filter)."""
+    """Family names of the first few written author names (enough to rank, not to filter):
+    the last word of ``Ashish Vaswani``, the part before the comma of ``Kingma, D. P.``."""
     out: list[str] = []
     for raw in mention.authors[:limit]:
-        tokens = plain_words(raw).split()
+        family = raw.partition(",")[0] if "," in raw else raw  # "Kingma, D. P.": the family name leads
+        tokens = plain_words(family).split()
         if tokens:
-            out.append(tokens[-1])
+            out.append(tokens[0] if "," in raw else tokens[-1])
     return out
+
+
+#: the longest reference string sent whole (a longer one is a paragraph, not a reference)
+MAX_REFERENCE_CHARS = 400
+
+
+def reference_terms(mention: Mention) -> str | None:
+    """The pasted reference string as plain text, for a search made for whole citations
+    (Crossref's ``query.bibliographic``), or None."""
+    if not mention.reference or len(mention.reference) > MAX_REFERENCE_CHARS:
+        return None
+    text = " ".join(latex_to_text(mention.reference, matching=True).split())
+    return text or None
