@@ -195,3 +195,36 @@ def test_explain_shows_the_finder_and_the_model(tmp_path):
     assert merged["outcome"] == "merged" and merged["finder"]["label"] == "cont"
     shown = "\n".join(render([expl]))
     assert "finder: ref" in shown and "model: other “[7]” · author" in shown
+
+
+HANGING = """REFERENCES
+Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones, Aidan N Gomez, Łukasz
+   Kaiser, and Illia Polosukhin. Attention is all you need. In Advances in Neural Information
+   Processing Systems, 2017.
+Kaiming He, Xiangyu Zhang, Shaoqing Ren, and Jian Sun. Deep residual learning for image recog-
+   nition. In Proceedings of the IEEE Conference on Computer Vision and Pattern Recognition, 2016.
+"""
+
+
+def test_a_bibliography_with_hanging_indents():
+    mentions = extract_text(HANGING, "refs.txt").mentions
+    assert [m.title for m in mentions] == ["Attention is all you need", "Deep residual learning for image recognition"]
+    assert len(mentions[0].authors) == 8 and mentions[0].authors[-1] == "Illia Polosukhin"
+    assert mentions[1].year == 2016
+
+
+def test_roam_authors_one_page_link_each():
+    text = ("- [[Deep Residual Learning for Image Recognition]]\n"
+            "    - Author:: [[Kaiming He]] [[Xiangyu Zhang]] [[Shaoqing Ren]]\n")
+    (m,) = extract_text(text, "Roam page.md").mentions
+    assert m.authors == ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren"]
+
+
+def test_a_paper_who_where_table():
+    text = ("| Paper | Who | Where |\n|---|---|---|\n"
+            "| Denoising Diffusion Probabilistic Models | Ho, Jain, Abbeel | NeurIPS 2020 |\n"
+            "| diffusers | HF team | github.com/huggingface/diffusers |\n"
+            "| Score-based generative modeling explained | Some Blogger | personal blog, 2022 |\n")
+    mentions = extract_text(text, "tracker.md").mentions
+    assert [(m.title, m.authors, m.venue, m.year) for m in mentions] == [
+        ("Denoising Diffusion Probabilistic Models", ["Ho", "Jain", "Abbeel"], "NeurIPS", 2020)]

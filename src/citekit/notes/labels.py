@@ -90,6 +90,7 @@ def parse_label(text: str) -> Label | None:
 
 
 _AND_SPLIT_RE = re.compile(r"\s+and\s+")
+_PAGE_LINK_RE = re.compile(r"\[\[([^\[\]]+)\]\]")
 _DOT_OR_SEMICOLON_RE = re.compile(r"[⋅·;]")
 
 
@@ -102,7 +103,12 @@ def split_authors(value: str) -> list[str]:
     """
     value = _ET_AL_RE.sub("", value.strip())
     if "[[" in value:
-        value = value.replace("[[", "").replace("]]", "")  # Roam/Logseq: Author:: [[Tomas Mikolov]]
+        # Roam/Logseq: Author:: [[Tomas Mikolov]], or one page link per person with only
+        # spaces between them (``[[Diederik P. Kingma]] [[Jimmy Ba]]``): each link is a name
+        links = _PAGE_LINK_RE.findall(value)
+        if len(links) > 1 and not _PAGE_LINK_RE.sub("", value).strip(" ,;&"):
+            return [" ".join(link.split()) for link in links if link.strip()]
+        value = value.replace("[[", "").replace("]]", "")
     and_parts = [p.strip() for p in _AND_SPLIT_RE.split(value) if p.strip()]
     if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not _DOT_OR_SEMICOLON_RE.search(value):
         return and_parts

@@ -125,8 +125,9 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         else:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
-            if (paragraph is not None and node.indent == 0 and not paragraph.children and not message
+            if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
+                    and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                     and not starts.mention(number - 1, text, paragraph.line - 1)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.
                 # Lines are collected and joined once at the end, so a long paragraph costs
@@ -188,6 +189,16 @@ class _Starts:
             self._label_block(index, first)
         found = self._labels[index]
         return names_a_paper(text) if found is None else starts_mention(found, text, self._labels.get(first))
+
+    def hanging(self, index: int, text: str, first: int) -> bool:
+        """An indented line that continues a reference above it (a bibliography's hanging
+        indent): the finder is sure the line continues a reference the paragraph starts,
+        and the line is not a list of names of its own (a title's author line below it)."""
+        if index not in self._labels:
+            self._label_block(index, first)
+        found, head = self._labels[index], self._labels.get(first)
+        return (found is not None and head is not None and head.label == "ref" and found.label == "cont"
+                and found.confidence >= SURE_CONTINUES and authors_line(text) is None)
 
     def note(self, node: Node, index: int) -> None:
         """Record on ``node`` what the finder said of line ``index`` and of the node's first

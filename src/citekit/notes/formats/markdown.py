@@ -23,21 +23,25 @@ from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
 from citekit.notes.outline import Node, adopt_orphan_details, parse_outline, could_start, shift_lines, starts_mention
 from citekit.notes.result import Problem
-from citekit.notes.shapes import strip_chat_prefix
+from citekit.notes.shapes import non_paper_words, strip_chat_prefix
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
-from citekit.notes.urls import is_url_only
+from citekit.notes.urls import classify_url, is_url_only
 
 #: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
 NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
 _CALLOUT_RE = re.compile(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
 
-_TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題"}
-_AUTHOR_COLUMNS = {"authors", "author", "by", "著者", "著者名"}
-_LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク"}
-_VENUE_COLUMNS = {"venue", "conference", "会議", "学会", "booktitle", "journal"}
-_YEAR_COLUMNS = {"year", "年", "発表年"}
+#: Column names, in English, Japanese, Chinese and Korean (``Paper / Who / Where`` tables too)
+_TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題",
+                  "论文", "题目", "标题", "標題", "제목", "논문"}
+_AUTHOR_COLUMNS = {"authors", "author", "by", "who", "written by", "著者", "著者名", "作者", "저자"}
+_LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク",
+                 "链接", "鏈接", "링크"}
+_VENUE_COLUMNS = {"venue", "conference", "where", "published in", "会議", "学会", "booktitle", "journal", "会议", "會議",
+                  "期刊", "학회", "저널"}
+_YEAR_COLUMNS = {"year", "when", "年", "発表年", "年份", "연도"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
 #: Parsers by the rules left out and whether markdown-it's own debug logging is kept
@@ -601,10 +605,38 @@ class _Builder:
                     venue = value
                 elif name in _YEAR_COLUMNS:
                     year = value
-            if venue or year:
+            kind = _row_kind(cells[title_col], venue)
+            if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
+                row.children.append(Node("plain", line, f"Type: {kind}"))
+            elif venue or year:
                 row.children.append(Node("plain", line, f"Venue: {venue} {year}".strip()))
             out.append(row)
         return out
+
+
+_PAGE_RE = re.compile(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
+
+
+#: what a "where" cell may link instead of naming a venue, that makes the row no paper
+_NOT_A_VENUE = frozenset({"code", "video", "slides", "talk", "blog", "dataset", "model"})
+
+
+def _row_kind(title: str, where: str) -> str | None:
+    """What a table row names when it is not a paper: a non-paper word in its title or its
+    "where" cell (``blog``, ``lecture``, ``leaderboard``), or a "where" that is a code, blog,
+    video or project page rather than a venue."""
+    word = non_paper_words(title) or non_paper_words(where)
+    if word:
+        return word
+    page = _PAGE_RE.search(where)
+    if page is not None and "." in page.group() and " " not in page.group():
+        url = page.group() if "://" in page.group() else "https://" + page.group()
+        try:
+            kind = classify_url(url)
+        except ValueError:
+            return None
+        return kind if kind in _NOT_A_VENUE else None  # (a project page may be a paper's own)
+    return None
 
 
 def _task(text: str) -> str:
