@@ -146,7 +146,9 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             stack.pop()
         if stack:
             stack[-1].children.append(node)
-        elif node.kind == "plain" and node.indent == 0 and not previous_blank and roots and roots[-1].kind == "plain" and (node.is_detail or is_url_only(node.text)):
+        elif (node.kind == "plain" and node.indent == 0 and not previous_blank and roots and roots[-1].kind == "plain"
+              and (node.is_detail or is_url_only(node.text)) and not is_url_only(roots[-1].text)):
+            # (a list of bare links is a list: a link is no title for the links below it)
             roots[-1].children.append(node)  # "Title\nURL: ..." written without bullets
             previous_blank = False
             continue
