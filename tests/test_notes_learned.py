@@ -228,3 +228,48 @@ def test_a_paper_who_where_table():
     mentions = extract_text(text, "tracker.md").mentions
     assert [(m.title, m.authors, m.venue, m.year) for m in mentions] == [
         ("Denoising Diffusion Probabilistic Models", ["Ho", "Jain", "Abbeel"], "NeurIPS", 2020)]
+
+
+EMAIL = """> Begin forwarded message:
+>
+> Reading list, week 2:
+>   - Srivastava, Hinton, Krizhevsky, Sutskever & Salakhutdinov, "Dropout: a simple
+>     way to prevent neural networks from overfitting", JMLR 2014
+>   - Ioffe & Szegedy, Batch Normalization: Accelerating Deep Network Training by
+>     Reducing Internal Covariate Shift (ICML 2015)
+>   - Kingma et al. 2014, Auto-Encoding Variational Bayes
+>     skim only, the reparametrisation section is what matters
+"""
+
+
+def test_wrapped_bullets_of_a_forwarded_email():
+    mentions = extract_text(EMAIL, "fwd.eml").mentions
+    assert [m.title for m in mentions] == [
+        "Dropout: a simple way to prevent neural networks from overfitting",
+        "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift",
+        "Auto-Encoding Variational Bayes",
+    ]
+    assert mentions[0].authors == ["Srivastava", "Hinton", "Krizhevsky", "Sutskever", "Salakhutdinov"]
+    assert (mentions[1].venue, mentions[1].year) == ("ICML", 2015)
+
+
+def test_a_second_title_label_in_the_same_paragraph_starts_a_paper():
+    text = ("论文: 《Denoising Diffusion Probabilistic Models》\n"
+            "作者: Jonathan Ho, Ajay Jain, Pieter Abbeel\n"
+            "备注: 和 score matching 的联系\n"
+            "      ε-prediction 等价于 denoising score matching\n"
+            "论文: 「Score-Based Generative Modeling through Stochastic Differential Equations」\n"
+            "作者: Yang Song 等\n")
+    mentions = extract_text(text, "组会.md").mentions
+    assert [(m.title, m.authors) for m in mentions] == [
+        ("Denoising Diffusion Probabilistic Models", ["Jonathan Ho", "Ajay Jain", "Pieter Abbeel"]),
+        ("Score-Based Generative Modeling through Stochastic Differential Equations", ["Yang Song"]),
+    ]
+
+
+def test_a_list_of_bare_links_is_one_paper_per_link():
+    text = "arxiv.org/abs/1706.03762\nhuggingface.co/papers/2106.09685\nhttps://www.alphaxiv.org/abs/2310.06825\n"
+    from citekit.notes.urls import add_missing_schemes
+
+    mentions = extract_text(add_missing_schemes(text), "links.txt").mentions
+    assert [m.ids.arxiv for m in mentions] == ["1706.03762", "2106.09685", "2310.06825"]

@@ -102,19 +102,20 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     paragraph: Node | None = None  # the root plain line that following plain lines may wrap
     wrapped: dict[int, list[str]] = {}  # id(paragraph) -> its lines, joined at the end
     joined: list[Node] = []
+    item: Node | None = None  # the bullet just read, whose text the next lines may wrap
     starts = _Starts(lines)
     for number, raw in enumerate(lines, start=1):
         raw, message = _unquoted(raw.expandtabs(4).rstrip())
         if not raw.strip() or is_separator(raw):
             previous_blank = True
-            paragraph = None
+            paragraph = item = None
             if raw.strip():
                 stack.clear()
             continue
         heading = _heading(raw, org)
         if heading and heading[1]:
             stack.clear()
-            paragraph = None
+            paragraph = item = None
             roots.append(Node("heading", number, heading[1].strip(), level=heading[0]))
             previous_blank = False
             continue
@@ -125,6 +126,15 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         else:
             text = raw.strip()
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
+            if (item is not None and node.indent > item.indent and not item.children and not message
+                    and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
+                # a bullet's text wrapped onto the next line, indented under it (an e-mail's
+                # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``)
+                item.text += " " + text
+                item.merged.append(number)
+                starts.note(item, number - 1)
+                previous_blank = False
+                continue
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
                     and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
@@ -142,6 +152,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                 previous_blank = False
                 continue
         paragraph = None
+        item = node if node.kind == "bullet" else None
         while stack and (stack[-1].indent >= node.indent or len(stack) >= MAX_DEPTH):
             stack.pop()
         if stack:
@@ -202,6 +213,19 @@ class _Starts:
         return (found is not None and head is not None and head.label == "ref" and found.label == "cont"
                 and found.confidence >= SURE_CONTINUES and authors_line(text) is None)
 
+    def wraps(self, item: Node, index: int, text: str) -> bool:
+        """Line ``index`` continues the text of the bullet ``item`` above it: a quote the
+        bullet opens is closed on it, or the finder is sure the line continues a mention."""
+        if _open_quote(item.text) or _unfinished(item.text):
+            return True
+        if not item.text.rstrip().endswith((".", "!", "?")) and not names_a_paper(item.text) and names_a_paper(f"{item.text} {text}"):
+            return True  # the line completes a reference the bullet starts
+        if index not in self._labels:
+            self._label_block(index, item.line - 1)
+        found = self._labels.get(index)
+        return (found is not None and found.label == "cont" and found.confidence >= SURE_CONTINUES
+                and authors_line(text) is None)
+
     def note(self, node: Node, index: int) -> None:
         """Record on ``node`` what the finder said of line ``index`` and of the node's first
         line (``--explain`` shows it), where it was asked."""
@@ -223,6 +247,26 @@ class _Starts:
         from citekit.notes import finder
 
         self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
+
+
+def _open_quote(text: str) -> bool:
+    """The text opens a quotation it does not close (``“`` without ``”``, an odd number of
+    ``"``): the quoted title goes on on the next line."""
+    return text.count("“") > text.count("”") or text.count('"') % 2 == 1 or text.count("《") > text.count("》")
+
+
+#: words a line of text does not end with unless the sentence goes on on the next line
+_GOES_ON = frozenset("a an the of for to with in on at by from and or as that which via vs versus".split())
+
+
+def _unfinished(text: str) -> bool:
+    """The text stops where a sentence cannot: on ``and``, ``of``, a comma or a word cut by
+    a hyphen (``… practice and`` / ``the classical bias–variance trade-off``)."""
+    tail = text.rstrip()
+    if tail.endswith((",", "-", "–")) and not tail.endswith(("--", " -", " –")):
+        return True
+    last = tail.rsplit(None, 1)[-1] if tail else ""
+    return last.lower() in _GOES_ON
 
 
 def could_start(line: str) -> bool:

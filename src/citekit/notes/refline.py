@@ -362,7 +362,7 @@ def _quoted(text: str) -> Reference | None:
         if parsed is None:
             parsed = split_name_list(before)
             rule = "quoted-title"
-        if parsed is None and (year is not None or _ET_AL_RE.search(before)):
+        if parsed is None and (year is not None or _ET_AL_RE.search(before) or _JOINED_NAMES_RE.search(before)):
             # ``Houlsby et al. 2019, “Title”``, ``Hinton & Dean (2015) “Title”``: family names
             # alone, where a year or ``et al.`` says they are a citation
             parsed = split_name_list(before, single_word=True)
@@ -377,6 +377,8 @@ def _quoted(text: str) -> Reference | None:
     return ref
 
 
+#: ``Recht & Vinyals``, ``Kleiner and Mobahi``: family names joined as an author list is
+_JOINED_NAMES_RE = re.compile(r"[^\W\d_][\w'’\-]+,?\s+(?:&|and)\s+[^\W\d_][\w'’\-]+$")
 _TITLE_LABEL_RE = re.compile(r"^(?:论文|論文|题目|題目|标题|標題|제목|논문|paper|title)\s*[:：]?$", re.I)
 _AUTHOR_LABEL_RE = re.compile(r"^(?:作者|著者|저자|authors?)\s*[:：]\s*", re.I)
 
@@ -537,6 +539,16 @@ _BY_RE = re.compile(r"\s+by\s+")
 _COMMA_GAP_RE = re.compile(r",\s+")
 
 
+def _leads_with_authors(text: str) -> bool:
+    """``Ioffe & Szegedy, Batch Normalization: … by Reducing …``: the text opens with an
+    author list (names joined by ``&``/``and``, or ``et al.``) before a comma, so a ``by``
+    later in it is a word of the title, not its authors."""
+    head = text.split(",", 1)[0] if "," in text else ""
+    if not head or not (_JOINED_NAMES_RE.search(head) or _ET_AL_RE.search(head)):
+        return False
+    return split_name_list(head, single_word=True) is not None
+
+
 def _title_first(text: str) -> Reference | None:
     """The typed shapes: ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``,
     ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``."""
@@ -568,7 +580,8 @@ def _title_first(text: str) -> Reference | None:
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
         title, rest = text[: m.start()].strip(), text[m.end():]
         parsed = _names_with_tail(rest)
-        if parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2):
+        if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2)
+                and not _leads_with_authors(title)):
             return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
     # Title, A et al., NeurIPS'25  /  Title, A and B, ICML'16
     tail = _VENUE_TAIL_RE.search(text) if text.rstrip()[-1:].isdigit() else None
@@ -799,7 +812,17 @@ def _title_delimited(tokens: list[str], labels: list[str]) -> bool:
         return True
     if last + 1 >= len(tokens):
         return tokens[last].lower() not in _NO_LAST_WORD  # (a line cut in mid-sentence: "… warmup for")
-    return tokens[last + 1][:1] in "([{<"
+    return tokens[last + 1][:1] in "([{<" or tokens[last + 1] in ("--", "—", "–", "-", "|")
+
+
+def _sure_of_title_and_authors(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
+    """The labelling has a title and an author list, each in one piece, and the model is
+    sure of both (the mean probability of their tokens' labels)."""
+    for field in ("title", "author"):
+        ps = [p for label, p in zip(labels, probs) if label == field]
+        if not ps or sum(ps) / len(ps) < MODEL_SURE or not _contiguous(labels, field):
+            return False
+    return True
 
 
 def _model(text: str) -> Reference | None:
@@ -810,10 +833,8 @@ def _model(text: str) -> Reference | None:
         return None
     from citekit.notes import refparse
 
-    parsed = refparse.parse(text)
-    sure = parsed.confidence
-    if (not parsed.title or not parsed.authors or sure.get("title", 0) < MODEL_SURE or sure.get("author", 0) < MODEL_SURE
-            or not _contiguous(parsed.labels, "title") or not _contiguous(parsed.labels, "author")):
+    parsed = refparse.parse_if(text, _sure_of_title_and_authors)
+    if parsed is None or not parsed.title or not parsed.authors:
         return None
     if not (parsed.year or parsed.container or parsed.authors_incomplete or len(parsed.authors) >= 2):
         return None  # one name and a title alone: too little to call it a reference

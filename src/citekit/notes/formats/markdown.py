@@ -676,10 +676,11 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         found = finder.find(texts)
         starts = [0]
         for i in range(1, len(lines)):
-            if not details[i] and starts_mention(found[i], texts[i], found[starts[-1]]):
+            if not details[i] and (_is_title_label(texts[i]) or starts_mention(found[i], texts[i], found[starts[-1]])):
                 starts.append(i)
     else:
-        found, starts = [], [0]  # (wrapped text: no line of it can start a paper)
+        found = []  # (wrapped text: no line of it can start a paper, but a title label does)
+        starts = [0] + [i for i in range(1, len(lines)) if _is_title_label(texts[i])]
     nodes = [
         node
         for a, b in zip(starts, starts[1:] + [len(lines)])
@@ -695,11 +696,24 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
 def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: int) -> list[Node]:
     """One item of a paragraph: a line with its detail lines below it, or a wrapped text
     (its continuation lines recorded as merged, for ``--explain``)."""
-    if len(lines) > 1 and all(details[1:]):
+    if len(lines) > 1 and details[1]:
+        # a title and its detail lines; a line that is no detail after one is that detail's
+        # value wrapped onto the next line (``备注: …`` then ``tiling + recomputation …``)
         head = Node("plain", lines[0][0], lines[0][1], indent=indent)
-        head.children = [Node("plain", n, t, indent=indent + 2) for n, t in lines[1:]]
+        for (n, t), detail in zip(lines[1:], details[1:]):
+            if detail or not head.children:
+                head.children.append(Node("plain", n, t, indent=indent + 2))
+            else:
+                head.children[-1].text += " " + t
+                head.children[-1].merged.append(n)
         return [head]
     return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent, merged=[n for n, _t in lines[1:]])]
+
+
+def _is_title_label(text: str) -> bool:
+    """``Title: …``, ``论文: 《…》``, ``제목: …``: a line that starts a paper of its own."""
+    label = parse_label(text)
+    return label is not None and label.field == "title"
 
 
 def _is_detail_line(text: str) -> bool:

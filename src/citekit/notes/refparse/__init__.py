@@ -8,9 +8,11 @@ labelled (see ``docs/reference-parser.md``) and is opened on the first call only
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from citekit.notes.refparse.result import LABELS, ParsedReference
 
-__all__ = ["LABELS", "ParsedReference", "parse", "label"]
+__all__ = ["LABELS", "ParsedReference", "parse", "parse_if", "label"]
 
 
 def label(text: str) -> tuple[list[str], list[str], list[float]]:
@@ -29,3 +31,13 @@ def parse(text: str) -> ParsedReference:
 
     tokens, labels, probs = label(text)
     return assemble(text, tokens, labels, probs)
+
+
+def parse_if(text: str, keep: Callable[[list[str], list[str], list[float]], bool]) -> ParsedReference | None:
+    """:func:`parse`, when ``keep(tokens, labels, probabilities)`` says the labelling is worth
+    reading field by field (the fields and their people are built only then: splitting
+    names is the dearest part of a parse)."""
+    from citekit.notes.refparse.fields import assemble
+
+    tokens, labels, probs = label(text)
+    return assemble(text, tokens, labels, probs) if keep(tokens, labels, probs) else None

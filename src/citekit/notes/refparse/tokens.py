@@ -8,6 +8,7 @@ folded), so text copied out of a PDF looks like text typed by hand.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -159,14 +160,21 @@ def _states(tokens: list[str]) -> list[list[str]]:
     return out
 
 
+#: a token's own features, remembered by its text (``and``, ``et``, ``al.``, years and
+#: venue words come back in every reference); bounded, so no input grows it without end
+_own_features = functools.lru_cache(maxsize=20_000)(lambda raw: tuple(_token_features(raw)))
+_NEIGHBOUR_PREFIXES = ("w=", "sh=", "last=", "cue=", "year", "initials", "quote", "caps=", "range", "etal", "url", "doi")
+
+
 def features(tokens: list[str]) -> list[list[str]]:
     """The feature strings of every token: its own, its neighbours', and where it sits."""
-    own = [_token_features(t) for t in tokens]
+    own = [_own_features(t) for t in tokens]
+    shared = [[g for g in feats if g.startswith(_NEIGHBOUR_PREFIXES)] for feats in own]
     states = _states(tokens)
     n = len(tokens)
     out = []
     for i in range(n):
-        f = ["bias", f"pos={min(10, (10 * i) // max(n, 1))}"] + own[i] + states[i]
+        f = ["bias", f"pos={min(10, (10 * i) // max(n, 1))}", *own[i], *states[i]]
         if i == 0:
             f.append("BOS")
         if i == n - 1:
@@ -174,9 +182,6 @@ def features(tokens: list[str]) -> list[list[str]]:
         for d in (-2, -1, 1, 2):
             j = i + d
             if 0 <= j < n:
-                for g in own[j]:
-                    if g.startswith(("w=", "sh=", "last=", "cue=", "year", "initials", "quote", "caps=", "range",
-                                     "etal", "url", "doi")):
-                        f.append(f"{d}:{g}")
+                f.extend(f"{d}:{g}" for g in shared[j])
         out.append(f)
     return out
