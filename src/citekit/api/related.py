@@ -116,11 +116,55 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     return Snippet(text, len(entries))
 
 
-def write_snippet(path: Path, text: str) -> None:
-    """Replace ``path`` with the snippet atomically."""
-    from citekit.library.store import atomic_write
+class DraftEdited(CitekitError):
+    """The output file holds the author's text, so the new draft went beside it: a finding (exit 1)."""
 
-    atomic_write(path, text)
+    exit_code = 1
+    NEXT_STEP = "Merge what you want from the new draft, or run again with --force to overwrite."
+
+
+@dataclass
+class Written:
+    """Where a snippet went: ``path`` itself, or ``beside`` it (``FILE.new``) when ``path`` was the author's."""
+
+    path: Path
+    beside: Path | None = None
+    message: str = ""
+
+
+def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bool = False) -> Written:
+    """Write the snippet to ``path`` atomically, unless that would lose the author's text.
+
+    A file that is missing, empty, or exactly as citekit generated it (its first-line
+    marker still matches, see :mod:`citekit.output.drafts`) is replaced. Any other file
+    (edited since it was generated, or never citekit's) is the author's: it is left as it
+    is and the new draft is written to ``FILE.new`` beside it, then :class:`DraftEdited` is
+    raised (exit 1), or, with ``keep_edited`` (what the Makefile rule asks for, so that a
+    paper still builds from the author's text), the outcome says so and nothing is raised.
+    ``force`` replaces the file whatever it holds.
+    """
+    from citekit.library.store import atomic_write
+    from citekit.output.drafts import DraftState, draft_state
+
+    path = Path(path)
+    try:
+        existing: str | None = path.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        existing = None
+    state = draft_state(existing)
+    if force or state.replaceable:
+        atomic_write(path, text)
+        return Written(path)
+    beside = path.with_name(path.name + ".new")
+    atomic_write(beside, text)
+    why = ("was edited since citekit generated it" if state is DraftState.EDITED
+           else "holds text citekit did not generate (its first line has no citekit-draft marker)")
+    message = (f"{path} {why}, so it was left as it is and the new draft was written to {beside}. "
+               f"Merge what you want from {beside.name} into {path.name}, or run again with --force to "
+               f"overwrite {path.name}.")
+    if keep_edited:
+        return Written(path, beside, message)
+    raise DraftEdited(message)
 
 
 def check_snippet(text: str, fmt: str) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from citekit.api.related import CITE_STYLES, FORMATS
-from citekit.cli.app import friendly_errors, main, note, project_dir
+from citekit.cli.app import friendly_errors, main, note, project_dir, warn
 
 
 @main.command("related-work")
@@ -27,6 +27,11 @@ from citekit.cli.app import friendly_errors, main, note, project_dir
               help="A paragraph of its own for papers with these tags (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the snippet to this file (default: print it).")
+@click.option("--force", is_flag=True,
+              help="With -o: overwrite FILE even when it was edited since citekit wrote it.")
+@click.option("--keep-edited", is_flag=True,
+              help="With -o, for build rules: when FILE was edited, keep it, write the new draft to FILE.new, "
+                   "warn, and exit 0 (without it, exit 1).")
 @click.option("--check", is_flag=True,
               help="Lint the snippet like a reviewer (copied citations, macros, markup, first person, dangling "
                    "references, lower-case starts); list any defect on stderr and exit 1.")
@@ -34,19 +39,26 @@ from citekit.cli.app import friendly_errors, main, note, project_dir
 @friendly_errors
 def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links: bool,
                          mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None,
-                         check: bool) -> None:
+                         force: bool, keep_edited: bool, check: bool) -> None:
     """Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic.
 
-    Exit code 1, and nothing written, when no paper has the tags.
+    Exit code 1, and nothing written, when no paper has the tags. With -o FILE, a FILE you
+    edited since citekit wrote it (or one citekit did not write) is never overwritten: the
+    new draft goes to FILE.new beside it and the exit code is 1 (see --force, --keep-edited).
     """
     from citekit.api.related import check_snippet, related_work, write_snippet
 
     snippet = related_work(project_dir(ctx), tags=tags, any_=any_, fmt=fmt, cite=cite, links=links, mine=mine,
                            abstract=abstract, groups=groups)
     text = snippet.text
+    if (force or keep_edited) and not output:
+        raise click.UsageError("--force and --keep-edited only apply with -o FILE.")
     if output:
-        write_snippet(output, text)
-        note(f"wrote {snippet.count} papers to {output}")
+        written = write_snippet(output, text, force=force, keep_edited=keep_edited)
+        if written.beside:
+            warn(written.message)
+        else:
+            note(f"wrote {snippet.count} papers to {output}")
     else:
         click.echo(text, nl=False)
     if check:

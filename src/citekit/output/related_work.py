@@ -25,6 +25,7 @@ from citekit.library.tags import TagRules, normalize_tag
 from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
+from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
 from citekit.output.sentences import (
     EMPH_CLOSE,
@@ -545,8 +546,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 
     command = command_line.strip() or "citekit related-work"
     noun = "paper" if len(usable) == 1 else "papers"
-    header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely)"
-    lines = [style.comment(header)]
+    lines: list[str] = []
     if skipped:
         lines.append(style.comment(f"{skipped} entries left out: their keys contain characters that cannot be cited safely"))
     for n, g in enumerate(paragraphs):
@@ -570,7 +570,11 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                        f"{words})"))
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    body = "\n".join(lines).rstrip() + "\n"
+    # the marker hashes everything below the header, so an edit anywhere in it is seen
+    # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one
+    header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely; {marker(body)})"
+    return style.comment(header) + "\n" + body
 
 
 def _safe_name(name: str) -> str:
