@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from citekit.api.project import config_of
 from citekit.core.errors import CitekitError
 
 if TYPE_CHECKING:
+    from citekit.core.model import Entry
+    from citekit.library.store import Library
     from citekit.output.related_work import GroupSpec, Mine
 
 
@@ -78,31 +81,78 @@ def _command_line(tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def own_paper(mine: str, library: "Library", stdin: TextIO | None = None) -> tuple[Mine, str | None]:
+    """The user's paper named by ``--mine``, and its library key when it is a library entry.
+
+    ``-`` reads stdin (LaTeX, Markdown, the YAML form or a bare abstract); ``key:KEY`` is a
+    library entry; an existing file is read by its suffix (``.tex``, ``.md``, ``.yaml``);
+    anything else is tried as a key, so a paper already in the library needs no file. The
+    key is returned so that the paper is not cited as related to itself.
+    """
+    from citekit.output.mine_input import EXPECTED, mine_from_file, mine_from_text
+    from citekit.output.related_work import RelatedWorkError
+
+    if mine == "-":
+        return mine_from_text((stdin or sys.stdin).read(), "stdin"), None
+    if mine.startswith("key:"):
+        key = mine[4:].strip()
+        entry = library.get(key)
+        if entry is None:
+            raise RelatedWorkError(f"--mine {mine}: no entry of the library has the key {key!r}; `citekit list` "
+                                   f"shows the keys (expected {EXPECTED}).")
+        return _mine_from_entry(entry), entry.key
+    path = Path(mine)
+    if path.is_dir():
+        raise RelatedWorkError(f"--mine {mine}: that is a folder; expected {EXPECTED}.")
+    if path.exists():
+        return mine_from_file(path), None
+    entry = library.get(mine)
+    if entry is not None:
+        return _mine_from_entry(entry), entry.key
+    raise RelatedWorkError(f"--mine {mine}: no such file, and no entry of the library has that key; "
+                           f"expected {EXPECTED}.")
+
+
+def _mine_from_entry(entry: "Entry") -> Mine:
+    """A library entry as the user's paper: its title, abstract and tags."""
+    from citekit.core.text import latex_to_text
+    from citekit.output.related_work import Mine, abstract_of
+
+    return Mine(title=latex_to_text(entry.title or ""), abstract=abstract_of(entry), tags=list(entry.tags),
+                name=entry.key)
+
+
 def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (), any_: bool = False,
                  fmt: str = "latex", cite: str = "natbib", links: bool = False, mine: str | None = None,
-                 abstract: str | None = None, groups: tuple[str, ...] = ()) -> Snippet:
+                 abstract: str | None = None, groups: tuple[str, ...] = (), stdin: TextIO | None = None) -> Snippet:
     """A related-work snippet about the library's papers with ``tags`` (see ``citekit related-work -h``).
 
-    No topic given: the tags of the user's paper (``mine``), any of them.
+    No topic given: the tags of the user's paper (``mine``, see :func:`own_paper`), any of
+    them. A user's paper that is itself in the library is left out of the snippet.
     """
     from citekit.library.store import Library
     from citekit.library.tags import load_rules, select
-    from citekit.output.related_work import GroupSpec, RelatedWorkError, load_mine, mine_from_abstract, related_work as write
+    from citekit.output.related_work import GroupSpec, RelatedWorkError, mine_from_abstract, related_work as write
 
     if mine and abstract:
         raise RelatedWorkError("give either --mine or --abstract, not both.")
     config = config_of(start)
     rules = load_rules(config.data)
-    own: Mine | None = load_mine(Path(mine)) if mine else (mine_from_abstract(Path(abstract)) if abstract else None)
     specs = [GroupSpec.parse(g) for g in groups] if groups else _config_groups(config.data)
     library = Library.load(config.refs_dir)
+    own: Mine | None = None
+    own_key: str | None = None
+    if mine:
+        own, own_key = own_paper(mine, library, stdin)
+    elif abstract:
+        own = mine_from_abstract(Path(abstract))
     selection = list(tags)
     if not any(not t.startswith(("-", "not:")) for t in selection) and own and own.tags:
         selection += own.tags  # no topic given: the tags of the user's paper, any of them
         any_ = True
     if not any(not t.startswith(("-", "not:")) for t in selection):
         raise RelatedWorkError("choose the papers with --tag TAG (see `citekit tags` for the tags in use).")
-    entries = select(library.sorted_entries(), selection, any_=any_)
+    entries = [e for e in select(library.sorted_entries(), selection, any_=any_) if e.key != own_key]
     if not entries:  # an empty selection is a finding (exit 1), not a usage error; nothing is written
         raise NoPaperMatches(f"no paper in {config.library_bib} matches {' '.join(selection)}; "
                              "see `citekit tags` for the tags in use, or try --any.")

@@ -19,8 +19,10 @@ from citekit.cli.app import friendly_errors, main, note, project_dir, warn
 @click.option("--cite", type=click.Choice(CITE_STYLES), default="natbib", show_default=True,
               help="LaTeX citation commands: natbib (\\citet/\\citep) or biblatex (\\textcite/\\parencite).")
 @click.option("--links", is_flag=True, help="Markdown with plain [Title](url) links instead of pandoc citations.")
-@click.option("--mine", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="YAML of your paper (title, abstract, tags, claims): closest papers first, plus contrast placeholders.")
+@click.option("--mine", default=None, metavar="FILE|KEY|-",
+              help="Your paper: its .tex or .md (the abstract is read), a YAML file (title, abstract, tags, claims), "
+                   "key:KEY or a bare KEY of a library entry, or - for an abstract on stdin. Closest papers first, "
+                   "plus contrast placeholders.")
 @click.option("--abstract", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Your abstract as a text file (instead of --mine).")
 @click.option("--group", "groups", multiple=True, metavar="NAME=TAG[,TAG]",

@@ -89,8 +89,18 @@ class GroupSpec:
 def load_mine(path: Path) -> Mine:
     """Read ``paper.yaml`` (title, abstract, tags, optional claims)."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RelatedWorkError(f"{path}: cannot read it ({exc}); give a UTF-8 YAML file with title, abstract, tags.") from exc
+    return mine_from_yaml(text, Path(path).name, str(path))
+
+
+def mine_from_yaml(text: str, name: str = "mine.yaml", path: str | None = None) -> Mine:
+    """The YAML description of the user's paper (title, abstract, tags, optional claims)."""
+    path = path or name
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
         raise RelatedWorkError(f"{path}: cannot read it ({exc}); give a UTF-8 YAML file with title, abstract, tags.") from exc
     if not isinstance(data, dict):
         raise RelatedWorkError(f"{path}: expected a mapping with title, abstract, tags (and optional claims).")
@@ -101,7 +111,7 @@ def load_mine(path: Path) -> Mine:
     if isinstance(claims, str):
         claims = [claims]
     mine = Mine(title=str(data.get("title") or ""), abstract=str(data.get("abstract") or ""),
-                tags=[normalize_tag(str(t)) for t in tags], claims=[str(c) for c in claims], name=Path(path).name)
+                tags=[normalize_tag(str(t)) for t in tags], claims=[str(c) for c in claims], name=name)
     if not (mine.title or mine.abstract or mine.tags):
         raise RelatedWorkError(f"{path}: give at least a title, an abstract or tags of your paper.")
     return mine
