@@ -152,3 +152,11 @@ def test_an_edited_draft_survives_make_run_twice(project: Path, monkeypatch: pyt
         assert draft.read_text() == mine
         assert "related-work.tex.new" in build.stderr
         assert draft_state((project / "related-work.tex.new").read_text()) is DraftState.GENERATED
+
+
+def test_check_still_reads_a_draft_kept_beside_an_edited_file(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "related.tex"
+    out.write_text("My own text.\n")
+    res = invoke(project, "related-work", "--tag", "muon", "--check", "-o", str(out))
+    assert res.exit_code == 1 and "check: no defects" in res.output and "related.tex.new" in res.output
+    assert out.read_text() == "My own text.\n"

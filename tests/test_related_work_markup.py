@@ -131,3 +131,17 @@ def test_pandoc_shows_the_markdown_as_plain_prose(markdown: str, tmp_path: Path)
                            check=True, timeout=60).stdout
     assert "ℓ∞ implicit biases" in plain and "SPS_safe, a Polyak" in plain and "LoRDO, a distributed" in plain
     assert "\\" not in plain and "$" not in plain
+
+
+def test_a_selection_of_only_non_papers_is_a_finding(project: Path) -> None:
+    lib = Library.load(project / "refs")
+    blog = lib.get("bernstein2026deriving")
+    assert blog is not None
+    res = CliRunner().invoke(main, ["-C", str(project), "related-work", "--tag", "markup", "--tag", "-markup"])
+    assert res.exit_code == 1  # nothing selected at all
+    only = Entry(key="blog2026only", entry_type="online", tags_auto=["blogonly"],
+                 fields={"title": "A Post", "author": AUTHORS, "year": "2026"})
+    lib.add(only)
+    lib.save()
+    res = CliRunner().invoke(main, ["-C", str(project), "related-work", "--tag", "blogonly"])
+    assert res.exit_code == 1 and "are not papers" in res.output and "blog2026only: online" in res.output

@@ -160,3 +160,13 @@ def test_api_reads_stdin_given_to_it(project: Path) -> None:
 
     snippet = related_work(project, tags=("muon",), mine="-", stdin=io.StringIO("Muon, light and fast."))
     assert "closest to stdin" in snippet.text
+
+
+def test_cli_mine_tex_follows_input_of_the_abstract(project: Path, tmp_path: Path) -> None:
+    (tmp_path / "sections").mkdir()
+    (tmp_path / "sections" / "abstract.tex").write_text("We make the \\textbf{Muon} optimizer light and fast.\n")
+    paper = tmp_path / "main.tex"
+    paper.write_text("\\documentclass{article}\\title{Light Muon}\\begin{document}\\maketitle\n"
+                     "\\begin{abstract}\\input{sections/abstract}\\end{abstract}\n\\section{Intro}x\\end{document}\n")
+    own, key = own_paper(str(paper), Library.load(project / "refs"))
+    assert key is None and own.abstract == "We make the Muon optimizer light and fast."

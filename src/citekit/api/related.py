@@ -132,7 +132,8 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     """
     from citekit.library.store import Library
     from citekit.library.tags import load_rules, select
-    from citekit.output.related_work import GroupSpec, RelatedWorkError, mine_from_abstract, related_work as write
+    from citekit.output.related_work import GroupSpec, RelatedWorkError, mine_from_abstract, not_a_paper
+    from citekit.output.related_work import related_work as write
 
     if mine and abstract:
         raise RelatedWorkError("give either --mine or --abstract, not both.")
@@ -160,10 +161,15 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
         source = str(config.library_bib.relative_to(config.root))
     except ValueError:
         source = str(config.library_bib)
+    papers = [e for e in entries if not not_a_paper(e)]
+    if not papers:  # only blog posts, software...: nothing to cite as related work
+        raise NoPaperMatches(f"the records in {config.library_bib} that match {' '.join(selection)} are not papers "
+                             f"({', '.join(f'{e.key}: {not_a_paper(e)}' for e in entries[:5])}); "
+                             "related work cites papers only.")
     text = write(entries, fmt=fmt, cite=cite, links=links, mine=own, groups=specs,
                  command_line=_command_line(tags, any_ and bool(tags), fmt, cite, links, mine, abstract, groups),
                  tags=selection if not any_ else None, rules=rules, source=source)
-    return Snippet(text, len(entries))
+    return Snippet(text, len(papers))
 
 
 class DraftEdited(CitekitError):

@@ -55,6 +55,12 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
     text = snippet.text
     if (force or keep_edited) and not output:
         raise click.UsageError("--force and --keep-edited only apply with -o FILE.")
+    # checked before it is written: a draft kept beside an edited FILE is still checked
+    defects = check_snippet(text, fmt) if check else []
+    for defect in defects:
+        click.echo(f"check: {defect}", err=True)
+    if check and not defects:
+        note("check: no defects")
     if output:
         written = write_snippet(output, text, force=force, keep_edited=keep_edited)
         if written.beside:
@@ -63,12 +69,7 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
             note(f"wrote {snippet.count} papers to {output}")
     else:
         click.echo(text, nl=False)
-    if check:
-        defects = check_snippet(text, fmt)
-        for defect in defects:
-            click.echo(f"check: {defect}", err=True)
-        if defects:
-            click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
-                       "refs/library.yaml) and run again.", err=True)
-            sys.exit(1)
-        note("check: no defects")
+    if defects:
+        click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
+                   "refs/library.yaml) and run again.", err=True)
+        sys.exit(1)

@@ -82,7 +82,7 @@ def _drop_commands(text: str, names: tuple[str, ...]) -> str:
 def _plain(latex: str) -> str:
     """LaTeX prose as text, environments' markers gone, math kept readable."""
     latex = re.sub(r"\\(?:begin|end)\s*\{[^{}]*\}", " ", latex)
-    latex = re.sub(r"\\(?:label|ref|eqref|cite[a-zA-Z]*|footnote|vspace|hspace)\*?(?:\[[^\]]*\])*\{[^{}]*\}", "",
+    latex = re.sub(r"\\(?:label|ref|eqref|cite[a-zA-Z]*|footnote|vspace|hspace|input|include)\*?(?:\[[^\]]*\])*\{[^{}]*\}", "",
                    latex)
     return re.sub(r"\s+", " ", latex_to_text(latex)).strip()
 
@@ -198,6 +198,32 @@ def mine_from_text(text: str, name: str = "stdin") -> Mine:
     return Mine(abstract=re.sub(r"\s+", " ", text).strip(), name=name)
 
 
+_INPUT = re.compile(r"\\(?:input|include)\s*\{([^{}]+)\}")
+
+
+def _with_inputs(text: str, folder: Path, depth: int = 3) -> str:
+    r"""``text`` with ``\input{sections/abstract}`` replaced by that file, as LaTeX would read it.
+
+    Papers often keep the abstract in a file of its own. Paths are relative to the main
+    file's folder, as LaTeX run there reads them; a file that cannot be read is
+    left as the command (and then ignored as markup).
+    """
+    if depth == 0 or "\\in" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        target = folder / m.group(1).strip()
+        for candidate in (target, target.with_name(target.name + ".tex")):
+            try:
+                if candidate.is_file():
+                    return _with_inputs(candidate.read_text(encoding="utf-8"), folder, depth - 1)
+            except (OSError, UnicodeDecodeError):
+                return m.group(0)
+        return m.group(0)
+
+    return _INPUT.sub(one, "\n".join(_COMMENT.sub("", line) for line in text.splitlines()))
+
+
 def mine_from_file(path: Path) -> Mine:
     """The user's paper from a file, read by its suffix (content decides for other suffixes)."""
     try:
@@ -209,7 +235,7 @@ def mine_from_file(path: Path) -> Mine:
     if suffix in _YAML_SUFFIXES:
         return load_mine(Path(path))
     if suffix in _TEX_SUFFIXES:
-        return mine_from_tex(text, name)
+        return mine_from_tex(_with_inputs(text, Path(path).parent), name)
     if suffix in _MD_SUFFIXES:
         return mine_from_markdown(text, name)
     return mine_from_text(text, name)
