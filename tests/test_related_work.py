@@ -175,8 +175,8 @@ def muon_entries(abstracts) -> list[Entry]:
 
 def test_header_comment_and_headings(muon_entries):
     out = related_work(muon_entries, tags=["muon"], command_line="citekit related-work --tag muon")
-    assert out.splitlines()[0] == ("% citekit related-work --tag muon (5 papers; generated from refs/library.bib, "
-                                   "edit freely)")
+    assert re.fullmatch(r"% citekit related-work --tag muon \(5 papers; generated from refs/library\.bib, "
+                        r"edit freely; citekit-draft:sha256=[0-9a-f]{16}\)", out.splitlines()[0])
     assert "\\paragraph{Sign-based methods.}" in out  # the two sign papers share a tag and words
     headings = re.findall(r"\\paragraph\{([^}]*)\}", out)
     assert len(headings) == len(set(headings))
@@ -222,7 +222,8 @@ def test_citation_styles(muon_entries):
     bib = related_work(muon_entries, tags=["muon"], cite="biblatex")
     assert "\\textcite{huang2026limuon}" in bib and "\\citet" not in bib
     md = related_work(muon_entries, tags=["muon"], fmt="markdown")
-    assert md.startswith("<!-- citekit related-work (5 papers; generated from refs/library.bib, edit freely) -->")
+    assert re.match(r"<!-- citekit related-work \(5 papers; generated from refs/library\.bib, edit freely; "
+                    r"citekit-draft:sha256=[0-9a-f]{16}\) -->\n", md)
     assert "### Sign-based methods" in md
     assert "@huang2026limuon propose a light and fast Muon (LiMuon) optimizer" in md
     assert "@qi2026delving delve into Muon" in md and "\\cite" not in md

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from citekit.api.project import config_of
 from citekit.core.errors import CitekitError
 
 if TYPE_CHECKING:
+    from citekit.core.model import Entry
+    from citekit.library.store import Library
     from citekit.output.related_work import GroupSpec, Mine
 
 
@@ -78,31 +81,79 @@ def _command_line(tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def own_paper(mine: str, library: "Library", stdin: TextIO | None = None) -> tuple[Mine, str | None]:
+    """The user's paper named by ``--mine``, and its library key when it is a library entry.
+
+    ``-`` reads stdin (LaTeX, Markdown, the YAML form or a bare abstract); ``key:KEY`` is a
+    library entry; an existing file is read by its suffix (``.tex``, ``.md``, ``.yaml``);
+    anything else is tried as a key, so a paper already in the library needs no file. The
+    key is returned so that the paper is not cited as related to itself.
+    """
+    from citekit.output.mine_input import EXPECTED, mine_from_file, mine_from_text
+    from citekit.output.related_work import RelatedWorkError
+
+    if mine == "-":
+        return mine_from_text((stdin or sys.stdin).read(), "stdin"), None
+    if mine.startswith("key:"):
+        key = mine[4:].strip()
+        entry = library.get(key)
+        if entry is None:
+            raise RelatedWorkError(f"--mine {mine}: no entry of the library has the key {key!r}; `citekit list` "
+                                   f"shows the keys (expected {EXPECTED}).")
+        return _mine_from_entry(entry), entry.key
+    path = Path(mine)
+    if path.is_dir():
+        raise RelatedWorkError(f"--mine {mine}: that is a folder; expected {EXPECTED}.")
+    if path.exists():
+        return mine_from_file(path), None
+    entry = library.get(mine)
+    if entry is not None:
+        return _mine_from_entry(entry), entry.key
+    raise RelatedWorkError(f"--mine {mine}: no such file, and no entry of the library has that key; "
+                           f"expected {EXPECTED}.")
+
+
+def _mine_from_entry(entry: "Entry") -> Mine:
+    """A library entry as the user's paper: its title, abstract and tags."""
+    from citekit.core.text import latex_to_text
+    from citekit.output.related_work import Mine, abstract_of
+
+    return Mine(title=latex_to_text(entry.title or ""), abstract=abstract_of(entry), tags=list(entry.tags),
+                name=entry.key)
+
+
 def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (), any_: bool = False,
                  fmt: str = "latex", cite: str = "natbib", links: bool = False, mine: str | None = None,
-                 abstract: str | None = None, groups: tuple[str, ...] = ()) -> Snippet:
+                 abstract: str | None = None, groups: tuple[str, ...] = (), stdin: TextIO | None = None) -> Snippet:
     """A related-work snippet about the library's papers with ``tags`` (see ``citekit related-work -h``).
 
-    No topic given: the tags of the user's paper (``mine``), any of them.
+    No topic given: the tags of the user's paper (``mine``, see :func:`own_paper`), any of
+    them. A user's paper that is itself in the library is left out of the snippet.
     """
     from citekit.library.store import Library
     from citekit.library.tags import load_rules, select
-    from citekit.output.related_work import GroupSpec, RelatedWorkError, load_mine, mine_from_abstract, related_work as write
+    from citekit.output.related_work import GroupSpec, RelatedWorkError, mine_from_abstract, not_a_paper
+    from citekit.output.related_work import related_work as write
 
     if mine and abstract:
         raise RelatedWorkError("give either --mine or --abstract, not both.")
     config = config_of(start)
     rules = load_rules(config.data)
-    own: Mine | None = load_mine(Path(mine)) if mine else (mine_from_abstract(Path(abstract)) if abstract else None)
     specs = [GroupSpec.parse(g) for g in groups] if groups else _config_groups(config.data)
     library = Library.load(config.refs_dir)
+    own: Mine | None = None
+    own_key: str | None = None
+    if mine:
+        own, own_key = own_paper(mine, library, stdin)
+    elif abstract:
+        own = mine_from_abstract(Path(abstract))
     selection = list(tags)
     if not any(not t.startswith(("-", "not:")) for t in selection) and own and own.tags:
         selection += own.tags  # no topic given: the tags of the user's paper, any of them
         any_ = True
     if not any(not t.startswith(("-", "not:")) for t in selection):
         raise RelatedWorkError("choose the papers with --tag TAG (see `citekit tags` for the tags in use).")
-    entries = select(library.sorted_entries(), selection, any_=any_)
+    entries = [e for e in select(library.sorted_entries(), selection, any_=any_) if e.key != own_key]
     if not entries:  # an empty selection is a finding (exit 1), not a usage error; nothing is written
         raise NoPaperMatches(f"no paper in {config.library_bib} matches {' '.join(selection)}; "
                              "see `citekit tags` for the tags in use, or try --any.")
@@ -110,17 +161,66 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
         source = str(config.library_bib.relative_to(config.root))
     except ValueError:
         source = str(config.library_bib)
+    papers = [e for e in entries if not not_a_paper(e)]
+    if not papers:  # only blog posts, software...: nothing to cite as related work
+        raise NoPaperMatches(f"the records in {config.library_bib} that match {' '.join(selection)} are not papers "
+                             f"({', '.join(f'{e.key}: {not_a_paper(e)}' for e in entries[:5])}); "
+                             "related work cites papers only.")
     text = write(entries, fmt=fmt, cite=cite, links=links, mine=own, groups=specs,
                  command_line=_command_line(tags, any_ and bool(tags), fmt, cite, links, mine, abstract, groups),
                  tags=selection if not any_ else None, rules=rules, source=source)
-    return Snippet(text, len(entries))
+    return Snippet(text, len(papers))
 
 
-def write_snippet(path: Path, text: str) -> None:
-    """Replace ``path`` with the snippet atomically."""
+class DraftEdited(CitekitError):
+    """The output file holds the author's text, so the new draft went beside it: a finding (exit 1)."""
+
+    exit_code = 1
+    NEXT_STEP = "Merge what you want from the new draft, or run again with --force to overwrite."
+
+
+@dataclass
+class Written:
+    """Where a snippet went: ``path`` itself, or ``beside`` it (``FILE.new``) when ``path`` was the author's."""
+
+    path: Path
+    beside: Path | None = None
+    message: str = ""
+
+
+def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bool = False) -> Written:
+    """Write the snippet to ``path`` atomically, unless that would lose the author's text.
+
+    A file that is missing, empty, or exactly as citekit generated it (its first-line
+    marker still matches, see :mod:`citekit.output.drafts`) is replaced. Any other file
+    (edited since it was generated, or never citekit's) is the author's: it is left as it
+    is and the new draft is written to ``FILE.new`` beside it, then :class:`DraftEdited` is
+    raised (exit 1), or, with ``keep_edited`` (what the Makefile rule asks for, so that a
+    paper still builds from the author's text), the outcome says so and nothing is raised.
+    ``force`` replaces the file whatever it holds.
+    """
     from citekit.library.store import atomic_write
+    from citekit.output.drafts import DraftState, draft_state
 
-    atomic_write(path, text)
+    path = Path(path)
+    try:
+        existing: str | None = path.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        existing = None
+    state = draft_state(existing)
+    if force or state.replaceable:
+        atomic_write(path, text)
+        return Written(path)
+    beside = path.with_name(path.name + ".new")
+    atomic_write(beside, text)
+    why = ("was edited since citekit generated it" if state is DraftState.EDITED
+           else "holds text citekit did not generate (its first line has no citekit-draft marker)")
+    message = (f"{path} {why}, so it was left as it is and the new draft was written to {beside}. "
+               f"Merge what you want from {beside.name} into {path.name}, or run again with --force to "
+               f"overwrite {path.name}.")
+    if keep_edited:
+        return Written(path, beside, message)
+    raise DraftEdited(message)
 
 
 def check_snippet(text: str, fmt: str) -> list[str]:

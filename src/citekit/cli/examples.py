@@ -83,6 +83,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit related-work --tag muon -o related-muon.tex",
         "citekit related-work --tag muon --tag theory --format markdown",
         "citekit related-work --tag muon --mine paper.yaml",
+        "citekit related-work --tag muon --mine main.tex -o related-work.tex  # your paper's abstract",
+        "citekit related-work --mine key:smith2026fast  # your paper, already in the library",
         "citekit related-work --tag muon --check -o related-muon.tex  # exit 1 listing any defect",
     ),
 }

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from citekit.api.related import CITE_STYLES, FORMATS
-from citekit.cli.app import friendly_errors, main, note, project_dir
+from citekit.cli.app import friendly_errors, main, note, project_dir, warn
 
 
 @main.command("related-work")
@@ -19,14 +19,21 @@ from citekit.cli.app import friendly_errors, main, note, project_dir
 @click.option("--cite", type=click.Choice(CITE_STYLES), default="natbib", show_default=True,
               help="LaTeX citation commands: natbib (\\citet/\\citep) or biblatex (\\textcite/\\parencite).")
 @click.option("--links", is_flag=True, help="Markdown with plain [Title](url) links instead of pandoc citations.")
-@click.option("--mine", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="YAML of your paper (title, abstract, tags, claims): closest papers first, plus contrast placeholders.")
+@click.option("--mine", default=None, metavar="FILE|KEY|-",
+              help="Your paper: its .tex or .md (the abstract is read), a YAML file (title, abstract, tags, claims), "
+                   "key:KEY or a bare KEY of a library entry, or - for an abstract on stdin. Closest papers first, "
+                   "plus contrast placeholders.")
 @click.option("--abstract", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Your abstract as a text file (instead of --mine).")
 @click.option("--group", "groups", multiple=True, metavar="NAME=TAG[,TAG]",
               help="A paragraph of its own for papers with these tags (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the snippet to this file (default: print it).")
+@click.option("--force", is_flag=True,
+              help="With -o: overwrite FILE even when it was edited since citekit wrote it.")
+@click.option("--keep-edited", is_flag=True,
+              help="With -o, for build rules: when FILE was edited, keep it, write the new draft to FILE.new, "
+                   "warn, and exit 0 (without it, exit 1).")
 @click.option("--check", is_flag=True,
               help="Lint the snippet like a reviewer (copied citations, macros, markup, first person, dangling "
                    "references, lower-case starts); list any defect on stderr and exit 1.")
@@ -34,27 +41,35 @@ from citekit.cli.app import friendly_errors, main, note, project_dir
 @friendly_errors
 def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links: bool,
                          mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None,
-                         check: bool) -> None:
+                         force: bool, keep_edited: bool, check: bool) -> None:
     """Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic.
 
-    Exit code 1, and nothing written, when no paper has the tags.
+    Exit code 1, and nothing written, when no paper has the tags. With -o FILE, a FILE you
+    edited since citekit wrote it (or one citekit did not write) is never overwritten: the
+    new draft goes to FILE.new beside it and the exit code is 1 (see --force, --keep-edited).
     """
     from citekit.api.related import check_snippet, related_work, write_snippet
 
     snippet = related_work(project_dir(ctx), tags=tags, any_=any_, fmt=fmt, cite=cite, links=links, mine=mine,
                            abstract=abstract, groups=groups)
     text = snippet.text
+    if (force or keep_edited) and not output:
+        raise click.UsageError("--force and --keep-edited only apply with -o FILE.")
+    # checked before it is written: a draft kept beside an edited FILE is still checked
+    defects = check_snippet(text, fmt) if check else []
+    for defect in defects:
+        click.echo(f"check: {defect}", err=True)
+    if check and not defects:
+        note("check: no defects")
     if output:
-        write_snippet(output, text)
-        note(f"wrote {snippet.count} papers to {output}")
+        written = write_snippet(output, text, force=force, keep_edited=keep_edited)
+        if written.beside:
+            warn(written.message)
+        else:
+            note(f"wrote {snippet.count} papers to {output}")
     else:
         click.echo(text, nl=False)
-    if check:
-        defects = check_snippet(text, fmt)
-        for defect in defects:
-            click.echo(f"check: {defect}", err=True)
-        if defects:
-            click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
-                       "refs/library.yaml) and run again.", err=True)
-            sys.exit(1)
-        note("check: no defects")
+    if defects:
+        click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
+                   "refs/library.yaml) and run again.", err=True)
+        sys.exit(1)

@@ -5,7 +5,8 @@ Markdown and plain output, method names read from abstracts, names and venues co
 matching, and the comparable form of titles all go through it, so math is folded the same
 way everywhere (``$\\ell_\\infty$`` becomes ``ℓ_∞``, which folds to ``l inf`` like the words
 "L inf"). Callers that need the text differently say so with its keyword options instead
-of wrapping it. And one definition of "the same title" (:func:`normalize_title`, the
+of wrapping it (``prose=True``: ``ℓ∞`` for a reader rather than ``ℓ_∞`` for folding), and
+:func:`math_name` says when a formula only typesets a name (``$LoRDO$``). And one definition of "the same title" (:func:`normalize_title`, the
 folded form), so the notes grouper, the resolver and the dedup engine can never disagree
 about it.
 """
@@ -132,11 +133,21 @@ _SUBSCRIPTS = dict(zip("0123456789+-=()aeioutkmnpsx", "₀₁₂₃₄₅₆₇�
 _SCRIPT = re.compile(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<char>[A-Za-z0-9]))")
 
 
-def _scripts(math: str) -> str:
+#: a script whose body is a control word (``\\ell_\\infty``), which :data:`_SCRIPT` leaves alone
+_MACRO_SCRIPT = re.compile(r"[\^_](?=\\[A-Za-z]+(?![A-Za-z]))")
+#: a control word right before a script: ``\\sum_i`` must not become the one word ``\\sumᵢ``
+_MACRO_BASE = re.compile(r"(\\[A-Za-z]+)(?=[\^_])")
+
+
+def _scripts(math: str, prose: bool = False) -> str:
     """``x^{-3}`` -> ``x⁻³`` and ``L_0`` -> ``L₀`` where Unicode has the characters.
 
     A script that Unicode cannot write (``x^{\\top}``) keeps its braces, escaped so the
-    converter prints them: ``x^{⊤}`` stays readable where ``x^⊤`` would not.
+    converter prints them: ``x^{⊤}`` stays readable where ``x^⊤`` would not. In ``prose``
+    (text a reader reads, not compares) a reader would not write braces or a lone ``_``
+    either: a symbol is set beside its base (``\\ell_\\infty`` -> ``ℓ∞``) and a word keeps
+    the one mark that says it is a script (``SPS_{safe}`` -> ``SPS_safe``); a control word
+    before a script (``\\sum_i``) is closed first, so the script does not join its name.
     """
     def one(m: re.Match[str]) -> str:
         body = m.group("group") if m.group("group") is not None else m.group("char")
@@ -145,8 +156,15 @@ def _scripts(math: str) -> str:
             return "".join(table[c] for c in body)
         if m.group("group") is None:
             return m.group(0)
+        if prose:
+            if re.fullmatch(r"\\[A-Za-z]+|\W", body.strip()):
+                return "{}" + body.strip() + "{}"
+            if re.fullmatch(r"[\w\-]+", body.strip()):
+                return m.group("op").replace("_", "\\_").replace("^", "\\^{}") + body.strip()
         return m.group("op") + "\\{" + body + "\\}"
 
+    if prose:
+        math = _MACRO_SCRIPT.sub("{}", _MACRO_BASE.sub(r"\1{}", math))
     return _SCRIPT.sub(one, math)
 
 
@@ -155,7 +173,8 @@ _LATEX_CHARS = re.compile(r"[\\{}$~%&]|--")
 
 
 def latex_to_text(text: str, *, scripts: bool = True, matching: bool = False, folded: bool = False,
-                  as_written: bool = False, keep_edges: bool = False, pieced: bool = True) -> str:
+                  as_written: bool = False, keep_edges: bool = False, pieced: bool = True,
+                  prose: bool = False) -> str:
     """LaTeX markup to plain Unicode (math as text: ``$O(\\epsilon^{-3})$`` -> ``O(ϵ⁻³)``).
 
     Nothing is dropped: a macro outside the known vocabulary is kept as written, ``&``
@@ -174,13 +193,16 @@ def latex_to_text(text: str, *, scripts: bool = True, matching: bool = False, fo
     - ``keep_edges=True``: a space at either end stays one space, for a piece of a longer
       value that sits next to math converted on its own;
     - ``pieced=False`` reads the whole value with the LaTeX parser: slower, and the
-      reference the piecewise reading is tested against.
+      reference the piecewise reading is tested against;
+    - ``prose=True``: text a reader reads (a related-work sentence in Markdown): a script
+      Unicode cannot write is not left as ``_∞`` or ``_{safe}`` but written as an author
+      would type it in plain text, ``ℓ∞``, ``SPS_safe``.
     """
     if keep_edges:
         lead = " " if text[:1].isspace() else ""
         tail = " " if text[-1:].isspace() and text.strip() else ""
         inner = latex_to_text(text, scripts=scripts, matching=matching, folded=folded, as_written=as_written,
-                              pieced=pieced)
+                              pieced=pieced, prose=prose)
         return lead + inner + tail
     if folded:
         return normalize_title(text) if pieced else _comparable(_matching_text(text, _text_read_whole))
@@ -188,7 +210,7 @@ def latex_to_text(text: str, *, scripts: bool = True, matching: bool = False, fo
         return _cached_matching_text(text) if pieced else _matching_text(text, _text_read_whole)
     if as_written and not _LATEX_CHARS.search(text):
         return text
-    return _to_text(text, scripts, pieced=pieced)
+    return _to_text(text, scripts, pieced=pieced, prose=prose)
 
 
 def _text_read_pieced(text: str, *, scripts: bool = True) -> str:
@@ -199,7 +221,7 @@ def _text_read_whole(text: str, *, scripts: bool = True) -> str:
     return _to_text(text, scripts, pieced=False)
 
 
-def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
+def _to_text(text: str, scripts: bool, *, pieced: bool, prose: bool = False) -> str:
     # each substitution only where its characters occur (a test in C, no pattern run)
     if "**" in text:
         text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
@@ -208,7 +230,7 @@ def _to_text(text: str, scripts: bool, *, pieced: bool) -> str:
     if not re.search(r"[\\{}$%~&]|--", text):
         return re.sub(r"\s+", " ", text).strip()
     if scripts and "$" in text:
-        text = _MATH.sub(lambda m: _scripts(m.group(0)), text)
+        text = _MATH.sub(lambda m: _scripts(m.group(0), prose), text)
     out = _pieced_text(text) if pieced else None
     if out is None:
         try:
@@ -454,3 +476,28 @@ def first_significant_word(title: str) -> str:
             return word
     words = normalize_title(title).split()
     return words[0] if words else "untitled"
+
+
+#: commands that only set the font of a name, inside or outside math
+_NAME_FONTS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textsf|textrm|textnormal|textup|text|mbox|"
+                         r"mathrm|mathbf|mathit|mathsf|mathtt|operatorname|boldsymbol|bm)\*?\s*(?=\{)")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+
+
+def math_name(math: str) -> str | None:
+    """The name a piece of math only typesets, or None when it is real math.
+
+    Abstracts wrap method names in math to italicise or embolden them (``$LoRDO$``,
+    ``$\\emph{SCENT}$``, ``$\\mathsf{Muon}$``); in prose that is a name, to be written as
+    text. Real math stays math: one letter (``$k$``), scripts (``$\\ell_\\infty$``),
+    operators and symbols. ``math`` is the content between the dollars.
+    """
+    if re.search(r"[\^_=+<>|/,;:!?()\[\]]", math):
+        return None
+    plain = _NAME_FONTS.sub("", math)
+    if "\\" in plain:  # a symbol or an operator (\lambda, \log): math
+        return None
+    plain = plain.replace("{", "").replace("}", "").strip()
+    if not _NAME.fullmatch(plain) or sum(c.isalpha() for c in plain) < 2:
+        return None
+    return plain

@@ -23,8 +23,9 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts, split_m
 from citekit.core.errors import CitekitError
 from citekit.library.tags import TagRules, normalize_tag
 from citekit.core.model import Entry
-from citekit.core.text import fold, latex_to_text, title_tokens
+from citekit.core.text import fold, latex_to_text, math_name, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
+from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
 from citekit.output.sentences import (
     EMPH_CLOSE,
@@ -88,8 +89,18 @@ class GroupSpec:
 def load_mine(path: Path) -> Mine:
     """Read ``paper.yaml`` (title, abstract, tags, optional claims)."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RelatedWorkError(f"{path}: cannot read it ({exc}); give a UTF-8 YAML file with title, abstract, tags.") from exc
+    return mine_from_yaml(text, Path(path).name, str(path))
+
+
+def mine_from_yaml(text: str, name: str = "mine.yaml", path: str | None = None) -> Mine:
+    """The YAML description of the user's paper (title, abstract, tags, optional claims)."""
+    path = path or name
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
         raise RelatedWorkError(f"{path}: cannot read it ({exc}); give a UTF-8 YAML file with title, abstract, tags.") from exc
     if not isinstance(data, dict):
         raise RelatedWorkError(f"{path}: expected a mapping with title, abstract, tags (and optional claims).")
@@ -100,7 +111,7 @@ def load_mine(path: Path) -> Mine:
     if isinstance(claims, str):
         claims = [claims]
     mine = Mine(title=str(data.get("title") or ""), abstract=str(data.get("abstract") or ""),
-                tags=[normalize_tag(str(t)) for t in tags], claims=[str(c) for c in claims], name=Path(path).name)
+                tags=[normalize_tag(str(t)) for t in tags], claims=[str(c) for c in claims], name=name)
     if not (mine.title or mine.abstract or mine.tags):
         raise RelatedWorkError(f"{path}: give at least a title, an abstract or tags of your paper.")
     return mine
@@ -145,6 +156,35 @@ def abstract_of(entry: Entry) -> str:
         return ""
     parts = re.split(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", raw, flags=re.S)
     return "".join(p if i % 2 else latex_to_text(p, keep_edges=True) for i, p in enumerate(parts))
+
+
+#: entry types that name something other than a paper (BibTeX, biblatex and CSL spellings)
+NOT_PAPER_TYPES = frozenset({"online", "electronic", "www", "webpage", "post", "post-weblog", "software", "dataset",
+                             "data", "video", "audio", "music", "movie", "image", "artwork", "performance",
+                             "codefragment", "softwaremodule", "softwareversion", "speech", "interview"})
+#: what a ``howpublished`` or ``type`` field says when the record is not a paper ("Blog post", "GitHub repository")
+_NOT_PAPER_KIND = re.compile(
+    r"^\s*(?:an?\s+|the\s+)?(?:blog(?:\s*post)?|web\s*(?:page|site)|website|software|source\s+code|code|"
+    r"computer\s+program|(?:github\s+|gitlab\s+|git\s+)?repository|dataset|data\s+set|slides|video|talk|keynote|"
+    r"podcast|tweet|thread|newsletter)\b", re.I)
+
+
+def not_a_paper(entry: Entry) -> str | None:
+    """Why a record is not a paper (its type says "blog post", "software"...), or None for a paper.
+
+    Related work cites papers for what they show; a blog post described as "X derive Muon"
+    reads as a publication it is not. Only what the record declares counts (its entry
+    type, its ``howpublished``, ``type`` or ``entrysubtype`` field), never a guess from
+    the title.
+    """
+    kind = entry.entry_type.lower()
+    if kind in NOT_PAPER_TYPES:
+        return kind
+    for name in ("howpublished", "type", "entrysubtype"):
+        value = latex_to_text(entry.fields.get(name, "") or "")
+        if _NOT_PAPER_KIND.match(value):
+            return re.sub(r"\s+", " ", value).strip().lower()[:40]
+    return None
 
 
 def _cosine(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
@@ -245,11 +285,37 @@ class _Style:
     links: bool
 
     def text(self, raw: str) -> str:
-        """Untrusted LaTeX-ish record text made inert for the target."""
-        raw = _TEXT_IN_MATH.sub(r"{\\\1}", raw)
+        """Untrusted LaTeX-ish record text made inert for the target.
+
+        A name an abstract set in math (``$LoRDO$``) is written as the name; real math
+        stays math in LaTeX and is written as a reader would type it in Markdown (``ℓ∞``).
+        """
+        raw = _names_out_of_math(_TEXT_IN_MATH.sub(r"{\\\1}", raw))
         if self.fmt == "latex":
             return sanitize(_unicode_to_latex(raw))
-        return escape_markdown(latex_to_text(raw))
+        return escape_markdown(latex_to_text(_MATH_SEGMENT.sub(_formula_for_markdown, raw), prose=True))
+
+    def formulas_shown(self, raw: str) -> str:
+        """``raw`` with each formula this format cannot show as math written as its text
+        (``$\\weird{L}$`` -> ``weirdL``), for text that must be used whatever it holds (a title)."""
+        return _MATH_SEGMENT.sub(lambda m: m.group(0) if self.renders(m.group(0)) else _bare_formula(m.group(0)), raw)
+
+    def renders(self, raw: str) -> bool:
+        """Whether every formula of ``raw`` comes out as the author's math, not as markup shown as text.
+
+        In Markdown a formula whose text still holds a backslash (a command the reading of
+        LaTeX does not know) would print as code; in LaTeX a formula built from commands
+        that are not safe to run is escaped into visible ``\\$`` and backslashes. Either
+        way a reader sees markup, so such a sentence is not used.
+        """
+        raw = _names_out_of_math(_TEXT_IN_MATH.sub(r"{\\\1}", raw))
+        for m in _MATH_SEGMENT.finditer(raw):
+            math = m.group(0).replace(EMPH_OPEN, "").replace(EMPH_CLOSE, "")
+            if self.fmt == "latex" and not sanitize(math).startswith("$"):
+                return False
+            if self.fmt == "markdown" and "\\" in latex_to_text(math, prose=True):
+                return False
+        return True
 
     def prose(self, raw: str) -> str:
         """:meth:`text`, with the emphasis kept from the source as ``\\emph{}`` or ``*...*``."""
@@ -290,6 +356,38 @@ class _Style:
         if self.fmt == "latex":
             return f"\\paragraph{{{self.text(text.rstrip('.'))}.}}"
         return f"### {self.text(text)}"
+
+
+#: one ``$...$`` formula of record text (``$$`` and escaped ``\\$`` included)
+_MATH_SEGMENT = re.compile(r"(?<!\\)\$\$?(.*?)(?<!\\)\$\$?", re.S)
+
+
+def _names_out_of_math(raw: str) -> str:
+    """``$LoRDO$``, ``$\\emph{SCENT}$`` -> ``LoRDO``, ``SCENT``: a name the abstract set in math
+    (see :func:`citekit.core.text.math_name`); any emphasis inside it goes with the math."""
+    if "$" not in raw:
+        return raw
+
+    def one(m: re.Match[str]) -> str:
+        inner = m.group(1).replace(EMPH_OPEN, "\\emph{").replace(EMPH_CLOSE, "}")
+        name = math_name(inner)
+        return name if name else m.group(0)
+
+    return _MATH_SEGMENT.sub(one, raw)
+
+
+def _formula_for_markdown(m: re.Match[str]) -> str:
+    """A formula kept for the reading of LaTeX, or, when that reading leaves a command it does
+    not know (``\\foo``), its text without the backslashes: a formula's LaTeX source never
+    reaches Markdown, where it would print as code. Sentences are chosen so that this is a
+    last resort (see :meth:`_Style.renders`); a title or summary may still need it."""
+    return m.group(0) if "\\" not in latex_to_text(m.group(0), prose=True) else _bare_formula(m.group(0))
+
+
+def _bare_formula(math: str) -> str:
+    """A formula's text with no command left: what can be shown of it outside math."""
+    text = latex_to_text(math, prose=True)
+    return re.sub(r"\\([A-Za-z]+|.)", r"\1", text).replace("{", "").replace("}", "").replace("$", "")
 
 
 #: ``$\\textemdash$``: a text glyph some services wrap in math; LaTeX rejects it there
@@ -379,12 +477,12 @@ def describe(entry: Entry, style: _Style) -> str:
                 return _finish(f"{style.prose(statement)} {style.citep([entry])}")
     abstract = abstract_of(entry)
     if abstract:
-        found = contribution(abstract, name)
+        found = contribution(abstract, name, accept=style.renders)
         if found:
             rest = trim(found.rest)
             if not _echoes_title(rest, entry.title or ""):
                 return _finish(f"{cite} {conjugate(found.verb, plural)} {style.prose(rest)}")
-    clause = title_clause(entry.title or entry.key, plural, _context(entry))
+    clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     return _finish(f"{cite} {style.prose(unbrace(clause))}")
 
 
@@ -530,6 +628,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     style = _Style(fmt=fmt, cite=cite, links=links)
     usable = [e for e in entries if SAFE_KEY.match(e.key)]
     skipped = len(entries) - len(usable)
+    not_papers = [(e.key, why) for e in usable if (why := not_a_paper(e))]
+    usable = [e for e in usable if not not_a_paper(e)]
     scores = closeness(usable, mine) if mine else {}
 
     def order(e: Entry) -> tuple:
@@ -545,10 +645,12 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 
     command = command_line.strip() or "citekit related-work"
     noun = "paper" if len(usable) == 1 else "papers"
-    header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely)"
-    lines = [style.comment(header)]
+    lines: list[str] = []
     if skipped:
         lines.append(style.comment(f"{skipped} entries left out: their keys contain characters that cannot be cited safely"))
+    if not_papers:
+        listed = "; ".join(f"{key} ({why})" for key, why in not_papers)
+        lines.append(style.comment(f"left out, not papers: {listed}"))
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -570,7 +672,11 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                        f"{words})"))
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    body = "\n".join(lines).rstrip() + "\n"
+    # the marker hashes everything below the header, so an edit anywhere in it is seen
+    # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one
+    header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely; {marker(body)})"
+    return style.comment(header) + "\n" + body
 
 
 def _safe_name(name: str) -> str:

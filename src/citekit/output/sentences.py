@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: contribution verbs, best first: a "we propose" sentence beats a "we show" one
@@ -111,7 +112,7 @@ def to_third_person(text: str) -> str:
     return re.sub(r"\b(we|We|our|Our|ours|us|ourselves)\b", lambda m: swaps[m.group(1)], text)
 
 
-def contribution(abstract: str, name: str = "") -> Contribution | None:
+def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None) -> Contribution | None:
     """The sentence that states the paper's contribution and stands on its own, or None.
 
     "We propose/introduce/present" wins over "we develop", then "we study/analyze", then
@@ -119,7 +120,8 @@ def contribution(abstract: str, name: str = "") -> Contribution | None:
     cleaned (:func:`clean_clause`: copied citations dropped, emphasis kept as emphasis,
     a macro standing for the method resolved to ``name``); one that still leans on a
     sentence the reader cannot see ("such contamination", "this mismatch") or keeps
-    markup that cannot be resolved is passed over for the next best.
+    markup that cannot be resolved is passed over for the next best, and so is one that
+    ``accept`` refuses (the target format cannot show its math as math).
     """
     found: list[tuple[int, int, Contribution]] = []
     for index, sentence in enumerate(split_sentences(abstract)):
@@ -128,7 +130,7 @@ def contribution(abstract: str, name: str = "") -> Contribution | None:
             continue
         verb = _base(m)
         rest = clean_clause(m.group("rest").rstrip(), name)
-        if rest is None or len(rest.split()) < 3 or clause_defects(rest):
+        if rest is None or len(rest.split()) < 3 or clause_defects(rest) or (accept and not accept(rest)):
             continue
         found.append((VERB_PRIORITY[verb], index,
                       Contribution(sentence=sentence, verb=verb, adverb="", rest=rest, priority=VERB_PRIORITY[verb])))

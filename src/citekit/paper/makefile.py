@@ -12,7 +12,7 @@ from typing import Sequence
 #: What each target is for, printed as the snippet's header comment.
 TARGETS: dict[str, str] = {
     "refs.bib": "only the entries the paper cites (re-exported when main.aux or the library changes)",
-    "related-work.tex": "a related-work draft from the entries tagged $(RELATED_TAGS)",
+    "related-work.tex": "a related-work draft from the entries tagged $(RELATED_TAGS) (once edited, new drafts go to related-work.tex.new)",
     "check-refs": "undefined citations, old keys, arXiv entries with a published version",
     "sync-refs": "refresh the library from the notes (needs the network; run it by hand)",
 }
@@ -34,6 +34,12 @@ def makefile_snippet(
     rewrites ``main.aux`` without changing the citations does not force another
     BibTeX pass. ``main.aux`` gets a draft-mode rule of its own because a fresh clone has
     none and the PDF rule needs ``refs.bib`` first.
+
+    ``related-work.tex`` is rebuilt after any library change, but a draft the author has
+    edited is theirs: ``--keep-edited`` leaves it as it is and writes the new draft to
+    ``related-work.tex.new`` with a warning (exit 0, so the paper still builds from the
+    author's text). Running ``make`` again writes the same ``.new`` again; nothing ever
+    replaces the edited file.
     """
     header = ["# citekit targets (from `citekit makefile`; override any variable: make CITEKIT=... RELATED_TAGS=...)"]
     header += [f"#   {name:<17} {why}" for name, why in TARGETS.items()]
@@ -58,7 +64,7 @@ def makefile_snippet(
         "\t$(LATEX) -draftmode -interaction=nonstopmode -halt-on-error $(PAPER)",
         "",
         "related-work.tex: $(CITEKIT_LIBRARY)",
-        "\t$(CITEKIT) $(CITEKIT_FLAGS) related-work $(foreach t,$(RELATED_TAGS),--tag $(t)) -o $@",
+        "\t$(CITEKIT) $(CITEKIT_FLAGS) related-work $(foreach t,$(RELATED_TAGS),--tag $(t)) --keep-edited -o $@",
         "",
         "check-refs: $(PAPER_BIB)",
         "\t$(CITEKIT) $(CITEKIT_FLAGS) check $(PAPER).tex --aux $(PAPER).aux --bib $(PAPER_BIB)",

@@ -1,0 +1,162 @@
+"""A related-work draft the author edited is never overwritten: by ``related-work -o`` or by ``make``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citekit.api.related import DraftEdited, related_work, write_snippet
+from citekit.cli import main
+from citekit.core.model import Entry
+from citekit.library.store import Library
+from citekit.output.drafts import DraftState, draft_state
+from tests.helpers_cli import synced_project
+
+CITEKIT_BIN = Path(sys.executable).parent / "citekit"
+
+
+def invoke(project: Path, *args: str):
+    return CliRunner().invoke(main, ["-C", str(project), *args])
+
+
+def change_library(project: Path, word: str) -> None:
+    """A library change the draft should follow: one more muon paper."""
+    lib = Library.load(project / "refs")
+    lib.add(Entry(key=f"doe2026{word}", entry_type="misc", tags_auto=["muon"],
+                  fields={"title": f"{word.title()} Steps for Muon", "author": "Doe, Jane and Roe, Rick",
+                          "year": "2026"}))
+    lib.save()
+    later = time.time() + 5  # newer than the draft, whatever the file system's timestamp resolution
+    for name in ("library.bib", "library.yaml"):
+        os.utime(project / "refs" / name, (later, later))
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    return synced_project(tmp_path)
+
+
+@pytest.mark.parametrize("fmt", ["latex", "markdown"])
+def test_a_generated_draft_carries_a_marker_that_matches_its_text(project: Path, fmt: str) -> None:
+    text = related_work(project, tags=("muon",), fmt=fmt).text
+    first = text.splitlines()[0]
+    assert first.startswith("% " if fmt == "latex" else "<!-- ") and "citekit-draft:sha256=" in first
+    assert draft_state(text) is DraftState.GENERATED
+    assert draft_state(text.replace("\n", "\r\n") + "\n") is DraftState.GENERATED  # an editor's line ends
+    edited = text.replace(" propose", " put forward", 1) if " propose" in text else text + "My own sentence.\n"
+    assert draft_state(edited) is DraftState.EDITED
+    assert draft_state("\n".join(text.splitlines()[1:])) is DraftState.UNMARKED  # marker line deleted
+    assert draft_state("") is DraftState.EMPTY and draft_state(None) is DraftState.MISSING
+
+
+def test_an_untouched_draft_is_replaced_after_a_library_change(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "related.tex"
+    assert invoke(project, "related-work", "--tag", "muon", "-o", str(out)).exit_code == 0
+    first = out.read_text()
+    change_library(project, "grouped")
+    res = invoke(project, "related-work", "--tag", "muon", "--format", "markdown", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert out.read_text() != first and out.read_text().startswith("<!-- ")
+    assert not (tmp_path / "related.tex.new").exists()
+
+
+@pytest.mark.parametrize("fmt", ["latex", "markdown"])
+def test_an_edited_draft_survives_related_work_o(project: Path, tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / ("related.tex" if fmt == "latex" else "related.md")
+    assert invoke(project, "related-work", "--tag", "muon", "--format", fmt, "-o", str(out)).exit_code == 0
+    mine = out.read_text() + "Our own closing sentence, written by hand.\n"
+    out.write_text(mine)
+    for _ in range(2):  # run twice: the second run must not take the first's .new for the draft
+        res = invoke(project, "related-work", "--tag", "muon", "--format", fmt, "-o", str(out))
+        assert res.exit_code == 1, res.output
+        assert out.read_text() == mine
+        beside = out.with_name(out.name + ".new")
+        assert draft_state(beside.read_text()) is DraftState.GENERATED
+        assert "was edited since citekit generated it" in res.output
+        assert f"{beside}" in res.output and "--force" in res.output
+    res = invoke(project, "related-work", "--tag", "muon", "--format", fmt, "--keep-edited", "-o", str(out))
+    assert res.exit_code == 0 and "warning:" in res.output and out.read_text() == mine
+    res = invoke(project, "related-work", "--tag", "muon", "--format", fmt, "--force", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert out.read_text() == beside.read_text()  # --force: the new draft, marker and all
+
+
+def test_a_file_citekit_did_not_write_is_kept_and_an_empty_one_is_filled(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "related.tex"
+    out.write_text("\\section{Related work}\nWritten by hand before citekit.\n")
+    res = invoke(project, "related-work", "--tag", "muon", "-o", str(out))
+    assert res.exit_code == 1 and "no citekit-draft marker" in res.output
+    assert out.read_text() == "\\section{Related work}\nWritten by hand before citekit.\n"
+    assert (tmp_path / "related.tex.new").exists()
+    empty = tmp_path / "empty.tex"
+    empty.write_text("\n")
+    assert invoke(project, "related-work", "--tag", "muon", "-o", str(empty)).exit_code == 0
+    assert draft_state(empty.read_text()) is DraftState.GENERATED
+
+
+def test_the_api_raises_a_finding_that_says_what_to_do(tmp_path: Path) -> None:
+    out = tmp_path / "r.tex"
+    out.write_text("hand-written\n")
+    with pytest.raises(DraftEdited) as err:
+        write_snippet(out, "% x\nbody\n")
+    assert err.value.exit_code == 1 and "r.tex.new" in str(err.value) and "--force" in str(err.value)
+    written = write_snippet(out, "% x\nbody\n", keep_edited=True)
+    assert written.beside == tmp_path / "r.tex.new" and out.read_text() == "hand-written\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # atomic: no temporaries left
+
+
+def test_force_and_keep_edited_need_an_output_file(project: Path) -> None:
+    res = invoke(project, "related-work", "--tag", "muon", "--force")
+    assert res.exit_code == 2 and "-o FILE" in res.output
+
+
+def _make(paper: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["make", f"CITEKIT={CITEKIT_BIN}", *args], cwd=paper, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_an_edited_draft_survives_make_run_twice(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if shutil.which("make") is None:
+        pytest.skip("needs make on PATH")
+    if not CITEKIT_BIN.exists():
+        pytest.skip(f"the citekit command is not installed next to {sys.executable}")
+    monkeypatch.chdir(project)  # the Makefile names the library relative to the paper's folder
+    res = CliRunner().invoke(main, ["makefile", "--tag", "muon"])
+    assert res.exit_code == 0, res.output
+    (project / "Makefile").write_text(res.stdout)
+    draft = project / "related-work.tex"
+
+    build = _make(project, "related-work.tex")
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert draft_state(draft.read_text()) is DraftState.GENERATED
+    assert "is up to date" in _make(project, "related-work.tex").stdout  # make twice: nothing to do
+
+    change_library(project, "first")  # untouched draft + library change: regenerated
+    before = draft.read_text()
+    assert _make(project, "related-work.tex").returncode == 0
+    assert draft.read_text() != before and draft_state(draft.read_text()) is DraftState.GENERATED
+
+    mine = draft.read_text().replace("\\paragraph{", "\\paragraph{Edited: ", 1)
+    draft.write_text(mine)  # a manual edit, then a library change, then make twice
+    change_library(project, "second")
+    for _ in range(2):
+        build = _make(project, "related-work.tex")
+        assert build.returncode == 0, build.stdout + build.stderr  # the paper still builds from the author's text
+        assert draft.read_text() == mine
+        assert "related-work.tex.new" in build.stderr
+        assert draft_state((project / "related-work.tex.new").read_text()) is DraftState.GENERATED
+
+
+def test_check_still_reads_a_draft_kept_beside_an_edited_file(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "related.tex"
+    out.write_text("My own text.\n")
+    res = invoke(project, "related-work", "--tag", "muon", "--check", "-o", str(out))
+    assert res.exit_code == 1 and "check: no defects" in res.output and "related.tex.new" in res.output
+    assert out.read_text() == "My own text.\n"
