@@ -85,3 +85,16 @@ def test_a_latin1_notes_file_is_read_not_skipped(tmp_path: Path) -> None:
     found = _mentions(tmp_path, "alt.md", (
         "# Vorlesung\n\n- Attention Is All You Need\n  - Authors: Ashish Vaswani, J\u00fcrgen M\u00fcller\n").encode("cp1252"))
     assert [m.title for m in found] == ["Attention Is All You Need"]
+
+
+def test_an_unlabelled_author_list_under_an_org_title_heading_is_its_authors(tmp_path: Path) -> None:
+    found = _mentions(tmp_path, "reading.org", (
+        "* Reading\n"
+        "** Sharpness-Aware Minimization for Efficiently Improving Generalization\n"
+        "Pierre Foret, Ariel Kleiner, Hossein Mobahi, Behnam Neyshabur\n"
+        "** Decoupled Weight Decay Regularization\n"
+        "   Ilya Loshchilov, Frank Hutter\n"))
+    assert [(m.location.line, m.authors) for m in found] == [
+        (2, ["Pierre Foret", "Ariel Kleiner", "Hossein Mobahi", "Behnam Neyshabur"]),
+        (4, ["Ilya Loshchilov", "Frank Hutter"]),
+    ]
