@@ -273,3 +273,16 @@ def test_a_list_of_bare_links_is_one_paper_per_link():
 
     mentions = extract_text(add_missing_schemes(text), "links.txt").mentions
     assert [m.ids.arxiv for m in mentions] == ["1706.03762", "2106.09685", "2310.06825"]
+
+
+def test_an_org_heading_body_indented_under_it_is_read_as_a_paragraph():
+    text = ("* Reading\n"
+            "** READING Soft Actor-Critic                                  :rl:\n"
+            "   SCHEDULED: <2024-12-04 Wed>\n"
+            "   :LOGBOOK:\n"
+            "   CLOCK: [2024-12-05 Thu 08:40]--[2024-12-05 Thu 09:15] =>  0:35\n"
+            "   :END:\n"
+            "   Haarnoja, Zhou, Abbeel, Levine -- \"Soft Actor-Critic: Off-Policy Maximum\n"
+            "   Entropy Deep Reinforcement Learning with a Stochastic Actor\", ICML 2018\n")
+    titles = [m.title for m in extract_text(text, "agenda.org").mentions]
+    assert "Soft Actor-Critic: Off-Policy Maximum Entropy Deep Reinforcement Learning with a Stochastic Actor" in titles

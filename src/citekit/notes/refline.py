@@ -737,7 +737,8 @@ MODEL_SURE = 0.7
 _MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
 _MODEL_NAMES_RE = re.compile(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
-    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]"
+    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]|"
+    r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,"
 )
 
 
@@ -815,6 +816,10 @@ def _title_delimited(tokens: list[str], labels: list[str]) -> bool:
     return tokens[last + 1][:1] in "([{<" or tokens[last + 1] in ("--", "—", "–", "-", "|")
 
 
+#: `` -- only for the autoencoder part``: a remark after a dash, in lower case, is no part of a title
+_REMARK_AFTER_DASH_RE = re.compile(r"\s+(?:--?|—|–)\s+[a-z][^—–]*$")
+
+
 def _sure_of_title_and_authors(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
     """The labelling has a title and an author list, each in one piece, and the model is
     sure of both (the mean probability of their tokens' labels)."""
@@ -844,7 +849,7 @@ def _model(text: str) -> Reference | None:
         if name is None:
             return None
         names.append(_as_written(person) if name == person.raw.strip() else name)
-    title = unquote_title(parsed.title)
+    title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))
     if not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return None
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):

@@ -78,6 +78,17 @@ def _body_lines(lines: list[str]) -> list[str]:
     return out
 
 
+def _dedented(lines: list[str]) -> list[str]:
+    """Body lines with the indentation they all share taken off: org indents a heading's
+    text under the heading (``org-adapt-indentation``), and the outline reads a paragraph's
+    wrapped lines and its bullets relative to the body, not to the page."""
+    widths = [len(raw) - len(raw.lstrip(" ")) for raw in lines if raw.strip()]
+    cut = min(widths, default=0)
+    if not cut:
+        return lines
+    return [raw[cut:] if raw.strip() else raw for raw in lines]
+
+
 #: An org file larger than this is parsed in pieces cut before top-level headings, so
 #: orgparse's node list and the outline never hold the whole file at once.
 CHUNK_CHARS = 64_000
@@ -172,7 +183,7 @@ def _parse(text: str, file: str, env: Any) -> OrgDocument:
         heading.children.extend(_property_labels(section, line))
         if title:
             doc.roots.append(heading)
-        body = parse_outline(_body_lines(section), org=True)
+        body = parse_outline(_dedented(_body_lines(section)), org=True)
         shift_lines(body, line)
         doc.roots.extend(body)
     adopt_orphan_details(doc.roots)
