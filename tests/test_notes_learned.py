@@ -286,3 +286,20 @@ def test_an_org_heading_body_indented_under_it_is_read_as_a_paragraph():
             "   Entropy Deep Reinforcement Learning with a Stochastic Actor\", ICML 2018\n")
     titles = [m.title for m in extract_text(text, "agenda.org").mentions]
     assert "Soft Actor-Critic: Off-Policy Maximum Entropy Deep Reinforcement Learning with a Stochastic Actor" in titles
+
+
+def test_a_link_preview_copied_out_of_slack_gives_its_title_to_the_link():
+    text = ("Ana Souza  10:02 AM\n"
+            "paper for thursday https://arxiv.org/abs/1512.03385\n"
+            "arXiv.orgarXiv.org\n"
+            "Deep Residual Learning for Image Recognition\n"
+            "Deeper neural networks are more difficult to train. We present a residual learning framework…\n"
+            "Ben Li  10:05 AM\n"
+            "code is here https://github.com/KaimingHe/deep-residual-networks\n"
+            "github.comgithub.com\n"
+            "GitHub - KaimingHe/deep-residual-networks: Deep Residual Learning for Image Recognition\n")
+    for name in ("slack.txt", "slack.md"):
+        mentions = extract_text(text, name).mentions
+        preview = [m for m in mentions if m.location.line == 4]
+        assert [(m.title, m.ids.arxiv) for m in preview] == [("Deep Residual Learning for Image Recognition", "1512.03385")]
+        assert all(m.ids.arxiv == "1512.03385" for m in mentions)  # the repository is no paper

@@ -23,6 +23,7 @@ from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
+from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.notes.refline import Reference, inline_references, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
@@ -587,6 +588,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text, entries = cut_bibtex_entries(held.pop(), file)
     if looks_like_report(text):
         text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
+    if has_link_previews(text):
+        text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
     extractor.problems.extend(problems_of(entries, file))
     held.append(text)

@@ -185,7 +185,13 @@ def looks_like_section_label(text: str) -> bool:
     text = text.strip()
     if not (0 < len(text) <= 80) or ends_a_sentence(text) or URL_RE.fullmatch(text):
         return False
+    if _MESSAGE_HEADER_RE.match(text):
+        return False  # "Ana Souza  10:02 AM": who posted the messages below, not their section
     return not (_LABELLED_RE.match(text) and _PAGE_LINK_RE.search(text))
+
+
+#: a chat message's header as the app copies it: a name, then the time it was posted
+_MESSAGE_HEADER_RE = re.compile(r"^[^\d\n]{1,60}?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?$")
 
 
 @copied
