@@ -62,15 +62,41 @@ _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paper
                  "nips.cc/", "thecvf.com/")
 
 
+#: what an address's host is written with (a run of them before a paper site's name is where
+#: the address starts, ``www.`` or ``dx.`` included)
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_")
+
+
 def add_missing_schemes(text: str) -> str:
     """``text`` with ``https://`` put before the paper addresses written without one, so
     every later step sees them as the URLs they are (a line ``shampoo paper is
     arxiv.org/abs/1802.09568 btw`` names arXiv 1802.09568). Addresses with a scheme, and
     hosts inside e-mail addresses or longer host names, are left alone."""
     low = text.lower()
-    if not any(n in low for n in _BARE_NEEDLES):
+    starts: set[int] = set()
+    for needle in _BARE_NEEDLES:
+        at = low.find(needle)
+        while at >= 0:
+            start = at
+            while start > 0 and (low[start - 1] in _HOST_CHARS):
+                start -= 1  # (back to where the address would begin: the pattern is tried there only)
+            starts.add(start)
+            at = low.find(needle, at + len(needle))
+    if not starts:
         return text
-    return _BARE_URL_RE.sub(lambda m: "https://" + m.group(0), text)
+    out: list[str] = []
+    done = 0
+    for start in sorted(starts):
+        if start < done:
+            continue  # (inside an address already completed)
+        m = _BARE_URL_RE.match(text, start)
+        if m is not None:
+            out += [text[done:start], "https://", m.group(0)]
+            done = m.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
 
 
 @copied
