@@ -303,3 +303,25 @@ def test_a_link_preview_copied_out_of_slack_gives_its_title_to_the_link():
         preview = [m for m in mentions if m.location.line == 4]
         assert [(m.title, m.ids.arxiv) for m in preview] == [("Deep Residual Learning for Image Recognition", "1512.03385")]
         assert all(m.ids.arxiv == "1512.03385" for m in mentions)  # the repository is no paper
+
+
+NUMBERED_ACM = """REFERENCES
+[1] Jordan Hoffmann, Sebastian Borgeaud, Arthur Mensch, Elena Buchatskaya, Trevor
+Cai, Eliza Rutherford, Diego de Las Casas, Lisa Anne Hendricks, Johannes Welbl,
+Aidan Clark, et al. 2022. Training Compute-Optimal Large Language Models.
+arXiv:2203.15556 [cs.CL]
+[2] Jared Kaplan, Sam McCandlish, Tom Henighan, Tom B. Brown, Benjamin Chess,
+Rewon Child, Scott Gray, Alec Radford, Jeffrey Wu, and Dario Amodei. 2020. Scaling
+Laws for Neural Language Models. arXiv:2001.08361 [cs.LG]
+"""
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_a_numbered_list_starts_its_references_at_their_numbers_only(name):
+    result = extract_text(NUMBERED_ACM, name)
+    assert [(m.location.line, m.title) for m in result.mentions] == [
+        (2, "Training Compute-Optimal Large Language Models"), (6, "Scaling Laws for Neural Language Models")]
+    first, second = result.mentions
+    assert first.authors[0] == "Jordan Hoffmann" and first.authors_incomplete
+    assert first.pins.arxiv == "2203.15556" or first.ids.arxiv == "2203.15556"
+    assert not result.problems  # "arXiv:2203.15556 [cs.CL]" is how arXiv cites itself

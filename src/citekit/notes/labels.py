@@ -120,11 +120,17 @@ def author_list_incomplete(value: str) -> bool:
     return bool(_ET_AL_RE.search(value.strip())) or bool(re.search(r"\band\s+others\s*$", value.strip(), re.I))
 
 
+_ARXIV_CLASS_RE = re.compile(r"\s*\[[a-z-]+(?:\.[A-Za-z-]+)?\]\s*$")
+
+
 def parse_pin(scheme: str, value: str) -> tuple[str, str] | None:
     """``(scheme, canonical id)`` for a pin line, or None when the value is not that kind of id."""
     scheme = scheme.lower()
     normalizers = {"doi": normalize_doi, "arxiv": normalize_arxiv, "openreview": normalize_openreview, "dblp": normalize_dblp}
-    canonical = normalizers[scheme](value.strip().strip("<>"))
+    value = value.strip().strip("<>")
+    if scheme == "arxiv":
+        value = _ARXIV_CLASS_RE.sub("", value)  # arXiv:2203.15556 [cs.CL]: the primary class, as arXiv cites itself
+    canonical = normalizers[scheme](value)
     return (scheme, canonical) if canonical else None
 
 

@@ -20,6 +20,19 @@ from citekit.notes.urls import is_url_only
 if TYPE_CHECKING:
     from citekit.notes.finder import LineLabel
 
+
+class _Said:
+    """A line label the numbering decides (the finder's shape, for the same code paths)."""
+
+    __slots__ = ("label", "confidence")
+
+    def __init__(self, label: str) -> None:
+        self.label, self.confidence = label, 1.0
+
+
+_NUMBERED_START = _Said("ref")
+_NUMBERED_GOES_ON = _Said("cont")
+
 NodeKind = Literal["heading", "bullet", "plain"]
 
 #: a reference number at the start (``[12]``, ``12.``), an arXiv id or a DOI
@@ -210,6 +223,8 @@ class _Starts:
         if index not in self._labels:
             self._label_block(index, first)
         found, head = self._labels[index], self._labels.get(first)
+        if found is _NUMBERED_GOES_ON:
+            return True  # (no number: it continues the numbered reference above, whatever it holds)
         return (found is not None and head is not None and head.label == "ref" and found.label == "cont"
                 and found.confidence >= SURE_CONTINUES and authors_line(text) is None)
 
@@ -244,6 +259,11 @@ class _Starts:
         if not any(could_start(line) for line in lines[start + 1:end]):
             self._labels.update(dict.fromkeys(range(start, end)))
             return
+        if numbered_list(lines[start:end]):
+            # a numbered reference list: a reference starts at its number and nowhere else
+            self._labels.update((i, _NUMBERED_START if REFERENCE_NUMBER_RE.match(lines[i]) else _NUMBERED_GOES_ON)
+                                for i in range(start, end))
+            return
         from citekit.notes import finder
 
         self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
@@ -267,6 +287,16 @@ def _unfinished(text: str) -> bool:
         return True
     last = tail.rsplit(None, 1)[-1] if tail else ""
     return last.lower() in _GOES_ON
+
+
+#: ``[12]``, ``12.``, ``(12)`` before a reference of a numbered list
+REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}\.)\s+\S")
+
+
+def numbered_list(lines: list[str]) -> bool:
+    """Two lines or more of the block start with a reference number: its references start
+    at their numbers (exact: the numbering is the list's own syntax)."""
+    return sum(1 for line in lines if REFERENCE_NUMBER_RE.match(line)) >= 2
 
 
 def could_start(line: str) -> bool:
