@@ -325,3 +325,12 @@ def test_a_numbered_list_starts_its_references_at_their_numbers_only(name):
     assert first.authors[0] == "Jordan Hoffmann" and first.authors_incomplete
     assert first.pins.arxiv == "2203.15556" or first.ids.arxiv == "2203.15556"
     assert not result.problems  # "arXiv:2203.15556 [cs.CL]" is how arXiv cites itself
+
+
+@pytest.mark.parametrize("name", ["tweets.txt", "tweets.md"])
+def test_a_link_after_an_icon_is_still_a_link(name):
+    text = "🚨 New paper thread\n\nWe study how proxy reward models…\n\n📄 arxiv.org/abs/2210.10760\n🔗 github.com/openai/gao-rm\n"
+    from citekit.notes.urls import add_missing_schemes
+
+    mentions = extract_text(add_missing_schemes(text), name).mentions
+    assert [m.ids.arxiv for m in mentions] == ["2210.10760"]

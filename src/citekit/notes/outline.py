@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.refline import has_shape_signal, names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix
+from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix, strip_decorations
 from citekit.notes.urls import is_url_only
 
 if TYPE_CHECKING:
@@ -138,6 +138,8 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             node = Node("bullet", number, text, indent=len(m.group("indent")))
         else:
             text = raw.strip()
+            if text[:1] > "\u218f":
+                text = strip_decorations(text).strip() or text  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (item is not None and node.indent > item.indent and not item.children and not message
                     and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
