@@ -686,6 +686,8 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     else:
         found = []  # (wrapped text: no line of it can start a paper, but a title label does)
         starts = [0] + [i for i in range(1, len(lines)) if _is_title_label(texts[i])]
+    # a bare link ends its item: it is no title for the lines below it (a list of links)
+    starts = sorted(set(starts) | {i for i in range(1, len(lines)) if is_url_only(texts[i - 1])})
     nodes = [
         node
         for a, b in zip(starts, starts[1:] + [len(lines)])
