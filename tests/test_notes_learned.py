@@ -334,3 +334,13 @@ def test_a_link_after_an_icon_is_still_a_link(name):
 
     mentions = extract_text(add_missing_schemes(text), name).mentions
     assert [m.ids.arxiv for m in mentions] == ["2210.10760"]
+
+
+def test_a_reference_to_software_or_a_blog_post_is_not_a_paper():
+    text = ("[1] Sourab Mangrulkar, Sylvain Gugger, Lysandre Debut, and Younes Belkada. 2022. PEFT: State-of-the-art\n"
+            "parameter-efficient fine-tuning methods. https://github.com/huggingface/peft\n"
+            "[2] Wei-Lin Chiang, Zhuohan Li, Zi Lin, and Ying Sheng. 2023. Vicuna: An open-source chatbot impressing\n"
+            "GPT-4 with 90% ChatGPT quality. https://lmsys.org/blog/2023-03-30-vicuna/\n"
+            "[3] Edward J. Hu, Yelong Shen, Phillip Wallis, and Zeyuan Allen-Zhu. 2022. LoRA: Low-rank adaptation of large\n"
+            "language models. In International Conference on Learning Representations.\n")
+    assert [m.title for m in extract_text(text, "refs.txt").mentions] == ["LoRA: Low-rank adaptation of large language models"]

@@ -53,6 +53,8 @@ class Decision:
 
 
 _PAPER_KINDS = PAPER_KIND_WORDS
+#: link kinds that say a reference names no paper when it links nothing else
+_NOT_PAPER_PAGES = frozenset({"blog", "docs", "dataset", "model", "video", "social", "notebook"})
 
 
 @dataclass
@@ -468,6 +470,11 @@ class _Extractor:
                 return self._reject(node, "a short name with only a code or project link: software, not a paper", title)
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
+        if details.model and not details.urls and not details.pins and details.venue[0] is None and (
+                details.links.get("code") or details.link_kinds & _NOT_PAPER_PAGES):
+            # a reference to software, a blog post or documentation: its only link is that page
+            # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022")
+            return self._reject(node, f"a reference whose only link is a {'code' if details.links.get('code') else sorted(details.link_kinds & _NOT_PAPER_PAGES)[0]} page and that names no venue: software or a web page, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
