@@ -25,7 +25,7 @@ from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, st
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
-from citekit.notes.refline import Reference, inline_references, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import reader_for
@@ -251,7 +251,7 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         details.rule = f"authors on the title line ({ref.rule})"
         details.model = ref.model
         if ref.pasted:
-            details.reference = _REFERENCE_NUMBER_RE.sub("", ref.source)  # ("[7] " is not part of it)
+            details.reference = REFERENCE_NUMBER_RE.sub("", ref.source)  # ("[7] " is not part of it)
         return ref.title
     if line.id_rule:
         details.rule = details.rule or line.id_rule
@@ -332,7 +332,6 @@ def _without_task_marker(text: str) -> str:
     return text[end:] if end else text
 
 
-_REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)])\s+")
 _HAS_MARKUP_RE = re.compile(r"\*|_|~~|==|`|\[\[|\]\(|^[\"“„«]")
 
 
@@ -391,8 +390,7 @@ class _Extractor:
         """Papers cited inside a line of prose that is not a paper itself (a quoted title
         with its authors in a chat message or a remark). Identifiers and links on the line
         are not given to them: which of the cited papers they belong to is not written."""
-        if node.children or kind_prefix(node.text) is not None or not ('"' in node.text or "“" in node.text or "«" in node.text or "《" in node.text
-                                 or "『" in node.text or "「" in node.text or "„" in node.text):
+        if node.children or not may_cite_inline(node.text) or kind_prefix(node.text) is not None:
             return []
         found = []
         for ref in inline_references(strip_hashtags(strip_urls(node.text))):

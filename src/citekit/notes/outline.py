@@ -10,28 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from citekit.notes.labels import Label, parse_label
-from citekit.notes.refline import has_shape_signal, names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix, strip_decorations
+from citekit.notes.finder.model import LineLabel
+from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
+from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
 
-if TYPE_CHECKING:
-    from citekit.notes.finder import LineLabel
-
-
-class _Said:
-    """A line label the numbering decides (the finder's shape, for the same code paths)."""
-
-    __slots__ = ("label", "confidence")
-
-    def __init__(self, label: str) -> None:
-        self.label, self.confidence = label, 1.0
-
-
-_NUMBERED_START = _Said("ref")
-_NUMBERED_GOES_ON = _Said("cont")
+#: the labels the numbering of a numbered list decides (in the finder's form)
+_NUMBERED_START = LineLabel("ref", 1.0)
+_NUMBERED_GOES_ON = LineLabel("cont", 1.0)
 
 NodeKind = Literal["heading", "bullet", "plain"]
 
@@ -138,8 +127,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             node = Node("bullet", number, text, indent=len(m.group("indent")))
         else:
             text = raw.strip()
-            if text[:1] > "\u218f":
-                text = strip_decorations(text).strip() or text  # "📄 arxiv.org/abs/…": the icon is no text
+            text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (item is not None and node.indent > item.indent and not item.children and not message
                     and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
@@ -208,7 +196,7 @@ class _Starts:
 
     def __init__(self, lines: list[str]) -> None:
         self._lines = lines
-        self._labels: dict[int, "LineLabel | None"] = {}
+        self._labels: dict[int, LineLabel | None] = {}
 
     def mention(self, index: int, text: str, first: int) -> bool:
         """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
@@ -277,10 +265,6 @@ def _open_quote(text: str) -> bool:
     return text.count("“") > text.count("”") or text.count('"') % 2 == 1 or text.count("《") > text.count("》")
 
 
-#: words a line of text does not end with unless the sentence goes on on the next line
-_GOES_ON = frozenset("a an the of for to with in on at by from and or as that which via vs versus".split())
-
-
 def _unfinished(text: str) -> bool:
     """The text stops where a sentence cannot: on ``and``, ``of``, a comma or a word cut by
     a hyphen (``… practice and`` / ``the classical bias–variance trade-off``)."""
@@ -288,11 +272,7 @@ def _unfinished(text: str) -> bool:
     if tail.endswith((",", "-", "–")) and not tail.endswith(("--", " -", " –")):
         return True
     last = tail.rsplit(None, 1)[-1] if tail else ""
-    return last.lower() in _GOES_ON
-
-
-#: ``[12]``, ``12.``, ``(12)`` before a reference of a numbered list
-REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}\.)\s+\S")
+    return last.lower() in OPEN_ENDED_WORDS
 
 
 def numbered_list(lines: list[str]) -> bool:
@@ -308,7 +288,7 @@ def could_start(line: str) -> bool:
     return _NUMBERED_OR_ID(line) is not None or has_shape_signal(line)
 
 
-def starts_mention(found: "LineLabel", text: str, head: "LineLabel | None" = None) -> bool:
+def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None) -> bool:
     """The finder's label of a line, weighed with what the line says on its own; ``head`` is
     the label of the line the paragraph so far starts with: a line that is not a paper
     after a mention (a chat message, a remark) ends the mention, where after prose it is

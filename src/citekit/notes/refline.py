@@ -126,8 +126,6 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     return parts, incomplete
 
 
-
-
 _FAMILY_GIVEN_RE = re.compile(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$")
 
 
@@ -320,7 +318,9 @@ def _title_ok(title: str) -> bool:
 #: ``『…』``, ``「…」``, the brackets Chinese, Japanese and Korean notes put titles in)
 _QUOTED_TITLE_RE = re.compile(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]|《(?P<t2>[^《》]{4,300}?)》|『(?P<t3>[^『』]{4,300}?)』|「(?P<t4>[^「」]{4,300}?)」")
 #: ``[7] `` / ``7. `` before a pasted reference
-_REF_NUMBER_RE = re.compile(r"^\[\d{1,4}\]\s*|^\d{1,4}[.)]\s+")
+#: ``[7] ``, ``(7) ``, ``7. `` before a reference of a numbered list (the one pattern for it:
+#: the outline splits numbered lists at it, a pasted reference is searched without it)
+REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[.)])\s+)(?=\S)")
 _REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
@@ -344,7 +344,7 @@ def _quoted(text: str) -> Reference | None:
     if not _title_ok(title):
         return None
     if before:
-        before = _REF_NUMBER_RE.sub("", before).strip()
+        before = REFERENCE_NUMBER_RE.sub("", before).strip()
         year = None
         ym = _YEAR_BEFORE_TITLE_RE.search(before)
         if ym:
@@ -645,6 +645,11 @@ def _dash_title_with_inner_quotes(text: str) -> Reference | None:
 #: parenthesis, a semicolon, a colon before a space.
 _CLAUSE_END_RE = re.compile(r"(?<!\bal)(?<!\b[A-Z])[.!?;](?=\s)|\s[—–→]\s|\s-{1,2}\s|[()（）]|:\s")
 _OPEN_QUOTE_RE = re.compile("[\"“„«《『「]")
+
+
+def may_cite_inline(text: str) -> bool:
+    """The text has a quote that may open a cited title (what :func:`inline_references` needs)."""
+    return _OPEN_QUOTE_RE.search(text) is not None
 _CAPITALISED_RE = re.compile(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
 
 
@@ -800,8 +805,10 @@ def _name_in(raw: str) -> str | None:
 _FIELD_END = frozenset(".,:;?!\"”’»)]》』」")
 
 
-#: words no title ends with: a title that ends with one was cut off (a wrapped line of prose)
-_NO_LAST_WORD = frozenset("a an the of for to with in on at by from and or as that which is are was were its their our".split())
+#: words a title or a sentence does not end with: text that ends with one goes on on the
+#: next line (a wrapped line of prose, a title cut off)
+OPEN_ENDED_WORDS = frozenset(
+    "a an the of for to with in on at by from and or as that which via vs versus is are was were its their our".split())
 
 
 def _title_delimited(tokens: list[str], labels: list[str]) -> bool:
@@ -812,7 +819,7 @@ def _title_delimited(tokens: list[str], labels: list[str]) -> bool:
     if tokens[last][-1:] in _FIELD_END:
         return True
     if last + 1 >= len(tokens):
-        return tokens[last].lower() not in _NO_LAST_WORD  # (a line cut in mid-sentence: "… warmup for")
+        return tokens[last].lower() not in OPEN_ENDED_WORDS  # (a line cut in mid-sentence: "… warmup for")
     return tokens[last + 1][:1] in "([{<" or tokens[last + 1] in ("--", "—", "–", "-", "|")
 
 

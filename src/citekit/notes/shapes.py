@@ -229,6 +229,14 @@ def strip_decorations(text: str) -> str:
     return text
 
 
+def strip_leading_icon(text: str) -> str:
+    """A line without the icon before it (``📄 arxiv.org/abs/…``, ``🚨 New paper: …``); a line
+    that is only icons is kept as it is."""
+    if text[:1] <= "\u218f":
+        return text
+    return _LEADING_ICONS_RE.sub("", text).strip() or text
+
+
 #: who said it and when, before a chat message: ``[10:32] Alice: …``, ``[10:32 AM] Alice
 #: Smith: …``, ``10:32 <alice> …``, ``[2024-02-03 10:32] alice: …``
 _CHAT_PREFIX_RE = re.compile(

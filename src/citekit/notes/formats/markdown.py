@@ -21,11 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
-from citekit.notes.outline import (
-    REFERENCE_NUMBER_RE, Node, adopt_orphan_details, could_start, numbered_list, parse_outline, shift_lines, starts_mention,
-)
+from citekit.notes.outline import Node, adopt_orphan_details, could_start, numbered_list, parse_outline, shift_lines, starts_mention
+from citekit.notes.refline import REFERENCE_NUMBER_RE
 from citekit.notes.result import Problem
-from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_decorations
+from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leading_icon
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -659,7 +658,7 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     identifier) starts an item of its own: CommonMark joins such lines into one paragraph,
     but people write reading lists one paper per line.
     """
-    lines = [(line + i, _undecorated(raw.strip())) for i, raw in enumerate(text.split("\n")) if raw.strip()]
+    lines = [(line + i, strip_leading_icon(raw.strip())) for i, raw in enumerate(text.split("\n")) if raw.strip()]
     if not lines:
         return []
     messages = [strip_chat_prefix(t) for _n, t in lines]
@@ -698,11 +697,6 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         for node in nodes:
             node.found = {n: said[n] for n in (node.line, *node.merged) if n in said}
     return nodes
-
-
-def _undecorated(text: str) -> str:
-    """A line without the icon before it (``📄 arxiv.org/abs/…``, ``🚨 New paper: …``)."""
-    return (strip_decorations(text).strip() or text) if text[:1] > "\u218f" else text
 
 
 def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: int) -> list[Node]:
