@@ -34,7 +34,7 @@ from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
-from citekit.notes.urls import classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
+from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
 
 
 @dataclass
@@ -53,8 +53,7 @@ class Decision:
 
 
 _PAPER_KINDS = PAPER_KIND_WORDS
-#: link kinds that say a reference names no paper when it links nothing else
-_NOT_PAPER_PAGES = frozenset({"blog", "docs", "dataset", "model", "video", "social", "notebook"})
+
 
 
 @dataclass
@@ -469,10 +468,10 @@ class _Extractor:
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
         if details.model and not details.urls and not details.pins and details.venue[0] is None and (
-                details.links.get("code") or details.link_kinds & _NOT_PAPER_PAGES):
+                details.links.get("code") or details.link_kinds & NOT_PAPER_KINDS):
             # a reference to software, a blog post or documentation: its only link is that page
             # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022")
-            return self._reject(node, f"a reference whose only link is a {'code' if details.links.get('code') else sorted(details.link_kinds & _NOT_PAPER_PAGES)[0]} page and that names no venue: software or a web page, not a paper", title)
+            return self._reject(node, f"a reference whose only link is a {'code' if details.links.get('code') else sorted(details.link_kinds & NOT_PAPER_KINDS)[0]} page and that names no venue: software or a web page, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)

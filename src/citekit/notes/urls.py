@@ -46,6 +46,11 @@ _BLOG_PATH_RE = re.compile(r"/(?:posts?|blog|articles?)/")
 _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
+#: kinds of page (:func:`classify_url`) that are never a paper's own page: a reference or a
+#: table row that links only such a page names software, a post, a talk or data
+NOT_PAPER_KINDS = frozenset({"code", "blog", "docs", "dataset", "model", "video", "slides", "talk", "social", "notebook"})
+
+
 #: The paper sites people paste without ``https://`` (``arxiv.org/abs/1802.09568``,
 #: ``huggingface.co/papers/2106.09685``): exact hosts and paths, so an address is only ever
 #: completed where it can be nothing else.

@@ -28,7 +28,7 @@ from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leadi
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
-from citekit.notes.urls import classify_url, is_url_only
+from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, is_url_only
 
 #: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
 NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
@@ -618,10 +618,6 @@ class _Builder:
 _PAGE_RE = re.compile(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
 
-#: what a "where" cell may link instead of naming a venue, that makes the row no paper
-_NOT_A_VENUE = frozenset({"code", "video", "slides", "talk", "blog", "dataset", "model"})
-
-
 def _row_kind(title: str, where: str) -> str | None:
     """What a table row names when it is not a paper: a non-paper word in its title or its
     "where" cell (``blog``, ``lecture``, ``leaderboard``), or a "where" that is a code, blog,
@@ -636,7 +632,7 @@ def _row_kind(title: str, where: str) -> str | None:
             kind = classify_url(url)
         except ValueError:
             return None
-        return kind if kind in _NOT_A_VENUE else None  # (a project page may be a paper's own)
+        return kind if kind in NOT_PAPER_KINDS else None  # (a project page may be a paper's own)
     return None
 
 
