@@ -48,7 +48,7 @@ _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.
 
 #: kinds of page (:func:`classify_url`) that are never a paper's own page: a reference or a
 #: table row that links only such a page names software, a post, a talk or data
-NOT_PAPER_KINDS = frozenset({"code", "blog", "docs", "dataset", "model", "video", "slides", "talk", "social", "notebook"})
+NOT_PAPER_KINDS: frozenset[UrlKind] = frozenset({"code", "blog", "dataset", "model", "video", "slides", "talk", "social"})
 
 
 #: The paper sites people paste without ``https://`` (``arxiv.org/abs/1802.09568``,
