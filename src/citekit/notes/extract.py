@@ -28,7 +28,7 @@ from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
-from citekit.notes.formats import reader_for
+from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
@@ -358,6 +358,8 @@ class _Extractor:
         self.file_tags: list[str] = []
         self.bibtex: list = []
         self.skipped: list[tuple[int, str]] = []
+        #: an exported file's transcript (Slack, Notion): its lines are mapped back at the end
+        self.transcript: Transcript | None = None
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
@@ -585,11 +587,20 @@ def _lists_links(node: Node) -> bool:
 def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[list[Node]]:
     """The outline of the text in ``held`` by the reader of its format (the
     :data:`~citekit.notes.formats.FORMATS` row of its suffix), piece by piece: a big file's
-    nodes are built, read and dropped one piece at a time. Pasted BibTeX entries are cut
-    out first, whatever the format."""
+    nodes are built, read and dropped one piece at a time. An exported file (Slack, Notion)
+    is transcribed into notes text first; pasted BibTeX entries are cut out next, whatever
+    the format."""
     from citekit.notes.formats.bibtex import cut_bibtex_entries, problems_of
 
-    text, entries = cut_bibtex_entries(held.pop(), file)
+    fmt = format_of(file)
+    text = held.pop()
+    transcribe = fmt.load_transcriber()
+    if transcribe is not None:
+        from citekit.notes.urls import add_missing_schemes
+
+        extractor.transcript = transcribe(text, file)
+        text = add_missing_schemes(extractor.transcript.text)
+    text, entries = cut_bibtex_entries(text, file)
     if looks_like_report(text):
         text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
     if has_link_previews(text):
@@ -598,7 +609,7 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     extractor.problems.extend(problems_of(entries, file))
     held.append(text)
     del text  # the reader takes the text out of ``held`` and frees it as it goes
-    yield from reader_for(file)(held, file, extractor)
+    yield from fmt.load()(held, file, extractor)
 
 
 def extract_text(text: str, file: str) -> ExtractResult:
@@ -622,15 +633,31 @@ def explain_text(text: str, file: str) -> tuple[list[Decision], list[Problem]]:
     """Every decision extraction made on ``text``, in line order (``extract --explain``),
     and the problems met."""
     run = _run([text], file, explaining=True)
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, str, str]] = set()
     decisions = []
     for d in sorted(run.trace, key=lambda d: (d.line, d.outcome != "mention")):
-        if (d.line, d.outcome) not in seen:  # a line looked at twice (as section, then as paper) once
-            seen.add((d.line, d.outcome))
+        # a line looked at twice (as section, then as paper) once; several papers on one
+        # line (a chat message, a Notion page written on one line) each keep their own
+        if (d.line, d.outcome, d.text) not in seen:
+            seen.add((d.line, d.outcome, d.text))
             decisions.append(d)
     taken = {d.line for d in decisions if d.outcome == "mention"}
     judged = {d.line for d in decisions if d.outcome != "dropped"}  # a line judged on its own needs no "dropped"
     return [d for d in decisions if (d.outcome == "mention" or d.line not in taken) and (d.outcome != "dropped" or d.line not in judged)], run.result.problems
+
+
+def _to_file_lines(transcript: Transcript, mentions: list[Mention], extractor: _Extractor) -> None:
+    """Every line number of a transcribed file's results put back to the exported file's
+    line it came from; the transcriber's own problems (already in file lines) join them."""
+    from dataclasses import replace
+
+    at = transcript.file_line
+    for mention in mentions:
+        mention.location = replace(mention.location, line=at(mention.location.line))
+    for decision in extractor.trace:
+        decision.line = at(decision.line)
+    extractor.problems = [p if p.line is None else replace(p, line=at(p.line)) for p in extractor.problems]
+    extractor.problems.extend(transcript.problems)
 
 
 @dataclass
@@ -686,5 +713,7 @@ def _run_unguarded(held: list[str], file: str, explaining: bool, collect: bool =
             extractor.trace.append(Decision(entry.line, "rejected", entry.why_not or "a BibTeX entry without a title", entry.key))
     for line, why in extractor.skipped:
         extractor.trace.append(Decision(line, "skipped", why, ""))
+    if extractor.transcript is not None:
+        _to_file_lines(extractor.transcript, mentions, extractor)
     mentions.sort(key=lambda m: m.location.line)
     return _Run(ExtractResult(mentions=mentions, problems=sorted(extractor.problems, key=lambda p: p.line or 0)), extractor.trace)

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from collections.abc import Callable
 
-from citekit.notes.formats import folder_suffixes
+from citekit.notes.formats import folder_suffixes, format_of, in_folders
 from citekit.notes.result import Problem
 from citekit.notes.urls import add_missing_schemes
 
@@ -118,7 +118,9 @@ def read_notes(path: Path, file: str) -> tuple[str | None, list[Problem]]:
     if not data:
         return None, [Problem(file, None, "empty file, nothing to extract")]
     text, problems = decode_notes(data, file)
-    return (add_missing_schemes(text) if text is not None else None), problems
+    if text is None or format_of(file).transcriber:
+        return text, problems  # an export's addresses are completed in its transcript (its JSON or HTML is no notes text)
+    return add_missing_schemes(text), problems
 
 
 #: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is
@@ -222,7 +224,7 @@ def _walk(folder: Path, follow_out: bool, problems: list[Problem]) -> list[Path]
             kept.append(name)
         dirs[:] = kept
         for name in files:
-            if name.startswith(".") or Path(name).suffix.lower() not in NOTES_SUFFIXES:
+            if name.startswith(".") or not in_folders(name, NOTES_SUFFIXES):
                 continue
             path = here / name
             if not path.is_file():
