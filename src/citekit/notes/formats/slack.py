@@ -235,8 +235,13 @@ def preview_line(attachment: dict) -> str | None:
             return None
     except ValueError:
         return None
-    title = _ARXIV_PREFIX.sub("", " ".join(_unescape(title).split()))[:1000]
+    title = strip_arxiv_prefix(" ".join(_unescape(title).split()))[:1000]
     return f"- {title} {url}" if title else None
+
+
+def strip_arxiv_prefix(title: str) -> str:
+    """A page title without the ``[2401.01234]`` an arXiv page's title starts with."""
+    return _ARXIV_PREFIX.sub("", title) if title[:1] == "[" else title
 
 
 def _unescape(text: str) -> str:
