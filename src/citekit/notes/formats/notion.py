@@ -25,6 +25,7 @@ from html.parser import HTMLParser
 from typing import Iterator
 
 from citekit.notes.formats import Transcript
+from citekit.notes.formats.slack import strip_arxiv_prefix, titled_link
 from citekit.notes.labels import parse_label
 from citekit.notes.result import Problem
 
@@ -118,7 +119,7 @@ class _Out:
 
 
 def _inline(node: _Element | tuple[str, int], skip_blocks: bool = False) -> tuple[str, int | None]:
-    """The words of ``node`` on one line (``<br>`` breaks it), links as ``label https://…``
+    """The words of ``node`` on one line (``<br>`` breaks it), links as ``[label](https://…)``
     (a link to another exported page as its label), and the line its first word is on.
     ``skip_blocks``: leave out block children (an item's nested list is its own)."""
     if isinstance(node, tuple):
@@ -141,8 +142,7 @@ def _inline(node: _Element | tuple[str, int], skip_blocks: bool = False) -> tupl
     if node.tag == "a":
         href = node.attrs.get("href", "").strip()
         if href.startswith(("https://", "http://")) and len(href) < 2000 and not any(c.isspace() for c in href):
-            label = " ".join(text.split())
-            text = href if not label or label == href or href.split("://", 1)[-1].startswith(label.rstrip("/.…")) else f"{label} {href}"
+            text = titled_link(text, href)
             first = first if first is not None else node.line
     if node.tag in _BLOCKS and text and not skip_blocks:
         text = " " + text + " "  # (a block inside a line still ends a word)
@@ -275,8 +275,6 @@ def _bookmark(link: _Element, indent: int, out: _Out) -> None:
     text = " ".join(_inline(title)[0].split()) if title is not None else ""
     if not href.startswith(("https://", "http://")):
         return
-    from citekit.notes.formats.slack import strip_arxiv_prefix
-
     text = strip_arxiv_prefix(text)
     out.add(indent, f"- {text} {href}" if text and text != href else f"- {href}", _line_of(link))
 

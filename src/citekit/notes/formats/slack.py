@@ -266,13 +266,21 @@ def _angle(match: re.Match[str]) -> str:
         return label or target[7:]
     url = _unescape(target)
     label = _unescape(label).strip()
+    return titled_link(label, url)
+
+
+def titled_link(label: str, url: str) -> str:
+    """A link with its label as notes write one, ``[label](https://…)`` (the form a
+    Markdown note has, which the rules read: ``[pdf](…)`` after a title is that title's
+    link); a label that only repeats the address gives the address alone."""
+    label = " ".join(label.split()).replace("[", "(").replace("]", ")")
     if not label or label == url or url.split("://", 1)[-1].startswith(label.rstrip("/.…")):
         return url
-    return f"{label} {url}"
+    return f"[{label}]({url})"
 
 
 def mrkdwn_text(text: str) -> str:
-    """Slack mrkdwn as notes text: links as ``label https://...``, people as ``@name``,
+    """Slack mrkdwn as notes text: links as ``[label](https://...)``, people as ``@name``,
     emphasis and code marks taken off, the three escaped characters put back."""
     parts: list[str] = []
     last = 0
@@ -295,7 +303,7 @@ def _plain(text: str) -> str:
 
 def blocks_text(blocks: list, depth: int = 0) -> str:
     """The words of rich-text blocks (what a message without ``text`` says): sections as
-    lines, list items as ``- item`` indented by their level, links as ``label https://...``."""
+    lines, list items as ``- item`` indented by their level, links as ``[label](https://...)``."""
     lines: list[str] = []
     for block in blocks[:200]:
         if not isinstance(block, dict) or depth > _MAX_BLOCK_DEPTH:
@@ -330,7 +338,7 @@ def _inline(elements: Any, depth: int) -> str:
             out.append(text)
         elif kind == "link" and isinstance(element.get("url"), str):
             url = element["url"]
-            out.append(f"{text} {url}" if text.strip() and text.strip() != url else url)
+            out.append(titled_link(text, url))
         elif kind == "user" and isinstance(element.get("user_id"), str):
             out.append("@" + element["user_id"])
         elif kind == "broadcast" and isinstance(element.get("range"), str):
