@@ -20,6 +20,7 @@ DAY1 = "notes/slack/paper-club/2024-03-05.json"
 DAY2 = "notes/slack/icml2024/2024-03-06.json"
 NOTION_PAPER = "notes/notion/Muon is Scalable for LLM Training 0f3c1d2e4a5b4c6d8e7f9a0b1c2d3e4f.html"
 NOTION_NOTES = "notes/notion/ICML 2024 notes 9a8b7c6d5e4f4a3b8c2d1e0f9a8b7c6d.html"
+NOTION_DATABASE = "notes/notion/Reading list 7e6d5c4b3a2941809f8e7d6c5b4a3928.html"
 
 
 def _project(tmp_path: Path) -> Path:
@@ -188,7 +189,19 @@ def test_a_notion_notes_page_reads_lists_toggles_callouts_bookmarks_and_tables(t
 def test_an_html_file_without_notions_suffix_is_not_a_notion_page(tmp_path: Path) -> None:
     project = _project(tmp_path)
     _code, out = _extract(project, "notes/notion")
-    assert {m["location"]["file"] for m in out["mentions"]} == {NOTION_PAPER, NOTION_NOTES}
+    assert {m["location"]["file"] for m in out["mentions"]} == {NOTION_PAPER, NOTION_NOTES, NOTION_DATABASE}
+
+
+def test_a_notion_database_table_gives_a_paper_per_row_with_its_columns(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    _code, out = _extract(project, NOTION_DATABASE)
+    rows = [(m["title"], m["authors"], m["ids"]["arxiv"], m["hashtags"], m["location"]["line"]) for m in out["mentions"]]
+    assert rows == [
+        ("Muon is Scalable for LLM Training", ["Jingyuan Liu", "Jianlin Su", "Xingcheng Yao"], "2502.16982", ["muon"],
+         _line(project, NOTION_DATABASE, ">Muon is Scalable")),
+        ("Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"], "1706.03762", ["transformers"],
+         _line(project, NOTION_DATABASE, ">Attention Is All")),
+    ]
 
 
 def test_broken_or_empty_notion_html_never_fails(tmp_path: Path) -> None:
@@ -202,3 +215,14 @@ def test_broken_or_empty_notion_html_never_fails(tmp_path: Path) -> None:
     assert code == 1 and any("without any text" in p["message"] for p in out["problems"])
     [m] = out["mentions"]
     assert m["title"] == "Attention Is All You Need" and m["ids"]["arxiv"] == "1706.03762"
+
+
+def test_an_offline_sync_builds_entries_from_slack_and_notion_exports(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    result = CliRunner().invoke(main, ["-C", str(project), "sync", "--offline", "-q"])
+    assert result.exit_code == 1, result.output  # the day file's stray message is a finding
+    bib = (project / "refs" / "library.bib").read_text(encoding="utf-8")
+    for title in ("Muon is Scalable for {LLM} Training", "Attention Is All You Need", "Scaling Laws for Neural Language Models",
+                  "{FlashAttention}: Fast and Memory-Efficient Exact Attention with {IO-Awareness}"):
+        assert f"title         = {{{title}}}" in bib
+    assert bib.count("title         = {Muon is Scalable") == 1  # the Notion page, its database row and the Slack message: one work
