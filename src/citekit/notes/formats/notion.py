@@ -187,8 +187,8 @@ def _is_paper_page(properties: list[tuple[str, str, int]]) -> bool:
     identifier (a database of papers, one page each)."""
     for name, value, _line in properties:
         label = parse_label(f"{name}: {value}")
-        if label is not None and label.field not in ("title", "summary", "tags", "note"):
-            return True
+        if label is not None and label.field in ("authors", "url", "pin"):
+            return True  # (tags, a venue or a summary alone are said of notes pages too)
     return False
 
 
