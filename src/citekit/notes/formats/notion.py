@@ -45,18 +45,18 @@ _BLOCKS = frozenset((
 ))
 
 
+_NO_CLASS: frozenset[str] = frozenset()
+
+
 class _Element:
-    __slots__ = ("tag", "attrs", "children", "line")
+    __slots__ = ("tag", "attrs", "children", "line", "classes")
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
         self.attrs = attrs
         self.children: list[_Element | tuple[str, int]] = []  # elements and (text, line)
         self.line = line
-
-    @property
-    def classes(self) -> set[str]:
-        return set(self.attrs.get("class", "").split())
+        self.classes = frozenset(attrs["class"].split()) if attrs.get("class") else _NO_CLASS
 
     def elements(self) -> Iterator[_Element]:
         return (c for c in self.children if isinstance(c, _Element))
@@ -150,7 +150,16 @@ def _inline(node: _Element | tuple[str, int], skip_blocks: bool = False) -> tupl
 
 
 def _line_of(node: _Element) -> int:
-    return _inline(node)[1] or node.line
+    """The line of the first word of ``node`` (its start tag's line when it has none)."""
+    stack: list[_Element | tuple[str, int]] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, tuple):
+            if current[0].strip():
+                return current[1]
+        elif current.tag not in _DROP and "icon" not in current.classes:
+            stack.extend(reversed(current.children))
+    return node.line
 
 
 def _properties(table: _Element) -> list[tuple[str, str, int]]:
@@ -227,8 +236,9 @@ def _block(node: _Element, indent: int, out: _Out, depth: int) -> None:
             if child is not summary:
                 _block(child, indent + 1 if text else indent, out, depth + 1)
         return
-    if tag == "figure" and node.find("a", "bookmark") is not None:
-        _bookmark(node.find("a", "bookmark"), indent, out)  # type: ignore[arg-type]
+    bookmark = node.find("a", "bookmark") if tag == "figure" else None
+    if bookmark is not None:
+        _bookmark(bookmark, indent, out)
         return
     if tag == "table":
         _table(node, indent, out, depth)
