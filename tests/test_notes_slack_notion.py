@@ -226,3 +226,26 @@ def test_an_offline_sync_builds_entries_from_slack_and_notion_exports(tmp_path: 
                   "{FlashAttention}: Fast and Memory-Efficient Exact Attention with {IO-Awareness}"):
         assert f"title         = {{{title}}}" in bib
     assert bib.count("title         = {Muon is Scalable") == 1  # the Notion page, its database row and the Slack message: one work
+
+
+def test_a_reading_list_message_a_pasted_bibtex_entry_and_a_title_over_three_lines(tmp_path: Path) -> None:
+    day = tmp_path / "notes" / "reading" / "2024-05-01.json"
+    day.parent.mkdir(parents=True)
+    bibtex = ("```@inproceedings{he2016deep,\n  title={Deep Residual Learning for Image Recognition},\n"
+              "  author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},\n  booktitle={CVPR},\n  year={2016}\n}```")
+    messages = [
+        {"type": "message", "user": "U1", "ts": "1714521600.000100",
+         "text": "Reading list\nAttention Is All You Need <https://arxiv.org/abs/1706.03762>\n"
+                 "Scaling Laws for Neural Language Models <https://arxiv.org/abs/2001.08361>"},
+        {"type": "message", "user": "U1", "ts": "1714521700.000200", "text": bibtex},
+        {"type": "message", "user": "U2", "ts": "1714521800.000300",
+         "text": "LoRA: Low-Rank Adaptation of Large Language Models\nEdward J. Hu, Yelong Shen, Phillip Wallis\n"
+                 "<https://arxiv.org/abs/2106.09685|arxiv.org/abs/2106.09685>"},
+    ]
+    day.write_text(json.dumps(messages, indent=4).replace("/", "\\/"), encoding="utf-8")
+    _code, out = _extract(tmp_path, "notes")
+    at = lambda needle: _line(tmp_path, "notes/reading/2024-05-01.json", needle)  # noqa: E731
+    found = {m["title"]: (m["authors"], m["location"]["line"]) for m in out["mentions"]}
+    assert found["Attention Is All You Need"][1] == found["Scaling Laws for Neural Language Models"][1] == at("Reading list")
+    assert found["Deep Residual Learning for Image Recognition"] == (["He, Kaiming", "Zhang, Xiangyu", "Ren, Shaoqing", "Sun, Jian"], at("inproceedings"))
+    assert found["LoRA: Low-Rank Adaptation of Large Language Models"] == (["Edward J. Hu", "Yelong Shen", "Phillip Wallis"], at("LoRA"))
