@@ -71,6 +71,12 @@ def _report_folded(report: SyncReport, folded: Folded, notes_problems: int) -> N
         report.counts[status] = report.counts.get(status, 0) + n
 
 
+def resolve_works(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, jobs: int = 8) -> list[Work]:
+    """Look ``groups`` up online exactly as a sync does (same sources, cache, pins and
+    precedence): what ``citekit add`` asks before it records a paper in the notes."""
+    return _resolve(cfg, groups, report, offline=False, refresh=False, jobs=jobs, progress=False)
+
+
 def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,
              jobs: int, progress: bool) -> list[Work]:
     if offline:
