@@ -1,0 +1,184 @@
+"""`citekit add THING...` end to end through the CLI, against the loopback fake services.
+
+The fake world (tests/fakeservices/data) knows ICML 2026 papers with their arXiv and
+OpenReview records and a Crossref journal article; the notes start empty so every entry
+comes from what ``add`` wrote in ``notes/inbox.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citekit.cli import main
+from citekit.library.store import Library
+from citekit.notes import extract_text, group_mentions
+
+FOAM = "FOAM: Frequency and Operator-Error Based Adaptive Damping Method for Reducing Staleness-Oriented Error for Shampoo"
+FOAM_ARXIV = "2602.50082"
+FOAM_OPENREVIEW = "q2SoUBpsnt"
+RDO_DOI = "10.3390/math14061234"  # Crossref: "Riemannian Dueling Optimization" (Mathematics, 2026)
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_services) -> Path:
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_MAILTO", "researcher@example.org")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# test project\n", encoding="utf-8")
+    return root
+
+
+def _add(root: Path, *args: str, code: int = 0) -> dict:
+    result = CliRunner().invoke(main, ["-C", str(root), "add", "--json", *args])
+    assert result.exit_code == code, result.output
+    return json.loads(result.stdout)
+
+
+def _only(data: dict) -> dict:
+    assert len(data["added"]) == 1, data
+    return data["added"][0]
+
+
+def _inbox(root: Path) -> str:
+    return (root / "notes" / "inbox.md").read_text(encoding="utf-8")
+
+
+def _read_back(root: Path, item: dict):
+    """The entry a fresh extraction of the inbox groups the recorded line with: the mention
+    at ``item['where']`` must be one the library's entry holds."""
+    mentions = extract_text(_inbox(root), "notes/inbox.md").mentions
+    at = [m for m in mentions if str(m.location) == item["where"]]
+    assert len(at) == 1, (item["where"], [str(m.location) for m in mentions])
+    groups = group_mentions(mentions)
+    assert sum(1 for g in groups if at[0] in g) == 1
+    lib = Library.load(root / "refs")
+    owners = [e for e in lib.entries.values() if item["where"] in {str(loc) for loc in e.mentions}]
+    return at[0], owners
+
+
+@pytest.mark.parametrize("thing", [
+    f"arXiv:{FOAM_ARXIV}",
+    f"https://arxiv.org/abs/{FOAM_ARXIV}v2",
+    f"https://openreview.net/forum?id={FOAM_OPENREVIEW}",
+    f'"{FOAM}"',
+    f"Kyunghun Nam and Sumyeong Ahn. {FOAM}. In ICML, 2026.",
+])
+def test_each_kind_of_thing_resolves_to_the_icml_paper_and_reads_back(project, thing):
+    item = _only(_add(project, thing, "--tag", "shampoo"))
+    assert item["status"] == "resolved", item
+    assert item["title"] == FOAM
+    assert item["where"].startswith("notes/inbox.md:")
+    lib = Library.load(project / "refs")
+    entry = lib.get(item["key"])
+    assert entry is not None and entry.status == "resolved"
+    assert entry.fields["booktitle"] == "Forty-third International Conference on Machine Learning"
+    assert "shampoo" in entry.tags
+    # the appended line, extracted again, is the same work: the entry holds its mention
+    mention, owners = _read_back(project, item)
+    assert [e.key for e in owners] == [item["key"]]
+    assert "shampoo" in mention.hashtags
+    # and a sync of the notes changes nothing: the notes are the source of truth
+    sync = CliRunner().invoke(main, ["-C", str(project), "sync", "--json"])
+    assert sync.exit_code == 0, sync.output
+    assert json.loads(sync.stdout)["created"] == []
+    assert set(Library.load(project / "refs").entries) == {item["key"]}
+
+
+def test_a_doi_resolves_to_its_journal_article(project):
+    item = _only(_add(project, f"https://doi.org/{RDO_DOI}"))
+    assert item["status"] == "resolved", item
+    entry = Library.load(project / "refs").get(item["key"])
+    assert entry.fields.get("doi", "").lower() == RDO_DOI
+    _, owners = _read_back(project, item)
+    assert [e.key for e in owners] == [item["key"]]
+
+
+def test_adding_a_paper_already_there_names_it_and_writes_nothing(project, fake_services):
+    first = _only(_add(project, f"arXiv:{FOAM_ARXIV}"))
+    inbox = _inbox(project)
+    bib = (project / "refs" / "library.bib").read_bytes()
+    again = _add(project, f"https://openreview.net/forum?id={FOAM_OPENREVIEW}")
+    item = _only(again)
+    assert item["status"] == "already" and item["key"] == first["key"]
+    assert not again["changed"]
+    assert _inbox(project) == inbox
+    assert (project / "refs" / "library.bib").read_bytes() == bib
+    text = CliRunner().invoke(main, ["-C", str(project), "add", f'"{FOAM}"'])
+    assert text.exit_code == 0 and f"{first['key']}: already in the library" in text.stdout
+
+
+def test_only_the_added_paper_is_looked_up_the_rest_comes_from_the_cache(project, fake_services):
+    _add(project, f"arXiv:{FOAM_ARXIV}")
+    before = fake_services.requests()
+    _add(project, f"https://doi.org/{RDO_DOI}")
+    for_second = fake_services.requests() - before
+    assert 0 < for_second <= 8, for_second
+    # the first paper was not asked about again
+    before = fake_services.requests()
+    sync = CliRunner().invoke(main, ["-C", str(project), "sync", "--json"])
+    assert json.loads(sync.stdout)["requests"] == 0 and fake_services.requests() == before
+
+
+def test_offline_records_now_and_the_next_sync_resolves(project, fake_services):
+    data = _add(project, "--offline", f"arXiv:{FOAM_ARXIV}", "--tag", "later")
+    item = _only(data)
+    assert item["status"] == "offline" and fake_services.requests() == 0
+    assert f"https://arxiv.org/abs/{FOAM_ARXIV} #later" in _inbox(project)
+    sync = CliRunner().invoke(main, ["-C", str(project), "sync", "--json"])
+    assert sync.exit_code == 0, sync.output
+    lib = Library.load(project / "refs")
+    (entry,) = lib.entries.values()
+    assert entry.status == "resolved" and "Operator-Error Based Adaptive Damping" in entry.title and "later" in entry.tags
+
+
+def test_unresolvable_title_is_recorded_as_notes_only_with_exit_1(project):
+    data = _add(project, '"Quantum Gardening for Sentient Tomatoes: A Survey"', code=1)
+    item = _only(data)
+    assert item["status"] in ("notes-only", "pending"), item
+    assert item["message"]
+    assert "Quantum Gardening for Sentient Tomatoes" in _inbox(project)
+
+
+def test_pasted_bibtex_goes_in_as_the_users_record_and_in_the_notes(project):
+    bib = ("@article{mine2026rdo, title = {Riemannian Dueling Optimization}, "
+           "author = {Hoffmann, Lena and Rossi, Marco and Mori, Ayaka}, journal = {Mathematics}, "
+           "year = {2026}, doi = {10.3390/math14061234}, note = {my own note}}")
+    item = _only(_add(project, bib, "--tag", "mine"))
+    assert item["kind"] == "bibtex"
+    lib = Library.load(project / "refs")
+    assert list(lib.entries) == ["mine2026rdo"], list(lib.entries)
+    entry = lib.get("mine2026rdo")
+    assert entry.fields.get("note") == "my own note"
+    assert "mine" in entry.tags
+    assert "```bibtex" in _inbox(project) and "@article{mine2026rdo" in _inbox(project)
+    _, owners = _read_back(project, item)
+    assert [e.key for e in owners] == ["mine2026rdo"]
+
+
+def test_not_a_paper_is_a_usage_error_and_writes_nothing(project):
+    result = CliRunner().invoke(main, ["-C", str(project), "add", "hello"])
+    assert result.exit_code == 2
+    assert "not a DOI" in result.output
+    assert not (project / "notes" / "inbox.md").exists()
+
+
+def test_inbox_is_configurable(project):
+    (project / "citekit.yaml").write_text("paths:\n  inbox: reading/queue.md\n", encoding="utf-8")
+    item = _only(_add(project, f"arXiv:{FOAM_ARXIV}"))
+    assert item["where"].startswith("notes/reading/queue.md:")
+    assert (project / "notes" / "reading" / "queue.md").exists()
+    (project / "citekit.yaml").write_text("paths:\n  inbox: ../outside.md\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(project), "add", f"arXiv:{FOAM_ARXIV}"])
+    assert result.exit_code == 2 and "paths.inbox" in result.output
+
+
+def test_quiet_prints_the_keys(project):
+    result = CliRunner().invoke(main, ["-C", str(project), "add", "-q", f"arXiv:{FOAM_ARXIV}"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == list(Library.load(project / "refs").entries)[0]
