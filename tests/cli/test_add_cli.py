@@ -182,3 +182,14 @@ def test_quiet_prints_the_keys(project):
     result = CliRunner().invoke(main, ["-C", str(project), "add", "-q", f"arXiv:{FOAM_ARXIV}"])
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == list(Library.load(project / "refs").entries)[0]
+
+
+def test_adding_offline_twice_notes_it_once(project, fake_services):
+    _add(project, "--offline", f"arXiv:{FOAM_ARXIV}")
+    inbox = _inbox(project)
+    item = _only(_add(project, "--offline", f"https://arxiv.org/abs/{FOAM_ARXIV}"))
+    assert item["status"] == "already" and item["where"].startswith("notes/inbox.md:")
+    assert _inbox(project) == inbox
+    both = _add(project, "--offline", f'"{FOAM}"', f'"{FOAM}"')
+    assert [i["status"] for i in both["added"]] == ["offline", "already"]
+    assert _inbox(project).count(FOAM) == 1

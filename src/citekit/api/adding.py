@@ -113,6 +113,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
 
     lib = Library.load(cfg.refs_dir)
     report.problems.extend(str(p) for p in lib.problems)
+    noted_before = _inbox_marks(inbox, name)
     for thing, work in zip(read, works):
         item = Added(thing=thing.text, kind=thing.kind)
         report.items.append(item)
@@ -122,6 +123,12 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
             item.status, item.key = "already", entry.key
             item.message = f"already in the library as '{entry.key}' ({entry.status}); nothing changed"
             continue
+        noted = _noted(thing.mention, work, noted_before)
+        if noted:
+            item.status, item.where = "already", noted
+            item.message = f"already in the notes at {noted}, waiting for an online sync; nothing changed"
+            continue
+        noted_before.append(_marks(thing.mention, work, f"{name} (this command)"))
         records.append((item, _recorded(thing, work, item, tags, pick, offline=report.offline), thing))
     if not records:
         return report
@@ -205,6 +212,34 @@ def _already(lib: Any, work: Any) -> Any:
     else:
         built = fields_from_mentions(work.mentions)
     return LibraryIndex(list(lib.entries.values())).find(work, built)
+
+
+def _marks(mention: Any, work: Any, where: str) -> tuple[set[Any], str]:
+    """What a noted paper is recognised by: its identifiers, links and folded title."""
+    from citekit.core.text import normalize_title
+
+    marks: set[Any] = set(mention.ids.items()) | set(mention.pins.items()) | set(mention.urls)
+    if mention.title:
+        marks.add(("title", normalize_title(mention.title)))
+    for c in [work.chosen] if work.chosen is not None and work.status == "resolved" else []:
+        marks |= set(c.ids.items())
+    return marks, where
+
+
+def _inbox_marks(inbox: Path, name: str) -> list[tuple[set[Any], str]]:
+    """The papers the inbox already notes (a paper added offline waits there, with no entry yet)."""
+    if not inbox.is_file():
+        return []
+    from citekit.core.resolution import Work
+    from citekit.notes import extract_text
+
+    mentions = extract_text(inbox.read_text(encoding="utf-8", errors="replace"), name).mentions
+    return [_marks(m, Work(mentions=[m]), str(m.location)) for m in mentions]
+
+
+def _noted(mention: Any, work: Any, noted: list[tuple[set[Any], str]]) -> str | None:
+    mine, _ = _marks(mention, work, "")
+    return next((where for marks, where in noted if marks & mine), None)
 
 
 def _recorded(thing: Any, work: Any, item: Added, tags: Sequence[str], pick: Picker | None, *, offline: bool) -> str:
