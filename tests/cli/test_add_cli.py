@@ -193,3 +193,53 @@ def test_adding_offline_twice_notes_it_once(project, fake_services):
     both = _add(project, "--offline", f'"{FOAM}"', f'"{FOAM}"')
     assert [i["status"] for i in both["added"]] == ["offline", "already"]
     assert _inbox(project).count(FOAM) == 1
+
+
+TWIN = "Spectral Conditioning of Stochastic Orthogonal Updates in Sparse Mixture Models"
+
+
+def _twins(fake_services) -> None:
+    """Two Crossref journal articles sharing one title, by different people: a bare title
+    cannot tell them apart (the shape of Crossref's work items, as in data/crossref.json)."""
+    base = fake_services.world.crossref_items[0]["item"]
+    for doi, family, given in (("10.5555/twin.a", "Karoni", "Aikaterini"), ("10.5555/twin.b", "Costa", "Bruno")):
+        item = json.loads(json.dumps(base))
+        item.update({"DOI": doi, "title": [TWIN], "URL": f"https://doi.org/{doi}",
+                     "author": [{"given": given, "family": family, "sequence": "first", "affiliation": []}]})
+        fake_services.world.crossref_items.append({"item": item, "bias": 0.0})
+
+
+def test_unsure_shows_the_runner_up_and_records_without_choosing(project, fake_services):
+    _twins(fake_services)
+    result = CliRunner().invoke(main, ["-C", str(project), "add", f'"{TWIN}"'])
+    assert result.exit_code == 1, result.output
+    assert "runner-up: crossref 10.5555/twin." in result.stdout
+    assert "--pick" in result.stdout
+    entries = Library.load(project / "refs").entries
+    assert all(e.status != "resolved" for e in entries.values())  # never a guess
+
+
+def test_pick_chooses_among_equally_fitting_records_and_pins_the_choice(project, fake_services):
+    _twins(fake_services)
+    result = CliRunner().invoke(main, ["-C", str(project), "add", "--pick", f'"{TWIN}"'], input="2\n")
+    assert result.exit_code == 0, result.output
+    assert "Several records fit" in result.output
+    inbox = _inbox(project)
+    pinned = "10.5555/twin.b" if "doi: 10.5555/twin.b" in inbox else "10.5555/twin.a"
+    assert f"doi: {pinned}" in inbox
+    (entry,) = Library.load(project / "refs").entries.values()
+    assert entry.status == "resolved" and entry.ids.doi == pinned
+    # the pin is in the notes: a later sync keeps the choice
+    sync = CliRunner().invoke(main, ["-C", str(project), "sync", "--refresh", "--json"])
+    assert sync.exit_code == 0, sync.output
+    (again,) = Library.load(project / "refs").entries.values()
+    assert again.key == entry.key and again.ids.doi == pinned and again.status == "resolved"
+
+
+def test_pick_later_settles_a_paper_recorded_without_choosing(project, fake_services):
+    _twins(fake_services)
+    CliRunner().invoke(main, ["-C", str(project), "add", f'"{TWIN}"'])
+    result = CliRunner().invoke(main, ["-C", str(project), "add", "--pick", f'"{TWIN}"'], input="1\n")
+    assert result.exit_code == 0, result.output
+    resolved = [e for e in Library.load(project / "refs").entries.values() if e.status == "resolved"]
+    assert len(resolved) == 1 and resolved[0].ids.doi in ("10.5555/twin.a", "10.5555/twin.b")

@@ -46,6 +46,8 @@ class Added:
     record: dict[str, Any] | None = None
     #: the closest other record, shown when the choice was not certain
     runner_up: dict[str, Any] | None = None
+    #: when several records fit equally well: each of them (``--pick`` chooses among these)
+    fits: list[dict[str, Any]] = field(default_factory=list)
     #: where it was written in the notes (``notes/inbox.md:12``) and what
     where: str | None = None
     recorded: str = ""
@@ -124,7 +126,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
             item.message = f"already in the library as '{entry.key}' ({entry.status}); nothing changed"
             continue
         noted = _noted(thing.mention, work, noted_before)
-        if noted:
+        if noted and not (pick is not None and work.status == "ambiguous"):  # a pick settles a noted one
             item.status, item.where = "already", noted
             item.message = f"already in the notes at {noted}, waiting for an online sync; nothing changed"
             continue
@@ -140,7 +142,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     report.requests += synced.requests
     report.changed = True
     report.problems.extend(synced.problems)
-    _land(cfg, report, [item for item, _, _ in records], tags)
+    _land(cfg, report, [item for item, _, _ in records], tags, synced.entries)
     return report
 
 
@@ -190,6 +192,8 @@ def _describe(item: Added, work: Any) -> None:
         item.title, item.authors, item.year, item.venue = m.title, list(m.authors), m.year, m.venue
     if work.runners_up and (work.status != "resolved" or work.score < 0.9):
         item.runner_up = _record(work.runners_up[0])
+    if work.status == "ambiguous":
+        item.fits = [_record(c) for c in [work.chosen, *work.runners_up] if c is not None]
     item.status = work.status
     item.message = work.reason
 
@@ -314,17 +318,25 @@ def _import_bibtex(cfg: Config, items: list[tuple[Added, Any]]) -> None:
         item.key = key
 
 
-def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str]) -> None:
+def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str],
+          details: list[dict[str, Any]]) -> None:
     """Which entry each recorded thing landed on after the sync (found by where its notes
-    line is, so this is exactly what the sync read back), and its tags for BibTeX."""
+    line is, so this is exactly what the sync read back), described as the entry now is
+    (the sync may cite the published version of what the lookup found), and its tags for BibTeX."""
+    from citekit.api.library import entry_json
     from citekit.library.store import Library
 
     lib = Library.load(cfg.refs_dir)
     by_place = {str(loc): entry for entry in lib.entries.values() for loc in entry.mentions}
+    detail_at = {where: d for d in details for where in d.get("mentions", ())}
     for item in items:
         entry = by_place.get(item.where or "")
         if entry is None and item.key:
             entry = lib.get(item.key)
+        if entry is None and item.status == "ambiguous" and not report.offline:
+            item.key = None
+            item.message = _pin_hint(item)
+            continue
         if entry is None:
             item.status = "offline" if report.offline else "pending"
             item.key = None
@@ -333,6 +345,15 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
             continue
         item.key = entry.key
         item.status = "offline" if report.offline and entry.status == "notes-only" else entry.status
+        shown = entry_json(entry)
+        item.title, item.year, item.venue = shown["title"], shown["year"], shown["venue"]
+        item.authors = [_first_last(a) for a in shown["authors"]]
+        chosen = (detail_at.get(item.where or "") or {}).get("chosen")
+        if chosen and entry.status == "resolved":
+            stages = {(v["source"], v["id"]): v["stage"] for v in detail_at[item.where or ""].get("versions", ())}
+            item.record = {**(item.record or {}), **chosen, "stage": stages.get((chosen["source"], chosen["id"]), "")}
+            for stale in ("title", "authors", "year", "venue", "score"):
+                item.record.pop(stale, None)
         if item.kind == "bibtex" and tags:
             from citekit.api.library import tag
 
@@ -343,5 +364,18 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
         elif item.status == "offline":
             item.message = "recorded from the notes alone; the next online sync looks it up"
         elif item.status == "ambiguous":
-            item.message = (f"several records fit equally well ({entry.reason}); run again with --pick to choose, "
-                            "or pin one under its notes line")
+            item.message = _pin_hint(item)
+
+
+def _pin_hint(item: Added) -> str:
+    """What to do about a paper several records fit: choose with ``--pick``, or pin by hand."""
+    ids = [r["id"] for r in item.fits] or [r["id"] for r in (item.record, item.runner_up) if r]
+    return (f"several records fit equally well{' (' + ', '.join(ids) + ')' if ids else ''}; recorded at {item.where} "
+            "without choosing: run `citekit add --pick` with the same text, or write the identifier of the one you "
+            "mean under that line (e.g. `doi: 10...`)")
+
+
+def _first_last(name: str) -> str:
+    """``Nam, Kyunghun`` as ``Kyunghun Nam``, as the record and the notes line show names."""
+    parts = [p.strip() for p in name.split(",")]
+    return f"{parts[1]} {parts[0]}" if len(parts) == 2 and all(parts) else name

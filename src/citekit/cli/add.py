@@ -46,9 +46,10 @@ def add(ctx: click.Context, things: tuple[str, ...], tags: tuple[str, ...], offl
             continue
         _show(item)
     if not quiet:
+        there = sum(1 for i in report.items if i.status == "already")
         wrote = f"written to {report.inbox} and synced" if report.changed else "nothing written"
         requests = "" if report.offline else f", {report.requests} requests"
-        click.echo(f"{len(report.items)} added ({wrote}{requests})", err=True)
+        click.echo(f"{len(report.items) - there} added, {there} already there ({wrote}{requests})", err=True)
     return report.findings
 
 
@@ -57,7 +58,8 @@ def _show(item: Any) -> None:
     click.echo(f"{item.key or '(no entry yet)'}: {label}")
     if item.title:
         who = ", ".join(item.authors[:3]) + (" et al." if len(item.authors) > 3 else "")
-        where = " ".join(str(x) for x in (item.venue, item.year) if x)
+        venue = str(item.venue or "")
+        where = f"{venue} {item.year}" if item.year and str(item.year) not in venue else venue
         click.echo(f"    {item.title}" + (f" — {who}" if who else "") + (f" ({where})" if where else ""))
     if item.record:
         click.echo(f"    record: {item.record['source']} {item.record['id']} [{item.record['stage']}]")
