@@ -243,3 +243,26 @@ def test_pick_later_settles_a_paper_recorded_without_choosing(project, fake_serv
     assert result.exit_code == 0, result.output
     resolved = [e for e in Library.load(project / "refs").entries.values() if e.status == "resolved"]
     assert len(resolved) == 1 and resolved[0].ids.doi in ("10.5555/twin.a", "10.5555/twin.b")
+
+
+@pytest.mark.parametrize("thing, kind", [
+    ("10.1162/neco.1997.9.8.1735", "doi"),
+    ("doi:10.1162/neco.1997.9.8.1735", "doi"),
+    ("2101.03961", "arxiv"),
+    ("https://arxiv.org/pdf/2101.03961v3", "arxiv"),
+    ("https://openreview.net/pdf?id=6Tm1mposlrM", "openreview"),
+    ("https://dblp.org/rec/conf/iclr/ForetKMN21", "dblp"),
+    ("https://aclanthology.org/2020.acl-main.1/", "url"),
+    ("https://proceedings.mlr.press/v139/foret21a.html", "url"),
+    ("https://www.semanticscholar.org/paper/a2f6f7b1e0c2c3f1d9b9f2d8e1c0b7a6f5e4d3c2", "url"),
+    ("https://icml.cc/virtual/2026/poster/62214", "url"),
+])
+def test_every_kind_of_link_is_recorded_as_a_line_the_notes_read_back(project, fake_services, thing, kind):
+    item = _only(_add(project, "--offline", thing, "--tag", "queue"))
+    assert item["kind"] == kind and item["status"] == "offline"
+    assert fake_services.requests() == 0
+    mentions = extract_text(_inbox(project), "notes/inbox.md").mentions
+    (at,) = [m for m in mentions if str(m.location) == item["where"]]
+    assert at.urls and "queue" in at.hashtags
+    if kind in ("doi", "arxiv", "openreview", "dblp"):
+        assert getattr(at.ids, kind)
