@@ -11,6 +11,7 @@ plain result object; the CLI only parses options, makes one call here and prints
 One module per command family: :mod:`~citekit.api.project` (where everything lives),
 :mod:`~citekit.api.errors`, :mod:`~citekit.api.notes` (extract, explain),
 :mod:`~citekit.api.syncing` (sync; its stages in :mod:`~citekit.api.sync_pipeline`),
+:mod:`~citekit.api.adding` (add),
 :mod:`~citekit.api.library` (list, show, tags, tag), :mod:`~citekit.api.dedup` (import,
 dedup, rekey), :mod:`~citekit.api.export`, :mod:`~citekit.api.paper` (check, makefile),
 :mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`. The names below are re-exported
