@@ -266,3 +266,13 @@ def test_every_kind_of_link_is_recorded_as_a_line_the_notes_read_back(project, f
     assert at.urls and "queue" in at.hashtags
     if kind in ("doi", "arxiv", "openreview", "dblp"):
         assert getattr(at.ids, kind)
+
+
+def test_pasted_bibtex_of_a_paper_already_there_changes_nothing(project):
+    first = _only(_add(project, f"https://doi.org/{RDO_DOI}"))
+    bib = (project / "refs" / "library.bib").read_bytes()
+    item = _only(_add(project, "@article{other, title = {Riemannian Dueling Optimization}, "
+                               "author = {Hoffmann, Lena}, year = {2026}, doi = {10.3390/MATH14061234}}"))
+    assert item["status"] == "already" and item["key"] == first["key"]
+    assert (project / "refs" / "library.bib").read_bytes() == bib
+    assert "@article{other" not in _inbox(project)
