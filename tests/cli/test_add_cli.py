@@ -276,3 +276,20 @@ def test_pasted_bibtex_of_a_paper_already_there_changes_nothing(project):
     assert item["status"] == "already" and item["key"] == first["key"]
     assert (project / "refs" / "library.bib").read_bytes() == bib
     assert "@article{other" not in _inbox(project)
+
+
+def test_adding_to_notes_never_synced_online_asks_about_the_added_paper_only(tmp_path, monkeypatch, fake_services):
+    from ..helpers_project import make_project
+
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    root = make_project(tmp_path)  # the bundled notes: ~80 works
+    offline = CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "--json"])
+    assert offline.exit_code == 0, offline.output
+    before = {k: e.status for k, e in Library.load(root / "refs").entries.items()}
+    _twins(fake_services)  # two journal articles the notes do not mention
+    item = _only(_add(root, "https://doi.org/10.5555/twin.a"))
+    assert item["status"] == "resolved" and item["key"] not in before
+    assert fake_services.requests() <= 4, fake_services.requests()
+    after = Library.load(root / "refs").entries
+    assert {k: after[k].status for k in before} == before  # nothing else looked up or changed status

@@ -2,9 +2,9 @@
 
 The notes stay the source of truth: ``add`` looks the paper up with the rules of a sync,
 writes it in the inbox notes file (``paths.inbox``, default ``notes/inbox.md``) the way a
-person would note it, then runs a sync, so the entry comes from the notes like every
-other one and a later sync finds the very same paper there. Other works of the notes come
-from the lookup cache. A paper the library already holds is named and nothing is written.
+person would note it, then runs a sync in which only that paper is looked up, so the entry comes from the notes
+like every other one and a later sync finds the very same paper there; no other work of
+the notes is asked about. A paper the library already holds is named and nothing is written.
 """
 
 from __future__ import annotations
@@ -136,9 +136,14 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         return report
     _append(inbox, name, records)
     _import_bibtex(cfg, [(item, thing) for item, _, thing in records if thing.kind == "bibtex"])
-    from citekit.api.syncing import sync
+    from citekit.api.sync_pipeline import run
 
-    synced = sync(cfg.root, offline=report.offline, jobs=jobs)
+    # a sync in which only the added papers are looked up: the other works of the notes
+    # are folded as an offline sync folds them (resolved entries stay resolved), so adding
+    # one paper never sends a request about another
+    places = {item.where for item, _, _ in records}
+    synced, _ = run(cfg, offline=report.offline, jobs=jobs, command="add",
+                    look_up=lambda group: any(str(m.location) in places for m in group))
     report.requests += synced.requests
     report.changed = True
     report.problems.extend(synced.problems)
