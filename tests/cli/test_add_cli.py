@@ -279,11 +279,14 @@ def test_pasted_bibtex_of_a_paper_already_there_changes_nothing(project):
 
 
 def test_adding_to_notes_never_synced_online_asks_about_the_added_paper_only(tmp_path, monkeypatch, fake_services):
-    from ..helpers_project import make_project
+    import shutil
 
     monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
     monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
-    root = make_project(tmp_path)  # the bundled notes: ~80 works
+    root = tmp_path / "bundled"
+    root.mkdir()
+    (root / "citekit.yaml").write_text("# test project\n", encoding="utf-8")
+    shutil.copytree(Path(__file__).resolve().parents[2] / "notes", root / "notes")  # the bundled notes: ~80 works
     offline = CliRunner().invoke(main, ["-C", str(root), "sync", "--offline", "--json"])
     assert offline.exit_code == 0, offline.output
     before = {k: e.status for k, e in Library.load(root / "refs").entries.items()}
