@@ -123,18 +123,20 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         entry = _already(lib, work)
         if entry is not None:
             item.status, item.key = "already", entry.key
-            item.message = f"already in the library as '{entry.key}' ({entry.status}); nothing changed"
+            item.message = f"already in the library as '{entry.key}' ({entry.status}); nothing changed" + (
+                f". To tag it: citekit tag {entry.key} {' '.join('+' + t for t in tags)}" if tags else "")
             continue
         noted = _noted(thing.mention, work, noted_before)
         if noted and not (pick is not None and work.status == "ambiguous"):  # a pick settles a noted one
             item.status, item.where = "already", noted
-            item.message = f"already in the notes at {noted}, waiting for an online sync; nothing changed"
+            item.message = (f"already in the notes at {noted}, with no entry yet (the next online sync looks it up); "
+                            "nothing changed")
             continue
         noted_before.append(_marks(thing.mention, work, f"{name} (this command)"))
-        records.append((item, _recorded(thing, work, item, tags, pick, offline=report.offline), thing))
+        records.append((item, _recorded(thing, work, item, tags, pick), thing))
     if not records:
         return report
-    _append(inbox, name, records)
+    _append(cfg, inbox, name, records)
     _import_bibtex(cfg, [(item, thing) for item, _, thing in records if thing.kind == "bibtex"])
     from citekit.api.sync_pipeline import run
 
@@ -251,7 +253,7 @@ def _noted(mention: Any, work: Any, noted: list[tuple[set[Any], str]]) -> str | 
     return next((where for marks, where in noted if marks & mine), None)
 
 
-def _recorded(thing: Any, work: Any, item: Added, tags: Sequence[str], pick: Picker | None, *, offline: bool) -> str:
+def _recorded(thing: Any, work: Any, item: Added, tags: Sequence[str], pick: Picker | None) -> str:
     """The notes text for one thing: the record found (title, authors, link), the user's pick
     as a pin, or, when nothing was found for certain, the thing itself for the next sync."""
     from citekit.notes.thing import recorded_lines
@@ -289,8 +291,16 @@ def _id_url(c: Any) -> str | None:
     return None
 
 
-def _append(inbox: Path, name: str, records: list[tuple[Added, str, Any]]) -> None:
-    """Append each record to the inbox (one atomic write), noting the line it starts on."""
+def _append(cfg: Config, inbox: Path, name: str, records: list[tuple[Added, str, Any]]) -> None:
+    """Append each record to the inbox (one atomic write, under the project lock so two
+    ``add`` at once never lose a line), noting the line it starts on."""
+    from citekit.library.lock import ProjectLock
+
+    with ProjectLock(cfg.refs_dir, "add"):
+        _append_unlocked(inbox, name, records)
+
+
+def _append_unlocked(inbox: Path, name: str, records: list[tuple[Added, str, Any]]) -> None:
     from citekit.library.store.files import atomic_write
 
     text = inbox.read_text(encoding="utf-8") if inbox.exists() else "# Inbox\n\nPapers added with `citekit add`.\n"
