@@ -296,3 +296,9 @@ def test_adding_to_notes_never_synced_online_asks_about_the_added_paper_only(tmp
     assert fake_services.requests() <= 4, fake_services.requests()
     after = Library.load(root / "refs").entries
     assert {k: after[k].status for k in before} == before  # nothing else looked up or changed status
+
+
+def test_two_papers_in_one_argument_are_refused_before_anything_is_written(project):
+    result = CliRunner().invoke(main, ["-C", str(project), "add", f"arXiv:{FOAM_ARXIV} https://doi.org/{RDO_DOI}"])
+    assert result.exit_code == 2 and "argument of its own" in result.output
+    assert not (project / "notes" / "inbox.md").exists()

@@ -59,18 +59,19 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
         return Thing(text, "bibtex", mentions[0], url=(mentions[0].urls or [None])[0])
     if "\n" not in text:
         mentions = extract_text(f"- {text}\n", file).mentions
-        if len(mentions) == 1:
-            m = mentions[0]
-            if m.kind == "url":
-                ids = m.ids
-                kind = next((s for s in ("doi", "arxiv", "openreview", "dblp") if getattr(ids, s)), "url")
-                return Thing(text, kind, m, url=(m.urls or [None])[0])
-            if m.kind == "titled" and (m.authors or m.urls):
-                return Thing(text, "reference", m, url=(m.urls or [None])[0])
-    else:
-        mentions = extract_text(" ".join(text.split()) + "\n", file).mentions
-        if len(mentions) == 1 and mentions[0].kind == "titled":
-            return Thing(" ".join(text.split()), "reference", mentions[0], url=(mentions[0].urls or [None])[0])
+    else:  # a reference copied with its hard wraps
+        text = " ".join(text.split())
+        mentions = extract_text(text + "\n", file).mentions
+    many = len(mentions) if len(mentions) > 1 else len(mentions[0].urls) if mentions and mentions[0].kind == "url" else 0
+    if many > 1:
+        raise NotAPaper(f"'{_short(text)}' names {many} papers: give each as an argument of its own")
+    if mentions:
+        m = mentions[0]
+        if m.kind == "url":
+            kind = next((s for s in ("doi", "arxiv", "openreview", "dblp") if getattr(m.ids, s)), "url")
+            return Thing(text, kind, m, url=(m.urls or [None])[0])
+        if m.kind == "titled" and (m.authors or m.urls or m.venue or m.year):
+            return Thing(text, "reference", m, url=(m.urls or [None])[0])
     title = " ".join(text.strip("\"'“”«»「」『』《》 ").split())
     if len(title.split()) < 2 or title.startswith(("http://", "https://")) or len(title) > 400:
         raise NotAPaper(f"'{_short(text)}' is not a DOI, arXiv id, paper link, BibTeX entry, reference or title")
