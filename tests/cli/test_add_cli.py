@@ -302,3 +302,10 @@ def test_two_papers_in_one_argument_are_refused_before_anything_is_written(proje
     result = CliRunner().invoke(main, ["-C", str(project), "add", f"arXiv:{FOAM_ARXIV} https://doi.org/{RDO_DOI}"])
     assert result.exit_code == 2 and "argument of its own" in result.output
     assert not (project / "notes" / "inbox.md").exists()
+
+
+def test_a_title_recorded_unresolved_carries_no_invented_summary(project):
+    _add(project, "--offline", '"Quantum Gardening for Sentient Tomatoes: A Survey"', "--tag", "queue")
+    assert "- Quantum Gardening for Sentient Tomatoes: A Survey #queue\n  - Summary: …\n" in _inbox(project)
+    (mention,) = extract_text(_inbox(project), "notes/inbox.md").mentions
+    assert mention.title == "Quantum Gardening for Sentient Tomatoes: A Survey" and mention.hashtags == ["queue"]

@@ -96,7 +96,7 @@ def recorded_lines(thing: Thing, *, title: str | None = None, authors: list[str]
     picked among look-alikes, a pin, so a later sync lands on the very same record.
     Without them (offline, or nothing found), the thing itself is written so that the next
     sync looks it up: a link or identifier as a bare line, a reference as pasted, a title
-    with a ``Summary:`` line (a title alone is not read as a paper), BibTeX in a fenced block.
+    with an empty ``Summary: …`` line (a title alone is not read as a paper), BibTeX in a fenced block.
     """
     suffix = tag_suffix(list(tags))
     if thing.kind == "bibtex":
@@ -110,7 +110,9 @@ def recorded_lines(thing: Thing, *, title: str | None = None, authors: list[str]
             lines.append(f"  - {pin[0]}: {pin[1]}")
         return "\n".join(lines) + "\n"
     if thing.kind == "title":
-        return f"- {_one_line(thing.mention.title or thing.text)}{suffix}\n  - Summary: added with citekit add; not found online yet.\n"
+        # a title alone is no paper to the notes rules; an empty summary (yours to fill in)
+        # makes it one, and "…" has no words to leak into related work or tag rules
+        return f"- {_one_line(thing.mention.title or thing.text)}{suffix}\n  - Summary: …\n"
     text = thing.url if thing.kind in ("doi", "arxiv", "openreview", "dblp", "url") and thing.url else thing.text
     return f"- {_one_line(text)}{suffix}\n"
 
