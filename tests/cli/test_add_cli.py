@@ -309,3 +309,10 @@ def test_a_title_recorded_unresolved_carries_no_invented_summary(project):
     assert "- Quantum Gardening for Sentient Tomatoes: A Survey #queue\n  - Summary: …\n" in _inbox(project)
     (mention,) = extract_text(_inbox(project), "notes/inbox.md").mentions
     assert mention.title == "Quantum Gardening for Sentient Tomatoes: A Survey" and mention.hashtags == ["queue"]
+
+
+def test_a_page_no_source_knows_is_recorded_and_says_what_to_write(project):
+    item = _only(_add(project, "https://aclanthology.org/2020.acl-main.1/", code=1))
+    assert item["status"] == "pending" and item["key"] is None
+    assert "no source knows this page" in item["message"] and item["where"] in item["message"]
+    assert "- https://aclanthology.org/2020.acl-main.1/\n" in _inbox(project)

@@ -355,8 +355,14 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
         if entry is None:
             item.status = "offline" if report.offline else "pending"
             item.key = None
-            item.message = ("recorded; the next online sync looks it up" if report.offline else
-                            "recorded in the notes, but no source found its title and authors; the next sync tries again")
+            if report.offline:
+                item.message = "recorded; the next online sync looks it up"
+            elif item.kind == "url":
+                item.message = (f"recorded at {item.where}, but no source knows this page: write the paper's title and "
+                                "authors on that line, or add it by DOI or arXiv id")
+            else:
+                item.message = (f"recorded at {item.where}, but no source found its title and authors; the next sync "
+                                "tries again (or write its authors, DOI or arXiv id under that line)")
             continue
         item.key = entry.key
         item.status = "offline" if report.offline and entry.status == "notes-only" else entry.status
