@@ -109,12 +109,12 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         except NotAPaper as exc:
             raise NotAPaperError(str(exc)) from None
     report = AddReport(inbox=name, offline=offline)
-    works = _look_up(cfg, read, report, offline=offline, jobs=jobs)
-    records: list[tuple[Added, str, Any]] = []
     from citekit.library.store import Library
 
-    lib = Library.load(cfg.refs_dir)
+    lib = Library.load(cfg.refs_dir)  # first, as a sync does: a damaged library stops before any request
     report.problems.extend(str(p) for p in lib.problems)
+    works = _look_up(cfg, read, report, offline=offline, jobs=jobs)
+    records: list[tuple[Added, str, Any]] = []
     noted_before = _inbox_marks(inbox, name)
     for thing, work in zip(read, works):
         item = Added(thing=thing.text, kind=thing.kind)
