@@ -316,3 +316,21 @@ def test_a_page_no_source_knows_is_recorded_and_says_what_to_write(project):
     assert item["status"] == "pending" and item["key"] is None
     assert "no source knows this page" in item["message"] and item["where"] in item["message"]
     assert "- https://aclanthology.org/2020.acl-main.1/\n" in _inbox(project)
+
+
+def test_an_acl_anthology_page_is_looked_up_by_the_doi_the_acl_gives_it(project, fake_services):
+    base = fake_services.world.crossref_items[0]["item"]
+    item = json.loads(json.dumps(base))
+    item.update({"DOI": "10.18653/v1/2020.acl-main.1", "title": ["Learning to Understand Child-directed and Adult-directed Speech"],
+                 "container-title": ["Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics"],
+                 "type": "proceedings-article", "URL": "https://doi.org/10.18653/v1/2020.acl-main.1",
+                 "author": [{"given": "Lieke", "family": "Gelderloos", "sequence": "first", "affiliation": []},
+                            {"given": "Grzegorz", "family": "Chrupała", "sequence": "additional", "affiliation": []}]})
+    fake_services.world.crossref_items.append({"item": item, "bias": 0.0})
+    added = _only(_add(project, "https://aclanthology.org/2020.acl-main.1/"))
+    assert added["status"] == "resolved", added
+    entry = Library.load(project / "refs").get(added["key"])
+    assert entry.fields["doi"].lower() == "10.18653/v1/2020.acl-main.1"
+    assert "  - URL: https://aclanthology.org/2020.acl-main.1/\n" in _inbox(project)
+    _, owners = _read_back(project, added)
+    assert [e.key for e in owners] == [added["key"]]

@@ -69,6 +69,8 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
         m = mentions[0]
         if m.kind == "url":
             kind = next((s for s in ("doi", "arxiv", "openreview", "dblp") if getattr(m.ids, s)), "url")
+            if kind == "url" and m.urls and (doi := acl_doi(m.urls[0])):
+                m.ids.doi = doi  # the page names no title; its DOI does, at Crossref
             return Thing(text, kind, m, url=(m.urls or [None])[0])
         if m.kind == "titled" and (m.authors or m.urls or m.venue or m.year):
             return Thing(text, "reference", m, url=(m.urls or [None])[0])
@@ -76,6 +78,18 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
     if len(title.split()) < 2 or title.startswith(("http://", "https://")) or len(title) > 400:
         raise NotAPaper(f"'{_short(text)}' is not a DOI, arXiv id, paper link, BibTeX entry, reference or title")
     return Thing(text, "title", Mention(kind="titled", location=Location(file, 1), title=title))
+
+
+#: an ACL Anthology paper page: new-style ids (``2020.acl-main.1``) and old-style ones from
+#: 2016 on (``P18-1001``), the years the ACL registers every paper as ``10.18653/v1/<id>``
+_ACL_PAGE = re.compile(r"aclanthology\.org/(?:anthology/)?(\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[A-Z](?:1[6-9])-\d{4})"
+                       r"(?:\.pdf)?/?(?:[?#]|$)", re.I)
+
+
+def acl_doi(url: str) -> str | None:
+    """The DOI of an ACL Anthology paper page, which the ACL derives from the page's id."""
+    m = _ACL_PAGE.search(url)
+    return f"10.18653/v1/{m.group(1)}".lower() if m else None
 
 
 def valid_tag(tag: str) -> bool:
