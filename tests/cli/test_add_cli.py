@@ -66,6 +66,7 @@ def _read_back(root: Path, item: dict):
     f"arXiv:{FOAM_ARXIV}",
     f"https://arxiv.org/abs/{FOAM_ARXIV}v2",
     f"https://openreview.net/forum?id={FOAM_OPENREVIEW}",
+    "https://icml.cc/virtual/2026/poster/63117",
     f'"{FOAM}"',
     f"Kyunghun Nam and Sumyeong Ahn. {FOAM}. In ICML, 2026.",
 ])
