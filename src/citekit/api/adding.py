@@ -167,7 +167,8 @@ def _inbox(cfg: Config) -> Path:
 
 def _look_up(cfg: Config, read: list[Any], report: AddReport, *, offline: bool, jobs: int) -> list[Any]:
     """One work per thing: resolved online with the sync's rules, or from the notes offline.
-    A pasted BibTeX entry is the user's own record: it is not swapped for a looked-up one."""
+    A pasted BibTeX entry is not looked up here: it goes in as the user's own record (as
+    ``import`` takes it), and the sync that follows treats it as any BibTeX in the notes."""
     from citekit.core.resolution import Work
 
     works: list[Any] = [Work(mentions=[t.mention], reason="offline: built from the notes") for t in read]
