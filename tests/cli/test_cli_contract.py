@@ -82,6 +82,7 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "init": [(["fresh"], 0), (["."], 2), (["--bogus"], 2)],
     "extract": [([], 0), (["empty-notes.md"], 1), (["missing.md"], 2)],
     "sync": [(["--offline"], 0), (["--jobs", "0"], 2)],
+    "add": [(["--offline", "arXiv:2602.50082"], 0), (["--offline", "x"], 2), ([], 2)],
     "list": [([], 0), (["--tag", "typo"], 1), (["--status", "bogus"], 2)],
     "show": [(["KEY"], 0), (["nosuchkey"], 2), ([], 2)],
     "tags": [([], 0), (["--bogus"], 2)],

@@ -11,6 +11,7 @@ plain result object; the CLI only parses options, makes one call here and prints
 One module per command family: :mod:`~citekit.api.project` (where everything lives),
 :mod:`~citekit.api.errors`, :mod:`~citekit.api.notes` (extract, explain),
 :mod:`~citekit.api.syncing` (sync; its stages in :mod:`~citekit.api.sync_pipeline`),
+:mod:`~citekit.api.adding` (add),
 :mod:`~citekit.api.library` (list, show, tags, tag), :mod:`~citekit.api.dedup` (import,
 dedup, rekey), :mod:`~citekit.api.export`, :mod:`~citekit.api.paper` (check, makefile),
 :mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`. The names below are re-exported
@@ -40,7 +41,7 @@ _LAZY = {
     # notes
     "extract": "citekit.api.notes", "explain": "citekit.api.notes",
     # sync
-    "sync": "citekit.api.syncing",
+    "sync": "citekit.api.syncing", "add": "citekit.api.adding",
     # library
     "pending": "citekit.api.library", "load_library": "citekit.api.library", "entry_json": "citekit.api.library",
     "list_json": "citekit.api.library", "list_json_text": "citekit.api.library", "list_json_bytes": "citekit.api.library",
@@ -70,7 +71,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "explain",
-    "load_library", "sync", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
+    "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
     "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys",
     "export_entries", "check", "makefile", "related_work", "diagnose",
 ]

@@ -16,6 +16,7 @@ the lock but read the notes: it reads the library once, under the lock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from citekit.core.config import Config
@@ -28,10 +29,15 @@ from citekit.api.sync_report import SyncReport
 
 
 def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,
-        ascii: bool | None = None, command: str = "sync") -> tuple[SyncReport, tuple[Any, ...] | None]:
+        ascii: bool | None = None, command: str = "sync",
+        look_up: Callable[[list[Mention]], bool] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
     """One sync of the project ``cfg`` (see :func:`citekit.api.sync`), and, when it wrote
     nothing, the fingerprint of ``refs/`` as it left them, taken under its lock: what
     :func:`citekit.api.sync_stamp.record` remembers it by.
+
+    ``look_up``, when given, says which groups are looked up online; the others are folded
+    as an offline sync folds them (entries already resolved stay as they are). ``add`` uses
+    it so that adding one paper never sends a request about any other.
     """
     report = SyncReport(offline=offline)
     extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes)
@@ -43,7 +49,15 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
 
     # online, the library is read first: a damaged one stops the sync before any request
     first = None if offline else Library.load(cfg.refs_dir)
-    works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+    if look_up is None or offline:
+        works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
+    else:
+        chosen = [i for i, g in enumerate(groups) if look_up(g)]
+        works = [Work(mentions=g, reason="offline: built from the notes") for g in groups]
+        found = _resolve(cfg, [groups[i] for i in chosen], report, offline=False, refresh=refresh, jobs=jobs,
+                         progress=progress) if chosen else []
+        for i, work in zip(chosen, found):
+            works[i] = work
     with ProjectLock(cfg.refs_dir, command):
         # the one read (offline), or the first one kept when neither file changed since
         lib = Library.load(cfg.refs_dir) if first is None else first.reloaded()
@@ -69,6 +83,12 @@ def _report_folded(report: SyncReport, folded: Folded, notes_problems: int) -> N
     report.pending = folded.pending
     for status, n in folded.counts.items():
         report.counts[status] = report.counts.get(status, 0) + n
+
+
+def resolve_works(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, jobs: int = 8) -> list[Work]:
+    """Look ``groups`` up online exactly as a sync does (same sources, cache, pins and
+    precedence): what ``citekit add`` asks before it records a paper in the notes."""
+    return _resolve(cfg, groups, report, offline=False, refresh=False, jobs=jobs, progress=False)
 
 
 def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("commands", "Start a project: citekit.yaml, notes/ and refs/ in FOLDER (default: here)."),
     "extract": ("commands", "Show the paper mentions found in notes (default: the project's notes folder)."),
     "sync": ("commands", "Resolve every paper in the notes and write refs/library.bib."),
+    "add": ("add", "Add papers by DOI, arXiv id, link, reference, BibTeX or title to the notes and the library."),
     "list": ("commands", "List the library's entries."),
     "show": ("commands", "Show one entry (by key or by an old key that is now an alias)."),
     "tags": ("tags", "List the tags of the library with how many papers carry each."),

@@ -28,6 +28,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit sync --ascii                           # LaTeX escapes from now on (remembered)",
         "citekit sync --json > sync-report.json",
     ),
+    "add": (
+        "citekit add 10.48550/arXiv.2010.01412 --tag sam  # a DOI",
+        "citekit add arXiv:2602.50082 https://openreview.net/forum?id=q2SoUBpsnt",
+        "citekit add \"Sharpness-Aware Minimization for Efficiently Improving Generalization\" --pick",
+        "citekit add --offline https://proceedings.mlr.press/v139/foret21a.html  # record now, look up later",
+    ),
     "list": (
         "citekit list --tag muon --tag theory",
         "citekit list --status notes-only --json",

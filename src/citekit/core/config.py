@@ -43,6 +43,12 @@ class Config:
         return (self.data.get("paths") or {}).get("follow_symlinks_out_of_notes") is True
 
     @property
+    def inbox(self) -> Path:
+        """``paths.inbox``: the notes file ``citekit add`` appends to (relative to the notes
+        folder; default ``inbox.md``), so an added paper is written in the notes like any other."""
+        return self.notes_dir / str((self.data.get("paths") or {}).get("inbox") or "inbox.md")
+
+    @property
     def key_formula(self) -> str:
         return str((self.data.get("keys") or {}).get("formula") or DEFAULT_KEY_FORMULA)
 

@@ -137,7 +137,7 @@ def schema(sources: Sequence[str] | None = None, hosts: Sequence[str] | None = N
 
 #: every top-level key but ``sources`` (filled in by :func:`schema`), in the order messages list them
 _TABLE: dict[str, Any] = {
-    "paths": Section({"notes": TEXT, "refs": TEXT, "follow_symlinks_out_of_notes": FLAG, "outside_project": ListOf(
+    "paths": Section({"notes": TEXT, "refs": TEXT, "inbox": TEXT, "follow_symlinks_out_of_notes": FLAG, "outside_project": ListOf(
         Kind(f"one of {', '.join(OUTSIDE_PROJECT)}", (str,), choices=OUTSIDE_PROJECT),
         name=f"a list of the folders allowed outside the project ({', '.join(OUTSIDE_PROJECT)})")},
         example="{notes: notes, refs: refs}"),

@@ -1,0 +1,84 @@
+"""``add``: options → :func:`citekit.api.add` → print what was found and where it was written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from citekit.cli.app import main, note, print_json, project_dir
+
+
+@main.command()
+@click.argument("things", nargs=-1, required=True)
+@click.option("--tag", "tags", multiple=True, help="Tag the paper (repeatable); written in the notes, so sync keeps it.")
+@click.option("--offline", is_flag=True, help="Record it in the notes now, make no request; the next sync looks it up.")
+@click.option("--pick", is_flag=True, help="When several records fit equally well, choose one interactively (pinned in the notes).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was added as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the keys, one a line.")
+@click.pass_context
+def add(ctx: click.Context, things: tuple[str, ...], tags: tuple[str, ...], offline: bool, pick: bool, as_json: bool,
+        quiet: bool) -> int:
+    """Add papers by DOI, arXiv id, link, reference, BibTeX or title to the notes and the library.
+
+    THING is a DOI, an arXiv id or URL, an OpenReview / ACL Anthology / PMLR / dblp / Semantic
+    Scholar / conference page, a pasted reference, one pasted BibTeX entry, or a title in
+    quotes. It is looked up with the rules of sync, written to the inbox notes file
+    (paths.inbox, default notes/inbox.md) and synced. A paper already in the library is
+    named and nothing changes. Exit code 1 when a paper was recorded but not found for
+    certain (notes-only, ambiguous or pending).
+    """
+    from citekit import api
+
+    report = api.add(list(things), project_dir(ctx), tags=list(tags), offline=offline,
+                     pick=_ask if pick and not as_json else None)
+    if as_json:
+        print_json(report.to_json())
+        return report.findings
+    for p in report.problems:
+        click.echo(f"warning: {p}", err=True)
+    for n in report.notices:
+        note(f"note: {n}")
+    for item in report.items:
+        if quiet:
+            if item.key:
+                click.echo(item.key)
+            continue
+        _show(item)
+    if not quiet:
+        there = sum(1 for i in report.items if i.status == "already")
+        wrote = f"written to {report.inbox} and synced" if report.changed else "nothing written"
+        requests = "" if report.offline else f", {report.requests} requests"
+        click.echo(f"{len(report.items) - there} added, {there} already there ({wrote}{requests})", err=True)
+    return report.findings
+
+
+def _show(item: Any) -> None:
+    label = {"already": "already in the library", "offline": "recorded offline"}.get(item.status, item.status)
+    click.echo(f"{item.key or '(no entry yet)'}: {label}")
+    if item.title:
+        who = ", ".join(item.authors[:3]) + (" et al." if len(item.authors) > 3 else "")
+        venue = str(item.venue or "")
+        where = f"{venue} {item.year}" if item.year and str(item.year) not in venue else venue
+        click.echo(f"    {item.title}" + (f" — {who}" if who else "") + (f" ({where})" if where else ""))
+    if item.record:
+        click.echo(f"    record: {item.record['source']} {item.record['id']} [{item.record['stage']}]")
+    if item.runner_up:
+        r = item.runner_up
+        click.echo(f"    runner-up: {r['source']} {r['id']} \"{r['title']}\" (score {r['score']})")
+    if item.where:
+        click.echo(f"    noted at {item.where}")
+    if item.message and item.status != "resolved":
+        click.echo(f"    {item.message}")
+
+
+def _ask(thing: str, options: list[dict[str, Any]]) -> int | None:
+    """Ask which record is the paper meant by ``thing`` (0: none of them)."""
+    click.echo(f"Several records fit '{thing}':", err=True)
+    for i, r in enumerate(options, 1):
+        who = ", ".join(r["authors"][:3])
+        click.echo(f"  {i}. {r['title']} — {who} ({r['venue'] or r['source']} {r['year'] or ''}) "
+                   f"[{r['source']} {r['id']}]", err=True)
+    choice = click.prompt("Which one (0: none, decide later)", type=click.IntRange(0, len(options)), default=0,
+                          err=True)
+    return choice - 1 if choice else None
