@@ -70,3 +70,39 @@ def test_an_address_inside_an_email_or_a_longer_host_is_left_alone(tmp_path: Pat
 def test_chinese_and_korean_labels_and_east_asian_quotes(tmp_path: Path, text: str, title: str, authors: list[str], incomplete: bool) -> None:
     m = _one(tmp_path, text)
     assert (m.title, m.authors, m.authors_incomplete) == (title, authors, incomplete)
+
+
+@pytest.mark.parametrize("line, scheme, value", [
+    # a DOI with parentheses keeps them; the parenthesis around the link is not the DOI's
+    ("- Cybenko (https://doi.org/10.1016/0893-6080(89)90020-8)", "doi", "10.1016/0893-6080(89)90020-8"),
+    ("- [Hornik 1989](https://doi.org/10.1016/0893-6080(89)90020-8)", "doi", "10.1016/0893-6080(89)90020-8"),
+    ("- doi.org/10.1016/0893-6080(89)90020-8.", "doi", "10.1016/0893-6080(89)90020-8"),
+    # SICI DOIs hold <...::...>, raw or percent-encoded
+    ("- LSA: 10.1002/(SICI)1097-4571(199009)41:6<391::AID-ASI1>3.0.CO;2-9", "doi",
+     "10.1002/(sici)1097-4571(199009)41:6<391::aid-asi1>3.0.co;2-9"),
+    ("- http://dx.doi.org/10.1002/(SICI)1097-4571(199009)41:6%3C391::AID-ASI1%3E3.0.CO;2-9", "doi",
+     "10.1002/(sici)1097-4571(199009)41:6<391::aid-asi1>3.0.co;2-9"),
+    # old-style arXiv ids, bare and in a link without a scheme
+    ("- cs/9605103", "arxiv", "cs/9605103"),
+    ("- the classic hep-th/9711200 paper", "arxiv", "hep-th/9711200"),
+    ("- arxiv.org/abs/physics/0004057", "arxiv", "physics/0004057"),
+    # ``&noteId`` read once as the entity ``&not``
+    ("- https://openreview.net/forum?id=SJU4ayYgl\u00aceId=SJU4ayYgl", "openreview", "SJU4ayYgl"),
+    ("- https://dblp.org/rec/bibtex/conf/nips/KrizhevskySH12", "dblp", "conf/nips/KrizhevskySH12"),
+])
+def test_identifiers_in_their_awkward_written_forms(tmp_path: Path, line: str, scheme: str, value: str) -> None:
+    m = _one(tmp_path, line + "\n")
+    assert getattr(m.ids, scheme) == value
+
+
+@pytest.mark.parametrize("line", ["- see figures/9605103 and src/0704123", "- math/2401001 (not an arXiv year)",
+                                  "- foo/9605103"])
+def test_a_path_with_digits_is_no_old_arxiv_id(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "n.md"
+    path.write_text(line + "\n", encoding="utf-8")
+    assert not any(m.ids.arxiv for m in api.extract([path], start=tmp_path).mentions)
+
+
+def test_the_old_acl_anthology_address_is_a_paper_page(tmp_path: Path) -> None:
+    m = _one(tmp_path, "- https://www.aclweb.org/anthology/P02-1040.pdf\n")
+    assert m.urls == ["https://www.aclweb.org/anthology/P02-1040.pdf"]

@@ -14,7 +14,8 @@ from citekit.core.model import Ids
 _NEW_ARXIV = r"\d{4}\.\d{4,5}"
 _OLD_ARXIV = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}"
 ARXIV_RE = re.compile(rf"(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v(?P<version>\d+))?")
-DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)")
+#: a DOI; ``<...::...>`` is part of it only in the SICI shape (``41:6<391::AID-ASI1>3.0.CO;2-9``)
+DOI_RE = re.compile(r"\b(10\.\d{4,9}/(?:[^\s\"<>{}]|<[^\s\"<>{}]*::[^\s\"<>{}]*>)+)")
 OPENREVIEW_ID_RE = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 _DOI_RESOLVER = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/", re.I)
@@ -22,7 +23,7 @@ _DOI_LABEL = re.compile(r"^doi:\s*", re.I)
 _ARXIV_LABEL = re.compile(r"^arxiv:\s*", re.I)
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", re.I)
 _DBLP_LABEL = re.compile(r"^DBLP:")
-_DBLP_URL = re.compile(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$")
+_DBLP_URL = re.compile(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/|bibtex/|html/|xml/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$")
 _DBLP_KEY = re.compile(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+")
 
 
@@ -33,7 +34,15 @@ def normalize_doi(value: str) -> str | None:
     m = DOI_RE.search(value)
     if not m:
         return None
-    return m.group(1).rstrip(".,;)]").lower()
+    return _without_trailing_punctuation(m.group(1)).lower()
+
+
+def _without_trailing_punctuation(doi: str) -> str:
+    """``doi`` without the punctuation of the sentence around it; a closing parenthesis is the
+    DOI's own when it closes one the DOI opened (``0893-6080(89)90020-8``, ``(SICI)...(1999)``)."""
+    while doi and (doi[-1] in ".,;]" or doi[-1] == ")" and doi.count(")") > doi.count("(")):
+        doi = doi[:-1]
+    return doi
 
 
 def normalize_arxiv(value: str) -> str | None:
@@ -65,6 +74,8 @@ def normalize_openreview(value: str) -> str | None:
     """OpenReview forum id from ``forum?id=``/``pdf?id=`` URLs or a bare id."""
     value = value.strip()
     if "openreview.net" in value:
+        # ``&noteId=`` read as the HTML entity ``&not`` once is ``¬eId=``: the separator is lost
+        value = value.replace("\u00aceId=", "&noteId=")
         m = _OPENREVIEW_FORUM_RE.match(value)
         if m is not None and value.isascii() and not _URLSPLIT_SPECIAL_RE.search(value):
             return m.group(1)  # (what the parse below gives for this common shape, without it)

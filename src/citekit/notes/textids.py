@@ -19,7 +19,14 @@ from citekit.notes.urls import URL_RE
 # any such number an id, without it the month must be real and the year 07 or later.
 _ARXIV_LABELLED_RE = re.compile(r"\barxiv\s*[:：]?\s*(?:abs/)?(?P<id>\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b", re.I)
 _ARXIV_BARE_RE = re.compile(r"(?<![\w./:-])(?P<id>(?:0[7-9]|[1-3]\d)(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?![\w/]|\.\d)")
-_DOI_RE = re.compile(r"(?:\bdoi\s*[:：]\s*|(?<![\w/.]))(?P<id>10\.\d{4,9}/[^\s\"<>{}|]+)", re.I)
+#: Old-style arXiv ids (``hep-th/9901001``, ``cs/9605103``, ``math.AG/0211159``) written bare: the archive
+#: names arXiv used before April 2007, and a YYMM from 9108 to 0703
+_OLD_ARCHIVES = ("acc-phys|adap-org|alg-geom|ao-sci|astro-ph|atom-ph|bayes-an|chao-dyn|chem-ph|cmp-lg|comp-gas|cond-mat|cs|"
+                 "dg-ga|funct-an|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math|math-ph|mtrl-th|nlin|nucl-ex|nucl-th|patt-sol|physics|"
+                 "plasm-ph|q-alg|q-bio|quant-ph|solv-int|supr-con")
+_ARXIV_OLD_BARE_RE = re.compile(rf"(?<![\w./:-])(?P<id>(?:{_OLD_ARCHIVES})(?:\.[A-Z]{{2}})?/(?:9[1-9]\d\d|0[0-6]\d\d|07(?:0[1-3]))\d{{3}})"
+                                rf"(?:v\d+)?(?![\w/]|\.\d)")
+_DOI_RE = re.compile(r"(?:\bdoi\s*[:：]\s*|(?<![\w/.]))(?P<id>10\.\d{4,9}/(?:[^\s\"<>{}|]|<[^\s\"<>{}|]*::[^\s\"<>{}|]*>)+)", re.I)
 
 
 _DIGIT_RE = re.compile(r"\d{4}")
@@ -67,7 +74,10 @@ def find_text_ids(text: str) -> list[TextId]:
                 found.append(TextId("doi", doi, m.start(), m.end()))
             taken.append((m.start(), m.end()))
     labelled = not blank.isascii() or "arxiv" in blank.lower()  # (an ASCII text without the word cannot match)
-    for regex in ((_ARXIV_LABELLED_RE, _ARXIV_BARE_RE) if labelled else (_ARXIV_BARE_RE,)):
+    regexes = (_ARXIV_LABELLED_RE, _ARXIV_BARE_RE) if labelled else (_ARXIV_BARE_RE,)
+    if "/" in blank:
+        regexes += (_ARXIV_OLD_BARE_RE,)
+    for regex in regexes:
         for m in regex.finditer(blank):
             if free(m.start(), m.end()):
                 found.append(TextId("arxiv", m.group("id"), m.start(), m.end()))

@@ -47,8 +47,9 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
     BibTeX entry, a reference nor something shaped like a title.
     """
     from citekit.notes.extract import extract_text
+    from citekit.notes.urls import add_missing_schemes
 
-    text = text.strip()
+    text = add_missing_schemes(text.strip())  # (as the notes reader does: what is recorded reads back the same)
     if not text:
         raise NotAPaper("an empty argument names no paper")
     if _BIBTEX_START.match(text):
@@ -82,7 +83,7 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
 
 #: an ACL Anthology paper page: new-style ids (``2020.acl-main.1``) and old-style ones from
 #: 2016 on (``P18-1001``), the years the ACL registers every paper as ``10.18653/v1/<id>``
-_ACL_PAGE = re.compile(r"aclanthology\.org/(?:anthology/)?(\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[A-Z](?:1[6-9])-\d{4})"
+_ACL_PAGE = re.compile(r"(?:aclanthology\.org/(?:anthology/)?|aclweb\.org/anthology/(?:[A-Z]/[A-Z]\d\d/)?)(\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[A-Z](?:1[6-9])-\d{4})"
                        r"(?:\.pdf)?/?(?:[?#]|$)", re.I)
 
 

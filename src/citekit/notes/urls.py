@@ -20,10 +20,13 @@ from citekit.notes.memo import copied, per_text
 
 UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
 
-URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'「」『』（）、。，]+", re.I)
+#: characters of an address (parentheses only in balanced pairs, as in DOIs such as
+#: ``10.1016/0893-6080(89)90020-8``: a closing one with no opening one ends the address)
+_URL_CHARS = r"[^\s<>()\[\]{}\"'「」『』（）、。，]"
+URL_RE = re.compile(rf"https?://{_URL_CHARS}+(?:\({_URL_CHARS}*\){_URL_CHARS}*)*", re.I)
 _TRAILING = ".,;:!?'\"*_`"
 #: (the URL bounded: no real one is this long, and each try at a ``[`` reads it)
-_MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]{1,4000})\)")
+_MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^()\s]{1,4000}(?:\([^()\s]{0,200}\)[^()\s]{0,4000})*)\)")
 
 #: Conference virtual-site page kinds that are papers; every other kind (invited-talk,
 #: tutorial, workshop, social, expo, ...) is an event.
@@ -61,7 +64,7 @@ _BARE_SITES = (
     r"proceedings\.neurips\.cc/paper", r"papers\.nips\.cc/paper", r"openaccess\.thecvf\.com/content",
 )
 _BARE_URL_RE = re.compile(
-    r"(?<![\w/.@:%-])(?:www\.)?(?:" + "|".join(_BARE_SITES) + r")[^\s<>()\[\]{}\"'「」『』（）、。，]*", re.I)
+    r"(?<![\w/.@:%-])(?:www\.)?(?:" + "|".join(_BARE_SITES) + rf"){_URL_CHARS}*(?:\({_URL_CHARS}*\){_URL_CHARS}*)*", re.I)
 _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paperswithcode.com/", "semanticscholar.org/",
                  "dl.acm.org/", "doi.org/", "openreview.net/", "aclanthology.org/", "mlr.press/", "neurips.cc/",
                  "nips.cc/", "thecvf.com/")
@@ -212,8 +215,8 @@ def classify_url(url: str) -> UrlKind:
         return "blog"
     if host in _NOTEBOOK_HOSTS:
         return "other"
-    if _on_site(host, _PAPER_HOSTS):
-        return "paper"
+    if _on_site(host, _PAPER_HOSTS) or host in ("aclweb.org", "www.aclweb.org") and low_path.startswith("/anthology/"):
+        return "paper"  # (aclweb.org/anthology/ is the ACL Anthology's old address)
     if host in _CODE_HOSTS or (host.startswith("www.") and host[4:] in _CODE_HOSTS):
         return "code"
     if host.endswith(_PROJECT_HOST_SUFFIXES):
