@@ -83,7 +83,7 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         mentions.append(Location(file=file, line=int(line) if line.isdigit() else 0))
     return {
         "ids": Ids.from_dict(meta.get("ids")),
-        "status": str(meta.get("status") or "notes-only"),
+        "status": _status(meta),
         "summary": meta.get("summary"),
         "abstract": meta.get("abstract"),
         "tags_auto": list(tags.get("auto") or []),
@@ -99,3 +99,12 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         "origin": str(meta.get("origin") or "notes"),
         "reason": str(meta.get("reason") or ""),
     }
+
+
+def _status(meta: dict[str, Any]) -> str:
+    """An entry's status; an imported entry written before ``imported`` existed (origin
+    ``import``, status ``notes-only``) reads as ``imported``, which is what it is."""
+    status = str(meta.get("status") or "notes-only")
+    if status == "notes-only" and meta.get("origin") == "import":
+        return "imported"
+    return status
