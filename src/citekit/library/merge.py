@@ -203,7 +203,7 @@ def _merge_metadata(merged: Entry, keeper: Entry, others: Sequence[Entry]) -> No
     merged.origin = keeper.origin
 
 
-def move_to_version(entry: Entry, published: Entry, *, reason: str = "",
+def move_to_version(entry: Entry, published: Entry, *, reason: str = "", published_as: dict[str, Any] | None = None,
                     precedence: Sequence[str] | None = None) -> Entry:
     """``entry`` moved to ``published`` (another version of the same work), keeping its key.
 
@@ -211,12 +211,11 @@ def move_to_version(entry: Entry, published: Entry, *, reason: str = "",
     record's fields win, the user's hand edits, tags, summary and mentions stay, and the
     record the entry was before is kept among its ``versions`` with every field that changed,
     so nothing it said is lost and ``citekit show`` tells where it came from.
+    ``published_as`` describes the published record there (its source and id).
     """
-    before = _version_record(entry, absorbed=True, merged=None)
     merged = merge_entries([entry, published], key=entry.key, reason=reason, precedence=precedence).entry
     merged.aliases = [a for a in merged.aliases if a != published.key]
-    before["fields"] = dict(sorted((k, v) for k, v in entry.fields.items() if merged.fields.get(k) != v))
-    if before not in merged.versions:
-        merged.versions.append(before)
+    before = _version_record(entry, absorbed=True, merged=merged)
+    merged.versions = [*entry.versions, *([published_as] if published_as else []), before]
     merged.reason = reason or entry.reason
     return merged

@@ -156,7 +156,11 @@ def apply(entry: Entry, decision: Decision, work: Work, *, precedence: list[str]
         return entry
     published = published_entry(entry, decision.record, work)
     published.key = entry.key + ":published"
-    moved = move_to_version(entry, published, reason=f"upgraded: {decision.reason}", precedence=precedence)
+    record = decision.record
+    described = {"source": record.source, "id": record.id, "title": record.title, "stage": record.stage,
+                 **({"venue": record.venue} if record.venue else {}), **({"year": record.year} if record.year else {})}
+    moved = move_to_version(entry, published, reason=f"upgraded: {decision.reason}", published_as=described,
+                            precedence=precedence)
     moved.status = "upgraded"
     moved.ids = published.ids.merged(entry.ids)
     return moved
