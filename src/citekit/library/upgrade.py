@@ -34,10 +34,10 @@ _NOT_PAPERS = frozenset({"software", "book", "mvbook", "proceedings", "mvproceed
                          "phdthesis", "mastersthesis", "thesis", "booklet", "collection", "patent"})
 #: the services asked, and the one searched by title. dblp lists the published version of a
 #: computer-science paper and, as CoRR, its arXiv preprint, so one search finds both;
-#: arXiv and Crossref answer identifiers only (arXiv ids in batches of up to 100 per
-#: request): a title search there costs a request per entry (arXiv: one every three
-#: seconds) and finds nothing dblp does not
-UPGRADE_SOURCES = ("dblp", "arxiv", "crossref")
+#: arXiv answers identifiers only, in batches of up to 100 per request: a title search
+#: there costs a request per entry (one every three seconds) and finds nothing dblp does
+#: not. Crossref would only repeat, by DOI, the published record dblp already gave.
+UPGRADE_SOURCES = ("dblp", "arxiv")
 SEARCHED = frozenset({"dblp"})
 #: where a mention built from the library says it was written
 LIBRARY_FILE = "refs/library.bib"
