@@ -200,3 +200,14 @@ def test_old_sidecars_read_imported_entries_as_imported(project: Path):
     sidecar.write_text(sidecar.read_text(encoding="utf-8").replace("status: imported", "status: notes-only"),
                        encoding="utf-8")
     assert {e.status for e in entries(project).values()} == {"imported"}
+
+
+def test_a_service_down_changes_nothing_and_says_so(project: Path, fake: FakeServices):
+    fake.down("dblp")
+    before = (project / "refs" / "library.bib").read_bytes()
+    result = run(project, "upgrade", "--all")
+    assert result.exit_code == 1
+    assert "dblp" in result.output
+    assert (project / "refs" / "library.bib").read_bytes() == before or \
+        {e.status for e in entries(project).values()} <= {"imported", "resolved"}
+    assert all(e.status != "upgraded" for e in entries(project).values())

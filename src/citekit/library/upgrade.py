@@ -123,8 +123,10 @@ def decide(entry: Entry, work: Work) -> Decision:
         why = work.reason or ("several records fit" if work.status == "ambiguous" else "not found online")
         return Decision(entry.key, "keep", why)
     if chosen.stage not in FINAL_STAGES or stage_rank(chosen.stage) >= stage_rank(entry_stage(entry)):
-        return Decision(entry.key, "confirm", f"found online, no published version yet ({chosen.source} {chosen.id})",
-                        chosen)
+        found = f"found online, no published version yet ({chosen.source} {chosen.id})"
+        if entry.origin != "import":  # an entry of the notes: sync fills it from the record it found
+            return Decision(entry.key, "keep", f"{found}; 'citekit sync' resolves entries of the notes")
+        return Decision(entry.key, "confirm", found, chosen)
     candidate = published_entry(entry, chosen, work)
     verdict = same_work(entry, _without_eprint(candidate))
     if verdict is None or verdict.kind not in ("same", "versions"):
