@@ -195,10 +195,11 @@ def test_text_output_and_quiet(project: Path):
     assert quiet.exit_code == 0 and "keep Hu2020" not in quiet.output
 
 
-def test_old_sidecars_read_imported_entries_as_imported(project: Path):
-    sidecar = project / "refs" / "library.yaml"
-    sidecar.write_text(sidecar.read_text(encoding="utf-8").replace("status: imported", "status: notes-only"),
-                       encoding="utf-8")
+def test_imported_entries_keep_the_sidecar_form_every_version_reads(project: Path):
+    """On disk an imported entry is origin import, status notes-only (what older versions
+    wrote and read); it reads as imported."""
+    sidecar = (project / "refs" / "library.yaml").read_text(encoding="utf-8")
+    assert 'status: "imported"' not in sidecar and sidecar.count('origin: "import"') == 6
     assert {e.status for e in entries(project).values()} == {"imported"}
 
 
