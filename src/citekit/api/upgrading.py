@@ -1,7 +1,8 @@
 """``upgrade``: imported preprints moved to their published versions, keys kept.
 
-The entries to upgrade are looked up the way a sync looks up the notes (one batched arXiv
-request for all their arXiv ids, then searches, every answer cached), outside the project
+The entries to upgrade are looked up by the resolver a sync uses (one batched arXiv request
+for all their arXiv ids, then one dblp search each: the services of
+:data:`citekit.library.upgrade.UPGRADE_SOURCES`; every answer cached), outside the project
 lock; the decisions (:mod:`citekit.library.upgrade`) and the one write happen under it, on
 the library as it is then. Named ``upgrading`` so that the module does not shadow the
 function :func:`citekit.api.upgrade`.

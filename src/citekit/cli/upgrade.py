@@ -25,8 +25,8 @@ def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_ru
             as_json: bool) -> int:
     """Move imported preprints to their published versions, keeping their keys.
 
-    Looks the entries up online (arXiv ids in one batched request, then dblp, Crossref and
-    the conference sites; answers are cached, so a second run sends nothing) and, where a
+    Looks the entries up online (their arXiv ids in one batched request, then one dblp
+    search each; answers are cached, so a second run sends nothing) and, where a
     published or accepted version of the same work exists, moves the entry to it: the key
     stays, the old record is kept among the entry's versions (`citekit show KEY`), and the
     fields you edited, your tags and your summary stay. Nothing is swapped unless the
