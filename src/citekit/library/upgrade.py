@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from citekit.core.model import Entry, Location
+from citekit.core.model import Entry, Ids, Location
 from citekit.core.names import split_bibtex_names
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.core.text import latex_to_text
@@ -104,8 +104,8 @@ def published_entry(entry: Entry, record: Candidate, work: Work) -> Entry:
 
 def _authors_agree(entry: Entry, record_entry: Entry) -> str | None:
     """Why the two author lists do not name the same people, or None when they do."""
-    (mine, cut1), (theirs, cut2) = parse_authors(entry.fields.get("author", "")), \
-        parse_authors(record_entry.fields.get("author", ""))
+    mine, cut1 = parse_authors(entry.fields.get("author", ""))
+    theirs, cut2 = parse_authors(record_entry.fields.get("author", ""))
     if not mine:
         return None  # nothing to compare: the title and identifiers decided
     if not theirs:
@@ -142,8 +142,7 @@ def decide(entry: Entry, work: Work) -> Decision:
 def _without_eprint(entry: Entry) -> Entry:
     """``entry`` without the arXiv id it was given from the preprint (so it cannot vouch for itself)."""
     fields = {k: v for k, v in entry.fields.items() if k not in ("eprint", "archiveprefix", "primaryclass")}
-    ids = entry.ids.merged(entry.ids)
-    ids.arxiv = None
+    ids = Ids.from_dict({**entry.ids.as_dict(), "arxiv": None})
     return Entry(key=entry.key + ":published", entry_type=entry.entry_type, fields=fields, ids=ids)
 
 
