@@ -34,6 +34,7 @@ bench: install
 	$(BIN)/python bench/notes_blind_bench.py
 	$(BIN)/python bench/refparse_bench.py
 	$(BIN)/python bench/finder_bench.py
+	$(BIN)/python bench/upgrade_bench.py
 
 ## model: retrain the reference parser (src/citekit/data/refparse.crfsuite) from ../shared/corpora;
 ## seeded, so the same corpora give the same model (needs bibtex on PATH for the .bst styles)

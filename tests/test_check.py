@@ -70,6 +70,8 @@ def test_arxiv_entries_with_published_versions_are_flagged() -> None:
     assert set(found) == {"alimisis2026warmup", "islamov2025batch"}  # zmushko has no published version
     assert "ICML 2026" in found["alimisis2026warmup"] and "AbCdEf123" in found["alimisis2026warmup"]
     assert "islamov2026batch" in found["islamov2025batch"]
+    hint = next(p for p in report.preprints if p.key == "alimisis2026warmup").message()
+    assert "run 'citekit upgrade alimisis2026warmup'" in hint and "citekit sync" not in hint
 
 
 def test_is_arxiv_only() -> None:

@@ -372,7 +372,7 @@ def _dblp(world: World, method: str, path: str, params: dict[str, str], body: by
         hit = world.dblp.get(key)
         if hit is None:
             return Reply(404, "<html><body>Error 404: record not found</body></html>", "text/html")
-        return Reply(200, dblp_bibtex(hit), "text/x-bibtex; charset=utf-8")
+        return Reply(200, dblp_bibtex(hit, world.dblp_bib.get(key)), "text/x-bibtex; charset=utf-8")
     if path == "/search/publ/api":
         if params.get("format", "xml") != "json":
             return Reply(200, "<?xml version=\"1.0\"?><result/>", "application/xml")

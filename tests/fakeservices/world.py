@@ -53,6 +53,8 @@ class World:
     notes: list[dict[str, Any]] = field(default_factory=list)
     arxiv: dict[str, dict[str, Any]] = field(default_factory=dict)
     dblp: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the ``/rec/<key>.bib`` fields of published dblp records (CoRR records are derived)
+    dblp_bib: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path = DATA) -> "World":
@@ -66,6 +68,10 @@ class World:
             if paper.get("dblp_corr"):
                 hit = _dblp_corr(paper)
                 world.dblp[hit["key"]] = hit
+            if paper.get("dblp"):  # the published record (a world built from a real .bib)
+                hit = templates.dblp_info(paper["dblp"]["info"])
+                world.dblp[hit["key"]] = hit
+                world.dblp_bib[hit["key"]] = paper["dblp"]["bib"]
         return world
 
     # -- lookups used by the handlers --------------------------------------------------
@@ -230,8 +236,16 @@ def _dblp_corr(paper: dict[str, Any]) -> dict[str, Any]:
     })
 
 
-def dblp_bibtex(hit: dict[str, Any]) -> str:
-    """A record as dblp's standard ``/rec/<key>.bib`` (two-space indent, aligned ``=``)."""
+def dblp_bibtex(hit: dict[str, Any], bib: dict[str, str] | None = None) -> str:
+    """A record as dblp's standard ``/rec/<key>.bib`` (two-space indent, aligned ``=``);
+    ``bib``: the fields of a published record, written in dblp's order."""
+    if bib is not None:
+        kind = "article" if "journal" in bib else "inproceedings"
+        fields = [(k, v) for k, v in bib.items()] + [
+            ("timestamp", "Mon, 02 Mar 2026 10:00:00 +0100"), ("biburl", f"https://dblp.org/rec/{hit['key']}.bib"),
+            ("bibsource", "dblp computer science bibliography, https://dblp.org")]
+        body = ",\n".join(f"  {k:<13}= {{{v}}}" for k, v in fields)
+        return f"@{kind}{{DBLP:{hit['key']},\n{body}\n}}\n"
     authors = hit["authors"]["author"]
     authors = authors if isinstance(authors, list) else [authors]
     fields = [

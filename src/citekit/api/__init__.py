@@ -51,6 +51,7 @@ _LAZY = {
     # import, dedup, rekey
     "import_bib": "citekit.api.dedup", "find_duplicates": "citekit.api.dedup", "rekey": "citekit.api.dedup",
     "preview_keys": "citekit.api.dedup",
+    "upgrade": "citekit.api.upgrading",
     # export, paper, related work, doctor
     "export_entries": "citekit.api.export", "check": "citekit.api.paper", "makefile": "citekit.api.paper",
     "related_work": "citekit.api.related", "diagnose": "citekit.api.doctor",
@@ -72,6 +73,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "explain",
     "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
-    "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys",
+    "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "export_entries", "check", "makefile", "related_work", "diagnose",
 ]

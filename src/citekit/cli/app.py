@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tag": ("tags", "Add (+tag) or remove (-tag) tags of one paper by hand; rules never undo this."),
     "import": ("dedup", "Copy entries of existing BibTeX files into the library, keeping their keys."),
     "dedup": ("dedup", "Find entries that are the same work, in the library or in any .bib FILE."),
+    "upgrade": ("upgrade", "Move imported preprints to their published versions, keeping their keys."),
     "rekey": ("dedup", "Rewrite old citation keys in LaTeX files (inside \\cite-family commands only)."),
     "export": ("export", "Write the library, or only what a paper cites, for LaTeX or pandoc."),
     "check": ("paper", "Check a paper's citations against the library."),

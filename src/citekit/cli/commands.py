@@ -152,7 +152,7 @@ def _warn_if_config_overrides(ctx: click.Context, ascii_mode: bool | None) -> No
 @main.command(name="list")
 @click.option("--tag", "tags", multiple=True, help="Only entries with this tag (repeat: all of them).")
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
-@click.option("--status", type=click.Choice(["resolved", "notes-only", "ambiguous", "pending"]),
+@click.option("--status", type=click.Choice(["resolved", "upgraded", "imported", "notes-only", "ambiguous", "pending"]),
               help="Only entries with this status; 'pending' lists works in the notes that wait for an online sync.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the entries only: no count line.")

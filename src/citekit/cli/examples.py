@@ -57,6 +57,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit import --strings macros.bib refs.bib --merge",
         "citekit import old.bib --map paper/keymap.yaml",
     ),
+    "upgrade": (
+        "citekit upgrade --all --dry-run                # what would move to a published version",
+        "citekit upgrade --all                          # move them; keys, tags and hand edits stay",
+        "citekit upgrade foret2020sharpness --json",
+    ),
     "dedup": (
         "citekit dedup                                  # clusters in the library (exit 1 if any)",
         "citekit dedup --apply                          # merge them; old keys stay valid",

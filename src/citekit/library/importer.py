@@ -373,6 +373,7 @@ def _add_new(lib: Library, entry: Entry, source: str, report: ImportReport, take
         entry.reason = f"imported from {source} as '{entry.key}' (that key belongs to another work)"
         entry.key = key
     entry.origin = "import"
+    entry.status = "imported"  # nothing online has confirmed it yet: `citekit upgrade` does
     lib.add(entry)
     taken_lower.add(key.lower())
     if entry.aliases:

@@ -22,7 +22,7 @@ VERSION_FIELDS = frozenset({
     "institution", "edition", "note", "doi", "url", "isbn", "issn", "eventtitle", "venue", "pubstate",
     "crossref", "chapter", "version", "part", "eid",
 })
-_STATUS_RANK = {"resolved": 2, "ambiguous": 1, "notes-only": 0}
+_STATUS_RANK = {"upgraded": 2, "resolved": 2, "ambiguous": 1, "notes-only": 0, "imported": 0}
 
 
 @dataclass
@@ -201,3 +201,21 @@ def _merge_metadata(merged: Entry, keeper: Entry, others: Sequence[Entry]) -> No
     checked = [merged] + [e for e in others if e.origin != "manual"]
     merged.status = max((e.status for e in checked), key=lambda s: _STATUS_RANK.get(s, -1))
     merged.origin = keeper.origin
+
+
+def move_to_version(entry: Entry, published: Entry, *, reason: str = "", published_as: dict[str, Any] | None = None,
+                    precedence: Sequence[str] | None = None) -> Entry:
+    """``entry`` moved to ``published`` (another version of the same work), keeping its key.
+
+    The same merge as a dedup (:func:`merge_entries` with the entry's key): the published
+    record's fields win, the user's hand edits, tags, summary and mentions stay, and the
+    record the entry was before is kept among its ``versions`` with every field that changed,
+    so nothing it said is lost and ``citekit show`` tells where it came from.
+    ``published_as`` describes the published record there (its source and id).
+    """
+    merged = merge_entries([entry, published], key=entry.key, reason=reason, precedence=precedence).entry
+    merged.aliases = [a for a in merged.aliases if a != published.key]
+    before = _version_record(entry, absorbed=True, merged=merged)
+    merged.versions = [*entry.versions, *([published_as] if published_as else []), before]
+    merged.reason = reason or entry.reason
+    return merged

@@ -334,8 +334,9 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
         index.add(entry)
         return ApplyResult(key=key, created=True, upgraded=False)
 
-    upgraded = entry.status != "resolved" and work.status == "resolved"
-    downgrade = entry.status == "resolved" and work.status != "resolved"
+    confirmed = entry.status in ("resolved", "upgraded")  # `citekit upgrade` confirmed it online too
+    upgraded = not confirmed and work.status == "resolved"
+    downgrade = confirmed and work.status != "resolved"
     if claimed is not None and entry.key in claimed and not upgraded:
         # another group of mentions already gave this entry its fields in this run: this
         # one fills gaps only, so the later note never drops the earlier one's venue or year

@@ -42,7 +42,7 @@ class PreprintUse:
 
     def message(self) -> str:
         return (f"'{self.key}' cites the arXiv version, but a published version exists: {self.published}; "
-                f"run 'citekit sync' to upgrade the entry, or cite the published entry")
+                f"run 'citekit upgrade {self.key}' to upgrade the entry, or cite the published entry")
 
 
 @dataclass

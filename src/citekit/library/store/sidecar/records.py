@@ -11,7 +11,11 @@ from citekit.library.store.sidecar.format import yaml_codec
 
 
 def to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"status": e.status, "origin": e.origin}
+    # an imported entry is written as every citekit version reads it (origin import, status
+    # notes-only) and read back as imported (see _status): a library read and written again
+    # stays byte for byte the same, and older versions read it unchanged
+    status = "notes-only" if e.status == "imported" and e.origin == "import" else e.status
+    out: dict[str, Any] = {"status": status, "origin": e.origin}
     # only what is there: an unknown id, an empty tag list and no mentions read back alike
     ids = {scheme: value for scheme, value in e.ids.as_dict().items() if value is not None}
     if ids:
@@ -83,7 +87,7 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         mentions.append(Location(file=file, line=int(line) if line.isdigit() else 0))
     return {
         "ids": Ids.from_dict(meta.get("ids")),
-        "status": str(meta.get("status") or "notes-only"),
+        "status": _status(meta),
         "summary": meta.get("summary"),
         "abstract": meta.get("abstract"),
         "tags_auto": list(tags.get("auto") or []),
@@ -99,3 +103,12 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         "origin": str(meta.get("origin") or "notes"),
         "reason": str(meta.get("reason") or ""),
     }
+
+
+def _status(meta: dict[str, Any]) -> str:
+    """An entry's status; an imported entry not confirmed online yet (origin ``import``,
+    status ``notes-only`` on disk, as every version wrote it) reads as ``imported``."""
+    status = str(meta.get("status") or "notes-only")
+    if status == "notes-only" and meta.get("origin") == "import":
+        return "imported"
+    return status

@@ -1,0 +1,170 @@
+"""``upgrade``: imported preprints moved to their published versions, keys kept.
+
+The entries to upgrade are looked up by the resolver a sync uses (one batched arXiv request
+for all their arXiv ids, then one dblp search each: the services of
+:data:`citekit.library.upgrade.UPGRADE_SOURCES`; every answer cached), outside the project
+lock; the decisions (:mod:`citekit.library.upgrade`) and the one write happen under it, on
+the library as it is then. Named ``upgrading`` so that the module does not shadow the
+function :func:`citekit.api.upgrade`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citekit.api.project import open_project, precedence
+from citekit.core.errors import UsageError
+
+
+@dataclass
+class UpgradeReport:
+    """What ``upgrade`` did (or, with ``dry_run``, would do) to each entry it considered."""
+
+    decisions: list[Any] = field(default_factory=list)  # citekit.library.upgrade.Decision
+    #: entries not looked up, with why (already published, a book, ...)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    requests: int = 0
+    problems: list[str] = field(default_factory=list)
+    dry_run: bool = False
+
+    def of(self, action: str) -> list[Any]:
+        return [d for d in self.decisions if d.action == action]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a named entry could not be upgraded or a service failed: something to look at."""
+        return 1 if self.problems else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dry_run": self.dry_run,
+            "upgraded": [d.to_json() for d in self.of("upgrade")],
+            "confirmed": [d.to_json() for d in self.of("confirm")],
+            "kept": [d.to_json() for d in self.of("keep")],
+            "skipped": [{"key": k, "reason": r} for k, r in self.skipped],
+            "requests": self.requests,
+            "problems": list(self.problems),
+        }
+
+
+def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False, dry_run: bool = False,
+            refresh: bool = False, jobs: int = 4, progress: bool = False,
+            start: str | Path | None = None) -> UpgradeReport:
+    """Look imported (and notes-only) entries up and move each to its published version."""
+    from citekit.library import upgrade as rules
+    from citekit.library.lock import writing
+    from citekit.library.store import Library
+
+    if bool(keys) == bool(all_entries):
+        raise UsageError("name the entries to upgrade (citekit upgrade KEY...) or pass --all, not both or neither")
+    project = open_project(start)
+    cfg = project.config
+    report = UpgradeReport(dry_run=dry_run)
+    lib = Library.load(cfg.refs_dir)
+    wanted = _selected(lib, list(keys), report)
+    if not wanted:
+        return report
+    works, report.requests, report.problems = _look_up([rules.mention_of(e) for e in wanted], cfg,
+                                                        refresh=refresh, jobs=jobs, progress=progress)
+    with writing(cfg.refs_dir, "upgrade", write=not dry_run):
+        lib = Library.load(cfg.refs_dir)  # as it is now, under the lock
+        changed = False
+        for looked, work in zip(wanted, works):
+            entry = lib.get(looked.key)
+            if entry is None:
+                continue  # removed meanwhile
+            decision = rules.decide(entry, work)
+            report.decisions.append(decision)
+            if decision.action != "keep" and not dry_run:
+                after = rules.apply(entry, decision, work, precedence=precedence(cfg))
+                entry.__dict__.update(after.__dict__)  # in place: the entry keeps its key and its place
+                changed = True
+        if changed:
+            from citekit.api.dedup import save_library
+
+            save_library(lib)
+    if keys:
+        report.problems += [f"{d.key}: kept ({d.reason})" for d in report.of("keep")]
+    return report
+
+
+def _selected(lib: Any, keys: list[str], report: UpgradeReport) -> list[Any]:
+    from citekit.library import upgrade as rules
+    from citekit.library.errors import LibraryError
+
+    if not keys:
+        out = []
+        for entry in lib.entries.values():
+            why = rules.wants_lookup(entry)
+            if why is None:
+                out.append(entry)
+            elif entry.status in rules.UNCONFIRMED:
+                report.skipped.append((entry.key, why))
+        return out
+    out = []
+    for key in keys:
+        entry = lib.get(key)
+        if entry is None:
+            raise LibraryError(f"no entry '{key}' in the library; 'citekit list' shows the keys", exit_code=2)
+        why = rules.wants_lookup(entry, named=True)
+        if why is None:
+            out.append(entry)
+        else:
+            report.skipped.append((entry.key, why))
+    return out
+
+
+def _look_up(mentions: list[Any], cfg: Any, *, refresh: bool, jobs: int,
+             progress: bool) -> tuple[list[Any], int, list[str]]:
+    """One work per mention, from the services (batched and cached as a sync does)."""
+    from citekit.library import upgrade as rules
+    from citekit.resolve.pipeline import resolve_groups
+    from citekit.sources import build_client, build_sources, open_cache
+    from citekit.sources.settings import SourceSettings
+
+    settings = SourceSettings.from_env(cfg.data, cfg.root)
+    settings.refresh = refresh
+    client = build_client(settings)
+    cache = open_cache(settings)
+    try:
+        sources = [s if s.name in rules.SEARCHED else _LookupsOnly(s)
+                   for s in build_sources(settings, client=client, cache=cache) if s.name in rules.UPGRADE_SOURCES]
+        resolved = resolve_groups([[m] for m in mentions], sources, jobs=jobs, progress=progress,
+                                  precedence=precedence(cfg))
+    finally:
+        client.close()
+        cache.close()
+    return resolved.works, client.stats.total, list(resolved.problems)
+
+
+class _LookupsOnly:
+    """A source asked by identifier only (see :data:`citekit.library.upgrade.SEARCHED`).
+
+    A source with batched lookups (arXiv) answers only the identifiers of its batches: an
+    arXiv id found later on a dblp CoRR record would cost one request (one every three
+    seconds) for a preprint record the decision does not need.
+    """
+
+    def __init__(self, source: Any) -> None:
+        self._source = source
+        self.name = source.name
+        self._batched: set[str] | None = None
+        if hasattr(source, "lookup_many"):
+            self._batched = set()
+            self.lookup_many = self._lookup_many
+
+    def _lookup_many(self, ids: Any) -> Any:
+        ids = list(ids)
+        if self._batched is not None:
+            self._batched.update(ids)
+        return self._source.lookup_many(ids)
+
+    def lookup(self, scheme: str, value: str) -> Any:
+        if self._batched is not None and value not in self._batched:
+            return None
+        return self._source.lookup(scheme, value)
+
+    def search(self, mention: Any) -> list[Any]:
+        return []

@@ -1,0 +1,58 @@
+"""Command: ``upgrade`` — imported preprints moved to their published versions.
+
+The lookups, the decisions and the write are :mod:`citekit.api.upgrading`'s; this command
+parses options, makes one call and prints what was (or would be) done to each entry.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from citekit.cli.app import is_quiet, main, note, print_json, project_dir
+
+
+@main.command("upgrade")
+@click.argument("keys", nargs=-1)
+@click.option("--all", "all_entries", is_flag=True, help="Every imported or notes-only entry that is not published yet.")
+@click.option("--dry-run", is_flag=True, help="Look up and print what would change; write nothing.")
+@click.option("--refresh", is_flag=True, help="Ignore the lookup cache (answers are stored again).")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=4, show_default=True, help="Entries looked up at once.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_run: bool, refresh: bool, jobs: int,
+            as_json: bool) -> int:
+    """Move imported preprints to their published versions, keeping their keys.
+
+    Looks the entries up online (their arXiv ids in one batched request, then one dblp
+    search each; answers are cached, so a second run sends nothing) and, where a
+    published or accepted version of the same work exists, moves the entry to it: the key
+    stays, the old record is kept among the entry's versions (`citekit show KEY`), and the
+    fields you edited, your tags and your summary stay. Nothing is swapped unless the
+    record is certainly the same paper (same work, authors agree); such entries are kept
+    and listed with the reason. Status afterwards: `upgraded`, or `resolved` when found
+    online with no published version yet. Exit status 1 when a named entry was kept or a
+    service failed.
+    """
+    from citekit.api import upgrade as run
+
+    progress = sys.stderr.isatty() and not is_quiet(ctx) and not as_json
+    report = run(keys, all_entries=all_entries, dry_run=dry_run, refresh=refresh, jobs=jobs, progress=progress,
+                 start=project_dir(ctx))
+    if as_json:
+        print_json(report.to_json())
+        return report.exit_code
+    would = "would " if dry_run else ""
+    for d in report.of("upgrade"):
+        click.echo(f"{would}upgrade {d.key}: {d.reason}")
+    for d in report.of("confirm"):
+        click.echo(f"{would}mark {d.key} resolved: {d.reason}")
+    for d in report.of("keep"):
+        note(f"keep {d.key}: {d.reason}", err=False)
+    for problem in report.problems:
+        if not problem.split(":")[0] in {d.key for d in report.decisions}:
+            click.echo(f"warning: {problem}", err=True)
+    note(f"{len(report.of('upgrade'))} {would}upgraded, {len(report.of('confirm'))} confirmed, "
+         f"{len(report.of('keep'))} kept, {len(report.skipped)} not looked up; {report.requests} requests")
+    return report.exit_code
