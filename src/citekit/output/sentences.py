@@ -24,8 +24,13 @@ VERB_PRIORITY: dict[str, int] = {
     "study": 2, "investigate": 2, "analyze": 2, "analyse": 2, "examine": 2, "explore": 2, "revisit": 2,
     "characterize": 2, "consider": 2,
     "show": 3, "prove": 3, "demonstrate": 3, "establish": 3, "derive": 3, "provide": 3, "identify": 3,
-    "find": 3,
+    "find": 3, "report": 3, "reveal": 3,
+    "contribute": 0, "adopt": 1, "argue": 3, "determine": 3, "outline": 2,
 }
+# "This paper describes X": HCI and systems abstracts say it this way more than "we propose"
+VERB_PRIORITY["describe"] = 1
+#: verbs the former rule (``ranker="rule"``) did not read, so that it is measured as it was
+_NEW_VERBS = {"describe", "report", "reveal", "contribute", "adopt", "argue", "determine", "outline"}
 _VERBS = "|".join(sorted(VERB_PRIORITY, key=len, reverse=True))
 
 
@@ -50,7 +55,8 @@ _LEAD = (
     r"|Here|To\s+(?:this\s+end|address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate)[^,.;]{0,60}"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
     r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
-    r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired)\s+by\s+[^,.;]{1,80}"
+    r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired|Guided|Informed|Driven)\s+by\s+[^,.;]{1,80}"
+    r"|First|Second|Third|Here\s+we\s+first"
     r"|Therefore|Thus|Hence|Consequently|However|Moreover|Furthermore|Additionally|Specifically|Finally|"
     r"Instead|Concretely|Accordingly|Overall|Technically|Theoretically|Empirically"
     r")\s*,?\s*)*"
@@ -59,6 +65,13 @@ _WE = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<verb>{_VERBS})\b(?P<re
 _THIS = re.compile(
     rf"^{_LEAD}[Tt]his\s+(?:paper|work|article|study|note|manuscript)\s+(?P<adv>{_ADVERB})"
     rf"(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.S)
+#: "Our results show that X": a finding whose subject is the paper's results
+_FINDING = re.compile(
+    rf"^{_LEAD}(?:Our|The)\s+(?:(?:main|key|experimental|empirical|theoretical)\s+)?(?:results|findings|experiments|"
+    rf"analysis|analyses|evaluation|study|studies)\s+(?P<adv>{_ADVERB})(?P<finding>show|shows|indicate|indicates|"
+    rf"reveal|reveals|demonstrate|demonstrates|suggest|suggests)\s+(?P<rest>that\b.*)$", re.S)
+_FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demonstrate": "demonstrate",
+                 "suggest": "find"}
 _SUMMARY_VERB = re.compile(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
 
 _ABBREVIATIONS = {"e.g", "i.e", "et al", "vs", "cf", "fig", "eq", "sec", "resp", "approx", "etc", "no", "al"}
@@ -75,11 +88,14 @@ class Contribution:
     adverb: str  # "also " or ""
     rest: str  # everything after the verb, first person already turned into third
     priority: int
+    index: int = -1  # which sentence of the abstract
 
 
 def _base(m: re.Match[str]) -> str:
     """Base form of the matched verb, whichever group matched it."""
     groups = m.groupdict()
+    if groups.get("finding"):
+        return _FINDING_VERB[groups["finding"].lower().rstrip("s")]
     if groups.get("verb"):
         return groups["verb"].lower()
     return _THIRD[groups["verb3"].lower()]
@@ -112,29 +128,52 @@ def to_third_person(text: str) -> str:
     return re.sub(r"\b(we|We|our|Our|ours|us|ourselves)\b", lambda m: swaps[m.group(1)], text)
 
 
-def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None) -> Contribution | None:
+def candidates(sentences: list[str]) -> list[int]:
+    """Indices of the sentences that can be said with the paper as subject ("We propose X", "Our results show")."""
+    return [i for i, s in enumerate(sentences) if _WE.match(s) or _THIS.match(s) or _FINDING.match(s)]
+
+
+def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
+                 ranker: str = "model") -> Contribution | None:
     """The sentence that states the paper's contribution and stands on its own, or None.
 
-    "We propose/introduce/present" wins over "we develop", then "we study/analyze", then
-    "we show/prove"; among equals the earliest sentence wins. A candidate is first
-    cleaned (:func:`clean_clause`: copied citations dropped, emphasis kept as emphasis,
-    a macro standing for the method resolved to ``name``); one that still leans on a
-    sentence the reader cannot see ("such contamination", "this mismatch") or keeps
-    markup that cannot be resolved is passed over for the next best, and so is one that
-    ``accept`` refuses (the target format cannot show its math as math).
+    Candidates are the sentences that can be said with the paper as subject ("We propose
+    X", "This paper describes X", "Our results show that X"). With ``ranker="model"`` the
+    one the learned ranker (:mod:`.sentence_roles`) scores highest wins: it weighs cue
+    verbs against position, the method's name, hedges and add-on openers, so a side
+    result ("We also propose ...") loses to the main claim. ``ranker="rule"`` is the
+    former order, kept for comparison: "we propose/introduce/present" over "we develop",
+    then "we study", then "we show", earliest first. A candidate is first cleaned
+    (:func:`clean_clause`: copied citations dropped, emphasis kept, a macro standing for
+    the method resolved to ``name``, acronyms expanded from the abstract's own
+    definitions, back-references rebuilt from the sentence they point to); one that still
+    leans on a sentence the reader cannot see or keeps markup that cannot be resolved is
+    passed over, and so is one that ``accept`` refuses.
     """
-    found: list[tuple[int, int, Contribution]] = []
-    for index, sentence in enumerate(split_sentences(abstract)):
-        m = _WE.match(sentence) or _THIS.match(sentence)
-        if not m:
+    from citekit.output.standalone import stand_alone
+
+    sentences = split_sentences(abstract)
+    found: list[tuple[tuple[float, int], Contribution]] = []
+
+    for index, sentence in enumerate(sentences):
+        m = _WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence)
+        if not m or (ranker == "rule" and (m.re is _FINDING or _base(m) in _NEW_VERBS)):
             continue
         verb = _base(m)
         rest = clean_clause(m.group("rest").rstrip(), name)
+        if rest is not None and ranker != "rule":
+            rest = stand_alone(rest, sentences[:index], abstract, name)
         if rest is None or len(rest.split()) < 3 or clause_defects(rest) or (accept and not accept(rest)):
             continue
-        found.append((VERB_PRIORITY[verb], index,
-                      Contribution(sentence=sentence, verb=verb, adverb="", rest=rest, priority=VERB_PRIORITY[verb])))
-    return min(found, key=lambda t: (t[0], t[1]))[2] if found else None
+        if ranker == "rule":
+            key: tuple[float, int] = (VERB_PRIORITY[verb], index)
+        else:
+            from citekit.output.sentence_roles import contribution_score
+
+            key = (-contribution_score(sentences, index, name), index)
+        found.append((key, Contribution(sentence=sentence, verb=verb, adverb="", rest=rest,
+                                        priority=VERB_PRIORITY[verb], index=index)))
+    return min(found, key=lambda t: t[0])[1] if found else None
 
 
 # ---------------------------------------------------------------------------------------
