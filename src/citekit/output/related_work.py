@@ -36,6 +36,7 @@ from citekit.output.sentences import (
     conjugate,
     is_english,
     summary_verb,
+    verb_phrase,
     trim,
 )
 from citekit.output.title_prose import method_name, title_clause, unbrace
@@ -481,7 +482,7 @@ def describe(entry: Entry, style: _Style) -> str:
         if found:
             rest = trim(found.rest)
             if not _echoes_title(rest, entry.title or ""):
-                return _finish(f"{cite} {conjugate(found.verb, plural)} {style.prose(rest)}")
+                return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     return _finish(f"{cite} {style.prose(unbrace(clause))}")
 

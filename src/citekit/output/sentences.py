@@ -72,6 +72,42 @@ _FINDING = re.compile(
     rf"reveal|reveals|demonstrate|demonstrates|suggest|suggests)\s+(?P<rest>that\b.*)$", re.S)
 _FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demonstrate": "demonstrate",
                  "suggest": "find"}
+#: "We created Deep Shot", "This article focuses on X", "We have developed software": any verb, for the ranker
+_NOT_CLAIM = ("believe|think|hope|argue|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
+              "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
+              "would|should|assume|expect|know|see|recall|start|thank")
+_WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?(?!(?:{_NOT_CLAIM})\b)"
+                     rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
+_THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
+                       rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|aims|seeks|tries)\b)"
+                       rf"(?P<any3>[a-z]{{3,}}s)\b(?P<rest>.*)$", re.S)
+#: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
+_PASSIVE = re.compile(r"^(?P<np>(?:A|An)\s+[^,;:.]{3,80}?)\s+(?:is|are)\s+(?P<passive>presented|proposed|introduced|"
+                      r"described|developed|designed)\b(?P<rest>.*)$", re.S)
+_PASSIVE_VERB = {"presented": "present", "proposed": "propose", "introduced": "introduce", "described": "describe",
+                 "developed": "develop", "designed": "design"}
+_IRREGULAR_PAST = {"built", "made", "found", "ran", "wrote", "took", "gave", "brought", "sought", "held", "led",
+                   "began", "chose", "drew", "grew", "taught", "thought", "understood", "undertook"}
+
+
+def _base_of_third(word: str) -> str:
+    """``focuses`` -> ``focus``, ``studies`` -> ``study``, ``brings`` -> ``bring``."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "uses")) and word != "uses":
+        return word[:-2]
+    return word[:-1]
+
+
+def verb_phrase(found: "Contribution", plural: bool) -> str:
+    """The verb as the cited subject says it: "propose"/"proposes", "created", "have"/"has developed"."""
+    if found.verb.startswith("have "):
+        return ("have " if plural else "has ") + found.verb[5:]
+    if found.verb.endswith("ed") or found.verb in _IRREGULAR_PAST:
+        return found.verb
+    return conjugate(found.verb, plural)
+
+
 _SUMMARY_VERB = re.compile(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
 
 _ABBREVIATIONS = {"e.g", "i.e", "et al", "vs", "cf", "fig", "eq", "sec", "resp", "approx", "etc", "no", "al"}
@@ -94,6 +130,12 @@ class Contribution:
 def _base(m: re.Match[str]) -> str:
     """Base form of the matched verb, whichever group matched it."""
     groups = m.groupdict()
+    if groups.get("passive"):
+        return _PASSIVE_VERB[groups["passive"]]
+    if groups.get("any3"):
+        return _base_of_third(groups["any3"].lower())
+    if groups.get("any"):
+        return ("have " if groups.get("aux") else "") + groups["any"].lower()
     if groups.get("finding"):
         return _FINDING_VERB[groups["finding"].lower().rstrip("s")]
     if groups.get("verb"):
@@ -130,7 +172,13 @@ def to_third_person(text: str) -> str:
 
 def candidates(sentences: list[str]) -> list[int]:
     """Indices of the sentences that can be said with the paper as subject ("We propose X", "Our results show")."""
-    return [i for i, s in enumerate(sentences) if _WE.match(s) or _THIS.match(s) or _FINDING.match(s)]
+    return [i for i, s in enumerate(sentences) if _read(s)]
+
+
+def _read(sentence: str) -> re.Match[str] | None:
+    """The sentence read as subject-verb-rest with the paper as subject, or None."""
+    return (_WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence) or _WE_ANY.match(sentence)
+            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence))
 
 
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
@@ -156,23 +204,27 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
     found: list[tuple[tuple[float, int], Contribution]] = []
 
     for index, sentence in enumerate(sentences):
-        m = _WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence)
-        if not m or (ranker == "rule" and (m.re is _FINDING or _base(m) in _NEW_VERBS)):
+        m = _read(sentence)
+        if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue
         verb = _base(m)
-        rest = clean_clause(m.group("rest").rstrip(), name)
+        rest = m.group("rest").rstrip()
+        if m.re is _PASSIVE:  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
+            np = m.group("np")
+            rest = np[0].lower() + np[1:] + rest
+        rest = clean_clause(rest, name)
         if rest is not None and ranker != "rule":
             rest = stand_alone(rest, sentences[:index], abstract, name)
         if rest is None or len(rest.split()) < 3 or clause_defects(rest) or (accept and not accept(rest)):
             continue
         if ranker == "rule":
-            key: tuple[float, int] = (VERB_PRIORITY[verb], index)
+            key: tuple[float, int] = (VERB_PRIORITY.get(verb, 4), index)
         else:
             from citekit.output.sentence_roles import contribution_score
 
             key = (-contribution_score(sentences, index, name), index)
         found.append((key, Contribution(sentence=sentence, verb=verb, adverb="", rest=rest,
-                                        priority=VERB_PRIORITY[verb], index=index)))
+                                        priority=VERB_PRIORITY.get(verb, 4), index=index)))
     return min(found, key=lambda t: t[0])[1] if found else None
 
 
