@@ -211,7 +211,8 @@ def test_papers_known_by_title_get_a_sentence_each_not_a_quoted_list(muon_entrie
     assert "\\citet{qu2026muon} ask whether Muon can fine-tune Adam-pretrained models." in out
     titles_only = [entry("a2026x", "Alpha", tags=["t"]), entry("b2026y", "Beta", tags=["t"])]
     out = related_work(titles_only, tags=["t"])
-    assert "\\citet{a2026x} study alpha; \\citet{b2026y} study beta." in out
+    # two unrelated papers are two sentences, never one joined by ";"
+    assert "\\citet{a2026x} study alpha. \\citet{b2026y} study beta." in out
 
 
 def test_sentences_come_from_the_records(muon_entries, abstracts):
@@ -465,10 +466,13 @@ def test_merged_sentences_are_joined_neutrally_and_keep_their_case():
     assert not re.search(r"[,;] [A-Z]", out.replace("; \\citet", ""))
     assert "models. Fine-tuning Adam-pretrained models with Muon is hard \\citep{b2026b}" in out
     two = related_work([a, c], tags=["t"])
-    assert ("\\citet{a2026a} propose a short method for large models; \\citet{c2026c} study a short question "
+    # a method and a question are not one claim: two sentences, not a ";" join
+    assert ("\\citet{a2026a} propose a short method for large models. \\citet{c2026c} study a short question "
             "about small models.") in two
-    md = related_work([a, c], tags=["t"], fmt="markdown")
-    assert "@a2026a propose a short method for large models; @c2026c study" in md
+    same = entry("d2026d", "D", abstract="We propose a short method for large language models.", tags=["t"],
+                 year="2026")
+    md = related_work([a, same], tags=["t"], fmt="markdown")
+    assert "@a2026a propose a short method for large models; @d2026d propose a short method for large language" in md
 
 
 def test_a_sentence_that_only_repeats_the_title_falls_back_to_the_title():

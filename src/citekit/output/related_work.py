@@ -500,12 +500,34 @@ def _echoes_title(rest: str, title: str) -> bool:
     return sum(w in known for w in words) >= 0.8 * len(words)
 
 
+def _claim_words(sentence: str) -> set[str]:
+    """The significant words of a sentence, citations and markup left out (stems of five letters)."""
+    plain = re.sub(r"\\[A-Za-z]+\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})?|@[\w:.\-+/]+|\[@[^\]]*\]", " ", sentence)
+    return {w[:5] for w in title_tokens(latex_to_text(plain)) if len(w) > 3}
+
+
+def same_claim(a: str, b: str) -> bool:
+    """Whether two paper sentences say the same kind of thing, so one sentence may hold both.
+
+    Same verb after the citation and at least half of the shorter sentence's significant
+    words shared: "A propose sign-based optimizers for LLM training" and "B propose
+    sign-based optimizers for vision" are; "A propose MixQuant" and "B study Muon" are not.
+    """
+    verb = re.compile(r"^\s*(?:\\\w+\{[^{}]*\}|@[\w:.\-+/]+|\S+(?: et al\.)?(?: \([^()]*\))?)\s+(\w+)")
+    va, vb = verb.match(a), verb.match(b)
+    if not va or not vb or va.group(1) != vb.group(1):
+        return False
+    wa, wb = _claim_words(a), _claim_words(b)
+    return bool(wa and wb) and len(wa & wb) >= max(2, min(len(wa), len(wb)) / 2)
+
+
 def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
-    """Two short neighbouring sentences read better as one: "A propose X; B study Y."
+    """Two short neighbouring sentences that make the same claim become one: "A and B both ..." is not invented.
 
     ``(sentence, opens_with_citation)`` pairs. Only a sentence whose subject is its
-    citation is appended, after a semicolon: the papers are not contrasted (no "while"),
-    and no capital letter ends up inside a sentence.
+    citation is appended, after a semicolon, and only when :func:`same_claim` holds: two
+    unrelated papers joined by ";" read as if they were related. No contrast ("while") is
+    implied, and no capital letter ends up inside a sentence.
     """
     out: list[str] = []
     i = 0
@@ -513,7 +535,8 @@ def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
         a = sentences[i][0]
         if i + 1 < len(sentences):
             b, b_cites = sentences[i + 1]
-            if b_cites and len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith("."):
+            if b_cites and len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith(".") \
+                    and same_claim(a, b):
                 out.append(f"{a[:-1]}; {b}")
                 i += 2
                 continue
