@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from citekit.core.model import Entry
-from citekit.output.related_check import check_snippet
+from citekit.output.related_check import MECHANICAL, check_snippet
 from citekit.output.related_work import _Style, describe, related_work
 from citekit.output.title_prose import title_clause, unbrace
 
@@ -252,5 +252,7 @@ def test_titles_of_the_corpora_give_sentences_a_reviewer_passes():
     for title in sample:
         for style, fmt, cite in ((LATEX, "latex", r"\citet{k}"), (MD, "markdown", "@k")):
             sentence = f"{cite} {style.prose(unbrace(title_clause(title, True, '')))}."
-            flagged += bool(check_snippet(sentence, fmt))
+            # a title-made sentence is a pasted title by design (the reader's flags, READER); only
+            # defects in how the text was copied count here
+            flagged += any(d.category in MECHANICAL for d in check_snippet(sentence, fmt))
     assert flagged <= 0.02 * 2 * len(sample), flagged

@@ -35,6 +35,7 @@ from citekit.output.sentences import (
     contribution,
     conjugate,
     is_english,
+    same_claim,
     summary_verb,
     verb_phrase,
     trim,
@@ -498,27 +499,6 @@ def _echoes_title(rest: str, title: str) -> bool:
         return True
     known = set(title_tokens(latex_to_text(title)))
     return sum(w in known for w in words) >= 0.8 * len(words)
-
-
-def _claim_words(sentence: str) -> set[str]:
-    """The significant words of a sentence, citations and markup left out (stems of five letters)."""
-    plain = re.sub(r"\\[A-Za-z]+\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})?|@[\w:.\-+/]+|\[@[^\]]*\]", " ", sentence)
-    return {w[:5] for w in title_tokens(latex_to_text(plain)) if len(w) > 3}
-
-
-def same_claim(a: str, b: str) -> bool:
-    """Whether two paper sentences say the same kind of thing, so one sentence may hold both.
-
-    Same verb after the citation and at least half of the shorter sentence's significant
-    words shared: "A propose sign-based optimizers for LLM training" and "B propose
-    sign-based optimizers for vision" are; "A propose MixQuant" and "B study Muon" are not.
-    """
-    verb = re.compile(r"^\s*(?:\\\w+\{[^{}]*\}|@[\w:.\-+/]+|\S+(?: et al\.)?(?: \([^()]*\))?)\s+(\w+)")
-    va, vb = verb.match(a), verb.match(b)
-    if not va or not vb or va.group(1) != vb.group(1):
-        return False
-    wa, wb = _claim_words(a), _claim_words(b)
-    return bool(wa and wb) and len(wa & wb) >= max(2, min(len(wa), len(wb)) / 2)
 
 
 def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:

@@ -17,7 +17,7 @@ import re
 WELL_KNOWN: frozenset[str] = frozenset((
     "AI ML RL NLP CV HCI VR AR XR UI UX GUI API CPU GPU GPUs TPU LLM LLMs SGD GD CNN CNNs RNN DNN DNNs MLP GAN GANs "
     "PDF GPS USB TV PC PCs URL HTML SQL CAD ID IDs IoT QA SVM PCA KL MSE IID ODE ODEs PDE PDEs FLOPs FLOP "
-    "LoRA BERT GPT ViT MNIST CIFAR RGB LED LEDs EEG ECG MRI DNA RNA US UK EU 2D 3D 4D NP PAC"
+    "LoRA OOD SDE SDEs BERT GPT ViT MNIST CIFAR RGB LED LEDs EEG ECG MRI DNA RNA US UK EU 2D 3D 4D NP PAC"
 ).split())
 
 _ACRONYM_DEF = re.compile(r"\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)\)")
@@ -76,6 +76,7 @@ def undefined_acronyms(text: str, names: set[str] | frozenset[str] = frozenset()
     one of ``names`` (the paper's own method name).
     """
     plain = re.sub(r"(?<!\\)\$[^$]*(?<!\\)\$", " ", text)
+    plain = re.sub(r"\\emph\{([^{}]*)\}|\*+([^*]+)\*+", lambda m: m.group(1) or m.group(2), plain)
     defined = {m.group(1) for m in _ACRONYM_DEF.finditer(plain)}
     introduced = set(re.findall(r"\b(?:propose|proposes|introduce|introduces|present|presents|called|named|dubbed)"
                                 r"\s+(?:\w+\s+)?([A-Z][\w\-]*)", plain))
