@@ -82,8 +82,8 @@ _THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|w
                        rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|aims|seeks|tries)\b)"
                        rf"(?P<any3>[a-z]{{3,}}s)\b(?P<rest>.*)$", re.S)
 #: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
-_PASSIVE = re.compile(r"^(?P<np>(?:A|An)\s+[^,;:.]{3,80}?)\s+(?:is|are)\s+(?P<passive>presented|proposed|introduced|"
-                      r"described|developed|designed)\b(?P<rest>.*)$", re.S)
+_PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:is|are)\s+(?P<passive>presented|"
+                      r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
 _PASSIVE_VERB = {"presented": "present", "proposed": "propose", "introduced": "introduce", "described": "describe",
                  "developed": "develop", "designed": "design"}
 _IRREGULAR_PAST = {"built", "made", "found", "ran", "wrote", "took", "gave", "brought", "sought", "held", "led",

@@ -123,7 +123,7 @@ BACK_HEADS = frozenset((
     "mismatch issue problem phenomenon gap limitation limitations bottleneck challenge challenges effect effects "
     "floor tail observation finding question defect flaw discrepancy tradeoff trade-off drawback drawbacks "
     "shortcoming shortcomings difficulty degradation instability behavior behaviour pathology failure "
-    "phenomena setting assumption"
+    "phenomena setting assumption approach method technique framework system algorithm"
 ).split())
 _NOT_HEAD = frozenset((
     "same first last proposed resulting whole entire original standard optimal following current existing main "
