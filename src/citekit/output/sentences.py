@@ -198,7 +198,7 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
     leans on a sentence the reader cannot see or keeps markup that cannot be resolved is
     passed over, and so is one that ``accept`` refuses.
     """
-    from citekit.output.standalone import stand_alone
+    from citekit.output.standalone import stand_alone, unexplained
 
     sentences = split_sentences(abstract)
     found: list[tuple[tuple[float, int], Contribution]] = []
@@ -222,7 +222,8 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
         else:
             from citekit.output.sentence_roles import contribution_score
 
-            key = (-contribution_score(sentences, index, name), index)
+            score = contribution_score(sentences, index, name)
+            key = (-score / 2 if unexplained(rest, name) else -score, index)  # "what is PDA?" costs half
         found.append((key, Contribution(sentence=sentence, verb=verb, adverb="", rest=rest,
                                         priority=VERB_PRIORITY.get(verb, 4), index=index)))
     return min(found, key=lambda t: t[0])[1] if found else None

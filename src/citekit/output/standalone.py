@@ -186,14 +186,19 @@ def rebuild_back_references(clause: str, earlier: str) -> str | None:
 
 
 def stand_alone(clause: str, earlier_sentences: list[str], abstract: str, name: str = "") -> str | None:
-    """The clause with acronyms written out and back-references rebuilt, or None when it cannot stand alone."""
+    """The clause with acronyms written out and back-references rebuilt, or None when it cannot stand alone.
+
+    An acronym the abstract never defines does not disqualify the clause here (``PDA`` in a
+    paper's main claim is better than a side result without it); callers rank such a
+    clause lower (see :func:`unexplained`).
+    """
     clause = expand_acronyms(clause, abstract, name)
-    rebuilt = rebuild_back_references(clause, " ".join(earlier_sentences))
-    if rebuilt is None:
-        return None
+    return rebuild_back_references(clause, " ".join(earlier_sentences))
+
+
+def unexplained(clause: str, name: str = "") -> list[str]:
+    """Acronyms a clause still leaves unexplained after :func:`stand_alone` (the reader's "what is PDA?")."""
     # the clause follows the contribution verb: its first word is what the paper introduces ("FedCDWA, a ...")
-    lead = re.match(r"\s*(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?([A-Z][\w\-]*)", rebuilt)
+    lead = re.match(r"\s*(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?([A-Z][\w\-]*)", clause)
     names = {n for n in (name, lead.group(1) if lead else "") if n}
-    if undefined_acronyms(rebuilt, names):
-        return None
-    return rebuilt
+    return undefined_acronyms(clause, names)
