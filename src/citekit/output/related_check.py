@@ -154,9 +154,9 @@ def _pasted_title(sentence: str, titles: tuple[str, ...]) -> bool:
     nearly all the title's words are in it ("study controlled LLM training on spectral sphere")."""
     from citekit.core.text import title_tokens
 
-    words = {w[:5] for w in title_tokens(sentence) if len(w) > 2}
+    words = {w[:4] for w in title_tokens(sentence) if len(w) > 2}  # four letters: "delve" is "Delving"
     for title in titles:
-        wanted = {w[:5] for w in title_tokens(title) if len(w) > 2}
+        wanted = {w[:4] for w in title_tokens(title) if len(w) > 2}
         if len(wanted) >= 3 and words and len(words & wanted) >= 0.9 * len(wanted) \
                 and len(words - wanted) <= max(1, 0.1 * len(words)):
             return True

@@ -97,11 +97,11 @@ def expand_acronyms(clause: str, abstract: str, name: str = "") -> str:
 
     Used once, an acronym is replaced by its long form; used more than once, the first use
     gets the long form with the acronym in parentheses. Already defined in the clause, or
-    the paper's own method name: left as it is.
+    the paper's own method name, or known to every reader (GPS, LLM): left as it is.
     """
     defs = definitions(abstract)
     for acronym, long in sorted(defs.items(), key=lambda t: -len(t[0])):
-        if acronym == name or re.search(rf"\({re.escape(acronym)}s?\)", clause):
+        if acronym == name or acronym in WELL_KNOWN or re.search(rf"\({re.escape(acronym)}s?\)", clause):
             continue
         uses = list(re.finditer(rf"(?<![\w\-]){re.escape(acronym)}(s?)(?![\w\-])", clause))
         if not uses:
