@@ -161,7 +161,7 @@ def _pasted_title(sentence: str, titles: tuple[str, ...]) -> bool:
     for title in titles:
         wanted = {w[:4] for w in title_tokens(title) if len(w) > 2}
         if len(wanted) >= 3 and words and len(words & wanted) >= 0.9 * len(wanted) \
-                and len(words - wanted) <= max(1, 0.1 * len(words)):
+                and len(words - wanted) <= max(2, 0.15 * len(words)):  # the verb, "that", "whether"
             return True
     return False
 

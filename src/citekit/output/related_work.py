@@ -482,7 +482,9 @@ def describe(entry: Entry, style: _Style) -> str:
         found = contribution(abstract, name, accept=style.renders)
         if found:
             rest = trim(found.rest)
-            if not _echoes_title(rest, entry.title or ""):
+            # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
+            # title's; "We study deep analysis and extensions" says less than the title, which is used instead
+            if found.priority <= 1 or not _echoes_title(rest, entry.title or ""):
                 return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     return _finish(f"{cite} {style.prose(unbrace(clause))}")
