@@ -371,3 +371,18 @@ def test_related_work_check_through_the_cli_lists_reader_flags(tmp_path):
     assert res.exit_code == 1, res.output
     flags = [line for line in res.output.splitlines() if line.startswith("check: line")]
     assert len(flags) == 1 and "pasted-title" in flags[0] and "smith2026delving" in flags[0], res.output
+
+
+def test_this_mismatch_gets_the_words_the_abstract_gave_it():
+    """The issue's example: "We study this mismatch" after "... due to an optimizer mismatch"."""
+    latex, md = clean(paper("qu2026muon", "Can {Muon} Fine-tune {Adam}-Pretrained Models?", QU))
+    assert latex.startswith(r"\citet{qu2026muon} study the optimizer mismatch through controlled experiments"), latex
+    # "a fundamental question remains: ..." gives "this question" no words that say what it asks
+    assert "fundamental question" not in describe(paper("han2025memory", "Memory-Efficient {LLM} Pretraining via "
+                                                                          "Minimalist Optimizer Design", SCALE), LATEX)
+
+
+def test_the_one_step_delay_paper_is_described_by_its_finding_not_its_add_on():
+    """Issue 25: the sentence "never mentions the optimizer or the delay" (it took the error-feedback add-on)."""
+    latex, _ = clean(paper("zmushko2026delay", "Is One Step Delay Enough? Muon under Pipeline Parallelism", ZMUSHKO))
+    assert "Muon" in latex and "one step delay" in latex and "Error-Feedback" not in latex, latex

@@ -23,6 +23,10 @@ WELL_KNOWN: frozenset[str] = frozenset((
 _ACRONYM_DEF = re.compile(r"\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)\)")
 _WORD = re.compile(r"[A-Za-z][\w\-\u2010-\u2013]*")
 _FUNCTION = {"of", "the", "a", "an", "and", "for", "in", "on", "to", "with", "via", "by", "from"}
+#: words that rank a noun but do not say what it is: "the fundamental question" still needs the question
+_UNINFORMATIVE = {"fundamental", "key", "important", "open", "main", "central", "critical", "major", "new", "natural",
+                  "remaining", "significant", "serious", "crucial", "common", "general", "same", "above", "following",
+                  "interesting", "intriguing", "surprising", "basic", "core", "primary", "severe", "persistent"}
 
 
 def is_acronym(token: str) -> bool:
@@ -177,11 +181,36 @@ def rebuild_back_references(clause: str, earlier: str) -> str | None:
                 return None
             continue
         modifiers = m.group(1).strip()
-        if any(w.lower() in _FUNCTION or w.lower() in {"this", "that", "such"} for w in modifiers.split()):
+        if any(w.lower() in _FUNCTION or w.lower() in {"this", "that", "such"} for w in modifiers.split()) \
+                or all(w.lower() in _UNINFORMATIVE for w in modifiers.split()):
             if head in BACK_HEADS:
                 return None
             continue
         clause = re.sub(rf"\bthe\s+{re.escape(head)}\b", f"the {modifiers} {head}", clause, count=1)
+    return _rebuild_demonstratives(clause, earlier)
+
+
+def _rebuild_demonstratives(clause: str, earlier: str) -> str:
+    """"this mismatch" after "... due to an optimizer mismatch." becomes "the optimizer mismatch".
+
+    Only when the earlier sentence named the noun with words of its own; otherwise the
+    clause is left as it is and the caller's check (``clause_defects``) passes it over.
+    """
+    for m in list(re.finditer(r"\b(?:this|these|such)\s+([a-z][a-z\-]{2,})\b", clause, re.I)):
+        noun = m.group(1)
+        if re.search(rf"\b{re.escape(noun[:5])}", clause[:m.start()], re.I):
+            continue  # the antecedent is in the clause itself
+        found = None
+        for found in re.finditer(rf"\b(?:a|an|the|its|their|our)\s+((?:[A-Za-z][\w\-]*\s+){{1,2}}){re.escape(noun)}\b",
+                                 earlier, re.I):
+            pass
+        if found is None:
+            continue
+        modifiers = found.group(1).strip()
+        if any(w.lower() in _FUNCTION or w.lower() in {"this", "that", "such", "these"} for w in modifiers.split()) \
+                or all(w.lower() in _UNINFORMATIVE for w in modifiers.split()):
+            continue
+        clause = clause.replace(m.group(0), f"the {modifiers} {noun}", 1)
     return clause
 
 
