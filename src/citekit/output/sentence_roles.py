@@ -88,20 +88,3 @@ def contribution_score(sentences: list[str], index: int, name: str = "") -> floa
     weights, intercept = _model()
     z = intercept + sum(w * x for w, x in zip(weights, sentence_features(sentences, index, name)))
     return 1 / (1 + math.exp(-z))
-
-
-def role(sentence: str) -> str:
-    """What a sentence does, read from its cues: method, finding, evidence, problem or other.
-
-    Used to tell a sentence that states a method or finding from one that states only a
-    motivation or a number; a coarse reading, not a model.
-    """
-    if _PROPOSE.search(sentence) or _DEVELOP.search(sentence) or _OUR_METHOD.search(sentence):
-        return "method"
-    if _SHOW.search(sentence) or _STUDY.search(sentence):
-        return "finding"
-    if _EVIDENCE.search(sentence) and _NUMBER.search(sentence):
-        return "evidence"
-    if _PROBLEM.search(sentence) or _BACKGROUND.search(sentence):
-        return "problem"
-    return "other"
