@@ -386,3 +386,17 @@ def test_the_one_step_delay_paper_is_described_by_its_finding_not_its_add_on():
     """Issue 25: the sentence "never mentions the optimizer or the delay" (it took the error-feedback add-on)."""
     latex, _ = clean(paper("zmushko2026delay", "Is One Step Delay Enough? Muon under Pipeline Parallelism", ZMUSHKO))
     assert "Muon" in latex and "one step delay" in latex and "Error-Feedback" not in latex, latex
+
+
+def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
+    """"We created Deep Shot" stays past; "We have developed" agrees ("Doe has developed"); "We embed" is present."""
+    one = "Doe, Jane"
+    created = describe(paper("chang2011deep", "Deep Shot", "Users move between devices. To address this problem, we "
+                             "created Deep Shot, a framework for capturing the users work state. It works.", one), LATEX)
+    assert created.startswith(r"\citet{chang2011deep} created Deep Shot, a framework"), created
+    developed = describe(paper("brown2012viztouch", "VizTouch", "Plots are visual. We have developed software that "
+                               "generates tactile visualizations of plots. It helps.", one), LATEX)
+    assert developed.startswith(r"\citet{brown2012viztouch} has developed software that generates"), developed
+    embed = describe(paper("x2020graphs", "Graphs", "Graphs matter a lot. We embed graphs into hyperbolic space with "
+                           "low distortion. Results are good.", one), LATEX)
+    assert embed.startswith(r"\citet{x2020graphs} embeds graphs into hyperbolic space"), embed

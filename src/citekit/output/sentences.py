@@ -86,6 +86,8 @@ _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:i
                       r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
 _PASSIVE_VERB = {"presented": "present", "proposed": "propose", "introduced": "introduce", "described": "describe",
                  "developed": "develop", "designed": "design"}
+#: present-tense verbs that end in "ed" ("We embed X" -> "Smith embeds X")
+_PRESENT_ED = {"embed", "exceed", "proceed", "succeed", "need", "feed", "breed", "seed", "speed", "shed", "shred"}
 _IRREGULAR_PAST = {"built", "made", "found", "ran", "wrote", "took", "gave", "brought", "sought", "held", "led",
                    "began", "chose", "drew", "grew", "taught", "thought", "understood", "undertook"}
 
@@ -103,7 +105,7 @@ def verb_phrase(found: "Contribution", plural: bool) -> str:
     """The verb as the cited subject says it: "propose"/"proposes", "created", "have"/"has developed"."""
     if found.verb.startswith("have "):
         return ("have " if plural else "has ") + found.verb[5:]
-    if found.verb.endswith("ed") or found.verb in _IRREGULAR_PAST:
+    if found.verb.endswith("ed") and found.verb not in _PRESENT_ED or found.verb in _IRREGULAR_PAST:
         return found.verb
     return conjugate(found.verb, plural)
 
