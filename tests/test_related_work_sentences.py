@@ -339,6 +339,7 @@ def test_unrelated_papers_are_never_joined_and_the_check_flags_a_join():
     (r"\citet{k} reinterpret ZO Hessian approximation through policy optimization.", "acronym"),
     (r"\citet{k} conducted a field trial with 28 participants.", "no-claim"),
     (r"\citet{k} study delving into Muon and beyond, with deep analysis and extensions.", "pasted-title"),
+    (r"\citet{k} introduce the first exact index, their techniques involve search pruning.", "run-on"),
 ])
 def test_the_check_flags_what_a_reader_flags(sentence, category):
     titles = ["Delving into Muon and Beyond: Deep Analysis and Extensions"]

@@ -25,7 +25,10 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
                         "lowercase-start", "title-list"})
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
-READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join"})
+READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on"})
+#: two clauses joined by a bare comma, copied from an abstract: "..., their techniques involve search pruning"
+_RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s+(?:is|are|was|were|has|have|can|"
+                     r"involve|achieve|use|uses|show|shows|make|makes|[a-z]+s)\b")
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,9 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         naming = re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(?:present|propose|introduce)s?\b",
                           sentence)
         # "present a framework for gesture generation" names what the paper made: a title an author would keep
+        if _RUN_ON.search(plain):
+            found.append(("run-on", f"'{_RUN_ON.search(plain).group(0).lstrip(', ')}' starts a new sentence after a "
+                                    "comma"))
         if context and context.titles and not naming and _pasted_title(plain, context.titles):
             found.append(("pasted-title", "the paper's title pasted as its sentence; say what the paper does"))
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
