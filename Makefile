@@ -22,7 +22,7 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, start-up, notes extraction, extraction on notes written blind
+## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
@@ -32,6 +32,8 @@ bench: install
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
+	$(BIN)/python bench/sentences_bench.py
+	$(BIN)/python bench/sentences_check_bench.py
 	$(BIN)/python bench/refparse_bench.py
 	$(BIN)/python bench/finder_bench.py
 	$(BIN)/python bench/upgrade_bench.py

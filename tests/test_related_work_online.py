@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from citekit.output.related_check import MECHANICAL
+
 from citekit.cli import main
 from citekit.library.store import Library
 
@@ -55,8 +57,12 @@ def test_every_tag_passes_the_check(synced, fmt):
     sentences = 0
     for tag in tags:
         code, out, err = snippet(synced, tag, "--format", fmt)
-        assert code == 0, f"{tag}: {err}"
-        assert "check: no defects" in err
+        # nothing copied wrongly; what a reader flags (a pasted title where the abstract gave no
+        # sentence that stands alone) may be listed, and then the exit code is 1
+        assert code in (0, 1), f"{tag}: {err}"
+        flagged = re.findall(r"check: line \d+: ([\w-]+):", err)
+        assert not set(flagged) & MECHANICAL, f"{tag}: {err}"
+        assert code == 0 or flagged, f"{tag}: {err}"
         sentences += len(re.findall(r"\\citet\{|@\w", out))
         keys = re.findall(r"\\citet\{([^}]*)\}", out) if fmt == "latex" else re.findall(r"@([\w:.\-+/]*\w)", out)
         assert len(keys) == len(set(keys)), f"{tag}: a paper is described twice"

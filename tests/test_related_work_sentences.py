@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from citekit.core.model import Entry
-from citekit.output.related_check import check_snippet
+from citekit.output.related_check import MECHANICAL, check_snippet
 from citekit.output.related_work import _Style, describe, related_work
 from citekit.output.title_prose import title_clause, unbrace
 
@@ -90,8 +90,9 @@ def test_macro_without_a_name_in_the_title_is_never_printed():
 def test_citations_copied_from_the_abstract_are_dropped(abstract):
     latex, _ = clean(paper("islamov2026non", "Non-Euclidean Gradient Descent Operates at the Edge of Stability",
                            abstract))
-    assert latex == (r"\citet{islamov2026non} provide an interpretation of EoS through the lens of Directional "
-                     r"Smoothness.")
+    # EoS is written out as the abstract defined it: the reader never sees "The Edge of Stability (EoS)"
+    assert latex == (r"\citet{islamov2026non} provide an interpretation of Edge of Stability through the lens of "
+                     r"Directional Smoothness.")
     assert check_snippet(r"\citet{i} provide it through Directional Smoothness Mishkin et al. [2024].")
 
 
@@ -251,5 +252,152 @@ def test_titles_of_the_corpora_give_sentences_a_reviewer_passes():
     for title in sample:
         for style, fmt, cite in ((LATEX, "latex", r"\citet{k}"), (MD, "markdown", "@k")):
             sentence = f"{cite} {style.prose(unbrace(title_clause(title, True, '')))}."
-            flagged += bool(check_snippet(sentence, fmt))
+            # a title-made sentence is a pasted title by design (the reader's flags, READER); only
+            # defects in how the text was copied count here
+            flagged += any(d.category in MECHANICAL for d in check_snippet(sentence, fmt))
     assert flagged <= 0.02 * 2 * len(sample), flagged
+
+
+# ---------------------------------------------------------------------------------------
+# Picking the contribution and making it stand alone, on real abstracts nobody on the team
+# wrote or tuned on: held-out entries of the Papers3 -> Zotero HCI library that Better
+# BibTeX exports in its test fixtures (see bench/sentences_data.py), quoted as exported.
+# ---------------------------------------------------------------------------------------
+
+VOGEL = ("We explore the design space of freehand pointing and clicking interaction with very large high resolution "
+         "displays from a distance. Three techniques for gestural pointing and two for clicking are developed and "
+         "evaluated. In addition, we present subtle auditory and visual feedback techniques to compensate for the lack "
+         "of kinesthetic feedback in freehand interaction, and to promote learning and use of appropriate postures.")
+RICHE = ("The recent emphasis on sustainability has made consumers more aware of their responsibility for saving "
+         "resources, in particular, electricity. Consumers can better understand how to save electricity by gaining "
+         "awareness of their consumption beyond the typical monthly bill. We conducted a study to understand consumers "
+         "awareness of energy consumption in the home and to determine their requirements for an interactive, "
+         "always-on interface for exploring data to gain awareness of home energy consumption. In this paper, we "
+         "describe a three-stage approach to supporting electricity conservation routines: raise awareness, inform "
+         "complex changes, and maintain sustainable routines. We then present the findings from our study to support "
+         "design implications for energy consumption feedback interfaces.")
+KEOGH = ("The problem of indexing time series has attracted much research interest in the database community. Most "
+         "algorithms used to index time series utilize the Euclidean distance or some variation thereof. However is "
+         "has been forcefully shown that the Euclidean distance is a very brittle distance measure. Dynamic Time "
+         "Warping (DTW) is a much more robust distance measure for time series, allowing similar shapes to match even "
+         "if they are out of phase in the time axis. Because of this flexibility, DTW is widely used in science, "
+         "medicine, industry and finance. Unfortunately however, DTW does not obey the triangular inequality, and thus "
+         "has resisted attempts at exact indexing. Instead, many researchers have introduced approximate indexing "
+         "techniques, or abandoned the idea of indexing and concentrated on speeding up sequential search. In this "
+         "work we introduce a novel technique for the exact indexing of DTW.")
+ZHENG = ("Geographic information has spawned many novel Web applications where global positioning system (GPS) plays "
+         "important roles in bridging the applications and end users. Learning knowledge from users raw GPS data can "
+         "provide rich context information for both geographic and mobile applications. However, so far, raw GPS data "
+         "are still used directly without much understanding. In this paper, an approach based on supervised learning "
+         "is proposed to automatically infer transportation mode from raw GPS data. We evaluated the approach using "
+         "the GPS data collected by 45 users over six months period.")
+
+
+def test_the_main_claim_is_chosen_not_a_side_result():
+    """"In addition, we present ... feedback techniques" and "We then present the findings" are side results."""
+    vogel = describe(paper("vogel2005distant", "Distant Freehand Pointing and Clicking on Very Large, High "
+                                               "Resolution Displays", VOGEL), LATEX)
+    assert vogel.startswith(r"\citet{vogel2005distant} explore the design space of freehand pointing"), vogel
+    riche = describe(paper("riche2010studying", "Studying Always-On Electricity Feedback in the Home", RICHE), LATEX)
+    assert riche.startswith(r"\citet{riche2010studying} describe a three-stage approach to supporting electricity"), riche
+
+
+def test_a_claim_in_the_passive_is_read_and_the_evaluation_is_not_taken_for_it():
+    """"an approach ... is proposed" is the paper's claim; "We evaluated the approach" leans on it."""
+    out = describe(paper("zheng2008learning", "Learning Transportation Mode from Raw GPS Data", ZHENG), LATEX)
+    assert out == (r"\citet{zheng2008learning} propose an approach based on supervised learning to automatically "
+                   r"infer transportation mode from raw GPS data."), out
+
+
+def test_an_acronym_is_written_out_as_the_abstract_defined_it():
+    latex, md = clean(paper("keogh2005exact", "Exact Indexing of Dynamic Time Warping", KEOGH))
+    assert latex == r"\citet{keogh2005exact} introduce a novel technique for the exact indexing of Dynamic Time Warping."
+    assert "DTW" not in md
+
+
+def test_a_definite_reference_is_rebuilt_from_the_sentence_it_points_to():
+    """"We study the mismatch" after "... due to an optimizer mismatch": the words the abstract gave it."""
+    abstract = ("Muon is rarely used for fine-tuning. Naively switching to Muon leads to degraded performance due to an "
+                "optimizer mismatch. We study the mismatch through controlled experiments on eight models.")
+    latex, _ = clean(paper("qu2026muon", "Can Muon Fine-tune Adam-Pretrained Models?", abstract))
+    assert latex == (r"\citet{qu2026muon} study the optimizer mismatch through controlled experiments on eight "
+                     r"models."), latex
+
+
+def test_unrelated_papers_are_never_joined_and_the_check_flags_a_join():
+    a = paper("vogel2005distant", "Distant Freehand Pointing", VOGEL)
+    b = paper("keogh2005exact", "Exact Indexing of Dynamic Time Warping", KEOGH)
+    out = related_work([a, b], tags=["t"])
+    assert "; \\citet" not in out and not [d for d in check_snippet(out, "latex") if d.category == "unrelated-join"]
+    joined = (r"\citet{a} explore freehand pointing on large displays; \citet{b} introduce exact indexing of "
+              r"time series.")
+    assert [d.category for d in check_snippet(joined, "latex")] == ["unrelated-join"]
+
+
+@pytest.mark.parametrize(("sentence", "category"), [
+    (r"\citet{k} study the mismatch through controlled experiments.", "definite-reference"),
+    (r"\citet{k} reinterpret ZO Hessian approximation through policy optimization.", "acronym"),
+    (r"\citet{k} conducted a field trial with 28 participants.", "no-claim"),
+    (r"\citet{k} study delving into Muon and beyond, with deep analysis and extensions.", "pasted-title"),
+    (r"\citet{k} introduce the first exact index, their techniques involve search pruning.", "run-on"),
+])
+def test_the_check_flags_what_a_reader_flags(sentence, category):
+    titles = ["Delving into Muon and Beyond: Deep Analysis and Extensions"]
+    assert category in [d.category for d in check_snippet(sentence, "latex", titles)]
+    md = sentence.replace(r"\citet{k}", "@k")
+    assert category in [d.category for d in check_snippet(md, "markdown", titles)]
+
+
+def test_the_check_passes_what_a_reader_keeps():
+    kept = (r"\citet{k} study the optimizer mismatch through controlled experiments. \citet{j} propose a "
+            r"zeroth-order (ZO) Hessian estimator that reuses ZO queries. \citet{m} propose AdaGC, an adaptive "
+            r"gradient clipping scheme; \citet{n} propose AdaClip, an adaptive gradient clipping scheme for LLMs.")
+    assert check_snippet(kept, "latex", ["Delving into Muon and Beyond: Deep Analysis and Extensions"]) == []
+
+
+def test_related_work_check_through_the_cli_lists_reader_flags(tmp_path):
+    """`related-work --check` reads the cited titles too: a paper known by its title only is a pasted title."""
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+    from citekit.library.store import Library
+
+    lib = Library.load(tmp_path / "refs")
+    lib.add(paper("keogh2005exact", "Exact Indexing of Dynamic Time Warping", KEOGH))
+    lib.add(Entry(key="smith2026delving", entry_type="inproceedings", tags_auto=["t"],
+                  fields={"title": "Delving into Muon and Beyond: Deep Analysis and Extensions",
+                          "author": "Smith, Ann and Lee, Bo", "year": "2026"}))
+    lib.save()
+    res = CliRunner().invoke(main, ["--project", str(tmp_path), "related-work", "--tag", "t", "--check"])
+    assert res.exit_code == 1, res.output
+    flags = [line for line in res.output.splitlines() if line.startswith("check: line")]
+    assert len(flags) == 1 and "pasted-title" in flags[0] and "smith2026delving" in flags[0], res.output
+
+
+def test_this_mismatch_gets_the_words_the_abstract_gave_it():
+    """The issue's example: "We study this mismatch" after "... due to an optimizer mismatch"."""
+    latex, md = clean(paper("qu2026muon", "Can {Muon} Fine-tune {Adam}-Pretrained Models?", QU))
+    assert latex.startswith(r"\citet{qu2026muon} study the optimizer mismatch through controlled experiments"), latex
+    # "a fundamental question remains: ..." gives "this question" no words that say what it asks
+    assert "fundamental question" not in describe(paper("han2025memory", "Memory-Efficient {LLM} Pretraining via "
+                                                                          "Minimalist Optimizer Design", SCALE), LATEX)
+
+
+def test_the_one_step_delay_paper_is_described_by_its_finding_not_its_add_on():
+    """Issue 25: the sentence "never mentions the optimizer or the delay" (it took the error-feedback add-on)."""
+    latex, _ = clean(paper("zmushko2026delay", "Is One Step Delay Enough? Muon under Pipeline Parallelism", ZMUSHKO))
+    assert "Muon" in latex and "one step delay" in latex and "Error-Feedback" not in latex, latex
+
+
+def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
+    """"We created Deep Shot" stays past; "We have developed" agrees ("Doe has developed"); "We embed" is present."""
+    one = "Doe, Jane"
+    created = describe(paper("chang2011deep", "Deep Shot", "Users move between devices. To address this problem, we "
+                             "created Deep Shot, a framework for capturing the users work state. It works.", one), LATEX)
+    assert created.startswith(r"\citet{chang2011deep} created Deep Shot, a framework"), created
+    developed = describe(paper("brown2012viztouch", "VizTouch", "Plots are visual. We have developed software that "
+                               "generates tactile visualizations of plots. It helps.", one), LATEX)
+    assert developed.startswith(r"\citet{brown2012viztouch} has developed software that generates"), developed
+    embed = describe(paper("x2020graphs", "Graphs", "Graphs matter a lot. We embed graphs into hyperbolic space with "
+                           "low distortion. Results are good.", one), LATEX)
+    assert embed.startswith(r"\citet{x2020graphs} embeds graphs into hyperbolic space"), embed

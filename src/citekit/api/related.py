@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -38,6 +38,8 @@ class Snippet:
 
     text: str
     count: int
+    #: the cited papers' titles, so that ``check_snippet`` sees a title pasted as a sentence
+    titles: list[str] = field(default_factory=list)
 
 
 def _config_groups(data: dict) -> list[GroupSpec]:
@@ -169,7 +171,7 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     text = write(entries, fmt=fmt, cite=cite, links=links, mine=own, groups=specs,
                  command_line=_command_line(tags, any_ and bool(tags), fmt, cite, links, mine, abstract, groups),
                  tags=selection if not any_ else None, rules=rules, source=source)
-    return Snippet(text, len(papers))
+    return Snippet(text, len(papers), [e.title for e in papers if e.title])
 
 
 class DraftEdited(CitekitError):
@@ -223,8 +225,12 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
     raise DraftEdited(message)
 
 
-def check_snippet(text: str, fmt: str) -> list[str]:
-    """The defects a reviewer would mark in the snippet (copied citations, macros, first person...)."""
+def check_snippet(text: str, fmt: str, titles: list[str] | None = None) -> list[str]:
+    """The defects a reviewer would mark in the snippet (copied citations, macros, first person, pasted titles...).
+
+    ``titles`` (``Snippet.titles``) are the cited papers' titles: with them a title pasted
+    as a sentence is seen, and a name a title defines is no undefined acronym.
+    """
     from citekit.output.related_check import check_snippet as check
 
-    return list(check(text, fmt))
+    return list(check(text, fmt, titles))

@@ -5,8 +5,11 @@ made, so it also catches what a user pasted in or a future change let through. I
 for the defects a careful author would fix before submitting: citations copied from an
 abstract, macros and markup from someone else's source, first person left over from an
 abstract, sentences that lean on one the reader cannot see ("such contamination", "this
-mismatch", "then", "moreover"), sentences starting with a lower-case word, and papers
-listed by quoted title instead of being described.
+mismatch", "then", "moreover"), definite references to nothing ("the mismatch"),
+acronyms the text never defines ("ZO"), sentences about a paper that state no method
+or finding, titles pasted as sentences, ";" joins of papers that do not share a claim,
+sentences starting with a lower-case word, and papers listed by quoted title instead of
+being described.
 """
 
 from __future__ import annotations
@@ -14,7 +17,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citekit.output.sentences import clause_defects
+from citekit.output.sentences import clause_defects, same_claim
+from citekit.output.standalone import back_references, undefined_acronyms
+
+#: defects in how text was copied: none of these may ever be in what citekit writes
+MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "anaphora", "connective",
+                        "lowercase-start", "title-list"})
+#: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
+#: names them where they could not be avoided (a paper known by its title only gives a pasted title)
+READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on"})
+#: two clauses joined by a bare comma, copied from an abstract: "..., their techniques involve search pruning"
+_RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s+(?:is|are|was|were|has|have|can|"
+                     r"involve|achieve|use|uses|show|shows|make|makes|[a-z]+s)\b")
+
 
 @dataclass(frozen=True)
 class Defect:
@@ -32,7 +47,7 @@ _CITE_MD = re.compile(r"\[@[^\]]*\]|@\{[^}]*\}|@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-
 _MATH = re.compile(r"(?<!\\)\$[^$]*(?<!\\)\$")
 _CONNECTIVE = re.compile(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
                          r"likewise|next|finally|however|thus|hence|therefore|consequently)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Oo]urs|[Uu]s|[Oo]urselves|WE|OUR)\b")  # "US" is an acronym
 
 
 def _latex_ok() -> frozenset[str]:
@@ -59,7 +74,25 @@ def _sentences(text: str) -> list[str]:
     return [c for c in cuts if c]
 
 
-def _lint_sentence(sentence: str, fmt: str) -> list[tuple[str, str]]:
+#: verbs after a cited subject that say how a paper worked or what it hopes, not what it proposes or finds
+#: ("conduct a field trial", "support this with analysis", "ask whether ...", "discuss implications")
+_NO_CLAIM_VERBS = {form for verb in (
+    "conduct", "support", "complement", "discuss", "reflect", "conclude", "evaluate", "validate", "test", "compare",
+    "draw", "believe", "note", "use", "illustrate", "release", "implement", "hope", "aim", "focus", "invite",
+    "begin", "start", "seek", "try", "want", "wish", "thank", "recall")
+    for form in (verb, verb + "s", verb + "es", verb + "d", verb + "ed", verb[:-1] + "ed" if verb.endswith("e") else verb)}
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What the whole snippet tells a reader, for the checks one sentence cannot settle alone."""
+
+    fmt: str
+    names: frozenset[str]  # acronyms defined or introduced anywhere in the text, or in a cited title
+    titles: tuple[str, ...]  # the cited papers' titles, as plain lower-case words
+
+
+def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     cite = _CITE_LATEX if fmt == "latex" else _CITE_MD
     has_cite = bool(cite.search(sentence))
@@ -93,6 +126,21 @@ def _lint_sentence(sentence: str, fmt: str) -> list[tuple[str, str]]:
     if has_cite:
         for problem in clause_defects(plain):
             found.append(("anaphora", problem))
+        for phrase in back_references(plain):
+            found.append(("definite-reference", f"'{phrase}' refers to something the reader has not seen"))
+        for acronym in undefined_acronyms(plain, context.names if context else frozenset()):
+            found.append(("acronym", f"'{acronym}' is never written out"))
+        verb = re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(\w+)", sentence)
+        if verb and verb.group(1).lower() in _NO_CLAIM_VERBS:
+            found.append(("no-claim", f"'{verb.group(1)}' states neither what the paper proposes nor what it finds"))
+        naming = re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(?:present|propose|introduce)s?\b",
+                          sentence)
+        # "present a framework for gesture generation" names what the paper made: a title an author would keep
+        if _RUN_ON.search(plain):
+            found.append(("run-on", f"'{_RUN_ON.search(plain).group(0).lstrip(', ')}' starts a new sentence after a "
+                                    "comma"))
+        if context and context.titles and not naming and _pasted_title(plain, context.titles):
+            found.append(("pasted-title", "the paper's title pasted as its sentence; say what the paper does"))
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
                   "", sentence) if has_cite and sentence.lstrip().startswith(("\\citet", "\\textcite", "@")) \
         else sentence.lstrip()
@@ -110,16 +158,63 @@ def has_cite_lead(word: str) -> bool:
     return word.startswith(("\\", "@"))
 
 
-def check_snippet(text: str, fmt: str = "latex") -> list[Defect]:
-    """Every defect of a snippet, with its line; empty when a reviewer would pass it."""
+def _pasted_title(sentence: str, titles: tuple[str, ...]) -> bool:
+    """Whether a sentence says nothing but one of the titles: nearly all its words are the title's and
+    nearly all the title's words are in it ("study controlled LLM training on spectral sphere")."""
+    from citekit.core.text import title_tokens
+
+    words = {w[:4] for w in title_tokens(sentence) if len(w) > 2}  # four letters: "delve" is "Delving"
+    for title in titles:
+        wanted = {w[:4] for w in title_tokens(title) if len(w) > 2}
+        if len(wanted) >= 3 and words and len(words & wanted) >= 0.9 * len(wanted) \
+                and len(words - wanted) <= max(2, 0.15 * len(words)):  # the verb, "that", "whether"
+            return True
+    return False
+
+
+def _names(text: str, titles: list[str]) -> frozenset[str]:
+    """Acronyms the snippet defines ("zeroth-order (ZO)") or introduces ("propose AdaGC"), and those of cited titles."""
+    names = set(re.findall(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*?)s?\)", text))
+    names |= set(re.findall(r"\b(?:propose|proposes|introduce|introduces|present|presents|called|named|dubbed)"
+                            r"\s+(?:\w+\s+)?([A-Z][\w\-]*)", text))
+    for title in titles:
+        names |= set(re.findall(r"[A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*", title))
+    return frozenset(names)
+
+
+def _unrelated_joins(line: str, fmt: str) -> list[tuple[str, str]]:
+    """Sentences that join two papers with ";" although they do not make the same claim."""
+    found = []
+    cite = r"\\(?:citet|textcite)\{" if fmt == "latex" else r"@"
+    for m in re.finditer(rf"([^.;]*?);\s+(?={cite})([^.;]*\.?)", line):
+        a, b = m.group(1).strip(), m.group(2).strip()
+        if re.match(rf"^\s*{cite}", a) and not same_claim(a + ".", b if b.endswith(".") else b + "."):
+            found.append((m.group(0), "two unrelated papers joined by ';' as if they were related"))
+    return found
+
+
+def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None) -> list[Defect]:
+    """Every defect of a snippet, with its line; empty when a reviewer would pass it.
+
+    ``titles`` (the cited papers' titles) lets the check see a title pasted as a sentence
+    and a method name that a title defines.
+    """
+    from citekit.core.text import latex_to_text
+
+    plain_titles = [latex_to_text(t) for t in titles or []]
+    context = _Context(fmt, _names(text, plain_titles),
+                       tuple(" ".join(re.findall(r"[a-z0-9]+", t.lower())) for t in plain_titles))
     defects: list[Defect] = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith(("%", "<!--", "#")):
             continue
         stripped = re.sub(r"^\\paragraph\{[^{}]*\}\s*", "", stripped)
+        for excerpt, message in _unrelated_joins(stripped, fmt):
+            defects.append(Defect(number, "unrelated-join", message, excerpt[:117] + "..." if len(excerpt) > 120
+                                  else excerpt))
         for sentence in _sentences(stripped):
-            for category, message in _lint_sentence(sentence, fmt):
+            for category, message in _lint_sentence(sentence, fmt, context):
                 excerpt = sentence if len(sentence) <= 120 else sentence[:117] + "..."
                 defects.append(Defect(number, category, message, excerpt))
     return defects

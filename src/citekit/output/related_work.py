@@ -35,7 +35,9 @@ from citekit.output.sentences import (
     contribution,
     conjugate,
     is_english,
+    same_claim,
     summary_verb,
+    verb_phrase,
     trim,
 )
 from citekit.output.title_prose import method_name, title_clause, unbrace
@@ -480,8 +482,10 @@ def describe(entry: Entry, style: _Style) -> str:
         found = contribution(abstract, name, accept=style.renders)
         if found:
             rest = trim(found.rest)
-            if not _echoes_title(rest, entry.title or ""):
-                return _finish(f"{cite} {conjugate(found.verb, plural)} {style.prose(rest)}")
+            # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
+            # title's; "We study deep analysis and extensions" says less than the title, which is used instead
+            if found.priority <= 1 or not _echoes_title(rest, entry.title or ""):
+                return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     return _finish(f"{cite} {style.prose(unbrace(clause))}")
 
@@ -500,11 +504,12 @@ def _echoes_title(rest: str, title: str) -> bool:
 
 
 def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
-    """Two short neighbouring sentences read better as one: "A propose X; B study Y."
+    """Two short neighbouring sentences that make the same claim become one: "A and B both ..." is not invented.
 
     ``(sentence, opens_with_citation)`` pairs. Only a sentence whose subject is its
-    citation is appended, after a semicolon: the papers are not contrasted (no "while"),
-    and no capital letter ends up inside a sentence.
+    citation is appended, after a semicolon, and only when :func:`same_claim` holds: two
+    unrelated papers joined by ";" read as if they were related. No contrast ("while") is
+    implied, and no capital letter ends up inside a sentence.
     """
     out: list[str] = []
     i = 0
@@ -512,7 +517,8 @@ def _join_pairs(sentences: list[tuple[str, bool]]) -> list[str]:
         a = sentences[i][0]
         if i + 1 < len(sentences):
             b, b_cites = sentences[i + 1]
-            if b_cites and len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith("."):
+            if b_cites and len(a.split()) + len(b.split()) <= 40 and a.endswith(".") and b.endswith(".") \
+                    and same_claim(a, b):
                 out.append(f"{a[:-1]}; {b}")
                 i += 2
                 continue

@@ -24,8 +24,13 @@ VERB_PRIORITY: dict[str, int] = {
     "study": 2, "investigate": 2, "analyze": 2, "analyse": 2, "examine": 2, "explore": 2, "revisit": 2,
     "characterize": 2, "consider": 2,
     "show": 3, "prove": 3, "demonstrate": 3, "establish": 3, "derive": 3, "provide": 3, "identify": 3,
-    "find": 3,
+    "find": 3, "report": 3, "reveal": 3,
+    "contribute": 0, "adopt": 1, "argue": 3, "determine": 3, "outline": 2,
 }
+# "This paper describes X": HCI and systems abstracts say it this way more than "we propose"
+VERB_PRIORITY["describe"] = 1
+#: verbs the former rule (``ranker="rule"``) did not read, so that it is measured as it was
+_NEW_VERBS = {"describe", "report", "reveal", "contribute", "adopt", "argue", "determine", "outline"}
 _VERBS = "|".join(sorted(VERB_PRIORITY, key=len, reverse=True))
 
 
@@ -50,7 +55,8 @@ _LEAD = (
     r"|Here|To\s+(?:this\s+end|address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate)[^,.;]{0,60}"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
     r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
-    r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired)\s+by\s+[^,.;]{1,80}"
+    r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired|Guided|Informed|Driven)\s+by\s+[^,.;]{1,80}"
+    r"|First|Second|Third|Here\s+we\s+first"
     r"|Therefore|Thus|Hence|Consequently|However|Moreover|Furthermore|Additionally|Specifically|Finally|"
     r"Instead|Concretely|Accordingly|Overall|Technically|Theoretically|Empirically"
     r")\s*,?\s*)*"
@@ -59,6 +65,51 @@ _WE = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<verb>{_VERBS})\b(?P<re
 _THIS = re.compile(
     rf"^{_LEAD}[Tt]his\s+(?:paper|work|article|study|note|manuscript)\s+(?P<adv>{_ADVERB})"
     rf"(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.S)
+#: "Our results show that X": a finding whose subject is the paper's results
+_FINDING = re.compile(
+    rf"^{_LEAD}(?:Our|The)\s+(?:(?:main|key|experimental|empirical|theoretical)\s+)?(?:results|findings|experiments|"
+    rf"analysis|analyses|evaluation|study|studies)\s+(?P<adv>{_ADVERB})(?P<finding>show|shows|indicate|indicates|"
+    rf"reveal|reveals|demonstrate|demonstrates|suggest|suggests)\s+(?P<rest>that\b.*)$", re.S)
+_FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demonstrate": "demonstrate",
+                 "suggest": "find"}
+#: "We created Deep Shot", "This article focuses on X", "We have developed software": any verb, for the ranker
+_NOT_CLAIM = ("believe|think|hope|argue|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
+              "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
+              "would|should|assume|expect|know|see|recall|start|thank")
+_WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?(?!(?:{_NOT_CLAIM})\b)"
+                     rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
+_THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
+                       rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|aims|seeks|tries)\b)"
+                       rf"(?P<any3>[a-z]{{3,}}s)\b(?P<rest>.*)$", re.S)
+#: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
+_PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:is|are)\s+(?P<passive>presented|"
+                      r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
+_PASSIVE_VERB = {"presented": "present", "proposed": "propose", "introduced": "introduce", "described": "describe",
+                 "developed": "develop", "designed": "design"}
+#: present-tense verbs that end in "ed" ("We embed X" -> "Smith embeds X")
+_PRESENT_ED = {"embed", "exceed", "proceed", "succeed", "need", "feed", "breed", "seed", "speed", "shed", "shred"}
+_IRREGULAR_PAST = {"built", "made", "found", "ran", "wrote", "took", "gave", "brought", "sought", "held", "led",
+                   "began", "chose", "drew", "grew", "taught", "thought", "understood", "undertook"}
+
+
+def _base_of_third(word: str) -> str:
+    """``focuses`` -> ``focus``, ``studies`` -> ``study``, ``brings`` -> ``bring``."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "uses")) and word != "uses":
+        return word[:-2]
+    return word[:-1]
+
+
+def verb_phrase(found: "Contribution", plural: bool) -> str:
+    """The verb as the cited subject says it: "propose"/"proposes", "created", "have"/"has developed"."""
+    if found.verb.startswith("have "):
+        return ("have " if plural else "has ") + found.verb[5:]
+    if found.verb.endswith("ed") and found.verb not in _PRESENT_ED or found.verb in _IRREGULAR_PAST:
+        return found.verb
+    return conjugate(found.verb, plural)
+
+
 _SUMMARY_VERB = re.compile(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
 
 _ABBREVIATIONS = {"e.g", "i.e", "et al", "vs", "cf", "fig", "eq", "sec", "resp", "approx", "etc", "no", "al"}
@@ -75,11 +126,20 @@ class Contribution:
     adverb: str  # "also " or ""
     rest: str  # everything after the verb, first person already turned into third
     priority: int
+    index: int = -1  # which sentence of the abstract
 
 
 def _base(m: re.Match[str]) -> str:
     """Base form of the matched verb, whichever group matched it."""
     groups = m.groupdict()
+    if groups.get("passive"):
+        return _PASSIVE_VERB[groups["passive"]]
+    if groups.get("any3"):
+        return _base_of_third(groups["any3"].lower())
+    if groups.get("any"):
+        return ("have " if groups.get("aux") else "") + groups["any"].lower()
+    if groups.get("finding"):
+        return _FINDING_VERB[groups["finding"].lower().rstrip("s")]
     if groups.get("verb"):
         return groups["verb"].lower()
     return _THIRD[groups["verb3"].lower()]
@@ -112,29 +172,63 @@ def to_third_person(text: str) -> str:
     return re.sub(r"\b(we|We|our|Our|ours|us|ourselves)\b", lambda m: swaps[m.group(1)], text)
 
 
-def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None) -> Contribution | None:
+def candidates(sentences: list[str]) -> list[int]:
+    """Indices of the sentences that can be said with the paper as subject ("We propose X", "Our results show")."""
+    return [i for i, s in enumerate(sentences) if _read(s)]
+
+
+def _read(sentence: str) -> re.Match[str] | None:
+    """The sentence read as subject-verb-rest with the paper as subject, or None."""
+    return (_WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence) or _WE_ANY.match(sentence)
+            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence))
+
+
+def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
+                 ranker: str = "model") -> Contribution | None:
     """The sentence that states the paper's contribution and stands on its own, or None.
 
-    "We propose/introduce/present" wins over "we develop", then "we study/analyze", then
-    "we show/prove"; among equals the earliest sentence wins. A candidate is first
-    cleaned (:func:`clean_clause`: copied citations dropped, emphasis kept as emphasis,
-    a macro standing for the method resolved to ``name``); one that still leans on a
-    sentence the reader cannot see ("such contamination", "this mismatch") or keeps
-    markup that cannot be resolved is passed over for the next best, and so is one that
-    ``accept`` refuses (the target format cannot show its math as math).
+    Candidates are the sentences that can be said with the paper as subject ("We propose
+    X", "This paper describes X", "Our results show that X"). With ``ranker="model"`` the
+    one the learned ranker (:mod:`.sentence_roles`) scores highest wins: it weighs cue
+    verbs against position, the method's name, hedges and add-on openers, so a side
+    result ("We also propose ...") loses to the main claim. ``ranker="rule"`` is the
+    former order, kept for comparison: "we propose/introduce/present" over "we develop",
+    then "we study", then "we show", earliest first. A candidate is first cleaned
+    (:func:`clean_clause`: copied citations dropped, emphasis kept, a macro standing for
+    the method resolved to ``name``, acronyms expanded from the abstract's own
+    definitions, back-references rebuilt from the sentence they point to); one that still
+    leans on a sentence the reader cannot see or keeps markup that cannot be resolved is
+    passed over, and so is one that ``accept`` refuses.
     """
-    found: list[tuple[int, int, Contribution]] = []
-    for index, sentence in enumerate(split_sentences(abstract)):
-        m = _WE.match(sentence) or _THIS.match(sentence)
-        if not m:
+    from citekit.output.standalone import stand_alone, unexplained
+
+    sentences = split_sentences(abstract)
+    found: list[tuple[tuple[float, int], Contribution]] = []
+
+    for index, sentence in enumerate(sentences):
+        m = _read(sentence)
+        if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue
         verb = _base(m)
-        rest = clean_clause(m.group("rest").rstrip(), name)
+        rest = m.group("rest").rstrip()
+        if m.re is _PASSIVE:  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
+            np = m.group("np")
+            rest = np[0].lower() + np[1:] + rest
+        rest = clean_clause(rest, name)
+        if rest is not None and ranker != "rule":
+            rest = stand_alone(rest, sentences[:index], abstract, name)
         if rest is None or len(rest.split()) < 3 or clause_defects(rest) or (accept and not accept(rest)):
             continue
-        found.append((VERB_PRIORITY[verb], index,
-                      Contribution(sentence=sentence, verb=verb, adverb="", rest=rest, priority=VERB_PRIORITY[verb])))
-    return min(found, key=lambda t: (t[0], t[1]))[2] if found else None
+        if ranker == "rule":
+            key: tuple[float, int] = (VERB_PRIORITY.get(verb, 4), index)
+        else:
+            from citekit.output.sentence_roles import contribution_score
+
+            score = contribution_score(sentences, index, name)
+            key = (-score / 2 if unexplained(rest, name) else -score, index)  # "what is PDA?" costs half
+        found.append((key, Contribution(sentence=sentence, verb=verb, adverb="", rest=rest,
+                                        priority=VERB_PRIORITY.get(verb, 4), index=index)))
+    return min(found, key=lambda t: t[0])[1] if found else None
 
 
 # ---------------------------------------------------------------------------------------
@@ -322,6 +416,29 @@ def trim(rest: str, max_words: int = 45) -> str:
             if _MATH.sub("", cut).count("$") == 0:
                 return cut
     return rest
+
+
+def _claim_words(sentence: str) -> set[str]:
+    """The significant words of a sentence, citations and markup left out (stems of five letters)."""
+    plain = re.sub(r"\\[A-Za-z]+\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})?|@[\w:.\-+/]+|\[@[^\]]*\]", " ", sentence)
+    from citekit.core.text import latex_to_text, title_tokens
+
+    return {w[:5] for w in title_tokens(latex_to_text(plain)) if len(w) > 3}
+
+
+def same_claim(a: str, b: str) -> bool:
+    """Whether two paper sentences say the same kind of thing, so one sentence may hold both.
+
+    Same verb after the citation and at least half of the shorter sentence's significant
+    words shared: "A propose sign-based optimizers for LLM training" and "B propose
+    sign-based optimizers for vision" are; "A propose MixQuant" and "B study Muon" are not.
+    """
+    verb = re.compile(r"^\s*(?:\\\w+\{[^{}]*\}|@[\w:.\-+/]+|\S+(?: et al\.)?(?: \([^()]*\))?)\s+(\w+)")
+    va, vb = verb.match(a), verb.match(b)
+    if not va or not vb or va.group(1) != vb.group(1):
+        return False
+    wa, wb = _claim_words(a), _claim_words(b)
+    return bool(wa and wb) and len(wa & wb) >= max(2, min(len(wa), len(wb)) / 2)
 
 
 def summary_verb(summary: str) -> tuple[str, str, str] | None:
