@@ -179,3 +179,33 @@ def reformed_key(key: str, fields: Mapping[str, str], taken: set[str], formula: 
     if formula_keeps(key, fields, formula):
         return None
     return make_key(fields, taken, formula)
+
+
+class KeyNameError(CitekitError, ValueError):
+    """A key asked for by hand cannot be given: not a valid BibTeX key, or already taken."""
+
+    exit_code = 2
+
+
+def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = ()) -> str:
+    """``new`` when BibTeX, LaTeX and citekit can all take it as an entry's key, else a
+    :class:`KeyNameError` saying what to do. ``taken``: every key issued in the library
+    (keys, aliases, keys of deleted entries: none is ever given to another work);
+    ``own``: the entry's own key and aliases, which it may take back (compared
+    case-insensitively, as BibTeX compares keys)."""
+    from citekit.bibtex.writer import check_key
+
+    try:
+        check_key(new)
+    except ValueError:
+        raise KeyNameError(f"'{new}' cannot be a citation key: keys may only use letters, digits and '_:./+-'",
+                           next_step="Choose a key of those characters, e.g. 'liu2025muon'.") from None
+    mine = {k.lower() for k in own}
+    if new.lower() in mine:
+        return new
+    clash = next((k for k in taken if k.lower() == new.lower()), None)
+    if clash is not None:
+        raise KeyNameError(f"the key '{new}' is taken" + (f" ('{clash}')" if clash != new else "")
+                           + ": it is another entry's key or old key, or was issued before (keys are never reused).",
+                           next_step=f"Choose another key (e.g. '{new}b'); `citekit show {clash}` shows what has it.")
+    return new

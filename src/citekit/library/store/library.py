@@ -139,7 +139,10 @@ class PlainLibrary(KeptText):
         entry = self.entries.pop(old)
         self.__dict__.pop("_lower_cache", None)
         entry.key = new
-        entry.aliases = sorted((set(entry.aliases) | {old}) - {new})
+        # (an alias differing from the key only in case would be the same key to BibTeX)
+        known = {a.lower() for a in entry.aliases}
+        aliases = set(entry.aliases) | ({old} if old.lower() not in known else set())
+        entry.aliases = sorted(a for a in aliases if a.lower() != new.lower())
         self.entries[new] = entry
         if old in self.kept_before:  # the comment above the entry moves with it
             self.kept_before[new] = self.kept_before.pop(old)
