@@ -24,12 +24,16 @@ if TYPE_CHECKING:
 def provisional_among(lib: Library, keys: Iterable[str] | None = None) -> list[str]:
     """The keys of the entries that ``keys`` name (keys or aliases; None: every entry)
     whose key is still provisional. The whole library is read from a remembered table."""
+    table = lib.memo_table(kinds.PROVISIONAL, lambda e: e.key_provisional)  # (decodes no entry when warm)
     if keys is None:
-        table = lib.memo_table(kinds.PROVISIONAL, lambda e: e.key_provisional)
         return [k for k, provisional in table.items() if provisional]
     out: list[str] = []
     for key in keys:
-        entry = lib.get(key)
+        if key in table:
+            if table[key] and key not in out:
+                out.append(key)
+            continue
+        entry = lib.get(key)  # an old key (alias), or a key written in another case
         if entry is not None and entry.key_provisional and entry.key not in out:
             out.append(entry.key)
     return out

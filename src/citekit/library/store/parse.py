@@ -28,6 +28,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
     lib.issued_keys = set(sidecar.get("issued_keys") or [])
     lib.pending = list(sidecar.get("pending") or [])
     lib.ascii = bool(sidecar.get("ascii", False))
+    claimed: set[str] = set()  # records of entries renamed by hand (now under their new keys)
     if bib_data is not None and bib_text is not None:
         text = bib_text
         name = display_path(lib.bib_path)
@@ -40,6 +41,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
         seen_lower: dict[str, str] = {}
         gaps: dict[str, str] = {}
         carried = ""  # the text above an entry kept as text: it joins the next one's
+        unknown: dict[str, Any] = {}  # key -> bib entry, for entries with no sidecar record
         for bib_entry, raw, gap in zip(parsed.entries, parsed.raws, parsed.between):
             lower = bib_entry.key.lower()
             if lower in seen_lower:
@@ -56,11 +58,29 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
             entry = from_sidecar(bib_entry.key, meta) if meta else manual_entry(bib_entry)
             absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
             lib.entries[entry.key] = entry
+            if not meta:
+                unknown[entry.key] = bib_entry
+        if unknown and not untouched:
+            claimed = _hand_renames(lib, unknown, side_entries, sidecar.get("detached") or {})
         lib.kept_head, lib.kept_before, lib.kept_tail = kept_texts(list(gaps.items()), carried + parsed.after)
         if untouched and sidecar.get("bib_checksum") and sidecar.get("bib_checksum") == stated_checksum(text):
             check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
-    lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries}
-    lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items() if k not in lib.entries})
+    lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries and k not in claimed}
+    lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items()
+                         if k not in lib.entries and k not in claimed})
     lib.issued_keys.update(lib.entries)
     for e in lib.entries.values():
         lib.issued_keys.update(e.aliases)
+
+
+def _hand_renames(lib: Any, unknown: dict[str, Any], side_entries: dict[str, dict[str, Any]],
+                  detached: dict[str, dict[str, Any]]) -> set[str]:
+    """Entries renamed by hand in library.bib become citekit's entries again, under their new
+    keys (:func:`.reconcile.hand_renames`); returns the old keys whose records they took."""
+    from citekit.library.store.reconcile import hand_renames, renamed_entry
+
+    orphans = {k: v for k, v in {**detached, **side_entries}.items() if k not in lib.entries}
+    found = hand_renames(unknown, orphans)
+    for new, old in found.items():
+        lib.entries[new] = renamed_entry(new, old, dict(orphans[old]), unknown[new])
+    return set(found.values())
