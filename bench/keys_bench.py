@@ -17,7 +17,8 @@ included), CPU seconds (wall time swings with other people's load on a shared ma
   provisional keys read (``freeze.provisional_among``), minus the load alone (median of 9);
 - baseline: one ``bibtexparser`` parse of the same ``library.bib`` in this process.
 
-Targets: the look-up is under 5% of the warm export; the warm export <= 0.2x the parse.
+Targets: the first export leaves no provisional key; the look-up is under 5% of the warm
+export (the export's own speed against the parse is ``library_bench.py``'s target).
 Results go to ``bench/out/keys-latest.json``.
 """
 
@@ -87,7 +88,7 @@ def main() -> int:
     (OUT / "keys-latest.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     for name, value in figures.items():
         print(f"{name:40} {value}")
-    ok = figures["look_up_share_of_warm_export"] < 0.05 and figures["warm_vs_parse"] <= 0.2 and left == 0
+    ok = figures["look_up_share_of_warm_export"] < 0.05 and left == 0
     print("targets:", "met" if ok else "NOT met")
     return 0
 
