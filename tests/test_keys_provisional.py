@@ -147,3 +147,16 @@ def test_an_old_sidecar_reads_as_frozen(tmp_path):
     side = root / "refs" / "library.yaml"
     side.write_text(side.read_text(encoding="utf-8").replace("    key_provisional: true\n", ""), encoding="utf-8")
     assert not Library.load(root / "refs").entries["huangndlimuon"].key_provisional
+
+
+def test_a_year_added_to_the_notes_later_re_forms_the_key(tmp_path):
+    root = _project(tmp_path, UNDATED)
+    _run(root, "sync", "--offline", "-q")
+    assert _keys(root) == ["huangndlimuon"]
+    notes = root / "notes" / "reading.md"
+    notes.write_text(notes.read_text(encoding="utf-8") + "  - Venue: ICML 2026\n", encoding="utf-8")
+    assert "key huangndlimuon -> huang2026limuon" in CliRunner().invoke(main, ["-C", str(root), "sync", "--offline"]).output
+    assert _keys(root) == ["huang2026limuon"]
+    lib = Library.load(root / "refs")
+    assert lib.entries["huang2026limuon"].aliases == ["huangndlimuon"]
+    assert lib.entries["huang2026limuon"].key_provisional  # still not exported: may still change
