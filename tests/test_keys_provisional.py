@@ -59,6 +59,7 @@ def test_an_undated_key_is_re_formed_by_the_sync_that_finds_the_year(tmp_path, o
     [new] = _keys(root)
     assert new.startswith("huang2026"), new
     assert any(old in n and new in n for n in report["notices"]), report["notices"]
+    assert report["renamed"] == {old: new}
     lib = Library.load(root / "refs")
     entry = lib.entries[new]
     assert entry.status == "resolved" and entry.fields["year"] == "2026"
