@@ -150,3 +150,21 @@ def test_a_new_entry_written_by_hand_is_not_taken_for_a_rename(tmp_path):
                      "  year = {1984},\n}\n", encoding="utf-8")
     lib = Library.load(root / "refs")
     assert lib.entries["knuth1984tex"].origin == "manual" and not lib.entries["knuth1984tex"].aliases
+
+
+def test_a_rename_writes_the_same_bytes_through_the_cache_as_without(tmp_path):
+    import shutil
+
+    from citekit.library.store.library import PlainLibrary
+
+    root = synced_project(tmp_path)
+    plain = tmp_path / "plain"
+    shutil.copytree(root / "refs", plain)
+    Library.load(root / "refs")  # the parsed-library cache is stored
+    cached = Library.load(root / "refs")
+    assert cached.is_lazy()
+    for lib in (cached, PlainLibrary.load(plain)):
+        lib.rename("schaipp2026stepsize", "schaipp2026stability")
+        lib.save()
+    for name in ("library.bib", "library.yaml"):
+        assert (root / "refs" / name).read_bytes() == (plain / name).read_bytes()
