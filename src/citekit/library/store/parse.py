@@ -5,7 +5,7 @@ found (:mod:`.reconcile`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citekit.core.config import display_path
 from citekit.library.store.header import checksum_ok, stated_checksum
@@ -13,6 +13,9 @@ from citekit.library.store.kept import kept_texts
 from citekit.library.store.reconcile import absorb_bib, check_records_cover, manual_entry
 from citekit.library.store.sidecar import document
 from citekit.library.store.sidecar.records import from_sidecar
+
+if TYPE_CHECKING:
+    from citekit.core.model import Entry
 
 
 def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, remember: bool = False) -> None:
@@ -77,10 +80,23 @@ def _hand_renames(lib: Any, unknown: dict[str, Any], side_entries: dict[str, dic
                   detached: dict[str, dict[str, Any]]) -> set[str]:
     """Entries renamed by hand in library.bib become citekit's entries again, under their new
     keys (:func:`.reconcile.hand_renames`); returns the old keys whose records they took."""
-    from citekit.library.store.reconcile import hand_renames, renamed_entry
+    from citekit.library.store.reconcile import hand_renames
 
     orphans = {k: v for k, v in {**detached, **side_entries}.items() if k not in lib.entries}
     found = hand_renames(unknown, orphans)
     for new, old in found.items():
         lib.entries[new] = renamed_entry(new, old, dict(orphans[old]), unknown[new])
     return set(found.values())
+
+
+def renamed_entry(new_key: str, old_key: str, meta: dict[str, Any], bib_entry: Entry) -> Entry:
+    """The entry citekit knew as ``old_key``, renamed by hand to ``new_key``: its status,
+    origin, tags and mentions kept, the old key an alias, the new key permanent (the
+    user chose it)."""
+    entry = from_sidecar(new_key, meta)
+    if old_key.lower() != new_key.lower() and old_key.lower() not in {a.lower() for a in entry.aliases}:
+        entry.aliases = sorted([*entry.aliases, old_key])
+    entry.aliases = [a for a in entry.aliases if a.lower() != new_key.lower()]
+    entry.key_provisional = False
+    absorb_bib(entry, bib_entry, managed=True)
+    return entry

@@ -172,21 +172,6 @@ def _kept_enough(generated: Mapping[str, Any], hashed: Mapping[str, Any], bib_en
     return same >= 2 and same >= RENAME_SAME_SHARE * len(names)
 
 
-def renamed_entry(new_key: str, old_key: str, meta: dict[str, Any], bib_entry: Entry) -> Entry:
-    """The entry citekit knew as ``old_key``, renamed by hand to ``new_key``: its status,
-    origin, tags and mentions kept, the old key an alias, the new key permanent (the
-    user chose it)."""
-    from citekit.library.store.sidecar.records import from_sidecar
-
-    entry = from_sidecar(new_key, meta)
-    if old_key.lower() != new_key.lower() and old_key.lower() not in {a.lower() for a in entry.aliases}:
-        entry.aliases = sorted([*entry.aliases, old_key])
-    entry.aliases = [a for a in entry.aliases if a.lower() != new_key.lower()]
-    entry.key_provisional = False
-    absorb_bib(entry, bib_entry, managed=True)
-    return entry
-
-
 def by_hash(name: str, value: str, ascii: bool) -> bool:
     """Whether the sidecar may keep only a hash of what citekit wrote for this field.
 
