@@ -161,3 +161,18 @@ def test_a_year_added_to_the_notes_later_re_forms_the_key(tmp_path):
     lib = Library.load(root / "refs")
     assert lib.entries["huang2026limuon"].aliases == ["huangndlimuon"]
     assert lib.entries["huang2026limuon"].key_provisional  # still not exported: may still change
+
+
+def test_an_export_whose_freeze_cannot_be_written_still_exports_and_warns(tmp_path, monkeypatch):
+    root = _project(tmp_path, UNDATED)
+    _run(root, "sync", "--offline", "-q")
+
+    def refused(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied", str(root / "refs" / "library.yaml"))
+
+    monkeypatch.setattr("citekit.library.freeze.freeze_keys", refused)
+    result = CliRunner().invoke(main, ["-C", str(root), "export", "-o", str(root / "refs.bib")])
+    assert result.exit_code == 0, result.output
+    assert "@misc{huangndlimuon," in (root / "refs.bib").read_text(encoding="utf-8")
+    assert "could not be made permanent" in result.stderr
+    assert Library.load(root / "refs").entries["huangndlimuon"].key_provisional  # the next export freezes it
