@@ -38,7 +38,11 @@ def test_offline_entries_upgrade_online_and_keep_their_keys(project, fake_servic
     keys_before = {w["key"] for w in offline["works_detail"]}
     online = _sync(project)
     lib = Library.load(project / "refs")
-    assert keys_before <= set(lib.entries), "keys issued offline must survive the upgrade"
+    # provisional keys (never exported or cited) may be re-formed from a better year or
+    # first author; the old key then stays an alias, so every key issued still finds its entry
+    assert all(lib.get(k) is not None for k in keys_before), "keys issued offline must survive the upgrade"
+    renamed = {k: lib.get(k).key for k in keys_before if k not in lib.entries}
+    assert all(old in lib.get(new).aliases for old, new in renamed.items())
     assert online["counts"]["resolved"] >= 60
     assert online["upgraded"], "notes-only entries should be upgraded"
     entry = lib.get("huang2026limuon")

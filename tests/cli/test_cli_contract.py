@@ -91,6 +91,7 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "dedup": [([], 0), (["dupes.bib"], 1), (["skipping.bib"], 1), (["good.bib"], 0), (["dupes.bib", "--apply"], 2)],
     "upgrade": [(["KEY"], 0), (["--all", "--dry-run"], 0), ([], 2), (["nosuchkey"], 2)],
     "rekey": [(["good.tex", "--dry-run"], 0), (["--dry-run"], 0), ([], 2)],
+    "rename": [(["KEY", "renamed2026key"], 0), (["KEY", "bad key"], 2), (["nosuchkey", "x2026"], 2)],
     "export": [(["-o", "out.bib"], 0), (["--tag", "typo", "-o", "out.bib"], 1), (["--ascii", "-f", "csl-json"], 2)],
     "check": [(["good.tex"], 0), (["bad.tex"], 1), (["missing.tex"], 2)],
     "makefile": [([], 0), (["--format", "bogus"], 2)],

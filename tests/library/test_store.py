@@ -73,12 +73,26 @@ def test_keywords_edited_in_bib_become_manual_tags(tmp_path):
     assert entry.tags_removed == ["muon"]
 
 
-def test_key_never_changes_when_metadata_changes(tmp_path):
+def test_key_never_changes_when_metadata_changes_once_it_left_the_library(tmp_path):
+    from citekit.library.freeze import freeze_keys
+
     refs = tmp_path / "refs"
     key = _sync_once(refs).key
+    assert freeze_keys(refs, [key], "export") == [key]  # as an export does
     renamed = _mention(title="LiMuon: Light and Fast Muon Optimizer for Large Models", authors=("Yuning Luo", "Feihu Huang"))
     assert _sync_once(refs, renamed).key == key
     assert Library.load(refs).entries[key].fields["author"].startswith("Luo")
+
+
+def test_a_provisional_key_follows_a_new_first_author_and_keeps_the_old_one_as_alias(tmp_path):
+    refs = tmp_path / "refs"
+    key = _sync_once(refs).key
+    assert Library.load(refs).entries[key].key_provisional
+    renamed = _mention(title="LiMuon: Light and Fast Muon Optimizer for Large Models", authors=("Yuning Luo", "Feihu Huang"))
+    new = _sync_once(refs, renamed).key
+    assert new != key and new.startswith("luo")
+    lib = Library.load(refs)
+    assert lib.get(key) is lib.entries[new] and key in lib.entries[new].aliases
 
 
 def test_entry_written_by_hand_is_kept_whole(tmp_path):

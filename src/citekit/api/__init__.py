@@ -13,7 +13,8 @@ One module per command family: :mod:`~citekit.api.project` (where everything liv
 :mod:`~citekit.api.syncing` (sync; its stages in :mod:`~citekit.api.sync_pipeline`),
 :mod:`~citekit.api.adding` (add),
 :mod:`~citekit.api.library` (list, show, tags, tag), :mod:`~citekit.api.dedup` (import,
-dedup, rekey), :mod:`~citekit.api.export`, :mod:`~citekit.api.paper` (check, makefile),
+dedup, rekey), :mod:`~citekit.api.keys` (rename), :mod:`~citekit.api.export`,
+:mod:`~citekit.api.paper` (check, makefile),
 :mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`. The names below are re-exported
 here and each module is imported on first use: ``list`` and ``show`` must not pay for
 rapidfuzz and the notes parsers.
@@ -52,6 +53,8 @@ _LAZY = {
     "import_bib": "citekit.api.dedup", "find_duplicates": "citekit.api.dedup", "rekey": "citekit.api.dedup",
     "preview_keys": "citekit.api.dedup",
     "upgrade": "citekit.api.upgrading",
+    # keys
+    "rename_key": "citekit.api.keys",
     # export, paper, related work, doctor
     "export_entries": "citekit.api.export", "check": "citekit.api.paper", "makefile": "citekit.api.paper",
     "related_work": "citekit.api.related", "diagnose": "citekit.api.doctor",
@@ -74,5 +77,6 @@ __all__ = [
     "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "explain",
     "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
     "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
+    "rename_key",
     "export_entries", "check", "makefile", "related_work", "diagnose",
 ]

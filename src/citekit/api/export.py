@@ -185,6 +185,7 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     if cited is None and fmt == "bibtex":
         plain = _plain_bibtex(library, ascii, tags, any_tag, facets)
         if plain is not None:
+            _freeze(library, None if not tags else plain[2])
             library.keep_memos()
             return Export(_with_header(plain[0], _HEADER), plain[1], library.bib_path)
     from citekit.paper.cited import EntryIndex
@@ -204,8 +205,16 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
               if source else _HEADER)
     result.text = render(selection, fmt, ascii=ascii, header=header, library=library, unchanged=True)
     result.note_more = f" ({(aux or tex).name} cites nothing yet)" if paper_cites_nothing else ""
+    _freeze(library, [e.key for e in selection.entries])
     library.keep_memos()
     return result
+
+
+def _freeze(library: Library, keys: list[str] | None) -> None:
+    """Exported keys can be cited from now on: they become permanent (None: every key)."""
+    from citekit.library.freeze import freeze_leaving
+
+    freeze_leaving(library, keys, "export")
 
 
 _HEADER = "Exported by citekit from the library. Regenerate it instead of editing it."
@@ -221,8 +230,8 @@ def _with_header(body: bytes, header: str) -> bytes:
 
 
 def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag: bool,
-                  facets: dict[str, tuple[str, list[str]]]) -> tuple[bytes, int] | None:
-    """(body, entry count) of a BibTeX export of the whole library (or of its tags), read
+                  facets: dict[str, tuple[str, list[str]]]) -> tuple[bytes, int, list[str]] | None:
+    """(body, entry count, keys) of a BibTeX export of the whole library (or of its tags), read
     from texts stored per entry; None when the general path must decide: nothing selected,
     or a selected entry with a ``crossref`` (parents are ordered after their children)."""
     keys = library.sorted_keys()
@@ -238,7 +247,7 @@ def _plain_bibtex(library: Library, ascii: bool, tags: tuple[str, ...], any_tag:
     if not all(plain[k] for k in keys):
         return None
     texts = library.memo_table(kinds.export_text(ascii), lambda e: _entry_export_bytes(library, e, ascii))
-    return b"\n\n".join([texts[k] for k in keys]), len(keys)
+    return b"\n\n".join([texts[k] for k in keys]), len(keys), keys
 
 
 def _plain(entry: Entry) -> bool:

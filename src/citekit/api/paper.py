@@ -44,6 +44,9 @@ def check(tex: Path, *, aux: Path | None = None, bib: Path | None = None,
 
     report = check_paper(str(tex), cited, EntryIndex.of_library(library), bib_entries, str(bib) if bib else None,
                          facts=lambda: library.memo_table(kinds.TWIN_FACTS, twin_facts), remember=library.remembered)
+    from citekit.library.freeze import freeze_leaving
+
+    freeze_leaving(library, None if cited.everything else list(cited.keys), "check")  # the paper cites them: they stay as they are
     library.keep_memos()
     return CheckOutcome(report, problems)
 

@@ -171,6 +171,9 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     text = write(entries, fmt=fmt, cite=cite, links=links, mine=own, groups=specs,
                  command_line=_command_line(tags, any_ and bool(tags), fmt, cite, links, mine, abstract, groups),
                  tags=selection if not any_ else None, rules=rules, source=source)
+    from citekit.library.freeze import freeze_leaving
+
+    freeze_leaving(library, [e.key for e in entries], "related-work")  # the snippet cites them
     return Snippet(text, len(papers), [e.title for e in papers if e.title])
 
 

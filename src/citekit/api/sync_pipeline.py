@@ -81,6 +81,7 @@ def _report_folded(report: SyncReport, folded: Folded, notes_problems: int) -> N
     report.notices.extend(folded.notices)
     report.created, report.upgraded, report.entries = folded.created, folded.upgraded, folded.entries
     report.pending = folded.pending
+    report.renamed = folded.renamed
     for status, n in folded.counts.items():
         report.counts[status] = report.counts.get(status, 0) + n
 

@@ -26,6 +26,8 @@ class SyncReport:
     entries: list[dict[str, Any]] = field(default_factory=list)
     #: nothing was read or written: the inputs are those of the last sync, which changed nothing
     up_to_date: bool = False
+    #: provisional keys this sync re-formed (a better year or first author): old key -> new key
+    renamed: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,4 +46,5 @@ class SyncReport:
             "requests": self.requests,
             "works_detail": self.entries,
             "up_to_date": self.up_to_date,
+            "renamed": self.renamed,
         }

@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dedup": ("dedup", "Find entries that are the same work, in the library or in any .bib FILE."),
     "upgrade": ("upgrade", "Move imported preprints to their published versions, keeping their keys."),
     "rekey": ("dedup", "Rewrite old citation keys in LaTeX files (inside \\cite-family commands only)."),
+    "rename": ("keys", "Give an entry a new citation key; the old key keeps working (alias and key map)."),
     "export": ("export", "Write the library, or only what a paper cites, for LaTeX or pandoc."),
     "check": ("paper", "Check a paper's citations against the library."),
     "makefile": ("paper", "Print Makefile targets that keep a paper's refs.bib in step with the library."),

@@ -72,6 +72,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit rekey paper/main.tex --dry-run",
         "citekit rekey paper/main.tex --map refs/keymap.yaml",
     ),
+    "rename": (
+        "citekit rename liundmuon liu2025muon",
+        "citekit rename liundmuon liu2025muon --json",
+    ),
     "export": (
         "citekit export -o all.bib                      # the whole library",
         "citekit export --aux main.aux -o refs.bib      # only what main.tex cites",

@@ -122,6 +122,11 @@ class Entry:
     hand: list[str] = field(default_factory=list)
     origin: str = "notes"  # notes | import
     reason: str = ""
+    #: the key was made by citekit and has not left the library yet (exported, cited in a
+    #: checked paper, written into related work): a later sync may still re-form it from a
+    #: better year or first author (:mod:`citekit.library.keys`). False for imported and
+    #: hand-written keys, and for records of older sidecars (frozen is the safe reading).
+    key_provisional: bool = False
 
     @property
     def tags(self) -> list[str]:

@@ -41,12 +41,17 @@ class Mention:
     #: the reference string as the notes wrote it, when the line is a pasted reference read
     #: by the reference parser: searched whole where a service is made for that (Crossref)
     reference: str | None = None
+    #: ``venue`` and ``year`` are only the page's default (a heading such as "ICLR 2026"
+    #: above the line), not said of this paper: a real year (a record's, an arXiv id's) beats it
+    year_from_page: bool = False
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["location"] = {"file": self.location.file, "line": self.location.line}
         if d["reference"] is None:
             del d["reference"]  # (most mentions are not pasted references)
+        if not d["year_from_page"]:
+            del d["year_from_page"]
         return d
 
 

@@ -44,6 +44,8 @@ class Folded:
     pending: list[dict[str, Any]] = field(default_factory=list)
     #: status -> entries landed on with it
     counts: dict[str, int] = field(default_factory=dict)
+    #: provisional keys re-formed by this sync: old key -> new key
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> Folded:
@@ -74,6 +76,13 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
             pending.append(Pending(work.mentions))
             continue
         entry = lib.entries[result.key]
+        if result.renamed_from:
+            old = result.renamed_from
+            out.renamed[old] = result.key
+            if old in seen:  # an earlier group of this run landed on it under the old key
+                seen[result.key] = seen.pop(old)
+            out.notices.append(f"key {old} -> {result.key}: the entry now has a better year or first author and its "
+                               f"key was still provisional (never exported or cited); {old} stays an alias")
         if result.key in seen:
             # two groups of mentions turned out to be one work (e.g. a bare oral link and
             # its title): the entry keeps both sets of mentions
@@ -101,6 +110,16 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
             if entry.origin == "notes":
                 entry.mentions = []  # the notes no longer mention it; the entry itself stays
     lib.pending = out.pending = [p.to_json() for p in pending]
+    if out.renamed:  # a key reported before a later work of this run re-formed it: its final key
+        def final(key: str) -> str:
+            while key in out.renamed and key not in lib.entries:
+                key = out.renamed[key]
+            return key
+
+        out.created = [final(k) for k in out.created]
+        out.upgraded = [final(k) for k in out.upgraded]
+        for e in out.entries:
+            e["key"] = final(e["key"])
     for e in out.entries:
         status = lib.entries[e["key"]].status
         out.counts[status] = out.counts.get(status, 0) + 1

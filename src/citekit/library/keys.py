@@ -1,8 +1,15 @@
-"""Citation keys: generated once from a formula, then locked forever.
+"""Citation keys: generated from a formula, re-formed while provisional, then locked forever.
 
 A key is a promise to every paper that cites it, so generation happens only for entries
 that have none; collisions get ``a``, ``b``, ... in a deterministic order; and every key
 ever issued (including aliases of merged entries) stays taken.
+
+A key citekit made stays *provisional* (``Entry.key_provisional``) until it first leaves
+the library: exported, cited in a paper ``check`` read, or written into related work.
+Until then nobody can cite it yet, so a later sync that brings a better year or first
+author re-forms it (:func:`reformed_key`); the old key stays an alias. With no year at
+all, the year of an arXiv identifier counts (``2101.03961`` -> 2021), so a paper noted
+with only its arXiv link does not get an ``nd`` key.
 """
 
 from __future__ import annotations
@@ -56,13 +63,43 @@ def first_author_family(author_field: str) -> str:
     return _ascii_word(family)
 
 
+_ARXIV_NEW = re.compile(r"(?<![\d.])(\d{2})(\d{2})\.\d{4,5}(?!\d)")
+_ARXIV_OLD = re.compile(r"[a-z-]+(?:\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(?!\d)")
+
+
+def arxiv_year(fields: Mapping[str, str]) -> str:
+    """The year an arXiv identifier of the entry was issued in (``2101.03961`` -> ``2021``,
+    ``cs/0701001`` -> ``2007``), from ``eprint`` or an arxiv.org ``url``; "" when none.
+
+    The first version's month is in the identifier itself, so this is a fact about the
+    work, not a guess: a preprint is never later than its identifier."""
+    candidates = []
+    eprint = fields.get("eprint", "")
+    if eprint and fields.get("archiveprefix", "arxiv").lower() == "arxiv":
+        candidates.append(eprint)
+    url = fields.get("url", "")
+    if "arxiv.org/" in url.lower():
+        candidates.append(url.split("arxiv.org/", 1)[1])
+    for text in candidates:
+        for pattern, century in ((_ARXIV_NEW, "20"), (_ARXIV_OLD, None)):
+            m = pattern.search(text)
+            if m and 1 <= int(m.group(2)) <= 12:
+                yy = int(m.group(1))
+                if century is None:
+                    century = "19" if yy >= 91 else "20"  # arXiv began in August 1991
+                if century == "20" and pattern is _ARXIV_NEW and yy < 7:
+                    continue  # new-style identifiers start in April 2007
+                return century + m.group(1)
+    return ""
+
+
 def key_parts(fields: Mapping[str, str]) -> dict[str, str]:
-    """The formula's placeholders filled from an entry's fields."""
+    """The formula's placeholders filled from an entry's fields (no year: an arXiv id's)."""
     # "Step-Size Stability" → "stepsize": a hyphenated compound is one word in a key
     title = re.sub(r"(?<=\w)-(?=\w)", "", fields.get("title", ""))
     words = title_tokens(title)
     authors = split_bibtex_names(fields["author"].strip()) if fields.get("author", "").strip() else []
-    year = re.sub(r"\D", "", fields.get("year", ""))[:4]
+    year = re.sub(r"\D", "", fields.get("year", ""))[:4] or arxiv_year(fields)
     container = fields.get("booktitle") or fields.get("journal") or ""
     venue = (short_from_long(container) or "").lower() or _ascii_word(container)[:12]
     return {
@@ -116,3 +153,59 @@ def make_key(entry: Entry | Mapping[str, str], taken: set[str], formula: str | N
         if candidate not in lowered:
             return candidate
     raise RuntimeError(f"no free key for {base!r}")  # 702 collisions of one base: not a real library
+
+
+def formula_keeps(key: str, fields: Mapping[str, str], formula: str | None = None) -> bool:
+    """Whether ``key`` still carries the year and first author(s) the formula takes from
+    these fields (the other parts, such as the title word, may differ: fixing a typo in a
+    title is no reason to change a key). A provisional key that still fits stays."""
+    formula = formula or DEFAULT_KEY_FORMULA
+    validate_formula(formula)
+    parts = key_parts(fields)
+    pattern = ""
+    for literal, name, _spec, _conversion in string.Formatter().parse(formula):
+        pattern += re.escape(re.sub(r"[^a-z0-9_:-]", "", literal.lower()))
+        if name in ("author", "authors", "year"):
+            pattern += re.escape(parts[name])
+        elif name:
+            pattern += "[a-z0-9_:-]*?"
+    return re.fullmatch(pattern + "[a-z]{0,2}", key.lower()) is not None
+
+
+def reformed_key(key: str, fields: Mapping[str, str], taken: set[str], formula: str | None = None) -> str | None:
+    """The new key of a provisional entry whose fields now give another key, or None when
+    ``key`` still fits them. ``taken`` holds every key issued (``key`` itself included):
+    the new key is never one of them, so an old key is never handed to another work."""
+    if formula_keeps(key, fields, formula):
+        return None
+    return make_key(fields, taken, formula)
+
+
+class KeyNameError(CitekitError, ValueError):
+    """A key asked for by hand cannot be given: not a valid BibTeX key, or already taken."""
+
+    exit_code = 2
+
+
+def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = ()) -> str:
+    """``new`` when BibTeX, LaTeX and citekit can all take it as an entry's key, else a
+    :class:`KeyNameError` saying what to do. ``taken``: every key issued in the library
+    (keys, aliases, keys of deleted entries: none is ever given to another work);
+    ``own``: the entry's own key and aliases, which it may take back (compared
+    case-insensitively, as BibTeX compares keys)."""
+    from citekit.bibtex.writer import check_key
+
+    try:
+        check_key(new)
+    except ValueError:
+        raise KeyNameError(f"'{new}' cannot be a citation key: keys may only use letters, digits and '_:./+-'",
+                           next_step="Choose a key of those characters, e.g. 'liu2025muon'.") from None
+    mine = {k.lower() for k in own}
+    if new.lower() in mine:
+        return new
+    clash = next((k for k in taken if k.lower() == new.lower()), None)
+    if clash is not None:
+        raise KeyNameError(f"the key '{new}' is taken" + (f" ('{clash}')" if clash != new else "")
+                           + ": it is another entry's key or old key, or was issued before (keys are never reused).",
+                           next_step=f"Choose another key (e.g. '{new}b'); `citekit show {clash}` shows what has it.")
+    return new

@@ -70,6 +70,7 @@ def merge_entries(entries: Sequence[Entry], *, key: str | None = None, reason: s
         provenance=dict(base.provenance),
         generated=dict(base.generated),
         hand=list(base.hand),
+        key_provisional=False,  # the key map now sends the absorbed keys to it: it never changes
     )
     _merge_fields(merged, base, keeper, others)
     for other in others:

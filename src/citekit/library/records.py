@@ -15,6 +15,7 @@ from citekit.core.names import parse_name
 from citekit.bibtex.writer import month_macro
 from citekit.bibtex.values import author_field, protect_title, safe_url, sanitize
 from citekit.core import venues
+from citekit.library.keys import arxiv_year
 
 def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv: str | None = None) -> tuple[str, dict[str, str]]:
     """``(entry type, fields)`` for a chosen record; every value LaTeX-safe.
@@ -72,8 +73,7 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
     title = titled[0].title or ""
     listing = next(m for m in mentions if m.authors)
     authors_raw = listing.authors
-    venue = next((m.venue for m in mentions if m.venue), None)
-    year = next((m.year for m in mentions if m.year), None)
+    venue, year = _venue_and_year(mentions)
     hints = [h for m in mentions for h in m.hints]
     people: list[Person] = [parse_name(a) for a in authors_raw if a.strip()]
     fields: dict[str, str] = {}
@@ -98,7 +98,31 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
     if ids.arxiv:
         fields["eprint"] = ids.arxiv
         fields["archiveprefix"] = "arXiv"
+    if "year" not in fields and arxiv_year(fields):
+        fields["year"] = arxiv_year(fields)  # a fact about the preprint: no "empty year" warning
     return entry_type, fields
+
+
+def _venue_and_year(mentions: list[Mention]) -> tuple[str | None, int | None]:
+    """The venue and year the notes give a paper: one said of the paper itself first, a
+    page's default (a heading above it) only when nothing better is known.
+
+    A page default is dropped, venue and all, when the paper's arXiv identifier is more
+    than a year older: a 2021 preprint mentioned on an "ICLR 2026" page is an older paper
+    cited there, not an ICLR 2026 paper (that gave SAM the key ``foret2026sharpnessaware``).
+    """
+    own = [m for m in mentions if not m.year_from_page]
+    venue = next((m.venue for m in own if m.venue), None)
+    year = next((m.year for m in own if m.year), None)
+    if year is not None or venue is not None:
+        return venue, year
+    page = next((m for m in mentions if m.year_from_page and m.year), None)
+    if page is None:
+        return None, None
+    preprint = next((arxiv_year({"eprint": i.arxiv}) for m in mentions for i in (m.ids, m.pins) if i.arxiv), "")
+    if preprint and not 0 <= (page.year or 0) - int(preprint) <= 1:
+        return None, None
+    return page.venue, page.year
 
 
 def _recase(title: str) -> str:

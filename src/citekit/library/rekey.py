@@ -20,7 +20,7 @@ from citekit.library.journal import Transaction
 from citekit.library.store import atomic_write
 
 KEYMAP_HEADER = (
-    "# citekit key map: old citation key -> the key of the entry that absorbed it.\n"
+    "# citekit key map: old citation key -> the key its entry has now (merged into another, or renamed).\n"
     "# Apply to a paper with: citekit rekey paper.tex --map refs/keymap.yaml\n"
 )
 

@@ -2,7 +2,8 @@
 
 The rules, in order of strength:
 1. a field the user edited by hand (``Entry.hand``) is never touched;
-2. a key, once issued, never changes;
+2. a key, once it left the library, never changes (a provisional one follows the fields,
+   its old key kept as an alias: :mod:`citekit.library.keys`);
 3. confirmed metadata is never downgraded by a later offline or inconclusive sync;
 4. everything else follows the newest resolution.
 """
@@ -18,7 +19,7 @@ from typing import Any
 from citekit.core.model import Entry, Ids, Location
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.core.text import normalize_title
-from citekit.library.keys import make_key
+from citekit.library.keys import make_key, reformed_key
 from citekit.library.records import fields_from_candidate, fields_from_mentions
 from citekit.library.store import Library
 
@@ -33,6 +34,8 @@ class ApplyResult:
     #: the work is an entry that is missing from library.bib (deleted or unreadable):
     #: nothing was created, so its key is not replaced by a new one
     detached: str | None = None
+    #: the entry's provisional key before this work re-formed it (now an alias)
+    renamed_from: str | None = None
 
 
 @dataclass
@@ -326,7 +329,7 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
         entry_type, fields = built
         taken = lib.taken_keys() if taken is None else taken
         key = make_key(fields, taken, formula)
-        entry = Entry(key=key, entry_type=entry_type, fields=fields, origin="notes")
+        entry = Entry(key=key, entry_type=entry_type, fields=fields, origin="notes", key_provisional=True)
         _set_provenance(entry, work)
         _update_meta(entry, work)
         lib.add(entry)
@@ -343,7 +346,8 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
         _fill_gaps(entry, built)
         entry.ids = entry.ids.merged(work_ids(work))
         index.add(entry)
-        return ApplyResult(key=entry.key)
+        renamed = _reform_key(lib, entry, formula, taken)
+        return ApplyResult(key=entry.key, renamed_from=renamed)
     if built is not None and not downgrade and entry.origin != "manual":
         entry_type, fields = built
         hand = set(entry.hand)
@@ -362,7 +366,23 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
         _set_provenance(entry, work)
     _update_meta(entry, work, keep_status=downgrade)
     index.add(entry)  # its ids, titles and URLs may have changed
-    return ApplyResult(key=entry.key, upgraded=upgraded)
+    renamed = _reform_key(lib, entry, formula, taken)
+    return ApplyResult(key=entry.key, upgraded=upgraded, renamed_from=renamed)
+
+
+def _reform_key(lib: Library, entry: Entry, formula: str | None, taken: set[str] | None) -> str | None:
+    """Re-form a provisional key whose entry now has a better year or first author (the
+    old key becomes an alias); returns the old key, or None when the key stays."""
+    if not entry.key_provisional or entry.origin != "notes":
+        return None
+    taken = lib.taken_keys() if taken is None else taken
+    new = reformed_key(entry.key, entry.fields, taken, formula)
+    if new is None:
+        return None
+    old = entry.key
+    lib.rename(old, new)
+    taken.add(new)
+    return old
 
 
 def _fill_gaps(entry: Entry, built: tuple[str, dict[str, str]] | None) -> None:

@@ -515,8 +515,10 @@ class _Extractor:
             venue, year = details.venue
             if venue is None:
                 venue = self.scope.venue[0] if self.scope.venue[1] == year else None
+        from_page = False
         if venue is None and year is None:
             venue, year = self.scope.venue
+            from_page = year is not None
         mention = Mention(
             kind=kind,  # type: ignore[arg-type]
             location=Location(self.file, node.line),
@@ -534,6 +536,7 @@ class _Extractor:
             section=self.scope.section,
             authors_incomplete=details.incomplete,
             reference=details.reference,
+            year_from_page=from_page,
         )
         if self.explaining:
             self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention,

@@ -65,3 +65,6 @@ def published_twin(key: str) -> str:
 FIXED = (FACETS, INDEX_KEYS, DESCRIPTOR, TWIN_FACTS, EXPORT_PLAIN, ENTRY_JSON, ENTRY_JSON_UTF8, LIST_LINE)
 #: every family of kinds made per parameter
 FAMILIES = (EXPORT_TEXT_FAMILY, RULE_TAGS_FAMILY, PUBLISHED_TWIN_FAMILY)
+#: whether an entry's key is still provisional (``Entry.key_provisional``), so a whole-library
+#: ``export`` finds the keys it freezes without decoding every entry (:mod:`citekit.library.freeze`)
+PROVISIONAL = "provisional:1"

@@ -132,6 +132,23 @@ class PlainLibrary(KeptText):
         self.issued_keys.add(entry.key)
         self.issued_keys.update(entry.aliases)
 
+    def rename(self, old: str, new: str) -> Entry:
+        """Give the entry under ``old`` the key ``new``; ``old`` stays its alias (papers and
+        key maps that name it keep working) and both stay issued. The caller checks that
+        ``new`` is free and valid (:func:`citekit.library.keys.check_new_key`)."""
+        entry = self.entries.pop(old)
+        self.__dict__.pop("_lower_cache", None)
+        entry.key = new
+        # (an alias differing from the key only in case would be the same key to BibTeX)
+        known = {a.lower() for a in entry.aliases}
+        aliases = set(entry.aliases) | ({old} if old.lower() not in known else set())
+        entry.aliases = sorted(a for a in aliases if a.lower() != new.lower())
+        self.entries[new] = entry
+        if old in self.kept_before:  # the comment above the entry moves with it
+            self.kept_before[new] = self.kept_before.pop(old)
+        self.issued_keys.update((old, new))
+        return entry
+
     def _lower_keys(self) -> set[str]:
         """Keys in lower case (BibTeX compares keys that way); rebuilt only when the key count
         changed behind :meth:`add`'s back, so adding thousands of entries stays linear."""

@@ -5,7 +5,7 @@ found (:mod:`.reconcile`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citekit.core.config import display_path
 from citekit.library.store.header import checksum_ok, stated_checksum
@@ -13,6 +13,9 @@ from citekit.library.store.kept import kept_texts
 from citekit.library.store.reconcile import absorb_bib, check_records_cover, manual_entry
 from citekit.library.store.sidecar import document
 from citekit.library.store.sidecar.records import from_sidecar
+
+if TYPE_CHECKING:
+    from citekit.core.model import Entry
 
 
 def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, remember: bool = False) -> None:
@@ -28,6 +31,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
     lib.issued_keys = set(sidecar.get("issued_keys") or [])
     lib.pending = list(sidecar.get("pending") or [])
     lib.ascii = bool(sidecar.get("ascii", False))
+    claimed: set[str] = set()  # records of entries renamed by hand (now under their new keys)
     if bib_data is not None and bib_text is not None:
         text = bib_text
         name = display_path(lib.bib_path)
@@ -40,6 +44,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
         seen_lower: dict[str, str] = {}
         gaps: dict[str, str] = {}
         carried = ""  # the text above an entry kept as text: it joins the next one's
+        unknown: dict[str, Any] = {}  # key -> bib entry, for entries with no sidecar record
         for bib_entry, raw, gap in zip(parsed.entries, parsed.raws, parsed.between):
             lower = bib_entry.key.lower()
             if lower in seen_lower:
@@ -56,11 +61,42 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
             entry = from_sidecar(bib_entry.key, meta) if meta else manual_entry(bib_entry)
             absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
             lib.entries[entry.key] = entry
+            if not meta:
+                unknown[entry.key] = bib_entry
+        if unknown and not untouched:
+            claimed = _hand_renames(lib, unknown, side_entries, sidecar.get("detached") or {})
         lib.kept_head, lib.kept_before, lib.kept_tail = kept_texts(list(gaps.items()), carried + parsed.after)
         if untouched and sidecar.get("bib_checksum") and sidecar.get("bib_checksum") == stated_checksum(text):
             check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
-    lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries}
-    lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items() if k not in lib.entries})
+    lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries and k not in claimed}
+    lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items()
+                         if k not in lib.entries and k not in claimed})
     lib.issued_keys.update(lib.entries)
     for e in lib.entries.values():
         lib.issued_keys.update(e.aliases)
+
+
+def _hand_renames(lib: Any, unknown: dict[str, Any], side_entries: dict[str, dict[str, Any]],
+                  detached: dict[str, dict[str, Any]]) -> set[str]:
+    """Entries renamed by hand in library.bib become citekit's entries again, under their new
+    keys (:func:`.reconcile.hand_renames`); returns the old keys whose records they took."""
+    from citekit.library.store.reconcile import hand_renames
+
+    orphans = {k: v for k, v in {**detached, **side_entries}.items() if k not in lib.entries}
+    found = hand_renames(unknown, orphans)
+    for new, old in found.items():
+        lib.entries[new] = renamed_entry(new, old, dict(orphans[old]), unknown[new])
+    return set(found.values())
+
+
+def renamed_entry(new_key: str, old_key: str, meta: dict[str, Any], bib_entry: Entry) -> Entry:
+    """The entry citekit knew as ``old_key``, renamed by hand to ``new_key``: its status,
+    origin, tags and mentions kept, the old key an alias, the new key permanent (the
+    user chose it)."""
+    entry = from_sidecar(new_key, meta)
+    if old_key.lower() != new_key.lower() and old_key.lower() not in {a.lower() for a in entry.aliases}:
+        entry.aliases = sorted([*entry.aliases, old_key])
+    entry.aliases = [a for a in entry.aliases if a.lower() != new_key.lower()]
+    entry.key_provisional = False
+    absorb_bib(entry, bib_entry, managed=True)
+    return entry

@@ -120,6 +120,58 @@ def manual_entry(bib_entry: Entry) -> Entry:
     return entry
 
 
+#: share of the fields citekit wrote that a hand-renamed entry must still hold unchanged
+RENAME_SAME_SHARE = 0.7
+
+
+def hand_renames(new_entries: Mapping[str, Entry], orphans: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Entries of library.bib that are citekit's entries renamed by hand: new key -> old key.
+
+    ``new_entries``: entries of library.bib that have no sidecar record (written by hand,
+    or renamed); ``orphans``: sidecar records whose key library.bib no longer has. One of
+    each is the same entry under a new key when the bib entry has the record's title and
+    keeps at least :data:`RENAME_SAME_SHARE` of the other fields citekit wrote (a field
+    edited at the same time is a hand edit, as always). Only an unambiguous pair counts:
+    two records with that title, or two entries for one record, stay as they are.
+    """
+    if not new_entries or not orphans:
+        return {}
+    by_title: dict[str, list[str]] = {}
+    for old, meta in orphans.items():
+        title = str((meta.get("generated") or {}).get("title") or "")
+        if title:
+            by_title.setdefault(norm(title).lower(), []).append(old)
+    found: dict[str, str] = {}
+    claimed: dict[str, int] = {}
+    for new, bib_entry in new_entries.items():
+        title = bib_entry.fields.get("title", "")
+        olds = [old for old in by_title.get(norm(title).lower(), [])
+                if _kept_enough((orphans[old].get("generated") or {}), (orphans[old].get("generated_hash") or {}),
+                                bib_entry)]
+        if len(olds) == 1:
+            found[new] = olds[0]
+            claimed[olds[0]] = claimed.get(olds[0], 0) + 1
+    return {new: old for new, old in found.items() if claimed[old] == 1}
+
+
+def _kept_enough(generated: Mapping[str, Any], hashed: Mapping[str, Any], bib_entry: Entry) -> bool:
+    """Whether the bib entry still holds enough of what citekit wrote for a record."""
+    fields = bib_entry.fields
+    names = [n for n in {*generated, *hashed} if n not in DERIVED_FIELDS and n != TYPE_MARK]
+    if not names:
+        return False
+    same = 0
+    for name in names:
+        value = fields.get(name)
+        if value is None:
+            continue
+        if name in hashed:
+            same += HASH_MARK + str(hashed[name]) == digest(value)
+        else:
+            same += same_value(str(generated[name]), value)
+    return same >= 2 and same >= RENAME_SAME_SHARE * len(names)
+
+
 def by_hash(name: str, value: str, ascii: bool) -> bool:
     """Whether the sidecar may keep only a hash of what citekit wrote for this field.
 

@@ -50,6 +50,8 @@ def to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
         out["hand"] = sorted(e.hand)
     if e.reason:
         out["reason"] = e.reason
+    if e.key_provisional:
+        out["key_provisional"] = True  # only on provisional entries: a record without it is frozen
     return out
 
 
@@ -102,6 +104,7 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         "hand": list(meta.get("hand") or []),
         "origin": str(meta.get("origin") or "notes"),
         "reason": str(meta.get("reason") or ""),
+        "key_provisional": meta.get("key_provisional") is True,
     }
 
 

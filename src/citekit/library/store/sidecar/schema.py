@@ -109,6 +109,12 @@ def _text_map(example: str, keys: tuple[str, ...] = ()) -> Callable[[Any], _Wron
     return check
 
 
+def _true_or_false(value: Any) -> _Wrong:
+    if value is None or type(value) is bool:
+        return None
+    return ("", describe(value), "true or false", "key_provisional: true")
+
+
 def _tags(value: Any) -> _Wrong:
     example = 'tags: {"added": ["must-read"], "removed": ["theory"]}'
     if value is None:
@@ -194,6 +200,7 @@ RECORD_PARTS: dict[str, Callable[[Any], _Wrong]] = {
     "generated_hash": _text_map('generated_hash: {"author": "3b0e..."}'),
     "provenance": _text_map('provenance: {"title": "notes"}'),
     "versions": _versions,
+    "key_provisional": _true_or_false,
 }
 _RECORD_EXAMPLE = 'huang2026limuon: {status: "resolved", tags: {"added": ["muon"]}}'
 
