@@ -122,6 +122,10 @@ class Entry:
     hand: list[str] = field(default_factory=list)
     origin: str = "notes"  # notes | import
     reason: str = ""
+    #: what the entry's record looked like when it was last imported from a .bib file, so a
+    #: re-import can tell "the file changed" from "the user changed it in citekit":
+    #: ``{"file": file name, "key": its key in the file, "fields": {field or "@type": hash}}``
+    import_record: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tags(self) -> list[str]:

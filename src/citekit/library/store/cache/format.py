@@ -12,8 +12,9 @@ from typing import Any
 from citekit.core.cachefile import replace_quietly
 
 #: bump when the stored shape, or how either file is read, changes (16: kept text between
-#: entries, @ lines in values, only parses of sidecars that passed sidecar.schema)
-FORMAT = 16
+#: entries, @ lines in values, only parses of sidecars that passed sidecar.schema; 17: each
+#: entry's import record)
+FORMAT = 17
 
 
 def read_marshal(path: Path) -> dict[str, Any] | None:

@@ -46,6 +46,8 @@ def to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
         out["hand"] = sorted(e.hand)
     if e.reason:
         out["reason"] = e.reason
+    if e.import_record:
+        out["import_record"] = e.import_record
     return out
 
 
@@ -98,4 +100,5 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         "hand": list(meta.get("hand") or []),
         "origin": str(meta.get("origin") or "notes"),
         "reason": str(meta.get("reason") or ""),
+        "import_record": dict(meta.get("import_record") or {}),
     }

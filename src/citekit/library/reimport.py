@@ -1,0 +1,124 @@
+"""Importing a .bib file again: each entry synced three ways with what the file says now.
+
+Why: a Better BibTeX auto-export is rewritten whenever the Zotero library changes, with the
+same keys. Importing it again must bring the file's changes in (a corrected booktitle, pages
+added) without undoing what the user changed in citekit (a hand edit in library.bib, a
+field an online sync filled in). Two values cannot tell those apart; three can. So every
+imported entry remembers what its record looked like when it was last imported
+(``Entry.import_record``: the file's name, the key there and a short hash per field), and
+each field of a re-imported record is decided against that record:
+
+- the file still says what it said at the last import: the library's value stands;
+- the file changed it and the library still holds the last import's value: the file's
+  value is taken (a field added, changed or removed in the file);
+- both changed it, to different values: the library's value is kept and the report says so.
+
+The entry type counts as a field (``@type``). Keywords and ``ids`` are not synced here: the
+library keeps them as tags and aliases, which the user edits in citekit. Entries imported
+before citekit kept import records have none: for them a field the user edited in
+library.bib (``Entry.hand``) is theirs, any other takes the file's value, and nothing is
+removed. Entries no longer in the file are reported by the importer, never deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from citekit.core.model import Entry
+from citekit.library.store.reconcile import DERIVED_FIELDS, hex_digest, norm
+
+#: the entry type, kept in an import record beside the fields
+TYPE_FIELD = "@type"
+#: hex digits kept of each field's hash: only ever compared with the same field's other hashes
+_HASH_LEN = 12
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of one entry that a re-import changed, or (``kept``) would have changed but
+    the user had changed it too."""
+
+    key: str
+    field: str
+    #: the library's value before (None: the entry had no such field)
+    old: str | None
+    #: the file's value now (None: the file no longer has the field)
+    new: str | None
+    file: str
+    #: both the file and the library changed the field since the last import: the library's value was kept
+    kept: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kept:
+            return {"key": self.key, "field": self.field, "kept": self.old, "file_value": self.new, "file": self.file}
+        return {"key": self.key, "field": self.field, "old": self.old, "new": self.new, "file": self.file}
+
+
+def value_hash(value: str) -> str:
+    """A field value's short hash (runs of whitespace count as one space, as in the file)."""
+    return hex_digest(norm(value))[:_HASH_LEN]
+
+
+def own_fields(entry: Entry) -> dict[str, str]:
+    """The fields a re-import compares, by the name the library writes, and the type as ``@type``."""
+    out = {name.strip().lower(): value for name, value in entry.fields.items()}
+    for name in DERIVED_FIELDS:
+        out.pop(name, None)
+    out[TYPE_FIELD] = entry.entry_type.strip().lower()
+    return out
+
+
+def import_record(entry: Entry, file: str) -> dict[str, Any]:
+    """What to remember of ``entry`` as the file ``file`` has it now (its key there, a hash per field)."""
+    return {"file": file, "key": entry.key,
+            "fields": {name: value_hash(value) for name, value in own_fields(entry).items()}}
+
+
+def records_index(entries: Iterable[Entry], file: str) -> dict[str, Entry]:
+    """Key in ``file`` (lower-cased, as BibTeX compares keys) -> the library entry last imported under it."""
+    return {str(e.import_record.get("key", "")).lower(): e for e in entries
+            if e.import_record and e.import_record.get("file") == file}
+
+
+def sync_entry(entry: Entry, incoming: Entry, file: str) -> list[FieldChange]:
+    """Apply the file's changes to ``entry`` (a library entry last imported from ``file``),
+    keeping the user's; returns every field changed or kept. ``entry`` then remembers the
+    file's record as it is now, so a field both sides changed is reported once, not on
+    every re-import."""
+    base: Mapping[str, str] | None = entry.import_record.get("fields") if entry.import_record else None
+    ours, theirs = own_fields(entry), own_fields(incoming)
+    hand = {TYPE_FIELD if name == "entry_type" else name for name in entry.hand}
+    changes: list[FieldChange] = []
+    for name in [*theirs, *(n for n in ours if n not in theirs)]:
+        mine, file_value = ours.get(name), theirs.get(name)
+        file_hash = None if file_value is None else value_hash(file_value)
+        if file_hash == (None if mine is None else value_hash(mine)):
+            continue  # both say the same
+        if base is None:
+            if file_value is None:
+                continue  # no record of the last import: a field the file lacks may be citekit's own
+            user_changed = name in hand
+        else:
+            if file_hash == base.get(name):
+                continue  # the file did not change it: the library's change stands
+            user_changed = name in hand or (None if mine is None else value_hash(mine)) != base.get(name)
+        changes.append(FieldChange(entry.key, name, mine, file_value, file, kept=user_changed))
+        if not user_changed:
+            _set(entry, name, file_value)
+    entry.import_record = import_record(incoming, file)
+    return changes
+
+
+def _set(entry: Entry, name: str, value: str | None) -> None:
+    if name == TYPE_FIELD:
+        entry.entry_type = value or entry.entry_type
+        return
+    fields = {k.strip().lower(): v for k, v in entry.fields.items()}
+    if value is None:
+        fields.pop(name, None)
+        entry.provenance.pop(name, None)
+    else:
+        fields[name] = value
+    entry.fields = fields
