@@ -170,6 +170,8 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
     workshop paper and the conference paper) are listed and never merged here.
     """
     report = ImportReport()
+    if not incoming:
+        return report  # (a re-import synced every entry: the library's own duplicates are dedup's to list)
     existing = list(lib.entries.values())
     n_lib = len(existing)
     reserved = lib.taken_keys() | {e.key for e in incoming}  # the file's own keys stay as they are

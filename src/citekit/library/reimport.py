@@ -88,26 +88,33 @@ def sync_entry(entry: Entry, incoming: Entry, file: str) -> list[FieldChange]:
     file's record as it is now, so a field both sides changed is reported once, not on
     every re-import."""
     base: Mapping[str, str] | None = entry.import_record.get("fields") if entry.import_record else None
+    record = import_record(incoming, file)
+    file_hashes: dict[str, str] = record["fields"]
+    if base == file_hashes:  # the file's record is as it was: nothing to take (most entries, every time)
+        if entry.import_record != record:
+            entry.import_record = record  # its key in the file changed case, or the file its name
+        return []
     ours, theirs = own_fields(entry), own_fields(incoming)
     hand = {TYPE_FIELD if name == "entry_type" else name for name in entry.hand}
     changes: list[FieldChange] = []
     for name in [*theirs, *(n for n in ours if n not in theirs)]:
+        file_hash = file_hashes.get(name)
+        if base is not None and file_hash == base.get(name):
+            continue  # the file did not change it: the library's value stands, changed or not
         mine, file_value = ours.get(name), theirs.get(name)
-        file_hash = None if file_value is None else value_hash(file_value)
-        if file_hash == (None if mine is None else value_hash(mine)):
+        my_hash = None if mine is None else value_hash(mine)
+        if file_hash == my_hash:
             continue  # both say the same
         if base is None:
             if file_value is None:
                 continue  # no record of the last import: a field the file lacks may be citekit's own
             user_changed = name in hand
         else:
-            if file_hash == base.get(name):
-                continue  # the file did not change it: the library's change stands
-            user_changed = name in hand or (None if mine is None else value_hash(mine)) != base.get(name)
+            user_changed = name in hand or my_hash != base.get(name)
         changes.append(FieldChange(entry.key, name, mine, file_value, file, kept=user_changed))
         if not user_changed:
             _set(entry, name, file_value)
-    entry.import_record = import_record(incoming, file)
+    entry.import_record = record
     return changes
 
 
