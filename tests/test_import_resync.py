@@ -209,3 +209,30 @@ def test_a_key_taken_at_the_first_import_still_syncs_under_its_new_key(tmp_path:
     lib = Library.load(refs)
     assert lib.entries["kingma2014adam"].fields["year"] == "2014"  # the other work is not touched
     assert lib.entries["kingma2014adama"].fields["year"] == "2015"
+
+
+def test_tags_added_and_removed_in_zotero_follow_unless_the_user_did_the_opposite(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    refs = root / "refs"
+    export = root / "zotero.bib"
+    export.write_text("@article{a1, title = {One paper}, author = {Doe, Jane}, year = 2020, journal = {J},\n"
+                      "  keywords = {optimization,sharpness,theory}}\n", encoding="utf-8")
+    run(root, "import", str(export))
+    assert run(root, "tag", "a1", "-theory", "+mine").exit_code == 0
+    # in Zotero: 'sharpness' and 'theory' removed (the user removed 'theory' too), two tags added
+    export.write_text("@article{a1, title = {One paper}, author = {Doe, Jane}, year = 2020, journal = {J},\n"
+                      "  keywords = {flatness,optimization,generalization}}\n", encoding="utf-8")
+    _, outcome = import_bib([export], start=root)
+    report = outcome.report
+    assert {(c.field, c.old, c.new) for c in report.updated} == {
+        ("keywords", None, "flatness"), ("keywords", None, "generalization"), ("keywords", "sharpness", None)}
+    assert report.kept == []
+    assert Library.load(refs).entries["a1"].tags == ["flatness", "generalization", "mine", "optimization"]
+    # a tag the user removed, added again in Zotero: the user's removal stands, and is said once
+    export.write_text("@article{a1, title = {One paper}, author = {Doe, Jane}, year = 2020, journal = {J},\n"
+                      "  keywords = {flatness,optimization,generalization,theory}}\n", encoding="utf-8")
+    result = run(root, "import", str(export))
+    assert result.exit_code == 1, result.output
+    assert "keep a1: tag 'theory' added in zotero.bib but removed in citekit; kept removed" in result.stdout
+    assert "theory" not in Library.load(refs).entries["a1"].tags
+    assert run(root, "import", str(export)).exit_code == 0

@@ -121,6 +121,10 @@ def _print_resync(report: ImportReport, would: str) -> None:
         else:
             click.echo(f"{would}update {c.key}: {c.field} {_shown(c.old)} -> {_shown(c.new)}")
     for c in report.kept:
+        if c.field == "keywords":  # a tag the file added and the user had removed in citekit
+            click.echo(f"{would}keep {c.key}: tag {c.new!r} added in {c.file} but removed in citekit; kept removed "
+                       f"(`citekit tag {c.key} +{c.new}` takes it)")
+            continue
         theirs = "removed it" if c.new is None else f"has {_shown(c.new)}"
         mine = "citekit's deletion" if c.old is None else f"citekit's {_shown(c.old)}"
         click.echo(f"{would}keep {c.key}: {c.field} changed both in citekit and in {c.file}; {mine} kept, "

@@ -13,8 +13,9 @@ each field of a re-imported record is decided against that record:
   value is taken (a field added, changed or removed in the file);
 - both changed it, to different values: the library's value is kept and the report says so.
 
-The entry type counts as a field (``@type``). Keywords and ``ids`` are not synced here: the
-library keeps them as tags and aliases, which the user edits in citekit. Entries imported
+The entry type counts as a field (``@type``). Keywords are the entry's tags in the library:
+a tag added or removed in the file is added or removed unless the user removed or added it
+in citekit. ``ids`` (aliases) are not synced. Entries imported
 before citekit kept import records have none: for them a field the user edited in
 library.bib (``Entry.hand``) is theirs, any other takes the file's value, and nothing is
 removed. Entries no longer in the file are reported by the importer, never deleted.
@@ -71,9 +72,23 @@ def own_fields(entry: Entry) -> dict[str, str]:
 
 
 def import_record(entry: Entry, file: str) -> dict[str, Any]:
-    """What to remember of ``entry`` as the file ``file`` has it now (its key there, a hash per field)."""
-    return {"file": file, "key": entry.key,
-            "fields": {name: value_hash(value) for name, value in own_fields(entry).items()}}
+    """What to remember of ``entry`` as the file ``file`` has it now: its key there, a hash
+    per field, and the tags its keywords give (a tag added or removed in Zotero is then
+    told from one added or removed in citekit)."""
+    record: dict[str, Any] = {"file": file, "key": entry.key,
+                              "fields": {name: value_hash(value) for name, value in own_fields(entry).items()}}
+    tags = file_tags(entry)
+    if tags:
+        record["tags"] = tags
+    return record
+
+
+def file_tags(entry: Entry) -> list[str]:
+    """The tags a record's ``keywords`` give, as an import takes them."""
+    from citekit.library.tags import tags_from_keywords
+
+    keywords = next((v for k, v in entry.fields.items() if k.strip().lower() == "keywords"), "")
+    return tags_from_keywords(keywords) if keywords else []
 
 
 def records_index(entries: Iterable[Entry], file: str) -> dict[str, Entry]:
@@ -90,13 +105,18 @@ def sync_entry(entry: Entry, incoming: Entry, file: str) -> list[FieldChange]:
     base: Mapping[str, str] | None = entry.import_record.get("fields") if entry.import_record else None
     record = import_record(incoming, file)
     file_hashes: dict[str, str] = record["fields"]
-    if base == file_hashes:  # the file's record is as it was: nothing to take (most entries, every time)
+    base_tags = entry.import_record.get("tags", []) if base is not None else None
+    if base == file_hashes and base_tags == record.get("tags", []):
+        # the file's record is as it was: nothing to take (most entries, every time)
         if entry.import_record != record:
-            entry.import_record = record  # its key in the file changed case, or the file its name
+            entry.import_record = record  # its key in the file changed case
         return []
+    changes = _sync_tags(entry, base_tags, record.get("tags", []), file)
+    if base == file_hashes:
+        entry.import_record = record
+        return changes
     ours, theirs = own_fields(entry), own_fields(incoming)
     hand = {TYPE_FIELD if name == "entry_type" else name for name in entry.hand}
-    changes: list[FieldChange] = []
     for name in [*theirs, *(n for n in ours if n not in theirs)]:
         file_hash = file_hashes.get(name)
         if base is not None and file_hash == base.get(name):
@@ -115,6 +135,27 @@ def sync_entry(entry: Entry, incoming: Entry, file: str) -> list[FieldChange]:
         if not user_changed:
             _set(entry, name, file_value)
     entry.import_record = record
+    return changes
+
+
+def _sync_tags(entry: Entry, base: list[str] | None, now: list[str], file: str) -> list[FieldChange]:
+    """Tags added or removed in the file since the last import, applied to the entry's own
+    tags unless the user did the opposite in citekit (then citekit's choice is kept).
+    ``base`` None: no record of the last import's tags, so nothing to compare with."""
+    if base is None or base == now:
+        return []
+    changes: list[FieldChange] = []
+    added, removed = sorted(set(now) - set(base)), sorted(set(base) - set(now))
+    for tag in added:
+        if tag in entry.tags_removed:
+            changes.append(FieldChange(entry.key, "keywords", None, tag, file, kept=True))
+        elif tag not in entry.tags:
+            entry.tags_added = sorted({*entry.tags_added, tag})
+            changes.append(FieldChange(entry.key, "keywords", None, tag, file))
+    for tag in removed:
+        if tag in entry.tags_added:
+            entry.tags_added = [t for t in entry.tags_added if t != tag]
+            changes.append(FieldChange(entry.key, "keywords", tag, None, file))
     return changes
 
 

@@ -195,8 +195,12 @@ def _import_record(value: Any) -> _Wrong:
             wrong = _text_map(_IMPORT_EXAMPLE)(item)
             if wrong is not None:
                 return (f".fields{wrong[0]}", *wrong[1:])
+        elif name == "tags":
+            wrong = _text_list(_IMPORT_EXAMPLE)(item)
+            if wrong is not None:
+                return (f".tags{wrong[0]}", *wrong[1:])
         else:
-            return (f".{name}" if type(name) is str else "", "an unknown name", "one of file, key, fields",
+            return (f".{name}" if type(name) is str else "", "an unknown name", "one of file, key, fields, tags",
                     _IMPORT_EXAMPLE)
     return None
 
