@@ -236,3 +236,19 @@ def test_tags_added_and_removed_in_zotero_follow_unless_the_user_did_the_opposit
     assert "keep a1: tag 'theory' added in zotero.bib but removed in citekit; kept removed" in result.stdout
     assert "theory" not in Library.load(refs).entries["a1"].tags
     assert run(root, "import", str(export)).exit_code == 0
+
+
+def test_two_papers_refs_bib_are_two_files_not_one_reexported(tmp_path: Path) -> None:
+    """Files are known by their path, not their name: paper-b/refs.bib is not a new export of paper-a/refs.bib."""
+    root = project(tmp_path)
+    for paper, venue in (("paper-a", "ICLR"), ("paper-b", "ICLR 2021")):
+        (root / paper).mkdir()
+        (root / paper / "refs.bib").write_text(EXPORT.replace("booktitle = {ICLR}", f"booktitle = {{{venue}}}"),
+                                               encoding="utf-8")
+    run(root, "import", str(root / "paper-a" / "refs.bib"))
+    result = run(root, "import", str(root / "paper-b" / "refs.bib"), "--json")
+    data = json.loads(result.stdout)
+    assert data["updated"] == [] and data["removed_from_file"] == []
+    lib = Library.load(root / "refs")
+    assert lib.entries["foret2021sam"].fields["booktitle"] == "ICLR"
+    assert lib.entries["foret2021sam"].import_record["file"] == "paper-a/refs.bib"

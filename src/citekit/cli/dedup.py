@@ -40,7 +40,7 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     skipped and counted; entries that look like the same work as others are listed and
     merged only with --merge. A key that already belongs to a different work gets a
     suffix (smith2020 -> smith2020a); renames go to a key map for `citekit rekey`.
-    Importing a file again (same file name, same keys) syncs its entries: fields the file
+    Importing a file again (same path, same keys) syncs its entries: fields the file
     changed are taken unless changed in citekit too (then citekit's value is kept and
     said so); entries gone from the file are listed, never deleted.
     Exit status 1 when something needs a look (skipped entries, unmerged candidates,

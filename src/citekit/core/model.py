@@ -124,7 +124,8 @@ class Entry:
     reason: str = ""
     #: what the entry's record looked like when it was last imported from a .bib file, so a
     #: re-import can tell "the file changed" from "the user changed it in citekit":
-    #: ``{"file": file name, "key": its key in the file, "fields": {field or "@type": hash}}``
+    #: ``{"file": its path (project- or home-relative), "key": its key there,
+    #: "fields": {field or "@type": hash}, "tags": [the tags its keywords gave]}``
     import_record: dict[str, Any] = field(default_factory=dict)
 
     @property

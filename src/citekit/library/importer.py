@@ -25,7 +25,7 @@ from citekit.bibtex.collector import collector_paused
 from citekit.library.dedup import Match, analyse_matches, find_matches
 from citekit.library.keys import make_key, suffixes
 from citekit.library.merge import merge_entries
-from citekit.library.reimport import FieldChange, import_record, records_index, sync_entry
+from citekit.library.reimport import FieldChange, import_record, records_index, source_name, sync_entry
 from citekit.library.store import Library
 
 
@@ -246,20 +246,24 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
 
 
 def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path] = (), merge: bool = False,
-                 precedence: Sequence[str] | None = None) -> ImportReport:
+                 precedence: Sequence[str] | None = None, root: Path | None = None) -> ImportReport:
     """Import several .bib files in order; parse problems are reported, never fatal.
 
     ``@string`` macros are shared across the files in the order given, as ``bibtex``
     reads ``\\bibliography{strings,refs}``: a macro file first, then the files that use
     it. ``strings`` are macro files read before all of them (their entries are ignored).
-    All entries are imported together, so duplicates across files are found too.
+    All entries are imported together, so duplicates across files are found too. A file
+    imported before (the same path, relative to the project ``root`` or the home folder;
+    default root: the folder holding refs/) is synced with the entries it gave
+    (:mod:`citekit.library.reimport`).
     """
     with collector_paused():  # thousands of entries, records and matches, none in a cycle
-        return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence)
+        return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence,
+                             root=root if root is not None else lib.refs_dir.parent)
 
 
 def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
-                  precedence: Sequence[str] | None) -> ImportReport:
+                  precedence: Sequence[str] | None, root: Path) -> ImportReport:
     total = ImportReport()
     macros = Macros()
     for path in strings:
@@ -274,9 +278,10 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
         total.problems.extend(parsed.problems)
         total.problems.extend(unknown_types(parsed, str(path)))
         total.duplicate_keys.extend((key, f"{name}:{line}") for key, line in parsed.duplicates)
-        in_file.setdefault(name, set()).update(e.key.lower() for e in parsed.entries)
-        in_file[name].update(key.lower() for key, _line in parsed.duplicates)
-        entries.extend(_sync_known(lib, parsed.entries, name, total))
+        source = source_name(Path(path), root)
+        in_file.setdefault(source, set()).update(e.key.lower() for e in parsed.entries)
+        in_file[source].update(key.lower() for key, _line in parsed.duplicates)
+        entries.extend(_sync_known(lib, parsed.entries, source, total))
         sources.append(name)
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)
     total.extend(report)

@@ -5,7 +5,7 @@ same keys. Importing it again must bring the file's changes in (a corrected book
 added) without undoing what the user changed in citekit (a hand edit in library.bib, a
 field an online sync filled in). Two values cannot tell those apart; three can. So every
 imported entry remembers what its record looked like when it was last imported
-(``Entry.import_record``: the file's name, the key there and a short hash per field), and
+(``Entry.import_record``: the file's path, the key there and a short hash per field), and
 each field of a re-imported record is decided against that record:
 
 - the file still says what it said at the last import: the library's value stands;
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from citekit.core.model import Entry
@@ -89,6 +90,25 @@ def file_tags(entry: Entry) -> list[str]:
 
     keywords = next((v for k, v in entry.fields.items() if k.strip().lower() == "keywords"), "")
     return tags_from_keywords(keywords) if keywords else []
+
+
+def source_name(path: Path, root: Path) -> str:
+    """How an import record names its file: relative to the project ``root`` when inside it,
+    else to the home folder (``~/Zotero/library.bib``), else in full. Not the bare file name:
+    two papers' ``refs.bib`` are different files, and syncing one with the other would
+    overwrite one paper's entries with the other's."""
+    full = path.resolve()
+    bases = [(root.resolve(), "")]
+    try:
+        bases.append((Path.home().resolve(), "~/"))
+    except (RuntimeError, KeyError):  # no home folder known
+        pass
+    for base, prefix in bases:
+        try:
+            return prefix + full.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return full.as_posix()
 
 
 def records_index(entries: Iterable[Entry], file: str) -> dict[str, Entry]:
