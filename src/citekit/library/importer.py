@@ -307,7 +307,7 @@ def _sync_known(lib: Library, entries: Sequence[Entry], file: str, report: Impor
         if target is None and incoming.key:
             target = _imported_without_record(lib, incoming)
         if target is None:
-            incoming.import_record = import_record(incoming, file)
+            incoming.import_record = import_record(incoming, file, tags=[])  # its tags: _take_tags_and_aliases
             rest.append(incoming)
             continue
         changes = sync_entry(target, incoming, file)
@@ -320,11 +320,11 @@ def _sync_known(lib: Library, entries: Sequence[Entry], file: str, report: Impor
 def _imported_without_record(lib: Library, incoming: Entry) -> Entry | None:
     """The library entry under ``incoming``'s key, imported before import records were kept,
     when it is the same work (a key alone could name another work in another file)."""
-    from citekit.matching.works import is_same_work
-
     entry = lib.entries.get(incoming.key)
     if entry is None or entry.import_record or entry.origin != "import":
         return None
+    from citekit.matching.works import is_same_work
+
     return entry if is_same_work(entry, incoming) else None
 
 
@@ -374,7 +374,10 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
         tags = set(entry.tags_added)
         keywords = entry.fields.pop("keywords", "")
         if keywords:  # most records carry neither field: nothing to split then
-            tags.update(tags_from_keywords(keywords))
+            from_file = tags_from_keywords(keywords)
+            tags.update(from_file)
+            if entry.import_record and from_file:
+                entry.import_record["tags"] = from_file  # what a re-import compares the file's tags with
         entry.tags_added = sorted(tags)
         aliases = list(entry.aliases)
         ids = entry.fields.pop("ids", "")

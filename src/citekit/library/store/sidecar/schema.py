@@ -178,7 +178,7 @@ def _versions(value: Any) -> _Wrong:
     return None
 
 
-_IMPORT_EXAMPLE = 'import_record: {"file": "zotero.bib", "key": "foret2021sam", "fields": {"title": "3b0e..."}}'
+_IMPORT_EXAMPLE = 'import_record: {"file": "zotero.bib", "key": "foret2021sam", "fields": "title=3b0e... year=8f1c..."}'
 
 
 def _import_record(value: Any) -> _Wrong:
@@ -192,9 +192,8 @@ def _import_record(value: Any) -> _Wrong:
             if type(item) is not str:
                 return (f".{name}", describe(item), "text", _IMPORT_EXAMPLE)
         elif name == "fields":
-            wrong = _text_map(_IMPORT_EXAMPLE)(item)
-            if wrong is not None:
-                return (f".fields{wrong[0]}", *wrong[1:])
+            if type(item) is not str:
+                return (".fields", describe(item), "text (name=hash pairs)", _IMPORT_EXAMPLE)
         elif name == "tags":
             wrong = _text_list(_IMPORT_EXAMPLE)(item)
             if wrong is not None:
