@@ -90,7 +90,8 @@ class ImportReport:
 
     @property
     def findings(self) -> bool:
-        """Something the user should look at: unmerged candidates, entries that could not be read.
+        """Something the user should look at: unmerged candidates, entries that could not be read,
+        fields a re-import kept as citekit has them although the file changed them too.
 
         Entries skipped because the library already holds them word for word are not findings:
         importing the same file twice is done and leaves nothing to act on. Nor are a
