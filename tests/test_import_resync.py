@@ -252,3 +252,15 @@ def test_two_papers_refs_bib_are_two_files_not_one_reexported(tmp_path: Path) ->
     lib = Library.load(root / "refs")
     assert lib.entries["foret2021sam"].fields["booktitle"] == "ICLR"
     assert lib.entries["foret2021sam"].import_record["file"] == "paper-a/refs.bib"
+
+
+def test_an_entry_the_file_still_has_but_that_cannot_be_read_is_not_called_gone(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    export = root / "zotero.bib"
+    export.write_text(EXPORT, encoding="utf-8")
+    run(root, "import", str(export))
+    export.write_text(EXPORT.replace("  year = 2019\n}", "  year = 2019\n  note = {unclosed\n"), encoding="utf-8")
+    result = run(root, "import", str(export), "--json")
+    data = json.loads(result.stdout)
+    assert data["problems"], result.output  # the broken entry is warned about...
+    assert data["removed_from_file"] == []  # ...and not reported as gone from the file

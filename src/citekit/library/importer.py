@@ -282,6 +282,9 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
         source = source_name(Path(path), root)
         in_file.setdefault(source, set()).update(e.key.lower() for e in parsed.entries)
         in_file[source].update(key.lower() for key, _line in parsed.duplicates)
+        # an entry the file still has but that could not be read is warned about, not gone
+        in_file[source].update(m.group(1).lower() for raw in parsed.unparsed
+                               if (m := _BLOCK_KEY.match(raw.lstrip())) is not None)
         entries.extend(_sync_known(lib, parsed.entries, source, total))
         sources.append(name)
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)
@@ -291,6 +294,10 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
         if record and record.get("file") in in_file and str(record.get("key", "")).lower() not in in_file[record["file"]]:
             total.gone.append((entry.key, record["file"], str(record.get("key", ""))))
     return total
+
+
+#: the key at the head of a block of .bib text (``@article{key,``)
+_BLOCK_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)\s*,")
 
 
 def _sync_known(lib: Library, entries: Sequence[Entry], file: str, report: ImportReport) -> list[Entry]:
