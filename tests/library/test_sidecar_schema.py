@@ -174,6 +174,9 @@ WRONG_PARTS = [
     ("status", 5, "status"), ("status", ["resolved"], "status"), ("origin", True, "origin"),
     ("summary", {"a": 1}, "summary"), ("reason", [], "reason"), ("provenance", [1], "provenance"),
     ("tag", {"added": ["x"]}, "'tag'"),
+    ("import_record", "zotero.bib", "import_record"), ("import_record", {"key": 5}, "import_record.key"),
+    ("import_record", {"fields": {"title": "3b0e"}}, "import_record.fields"),
+    ("import_record", {"path": "x.bib"}, "import_record.path"),
 ]
 
 

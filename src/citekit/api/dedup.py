@@ -50,7 +50,7 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
     moved: list[str] = []
     with writing(cfg.refs_dir, "import " + " ".join(f.name for f in files), write=not dry_run):
         lib = Library.load(cfg.refs_dir)
-        report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg))
+        report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root)
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
             txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing

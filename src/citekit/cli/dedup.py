@@ -40,8 +40,11 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     skipped and counted; entries that look like the same work as others are listed and
     merged only with --merge. A key that already belongs to a different work gets a
     suffix (smith2020 -> smith2020a); renames go to a key map for `citekit rekey`.
+    Importing a file again (same path, same keys) syncs its entries: fields the file
+    changed are taken unless changed in citekit too (then citekit's value is kept and
+    said so); entries gone from the file are listed, never deleted.
     Exit status 1 when something needs a look (skipped entries, unmerged candidates,
-    problems in the files).
+    fields changed on both sides, problems in the files).
     """
     from citekit.api.dedup import import_bib
 
@@ -82,8 +85,18 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
         click.echo(f"same work? {', '.join(keys)} ({reason}); --merge would keep {kept}")
     for keys, kept, reason in report.versions:
         click.echo(f"versions of one work: {', '.join(keys)} ({reason}); kept apart")
+    _print_resync(report, would)
     summary = (f"{'would import' if dry_run else 'imported'} {len(report.added)} new entries, skipped "
                f"{len(report.skipped)} identical, merged {len(report.merged)} works already present")
+    if report.synced:
+        entries = len({c.key for c in report.updated})
+        summary += (f"; {'would update' if dry_run else 'updated'} {len(report.updated)} fields of {entries} entries "
+                    f"imported before, {report.unchanged} unchanged")
+    if report.kept:
+        summary += (f"; kept citekit's value of {len(report.kept)} fields changed both in citekit and in the file "
+                    "(see above)")
+    if report.gone:
+        summary += f"; {len(report.gone)} entries no longer in the file kept in the library"
     if report.duplicate_keys:
         named = ", ".join(f"{k} ({w})" for k, w in report.duplicate_keys[:8])
         more = f" and {len(report.duplicate_keys) - 8} more (see --json)" if len(report.duplicate_keys) > 8 else ""
@@ -96,6 +109,36 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
     if dry_run:
         summary += "; nothing was written (dry run)"
     note(summary, err=False)
+
+
+def _print_resync(report: ImportReport, would: str) -> None:
+    """A re-import's changes, one line per field: taken from the file, kept, or gone from it."""
+    for c in report.updated:
+        if c.old is None:
+            click.echo(f"{would}update {c.key}: {c.field} added {_shown(c.new)}")
+        elif c.new is None:
+            click.echo(f"{would}update {c.key}: {c.field} removed (was {_shown(c.old)})")
+        else:
+            click.echo(f"{would}update {c.key}: {c.field} {_shown(c.old)} -> {_shown(c.new)}")
+    for c in report.kept:
+        if c.field == "keywords":  # a tag the file added and the user had removed in citekit
+            click.echo(f"{would}keep {c.key}: tag {c.new!r} added in {c.file} but removed in citekit; kept removed "
+                       f"(`citekit tag {c.key} +{c.new}` takes it)")
+            continue
+        theirs = "removed it" if c.new is None else f"has {_shown(c.new)}"
+        mine = "citekit's deletion" if c.old is None else f"citekit's {_shown(c.old)}"
+        click.echo(f"{would}keep {c.key}: {c.field} changed both in citekit and in {c.file}; {mine} kept, "
+                   f"the file {theirs} (edit refs/library.bib to take it)")
+    for key, file, file_key in report.gone:
+        named = key if key == file_key else f"{key} (as '{file_key}' in the file)"
+        click.echo(f"no longer in {file}: {named}; kept in the library (delete it from refs/library.bib "
+                   "if you no longer want it)")
+
+
+def _shown(value: str | None, width: int = 100) -> str:
+    """A value on one line, cut short when long (``--json`` has it whole)."""
+    text = " ".join((value or "").split())
+    return repr(text if len(text) <= width else text[:width - 3] + "...")
 
 
 # ---- dedup -------------------------------------------------------------------------------

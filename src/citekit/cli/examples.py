@@ -53,6 +53,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "import": (
         "citekit import zotero-export.bib --dry-run        # what would be added, skipped, merged",
+        "citekit import zotero-export.bib                  # again once Zotero re-exported it: take its changes",
         "citekit import bibstring.bib crossrefs.bib types.bib  # macros shared in this order",
         "citekit import --strings macros.bib refs.bib --merge",
         "citekit import old.bib --map paper/keymap.yaml",

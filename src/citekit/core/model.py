@@ -127,6 +127,11 @@ class Entry:
     #: better year or first author (:mod:`citekit.library.keys`). False for imported and
     #: hand-written keys, and for records of older sidecars (frozen is the safe reading).
     key_provisional: bool = False
+    #: what the entry's record looked like when it was last imported from a .bib file, so a
+    #: re-import can tell "the file changed" from "the user changed it in citekit":
+    #: ``{"file": its path (project- or home-relative), "key": its key there,
+    #: "fields": {field or "@type": hash}, "tags": [the tags its keywords gave]}``
+    import_record: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tags(self) -> list[str]:

@@ -25,6 +25,7 @@ from citekit.bibtex.collector import collector_paused
 from citekit.library.dedup import Match, analyse_matches, find_matches
 from citekit.library.keys import make_key, suffixes
 from citekit.library.merge import merge_entries
+from citekit.library.reimport import FieldChange, import_record, records_index, source_name, sync_entry
 from citekit.library.store import Library
 
 
@@ -71,22 +72,40 @@ class ImportReport:
     #: subset of import_map: keys with characters BibTeX or LaTeX cannot take
     unsafe_keys: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    #: library keys of the entries a re-import synced with their file (changed or not)
+    synced: list[str] = field(default_factory=list)
+    #: fields a re-import took from the file (added, changed or removed there)
+    updated: list[FieldChange] = field(default_factory=list)
+    #: fields both the file and citekit changed since the last import: citekit's value kept
+    kept: list[FieldChange] = field(default_factory=list)
+    #: entries last imported from a file that no longer has them: (library key, file, key in the file)
+    gone: list[tuple[str, str, str]] = field(default_factory=list)
 
     def extend(self, other: "ImportReport") -> None:
         for name in ("added", "skipped", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
-                     "problems"):
+                     "problems", "synced", "updated", "kept", "gone"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("import_map", "key_map", "renamed", "unsafe_keys"):
             getattr(self, name).update(getattr(other, name))
 
     @property
     def findings(self) -> bool:
-        """Something the user should look at: unmerged candidates, entries that could not be read.
+        """Something the user should look at: unmerged candidates, entries that could not be read,
+        fields a re-import kept as citekit has them although the file changed them too.
 
         Entries skipped because the library already holds them word for word are not findings:
-        importing the same file twice is done and leaves nothing to act on.
+        importing the same file twice is done and leaves nothing to act on. Nor are a
+        re-import's changes, or entries the file no longer has (a daily re-import of an
+        auto-export must not fail for them); a field both sides changed is, once: the
+        user may want the file's value.
         """
-        return bool(self.candidates or self.problems)
+        return bool(self.candidates or self.problems or self.kept)
+
+    @property
+    def unchanged(self) -> int:
+        """Entries synced with their file that neither side changed."""
+        touched = {c.key for c in self.updated} | {c.key for c in self.kept}
+        return sum(1 for key in self.synced if key not in touched)
 
     def to_json(self) -> dict[str, object]:
         def groups(items: list[tuple[list[str], str, str]]) -> list[dict[str, object]]:
@@ -100,6 +119,10 @@ class ImportReport:
             "merged": groups(self.merged) + groups(self.merged_in_file),
             "candidates": groups(self.candidates), "versions": groups(self.versions),
             "problems": [str(p) for p in self.problems],
+            "updated": [c.to_json() for c in self.updated],
+            "conflicts": [c.to_json() for c in self.kept],
+            "removed_from_file": [{"key": k, "file": f, "file_key": fk} for k, f, fk in self.gone],
+            "unchanged": self.unchanged,
         }
 
 
@@ -148,6 +171,8 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
     workshop paper and the conference paper) are listed and never merged here.
     """
     report = ImportReport()
+    if not incoming:
+        return report  # (a re-import synced every entry: the library's own duplicates are dedup's to list)
     existing = list(lib.entries.values())
     n_lib = len(existing)
     reserved = lib.taken_keys() | {e.key for e in incoming}  # the file's own keys stay as they are
@@ -207,6 +232,9 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
             target = first_of[target]
         entry, kept = everything[i], everything[target]
         skipped.add(i)
+        if target < n_lib and entry.import_record and (
+                not kept.import_record or kept.import_record.get("file") == entry.import_record.get("file")):
+            kept.import_record = entry.import_record  # the file's record of it, from now on (its key there may be new)
         report.skipped.append((entry.key, kept.key))
         if entry.key != kept.key:
             report.import_map[entry.key] = kept.key
@@ -219,20 +247,24 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
 
 
 def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path] = (), merge: bool = False,
-                 precedence: Sequence[str] | None = None) -> ImportReport:
+                 precedence: Sequence[str] | None = None, root: Path | None = None) -> ImportReport:
     """Import several .bib files in order; parse problems are reported, never fatal.
 
     ``@string`` macros are shared across the files in the order given, as ``bibtex``
     reads ``\\bibliography{strings,refs}``: a macro file first, then the files that use
     it. ``strings`` are macro files read before all of them (their entries are ignored).
-    All entries are imported together, so duplicates across files are found too.
+    All entries are imported together, so duplicates across files are found too. A file
+    imported before (the same path, relative to the project ``root`` or the home folder;
+    default root: the folder holding refs/) is synced with the entries it gave
+    (:mod:`citekit.library.reimport`).
     """
     with collector_paused():  # thousands of entries, records and matches, none in a cycle
-        return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence)
+        return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence,
+                             root=root if root is not None else lib.refs_dir.parent)
 
 
 def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
-                  precedence: Sequence[str] | None) -> ImportReport:
+                  precedence: Sequence[str] | None, root: Path) -> ImportReport:
     total = ImportReport()
     macros = Macros()
     for path in strings:
@@ -240,16 +272,68 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
         total.problems.extend(p for p in parsed.problems if "undefined macro" in p.message or "@string" in p.message)
     entries: list[Entry] = []
     sources: list[str] = []
+    in_file: dict[str, set[str]] = {}
     for path in paths:
         parsed = read_bib_file(Path(path), macros=macros)
+        name = Path(path).name
         total.problems.extend(parsed.problems)
         total.problems.extend(unknown_types(parsed, str(path)))
-        total.duplicate_keys.extend((key, f"{Path(path).name}:{line}") for key, line in parsed.duplicates)
-        entries.extend(parsed.entries)
-        sources.append(Path(path).name)
+        total.duplicate_keys.extend((key, f"{name}:{line}") for key, line in parsed.duplicates)
+        source = source_name(Path(path), root)
+        in_file.setdefault(source, set()).update(e.key.lower() for e in parsed.entries)
+        in_file[source].update(key.lower() for key, _line in parsed.duplicates)
+        # an entry the file still has but that could not be read is warned about, not gone
+        in_file[source].update(m.group(1).lower() for raw in parsed.unparsed
+                               if (m := _BLOCK_KEY.match(raw.lstrip())) is not None)
+        entries.extend(_sync_known(lib, parsed.entries, source, total))
+        sources.append(name)
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)
     total.extend(report)
+    for entry in lib.entries.values():
+        record = entry.import_record
+        if record and record.get("file") in in_file and str(record.get("key", "")).lower() not in in_file[record["file"]]:
+            total.gone.append((entry.key, record["file"], str(record.get("key", ""))))
     return total
+
+
+#: the key at the head of a block of .bib text (``@article{key,``)
+_BLOCK_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)\s*,")
+
+
+def _sync_known(lib: Library, entries: Sequence[Entry], file: str, report: ImportReport) -> list[Entry]:
+    """Sync the entries of ``file`` that the library imported from it before; returns the others.
+
+    An entry was imported from the file before when a library entry's import record names
+    the file and the key (whatever the entry's key became: a taken key got a suffix). An
+    entry imported by a citekit that kept no records is recognised by its key, its origin
+    and being the same work. Each of the others is given its record, for the next time.
+    """
+    known = records_index(lib.entries.values(), file)
+    rest: list[Entry] = []
+    for incoming in entries:
+        target = known.pop(incoming.key.lower(), None) if incoming.key else None
+        if target is None and incoming.key:
+            target = _imported_without_record(lib, incoming)
+        if target is None:
+            incoming.import_record = import_record(incoming, file, tags=[])  # its tags: _take_tags_and_aliases
+            rest.append(incoming)
+            continue
+        changes = sync_entry(target, incoming, file)
+        report.synced.append(target.key)
+        report.updated.extend(c for c in changes if not c.kept)
+        report.kept.extend(c for c in changes if c.kept)
+    return rest
+
+
+def _imported_without_record(lib: Library, incoming: Entry) -> Entry | None:
+    """The library entry under ``incoming``'s key, imported before import records were kept,
+    when it is the same work (a key alone could name another work in another file)."""
+    entry = lib.entries.get(incoming.key)
+    if entry is None or entry.import_record or entry.origin != "import":
+        return None
+    from citekit.matching.works import is_same_work
+
+    return entry if is_same_work(entry, incoming) else None
 
 
 def unknown_types(parsed: BibParseResult, name: str) -> list[Problem]:
@@ -298,7 +382,10 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
         tags = set(entry.tags_added)
         keywords = entry.fields.pop("keywords", "")
         if keywords:  # most records carry neither field: nothing to split then
-            tags.update(tags_from_keywords(keywords))
+            from_file = tags_from_keywords(keywords)
+            tags.update(from_file)
+            if entry.import_record and from_file:
+                entry.import_record["tags"] = from_file  # what a re-import compares the file's tags with
         entry.tags_added = sorted(tags)
         aliases = list(entry.aliases)
         ids = entry.fields.pop("ids", "")

@@ -14,8 +14,8 @@ from citekit.core.cachefile import replace_quietly
 #: bump when the stored shape, or how either file is read, changes (16: kept text between
 #: entries, @ lines in values, only parses of sidecars that passed sidecar.schema; 17: an
 #: imported entry's old status notes-only reads as imported; 18: an
-#: entry's state holds key_provisional)
-FORMAT = 18
+#: entry's state holds key_provisional; 19: each entry's import record)
+FORMAT = 19
 
 
 def read_marshal(path: Path) -> dict[str, Any] | None:

@@ -52,6 +52,8 @@ def to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
         out["reason"] = e.reason
     if e.key_provisional:
         out["key_provisional"] = True  # only on provisional entries: a record without it is frozen
+    if e.import_record:
+        out["import_record"] = e.import_record
     return out
 
 
@@ -105,6 +107,7 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         "origin": str(meta.get("origin") or "notes"),
         "reason": str(meta.get("reason") or ""),
         "key_provisional": meta.get("key_provisional") is True,
+        "import_record": dict(meta.get("import_record") or {}),
     }
 
 

@@ -184,6 +184,32 @@ def _versions(value: Any) -> _Wrong:
     return None
 
 
+_IMPORT_EXAMPLE = 'import_record: {"file": "zotero.bib", "key": "foret2021sam", "fields": "title=3b0e... year=8f1c..."}'
+
+
+def _import_record(value: Any) -> _Wrong:
+    """What a record looked like when last imported: its file, its key there, a hash per field."""
+    if value is None:
+        return None
+    if type(value) is not dict:
+        return ("", describe(value), "a mapping with file, key and fields", _IMPORT_EXAMPLE)
+    for name, item in value.items():
+        if name in ("file", "key"):
+            if type(item) is not str:
+                return (f".{name}", describe(item), "text", _IMPORT_EXAMPLE)
+        elif name == "fields":
+            if type(item) is not str:
+                return (".fields", describe(item), "text (name=hash pairs)", _IMPORT_EXAMPLE)
+        elif name == "tags":
+            wrong = _text_list(_IMPORT_EXAMPLE)(item)
+            if wrong is not None:
+                return (f".tags{wrong[0]}", *wrong[1:])
+        else:
+            return (f".{name}" if type(name) is str else "", "an unknown name", "one of file, key, fields, tags",
+                    _IMPORT_EXAMPLE)
+    return None
+
+
 #: every part a record may have, and its check
 RECORD_PARTS: dict[str, Callable[[Any], _Wrong]] = {
     "status": _text_or_none,
@@ -201,6 +227,7 @@ RECORD_PARTS: dict[str, Callable[[Any], _Wrong]] = {
     "provenance": _text_map('provenance: {"title": "notes"}'),
     "versions": _versions,
     "key_provisional": _true_or_false,
+    "import_record": _import_record,
 }
 _RECORD_EXAMPLE = 'huang2026limuon: {status: "resolved", tags: {"added": ["muon"]}}'
 
