@@ -40,18 +40,22 @@ def load_library(start: str | Path | None = None) -> Library:
 
 def entry_json(entry: Entry) -> dict[str, Any]:
     """The stable JSON shape of one entry (``citekit list --json``)."""
+    from citekit.core.names import is_et_al
     from citekit.core.text import latex_to_text
 
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
     names = split_multiple_persons_names(entry.fields.get("author", "")) if entry.fields.get("author") else []
-    authors = [latex_to_text(a.strip(), as_written=True) for a in names if a.strip()]
+    # `` and others`` is no author: the list is marked incomplete instead (BibTeX keeps it)
+    incomplete = any(is_et_al(a) for a in names)
+    authors = [latex_to_text(a.strip(), as_written=True) for a in names if a.strip() and not is_et_al(a)]
     venue = entry.fields.get("booktitle") or entry.fields.get("journal") or entry.fields.get("publisher")
     return {
         "key": entry.key,
         "type": entry.entry_type,
         "title": latex_to_text(entry.title, as_written=True),
         "authors": authors,
+        "authors_incomplete": incomplete,
         "year": entry.year,
         "venue": latex_to_text(venue, as_written=True) if venue else None,
         "ids": entry.ids.as_dict(),

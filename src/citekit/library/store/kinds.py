@@ -16,7 +16,7 @@ from __future__ import annotations
 
 #: the shape of :func:`citekit.api.library.entry_json` and of the list line; bump when
 #: either changes: older stored values are dropped
-JSON_SHAPE = 1
+JSON_SHAPE = 2
 
 #: (status, effective tags) of each entry: what ``--tag``/``--status`` filters and
 #: ``tags`` read (:meth:`citekit.library.store.Library.facets`)
