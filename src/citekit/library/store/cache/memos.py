@@ -44,6 +44,8 @@ class MemoStore:
         self.log: list[tuple[str, list[str]]] = []
         #: [the change they are of, name -> answer, changed since read]
         self._answers: list[Any] | None = None
+        #: name -> (the change it is of, answer, computed here) of the large answers kept apart
+        self._apart: dict[str, tuple[str, Any, bool]] = {}
 
     def start(self, base: str, log: list[tuple[str, list[str]]]) -> None:
         """Continue the generation ``base`` as of ``log``; its stored tables are read on first use."""
@@ -115,6 +117,20 @@ class MemoStore:
             answers[2] = True
         return answers[1][name]
 
+    def remembered_apart(self, name: str, compute: Callable[[], Any]) -> Any:
+        """:meth:`remembered` for a large answer (the search index), kept in a file of its
+        own so that commands reading the small answers never read it."""
+        if self.base is None:
+            return compute()
+        if name in self._apart:
+            return self._apart[name][1]
+        at = self.log[-1][0] if self.log else self.base
+        found, answer = memo_files.read_apart(self.refs_dir, name, self.base, at)
+        if not found:
+            answer = compute()
+        self._apart[name] = (at, answer, not found)
+        return answer
+
     def keep(self) -> None:
         """Store the tables with values computed since the load, and new answers.
 
@@ -122,6 +138,10 @@ class MemoStore:
         appended a change the file predates, so its entries are dropped when read, and a
         cache rebuilt from the files is another generation that ignores it.
         """
+        for name, (at, answer, new) in list(self._apart.items()):
+            if new and self.base is not None:
+                memo_files.write_apart(self.refs_dir, name, self.base, at, answer)
+                self._apart[name] = (at, answer, False)
         answers = self._answers
         if answers is not None and answers[2] and self.base is not None:
             memo_files.write_queries(self.refs_dir, self.base, answers[0], answers[1])
@@ -144,6 +164,7 @@ class MemoStore:
         ``loaded``: the keys of the entries as loaded (or last stored).
         """
         self._answers = None  # answers about the whole library: of the state loaded
+        self._apart = {}
         keyset = set(keys)
         if len(loaded) != len(keys) or changed:  # a key removed, or renamed, changes
             changed = [*changed, *(k for k in loaded if k not in keyset)]  # the whole library's answers
