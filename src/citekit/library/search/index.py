@@ -13,6 +13,7 @@ builds it again from the remembered terms of the unchanged entries.
 
 from __future__ import annotations
 
+import heapq
 import math
 from array import array
 from collections import Counter
@@ -90,9 +91,9 @@ def search(lib: Library, query: Query, *, limit: int | None = None) -> tuple[lis
     if not query.has_text():
         keys = filter_keys(lib, query.filters)
         facts = facts_table(lib)
-        keys.sort(key=lambda k: (-(facts[k][2] or 0), k))
-        hits = [Hit(k, 0.0) for k in keys]
-        return (hits[:limit] if limit else hits), len(hits)
+        order = lambda k: (-(facts[k][2] or 0), k.lower())  # noqa: E731 - newest first, then by key
+        top = heapq.nsmallest(limit, keys, key=order) if limit else sorted(keys, key=order)
+        return [Hit(k, 0.0) for k in top], len(keys)
     index = library_index(lib)
     wanted = [*query_words(" ".join(query.words))]
     phrases = [words(p, latex=False) for p in query.phrases]
@@ -101,15 +102,15 @@ def search(lib: Library, query: Query, *, limit: int | None = None) -> tuple[lis
     if scores is None:
         return [], 0
     keys = index["keys"]
-    found = {keys[d]: s for d, s in scores.items()}
     if phrases:
         table = terms_table(lib)
-        found = {k: s for k, s in found.items() if all(_has_phrase(table[k], p) for p in phrases if p)}
+        scores = {d: s for d, s in scores.items() if all(_has_phrase(table[keys[d]], p) for p in phrases if p)}
     if query.filters:
-        found = {k: found[k] for k in filter_keys(lib, query.filters, found)}
-    ranked = sorted(found.items(), key=lambda ks: (-ks[1], ks[0]))
-    hits = [Hit(k, round(s, 4)) for k, s in ranked]
-    return (hits[:limit] if limit else hits), len(hits)
+        allowed = set(filter_keys(lib, query.filters, (keys[d] for d in scores)))
+        scores = {d: s for d, s in scores.items() if keys[d] in allowed}
+    order = lambda ds: (-ds[1], keys[ds[0]].lower())  # noqa: E731 - best first, ties by key
+    top = heapq.nsmallest(limit, scores.items(), key=order) if limit else sorted(scores.items(), key=order)
+    return [Hit(keys[d], round(s, 4)) for d, s in top], len(scores)
 
 
 def _scores(index: dict[str, Any], terms: list[str]) -> dict[int, float] | None:

@@ -11,8 +11,6 @@ functions, so both sides always agree.
 from __future__ import annotations
 
 import re
-from typing import Any
-
 from citekit.core.model import Entry
 from citekit.core.names import is_et_al, split_bibtex_names
 from citekit.core.text import STOPWORDS, fold, latex_to_text
@@ -63,15 +61,18 @@ def entry_terms(entry: Entry) -> list[str]:
             " ".join(w for name in names for w in words(name))]
 
 
-def entry_facts(entry: Entry) -> list[Any]:
-    """What the filters read of an entry: [key and aliases folded, each author's words,
-    year, the venue's words with its short name (``icml`` for the International
-    Conference on Machine Learning)]. Plain data, remembered per entry."""
-    authors = [words(name) for name in split_bibtex_names(entry.fields.get("author", "")) if not is_et_al(name)]
+def entry_facts(entry: Entry) -> tuple[str, str, int | None, str]:
+    """What the filters read of an entry, as a few strings (a large library's facts load in
+    milliseconds, and a word is found in them by a substring test in C):
+    ``" key alias "`` folded, ``"| islamov rustem | ajroldi niccolo |"`` (each author's
+    words between bars), the year, and ``" the venue words icml "`` with the venue's short
+    name (``icml`` for the International Conference on Machine Learning)."""
+    authors = [" ".join(words(name)) for name in split_bibtex_names(entry.fields.get("author", "")) if not is_et_al(name)]
     venue = venue_of(entry)
     venue_words = words(venue)
     short = short_from_long(latex_to_text(venue, matching=True)) if venue else None
     if short:
         venue_words.append(fold(short))
-    return [[entry.key.lower(), *(a.lower() for a in entry.aliases)], [a for a in authors if a], entry.year,
-            sorted(set(venue_words))]
+    keys = " ".join([entry.key.lower(), *(a.lower() for a in entry.aliases)])
+    return (f" {keys} ", "| " + " | ".join(a for a in authors if a) + " |" if any(authors) else "", entry.year,
+            f" {' '.join(dict.fromkeys(venue_words))} ")

@@ -42,7 +42,7 @@ LIST_LINE = f"list-line:{JSON_SHAPE}"
 SEARCH_TERMS = "search-terms:2"
 #: each entry's key, authors, year and venue as the search filters read them
 #: (``search``, ``list --author/--year/--venue/--key``)
-SEARCH_FACTS = "search-facts:1"
+SEARCH_FACTS = "search-facts:2"
 #: the library's ranked text index, a large answer about the whole library kept in a file
 #: of its own (``remembered_apart``; :mod:`citekit.library.search.index`)
 SEARCH_INDEX = "search-index:2"
