@@ -178,3 +178,23 @@ def test_a_warm_search_parses_nothing_and_a_change_is_seen(tmp_path: Path, monke
     assert run(root, "import", str(root / "b.bib"), "-q").exit_code == 0
     assert "liu2025muon" in keys_of(run(root, "search", "muon", "-q"))
     assert keys_of(run(root, "search", "scalable", "-q")) == ["liu2025muon"]
+
+
+def test_edits_after_the_index_was_built_are_searched(tmp_path: Path) -> None:
+    """A write after the index was stored patches it (the changed entries scored beside
+    it); a hand edit of library.bib is seen too; nothing stale is found."""
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# a test project\n", encoding="utf-8")
+    (root / "a.bib").write_text(BIB, encoding="utf-8")
+    assert run(root, "import", str(root / "a.bib"), "-q").exit_code == 0
+    assert keys_of(run(root, "search", "asynchronous", "-q")) == ["islamov2025asgrad"]
+    assert run(root, "tag", "islamov2025asgrad", "+async").exit_code == 0
+    assert keys_of(run(root, "search", "asynchronous", "tag:async", "-q")) == ["islamov2025asgrad"]
+    assert search_json(root, "asynchronous")["results"][0]["tags"] == ["async"]
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    assert "Asynchronous-{SGD}" in text
+    bib.write_text(text.replace("Asynchronous-{SGD}", "Decentralized-{SGD}"), encoding="utf-8")
+    assert run(root, "search", "asynchronous").exit_code == 1
+    assert keys_of(run(root, "search", "decentralized", "sgd", "-q")) == ["islamov2025asgrad"]

@@ -80,9 +80,31 @@ def build_index(lib: Library) -> dict[str, Any]:
             "postings": {t: p.tobytes() for t, p in postings.items()}}
 
 
+#: an index stored before later writes is patched (the changed entries scored apart) while
+#: they are fewer than this share of the library, or this many; then it is built again
+PATCH_SHARE = 20
+PATCH_MIN = 256
+
+
 def library_index(lib: Library) -> dict[str, Any]:
-    """The index of ``lib``, kept in the cache until any entry changes."""
-    return lib.remembered_apart(kinds.SEARCH_INDEX, lambda: build_index(lib))
+    """The index of ``lib``, kept in the cache; after a write it is patched, not rebuilt."""
+    return lib.remembered_apart(kinds.SEARCH_INDEX, lambda: build_index(lib),
+                                lambda index, changed: patch_index(lib, index, changed))
+
+
+def patch_index(lib: Library, index: dict[str, Any], changed: set[str]) -> dict[str, Any] | None:
+    """``index`` brought up to date after writes that changed the entries ``changed``
+    (added, edited or removed): their postings are void (``gone``) and their words kept
+    beside it (``delta``), scored with the index's statistics. None when too much changed."""
+    gone = set(index.get("gone", ())) | changed
+    if len(gone) > max(PATCH_MIN, len(index["keys"]) // PATCH_SHARE):
+        return None
+    delta = {}
+    for key in sorted(gone):
+        entry = lib.entry_at(key)
+        if entry is not None:
+            delta[key] = entry_terms(entry)
+    return {**index, "gone": sorted(gone), "delta": delta}
 
 
 def search(lib: Library, query: Query, *, limit: int | None = None) -> tuple[list[Hit], int]:
@@ -99,59 +121,76 @@ def search(lib: Library, query: Query, *, limit: int | None = None) -> tuple[lis
     phrases = [words(p, latex=False) for p in query.phrases]
     wanted += [w for p in phrases for w in p]
     scores = _scores(index, list(dict.fromkeys(wanted)))
-    if scores is None:
+    if not scores:
         return [], 0
-    keys = index["keys"]
     if phrases:
-        table = terms_table(lib)
-        scores = {d: s for d, s in scores.items() if all(_has_phrase(table[keys[d]], p) for p in phrases if p)}
+        delta = index.get("delta") or {}
+        table = terms_table(lib) if any(k not in delta for k in scores) else {}
+        scores = {k: s for k, s in scores.items()
+                  if all(_has_phrase(delta.get(k) or table[k], p) for p in phrases if p)}
     if query.filters:
-        allowed = set(filter_keys(lib, query.filters, (keys[d] for d in scores)))
-        scores = {d: s for d, s in scores.items() if keys[d] in allowed}
-    order = lambda ds: (-ds[1], keys[ds[0]].lower())  # noqa: E731 - best first, ties by key
+        allowed = set(filter_keys(lib, query.filters, scores))
+        scores = {k: s for k, s in scores.items() if k in allowed}
+    order = lambda ks: (-ks[1], ks[0].lower())  # noqa: E731 - best first, ties by key
     top = heapq.nsmallest(limit, scores.items(), key=order) if limit else sorted(scores.items(), key=order)
-    return [Hit(keys[d], round(s, 4)) for d, s in top], len(scores)
+    return [Hit(k, round(s, 4)) for k, s in top], len(scores)
 
 
-def _scores(index: dict[str, Any], terms: list[str]) -> dict[int, float] | None:
-    """doc -> BM25F score over ``terms``; None when some term occurs nowhere (AND)."""
+def _scores(index: dict[str, Any], terms: list[str]) -> dict[str, float]:
+    """key -> BM25F score over ``terms`` of the entries holding every term (AND)."""
     if not terms:
-        return None
-    n = len(index["keys"])
+        return {}
+    keys = index["keys"]
+    n = len(keys)
+    gone = set(index.get("gone", ()))
     lengths = array("I")
     lengths.frombytes(index["lengths"])
     avg = index["avg"]
+    norms = [(WEIGHTS[f], 1 - B[f], B[f] / avg[f], _SHIFT[f], _MASK[f]) for f in range(_NFIELDS)]
     lists = []
     for term in terms:
-        raw = index["postings"].get(term)
-        if raw is None:
-            return None
         post = array("I")
-        post.frombytes(raw)
-        lists.append(post)
-    lists.sort(key=len)  # the rarest term first: the fewest documents to carry
-    scores: dict[int, float] | None = None
-    norms = [(WEIGHTS[f], 1 - B[f], B[f] / avg[f], _SHIFT[f], _MASK[f]) for f in range(_NFIELDS)]
-    for post in lists:
-        df = len(post) // 2
-        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-        out: dict[int, float] = {}
-        for i in range(0, len(post), 2):
-            doc = post[i]
-            if scores is not None and doc not in scores:
-                continue
-            packed = post[i + 1]
+        post.frombytes(index["postings"].get(term, b""))
+        lists.append((term, post))
+    idf = {term: math.log(1 + (n - len(post) // 2 + 0.5) / (len(post) // 2 + 0.5)) for term, post in lists}
+    out: dict[str, float] = {}
+    if all(post for _term, post in lists):
+        lists.sort(key=lambda tp: len(tp[1]))  # the rarest term first: the fewest documents to carry
+        scores: dict[int, float] | None = None
+        for term, post in lists:
+            weight = idf[term]
+            step: dict[int, float] = {}
+            for i in range(0, len(post), 2):
+                doc = post[i]
+                if scores is not None and doc not in scores:
+                    continue
+                packed = post[i + 1]
+                tf = 0.0
+                base = _NFIELDS * doc
+                for f, (w, one_b, b_avg, shift, mask) in enumerate(norms):
+                    count = (packed >> shift) & mask
+                    if count:
+                        tf += w * count / (one_b + b_avg * lengths[base + f])
+                step[doc] = (0.0 if scores is None else scores[doc]) + weight * tf / (K1 + tf)
+            scores = step
+            if not scores:
+                break
+        out = {keys[d]: s for d, s in (scores or {}).items() if not gone or keys[d] not in gone}
+    for key, fields in (index.get("delta") or {}).items():  # entries changed since the index was built
+        tokens = [text.split() for text in fields]
+        score = 0.0
+        for term in terms:
             tf = 0.0
-            base = _NFIELDS * doc
-            for f, (w, one_b, b_avg, shift, mask) in enumerate(norms):
-                count = (packed >> shift) & mask
+            for f, (w, one_b, b_avg, _shift, _mask) in enumerate(norms):
+                count = tokens[f].count(term)
                 if count:
-                    tf += w * count / (one_b + b_avg * lengths[base + f])
-            out[doc] = (0.0 if scores is None else scores[doc]) + idf * tf / (K1 + tf)
-        scores = out
-        if not scores:
-            return None
-    return scores
+                    tf += w * count / (one_b + b_avg * len(tokens[f]))
+            if not tf:
+                break
+            score += idf[term] * tf / (K1 + tf)
+        else:
+            out[key] = score
+    return out
 
 
 def _has_phrase(fields: list[str], phrase: list[str]) -> bool:

@@ -167,14 +167,15 @@ def apart_path(refs_dir: Path, name: str) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-apart-{safe}.cache"
 
 
-def read_apart(refs_dir: Path, name: str, base: str, at: str) -> tuple[bool, Any]:
-    """(found, answer) of a large answer kept in a file of its own (the search index), for
-    exactly this state of the library; the small answers share one file (``read_queries``),
-    and a command that reads them should not read megabytes it does not need."""
+def read_apart(refs_dir: Path, name: str, base: str) -> tuple[bool, Any, Any]:
+    """(found, answer, the change it is of) of a large answer kept in a file of its own
+    (the search index), written in the memo generation ``base``; the small answers share
+    one file (``read_queries``), and a command that reads them should not read megabytes
+    it does not need. The caller says whether an answer of an earlier change still serves."""
     data = _read(apart_path(refs_dir, name))
-    if data is None or data.get("name") != name or data.get("base") != base or data.get("at") != at:
-        return False, None
-    return "answer" in data, data.get("answer")
+    if data is None or data.get("name") != name or data.get("base") != base or "answer" not in data:
+        return False, None, None
+    return True, data["answer"], data.get("at")
 
 
 def write_apart(refs_dir: Path, name: str, base: str, at: str, answer: Any) -> None:

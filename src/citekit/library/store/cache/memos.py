@@ -117,18 +117,31 @@ class MemoStore:
             answers[2] = True
         return answers[1][name]
 
-    def remembered_apart(self, name: str, compute: Callable[[], Any]) -> Any:
+    def remembered_apart(self, name: str, compute: Callable[[], Any],
+                         patch: Callable[[Any, set[str]], Any] | None = None) -> Any:
         """:meth:`remembered` for a large answer (the search index), kept in a file of its
-        own so that commands reading the small answers never read it."""
+        own so that commands reading the small answers never read it. An answer stored
+        before later writes of this memo generation is handed to ``patch`` with the keys
+        those writes changed (added, edited or removed), which brings it up to date or
+        returns None (then it is computed again)."""
         if self.base is None:
             return compute()
         if name in self._apart:
             return self._apart[name][1]
         at = self.log[-1][0] if self.log else self.base
-        found, answer = memo_files.read_apart(self.refs_dir, name, self.base, at)
-        if not found:
+        found, stored, stored_at = memo_files.read_apart(self.refs_dir, name, self.base)
+        fresh = found and stored_at == at
+        answer = stored if fresh else None
+        if found and not fresh:
+            position = memo_files.memo_position(self.base, self.log, stored_at)
+            if position is not None and patch is not None:
+                changed: set[str] = set()
+                for _token, keys in self.log[position:]:
+                    changed.update(keys)
+                answer = patch(stored, changed)
+        if not fresh and answer is None:
             answer = compute()
-        self._apart[name] = (at, answer, not found)
+        self._apart[name] = (at, answer, not fresh)
         return answer
 
     def keep(self) -> None:
