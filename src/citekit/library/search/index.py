@@ -57,27 +57,28 @@ def build_index(lib: Library) -> dict[str, Any]:
     its postings (document number, packed frequencies) as bytes of an ``array('I')``."""
     table = terms_table(lib)
     keys = list(table)
-    lengths = array("I")
-    postings: dict[str, array] = {}
+    lengths: list[int] = []
+    postings: dict[str, list[int]] = {}
     totals = [0] * _NFIELDS
+    fields = list(zip(range(_NFIELDS), _SHIFT, _MASK))
     for doc, key in enumerate(keys):
         counts: dict[str, int] = {}
-        for f, text in enumerate(table[key]):
+        get = counts.get
+        for (f, shift, mask), text in zip(fields, table[key]):
             tokens = text.split()
             lengths.append(len(tokens))
             totals[f] += len(tokens)
-            shift, mask = _SHIFT[f], _MASK[f]
             for term, n in Counter(tokens).items():
-                counts[term] = counts.get(term, 0) | (min(n, mask) << shift)
+                counts[term] = get(term, 0) | ((n if n <= mask else mask) << shift)
         for term, packed in counts.items():
             post = postings.get(term)
             if post is None:
-                post = postings[term] = array("I")
-            post.append(doc)
-            post.append(packed)
+                postings[term] = [doc, packed]
+            else:
+                post += (doc, packed)
     n = max(len(keys), 1)
-    return {"keys": keys, "lengths": lengths.tobytes(), "avg": [max(t / n, 1.0) for t in totals],
-            "postings": {t: p.tobytes() for t, p in postings.items()}}
+    return {"keys": keys, "lengths": array("I", lengths).tobytes(), "avg": [max(t / n, 1.0) for t in totals],
+            "postings": {t: array("I", p).tobytes() for t, p in postings.items()}}
 
 
 #: an index stored before later writes is patched (the changed entries scored apart) while

@@ -11,6 +11,7 @@ functions, so both sides always agree.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from citekit.core.model import Entry
 from citekit.core.names import is_et_al, split_bibtex_names
 from citekit.core.text import STOPWORDS, fold, latex_to_text
@@ -33,12 +34,16 @@ def stem(word: str) -> str:
     return word
 
 
+#: a word's stem, remembered: a library's vocabulary is small beside its running text
+_stemmed = lru_cache(maxsize=1 << 18)(stem)
+
+
 def words(text: str, *, latex: bool = True) -> list[str]:
     """The folded, stemmed words of ``text`` in order (``latex``: convert LaTeX first)."""
     if not text:
         return []
     plain = latex_to_text(text, matching=True) if latex else text
-    return [stem(w) for w in _WORD_RE.findall(fold(plain).replace("_", " "))]
+    return list(map(_stemmed, _WORD_RE.findall(fold(plain).replace("_", " "))))
 
 
 def query_words(text: str) -> list[str]:
