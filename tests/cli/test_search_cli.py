@@ -198,3 +198,12 @@ def test_edits_after_the_index_was_built_are_searched(tmp_path: Path) -> None:
     bib.write_text(text.replace("Asynchronous-{SGD}", "Decentralized-{SGD}"), encoding="utf-8")
     assert run(root, "search", "asynchronous").exit_code == 1
     assert keys_of(run(root, "search", "decentralized", "sgd", "-q")) == ["islamov2025asgrad"]
+
+
+def test_phrases_read_the_remembered_words_when_many_entries_match(root: Path, monkeypatch) -> None:
+    from citekit.library.search import index
+
+    few = keys_of(run(root, "search", '"neural networks"', "-q"))
+    monkeypatch.setattr(index, "FEW_FOR_PHRASE", 0)
+    assert keys_of(run(root, "search", '"neural networks"', "-q")) == few == ["islamov2024loss"]
+    assert run(root, "search", '"networks neural"').exit_code == 1

@@ -125,10 +125,8 @@ def search(lib: Library, query: Query, *, limit: int | None = None) -> tuple[lis
     if not scores:
         return [], 0
     if phrases:
-        delta = index.get("delta") or {}
-        table = terms_table(lib) if any(k not in delta for k in scores) else {}
-        scores = {k: s for k, s in scores.items()
-                  if all(_has_phrase(delta.get(k) or table[k], p) for p in phrases if p)}
+        fields_of = _fields_reader(lib, index, scores)
+        scores = {k: s for k, s in scores.items() if all(_has_phrase(fields_of(k), p) for p in phrases if p)}
     if query.filters:
         allowed = set(filter_keys(lib, query.filters, scores))
         scores = {k: s for k, s in scores.items() if k in allowed}
@@ -192,6 +190,23 @@ def _scores(index: dict[str, Any], terms: list[str]) -> dict[str, float]:
         else:
             out[key] = score
     return out
+
+
+#: a phrase among at most this many entries is checked on their own words, not on the
+#: remembered words of the whole library (tens of megabytes with abstracts)
+FEW_FOR_PHRASE = 256
+
+
+def _fields_reader(lib: Library, index: dict[str, Any], keys: dict[str, float]):  # type: ignore[no-untyped-def]
+    """key -> the entry's words per field, for the phrase check of ``keys``."""
+    delta = index.get("delta") or {}
+    if len(keys) <= FEW_FOR_PHRASE:
+        def own(key: str) -> list[str]:
+            entry = lib.entry_at(key)
+            return delta.get(key) or (entry_terms(entry) if entry is not None else [])
+        return own
+    table = terms_table(lib)
+    return lambda key: delta.get(key) or table.get(key, [])
 
 
 def _has_phrase(fields: list[str], phrase: list[str]) -> bool:
