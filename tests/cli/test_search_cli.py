@@ -208,3 +208,12 @@ def test_phrases_read_the_remembered_words_when_many_entries_match(root: Path, m
     assert keys_of(run(root, "search", '"neural networks"', "-q")) == few
     assert set(few) == {"islamov2024loss", "jordan2024muon"}
     assert run(root, "search", '"networks neural"').exit_code == 1
+
+
+def test_the_python_api_gives_what_the_command_prints(root: Path) -> None:
+    from citekit import api
+
+    found = api.search_library("author:islamov year:2024..", root)
+    assert found.to_json() == search_json(root, "author:islamov", "year:2024..")
+    rows = api.list_json(root, author="islamov", year="2025")
+    assert [r["key"] for r in rows] == ["islamov2025asgrad"]
