@@ -71,3 +71,41 @@ def test_resolved_record_replaces_the_notes_list(tmp_path):
     result = apply_work(lib, work)
     assert result.key == key
     assert lib.entries[key].fields["author"] == "Goodfellow, Ian J. and Pouget-Abadie, Jean and Mirza, Mehdi"
+
+
+def test_et_al_is_no_author_in_csl_json_or_list_json(tmp_path):
+    """`` and others`` stays in BibTeX; CSL-JSON ends the list with citeproc's et-al mark
+    (``{"literal": "others"}``, rendered "et al." by pandoc), never a person named "others";
+    ``list --json`` lists the real authors and says the list is incomplete."""
+    import json
+
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+
+    root = _project(tmp_path, "- Generative Adversarial Nets — Ian Goodfellow et al.\n"
+                              "- Deep Residual Learning for Image Recognition — Kaiming He, Xiangyu Zhang (CVPR 2016)\n")
+    api.sync(root, offline=True)
+    bib = (root / "refs" / "library.bib").read_text(encoding="utf-8")
+    assert "Goodfellow, Ian and others" in bib
+    run = CliRunner().invoke(main, ["-C", str(root), "export", "--format", "csl-json"])
+    assert run.exit_code == 0, run.output
+    items = {i["title"]: i for i in json.loads(run.output)}
+    gan = items["Generative Adversarial Nets"]["author"]
+    assert gan == [{"family": "Goodfellow", "given": "Ian"}, {"literal": "others"}]
+    assert all(a.get("family") != "others" for i in items.values() for a in i["author"])
+    assert {"literal": "others"} not in items["Deep Residual Learning for Image Recognition"]["author"]
+    listed = CliRunner().invoke(main, ["-C", str(root), "list", "--json"])
+    rows = {r["title"]: r for r in json.loads(listed.output)}
+    assert rows["Generative Adversarial Nets"]["authors"] == ["Goodfellow, Ian"]
+    assert rows["Generative Adversarial Nets"]["authors_incomplete"] is True
+    assert rows["Deep Residual Learning for Image Recognition"]["authors_incomplete"] is False
+
+
+def test_csl_names_of_a_list_ending_in_others():
+    from citekit.output.csl import csl_names
+
+    assert csl_names("Foret, Pierre and Kleiner, Ariel and others") == [
+        {"family": "Foret", "given": "Pierre"}, {"family": "Kleiner", "given": "Ariel"}, {"literal": "others"}]
+    assert csl_names("Foret, Pierre and {others}")[-1] == {"literal": "others"}
+    assert csl_names("Foret, Pierre") == [{"family": "Foret", "given": "Pierre"}]

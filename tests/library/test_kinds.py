@@ -18,7 +18,7 @@ from citekit.library.store import kinds
 PACKAGE = Path(citekit.__file__).parent
 REGISTRY = PACKAGE / "library" / "store" / "kinds.py"
 #: the calls that take a kind, and the name of that argument
-TAKES_KIND = {"memo": "kind", "memo_table": "kind", "remembered": "name", "remember": "name"}
+TAKES_KIND = {"memo": "kind", "memo_table": "kind", "remembered": "name", "remember": "name", "remembered_apart": "name"}
 
 
 def _written_out(node: ast.AST) -> bool:

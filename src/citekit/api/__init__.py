@@ -15,7 +15,7 @@ One module per command family: :mod:`~citekit.api.project` (where everything liv
 :mod:`~citekit.api.library` (list, show, tags, tag), :mod:`~citekit.api.dedup` (import,
 dedup, rekey), :mod:`~citekit.api.keys` (rename), :mod:`~citekit.api.export`,
 :mod:`~citekit.api.paper` (check, makefile),
-:mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`. The names below are re-exported
+:mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`, :mod:`~citekit.api.search` (search). The names below are re-exported
 here and each module is imported on first use: ``list`` and ``show`` must not pay for
 rapidfuzz and the notes parsers.
 """
@@ -48,7 +48,9 @@ _LAZY = {
     "list_json": "citekit.api.library", "list_json_text": "citekit.api.library", "list_json_bytes": "citekit.api.library",
     "list_lines": "citekit.api.library", "library_tags": "citekit.api.library", "list_entries": "citekit.api.library",
     "show": "citekit.api.library", "show_bibtex": "citekit.api.library", "tag": "citekit.api.library",
-    "JSON_SHAPE": "citekit.api.library",
+    "JSON_SHAPE": "citekit.api.library", "list_filters": "citekit.api.library",
+    # search
+    "search_library": "citekit.api.search", "SearchResult": "citekit.api.search",
     # import, dedup, rekey
     "import_bib": "citekit.api.dedup", "find_duplicates": "citekit.api.dedup", "rekey": "citekit.api.dedup",
     "preview_keys": "citekit.api.dedup",
@@ -78,5 +80,5 @@ __all__ = [
     "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
     "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "rename_key",
-    "export_entries", "check", "makefile", "related_work", "diagnose",
+    "export_entries", "check", "makefile", "related_work", "diagnose", "search_library", "SearchResult", "list_filters",
 ]

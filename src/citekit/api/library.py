@@ -16,6 +16,7 @@ from citekit.core.errors import CitekitError, UsageError
 from citekit.library.store import kinds
 
 if TYPE_CHECKING:
+    from citekit.library.search import Filters
     from citekit.library.store import Library
     from citekit.core.model import Entry
 
@@ -40,18 +41,22 @@ def load_library(start: str | Path | None = None) -> Library:
 
 def entry_json(entry: Entry) -> dict[str, Any]:
     """The stable JSON shape of one entry (``citekit list --json``)."""
+    from citekit.core.names import is_et_al
     from citekit.core.text import latex_to_text
 
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
     names = split_multiple_persons_names(entry.fields.get("author", "")) if entry.fields.get("author") else []
-    authors = [latex_to_text(a.strip(), as_written=True) for a in names if a.strip()]
+    # `` and others`` is no author: the list is marked incomplete instead (BibTeX keeps it)
+    incomplete = any(is_et_al(a) for a in names)
+    authors = [latex_to_text(a.strip(), as_written=True) for a in names if a.strip() and not is_et_al(a)]
     venue = entry.fields.get("booktitle") or entry.fields.get("journal") or entry.fields.get("publisher")
     return {
         "key": entry.key,
         "type": entry.entry_type,
         "title": latex_to_text(entry.title, as_written=True),
         "authors": authors,
+        "authors_incomplete": incomplete,
         "year": entry.year,
         "venue": latex_to_text(venue, as_written=True) if venue else None,
         "ids": entry.ids.as_dict(),
@@ -66,42 +71,47 @@ def entry_json(entry: Entry) -> dict[str, Any]:
 
 
 def list_json(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
-              status: str | None = None) -> list[dict[str, Any]]:
+              status: str | None = None, **where: Any) -> list[dict[str, Any]]:
     """:func:`list_entries` as :func:`entry_json` dicts; the JSON of an unchanged entry
     comes from the parsed-library cache instead of converting its LaTeX again, and an
     unchanged library decodes no entry at all."""
-    return _listed(start, kinds.ENTRY_JSON, lambda lib: entry_json, tags=tags, any_tag=any_tag, status=status)
+    return _listed(start, kinds.ENTRY_JSON, lambda lib: entry_json, tags=tags, any_tag=any_tag, status=status,
+                   **where)
 
 
 def list_json_text(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
-                   status: str | None = None) -> str:
+                   status: str | None = None, **where: Any) -> str:
     """``json.dumps(list_json(...), ensure_ascii=False, indent=2)``, from per-entry texts
     kept in the cache (the indenting encoder is pure Python: most of ``list --json``)."""
-    return list_json_bytes(start, tags=tags, any_tag=any_tag, status=status).decode("utf-8", "surrogatepass")
+    return list_json_bytes(start, tags=tags, any_tag=any_tag, status=status, **where).decode("utf-8", "surrogatepass")
 
 
 def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
-                    status: str | None = None) -> bytes:
+                    status: str | None = None, **where: Any) -> bytes:
     """:func:`list_json_text` in UTF-8: the per-entry texts are kept encoded, so the
     megabytes of a large library are joined and written without decoding them."""
     texts = _listed(start, kinds.ENTRY_JSON_UTF8,
                     lambda lib: lambda e: _indented_json(lib.memo(kinds.ENTRY_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
-                    tags=tags, any_tag=any_tag, status=status)
+                    tags=tags, any_tag=any_tag, status=status, **where)
     return b"".join([b"[\n", b",\n".join(texts), b"\n]"]) if texts else b"[]"
 
 
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
-               status: str | None = None) -> list[str]:
+               status: str | None = None, **where: Any) -> list[str]:
     """The lines of ``citekit list``: key, status, year, plain-text title and tags."""
-    return _listed(start, kinds.LIST_LINE, lambda lib: lambda e: _list_line(lib.memo(kinds.ENTRY_JSON, e, entry_json)),
-                   tags=tags, any_tag=any_tag, status=status)
+    return _listed(start, kinds.LIST_LINE, list_line_of, tags=tags, any_tag=any_tag, status=status, **where)
+
+
+def list_line_of(lib: Library) -> Callable[[Entry], str]:
+    """How one entry's ``list`` line is made (from its remembered JSON row)."""
+    return lambda e: _list_line(lib.memo(kinds.ENTRY_JSON, e, entry_json))
 
 
 def _listed(start: str | Path | None, kind: str, compute: Callable[[Library], Callable[[Entry], Any]], *,
-            tags: list[str] | None, any_tag: bool, status: str | None) -> list[Any]:
+            tags: list[str] | None, any_tag: bool, status: str | None, **where: Any) -> list[Any]:
     """One stored value of ``kind`` per entry passing the filters, in key order."""
     lib = load_library(start)
-    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status)
+    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status, **where)
     table = lib.memo_table(kind, compute(lib))
     lib.keep_memos()
     return [table[k] for k in keys]
@@ -134,24 +144,41 @@ def _indented_json(row: dict[str, Any]) -> str:
     return "  " + json.dumps(row, ensure_ascii=False, indent=2).replace("\n", "\n  ")
 
 
-def _select_keys(lib: Library, *, tags: list[str] | None, any_tag: bool, status: str | None) -> list[str]:
-    """Sorted keys of the entries passing the filters."""
-    keys = lib.sorted_keys()
-    if not (tags or status):
-        return keys
-    facets = lib.facets()
-    if tags:
-        from citekit.library.tags import select
+def list_filters(*, tags: list[str] | None = None, any_tag: bool = False, status: str | None = None,
+                 author: list[str] | tuple[str, ...] | str | None = None,
+                 year: list[str] | tuple[str, ...] | str | None = None,
+                 venue: list[str] | tuple[str, ...] | str | None = None,
+                 key: list[str] | tuple[str, ...] | str | None = None) -> Filters:
+    """The filters of ``citekit list`` as the search's (one filter code for both): each
+    of ``author``, ``year`` (``2024``, ``2024..2026``, ``2024..``), ``venue`` and ``key``
+    is a value or a list of values, all of which must hold."""
+    from citekit.library.search import Filters, parse_years
 
-        keys = select(keys, tags, any_=any_tag, tags_of=lambda k: facets[k][1])
-    if status:
-        keys = [k for k in keys if facets[k][0] == status]
-    return keys
+    def many(value: list[str] | tuple[str, ...] | str | None) -> list[str]:
+        return [value] if isinstance(value, str) else [v for v in value or () if v]
+
+    return Filters(authors=many(author), years=[parse_years(y) for y in many(year)], tags=list(tags or ()),
+                   any_tag=any_tag, statuses=[status] if status else [], venues=many(venue), keys=many(key))
+
+
+def _select_keys(lib: Library, *, tags: list[str] | None, any_tag: bool, status: str | None, **where: Any) -> list[str]:
+    """Sorted keys of the entries passing the filters."""
+    filters = list_filters(tags=tags, any_tag=any_tag, status=status, **where)
+    if not filters:
+        return lib.sorted_keys()
+    from citekit.library.search import filter_keys
+
+    return filter_keys(lib, filters)
 
 
 def list_entries(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
-                 status: str | None = None) -> list[Entry]:
-    """Library entries, optionally filtered by tag expression and status, sorted by key."""
+                 status: str | None = None, **where: Any) -> list[Entry]:
+    """Library entries, optionally filtered by tag expression, status, author, year, venue
+    and key (see :func:`list_filters`), sorted by key."""
+    if where and any(where.values()):
+        lib = load_library(start)
+        return [e for k in _select_keys(lib, tags=tags, any_tag=any_tag, status=status, **where)
+                if (e := lib.get(k)) is not None]
     return _select(load_library(start).sorted_entries(), tags=tags, any_tag=any_tag, status=status)
 
 

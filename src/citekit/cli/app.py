@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("add", "Add papers by DOI, arXiv id, link, reference, BibTeX or title to the notes and the library."),
     "list": ("commands", "List the library's entries."),
     "show": ("commands", "Show one entry (by key or by an old key that is now an alias)."),
+    "search": ("search", "Find the library's entries matching a query, best first."),
     "tags": ("tags", "List the tags of the library with how many papers carry each."),
     "tag": ("tags", "Add (+tag) or remove (-tag) tags of one paper by hand; rules never undo this."),
     "import": ("dedup", "Copy entries of existing BibTeX files into the library, keeping their keys."),

@@ -154,33 +154,41 @@ def _warn_if_config_overrides(ctx: click.Context, ascii_mode: bool | None) -> No
 @click.option("--any", "any_tag", is_flag=True, help="With several --tag: entries with any of them.")
 @click.option("--status", type=click.Choice(["resolved", "upgraded", "imported", "notes-only", "ambiguous", "pending"]),
               help="Only entries with this status; 'pending' lists works in the notes that wait for an online sync.")
+@click.option("--author", "authors", multiple=True, help="Only entries by an author with this name (repeat: all of them).")
+@click.option("--year", "years", multiple=True, help="Only entries of this year or range: 2024, 2024..2026, 2024.., ..2026.")
+@click.option("--venue", "venues", multiple=True, help="Only entries whose venue has these words (short names too: icml).")
+@click.option("--key", "keys", multiple=True, help="Only entries whose key (or an old key) contains this.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the entries only: no count line.")
 @click.pass_context
-def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, as_json: bool,
-             quiet: bool) -> int:
+def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: str | None, authors: tuple[str, ...],
+             years: tuple[str, ...], venues: tuple[str, ...], keys: tuple[str, ...], as_json: bool, quiet: bool) -> int:
     """List the library's entries.
 
     With --status pending: the works of the notes waiting for an online sync, and where they are.
+    --author, --year, --venue and --key filter as `citekit search` does (author:, year:, ...).
 
-    Exit code 1 when --tag or --status selects nothing.
+    Exit code 1 when a filter selects nothing.
     """
     from citekit import api
 
     if status == "pending":
         return _list_pending(ctx, as_json, quiet)
+    where = {"author": list(authors), "year": list(years), "venue": list(venues), "key": list(keys)}
+    filtered = bool(tags or status or any(where.values()))
     if as_json:
         from citekit.cli.export import echo_utf8
 
-        data = api.list_json_bytes(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
+        data = api.list_json_bytes(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status, **where)
         echo_utf8(data)
-        return 1 if (tags or status) and data == b"[]" else 0
-    rows = api.list_lines(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status)
-    findings = 1 if (tags or status) and not rows else 0
+        return 1 if filtered and data == b"[]" else 0
+    rows = api.list_lines(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status, **where)
+    findings = 1 if filtered and not rows else 0
     if rows:
         click.echo("\n".join(rows))
     if findings:
-        asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else [])])
+        asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else []),
+                          *(f"--{name} {v}" for name, values in where.items() for v in values)])
         hint = "see `citekit tags` for the tags in use" if tags else "see `citekit list` for every entry and its status"
         click.echo(f"citekit: no entry matches {asked}; {hint}", err=True)
     elif not quiet:

@@ -38,6 +38,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit list --tag muon --tag theory",
         "citekit list --status notes-only --json",
         "citekit list --status pending                  # works waiting for an online sync",
+        "citekit list --author islamov --year 2024..    # the same filters as search",
+    ),
+    "search": (
+        "citekit search islamov sharpness               # words: titles, abstracts, venues, authors",
+        "citekit search author:islamov year:2024..2026 venue:icml",
+        "citekit search '\"spectral sphere\" optimizer tag:muon' --json",
+        "citekit search sharpness status:notes-only --limit 5",
     ),
     "show": (
         "citekit show huang2026limuon",

@@ -38,6 +38,16 @@ _SLAVIC_GIVEN = {
 }
 
 
+#: how a BibTeX name list says it is incomplete (`` and others``; "et al." as typed in notes)
+ET_AL_NAMES = frozenset({"others", "{others}", "et al.", "et al"})
+
+
+def is_et_al(name: str) -> bool:
+    """Whether one name of a BibTeX list is the `` and others`` that marks the list
+    incomplete: no person, so never listed as an author (BibTeX keeps it as written)."""
+    return name.strip().lower() in ET_AL_NAMES
+
+
 #: what separates words in a BibTeX name list (a tie ``~`` and other Unicode spaces do not)
 _LIST_SPACE = " \r\n\t"
 

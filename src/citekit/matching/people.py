@@ -29,7 +29,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 from citekit.core.model import Person
-from citekit.core.names import family_key, name_initials, name_tokens, parse_name, split_bibtex_names
+from citekit.core.names import family_key, is_et_al, name_initials, name_tokens, parse_name, split_bibtex_names
 from citekit.core.text import latex_to_text
 
 _ACCENT_CMD = re.compile(r"\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))\s*")
@@ -92,7 +92,7 @@ def parse_authors(value: str) -> tuple[list[Name], bool]:
     authors: list[Name] = []
     truncated = False
     for raw in split_bibtex_names(value or ""):
-        if raw.strip().lower() in ("others", "et al.", "et al"):
+        if is_et_al(raw):
             truncated = True
             continue
         author = name_of(raw.strip())

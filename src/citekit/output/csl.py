@@ -14,6 +14,7 @@ from typing import Any
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
 from citekit.core.model import Entry
+from citekit.core.names import is_et_al
 from citekit.core.text import latex_to_text
 from citekit.bibtex.writer import entry_fields, month_macro
 
@@ -136,8 +137,21 @@ def _depth0(value: str) -> str:
     return "".join(out)
 
 
+#: the last CSL name of a list BibTeX cut with `` and others``: not an author but the mark
+#: that the list is incomplete. citeproc (pandoc's processor) renders a final name whose
+#: ``literal`` is ``others`` as the style's "et al." term (its ``finalNameIsOthers``), as
+#: pandoc's own BibTeX reader writes it; ``{"family": "others"}`` would print "others" as
+#: a person, and leaving it out would print an incomplete list as if it were whole.
+ET_AL = {"literal": "others"}
+
+
 def csl_names(value: str) -> list[dict[str, str]]:
-    return [csl_name(n) for n in split_multiple_persons_names(value)]
+    """BibTeX names as CSL names; `` and others`` ends the list as :data:`ET_AL`."""
+    names = split_multiple_persons_names(value)
+    out = [csl_name(n) for n in names if n.strip() and not is_et_al(n)]
+    if names and any(is_et_al(n) for n in names) and out:
+        out.append(dict(ET_AL))
+    return out
 
 
 def _issued(fields: dict[str, str]) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 #: the shape of :func:`citekit.api.library.entry_json` and of the list line; bump when
 #: either changes: older stored values are dropped
-JSON_SHAPE = 1
+JSON_SHAPE = 2
 
 #: (status, effective tags) of each entry: what ``--tag``/``--status`` filters and
 #: ``tags`` read (:meth:`citekit.library.store.Library.facets`)
@@ -37,6 +37,15 @@ ENTRY_JSON = f"json:{JSON_SHAPE}"
 ENTRY_JSON_UTF8 = f"json-utf8:{JSON_SHAPE}"
 #: each entry's line in the plain ``list`` (``api.library``)
 LIST_LINE = f"list-line:{JSON_SHAPE}"
+
+#: each entry's words per ranked field, for the search index (:mod:`citekit.library.search.terms`)
+SEARCH_TERMS = "search-terms:2"
+#: each entry's key, authors, year and venue as the search filters read them
+#: (``search``, ``list --author/--year/--venue/--key``)
+SEARCH_FACTS = "search-facts:2"
+#: the library's ranked text index, a large answer about the whole library kept in a file
+#: of its own (``remembered_apart``; :mod:`citekit.library.search.index`)
+SEARCH_INDEX = "search-index:2"
 
 #: prefixes of the kinds made per parameter (below)
 EXPORT_TEXT_FAMILY = "export-utf8:"
@@ -62,7 +71,8 @@ def published_twin(key: str) -> str:
 
 
 #: every fixed kind, for the tests and for ``doctor``
-FIXED = (FACETS, INDEX_KEYS, DESCRIPTOR, TWIN_FACTS, EXPORT_PLAIN, ENTRY_JSON, ENTRY_JSON_UTF8, LIST_LINE)
+FIXED = (FACETS, INDEX_KEYS, DESCRIPTOR, TWIN_FACTS, EXPORT_PLAIN, ENTRY_JSON, ENTRY_JSON_UTF8, LIST_LINE,
+         SEARCH_TERMS, SEARCH_FACTS)
 #: every family of kinds made per parameter
 FAMILIES = (EXPORT_TEXT_FAMILY, RULE_TAGS_FAMILY, PUBLISHED_TWIN_FAMILY)
 #: whether an entry's key is still provisional (``Entry.key_provisional``), so a whole-library

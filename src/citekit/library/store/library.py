@@ -205,6 +205,12 @@ class PlainLibrary(KeptText):
         it lacks); a cached library keeps it until any entry changes."""
         return compute()
 
+    def remembered_apart(self, name: str, compute: Callable[[], Any],
+                         patch: Callable[[Any, set[str]], Any] | None = None) -> Any:
+        """:meth:`remembered` for a large answer (the search index); a cached library keeps
+        it in a file of its own."""
+        return compute()
+
     def keep_memos(self) -> None:
         """Store what :meth:`memo` and :meth:`remembered` computed (a cached library's)."""
 

@@ -192,6 +192,14 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         modified since it was loaded. Values must be plain data."""
         return self._memos.remembered(name, compute)
 
+    def remembered_apart(self, name: str, compute: Callable[[], Any],
+                         patch: Callable[[Any, set[str]], Any] | None = None) -> Any:
+        """:meth:`remembered` for a large answer (the search index), stored in a file of
+        its own; one stored before later writes is brought up to date by ``patch`` (see
+        :meth:`.memos.MemoStore.remembered_apart`). Only for a library not modified since
+        it was loaded."""
+        return self._memos.remembered_apart(name, compute, patch)
+
     def keep_memos(self) -> None:
         """Store the memo tables with values computed through :meth:`memo` since the load."""
         self._memos.keep()

@@ -162,8 +162,29 @@ def memo_files(refs_dir: Path) -> list[Path]:
     return sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-memo-*.cache"))
 
 
+def apart_path(refs_dir: Path, name: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_." else "@" for c in name)
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-apart-{safe}.cache"
+
+
+def read_apart(refs_dir: Path, name: str, base: str) -> tuple[bool, Any, Any]:
+    """(found, answer, the change it is of) of a large answer kept in a file of its own
+    (the search index), written in the memo generation ``base``; the small answers share
+    one file (``read_queries``), and a command that reads them should not read megabytes
+    it does not need. The caller says whether an answer of an earlier change still serves."""
+    data = _read(apart_path(refs_dir, name))
+    if data is None or data.get("name") != name or data.get("base") != base or "answer" not in data:
+        return False, None, None
+    return True, data["answer"], data.get("at")
+
+
+def write_apart(refs_dir: Path, name: str, base: str, at: str, answer: Any) -> None:
+    _write(apart_path(refs_dir, name), {"name": name, "base": base, "at": at, "answer": answer})
+
+
 def drop_all(refs_dir: Path) -> None:
     """Every memo file and the stored answers (with the rest of the cache: :func:`.parsed_cache.drop`)."""
-    for path in (queries_path(refs_dir), *memo_files(refs_dir)):
+    apart = sorted(state_dir(refs_dir).glob(f"{Path(refs_dir).name}-apart-*.cache"))
+    for path in (queries_path(refs_dir), *memo_files(refs_dir), *apart):
         with suppress(FileNotFoundError):
             path.unlink()

@@ -44,6 +44,8 @@ class MemoStore:
         self.log: list[tuple[str, list[str]]] = []
         #: [the change they are of, name -> answer, changed since read]
         self._answers: list[Any] | None = None
+        #: name -> (the change it is of, answer, computed here) of the large answers kept apart
+        self._apart: dict[str, tuple[str, Any, bool]] = {}
 
     def start(self, base: str, log: list[tuple[str, list[str]]]) -> None:
         """Continue the generation ``base`` as of ``log``; its stored tables are read on first use."""
@@ -115,6 +117,33 @@ class MemoStore:
             answers[2] = True
         return answers[1][name]
 
+    def remembered_apart(self, name: str, compute: Callable[[], Any],
+                         patch: Callable[[Any, set[str]], Any] | None = None) -> Any:
+        """:meth:`remembered` for a large answer (the search index), kept in a file of its
+        own so that commands reading the small answers never read it. An answer stored
+        before later writes of this memo generation is handed to ``patch`` with the keys
+        those writes changed (added, edited or removed), which brings it up to date or
+        returns None (then it is computed again)."""
+        if self.base is None:
+            return compute()
+        if name in self._apart:
+            return self._apart[name][1]
+        at = self.log[-1][0] if self.log else self.base
+        found, stored, stored_at = memo_files.read_apart(self.refs_dir, name, self.base)
+        fresh = found and stored_at == at
+        answer = stored if fresh else None
+        if found and not fresh:
+            position = memo_files.memo_position(self.base, self.log, stored_at)
+            if position is not None and patch is not None:
+                changed: set[str] = set()
+                for _token, keys in self.log[position:]:
+                    changed.update(keys)
+                answer = patch(stored, changed)
+        if not fresh and answer is None:
+            answer = compute()
+        self._apart[name] = (at, answer, not fresh)
+        return answer
+
     def keep(self) -> None:
         """Store the tables with values computed since the load, and new answers.
 
@@ -122,6 +151,10 @@ class MemoStore:
         appended a change the file predates, so its entries are dropped when read, and a
         cache rebuilt from the files is another generation that ignores it.
         """
+        for name, (at, answer, new) in list(self._apart.items()):
+            if new and self.base is not None:
+                memo_files.write_apart(self.refs_dir, name, self.base, at, answer)
+                self._apart[name] = (at, answer, False)
         answers = self._answers
         if answers is not None and answers[2] and self.base is not None:
             memo_files.write_queries(self.refs_dir, self.base, answers[0], answers[1])
@@ -144,6 +177,7 @@ class MemoStore:
         ``loaded``: the keys of the entries as loaded (or last stored).
         """
         self._answers = None  # answers about the whole library: of the state loaded
+        self._apart = {}
         keyset = set(keys)
         if len(loaded) != len(keys) or changed:  # a key removed, or renamed, changes
             changed = [*changed, *(k for k in loaded if k not in keyset)]  # the whole library's answers

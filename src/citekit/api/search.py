@@ -1,0 +1,53 @@
+"""``citekit search``: the library's entries matching a query, best first.
+
+The query language and the ranking live in :mod:`citekit.library.search`; this reads the
+library through the parsed-library cache (no entry is parsed or even decoded when the
+cache is warm), and hands back rows in the shape of ``list --json`` with a score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citekit.api.library import entry_json, list_line_of, load_library
+from citekit.library.store import kinds
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the query, how many entries match in all, and the rows shown."""
+
+    query: str
+    total: int
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable JSON shape of ``citekit search --json``: ``results`` are ``list --json``
+        rows, best first, each with its ``score`` (0 for a query of filters only)."""
+        return {"query": self.query, "total": self.total, "shown": len(self.rows), "results": self.rows}
+
+
+def search_library(query: str, start: str | Path | None = None, *, limit: int | None = 20) -> SearchResult:
+    """Entries matching ``query`` (words, ``"phrases"``, ``author:``, ``year:``, ``tag:``,
+    ``status:``, ``venue:``, ``key:``; all must hold), ranked by BM25; ``limit`` None: all.
+
+    A filter value that cannot be read is :class:`citekit.library.search.QueryError` (exit 2).
+    """
+    from citekit.library.search import parse_query, search as ranked
+
+    parsed = parse_query(query)
+    lib = load_library(start)
+    hits, total = ranked(lib, parsed, limit=limit)
+    rows, lines = [], []
+    line_of = list_line_of(lib)
+    for hit in hits:
+        entry = lib.entry_at(hit.key)
+        if entry is None:
+            continue
+        rows.append({**lib.memo(kinds.ENTRY_JSON, entry, entry_json), "score": hit.score})
+        lines.append(lib.memo(kinds.LIST_LINE, entry, line_of))
+    lib.keep_memos()
+    return SearchResult(query, total, rows, lines)

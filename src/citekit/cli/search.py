@@ -1,0 +1,48 @@
+"""Command: ``search`` (the library's entries matching a query, best first)."""
+
+from __future__ import annotations
+
+import click
+
+from citekit.cli.app import main, project_dir
+
+
+@main.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("-n", "--limit", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Show at most this many entries (0: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print the query, the count and the entries found as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the entries only: no count line.")
+@click.pass_context
+def search_command(ctx: click.Context, query: tuple[str, ...], limit: int, as_json: bool, quiet: bool) -> int:
+    """Find the library's entries matching a query, best first.
+
+    Words are looked up in titles, abstracts, venues and author names (accents, case,
+    plurals and LaTeX do not matter) and ranked by BM25, the title counting most; "quoted phrases" must
+    stand together. Filters: author:NAME, year:2024 (or 2024..2026, 2024.., ..2026),
+    tag:TAG (tag:-TAG excludes), status:STATUS, venue:VENUE (short names too: icml),
+    key:PART. Everything given must hold. Quote the query for the shell when it holds
+    phrases.
+
+    Exit code 1 when nothing matches.
+    """
+    from citekit.api.search import search_library
+
+    text = " ".join(query)
+    result = search_library(text, project_dir(ctx), limit=limit or None)
+    if as_json:
+        from citekit.cli.app import print_json
+
+        print_json(result.to_json())
+    else:
+        for line in result.lines:
+            click.echo(line)
+    if not result.total:
+        click.echo(f"citekit: nothing matches {text!r}; fewer words or filters find more "
+                   "(`citekit list` shows every entry).", err=True)
+        return 1
+    if not quiet and not as_json:
+        more = f" (the best {len(result.lines)}; --limit 0 shows all)" if result.total > len(result.lines) else ""
+        count = "1 entry matches" if result.total == 1 else f"{result.total} entries match"
+        click.echo(f"{count}{more}", err=True)
+    return 0
