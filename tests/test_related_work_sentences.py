@@ -401,3 +401,22 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
     embed = describe(paper("x2020graphs", "Graphs", "Graphs matter a lot. We embed graphs into hyperbolic space with "
                            "low distortion. Results are good.", one), LATEX)
     assert embed.startswith(r"\citet{x2020graphs} embeds graphs into hyperbolic space"), embed
+
+
+@pytest.mark.parametrize("title, clause", [
+    # a coined one-word name before a colon is presented, with its capital
+    ("Easigami: Virtual Creation by Physical Folding", "present Easigami, virtual creation by physical folding"),
+    # "that Fit" is a relative clause, not the title's claim
+    ("Fitter: A System for Easily Printing Objects that Fit Real Objects",
+     "present Fitter, a system for easily printing objects that fit real objects"),
+    # a gerund alone is the topic: never "Wilson volunteers."
+    ("Volunteering", "study volunteering"),
+    # case-protected gerunds are gerunds: never "which identifyings"
+    ("3D Printing in Classrooms: {Identifying} a Hierarchy of Activities",
+     "study 3D printing in classrooms for Identifying a hierarchy of activities"),
+    ("ReLoop: Fix the Norm, Not the Gradient", "present ReLoop, which fixes the norm, not the gradient"),
+    # a topic word before the colon is not a name
+    ("Interaction: Findings from a National Survey", "study interaction, with findings from a national survey"),
+])
+def test_title_sentences_read_as_english(title: str, clause: str) -> None:
+    assert unbrace(title_clause(title, plural=True)) == clause

@@ -148,18 +148,30 @@ def _gerund_base(word: str) -> str:
 
 def _is_gerund(words: list[str]) -> bool:
     first = _bare(words[0])
-    if not first.endswith("ing") or len(first) < 6 or not words[0][:1].isalpha() or "-" in first:
-        return False
+    if not first.endswith("ing") or len(first) < 6 or not first[:1].isalpha() or "-" in first or len(words) < 2:
+        return False  # (braces are case protection, not another word: ``{{Identifying}}`` is a gerund;
+        # a gerund alone, "Volunteering", is a topic, not something the authors do)
     nxt = _bare(words[1]) if len(words) > 1 else ""
     if first in _NOUNISH_ING:
         return nxt in _DETERMINERS or nxt in _WH or nxt in {"to", "into", "from", "beyond", "with"}
     return True
 
 
+def _third_person(word: str) -> str:
+    """The verb a title's imperative or gerund starts with, for "which ...": "Fix" -> "fixes",
+    "{{Identifying}}" -> "identifies" (never "identifyings")."""
+    bare = _bare(word)
+    if bare.endswith("ing") and len(bare) >= 6:
+        bare = _gerund_base(bare)
+    return conjugate(bare, False)
+
+
 def _is_name(words: list[str]) -> bool:
     """A method name before a colon: ``{LiMuon}``, ``Singularity-aware {Adam}``, ``Neural {QAOA}$^2$``."""
     if not 1 <= len(words) <= 3:
         return False
+    if len(words) == 1 and _is_coined(words[0]):
+        return True
     if any(_bare(w) in _PREPOSITIONS | _DETERMINERS for w in words):
         return False
     if any(_bare(w) in ("and", "or") for w in words):
@@ -167,11 +179,25 @@ def _is_name(words: list[str]) -> bool:
     return any("{" in w or "$" in w or any(re.search(r"^.+[A-Z]|\d", p) for p in w.split("-")) for w in words)
 
 
+#: endings of ordinary English nouns and adjectives: a single such word before a colon is a topic
+#: ("Volunteering:", "Interaction:"), any other capitalized word there is a coined name ("Easigami:")
+_ORDINARY_ENDINGS = ("ing", "tion", "sion", "ness", "ity", "ment", "ics", "ism", "ence", "ance", "ship", "ure", "al",
+                     "ive", "ous", "ful", "less", "able", "ible", "ory", "ary", "ogy", "phy", "ies", "ers")
+
+
+def _is_coined(word: str) -> bool:
+    """One capitalized word that reads as a made-up name rather than an English noun."""
+    bare = _bare(word)
+    letters = re.sub(r"[{}]", "", word).rstrip(",;.!?")
+    return (bool(re.fullmatch(r"[A-Z][a-z]{3,}", letters)) and not bare.endswith(_ORDINARY_ENDINGS)
+            and bare not in _ARTIFACTS | _ANALYSES | _PERSPECTIVES)
+
+
 def _finite_at(words: list[str]) -> int:
     """Index of the finite verb of a claim title ("Clipping Makes ..."), or -1."""
     for i, w in enumerate(words[1:], start=1):
         b = _bare(w)
-        if b in _FINITE and _bare(words[i - 1]) not in _DETERMINERS | {"to"} | _PREPOSITIONS:
+        if b in _FINITE and _bare(words[i - 1]) not in _DETERMINERS | {"to", "that", "which", "who"} | _PREPOSITIONS:
             return i
     return -1
 
@@ -335,7 +361,7 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if _finite_at(words) > 0:
             return f", showing that {caser.phrase(words)}"
         if len(words) > 1 and _bare(words[1]) in _DETERMINERS:  # "Fix the Norm, Not the Gradient"
-            return f", which {conjugate(caser.word(words[0]).lower(), False)} {caser.phrase(words[1:])}"
+            return f", which {_third_person(words[0])} {caser.phrase(words[1:])}"
         if first in ("a", "an", "the"):
             kind = _head(words)
             return (" with " if kind in _ANALYSES | {"approach"} else ", ") + caser.phrase(words)
@@ -358,7 +384,7 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if _finite_at(sub_words) > 0:
             return f"{v('present')} {name} and {v('show')} that {caser.phrase(sub_words)}"
         if len(sub_words) > 1 and _bare(sub_words[1]) in _DETERMINERS:
-            return f"{v('present')} {name}, which {conjugate(caser.word(sub_words[0]).lower(), False)} " \
+            return f"{v('present')} {name}, which {_third_person(sub_words[0])} " \
                    f"{caser.phrase(sub_words[1:])}"
         return f"{v('present')} {name}, {_article(sub_words, caser)}{caser.phrase(sub_words)}"
     if sub_words and _bare(main_words[0]) in ("beyond", "from") and not _is_name(sub_words):
