@@ -34,6 +34,7 @@ bench: install
 	$(BIN)/python bench/notes_blind_bench.py
 	$(BIN)/python bench/sentences_bench.py
 	$(BIN)/python bench/sentences_check_bench.py
+	$(BIN)/python bench/related_reader_bench.py
 	$(BIN)/python bench/refparse_bench.py
 	$(BIN)/python bench/finder_bench.py
 	$(BIN)/python bench/upgrade_bench.py

@@ -41,13 +41,13 @@ def sentences() -> list[tuple[str, str]]:
 def main() -> None:
     from citekit.output.related_check import check_snippet
 
-    hci = {key: title for key, title, _ in load_hci()}
+    hci = {key: (title, abstract) for key, title, abstract in load_hci()}
     path = REPO / "tests" / "data" / "sentences" / "reader.yaml"
     reader = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
     kept = flagged = caught = false = 0
     for key, sentence in sentences():
         verdict = reader.get(key, "?")
-        defects = check_snippet(sentence, "latex", [hci[key]])
+        defects = check_snippet(sentence, "latex", [hci[key][0]], [hci[key][1]] if hci[key][1] else [])
         if "-v" in sys.argv or verdict == "?":
             print(f"{key}: {verdict} | check: {[d.category for d in defects]}\n  {sentence}")
         if verdict == "keep":

@@ -420,3 +420,30 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
 ])
 def test_title_sentences_read_as_english(title: str, clause: str) -> None:
     assert unbrace(title_clause(title, plural=True)) == clause
+
+
+@pytest.mark.parametrize("sentence, title, abstract, category", [
+    ("@a present Virtual Volunteering, Current Status and Future Prospects.",
+     "Virtual Volunteering: Current Status and Future Prospects", "", "pasted-title"),
+    ("@a present MobiSweep, which exploring spatial design ideation with a phone.",
+     "MobiSweep: Exploring Spatial Design Ideation", "", "grammar"),
+    ("@a present KidCAD, digitally remixing toys through tangible tools.",
+     "KidCAD: Digitally Remixing Toys Through Tangible Tools", "", "grammar"),
+    ("@a volunteers.", "Volunteering", "", "no-claim"),
+])
+def test_the_check_flags_what_a_blind_reader_marked(sentence: str, title: str, abstract: str, category: str) -> None:
+    """Sentences a reader who saw only the drafts and the records marked (tests/data/related_work/blind_hci)."""
+    assert category in [d.category for d in check_snippet(sentence, "markdown", [title], [abstract])]
+
+
+@pytest.mark.parametrize("sentence, title, abstract", [
+    ("@a study design thinking for digital fabrication in education.",
+     "Design Thinking for Digital Fabrication in Education", ""),
+    # a name the abstract itself capitalizes is a name, not title case
+    ("@a introduce a technique for the exact indexing of Dynamic Time Warping.",
+     "Exact Indexing of Dynamic Time Warping", "Distance under Dynamic Time Warping is costly; we index it."),
+    ("@a introduce design from imperfect examples, in which existing objects are scanned.",
+     "Design from Imperfect Examples", ""),
+])
+def test_the_check_leaves_what_a_blind_reader_kept(sentence: str, title: str, abstract: str) -> None:
+    assert check_snippet(sentence, "markdown", [title], [abstract]) == []

@@ -40,6 +40,9 @@ class Snippet:
     count: int
     #: the cited papers' titles, so that ``check_snippet`` sees a title pasted as a sentence
     titles: list[str] = field(default_factory=list)
+    #: their abstracts, so that a name an abstract writes with capitals ("Dynamic Time Warping")
+    #: is not taken for a title's capitals pasted into a sentence
+    abstracts: list[str] = field(default_factory=list)
 
 
 def _config_groups(data: dict) -> list[GroupSpec]:
@@ -174,7 +177,9 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     from citekit.library.freeze import freeze_leaving
 
     freeze_leaving(library, [e.key for e in entries], "related-work")  # the snippet cites them
-    return Snippet(text, len(papers), [e.title for e in papers if e.title])
+    from citekit.output.related_work import abstract_of
+
+    return Snippet(text, len(papers), [e.title for e in papers if e.title], [a for e in papers if (a := abstract_of(e))])
 
 
 class DraftEdited(CitekitError):
@@ -228,7 +233,7 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
     raise DraftEdited(message)
 
 
-def check_snippet(text: str, fmt: str, titles: list[str] | None = None) -> list[str]:
+def check_snippet(text: str, fmt: str, titles: list[str] | None = None, abstracts: list[str] | None = None) -> list[str]:
     """The defects a reviewer would mark in the snippet (copied citations, macros, first person, pasted titles...).
 
     ``titles`` (``Snippet.titles``) are the cited papers' titles: with them a title pasted
@@ -236,4 +241,4 @@ def check_snippet(text: str, fmt: str, titles: list[str] | None = None) -> list[
     """
     from citekit.output.related_check import check_snippet as check
 
-    return list(check(text, fmt, titles))
+    return list(check(text, fmt, titles, abstracts))

@@ -25,7 +25,7 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
                         "lowercase-start", "title-list"})
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
-READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on"})
+READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar"})
 #: two clauses joined by a bare comma, copied from an abstract: "..., their techniques involve search pruning"
 _RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s+(?:is|are|was|were|has|have|can|"
                      r"involve|achieve|use|uses|show|shows|make|makes|[a-z]+s)\b")
@@ -90,6 +90,8 @@ class _Context:
     fmt: str
     names: frozenset[str]  # acronyms defined or introduced anywhere in the text, or in a cited title
     titles: tuple[str, ...]  # the cited papers' titles, as plain lower-case words
+    written_titles: tuple[str, ...] = ()  # the same titles as plain text with their capitals
+    prose_capitals: frozenset[str] = frozenset()  # words the cited abstracts capitalize mid-sentence
 
 
 def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -> list[tuple[str, str]]:
@@ -139,8 +141,19 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         if _RUN_ON.search(plain):
             found.append(("run-on", f"'{_RUN_ON.search(plain).group(0).lstrip(', ')}' starts a new sentence after a "
                                     "comma"))
-        if context and context.titles and not naming and _pasted_title(plain, context.titles):
+        capitals = _title_capitals(plain, context.written_titles, context.prose_capitals) \
+            if context and context.written_titles else None
+        if capitals:
+            found.append(("pasted-title", f"'{capitals}' keeps the title's capitals: a title pasted into the sentence"))
+        elif context and context.titles and not naming and _pasted_title(plain, context.titles) \
+                and not _reads_as_a_topic(sentence):
             found.append(("pasted-title", "the paper's title pasted as its sentence; say what the paper does"))
+        for pattern, problem in _BROKEN_CLAUSES:
+            if pattern.search(plain):
+                found.append(("grammar", problem))
+        predicate = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s*", "", sentence).rstrip(". ")
+        if predicate != sentence.rstrip(". ") and len(predicate.split()) < 3:
+            found.append(("no-claim", f"'{predicate}' is too short to say what the paper does"))
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
                   "", sentence) if has_cite and sentence.lstrip().startswith(("\\citet", "\\textcite", "@")) \
         else sentence.lstrip()
@@ -172,6 +185,54 @@ def _pasted_title(sentence: str, titles: tuple[str, ...]) -> bool:
     return False
 
 
+_SMALL = r"(?:of|and|for|the|a|an|in|on|to|with|by|from|via|as|at|or|is|are)"
+_CAPITALS_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z][\w'\-]*(?:\s+(?:(?:{_SMALL}|\d+[A-Z]+)\s+)*[A-Z][a-z][\w'\-]*)+")
+#: grammar a title's words make when joined on wrongly: "which exploring", "present KidCAD, digitally remixing"
+_BROKEN_CLAUSES = (
+    (re.compile(r"\bwhich\s+(?!(?:existing|following|remaining|underlying|emerging|increasing|growing|leading|promising|"
+                r"interesting|challenging|corresponding|surrounding|resulting|missing|changing|competing|evolving|ongoing|"
+                r"upcoming|during)\b)\w{3,}ing\b"), "a relative clause whose verb is an -ing form"),
+    (re.compile(r"\b(?:present|propose|introduce)s?\s+[^\s,]+,\s+(?:\w+ly\s+)?\w{3,}ing\b(?!\s+(?:system|tool|method|model))"),
+     "a bare participle after the name: say what the thing is"),
+)
+
+
+def _capitalized_in_prose(abstracts: list[str]) -> frozenset[str]:
+    """Words the abstracts write with a capital in mid-sentence: names, whatever a title does."""
+    from citekit.core.text import latex_to_text
+
+    found: set[str] = set()
+    for abstract in abstracts:
+        found.update(m.group(1) for m in re.finditer(r"(?<![.!?:]\s)(?<!^)(?<=\s)([A-Z][a-z][\w'\-]*)", latex_to_text(abstract)))
+    return frozenset(found)
+
+
+def _title_capitals(sentence: str, titles: tuple[str, ...], names_in_prose: frozenset[str] = frozenset()) -> str | None:
+    """A run of two or more capitalized words mid-sentence that a cited title writes so ("Current
+    Status and Future Prospects"): title case pasted into prose. A short name before a title's
+    colon ("Makers' Marks: ...") is a name and may keep its capitals."""
+    body = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s*", "", sentence)
+    names: set[str] = set()
+    capitalized: set[str] = set()
+    for title in titles:
+        head, colon, _ = title.partition(":")
+        if colon and len(head.split()) <= 3:
+            names.update(head.split())
+        capitalized.update(w for w in re.findall(r"[A-Z][a-z][\w'\-]*", title))
+    for m in _CAPITALS_RUN.finditer(body):
+        words = [w for w in re.findall(r"[A-Z][a-z][\w'\-]*", m.group(0)) if w not in names]
+        if sum(w in capitalized and w not in names_in_prose for w in words) >= 2:
+            return m.group(0)
+    return None
+
+
+def _reads_as_a_topic(sentence: str) -> bool:
+    """A title-made sentence in sentence case whose verb says the paper studies a topic ("study design
+    thinking for digital fabrication in education"): a blind reader keeps it, as one clause.""" 
+    return bool(re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(?:stud(?:y|ies))\s+[a-z][^,;]*$",
+                         sentence.rstrip(". ")))  # (one clause: a title joined on with ", with" is not)
+
+
 def _names(text: str, titles: list[str]) -> frozenset[str]:
     """Acronyms the snippet defines ("zeroth-order (ZO)") or introduces ("propose AdaGC"), and those of cited titles."""
     names = set(re.findall(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*?)s?\)", text))
@@ -193,17 +254,20 @@ def _unrelated_joins(line: str, fmt: str) -> list[tuple[str, str]]:
     return found
 
 
-def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None) -> list[Defect]:
+def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None,
+                  abstracts: list[str] | None = None) -> list[Defect]:
     """Every defect of a snippet, with its line; empty when a reviewer would pass it.
 
     ``titles`` (the cited papers' titles) lets the check see a title pasted as a sentence
-    and a method name that a title defines.
+    and a method name that a title defines; ``abstracts`` (theirs) tell the names they write with
+    capitals mid-sentence from a title's capitals pasted into prose.
     """
     from citekit.core.text import latex_to_text
 
     plain_titles = [latex_to_text(t) for t in titles or []]
     context = _Context(fmt, _names(text, plain_titles),
-                       tuple(" ".join(re.findall(r"[a-z0-9]+", t.lower())) for t in plain_titles))
+                       tuple(" ".join(re.findall(r"[a-z0-9]+", t.lower())) for t in plain_titles), tuple(plain_titles),
+                       _capitalized_in_prose(abstracts or []))
     defects: list[Defect] = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()

@@ -1,0 +1,102 @@
+"""Related work against a blind reader's judgements (tests/data/related_work/blind_hci/README.md).
+
+Two figures, each against the same reader's verdicts:
+
+1. ``related-work --check`` on the drafts the reader saw: of the sentences the reader marked
+   (edit or rewrite), how many the check flags; of those the reader kept, how many it flags.
+2. The current code on the same tags of the same library (imported from ../shared/corpora):
+   of the judged sentences, how many it still writes word for word, by verdict. A change
+   should keep what the reader kept and rewrite what the reader marked; sentences it writes
+   differently need a new judgement to count.
+
+Run: .venv/bin/python bench/related_reader_bench.py [-v]  (part 2 needs ../shared/corpora)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data" / "related_work" / "blind_hci"
+LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
+CITEKIT = Path(sys.executable).with_name("citekit")
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w@:]+", " ", text.lower()).split())
+
+
+def check_against_reader(judged: dict, verbose: bool) -> None:
+    from citekit.output.related_check import check_snippet
+
+    flagged: dict[str, set[str]] = {}
+    for draft in sorted(DATA.glob("hci-*.md")):
+        tag = draft.stem[len("hci-"):]
+        records = json.loads((DATA / f"hci-{tag}.records.json").read_text(encoding="utf-8"))
+        found = check_snippet(draft.read_text(encoding="utf-8"), "markdown", [r["title"] for r in records if r["title"]],
+                              [r["abstract"] for r in records if r["abstract"]])
+        flagged[tag] = {_norm(d.excerpt.removesuffix("..."))[:80] for d in found}
+    counts: Counter[tuple[str, bool]] = Counter()
+    for s in judged["sentences"]:
+        mine = _norm(s["sentence"])
+        hit = any(mine.startswith(f) or f.startswith(mine[:80]) or f in mine for f in flagged.get(s["tag"], ()))
+        counts[(s["verdict"], hit)] += 1
+        if verbose and (hit != (s["verdict"] != "keep")):
+            print(f"  {'flagged kept' if hit else 'missed':13} {s['verdict']:7} {s['sentence'][:110]}")
+    marked = sum(n for (v, _), n in counts.items() if v != "keep")
+    caught = sum(n for (v, h), n in counts.items() if v != "keep" and h)
+    kept = sum(n for (v, _), n in counts.items() if v == "keep")
+    false = counts[("keep", True)]
+    print(f"check on the judged drafts: flags {caught}/{marked} sentences the reader marked "
+          f"({caught / max(marked, 1):.2f}; target >= 0.90), {false}/{kept} the reader kept (target 0)")
+
+
+def current_output(judged: dict, verbose: bool) -> None:
+    if not LIBRARY.is_file():
+        print(f"current output: skipped ({LIBRARY} is not here)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        subprocess.run([str(CITEKIT), "init", str(root)], check=True, capture_output=True)
+        bib = root / "hci.bib"
+        bib.write_bytes(LIBRARY.read_bytes())
+        subprocess.run([str(CITEKIT), "-C", str(root), "import", "-q", str(bib)], capture_output=True)
+        now: dict[str, str] = {}
+        for tag in sorted({s["tag"] for s in judged["sentences"]}):
+            out = subprocess.run([str(CITEKIT), "-C", str(root), "related-work", "--tag", tag, "--format", "markdown"],
+                                 capture_output=True, text=True)
+            now[tag] = _norm(out.stdout)
+    same: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for s in judged["sentences"]:
+        total[s["verdict"]] += 1
+        if _norm(s["sentence"]) in now.get(s["tag"], ""):
+            same[s["verdict"]] += 1
+        elif verbose:
+            print(f"  changed {s['verdict']:7} {s['sentence'][:110]}")
+    print("current code, judged sentences still written word for word: "
+          + ", ".join(f"{v} {same[v]}/{total[v]}" for v in ("keep", "edit", "rewrite")))
+
+
+def main() -> None:
+    verbose = "-v" in sys.argv
+    judged = yaml.safe_load((DATA / "judgements.yaml").read_text(encoding="utf-8"))
+    verdicts = Counter(s["verdict"] for s in judged["sentences"])
+    n = sum(verdicts.values())
+    print(f"blind reader, {n} sentences: kept {verdicts['keep']} ({verdicts['keep'] / n:.2f}; target >= 0.80), "
+          f"edit {verdicts['edit']}, rewrite {verdicts['rewrite']} ({verdicts['rewrite'] / n:.2f}; target <= 0.05); "
+          f"paragraphs with a topic sentence {sum(p['topic_sentence'] for p in judged['paragraphs'])}/{len(judged['paragraphs'])}")
+    check_against_reader(judged, verbose)
+    current_output(judged, verbose)
+
+
+if __name__ == "__main__":
+    main()
