@@ -217,3 +217,37 @@ def test_the_python_api_gives_what_the_command_prints(root: Path) -> None:
     assert found.to_json() == search_json(root, "author:islamov", "year:2024..")
     rows = api.list_json(root, author="islamov", year="2025")
     assert [r["key"] for r in rows] == ["islamov2025asgrad"]
+
+
+@pytest.mark.parametrize("query, message", [
+    ("tags:muon", "did you mean tag:?"),
+    ("venu:icml", "did you mean venue:?"),
+    ("foo:bar", "unknown filter 'foo:'"),
+    ("author:", "author: needs a value"),
+    ("muon author:", "author: needs a value"),
+    ("year:2026..2024", "runs backwards"),
+])
+def test_a_mistyped_filter_is_a_usage_error_that_says_what_to_write(root: Path, query: str, message: str) -> None:
+    res = run(root, "search", query)
+    assert res.exit_code == 2, res.output
+    assert message in res.output
+
+
+def test_an_identifier_with_a_colon_is_searched_as_text(root: Path) -> None:
+    """arXiv:..., doi:... are words someone searches, not filters."""
+    assert run(root, "search", "arxiv:2101.03961").exit_code == 1  # (no such text: nothing matches, not an error)
+
+
+def test_the_notes_summary_is_searched(tmp_path: Path) -> None:
+    """What the user wrote about a paper in the notes finds it."""
+    root = tmp_path / "p"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# test\n", encoding="utf-8")
+    (root / "notes" / "reading.md").write_text(
+        "- Controlled LLM Training on Spectral Sphere\n  - Authors: Ann Xie, Bo Li\n"
+        "  - Summary: a spectral sphere optimizer keeps weights on the sphere\n",
+        encoding="utf-8")
+    assert run(root, "sync", "--offline", "-q").exit_code in (0, 1)
+    res = run(root, "search", '"spectral sphere" optimizer', "--json")
+    assert res.exit_code == 0, res.output
+    assert [r["title"] for r in json.loads(res.output)["results"]] == ["Controlled LLM Training on Spectral Sphere"]

@@ -70,8 +70,29 @@ def parse_years(value: str) -> tuple[int | None, int | None]:
     if not m.group("dots"):
         hi = lo
     if lo is not None and hi is not None and lo > hi:
-        lo, hi = hi, lo
+        raise QueryError(f"year:{value} runs backwards; write year:{hi}..{lo}.")
     return lo, hi
+
+
+#: prefixes that start an identifier, not a filter ("arxiv:2101.03961", "doi:10.1145/...")
+_ID_PREFIXES = frozenset({"arxiv", "doi", "http", "https", "isbn", "issn", "pmid", "dblp"})
+
+
+def _unknown_filter(name: str) -> QueryError | None:
+    """A word before a colon that looks like a filter but is none ("tags:", "venu:"): an error that
+    names the filters, since searching it as a word only ever says "nothing matches"."""
+    import difflib
+
+    if not name.isalpha() or not name.islower() or name in _ID_PREFIXES or len(name) > 12:
+        return None
+    close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]}:?)" if close else ""
+    return QueryError(f"unknown filter '{name}:'{hint}; the filters are {', '.join(f + ':' for f in FIELDS)}. "
+                      f"To search the text '{name}:' put it in quotes.")
+
+
+_EXAMPLES = {"author": "islamov", "year": "2024..2026", "tag": "muon", "status": "resolved", "venue": "icml",
+             "key": "foret2021sam"}
 
 
 def parse_query(text: str) -> Query:
@@ -83,17 +104,21 @@ def parse_query(text: str) -> Query:
         quoted = m.group("quoted")
         value = quoted if quoted is not None else m.group("bare") or ""
         if name and name not in FIELDS:  # "arXiv:2101.03961", "e.g.:" — a word, not a filter
+            if (error := _unknown_filter(m.group("field"))) is not None:
+                raise error
             value, name = f"{m.group('field')}:{value}", ""
         if not name:
             if quoted is not None:
                 if quoted.strip():
                     query.phrases.append(quoted.strip())
             elif value:
+                if value.endswith(":") and value[:-1].lower() in FIELDS:  # "author:" with nothing after it
+                    raise QueryError(f"{value} needs a value, e.g. {value}{_EXAMPLES[value[:-1].lower()]}.")
                 query.words.append(value)
             continue
         value = value.strip()
         if not value:
-            continue
+            raise QueryError(f"{name}: needs a value, e.g. {name}:{_EXAMPLES.get(name, 'x')}.")
         if name == "author":
             f.authors.append(value)
         elif name == "year":

@@ -59,8 +59,11 @@ def venue_of(entry: Entry) -> str:
 
 def entry_terms(entry: Entry) -> list[str]:
     """The entry's words per ranked field (:data:`FIELDS`), each field one space-joined
-    string in text order: compact to remember, and phrases are found in it."""
+    string in text order: compact to remember, and phrases are found in it. The notes'
+    summary of a paper counts as abstract text: a user searches what they wrote."""
     abstract = entry.abstract or entry.fields.get("abstract", "")
+    if entry.summary:  # the user's own words about the paper (from the notes) are searched with the abstract
+        abstract = f"{abstract} {entry.summary}" if abstract else entry.summary
     names = [name for name in split_bibtex_names(entry.fields.get("author", "")) if not is_et_al(name)]
     return [" ".join(words(entry.title)), " ".join(words(abstract)), " ".join(words(venue_of(entry))),
             " ".join(w for name in names for w in words(name))]

@@ -39,13 +39,13 @@ ENTRY_JSON_UTF8 = f"json-utf8:{JSON_SHAPE}"
 LIST_LINE = f"list-line:{JSON_SHAPE}"
 
 #: each entry's words per ranked field, for the search index (:mod:`citekit.library.search.terms`)
-SEARCH_TERMS = "search-terms:2"
+SEARCH_TERMS = "search-terms:3"
 #: each entry's key, authors, year and venue as the search filters read them
 #: (``search``, ``list --author/--year/--venue/--key``)
 SEARCH_FACTS = "search-facts:2"
 #: the library's ranked text index, a large answer about the whole library kept in a file
 #: of its own (``remembered_apart``; :mod:`citekit.library.search.index`)
-SEARCH_INDEX = "search-index:2"
+SEARCH_INDEX = "search-index:3"
 
 #: prefixes of the kinds made per parameter (below)
 EXPORT_TEXT_FAMILY = "export-utf8:"
