@@ -11,6 +11,7 @@ import re
 from citekit.core.model import Person
 
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|\bothers\b|等人?|ほか|他|など|u\.\s*a\.))", re.I)
+_ELLIPSIS_RE = re.compile(r"(?:\.\s*){3}|…")
 _PIECE_SPLIT_RE = re.compile(r"\s*(?:;|；|\band\b|&|\bund\b|\bet\b|、|·)\s*", re.I)
 _INITIALS_RE = re.compile(r"^(?:[^\W\d_][a-z]?\.\s*-?\s*){1,4}$|^[A-Z]{1,3}$")
 _TRAILING_INITIALS_RE = re.compile(r"^(?P<family>[^\W\d_][^\s,]*(?:\s+[^\W\d_][^\s,]*)*?)\s+(?P<given>[A-Z]{1,3})$")
@@ -109,6 +110,12 @@ def split_authors(span: str) -> tuple[list[Person], bool]:
     """The people of an author span, and whether it said the list goes on (``et al.``)."""
     incomplete = bool(_ET_AL_RE.search(span))
     span = _ET_AL_RE.sub(" ", span)
+    gap = _ELLIPSIS_RE.search(span)
+    if gap is not None:
+        # APA's "A, B, ... & Z": names were left out before the last one. The names up to the gap
+        # are the list's true beginning; the last author cannot be placed, so it is left out and
+        # the list is marked incomplete (BibTeX "and others"), never shown as the whole list.
+        span, incomplete = span[:gap.start()], True
     span = re.sub(r"^\W+|[\s,;:(\[]+$", "", span.strip())
     span = re.sub(r"\s+", " ", span)
     people = [person(n) for n in _pieces(span) if any(c.isalpha() for c in n)]
