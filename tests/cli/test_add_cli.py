@@ -335,3 +335,22 @@ def test_an_acl_anthology_page_is_looked_up_by_the_doi_the_acl_gives_it(project,
     assert "  - URL: https://aclanthology.org/2020.acl-main.1/\n" in _inbox(project)
     _, owners = _read_back(project, added)
     assert [e.key for e in owners] == [added["key"]]
+
+
+@pytest.mark.parametrize("richer", [
+    "@inproceedings{kingma2015adam, title={Adam: A Method for Stochastic Optimization}, "
+    "author={Kingma, Diederik P. and Ba, Jimmy}, booktitle={ICLR}, year={2015}}",
+    "Kingma, D. P., & Ba, J. (2015). Adam: A Method for Stochastic Optimization. In International Conference on "
+    "Learning Representations.",
+])
+def test_a_richer_form_of_a_title_noted_earlier_is_recorded_not_dropped(project: Path, richer: str) -> None:
+    """A title added offline waits in the inbox with no authors; pasting the paper's BibTeX or
+    reference later brings authors, year and venue: they are recorded (one paper), with the tag."""
+    _add(project, "--offline", '"Adam: A Method for Stochastic Optimization"')
+    item = _only(_add(project, "--offline", "--tag", "optim", richer))
+    assert item["status"] != "already", item
+    assert "Kingma" in _inbox(project)
+    lib = Library.load(project / "refs")
+    adams = [e for e in lib.entries.values() if "adam" in (e.title or "").lower()]
+    assert len(adams) == 1 and "optim" in adams[0].tags, [(e.key, e.tags) for e in adams]
+    assert not adams[0].import_record  # (a pasted entry came from no file a later import follows)

@@ -115,7 +115,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     report.problems.extend(str(p) for p in lib.problems)
     works = _look_up(cfg, read, report, offline=offline, jobs=jobs)
     records: list[tuple[Added, str, Any]] = []
-    noted_before = _inbox_marks(inbox, name)
+    noted_before, authored = _inbox_marks(inbox, name)
     for thing, work in zip(read, works):
         item = Added(thing=thing.text, kind=thing.kind)
         report.items.append(item)
@@ -127,7 +127,8 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
                 f". To tag it: citekit tag {entry.key} {' '.join('+' + t for t in tags)}" if tags else "")
             continue
         noted = _noted(thing.mention, work, noted_before)
-        if noted and not (pick is not None and work.status == "ambiguous"):  # a pick settles a noted one
+        if noted and not (pick is not None and work.status == "ambiguous") \
+                and not _says_more(thing, authored, noted):  # a pick settles a noted one
             item.status, item.where = "already", noted
             item.message = (f"already in the notes at {noted}, with no entry yet (the next online sync looks it up); "
                             "nothing changed")
@@ -238,15 +239,24 @@ def _marks(mention: Any, work: Any, where: str) -> tuple[set[Any], str]:
     return marks, where
 
 
-def _inbox_marks(inbox: Path, name: str) -> list[tuple[set[Any], str]]:
-    """The papers the inbox already notes (a paper added offline waits there, with no entry yet)."""
+def _inbox_marks(inbox: Path, name: str) -> tuple[list[tuple[set[Any], str]], set[str]]:
+    """The papers the inbox already notes (a paper added offline waits there, with no entry yet),
+    and the places of those noted with their authors."""
     if not inbox.is_file():
-        return []
+        return [], set()
     from citekit.core.resolution import Work
     from citekit.notes import extract_text
 
     mentions = extract_text(inbox.read_text(encoding="utf-8", errors="replace"), name).mentions
-    return [_marks(m, Work(mentions=[m]), str(m.location)) for m in mentions]
+    return ([_marks(m, Work(mentions=[m]), str(m.location)) for m in mentions],
+            {str(m.location) for m in mentions if m.authors})
+
+
+def _says_more(thing: Any, authored: set[str], where: str) -> bool:
+    """Whether ``thing`` tells more than the line that already notes the paper: a BibTeX entry
+    (the user's own record), or authors where that line had none. Such a thing is recorded too
+    (the next sync reads both lines as one paper), never dropped as "already noted"."""
+    return thing.kind == "bibtex" or bool(thing.mention.authors) and where not in authored
 
 
 def _noted(mention: Any, work: Any, noted: list[tuple[set[Any], str]]) -> str | None:
@@ -332,6 +342,27 @@ def _import_bibtex(cfg: Config, items: list[tuple[Added, Any]]) -> None:
     added = list(outcome.report.added)
     for (item, _), key in zip(items, added):
         item.key = key
+    _forget_import_file(cfg, added)
+
+
+def _forget_import_file(cfg: Config, keys: list[str]) -> None:
+    """A pasted entry came from no file a later ``import`` could sync with: the notes hold it (in
+    the inbox's BibTeX block), so the temporary file it went in through is not remembered."""
+    from citekit.library.lock import writing
+    from citekit.library.store import Library
+
+    if not keys:
+        return
+    with writing(cfg.refs_dir, "add: pasted BibTeX"):
+        library = Library.load(cfg.refs_dir)
+        changed = False
+        for key in keys:
+            entry = library.entries.get(key)
+            if entry is not None and entry.import_record:
+                entry.import_record = {}
+                changed = True
+        if changed:
+            library.save()
 
 
 def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str],
