@@ -116,6 +116,8 @@ def test_reimport_takes_the_files_changes_keeps_the_users_and_reports_removed_en
     assert "no longer in zotero.bib: loshchilov2019decoupled; kept in the library" in out
     assert "would add you2020lamb" in out
     assert "skip foret2021sam" not in out
+    quiet = run(root, "import", str(export), "--dry-run", "-q").stdout  # (a cron log: only what changes)
+    assert "no longer in" not in quiet and "would update foret2021sam: pages added '1--19'" in quiet
 
     as_json = run(root, "import", str(export), "--dry-run", "--json")
     data = json.loads(as_json.stdout)

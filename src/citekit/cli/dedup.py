@@ -131,8 +131,8 @@ def _print_resync(report: ImportReport, would: str) -> None:
                    f"the file {theirs} (edit refs/library.bib to take it)")
     for key, file, file_key in report.gone:
         named = key if key == file_key else f"{key} (as '{file_key}' in the file)"
-        click.echo(f"no longer in {file}: {named}; kept in the library (delete it from refs/library.bib "
-                   "if you no longer want it)")
+        note(f"no longer in {file}: {named}; kept in the library (delete it from refs/library.bib "
+             "if you no longer want it)", err=False)  # (said on every run: quiet under -q, for cron logs)
 
 
 def _shown(value: str | None, width: int = 100) -> str:
