@@ -44,6 +44,9 @@ class Mention:
     #: ``venue`` and ``year`` are only the page's default (a heading such as "ICLR 2026"
     #: above the line), not said of this paper: a real year (a record's, an arXiv id's) beats it
     year_from_page: bool = False
+    #: where a pasted reference says the paper appeared, as it wrote it: ``container`` (the
+    #: journal or proceedings), ``volume``, ``number``, ``pages``; an entry built offline keeps them
+    published: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -52,6 +55,8 @@ class Mention:
             del d["reference"]  # (most mentions are not pasted references)
         if not d["year_from_page"]:
             del d["year_from_page"]
+        if not d["published"]:
+            del d["published"]
         return d
 
 

@@ -60,6 +60,10 @@ def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv
     return entry_type, fields
 
 
+#: a container that names a meeting's proceedings rather than a journal
+_PROCEEDINGS_RE = re.compile(r"\b(?:proc(?:eedings|\.)?|conference|conf\.|workshop|symposium|meeting|congress)\b", re.I)
+
+
 def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] | None:
     """What the notes alone say, as an entry; None when they hold no title or no authors.
 
@@ -83,8 +87,17 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
     fields["title"] = protect_title(_recase(title), hints)
     booktitle = venues.long_name(venue, year) if venue else None
     entry_type = venues.entry_type(venue) if booktitle else "misc"
+    published = next((m.published for m in mentions if m.published), {})
+    if not booktitle and published.get("container"):
+        # a pasted reference's journal or proceedings, as written: an offline entry keeps it
+        container = published["container"]
+        entry_type = "inproceedings" if _PROCEEDINGS_RE.search(container) else "article"
+        booktitle = container
     if booktitle:
         fields["journal" if entry_type == "article" else "booktitle"] = sanitize(booktitle)
+    for name in ("volume", "number", "pages"):
+        if published.get(name) and entry_type != "misc":
+            fields[name] = sanitize(published[name])
     if year:
         fields["year"] = str(year)
     url = next((u for m in mentions for u in m.urls), None)

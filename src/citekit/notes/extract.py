@@ -25,7 +25,7 @@ from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, st
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
-from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, published_in, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import Transcript, format_of
@@ -116,6 +116,7 @@ class _Details:
     soft_sources: set[str] = field(default_factory=set)
     model: tuple[tuple[str, str, float], ...] = ()  # the reference parser's reading (for --explain)
     reference: str | None = None  # the pasted reference string the line is
+    published: dict[str, str] = field(default_factory=dict)  # its journal/proceedings, volume, pages
     unused: list[Node] = field(default_factory=list)  # lines below that nothing was read from (for --explain)
     link_kinds: set[str] = field(default_factory=set)  # dataset, model, blog, video ... (for --explain)  # "code" when a code/project link is all there is
 
@@ -251,6 +252,7 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         details.model = ref.model
         if ref.pasted:
             details.reference = REFERENCE_NUMBER_RE.sub("", ref.source)  # ("[7] " is not part of it)
+            details.published = published_in(ref.model)
         return ref.title
     if line.id_rule:
         details.rule = details.rule or line.id_rule
@@ -537,6 +539,7 @@ class _Extractor:
             authors_incomplete=details.incomplete,
             reference=details.reference,
             year_from_page=from_page,
+            published=dict(details.published),
         )
         if self.explaining:
             self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention,

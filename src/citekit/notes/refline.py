@@ -837,6 +837,36 @@ def _sure_of_title_and_authors(_tokens: list[str], labels: list[str], probs: lis
     return True
 
 
+#: what a pasted reference's container span holds around the name: "In", "Proceedings of the" stay
+_CONTAINER_LEAD_RE = re.compile(r"^\s*(?:in\s*:?\s+)", re.I)
+_PAGES_RE = re.compile(r"^\s*(?:pp?\.?\s*)?(?P<a>\d+)\s*(?:[-–—]+|--)\s*(?P<b>\d+)\s*$|^\s*(?:pp?\.?\s*)?(?P<one>[eE]?\d+)\s*$")
+_VOLUME_RE = re.compile(r"^\s*(?:vol(?:ume)?\.?\s*)?(?P<vol>\d{1,5})\s*(?:\(\s*(?P<num>[\w\-–]{1,12})\s*\))?\s*$", re.I)
+
+
+def published_in(spans: tuple[tuple[str, str, float], ...]) -> dict[str, str]:
+    """Where a reference the parser read says the paper appeared: its container (journal or
+    proceedings, as written), volume, number and pages, each only when its span reads as one
+    (``12(3)``, ``pp. 1--9``); an arXiv "preprint" container is no venue."""
+    out: dict[str, str] = {}
+    for label, text, _confidence in spans:
+        value = " ".join(text.split()).strip(" ,.;:")
+        if label in ("pages", "volume") and value.startswith("(") and value.endswith(")"):
+            value = value[1:-1].strip()  # APA's "(pp. 770-778)"
+        if not value or label in out:
+            continue
+        if label == "container":
+            value = _CONTAINER_LEAD_RE.sub("", value).strip(" ,.;:")
+            if value and not re.search(r"\barxiv\b|\bpreprint\b|\bcorr\b", value, re.I) and len(value) <= 300:
+                out["container"] = value
+        elif label == "volume" and (m := _VOLUME_RE.match(value)):
+            out["volume"] = m.group("vol")
+            if m.group("num"):
+                out["number"] = m.group("num")
+        elif label == "pages" and (m := _PAGES_RE.match(value)):
+            out["pages"] = f"{m.group('a')}--{m.group('b')}" if m.group("a") else m.group("one")
+    return out
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
