@@ -17,7 +17,9 @@ searches for what is left:
    ``ambiguous``, none leaves it ``notes-only``.
 
 A source that is down is skipped for the rest of the run and reported once: the works it
-alone could have resolved stay notes-only and upgrade on the next sync.
+alone could have resolved are marked ``unasked`` (not looked up), and the command that ran
+says what a later run does about them (a sync: they stay notes-only until the next online
+sync; ``upgrade``: imported entries stay imported until it runs again online).
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ class _Health:
             if isinstance(err, SourceUnavailable):
                 short = "unreachable"
                 self.down[name] = short
-                line = f"{name} unreachable: works stay notes-only and upgrade on the next sync ({err.message})"
+                line = f"{name} unreachable ({err.message}): the papers only it could answer were not looked up"
             elif err.needs_credentials:
                 # only lookups by id need an account: searches by title still work, so the
                 # source stays usable (it answers further id lookups at once, sending nothing)
@@ -123,7 +125,7 @@ class _Health:
                         f"Set OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) and sync again ({err.message})")
             else:
                 short = "failed"
-                line = f"{name} failed for some papers: they stay notes-only and upgrade on the next sync ({err.message})"
+                line = f"{name} failed for some papers ({err.message}): they were not looked up there"
             if (name, short) not in self._reported:
                 self._reported.add((name, short))
                 self.problems.append(line)
@@ -467,7 +469,7 @@ class _WorkResolver:
     def _decide(self) -> Work:
         ranked = self._ranked()
         if not ranked:
-            return Work(mentions=self.group, status="notes-only", reason=self._not_found())
+            return Work(mentions=self.group, status="notes-only", reason=self._not_found(), unasked=self._unasked())
         best_score, cluster, best = ranked[0]
         others = [r[2] for r in ranked[1:]]
         if best_score < ACCEPT:
@@ -492,11 +494,15 @@ class _WorkResolver:
         return Work(mentions=self.group, chosen=chosen, versions=versions, status="resolved", score=best_score,
                     reason=f"{why} ({where})", runners_up=others[:3])
 
+    def _unasked(self) -> bool:
+        """Whether every source this paper was to be asked about was unreachable (or failed)."""
+        return bool(self.trouble) and all(n in self.trouble for n in self.searched)
+
     def _not_found(self) -> str:
         what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
         if not self._comparable():
             text = "the notes give no title, authors or identifier to look up"
-        elif self.trouble and not any(n not in self.trouble for n in self.searched):
+        elif self._unasked():
             text = f"no source could be asked about this {what}"
         else:
             text = f"no source knows this {what}"
