@@ -52,6 +52,9 @@ SCHEME_SOURCES: dict[str, tuple[str, ...]] = registry.scheme_sources()
 #: Search order for a titled mention, by the rows' ``rank``: the local conference list (no
 #: request) first, then conference records, Crossref (noisiest) last.
 TITLE_ORDER: tuple[str, ...] = registry.search_order()
+#: sources whose searches send no request of their own (the conference lists, loaded once
+#: before the groups): not a lookup of a paper when every other service was down
+LOCAL_SEARCHES = frozenset({"conferences"})
 #: Only these sources search abstract text (rows with ``searches_abstracts``).
 ABSTRACT_ORDER: tuple[str, ...] = registry.search_order(abstracts_only=True)
 _JOURNAL_REF_VENUE = re.compile(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
@@ -116,7 +119,8 @@ class _Health:
             if isinstance(err, SourceUnavailable):
                 short = "unreachable"
                 self.down[name] = short
-                line = f"{name} unreachable ({err.message}): the papers only it could answer were not looked up"
+                why = getattr(err, "cause", "") or err.message
+                line = f"{name} unreachable ({why}): the papers only it could answer were not looked up"
             elif err.needs_credentials:
                 # only lookups by id need an account: searches by title still work, so the
                 # source stays usable (it answers further id lookups at once, sending nothing)
@@ -495,8 +499,13 @@ class _WorkResolver:
                     reason=f"{why} ({where})", runners_up=others[:3])
 
     def _unasked(self) -> bool:
-        """Whether every source this paper was to be asked about was unreachable (or failed)."""
-        return bool(self.trouble) and all(n in self.trouble for n in self.searched)
+        """Whether every service this paper was to be asked about was unreachable (or failed).
+
+        The conference lists answer locally, from the lists loaded before the groups: a
+        search there is no lookup when every service behind them is down.
+        """
+        return (any(n not in LOCAL_SEARCHES for n in self.trouble)
+                and all(n in self.trouble or n in LOCAL_SEARCHES for n in self.searched))
 
     def _not_found(self) -> str:
         what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
