@@ -168,3 +168,37 @@ def test_a_rename_writes_the_same_bytes_through_the_cache_as_without(tmp_path):
         lib.save()
     for name in ("library.bib", "library.yaml"):
         assert (root / "refs" / name).read_bytes() == (plain / name).read_bytes()
+
+
+def test_a_hand_rename_goes_to_the_key_map_and_sync_and_doctor_say_so_once(tmp_path):
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("@inproceedings{huang2026light,", "@inproceedings{huang2026limuon,"), encoding="utf-8")
+    _run(root, "show", "huang2026light")  # a read before the sync (the parse is cached) loses nothing
+    doctor = _run(root, "doctor")
+    assert doctor.output.count("'huang2026light' was renamed by hand to 'huang2026limuon'") == 1
+    synced = _run(root, "sync", "--offline")
+    assert synced.output.count("'huang2026light' was renamed by hand to 'huang2026limuon'") == 1
+    assert "refs/keymap.yaml" in synced.output
+    assert _keymap(root) == {"huang2026light": "huang2026limuon"}
+    lib = Library.load(root / "refs")
+    assert lib.entries["huang2026limuon"].status == "notes-only" and not lib.renamed_by_hand
+    # said once: the next sync and doctor have nothing to say about it
+    again = _run(root, "sync", "--offline", "--json")
+    assert json.loads(again.stdout)["renamed"] == {}
+    assert "renamed by hand" not in _run(root, "doctor").output
+    # the key map rewrites a paper, as after `citekit rename`
+    tex = root / "main.tex"
+    tex.write_text("\\cite{huang2026light}\n", encoding="utf-8")
+    _run(root, "rekey", str(tex), "--map", str(root / "refs" / "keymap.yaml"))
+    assert tex.read_text(encoding="utf-8") == "\\cite{huang2026limuon}\n"
+
+
+def test_a_hand_rename_reported_in_sync_json(tmp_path):
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("@inproceedings{huang2026light,", "@inproceedings{huang2026limuon,"), encoding="utf-8")
+    data = json.loads(_run(root, "sync", "--offline", "--json").stdout)
+    assert data["renamed"] == {"huang2026light": "huang2026limuon"}

@@ -126,6 +126,11 @@ def _check_pair(refs: Path, report: DoctorReport) -> PlainLibrary | None:
     for p in lib.problems:
         report.findings.append(Finding("problem", "library.bib", str(p), "edit library.bib as the message says"))
     report.checked.append("sidecar matches library.bib")
+    for old, new in sorted(lib.renamed_by_hand.items(), key=lambda kv: kv[0].lower()):
+        report.findings.append(Finding(
+            "note", "sidecar matches", f"'{old}' was renamed by hand to '{new}' in library.bib; '{old}' stays an alias",
+            "run `citekit sync` (or any command that writes refs/) to record it in refs/keymap.yaml, "
+            "then `citekit rekey PAPER.tex` rewrites papers citing the old key"))
     for key in sorted(lib.detached, key=str.lower):
         report.findings.append(Finding(
             "note", "sidecar matches", f"'{key}' is in library.yaml but missing from library.bib (deleted by hand?)",

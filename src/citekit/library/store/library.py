@@ -67,6 +67,10 @@ class PlainLibrary(KeptText):
     #: sidecar records whose entry is missing from library.bib (deleted by hand, or
     #: unreadable): kept, so their keys and metadata come back when the entry does
     detached: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: entries renamed by hand in library.bib since the last write (old key -> new key): the
+    #: next write records them in the key map as ``citekit rename`` does
+    #: (:func:`citekit.library.rekey.save_with_renames`); empty once the sidecar has the new keys
+    renamed_by_hand: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """(What a subclass keeps beside the fields is set up here.)"""
