@@ -202,3 +202,19 @@ def test_a_hand_rename_reported_in_sync_json(tmp_path):
     bib.write_text(text.replace("@inproceedings{huang2026light,", "@inproceedings{huang2026limuon,"), encoding="utf-8")
     data = json.loads(_run(root, "sync", "--offline", "--json").stdout)
     assert data["renamed"] == {"huang2026light": "huang2026limuon"}
+
+
+def test_a_deleted_entrys_key_is_refused_without_pointing_at_show(tmp_path):
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    start = text.index("@inproceedings{wang2026compute,")
+    end = text.index("\n}\n", start) + 3
+    bib.write_text(text[:start] + text[end:], encoding="utf-8")  # deleted by hand: its key stays reserved
+    refused = _run(root, "rename", "schaipp2026stepsize", "wang2026compute", code=2)
+    assert "an entry deleted from the library had it" in refused.stderr
+    assert "citekit show" not in refused.stderr
+    live = _run(root, "rename", "schaipp2026stepsize", "huang2026light", code=2)
+    assert "`citekit show huang2026light` shows what has it" in live.stderr
+    bad = _run(root, "rename", "schaipp2026stepsize", "bad key", code=2)
+    assert "'_:./+-'. Choose a key" in bad.stderr
