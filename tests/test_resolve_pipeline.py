@@ -217,7 +217,7 @@ def test_unavailable_source_is_skipped_and_reported_once():
     report = resolve_groups(groups, [down], jobs=1)
     assert len(down.calls) == 1
     assert report.problems == [
-        "crossref unreachable: works stay notes-only and upgrade on the next sync (connection refused)"]
+        "crossref unreachable (connection refused): the papers only it could answer were not looked up"]
     assert all(w.status == "notes-only" and "crossref unreachable" in w.reason for w in report.works)
     report = resolve_groups(groups, [MemorySource("crossref", error=SourceUnavailable("crossref", "down"))], jobs=8)
     assert len(report.problems) == 1

@@ -354,3 +354,67 @@ def test_a_richer_form_of_a_title_noted_earlier_is_recorded_not_dropped(project:
     adams = [e for e in lib.entries.values() if "adam" in (e.title or "").lower()]
     assert len(adams) == 1 and "optim" in adams[0].tags, [(e.key, e.tags) for e in adams]
     assert not adams[0].import_record  # (a pasted entry came from no file a later import follows)
+
+
+# ---- what the messages say (issue 26) -------------------------------------------------------
+
+def _add_text(root: Path, *args: str):
+    return CliRunner().invoke(main, ["-C", str(root), "add", *args])
+
+
+def _all_down(fake_services) -> None:
+    for service in ("openreview", "crossref", "dblp", "arxiv", "conferences"):
+        fake_services.down(service)
+
+
+def test_no_service_reachable_is_said_once_and_the_paper_is_recorded_not_added(project, fake_services):
+    _all_down(fake_services)
+    ref = ("Kaplan, J., McCandlish, S., Henighan, T., & Amodei, D. (2020). Scaling laws for neural language "
+           "models. arXiv preprint arXiv:2001.08361.")
+    result = _add_text(project, ref, '"Quantum Gardening for Sentient Tomatoes: A Survey"')
+    out = result.output
+    assert result.exit_code == 1, out  # matches the help: nothing could be looked up, run again online
+    assert out.count("offline: 2 papers not looked up (no service could be reached)") == 1
+    assert "no source knows" not in out and "no source found" not in out
+    assert "give its DOI or arXiv id" not in out
+    assert "0 added, 2 recorded, not resolved yet, 0 already there" in out, out
+    assert "HTTPConnectionPool" not in out and "Max retries" not in out and "NameResolutionError" not in out
+    warnings = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert all(len(line) < 200 for line in warnings), warnings
+    assert "Scaling laws for neural language models" in _inbox(project)
+    data = json.loads(CliRunner().invoke(main, ["-C", str(project), "add", "--json", "--offline", "arXiv:2001.08361"]
+                                         ).stdout)
+    assert data["added"][0]["status"] == "already"
+
+
+def test_a_notes_only_paper_given_with_its_arxiv_id_is_not_asked_for_it(project):
+    result = _add_text(project, "Doe, J. (2020). Quantum gardening for sentient tomatoes. arXiv preprint "
+                                "arXiv:2001.99999.")
+    assert result.exit_code == 1, result.output
+    assert "give its DOI or arXiv id" not in result.output
+    assert "DOI or arXiv id under that line" not in result.output
+
+
+def test_a_paper_waiting_in_the_notes_is_not_called_already_in_the_library(project, fake_services):
+    assert _add_text(project, "--offline", f"arXiv:{FOAM_ARXIV}").exit_code == 0
+    again = _add_text(project, "--offline", f"https://arxiv.org/abs/{FOAM_ARXIV}")
+    assert again.exit_code == 0
+    assert "already in the library" not in again.output
+    assert "(no entry yet): already in the notes, not resolved yet" in again.output
+
+
+def test_offline_add_says_recorded_not_added_and_exits_0_as_the_help_says(project):
+    result = _add_text(project, "--offline", f"arXiv:{FOAM_ARXIV}")
+    assert result.exit_code == 0, result.output
+    assert "recorded, not resolved yet" in result.output
+    assert "0 added, 1 recorded, not resolved yet" in result.output
+    help_text = " ".join(CliRunner().invoke(main, ["add", "-h"]).output.split())
+    assert "0 when every paper was added, recorded with --offline, or already there" in help_text
+
+
+def test_an_entry_with_no_venue_shows_its_year_alone_and_counts_are_singular(project):
+    bib = "@misc{doe2017note, title = {A Note on Tomatoes}, author = {Doe, Jane}, year = {2017}}"
+    result = _add_text(project, bib)
+    assert result.exit_code == 0, result.output
+    assert "( 2017)" not in result.output and "(2017)" in result.output
+    assert "1 requests" not in result.output

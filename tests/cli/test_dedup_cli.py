@@ -200,7 +200,7 @@ def test_import_summary_separates_duplicates_within_the_file_and_show_names_the_
     bib = root / "paper.bib"
     bib.write_text(DUPES_BIB, encoding="utf-8")
     result = run(root, "import", str(bib), "--merge")
-    assert "imported 3 new entries, skipped 0 identical, merged 0 works already present, merged 1 duplicates within the files" in result.stdout
+    assert "imported 3 new entries, skipped 0 identical, merged 0 works already present, merged 1 duplicate within the files" in result.stdout
     assert "merge raffel2019exploring -> t5 (same work within the files:" in result.stdout
     shown = run(root, "show", "raffel2019exploring")
     assert "% origin: import" in shown.stdout

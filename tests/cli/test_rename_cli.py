@@ -168,3 +168,53 @@ def test_a_rename_writes_the_same_bytes_through_the_cache_as_without(tmp_path):
         lib.save()
     for name in ("library.bib", "library.yaml"):
         assert (root / "refs" / name).read_bytes() == (plain / name).read_bytes()
+
+
+def test_a_hand_rename_goes_to_the_key_map_and_sync_and_doctor_say_so_once(tmp_path):
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("@inproceedings{huang2026light,", "@inproceedings{huang2026limuon,"), encoding="utf-8")
+    _run(root, "show", "huang2026light")  # a read before the sync (the parse is cached) loses nothing
+    doctor = _run(root, "doctor")
+    assert doctor.output.count("'huang2026light' was renamed by hand to 'huang2026limuon'") == 1
+    synced = _run(root, "sync", "--offline")
+    assert synced.output.count("'huang2026light' was renamed by hand to 'huang2026limuon'") == 1
+    assert "refs/keymap.yaml" in synced.output
+    assert _keymap(root) == {"huang2026light": "huang2026limuon"}
+    lib = Library.load(root / "refs")
+    assert lib.entries["huang2026limuon"].status == "notes-only" and not lib.renamed_by_hand
+    # said once: the next sync and doctor have nothing to say about it
+    again = _run(root, "sync", "--offline", "--json")
+    assert json.loads(again.stdout)["renamed"] == {}
+    assert "renamed by hand" not in _run(root, "doctor").output
+    # the key map rewrites a paper, as after `citekit rename`
+    tex = root / "main.tex"
+    tex.write_text("\\cite{huang2026light}\n", encoding="utf-8")
+    _run(root, "rekey", str(tex), "--map", str(root / "refs" / "keymap.yaml"))
+    assert tex.read_text(encoding="utf-8") == "\\cite{huang2026limuon}\n"
+
+
+def test_a_hand_rename_reported_in_sync_json(tmp_path):
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    bib.write_text(text.replace("@inproceedings{huang2026light,", "@inproceedings{huang2026limuon,"), encoding="utf-8")
+    data = json.loads(_run(root, "sync", "--offline", "--json").stdout)
+    assert data["renamed"] == {"huang2026light": "huang2026limuon"}
+
+
+def test_a_deleted_entrys_key_is_refused_without_pointing_at_show(tmp_path):
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    start = text.index("@inproceedings{wang2026compute,")
+    end = text.index("\n}\n", start) + 3
+    bib.write_text(text[:start] + text[end:], encoding="utf-8")  # deleted by hand: its key stays reserved
+    refused = _run(root, "rename", "schaipp2026stepsize", "wang2026compute", code=2)
+    assert "an entry deleted from the library had it" in refused.stderr
+    assert "citekit show" not in refused.stderr
+    live = _run(root, "rename", "schaipp2026stepsize", "huang2026light", code=2)
+    assert "`citekit show huang2026light` shows what has it" in live.stderr
+    bad = _run(root, "rename", "schaipp2026stepsize", "bad key", code=2)
+    assert "'_:./+-'. Choose a key" in bad.stderr

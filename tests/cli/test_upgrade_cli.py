@@ -227,3 +227,48 @@ def test_a_service_down_changes_nothing_and_says_so(project: Path, fake: FakeSer
     assert (project / "refs" / "library.bib").read_bytes() == before or \
         {e.status for e in entries(project).values()} <= {"imported", "resolved"}
     assert all(e.status != "upgraded" for e in entries(project).values())
+
+
+def test_services_down_are_said_once_not_per_entry(project: Path, fake: FakeServices):
+    """Nothing could be asked: one "offline" line with the count, no "no source knows" per entry,
+    and no advice that imported entries upgrade on a sync."""
+    fake.down("dblp")
+    fake.down("arxiv")
+    result = CliRunner().invoke(main, ["-C", str(project), "upgrade", "--all", "--dry-run"])
+    assert result.exit_code == 1  # a service failed: something to look at
+    out = result.output
+    assert "no source knows" not in out and "keep " not in out
+    assert "next sync" not in out and "stay notes-only" not in out
+    assert out.count("offline: 6 entries not looked up") == 1
+    assert "run `citekit upgrade` again online" in out
+    assert "HTTPConnectionPool" not in out and "Max retries" not in out
+    report = upgrade_json_any(project, "--all", "--dry-run")
+    assert len(report["not_looked_up"]) == 6 and report["kept"] == []
+
+
+def test_offline_sends_nothing_and_lists_what_would_be_looked_up(project: Path, fake: FakeServices):
+    result = run(project, "upgrade", "--all", "--offline")
+    assert result.exit_code == 0
+    assert fake.requests() == 0
+    assert "offline: 6 entries not looked up (--offline" in result.output
+    assert "0 requests" in result.output
+    assert {e.status for e in entries(project).values()} == {"imported"}
+
+
+def test_a_named_entry_that_is_skipped_says_why(project: Path):
+    result = run(project, "upgrade", "davis2015commonsense", "--dry-run")
+    assert result.exit_code == 0
+    assert "skip davis2015commonsense: already the published version" in result.output
+
+
+def test_summary_grammar(project: Path):
+    result = run(project, "upgrade", "--all", "--dry-run")
+    assert "would upgraded" not in result.output
+    assert "3 entries to upgrade" in result.output
+    one = run(project, "upgrade", "lewis2019bart")
+    assert "1 entry upgraded" in one.output and "1 entries" not in one.output
+
+
+def upgrade_json_any(root: Path, *args: str) -> dict:
+    result = CliRunner().invoke(main, ["-C", str(root), "upgrade", "--json", *args])
+    return json.loads(result.stdout)

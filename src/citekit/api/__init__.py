@@ -60,6 +60,8 @@ _LAZY = {
     # export, paper, related work, doctor
     "export_entries": "citekit.api.export", "check": "citekit.api.paper", "makefile": "citekit.api.paper",
     "related_work": "citekit.api.related", "diagnose": "citekit.api.doctor",
+    # words of the reports
+    "plural": "citekit.core.text",
 }
 #: names whose attribute in their module is called differently
 _RENAMED = {"explain_error": "explain"}
@@ -81,4 +83,5 @@ __all__ = [
     "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "rename_key",
     "export_entries", "check", "makefile", "related_work", "diagnose", "search_library", "SearchResult", "list_filters",
+    "plural",
 ]

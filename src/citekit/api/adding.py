@@ -35,7 +35,8 @@ class Added:
 
     thing: str
     kind: str
-    #: resolved | ambiguous | notes-only | pending | offline | already
+    #: resolved | ambiguous | notes-only | pending | offline | already (``offline``: recorded
+    #: in the notes but not looked up, because of ``--offline`` or no service could be reached)
     status: str = ""
     key: str | None = None
     title: str | None = None
@@ -52,6 +53,16 @@ class Added:
     where: str | None = None
     recorded: str = ""
     message: str = ""
+    #: the identifiers the thing itself gave (``arxiv:2001.08361``): advice never asks for them again
+    given_ids: list[str] = field(default_factory=list)
+    #: True when the paper was to be looked up but no service that could answer was reachable
+    unreachable: bool = False
+
+    @property
+    def resolved_later(self) -> bool:
+        """Recorded in the notes but not looked up or found yet (no entry, or one built from the
+        notes alone while offline): "recorded, not resolved yet", never "added"."""
+        return self.status != "already" and (not self.key or self.status == "offline")
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -68,18 +79,26 @@ class AddReport:
     requests: int = 0
     problems: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    #: True when ``--offline`` was asked (``offline`` alone is also set when nothing could be reached)
+    asked_offline: bool = False
+
+    @property
+    def unasked(self) -> list[Added]:
+        """Papers recorded but not looked up although the run was online: no service answered."""
+        return [i for i in self.items if i.unreachable and i.status != "already"]
 
     @property
     def findings(self) -> int:
         """Exit 1 when a paper was recorded but not found for certain (notes-only, ambiguous,
-        pending) on an online run; recorded offline or already there is nothing to act on."""
+        pending) or could not be looked up on an online run (no service reachable: run again
+        online); recorded with ``--offline`` or already there is nothing to act on."""
         unsure = {"notes-only", "ambiguous", "pending"}
-        return 1 if any(i.status in unsure for i in self.items) else 0
+        return 1 if any(i.status in unsure for i in self.items) or self.unasked else 0
 
     def to_json(self) -> dict[str, Any]:
         return {"added": [i.to_json() for i in self.items], "inbox": self.inbox, "offline": self.offline,
                 "changed": self.changed, "requests": self.requests, "problems": self.problems,
-                "notices": self.notices}
+                "notices": self.notices, "not_looked_up": [i.where or i.thing for i in self.unasked]}
 
 
 def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequence[str] = (), offline: bool = False,
@@ -108,7 +127,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
             read.append(read_thing(text, file=name))
         except NotAPaper as exc:
             raise NotAPaperError(str(exc)) from None
-    report = AddReport(inbox=name, offline=offline)
+    report = AddReport(inbox=name, offline=offline, asked_offline=offline)
     from citekit.library.store import Library
 
     lib = Library.load(cfg.refs_dir)  # first, as a sync does: a damaged library stops before any request
@@ -117,9 +136,11 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     records: list[tuple[Added, str, Any]] = []
     noted_before, authored = _inbox_marks(inbox, name)
     for thing, work in zip(read, works):
-        item = Added(thing=thing.text, kind=thing.kind)
+        item = Added(thing=thing.text, kind=thing.kind,
+                     given_ids=[f"{s}:{v}" for s, v in thing.mention.ids.items() if s in ("doi", "arxiv")])
         report.items.append(item)
         _describe(item, work)
+        item.unreachable = work.unasked and not offline
         entry = _already(lib, work)
         if entry is not None:
             item.status, item.key = "already", entry.key
@@ -145,6 +166,9 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     # are folded as an offline sync folds them (resolved entries stay resolved), so adding
     # one paper never sends a request about another
     places = {item.where for item, _, _ in records}
+    if not offline and any(item.unreachable for item, _, _ in records) and \
+            all(item.unreachable or thing.kind == "bibtex" for item, _, thing in records):
+        report.offline = True  # nothing answered a moment ago: the sync asks no one again
     synced, _ = run(cfg, offline=report.offline, jobs=jobs, command="add",
                     look_up=lambda group: any(str(m.location) in places for m in group))
     report.requests += synced.requests
@@ -388,13 +412,14 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
             item.status = "offline" if report.offline else "pending"
             item.key = None
             if report.offline:
-                item.message = "recorded; the next online sync looks it up"
+                item.message = _not_looked_up(item)
             elif item.kind == "url":
                 item.message = (f"recorded at {item.where}, but no source knows this page: write the paper's title and "
                                 "authors on that line, or add it by DOI or arXiv id")
             else:
+                more = "authors" if item.given_ids else "authors, DOI or arXiv id"
                 item.message = (f"recorded at {item.where}, but no source found its title and authors; the next sync "
-                                "tries again (or write its authors, DOI or arXiv id under that line)")
+                                f"tries again (or write its {more} under that line)")
             continue
         item.key = entry.key
         item.status = "offline" if report.offline and entry.status == "notes-only" else entry.status
@@ -411,13 +436,25 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
             from citekit.api.library import tag
 
             tag(entry.key, [f"+{t}" for t in tags], cfg.root)
+        if item.status == "notes-only" and item.unreachable:
+            item.status = "offline"
         if item.status == "notes-only":
+            advice = "Check the title or give its DOI or arXiv id" if not item.given_ids else \
+                f"Check the title and authors ({', '.join(item.given_ids)} was given and is kept)"
             item.message = (f"recorded as notes-only: {entry.reason or 'no source knows this paper'}. "
-                            "Check the title or give its DOI or arXiv id; the next sync tries again")
+                            f"{advice}; the next sync tries again")
         elif item.status == "offline":
-            item.message = "recorded from the notes alone; the next online sync looks it up"
+            item.message = _not_looked_up(item, entry=True)
         elif item.status == "ambiguous":
             item.message = _pin_hint(item)
+
+
+def _not_looked_up(item: Added, *, entry: bool = False) -> str:
+    """Why a recorded paper was not looked up, and what looks it up."""
+    made = "an entry from the notes alone; " if entry else ""
+    if not item.unreachable:  # --offline
+        return f"recorded, not resolved yet: {made}the next online sync looks it up"
+    return f"recorded, not resolved yet (no service could be reached): {made}run `citekit sync` when online"
 
 
 def _pin_hint(item: Added) -> str:

@@ -74,8 +74,10 @@ def save_library(lib: Library, txn: Transaction | None = None) -> list[str]:
     """
     from citekit.library.errors import LibraryError
 
+    from citekit.library.rekey import save_with_renames
+
     try:
-        lib.save(txn)
+        save_with_renames(lib, txn)
     except ValueError as exc:
         raise LibraryError(f"{exc} Nothing was written.") from exc
     return list(lib.kept_moves)

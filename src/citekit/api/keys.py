@@ -62,7 +62,8 @@ def rename_key(old: str, new: str, *, start: str | Path | None = None) -> Rename
         current = entry.key
         if new == current:
             return Renamed(current, new, old, None, changed=False)
-        check_new_key(new, lib.taken_keys(), own=[current, *entry.aliases])
+        check_new_key(new, lib.taken_keys(), own=[current, *entry.aliases],
+                      in_use=lambda key: lib.get_any_case(key) is not None)
         lib.rename(current, new)
         entry.key_provisional = False  # the user's own choice: never re-formed
         keymap = cfg.refs_dir / "keymap.yaml"

@@ -261,7 +261,9 @@ def tag(key: str, changes: list[str], start: str | Path | None = None) -> TagRes
             raise UnknownKey(f"no entry with key {key!r}; see `citekit list` for the keys.")
         if changes:
             apply_manual(entry, list(changes))
-            library.save()
+            from citekit.library.rekey import save_with_renames
+
+            save_with_renames(library)  # a key renamed by hand meanwhile goes to the key map too
     return TagResult(key, entry, bool(changes))
 
 

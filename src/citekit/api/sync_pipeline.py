@@ -22,6 +22,7 @@ from typing import Any
 from citekit.core.config import Config
 from citekit.library.fold import Folded, fold_works
 from citekit.library.lock import ProjectLock
+from citekit.library.rekey import save_with_renames
 from citekit.library.store import Library, fingerprint_now
 from citekit.core.resolution import Mention, Work
 from citekit.notes import extract_paths, group_mentions
@@ -66,10 +67,15 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         if ascii is not None or configured_ascii is not None:
             lib.ascii = bool(ascii if ascii is not None else configured_ascii)
         folded = fold_works(lib, works, formula=cfg.key_formula, rules=_tag_rules(cfg))
-        report.changed = lib.save()
+        by_hand = dict(lib.renamed_by_hand)
+        report.changed = save_with_renames(lib)  # a key renamed by hand goes to the key map too
         # still under the lock: the files are exactly those this sync found to be its result
         left = None if report.changed else fingerprint_now(cfg.refs_dir)
     _report_folded(report, folded, notes_problems)
+    for old, new in sorted(by_hand.items()):
+        report.renamed.setdefault(old, new)
+        report.notices.append(f"'{old}' was renamed by hand to '{new}' in library.bib: '{old}' stays an alias "
+                              f"and is in refs/keymap.yaml (`citekit rekey PAPER.tex` rewrites papers citing it)")
     return report, left
 
 

@@ -25,9 +25,15 @@ class UpgradeReport:
     decisions: list[Any] = field(default_factory=list)  # citekit.library.upgrade.Decision
     #: entries not looked up, with why (already published, a book, ...)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: entries that were to be looked up but were not: the run was offline, or every service
+    #: that could answer about them was unreachable (they stay as they are)
+    unasked: list[str] = field(default_factory=list)
     requests: int = 0
     problems: list[str] = field(default_factory=list)
     dry_run: bool = False
+    offline: bool = False
+    #: True when the user named the entries (``upgrade KEY...``): each skipped one is worth a line
+    named: bool = False
 
     def of(self, action: str) -> list[Any]:
         return [d for d in self.decisions if d.action == action]
@@ -44,15 +50,20 @@ class UpgradeReport:
             "confirmed": [d.to_json() for d in self.of("confirm")],
             "kept": [d.to_json() for d in self.of("keep")],
             "skipped": [{"key": k, "reason": r} for k, r in self.skipped],
+            "not_looked_up": list(self.unasked),
+            "offline": self.offline,
             "requests": self.requests,
             "problems": list(self.problems),
         }
 
 
 def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False, dry_run: bool = False,
-            refresh: bool = False, jobs: int = 4, progress: bool = False,
+            refresh: bool = False, jobs: int = 4, progress: bool = False, offline: bool = False,
             start: str | Path | None = None) -> UpgradeReport:
-    """Look imported (and notes-only) entries up and move each to its published version."""
+    """Look imported (and notes-only) entries up and move each to its published version.
+
+    ``offline`` sends nothing: the report lists the entries a run online would look up.
+    """
     from citekit.library import upgrade as rules
     from citekit.library.lock import writing
     from citekit.library.store import Library
@@ -61,10 +72,13 @@ def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False
         raise UsageError("name the entries to upgrade (citekit upgrade KEY...) or pass --all, not both or neither")
     project = open_project(start)
     cfg = project.config
-    report = UpgradeReport(dry_run=dry_run)
+    report = UpgradeReport(dry_run=dry_run, offline=offline, named=bool(keys))
     lib = Library.load(cfg.refs_dir)
     wanted = _selected(lib, list(keys), report)
     if not wanted:
+        return report
+    if offline:
+        report.unasked = [e.key for e in wanted]
         return report
     works, report.requests, report.problems = _look_up([rules.mention_of(e) for e in wanted], cfg,
                                                         refresh=refresh, jobs=jobs, progress=progress)
@@ -75,6 +89,9 @@ def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False
             entry = lib.get(looked.key)
             if entry is None:
                 continue  # removed meanwhile
+            if work.unasked:
+                report.unasked.append(looked.key)  # nothing could be asked: no verdict on it
+                continue
             decision = rules.decide(entry, work)
             report.decisions.append(decision)
             if decision.action != "keep" and not dry_run:

@@ -25,10 +25,14 @@ def add(ctx: click.Context, things: tuple[str, ...], tags: tuple[str, ...], offl
     Scholar / conference page, a pasted reference, one pasted BibTeX entry, or a title in
     quotes. It is looked up with the rules of sync, written to the inbox notes file
     (paths.inbox, default notes/inbox.md) and synced. A paper already in the library is
-    named and nothing changes. Exit code 1 when a paper was recorded but not found for
-    certain (notes-only, ambiguous or pending).
+    named and nothing changes. A paper that could not be looked up (--offline, or no
+    service reachable) is recorded, not resolved yet: the next online sync looks it up.
+    Exit code 1 when a paper was recorded but not found for certain online (notes-only,
+    ambiguous or pending) or no service could be reached; 0 when every paper was added,
+    recorded with --offline, or already there.
     """
     from citekit import api
+    from citekit.api import plural
 
     report = api.add(list(things), project_dir(ctx), tags=list(tags), offline=offline,
                      pick=_ask if pick and not as_json else None)
@@ -45,21 +49,34 @@ def add(ctx: click.Context, things: tuple[str, ...], tags: tuple[str, ...], offl
                 click.echo(item.key)
             continue
         _show(item)
+    if report.unasked:
+        click.echo(f"offline: {plural(len(report.unasked), 'paper')} not looked up (no service could be reached); "
+                   f"recorded in {report.inbox}: run `citekit sync` when online", err=True)
     if not quiet:
         there = sum(1 for i in report.items if i.status == "already")
+        later = sum(1 for i in report.items if i.resolved_later)
         wrote = f"written to {report.inbox} and synced" if report.changed else "nothing written"
-        requests = "" if report.offline else f", {report.requests} requests"
-        click.echo(f"{len(report.items) - there} added, {there} already there ({wrote}{requests})", err=True)
+        requests = "" if report.asked_offline else f", {plural(report.requests, 'request')}"
+        counts = [f"{len(report.items) - there - later} added"]
+        if later:
+            counts.append(f"{later} recorded, not resolved yet")
+        counts.append(f"{there} already there")
+        click.echo(f"{', '.join(counts)} ({wrote}{requests})", err=True)
     return report.findings
 
 
 def _show(item: Any) -> None:
-    label = {"already": "already in the library", "offline": "recorded offline"}.get(item.status, item.status)
+    if item.status == "already":
+        label = "already in the library" if item.key else "already in the notes, not resolved yet"
+    elif item.resolved_later or item.status == "offline":
+        label = "recorded, not resolved yet"
+    else:
+        label = item.status
     click.echo(f"{item.key or '(no entry yet)'}: {label}")
     if item.title:
         who = ", ".join(item.authors[:3]) + (" et al." if len(item.authors) > 3 else "")
-        venue = str(item.venue or "")
-        where = f"{venue} {item.year}" if item.year and str(item.year) not in venue else venue
+        venue = str(item.venue or "").strip()
+        where = " ".join(str(x) for x in (venue, item.year if item.year and str(item.year) not in venue else None) if x)
         click.echo(f"    {item.title}" + (f" — {who}" if who else "") + (f" ({where})" if where else ""))
     if item.record:
         click.echo(f"    record: {item.record['source']} {item.record['id']} [{item.record['stage']}]")

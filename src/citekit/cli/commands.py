@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from citekit.api import plural
 from citekit.cli.app import main, note, print_json, project_dir
 
 
@@ -60,7 +61,7 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bo
     if not quiet:
         from citekit.api.notes import count_works
 
-        click.echo(f"{len(result.mentions)} mentions, {count_works(result.mentions)} works", err=True)
+        click.echo(f"{plural(len(result.mentions), 'mention')}, {plural(count_works(result.mentions), 'work')}", err=True)
     return findings
 
 
@@ -114,7 +115,7 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
         return findings
     mode = "offline (from the notes only)" if report.offline else "online"
     c = report.counts
-    click.echo(f"sync {mode}: {report.mentions} mentions → {report.works} works")
+    click.echo(f"sync {mode}: {plural(report.mentions, 'mention')} → {plural(report.works, 'work')}")
     click.echo(f"  resolved    {c.get('resolved', 0):4d}")
     click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
     click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
@@ -192,7 +193,7 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
         hint = "see `citekit tags` for the tags in use" if tags else "see `citekit list` for every entry and its status"
         click.echo(f"citekit: no entry matches {asked}; {hint}", err=True)
     elif not quiet:
-        click.echo(f"{len(rows)} entries", err=True)
+        click.echo(plural(len(rows), "entry"), err=True)
     return findings
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from citekit.api import plural
 from citekit.cli.app import friendly_errors, main, note, print_json, wants_json
 
 if TYPE_CHECKING:
@@ -86,26 +87,26 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
     for keys, kept, reason in report.versions:
         click.echo(f"versions of one work: {', '.join(keys)} ({reason}); kept apart")
     _print_resync(report, would)
-    summary = (f"{'would import' if dry_run else 'imported'} {len(report.added)} new entries, skipped "
-               f"{len(report.skipped)} identical, merged {len(report.merged)} works already present")
+    summary = (f"{'would import' if dry_run else 'imported'} {plural(len(report.added), 'new entry')}, skipped "
+               f"{len(report.skipped)} identical, merged {plural(len(report.merged), 'work')} already present")
     if report.synced:
         entries = len({c.key for c in report.updated})
-        summary += (f"; {'would update' if dry_run else 'updated'} {len(report.updated)} fields of {entries} entries "
+        summary += (f"; {'would update' if dry_run else 'updated'} {plural(len(report.updated), 'field')} of {plural(entries, 'entry')} "
                     f"imported before, {report.unchanged} unchanged")
     if report.kept:
-        summary += (f"; kept citekit's value of {len(report.kept)} fields changed both in citekit and in the file "
+        summary += (f"; kept citekit's value of {plural(len(report.kept), 'field')} changed both in citekit and in the file "
                     "(see above)")
     if report.gone:
-        summary += f"; {len(report.gone)} entries no longer in the file kept in the library"
+        summary += f"; {plural(len(report.gone), 'entry')} no longer in the file kept in the library"
     if report.duplicate_keys:
         named = ", ".join(f"{k} ({w})" for k, w in report.duplicate_keys[:8])
         more = f" and {len(report.duplicate_keys) - 8} more (see --json)" if len(report.duplicate_keys) > 8 else ""
-        summary += (f"; skipped {len(report.duplicate_keys)} entries whose key an earlier entry of the same file "
+        summary += (f"; skipped {plural(len(report.duplicate_keys), 'entry')} whose key an earlier entry of the same file "
                     f"has: {named}{more}; rename them in the file and import it again")
     if report.merged_in_file:
-        summary += f", merged {len(report.merged_in_file)} duplicates within the files"
+        summary += f", merged {plural(len(report.merged_in_file), 'duplicate')} within the files"
     if report.candidates:
-        summary += f"; {len(report.candidates)} same-work candidates left apart (run again with --merge to merge them)"
+        summary += f"; {plural(len(report.candidates), 'same-work candidate')} left apart (run again with --merge to merge them)"
     if dry_run:
         summary += "; nothing was written (dry run)"
     note(summary, err=False)
@@ -188,7 +189,7 @@ def dedup(ctx: click.Context, file: Path | None, as_json: bool, apply_: bool, wi
         note(moved)
     if outcome.merged:
         shown = project.shown(outcome.key_map)
-        note(f"merged {outcome.merged} clusters; key map: {shown} "
+        note(f"merged {plural(outcome.merged, 'cluster')}; key map: {shown} "
              f"(rewrite a paper with `citekit rekey PAPER.tex --map {shown}`)")
     return outcome.exit_code
 
@@ -208,8 +209,8 @@ def _print_analysis(found: Analysis, applied: bool) -> None:
     n = sum(len(c.keys) - 1 for c in found.clusters)
     tail = "" if not found.clusters or applied else "; run with --apply to merge them"
     if found.versions and not applied:
-        tail += f"; {len(found.versions)} works with several versions are kept apart (--apply --versions merges them)"
-    note(f"{len(found.clusters)} duplicate clusters ({n} entries would be merged){tail}")
+        tail += f"; {plural(len(found.versions), 'work')} with several versions are kept apart (--apply --versions merges them)"
+    note(f"{plural(len(found.clusters), 'duplicate cluster')} ({plural(n, 'entry')} would be merged){tail}")
 
 
 # ---- rekey -------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def rekey(ctx: click.Context, tex_files: tuple[Path, ...], map_path: Path | None
             for line in change_lines(name, result):
                 click.echo(line)
     verb = "would rewrite" if dry_run else "rewrote"
-    note(f"{verb} {outcome.total} citation keys in {len(tex_files)} files")
+    note(f"{verb} {plural(outcome.total, 'citation key')} in {plural(len(tex_files), 'file')}")
 
 
 def _print_preview(preview: object) -> None:
@@ -260,5 +261,5 @@ def _print_preview(preview: object) -> None:
         for key, formula_key in keys.items():
             mark = "  " if formula_key == key else "* "
             click.echo(f"{mark}{key} -> {formula_key}")
-    note(f"{preview.differ} of {len(keys)} keys differ from the formula '{preview.formula}'; "  # type: ignore[attr-defined]
+    note(f"{preview.differ} of {plural(len(keys), 'key')} differ from the formula '{preview.formula}'; "  # type: ignore[attr-defined]
          "existing keys are kept (this is only a preview)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from citekit.api import plural
 from citekit.cli.app import friendly_errors, main, note, print_json, project_dir
 
 
@@ -27,7 +28,7 @@ def doctor(ctx: click.Context, fix: bool, rebuild_sidecar: bool, as_json: bool, 
     if rebuild_sidecar:
         name, count = checks.rebuild_sidecar(project_dir(ctx))
         if not as_json:
-            note(f"rebuilt {name} from library.bib: {count} entries, every key kept; "
+            note(f"rebuilt {name} from library.bib: {plural(count, 'entry')}, every key kept; "
                  "status 'unknown' until the next online sync")
     report = checks.diagnose(project_dir(ctx), fix=fix)
     if as_json:
@@ -43,5 +44,5 @@ def doctor(ctx: click.Context, fix: bool, rebuild_sidecar: bool, as_json: bool, 
                 click.echo(f"    what to do: {f.fix}")
         if not quiet:
             state = "problems found" if report.problems else "all good"
-            click.echo(f"checked {', '.join(report.checked)} ({report.entries} entries): {state}", err=True)
+            click.echo(f"checked {', '.join(report.checked)} ({plural(report.entries, 'entry')}): {state}", err=True)
     return 1 if report.problems else 0

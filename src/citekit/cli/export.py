@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from citekit.api.export import FORMATS
+from citekit.api import plural
 from citekit.cli.app import main, note, print_json, project_dir
 
 
@@ -97,5 +98,5 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
         print_json({"output": output, "entries": result.count, "changed": changed,
                     "missing": [m.key for m in result.missing]})
     elif output and output != "-":
-        note(f"{output}: {result.count} entries" + ("" if changed else " (unchanged)") + result.note_more)
+        note(f"{output}: {plural(result.count, 'entry')}" + ("" if changed else " (unchanged)") + result.note_more)
     return 0  # missing keys here were allowed (--allow-missing): warned, not failed

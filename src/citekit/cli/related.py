@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from citekit.api.related import CITE_STYLES, FORMATS
+from citekit.api import plural
 from citekit.cli.app import friendly_errors, main, note, project_dir, warn
 
 
@@ -66,7 +67,7 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         if written.beside:
             warn(written.message)
         else:
-            note(f"wrote {snippet.count} papers to {output}")
+            note(f"wrote {plural(snippet.count, 'paper')} to {output}")
     else:
         click.echo(text, nl=False)
     if defects:

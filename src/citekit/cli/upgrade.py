@@ -17,12 +17,13 @@ from citekit.cli.app import is_quiet, main, note, print_json, project_dir
 @click.argument("keys", nargs=-1)
 @click.option("--all", "all_entries", is_flag=True, help="Every imported or notes-only entry that is not published yet.")
 @click.option("--dry-run", is_flag=True, help="Look up and print what would change; write nothing.")
+@click.option("--offline", is_flag=True, help="Send nothing: list the entries a run online would look up.")
 @click.option("--refresh", is_flag=True, help="Ignore the lookup cache (answers are stored again).")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=4, show_default=True, help="Entries looked up at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_run: bool, refresh: bool, jobs: int,
-            as_json: bool) -> int:
+def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_run: bool, offline: bool, refresh: bool,
+            jobs: int, as_json: bool) -> int:
     """Move imported preprints to their published versions, keeping their keys.
 
     Looks the entries up online (their arXiv ids in one batched request, then one dblp
@@ -32,14 +33,16 @@ def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_ru
     fields you edited, your tags and your summary stay. Nothing is swapped unless the
     record is certainly the same paper (same work, authors agree); such entries are kept
     and listed with the reason. Status afterwards: `upgraded`, or `resolved` when found
-    online with no published version yet. Exit status 1 when a named entry was kept or a
-    service failed.
+    online with no published version yet. When a service cannot be reached, the entries
+    only it could answer are not looked up and stay as they are (said once, not per
+    entry). Exit status 1 when a named entry was kept or a service failed; 0 otherwise
+    (also with --offline, which sends nothing).
     """
-    from citekit.api import upgrade as run
+    from citekit.api import plural, upgrade as run
 
-    progress = sys.stderr.isatty() and not is_quiet(ctx) and not as_json
+    progress = sys.stderr.isatty() and not is_quiet(ctx) and not as_json and not offline
     report = run(keys, all_entries=all_entries, dry_run=dry_run, refresh=refresh, jobs=jobs, progress=progress,
-                 start=project_dir(ctx))
+                 offline=offline, start=project_dir(ctx))
     if as_json:
         print_json(report.to_json())
         return report.exit_code
@@ -50,9 +53,23 @@ def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_ru
         click.echo(f"{would}mark {d.key} resolved: {d.reason}")
     for d in report.of("keep"):
         note(f"keep {d.key}: {d.reason}", err=False)
+    if report.named:
+        for key, why in report.skipped:
+            note(f"skip {key}: {why}", err=False)
+    decided = {d.key for d in report.decisions}
     for problem in report.problems:
-        if not problem.split(":")[0] in {d.key for d in report.decisions}:
+        if not problem.split(":")[0] in decided:
             click.echo(f"warning: {problem}", err=True)
-    note(f"{len(report.of('upgrade'))} {would}upgraded, {len(report.of('confirm'))} confirmed, "
-         f"{len(report.of('keep'))} kept, {len(report.skipped)} not looked up; {report.requests} requests")
+    if report.unasked:
+        shown = ", ".join(report.unasked[:5]) + (", ..." if len(report.unasked) > 5 else "")
+        why = "--offline" if report.offline else "no service that could answer was reachable"
+        click.echo(f"offline: {plural(len(report.unasked), 'entry')} not looked up ({why}: {shown}); "
+                   "they stay as they are: run `citekit upgrade` again online", err=True)
+    counts = [f"{plural(len(report.of('upgrade')), 'entry')} {'to upgrade' if dry_run else 'upgraded'}",
+              f"{len(report.of('confirm'))} {'to mark' if dry_run else 'marked'} resolved",
+              f"{len(report.of('keep'))} kept",
+              f"{len(report.skipped)} not worth a lookup"]
+    if report.unasked:
+        counts.append(f"{len(report.unasked)} not looked up")
+    note(f"{', '.join(counts)}; {plural(report.requests, 'request')}")
     return report.exit_code

@@ -104,3 +104,6 @@ class Work:
     runners_up: list[Candidate] = field(default_factory=list)
     #: what the user should check (a pinned record that contradicts the notes), for the report
     warnings: list[str] = field(default_factory=list)
+    #: True when every source that could have answered was unreachable: the paper was not
+    #: looked up at all, which the reports say once ("offline") rather than per paper
+    unasked: bool = False

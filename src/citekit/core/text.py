@@ -501,3 +501,23 @@ def math_name(math: str) -> str | None:
     if not _NAME.fullmatch(plain) or sum(c.isalpha() for c in plain) < 2:
         return None
     return plain
+
+
+#: nouns whose plural is not the singular + "s" (the ones citekit's messages count)
+_IRREGULAR_PLURALS = {"entry": "entries", "library": "libraries", "match": "matches", "alias": "aliases",
+                      "is": "are", "was": "were", "has": "have"}
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``count`` with its noun in the number it needs: ``1 entry``, ``2 entries``, ``0 files``.
+
+    One rule for every message that counts something, so that no report says "1 entries".
+    The noun may be several words; only its last word is inflected.
+    """
+    if count == 1:
+        return f"{count} {singular}"
+    if plural_form is None:
+        head, _, last = singular.rpartition(" ")
+        many = _IRREGULAR_PLURALS.get(last) or (last + "es" if last.endswith(("s", "x", "ch", "sh")) else last + "s")
+        plural_form = f"{head} {many}" if head else many
+    return f"{count} {plural_form}"

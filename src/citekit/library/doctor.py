@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from citekit.core.config import display_path
+from citekit.core.text import plural
 from citekit.bibtex.reader import decode_bytes, parse_bib_text, split_ids
 from citekit.library.errors import LibraryError
 from citekit.library.journal import KEYMAP_FILES, JournalRefused, journal_path, load_journal, refused_journals, stale_temps
@@ -88,7 +89,7 @@ def _check_write_state(refs: Path, report: DoctorReport) -> None:
     if journal is not None:
         what = "finished" if journal.state == "commit" else "undone"
         report.findings.append(Finding("problem", "interrupted writes",
-                                       f"a write was interrupted ({len(journal.pairs)} file(s)); it will be {what} "
+                                       f"a write was interrupted ({plural(len(journal.pairs), 'file')}); it will be {what} "
                                        "by the next writing command",
                                        "run `citekit doctor --fix` (or any writing command) to do it now"))
     temps = stale_temps(refs, journal)
@@ -125,6 +126,11 @@ def _check_pair(refs: Path, report: DoctorReport) -> PlainLibrary | None:
     for p in lib.problems:
         report.findings.append(Finding("problem", "library.bib", str(p), "edit library.bib as the message says"))
     report.checked.append("sidecar matches library.bib")
+    for old, new in sorted(lib.renamed_by_hand.items(), key=lambda kv: kv[0].lower()):
+        report.findings.append(Finding(
+            "note", "sidecar matches", f"'{old}' was renamed by hand to '{new}' in library.bib; '{old}' stays an alias",
+            "run `citekit sync` (or any command that writes refs/) to record it in refs/keymap.yaml, "
+            "then `citekit rekey PAPER.tex` rewrites papers citing the old key"))
     for key in sorted(lib.detached, key=str.lower):
         report.findings.append(Finding(
             "note", "sidecar matches", f"'{key}' is in library.yaml but missing from library.bib (deleted by hand?)",
@@ -133,7 +139,7 @@ def _check_pair(refs: Path, report: DoctorReport) -> PlainLibrary | None:
     if manual:
         report.findings.append(Finding(
             "note", "sidecar matches",
-            f"{len(manual)} entr{'y' if len(manual) == 1 else 'ies'} written into library.bib by hand "
+            f"{plural(len(manual), 'entry')} written into library.bib by hand "
             f"({', '.join(manual[:5])}{', ...' if len(manual) > 5 else ''}); citekit keeps them as they are"))
     return lib
 

@@ -57,7 +57,9 @@ def freeze_keys(refs_dir: Path, keys: Iterable[str], command: str) -> list[str]:
                 entry.key_provisional = False
                 frozen.append(key)
         if frozen:
-            lib.save()
+            from citekit.library.rekey import save_with_renames
+
+            save_with_renames(lib)  # a key renamed by hand meanwhile goes to the key map too
     return frozen
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from citekit.core.errors import CitekitError
 from citekit.core.config import DEFAULT_KEY_FORMULA
@@ -187,25 +187,31 @@ class KeyNameError(CitekitError, ValueError):
     exit_code = 2
 
 
-def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = ()) -> str:
+def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = (),
+                  in_use: Callable[[str], bool] | None = None) -> str:
     """``new`` when BibTeX, LaTeX and citekit can all take it as an entry's key, else a
     :class:`KeyNameError` saying what to do. ``taken``: every key issued in the library
     (keys, aliases, keys of deleted entries: none is ever given to another work);
     ``own``: the entry's own key and aliases, which it may take back (compared
-    case-insensitively, as BibTeX compares keys)."""
+    case-insensitively, as BibTeX compares keys); ``in_use``: whether a key is a present
+    entry's key or alias (``citekit show`` finds it), so the message points only there."""
     from citekit.bibtex.writer import check_key
 
     try:
         check_key(new)
     except ValueError:
-        raise KeyNameError(f"'{new}' cannot be a citation key: keys may only use letters, digits and '_:./+-'",
+        raise KeyNameError(f"'{new}' cannot be a citation key: keys may only use letters, digits and '_:./+-'.",
                            next_step="Choose a key of those characters, e.g. 'liu2025muon'.") from None
     mine = {k.lower() for k in own}
     if new.lower() in mine:
         return new
     clash = next((k for k in taken if k.lower() == new.lower()), None)
     if clash is not None:
+        if in_use is None or in_use(clash):
+            raise KeyNameError(f"the key '{new}' is taken" + (f" ('{clash}')" if clash != new else "")
+                               + ": it is another entry's key or old key, or was issued before (keys are never reused).",
+                               next_step=f"Choose another key (e.g. '{new}b'); `citekit show {clash}` shows what has it.")
         raise KeyNameError(f"the key '{new}' is taken" + (f" ('{clash}')" if clash != new else "")
-                           + ": it is another entry's key or old key, or was issued before (keys are never reused).",
-                           next_step=f"Choose another key (e.g. '{new}b'); `citekit show {clash}` shows what has it.")
+                           + ": an entry deleted from the library had it, and keys are never reused (a paper may "
+                           "still cite it).", next_step=f"Choose another key (e.g. '{new}b').")
     return new

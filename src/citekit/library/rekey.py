@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -347,3 +348,28 @@ def format_changes(name: str, result: RekeyResult) -> list[str]:
         lines.append(f"- {change.before.strip()}")
         lines.append(f"+ {change.after.strip()}")
     return lines
+
+
+def save_with_renames(lib: Any, txn: Transaction | None = None) -> bool:
+    """Save ``lib``; keys renamed by hand in library.bib since the last write go to the key
+    map ``refs/keymap.yaml`` in the same transaction, as ``citekit rename`` writes them, so
+    ``citekit rekey --map refs/keymap.yaml`` rewrites papers that cite the old keys.
+
+    Returns whether anything changed on disk. With ``txn`` the caller commits.
+    """
+    renames = dict(lib.renamed_by_hand)
+    if not renames:
+        return bool(lib.save(txn))
+    own = txn is None
+    txn = txn or Transaction(lib.refs_dir)
+    keymap = Path(lib.refs_dir) / "keymap.yaml"
+    lib.renamed_by_hand = {}  # before the save: the parsed-library cache stores the state written
+    try:
+        lib.save(txn)
+        write_key_map(keymap, compose_key_maps(read_key_map(keymap), renames), txn)
+        if own:
+            txn.commit()
+    except BaseException:
+        lib.renamed_by_hand = renames
+        raise
+    return True

@@ -23,7 +23,7 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts, split_m
 from citekit.core.errors import CitekitError
 from citekit.library.tags import TagRules, normalize_tag
 from citekit.core.model import Entry
-from citekit.core.text import fold, latex_to_text, math_name, title_tokens
+from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
@@ -653,7 +653,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     noun = "paper" if len(usable) == 1 else "papers"
     lines: list[str] = []
     if skipped:
-        lines.append(style.comment(f"{skipped} entries left out: their keys contain characters that cannot be cited safely"))
+        lines.append(style.comment(f"{plural(skipped, 'entry')} left out: their keys contain characters that cannot be cited safely"))
     if not_papers:
         listed = "; ".join(f"{key} ({why})" for key, why in not_papers)
         lines.append(style.comment(f"left out, not papers: {listed}"))

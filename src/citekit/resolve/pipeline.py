@@ -17,7 +17,9 @@ searches for what is left:
    ``ambiguous``, none leaves it ``notes-only``.
 
 A source that is down is skipped for the rest of the run and reported once: the works it
-alone could have resolved stay notes-only and upgrade on the next sync.
+alone could have resolved are marked ``unasked`` (not looked up), and the command that ran
+says what a later run does about them (a sync: they stay notes-only until the next online
+sync; ``upgrade``: imported entries stay imported until it runs again online).
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ SCHEME_SOURCES: dict[str, tuple[str, ...]] = registry.scheme_sources()
 #: Search order for a titled mention, by the rows' ``rank``: the local conference list (no
 #: request) first, then conference records, Crossref (noisiest) last.
 TITLE_ORDER: tuple[str, ...] = registry.search_order()
+#: sources whose searches send no request of their own (the conference lists, loaded once
+#: before the groups): not a lookup of a paper when every other service was down
+LOCAL_SEARCHES = frozenset({"conferences"})
 #: Only these sources search abstract text (rows with ``searches_abstracts``).
 ABSTRACT_ORDER: tuple[str, ...] = registry.search_order(abstracts_only=True)
 _JOURNAL_REF_VENUE = re.compile(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
@@ -114,7 +119,8 @@ class _Health:
             if isinstance(err, SourceUnavailable):
                 short = "unreachable"
                 self.down[name] = short
-                line = f"{name} unreachable: works stay notes-only and upgrade on the next sync ({err.message})"
+                why = getattr(err, "cause", "") or err.message
+                line = f"{name} unreachable ({why}): the papers only it could answer were not looked up"
             elif err.needs_credentials:
                 # only lookups by id need an account: searches by title still work, so the
                 # source stays usable (it answers further id lookups at once, sending nothing)
@@ -123,7 +129,7 @@ class _Health:
                         f"Set OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) and sync again ({err.message})")
             else:
                 short = "failed"
-                line = f"{name} failed for some papers: they stay notes-only and upgrade on the next sync ({err.message})"
+                line = f"{name} failed for some papers ({err.message}): they were not looked up there"
             if (name, short) not in self._reported:
                 self._reported.add((name, short))
                 self.problems.append(line)
@@ -467,7 +473,7 @@ class _WorkResolver:
     def _decide(self) -> Work:
         ranked = self._ranked()
         if not ranked:
-            return Work(mentions=self.group, status="notes-only", reason=self._not_found())
+            return Work(mentions=self.group, status="notes-only", reason=self._not_found(), unasked=self._unasked())
         best_score, cluster, best = ranked[0]
         others = [r[2] for r in ranked[1:]]
         if best_score < ACCEPT:
@@ -492,11 +498,20 @@ class _WorkResolver:
         return Work(mentions=self.group, chosen=chosen, versions=versions, status="resolved", score=best_score,
                     reason=f"{why} ({where})", runners_up=others[:3])
 
+    def _unasked(self) -> bool:
+        """Whether every service this paper was to be asked about was unreachable (or failed).
+
+        The conference lists answer locally, from the lists loaded before the groups: a
+        search there is no lookup when every service behind them is down.
+        """
+        return (any(n not in LOCAL_SEARCHES for n in self.trouble)
+                and all(n in self.trouble or n in LOCAL_SEARCHES for n in self.searched))
+
     def _not_found(self) -> str:
         what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
         if not self._comparable():
             text = "the notes give no title, authors or identifier to look up"
-        elif self.trouble and not any(n not in self.trouble for n in self.searched):
+        elif self._unasked():
             text = f"no source could be asked about this {what}"
         else:
             text = f"no source knows this {what}"

@@ -30,12 +30,15 @@ class SourceUnavailable(SourceError):
     """The whole service is unreachable: skip it for the rest of this sync.
 
     ``deadline`` marks the run's overall network budget running out, which is one
-    problem for the whole sync, not one per service.
+    problem for the whole sync, not one per service. ``cause`` is the short why ("connection
+    refused", "no network ..."), what a report line per service shows instead of ``message``.
     """
 
-    def __init__(self, source: str, message: str, *, needs_credentials: bool = False, deadline: bool = False) -> None:
+    def __init__(self, source: str, message: str, *, needs_credentials: bool = False, deadline: bool = False,
+                 cause: str = "") -> None:
         super().__init__(source, message, needs_credentials=needs_credentials)
         self.deadline = deadline
+        self.cause = cause
 
 
 @runtime_checkable

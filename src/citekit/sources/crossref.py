@@ -26,7 +26,7 @@ from citekit.core.model import Ids, Person
 from citekit.core.resolution import Candidate, Mention
 from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import LookupCache, safe_json
-from citekit.sources.http import (READ_STEP, RETRY_STATUSES, HttpClient, Retry, RetryableError, declared_length, parse_retry_after,
+from citekit.sources.http import (READ_STEP, connection_reason, RETRY_STATUSES, HttpClient, Retry, RetryableError, declared_length, parse_retry_after,
                    parse_try_again, read_capped, user_agent)
 from citekit.sources.queries import author_families, reference_terms, title_terms
 from citekit.sources.settings import SourceSettings
@@ -261,7 +261,7 @@ class CrossrefSource:
                     message = str(exc.error) if isinstance(exc, RequestError) else resp.text
                     self._raise_status(resp.status_code, resp.headers, message, what)
                 if isinstance(exc, (httpx2.TransportError, RuntimeError)):
-                    raise RetryableError(Retry(f"connection failed: {exc}", unreachable=True)) from exc
+                    raise RetryableError(Retry(f"connection failed: {connection_reason(exc)}", unreachable=True)) from exc
                 if isinstance(exc, RequestError):
                     raise SourceError(self.name, f"{what}: unexpected answer ({exc})") from exc
                 if isinstance(exc, ValueError) or (resp is not None and resp.status_code == 200):

@@ -453,12 +453,12 @@ class HttpClient:
                     # and every waiting thread would otherwise spend its own retries finding out
                     message = f"{what} failed {streak} times in a row ({last.reason}); run sync again later"
                     self._mark_down(bucket, message)
-                    raise SourceUnavailable(bucket, message)
+                    raise SourceUnavailable(bucket, message, cause=last.reason)
             if last.unreachable and (last.no_dns or _no_name_resolution(last.reason)):
                 # No DNS means no network (or a mistyped URL): retrying in seconds cannot help.
-                message = f"{what}: cannot resolve the host ({last.reason}); check the network or the URL"
+                message = f"{what}: no network (the host name does not resolve); check the network or the URL"
                 self._mark_down(bucket, message)
-                raise SourceUnavailable(bucket, message)
+                raise SourceUnavailable(bucket, message, cause=last.reason)
             if last.wait is not None and last.wait > self.max_retry_after:
                 message = (f"{what}: the service asks to wait {last.wait:.0f} s ({last.reason}); "
                            "skipping it for this run, run sync again later")
@@ -482,7 +482,7 @@ class HttpClient:
         message = f"{what} failed after {n + 1} attempts ({last.reason}); run sync again later"
         if last.unreachable:
             self._mark_down(bucket, message)
-            raise SourceUnavailable(bucket, message)
+            raise SourceUnavailable(bucket, message, cause=last.reason)
         raise SourceError(bucket, message)
 
     def _bounded(self, attempt: Callable[[], T], max_seconds: float | None = None) -> T:
@@ -635,7 +635,7 @@ def _transport_failure(exc: requests.RequestException, bucket: str, what: str, t
     if isinstance(exc, requests.Timeout):
         return RetryableError(Retry(f"timed out after {timeout:g} s", unreachable=True))
     if isinstance(exc, (requests.ConnectionError, requests.exceptions.ChunkedEncodingError)):
-        return RetryableError(Retry(f"connection failed: {_short(exc)}", unreachable=True,
+        return RetryableError(Retry(f"connection failed: {connection_reason(exc)}", unreachable=True,
                                     no_dns=_no_name_resolution(str(exc))))
     if isinstance(exc, requests.exceptions.ContentDecodingError):
         return RetryableError(Retry(f"answered a body that does not decompress ({_short(exc)})", unreachable=True))
@@ -653,6 +653,27 @@ def declared_length(headers: Mapping[str, str]) -> str | None:
 
 def _no_name_resolution(reason: str) -> bool:
     return any(marker in reason for marker in _DNS_FAILURES)
+
+
+#: what a failed connection's long urllib3 text means, in the words a user needs (first match wins)
+_CONNECTION_REASONS = (
+    (_DNS_FAILURES, "no network (the host name does not resolve)"),
+    (("Connection refused", "Errno 111", "Errno 61", "WinError 10061"), "connection refused"),
+    (("Connection reset", "Errno 104", "Errno 54"), "connection reset"),
+    (("Network is unreachable", "Errno 101", "No route to host"), "no network (no route to the host)"),
+    (("CERTIFICATE_VERIFY_FAILED", "SSLError", "SSL:"), "TLS handshake failed (a proxy or a certificate problem)"),
+    (("RemoteDisconnected", "closed connection without response"), "the server closed the connection"),
+)
+
+
+def connection_reason(exc: BaseException) -> str:
+    """One short phrase for a failed connection, not urllib3's "HTTPSConnectionPool(...): Max
+    retries exceeded ... NameResolutionError(...)" (several lines per service on a terminal)."""
+    text = str(exc)
+    for markers, reason in _CONNECTION_REASONS:
+        if any(m in text for m in markers):
+            return reason
+    return _short(exc)
 
 
 def _short(exc: BaseException) -> str:

@@ -14,6 +14,38 @@ BIB_HEADER = (
     "Written by citekit from the notes; edit freely: hand edits are kept by every sync.\n"
     "Tags, summaries and status live in library.yaml beside this file."
 )
+#: the header's first line, by where the library's entries come from (their origins): a
+#: library imported from other .bib files must not claim to come from the notes
+_ORIGIN_LINES = {
+    frozenset({"import"}): "Written by citekit from imported .bib files (citekit import); edit freely: "
+                           "hand edits are kept.",
+    frozenset({"notes", "import"}): "Written by citekit from the notes and imported .bib files; edit freely: "
+                                    "hand edits are kept.",
+}
+#: every line a header citekit writes may hold (what a read strips as citekit's own)
+HEADER_LINES = tuple(dict.fromkeys([*BIB_HEADER.split("\n"), *_ORIGIN_LINES.values()]))
+#: how an entry's origin reads in its sidecar record (``origin: "import"``)
+_ORIGIN_MARK = 'origin: "{}"'
+
+
+def bib_header(origins: frozenset[str] | set[str] = frozenset({"notes"})) -> str:
+    """The header's comment lines for a library whose entries have ``origins`` (entries
+    written by hand, ``manual``, say nothing about where the rest came from)."""
+    known = frozenset(origins) & {"notes", "import"}
+    first = _ORIGIN_LINES.get(known)
+    if first is None:
+        return BIB_HEADER
+    return first + "\n" + BIB_HEADER.split("\n", 1)[1]
+
+
+def origins_in(sidecar_parts: list[str]) -> frozenset[str]:
+    """The origins named by the entries' sidecar texts (a substring test: no entry decoded)."""
+    out = set()
+    for origin in ("notes", "import"):
+        mark = _ORIGIN_MARK.format(origin)
+        if any(mark in part for part in sidecar_parts):
+            out.add(origin)
+    return frozenset(out)
 CHECKSUM_MARK = "% citekit-checksum: "
 #: the line above the blocks citekit could not read, which it writes at the end of library.bib
 UNPARSED_MARK = "% citekit could not read the blocks below; they are kept verbatim. Fix them and run again."
@@ -45,9 +77,10 @@ def stated_checksum(text: str | None) -> str | None:
     return text[at + len(CHECKSUM_MARK):end if end >= 0 else None].strip() or None
 
 
-def bib_text(body: str, unparsed: list[str]) -> str:
-    """The whole of library.bib: the header with the checksum of ``body``, ``body``, and
-    the blocks citekit could not read below their marker line."""
+def bib_text(body: str, unparsed: list[str], origins: frozenset[str] | set[str] = frozenset({"notes"})) -> str:
+    """The whole of library.bib: the header (saying where the entries come from, see
+    :func:`bib_header`) with the checksum of ``body``, ``body``, and the blocks citekit could
+    not read below their marker line."""
     if unparsed:
         if body and not body.endswith("\n"):
             body += "\n"  # (kept text at the end of a file without a last line end)
@@ -56,5 +89,5 @@ def bib_text(body: str, unparsed: list[str]) -> str:
             + "\n\n".join(unparsed)
             + "\n"
         )
-    header = "".join(f"% {line}\n" for line in BIB_HEADER.split("\n"))
+    header = "".join(f"% {line}\n" for line in bib_header(origins).split("\n"))
     return f"{header}{CHECKSUM_MARK}{checksum(body)}\n\n{body}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citekit.library.store.header import BIB_HEADER, CHECKSUM_MARK, UNPARSED_MARK
+from citekit.library.store.header import CHECKSUM_MARK, HEADER_LINES, UNPARSED_MARK
 
 
 class KeptText:
@@ -116,7 +116,7 @@ def _without_own_header(text: str) -> str:
     if text.startswith("\n", end):
         end += 1
     text = text[:at] + text[end:]
-    for line in BIB_HEADER.split("\n"):  # (the user may have written between its lines)
+    for line in HEADER_LINES:  # any header citekit writes (the user may have written between its lines)
         line = f"% {line}\n"
         at = text.find(line)
         if at == 0 or at > 0 and text[at - 1] == "\n":

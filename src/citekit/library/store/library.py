@@ -26,7 +26,7 @@ from citekit.library.errors import LibraryError
 from citekit.library.journal import Transaction
 from citekit.library.store import kinds
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair, recover_if_free, retrying_split
-from citekit.library.store.header import bib_text, stated_checksum
+from citekit.library.store.header import bib_text, origins_in, stated_checksum
 from citekit.library.store.kept import KeptText
 from citekit.library.store.parse import parse_into
 from citekit.library.store.reconcile import HASH_MARK, TYPE_MARK
@@ -67,6 +67,10 @@ class PlainLibrary(KeptText):
     #: sidecar records whose entry is missing from library.bib (deleted by hand, or
     #: unreadable): kept, so their keys and metadata come back when the entry does
     detached: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: entries renamed by hand in library.bib since the last write (old key -> new key): the
+    #: next write records them in the key map as ``citekit rename`` does
+    #: (:func:`citekit.library.rekey.save_with_renames`); empty once the sidecar has the new keys
+    renamed_by_hand: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """(What a subclass keeps beside the fields is set up here.)"""
@@ -260,13 +264,13 @@ class PlainLibrary(KeptText):
         written = [written_entry(e) for e in self.sorted_entries()]
         check_unique_keys(written)
         return bib_text(self._body([e.key for e in written], [entry_text(e, ascii=ascii) + "\n" for e in written]),
-                        self.unparsed)
+                        self.unparsed, {e.origin for e in self.entries.values()})
 
     def render_files(self) -> tuple[str, str]:
         """The texts of ``library.bib`` and the sidecar as they would be written now; every
         entry is made what the next read of both files gives back."""
         keys, bib_parts, yaml_parts = self._entry_texts()
-        text = bib_text(self._body(keys, bib_parts), self.unparsed)
+        text = bib_text(self._body(keys, bib_parts), self.unparsed, origins_in(yaml_parts) if keys else {"notes"})
         implied = (set(self.keys()) | set(self.detached)
                    | {a for aliases in self.aliases_by_key().values() for a in aliases})
         side = document.render(yaml_parts, stated_checksum(text), implied=implied, issued_keys=self.issued_keys,

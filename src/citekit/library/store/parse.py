@@ -86,6 +86,7 @@ def _hand_renames(lib: Any, unknown: dict[str, Any], side_entries: dict[str, dic
     found = hand_renames(unknown, orphans)
     for new, old in found.items():
         lib.entries[new] = renamed_entry(new, old, dict(orphans[old]), unknown[new])
+        lib.renamed_by_hand[old] = new
     return set(found.values())
 
 

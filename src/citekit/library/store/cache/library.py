@@ -289,6 +289,7 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         lib.pending = list(meta["pending"])
         lib.ascii = bool(meta["ascii"])
         lib.detached = dict(meta["detached"])
+        lib.renamed_by_hand = dict(meta.get("renamed_by_hand") or {})  # (absent from older caches)
         lib._lazy = data["entries"]  # decoded on first use (see entries)
         lib._lazy_keys = data["keys"]
         lib._lazy_aliases = data["aliases"]

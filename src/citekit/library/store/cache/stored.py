@@ -123,6 +123,7 @@ class StoredParse:
             "unparsed": list(self.unparsed), "preamble": list(self.preamble),
             "kept": (self.kept_head, dict(self.kept_before), self.kept_tail),
             "pending": list(self.pending), "ascii": self.ascii, "detached": dict(self.detached),
+            "renamed_by_hand": dict(self.renamed_by_hand),
         }
 
     def _remember_stored(self, data: dict[str, Any]) -> None:
