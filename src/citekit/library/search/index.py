@@ -173,7 +173,7 @@ def cold_scores(lib: Library, terms: list[str]) -> dict[str, float]:
     keys = lib.keys()
     scan = scan_entries(keys, (lib.entry_at(k) for k in keys))  # type: ignore[misc]
     n = len(keys)
-    avg = [max(t / max(n, 1), 1.0) for t in scan.totals]
+    avg = [max(t / max(n, 1), 1.0) for t in scan.totals()]
     norms = [(WEIGHTS[f], 1 - B[f], B[f] / avg[f], _MASK[f]) for f in range(_NFIELDS)]
     lists = [(term, term_counts(scan, term)) for term in terms]
     idf = {term: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) for term, docs in lists}

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 #: a text field that may hold LaTeX beyond braces (or a percent sign the converter reads)
 _NOT_PLAIN = re.compile(r"[\\$%]")
 #: an author list whose names the regular expressions below cannot cut as BibTeX does
-_NOT_PLAIN_NAMES = re.compile(r"[\\$%{}]|others|et al", re.IGNORECASE)
+_NOT_PLAIN_NAMES = re.compile(r"[\\$%{}]")
 #: the ``and`` between two names (BibTeX's rule for lists without braces: spaces around it,
 #: a name after it); matched without overlap, so ``A and and B`` has one, as BibTeX reads it
 _NAME_AND = re.compile(r"[ \t\r\n]+[aA][nN][dD][ \t\r\n]+(?=[^ \t\r\n\x00])")
@@ -43,6 +43,14 @@ _LIST_SPACE = " \r\n\t"
 #: letters and digits -> "a", anything else -> " ": words are then counted as " a" in C
 _WORD_BYTES = bytes(ord("a") if chr(c).isascii() and chr(c).isalnum() else ord(" ") for c in range(256))
 _SEP = "\x00"
+#: the same as text: letters and digits stay, anything else is a space (then ``split``)
+_SPACES = str.maketrans({chr(c): chr(c) if chr(c).isalnum() else " " for c in range(128)})
+
+
+def _et_al(names: str) -> bool:
+    """Whether an author list may end in ``others`` or ``et al`` (no words, as BibTeX reads it)."""
+    low = names.lower() if "t" in names or "T" in names else ""
+    return "others" in low or "et al" in low
 
 
 def _plain(text: str) -> str:
@@ -67,34 +75,69 @@ def forms(term: str) -> list[str]:
 
 
 @dataclass
+class Column:
+    """One field of every entry as one text: the plain fields lower-case, anything but a
+    letter or digit a space, each entry's text between single spaces (an entry whose field
+    is not plain has none here: its words are in ``exact``)."""
+
+    text: str  # " text0 text1 ... " with only [a-z0-9] and spaces
+    starts: list[int]  # doc -> where its text begins (the space before it is at start - 1)
+    words: bytes  # ``text`` with every letter or digit as ``a``: word starts are ``b" a"``
+    exact: dict[int, list[str]]
+
+    def length(self, doc: int) -> int:
+        if doc in self.exact:
+            return len(self.exact[doc])
+        return self.words.count(b" a", self.starts[doc] - 1, self.starts[doc + 1])
+
+    def total(self) -> int:
+        return self.words.count(b" a") + sum(map(len, self.exact.values()))
+
+
+@dataclass
 class Scan:
-    """The library's text as one query needs it: per field, each entry's plain lower-case
-    text (None where the field is not plain: then its words are in ``exact``), and every
-    field's total length."""
+    """The library's text as one query needs it: a :class:`Column` per ranked field, and
+    how many ``and``s stand between the names of each plain author list."""
 
     keys: list[str]
-    columns: list[list[str | None]]  # field -> doc -> plain text or None
-    exact: list[dict[int, list[str]]]  # field -> doc -> words, where the field is not plain
-    totals: list[int]
-    seps: dict[int, int]  # doc -> ``and``s between the names of a plain author list
+    columns: list[Column]
+    seps: dict[int, int]
+
+    def totals(self) -> list[int]:
+        totals = [column.total() for column in self.columns]
+        totals[3] -= sum(self.seps.values())
+        return totals
+
+
+def _column(texts: list[str], exact: dict[int, list[str]]) -> Column:
+    starts = [1]
+    at = 1
+    for text in texts:
+        at += len(text) + 1
+        starts.append(at)
+    text = " " + " ".join(texts).translate(_SPACES) + " "
+    return Column(text, starts, text.encode("ascii").translate(_WORD_BYTES), exact)
 
 
 def scan_entries(keys: list[str], entries: Iterable[Entry]) -> Scan:
     """One pass over the entries (in ``keys`` order): plain fields kept as text, the
-    others cut into words, and every field's total length."""
-    columns: list[list[str | None]] = [[], [], [], []]
+    others cut into words."""
+    texts: list[list[str]] = [[], [], [], []]
     exact: list[dict[int, list[str]]] = [{}, {}, {}, {}]
     seen: dict[str, list[str]] = {}  # a text cut once per pass (author lists recur)
     for doc, entry in enumerate(entries):
-        texts = entry_texts(entry)
-        whole = _SEP.join(texts)
-        if whole.isascii() and not _NOT_PLAIN_NAMES.search(whole):  # the common case: all plain
+        fields = entry_texts(entry)
+        whole = _SEP.join(fields)
+        names = fields[3]
+        if whole.isascii() and "\\" not in whole and "$" not in whole and "%" not in whole and "{" not in names \
+                and "}" not in names and not _et_al(names):  # the common case (tests in C): every field plain
             for f in range(4):
-                columns[f].append(_plain(texts[f]))
+                texts[f].append(_plain(fields[f]))
             continue
-        for f, text in enumerate(texts):
-            if text and (not text.isascii() or (_NOT_PLAIN_NAMES if f == 3 else _NOT_PLAIN).search(text)):
-                columns[f].append(None)
+        for f, text in enumerate(fields):
+            if text and (not text.isascii() or (_NOT_PLAIN_NAMES if f == 3 else _NOT_PLAIN).search(text)
+                         or (f == 3 and _et_al(text))):
+                texts[f].append("")
                 found = seen.get(text) if f == 3 else None
                 if found is None:
                     found = _exact_words(f, text)
@@ -102,16 +145,14 @@ def scan_entries(keys: list[str], entries: Iterable[Entry]) -> Scan:
                         seen[text] = found
                 exact[f][doc] = found
             else:
-                columns[f].append(_plain(text))
+                texts[f].append(_plain(text))
     seps: dict[int, int] = {}
-    for doc, low in enumerate(columns[3]):
-        if low and " and" in low:
+    for doc, low in enumerate(texts[3]):
+        if " and" in low:
             n = len(_NAME_AND.findall(low.strip(_LIST_SPACE)))
             if n:
                 seps[doc] = n
-    totals = [_count_words([t for t in columns[f] if t]) + sum(map(len, exact[f].values())) for f in range(4)]
-    totals[3] -= sum(seps.values())
-    return Scan(keys, columns, exact, totals, seps)
+    return Scan(keys, [_column(texts[f], exact[f]) for f in range(4)], seps)
 
 
 def _exact_words(f: int, text: str) -> list[str]:
@@ -122,47 +163,43 @@ def _exact_words(f: int, text: str) -> list[str]:
 
 
 def term_counts(scan: Scan, term: str) -> dict[int, list[int]]:
-    """doc -> the term's count per field, for every entry holding ``term``."""
+    """doc -> the term's count per field, for every entry holding ``term``: each form of
+    the word is found between spaces in each column (a search in C), then its entry looked up."""
+    from bisect import bisect_right
+
     variants = forms(term)
     out: dict[int, list[int]] = {}
-    if variants:
-        probe = term if all(term in v for v in variants) else None
-        pattern = re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, variants)) + r")(?![a-z0-9])")
-        for f, column in enumerate(scan.columns):
-            if probe is not None:
-                hits = [doc for doc, low in enumerate(column) if low and probe in low]
-            else:
-                hits = [doc for doc, low in enumerate(column) if low and any(v in low for v in variants)]
-            count = pattern.findall
-            seps = scan.seps if f == 3 and "and" in variants else None
-            for doc in hits:
-                n = len(count(column[doc]))  # type: ignore[arg-type]
-                if seps:
-                    n -= seps.get(doc, 0)
-                if n:
-                    found = out.get(doc)
-                    if found is None:
-                        found = out[doc] = [0, 0, 0, 0]
-                    found[f] = n
-    for f, table in enumerate(scan.exact):
-        for doc, terms in table.items():
+    for f, column in enumerate(scan.columns):
+        text, starts = column.text, column.starts
+        seps = scan.seps if f == 3 and "and" in variants else None
+        for variant in variants:
+            needle = f" {variant} "
+            find = text.find
+            at = find(needle)
+            while at >= 0:
+                doc = bisect_right(starts, at + 1) - 1
+                found = out.get(doc)
+                if found is None:
+                    found = out[doc] = [0, 0, 0, 0]
+                found[f] += 1
+                at = find(needle, at + 1)
+        if seps:
+            for doc, n in seps.items():
+                found = out.get(doc)
+                if found is not None and found[f]:
+                    found[f] -= n
+        for doc, terms in column.exact.items():
             n = terms.count(term)
             if n:
                 found = out.get(doc)
                 if found is None:
                     found = out[doc] = [0, 0, 0, 0]
                 found[f] = n
-    return out
+    return {doc: counts for doc, counts in out.items() if any(counts)}
 
 
 def field_lengths(scan: Scan, doc: int) -> list[int]:
     """The entry's length per field, as the index keeps it."""
-    out = []
-    for f, column in enumerate(scan.columns):
-        low = column[doc]
-        if low is None:
-            out.append(len(scan.exact[f][doc]))
-        else:
-            n = _count_words([low]) if low else 0
-            out.append(n - scan.seps.get(doc, 0) if f == 3 else n)
+    out = [column.length(doc) for column in scan.columns]
+    out[3] -= scan.seps.get(doc, 0)
     return out
