@@ -251,3 +251,60 @@ def test_the_notes_summary_is_searched(tmp_path: Path) -> None:
     res = run(root, "search", '"spectral sphere" optimizer', "--json")
     assert res.exit_code == 0, res.output
     assert [r["title"] for r in json.loads(res.output)["results"]] == ["Controlled LLM Training on Spectral Sphere"]
+
+
+@pytest.fixture(autouse=True)
+def _index_built_at_once(monkeypatch) -> None:
+    """The index a first search leaves to the background is built in the test's process."""
+    monkeypatch.setenv("CITEKIT_SEARCH_INDEX", "now")
+
+
+def test_a_search_without_the_index_ranks_exactly_as_the_index(tmp_path: Path) -> None:
+    """Same query, same ordered keys and scores: scanned (no index) and from the index,
+    on a generated library with LaTeX, accents, ``others``, plurals and ``and`` in names."""
+    import random
+
+    from citekit.core.model import Entry
+    from citekit.library.search import parse_query, search
+    from citekit.library.search.index import build_index, cold_scores, _scores
+    from citekit.library.search.terms import query_words
+    from citekit.library.store import Library
+
+    rng = random.Random(7)
+    vocab = ["quantum", "dots", "dot", "studies", "study", "optimizer", "optimizers", "{Muon}", "loss", "and",
+             "Horv{\\'a}th", "Müller", "sharpness-aware", "$O(n)$", "100\\%", "graph_nets", "x", "andes"]
+    names = ["Wang, Li", "M{\\\"u}ller, Hans", "Horváth, Samuel", "Anderson, Ann", "Li, X.", "Andy And", "others"]
+    lib = Library(refs_dir=tmp_path / "refs")
+    for i in range(400):
+        authors = " and ".join(rng.sample(names, rng.randint(1, 3)))
+        fields = {"title": " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 8))),
+                  "abstract": " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 40))),
+                  "author": authors, "year": str(2000 + i % 25),
+                  rng.choice(["journal", "booktitle"]): rng.choice(["Physical Review B", "ICML", "Proc. {IEEE}"])}
+        lib.entries[f"k{i}"] = Entry(key=f"k{i}", entry_type="article", fields=fields, status="resolved")
+    lib.save()
+    lib = Library.load(tmp_path / "refs")
+    index = build_index(lib)
+    for text in ["quantum dots", "study", "and", "muller", "horvath", "wang li", "optimizer loss", "o n", "graph",
+                 "x", "andy", "ann", "review", "icml", "ieee", "100", "nothing"]:
+        terms = list(dict.fromkeys(query_words(text)))
+        assert cold_scores(lib, terms) == _scores(index, terms), text
+    hits, _ = search(lib, parse_query("quantum author:wang"))
+    assert hits == search(lib, parse_query("quantum author:wang"))[0]
+
+
+def test_the_first_search_leaves_the_index_for_the_next(tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "p"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# t\n", encoding="utf-8")
+    bib = tmp_path / "in.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    assert run(root, "import", str(bib)).exit_code == 0
+    for path in (root / ".citekit").glob("*apart*"):
+        path.unlink()
+    first = search_json(root, "sharpness")
+    assert list((root / ".citekit").glob("*apart*")), "the index is stored after a first search"
+    assert search_json(root, "sharpness") == first
+    shutil.rmtree(root / ".citekit")

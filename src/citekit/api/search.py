@@ -40,7 +40,8 @@ def search_library(query: str, start: str | Path | None = None, *, limit: int | 
 
     parsed = parse_query(query)
     lib = load_library(start)
-    hits, total = ranked(lib, parsed, limit=limit)
+    cold: list[bool] = []
+    hits, total = ranked(lib, parsed, limit=limit, on_cold=lambda: cold.append(True))
     rows, lines = [], []
     line_of = list_line_of(lib)
     for hit in hits:
@@ -50,4 +51,8 @@ def search_library(query: str, start: str | Path | None = None, *, limit: int | 
         rows.append({**lib.memo(kinds.ENTRY_JSON, entry, entry_json), "score": hit.score})
         lines.append(lib.memo(kinds.LIST_LINE, entry, line_of))
     lib.keep_memos()
+    if cold:  # answered without the index: build it for the next search
+        from citekit.api.search_index import build_index_later
+
+        build_index_later(lib.refs_dir)
     return SearchResult(query, total, rows, lines)

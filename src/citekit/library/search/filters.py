@@ -27,8 +27,10 @@ def facts_table(lib: Library) -> dict[str, Any]:
     return lib.memo_table(kinds.SEARCH_FACTS, entry_facts)
 
 
-def filter_keys(lib: Library, filters: Filters, keys: Iterable[str] | None = None) -> list[str]:
-    """The keys (of ``keys``, default every key in key order) whose entries pass every filter."""
+def filter_keys(lib: Library, filters: Filters, keys: Iterable[str] | None = None, *,
+                facts: dict[str, Any] | None = None) -> list[str]:
+    """The keys (of ``keys``, default every key in key order) whose entries pass every filter
+    (``facts``: those of ``keys`` when the caller has them, else every entry's are read)."""
     chosen = list(lib.sorted_keys() if keys is None else keys)
     if not filters:
         return chosen
@@ -41,7 +43,7 @@ def filter_keys(lib: Library, filters: Filters, keys: Iterable[str] | None = Non
         for status in filters.statuses:
             chosen = [k for k in chosen if facets[k][0] == status]
     if filters.needs_facts():
-        facts = facts_table(lib)
+        facts = facts_table(lib) if facts is None else facts
         tests = [*(_author_test(a) for a in filters.authors), *(_year_test(y) for y in filters.years),
                  *(_venue_test(v) for v in filters.venues), *(_key_test(k) for k in filters.keys)]
         for test in tests:  # one test at a time: each pass is shorter than the last

@@ -18,11 +18,11 @@ import math
 from array import array
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from citekit.library.search.filters import facts_table, filter_keys
 from citekit.library.search.query import Query
-from citekit.library.search.terms import entry_terms, query_words, words
+from citekit.library.search.terms import entry_facts, entry_terms, query_words, words
 from citekit.library.store import kinds
 
 if TYPE_CHECKING:
@@ -108,31 +108,99 @@ def patch_index(lib: Library, index: dict[str, Any], changed: set[str]) -> dict[
     return {**index, "gone": sorted(gone), "delta": delta}
 
 
-def search(lib: Library, query: Query, *, limit: int | None = None) -> tuple[list[Hit], int]:
+class _NotStored(Exception):
+    """The index is not in the cache (nor can a stored one be patched)."""
+
+
+def stored_index(lib: Library) -> dict[str, Any] | None:
+    """The index kept in the cache (patched after writes), or None: nothing is built here."""
+    def missing() -> dict[str, Any]:
+        raise _NotStored
+
+    try:
+        return lib.remembered_apart(kinds.SEARCH_INDEX, missing, lambda index, changed: patch_index(lib, index, changed))
+    except _NotStored:
+        return None
+
+
+def search(lib: Library, query: Query, *, limit: int | None = None,
+           on_cold: Callable[[], None] | None = None) -> tuple[list[Hit], int]:
     """The entries matching ``query``, best first, and how many there are in all
-    (``limit`` cuts the list, not the count). A query of filters only lists the newest first."""
+    (``limit`` cuts the list, not the count). A query of filters only lists the newest first.
+
+    Words are ranked on the stored index; without one (the first search after an import or a
+    sync) they are ranked by one pass over the entries (:mod:`.scan`), with the same scores,
+    and ``on_cold`` is called: the caller may build the index for the next search."""
     if not query.has_text():
         keys = filter_keys(lib, query.filters)
         facts = facts_table(lib)
         order = lambda k: (-(facts[k][2] or 0), k.lower())  # noqa: E731 - newest first, then by key
         top = heapq.nsmallest(limit, keys, key=order) if limit else sorted(keys, key=order)
         return [Hit(k, 0.0) for k in top], len(keys)
-    index = library_index(lib)
+    index = stored_index(lib)
     wanted = [*query_words(" ".join(query.words))]
     phrases = [words(p, latex=False) for p in query.phrases]
     wanted += [w for p in phrases for w in p]
-    scores = _scores(index, list(dict.fromkeys(wanted)))
+    terms = list(dict.fromkeys(wanted))
+    if index is None:
+        if on_cold is not None:
+            on_cold()
+        scores = cold_scores(lib, terms)
+    else:
+        scores = _scores(index, terms)
     if not scores:
         return [], 0
     if phrases:
         fields_of = _fields_reader(lib, index, scores)
         scores = {k: s for k, s in scores.items() if all(_has_phrase(fields_of(k), p) for p in phrases if p)}
     if query.filters:
-        allowed = set(filter_keys(lib, query.filters, scores))
+        few = index is None and query.filters.needs_facts()
+        facts = {k: entry_facts(lib.entry_at(k)) for k in scores} if few else None  # type: ignore[arg-type]
+        allowed = set(filter_keys(lib, query.filters, scores, facts=facts))
         scores = {k: s for k, s in scores.items() if k in allowed}
     order = lambda ks: (-ks[1], ks[0].lower())  # noqa: E731 - best first, ties by key
     top = heapq.nsmallest(limit, scores.items(), key=order) if limit else sorted(scores.items(), key=order)
     return [Hit(k, round(s, 4)) for k, s in top], len(scores)
+
+
+def cold_scores(lib: Library, terms: list[str]) -> dict[str, float]:
+    """:func:`_scores` without the index, from one pass over the entries (:mod:`.scan`): the
+    same statistics, counts and sums in the same order, so the same floats."""
+    if not terms:
+        return {}
+    from citekit.library.search.scan import field_lengths, scan_entries, term_counts
+
+    keys = lib.keys()
+    scan = scan_entries(keys, (lib.entry_at(k) for k in keys))  # type: ignore[misc]
+    n = len(keys)
+    avg = [max(t / max(n, 1), 1.0) for t in scan.totals()]
+    norms = [(WEIGHTS[f], 1 - B[f], B[f] / avg[f], _MASK[f]) for f in range(_NFIELDS)]
+    lists = [(term, term_counts(scan, term)) for term in terms]
+    idf = {term: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) for term, docs in lists}
+    if not all(docs for _term, docs in lists):
+        return {}
+    lists.sort(key=lambda td: len(td[1]))  # as the index: the rarest term first
+    scores: dict[int, float] | None = None
+    lengths: dict[int, list[int]] = {}
+    for term, docs in lists:
+        weight = idf[term]
+        step: dict[int, float] = {}
+        for doc, counts in docs.items():
+            if scores is not None and doc not in scores:
+                continue
+            own = lengths.get(doc)
+            if own is None:
+                own = lengths[doc] = field_lengths(scan, doc)
+            tf = 0.0
+            for f, (w, one_b, b_avg, mask) in enumerate(norms):
+                count = counts[f] if counts[f] <= mask else mask
+                if count:
+                    tf += w * count / (one_b + b_avg * own[f])
+            step[doc] = (0.0 if scores is None else scores[doc]) + weight * tf / (K1 + tf)
+        scores = step
+        if not scores:
+            break
+    return {keys[d]: s for d, s in (scores or {}).items()}
 
 
 def _scores(index: dict[str, Any], terms: list[str]) -> dict[str, float]:
@@ -197,10 +265,11 @@ def _scores(index: dict[str, Any], terms: list[str]) -> dict[str, float]:
 FEW_FOR_PHRASE = 256
 
 
-def _fields_reader(lib: Library, index: dict[str, Any], keys: dict[str, float]):  # type: ignore[no-untyped-def]
-    """key -> the entry's words per field, for the phrase check of ``keys``."""
-    delta = index.get("delta") or {}
-    if len(keys) <= FEW_FOR_PHRASE:
+def _fields_reader(lib: Library, index: dict[str, Any] | None, keys: dict[str, float]):  # type: ignore[no-untyped-def]
+    """key -> the entry's words per field, for the phrase check of ``keys`` (without an
+    index, the remembered words may not exist yet: each entry's own are cut)."""
+    delta = (index or {}).get("delta") or {}
+    if index is None or len(keys) <= FEW_FOR_PHRASE:
         def own(key: str) -> list[str]:
             entry = lib.entry_at(key)
             return delta.get(key) or (entry_terms(entry) if entry is not None else [])

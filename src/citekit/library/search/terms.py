@@ -57,15 +57,21 @@ def venue_of(entry: Entry) -> str:
     return f.get("booktitle") or f.get("journal") or f.get("journaltitle") or f.get("howpublished") or ""
 
 
+def entry_texts(entry: Entry) -> tuple[str, str, str, str]:
+    """The entry's text of each ranked field (:data:`FIELDS`) as written: the author list whole."""
+    abstract = entry.abstract or entry.fields.get("abstract", "")
+    if entry.summary:  # the user's own words about the paper (from the notes) are searched with the abstract
+        abstract = f"{abstract} {entry.summary}" if abstract else entry.summary
+    return (entry.title, abstract, venue_of(entry), entry.fields.get("author", ""))
+
+
 def entry_terms(entry: Entry) -> list[str]:
     """The entry's words per ranked field (:data:`FIELDS`), each field one space-joined
     string in text order: compact to remember, and phrases are found in it. The notes'
     summary of a paper counts as abstract text: a user searches what they wrote."""
-    abstract = entry.abstract or entry.fields.get("abstract", "")
-    if entry.summary:  # the user's own words about the paper (from the notes) are searched with the abstract
-        abstract = f"{abstract} {entry.summary}" if abstract else entry.summary
-    names = [name for name in split_bibtex_names(entry.fields.get("author", "")) if not is_et_al(name)]
-    return [" ".join(words(entry.title)), " ".join(words(abstract)), " ".join(words(venue_of(entry))),
+    title, abstract, venue, author = entry_texts(entry)
+    names = [name for name in split_bibtex_names(author) if not is_et_al(name)]
+    return [" ".join(words(title)), " ".join(words(abstract)), " ".join(words(venue)),
             " ".join(w for name in names for w in words(name))]
 
 
