@@ -229,6 +229,9 @@ class _Group:
     core: bool = False  # the papers that share no sub-topic
     words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
     closing: bool = False  # the papers that fit no group
+    themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
+    kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
+    texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -535,7 +538,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     closing paragraph. A selection of at most three papers, or one that splits into no
     group, stays one paragraph named after the topic.
     """
-    from citekit.output.related_groups import MIN_SIZE, Similarity, cluster, entry_text, name_group, topic_tags
+    from citekit.output.related_groups import (MIN_SIZE, Similarity, attach_leftovers, cluster, entry_text, hollow,
+                                               name_group, topic_tags)
+    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -547,33 +552,86 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             left = [e for e in left if e not in members]
     if not left:
         return groups
-    if len(left) <= 3 and not groups:
-        return [_Group(core_heading, left, core=True)]
     skip = set(topic) | _universal_tags(left)
     texts = [entry_text(e, abstract_of(e), e.summary if e.summary and is_english(e.summary) else "") for e in left]
+
+    def whole() -> list[_Group]:
+        """The selection as one paragraph, opened by what its papers share if they share anything."""
+        everyone = list(range(len(left)))
+        themes = ranked_names(Phrasebook(texts, topic).themes(everyone), len(left))
+        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts))]
+
+    if len(left) <= 3 and not groups:
+        return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags)
+    book = Phrasebook(texts, topic)
     counts = Counter(t for e in left for t in e.tags)
+    clusters = cluster(similarity.sim, list(range(len(left))))
+    rest_idx = attach_leftovers(similarity.sim, clusters, tags)
     found = []
-    rest: list[Entry] = []
-    for idx in cluster(similarity.sim, list(range(len(left)))):
+    used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
+    for idx in sorted((c for c in clusters if len(c) >= MIN_SIZE), key=lambda c: (-len(c), c)):
         members = [left[i] for i in idx]
-        if len(members) < MIN_SIZE:
-            rest += members
-            continue
+        themes = ranked_names(book.themes(idx), len(idx))
         heading, words = name_group(members, idx, similarity, skip, rules, counts)
-        found.append(_Group(heading or core_heading, members, words=words))
+        if words and heading.lower() == " and ".join(words).lower():
+            heading = ""  # words that recur are not a name; the papers' own phrases are
+        if not heading or heading.lower() in used or hollow(heading):
+            # a distinct phrase of the papers' own, never "X: x", a second "Printing" or "Modeling" after "3D modeling"
+            heading = next((heading_case(t.text) for t in themes if not _overlaps(t.text, used - {core_heading.lower()})
+                            and heading_case(t.text).lower() not in used), "") or \
+                next((heading_case(t.text) for t in themes if heading_case(t.text).lower() not in used), "")
+        if not heading or heading.lower() in used:
+            heading = next((h for h in (f"Further work on {core_heading[:1].lower() + core_heading[1:]}",
+                                        f"More work on {core_heading[:1].lower() + core_heading[1:]}")
+                            if h.lower() not in used), core_heading)
+        used.add(heading.lower())
+        kind = kind_of([texts[i] for i in idx])
+        found.append(_Group(heading, members, words=words, themes=themes, kind=kind,
+                            texts={left[i].key: texts[i] for i in idx}))
+    rest = [left[i] for i in rest_idx]
     if not found and not groups:
-        return [_Group(core_heading, left, core=True)]
-    found.sort(key=lambda g: (-len(g.members), g.heading))
-    seen = Counter(g.heading for g in found)
-    for g in found:
-        if seen[g.heading] > 1 and g.words:  # two groups under one tag: tell them apart by their words
-            g.heading = f"{g.heading}: {' and '.join(g.words)}"
+        return whole()
     groups += found
     if rest:
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True))
     return groups
+
+
+def _overlaps(phrase: str, used: set[str]) -> bool:
+    """Whether a heading would share a word with one already given ("Modeling" after "3D modeling")."""
+    from citekit.output.related_topics import FUNCTION_WORDS, _stem
+
+    words = {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", phrase.lower())} - FUNCTION_WORDS
+    return any(words & {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", h)} for h in used)
+
+
+def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style) -> str | None:
+    """The sentence that places the user's paper against a group, from both abstracts, or None.
+
+    "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling; unlike them, we
+    propose ..." when the user's abstract shares a phrase with the group; "Unlike \\citet{a},
+    which address virtual volunteering, we ..." when it shares none. None when the user's
+    abstract claims nothing the group's records do not (a TODO is left instead).
+    """
+    from citekit.output.related_topics import stance
+
+    texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
+    found = stance(group.themes, texts, " ".join((mine.title, mine.abstract)), claim)
+    if not found:
+        return None
+    if found.shared:
+        by = [group.members[i] for i in found.shared_by][:3] or group.members[:3]
+        return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}; "
+                       f"unlike them, {style.prose(found.claim)}")
+    about = f", which address {style.text(found.theme)}," if found.theme else ","
+    return _finish(f"Unlike {_cite_list(group.members[:3], style)}{about} {style.prose(found.claim)}")
+
+
+def _cite_list(entries: list[Entry], style: _Style) -> str:
+    cites = [style.citet(e) for e in entries]
+    return cites[0] if len(cites) == 1 else ", ".join(cites[:-1]) + " and " + cites[-1]
 
 
 def _opening(group: _Group, first: bool) -> str:
@@ -629,9 +687,11 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
     from citekit.library.tags import load_rules
+    from citekit.output.related_topics import own_claim, topic_sentence
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
+    claim = own_claim(mine.abstract, mine.title, style.renders) if mine and mine.abstract else None
     usable = [e for e in entries if SAFE_KEY.match(e.key)]
     skipped = len(entries) - len(usable)
     not_papers = [(e.key, why) for e in usable if (why := not_a_paper(e))]
@@ -647,7 +707,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         g.members.sort(key=order)
     if mine:
         position = {id(g): i for i, g in enumerate(paragraphs)}
-        paragraphs.sort(key=lambda g: (-max(scores[e.key] for e in g.members), position[id(g)]))
+        paragraphs.sort(key=lambda g: (g.closing, -max(scores[e.key] for e in g.members), position[id(g)]))
 
     command = command_line.strip() or "citekit related-work"
     noun = "paper" if len(usable) == 1 else "papers"
@@ -666,17 +726,22 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             sentence = describe(e, style)
             described.append((sentence, sentence.startswith(style.citet(e))))
         body = _join_pairs(described)
-        if mine and len(paragraphs) > 1:
-            body.insert(0, style.text(_opening(g, first=n == 0)))
+        said = topic_sentence(g.themes, len(g.members), g.kind) if g.themes and not g.closing else None
+        if said:
+            body.insert(0, style.text(said[0]))
         lines.append(" ".join(body))
         if mine:
-            closest = g.members[:3]
-            keys = [e.key for e in closest]
-            listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
-            shared = _shared_with_mine(closest, mine, usable)
-            words = f"; shared words: {', '.join(shared)}" if shared else ""
-            lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
-                                       f"{words})"))
+            position = _position(g, mine, claim, style)
+            if position:
+                lines[-1] += " " + position
+            else:
+                closest = g.members[:3]
+                keys = [e.key for e in closest]
+                listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
+                shared = _shared_with_mine(closest, mine, usable)
+                words = f"; shared words: {', '.join(shared)}" if shared else ""
+                lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
+                                           f"{words}; its abstract names nothing these papers do not)"))
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen
