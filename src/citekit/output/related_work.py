@@ -571,6 +571,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     rest_idx = attach_leftovers(similarity.sim, clusters, tags)
     found = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
+    unnamed: list[Entry] = []
     for idx in sorted((c for c in clusters if len(c) >= MIN_SIZE), key=lambda c: (-len(c), c)):
         members = [left[i] for i in idx]
         themes = ranked_names(book.themes(idx), len(idx))
@@ -582,15 +583,17 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             heading = next((heading_case(t.text) for t in themes if not _overlaps(t.text, used - {core_heading.lower()})
                             and heading_case(t.text).lower() not in used), "") or \
                 next((heading_case(t.text) for t in themes if heading_case(t.text).lower() not in used), "")
+        if not heading and words:
+            tfidf = " and ".join(words)
+            heading = "" if hollow(tfidf) else tfidf[:1].upper() + tfidf[1:]
         if not heading or heading.lower() in used:
-            heading = next((h for h in (f"Further work on {core_heading[:1].lower() + core_heading[1:]}",
-                                        f"More work on {core_heading[:1].lower() + core_heading[1:]}")
-                            if h.lower() not in used), core_heading)
+            unnamed += members  # papers that share no phrase have no point together: they are leftovers
+            continue
         used.add(heading.lower())
         kind = kind_of([texts[i] for i in idx])
         found.append(_Group(heading, members, words=words, themes=themes, kind=kind,
                             texts={left[i].key: texts[i] for i in idx}))
-    rest = [left[i] for i in rest_idx]
+    rest = [left[i] for i in rest_idx] + unnamed
     if not found and not groups:
         return whole()
     groups += found
