@@ -215,6 +215,7 @@ class Stance:
     shared_by: list[int]  # the group's papers that use it (indices into the group)
     theme: str  # what the group addresses, for the contrast when nothing is shared
     claim: str  # "we propose ...": the user's own contribution clause, first person
+    novel: list[str]  # phrases of that clause that none of the group's records uses, in the clause's order
 
 
 def _first_person(text: str) -> str:
@@ -251,10 +252,31 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
     per_member = [phrases(t) for t in member_texts]
     group_phrases = set().union(*per_member) if per_member else set()
     group_words = {w for k in group_phrases for w in k}
-    novel = [k for k in phrases(claim[1]) if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)]
+    claimed = phrases(claim[1])
+    novel = [k for k in claimed if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)]
     if not novel:
         return None
+    # for "none of them concerns X or Y": the longest new phrases, a coined name ("BlockForm") left out, no overlap
+    named: list[tuple[str, ...]] = []
+    articled: dict[tuple[str, ...], str] = {}
+    lowered = claim[1].lower()
+    for key in sorted(novel, key=lambda k: (-len(k), lowered.find(claimed[k].lower()))):
+        text = claimed[key]
+        if any(set(key) & set(k) for k in named) or re.search(r"[a-z][A-Z]|^[A-Z]{2,}$", text) or len(key) > 2:
+            continue
+        # a noun phrase starts after an article or a preposition ("a kit of tangible blocks"); "children snap" does not
+        lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|to|and|their|our|its)\s+" + re.escape(text.lower())
+                         + r"\b", lowered)
+        if not lead:
+            continue
+        if lead.group(1) in ("a", "an") and len(key) == 1:
+            articled[key] = f"{lead.group(1)} {_shown(text)}"  # "a camera", as the abstract says it
+        named.append(key)
+    named = sorted(named[:2], key=lambda k: lowered.find(claimed[k].lower()))
     shared = next((t for t in themes if t.key in own), None)
+    if shared:  # "addresses fabrication, but none concerns personal fabrication" contradicts itself
+        named = [k for k in named if not set(k) & set(shared.key)]
     theme = themes[0].text if themes else ""
     return Stance(shared=_shown(shared.text) if shared else "", shared_by=[i for i, p in enumerate(per_member) if shared and shared.key in p],
-                  theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "))
+                  theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "),
+                  novel=[articled.get(k) or _shown(claimed[k]) for k in named])

@@ -610,7 +610,8 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
     return any(words & {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", h)} for h in used)
 
 
-def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style) -> str | None:
+def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style,
+              first: bool = True) -> str | None:
     """The sentence that places the user's paper against a group, from both abstracts, or None.
 
     "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling; unlike them, we
@@ -626,8 +627,20 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
         return None
     if found.shared:
         by = [group.members[i] for i in found.shared_by][:3] or group.members[:3]
+        if not first and found.novel:  # the claim was said once; here only what is new against this group
+            none = "none of them concerns" if len(by) > 1 else "it does not concern"
+            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
+                           f"{' or '.join(style.text(n) for n in found.novel)}")
         return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}; "
                        f"unlike them, {style.prose(found.claim)}")
+    if not first and found.novel:
+        cited = group.members[:3]
+        what = " or ".join(style.text(n) for n in found.novel)
+        if found.theme and len(cited) > 1:
+            return _finish(f"{_cite_list(cited, style)} address {style.text(found.theme)}, but none of them concerns "
+                           f"{what}, as our work does")
+        return _finish(f"Unlike {_cite_list(cited, style)}, our work concerns "
+                       f"{' and '.join(style.text(n) for n in found.novel)}")
     about = f", which address {style.text(found.theme)}," if found.theme else ","
     return _finish(f"Unlike {_cite_list(group.members[:3], style)}{about} {style.prose(found.claim)}")
 
@@ -720,6 +733,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if not_papers:
         listed = "; ".join(f"{key} ({why})" for key, why in not_papers)
         lines.append(style.comment(f"left out, not papers: {listed}"))
+    claimed = False  # the user's claim is said in full once, in the closest paragraph that positions it
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -734,7 +748,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             body.insert(0, style.text(said[0]))
         lines.append(" ".join(body))
         if mine:
-            position = _position(g, mine, claim, style)
+            position = _position(g, mine, claim, style, first=not claimed)
+            claimed = claimed or bool(position)
             if position:
                 lines[-1] += " " + position
             else:
