@@ -210,8 +210,8 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
 
     A reader files a painting tool with the other handcrafting tools even when it missed the
     strict threshold; only a paper close to no group (average closeness under ``floor``, the
-    loosest threshold) stays for "Other related work". Groups may grow one past
-    :data:`MAX_SIZE` this way, but never into a group whose papers all carry a topic tag
+    loosest threshold) stays for "Other related work". Groups never grow past
+    :data:`MAX_SIZE` this way, nor into a group whose papers all carry a topic tag
     (``tags``) the paper lacks: that group is the user's own sub-topic. Changes ``clusters``
     in place; returns the real leftovers.
     """
@@ -221,7 +221,7 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
     for i in alone:
         best, score = None, floor
         for g in groups:
-            if len(g) > MAX_SIZE or set.intersection(*(tags[j] for j in g)) - tags[i]:
+            if len(g) >= MAX_SIZE or set.intersection(*(tags[j] for j in g)) - tags[i]:
                 continue
             avg = float(sum(sim[i][j] for j in g)) / len(g)
             if avg >= score:

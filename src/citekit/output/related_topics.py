@@ -49,7 +49,8 @@ WEAK_ALONE = frozenset(
     "object objects model models thing things shape shapes interaction interactions building human humans computer "
     "computers time times space people person group groups world activity activities content media material "
     "materials information knowledge experience experiences system systems tool tools design designs interface "
-    "interfaces device devices".split())
+    "interfaces device devices experiment experiments empirical theoretical benchmark benchmarks dataset datasets "
+    "evidence insight insights property properties".split())
 _ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")

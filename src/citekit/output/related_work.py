@@ -538,7 +538,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     closing paragraph. A selection of at most three papers, or one that splits into no
     group, stays one paragraph named after the topic.
     """
-    from citekit.output.related_groups import (MIN_SIZE, Similarity, attach_leftovers, cluster, entry_text, hollow,
+    from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, Similarity, attach_leftovers, cluster, entry_text, hollow,
                                                name_group, topic_tags)
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names
 
@@ -571,7 +571,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     rest_idx = attach_leftovers(similarity.sim, clusters, tags)
     found = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
-    unnamed: list[Entry] = []
+    unnamed: list[int] = []
+    named: list[tuple[list[int], str, list[str]]] = []
     for idx in sorted((c for c in clusters if len(c) >= MIN_SIZE), key=lambda c: (-len(c), c)):
         members = [left[i] for i in idx]
         themes = ranked_names(book.themes(idx), len(idx))
@@ -587,13 +588,30 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             tfidf = " and ".join(words)
             heading = "" if hollow(tfidf) else tfidf[:1].upper() + tfidf[1:]
         if not heading or heading.lower() in used:
-            unnamed += members  # papers that share no phrase have no point together: they are leftovers
+            unnamed += idx  # papers that share no phrase have no point together: each joins its closest group
             continue
         used.add(heading.lower())
-        kind = kind_of([texts[i] for i in idx])
-        found.append(_Group(heading, members, words=words, themes=themes, kind=kind,
-                            texts={left[i].key: texts[i] for i in idx}))
-    rest = [left[i] for i in rest_idx] + unnamed
+        named.append((idx, heading, words))
+    if unnamed and named:
+        clusters = [idx for idx, _, _ in named] + [[i] for i in unnamed]
+        unnamed = attach_leftovers(similarity.sim, clusters, tags, floor=THRESHOLDS[-1])  # grows ``named`` lists
+    leftovers = rest_idx + unnamed
+    while len(leftovers) >= MIN_SIZE:
+        # leftovers that share a phrase of their own ("handcrafting with ToolDevices") are a group after all
+        pair = next((t for t in book.themes(leftovers) if len(t.members) <= MAX_SIZE
+                     and heading_case(t.text).lower() not in used
+                     and not _overlaps(t.text, used - {core_heading.lower()})), None)
+        if pair is None:
+            break
+        used.add(heading_case(pair.text).lower())
+        named.append((list(pair.members), heading_case(pair.text), []))
+        leftovers = [i for i in leftovers if i not in pair.members]
+    rest_idx, unnamed = leftovers, []
+    for idx, heading, words in named:
+        themes = ranked_names(book.themes(idx), len(idx))
+        found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
+                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
+    rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
     groups += found
