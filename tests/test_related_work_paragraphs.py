@@ -142,3 +142,21 @@ def test_cli_mine_markdown_and_check(tmp_path: Path) -> None:
     assert "our work" in res.output and "we present BlockForm" in res.output
     flagged = [line for line in res.output.splitlines() if line.startswith("check: line")]
     assert not [f for f in flagged if "duplicate-heading" in f or "hollow-heading" in f], flagged
+
+
+def test_building_on_is_said_only_where_an_abstract_names_the_method() -> None:
+    def paper(key: str, title: str, year: str, abstract: str) -> Entry:
+        return Entry(key=key, entry_type="inproceedings", abstract=abstract, tags_auto=["fab"],
+                     fields={"title": title, "author": "Doe, Jane and Roe, Rick", "year": year})
+
+    base = paper("weichel2015reform", "{ReForm}: Integrating Physical and Digital Design through Bidirectional "
+                 "Fabrication", "2015", "We present ReForm, a system that integrates physical and digital design "
+                 "through bidirectional fabrication of clay models.")
+    later = paper("doe2017clayform", "{ClayForm}: Sculpting Clay Models for Digital Fabrication", "2017",
+                  "Digital fabrication of clay models is slow. We present ClayForm, which extends ReForm with a "
+                  "robotic arm that sculpts clay models for digital fabrication.")
+    unrelated = paper("roe2018print", "{PrintGuide}: Guiding Clay Models in Digital Fabrication", "2018",
+                      "We present PrintGuide, a guide for novices who make clay models by digital fabrication.")
+    out = related_work([later, unrelated, base], fmt="latex", tags=["fab"])
+    assert "Building on ReForm \\citep{weichel2015reform}, \\citet{doe2017clayform} present ClayForm" in out, out
+    assert out.count("Building on") == 1  # PrintGuide's abstract names no other paper's method

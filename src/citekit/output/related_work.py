@@ -620,6 +620,28 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     return groups
 
 
+def _builds_on(entry: Entry, earlier: list[Entry]) -> tuple[str, Entry] | None:
+    """``(method name, paper)`` of an earlier paper of the paragraph whose method this paper's abstract names.
+
+    A relation is said only where a record says it: the later paper's abstract names the
+    earlier one's method (the coined name its title gives, "ReForm", "DiLoCo"), and the
+    earlier paper is older. A name the later paper's own title also gives is its own, not a
+    basis.
+    """
+    abstract = latex_to_text(abstract_of(entry))
+    own = method_name(entry.title or "")
+    year = entry.year or 0
+    for other in reversed(earlier):
+        name = method_name(other.title or "")
+        if not name or len(name) < 3 or name == own or not (other.year and year and other.year < year):
+            continue
+        if not re.search(r"[A-Z].*[A-Z]|[a-z][A-Z]|\d", name):
+            continue  # a coined name ("ReForm", "MixFab", "LiMuon"), never a plain word of the title
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", abstract):
+            return name, other
+    return None
+
+
 def _overlaps(phrase: str, used: set[str]) -> bool:
     """Whether a heading would share a word with one already given ("Modeling" after "3D modeling")."""
     from citekit.output.related_topics import FUNCTION_WORDS, _stem
@@ -757,9 +779,15 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         if fmt == "markdown":
             lines.append("")
         described = []
-        for e in g.members:
+        for i, e in enumerate(g.members):
             sentence = describe(e, style)
-            described.append((sentence, sentence.startswith(style.citet(e))))
+            opens = sentence.startswith(style.citet(e))
+            basis = _builds_on(e, g.members[:i]) if opens else None
+            if basis:  # "Building on ReForm \citep{x}, \citet{y} ...": only where y's abstract names x's method
+                name, earlier = basis
+                sentence = f"Building on {style.text(name)} {style.citep([earlier])}, {sentence}"
+                opens = False
+            described.append((sentence, opens))
         body = _join_pairs(described)
         said = topic_sentence(g.themes, len(g.members), g.kind) if g.themes and not g.closing else None
         if said:
