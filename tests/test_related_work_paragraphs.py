@@ -160,3 +160,13 @@ def test_building_on_is_said_only_where_an_abstract_names_the_method() -> None:
     out = related_work([later, unrelated, base], fmt="latex", tags=["fab"])
     assert "Building on ReForm \\citep{weichel2015reform}, \\citet{doe2017clayform} present ClayForm" in out, out
     assert out.count("Building on") == 1  # PrintGuide's abstract names no other paper's method
+
+
+def test_the_position_sentence_is_not_first_person_left_over_from_an_abstract() -> None:
+    mine = Mine(title="Snap-together blocks for children's 3D design",
+                abstract=PAPER_MD.split("## Abstract")[1].strip(), name="paper.md")
+    for fmt in ("latex", "markdown"):
+        out = related_work(records("tangible"), fmt=fmt, tags=["tangible"], mine=mine)
+        assert not [d for d in check_snippet(out, fmt) if d.category == "first-person"], out
+    # a first person copied into a cited paper's sentence is still flagged
+    assert [d.category for d in check_snippet("\\citet{k} show that our method works.", "latex")] == ["first-person"]

@@ -37,6 +37,11 @@ _RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s
                      r"involve|achieve|use|uses|show|shows|make|makes|[a-z]+s)\b")
 
 
+#: the sentence ``--mine`` writes to place the user's paper: its "we" and "our" are the author's own
+_POSITION = re.compile(r"^\s*(?:Like|Unlike)\b.*\b(?:our work|we)\b|\bbut none of them concerns\b.*\bas our work does\b",
+                       re.S)
+
+
 @dataclass(frozen=True)
 class Defect:
     line: int
@@ -127,7 +132,7 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
     hashtag = re.search(r"(?:^|\s)\\?#[A-Za-z][\w\-/]*", body if fmt == "latex" else plain)
     if hashtag:
         found.append(("markup", f"a notes hashtag ('{hashtag.group(0).strip()}') in the text"))
-    if has_cite and _FIRST_PERSON.search(plain):
+    if has_cite and _FIRST_PERSON.search(plain) and not _POSITION.search(plain):
         found.append(("first-person", f"'{_FIRST_PERSON.search(plain).group(0)}' left over from an abstract"))
     if has_cite:
         for problem in clause_defects(plain):
