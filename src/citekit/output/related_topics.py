@@ -42,7 +42,8 @@ GENERIC = frozenset(
     "explore explores part level levels area areas field fields aspect aspects type types form forms use usage "
     "process processes order range terms term application applications context contexts future current "
     "potential possible given specific general common related available creating requires require using enabling "
-    "allowing build builds including include needed need providing consists learn via toward able".split())
+    "allowing build builds including include needed need providing consists learn via toward able connects connect "
+    "demonstrate demonstrates achieve achieves improve improves improved improving specifically".split())
 
 #: words that name no theme on their own, though they do inside a longer phrase ("3D models", "physical objects")
 WEAK_ALONE = frozenset(
@@ -50,7 +51,9 @@ WEAK_ALONE = frozenset(
     "computers time times space people person group groups world activity activities content media material "
     "materials information knowledge experience experiences system systems tool tools design designs interface "
     "interfaces device devices experiment experiments empirical theoretical benchmark benchmarks dataset datasets "
-    "evidence insight insights property properties".split())
+    "evidence insight insights property properties optimization optimizer optimizers learning training algorithm "
+    "algorithms practice complexity neural network networks deep performance function functions framework "
+    "setting settings guarantees theory".split())
 _ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
@@ -99,10 +102,27 @@ def phrases(text: str) -> dict[tuple[str, ...], str]:
     return out
 
 
+#: capitalized words the records use as names (see :func:`proper_names`); set per selection by :class:`Phrasebook`
+_NAMES: set[str] = set()
+
+
+def proper_names(bodies: list[str], texts: list[str]) -> set[str]:
+    """Words the records write as names: capitalized inside a sentence of an abstract ("Shampoo",
+    "Muon", "Thingiverse") and never in lower case anywhere. Title case says nothing about names."""
+    lower = {w for t in texts for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t))}
+    names = set()
+    for body in bodies:
+        for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(body)):
+            if m.group(1).lower() not in lower:
+                names.add(m.group(1))
+    return names
+
+
 def _shown(phrase: str) -> str:
-    """A phrase in sentence case: "Tangible Interaction" -> "tangible interaction"; "3D", "ToolDevice" stay."""
+    """A phrase in sentence case: "Tangible Interaction" -> "tangible interaction"; "3D", "ToolDevice" and
+    the records' own names ("Shampoo") stay."""
     words = phrase.split()
-    return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in words)
+    return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w for w in words)
 
 
 def heading_case(phrase: str) -> str:
@@ -123,7 +143,9 @@ class Theme:
 class Phrasebook:
     """The phrases of every paper of a selection, and how many papers use each."""
 
-    def __init__(self, texts: list[str], topic: list[str]) -> None:
+    def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None) -> None:
+        _NAMES.clear()
+        _NAMES.update(proper_names(bodies or [], texts))
         self.per_paper = [phrases(t) for t in texts]
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
         self.n = len(texts)
@@ -271,7 +293,7 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
         if not lead:
             continue
         if lead.group(1) in ("a", "an") and len(key) == 1:
-            articled[key] = f"{lead.group(1)} {_shown(text)}"  # "a camera", as the abstract says it
+            articled[key] = f"{lead.group(1)} {text}"  # "a camera", as the abstract says it
         named.append(key)
     named = sorted(named[:2], key=lambda k: lowered.find(claimed[k].lower()))
     shared = next((t for t in themes if t.key in own), None)
@@ -280,4 +302,4 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
     theme = themes[0].text if themes else ""
     return Stance(shared=_shown(shared.text) if shared else "", shared_by=[i for i, p in enumerate(per_member) if shared and shared.key in p],
                   theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "),
-                  novel=[articled.get(k) or _shown(claimed[k]) for k in named])
+                  novel=[articled.get(k) or claimed[k] for k in named])

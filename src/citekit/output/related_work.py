@@ -554,18 +554,19 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return groups
     skip = set(topic) | _universal_tags(left)
     texts = [entry_text(e, abstract_of(e), e.summary if e.summary and is_english(e.summary) else "") for e in left]
+    bodies = [" ".join((abstract_of(e), e.summary if e.summary and is_english(e.summary) else "")) for e in left]
 
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        themes = ranked_names(Phrasebook(texts, topic).themes(everyone), len(left))
+        themes = ranked_names(Phrasebook(texts, topic, bodies).themes(everyone), len(left))
         return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts))]
 
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags)
-    book = Phrasebook(texts, topic)
+    book = Phrasebook(texts, topic, bodies)
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
     rest_idx = attach_leftovers(similarity.sim, clusters, tags)
