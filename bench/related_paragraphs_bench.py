@@ -134,7 +134,8 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
             if any(re.search(r"\b(?:Unlike|Like|none of them)\b", x) and re.search(r"\bour work\b|\bwe [a-z]+", x)
                    for x in re.split(r"(?<=\.)\s+", body)):
                 n["positioned"] += 1
-            m = re.search(r"(?:none of them concerns|our work concerns) ([^.]*?)(?:, as our work does)?\.", body)
+            m = re.search(r"(?:none of them concerns|our work concerns|it does not concern) ([^.:]*?)"
+                          r"(?:, as our work does)?[.:]", body)
             if m:
                 n["contrasts"] += 1
                 parts = re.split(r" or | and ", m.group(1))

@@ -53,7 +53,7 @@ WEAK_ALONE = frozenset(
     "interfaces device devices experiment experiments empirical theoretical benchmark benchmarks dataset datasets "
     "evidence insight insights property properties optimization optimizer optimizers learning training algorithm "
     "algorithms practice complexity neural network networks deep performance function functions framework "
-    "setting settings guarantees theory".split())
+    "setting settings guarantees theory update updates".split())
 _ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")

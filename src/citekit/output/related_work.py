@@ -655,8 +655,8 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
               first: bool = True) -> str | None:
     """The sentence that places the user's paper against a group, from both abstracts, or None.
 
-    "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling; unlike them, we
-    propose ..." when the user's abstract shares a phrase with the group; "Unlike \\citet{a},
+    "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling, but none of them
+    concerns tangible blocks: we present ..." when the user's abstract shares a phrase with the group; "Unlike \\citet{a},
     which address virtual volunteering, we ..." when it shares none. None when the user's
     abstract claims nothing the group's records do not (a TODO is left instead).
     """
@@ -672,8 +672,12 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
             none = "none of them concerns" if len(by) > 1 else "it does not concern"
             return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
                            f"{' or '.join(style.text(n) for n in found.novel)}")
+        if found.novel:  # the difference is what the records show: phrases of the claim none of them uses
+            none = "none of them concerns" if len(by) > 1 else "it does not concern"
+            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
+                           f"{' or '.join(style.text(n) for n in found.novel)}: {style.prose(found.claim)}")
         return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}; "
-                       f"unlike them, {style.prose(found.claim)}")
+                       f"{style.prose(found.claim)}")
     if not first and found.novel:
         cited = group.members[:3]
         what = " or ".join(style.text(n) for n in found.novel)
