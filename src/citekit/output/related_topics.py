@@ -290,9 +290,10 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
         # a noun phrase starts after an article or a preposition ("a kit of tangible blocks"); "children snap" does not
         lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|to|and|their|our|its)\s+" + re.escape(text.lower())
                          + r"\b", lowered)
-        if not lead:
-            continue
-        if lead.group(1) in ("a", "an") and len(key) == 1:
+        after = re.match(r"\s*([A-Za-z][\w\-]*)?", lowered[lead.end():]) if lead else None
+        if not lead or (after and after.group(1) and after.group(1) not in FUNCTION_WORDS):
+            continue  # "randomized low-rank" of "randomized low-rank approximation" is not a noun phrase
+        if lead.group(1) in ("a", "an", "the") and (len(key) == 1 or lead.group(1) == "the"):
             articled[key] = f"{lead.group(1)} {text}"  # "a camera", as the abstract says it
         named.append(key)
     named = sorted(named[:2], key=lambda k: lowered.find(claimed[k].lower()))

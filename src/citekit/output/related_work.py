@@ -686,6 +686,8 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
                            f"{what}, as our work does")
         return _finish(f"Unlike {_cite_list(cited, style)}, our work concerns "
                        f"{' and '.join(style.text(n) for n in found.novel)}")
+    if not first:
+        return None  # the claim was said in full already; with nothing new against this group, a TODO
     about = f", which address {style.text(found.theme)}," if found.theme else ","
     return _finish(f"Unlike {_cite_list(group.members[:3], style)}{about} {style.prose(found.claim)}")
 
