@@ -262,7 +262,8 @@ def own_claim(abstract: str, title: str = "", accept=None) -> tuple[str, str] | 
     return verb_phrase(found, True), _first_person(trim(found.rest))
 
 
-def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: tuple[str, str] | None) -> Stance | None:
+def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: tuple[str, str] | None,
+           topic: list[str] | None = None) -> Stance | None:
     """What the user's paper shares with a group and how it differs, or None when its abstract gives no contrast.
 
     Shared: the group's best phrase that the user's title or abstract also uses. Different:
@@ -276,7 +277,10 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
     group_phrases = set().union(*per_member) if per_member else set()
     group_words = {w for k in group_phrases for w in k}
     claimed = phrases(claim[1])
-    novel = [k for k in claimed if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)]
+    # the section's own topic ("education" under the tag education) sets the paper apart from nothing in it
+    section = {_stem(fold(w).lower())[:6] for t in topic or [] for w in re.split(r"[-_\s]+", t) if w}
+    novel = [k for k in claimed if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)
+             and not all(w[:6] in section for w in k)]
     if not novel:
         return None
     # for "none of them concerns X or Y": the longest new phrases, a coined name ("BlockForm") left out, no overlap

@@ -652,7 +652,7 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
 
 
 def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style,
-              first: bool = True) -> str | None:
+              first: bool = True, topic: list[str] | None = None) -> str | None:
     """The sentence that places the user's paper against a group, from both abstracts, or None.
 
     "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling, but none of them
@@ -663,7 +663,7 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
     from citekit.output.related_topics import stance
 
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    found = stance(group.themes, texts, " ".join((mine.title, mine.abstract)), claim)
+    found = stance(group.themes, texts, " ".join((mine.title, mine.abstract)), claim, topic)
     if not found:
         return None
     if found.shared:
@@ -765,7 +765,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         return (-scores.get(e.key, 0.0), e.year or 9999, e.key)
 
     usable.sort(key=order)
-    paragraphs = _groups(usable, _topic(usable, tags), groups or [], rules)
+    topic = _topic(usable, tags)
+    paragraphs = _groups(usable, topic, groups or [], rules)
     for g in paragraphs:
         g.members.sort(key=order)
     if mine:
@@ -801,7 +802,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             body.insert(0, style.text(said[0]))
         lines.append(" ".join(body))
         if mine:
-            position = _position(g, mine, claim, style, first=not claimed)
+            position = _position(g, mine, claim, style, first=not claimed, topic=topic)
             claimed = claimed or bool(position)
             if position:
                 lines[-1] += " " + position
