@@ -31,6 +31,7 @@ bench: install
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
+	$(BIN)/python bench/related_paragraphs_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
 	$(BIN)/python bench/sentences_bench.py
 	$(BIN)/python bench/sentences_check_bench.py

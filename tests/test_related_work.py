@@ -296,19 +296,15 @@ def test_mine_ranks_the_closest_first_and_leaves_placeholders(muon_entries, abst
     scores = closeness(muon_entries, mine)
     assert max(scores, key=scores.get) == "huang2026limuon"
     out = related_work(muon_entries, tags=["muon"], mine=mine)
-    first_paragraph = out.split("\\paragraph")[1]
-    assert "huang2026limuon" in first_paragraph
-    assert "Closest to our work" in first_paragraph  # the opening sentence of the closest group
+    paragraphs = out.split("\\paragraph")[1:]
+    assert paragraphs[-1].startswith("{Other related work.}")  # the leftovers close, even the closest paper's
+    # a position drawn from the user's abstract, or a placeholder where it gives no contrast
     todos = [line for line in out.splitlines() if "TODO(citekit)" in line]
-    assert todos and all(line.startswith("% TODO(citekit): contrast with ") for line in todos)
-    assert len(todos) == len(re.findall(r"\\paragraph", out))  # one per paragraph
-    first_todo = todos[0]
-    assert first_todo.startswith("% TODO(citekit): contrast with huang2026limuon")
-    assert "(closest to mine.yaml; shared words: " in first_todo
-    shared = first_todo.split("shared words: ")[1].rstrip(")").split(", ")
-    assert "muon" in shared and all(w in mine.abstract.lower() or w in mine.title.lower() for w in shared)
-    md = related_work(muon_entries, tags=["muon"], mine=mine, fmt="markdown")
-    assert "<!-- TODO(citekit): contrast with huang2026limuon" in md
+    assert all(line.startswith("% TODO(citekit): contrast with ") for line in todos)
+    for paragraph in paragraphs:  # every paragraph positions the paper or says why it cannot
+        assert "our work" in paragraph or "we propose" in paragraph or "TODO(citekit): contrast with" in paragraph
+    for todo in todos:
+        assert "(closest to mine.yaml" in todo
     assert "TODO" not in related_work(muon_entries, tags=["muon"])
 
 

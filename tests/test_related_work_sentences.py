@@ -371,6 +371,9 @@ def test_related_work_check_through_the_cli_lists_reader_flags(tmp_path):
     res = CliRunner().invoke(main, ["--project", str(tmp_path), "related-work", "--tag", "t", "--check"])
     assert res.exit_code == 1, res.output
     flags = [line for line in res.output.splitlines() if line.startswith("check: line")]
+    # two papers that share no phrase: the paragraph has no topic sentence, and the check says so
+    assert any("no-topic-sentence" in f for f in flags), res.output
+    flags = [f for f in flags if "no-topic-sentence" not in f]
     assert len(flags) == 1 and "pasted-title" in flags[0] and "smith2026delving" in flags[0], res.output
 
 

@@ -9,7 +9,8 @@ mismatch", "then", "moreover"), definite references to nothing ("the mismatch"),
 acronyms the text never defines ("ZO"), sentences about a paper that state no method
 or finding, titles pasted as sentences, ";" joins of papers that do not share a claim,
 sentences starting with a lower-case word, and papers listed by quoted title instead of
-being described.
+being described; and, per paragraph, a missing topic sentence and a heading that names
+nothing or repeats another's.
 """
 
 from __future__ import annotations
@@ -26,9 +27,19 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
 READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar"})
+#: what a reader marks about a paragraph as a whole: it opens with no sentence saying what its papers share, or
+#: its heading names nothing ("Modeling: modeling", "Organizations and Abstract") or repeats another's
+PARAGRAPH = frozenset({"no-topic-sentence", "duplicate-heading", "hollow-heading"})
+#: the closing paragraph of papers that fit no group: it has no common point by definition
+CLOSING = "other related work"
 #: two clauses joined by a bare comma, copied from an abstract: "..., their techniques involve search pruning"
 _RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s+(?:is|are|was|were|has|have|can|"
                      r"involve|achieve|use|uses|show|shows|make|makes|[a-z]+s)\b")
+
+
+#: the sentence ``--mine`` writes to place the user's paper: its "we" and "our" are the author's own
+_POSITION = re.compile(r"^\s*(?:Like|Unlike)\b.*\b(?:our work|we)\b|\bbut none of them concerns\b.*\bas our work does\b",
+                       re.S)
 
 
 @dataclass(frozen=True)
@@ -123,7 +134,7 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
     hashtag = re.search(r"(?:^|\s)\\?#[A-Za-z][\w\-/]*", body if fmt == "latex" else plain)
     if hashtag:
         found.append(("markup", f"a notes hashtag ('{hashtag.group(0).strip()}') in the text"))
-    if has_cite and _FIRST_PERSON.search(plain):
+    if has_cite and _FIRST_PERSON.search(plain) and not _POSITION.search(plain):
         found.append(("first-person", f"'{_FIRST_PERSON.search(plain).group(0)}' left over from an abstract"))
     if has_cite:
         for problem in clause_defects(plain):
@@ -254,6 +265,73 @@ def _unrelated_joins(line: str, fmt: str) -> list[tuple[str, str]]:
     return found
 
 
+_HEADING = {"latex": re.compile(r"^\\paragraph\{(?P<h>.*?)\.?\}\s*(?P<rest>.*)$"),
+            "markdown": re.compile(r"^#{1,6}\s+(?P<h>.*?)\s*#*\s*$")}
+
+
+def _paragraphs(text: str, fmt: str) -> list[tuple[int, str, str]]:
+    """``(line of the heading, heading, body text)`` of every headed paragraph."""
+    out: list[list] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        m = _HEADING[fmt].match(stripped)
+        if m:
+            out.append([number, m.group("h").strip(), m.groupdict().get("rest") or ""])
+        elif out and stripped and not stripped.startswith(("%", "<!--")):
+            out[-1][2] = (out[-1][2] + " " + stripped).strip()
+    return [(n, h, b) for n, h, b in out]
+
+
+def _opens_with_topic(body: str, fmt: str) -> bool:
+    """Whether a paragraph's first sentence says something about its papers together, not one paper.
+
+    A sentence with no citation ("Four systems address tangible 3D modeling.") or one that
+    cites several papers as a group counts; one about a single paper does not.
+    """
+    sentences = _sentences(body)
+    if not sentences:
+        return False
+    first = sentences[0]
+    cite = _CITE_LATEX if fmt == "latex" else _CITE_MD
+    keys = {k.strip() for m in cite.finditer(first) for k in re.split(r"[,;]", re.sub(r"^.*?\{|\}$|[\[\]@]", "",
+                                                                                    m.group(0)))}
+    words = re.findall(r"[A-Za-z]{3,}", cite.sub(" ", first))
+    return len(words) >= 3 and len(keys) != 1
+
+
+def paragraph_defects(text: str, fmt: str = "latex") -> list[Defect]:
+    """Paragraph-level defects: no topic sentence, a heading that names nothing or repeats another.
+
+    A paragraph citing one paper needs no topic sentence; the closing "Other related work"
+    paragraph has none by definition, but it must come last.
+    """
+    from citekit.output.related_groups import hollow
+
+    found: list[Defect] = []
+    paragraphs = _paragraphs(text, fmt)
+    seen: dict[str, int] = {}
+    cite = _CITE_LATEX if fmt == "latex" else _CITE_MD
+    for i, (line, heading, body) in enumerate(paragraphs):
+        low = heading.lower().rstrip(".")
+        closing = low == CLOSING
+        if low in seen:
+            found.append(Defect(line, "duplicate-heading", f"the same heading as line {seen[low]}; name what sets "
+                                                           "these papers apart", heading))
+        seen.setdefault(low, line)
+        if closing and i != len(paragraphs) - 1:
+            found.append(Defect(line, "hollow-heading", "the catch-all paragraph must come last", heading))
+        elif not closing and hollow(heading):
+            found.append(Defect(line, "hollow-heading", "the heading names no theme (a repeated word, a record's "
+                                                        "structure or only function words)", heading))
+        cited = {m.group(0) for m in cite.finditer(body)}
+        if not closing and len(cited) > 1 and not _opens_with_topic(body, fmt):
+            first = (_sentences(body) or [""])[0]
+            found.append(Defect(line, "no-topic-sentence", "the paragraph opens with a single paper; say first what "
+                                                           "its papers have in common",
+                                first if len(first) <= 120 else first[:117] + "..."))
+    return found
+
+
 def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None,
                   abstracts: list[str] | None = None) -> list[Defect]:
     """Every defect of a snippet, with its line; empty when a reviewer would pass it.
@@ -281,4 +359,4 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
             for category, message in _lint_sentence(sentence, fmt, context):
                 excerpt = sentence if len(sentence) <= 120 else sentence[:117] + "..."
                 defects.append(Defect(number, category, message, excerpt))
-    return defects
+    return sorted(defects + paragraph_defects(text, fmt), key=lambda d: d.line)

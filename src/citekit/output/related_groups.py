@@ -204,6 +204,49 @@ def cluster_at(sim, order: list[int], threshold: float) -> list[list[int]]:
         link[y], link[:, y] = -np.inf, -np.inf
 
 
+def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # noqa: ANN001
+                     floor: float = THRESHOLDS[2]) -> list[int]:
+    """Put each paper left alone into the group it is closest to on average, if close enough.
+
+    A reader files a painting tool with the other handcrafting tools even when it missed the
+    strict threshold; only a paper close to no group (average closeness under ``floor``, the
+    loosest threshold) stays for "Other related work". Groups never grow past
+    :data:`MAX_SIZE` this way, nor into a group whose papers all carry a topic tag
+    (``tags``) the paper lacks: that group is the user's own sub-topic. Changes ``clusters``
+    in place; returns the real leftovers.
+    """
+    groups = [c for c in clusters if len(c) >= MIN_SIZE]
+    alone = [i for c in clusters if len(c) < MIN_SIZE for i in c]
+    rest = []
+    for i in alone:
+        best, score = None, floor
+        for g in groups:
+            if len(g) >= MAX_SIZE or set.intersection(*(tags[j] for j in g)) - tags[i]:
+                continue
+            avg = float(sum(sim[i][j] for j in g)) / len(g)
+            if avg >= score:
+                best, score = g, avg
+        if best is None:
+            rest.append(i)
+        else:
+            best.append(i)
+    clusters[:] = [*groups, *([[i] for i in rest])]
+    return rest
+
+
+#: words that make a heading say nothing: a record's structure, or a word a paper uses about itself
+_HOLLOW = frozenset("abstract introduction conclusion paper papers article work works study studies results "
+                    "related other".split())
+
+
+def hollow(heading: str) -> bool:
+    """Whether a heading names nothing: a word repeated ("Modeling: modeling"), a record's
+    structure ("Abstract"), or only function words."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9][\w\-]*", heading)]
+    content = [w for w in words if w not in {"and", "or", "of", "the", "a", "an", "in", "on", "for", "with", "to"}]
+    return not content or len(set(content)) < len(content) or any(w in _HOLLOW for w in content)
+
+
 def name_group(members: list[Entry], idx: list[int], similarity: Similarity, skip: set[str],
                rules: TagRules, counts: Counter[str]) -> tuple[str, list[str]]:
     """A heading from what the papers share: a topic tag all of them carry, else their common words."""

@@ -229,6 +229,9 @@ class _Group:
     core: bool = False  # the papers that share no sub-topic
     words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
     closing: bool = False  # the papers that fit no group
+    themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
+    kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
+    texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -535,7 +538,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     closing paragraph. A selection of at most three papers, or one that splits into no
     group, stays one paragraph named after the topic.
     """
-    from citekit.output.related_groups import MIN_SIZE, Similarity, cluster, entry_text, name_group, topic_tags
+    from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, Similarity, attach_leftovers, cluster, entry_text, hollow,
+                                               name_group, topic_tags)
+    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -547,33 +552,149 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             left = [e for e in left if e not in members]
     if not left:
         return groups
-    if len(left) <= 3 and not groups:
-        return [_Group(core_heading, left, core=True)]
     skip = set(topic) | _universal_tags(left)
     texts = [entry_text(e, abstract_of(e), e.summary if e.summary and is_english(e.summary) else "") for e in left]
+    bodies = [" ".join((abstract_of(e), e.summary if e.summary and is_english(e.summary) else "")) for e in left]
+
+    def whole() -> list[_Group]:
+        """The selection as one paragraph, opened by what its papers share if they share anything."""
+        everyone = list(range(len(left)))
+        themes = ranked_names(Phrasebook(texts, topic, bodies).themes(everyone), len(left))
+        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts))]
+
+    if len(left) <= 3 and not groups:
+        return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags)
+    book = Phrasebook(texts, topic, bodies)
     counts = Counter(t for e in left for t in e.tags)
+    clusters = cluster(similarity.sim, list(range(len(left))))
+    rest_idx = attach_leftovers(similarity.sim, clusters, tags)
     found = []
-    rest: list[Entry] = []
-    for idx in cluster(similarity.sim, list(range(len(left)))):
+    used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
+    unnamed: list[int] = []
+    named: list[tuple[list[int], str, list[str]]] = []
+    for idx in sorted((c for c in clusters if len(c) >= MIN_SIZE), key=lambda c: (-len(c), c)):
         members = [left[i] for i in idx]
-        if len(members) < MIN_SIZE:
-            rest += members
-            continue
+        themes = ranked_names(book.themes(idx), len(idx))
         heading, words = name_group(members, idx, similarity, skip, rules, counts)
-        found.append(_Group(heading or core_heading, members, words=words))
+        if words and heading.lower() == " and ".join(words).lower():
+            heading = ""  # words that recur are not a name; the papers' own phrases are
+        if not heading or heading.lower() in used or hollow(heading):
+            # a distinct phrase of the papers' own, never "X: x", a second "Printing" or "Modeling" after "3D modeling"
+            heading = next((heading_case(t.text) for t in themes if not _overlaps(t.text, used - {core_heading.lower()})
+                            and heading_case(t.text).lower() not in used), "") or \
+                next((heading_case(t.text) for t in themes if heading_case(t.text).lower() not in used), "")
+        if not heading and words:
+            tfidf = " and ".join(words)
+            heading = "" if hollow(tfidf) else tfidf[:1].upper() + tfidf[1:]
+        if not heading or heading.lower() in used:
+            unnamed += idx  # papers that share no phrase have no point together: each joins its closest group
+            continue
+        used.add(heading.lower())
+        named.append((idx, heading, words))
+    if unnamed and named:
+        clusters = [idx for idx, _, _ in named] + [[i] for i in unnamed]
+        unnamed = attach_leftovers(similarity.sim, clusters, tags, floor=THRESHOLDS[-1])  # grows ``named`` lists
+    leftovers = rest_idx + unnamed
+    while len(leftovers) >= MIN_SIZE:
+        # leftovers that share a phrase of their own ("handcrafting with ToolDevices") are a group after all
+        pair = next((t for t in book.themes(leftovers) if len(t.members) <= MAX_SIZE
+                     and heading_case(t.text).lower() not in used
+                     and not _overlaps(t.text, used - {core_heading.lower()})), None)
+        if pair is None:
+            break
+        used.add(heading_case(pair.text).lower())
+        named.append((list(pair.members), heading_case(pair.text), []))
+        leftovers = [i for i in leftovers if i not in pair.members]
+    rest_idx, unnamed = leftovers, []
+    for idx, heading, words in named:
+        themes = ranked_names(book.themes(idx), len(idx))
+        found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
+                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
+    rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
-        return [_Group(core_heading, left, core=True)]
-    found.sort(key=lambda g: (-len(g.members), g.heading))
-    seen = Counter(g.heading for g in found)
-    for g in found:
-        if seen[g.heading] > 1 and g.words:  # two groups under one tag: tell them apart by their words
-            g.heading = f"{g.heading}: {' and '.join(g.words)}"
+        return whole()
     groups += found
     if rest:
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True))
     return groups
+
+
+def _builds_on(entry: Entry, earlier: list[Entry]) -> tuple[str, Entry] | None:
+    """``(method name, paper)`` of an earlier paper of the paragraph whose method this paper's abstract names.
+
+    A relation is said only where a record says it: the later paper's abstract names the
+    earlier one's method (the coined name its title gives, "ReForm", "DiLoCo"), and the
+    earlier paper is older. A name the later paper's own title also gives is its own, not a
+    basis.
+    """
+    abstract = latex_to_text(abstract_of(entry))
+    own = method_name(entry.title or "")
+    year = entry.year or 0
+    for other in reversed(earlier):
+        name = method_name(other.title or "")
+        if not name or len(name) < 3 or name == own or not (other.year and year and other.year < year):
+            continue
+        if not re.search(r"[A-Z].*[A-Z]|[a-z][A-Z]|\d", name):
+            continue  # a coined name ("ReForm", "MixFab", "LiMuon"), never a plain word of the title
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", abstract):
+            return name, other
+    return None
+
+
+def _overlaps(phrase: str, used: set[str]) -> bool:
+    """Whether a heading would share a word with one already given ("Modeling" after "3D modeling")."""
+    from citekit.output.related_topics import FUNCTION_WORDS, _stem
+
+    words = {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", phrase.lower())} - FUNCTION_WORDS
+    return any(words & {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", h)} for h in used)
+
+
+def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style,
+              first: bool = True, topic: list[str] | None = None) -> str | None:
+    """The sentence that places the user's paper against a group, from both abstracts, or None.
+
+    "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling, but none of them
+    concerns tangible blocks: we present ..." when the user's abstract shares a phrase with the group; "Unlike \\citet{a},
+    which address virtual volunteering, we ..." when it shares none. None when the user's
+    abstract claims nothing the group's records do not (a TODO is left instead).
+    """
+    from citekit.output.related_topics import stance
+
+    texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
+    found = stance(group.themes, texts, " ".join((mine.title, mine.abstract)), claim, topic)
+    if not found:
+        return None
+    if found.shared:
+        by = [group.members[i] for i in found.shared_by][:3] or group.members[:3]
+        if not first and found.novel:  # the claim was said once; here only what is new against this group
+            none = "none of them concerns" if len(by) > 1 else "it does not concern"
+            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
+                           f"{' or '.join(style.text(n) for n in found.novel)}")
+        if found.novel:  # the difference is what the records show: phrases of the claim none of them uses
+            none = "none of them concerns" if len(by) > 1 else "it does not concern"
+            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
+                           f"{' or '.join(style.text(n) for n in found.novel)}: {style.prose(found.claim)}")
+        return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}; "
+                       f"{style.prose(found.claim)}")
+    if not first and found.novel:
+        cited = group.members[:3]
+        what = " or ".join(style.text(n) for n in found.novel)
+        if found.theme and len(cited) > 1:
+            return _finish(f"{_cite_list(cited, style)} address {style.text(found.theme)}, but none of them concerns "
+                           f"{what}, as our work does")
+        return _finish(f"Unlike {_cite_list(cited, style)}, our work concerns "
+                       f"{' and '.join(style.text(n) for n in found.novel)}")
+    if not first:
+        return None  # the claim was said in full already; with nothing new against this group, a TODO
+    about = f", which address {style.text(found.theme)}," if found.theme else ","
+    return _finish(f"Unlike {_cite_list(group.members[:3], style)}{about} {style.prose(found.claim)}")
+
+
+def _cite_list(entries: list[Entry], style: _Style) -> str:
+    cites = [style.citet(e) for e in entries]
+    return cites[0] if len(cites) == 1 else ", ".join(cites[:-1]) + " and " + cites[-1]
 
 
 def _opening(group: _Group, first: bool) -> str:
@@ -629,9 +750,11 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
     from citekit.library.tags import load_rules
+    from citekit.output.related_topics import own_claim, topic_sentence
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
+    claim = own_claim(mine.abstract, mine.title, style.renders) if mine and mine.abstract else None
     usable = [e for e in entries if SAFE_KEY.match(e.key)]
     skipped = len(entries) - len(usable)
     not_papers = [(e.key, why) for e in usable if (why := not_a_paper(e))]
@@ -642,12 +765,13 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         return (-scores.get(e.key, 0.0), e.year or 9999, e.key)
 
     usable.sort(key=order)
-    paragraphs = _groups(usable, _topic(usable, tags), groups or [], rules)
+    topic = _topic(usable, tags)
+    paragraphs = _groups(usable, topic, groups or [], rules)
     for g in paragraphs:
         g.members.sort(key=order)
     if mine:
         position = {id(g): i for i, g in enumerate(paragraphs)}
-        paragraphs.sort(key=lambda g: (-max(scores[e.key] for e in g.members), position[id(g)]))
+        paragraphs.sort(key=lambda g: (g.closing, -max(scores[e.key] for e in g.members), position[id(g)]))
 
     command = command_line.strip() or "citekit related-work"
     noun = "paper" if len(usable) == 1 else "papers"
@@ -657,26 +781,39 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if not_papers:
         listed = "; ".join(f"{key} ({why})" for key, why in not_papers)
         lines.append(style.comment(f"left out, not papers: {listed}"))
+    claimed = False  # the user's claim is said in full once, in the closest paragraph that positions it
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
             lines.append("")
         described = []
-        for e in g.members:
+        for i, e in enumerate(g.members):
             sentence = describe(e, style)
-            described.append((sentence, sentence.startswith(style.citet(e))))
+            opens = sentence.startswith(style.citet(e))
+            basis = _builds_on(e, g.members[:i]) if opens else None
+            if basis:  # "Building on ReForm \citep{x}, \citet{y} ...": only where y's abstract names x's method
+                name, earlier = basis
+                sentence = f"Building on {style.text(name)} {style.citep([earlier])}, {sentence}"
+                opens = False
+            described.append((sentence, opens))
         body = _join_pairs(described)
-        if mine and len(paragraphs) > 1:
-            body.insert(0, style.text(_opening(g, first=n == 0)))
+        said = topic_sentence(g.themes, len(g.members), g.kind) if g.themes and not g.closing else None
+        if said:
+            body.insert(0, style.text(said[0]))
         lines.append(" ".join(body))
         if mine:
-            closest = g.members[:3]
-            keys = [e.key for e in closest]
-            listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
-            shared = _shared_with_mine(closest, mine, usable)
-            words = f"; shared words: {', '.join(shared)}" if shared else ""
-            lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
-                                       f"{words})"))
+            position = _position(g, mine, claim, style, first=not claimed, topic=topic)
+            claimed = claimed or bool(position)
+            if position:
+                lines[-1] += " " + position
+            else:
+                closest = g.members[:3]
+                keys = [e.key for e in closest]
+                listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
+                shared = _shared_with_mine(closest, mine, usable)
+                words = f"; shared words: {', '.join(shared)}" if shared else ""
+                lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
+                                           f"{words}; its abstract names nothing these papers do not)"))
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen

@@ -1,0 +1,310 @@
+"""What a paragraph's papers have in common, said only with words from their records.
+
+A reader names a group of papers by the problem or method they share ("tangible 3D
+modeling", "virtual volunteering"), not by words that happen to recur ("abstract",
+"modeling: modeling"). Here the candidate names are the phrases of the papers' own titles
+and abstracts (runs of one to three content words, never cut across punctuation or a
+function word), scored by how many of the group's papers use them and how rare they are in
+the whole selection. The same phrases give each paragraph its topic sentence ("Four systems
+address tangible 3D modeling.") and, with ``--mine``, the sentence that places the user's
+paper against the group: what it shares with them and what its own abstract claims that
+none of them does. When the records give nothing shared, nothing is said: no topic
+sentence is better than a hollow one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from citekit.core.text import fold, latex_to_text
+
+#: words that end a phrase: a name is never built across them
+FUNCTION_WORDS = frozenset(
+    "a an the of on in for and or to with without via by from at as is are was were be been being its it into "
+    "over under this that these those we our us they their them can could may might must should would will not "
+    "no nor using use used uses based than then such which who whom whose while also both more most less many "
+    "much few each every all any some other another between through during about across after before how what "
+    "when where why whether if so but yet do does did has have had i ii iii one two three four five first second "
+    "well here there only just very up down out off toward towards upon within among per".split())
+#: words that describe papers in general, or a record's own structure: they never name a theme alone
+GENERIC = frozenset(
+    "paper papers work works study studies studied research article articles abstract approach approaches method "
+    "methods result results show shows shown present presents presented introduce introduces propose proposes "
+    "proposed new novel existing prior recent recently problem problems technique "
+    "techniques designed user users people participants way ways number set sets example examples "
+    "case cases issue issues question questions implication implications finding findings evaluation evaluate "
+    "evaluated data analysis analyses important various different several large small high low key main simple "
+    "effective efficient able ability support supports provide provides enable enables allow allows help helps "
+    "make makes making made create creates created describe describes described discuss discusses report reports "
+    "explore explores part level levels area areas field fields aspect aspects type types form forms use usage "
+    "process processes order range terms term application applications context contexts future current "
+    "potential possible given specific general common related available creating requires require using enabling "
+    "allowing build builds including include needed need providing consists learn via toward able connects connect "
+    "demonstrate demonstrates achieve achieves improve improves improved improving specifically".split())
+
+#: words that name no theme on their own, though they do inside a longer phrase ("3D models", "physical objects")
+WEAK_ALONE = frozenset(
+    "object objects model models thing things shape shapes interaction interactions building human humans computer "
+    "computers time times space people person group groups world activity activities content media material "
+    "materials information knowledge experience experiences system systems tool tools design designs interface "
+    "interfaces device devices experiment experiments empirical theoretical benchmark benchmarks dataset datasets "
+    "evidence insight insights property properties optimization optimizer optimizers learning training algorithm "
+    "algorithms practice complexity neural network networks deep performance function functions framework "
+    "setting settings guarantees theory update updates".split())
+_ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
+_WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
+_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
+_NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight"}
+_SYSTEM_WORDS = re.compile(r"\b(?:system|tool|toolkit|interface|prototype|device|platform|environment|application|app)s?\b",
+                           re.I)
+_STUDY_WORDS = re.compile(r"\b(?:survey|interviews?|we (?:studied|interviewed|surveyed|analy[sz]ed)|field study|"
+                          r"qualitative|review|ethnograph\w*|findings)\b", re.I)
+
+
+def _stem(word: str) -> str:
+    """A word as phrases are matched: "models" and "model" are one."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _plain(text: str) -> str:
+    return latex_to_text(re.sub(r"(?<!\\)\$[^$]*\$", " . ", text or ""))
+
+
+def phrases(text: str) -> dict[tuple[str, ...], str]:
+    """Phrase key (stems) -> the phrase as written, for every run of 1-3 content words of ``text``."""
+    out: dict[tuple[str, ...], str] = {}
+    for chunk in _BREAK.split(_plain(text)):
+        words = [w.strip("'-") for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", chunk)]
+        run: list[str] = []
+        for word in [*words, ""]:
+            low = fold(word).lower()
+            if word and low not in FUNCTION_WORDS and not low.isdigit():
+                run.append(word)
+                continue
+            for size in (1, 2, 3):
+                for i in range(len(run) - size + 1):
+                    gram = run[i:i + size]
+                    lows = [fold(g).lower() for g in gram]
+                    if lows[0] in GENERIC or lows[-1] in GENERIC or len("".join(lows)) < 4:
+                        continue
+                    if size == 1 and (lows[0] in WEAK_ALONE or _ADJECTIVE.search(lows[0])):
+                        continue  # "physical", "objects": a heading needs what they qualify
+                    key = tuple(_stem(w) for w in lows)
+                    out.setdefault(key, " ".join(gram))
+            run = []
+    return out
+
+
+#: capitalized words the records use as names (see :func:`proper_names`); set per selection by :class:`Phrasebook`
+_NAMES: set[str] = set()
+
+
+def proper_names(bodies: list[str], texts: list[str]) -> set[str]:
+    """Words the records write as names: capitalized inside a sentence of an abstract ("Shampoo",
+    "Muon", "Thingiverse") and never in lower case anywhere. Title case says nothing about names."""
+    lower = {w for t in texts for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t))}
+    names = set()
+    for body in bodies:
+        for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(body)):
+            if m.group(1).lower() not in lower:
+                names.add(m.group(1))
+    return names
+
+
+def _shown(phrase: str) -> str:
+    """A phrase in sentence case: "Tangible Interaction" -> "tangible interaction"; "3D", "ToolDevice" and
+    the records' own names ("Shampoo") stay."""
+    words = phrase.split()
+    return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w for w in words)
+
+
+def heading_case(phrase: str) -> str:
+    shown = _shown(phrase)
+    return shown[:1].upper() + shown[1:]
+
+
+@dataclass
+class Theme:
+    """A phrase some of a group's papers share: its words, how it reads, which papers use it."""
+
+    key: tuple[str, ...]
+    text: str
+    members: list[int]
+    score: float
+
+
+class Phrasebook:
+    """The phrases of every paper of a selection, and how many papers use each."""
+
+    def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None) -> None:
+        _NAMES.clear()
+        _NAMES.update(proper_names(bodies or [], texts))
+        self.per_paper = [phrases(t) for t in texts]
+        self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
+        self.n = len(texts)
+        self.topic = {_stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
+        written: dict[tuple[str, ...], Counter[str]] = {}
+        for p in self.per_paper:
+            for k, v in p.items():
+                written.setdefault(k, Counter())[v] += 1
+        self.written = {k: c.most_common(1)[0][0] for k, c in written.items()}
+
+    def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
+        """Phrases at least ``least`` of the papers ``idx`` use, best first.
+
+        More papers first; then rarer in the selection (a word every paper of a "tangible"
+        section uses says nothing about this group), longer phrases a little ahead. A phrase
+        made only of the section's own topic words ("tangible" under the tag tangible) is
+        skipped: it would repeat the section's heading.
+        """
+        counts: Counter[tuple[str, ...]] = Counter(k for i in idx for k in self.per_paper[i])
+        out = []
+        for key, c in counts.items():
+            if c < least or all(any(w[:6] == t[:6] for t in self.topic) for w in key):
+                continue
+            rarity = math.log((self.n + 1) / self.df[key]) + 0.3
+            score = c * rarity * (1 + 0.35 * (len(key) - 1))
+            members = [i for i in idx if key in self.per_paper[i]]
+            out.append(Theme(key, self.written[key], members, score))
+        out.sort(key=lambda t: (-len(t.members), -t.score, t.text))
+        # a phrase inside a longer one that the same papers use says less: keep the longer
+        kept: list[Theme] = []
+        for t in out:
+            if any(set(t.members) <= set(k.members) and _inside(t.key, k.key) for k in kept):
+                continue
+            kept = [k for k in kept if not (set(k.members) == set(t.members) and _inside(k.key, t.key))]
+            kept.append(t)
+        kept.sort(key=lambda t: (-len(t.members), -t.score, t.text))
+        return kept
+
+
+def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    return len(short) < len(long) and any(long[i:i + len(short)] == short for i in range(len(long) - len(short) + 1))
+
+
+def kind_of(texts: list[str]) -> str:
+    """What most of the papers are, as their own texts say: "systems", "studies", else "papers"."""
+    systems = sum(bool(_SYSTEM_WORDS.search(t)) for t in texts)
+    studies = sum(bool(_STUDY_WORDS.search(t)) for t in texts)
+    if systems * 2 > len(texts) and systems > studies:
+        return "systems"
+    if studies * 2 > len(texts):
+        return "studies"
+    return "papers"
+
+
+def ranked_names(themes: list[Theme], size: int) -> list[Theme]:
+    """Themes in the order they should name a group: those at least half the group (and two
+    papers) use first, among them a phrase of two or three words before a single word."""
+    need = max(2, math.ceil(size / 2))
+    return sorted(themes, key=lambda t: (len(t.members) < need, len(t.key) == 1, -len(t.members), -t.score, t.text))
+
+
+def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Theme] | None:
+    """"Four systems address tangible 3D modeling." from the phrase most of the group uses, or None.
+
+    Only a phrase that at least half the group (and two papers) use says what the group has in
+    common; a second such phrase of other words is added ("... tangible modeling and 3D printing").
+    """
+    need = max(2, math.ceil(size / 2))
+    common = [t for t in themes if len(t.members) >= need]
+    if not common:
+        return None
+    first = ranked_names(common, size)[0]
+    second = next((t for t in common[1:] if not set(t.key) & set(first.key) and t.members == first.members
+                   and len(t.key) > 1), None)
+    about = _shown(first.text) + (f" and {_shown(second.text)}" if second else "")
+    count = len(first.members)
+    if count == size:
+        subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
+    else:
+        subject = f"{_NUMBERS.get(count, str(count))} of these {kind}"
+    verb = "address" if kind != "studies" else "examine"
+    return f"{subject} {verb} {about}.", first
+
+
+@dataclass
+class Stance:
+    """How the user's paper stands against one group, every part taken from a record."""
+
+    shared: str  # a phrase both the user's abstract and the group's papers use ("" when none)
+    shared_by: list[int]  # the group's papers that use it (indices into the group)
+    theme: str  # what the group addresses, for the contrast when nothing is shared
+    claim: str  # "we propose ...": the user's own contribution clause, first person
+    novel: list[str]  # phrases of that clause that none of the group's records uses, in the clause's order
+
+
+def _first_person(text: str) -> str:
+    swaps = {"they": "we", "They": "We", "their": "our", "Their": "Our", "theirs": "ours", "them": "us",
+             "themselves": "ourselves"}
+    return re.sub(r"\b(they|They|their|Their|theirs|them|themselves)\b", lambda m: swaps[m.group(1)], text)
+
+
+def own_claim(abstract: str, title: str = "", accept=None) -> tuple[str, str] | None:  # noqa: ANN001
+    """``("propose", "a tangible block kit ...")``: the user's contribution sentence, or None.
+
+    The same reading as a cited paper's (:func:`~.sentences.contribution`), put back in the
+    first person, because the related-work section speaks for the authors.
+    """
+    from citekit.output.sentences import contribution, trim, verb_phrase
+    from citekit.output.title_prose import method_name
+
+    found = contribution(abstract, method_name(title or ""), accept=accept)
+    if not found:
+        return None
+    return verb_phrase(found, True), _first_person(trim(found.rest))
+
+
+def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: tuple[str, str] | None,
+           topic: list[str] | None = None) -> Stance | None:
+    """What the user's paper shares with a group and how it differs, or None when its abstract gives no contrast.
+
+    Shared: the group's best phrase that the user's title or abstract also uses. Different:
+    the user's contribution clause, but only when it names something (a phrase) that none of
+    the group's papers uses; a claim the group's own records also make contrasts nothing.
+    """
+    if not claim or re.search(r"[$\\^_{}\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", claim[1]):
+        return None  # a formula from the user's own source is theirs to write, not citekit's to re-typeset
+    own = phrases(mine_text)
+    per_member = [phrases(t) for t in member_texts]
+    group_phrases = set().union(*per_member) if per_member else set()
+    group_words = {w for k in group_phrases for w in k}
+    claimed = phrases(claim[1])
+    # the section's own topic ("education" under the tag education) sets the paper apart from nothing in it
+    section = {_stem(fold(w).lower())[:6] for t in topic or [] for w in re.split(r"[-_\s]+", t) if w}
+    novel = [k for k in claimed if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)
+             and not all(w[:6] in section for w in k)]
+    if not novel:
+        return None
+    # for "none of them concerns X or Y": the longest new phrases, a coined name ("BlockForm") left out, no overlap
+    named: list[tuple[str, ...]] = []
+    articled: dict[tuple[str, ...], str] = {}
+    lowered = claim[1].lower()
+    for key in sorted(novel, key=lambda k: (-len(k), lowered.find(claimed[k].lower()))):
+        text = claimed[key]
+        if any(set(key) & set(k) for k in named) or re.search(r"[a-z][A-Z]|^[A-Z]{2,}$", text) or len(key) > 2:
+            continue
+        # a noun phrase starts after an article or a preposition ("a kit of tangible blocks"); "children snap" does not
+        lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|to|and|their|our|its)\s+" + re.escape(text.lower())
+                         + r"\b", lowered)
+        after = re.match(r"\s*([A-Za-z][\w\-]*)?", lowered[lead.end():]) if lead else None
+        if not lead or (after and after.group(1) and after.group(1) not in FUNCTION_WORDS):
+            continue  # "randomized low-rank" of "randomized low-rank approximation" is not a noun phrase
+        if lead.group(1) in ("a", "an", "the") and (len(key) == 1 or lead.group(1) == "the"):
+            articled[key] = f"{lead.group(1)} {text}"  # "a camera", as the abstract says it
+        named.append(key)
+    named = sorted(named[:2], key=lambda k: lowered.find(claimed[k].lower()))
+    shared = next((t for t in themes if t.key in own), None)
+    if shared:  # "addresses fabrication, but none concerns personal fabrication" contradicts itself
+        named = [k for k in named if not set(k) & set(shared.key)]
+    theme = themes[0].text if themes else ""
+    return Stance(shared=_shown(shared.text) if shared else "", shared_by=[i for i, p in enumerate(per_member) if shared and shared.key in p],
+                  theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "),
+                  novel=[articled.get(k) or claimed[k] for k in named])
