@@ -283,7 +283,7 @@ def test_malicious_record_is_inert_in_markdown():
 
 def test_unsafe_keys_are_left_out_and_counted():
     out = related_work([entry("bad}key", "X", tags=["t"]), entry("ok2026", "Y", tags=["t"])], tags=["t"])
-    assert "bad}key" not in out and "1 entries left out" in out and "ok2026" in out
+    assert "bad}key" not in out and "1 entry left out" in out and "ok2026" in out
 
 
 # --- positioning against one's own paper --------------------------------------------------
