@@ -119,7 +119,9 @@ def _all_snippets(root: Path, tmp: Path, *args: str, suffix: str) -> list[str]:
     names = []
     for tag in tags_in_use(root):
         code, out, err = snippet(root, tag, *args)
-        assert code == 0, err
+        # (as in test_every_tag_passes_the_check: what a reader flags may be listed, exit 1;
+        # nothing mechanical, which is what could break the compile)
+        assert code in (0, 1) and not set(re.findall(r"check: line \d+: ([\w-]+):", err)) & MECHANICAL, err
         name = f"rw-{tag}{suffix}"
         (tmp / name).write_text(out, encoding="utf-8")
         names.append(name)
