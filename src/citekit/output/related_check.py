@@ -53,6 +53,8 @@ class Defect:
         return f"line {self.line}: {self.category}: {self.message}: {self.excerpt}"
 
 
+#: the citation a sentence about a paper opens with (its subject): ``\citet{k}`` or ``@k``
+_SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
 _CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
 _CITE_MD = re.compile(r"\[@[^\]]*\]|@\{[^}]*\}|@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|@[A-Za-z0-9_]")
 _MATH = re.compile(r"(?<!\\)\$[^$]*(?<!\\)\$")
@@ -143,11 +145,10 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
             found.append(("definite-reference", f"'{phrase}' refers to something the reader has not seen"))
         for acronym in undefined_acronyms(plain, context.names if context else frozenset()):
             found.append(("acronym", f"'{acronym}' is never written out"))
-        verb = re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(\w+)", sentence)
+        verb = re.match(_SUBJECT + r"\s+(\w+)", sentence)
         if verb and verb.group(1).lower() in _NO_CLAIM_VERBS:
             found.append(("no-claim", f"'{verb.group(1)}' states neither what the paper proposes nor what it finds"))
-        naming = re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(?:present|propose|introduce)s?\b",
-                          sentence)
+        naming = re.match(_SUBJECT + r"\s+(?:present|propose|introduce)s?\b", sentence)
         # "present a framework for gesture generation" names what the paper made: a title an author would keep
         if _RUN_ON.search(plain):
             found.append(("run-on", f"'{_RUN_ON.search(plain).group(0).lstrip(', ')}' starts a new sentence after a "
@@ -162,7 +163,7 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         for pattern, problem in _BROKEN_CLAUSES:
             if pattern.search(plain):
                 found.append(("grammar", problem))
-        predicate = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s*", "", sentence).rstrip(". ")
+        predicate = re.sub(_SUBJECT + r"\s*", "", sentence).rstrip(". ")
         if predicate != sentence.rstrip(". ") and len(predicate.split()) < 3:
             found.append(("no-claim", f"'{predicate}' is too short to say what the paper does"))
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
@@ -222,7 +223,7 @@ def _title_capitals(sentence: str, titles: tuple[str, ...], names_in_prose: froz
     """A run of two or more capitalized words mid-sentence that a cited title writes so ("Current
     Status and Future Prospects"): title case pasted into prose. A short name before a title's
     colon ("Makers' Marks: ...") is a name and may keep its capitals."""
-    body = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s*", "", sentence)
+    body = re.sub(_SUBJECT + r"\s*", "", sentence)
     names: set[str] = set()
     capitalized: set[str] = set()
     for title in titles:
@@ -240,7 +241,7 @@ def _title_capitals(sentence: str, titles: tuple[str, ...], names_in_prose: froz
 def _reads_as_a_topic(sentence: str) -> bool:
     """A title-made sentence in sentence case whose verb says the paper studies a topic ("study design
     thinking for digital fabrication in education"): a blind reader keeps it, as one clause.""" 
-    return bool(re.match(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s+(?:stud(?:y|ies))\s+[a-z][^,;]*$",
+    return bool(re.match(_SUBJECT + r"\s+(?:stud(?:y|ies))\s+[a-z][^,;]*$",
                          sentence.rstrip(". ")))  # (one clause: a title joined on with ", with" is not)
 
 
