@@ -362,31 +362,10 @@ def _import_bibtex(cfg: Config, items: list[tuple[Added, Any]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "added.bib"
         path.write_text("\n\n".join(thing.text for _, thing in items) + "\n", encoding="utf-8")
-        _, outcome = import_bib([path], start=cfg.root)
+        _, outcome = import_bib([path], start=cfg.root, follow=False)
     added = list(outcome.report.added)
     for (item, _), key in zip(items, added):
         item.key = key
-    _forget_import_file(cfg, added)
-
-
-def _forget_import_file(cfg: Config, keys: list[str]) -> None:
-    """A pasted entry came from no file a later ``import`` could sync with: the notes hold it (in
-    the inbox's BibTeX block), so the temporary file it went in through is not remembered."""
-    from citekit.library.lock import writing
-    from citekit.library.store import Library
-
-    if not keys:
-        return
-    with writing(cfg.refs_dir, "add: pasted BibTeX"):
-        library = Library.load(cfg.refs_dir)
-        changed = False
-        for key in keys:
-            entry = library.entries.get(key)
-            if entry is not None and entry.import_record:
-                entry.import_record = {}
-                changed = True
-        if changed:
-            library.save()
 
 
 def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str],

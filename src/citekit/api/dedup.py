@@ -37,8 +37,11 @@ class ImportOutcome:
 
 def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = (), merge: bool = False,
                dry_run: bool = False, map_path: Path | None = None,
-               start: str | Path | None = None) -> tuple[Project, ImportOutcome]:
-    """Copy entries of BibTeX files into the library (see ``citekit import --help``)."""
+               start: str | Path | None = None, follow: bool = True) -> tuple[Project, ImportOutcome]:
+    """Copy entries of BibTeX files into the library (see ``citekit import --help``).
+
+    ``follow=False``: the files are no exports to sync with later (``add`` of pasted BibTeX
+    goes in through a temporary file), so nothing remembers them."""
     from citekit.library.importer import import_files
     from citekit.library.journal import Transaction
     from citekit.library.lock import writing
@@ -50,7 +53,8 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
     moved: list[str] = []
     with writing(cfg.refs_dir, "import " + " ".join(f.name for f in files), write=not dry_run):
         lib = Library.load(cfg.refs_dir)
-        report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root)
+        report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root,
+                              follow=follow)
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
             txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing

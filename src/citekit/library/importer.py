@@ -247,7 +247,7 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
 
 
 def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path] = (), merge: bool = False,
-                 precedence: Sequence[str] | None = None, root: Path | None = None) -> ImportReport:
+                 precedence: Sequence[str] | None = None, root: Path | None = None, follow: bool = True) -> ImportReport:
     """Import several .bib files in order; parse problems are reported, never fatal.
 
     ``@string`` macros are shared across the files in the order given, as ``bibtex``
@@ -256,15 +256,16 @@ def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path]
     All entries are imported together, so duplicates across files are found too. A file
     imported before (the same path, relative to the project ``root`` or the home folder;
     default root: the folder holding refs/) is synced with the entries it gave
-    (:mod:`citekit.library.reimport`).
+    (:mod:`citekit.library.reimport`); with ``follow=False`` the files are not remembered
+    (text pasted into ``add`` came from no file a later import could sync with).
     """
     with collector_paused():  # thousands of entries, records and matches, none in a cycle
         return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence,
-                             root=root if root is not None else lib.refs_dir.parent)
+                             root=root if root is not None else lib.refs_dir.parent, follow=follow)
 
 
 def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
-                  precedence: Sequence[str] | None, root: Path) -> ImportReport:
+                  precedence: Sequence[str] | None, root: Path, follow: bool) -> ImportReport:
     total = ImportReport()
     macros = Macros()
     for path in strings:
@@ -279,6 +280,10 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
         total.problems.extend(parsed.problems)
         total.problems.extend(unknown_types(parsed, str(path)))
         total.duplicate_keys.extend((key, f"{name}:{line}") for key, line in parsed.duplicates)
+        if not follow:
+            entries.extend(parsed.entries)
+            sources.append(name)
+            continue
         source = source_name(Path(path), root)
         in_file.setdefault(source, set()).update(e.key.lower() for e in parsed.entries)
         in_file[source].update(key.lower() for key, _line in parsed.duplicates)
