@@ -25,7 +25,7 @@ from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, st
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
-from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, published_in, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import Transcript, format_of
@@ -252,7 +252,7 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         details.model = ref.model
         if ref.pasted:
             details.reference = REFERENCE_NUMBER_RE.sub("", ref.source)  # ("[7] " is not part of it)
-            details.published = published_in(ref.model)
+            details.published = dict(ref.published)
         return ref.title
     if line.id_rule:
         details.rule = details.rule or line.id_rule

@@ -16,8 +16,9 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from citekit.core.venues import from_text, short_from_long
 from citekit.notes.memo import clear_all, per_text
@@ -26,6 +27,9 @@ from citekit.notes.shapes import strip_hashtags
 from citekit.notes.textids import find_text_ids
 from citekit.core.text import squash_spaces
 from citekit.notes.urls import strip_urls
+
+if TYPE_CHECKING:
+    from citekit.notes.refparse.result import ParsedReference
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -66,6 +70,8 @@ class Reference:
     model: tuple[tuple[str, str, float], ...] = ()
     #: the line as read (markup taken off), for a search made for whole citations
     source: str = ""
+    #: where the reference parser read that the paper appeared (:func:`published_in`)
+    published: dict[str, str] = field(default_factory=dict)
 
     @property
     def pasted(self) -> bool:
@@ -837,33 +843,24 @@ def _sure_of_title_and_authors(_tokens: list[str], labels: list[str], probs: lis
     return True
 
 
-#: what a pasted reference's container span holds around the name: "In", "Proceedings of the" stay
-_CONTAINER_LEAD_RE = re.compile(r"^\s*(?:in\s*:?\s+)", re.I)
-_PAGES_RE = re.compile(r"^\s*(?:pp?\.?\s*)?(?P<a>\d+)\s*(?:[-–—]+|--)\s*(?P<b>\d+)\s*$|^\s*(?:pp?\.?\s*)?(?P<one>[eE]?\d+)\s*$")
 _VOLUME_RE = re.compile(r"^\s*(?:vol(?:ume)?\.?\s*)?(?P<vol>\d{1,5})\s*(?:\(\s*(?P<num>[\w\-–]{1,12})\s*\))?\s*$", re.I)
+_PAGES_RE = re.compile(r"^(?P<a>[eE]?\d+)(?:[-–—]+(?P<b>\d+))?$")
 
 
-def published_in(spans: tuple[tuple[str, str, float], ...]) -> dict[str, str]:
-    """Where a reference the parser read says the paper appeared: its container (journal or
-    proceedings, as written), volume, number and pages, each only when its span reads as one
-    (``12(3)``, ``pp. 1--9``); an arXiv "preprint" container is no venue."""
+def published_in(parsed: "ParsedReference") -> dict[str, str]:
+    """Where a reference the parser read says the paper appeared (its fields, shaped for BibTeX):
+    the container as written, volume and number (``521(7553)``), pages (``436--444``); an arXiv
+    "preprint" container is no venue, and a field that does not read as one is left out."""
     out: dict[str, str] = {}
-    for label, text, _confidence in spans:
-        value = " ".join(text.split()).strip(" ,.;:")
-        if label in ("pages", "volume") and value.startswith("(") and value.endswith(")"):
-            value = value[1:-1].strip()  # APA's "(pp. 770-778)"
-        if not value or label in out:
-            continue
-        if label == "container":
-            value = _CONTAINER_LEAD_RE.sub("", value).strip(" ,.;:")
-            if value and not re.search(r"\barxiv\b|\bpreprint\b|\bcorr\b", value, re.I) and len(value) <= 300:
-                out["container"] = value
-        elif label == "volume" and (m := _VOLUME_RE.match(value)):
-            out["volume"] = m.group("vol")
-            if m.group("num"):
-                out["number"] = m.group("num")
-        elif label == "pages" and (m := _PAGES_RE.match(value)):
-            out["pages"] = f"{m.group('a')}--{m.group('b')}" if m.group("a") else m.group("one")
+    container = (parsed.container or "").strip(" ,.;:")
+    if container and len(container) <= 300 and not re.search(r"\barxiv\b|\bpreprint\b|\bcorr\b", container, re.I):
+        out["container"] = container
+    if parsed.volume and (m := _VOLUME_RE.match(parsed.volume.strip(" ,.;:"))):
+        out["volume"] = m.group("vol")
+        if m.group("num"):
+            out["number"] = m.group("num")
+    if parsed.pages and (m := _PAGES_RE.match(parsed.pages.strip(" ,.;:()"))):
+        out["pages"] = f"{m.group('a')}--{m.group('b')}" if m.group("b") else m.group("a")
     return out
 
 
@@ -893,7 +890,8 @@ def _model(text: str) -> Reference | None:
         return None  # a piece of a sentence with its brackets cut, not a title
     venue, year = venue_and_year(parsed.container or "")
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
-    return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans)
+    return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
+                     published=published_in(parsed))
 
 
 #: The shapes of a line that names a paper with its authors, tried in order (the first
