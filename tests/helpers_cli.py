@@ -20,6 +20,17 @@ NOTES = """# ICML 2026
 """
 
 
+def bare_project(tmp_path: Path) -> Path:
+    """An empty project in ``tmp_path``: a citekit.yaml naming notes/ and refs/, nothing else."""
+    (tmp_path / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
+    return tmp_path
+
+
+def run(root: Path, *args: str):
+    """``citekit -C root ARGS``, exceptions not caught (a traceback fails the test as itself)."""
+    return CliRunner().invoke(main, ["-C", str(root), *args], catch_exceptions=False)
+
+
 def digest(folder: Path) -> dict[str, str]:
     """Every file under ``folder`` with its SHA-256: equal digests mean nothing was written."""
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()

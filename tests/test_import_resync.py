@@ -6,15 +6,13 @@ a changed booktitle, added pages, a changed title, a removed entry and a new one
 
 from __future__ import annotations
 
-import hashlib
 import re
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
 
 from citekit.api.dedup import import_bib
-from citekit.cli import main
+from tests.helpers_cli import bare_project as project, digest, run
 from citekit.core.model import Entry
 from citekit.library.store import Library
 
@@ -69,18 +67,6 @@ REEXPORT = r"""
 """
 
 
-def project(tmp_path: Path) -> Path:
-    (tmp_path / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
-    return tmp_path
-
-
-def run(root: Path, *args: str):
-    return CliRunner().invoke(main, ["-C", str(root), *args], catch_exceptions=False)
-
-
-def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def hand_edit(refs: Path, old: str, new: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import yaml
 from click.testing import CliRunner
 
 from citekit.cli import main
+from ..helpers_cli import bare_project as project, digest, run
 from citekit.library.store import Library
 from citekit.core.model import Entry
 
@@ -47,18 +47,6 @@ DUPES_BIB = r"""
 """
 
 
-def project(tmp_path: Path) -> Path:
-    (tmp_path / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
-    return tmp_path
-
-
-def run(root: Path, *args: str):
-    return CliRunner().invoke(main, ["-C", str(root), *args], catch_exceptions=False)
-
-
-def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and not _derived(p)}
 
 
 def _derived(path: Path) -> bool:
