@@ -420,6 +420,14 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
     ("ReLoop: Fix the Norm, Not the Gradient", "present ReLoop, which fixes the norm, not the gradient"),
     # a topic word before the colon is not a name
     ("Interaction: Findings from a National Survey", "study interaction, with findings from a national survey"),
+    # an exporter that braces every capitalized word (Better BibTeX) says nothing about names:
+    # ordinary words are lowered, a name the corpora never write in lower case keeps its capital
+    ("{{Deep Residual Learning}} for {{Image Recognition}}", "study deep residual learning for image recognition"),
+    ("{{Collaborative Editing}} on {{Wikipedia}}", "study collaborative editing on Wikipedia"),
+    # ... while braces around a few words do: they are the author's names
+    ("{Bayesian} Optimization in {Hilbert} Spaces", "study Bayesian optimization in Hilbert spaces"),
+    # a slogan before the colon says nothing its subtitle does not
+    ("{{Less Is More}}: {{Recursive Reasoning}} with {{Tiny Networks}}", "study recursive reasoning with tiny networks"),
 ])
 def test_title_sentences_read_as_english(title: str, clause: str) -> None:
     assert unbrace(title_clause(title, plural=True)) == clause

@@ -14,6 +14,8 @@ kind of title it is, an article, "whether"); nothing is claimed that the title d
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from importlib import resources
 from collections import Counter
 
 from citekit.bibtex.values import protect_title, protected_words
@@ -286,11 +288,59 @@ def _clean_title(title: str) -> str:
     return HTML_TAG.sub("", FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), title))
 
 
+_BRACED_WORDS = re.compile(r"\{+([^{}\\$]*)\}+")
+
+
+def _title_case_braces_dropped(title: str) -> str:
+    """The title without braces that protect every capitalized word, which carry no case information.
+
+    Some exporters (Better BibTeX's ``{{Utilizing 3D Printed Tools}} for {{Interaction}}``)
+    brace each title-case run, so a brace no longer says "a name": read literally, prose
+    would paste "Tools for Interaction" with its capitals. When at least two braced groups
+    hold ordinary capitalized words and nearly all capitalized words after the first stand
+    inside braces, those braces are dropped; :func:`protect_title` then braces what needs it
+    (acronyms, mixed case, listed names) by the same rules as any other title.
+    """
+    groups = [m.group(1) for m in _BRACED_WORDS.finditer(title)]
+    ordinary = [g for g in groups if re.search(r"\b[A-Z][a-z]+\b", g)]
+    if len(ordinary) < 2:
+        return title
+    braced = sum(len(re.findall(r"\b[A-Z][a-z]+\b", g)) for g in ordinary)
+    outside = _BRACED_WORDS.sub(" ", title)
+    loose = [w for w in re.findall(r"[A-Za-z][\w']*", outside)[1:] if re.fullmatch(r"[A-Z][a-z]+", w)]
+    if braced < 3 * len(loose):  # (a few loose ones are the exporter's stop-word exceptions: "That", "-Air")
+        return title
+    ordinary_words = lowercase_words()
+
+    def unbraced(m: re.Match[str]) -> str:
+        if not re.search(r"[a-z]", m.group(1)):
+            return m.group(0)  # {{BYO}}: an acronym stays braced
+        return re.sub(r"[A-Z][a-z]+(?:'s)?", lambda w: w.group(0) if _ordinary(w.group(0), ordinary_words)
+                      else "{" + w.group(0) + "}", m.group(1))
+
+    return _BRACED_WORDS.sub(unbraced, title)
+
+
+def _ordinary(word: str, ordinary_words: frozenset[str]) -> bool:
+    """An ordinary word, or an inflection of one ("Newcomers" from "newcomer")."""
+    w = word.lower().removesuffix("'s")
+    forms = {w, w.removesuffix("s"), w.removesuffix("es"), w.removesuffix("ed"), w.removesuffix("d"),
+             w.removesuffix("ing"), w.removesuffix("ing") + "e", w.removesuffix("ly")}
+    return bool(forms & ordinary_words)
+
+
+@lru_cache(maxsize=1)
+def lowercase_words() -> frozenset[str]:
+    """Words real bibliographies write in lower case (fitted by ``bench/casing_words.py``)."""
+    text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
+    return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
 def _protected(title: str) -> str:
     """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
     from citekit.core.text import known_macros
 
-    title = re.sub(r"\s+", " ", title).strip()
+    title = _title_case_braces_dropped(re.sub(r"\s+", " ", title).strip())
     outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
     if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
         return title
@@ -377,6 +427,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if sub_words:
             return f"{render(sub_words)} and {clause}"
         return clause
+    if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
+        return render(sub_words)  # a slogan ("Sharing Is Caring: ...") says nothing the subtitle does not
     if sub_words and _is_name(main_words) and main_words:
         name = " ".join(main_words)
         if _is_gerund(sub_words):
