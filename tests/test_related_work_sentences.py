@@ -428,6 +428,9 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
     ("{Bayesian} Optimization in {Hilbert} Spaces", "study Bayesian optimization in Hilbert spaces"),
     # a slogan before the colon says nothing its subtitle does not
     ("{{Less Is More}}: {{Recursive Reasoning}} with {{Tiny Networks}}", "study recursive reasoning with tiny networks"),
+    # a gerund's verb keeps its e ("Combining" -> "combine"); a subtitle that only names the kind of work gives the verb
+    ("Combining Vision and Language", "combine vision and language"),
+    ("Graph Neural Networks: A Survey", "survey graph neural networks"),
 ])
 def test_title_sentences_read_as_english(title: str, clause: str) -> None:
     assert unbrace(title_clause(title, plural=True)) == clause

@@ -292,7 +292,8 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
         if any(set(key) & set(k) for k in named) or re.search(r"[a-z][A-Z]|^[A-Z]{2,}$", text) or len(key) > 2:
             continue
         # a noun phrase starts after an article or a preposition ("a kit of tangible blocks"); "children snap" does not
-        lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|to|and|their|our|its)\s+" + re.escape(text.lower())
+        # ("to" is left out: "to acquire information" is an infinitive, not a thing the group lacks)
+        lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|and|their|our|its)\s+" + re.escape(text.lower())
                          + r"\b", lowered)
         after = re.match(r"\s*([A-Za-z][\w\-]*)?", lowered[lead.end():]) if lead else None
         if not lead or (after and after.group(1) and after.group(1) not in FUNCTION_WORDS):

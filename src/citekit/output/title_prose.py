@@ -37,6 +37,11 @@ _ARTIFACTS = {"method", "algorithm", "framework", "optimizer", "model", "approac
 _ANALYSES = {"analysis", "view", "perspective", "exploration", "investigation", "survey", "look", "anatomy",
              "characterization", "account", "treatment", "theory", "study", "examination", "understanding",
              "evaluation", "comparison", "assessment", "critique", "overview", "introduction", "tutorial"}
+#: a subtitle that only says what kind of work the paper is, and the verb that says it
+_KIND_OF_WORK = {"a survey": "survey", "survey": "survey", "a review": "review", "review": "review",
+                 "a systematic review": "systematically review", "a literature review": "review the literature on",
+                 "an overview": "give an overview of", "a tutorial": "give a tutorial on",
+                 "a critical review": "critically review", "a comparative study": "compare"}
 _PERSPECTIVES = {"perspective", "view", "viewpoint", "lens", "standpoint"}
 #: -ing words that usually start a noun phrase ("Learning Rate Schedules"), a gerund only before "the", "when"...
 _NOUNISH_ING = {"training", "learning", "scaling", "computing", "sampling", "clustering", "modeling", "modelling",
@@ -139,7 +144,7 @@ def _gerund_base(word: str) -> str:
     elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
         base = stem[:-1]
     elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
-                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
+                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
                    stem) \
             or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
         base = stem + "e"
@@ -427,6 +432,9 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if sub_words:
             return f"{render(sub_words)} and {clause}"
         return clause
+    kind = " ".join(_bare(w) for w in sub_words)
+    if main_words and kind in _KIND_OF_WORK:  # "Large Workspace Haptic Devices: A Survey" -> "survey large ..."
+        return f"{v(_KIND_OF_WORK[kind])} {caser.phrase(main_words)}"
     if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
         return render(sub_words)  # a slogan ("Sharing Is Caring: ...") says nothing the subtitle does not
     if sub_words and _is_name(main_words) and main_words:
