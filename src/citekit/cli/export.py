@@ -57,9 +57,9 @@ def echo_utf8(data: bytes, *, nl: bool = True) -> None:
 @click.pass_context
 def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: str, ascii: bool | None, tags: tuple[str, ...], any_tag: bool,
            aux: Path | None, tex: Path | None, allow_missing: bool, as_json: bool, quiet: bool) -> int:
-    """Write the library, only what a paper cites, or only the entries KEYS name, for LaTeX or pandoc.
+    """Write the library, or only what a paper cites, for LaTeX or pandoc.
 
-    KEYS may be current or old keys (aliases); an unknown key is exit code 1, as a cited key
+    With KEYS, only the entries they name (current or old keys); an unknown key is exit code 1, as a cited key
     the library lacks (--allow-missing: a warning).
 
     When a filter selects nothing (an unknown --tag) no file is written and the exit code
