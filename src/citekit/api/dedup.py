@@ -71,6 +71,9 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
                 from citekit.library.import_warnings import remember
 
                 remember(cfg.refs_dir, *remembered, [str(p) for p in [*report.problems_before, *report.problems]])
+            from citekit.api.search_index import index_after_write
+
+            index_after_write(cfg.refs_dir, len(lib.entries), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
 
 
