@@ -138,7 +138,7 @@ def test_imported_ids_become_aliases_and_keywords_become_tags(tmp_path: Path) ->
     assert entry is not None and entry.key == "Abdollahi2018"
     assert lib.get("Abd2018old").key == "Abdollahi2018"
     assert lib.get("abd_2018x").key == "Abdollahi2018"  # Better BibTeX escapes '_' in ids
-    assert entry.tags_added == ["nanowires", "quantum-dots"]  # Bad{Tag} cannot be a keyword: skipped
+    assert entry.tags_added == ["Nanowires", "quantum dots"]  # as written; Bad{Tag} cannot be a keyword: skipped
     # the second record's aliases belong to others already: skipped and reported
     assert lib.entries["other2019"].aliases == []
     messages = [p.message for p in report.problems]

@@ -252,3 +252,27 @@ def test_an_entry_the_file_still_has_but_that_cannot_be_read_is_not_called_gone(
     data = json.loads(result.stdout)
     assert data["problems"], result.output  # the broken entry is warned about...
     assert data["removed_from_file"] == []  # ...and not reported as gone from the file
+
+
+def test_a_malformed_export_is_warned_about_once_per_change_of_it(tmp_path: Path) -> None:
+    """A daily re-import of the same broken export: its problems (and exit 1) come once; the
+    next runs name them in one line and exit 0; a changed file is warned about again."""
+    root = project(tmp_path)
+    export = root / "zotero.bib"
+    broken = EXPORT.replace("  year = 2019\n}", "  year = 2019\n  note = {unclosed\n")
+    export.write_text(broken, encoding="utf-8")
+    first = run(root, "import", str(export))
+    assert first.exit_code == 1 and "warning: " in first.stderr, first.output
+    again = run(root, "import", str(export))
+    assert again.exit_code == 0, again.output
+    assert "warning: " not in again.stderr
+    assert "reported before; the file is unchanged since" in again.stdout
+    data = json.loads(run(root, "import", str(export), "--json").stdout)
+    assert data["problems"] == [] and data["problems_before"]
+    dry = run(root, "import", str(export), "--dry-run")
+    assert dry.exit_code == 1 and "warning: " in dry.stderr  # a dry run shows everything again
+    # the file changes (Zotero re-exported it, still broken): its problems are warned about again
+    export.write_text(broken.replace("{ICLR}", "{ICLR 2021}"), encoding="utf-8")
+    changed = run(root, "import", str(export))
+    assert changed.exit_code == 1 and "warning: " in changed.stderr, changed.output
+    assert run(root, "import", str(export)).exit_code == 0

@@ -114,6 +114,26 @@ def test_adding_a_paper_already_there_names_it_and_writes_nothing(project, fake_
     assert text.exit_code == 0 and f"{first['key']}: already in the library" in text.stdout
 
 
+@pytest.mark.parametrize("again", [f'"{FOAM}"', f"arXiv:{FOAM_ARXIV}", f"https://arxiv.org/abs/{FOAM_ARXIV}v1"])
+def test_a_title_or_id_already_in_the_library_is_named_with_no_request(project, fake_services, again):
+    first = _only(_add(project, f"arXiv:{FOAM_ARXIV}"))
+    inbox = _inbox(project)
+    bib = (project / "refs" / "library.bib").read_bytes()
+    import shutil
+
+    shutil.rmtree(project.parent / "cache")  # no cached answer either: nothing may be asked at all
+    before = fake_services.requests()
+    result = CliRunner().invoke(main, ["-C", str(project), "add", again])
+    assert result.exit_code == 0, result.output
+    assert f"{first['key']}: already in the library" in result.stdout
+    assert fake_services.requests() == before, "an add of a paper already there must not ask any service"
+    assert _inbox(project) == inbox
+    assert (project / "refs" / "library.bib").read_bytes() == bib
+    data = _add(project, again)
+    assert _only(data)["status"] == "already" and _only(data)["key"] == first["key"] and data["requests"] == 0
+    assert fake_services.requests() == before
+
+
 def test_only_the_added_paper_is_looked_up_the_rest_comes_from_the_cache(project, fake_services):
     _add(project, f"arXiv:{FOAM_ARXIV}")
     before = fake_services.requests()

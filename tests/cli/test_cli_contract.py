@@ -211,13 +211,16 @@ def test_exit_codes_json_and_quiet(name, project):
         usable = args + (["-o", "report.bib"] if name == "export" and "-o" not in args else [])
         if name == "init":
             usable = [f"{args[0]}-json"] if args[0] != "." else args
+        # importing the same unchanged file again: its problems were warned about once (exit 1),
+        # a repeat names them in one line and exits 0 for them
+        again = 0 if name == "import" and expected == 1 else expected
         as_json = invoke(project, name, *usable, "--json")
-        assert as_json.exit_code == expected, (name, usable, as_json.output)
+        assert as_json.exit_code == again, (name, usable, as_json.output)
         json.loads(as_json.stdout)  # stdout is one JSON document
         if name == "init":
             usable = [f"{args[0]}-quiet"] if args[0] != "." else args
         quiet = invoke(project, name, *usable, "-q")
-        assert quiet.exit_code == expected, (name, usable, quiet.output)
+        assert quiet.exit_code == again, (name, usable, quiet.output)
         chatter = [line for line in quiet.stderr.splitlines()
                    if line.strip() and not line.startswith(("warning", "citekit:", "  "))]
         assert chatter == [], (name, usable, quiet.stderr)

@@ -190,6 +190,37 @@ def test_aux_and_tex_together_is_a_usage_error(project: Path, tmp_path: Path) ->
     assert "--aux or --tex" in result.stderr
 
 
+def test_export_named_keys_in_every_format(project: Path, tmp_path: Path) -> None:
+    """``export KEY...``: only those entries (an old key finds its entry, a crossref parent comes along)."""
+    result = run(project, "export", "qu2026muon", "wang2026worth", "sfyraki2026lions")
+    assert result.exit_code == 0, result.output
+    assert bib_keys(result.stdout) == ["qu2026muon", "sfyraki2026lions", "wang2026worth", "icml2026"]
+    assert "asked for by key" in result.stdout.splitlines()[0]
+    biblatex = run(project, "export", "wang2026worth", "-f", "biblatex")
+    parsed = bibtexparser.parse_string(biblatex.stdout)
+    assert [e.key for e in parsed.entries] == ["wang2026compute"]
+    assert parsed.entries_dict["wang2026compute"].fields_dict["ids"].value == "wang2026worth"
+    csl = run(project, "export", "huang2026limuon", "-f", "csl-json")
+    assert [item["id"] for item in json.loads(csl.stdout)] == ["huang2026limuon"]
+    out = tmp_path / "two.bib"
+    written = run(project, "export", "huang2026limuon", "qu2026muon", "-o", str(out), "--json")
+    assert written.exit_code == 0 and json.loads(written.stdout)["entries"] == 2
+    assert sorted(bib_keys(out.read_text())) == ["huang2026limuon", "qu2026muon"]
+    assert sorted(bib_keys(run(project, "export", "huang2026limuon", "qu2026muon", "--tag", "fine-tuning").stdout)) \
+        == ["qu2026muon"]
+
+
+def test_export_of_an_unknown_key_fails_and_suggests(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "x.bib"
+    result = run(project, "export", "schaip2026stepsize", "qu2026muon", "-o", str(out))
+    assert result.exit_code == 1 and not out.exists()
+    assert "missing key 'schaip2026stepsize'" in result.stderr and "did you mean schaipp2026stepsize" in result.stderr
+    allowed = run(project, "export", "schaip2026stepsize", "qu2026muon", "--allow-missing")
+    assert allowed.exit_code == 0 and bib_keys(allowed.stdout) == ["qu2026muon"]
+    aux = write_aux(tmp_path / "main.aux", "qu2026muon")
+    assert run(project, "export", "qu2026muon", "--aux", str(aux)).exit_code == 2
+
+
 # --- check ----------------------------------------------------------------
 
 

@@ -132,16 +132,19 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
 
     lib = Library.load(cfg.refs_dir)  # first, as a sync does: a damaged library stops before any request
     report.problems.extend(str(p) for p in lib.problems)
-    works = _look_up(cfg, read, report, offline=offline, jobs=jobs)
+    # a paper the library already holds by the identifier or title given is named before any
+    # request: adding it again changes nothing, so nothing needs to be asked
+    known = [_already_given(lib, thing) for thing in read]
+    works = _look_up(cfg, read, report, offline=offline, jobs=jobs, skip={i for i, e in enumerate(known) if e})
     records: list[tuple[Added, str, Any]] = []
     noted_before, authored = _inbox_marks(inbox, name)
-    for thing, work in zip(read, works):
+    for at, (thing, work) in enumerate(zip(read, works)):
         item = Added(thing=thing.text, kind=thing.kind,
                      given_ids=[f"{s}:{v}" for s, v in thing.mention.ids.items() if s in ("doi", "arxiv")])
         report.items.append(item)
         _describe(item, work)
         item.unreachable = work.unasked and not offline
-        entry = _already(lib, work)
+        entry = known[at] or _already(lib, work)
         if entry is not None:
             item.status, item.key = "already", entry.key
             item.message = f"already in the library as '{entry.key}' ({entry.status}); nothing changed" + (
@@ -190,14 +193,16 @@ def _inbox(cfg: Config) -> Path:
     return inbox
 
 
-def _look_up(cfg: Config, read: list[Any], report: AddReport, *, offline: bool, jobs: int) -> list[Any]:
-    """One work per thing: resolved online with the sync's rules, or from the notes offline.
+def _look_up(cfg: Config, read: list[Any], report: AddReport, *, offline: bool, jobs: int,
+             skip: set[int] = frozenset()) -> list[Any]:  # type: ignore[assignment]
+    """One work per thing: resolved online with the sync's rules, or from the notes offline
+    (the things at ``skip``, already in the library, are not looked up).
     A pasted BibTeX entry is not looked up here: it goes in as the user's own record (as
     ``import`` takes it), and the sync that follows treats it as any BibTeX in the notes."""
     from citekit.core.resolution import Work
 
     works: list[Any] = [Work(mentions=[t.mention], reason="offline: built from the notes") for t in read]
-    online = [i for i, t in enumerate(read) if t.kind != "bibtex"]
+    online = [i for i, t in enumerate(read) if t.kind != "bibtex" and i not in skip]
     if offline or not online:
         return works
     from citekit.api.sync_pipeline import resolve_works
@@ -249,6 +254,18 @@ def _already(lib: Any, work: Any) -> Any:
     else:
         built = fields_from_mentions(work.mentions)
     return LibraryIndex(list(lib.entries.values())).find(work, built)
+
+
+def _already_given(lib: Any, thing: Any) -> Any:
+    """The library's entry for what ``thing`` itself says (its identifiers, or its title),
+    found before any lookup, or None. A pasted BibTeX entry is left to :func:`_already` after
+    its own reading, and a mention with neither an identifier nor a title finds nothing."""
+    from citekit.core.resolution import Work
+
+    mention = thing.mention
+    if thing.kind == "bibtex" or not (mention.ids or mention.title):
+        return None
+    return _already(lib, Work(mentions=[mention], reason="given"))
 
 
 def _marks(mention: Any, work: Any, where: str) -> tuple[set[Any], str]:

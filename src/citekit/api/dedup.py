@@ -55,6 +55,7 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
         lib = Library.load(cfg.refs_dir)
         report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root,
                               follow=follow)
+        remembered = _split_said_before(cfg, report, [*strings, *files]) if follow and not dry_run else None
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
             txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing
@@ -66,7 +67,30 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
                 # earlier imports' renames stay: `rekey` may still need them for older papers
                 write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
             txn.commit()
+            if remembered is not None:
+                from citekit.library.import_warnings import remember
+
+                remember(cfg.refs_dir, *remembered, [str(p) for p in [*report.problems_before, *report.problems]])
+            from citekit.api.search_index import index_after_write
+
+            index_after_write(cfg.refs_dir, len(lib.entries), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
+
+
+def _split_said_before(cfg: Any, report: ImportReport, paths: list[Path]) -> tuple[list[str], str]:
+    """Move the problems an import of the same, unchanged files reported already to
+    ``report.problems_before`` (a re-import of a malformed export warns once per change of
+    it); returns what to remember them by: the files' names and the digest of their bytes."""
+    from citekit.library.import_warnings import files_digest, said_before
+    from citekit.library.reimport import source_name
+
+    names = [source_name(Path(p), cfg.root) for p in paths]
+    digest = files_digest(paths)
+    seen = said_before(cfg.refs_dir, names, digest)
+    if seen:
+        report.problems_before = [p for p in report.problems if str(p) in seen]
+        report.problems = [p for p in report.problems if str(p) not in seen]
+    return names, digest
 
 
 def save_library(lib: Library, txn: Transaction | None = None) -> list[str]:

@@ -164,8 +164,9 @@ class Export:
 
 def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", ascii: bool | None = None,
            tags: tuple[str, ...] | list[str] = (), any_tag: bool = False, aux: Path | None = None,
-           tex: Path | None = None, allow_missing: bool = False) -> Export:
-    """The library, or what a paper cites (``aux`` or ``tex``), narrowed to ``tags``.
+           tex: Path | None = None, allow_missing: bool = False, keys: tuple[str, ...] | list[str] = ()) -> Export:
+    """The library, or what a paper cites (``aux`` or ``tex``), or the entries ``keys`` name
+    (keys or old keys, as a citation names them), narrowed to ``tags``.
 
     ``ascii`` None: the library's remembered choice (``sync --ascii``) for BibTeX and biblatex.
     """
@@ -175,10 +176,18 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     cfg = config_of(start)
     library = Library.load(cfg.refs_dir)
     cited = None
+    if keys and (aux or tex):
+        raise UsageError("give keys, or --aux/--tex, not both (the keys a paper cites are read from it)")
     if aux or tex:
         from citekit.paper.cited import read_citations
 
         cited = read_citations(aux=aux, tex=tex)
+    elif keys:  # named keys are exported as a paper citing them would be: aliases, parents, missing keys
+        from citekit.paper.cited import CitedKeys
+
+        cited = CitedKeys()
+        for key in keys:
+            cited.add(key)
     if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
         ascii = library.ascii and fmt != "csl-json"
     facets = library.facets() if tags else {}
@@ -202,7 +211,8 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
         return result
     source = (aux or tex).name if (aux or tex) else None
     header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
-              if source else _HEADER)
+              if source else _HEADER if not keys else
+              "Exported by citekit: the entries asked for by key. Regenerate it instead of editing it.")
     result.text = render(selection, fmt, ascii=ascii, header=header, library=library, unchanged=True)
     result.note_more = f" ({(aux or tex).name} cites nothing yet)" if paper_cites_nothing else ""
     _freeze(library, [e.key for e in selection.entries])

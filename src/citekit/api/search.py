@@ -23,20 +23,34 @@ class SearchResult:
     total: int
     rows: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    #: pending works (mentions not resolved yet) that match, best first: no entry, no key
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``citekit search --json``: ``results`` are ``list --json``
-        rows, best first, each with its ``score`` (0 for a query of filters only)."""
-        return {"query": self.query, "total": self.total, "shown": len(self.rows), "results": self.rows}
+        rows, best first, each with its ``score`` (0 for a query of filters only); ``pending``
+        the matching works not resolved yet (``status: pending``, where the notes name them)."""
+        return {"query": self.query, "total": self.total, "shown": len(self.rows), "results": self.rows,
+                "pending": self.pending}
+
+    def pending_lines(self) -> list[str]:
+        """One line per pending work: marked, its title (or what identifies it), where noted."""
+        out = []
+        for item in self.pending:
+            what = item.get("title") or ", ".join(item.get("hints") or []) or ", ".join(item.get("urls") or []) \
+                or item.get("text") or ""
+            out.append(f"{'(pending)':32} {what}  [{', '.join(item.get('where') or [])}]")
+        return out
 
 
 def search_library(query: str, start: str | Path | None = None, *, limit: int | None = 20) -> SearchResult:
     """Entries matching ``query`` (words, ``"phrases"``, ``author:``, ``year:``, ``tag:``,
     ``status:``, ``venue:``, ``key:``; all must hold), ranked by BM25; ``limit`` None: all.
+    Pending works of the notes that match are found too, listed apart (``pending``).
 
     A filter value that cannot be read is :class:`citekit.library.search.QueryError` (exit 2).
     """
-    from citekit.library.search import parse_query, search as ranked
+    from citekit.library.search import parse_query, search as ranked, search_pending as ranked_pending
 
     parsed = parse_query(query)
     lib = load_library(start)
@@ -50,9 +64,11 @@ def search_library(query: str, start: str | Path | None = None, *, limit: int | 
             continue
         rows.append({**lib.memo(kinds.ENTRY_JSON, entry, entry_json), "score": hit.score})
         lines.append(lib.memo(kinds.LIST_LINE, entry, line_of))
+    found = ranked_pending(list(lib.pending or []), parsed)
+    pending = [{**item, "status": "pending", "score": round(score, 4)} for item, score in found[:limit or None]]
     lib.keep_memos()
     if cold:  # answered without the index: build it for the next search
         from citekit.api.search_index import build_index_later
 
         build_index_later(lib.refs_dir)
-    return SearchResult(query, total, rows, lines)
+    return SearchResult(query, total, rows, lines, pending)

@@ -5,6 +5,12 @@ The first search after an import or a sync is ranked by one pass over the entrie
 the background, at low priority, so the searches after it are answered from the index.
 ``CITEKIT_SEARCH_INDEX=now`` builds it in the searching process instead (tests, scripts
 that want the index at once); ``off`` never builds it.
+
+A large library does not wait for its first search: an import or a sync that leaves it
+without a usable index (none yet, or more entries changed than a patch takes) starts the
+same background build as it ends (:func:`index_after_write`), so the first search usually
+finds the index. The write itself does no more work, and a small library is scanned fast
+enough that nothing is started for it.
 """
 
 from __future__ import annotations
@@ -36,6 +42,28 @@ def build_index_later(refs_dir: Path) -> None:
     subprocess.Popen([sys.executable, "-m", "citekit.api.search_index", str(refs_dir)],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True, close_fds=True)
+
+
+#: libraries from this many entries get their index built in the background after a write
+BACKGROUND_MIN = 5000
+
+
+def index_after_write(refs_dir: Path, entries: int, changed: int | None = None) -> bool:
+    """After a write that left ``entries`` entries, ``changed`` of them new or changed (None:
+    unknown, a sync): start building the index in the background when the library is large
+    and the next search could not use a stored index (none, or too much changed to patch it).
+    Returns whether a build was started."""
+    if entries < BACKGROUND_MIN or os.environ.get("CITEKIT_SEARCH_INDEX", "background") == "off":
+        return False
+    from citekit.library.search.index import PATCH_MIN, PATCH_SHARE
+    from citekit.library.store import kinds
+    from citekit.library.store.cache.memo_files import apart_path
+
+    stored = apart_path(Path(refs_dir), kinds.SEARCH_INDEX).exists()
+    if stored and (changed is None or changed <= max(PATCH_MIN, entries // PATCH_SHARE)):
+        return False  # the next search patches the stored index
+    build_index_later(Path(refs_dir))
+    return True
 
 
 if __name__ == "__main__":

@@ -71,6 +71,10 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         report.changed = save_with_renames(lib)  # a key renamed by hand goes to the key map too
         # still under the lock: the files are exactly those this sync found to be its result
         left = None if report.changed else fingerprint_now(cfg.refs_dir)
+    if report.changed:  # a large library gets its search index built in the background (none yet)
+        from citekit.api.search_index import index_after_write
+
+        index_after_write(cfg.refs_dir, len(lib.entries))
     _report_folded(report, folded, notes_problems)
     for old, new in sorted(by_hand.items()):
         report.renamed.setdefault(old, new)

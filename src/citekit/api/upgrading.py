@@ -1,7 +1,8 @@
 """``upgrade``: imported preprints moved to their published versions, keys kept.
 
 The entries to upgrade are looked up by the resolver a sync uses (one batched arXiv request
-for all their arXiv ids, then one dblp search each: the services of
+for all their arXiv ids, then one dblp search each, and a Crossref search for an
+``@article`` with no identifier that dblp does not know at all: the services of
 :data:`citekit.library.upgrade.UPGRADE_SOURCES`; every answer cached), outside the project
 lock; the decisions (:mod:`citekit.library.upgrade`) and the one write happen under it, on
 the library as it is then. Named ``upgrading`` so that the module does not shadow the
@@ -80,7 +81,7 @@ def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False
     if offline:
         report.unasked = [e.key for e in wanted]
         return report
-    works, report.requests, report.problems = _look_up([rules.mention_of(e) for e in wanted], cfg,
+    works, report.requests, report.problems = _look_up([rules.mention_of(e) for e in wanted], wanted, cfg,
                                                         refresh=refresh, jobs=jobs, progress=progress)
     with writing(cfg.refs_dir, "upgrade", write=not dry_run):
         lib = Library.load(cfg.refs_dir)  # as it is now, under the lock
@@ -133,7 +134,7 @@ def _selected(lib: Any, keys: list[str], report: UpgradeReport) -> list[Any]:
     return out
 
 
-def _look_up(mentions: list[Any], cfg: Any, *, refresh: bool, jobs: int,
+def _look_up(mentions: list[Any], entries: list[Any], cfg: Any, *, refresh: bool, jobs: int,
              progress: bool) -> tuple[list[Any], int, list[str]]:
     """One work per mention, from the services (batched and cached as a sync does)."""
     from citekit.library import upgrade as rules
@@ -146,7 +147,10 @@ def _look_up(mentions: list[Any], cfg: Any, *, refresh: bool, jobs: int,
     client = build_client(settings)
     cache = open_cache(settings)
     try:
-        sources = [s if s.name in rules.SEARCHED else _LookupsOnly(s)
+        found: set[int] = set()  # mentions a searched source found (id) or answered at all (-id)
+        articles = {m.title for m, e in zip(mentions, entries) if e.entry_type.lower() == "article"}
+        sources = [_Noting(s, found) if s.name in rules.SEARCHED else
+                   _WhenUnknown(s, found, articles) if s.name in rules.SEARCHED_WHEN_UNKNOWN else _LookupsOnly(s)
                    for s in build_sources(settings, client=client, cache=cache) if s.name in rules.UPGRADE_SOURCES]
         resolved = resolve_groups([[m] for m in mentions], sources, jobs=jobs, progress=progress,
                                   precedence=precedence(cfg))
@@ -185,3 +189,61 @@ class _LookupsOnly:
 
     def search(self, mention: Any) -> list[Any]:
         return []
+
+
+def _shares_an_author(mention: Any, record: Any) -> bool:
+    """Whether ``record`` names one of the mention's authors (by a word of the name): the
+    source knows this paper, not only another with its title."""
+    import re
+
+    def names(texts: list[str]) -> set[str]:
+        return {w for t in texts for w in re.findall(r"\w{2,}", t.lower())}
+
+    return bool(names(list(mention.authors)) & names([p.display() or p.raw for p in record.authors]))
+
+
+class _Noting:
+    """A searched source that notes which mentions it found a record of (one naming an
+    author of the mention; see :class:`_WhenUnknown`)."""
+
+    def __init__(self, source: Any, found: set[int]) -> None:
+        self._source, self._found = source, found
+        self.name = source.name
+        if hasattr(source, "lookup_many"):
+            self.lookup_many = source.lookup_many
+
+    def lookup(self, scheme: str, value: str) -> Any:
+        return self._source.lookup(scheme, value)
+
+    def search(self, mention: Any) -> list[Any]:
+        out = self._source.search(mention) or []  # a service down raises: the mention stays unanswered
+        self._found.add(-id(mention))  # answered
+        if any(_shares_an_author(mention, c) for c in out):
+            self._found.add(id(mention))
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._source, name)
+
+
+class _WhenUnknown:
+    """A source searched only for a journal-shaped entry (``@article``, the titles in
+    ``articles``) with no identifier that the searched sources found nothing for (Crossref,
+    for a journal article dblp does not list), never asked by identifier: an entry dblp
+    knows, or a talk, report or web page (``@misc``), costs it no request."""
+
+    def __init__(self, source: Any, found: set[int], articles: set[str]) -> None:
+        self._source, self._found, self._articles = source, found, articles
+        self.name = source.name
+
+    def lookup(self, scheme: str, value: str) -> Any:
+        return None
+
+    def search(self, mention: Any) -> list[Any]:
+        if -id(mention) not in self._found:  # dblp could not be asked: whether it knows the paper is not known
+            from citekit.sources.base import SourceUnavailable
+
+            raise SourceUnavailable(self.name, "not asked while dblp is unreachable", cause="dblp unreachable")
+        if mention.ids or mention.pins or id(mention) in self._found or mention.title not in self._articles:
+            return []
+        return self._source.search(mention) or []

@@ -45,7 +45,9 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     changed are taken unless changed in citekit too (then citekit's value is kept and
     said so); entries gone from the file are listed, never deleted.
     Exit status 1 when something needs a look (skipped entries, unmerged candidates,
-    fields changed on both sides, problems in the files).
+    fields changed on both sides, problems in the files). A file's problems are warned
+    about once per change of it: importing it again unchanged names them in one line
+    (exit 0 for them).
     """
     from citekit.api.dedup import import_bib
 
@@ -56,6 +58,10 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
         note(moved)
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
+    if report.problems_before and not as_json:
+        files = sorted({p.file for p in report.problems_before})
+        note(f"{plural(len(report.problems_before), 'problem')} in {', '.join(files)} reported before; the file is "
+             "unchanged since (--dry-run lists them again)", err=False)
     if as_json:
         data = report.to_json()
         data["dry_run"] = dry_run

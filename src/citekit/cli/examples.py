@@ -87,6 +87,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "export": (
         "citekit export -o all.bib                      # the whole library",
         "citekit export --aux main.aux -o refs.bib      # only what main.tex cites",
+        "citekit export foret2021sam kingma2015adam -f csl-json   # only these entries (keys or old keys)",
         "citekit export --tag muon -f csl-json -o muon.json",
     ),
     "check": (

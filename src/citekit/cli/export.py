@@ -36,6 +36,7 @@ def echo_utf8(data: bytes, *, nl: bool = True) -> None:
 
 
 @main.command()
+@click.argument("keys", nargs=-1)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Write to this file (atomically; left untouched when unchanged). Default: stdout.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="bibtex", show_default=True,
@@ -54,9 +55,12 @@ def echo_utf8(data: bytes, *, nl: bool = True) -> None:
               help='With -o: print {"output", "entries", "changed", "missing"} as JSON (else the export is stdout).')
 @click.option("-q", "--quiet", is_flag=True, help="No summary line; warnings and errors only.")
 @click.pass_context
-def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None, tags: tuple[str, ...], any_tag: bool,
+def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: str, ascii: bool | None, tags: tuple[str, ...], any_tag: bool,
            aux: Path | None, tex: Path | None, allow_missing: bool, as_json: bool, quiet: bool) -> int:
     """Write the library, or only what a paper cites, for LaTeX or pandoc.
+
+    With KEYS, only the entries they name (current or old keys); an unknown key is exit code 1, as a cited key
+    the library lacks (--allow-missing: a warning).
 
     When a filter selects nothing (an unknown --tag) no file is written and the exit code
     is 1; a cited key the library lacks is exit code 1 too. A paper that cites nothing yet
@@ -72,7 +76,7 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
         raise click.UsageError("--json reports what was written to a file: give -o FILE (without -o the export "
                                "itself is printed; -f csl-json prints JSON entries)")
     result = export_entries(project_dir(ctx), fmt=fmt, ascii=ascii, tags=tags, any_tag=any_tag, aux=aux, tex=tex,
-                            allow_missing=allow_missing)
+                            allow_missing=allow_missing, keys=keys)
     if result.nothing is not None:
         click.echo("citekit: " + result.nothing + ("; nothing was written" if output and output != "-" else ""), err=True)
         if as_json:
@@ -84,7 +88,8 @@ def export(ctx: click.Context, output: str | None, fmt: str, ascii: bool | None,
         level = "warning" if allow_missing else "error"
         click.echo(f"citekit: {level}: {missing.message()}", err=True)
     if result.missing and not allow_missing:
-        hint = "fix the keys in the paper, add the papers to the notes and run 'citekit sync', or pass --allow-missing"
+        hint = ("check the keys (`citekit search key:...`)" if keys else "fix the keys in the paper") + \
+            ", add the papers to the notes and run 'citekit sync', or pass --allow-missing"
         click.echo(f"citekit: {len(result.missing)} cited key(s) not in {result.bib_path}: {hint}", err=True)
         return 1
     text = result.text

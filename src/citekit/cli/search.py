@@ -21,7 +21,9 @@ def search_command(ctx: click.Context, query: tuple[str, ...], limit: int, as_js
     plurals and LaTeX do not matter) and ranked by BM25, the title counting most; "quoted phrases" must
     stand together. Filters: author:NAME, year:2024 (or 2024..2026, 2024.., ..2026),
     tag:TAG (tag:-TAG excludes), status:STATUS, venue:VENUE (short names too: icml),
-    key:PART. Everything given must hold. Quote the query for the shell when it holds
+    key:PART. Everything given must hold. Works of the notes not resolved yet (pending)
+    are found too and listed after the entries, marked (pending); an author: filter ranks
+    the papers the person wrote first above those they co-wrote. Quote the query for the shell when it holds
     phrases.
 
     Exit code 1 when nothing matches.
@@ -35,14 +37,16 @@ def search_command(ctx: click.Context, query: tuple[str, ...], limit: int, as_js
 
         print_json(result.to_json())
     else:
-        for line in result.lines:
+        for line in result.lines + result.pending_lines():
             click.echo(line)
-    if not result.total:
+    if not result.total and not result.pending:
         click.echo(f"citekit: nothing matches {text!r}; fewer words or filters find more "
                    "(`citekit list` shows every entry).", err=True)
         return 1
     if not quiet and not as_json:
         more = f" (the best {len(result.lines)}; --limit 0 shows all)" if result.total > len(result.lines) else ""
         count = "1 entry matches" if result.total == 1 else f"{result.total} entries match"
+        if result.pending:
+            count += f", and {len(result.pending)} pending work{'s' if len(result.pending) != 1 else ''} (not resolved yet)"
         click.echo(f"{count}{more}", err=True)
     return 0

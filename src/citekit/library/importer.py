@@ -72,6 +72,8 @@ class ImportReport:
     #: subset of import_map: keys with characters BibTeX or LaTeX cannot take
     unsafe_keys: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    #: problems already reported by an import of the same, unchanged files (said once, not findings)
+    problems_before: list[Problem] = field(default_factory=list)
     #: library keys of the entries a re-import synced with their file (changed or not)
     synced: list[str] = field(default_factory=list)
     #: fields a re-import took from the file (added, changed or removed there)
@@ -83,7 +85,7 @@ class ImportReport:
 
     def extend(self, other: "ImportReport") -> None:
         for name in ("added", "skipped", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
-                     "problems", "synced", "updated", "kept", "gone"):
+                     "problems", "problems_before", "synced", "updated", "kept", "gone"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("import_map", "key_map", "renamed", "unsafe_keys"):
             getattr(self, name).update(getattr(other, name))
@@ -94,7 +96,8 @@ class ImportReport:
         fields a re-import kept as citekit has them although the file changed them too.
 
         Entries skipped because the library already holds them word for word are not findings:
-        importing the same file twice is done and leaves nothing to act on. Nor are a
+        importing the same file twice is done and leaves nothing to act on. Nor are the
+        problems of a file already reported for the same content (``problems_before``). Nor are a
         re-import's changes, or entries the file no longer has (a daily re-import of an
         auto-export must not fail for them); a field both sides changed is, once: the
         user may want the file's value.
@@ -119,6 +122,7 @@ class ImportReport:
             "merged": groups(self.merged) + groups(self.merged_in_file),
             "candidates": groups(self.candidates), "versions": groups(self.versions),
             "problems": [str(p) for p in self.problems],
+            "problems_before": [str(p) for p in self.problems_before],
             "updated": [c.to_json() for c in self.updated],
             "conflicts": [c.to_json() for c in self.kept],
             "removed_from_file": [{"key": k, "file": f, "file_key": fk} for k, f, fk in self.gone],

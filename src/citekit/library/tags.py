@@ -14,6 +14,7 @@ in ``tags_added`` / ``tags_removed`` and always wins.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 import unicodedata
@@ -71,21 +72,45 @@ class TagRules:
         return words[:1].upper() + words[1:]
 
 
-#: what a tag may contain: it goes into a comma-separated BibTeX ``keywords`` field
-VALID_TAG = re.compile(r"[^\s,;{}\\\"'%#&$~^]+")
+_TAG_CHAR = r"[^\s,;{}\\\"'%#&$~^]"
+#: what a tag may contain: it goes into a comma-separated BibTeX ``keywords`` field, so
+#: no separator, brace or LaTeX special; words inside it are kept apart by single spaces
+#: (a Zotero tag such as ``deep learning`` stays as the user wrote it)
+VALID_TAG = re.compile(rf"{_TAG_CHAR}+(?: {_TAG_CHAR}+)*")
 
 
 def normalize_tag(tag: str) -> str:
-    """One spelling per tag: ``#Step Size`` and ``step-size`` are the same tag."""
+    """One spelling per tag: ``#Step Size`` and ``step-size`` are the same tag. This is a
+    tag's identity: selections, removals and duplicates compare it. A tag imported from a
+    keywords field (Zotero's) keeps its own text (:func:`keep_tag`); one typed in
+    ``citekit tag`` or the notes takes this spelling."""
     tag = unicodedata.normalize("NFKC", tag).strip().lstrip("#").strip().lower()
     return re.sub(r"[\s_]+", "-", tag)
 
 
+@functools.lru_cache(maxsize=4096)
+def tag_identity(tag: str) -> str:
+    """:func:`normalize_tag`, remembered (selecting by tag compares every entry's tags)."""
+    return normalize_tag(tag)
+
+
+def keep_tag(text: str) -> str:
+    """A tag as the user wrote it (Zotero's ``Deep Learning``): only the surrounding space,
+    a leading ``#`` and runs of inner whitespace are tidied, so it round-trips through
+    ``keywords``, ``library.yaml`` and a re-import unchanged."""
+    return " ".join(unicodedata.normalize("NFKC", text).strip().lstrip("#").split())
+
+
 def tags_from_keywords(value: str) -> list[str]:
-    """Tags from a BibTeX ``keywords`` value (``,`` or ``;`` separated), one spelling each;
-    words that could not be written back into ``keywords`` are left out."""
-    tags = {normalize_tag(t) for t in re.split(r"[,;]", value or "") if t.strip()}
-    return sorted(t for t in tags if VALID_TAG.fullmatch(t))
+    """Tags from a BibTeX ``keywords`` value (``,`` or ``;`` separated), each as written
+    (:func:`keep_tag`; the first spelling of one tag wins); words that could not be written
+    back into ``keywords`` are left out."""
+    tags: dict[str, str] = {}
+    for piece in re.split(r"[,;]", value or ""):
+        tag = keep_tag(piece)
+        if tag and VALID_TAG.fullmatch(tag):
+            tags.setdefault(tag_identity(tag), tag)
+    return sorted(tags.values())
 
 
 def _fold_heading(heading: str) -> str:
@@ -256,7 +281,7 @@ def select(entries: Iterable[T], tags: list[str], any_: bool = False,
     include, exclude = _split_selection(tags)
     chosen = []
     for entry in entries:
-        have = set(tags_of(entry))
+        have = {tag_identity(t) for t in tags_of(entry)}
         if exclude and have & set(exclude):
             continue
         if include and not (any(t in have for t in include) if any_ else all(t in have for t in include)):
@@ -286,18 +311,21 @@ def apply_manual(entry: Entry, changes: list[str]) -> None:
         if not change:
             continue
         remove = change.startswith("-")
-        tag = normalize_tag(change[1:] if change[0] in "+-" else change)
+        given = change[1:] if change[0] in "+-" else change
+        tag = keep_tag(given) if remove else normalize_tag(given)  # a tag typed here takes the notes' spelling
         if not tag:
             raise TagRuleError(f"empty tag in {change!r}; write +tag to add or -tag to remove.")
         if not VALID_TAG.fullmatch(tag):
             raise TagRuleError(
-                f"tag {tag!r} has characters that do not survive in BibTeX keywords (commas, braces, "
+                f"tag {tag!r} has characters that do not survive in BibTeX keywords (commas, semicolons, braces, "
                 "backslashes, quotes); use letters, digits, '-', '.', '/' or ':'.")
-        if remove:
-            entry.tags_added = [t for t in entry.tags_added if t != tag]
-            if tag not in entry.tags_removed:
-                entry.tags_removed = sorted([*entry.tags_removed, tag])
-        else:
-            entry.tags_removed = [t for t in entry.tags_removed if t != tag]
-            if tag not in entry.tags_added:
-                entry.tags_added = sorted([*entry.tags_added, tag])
+        same = tag_identity(tag)
+        spelled = {t for t in [*entry.tags_auto, *entry.tags_added, *entry.tags_removed] if tag_identity(t) == same}
+        if remove:  # every spelling of the tag goes (``-deep-learning`` removes ``Deep Learning``)
+            entry.tags_added = [t for t in entry.tags_added if tag_identity(t) != same]
+            entry.tags_removed = sorted(set(entry.tags_removed) | spelled | {tag})
+        else:  # recorded even when the rules give it today; a spelling the entry has is kept
+            entry.tags_removed = [t for t in entry.tags_removed if tag_identity(t) != same]
+            if not any(tag_identity(t) == same for t in entry.tags_added):
+                own = next((t for t in entry.tags_auto if tag_identity(t) == same), tag)
+                entry.tags_added = sorted([*entry.tags_added, own])

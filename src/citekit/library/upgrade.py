@@ -36,9 +36,15 @@ _NOT_PAPERS = frozenset({"software", "book", "mvbook", "proceedings", "mvproceed
 #: computer-science paper and, as CoRR, its arXiv preprint, so one search finds both;
 #: arXiv answers identifiers only, in batches of up to 100 per request: a title search
 #: there costs a request per entry (one every three seconds) and finds nothing dblp does
-#: not. Crossref would only repeat, by DOI, the published record dblp already gave.
-UPGRADE_SOURCES = ("dblp", "arxiv")
+#: not. Crossref would mostly repeat, by DOI, the published record dblp already gave; it
+#: is searched by title only for an entry with no identifier of which dblp knows nothing
+#: (a journal article outside computer science: dblp does not list it, Crossref does), and
+#: never asked by identifier (:data:`SEARCHED_WHEN_UNKNOWN`).
+UPGRADE_SOURCES = ("dblp", "arxiv", "crossref")
 SEARCHED = frozenset({"dblp"})
+#: searched only for an entry with no identifier that the sources of :data:`SEARCHED` did
+#: not find at all; the same "0 wrong" decision applies to what it finds
+SEARCHED_WHEN_UNKNOWN = frozenset({"crossref"})
 #: where a mention built from the library says it was written
 LIBRARY_FILE = "refs/library.bib"
 

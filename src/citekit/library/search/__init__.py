@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from citekit.library.search.filters import filter_keys
 from citekit.library.search.index import Hit, search
+from citekit.library.search.pending import search_pending
 from citekit.library.search.query import Filters, Query, QueryError, parse_query, parse_years
 
-__all__ = ["Filters", "Hit", "Query", "QueryError", "filter_keys", "parse_query", "parse_years", "search"]
+__all__ = ["Filters", "Hit", "Query", "QueryError", "filter_keys", "parse_query", "parse_years", "search",
+           "search_pending"]

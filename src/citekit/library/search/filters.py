@@ -92,3 +92,19 @@ def _key_test(value: str):  # type: ignore[no-untyped-def]
         return bool(wanted) and wanted in facts[0]
 
     return test
+
+
+def first_author_test(values: list[str]):  # type: ignore[no-untyped-def]
+    """Whether the first author of an entry (its facts) is the person every one of
+    ``values`` (``author:`` filters) names: a paper the person wrote first ranks above one
+    they co-wrote."""
+    wanted = [[f" {w} " for w in words(v, latex=False)] for v in values]
+
+    def test(facts: Facts) -> bool:
+        names = facts[1]
+        if not names:
+            return False
+        first = f" {names[1:].split('|', 1)[0].strip()} "
+        return any(w and all(x in first for x in w) for w in wanted)
+
+    return test

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from citekit.library.search.filters import facts_table, filter_keys
+from citekit.library.search.filters import facts_table, filter_keys, first_author_test
 from citekit.library.search.query import Query
 from citekit.library.search.terms import entry_facts, entry_terms, query_words, words
 from citekit.library.store import kinds
@@ -33,6 +33,9 @@ WEIGHTS = (3.0, 1.0, 1.5, 2.0)
 #: length normalisation per field, and the saturation of the summed frequency
 B = (0.75, 0.75, 0.5, 0.3)
 K1 = 1.2
+#: added to the score of an entry whose first author is the one an ``author:`` filter names
+#: (a word in the title of one more field weighs about this much)
+FIRST_AUTHOR_BONUS = 1.0
 #: a term's frequency per field is packed in one 32-bit word: title, abstract, venue, authors
 _SHIFT = (0, 8, 20, 26)
 _MASK = (0xFF, 0xFFF, 0x3F, 0x3F)
@@ -134,7 +137,9 @@ def search(lib: Library, query: Query, *, limit: int | None = None,
     if not query.has_text():
         keys = filter_keys(lib, query.filters)
         facts = facts_table(lib)
-        order = lambda k: (-(facts[k][2] or 0), k.lower())  # noqa: E731 - newest first, then by key
+        first = first_author_test(query.filters.authors) if query.filters.authors else (lambda _f: False)
+        # the person's own papers (first author) first, then newest first, then by key
+        order = lambda k: (not first(facts[k]), -(facts[k][2] or 0), k.lower())  # noqa: E731
         top = heapq.nsmallest(limit, keys, key=order) if limit else sorted(keys, key=order)
         return [Hit(k, 0.0) for k in top], len(keys)
     index = stored_index(lib)
@@ -158,6 +163,10 @@ def search(lib: Library, query: Query, *, limit: int | None = None,
         facts = {k: entry_facts(lib.entry_at(k)) for k in scores} if few else None  # type: ignore[arg-type]
         allowed = set(filter_keys(lib, query.filters, scores, facts=facts))
         scores = {k: s for k, s in scores.items() if k in allowed}
+        if query.filters.authors:  # the person's own papers above those they co-wrote, other things equal
+            first = first_author_test(query.filters.authors)
+            known = facts if facts is not None else facts_table(lib)
+            scores = {k: s + (FIRST_AUTHOR_BONUS if first(known[k]) else 0.0) for k, s in scores.items()}
     order = lambda ks: (-ks[1], ks[0].lower())  # noqa: E731 - best first, ties by key
     top = heapq.nsmallest(limit, scores.items(), key=order) if limit else sorted(scores.items(), key=order)
     return [Hit(k, round(s, 4)) for k, s in top], len(scores)
