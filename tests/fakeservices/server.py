@@ -178,8 +178,12 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             for k, v in reply.headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(reply.body)
-            self.wfile.flush()
+            try:
+                self.wfile.write(reply.body)
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the client stopped reading (an answer over its cap)
+                return
             with state.lock:
                 state.answered_at = time.monotonic()
 
