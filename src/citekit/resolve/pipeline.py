@@ -378,26 +378,12 @@ class _WorkResolver:
                 self.earlier = f"the notes' title is its OpenReview submission's; renamed on arXiv as '{cand.title}'"
                 break
 
-    def _page_urls(self) -> list[str]:
-        """Pages of the notes worth reading for this paper: project pages, lab and blog pages
-        of the paper; a code repository only when its URL is all the notes give."""
-        only_url = not (self.mention.title or self.mention.authors or self.mention.abstract or self.mention.ids)
-        out: list[str] = []
-        for m in self.group:
-            for url in [*m.links.values(), *m.urls]:
-                if url in out or any(ids_from_url(url).as_dict().values()):
-                    continue
-                kind = classify_url(url)
-                if kind in ("project", "blog", "other") or kind == "code" and only_url and "github.com" in url:
-                    out.append(url)
-        return out[:2]
-
     def _read_pages(self) -> None:
         """Read the pages the notes link (one request each, cached) and follow what they say."""
         web = self.sources.get("web")
         if web is None or not hasattr(web, "read"):
             return
-        for url in self._page_urls():
+        for url in page_urls(self.group, self.mention):
             facts = self._call("web", lambda: web.read(url))
             if facts is None:
                 continue
@@ -662,6 +648,22 @@ class _WorkResolver:
         return f"{text}; {', '.join(parts)}"
 
 
+def page_urls(group: Sequence[Mention], mention: Mention) -> list[str]:
+    """Pages of the notes worth reading for one paper (``mention``: the group merged):
+    project pages, lab and blog pages of the paper, links that carry no identifier of their
+    own; a code repository only when its URL is all the notes give. At most two."""
+    only_url = not (mention.title or mention.authors or mention.abstract or mention.ids)
+    out: list[str] = []
+    for m in group:
+        for url in [*m.links.values(), *m.urls]:
+            if url in out or any(ids_from_url(url).as_dict().values()):
+                continue
+            kind = classify_url(url)
+            if kind in ("project", "blog", "other") or kind == "code" and only_url and "github.com" in url:
+                out.append(url)
+    return out[:2]
+
+
 def _without_ids(mention: Mention, drop: set[tuple[str, str]]) -> Mention:
     """``mention`` without the identifiers in ``drop`` and the links that carry them."""
     ids = Ids.from_dict({k: v for k, v in mention.ids.as_dict().items() if (k, v) not in drop})
@@ -702,12 +704,36 @@ def _prefetch(groups: Sequence[Sequence[Mention]], sources: Mapping[str, Source]
         for ids in (pin, m.ids):
             if ids.arxiv and ids.arxiv not in wanted:
                 wanted.append(ids.arxiv)
+    wanted += [a for a in _page_arxiv_ids(groups, merged, sources, health) if a not in wanted]
     if not wanted:
         return
     try:
         arxiv.lookup_many(wanted)
     except SourceError as err:
         health.failed("arxiv", err)
+
+
+def _page_arxiv_ids(groups: Sequence[Sequence[Mention]], merged: Sequence[Mention], sources: Mapping[str, Source],
+                    health: _Health) -> list[str]:
+    """The arXiv ids that pages noted alone (a bare project page line) name in their own
+    metadata: read now (one request a page, cached for the group) so that their records come
+    in the one batch with the notes' own ids instead of a request of their own each."""
+    web = sources.get("web")
+    if web is None or not hasattr(web, "read") or not health.usable("web"):
+        return []
+    out: list[str] = []
+    for group, m in zip(groups, merged):
+        if m.title or m.authors or m.abstract or m.ids or m.pins:
+            continue
+        for url in page_urls(group, m):
+            try:
+                facts = web.read(url)
+            except SourceError as err:
+                health.failed("web", err)
+                return out
+            if facts.ids.get("arxiv"):
+                out.append(facts.ids["arxiv"])
+    return out
 
 
 def _by_name(sources: Sequence[Source] | Mapping[str, Source]) -> dict[str, Source]:
