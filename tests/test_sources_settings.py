@@ -31,7 +31,7 @@ def test_defaults(tmp_path):
     assert s.url("dblp") == "https://dblp.org"
     assert s.url("arxiv") == "https://export.arxiv.org/api/query"
     assert s.cache_path == tmp_path / ".citekit" / "cache.sqlite"
-    assert s.enabled == ["conferences", "openreview", "crossref", "dblp", "arxiv"]
+    assert s.enabled == ["conferences", "openreview", "crossref", "dblp", "arxiv", "web"]
     assert s.policies["arxiv"].min_interval == 3.0 and s.policies["arxiv"].concurrency == 1
     assert s.policies["arxiv"].after_answer  # arXiv's 3 s count from the end of the answer
     assert s.policies["openreview"].per_minute == 20  # OpenReview's guest budget

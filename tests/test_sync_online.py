@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from citekit.cli import main
+from citekit.core.text import normalize_title
 from citekit.library.store import Library
 
 from .fakeservices.world import World
@@ -254,3 +255,29 @@ def test_two_entries_made_offline_for_one_paper_are_reported_not_merged(twice):
     holding = [e for e in lib.entries.values() if e.mentions]
     assert len(holding) == 1 and len(holding[0].mentions) == 2 and holding[0].status == "resolved"
     assert any("now have the same title" in n and "citekit dedup" in n for n in online["notices"])
+
+
+def test_the_bundled_notes_resolve_every_paper_the_services_know_with_none_wrong(project, fake_services):
+    """The project page noted as a bare URL and the paper noted under its earlier title
+    (its OpenReview submission's) both resolve, and no work is attached to a wrong record."""
+    data = _sync(project)
+    world = fake_services.world
+    resolved = {w["chosen"]["id"]: w for w in data["works_detail"] if w["status"] == "resolved"}
+    hyperscale = resolved["2511.16652"]
+    assert "read from the page https://eshyperscale.github.io/" in hyperscale["reason"]
+    gluon = resolved["2505.13416"]
+    assert normalize_title(gluon["title"]).startswith(normalize_title("Gluon: Making Muon & Scion Great Again!"))
+    assert "OpenReview submission" in gluon["reason"]
+    lib = Library.load(project / "refs")
+    titles = {e.title for e in lib.entries.values() if e.status == "resolved"}
+    assert "Evolution Strategies at the Hyperscale" in titles
+    # every world paper is resolved, each to one of its own records (the record-by-record
+    # check against each mention is tests/test_fakeservices.py's, on the same notes)
+    own = {normalize_title(t) for p in world.papers for t in
+           [p["title"], *(v["title"] for v in (p.get("arxiv") or {}).get("versions", []))]}
+    chosen = [normalize_title(w["title"]) for w in data["works_detail"] if w["status"] == "resolved"]
+    assert all(t in own for t in chosen), sorted(set(chosen) - own)
+    assert len(set(chosen)) >= len(world.papers)
+    # a second sync asks nothing: the page and the earlier-title searches are cached
+    count = fake_services.requests()
+    assert _sync(project)["requests"] == 0 and fake_services.requests() == count

@@ -1,5 +1,5 @@
-"""A loopback fake of OpenReview, Crossref, dblp, arXiv and the conferences' paper lists
-for tests and benchmarks, answering in the shapes recorded in ``tests/fixtures/api/``.
+"""A loopback fake of OpenReview, Crossref, dblp, arXiv, the conferences' paper lists and
+the web pages notes link (project pages) for tests and benchmarks, answering in the shapes recorded in ``tests/fixtures/api/``.
 
 Usage in a test (the fixture also sets ``CITEKIT_*_URL`` for the duration of the test)::
 
@@ -36,7 +36,7 @@ from .world import DATA, World
 from http.server import ThreadingHTTPServer
 
 ENV = {"openreview": "CITEKIT_OPENREVIEW_URL", "crossref": "CITEKIT_CROSSREF_URL",
-       "dblp": "CITEKIT_DBLP_URL", "arxiv": "CITEKIT_ARXIV_URL"}
+       "dblp": "CITEKIT_DBLP_URL", "arxiv": "CITEKIT_ARXIV_URL", "web": "CITEKIT_WEB_URL"}
 #: conference sites served by the ``conferences`` server, each under its own path
 SITES = ("icml", "neurips", "iclr", "mlsys")
 
@@ -129,6 +129,14 @@ class FakeServices:
     def not_modified(self) -> int:
         """Conditional requests for a conference list answered 304."""
         return self._state["conferences"].not_modified
+
+    def web_page(self, url: str, body: str | bytes, *, status: int = 200,
+                 content_type: str = "text/html; charset=utf-8") -> None:
+        """Serve ``body`` as the page ``url`` (``https://host/path``) from the ``web`` fake."""
+        from .pages import page_key
+
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        self.world.pages[page_key(url)] = (status, content_type, data)
 
     # -- toggles ----------------------------------------------------------------------
     def fail(self, service: str, mode: str, *, times: int | None = None, retry_after: str | None = "0",

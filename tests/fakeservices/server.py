@@ -27,11 +27,11 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from . import templates
 from .world import World, arxiv_entry, arxiv_error, arxiv_feed, conference_events, dblp_bibtex, note_text, words
 
-SERVICES = ("openreview", "crossref", "dblp", "arxiv", "conferences")
+SERVICES = ("openreview", "crossref", "dblp", "arxiv", "conferences", "web")
 #: path prefix standing for each service's API root (the conference server holds every
 #: site under its own first path segment: ``/icml/static/virtual/data/...``)
 PREFIX = {"openreview": "/openreview", "crossref": "/crossref", "dblp": "/dblp", "arxiv": "/arxiv/api/query",
-          "conferences": ""}
+          "conferences": "", "web": "/web"}
 #: failure modes a test can inject
 MODES = ("429", "403", "500", "reset", "drip", "junk", "truncated", "redirect", "redirect-same")
 _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v(\d+))?$")
@@ -120,7 +120,7 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
                  sleep: Callable[[float], None] = time.sleep) -> type:
     """The request handler of one service; ``sleep`` adds the latency (a test may record it instead)."""
     answer = {"openreview": _openreview, "crossref": _crossref, "dblp": _dblp, "arxiv": _arxiv,
-              "conferences": _conferences}[service]
+              "conferences": _conferences, "web": _web}[service]
     prefix = PREFIX[service]
 
     class Handler(BaseHTTPRequestHandler):
@@ -178,8 +178,12 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             for k, v in reply.headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(reply.body)
-            self.wfile.flush()
+            try:
+                self.wfile.write(reply.body)
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the client stopped reading (an answer over its cap)
+                return
             with state.lock:
                 state.answered_at = time.monotonic()
 
@@ -485,3 +489,19 @@ def _conferences(world: World, method: str, path: str, params: dict[str, str], b
                 state.not_modified += 1
         return Reply(304, b"", "application/json", {"ETag": etag, "Last-Modified": _LAST_MODIFIED})
     return Reply(200, text, "application/json", {"ETag": etag, "Last-Modified": _LAST_MODIFIED})
+
+
+# ------------------------------------------------------------------------------ web pages
+
+_NOT_FOUND_PAGE = ("<!DOCTYPE html><html><head><title>Site not found &middot; GitHub Pages</title></head>"
+                   "<body><h1>404</h1><p><strong>There isn't a GitHub Pages site here.</strong></p></body></html>")
+
+
+def _web(world: World, method: str, path: str, params: dict[str, str], body: bytes, **_: Any) -> Reply:
+    """``/web/<host>/<path>``: the page ``https://<host>/<path>`` (``CITEKIT_WEB_URL``'s layout)."""
+    host, _, rest = path.strip("/").partition("/")
+    found = world.pages.get(f"{host.lower()}/{rest}".rstrip("/"))
+    if found is None or method != "GET":
+        return Reply(404, _NOT_FOUND_PAGE, "text/html; charset=utf-8")
+    status, content_type, text = found
+    return Reply(status, text, content_type, {"Last-Modified": _LAST_MODIFIED})

@@ -18,6 +18,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from . import templates
+from .pages import pages_for
 from .templates import arxiv_feed as _recorded_feed
 
 DATA = Path(__file__).parent / "data"
@@ -55,12 +56,15 @@ class World:
     dblp: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the ``/rec/<key>.bib`` fields of published dblp records (CoRR records are derived)
     dblp_bib: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: web pages by ``host/path``: (status, content type, body); the papers' project pages
+    #: and whatever a test adds (:meth:`FakeServices.web_page`)
+    pages: dict[str, tuple[int, str, bytes]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path = DATA) -> "World":
         papers = json.loads((data_dir / "papers.json").read_text(encoding="utf-8"))["papers"]
         items = json.loads((data_dir / "crossref.json").read_text(encoding="utf-8"))["items"]
-        world = cls(papers=papers, crossref_items=items)
+        world = cls(papers=papers, crossref_items=items, pages=pages_for(papers))
         for paper in papers:
             world.notes += _notes_for(paper)
             if "arxiv" in paper:
@@ -95,6 +99,11 @@ class World:
                     for paper in self.papers:
                         if int(found.group(2)) in ((paper.get("virtual") or {}).get(k) for k in ("poster", "oral")):
                             return paper
+        for m in mentions:  # a project page of the paper, noted on its own
+            for link in m.links.values():
+                for paper in self.papers:
+                    if paper.get("project_page") and link.rstrip("/") == paper["project_page"].rstrip("/"):
+                        return paper
         for m in mentions:
             for paper in self.papers:
                 if m.title and normalize_title(m.title) in _titles(paper, normalize_title):
@@ -144,7 +153,10 @@ def _notes_for(paper: dict[str, Any]) -> list[dict[str, Any]]:
                          booktitle="Forty-third International Conference on Machine Learning", year=2026))
     if "iclr" in paper:
         i = paper["iclr"]
-        out.append(_note(i["id"], i["number"], i.get("title", paper["title"]), None, paper["abstract"], ICLR,
+        # double-blind: guests read no authors, unless the submission was made public with
+        # its authors after the decisions (``authors_public``)
+        authors = paper["authors"] if i.get("authors_public") else None
+        out.append(_note(i["id"], i["number"], i.get("title", paper["title"]), authors, paper["abstract"], ICLR,
                          venue="Submitted to ICLR 2026", venueid=f"{ICLR}/Rejected_Submission", accepted=False,
                          booktitle=None, year=2026))
     if "workshop" in paper:

@@ -127,7 +127,11 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
     report.source_problems = list(resolved.problems)
     for work in resolved.works:
         report.problems.extend(work.warnings)
-    names = [s.name for s in sources]
+    # the services every paper is asked about; web pages are read only for the few papers
+    # the notes know by a page alone, so a reachable page does not make a sync "online"
+    from citekit.sources import registry
+
+    names = [s.name for s in sources if s.name not in registry.SOURCE_NAMES or registry.row(s.name).searches_titles]
     if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
         report.offline = True
         report.notices.append(

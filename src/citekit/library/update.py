@@ -169,7 +169,7 @@ class LibraryIndex:
             hit = self._first("print", prints)
             if hit is not None:
                 return hit
-        urls = {u for m in work.mentions for u in m.urls}
+        urls = set(_noted_urls(work.mentions))
         if urls:
             hit = self._first("url", urls)
             if hit is not None:
@@ -454,8 +454,16 @@ def _version(c: Candidate) -> dict[str, Any]:
     return out
 
 
+def _noted_urls(mentions: list[Mention]) -> list[str]:
+    """The paper links of the notes, and the page a line gives alone (a bare project page,
+    the only thing that finds its entry again when the page cannot be read next time)."""
+    return sorted({u for x in mentions for u in x.urls}
+                  | {u for x in mentions if not (x.title or x.urls or x.abstract) for u in x.links.values()})
+
+
 def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
-    m = next((m for m in mentions if m.title), None) or next((m for m in mentions if m.abstract or m.urls), None)
+    m = next((m for m in mentions if m.title), None) or next((m for m in mentions if m.abstract or m.urls or m.links),
+                                                             None)
     if m is None:
         return None
     out: dict[str, Any] = {"source": "notes", "id": m.location.file, "title": m.title or "", "stage": "notes"}
@@ -467,7 +475,7 @@ def _notes_version(mentions: list[Mention]) -> dict[str, Any] | None:
     prints = sorted({_fingerprint(x.abstract) for x in mentions if x.abstract})
     if prints:
         out["fingerprints"] = prints
-    urls = sorted({u for x in mentions for u in x.urls})
+    urls = _noted_urls(mentions)
     if urls:
         out["urls"] = urls
     if m.venue:

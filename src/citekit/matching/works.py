@@ -561,6 +561,38 @@ def same_candidates(a: Candidate, b: Candidate) -> bool:
     return authors_agree(share, matched, len(a.authors), len(b.authors)) and share >= 0.6
 
 
+#: how alike the abstracts of a renamed version must be (rapidfuzz ratio, 0..1): the same
+#: abstract, edited; two papers of one group on one topic stay far below
+RENAMED_ABSTRACT = 0.9
+#: share of the significant title words a renamed version keeps (the subtitle, the method's name)
+RENAMED_TITLE_WORDS = 0.4
+
+
+def renamed_version(a: Candidate, b: Candidate) -> bool:
+    """True when ``b`` is ``a`` under another title: a submission renamed on arXiv.
+
+    Titles alone never decide it: both records must name the same authors (every author
+    of each among the other's, none anonymous), carry near-identical abstracts, and keep a
+    good part of the title's words (``From Muon to Gluon: Bridging …`` and ``Gluon: Making
+    Muon & Scion Great Again! (Bridging …)``).
+    """
+    if not a.authors or not b.authors or is_anonymous(a.authors) or is_anonymous(b.authors):
+        return False
+    if len(a.authors) != len(b.authors) or not (a.abstract and b.abstract):
+        return False
+    share, matched = written_overlap([p.raw or p.display() for p in a.authors], b.authors)
+    if matched < len(a.authors) or share < 1.0:
+        return False
+    if abstract_similarity(a.abstract, b.abstract) < RENAMED_ABSTRACT:
+        return False
+    wa, wb = set(_significant(a.title)), set(_significant(b.title))
+    return bool(wa and wb) and len(wa & wb) / min(len(wa), len(wb)) >= RENAMED_TITLE_WORDS
+
+
+def _significant(title: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", normalize_title(title)) if len(w) > 3]
+
+
 def group_versions(candidates: Sequence[Candidate]) -> list[list[Candidate]]:
     """Partition records into works (linking is transitive: v1 ~ v2 ~ accepted record).
 

@@ -29,7 +29,7 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from tqdm import tqdm
 
@@ -41,7 +41,9 @@ from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
 from citekit.sources.cache import UsedAnswer, answers_used
 from citekit.core.text import normalize_title
-from citekit.matching.works import FINAL_STAGES, choose_version, group_versions, same_candidates, stage_rank
+from citekit.matching.works import (FINAL_STAGES, choose_version, group_versions, renamed_version, same_candidates,
+                                    stage_rank)
+from citekit.notes.urls import classify_url
 from citekit.matching.candidates import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
 
 #: A winner must beat the best other work by this much, or the work is ambiguous.
@@ -197,6 +199,12 @@ class _WorkResolver:
         self.mismatched: list[UsedAnswer] = []
         #: identifiers of the notes that answered with another paper: (scheme, value, record)
         self.foreign: list[tuple[str, str, Candidate]] = []
+        #: web pages the notes link, as read (``citekit.sources.web.PageFacts``), for the reason line
+        self.pages: list[Any] = []
+        #: the page a work was found through, and what of it was read
+        self.page_used: Any = None
+        #: how the earlier-title step went, for the reason line
+        self.earlier: str | None = None
 
     # ------------------------------------------------------------------ calls
 
@@ -321,7 +329,119 @@ class _WorkResolver:
                     self._add(cand)
                 if self._settled():
                     break
-        return self._decide()
+        if self.mention.title and not self._certain():
+            self._earlier_title()
+        if not self._certain():
+            self._read_pages()
+        return self._page_reason(self._decide())
+
+    # ------------------------------------------------------------------ earlier titles and pages
+
+    def _certain(self) -> bool:
+        """A record agrees with the notes well enough to be chosen (at ``ACCEPT``)."""
+        ranked = self._ranked()
+        return bool(ranked) and ranked[0][0] >= ACCEPT
+
+    def _earlier_title(self) -> None:
+        """The notes' title is an earlier one: search the submission records of every venue
+        (OpenReview keeps a submission under the title it was sent with) and follow a record
+        found so to the arXiv version it was renamed to (same authors, same abstract)."""
+        openreview = self.sources.get("openreview")
+        if openreview is None or not hasattr(openreview, "search_everywhere"):
+            return
+        for cand in self._call("openreview", lambda: openreview.search_everywhere(self.mention)) or []:
+            self._add(cand)
+        found = [c for c in self.records.values() if c.source == "openreview" and self.scores[(c.source, c.id)].agrees
+                 and c.score >= ACCEPT]
+        if not found:
+            return
+        self.earlier = "found under the notes' title in OpenReview's submissions"
+        arxiv = self.sources.get("arxiv")
+        if arxiv is None or not hasattr(arxiv, "by_authors"):
+            return
+        for record in found:
+            if record.ids.arxiv or is_anonymous(record.authors):
+                continue
+            families = [p.family or p.raw for p in record.authors]
+            for cand in self._call("arxiv", lambda: arxiv.by_authors(families)) or []:
+                if not renamed_version(record, cand):
+                    continue
+                # the submission and its renamed preprint are one work: the submission's record
+                # links the preprint, as OpenReview notes that name their arXiv version do
+                linked = replace(record, ids=record.ids.merged(Ids(arxiv=cand.ids.arxiv)))
+                self.records[(record.source, record.id)] = linked
+                key = (cand.source, cand.id)
+                if key not in self.records:
+                    self.records[key] = replace(cand, score=linked.score)
+                    self.scores[key] = replace(self.scores[(record.source, record.id)],
+                                               why=f"renamed on arXiv from the notes' title '{record.title}'")
+                self.earlier = f"the notes' title is its OpenReview submission's; renamed on arXiv as '{cand.title}'"
+                break
+
+    def _read_pages(self) -> None:
+        """Read the pages the notes link (one request each, cached) and follow what they say."""
+        web = self.sources.get("web")
+        if web is None or not hasattr(web, "read"):
+            return
+        for url in page_urls(self.group, self.mention):
+            facts = self._call("web", lambda: web.read(url))
+            if facts is None:
+                continue
+            self.pages.append(facts)
+            if facts.status == "paper" and self._from_page(facts):
+                self.page_used = facts
+                return
+
+    def _from_page(self, facts: Any) -> bool:
+        """Candidates from one page that describes a paper; True when one agrees.
+
+        With a title of their own, the notes decide: every record the page leads to is
+        scored against the notes' title and authors (a page for another paper gives nothing).
+        Without one, the page's own title and authors stand in for it, and a record the page
+        names by its metadata (``citation_arxiv_id``, a DOI) is its paper when it agrees with
+        the page; identifiers the page only links, and searches by the page's title, need
+        the usual agreement.
+        """
+        if not self._comparable():
+            if not facts.title and not facts.ids:
+                return False
+            self.mention = replace(self.mention, kind="titled" if facts.title else self.mention.kind,
+                                   title=facts.title, authors=self.mention.authors or list(facts.authors),
+                                   year=facts.year or self.mention.year, venue=None, year_from_page=False)
+        for scheme, value in [*facts.ids.items(), *facts.linked[:3]]:
+            found = self._lookup(scheme, value)
+            if found is None:
+                continue
+            found = self._add(found)
+            if self.scores[(found.source, found.id)].agrees and (scheme, value) in facts.ids.items():
+                self.identified.add((found.source, found.id))
+            if self._certain():
+                return True
+        if facts.title and self.mention.title == facts.title:
+            for name in TITLE_ORDER:
+                source = self.sources.get(name)
+                if source is None:
+                    continue
+                self.searched.append(name)
+                for cand in self._call(name, lambda: source.search(self.mention)) or []:
+                    self._add(cand)
+                if self._settled():
+                    break
+        return self._certain()
+
+    def _page_reason(self, work: Work) -> Work:
+        """Say on the work what the pages and the earlier title gave."""
+        if work.status == "resolved" and self.page_used is not None:
+            how = ", ".join(self.page_used.read_from) or "its links"
+            return replace(work, reason=f"read from the page {self.page_used.url} ({how}); {work.reason}")
+        if work.status == "resolved" and self.earlier:
+            return replace(work, reason=f"{self.earlier}; {work.reason}")
+        if work.status != "resolved" and self.pages:
+            said = "; ".join(f.outcome() if f.status != "paper" else
+                             f"{f.url} describes '{f.title or 'a paper'}', which no source confirms for this line"
+                             for f in self.pages)
+            return replace(work, reason=f"{work.reason}; the page {said}")
+        return work
 
     def _kept_apart(self, work: Work) -> Work:
         """An identifier of the notes that names another paper than the line's title and
@@ -528,6 +648,22 @@ class _WorkResolver:
         return f"{text}; {', '.join(parts)}"
 
 
+def page_urls(group: Sequence[Mention], mention: Mention) -> list[str]:
+    """Pages of the notes worth reading for one paper (``mention``: the group merged):
+    project pages, lab and blog pages of the paper, links that carry no identifier of their
+    own; a code repository only when its URL is all the notes give. At most two."""
+    only_url = not (mention.title or mention.authors or mention.abstract or mention.ids)
+    out: list[str] = []
+    for m in group:
+        for url in [*m.links.values(), *m.urls]:
+            if url in out or any(ids_from_url(url).as_dict().values()):
+                continue
+            kind = classify_url(url)
+            if kind in ("project", "blog", "other") or kind == "code" and only_url and "github.com" in url:
+                out.append(url)
+    return out[:2]
+
+
 def _without_ids(mention: Mention, drop: set[tuple[str, str]]) -> Mention:
     """``mention`` without the identifiers in ``drop`` and the links that carry them."""
     ids = Ids.from_dict({k: v for k, v in mention.ids.as_dict().items() if (k, v) not in drop})
@@ -568,12 +704,36 @@ def _prefetch(groups: Sequence[Sequence[Mention]], sources: Mapping[str, Source]
         for ids in (pin, m.ids):
             if ids.arxiv and ids.arxiv not in wanted:
                 wanted.append(ids.arxiv)
+    wanted += [a for a in _page_arxiv_ids(groups, merged, sources, health) if a not in wanted]
     if not wanted:
         return
     try:
         arxiv.lookup_many(wanted)
     except SourceError as err:
         health.failed("arxiv", err)
+
+
+def _page_arxiv_ids(groups: Sequence[Sequence[Mention]], merged: Sequence[Mention], sources: Mapping[str, Source],
+                    health: _Health) -> list[str]:
+    """The arXiv ids that pages noted alone (a bare project page line) name in their own
+    metadata: read now (one request a page, cached for the group) so that their records come
+    in the one batch with the notes' own ids instead of a request of their own each."""
+    web = sources.get("web")
+    if web is None or not hasattr(web, "read") or not health.usable("web"):
+        return []
+    out: list[str] = []
+    for group, m in zip(groups, merged):
+        if m.title or m.authors or m.abstract or m.ids or m.pins:
+            continue
+        for url in page_urls(group, m):
+            try:
+                facts = web.read(url)
+            except SourceError as err:
+                health.failed("web", err)
+                return out
+            if facts.ids.get("arxiv"):
+                out.append(facts.ids["arxiv"])
+    return out
 
 
 def _by_name(sources: Sequence[Source] | Mapping[str, Source]) -> dict[str, Source]:

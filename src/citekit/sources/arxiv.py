@@ -18,7 +18,7 @@ from citekit.core.names import parse_name
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient
-from citekit.sources.queries import abstract_phrase, title_terms
+from citekit.sources.queries import abstract_phrase, plain_words, title_terms
 from citekit.sources.settings import SourceSettings
 
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
@@ -176,6 +176,20 @@ class ArxivSource:
                 return []
             query = f"abs:{_quote(phrase)}"
         params = {"search_query": query, "start": 0, "max_results": SEARCH_ROWS}
+        payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
+        if not payload:
+            return []
+        return [entry_to_candidate(ET.fromstring(x)) for x in payload["entries"]]
+
+    def by_authors(self, families: list[str]) -> list[Candidate]:
+        """Preprints by all of these authors (family names), newest first: where a paper
+        renamed since its submission is found when its old title finds nothing."""
+        names = [" ".join(plain_words(f).split()) for f in families if f and f.strip()][:3]
+        if len(names) < 2:
+            return []  # one family name alone matches too many papers to be worth a request
+        query = " AND ".join(f"au:{_quote(n)}" for n in names)
+        params = {"search_query": query, "start": 0, "max_results": 10, "sortBy": "submittedDate",
+                  "sortOrder": "descending"}
         payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
         if not payload:
             return []

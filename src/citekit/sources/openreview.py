@@ -300,14 +300,24 @@ class OpenReviewSource:
 
     # -- search -----------------------------------------------------------------------
     def search(self, mention: Mention) -> list[Candidate]:
+        """Notes for a mention, within the venue's group when the notes name a venue-year."""
+        group = "all"
+        if mention.venue and mention.year:
+            group = venues.openreview_group(mention.venue, mention.year) or "all"
+        return self._search_in(mention, group)
+
+    def search_everywhere(self, mention: Mention) -> list[Candidate]:
+        """Notes for a mention's title in every venue: where an earlier title lives (the
+        submission to an earlier conference, under the name the notes still use). Asks
+        nothing when :meth:`search` already searched every venue (the same request, cached)."""
+        return self._search_in(mention, "all")
+
+    def _search_in(self, mention: Mention, group: str) -> list[Candidate]:
         term = title_terms(mention)
         if term is None and mention.kind == "abstract":
             term = abstract_phrase(mention)
         if not term:
             return []
-        group = "all"
-        if mention.venue and mention.year:
-            group = venues.openreview_group(mention.venue, mention.year) or "all"
         params = {"term": term, "type": "terms", "content": "all", "group": group, "source": "forum", "limit": 10}
         if self.search_blocked:
             raise SourceError(self.name, f"search needs a challenge; {NEEDS_CREDENTIALS}", needs_credentials=True)

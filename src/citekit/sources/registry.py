@@ -67,6 +67,9 @@ class SourceRow:
     lookups: tuple[str, ...]
     rank: int
     searches_abstracts: bool = False
+    #: searched for a mention by title; a source that only reads what the notes link (web
+    #: pages) is not
+    searches_titles: bool = True
 
     def load(self) -> type:
         """The source class (imports its module)."""
@@ -120,6 +123,11 @@ SOURCES: tuple[SourceRow, ...] = (
               hosts=(Host("arxiv", "https://export.arxiv.org/api/query",
                           Limits(interval=3.0, concurrency=1, after_answer=True, max_mb=32), exact_url=True),),
               lookups=("arxiv",), rank=3, searches_abstracts=True),
+    # A web page the notes link (a project page): one request per page, read only when the
+    # notes give nothing else to find the paper by; 2 MB is ten times a large project page.
+    SourceRow("web", "citekit.sources.web:WebPageSource",
+              hosts=(Host("web", "", Limits(interval=1.0, concurrency=2, max_mb=2)),),
+              lookups=(), rank=5, searches_titles=False),
 )
 
 #: the source names, in registry order (``sources.enabled`` defaults to all of them)
@@ -139,7 +147,8 @@ def row(name: str) -> SourceRow:
 def search_order(*, abstracts_only: bool = False) -> tuple[str, ...]:
     """The sources to search for a mention, by rank; ``abstracts_only``: those that can
     search an abstract (a mention without a title)."""
-    rows = sorted((r for r in SOURCES if r.searches_abstracts or not abstracts_only), key=lambda r: r.rank)
+    rows = sorted((r for r in SOURCES if r.searches_titles and (r.searches_abstracts or not abstracts_only)),
+                  key=lambda r: r.rank)
     return tuple(r.name for r in rows)
 
 

@@ -1,0 +1,489 @@
+"""Web pages the notes link (a project page, a lab's page of the paper, a repository): read
+once for the paper they describe, the way Zotero's embedded-metadata translator reads them.
+
+A page is fetched once (one request, HTML only, capped at ``sources.web.max_mb``, cached
+like every answer) and reduced to :class:`PageFacts`: what the page says about one paper,
+read in Zotero's order — Highwire/Google Scholar ``citation_*`` meta tags, then Dublin
+Core / PRISM / ``og:`` tags, a JSON-LD ``ScholarlyArticle``, COinS — then the paper
+identifiers the page links (arXiv, DOI, OpenReview, ACL Anthology, PMLR) and a BibTeX block
+on the page. A GitHub repository is read through its ``CITATION.cff``, or else its README
+(an arXiv badge or link, a BibTeX block). Nothing here decides whether the page is the
+paper of a notes line: resolution checks the records it leads to as it checks any other.
+
+``CITEKIT_WEB_URL`` (``sources.web.url``) puts every page behind one address, for tests
+and mirrors: ``https://host/path`` is fetched as ``$CITEKIT_WEB_URL/host/path``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_doi
+from citekit.sources.base import SourceError
+from citekit.sources.cache import LookupCache
+from citekit.sources.http import HttpClient, ResponseTooLarge
+from citekit.sources.settings import SourceSettings
+
+#: how a page's outcome reads in a report, by status
+OUTCOMES = {
+    "paper": "describes a paper",
+    "no-paper": "describes no one paper (no citation tags, scholarly JSON-LD, COinS or BibTeX block)",
+    "not-found": "answered 404: the page is gone",
+    "refused": "refused to answer",
+    "not-html": "is not an HTML page",
+    "too-large": "is larger than sources.web.max_mb; not read",
+}
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+_TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown", "application/octet-stream", "text/yaml",
+               "application/x-yaml")
+_BIB_ENTRY = re.compile(r"@(article|inproceedings|misc|conference|incollection|techreport|phdthesis|book|online)"
+                        r"\s*\{", re.I)
+_ARXIV_IN_TEXT = re.compile(r"arxiv[:\s-]*(?:abs/)?(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
+_GITHUB_REPO = re.compile(r"^/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$")
+
+
+@dataclass
+class PageFacts:
+    """What one page says about a paper; ``status`` is a key of :data:`OUTCOMES`."""
+
+    url: str
+    status: str
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    #: identifiers the page's own metadata gives for its paper (scheme → value)
+    ids: dict[str, str] = field(default_factory=dict)
+    #: identifiers the page links (buttons, links, badges), most often linked first
+    linked: list[tuple[str, str]] = field(default_factory=list)
+    #: where the facts came from: ``citation_* tags``, ``JSON-LD``, ``BibTeX block`` …
+    read_from: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"url": self.url, "status": self.status, "title": self.title, "authors": self.authors,
+                "year": self.year, "ids": self.ids, "linked": [list(x) for x in self.linked],
+                "read_from": self.read_from}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "PageFacts":
+        return cls(url=data["url"], status=data["status"], title=data.get("title"), authors=list(data.get("authors") or []),
+                   year=data.get("year"), ids=dict(data.get("ids") or {}),
+                   linked=[(str(a), str(b)) for a, b in data.get("linked") or []], read_from=list(data.get("read_from") or []))
+
+    def outcome(self) -> str:
+        """One line for a report: what the page gave."""
+        return f"{self.url} {OUTCOMES.get(self.status, self.status)}"
+
+
+# ------------------------------------------------------------------------------ reading HTML
+
+
+class _PageParser(HTMLParser):
+    """Meta tags, JSON-LD, COinS spans, links and ``<pre>``/``<code>`` text of one page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.meta: dict[str, list[str]] = {}
+        self.jsonld: list[str] = []
+        self.coins: list[str] = []
+        self.links: list[str] = []
+        self.pre: list[str] = []
+        self.title = ""
+        self._in: list[str] = []
+        self._buf: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k.lower(): (v or "") for k, v in attrs}
+        if tag == "meta":
+            key = (a.get("name") or a.get("property") or "").strip().lower()
+            if key and "content" in a:
+                self.meta.setdefault(key, []).append(" ".join(a["content"].split()))
+        elif tag == "a" and a.get("href"):
+            self.links.append(a["href"].strip())
+        elif tag == "span" and "z3988" in a.get("class", "").lower() and a.get("title"):
+            self.coins.append(a["title"])
+        elif tag == "script" and a.get("type", "").lower() == "application/ld+json":
+            self._open("ldjson")
+        elif tag in ("pre", "code", "textarea", "title"):
+            self._open(tag)
+
+    def _open(self, what: str) -> None:
+        if not self._in:
+            self._buf = []
+        self._in.append(what)
+
+    def handle_endtag(self, tag: str) -> None:
+        what = "ldjson" if tag == "script" else tag
+        if what not in self._in:
+            return
+        while self._in and self._in[-1] != what:
+            self._in.pop()
+        self._in.pop()
+        if self._in:
+            return
+        text = "".join(self._buf)
+        if what == "ldjson":
+            self.jsonld.append(text)
+        elif what == "title":
+            self.title = " ".join(text.split())
+        else:
+            self.pre.append(text)
+
+    def handle_data(self, data: str) -> None:
+        if self._in:
+            self._buf.append(data)
+
+
+def _first(meta: dict[str, list[str]], *keys: str) -> str | None:
+    for key in keys:
+        for value in meta.get(key, []):
+            if value.strip():
+                return value.strip()
+    return None
+
+
+def _year(text: str | None) -> int | None:
+    m = re.search(r"\b(19|20)\d{2}\b", text or "")
+    return int(m.group(0)) if m else None
+
+
+def _person(name: str) -> str:
+    """``Sarkar, Bidipta`` → ``Bidipta Sarkar``: names as the notes write them."""
+    name = " ".join(name.split())
+    if name.count(",") == 1:
+        last, first = (p.strip() for p in name.split(","))
+        if first and last:
+            return f"{first} {last}"
+    return name
+
+
+def _ids_of(text: str | None) -> dict[str, str]:
+    """Paper identifiers in one value: an arXiv id or link, a DOI or DOI link."""
+    if not text:
+        return {}
+    out = {k: v for k, v in ids_from_url(text).as_dict().items() if v} if "/" in text else {}
+    if "arxiv" not in out:
+        aid = normalize_arxiv(text) if re.fullmatch(r"\s*(arXiv:)?\d{4}\.\d{4,5}(v\d+)?\s*", text, re.I) else None
+        m = aid or (_ARXIV_IN_TEXT.search(text).group(1) if _ARXIV_IN_TEXT.search(text) else None)
+        if m:
+            out["arxiv"] = normalize_arxiv(m) or m
+    if "doi" not in out:
+        doi = normalize_doi(text) if re.search(r"\b10\.\d{4,9}/\S+", text) else None
+        if doi:
+            out["doi"] = doi
+    return out
+
+
+def _highwire(meta: dict[str, list[str]]) -> tuple[str | None, list[str], int | None, dict[str, str]]:
+    title = _first(meta, "citation_title")
+    authors = [_person(a) for a in meta.get("citation_author", []) if a.strip()]
+    if not authors and _first(meta, "citation_authors"):
+        authors = [_person(a) for a in re.split(r"\s*;\s*", _first(meta, "citation_authors") or "") if a]
+    year = _year(_first(meta, "citation_publication_date", "citation_date", "citation_online_date", "citation_year"))
+    ids: dict[str, str] = {}
+    if _first(meta, "citation_arxiv_id"):
+        aid = normalize_arxiv(_first(meta, "citation_arxiv_id") or "")
+        if aid:
+            ids["arxiv"] = aid
+    if _first(meta, "citation_doi"):
+        doi = normalize_doi(_first(meta, "citation_doi") or "")
+        if doi:
+            ids["doi"] = doi
+    for key in ("citation_pdf_url", "citation_abstract_html_url", "citation_public_url"):
+        for k, v in _ids_of(_first(meta, key)).items():
+            ids.setdefault(k, v)
+    return title, authors, year, ids
+
+
+def _dublin_core(meta: dict[str, list[str]]) -> tuple[str | None, list[str], int | None, dict[str, str]]:
+    title = _first(meta, "dc.title", "dcterms.title", "prism.title")
+    authors = [_person(a) for a in meta.get("dc.creator", []) + meta.get("dcterms.creator", []) if a.strip()]
+    year = _year(_first(meta, "dc.date", "dcterms.issued", "dcterms.date", "prism.publicationdate"))
+    ids: dict[str, str] = {}
+    for value in meta.get("dc.identifier", []) + meta.get("dcterms.identifier", []) + meta.get("prism.doi", []):
+        for k, v in _ids_of(value).items():
+            ids.setdefault(k, v)
+    return title, authors, year, ids
+
+
+def _scholarly(block: Any) -> dict[str, Any] | None:
+    """The first ``ScholarlyArticle`` (or ``Article`` with authors) in a JSON-LD value."""
+    if isinstance(block, list):
+        for item in block:
+            found = _scholarly(item)
+            if found:
+                return found
+        return None
+    if not isinstance(block, dict):
+        return None
+    if "@graph" in block:
+        return _scholarly(block["@graph"])
+    kinds = block.get("@type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if any(k in ("ScholarlyArticle", "Article", "TechArticle", "Report") for k in kinds if isinstance(k, str)):
+        if "ScholarlyArticle" in kinds or block.get("author"):
+            return block
+    return None
+
+
+def _jsonld(texts: list[str]) -> tuple[str | None, list[str], int | None, dict[str, str]]:
+    for text in texts:
+        try:
+            article = _scholarly(json.loads(text))
+        except ValueError:
+            continue
+        if not article:
+            continue
+        people = article.get("author") or []
+        people = people if isinstance(people, list) else [people]
+        authors = []
+        for p in people:
+            if isinstance(p, str):
+                authors.append(_person(p))
+            elif isinstance(p, dict) and p.get("@type", "Person") == "Person":
+                name = p.get("name") or " ".join(x for x in (p.get("givenName"), p.get("familyName")) if x)
+                if name:
+                    authors.append(_person(str(name)))
+        ids: dict[str, str] = {}
+        for key in ("identifier", "sameAs", "url"):
+            values = article.get(key)
+            for v in values if isinstance(values, list) else [values]:
+                if isinstance(v, dict):
+                    v = v.get("value") or v.get("@id")
+                if isinstance(v, str) and key != "url" or isinstance(v, str) and "arxiv.org" in v:
+                    for k, x in _ids_of(v).items():
+                        ids.setdefault(k, x)
+        title = article.get("headline") or article.get("name")
+        return (str(title) if title else None), authors, _year(str(article.get("datePublished") or "")), ids
+    return None, [], None, {}
+
+
+def _coins(spans: list[str]) -> tuple[str | None, list[str], int | None, dict[str, str]]:
+    from urllib.parse import parse_qs
+
+    for span in spans:
+        q = {k: v for k, v in parse_qs(span).items()}
+        title = (q.get("rft.atitle") or q.get("rft.title") or q.get("rft.btitle") or [None])[0]
+        if not title:
+            continue
+        authors = [_person(a) for a in q.get("rft.au", [])]
+        if not authors and q.get("rft.aulast"):
+            authors = [" ".join(x for x in ((q.get("rft.aufirst") or [""])[0], q["rft.aulast"][0]) if x)]
+        ids: dict[str, str] = {}
+        for v in q.get("rft_id", []):
+            ids.update({k: x for k, x in _ids_of(v).items() if k not in ids})
+        return title, authors, _year((q.get("rft.date") or [""])[0]), ids
+    return None, [], None, {}
+
+
+def _bibtex_block(blocks: list[str]) -> tuple[str | None, list[str], int | None, dict[str, str]]:
+    """The one BibTeX entry shown on the page (a block with several entries names no one paper)."""
+    for text in blocks:
+        entries = list(_BIB_ENTRY.finditer(text))
+        if len(entries) != 1:
+            continue
+        import bibtexparser
+
+        try:
+            parsed = bibtexparser.parse_string(text[entries[0].start():])
+        except Exception:  # a broken block on a web page is no paper, not a failure
+            continue
+        if not parsed.entries:
+            continue
+        fields = {f.key.lower(): " ".join(str(f.value).split()) for f in parsed.entries[0].fields}
+        title = re.sub(r"[{}]", "", fields.get("title", "")).strip() or None
+        authors = [_person(a) for a in re.split(r"\s+and\s+", fields.get("author", "")) if a.strip()]
+        ids: dict[str, str] = {}
+        for key in ("eprint", "doi", "url", "journal", "archiveprefix"):
+            for k, v in _ids_of(fields.get(key)).items():
+                ids.setdefault(k, v)
+        if "arxiv" in ids and fields.get("eprint") is None and "arxiv" not in (fields.get("journal", "") + fields.get("url", "")).lower():
+            ids.pop("arxiv")
+        return title, authors, _year(fields.get("year")), ids
+    return None, [], None, {}
+
+
+def _linked(links: list[str], base: str) -> list[tuple[str, str]]:
+    """Paper identifiers the page links, most often linked first (ties: first linked)."""
+    counts: dict[tuple[str, str], int] = {}
+    for href in links:
+        url = urljoin(base, href)
+        if not url.startswith(("http://", "https://")):
+            continue
+        for scheme, value in ids_from_url(url).as_dict().items():
+            if value:
+                counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
+    return sorted(counts, key=lambda k: -counts[k])
+
+
+def read_html(url: str, html: str) -> PageFacts:
+    """The facts of one HTML page, in Zotero's order of embedded metadata."""
+    p = _PageParser()
+    try:
+        p.feed(html)
+        p.close()
+    except Exception:  # html.parser is lenient; a page it still chokes on gives what was read
+        pass
+    facts = PageFacts(url=url, status="no-paper", linked=_linked(p.links, url))
+    readers = (("citation_* tags", lambda: _highwire(p.meta)), ("Dublin Core/PRISM tags", lambda: _dublin_core(p.meta)),
+               ("JSON-LD ScholarlyArticle", lambda: _jsonld(p.jsonld)), ("COinS", lambda: _coins(p.coins)),
+               ("BibTeX block", lambda: _bibtex_block(p.pre)))
+    for how, read in readers:
+        title, authors, year, ids = read()
+        if not (title or ids):
+            continue
+        facts.read_from.append(how)
+        facts.title = facts.title or title
+        facts.authors = facts.authors or authors
+        facts.year = facts.year or year
+        for k, v in ids.items():
+            facts.ids.setdefault(k, v)
+    if facts.title and not facts.authors and _first(p.meta, "author"):
+        facts.authors = [_person(a) for a in re.split(r"\s*[;,]\s*(?=\S+\s)", _first(p.meta, "author") or "") if a]
+    if facts.title or facts.ids:
+        facts.status = "paper"
+    return facts
+
+
+# ------------------------------------------------------------------------------ GitHub
+
+
+def github_repo(url: str) -> tuple[str, str] | None:
+    """``(owner, repo)`` of a GitHub repository's own URL (not a file, issue or user page)."""
+    parts = urlsplit(url)
+    if parts.netloc.lower() not in ("github.com", "www.github.com"):
+        return None
+    m = _GITHUB_REPO.match(parts.path)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def read_citation_cff(url: str, text: str) -> PageFacts:
+    """A repository's ``CITATION.cff``: its ``preferred-citation`` when there is one."""
+    import yaml
+
+    facts = PageFacts(url=url, status="no-paper")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return facts
+    if not isinstance(data, dict):
+        return facts
+    paper = data.get("preferred-citation") if isinstance(data.get("preferred-citation"), dict) else data
+    title = paper.get("title")
+    authors = []
+    for a in paper.get("authors") or []:
+        if isinstance(a, dict):
+            name = " ".join(str(a[k]) for k in ("given-names", "name-particle", "family-names") if a.get(k)) or a.get("name")
+            if name:
+                authors.append(str(name))
+    ids: dict[str, str] = {}
+    for value in [paper.get("doi"), paper.get("url"), *(i.get("value") for i in paper.get("identifiers") or []
+                                                        if isinstance(i, dict))]:
+        if isinstance(value, str):
+            for k, v in _ids_of(value).items():
+                ids.setdefault(k, v)
+    facts.read_from.append("CITATION.cff")
+    facts.title, facts.authors, facts.ids = (str(title) if title else None), authors, ids
+    facts.year = _year(str(paper.get("year") or paper.get("date-released") or ""))
+    if facts.title or facts.ids:
+        facts.status = "paper"
+    return facts
+
+
+def read_readme(url: str, text: str) -> PageFacts:
+    """A repository's README: a BibTeX block, and the arXiv paper its badge or links name."""
+    facts = PageFacts(url=url, status="no-paper")
+    blocks = re.findall(r"```[a-zA-Z]*\n(.*?)```", text, re.S)
+    title, authors, year, ids = _bibtex_block(blocks)
+    if title or ids:
+        facts.read_from.append("BibTeX block")
+        facts.title, facts.authors, facts.year, facts.ids = title, authors, year, ids
+    counts: dict[tuple[str, str], int] = {}
+    for m in re.finditer(r"https?://[^\s)\]>\"']+", text):
+        for scheme, value in ids_from_url(m.group(0)).as_dict().items():
+            if value:
+                counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
+    for m in re.finditer(r"arXiv-(\d{4}\.\d{4,5})", text):  # shields.io badges: arXiv-2511.16652-b31b1b
+        counts[("arxiv", m.group(1))] = counts.get(("arxiv", m.group(1)), 0) + 1
+    facts.linked = sorted(counts, key=lambda k: -counts[k])
+    if facts.title or facts.ids:
+        facts.status = "paper"
+    return facts
+
+
+# ------------------------------------------------------------------------------ the source
+
+
+class WebPageSource:
+    """Pages the notes link, read for the paper they describe (see the module's docstring)."""
+
+    name = "web"
+
+    def __init__(self, client: HttpClient, cache: LookupCache, settings: SourceSettings) -> None:
+        self.client = client
+        self.cache = cache
+        self.base = settings.url("web").rstrip("/")
+
+    def lookup(self, scheme: str, value: str) -> None:
+        """Pages are not looked up by identifier."""
+        return None
+
+    def search(self, mention: Any) -> list:
+        """Pages are read, not searched: see :meth:`read`."""
+        return []
+
+    def address(self, url: str) -> str:
+        """Where ``url`` is fetched: itself, or ``$CITEKIT_WEB_URL/host/path`` behind an override."""
+        if not self.base:
+            return url
+        parts = urlsplit(url)
+        path = parts.path or "/"
+        return f"{self.base}/{parts.netloc}{path}" + (f"?{parts.query}" if parts.query else "")
+
+    def read(self, url: str) -> PageFacts:
+        """The facts of the page at ``url``: one request the first time, none after (cached).
+
+        A GitHub repository is read through its ``CITATION.cff``, else its README. Raises
+        :class:`SourceError` only when the site could not answer (down, 5xx after retries):
+        a missing, oversized or non-HTML page is an outcome, cached like any answer.
+        """
+        payload = self.cache.fetch(self.name, "page", {"url": url}, lambda: self._read(url).to_json())
+        return PageFacts.from_json(payload)
+
+    def _read(self, url: str) -> PageFacts:
+        repo = github_repo(url)
+        if repo is not None:
+            owner, name = repo
+            raw = f"https://raw.githubusercontent.com/{owner}/{name}/HEAD"
+            status, text = self._get(f"{raw}/CITATION.cff", text_ok=True)
+            if status == "ok":
+                facts = read_citation_cff(url, text)
+                if facts.status == "paper":
+                    return facts
+            status, text = self._get(f"{raw}/README.md", text_ok=True)
+            return read_readme(url, text) if status == "ok" else PageFacts(url=url, status=status)
+        status, text = self._get(url, text_ok=False)
+        return read_html(url, text) if status == "ok" else PageFacts(url=url, status=status)
+
+    def _get(self, url: str, *, text_ok: bool) -> tuple[str, str]:
+        try:
+            resp = self.client.request(self.name, "GET", self.address(url),
+                                       headers={"Accept": "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5"})
+        except ResponseTooLarge:
+            return "too-large", ""
+        if resp.status_code in (404, 410):
+            return "not-found", ""
+        if resp.status_code != 200:
+            return "refused", ""
+        kind = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if kind not in _HTML_TYPES and not (text_ok and (kind in _TEXT_TYPES or not kind)):
+            return "not-html", ""
+        resp.encoding = resp.encoding or "utf-8"
+        try:
+            return "ok", resp.text
+        except (LookupError, UnicodeDecodeError) as exc:
+            raise SourceError(self.name, f"{url}: the page's text could not be decoded ({exc})") from None

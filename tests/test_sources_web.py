@@ -1,0 +1,152 @@
+"""Web pages the notes link, read for their paper: what a page gives, and every way it may
+refuse (no paper on it, another paper than the line's, gone, too large), through resolution
+against the loopback fakes (the ``web`` fake serves pages as ``CITEKIT_WEB_URL/host/path``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citekit.core.model import Location
+from citekit.core.resolution import Mention
+from citekit.resolve.pipeline import resolve_groups
+from citekit.sources import SourceSettings, build_client, build_sources, open_cache
+from citekit.sources.web import github_repo, read_citation_cff, read_html, read_readme
+
+from .fakeservices import FakeServices
+from .fakeservices.pages import lab_home_page, project_page
+from .fakeservices.world import World
+
+REPO = Path(__file__).resolve().parents[1]
+WORLD = World.load()
+HYPERSCALE = next(p for p in WORLD.papers if p.get("project_page"))
+PAGE = HYPERSCALE["project_page"]
+
+
+def _sources(fake: FakeServices, cache_dir: Path | None = None):
+    env = dict(fake.env(), CITEKIT_RATE_LIMITS="off")
+    settings = SourceSettings.from_env({}, REPO, env=env)
+    settings.cache_dir = cache_dir
+    settings.retries = 1
+    client = build_client(settings)
+    client.sleep = lambda seconds: None
+    return build_sources(settings, client=client, cache=open_cache(settings))
+
+
+def _mention(*, title: str | None = None, link: str, authors: list[str] | None = None) -> Mention:
+    return Mention(kind="titled" if title else "url", location=Location("notes/n.txt", 3), title=title,
+                   authors=authors or [], links={"project": link})
+
+
+def _resolve(fake: FakeServices, mention: Mention, cache_dir: Path | None = None):
+    report = resolve_groups([[mention]], _sources(fake, cache_dir), jobs=1)
+    return report.works[0]
+
+
+# ------------------------------------------------------------------------------ reading pages
+
+
+def test_a_project_page_gives_its_paper_from_its_citation_tags_first() -> None:
+    facts = read_html(PAGE, project_page(HYPERSCALE))
+    assert facts.status == "paper"
+    assert facts.title == "Evolution Strategies at the Hyperscale"
+    assert facts.authors[:2] == ["Bidipta Sarkar", "Mattie Fellows"]
+    assert facts.ids == {"arxiv": "2511.16652"}
+    assert facts.read_from[0] == "citation_* tags" and "BibTeX block" in facts.read_from
+    # the page's own paper is linked most; a related paper's link comes after it
+    assert facts.linked[0] == ("arxiv", "2511.16652") and ("arxiv", "1703.03864") in facts.linked
+
+
+def test_each_kind_of_embedded_metadata_is_read_on_its_own() -> None:
+    dc = read_html("https://x.org/p", '<meta name="DC.title" content="A Paper"><meta name="DC.creator" '
+                                       'content="Doe, Jane"><meta name="DC.identifier" content="doi:10.1145/1234.5678">')
+    assert (dc.title, dc.authors, dc.ids) == ("A Paper", ["Jane Doe"], {"doi": "10.1145/1234.5678"})
+    ld = read_html("https://x.org/p", '<script type="application/ld+json">{"@context": "https://schema.org", '
+                                       '"@type": "ScholarlyArticle", "headline": "B Paper", "author": '
+                                       '[{"@type": "Person", "name": "Ann Lee"}], "datePublished": "2025-03-01"}'
+                                       '</script>')
+    assert (ld.title, ld.authors, ld.year, ld.read_from) == ("B Paper", ["Ann Lee"], 2025, ["JSON-LD ScholarlyArticle"])
+    coins = read_html("https://x.org/p", '<span class="Z3988" title="ctx_ver=Z39.88-2004&amp;rft.atitle=C+Paper'
+                                          '&amp;rft.au=Bo+Chen&amp;rft.date=2024"></span>')
+    assert (coins.title, coins.authors, coins.year) == ("C Paper", ["Bo Chen"], 2024)
+    bib = read_html("https://x.org/p", "<pre><code>@inproceedings{k,\n title={D Paper},\n author={Kim, Su},\n"
+                                        " eprint={2501.01234}, archivePrefix={arXiv},\n year={2025}}</code></pre>")
+    assert (bib.title, bib.authors, bib.ids) == ("D Paper", ["Su Kim"], {"arxiv": "2501.01234"})
+
+
+def test_a_page_about_no_one_paper_says_so() -> None:
+    facts = read_html("https://lab.example.org/", lab_home_page())
+    assert facts.status == "no-paper" and facts.title is None and facts.ids == {}
+    assert "no one paper" in facts.outcome()
+    # og:title alone (every page has one) is not a paper
+    assert read_html("https://x.org/", '<meta property="og:title" content="Our Blog">').status == "no-paper"
+
+
+def test_a_repository_is_read_through_citation_cff_or_its_readme() -> None:
+    assert github_repo("https://github.com/ESHyperscale/HyperscaleES") == ("ESHyperscale", "HyperscaleES")
+    assert github_repo("https://github.com/ESHyperscale/HyperscaleES/issues/3") is None
+    cff = read_citation_cff("https://github.com/o/r", "cff-version: 1.2.0\ntitle: software\npreferred-citation:\n"
+                            "  type: article\n  title: E Paper\n  authors:\n    - family-names: Sato\n"
+                            "      given-names: Ken\n  identifiers:\n    - type: url\n"
+                            "      value: https://arxiv.org/abs/2502.00001\n")
+    assert (cff.title, cff.authors, cff.ids) == ("E Paper", ["Ken Sato"], {"arxiv": "2502.00001"})
+    readme = read_readme("https://github.com/o/r", "# R\n[![arXiv](https://img.shields.io/badge/arXiv-2511.16652-b31b1b.svg)]"
+                                                   "(https://arxiv.org/abs/2511.16652)\n")
+    assert readme.linked[0] == ("arxiv", "2511.16652")
+
+
+# ------------------------------------------------------------------------------ through resolution
+
+
+@pytest.fixture()
+def fake():
+    with FakeServices() as services:
+        yield services
+
+
+def test_a_bare_project_page_resolves_to_the_paper_it_names(fake) -> None:
+    work = _resolve(fake, _mention(link=PAGE))
+    assert work.status == "resolved", work.reason
+    assert (work.chosen.source, work.chosen.id) == ("arxiv", "2511.16652")
+    assert "read from the page" in work.reason and "citation_* tags" in work.reason
+    assert fake.requests("web") == 1
+
+
+def test_a_page_with_no_paper_gives_nothing_and_says_so(fake) -> None:
+    fake.web_page("https://optlab.example.org/", lab_home_page())
+    work = _resolve(fake, _mention(link="https://optlab.example.org/"))
+    assert work.status == "notes-only" and work.chosen is None
+    assert "describes no one paper" in work.reason
+
+
+def test_a_page_for_another_paper_than_the_lines_title_is_not_attached(fake) -> None:
+    fake.web_page("https://another.github.io/", project_page(HYPERSCALE))
+    mention = _mention(title="Sparse Tangent Kernels Explain Nothing At All", authors=["Una Nadie"],
+                       link="https://another.github.io/")
+    work = _resolve(fake, mention)
+    assert work.status != "resolved" and work.chosen is None, work.reason
+    assert "Evolution Strategies at the Hyperscale" in work.reason and "no source confirms" in work.reason
+
+
+def test_a_page_that_is_gone_is_a_clear_404(fake) -> None:
+    work = _resolve(fake, _mention(link="https://gone.github.io/"))
+    assert work.status == "notes-only" and "404" in work.reason
+    assert fake.requests("web") == 1
+
+
+def test_an_oversized_page_is_not_read_and_asked_once(fake, tmp_path) -> None:
+    big = project_page(HYPERSCALE).replace("</body>", "<p>" + "x" * (3 * 1024 * 1024) + "</p></body>")
+    fake.web_page("https://huge.github.io/", big)
+    work = _resolve(fake, _mention(link="https://huge.github.io/"), tmp_path / "cache")
+    assert work.status == "notes-only" and work.chosen is None
+    assert "larger than sources.web.max_mb" in work.reason
+    again = _resolve(fake, _mention(link="https://huge.github.io/"), tmp_path / "cache")
+    assert again.reason == work.reason
+    assert fake.requests("web") == 1  # the outcome is cached: a second run asks nothing
+
+
+def test_a_page_that_is_not_html_is_not_read(fake) -> None:
+    fake.web_page("https://files.example.org/paper", b"%PDF-1.5 ...", content_type="application/pdf")
+    work = _resolve(fake, _mention(link="https://files.example.org/paper"))
+    assert work.status == "notes-only" and "not an HTML page" in work.reason
