@@ -27,6 +27,7 @@ bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
 	$(BIN)/python bench/resolve_latency.py
+	$(BIN)/python bench/arxiv_batch_bench.py
 	$(BIN)/python bench/add_bench.py
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/extract_bench.py
