@@ -13,6 +13,8 @@ from citekit.core.model import Location
 from citekit.core.resolution import Mention
 from citekit.resolve.pipeline import resolve_groups
 from citekit.sources import SourceSettings, build_client, build_sources, open_cache
+from citekit.sources.base import SourceError, SourceUnavailable
+from citekit.sources.conferences import skipped_sentence
 
 from .fakeservices.world import World
 
@@ -69,3 +71,16 @@ def test_an_unreachable_conference_site_skips_only_its_own_list(fake_services, t
     fake_services.clear()
     again = resolve_groups(_groups(), _sources(fake_services, url, tmp_path / "cache"))
     assert any(sentence.split(" (")[0] in p for p in again.problems), again.problems
+
+
+@pytest.mark.parametrize("err, cause, state", [
+    (SourceUnavailable("iclr", "x", cause="no network (the host name does not resolve)"), "DNS", "unreachable"),
+    (SourceUnavailable("iclr", "x", cause="connection refused"), "connection refused", "unreachable"),
+    (SourceError("iclr", "request failed after 3 attempts (read timed out); run sync again later"), "timeout",
+     "unreachable"),
+    (SourceError("iclr", "HTTP 503"), "HTTP 503", "failed"),
+    (SourceError("iclr", "HTTP 429"), "HTTP 429", "failed"),
+])
+def test_each_failure_is_one_plain_sentence(err, cause, state):
+    line = skipped_sentence("https://iclr.cc", "iclr", 2019, err, 2)
+    assert line == f"iclr.cc {state} ({cause}): the ICLR 2019 paper list was skipped; 2 mentions left pending"
