@@ -487,7 +487,11 @@ def failure_cause(err: SourceError) -> str:
         if any(m in text for m in markers):
             return cause
     status = re.search(r"\b(429|5\d\d)\b", text)
-    return f"HTTP {status.group(1)}" if status else "failed"
+    if status:
+        return f"HTTP {status.group(1)}"
+    # anything else (an answer that is not the list, a redirect away): the source's own words
+    words = re.sub(r"[;,]? *(run sync again later|check .*)$", "", err.message).strip()
+    return words or "failed"
 
 
 def skipped_sentence(base: str, site: str, year: int, err: SourceError, mentions: int) -> str:
