@@ -10,13 +10,17 @@ searches for what is left:
 2. a conference page URL (``/virtual/2026/poster/N``) is that event of the list: exact;
 3. identifiers read from the notes' URLs are fetched (mostly from the batch already);
 4. the sources are searched (the local conference list first, then OpenReview), stopping
-   as soon as an accepted or published record matches with a clear margin;
+   as soon as an accepted or published record matches with a clear margin; a work that
+   reaches arXiv waits there, and the arXiv searches of all waiting works go out together,
+   one ``OR``ed query per batch (:mod:`citekit.resolve.batched`), before each carries on;
 5. the records that agree with the notes are grouped into works; one clear winner is
    resolved (its linked versions followed: identifiers, the list's OpenReview forum, an
    arXiv journal-ref/comment naming a conference), several close ones leave the work
    ``ambiguous``, none leaves it ``notes-only``.
 
-A source that is down is skipped for the rest of the run and reported once: the works it
+A conference site that fails costs only its own venue-year's list (the source says so in
+one sentence, and the other lists stay in use). A source that is down is skipped for the
+rest of the run and reported once: the works it
 alone could have resolved are marked ``unasked`` (not looked up), and the command that ran
 says what a later run does about them (a sync: they stay notes-only until the next online
 sync; ``upgrade``: imported entries stay imported until it runs again online).
