@@ -22,11 +22,14 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, keys, re-import, Slack and Notion exports
+## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, keys, re-import, Slack and Notion exports
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
 	$(BIN)/python bench/resolve_latency.py
+	$(BIN)/python bench/arxiv_batch_bench.py
+	$(BIN)/python bench/json_stream_bench.py
+	$(BIN)/python bench/conference_failure_bench.py
 	$(BIN)/python bench/add_bench.py
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/extract_bench.py

@@ -49,8 +49,9 @@ BASELINE_RESOLVED = 70
 TARGETS = {"wall_seconds": 25.0, "requests_per_mention": 0.4, "min_arxiv_gap": 3.0}
 
 
-def run_once(fake: FakeServices, groups: list, jobs: int, cache_dir: Path) -> dict:
-    """One resolution of ``groups`` with the cache in ``cache_dir``; returns the figures."""
+def run_once(fake: FakeServices, groups: list, jobs: int, cache_dir: Path, *, batch_searches: bool = True) -> dict:
+    """One resolution of ``groups`` with the cache in ``cache_dir``; returns the figures.
+    ``batch_searches=False`` sends one arXiv search per work (the behaviour before batching)."""
     fake.clear()
     fake.real_limits()
     env = dict(fake.env(), CITEKIT_CACHE_DIR=str(cache_dir), CITEKIT_MAILTO="bench@example.org")
@@ -59,7 +60,7 @@ def run_once(fake: FakeServices, groups: list, jobs: int, cache_dir: Path) -> di
     cache = open_cache(settings)
     sources = build_sources(settings, client=client, cache=cache)
     start = time.perf_counter()
-    report = resolve_groups(groups, sources, jobs=jobs)
+    report = resolve_groups(groups, sources, jobs=jobs, batch_searches=batch_searches)
     wall = time.perf_counter() - start
     client.close()
     cache.close()

@@ -397,12 +397,85 @@ def _dblp(world: World, method: str, path: str, params: dict[str, str], body: by
 # ------------------------------------------------------------------------------ arXiv
 
 _CLAUSE = re.compile(r'(ti|abs|au|all|id):(?:"([^"]*)"|(\S+))')
+_QUERY_TOKEN = re.compile(r'\(|\)|\b(?:ANDNOT|AND|OR)\b|(?:ti|abs|au|all|id):(?:"[^"]*"|[^\s()]+)|[^\s()]+')
+#: the most rows one answer holds, whatever ``max_results`` asks (the API's slice limit)
+ARXIV_MAX_ROWS = 2000
+
+
+def _parse_query(text: str) -> Any:
+    """``search_query`` as the API reads it: ``field:word`` or ``field:"a phrase"`` clauses,
+    ``AND``, ``OR``, ``ANDNOT`` (upper case) and parentheses; clauses side by side without
+    an operator are ANDed; a bare word searches ``all``. Returns a tree of tuples:
+    ``("clause", field, words)``, ``("and"|"or"|"andnot", left, right)``."""
+    tokens = _QUERY_TOKEN.findall(text)
+    pos = 0
+
+    def peek() -> str | None:
+        return tokens[pos] if pos < len(tokens) else None
+
+    def atom() -> Any:
+        nonlocal pos
+        tok = peek()
+        if tok is None:
+            raise ValueError("the query ends where a term was expected")
+        pos += 1
+        if tok == "(":
+            node = disjunction()
+            if peek() != ")":
+                raise ValueError("unbalanced parentheses")
+            pos += 1
+            return node
+        m = _CLAUSE.fullmatch(tok)
+        if m:
+            return ("clause", m.group(1), words(m.group(2) if m.group(2) is not None else m.group(3)))
+        return ("clause", "all", words(tok.strip('"')))
+
+    def conjunction() -> Any:
+        nonlocal pos
+        node = atom()
+        while peek() not in (None, ")", "OR"):
+            op = peek()
+            if op in ("AND", "ANDNOT"):
+                pos += 1
+            node = ("andnot" if op == "ANDNOT" else "and", node, atom())
+        return node
+
+    def disjunction() -> Any:
+        nonlocal pos
+        node = conjunction()
+        while peek() == "OR":
+            pos += 1
+            node = ("or", node, conjunction())
+        return node
+
+    tree = disjunction()
+    if pos != len(tokens):
+        raise ValueError(f"unexpected {tokens[pos]!r}")
+    return tree
+
+
+def _relevance(tree: Any, fields: dict[str, list[str]]) -> float:
+    """How well a paper answers ``tree``: 0 for no match; else the share of each matched
+    clause's field its words cover, summed (a title that is the phrase ranks first)."""
+    kind = tree[0]
+    if kind == "clause":
+        _, field, wanted = tree
+        have = fields[field]
+        if not wanted or not all(w in have for w in wanted):
+            return 0.0
+        return len(wanted) / max(len(have), 1)
+    left, right = _relevance(tree[1], fields), _relevance(tree[2], fields)
+    if kind == "and":
+        return left + right if left and right else 0.0
+    if kind == "andnot":
+        return left if left and not right else 0.0
+    return left + right
 
 
 def _arxiv(world: World, method: str, path: str, params: dict[str, str], body: bytes,
            **_: Any) -> Reply:
     start = int(params.get("start") or 0)
-    max_results = int(params.get("max_results") or 10)
+    max_results = min(int(params.get("max_results") or 10), ARXIV_MAX_ROWS)
     echo = "&".join(f"{k}={v}" for k, v in params.items())
     entries: list[str] = []
     if params.get("id_list"):
@@ -416,16 +489,21 @@ def _arxiv(world: World, method: str, path: str, params: dict[str, str], body: b
                 if version is None or version <= len(paper["arxiv"]["versions"]):
                     entries.append(arxiv_entry(paper, version))
     elif params.get("search_query"):
-        clauses = _CLAUSE.findall(params["search_query"])
-        if not clauses:
-            clauses = [("all", "", params["search_query"])]
-        for paper in world.arxiv.values():
+        try:
+            tree = _parse_query(params["search_query"])
+        except ValueError:
+            return Reply(400, arxiv_error(params["search_query"]), "application/atom+xml; charset=utf-8")
+        ranked: list[tuple[float, int, dict[str, Any]]] = []
+        for n, paper in enumerate(world.arxiv.values()):
             latest = paper["arxiv"]["versions"][-1]
             fields = {"ti": words(latest["title"]), "abs": words(paper["abstract"]),
                       "au": words(" ".join(paper["authors"])), "id": [paper["arxiv"]["id"]]}
             fields["all"] = fields["ti"] + fields["abs"] + fields["au"]
-            if all(all(w in fields[f] for w in words(phrase or word)) for f, phrase, word in clauses):
-                entries.append(arxiv_entry(paper))
+            relevance = _relevance(tree, fields)
+            if relevance:
+                ranked.append((relevance, n, paper))
+        ranked.sort(key=lambda t: (-t[0], t[1]))  # relevance first, as the API sorts by default
+        entries = [arxiv_entry(paper) for _, _, paper in ranked]
     total = len(entries)
     return Reply(200, arxiv_feed(echo, entries[start:start + max_results], total, start, max_results),
                  "application/atom+xml; charset=utf-8")

@@ -46,6 +46,7 @@ _LAZY = {
     # library
     "pending": "citekit.api.library", "load_library": "citekit.api.library", "entry_json": "citekit.api.library",
     "list_json": "citekit.api.library", "list_json_text": "citekit.api.library", "list_json_bytes": "citekit.api.library",
+    "list_json_chunks": "citekit.api.library",
     "list_lines": "citekit.api.library", "library_tags": "citekit.api.library", "list_entries": "citekit.api.library",
     "show": "citekit.api.library", "show_bibtex": "citekit.api.library", "tag": "citekit.api.library",
     "JSON_SHAPE": "citekit.api.library", "list_filters": "citekit.api.library",
@@ -80,7 +81,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "explain",
     "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
-    "list_json_bytes", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
+    "list_json_bytes", "list_json_chunks", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "rename_key",
     "export_entries", "check", "makefile", "related_work", "diagnose", "search_library", "SearchResult", "list_filters",
     "plural",

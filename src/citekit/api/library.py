@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from citekit.api.project import config_of
 from citekit.core.errors import CitekitError, UsageError
@@ -94,6 +94,22 @@ def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None =
                     lambda lib: lambda e: _indented_json(lib.memo(kinds.ENTRY_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
                     tags=tags, any_tag=any_tag, status=status, **where)
     return b"".join([b"[\n", b",\n".join(texts), b"\n]"]) if texts else b"[]"
+
+
+def list_json_chunks(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
+                     status: str | None = None, **where: Any) -> Iterator[bytes]:
+    """:func:`list_json_bytes`, piece by piece (the same bytes joined): the command writes
+    the entries' texts as they come instead of joining megabytes into one more copy."""
+    texts = _listed(start, kinds.ENTRY_JSON_UTF8,
+                    lambda lib: lambda e: _indented_json(lib.memo(kinds.ENTRY_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
+                    tags=tags, any_tag=any_tag, status=status, **where)
+    if not texts:
+        yield b"[]"
+        return
+    yield b"[\n"
+    for i, text in enumerate(texts):
+        yield text if i == 0 else b",\n" + text
+    yield b"\n]"
 
 
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,

@@ -286,3 +286,44 @@ def print_json(data: Any) -> None:
     import json  # here: most commands print text, and json is 1.5 ms of start-up
 
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False))
+
+
+class Streamed(list):  # type: ignore[type-arg]
+    """A JSON array whose items are made one at a time while :func:`stream_json` writes
+    them: the whole array is never held as values or as text. ``count`` is how many
+    items the iterable gives (the encoder writes ``[]`` for none)."""
+
+    def __init__(self, items: Any, count: int) -> None:
+        super().__init__()
+        self._items = items
+        self._count = count
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Any:
+        return iter(self._items)
+
+
+#: characters of JSON text gathered before one write
+_STREAM_CHUNK = 1 << 16
+
+
+def stream_json(data: Any) -> None:
+    """:func:`print_json`'s bytes, written as they are made (``Streamed`` arrays item by item):
+    a large notes file's mentions are not all turned into one string first."""
+    import json
+
+    parts: list[str] = []
+    size = 0
+    for piece in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(data):
+        parts.append(piece)
+        size += len(piece)
+        if size >= _STREAM_CHUNK:
+            click.echo("".join(parts), nl=False)
+            parts, size = [], 0
+    parts.append("\n")
+    click.echo("".join(parts), nl=False)

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from citekit.api import plural
-from citekit.cli.app import main, note, print_json, project_dir
+from citekit.cli.app import Streamed, main, note, print_json, project_dir, stream_json
 
 
 @main.command()
@@ -38,8 +38,9 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bo
     result = api.extract(list(paths) or None, start=project_dir(ctx))
     findings = 1 if (result.problems or not result.mentions) else 0
     if as_json:
-        print_json({
-            "mentions": [m.to_json() for m in result.mentions],
+        # written as it is made: the mentions of a large notes file are never one string
+        stream_json({
+            "mentions": Streamed((m.to_json() for m in result.mentions), len(result.mentions)),
             "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in result.problems],
         })
         return findings
@@ -180,9 +181,19 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
     if as_json:
         from citekit.cli.export import echo_utf8
 
-        data = api.list_json_bytes(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status, **where)
-        echo_utf8(data)
-        return 1 if filtered and data == b"[]" else 0
+        empty = True
+        pending: list[bytes] = []
+        size = 0
+        for chunk in api.list_json_chunks(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status, **where):
+            empty = empty and chunk == b"[]"
+            pending.append(chunk)
+            size += len(chunk)
+            if size >= 1 << 16:  # written as it comes, never the whole array as one more copy
+                echo_utf8(b"".join(pending), nl=False)
+                pending, size = [], 0
+        pending.append(b"\n")
+        echo_utf8(b"".join(pending), nl=False)
+        return 1 if filtered and empty else 0
     rows = api.list_lines(project_dir(ctx), tags=list(tags), any_tag=any_tag, status=status, **where)
     findings = 1 if filtered and not rows else 0
     if rows:

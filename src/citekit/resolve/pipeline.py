@@ -10,13 +10,17 @@ searches for what is left:
 2. a conference page URL (``/virtual/2026/poster/N``) is that event of the list: exact;
 3. identifiers read from the notes' URLs are fetched (mostly from the batch already);
 4. the sources are searched (the local conference list first, then OpenReview), stopping
-   as soon as an accepted or published record matches with a clear margin;
+   as soon as an accepted or published record matches with a clear margin; a work that
+   reaches arXiv waits there, and the arXiv searches of all waiting works go out together,
+   one ``OR``ed query per batch (:mod:`citekit.resolve.batched`), before each carries on;
 5. the records that agree with the notes are grouped into works; one clear winner is
    resolved (its linked versions followed: identifiers, the list's OpenReview forum, an
    arXiv journal-ref/comment naming a conference), several close ones leave the work
    ``ambiguous``, none leaves it ``notes-only``.
 
-A source that is down is skipped for the rest of the run and reported once: the works it
+A conference site that fails costs only its own venue-year's list (the source says so in
+one sentence, and the other lists stay in use). A source that is down is skipped for the
+rest of the run and reported once: the works it
 alone could have resolved are marked ``unasked`` (not looked up), and the command that ran
 says what a later run does about them (a sync: they stay notes-only until the next online
 sync; ``upgrade``: imported entries stay imported until it runs again online).
@@ -37,6 +41,7 @@ from citekit.core import venues
 from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
+from citekit.resolve.batched import batched_answers
 from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
 from citekit.sources.cache import UsedAnswer, answers_used
@@ -181,8 +186,13 @@ class _WorkResolver:
     """Resolution of one group; owns its own state so groups can run in parallel."""
 
     def __init__(self, group: Sequence[Mention], sources: Mapping[str, Source], health: _Health,
-                 pins: Mapping[str, Ids] | None, precedence: Sequence[str] | None) -> None:
+                 pins: Mapping[str, Ids] | None, precedence: Sequence[str] | None,
+                 deferred: frozenset[str] = frozenset()) -> None:
         self.group = list(group)
+        #: sources whose searches wait for one batched request (:mod:`citekit.resolve.batched`)
+        self.deferred = deferred
+        #: where the search stopped for a batched source: (order, index of that source)
+        self.waiting: tuple[Sequence[str], int] | None = None
         self.mention = merge_mentions(group)
         self.sources = sources
         self.health = health
@@ -288,8 +298,13 @@ class _WorkResolver:
 
     # ------------------------------------------------------------------ steps
 
-    def run(self) -> Work:
-        work = self._kept_apart(self._run())
+    def run(self) -> Work | None:
+        """The work; None when it waits for a batched search (see :meth:`resume`)."""
+        work = self._run()
+        return None if work is None else self._finish(work)
+
+    def _finish(self, work: Work) -> Work:
+        work = self._kept_apart(work)
         if work.status != "resolved":
             # An identifier of the notes answered with another paper, and nothing else found
             # this one: the answer must not stand for the paper until it expires (a service
@@ -299,7 +314,7 @@ class _WorkResolver:
                 answer.dispute()
         return work
 
-    def _run(self) -> Work:
+    def _run(self) -> Work | None:
         if self.pin:
             return self._pinned()
         conferences = self.sources.get("conferences")
@@ -320,15 +335,13 @@ class _WorkResolver:
                         self.foreign.append((scheme, value, found))
         if self._comparable() and not self._settled():
             order = ABSTRACT_ORDER if not self.mention.title and self.mention.abstract else TITLE_ORDER
-            for name in order:
-                source = self.sources.get(name)
-                if source is None:
-                    continue
-                self.searched.append(name)
-                for cand in self._call(name, lambda: source.search(self.mention)) or []:
-                    self._add(cand)
-                if self._settled():
-                    break
+            if self._search(order, 0):
+                return None
+        return self._conclude()
+
+    def _conclude(self) -> Work:
+        """The decision once the searches are done: a title that found nothing certain is
+        looked for among earlier titles, then the pages the notes link are read."""
         if self.mention.title and not self._certain():
             self._earlier_title()
         if not self._certain():
@@ -442,6 +455,40 @@ class _WorkResolver:
                              for f in self.pages)
             return replace(work, reason=f"{work.reason}; the page {said}")
         return work
+
+    def _search(self, order: Sequence[str], start: int) -> bool:
+        """Search the sources of ``order`` from ``start`` on, until a record settles the work.
+
+        True when the work stopped at a source whose searches are batched (``deferred``):
+        it waits there, and :meth:`resume` carries on with that source's answer.
+        """
+        for at in range(start, len(order)):
+            name = order[at]
+            source = self.sources.get(name)
+            if source is None:
+                continue
+            if name in self.deferred and self.health.usable(name):
+                self.waiting = (order, at)
+                return True
+            self.searched.append(name)
+            for cand in self._call(name, lambda: source.search(self.mention)) or []:
+                self._add(cand)
+            if self._settled():
+                break
+        return False
+
+    def resume(self, answer: Callable[[], list[Candidate]]) -> Work:
+        """Carry on after a batched search: its ``answer`` for this work, then the sources
+        after it, then the decision, as if the search had been the work's own."""
+        if self.waiting is None:
+            raise RuntimeError("resume() called on a work that is not waiting for a batched search")
+        (order, at), self.waiting, self.deferred = self.waiting, None, frozenset()
+        self.searched.append(order[at])
+        for cand in self._call(order[at], answer) or []:
+            self._add(cand)
+        if not self._settled():
+            self._search(order, at + 1)
+        return self._finish(self._conclude())
 
     def _kept_apart(self, work: Work) -> Work:
         """An identifier of the notes that names another paper than the line's title and
@@ -678,7 +725,9 @@ def _describe(ranked: Sequence[tuple[float, list[Candidate], Candidate]]) -> str
 def resolve_group(group: Sequence[Mention], sources: Sequence[Source] | Mapping[str, Source], *,
                   pins: Mapping[str, Ids] | None = None, precedence: Sequence[str] | None = None) -> Work:
     """Resolve one group on its own (problems are not collected: use :func:`resolve_groups`)."""
-    return _WorkResolver(group, _by_name(sources), _Health(), pins, precedence).run()
+    work = _WorkResolver(group, _by_name(sources), _Health(), pins, precedence).run()
+    assert work is not None  # nothing is deferred without ``deferred``
+    return work
 
 
 def _prefetch(groups: Sequence[Sequence[Mention]], sources: Mapping[str, Source], health: _Health,
@@ -750,25 +799,41 @@ def resolve_groups(
     progress: bool = False,
     pins: Mapping[str, Ids] | None = None,
     precedence: Sequence[str] | None = None,
+    batch_searches: bool = True,
 ) -> ResolveReport:
     """Resolve every group of mentions; works come back in the order of ``groups``.
 
     ``jobs`` bounds how many groups are looked up at once (the sources' own rate limits
     still apply per host). ``pins`` maps normalized titles to identifiers from
     ``citekit.yaml``; ``precedence`` replaces the default order of stages.
+    ``batch_searches`` (the default) sends the arXiv searches of all the works that need
+    one together, one request per batch (:mod:`citekit.resolve.batched`); False sends one
+    request per work, as before (the benchmark's baseline).
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1 (got {jobs}); use --jobs 1 to resolve one paper at a time")
     by_name = _by_name(sources)
     health = _Health()
     _prefetch(groups, by_name, health, pins)
+    deferred = frozenset(name for name, source in by_name.items()
+                         if batch_searches and hasattr(source, "search_many"))
+    resolvers = [_WorkResolver(g, by_name, health, pins, precedence, deferred) for g in groups]
     works: list[Work | None] = [None] * len(groups)
     with tqdm(total=len(groups), desc="resolving", unit="paper", file=sys.stderr, disable=not progress) as bar:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {
-                pool.submit(_WorkResolver(g, by_name, health, pins, precedence).run): i for i, g in enumerate(groups)
-            }
+            futures = {pool.submit(r.run): i for i, r in enumerate(resolvers)}
             for future in as_completed(futures):
                 works[futures[future]] = future.result()
-                bar.update(1)
+                bar.update(works[futures[future]] is not None)
+            # the works that stopped at a batched search, asked about together, then finished
+            for name in sorted(deferred):
+                waiting = [i for i, w in enumerate(works) if w is None and resolvers[i].waiting is not None
+                           and resolvers[i].waiting[0][resolvers[i].waiting[1]] == name]
+                if not waiting:
+                    continue
+                answers = batched_answers(by_name[name], [resolvers[i].mention for i in waiting])  # type: ignore[arg-type]
+                futures = {pool.submit(resolvers[i].resume, answer): i for i, answer in zip(waiting, answers)}
+                for future in as_completed(futures):
+                    works[futures[future]] = future.result()
+                    bar.update(1)
     return ResolveReport(works=[w for w in works if w is not None], problems=list(health.problems))

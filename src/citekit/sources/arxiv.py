@@ -2,14 +2,18 @@
 
 arXiv asks for one request every three seconds, so ids are batched: one ``id_list=``
 request answers up to :data:`BATCH` papers, and each entry is cached on its own so a
-later run with a different mix of ids still hits. The API signals a bad query with an
+later run with a different mix of ids still hits. Title and abstract searches are batched
+the same way (:meth:`ArxivSource.search_many`): one ``search_query`` of up to
+:data:`SEARCH_BATCH` clauses joined by ``OR``, the answer cached under each mention's own
+query; which entry belongs to which mention is decided by the caller (``citekit.resolve``),
+under the matching rules, not here. The API signals a bad query with an
 ``Error`` entry, sometimes with status 200 and sometimes 400; both are detected.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from citekit.core.ids import ARXIV_DOI_PREFIX, arxiv_version, normalize_arxiv, normalize_doi
 from citekit.core.model import Ids
@@ -26,6 +30,11 @@ NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/
 #: ids per request: well under the API's page limit, and a short URL
 BATCH = 100
 SEARCH_ROWS = 5
+#: clauses per OR'ed search: the answer holds :data:`SEARCH_ROWS` rows per clause, well
+#: under the API's 2,000 rows per request, and the URL stays short (about 2 KB)
+SEARCH_BATCH = 20
+#: the most rows one request may ask for (the API's slice limit)
+MAX_ROWS = 2000
 
 for _prefix, _uri in NS.items():
     if _prefix != "atom":
@@ -102,6 +111,27 @@ def _quote(words: str) -> str:
     return '"' + words.replace('"', " ") + '"'
 
 
+def search_params(mention: Mention) -> dict[str, Any] | None:
+    """The one query :meth:`ArxivSource.search` sends for ``mention`` (its title as a
+    phrase, else a phrase of its abstract), which is also the key its answer is cached
+    under; None when the mention gives nothing to search."""
+    title = title_terms(mention)
+    if title:
+        query = f"ti:{_quote(title)}"
+    else:
+        phrase = abstract_phrase(mention) if mention.kind == "abstract" else None
+        if not phrase:
+            return None
+        query = f"abs:{_quote(phrase)}"
+    return {"search_query": query, "start": 0, "max_results": SEARCH_ROWS}
+
+
+def _candidates(payload: Any) -> list[Candidate]:
+    if not payload:
+        return []
+    return [entry_to_candidate(ET.fromstring(x)) for x in payload["entries"]]
+
+
 class ArxivSource:
     """The arXiv API (``export.arxiv.org/api/query``)."""
 
@@ -167,15 +197,9 @@ class ArxivSource:
         return by_id
 
     def search(self, mention: Mention) -> list[Candidate]:
-        title = title_terms(mention)
-        if title:
-            query = f"ti:{_quote(title)}"
-        else:
-            phrase = abstract_phrase(mention) if mention.kind == "abstract" else None
-            if not phrase:
-                return []
-            query = f"abs:{_quote(phrase)}"
-        params = {"search_query": query, "start": 0, "max_results": SEARCH_ROWS}
+        params = search_params(mention)
+        if params is None:
+            return []
         payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
         if not payload:
             return []
@@ -194,6 +218,37 @@ class ArxivSource:
         if not payload:
             return []
         return [entry_to_candidate(ET.fromstring(x)) for x in payload["entries"]]
+
+    def search_many(self, mentions: Sequence[Mention]) -> list[list[Candidate]]:
+        """What :meth:`search` would give each mention, in one request per :data:`SEARCH_BATCH`.
+
+        The clauses of the mentions not cached are joined by ``OR``; each mention gets the
+        whole answer of its batch (the entries of every clause, relevance first), which is
+        also stored under its own single query, so a later run asks nothing. The caller
+        keeps, for each mention, only the entries that fit it.
+        """
+        out: list[list[Candidate]] = [[] for _ in mentions]
+        todo: list[tuple[int, dict[str, Any]]] = []
+        for i, mention in enumerate(mentions):
+            params = search_params(mention)
+            if params is None:
+                continue
+            hit = self.cache.get(self.name, "search", params)
+            if hit is not None:
+                self.cache.hits += 1
+                out[i] = _candidates(hit.payload)
+            else:
+                todo.append((i, params))
+        for start in range(0, len(todo), SEARCH_BATCH):
+            chunk = todo[start:start + SEARCH_BATCH]
+            clauses = list(dict.fromkeys(p["search_query"] for _, p in chunk))
+            query = clauses[0] if len(clauses) == 1 else " OR ".join(f"({c})" for c in clauses)
+            rows = min(MAX_ROWS, SEARCH_ROWS * len(clauses))
+            payload = self._search({"search_query": query, "start": 0, "max_results": rows})
+            for i, params in chunk:
+                self.cache.misses += 1
+                out[i] = _candidates(self.cache.put(self.name, "search", params, payload))
+        return out
 
     def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:
         entries = parse_feed(self._get(params))

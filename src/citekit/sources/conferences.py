@@ -47,6 +47,11 @@ ABSTRACTS_PATH = "/static/virtual/data/{conf}-{year}-abstracts.json"
 REVALIDATE_AFTER = 7 * 24 * 3600.0
 #: a list the site does not publish yet (404) is asked again after a day
 NOT_PUBLISHED_TTL = 24 * 3600.0
+#: a list whose site failed (unreachable, timeout, 5xx, 429) is not asked again for this
+#: long: a sync run again at once does not wait for the same dead site a second time
+FAILED_TTL = 10 * 60.0
+#: the status stored for such a failure (no HTTP answer has it)
+FAILED_STATUS = 0
 #: pages of one list followed at most (a loop of ``next`` links must end)
 MAX_PAGES = 50
 #: a whole list is several megabytes: its download may take this many times ``timeout``
@@ -332,16 +337,18 @@ class ConferenceListSource:
 
     # -- loading -----------------------------------------------------------------------
     def prepare(self, mentions: Iterable[Mention]) -> None:
-        """Load every list the mentions need, once, before resolution fans out."""
-        wanted = list(dict.fromkeys(vy for m in mentions for vy in self.venue_years(m)))
-        errors: list[SourceError] = []
-        for site, year in wanted:
+        """Load every list the mentions need, once, before resolution fans out.
+
+        One failure, one scope: a list whose site fails is skipped (said in one sentence in
+        :attr:`notices`), and every other list stays in use; nothing is raised.
+        """
+        wanted: Counter[tuple[str, int]] = Counter(vy for m in mentions for vy in dict.fromkeys(self.venue_years(m)))
+        for (site, year), count in wanted.items():
             try:
                 self.load(site, year)
             except SourceError as err:
-                errors.append(err)
-        if errors:
-            raise errors[0]
+                with self._lock:
+                    self.notices.append(skipped_sentence(self.bases.get(site, site), site, year, err, count))
 
     def load(self, site: str, year: int) -> VenueList:
         """The list of ``site`` in ``year``: from memory, the project cache, or the site."""
@@ -384,6 +391,8 @@ class ConferenceListSource:
         """The stored or downloaded list (``{"events": [...]}``), None when not published."""
         stored = self.cache.get_document(url)
         now = self.cache.clock()
+        if stored is not None and stored.status == FAILED_STATUS and stored.age(now) < FAILED_TTL:
+            raise SourceError(site, str(stored.body or "the site failed a few minutes ago"))
         if stored is not None and not self.refresh:
             if stored.status == 404 and stored.age(now) < NOT_PUBLISHED_TTL:
                 return None
@@ -395,8 +404,15 @@ class ConferenceListSource:
                 headers["If-None-Match"] = stored.etag
             if stored.last_modified:
                 headers["If-Modified-Since"] = stored.last_modified
-        resp = self.client.request(site, "GET", url, headers=headers or None, expect="json",
-                                   max_seconds=self.client.timeout * DOWNLOAD_TIMEOUTS)
+        try:
+            resp = self.client.request(site, "GET", url, headers=headers or None, expect="json",
+                                       max_seconds=self.client.timeout * DOWNLOAD_TIMEOUTS)
+            if resp.status_code == 429 or resp.status_code >= 500:
+                raise SourceError(site, f"HTTP {resp.status_code}")
+        except SourceError as err:
+            if stored is None or stored.status != 200:  # a stored copy stays the fallback
+                self.cache.put_document(url, FAILED_STATUS, failure_cause(err))
+            raise
         if resp.status_code == 304 and stored is not None and stored.status == 200:
             self.cache.touch_document(url)
             return stored.body
@@ -457,3 +473,33 @@ class ConferenceListSource:
             text = table.get(str(event["id"]))
             if isinstance(text, str) and text.strip() and not event["abstract"]:
                 event["abstract"] = " ".join(text.split())
+
+
+def failure_cause(err: SourceError) -> str:
+    """A few words for why a site failed: ``DNS``, ``connection refused``, ``timeout``,
+    ``HTTP 503``; never the HTTP library's exception text."""
+    text = f"{getattr(err, 'cause', '')} {err.message}"
+    for markers, cause in ((("does not resolve", "Name or service not known", "nodename nor servname",
+                             "getaddrinfo", "NameResolution", "DNS"), "DNS"),
+                           (("connection refused", "Connection refused"), "connection refused"),
+                           (("timed out", "timeout", "Timeout", "deadline"), "timeout"),
+                           (("connection reset",), "connection reset")):
+        if any(m in text for m in markers):
+            return cause
+    status = re.search(r"\b(429|5\d\d)\b", text)
+    if status:
+        return f"HTTP {status.group(1)}"
+    # anything else (an answer that is not the list, a redirect away): the source's own words
+    words = re.sub(r"[;,]? *(run sync again later|check .*)$", "", err.message).strip()
+    return words or "failed"
+
+
+def skipped_sentence(base: str, site: str, year: int, err: SourceError, mentions: int) -> str:
+    """The one plain sentence for a list that was skipped: ``iclr.cc unreachable (DNS): the
+    ICLR 2019 paper list was skipped; 1 mention left pending``."""
+    host = urlsplit(base).netloc or site
+    cause = failure_cause(err)
+    state = "unreachable" if cause in ("DNS", "connection refused", "connection reset", "timeout") else "failed"
+    venue = SITE_VENUES.get(site, site.upper())
+    return (f"{host} {state} ({cause}): the {venue} {year} paper list was skipped; "
+            f"{mentions} mention{'s' if mentions != 1 else ''} left pending")
