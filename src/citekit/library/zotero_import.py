@@ -142,7 +142,9 @@ def keys_from_export(records: Sequence[ZoteroRecord], bib: Path) -> list[Problem
             if not all(mine[i] for i in test if i != 2):
                 continue
             hits = [e for e in free if all(facts[id(e)][i] == mine[i] for i in test)]
-            if len(hits) == 1 or (hits and test[0] == 0):
+            # several hits that nothing tells apart (the same item twice): BBT's keys for them are
+            # one key with a disambiguating suffix each, handed out in file order
+            if len(hits) == 1 or (hits and (test[0] == 0 or len({facts[id(e)] for e in hits}) == 1)):
                 record.entry.key, record.key_source = hits[0].key, "bbt-export"
                 free.remove(hits[0])
     return list(parsed.problems)

@@ -293,6 +293,8 @@ def _person(creator: Mapping[str, Any]) -> Person | None:
         return Person(family=_markup(whole), given="", raw=whole)
     if not last and not first:
         return None
+    if len(last) > 2 and last[0] == last[-1] == '"':  # BBT: a quoted last name is taken literally
+        last = "{" + last[1:-1] + "}"
     if not first:
         return Person(family=_markup(last), given="", raw=last)
     person = parse_name(f"{last}, {first}", family_first=True)
