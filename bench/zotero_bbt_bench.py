@@ -35,6 +35,7 @@ from citekit.bibtex.reader import read_bib_file  # noqa: E402
 from citekit.core.names import parse_name, split_bibtex_names  # noqa: E402
 from citekit.core.text import latex_to_text, normalize_title  # noqa: E402
 from citekit.library.zotero_import import keys_from_export, read_json_export, records_of  # noqa: E402
+from citekit.library.zotero_items import comparable_title  # noqa: E402
 
 CORPUS = Path(os.environ.get("CITEKIT_SHARED", REPO.parent / "shared")) / "corpora" / "zotero-bbt-export"
 #: the fields compared (journal and booktitle count as one: the item's container)
@@ -63,9 +64,9 @@ def _norm(name: str, value: str) -> str:
     if not value:
         return ""
     if name in ("title", "container"):
-        return normalize_title(value)
+        return comparable_title(value)
     if name == "author":
-        return " | ".join(normalize_title(_family(n)) for n in split_bibtex_names(value))
+        return " | ".join(comparable_title(_family(n)) for n in split_bibtex_names(value))
     if name == "doi":
         return value.strip().lower().replace("\\_", "_")
     return latex_to_text(value).strip()

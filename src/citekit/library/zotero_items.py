@@ -47,6 +47,9 @@ _PLAIN_FIELDS = {"volume": "volume", "edition": "edition", "series": "series", "
 _SECONDARY_ROLES = frozenset({"contributor", "bookAuthor", "seriesEditor", "translator", "reviewedAuthor",
                               "commenter", "counsel", "wordsBy", "castMember", "guest", "producer", "scriptwriter",
                               "attorneyAgent", "cosponsor"})
+#: name particles Zotero users leave at the end of the first name
+_PARTICLES = frozenset({"de", "la", "le", "du", "des", "da", "di", "del", "della", "van", "von", "der", "den", "vom",
+                        "zum", "zur", "und", "ten", "ter", "y", "d'", "l'"})
 _NUMBER_FIELDS = ("issue", "number", "reportNumber", "billNumber", "seriesNumber", "patentNumber")
 _CITATION_KEY_LINE = re.compile(r"^\s*citation\s*key\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
@@ -297,6 +300,10 @@ def _person(creator: Mapping[str, Any]) -> Person | None:
         last = "{" + last[1:-1] + "}"
     if not first:
         return Person(family=_markup(last), given="", raw=last)
+    words = first.split()
+    while len(words) > 1 and words[-1] in _PARTICLES:  # "Simone de" Beauvoir: BBT writes "de Beauvoir, Simone"
+        last = f"{words.pop()} {last}"
+    first = " ".join(words)
     person = parse_name(f"{last}, {first}", family_first=True)
     return Person(family=_markup(person.family), given=_markup(person.given), von=person.von, raw=f"{first} {last}")
 
@@ -351,8 +358,12 @@ def _note(data: Mapping[str, Any]) -> str:
 
 
 def comparable_title(value: str) -> str:
-    """A title as the key-matching compares it (LaTeX and case folded)."""
-    return normalize_title(value or "")
+    """A title as the key-matching compares it (LaTeX and case folded). Titles in scripts the
+    folding drops (Chinese, Japanese) are compared by their letters alone."""
+    folded = normalize_title(value or "")
+    if folded or not value:
+        return folded
+    return re.sub(r"[\W_]+", "", latex_to_text(value).casefold())
 
 
 def first_family(fields: Mapping[str, str]) -> str:
@@ -362,7 +373,7 @@ def first_family(fields: Mapping[str, str]) -> str:
     if not names:
         return ""
     person = parse_name(latex_to_text(names[0]), family_first=None)
-    words = normalize_title(person.family or names[0]).split()
+    words = comparable_title(person.family or names[0]).split()
     return words[-1] if words else ""
 
 
