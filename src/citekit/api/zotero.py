@@ -53,10 +53,11 @@ def import_zotero(files: list[Path] | tuple[Path, ...] = (), *, local: bool = Fa
     cfg = project.config
     outcome = ZoteroOutcome()
     what = " ".join([*(f.name for f in files), *(["--zotero"] if local else []), *([library] if library else [])])
+    read = [(path, _read_file(path)) for path in files]  # a file that is no export stops us before the lock
     with writing(cfg.refs_dir, "import " + what, write=not dry_run):
         lib = Library.load(cfg.refs_dir)
-        for path in files:
-            outcome.reports.append(_import_file(lib, cfg, path, keys_from, merge, full))
+        for path, items in read:
+            outcome.reports.append(_import_file(lib, cfg, path, items, keys_from, merge))
         if local:
             outcome.reports.append(_import_api(lib, cfg, None, keys_from, merge, full))
         if library:
@@ -77,18 +78,23 @@ def import_zotero(files: list[Path] | tuple[Path, ...] = (), *, local: bool = Fa
     return project, outcome
 
 
-def _import_file(lib: Library, cfg: Config, path: Path, keys_from: Path | None, merge: bool,
-                 full: bool) -> ZoteroReport:
-    from citekit.library.reimport import source_name
-    from citekit.library.zotero_import import NotZoteroJson, import_zotero as import_items, read_json_export
+def _read_file(path: Path) -> ZoteroItems:
+    from citekit.library.zotero_import import NotZoteroJson, read_json_export
 
     try:
-        source = read_json_export(path)
+        return read_json_export(path)
     except NotZoteroJson as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"{path} could not be read ({exc.strerror}); check the path") from None
-    return import_items(lib, source, source_name(Path(path), cfg.root), keys_from=keys_from, merge=merge,
+
+
+def _import_file(lib: Library, cfg: Config, path: Path, items: ZoteroItems, keys_from: Path | None,
+                 merge: bool) -> ZoteroReport:
+    from citekit.library.reimport import source_name
+    from citekit.library.zotero_import import import_zotero as import_items
+
+    return import_items(lib, items, source_name(Path(path), cfg.root), keys_from=keys_from, merge=merge,
                         precedence=precedence(cfg))
 
 

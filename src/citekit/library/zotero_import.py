@@ -160,14 +160,22 @@ def _file_view(record: ZoteroRecord) -> Entry:
     return view
 
 
-def _remember(entry: Entry, record: ZoteroRecord, source: str) -> None:
+def _remember(entry: Entry, record: ZoteroRecord, source: str, library_version: int) -> None:
     entry.import_record = import_record(_file_view(record), source, tags=list(record.tags))
-    if record.version:
-        entry.import_record["version"] = str(record.version)
+    _stamp(entry, record, library_version)
+
+
+def _stamp(entry: Entry, record: ZoteroRecord, library_version: int) -> None:
+    """The version the entry is in step with: the library's when the answer said it (so the
+    next read asks from there), else the item's own."""
+    version = max(library_version, record.version)
+    if version:
+        entry.import_record["version"] = str(version)
 
 
 def last_version(lib: Library, source: str) -> int | None:
-    """The newest item version imported from ``source`` (None: never imported, or no versions)."""
+    """The newest library version an entry of ``source`` is in step with (None: never
+    imported, or a source without versions)."""
     versions = [int(v) for e in lib.entries.values() if e.import_record and e.import_record.get("file") == source
                 and str(v := e.import_record.get("version", "")).isdigit()]
     return max(versions) if versions else None
@@ -201,12 +209,11 @@ def import_zotero(lib: Library, source: ZoteroItems, source_id: str, *, keys_fro
         if target is None:
             entry = record.entry
             entry.tags_added = sorted(set(entry.tags_added) | set(record.tags))
-            _remember(entry, record, source_id)
+            _remember(entry, record, source_id, source.library_version)
             fresh.append((record, entry))
             continue
         changes = sync_entry(target, _file_view(record), source_id)
-        if record.version:
-            target.import_record["version"] = str(record.version)
+        _stamp(target, record, source.library_version)
         out.report.synced.append(target.key)
         out.report.updated.extend(c for c in changes if not c.kept)
         out.report.kept.extend(c for c in changes if c.kept)
