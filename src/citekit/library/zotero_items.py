@@ -251,7 +251,7 @@ def bibtex_fields(data: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
         fields["address"] = sanitize(place)
     doi = _doi(data)
     if doi:
-        fields["doi"] = sanitize(doi)
+        fields["doi"] = re.sub(r"[{}\\\s]", "", doi)  # as the sources write it: biblatex reads doi verbatim
     url = _text(data.get("url"))
     if url:
         fields["url"] = safe_url(url)
