@@ -17,6 +17,7 @@ from citekit.cli.app import friendly_errors, main, note, print_json, wants_json
 
 if TYPE_CHECKING:
     from citekit.api.dedup import Analysis, ImportReport
+    from citekit.api.zotero import ZoteroReport
 
 
 # ---- import ------------------------------------------------------------------------------
@@ -128,10 +129,7 @@ _KEY_SOURCES = {"citationKey": "Zotero's citationKey field", "extra": "a 'Citati
                 "citekit": "made by citekit (the item has no key of its own)"}
 
 
-def _print_zotero(zr: object, dry_run: bool) -> None:
-    from citekit.library.zotero_import import ZoteroReport
-
-    assert isinstance(zr, ZoteroReport)
+def _print_zotero(zr: ZoteroReport, dry_run: bool) -> None:
     read = f"{plural(zr.read, 'item')} changed since version {zr.since}" if zr.since is not None \
         else plural(zr.read, "item")
     skipped = ", ".join(plural(n, kind) for kind, n in sorted(zr.skipped_kinds.items()))
