@@ -222,3 +222,22 @@ def test_recorded_web_items_map(tmp_path):
     assert record.entry.fields["author"] == "{R. Creighton Buck}"
     assert record.entry.fields["year"] == "1980" and record.entry.fields["month"] == "may"
     assert record.entry.fields["journal"] == "The American Mathematical Monthly"
+
+
+def test_trashed_item_reported_and_dry_run_writes_nothing(tmp_path, monkeypatch):
+    root = project(tmp_path)
+    with FakeZotero() as z:
+        monkeypatch.setenv("CITEKIT_ZOTERO_URL", z.local_url)
+        keep = z.add_item(_paper(citationKey="kept2021"))
+        trash = z.add_item(_paper(title="Soon in the trash", DOI="10.1000/trash", citationKey="trash2021"))
+        before = digest(root / "refs")
+        result = run(root, "import", "--zotero", "--dry-run")
+        assert result.exit_code == 0 and "would import 2 new entries" in result.output, result.output
+        assert digest(root / "refs") == before  # a dry run writes nothing
+        assert run(root, "import", "--zotero").exit_code == 0
+        z.update_item(trash, deleted=1)
+        result = run(root, "import", "--zotero", "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.output)["sources"][0]
+    assert [g["key"] for g in data["removed_from_file"]] == ["trash2021"]
+    assert {"kept2021", "trash2021"} <= set(_lib(root).entries) and keep

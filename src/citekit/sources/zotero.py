@@ -139,7 +139,7 @@ class ZoteroClient:
     def read(self, since: int | None = None) -> ZoteroAnswer:
         """Every item (or those changed since version ``since``), its collections, and what was deleted."""
         out = ZoteroAnswer()
-        params: dict[str, Any] = {"format": "json", "includeTrashed": 0}
+        params: dict[str, Any] = {"format": "json", "includeTrashed": 1}  # a trashed item comes back marked deleted
         if since is not None:
             params["since"] = since
         for resp, rows in self._pages("items", params):
