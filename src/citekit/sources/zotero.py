@@ -108,6 +108,9 @@ class ZoteroClient:
                                   "and run this again (or set CITEKIT_ZOTERO_URL if it listens elsewhere)") from exc
             raise ZoteroError(f"zotero.org could not be read ({exc.message}); try again later") from exc
         self.requests += 1
+        backoff = _int(resp.headers.get("Backoff"))
+        if backoff:  # zotero.org under load: no request for that many seconds (its API documentation)
+            self.http.limiter(self.bucket).pause(float(min(backoff, 300)))
         if resp.status_code == 403:
             text = (resp.text or "").strip()
             if self.local and (any(t in text for t in _LOCAL_OFF) or not text):
