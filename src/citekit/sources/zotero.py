@@ -99,6 +99,8 @@ class ZoteroClient:
         headers = {"Zotero-API-Version": "3"}
         if self.api_key:
             headers["Zotero-API-Key"] = self.api_key
+        if self.local:  # Zotero refuses local requests that look like a web page's unless they carry it
+            headers["Zotero-Allowed-Request"] = "1"
         url = f"{self.base}{self.library}/{path}"
         try:
             resp = self.http.request(self.bucket, "GET", url, params=params, headers=headers, expect="json")
