@@ -156,7 +156,7 @@ def _parses(line: str, where: Path) -> None:
         for i, word in enumerate(args):  # files the example names exist, as they would for the reader
             if args[i - 1] == "-C" and i:
                 Path(word).mkdir(parents=True, exist_ok=True)
-            elif Path(word).suffix in {".bib", ".tex", ".aux", ".md", ".yaml", ".txt"} and args[i - 1] not in ("-o", "--map"):
+            elif Path(word).suffix in {".bib", ".tex", ".aux", ".md", ".yaml", ".txt", ".json"} and args[i - 1] not in ("-o", "--map"):
                 Path(word).parent.mkdir(parents=True, exist_ok=True)
                 Path(word).touch()
         ctx = main.make_context("citekit", list(args))

@@ -54,7 +54,7 @@ _LAZY = {
     "search_library": "citekit.api.search", "SearchResult": "citekit.api.search",
     # import, dedup, rekey
     "import_bib": "citekit.api.dedup", "find_duplicates": "citekit.api.dedup", "rekey": "citekit.api.dedup",
-    "preview_keys": "citekit.api.dedup",
+    "preview_keys": "citekit.api.dedup", "import_zotero": "citekit.api.zotero",
     "upgrade": "citekit.api.upgrading",
     # keys
     "rename_key": "citekit.api.keys",
@@ -82,7 +82,7 @@ __all__ = [
     "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "explain",
     "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
     "list_json_bytes", "list_json_chunks", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
-    "rename_key",
+    "rename_key", "import_zotero",
     "export_entries", "check", "makefile", "related_work", "diagnose", "search_library", "SearchResult", "list_filters",
     "plural",
 ]

@@ -17,12 +17,13 @@ from citekit.cli.app import friendly_errors, main, note, print_json, wants_json
 
 if TYPE_CHECKING:
     from citekit.api.dedup import Analysis, ImportReport
+    from citekit.api.zotero import ZoteroReport
 
 
 # ---- import ------------------------------------------------------------------------------
 
 @main.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--strings", "strings", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A file of @string macros to read first (repeatable); its entries are ignored.")
 @click.option("--merge", is_flag=True, help="Merge entries that are the same work as others (default: list them).")
@@ -30,10 +31,19 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the renames of this import (default: refs/import-keymap.yaml).")
+@click.option("--zotero", "zotero_local", is_flag=True,
+              help="Read the running Zotero through its local API (CITEKIT_ZOTERO_URL moves it).")
+@click.option("--zotero-library", "zotero_library", metavar="users/ID|groups/ID", default=None,
+              help="Read a zotero.org library through the web API, with the key in ZOTERO_API_KEY.")
+@click.option("--keys-from", "keys_from", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="A Better BibTeX .bib export of the same library: Zotero items without a key of their own "
+                   "take the key it has for them.")
+@click.option("--full", is_flag=True, help="Read the whole Zotero library again, not only what changed since the last import.")
 @click.pass_context
 @friendly_errors
 def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ...], merge: bool, dry_run: bool,
-            as_json: bool, map_path: Path | None) -> int:
+            as_json: bool, map_path: Path | None, zotero_local: bool, zotero_library: str | None,
+            keys_from: Path | None, full: bool) -> int:
     """Copy entries of existing BibTeX files into the library, keeping their keys.
 
     Files share @string macros in the order given, as bibtex reads them (put the macro
@@ -44,11 +54,29 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
     Importing a file again (same path, same keys) syncs its entries: fields the file
     changed are taken unless changed in citekit too (then citekit's value is kept and
     said so); entries gone from the file are listed, never deleted.
+    Zotero: a Better BibTeX JSON or CSL-JSON export (FILE.json), the running Zotero
+    (--zotero) or a zotero.org library (--zotero-library users/ID) keeps its citation keys
+    (citationKey, a 'Citation Key:' line in Extra, or --keys-from a Better BibTeX .bib);
+    tags and collections become tags (zotero/<collection>/<sub>); attachments and notes
+    are skipped and counted. Importing it again takes what changed in Zotero (only items
+    changed since the last import are asked for) and keeps what changed in citekit.
     Exit status 1 when something needs a look (skipped entries, unmerged candidates,
     fields changed on both sides, problems in the files). A file's problems are warned
     about once per change of it: importing it again unchanged names them in one line
     (exit 0 for them).
     """
+    json_files = [f for f in files if f.suffix.lower() == ".json"]
+    if json_files or zotero_local or zotero_library:
+        if len(json_files) != len(files):
+            raise click.UsageError("import .json (Zotero) and .bib files in separate commands")
+        if strings:
+            raise click.UsageError("--strings is for .bib files; Zotero items have no @string macros")
+        return _import_zotero(ctx, json_files, zotero_local, zotero_library, keys_from, merge, dry_run, as_json,
+                              map_path, full)
+    if not files:
+        raise click.UsageError("name a .bib or .json file to import, or use --zotero or --zotero-library")
+    if keys_from is not None or full:
+        raise click.UsageError("--keys-from and --full are for Zotero sources (FILE.json, --zotero, --zotero-library)")
     from citekit.api.dedup import import_bib
 
     project, outcome = import_bib(list(files), strings=strings, merge=merge, dry_run=dry_run, map_path=map_path,
@@ -72,6 +100,58 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
         note(f"key map written to {project.shown(target)}; to update the paper's citations run:\n"
              f"  citekit rekey PAPER.tex --map {project.shown(target)}", err=False)
     return 1 if report.findings else 0
+
+
+def _import_zotero(ctx: click.Context, files: list[Path], local: bool, library: str | None, keys_from: Path | None,
+                   merge: bool, dry_run: bool, as_json: bool, map_path: Path | None, full: bool) -> int:
+    """``import`` of Zotero sources: each source's report, then where its keys came from."""
+    from citekit.api.zotero import import_zotero
+
+    project, outcome = import_zotero(files, local=local, library=library, keys_from=keys_from, merge=merge,
+                                     dry_run=dry_run, full=full, map_path=map_path,
+                                     start=(ctx.obj or {}).get("project_dir"))
+    for moved in outcome.moved:
+        note(moved)
+    for zr in outcome.reports:
+        for problem in zr.report.problems:
+            click.echo(f"warning: {problem}", err=True)
+    if as_json:
+        data = {"sources": [zr.to_json() for zr in outcome.reports], "dry_run": dry_run}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        for zr in outcome.reports:
+            _print_zotero(zr, dry_run)
+            _print_import(zr.report, dry_run)
+    if outcome.key_map is not None and not dry_run and not as_json:
+        shown = project.shown(outcome.key_map)
+        note(f"key map written to {shown}; to update the paper's citations run:\n"
+             f"  citekit rekey PAPER.tex --map {shown}", err=False)
+    return 1 if outcome.findings else 0
+
+
+#: how the report names where a key came from
+_KEY_SOURCES = {"citationKey": "Zotero's citationKey field", "extra": "a 'Citation Key:' line in Extra",
+                "bbt-export": "the Better BibTeX export (--keys-from)", "csl-json": "the CSL-JSON id",
+                "citekit": "made by citekit (the item has no key of its own)"}
+
+
+def _print_zotero(zr: ZoteroReport, dry_run: bool) -> None:
+    read = f"{plural(zr.read, 'item')} changed since version {zr.since}" if zr.since is not None \
+        else plural(zr.read, "item")
+    skipped = ", ".join(plural(n, kind) for kind, n in sorted(zr.skipped_kinds.items()))
+    note(f"{zr.source}: read {read}" + (f"; skipped {skipped}" if skipped else ""), err=False)
+    counts: dict[str, int] = {}
+    for source in zr.key_sources.values():
+        counts[source] = counts.get(source, 0) + 1
+    for source, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        note(f"  keys from {_KEY_SOURCES.get(source, source)}: {n}", err=False)
+    made = sorted(k for k, s in zr.key_sources.items() if s == "citekit")
+    if made:
+        more = f" and {len(made) - 10} more (see --json)" if len(made) > 10 else ""
+        note(f"  keys made by citekit: {', '.join(made[:10])}{more}; pass --keys-from with a Better BibTeX export "
+             "to keep the keys your papers cite", err=False)
+    for key, new in sorted(zr.zotero_renamed.items()):
+        click.echo(f"{'would keep' if dry_run else 'kept'} {key}: Zotero now calls it {new} (added as an alias)")
 
 
 def _print_import(report: ImportReport, dry_run: bool) -> None:

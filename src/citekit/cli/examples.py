@@ -64,6 +64,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit import bibstring.bib crossrefs.bib types.bib  # macros shared in this order",
         "citekit import --strings macros.bib refs.bib --merge",
         "citekit import old.bib --map paper/keymap.yaml",
+        "citekit import library.json --keys-from library.bib  # Better BibTeX JSON with the keys of its .bib",
+        "citekit import --zotero                           # the running Zotero; again later: only what changed",
+        "citekit import --zotero-library groups/123456     # a zotero.org library; ZOTERO_API_KEY holds the key",
     ),
     "upgrade": (
         "citekit upgrade --all --dry-run                # what would move to a published version",

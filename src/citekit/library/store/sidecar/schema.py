@@ -194,7 +194,7 @@ def _import_record(value: Any) -> _Wrong:
     if type(value) is not dict:
         return ("", describe(value), "a mapping with file, key and fields", _IMPORT_EXAMPLE)
     for name, item in value.items():
-        if name in ("file", "key"):
+        if name in ("file", "key", "version"):  # version: a Zotero item's, for the next incremental import
             if type(item) is not str:
                 return (f".{name}", describe(item), "text", _IMPORT_EXAMPLE)
         elif name == "fields":
@@ -205,7 +205,7 @@ def _import_record(value: Any) -> _Wrong:
             if wrong is not None:
                 return (f".tags{wrong[0]}", *wrong[1:])
         else:
-            return (f".{name}" if type(name) is str else "", "an unknown name", "one of file, key, fields, tags",
+            return (f".{name}" if type(name) is str else "", "an unknown name", "one of file, key, fields, tags, version",
                     _IMPORT_EXAMPLE)
     return None
 
