@@ -102,6 +102,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit doctor --fix                           # finish or undo an interrupted write",
         "citekit doctor --rebuild-sidecar               # after losing refs/library.yaml",
     ),
+    "git-setup": (
+        "citekit git-setup && git add .gitattributes",
+    ),
+    "merge-driver": (
+        "git config merge.citekit.driver 'citekit merge-driver %O %A %B %P'  # what git-setup writes",
+    ),
+    "resolve-conflict": (
+        "citekit resolve-conflict smith2026fast --theirs",
+        "citekit resolve-conflict smith2026fast --ours",
+    ),
     "related-work": (
         "citekit related-work --tag muon -o related-muon.tex",
         "citekit related-work --tag muon --tag theory --format markdown",

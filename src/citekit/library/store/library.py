@@ -243,7 +243,7 @@ class PlainLibrary(KeptText):
         if recover:
             recover_if_free(refs)
         with collector_paused():
-            return retrying_split(lambda: cls._parse(refs, *read_pair(refs)))
+            return retrying_split(lambda: cls._parse(refs, *read_pair(refs)), refs)
 
     @classmethod
     def _parse(cls: type[L], refs: Path, bib_data: bytes | None, side_data: bytes | None, *,
