@@ -8,7 +8,13 @@ from citekit.core.errors import UsageError
 from citekit.api.project import config_of
 
 
-def git_setup(start: str | Path | None = None, command: str | None = None) -> list[str]:
+class NotARepository(UsageError):
+    """git-setup was run outside a git repository."""
+
+    NEXT_STEP = "Run `git init` (or clone the repository) first, then `citekit git-setup`."
+
+
+def git_setup(start: str | Path | None = None, command: str | None = None, *, dry_run: bool = False) -> list[str]:
     """Register citekit's merge driver for refs/ in the repository holding the project:
     ``.gitattributes`` lines and ``merge.citekit.driver`` in the clone's git config (each
     clone runs this once: git does not copy config). Returns what was written."""
@@ -16,12 +22,16 @@ def git_setup(start: str | Path | None = None, command: str | None = None) -> li
 
     config = config_of(start)
     refs = config.refs_dir
-    root = Path(gitmerge.git(refs.parent if refs.parent.exists() else Path.cwd(),
-                             "rev-parse", "--show-toplevel").stdout.strip() or config.root)
-    relative = refs.absolute().relative_to(root.absolute()).as_posix() if refs.absolute().is_relative_to(
-        root.absolute()) else "refs"
-    gitmerge.ATTRIBUTES = (f"{relative}/library.bib merge=citekit", f"{relative}/library.yaml merge=citekit")
-    return gitmerge.setup(root, command or gitmerge.DRIVER_COMMAND)
+    top = gitmerge.git(config.root, "rev-parse", "--show-toplevel").stdout.strip()
+    relative = (refs.absolute().relative_to(Path(top).absolute()).as_posix()
+                if top and refs.absolute().is_relative_to(Path(top).absolute()) else "refs")
+    lines = (f"{relative}/library.bib merge=citekit", f"{relative}/library.yaml merge=citekit")
+    if dry_run:
+        return [f".gitattributes: {', '.join(lines)}",
+                f"git config merge.citekit.driver '{command or gitmerge.DRIVER_COMMAND}'"]
+    if not top:
+        raise NotARepository(f"{config.root} is not in a git repository.")
+    return gitmerge.setup(Path(top), command or gitmerge.DRIVER_COMMAND, lines)
 
 
 def merge_driver(base: str, ours: str, theirs: str, path: str) -> list[tuple[str, str]]:
@@ -33,9 +43,9 @@ def merge_driver(base: str, ours: str, theirs: str, path: str) -> list[tuple[str
 
 
 class NoConflict(UsageError):
-    """resolve-conflict was given a key with no conflict the merge driver left."""
+    """resolve-conflict was given a key the library does not have."""
 
-    NEXT_STEP = "Run `citekit doctor` to see the entries with conflicts."
+    NEXT_STEP = "Run `citekit doctor` to see the entries with conflicts, `citekit list` for the keys."
 
 
 def resolve_conflict(key: str, side: str, value: str | None = None,
@@ -52,8 +62,10 @@ def resolve_conflict(key: str, side: str, value: str | None = None,
         library = Library.load(config.refs_dir)
         entry = library.get(key)
         names = [n for n in (entry.fields if entry else {}) if n.startswith(CONFLICT_PREFIX)]
-        if entry is None or not names:
-            raise NoConflict(f"entry {key!r} has no merge conflict to settle.")
+        if entry is None:
+            raise NoConflict(f"no entry with key {key!r}.")
+        if not names:
+            return []
         fields = dict(entry.fields)
         settled = []
         for name in names:

@@ -103,10 +103,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit doctor --rebuild-sidecar               # after losing refs/library.yaml",
     ),
     "git-setup": (
-        "citekit git-setup && git add .gitattributes",
+        "citekit git-setup                              # then commit .gitattributes",
+        "citekit git-setup --dry-run",
     ),
     "merge-driver": (
-        "git config merge.citekit.driver 'citekit merge-driver %O %A %B %P'  # what git-setup writes",
+        "citekit merge-driver base.bib refs/library.bib theirs.bib refs/library.bib  # as git runs it",
     ),
     "resolve-conflict": (
         "citekit resolve-conflict smith2026fast --theirs",

@@ -10,11 +10,12 @@ from citekit.cli.app import friendly_errors, main, print_json, project_dir
 
 
 @main.command("git-setup")
+@click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
 @click.pass_context
 @friendly_errors
-def git_setup(ctx: click.Context, as_json: bool, quiet: bool) -> int:
+def git_setup(ctx: click.Context, dry_run: bool, as_json: bool, quiet: bool) -> int:
     """Register citekit's merge driver for refs/ in this git clone.
 
     Writes .gitattributes lines for refs/library.bib and refs/library.yaml (commit them)
@@ -23,19 +24,19 @@ def git_setup(ctx: click.Context, as_json: bool, quiet: bool) -> int:
     """
     from citekit.api.gitmerge import git_setup as setup
 
-    done = setup(project_dir(ctx))
+    done = setup(project_dir(ctx), dry_run=dry_run)
     if as_json:
-        print_json({"written": done})
+        print_json({"written": [] if dry_run else done, "would_write": done if dry_run else []})
     elif not quiet:
         for line in done:
-            click.echo(f"wrote {line}")
+            click.echo(f"{'would write' if dry_run else 'wrote'} {line}")
     return 0
 
 
 @main.command("merge-driver")
-@click.argument("base")
-@click.argument("ours")
-@click.argument("theirs")
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("ours", type=click.Path(exists=True, dir_okay=False))
+@click.argument("theirs", type=click.Path(exists=True, dir_okay=False))
 @click.argument("path", default="refs/library.bib")
 @click.option("--json", "as_json", is_flag=True, help="Print the conflicts as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Print conflicts only.")
@@ -84,5 +85,6 @@ def resolve_conflict(ctx: click.Context, key: str, side: str | None, as_json: bo
     if as_json:
         print_json({"key": key, "settled": settled})
     elif not quiet:
-        click.echo(f"{key}: settled {', '.join(settled)} ({side}); commit refs/ to finish the merge")
+        click.echo(f"{key}: settled {', '.join(settled)} ({side}); commit refs/ to finish the merge" if settled
+                   else f"{key}: no merge conflict to settle")
     return 0

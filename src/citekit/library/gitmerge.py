@@ -156,12 +156,12 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
 
 
-def setup(root: Path, command: str = DRIVER_COMMAND) -> list[str]:
-    """Write the ``.gitattributes`` lines and register the driver in the repository's config."""
+def setup(root: Path, command: str = DRIVER_COMMAND, lines: tuple[str, ...] = ATTRIBUTES) -> list[str]:
+    """Write the ``.gitattributes`` ``lines`` and register the driver in the repository's config."""
     done = []
     attributes = root / ".gitattributes"
     text = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
-    missing = [line for line in ATTRIBUTES if line not in text.splitlines()]
+    missing = [line for line in lines if line not in text.splitlines()]
     if missing:
         attributes.write_text(text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(missing) + "\n",
                               encoding="utf-8")
