@@ -172,3 +172,33 @@ def test_a_merge_without_the_driver_registered_is_recognised_and_explained(tmp_p
     again = git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False)
     assert again.returncode == 0, again.stdout + again.stderr
     assert ck(a, "doctor").exit_code == 0
+
+
+def test_one_key_issued_on_both_branches_for_two_works_is_renamed_on_one_side(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path)
+    (a / "notes" / "a.md").write_text("# ICML 2026\n\n- Light Sparse Attention for Long Context\n"
+                                      "  - Authors: Mei Huang\n", encoding="utf-8")
+    (b / "notes" / "b.md").write_text("# ICML 2026\n\n- Light Gradient Clipping at Scale\n"
+                                      "  - Authors: Tom Huang\n", encoding="utf-8")
+    keys = []
+    for root in (a, b):
+        assert ck(root, "sync", "--offline", "-q").exit_code == 0
+        keys.append(set(_keys(root)))
+        commit(root, root.name)
+    (issued,) = (keys[0] & keys[1]) - {"huang2026light"}  # the same new key on both branches
+
+    assert git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False).returncode == 0
+    text = bib(a)
+    assert "Light Sparse Attention" in text and "Light Gradient Clipping" in text
+    merged = _keys(a)
+    assert issued in merged and len(merged) == 3 and len(set(k.lower() for k in merged)) == 3
+    (renamed,) = set(merged) - {"huang2026light", issued}
+    keymap = (a / "refs" / "keymap.yaml").read_text(encoding="utf-8")
+    assert f"{issued}: {renamed}" in keymap  # the merged branch's papers: `citekit rekey --map refs/keymap.yaml`
+    assert ck(a, "doctor").exit_code == 0
+
+
+def _keys(root: Path) -> list[str]:
+    import json
+
+    return [e["key"] for e in json.loads(ck(root, "list", "--json").stdout)]

@@ -51,6 +51,8 @@ def merge_bib(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, s
     head, mine = _entries(ours)
     _, other = _entries(theirs)
     conflicts: list[tuple[str, str]] = []
+    renames: dict[str, str] = {}
+    taken = {k.lower() for k in (*old, *mine, *other)}
     out: dict[str, Any] = {}
     for key in sorted(set(old) | set(mine) | set(other), key=str.lower):
         b, o, t = old.get(key), mine.get(key), other.get(key)
@@ -59,12 +61,20 @@ def merge_bib(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, s
                 continue  # deleted on one side, untouched on the other
             out[key] = o or t
             continue
+        if b is None and o.fields != t.fields and not _same_work(o.fields, t.fields):
+            new = _free_key(key, taken)  # one key issued on both branches for two works
+            renames[key] = new
+            out[key] = o
+            out[new] = Entry(key=new, entry_type=t.entry_type, fields=dict(t.fields))
+            continue
         bf = b.fields if b is not None else {}
         fields: dict[str, str] = {}
         for name in list(o.fields) + [n for n in t.fields if n not in o.fields]:
             value, clash = _pick(bf.get(name), o.fields.get(name), t.fields.get(name))
             if name == "keywords" and clash:
                 value, clash = _joined(bf.get(name), o.fields.get(name), t.fields.get(name)), False
+            if b is None and clash:  # the same work added on both sides: ours, theirs filling gaps
+                clash = False
             if value is not None:
                 fields[name] = value
             if clash:
@@ -72,8 +82,34 @@ def merge_bib(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, s
                 fields[CONFLICT_PREFIX + name] = t.fields.get(name) or ""
         etype, _ = _pick(b.entry_type if b else None, o.entry_type, t.entry_type)
         out[key] = Entry(key=key, entry_type=etype, fields=fields)
-    body = "\n".join(entry_text(e, e.fields) + "\n" for e in out.values())
-    return (head or "") + ("\n" if head and not head.endswith("\n\n") else "") + body, conflicts
+    ordered = [out[k] for k in sorted(out, key=str.lower)]
+    body = "\n".join(entry_text(e, e.fields) + "\n" for e in ordered)
+    return (head or "") + ("\n" if head and not head.endswith("\n\n") else "") + body, conflicts, renames
+
+
+def _same_work(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
+    """Whether two entries added under one key on two branches are one work, as
+    :mod:`citekit.matching.works` decides, from their titles and years (what both files
+    hold in full: the sidecar's copy of library.bib, so both drivers decide alike)."""
+    from citekit.core.model import Entry
+    from citekit.matching.works import is_same_work
+
+    def entry(fields: dict[str, Any]) -> Entry:
+        return Entry(key="x", entry_type="misc",
+                     fields={k: str(fields[k]) for k in ("title", "year") if fields.get(k)})
+
+    return is_same_work(entry(ours), entry(theirs))
+
+
+def _free_key(key: str, taken: set[str]) -> str:
+    """``key`` with the first collision suffix no branch has issued (noted as taken)."""
+    from citekit.library.keys import suffixes
+
+    for suffix in suffixes():
+        if (key + suffix).lower() not in taken:
+            taken.add((key + suffix).lower())
+            return key + suffix
+    raise AssertionError("no free suffix")
 
 
 def _joined(base: str | None, ours: str | None, theirs: str | None) -> str:
@@ -119,6 +155,7 @@ def merge_sidecar(base: str, ours: str, theirs: str) -> str:
     old, mine, other = (yaml.safe_load(t) or {} for t in (base, ours, theirs))
     records: dict[str, Any] = {}
     oe, me, te = (d.get("entries") or {} for d in (old, mine, other))
+    taken = {str(k).lower() for k in (*oe, *me, *te)}
     for key in sorted(set(oe) | set(me) | set(te), key=str.lower):
         b, o, t = oe.get(key), me.get(key), te.get(key)
         if o is None or t is None:
@@ -126,9 +163,14 @@ def merge_sidecar(base: str, ours: str, theirs: str) -> str:
                 continue
             records[key] = o or t
             continue
+        if b is None and o != t and not _same_work(o.get("generated") or {}, t.get("generated") or {}):
+            new = _free_key(key, taken)  # as merge_bib decides it
+            records[key] = o
+            records[new] = t
+            continue
         records[key] = _merge_record(b, o, t)
     block_of = sidecar_blocks()
-    parts = [block_of(k, v) for k, v in records.items()]
+    parts = [block_of(k, records[k]) for k in sorted(records, key=str.lower)]
     detached = {**(other.get("detached") or {}), **(mine.get("detached") or {})}
     issued = set(mine.get("issued_keys") or []) | set(other.get("issued_keys") or [])
     pending = (mine.get("pending") or []) + [p for p in other.get("pending") or [] if p not in (mine.get("pending") or [])]
@@ -142,13 +184,19 @@ def merge_sidecar(base: str, ours: str, theirs: str) -> str:
 def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> list[tuple[str, str]]:
     """Merge ``theirs`` into ``ours`` in place (git's %A); returns the real conflicts."""
     texts = [p.read_text(encoding="utf-8") for p in (base, ours, theirs)]
+    renames: dict[str, str] = {}
     if path.endswith(".yaml"):
         merged, conflicts = merge_sidecar(*texts), []
     else:
-        merged, conflicts = merge_bib(*texts)
+        merged, conflicts, renames = merge_bib(*texts)
     from citekit.library.store.files import atomic_write
 
     atomic_write(ours, merged)
+    if renames:  # the merged branch's papers cite its work under the old key: the key map says the new one
+        from citekit.library.rekey import read_key_map, write_key_map
+
+        keymap = Path(path).parent / "keymap.yaml"
+        write_key_map(keymap, {**read_key_map(keymap), **renames})
     return conflicts
 
 
