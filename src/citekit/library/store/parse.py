@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.config import display_path
 from citekit.library.store.files import SplitPair
-from citekit.library.store.header import checksum_ok, stated_checksum
+from citekit.library.store.header import checksum_ok, stated_checksum, written_by_citekit
 from citekit.library.store.kept import kept_texts
 from citekit.library.store.reconcile import absorb_bib, check_records_cover, manual_entry
 from citekit.library.store.sidecar import document
@@ -77,7 +77,11 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
             claimed = _hand_renames(lib, unknown, side_entries, sidecar.get("detached") or {})
         lib.kept_head, lib.kept_before, lib.kept_tail = kept_texts(list(gaps.items()), carried + parsed.after)
         if untouched and (bib_same or sidecar.get("bib_checksum")
-                          and sidecar.get("bib_checksum") == stated_checksum(text)):
+                          and sidecar.get("bib_checksum") == stated_checksum(text)) or (
+                not side_entries and lib.entries and written_by_citekit(text)
+                and all(_as_citekit_lays_out(raw) for raw in parsed.raws)):
+            # (the second case: a clone has no record of the last write, but a sidecar with no
+            # record at all beside entries citekit laid out lost them all; pasted entries differ)
             check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
     lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries and k not in claimed}
     lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items()
@@ -85,6 +89,15 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
     lib.issued_keys.update(lib.entries)
     for e in lib.entries.values():
         lib.issued_keys.update(e.aliases)
+
+
+def _as_citekit_lays_out(raw: str) -> bool:
+    """Whether an entry's text has citekit's layout (its first field's ``=`` in the value
+    column the writer uses): what a library written by citekit holds."""
+    from citekit.bibtex.writer import VALUE_COLUMN
+
+    lines = raw.strip().split("\n")
+    return len(lines) > 2 and lines[1].startswith("  ") and lines[1][VALUE_COLUMN:VALUE_COLUMN + 2] == "= "
 
 
 def _written_with(entry: Entry, bib_entry: Entry) -> bool:
