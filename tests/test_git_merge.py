@@ -95,7 +95,7 @@ def test_tag_on_both_sides_and_sync_then_pull_merges_cleanly(tmp_path: Path) -> 
     assert ck(a, "tag", "huang2026light", "+from-a").exit_code == 0
     (a / "notes" / "a.md").write_text(PAPER_A, encoding="utf-8")
     assert ck(a, "sync", "--offline", "-q").exit_code == 0
-    set_field(a, "huang2026light", "year", "2025")  # another field by hand on a
+    set_field(a, "huang2026light", "pages", "1--12")  # another field by hand on a
     commit(a, "a")
 
     merged = git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False)
@@ -109,11 +109,15 @@ def test_tag_on_both_sides_and_sync_then_pull_merges_cleanly(tmp_path: Path) -> 
     entries = {e["key"]: e for e in json.loads(listed.stdout)}
     assert sorted(entries) == ["huang2026light", "schaipp2026stepsize", "wang2026compute"]  # keys unchanged
     assert {"from-a", "from-b", "muon"} <= set(entries["huang2026light"]["tags"])
-    assert "read in the reading group" in text and "2025" in text  # both sides' hand edits
+    assert "read in the reading group" in text and "1--12" in text  # both sides' hand edits
     doctor = ck(a, "doctor")
     assert doctor.exit_code == 0, doctor.output
     shown = ck(a, "show", "huang2026light")
     assert "from-a" in shown.output and "from-b" in shown.output
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    # library.bib as merged is what citekit writes (the sidecar then notes the hand edits, as after any)
+    assert git(a, "status", "--porcelain", "refs/library.bib").stdout == "", git(a, "diff").stdout
+    assert _keys(a) == ["huang2026light", "schaipp2026stepsize", "wang2026compute"]
 
 
 def test_the_same_paper_added_on_both_sides_is_kept_once(tmp_path: Path) -> None:

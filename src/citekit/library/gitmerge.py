@@ -139,6 +139,9 @@ def _merge_record(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dic
             value = o + [x for x in t if x not in o]
         elif clash and isinstance(o, dict) and isinstance(t, dict):
             value = {k: _pick((b or {}).get(k), o.get(k), t.get(k))[0] for k in sorted(set(o) | set(t))}
+            if part == "generated" and _pick((b or {}).get("keywords"), o.get("keywords"), t.get("keywords"))[1]:
+                # library.bib's keywords are joined (merge_bib): so is citekit's copy of them
+                value["keywords"] = _joined((b or {}).get("keywords"), o.get("keywords"), t.get("keywords"))
             value = {k: v for k, v in value.items() if v is not None}
         if value is not None and value != {} and value != []:
             out[part] = value
