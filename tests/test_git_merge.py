@@ -206,3 +206,20 @@ def _keys(root: Path) -> list[str]:
     import json
 
     return [e["key"] for e in json.loads(ck(root, "list", "--json").stdout)]
+
+
+def test_a_conflict_settled_with_a_value_of_ones_own(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path)
+    set_field(b, "huang2026light", "booktitle", "ICML")
+    commit(b, "b")
+    set_field(a, "huang2026light", "booktitle", "Proc. ICML")
+    commit(a, "a")
+    assert git(a, "pull", "--no-rebase", str(b), "main", check=False).returncode != 0
+    settled = CliRunner().invoke(main, ["-C", str(a), "resolve-conflict", "huang2026light", "--edit"],
+                                 input="Proceedings of ICML 2026\n", catch_exceptions=False)
+    assert settled.exit_code == 0, settled.output
+    text = bib(a)
+    assert "Proceedings of ICML 2026" in text and "citekit-conflict" not in text
+    assert ck(a, "doctor").exit_code == 0
+    again = ck(a, "resolve-conflict", "huang2026light", "--ours")
+    assert again.exit_code == 0 and "no merge conflict" in again.output
