@@ -200,6 +200,8 @@ def test_one_key_issued_on_both_branches_for_two_works_is_renamed_on_one_side(tm
     keymap = (a / "refs" / "keymap.yaml").read_text(encoding="utf-8")
     assert f"{issued}: {renamed}" in keymap  # the merged branch's papers: `citekit rekey --map refs/keymap.yaml`
     assert ck(a, "doctor").exit_code == 0
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    assert sorted(_keys(a)) == sorted(merged)  # each paper's notes find their own entry again
 
 
 def _keys(root: Path) -> list[str]:
