@@ -99,6 +99,10 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "check": [(["good.tex"], 0), (["bad.tex"], 1), (["missing.tex"], 2)],
     "makefile": [([], 0), (["--format", "bogus"], 2)],
     "doctor": [([], 0), (["--bogus"], 2)],
+    "git-setup": [(["--dry-run"], 0), ([], 2), (["--bogus"], 2)],
+    "merge-driver": [(["refs/library.bib", "refs/library.bib", "refs/library.bib", "refs/library.bib"], 0),
+                     (["missing.bib", "refs/library.bib", "refs/library.bib"], 2)],
+    "resolve-conflict": [(["KEY", "--ours"], 0), (["nosuchkey", "--theirs"], 2), (["KEY"], 2)],
     "related-work": [(["--tag", "muon"], 0), (["--tag", "typo"], 1), ([], 2)],
 }
 

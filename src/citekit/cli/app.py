@@ -49,6 +49,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("paper", "Check a paper's citations against the library."),
     "makefile": ("paper", "Print Makefile targets that keep a paper's refs.bib in step with the library."),
     "doctor": ("doctor", "Check that refs/ is whole and say what to do about anything that is not."),
+    "git-setup": ("git", "Register citekit's merge driver for refs/ in this git clone."),
+    "merge-driver": ("git", "Merge library.bib or library.yaml entry by entry (git runs it: %O %A %B %P)."),
+    "resolve-conflict": ("git", "Settle a merge conflict the merge driver left in one entry."),
     "related-work": ("related", "Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic."),
 }
 

@@ -106,6 +106,17 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit doctor --fix                           # finish or undo an interrupted write",
         "citekit doctor --rebuild-sidecar               # after losing refs/library.yaml",
     ),
+    "git-setup": (
+        "citekit git-setup                              # then commit .gitattributes",
+        "citekit git-setup --dry-run",
+    ),
+    "merge-driver": (
+        "citekit merge-driver base.bib refs/library.bib theirs.bib refs/library.bib  # as git runs it",
+    ),
+    "resolve-conflict": (
+        "citekit resolve-conflict smith2026fast --theirs",
+        "citekit resolve-conflict smith2026fast --ours",
+    ),
     "related-work": (
         "citekit related-work --tag muon -o related-muon.tex",
         "citekit related-work --tag muon --tag theory --format markdown",

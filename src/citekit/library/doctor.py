@@ -70,9 +70,35 @@ def diagnose(refs_dir: Path, *, fix: bool = False) -> DoctorReport:
     if lib is not None:
         report.entries = len(lib.entries)
         _check_keys(lib, report)
+        _check_git(refs, lib, report)
         _check_aliases(lib, report)
         _check_cache(refs, report, fix=fix)
     return report
+
+
+def _check_git(refs: Path, lib: PlainLibrary, report: DoctorReport) -> None:
+    """Conflicts the merge driver left in entries, and whether a repository that names the
+    driver in ``.gitattributes`` registered it in this clone (else git merges as text)."""
+    from citekit.library.gitmerge import conflicts_in, registered
+
+    report.checked.append("merge conflicts")
+    for key, name in conflicts_in(lib.entries):
+        report.findings.append(Finding("problem", "merge conflict",
+                                       f"'{key}': field '{name}' was changed differently on two git branches "
+                                       f"(ours in '{name}', theirs in 'citekit-conflict-{name}')",
+                                       f"run `citekit resolve-conflict {key} --ours|--theirs|--edit`"))
+    root = refs.absolute().parent
+    while not (root / ".git").exists() and root.parent != root:
+        root = root.parent
+    if not (root / ".git").exists():
+        return
+    report.checked.append("git merge driver")
+    named, configured = registered(root)
+    if named and not configured:
+        report.findings.append(Finding("problem", "git merge driver",
+                                       ".gitattributes names citekit's merge driver but this clone does not register "
+                                       "it: git silently merges library.bib and library.yaml as text",
+                                       "run `citekit git-setup` in this clone"))
 
 
 def _check_write_state(refs: Path, report: DoctorReport) -> None:
@@ -120,7 +146,9 @@ def _check_pair(refs: Path, report: DoctorReport) -> PlainLibrary | None:
     try:
         lib = PlainLibrary.load(refs, recover=False)
     except LibraryError as exc:
+        merging = "git merge in progress" in str(exc)
         report.findings.append(Finding("problem", "library files", str(exc),
+                                       "finish or abort the git merge as the message says" if merging else
                                        "restore both files from version control, or `citekit doctor --rebuild-sidecar`"))
         return None
     for p in lib.problems:

@@ -63,12 +63,33 @@ def read_pair(refs: Path) -> tuple[bytes | None, bytes | None]:
             except FileNotFoundError:
                 continue
         out.append(data)
+    for name, data in zip((BIB_NAME, SIDECAR_NAME), out):
+        if data is not None and (data.startswith(b"<<<<<<< ") or b"\n<<<<<<< " in data):
+            raise LibraryError(
+                f"git merge in progress: {name} holds git's conflict markers (a text merge: citekit's merge "
+                "driver is not registered in this clone). Next: `git merge --abort`, then `citekit git-setup` "
+                "and merge again (citekit merges the library entry by entry); or remove the markers by hand "
+                "and `git add refs/`.")
     return out[0], out[1]
 
 
-def retrying_split(attempt: Callable[[], T]) -> T:
+def merge_in_progress(refs: Path) -> bool:
+    """Whether the git repository holding ``refs`` is in the middle of a merge (its
+    MERGE_HEAD exists); asked only when a load failed, so no git process runs otherwise."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(Path(refs).absolute().parent), "rev-parse", "-q", "--verify",
+                               "MERGE_HEAD"], capture_output=True, text=True, check=False, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def retrying_split(attempt: Callable[[], T], refs: Path | None = None) -> T:
     """``attempt()``, tried again a few times while it finds a pair not written together
-    (:class:`SplitPair`), then refused with what to do."""
+    (:class:`SplitPair`), then refused with what to do; a library that cannot be read in
+    the middle of a git merge (``refs``) is said to be that, with the next step."""
     for n in range(SPLIT_RETRIES):
         try:
             return attempt()
@@ -77,6 +98,12 @@ def retrying_split(attempt: Callable[[], T]) -> T:
                 time.sleep(0.05 * (n + 1))
                 continue
             raise LibraryError(str(exc)) from None
+        except LibraryError as exc:
+            if refs is not None and "git merge in progress" not in str(exc) and merge_in_progress(refs):
+                raise LibraryError(f"git merge in progress: {exc}. Next: finish the merge (`citekit doctor` "
+                                   "names what is left, `git merge --abort` undoes it); do not check out "
+                                   "one file alone.") from exc
+            raise
     raise AssertionError("unreachable")
 
 

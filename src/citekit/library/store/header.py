@@ -1,9 +1,11 @@
-"""library.bib's header and its checksum line.
+"""library.bib's header, and the checksum line earlier versions wrote under it.
 
-The last header line is a checksum of everything below it: when it still matches on the
-next load, nobody has edited the file since citekit wrote it, whatever the sidecar says;
-the sidecar records the same checksum, which is how a reader tells a pair written
-together from a split one.
+The header says where the entries come from and nothing that changes on every write, so
+two git branches that both wrote the library merge it cleanly. Earlier versions ended it
+with a checksum line of everything below it (and a copy in the sidecar): such a file is
+still read as before (the line tells whether it was edited since, and pairs it with its
+sidecar) and loses the line on the next write; what it did is now done by
+:mod:`.written`, outside the files.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ def checksum(body: str) -> str:
 
 
 def checksum_ok(text: str) -> bool:
-    """Whether library.bib is exactly as citekit wrote it (its checksum line still matches)."""
+    """Whether library.bib (as an earlier version wrote it) is exactly as citekit wrote it
+    (its checksum line still matches)."""
     at = text.find(CHECKSUM_MARK)
     if at < 0:
         return False
@@ -77,10 +80,21 @@ def stated_checksum(text: str | None) -> str | None:
     return text[at + len(CHECKSUM_MARK):end if end >= 0 else None].strip() or None
 
 
+def written_by_citekit(text: str | None) -> bool:
+    """Whether ``text`` (library.bib) starts with a header citekit writes (or the checksum
+    line earlier versions wrote): then its sidecar must be there too."""
+    if not text:
+        return False
+    if CHECKSUM_MARK in text[:2000]:
+        return True
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    return first.startswith("% ") and first[2:] in HEADER_LINES
+
+
 def bib_text(body: str, unparsed: list[str], origins: frozenset[str] | set[str] = frozenset({"notes"})) -> str:
     """The whole of library.bib: the header (saying where the entries come from, see
-    :func:`bib_header`) with the checksum of ``body``, ``body``, and the blocks citekit could
-    not read below their marker line."""
+    :func:`bib_header`), a blank line, ``body``, and the blocks citekit could not read below
+    their marker line. No line of it depends on the whole file (see :mod:`.written`)."""
     if unparsed:
         if body and not body.endswith("\n"):
             body += "\n"  # (kept text at the end of a file without a last line end)
@@ -90,4 +104,4 @@ def bib_text(body: str, unparsed: list[str], origins: frozenset[str] | set[str] 
             + "\n"
         )
     header = "".join(f"% {line}\n" for line in bib_header(origins).split("\n"))
-    return f"{header}{CHECKSUM_MARK}{checksum(body)}\n\n{body}"
+    return f"{header}\n{body}"

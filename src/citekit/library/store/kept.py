@@ -107,20 +107,27 @@ def _kept_end(text: str) -> str:
 
 def _without_own_header(text: str) -> str:
     """``text`` (the start of library.bib) without the header citekit writes: its comment
-    lines, its checksum line and the blank line after it (wherever the user left them)."""
+    lines, the checksum line earlier versions wrote and the blank line after it (wherever
+    the user left them; the blank line after a header without one is dropped by the caller)."""
     at = text.find(CHECKSUM_MARK)
-    if at < 0 or (at > 0 and text[at - 1] != "\n"):
-        return text
-    end = text.find("\n", at)
-    end = len(text) if end < 0 else end + 1
-    if text.startswith("\n", end):
-        end += 1
-    text = text[:at] + text[end:]
+    if at == 0 or at > 0 and text[at - 1] == "\n":
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end + 1
+        if text.startswith("\n", end):
+            end += 1
+        text = text[:at] + text[end:]
+    spans = []
     for line in HEADER_LINES:  # any header citekit writes (the user may have written between its lines)
         line = f"% {line}\n"
-        at = text.find(line)
-        if at == 0 or at > 0 and text[at - 1] == "\n":
-            text = text[:at] + text[at + len(line):]
+        found = text.find(line)
+        if found == 0 or found > 0 and text[found - 1] == "\n":
+            spans.append([found, found + len(line)])
+    if spans and at < 0:  # no checksum line: the blank line after the last header line is citekit's
+        last = max(spans, key=lambda span: span[1])
+        if text.startswith("\n", last[1]):
+            last[1] += 1
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + text[end:]
     return text
 
 

@@ -26,7 +26,7 @@ from citekit.library.errors import LibraryError
 from citekit.library.journal import Transaction
 from citekit.library.store import kinds
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair, recover_if_free, retrying_split
-from citekit.library.store.header import bib_text, origins_in, stated_checksum
+from citekit.library.store.header import bib_text, origins_in
 from citekit.library.store.kept import KeptText
 from citekit.library.store.parse import parse_into
 from citekit.library.store.reconcile import HASH_MARK, TYPE_MARK
@@ -243,7 +243,7 @@ class PlainLibrary(KeptText):
         if recover:
             recover_if_free(refs)
         with collector_paused():
-            return retrying_split(lambda: cls._parse(refs, *read_pair(refs)))
+            return retrying_split(lambda: cls._parse(refs, *read_pair(refs)), refs)
 
     @classmethod
     def _parse(cls: type[L], refs: Path, bib_data: bytes | None, side_data: bytes | None, *,
@@ -273,7 +273,7 @@ class PlainLibrary(KeptText):
         text = bib_text(self._body(keys, bib_parts), self.unparsed, origins_in(yaml_parts) if keys else {"notes"})
         implied = (set(self.keys()) | set(self.detached)
                    | {a for aliases in self.aliases_by_key().values() for a in aliases})
-        side = document.render(yaml_parts, stated_checksum(text), implied=implied, issued_keys=self.issued_keys,
+        side = document.render(yaml_parts, None, implied=implied, issued_keys=self.issued_keys,
                                detached=self.detached, pending=self.pending, ascii=self.ascii)
         return text, side
 
@@ -308,9 +308,21 @@ class PlainLibrary(KeptText):
         del bib_data, side_text  # staged as bytes: the texts need not stay (peak memory at 50k entries)
         staged = txn.staged
         txn.on_commit.append(lambda: self._written(staged))
+        txn.on_commit.append(lambda: self._remember_written(staged))
         if own:
             return txn.commit()
         return any(p in txn.changes() for p in (self.bib_path.absolute(), self.sidecar_path.absolute()))
+
+    def _remember_written(self, staged: dict[Path, bytes]) -> None:
+        """Remember both files' bytes in ``.citekit/`` (see :mod:`.written`): the next load
+        knows library.bib was not edited since, with no checksum line in the file."""
+        from citekit.library.store.written import remember
+
+        bib, side = self.bib_path.absolute(), self.sidecar_path.absolute()
+        if bib in staged and side in staged:
+            remember(self.refs_dir, staged[bib], staged[side])
+        else:
+            remember(self.refs_dir, *read_pair(self.refs_dir))
 
     def _written(self, staged: dict[Path, bytes]) -> None:
         """Both files were just switched in, each holding the bytes ``staged`` for it."""

@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from citekit.core.config import display_path
-from citekit.library.store.header import checksum_ok, stated_checksum
+from citekit.library.store.files import SplitPair
+from citekit.library.store.header import checksum_ok, stated_checksum, written_by_citekit
 from citekit.library.store.kept import kept_texts
 from citekit.library.store.reconcile import absorb_bib, check_records_cover, manual_entry
 from citekit.library.store.sidecar import document
 from citekit.library.store.sidecar.records import from_sidecar
+from citekit.library.store.written import as_written
 
 if TYPE_CHECKING:
     from citekit.core.model import Entry
@@ -40,7 +42,9 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
         lib.problems.extend(parsed.problems)
         lib.preamble = parsed.preamble
         lib.unparsed = list(parsed.unparsed)
-        untouched = checksum_ok(text)
+        # (the checksum line of a file an earlier version wrote, else what .citekit/ remembers)
+        bib_same, side_same = as_written(lib.refs_dir, bib_data, side_data)
+        untouched = checksum_ok(text) or bib_same
         seen_lower: dict[str, str] = {}
         gaps: dict[str, str] = {}
         carried = ""  # the text above an entry kept as text: it joins the next one's
@@ -59,6 +63,12 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
             carried = ""
             meta = side_entries.get(bib_entry.key)
             entry = from_sidecar(bib_entry.key, meta) if meta else manual_entry(bib_entry)
+            if meta and bib_same and not side_same and not _written_with(entry, bib_entry):
+                raise SplitPair(
+                    f"{name} and {display_path(lib.sidecar_path)} are not from the same write: library.bib is "
+                    f"as citekit last wrote it, but the record of '{entry.key}' in the sidecar says other fields "
+                    "were written (one file was restored or copied without the other). Restore both from the "
+                    "same version (e.g. `git checkout -- refs/`), or run `citekit doctor` to see what differs")
             absorb_bib(entry, bib_entry, managed=meta is not None, untouched=untouched)
             lib.entries[entry.key] = entry
             if not meta:
@@ -66,7 +76,12 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
         if unknown and not untouched:
             claimed = _hand_renames(lib, unknown, side_entries, sidecar.get("detached") or {})
         lib.kept_head, lib.kept_before, lib.kept_tail = kept_texts(list(gaps.items()), carried + parsed.after)
-        if untouched and sidecar.get("bib_checksum") and sidecar.get("bib_checksum") == stated_checksum(text):
+        if untouched and (bib_same or sidecar.get("bib_checksum")
+                          and sidecar.get("bib_checksum") == stated_checksum(text)) or (
+                not side_entries and lib.entries and written_by_citekit(text)
+                and all(_as_citekit_lays_out(raw) for raw in parsed.raws)):
+            # (the second case: a clone has no record of the last write, but a sidecar with no
+            # record at all beside entries citekit laid out lost them all; pasted entries differ)
             check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
     lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries and k not in claimed}
     lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items()
@@ -74,6 +89,26 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
     lib.issued_keys.update(lib.entries)
     for e in lib.entries.values():
         lib.issued_keys.update(e.aliases)
+
+
+def _as_citekit_lays_out(raw: str) -> bool:
+    """Whether an entry's text has citekit's layout (its first field's ``=`` in the value
+    column the writer uses): what a library written by citekit holds."""
+    from citekit.bibtex.writer import VALUE_COLUMN
+
+    lines = raw.strip().split("\n")
+    return len(lines) > 2 and lines[1].startswith("  ") and lines[1][VALUE_COLUMN:VALUE_COLUMN + 2] == "= "
+
+
+def _written_with(entry: Entry, bib_entry: Entry) -> bool:
+    """Whether ``entry``'s sidecar record (its copy of what citekit wrote) matches the fields
+    of ``bib_entry``, a library.bib known to be as citekit wrote it: hand-edited fields
+    aside, a record written together with the file does."""
+    from citekit.library.store.reconcile import same_value
+
+    generated, hand = entry.generated, set(entry.hand)
+    return all(same_value(generated[name], value) for name, value in bib_entry.fields.items()
+               if name in generated and name not in hand)
 
 
 def _hand_renames(lib: Any, unknown: dict[str, Any], side_entries: dict[str, dict[str, Any]],

@@ -244,7 +244,7 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         if recover:
             recover_if_free(refs)
         with collector_paused():
-            return retrying_split(lambda: cls._load_once(refs, use_cache))
+            return retrying_split(lambda: cls._load_once(refs, use_cache), refs)
 
     @classmethod
     def _load_once(cls, refs: Path, use_cache: bool) -> CachedLibrary:

@@ -12,7 +12,7 @@ from typing import Any
 from citekit.core.config import display_path
 from citekit.library.errors import LibraryError
 from citekit.library.store.files import SplitPair
-from citekit.library.store.header import CHECKSUM_MARK, stated_checksum
+from citekit.library.store.header import stated_checksum, written_by_citekit
 from citekit.library.store.sidecar.format import MARKED, SIDECAR_END, SIDECAR_HEAD, SIDECAR_VERSION, yaml_codec
 
 
@@ -25,7 +25,7 @@ def parse(data: bytes | None, bib_text: str | None, sidecar_path: Path, bib_path
                "`citekit doctor --rebuild-sidecar` to rebuild it from library.bib (keys kept; what "
                "library.bib cannot say, such as status and notes' mentions, becomes 'unknown')")
     if data is None:
-        if bib_text is not None and CHECKSUM_MARK in bib_text:
+        if written_by_citekit(bib_text):
             raise LibraryError(f"{name} is missing but {display_path(bib_path)} was written by citekit, "
                                f"so its tags, status and identifiers would be lost. {restore}.")
         return {}
@@ -90,5 +90,6 @@ def render(entry_parts: list[str], bib_checksum: str | None, *, implied: Collect
         tail["issued_keys"] = extra_keys
     if pending:
         tail["pending"] = pending
-    entries = "entries:\n" + "".join(entry_parts) if entry_parts else "entries: {}\n"
+    # one blank line between records: entries added on two git branches are separate hunks
+    entries = "entries:\n" + "\n".join(entry_parts) if entry_parts else "entries: {}\n"
     return (SIDECAR_HEAD + dump(head) + entries + (dump(tail) if tail else "") + SIDECAR_END)

@@ -1,0 +1,227 @@
+"""A library shared in git: two clones write it, then merge with citekit's driver.
+
+Real git repositories in a temporary folder; every citekit step goes through the command
+line, offline (no service is asked)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citekit.cli import main
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+NOTES_A = "# ICML 2026\n\n- Light and Fast Muon Optimizer for Large Models #muon\n  - Authors: Feihu Huang, Yuning Luo\n"
+PAPER_A = "# ICML 2026\n\n- Step-Size Stability in Stochastic Optimization #theory\n  - Authors: Fabian Schaipp, Robert Gower\n"
+PAPER_B = "# ICML 2026\n\n- Compute When Worth It: Risk Control for Reasoning #muon\n  - Authors: Xi Wang, Eric Nalisnick\n"
+
+
+def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, env=env, check=False)
+    if check:
+        assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def ck(root: Path, *args: str):
+    return CliRunner().invoke(main, ["-C", str(root), *args], catch_exceptions=False)
+
+
+def two_clones(tmp_path: Path, *, driver: bool = True) -> tuple[Path, Path]:
+    """A project committed in clone ``a`` (one paper synced offline) and cloned to ``b``;
+    with ``driver``, both registered citekit's merge driver (``.gitattributes`` is
+    committed either way: a clone that did not run ``git-setup`` lacks only the config)."""
+    a = tmp_path / "a"
+    (a / "notes").mkdir(parents=True)
+    git(a, "init", "-q", "-b", "main")
+    (a / "citekit.yaml").write_text("# shared\n", encoding="utf-8")
+    (a / "notes" / "icml.md").write_text(NOTES_A, encoding="utf-8")
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    assert ck(a, "git-setup", "-q").exit_code == 0
+    assert ".citekit/" in (a / ".gitignore").read_text(encoding="utf-8")  # this clone's state stays out of git
+    git(a, "add", "-A")
+    git(a, "commit", "-qm", "library")
+    b = tmp_path / "b"
+    git(tmp_path, "clone", "-q", str(a), str(b))
+    if driver:
+        assert ck(b, "git-setup", "-q").exit_code == 0
+    else:
+        git(a, "config", "--remove-section", "merge.citekit")  # as in a fresh clone
+    return a, b
+
+
+def bib(root: Path) -> str:
+    return (root / "refs" / "library.bib").read_text(encoding="utf-8")
+
+
+def set_field(root: Path, key: str, name: str, value: str) -> None:
+    """A hand edit of one field of one entry in library.bib (added when missing)."""
+    text = bib(root)
+    start = text.index("{" + key + ",")
+    end = text.index("\n}", start)
+    lines = text[start:end].split("\n")
+    new = f"  {name:<14}= {{{value}}},"
+    found = [i for i, line in enumerate(lines) if line.strip().startswith(name + " ")]
+    if found:
+        lines[found[0]] = new
+    else:
+        lines.append(new)
+    (root / "refs" / "library.bib").write_text(text[:start] + "\n".join(lines) + text[end:], encoding="utf-8")
+
+
+def commit(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
+
+
+def test_tag_on_both_sides_and_sync_then_pull_merges_cleanly(tmp_path: Path) -> None:
+    """The issue's failure: both clones tag and sync, then pull: no conflict now."""
+    a, b = two_clones(tmp_path)
+    assert ck(b, "tag", "huang2026light", "+from-b").exit_code == 0
+    (b / "notes" / "b.md").write_text(PAPER_B, encoding="utf-8")
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    set_field(b, "huang2026light", "note", "read in the reading group")  # a hand edit on b
+    commit(b, "b")
+    assert ck(a, "tag", "huang2026light", "+from-a").exit_code == 0
+    (a / "notes" / "a.md").write_text(PAPER_A, encoding="utf-8")
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    set_field(a, "huang2026light", "pages", "1--12")  # another field by hand on a
+    commit(a, "a")
+
+    merged = git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    text = bib(a)
+    assert "<<<<<<<" not in text and "<<<<<<<" not in (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+    listed = ck(a, "list", "--json")
+    assert listed.exit_code == 0, listed.output
+    import json
+
+    entries = {e["key"]: e for e in json.loads(listed.stdout)}
+    assert sorted(entries) == ["huang2026light", "schaipp2026stepsize", "wang2026compute"]  # keys unchanged
+    assert {"from-a", "from-b", "muon"} <= set(entries["huang2026light"]["tags"])
+    assert "read in the reading group" in text and "1--12" in text  # both sides' hand edits
+    doctor = ck(a, "doctor")
+    assert doctor.exit_code == 0, doctor.output
+    shown = ck(a, "show", "huang2026light")
+    assert "from-a" in shown.output and "from-b" in shown.output
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    # library.bib as merged is what citekit writes (the sidecar then notes the hand edits, as after any)
+    assert git(a, "status", "--porcelain", "refs/library.bib").stdout == "", git(a, "diff").stdout
+    assert _keys(a) == ["huang2026light", "schaipp2026stepsize", "wang2026compute"]
+
+
+def test_the_same_paper_added_on_both_sides_is_kept_once(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path)
+    for root in (a, b):
+        (root / "notes" / f"{root.name}.md").write_text(PAPER_B, encoding="utf-8")
+        assert ck(root, "sync", "--offline", "-q").exit_code == 0
+        commit(root, root.name)
+    assert git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False).returncode == 0
+    assert bib(a).count("@inproceedings{wang2026compute,") == 1
+    assert ck(a, "doctor").exit_code == 0
+
+
+def test_one_field_changed_differently_on_both_sides_is_a_conflict_doctor_names(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path)
+    set_field(b, "huang2026light", "title", "Muon, Light and Fast")
+    (b / "notes" / "b.md").write_text(PAPER_B, encoding="utf-8")
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    commit(b, "b")
+    set_field(a, "huang2026light", "title", "Light and Fast Muon")
+    commit(a, "a")
+
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode != 0 and "library.bib" in merged.stdout + merged.stderr
+    text = bib(a)
+    assert "<<<<<<<" not in text and "wang2026compute" in text  # nothing else lost
+    assert "citekit-conflict-title" in text and "Muon, Light and Fast" in text and "Light and Fast Muon" in text
+    doctor = ck(a, "doctor")
+    assert doctor.exit_code == 1
+    assert "citekit resolve-conflict huang2026light --ours|--theirs|--edit" in doctor.output
+    settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
+    assert settled.exit_code == 0, settled.output
+    assert "Muon, Light and Fast" in bib(a) and "citekit-conflict" not in bib(a)
+    assert ck(a, "doctor").exit_code == 0
+    git(a, "add", "refs")
+    git(a, "commit", "-qm", "merged")
+
+
+def test_a_merge_without_the_driver_registered_is_recognised_and_explained(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path, driver=False)
+    assert ck(b, "tag", "huang2026light", "+from-b").exit_code == 0
+    commit(b, "b")
+    assert ck(a, "tag", "huang2026light", "+from-a").exit_code == 0
+    commit(a, "a")
+    doctor = ck(a, "doctor")
+    assert doctor.exit_code == 1 and "citekit git-setup" in doctor.output and "as text" in doctor.output
+
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode != 0  # a text merge: the keywords line of both sides
+    listed = ck(a, "list")
+    assert listed.exit_code == 2, (merged.stderr[-600:], listed.output, bib(a), (a / "refs" / "library.yaml").read_text())
+    assert "git merge in progress" in listed.output and "damaged" not in listed.output
+    assert "citekit git-setup" in listed.output and "git merge --abort" in listed.output
+    git(a, "merge", "--abort")
+    assert ck(a, "git-setup", "-q").exit_code == 0
+    again = git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert ck(a, "doctor").exit_code == 0
+
+
+def test_one_key_issued_on_both_branches_for_two_works_is_renamed_on_one_side(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path)
+    (a / "notes" / "a.md").write_text("# ICML 2026\n\n- Light Sparse Attention for Long Context\n"
+                                      "  - Authors: Mei Huang\n", encoding="utf-8")
+    (b / "notes" / "b.md").write_text("# ICML 2026\n\n- Light Gradient Clipping at Scale\n"
+                                      "  - Authors: Tom Huang\n", encoding="utf-8")
+    keys = []
+    for root in (a, b):
+        assert ck(root, "sync", "--offline", "-q").exit_code == 0
+        keys.append(set(_keys(root)))
+        commit(root, root.name)
+    (issued,) = (keys[0] & keys[1]) - {"huang2026light"}  # the same new key on both branches
+
+    assert git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False).returncode == 0
+    text = bib(a)
+    assert "Light Sparse Attention" in text and "Light Gradient Clipping" in text
+    merged = _keys(a)
+    assert issued in merged and len(merged) == 3 and len(set(k.lower() for k in merged)) == 3
+    (renamed,) = set(merged) - {"huang2026light", issued}
+    keymap = (a / "refs" / "keymap.yaml").read_text(encoding="utf-8")
+    assert f"{issued}: {renamed}" in keymap  # the merged branch's papers: `citekit rekey --map refs/keymap.yaml`
+    assert ck(a, "doctor").exit_code == 0
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    assert sorted(_keys(a)) == sorted(merged)  # each paper's notes find their own entry again
+
+
+def _keys(root: Path) -> list[str]:
+    import json
+
+    return [e["key"] for e in json.loads(ck(root, "list", "--json").stdout)]
+
+
+def test_a_conflict_settled_with_a_value_of_ones_own(tmp_path: Path) -> None:
+    a, b = two_clones(tmp_path)
+    set_field(b, "huang2026light", "booktitle", "ICML")
+    commit(b, "b")
+    set_field(a, "huang2026light", "booktitle", "Proc. ICML")
+    commit(a, "a")
+    assert git(a, "pull", "--no-rebase", str(b), "main", check=False).returncode != 0
+    settled = CliRunner().invoke(main, ["-C", str(a), "resolve-conflict", "huang2026light", "--edit"],
+                                 input="Proceedings of ICML 2026\n", catch_exceptions=False)
+    assert settled.exit_code == 0, settled.output
+    text = bib(a)
+    assert "Proceedings of ICML 2026" in text and "citekit-conflict" not in text
+    assert ck(a, "doctor").exit_code == 0
+    again = ck(a, "resolve-conflict", "huang2026light", "--ours")
+    assert again.exit_code == 0 and "no merge conflict" in again.output
