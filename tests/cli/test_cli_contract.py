@@ -100,6 +100,8 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "makefile": [([], 0), (["--format", "bogus"], 2)],
     "doctor": [([], 0), (["--bogus"], 2)],
     "related-work": [(["--tag", "muon"], 0), (["--tag", "typo"], 1), ([], 2)],
+    "suggest": [(["--dismissed"], 0), (["--tag", "typo"], 1), (["--tag", "muon"], 1), ([], 2),
+                (["--tag", "muon", "--limit", "0"], 2)],
 }
 
 

@@ -324,3 +324,24 @@ def fake_graph(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGraph]:
         for name, value in fake.env().items():
             monkeypatch.setenv(name, value)
         yield fake
+
+
+def write_project(root: Any, world: GraphWorld) -> Any:
+    """A project at ``root`` whose library holds ``world.library``, tagged as planted."""
+    from pathlib import Path
+
+    from citekit.core.model import Entry, Ids
+    from citekit.library.store import Library
+
+    root = Path(root)
+    (root / "notes").mkdir(parents=True, exist_ok=True)
+    (root / "refs").mkdir(exist_ok=True)
+    (root / "citekit.yaml").write_text("# suggestion test project\n", encoding="utf-8")
+    lib = Library.load(root / "refs")
+    for key, row in world.library.items():
+        lib.add(Entry(key=key, entry_type="inproceedings",
+                      fields={"title": row["title"], "author": "Doe, Jane", "year": str(row["year"]),
+                              "booktitle": "ICML"},
+                      ids=Ids(doi=row["doi"], arxiv=row["arxiv"]), tags_added=list(row["tags"]), status="resolved"))
+    lib.save()
+    return root

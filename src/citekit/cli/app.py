@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "makefile": ("paper", "Print Makefile targets that keep a paper's refs.bib in step with the library."),
     "doctor": ("doctor", "Check that refs/ is whole and say what to do about anything that is not."),
     "related-work": ("related", "Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic."),
+    "suggest": ("suggest", "Suggest papers the library lacks that its papers' neighbours keep citing."),
 }
 
 #: Commands whose output is a document (a Makefile, a related-work snippet), not a report:

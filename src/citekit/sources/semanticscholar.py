@@ -87,6 +87,8 @@ class SemanticScholarGraph:
         self.url = settings.url("s2")
         self.headers = {"x-api-key": settings.s2_api_key} if settings.s2_api_key else None
         self.keyed = bool(settings.s2_api_key)
+        #: answer from the cache alone (the service could not be reached): what is not cached is left out
+        self.offline = False
 
     # -- the seeds: library papers with their neighbours ---------------------------------
     def seeds(self, ids: dict[str, tuple[str, str]]) -> dict[str, GraphPaper | None]:
@@ -107,6 +109,8 @@ class SemanticScholarGraph:
             else:
                 self.cache.hits += 1
                 out[sid] = GraphPaper.from_json(hit.payload) if hit.payload else None
+        if self.offline:
+            return out
         for start in range(0, len(missing), BATCH):
             chunk = missing[start:start + BATCH]
             answers = self._batch(chunk, fields)
@@ -160,6 +164,9 @@ class SemanticScholarGraph:
         if not positive:
             return []  # the service answers 400 "No positive paper examples given"
         params = {"positive": sorted(positive), "negative": sorted(negative), "limit": limit}
+        if self.offline:
+            hit = self.cache.get(NAME, "recommend", params)
+            return [GraphPaper.from_json(p) for p in (hit.payload or [])] if hit else []
         payload = self.cache.fetch(NAME, "recommend", params, lambda: self._recommend(positive, negative, limit))
         return [GraphPaper.from_json(p) for p in payload or []]
 

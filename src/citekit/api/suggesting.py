@@ -1,0 +1,338 @@
+"""``suggest``: papers the library lacks that its papers' neighbours keep citing, each with its reason.
+
+The seed set is a tag's papers (``--tag``), the library papers a draft cites (``--mine``)
+or keys given by hand (``--key``). Each seed goes to the citation-graph service by DOI or
+arXiv id (a title alone is not enough to name a paper there without risk of a wrong one, so
+such seeds are left out and counted); the ranking is :mod:`citekit.library.suggest`'s.
+Everything the service answers is cached, so a second run asks nothing; when the service
+cannot be reached, what the cache holds is used and the report says so.
+
+``--add`` records chosen suggestions in the notes inbox through ``add`` (a
+``suggested-by`` comment above each, the tag on it), so they reach the library like any
+paper; ``--dismiss`` remembers a "no" in ``.citekit/suggest-dismissed.json``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from citekit.api.project import config_of
+from citekit.core.errors import CitekitError, UsageError
+
+if TYPE_CHECKING:
+    from citekit.core.config import Config
+    from citekit.core.model import Entry
+    from citekit.library.suggest import Suggestion
+    from citekit.sources.graph import GraphPaper
+
+#: the file of dismissed suggestions, in the project's state folder
+DISMISSED_FILE = "suggest-dismissed.json"
+#: positive ids sent to the recommendations call (the service takes a few hundred; more add little)
+RECOMMEND_SEEDS = 100
+RECOMMEND_LIMIT = 100
+
+
+class NoSeeds(CitekitError):
+    """The seed selection holds no paper: a finding, nothing to suggest from."""
+
+    exit_code = 1
+
+
+@dataclass
+class SuggestReport:
+    """What ``suggest`` found and did, for the listing and ``--json``."""
+
+    #: how the seed set reads in reasons (``muon``, ``cited by your paper``, ``given``)
+    label: str = ""
+    seeds: list[str] = field(default_factory=list)
+    #: seed keys the service does not know, and seed keys without a DOI or arXiv id (not asked)
+    unknown: list[str] = field(default_factory=list)
+    no_ids: list[str] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
+    requests: int = 0
+    #: requests the shared HTTP client had to repeat (429 and 5xx answers)
+    retries: int = 0
+    from_cache_only: bool = False
+    notices: list[str] = field(default_factory=list)
+    added: list[dict[str, Any]] = field(default_factory=list)
+    dismissed: list[dict[str, Any]] = field(default_factory=list)
+    #: why there is nothing to suggest from (no seed, or none known to the service)
+    problem: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"problem": self.problem, "label": self.label, "seeds": self.seeds, "unknown_to_service": self.unknown,
+                "without_ids": self.no_ids, "suggestions": [s.to_json() for s in self.suggestions],
+                "requests": self.requests, "retries": self.retries, "from_cache_only": self.from_cache_only,
+                "notices": self.notices, "added": self.added, "dismissed": self.dismissed}
+
+
+def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
+            keys: Sequence[str] = (), limit: int = 20, add: Sequence[int] = (), dismiss: Sequence[int] = (),
+            refresh: bool = False, this_year: int | None = None) -> SuggestReport:
+    """Suggestions for one seed set (exactly one of ``tags``, ``mine``, ``keys``); see the module docstring.
+
+    ``add`` and ``dismiss`` are 1-based places in the list this same call ranks (the list
+    the previous run printed, since the ranking is deterministic and cached).
+    """
+    from citekit.library.store import Library
+
+    if sum(bool(x) for x in (tags, mine, keys)) != 1:
+        raise UsageError("give exactly one of --tag TAG, --mine PAPER or --key KEY (see `citekit suggest -h`).")
+    if limit < 1:
+        raise UsageError("--limit must be 1 or more.")
+    cfg = config_of(start)
+    lib = Library.load(cfg.refs_dir)
+    entries = lib.sorted_entries()
+    try:
+        seeds, label = _seeds(lib, entries, tags=tags, mine=mine, keys=keys, root=cfg.root)
+    except NoSeeds as exc:
+        return SuggestReport(problem=str(exc))
+    report = SuggestReport(label=label, seeds=[e.key for e in seeds])
+    dismissed = load_dismissed(cfg)
+    try:
+        suggestions, _ = _rank(cfg, seeds, entries, report, dismissed=dismissed, limit=limit, refresh=refresh,
+                               this_year=this_year or datetime.date.today().year)
+    except NoSeeds as exc:
+        report.problem = str(exc)
+        return report
+    chosen_add = _picked(add, suggestions, "--add")
+    chosen_no = _picked(dismiss, suggestions, "--dismiss")
+    if chosen_no:
+        for s in chosen_no:
+            dismissed.update(_marks(s.paper))
+            report.dismissed.append({"rank": s.rank, "title": s.paper.title, "ids": s.paper.ids()})
+        save_dismissed(cfg, dismissed)
+    if chosen_add:
+        report.added = _add(cfg, chosen_add, tags=tags, label=label)
+    gone = {id(s) for s in chosen_add + chosen_no}
+    report.suggestions = [s for s in suggestions if id(s) not in gone]
+    return report
+
+
+# -- the seed set -------------------------------------------------------------------------
+
+
+def _seeds(lib: Any, entries: list[Entry], *, tags: Sequence[str], mine: str | None, keys: Sequence[str],
+           root: Path) -> tuple[list[Entry], str]:
+    from citekit.library.tags import select
+
+    if tags:
+        chosen = select(entries, list(tags))
+        if not chosen:
+            raise NoSeeds(f"no paper of the library has the tag(s) {' '.join(tags)}; `citekit tags` lists the tags "
+                          "in use.")
+        return chosen, "`" + " ".join(tags) + "`"
+    if keys:
+        chosen = []
+        for key in keys:
+            entry = lib.get(key)
+            if entry is None:
+                raise UsageError(f"--key {key}: no entry of the library has that key (or had it); "
+                                 "`citekit list` shows the keys.")
+            chosen.append(entry)
+        return _unique(chosen), "given"
+    assert mine is not None
+    path = Path(mine) if Path(mine).is_absolute() else root / mine
+    if not path.is_file() and Path(mine).is_file():
+        path = Path(mine)
+    if path.is_file():
+        cited = cited_keys(path)
+        chosen = _unique([e for e in (lib.get(k) for k in cited) if e is not None])
+        if not chosen:
+            raise NoSeeds(f"--mine {mine}: it cites no paper of the library ({len(cited)} citation keys read); "
+                          "add the papers it cites first, or name keys with --key.")
+        return chosen, "cited"
+    entry = lib.get(mine)
+    if entry is None:
+        raise UsageError(f"--mine {mine}: no such file, and no entry of the library has that key; give a .tex, "
+                         ".aux or .md file of your paper, or a library key.")
+    return [entry], "given"
+
+
+def cited_keys(path: Path) -> list[str]:
+    """The citation keys a paper cites: its ``.aux`` or ``.tex`` (``\\cite`` family), or a
+    Markdown draft's pandoc citations (``[@key]``, ``@key``)."""
+    suffix = path.suffix.lower()
+    if suffix in (".md", ".markdown"):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        return list(dict.fromkeys(m.group(1).rstrip(".:") for m in _PANDOC_CITE.finditer(text)))
+    from citekit.paper.cited import read_citations
+
+    cited = read_citations(aux=path) if suffix == ".aux" else read_citations(tex=path)
+    return list(cited.keys)
+
+
+_PANDOC_CITE = re.compile(r"(?<![\w.])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*)")
+
+
+def _unique(entries: list[Entry]) -> list[Entry]:
+    return list({e.key: e for e in entries}.values())
+
+
+# -- asking the graph and ranking ---------------------------------------------------------
+
+
+def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: SuggestReport, *,
+          dismissed: set[str], limit: int, refresh: bool, this_year: int) -> tuple[list[Suggestion], dict]:
+    from citekit.library.suggest import Held, rank, shortlist, ties
+    from citekit.sources import build_client, open_cache
+    from citekit.sources.base import SourceError
+    from citekit.sources.registry import row
+    from citekit.sources.settings import SourceSettings
+
+    ids: dict[str, tuple[str, str]] = {}
+    for e in seeds:
+        if e.ids.doi:
+            ids[e.key] = ("doi", e.ids.doi)
+        elif e.ids.arxiv:
+            ids[e.key] = ("arxiv", e.ids.arxiv)
+        else:
+            report.no_ids.append(e.key)
+    settings = SourceSettings.from_env(cfg.data, cfg.root)
+    settings.refresh = refresh
+    client, cache = build_client(settings), open_cache(settings)
+    source = row("semanticscholar").load()(client, cache, settings)
+    try:
+        try:
+            found = source.seeds(ids)
+        except SourceError as exc:
+            report.from_cache_only = True
+            report.notices.append(f"{exc}; suggestions come from what earlier runs cached")
+            source.offline = True
+            found = source.seeds(ids)
+        known = {k: p for k, p in found.items() if p is not None}
+        report.unknown = sorted(k for k, p in found.items() if p is None)
+        if not known:
+            why = (" (it could not be reached and nothing is cached)" if report.from_cache_only
+                   else " (none of them has a DOI or arXiv id)" if not ids
+                   else " (none of them has a record there)")
+            raise NoSeeds(f"Semantic Scholar knows none of the {len(seeds)} seed papers{why}; nothing to "
+                          "suggest from. Seeds are found by DOI or arXiv id: `citekit upgrade` or a sync "
+                          "online fills them in.")
+        negative = sorted(m.split(":", 1)[1] for m in dismissed if m.startswith("semanticscholar:"))
+        recs: list[GraphPaper] = []
+        try:
+            recs = source.recommend([p.id for p in known.values()][:RECOMMEND_SEEDS], negative, RECOMMEND_LIMIT)
+        except SourceError as exc:
+            report.notices.append(f"recommendations left out: {exc}")
+        graph = ties(known)
+        wanted = shortlist(graph, [p.id for p in recs], seeds=len(known))
+        records: dict[str, GraphPaper | None] = {p.id: p for p in recs}
+        try:
+            records.update(source.papers([pid for pid in wanted if pid not in records]))
+        except SourceError as exc:
+            report.from_cache_only = True
+            report.notices.append(f"{exc}; suggestions come from what earlier runs cached")
+            source.offline = True
+            records.update(source.papers([pid for pid in wanted if pid not in records]))
+        held = Held(entries, graph_ids=[p.id for p in known.values()], noted=noted_ids(cfg))
+        suggestions = rank(known, records, held, recommended=[p.id for p in recs], dismissed=dismissed,
+                           seed_count=len(seeds), group=group_phrase(report.label, len(seeds)), this_year=this_year, limit=limit,
+                           service="Semantic Scholar")
+    finally:
+        report.requests = client.stats.total
+        report.retries = sum(client.stats.retries.values())
+        if report.retries:
+            report.notices.append(f"Semantic Scholar asked citekit to slow down; {report.retries} request(s) were "
+                                  "repeated after waiting" + ("" if settings.s2_api_key else
+                                                             " (the shared pool without a key: CITEKIT_S2_API_KEY "
+                                                             "gives a pool of your own)"))
+        cache.close()
+    return suggestions, records
+
+
+def noted_ids(cfg: Config) -> list[tuple[str, str]]:
+    """The DOIs and arXiv ids the notes name: a paper added but not resolved yet is no suggestion."""
+    from citekit.notes import extract_paths
+
+    if not cfg.notes_dir.is_dir():
+        return []
+    out = []
+    for m in extract_paths([cfg.notes_dir], root=cfg.root).mentions:
+        out.extend((s, v) for s, v in list(m.ids.items()) + list(m.pins.items()) if s in ("doi", "arxiv"))
+    return out
+
+
+def group_phrase(label: str, n: int) -> str:
+    """How reasons name the seed set: ``your 7 `muon` papers``, ``the 4 library papers your paper cites``."""
+    papers = "paper" if n == 1 else "papers"
+    if label == "cited":
+        return f"the {n} library {papers} your paper cites"
+    if label == "given":
+        return f"the {n} {papers} given"
+    return f"your {n} {label} {papers}"
+
+
+# -- adding and dismissing ----------------------------------------------------------------
+
+
+def _picked(places: Sequence[int], suggestions: list[Suggestion], option: str) -> list[Suggestion]:
+    out = []
+    for n in places:
+        if not 1 <= n <= len(suggestions):
+            raise UsageError(f"{option} {n}: the list has {len(suggestions)} suggestion(s), numbered from 1; "
+                             "run `citekit suggest` with the same options to see them.")
+        out.append(suggestions[n - 1])
+    return list({id(s): s for s in out}.values())
+
+
+def _marks(p: GraphPaper) -> set[str]:
+    return {f"{scheme}:{value}".lower() for scheme, value in p.ids().items()}
+
+
+def _thing(p: GraphPaper) -> str:
+    if p.doi:
+        return f"https://doi.org/{p.doi}"
+    if p.arxiv:
+        return f"https://arxiv.org/abs/{p.arxiv}"
+    return p.title
+
+
+def _add(cfg: Config, chosen: list[Suggestion], *, tags: Sequence[str], label: str) -> list[dict[str, Any]]:
+    from citekit.api.adding import add
+
+    plain = [t for t in tags if not t.startswith(("-", "not:"))]
+    things = [_thing(s.paper) for s in chosen]
+    notes = [f"suggested-by: citekit suggest ({s.reason})" for s in chosen]
+    added = add(things, cfg.root, tags=plain, notes=notes)
+    return [{"rank": s.rank, "title": s.paper.title, "thing": t, "status": item.status, "key": item.key,
+             "where": item.where} for s, t, item in zip(chosen, things, added.items)]
+
+
+def dismissed_list(start: str | Path | None = None) -> list[str]:
+    """The identifiers of every dismissed suggestion (``--dismissed``), sorted."""
+    return sorted(load_dismissed(config_of(start)))
+
+
+def dismissed_path(cfg: Config) -> Path:
+    from citekit.core.paths import state_dir
+
+    return state_dir(cfg.refs_dir) / DISMISSED_FILE
+
+
+def load_dismissed(cfg: Config) -> set[str]:
+    """Every identifier of every dismissed suggestion (``doi:…``, ``arxiv:…``, ``semanticscholar:…``)."""
+    path = dismissed_path(cfg)
+    if not path.exists():
+        return set()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise CitekitError(f"{path} is not readable JSON; fix or delete it (it only lists dismissed "
+                           "suggestions).", exit_code=2) from None
+    return {str(x).lower() for x in data.get("dismissed") or []}
+
+
+def save_dismissed(cfg: Config, dismissed: set[str]) -> None:
+    from citekit.library.lock import ProjectLock
+    from citekit.library.store.files import atomic_write
+
+    path = dismissed_path(cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with ProjectLock(cfg.refs_dir, "suggest"):
+        atomic_write(path, json.dumps({"dismissed": sorted(dismissed)}, indent=1) + "\n")
