@@ -187,6 +187,8 @@ class _State:
         self.retry_after: str | None = None
         #: what the last requests carried as an API key
         self.keys: list[str | None] = []
+        #: OpenAlex: refuse list calls without ``api_key`` (the 2026 rule)
+        self.require_key = False
 
 
 def _s2_answer(world: GraphWorld, method: str, path: str, params: dict[str, str], body: Any) -> tuple[int, Any]:
@@ -221,7 +223,58 @@ def _s2_answer(world: GraphWorld, method: str, path: str, params: dict[str, str]
     return 404, {"error": f"no route {method} {path}"}
 
 
-def _handler(world: GraphWorld, state: _State) -> type:
+# ------------------------------------------------------------------------------ OpenAlex shapes
+
+OA = "https://openalex.org/"
+
+
+def openalex_work(n: Node, world: GraphWorld, select: set[str] | None) -> dict[str, Any]:
+    """A work in OpenAlex's 2026 shape (no ``cited_by_api_url``, ``ids`` with URLs)."""
+    doi = f"https://doi.org/{n.doi}" if n.doi else (f"https://doi.org/10.48550/arxiv.{n.arxiv}" if n.arxiv else None)
+    refs = [] if n.openalex_refs_missing else [OA + world.nodes[r].openalex for r in n.refs]
+    full = {"id": OA + n.openalex, "doi": doi, "title": n.title, "display_name": n.title,
+            "publication_year": n.year, "ids": {"openalex": OA + n.openalex, **({"doi": doi} if doi else {})},
+            "type": "dataset" if "Dataset" in n.kinds else "article", "is_paratext": False,
+            "cited_by_count": n.cited_by + len(world.citers(n.s2)),
+            "primary_location": {"source": {"display_name": n.venue, "type": "conference"} if n.venue else None},
+            "referenced_works_count": len(refs), "referenced_works": refs}
+    return {k: v for k, v in full.items() if select is None or k in select}
+
+
+def _openalex_answer(world: GraphWorld, state: "_State", path: str, params: dict[str, str]) -> tuple[int, Any]:
+    if state.require_key and not params.get("api_key"):
+        return 403, {"error": "API key required", "message": "List calls need an API key since 2026."}
+    if path != "/works":
+        return 404, {"error": "Not found"}
+    per_page = int(params.get("per-page") or 25)
+    if not 1 <= per_page <= 100:
+        return 400, {"error": "Invalid query parameters error.", "message": "per-page must be between 1 and 100"}
+    field_, _, values = (params.get("filter") or "").partition(":")
+    wanted = [v for v in values.split("|") if v]
+    if len(wanted) > 100:
+        return 400, {"error": "Invalid query parameters error.", "message": "Maximum 100 values in an OR filter"}
+    by_oa = {n.openalex: n for n in world.nodes.values()}
+    if field_ == "doi":
+        keys = {v.lower().removeprefix("https://doi.org/") for v in wanted}
+        hits = [n for n in world.nodes.values()
+                if (n.doi and n.doi in keys) or (n.arxiv and f"10.48550/arxiv.{n.arxiv}" in keys)]
+        hits = [n for n in hits if n.doi or not any(m.doi and m.arxiv == n.arxiv for m in hits if m is not n)]
+    elif field_ == "openalex":
+        hits = [by_oa[v] for v in wanted if v in by_oa]
+    elif field_ == "cites":
+        targets = {by_oa[v].s2 for v in wanted if v in by_oa}
+        hits = [n for n in world.nodes.values() if targets & set(n.refs)]
+    else:
+        return 400, {"error": "Invalid query parameters error.", "message": f"unknown filter {field_}"}
+    page = int(params.get("page") or 1)
+    select = set(params["select"].split(",")) if params.get("select") else None
+    chunk = hits[(page - 1) * per_page: page * per_page]
+    return 200, {"meta": {"count": len(hits), "db_response_time_ms": 12, "page": page, "per_page": per_page,
+                          "groups_count": None},
+                 "results": [openalex_work(n, world, select) for n in chunk], "group_by": []}
+
+
+def _handler(world: GraphWorld, state: _State, oa: "_State | None" = None) -> type:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -230,8 +283,11 @@ def _handler(world: GraphWorld, state: _State) -> type:
 
         def _go(self, method: str) -> None:
             url = urlsplit(self.path)
-            path = url.path[len("/s2"):] if url.path.startswith("/s2") else url.path
             params = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+            if url.path.startswith("/openalex") and oa is not None:
+                self._openalex(url.path[len("/openalex"):], params)
+                return
+            path = url.path[len("/s2"):] if url.path.startswith("/s2") else url.path
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
             with state.lock:
@@ -255,6 +311,25 @@ def _handler(world: GraphWorld, state: _State) -> type:
             self.end_headers()
             self.wfile.write(data)
 
+        def _openalex(self, path: str, params: dict[str, str]) -> None:
+            assert oa is not None
+            with oa.lock:
+                oa.counts[f"GET {path}"] += 1
+                oa.keys.append(params.get("api_key"))
+                refuse = oa.refuse > 0
+                if refuse:
+                    oa.refuse -= 1
+            if refuse:  # OpenAlex's per-second limit answers 403
+                status, payload = 403, {"error": "Rate limit exceeded", "message": "Too many requests per second"}
+            else:
+                status, payload = _openalex_answer(world, oa, path, params)
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
         def do_GET(self) -> None:
             self._go("GET")
 
@@ -270,15 +345,16 @@ class _Server(ThreadingHTTPServer):
 
 
 class FakeGraph:
-    """The graph services on a loopback port over one :class:`GraphWorld`."""
+    """The graph services on one loopback port (``/s2``, ``/openalex``) over one :class:`GraphWorld`."""
 
     def __init__(self, world: GraphWorld | None = None) -> None:
         self.world = world or planted()
         self.s2 = _State()
+        self.openalex = _State()
         self._server: _Server | None = None
 
     def start(self) -> "FakeGraph":
-        self._server = _Server(("127.0.0.1", 0), _handler(self.world, self.s2))
+        self._server = _Server(("127.0.0.1", 0), _handler(self.world, self.s2, self.openalex))
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
@@ -300,26 +376,32 @@ class FakeGraph:
         return self._server.server_address[1]
 
     def env(self) -> dict[str, str]:
-        return {"CITEKIT_S2_URL": f"http://127.0.0.1:{self.port}/s2", "CITEKIT_RATE_LIMITS": "off"}
+        return {"CITEKIT_S2_URL": f"http://127.0.0.1:{self.port}/s2",
+                "CITEKIT_OPENALEX_URL": f"http://127.0.0.1:{self.port}/openalex", "CITEKIT_RATE_LIMITS": "off"}
 
-    def requests(self, service: str = "s2") -> int:
-        with self.s2.lock:
-            return sum(self.s2.counts.values())
+    def _of(self, service: str) -> _State:
+        return self.openalex if service == "openalex" else self.s2
 
-    def counts(self) -> Counter[str]:
-        with self.s2.lock:
-            return Counter(self.s2.counts)
+    def requests(self, service: str | None = None) -> int:
+        """Requests one service received (``s2``, ``openalex``), or both."""
+        return sum(sum(self.counts(s).values()) for s in ([service] if service else ["s2", "openalex"]))
+
+    def counts(self, service: str = "s2") -> Counter[str]:
+        state = self._of(service)
+        with state.lock:
+            return Counter(state.counts)
 
     def clear(self) -> None:
-        with self.s2.lock:
-            self.s2.counts.clear()
-            self.s2.keys.clear()
-            self.s2.refuse = 0
+        for state in (self.s2, self.openalex):
+            with state.lock:
+                state.counts.clear()
+                state.keys.clear()
+                state.refuse = 0
 
 
 @pytest.fixture
 def fake_graph(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGraph]:
-    """The graph services over :func:`planted`, with ``CITEKIT_S2_URL`` pointing at them."""
+    """The graph services over :func:`planted`, with ``CITEKIT_S2_URL``/``CITEKIT_OPENALEX_URL`` pointing at them."""
     with FakeGraph() as fake:
         for name, value in fake.env().items():
             monkeypatch.setenv(name, value)

@@ -55,6 +55,9 @@ class SuggestReport:
     no_ids: list[str] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
     requests: int = 0
+    #: the graph services asked, and the requests each was sent
+    sources: list[str] = field(default_factory=list)
+    requests_by_source: dict[str, int] = field(default_factory=dict)
     #: requests the shared HTTP client had to repeat (429 and 5xx answers)
     retries: int = 0
     from_cache_only: bool = False
@@ -67,20 +70,29 @@ class SuggestReport:
     def to_json(self) -> dict[str, Any]:
         return {"problem": self.problem, "label": self.label, "seeds": self.seeds, "unknown_to_service": self.unknown,
                 "without_ids": self.no_ids, "suggestions": [s.to_json() for s in self.suggestions],
-                "requests": self.requests, "retries": self.retries, "from_cache_only": self.from_cache_only,
+                "sources": self.sources, "requests": self.requests, "requests_by_source": self.requests_by_source,
+                "retries": self.retries, "from_cache_only": self.from_cache_only,
                 "notices": self.notices, "added": self.added, "dismissed": self.dismissed}
 
 
 def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
             keys: Sequence[str] = (), limit: int = 20, add: Sequence[int] = (), dismiss: Sequence[int] = (),
-            refresh: bool = False, this_year: int | None = None) -> SuggestReport:
+            refresh: bool = False, this_year: int | None = None, sources: Sequence[str] = ()) -> SuggestReport:
     """Suggestions for one seed set (exactly one of ``tags``, ``mine``, ``keys``); see the module docstring.
+
+    ``sources``: the graph services asked (default: Semantic Scholar, and OpenAlex too when
+    ``CITEKIT_OPENALEX_API_KEY`` is set).
 
     ``add`` and ``dismiss`` are 1-based places in the list this same call ranks (the list
     the previous run printed, since the ranking is deterministic and cached).
     """
     from citekit.library.store import Library
 
+    from citekit.sources.registry import GRAPH_SOURCE_NAMES
+
+    unknown_sources = [n for n in sources if n not in GRAPH_SOURCE_NAMES]
+    if unknown_sources:
+        raise UsageError(f"--source {unknown_sources[0]}: choose from {', '.join(GRAPH_SOURCE_NAMES)}.")
     if sum(bool(x) for x in (tags, mine, keys)) != 1:
         raise UsageError("give exactly one of --tag TAG, --mine PAPER or --key KEY (see `citekit suggest -h`).")
     if limit < 1:
@@ -95,8 +107,8 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
     report = SuggestReport(label=label, seeds=[e.key for e in seeds])
     dismissed = load_dismissed(cfg)
     try:
-        suggestions, _ = _rank(cfg, seeds, entries, report, dismissed=dismissed, limit=limit, refresh=refresh,
-                               this_year=this_year or datetime.date.today().year)
+        suggestions = _rank(cfg, seeds, entries, report, dismissed=dismissed, limit=limit, refresh=refresh,
+                            this_year=this_year or datetime.date.today().year, sources=sources)
     except NoSeeds as exc:
         report.problem = str(exc)
         return report
@@ -177,12 +189,15 @@ def _unique(entries: list[Entry]) -> list[Entry]:
 # -- asking the graph and ranking ---------------------------------------------------------
 
 
+#: how reasons and notices name each graph source
+SERVICE_NAMES = {"semanticscholar": "Semantic Scholar", "openalex": "OpenAlex"}
+
+
 def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: SuggestReport, *,
-          dismissed: set[str], limit: int, refresh: bool, this_year: int) -> tuple[list[Suggestion], dict]:
-    from citekit.library.suggest import Held, rank, shortlist, ties
+          dismissed: set[str], limit: int, refresh: bool, this_year: int,
+          sources: Sequence[str]) -> list[Suggestion]:
+    from citekit.library.suggest import Held, merge, rank
     from citekit.sources import build_client, open_cache
-    from citekit.sources.base import SourceError
-    from citekit.sources.registry import row
     from citekit.sources.settings import SourceSettings
 
     ids: dict[str, tuple[str, str]] = {}
@@ -195,55 +210,87 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
             report.no_ids.append(e.key)
     settings = SourceSettings.from_env(cfg.data, cfg.root)
     settings.refresh = refresh
+    names = list(sources) or ["semanticscholar"] + (["openalex"] if settings.openalex_api_key else [])
+    report.sources = names
     client, cache = build_client(settings), open_cache(settings)
-    source = row("semanticscholar").load()(client, cache, settings)
+    views: list[list[Suggestion]] = []
+    graph_ids: list[str] = []
+    unknown: set[str] | None = None
     try:
-        try:
-            found = source.seeds(ids)
-        except SourceError as exc:
-            report.from_cache_only = True
-            report.notices.append(f"{exc}; suggestions come from what earlier runs cached")
-            source.offline = True
-            found = source.seeds(ids)
-        known = {k: p for k, p in found.items() if p is not None}
-        report.unknown = sorted(k for k, p in found.items() if p is None)
-        if not known:
-            why = (" (it could not be reached and nothing is cached)" if report.from_cache_only
-                   else " (none of them has a DOI or arXiv id)" if not ids
+        for name in names:
+            view, known, missing = _one_source(name, settings, client, cache, ids, report, dismissed)
+            if view is None:
+                continue
+            views.append(view)
+            graph_ids.extend(known)
+            unknown = missing if unknown is None else unknown & missing
+        report.unknown = sorted(unknown or ())
+        if not views:
+            service = " or ".join(SERVICE_NAMES[n] for n in names)
+            why = (" (none of them has a DOI or arXiv id)" if not ids
+                   else " (it could not be reached and nothing is cached)" if report.from_cache_only
                    else " (none of them has a record there)")
-            raise NoSeeds(f"Semantic Scholar knows none of the {len(seeds)} seed papers{why}; nothing to "
-                          "suggest from. Seeds are found by DOI or arXiv id: `citekit upgrade` or a sync "
-                          "online fills them in.")
-        negative = sorted(m.split(":", 1)[1] for m in dismissed if m.startswith("semanticscholar:"))
-        recs: list[GraphPaper] = []
-        try:
-            recs = source.recommend([p.id for p in known.values()][:RECOMMEND_SEEDS], negative, RECOMMEND_LIMIT)
-        except SourceError as exc:
-            report.notices.append(f"recommendations left out: {exc}")
-        graph = ties(known)
-        wanted = shortlist(graph, [p.id for p in recs], seeds=len(known))
-        records: dict[str, GraphPaper | None] = {p.id: p for p in recs}
-        try:
-            records.update(source.papers([pid for pid in wanted if pid not in records]))
-        except SourceError as exc:
-            report.from_cache_only = True
-            report.notices.append(f"{exc}; suggestions come from what earlier runs cached")
-            source.offline = True
-            records.update(source.papers([pid for pid in wanted if pid not in records]))
-        held = Held(entries, graph_ids=[p.id for p in known.values()], noted=noted_ids(cfg))
-        suggestions = rank(known, records, held, recommended=[p.id for p in recs], dismissed=dismissed,
-                           seed_count=len(seeds), group=group_phrase(report.label, len(seeds)), this_year=this_year, limit=limit,
-                           service="Semantic Scholar")
+            raise NoSeeds(f"{service} knows none of the {len(seeds)} seed papers{why}; nothing to suggest from. "
+                          "Seeds are found by DOI or arXiv id: `citekit upgrade` or a sync online fills them in.")
+        held = Held(entries, graph_ids=graph_ids, noted=noted_ids(cfg))
+        return rank(merge(views), held, dismissed=dismissed, seed_count=len(seeds),
+                    group=group_phrase(report.label, len(seeds)), this_year=this_year, limit=limit)
     finally:
         report.requests = client.stats.total
+        report.requests_by_source = {n: client.stats.requests[n] for n in names}
         report.retries = sum(client.stats.retries.values())
-        if report.retries:
-            report.notices.append(f"Semantic Scholar asked citekit to slow down; {report.retries} request(s) were "
-                                  "repeated after waiting" + ("" if settings.s2_api_key else
-                                                             " (the shared pool without a key: CITEKIT_S2_API_KEY "
-                                                             "gives a pool of your own)"))
+        if client.stats.retries["semanticscholar"]:
+            report.notices.append(
+                f"Semantic Scholar asked citekit to slow down (429); {client.stats.retries['semanticscholar']} "
+                "request(s) were repeated after waiting" + ("" if settings.s2_api_key else
+                                                           " (the shared pool without a key: CITEKIT_S2_API_KEY "
+                                                           "gives a pool of your own)"))
+        if client.stats.retries["openalex"]:
+            report.notices.append(f"OpenAlex answered 403 (its per-second limit); {client.stats.retries['openalex']} "
+                                  "request(s) were repeated after waiting a second")
         cache.close()
-    return suggestions, records
+
+
+def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str, tuple[str, str]],
+                report: SuggestReport, dismissed: set[str]) -> tuple[list[Suggestion] | None, list[str], set[str]]:
+    """One graph service's neighbours of the seeds: (the view, the seeds' ids there, seed
+    keys it does not know); the view is None when it knows none of the seeds."""
+    from citekit.library.suggest import neighbours, shortlist, ties
+    from citekit.sources.base import SourceError
+    from citekit.sources.registry import row
+
+    service = SERVICE_NAMES[name]
+    source = row(name).load()(client, cache, settings)
+
+    def cached_only(exc: Exception) -> None:
+        report.from_cache_only = True
+        report.notices.append(f"{exc}; {service}'s part comes from what earlier runs cached")
+        source.offline = True
+
+    try:
+        found = source.seeds(ids)
+    except SourceError as exc:
+        cached_only(exc)
+        found = source.seeds(ids)
+    known = {k: p for k, p in found.items() if p is not None}
+    missing = {k for k in ids if k not in known}
+    if not known:
+        return None, [], missing
+    negative = sorted(m.split(":", 1)[1] for m in dismissed if m.startswith(f"{name}:"))
+    recs: list[GraphPaper] = []
+    try:
+        recs = source.recommend([p.id for p in known.values()][:RECOMMEND_SEEDS], negative, RECOMMEND_LIMIT)
+    except SourceError as exc:
+        report.notices.append(f"{service}'s recommendations left out: {exc}")
+    wanted = shortlist(ties(known), [p.id for p in recs], seeds=len(known))
+    records: dict[str, GraphPaper | None] = {p.id: p for p in recs}
+    try:
+        records.update(source.papers([pid for pid in wanted if pid not in records]))
+    except SourceError as exc:
+        cached_only(exc)
+        records.update(source.papers([pid for pid in wanted if pid not in records]))
+    return neighbours(known, records, recommended=[p.id for p in recs], service=service), \
+        [p.id for p in known.values()], missing
 
 
 def noted_ids(cfg: Config) -> list[tuple[str, str]]:

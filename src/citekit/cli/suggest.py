@@ -29,12 +29,15 @@ def _places(ctx: click.Context, param: click.Parameter, value: str | None) -> li
               help="Never suggest these (places in the list) again.")
 @click.option("--dismissed", "list_dismissed", is_flag=True,
               help="List the identifiers of the suggestions you dismissed, and do nothing else.")
+@click.option("--source", "sources", multiple=True, type=click.Choice(["semanticscholar", "openalex"]),
+              help="Ask this graph service (repeatable; default: semanticscholar, and openalex too when "
+                   "CITEKIT_OPENALEX_API_KEY is set).")
 @click.option("--refresh", is_flag=True, help="Ask the service again instead of using cached answers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the suggestions, their reasons and ids as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the suggestions only: no summary line.")
 @click.pass_context
 def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None, keys: tuple[str, ...], limit: int,
-                    add: list[int], dismiss: list[int], list_dismissed: bool, refresh: bool, as_json: bool,
+                    add: list[int], dismiss: list[int], list_dismissed: bool, sources: tuple[str, ...], refresh: bool, as_json: bool,
                     quiet: bool) -> int:
     """Suggest papers the library lacks that its papers' neighbours keep citing.
 
@@ -57,7 +60,7 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
             note(f"{len(ids)} identifier(s) of dismissed suggestions")
         return 0
     report = suggest(project_dir(ctx), tags=tags, mine=mine, keys=keys, limit=limit, add=add, dismiss=dismiss,
-                     refresh=refresh)
+                     refresh=refresh, sources=sources)
     if as_json:
         print_json(report.to_json())
         return 0 if report.suggestions or report.added else 1
@@ -84,11 +87,12 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
         seeds = len(report.seeds)
         left = []
         if report.unknown:
-            left.append(f"{len(report.unknown)} unknown to Semantic Scholar")
+            left.append(f"{len(report.unknown)} unknown to {' and '.join(report.sources)}")
         if report.no_ids:
             left.append(f"{len(report.no_ids)} without a DOI or arXiv id")
         extra = f" ({'; '.join(left)})" if left else ""
         click.echo(f"{len(report.suggestions)} suggestion(s) from {seeds} seed paper(s){extra}; "
-                   f"{report.requests} request(s)" + (" (cache only)" if report.from_cache_only else "")
+                   f"{report.requests} request(s) ("
+                   + ", ".join(f"{n} {c}" for n, c in report.requests_by_source.items()) + ")" + (" (cache only)" if report.from_cache_only else "")
                    + "; add with --add 1,3 or dismiss with --dismiss 2", err=True)
     return 0 if report.suggestions or report.added else 1

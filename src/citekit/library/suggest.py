@@ -48,8 +48,10 @@ class Suggestion:
     cited_by: list[str] = field(default_factory=list)
     #: seed keys it cites (bibliographic coupling)
     cites: list[str] = field(default_factory=list)
-    #: a graph service recommended it for the seeds
-    recommended: bool = False
+    #: the graph services that recommended it for the seeds (``Semantic Scholar``)
+    recommended_by: list[str] = field(default_factory=list)
+    #: the graph services whose answers tie it to the seeds
+    sources: list[str] = field(default_factory=list)
     #: cited :data:`CLASSIC_CITATIONS` times or more in the whole literature
     classic: bool = False
     reason: str = ""
@@ -60,12 +62,16 @@ class Suggestion:
     def ties(self) -> int:
         return len(self.cited_by) + len(self.cites)
 
+    @property
+    def recommended(self) -> bool:
+        return bool(self.recommended_by)
+
     def to_json(self) -> dict[str, Any]:
         p = self.paper
         return {"rank": self.rank, "title": p.title, "year": p.year, "venue": p.venue, "ids": p.ids(),
                 "score": round(self.score, 4), "reason": self.reason, "cited_by": self.cited_by,
-                "cites": self.cites, "recommended": self.recommended, "classic": self.classic,
-                "citations_overall": p.cited_by}
+                "cites": self.cites, "recommended_by": self.recommended_by, "classic": self.classic,
+                "citations_overall": p.cited_by, "sources": self.sources}
 
 
 class Held:
@@ -139,33 +145,81 @@ def score(s: Suggestion, seeds: int, this_year: int) -> float:
     return share * specificity * recency
 
 
-def rank(seeds: dict[str, GraphPaper], records: dict[str, GraphPaper | None], held: Held, *,
-         recommended: Iterable[str] = (), dismissed: Iterable[str] = (), seed_count: int | None = None, group: str = "",
-         this_year: int, limit: int = 20, service: str = "Semantic Scholar") -> list[Suggestion]:
-    """The suggestions, best first: the neighbours of ``seeds`` with a record in ``records``
+def neighbours(seeds: dict[str, GraphPaper], records: dict[str, GraphPaper | None], *,
+               recommended: Iterable[str] = (), service: str) -> list[Suggestion]:
+    """The neighbours of ``seeds`` that have a record, each with its exact ties, unscored:
+    one service's view (``service`` names it in reasons)."""
+    found = ties(seeds)
+    rec = set(recommended)
+    out = []
+    for pid, paper in records.items():
+        if paper is None:
+            continue
+        cited_by, cites = found.get(pid, ([], []))
+        if cited_by or cites or pid in rec:
+            out.append(Suggestion(paper=paper, cited_by=list(cited_by), cites=list(cites),
+                                  recommended_by=[service] if pid in rec else [], sources=[service]))
+    return out
+
+
+def merge(views: Iterable[list[Suggestion]]) -> list[Suggestion]:
+    """Several services' neighbours as one list: records of one work (the same DOI, arXiv id
+    or title) become one suggestion whose ties are the union of what each service reported."""
+    merged: list[Suggestion] = []
+    index: dict[str, Suggestion] = {}
+    for view in views:
+        for s in view:
+            names = _names(s.paper)
+            into = next((index[n] for n in names if n in index), None)
+            if into is None:
+                into = Suggestion(paper=s.paper)
+                merged.append(into)
+            else:
+                p, q = into.paper, s.paper
+                p.doi, p.arxiv, p.venue = p.doi or q.doi, p.arxiv or q.arxiv, p.venue or q.venue
+                p.year = p.year or q.year
+                p.cited_by = max(p.cited_by or 0, q.cited_by or 0) if (p.cited_by or q.cited_by) else None
+                p.kinds = p.kinds or q.kinds
+            into.cited_by = sorted(set(into.cited_by) | set(s.cited_by), key=_natural)
+            into.cites = sorted(set(into.cites) | set(s.cites), key=_natural)
+            into.recommended_by = list(dict.fromkeys(into.recommended_by + s.recommended_by))
+            into.sources = list(dict.fromkeys(into.sources + s.sources))
+            for n in _names(into.paper):
+                index.setdefault(n, into)
+    return merged
+
+
+def _names(p: GraphPaper) -> list[str]:
+    """What identifies a work across services: a DOI that is not arXiv's own, its arXiv id, its title."""
+    names = []
+    if p.doi and not p.doi.startswith("10.48550/arxiv."):
+        names.append("doi:" + p.doi.lower())
+    if p.arxiv:
+        names.append("arxiv:" + p.arxiv)
+    title = normalize_title(p.title or "")
+    if len(title) >= 12:
+        names.append("title:" + title)
+    return names
+
+
+def rank(candidates: list[Suggestion], held: Held, *, dismissed: Iterable[str] = (), seed_count: int,
+         group: str = "", this_year: int, limit: int = 20) -> list[Suggestion]:
+    """The suggestions, best first: the ``candidates`` (from :func:`neighbours`, :func:`merge`)
     that the library does not hold, the user did not dismiss, and that are papers.
 
-    ``seed_count`` is the size of the seed set as the user sees it (seeds the service does
+    ``seed_count`` is the size of the seed set as the user sees it (seeds the services do
     not know included), the share's denominator; ``group`` names it in reasons ("your 7
     `muon` papers").
     """
-    n = seed_count if seed_count is not None else len(seeds)
-    group = group or f"the {n} seed papers"
-    found = ties(seeds)
-    rec = set(recommended)
+    group = group or f"the {seed_count} seed papers"
     no = set(dismissed)
     out: list[Suggestion] = []
-    for pid, paper in records.items():
-        if paper is None or not paper.is_paper or held.holds(paper) or _dismissed(paper, no):
+    for s in candidates:
+        if not s.paper.is_paper or held.holds(s.paper) or _dismissed(s.paper, no):
             continue
-        cited_by, cites = found.get(pid, ([], []))
-        s = Suggestion(paper=paper, cited_by=sorted(cited_by, key=_natural), cites=sorted(cites, key=_natural),
-                       recommended=pid in rec,
-                       classic=(paper.cited_by or 0) >= CLASSIC_CITATIONS)
-        if not s.ties and not s.recommended:
-            continue
-        s.score = score(s, n, this_year)
-        s.reason = reason(s, group, service)
+        s.classic = (s.paper.cited_by or 0) >= CLASSIC_CITATIONS
+        s.score = score(s, seed_count, this_year)
+        s.reason = reason(s, group)
         out.append(s)
     out.sort(key=lambda s: (-s.score, -s.ties, s.paper.title))
     for i, s in enumerate(out[:limit], 1):
@@ -177,7 +231,7 @@ def _dismissed(p: GraphPaper, no: set[str]) -> bool:
     return bool(no) and any(f"{scheme}:{value}".lower() in no for scheme, value in p.ids().items())
 
 
-def reason(s: Suggestion, group: str, service: str) -> str:
+def reason(s: Suggestion, group: str) -> str:
     """``cited by 5 of your 7 `muon` papers: a, b, …; cites 3 of them: …; recommended by …``."""
     parts = []
     if s.cited_by:
@@ -185,8 +239,8 @@ def reason(s: Suggestion, group: str, service: str) -> str:
     if s.cites:
         them = "them" if s.cited_by else group
         parts.append(f"cites {len(s.cites)} of {them}: {_named(s.cites)}")
-    if s.recommended:
-        parts.append(f"recommended by {service} for these papers")
+    if s.recommended_by:
+        parts.append(f"recommended by {' and '.join(s.recommended_by)} for these papers")
     if s.classic:
         parts.append(f"a classic, cited {s.paper.cited_by:,} times overall: likely known already")
     return "; ".join(parts)
