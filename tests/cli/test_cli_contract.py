@@ -102,6 +102,8 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "related-work": [(["--tag", "muon"], 0), (["--tag", "typo"], 1), ([], 2)],
     "suggest": [(["--dismissed"], 0), (["--tag", "typo"], 1), (["--tag", "muon"], 1), ([], 2),
                 (["--tag", "muon", "--limit", "0"], 2)],
+    "graph": [(["--tag", "muon", "-o", "muon.svg"], 0), (["--tag", "typo", "-o", "x.svg"], 1),
+              (["--tag", "muon", "-o", "muon.png"], 2), ([], 2)],
 }
 
 

@@ -66,6 +66,10 @@ class SuggestReport:
     dismissed: list[dict[str, Any]] = field(default_factory=list)
     #: why there is nothing to suggest from (no seed, or none known to the service)
     problem: str = ""
+    #: which seed cites which other seeds (key -> keys), as the services report it
+    seed_links: dict[str, list[str]] = field(default_factory=dict)
+    #: seed keys with their titles (the picture labels them)
+    seed_titles: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"problem": self.problem, "label": self.label, "seeds": self.seeds, "unknown_to_service": self.unknown,
@@ -104,7 +108,8 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
         seeds, label = _seeds(lib, entries, tags=tags, mine=mine, keys=keys, root=cfg.root)
     except NoSeeds as exc:
         return SuggestReport(problem=str(exc))
-    report = SuggestReport(label=label, seeds=[e.key for e in seeds])
+    report = SuggestReport(label=label, seeds=[e.key for e in seeds],
+                           seed_titles={e.key: e.title or e.key for e in seeds})
     dismissed = load_dismissed(cfg)
     try:
         suggestions = _rank(cfg, seeds, entries, report, dismissed=dismissed, limit=limit, refresh=refresh,
@@ -276,6 +281,11 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
     missing = {k for k in ids if k not in known}
     if not known:
         return None, [], missing
+    key_of = {p.id: k for k, p in known.items()}
+    for k, p in known.items():
+        cited = {key_of[r] for r in p.references or [] if r in key_of and key_of[r] != k}
+        if cited:
+            report.seed_links[k] = sorted(set(report.seed_links.get(k, [])) | cited)
     negative = sorted(m.split(":", 1)[1] for m in dismissed if m.startswith(f"{name}:"))
     recs: list[GraphPaper] = []
     try:
@@ -383,3 +393,63 @@ def save_dismissed(cfg: Config, dismissed: set[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with ProjectLock(cfg.refs_dir, "suggest"):
         atomic_write(path, json.dumps({"dismissed": sorted(dismissed)}, indent=1) + "\n")
+
+
+# -- the picture ----------------------------------------------------------------------------
+
+
+@dataclass
+class GraphReport:
+    """What ``graph`` drew and where."""
+
+    output: str
+    papers: int
+    suggestions: int
+    edges: int
+    suggest: SuggestReport
+
+    def to_json(self) -> dict[str, Any]:
+        return {"output": self.output, "library_papers": self.papers, "suggestions": self.suggestions,
+                "edges": self.edges, "requests": self.suggest.requests, "notices": self.suggest.notices,
+                "problem": self.suggest.problem}
+
+
+def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
+          keys: Sequence[str] = (), limit: int = 15, refresh: bool = False, this_year: int | None = None,
+          sources: Sequence[str] = ()) -> GraphReport:
+    """Draw the seeds, their top ``limit`` suggestions and the citations between them into
+    ``output`` (``.svg`` or ``.html``); the seeds are chosen as for :func:`suggest`."""
+    from citekit.library.store.files import atomic_write
+    from citekit.output.neighbourhood import Node, Picture, html_page, svg
+
+    target = Path(output)
+    if target.suffix.lower() not in (".svg", ".html", ".htm"):
+        raise UsageError(f"-o {output}: name a .svg or .html file.")
+    report = suggest(start, tags=tags, mine=mine, keys=keys, limit=limit, refresh=refresh, this_year=this_year,
+                     sources=sources)
+    if report.problem and not report.seeds:
+        return GraphReport(str(target), 0, 0, 0, report)  # no paper to draw: nothing written
+    # seeds no service could place are drawn too (unconnected): the picture is of the user's papers
+    shown = list(report.seeds)
+    what = {"cited": "the library papers your paper cites", "given": "the papers given"}.get(
+        report.label, f"your {report.label} papers")
+    picture = Picture(heading=f"The citation neighbourhood of {what}".replace("`", ""))
+    for key in shown:
+        picture.nodes.append(Node(id=key, label=key, title=report.seed_titles.get(key, key),
+                                  hover=f"{key}: {report.seed_titles.get(key, key)}"))
+    for key, cited in report.seed_links.items():
+        picture.edges.extend((key, c) for c in cited)
+    for s in report.suggestions:
+        sid = f"#{s.rank}"
+        words = s.paper.title.split()
+        label = f"{s.rank}. " + " ".join(words[:4]) + ("…" if len(words) > 4 else "") + \
+            (f" ({s.paper.year})" if s.paper.year else "")
+        picture.nodes.append(Node(id=sid, label=label, title=s.paper.title, suggested=True, classic=s.classic,
+                                  hover=f"{s.rank}. {s.paper.title}: {s.reason}", rank=s.rank))
+        picture.edges.extend((k, sid) for k in s.cited_by)
+        picture.edges.extend((sid, k) for k in s.cites)
+    if not target.parent.is_dir():
+        raise UsageError(f"-o {output}: the folder {target.parent} does not exist.")
+    text = html_page(picture) if target.suffix.lower() in (".html", ".htm") else svg(picture)
+    atomic_write(target, text)
+    return GraphReport(str(target), len(shown), len(report.suggestions), len(picture.edges), report)

@@ -51,6 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("doctor", "Check that refs/ is whole and say what to do about anything that is not."),
     "related-work": ("related", "Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic."),
     "suggest": ("suggest", "Suggest papers the library lacks that its papers' neighbours keep citing."),
+    "graph": ("suggest", "Draw a tag's papers, their top suggestions and who cites whom, as SVG or HTML."),
 }
 
 #: Commands whose output is a document (a Makefile, a related-work snippet), not a report:

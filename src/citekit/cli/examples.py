@@ -116,4 +116,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit suggest --tag muon --add 1,3 --dismiss 2",
         "citekit suggest --key huang2026limuon --json",
     ),
+    "graph": (
+        "citekit graph --tag muon -o muon.html           # hover a suggestion for its reason",
+        "citekit graph --tag muon -o muon.svg --limit 10",
+        "citekit graph --mine main.tex -o neighbourhood.html",
+    ),
 }
