@@ -48,7 +48,7 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
     Answers are cached: a second run makes no request. Exit code 1 when there is nothing
     to suggest or the service could not be reached and nothing was cached.
     """
-    from citekit.api.suggesting import dismissed_list, suggest
+    from citekit.api.suggesting import SERVICE_NAMES, dismissed_list, suggest
 
     if list_dismissed:
         ids = dismissed_list(project_dir(ctx))
@@ -87,13 +87,13 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
         seeds = len(report.seeds)
         left = []
         if report.unknown:
-            left.append(f"{len(report.unknown)} unknown to {' and '.join(report.sources)}")
+            left.append(f"{len(report.unknown)} unknown to {' and '.join(SERVICE_NAMES[n] for n in report.sources)}")
         if report.no_ids:
             left.append(f"{len(report.no_ids)} without a DOI or arXiv id")
         extra = f" ({'; '.join(left)})" if left else ""
         click.echo(f"{len(report.suggestions)} suggestion(s) from {seeds} seed paper(s){extra}; "
                    f"{report.requests} request(s) ("
-                   + ", ".join(f"{n} {c}" for n, c in report.requests_by_source.items()) + ")" + (" (cache only)" if report.from_cache_only else "")
+                   + ", ".join(f"{SERVICE_NAMES[n]} {c}" for n, c in report.requests_by_source.items()) + ")" + (" (cache only)" if report.from_cache_only else "")
                    + "; add with --add 1,3 or dismiss with --dismiss 2", err=True)
     return 0 if report.suggestions or report.added else 1
 
