@@ -129,3 +129,49 @@ def test_unreachable_service_uses_the_cache_or_says_why(project: Path, fake_grap
     monkeypatch.setenv("CITEKIT_S2_URL", "http://127.0.0.1:9/s2")
     cached = suggest(project, tags=["muon"], this_year=YEAR)
     assert [s.paper.id for s in cached.suggestions] == [s.paper.id for s in warm.suggestions]
+
+
+def test_an_added_suggestion_flows_into_the_library_and_related_work(
+        tmp_path: Path, fake_services, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    from citekit.api.related import related_work
+    from citekit.library.store import Library
+    from tests.fakeservices.graph import planted
+
+    world = planted()
+    top = world.nodes[world.planted[0]]
+    top.doi, top.title = "10.3390/math14061234", "Riemannian Dueling Optimization"  # a DOI the Crossref fake knows
+    with FakeGraph(world) as graph_fake:
+        for k, v in graph_fake.env().items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+        root = write_project(tmp_path / "proj", world)
+        before = related_work(root, tags=("muon",)).text
+        assert "iemannian" not in before
+        first = suggest(root, tags=["muon"], limit=5, this_year=YEAR)
+        assert first.suggestions[0].paper.doi == "10.3390/math14061234"
+        report = suggest(root, tags=["muon"], limit=5, add=[1], this_year=YEAR)
+        key = report.added[0]["key"]
+        entry = Library.load(root / "refs").get(key)
+        assert entry is not None and entry.ids.doi == "10.3390/math14061234" and "muon" in entry.tags
+        assert f"\\citet{{{key}}}" in related_work(root, tags=("muon",)).text
+        assert "10.3390/math14061234" not in {s.paper.doi for s in suggest(root, tags=["muon"], this_year=YEAR).suggestions}
+
+
+def test_mine_reads_a_markdown_draft_and_an_aux(project: Path) -> None:
+    from citekit.api.suggesting import cited_keys
+
+    (project / "draft.md").write_text("As [@lib3; @lib7, p. 4] show, and @lib11 says. Mail me@example.org.\n",
+                                      encoding="utf-8")
+    assert cited_keys(project / "draft.md")[:3] == ["lib3", "lib7", "lib11"]
+    (project / "main.aux").write_text("\\citation{lib3,lib7}\n\\citation{lib19}\n", encoding="utf-8")
+    report = suggest(project, mine="main.aux", limit=5, this_year=YEAR)
+    assert sorted(report.seeds) == ["lib19", "lib3", "lib7"] and report.suggestions
+
+
+def test_the_service_address_can_come_from_citekit_yaml(project: Path, fake_graph: FakeGraph,  # noqa: F811
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    url = fake_graph.env()["CITEKIT_S2_URL"]
+    monkeypatch.delenv("CITEKIT_S2_URL")
+    (project / "citekit.yaml").write_text(f"sources:\n  s2:\n    url: {url}\n", encoding="utf-8")
+    assert suggest(project, tags=["muon"], limit=3, this_year=YEAR).suggestions
+    assert fake_graph.requests("s2") > 0
