@@ -81,11 +81,13 @@ class SuggestReport:
 
 def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
             keys: Sequence[str] = (), limit: int = 20, add: Sequence[int] = (), dismiss: Sequence[int] = (),
-            refresh: bool = False, this_year: int | None = None, sources: Sequence[str] = ()) -> SuggestReport:
+            refresh: bool = False, this_year: int | None = None, sources: Sequence[str] = (),
+            progress: bool = False) -> SuggestReport:
     """Suggestions for one seed set (exactly one of ``tags``, ``mine``, ``keys``); see the module docstring.
 
     ``sources``: the graph services asked (default: Semantic Scholar, and OpenAlex too when
-    ``CITEKIT_OPENALEX_API_KEY`` is set).
+    ``CITEKIT_OPENALEX_API_KEY`` is set). ``progress``: a bar on stderr, a step per call of
+    each service (seeds, recommendations, records).
 
     ``add`` and ``dismiss`` are 1-based places in the list this same call ranks (the list
     the previous run printed, since the ranking is deterministic and cached).
@@ -113,7 +115,7 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
     dismissed = load_dismissed(cfg)
     try:
         suggestions = _rank(cfg, seeds, entries, report, dismissed=dismissed, limit=limit, refresh=refresh,
-                            this_year=this_year or datetime.date.today().year, sources=sources)
+                            this_year=this_year or datetime.date.today().year, sources=sources, progress=progress)
     except NoSeeds as exc:
         report.problem = str(exc)
         return report
@@ -200,7 +202,7 @@ SERVICE_NAMES = {"semanticscholar": "Semantic Scholar", "openalex": "OpenAlex"}
 
 def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: SuggestReport, *,
           dismissed: set[str], limit: int, refresh: bool, this_year: int,
-          sources: Sequence[str]) -> list[Suggestion]:
+          sources: Sequence[str], progress: bool = False) -> list[Suggestion]:
     from citekit.library.suggest import Held, merge, rank
     from citekit.sources import build_client, open_cache
     from citekit.sources.settings import SourceSettings
@@ -221,9 +223,15 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
     views: list[list[Suggestion]] = []
     graph_ids: list[str] = []
     unknown: set[str] | None = None
+    import sys
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=3 * len(names), desc="asking", unit="step", file=sys.stderr, disable=not progress, leave=False)
     try:
         for name in names:
-            view, known, missing = _one_source(name, settings, client, cache, ids, report, dismissed)
+            bar.set_description(SERVICE_NAMES[name])
+            view, known, missing = _one_source(name, settings, client, cache, ids, report, dismissed, bar.update)
             if view is None:
                 continue
             views.append(view)
@@ -254,10 +262,12 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
             report.notices.append(f"OpenAlex answered 403 (its per-second limit); {client.stats.retries['openalex']} "
                                   "request(s) were repeated after waiting a second")
         cache.close()
+        bar.close()
 
 
 def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str, tuple[str, str]],
-                report: SuggestReport, dismissed: set[str]) -> tuple[list[Suggestion] | None, list[str], set[str]]:
+                report: SuggestReport, dismissed: set[str],
+                step: Any = lambda n=1: None) -> tuple[list[Suggestion] | None, list[str], set[str]]:
     """One graph service's neighbours of the seeds: (the view, the seeds' ids there, seed
     keys it does not know); the view is None when it knows none of the seeds."""
     from citekit.library.suggest import neighbours, shortlist, ties
@@ -277,6 +287,7 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
     except SourceError as exc:
         cached_only(exc)
         found = source.seeds(ids)
+    step(1)
     known = {k: p for k, p in found.items() if p is not None}
     missing = {k for k in ids if k not in known}
     if not known:
@@ -292,6 +303,7 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
         recs = source.recommend([p.id for p in known.values()][:RECOMMEND_SEEDS], negative, RECOMMEND_LIMIT)
     except SourceError as exc:
         report.notices.append(f"{service}'s recommendations left out: {exc}")
+    step(1)
     wanted = shortlist(ties(known), [p.id for p in recs], seeds=len(known))
     records: dict[str, GraphPaper | None] = {p.id: p for p in recs}
     try:
@@ -299,6 +311,7 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
     except SourceError as exc:
         cached_only(exc)
         records.update(source.papers([pid for pid in wanted if pid not in records]))
+    step(1)
     return neighbours(known, records, recommended=[p.id for p in recs], service=service), \
         [p.id for p in known.values()], missing
 
@@ -416,7 +429,7 @@ class GraphReport:
 
 def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
           keys: Sequence[str] = (), limit: int = 15, refresh: bool = False, this_year: int | None = None,
-          sources: Sequence[str] = ()) -> GraphReport:
+          sources: Sequence[str] = (), progress: bool = False) -> GraphReport:
     """Draw the seeds, their top ``limit`` suggestions and the citations between them into
     ``output`` (``.svg`` or ``.html``); the seeds are chosen as for :func:`suggest`."""
     from citekit.library.store.files import atomic_write
@@ -426,7 +439,7 @@ def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence
     if target.suffix.lower() not in (".svg", ".html", ".htm"):
         raise UsageError(f"-o {output}: name a .svg or .html file.")
     report = suggest(start, tags=tags, mine=mine, keys=keys, limit=limit, refresh=refresh, this_year=this_year,
-                     sources=sources)
+                     sources=sources, progress=progress)
     if report.problem and not report.seeds:
         return GraphReport(str(target), 0, 0, 0, report)  # no paper to draw: nothing written
     # seeds no service could place are drawn too (unconnected): the picture is of the user's papers

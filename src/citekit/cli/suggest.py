@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from citekit.cli.app import main, note, print_json, project_dir
@@ -60,7 +62,7 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
             note(f"{len(ids)} identifier(s) of dismissed suggestions")
         return 0
     report = suggest(project_dir(ctx), tags=tags, mine=mine, keys=keys, limit=limit, add=add, dismiss=dismiss,
-                     refresh=refresh, sources=sources)
+                     refresh=refresh, sources=sources, progress=sys.stderr.isatty() and not quiet and not as_json)
     if as_json:
         print_json(report.to_json())
         return 0 if report.suggestions or report.added else 1
@@ -102,7 +104,8 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
 @click.option("--tag", "tags", multiple=True, help="Draw the library's papers with this tag (repeatable: all of them).")
 @click.option("--mine", metavar="PAPER", help="Draw the library papers your paper cites (.tex, .aux, .md), or one KEY.")
 @click.option("--key", "keys", multiple=True, metavar="KEY", help="Draw these library keys (repeatable).")
-@click.option("-o", "--output", required=True, metavar="FILE", help="The picture: FILE.svg, or FILE.html (with the list).")
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="The picture: FILE.svg, or FILE.html (with the list).")
 @click.option("-n", "--limit", type=click.IntRange(min=1), default=15, show_default=True,
               help="Draw at most this many suggestions.")
 @click.option("--source", "sources", multiple=True, type=click.Choice(["semanticscholar", "openalex"]),
@@ -123,7 +126,7 @@ def graph_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None, k
     from citekit.api.suggesting import graph
 
     report = graph(output, project_dir(ctx), tags=tags, mine=mine, keys=keys, limit=limit, refresh=refresh,
-                   sources=sources)
+                   sources=sources, progress=sys.stderr.isatty() and not quiet and not as_json)
     if as_json:
         print_json(report.to_json())
         return 1 if not report.papers else 0
