@@ -93,10 +93,11 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
         if report.no_ids:
             left.append(f"{len(report.no_ids)} without a DOI or arXiv id")
         extra = f" ({'; '.join(left)})" if left else ""
+        per_source = ", ".join(f"{SERVICE_NAMES[n]} {c}" for n, c in report.requests_by_source.items())
+        cached = " (cache only)" if report.from_cache_only else ""
         click.echo(f"{len(report.suggestions)} suggestion(s) from {seeds} seed paper(s){extra}; "
-                   f"{report.requests} request(s) ("
-                   + ", ".join(f"{SERVICE_NAMES[n]} {c}" for n, c in report.requests_by_source.items()) + ")" + (" (cache only)" if report.from_cache_only else "")
-                   + "; add with --add 1,3 or dismiss with --dismiss 2", err=True)
+                   f"{report.requests} request(s) ({per_source}){cached}; "
+                   "add with --add 1,3 or dismiss with --dismiss 2", err=True)
     return 0 if report.suggestions or report.added else 1
 
 
