@@ -175,3 +175,25 @@ def test_the_service_address_can_come_from_citekit_yaml(project: Path, fake_grap
     (project / "citekit.yaml").write_text(f"sources:\n  s2:\n    url: {url}\n", encoding="utf-8")
     assert suggest(project, tags=["muon"], limit=3, this_year=YEAR).suggestions
     assert fake_graph.requests("s2") > 0
+
+
+def test_seeds_without_ids_are_placed_by_title_only_when_certain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.fakeservices.graph import planted
+
+    world = planted()
+    world.library["lib4"].update(doi=None, arxiv=None)  # same title, same author: placed
+    world.library["lib5"].update(doi=None, arxiv=None)
+    world.nodes[world.library["lib5"]["node"]].authors = ["Someone Else"]  # same title, no author in common: not
+    with FakeGraph(world) as fake:
+        for k, v in fake.env().items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+        root = write_project(tmp_path / "proj", world)
+        report = suggest(root, tags=["muon"], this_year=YEAR)
+        assert report.by_title == ["lib4"] and report.no_ids == ["lib5"]
+        assert any("lib4" in s.cited_by for s in report.suggestions)
+        assert not any("lib5" in s.cited_by + s.cites for s in report.suggestions)
+        assert fake.counts()["GET /graph/v1/paper/search/match"] == 2
+        fake.clear()
+        suggest(root, tags=["muon"], this_year=YEAR)
+        assert fake.requests() == 0

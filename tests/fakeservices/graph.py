@@ -42,6 +42,7 @@ class Node:
     cited_by: int = 0
     kinds: list[str] = field(default_factory=lambda: ["JournalArticle"])
     refs: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=lambda: ["Jane Doe"])
     #: citing papers that S2 lists with a ``null`` paperId
     anonymous_citers: int = 0
     #: OpenAlex lists no references for it (a well-known paper with an empty ``referenced_works``)
@@ -168,7 +169,8 @@ def s2_paper(n: Node, fields: set[str], world: GraphWorld) -> dict[str, Any]:
         ext["ArXiv"] = n.arxiv
     full = {"paperId": n.s2, "externalIds": ext, "title": n.title, "year": n.year, "venue": n.venue,
             "citationCount": n.cited_by + len(world.citers(n.s2)), "publicationTypes": n.kinds,
-            "journal": {"name": n.venue} if n.venue else None, "referenceCount": len(n.refs)}
+            "journal": {"name": n.venue} if n.venue else None, "referenceCount": len(n.refs),
+            "authors": [{"authorId": str(i), "name": a} for i, a in enumerate(n.authors)]}
     out = {k: v for k, v in full.items() if k in fields or k == "paperId"}
     if "references.paperId" in fields or "references" in fields:
         out["references"] = [{"paperId": r} for r in n.refs[:NESTED_CAP]]
@@ -210,6 +212,12 @@ def _s2_answer(world: GraphWorld, method: str, path: str, params: dict[str, str]
         if offset + limit < len(items):
             page["next"] = offset + limit
         return 200, page
+    if method == "GET" and path == "/graph/v1/paper/search/match":
+        wanted = " ".join((params.get("query") or "").lower().split())
+        best = next((n for n in world.nodes.values() if " ".join(n.title.lower().split()) == wanted), None)
+        if best is None:
+            return 404, {"error": "Title match not found"}
+        return 200, {"data": [{**s2_paper(best, fields, world), "matchScore": 271.3}]}
     if method == "POST" and path.rstrip("/") == "/recommendations/v1/papers":
         positive = (body or {}).get("positivePaperIds") or []
         if not positive:

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 #: the file of dismissed suggestions, in the project's state folder
 DISMISSED_FILE = "suggest-dismissed.json"
+#: seeds without a DOI or arXiv id looked up by title in one run (a request each, then cached)
+TITLE_MATCHES = 25
 #: positive ids sent to the recommendations call (the service takes a few hundred; more add little)
 RECOMMEND_SEEDS = 100
 RECOMMEND_LIMIT = 100
@@ -53,6 +55,8 @@ class SuggestReport:
     #: seed keys the service does not know, and seed keys without a DOI or arXiv id (not asked)
     unknown: list[str] = field(default_factory=list)
     no_ids: list[str] = field(default_factory=list)
+    #: seed keys without identifiers that Semantic Scholar's title match placed, certainly
+    by_title: list[str] = field(default_factory=list)
     suggestions: list[Suggestion] = field(default_factory=list)
     requests: int = 0
     #: the graph services asked, and the requests each was sent
@@ -73,7 +77,7 @@ class SuggestReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"problem": self.problem, "label": self.label, "seeds": self.seeds, "unknown_to_service": self.unknown,
-                "without_ids": self.no_ids, "suggestions": [s.to_json() for s in self.suggestions],
+                "without_ids": self.no_ids, "found_by_title": self.by_title, "suggestions": [s.to_json() for s in self.suggestions],
                 "sources": self.sources, "requests": self.requests, "requests_by_source": self.requests_by_source,
                 "retries": self.retries, "from_cache_only": self.from_cache_only,
                 "notices": self.notices, "added": self.added, "dismissed": self.dismissed}
@@ -229,6 +233,8 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
 
     bar = tqdm(total=3 * len(names), desc="asking", unit="step", file=sys.stderr, disable=not progress, leave=False)
     try:
+        if "semanticscholar" in names and report.no_ids:
+            _match_titles([e for e in seeds if e.key in set(report.no_ids)], ids, report, settings, client, cache)
         for name in names:
             bar.set_description(SERVICE_NAMES[name])
             view, known, missing = _one_source(name, settings, client, cache, ids, report, dismissed, bar.update)
@@ -263,6 +269,43 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
                                   "request(s) were repeated after waiting a second")
         cache.close()
         bar.close()
+
+
+def _match_titles(entries: list[Entry], ids: dict[str, tuple[str, str]], report: SuggestReport, settings: Any,
+                  client: Any, cache: Any) -> None:
+    """Seeds with no identifier, placed by Semantic Scholar's title match only when it is
+    certainly the same paper: the same title, years at most one apart, and an author in
+    common (no authors on either side: not accepted). A wrong seed would put a stranger's
+    references in every reason, so a doubtful match leaves the seed out."""
+    from citekit.sources.base import SourceError
+    from citekit.sources.registry import row
+
+    source = row("semanticscholar").load()(client, cache, settings)
+    for entry in entries[:TITLE_MATCHES]:
+        try:
+            paper = source.match(entry.title or "")
+        except SourceError as exc:
+            report.notices.append(f"title matches left out: {exc}")
+            return
+        if paper is not None and same_paper(entry, paper):
+            ids[entry.key] = ("s2", paper.id)
+            report.by_title.append(entry.key)
+            report.no_ids.remove(entry.key)
+
+
+def same_paper(entry: Entry, paper: GraphPaper) -> bool:
+    """The library entry and the graph record are one paper beyond doubt: the same title
+    (folded), years at most one apart when both are known, and a person in common."""
+    from citekit.core.text import normalize_title
+    from citekit.matching.people import name_of, parse_authors, same_person
+
+    if not paper.title or normalize_title(entry.title or "") != normalize_title(paper.title):
+        return False
+    if entry.year and paper.year and abs(entry.year - paper.year) > 1:
+        return False
+    mine, _ = parse_authors(entry.fields.get("author", ""))
+    theirs = [n for n in (name_of(a) for a in paper.authors) if n is not None]
+    return any(same_person(a, b) for a in mine for b in theirs)
 
 
 def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str, tuple[str, str]],

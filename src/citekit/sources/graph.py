@@ -39,6 +39,8 @@ class GraphPaper:
     cited_by: int | None = None
     #: the kinds the service gives it (``JournalArticle``, ``Dataset``, ``article`` ...)
     kinds: list[str] = field(default_factory=list)
+    #: author names as the service writes them (only where asked for: a title match checks them)
+    authors: list[str] = field(default_factory=list)
     #: ids of the papers it cites; None: the service does not know
     references: list[str] | None = None
     #: ids of the papers citing it (as far as the service lists them); None: not asked

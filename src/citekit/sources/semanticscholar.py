@@ -41,7 +41,10 @@ NAME = "semanticscholar"
 
 
 def s2_id(scheme: str, value: str) -> str | None:
-    """The service's form of a library identifier: ``DOI:10.…``, ``ARXIV:2101.00001``."""
+    """The service's form of a library identifier: ``DOI:10.…``, ``ARXIV:2101.00001``; an
+    ``s2`` id (a title match found it) as it is."""
+    if scheme == "s2":
+        return value or None
     if scheme == "doi":
         doi = normalize_doi(value)
         return f"DOI:{doi}" if doi else None
@@ -64,7 +67,9 @@ def paper_from(data: dict[str, Any]) -> GraphPaper | None:
                        doi=normalize_doi(ext["DOI"]) if ext.get("DOI") else None,
                        arxiv=normalize_arxiv(ext["ArXiv"]) if ext.get("ArXiv") else None,
                        cited_by=data.get("citationCount") if isinstance(data.get("citationCount"), int) else None,
-                       kinds=[str(k) for k in data.get("publicationTypes") or []])
+                       kinds=[str(k) for k in data.get("publicationTypes") or []],
+                       authors=[str(a.get("name")) for a in data.get("authors") or []
+                                if isinstance(a, dict) and a.get("name")])
     if "references" in data:
         paper.references = _ids(data.get("references"))
     if "citations" in data:
@@ -158,6 +163,32 @@ class SemanticScholarGraph:
             nxt = page.get("next")
             offset = int(nxt) if isinstance(nxt, int) and nxt > offset else None
         return out
+
+    # -- a paper by its title ----------------------------------------------------------
+    def match(self, title: str) -> GraphPaper | None:
+        """The service's one best title match (``/paper/search/match``), with its authors and
+        year, for the caller to accept only when it is certainly the same paper; None when
+        the service has no match (404 "Title match not found")."""
+        query = " ".join(title.split())
+        if not query:
+            return None
+        params = {"query": query}
+        if self.offline:
+            hit = self.cache.get(NAME, "match", params)
+            return GraphPaper.from_json(hit.payload) if hit and hit.payload else None
+        payload = self.cache.fetch(NAME, "match", params, lambda: self._match(query))
+        return GraphPaper.from_json(payload) if payload else None
+
+    def _match(self, query: str) -> dict[str, Any] | None:
+        resp = self._call("GET", "/graph/v1/paper/search/match", params={"query": query,
+                                                                          "fields": PAPER_FIELDS + ",authors"})
+        if resp.status_code == 404:
+            return None
+        if resp.status_code != 200:
+            raise SourceError(NAME, f"the title match was refused ({resp.status_code}: {_error(resp)})")
+        data = (body_json(resp) or {}).get("data") or []
+        paper = paper_from(data[0]) if data and isinstance(data[0], dict) else None
+        return paper.to_json() if paper else None
 
     # -- recommendations -------------------------------------------------------------
     def recommend(self, positive: list[str], negative: list[str], limit: int) -> list[GraphPaper]:
