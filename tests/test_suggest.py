@@ -197,3 +197,13 @@ def test_seeds_without_ids_are_placed_by_title_only_when_certain(tmp_path: Path,
         fake.clear()
         suggest(root, tags=["muon"], this_year=YEAR)
         assert fake.requests() == 0
+
+
+def test_offline_sends_nothing_and_uses_the_cache(project: Path, fake_graph: FakeGraph) -> None:  # noqa: F811
+    online = suggest(project, tags=["muon"], this_year=YEAR)
+    fake_graph.clear()
+    offline = suggest(project, tags=["muon"], this_year=YEAR, offline=True)
+    assert fake_graph.requests() == 0 and offline.from_cache_only
+    assert [s.paper.id for s in offline.suggestions] == [s.paper.id for s in online.suggestions]
+    empty = suggest(project, tags=["vision"], this_year=YEAR, offline=True)
+    assert fake_graph.requests() == 0 and not empty.suggestions and "--offline" in empty.problem

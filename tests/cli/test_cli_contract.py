@@ -100,9 +100,9 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
     "makefile": [([], 0), (["--format", "bogus"], 2)],
     "doctor": [([], 0), (["--bogus"], 2)],
     "related-work": [(["--tag", "muon"], 0), (["--tag", "typo"], 1), ([], 2)],
-    "suggest": [(["--dismissed"], 0), (["--tag", "typo"], 1), (["--tag", "muon"], 1), ([], 2),
+    "suggest": [(["--dismissed"], 0), (["--tag", "typo"], 1), (["--tag", "muon", "--offline"], 1), ([], 2),
                 (["--tag", "muon", "--limit", "0"], 2)],
-    "graph": [(["--tag", "muon", "-o", "muon.svg"], 0), (["--tag", "typo", "-o", "x.svg"], 1),
+    "graph": [(["--tag", "muon", "-o", "muon.svg", "--offline"], 0), (["--tag", "typo", "-o", "x.svg"], 1),
               (["--tag", "muon", "-o", "muon.png"], 2), ([], 2)],
 }
 

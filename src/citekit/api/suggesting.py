@@ -86,12 +86,13 @@ class SuggestReport:
 def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
             keys: Sequence[str] = (), limit: int = 20, add: Sequence[int] = (), dismiss: Sequence[int] = (),
             refresh: bool = False, this_year: int | None = None, sources: Sequence[str] = (),
-            progress: bool = False) -> SuggestReport:
+            progress: bool = False, offline: bool = False) -> SuggestReport:
     """Suggestions for one seed set (exactly one of ``tags``, ``mine``, ``keys``); see the module docstring.
 
     ``sources``: the graph services asked (default: Semantic Scholar, and OpenAlex too when
     ``CITEKIT_OPENALEX_API_KEY`` is set). ``progress``: a bar on stderr, a step per call of
-    each service (seeds, recommendations, records).
+    each service (seeds, recommendations, records). ``offline``: no request at all, only
+    what earlier runs cached.
 
     ``add`` and ``dismiss`` are 1-based places in the list this same call ranks (the list
     the previous run printed, since the ranking is deterministic and cached).
@@ -119,7 +120,7 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
     dismissed = load_dismissed(cfg)
     try:
         suggestions = _rank(cfg, seeds, entries, report, dismissed=dismissed, limit=limit, refresh=refresh,
-                            this_year=this_year or datetime.date.today().year, sources=sources, progress=progress)
+                            this_year=this_year or datetime.date.today().year, sources=sources, progress=progress, offline=offline)
     except NoSeeds as exc:
         report.problem = str(exc)
         return report
@@ -131,7 +132,7 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
             report.dismissed.append({"rank": s.rank, "title": s.paper.title, "ids": s.paper.ids()})
         save_dismissed(cfg, dismissed)
     if chosen_add:
-        report.added = _add(cfg, chosen_add, tags=tags, label=label)
+        report.added = _add(cfg, chosen_add, tags=tags, label=label, offline=offline)
     gone = {id(s) for s in chosen_add + chosen_no}
     report.suggestions = [s for s in suggestions if id(s) not in gone]
     return report
@@ -206,7 +207,7 @@ SERVICE_NAMES = {"semanticscholar": "Semantic Scholar", "openalex": "OpenAlex"}
 
 def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: SuggestReport, *,
           dismissed: set[str], limit: int, refresh: bool, this_year: int,
-          sources: Sequence[str], progress: bool = False) -> list[Suggestion]:
+          sources: Sequence[str], progress: bool = False, offline: bool = False) -> list[Suggestion]:
     from citekit.library.suggest import Held, merge, rank
     from citekit.sources import build_client, open_cache
     from citekit.sources.settings import SourceSettings
@@ -223,6 +224,7 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
     settings.refresh = refresh
     names = list(sources) or ["semanticscholar"] + (["openalex"] if settings.openalex_api_key else [])
     report.sources = names
+    report.from_cache_only = offline
     client, cache = build_client(settings), open_cache(settings)
     views: list[list[Suggestion]] = []
     graph_ids: list[str] = []
@@ -234,10 +236,12 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
     bar = tqdm(total=3 * len(names), desc="asking", unit="step", file=sys.stderr, disable=not progress, leave=False)
     try:
         if "semanticscholar" in names and report.no_ids:
-            _match_titles([e for e in seeds if e.key in set(report.no_ids)], ids, report, settings, client, cache)
+            _match_titles([e for e in seeds if e.key in set(report.no_ids)], ids, report, settings, client, cache,
+                          offline=offline)
         for name in names:
             bar.set_description(SERVICE_NAMES[name])
-            view, known, missing = _one_source(name, settings, client, cache, ids, report, dismissed, bar.update)
+            view, known, missing = _one_source(name, settings, client, cache, ids, report, dismissed, bar.update,
+                                               offline=offline)
             if view is None:
                 continue
             views.append(view)
@@ -247,6 +251,7 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
         if not views:
             service = " or ".join(SERVICE_NAMES[n] for n in names)
             why = (" (none of them has a DOI or arXiv id)" if not ids
+                   else " (--offline, and nothing is cached)" if offline
                    else " (it could not be reached and nothing is cached)" if report.from_cache_only
                    else " (none of them has a record there)")
             raise NoSeeds(f"{service} knows none of the {len(seeds)} seed papers{why}; nothing to suggest from. "
@@ -272,7 +277,7 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
 
 
 def _match_titles(entries: list[Entry], ids: dict[str, tuple[str, str]], report: SuggestReport, settings: Any,
-                  client: Any, cache: Any) -> None:
+                  client: Any, cache: Any, *, offline: bool = False) -> None:
     """Seeds with no identifier, placed by Semantic Scholar's title match only when it is
     certainly the same paper: the same title, years at most one apart, and an author in
     common (no authors on either side: not accepted). A wrong seed would put a stranger's
@@ -281,6 +286,7 @@ def _match_titles(entries: list[Entry], ids: dict[str, tuple[str, str]], report:
     from citekit.sources.registry import row
 
     source = row("semanticscholar").load()(client, cache, settings)
+    source.offline = offline
     for entry in entries[:TITLE_MATCHES]:
         try:
             paper = source.match(entry.title or "")
@@ -310,7 +316,8 @@ def same_paper(entry: Entry, paper: GraphPaper) -> bool:
 
 def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str, tuple[str, str]],
                 report: SuggestReport, dismissed: set[str],
-                step: Any = lambda n=1: None) -> tuple[list[Suggestion] | None, list[str], set[str]]:
+                step: Any = lambda n=1: None, *,
+                offline: bool = False) -> tuple[list[Suggestion] | None, list[str], set[str]]:
     """One graph service's neighbours of the seeds: (the view, the seeds' ids there, seed
     keys it does not know); the view is None when it knows none of the seeds."""
     from citekit.library.suggest import neighbours, shortlist, ties
@@ -319,6 +326,7 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
 
     service = SERVICE_NAMES[name]
     source = row(name).load()(client, cache, settings)
+    source.offline = offline
 
     def cached_only(exc: Exception) -> None:
         report.from_cache_only = True
@@ -406,13 +414,14 @@ def _thing(p: GraphPaper) -> str:
     return p.title
 
 
-def _add(cfg: Config, chosen: list[Suggestion], *, tags: Sequence[str], label: str) -> list[dict[str, Any]]:
+def _add(cfg: Config, chosen: list[Suggestion], *, tags: Sequence[str], label: str,
+         offline: bool = False) -> list[dict[str, Any]]:
     from citekit.api.adding import add
 
     plain = [t for t in tags if not t.startswith(("-", "not:"))]
     things = [_thing(s.paper) for s in chosen]
     notes = [f"suggested-by: citekit suggest ({s.reason})" for s in chosen]
-    added = add(things, cfg.root, tags=plain, notes=notes)
+    added = add(things, cfg.root, tags=plain, notes=notes, offline=offline)
     return [{"rank": s.rank, "title": s.paper.title, "thing": t, "status": item.status, "key": item.key,
              "where": item.where} for s, t, item in zip(chosen, things, added.items)]
 
@@ -472,7 +481,7 @@ class GraphReport:
 
 def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
           keys: Sequence[str] = (), limit: int = 15, refresh: bool = False, this_year: int | None = None,
-          sources: Sequence[str] = (), progress: bool = False) -> GraphReport:
+          sources: Sequence[str] = (), progress: bool = False, offline: bool = False) -> GraphReport:
     """Draw the seeds, their top ``limit`` suggestions and the citations between them into
     ``output`` (``.svg`` or ``.html``); the seeds are chosen as for :func:`suggest`."""
     from citekit.library.store.files import atomic_write
@@ -482,7 +491,7 @@ def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence
     if target.suffix.lower() not in (".svg", ".html", ".htm"):
         raise UsageError(f"-o {output}: name a .svg or .html file.")
     report = suggest(start, tags=tags, mine=mine, keys=keys, limit=limit, refresh=refresh, this_year=this_year,
-                     sources=sources, progress=progress)
+                     sources=sources, progress=progress, offline=offline)
     if report.problem and not report.seeds:
         return GraphReport(str(target), 0, 0, 0, report)  # no paper to draw: nothing written
     # seeds no service could place are drawn too (unconnected): the picture is of the user's papers

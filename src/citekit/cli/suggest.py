@@ -35,12 +35,13 @@ def _places(ctx: click.Context, param: click.Parameter, value: str | None) -> li
               help="Ask this graph service (repeatable; default: semanticscholar, and openalex too when "
                    "CITEKIT_OPENALEX_API_KEY is set).")
 @click.option("--refresh", is_flag=True, help="Ask the service again instead of using cached answers.")
+@click.option("--offline", is_flag=True, help="Send no request: suggest from what earlier runs cached.")
 @click.option("--json", "as_json", is_flag=True, help="Print the suggestions, their reasons and ids as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the suggestions only: no summary line.")
 @click.pass_context
 def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None, keys: tuple[str, ...], limit: int,
-                    add: list[int], dismiss: list[int], list_dismissed: bool, sources: tuple[str, ...], refresh: bool, as_json: bool,
-                    quiet: bool) -> int:
+                    add: list[int], dismiss: list[int], list_dismissed: bool, sources: tuple[str, ...], refresh: bool,
+                    offline: bool, as_json: bool, quiet: bool) -> int:
     """Suggest papers the library lacks that its papers' neighbours keep citing.
 
     Seeds are a tag's papers, the papers your draft cites, or keys. Each suggestion is cited
@@ -62,7 +63,8 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
             note(f"{len(ids)} identifier(s) of dismissed suggestions")
         return 0
     report = suggest(project_dir(ctx), tags=tags, mine=mine, keys=keys, limit=limit, add=add, dismiss=dismiss,
-                     refresh=refresh, sources=sources, progress=sys.stderr.isatty() and not quiet and not as_json)
+                     refresh=refresh, sources=sources, progress=sys.stderr.isatty() and not quiet and not as_json,
+                     offline=offline)
     if as_json:
         print_json(report.to_json())
         return 0 if report.suggestions or report.added else 1
@@ -112,11 +114,12 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
 @click.option("--source", "sources", multiple=True, type=click.Choice(["semanticscholar", "openalex"]),
               help="Ask this graph service (repeatable; default as for suggest).")
 @click.option("--refresh", is_flag=True, help="Ask the service again instead of using cached answers.")
+@click.option("--offline", is_flag=True, help="Send no request: draw from what earlier runs cached.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was drawn as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but problems.")
 @click.pass_context
 def graph_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None, keys: tuple[str, ...], output: str,
-                  limit: int, sources: tuple[str, ...], refresh: bool, as_json: bool, quiet: bool) -> int:
+                  limit: int, sources: tuple[str, ...], refresh: bool, offline: bool, as_json: bool, quiet: bool) -> int:
     """Draw a tag's papers, their top suggestions and who cites whom, as SVG or HTML.
 
     Library papers and suggestions have their own colours, classics are hollow, a node's size
@@ -127,7 +130,7 @@ def graph_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None, k
     from citekit.api.suggesting import graph
 
     report = graph(output, project_dir(ctx), tags=tags, mine=mine, keys=keys, limit=limit, refresh=refresh,
-                   sources=sources, progress=sys.stderr.isatty() and not quiet and not as_json)
+                   sources=sources, progress=sys.stderr.isatty() and not quiet and not as_json, offline=offline)
     if as_json:
         print_json(report.to_json())
         return 1 if not report.papers else 0
