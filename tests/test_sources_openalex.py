@@ -102,3 +102,27 @@ def test_suggest_with_both_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         fake.clear()
         suggest(root, tags=["muon"], limit=20, this_year=2026)
         assert fake.requests() == 0
+
+
+def test_the_fakes_answer_in_the_recorded_shapes() -> None:
+    """Every key a fake answer holds is one the recorded answers hold, with the same envelope."""
+    from tests.fakeservices.graph import _openalex_answer, _s2_answer, _State, planted
+
+    world = planted()
+    s2_dir = SHAPES.parent / "semanticscholar"
+    recorded_paper = json.loads((s2_dir / "s2_paper_all_fields.json").read_text())["paper"]
+    fields = {"fields": "paperId,title,year,venue,externalIds,citationCount,publicationTypes,journal,referenceCount,"
+                        "authors,references.paperId,citations.paperId"}
+    status, batch = _s2_answer(world, "POST", "/graph/v1/paper/batch", fields,
+                               {"ids": ["DOI:10.5555/lib.1", "DOI:10.5555/none"]})
+    assert status == 200 and batch[1] is None  # null for an unknown id, as recorded
+    assert set(batch[0]) <= set(recorded_paper)
+    node = world.library["lib1"]["node"]
+    status, page = _s2_answer(world, "GET", f"/graph/v1/paper/{node}/references", {"limit": "2"}, None)
+    recorded_page = json.loads((s2_dir / "s2_paper_references_page.json").read_text())["response"]["body"]
+    assert set(page) == set(recorded_page) and set(page["data"][0]) == set(recorded_page["data"][0])
+    recorded_work = json.loads((SHAPES / "openalex_work_singleton_2026.json").read_text())["response"]
+    recorded_list = json.loads((SHAPES / "openalex_works_list_2024.json").read_text())["response"]
+    status, listing = _openalex_answer(world, _State(), "/works", {"filter": "doi:10.5555/lib.1", "per-page": "100"})
+    assert status == 200 and set(listing["meta"]) == set(recorded_list["meta"])
+    assert set(listing["results"][0]) <= set(recorded_work) | {"referenced_works_count"}
