@@ -75,3 +75,13 @@ def test_the_page_renders_in_headless_chromium(project: Path) -> None:
                          capture_output=True, text=True, timeout=60, check=True).stdout
     assert "The citation neighbourhood of your muon papers" in dom
     assert dom.count('class="node suggestion"') == 5 and "cited by" in dom
+
+
+def test_tag_and_mine_draw_your_paper_among_the_tags_papers(project: Path) -> None:
+    (project / "main.tex").write_text("\\cite{lib3,lib7} \\cite{lib11}\n", encoding="utf-8")
+    out = project / "mine.svg"
+    report = graph(out, project, tags=["muon"], mine="main.tex", limit=5, this_year=2026)
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    own = _nodes(root, "own")
+    assert len(own) == 1 and len(_nodes(root, "library")) == 31 and report.suggestions == 5
+    assert "your paper" in out.read_text(encoding="utf-8")

@@ -483,15 +483,18 @@ def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence
           keys: Sequence[str] = (), limit: int = 15, refresh: bool = False, this_year: int | None = None,
           sources: Sequence[str] = (), progress: bool = False, offline: bool = False) -> GraphReport:
     """Draw the seeds, their top ``limit`` suggestions and the citations between them into
-    ``output`` (``.svg`` or ``.html``); the seeds are chosen as for :func:`suggest`."""
+    ``output`` (``.svg`` or ``.html``); the seeds are chosen as for :func:`suggest`. With
+    both ``tags`` and ``mine``, the tag's papers are the seeds and the user's paper is drawn
+    among them, with an arrow to each library paper it cites."""
     from citekit.library.store.files import atomic_write
     from citekit.output.neighbourhood import Node, Picture, html_page, svg
 
     target = Path(output)
     if target.suffix.lower() not in (".svg", ".html", ".htm"):
         raise UsageError(f"-o {output}: name a .svg or .html file.")
-    report = suggest(start, tags=tags, mine=mine, keys=keys, limit=limit, refresh=refresh, this_year=this_year,
-                     sources=sources, progress=progress, offline=offline)
+    own = mine if tags and mine else None
+    report = suggest(start, tags=tags, mine=None if own else mine, keys=keys, limit=limit, refresh=refresh,
+                     this_year=this_year, sources=sources, progress=progress, offline=offline)
     if report.problem and not report.seeds:
         return GraphReport(str(target), 0, 0, 0, report)  # no paper to draw: nothing written
     # seeds no service could place are drawn too (unconnected): the picture is of the user's papers
@@ -504,6 +507,10 @@ def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence
                                   hover=f"{key}: {report.seed_titles.get(key, key)}"))
     for key, cited in report.seed_links.items():
         picture.edges.extend((key, c) for c in cited)
+    if own:
+        picture.nodes.append(Node(id="#mine", label="your paper", title=Path(own).name, own=True,
+                                  hover=f"your paper ({Path(own).name})"))
+        picture.edges.extend(("#mine", k) for k in _own_cites(own, start) if k in set(shown))
     for s in report.suggestions:
         sid = f"#{s.rank}"
         words = s.paper.title.split()
@@ -516,5 +523,21 @@ def graph(output: str | Path, start: str | Path | None = None, *, tags: Sequence
     if not target.parent.is_dir():
         raise UsageError(f"-o {output}: the folder {target.parent} does not exist.")
     text = html_page(picture) if target.suffix.lower() in (".html", ".htm") else svg(picture)
+    # (written last: a bad option or an unreadable draft above leaves no half-made file)
     atomic_write(target, text)
     return GraphReport(str(target), len(shown), len(report.suggestions), len(picture.edges), report)
+
+
+def _own_cites(mine: str, start: str | Path | None) -> list[str]:
+    """The library keys (aliases followed) the user's paper cites; a KEY names itself."""
+    from citekit.library.store import Library
+
+    cfg = config_of(start)
+    lib = Library.load(cfg.refs_dir)
+    path = Path(mine) if Path(mine).is_file() else cfg.root / mine
+    if not path.is_file():
+        entry = lib.get(mine)
+        if entry is None:
+            raise UsageError(f"--mine {mine}: no such file, and no entry of the library has that key.")
+        return [entry.key]
+    return [e.key for e in (lib.get(k) for k in cited_keys(path)) if e is not None]

@@ -120,5 +120,6 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit graph --tag muon -o muon.html           # hover a suggestion for its reason",
         "citekit graph --tag muon -o muon.svg --limit 10",
         "citekit graph --mine main.tex -o neighbourhood.html",
+        "citekit graph --tag muon --mine main.tex -o muon.html  # your paper among them",
     ),
 }

@@ -105,7 +105,9 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
 
 @main.command("graph")
 @click.option("--tag", "tags", multiple=True, help="Draw the library's papers with this tag (repeatable: all of them).")
-@click.option("--mine", metavar="PAPER", help="Draw the library papers your paper cites (.tex, .aux, .md), or one KEY.")
+@click.option("--mine", metavar="PAPER",
+              help="Draw the library papers your paper cites (.tex, .aux, .md), or one KEY; with --tag, your paper "
+                   "among the tag's papers.")
 @click.option("--key", "keys", multiple=True, metavar="KEY", help="Draw these library keys (repeatable).")
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="The picture: FILE.svg, or FILE.html (with the list).")

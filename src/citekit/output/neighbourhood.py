@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 WIDTH, HEIGHT, MARGIN = 1100, 760, 90
-LIBRARY_COLOUR, SUGGESTED_COLOUR = "#3465a4", "#f57900"
+LIBRARY_COLOUR, SUGGESTED_COLOUR, OWN_COLOUR = "#3465a4", "#f57900", "#4e9a06"
 
 
 @dataclass
@@ -29,6 +29,8 @@ class Node:
     title: str
     suggested: bool = False
     classic: bool = False
+    #: the user's own paper (``graph --tag T --mine PAPER``)
+    own: bool = False
     #: shown on hover: the reason for a suggestion, the key and title for a library paper
     hover: str = ""
     rank: int = 0
@@ -90,9 +92,9 @@ def svg(picture: Picture) -> str:
         if n.id not in place:
             continue
         x, y = place[n.id]
-        colour = SUGGESTED_COLOUR if n.suggested else LIBRARY_COLOUR
+        colour = SUGGESTED_COLOUR if n.suggested else OWN_COLOUR if n.own else LIBRARY_COLOUR
         fill = "white" if n.classic else colour
-        kind = "suggestion" if n.suggested else "library"
+        kind = "suggestion" if n.suggested else "own" if n.own else "library"
         out.append(f'<g class="node {kind}" data-id="{_a(n.id)}"><title>{_t(n.hover or n.title)}</title>'
                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius[n.id]:.1f}" fill="{fill}" stroke="{colour}" '
                    f'stroke-width="2"/>'
@@ -104,6 +106,8 @@ def svg(picture: Picture) -> str:
                f'<circle cx="160" cy="20" r="7" fill="{SUGGESTED_COLOUR}"/><text x="172" y="24">suggested</text>'
                f'<circle cx="270" cy="20" r="7" fill="white" stroke="{SUGGESTED_COLOUR}" stroke-width="2"/>'
                '<text x="282" y="24">classic (cited by the whole field)</text>'
+               + (f'<circle cx="520" cy="20" r="7" fill="{OWN_COLOUR}"/><text x="532" y="24">your paper</text>'
+                  if any(n.own for n in picture.nodes) else "") +
                '<text x="20" y="44" fill="#555">arrows: cites; size: citations within this picture; '
                'hover a node for why</text></g>')
     out.append("</svg>")
