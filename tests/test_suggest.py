@@ -207,3 +207,10 @@ def test_offline_sends_nothing_and_uses_the_cache(project: Path, fake_graph: Fak
     assert [s.paper.id for s in offline.suggestions] == [s.paper.id for s in online.suggestions]
     empty = suggest(project, tags=["vision"], this_year=YEAR, offline=True)
     assert fake_graph.requests() == 0 and not empty.suggestions and "--offline" in empty.problem
+
+
+def test_a_busy_shared_pool_is_waited_out_and_named(project: Path, fake_graph: FakeGraph) -> None:  # noqa: F811
+    fake_graph.s2.refuse, fake_graph.s2.retry_after = 1, "0"
+    report = suggest(project, tags=["muon"], this_year=YEAR)
+    assert report.suggestions and report.retries == 1
+    assert any("429" in n and "CITEKIT_S2_API_KEY" in n for n in report.notices)

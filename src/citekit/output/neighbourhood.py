@@ -77,15 +77,19 @@ def svg(picture: Picture) -> str:
            f"<title>{_t(picture.heading)}</title>",
            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
            'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#888"/></marker></defs>',
-           '<rect width="100%" height="100%" fill="white"/>', '<g class="edges" stroke="#999" stroke-width="1">']
+           '<rect width="100%" height="100%" fill="white"/>', '<g class="edges" stroke-width="1">']
+    suggested = {n.id for n in picture.nodes if n.suggested}
     for src, dst in picture.edges:
         if src not in place or dst not in place:
             continue
         (x1, y1), (x2, y2) = place[src], place[dst]
         d = math.hypot(x2 - x1, y2 - y1) or 1.0
         r = radius[dst] + 2  # the arrow ends at the cited node's rim
+        # the ties that make a suggestion stand out; the library's own citations stay in the background
+        tie = src in suggested or dst in suggested
+        stroke = 'stroke="#f57900" stroke-opacity="0.45"' if tie else 'stroke="#999" stroke-opacity="0.35"'
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2 - (x2 - x1) * r / d:.1f}" '
-                   f'y2="{y2 - (y2 - y1) * r / d:.1f}" marker-end="url(#arrow)"/>')
+                   f'y2="{y2 - (y2 - y1) * r / d:.1f}" {stroke} marker-end="url(#arrow)"/>')
     out.append("</g>")
     out.append('<g class="nodes">')
     for n in picture.nodes:
