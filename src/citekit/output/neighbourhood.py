@@ -17,6 +17,8 @@ import math
 from dataclasses import dataclass, field
 
 WIDTH, HEIGHT, MARGIN = 1100, 760, 90
+#: room on the right for the labels, which are written to the right of their nodes
+LABEL_ROOM = 200
 LIBRARY_COLOUR, SUGGESTED_COLOUR, OWN_COLOUR = "#3465a4", "#f57900", "#4e9a06"
 
 
@@ -45,8 +47,14 @@ class Picture:
     edges: list[tuple[str, str]] = field(default_factory=list)
 
 
-def layout(picture: Picture) -> dict[str, tuple[float, float]]:
-    """Each node's place on the canvas: a spring layout, fixed seed, scaled into the margins."""
+#: rounds of pushing overlapping nodes apart after the spring layout, and the gap kept between rims
+SPREAD_ROUNDS, GAP = 300, 10.0
+
+
+def layout(picture: Picture, radius: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
+    """Each node's place on the canvas: a spring layout (fixed seed) scaled into the margins,
+    then nodes that overlap pushed apart until ``GAP`` pixels separate their rims (a dense
+    neighbourhood otherwise piles its best-tied suggestions on top of each other)."""
     import networkx as nx
 
     g = nx.DiGraph()
@@ -60,17 +68,46 @@ def layout(picture: Picture) -> dict[str, tuple[float, float]]:
     ys = [p[1] for p in raw.values()]
     span_x = (max(xs) - min(xs)) or 1.0
     span_y = (max(ys) - min(ys)) or 1.0
-    return {n: (MARGIN + (p[0] - min(xs)) / span_x * (WIDTH - 2 * MARGIN),
-                MARGIN + (p[1] - min(ys)) / span_y * (HEIGHT - 2 * MARGIN)) for n, p in raw.items()}
+    place = {n: [MARGIN + (p[0] - min(xs)) / span_x * (WIDTH - MARGIN - LABEL_ROOM),
+                 MARGIN + (p[1] - min(ys)) / span_y * (HEIGHT - 2 * MARGIN)] for n, p in raw.items()}
+    return _spread(place, radius or {})
+
+
+def _spread(place: dict[str, list[float]], radius: dict[str, float]) -> dict[str, tuple[float, float]]:
+    names = sorted(place)
+    for _ in range(SPREAD_ROUNDS):
+        moved = False
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                (xa, ya), (xb, yb) = place[a], place[b]
+                dx, dy = xb - xa, yb - ya
+                dist = math.hypot(dx, dy)
+                need = radius.get(a, 6) + radius.get(b, 6) + GAP
+                if dist >= need:
+                    continue
+                if dist < 1e-6:  # the same spot: part them along a fixed direction
+                    dx, dy, dist = 1.0, 0.0, 1.0
+                push = (need - dist) / 2 / dist
+                place[a][0] -= dx * push
+                place[a][1] -= dy * push
+                place[b][0] += dx * push
+                place[b][1] += dy * push
+                moved = True
+        for p in place.values():  # stay on the canvas
+            p[0] = min(max(p[0], MARGIN / 2), WIDTH - LABEL_ROOM)
+            p[1] = min(max(p[1], MARGIN / 2 + 30), HEIGHT - MARGIN / 2)
+        if not moved:
+            break
+    return {n: (p[0], p[1]) for n, p in place.items()}
 
 
 def svg(picture: Picture) -> str:
     """The picture as a standalone SVG document."""
-    place = layout(picture)
     cited = {n.id: 0 for n in picture.nodes}
     for _, dst in picture.edges:
         cited[dst] = cited.get(dst, 0) + 1
     radius = {n.id: 6 + 3 * math.sqrt(cited.get(n.id, 0)) for n in picture.nodes}
+    place = layout(picture, radius)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
            f'height="{HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12" role="img" '
            f'aria-label="{_a(picture.heading)}">',
