@@ -41,6 +41,12 @@ def test_svg_draws_the_papers_the_suggestions_and_the_citations(project: Path, f
     # a node's size grows with the citations it gets within the picture
     radii = {g.get("data-id"): float(g.find(f"{SVG}circle").get("r")) for g in library + suggested}
     assert radii["#1"] > min(radii.values())
+    # readable: no two nodes overlap, every node inside the canvas
+    circles = [g.find(f"{SVG}circle") for g in library + suggested]
+    spots = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in circles]
+    assert all(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 >= a[2] + b[2]
+               for i, a in enumerate(spots) for b in spots[i + 1:])
+    assert all(0 < x < float(root.get("width")) and 0 < y < float(root.get("height")) for x, y, _ in spots)
     # classics are hollow
     assert any(g.find(f"{SVG}circle").get("fill") == "white" for g in suggested) or not any(
         "classic" in h for h in hovers)
