@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python bench/suggest_bench.py              # the planted world of the tests
     .venv/bin/python bench/suggest_bench.py --seeds 3    # three planted worlds
+    .venv/bin/python bench/suggest_bench.py --tag-papers 250   # batching at scale
 
 The world (``tests/fakeservices/graph.py``: :func:`planted`) is a library of 31 papers tagged
 ``muon`` (one unknown to the service) and 10 tagged ``vision``, citing 10 planted co-cited
@@ -74,11 +75,11 @@ def _baseline(report, world) -> float:  # type: ignore[no-untyped-def]
     return sum(pid in world.planted for pid in ranked[:10]) / 10
 
 
-def run_world(seed: int, sources: list[str]) -> dict[str, object]:
+def run_world(seed: int, sources: list[str], tag_papers: int = 30) -> dict[str, object]:
     from citekit.api.suggesting import suggest
     from tests.fakeservices.graph import FakeGraph, planted, write_project
 
-    world = planted(seed)
+    world = planted(seed, n_tag=tag_papers)
     with FakeGraph(world) as fake, tempfile.TemporaryDirectory() as tmp:
         os.environ.update(fake.env())
         os.environ["CITEKIT_CACHE_DIR"] = str(Path(tmp) / "cache")
@@ -122,11 +123,13 @@ def run_world(seed: int, sources: list[str]) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=1, help="how many planted worlds (random seeds 7, 8, ...)")
+    parser.add_argument("--tag-papers", type=int, default=30,
+                        help="papers tagged muon in each world (plus one the services do not know)")
     args = parser.parse_args()
     failed = False
     for i in range(args.seeds):
         for sources in (["semanticscholar"], ["openalex"], ["semanticscholar", "openalex"]):
-            row = run_world(7 + i, sources)
+            row = run_world(7 + i, sources, args.tag_papers)
             print(f"world {7 + i} {'+'.join(sources)}: " + ", ".join(f"{k} {v}" for k, v in row.items()))
             failed |= not (row["precision@10"] >= 0.8 and row["top5 planted found"] and row["held"] == 0
                            and all(n <= row["budget"] for n in row["per source"].values())  # type: ignore[union-attr]

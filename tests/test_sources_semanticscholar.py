@@ -31,7 +31,7 @@ def test_batch_maps_keys_to_papers_with_neighbours_and_null_for_unknown(tmp_path
         lib = fake.world.library
         ids = {k: ("doi", v["doi"]) for k, v in lib.items()}
         got = src.seeds(ids)
-        assert fake.counts() == {"POST /graph/v1/paper/batch": 1}  # 41 papers, one request
+        assert fake.counts() == {"POST /graph/v1/paper/batch": 2}  # 41 seeds, 25 a request
         assert got["unknown0"] is None
         first = got["lib0"]
         assert first is not None and first.id == lib["lib0"]["node"]
@@ -110,3 +110,16 @@ def test_recorded_shapes_read() -> None:
     turing = paper_from(full)
     assert turing is not None and turing.references and turing.citations is not None
     assert turing.venue == "The Philosophy of Artificial Intelligence"
+
+
+def test_seeds_go_25_a_request_and_a_too_large_answer_is_asked_in_halves(tmp_path: Path) -> None:
+    world = planted()
+    with FakeGraph(world) as fake:
+        ids = {k: ("doi", v["doi"]) for k, v in world.library.items()}  # 41 seeds
+        _source(fake, tmp_path).seeds(ids)
+        assert fake.counts() == {"POST /graph/v1/paper/batch": 2}
+        world.s2_max_bytes = 4000  # a few seeds' lists at most
+        fake.clear()
+        got = _source(fake, tmp_path / "again").seeds(ids)
+        assert all(got[k] is not None for k in ids if k != "unknown0")
+        assert fake.counts()["POST /graph/v1/paper/batch"] > 2

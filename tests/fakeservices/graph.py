@@ -64,6 +64,8 @@ class GraphWorld:
     planted: list[str] = field(default_factory=list)
     classics: list[str] = field(default_factory=list)
     held: list[str] = field(default_factory=list)
+    #: the largest batch answer the S2 fake sends (the service's own cap is 10 MB)
+    s2_max_bytes: int = 10 * 1024 * 1024
 
     def citers(self, nid: str) -> list[str]:
         return [n.s2 for n in self.nodes.values() if nid in n.refs]
@@ -199,7 +201,10 @@ def _s2_answer(world: GraphWorld, method: str, path: str, params: dict[str, str]
         ids = (body or {}).get("ids") or []
         if not 1 <= len(ids) <= 500:
             return 400, {"error": "ids must contain between 1 and 500 ids"}
-        return 200, [s2_paper(n, fields, world) if (n := world.by_external(i)) else None for i in ids]
+        answer = [s2_paper(n, fields, world) if (n := world.by_external(i)) else None for i in ids]
+        if len(json.dumps(answer)) > world.s2_max_bytes:
+            return 400, {"error": "Response would exceed maximum size. Please reduce the number of ids or fields."}
+        return 200, answer
     if method == "GET" and path.startswith("/graph/v1/paper/") and path.endswith(("/references", "/citations")):
         pid, _, what = path[len("/graph/v1/paper/"):].rpartition("/")
         n = world.by_external(pid)

@@ -3,7 +3,9 @@
 One ``POST /graph/v1/paper/batch`` answers up to 500 papers (``DOI:…``, ``ARXIV:…``,
 ``CorpusId:…`` or S2 ids) in request order, ``null`` for an id it does not know; with
 ``fields=references.paperId,citations.paperId`` each paper brings its nested reference and
-citation lists, which the service cuts at 1,000 items. A reference list cut there is read
+citation lists, which the service cuts at 1,000 items. Seeds go 25 a request, since those
+lists are large and the service refuses an answer over 10 MB (a refused chunk is asked
+again in halves). A reference list cut there is read
 on through ``/paper/{id}/references`` (``offset``/``next``, no ``next`` on the last page);
 citations are not (a paper cited 10,000 times is a classic, its first 1,000 citers say as
 much as all of them). Some listed papers have a ``null`` ``paperId``: they are skipped.
@@ -28,6 +30,9 @@ from citekit.sources.settings import SourceSettings
 
 #: ids per batch request: the service's own maximum
 BATCH = 500
+#: seeds per batch request: each brings two nested lists of up to 1,000 ids (~55 bytes each),
+#: and the service refuses an answer over 10 MB; 25 seeds stay under 3 MB at worst
+SEED_BATCH = 25
 #: the service cuts nested lists (``references``, ``citations`` of a batch answer) here
 NESTED_CAP = 1000
 #: items per page of ``/paper/{id}/references`` (the service's maximum)
@@ -98,13 +103,15 @@ class SemanticScholarGraph:
     # -- the seeds: library papers with their neighbours ---------------------------------
     def seeds(self, ids: dict[str, tuple[str, str]]) -> dict[str, GraphPaper | None]:
         wanted = {key: s2_id(*pair) for key, pair in ids.items()}
-        found = self._cached_batch("seed", [i for i in wanted.values() if i], SEED_FIELDS, self._complete)
+        found = self._cached_batch("seed", [i for i in wanted.values() if i], SEED_FIELDS, self._complete,
+                                   size=SEED_BATCH)
         return {key: found.get(sid) if sid else None for key, sid in wanted.items()}
 
     def papers(self, ids: list[str]) -> dict[str, GraphPaper | None]:
         return self._cached_batch("paper", list(ids), PAPER_FIELDS, None)
 
-    def _cached_batch(self, operation: str, ids: list[str], fields: str, finish: Any) -> dict[str, GraphPaper | None]:
+    def _cached_batch(self, operation: str, ids: list[str], fields: str, finish: Any, *,
+                      size: int = BATCH) -> dict[str, GraphPaper | None]:
         out: dict[str, GraphPaper | None] = {}
         missing: list[str] = []
         for sid in dict.fromkeys(ids):
@@ -116,8 +123,8 @@ class SemanticScholarGraph:
                 out[sid] = GraphPaper.from_json(hit.payload) if hit.payload else None
         if self.offline:
             return out
-        for start in range(0, len(missing), BATCH):
-            chunk = missing[start:start + BATCH]
+        for start in range(0, len(missing), size):
+            chunk = missing[start:start + size]
             answers = self._batch(chunk, fields)
             for sid, data in zip(chunk, answers):
                 paper = paper_from(data) if isinstance(data, dict) else None
@@ -129,7 +136,12 @@ class SemanticScholarGraph:
         return out
 
     def _batch(self, chunk: list[str], fields: str) -> list[Any]:
+        """One batch answer, in request order; a chunk whose answer would pass the service's
+        10 MB cap (400) is asked again in halves."""
         resp = self._call("POST", "/graph/v1/paper/batch", params={"fields": fields}, json={"ids": chunk})
+        if resp.status_code == 400 and len(chunk) > 1 and "size" in _error(resp).lower():
+            half = len(chunk) // 2
+            return self._batch(chunk[:half], fields) + self._batch(chunk[half:], fields)
         if resp.status_code != 200:
             raise SourceError(NAME, f"the paper batch was refused ({resp.status_code}: {_error(resp)})")
         answers = body_json(resp)
