@@ -327,7 +327,7 @@ def test_the_sources_keys_come_from_the_registry(tmp_path):
     ``sources:`` names against the registry all the same (they reach the core from above)."""
     from citekit.sources.registry import HOSTS
 
-    result = _run(tmp_path, "sources: {openalex: {url: https://api.openalex.org}}\n", "list")
-    assert result.exit_code == 2 and "sources.openalex: unknown key" in result.output, result.output
+    result = _run(tmp_path, "sources: {scopus: {url: https://api.elsevier.com}}\n", "list")
+    assert result.exit_code == 2 and "sources.scopus: unknown key" in result.output, result.output
     for host in HOSTS:
         assert _run(tmp_path, f"sources: {{{host}: {{url: https://mirror.example}}}}\n", "list").exit_code == 0, host

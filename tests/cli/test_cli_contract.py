@@ -104,6 +104,10 @@ SCENARIOS: dict[str, list[tuple[list[str], int]]] = {
                      (["missing.bib", "refs/library.bib", "refs/library.bib"], 2)],
     "resolve-conflict": [(["KEY", "--ours"], 0), (["nosuchkey", "--theirs"], 2), (["KEY"], 2)],
     "related-work": [(["--tag", "muon"], 0), (["--tag", "typo"], 1), ([], 2)],
+    "suggest": [(["--dismissed"], 0), (["--tag", "typo"], 1), (["--tag", "muon", "--offline"], 1), ([], 2),
+                (["--tag", "muon", "--limit", "0"], 2)],
+    "graph": [(["--tag", "muon", "-o", "muon.svg", "--offline"], 0), (["--tag", "typo", "-o", "x.svg"], 1),
+              (["--tag", "muon", "-o", "muon.png"], 2), ([], 2)],
 }
 
 

@@ -15,7 +15,8 @@ One module per command family: :mod:`~citekit.api.project` (where everything liv
 :mod:`~citekit.api.library` (list, show, tags, tag), :mod:`~citekit.api.dedup` (import,
 dedup, rekey), :mod:`~citekit.api.keys` (rename), :mod:`~citekit.api.export`,
 :mod:`~citekit.api.paper` (check, makefile),
-:mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`, :mod:`~citekit.api.search` (search). The names below are re-exported
+:mod:`~citekit.api.related`, :mod:`~citekit.api.doctor`, :mod:`~citekit.api.search` (search),
+:mod:`~citekit.api.suggesting` (suggest, graph). The names below are re-exported
 here and each module is imported on first use: ``list`` and ``show`` must not pay for
 rapidfuzz and the notes parsers.
 """
@@ -61,6 +62,8 @@ _LAZY = {
     # export, paper, related work, doctor
     "export_entries": "citekit.api.export", "check": "citekit.api.paper", "makefile": "citekit.api.paper",
     "related_work": "citekit.api.related", "diagnose": "citekit.api.doctor",
+    # suggestions from the citation graph, and their picture
+    "suggest": "citekit.api.suggesting", "graph": "citekit.api.suggesting",
     # words of the reports
     "plural": "citekit.core.text",
 }
@@ -84,5 +87,5 @@ __all__ = [
     "list_json_bytes", "list_json_chunks", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "rename_key", "import_zotero",
     "export_entries", "check", "makefile", "related_work", "diagnose", "search_library", "SearchResult", "list_filters",
-    "plural",
+    "plural", "suggest", "graph",
 ]

@@ -102,11 +102,12 @@ class AddReport:
 
 
 def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequence[str] = (), offline: bool = False,
-        pick: Picker | None = None, jobs: int = 8) -> AddReport:
+        pick: Picker | None = None, jobs: int = 8, notes: Sequence[str] = ()) -> AddReport:
     """Record each of ``things`` in the inbox notes file and sync; see the module docstring.
 
     ``pick`` is asked to choose when several records fit a thing equally well (``--pick``);
-    its choice is written as a pin, so later syncs keep it.
+    its choice is written as a pin, so later syncs keep it. ``notes`` (one per thing, e.g.
+    ``suggested-by: …``) are written above each record as a comment no notes reader takes for text.
     """
     from citekit.notes.thing import NotAPaper, read_thing, valid_tag
 
@@ -158,7 +159,8 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
                             "nothing changed")
             continue
         noted_before.append(_marks(thing.mention, work, f"{name} (this command)"))
-        records.append((item, _recorded(thing, work, item, tags, pick), thing))
+        note = notes[len(report.items) - 1] if len(notes) >= len(report.items) else ""
+        records.append((item, _comment(inbox, note) + _recorded(thing, work, item, tags, pick), thing))
     if not records:
         return report
     _append(cfg, inbox, name, records)
@@ -332,6 +334,19 @@ def _recorded(thing: Any, work: Any, item: Added, tags: Sequence[str], pick: Pic
                           pin=pin, tags=list(tags))
 
 
+def _comment(inbox: Path, note: str) -> str:
+    """``note`` as a comment line of the inbox's format (plain text has none: left out)."""
+    note = " ".join(note.replace("--", "-").split())
+    if not note:
+        return ""
+    suffix = inbox.suffix.lower()
+    if suffix in (".md", ".markdown"):
+        return f"<!-- {note} -->\n"
+    if suffix == ".org":
+        return f"# {note}\n"
+    return ""
+
+
 def _id_url(c: Any) -> str | None:
     ids = c.ids
     if ids.doi:
@@ -361,6 +376,8 @@ def _append_unlocked(inbox: Path, name: str, records: list[tuple[Added, str, Any
     for item, lines, thing in records:
         text += "\n"
         first = text.count("\n") + 1
+        if lines.startswith(("<!--", "# ")):
+            first += 1  # a note's comment line comes first
         # a pasted BibTeX entry's mention is on the line after the fence
         item.where = f"{name}:{first + 1 if thing.kind == 'bibtex' else first}"
         item.recorded = lines

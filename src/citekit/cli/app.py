@@ -53,6 +53,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge-driver": ("git", "Merge library.bib or library.yaml entry by entry (git runs it: %O %A %B %P)."),
     "resolve-conflict": ("git", "Settle a merge conflict the merge driver left in one entry."),
     "related-work": ("related", "Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic."),
+    "suggest": ("suggest", "Suggest papers the library lacks that its papers' neighbours keep citing."),
+    "graph": ("suggest", "Draw a tag's papers, their top suggestions and who cites whom, as SVG or HTML."),
 }
 
 #: Commands whose output is a document (a Makefile, a related-work snippet), not a report:

@@ -125,4 +125,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit related-work --mine key:smith2026fast  # your paper, already in the library",
         "citekit related-work --tag muon --check -o related-muon.tex  # exit 1 listing any defect",
     ),
+    "suggest": (
+        "citekit suggest --tag muon                     # what your muon papers' neighbours cite",
+        "citekit suggest --mine main.tex --limit 10     # around the papers your draft cites",
+        "citekit suggest --tag muon --add 1,3 --dismiss 2",
+        "citekit suggest --key huang2026limuon --json",
+    ),
+    "graph": (
+        "citekit graph --tag muon -o muon.html           # hover a suggestion for its reason",
+        "citekit graph --tag muon -o muon.svg --limit 10",
+        "citekit graph --mine main.tex -o neighbourhood.html",
+        "citekit graph --tag muon --mine main.tex -o muon.html  # your paper among them",
+    ),
 }

@@ -130,18 +130,37 @@ SOURCES: tuple[SourceRow, ...] = (
               lookups=(), rank=5, searches_titles=False),
 )
 
+#: Citation-graph services: who cites whom, for ``citekit suggest`` and ``citekit graph``.
+#: They resolve no notes (no lookups, not in ``sources.enabled``); their hosts are
+#: configured like the others (``sources.s2.url``, ``CITEKIT_S2_URL``). Semantic Scholar
+#: without a key is a shared pool that answers 429 often: one request a second, one at a
+#: time; a batch of 500 papers with their nested reference lists is a few MB. OpenAlex
+#: allows 10 a second with a key and answers 403 over it: 5 a second keeps clear of it.
+GRAPH_SOURCES: tuple[SourceRow, ...] = (
+    SourceRow("semanticscholar", "citekit.sources.semanticscholar:SemanticScholarGraph",
+              hosts=(Host("s2", "https://api.semanticscholar.org",
+                          Limits(interval=1.0, concurrency=1, max_mb=64)),),
+              lookups=(), rank=10),
+    SourceRow("openalex", "citekit.sources.openalex:OpenAlexGraph",
+              hosts=(Host("openalex", "https://api.openalex.org",
+                          Limits(interval=0.2, concurrency=2, max_mb=64)),),
+              lookups=(), rank=11),
+)
+#: the graph sources' names, in the order ``suggest`` asks them
+GRAPH_SOURCE_NAMES: tuple[str, ...] = tuple(row.name for row in GRAPH_SOURCES)
+
 #: the source names, in registry order (``sources.enabled`` defaults to all of them)
 SOURCE_NAMES: tuple[str, ...] = tuple(row.name for row in SOURCES)
 #: every host of every source, by name (``sources.<host>``, ``CITEKIT_<HOST>_URL``)
-HOSTS: dict[str, Host] = {host.name: host for row in SOURCES for host in row.hosts}
+HOSTS: dict[str, Host] = {host.name: host for row in SOURCES + GRAPH_SOURCES for host in row.hosts}
 
 
 def row(name: str) -> SourceRow:
     """The row of source ``name`` (KeyError names the known ones)."""
-    for r in SOURCES:
+    for r in SOURCES + GRAPH_SOURCES:
         if r.name == name:
             return r
-    raise KeyError(f"unknown source {name!r}; choose from {', '.join(SOURCE_NAMES)}")
+    raise KeyError(f"unknown source {name!r}; choose from {', '.join(SOURCE_NAMES + GRAPH_SOURCE_NAMES)}")
 
 
 def search_order(*, abstracts_only: bool = False) -> tuple[str, ...]:

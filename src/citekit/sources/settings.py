@@ -2,7 +2,7 @@
 
 Every base URL can be changed (a mirror, a local fake server for tests and benchmarks),
 from ``citekit.yaml``'s ``sources:`` section or, taking precedence, from ``CITEKIT_*``
-environment variables. OpenReview credentials come from the environment only, so they
+environment variables. OpenReview credentials and the graph services' API keys come from the environment only, so they
 never end up in a file someone commits.
 """
 
@@ -51,6 +51,10 @@ class SourceSettings:
     openreview_username: str | None = field(default=None, repr=False)
     openreview_password: str | None = field(default=None, repr=False)
     openreview_token: str | None = field(default=None, repr=False)
+    #: Semantic Scholar's key (``CITEKIT_S2_API_KEY``): without one, the shared pool
+    s2_api_key: str | None = field(default=None, repr=False)
+    #: OpenAlex's key (``CITEKIT_OPENALEX_API_KEY``): list calls and cursor paging need it since 2026
+    openalex_api_key: str | None = field(default=None, repr=False)
     timeout: float = 20.0
     retries: int = 4
     cache_dir: Path | None = None
@@ -147,6 +151,8 @@ class SourceSettings:
         s.openreview_username = env.get("OPENREVIEW_USERNAME") or None
         s.openreview_password = env.get("OPENREVIEW_PASSWORD") or None
         s.openreview_token = env.get("OPENREVIEW_TOKEN") or None
+        s.s2_api_key = env.get("CITEKIT_S2_API_KEY") or None
+        s.openalex_api_key = env.get("CITEKIT_OPENALEX_API_KEY") or None
         return s
 
 
