@@ -22,7 +22,7 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph
+## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
@@ -47,6 +47,8 @@ bench: install
 	$(BIN)/python bench/reimport_bench.py
 	$(BIN)/python bench/exports_bench.py
 	$(BIN)/python bench/suggest_bench.py
+	$(BIN)/python bench/zotero_bbt_bench.py
+	$(BIN)/python bench/git_merge_bench.py
 
 ## model: retrain the reference parser (src/citekit/data/refparse.crfsuite) from ../shared/corpora;
 ## seeded, so the same corpora give the same model (needs bibtex on PATH for the .bst styles)
