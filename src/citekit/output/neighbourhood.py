@@ -49,11 +49,18 @@ class Picture:
 
 #: rounds of pushing overlapping nodes apart after the spring layout, and the gap kept between rims
 SPREAD_ROUNDS, GAP = 300, 10.0
+#: the height kept along the bottom for nodes no citation joins to the rest
+ALONE_ROW = 60
+#: the width of a label's character and a text line, for keeping labels off other nodes and labels
+CHAR_WIDTH, LINE_HEIGHT = 6.2, 16.0
 
 
-def layout(picture: Picture, radius: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
-    """Each node's place on the canvas: a spring layout (fixed seed) scaled into the margins,
-    then nodes that overlap pushed apart until ``GAP`` pixels separate their rims (a dense
+def layout(picture: Picture, radius: dict[str, float] | None = None,
+           labels: dict[str, str] | None = None) -> dict[str, tuple[float, float]]:
+    """Each node's place on the canvas: a spring layout (fixed seed) of the nodes joined by
+    citations, scaled into the margins; nodes no edge joins stand in a row along the bottom
+    (in a spring layout they drift far off and squeeze everything else into a corner); then
+    nodes that overlap are pushed apart until ``GAP`` pixels separate their rims (a dense
     neighbourhood otherwise piles its best-tied suggestions on top of each other)."""
     import networkx as nx
 
@@ -62,18 +69,28 @@ def layout(picture: Picture, radius: dict[str, float] | None = None) -> dict[str
     g.add_edges_from(picture.edges)
     if not g:
         return {}
-    k = 2.2 / math.sqrt(max(1, len(g)))
-    raw = nx.spring_layout(g.to_undirected(), seed=7, k=k, iterations=200)
-    xs = [p[0] for p in raw.values()]
-    ys = [p[1] for p in raw.values()]
-    span_x = (max(xs) - min(xs)) or 1.0
-    span_y = (max(ys) - min(ys)) or 1.0
-    place = {n: [MARGIN + (p[0] - min(xs)) / span_x * (WIDTH - MARGIN - LABEL_ROOM),
-                 MARGIN + (p[1] - min(ys)) / span_y * (HEIGHT - 2 * MARGIN)] for n, p in raw.items()}
-    return _spread(place, radius or {})
+    alone = [n.id for n in picture.nodes if g.degree(n.id) == 0]
+    joined = g.subgraph([n for n in g if g.degree(n) > 0]).to_undirected()
+    bottom = HEIGHT - 2 * MARGIN - (ALONE_ROW if alone and len(joined) else 0)
+    place: dict[str, list[float]] = {}
+    if len(joined):
+        k = 2.2 / math.sqrt(max(1, len(joined)))
+        raw = nx.spring_layout(joined, seed=7, k=k, iterations=200)
+        xs = [p[0] for p in raw.values()]
+        ys = [p[1] for p in raw.values()]
+        span_x = (max(xs) - min(xs)) or 1.0
+        span_y = (max(ys) - min(ys)) or 1.0
+        place = {n: [MARGIN + (p[0] - min(xs)) / span_x * (WIDTH - MARGIN - LABEL_ROOM),
+                     MARGIN + 30 + (p[1] - min(ys)) / span_y * (bottom - 30)] for n, p in raw.items()}
+    step = (WIDTH - MARGIN - LABEL_ROOM) / max(1, len(alone))
+    for i, n in enumerate(alone):
+        place[n] = [MARGIN + step * (i + 0.5) if len(alone) > 1 else MARGIN,
+                    HEIGHT - MARGIN if len(joined) else HEIGHT / 2]
+    return _spread(place, radius or {}, labels or {})
 
 
-def _spread(place: dict[str, list[float]], radius: dict[str, float]) -> dict[str, tuple[float, float]]:
+def _spread(place: dict[str, list[float]], radius: dict[str, float],
+            labels: dict[str, str]) -> dict[str, tuple[float, float]]:
     names = sorted(place)
     for _ in range(SPREAD_ROUNDS):
         moved = False
@@ -81,6 +98,15 @@ def _spread(place: dict[str, list[float]], radius: dict[str, float]) -> dict[str
             for b in names[i + 1:]:
                 (xa, ya), (xb, yb) = place[a], place[b]
                 dx, dy = xb - xa, yb - ya
+                left = a if xa <= xb else b
+                reach = radius.get(left, 6) + 3 + CHAR_WIDTH * len(labels.get(left, ""))
+                if abs(dy) < LINE_HEIGHT and abs(dx) < reach:  # a label runs into the node to its right
+                    shift = (LINE_HEIGHT - abs(dy)) / 2 + 0.5
+                    sign = 1.0 if dy > 0 or (dy == 0 and a < b) else -1.0
+                    place[a][1] -= sign * shift
+                    place[b][1] += sign * shift
+                    moved = True
+                    continue
                 dist = math.hypot(dx, dy)
                 need = radius.get(a, 6) + radius.get(b, 6) + GAP
                 if dist >= need:
@@ -107,7 +133,7 @@ def svg(picture: Picture) -> str:
     for _, dst in picture.edges:
         cited[dst] = cited.get(dst, 0) + 1
     radius = {n.id: 6 + 3 * math.sqrt(cited.get(n.id, 0)) for n in picture.nodes}
-    place = layout(picture, radius)
+    place = layout(picture, radius, {n.id: n.label for n in picture.nodes})
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
            f'height="{HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12" role="img" '
            f'aria-label="{_a(picture.heading)}">',
