@@ -26,6 +26,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "related_work" / "blind_hci"
+TOPICS = REPO / "tests" / "data" / "related_work" / "blind_hci_topics"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -34,13 +35,13 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w@:]+", " ", text.lower()).split())
 
 
-def check_against_reader(judged: dict, verbose: bool) -> None:
+def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None:
     from citekit.output.related_check import PARAGRAPH, check_snippet
 
     flagged: dict[str, set[str]] = {}
-    for draft in sorted(DATA.glob("hci-*.md")):
+    for draft in sorted(data.glob("hci-*.md")):
         tag = draft.stem[len("hci-"):]
-        records = json.loads((DATA / f"hci-{tag}.records.json").read_text(encoding="utf-8"))
+        records = json.loads((data / f"hci-{tag}.records.json").read_text(encoding="utf-8"))
         found = check_snippet(draft.read_text(encoding="utf-8"), "markdown", [r["title"] for r in records if r["title"]],
                               [r["abstract"] for r in records if r["abstract"]])
         # (sentence verdicts against sentence flags: a paragraph's "no topic sentence" quotes its
@@ -98,6 +99,16 @@ def main() -> None:
           f"paragraphs with a topic sentence {sum(p['topic_sentence'] for p in judged['paragraphs'])}/{len(judged['paragraphs'])}")
     check_against_reader(judged, verbose)
     current_output(judged, verbose)
+    topics = yaml.safe_load((TOPICS / "judgements.yaml").read_text(encoding="utf-8"))
+    verdicts = Counter(s["verdict"] for s in topics["sentences"])
+    n = sum(verdicts.values())
+    mine = [p for p in topics["paragraphs"] if "positions" in p]
+    print(f"blind reader, second set (four rule-tagged topics, tests/data/related_work/blind_hci_topics), {n} sentences: "
+          f"kept {verdicts['keep']} ({verdicts['keep'] / n:.2f}), edit {verdicts['edit']}, rewrite {verdicts['rewrite']} "
+          f"({verdicts['rewrite'] / n:.2f}); unsupported {sum(s['unsupported'] for s in topics['sentences'])}; "
+          f"topic sentences {sum(p['topic_sentence'] for p in topics['paragraphs'])}/{len(topics['paragraphs'])}; "
+          f"--mine paragraphs positioned {sum(p['positions'] for p in mine)}/{len(mine)}")
+    check_against_reader(topics, verbose, TOPICS)
 
 
 if __name__ == "__main__":
