@@ -461,3 +461,15 @@ def test_the_check_flags_what_a_blind_reader_marked(sentence: str, title: str, a
 ])
 def test_the_check_leaves_what_a_blind_reader_kept(sentence: str, title: str, abstract: str) -> None:
     assert check_snippet(sentence, "markdown", [title], [abstract]) == []
+
+
+def test_an_abstract_copied_from_a_pdf_is_mended_not_quoted_broken() -> None:
+    """Line-end hyphens are joined when the joined word is a real one; a last sentence cut
+    off mid-word is never the one quoted."""
+    broken = describe(paper("kim2007gesture", "The Gesture Watch", "Wearable devices lack input. We introduce "
+                            "the Gesture Watch, a mobile wireless de- vice worn on the wrist that allows hand "
+                            "gesture con- trol of two- and three-dimensional displays. It was tested."), MD)
+    assert "wireless device" in broken and "gesture control" in broken and "two- and three-dimensional" in broken
+    cut = describe(paper("turner2013eye", "Eye Pull, Eye Push", "Gaze is fast. We present Eye Pull, Eye Push, "
+                         "a novel interaction concept for c"), MD)
+    assert "for c." not in cut and "concept for c" not in cut, cut

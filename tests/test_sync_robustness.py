@@ -109,7 +109,9 @@ def test_keys_differing_only_in_case_are_reported_not_a_traceback(project):
     assert "@article{Chen2026Understanding" in bib.read_text(encoding="utf-8")
 
 
-def test_keywords_edited_in_the_bib_are_normalised_as_tags(project):
+def test_keywords_edited_in_the_bib_become_tags_as_written(project):
+    """A tag keeps the text its user wrote ("My Topic", as Zotero's tags do); it is the same
+    tag as the notes' "muon" and selections match it under any spelling."""
     bib = project / "refs" / "library.bib"
     text = bib.read_text(encoding="utf-8")
     start = text.index("@inproceedings{huang2026limuon,")
@@ -118,8 +120,10 @@ def test_keywords_edited_in_the_bib_are_normalised_as_tags(project):
     bib.write_text(text[:kw] + "keywords      = {Muon, My Topic}," + text[line_end:], encoding="utf-8")
     api.sync(project, offline=True)
     entry = Library.load(project / "refs").get("huang2026limuon")
-    assert "muon" in entry.tags and "my-topic" in entry.tags
-    assert "muon" not in entry.tags_removed
+    assert "Muon" in entry.tags and "My Topic" in entry.tags
+    assert not {"muon", "Muon"} & set(entry.tags_removed)
+    assert [e.key for e in api.list_entries(project, tags=["my-topic"])] == ["huang2026limuon"]
+    assert "huang2026limuon" in [e.key for e in api.list_entries(project, tags=["muon"])]
 
 
 def test_summary_follows_the_notes_until_edited_in_the_sidecar(project):

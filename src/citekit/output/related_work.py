@@ -152,12 +152,30 @@ def abstract_of(entry: Entry) -> str:
     reads like a service abstract, while ``$math$`` stays as written (both are raw LaTeX).
     """
     if entry.abstract and entry.abstract.strip():
-        return entry.abstract
+        return _repaired(entry.abstract)
     raw = entry.fields.get("abstract", "")
     if not raw.strip():
         return ""
     parts = re.split(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", raw, flags=re.S)
-    return "".join(p if i % 2 else latex_to_text(p, keep_edges=True) for i, p in enumerate(parts))
+    return _repaired("".join(p if i % 2 else latex_to_text(p, keep_edges=True) for i, p in enumerate(parts)))
+
+
+def _repaired(abstract: str) -> str:
+    """An abstract as copied from a PDF, mended where the copy broke it: a word split at a
+    line end ("de- vice", kept apart when the joined word is not one real bibliographies
+    write, so "two- and three-dimensional" stays) is joined, and a last sentence cut off
+    mid-word ("... concept for c") is left out rather than quoted."""
+    from citekit.output.title_prose import lowercase_words
+
+    words = lowercase_words()
+    text = re.sub(r"\b([A-Za-z]+)- ([a-z]+)\b",
+                  lambda m: m.group(1) + m.group(2) if (m.group(1) + m.group(2)).lower() in words else m.group(0),
+                  abstract)
+    if not re.search(r"[.!?][\"')\]]*\s*$", text):
+        end = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
+        if end > 0:
+            text = text[:end + 1]
+    return text
 
 
 #: entry types that name something other than a paper (BibTeX, biblatex and CSL spellings)

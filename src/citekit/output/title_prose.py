@@ -144,7 +144,7 @@ def _gerund_base(word: str) -> str:
     elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
         base = stem[:-1]
     elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
-                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
+                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
                    stem) \
             or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
         base = stem + "e"

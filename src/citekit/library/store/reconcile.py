@@ -71,7 +71,7 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
     citekit wrote them, escaped in ASCII mode included, are no edit)."""
     if norm(written or "") == norm(generated or "") or (written and generated and same_value(generated, written)):
         return
-    from citekit.library.tags import tags_from_keywords
+    from citekit.library.tags import tag_identity, tags_from_keywords
 
     text = written or ""
     if "\\" in text or "{" in text:  # the file's LaTeX (ASCII mode escapes non-ASCII tags): tags are text
@@ -80,8 +80,11 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
         text = latex_to_text(text, scripts=False)
     mine = set(tags_from_keywords(text))
     current = set(entry.tags)
-    added = set(entry.tags_added) | (mine - current)
-    removed = (set(entry.tags_removed) | (current - mine)) - mine
+    # compared by identity: "Muon" respelled from "muon" is the same tag kept, not one removed and one added
+    mine_ids, current_ids = {tag_identity(t) for t in mine}, {tag_identity(t) for t in current}
+    added = set(entry.tags_added) | {t for t in mine if tag_identity(t) not in current_ids or t not in current}
+    removed = {t for t in set(entry.tags_removed) | {t for t in current if tag_identity(t) not in mine_ids}
+               if tag_identity(t) not in mine_ids}
     entry.tags_added = sorted(added - removed)
     entry.tags_removed = sorted(removed)
 

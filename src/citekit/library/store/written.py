@@ -10,7 +10,7 @@ has no match, and every field is compared with the sidecar's copy, as for any ha
 
 from __future__ import annotations
 
-import json
+import re
 from contextlib import suppress
 from pathlib import Path
 
@@ -19,8 +19,9 @@ from citekit.core.paths import state_dir
 
 
 def record_path(refs_dir: Path) -> Path:
-    """``.citekit/<refs>-written.json``: the digests of the pair citekit last wrote."""
-    return state_dir(refs_dir) / f"{Path(refs_dir).name}-written.json"
+    """``.citekit/<refs>-written.txt``: the digests of the pair citekit last wrote, a line each
+    (plain text: read on every load, where importing json would cost every command)."""
+    return state_dir(refs_dir) / f"{Path(refs_dir).name}-written.txt"
 
 
 def digest(data: bytes | None) -> str | None:
@@ -29,16 +30,16 @@ def digest(data: bytes | None) -> str | None:
 
 def remember(refs_dir: Path, bib_data: bytes | None, side_data: bytes | None) -> None:
     """Note the bytes of both files just written (a failure only loses the fast path)."""
-    payload = json.dumps({"bib": digest(bib_data), "sidecar": digest(side_data)}).encode("utf-8")
+    payload = "".join(f"{name} {value}\n" for name, value in (("bib", digest(bib_data)), ("sidecar", digest(side_data)))
+                      if value).encode("ascii")
     cachefile.replace_quietly(record_path(refs_dir), payload)
 
 
 def last_written(refs_dir: Path) -> dict[str, str | None]:
     """The digests remembered by :func:`remember` (empty when none or unreadable)."""
     with suppress(OSError, ValueError):
-        data = json.loads(record_path(refs_dir).read_bytes())
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if k in ("bib", "sidecar") and isinstance(v, str)}
+        text = record_path(refs_dir).read_bytes()[:200].decode("ascii")
+        return {m.group(1): m.group(2) for m in re.finditer(r"^(bib|sidecar) ([0-9a-f]{24})$", text, re.M)}
     return {}
 
 
