@@ -131,6 +131,26 @@ def test_the_same_paper_added_on_both_sides_is_kept_once(tmp_path: Path) -> None
     assert ck(a, "doctor").exit_code == 0
 
 
+def test_one_paper_added_on_both_sides_under_two_keys_is_kept_once_with_the_other_key_as_alias(tmp_path: Path) -> None:
+    """Each clone noted the same paper with its authors in another order, so each issued its own key."""
+    a, b = two_clones(tmp_path)
+    (a / "notes" / "a.md").write_text(PAPER_B, encoding="utf-8")
+    (b / "notes" / "b.md").write_text(PAPER_B.replace("Xi Wang, Eric Nalisnick", "Eric Nalisnick, Xi Wang"),
+                                      encoding="utf-8")
+    for root in (a, b):
+        assert ck(root, "sync", "--offline", "-q").exit_code == 0
+        commit(root, root.name)
+    assert "nalisnick2026compute" in bib(b)
+    merged = git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert bib(a).count("compute,") == 1 and "@inproceedings{wang2026compute," in bib(a)
+    shown = ck(a, "show", "nalisnick2026compute")  # b's key still finds the paper
+    assert shown.exit_code == 0 and "wang2026compute" in shown.output, shown.output
+    assert ck(a, "doctor").exit_code == 0
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    assert bib(a).count("compute,") == 1
+
+
 def test_one_field_changed_differently_on_both_sides_is_a_conflict_doctor_names(tmp_path: Path) -> None:
     a, b = two_clones(tmp_path)
     set_field(b, "huang2026light", "title", "Muon, Light and Fast")
@@ -148,9 +168,13 @@ def test_one_field_changed_differently_on_both_sides_is_a_conflict_doctor_names(
     doctor = ck(a, "doctor")
     assert doctor.exit_code == 1
     assert "citekit resolve-conflict huang2026light --ours|--theirs|--edit" in doctor.output
+    refused = ck(a, "export", "-o", str(tmp_path / "paper.bib"))  # a paper's .bib never carries an unsettled field
+    assert refused.exit_code == 1 and "resolve-conflict huang2026light" in refused.output, refused.output
+    assert not (tmp_path / "paper.bib").exists()
     settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
     assert settled.exit_code == 0, settled.output
     assert "Muon, Light and Fast" in bib(a) and "citekit-conflict" not in bib(a)
+    assert ck(a, "export", "-o", str(tmp_path / "paper.bib")).exit_code == 0
     assert ck(a, "doctor").exit_code == 0
     git(a, "add", "refs")
     git(a, "commit", "-qm", "merged")

@@ -175,6 +175,7 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     tags = tuple(tags)
     cfg = config_of(start)
     library = Library.load(cfg.refs_dir)
+    _refuse_unsettled_merge(library)
     cited = None
     if keys and (aux or tex):
         raise UsageError("give keys, or --aux/--tex, not both (the keys a paper cites are read from it)")
@@ -218,6 +219,24 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     _freeze(library, [e.key for e in selection.entries])
     library.keep_memos()
     return result
+
+
+def _refuse_unsettled_merge(library: Library) -> None:
+    """A git merge left two values of one field (``citekit merge-driver``): a paper's .bib
+    must not carry both, nor silently one of them, so nothing is exported until it is settled."""
+    from citekit.core.errors import CitekitError
+    from citekit.library.gitmerge import CONFLICT_PREFIX, conflicts_in
+
+    if CONFLICT_PREFIX.encode() not in library.bib_path.read_bytes():  # (a byte scan; entries decoded only then)
+        return
+    found = conflicts_in({e.key: e for e in library.sorted_entries()})
+    if not found:
+        return
+    listed = ", ".join(f"{key} ({name})" for key, name in found[:5]) + (" ..." if len(found) > 5 else "")
+    raise CitekitError(f"refs/library.bib holds {len(found)} field(s) a git merge left unsettled: {listed}; "
+                       f"nothing was exported.",
+                       next_step=f"Settle each with `citekit resolve-conflict {found[0][0]} --ours|--theirs|--edit`, "
+                                 "then export again.")
 
 
 def _freeze(library: Library, keys: list[str] | None) -> None:

@@ -2,7 +2,9 @@
 
 git's text merge sees lines; two clones that each tagged and synced change neighbouring
 lines of one entry and conflict. Here both files are merged by key and by field: what
-only one side changed is taken from it, entries added on both sides are kept once, tags
+only one side changed is taken from it, entries added on both sides are kept once (also
+under two keys, when :mod:`citekit.matching.works` says they are one work: the other key
+becomes an alias), tags
 and lists of both sides are joined. The same field changed differently on both sides is
 a real conflict: the entry keeps our value and gets a ``citekit-conflict-FIELD`` field
 holding theirs (valid BibTeX, so every command still reads the file), which ``doctor``
@@ -54,8 +56,11 @@ def merge_bib(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, s
     renames: dict[str, str] = {}
     taken = {k.lower() for k in (*old, *mine, *other)}
     out: dict[str, Any] = {}
+    twins = same_work_added(old, mine, other, lambda e: e.fields)  # kept once, under our key (theirs an alias)
     for key in sorted(set(old) | set(mine) | set(other), key=str.lower):
         b, o, t = old.get(key), mine.get(key), other.get(key)
+        if key in twins:
+            continue
         if o is None or t is None:
             if b is not None and (o is None and t == b or t is None and o == b):
                 continue  # deleted on one side, untouched on the other
@@ -99,6 +104,27 @@ def _same_work(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
                      fields={k: str(fields[k]) for k in ("title", "year") if fields.get(k)})
 
     return is_same_work(entry(ours), entry(theirs))
+
+
+def same_work_added(old: dict[str, Any], mine: dict[str, Any], other: dict[str, Any],
+                    fields_of: Any) -> dict[str, str]:
+    """Their key -> our key for one work that both branches added under different keys.
+
+    Both drivers (library.bib, library.yaml) decide it alike, from the title and year both
+    files hold, in key order; each of our new entries takes at most one of theirs.
+    """
+    ours_new = [k for k in sorted(mine, key=str.lower) if k not in old and k not in other]
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for key in sorted(other, key=str.lower):
+        if key in old or key in mine:
+            continue
+        for candidate in ours_new:
+            if candidate not in taken and _same_work(fields_of(mine[candidate]), fields_of(other[key])):
+                out[key] = candidate
+                taken.add(candidate)
+                break
+    return out
 
 
 def _free_key(key: str, taken: set[str]) -> str:
@@ -164,8 +190,17 @@ def merge_sidecar(base: str, ours: str, theirs: str) -> str:
     records: dict[str, Any] = {}
     oe, me, te = (d.get("entries") or {} for d in (old, mine, other))
     taken = {str(k).lower() for k in (*oe, *me, *te)}
+    twins = same_work_added(oe, me, te, lambda r: r.get("generated") or {})  # as merge_bib decides it
     for key in sorted(set(oe) | set(me) | set(te), key=str.lower):
         b, o, t = oe.get(key), me.get(key), te.get(key)
+        if key in twins:
+            continue
+        if key in twins.values():  # one work added on both branches under two keys: theirs is an alias of ours
+            twin = next(k for k, v in twins.items() if v == key)
+            merged = _merge_record(None, o, te[twin])
+            merged["aliases"] = sorted({*(o.get("aliases") or []), twin, *(te[twin].get("aliases") or [])})
+            records[key] = merged
+            continue
         if o is None or t is None:
             if b is not None and (o is None and t == b or t is None and o == b):
                 continue
