@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from citekit.library.tags import TagRules
 from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text
+from citekit.output.related_topics import WEAK_ALONE
 
 MIN_SIZE, MAX_SIZE = 2, 6
 #: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried
@@ -146,6 +147,8 @@ class Similarity:
                 continue
             if len(words) == 1 and _ADJECTIVE.search(term):
                 continue  # "stochastic", "federated": a heading needs the noun they qualify
+            if len(words) == 1 and term in WEAK_ALONE:
+                continue  # "objects", "systems": a heading needs what they are about (the topic sentences' rule)
             scored.append((-present, -len(words), -float(col.sum()), term))
         scored.sort()
         chosen: list[tuple[int, str]] = []
