@@ -47,6 +47,10 @@ class Mention:
     #: where a pasted reference says the paper appeared, as it wrote it: ``container`` (the
     #: journal or proceedings), ``volume``, ``number``, ``pages``; an entry built offline keeps them
     published: dict[str, str] = field(default_factory=dict)
+    #: the people a heading or parent bullet above the mention names ("Egor Shulgin (KAUST)"
+    #: over a list of his papers): not the author list (the notes do not say they wrote it
+    #: alone), only a person a record must list before a title alone may confirm it
+    heading_people: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -57,6 +61,8 @@ class Mention:
             del d["year_from_page"]
         if not d["published"]:
             del d["published"]
+        if not d["heading_people"]:
+            del d["heading_people"]
         return d
 
 

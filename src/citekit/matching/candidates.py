@@ -267,6 +267,13 @@ def score(mention: Mention, candidate: Candidate) -> MatchScore:
             authors_ok = authors_agree(authors, matched, len(mention.authors), len(candidate.authors))
     if not mention.title:
         return _score_authors_only(mention, candidate, authors, matched, authors_ok, year, venue)
+    listed = mention.authors
+    if not mention.authors and mention.heading_people:
+        # A person heading over the mention: the record must list that person, and then
+        # agrees as a notes author would (a same-title paper by others is refused).
+        authors, matched = author_overlap(mention.heading_people[:1], candidate.authors)
+        authors_ok = matched > 0
+        listed = mention.heading_people[:1]
 
     level, sim = title_agreement(mention.title, candidate.title)
     total = _weighted({"title": sim, "authors": authors, "year": year, "venue": venue})
@@ -275,18 +282,24 @@ def score(mention: Mention, candidate: Candidate) -> MatchScore:
     if level in ("conflict", "none"):
         why = "a different document with a similar title" if level == "conflict" else "titles differ"
         return MatchScore(agrees=False, why=why, **common)
+    if not authors_ok and not mention.authors:
+        who = mention.heading_people[0]
+        why = "authors are hidden" if is_anonymous(candidate.authors) else f"the heading's {who} is not among its authors"
+        return MatchScore(agrees=False, why=f"title agrees but {why}", **common)
     if not authors_ok:
         why = "authors are hidden" if is_anonymous(candidate.authors) else "authors differ"
         return MatchScore(agrees=False, why=f"title agrees but {why}", **common)
     if level == "partial":
-        strong = authors is not None and authors >= 0.8 and matched >= min(2, len(mention.authors))
+        strong = authors is not None and authors >= 0.8 and matched >= min(2, len(listed))
         # The venue must not contradict the notes (a preprint has none) and the year must be
         # the notes' year or the one before (the preprint of a conference paper).
         if not (strong and venue in (1.0, None) and year in (1.0, 0.5)):
             return MatchScore(agrees=False, why="title only partly agrees and authors, venue or year do not confirm it", **common)
         return MatchScore(agrees=True, why="renamed: title partly agrees, authors, venue and year agree", **common)
-    if not mention.authors and sim < 0.95:
+    if not listed and sim < 0.95:
         return MatchScore(agrees=False, why="title is close but the notes give no authors to confirm it", **common)
+    if not mention.authors and listed:
+        return MatchScore(agrees=True, why=f"title agrees and the heading's {listed[0]} is among its authors", **common)
     return MatchScore(agrees=True, why="title and authors agree" if mention.authors else "title agrees", **common)
 
 

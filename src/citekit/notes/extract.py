@@ -31,7 +31,7 @@ from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
-    authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, is_summary_sentence, looks_like_event, looks_like_section_label,
+    authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
@@ -83,6 +83,11 @@ class _Scope:
         if self.label:
             return self.label
         return self.headings[-1][1] if self.headings else None
+
+    @property
+    def people(self) -> list[str]:
+        """The people the enclosing headings name (``## Egor Shulgin (KAUST)``)."""
+        return [name for _level, text, _v, _y in self.headings if (name := person_heading(text))]
 
     @property
     def venue(self) -> tuple[str | None, int | None]:
@@ -362,6 +367,8 @@ class _Extractor:
         self.skipped: list[tuple[int, str]] = []
         #: an exported file's transcript (Slack, Notion): its lines are mapped back at the end
         self.transcript: Transcript | None = None
+        #: the people the parent bullets being visited name ("• Egor Shulgin (KAUST)")
+        self.parent_people: list[str] = []
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
@@ -414,6 +421,16 @@ class _Extractor:
 
     def _visit(self, node: Node) -> list[Mention]:
         """Mentions in ``node``'s subtree: the node itself when it is a paper, else its parts."""
+        person = person_heading(node.text) if node.children else None
+        if person is not None:
+            self.parent_people.append(person)
+        try:
+            return self._visit_node(node)
+        finally:
+            if person is not None:
+                self.parent_people.pop()
+
+    def _visit_node(self, node: Node) -> list[Mention]:
         inner: list[Mention] = []
         container = False
         for child in node.children:
@@ -540,6 +557,7 @@ class _Extractor:
             reference=details.reference,
             year_from_page=from_page,
             published=dict(details.published),
+            heading_people=list(dict.fromkeys(self.scope.people + self.parent_people)),
         )
         if self.explaining:
             self.trace.append(Decision(node.line, "mention", details.rule or kind, title or (details.urls[:1] or [""])[0], mention,

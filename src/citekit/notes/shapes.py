@@ -79,6 +79,23 @@ def is_person_line(text: str) -> bool:
     return bool(parts) and all(is_name(p) for p in parts)
 
 
+_HEADING_NAME_RE = re.compile(r"^[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){1,2}$")
+
+
+def person_heading(text: str) -> str | None:
+    """The name in a heading that names one person and an affiliation (``Egor Shulgin
+    (KAUST)``), else None. Two or three capitalized name words and no digit in the
+    parentheses, so that ``Optimization (Day 2)`` or ``Poster Session (Hall 3)`` is no person."""
+    text = text.strip().lstrip("#").strip()
+    m = _PERSON_RE.match(text)
+    if not m or not is_person_line(text) or any(c.isdigit() for c in m.group("affil")):
+        return None
+    name = m.group("name").strip()
+    if not _HEADING_NAME_RE.match(name) or looks_like_event(name) or non_paper_words(name):
+        return None
+    return name
+
+
 _NAME_LIST_SPLIT_RE = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+")
 
 

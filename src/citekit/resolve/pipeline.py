@@ -166,6 +166,7 @@ def merge_mentions(group: Sequence[Mention]) -> Mention:
         venue=lead.venue or next((m.venue for m in group if m.venue), None),
         year=lead.year or next((m.year for m in group if m.year), None),
         reference=lead.reference or next((m.reference for m in group if m.reference), None),
+        heading_people=lead.heading_people or next((m.heading_people for m in group if m.heading_people), []),
         ids=ids,
         pins=pins,
         hints=hints,
