@@ -11,6 +11,7 @@ from citekit.core.errors import CitekitError
 
 if TYPE_CHECKING:
     from citekit.notes import ExtractResult
+    from citekit.notes.stream import MentionStream
 
 
 def extract(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> ExtractResult:
@@ -19,6 +20,16 @@ def extract(paths: list[str | Path] | None = None, *, start: str | Path | None =
 
     cfg = config_of(start)
     return extract_paths(_notes_targets(cfg, paths), root=cfg.root, follow_out=cfg.follow_out_of_notes)
+
+
+def extract_stream(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> MentionStream:
+    """:func:`extract`'s mentions one at a time, found as they are asked for, and then its
+    problems (``.problems``, complete once the iteration is over): for output written as
+    it is made, so a big notes file's mentions are never all held at once."""
+    from citekit.notes.stream import MentionStream
+
+    cfg = config_of(start)
+    return MentionStream(_notes_targets(cfg, paths), cfg.root, follow_out=cfg.follow_out_of_notes)
 
 
 def _notes_targets(cfg: Config, paths: list[str | Path] | None) -> list[Path]:
