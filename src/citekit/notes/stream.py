@@ -111,7 +111,7 @@ def streamable(path: Path, name: str) -> bool:
             if raw.read(4).startswith(_BOMS):
                 return False
         seen_text = False
-        for line in plain_lines(path):
+        for line in plain_lines(path, complete=False):
             if ("\x00" in line or "\u0130" in line or "Item Type" in line
                     or ("@" in line and _BIBTEX_START.search(line)) or _DOUBLED_SITE.search(line)):
                 return False
@@ -121,11 +121,13 @@ def streamable(path: Path, name: str) -> bool:
         return False  # read whole, which says what is wrong
 
 
-def plain_lines(path: Path) -> Iterator[str]:
+def plain_lines(path: Path, *, complete: bool = True) -> Iterator[str]:
     """The lines of a UTF-8 file as :func:`~citekit.notes.formats.plain.split_lines` cuts
     its text (on CRLF, CR or LF; a last empty line after a final line break), with the
     paper addresses written without a scheme completed as :func:`~citekit.notes.reader.read_notes`
-    does (an address never spans lines, so line by line gives the same)."""
+    does (an address never spans lines, so line by line gives the same). ``complete=False``
+    leaves the addresses as written: what :func:`streamable` looks for has no ``/`` in it,
+    and a completed address has one."""
     from citekit.notes.urls import add_missing_schemes
 
     ended = True
@@ -134,6 +136,6 @@ def plain_lines(path: Path) -> Iterator[str]:
             ended = raw[-1:] in ("\n", "\r")
             if ended:
                 raw = raw[:-2] if raw[-2:] == "\r\n" else raw[:-1]
-            yield add_missing_schemes(raw)
+            yield add_missing_schemes(raw) if complete else raw
     if ended:
         yield ""
