@@ -15,7 +15,7 @@ remembers (:meth:`memo`, :meth:`remembered`) are computed afresh here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -203,6 +203,11 @@ class PlainLibrary(KeptText):
         """key -> (status, effective tags): what ``--tag``/``--status`` filters and ``tags``
         read, small enough to decode in milliseconds on a large library."""
         return self.memo_table(kinds.FACETS, lambda e: (e.status, e.tags))
+
+    def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
+        """The stored :meth:`memo` values of ``keys`` one at a time (a cached library's);
+        None means "use :meth:`memo_table`"."""
+        return None
 
     def remembered(self, name: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, a value derived from the whole library (the suggestions for a key

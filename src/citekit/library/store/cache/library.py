@@ -11,14 +11,14 @@ entries are remembered between commands (:mod:`.memos`).
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from citekit.bibtex.collector import collector_paused
 from citekit.core.model import Entry
 from citekit.library.journal import journal_path
-from citekit.library.store.cache import parsed_cache, state
+from citekit.library.store.cache import memo_files, parsed_cache, state
 from citekit.library.store.cache.chunks import ChunkReuse
 from citekit.library.store.cache.memos import MemoStore
 from citekit.library.store.cache.state import StoredCache, entry_state
@@ -185,6 +185,16 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
                 out[key] = table[key] = compute(entry)
                 self._memos.dirty.add(kind)
         return out
+
+    def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
+        """The stored :meth:`memo` values of ``keys``, in that order, read one at a time
+        from the cache (never the whole table), or None when some are not stored as they
+        are now (then :meth:`memo_table` computes and stores them). For a read-only command
+        that writes each value as it comes: ``list --json`` on a large library."""
+        memos = self._memos
+        if kind in memos.tables or kind in memos.raw or not memos.pending or memos.base is None:
+            return None
+        return memo_files.stored_values(self.refs_dir, memos.base, memos.log, kind, keys)
 
     def remembered(self, name: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, a value derived from the whole library (the suggestions for a key
