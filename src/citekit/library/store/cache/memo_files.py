@@ -203,28 +203,45 @@ class _NotStreamable(Exception):
     """The stored table holds something the record reader does not read (then it is read whole)."""
 
 
-def _item(handle: Any, read_value: bool) -> tuple[int, Any]:
-    """One text or bytes object of a marshalled table at the handle's position: (its type
-    code, the value, or None when only skipped)."""
-    code = handle.read(1)
-    if not code:
+def _walk(handle: Any, start: int, wanted: set[str]) -> tuple[dict[str, int], int]:
+    """key -> (offset << 32 | size) of each wanted key's value in the marshalled table
+    starting at ``start``, and the values' one type code (the values are skipped on disk,
+    not read)."""
+    read, seek = handle.read, handle.seek
+    seek(start)
+    if read(1) not in (b"{", b"\xfb"):
         raise _NotStreamable
-    code = code[0] & 0x7F
+    offsets: dict[str, int] = {}
+    value_code = -1
+    while True:
+        code, size = _header(read)
+        if code == _END:
+            return offsets, value_code
+        data = read(size)
+        key = data.decode("utf-8" if _LONG_TEXTS.get(code) == "utf-8" else "latin-1", "surrogatepass")
+        code, size = _header(read)
+        if value_code not in (-1, code):
+            raise _NotStreamable  # (texts and bytes mixed: not a table of one kind of value)
+        value_code = code
+        if key in wanted:
+            offsets[key] = (handle.tell() << 32) | size
+        seek(size, 1)
+
+
+def _header(read: Any) -> tuple[int, int]:
+    """(type code, size) of the text or bytes object at the file's position, which is left
+    at its first byte; ``(_END, 0)`` at the end of the table."""
+    first = read(1)
+    if not first:
+        raise _NotStreamable  # (cut short)
+    code = first[0] & 0x7F
     if code in _LONG_TEXTS:
-        size = int.from_bytes(handle.read(4), "little")
-        encoding = _LONG_TEXTS[code]
-    elif code in _SHORT_TEXTS:
-        size = handle.read(1)[0]
-        encoding = _SHORT_TEXTS[code]
-    else:
-        raise _NotStreamable  # a reference to an earlier object, a number, a list ...
-    if not read_value:
-        handle.seek(size, 1)
-        return code, None
-    data = handle.read(size)
-    if len(data) != size:
-        raise _NotStreamable
-    return code, data if encoding is None else data.decode(encoding, "surrogatepass")
+        return code, int.from_bytes(read(4), "little")
+    if code in _SHORT_TEXTS:
+        return code, read(1)[0]
+    if first[0] == _END:
+        return _END, 0
+    raise _NotStreamable  # a reference to an earlier object, a number, a list ...
 
 
 def stored_values(refs_dir: Path, base: str, log: MemoLog, kind: str, keys: list[str]) -> Any:
@@ -248,27 +265,15 @@ def stored_values(refs_dir: Path, base: str, log: MemoLog, kind: str, keys: list
         wanted = set(keys)
         if found is None or not found[1].isdisjoint(wanted):
             raise _NotStreamable
-        handle.seek(found[0])
-        if handle.read(1)[:1] not in (b"{", b"\xfb"):
-            raise _NotStreamable
-        offsets: dict[str, int] = {}
-        while True:
-            mark = handle.read(1)
-            if not mark or mark[0] == _END:
-                break
-            handle.seek(-1, 1)
-            _code, key = _item(handle, True)
-            at = handle.tell()
-            _item(handle, False)
-            if key in wanted:
-                offsets[key] = at
+        offsets, value_code = _walk(handle, found[0], wanted)
         del wanted
         if len(offsets) != len(set(keys)):
             raise _NotStreamable
-    except (_NotStreamable, OSError, IndexError, UnicodeDecodeError):
+    except (_NotStreamable, OSError, IndexError, UnicodeDecodeError, ValueError):
         handle.close()
         return None
-    return _values(handle, keys, offsets)
+    encoding = _LONG_TEXTS.get(value_code) or _SHORT_TEXTS.get(value_code)
+    return _values(handle, keys, offsets, encoding)
 
 
 def _valid_table_start(handle: Any, base: str, log: MemoLog, kind: str) -> tuple[int, set[str]] | None:
@@ -289,9 +294,11 @@ def _valid_table_start(handle: Any, base: str, log: MemoLog, kind: str) -> tuple
     return offset, later
 
 
-def _values(handle: Any, keys: list[str], offsets: dict[str, int]) -> Any:
+def _values(handle: Any, keys: list[str], offsets: dict[str, int], encoding: str | None) -> Any:
     """The value at each key's offset, in the order of ``keys`` (checked by :func:`stored_values`)."""
     with handle:
         for key in keys:
-            handle.seek(offsets[key])
-            yield _item(handle, True)[1]
+            where = offsets[key]
+            handle.seek(where >> 32)
+            data = handle.read(where & 0xFFFFFFFF)
+            yield data if encoding is None else data.decode(encoding, "surrogatepass")
