@@ -7,7 +7,10 @@ nothing in it needs the whole text at once (see :func:`streamable`), then to ext
 piece at a time. Any other file (a small one, another format, an export, a file with
 pasted BibTeX or not in UTF-8) is extracted whole, as :func:`citekit.notes.extract_paths`
 does, and its mentions handed on one by one. Either way the mentions and problems are
-those of :func:`~citekit.notes.extract_paths`, in the same order.
+those of :func:`~citekit.notes.extract_paths`, in the same order; one difference: when
+extraction of a streamed file fails part way (a bug, reported as a problem that asks for
+the file shape), the mentions already handed on stay given, where the whole-file reading
+drops the file's mentions.
 """
 
 from __future__ import annotations
