@@ -124,6 +124,7 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
         if close:
             close()
     report.requests = client.stats.total
+    report.answers_valid_until = getattr(cache, "valid_until", None)
     report.source_problems = list(resolved.problems)
     for work in resolved.works:
         report.problems.extend(work.warnings)
