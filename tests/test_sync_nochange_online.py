@@ -157,3 +157,63 @@ def test_an_entry_changed_by_hand_is_found_by_a_new_mention_of_it(tmp_path: Path
     assert len(after.entries) == len(lib.entries) and not report.created
     assert after.entries[key].title == new_title
     assert any(loc.file.endswith("zz-retitled.md") for loc in after.entries[key].mentions)
+
+
+def _count_lookups(monkeypatch: pytest.MonkeyPatch) -> list[list]:
+    import citekit.resolve.pipeline as pipeline
+
+    asked: list[list] = []
+    real = pipeline.resolve_groups
+
+    def counted(groups, *args, **kwargs):
+        asked.extend(groups)
+        return real(groups, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "resolve_groups", counted)
+    return asked
+
+
+def _pending_titles(groups: list[list]) -> set[str]:
+    return {m.title for g in groups for m in g if m.title} & {PENDING_TITLE}
+
+
+def test_unchanged_pending_mentions_are_not_looked_up_again_when_other_notes_change(
+        project: Path, fake_services, monkeypatch: pytest.MonkeyPatch) -> None:
+    full = api.sync(project)
+    (project / "notes" / "zz-new.md").write_text("- Pending Memos Keep Their Answers\n  - Authors: Ann Lee\n",
+                                                 encoding="utf-8")
+    asked = _count_lookups(monkeypatch)
+    again = api.sync(project)  # another notes file changed: a full run
+    assert not again.up_to_date and again.changed
+    assert asked and any(m.title == "Pending Memos Keep Their Answers" for g in asked for m in g)
+    assert _pending_titles(asked) == set()  # the unchanged pending mention was not looked up
+    assert [p for p in again.pending if p["title"] == PENDING_TITLE] == \
+        [p for p in full.pending if p["title"] == PENDING_TITLE]
+    # and it does not make the next sync run in full either
+    asked.clear()
+    assert api.sync(project).up_to_date or not _pending_titles(asked)
+
+
+def test_a_pending_mention_is_looked_up_again_once_its_answers_are_due(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from citekit.api import pending_lookups
+
+    api.sync(project)
+    stored = json.loads(pending_lookups.memo_path(project / "refs").read_text("utf-8"))
+    assert stored["groups"]
+    later = max(stored["groups"].values()) + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+    (project / "notes" / "zz-new.md").write_text("- Pending Memos Expire\n  - Authors: Ann Lee\n", encoding="utf-8")
+    asked = _count_lookups(monkeypatch)
+    api.sync(project)
+    assert _pending_titles(asked) == {PENDING_TITLE}
+
+
+def test_a_changed_pending_block_is_in_the_lookup(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api.sync(project)
+    note = next(p for p in (project / "notes").rglob("*") if p.is_file() and PENDING_TITLE in p.read_text("utf-8"))
+    changed = PENDING_TITLE + " Again"
+    note.write_text(note.read_text("utf-8").replace(PENDING_TITLE, changed), "utf-8")
+    asked = _count_lookups(monkeypatch)
+    api.sync(project)
+    assert any(m.title == changed for g in asked for m in g)
