@@ -137,9 +137,12 @@ def test_the_lookup_cache_knows_when_the_first_answer_it_served_is_due(tmp_path:
 
 
 def test_an_entry_changed_by_hand_is_found_by_a_new_mention_of_it(tmp_path: Path) -> None:
+    from citekit.library import match_index
+
     root = make_project(tmp_path)
     api.sync(root, offline=True)
     api.sync(root, offline=True)  # stamped
+    builds = match_index.BUILDS[0]
     lib = Library.load(root / "refs")
     key = sorted(lib.entries)[len(lib.entries) // 2]
     old_title = lib.entries[key].title
@@ -157,6 +160,28 @@ def test_an_entry_changed_by_hand_is_found_by_a_new_mention_of_it(tmp_path: Path
     assert len(after.entries) == len(lib.entries) and not report.created
     assert after.entries[key].title == new_title
     assert any(loc.file.endswith("zz-retitled.md") for loc in after.entries[key].mentions)
+    assert match_index.BUILDS[0] == builds  # the kept index was patched for that entry, not built again
+
+
+def test_a_full_sync_reads_the_kept_match_index_instead_of_building_it(project: Path) -> None:
+    from citekit.library import match_index
+
+    api.sync(project)
+    kept = sorted((project / ".citekit").glob("*match-index*"))
+    assert kept, "the match index is kept beside the parsed-library cache"
+    before = {p: p.read_bytes() for p in kept}
+    builds = match_index.BUILDS[0]
+    note = sorted(p for p in (project / "notes").rglob("*") if p.is_file())[0]
+    note.write_bytes(note.read_bytes() + b"\n")  # a notes file saved: the sync runs in full
+    report = api.sync(project)
+    assert not report.up_to_date and not report.changed
+    assert match_index.BUILDS[0] == builds
+    assert {p: p.read_bytes() for p in kept} == before
+    # a sync that writes (a new paper) leaves it to be patched, not built, by the next one
+    (project / "notes" / "zz-new.md").write_text("- Kept Indexes Are Patched\n  - Authors: Ann Lee\n", "utf-8")
+    assert api.sync(project).changed
+    again = api.sync(project)
+    assert not again.changed and match_index.BUILDS[0] == builds
 
 
 def _count_lookups(monkeypatch: pytest.MonkeyPatch) -> list[list]:
