@@ -242,3 +242,42 @@ def test_a_changed_pending_block_is_in_the_lookup(project: Path, monkeypatch: py
     asked = _count_lookups(monkeypatch)
     api.sync(project)
     assert any(m.title == changed for g in asked for m in g)
+
+
+def test_a_full_sync_that_changes_nothing_renders_nothing(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api.sync(project)
+    renders: list[int] = []
+    real = Library.render_files
+
+    def counted(self):
+        renders.append(1)
+        return real(self)
+
+    monkeypatch.setattr(Library, "render_files", counted)
+    before = _files(project)
+    written = sorted((project / ".citekit").glob("*written*"))
+    marks = {p: p.read_bytes() for p in written}
+    note = sorted(p for p in (project / "notes").rglob("*") if p.is_file())[0]
+    note.write_bytes(note.read_bytes() + b"\n")  # runs in full
+    report = api.sync(project)
+    assert not report.up_to_date and not report.changed
+    assert renders == []
+    assert _files(project) == before and {p: p.read_bytes() for p in written} == marks
+    # a change still renders and writes: a tag rule that now matches some entries
+    (project / "citekit.yaml").write_text("tags:\n  zzoptimizers: ['optimizer']\n", encoding="utf-8")
+    changed = api.sync(project)
+    assert changed.changed and renders
+    assert any("zzoptimizers" in e.tags for e in Library.load(project / "refs").entries.values())
+
+
+def test_a_hand_edited_library_is_still_rewritten_by_a_sync(tmp_path: Path) -> None:
+    """The files are "as written" only when citekit wrote those bytes: a hand edit that
+    changes no value (spaces in an entry) is normalised by the next sync, as before."""
+    root = make_project(tmp_path)
+    api.sync(root, offline=True)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text("utf-8")
+    at = text.index("  title")
+    bib.write_text(text[:at] + "  " + text[at:], encoding="utf-8")  # one more indent
+    report = api.sync(root, offline=True)
+    assert report.changed and bib.read_text("utf-8") == text

@@ -24,6 +24,7 @@ from citekit.library.fold import Folded, fold_works
 from citekit.library.lock import ProjectLock
 from citekit.library.rekey import save_with_renames
 from citekit.library.store import Library, fingerprint_now
+from citekit.library.store.cache.unchanged import nothing_to_write
 from citekit.core.resolution import Mention, Work
 from citekit.notes import extract_paths, group_mentions
 from citekit.api.sync_report import SyncReport
@@ -73,7 +74,8 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
             lib.ascii = bool(ascii if ascii is not None else configured_ascii)
         folded = fold_works(lib, works, formula=cfg.key_formula, rules=_tag_rules(cfg))
         by_hand = dict(lib.renamed_by_hand)
-        report.changed = save_with_renames(lib)  # a key renamed by hand goes to the key map too
+        # nothing to write is known without rendering both files (at 50,000 entries a second)
+        report.changed = False if nothing_to_write(lib) else save_with_renames(lib)  # (+ the key map)
         # still under the lock: the files are exactly those this sync found to be its result
         left = None if report.changed else fingerprint_now(cfg.refs_dir)
     if memo is not None:
