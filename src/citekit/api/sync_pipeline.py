@@ -124,7 +124,7 @@ class _PendingMemo:
         from citekit.api.sync_stamp import ONLINE_SECONDS
 
         if report.source_problems or report.offline:
-            return  # a source failed: every pending group is asked again next time
+            return  # a source failed: nothing new is remembered (what it failed on is asked again)
         left = {tuple(p.get("where") or ()) for p in folded.pending}
         until = min(time.time() + ONLINE_SECONDS, report.answers_valid_until or time.time())
         out: dict[str, float] = {}
