@@ -226,7 +226,7 @@ def test_a_pending_mention_is_looked_up_again_once_its_answers_are_due(
     api.sync(project)
     stored = json.loads(pending_lookups.memo_path(project / "refs").read_text("utf-8"))
     assert stored["groups"]
-    later = max(stored["groups"].values()) + 1
+    later = max(until for until, _reason in stored["groups"].values()) + 1
     monkeypatch.setattr(time, "time", lambda: later)
     (project / "notes" / "zz-new.md").write_text("- Pending Memos Expire\n  - Authors: Ann Lee\n", encoding="utf-8")
     asked = _count_lookups(monkeypatch)
@@ -281,3 +281,19 @@ def test_a_hand_edited_library_is_still_rewritten_by_a_sync(tmp_path: Path) -> N
     bib.write_text(text[:at] + "  " + text[at:], encoding="utf-8")  # one more indent
     report = api.sync(root, offline=True)
     assert report.changed and bib.read_text("utf-8") == text
+
+
+def test_a_skipped_pending_group_that_now_finds_an_entry_keeps_its_lookups_reason(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api.sync(project)
+    with (project / "refs" / "library.bib").open("a", encoding="utf-8") as handle:
+        handle.write("\n@article{byhand2026edge,\n  author = {Doe, Jane},\n"
+                     f"  title = {{{PENDING_TITLE}}},\n  year = {{2026}},\n}}\n")
+    asked = _count_lookups(monkeypatch)
+    report = api.sync(project)
+    assert _pending_titles(asked) == set()  # skipped: found nothing before, and still holds
+    assert all(p["title"] != PENDING_TITLE for p in report.pending)  # it landed on the new entry
+    entry = Library.load(project / "refs").entries["byhand2026edge"]
+    assert any("trip-report" in loc.file for loc in entry.mentions)
+    detail = next(w for w in report.entries if w["key"] == "byhand2026edge")
+    assert detail["reason"] and not detail["reason"].startswith("offline")  # as its lookup said

@@ -8,8 +8,9 @@ lookup found nothing at all (no record, no version) and it was left pending; unt
 first service answer that sync relied on is due (:attr:`LookupCache.valid_until`), a
 sync with the same configuration, environment and citekit folds the same group as an
 offline sync would, which gives the same result: nothing found online adds nothing to
-what the notes say. A changed notes block is another group (its text is the memo's key)
-and is looked up at once.
+what the notes say (the work keeps the reason the lookup gave, for the report and an
+entry it may yet land on). A changed notes block is another group (its text is the
+memo's key) and is looked up at once.
 """
 
 from __future__ import annotations
@@ -57,9 +58,9 @@ def group_key(group: list[Mention]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def remembered(cfg: Config) -> dict[str, float]:
-    """group key -> until when its "found nothing" holds, for this configuration; empty
-    when the memo is missing, damaged or of another configuration."""
+def remembered(cfg: Config) -> dict[str, tuple[float, str]]:
+    """group key -> (until when its "found nothing" holds, the reason its lookup gave), for
+    this configuration; empty when the memo is missing, damaged or of another configuration."""
     try:
         stored = json.loads(memo_path(cfg.refs_dir).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -67,7 +68,12 @@ def remembered(cfg: Config) -> dict[str, float]:
     if not isinstance(stored, dict) or stored.get("context") != context(cfg) or not isinstance(stored.get("groups"), dict):
         return {}
     now = time.time()
-    return {k: float(v) for k, v in stored["groups"].items() if isinstance(v, (int, float)) and v > now}
+    out: dict[str, tuple[float, str]] = {}
+    for key, value in stored["groups"].items():
+        if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], (int, float))
+                and isinstance(value[1], str) and value[0] > now):
+            out[key] = (float(value[0]), value[1])
+    return out
 
 
 def found_nothing(work: Work) -> bool:
@@ -75,12 +81,12 @@ def found_nothing(work: Work) -> bool:
     return work.chosen is None and not work.versions and not work.runners_up and not work.unasked and not work.warnings
 
 
-def remember(cfg: Config, groups: dict[str, float]) -> None:
-    """Store ``groups`` (key -> until); an empty memo removes the file."""
+def remember(cfg: Config, groups: dict[str, tuple[float, str]]) -> None:
+    """Store ``groups`` (key -> (until, reason)); an empty memo removes the file."""
     path = memo_path(cfg.refs_dir)
     if not groups:
         with suppress(OSError):
             path.unlink()
         return
-    data: dict[str, Any] = {"context": context(cfg), "groups": groups}
+    data: dict[str, Any] = {"context": context(cfg), "groups": {k: list(v) for k, v in groups.items()}}
     replace_quietly(path, json.dumps(data, sort_keys=True).encode("utf-8"))

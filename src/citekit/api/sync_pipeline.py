@@ -64,6 +64,7 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         for i, work in zip(chosen, found):
             works[i] = work
     if memo is not None:
+        works = memo.restored(works)
         memo.skipped_until(report)
     with ProjectLock(cfg.refs_dir, command):
         # the one read (offline), or the first one kept when neither file changed since
@@ -109,10 +110,16 @@ class _PendingMemo:
     def to_look_up(self, group: list[Mention]) -> bool:
         return id(group) not in self.known
 
+    def restored(self, works: list[Work]) -> list[Work]:
+        """``works`` with each skipped group's work as its lookup found it: nothing, for
+        the reason it gave then."""
+        return [Work(mentions=g, status="notes-only", reason=self.stored[self.known[id(g)]][1])
+                if id(g) in self.known else w for g, w in zip(self.groups, works)]
+
     def skipped_until(self, report: SyncReport) -> None:
         """The run's answers hold only as long as those the skipped groups relied on."""
         if self.known:
-            until = min(self.stored[k] for k in self.known.values())
+            until = min(self.stored[k][0] for k in self.known.values())
             current = report.answers_valid_until
             report.answers_valid_until = until if current is None else min(current, until)
 
@@ -127,14 +134,14 @@ class _PendingMemo:
             return  # a source failed: nothing new is remembered (what it failed on is asked again)
         left = {tuple(p.get("where") or ()) for p in folded.pending}
         until = min(time.time() + ONLINE_SECONDS, report.answers_valid_until or time.time())
-        out: dict[str, float] = {}
+        out: dict[str, tuple[float, str]] = {}
         for group, key, work in zip(self.groups, self.keys, works):
             if tuple(str(m.location) for m in group) not in left:
                 continue
             if id(group) in self.known:
                 out[key] = self.stored[key]
             elif pending_lookups.found_nothing(work) and until > time.time():
-                out[key] = until
+                out[key] = (until, work.reason)
         if out != self.stored:
             pending_lookups.remember(self.cfg, out)
 
