@@ -516,7 +516,7 @@ def test_values_derived_in_the_sync_after_a_hand_edit_are_kept(synced, tmp_path,
     bib = root / "refs" / "library.bib"
     bib.write_text(bib.read_text(encoding="utf-8").replace("study 3}", "study three}"), encoding="utf-8")
     _full_sync(root)  # parses the edited file, derives every entry's values once
-    import citekit.library.fold as sync_module  # where a sync builds its index of the library
+    import citekit.library.match_index as sync_module  # where a sync builds its index of the library
 
     calls: list[str] = []
     real = sync_module.index_keys
