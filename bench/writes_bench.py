@@ -1,0 +1,188 @@
+"""Writes proportional to the change: a one-entry ``tag``, ``rename`` and ``add`` on a large library.
+
+Run from the repository root (``make bench``)::
+
+    .venv/bin/python bench/writes_bench.py               # 7k and 50k entries
+    .venv/bin/python bench/writes_bench.py --sizes 7166  # one size
+    .venv/bin/python bench/writes_bench.py --no-before   # this tree only
+
+The largest real library beside the repository (a 7,166-entry Better BibTeX export) is
+imported into a scratch project; the 50k library repeats it with renamed keys (as
+``library_bench.py --only scaling`` builds it). Each command runs as a real process
+(start-up included) with a warm parsed-library cache, three times (a new tag, a new key,
+a new BibTeX entry each time): median wall time and the largest peak resident memory.
+
+Baseline, in the same run: one ``bibtexparser`` parse of the same ``library.bib``. The
+"before" figures are the same commands run with the ``main`` branch's sources (``git
+archive main``) on a copy of the same library, in the same run; skipped when git cannot
+give them. Targets (issue 29): one-entry ``tag``/``rename``/``add`` at 50k <= 0.15x a
+parse and <= 150 MiB peak.
+
+Results go to ``bench/out/writes-latest.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "bench"))
+OUT = REPO / "bench" / "out"
+TIME = Path("/usr/bin/time")
+TIME_TARGET = 0.15
+MEMORY_TARGET_MIB = 150
+
+
+def parse_seconds(bib: Path) -> float:
+    """Wall seconds of one bibtexparser v2 parse (the best of two)."""
+    import bibtexparser
+
+    best = None
+    for _ in range(2):
+        start = time.perf_counter()
+        bibtexparser.parse_file(str(bib))
+        took = time.perf_counter() - start
+        best = took if best is None else min(best, took)
+    assert best is not None
+    return best
+
+
+def run(src: Path, project: Path, args: list[str]) -> tuple[float, int | None]:
+    """Wall seconds and peak KB of ``citekit -C project ARGS`` run from the sources ``src``."""
+    code = "import sys; from citekit.cli import main; sys.exit(main())"
+    wrapper = [str(TIME), "-f", "%M"] if TIME.exists() else []
+    env = dict(os.environ, PYTHONPATH=str(src))
+    start = time.perf_counter()
+    proc = subprocess.run([*wrapper, sys.executable, "-c", code, "-C", str(project), *args], capture_output=True,
+                          text=True, env=env)
+    seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"citekit {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-800:]}")
+    peak = None
+    if wrapper:
+        try:
+            peak = int(proc.stderr.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            peak = None
+    return seconds, peak
+
+
+def main_sources(folder: Path) -> Path | None:
+    """The ``main`` branch's ``src/`` (the "before" of this run), or None."""
+    out = folder / "main-src"
+    out.mkdir()
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", "main", "src"], capture_output=True)
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", str(out)], input=archive.stdout, check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(out / "src")], capture_output=True, check=False)
+    return out / "src"
+
+
+def build(folder: Path, size: int) -> Path:
+    """A project whose library has ``size`` entries (no cache yet)."""
+    import library_bench as lb
+
+    project = folder / f"template-{size}"
+    project.mkdir()
+    (project / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
+    (project / "notes").mkdir()
+    base = folder / "template-import"
+    if not base.exists():
+        base.mkdir()
+        (base / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
+        (base / "notes").mkdir()
+        run(REPO / "src", base, ["import", str(lb.CORPUS)])
+    from citekit.library.store import Library
+
+    source = list(Library.load(base / "refs", use_cache=False).entries.values())
+    if size == len(source):
+        shutil.copytree(base / "refs", project / "refs")
+    else:
+        lb.build_library(project / "refs", size, source)
+    shutil.rmtree(project / ".citekit", ignore_errors=True)
+    return project
+
+
+def bibtex_entry(i: int) -> str:
+    return (f"@article{{writesbench{i},\n  title = {{Writes proportional to the change, part {i}}},\n"
+            f"  author = {{Lovelace, Ada and Babbage, Charles}},\n  journal = {{Bench Letters}},\n"
+            f"  year = {{20{10 + i}}},\n}}")
+
+
+def measure(src: Path, template: Path, folder: Path, label: str) -> dict:
+    """One-entry tag, rename and add (three each) on a copy of ``template`` run with ``src``."""
+    project = folder / label
+    shutil.copytree(template, project)
+    run(src, project, ["list", "-q"])  # the cache as every day
+    keys = sorted((project / "refs" / "library.bib").read_text(encoding="utf-8").split("\n@")[1:], key=len)
+    key = keys[len(keys) // 2].split("{", 1)[1].split(",", 1)[0]
+    rows: dict[str, dict] = {}
+    ops = {
+        "tag": [["tag", key, f"+writes{i}"] for i in range(3)],
+        "rename": [["rename", *(key if i == 0 else f"{key}-w{i}", f"{key}-w{i + 1}")] for i in range(3)],
+        "add --offline (BibTeX)": [["add", "--offline", "-q", bibtex_entry(i)] for i in range(3)],
+    }
+    for name, commands in ops.items():
+        runs = [run(src, project, args) for args in commands]
+        peaks = [p for _, p in runs if p]
+        rows[name] = {"s": round(statistics.median(s for s, _ in runs), 3),
+                      "peak_mib": round(max(peaks) / 1024, 1) if peaks else None}
+    shutil.rmtree(project)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    import library_bench as lb
+
+    parser = argparse.ArgumentParser(description="one-entry writes on large libraries (ratios to a parse)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[7166, 50070])
+    parser.add_argument("--no-before", action="store_true", help="skip the main branch's figures")
+    args = parser.parse_args(argv)
+    if not lb.CORPUS.exists():
+        print(f"skipped: {lb.CORPUS.name} is not beside the repository (the corpora folder)")
+        return 0
+    lb.compile_sources()
+    results: dict = {"targets": {"time_ratio": TIME_TARGET, "peak_mib": MEMORY_TARGET_MIB}, "sizes": {}}
+    with tempfile.TemporaryDirectory(prefix="citekit-writes-") as tmp:
+        folder = Path(tmp)
+        before_src = None if args.no_before else main_sources(folder)
+        for size in args.sizes:
+            template = build(folder, size)
+            parse_s = parse_seconds(template / "refs" / "library.bib")
+            after = measure(REPO / "src", template, folder, f"after-{size}")
+            before = measure(before_src, template, folder, f"before-{size}") if before_src else None
+            results["sizes"][size] = {"parse_s": round(parse_s, 3), "after": after, "before": before}
+            print(f"{size} entries: one bibtexparser parse {parse_s:.3f} s")
+            for name, row in after.items():
+                ratio = row["s"] / parse_s
+                was = ""
+                if before:
+                    old = before[name]
+                    was = f"  (main: {old['s']:.3f} s = {old['s'] / parse_s:.3f}x, {old['peak_mib']} MiB)"
+                met = ""
+                if size >= 50000:
+                    ok = ratio <= TIME_TARGET and (row["peak_mib"] or 0) <= MEMORY_TARGET_MIB
+                    met = (f"  target <= {TIME_TARGET}x and <= {MEMORY_TARGET_MIB} MiB: "
+                           + ("ok" if ok else "MISSED"))
+                print(f"  one-entry {name:<24} {row['s']:.3f} s = {ratio:.3f}x, {row['peak_mib']} MiB{met}{was}")
+                row["ratio"] = round(ratio, 3)
+                if before:
+                    before[name]["ratio"] = round(before[name]["s"] / parse_s, 3)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "writes-latest.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
