@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from citekit.bibtex.collector import collector_paused
 from citekit.core.cachefile import stat_key
 from citekit.library.store.cache import memo_files, parsed_cache
+from citekit.library.store.cache.blobs import BlobOverlay
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair
 
@@ -90,18 +91,21 @@ class StoredParse:
         loaded = self._loaded_blobs
         changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
                    if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
-        entries = {key: fresh.get(key) or blobs[key] for key in keys}
+        # (overlays of the tables loaded: an unchanged entry's blobs are never read, a write
+        # of the cache copies them from the blob file they lie in)
+        keyset = set(keys)
+        entries = BlobOverlay(blobs, fresh, {k for k in blobs if k not in keyset})
         # each entry's texts: rendered in this run, or stored with the state they were of
         own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
-        chunks = {key: dumps(own[key]) if key in own else stored[key] for key in keys
-                  if key in own or (key in stored and key not in moved)}
+        chunks = BlobOverlay(stored, {key: dumps(own[key]) for key in own if key in keyset},
+                             moved | {k for k in stored if k not in keyset})
         by_key = self.aliases_by_key()
         alias_pairs = [(a, key) for key in keys if key in by_key for a in by_key[key]]
         aliases: dict[str, str] = {}
         for a, key in alias_pairs:
             aliases.setdefault(a, key)
         memos = self._memos.next_generation(keys, changed, self._loaded_blobs)
-        self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
+        self._loaded_blobs = entries.copy()  # a copy: callers keep ``entries`` as the blobs to pop
         return {
             "fingerprint": self._fingerprint,
             "meta": self._cache_meta(),
@@ -147,7 +151,8 @@ class StoredParse:
             return False  # replaced (or removed) by another process since: store this library's
         keys = self.keys()
         blobs = self._state_blobs
-        return (stored.keys == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
+        return (stored.keys == keys and isinstance(blobs, (dict, BlobOverlay)) and len(blobs) == len(keys)
+                and all(k in blobs for k in keys)
                 and not self._memos.log_full(keys) and self._cache_meta() == stored.meta)
 
     def _written(self, staged: dict[Path, bytes]) -> None:
@@ -170,5 +175,5 @@ class StoredParse:
             data = self._cache_data()
             if parsed_cache.write(self.refs_dir, data):
                 self._remember_stored(data)
-        self._state_blobs = dict(data["entries"])
+        self._state_blobs = BlobOverlay(data["entries"])
         self._loaded_ascii = self.ascii
