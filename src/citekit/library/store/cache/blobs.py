@@ -169,6 +169,9 @@ class BlobOverlay(Mapping[str, bytes]):
     def copy(self) -> BlobOverlay:
         return BlobOverlay(self)
 
+    def clear(self) -> None:
+        self._base, self._over, self._gone = {}, {}, set()
+
     def __getitem__(self, key: str) -> bytes:
         if key in self._over:
             return self._over[key]

@@ -20,6 +20,7 @@ from citekit.core.model import Entry
 from citekit.library.journal import journal_path
 from citekit.library.store.cache import parsed_cache, state
 from citekit.library.store.cache.chunks import ChunkReuse
+from citekit.library.store.cache.layout import SplicedWrite
 from citekit.library.store.cache.memos import MemoStore
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.cache.stored import StoredParse
@@ -37,7 +38,7 @@ def fingerprint_now(refs: Path) -> tuple[Any, ...]:
     return parsed_cache.fingerprint(bib_data, side_data)
 
 
-class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
+class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
     """A :class:`PlainLibrary` read from and stored in the parsed-library cache
     (:class:`.stored.StoredParse`), written re-rendering only what changed
     (:class:`.chunks.ChunkReuse`), with its entries decoded on demand and its derived
@@ -68,6 +69,8 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         self._decoded: dict[str, Entry] = {}
         self._stored_as: StoredCache | None = None
         self._memos = MemoStore(self.refs_dir)
+        self._layout: dict[str, Any] | None = None
+        self._staged_layout: dict[str, Any] | None = None
 
     # ---- lazy decoding -----------------------------------------------------------------
     @property  # type: ignore[override]
@@ -298,6 +301,9 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         lib._loaded_blobs = data["entries"]
         lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
+        layout = data.get("layout")
+        if isinstance(layout, dict) and layout.get("fingerprint") == fingerprint:
+            lib._layout = {**layout, "keys": data["keys"]}  # where each entry lies in both files
         lib._fingerprint = fingerprint
         lib._memos.start(data["memo_base"], data["memo_log"])  # tables read from their own files when first asked for
         lib._remember_stored(data)

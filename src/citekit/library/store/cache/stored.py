@@ -50,9 +50,13 @@ class StoredParse:
     _entries: dict[str, Entry]
     _stored_as: StoredCache | None
     _memos: MemoStore
+    _layout: dict[str, Any] | None
+    _staged_layout: dict[str, Any] | None
+    renamed_by_hand: dict[str, str]
 
     if TYPE_CHECKING:  # (the library's own)
         def keys(self) -> list[str]: ...
+        def _layout_for_cache(self, keys: list[str], fingerprint: tuple[Any, ...]) -> dict[str, Any] | None: ...
         def aliases_by_key(self) -> dict[str, list[str]]: ...
 
     def _adopt_memo_generation(self, previous: dict[str, Any] | None) -> None:
@@ -106,7 +110,9 @@ class StoredParse:
             aliases.setdefault(a, key)
         memos = self._memos.next_generation(keys, changed, self._loaded_blobs)
         self._loaded_blobs = entries.copy()  # a copy: callers keep ``entries`` as the blobs to pop
+        layout = self._layout_for_cache(keys, self._fingerprint) if self._fingerprint is not None else None
         return {
+            "layout": layout,
             "fingerprint": self._fingerprint,
             "meta": self._cache_meta(),
             "keys": keys,
@@ -166,6 +172,7 @@ class StoredParse:
             bib_data, side_data = read_pair(self.refs_dir)
         fingerprint = parsed_cache.fingerprint(bib_data, side_data)
         if self._stored_cache_holds(fingerprint):  # only values derived in this run to store
+            self._staged_layout = None  # (the stored layout is of these very files)
             memos = self._memos.next_generation(self.keys(), [], self._loaded_blobs)
             if memos and self._memos.base is not None:
                 memo_files.write_memos(self.refs_dir, self._memos.base, self._memos.log, memos)
@@ -175,5 +182,7 @@ class StoredParse:
             data = self._cache_data()
             if parsed_cache.write(self.refs_dir, data):
                 self._remember_stored(data)
+        layout = data.get("layout")
+        self._layout = {**layout, "keys": data["keys"]} if layout is not None else None
         self._state_blobs = BlobOverlay(data["entries"])
         self._loaded_ascii = self.ascii
