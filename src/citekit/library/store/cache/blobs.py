@@ -169,6 +169,12 @@ class BlobOverlay(Mapping[str, bytes]):
     def copy(self) -> BlobOverlay:
         return BlobOverlay(self)
 
+    def preload(self) -> None:
+        """Read the base's blob file whole (before a pass over nearly every blob)."""
+        preload = getattr(self._base, "preload", None)
+        if preload is not None:
+            preload()
+
     def clear(self) -> None:
         self._base, self._over, self._gone = {}, {}, set()
 
