@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citekit.library.store.cache import state
+from citekit.library.store.cache.parsed_cache import STATE_MARSHAL
 from citekit.library.store.cache.blobs import BlobOverlay
 from citekit.library.store.render import render_changed
 from citekit.library.store.sidecar.records import sidecar_blocks
@@ -157,7 +158,11 @@ class SplicedWrite:
                     entry = self.entry_at(key)
                     assert entry is not None
                 blob = blobs.get(key) if same_mode else None
-                unchanged = blob is not None and marshal.loads(blob) == state.entry_state(entry)
+                if blob is not None:
+                    now = state.entry_state(entry)
+                    # (equal states marshal to equal bytes, see STATE_MARSHAL; a mapping built in
+                    # another order gives other bytes, so those are compared decoded)
+                    unchanged = marshal.dumps(now, STATE_MARSHAL) == blob or marshal.loads(blob) == now
             j = index.get(key)
             if unchanged and j is not None and old_seps.get(key, "\n") == sep and (
                     (old_side_first == key) == (i == 0)) and bib_spans[2 * j + 1]:
