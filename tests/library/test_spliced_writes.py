@@ -104,11 +104,30 @@ def _renders(monkeypatch) -> list[str]:
     return rendered
 
 
+def _new_bytes(monkeypatch) -> list[int]:
+    """How many bytes of each spliced file written were not copied from the old file."""
+    from citekit.library import spliced
+
+    out: list[int] = []
+    real = spliced.Spliced.write_to
+
+    def write_to(self, fd):
+        out.append(sum(len(p) for p in self.pieces if not isinstance(p, tuple)))
+        return real(self, fd)
+
+    monkeypatch.setattr(spliced.Spliced, "write_to", write_to)
+    return out
+
+
 def test_a_one_entry_tag_renders_that_entry_alone_and_writes_a_full_renders_bytes(tmp_path, monkeypatch):
     twins = Twins(_project(tmp_path / "base"), tmp_path)
     rendered = _renders(monkeypatch)
+    fresh = _new_bytes(monkeypatch)
     api.tag("k007", ["+fresh"], start=twins.warm)
     assert rendered == ["k007"]
+    # both files written, each mostly copied: the new bytes are that entry's and the frame's
+    assert len(fresh) == 2 and all(n < 1500 for n in fresh), fresh
+    assert (twins.warm / "refs" / "library.bib").stat().st_size > 5000
     shutil.rmtree(twins.cold / ".citekit")
     api.tag("k007", ["+fresh"], start=twins.cold)
     twins.check()
@@ -125,12 +144,14 @@ def test_a_rename_renders_the_renamed_entry_alone(tmp_path, monkeypatch):
     assert b"ids           = {k003}" in _files(twins.warm)[0]  # the old key stays an alias
 
 
-def test_a_write_that_changes_nothing_leaves_both_files_alone(tmp_path):
+def test_a_write_that_changes_nothing_renders_nothing_and_leaves_both_files_alone(tmp_path, monkeypatch):
     twins = Twins(_project(tmp_path / "base"), tmp_path)
-    bib = twins.warm / "refs" / "library.bib"
-    before = bib.stat().st_mtime_ns, bib.stat().st_ino
+    bib, side = twins.warm / "refs" / "library.bib", twins.warm / "refs" / "library.yaml"
+    before = [(p.stat().st_mtime_ns, p.stat().st_ino) for p in (bib, side)]
+    rendered = _renders(monkeypatch)
     api.tag("k005", ["+t1"], start=twins.warm)  # k005 has that tag already
-    assert (bib.stat().st_mtime_ns, bib.stat().st_ino) == before
+    assert rendered == []
+    assert [(p.stat().st_mtime_ns, p.stat().st_ino) for p in (bib, side)] == before
 
 
 def test_spliced_writes_after_hand_edits_kept_text_and_deleted_entries(tmp_path):
