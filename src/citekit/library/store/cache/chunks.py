@@ -1,6 +1,7 @@
-"""A cached library's write: each entry's texts rendered once, reused while it is unchanged.
+"""A cached library's full render: each entry's texts rendered once, reused while it is unchanged.
 
-The half of :class:`.library.CachedLibrary` that renders."""
+The half of :class:`.library.CachedLibrary` that renders both files whole (``render_files``:
+``export``, ``doctor``); a write splices them instead (:mod:`.layout`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@
 :class:`..library.PlainLibrary` (``tests/library/test_cache_equals_plain.py`` says so),
 faster: a load of unchanged files reads the stored parse (:mod:`.parsed_cache`) instead of
 both files and decodes an entry only when asked for it; a write re-renders only the
-entries that changed and reuses the stored texts of the others; values derived from
+entries that changed and splices them into the files as they are (:mod:`.layout`: the
+other entries are neither decoded nor rendered nor read into memory); values derived from
 entries are remembered between commands (:mod:`.memos`).
 """
 
