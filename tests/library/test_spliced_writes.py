@@ -80,6 +80,7 @@ class Twins:
 
     def run(self, command, *args, **kwargs) -> None:
         command(*args, start=self.warm, **kwargs)
+        assert _stored_layout(self.warm) is not None  # the next write splices
         shutil.rmtree(self.cold / ".citekit", ignore_errors=True)
         command(*args, start=self.cold, **kwargs)
         self.check()
@@ -180,6 +181,12 @@ def test_spliced_writes_after_hand_edits_kept_text_and_deleted_entries(tmp_path)
     twins.run(api.tag, "zz-last", ["+g"])
     twins.run(api.rename_key, "zz-last", "zz-later")
     twins.run(api.tag, "k000", ["+h"])
+    # an entry added (the library's order and the files' order then differ), then written again
+    twins.run(api.add, ["@article{mid2005, title = {An added paper {\\&} more}, author = {Doe, Jo},"
+                        " journal = {J}, year = {2005}}"], offline=True)
+    twins.run(api.tag, "k001", ["+i"])
+    twins.run(api.rename_key, "k002", "zzz-end")
+    twins.run(api.tag, "mid2005", ["+j"])
 
 
 def test_a_library_file_changed_after_the_load_is_never_cut_at_old_places(tmp_path):

@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from citekit.library.spliced import Spliced
     from citekit.library.store.cache.memos import MemoStore
 
+#: the form of the layout the cache stores (a layout of another form is ignored: the next
+#: write renders in full and stores this one)
+LAYOUT_VERSION = 2
+
 #: an entry's origin as a flag of the layout (the header names where entries come from)
 _ORIGIN_FLAGS = (("notes", 1), ("import", 2))
 
@@ -64,8 +68,11 @@ class SplicedWrite:
     _entries: dict[str, Entry]
     _memos: MemoStore
     _fingerprint: tuple[Any, ...] | None
-    #: where each entry's units lie in both files as loaded: {"fingerprint", "keys", "bib",
-    #: "side", "flags", "seps", "side_first", "bib_ends", "side_ends"} (None: not known)
+    #: where each entry's units lie in both files as loaded (None: not known): "bib" and
+    #: "side" (start, end) of each unit, "flags" (origins), in the files' order: "keys" (the
+    #: cache's, the library's order) sorted as the files are; "seps" (the text above a unit
+    #: when not one line end), "side_first", "bib_ends"/"side_ends" (where the units begin
+    #: and end), "fingerprint" (of the files measured)
     _layout: dict[str, Any] | None
     #: the layout of the files staged by the last save (key -> spans), stored with the cache
     _staged_layout: dict[str, Any] | None
@@ -103,7 +110,8 @@ class SplicedWrite:
 
     def _layout_usable(self) -> dict[str, Any] | None:
         layout = self._layout
-        if (layout is None or self._fingerprint is None or layout.get("fingerprint") != self._fingerprint
+        if (layout is None or self._fingerprint is None or layout.get("version") != LAYOUT_VERSION
+                or layout.get("fingerprint") != self._fingerprint
                 or self.ascii != self._loaded_ascii):
             return None
         return layout
@@ -132,27 +140,38 @@ class SplicedWrite:
         if not keys:
             raise _Empty
         head, seps, tail = self._body_frame(keys)
+        now_keys = self.keys()
+        same_order = False
+        index: dict[str, int] = {}
         if layout is not None:
-            index = {k: i for i, k in enumerate(layout["keys"])}
+            # the layout lies in the files' order: the cache's keys sorted as the files are
+            same_order = layout["keys"] == now_keys
+            if not same_order:
+                index = {k: i for i, k in enumerate(sorted(layout["keys"], key=str.lower))}
             bib_spans = memoryview(layout["bib"]).cast("Q")
             side_spans = memoryview(layout["side"]).cast("Q")
             old_flags: bytes = layout["flags"]
             old_seps: dict[str, str] = layout["seps"]
             old_side_first = layout["side_first"]
-        else:
-            index = {}
         blobs = self._state_blobs
         same_mode = self.ascii == self._loaded_ascii
         bib_units: list[Any] = []
         side_units: list[Any] = []
         flags = bytearray()
         block_of = None
+        has_blob = _membership(blobs)
         for i, key in enumerate(keys):
             sep, side_sep = seps[i], ("\n" if i else "")
             entry = decoded.get(key)
             unchanged = False
-            if entry is None and same_mode and key in blobs:  # never decoded: exactly as loaded
+            if entry is None and same_mode and has_blob(key):  # never decoded: exactly as loaded
                 unchanged = True
+                if same_order and i and sep == "\n" and key not in old_seps:
+                    # (the common case, kept short: the entry where it was, under the same text)
+                    bib_units.append((bib_spans[2 * i], bib_spans[2 * i + 1]))
+                    side_units.append((side_spans[2 * i], side_spans[2 * i + 1]))
+                    flags.append(old_flags[i])
+                    continue
             else:
                 if entry is None:
                     entry = self.entry_at(key)
@@ -163,7 +182,7 @@ class SplicedWrite:
                     # (equal states marshal to equal bytes, see STATE_MARSHAL; a mapping built in
                     # another order gives other bytes, so those are compared decoded)
                     unchanged = marshal.dumps(now, STATE_MARSHAL) == blob or marshal.loads(blob) == now
-            j = index.get(key)
+            j = i if same_order else index.get(key)
             if unchanged and j is not None and old_seps.get(key, "\n") == sep and (
                     (old_side_first == key) == (i == 0)) and bib_spans[2 * j + 1]:
                 bib_units.append((bib_spans[2 * j], bib_spans[2 * j + 1]))
@@ -202,43 +221,52 @@ class SplicedWrite:
                 _as_span(self.bib_path, bib_tail, layout["bib_ends"][1], bib_fp[0])
             side_head, side_tail = _as_span(self.sidecar_path, side_head, 0, layout["side_ends"][0]), \
                 _as_span(self.sidecar_path, side_tail, layout["side_ends"][1], side_fp[0])
-            _spans_for_equal_units(self.bib_path, bib_units, layout, index, keys, "bib")
-            _spans_for_equal_units(self.sidecar_path, side_units, layout, index, keys, "side")
+            place = (lambda key, n: n) if same_order else (lambda key, n: index.get(key))
+            _spans_for_equal_units(self.bib_path, bib_units, layout, place, keys, "bib")
+            _spans_for_equal_units(self.sidecar_path, side_units, layout, place, keys, "side")
         bib_pieces = [bib_head, *bib_units, bib_tail]
         side_pieces = [side_head, *side_units, side_tail]
         self._staged_layout = {
-            "keys": keys, "bib": _positions(bib_pieces), "side": _positions(side_pieces), "flags": bytes(flags),
+            "of": now_keys, "bib": _positions(bib_pieces), "side": _positions(side_pieces), "flags": bytes(flags),
             "seps": {k: s for k, s in zip(keys, seps) if s != "\n"}, "side_first": keys[0],
         }
         return Spliced(self.bib_path, bib_fp, bib_pieces), Spliced(self.sidecar_path, side_fp, side_pieces)
 
     def _layout_for_cache(self, keys: list[str], fingerprint: tuple[Any, ...]) -> dict[str, Any] | None:
-        """The layout of the files just written, aligned with the cache's ``keys``."""
+        """The layout of the files just written, for the cache that stores ``keys`` (the
+        library's order): its spans lie in the files' order, those keys sorted as the files
+        are, so it is stored as staged, with no pass over the entries."""
         staged = self._staged_layout
         self._staged_layout = None
-        if staged is None:
+        if staged is None or staged["of"] != keys:
             return None
-        where = {k: i for i, k in enumerate(staged["keys"])}
-        bib, side, marks = staged["bib"], staged["side"], staged["flags"]
-        bib_out, side_out = array("Q"), array("Q")
-        flags = bytearray()
-        for key in keys:
-            i = where.get(key)
-            if i is None:
-                bib_out.extend((0, 0))
-                side_out.extend((0, 0))
-                flags.append(0)
-                continue
-            bib_out.extend((bib[2 * i + 2], bib[2 * i + 3]))  # (piece 0 is the text above the entries)
-            side_out.extend((side[2 * i + 2], side[2 * i + 3]))
-            flags.append(marks[i])
-        return {"fingerprint": fingerprint, "bib": bib_out.tobytes(), "side": side_out.tobytes(),
-                "flags": bytes(flags), "seps": staged["seps"], "side_first": staged["side_first"],
+        bib, side = staged["bib"], staged["side"]
+        return {"version": LAYOUT_VERSION, "fingerprint": fingerprint, "bib": bib[2:-2].tobytes(),
+                "side": side[2:-2].tobytes(),
+                "flags": staged["flags"], "seps": staged["seps"], "side_first": staged["side_first"],
                 "bib_ends": (bib[2], bib[-2]), "side_ends": (side[2], side[-2])}
 
 
 class _Empty(Exception):
     """A library with no entry: rendered in full (it is a few lines)."""
+
+
+def _membership(blobs: Mapping[str, bytes]) -> Any:
+    """``key in blobs``, made quick for an overlay of a loaded blob table (asked 50,000 times)."""
+    over, gone, base = getattr(blobs, "_over", None), getattr(blobs, "_gone", None), getattr(blobs, "_base", None)
+    if over is None or gone is None or not hasattr(base, "_index"):
+        return blobs.__contains__
+    base._position("")  # type: ignore[union-attr]  # (builds the key index)
+    where, offsets = base._index, base._offsets  # type: ignore[union-attr]
+
+    def has(key: str) -> bool:
+        if key in over:
+            return True
+        if key in gone:
+            return False
+        i = where.get(key)
+        return i is not None and offsets[i] != offsets[i + 1]
+    return has
 
 
 def _positions(pieces: list[Any]) -> array:
@@ -271,7 +299,7 @@ def _as_span(path: Path, data: bytes, start: int, end: int) -> bytes | tuple[int
     return (start, end) if _read_span(path, start, end) == data else data
 
 
-def _spans_for_equal_units(path: Path, units: list[Any], layout: dict[str, Any], index: dict[str, int],
+def _spans_for_equal_units(path: Path, units: list[Any], layout: dict[str, Any], place: Any,
                            keys: list[str], name: str) -> None:
     """Rendered units that are byte for byte the entry's unit in the file as loaded become
     its span (an entry touched but not changed): a write that changes nothing is then one
@@ -282,6 +310,6 @@ def _spans_for_equal_units(path: Path, units: list[Any], layout: dict[str, Any],
     for n, unit in enumerate(units):
         if isinstance(unit, tuple):
             continue
-        j = index.get(keys[n])
+        j = place(keys[n], n)
         if j is not None and spans[2 * j + 1]:
             units[n] = _as_span(path, unit, spans[2 * j], spans[2 * j + 1])
