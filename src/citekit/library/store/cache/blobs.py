@@ -238,8 +238,13 @@ def pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[
     parts: list[Any] = []
     at = 0
     for name, blobs in tables.items():
-        span_of = getattr(blobs, "span", None)
         marks = array("Q", [at])
+        quick = _pack_over_table(keys, blobs, at, marks, parts)
+        if quick is not None:
+            at = quick
+            offsets[name] = marks.tobytes()
+            continue
+        span_of = getattr(blobs, "span", None)
         for key in keys:
             part: Any = span_of(key) if span_of is not None else None
             if part is None:
@@ -253,6 +258,60 @@ def pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[
                 parts.append(part)
         offsets[name] = marks.tobytes()
     return offsets, parts
+
+
+def _pack_over_table(keys: list[str], blobs: Mapping[str, bytes], at: int, marks: array, parts: list[Any]) -> int | None:
+    """:func:`pack` of one table that is a loaded :class:`BlobTable` (or an overlay of one),
+    kept short: adjacent unchanged blobs become one span. Returns where the table ends
+    (None: not such a table)."""
+    over: Mapping[str, bytes] = {}
+    gone: set[str] | frozenset[str] = frozenset()
+    base = blobs
+    if isinstance(blobs, BlobOverlay):
+        base, over, gone = blobs._base, blobs._over, blobs._gone
+    if not isinstance(base, BlobTable) or base._all is not None:
+        return None
+    base._position("")  # (builds the key index)
+    where, offsets, source = base._index, base._offsets, base._source
+    run: list[int] = []  # [start, end] of the span being gathered
+    append, mark = parts.append, marks.append
+    for key in keys:
+        if key in over:
+            value = over[key]
+            if value:
+                if run:
+                    append((source, run[0], run[1]))
+                    run = []
+                append(value)
+                at += len(value)
+        elif key not in gone:
+            i = where.get(key)
+            if i is not None:
+                start, end = offsets[i], offsets[i + 1]
+                if end != start:
+                    if run and run[1] == start:
+                        run[1] = end
+                    else:
+                        if run:
+                            append((source, run[0], run[1]))
+                        run = [start, end]
+                    at += end - start
+        mark(at)
+    if run:
+        append((source, run[0], run[1]))
+    return at
+
+
+def keys_outside(blobs: Mapping[str, bytes], keyset: set[str]) -> set[str]:
+    """Keys of ``blobs`` not in ``keyset`` (a few may have no blob: callers drop them
+    as absent), found without a look-up per blob in a loaded table."""
+    if isinstance(blobs, BlobOverlay):
+        base = blobs._base
+        known = base._keys if isinstance(base, BlobTable) else base
+        return {k for k in known if k not in keyset} | {k for k in blobs._over if k not in keyset}
+    if isinstance(blobs, BlobTable):
+        return {k for k in blobs._keys if k not in keyset}
+    return {k for k in blobs if k not in keyset}
 
 
 #: spans copied with one system call at most this long (and read at most this much at once)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from citekit.library.store.cache import state
-from citekit.library.store.cache.blobs import BlobOverlay
+from citekit.library.store.cache.blobs import BlobOverlay, keys_outside
 from citekit.library.store.render import render_changed
 from citekit.library.store.sidecar.records import sidecar_blocks
 
@@ -112,8 +112,8 @@ class ChunkReuse:
         assert isinstance(blobs, (dict, BlobOverlay))
         for key in [k for k in chunks if k not in keyset]:
             del chunks[key]
-        for key in [k for k in blobs if k not in keyset]:
-            blobs.pop(key)
+        for key in keys_outside(blobs, keyset):
+            blobs.pop(key, None)
         stored = self._chunk_blobs
-        self._chunk_blobs = BlobOverlay(stored, None, {k for k in stored if k not in keyset} | set(chunks))
+        self._chunk_blobs = BlobOverlay(stored, None, keys_outside(stored, keyset) | set(chunks))
         self._memos.keep_only(keyset)

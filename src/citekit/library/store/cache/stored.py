@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from citekit.bibtex.collector import collector_paused
 from citekit.core.cachefile import stat_key
 from citekit.library.store.cache import memo_files, parsed_cache
-from citekit.library.store.cache.blobs import BlobOverlay
+from citekit.library.store.cache.blobs import BlobOverlay, keys_outside
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair
 
@@ -98,11 +98,11 @@ class StoredParse:
         # (overlays of the tables loaded: an unchanged entry's blobs are never read, a write
         # of the cache copies them from the blob file they lie in)
         keyset = set(keys)
-        entries = BlobOverlay(blobs, fresh, {k for k in blobs if k not in keyset})
+        entries = BlobOverlay(blobs, fresh, keys_outside(blobs, keyset))
         # each entry's texts: rendered in this run, or stored with the state they were of
         own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
         chunks = BlobOverlay(stored, {key: dumps(own[key]) for key in own if key in keyset},
-                             moved | {k for k in stored if k not in keyset})
+                             moved | keys_outside(stored, keyset))
         by_key = self.aliases_by_key()
         alias_pairs = [(a, key) for key in keys if key in by_key for a in by_key[key]]
         aliases: dict[str, str] = {}
