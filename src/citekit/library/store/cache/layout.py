@@ -20,6 +20,7 @@ from __future__ import annotations
 import marshal
 import os
 from array import array
+from itertools import accumulate
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 #: the form of the layout the cache stores (a layout of another form is ignored: the next
 #: write renders in full and stores this one)
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 
 #: an entry's origin as a flag of the layout (the header names where entries come from)
 _ORIGIN_FLAGS = (("notes", 1), ("import", 2))
@@ -166,12 +167,14 @@ class SplicedWrite:
             unchanged = False
             if entry is None and same_mode and has_blob(key):  # never decoded: exactly as loaded
                 unchanged = True
-                if same_order and i and sep == "\n" and key not in old_seps:
-                    # (the common case, kept short: the entry where it was, under the same text)
-                    bib_units.append((bib_spans[2 * i], bib_spans[2 * i + 1]))
-                    side_units.append((side_spans[2 * i], side_spans[2 * i + 1]))
-                    flags.append(old_flags[i])
-                    continue
+                if layout is not None and i and sep == "\n" and key not in old_seps:
+                    # (the common case, kept short: under the same text as when written)
+                    j = i if same_order else index.get(key)
+                    if j is not None:
+                        bib_units.append((bib_spans[j], bib_spans[j + 1]))
+                        side_units.append((side_spans[j], side_spans[j + 1]))
+                        flags.append(old_flags[j])
+                        continue
             else:
                 if entry is None:
                     entry = self.entry_at(key)
@@ -183,10 +186,10 @@ class SplicedWrite:
                     # another order gives other bytes, so those are compared decoded)
                     unchanged = marshal.dumps(now, STATE_MARSHAL) == blob or marshal.loads(blob) == now
             j = i if same_order else index.get(key)
-            if unchanged and j is not None and old_seps.get(key, "\n") == sep and (
-                    (old_side_first == key) == (i == 0)) and bib_spans[2 * j + 1]:
-                bib_units.append((bib_spans[2 * j], bib_spans[2 * j + 1]))
-                side_units.append((side_spans[2 * j], side_spans[2 * j + 1]))
+            if unchanged and layout is not None and j is not None and old_seps.get(key, "\n") == sep and (
+                    (old_side_first == key) == (i == 0)):
+                bib_units.append((bib_spans[j], bib_spans[j + 1]))
+                side_units.append((side_spans[j], side_spans[j + 1]))
                 flags.append(old_flags[j])
                 continue
             texts = self._chunks.get(key) if unchanged else None
@@ -241,10 +244,12 @@ class SplicedWrite:
         if staged is None or staged["of"] != keys:
             return None
         bib, side = staged["bib"], staged["side"]
-        return {"version": LAYOUT_VERSION, "fingerprint": fingerprint, "bib": bib[2:-2].tobytes(),
-                "side": side[2:-2].tobytes(),
+        # (each file's marks without the text above and below the entries: unit i is
+        # marks[i]:marks[i + 1])
+        return {"version": LAYOUT_VERSION, "fingerprint": fingerprint, "bib": bib[1:-1].tobytes(),
+                "side": side[1:-1].tobytes(),
                 "flags": staged["flags"], "seps": staged["seps"], "side_first": staged["side_first"],
-                "bib_ends": (bib[2], bib[-2]), "side_ends": (side[2], side[-2])}
+                "bib_ends": (bib[1], bib[-2]), "side_ends": (side[1], side[-2])}
 
 
 class _Empty(Exception):
@@ -270,14 +275,9 @@ def _membership(blobs: Mapping[str, bytes]) -> Any:
 
 
 def _positions(pieces: list[Any]) -> array:
-    """(start, end) of every piece in the file they make, flattened."""
-    out = array("Q")
-    at = 0
-    for piece in pieces:
-        size = piece[1] - piece[0] if isinstance(piece, tuple) else len(piece)
-        out.extend((at, at + size))
-        at += size
-    return out
+    """Where each piece begins in the file they make, and the file's end (piece k is
+    ``marks[k]:marks[k + 1]``)."""
+    return array("Q", accumulate((p[1] - p[0] if p.__class__ is tuple else len(p) for p in pieces), initial=0))
 
 
 def _read_span(path: Path, start: int, end: int) -> bytes | None:
@@ -311,5 +311,5 @@ def _spans_for_equal_units(path: Path, units: list[Any], layout: dict[str, Any],
         if isinstance(unit, tuple):
             continue
         j = place(keys[n], n)
-        if j is not None and spans[2 * j + 1]:
-            units[n] = _as_span(path, unit, spans[2 * j], spans[2 * j + 1])
+        if j is not None:
+            units[n] = _as_span(path, unit, spans[j], spans[j + 1])
