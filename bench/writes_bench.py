@@ -13,9 +13,10 @@ imported into a scratch project; the 50k library repeats it with renamed keys (a
 measured), three times (a new tag, a new key,
 a new BibTeX entry each time): median wall time and the largest peak resident memory.
 
-Baseline, in the same run: one ``bibtexparser`` parse of the same ``library.bib``. The
-"before" figures are the same commands run with the ``main`` branch's sources (``git
-archive main``) on a copy of the same library, in the same run; skipped when git cannot
+Baseline, in the same run: one ``bibtexparser`` parse of the same ``library.bib`` (the
+best of two before the commands and two after). The "before" figures are the same
+commands run with the ``main`` branch's sources (``git archive main``) on a copy of the
+same library, in the same run, the two versions taking turns; skipped when git cannot
 give them. Targets (issue 29): one-entry ``tag``/``rename``/``add`` at 50k <= 0.15x a
 parse and <= 150 MiB peak.
 
@@ -121,27 +122,36 @@ def bibtex_entry(i: int) -> str:
             f"  year = {{20{10 + i}}},\n}}")
 
 
-def measure(src: Path, template: Path, folder: Path, label: str) -> dict:
-    """One-entry tag, rename and add (three each) on a copy of ``template`` run with ``src``."""
-    project = folder / label
-    shutil.copytree(template, project)
-    keys = sorted((project / "refs" / "library.bib").read_text(encoding="utf-8").split("\n@")[1:], key=len)
+def measure(sources: dict[str, Path], template: Path, folder: Path, size: int) -> dict[str, dict]:
+    """One-entry tag, rename and add (three each) on a copy of ``template`` per sources
+    folder (``now``, ``main``), the versions taking turns run by run (a shared machine's
+    load then weighs on both alike)."""
+    projects = {}
+    keys = sorted((template / "refs" / "library.bib").read_text(encoding="utf-8").split("\n@")[1:], key=len)
     key = keys[len(keys) // 2].split("{", 1)[1].split(",", 1)[0]
-    # the cache as every day: a command read the files, and a write stored what it wrote
-    run(src, project, ["list", "-q"])
-    run(src, project, ["tag", key, "+warmup"])
-    rows: dict[str, dict] = {}
+    for label, src in sources.items():
+        project = projects[label] = folder / f"{label}-{size}"
+        shutil.copytree(template, project)
+        # the cache as every day: a command read the files, and a write stored what it wrote
+        run(src, project, ["list", "-q"])
+        run(src, project, ["tag", key, "+warmup"])
     ops = {
         "tag": [["tag", key, f"+writes{i}"] for i in range(3)],
         "rename": [["rename", *(key if i == 0 else f"{key}-w{i}", f"{key}-w{i + 1}")] for i in range(3)],
         "add --offline (BibTeX)": [["add", "--offline", "-q", bibtex_entry(i)] for i in range(3)],
     }
+    rows: dict[str, dict] = {label: {} for label in sources}
     for name, commands in ops.items():
-        runs = [run(src, project, args) for args in commands]
-        peaks = [p for _, p in runs if p]
-        rows[name] = {"s": round(statistics.median(s for s, _ in runs), 3),
-                      "peak_mib": round(max(peaks) / 1024, 1) if peaks else None}
-    shutil.rmtree(project)
+        runs: dict[str, list[tuple[float, int | None]]] = {label: [] for label in sources}
+        for args in commands:
+            for label, src in sources.items():
+                runs[label].append(run(src, projects[label], args))
+        for label, done in runs.items():
+            peaks = [p for _, p in done if p]
+            rows[label][name] = {"s": round(statistics.median(s for s, _ in done), 3),
+                                 "peak_mib": round(max(peaks) / 1024, 1) if peaks else None}
+    for project in projects.values():
+        shutil.rmtree(project)
     return rows
 
 
@@ -163,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         for size in args.sizes:
             template = build(folder, size)
             parse_s = parse_seconds(template / "refs" / "library.bib")
-            after = measure(REPO / "src", template, folder, f"after-{size}")
-            before = measure(before_src, template, folder, f"before-{size}") if before_src else None
+            sources = {"now": REPO / "src", **({"main": before_src} if before_src else {})}
+            rows = measure(sources, template, folder, size)
+            parse_s = min(parse_s, parse_seconds(template / "refs" / "library.bib"))  # (before and after)
+            after, before = rows["now"], rows.get("main")
             results["sizes"][size] = {"parse_s": round(parse_s, 3), "after": after, "before": before}
             print(f"{size} entries: one bibtexparser parse {parse_s:.3f} s")
             for name, row in after.items():
