@@ -26,6 +26,14 @@ from citekit.core import cachefile
 _STEP = 1 << 20
 
 
+def pread(fd: int, size: int, at: int) -> bytes:
+    """``os.pread``, or a seek and a read where there is none (Windows)."""
+    if hasattr(os, "pread"):
+        return os.pread(fd, size, at)
+    os.lseek(fd, at, os.SEEK_SET)
+    return os.read(fd, size)
+
+
 class SourceChanged(Exception):
     """The file is no longer the bytes its spans were measured in."""
 
@@ -62,7 +70,7 @@ class Spliced:
             digest = cachefile.sha256()
             at = 0
             while True:
-                block = os.pread(fd, _STEP, at)
+                block = pread(fd, _STEP, at)
                 if not block:
                     break
                 digest.update(block)
@@ -90,7 +98,7 @@ class Spliced:
             start, end = piece
             assert self._fd is not None
             while start < end:
-                block = os.pread(self._fd, min(_STEP, end - start), start)
+                block = pread(self._fd, min(_STEP, end - start), start)
                 if not block:
                     raise SourceChanged(f"{self.source} is shorter than when it was read")
                 yield block

@@ -286,7 +286,9 @@ def _read_span(path: Path, start: int, end: int) -> bytes | None:
     except OSError:
         return None
     try:
-        return os.pread(fd, end - start, start)
+        from citekit.library.spliced import pread
+
+        return pread(fd, end - start, start)
     finally:
         os.close(fd)
 
