@@ -110,6 +110,8 @@ class SplicedWrite:
         return spliced
 
     def _layout_usable(self) -> dict[str, Any] | None:
+        """The layout, when it is of the files this library was loaded from, in its form,
+        and the entries' texts were written in the mode they would be now (ASCII or not)."""
         layout = self._layout
         if (layout is None or self._fingerprint is None or layout.get("version") != LAYOUT_VERSION
                 or layout.get("fingerprint") != self._fingerprint
@@ -118,6 +120,13 @@ class SplicedWrite:
         return layout
 
     def _spliced_files(self, *, use_layout: bool) -> tuple[Spliced, Spliced]:
+        """Both files as pieces: the text above the entries, each entry's unit, the text
+        below. A unit is a span of the file when the entry is exactly as loaded and stands
+        under the same text as then (``use_layout`` and a usable layout), else its bytes
+        (the stored text of an unchanged entry, or the entry rendered). Entries decided
+        changed are handled as :meth:`.chunks.ChunkReuse._entry_texts` does: their derived
+        values dropped, their stored state forgotten. Raises :class:`_Empty` for a library
+        with no entry."""
         from citekit.bibtex.writer import check_unique_keys
         from citekit.library.spliced import Spliced
         from citekit.library.store.header import bib_prefix, bib_suffix
