@@ -67,6 +67,7 @@ class Twins:
 
     def __init__(self, base: Path, folder: Path) -> None:
         self.warm, self.cold = folder / "warm", folder / "cold"
+        self.expect_problems = False  # (a block citekit cannot read is one)
         shutil.copytree(base, self.warm)
         shutil.copytree(base, self.cold)
         shutil.rmtree(self.cold / ".citekit", ignore_errors=True)
@@ -94,7 +95,8 @@ class Twins:
         warm, cold = _files(self.warm), _files(self.cold)
         assert warm[0] == cold[0], "library.bib differs between a spliced write and a full render"
         assert warm[1] == cold[1], "the sidecar differs between a spliced write and a full render"
-        assert not PlainLibrary.load(self.warm / "refs", recover=False).problems  # and both read back whole
+        problems = PlainLibrary.load(self.warm / "refs", recover=False).problems  # and both read back whole
+        assert not problems or self.expect_problems, problems
 
 
 def _renders(monkeypatch) -> list[str]:
@@ -187,6 +189,16 @@ def test_spliced_writes_after_hand_edits_kept_text_and_deleted_entries(tmp_path)
     twins.run(api.tag, "k001", ["+i"])
     twins.run(api.rename_key, "k002", "zzz-end")
     twins.run(api.tag, "mid2005", ["+j"])
+
+
+def test_spliced_writes_keep_blocks_citekit_could_not_read(tmp_path):
+    twins = Twins(_project(tmp_path / "base"), tmp_path)
+    twins.expect_problems = True
+    twins.edit_by_hand(lambda t: t + "\n@article{broken, title = {no closing brace\n\n% a last comment\n")
+    twins.run(api.tag, "k020", ["+a"])
+    assert b"citekit could not read the blocks below" in _files(twins.warm)[0]
+    twins.run(api.tag, "k021", ["+b"])  # spliced: the blocks below the entries kept as they are
+    twins.run(api.rename_key, "k022", "zzzz-after")
 
 
 def test_a_library_file_changed_after_the_load_is_never_cut_at_old_places(tmp_path):
