@@ -150,3 +150,62 @@ def test_a_page_that_is_not_html_is_not_read(fake) -> None:
     fake.web_page("https://files.example.org/paper", b"%PDF-1.5 ...", content_type="application/pdf")
     work = _resolve(fake, _mention(link="https://files.example.org/paper"))
     assert work.status == "notes-only" and "not an HTML page" in work.reason
+
+
+# ------------------------------------------------------------------------------ redirects
+
+
+def test_a_page_moved_to_another_site_is_refused_alone_and_the_next_page_is_read(fake) -> None:
+    fake.web_redirect("https://moved.github.io/paper", "https://parked-domains.example.com/lander")
+    fake.web_page("https://parked-domains.example.com/lander", project_page(HYPERSCALE))
+    report = resolve_groups([[_mention(link="https://moved.github.io/paper")], [_mention(link=PAGE)]],
+                            _sources(fake), jobs=1)
+    moved, page = report.works
+    assert moved.status == "notes-only" and moved.chosen is None
+    assert ("redirected to another site (https://parked-domains.example.com/lander): not read" in moved.reason)
+    # the web source stayed up: the next page was read and resolved
+    assert page.status == "resolved" and (page.chosen.source, page.chosen.id) == ("arxiv", "2511.16652")
+    assert fake.requests("web") == 2  # the moved page and the next one; the other site never asked
+
+
+def test_a_page_moved_within_its_site_is_followed(fake) -> None:
+    fake.web_redirect("https://lab.github.io/es", "/es-hyperscale/")
+    fake.web_page("https://lab.github.io/es-hyperscale/", project_page(HYPERSCALE))
+    work = _resolve(fake, _mention(link="https://lab.github.io/es"))
+    assert work.status == "resolved", work.reason
+    assert (work.chosen.source, work.chosen.id) == ("arxiv", "2511.16652")
+    assert "read from the page https://lab.github.io/es " in work.reason
+    assert fake.requests("web") == 2
+
+
+def test_a_page_that_keeps_moving_is_given_up_after_three_redirects(fake) -> None:
+    for a, b in (("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")):
+        fake.web_redirect(f"https://loop.github.io/{a}", f"https://loop.github.io/{b}")
+    fake.web_page("https://loop.github.io/e", project_page(HYPERSCALE))
+    work = _resolve(fake, _mention(link="https://loop.github.io/a"))
+    assert work.status == "notes-only" and "redirected more than 3 times: not read" in work.reason
+    assert fake.requests("web") == 4
+
+
+def test_a_redirect_to_another_scheme_is_never_followed(fake) -> None:
+    fake.web_redirect("https://odd.github.io/p", "file:///etc/passwd")
+    work = _resolve(fake, _mention(link="https://odd.github.io/p"))
+    assert work.status == "notes-only" and "not a public web page" in work.reason
+
+
+def test_without_the_override_a_redirect_to_a_private_address_is_refused(fake) -> None:
+    env = {k: v for k, v in fake.env().items() if k != "CITEKIT_WEB_URL"}
+    settings = SourceSettings.from_env({}, REPO, env=dict(env, CITEKIT_RATE_LIMITS="off"))
+    settings.cache_dir, settings.retries = None, 1
+    client = build_client(settings)
+    client.sleep = lambda seconds: None
+    sources = build_sources(settings, client=client, cache=open_cache(settings))
+    # a page (here on loopback: no test reaches the internet) that sends the reader to the
+    # user's own machine: followed, it would read whatever answers there
+    fake.web_redirect("https://intranet.example/p", "/admin")
+    fake.web_page("https://intranet.example/admin", project_page(HYPERSCALE))
+    local = fake.url_for("web") + "/intranet.example/p"
+    work = resolve_groups([[_mention(link=local)]], sources, jobs=1).works[0]
+    assert work.status == "notes-only" and work.chosen is None
+    assert "not a public web page" in work.reason and "/admin" in work.reason
+    assert fake.requests("web") == 1
