@@ -5,7 +5,8 @@ A page is fetched once (one request, HTML only, capped at ``sources.web.max_mb``
 like every answer) and reduced to :class:`PageFacts`: what the page says about one paper,
 read in Zotero's order — Highwire/Google Scholar ``citation_*`` meta tags, then Dublin
 Core / PRISM / ``og:`` tags, a JSON-LD ``ScholarlyArticle``, COinS — then the paper
-identifiers the page links (arXiv, DOI, OpenReview, ACL Anthology, PMLR) and a BibTeX block
+identifiers the page links (arXiv, DOI, OpenReview, an ACL Anthology page's DOI, a PMLR
+paper's volume and name: :func:`citekit.core.ids.linked_ids`) and a BibTeX block
 on the page. A GitHub repository is read through its ``CITATION.cff``, or else its README
 (an arXiv badge or link, a BibTeX block). Nothing here decides whether the page is the
 paper of a notes line: resolution checks the records it leads to as it checks any other.
@@ -25,7 +26,7 @@ from html.parser import HTMLParser
 from typing import Any, Callable
 from urllib.parse import urljoin, urlsplit
 
-from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_doi
+from citekit.core.ids import linked_ids, normalize_arxiv, normalize_doi
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient, RedirectRefused, ResponseTooLarge
@@ -182,7 +183,7 @@ def _ids_of(text: str | None) -> dict[str, str]:
     """Paper identifiers in one value: an arXiv id or link, a DOI or DOI link."""
     if not text:
         return {}
-    out = {k: v for k, v in ids_from_url(text).as_dict().items() if v} if "/" in text else {}
+    out = linked_ids(text) if "/" in text else {}
     if "arxiv" not in out:
         aid = normalize_arxiv(text) if re.fullmatch(r"\s*(arXiv:)?\d{4}\.\d{4,5}(v\d+)?\s*", text, re.I) else None
         m = aid or (_ARXIV_IN_TEXT.search(text).group(1) if _ARXIV_IN_TEXT.search(text) else None)
@@ -331,9 +332,8 @@ def _linked(links: list[str], base: str) -> list[tuple[str, str]]:
         url = urljoin(base, href)
         if not url.startswith(("http://", "https://")):
             continue
-        for scheme, value in ids_from_url(url).as_dict().items():
-            if value:
-                counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
+        for scheme, value in linked_ids(url).items():
+            counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
     return sorted(counts, key=lambda k: -counts[k])
 
 
@@ -421,9 +421,8 @@ def read_readme(url: str, text: str) -> PageFacts:
         facts.title, facts.authors, facts.year, facts.ids = title, authors, year, ids
     counts: dict[tuple[str, str], int] = {}
     for m in re.finditer(r"https?://[^\s)\]>\"']+", text):
-        for scheme, value in ids_from_url(m.group(0)).as_dict().items():
-            if value:
-                counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
+        for scheme, value in linked_ids(m.group(0)).items():
+            counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
     for m in re.finditer(r"arXiv-(\d{4}\.\d{4,5})", text):  # shields.io badges: arXiv-2511.16652-b31b1b
         counts[("arxiv", m.group(1))] = counts.get(("arxiv", m.group(1)), 0) + 1
     facts.linked = sorted(counts, key=lambda k: -counts[k])
