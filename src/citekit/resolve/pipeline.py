@@ -478,7 +478,7 @@ class _WorkResolver:
             said = "; ".join(f.outcome() if f.status != "paper" else
                              f"{f.url} describes '{f.title or 'a paper'}', which no source confirms for this line"
                              for f in self.pages)
-            return replace(work, reason=f"{work.reason}; the page {said}")
+            return replace(work, reason=f"{work.reason}; the page {said}", page_note=f"the page {said}")
         return work
 
     def _search(self, order: Sequence[str], start: int) -> bool:
