@@ -138,6 +138,13 @@ class FakeServices:
         data = body.encode("utf-8") if isinstance(body, str) else body
         self.world.pages[page_key(url)] = (status, content_type, data)
 
+    def web_redirect(self, url: str, location: str, *, status: int = 301) -> None:
+        """Make the page ``url`` answer ``status`` with ``Location: location`` (sent as given:
+        an absolute ``https://host/path`` as real sites send, or a relative path)."""
+        from .pages import page_key
+
+        self.world.pages[page_key(url)] = (status, "", location.encode("utf-8"))
+
     # -- toggles ----------------------------------------------------------------------
     def fail(self, service: str, mode: str, *, times: int | None = None, retry_after: str | None = "0",
              paths: tuple[str, ...] | None = None, drip_interval: float = 5.0) -> None:

@@ -74,7 +74,7 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
             )
             continue
         if result.key is None:
-            pending.append(Pending(work.mentions))
+            pending.append(Pending(work.mentions, page=work.page_note))
             continue
         entry = lib.entries[result.key]
         if result.renamed_from:

@@ -43,6 +43,8 @@ class Pending:
     """A mention that has no title yet (abstract or bare URL): kept until resolved online."""
 
     mentions: list[Mention] = field(default_factory=list)
+    #: what the pages the notes link gave (:attr:`Work.page_note`), when one was read
+    page: str = ""
 
     def to_json(self) -> dict[str, Any]:
         m = self.mentions[0]
@@ -55,6 +57,7 @@ class Pending:
             "urls": sorted({u for x in self.mentions for u in x.urls + list(x.links.values())}),
             "authors": next((x.authors for x in self.mentions if x.authors), []),
             "text": text[:160] + ("…" if len(text) > 160 else ""),
+            **({"page": self.page} if self.page else {}),
         }
 
 

@@ -50,6 +50,9 @@ class Decision:
     model: tuple[tuple[str, str, float], ...] = ()
     #: the mention finder's label of the line and its confidence, where it was asked
     finder: tuple[str, float] | None = None
+    #: what became of the pages the mention links, one line each (filled in by the API
+    #: from what the last sync read: extraction itself never fetches a page)
+    pages: list[str] = field(default_factory=list)
 
 
 _PAPER_KINDS = PAPER_KIND_WORDS

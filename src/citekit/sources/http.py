@@ -95,6 +95,20 @@ class RetryableError(Exception):
         self.retry = retry
 
 
+class RedirectRefused(SourceError):
+    """A redirect the caller's own rule would not follow (see ``redirect`` of
+    :meth:`HttpClient.request`): that one request fails, the service stays up.
+
+    ``status`` is the caller's short name for why (``another-site``, ``unsafe``,
+    ``too-many``); ``location`` where the redirect pointed.
+    """
+
+    def __init__(self, source: str, message: str, *, status: str, location: str = "") -> None:
+        super().__init__(source, message)
+        self.status = status
+        self.location = location
+
+
 class ResponseTooLarge(SourceError):
     """An answer larger than its service's cap (``HostPolicy.max_bytes``).
 
@@ -543,6 +557,7 @@ class HttpClient:
         headers: Mapping[str, str] | None = None,
         expect: str | None = None,
         max_seconds: float | None = None,
+        redirect: Callable[[str, str, int], str] | None = None,
     ) -> requests.Response:
         """One logical request: answers other than 429/5xx (404, 403, 400…) are returned.
 
@@ -554,6 +569,10 @@ class HttpClient:
         the service down for the run (a captive portal, a moved API, a hijacked name).
         ``max_seconds`` replaces ``timeout`` as the cap of the whole request (a download of
         several megabytes may take longer than any single API answer should).
+        ``redirect`` replaces the same-origin rule for a caller that fetches anyone's pages
+        (the web source): called as ``redirect(current, location, hop)`` for every redirect,
+        it returns the address to fetch next or raises :class:`RedirectRefused`, which fails
+        this request alone; one page moving elsewhere says nothing about the next page.
         """
 
         what = f"{method} {_path(url)}"
@@ -561,7 +580,7 @@ class HttpClient:
         def attempt() -> requests.Response:
             target, verb, body = url, method, json
             query = params
-            for _ in range(_MAX_REDIRECTS + 1):
+            for hop in range(_MAX_REDIRECTS + 1):
                 try:
                     resp = self.session.request(verb, target, params=query, json=body, headers=headers,
                                                 timeout=self.timeout, allow_redirects=False, stream=True)
@@ -571,7 +590,9 @@ class HttpClient:
                     break
                 resp.close()  # a redirect's own body is never read
                 nxt = urljoin(resp.url or target, resp.headers["Location"])
-                if _origin(nxt) != _origin(target):
+                if redirect is not None:
+                    nxt = redirect(target, nxt, hop)
+                elif _origin(nxt) != _origin(target):
                     message = (f"{method} {_path(url)} was redirected to another site ({_origin(nxt)}); "
                                f"not following it. Check sources.{bucket}.url, or the network (a login portal?)")
                     self._mark_down(bucket, message)
