@@ -155,6 +155,23 @@ def _by_all(payload: Any, query: str) -> dict[str, Any] | None:
 
 
 _AU = re.compile(r'au:"([^"]*)"')
+_PHRASE = re.compile(r'(ti|abs):"([^"]*)"')
+
+
+def _without_author_only(payload: Any, queries: Sequence[str]) -> dict[str, Any] | None:
+    """A batch's answer as its title and abstract clauses found it: without the entries
+    that only its ``au:`` clauses brought (no clause's words in their title or abstract),
+    which a search by title never gives."""
+    wanted = [(field, plain_words(text).lower().split())
+              for q in queries for field, text in _PHRASE.findall(q)]
+    kept = []
+    for xml in (payload or {}).get("entries", []):
+        entry = ET.fromstring(xml)
+        have = {"ti": set(plain_words(_text(entry.find("atom:title", NS)) or "").lower().split()),
+                "abs": set(plain_words(_text(entry.find("atom:summary", NS)) or "").lower().split())}
+        if any(words and all(w in have[field] for w in words) for field, words in wanted):
+            kept.append(xml)
+    return {"entries": kept} if kept else None
 
 
 def _candidates(payload: Any) -> list[Candidate]:
@@ -284,10 +301,12 @@ class ArxivSource:
             query = clauses[0] if len(clauses) == 1 else " OR ".join(f"({c})" for c in clauses)
             rows = min(MAX_ROWS, sum(p["max_results"] for p in {p["search_query"]: p for _, p in chunk}.values()))
             payload = self._search({"search_query": query, "start": 0, "max_results": rows})
+            phrases = [p["search_query"] for i, p in chunk if i >= 0]
             for i, params in chunk:
                 self.cache.misses += 1
                 if i >= 0:
-                    out[i] = _candidates(self.cache.put(self.name, "search", params, payload))
+                    answer = _without_author_only(payload, phrases) if len(phrases) < len(chunk) else payload
+                    out[i] = _candidates(self.cache.put(self.name, "search", params, answer))
                 else:
                     self.cache.put(self.name, "search", params, _by_all(payload, params["search_query"]))
         return out
