@@ -40,14 +40,25 @@ def query(call) -> dict[str, list[str]]:
 
 @responses.activate
 def test_title_search_within_the_venue_group(tmp_path, sleeps, api_fixture):
-    responses.get(f"{API}/notes/search", body=api_fixture("openreview/search_icml2026.json"),
-                  content_type="application/json")
+    # one request across every venue; the search keeps the venue's group, and the
+    # earlier-title step (search_everywhere) finds the rest in the cache
+    body = json.loads(api_fixture("openreview/search_icml2026.json"))
+    elsewhere = json.loads(json.dumps(body["notes"][0]))
+    elsewhere.update(id="IclrElse01", forum="IclrElse01", domain="ICLR.cc/2026/Conference")
+    elsewhere["content"]["venueid"] = {"value": "ICLR.cc/2026/Conference/Rejected_Submission"}
+    body["notes"].append(elsewhere)
+    responses.get(f"{API}/notes/search", json=body)
     src = make_source(tmp_path, sleeps)
-    found = src.search(titled("Inconsistency-Aware Minimization: Improving Generalization with Unlabeled Data"))
+    mention = titled("Inconsistency-Aware Minimization: Improving Generalization with Unlabeled Data")
+    found = src.search(mention)
     q = query(responses.calls[0])
     assert q["term"] == ["Inconsistency-Aware Minimization Improving Generalization with Unlabeled Data"]
     assert q["type"] == ["terms"] and q["source"] == ["forum"]
-    assert q["group"] == ["ICML.cc/2026/Conference"]
+    assert q["group"] == ["all"]
+    assert "IclrElse01" not in [c.id for c in found]
+    everywhere = src.search_everywhere(mention)
+    assert len(responses.calls) == 1
+    assert [c.id for c in everywhere] == [*(c.id for c in found), "IclrElse01"]
 
     accepted, rejected, anonymous = found
     assert accepted.source == "openreview" and accepted.id == "Kq3vTmW8Xz"

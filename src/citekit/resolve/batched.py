@@ -13,7 +13,9 @@ never the answer of any, exactly as when it came from a search of its own.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+import threading
+from concurrent.futures import Future
+from typing import Any, Callable, Protocol, Sequence
 
 from citekit.core.resolution import Candidate, Mention
 from citekit.matching.candidates import scored
@@ -28,17 +30,21 @@ class BatchSearching(Protocol):
 
     name: str
 
-    def search_many(self, mentions: Sequence[Mention]) -> list[list[Candidate]]: ...
+    def search_many(self, mentions: Sequence[Mention],
+                    authors: Sequence[Sequence[str]] = ()) -> list[list[Candidate]]: ...
 
 
-def batched_answers(source: BatchSearching, mentions: Sequence[Mention]) -> list[Answer]:
+def batched_answers(source: BatchSearching, mentions: Sequence[Mention],
+                    authors: Sequence[Sequence[str]] = ()) -> list[Answer]:
     """One answer per mention, from ``source.search_many`` (one request per batch).
 
+    ``authors`` are the by-author queries an earlier title may need next (family names):
+    they ride in the same requests, and the source stores their answers for later.
     A failure of the batch fails each mention's answer with the same error, so every work
     reports it the way a failed search of its own would (once per run, by the pipeline).
     """
     try:
-        lists = source.search_many(mentions)
+        lists = source.search_many(mentions, authors) if authors else source.search_many(mentions)
     except SourceError as err:
         failure = err
 
@@ -71,3 +77,59 @@ def fitting(mentions: Sequence[Mention], lists: Sequence[Sequence[Candidate]]) -
     for i, row in enumerate(scores):
         out.append([entry for entry, agrees, _ in row if agrees or best[(entry.source, entry.id)][1] == i])
     return out
+
+
+class SharedBatch:
+    """One batched search shared by the works of a run, sent while they go on.
+
+    Each work says once whether it takes part (:meth:`join`, with its query, or
+    :meth:`skip`); when the last one has, the batch goes out on ``submit`` (a thread of its
+    own), while every work carries on with the sources before the batched one. A work that
+    reaches the batched source takes its :meth:`answer` then: waiting for the batch when it
+    is under way, or stopping (None) when others have not said yet.
+    """
+
+    def __init__(self, source: BatchSearching, expected: int,
+                 submit: Callable[[Callable[[], dict[int, Answer]]], "Future[dict[int, Answer]]"]) -> None:
+        self.source = source
+        self._left = expected
+        self._submit = submit
+        self._lock = threading.Lock()
+        self._keys: list[int] = []
+        self._mentions: list[Mention] = []
+        self._authors: list[Sequence[str]] = []
+        self.future: Future[dict[int, Answer]] | None = None
+        if expected <= 0:
+            self._send_now()
+
+    def join(self, key: int, mention: Mention, authors: Sequence[Sequence[str]] = ()) -> None:
+        """Work ``key`` takes part with ``mention``'s query and these by-author queries."""
+        with self._lock:
+            self._keys.append(key)
+            self._mentions.append(mention)
+            self._authors += [a for a in authors if a not in self._authors]
+        self.skip()
+
+    def skip(self) -> None:
+        """A work has said (joined, or will not take part)."""
+        with self._lock:
+            self._left -= 1
+            last = self._left == 0
+        if last:
+            self._send_now()
+
+    def _send_now(self) -> None:
+        keys, mentions, authors = list(self._keys), list(self._mentions), list(self._authors)
+
+        def send() -> dict[int, Any]:
+            if not mentions:
+                return {}
+            return dict(zip(keys, batched_answers(self.source, mentions, authors)))
+        self.future = self._submit(send)
+
+    def answer(self, key: int) -> Answer | None:
+        """Work ``key``'s answer (waits for the batch when called); None until the batch is out."""
+        future = self.future
+        if future is None:
+            return None
+        return lambda: future.result()[key]()

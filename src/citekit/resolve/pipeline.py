@@ -41,7 +41,7 @@ from citekit.core import venues
 from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url, pmlr_id
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
-from citekit.resolve.batched import batched_answers
+from citekit.resolve.batched import SharedBatch
 from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
 from citekit.sources.cache import UsedAnswer, answers_used
@@ -192,8 +192,14 @@ class _WorkResolver:
         self.group = list(group)
         #: sources whose searches wait for one batched request (:mod:`citekit.resolve.batched`)
         self.deferred = deferred
-        #: where the search stopped for a batched source: (order, index of that source)
+        #: where the search stopped for a batched source not yet sent: (order, its index)
         self.waiting: tuple[Sequence[str], int] | None = None
+        #: the run's shared batches, by source (:class:`citekit.resolve.batched.SharedBatch`),
+        #: and this work's key in them
+        self.batches: Mapping[str, SharedBatch] = {}
+        self.key = 0
+        #: the batches this work has said to (joined or skipped)
+        self._said: set[str] = set()
         self.mention = merge_mentions(group)
         self.sources = sources
         self.health = health
@@ -303,8 +309,18 @@ class _WorkResolver:
 
     def run(self) -> Work | None:
         """The work; None when it waits for a batched search (see :meth:`resume`)."""
-        work = self._run()
+        try:
+            work = self._run()
+        finally:
+            self._say_all()
         return None if work is None else self._finish(work)
+
+    def _say_all(self) -> None:
+        """Skip every batch this work has not joined: a batch goes out once all have said."""
+        for name, batch in self.batches.items():
+            if name not in self._said:
+                self._said.add(name)
+                batch.skip()
 
     def _finish(self, work: Work) -> Work:
         work = self._kept_apart(work)
@@ -492,28 +508,66 @@ class _WorkResolver:
             source = self.sources.get(name)
             if source is None:
                 continue
-            if name in self.deferred and self.health.usable(name):
-                self.waiting = (order, at)
-                return True
+            self._join_ahead(order, at)
+            search = lambda: source.search(self.mention)  # noqa: E731
+            if name in self.deferred and name in self._said and name in self.batches:
+                answer = self.batches[name].answer(self.key)
+                if answer is None:
+                    self.waiting = (order, at)
+                    return True
+                search = answer
             self.searched.append(name)
-            for cand in self._call(name, lambda: source.search(self.mention)) or []:
+            for cand in self._call(name, search) or []:
                 self._add(cand)
             if self._settled():
                 break
         return False
 
-    def resume(self, answer: Callable[[], list[Candidate]]) -> Work:
-        """Carry on after a batched search: its ``answer`` for this work, then the sources
-        after it, then the decision, as if the search had been the work's own."""
+    def _join_ahead(self, order: Sequence[str], at: int) -> None:
+        """Join the batch of the batched source at ``order[at]``, or of the next one when
+        only ``order[at]`` stands before it: the work says one source early so that the
+        batch goes out while that source is asked (arXiv's three-second spacing runs
+        alongside dblp, not after it). A work that source settles never uses its batched
+        answer, which cost the batch one clause, not a request."""
+        following = [j for j in range(at, len(order)) if order[j] in self.sources][:2]
+        for j in following:
+            name = order[j]
+            if name in self.deferred and name in self.batches and name not in self._said:
+                self._said.add(name)
+                if self.health.usable(name):
+                    self.batches[name].join(self.key, self.mention, self._earlier_authors())
+                else:
+                    self.batches[name].skip()
+                    self.deferred = self.deferred - {name}
+
+    def _earlier_authors(self) -> list[list[str]]:
+        """The by-author queries :meth:`_earlier_title` would send, when the records they
+        come from are already known (the OpenReview search of every venue answered):
+        asked in the batch, their answers wait in the cache should the step need them."""
+        openreview = self.sources.get("openreview")
+        if not self.mention.title or openreview is None or not hasattr(openreview, "searched_everywhere") \
+                or not self.health.usable("openreview"):
+            return []
+        try:
+            found = openreview.searched_everywhere(self.mention) or []
+        except SourceError:
+            return []
+        out = []
+        for record in found:
+            record, result = scored(self.mention, record)
+            if result.agrees and record.score >= ACCEPT and not record.ids.arxiv and not is_anonymous(record.authors):
+                out.append([p.family or p.raw for p in record.authors])
+        return out
+
+    def resume(self) -> Work:
+        """Carry on once the batch this work stopped at is out: its answer for this work,
+        then the sources after it, then the decision, as if the search had been its own."""
         if self.waiting is None:
             raise RuntimeError("resume() called on a work that is not waiting for a batched search")
-        (order, at), self.waiting, self.deferred = self.waiting, None, frozenset()
-        self.searched.append(order[at])
-        for cand in self._call(order[at], answer) or []:
-            self._add(cand)
-        if not self._settled():
-            self._search(order, at + 1)
-        return self._finish(self._conclude())
+        (order, at), self.waiting = self.waiting, None
+        if not self._search(order, at):
+            return self._finish(self._conclude())
+        raise RuntimeError(f"work {self.key} resumed before the {order[at]} batch was sent")
 
     def _kept_apart(self, work: Work) -> Work:
         """An identifier of the notes that names another paper than the line's title and
@@ -850,20 +904,22 @@ def resolve_groups(
     resolvers = [_WorkResolver(g, by_name, health, pins, precedence, deferred) for g in groups]
     works: list[Work | None] = [None] * len(groups)
     with tqdm(total=len(groups), desc="resolving", unit="paper", file=sys.stderr, disable=not progress) as bar:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
+        with ThreadPoolExecutor(max_workers=jobs) as pool, ThreadPoolExecutor(max_workers=1) as sender:
+            # one batch per batched source, sent on a thread of its own as soon as every work
+            # has said whether it takes part, while the works go on with the sources before it
+            batches = {name: SharedBatch(by_name[name], len(groups), sender.submit)  # type: ignore[arg-type]
+                       for name in sorted(deferred)}
+            for i, r in enumerate(resolvers):
+                r.key, r.batches = i, batches
             futures = {pool.submit(r.run): i for i, r in enumerate(resolvers)}
             for future in as_completed(futures):
                 works[futures[future]] = future.result()
                 bar.update(works[futures[future]] is not None)
-            # the works that stopped at a batched search, asked about together, then finished
-            for name in sorted(deferred):
-                waiting = [i for i, w in enumerate(works) if w is None and resolvers[i].waiting is not None
-                           and resolvers[i].waiting[0][resolvers[i].waiting[1]] == name]
-                if not waiting:
-                    continue
-                answers = batched_answers(by_name[name], [resolvers[i].mention for i in waiting])  # type: ignore[arg-type]
-                futures = {pool.submit(resolvers[i].resume, answer): i for i, answer in zip(waiting, answers)}
-                for future in as_completed(futures):
-                    works[futures[future]] = future.result()
-                    bar.update(1)
+            # every work has said by now, so every batch is out: the works that reached theirs
+            # before it was sent take their answers and finish
+            futures = {pool.submit(resolvers[i].resume): i for i, w in enumerate(works) if w is None}
+            for future in as_completed(futures):
+                works[futures[future]] = future.result()
+                bar.update(1)
     return ResolveReport(works=[w for w in works if w is not None], problems=list(health.problems))
+

@@ -12,6 +12,7 @@ under the matching rules, not here. The API signals a bad query with an
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable, Sequence
 
@@ -126,6 +127,53 @@ def search_params(mention: Mention) -> dict[str, Any] | None:
     return {"search_query": query, "start": 0, "max_results": SEARCH_ROWS}
 
 
+def author_params(families: Sequence[str]) -> dict[str, Any] | None:
+    """The query :meth:`ArxivSource.by_authors` sends for these family names (the first
+    three, ``AND``ed, newest first), also its cache key; None for fewer than two names."""
+    names = [" ".join(plain_words(f).split()) for f in families if f and f.strip()][:3]
+    if len(names) < 2:
+        return None
+    query = " AND ".join(f"au:{_quote(n)}" for n in names)
+    return {"search_query": query, "start": 0, "max_results": 10, "sortBy": "submittedDate",
+            "sortOrder": "descending"}
+
+
+def _by_all(payload: Any, query: str) -> dict[str, Any] | None:
+    """The entries of a batch's answer that an ``au:`` query of its own would give: by
+    every author it names (each name's words among the entry's author names), newest
+    first, at most as many as it asks for."""
+    wanted = [plain_words(n).lower().split() for n in _AU.findall(query)]
+    kept = []
+    for xml in (payload or {}).get("entries", []):
+        entry = ET.fromstring(xml)
+        have = " ".join(_text(a.find("atom:name", NS)) or "" for a in entry.findall("atom:author", NS))
+        words = set(plain_words(have).lower().split())
+        if wanted and all(all(w in words for w in name) for name in wanted):
+            kept.append((_text(entry.find("atom:published", NS)) or "", xml))
+    kept.sort(key=lambda t: t[0], reverse=True)
+    return {"entries": [xml for _, xml in kept[:10]]} if kept else None
+
+
+_AU = re.compile(r'au:"([^"]*)"')
+_PHRASE = re.compile(r'(ti|abs):"([^"]*)"')
+
+
+def _without_author_only(payload: Any, queries: Sequence[str]) -> dict[str, Any] | None:
+    """A batch's answer as its title and abstract clauses found it: without the entries
+    that only its ``au:`` clauses brought (no clause's words in their title or abstract),
+    which a search by title never gives."""
+    wanted = [(field, plain_words(text).lower().split())
+              for q in queries for field, text in _PHRASE.findall(q)]
+    kept = []
+    for xml in (payload or {}).get("entries", []):
+        entry = ET.fromstring(xml)
+        have = {"ti": set(plain_words(_text(entry.find("atom:title", NS)) or "").lower().split()),
+                "abs": set(plain_words(_text(entry.find("atom:summary", NS)) or "").lower().split())}
+        if any(words and all(w in have[field] for w in words) for field, words in wanted):
+            kept.append(xml)
+    return {"entries": kept} if kept else None
+
+
 def _candidates(payload: Any) -> list[Candidate]:
     if not payload:
         return []
@@ -208,24 +256,25 @@ class ArxivSource:
     def by_authors(self, families: list[str]) -> list[Candidate]:
         """Preprints by all of these authors (family names), newest first: where a paper
         renamed since its submission is found when its old title finds nothing."""
-        names = [" ".join(plain_words(f).split()) for f in families if f and f.strip()][:3]
-        if len(names) < 2:
+        params = author_params(families)
+        if params is None:
             return []  # one family name alone matches too many papers to be worth a request
-        query = " AND ".join(f"au:{_quote(n)}" for n in names)
-        params = {"search_query": query, "start": 0, "max_results": 10, "sortBy": "submittedDate",
-                  "sortOrder": "descending"}
         payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
-        if not payload:
-            return []
-        return [entry_to_candidate(ET.fromstring(x)) for x in payload["entries"]]
+        return _candidates(payload)
 
-    def search_many(self, mentions: Sequence[Mention]) -> list[list[Candidate]]:
+    def search_many(self, mentions: Sequence[Mention],
+                    authors: Sequence[Sequence[str]] = ()) -> list[list[Candidate]]:
         """What :meth:`search` would give each mention, in one request per :data:`SEARCH_BATCH`.
 
         The clauses of the mentions not cached are joined by ``OR``; each mention gets the
         whole answer of its batch (the entries of every clause, relevance first), which is
         also stored under its own single query, so a later run asks nothing. The caller
         keeps, for each mention, only the entries that fit it.
+
+        ``authors`` are :meth:`by_authors` queries (family names) that the same requests
+        carry as ``au:`` clauses: each one's answer (the entries by all those authors,
+        newest first, as :meth:`by_authors` asks) is stored under its own query, where
+        :meth:`by_authors` then finds it without a request of its own.
         """
         out: list[list[Candidate]] = [[] for _ in mentions]
         todo: list[tuple[int, dict[str, Any]]] = []
@@ -239,15 +288,27 @@ class ArxivSource:
                 out[i] = _candidates(hit.payload)
             else:
                 todo.append((i, params))
-        for start in range(0, len(todo), SEARCH_BATCH):
-            chunk = todo[start:start + SEARCH_BATCH]
+        extra: list[tuple[int, dict[str, Any]]] = []
+        for families in authors:
+            params = author_params(families)
+            if params is not None and self.cache.get(self.name, "search", params) is None \
+                    and all(params != p for _, p in extra):
+                extra.append((-1, params))
+        jobs = todo + extra
+        for start in range(0, len(jobs), SEARCH_BATCH):
+            chunk = jobs[start:start + SEARCH_BATCH]
             clauses = list(dict.fromkeys(p["search_query"] for _, p in chunk))
             query = clauses[0] if len(clauses) == 1 else " OR ".join(f"({c})" for c in clauses)
-            rows = min(MAX_ROWS, SEARCH_ROWS * len(clauses))
+            rows = min(MAX_ROWS, sum(p["max_results"] for p in {p["search_query"]: p for _, p in chunk}.values()))
             payload = self._search({"search_query": query, "start": 0, "max_results": rows})
+            phrases = [p["search_query"] for i, p in chunk if i >= 0]
             for i, params in chunk:
                 self.cache.misses += 1
-                out[i] = _candidates(self.cache.put(self.name, "search", params, payload))
+                if i >= 0:
+                    answer = _without_author_only(payload, phrases) if len(phrases) < len(chunk) else payload
+                    out[i] = _candidates(self.cache.put(self.name, "search", params, answer))
+                else:
+                    self.cache.put(self.name, "search", params, _by_all(payload, params["search_query"]))
         return out
 
     def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:

@@ -300,30 +300,50 @@ class OpenReviewSource:
 
     # -- search -----------------------------------------------------------------------
     def search(self, mention: Mention) -> list[Candidate]:
-        """Notes for a mention, within the venue's group when the notes name a venue-year."""
+        """Notes for a mention, within the venue's group when the notes name a venue-year.
+
+        A title is searched in every venue at once and the answer kept to the venue's group
+        here: the earlier-title step (:meth:`search_everywhere`) wants that same request for
+        the rest, so one request serves both instead of two. A pasted abstract, which has
+        no earlier-title step, is searched within the group."""
         group = "all"
         if mention.venue and mention.year:
             group = venues.openreview_group(mention.venue, mention.year) or "all"
-        return self._search_in(mention, group)
+        if group != "all" and title_terms(mention):
+            return [note_to_candidate(n) for n in self._notes(mention, "all") if _in_group(n, group)]
+        return [note_to_candidate(n) for n in self._notes(mention, group)]
 
     def search_everywhere(self, mention: Mention) -> list[Candidate]:
         """Notes for a mention's title in every venue: where an earlier title lives (the
         submission to an earlier conference, under the name the notes still use). Asks
         nothing when :meth:`search` already searched every venue (the same request, cached)."""
-        return self._search_in(mention, "all")
+        return [note_to_candidate(n) for n in self._notes(mention, "all")]
 
-    def _search_in(self, mention: Mention, group: str) -> list[Candidate]:
+    def searched_everywhere(self, mention: Mention) -> list[Candidate] | None:
+        """What :meth:`search_everywhere` will give, when its answer is already stored (no
+        request); None when it is not. Lets a batched search ask, in the same request, for
+        what the earlier-title step would ask next."""
+        params = self._params(mention, "all")
+        hit = self.cache.get(self.name, "search", params) if params else None
+        if hit is None:
+            return None
+        return [note_to_candidate(n) for n in _forums(hit.payload)]
+
+    def _params(self, mention: Mention, group: str) -> dict[str, Any] | None:
         term = title_terms(mention)
         if term is None and mention.kind == "abstract":
             term = abstract_phrase(mention)
         if not term:
+            return None
+        return {"term": term, "type": "terms", "content": "all", "group": group, "source": "forum", "limit": 10}
+
+    def _notes(self, mention: Mention, group: str) -> list[dict[str, Any]]:
+        params = self._params(mention, group)
+        if params is None:
             return []
-        params = {"term": term, "type": "terms", "content": "all", "group": group, "source": "forum", "limit": 10}
         if self.search_blocked:
             raise SourceError(self.name, f"search needs a challenge; {NEEDS_CREDENTIALS}", needs_credentials=True)
-        payload = self.cache.fetch(self.name, "search", params, lambda: self._search(params))
-        return [note_to_candidate(n) for n in (payload or {}).get("notes", [])
-                if n.get("forum", n.get("id")) == n.get("id")]
+        return _forums(self.cache.fetch(self.name, "search", params, lambda: self._search(params)))
 
     def _search(self, params: dict[str, Any]) -> dict[str, Any] | None:
         headers = self._auth_headers() if self.settings.has_openreview_credentials else None
@@ -375,3 +395,16 @@ class OpenReviewSource:
                                   needs_credentials=True)
             self._token = str(token)
             return self._token
+
+
+def _forums(payload: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The forum notes (papers) of a search answer, not its replies."""
+    return [n for n in (payload or {}).get("notes", []) if n.get("forum", n.get("id")) == n.get("id")]
+
+
+def _in_group(note: dict[str, Any], group: str) -> bool:
+    """Whether a note belongs to a venue's group (its ``domain``, or its ``venueid`` under
+    the group: ``ICML.cc/2026/Conference/Rejected_Submission``), as a search within the
+    group would have found it."""
+    venueid = _value(note.get("content") or {}, "venueid")
+    return str(note.get("domain") or "").startswith(group) or str(venueid or "").startswith(group)
