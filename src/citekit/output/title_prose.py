@@ -34,9 +34,12 @@ _ARTIFACTS = {"method", "algorithm", "framework", "optimizer", "model", "approac
               "toolkit", "dataset", "scheduler", "pipeline", "protocol", "variant", "recipe", "tool", "language",
               "platform", "layer", "loss", "regularizer", "initialization", "strategy", "principle", "way",
               # things an engineering or HCI paper builds: "present a pneumatic ... actuator array"
-              "interface", "device", "display", "prototype", "array", "actuator", "sensor", "controller", "application",
-              "environment", "robot", "editor", "simulator", "game", "keyboard", "widget", "wearable", "instrument",
+              "interface", "device", "display", "prototype", "array", "actuator", "sensor", "controller",
+              "environment", "editor", "simulator", "keyboard", "widget", "wearable", "instrument",
               "glove", "mechanism", "vehicle", "assistant"}
+#: things made that a title names in the plural when the authors made them ("Interaction Techniques for ...");
+#: a plural "Methods"/"Models"/"Networks" more often names a class the paper surveys or studies
+_PLURAL_ARTIFACTS = {"technique", "tool", "interface", "device", "display", "prototype", "actuator", "sensor", "widget"}
 #: analysis nouns that have a verb of their own: "Evaluation of X" -> "evaluate X", never "give an evaluation of X"
 _ANALYSIS_VERB = {"evaluation": "evaluate", "investigation": "investigate", "comparison": "compare",
                   "analysis": "analyze", "exploration": "explore", "examination": "examine", "assessment": "assess",
@@ -147,7 +150,7 @@ class _Caser:
 
 def _gerund_base(word: str) -> str:
     """``Mitigating`` -> ``mitigate``, ``Delving`` -> ``delve``, ``Exploiting`` -> ``exploit``."""
-    w = word.lower()
+    w = re.sub(r"[{}]", "", word).lower()  # "{{Improving}}": braces are case protection, not letters
     prefix = ""
     if "-" in w:
         prefix, _, w = w.rpartition("-")
@@ -158,7 +161,7 @@ def _gerund_base(word: str) -> str:
     elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
         base = stem[:-1]
     elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
-                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
+                   r"[^aeiou]od|uat|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
                    stem) \
             or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
         base = stem + "e"
@@ -272,7 +275,9 @@ def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     lead = _bare(words[start])
     if lead in _ANALYSIS_VERB and len(words) > start + 2 and _bare(words[start + 1]) in ("of", "into", "on"):
         return _ANALYSIS_VERB[lead], caser.phrase(words[start + 2:])
-    head = _singular(_head(words))
+    head = _head(words)
+    if _plural(head) and _singular(head) in _PLURAL_ARTIFACTS:
+        head = _singular(head)
     verb = "present" if head in _ARTIFACTS else "give" if head in _ANALYSES else "study"
     if _bare(words[0]) in ("on", "about", "regarding") and len(words) > 1:
         words, verb = words[1:], "study"
@@ -423,6 +428,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if first in ("towards", "toward") and len(words) > 1:
             return f"{v('work')} {first} {caser.phrase(words[1:])}"
         if _is_gerund(words):
+            if len(words) > 3 and _bare(words[1]) in ("and", "or") and _bare(words[2]).endswith("ing"):
+                # "Evaluating and Improving X" -> "evaluate and improve X"
+                return f"{v(_gerund_base(words[0]))} {_bare(words[1])} {v(_gerund_base(words[2]))} " \
+                       f"{caser.phrase(words[3:])}"
             return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
         if first in ("on", "about", "regarding") and len(words) > 1:
             return f"{v('study')} {caser.phrase(words[1:])}"
@@ -470,8 +479,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         return f"{v(_KIND_OF_WORK[kind])} {caser.phrase(main_words)}"
     if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
         return render(sub_words)  # a slogan ("Sharing Is Caring: ...") says nothing the subtitle does not
-    if sub_words and not _is_name(main_words) and _bare(sub_words[0]) in ("a", "an") and len(sub_words) > 2 \
-            and _singular(_head(sub_words)) in _ARTIFACTS:
+    if sub_words and _bare(main_words[0]) == "the" and not _is_name(main_words) and _bare(sub_words[0]) in ("a", "an") \
+            and len(sub_words) > 2 and _head(sub_words) in _ARTIFACTS - {"approach", "framework", "way", "principle"}:
         # "The Sound of One Hand: A Wrist-Mounted ... Interface": the subtitle says what was made,
         # the phrase before the colon is a figure of speech that would read as the object studied
         return f"{v('present')} {caser.phrase(sub_words)}"
