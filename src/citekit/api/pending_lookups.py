@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from citekit.core.config import Config
     from citekit.core.resolution import Mention, Work
 
-FORMAT = 1
+FORMAT = 2
 
 
 def memo_path(refs_dir: Path) -> Path:
@@ -58,9 +58,10 @@ def group_key(group: list[Mention]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def remembered(cfg: Config) -> dict[str, tuple[float, str]]:
-    """group key -> (until when its "found nothing" holds, the reason its lookup gave), for
-    this configuration; empty when the memo is missing, damaged or of another configuration."""
+def remembered(cfg: Config) -> dict[str, tuple[float, str, str]]:
+    """group key -> (until when its "found nothing" holds, the reason its lookup gave, what
+    a page the notes link said: :attr:`Work.page_note`), for this configuration; empty when
+    the memo is missing, damaged or of another configuration."""
     try:
         stored = json.loads(memo_path(cfg.refs_dir).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -68,11 +69,11 @@ def remembered(cfg: Config) -> dict[str, tuple[float, str]]:
     if not isinstance(stored, dict) or stored.get("context") != context(cfg) or not isinstance(stored.get("groups"), dict):
         return {}
     now = time.time()
-    out: dict[str, tuple[float, str]] = {}
+    out: dict[str, tuple[float, str, str]] = {}
     for key, value in stored["groups"].items():
-        if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], (int, float))
-                and isinstance(value[1], str) and value[0] > now):
-            out[key] = (float(value[0]), value[1])
+        if (isinstance(value, list) and len(value) == 3 and isinstance(value[0], (int, float))
+                and all(isinstance(v, str) for v in value[1:]) and value[0] > now):
+            out[key] = (float(value[0]), value[1], value[2])
     return out
 
 
@@ -81,8 +82,8 @@ def found_nothing(work: Work) -> bool:
     return work.chosen is None and not work.versions and not work.runners_up and not work.unasked and not work.warnings
 
 
-def remember(cfg: Config, groups: dict[str, tuple[float, str]]) -> None:
-    """Store ``groups`` (key -> (until, reason)); an empty memo removes the file."""
+def remember(cfg: Config, groups: dict[str, tuple[float, str, str]]) -> None:
+    """Store ``groups`` (key -> (until, reason, page note)); an empty memo removes the file."""
     path = memo_path(cfg.refs_dir)
     if not groups:
         with suppress(OSError):

@@ -113,8 +113,13 @@ class _PendingMemo:
     def restored(self, works: list[Work]) -> list[Work]:
         """``works`` with each skipped group's work as its lookup found it: nothing, for
         the reason it gave then."""
-        return [Work(mentions=g, status="notes-only", reason=self.stored[self.known[id(g)]][1])
-                if id(g) in self.known else w for g, w in zip(self.groups, works)]
+        out = []
+        for g, w in zip(self.groups, works):
+            if id(g) in self.known:
+                _, reason, page = self.stored[self.known[id(g)]]
+                w = Work(mentions=g, status="notes-only", reason=reason, page_note=page)
+            out.append(w)
+        return out
 
     def skipped_until(self, report: SyncReport) -> None:
         """The run's answers hold only as long as those the skipped groups relied on."""
@@ -134,14 +139,14 @@ class _PendingMemo:
             return  # a source failed: nothing new is remembered (what it failed on is asked again)
         left = {tuple(p.get("where") or ()) for p in folded.pending}
         until = min(time.time() + ONLINE_SECONDS, report.answers_valid_until or time.time())
-        out: dict[str, tuple[float, str]] = {}
+        out: dict[str, tuple[float, str, str]] = {}
         for group, key, work in zip(self.groups, self.keys, works):
             if tuple(str(m.location) for m in group) not in left:
                 continue
             if id(group) in self.known:
                 out[key] = self.stored[key]
             elif pending_lookups.found_nothing(work) and until > time.time():
-                out[key] = (until, work.reason)
+                out[key] = (until, work.reason, work.page_note)
         if out != self.stored:
             pending_lookups.remember(self.cfg, out)
 
