@@ -320,3 +320,11 @@ def test_a_readme_that_links_several_papers_names_none_of_them(fake) -> None:
     work = _resolve(fake, _mention(link="https://github.com/ESHyperscale/HyperscaleES"))
     assert work.status == "notes-only" and work.chosen is None
     assert "describes no one paper" in work.reason
+
+
+def test_a_readme_whose_only_link_is_a_doi_names_no_paper() -> None:
+    # a lone DOI in a README is as often the software's own (Zenodo) or a data set's
+    facts = read_readme("https://github.com/o/r", "# r\n\nArchived at https://doi.org/10.5281/zenodo.1234567.\n")
+    assert facts.status == "no-paper" and facts.ids == {}
+    one = read_readme("https://github.com/o/r", "# r\n\nCode for https://arxiv.org/abs/2511.16652.\n")
+    assert one.status == "paper" and one.ids == {"arxiv": "2511.16652"}

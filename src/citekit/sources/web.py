@@ -415,8 +415,8 @@ def read_readme(url: str, text: str) -> PageFacts:
     """A repository's README: a BibTeX block, and the arXiv paper its badge or links name.
 
     Without a BibTeX block, the README names its repository's paper only by an arXiv
-    badge (one paper's: shields.io's ``arXiv-2511.16652``) or by linking one paper and no
-    other; a README that links several papers (its related work) names none of them.
+    badge (one paper's: shields.io's ``arXiv-2511.16652``) or by linking one arXiv paper and
+    no other paper; a README that links several papers (its related work) names none of them.
     """
     facts = PageFacts(url=url, status="no-paper")
     blocks = re.findall(r"```[a-zA-Z]*\n(.*?)```", text, re.S)
@@ -435,9 +435,9 @@ def read_readme(url: str, text: str) -> PageFacts:
     if not (facts.title or facts.ids):
         if len(badges) == 1:
             facts.ids, how = {"arxiv": badges[0]}, "README arXiv badge"
-        elif len(counts) == 1:
-            (scheme, value), = counts
-            facts.ids, how = {scheme: value}, "README's one paper link"
+        elif len(counts) == 1 and next(iter(counts))[0] == "arxiv":
+            # arXiv only: a README's lone DOI is as often its software's or a data set's
+            facts.ids, how = {"arxiv": next(iter(counts))[1]}, "README's one paper link"
         else:
             how = ""
         if how:
