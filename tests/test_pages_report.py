@@ -66,3 +66,54 @@ def test_a_noted_paper_whose_page_is_a_lab_page_keeps_its_notes_entry_and_says_w
     assert f"the page {LAB} describes no one paper" in line, report
     entry = next(iter(Library.load(project / "refs").entries.values()))
     assert entry.status == "notes-only" and entry.title == "Sparse Widgets for Everyone"
+
+
+# Every way a page the notes link refuses, in one notes file synced through the CLI: each
+# line gets its own outcome in the report, and no entry carries the paper those pages
+# (or the sites they point to) describe.
+REFUSING = f"""# Pages to read
+
+- {LAB}
+- https://gone.github.io/
+- https://huge.github.io/
+- https://files.github.io/ctt/
+- https://moved.github.io/paper
+- Sparse Tangent Kernels Explain Nothing At All
+  - Authors: Una Nadie ⋅ Otto Alguien
+  - URL: https://another.github.io/
+"""
+
+
+def test_every_refusing_page_is_said_on_its_line_and_makes_no_wrong_entry(project, fake_services):
+    from .fakeservices.pages import project_page
+    from .fakeservices.world import World
+
+    hyperscale = next(p for p in World.load().papers if p.get("project_page"))
+    page = project_page(hyperscale)
+    fake_services.web_page("https://huge.github.io/", page.replace("</body>", "<p>" + "x" * (3 << 20) + "</p></body>"))
+    fake_services.web_page("https://files.github.io/ctt/", b"%PDF-1.5 ...", content_type="application/pdf")
+    fake_services.web_redirect("https://moved.github.io/paper", "https://parked-domains.example.com/lander")
+    fake_services.web_page("https://parked-domains.example.com/lander", page)
+    fake_services.web_page("https://another.github.io/", page)  # the Hyperscale paper's page, not the line's
+    (project / "notes" / "pages.md").write_text(REFUSING, encoding="utf-8")
+
+    report = _run(project, "sync")
+    said = {n: next((line for line in report.splitlines() if f"notes/pages.md:{n}" in line), "") for n in (3, 4, 5, 6, 7)}
+    assert "describes no one paper" in said[3], report
+    assert "answered 404: the page is gone" in said[4], report
+    assert "larger than sources.web.max_mb; not read" in said[5], report
+    assert "is not an HTML page" in said[6], report
+    assert "redirected to another site (https://parked-domains.example.com/lander): not read" in said[7], report
+    other = next(line for line in report.splitlines() if line.strip().startswith("notes-only") and "another" in line)
+    assert "describes 'Evolution Strategies at the Hyperscale', which no source confirms for this line" in other, report
+
+    data = json.loads(_run(project, "sync", "--json"))
+    assert data["counts"]["resolved"] == 0, data["counts"]
+    assert len(data["pending"]) == 5 and all(p.get("page") for p in data["pending"]), data["pending"]
+    lib = Library.load(project / "refs")
+    assert [e.title for e in lib.entries.values()] == ["Sparse Tangent Kernels Explain Nothing At All"]
+    entry = next(iter(lib.entries.values()))
+    assert entry.status == "notes-only" and not any(entry.ids.as_dict().values()), entry.ids
+    assert "2511.16652" not in (project / "refs" / "library.bib").read_text(encoding="utf-8")
+    # one request a page (the redirect's other site never asked), none the second time
+    assert fake_services.counts("web") and fake_services.requests("web") == 6

@@ -296,3 +296,35 @@ def test_a_page_whose_paper_button_is_a_pmlr_page_resolves_to_the_record_linking
     assert work.status == "resolved", work.reason
     assert (work.chosen.source, work.chosen.id) == ("dblp", key)
     assert "its PMLR paper v202/kim23a" in work.reason
+
+
+# ------------------------------------------------------------------------------ repositories
+
+RAW = "https://raw.githubusercontent.com/ESHyperscale/HyperscaleES/HEAD"
+
+
+def test_a_bare_repository_whose_readme_has_an_arxiv_badge_resolves_to_that_paper(fake) -> None:
+    fake.web_page(f"{RAW}/README.md", "# HyperscaleES\n\n[![arXiv](https://img.shields.io/badge/arXiv-2511.16652-b31b1b.svg)]"
+                                      "(https://arxiv.org/abs/2511.16652)\n\nWe build on [ES](https://arxiv.org/abs/1703.03864).\n",
+                  content_type="text/plain; charset=utf-8")
+    work = _resolve(fake, _mention(link="https://github.com/ESHyperscale/HyperscaleES"))
+    assert work.status == "resolved", work.reason
+    assert (work.chosen.source, work.chosen.id) == ("arxiv", "2511.16652")
+    assert "README arXiv badge" in work.reason
+    assert fake.requests("web") == 2  # CITATION.cff (none: 404), then the README
+
+
+def test_a_readme_that_links_several_papers_names_none_of_them(fake) -> None:
+    fake.web_page(f"{RAW}/README.md", "# Notes\n\nSee https://arxiv.org/abs/2511.16652 and https://arxiv.org/abs/1703.03864.\n",
+                  content_type="text/plain; charset=utf-8")
+    work = _resolve(fake, _mention(link="https://github.com/ESHyperscale/HyperscaleES"))
+    assert work.status == "notes-only" and work.chosen is None
+    assert "describes no one paper" in work.reason
+
+
+def test_a_readme_whose_only_link_is_a_doi_names_no_paper() -> None:
+    # a lone DOI in a README is as often the software's own (Zenodo) or a data set's
+    facts = read_readme("https://github.com/o/r", "# r\n\nArchived at https://doi.org/10.5281/zenodo.1234567.\n")
+    assert facts.status == "no-paper" and facts.ids == {}
+    one = read_readme("https://github.com/o/r", "# r\n\nCode for https://arxiv.org/abs/2511.16652.\n")
+    assert one.status == "paper" and one.ids == {"arxiv": "2511.16652"}

@@ -99,8 +99,8 @@ class RedirectRefused(SourceError):
     """A redirect the caller's own rule would not follow (see ``redirect`` of
     :meth:`HttpClient.request`): that one request fails, the service stays up.
 
-    ``status`` is the caller's short name for why (``another-site``, ``unsafe``,
-    ``too-many``); ``location`` where the redirect pointed.
+    ``status`` is the caller's short name for why (the web source's ``redirected``,
+    ``unsafe-redirect``, ``redirect-loop``); ``location`` where the redirect pointed.
     """
 
     def __init__(self, source: str, message: str, *, status: str, location: str = "") -> None:

@@ -412,7 +412,12 @@ def read_citation_cff(url: str, text: str) -> PageFacts:
 
 
 def read_readme(url: str, text: str) -> PageFacts:
-    """A repository's README: a BibTeX block, and the arXiv paper its badge or links name."""
+    """A repository's README: a BibTeX block, and the arXiv paper its badge or links name.
+
+    Without a BibTeX block, the README names its repository's paper only by an arXiv
+    badge (one paper's: shields.io's ``arXiv-2511.16652``) or by linking one arXiv paper and
+    no other paper; a README that links several papers (its related work) names none of them.
+    """
     facts = PageFacts(url=url, status="no-paper")
     blocks = re.findall(r"```[a-zA-Z]*\n(.*?)```", text, re.S)
     title, authors, year, ids = _bibtex_block(blocks)
@@ -421,11 +426,22 @@ def read_readme(url: str, text: str) -> PageFacts:
         facts.title, facts.authors, facts.year, facts.ids = title, authors, year, ids
     counts: dict[tuple[str, str], int] = {}
     for m in re.finditer(r"https?://[^\s)\]>\"']+", text):
-        for scheme, value in linked_ids(m.group(0)).items():
+        for scheme, value in linked_ids(m.group(0).rstrip(".,;:!?")).items():  # a link ending a sentence
             counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
-    for m in re.finditer(r"arXiv-(\d{4}\.\d{4,5})", text):  # shields.io badges: arXiv-2511.16652-b31b1b
-        counts[("arxiv", m.group(1))] = counts.get(("arxiv", m.group(1)), 0) + 1
+    badges = list(dict.fromkeys(re.findall(r"arXiv-(\d{4}\.\d{4,5})", text)))  # shields.io: arXiv-2511.16652-b31b1b
+    for aid in badges:
+        counts[("arxiv", aid)] = counts.get(("arxiv", aid), 0) + 1
     facts.linked = sorted(counts, key=lambda k: -counts[k])
+    if not (facts.title or facts.ids):
+        if len(badges) == 1:
+            facts.ids, how = {"arxiv": badges[0]}, "README arXiv badge"
+        elif len(counts) == 1 and next(iter(counts))[0] == "arxiv":
+            # arXiv only: a README's lone DOI is as often its software's or a data set's
+            facts.ids, how = {"arxiv": next(iter(counts))[1]}, "README's one paper link"
+        else:
+            how = ""
+        if how:
+            facts.read_from.append(how)
     if facts.title or facts.ids:
         facts.status = "paper"
     return facts
