@@ -117,3 +117,29 @@ def test_every_refusing_page_is_said_on_its_line_and_makes_no_wrong_entry(projec
     assert "2511.16652" not in (project / "refs" / "library.bib").read_text(encoding="utf-8")
     # one request a page (the redirect's other site never asked), none the second time
     assert fake_services.counts("web") and fake_services.requests("web") == 6
+
+
+def test_one_unreachable_site_costs_only_its_own_page(project, fake_services):
+    """A site that cannot be reached is that page's outcome, said on its line; the page of
+    another site in the same notes is still read and its paper resolved, and the next sync
+    (within the hour the outcome is remembered) asks neither again."""
+    from .fakeservices.pages import project_page
+    from .fakeservices.world import World
+
+    hyperscale = next(p for p in World.load().papers if p.get("project_page"))
+    fake_services.web_page("https://good.github.io/", project_page(hyperscale))
+    fake_services.fail("web", "reset", paths=("/down.github.io/",))
+    (project / "notes" / "pages.md").write_text("# Pages\n\n- https://down.github.io/\n\n- https://good.github.io/\n",
+                                                 encoding="utf-8")
+
+    report = _run(project, "sync")
+    down = next(line for line in report.splitlines() if "notes/pages.md:3" in line)
+    assert "https://down.github.io/ could not be reached" in down and "asked again" in down, report
+    assert "Traceback" not in report and "ConnectionError" not in report and "HTTPConnectionPool" not in report
+    lib = Library.load(project / "refs")
+    assert [e.title for e in lib.entries.values() if e.status == "resolved"] == [hyperscale["title"]]
+    asked = fake_services.requests("web")
+    assert 2 <= asked <= 5  # the good page once, the unreachable one with its few retries only
+
+    again = _run(project, "sync")
+    assert fake_services.requests("web") == asked, again  # remembered: neither page asked again

@@ -27,7 +27,7 @@ from typing import Any, Callable
 from urllib.parse import urljoin, urlsplit
 
 from citekit.core.ids import linked_ids, normalize_arxiv, normalize_doi
-from citekit.sources.base import SourceError
+from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient, RedirectRefused, ResponseTooLarge
 from citekit.sources.settings import SourceSettings
@@ -44,7 +44,12 @@ OUTCOMES = {
     "unsafe-redirect": "redirected to an address that is not a public web page (another scheme, a private or "
                        "loopback address): not read",
     "redirect-loop": "redirected more than 3 times: not read",
+    "unreachable": "could not be reached: not read; asked again on a sync an hour from now",
 }
+#: how long a site that could not be reached (no such host, connection refused, timing
+#: out) is left alone: long enough that syncs in a row do not each wait for it, short
+#: enough that a site back up is read the same day. Not stored as the page's answer.
+UNREACHABLE_SECONDS = 3600.0
 #: redirects followed within one site (``http:`` → ``https:``, ``/p`` → ``/p/``, a renamed
 #: repository) before a page counts as going round in circles
 MAX_REDIRECTS = 3
@@ -74,6 +79,8 @@ class PageFacts:
     read_from: list[str] = field(default_factory=list)
     #: where a redirect that was not followed pointed (the user can note that page instead)
     moved_to: str | None = None
+    #: why a site could not be reached ("no such host", "connection refused"); never stored
+    cause: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "status": self.status, "title": self.title, "authors": self.authors,
@@ -94,6 +101,8 @@ class PageFacts:
             said = said.replace(": not read", f" ({self.moved_to}): not read; note that address if it is the paper's")
         elif self.moved_to and self.status == "unsafe-redirect":
             said = f"{said} (it pointed to {self.moved_to})"
+        elif self.cause and self.status == "unreachable":
+            said = said.replace(":", f" ({self.cause}):", 1)
         return f"{self.url} {said}"
 
 
@@ -481,9 +490,17 @@ class WebPageSource:
 
         A GitHub repository is read through its ``CITATION.cff``, else its README. Raises
         :class:`SourceError` only when the site could not answer (down, 5xx after retries):
-        a missing, oversized or non-HTML page is an outcome, cached like any answer.
+        a missing, oversized or non-HTML page is an outcome, cached like any answer. A site
+        that cannot be reached is that site's outcome alone (the other pages are still
+        read), not stored, and the run's answers hold only :data:`UNREACHABLE_SECONDS`.
         """
-        payload = self.cache.fetch(self.name, "page", {"url": url}, lambda: self._read(url).to_json())
+        try:
+            payload = self.cache.fetch(self.name, "page", {"url": url}, lambda: self._read(url).to_json())
+        except SourceUnavailable as err:
+            if err.deadline:
+                raise
+            self.cache.expires(self.cache.clock() + UNREACHABLE_SECONDS)
+            return PageFacts(url=url, status="unreachable", cause=err.cause or None)
         return PageFacts.from_json(payload)
 
     def _read(self, url: str) -> PageFacts:
@@ -512,7 +529,8 @@ class WebPageSource:
         followed: list[str] = [url]
         try:
             resp = self.client.request(self.name, "GET", self.address(url), redirect=self._judge(followed),
-                                       headers={"Accept": "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5"})
+                                       headers={"Accept": "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5"},
+                                       scope=(urlsplit(url).hostname or "").lower())
         except ResponseTooLarge:
             return "too-large", "", None
         except RedirectRefused as refused:
