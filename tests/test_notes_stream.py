@@ -198,3 +198,59 @@ def test_streamed_mentions_equal_the_whole_files_wherever_the_pieces_fall(blocks
             mentions = [m.to_json() for m in found]
             assert (mentions, [str(p) for p in found.problems]) == expected
             assert found.count == len(mentions)
+
+
+#: Markdown shapes: front matter, headings, a fence, a table, quotes, footnotes and link
+#: references, HTML blocks, nested lists, beside the plain blocks above
+MD_BLOCKS = [
+    "---\nconference: ICML 2026\n---",
+    "# Thursday morning",
+    "## Optimizers\n\n- **Muon Is Scalable for LLM Training**\n  - Authors: Jingyuan Liu, Jianlin Su\n  - [arXiv](https://arxiv.org/abs/2502.16982)",
+    "```\n- Not A Paper Inside A Fence\n  - Authors: Nobody Here\n```",
+    "| Paper | Who | Where |\n|---|---|---|\n| Attention Is All You Need | Vaswani et al. | NeurIPS 2017 |\n| Deep Residual Learning for Image Recognition | He et al. | CVPR 2016 |",
+    "> - Adam: A Method for Stochastic Optimization\n>   - Authors: Diederik P. Kingma, Jimmy Ba",
+    "- Scaling Laws for Neural Language Models[^1]\n\n[^1]: Kaplan et al., 2020.",
+    "- [Layer Normalization][ln]\n\n[ln]: https://arxiv.org/abs/1607.06450",
+    "<details><summary>More</summary>\n\n- Dropout: A Simple Way to Prevent Neural Networks from Overfitting\n\n</details>",
+    "1. Batch Normalization: Accelerating Deep Network Training\n   1. Authors: Sergey Ioffe, Christian Szegedy",
+]
+
+
+@pytest.mark.parametrize("chunk", [200, 3000])
+def test_a_big_markdown_file_streamed_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         chunk: int) -> None:
+    """A big Markdown file is read whole (its reader cuts it into sections that parse alone)
+    and each section's mentions are written as they are made: the bytes of the whole reading."""
+    from citekit.notes.formats import markdown
+
+    monkeypatch.setattr(markdown, "CHUNK_CHARS", chunk)  # the same sections both ways
+    blocks = MD_BLOCKS[:1] + (MD_BLOCKS[1:] + BLOCKS[:30]) * 3
+    root = _project(tmp_path, _document(blocks), "big.md")
+    whole, streamed = _both(root, "extract", "--json")
+    assert streamed.stdout_bytes == whole.stdout_bytes and streamed.exit_code == whole.exit_code
+    assert len(json.loads(streamed.output)["mentions"]) > 60
+    with _reading(streamed=True, piece_chars=300):
+        assert stream.streamable(root / "notes" / "big.md", "notes/big.md")  # really streamed
+
+
+def test_a_big_markdown_files_first_mentions_come_before_its_last_section_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from citekit.notes import extract as extract_module
+    from citekit.notes.formats import markdown
+
+    monkeypatch.setattr(markdown, "CHUNK_CHARS", 500)
+    root = _project(tmp_path, _document(MD_BLOCKS[1:] * 20), "big.md")
+    sections: list[int] = []
+    run = extract_module._Extractor.run
+
+    def counted(self, roots):
+        sections.append(1)
+        return run(self, roots)
+
+    monkeypatch.setattr(extract_module._Extractor, "run", counted)
+    with _reading(streamed=True, piece_chars=300):
+        mentions = iter(api.extract_stream(None, start=root))
+        next(mentions)
+        at_first = len(sections)
+        list(mentions)
+    assert at_first < len(sections) / 10  # one section read, not the file

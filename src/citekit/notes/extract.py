@@ -746,6 +746,28 @@ def _run_unguarded(held: list[str], file: str, explaining: bool, collect: bool =
     return _Run(ExtractResult(mentions=mentions, problems=sorted(extractor.problems, key=lambda p: p.line or 0)), extractor.trace)
 
 
+def stream_held(held: list[str], file: str, problems: list[Problem]) -> Iterator[Mention]:
+    """The mentions of the one notes text in ``held`` (taken out of it), yielded piece by
+    piece as its reader makes them; the problems met are added to ``problems`` at the end.
+
+    What :func:`extract_owned` gives, without holding all the mentions: for a big file of a
+    format read in pieces (Markdown: :func:`~citekit.notes.formats.markdown.markdown_pieces`)
+    whose text needs none of the whole-text steps that place mentions after the pieces are
+    read (pasted BibTeX, an export's transcript), checked by the caller
+    (:func:`citekit.notes.stream.streamable`). The pieces come in line order and each
+    piece's mentions are sorted, so the order is the whole reading's."""
+    with _collect_per_piece() as collect:
+        extractor = _Extractor(file)
+        for roots in _outline(held, file, extractor):
+            found = sorted(extractor.run(roots), key=lambda m: m.location.line)
+            del roots
+            if collect:
+                gc.collect(0)
+            yield from found
+            del found
+        problems.extend(sorted(extractor.problems, key=lambda p: p.line or 0))
+
+
 def stream_plain(lines: Iterator[str], file: str, problems: list[Problem]) -> Iterator[Mention]:
     """The mentions of a plain-text notes file given line by line (``lines`` as
     :func:`~citekit.notes.formats.plain.split_lines` cuts the whole text), yielded piece by

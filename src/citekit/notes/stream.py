@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 #: Files smaller than this are extracted whole: reading them twice would cost more than
 #: holding them (and their mentions) does.
 STREAM_BYTES = 1 << 20
+#: formats whose readers make mentions a piece at a time: plain text (read line by line),
+#: Markdown (read whole, cut into sections that parse alone)
+STREAMED_FORMATS = ("plain", "markdown")
 
 #: what starts a pasted BibTeX entry (:mod:`citekit.notes.formats.bibtex`), a Zotero
 #: report's rows (:mod:`citekit.notes.zoteroreport`) and a chat's doubled site name under a
@@ -64,11 +67,19 @@ class MentionStream:
 
 def _file_mentions(path: Path, name: str, problems: list[Problem]) -> Iterator[Mention]:
     """One file's mentions, streamed when it is a big plain-text file that allows it."""
-    from citekit.notes.extract import extract_owned, stream_plain
+    from citekit.notes.extract import extract_owned, stream_held, stream_plain
 
     if streamable(path, name):
         try:
-            yield from stream_plain(plain_lines(path), name, problems)
+            if format_of(name).name == "plain":
+                yield from stream_plain(plain_lines(path), name, problems)
+            else:  # read whole (its reader cuts the text itself), its mentions streamed
+                text, read_problems = read_notes(path, name)
+                problems.extend(read_problems)
+                if text is not None:
+                    held = [text]
+                    del text
+                    yield from stream_held(held, name, problems)
         except RecursionError:
             problems.append(Problem(name, None, "nested too deeply to read; flatten the deepest lists and run again"))
         except Exception as exc:  # one unreadable file never stops the others
@@ -105,7 +116,7 @@ def streamable(path: Path, name: str) -> bool:
     link preview, the one character whose lower case is longer than itself). Read line by
     line: the file is never held."""
     fmt = format_of(name)
-    if fmt.name != "plain" or fmt.transcriber:
+    if fmt.name not in STREAMED_FORMATS or fmt.transcriber:
         return False
     try:
         if path.stat().st_size < STREAM_BYTES:
