@@ -42,6 +42,7 @@ from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.resolve.batched import SharedBatch
+from citekit.resolve.fallback import FallbackBudget
 from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
 from citekit.sources.cache import UsedAnswer, answers_used
@@ -222,6 +223,12 @@ class _WorkResolver:
         self.page_used: Any = None
         #: how the earlier-title step went, for the reason line
         self.earlier: str | None = None
+        #: the skipped conference lists that alone could have answered this work (their
+        #: sites failed), and the run's budget for asking other services in their place
+        self.orphan_of: list[tuple[str, int]] = []
+        self.fallback: FallbackBudget | None = None
+        #: services this work did not ask because that budget was spent
+        self.denied: set[str] = set()
 
     # ------------------------------------------------------------------ calls
 
@@ -229,11 +236,25 @@ class _WorkResolver:
         if not self.health.usable(name):
             self.trouble[name] = self.health.reason(name) or "unavailable"
             return None
+        if not self._admitted(name):
+            return None
         try:
             return fn()
         except SourceError as err:
             self.trouble[name] = self.health.failed(name, err)
             return None
+
+    def _admitted(self, name: str) -> bool:
+        """Whether this work may ask ``name``: always, unless only a skipped conference list
+        could have answered it and the run's budget for asking in its place is spent
+        (:mod:`citekit.resolve.fallback`); the work is then left for the next sync."""
+        if not self.orphan_of or self.fallback is None or name in LOCAL_SEARCHES:
+            return True
+        if self.fallback.admit(self.key, name):
+            return True
+        self.denied.add(name)
+        self.trouble[name] = "not asked"
+        return False
 
     def _lookup(self, scheme: str, value: str) -> Candidate | None:
         """Fetch one identifier from the source that serves its scheme."""
@@ -485,6 +506,8 @@ class _WorkResolver:
             if source is None:
                 continue
             self._join_ahead(order, at)
+            if self._answered_by_list(source):
+                continue
             search = lambda: source.search(self.mention)  # noqa: E731
             if name in self.deferred and name in self._said and name in self.batches:
                 answer = self.batches[name].answer(self.key)
@@ -499,6 +522,17 @@ class _WorkResolver:
                 break
         return False
 
+    def _answered_by_list(self, source: Source) -> bool:
+        """The venue's own list already answered what ``source``'s search would: a pasted
+        abstract that a source searches only within its venue-year's group (OpenReview) was
+        compared with every accepted paper of that list, abstracts included; the group adds
+        only submissions that were not accepted, whose preprints the arXiv search finds.
+        One request less per such abstract, nothing lost that the list had."""
+        conferences = self.sources.get("conferences")
+        return (hasattr(source, "group_only") and source.group_only(self.mention)
+                and conferences is not None and hasattr(conferences, "covers_abstracts")
+                and self.health.usable("conferences") and conferences.covers_abstracts(self.mention))
+
     def _join_ahead(self, order: Sequence[str], at: int) -> None:
         """Join the batch of the batched source at ``order[at]``, or of the next one when
         only ``order[at]`` stands before it: the work says one source early so that the
@@ -510,7 +544,7 @@ class _WorkResolver:
             name = order[j]
             if name in self.deferred and name in self.batches and name not in self._said:
                 self._said.add(name)
-                if self.health.usable(name):
+                if self.health.usable(name) and self._admitted(name):
                     self.batches[name].join(self.key, self.mention, self._earlier_authors())
                 else:
                     self.batches[name].skip()
@@ -733,6 +767,12 @@ class _WorkResolver:
         what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
         if not self._comparable():
             text = "the notes give no title, authors or identifier to look up"
+        elif self.denied and self._unasked():
+            lists = " and ".join(self.sources["conferences"].list_name(site, year)  # type: ignore[attr-defined]
+                                 for site, year in self.orphan_of)
+            return (f"not looked up: {lists} was skipped (its site failed), and the other services were asked "
+                    f"in its place for only {self.fallback.works if self.fallback else 0} of its papers "
+                    "this run; the next sync looks it up")
         elif self._unasked():
             text = f"no source could be asked about this {what}"
         else:
@@ -873,6 +913,7 @@ def resolve_groups(
     deferred = frozenset(name for name, source in by_name.items()
                          if batch_searches and hasattr(source, "search_many"))
     resolvers = [_WorkResolver(g, by_name, health, pins, precedence, deferred) for g in groups]
+    skipped = _orphans(resolvers, by_name)
     works: list[Work | None] = [None] * len(groups)
     with tqdm(total=len(groups), desc="resolving", unit="paper", file=sys.stderr, disable=not progress) as bar:
         with ThreadPoolExecutor(max_workers=jobs) as pool, ThreadPoolExecutor(max_workers=1) as sender:
@@ -892,5 +933,38 @@ def resolve_groups(
             for future in as_completed(futures):
                 works[futures[future]] = future.result()
                 bar.update(1)
-    return ResolveReport(works=[w for w in works if w is not None], problems=list(health.problems))
+    done = [w for w in works if w is not None]
+    return ResolveReport(works=done, problems=_skipped_sentences(skipped, resolvers, done, by_name) + health.problems)
+
+
+def _orphans(resolvers: Sequence[_WorkResolver], sources: Mapping[str, Source]) -> list[tuple[str, int]]:
+    """Give the works that only a skipped conference list could have answered the run's
+    budget for asking other services in its place; returns the skipped lists."""
+    conferences = sources.get("conferences")
+    skipped = list(getattr(conferences, "skipped", {}))
+    if not skipped:
+        return []
+    limits: dict[str, float | None] = {}
+    counters: dict[str, Callable[[str], int]] = {}
+    for name, source in sources.items():
+        client = getattr(source, "client", None)
+        if client is not None and hasattr(client, "per_minute"):
+            limits[name] = client.per_minute(name)
+            counters[name] = client.sent
+    budget = FallbackBudget(limits=limits, sent=lambda name: counters[name](name) if name in counters else 0)
+    for r in resolvers:
+        r.orphan_of = conferences.orphaned(r.mention)  # type: ignore[union-attr]
+        r.fallback = budget
+    return skipped
+
+
+def _skipped_sentences(skipped: Sequence[tuple[str, int]], resolvers: Sequence[_WorkResolver],
+                       works: Sequence[Work], sources: Mapping[str, Source]) -> list[str]:
+    """One sentence per skipped list, counting its mentions that no other source found."""
+    conferences = sources.get("conferences")
+    out = []
+    for site, year in skipped:
+        pending = sum(1 for r, w in zip(resolvers, works) if (site, year) in r.orphan_of and w.status != "resolved")
+        out.append(f"conferences: {conferences.skipped_sentence(site, year, pending)}")  # type: ignore[union-attr]
+    return out
 
