@@ -75,7 +75,7 @@ def run_once(fake: FakeServices, groups: list, jobs: int, cache_dir: Path, *, ba
     return {
         "wall_seconds": round(wall, 3),
         "requests": fake.requests(),
-        "requests_per_service": {s: fake.requests(s) for s in ("conferences", "openreview", "crossref", "dblp", "arxiv")},
+        "requests_per_service": {s: fake.requests(s) for s in ("conferences", "openreview", "crossref", "dblp", "arxiv", "web")},
         "openreview_refused": fake.refused("openreview"),
         "min_arxiv_gap": round(min(gaps), 3) if gaps else None,
         "statuses": report.counts(),

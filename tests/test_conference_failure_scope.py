@@ -152,3 +152,5 @@ def test_a_dead_site_with_many_mentions_costs_a_few_requests_not_minutes(fake_se
     left = [w for w in data["works_detail"] if "not looked up" in w["reason"]]
     assert len(left) == 25 - FALLBACK_WORKS, [w["reason"] for w in data["works_detail"]]
     assert all("the ICLR 2019 paper list was skipped" in w["reason"] and "next sync" in w["reason"] for w in left)
+    asked = [w for w in data["works_detail"] if "no other source knows this title" in w["reason"]]
+    assert len(asked) == FALLBACK_WORKS and all("the ICLR 2019 paper list was skipped" in w["reason"] for w in asked)

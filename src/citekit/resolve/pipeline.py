@@ -729,7 +729,10 @@ class _WorkResolver:
     def _decide(self) -> Work:
         ranked = self._ranked()
         if not ranked:
-            return Work(mentions=self.group, status="notes-only", reason=self._not_found(), unasked=self._unasked())
+            # a work whose own list was skipped was not looked up where it would be found:
+            # like a work no source could be asked about, it is asked again by the next sync
+            return Work(mentions=self.group, status="notes-only", reason=self._not_found(),
+                        unasked=self._unasked() or bool(self.orphan_of))
         best_score, cluster, best = ranked[0]
         others = [r[2] for r in ranked[1:]]
         if best_score < ACCEPT:
@@ -768,13 +771,15 @@ class _WorkResolver:
         if not self._comparable():
             text = "the notes give no title, authors or identifier to look up"
         elif self.denied and self._unasked():
-            lists = " and ".join(self.sources["conferences"].list_name(site, year)  # type: ignore[attr-defined]
-                                 for site, year in self.orphan_of)
-            return (f"not looked up: {lists} was skipped (its site failed), and the other services were asked "
-                    f"in its place for only {self.fallback.works if self.fallback else 0} of its papers "
-                    "this run; the next sync looks it up")
+            lists = self._skipped_lists()
+            asked = self.fallback.works if self.fallback else 0
+            return (f"not looked up: {lists} was skipped (its site failed) and {asked} of its papers were asked "
+                    "elsewhere; the next sync looks it up")
         elif self._unasked():
             text = f"no source could be asked about this {what}"
+        elif self.orphan_of:
+            lists = self._skipped_lists()
+            text = f"no other source knows this {what} ({lists} was skipped: its site failed)"
         else:
             text = f"no source knows this {what}"
         closest = max(self.records.values(), key=lambda c: c.score, default=None)
@@ -782,6 +787,12 @@ class _WorkResolver:
             why = self.scores[(closest.source, closest.id)].why
             text += f" (closest: {closest.source} \"{closest.title}\", {closest.score:.2f}, {why})"
         return self._with_trouble(text)
+
+    def _skipped_lists(self) -> str:
+        """``the ICLR 2019 paper list``: the skipped lists that alone could answer this work."""
+        conferences = self.sources["conferences"]
+        return " and ".join(conferences.list_name(site, year)  # type: ignore[attr-defined]
+                            for site, year in self.orphan_of)
 
     def _with_trouble(self, text: str) -> str:
         if not self.trouble:
