@@ -154,3 +154,34 @@ def test_a_dead_site_with_many_mentions_costs_a_few_requests_not_minutes(fake_se
     assert all("the ICLR 2019 paper list was skipped" in w["reason"] and "next sync" in w["reason"] for w in left)
     asked = [w for w in data["works_detail"] if "no other source knows this title" in w["reason"]]
     assert len(asked) == FALLBACK_WORKS and all("the ICLR 2019 paper list was skipped" in w["reason"] for w in asked)
+
+
+def test_with_the_budget_spent_a_noted_arxiv_id_still_resolves_and_nothing_else_is_asked(fake_services, tmp_path,
+                                                                                        monkeypatch):
+    """The notes' own arXiv ids were fetched in one batch before the works: a work whose list
+    was skipped takes its record from there even when no lookup elsewhere is left to it."""
+    import json
+
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+    from citekit.resolve import fallback
+
+    monkeypatch.setattr(fallback, "FALLBACK_WORKS", 0)
+    monkeypatch.setenv("CITEKIT_ICLR_URL", f"http://127.0.0.1:{_closed_port()}")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# test project\n", encoding="utf-8")
+    lines = [f"• {_PEOPLE[i]}, {_PEOPLE[i + 1]}. {_ADJ[i]} {_NOUN[i]} Learn to Count Pebbles. ICLR 2019." for i in range(3)]
+    lines.append("• Benjamin Thérien, Xiaolong Huang. MuLoCo: Muon is a practical inner optimizer for DiLoCo. "
+                 "ICLR 2019. arXiv:2505.23725")
+    (root / "notes" / "papers.txt").write_text("Papers I liked\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    data = json.loads(CliRunner().invoke(main, ["-C", str(root), "sync", "--json"]).output)
+    muloco = next(w for w in data["works_detail"] if "MuLoCo" in w["title"])
+    assert muloco["status"] == "resolved" and muloco["chosen"]["id"] == "2505.23725", muloco
+    assert [fake_services.requests(s) for s in ("openreview", "dblp", "crossref")] == [0, 0, 0]
+    assert sum(1 for w in data["works_detail"] if w["reason"].startswith("not looked up")) == 3
+    said = data["problems"] + data["source_problems"] + data["notices"]
+    assert any(p.endswith("the ICLR 2019 paper list was skipped; 3 mentions left pending") for p in said), said

@@ -42,6 +42,7 @@ from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.resolve.batched import SharedBatch
+from citekit.resolve import fallback as fallback_module
 from citekit.resolve.fallback import FallbackBudget
 from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
@@ -232,11 +233,13 @@ class _WorkResolver:
 
     # ------------------------------------------------------------------ calls
 
-    def _call(self, name: str, fn: Callable[[], T]) -> T | None:
+    def _call(self, name: str, fn: Callable[[], T], *, budgeted: bool = True) -> T | None:
+        """``fn()`` unless ``name`` is down (or, ``budgeted``, the work may not ask it: see
+        :meth:`_admitted`); a failure is recorded for the run and for this work's reason."""
         if not self.health.usable(name):
             self.trouble[name] = self.health.reason(name) or "unavailable"
             return None
-        if not self._admitted(name):
+        if budgeted and not self._admitted(name):
             return None
         try:
             return fn()
@@ -263,11 +266,15 @@ class _WorkResolver:
         self.fetched.add((scheme, value))
         if scheme == "doi" and value.startswith(ARXIV_DOI_PREFIX):
             return None  # DataCite DOIs are not in Crossref; the arXiv id covers them
+        # the notes' arXiv ids were all fetched in one batch before the works (answered from
+        # the cache now), and a pin is the user's own decision: neither draws on the budget
+        # of a work whose conference list was skipped
+        budgeted = scheme != "arxiv" and not self.pin
         for name in SCHEME_SOURCES.get(scheme, ()):
             source = self.sources.get(name)
             if source is None:
                 continue
-            found = self._call(name, lambda: source.lookup(scheme, value))
+            found = self._call(name, lambda: source.lookup(scheme, value), budgeted=budgeted)
             if found is not None:
                 return found
         return None
@@ -962,7 +969,8 @@ def _orphans(resolvers: Sequence[_WorkResolver], sources: Mapping[str, Source]) 
         if client is not None and hasattr(client, "per_minute"):
             limits[name] = client.per_minute(name)
             counters[name] = client.sent
-    budget = FallbackBudget(limits=limits, sent=lambda name: counters[name](name) if name in counters else 0)
+    budget = FallbackBudget(fallback_module.FALLBACK_WORKS, limits=limits,
+                            sent=lambda name: counters[name](name) if name in counters else 0)
     for r in resolvers:
         r.orphan_of = conferences.orphaned(r.mention)  # type: ignore[union-attr]
         r.fallback = budget
