@@ -18,8 +18,12 @@ searches for what is left:
    arXiv journal-ref/comment naming a conference), several close ones leave the work
    ``ambiguous``, none leaves it ``notes-only``.
 
-A conference site that fails costs only its own venue-year's list (the source says so in
-one sentence, and the other lists stay in use). A source that is down is skipped for the
+A conference site that fails costs only its own venue-year's list (said in one sentence
+with the mentions it left pending, and the other lists stay in use); the works only that
+list could answer ask the other services in its place within a small budget
+(:mod:`citekit.resolve.fallback`), never one search per mention. A pasted abstract that
+its venue-year's list answered (abstracts included) is not searched again in that venue's
+OpenReview group. A source that is down is skipped for the
 rest of the run and reported once: the works it
 alone could have resolved are marked ``unasked`` (not looked up), and the command that ran
 says what a later run does about them (a sync: they stay notes-only until the next online
