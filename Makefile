@@ -22,7 +22,7 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver
+## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, an online sync that changes nothing at 7k and 50k (before and after), one-entry writes (tag, rename, add) at 7k and 50k against main, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver
 bench: install
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
@@ -34,6 +34,8 @@ bench: install
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
+	$(BIN)/python bench/nochange_sync_bench.py
+	$(BIN)/python bench/writes_bench.py
 	$(BIN)/python bench/related_paragraphs_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
 	$(BIN)/python bench/sentences_bench.py

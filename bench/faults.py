@@ -1,7 +1,7 @@
 """Faults injected into real citekit processes: kill -9 at random moments, writers at once.
 
-For each writing command (sync, import, dedup --apply, tag, rekey) a project is copied,
-the command is started and killed with SIGKILL after a random delay within its normal
+For each writing command (sync, import, dedup --apply, tag, tag with a warm cache: a
+spliced write, rekey) a project is copied, the command is started and killed with SIGKILL after a random delay within its normal
 run time, and then the next command (a reader: ``citekit list``) runs. The files the
 command may change must then be *exactly* the old set or the new set (computed by an
 uninterrupted run), with no temporary file left. Then pairs of writers run at once
@@ -119,6 +119,11 @@ def scenarios(folder: Path, base: Path) -> list[Scenario]:
 
     tag_project = copy("tag")
     out.append(Scenario("tag", ["tag", "old7", "+fault-a", "-theory"], tag_project))
+
+    # the same with the cache kept: the write splices both files (spans of the old ones)
+    spliced_project = copy("tag-spliced")
+    run(spliced_project, "tag", "old7", "+warm")
+    out.append(Scenario("tag-spliced", ["tag", "old7", "+fault-b", "-theory"], spliced_project))
 
     rekey_project = folder / "rekey"
     shutil.copytree(dedup_project, rekey_project)

@@ -27,6 +27,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "related_work" / "blind_hci"
 TOPICS = REPO / "tests" / "data" / "related_work" / "blind_hci_topics"
+#: four more topics, held out from all development and judged by a third reader (its README)
+HELDOUT = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -99,16 +101,18 @@ def main() -> None:
           f"paragraphs with a topic sentence {sum(p['topic_sentence'] for p in judged['paragraphs'])}/{len(judged['paragraphs'])}")
     check_against_reader(judged, verbose)
     current_output(judged, verbose)
-    topics = yaml.safe_load((TOPICS / "judgements.yaml").read_text(encoding="utf-8"))
-    verdicts = Counter(s["verdict"] for s in topics["sentences"])
-    n = sum(verdicts.values())
-    mine = [p for p in topics["paragraphs"] if "positions" in p]
-    print(f"blind reader, second set (four rule-tagged topics, tests/data/related_work/blind_hci_topics), {n} sentences: "
-          f"kept {verdicts['keep']} ({verdicts['keep'] / n:.2f}), edit {verdicts['edit']}, rewrite {verdicts['rewrite']} "
-          f"({verdicts['rewrite'] / n:.2f}); unsupported {sum(s['unsupported'] for s in topics['sentences'])}; "
-          f"topic sentences {sum(p['topic_sentence'] for p in topics['paragraphs'])}/{len(topics['paragraphs'])}; "
-          f"--mine paragraphs positioned {sum(p['positions'] for p in mine)}/{len(mine)}")
-    check_against_reader(topics, verbose, TOPICS)
+    for name, data in (("second set", TOPICS), ("held-out set", HELDOUT)):
+        topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
+        verdicts = Counter(s["verdict"] for s in topics["sentences"])
+        n = sum(verdicts.values())
+        mine = [p for p in topics["paragraphs"] if "positions" in p]
+        print(f"blind reader, {name} (four rule-tagged topics, {data.relative_to(REPO)}), {n} sentences: "
+              f"kept {verdicts['keep']} ({verdicts['keep'] / n:.2f}), edit {verdicts['edit']}, rewrite {verdicts['rewrite']} "
+              f"({verdicts['rewrite'] / n:.2f}); unsupported {sum(s['unsupported'] for s in topics['sentences'])}; "
+              f"paragraphs with a point {sum(p['has_point'] for p in topics['paragraphs'])}/{len(topics['paragraphs'])}; "
+              f"topic sentences {sum(p['topic_sentence'] for p in topics['paragraphs'])}/{len(topics['paragraphs'])}; "
+              f"--mine paragraphs positioned {sum(p['positions'] for p in mine)}/{len(mine)}")
+        check_against_reader(topics, verbose, data)
 
 
 if __name__ == "__main__":

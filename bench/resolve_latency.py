@@ -49,16 +49,19 @@ BASELINE_RESOLVED = 70
 TARGETS = {"wall_seconds": 25.0, "requests_per_mention": 0.4, "min_arxiv_gap": 3.0}
 
 
-def run_once(fake: FakeServices, groups: list, jobs: int, cache_dir: Path, *, batch_searches: bool = True) -> dict:
+def run_once(fake: FakeServices, groups: list, jobs: int, cache_dir: Path, *, batch_searches: bool = True,
+             pages: bool = True) -> dict:
     """One resolution of ``groups`` with the cache in ``cache_dir``; returns the figures.
-    ``batch_searches=False`` sends one arXiv search per work (the behaviour before batching)."""
+    ``batch_searches=False`` sends one arXiv search per work (the behaviour before batching);
+    ``pages=False`` leaves out the web source (the pages the notes link are not read), the
+    baseline that shows what reading pages costs."""
     fake.clear()
     fake.real_limits()
     env = dict(fake.env(), CITEKIT_CACHE_DIR=str(cache_dir), CITEKIT_MAILTO="bench@example.org")
     settings = SourceSettings.from_env({}, REPO, env=env)
     client = build_client(settings)
     cache = open_cache(settings)
-    sources = build_sources(settings, client=client, cache=cache)
+    sources = [s for s in build_sources(settings, client=client, cache=cache) if pages or s.name != "web"]
     start = time.perf_counter()
     report = resolve_groups(groups, sources, jobs=jobs, batch_searches=batch_searches)
     wall = time.perf_counter() - start
@@ -88,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=0.1, help="seconds added to every request (default 0.1)")
     parser.add_argument("--jobs", type=int, default=8, help="groups resolved at once (default 8)")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="skip the third, cold run without the web source (pages not read)")
     parser.add_argument("--notes", type=Path, default=REPO / "notes", help="notes folder (default notes/)")
     args = parser.parse_args(argv)
 
@@ -97,8 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{mentions} mentions in {len(groups)} groups from {args.notes}; latency {args.latency * 1000:.0f} ms "
           "per request; OpenReview 20/min for guests; arXiv 3 s")
     with FakeServices(latency=args.latency) as fake, tempfile.TemporaryDirectory() as tmp:
-        cold = run_once(fake, groups, args.jobs, Path(tmp))
-        warm = run_once(fake, groups, args.jobs, Path(tmp))
+        cold = run_once(fake, groups, args.jobs, Path(tmp) / "cache")
+        warm = run_once(fake, groups, args.jobs, Path(tmp) / "cache")
+        unread = run_once(fake, groups, args.jobs, Path(tmp) / "no-pages", pages=False) if args.baseline else None
 
     per_mention = cold["requests"] / mentions if mentions else 0.0
     rows = [
@@ -119,6 +125,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<{width}}  {value:>26}  target {target:<8}  {'ok' if ok else 'MISSED'}")
     print("requests per service:", ", ".join(f"{k} {v}" for k, v in cold["requests_per_service"].items()))
     print("statuses:", ", ".join(f"{k} {v}" for k, v in cold["statuses"].items()))
+    if unread is not None:
+        print(f"same run, cold without reading pages: {unread['wall_seconds']:.2f} s, {unread['requests']} requests, "
+              f"{unread['statuses']['resolved']} resolved, {len(unread['wrong_attachments'])} wrong; with pages: "
+              f"{cold['wall_seconds']:.2f} s, {cold['requests']} requests (web {cold['requests_per_service']['web']}), "
+              f"{cold['statuses']['resolved']} resolved; warm web requests {warm['requests_per_service']['web']}")
     for line in cold["wrong_attachments"]:
         print("  wrong:", line)
     for line in cold["problems"]:
@@ -128,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     result = {"latency_seconds": args.latency, "jobs": args.jobs, "mentions": mentions, "groups": len(groups),
               "requests_per_mention": round(per_mention, 3), "baseline_resolved": BASELINE_RESOLVED,
-              "cold": cold, "warm": warm}
+              "cold": cold, "warm": warm, "cold_without_pages": unread}
     for name in (f"resolve-latency-{stamp}.json", "resolve-latency-latest.json"):
         (OUT / name).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"written to {OUT / f'resolve-latency-{stamp}.json'}")

@@ -28,7 +28,7 @@ def world(tmp_path_factory):
     return folder, base, {s.name: s for s in faults.scenarios(folder, base)}
 
 
-@pytest.mark.parametrize("command", ["sync", "import", "dedup --apply", "tag", "rekey"])
+@pytest.mark.parametrize("command", ["sync", "import", "dedup --apply", "tag", "tag-spliced", "rekey"])
 def test_random_kills_leave_the_old_or_the_new_state(world, command):
     folder, _base, scenarios = world
     result = faults.kill_trials(scenarios[command], folder, KILLS, seed=len(command))

@@ -162,7 +162,9 @@ def test_check_still_reads_a_draft_kept_beside_an_edited_file(project: Path, tmp
     res = invoke(project, "related-work", "--tag", "muon", "--check", "-o", str(out))
     # the kept draft is checked: what the reader would flag is listed, nothing copied wrongly
     assert res.exit_code == 1 and "related.tex.new" in res.output
-    assert "check: no defects" in res.output or "pasted-title" in res.output
+    # (which reader's defect it names depends on the draft's sentences; that it reads the draft is the point)
+    assert "check: no defects" in res.output or re.search(r"check: line \d+: (?:pasted-title|no-topic-sentence)",
+                                                           res.output)
     assert not re.search(r"check: line \d+: (?:copied-citation|macro|markup|first-person|anaphora|connective)",
                          res.output)
     assert out.read_text() == "My own text.\n"

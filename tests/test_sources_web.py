@@ -150,3 +150,181 @@ def test_a_page_that_is_not_html_is_not_read(fake) -> None:
     fake.web_page("https://files.example.org/paper", b"%PDF-1.5 ...", content_type="application/pdf")
     work = _resolve(fake, _mention(link="https://files.example.org/paper"))
     assert work.status == "notes-only" and "not an HTML page" in work.reason
+
+
+# ------------------------------------------------------------------------------ redirects
+
+
+def test_a_page_moved_to_another_site_is_refused_alone_and_the_next_page_is_read(fake) -> None:
+    fake.web_redirect("https://moved.github.io/paper", "https://parked-domains.example.com/lander")
+    fake.web_page("https://parked-domains.example.com/lander", project_page(HYPERSCALE))
+    report = resolve_groups([[_mention(link="https://moved.github.io/paper")], [_mention(link=PAGE)]],
+                            _sources(fake), jobs=1)
+    moved, page = report.works
+    assert moved.status == "notes-only" and moved.chosen is None
+    assert ("redirected to another site (https://parked-domains.example.com/lander): not read" in moved.reason)
+    # the web source stayed up: the next page was read and resolved
+    assert page.status == "resolved" and (page.chosen.source, page.chosen.id) == ("arxiv", "2511.16652")
+    assert fake.requests("web") == 2  # the moved page and the next one; the other site never asked
+
+
+def test_a_page_moved_within_its_site_is_followed(fake) -> None:
+    fake.web_redirect("https://lab.github.io/es", "/es-hyperscale/")
+    fake.web_page("https://lab.github.io/es-hyperscale/", project_page(HYPERSCALE))
+    work = _resolve(fake, _mention(link="https://lab.github.io/es"))
+    assert work.status == "resolved", work.reason
+    assert (work.chosen.source, work.chosen.id) == ("arxiv", "2511.16652")
+    assert "read from the page https://lab.github.io/es " in work.reason
+    assert fake.requests("web") == 2
+
+
+def test_a_page_that_keeps_moving_is_given_up_after_three_redirects(fake) -> None:
+    for a, b in (("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")):
+        fake.web_redirect(f"https://loop.github.io/{a}", f"https://loop.github.io/{b}")
+    fake.web_page("https://loop.github.io/e", project_page(HYPERSCALE))
+    work = _resolve(fake, _mention(link="https://loop.github.io/a"))
+    assert work.status == "notes-only" and "redirected more than 3 times: not read" in work.reason
+    assert fake.requests("web") == 4
+
+
+def test_a_redirect_to_another_scheme_is_never_followed(fake) -> None:
+    fake.web_redirect("https://odd.github.io/p", "file:///etc/passwd")
+    work = _resolve(fake, _mention(link="https://odd.github.io/p"))
+    assert work.status == "notes-only" and "not a public web page" in work.reason
+
+
+def test_without_the_override_a_redirect_to_a_private_address_is_refused(fake) -> None:
+    env = {k: v for k, v in fake.env().items() if k != "CITEKIT_WEB_URL"}
+    settings = SourceSettings.from_env({}, REPO, env=dict(env, CITEKIT_RATE_LIMITS="off"))
+    settings.cache_dir, settings.retries = None, 1
+    client = build_client(settings)
+    client.sleep = lambda seconds: None
+    sources = build_sources(settings, client=client, cache=open_cache(settings))
+    # a page (here on loopback: no test reaches the internet) that sends the reader to the
+    # user's own machine: followed, it would read whatever answers there
+    fake.web_redirect("https://intranet.example/p", "/admin")
+    fake.web_page("https://intranet.example/admin", project_page(HYPERSCALE))
+    local = fake.url_for("web") + "/intranet.example/p"
+    work = resolve_groups([[_mention(link=local)]], sources, jobs=1).works[0]
+    assert work.status == "notes-only" and work.chosen is None
+    assert "not a public web page" in work.reason and "/admin" in work.reason
+    assert fake.requests("web") == 1
+
+
+# ------------------------------------------------------------------------------ proceedings links
+
+ACL_TITLE = "Counting Tokens Twice: Calibrated Decoding for Long-Form Summaries"
+PMLR_TITLE = "Sharper Curvature Bounds for Sign-Based Optimizers"
+
+
+def _page_with_buttons(title: str, authors: list[str], year: int, buttons: list[str], bibtex: str = "") -> str:
+    """A project page in the Nerfies/Academic Project Page shape: citation tags without an
+    identifier, "Paper"/"PDF"/"Code" buttons, a related-work link, a BibTeX block."""
+    metas = "\n".join([f'  <meta name="citation_title" content="{title}">',
+                       *(f'  <meta name="citation_author" content="{a.split()[-1]}, {a.split()[0]}">' for a in authors),
+                       f'  <meta name="citation_publication_date" content="{year}/07/10">',
+                       f'  <meta property="og:title" content="{title}"/>'])
+    links = "\n".join(f'    <span class="link-block"><a href="{href}" target="_blank" class="external-link button '
+                      f'is-normal is-rounded is-dark"><span>{label}</span></a></span>'
+                      for label, href in zip(("Paper", "PDF", "Code", "Slides"), buttons))
+    return (f"<!DOCTYPE html><html><head>\n  <meta charset=\"utf-8\">\n{metas}\n  <title>{title}</title>\n</head>"
+            f"<body>\n  <h1 class=\"title is-1 publication-title\">{title}</h1>\n  <div class=\"publication-links\">\n"
+            f"{links}\n  </div>\n  <p>We build on <a href=\"https://aclweb.org/anthology/P19-1001\">earlier work</a>.</p>\n"
+            f"  <section id=\"BibTeX\"><pre><code>{bibtex}</code></pre></section>\n</body></html>")
+
+
+def test_acl_anthology_and_pmlr_links_on_a_page_are_paper_identifiers() -> None:
+    page = _page_with_buttons(ACL_TITLE, ["Ana Kim"], 2023, ["https://aclanthology.org/2023.acl-long.1.pdf",
+                                                             "https://aclanthology.org/2023.acl-long.1/"])
+    facts = read_html("https://ana.github.io/ctt/", page)
+    assert facts.linked[0] == ("doi", "10.18653/v1/2023.acl-long.1")  # linked twice: the page's paper
+    assert ("doi", "10.18653/v1/p19-1001") in facts.linked  # the old aclweb.org address, linked once
+    pmlr = read_html("https://x.org/p", '<a href="https://proceedings.mlr.press/v202/kim23a.html">Paper</a>'
+                                        '<a href="http://proceedings.mlr.press/v202/kim23a/kim23a.pdf">PDF</a>'
+                                        '<meta name="citation_pdf_url" content="https://proceedings.mlr.press/v202/'
+                                        'kim23a/kim23a.pdf"><meta name="citation_title" content="T">')
+    assert pmlr.linked == [("pmlr", "v202/kim23a")] and pmlr.ids == {"pmlr": "v202/kim23a"}
+
+
+def _acl_item() -> dict:
+    return {"indexed": {"date-parts": [[2026, 7, 1]], "date-time": "2026-07-01T00:00:00Z", "timestamp": 1782864000000},
+            "reference-count": 42, "publisher": "Association for Computational Linguistics",
+            "DOI": "10.18653/v1/2023.acl-long.1", "type": "proceedings-article",
+            "created": {"date-parts": [[2023, 8, 1]], "date-time": "2023-08-01T10:00:00Z", "timestamp": 0},
+            "source": "Crossref", "is-referenced-by-count": 7, "title": [ACL_TITLE], "prefix": "10.18653",
+            "member": "2493", "container-title": ["Proceedings of the 61st Annual Meeting of the Association for "
+                                                  "Computational Linguistics (Volume 1: Long Papers)"],
+            "author": [{"given": "Ana", "family": "Kim", "sequence": "first", "affiliation": []},
+                       {"given": "Tomas", "family": "Berg", "sequence": "additional", "affiliation": []}],
+            "URL": "https://doi.org/10.18653/v1/2023.acl-long.1", "issued": {"date-parts": [[2023]]},
+            "published": {"date-parts": [[2023]]}, "page": "1-18"}
+
+
+def test_a_page_whose_paper_button_is_an_acl_anthology_pdf_resolves_through_its_doi(fake) -> None:
+    fake.world.crossref_items.append({"item": _acl_item(), "bias": 0.0})
+    fake.web_page("https://ana.github.io/ctt/", _page_with_buttons(
+        ACL_TITLE, ["Ana Kim", "Tomas Berg"], 2023,
+        ["https://aclanthology.org/2023.acl-long.1.pdf", "https://aclanthology.org/2023.acl-long.1",
+         "https://github.com/ana/ctt"]))
+    work = _resolve(fake, _mention(link="https://ana.github.io/ctt/"))
+    assert work.status == "resolved", work.reason
+    assert work.chosen.ids.doi == "10.18653/v1/2023.acl-long.1"
+    assert "its DOI 10.18653/v1/2023.acl-long.1" in work.reason
+    # the link named the record: one Crossref lookup, no searches by title anywhere
+    assert fake.requests("crossref") == 1 and fake.requests("dblp") == 0 and fake.requests("openreview") == 0
+
+
+def test_a_page_whose_paper_button_is_a_pmlr_page_resolves_to_the_record_linking_it(fake) -> None:
+    from .fakeservices import templates
+
+    key = "conf/icml/KimB23"
+    fake.world.dblp[key] = templates.dblp_info({
+        "authors": {"author": [{"@pid": "311/1", "text": "Jae Kim"}, {"@pid": "311/2", "text": "Lea Brandt"}]},
+        "title": PMLR_TITLE + ".", "venue": "ICML", "pages": "16001-16020", "year": "2023",
+        "type": "Conference and Workshop Papers", "access": "open", "key": key,
+        "ee": "https://proceedings.mlr.press/v202/kim23a.html", "url": f"https://dblp.org/rec/{key}"})
+    fake.world.dblp_bib[key] = {"author": "Jae Kim and Lea Brandt", "title": PMLR_TITLE,
+                                "booktitle": "International Conference on Machine Learning, {ICML} 2023, 23-29 July "
+                                             "2023, Honolulu, Hawaii, {USA}",
+                                "series": "Proceedings of Machine Learning Research", "volume": "202",
+                                "pages": "16001--16020", "publisher": "{PMLR}", "year": "2023",
+                                "url": "https://proceedings.mlr.press/v202/kim23a.html"}
+    fake.web_page("https://jaekim.github.io/sign-curvature", _page_with_buttons(
+        PMLR_TITLE, ["Jae Kim", "Lea Brandt"], 2023,
+        ["https://proceedings.mlr.press/v202/kim23a.html", "https://proceedings.mlr.press/v202/kim23a/kim23a.pdf"]))
+    work = _resolve(fake, _mention(link="https://jaekim.github.io/sign-curvature"))
+    assert work.status == "resolved", work.reason
+    assert (work.chosen.source, work.chosen.id) == ("dblp", key)
+    assert "its PMLR paper v202/kim23a" in work.reason
+
+
+# ------------------------------------------------------------------------------ repositories
+
+RAW = "https://raw.githubusercontent.com/ESHyperscale/HyperscaleES/HEAD"
+
+
+def test_a_bare_repository_whose_readme_has_an_arxiv_badge_resolves_to_that_paper(fake) -> None:
+    fake.web_page(f"{RAW}/README.md", "# HyperscaleES\n\n[![arXiv](https://img.shields.io/badge/arXiv-2511.16652-b31b1b.svg)]"
+                                      "(https://arxiv.org/abs/2511.16652)\n\nWe build on [ES](https://arxiv.org/abs/1703.03864).\n",
+                  content_type="text/plain; charset=utf-8")
+    work = _resolve(fake, _mention(link="https://github.com/ESHyperscale/HyperscaleES"))
+    assert work.status == "resolved", work.reason
+    assert (work.chosen.source, work.chosen.id) == ("arxiv", "2511.16652")
+    assert "README arXiv badge" in work.reason
+    assert fake.requests("web") == 2  # CITATION.cff (none: 404), then the README
+
+
+def test_a_readme_that_links_several_papers_names_none_of_them(fake) -> None:
+    fake.web_page(f"{RAW}/README.md", "# Notes\n\nSee https://arxiv.org/abs/2511.16652 and https://arxiv.org/abs/1703.03864.\n",
+                  content_type="text/plain; charset=utf-8")
+    work = _resolve(fake, _mention(link="https://github.com/ESHyperscale/HyperscaleES"))
+    assert work.status == "notes-only" and work.chosen is None
+    assert "describes no one paper" in work.reason
+
+
+def test_a_readme_whose_only_link_is_a_doi_names_no_paper() -> None:
+    # a lone DOI in a README is as often the software's own (Zenodo) or a data set's
+    facts = read_readme("https://github.com/o/r", "# r\n\nArchived at https://doi.org/10.5281/zenodo.1234567.\n")
+    assert facts.status == "no-paper" and facts.ids == {}
+    one = read_readme("https://github.com/o/r", "# r\n\nCode for https://arxiv.org/abs/2511.16652.\n")
+    assert one.status == "paper" and one.ids == {"arxiv": "2511.16652"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -26,6 +27,12 @@ def project(tmp_path, monkeypatch, fake_services):
     monkeypatch.setenv("CITEKIT_MAILTO", "researcher@example.org")
     monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
     return make_project(tmp_path)
+
+
+def _run(root, *args):
+    result = CliRunner().invoke(main, ["-C", str(root), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
 
 
 def _sync(root, *args):
@@ -271,13 +278,24 @@ def test_the_bundled_notes_resolve_every_paper_the_services_know_with_none_wrong
     lib = Library.load(project / "refs")
     titles = {e.title for e in lib.entries.values() if e.status == "resolved"}
     assert "Evolution Strategies at the Hyperscale" in titles
-    # every world paper is resolved, each to one of its own records (the record-by-record
-    # check against each mention is tests/test_fakeservices.py's, on the same notes)
-    own = {normalize_title(t) for p in world.papers for t in
-           [p["title"], *(v["title"] for v in (p.get("arxiv") or {}).get("versions", []))]}
-    chosen = [normalize_title(w["title"]) for w in data["works_detail"] if w["status"] == "resolved"]
-    assert all(t in own for t in chosen), sorted(set(chosen) - own)
-    assert len(set(chosen)) >= len(world.papers)
+    # work by work: the paper its mentions mean (the world's truth, from the notes' own
+    # lines) is the paper of the record the sync chose and of the entry it wrote
+    mentions = {f"{m['location']['file']}:{m['location']['line']}": SimpleNamespace(**m)
+                for m in json.loads(_run(project, "extract", "--json"))["mentions"]}
+    right, wrong = set(), []
+    for work in data["works_detail"]:
+        if work["status"] != "resolved":
+            continue
+        paper = world.meant_paper([mentions[where] for where in work["mentions"]])
+        entry = lib.get(work["key"])
+        record = SimpleNamespace(ids=entry.ids, title=entry.title, **work["chosen"])
+        if paper is not None and world.is_record_of(record, paper):
+            right.add(paper["title"])
+        else:
+            wrong.append((work["mentions"], work["chosen"], paper and paper["title"]))
+    assert wrong == []
+    # every paper the services know is found: the fake world is those papers
+    assert right == {p["title"] for p in world.papers}, {p["title"] for p in world.papers} - right
     # a second sync asks nothing: the page and the earlier-title searches are cached
     count = fake_services.requests()
     assert _sync(project)["requests"] == 0 and fake_services.requests() == count

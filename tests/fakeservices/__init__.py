@@ -22,6 +22,7 @@ Register it for a whole test suite with ``pytest_plugins = ["tests.fakeservices.
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections import Counter
@@ -57,6 +58,8 @@ class FakeServices:
         self._state = {s: ServiceState() for s in SERVICES}
         self._servers: dict[str, _Server] = {}
         self._ports: dict[str, int] = {}
+        #: the ports of services that are :meth:`down`, kept bound (not listening) meanwhile
+        self._held: dict[str, socket.socket] = {}
 
     # -- lifecycle --------------------------------------------------------------------
     def start(self) -> "FakeServices":
@@ -80,6 +83,9 @@ class FakeServices:
             server.shutdown()
             server.server_close()
         self._servers.clear()
+        for held in self._held.values():
+            held.close()
+        self._held.clear()
 
     def __enter__(self) -> "FakeServices":
         return self.start()
@@ -138,6 +144,13 @@ class FakeServices:
         data = body.encode("utf-8") if isinstance(body, str) else body
         self.world.pages[page_key(url)] = (status, content_type, data)
 
+    def web_redirect(self, url: str, location: str, *, status: int = 301) -> None:
+        """Make the page ``url`` answer ``status`` with ``Location: location`` (sent as given:
+        an absolute ``https://host/path`` as real sites send, or a relative path)."""
+        from .pages import page_key
+
+        self.world.pages[page_key(url)] = (status, "", location.encode("utf-8"))
+
     # -- toggles ----------------------------------------------------------------------
     def fail(self, service: str, mode: str, *, times: int | None = None, retry_after: str | None = "0",
              paths: tuple[str, ...] | None = None, drip_interval: float = 5.0) -> None:
@@ -152,13 +165,32 @@ class FakeServices:
         self._state[service].failure = Failure(mode, times, retry_after, paths, drip_interval)
 
     def down(self, service: str) -> None:
-        """Stop ``service``: connections to it are refused until :meth:`up`."""
+        """Stop ``service``: connections to it are refused until :meth:`up`.
+
+        Its port stays taken meanwhile (bound, not listening: the kernel refuses every
+        connection to it). Freed, the port went back to the machine's pool, where any
+        server started meanwhile (another test run on the machine, a test's own server)
+        could take it and answer in the place of the "down" service, which then was
+        not down at all: a test of "connection refused" passed or failed by chance.
+        """
         server = self._servers.pop(service, None)
         if server is not None:
             server.shutdown()
             server.server_close()
+            held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            # connections the server accepted before may still hold the port (keep-alive)
+            held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                held.bind(("127.0.0.1", self._ports[service]))
+            except OSError:
+                held.close()
+            else:
+                self._held[service] = held
 
     def up(self, service: str) -> None:
+        held = self._held.pop(service, None)
+        if held is not None:
+            held.close()
         if service not in self._servers:
             self._serve(service, self._ports[service])
 

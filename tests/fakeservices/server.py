@@ -585,4 +585,9 @@ def _web(world: World, method: str, path: str, params: dict[str, str], body: byt
     if found is None or method != "GET":
         return Reply(404, _NOT_FOUND_PAGE, "text/html; charset=utf-8")
     status, content_type, text = found
+    if 300 <= status < 400:  # a moved page: the body is where it went, sent as Location
+        location = text.decode("utf-8")
+        if location.startswith("/") and not location.startswith("//"):
+            location = f"/web/{host}{location}"  # a path on the page's own host, as that host means it
+        return Reply(status, b"", "text/html; charset=utf-8", {"Location": location})
     return Reply(status, text, content_type, {"Last-Modified": _LAST_MODIFIED})

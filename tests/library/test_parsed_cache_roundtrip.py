@@ -213,7 +213,7 @@ def test_a_write_that_changes_nothing_keeps_a_cache_equal_to_a_parse(tmp_path: P
     # a cold load stores no entry texts: its first write stores them, so the next one renders one entry
     shutil.rmtree(refs.parent / ".citekit")
     assert Library.load(refs).save() is False
-    from citekit.library.store.cache import chunks
+    from citekit.library.store.cache import layout as chunks  # (where a write renders an entry)
 
     rendered: list[str] = []
     real = chunks.render_changed

@@ -41,7 +41,7 @@ _LAZY = {
     # project and errors
     "explain_error": "citekit.api.errors",
     # notes
-    "extract": "citekit.api.notes", "explain": "citekit.api.notes",
+    "extract": "citekit.api.notes", "extract_stream": "citekit.api.notes", "explain": "citekit.api.notes",
     # sync
     "sync": "citekit.api.syncing", "add": "citekit.api.adding",
     # library
@@ -82,7 +82,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "explain",
+    "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "extract_stream", "explain",
     "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
     "list_json_bytes", "list_json_chunks", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "rename_key", "import_zotero",

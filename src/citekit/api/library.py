@@ -99,17 +99,33 @@ def list_json_bytes(start: str | Path | None = None, *, tags: list[str] | None =
 def list_json_chunks(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,
                      status: str | None = None, **where: Any) -> Iterator[bytes]:
     """:func:`list_json_bytes`, piece by piece (the same bytes joined): the command writes
-    the entries' texts as they come instead of joining megabytes into one more copy."""
-    texts = _listed(start, kinds.ENTRY_JSON_UTF8,
-                    lambda lib: lambda e: _indented_json(lib.memo(kinds.ENTRY_JSON, e, entry_json)).encode("utf-8", "surrogatepass"),
-                    tags=tags, any_tag=any_tag, status=status, **where)
-    if not texts:
+    the entries' texts as they come instead of joining megabytes into one more copy.
+
+    When every text is already stored (any run after the first on an unchanged library),
+    they are read from the cache one at a time as they are written: memory does not grow
+    with the library's texts (only its keys are held)."""
+    lib = load_library(start)
+    keys = _select_keys(lib, tags=tags, any_tag=any_tag, status=status, **where)
+    lib.keep_memos()  # (what the filters computed)
+    texts: Iterator[bytes] | list[bytes] | None = lib.stored_memos(kinds.ENTRY_JSON_UTF8, keys)
+    if texts is None:  # some not stored yet: computed (and stored for the next run)
+        table = lib.memo_table(kinds.ENTRY_JSON_UTF8, _json_utf8(lib))
+        lib.keep_memos()
+        texts = [table[k] for k in keys]
+        del table
+    if not keys:
         yield b"[]"
         return
+    del keys, lib
     yield b"[\n"
     for i, text in enumerate(texts):
         yield text if i == 0 else b",\n" + text
     yield b"\n]"
+
+
+def _json_utf8(lib: Library) -> Callable[[Entry], bytes]:
+    """How one entry's ``list --json`` text is made (from its remembered JSON row)."""
+    return lambda e: _indented_json(lib.memo(kinds.ENTRY_JSON, e, entry_json)).encode("utf-8", "surrogatepass")
 
 
 def list_lines(start: str | Path | None = None, *, tags: list[str] | None = None, any_tag: bool = False,

@@ -78,10 +78,11 @@ def pending_works(notes_dir: Path, root: Path, library: Any, *, follow_out: bool
 def describe(item: dict[str, Any]) -> str:
     """One line for a pending work of a sync report (``where: title or hint``)."""
     where = (item.get("where") or ["?"])[0]
+    page = f"; {item['page']}" if item.get("page") else ""
     title = item.get("title")
     if title:
-        return f"{where}: {title} (no authors in the notes)"
+        return f"{where}: {title} (no authors in the notes{page})"
     hint = ", ".join(item.get("hints") or []) or ", ".join(item.get("urls") or []) or item.get("text") or ""
     kind = item.get("kind", "")
     label = {"abstract": "abstract", "url": "link"}.get(kind, kind)
-    return f"{where}: {label} {hint}".rstrip()
+    return f"{where}: {label} {hint}".rstrip() + (f" ({page[2:]})" if page else "")

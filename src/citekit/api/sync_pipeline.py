@@ -24,6 +24,7 @@ from citekit.library.fold import Folded, fold_works
 from citekit.library.lock import ProjectLock
 from citekit.library.rekey import save_with_renames
 from citekit.library.store import Library, fingerprint_now
+from citekit.library.store.cache.unchanged import nothing_to_write
 from citekit.core.resolution import Mention, Work
 from citekit.notes import extract_paths, group_mentions
 from citekit.api.sync_report import SyncReport
@@ -50,6 +51,9 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
 
     # online, the library is read first: a damaged one stops the sync before any request
     first = None if offline else Library.load(cfg.refs_dir)
+    memo = _PendingMemo(cfg, groups) if look_up is None and not offline and not refresh else None
+    if memo is not None and memo.known:
+        look_up = memo.to_look_up
     if look_up is None or offline:
         works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
     else:
@@ -59,6 +63,9 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
                          progress=progress) if chosen else []
         for i, work in zip(chosen, found):
             works[i] = work
+    if memo is not None:
+        works = memo.restored(works)
+        memo.skipped_until(report)
     with ProjectLock(cfg.refs_dir, command):
         # the one read (offline), or the first one kept when neither file changed since
         lib = Library.load(cfg.refs_dir) if first is None else first.reloaded()
@@ -68,9 +75,12 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
             lib.ascii = bool(ascii if ascii is not None else configured_ascii)
         folded = fold_works(lib, works, formula=cfg.key_formula, rules=_tag_rules(cfg))
         by_hand = dict(lib.renamed_by_hand)
-        report.changed = save_with_renames(lib)  # a key renamed by hand goes to the key map too
+        # nothing to write is known without rendering both files (at 50,000 entries a second)
+        report.changed = False if nothing_to_write(lib) else save_with_renames(lib)  # (+ the key map)
         # still under the lock: the files are exactly those this sync found to be its result
         left = None if report.changed else fingerprint_now(cfg.refs_dir)
+    if memo is not None:
+        memo.keep(works, folded, report)
     if report.changed:  # a large library gets its search index built in the background (none yet)
         from citekit.api.search_index import index_after_write
 
@@ -81,6 +91,64 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         report.notices.append(f"'{old}' was renamed by hand to '{new}' in library.bib: '{old}' stays an alias "
                               f"and is in refs/keymap.yaml (`citekit rekey PAPER.tex` rewrites papers citing it)")
     return report, left
+
+
+class _PendingMemo:
+    """The groups of the notes an earlier online sync looked up, found nothing for and left
+    pending (:mod:`citekit.api.pending_lookups`): this sync folds them as an offline sync
+    would instead of looking them up again, while the answers that found nothing hold."""
+
+    def __init__(self, cfg: Config, groups: list[list[Mention]]) -> None:
+        from citekit.api import pending_lookups
+
+        self.cfg = cfg
+        self.groups = groups
+        self.stored = pending_lookups.remembered(cfg)
+        self.keys = [pending_lookups.group_key(g) for g in groups]
+        self.known = {id(g): k for g, k in zip(groups, self.keys) if k in self.stored}
+
+    def to_look_up(self, group: list[Mention]) -> bool:
+        return id(group) not in self.known
+
+    def restored(self, works: list[Work]) -> list[Work]:
+        """``works`` with each skipped group's work as its lookup found it: nothing, for
+        the reason it gave then."""
+        out = []
+        for g, w in zip(self.groups, works):
+            if id(g) in self.known:
+                _, reason, page = self.stored[self.known[id(g)]]
+                w = Work(mentions=g, status="notes-only", reason=reason, page_note=page)
+            out.append(w)
+        return out
+
+    def skipped_until(self, report: SyncReport) -> None:
+        """The run's answers hold only as long as those the skipped groups relied on."""
+        if self.known:
+            until = min(self.stored[k][0] for k in self.known.values())
+            current = report.answers_valid_until
+            report.answers_valid_until = until if current is None else min(current, until)
+
+    def keep(self, works: list[Work], folded: Folded, report: SyncReport) -> None:
+        """Remember the groups left pending whose lookup found nothing (and forget the rest)."""
+        import time
+
+        from citekit.api import pending_lookups
+        from citekit.api.sync_stamp import ONLINE_SECONDS
+
+        if report.source_problems or report.offline:
+            return  # a source failed: nothing new is remembered (what it failed on is asked again)
+        left = {tuple(p.get("where") or ()) for p in folded.pending}
+        until = min(time.time() + ONLINE_SECONDS, report.answers_valid_until or time.time())
+        out: dict[str, tuple[float, str, str]] = {}
+        for group, key, work in zip(self.groups, self.keys, works):
+            if tuple(str(m.location) for m in group) not in left:
+                continue
+            if id(group) in self.known:
+                out[key] = self.stored[key]
+            elif pending_lookups.found_nothing(work) and until > time.time():
+                out[key] = (until, work.reason, work.page_note)
+        if out != self.stored:
+            pending_lookups.remember(self.cfg, out)
 
 
 def _report_folded(report: SyncReport, folded: Folded, notes_problems: int) -> None:
@@ -124,6 +192,7 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
         if close:
             close()
     report.requests = client.stats.total
+    report.answers_valid_until = getattr(cache, "valid_until", None)
     report.source_problems = list(resolved.problems)
     for work in resolved.works:
         report.problems.extend(work.warnings)

@@ -28,6 +28,10 @@ class SyncReport:
     up_to_date: bool = False
     #: provisional keys this sync re-formed (a better year or first author): old key -> new key
     renamed: dict[str, str] = field(default_factory=dict)
+    #: online: until when every service answer this sync relied on stays within its
+    #: revalidation window (cache lifetime, a paper list's check interval); the same
+    #: lookups before then give the same answers without a request (None: not known)
+    answers_valid_until: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -9,9 +9,14 @@ This is ``make``'s rule, with file contents for ``refs/`` and (size, mtime, ctim
 inode) for the notes, the way git decides a file is unchanged.
 
 Only a sync that itself changed nothing stores a stamp, so a skipped sync is one whose
-full run is known to be a fixed point. Online syncs are skipped only when everything was
-resolved and answered without a source problem, for a day at most: an online sync is
-how the library learns about new versions and how unresolved papers get another try.
+full run is known to be a fixed point. Online syncs are skipped only when every source
+answered without a problem, for a day at most (an online sync is how the library learns
+about new versions), and never past the moment the first service answer the sync relied
+on leaves its revalidation window (the lookup cache's lifetime of an answer, a paper
+list's check interval: :attr:`citekit.sources.cache.LookupCache.valid_until`). Until
+then the same lookups give the same answers without a request, so papers left
+unresolved or mentions left pending would come out exactly as they did: they do not
+force a full run, and they get their next try once an answer they depend on is due.
 ``--refresh`` never skips.
 
 The library's part of the inputs is looked at last: the stored stamp is read first, and
@@ -92,7 +97,7 @@ def replay(cfg: Config, digest: str, *, offline: bool) -> SyncReport | None:
         return None
     if not isinstance(stored, dict) or stored.get("inputs") != digest or not isinstance(stored.get("report"), dict):
         return None
-    if not offline and time.time() - float(stored.get("time") or 0) > ONLINE_SECONDS:
+    if not offline and time.time() > float(stored.get("until") or float(stored.get("time") or 0) + ONLINE_SECONDS):
         return None
     if stored.get("library") != library_now(cfg):
         return None
@@ -119,8 +124,10 @@ def record(cfg: Config, digest: str, report: SyncReport, *, library: tuple[Any, 
     from dataclasses import asdict
 
     state = repr(library) if library is not None else library_now(cfg)
-    data = {"inputs": digest, "library": state, "time": time.time(),
-            "report": {**asdict(report), "requests": 0, "up_to_date": False}}
+    now = time.time()
+    until = min(now + ONLINE_SECONDS, report.answers_valid_until or now + ONLINE_SECONDS)
+    data = {"inputs": digest, "library": state, "time": now, "until": until,
+            "report": {**asdict(report), "requests": 0, "up_to_date": False, "answers_valid_until": None}}
     replace_quietly(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
 
@@ -128,8 +135,12 @@ def _trustworthy(report: SyncReport) -> bool:
     """Whether running the same sync again could only give the same result."""
     if report.offline and not report.source_problems:
         return True  # asked to stay offline (or built from the notes alone): nothing remote
+    if report.source_problems:
+        return False  # a source that failed is asked again on the next sync
+    if report.answers_valid_until is not None:  # the answers it used: the same until then
+        return report.answers_valid_until > time.time()
     unresolved = sum(n for status, n in report.counts.items() if status != "resolved")
-    return not (report.source_problems or report.pending or unresolved)
+    return not (report.pending or unresolved)  # not known what the others depended on
 
 
 def _code_stats() -> list[tuple[str, Any]]:

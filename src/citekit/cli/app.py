@@ -296,18 +296,19 @@ def print_json(data: Any) -> None:
 class Streamed(list):  # type: ignore[type-arg]
     """A JSON array whose items are made one at a time while :func:`stream_json` writes
     them: the whole array is never held as values or as text. ``count`` is how many
-    items the iterable gives (the encoder writes ``[]`` for none)."""
+    items the iterable gives (the encoder writes ``[]`` for none), or a function that says
+    so when the encoder gets to the array (problems known once the items before are written)."""
 
-    def __init__(self, items: Any, count: int) -> None:
+    def __init__(self, items: Any, count: int | Callable[[], int]) -> None:
         super().__init__()
         self._items = items
         self._count = count
 
     def __bool__(self) -> bool:
-        return self._count > 0
+        return len(self) > 0
 
     def __len__(self) -> int:
-        return self._count
+        return self._count() if callable(self._count) else self._count
 
     def __iter__(self) -> Any:
         return iter(self._items)

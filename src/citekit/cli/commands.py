@@ -35,28 +35,12 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bo
         for line in render_explanations(explanations):
             click.echo(line)
         return 0
+    if as_json or quiet:
+        return _extract_streamed(ctx, paths, as_json)
     result = api.extract(list(paths) or None, start=project_dir(ctx))
     findings = 1 if (result.problems or not result.mentions) else 0
-    if as_json:
-        # written as it is made: the mentions of a large notes file are never one string
-        stream_json({
-            "mentions": Streamed((m.to_json() for m in result.mentions), len(result.mentions)),
-            "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in result.problems],
-        })
-        return findings
     for m in result.mentions:
-        click.echo(f"{m.location}: {_mention_label(m)}")
-        details = [("authors", "; ".join(m.authors))]
-        details += [("url", u) for u in m.urls]
-        details += [(label, u) for label, u in sorted(m.links.items())]
-        details += [("venue", f"{m.venue} {m.year or ''}".strip() if m.venue else "")]
-        details += [("section", m.section or ""), ("tags", " ".join("#" + h for h in m.hashtags))]
-        details += [("pinned", ", ".join(f"{k}: {v}" for k, v in m.pins.items()))]
-        if m.summary:
-            details.append(("summary", m.summary if len(m.summary) <= 70 else m.summary[:69] + "…"))
-        for name, value in details:
-            if value:
-                click.echo(f"    {name}: {value}")
+        _echo_mention(m)
     for p in result.problems:
         click.echo(f"warning: {p}", err=True)
     if not quiet:
@@ -64,6 +48,53 @@ def extract(ctx: click.Context, paths: tuple[str, ...], as_json: bool, quiet: bo
 
         click.echo(f"{plural(len(result.mentions), 'mention')}, {plural(count_works(result.mentions), 'work')}", err=True)
     return findings
+
+
+def _extract_streamed(ctx: click.Context, paths: tuple[str, ...], as_json: bool) -> int:
+    """``extract --json`` and ``extract -q``: each mention written as it is found, the
+    problems after them (a big notes file's mentions are never all held, as values or text)."""
+    from citekit import api
+
+    stream = api.extract_stream(list(paths) or None, start=project_dir(ctx))
+    if as_json:
+        mentions = iter(stream)
+        first = next(mentions, None)  # (the encoder writes "[]" for no mention: it must know)
+        items = (m.to_json() for m in _chained(first, mentions))
+        stream_json({
+            "mentions": Streamed(items, 0 if first is None else 1),
+            "problems": Streamed(({"file": p.file, "line": p.line, "message": p.message} for p in stream.problems),
+                                 lambda: len(stream.problems)),
+        })
+    else:
+        for m in stream:
+            _echo_mention(m)
+        for p in stream.problems:
+            click.echo(f"warning: {p}", err=True)
+    return 1 if (stream.problems or not stream.count) else 0
+
+
+def _chained(first: Any, rest: Any) -> Any:
+    """``first`` (unless None), then the rest of the iterator."""
+    if first is not None:
+        yield first
+        del first
+    yield from rest
+
+
+def _echo_mention(m: Any) -> None:
+    """A mention as ``extract`` prints it: where, what, and its details indented below."""
+    click.echo(f"{m.location}: {_mention_label(m)}")
+    details = [("authors", "; ".join(m.authors))]
+    details += [("url", u) for u in m.urls]
+    details += [(label, u) for label, u in sorted(m.links.items())]
+    details += [("venue", f"{m.venue} {m.year or ''}".strip() if m.venue else "")]
+    details += [("section", m.section or ""), ("tags", " ".join("#" + h for h in m.hashtags))]
+    details += [("pinned", ", ".join(f"{k}: {v}" for k, v in m.pins.items()))]
+    if m.summary:
+        details.append(("summary", m.summary if len(m.summary) <= 70 else m.summary[:69] + "…"))
+    for name, value in details:
+        if value:
+            click.echo(f"    {name}: {value}")
 
 
 def _mention_label(m: Any) -> str:

@@ -145,3 +145,40 @@ def ids_from_url(url: str) -> Ids:
 
 #: the arXiv id in the path of a page that names a paper by it (Hugging Face, alphaXiv)
 _ARXIV_PAGE = re.compile(r"/(?:papers|abs|overview|pdf|arxiv)/(\d{4}\.\d{4,5}(?:v\d+)?)(?=[/?#.]|$)")
+
+
+#: an ACL Anthology paper page or PDF: new-style ids (``2020.acl-main.1``) and old-style ones
+#: from 2016 on (``P18-1001``), the years the ACL registers every paper as ``10.18653/v1/<id>``;
+#: ``aclweb.org/anthology/`` is the Anthology's old address
+_ACL_PAGE = re.compile(r"(?:aclanthology\.org/(?:anthology/)?|aclweb\.org/anthology/(?:[A-Z]/[A-Z]\d\d/)?)"
+                       r"(\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[A-Z](?:1[6-9])-\d{4})(?:\.pdf)?/?(?:[?#]|$)", re.I)
+#: a PMLR paper page or PDF: ``proceedings.mlr.press/v202/kim23a.html``, ``…/v202/kim23a/kim23a.pdf``
+_PMLR_PAGE = re.compile(r"proceedings\.mlr\.press/(v\d+)/([a-z0-9_-]+?)(?:\.html|\.pdf|/[a-z0-9_-]+\.pdf)?/?(?:[?#]|$)",
+                        re.I)
+
+
+def acl_doi(url: str) -> str | None:
+    """The DOI of an ACL Anthology paper page, which the ACL derives from the page's id."""
+    m = _ACL_PAGE.search(url)
+    return f"10.18653/v1/{m.group(1)}".lower() if m else None
+
+
+def pmlr_id(url: str) -> str | None:
+    """``v202/kim23a`` for a PMLR paper's page or PDF (PMLR registers no DOIs: this pair,
+    volume and paper, is the only name a PMLR paper has)."""
+    m = _PMLR_PAGE.search(url)
+    return f"{m.group(1).lower()}/{m.group(2).lower()}" if m else None
+
+
+def linked_ids(url: str) -> dict[str, str]:
+    """The paper identifiers a link on a page carries: what :func:`ids_from_url` reads, and
+    for proceedings that name papers their own way, an ACL Anthology page's DOI (``doi``)
+    and a PMLR paper's volume and name (``pmlr``)."""
+    found = {k: v for k, v in ids_from_url(url).as_dict().items() if v}
+    if found:
+        return found
+    if doi := acl_doi(url):
+        return {"doi": doi}
+    if pid := pmlr_id(url):
+        return {"pmlr": pid}
+    return {}

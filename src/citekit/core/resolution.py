@@ -113,3 +113,6 @@ class Work:
     #: True when every source that could have answered was unreachable: the paper was not
     #: looked up at all, which the reports say once ("offline") rather than per paper
     unasked: bool = False
+    #: what the pages the notes link gave when the work stayed unresolved ("… describes no
+    #: one paper …"): the sync report says it beside a pending work, which has no entry
+    page_note: str = ""

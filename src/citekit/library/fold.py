@@ -24,7 +24,8 @@ from citekit.core.model import Entry, Location
 from citekit.core.resolution import Mention, Work
 from citekit.library.keys import TakenKeys
 from citekit.library.store import Library, kinds
-from citekit.library.update import LibraryIndex, Pending, apply_work, index_keys, look_alike_notices
+from citekit.library.match_index import library_index
+from citekit.library.update import LibraryIndex, Pending, apply_work, look_alike_notices
 
 
 @dataclass
@@ -59,7 +60,7 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
                 out.group_warnings.append(warning)
     pending: list[Pending] = []
     seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
-    index = LibraryIndex(list(lib.entries.values()), lib.memo_table(kinds.INDEX_KEYS, index_keys))
+    index = library_index(lib)  # kept with the parsed-library cache, patched per changed entry
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
     taken = TakenKeys(lib.taken_keys())
     for work in works:
@@ -73,7 +74,7 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
             )
             continue
         if result.key is None:
-            pending.append(Pending(work.mentions))
+            pending.append(Pending(work.mentions, page=work.page_note))
             continue
         entry = lib.entries[result.key]
         if result.renamed_from:

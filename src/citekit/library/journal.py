@@ -93,17 +93,21 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _write_durably(path: Path, data: bytes, mode: int | None = None) -> None:
+def _write_durably(path: Path, data: bytes | Any, mode: int | None = None) -> None:
     """Create ``path`` afresh and fsync it. Never through a link left at that name (a
-    repository may ship one), and a write that fails removes what it had written."""
+    repository may ship one), and a write that fails removes what it had written.
+    ``data``: bytes, or a :class:`.spliced.Spliced` file streamed in (never held whole)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags, 0o644 if mode is None else mode)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            if isinstance(data, bytes):
+                view = memoryview(data)
+                while view:
+                    written = os.write(fd, view)
+                    view = view[written:]
+            else:
+                data.write_to(fd)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -140,23 +144,22 @@ class Transaction:
     """Files staged for one command; nothing changes on disk before :meth:`commit`."""
 
     refs_dir: Path
-    staged: dict[Path, bytes] = field(default_factory=dict)
+    #: path -> new contents: bytes, or a :class:`.spliced.Spliced` file (runs of the old one)
+    staged: dict[Path, Any] = field(default_factory=dict)
     #: called after a successful switch (e.g. to refresh the parsed-library cache)
     on_commit: list = field(default_factory=list)
 
-    def stage(self, path: Path, text: str | bytes) -> None:
+    def stage(self, path: Path, text: str | bytes | Any) -> None:
         data = text.encode("utf-8") if isinstance(text, str) else text
         self.staged[Path(path).absolute()] = data
 
-    def changes(self) -> dict[Path, bytes]:
-        """The staged files whose content differs from what is on disk."""
+    def changes(self) -> dict[Path, Any]:
+        """The staged files whose content differs from what is on disk (compared a block at
+        a time: a 25 MB library.bib is not read whole to learn that it changed)."""
         out = {}
         for path, data in self.staged.items():
-            try:
-                if path.read_bytes() == data:
-                    continue
-            except OSError:
-                pass
+            if _same_content(path, data):
+                continue
             out[path] = data
         return out
 
@@ -179,7 +182,7 @@ class Transaction:
             for folder in {p.target.parent for p in journal.pairs}:
                 _fsync_dir(folder)
             journal = Journal("commit", tuple(
-                Pair(p.target, p.temp, cachefile.sha256(changes[p.target]).hexdigest(), p.in_refs)
+                Pair(p.target, p.temp, _hexdigest(changes[p.target]), p.in_refs)
                 for p in journal.pairs))
             _write_journal(refs, _record(refs, journal))  # the commit point
         except OSError as exc:
@@ -203,6 +206,28 @@ class Transaction:
     def _after(self) -> None:
         for callback in self.on_commit:
             callback()
+
+
+def _same_content(path: Path, data: Any) -> bool:
+    """Whether ``path`` holds exactly ``data`` (bytes or a spliced file)."""
+    if not isinstance(data, bytes):
+        return bool(data.same_as_file(path))
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size != len(data):
+                return False
+            view = memoryview(data)
+            for at in range(0, len(data), 1 << 20):
+                if handle.read(1 << 20) != view[at:at + (1 << 20)]:
+                    return False
+            return True
+    except OSError:
+        return False
+
+
+def _hexdigest(data: Any) -> str:
+    """The SHA-256 of new contents (a spliced file knows its own, hashed while written)."""
+    return cachefile.sha256(data).hexdigest() if isinstance(data, bytes) else str(data.hexdigest())
 
 
 def _same_folder(a: Path | str, b: Path | str) -> bool:

@@ -43,6 +43,8 @@ class Pending:
     """A mention that has no title yet (abstract or bare URL): kept until resolved online."""
 
     mentions: list[Mention] = field(default_factory=list)
+    #: what the pages the notes link gave (:attr:`Work.page_note`), when one was read
+    page: str = ""
 
     def to_json(self) -> dict[str, Any]:
         m = self.mentions[0]
@@ -55,6 +57,7 @@ class Pending:
             "urls": sorted({u for x in self.mentions for u in x.urls + list(x.links.values())}),
             "authors": next((x.authors for x in self.mentions if x.authors), []),
             "text": text[:160] + ("…" if len(text) > 160 else ""),
+            **({"page": self.page} if self.page else {}),
         }
 
 
@@ -133,11 +136,28 @@ class LibraryIndex:
         for word in set(self._rough.pop(ident, "").split()):
             self._words.get(word, set()).discard(pos)
 
+    # what the lookups read, one method each: :class:`citekit.library.match_index.KeptIndex`
+    # answers them from the index kept with the parsed-library cache
+    def _bucket(self, key: tuple[str, Any]) -> list[Entry]:
+        """The entries filed under ``key``."""
+        return self._map.get(key, [])
+
+    def _own(self, entry: Entry) -> list[tuple[str, Any]]:
+        """What ``entry`` is filed under."""
+        return self._keys.get(id(entry), [])
+
+    def _posting(self, word: str) -> set[int]:
+        """The positions of the entries whose rough title has ``word``."""
+        return self._words.get(word, set())
+
+    def _rough_of(self, entry: Entry) -> str:
+        return self._rough[id(entry)]
+
     def _first(self, kind: str, values: Any) -> Entry | None:
         """The earliest entry (file order) carrying any of ``values`` under ``kind``."""
         best: Entry | None = None
         for value in values:
-            for entry in self._map.get((kind, value), ()):
+            for entry in self._bucket((kind, value)):
                 if best is None or self._order[id(entry)] < self._order[id(best)]:
                     best = entry
         return best
@@ -191,8 +211,8 @@ class LibraryIndex:
             return None
         best: Entry | None = None
         for m in work.mentions:
-            for entry in self._map.get(("at", str(m.location)), ()):
-                own = set(self._keys.get(id(entry), ()))
+            for entry in self._bucket(("at", str(m.location))):
+                own = set(self._own(entry))
                 if any(("title", t) in own for t in titles) and (
                         best is None or self._order[id(entry)] < self._order[id(best)]):
                     best = entry
@@ -204,12 +224,13 @@ class LibraryIndex:
         folded = normalize_title(entry.title)
         if not folded:
             return []
-        return [e for e in self._map.get(("title", folded), ()) if e is not entry
+        return [e for e in self._bucket(("title", folded)) if e is not entry
                 and normalize_title(e.title) == folded]
 
     def _shortlist(self, rough: str) -> set[int]:
-        words = sorted(set(rough.split()), key=lambda w: (len(self._words.get(w, ())), w))
-        return _bounded_shortlist([self._words.get(w, set()) for w in words])
+        postings = {w: self._posting(w) for w in set(rough.split())}
+        words = sorted(postings, key=lambda w: (len(postings[w]), w))
+        return _bounded_shortlist([postings[w] for w in words])
 
     def _same_work(self, probe: Entry) -> Entry | None:
         from rapidfuzz import fuzz, process
@@ -220,7 +241,7 @@ class LibraryIndex:
         shortlist = self._shortlist(rough)
         if not shortlist:
             return None
-        choices = {i: self._rough[id(self._entries[i])] for i in sorted(shortlist)}
+        choices = {i: self._rough_of(self._entries[i]) for i in sorted(shortlist)}
         target = normalize_title(probe.title)
         for _t, _s, i in process.extract(rough, choices, scorer=fuzz.ratio, score_cutoff=70, limit=10):
             entry = self._entries[i]

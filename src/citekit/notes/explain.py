@@ -28,7 +28,8 @@ class FileExplanation:
                 {"line": d.line, "outcome": d.outcome, "reason": d.reason, "text": d.text,
                  "fields": _fields(d) if d.mention else {},
                  "model": [{"label": label, "text": text, "confidence": round(p, 2)} for label, text, p in d.model],
-                 "finder": {"label": d.finder[0], "confidence": round(d.finder[1], 2)} if d.finder else None}
+                 "finder": {"label": d.finder[0], "confidence": round(d.finder[1], 2)} if d.finder else None,
+                 **({"pages": d.pages} if d.pages else {})}
                 for d in self.decisions
             ],
             "problems": [{"file": p.file, "line": p.line, "message": p.message} for p in self.problems],
@@ -98,6 +99,8 @@ def render(explanations: list[FileExplanation]) -> list[str]:
                         shown = "; ".join(value) if isinstance(value, list) else (
                             ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else value)
                         lines.append(f"      {name}: {shown}")
+                for page in d.pages:
+                    lines.append(f"      page: {page}")
                 if d.finder:
                     lines.append(f"      finder: {d.finder[0]} {d.finder[1]:.2f}")
                 if d.model:

@@ -50,6 +50,9 @@ class Decision:
     model: tuple[tuple[str, str, float], ...] = ()
     #: the mention finder's label of the line and its confidence, where it was asked
     finder: tuple[str, float] | None = None
+    #: what became of the pages the mention links, one line each (filled in by the API
+    #: from what the last sync read: extraction itself never fetches a page)
+    pages: list[str] = field(default_factory=list)
 
 
 _PAPER_KINDS = PAPER_KIND_WORDS
@@ -741,3 +744,29 @@ def _run_unguarded(held: list[str], file: str, explaining: bool, collect: bool =
         _to_file_lines(extractor.transcript, mentions, extractor)
     mentions.sort(key=lambda m: m.location.line)
     return _Run(ExtractResult(mentions=mentions, problems=sorted(extractor.problems, key=lambda p: p.line or 0)), extractor.trace)
+
+
+def stream_plain(lines: Iterator[str], file: str, problems: list[Problem]) -> Iterator[Mention]:
+    """The mentions of a plain-text notes file given line by line (``lines`` as
+    :func:`~citekit.notes.formats.plain.split_lines` cuts the whole text), yielded piece by
+    piece as they are found; the problems met are added to ``problems``, in line order,
+    once the last mention has been yielded.
+
+    What :func:`extract_text` gives, without ever holding the whole text or all the
+    mentions: the outline is cut where a piece parses the same alone
+    (:func:`~citekit.notes.outline.outline_pieces`), and every mention of a piece lies on a
+    line of that piece, so sorting each piece's mentions sorts them all. Only for a text
+    that needs none of the whole-text steps of :func:`_outline` (pasted BibTeX entries,
+    whose mentions take the venue of the file's end; a Zotero report; a chat's link
+    previews; an exported file's transcript): the caller checks that first
+    (:func:`citekit.notes.stream.streamable`)."""
+    with _collect_per_piece() as collect:
+        extractor = _Extractor(file)
+        for roots in outline_pieces(lines):
+            found = extractor.run(roots)  # (sorted by line)
+            del roots
+            if collect:
+                gc.collect(0)
+            yield from found
+            del found
+        problems.extend(sorted(extractor.problems, key=lambda p: p.line or 0))

@@ -8,7 +8,7 @@ lines indented deeper. Org-mode files use ``*`` for headings, Markdown ``#``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -306,22 +306,30 @@ def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None) -
 PIECE_CHARS = 64_000
 
 
-def outline_pieces(lines: list[str], *, org: bool = False) -> Iterator[list[Node]]:
+def outline_pieces(lines: Iterable[str], *, org: bool = False) -> Iterator[list[Node]]:
     """The outline of ``lines`` piece by piece, for big files: each piece starts at a
     top-level line after a blank line (which parses the same whether or not what came
     before is in the same piece), so the nodes of one piece can be read and dropped before
-    the next is built. Line numbers are those of the whole text."""
-    start = 0
+    the next is built. Line numbers are those of the whole text.
+
+    ``lines`` may be an iterator (a file read line by line): only the lines of the piece
+    being cut are held, never the whole text, since where a piece ends depends on the line
+    before and the line itself alone."""
+    piece: list[str] = []
+    start = 0  # index of the piece's first line in the whole text
     size = 0
-    for i, raw in enumerate(lines):
-        if (size >= PIECE_CHARS and i > start and raw[:1] not in ("", " ", "\t") and not lines[i - 1].strip()
+    for raw in lines:
+        if (size >= PIECE_CHARS and piece and raw[:1] not in ("", " ", "\t") and not piece[-1].strip()
                 and parse_label(raw) is None and not is_url_only(raw)):
-            handed = [parse_outline(lines[start:i], org=org)]
+            handed = [parse_outline(piece, org=org)]
             shift_lines(handed[0], start)
+            start += len(piece)
+            piece, size = [], 0
             yield handed.pop()  # (popped: no reference kept here, see extract._run_unguarded)
-            start, size = i, 0
+        piece.append(raw)
         size += len(raw) + 1
-    handed = [parse_outline(lines[start:], org=org)]
+    handed = [parse_outline(piece, org=org)]
+    del piece
     shift_lines(handed[0], start)
     yield handed.pop()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from citekit.core.ids import acl_doi
 from citekit.core.model import Location
 from citekit.core.resolution import Mention
 
@@ -79,18 +80,6 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
     if len(title.split()) < 2 or title.startswith(("http://", "https://")) or len(title) > 400:
         raise NotAPaper(f"'{_short(text)}' is not a DOI, arXiv id, paper link, BibTeX entry, reference or title")
     return Thing(text, "title", Mention(kind="titled", location=Location(file, 1), title=title))
-
-
-#: an ACL Anthology paper page: new-style ids (``2020.acl-main.1``) and old-style ones from
-#: 2016 on (``P18-1001``), the years the ACL registers every paper as ``10.18653/v1/<id>``
-_ACL_PAGE = re.compile(r"(?:aclanthology\.org/(?:anthology/)?|aclweb\.org/anthology/(?:[A-Z]/[A-Z]\d\d/)?)(\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[A-Z](?:1[6-9])-\d{4})"
-                       r"(?:\.pdf)?/?(?:[?#]|$)", re.I)
-
-
-def acl_doi(url: str) -> str | None:
-    """The DOI of an ACL Anthology paper page, which the ACL derives from the page's id."""
-    m = _ACL_PAGE.search(url)
-    return f"10.18653/v1/{m.group(1)}".lower() if m else None
 
 
 def valid_tag(tag: str) -> bool:

@@ -79,8 +79,8 @@ _NOT_CLAIM = ("believe|think|hope|argue|conclude|discuss|note|begin|can|could|wi
 _WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?(?!(?:{_NOT_CLAIM})\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
 _THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
-                       rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|aims|seeks|tries)\b)"
-                       rf"(?P<any3>[a-z]{{3,}}s)\b(?P<rest>.*)$", re.S)
+                       rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
+                       rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?P<rest>.*)$", re.S)
 #: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
 _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:is|are)\s+(?P<passive>presented|"
                       r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
@@ -134,8 +134,9 @@ def _base(m: re.Match[str]) -> str:
     groups = m.groupdict()
     if groups.get("passive"):
         return _PASSIVE_VERB[groups["passive"]]
-    if groups.get("any3"):
-        return _base_of_third(groups["any3"].lower())
+    if groups.get("any3"):  # "This study explored X" keeps its past, as "We created X" does
+        word = groups["any3"].lower()
+        return word if word.endswith("ed") else _base_of_third(word)
     if groups.get("any"):
         return ("have " if groups.get("aux") else "") + groups["any"].lower()
     if groups.get("finding"):
@@ -162,6 +163,17 @@ def split_sentences(text: str) -> list[str]:
         start = m.end()
     sentences.append(text[start:].strip())
     return [s for s in sentences if s]
+
+
+def is_cut_short(abstract: str) -> bool:
+    """Whether the abstract stops mid-sentence, as exports that keep only its first 255 characters do.
+
+    Its last sentence then ends wherever the cut fell ("a novel interaction concept for c",
+    "a shape-changing device and a weight-shifting..."): quoting it would print a broken
+    sentence, so it is never a candidate.
+    """
+    text = abstract.rstrip()
+    return bool(text) and (text.endswith(("...", "\u2026")) or not re.search(r"[.!?][\"'\u201d)\]]*$", text))
 
 
 def to_third_person(text: str) -> str:
@@ -204,8 +216,9 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
 
     sentences = split_sentences(abstract)
     found: list[tuple[tuple[float, int], Contribution]] = []
+    cut = len(sentences) - 1 if is_cut_short(abstract) else len(sentences)
 
-    for index, sentence in enumerate(sentences):
+    for index, sentence in enumerate(sentences[:cut]):
         m = _read(sentence)
         if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue

@@ -32,7 +32,24 @@ _AUX = {"can", "could", "do", "does", "did", "is", "are", "was", "were", "should
 _ARTIFACTS = {"method", "algorithm", "framework", "optimizer", "model", "approach", "scheme", "technique",
               "estimator", "benchmark", "library", "system", "architecture", "network", "procedure", "solver",
               "toolkit", "dataset", "scheduler", "pipeline", "protocol", "variant", "recipe", "tool", "language",
-              "platform", "layer", "loss", "regularizer", "initialization", "strategy", "principle", "way"}
+              "platform", "layer", "loss", "regularizer", "initialization", "strategy", "principle", "way",
+              # things an engineering or HCI paper builds: "present a pneumatic ... actuator array"
+              "interface", "device", "display", "prototype", "array", "actuator", "sensor", "controller",
+              "environment", "editor", "simulator", "keyboard", "widget", "wearable", "instrument",
+              "glove", "mechanism", "vehicle", "assistant"}
+#: things made that a title names in the plural when the authors made them ("Interaction Techniques for ...");
+#: a plural "Methods"/"Models"/"Networks" more often names a class the paper surveys or studies
+_PLURAL_ARTIFACTS = {"technique", "tool", "interface", "device", "display", "prototype", "actuator", "sensor", "widget"}
+#: analysis nouns that have a verb of their own: "Evaluation of X" -> "evaluate X", never "give an evaluation of X"
+_ANALYSIS_VERB = {"evaluation": "evaluate", "investigation": "investigate", "comparison": "compare",
+                  "analysis": "analyze", "exploration": "explore", "examination": "examine", "assessment": "assess",
+                  "characterization": "characterize", "characterisation": "characterise", "analyses": "analyze",
+                  "evaluations": "evaluate", "investigations": "investigate", "comparisons": "compare"}
+#: gerunds that say what research does: "Accessibility in Context: Understanding X" -> "understand X"
+_RESEARCH_GERUNDS = {"understanding", "exploring", "investigating", "examining", "evaluating", "studying",
+                     "characterizing", "measuring", "comparing", "assessing", "analyzing", "analysing", "designing",
+                     "supporting", "enabling", "improving", "reducing", "detecting", "predicting", "modeling",
+                     "towards", "toward"}
 #: heads of noun phrases that name an analysis: "give a geometry-based view of ..."
 _ANALYSES = {"analysis", "view", "perspective", "exploration", "investigation", "survey", "look", "anatomy",
              "characterization", "account", "treatment", "theory", "study", "examination", "understanding",
@@ -133,7 +150,7 @@ class _Caser:
 
 def _gerund_base(word: str) -> str:
     """``Mitigating`` -> ``mitigate``, ``Delving`` -> ``delve``, ``Exploiting`` -> ``exploit``."""
-    w = word.lower()
+    w = re.sub(r"[{}]", "", word).lower()  # "{{Improving}}": braces are case protection, not letters
     prefix = ""
     if "-" in w:
         prefix, _, w = w.rpartition("-")
@@ -144,7 +161,7 @@ def _gerund_base(word: str) -> str:
     elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
         base = stem[:-1]
     elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
-                   r"[^aeiou]od|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
+                   r"[^aeiou]od|uat|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
                    stem) \
             or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
         base = stem + "e"
@@ -240,12 +257,33 @@ def _article(words: list[str], caser: _Caser) -> str:
     return "an " if re.match(r"[aeio]|u(?!ni|se|su|ti)", first.lower()) else "a "
 
 
+def _singular(noun: str) -> str:
+    """``techniques`` -> ``technique``, ``displays`` -> ``display``: a plural head names things made too."""
+    if noun.endswith("ies") and len(noun) > 4:
+        return noun[:-3] + "y"
+    return noun[:-1] if _plural(noun) else noun
+
+
 def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
-    """(verb, object) for a noun-phrase title: present a method, give an analysis, study a topic."""
+    """(verb, object) for a noun-phrase title: present a method, evaluate X, study the effects of X.
+
+    An analysis noun with a verb of its own opens the title ("An Investigation into X",
+    "Evaluation of X"): the verb says it ("investigate X"), as an author would. A bare noun
+    followed by "of" ("Effects of X on Y", "Use of X") takes "the".
+    """
+    start = 1 if _bare(words[0]) in ("a", "an", "the") and len(words) > 2 else 0
+    lead = _bare(words[start])
+    if lead in _ANALYSIS_VERB and len(words) > start + 2 and _bare(words[start + 1]) in ("of", "into", "on"):
+        return _ANALYSIS_VERB[lead], caser.phrase(words[start + 2:])
     head = _head(words)
+    if _plural(head) and _singular(head) in _PLURAL_ARTIFACTS:
+        head = _singular(head)
     verb = "present" if head in _ARTIFACTS else "give" if head in _ANALYSES else "study"
     if _bare(words[0]) in ("on", "about", "regarding") and len(words) > 1:
         words, verb = words[1:], "study"
+    elif verb == "study" and len(words) > 2 and _bare(words[1]) == "of" and _bare(words[0]) not in _DETERMINERS \
+            and words[0][:1].isalpha() and not re.search(r"[A-Z].*[A-Z]|\d", words[0]):
+        return verb, "the " + caser.phrase(words)
     return verb, _article(words, caser) + caser.phrase(words)
 
 
@@ -390,6 +428,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if first in ("towards", "toward") and len(words) > 1:
             return f"{v('work')} {first} {caser.phrase(words[1:])}"
         if _is_gerund(words):
+            if len(words) > 3 and _bare(words[1]) in ("and", "or") and _bare(words[2]).endswith("ing"):
+                # "Evaluating and Improving X" -> "evaluate and improve X"
+                return f"{v(_gerund_base(words[0]))} {_bare(words[1])} {v(_gerund_base(words[2]))} " \
+                       f"{caser.phrase(words[3:])}"
             return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
         if first in ("on", "about", "regarding") and len(words) > 1:
             return f"{v('study')} {caser.phrase(words[1:])}"
@@ -437,6 +479,22 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         return f"{v(_KIND_OF_WORK[kind])} {caser.phrase(main_words)}"
     if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
         return render(sub_words)  # a slogan ("Sharing Is Caring: ...") says nothing the subtitle does not
+    if sub_words and _bare(main_words[0]) == "the" and not _is_name(main_words) and _bare(sub_words[0]) in ("a", "an") \
+            and len(sub_words) > 2 and _head(sub_words) in _ARTIFACTS - {"approach", "framework", "way", "principle"}:
+        # "The Sound of One Hand: A Wrist-Mounted ... Interface": the subtitle says what was made,
+        # the phrase before the colon is a figure of speech that would read as the object studied
+        return f"{v('present')} {caser.phrase(sub_words)}"
+    if sub_words and not _is_name(main_words) and _is_gerund(sub_words) and not _is_gerund(main_words) \
+            and _finite_at(main_words) < 0 and not main_words[-1].endswith("?"):
+        if _bare(sub_words[0]) in _RESEARCH_GERUNDS and len(sub_words) >= 5:
+            return render(sub_words)  # "Accessibility in Context: Understanding the ... of X" -> "understand the ... of X"
+        if any(_bare(w) in ("and", "or") for w in main_words):
+            # "Blind People and Text Entry: Acknowledging the Need for Different Flavors": a stance
+            # after two topics cannot be joined on without garbling it; the topics alone are said
+            return render(main_words)
+    if sub_words and len(main_words) <= 5 and any(_bare(w) in ("me", "you", "it", "us", "them", "i") for w in main_words) \
+            and not _is_name(main_words):
+        return render(sub_words)  # "Take Me by the Hand: Haptic Compasses ...": a figure of speech, the subtitle says it
     if sub_words and _is_name(main_words) and main_words:
         name = " ".join(main_words)
         if _is_gerund(sub_words):

@@ -42,7 +42,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 from tqdm import tqdm
 
 from citekit.core import venues
-from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url
+from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url, pmlr_id
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.resolve.batched import SharedBatch
@@ -226,6 +226,8 @@ class _WorkResolver:
         self.pages: list[Any] = []
         #: the page a work was found through, and what of it was read
         self.page_used: Any = None
+        #: the identifier of that page whose record was certain (scheme, value), if one was
+        self.page_id: tuple[str, str] | None = None
         #: how the earlier-title step went, for the reason line
         self.earlier: str | None = None
         #: the skipped conference lists that alone could have answered this work (their
@@ -470,15 +472,8 @@ class _WorkResolver:
             self.mention = replace(self.mention, kind="titled" if facts.title else self.mention.kind,
                                    title=facts.title, authors=self.mention.authors or list(facts.authors),
                                    year=facts.year or self.mention.year, venue=None, year_from_page=False)
-        for scheme, value in [*facts.ids.items(), *facts.linked[:3]]:
-            found = self._lookup(scheme, value)
-            if found is None:
-                continue
-            found = self._add(found)
-            if self.scores[(found.source, found.id)].agrees and (scheme, value) in facts.ids.items():
-                self.identified.add((found.source, found.id))
-            if self._certain():
-                return True
+        if self._page_ids(facts):
+            return True
         if facts.title and self.mention.title == facts.title:
             for name in TITLE_ORDER:
                 source = self.sources.get(name)
@@ -489,12 +484,41 @@ class _WorkResolver:
                     self._add(cand)
                 if self._settled():
                     break
+            self._page_ids(facts)  # a PMLR paper the page names is among what the search found
         return self._certain()
+
+    def _page_ids(self, facts: Any) -> bool:
+        """Records of the identifiers a page names in its metadata or links (the first three
+        linked), each scored as usual; one the page's own metadata names and that agrees is
+        identified by it. True once one is certain. PMLR has no service to look a paper up
+        in: its record is the one among those found whose link (dblp's ``ee``) is that paper."""
+        for scheme, value in [*facts.ids.items(), *facts.linked[:3]]:
+            found = self._pmlr_record(value) if scheme == "pmlr" else self._lookup(scheme, value)
+            if found is None:
+                continue
+            found = self._add(found)
+            if self.scores[(found.source, found.id)].agrees and (scheme, value) in facts.ids.items():
+                self.identified.add((found.source, found.id))
+            if self._certain():
+                if self.scores[(found.source, found.id)].agrees:
+                    self.page_id = self.page_id or (scheme, value)
+                return True
+        return False
+
+    def _pmlr_record(self, paper: str) -> Candidate | None:
+        """The record found so far that links the PMLR paper ``paper`` (``v202/kim23a``)."""
+        for cand in list(self.records.values()):
+            links = [cand.url or "", *(cand.extra.get("ee") or "").split()]
+            if any(pmlr_id(link) == paper for link in links if link):
+                return cand
+        return None
 
     def _page_reason(self, work: Work) -> Work:
         """Say on the work what the pages and the earlier title gave."""
         if work.status == "resolved" and self.page_used is not None:
             how = ", ".join(self.page_used.read_from) or "its links"
+            if self.page_id:
+                how += f"; its {_SCHEME_NAMES.get(self.page_id[0], self.page_id[0])} {self.page_id[1]}"
             return replace(work, reason=f"read from the page {self.page_used.url} ({how}); {work.reason}")
         if work.status == "resolved" and self.earlier:
             return replace(work, reason=f"{self.earlier}; {work.reason}")
@@ -502,7 +526,7 @@ class _WorkResolver:
             said = "; ".join(f.outcome() if f.status != "paper" else
                              f"{f.url} describes '{f.title or 'a paper'}', which no source confirms for this line"
                              for f in self.pages)
-            return replace(work, reason=f"{work.reason}; the page {said}")
+            return replace(work, reason=f"{work.reason}; the page {said}", page_note=f"the page {said}")
         return work
 
     def _search(self, order: Sequence[str], start: int) -> bool:
@@ -810,6 +834,11 @@ class _WorkResolver:
             return text
         parts = [f"{name} {why}" for name, why in sorted(self.trouble.items())]
         return f"{text}; {', '.join(parts)}"
+
+
+#: how a reason names an identifier's scheme
+_SCHEME_NAMES = {"arxiv": "arXiv id", "doi": "DOI", "openreview": "OpenReview forum", "pmlr": "PMLR paper",
+                 "dblp": "dblp key"}
 
 
 def page_urls(group: Sequence[Mention], mention: Mention) -> list[str]:

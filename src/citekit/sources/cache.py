@@ -210,6 +210,12 @@ class LookupCache:
         self._lock = threading.RLock()
         self._key_locks: dict[tuple[str, str, str], threading.Lock] = {}
         self._refreshed: set[tuple[str, str, str]] = set()
+        #: the earliest moment an answer this run relied on is due to be asked again (its
+        #: ``ttl`` or a document's revalidation window): until then the same lookups give
+        #: the same answers without a request, which is what lets a sync that changed
+        #: nothing be replayed (:mod:`citekit.api.sync_stamp`) with unresolved papers left
+        #: (an in-memory cache keeps nothing for the next run: nothing is valid beyond this one)
+        self.valid_until = float("inf") if path is not None else 0.0
         self._conn = self._open()
 
     # -- opening, and surviving a damaged file ------------------------------------------
@@ -275,6 +281,7 @@ class LookupCache:
             ttl = self.ttl if found else self.negative_ttl
             if ttl is not None and self.clock() - fetched > ttl:
                 return None
+            self.expires(fetched + ttl if ttl is not None else float("inf"))
         _note_used(self, key)
         return CacheHit(payload=json.loads(payload) if found else None, fetched=fetched)
 
@@ -294,8 +301,15 @@ class LookupCache:
                 (*key, 1 if payload is not None else 0, text, self.clock()),
             )
             self._refreshed.add(key)
+        ttl = self.ttl if payload is not None else self.negative_ttl
+        self.expires(self.clock() + ttl if ttl is not None else float("inf"))
         _note_used(self, key)
         return payload
+
+    def expires(self, at: float) -> None:
+        """An answer this run used is due to be asked again at ``at`` (see ``valid_until``)."""
+        with self._lock:
+            self.valid_until = min(self.valid_until, at)
 
     def dispute(self, key: tuple[str, str, str]) -> None:
         """The answer stored under ``key`` described another paper than the one asked about.
@@ -308,6 +322,7 @@ class LookupCache:
         with self._lock:
             self._conn.execute("UPDATE lookups SET fetched = -1 WHERE source=? AND operation=? AND params=?", key)
             self._refreshed.add(key)
+            self.valid_until = min(self.valid_until, self.clock())  # asked again next run
 
     def fetch(self, source: str, operation: str, params: Mapping[str, Any],
               produce: Callable[[], Any]) -> Any:

@@ -431,8 +431,10 @@ class ConferenceListSource:
             raise SourceError(site, str(stored.body or "the site failed a few minutes ago"))
         if stored is not None and not self.refresh:
             if stored.status == 404 and stored.age(now) < NOT_PUBLISHED_TTL:
+                self.cache.expires(stored.checked + NOT_PUBLISHED_TTL)
                 return None
             if stored.status == 200 and stored.age(now) < REVALIDATE_AFTER:
+                self.cache.expires(stored.checked + REVALIDATE_AFTER)
                 return stored.body
         headers = {}
         if stored is not None and stored.status == 200:
@@ -451,9 +453,11 @@ class ConferenceListSource:
             raise
         if resp.status_code == 304 and stored is not None and stored.status == 200:
             self.cache.touch_document(url)
+            self.cache.expires(self.cache.clock() + REVALIDATE_AFTER)
             return stored.body
         if resp.status_code in (404, 410):
             self.cache.put_document(url, 404, None)
+            self.cache.expires(self.cache.clock() + NOT_PUBLISHED_TTL)
             return None
         if resp.status_code != 200:
             raise SourceError(site, f"{url} answered {resp.status_code}; run sync again later")
@@ -463,6 +467,7 @@ class ConferenceListSource:
         body = {"events": events}
         self.cache.put_document(url, 200, body, etag=resp.headers.get("ETag"),
                                 last_modified=resp.headers.get("Last-Modified"))
+        self.cache.expires(self.cache.clock() + REVALIDATE_AFTER)
         return body
 
     def _pages(self, site: str, url: str, first: Any) -> list[dict[str, Any]]:

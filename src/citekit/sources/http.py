@@ -95,6 +95,20 @@ class RetryableError(Exception):
         self.retry = retry
 
 
+class RedirectRefused(SourceError):
+    """A redirect the caller's own rule would not follow (see ``redirect`` of
+    :meth:`HttpClient.request`): that one request fails, the service stays up.
+
+    ``status`` is the caller's short name for why (the web source's ``redirected``,
+    ``unsafe-redirect``, ``redirect-loop``); ``location`` where the redirect pointed.
+    """
+
+    def __init__(self, source: str, message: str, *, status: str, location: str = "") -> None:
+        super().__init__(source, message)
+        self.status = status
+        self.location = location
+
+
 class ResponseTooLarge(SourceError):
     """An answer larger than its service's cap (``HostPolicy.max_bytes``).
 
@@ -373,8 +387,8 @@ class HttpClient:
             return None
         return self._deadline_at - self.clock()
 
-    def _raise_down(self, bucket: str) -> None:
-        raise SourceUnavailable(bucket, self._down[bucket], deadline=self.deadline_passed)
+    def _raise_down(self, down: str, bucket: str | None = None) -> None:
+        raise SourceUnavailable(bucket or down, self._down[down], deadline=self.deadline_passed)
 
     def _check_deadline(self, bucket: str) -> None:
         left = self.remaining()
@@ -415,31 +429,34 @@ class HttpClient:
 
     # -- the retry loop ---------------------------------------------------------------
     def call(self, bucket: str, attempt: Callable[[], T], *, what: str = "request",
-             max_seconds: float | None = None) -> T:
+             max_seconds: float | None = None, scope: str | None = None) -> T:
         """Run ``attempt`` under ``bucket``'s limits, retrying what it marks retryable.
 
         ``attempt`` performs exactly one HTTP request and raises :class:`RetryableError`
         for busy/broken answers; anything else it raises passes straight through. An
         attempt that has not finished within ``timeout`` seconds (or what is left of the
         run's deadline) counts as a transport failure, however slowly bytes still trickle.
+        ``scope`` narrows what a transport failure takes down to one part of the service (the
+        web source's host: one unreachable site is not every page's), under its limits still.
         """
-        if bucket in self._down:
-            self._raise_down(bucket)
+        down = f"{bucket} {scope}" if scope else bucket
+        if down in self._down:
+            self._raise_down(down, bucket)
         limiter = self.limiter(bucket)
         last: Retry | None = None
         waited_429 = False
         skip_turn = False  # this thread just slept what a 429 asked: its turn is now
         for n in range(self.retries + 1):
-            if bucket in self._down:  # another thread found it down meanwhile
-                self._raise_down(bucket)
+            if down in self._down:  # another thread found it down meanwhile
+                self._raise_down(down, bucket)
             self._check_deadline(bucket)
             # while the service is failing, queued threads wake early if it is declared down
-            failing = self._streak[bucket] > 0 or n > 0
+            failing = self._streak[down] > 0 or n > 0
             if not skip_turn:
-                limiter.wait_turn(give_up=(lambda: bucket in self._down) if failing else None)
+                limiter.wait_turn(give_up=(lambda: down in self._down) if failing else None)
             skip_turn = False
-            if bucket in self._down:  # found down while this thread waited for its turn
-                self._raise_down(bucket)
+            if down in self._down:  # found down while this thread waited for its turn
+                self._raise_down(down, bucket)
             with limiter.gate.held():
                 limiter.wait_answer_gap()
                 self._check_deadline(bucket)
@@ -447,7 +464,7 @@ class HttpClient:
                     self.stats.requests[bucket] += 1
                 try:
                     result = self._bounded(attempt, max_seconds)
-                    self._streak[bucket] = 0
+                    self._streak[down] = 0
                     return result
                 except RetryableError as exc:
                     last = exc.retry
@@ -455,23 +472,23 @@ class HttpClient:
                     limiter.answered()
             if last.unreachable:
                 with self._lock:
-                    self._streak[bucket] += 1
-                    streak = self._streak[bucket]
+                    self._streak[down] += 1
+                    streak = self._streak[down]
                 if streak > UNREACHABLE_RETRIES:
                     # consecutive transport failures across all threads: the service is down,
                     # and every waiting thread would otherwise spend its own retries finding out
                     message = f"{what} failed {streak} times in a row ({last.reason}); run sync again later"
-                    self._mark_down(bucket, message)
+                    self._mark_down(down, message)
                     raise SourceUnavailable(bucket, message, cause=last.reason)
             if last.unreachable and (last.no_dns or _no_name_resolution(last.reason)):
                 # No DNS means no network (or a mistyped URL): retrying in seconds cannot help.
                 message = f"{what}: no network (the host name does not resolve); check the network or the URL"
-                self._mark_down(bucket, message)
+                self._mark_down(down, message)
                 raise SourceUnavailable(bucket, message, cause=last.reason)
             if last.wait is not None and last.wait > self.max_retry_after:
                 message = (f"{what}: the service asks to wait {last.wait:.0f} s ({last.reason}); "
                            "skipping it for this run, run sync again later")
-                self._mark_down(bucket, message)
+                self._mark_down(down, message)
                 raise SourceUnavailable(bucket, message)
             if last.rate_limited and last.wait is not None:
                 if waited_429:
@@ -490,7 +507,7 @@ class HttpClient:
         assert last is not None
         message = f"{what} failed after {n + 1} attempts ({last.reason}); run sync again later"
         if last.unreachable:
-            self._mark_down(bucket, message)
+            self._mark_down(down, message)
             raise SourceUnavailable(bucket, message, cause=last.reason)
         raise SourceError(bucket, message)
 
@@ -552,6 +569,8 @@ class HttpClient:
         headers: Mapping[str, str] | None = None,
         expect: str | None = None,
         max_seconds: float | None = None,
+        redirect: Callable[[str, str, int], str] | None = None,
+        scope: str | None = None,
     ) -> requests.Response:
         """One logical request: answers other than 429/5xx (404, 403, 400…) are returned.
 
@@ -563,6 +582,10 @@ class HttpClient:
         the service down for the run (a captive portal, a moved API, a hijacked name).
         ``max_seconds`` replaces ``timeout`` as the cap of the whole request (a download of
         several megabytes may take longer than any single API answer should).
+        ``redirect`` replaces the same-origin rule for a caller that fetches anyone's pages
+        (the web source): called as ``redirect(current, location, hop)`` for every redirect,
+        it returns the address to fetch next or raises :class:`RedirectRefused`, which fails
+        this request alone; one page moving elsewhere says nothing about the next page.
         """
 
         what = f"{method} {_path(url)}"
@@ -570,7 +593,7 @@ class HttpClient:
         def attempt() -> requests.Response:
             target, verb, body = url, method, json
             query = params
-            for _ in range(_MAX_REDIRECTS + 1):
+            for hop in range(_MAX_REDIRECTS + 1):
                 try:
                     resp = self.session.request(verb, target, params=query, json=body, headers=headers,
                                                 timeout=self.timeout, allow_redirects=False, stream=True)
@@ -580,7 +603,9 @@ class HttpClient:
                     break
                 resp.close()  # a redirect's own body is never read
                 nxt = urljoin(resp.url or target, resp.headers["Location"])
-                if _origin(nxt) != _origin(target):
+                if redirect is not None:
+                    nxt = redirect(target, nxt, hop)
+                elif _origin(nxt) != _origin(target):
                     message = (f"{method} {_path(url)} was redirected to another site ({_origin(nxt)}); "
                                f"not following it. Check sources.{bucket}.url, or the network (a login portal?)")
                     self._mark_down(bucket, message)
@@ -604,7 +629,7 @@ class HttpClient:
                     raise RetryableError(Retry(problem, unreachable=True))
             return resp
 
-        return self.call(bucket, attempt, what=what, max_seconds=max_seconds)
+        return self.call(bucket, attempt, what=what, max_seconds=max_seconds, scope=scope)
 
     def max_bytes(self, bucket: str) -> int | None:
         """The largest answer ``bucket`` may send (its policy's ``max_bytes``)."""

@@ -5,7 +5,8 @@ A page is fetched once (one request, HTML only, capped at ``sources.web.max_mb``
 like every answer) and reduced to :class:`PageFacts`: what the page says about one paper,
 read in Zotero's order — Highwire/Google Scholar ``citation_*`` meta tags, then Dublin
 Core / PRISM / ``og:`` tags, a JSON-LD ``ScholarlyArticle``, COinS — then the paper
-identifiers the page links (arXiv, DOI, OpenReview, ACL Anthology, PMLR) and a BibTeX block
+identifiers the page links (arXiv, DOI, OpenReview, an ACL Anthology page's DOI, a PMLR
+paper's volume and name: :func:`citekit.core.ids.linked_ids`) and a BibTeX block
 on the page. A GitHub repository is read through its ``CITATION.cff``, or else its README
 (an arXiv badge or link, a BibTeX block). Nothing here decides whether the page is the
 paper of a notes line: resolution checks the records it leads to as it checks any other.
@@ -16,17 +17,19 @@ and mirrors: ``https://host/path`` is fetched as ``$CITEKIT_WEB_URL/host/path``.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
+import socket
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urljoin, urlsplit
 
-from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_doi
-from citekit.sources.base import SourceError
+from citekit.core.ids import linked_ids, normalize_arxiv, normalize_doi
+from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import LookupCache
-from citekit.sources.http import HttpClient, ResponseTooLarge
+from citekit.sources.http import HttpClient, RedirectRefused, ResponseTooLarge
 from citekit.sources.settings import SourceSettings
 
 #: how a page's outcome reads in a report, by status
@@ -37,7 +40,19 @@ OUTCOMES = {
     "refused": "refused to answer",
     "not-html": "is not an HTML page",
     "too-large": "is larger than sources.web.max_mb; not read",
+    "redirected": "redirected to another site: not read",
+    "unsafe-redirect": "redirected to an address that is not a public web page (another scheme, a private or "
+                       "loopback address): not read",
+    "redirect-loop": "redirected more than 3 times: not read",
+    "unreachable": "could not be reached: not read; asked again on a sync an hour from now",
 }
+#: how long a site that could not be reached (no such host, connection refused, timing
+#: out) is left alone: long enough that syncs in a row do not each wait for it, short
+#: enough that a site back up is read the same day. Not stored as the page's answer.
+UNREACHABLE_SECONDS = 3600.0
+#: redirects followed within one site (``http:`` → ``https:``, ``/p`` → ``/p/``, a renamed
+#: repository) before a page counts as going round in circles
+MAX_REDIRECTS = 3
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown", "application/octet-stream", "text/yaml",
                "application/x-yaml")
@@ -62,21 +77,33 @@ class PageFacts:
     linked: list[tuple[str, str]] = field(default_factory=list)
     #: where the facts came from: ``citation_* tags``, ``JSON-LD``, ``BibTeX block`` …
     read_from: list[str] = field(default_factory=list)
+    #: where a redirect that was not followed pointed (the user can note that page instead)
+    moved_to: str | None = None
+    #: why a site could not be reached ("no such host", "connection refused"); never stored
+    cause: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"url": self.url, "status": self.status, "title": self.title, "authors": self.authors,
                 "year": self.year, "ids": self.ids, "linked": [list(x) for x in self.linked],
-                "read_from": self.read_from}
+                "read_from": self.read_from, "moved_to": self.moved_to}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "PageFacts":
         return cls(url=data["url"], status=data["status"], title=data.get("title"), authors=list(data.get("authors") or []),
                    year=data.get("year"), ids=dict(data.get("ids") or {}),
-                   linked=[(str(a), str(b)) for a, b in data.get("linked") or []], read_from=list(data.get("read_from") or []))
+                   linked=[(str(a), str(b)) for a, b in data.get("linked") or []], read_from=list(data.get("read_from") or []),
+                   moved_to=data.get("moved_to"))
 
     def outcome(self) -> str:
         """One line for a report: what the page gave."""
-        return f"{self.url} {OUTCOMES.get(self.status, self.status)}"
+        said = OUTCOMES.get(self.status, self.status)
+        if self.moved_to and self.status == "redirected":
+            said = said.replace(": not read", f" ({self.moved_to}): not read; note that address if it is the paper's")
+        elif self.moved_to and self.status == "unsafe-redirect":
+            said = f"{said} (it pointed to {self.moved_to})"
+        elif self.cause and self.status == "unreachable":
+            said = said.replace(":", f" ({self.cause}):", 1)
+        return f"{self.url} {said}"
 
 
 # ------------------------------------------------------------------------------ reading HTML
@@ -165,7 +192,7 @@ def _ids_of(text: str | None) -> dict[str, str]:
     """Paper identifiers in one value: an arXiv id or link, a DOI or DOI link."""
     if not text:
         return {}
-    out = {k: v for k, v in ids_from_url(text).as_dict().items() if v} if "/" in text else {}
+    out = linked_ids(text) if "/" in text else {}
     if "arxiv" not in out:
         aid = normalize_arxiv(text) if re.fullmatch(r"\s*(arXiv:)?\d{4}\.\d{4,5}(v\d+)?\s*", text, re.I) else None
         m = aid or (_ARXIV_IN_TEXT.search(text).group(1) if _ARXIV_IN_TEXT.search(text) else None)
@@ -314,9 +341,8 @@ def _linked(links: list[str], base: str) -> list[tuple[str, str]]:
         url = urljoin(base, href)
         if not url.startswith(("http://", "https://")):
             continue
-        for scheme, value in ids_from_url(url).as_dict().items():
-            if value:
-                counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
+        for scheme, value in linked_ids(url).items():
+            counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
     return sorted(counts, key=lambda k: -counts[k])
 
 
@@ -395,7 +421,12 @@ def read_citation_cff(url: str, text: str) -> PageFacts:
 
 
 def read_readme(url: str, text: str) -> PageFacts:
-    """A repository's README: a BibTeX block, and the arXiv paper its badge or links name."""
+    """A repository's README: a BibTeX block, and the arXiv paper its badge or links name.
+
+    Without a BibTeX block, the README names its repository's paper only by an arXiv
+    badge (one paper's: shields.io's ``arXiv-2511.16652``) or by linking one arXiv paper and
+    no other paper; a README that links several papers (its related work) names none of them.
+    """
     facts = PageFacts(url=url, status="no-paper")
     blocks = re.findall(r"```[a-zA-Z]*\n(.*?)```", text, re.S)
     title, authors, year, ids = _bibtex_block(blocks)
@@ -404,12 +435,22 @@ def read_readme(url: str, text: str) -> PageFacts:
         facts.title, facts.authors, facts.year, facts.ids = title, authors, year, ids
     counts: dict[tuple[str, str], int] = {}
     for m in re.finditer(r"https?://[^\s)\]>\"']+", text):
-        for scheme, value in ids_from_url(m.group(0)).as_dict().items():
-            if value:
-                counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
-    for m in re.finditer(r"arXiv-(\d{4}\.\d{4,5})", text):  # shields.io badges: arXiv-2511.16652-b31b1b
-        counts[("arxiv", m.group(1))] = counts.get(("arxiv", m.group(1)), 0) + 1
+        for scheme, value in linked_ids(m.group(0).rstrip(".,;:!?")).items():  # a link ending a sentence
+            counts[(scheme, value)] = counts.get((scheme, value), 0) + 1
+    badges = list(dict.fromkeys(re.findall(r"arXiv-(\d{4}\.\d{4,5})", text)))  # shields.io: arXiv-2511.16652-b31b1b
+    for aid in badges:
+        counts[("arxiv", aid)] = counts.get(("arxiv", aid), 0) + 1
     facts.linked = sorted(counts, key=lambda k: -counts[k])
+    if not (facts.title or facts.ids):
+        if len(badges) == 1:
+            facts.ids, how = {"arxiv": badges[0]}, "README arXiv badge"
+        elif len(counts) == 1 and next(iter(counts))[0] == "arxiv":
+            # arXiv only: a README's lone DOI is as often its software's or a data set's
+            facts.ids, how = {"arxiv": next(iter(counts))[1]}, "README's one paper link"
+        else:
+            how = ""
+        if how:
+            facts.read_from.append(how)
     if facts.title or facts.ids:
         facts.status = "paper"
     return facts
@@ -449,9 +490,17 @@ class WebPageSource:
 
         A GitHub repository is read through its ``CITATION.cff``, else its README. Raises
         :class:`SourceError` only when the site could not answer (down, 5xx after retries):
-        a missing, oversized or non-HTML page is an outcome, cached like any answer.
+        a missing, oversized or non-HTML page is an outcome, cached like any answer. A site
+        that cannot be reached is that site's outcome alone (the other pages are still
+        read), not stored, and the run's answers hold only :data:`UNREACHABLE_SECONDS`.
         """
-        payload = self.cache.fetch(self.name, "page", {"url": url}, lambda: self._read(url).to_json())
+        try:
+            payload = self.cache.fetch(self.name, "page", {"url": url}, lambda: self._read(url).to_json())
+        except SourceUnavailable as err:
+            if err.deadline:
+                raise
+            self.cache.expires(self.cache.clock() + UNREACHABLE_SECONDS)
+            return PageFacts(url=url, status="unreachable", cause=err.cause or None)
         return PageFacts.from_json(payload)
 
     def _read(self, url: str) -> PageFacts:
@@ -459,31 +508,110 @@ class WebPageSource:
         if repo is not None:
             owner, name = repo
             raw = f"https://raw.githubusercontent.com/{owner}/{name}/HEAD"
-            status, text = self._get(f"{raw}/CITATION.cff", text_ok=True)
+            status, text, _ = self._get(f"{raw}/CITATION.cff", text_ok=True)
             if status == "ok":
                 facts = read_citation_cff(url, text)
                 if facts.status == "paper":
                     return facts
-            status, text = self._get(f"{raw}/README.md", text_ok=True)
-            return read_readme(url, text) if status == "ok" else PageFacts(url=url, status=status)
-        status, text = self._get(url, text_ok=False)
-        return read_html(url, text) if status == "ok" else PageFacts(url=url, status=status)
+            status, text, moved = self._get(f"{raw}/README.md", text_ok=True)
+            return read_readme(url, text) if status == "ok" else PageFacts(url=url, status=status, moved_to=moved)
+        status, text, moved = self._get(url, text_ok=False)
+        if status != "ok":
+            return PageFacts(url=url, status=status, moved_to=moved)
+        facts = read_html(moved or url, text)  # relative links are the final page's
+        facts.url = url
+        return facts
 
-    def _get(self, url: str, *, text_ok: bool) -> tuple[str, str]:
+    def _get(self, url: str, *, text_ok: bool) -> tuple[str, str, str | None]:
+        """``(status, text, final URL)`` of one page: status ``ok`` or a key of :data:`OUTCOMES`.
+        The final URL is where same-site redirects led (None: not redirected), or for a
+        refused redirect where it pointed."""
+        followed: list[str] = [url]
         try:
-            resp = self.client.request(self.name, "GET", self.address(url),
-                                       headers={"Accept": "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5"})
+            resp = self.client.request(self.name, "GET", self.address(url), redirect=self._judge(followed),
+                                       headers={"Accept": "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5"},
+                                       scope=(urlsplit(url).hostname or "").lower())
         except ResponseTooLarge:
-            return "too-large", ""
+            return "too-large", "", None
+        except RedirectRefused as refused:
+            return refused.status, "", refused.location
+        moved = followed[-1] if len(followed) > 1 else None
         if resp.status_code in (404, 410):
-            return "not-found", ""
+            return "not-found", "", moved
         if resp.status_code != 200:
-            return "refused", ""
+            return "refused", "", moved
         kind = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if kind not in _HTML_TYPES and not (text_ok and (kind in _TEXT_TYPES or not kind)):
-            return "not-html", ""
+            return "not-html", "", moved
         resp.encoding = resp.encoding or "utf-8"
         try:
-            return "ok", resp.text
+            return "ok", resp.text, moved
         except (LookupError, UnicodeDecodeError) as exc:
             raise SourceError(self.name, f"{url}: the page's text could not be decoded ({exc})") from None
+
+    # -- redirects --------------------------------------------------------------------------
+
+    def page_url(self, address: str) -> str:
+        """The page an address stands for: :meth:`address` undone behind the override."""
+        if self.base and address.startswith(self.base + "/"):
+            return "https://" + address[len(self.base) + 1:]
+        return address
+
+    def _judge(self, followed: list[str]) -> Callable[[str, str, int], str]:
+        """The redirect rule of one page (``followed``: the pages it went through so far).
+
+        A page moving within its own site is followed up to :data:`MAX_REDIRECTS` times;
+        one sending the reader to another site is that page refused (the other site's page
+        is not what the notes link, and a login portal or a parked domain is never a paper),
+        the source stays up for the next page. Never to another scheme (``file:``, ``ftp:``)
+        nor, unless every page comes from the ``CITEKIT_WEB_URL`` override, to a loopback or
+        private address: a public page must not make citekit read the user's own network.
+        """
+        def judge(current: str, location: str, hop: int) -> str:
+            there = self.page_url(location)
+            parts = urlsplit(there)
+            if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+                raise RedirectRefused(self.name, f"{followed[0]} redirects to {there}", status="unsafe-redirect",
+                                      location=there)
+            if not self.base and private_host(parts.hostname):
+                raise RedirectRefused(self.name, f"{followed[0]} redirects to {there}", status="unsafe-redirect",
+                                      location=there)
+            if site(there) != site(followed[-1]):
+                raise RedirectRefused(self.name, f"{followed[0]} redirects to {there}", status="redirected",
+                                      location=there)
+            if hop >= MAX_REDIRECTS:
+                raise RedirectRefused(self.name, f"{followed[0]} redirects more than {MAX_REDIRECTS} times",
+                                      status="redirect-loop", location=there)
+            followed.append(there)
+            return self.address(there)
+
+        return judge
+
+
+def site(url: str) -> str:
+    """The site of a URL, as a reader sees it: its host without ``www.`` (the scheme and the
+    port do not make another site: ``http://x.org`` moving to ``https://www.x.org`` stays)."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    return host[4:] if host.startswith("www.") else host
+
+
+def private_host(host: str) -> bool:
+    """``host`` is, or resolves to, a loopback, private, link-local or reserved address."""
+    host = host.strip("[]").lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        addresses = [ipaddress.ip_address(host)]
+    except ValueError:
+        try:
+            infos = socket.getaddrinfo(host, None)
+        except (OSError, UnicodeError):
+            return False  # a name that does not resolve: the request itself fails and says so
+        addresses = []
+        for info in infos:
+            try:
+                addresses.append(ipaddress.ip_address(str(info[4][0]).split("%")[0]))
+            except ValueError:
+                continue
+    return any(a.is_private or a.is_loopback or a.is_link_local or a.is_reserved or a.is_multicast
+               or a.is_unspecified for a in addresses)

@@ -95,13 +95,17 @@ def bib_text(body: str, unparsed: list[str], origins: frozenset[str] | set[str] 
     """The whole of library.bib: the header (saying where the entries come from, see
     :func:`bib_header`), a blank line, ``body``, and the blocks citekit could not read below
     their marker line. No line of it depends on the whole file (see :mod:`.written`)."""
-    if unparsed:
-        if body and not body.endswith("\n"):
-            body += "\n"  # (kept text at the end of a file without a last line end)
-        body += (
-            f"\n{UNPARSED_MARK}\n"
-            + "\n\n".join(unparsed)
-            + "\n"
-        )
-    header = "".join(f"% {line}\n" for line in bib_header(origins).split("\n"))
-    return f"{header}\n{body}"
+    return bib_prefix(origins) + body + bib_suffix(bool(body) and not body.endswith("\n"), unparsed)
+
+
+def bib_prefix(origins: frozenset[str] | set[str] = frozenset({"notes"})) -> str:
+    """What library.bib holds above the body: the header and a blank line."""
+    return "".join(f"% {line}\n" for line in bib_header(origins).split("\n")) + "\n"
+
+
+def bib_suffix(needs_line_end: bool, unparsed: list[str]) -> str:
+    """What library.bib holds below the body (``needs_line_end``: the body does not end in
+    one): the blocks citekit could not read, below their marker line, if any."""
+    if not unparsed:
+        return ""
+    return ("\n" if needs_line_end else "") + f"\n{UNPARSED_MARK}\n" + "\n\n".join(unparsed) + "\n"

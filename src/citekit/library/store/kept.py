@@ -34,15 +34,26 @@ class KeptText:
         alone (or an empty line, as :func:`render_entries` writes for none)."""
         if not parts:
             return self.kept_head + self.kept_tail or "\n"
-        if not (self.kept_before or self.kept_head or self.kept_tail):
+        head, seps, tail = self._body_frame(keys)
+        if not (head or tail) and len(seps) == len(parts) and all(sep == "\n" for sep in seps[1:]):
             return "\n".join(parts)
-        before = self._settle_kept(keys)
-        out = [self.kept_head]
-        for i, (key, part) in enumerate(zip(keys, parts)):
-            out.append(before.get(key, "\n" if i else ""))
+        out = [head]
+        for sep, part in zip(seps, parts):
+            out.append(sep)
             out.append(part)
-        out.append(self.kept_tail)
+        out.append(tail)
         return "".join(out)
+
+    def _body_frame(self, keys: list[str]) -> tuple[str, list[str], str]:
+        """The body of library.bib around the entries' texts, for a library with entries
+        ``keys`` (in file order): (the text above all, the text above each entry, the text
+        after all); the body is ``head + sep[0] + part[0] + sep[1] + ... + tail``. A
+        spliced write (:mod:`.cache.layout`) reuses an entry's bytes where its text and
+        the text above it are as last written."""
+        if not (self.kept_before or self.kept_head or self.kept_tail):
+            return "", ["", *("\n" for _ in range(len(keys) - 1))] if keys else [], ""
+        before = self._settle_kept(keys)
+        return self.kept_head, [before.get(key, "\n" if i else "") for i, key in enumerate(keys)], self.kept_tail
 
     def _settle_kept(self, keys: list[str]) -> dict[str, str]:
         """:attr:`kept_before` with the text of every entry no longer in the library given a

@@ -46,6 +46,10 @@ SEARCH_FACTS = "search-facts:2"
 #: the library's ranked text index, a large answer about the whole library kept in a file
 #: of its own (``remembered_apart``; :mod:`citekit.library.search.index`)
 SEARCH_INDEX = "search-index:3"
+#: what a sync matches works against (identifiers, titles, abstract prints, URLs, where the
+#: notes put each entry last time, rough-title words), a large answer kept apart too and
+#: patched per changed entry (:mod:`citekit.library.match_index`)
+MATCH_INDEX = "match-index:1"
 
 #: prefixes of the kinds made per parameter (below)
 EXPORT_TEXT_FAMILY = "export-utf8:"

@@ -15,7 +15,7 @@ remembers (:meth:`memo`, :meth:`remembered`) are computed afresh here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -204,6 +204,11 @@ class PlainLibrary(KeptText):
         read, small enough to decode in milliseconds on a large library."""
         return self.memo_table(kinds.FACETS, lambda e: (e.status, e.tags))
 
+    def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
+        """The stored :meth:`memo` values of ``keys`` one at a time (a cached library's);
+        None means "use :meth:`memo_table`"."""
+        return None
+
     def remembered(self, name: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, a value derived from the whole library (the suggestions for a key
         it lacks); a cached library keeps it until any entry changes."""
@@ -300,7 +305,7 @@ class PlainLibrary(KeptText):
         switched in by its commit (then :meth:`_written` sees the bytes written).
         """
         with collector_paused():  # thousands of small acyclic objects, as in load
-            bib_data, side_text = self.render_files()
+            bib_data, side_text = self._files_to_write()
         own = txn is None
         txn = txn or Transaction(self.refs_dir)
         txn.stage(self.bib_path, bib_data)
@@ -312,6 +317,12 @@ class PlainLibrary(KeptText):
         if own:
             return txn.commit()
         return any(p in txn.changes() for p in (self.bib_path.absolute(), self.sidecar_path.absolute()))
+
+    def _files_to_write(self) -> tuple[Any, Any]:
+        """Both files' new contents (bytes here; a cached library splices them, see
+        :mod:`.cache.layout`)."""
+        bib_text, side_text = self.render_files()
+        return bib_text.encode("utf-8"), side_text.encode("utf-8")
 
     def _remember_written(self, staged: dict[Path, bytes]) -> None:
         """Remember both files' bytes in ``.citekit/`` (see :mod:`.written`): the next load

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from citekit.core import cachefile
 from citekit.core.paths import state_dir
@@ -24,8 +25,11 @@ def record_path(refs_dir: Path) -> Path:
     return state_dir(refs_dir) / f"{Path(refs_dir).name}-written.txt"
 
 
-def digest(data: bytes | None) -> str | None:
-    return None if data is None else cachefile.sha256(data).hexdigest()[:24]
+def digest(data: bytes | Any | None) -> str | None:
+    """The first 24 hex digits of the SHA-256 of a file's bytes (or of a spliced file's)."""
+    if data is None:
+        return None
+    return (cachefile.sha256(data).hexdigest() if isinstance(data, bytes) else data.hexdigest())[:24]
 
 
 def remember(refs_dir: Path, bib_data: bytes | None, side_data: bytes | None) -> None:

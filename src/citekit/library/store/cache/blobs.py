@@ -93,6 +93,12 @@ class BlobTable(Mapping[str, bytes]):
             return None
         return i
 
+    def span(self, key: str) -> tuple[BlobFile, int, int] | None:
+        """Where ``key``'s blob lies in the blob file (None: no blob): a write of the cache
+        copies it from there instead of reading it (see :func:`write_parts`)."""
+        i = self._position(key)
+        return None if i is None else (self._source, self._offsets[i], self._offsets[i + 1])
+
     def preload(self) -> None:
         """Read the whole file once, before a pass over (nearly) every entry: every blob
         is then cut once into a plain dict that serves all look-ups (a write reads each
@@ -145,18 +151,241 @@ class BlobTable(Mapping[str, bytes]):
         return self._count
 
 
-def pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, bytes], list[bytes]]:
+class BlobOverlay(Mapping[str, bytes]):
+    """A table of blobs (a :class:`BlobTable`, or any mapping) with some blobs replaced,
+    added or removed, none of the others read: what a write keeps of the cache it loaded,
+    so a one-entry change costs one entry (a copy as a dict read all 50,000 blobs)."""
+
+    def __init__(self, base: Mapping[str, bytes] | None = None, over: dict[str, bytes] | None = None,
+                 gone: set[str] | None = None) -> None:
+        if isinstance(base, BlobOverlay):  # (flattened: look-ups stay one level deep)
+            over = {**base._over, **(over or {})}
+            gone = (base._gone | (gone or set())) - over.keys()
+            base = base._base
+        self._base: Mapping[str, bytes] = base if base is not None else {}
+        self._over: dict[str, bytes] = dict(over or {})
+        self._gone: set[str] = {k for k in (gone or ()) if k in self._base and k not in self._over}
+
+    def copy(self) -> BlobOverlay:
+        return BlobOverlay(self)
+
+    def preload(self) -> None:
+        """Read the base's blob file whole (before a pass over nearly every blob)."""
+        preload = getattr(self._base, "preload", None)
+        if preload is not None:
+            preload()
+
+    def clear(self) -> None:
+        self._base, self._over, self._gone = {}, {}, set()
+
+    def __getitem__(self, key: str) -> bytes:
+        if key in self._over:
+            return self._over[key]
+        if key in self._gone:
+            raise KeyError(key)
+        return self._base[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self._over:
+            return self._over[key]
+        if key in self._gone:
+            return default
+        return self._base.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._over or (key not in self._gone and key in self._base)
+
+    def __iter__(self) -> Iterator[str]:
+        over, gone = self._over, self._gone
+        yield from (k for k in self._base if k not in gone and k not in over)
+        yield from over
+
+    def __len__(self) -> int:
+        base = self._base
+        return len(base) - len(self._gone) + sum(1 for k in self._over if k not in base)
+
+    def __setitem__(self, key: str, value: bytes) -> None:
+        self._over[key] = value
+        self._gone.discard(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self._over:
+            value = self._over.pop(key)
+            if key in self._base:
+                self._gone.add(key)
+            return value
+        if key not in self._gone and key in self._base:
+            self._gone.add(key)
+            return self._base[key]
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def span(self, key: str) -> tuple[BlobFile, int, int] | None:
+        """Where an unchanged blob lies in the base's blob file (None: not there)."""
+        if key in self._over or key in self._gone:
+            return None
+        span = getattr(self._base, "span", None)
+        return span(key) if span is not None else None
+
+
+def pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, bytes], list[Any]]:
     """Offsets per table (see :class:`BlobTable`), and the parts of the one blob file they
-    point into; each table's blobs lie in key order."""
+    point into; each table's blobs lie in key order. A blob still where a loaded cache's
+    blob file holds it is a part ``(file, start, end)``, copied from there by
+    :func:`write_parts` without being read into memory."""
     offsets: dict[str, bytes] = {}
-    parts: list[bytes] = []
+    parts: list[Any] = []
     at = 0
     for name, blobs in tables.items():
-        if isinstance(blobs, BlobTable):
-            blobs.preload()
-        row = list(map(blobs.get, keys, repeat(b"")))  # b"": a key without a blob, an empty span
-        marks = array("Q", accumulate(map(len, row), initial=at))
-        at = marks[-1]
-        parts.extend(filter(None, row))
+        marks = array("Q", [at])
+        quick = _pack_over_table(keys, blobs, at, marks, parts)
+        if quick is not None:
+            at = quick
+            offsets[name] = marks.tobytes()
+            continue
+        span_of = getattr(blobs, "span", None)
+        for key in keys:
+            part: Any = span_of(key) if span_of is not None else None
+            if part is None:
+                part = blobs.get(key, b"")  # b"": a key without a blob, an empty span
+                size = len(part)
+            else:
+                size = part[2] - part[1]
+            at += size
+            marks.append(at)
+            if size:
+                parts.append(part)
         offsets[name] = marks.tobytes()
     return offsets, parts
+
+
+def _pack_over_table(keys: list[str], blobs: Mapping[str, bytes], at: int, marks: array, parts: list[Any]) -> int | None:
+    """:func:`pack` of one table that is a loaded :class:`BlobTable` (or an overlay of one),
+    kept short: adjacent unchanged blobs become one span. Returns where the table ends
+    (None: not such a table)."""
+    over: Mapping[str, bytes] = {}
+    gone: set[str] | frozenset[str] = frozenset()
+    base = blobs
+    if isinstance(blobs, BlobOverlay):
+        base, over, gone = blobs._base, blobs._over, blobs._gone
+    if not isinstance(base, BlobTable) or base._all is not None:
+        return None
+    base._position("")  # (builds the key index)
+    where, offsets, source = base._index, base._offsets, base._source
+    run: list[int] = []  # [start, end] of the span being gathered
+    append, mark = parts.append, marks.append
+    for key in keys:
+        if key in over:
+            value = over[key]
+            if value:
+                if run:
+                    append((source, run[0], run[1]))
+                    run = []
+                append(value)
+                at += len(value)
+        elif key not in gone:
+            i = where.get(key)
+            if i is not None:
+                start, end = offsets[i], offsets[i + 1]
+                if end != start:
+                    if run and run[1] == start:
+                        run[1] = end
+                    else:
+                        if run:
+                            append((source, run[0], run[1]))
+                        run = [start, end]
+                    at += end - start
+        mark(at)
+    if run:
+        append((source, run[0], run[1]))
+    return at
+
+
+def keys_outside(blobs: Mapping[str, bytes], keyset: set[str]) -> set[str]:
+    """Keys of ``blobs`` not in ``keyset`` (a few may have no blob: callers drop them
+    as absent), found without a look-up per blob in a loaded table."""
+    if isinstance(blobs, BlobOverlay):
+        base = blobs._base
+        known = base._keys if isinstance(base, BlobTable) else base
+        return {k for k in known if k not in keyset} | {k for k in blobs._over if k not in keyset}
+    if isinstance(blobs, BlobTable):
+        return {k for k in blobs._keys if k not in keyset}
+    return {k for k in blobs if k not in keyset}
+
+
+#: spans copied with one system call at most this long (and read at most this much at once)
+_COPY_STEP = 1 << 24
+
+
+def write_parts(path: Path, parts: list[Any]) -> bool:
+    """Replace ``path`` (a blob file, never fsynced: a cache) with ``parts`` (bytes, or
+    ``(BlobFile, start, end)`` spans of a loaded cache's file, adjacent ones copied as one);
+    False and nothing left behind on failure."""
+    from contextlib import suppress
+
+    from citekit.core.cachefile import _write_all
+
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            pending: list[bytes] = []
+            run: list[Any] = []  # [file, start, end] of adjacent spans
+            for part in parts:
+                if isinstance(part, tuple):
+                    if run and run[0] is part[0] and run[2] == part[1]:
+                        run[2] = part[2]
+                        continue
+                    _write_all(fd, pending)
+                    pending = []
+                    if run:
+                        _copy_span(run[0], run[1], run[2], fd)
+                    run = list(part)
+                    continue
+                if run:
+                    _write_all(fd, pending)
+                    pending = []
+                    _copy_span(run[0], run[1], run[2], fd)
+                    run = []
+                pending.append(part)
+            _write_all(fd, pending)
+            if run:
+                _copy_span(run[0], run[1], run[2], fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        with suppress(OSError):
+            tmp.unlink()
+        return False
+
+
+def _copy_span(source: BlobFile, start: int, end: int, fd: int) -> None:
+    """Append bytes ``start:end`` of ``source`` to ``fd``: in the kernel where it can."""
+    if source._data is not None:
+        _write_view(fd, memoryview(source._data)[start:end])
+        return
+    copy = getattr(os, "copy_file_range", None)
+    while start < end:
+        done = 0
+        if copy is not None:
+            try:
+                done = copy(source._fd, fd, min(end - start, _COPY_STEP), start)
+            except OSError:
+                copy = None
+                done = 0
+        if not done:
+            data = os.pread(source._fd, min(end - start, _COPY_STEP), start)
+            if not data:
+                raise OSError(f"the blob file is shorter than its cache says ({start} of {end})")
+            _write_view(fd, memoryview(data))
+            done = len(data)
+        start += done
+
+
+def _write_view(fd: int, view: memoryview) -> None:
+    while view:
+        view = view[os.write(fd, view):]

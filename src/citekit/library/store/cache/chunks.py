@@ -1,6 +1,7 @@
-"""A cached library's write: each entry's texts rendered once, reused while it is unchanged.
+"""A cached library's full render: each entry's texts rendered once, reused while it is unchanged.
 
-The half of :class:`.library.CachedLibrary` that renders."""
+The half of :class:`.library.CachedLibrary` that renders both files whole (``render_files``:
+``export``, ``doctor``); a write splices them instead (:mod:`.layout`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from citekit.library.store.cache import state
+from citekit.library.store.cache.blobs import BlobOverlay, keys_outside
 from citekit.library.store.render import render_changed
 from citekit.library.store.sidecar.records import sidecar_blocks
 
@@ -47,8 +49,8 @@ class ChunkReuse:
 
         if hasattr(self._chunk_blobs, "preload"):
             self._chunk_blobs.preload()  # (nearly) every entry's stored text is reused
-        if not isinstance(self._state_blobs, dict):  # as read from the cache: entries are dropped below
-            self._state_blobs = dict(self._state_blobs)
+        if not isinstance(self._state_blobs, (dict, BlobOverlay)):  # as read from the cache: entries are dropped below
+            self._state_blobs = BlobOverlay(self._state_blobs)
         decoded: dict[str, Entry]
         if self._lazy is not None and all(e.key == k for k, e in self._decoded.items()):
             keys = self.sorted_keys()
@@ -107,10 +109,11 @@ class ChunkReuse:
         """Forget the texts, states and derived values of entries no longer in the library."""
         keyset = set(keys)
         chunks, blobs = self._chunks, self._state_blobs
-        assert isinstance(blobs, dict)
+        assert isinstance(blobs, (dict, BlobOverlay))
         for key in [k for k in chunks if k not in keyset]:
             del chunks[key]
-        for key in [k for k in blobs if k not in keyset]:
-            del blobs[key]
-        self._chunk_blobs = {k: v for k, v in self._chunk_blobs.items() if k in keyset and k not in chunks}
+        for key in keys_outside(blobs, keyset):
+            blobs.pop(key, None)
+        stored = self._chunk_blobs
+        self._chunk_blobs = BlobOverlay(stored, None, keys_outside(stored, keyset) | set(chunks))
         self._memos.keep_only(keyset)

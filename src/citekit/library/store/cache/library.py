@@ -4,22 +4,26 @@
 :class:`..library.PlainLibrary` (``tests/library/test_cache_equals_plain.py`` says so),
 faster: a load of unchanged files reads the stored parse (:mod:`.parsed_cache`) instead of
 both files and decodes an entry only when asked for it; a write re-renders only the
-entries that changed and reuses the stored texts of the others; values derived from
+entries that changed and splices them into the files as they are (:mod:`.layout`: the
+other entries are neither decoded nor rendered nor read into memory); values derived from
 entries are remembered between commands (:mod:`.memos`).
 """
 
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from citekit.bibtex.collector import collector_paused
 from citekit.core.model import Entry
 from citekit.library.journal import journal_path
-from citekit.library.store.cache import parsed_cache, state
+from citekit.library.errors import LibraryError
+from citekit.library.store.cache import memo_files, parsed_cache, state
+from citekit.library.store.cache.blobs import BlobOverlay
 from citekit.library.store.cache.chunks import ChunkReuse
+from citekit.library.store.cache.layout import SplicedWrite
 from citekit.library.store.cache.memos import MemoStore
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.cache.stored import StoredParse
@@ -37,7 +41,7 @@ def fingerprint_now(refs: Path) -> tuple[Any, ...]:
     return parsed_cache.fingerprint(bib_data, side_data)
 
 
-class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
+class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
     """A :class:`PlainLibrary` read from and stored in the parsed-library cache
     (:class:`.stored.StoredParse`), written re-rendering only what changed
     (:class:`.chunks.ChunkReuse`), with its entries decoded on demand and its derived
@@ -68,6 +72,8 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         self._decoded: dict[str, Entry] = {}
         self._stored_as: StoredCache | None = None
         self._memos = MemoStore(self.refs_dir)
+        self._layout: dict[str, Any] | None = None
+        self._staged_layout: dict[str, Any] | None = None
 
     # ---- lazy decoding -----------------------------------------------------------------
     @property  # type: ignore[override]
@@ -141,13 +147,86 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         if self._lazy is None:
             return super().aliases_by_key()
         out: dict[str, list[str]] = {}
+        lazy = self._lazy
         for alias, key in self._lazy_alias_lists:
-            if key not in self._decoded:
+            if key not in self._decoded and key in lazy:
                 out.setdefault(key, []).append(alias)
         for key, entry in self._decoded.items():  # decoded entries: as they are now
             if entry.aliases:
                 out[key] = list(entry.aliases)
         return out
+
+    def taken_keys(self) -> set[str]:
+        """See :meth:`PlainLibrary.taken_keys`; on a cached load nothing is decoded."""
+        if self._lazy is None:
+            return super().taken_keys()
+        return (set(self.issued_keys) | set(self._lazy_keys) | set(self.detached)
+                | {a for aliases in self.aliases_by_key().values() for a in aliases})
+
+    def _lazy_overlay(self) -> BlobOverlay:
+        """The marshalled entries of a cached load, made changeable without decoding them."""
+        lazy = self._lazy
+        assert lazy is not None
+        if not isinstance(lazy, BlobOverlay):
+            lazy = self._lazy = BlobOverlay(lazy)
+        return lazy
+
+    def rename(self, old: str, new: str) -> Entry:
+        """See :meth:`PlainLibrary.rename`; on a cached load only that entry is decoded, so a
+        write after ``rename`` renders that entry alone (see :mod:`.layout`)."""
+        if self._lazy is None:
+            return super().rename(old, new)
+        entry = self.entry_at(old)
+        if entry is None:
+            raise KeyError(old)
+        lazy = self._lazy_overlay()
+        lazy.pop(old)
+        lazy[new] = b""  # (its object is in _decoded: the blob is never read)
+        del self._decoded[old]
+        self._lazy_keys = [k for k in self._lazy_keys if k != old] + [new]  # a dict's order after pop + insert
+        self._lazy_lower = None
+        entry.key = new
+        known = {a.lower() for a in entry.aliases}
+        aliases = set(entry.aliases) | ({old} if old.lower() not in known else set())
+        entry.aliases = sorted(a for a in aliases if a.lower() != new.lower())
+        self._decoded[new] = entry
+        for alias in entry.aliases:
+            self._lazy_aliases[alias] = new
+        if old in self.kept_before:  # the comment above the entry moves with it
+            self.kept_before[new] = self.kept_before.pop(old)
+        self.issued_keys.update((old, new))
+        return entry
+
+    def add(self, entry: Entry) -> None:
+        """See :meth:`PlainLibrary.add`; on a cached load no other entry is decoded."""
+        if self._lazy is None:
+            return super().add(entry)
+        if self._lazy_lower is None:
+            self._lazy_lower = {k.lower(): k for k in reversed(self._lazy_keys)}
+        if entry.key in self._lazy or entry.key.lower() in self._lazy_lower:
+            raise LibraryError(f"key '{entry.key}' is already in the library")
+        self._lazy_overlay()[entry.key] = b""
+        self._decoded[entry.key] = entry
+        self._lazy_keys = [*self._lazy_keys, entry.key]
+        self._lazy_lower[entry.key.lower()] = entry.key
+        for alias in entry.aliases:
+            self._lazy_aliases.setdefault(alias, entry.key)
+        self.issued_keys.add(entry.key)
+        self.issued_keys.update(entry.aliases)
+        return None
+
+    def remove(self, key: str) -> Entry:
+        """See :meth:`PlainLibrary.remove`; on a cached load no other entry is decoded."""
+        if self._lazy is None:
+            return super().remove(key)
+        entry = self.entry_at(key)
+        if entry is None:
+            raise KeyError(key)
+        self._lazy_overlay().pop(key)
+        self._decoded.pop(key, None)
+        self._lazy_keys = [k for k in self._lazy_keys if k != key]
+        self._lazy_lower = None
+        return entry
 
     # ---- remembered values -------------------------------------------------------------
     def memo(self, kind: str, entry: Entry, compute: Callable[[Entry], Any]) -> Any:
@@ -185,6 +264,16 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
                 out[key] = table[key] = compute(entry)
                 self._memos.dirty.add(kind)
         return out
+
+    def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
+        """The stored :meth:`memo` values of ``keys``, in that order, read one at a time
+        from the cache (never the whole table), or None when some are not stored as they
+        are now (then :meth:`memo_table` computes and stores them). For a read-only command
+        that writes each value as it comes: ``list --json`` on a large library."""
+        memos = self._memos
+        if kind in memos.tables or kind in memos.raw or not memos.pending or memos.base is None:
+            return None
+        return memo_files.stored_values(self.refs_dir, memos.base, memos.log, kind, keys)
 
     def remembered(self, name: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, a value derived from the whole library (the suggestions for a key
@@ -298,6 +387,9 @@ class CachedLibrary(StoredParse, ChunkReuse, PlainLibrary):
         lib._loaded_blobs = data["entries"]
         lib._loaded_ascii = lib.ascii
         lib._chunk_blobs = data["chunks"]  # decoded only when the library is written
+        layout = data.get("layout")
+        if isinstance(layout, dict) and layout.get("fingerprint") == fingerprint:
+            lib._layout = {**layout, "keys": data["keys"]}  # where each entry lies in both files
         lib._fingerprint = fingerprint
         lib._memos.start(data["memo_base"], data["memo_log"])  # tables read from their own files when first asked for
         lib._remember_stored(data)

@@ -188,3 +188,117 @@ def drop_all(refs_dir: Path) -> None:
     for path in (queries_path(refs_dir), *memo_files(refs_dir), *apart):
         with suppress(FileNotFoundError):
             path.unlink()
+
+
+# ---- reading a stored table one value at a time -----------------------------------------
+
+#: marshal's type codes (the low seven bits; the high bit marks an object later ones may
+#: refer to): texts and bytes, the only values a table streamed here may hold
+_LONG_TEXTS = {ord("u"): "utf-8", ord("t"): "utf-8", ord("a"): "latin-1", ord("A"): "latin-1", ord("s"): None}
+_SHORT_TEXTS = {ord("z"): "latin-1", ord("Z"): "latin-1"}
+_DICT, _END = ord("{"), ord("0")
+
+
+class _NotStreamable(Exception):
+    """The stored table holds something the record reader does not read (then it is read whole)."""
+
+
+def _walk(handle: Any, start: int, wanted: set[str]) -> tuple[dict[str, int], int]:
+    """key -> (offset << 32 | size) of each wanted key's value in the marshalled table
+    starting at ``start``, and the values' one type code (the values are skipped on disk,
+    not read)."""
+    read, seek = handle.read, handle.seek
+    seek(start)
+    if read(1) not in (b"{", b"\xfb"):
+        raise _NotStreamable
+    offsets: dict[str, int] = {}
+    value_code = -1
+    while True:
+        code, size = _header(read)
+        if code == _END:
+            return offsets, value_code
+        data = read(size)
+        key = data.decode("utf-8" if _LONG_TEXTS.get(code) == "utf-8" else "latin-1", "surrogatepass")
+        code, size = _header(read)
+        if value_code not in (-1, code):
+            raise _NotStreamable  # (texts and bytes mixed: not a table of one kind of value)
+        value_code = code
+        if key in wanted:
+            offsets[key] = (handle.tell() << 32) | size
+        seek(size, 1)
+
+
+def _header(read: Any) -> tuple[int, int]:
+    """(type code, size) of the text or bytes object at the file's position, which is left
+    at its first byte; ``(_END, 0)`` at the end of the table."""
+    first = read(1)
+    if not first:
+        raise _NotStreamable  # (cut short)
+    code = first[0] & 0x7F
+    if code in _LONG_TEXTS:
+        return code, int.from_bytes(read(4), "little")
+    if code in _SHORT_TEXTS:
+        return code, read(1)[0]
+    if first[0] == _END:
+        return _END, 0
+    raise _NotStreamable  # a reference to an earlier object, a number, a list ...
+
+
+def stored_values(refs_dir: Path, base: str, log: MemoLog, kind: str, keys: list[str]) -> Any:
+    """The stored values of ``kind`` for ``keys``, in that order, read from the memo file
+    one at a time (an iterator), or None when the file cannot give them all that way (no
+    valid table, a key missing or changed since, a value that is not text or bytes): then
+    the caller reads the table whole (:func:`read_memo`).
+
+    ``list --json`` on a library of 50,000 entries writes 30 MB of stored rows: they are
+    read as they are written, not held as one table. The file is walked once over its keys
+    (the values skipped) to note where each value asked for lies; then each value is read
+    when it is asked for. Only the keys and their offsets are held.
+    """
+    path = memo_path(refs_dir, kind)
+    try:
+        handle = open(path, "rb")
+    except OSError:
+        return None
+    try:
+        found = _valid_table_start(handle, base, log, kind)
+        wanted = set(keys)
+        if found is None or not found[1].isdisjoint(wanted):
+            raise _NotStreamable
+        offsets, value_code = _walk(handle, found[0], wanted)
+        del wanted
+        if len(offsets) != len(set(keys)):
+            raise _NotStreamable
+    except (_NotStreamable, OSError, IndexError, UnicodeDecodeError, ValueError):
+        handle.close()
+        return None
+    encoding = _LONG_TEXTS.get(value_code) or _SHORT_TEXTS.get(value_code)
+    return _values(handle, keys, offsets, encoding)
+
+
+def _valid_table_start(handle: Any, base: str, log: MemoLog, kind: str) -> tuple[int, set[str]] | None:
+    """Where the table of an open memo file starts and the keys whose values no longer
+    hold, when the file holds ``kind`` for this generation (else None: see :func:`read_memo`)."""
+    start = handle.read(8)
+    found = _memo_head(start + handle.read(int.from_bytes(start[4:8], "little")))
+    if found is None:
+        return None
+    head, offset = found
+    position = memo_position(base, log, head.get("at"))
+    dropped = head.get("dropped") or []
+    if head.get("kind") != kind or head.get("base") != base or position is None or not isinstance(dropped, list):
+        return None
+    later = set(dropped)
+    for _token, keys in log[position:]:
+        later.update(keys)
+    return offset, later
+
+
+def _values(handle: Any, keys: list[str], offsets: dict[str, int], encoding: str | None) -> Any:
+    """The value at each key's offset, in the order of ``keys`` (checked by :func:`stored_values`)."""
+    with handle:
+        for key in keys:
+            where = offsets[key]
+            handle.seek(where >> 32)
+            data = handle.read(where & 0xFFFFFFFF)
+            yield data if encoding is None else data.decode(encoding, "surrogatepass")

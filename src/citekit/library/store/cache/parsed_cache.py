@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from citekit.core import cachefile
-from citekit.core.cachefile import replace_quietly, stat_key
+from citekit.core.cachefile import stat_key
 from citekit.library.lock import state_dir
 from citekit.library.store.cache import memo_files
-from citekit.library.store.cache.blobs import BlobFile, BlobTable, blob_path, pack
+from citekit.library.store.cache.blobs import BlobFile, BlobTable, blob_path, pack, write_parts
 from citekit.library.store.cache.format import FORMAT, read_marshal as _read, write_marshal as _write
 
 #: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
@@ -51,6 +51,8 @@ def file_key(data: bytes | None) -> tuple[Any, ...]:
     (reading and hashing 8 MB takes 20 ms; parsing them seconds)."""
     if data is None:
         return (None,)
+    if not isinstance(data, bytes):  # a spliced file just written (hashed on the way)
+        return (len(data), data.hexdigest())
     return (len(data), cachefile.sha256(data).hexdigest())
 
 
@@ -152,9 +154,9 @@ def write(refs_dir: Path, data: dict[str, Any]) -> bool:
         memo_files.write_memos(refs_dir, data["memo_base"], data["memo_log"], data.pop("memos"))
     offsets, parts = pack(data["keys"], {name: data.pop(name, {}) for name in PACKED})
     token = os.urandom(8).hex()
-    if not replace_quietly(blob_path(refs_dir, token), parts):
+    if not write_parts(blob_path(refs_dir, token), parts):
         return False
-    data.update(offsets, blobs=token, blob_size=sum(map(len, parts)))
+    data.update(offsets, blobs=token, blob_size=sum(p[2] - p[1] if isinstance(p, tuple) else len(p) for p in parts))
     if not _write(cache_path(refs_dir), data):
         return False
     for old in state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from citekit.bibtex.collector import collector_paused
 from citekit.core.cachefile import stat_key
 from citekit.library.store.cache import memo_files, parsed_cache
+from citekit.library.store.cache.blobs import BlobOverlay, keys_outside
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair
 
@@ -49,9 +50,13 @@ class StoredParse:
     _entries: dict[str, Entry]
     _stored_as: StoredCache | None
     _memos: MemoStore
+    _layout: dict[str, Any] | None
+    _staged_layout: dict[str, Any] | None
+    renamed_by_hand: dict[str, str]
 
     if TYPE_CHECKING:  # (the library's own)
         def keys(self) -> list[str]: ...
+        def _layout_for_cache(self, keys: list[str], fingerprint: tuple[Any, ...]) -> dict[str, Any] | None: ...
         def aliases_by_key(self) -> dict[str, list[str]]: ...
 
     def _adopt_memo_generation(self, previous: dict[str, Any] | None) -> None:
@@ -90,19 +95,24 @@ class StoredParse:
         loaded = self._loaded_blobs
         changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
                    if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
-        entries = {key: fresh.get(key) or blobs[key] for key in keys}
+        # (overlays of the tables loaded: an unchanged entry's blobs are never read, a write
+        # of the cache copies them from the blob file they lie in)
+        keyset = set(keys)
+        entries = BlobOverlay(blobs, fresh, keys_outside(blobs, keyset))
         # each entry's texts: rendered in this run, or stored with the state they were of
         own, stored, moved = self._chunks, self._chunk_blobs, set(changed)
-        chunks = {key: dumps(own[key]) if key in own else stored[key] for key in keys
-                  if key in own or (key in stored and key not in moved)}
+        chunks = BlobOverlay(stored, {key: dumps(own[key]) for key in own if key in keyset},
+                             moved | keys_outside(stored, keyset))
         by_key = self.aliases_by_key()
         alias_pairs = [(a, key) for key in keys if key in by_key for a in by_key[key]]
         aliases: dict[str, str] = {}
         for a, key in alias_pairs:
             aliases.setdefault(a, key)
         memos = self._memos.next_generation(keys, changed, self._loaded_blobs)
-        self._loaded_blobs = dict(entries)  # a copy: callers keep ``entries`` as the blobs to pop
+        self._loaded_blobs = entries.copy()  # a copy: callers keep ``entries`` as the blobs to pop
+        layout = self._layout_for_cache(keys, self._fingerprint) if self._fingerprint is not None else None
         return {
+            "layout": layout,
             "fingerprint": self._fingerprint,
             "meta": self._cache_meta(),
             "keys": keys,
@@ -147,7 +157,8 @@ class StoredParse:
             return False  # replaced (or removed) by another process since: store this library's
         keys = self.keys()
         blobs = self._state_blobs
-        return (stored.keys == keys and isinstance(blobs, dict) and blobs.keys() == set(keys)
+        return (stored.keys == keys and isinstance(blobs, (dict, BlobOverlay)) and len(blobs) == len(keys)
+                and all(k in blobs for k in keys)
                 and not self._memos.log_full(keys) and self._cache_meta() == stored.meta)
 
     def _written(self, staged: dict[Path, bytes]) -> None:
@@ -161,6 +172,7 @@ class StoredParse:
             bib_data, side_data = read_pair(self.refs_dir)
         fingerprint = parsed_cache.fingerprint(bib_data, side_data)
         if self._stored_cache_holds(fingerprint):  # only values derived in this run to store
+            self._staged_layout = None  # (the stored layout is of these very files)
             memos = self._memos.next_generation(self.keys(), [], self._loaded_blobs)
             if memos and self._memos.base is not None:
                 memo_files.write_memos(self.refs_dir, self._memos.base, self._memos.log, memos)
@@ -170,5 +182,7 @@ class StoredParse:
             data = self._cache_data()
             if parsed_cache.write(self.refs_dir, data):
                 self._remember_stored(data)
-        self._state_blobs = dict(data["entries"])
+        layout = data.get("layout")
+        self._layout = {**layout, "keys": data["keys"]} if layout is not None else None
+        self._state_blobs = BlobOverlay(data["entries"])
         self._loaded_ascii = self.ascii

@@ -70,6 +70,17 @@ def render(entry_parts: list[str], bib_checksum: str | None, *, implied: Collect
     """The sidecar's text around the entries' blocks (``entry_parts``, in key order).
     ``implied``: the keys an entry, alias or detached record gives, which ``issued_keys``
     need not list."""
+    above, below = render_frame(bib_checksum, implied=implied, issued_keys=issued_keys, detached=detached,
+                                pending=pending, ascii=ascii, empty=not entry_parts)
+    # one blank line between records: entries added on two git branches are separate hunks
+    return above + "\n".join(entry_parts) + below
+
+
+def render_frame(bib_checksum: str | None, *, implied: Collection[str], issued_keys: Collection[str],
+                 detached: Mapping[str, Any], pending: list[dict[str, Any]], ascii: bool,
+                 empty: bool = False) -> tuple[str, str]:
+    """The sidecar's text above the entries' blocks and below them (see :func:`render`;
+    the blocks go between, one line end apart): what a spliced write renders anew."""
     from citekit.library.store.sidecar.yaml import dump as dump_with
 
     dumper = yaml_codec()[2]
@@ -90,6 +101,5 @@ def render(entry_parts: list[str], bib_checksum: str | None, *, implied: Collect
         tail["issued_keys"] = extra_keys
     if pending:
         tail["pending"] = pending
-    # one blank line between records: entries added on two git branches are separate hunks
-    entries = "entries:\n" + "\n".join(entry_parts) if entry_parts else "entries: {}\n"
-    return (SIDECAR_HEAD + dump(head) + entries + (dump(tail) if tail else "") + SIDECAR_END)
+    above = SIDECAR_HEAD + dump(head) + ("entries: {}\n" if empty else "entries:\n")
+    return above, (dump(tail) if tail else "") + SIDECAR_END

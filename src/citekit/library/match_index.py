@@ -1,0 +1,161 @@
+"""The index a sync matches works against, kept with the parsed-library cache.
+
+:class:`~citekit.library.update.LibraryIndex` files every entry under its identifiers,
+folded titles, abstract prints, URLs and the places the notes put it last time. Building
+it walks every entry: on a 50,000-entry library about a second of each sync, although a
+sync that brings 78 works touches a handful of entries. Here it is built once, kept in a
+file of its own beside the parsed-library cache (``remembered_apart``), and brought up to
+date from the entries each later write or hand edit changed (the cache's change log names
+them), so a sync reads it instead of building it. Within a run, the entries the works
+land on are filed again in memory over the kept index (:class:`KeptIndex`); nothing
+written to the kept one describes anything but the files it was derived from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from citekit.core.model import Entry
+from citekit.library.store import Library, kinds
+from citekit.library.update import LibraryIndex, index_keys
+
+#: a kept index is patched while the entries changed since are at most this share of the
+#: library, or this many; beyond, it is built again (one pass, as without a kept one)
+PATCH_SHARE = 20
+PATCH_MIN = 256
+
+#: how many times :func:`library_index` built the index from every entry in this process
+#: (a test reads it: a sync over an unchanged library must not build it)
+BUILDS = [0]
+
+
+def library_index(lib: Library) -> LibraryIndex:
+    """The match index of ``lib`` as loaded (call it before changing any entry)."""
+    entries = list(lib.entries.values())
+    data = lib.remembered_apart(kinds.MATCH_INDEX, lambda: _build(lib), lambda kept, changed: _patch(lib, kept, changed))
+    if not _describes(data, entries):  # a kept index of other entries (never expected): build it
+        data = _build(lib)
+    lib.keep_memos()  # nothing changed yet: what is kept describes the files as loaded
+    return KeptIndex(entries, data)
+
+
+def _filed(entry: Entry, lookups: tuple[list[Any], str]) -> tuple[list[tuple[str, Any]], str]:
+    raw, rough = lookups
+    keys = [(kind, tuple(value) if isinstance(value, list) else value) for kind, value in raw]
+    seen: set[tuple[str, Any]] = set()
+    out = []
+    for key in keys + [("at", str(loc)) for loc in entry.mentions]:
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+    return out, rough
+
+
+def _build(lib: Library) -> dict[str, Any]:
+    BUILDS[0] += 1
+    table = lib.memo_table(kinds.INDEX_KEYS, index_keys)
+    data: dict[str, Any] = {"postings": {}, "own": {}, "rough": {}, "words": {}}
+    for key, entry in lib.entries.items():
+        _file(data, key, *_filed(entry, table[key]))
+    return data
+
+
+def _file(data: dict[str, Any], key: str, filed: list[tuple[str, Any]], rough: str) -> None:
+    postings, words = data["postings"], data["words"]
+    data["own"][key] = filed
+    data["rough"][key] = rough
+    for item in filed:
+        postings.setdefault(item, []).append(key)
+    for word in set(rough.split()):
+        words.setdefault(word, []).append(key)
+
+
+def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, Any] | None:
+    """``data`` after the entries ``changed`` were added, edited or removed; None when so
+    many changed that building it again costs less."""
+    if len(changed) > max(PATCH_MIN, len(data["own"]) // PATCH_SHARE):
+        return None
+    postings, words = data["postings"], data["words"]
+    drop_items: dict[tuple[str, Any], set[str]] = {}
+    drop_words: dict[str, set[str]] = {}
+    for key in changed:
+        for item in data["own"].pop(key, ()):
+            drop_items.setdefault(tuple(item), set()).add(key)
+        for word in set(data["rough"].pop(key, "").split()):
+            drop_words.setdefault(word, set()).add(key)
+    for item, keys in drop_items.items():
+        kept = [k for k in postings.get(item, ()) if k not in keys]
+        if kept:
+            postings[item] = kept
+        else:
+            postings.pop(item, None)
+    for word, keys in drop_words.items():
+        kept = [k for k in words.get(word, ()) if k not in keys]
+        if kept:
+            words[word] = kept
+        else:
+            words.pop(word, None)
+    for key in sorted(changed):
+        entry = lib.entry_at(key)
+        if entry is not None:
+            _file(data, key, *_filed(entry, lib.memo(kinds.INDEX_KEYS, entry, index_keys)))
+    return data
+
+
+def _describes(data: Any, entries: list[Entry]) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("own"), dict) and len(data["own"]) == len(entries)
+            and all(e.key in data["own"] for e in entries))
+
+
+class KeptIndex(LibraryIndex):
+    """A :class:`LibraryIndex` answered from a kept index (entry keys, as loaded) and, for
+    the entries filed again in this run, from its own maps (entry objects, as now).
+
+    An entry filed again is "shadowed": its kept filing is ignored from then on, so a work
+    that changed an entry's title finds it under the new title only, as in a fresh index.
+    """
+
+    def __init__(self, entries: list[Entry], data: dict[str, Any]) -> None:
+        super().__init__([])
+        self._entries = list(entries)
+        self._order = {id(e): i for i, e in enumerate(self._entries)}
+        self._loaded_key = {id(e): e.key for e in self._entries}
+        self._by_key = {e.key: e for e in self._entries}
+        self._kept = data
+        self._shadowed: set[str] = set()
+        self._word_cache: dict[str, set[int]] = {}
+
+    def _unindex(self, entry: Entry) -> None:
+        key = self._loaded_key.get(id(entry))
+        if key is not None and key not in self._shadowed and id(entry) not in self._keys:
+            self._shadowed.add(key)
+            self._word_cache.clear()
+            return
+        super()._unindex(entry)
+
+    def _bucket(self, key: tuple[str, Any]) -> list[Entry]:
+        kept = [self._by_key[k] for k in self._kept["postings"].get(key, ()) if k not in self._shadowed]
+        extra = self._map.get(key)
+        return kept + extra if extra else kept
+
+    def _own(self, entry: Entry) -> list[tuple[str, Any]]:
+        if id(entry) in self._keys:
+            return self._keys[id(entry)]
+        key = self._loaded_key.get(id(entry))
+        if key is None or key in self._shadowed:
+            return []
+        return [tuple(item) for item in self._kept["own"].get(key, ())]
+
+    def _posting(self, word: str) -> set[int]:
+        kept = self._word_cache.get(word)
+        if kept is None:
+            kept = {self._order[id(self._by_key[k])] for k in self._kept["words"].get(word, ())
+                    if k not in self._shadowed}
+            self._word_cache[word] = kept
+        extra = self._words.get(word)
+        return kept | extra if extra else kept
+
+    def _rough_of(self, entry: Entry) -> str:
+        if id(entry) in self._rough:
+            return self._rough[id(entry)]
+        return self._kept["rough"].get(self._loaded_key.get(id(entry), ""), "")
