@@ -84,3 +84,104 @@ def test_an_unreachable_conference_site_skips_only_its_own_list(fake_services, t
 def test_each_failure_is_one_plain_sentence(err, cause, state):
     line = skipped_sentence("https://iclr.cc", "iclr", 2019, err, 2)
     assert line == f"iclr.cc {state} ({cause}): the ICLR 2019 paper list was skipped; 2 mentions left pending"
+
+
+_ADJ = ("Sparse", "Robust", "Lazy", "Curious", "Frugal")
+_NOUN = ("Widget Networks", "Lattice Critics", "Hollow Planners", "Ribbon Encoders", "Tidal Memories")
+_PEOPLE = ("Ana Silva", "Bo Chen", "Cleo Park", "Dev Rao", "Eli Moss")
+
+
+def _many_iclr_notes() -> str:
+    """Twenty-five ICLR 2019 references no service knows, and three ICML 2026 papers of the list."""
+    lines = ["Papers I liked", ""]
+    lines += [f"• {_PEOPLE[i]}, {_PEOPLE[j]} Jr. {a} {n} Learn to Count Pebbles. ICLR 2019."
+              for i, a in enumerate(_ADJ) for j, n in enumerate(_NOUN)]
+    lines += [f"• {', '.join(p['authors'][:2])}. {p['title']}. ICML 2026." for p in ICML]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("how, cause", [("dns", "DNS"), ("refused", "connection refused")])
+def test_a_dead_site_with_many_mentions_costs_a_few_requests_not_minutes(fake_services, tmp_path, monkeypatch, how,
+                                                                        cause):
+    """Twenty-five mentions of the dead site's list: only a handful are asked of the other
+    services in its place (a budget per service, OpenReview never past its limit), the rest
+    are left pending, said in the list's one sentence; the ICML list's papers resolve."""
+    import json
+    import time
+
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+    from citekit.resolve.fallback import FALLBACK_WORKS
+
+    guarded = socket.getaddrinfo
+
+    def no_such_host(host, *args, **kwargs):
+        if host == "iclr-site.invalid":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return guarded(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+    url = "http://iclr-site.invalid" if how == "dns" else f"http://127.0.0.1:{_closed_port()}"
+    monkeypatch.setenv("CITEKIT_ICLR_URL", url)
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CITEKIT_MAILTO", "researcher@example.org")
+    fake_services.latency = 0.02
+    fake_services.real_limits()  # the services' limits as shipped: OpenReview 20 a minute
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# test project\n", encoding="utf-8")
+    (root / "notes" / "papers.txt").write_text(_many_iclr_notes(), encoding="utf-8")
+
+    start = time.monotonic()
+    result = CliRunner().invoke(main, ["-C", str(root), "sync", "--json"])
+    elapsed = time.monotonic() - start
+    data = json.loads(result.output)
+    host = url.split("//")[1]
+    said = {p for p in data["problems"] + data["source_problems"] + data["notices"] if "paper list was skipped" in p}
+    assert said == {f"conferences: {host} unreachable ({cause}): the ICLR 2019 paper list was skipped; "
+                    "25 mentions left pending"}, said
+    # the other list stayed in use: its papers resolve, with no request of their own
+    assert data["counts"]["resolved"] == len(ICML), data["works_detail"]
+    # a few requests per service in the list's place, never one per mention
+    for service in ("openreview", "dblp", "crossref"):
+        assert fake_services.requests(service) <= FALLBACK_WORKS, (service, fake_services.requests(service))
+    assert fake_services.requests("arxiv") <= 1
+    assert fake_services.refused("openreview") == 0
+    assert elapsed < 30, elapsed  # seconds, not the minutes twenty-five OpenReview searches take
+    left = [w for w in data["works_detail"] if "not looked up" in w["reason"]]
+    assert len(left) == 25 - FALLBACK_WORKS, [w["reason"] for w in data["works_detail"]]
+    assert all("the ICLR 2019 paper list was skipped" in w["reason"] and "next sync" in w["reason"] for w in left)
+    asked = [w for w in data["works_detail"] if "no other source knows this title" in w["reason"]]
+    assert len(asked) == FALLBACK_WORKS and all("the ICLR 2019 paper list was skipped" in w["reason"] for w in asked)
+
+
+def test_with_the_budget_spent_a_noted_arxiv_id_still_resolves_and_nothing_else_is_asked(fake_services, tmp_path,
+                                                                                        monkeypatch):
+    """The notes' own arXiv ids were fetched in one batch before the works: a work whose list
+    was skipped takes its record from there even when no lookup elsewhere is left to it."""
+    import json
+
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+    from citekit.resolve import fallback
+
+    monkeypatch.setattr(fallback, "FALLBACK_WORKS", 0)
+    monkeypatch.setenv("CITEKIT_ICLR_URL", f"http://127.0.0.1:{_closed_port()}")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# test project\n", encoding="utf-8")
+    lines = [f"• {_PEOPLE[i]}, {_PEOPLE[i + 1]}. {_ADJ[i]} {_NOUN[i]} Learn to Count Pebbles. ICLR 2019." for i in range(3)]
+    lines.append("• Benjamin Thérien, Xiaolong Huang. MuLoCo: Muon is a practical inner optimizer for DiLoCo. "
+                 "ICLR 2019. arXiv:2505.23725")
+    (root / "notes" / "papers.txt").write_text("Papers I liked\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    data = json.loads(CliRunner().invoke(main, ["-C", str(root), "sync", "--json"]).output)
+    muloco = next(w for w in data["works_detail"] if "MuLoCo" in w["title"])
+    assert muloco["status"] == "resolved" and muloco["chosen"]["id"] == "2505.23725", muloco
+    assert [fake_services.requests(s) for s in ("openreview", "dblp", "crossref")] == [0, 0, 0]
+    assert sum(1 for w in data["works_detail"] if w["reason"].startswith("not looked up")) == 3
+    said = data["problems"] + data["source_problems"] + data["notices"]
+    assert any(p.endswith("the ICLR 2019 paper list was skipped; 3 mentions left pending") for p in said), said

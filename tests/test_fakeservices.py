@@ -235,12 +235,24 @@ def test_a_down_service_is_reported_once_and_costs_nothing_else(fake_services):
 
 
 def test_an_unreachable_conference_list_leaves_the_other_sources_working(fake_services):
+    """The ICML 2026 list that nearly every mention needs is out of reach: a few of its works
+    are looked up in the other services in its place (a budget, not one search per mention),
+    the rest wait for the next sync, and nothing is attached wrongly."""
+    from citekit.resolve.fallback import FALLBACK_WORKS
+
     fake_services.down("conferences")
     report = resolve_groups(_groups(), _sources(fake_services, retries=0), jobs=8)
     lines = [p for p in report.problems if p.startswith("conferences")]
-    assert len(lines) == 1 and "unreachable" in lines[0], report.problems
+    said = re.fullmatch(r"conferences: 127\.0\.0\.1:\d+ unreachable \(connection refused\): the ICML 2026 paper list "
+                        r"was skipped; (\d+) mentions left pending", lines[0] if len(lines) == 1 else "")
+    assert said, report.problems
+    waiting = [w for w in report.works if w.reason.startswith("not looked up")]
+    unresolved = [w for w in report.works if w.status != "resolved"]
+    assert len(waiting) <= int(said.group(1)) <= len(unresolved)
+    assert len(waiting) >= len(report.works) - FALLBACK_WORKS - 10  # nearly every work waits for the list
+    assert fake_services.requests("openreview") <= FALLBACK_WORKS + len(report.works) - len(waiting)
     # OpenReview, arXiv and dblp still resolve what they know, and nothing wrongly
-    assert report.counts()["resolved"] >= 60
+    assert report.counts()["resolved"] >= 1
     for work in report.works:
         paper = _meant_paper(work)
         if work.chosen is not None:

@@ -207,6 +207,7 @@ class FakeServices:
                 state.refused = 0
                 state.not_modified = 0
                 state.drips.clear()
+                state.log.clear()
             state.stopping = threading.Event()
             self.up(service)
 
@@ -215,6 +216,12 @@ class FakeServices:
         """Requests received per ``METHOD path``."""
         with self._state[service].lock:
             return Counter(self._state[service].counts)
+
+    def log(self, service: str) -> list[tuple[float, str, dict[str, str]]]:
+        """Requests of one service in arrival order: (``time.monotonic()`` at arrival,
+        ``METHOD path``, query parameters)."""
+        with self._state[service].lock:
+            return list(self._state[service].log)
 
     def requests(self, service: str | None = None) -> int:
         """Requests received by one service, or by all of them."""

@@ -85,6 +85,8 @@ class ServiceState:
         self.stopping = threading.Event()
         #: each dripped answer as ``[bytes sent so far, bytes in the whole answer]``
         self.drips: list[list[int]] = []
+        #: every request as ``(arrival on time.monotonic, "METHOD path", its query parameters)``
+        self.log: list[tuple[float, str, dict[str, str]]] = []
 
     def over_limit(self, now: float) -> float | None:
         """Seconds until the oldest request leaves the window, when this one is over the limit."""
@@ -145,6 +147,7 @@ def make_handler(service: str, world: World, state: ServiceState, latency: Calla
             body = self.rfile.read(length) if length else b""
             with state.lock:
                 state.counts[f"{method} {path or '/'}"] += 1
+                state.log.append((arrived, f"{method} {path or '/'}", params))
             delay = latency()
             if delay:
                 sleep(delay)

@@ -18,8 +18,12 @@ searches for what is left:
    arXiv journal-ref/comment naming a conference), several close ones leave the work
    ``ambiguous``, none leaves it ``notes-only``.
 
-A conference site that fails costs only its own venue-year's list (the source says so in
-one sentence, and the other lists stay in use). A source that is down is skipped for the
+A conference site that fails costs only its own venue-year's list (said in one sentence
+with the mentions it left pending, and the other lists stay in use); the works only that
+list could answer ask the other services in its place within a small budget
+(:mod:`citekit.resolve.fallback`), never one search per mention. A pasted abstract that
+its venue-year's list answered (abstracts included) is not searched again in that venue's
+OpenReview group. A source that is down is skipped for the
 rest of the run and reported once: the works it
 alone could have resolved are marked ``unasked`` (not looked up), and the command that ran
 says what a later run does about them (a sync: they stay notes-only until the next online
@@ -42,6 +46,8 @@ from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url, pmlr_id
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention, Work
 from citekit.resolve.batched import SharedBatch
+from citekit.resolve import fallback as fallback_module
+from citekit.resolve.fallback import FallbackBudget
 from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
 from citekit.sources.cache import UsedAnswer, answers_used
@@ -224,18 +230,40 @@ class _WorkResolver:
         self.page_id: tuple[str, str] | None = None
         #: how the earlier-title step went, for the reason line
         self.earlier: str | None = None
+        #: the skipped conference lists that alone could have answered this work (their
+        #: sites failed), and the run's budget for asking other services in their place
+        self.orphan_of: list[tuple[str, int]] = []
+        self.fallback: FallbackBudget | None = None
+        #: services this work did not ask because that budget was spent
+        self.denied: set[str] = set()
 
     # ------------------------------------------------------------------ calls
 
-    def _call(self, name: str, fn: Callable[[], T]) -> T | None:
+    def _call(self, name: str, fn: Callable[[], T], *, budgeted: bool = True) -> T | None:
+        """``fn()`` unless ``name`` is down (or, ``budgeted``, the work may not ask it: see
+        :meth:`_admitted`); a failure is recorded for the run and for this work's reason."""
         if not self.health.usable(name):
             self.trouble[name] = self.health.reason(name) or "unavailable"
+            return None
+        if budgeted and not self._admitted(name):
             return None
         try:
             return fn()
         except SourceError as err:
             self.trouble[name] = self.health.failed(name, err)
             return None
+
+    def _admitted(self, name: str) -> bool:
+        """Whether this work may ask ``name``: always, unless only a skipped conference list
+        could have answered it and the run's budget for asking in its place is spent
+        (:mod:`citekit.resolve.fallback`); the work is then left for the next sync."""
+        if not self.orphan_of or self.fallback is None or name in LOCAL_SEARCHES:
+            return True
+        if self.fallback.admit(self.key, name):
+            return True
+        self.denied.add(name)
+        self.trouble[name] = "not asked"
+        return False
 
     def _lookup(self, scheme: str, value: str) -> Candidate | None:
         """Fetch one identifier from the source that serves its scheme."""
@@ -244,11 +272,15 @@ class _WorkResolver:
         self.fetched.add((scheme, value))
         if scheme == "doi" and value.startswith(ARXIV_DOI_PREFIX):
             return None  # DataCite DOIs are not in Crossref; the arXiv id covers them
+        # the notes' arXiv ids were all fetched in one batch before the works (answered from
+        # the cache now), and a pin is the user's own decision: neither draws on the budget
+        # of a work whose conference list was skipped
+        budgeted = scheme != "arxiv" and not self.pin
         for name in SCHEME_SOURCES.get(scheme, ()):
             source = self.sources.get(name)
             if source is None:
                 continue
-            found = self._call(name, lambda: source.lookup(scheme, value))
+            found = self._call(name, lambda: source.lookup(scheme, value), budgeted=budgeted)
             if found is not None:
                 return found
         return None
@@ -509,6 +541,8 @@ class _WorkResolver:
             if source is None:
                 continue
             self._join_ahead(order, at)
+            if self._answered_by_list(source):
+                continue
             search = lambda: source.search(self.mention)  # noqa: E731
             if name in self.deferred and name in self._said and name in self.batches:
                 answer = self.batches[name].answer(self.key)
@@ -523,6 +557,17 @@ class _WorkResolver:
                 break
         return False
 
+    def _answered_by_list(self, source: Source) -> bool:
+        """The venue's own list already answered what ``source``'s search would: a pasted
+        abstract that a source searches only within its venue-year's group (OpenReview) was
+        compared with every accepted paper of that list, abstracts included; the group adds
+        only submissions that were not accepted, whose preprints the arXiv search finds.
+        One request less per such abstract, nothing lost that the list had."""
+        conferences = self.sources.get("conferences")
+        return (hasattr(source, "group_only") and source.group_only(self.mention)
+                and conferences is not None and hasattr(conferences, "covers_abstracts")
+                and self.health.usable("conferences") and conferences.covers_abstracts(self.mention))
+
     def _join_ahead(self, order: Sequence[str], at: int) -> None:
         """Join the batch of the batched source at ``order[at]``, or of the next one when
         only ``order[at]`` stands before it: the work says one source early so that the
@@ -534,7 +579,7 @@ class _WorkResolver:
             name = order[j]
             if name in self.deferred and name in self.batches and name not in self._said:
                 self._said.add(name)
-                if self.health.usable(name):
+                if self.health.usable(name) and self._admitted(name):
                     self.batches[name].join(self.key, self.mention, self._earlier_authors())
                 else:
                     self.batches[name].skip()
@@ -719,7 +764,10 @@ class _WorkResolver:
     def _decide(self) -> Work:
         ranked = self._ranked()
         if not ranked:
-            return Work(mentions=self.group, status="notes-only", reason=self._not_found(), unasked=self._unasked())
+            # a work whose own list was skipped was not looked up where it would be found:
+            # like a work no source could be asked about, it is asked again by the next sync
+            return Work(mentions=self.group, status="notes-only", reason=self._not_found(),
+                        unasked=self._unasked() or bool(self.orphan_of))
         best_score, cluster, best = ranked[0]
         others = [r[2] for r in ranked[1:]]
         if best_score < ACCEPT:
@@ -757,8 +805,16 @@ class _WorkResolver:
         what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
         if not self._comparable():
             text = "the notes give no title, authors or identifier to look up"
+        elif self.denied and self._unasked():
+            lists = self._skipped_lists()
+            asked = self.fallback.works if self.fallback else 0
+            return (f"not looked up: {lists} was skipped (its site failed) and {asked} of its papers were asked "
+                    "elsewhere; the next sync looks it up")
         elif self._unasked():
             text = f"no source could be asked about this {what}"
+        elif self.orphan_of:
+            lists = self._skipped_lists()
+            text = f"no other source knows this {what} ({lists} was skipped: its site failed)"
         else:
             text = f"no source knows this {what}"
         closest = max(self.records.values(), key=lambda c: c.score, default=None)
@@ -766,6 +822,12 @@ class _WorkResolver:
             why = self.scores[(closest.source, closest.id)].why
             text += f" (closest: {closest.source} \"{closest.title}\", {closest.score:.2f}, {why})"
         return self._with_trouble(text)
+
+    def _skipped_lists(self) -> str:
+        """``the ICLR 2019 paper list``: the skipped lists that alone could answer this work."""
+        conferences = self.sources["conferences"]
+        return " and ".join(conferences.list_name(site, year)  # type: ignore[attr-defined]
+                            for site, year in self.orphan_of)
 
     def _with_trouble(self, text: str) -> str:
         if not self.trouble:
@@ -902,6 +964,7 @@ def resolve_groups(
     deferred = frozenset(name for name, source in by_name.items()
                          if batch_searches and hasattr(source, "search_many"))
     resolvers = [_WorkResolver(g, by_name, health, pins, precedence, deferred) for g in groups]
+    skipped = _orphans(resolvers, by_name)
     works: list[Work | None] = [None] * len(groups)
     with tqdm(total=len(groups), desc="resolving", unit="paper", file=sys.stderr, disable=not progress) as bar:
         with ThreadPoolExecutor(max_workers=jobs) as pool, ThreadPoolExecutor(max_workers=1) as sender:
@@ -921,5 +984,39 @@ def resolve_groups(
             for future in as_completed(futures):
                 works[futures[future]] = future.result()
                 bar.update(1)
-    return ResolveReport(works=[w for w in works if w is not None], problems=list(health.problems))
+    done = [w for w in works if w is not None]
+    return ResolveReport(works=done, problems=_skipped_sentences(skipped, resolvers, done, by_name) + health.problems)
+
+
+def _orphans(resolvers: Sequence[_WorkResolver], sources: Mapping[str, Source]) -> list[tuple[str, int]]:
+    """Give the works that only a skipped conference list could have answered the run's
+    budget for asking other services in its place; returns the skipped lists."""
+    conferences = sources.get("conferences")
+    skipped = list(getattr(conferences, "skipped", {}))
+    if not skipped:
+        return []
+    limits: dict[str, float | None] = {}
+    counters: dict[str, Callable[[str], int]] = {}
+    for name, source in sources.items():
+        client = getattr(source, "client", None)
+        if client is not None and hasattr(client, "per_minute"):
+            limits[name] = client.per_minute(name)
+            counters[name] = client.sent
+    budget = FallbackBudget(fallback_module.FALLBACK_WORKS, limits=limits,
+                            sent=lambda name: counters[name](name) if name in counters else 0)
+    for r in resolvers:
+        r.orphan_of = conferences.orphaned(r.mention)  # type: ignore[union-attr]
+        r.fallback = budget
+    return skipped
+
+
+def _skipped_sentences(skipped: Sequence[tuple[str, int]], resolvers: Sequence[_WorkResolver],
+                       works: Sequence[Work], sources: Mapping[str, Source]) -> list[str]:
+    """One sentence per skipped list, counting its mentions that no other source found."""
+    conferences = sources.get("conferences")
+    out = []
+    for site, year in skipped:
+        pending = sum(1 for r, w in zip(resolvers, works) if (site, year) in r.orphan_of and w.status != "resolved")
+        out.append(f"conferences: {conferences.skipped_sentence(site, year, pending)}")  # type: ignore[union-attr]
+    return out
 

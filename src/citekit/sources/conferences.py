@@ -155,6 +155,8 @@ class VenueList:
     titles: list[str] = field(default_factory=list)
     words: dict[str, list[int]] = field(default_factory=dict)  # abstract word -> paper indexes
     published: bool = True
+    #: most of its papers carry their abstract (from the list or its abstracts file)
+    has_abstracts: bool = False
 
     @classmethod
     def build(cls, site: str, year: int, events: Iterable[dict[str, Any]], *, published: bool = True) -> "VenueList":
@@ -176,6 +178,8 @@ class VenueList:
                 if event["forum"]:
                     out.by_forum[event["forum"]] = paper
             out.titles.append(normalize_title(paper.main["name"]))
+        with_abstract = sum(1 for p in out.papers if any(e["abstract"] for e in p.events))
+        out.has_abstracts = bool(out.papers) and with_abstract >= len(out.papers) / 2
         return out
 
     def _word_index(self) -> dict[str, list[int]]:
@@ -270,6 +274,9 @@ class ConferenceListSource:
         self._lock = threading.Lock()
         #: things worth saying once (a stale stored list used because the site is unreachable)
         self.notices: list[str] = []
+        #: lists whose site failed in :meth:`prepare`: (site, year) -> the failure; said in
+        #: one sentence each (:meth:`skipped_sentence`) once the run knows what was left pending
+        self.skipped: dict[tuple[str, int], SourceError] = {}
 
     # -- which lists a mention concerns ------------------------------------------------
     def events_of(self, mention: Mention) -> list[tuple[str, int, int]]:
@@ -291,6 +298,17 @@ class ConferenceListSource:
                 if (venues.canonical(mention.venue) or mention.venue).lower() == short.lower():
                     found.append((site, mention.year))
         return list(dict.fromkeys(found))
+
+    def covers_abstracts(self, mention: Mention) -> bool:
+        """Whether every list the mention may be in is loaded, published and carries its
+        papers' abstracts: a pasted abstract was then compared with every accepted paper of
+        its venue-year here, and a search of the venue's group elsewhere (OpenReview) could
+        only add the submissions that were not accepted. Asks nothing: lists are loaded
+        before the groups."""
+        wanted = self.venue_years(mention)
+        with self._lock:
+            lists = [self._lists.get(key) for key in wanted]
+        return bool(wanted) and all(v is not None and v.published and v.has_abstracts for v in lists)
 
     # -- the Source interface ------------------------------------------------------------
     def lookup(self, scheme: str, value: str) -> Candidate | None:
@@ -339,16 +357,34 @@ class ConferenceListSource:
     def prepare(self, mentions: Iterable[Mention]) -> None:
         """Load every list the mentions need, once, before resolution fans out.
 
-        One failure, one scope: a list whose site fails is skipped (said in one sentence in
-        :attr:`notices`), and every other list stays in use; nothing is raised.
+        One failure, one scope: a list whose site fails is skipped (recorded in
+        :attr:`skipped`), and every other list stays in use; nothing is raised.
         """
-        wanted: Counter[tuple[str, int]] = Counter(vy for m in mentions for vy in dict.fromkeys(self.venue_years(m)))
-        for (site, year), count in wanted.items():
+        wanted = dict.fromkeys(vy for m in mentions for vy in self.venue_years(m))
+        for site, year in wanted:
             try:
                 self.load(site, year)
             except SourceError as err:
                 with self._lock:
-                    self.notices.append(skipped_sentence(self.bases.get(site, site), site, year, err, count))
+                    self.skipped[(site, year)] = err
+
+    def orphaned(self, mention: Mention) -> list[tuple[str, int]]:
+        """The skipped lists of a mention that no loaded list answers: every list it may be
+        in was skipped (empty when one of them loaded, or it names no list)."""
+        wanted = self.venue_years(mention)
+        with self._lock:
+            if wanted and all(key in self.skipped for key in wanted):
+                return wanted
+        return []
+
+    def list_name(self, site: str, year: int) -> str:
+        """``the ICLR 2019 paper list``, as the sentences about lists name one."""
+        return f"the {SITE_VENUES.get(site, site.upper())} {year} paper list"
+
+    def skipped_sentence(self, site: str, year: int, pending: int) -> str:
+        """The one sentence for a list skipped in :meth:`prepare`, ``pending`` of whose
+        mentions were not found elsewhere."""
+        return skipped_sentence(self.bases.get(site, site), site, year, self.skipped[(site, year)], pending)
 
     def load(self, site: str, year: int) -> VenueList:
         """The list of ``site`` in ``year``: from memory, the project cache, or the site."""
@@ -506,5 +542,6 @@ def skipped_sentence(base: str, site: str, year: int, err: SourceError, mentions
     cause = failure_cause(err)
     state = "unreachable" if cause in ("DNS", "connection refused", "connection reset", "timeout") else "failed"
     venue = SITE_VENUES.get(site, site.upper())
-    return (f"{host} {state} ({cause}): the {venue} {year} paper list was skipped; "
-            f"{mentions} mention{'s' if mentions != 1 else ''} left pending")
+    left = (f"{mentions} mention{'s' if mentions != 1 else ''} left pending" if mentions
+            else "its mentions were found in other sources")
+    return f"{host} {state} ({cause}): the {venue} {year} paper list was skipped; {left}"

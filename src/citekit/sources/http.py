@@ -409,6 +409,15 @@ class HttpClient:
                 self._limiters[bucket] = lim
             return lim
 
+    def per_minute(self, bucket: str) -> float | None:
+        """The requests a minute ``bucket`` allows (None: no such limit, or limits off)."""
+        return self.limiter(bucket).policy.per_minute
+
+    def sent(self, bucket: str) -> int:
+        """Requests sent to ``bucket`` so far by this client."""
+        with self._lock:
+            return self.stats.requests[bucket]
+
     def adapt(self, bucket: str, headers: Mapping[str, str]) -> None:
         """Let a service's announced limits replace the configured defaults."""
         self.limiter(bucket).adapt({k.lower(): v for k, v in headers.items()})

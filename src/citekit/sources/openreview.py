@@ -313,6 +313,13 @@ class OpenReviewSource:
             return [note_to_candidate(n) for n in self._notes(mention, "all") if _in_group(n, group)]
         return [note_to_candidate(n) for n in self._notes(mention, group)]
 
+    def group_only(self, mention: Mention) -> bool:
+        """Whether :meth:`search` looks for this mention only within one venue's group (a
+        pasted abstract under its venue-year): a loaded list of that venue-year with its
+        abstracts has answered for the group's accepted papers already."""
+        return (not title_terms(mention) and bool(mention.venue and mention.year)
+                and venues.openreview_group(mention.venue or "", mention.year or 0) is not None)
+
     def search_everywhere(self, mention: Mention) -> list[Candidate]:
         """Notes for a mention's title in every venue: where an earlier title lives (the
         submission to an earlier conference, under the name the notes still use). Asks
