@@ -54,6 +54,8 @@ WEAK_ALONE = frozenset(
     "evidence insight insights property properties optimization optimizer optimizers learning training algorithm "
     "algorithms practice complexity neural network networks deep performance function functions framework "
     "setting settings guarantees theory update updates".split())
+#: generic nouns that, after a qualifier, name who a paper is for ("blind people", "novice users")
+_POPULATION = frozenset("people users participants".split())
 _ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
@@ -92,8 +94,9 @@ def phrases(text: str) -> dict[tuple[str, ...], str]:
                 for i in range(len(run) - size + 1):
                     gram = run[i:i + size]
                     lows = [fold(g).lower() for g in gram]
-                    if lows[0] in GENERIC or lows[-1] in GENERIC or len("".join(lows)) < 4:
-                        continue
+                    if lows[0] in GENERIC or len("".join(lows)) < 4 or (
+                            lows[-1] in GENERIC and not (size > 1 and lows[-1] in _POPULATION)):
+                        continue  # ("blind people", "older users": a population is what such papers address)
                     if size == 1 and (lows[0] in WEAK_ALONE or _ADJECTIVE.search(lows[0])):
                         continue  # "physical", "objects": a heading needs what they qualify
                     key = tuple(_stem(w) for w in lows)
@@ -138,13 +141,20 @@ class Theme:
     text: str
     members: list[int]
     score: float
+    article: str = ""  # "the" when the records say "the visually impaired": how a sentence must say it
+    papers: int = 0  # how many distinct papers use it (two records of one paper count once)
 
 
 class Phrasebook:
     """The phrases of every paper of a selection, and how many papers use each."""
 
-    def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None) -> None:
+    def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None,
+                 titles: list[str] | None = None) -> None:
         _NAMES.clear()
+        # two records of one paper (the same title) are one paper: a phrase only they share is no theme
+        first: dict[str, int] = {}
+        self.paper = [first.setdefault(" ".join(re.findall(r"[a-z0-9]+", fold(t or "").lower())) or f"#{i}", i)
+                      for i, t in enumerate(titles or [""] * len(texts))] if titles else list(range(len(texts)))
         _NAMES.update(proper_names(bodies or [], texts))
         self.per_paper = [phrases(t) for t in texts]
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
@@ -155,6 +165,42 @@ class Phrasebook:
             for k, v in p.items():
                 written.setdefault(k, Counter())[v] += 1
         self.written = {k: c.most_common(1)[0][0] for k, c in written.items()}
+        self.plain = [_plain(t) for t in texts]
+        self._usage: dict[tuple[str, ...], tuple[bool, str]] = {}
+
+    def usage(self, key: tuple[str, ...]) -> tuple[bool, str]:
+        """(reads as a thing, article): how the records use a phrase, the only grammar citekit has.
+
+        A phrase names what papers address only when the records use it as a noun phrase:
+        not as a verb ("we investigate", "to investigate"), not as a modifier of a word that
+        follows in most of its uses ("blind people", "motor impairments", "wrist rotation":
+        the phrase is then the longer one). "the visually impaired" keeps its "the".
+        """
+        if key in self._usage:
+            return self._usage[key]
+        pattern = re.compile(r"(\w+)?[\s(]*\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in key)
+                             + r"\b(\s*[\w(]+|-\w+)?", re.I)
+        before: Counter[str] = Counter()
+        modifier = verb = total = 0
+        for text in self.plain:
+            for m in pattern.finditer(fold(text)):
+                total += 1
+                prev = (m.group(1) or "").lower()
+                nxt = (m.group(2) or "").strip().lower()
+                before[prev] += 1
+                if prev in ("we", "they", "to", "i", "us", "will", "can", "not"):
+                    verb += 1
+                elif nxt.startswith("-"):
+                    modifier += 1  # "hands-free", "wrist-worn": the first half of a compound
+                elif nxt and nxt[0].isalpha() and nxt not in FUNCTION_WORDS \
+                        and (len(key) == 1 or _ADJECTIVE.search(key[-1]) and nxt not in GENERIC):
+                    modifier += 1  # (a phrase of nouns followed by a verb, "blind people need", is a noun phrase)
+        if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship)s?$", key[-1]):
+            modifier = 0  # a noun by its form ("fabrication tools"): a noun before a noun still names a topic
+        noun = bool(total) and verb * 2 < total and modifier * 2 < total
+        article = "the" if total and before["the"] * 2 > total else ""
+        self._usage[key] = (noun, article)
+        return noun, article
 
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.
@@ -164,16 +210,25 @@ class Phrasebook:
         made only of the section's own topic words ("tangible" under the tag tangible) is
         skipped: it would repeat the section's heading.
         """
-        counts: Counter[tuple[str, ...]] = Counter(k for i in idx for k in self.per_paper[i])
+        counts: Counter[tuple[str, ...]] = Counter(k for i in {self.paper[i] for i in idx}
+                                                   for k in set().union(*(self.per_paper[j] for j in idx
+                                                                          if self.paper[j] == i)))
         out = []
         for key, c in counts.items():
             if c < least or all(any(w[:6] == t[:6] for t in self.topic) for w in key):
                 continue
+            if len(idx) < self.n and self.n >= 6 and self.df[key] * 2 > self.n and c * 3 < self.df[key] * 2:
+                # a phrase most of the section uses, most of them outside this group, names the section
+                # ("gaze" under eye tracking), not the group; "digital fabrication" used only by the group names it
+                continue
+            noun, article = self.usage(key)
+            if not noun:
+                continue
             rarity = math.log((self.n + 1) / self.df[key]) + 0.3
             score = c * rarity * (1 + 0.35 * (len(key) - 1))
             members = [i for i in idx if key in self.per_paper[i]]
-            out.append(Theme(key, self.written[key], members, score))
-        out.sort(key=lambda t: (-len(t.members), -t.score, t.text))
+            out.append(Theme(key, self.written[key], members, score, article, c))
+        out.sort(key=lambda t: (-t.papers, -t.score, t.text))
         # a phrase inside a longer one that the same papers use says less: keep the longer
         kept: list[Theme] = []
         for t in out:
@@ -181,7 +236,7 @@ class Phrasebook:
                 continue
             kept = [k for k in kept if not (set(k.members) == set(t.members) and _inside(k.key, t.key))]
             kept.append(t)
-        kept.sort(key=lambda t: (-len(t.members), -t.score, t.text))
+        kept.sort(key=lambda t: (-t.papers, -t.score, t.text))
         return kept
 
 
@@ -204,7 +259,11 @@ def ranked_names(themes: list[Theme], size: int) -> list[Theme]:
     """Themes in the order they should name a group: those at least half the group (and two
     papers) use first, among them a phrase of two or three words before a single word."""
     need = max(2, math.ceil(size / 2))
-    return sorted(themes, key=lambda t: (len(t.members) < need, len(t.key) == 1, -len(t.members), -t.score, t.text))
+    return sorted(themes, key=lambda t: (t.papers < need, len(t.key) == 1, -t.papers, -t.score, t.text))
+
+
+def _said(theme: Theme) -> str:
+    return (theme.article + " " if theme.article else "") + _shown(theme.text)
 
 
 def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Theme] | None:
@@ -214,14 +273,14 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
     common; a second such phrase of other words is added ("... tangible modeling and 3D printing").
     """
     need = max(2, math.ceil(size / 2))
-    common = [t for t in themes if len(t.members) >= need]
+    common = [t for t in themes if t.papers >= need]
     if not common:
         return None
     first = ranked_names(common, size)[0]
     second = next((t for t in common[1:] if not set(t.key) & set(first.key) and t.members == first.members
                    and len(t.key) > 1), None)
-    about = _shown(first.text) + (f" and {_shown(second.text)}" if second else "")
-    count = len(first.members)
+    about = _said(first) + (f" and {_said(second)}" if second else "")
+    count = first.papers
     if count == size:
         subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
     else:

@@ -558,7 +558,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, Similarity, attach_leftovers, cluster, entry_text, hollow,
                                                name_group, topic_tags)
-    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names
+    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -577,14 +577,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        themes = ranked_names(Phrasebook(texts, topic, bodies).themes(everyone), len(left))
+        themes = ranked_names(Phrasebook(texts, topic, bodies, [e.title or e.key for e in left]).themes(everyone), len(left))
         return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts))]
 
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags)
-    book = Phrasebook(texts, topic, bodies)
+    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left])
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
     rest_idx = attach_leftovers(similarity.sim, clusters, tags)
@@ -598,13 +598,18 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         heading, words = name_group(members, idx, similarity, skip, rules, counts)
         if words and heading.lower() == " and ".join(words).lower():
             heading = ""  # words that recur are not a name; the papers' own phrases are
+            said = topic_sentence(themes, len(idx), "papers")
+            if said and heading_case(said[1].text).lower() not in used:
+                heading = heading_case(said[1].text)  # the phrase the topic sentence says, so the two agree
         if not heading or heading.lower() in used or hollow(heading):
             # a distinct phrase of the papers' own, never "X: x", a second "Printing" or "Modeling" after "3D modeling"
             heading = next((heading_case(t.text) for t in themes if not _overlaps(t.text, used - {core_heading.lower()})
                             and heading_case(t.text).lower() not in used), "") or \
                 next((heading_case(t.text) for t in themes if heading_case(t.text).lower() not in used), "")
-        if not heading and words:
-            tfidf = " and ".join(words)
+        said_words = [w for w in words if any(re.search(rf"\b{re.escape(w)}\b", texts[i], re.I) for i in idx)]
+        if not heading and said_words:
+            # (a term the records never write as such, "users motor" from "users with motor", names nothing)
+            tfidf = " and ".join(said_words)
             heading = "" if hollow(tfidf) else tfidf[:1].upper() + tfidf[1:]
         if not heading or heading.lower() in used:
             unnamed += idx  # papers that share no phrase have no point together: each joins its closest group
@@ -626,8 +631,13 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         named.append((list(pair.members), heading_case(pair.text), []))
         leftovers = [i for i in leftovers if i not in pair.members]
     rest_idx, unnamed = leftovers, []
-    for idx, heading, words in named:
+    labels = {rules.label(t).lower() for t in rules.rules}
+    for n, (idx, heading, words) in enumerate(named):
         themes = ranked_names(book.themes(idx), len(idx))
+        said = topic_sentence(themes, len(idx), "papers")
+        others = {h.lower() for m, (_, h, _) in enumerate(named) if m != n} | {g.heading.lower() for g in groups}
+        if said and heading.lower() not in labels and heading_case(said[1].text).lower() not in others:
+            heading = heading_case(said[1].text)  # papers joined the group since it was named: say what they share now
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
     rest = [left[i] for i in rest_idx + unnamed]
@@ -777,6 +787,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     skipped = len(entries) - len(usable)
     not_papers = [(e.key, why) for e in usable if (why := not_a_paper(e))]
     usable = [e for e in usable if not not_a_paper(e)]
+    usable, twins = _one_record_per_paper(usable)
     scores = closeness(usable, mine) if mine else {}
 
     def order(e: Entry) -> tuple:
@@ -799,6 +810,10 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if not_papers:
         listed = "; ".join(f"{key} ({why})" for key, why in not_papers)
         lines.append(style.comment(f"left out, not papers: {listed}"))
+    if twins:
+        listed = "; ".join(f"{key} (the same title as {kept})" for key, kept in twins)
+        lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
+                                   "`citekit dedup` can merge them"))
     claimed = False  # the user's claim is said in full once, in the closest paragraph that positions it
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
@@ -815,7 +830,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 opens = False
             described.append((sentence, opens))
         body = _join_pairs(described)
-        said = topic_sentence(g.themes, len(g.members), g.kind) if g.themes and not g.closing else None
+        said = topic_sentence(g.themes, _papers(g.members), g.kind) if g.themes and not g.closing else None
         if said:
             body.insert(0, style.text(said[0]))
         lines.append(" ".join(body))
@@ -838,6 +853,34 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one
     header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely; {marker(body)})"
     return style.comment(header) + "\n" + body
+
+
+def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple[str, str]]]:
+    """The entries with one record per title, and ``(left-out key, kept key)`` for the others.
+
+    Two records with the same title are one paper to a reader ("WristFlex" cited twice, once
+    as "present WristFlex, Low-power gesture input ..."): the record with an abstract (else the
+    first) is cited, the other named in a comment so the user can merge them.
+    """
+    by_title: dict[str, list[Entry]] = {}
+    for e in entries:
+        by_title.setdefault(_title_id(e), []).append(e)
+    keep: set[str] = set()
+    twins: list[tuple[str, str]] = []
+    for same in by_title.values():
+        best = next((e for e in same if abstract_of(e)), same[0])
+        keep.add(best.key)
+        twins += [(e.key, best.key) for e in same if e is not best]
+    return [e for e in entries if e.key in keep], twins
+
+
+def _title_id(entry: Entry) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
+
+
+def _papers(entries: list[Entry]) -> int:
+    """How many papers ``entries`` are: two records with one title are one paper (a topic sentence counts papers)."""
+    return len({" ".join(re.findall(r"[a-z0-9]+", fold(e.title or e.key).lower())) or e.key for e in entries})
 
 
 def _safe_name(name: str) -> str:
