@@ -38,7 +38,8 @@ _RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s
 
 
 #: the sentence ``--mine`` writes to place the user's paper: its "we" and "our" are the author's own
-_POSITION = re.compile(r"^\s*(?:Like|Unlike)\b.*\b(?:our work|we)\b|\bbut none of them concerns\b.*\bas our work does\b",
+_POSITION = re.compile(r"^\s*(?:Like|Unlike|Where)\b.*\b(?:our|we)\b|\bbut none of them concerns\b.*\bas our work does\b|"
+                       r";\s*in contrast,\s*(?:our|we)\b",
                        re.S)
 
 

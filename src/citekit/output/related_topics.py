@@ -181,13 +181,15 @@ class Phrasebook:
         pattern = re.compile(r"(\w+)?[\s(]*\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in key)
                              + r"\b(\s*[\w(]+|-\w+)?", re.I)
         before: Counter[str] = Counter()
-        modifier = verb = total = 0
+        modifier = verb = total = head = 0
         for text in self.plain:
             for m in pattern.finditer(fold(text)):
                 total += 1
                 prev = (m.group(1) or "").lower()
                 nxt = (m.group(2) or "").strip().lower()
                 before[prev] += 1
+                if nxt == "of":
+                    head += 1  # "the automatic generation of invariants": the phrase is only the head of a longer one
                 if prev in ("we", "they", "to", "i", "us", "will", "can", "not"):
                     verb += 1
                 elif nxt.startswith("-"):
@@ -197,7 +199,9 @@ class Phrasebook:
                     modifier += 1  # (a phrase of nouns followed by a verb, "blind people need", is a noun phrase)
         if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship)s?$", key[-1]):
             modifier = 0  # a noun by its form ("fabrication tools"): a noun before a noun still names a topic
-        noun = bool(total) and verb * 2 < total and modifier * 2 < total
+        noun = bool(total) and verb * 2 < total and modifier * 2 < total and head * 2 < total \
+            and not key[0].endswith("ly") and not key[-1].endswith("ly") \
+            and not (len(key) > 1 and _ADJECTIVE.search(key[-1]) and not key[-1].endswith("ed"))
         article = "the" if total and before["the"] * 2 > total else ""
         self._usage[key] = (noun, article)
         return noun, article
@@ -277,9 +281,7 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
     if not common:
         return None
     first = ranked_names(common, size)[0]
-    second = next((t for t in common[1:] if not set(t.key) & set(first.key) and t.members == first.members
-                   and len(t.key) > 1), None)
-    about = _said(first) + (f" and {_said(second)}" if second else "")
+    about = _said(first)  # (a second phrase joined on, "X and Y", read as one odd thing: one phrase says it)
     count = first.papers
     if count == size:
         subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
@@ -368,3 +370,49 @@ def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: 
     return Stance(shared=_shown(shared.text) if shared else "", shared_by=[i for i, p in enumerate(per_member) if shared and shared.key in p],
                   theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "),
                   novel=[articled.get(k) or claimed[k] for k in named])
+
+
+#: where a contribution clause goes on to a second claim ("..., and prove guarantees"): the method ends there
+_SECOND_CLAIM = re.compile(r",?\s+and\s+(?:we\s+)?(?:prove|show|demonstrate|evaluate|find|report|present|propose|describe|"
+                           r"give|derive|establish|analy[sz]e|validate|test|compare|discuss)\b|;")
+
+
+def own_method(claim: str) -> tuple[str, str] | None:
+    """``("our haptic wristwatch prototype", "makes it possible to acquire ...")``: what the user made and
+    what it does, from their contribution clause ("a haptic wristwatch prototype that makes ..."), or None.
+
+    A contrast sets the user's method against what a group does, so it needs the method as a
+    subject with its own verb: "a X that VERBs ..." and "a X consisting of ..." give one; a
+    clause of another shape does not, and the whole claim is said instead.
+    """
+    from citekit.output.title_prose import lowercase_words
+
+    claim = _SECOND_CLAIM.split(claim, maxsplit=1)[0].strip().rstrip(".,")
+    claim = re.sub(r"^[A-Z][\w\-]*,\s+(?=(?:a|an|the)\s)", "", claim)  # "Facet, a multi-display system": the system
+    m = re.match(r"^(?:a|an|the|our)\s+(?P<np>[^,;()]+?)\s+(?:(?:that|which)\s+(?P<verb>[a-z][\w\-]*s)\b|"
+                 r"(?P<part>[a-z][\w\-]*ing)\b)(?P<rest>.*)$", claim)
+    if not m or len(m.group("np").split()) > 8 or not m.group("rest").strip():
+        return None
+    np = re.sub(r"^(?:new|novel)\s+", "", m.group("np"))
+    if m.group("verb"):
+        verb = m.group("verb")
+        if verb in ("is", "was", "has") and not re.search(r"\w", m.group("rest")):
+            return None
+    else:
+        stem = m.group("part")[:-3]
+        words = lowercase_words()
+        base = stem + "e" if stem + "e" in words and stem not in words else stem
+        if base not in words:
+            return None  # a participle citekit cannot turn into a verb it knows
+        verb = base + ("es" if base.endswith(("s", "sh", "ch", "x", "z")) else "s")
+    if verb.lower() in FUNCTION_WORDS - {"is"}:
+        return None
+    return f"our {np}", f"{verb}{m.group('rest')}"
+
+
+def novel_in(text: str, member_texts: list[str], topic: list[str] | None = None) -> list[str]:
+    """Phrases of ``text`` (the user's) that none of ``member_texts`` uses: what a contrast can rest on."""
+    group_words = {w for t in member_texts for k in phrases(t) for w in k}
+    section = {_stem(fold(w).lower())[:6] for t in topic or [] for w in re.split(r"[-_\s]+", t) if w}
+    return [v for k, v in phrases(text).items() if not set(k) <= group_words
+            and (len(k) > 1 or k[0] not in WEAK_ALONE) and not all(w[:6] in section for w in k)]

@@ -680,44 +680,50 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
 
 
 def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style,
-              first: bool = True, topic: list[str] | None = None) -> str | None:
-    """The sentence that places the user's paper against a group, from both abstracts, or None.
+              turn: int = 0, topic: list[str] | None = None) -> str | None:
+    """The sentence that sets the user's paper against a group, from both abstracts, or None.
 
-    "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling, but none of them
-    concerns tangible blocks: we present ..." when the user's abstract shares a phrase with the group; "Unlike \\citet{a},
-    which address virtual volunteering, we ..." when it shares none. None when the user's
-    abstract claims nothing the group's records do not (a TODO is left instead).
+    What the group does is its topic phrase (the one its topic sentence says); what the
+    user's paper does is its own method, from its contribution sentence ("a haptic
+    wristwatch prototype that makes ..." -> "our haptic wristwatch prototype makes ...").
+    "Unlike \\citet{a} and \\citet{b}, which address pneumatic tactile displays, our haptic
+    wristwatch prototype makes ..."; "Like ..., our work addresses mobile devices, but our ..."
+    when the user's abstract names the group's phrase too. A contrast is drawn only when the
+    user's clause names something none of the group's records does (else the records would
+    not support "unlike"): None then, and the caller leaves a TODO. ``turn`` varies the
+    sentence's shape from one paragraph to the next.
     """
-    from citekit.output.related_topics import stance
+    from citekit.output.related_topics import _said, novel_in, own_method, phrases, topic_sentence
 
+    if not claim or re.search(r"[$\\^_{}\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", claim[1]):
+        return None  # a formula from the user's own source is theirs to write, not citekit's to re-typeset
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    found = stance(group.themes, texts, " ".join((mine.title, mine.abstract)), claim, topic)
-    if not found:
+    said = topic_sentence(group.themes, _papers(group.members), group.kind) \
+        if group.themes and not group.closing else None
+    theme = said[1] if said else None
+    method = own_method(claim[1])
+    clause = f"{method[0]} {method[1]}" if method else f"we {claim[0]} {claim[1]}"
+    if not novel_in(clause, texts, topic):
         return None
-    if found.shared:
-        by = [group.members[i] for i in found.shared_by][:3] or group.members[:3]
-        if not first and found.novel:  # the claim was said once; here only what is new against this group
-            none = "none of them concerns" if len(by) > 1 else "it does not concern"
-            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
-                           f"{' or '.join(style.text(n) for n in found.novel)}")
-        if found.novel:  # the difference is what the records show: phrases of the claim none of them uses
-            none = "none of them concerns" if len(by) > 1 else "it does not concern"
-            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
-                           f"{' or '.join(style.text(n) for n in found.novel)}: {style.prose(found.claim)}")
-        return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}; "
-                       f"{style.prose(found.claim)}")
-    if not first and found.novel:
-        cited = group.members[:3]
-        what = " or ".join(style.text(n) for n in found.novel)
-        if found.theme and len(cited) > 1:
-            return _finish(f"{_cite_list(cited, style)} address {style.text(found.theme)}, but none of them concerns "
-                           f"{what}, as our work does")
-        return _finish(f"Unlike {_cite_list(cited, style)}, our work concerns "
-                       f"{' and '.join(style.text(n) for n in found.novel)}")
-    if not first:
-        return None  # the claim was said in full already; with nothing new against this group, a TODO
-    about = f", which address {style.text(found.theme)}," if found.theme else ","
-    return _finish(f"Unlike {_cite_list(group.members[:3], style)}{about} {style.prose(found.claim)}")
+    if turn and method:
+        # the whole clause was said against the closest group; here what the method is and does, to its first comma
+        clause = re.split(r",\s+(?!and\b|or\b)", clause, maxsplit=1)[0]
+    clause = style.prose(clause.rstrip(". "))
+    if not theme:
+        return _finish(f"Unlike {_cite_list(group.members[:3], style)}, {clause}")
+    by = [e for e, t in zip(group.members, texts) if theme.key in phrases(t)][:3] or group.members[:3]
+    cites = _cite_list(by, style)
+    what = style.text(_said(theme))
+    if theme.key in phrases(" ".join((mine.title, mine.abstract)).replace("-", " ")):  # "regression-test-selection"
+        return _finish(f"Like {cites}, our work addresses {what}, but {clause}")
+    verb = "addresses" if len(by) == 1 and not _plural(by[0]) else "address"
+    which = "addresses" if len(by) == 1 else "address"
+    shape = turn % 3
+    if shape == 1:
+        return _finish(f"Where {cites} {verb} {what}, {clause}")
+    if shape == 2:
+        return _finish(f"{cites} {verb} {what}; in contrast, {clause}")
+    return _finish(f"Unlike {cites}, which {which} {what}, {clause}")
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:
@@ -814,7 +820,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         listed = "; ".join(f"{key} (the same title as {kept})" for key, kept in twins)
         lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
                                    "`citekit dedup` can merge them"))
-    claimed = False  # the user's claim is said in full once, in the closest paragraph that positions it
+    turns = 0  # positioning sentences written so far: each takes the next shape
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -835,8 +841,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             body.insert(0, style.text(said[0]))
         lines.append(" ".join(body))
         if mine:
-            position = _position(g, mine, claim, style, first=not claimed, topic=topic)
-            claimed = claimed or bool(position)
+            position = _position(g, mine, claim, style, turn=turns, topic=topic)
+            turns += bool(position)
             if position:
                 lines[-1] += " " + position
             else:
