@@ -124,8 +124,12 @@ def proper_names(bodies: list[str], texts: list[str]) -> set[str]:
 def _shown(phrase: str) -> str:
     """A phrase in sentence case: "Tangible Interaction" -> "tangible interaction"; "3D", "ToolDevice" and
     the records' own names ("Shampoo") stay."""
-    words = phrase.split()
-    return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w for w in words)
+    def one(w: str) -> str:
+        if "-" in w and w not in _NAMES:  # "Low-Power", "Sharpness-Aware": each part as a word of its own
+            return "-".join(one(p) for p in w.split("-"))
+        return w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w
+
+    return " ".join(one(w) for w in phrase.split())
 
 
 def heading_case(phrase: str) -> str:
@@ -157,6 +161,7 @@ class Phrasebook:
                       for i, t in enumerate(titles or [""] * len(texts))] if titles else list(range(len(texts)))
         _NAMES.update(proper_names(bodies or [], texts))
         self.per_paper = [phrases(t) for t in texts]
+        self.bodies = bodies or []
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
         self.n = len(texts)
         self.topic = {_stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
@@ -188,7 +193,7 @@ class Phrasebook:
                 prev = (m.group(1) or "").lower()
                 nxt = (m.group(2) or "").strip().lower()
                 before[prev] += 1
-                if nxt == "of":
+                if nxt == "of" and prev == "the":
                     head += 1  # "the automatic generation of invariants": the phrase is only the head of a longer one
                 if prev in ("we", "they", "to", "i", "us", "will", "can", "not"):
                     verb += 1
@@ -200,11 +205,30 @@ class Phrasebook:
         if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship)s?$", key[-1]):
             modifier = 0  # a noun by its form ("fabrication tools"): a noun before a noun still names a topic
         noun = bool(total) and verb * 2 < total and modifier * 2 < total and head * 2 < total \
-            and not key[0].endswith("ly") and not key[-1].endswith("ly") \
+            and not key[-1].endswith("ly") and not (key[0].endswith("ly") and before["the"] * 2 <= total) \
             and not (len(key) > 1 and _ADJECTIVE.search(key[-1]) and not key[-1].endswith("ed"))
         article = "the" if total and before["the"] * 2 > total else ""
         self._usage[key] = (noun, article)
         return noun, article
+
+    def own_phrase(self, i: int, title: str) -> str | None:
+        """The phrase of paper ``i``'s title that best says what it is about, or None.
+
+        A noun phrase as the records use it (see :meth:`usage`), of two or three words
+        before one, the rarest in the selection first; a title phrase because the title is
+        what the paper says it is about.
+        """
+        body = self.bodies[i] if i < len(self.bodies) else ""
+        prose = phrases(body)
+        # (a phrase the abstract also writes, so it reads as prose does: never a title's capitals alone, never
+        # a gerund that starts a clause, "leveraging internal transitions")
+        keys = [k for k in phrases(title) if len(k) > 1 and k in prose and not k[0].endswith("ing")
+                and not all(any(w[:6] == t[:6] for t in self.topic) for w in k) and self.usage(k)[0]]
+        if not keys:
+            return None
+        best = min(keys, key=lambda k: (self.df[k], -len(k), k))
+        noun, article = self.usage(best)
+        return (article + " " if article else "") + prose[best]
 
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.

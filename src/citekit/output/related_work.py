@@ -247,6 +247,7 @@ class _Group:
     core: bool = False  # the papers that share no sub-topic
     words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
     closing: bool = False  # the papers that fit no group
+    asides: list[str] = field(default_factory=list)  # for the closing group: what each paper is about, from its title
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
@@ -631,6 +632,15 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         named.append((list(pair.members), heading_case(pair.text), []))
         leftovers = [i for i in leftovers if i not in pair.members]
     rest_idx, unnamed = leftovers, []
+    for i in list(rest_idx):
+        # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
+        # group's topic sentence then says what it has in common with the others
+        for idx, _heading, _words in named:
+            said = topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers")
+            if said and said[1].key in book.per_paper[i] and len(idx) < MAX_SIZE:
+                idx.append(i)
+                rest_idx.remove(i)
+                break
     labels = {rules.label(t).lower() for t in rules.rules}
     for n, (idx, heading, words) in enumerate(named):
         themes = ranked_names(book.themes(idx), len(idx))
@@ -645,7 +655,12 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return whole()
     groups += found
     if rest:
-        groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True))
+        # what each leftover is about, in a phrase of its own title: the closing paragraph's topic sentence
+        asides = [book.own_phrase(i, left[i].title or "") for i in rest_idx + unnamed]
+        # said only when every leftover has its phrase: a sentence that names one of three papers misleads
+        groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
+                             asides=[a for a in asides if a] if all(asides) else [],
+                             texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
     return groups
 
 
@@ -839,6 +854,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         said = topic_sentence(g.themes, _papers(g.members), g.kind) if g.themes and not g.closing else None
         if said:
             body.insert(0, style.text(said[0]))
+        elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
+            body.insert(0, style.text(_aside_sentence(g.asides, topic, rules, len(g.members))))
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, claim, style, turn=turns, topic=topic)
@@ -882,6 +899,20 @@ def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple
 
 def _title_id(entry: Entry) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
+
+
+def _aside_sentence(asides: list[str], topic: list[str], rules: TagRules, count: int) -> str:
+    """"Other work on haptics addresses perception of 3D shape and ultrasound haptic interfaces.": the
+    closing paragraph's topic sentence, each leftover's own title phrase (its papers share no phrase)."""
+    from citekit.output.related_topics import _shown
+
+    label = " and ".join(rules.label(t) for t in topic)
+    label = label if label[1:2].isupper() else label[:1].lower() + label[1:]
+    said = [_shown(a) for a in dict.fromkeys(asides)]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    if count == 1:
+        return f"A further paper{' on ' + label if label else ''} addresses {listed}."
+    return f"Other work{' on ' + label if label else ''} addresses {listed}."
 
 
 def _papers(entries: list[Entry]) -> int:
