@@ -109,11 +109,17 @@ def phrases(text: str) -> dict[tuple[str, ...], str]:
 _NAMES: set[str] = set()
 
 
-def proper_names(bodies: list[str], texts: list[str]) -> set[str]:
+def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None = None) -> set[str]:
     """Words the records write as names: capitalized inside a sentence of an abstract ("Shampoo",
-    "Muon", "Thingiverse") and never in lower case anywhere. Title case says nothing about names."""
+    "Muon", "Thingiverse") or of a title in sentence case ("a light and fast Muon optimizer"), and
+    never in lower case anywhere. Title case says nothing about names."""
     lower = {w for t in texts for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t))}
     names = set()
+    for title in titles or []:
+        words = re.findall(r"[A-Za-z][\w\-]*", _plain(title))
+        if sum(w[0].islower() and w.lower() not in FUNCTION_WORDS for w in words) < 2:
+            continue  # a title in title case: its capitals are style, not names
+        names.update(w for w in words[1:] if w[0].isupper() and w[1:].islower() and w.lower() not in lower)
     for body in bodies:
         for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(body)):
             if m.group(1).lower() not in lower:
@@ -159,7 +165,7 @@ class Phrasebook:
         first: dict[str, int] = {}
         self.paper = [first.setdefault(" ".join(re.findall(r"[a-z0-9]+", fold(t or "").lower())) or f"#{i}", i)
                       for i, t in enumerate(titles or [""] * len(texts))] if titles else list(range(len(texts)))
-        _NAMES.update(proper_names(bodies or [], texts))
+        _NAMES.update(proper_names(bodies or [], texts, titles))
         self.per_paper = [phrases(t) for t in texts]
         self.bodies = bodies or []
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)

@@ -717,12 +717,13 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
         if group.themes and not group.closing else None
     theme = said[1] if said else None
     method = own_method(claim[1])
+    if method and turn:
+        # said in full once; after that "our optimizer", as an author refers back to their own method
+        head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+", method[0][4:], maxsplit=1)[0].split()
+        method = (f"our {head[-1]}" if head else method[0], method[1])
     clause = f"{method[0]} {method[1]}" if method else f"we {claim[0]} {claim[1]}"
     if not novel_in(clause, texts, topic):
         return None
-    if turn and method:
-        # the whole clause was said against the closest group; here what the method is and does, to its first comma
-        clause = re.split(r",\s+(?!and\b|or\b)", clause, maxsplit=1)[0]
     clause = style.prose(clause.rstrip(". "))
     if not theme:
         return _finish(f"Unlike {_cite_list(group.members[:3], style)}, {clause}")
