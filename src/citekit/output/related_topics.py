@@ -114,6 +114,9 @@ def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None =
     "Muon", "Thingiverse") or of a title in sentence case ("a light and fast Muon optimizer"), and
     never in lower case anywhere. Title case says nothing about names."""
     lower = {w for t in texts for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t))}
+    low_count = Counter(w for t in bodies for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t)))
+    capital = Counter(m.group(1) for t in bodies
+                      for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(t)))
     names = set()
     for title in titles or []:
         words = re.findall(r"[A-Za-z][\w\-]*", _plain(title))
@@ -122,8 +125,8 @@ def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None =
         names.update(w for w in words[1:] if w[0].isupper() and w[1:].islower() and w.lower() not in lower)
     for body in bodies:
         for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(body)):
-            if m.group(1).lower() not in lower:
-                names.add(m.group(1))
+            if m.group(1).lower() not in lower or capital[m.group(1)] > 2 * low_count[m.group(1).lower()]:
+                names.add(m.group(1))  # (written "Muon" far more often than "muon": a name all the same)
     return names
 
 
@@ -132,7 +135,8 @@ def _shown(phrase: str) -> str:
     the records' own names ("Shampoo") stay."""
     def one(w: str) -> str:
         if "-" in w and w not in _NAMES:  # "Low-Power", "Sharpness-Aware": each part as a word of its own
-            return "-".join(one(p) for p in w.split("-"))
+            parts = w.split("-")
+            return w if any(p in _NAMES for p in parts) else "-".join(one(p) for p in parts)
         return w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w
 
     return " ".join(one(w) for w in phrase.split())
@@ -300,6 +304,21 @@ def _said(theme: Theme) -> str:
     return (theme.article + " " if theme.article else "") + _shown(theme.text)
 
 
+def _says_a_topic(theme: Theme) -> bool:
+    """Whether a phrase can be what a topic sentence says papers address: a phrase of two or three words,
+    or one word that is a name ("Shampoo", "DiLoCo") or a long noun by its form ("quantization",
+    "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything."""
+    return len(theme.key) > 1 or _topic_word(theme.text)
+
+
+def _topic_word(word: str) -> bool:
+    """One word that a topic sentence may say on its own (see :func:`_says_a_topic`)."""
+    if word in _NAMES or re.search(r"[A-Z].*[A-Z]|\d|[a-z][A-Z]", word):
+        return True
+    return len(word) >= 8 and bool(re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy)s?$",
+                                             word.lower()))
+
+
 def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Theme] | None:
     """"Four systems address tangible 3D modeling." from the phrase most of the group uses, or None.
 
@@ -307,7 +326,7 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
     common; a second such phrase of other words is added ("... tangible modeling and 3D printing").
     """
     need = max(2, math.ceil(size / 2))
-    common = [t for t in themes if t.papers >= need]
+    common = [t for t in themes if t.papers >= need and _says_a_topic(t)]
     if not common:
         return None
     first = ranked_names(common, size)[0]
@@ -319,6 +338,24 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
         subject = f"{_NUMBERS.get(count, str(count))} of these {kind}"
     verb = "address" if kind != "studies" else "examine"
     return f"{subject} {verb} {about}.", first
+
+
+def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
+    """"Two of these papers address model merging and mode connectivity." from a group's heading (a tag's
+    label or the user's name for it), or None: only when at least half the group (and two papers) write
+    every word of it, so the sentence says what their records say."""
+    words = [_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", fold(heading).lower()) if w not in FUNCTION_WORDS]
+    if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip())):
+        return None
+    users = sum(all(w in {_stem(x) for x in re.findall(r"[a-z0-9][\w\-]*", fold(_plain(t)).lower())} for w in words)
+                for t in member_texts)
+    if users < max(2, math.ceil(size / 2)):
+        return None
+    if users >= size:
+        subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
+    else:
+        subject = f"{_NUMBERS.get(users, str(users))} of these {kind}"
+    return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 
 
 @dataclass

@@ -800,7 +800,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
     from citekit.library.tags import load_rules
-    from citekit.output.related_topics import own_claim, topic_sentence
+    from citekit.output.related_topics import heading_sentence, own_claim, topic_sentence
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
@@ -853,6 +853,10 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             described.append((sentence, opens))
         body = _join_pairs(described)
         said = topic_sentence(g.themes, _papers(g.members), g.kind) if g.themes and not g.closing else None
+        if not said and not g.closing and len(g.members) > 1:
+            texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
+            named = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
+            said = (named, None) if named else None
         if said:
             body.insert(0, style.text(said[0]))
         elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
