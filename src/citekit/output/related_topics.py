@@ -115,8 +115,9 @@ def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None =
     never in lower case anywhere. Title case says nothing about names."""
     lower = {w for t in texts for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t))}
     low_count = Counter(w for t in bodies for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t)))
+    # (a word of a longer name, "the Gesture Watch", is not a name alone: only capitals not followed by another count)
     capital = Counter(m.group(1) for t in bodies
-                      for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(t)))
+                      for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)\b(?!\s+[A-Z])", _plain(t)))
     names = set()
     for title in titles or []:
         words = re.findall(r"[A-Za-z][\w\-]*", _plain(title))
@@ -180,6 +181,11 @@ class Phrasebook:
             for k, v in p.items():
                 written.setdefault(k, Counter())[v] += 1
         self.written = {k: c.most_common(1)[0][0] for k, c in written.items()}
+        for k, c in written.items():  # "displays" where any record writes it so: a bare singular reads as a mass noun
+            plural = next((v for v in c if len(k) == 1 and v.lower().endswith("s") and _stem(v.lower()) == k[0]
+                           and not v.lower().endswith(("ss", "us", "is"))), None)
+            if plural and not self.written[k].lower().endswith("s") and self.written[k][:1].islower():
+                self.written[k] = plural
         self.plain = [_plain(t) for t in texts]
         self._usage: dict[tuple[str, ...], tuple[bool, str]] = {}
 
@@ -232,13 +238,15 @@ class Phrasebook:
         prose = phrases(body)
         # (a phrase the abstract also writes, so it reads as prose does: never a title's capitals alone, never
         # a gerund that starts a clause, "leveraging internal transitions")
-        keys = [k for k in phrases(title) if len(k) > 1 and k in prose and not k[0].endswith("ing")
+        own = phrases(title)
+        keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing")
                 and not all(any(w[:6] == t[:6] for t in self.topic) for w in k) and self.usage(k)[0]]
         if not keys:
             return None
-        best = min(keys, key=lambda k: (self.df[k], -len(k), k))
+        # one the abstract also writes first (it reads as prose does), then the rarest, the longest
+        best = min(keys, key=lambda k: (k not in prose, self.df[k], -len(k), k))
         noun, article = self.usage(best)
-        return (article + " " if article else "") + prose[best]
+        return (article + " " if article else "") + (prose.get(best) or _shown(own[best]))
 
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.
@@ -315,6 +323,8 @@ def _topic_word(word: str) -> bool:
     """One word that a topic sentence may say on its own (see :func:`_says_a_topic`)."""
     if word in _NAMES or re.search(r"[A-Z].*[A-Z]|\d|[a-z][A-Z]", word):
         return True
+    if len(word) >= 7 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return True  # a plural reads as what papers address ("displays"); a bare singular ("wrist") does not
     return len(word) >= 8 and bool(re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy)s?$",
                                              word.lower()))
 

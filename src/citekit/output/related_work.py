@@ -860,7 +860,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         if said:
             body.insert(0, style.text(said[0]))
         elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
-            body.insert(0, style.text(_aside_sentence(g.asides, topic, rules, len(g.members))))
+            body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, claim, style, turn=turns, topic=topic)
@@ -906,18 +906,15 @@ def _title_id(entry: Entry) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
 
 
-def _aside_sentence(asides: list[str], topic: list[str], rules: TagRules, count: int) -> str:
-    """"Other work on haptics addresses perception of 3D shape and ultrasound haptic interfaces.": the
+def _aside_sentence(asides: list[str], count: int) -> str:
+    """"Other work addresses perception of 3D shape and ultrasound haptic interfaces.": the
     closing paragraph's topic sentence, each leftover's own title phrase (its papers share no phrase)."""
     from citekit.output.related_topics import _shown
 
-    label = " and ".join(rules.label(t) for t in topic)
-    label = label if label[1:2].isupper() else label[:1].lower() + label[1:]
+    # (the section's label is left out: "work on smartwatch" is not English, and the heading says it)
     said = [_shown(a) for a in dict.fromkeys(asides)]
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    if count == 1:
-        return f"A further paper{' on ' + label if label else ''} addresses {listed}."
-    return f"Other work{' on ' + label if label else ''} addresses {listed}."
+    return f"A further paper addresses {listed}." if count == 1 else f"Other work addresses {listed}."
 
 
 def _papers(entries: list[Entry]) -> int:
