@@ -182,7 +182,7 @@ class Phrasebook:
                 written.setdefault(k, Counter())[v] += 1
         self.written = {k: c.most_common(1)[0][0] for k, c in written.items()}
         for k, c in written.items():  # "displays" where any record writes it so: a bare singular reads as a mass noun
-            plural = next((v for v in c if len(k) == 1 and v.lower().endswith("s") and _stem(v.lower()) == k[0]
+            plural = next((v for v in c if len(k) == 1 and v[:1].islower() and v.endswith("s") and _stem(v) == k[0]
                            and not v.lower().endswith(("ss", "us", "is"))), None)
             if plural and not self.written[k].lower().endswith("s") and self.written[k][:1].islower():
                 self.written[k] = plural
@@ -239,7 +239,14 @@ class Phrasebook:
         # (a phrase the abstract also writes, so it reads as prose does: never a title's capitals alone, never
         # a gerund that starts a clause, "leveraging internal transitions")
         own = phrases(title)
-        keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing")
+        plain = fold(_plain(title))
+
+        def whole(k: tuple[str, ...]) -> bool:  # "balanced expert" of "balanced expert load" is cut short
+            m = re.search(r"\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in k) + r"\b(?:\s+([\w\-]+))?",
+                          plain, re.I)
+            return bool(m) and (not m.group(1) or m.group(1).lower() in FUNCTION_WORDS)
+
+        keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing") and whole(k)
                 and not all(any(w[:6] == t[:6] for t in self.topic) for w in k) and self.usage(k)[0]]
         if not keys:
             return None

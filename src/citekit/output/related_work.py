@@ -873,8 +873,10 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
+                why = ("its abstract names nothing these papers do not" if claim else
+                       "its abstract states no contribution of its own, 'we propose ...': add one to get a contrast")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
-                                           f"{words}; its abstract names nothing these papers do not)"))
+                                           f"{words}; {why})"))
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen
