@@ -56,6 +56,9 @@ WEAK_ALONE = frozenset(
     "setting settings guarantees theory update updates".split())
 #: generic nouns that, after a qualifier, name who a paper is for ("blind people", "novice users")
 _POPULATION = frozenset("people users participants".split())
+#: a word shaped as a name: an inner capital ("DiLoCo"), a digit ("INT4") or all capitals ("SAM"); a title's
+#: "Eye-Gaze" is not one
+_NAME_SHAPE = re.compile(r"[a-z][A-Z]|\d|^[A-Z]{2,}")
 _ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
@@ -218,6 +221,9 @@ class Phrasebook:
                 elif nxt and nxt[0].isalpha() and nxt not in FUNCTION_WORDS \
                         and (len(key) == 1 or _ADJECTIVE.search(key[-1]) and nxt not in GENERIC):
                     modifier += 1  # (a phrase of nouns followed by a verb, "blind people need", is a noun phrase)
+        written = self.written.get(key, "")
+        if len(key) == 1 and (written in _NAMES or _NAME_SHAPE.search(written)):
+            modifier = 0  # a name before a noun ("INT4 weights", "Muon optimizer") still names what papers address
         if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship)s?$", key[-1]):
             modifier = 0  # a noun by its form ("fabrication tools"): a noun before a noun still names a topic
         noun = bool(total) and verb * 2 < total and modifier * 2 < total and head * 2 < total \
@@ -328,7 +334,7 @@ def _says_a_topic(theme: Theme) -> bool:
 
 def _topic_word(word: str) -> bool:
     """One word that a topic sentence may say on its own (see :func:`_says_a_topic`)."""
-    if word in _NAMES or re.search(r"[A-Z].*[A-Z]|\d|[a-z][A-Z]", word):
+    if word in _NAMES or _NAME_SHAPE.search(word):
         return True
     if len(word) >= 7 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return True  # a plural reads as what papers address ("displays"); a bare singular ("wrist") does not
