@@ -888,13 +888,16 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple[str, str]]]:
     """The entries with one record per title, and ``(left-out key, kept key)`` for the others.
 
-    Two records with the same title are one paper to a reader ("WristFlex" cited twice, once
-    as "present WristFlex, Low-power gesture input ..."): the record with an abstract (else the
-    first) is cited, the other named in a comment so the user can merge them.
+    Two records with the same title and first author are one paper to a reader ("WristFlex"
+    cited twice, once as "present WristFlex, Low-power gesture input ..."; a conference paper
+    and its journal version): the record with an abstract (else the first) is cited, the other
+    named in a comment so the user can merge them.
     """
-    by_title: dict[str, list[Entry]] = {}
+    by_title: dict[tuple[str, str], list[Entry]] = {}
     for e in entries:
-        by_title.setdefault(_title_id(e), []).append(e)
+        # (and the same first author: "Introduction" by two people is two works)
+        first = fold(_authors(e)[0]).lower() if _authors(e) else ""
+        by_title.setdefault((_title_id(e), first), []).append(e)
     keep: set[str] = set()
     twins: list[tuple[str, str]] = []
     for same in by_title.values():
