@@ -142,12 +142,13 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
                 n["positioned"] += 1
             for x in sentences:
                 # the user's side of the contrast: "our <method> <does ...>" or "we <verb> <claim>", in its own words
-                m = re.search(r"(?:,|;\s*in contrast,)\s+(?:but\s+)?(?:our [\w\-]+(?: [\w\-]+)*? (?=[a-z]+s\b)|we [a-z]+ )"
-                              r"(.+?)\.?$", x)
-                if m:
+                # (the last "our X does ..." or "we do ...": "Like ..., our work addresses Y, but our X does ...")
+                found = list(re.finditer(r"(?:,|;\s*in contrast,)\s+(?:but\s+)?(?:our [\w\-]+(?: [\w\-]+)*? "
+                                         r"(?=(?:[a-z]+s|is)\b)|we [a-z]+ )", x))
+                if found:
                     n["contrasts"] += 1
-                    said = re.sub(r"^[a-z]+s\s+", "", m.group(1)).lower()
-                    n["contrast_own_words"] += said[:60] in " ".join(own.split())
+                    said = re.sub(r"^(?:[a-z]+s|is)\s+", "", x[found[-1].end():].rstrip(". ")).lower()
+                    n["contrast_own_words"] += said[:50] in " ".join(own.split())
     return n
 
 
