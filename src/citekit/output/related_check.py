@@ -59,7 +59,8 @@ class Defect:
 #: the citation a sentence about a paper opens with (its subject): ``\citet{k}`` or ``@k``
 _SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
 _CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
-_CITE_MD = re.compile(r"\[@[^\]]*\]|@\{[^}]*\}|@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|@[A-Za-z0-9_]")
+_CITE_MD = re.compile(r"\[@[^\]]*\]|(?<![\\\w])@\{[^}]*\}|(?<![\\\w])@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|"
+                      r"(?<![\\\w])@[A-Za-z0-9_]")  # ("Float8\@2bits": an escaped @ cites nothing)
 _MATH = re.compile(r"(?<!\\)\$[^$]*(?<!\\)\$")
 _CONNECTIVE = re.compile(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
                          r"likewise|next|finally|however|thus|hence|therefore|consequently)\b", re.I)
