@@ -381,17 +381,6 @@ def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str
     return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 
 
-@dataclass
-class Stance:
-    """How the user's paper stands against one group, every part taken from a record."""
-
-    shared: str  # a phrase both the user's abstract and the group's papers use ("" when none)
-    shared_by: list[int]  # the group's papers that use it (indices into the group)
-    theme: str  # what the group addresses, for the contrast when nothing is shared
-    claim: str  # "we propose ...": the user's own contribution clause, first person
-    novel: list[str]  # phrases of that clause that none of the group's records uses, in the clause's order
-
-
 def _first_person(text: str) -> str:
     swaps = {"they": "we", "They": "We", "their": "our", "Their": "Our", "theirs": "ours", "them": "us",
              "themselves": "ourselves"}
@@ -413,55 +402,6 @@ def own_claim(abstract: str, title: str = "", accept=None) -> tuple[str, str] | 
     return verb_phrase(found, True), _first_person(trim(found.rest))
 
 
-def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: tuple[str, str] | None,
-           topic: list[str] | None = None) -> Stance | None:
-    """What the user's paper shares with a group and how it differs, or None when its abstract gives no contrast.
-
-    Shared: the group's best phrase that the user's title or abstract also uses. Different:
-    the user's contribution clause, but only when it names something (a phrase) that none of
-    the group's papers uses; a claim the group's own records also make contrasts nothing.
-    """
-    if not claim or re.search(r"[$\\^_{}\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", claim[1]):
-        return None  # a formula from the user's own source is theirs to write, not citekit's to re-typeset
-    own = phrases(mine_text)
-    per_member = [phrases(t) for t in member_texts]
-    group_phrases = set().union(*per_member) if per_member else set()
-    group_words = {w for k in group_phrases for w in k}
-    claimed = phrases(claim[1])
-    # the section's own topic ("education" under the tag education) sets the paper apart from nothing in it
-    section = {_stem(fold(w).lower())[:6] for t in topic or [] for w in re.split(r"[-_\s]+", t) if w}
-    novel = [k for k in claimed if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)
-             and not all(w[:6] in section for w in k)]
-    if not novel:
-        return None
-    # for "none of them concerns X or Y": the longest new phrases, a coined name ("BlockForm") left out, no overlap
-    named: list[tuple[str, ...]] = []
-    articled: dict[tuple[str, ...], str] = {}
-    lowered = claim[1].lower()
-    for key in sorted(novel, key=lambda k: (-len(k), lowered.find(claimed[k].lower()))):
-        text = claimed[key]
-        if any(set(key) & set(k) for k in named) or re.search(r"[a-z][A-Z]|^[A-Z]{2,}$", text) or len(key) > 2:
-            continue
-        # a noun phrase starts after an article or a preposition ("a kit of tangible blocks"); "children snap" does not
-        # ("to" is left out: "to acquire information" is an infinitive, not a thing the group lacks)
-        lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|and|their|our|its)\s+" + re.escape(text.lower())
-                         + r"\b", lowered)
-        after = re.match(r"\s*([A-Za-z][\w\-]*)?", lowered[lead.end():]) if lead else None
-        if not lead or (after and after.group(1) and after.group(1) not in FUNCTION_WORDS):
-            continue  # "randomized low-rank" of "randomized low-rank approximation" is not a noun phrase
-        if lead.group(1) in ("a", "an", "the") and (len(key) == 1 or lead.group(1) == "the"):
-            articled[key] = f"{lead.group(1)} {text}"  # "a camera", as the abstract says it
-        named.append(key)
-    named = sorted(named[:2], key=lambda k: lowered.find(claimed[k].lower()))
-    shared = next((t for t in themes if t.key in own), None)
-    if shared:  # "addresses fabrication, but none concerns personal fabrication" contradicts itself
-        named = [k for k in named if not set(k) & set(shared.key)]
-    theme = themes[0].text if themes else ""
-    return Stance(shared=_shown(shared.text) if shared else "", shared_by=[i for i, p in enumerate(per_member) if shared and shared.key in p],
-                  theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "),
-                  novel=[articled.get(k) or claimed[k] for k in named])
-
-
 #: where a contribution clause goes on to a second claim ("..., and prove guarantees"): the method ends there
 _SECOND_CLAIM = re.compile(r",?\s+and\s+(?:we\s+)?(?:prove|show|demonstrate|evaluate|find|report|present|propose|describe|"
                            r"give|derive|establish|analy[sz]e|validate|test|compare|discuss)\b|;")
@@ -478,7 +418,8 @@ def own_method(claim: str) -> tuple[str, str] | None:
     from citekit.output.title_prose import lowercase_words
 
     claim = _SECOND_CLAIM.split(claim, maxsplit=1)[0].strip().rstrip(".,")
-    claim = re.sub(r"^[A-Z][\w\-]*,\s+(?=(?:a|an|the)\s)", "", claim)  # "Facet, a multi-display system": the system
+    named = re.match(r"^([A-Z][\w\-]*),\s+(?=(?:a|an|the)\s)", claim)  # "Facet, a multi-display system"
+    claim = claim[named.end():] if named else claim
     m = re.match(r"^(?:a|an|the|our)\s+(?P<np>[^,;()]+?)\s+(?:(?:that|which)\s+(?P<verb>[a-z][\w\-]*s)\b|"
                  r"(?P<part>[a-z][\w\-]*ing)\b)(?P<rest>.*)$", claim)
     if not m or len(m.group("np").split()) > 8 or not m.group("rest").strip():
@@ -497,7 +438,8 @@ def own_method(claim: str) -> tuple[str, str] | None:
         verb = base + ("es" if base.endswith(("s", "sh", "ch", "x", "z")) else "s")
     if verb.lower() in FUNCTION_WORDS - {"is"}:
         return None
-    return f"our {np}", f"{verb}{m.group('rest')}"
+    # ("our multi-display wrist worn system, Facet, consists of ...": the name the paper gives it is kept)
+    return f"our {np}" + (f", {named.group(1)}," if named else ""), f"{verb}{m.group('rest')}"
 
 
 def novel_in(text: str, member_texts: list[str], topic: list[str] | None = None) -> list[str]:

@@ -719,7 +719,7 @@ def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _
     method = own_method(claim[1])
     if method and turn:
         # said in full once; after that "our optimizer", as an author refers back to their own method
-        head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+", method[0][4:], maxsplit=1)[0].split()
+        head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+|,", method[0][4:], maxsplit=1)[0].split()
         method = (f"our {head[-1]}" if head else method[0], method[1])
     clause = f"{method[0]} {method[1]}" if method else f"we {claim[0]} {claim[1]}"
     if not novel_in(clause, texts, topic):
