@@ -91,6 +91,62 @@ def current_output(judged: dict, verbose: bool) -> None:
           + ", ".join(f"{v} {same[v]}/{total[v]}" for v in ("keep", "edit", "rewrite")))
 
 
+def _paragraph_figures(text: str) -> Counter:
+    """Paragraphs, those opened by a topic sentence the check passes, and (for a --mine draft) those whose
+    positioning sentence the check passes: the check's reading, not a reader's."""
+    from citekit.output.related_check import _POSITION, _opens_with_topic, _paragraphs, _sentences, check_snippet
+
+    defects = check_snippet(text, "markdown")
+    paragraphs = _paragraphs(text, "markdown")
+    lines = text.splitlines()
+    out: Counter = Counter()
+    for i, (line, _heading, body) in enumerate(paragraphs):
+        end = paragraphs[i + 1][0] if i + 1 < len(paragraphs) else len(lines) + 1
+        here = [d for d in defects if line <= d.line < end]
+        sentences = _sentences(body)
+        first = sentences[0] if sentences else ""
+        hollow = any(d.category in ("hollow-topic", "topic-count") and d.excerpt[:60] == first[:60] for d in here)
+        out["paragraphs"] += 1
+        out["topic"] += bool(first) and not first.startswith("@") and _opens_with_topic(body, "markdown") and not hollow
+        out["todo"] += "TODO(citekit)" in "\n".join(lines[line - 1:end - 1])
+        positions = [x for x in sentences if _POSITION.search(x)]
+        out["positioned"] += bool(positions) and not any(
+            d.category in ("no-contrast", "hollow-topic") and any(d.excerpt.removesuffix("...")[:60] in x for x in positions)
+            for d in here)
+    return out
+
+
+def paragraphs_now(data: Path = TOPICS) -> None:
+    """Topic sentences and --mine positions, the judged drafts against the current code on the same records."""
+    from citekit.core.model import Entry
+    from citekit.output.related_work import Mine, related_work
+
+    before: Counter = Counter()
+    after: Counter = Counter()
+    before_mine: Counter = Counter()
+    after_mine: Counter = Counter()
+    for draft in sorted(data.glob("hci-*.md")):
+        name = draft.stem[len("hci-"):]
+        records = json.loads((data / f"hci-{name}.records.json").read_text(encoding="utf-8"))
+        entries = [Entry(key=r["key"], entry_type="inproceedings", abstract=r.get("abstract"), tags_auto=[name],
+                         fields={"title": r["title"], "author": r.get("author") or "", "year": str(r.get("year") or "")})
+                   for r in records]
+        mine = None
+        if name.endswith("-mine"):  # the topic's last key stands for the user's paper (see the README)
+            own = entries.pop()
+            mine = Mine(title=own.title or "", abstract=own.abstract or "", name=own.key)
+        old = _paragraph_figures(draft.read_text(encoding="utf-8"))
+        new = _paragraph_figures(related_work(entries, fmt="markdown", tags=[name.removesuffix("-mine")], mine=mine))
+        (before_mine if mine else before).update(old)
+        (after_mine if mine else after).update(new)
+    print("second set, read by the check (not a reader), judged drafts -> current code on the same records: "
+          f"topic sentences {before['topic']}/{before['paragraphs']} -> {after['topic']}/{after['paragraphs']} "
+          f"(--mine drafts {before_mine['topic']}/{before_mine['paragraphs']} -> "
+          f"{after_mine['topic']}/{after_mine['paragraphs']}); --mine paragraphs with a contrast "
+          f"{before_mine['positioned']}/{before_mine['paragraphs']} -> {after_mine['positioned']}/{after_mine['paragraphs']}"
+          f" (TODO {before_mine['todo']} -> {after_mine['todo']})")
+
+
 def main() -> None:
     verbose = "-v" in sys.argv
     judged = yaml.safe_load((DATA / "judgements.yaml").read_text(encoding="utf-8"))
@@ -113,6 +169,7 @@ def main() -> None:
               f"topic sentences {sum(p['topic_sentence'] for p in topics['paragraphs'])}/{len(topics['paragraphs'])}; "
               f"--mine paragraphs positioned {sum(p['positions'] for p in mine)}/{len(mine)}")
         check_against_reader(topics, verbose, data)
+    paragraphs_now(TOPICS)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ nothing or repeats another's.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from citekit.output.sentences import clause_defects, same_claim
@@ -26,10 +27,11 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
                         "lowercase-start", "title-list"})
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
-READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar"})
+READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar",
+                    "no-contrast", "hollow-topic", "truncated", "duplicate-paper"})
 #: what a reader marks about a paragraph as a whole: it opens with no sentence saying what its papers share, or
 #: its heading names nothing ("Modeling: modeling", "Organizations and Abstract") or repeats another's
-PARAGRAPH = frozenset({"no-topic-sentence", "duplicate-heading", "hollow-heading"})
+PARAGRAPH = frozenset({"no-topic-sentence", "duplicate-heading", "hollow-heading", "topic-count", "template-repetition"})
 #: the closing paragraph of papers that fit no group: it has no common point by definition
 CLOSING = "other related work"
 #: two clauses joined by a bare comma, copied from an abstract: "..., their techniques involve search pruning"
@@ -38,7 +40,8 @@ _RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s
 
 
 #: the sentence ``--mine`` writes to place the user's paper: its "we" and "our" are the author's own
-_POSITION = re.compile(r"^\s*(?:Like|Unlike)\b.*\b(?:our work|we)\b|\bbut none of them concerns\b.*\bas our work does\b",
+_POSITION = re.compile(r"^\s*(?:Like|Unlike|Where)\b.*\b(?:our|we)\b|\bbut none of them concerns\b.*\bas our work does\b|"
+                       r";\s*in contrast,\s*(?:our|we)\b",
                        re.S)
 
 
@@ -56,7 +59,8 @@ class Defect:
 #: the citation a sentence about a paper opens with (its subject): ``\citet{k}`` or ``@k``
 _SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
 _CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
-_CITE_MD = re.compile(r"\[@[^\]]*\]|@\{[^}]*\}|@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|@[A-Za-z0-9_]")
+_CITE_MD = re.compile(r"\[@[^\]]*\]|(?<![\\\w])@\{[^}]*\}|(?<![\\\w])@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|"
+                      r"(?<![\\\w])@[A-Za-z0-9_]")  # ("Float8\@2bits": an escaped @ cites nothing)
 _MATH = re.compile(r"(?<!\\)\$[^$]*(?<!\\)\$")
 _CONNECTIVE = re.compile(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
                          r"likewise|next|finally|however|thus|hence|therefore|consequently)\b", re.I)
@@ -166,6 +170,15 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         predicate = re.sub(_SUBJECT + r"\s*", "", sentence).rstrip(". ")
         if predicate != sentence.rstrip(". ") and len(predicate.split()) < 3:
             found.append(("no-claim", f"'{predicate}' is too short to say what the paper does"))
+    found += _position_defects(plain) if has_cite and _POSITION.search(plain) else []
+    hollow = _TOPIC.match(plain.strip()) or (_POSITION.search(plain) and _ADDRESSES.search(plain))
+    if hollow and _bare_word(hollow.group(1)):
+        found.append(("hollow-topic", f"'{hollow.group(1)}' alone names no topic (a modifier, a verb or a bare "
+                                      "singular): say what the papers address"))
+    if has_cite and _TRUNCATED.search(plain.rstrip()):
+        found.append(("truncated", "the sentence ends mid-word, as an abstract cut short does"))
+    if has_cite and _SPLIT_WORD.search(plain):
+        found.append(("grammar", f"'{_SPLIT_WORD.search(plain).group(0)}' is a word split at a line end"))
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
                   "", sentence) if has_cite and sentence.lstrip().startswith(("\\citet", "\\textcite", "@")) \
         else sentence.lstrip()
@@ -176,6 +189,49 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         found.append(("lowercase-start", "the sentence starts with a lower-case word"))
     if re.search(r"``[^`']+''\s*(?:\\citep|\[@)|includes\s+``|includes\s+\*", sentence):
         found.append(("title-list", "papers listed by quoted title instead of described"))
+    return found
+
+
+#: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
+_TOPIC = re.compile(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|\d+)(?: of these)? (?:papers|systems|studies) "
+                    r"(?:address|examine) ([^.;]+?)\.?$")
+#: what a positioning sentence says the group addresses: "..., which address X, our ...", "our work addresses X, but"
+_ADDRESSES = re.compile(r"\baddress(?:es)? ([^,;.]+?)(?:[,;.]|$)")
+#: a sentence cut off after one or two letters: "a novel interaction concept for c."
+_TRUNCATED = re.compile(r"\s(?!(?:it|us|up|on|in|so|do|go|to|be|by|at|of|or|as|is|an|no|we|me|ai|ml|ui|ux|3d|2d)\.?$)"
+                        r"[a-z]{1,2}\.?$")
+#: "de- vice", "con- trol": a word broken at a PDF line end ("two- and three-dimensional" is not)
+_SPLIT_WORD = re.compile(r"\b[a-z]{2,}- (?!(?:and|or|to|and/or)\b)[a-z]{2,}\b")
+#: the user's paper set against a group by one bare phrase: "our work concerns a bracelet", "none of them concerns X"
+_SURFACE_CONTRAST = re.compile(r"\b(?:none of them concerns|our work concerns|it does not concern|neither concerns)\s+"
+                               r"(?:an?\s+|the\s+)?[^\s,.:;]+(?:\s+[^\s,.:;]+)?\s*(?:[.,:;]|$)")
+
+
+def _bare_word(phrase: str) -> bool:
+    """Whether a topic phrase is one lower-case word that names nothing on its own: an adjective or participle
+    ("visually impaired", "worn"), a verb ("investigate") or a bare singular count noun ("wrist", "motor")."""
+    words = phrase.strip().split()
+    if len(words) != 1 or not words[0].islower() or not words[0].isalpha():
+        return False
+    word = words[0]
+    if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship|age|ery|acy|ency|dom|ware|"
+                 r"ics|sis|ia)$", word):
+        return False  # a noun by its form, which reads without an article ("perception", "quantization")
+    return not word.endswith("s") or word.endswith(("ous", "ss", "ess"))
+
+
+def _position_defects(plain: str) -> list[tuple[str, str]]:
+    """What a reader marks in a sentence that places the user's paper: a likeness with no difference
+    ("Like X, our work addresses Y; we present ..."), or a difference that is one surface phrase ("our work
+    concerns a bracelet") rather than the user's method against what the group does."""
+    found = []
+    if re.match(r"\s*Like\b", plain) and not re.search(r",\s*but\b|\bunlike\b|\bin contrast\b|\bwhereas\b|\binstead\b",
+                                                       plain):
+        found.append(("no-contrast", "the sentence says only what the user's paper shares with these papers; "
+                                     "say how its method differs"))
+    if _SURFACE_CONTRAST.search(plain):
+        found.append(("no-contrast", "the difference is one phrase of the user's abstract, not what its method does "
+                                     "against what these papers do"))
     return found
 
 
@@ -300,6 +356,30 @@ def _opens_with_topic(body: str, fmt: str) -> bool:
     return len(words) >= 3 and len(keys) != 1
 
 
+_COUNTS = {"Both": 2, "Two": 2, "Three": 3, "Four": 4, "Five": 5, "Six": 6, "Seven": 7, "Eight": 8}
+
+
+def _duplicates(text: str, fmt: str) -> list[Defect]:
+    """A paper cited twice under two keys: two sentences that present the same coined name ("present WristFlex")."""
+    found = []
+    seen: dict[tuple[str, str], str] = {}
+    subject = re.compile(_SUBJECT + r"\s+(present|presents|propose|proposes|introduce|introduces)\s+"
+                         r"(?:the\s+)?([A-Z][\w\-]*[A-Z][\w\-]*|[A-Z][a-z]+)\b")
+    for number, line in enumerate(text.splitlines(), start=1):
+        for sentence in _sentences(line.strip()):
+            m = subject.match(sentence)
+            if not m:
+                continue
+            key = re.match(_SUBJECT, sentence).group(0).strip()
+            name = (m.group(1).rstrip("s"), m.group(2))
+            if name in seen and seen[name] != key:
+                found.append(Defect(number, "duplicate-paper", f"{seen[name]} already presents {m.group(2)}: two "
+                                                               "records of one paper? cite it once",
+                                    sentence if len(sentence) <= 120 else sentence[:117] + "..."))
+            seen.setdefault(name, key)
+    return found
+
+
 def paragraph_defects(text: str, fmt: str = "latex") -> list[Defect]:
     """Paragraph-level defects: no topic sentence, a heading that names nothing or repeats another.
 
@@ -325,6 +405,21 @@ def paragraph_defects(text: str, fmt: str = "latex") -> list[Defect]:
             found.append(Defect(line, "hollow-heading", "the heading names no theme (a repeated word, a record's "
                                                         "structure or only function words)", heading))
         cited = {m.group(0) for m in cite.finditer(body)}
+        sentences = _sentences(body)
+        counted = _TOPIC.match(sentences[0]) if sentences else None
+        said = re.match(r"^(Both|Two|Three|Four|Five|Six|Seven|Eight) (?:papers|systems|studies)\b", sentences[0]) \
+            if counted else None
+        if said and _COUNTS[said.group(1)] != len(cited):
+            found.append(Defect(line, "topic-count", f"the topic sentence counts {_COUNTS[said.group(1)]} papers and "
+                                                     f"the paragraph cites {len(cited)}", sentences[0]))
+        verbs = Counter(m.group(1).lower() for x in sentences if (m := re.match(_SUBJECT + r"\s+([a-z]+)\b", x)))
+        # (naming what each paper made, "present X ... present Y", is how a systems paragraph reads; "study A. study
+        # B. study C." is a title pasted three times)
+        same = [v for v, n in verbs.items() if n >= 3 and v.rstrip("s") not in ("present", "propose", "introduce")]
+        if same:
+            found.append(Defect(line, "template-repetition", f"{verbs[same[0]]} sentences open with the same "
+                                                             f"'{same[0]}': vary how the papers are introduced",
+                                heading))
         if not closing and len(cited) > 1 and not _opens_with_topic(body, fmt):
             first = (_sentences(body) or [""])[0]
             found.append(Defect(line, "no-topic-sentence", "the paragraph opens with a single paper; say first what "
@@ -360,4 +455,4 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
             for category, message in _lint_sentence(sentence, fmt, context):
                 excerpt = sentence if len(sentence) <= 120 else sentence[:117] + "..."
                 defects.append(Defect(number, category, message, excerpt))
-    return sorted(defects + paragraph_defects(text, fmt), key=lambda d: d.line)
+    return sorted(defects + _duplicates(text, fmt) + paragraph_defects(text, fmt), key=lambda d: d.line)

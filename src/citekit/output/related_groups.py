@@ -59,7 +59,9 @@ class Group:
 
 
 def entry_text(entry: Entry, abstract: str, summary: str) -> str:
-    return " ".join(t for t in (entry.title, entry.title, abstract, summary) if t)
+    """Title (twice: it says what the paper is about), abstract and summary, each its own sentence:
+    a phrase is never read across the end of the title into the abstract ("pressure sensors WristFlex")."""
+    return " . ".join(t.strip() for t in (entry.title, entry.title, abstract, summary) if t and t.strip())
 
 
 def _plain(text: str) -> str:

@@ -54,6 +54,11 @@ WEAK_ALONE = frozenset(
     "evidence insight insights property properties optimization optimizer optimizers learning training algorithm "
     "algorithms practice complexity neural network networks deep performance function functions framework "
     "setting settings guarantees theory update updates".split())
+#: generic nouns that, after a qualifier, name who a paper is for ("blind people", "novice users")
+_POPULATION = frozenset("people users participants".split())
+#: a word shaped as a name: an inner capital ("DiLoCo"), a digit ("INT4") or all capitals ("SAM"); a title's
+#: "Eye-Gaze" is not one
+_NAME_SHAPE = re.compile(r"[a-z][A-Z]|\d|^[A-Z]{2,}")
 _ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
@@ -92,8 +97,9 @@ def phrases(text: str) -> dict[tuple[str, ...], str]:
                 for i in range(len(run) - size + 1):
                     gram = run[i:i + size]
                     lows = [fold(g).lower() for g in gram]
-                    if lows[0] in GENERIC or lows[-1] in GENERIC or len("".join(lows)) < 4:
-                        continue
+                    if lows[0] in GENERIC or len("".join(lows)) < 4 or (
+                            lows[-1] in GENERIC and not (size > 1 and lows[-1] in _POPULATION)):
+                        continue  # ("blind people", "older users": a population is what such papers address)
                     if size == 1 and (lows[0] in WEAK_ALONE or _ADJECTIVE.search(lows[0])):
                         continue  # "physical", "objects": a heading needs what they qualify
                     key = tuple(_stem(w) for w in lows)
@@ -106,23 +112,38 @@ def phrases(text: str) -> dict[tuple[str, ...], str]:
 _NAMES: set[str] = set()
 
 
-def proper_names(bodies: list[str], texts: list[str]) -> set[str]:
+def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None = None) -> set[str]:
     """Words the records write as names: capitalized inside a sentence of an abstract ("Shampoo",
-    "Muon", "Thingiverse") and never in lower case anywhere. Title case says nothing about names."""
+    "Muon", "Thingiverse") or of a title in sentence case ("a light and fast Muon optimizer"), and
+    never in lower case anywhere. Title case says nothing about names."""
     lower = {w for t in texts for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t))}
+    low_count = Counter(w for t in bodies for w in re.findall(r"\b[a-z][a-z\-]+\b", _plain(t)))
+    # (a word of a longer name, "the Gesture Watch", is not a name alone: only capitals not followed by another count)
+    capital = Counter(m.group(1) for t in bodies
+                      for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)\b(?!\s+[A-Z])", _plain(t)))
     names = set()
+    for title in titles or []:
+        words = re.findall(r"[A-Za-z][\w\-]*", _plain(title))
+        if sum(w[0].islower() and w.lower() not in FUNCTION_WORDS for w in words) < 2:
+            continue  # a title in title case: its capitals are style, not names
+        names.update(w for w in words[1:] if w[0].isupper() and w[1:].islower() and w.lower() not in lower)
     for body in bodies:
         for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b([A-Z][a-z][\w\-]*)", _plain(body)):
-            if m.group(1).lower() not in lower:
-                names.add(m.group(1))
+            if m.group(1).lower() not in lower or capital[m.group(1)] > 2 * low_count[m.group(1).lower()]:
+                names.add(m.group(1))  # (written "Muon" far more often than "muon": a name all the same)
     return names
 
 
 def _shown(phrase: str) -> str:
     """A phrase in sentence case: "Tangible Interaction" -> "tangible interaction"; "3D", "ToolDevice" and
     the records' own names ("Shampoo") stay."""
-    words = phrase.split()
-    return " ".join(w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w for w in words)
+    def one(w: str) -> str:
+        if "-" in w and w not in _NAMES:  # "Low-Power", "Sharpness-Aware": each part as a word of its own
+            parts = w.split("-")
+            return w if any(p in _NAMES for p in parts) else "-".join(one(p) for p in parts)
+        return w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w
+
+    return " ".join(one(w) for w in phrase.split())
 
 
 def heading_case(phrase: str) -> str:
@@ -138,15 +159,23 @@ class Theme:
     text: str
     members: list[int]
     score: float
+    article: str = ""  # "the" when the records say "the visually impaired": how a sentence must say it
+    papers: int = 0  # how many distinct papers use it (two records of one paper count once)
 
 
 class Phrasebook:
     """The phrases of every paper of a selection, and how many papers use each."""
 
-    def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None) -> None:
+    def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None,
+                 titles: list[str] | None = None) -> None:
         _NAMES.clear()
-        _NAMES.update(proper_names(bodies or [], texts))
+        # two records of one paper (the same title) are one paper: a phrase only they share is no theme
+        first: dict[str, int] = {}
+        self.paper = [first.setdefault(" ".join(re.findall(r"[a-z0-9]+", fold(t or "").lower())) or f"#{i}", i)
+                      for i, t in enumerate(titles or [""] * len(texts))] if titles else list(range(len(texts)))
+        _NAMES.update(proper_names(bodies or [], texts, titles))
         self.per_paper = [phrases(t) for t in texts]
+        self.bodies = bodies or []
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
         self.n = len(texts)
         self.topic = {_stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
@@ -155,6 +184,82 @@ class Phrasebook:
             for k, v in p.items():
                 written.setdefault(k, Counter())[v] += 1
         self.written = {k: c.most_common(1)[0][0] for k, c in written.items()}
+        for k, c in written.items():  # "displays" where any record writes it so: a bare singular reads as a mass noun
+            plural = next((v for v in c if len(k) == 1 and v[:1].islower() and v.endswith("s") and _stem(v) == k[0]
+                           and not v.lower().endswith(("ss", "us", "is"))), None)
+            if plural and not self.written[k].lower().endswith("s") and self.written[k][:1].islower():
+                self.written[k] = plural
+        self.plain = [_plain(t) for t in texts]
+        self._usage: dict[tuple[str, ...], tuple[bool, str]] = {}
+
+    def usage(self, key: tuple[str, ...]) -> tuple[bool, str]:
+        """(reads as a thing, article): how the records use a phrase, the only grammar citekit has.
+
+        A phrase names what papers address only when the records use it as a noun phrase:
+        not as a verb ("we investigate", "to investigate"), not as a modifier of a word that
+        follows in most of its uses ("blind people", "motor impairments", "wrist rotation":
+        the phrase is then the longer one). "the visually impaired" keeps its "the".
+        """
+        if key in self._usage:
+            return self._usage[key]
+        pattern = re.compile(r"(\w+)?[\s(]*\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in key)
+                             + r"\b(\s*[\w(]+|-\w+)?", re.I)
+        before: Counter[str] = Counter()
+        modifier = verb = total = head = 0
+        for text in self.plain:
+            for m in pattern.finditer(fold(text)):
+                total += 1
+                prev = (m.group(1) or "").lower()
+                nxt = (m.group(2) or "").strip().lower()
+                before[prev] += 1
+                if nxt == "of" and prev == "the":
+                    head += 1  # "the automatic generation of invariants": the phrase is only the head of a longer one
+                if prev in ("we", "they", "to", "i", "us", "will", "can", "not"):
+                    verb += 1
+                elif nxt.startswith("-"):
+                    modifier += 1  # "hands-free", "wrist-worn": the first half of a compound
+                elif nxt and nxt[0].isalpha() and nxt not in FUNCTION_WORDS \
+                        and (len(key) == 1 or _ADJECTIVE.search(key[-1]) and nxt not in GENERIC):
+                    modifier += 1  # (a phrase of nouns followed by a verb, "blind people need", is a noun phrase)
+        written = self.written.get(key, "")
+        if len(key) == 1 and (written in _NAMES or _NAME_SHAPE.search(written)):
+            modifier = 0  # a name before a noun ("INT4 weights", "Muon optimizer") still names what papers address
+        if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship)s?$", key[-1]):
+            modifier = 0  # a noun by its form ("fabrication tools"): a noun before a noun still names a topic
+        noun = bool(total) and verb * 2 < total and modifier * 2 < total and head * 2 < total \
+            and not key[-1].endswith("ly") and not (key[0].endswith("ly") and before["the"] * 2 <= total) \
+            and not (len(key) > 1 and _ADJECTIVE.search(key[-1]) and not key[-1].endswith("ed"))
+        article = "the" if total and before["the"] * 2 > total else ""
+        self._usage[key] = (noun, article)
+        return noun, article
+
+    def own_phrase(self, i: int, title: str) -> str | None:
+        """The phrase of paper ``i``'s title that best says what it is about, or None.
+
+        A noun phrase as the records use it (see :meth:`usage`), of two or three words
+        before one, the rarest in the selection first; a title phrase because the title is
+        what the paper says it is about.
+        """
+        body = self.bodies[i] if i < len(self.bodies) else ""
+        prose = phrases(body)
+        # (a phrase the abstract also writes, so it reads as prose does: never a title's capitals alone, never
+        # a gerund that starts a clause, "leveraging internal transitions")
+        own = phrases(title)
+        plain = fold(_plain(title))
+
+        def whole(k: tuple[str, ...]) -> bool:  # "balanced expert" of "balanced expert load" is cut short
+            m = re.search(r"\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in k) + r"\b(?:\s+([\w\-]+))?",
+                          plain, re.I)
+            return bool(m) and (not m.group(1) or m.group(1).lower() in FUNCTION_WORDS)
+
+        keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing") and whole(k)
+                and not all(any(w[:6] == t[:6] for t in self.topic) for w in k) and self.usage(k)[0]]
+        if not keys:
+            return None
+        # one the abstract also writes first (it reads as prose does), then the rarest, the longest
+        best = min(keys, key=lambda k: (k not in prose, self.df[k], -len(k), k))
+        noun, article = self.usage(best)
+        return (article + " " if article else "") + (prose.get(best) or _shown(own[best]))
 
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.
@@ -164,16 +269,25 @@ class Phrasebook:
         made only of the section's own topic words ("tangible" under the tag tangible) is
         skipped: it would repeat the section's heading.
         """
-        counts: Counter[tuple[str, ...]] = Counter(k for i in idx for k in self.per_paper[i])
+        counts: Counter[tuple[str, ...]] = Counter(k for i in {self.paper[i] for i in idx}
+                                                   for k in set().union(*(self.per_paper[j] for j in idx
+                                                                          if self.paper[j] == i)))
         out = []
         for key, c in counts.items():
             if c < least or all(any(w[:6] == t[:6] for t in self.topic) for w in key):
                 continue
+            if len(idx) < self.n and self.n >= 6 and self.df[key] * 2 > self.n and c * 3 < self.df[key] * 2:
+                # a phrase most of the section uses, most of them outside this group, names the section
+                # ("gaze" under eye tracking), not the group; "digital fabrication" used only by the group names it
+                continue
+            noun, article = self.usage(key)
+            if not noun:
+                continue
             rarity = math.log((self.n + 1) / self.df[key]) + 0.3
             score = c * rarity * (1 + 0.35 * (len(key) - 1))
             members = [i for i in idx if key in self.per_paper[i]]
-            out.append(Theme(key, self.written[key], members, score))
-        out.sort(key=lambda t: (-len(t.members), -t.score, t.text))
+            out.append(Theme(key, self.written[key], members, score, article, c))
+        out.sort(key=lambda t: (-t.papers, -t.score, t.text))
         # a phrase inside a longer one that the same papers use says less: keep the longer
         kept: list[Theme] = []
         for t in out:
@@ -181,7 +295,7 @@ class Phrasebook:
                 continue
             kept = [k for k in kept if not (set(k.members) == set(t.members) and _inside(k.key, t.key))]
             kept.append(t)
-        kept.sort(key=lambda t: (-len(t.members), -t.score, t.text))
+        kept.sort(key=lambda t: (-t.papers, -t.score, t.text))
         return kept
 
 
@@ -204,7 +318,28 @@ def ranked_names(themes: list[Theme], size: int) -> list[Theme]:
     """Themes in the order they should name a group: those at least half the group (and two
     papers) use first, among them a phrase of two or three words before a single word."""
     need = max(2, math.ceil(size / 2))
-    return sorted(themes, key=lambda t: (len(t.members) < need, len(t.key) == 1, -len(t.members), -t.score, t.text))
+    return sorted(themes, key=lambda t: (t.papers < need, len(t.key) == 1, -t.papers, -t.score, t.text))
+
+
+def _said(theme: Theme) -> str:
+    return (theme.article + " " if theme.article else "") + _shown(theme.text)
+
+
+def _says_a_topic(theme: Theme) -> bool:
+    """Whether a phrase can be what a topic sentence says papers address: a phrase of two or three words,
+    or one word that is a name ("Shampoo", "DiLoCo") or a long noun by its form ("quantization",
+    "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything."""
+    return len(theme.key) > 1 or _topic_word(theme.text)
+
+
+def _topic_word(word: str) -> bool:
+    """One word that a topic sentence may say on its own (see :func:`_says_a_topic`)."""
+    if word in _NAMES or _NAME_SHAPE.search(word):
+        return True
+    if len(word) >= 7 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return True  # a plural reads as what papers address ("displays"); a bare singular ("wrist") does not
+    return len(word) >= 8 and bool(re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy)s?$",
+                                             word.lower()))
 
 
 def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Theme] | None:
@@ -214,14 +349,12 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
     common; a second such phrase of other words is added ("... tangible modeling and 3D printing").
     """
     need = max(2, math.ceil(size / 2))
-    common = [t for t in themes if len(t.members) >= need]
+    common = [t for t in themes if t.papers >= need and _says_a_topic(t)]
     if not common:
         return None
     first = ranked_names(common, size)[0]
-    second = next((t for t in common[1:] if not set(t.key) & set(first.key) and t.members == first.members
-                   and len(t.key) > 1), None)
-    about = _shown(first.text) + (f" and {_shown(second.text)}" if second else "")
-    count = len(first.members)
+    about = _said(first)  # (a second phrase joined on, "X and Y", read as one odd thing: one phrase says it)
+    count = first.papers
     if count == size:
         subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
     else:
@@ -230,15 +363,22 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
     return f"{subject} {verb} {about}.", first
 
 
-@dataclass
-class Stance:
-    """How the user's paper stands against one group, every part taken from a record."""
-
-    shared: str  # a phrase both the user's abstract and the group's papers use ("" when none)
-    shared_by: list[int]  # the group's papers that use it (indices into the group)
-    theme: str  # what the group addresses, for the contrast when nothing is shared
-    claim: str  # "we propose ...": the user's own contribution clause, first person
-    novel: list[str]  # phrases of that clause that none of the group's records uses, in the clause's order
+def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
+    """"Two of these papers address model merging and mode connectivity." from a group's heading (a tag's
+    label or the user's name for it), or None: only when at least half the group (and two papers) write
+    every word of it, so the sentence says what their records say."""
+    words = [_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", fold(heading).lower()) if w not in FUNCTION_WORDS]
+    if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip())):
+        return None
+    users = sum(all(w in {_stem(x) for x in re.findall(r"[a-z0-9][\w\-]*", fold(_plain(t)).lower())} for w in words)
+                for t in member_texts)
+    if users < max(2, math.ceil(size / 2)):
+        return None
+    if users >= size:
+        subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
+    else:
+        subject = f"{_NUMBERS.get(users, str(users))} of these {kind}"
+    return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 
 
 def _first_person(text: str) -> str:
@@ -262,50 +402,49 @@ def own_claim(abstract: str, title: str = "", accept=None) -> tuple[str, str] | 
     return verb_phrase(found, True), _first_person(trim(found.rest))
 
 
-def stance(themes: list[Theme], member_texts: list[str], mine_text: str, claim: tuple[str, str] | None,
-           topic: list[str] | None = None) -> Stance | None:
-    """What the user's paper shares with a group and how it differs, or None when its abstract gives no contrast.
+#: where a contribution clause goes on to a second claim ("..., and prove guarantees"): the method ends there
+_SECOND_CLAIM = re.compile(r",?\s+and\s+(?:we\s+)?(?:prove|show|demonstrate|evaluate|find|report|present|propose|describe|"
+                           r"give|derive|establish|analy[sz]e|validate|test|compare|discuss)\b|;")
 
-    Shared: the group's best phrase that the user's title or abstract also uses. Different:
-    the user's contribution clause, but only when it names something (a phrase) that none of
-    the group's papers uses; a claim the group's own records also make contrasts nothing.
+
+def own_method(claim: str) -> tuple[str, str] | None:
+    """``("our haptic wristwatch prototype", "makes it possible to acquire ...")``: what the user made and
+    what it does, from their contribution clause ("a haptic wristwatch prototype that makes ..."), or None.
+
+    A contrast sets the user's method against what a group does, so it needs the method as a
+    subject with its own verb: "a X that VERBs ..." and "a X consisting of ..." give one; a
+    clause of another shape does not, and the whole claim is said instead.
     """
-    if not claim or re.search(r"[$\\^_{}\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", claim[1]):
-        return None  # a formula from the user's own source is theirs to write, not citekit's to re-typeset
-    own = phrases(mine_text)
-    per_member = [phrases(t) for t in member_texts]
-    group_phrases = set().union(*per_member) if per_member else set()
-    group_words = {w for k in group_phrases for w in k}
-    claimed = phrases(claim[1])
-    # the section's own topic ("education" under the tag education) sets the paper apart from nothing in it
-    section = {_stem(fold(w).lower())[:6] for t in topic or [] for w in re.split(r"[-_\s]+", t) if w}
-    novel = [k for k in claimed if not set(k) <= group_words and (len(k) > 1 or k[0] not in WEAK_ALONE)
-             and not all(w[:6] in section for w in k)]
-    if not novel:
+    from citekit.output.title_prose import lowercase_words
+
+    claim = _SECOND_CLAIM.split(claim, maxsplit=1)[0].strip().rstrip(".,")
+    named = re.match(r"^([A-Z][\w\-]*),\s+(?=(?:a|an|the)\s)", claim)  # "Facet, a multi-display system"
+    claim = claim[named.end():] if named else claim
+    m = re.match(r"^(?:a|an|the|our)\s+(?P<np>[^,;()]+?)\s+(?:(?:that|which)\s+(?P<verb>[a-z][\w\-]*s)\b|"
+                 r"(?P<part>[a-z][\w\-]*ing)\b)(?P<rest>.*)$", claim)
+    if not m or len(m.group("np").split()) > 8 or not m.group("rest").strip():
         return None
-    # for "none of them concerns X or Y": the longest new phrases, a coined name ("BlockForm") left out, no overlap
-    named: list[tuple[str, ...]] = []
-    articled: dict[tuple[str, ...], str] = {}
-    lowered = claim[1].lower()
-    for key in sorted(novel, key=lambda k: (-len(k), lowered.find(claimed[k].lower()))):
-        text = claimed[key]
-        if any(set(key) & set(k) for k in named) or re.search(r"[a-z][A-Z]|^[A-Z]{2,}$", text) or len(key) > 2:
-            continue
-        # a noun phrase starts after an article or a preposition ("a kit of tangible blocks"); "children snap" does not
-        # ("to" is left out: "to acquire information" is an infinitive, not a thing the group lacks)
-        lead = re.search(r"\b(a|an|the|of|with|for|by|from|on|in|and|their|our|its)\s+" + re.escape(text.lower())
-                         + r"\b", lowered)
-        after = re.match(r"\s*([A-Za-z][\w\-]*)?", lowered[lead.end():]) if lead else None
-        if not lead or (after and after.group(1) and after.group(1) not in FUNCTION_WORDS):
-            continue  # "randomized low-rank" of "randomized low-rank approximation" is not a noun phrase
-        if lead.group(1) in ("a", "an", "the") and (len(key) == 1 or lead.group(1) == "the"):
-            articled[key] = f"{lead.group(1)} {text}"  # "a camera", as the abstract says it
-        named.append(key)
-    named = sorted(named[:2], key=lambda k: lowered.find(claimed[k].lower()))
-    shared = next((t for t in themes if t.key in own), None)
-    if shared:  # "addresses fabrication, but none concerns personal fabrication" contradicts itself
-        named = [k for k in named if not set(k) & set(shared.key)]
-    theme = themes[0].text if themes else ""
-    return Stance(shared=_shown(shared.text) if shared else "", shared_by=[i for i, p in enumerate(per_member) if shared and shared.key in p],
-                  theme=_shown(theme), claim=f"we {claim[0]} {claim[1]}".rstrip(". "),
-                  novel=[articled.get(k) or claimed[k] for k in named])
+    np = re.sub(r"^(?:new|novel)\s+", "", m.group("np"))
+    if m.group("verb"):
+        verb = m.group("verb")
+        if verb in ("is", "was", "has") and not re.search(r"\w", m.group("rest")):
+            return None
+    else:
+        stem = m.group("part")[:-3]
+        words = lowercase_words()
+        base = stem + "e" if stem + "e" in words and stem not in words else stem
+        if base not in words:
+            return None  # a participle citekit cannot turn into a verb it knows
+        verb = base + ("es" if base.endswith(("s", "sh", "ch", "x", "z")) else "s")
+    if verb.lower() in FUNCTION_WORDS - {"is"}:
+        return None
+    # ("our multi-display wrist worn system, Facet, consists of ...": the name the paper gives it is kept)
+    return f"our {np}" + (f", {named.group(1)}," if named else ""), f"{verb}{m.group('rest')}"
+
+
+def novel_in(text: str, member_texts: list[str], topic: list[str] | None = None) -> list[str]:
+    """Phrases of ``text`` (the user's) that none of ``member_texts`` uses: what a contrast can rest on."""
+    group_words = {w for t in member_texts for k in phrases(t) for w in k}
+    section = {_stem(fold(w).lower())[:6] for t in topic or [] for w in re.split(r"[-_\s]+", t) if w}
+    return [v for k, v in phrases(text).items() if not set(k) <= group_words
+            and (len(k) > 1 or k[0] not in WEAK_ALONE) and not all(w[:6] in section for w in k)]

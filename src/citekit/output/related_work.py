@@ -247,6 +247,7 @@ class _Group:
     core: bool = False  # the papers that share no sub-topic
     words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
     closing: bool = False  # the papers that fit no group
+    asides: list[str] = field(default_factory=list)  # for the closing group: what each paper is about, from its title
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
@@ -558,7 +559,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, Similarity, attach_leftovers, cluster, entry_text, hollow,
                                                name_group, topic_tags)
-    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names
+    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -577,14 +578,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        themes = ranked_names(Phrasebook(texts, topic, bodies).themes(everyone), len(left))
+        themes = ranked_names(Phrasebook(texts, topic, bodies, [e.title or e.key for e in left]).themes(everyone), len(left))
         return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts))]
 
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags)
-    book = Phrasebook(texts, topic, bodies)
+    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left])
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
     rest_idx = attach_leftovers(similarity.sim, clusters, tags)
@@ -598,13 +599,18 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         heading, words = name_group(members, idx, similarity, skip, rules, counts)
         if words and heading.lower() == " and ".join(words).lower():
             heading = ""  # words that recur are not a name; the papers' own phrases are
+            said = topic_sentence(themes, len(idx), "papers")
+            if said and heading_case(said[1].text).lower() not in used:
+                heading = heading_case(said[1].text)  # the phrase the topic sentence says, so the two agree
         if not heading or heading.lower() in used or hollow(heading):
             # a distinct phrase of the papers' own, never "X: x", a second "Printing" or "Modeling" after "3D modeling"
             heading = next((heading_case(t.text) for t in themes if not _overlaps(t.text, used - {core_heading.lower()})
                             and heading_case(t.text).lower() not in used), "") or \
                 next((heading_case(t.text) for t in themes if heading_case(t.text).lower() not in used), "")
-        if not heading and words:
-            tfidf = " and ".join(words)
+        said_words = [w for w in words if any(re.search(rf"\b{re.escape(w)}\b", texts[i], re.I) for i in idx)]
+        if not heading and said_words:
+            # (a term the records never write as such, "users motor" from "users with motor", names nothing)
+            tfidf = " and ".join(said_words)
             heading = "" if hollow(tfidf) else tfidf[:1].upper() + tfidf[1:]
         if not heading or heading.lower() in used:
             unnamed += idx  # papers that share no phrase have no point together: each joins its closest group
@@ -626,8 +632,22 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         named.append((list(pair.members), heading_case(pair.text), []))
         leftovers = [i for i in leftovers if i not in pair.members]
     rest_idx, unnamed = leftovers, []
-    for idx, heading, words in named:
+    for i in list(rest_idx):
+        # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
+        # group's topic sentence then says what it has in common with the others
+        for idx, _heading, _words in named:
+            said = topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers")
+            if said and said[1].key in book.per_paper[i] and len(idx) < MAX_SIZE:
+                idx.append(i)
+                rest_idx.remove(i)
+                break
+    labels = {rules.label(t).lower() for t in rules.rules}
+    for n, (idx, heading, words) in enumerate(named):
         themes = ranked_names(book.themes(idx), len(idx))
+        said = topic_sentence(themes, len(idx), "papers")
+        others = {h.lower() for m, (_, h, _) in enumerate(named) if m != n} | {g.heading.lower() for g in groups}
+        if said and heading.lower() not in labels and heading_case(said[1].text).lower() not in others:
+            heading = heading_case(said[1].text)  # papers joined the group since it was named: say what they share now
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
     rest = [left[i] for i in rest_idx + unnamed]
@@ -635,7 +655,12 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return whole()
     groups += found
     if rest:
-        groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True))
+        # what each leftover is about, in a phrase of its own title: the closing paragraph's topic sentence
+        asides = [book.own_phrase(i, left[i].title or "") for i in rest_idx + unnamed]
+        # said only when every leftover has its phrase: a sentence that names one of three papers misleads
+        groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
+                             asides=[a for a in asides if a] if all(asides) else [],
+                             texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
     return groups
 
 
@@ -670,44 +695,51 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
 
 
 def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style,
-              first: bool = True, topic: list[str] | None = None) -> str | None:
-    """The sentence that places the user's paper against a group, from both abstracts, or None.
+              turn: int = 0, topic: list[str] | None = None) -> str | None:
+    """The sentence that sets the user's paper against a group, from both abstracts, or None.
 
-    "Like \\citet{a} and \\citet{b}, our work addresses tangible modeling, but none of them
-    concerns tangible blocks: we present ..." when the user's abstract shares a phrase with the group; "Unlike \\citet{a},
-    which address virtual volunteering, we ..." when it shares none. None when the user's
-    abstract claims nothing the group's records do not (a TODO is left instead).
+    What the group does is its topic phrase (the one its topic sentence says); what the
+    user's paper does is its own method, from its contribution sentence ("a haptic
+    wristwatch prototype that makes ..." -> "our haptic wristwatch prototype makes ...").
+    "Unlike \\citet{a} and \\citet{b}, which address pneumatic tactile displays, our haptic
+    wristwatch prototype makes ..."; "Like ..., our work addresses mobile devices, but our ..."
+    when the user's abstract names the group's phrase too. A contrast is drawn only when the
+    user's clause names something none of the group's records does (else the records would
+    not support "unlike"): None then, and the caller leaves a TODO. ``turn`` varies the
+    sentence's shape from one paragraph to the next.
     """
-    from citekit.output.related_topics import stance
+    from citekit.output.related_topics import _said, novel_in, own_method, phrases, topic_sentence
 
+    if not claim or re.search(r"[$\\^_{}\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", claim[1]):
+        return None  # a formula from the user's own source is theirs to write, not citekit's to re-typeset
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    found = stance(group.themes, texts, " ".join((mine.title, mine.abstract)), claim, topic)
-    if not found:
+    said = topic_sentence(group.themes, _papers(group.members), group.kind) \
+        if group.themes and not group.closing else None
+    theme = said[1] if said else None
+    method = own_method(claim[1])
+    if method and turn:
+        # said in full once; after that "our optimizer", as an author refers back to their own method
+        head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+|,", method[0][4:], maxsplit=1)[0].split()
+        method = (f"our {head[-1]}" if head else method[0], method[1])
+    clause = f"{method[0]} {method[1]}" if method else f"we {claim[0]} {claim[1]}"
+    if not novel_in(clause, texts, topic):
         return None
-    if found.shared:
-        by = [group.members[i] for i in found.shared_by][:3] or group.members[:3]
-        if not first and found.novel:  # the claim was said once; here only what is new against this group
-            none = "none of them concerns" if len(by) > 1 else "it does not concern"
-            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
-                           f"{' or '.join(style.text(n) for n in found.novel)}")
-        if found.novel:  # the difference is what the records show: phrases of the claim none of them uses
-            none = "none of them concerns" if len(by) > 1 else "it does not concern"
-            return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}, but {none} "
-                           f"{' or '.join(style.text(n) for n in found.novel)}: {style.prose(found.claim)}")
-        return _finish(f"Like {_cite_list(by, style)}, our work addresses {style.text(found.shared)}; "
-                       f"{style.prose(found.claim)}")
-    if not first and found.novel:
-        cited = group.members[:3]
-        what = " or ".join(style.text(n) for n in found.novel)
-        if found.theme and len(cited) > 1:
-            return _finish(f"{_cite_list(cited, style)} address {style.text(found.theme)}, but none of them concerns "
-                           f"{what}, as our work does")
-        return _finish(f"Unlike {_cite_list(cited, style)}, our work concerns "
-                       f"{' and '.join(style.text(n) for n in found.novel)}")
-    if not first:
-        return None  # the claim was said in full already; with nothing new against this group, a TODO
-    about = f", which address {style.text(found.theme)}," if found.theme else ","
-    return _finish(f"Unlike {_cite_list(group.members[:3], style)}{about} {style.prose(found.claim)}")
+    clause = style.prose(clause.rstrip(". "))
+    if not theme:
+        return _finish(f"Unlike {_cite_list(group.members[:3], style)}, {clause}")
+    by = [e for e, t in zip(group.members, texts) if theme.key in phrases(t)][:3] or group.members[:3]
+    cites = _cite_list(by, style)
+    what = style.text(_said(theme))
+    if theme.key in phrases(" ".join((mine.title, mine.abstract)).replace("-", " ")):  # "regression-test-selection"
+        return _finish(f"Like {cites}, our work addresses {what}, but {clause}")
+    verb = "addresses" if len(by) == 1 and not _plural(by[0]) else "address"
+    which = "addresses" if len(by) == 1 else "address"
+    shape = turn % 3
+    if shape == 1:
+        return _finish(f"Where {cites} {verb} {what}, {clause}")
+    if shape == 2:
+        return _finish(f"{cites} {verb} {what}; in contrast, {clause}")
+    return _finish(f"Unlike {cites}, which {which} {what}, {clause}")
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:
@@ -768,7 +800,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
     from citekit.library.tags import load_rules
-    from citekit.output.related_topics import own_claim, topic_sentence
+    from citekit.output.related_topics import heading_sentence, own_claim, topic_sentence
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
@@ -777,6 +809,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     skipped = len(entries) - len(usable)
     not_papers = [(e.key, why) for e in usable if (why := not_a_paper(e))]
     usable = [e for e in usable if not not_a_paper(e)]
+    usable, twins = _one_record_per_paper(usable)
     scores = closeness(usable, mine) if mine else {}
 
     def order(e: Entry) -> tuple:
@@ -799,7 +832,11 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if not_papers:
         listed = "; ".join(f"{key} ({why})" for key, why in not_papers)
         lines.append(style.comment(f"left out, not papers: {listed}"))
-    claimed = False  # the user's claim is said in full once, in the closest paragraph that positions it
+    if twins:
+        listed = "; ".join(f"{key} (the same title as {kept})" for key, kept in twins)
+        lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
+                                   "`citekit dedup` can merge them"))
+    turns = 0  # positioning sentences written so far: each takes the next shape
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -815,13 +852,19 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 opens = False
             described.append((sentence, opens))
         body = _join_pairs(described)
-        said = topic_sentence(g.themes, len(g.members), g.kind) if g.themes and not g.closing else None
+        said = topic_sentence(g.themes, _papers(g.members), g.kind) if g.themes and not g.closing else None
+        if not said and not g.closing and len(g.members) > 1:
+            texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
+            named = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
+            said = (named, None) if named else None
         if said:
             body.insert(0, style.text(said[0]))
+        elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
+            body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
         if mine:
-            position = _position(g, mine, claim, style, first=not claimed, topic=topic)
-            claimed = claimed or bool(position)
+            position = _position(g, mine, claim, style, turn=turns, topic=topic)
+            turns += bool(position)
             if position:
                 lines[-1] += " " + position
             else:
@@ -830,14 +873,58 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
+                why = ("its abstract names nothing these papers do not" if claim else
+                       "its abstract states no contribution of its own, 'we propose ...': add one to get a contrast")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
-                                           f"{words}; its abstract names nothing these papers do not)"))
+                                           f"{words}; {why})"))
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen
     # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one
     header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely; {marker(body)})"
     return style.comment(header) + "\n" + body
+
+
+def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple[str, str]]]:
+    """The entries with one record per title, and ``(left-out key, kept key)`` for the others.
+
+    Two records with the same title and first author are one paper to a reader ("WristFlex"
+    cited twice, once as "present WristFlex, Low-power gesture input ..."; a conference paper
+    and its journal version): the record with an abstract (else the first) is cited, the other
+    named in a comment so the user can merge them.
+    """
+    by_title: dict[tuple[str, str], list[Entry]] = {}
+    for e in entries:
+        # (and the same first author: "Introduction" by two people is two works)
+        first = fold(_authors(e)[0]).lower() if _authors(e) else ""
+        by_title.setdefault((_title_id(e), first), []).append(e)
+    keep: set[str] = set()
+    twins: list[tuple[str, str]] = []
+    for same in by_title.values():
+        best = next((e for e in same if abstract_of(e)), same[0])
+        keep.add(best.key)
+        twins += [(e.key, best.key) for e in same if e is not best]
+    return [e for e in entries if e.key in keep], twins
+
+
+def _title_id(entry: Entry) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
+
+
+def _aside_sentence(asides: list[str], count: int) -> str:
+    """"Other work addresses perception of 3D shape and ultrasound haptic interfaces.": the
+    closing paragraph's topic sentence, each leftover's own title phrase (its papers share no phrase)."""
+    from citekit.output.related_topics import _shown
+
+    # (the section's label is left out: "work on smartwatch" is not English, and the heading says it)
+    said = [_shown(a) for a in dict.fromkeys(asides)]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"A further paper addresses {listed}." if count == 1 else f"Other work addresses {listed}."
+
+
+def _papers(entries: list[Entry]) -> int:
+    """How many papers ``entries`` are: two records with one title are one paper (a topic sentence counts papers)."""
+    return len({" ".join(re.findall(r"[a-z0-9]+", fold(e.title or e.key).lower())) or e.key for e in entries})
 
 
 def _safe_name(name: str) -> str:
