@@ -21,6 +21,7 @@ from citekit.core.model import Ids, Location
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
+from citekit.notes.authoryear import find_citations, has_cue as has_citation_cue
 from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -398,16 +399,38 @@ class _Extractor:
 
     def _inline(self, node: Node) -> list[Mention]:
         """Papers cited inside a line of prose that is not a paper itself (a quoted title
-        with its authors in a chat message or a remark). Identifiers and links on the line
-        are not given to them: which of the cited papers they belong to is not written."""
-        if node.children or not may_cite_inline(node.text) or kind_prefix(node.text) is not None:
+        with its authors in a chat message or a remark, an author-year citation). Identifiers
+        and links on the line are not given to them: which of the cited papers they belong
+        to is not written."""
+        if kind_prefix(node.text) is not None:
             return []
         found = []
-        for ref in inline_references(strip_hashtags(strip_urls(node.text))):
-            details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
-                               venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
-            found.append(self._mention("titled", node, details, title=ref.title))
-        return found
+        if not node.children and may_cite_inline(node.text):
+            for ref in inline_references(strip_hashtags(strip_urls(node.text))):
+                details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
+                                   venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
+                found.append(self._mention("titled", node, details, title=ref.title))
+        return found + self._cited(node, found)
+
+    def _cited(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """Author-year citations on the line (``Kingma & Ba 2014``, ``(Hsieh et al., 2024)``)
+        that no mention of ``found`` (the line's own) already stands for: mentions with
+        authors and a year but no title, which wait for an online sync as pending."""
+        if not has_citation_cue(node.text):
+            return []
+        cites = find_citations(strip_urls(strip_markup(node.text)))
+        if not cites:
+            return []
+        known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
+        known |= {name.split()[-1].lower() for m in found for name in m.authors if name.strip()}
+        out = []
+        for cite in cites:
+            if cite.authors[0].split()[-1].lower() in known:
+                continue  # the line's reference or quoted title already names these authors
+            details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
+                               rule="an author-year citation (authors and year, no title)")
+            out.append(self._mention("cited", node, details))
+        return out
 
     def _labelled_block(self, node: Node) -> list[Mention]:
         """A plain line with lines below it: a paper title, or a section label over a list."""
@@ -445,7 +468,9 @@ class _Extractor:
             return inner
         own = self._as_mention(node)
         if own is not None:
-            return [own]
+            # other papers the line cites by author and year; none when the line's own paper
+            # names no authors (a citation there may well be that paper's: not a second one)
+            return [own, *self._cited(node, [own])] if own.authors else [own]
         return inner or self._inline(node)
 
     def _as_mention(self, node: Node) -> Mention | None:
