@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from citekit.core.resolution import Mention
 from citekit.core.venues import canonical
 
 #: one family name: a capitalised word (``Allen-Zhu``, ``O'Brien``, ``Ré``), maybe after
@@ -194,3 +195,14 @@ def find_citations(text: str) -> list[Citation]:
             taken.append((m.start(), end))
     found.sort(key=lambda c: c.start)
     return found
+
+
+def cited_as(m: Mention) -> str:
+    """An author-year citation written back the usual way (``Kingma & Ba 2014``,
+    ``Hsieh et al. SOSP 2024``): all the notes say of the paper, shown where it waits."""
+    names = list(m.authors)
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " & " + names[-1]
+    if m.authors_incomplete:
+        who += " et al."
+    year = m.year if m.year and not m.year_from_page else None
+    return " ".join(str(x) for x in (who, m.venue if year else None, year) if x)

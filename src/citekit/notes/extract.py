@@ -21,7 +21,7 @@ from citekit.core.model import Ids, Location
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
-from citekit.notes.authoryear import find_citations, has_cue as has_citation_cue
+from citekit.notes.authoryear import cited_as, find_citations, has_cue as has_citation_cue
 from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -418,18 +418,25 @@ class _Extractor:
         authors and a year but no title, which wait for an online sync as pending."""
         if not has_citation_cue(node.text):
             return []
-        cites = find_citations(strip_urls(strip_markup(node.text)))
+        cites = [(line, cite) for line, part in _lines_of(node) for cite in find_citations(strip_urls(strip_markup(part)))]
         if not cites:
             return []
         known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
         known |= {name.split()[-1].lower() for m in found for name in m.authors if name.strip()}
         out = []
-        for cite in cites:
+        for line, cite in cites:
             if cite.authors[0].split()[-1].lower() in known:
                 continue  # the line's reference or quoted title already names these authors
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
                                rule="an author-year citation (authors and year, no title)")
-            out.append(self._mention("cited", node, details))
+            mention = self._mention("cited", node, details)
+            if line != node.line:  # a line joined into the block: the citation is written there
+                mention.location = Location(self.file, line)
+                if self.explaining:
+                    self.trace[-1].line = line
+            if self.explaining:
+                self.trace[-1].text = cited_as(mention)
+            out.append(mention)
         return out
 
     def _labelled_block(self, node: Node) -> list[Mention]:
@@ -600,6 +607,18 @@ class _Extractor:
         mention.abstract = strip_hashtags(node.text) if "#" in node.text else node.text  # tags are tags, not abstract text
         mention.hints = method_hints(node.text)
         return mention
+
+
+def _lines_of(node: Node) -> list[tuple[int, str]]:
+    """The lines joined into ``node`` (a wrapped paragraph, a chat message), each with its
+    number; the node's text as one line when nothing was joined."""
+    if not node.widths or len(node.widths) != 1 + len(node.merged):
+        return [(node.line, node.text)]
+    out, at = [], 0
+    for line, width in zip((node.line, *node.merged), node.widths):
+        out.append((line, node.text[at:at + width]))
+        at += width + 1
+    return out
 
 
 def _is_link_line(text: str) -> bool:

@@ -48,6 +48,9 @@ class Node:
     children: list["Node"] = field(default_factory=list)
     source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
     merged: list[int] = field(default_factory=list)  # lines joined into this one (a wrapped paragraph)
+    #: the length of each line joined into ``text`` (a space between two), when lines were
+    #: joined: where in the text each line of ``merged`` starts (a citation's own line)
+    widths: tuple[int, ...] = ()
     #: the mention finder's label and confidence of this node's lines, where it was asked
     #: (line -> (label, confidence)), for ``--explain``
     found: dict[int, tuple[str, float]] = field(default_factory=dict)
@@ -133,6 +136,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                     and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
                 # a bullet's text wrapped onto the next line, indented under it (an e-mail's
                 # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``)
+                item.widths = (*(item.widths or (len(item.text),)), len(text))
                 item.text += " " + text
                 item.merged.append(number)
                 starts.note(item, number - 1)
@@ -174,6 +178,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         previous_blank = False
     for node in joined:
         node.text = " ".join(wrapped[id(node)])
+        node.widths = tuple(len(part) for part in wrapped[id(node)])
     adopt_orphan_details(roots)
     return roots
 

@@ -330,7 +330,7 @@ REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[
 _REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
-_YEAR_BEFORE_TITLE_RE = re.compile(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?\.?$")
+_YEAR_BEFORE_TITLE_RE = re.compile(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
 _INITIALS_FIRST_RE = re.compile(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]")
 
 
