@@ -1,5 +1,5 @@
 """Author-year citations written inside a sentence: ``Kingma & Ba 2014``, ``(Hsieh et al.,
-2024)``, ``Schulman et al. 2017 (PPO)``, ``Kwon et al SOSP '23``, ``Foret et al.``.
+2024)``, ``Schulman et al. 2017 (PPO)``, ``Kwon et al SOSP '23``, ``Foret et al.``, ``Rombach 等, CVPR 2022``.
 
 Chat messages, tweets, e-mails and reading notes name most papers this way, with no title
 at all. The syntax is the citation syntax of author-year styles, which is exact: family
@@ -24,7 +24,7 @@ from citekit.core.venues import canonical
 #: particles (``van der Maaten``, ``de Vries``)
 _NAME = r"(?:(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten)\s+){0,2}[^\W\d_][\w'’\-]*"
 _JOIN = r"\s*(?:,\s*(?:and\s+|&\s*)?|\s(?:and|&)\s|&)\s*"
-_ET_AL = r",?\s+et\.?\s?al\b\.?"
+_ET_AL = r"(?:,?\s+et\.?\s?al\b\.?|\s*(?:等人|等|ほか|他|외))"
 #: ``Vaswani et al.``, ``Foret, Kleiner et al.``
 _ET_AL_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:{_JOIN}{_NAME}){{0,3}}){_ET_AL}(?:['’]s\b)?")
 #: ``Kingma & Ba``, ``Gupta, Koren & Singer``, ``Robbins and Monro``: two or more names joined
@@ -148,7 +148,7 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
 
 def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
-    return "et al" in text or "et. al" in text or "&" in text or " and " in text or "19" in text or "20" in text
+    return "et al" in text or "et. al" in text or "等" in text or "ほか" in text or "他" in text or "외" in text or "&" in text or " and " in text or "19" in text or "20" in text
 
 
 def find_citations(text: str) -> list[Citation]:

@@ -385,7 +385,9 @@ class _Extractor:
                 if found:
                     return found
             self.scope.enter_heading(node.level, strip_hashtags(node.text))
-            return []
+            # papers the heading cites (``*** TODO GAN baseline (Goodfellow et al. 2014, "Generative
+            # Adversarial Nets")``): an org agenda's items are headings
+            return self._inline(node, heading=True)
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
@@ -397,7 +399,7 @@ class _Extractor:
             return []
         return self._inline(node)
 
-    def _inline(self, node: Node) -> list[Mention]:
+    def _inline(self, node: Node, *, heading: bool = False) -> list[Mention]:
         """Papers cited inside a line of prose that is not a paper itself (a quoted title
         with its authors in a chat message or a remark, an author-year citation). Identifiers
         and links on the line are not given to them: which of the cited papers they belong
@@ -405,7 +407,7 @@ class _Extractor:
         if kind_prefix(node.text) is not None:
             return []
         found = []
-        if not node.children and may_cite_inline(node.text):
+        if (heading or not node.children) and may_cite_inline(node.text):
             for ref in inline_references(strip_hashtags(strip_urls(node.text))):
                 details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
