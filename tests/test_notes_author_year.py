@@ -125,3 +125,33 @@ def test_online_a_citation_with_no_title_stays_pending_and_joins_no_paper(online
     assert report.created == []
     assert sorted(p["text"] for p in report.pending) == ["Jacot, Gabriel & Hongler 2018", "Power et al. 2022"]
     assert all(p["kind"] == "cited" and p["title"] is None for p in report.pending)
+
+
+def test_names_in_citation_syntax_then_a_title_in_a_forwarded_reading_list(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "Fwd_reading_list.txt", (
+        "---------- Forwarded message ---------\n"
+        "From: Marcus <marcus@example.org>\n\n"
+        ">   - Loshchilov & Hutter, Decoupled Weight Decay Regularization\n"
+        ">   - Bartlett & Mendelson 2002, Rademacher and Gaussian complexities: risk bounds and structural results\n"
+        ">   - Smith & Jones, thanks for the help with the reading list yesterday\n"))
+    got = [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions]
+    assert got == [
+        (4, "Decoupled Weight Decay Regularization", ["Loshchilov", "Hutter"], None),
+        (5, "Rademacher and Gaussian complexities: risk bounds and structural results", ["Bartlett", "Mendelson"], 2002),
+    ]
+
+
+def test_chinese_notes_write_et_al_as_deng(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "组会阅读清单.md", (
+        "## 第三周\n"
+        "- 顺便提一下「Latent Diffusion」那篇（Rombach 等, CVPR 2022），但这周不展开\n"))
+    assert _cited(mentions) == [(2, ["Rombach"], True, 2022)]
+    assert mentions[0]["venue"] == "CVPR"
+
+
+def test_an_org_agenda_heading_cites_its_paper(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "research.org", (
+        "* Reading\n"
+        "** TODO GAN baseline (Goodfellow et al. 2014) -- Okafor insists\n"
+        "   SCHEDULED: <2025-03-04 Tue>\n"))
+    assert _cited(mentions) == [(2, ["Goodfellow"], True, 2014)]

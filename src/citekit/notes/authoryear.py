@@ -197,6 +197,32 @@ def find_citations(text: str) -> list[Citation]:
     return found
 
 
+_LEAD_SEPARATOR_RE = re.compile(r"\s*(?:[,.:;]|\s[—–]|\s--?)\s+")
+
+
+def leading_names(text: str) -> Citation | None:
+    """The author list a line opens with, in citation syntax (``Loshchilov & Hutter, …``,
+    ``Kingma & Welling, …``, ``Bartlett & Mendelson 2002, …``, ``Houlsby et al. 2019: …``),
+    up to the separator after it (``end``); None when the line does not open so. Joined
+    names need no year here: what follows them is for the reference parser to read."""
+    if not text[:1].isupper() or not has_cue(text):
+        return None
+    m = _ET_AL_RE.match(text) or _JOINED_RE.match(text)
+    if m is None:
+        return None
+    names = _family_names(m.group("names"))
+    incomplete = m.re is _ET_AL_RE
+    if names is None or (not incomplete and (len(names) < 2 or all(n.split()[-1].lower() in _ordinary_words() for n in names))):
+        return None
+    venue, year, end = _tail(text, m.end(), after_et_al=incomplete)
+    if text[end:end + 1] == ")" and "(" in text[m.end():end]:
+        end += 1
+    sep = _LEAD_SEPARATOR_RE.match(text, end)
+    if sep is None:
+        return None
+    return Citation(tuple(names), incomplete, year, venue, 0, sep.end())
+
+
 def cited_as(m: Mention) -> str:
     """An author-year citation written back the usual way (``Kingma & Ba 2014``,
     ``Hsieh et al. SOSP 2024``): all the notes say of the paper, shown where it waits."""

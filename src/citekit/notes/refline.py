@@ -894,6 +894,40 @@ def _model(text: str) -> Reference | None:
                      published=published_in(parsed))
 
 
+def _citation_first(text: str) -> Reference | None:
+    """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
+    2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
+    line (read exactly, :func:`citekit.notes.authoryear.leading_names`), and the learned
+    reference parser says where the title after it is; taken only when it is sure of that
+    title (:data:`MODEL_SURE`) and the title lies wholly after the names."""
+    from citekit.notes.authoryear import leading_names
+
+    if len(text) < 20 or len(text) > 600:
+        return None
+    lead = leading_names(text)
+    if lead is None:
+        return None
+    from citekit.notes import refparse
+
+    def sure_of_title(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
+        ps = [p for label, p in zip(labels, probs) if label == "title"]
+        return bool(ps) and sum(ps) / len(ps) >= MODEL_SURE and _contiguous(labels, "title")
+
+    parsed = refparse.parse_if(text, sure_of_title)
+    if parsed is None or not parsed.title:
+        return None
+    title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+    at = text.find(title, lead.end)
+    if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
+        return None
+    if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
+        return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
+    venue, year = venue_and_year(text[at + len(title):])
+    spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
+    return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,
+                     lead.venue or venue, lead.year or year, spans)
+
+
 #: The shapes of a line that names a paper with its authors, tried in order (the first
 #: answer wins), each with the cues it cannot match without. The pre-filter of
 #: :func:`_parse_reference` is derived from these rows: a rule added here (or with
@@ -906,6 +940,9 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
     # ``Title. A; B; C. ICML 2026.``
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
+    # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
+    # syntax, then a title the reference parser finds
+    LineRule("citation-first", (Cue(chars="&等"), Cue(needles=(" and ",)), _ET_AL_CUE), _citation_first),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
 ], on_change=clear_all)
