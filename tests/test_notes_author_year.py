@@ -155,3 +155,12 @@ def test_an_org_agenda_heading_cites_its_paper(tmp_path: Path) -> None:
         "** TODO GAN baseline (Goodfellow et al. 2014) -- Okafor insists\n"
         "   SCHEDULED: <2025-03-04 Tue>\n"))
     assert _cited(mentions) == [(2, ["Goodfellow"], True, 2014)]
+
+
+def test_a_quoted_title_in_a_tweet_taken_whole_is_the_title_not_the_tweet(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "saved_tweets.txt", (
+        "chemistry nobel to the AlphaFold folks 🧬 the paper everyone's citing today: Jumper et al. 2021, "
+        "\"Highly accurate protein structure prediction with AlphaFold\", Nature. https://doi.org/10.1038/s41586-021-03819-2\n\n"
+        "Über Horváth’s “Gradient” Methods — Samuel Horváth\n"))
+    assert [m["title"] for m in mentions] == ["Highly accurate protein structure prediction with AlphaFold",
+                                              "Über Horváth’s “Gradient” Methods"]

@@ -490,7 +490,7 @@ class _Extractor:
                        f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)")
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
-        title = _title_and_inline(node, details)
+        title = _quoted_part(_title_and_inline(node, details))
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -609,6 +609,30 @@ class _Extractor:
         mention.abstract = strip_hashtags(node.text) if "#" in node.text else node.text  # tags are tags, not abstract text
         mention.hints = method_hints(node.text)
         return mention
+
+
+_INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+
+
+def _quoted_part(title: str) -> str:
+    """The quoted title in a line of prose taken whole (``task arithmetic, "Editing Models
+    with Task Arithmetic"``, ``… citing today: Jumper et al. 2021, "Highly accurate …",
+    Nature.``): the one quoted span of three words or more, when only punctuation, a venue
+    or a parenthesis follows it; a title with a quoted word inside (``Über Horváth’s
+    “Gradient” Methods``) keeps its quotes."""
+    if not title or not any(q in title for q in "\"“„«《『「"):
+        return title
+    spans = list(_INNER_QUOTED_RE.finditer(title))
+    if len(spans) != 1:
+        return title
+    m = spans[0]
+    quoted = m.group("q").strip().rstrip(",.").strip()
+    if m.start() == 0 and m.end() == len(title) or len(quoted.split()) < 3 or not title[:m.start()].strip():
+        return title
+    after = title[m.end():].strip()
+    if after and after[0] not in ",.;:()（）[]—–-":
+        return title
+    return quoted
 
 
 def _lines_of(node: Node) -> list[tuple[int, str]]:
