@@ -164,3 +164,17 @@ def test_a_quoted_title_in_a_tweet_taken_whole_is_the_title_not_the_tweet(tmp_pa
         "Über Horváth’s “Gradient” Methods — Samuel Horváth\n"))
     assert [m["title"] for m in mentions] == ["Highly accurate protein structure prediction with AlphaFold",
                                               "Über Horváth’s “Gradient” Methods"]
+
+
+def test_a_reference_list_copied_out_of_a_pdf_reads_wrapped_arxiv_lines_and_split_accents(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "refs_dump_from_pdfs.txt", (
+        "References\n\n"
+        "Ian Goodfellow, Yoshua Bengio, and Aaron Courville. Deep Learning. MIT Press, 2016.\n"
+        "Stanisław Jastrz˛ebski, Zachary Kenton, Devansh Arpit, Nicolas Ballas, Asja Fischer, Yoshua\n"
+        "   Bengio, and Amos Storkey. Three factors inﬂuencing minima in SGD. arXiv preprint\n"
+        "   arXiv:1711.04623, 2017.\n"
+        "Diederik P Kingma and Jimmy Ba. Adam: A method for stochastic optimization. In International\n"
+        "   Conference on Learning Representations, 2015.\n"))
+    got = {m["location"]["line"]: (m["title"], len(m["authors"]), m["ids"].get("arxiv")) for m in mentions}
+    assert got[4] == ("Three factors influencing minima in SGD", 7, "1711.04623")
+    assert got[7] == ("Adam: A method for stochastic optimization", 2, None)

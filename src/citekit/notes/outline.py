@@ -72,6 +72,20 @@ class Node:
         return label is not None and label.field != "title"
 
 
+def _detail_of_its_own(node: Node) -> bool:
+    """A labelled detail line that is not text wrapped from the line above: an
+    ``arXiv:1711.04623, 2017.`` line in a hard-wrapped reference reads as an arXiv pin, but
+    with more than the identifier after the label it is the reference's last line."""
+    label = node.label
+    if label is None or label.field == "title":
+        return False
+    if label.field == "pin":
+        from citekit.notes.labels import parse_pin
+
+        return parse_pin(label.name, label.value) is not None
+    return True
+
+
 #: e-mail quoting: ``> `` and ``>> `` before a line (a reply, a forwarded message)
 _QUOTE_MARKS_RE = re.compile(r"^(\s*)((?:>\s?)+)")
 
@@ -143,7 +157,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                 previous_blank = False
                 continue
             if (paragraph is not None and not paragraph.children and not message
-                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
+                    and (not stack or stack[-1] is paragraph) and not _detail_of_its_own(node) and not is_url_only(text)
                     and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                     and not starts.mention(number - 1, text, paragraph.line - 1)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.

@@ -16,6 +16,7 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -749,7 +750,8 @@ _MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
 _MODEL_NAMES_RE = re.compile(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
     r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]|"
-    r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,"
+    r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,|"
+    r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][a-z]+\s[A-Z][\w'’\-]+\."  # ``Diederik P Kingma and Jimmy Ba.``
 )
 
 
@@ -781,6 +783,9 @@ def _reads_as_name(raw: str) -> bool:
     """An author of the model's reading is a personal name as written (``Kingma, D. P.``,
     ``H. Zhang``, ``Moreau L``, ``Houlsby``), not prose taken into the author list."""
     raw = " ".join(raw.replace("{", "").replace("}", "").split()).strip(" ,;")
+    if not raw.isascii():
+        # a PDF copies an accent as a character of its own beside the letter (``Jastrz˛ebski``)
+        raw = "".join(c for c in raw if unicodedata.category(c) != "Sk")
     if "," in raw:
         family, _, given = raw.partition(",")
         return is_author_name(family.strip(), single_word=True) and (not given.strip() or is_author_name(given.strip(), single_word=True) or bool(_INITIALS_RE.fullmatch(given.replace(" ", ""))))
