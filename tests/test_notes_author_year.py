@@ -178,3 +178,15 @@ def test_a_reference_list_copied_out_of_a_pdf_reads_wrapped_arxiv_lines_and_spli
     got = {m["location"]["line"]: (m["title"], len(m["authors"]), m["ids"].get("arxiv")) for m in mentions}
     assert got[4] == ("Three factors influencing minima in SGD", 7, "1711.04623")
     assert got[7] == ("Adam: A method for stochastic optimization", 2, None)
+
+
+def test_a_title_quoted_in_a_chat_message_is_a_mention_but_a_book_chapter_is_not(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "slack_reading-group.txt", (
+        "Tomasz Wiśniewski  9:10 AM\n"
+        "can we add \"Symbolic Discovery of Optimization Algorithms\" to that list? feels like required reading\n"
+        "Jana Novak  9:12 AM\n"
+        "- re-read ch. 8 \"Optimization for Training Deep Models\" before writing sec 2\n"
+        "- the Simons Institute \"Foundations of Deep Learning\" program videos\n"
+        "- someone said \"this is going to be a long week\" lol\n"))
+    assert [(m["location"]["line"], m["title"], m["authors"]) for m in mentions] == [
+        (2, "Symbolic Discovery of Optimization Algorithms", [])]

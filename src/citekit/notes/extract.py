@@ -26,7 +26,8 @@ from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, st
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
-from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.core.text import normalize_title
+from citekit.notes.refline import REFERENCE_NUMBER_RE, title_case, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import Transcript, format_of
@@ -412,7 +413,25 @@ class _Extractor:
                 details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
                 found.append(self._mention("titled", node, details, title=ref.title))
+            found += self._quoted_titles(node, found)
         return found + self._cited(node, found)
+
+    def _quoted_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """Titles quoted in a sentence with no authors beside them (``can we add "Symbolic
+        Discovery of Optimization Algorithms" to that list?``): a quoted span of four words
+        or more written in title case, on a line that names no blog, book, talk or repository."""
+        if non_paper_words(node.text) or _BOOK_RE.search(node.text):
+            return []
+        have = {normalize_title(m.title) for m in found if m.title}
+        out = []
+        for m in _INNER_QUOTED_RE.finditer(strip_urls(node.text)):
+            title = m.group("q").strip().rstrip(",")
+            words = title.split()
+            if not 4 <= len(words) <= 30 or title[-1:] in ".!?…" or not title_case(title) or normalize_title(title) in have:
+                continue
+            details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
+            out.append(self._mention("titled", node, details, title=title))
+        return out
 
     def _cited(self, node: Node, found: list[Mention]) -> list[Mention]:
         """Author-year citations on the line (``Kingma & Ba 2014``, ``(Hsieh et al., 2024)``)
@@ -611,6 +630,9 @@ class _Extractor:
         return mention
 
 
+#: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
+_BOOK_RE = re.compile(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
+                      r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
 _INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 
 

@@ -402,6 +402,12 @@ def _quoted_sentence(text: str) -> bool:
 _TITLE_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
 
 
+def title_case(title: str) -> bool:
+    """Most words of four letters or more capitalised (``Symbolic Discovery of Optimization
+    Algorithms``): how titles are written, and sentences are not."""
+    return _title_case(title)
+
+
 def _title_case(title: str) -> bool:
     words = [w for w in _TITLE_WORD_RE.findall(title) if len(w) > 3]
     return bool(words) and sum(1 for w in words if w[0].isupper()) / len(words) >= 0.6
@@ -899,6 +905,11 @@ def _model(text: str) -> Reference | None:
                      published=published_in(parsed))
 
 
+#: a line that opens with names joined in citation syntax (``Loshchilov & Hutter, …``)
+_LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
+                      pattern=re.compile(r"^[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -947,7 +958,7 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
     # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
     # syntax, then a title the reference parser finds
-    LineRule("citation-first", (Cue(chars="&等"), Cue(needles=(" and ",)), _ET_AL_CUE), _citation_first),
+    LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
 ], on_change=clear_all)
