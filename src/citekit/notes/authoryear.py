@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from citekit.core.resolution import Mention
 from citekit.core.venues import canonical
+from citekit.notes.memo import per_text
 
 #: one family name: a capitalised word (``Allen-Zhu``, ``O'Brien``, ``Ré``), maybe after
 #: particles (``van der Maaten``, ``de Vries``)
@@ -29,8 +30,11 @@ _ET_AL = r"(?:,?\s+et\.?\s?al\b\.?|\s*(?:等人|等|ほか|他|외))"
 _ET_AL_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:{_JOIN}{_NAME}){{0,3}}){_ET_AL}(?:['’]s\b)?")
 #: ``Kingma & Ba``, ``Gupta, Koren & Singer``, ``Robbins and Monro``: two or more names joined
 _JOINED_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{0,6}}\s*,?\s*(?:&|\band\b)\s*{_NAME})(?![\w'’\-])")
-#: ``Williams 1992``, ``Dao (2023)``, ``(Houlsby, 2019)``: one name and a year
-_SINGLE_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME})(?=\s*,?\s*\(?\s*(?:19|20)\d\d(?!\d))")
+#: ``Williams 1992``, ``Dao (2023)``, ``(Houlsby, 2019)``: one name before a year (the year
+#: is found first, then the name is read backwards from it: one search per year, not a try
+#: at every position of the line)
+_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_NAME_BEFORE_YEAR_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME})\s*,?\s*\(?\s*$")
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
 #: what may follow the names: ``, 2021``, `` (2020)``, ``, Feb 2024``, `` SOSP '23``, ``ICLR’17``,
@@ -146,22 +150,33 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
     return text[:start].rstrip()[-1:] in ("(", "（") and text[end:].lstrip()[:1] in (")", "）")
 
 
+def _has_et_al(text: str) -> bool:
+    return "et" in text or "等" in text or "ほか" in text or "他" in text or "외" in text
+
+
 def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
-    return "et al" in text or "et. al" in text or "等" in text or "ほか" in text or "他" in text or "외" in text or "&" in text or " and " in text or "19" in text or "20" in text
+    return (_has_et_al(text) and ("et al" in text or "et. al" in text or not text.isascii())) or "&" in text or " and " in text \
+        or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None)
 
 
 def find_citations(text: str) -> list[Citation]:
     """The author-year citations in ``text``, in order, none overlapping another."""
     if len(text) > 20000 or not has_cue(text):
         return []
+    return list(_citations(text))
+
+
+@per_text
+def _citations(text: str) -> tuple[Citation, ...]:
+    """:func:`find_citations`, remembered per text (notes repeat lines)."""
     found: list[Citation] = []
     taken: list[tuple[int, int]] = []
 
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
-    for m in _ET_AL_RE.finditer(text):
+    for m in (_ET_AL_RE.finditer(text) if _has_et_al(text) else ()):
         names = _family_names(m.group("names"))
         if names is None or not free(m.start(), m.end()):
             continue
@@ -181,20 +196,24 @@ def find_citations(text: str) -> list[Citation]:
             found.append(Citation(tuple(names), False, year, venue, m.start(), end))
             taken.append((m.start(), end))
     if "19" in text or "20" in text:
-        for m in _SINGLE_RE.finditer(text):
+        for year_at in _YEAR_RE.finditer(text):
+            window = max(0, year_at.start() - 80)
+            m = _NAME_BEFORE_YEAR_RE.search(text, window, year_at.start())
+            if m is None:
+                continue
             names = _family_names(m.group("names"))
-            if names is None or len(names) != 1 or not free(m.start(), m.end()):
+            if names is None or len(names) != 1 or not free(m.start(), year_at.end()):
                 continue
             family = names[0].split()[-1]
             if family.lower() in _ordinary_words() or _capitalised_before(text, m.start()):
                 continue
-            venue, year, end = _tail(text, m.end(), after_et_al=False)
-            if year is None or not _citation_syntax(text, m.start(), m.end(), end):
+            venue, year, end = _tail(text, m.end("names"), after_et_al=False)
+            if year is None or not _citation_syntax(text, m.start(), m.end("names"), end):
                 continue
             found.append(Citation(tuple(names), False, year, venue, m.start(), end))
             taken.append((m.start(), end))
     found.sort(key=lambda c: c.start)
-    return found
+    return tuple(found)
 
 
 _LEAD_SEPARATOR_RE = re.compile(r"\s*(?:[,.:;]|\s[—–]|\s--?)\s+")
