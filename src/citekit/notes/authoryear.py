@@ -34,7 +34,32 @@ _JOINED_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{
 #: is found first, then the name is read backwards from it: one search per year, not a try
 #: at every position of the line)
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-_NAME_BEFORE_YEAR_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME})\s*,?\s*\(?\s*$")
+_PARTICLES = frozenset("van von der den de del della di da du le la ter ten".split())
+def _name_before(text: str, year: int) -> tuple[int, int] | None:
+    """Where the one word right before the year at ``year`` starts and ends (with the
+    particles before it: ``van der Maaten (2008)``), when a capitalised word is there (an
+    acronym such as a venue, ``ICML 2024``, is not one)."""
+    lo = max(0, year - 40)
+    head = text[lo:year].rstrip(" \t,(（")
+    if not head or not head[-1].isalpha():
+        return None
+    word = head.rsplit(None, 1)[-1]
+    cut = 0
+    while cut < len(word) and not word[cut].isalpha():
+        cut += 1  # "(Dao" -> "Dao"
+    word = word[cut:]
+    if not word[:1].isupper() or len(word) > 1 and word[1].isalpha() and word[1].isupper():
+        return None
+    word_end = lo + len(head)
+    if word.endswith(("'s", "’s")):
+        word, word_end = word[:-2], word_end - 2  # "Bradley’s 2019 paper"
+    start = word_end - len(word)
+    before = text[max(0, start - 30):start].split()
+    for particle in reversed(before[-2:]):
+        if particle not in _PARTICLES:
+            break
+        start = text.rfind(particle, 0, start)
+    return start, word_end
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
 #: what may follow the names: ``, 2021``, `` (2020)``, ``, Feb 2024``, `` SOSP '23``, ``ICLR’17``,
@@ -82,7 +107,7 @@ def _ordinary_words() -> frozenset[str]:
     from importlib import resources
 
     text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
 
 
 _SPLIT_RE = re.compile(_JOIN)
@@ -94,8 +119,8 @@ def _family_names(names: str) -> list[str] | None:
     out = []
     for part in parts:
         last = part.split()[-1]
-        if len(last) < 2 or not last[0].isupper() or last.isupper() or not any(c.islower() for c in last):
-            return None
+        if len(last) < 2 or not last[0].isupper() or last[1].isupper() or not any(c.islower() for c in last):
+            return None  # (two capitals first: an acronym or a venue, "MLSys", never a family name)
         if last.lower().strip("'’") in _NOT_NAMES or canonical(last) is not None:
             return None
         out.append(part)
@@ -151,12 +176,14 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
 
 
 def _has_et_al(text: str) -> bool:
-    return "et" in text or "等" in text or "ほか" in text or "他" in text or "외" in text
+    if "et al" in text or "et." in text or "etal" in text:
+        return True
+    return not text.isascii() and ("等" in text or "ほか" in text or "他" in text or "외" in text)
 
 
 def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
-    return (_has_et_al(text) and ("et al" in text or "et. al" in text or not text.isascii())) or "&" in text or " and " in text \
+    return _has_et_al(text) or "&" in text or " and " in text \
         or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None)
 
 
@@ -197,21 +224,21 @@ def _citations(text: str) -> tuple[Citation, ...]:
             taken.append((m.start(), end))
     if "19" in text or "20" in text:
         for year_at in _YEAR_RE.finditer(text):
-            window = max(0, year_at.start() - 80)
-            m = _NAME_BEFORE_YEAR_RE.search(text, window, year_at.start())
-            if m is None:
+            named = _name_before(text, year_at.start())
+            if named is None:
                 continue
-            names = _family_names(m.group("names"))
-            if names is None or len(names) != 1 or not free(m.start(), year_at.end()):
+            start, names_end = named
+            names = _family_names(text[start:names_end])
+            if names is None or len(names) != 1 or not free(start, year_at.end()):
                 continue
             family = names[0].split()[-1]
-            if family.lower() in _ordinary_words() or _capitalised_before(text, m.start()):
+            if family.lower() in _ordinary_words() or _capitalised_before(text, start):
                 continue
-            venue, year, end = _tail(text, m.end("names"), after_et_al=False)
-            if year is None or not _citation_syntax(text, m.start(), m.end("names"), end):
+            venue, year, end = _tail(text, names_end, after_et_al=False)
+            if year is None or not _citation_syntax(text, start, names_end, end):
                 continue
-            found.append(Citation(tuple(names), False, year, venue, m.start(), end))
-            taken.append((m.start(), end))
+            found.append(Citation(tuple(names), False, year, venue, start, end))
+            taken.append((start, end))
     found.sort(key=lambda c: c.start)
     return tuple(found)
 

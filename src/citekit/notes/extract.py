@@ -439,7 +439,7 @@ class _Extractor:
         authors and a year but no title, which wait for an online sync as pending."""
         if not has_citation_cue(node.text):
             return []
-        cites = [(line, cite) for line, part in _lines_of(node) for cite in find_citations(strip_urls(strip_markup(part)))]
+        cites = [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
         if not cites:
             return []
         known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
@@ -633,6 +633,7 @@ class _Extractor:
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
 _BOOK_RE = re.compile(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
+_OPENING_QUOTE_RE = re.compile("[\"“„«《『「]")
 _INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 
 
@@ -642,7 +643,7 @@ def _quoted_part(title: str) -> str:
     Nature.``): the one quoted span of three words or more, when only punctuation, a venue
     or a parenthesis follows it; a title with a quoted word inside (``Über Horváth’s
     “Gradient” Methods``) keeps its quotes."""
-    if not title or not any(q in title for q in "\"“„«《『「"):
+    if not title or _OPENING_QUOTE_RE.search(title) is None:
         return title
     spans = list(_INNER_QUOTED_RE.finditer(title))
     if len(spans) != 1:
@@ -655,6 +656,13 @@ def _quoted_part(title: str) -> str:
     if after and after[0] not in ",.;:()（）[]—–-":
         return title
     return quoted
+
+
+@per_text
+def _citations_in(text: str) -> tuple:
+    """The author-year citations of one line as read (links by their labels, no URLs),
+    remembered per text: the same line is often looked at again."""
+    return tuple(find_citations(strip_urls(strip_markup(text)))) if has_citation_cue(text) else ()
 
 
 def _lines_of(node: Node) -> list[tuple[int, str]]:
