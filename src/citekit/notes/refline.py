@@ -907,7 +907,7 @@ def _model(text: str) -> Reference | None:
 
 #: a line that opens with names joined in citation syntax (``Loshchilov & Hutter, …``)
 _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
-                      pattern=re.compile(r"^[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
+                      pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
 
 
 def _citation_first(text: str) -> Reference | None:
