@@ -190,3 +190,17 @@ def test_a_title_quoted_in_a_chat_message_is_a_mention_but_a_book_chapter_is_not
         "- someone said \"this is going to be a long week\" lol\n"))
     assert [(m["location"]["line"], m["title"], m["authors"]) for m in mentions] == [
         (2, "Symbolic Discovery of Optimization Algorithms", [])]
+
+
+def test_a_zotero_annotation_is_not_a_title_its_citation_names_the_item(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "zotero-annotations.md", (
+        "# Annotations\n(2/14/2024, 3:22:07 PM)\n\n"
+        "“a low intrinsic rank” ([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D)) "
+        "([pdf](zotero://open-pdf/library/items/X4B2MN8R?page=2&annotation=2UPVJ5TA)) core claim\n\n"
+        "“adapter layers” ([Hu et al., 2021, p. 3](zotero://select/library/items/7QK3ZP9D)) → the adapters they mean are "
+        "Houlsby et al. 2019, “Parameter-Efficient Transfer Learning for NLP”\n"))
+    assert [(m["location"]["line"], m["kind"], m["title"], m["authors"]) for m in mentions] == [
+        (4, "cited", None, ["Hu"]),
+        (6, "titled", "Parameter-Efficient Transfer Learning for NLP", ["Houlsby"]),
+        (6, "cited", None, ["Hu"]),
+    ]

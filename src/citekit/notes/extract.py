@@ -290,6 +290,8 @@ def _read_title_line(text: str) -> _TitleLine:
     if own is not None and own.field == "title":
         text = unquote_title(own.value)  # 论文: 《Title》
     text = strip_to_read(_without_task_marker(strip_decorations(text)))  # before links become their text: "Read [Title](url)"
+    if "zotero://" in text:
+        text = without_zotero_links(text)
     urls = [url for _label, url in markdown_links(text)] + find_urls.shared(_without_markdown_links(text))
     tags = tuple(hashtags.shared(text))
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text) if "](" in text else text))
@@ -409,7 +411,8 @@ class _Extractor:
             return []
         found = []
         if (heading or not node.children) and may_cite_inline(node.text):
-            for ref in inline_references(strip_hashtags(strip_urls(node.text))):
+            text = without_zotero_links(node.text) if "zotero://" in node.text else node.text
+            for ref in inline_references(strip_hashtags(strip_urls(text))):
                 details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
                 found.append(self._mention("titled", node, details, title=ref.title))
@@ -656,6 +659,18 @@ def _quoted_part(title: str) -> str:
     if after and after[0] not in ",.;:()（）[]—–-":
         return title
     return quoted
+
+
+#: ``([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D))``, ``([pdf](zotero://open-pdf/…))``:
+#: what Zotero writes after each annotation of a note exported with its links
+_ZOTERO_LINK_RE = re.compile(r"\(?\[[^\[\]]*\]\(zotero://[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)\)?")
+
+
+def without_zotero_links(text: str) -> str:
+    """``text`` without the links a Zotero note puts after each annotation: the citation of
+    the annotated item (read as an author-year citation, not as the authors of the quoted
+    words before it) and the link to the page of the PDF."""
+    return _ZOTERO_LINK_RE.sub(" ", text)
 
 
 @per_text
