@@ -7,7 +7,9 @@ authors the file itself names, the first line; and the things that are not paper
 
 A found mention stands for an expected paper when it shares an identifier or a paper link
 with it, when their titles agree (normalised, near-identical, or one holding the other's
-words), or when it starts on the paper's line and that line holds one paper. A paper
+words), when it is an author-year citation of it (no title; the first family name the key
+gives, and the key's year when the citation writes one), or — only when none of these
+points at any paper — when it starts on the paper's line and that line holds one paper. A paper
 counts as found once, however often the file mentions it; a mention that stands for no
 paper is a false one, and a *non-paper taken* when it sits on a non-paper's line.
 
@@ -147,12 +149,36 @@ def _families(names: list[str]) -> list[str]:
     return out
 
 
-def _stands_for(paper: dict[str, Any], m: Mention, alone_on_line: bool) -> bool:
+def _cites(paper: dict[str, Any], m: Mention) -> bool:
+    """An author-year citation (a mention with authors and no title) of the paper: its first
+    family name is the first the key gives, and its year, when the line says one, the key's."""
+    wanted = paper.get("authors_in_notes") or []
+    if m.title or not m.authors or not wanted:
+        return False
+    if _families(m.authors[:1]) != _families(wanted[:1]):
+        return False
+    year = None if m.year_from_page else m.year
+    return year is None or paper.get("year_in_notes") in (None, year)
+
+
+def _stands_for(paper: dict[str, Any], m: Mention, alone_on_line: bool, *, by_line: bool = True) -> bool:
     if _paper_ids(paper) & _mention_ids(m):
         return True
     if _title_agrees(paper["title"], m.title):
         return True
-    return alone_on_line and m.location.line == paper.get("line")
+    if _cites(paper, m):
+        return True
+    return by_line and alone_on_line and m.location.line == paper.get("line")
+
+
+def _owner(papers: list[dict[str, Any]], m: Mention, per_line: dict[int, int]) -> int | None:
+    """The paper a mention stands for: by identifier, title or author-year citation first
+    (whatever line it is on), then by the line it starts on."""
+    for by_line in (False, True):
+        owner = next((i for i, p in enumerate(papers) if _stands_for(p, m, per_line[p.get("line")] == 1, by_line=by_line)), None)
+        if owner is not None:
+            return owner
+    return None
 
 
 def score_file(notes: Path) -> BlindScore:
@@ -169,7 +195,7 @@ def score_file(notes: Path) -> BlindScore:
     s.mentions = len(result.mentions)
     hits: dict[int, list[Mention]] = defaultdict(list)
     for m in result.mentions:
-        owner = next((i for i, p in enumerate(papers) if _stands_for(p, m, per_line[p.get("line")] == 1)), None)
+        owner = _owner(papers, m, per_line)
         if owner is None:
             where = f"{notes.parent.name}/{notes.name}:{m.location.line}"
             s.false.append(f"{where}: {m.title or m.urls}")

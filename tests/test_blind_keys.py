@@ -43,3 +43,21 @@ def test_the_scorer_counts_what_extraction_found(notes: Path) -> None:
     assert s.true_mentions + len(s.false) == s.mentions
     assert s.found + len(s.misses) == s.papers
     assert s.right_title <= s.titled <= s.found and s.authors_exact <= s.with_authors <= s.found
+
+
+def test_an_author_year_citation_stands_for_its_paper_by_first_family_and_year(tmp_path: Path) -> None:
+    """Three papers on one line, named by author and year only: each citation is matched to
+    the paper of its first author and year, wherever it is, and a wrong year matches none."""
+    notes = tmp_path / "tweets.txt"
+    notes.write_text("CoT (Wei et al. 2022) + self-consistency (Wang et al.) + ToT (Yao et al. 2019) in a trench coat\n",
+                     encoding="utf-8")
+    paper = {"ids_in_notes": {}, "authors_incomplete": True, "line": 1}
+    key = {"style": "copied tweets", "papers": [
+        {**paper, "title": "Chain-of-Thought Prompting Elicits Reasoning in Large Language Models", "authors_in_notes": ["Wei"], "year_in_notes": 2022},
+        {**paper, "title": "Self-Consistency Improves Chain of Thought Reasoning in Language Models", "authors_in_notes": ["Wang"], "year_in_notes": None},
+        {**paper, "title": "Tree of Thoughts: Deliberate Problem Solving with Large Language Models", "authors_in_notes": ["Yao"], "year_in_notes": 2023},
+    ], "non_papers": []}
+    Path(str(notes) + ".expected.json").write_text(json.dumps(key), encoding="utf-8")
+    s = score_file(notes)
+    assert (s.mentions, s.true_mentions, s.found) == (3, 2, 2)
+    assert [m.split(": ", 1)[1] for m in s.misses] == ["Tree of Thoughts: Deliberate Problem Solving with Large Language Models"]

@@ -115,12 +115,14 @@ _SIGNAL_PIECES = st.sampled_from([
     "Adam", " ", "  ", "\t", " by ", "By ", "BY", "by", " et al", "et al.", "Et Al", "ET AL", " - ", "-", " -- ", "—", "–",
     "(", "（", ";", "\"", "“", "”", "„", "«", "1999", "2026", "20", "19", "120233", "’26", "'99", "'9", "x", "İ", "ſ", "K",
     "Kingma, D. P.", "(2015).", "Title. A; B. ICML 2026.", "\u00a0", "\u2003", "ß", "by\u00a0",
+    "&", " and ", "AND", "Hutter", "等", ",",
 ])
 
 
 #: the shipped reference rules' cues as one pattern (what the gate was before it was derived
 #: from the rules' rows)
-_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b", re.I)
+_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b|"
+                              r"(?-i:^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等))", re.I)
 
 
 # unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from citekit.core.resolution import Mention
+from citekit.notes.authoryear import cited_as
 
 
 def _why(group: list[Mention]) -> str:
@@ -19,6 +20,8 @@ def _why(group: list[Mention]) -> str:
         return "title without authors"
     if all(m.kind == "abstract" for m in group):
         return "abstract only"
+    if all(m.kind == "cited" for m in group):
+        return "authors and year only"
     if any(m.urls or m.ids or m.pins for m in group):
         return "identifier only"
     return "project page only"
@@ -36,6 +39,9 @@ def _hint(group: list[Mention]) -> str:
     for m in group:
         if m.hints:
             return "introduces " + ", ".join(m.hints[:4])
+    for m in group:
+        if m.kind == "cited" and m.authors:
+            return cited_as(m)
     for m in group:
         if m.links:
             return next(iter(m.links.values()))
@@ -84,5 +90,5 @@ def describe(item: dict[str, Any]) -> str:
         return f"{where}: {title} (no authors in the notes{page})"
     hint = ", ".join(item.get("hints") or []) or ", ".join(item.get("urls") or []) or item.get("text") or ""
     kind = item.get("kind", "")
-    label = {"abstract": "abstract", "url": "link"}.get(kind, kind)
+    label = {"abstract": "abstract", "url": "link", "cited": "cited as"}.get(kind, kind)
     return f"{where}: {label} {hint}".rstrip() + (f" ({page[2:]})" if page else "")

@@ -19,10 +19,12 @@ class Mention:
     """What the notes say about one paper, before any lookup.
 
     ``kind`` is ``titled`` (a title line, maybe with labelled details), ``url`` (a bare
-    paper URL with no title), or ``abstract`` (a paragraph of abstract text, no title).
+    paper URL with no title), ``abstract`` (a paragraph of abstract text, no title), or
+    ``cited`` (an author-year citation such as ``Kingma & Ba 2014``: authors and a year,
+    no title; nothing can be searched by title, so it waits as pending).
     """
 
-    kind: Literal["titled", "url", "abstract"]
+    kind: Literal["titled", "url", "abstract", "cited"]
     location: Location
     title: str | None = None
     authors: list[str] = field(default_factory=list)  # raw strings as written

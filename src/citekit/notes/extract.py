@@ -21,11 +21,13 @@ from citekit.core.model import Ids, Location
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
+from citekit.notes.authoryear import cited_as, find_citations, has_cue as has_citation_cue
 from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
-from citekit.notes.refline import REFERENCE_NUMBER_RE, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.core.text import normalize_title
+from citekit.notes.refline import REFERENCE_NUMBER_RE, title_case, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import Node, outline_pieces
 from citekit.notes.formats import Transcript, format_of
@@ -291,6 +293,8 @@ def _read_title_line(text: str) -> _TitleLine:
     if own is not None and own.field == "title":
         text = unquote_title(own.value)  # 论文: 《Title》
     text = strip_to_read(_without_task_marker(strip_decorations(text)))  # before links become their text: "Read [Title](url)"
+    if "zotero://" in text:
+        text = without_zotero_links(text)
     urls = [url for _label, url in markdown_links(text)] + find_urls.shared(_without_markdown_links(text))
     tags = tuple(hashtags.shared(text))
     title = strip_hashtags(strip_urls(_GENERIC_LINK_RE.sub(" ", text) if "](" in text else text))
@@ -387,7 +391,9 @@ class _Extractor:
                 if found:
                     return found
             self.scope.enter_heading(node.level, strip_hashtags(node.text))
-            return []
+            # papers the heading cites (``*** TODO GAN baseline (Goodfellow et al. 2014, "Generative
+            # Adversarial Nets")``): an org agenda's items are headings
+            return self._inline(node, heading=True)
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
@@ -399,18 +405,66 @@ class _Extractor:
             return []
         return self._inline(node)
 
-    def _inline(self, node: Node) -> list[Mention]:
+    def _inline(self, node: Node, *, heading: bool = False) -> list[Mention]:
         """Papers cited inside a line of prose that is not a paper itself (a quoted title
-        with its authors in a chat message or a remark). Identifiers and links on the line
-        are not given to them: which of the cited papers they belong to is not written."""
-        if node.children or not may_cite_inline(node.text) or kind_prefix(node.text) is not None:
+        with its authors in a chat message or a remark, an author-year citation). Identifiers
+        and links on the line are not given to them: which of the cited papers they belong
+        to is not written."""
+        if kind_prefix(node.text) is not None:
             return []
         found = []
-        for ref in inline_references(strip_hashtags(strip_urls(node.text))):
-            details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
-                               venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
-            found.append(self._mention("titled", node, details, title=ref.title))
-        return found
+        if (heading or not node.children) and may_cite_inline(node.text):
+            text = without_zotero_links(node.text) if "zotero://" in node.text else node.text
+            for ref in inline_references(strip_hashtags(strip_urls(text))):
+                details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
+                                   venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
+                found.append(self._mention("titled", node, details, title=ref.title))
+            found += self._quoted_titles(node, found)
+        return found + self._cited(node, found)
+
+    def _quoted_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """Titles quoted in a sentence with no authors beside them (``can we add "Symbolic
+        Discovery of Optimization Algorithms" to that list?``): a quoted span of four words
+        or more written in title case, on a line that names no blog, book, talk or repository."""
+        if non_paper_words(node.text) or _BOOK_RE.search(node.text):
+            return []
+        have = {normalize_title(m.title) for m in found if m.title}
+        out = []
+        for m in _INNER_QUOTED_RE.finditer(strip_urls(node.text)):
+            title = m.group("q").strip().rstrip(",")
+            words = title.split()
+            if not 4 <= len(words) <= 30 or title[-1:] in ".!?…" or not title_case(title) or normalize_title(title) in have:
+                continue
+            details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
+            out.append(self._mention("titled", node, details, title=title))
+        return out
+
+    def _cited(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """Author-year citations on the line (``Kingma & Ba 2014``, ``(Hsieh et al., 2024)``)
+        that no mention of ``found`` (the line's own) already stands for: mentions with
+        authors and a year but no title, which wait for an online sync as pending."""
+        if not has_citation_cue(node.text):
+            return []
+        cites = [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
+        if not cites:
+            return []
+        known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
+        known |= {name.split()[-1].lower() for m in found for name in m.authors if name.strip()}
+        out = []
+        for line, cite in cites:
+            if cite.authors[0].split()[-1].lower() in known:
+                continue  # the line's reference or quoted title already names these authors
+            details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
+                               rule="an author-year citation (authors and year, no title)")
+            mention = self._mention("cited", node, details)
+            if line != node.line:  # a line joined into the block: the citation is written there
+                mention.location = Location(self.file, line)
+                if self.explaining:
+                    self.trace[-1].line = line
+            if self.explaining:
+                self.trace[-1].text = cited_as(mention)
+            out.append(mention)
+        return out
 
     def _labelled_block(self, node: Node) -> list[Mention]:
         """A plain line with lines below it: a paper title, or a section label over a list."""
@@ -448,7 +502,9 @@ class _Extractor:
             return inner
         own = self._as_mention(node)
         if own is not None:
-            return [own]
+            # other papers the line cites by author and year; none when the line's own paper
+            # names no authors (a citation there may well be that paper's: not a second one)
+            return [own, *self._cited(node, [own])] if own.authors else [own]
         return inner or self._inline(node)
 
     def _as_mention(self, node: Node) -> Mention | None:
@@ -459,7 +515,7 @@ class _Extractor:
                        f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)")
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
-        title = _title_and_inline(node, details)
+        title = _quoted_part(_title_and_inline(node, details))
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -578,6 +634,65 @@ class _Extractor:
         mention.abstract = strip_hashtags(node.text) if "#" in node.text else node.text  # tags are tags, not abstract text
         mention.hints = method_hints(node.text)
         return mention
+
+
+#: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
+_BOOK_RE = re.compile(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
+                      r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
+_OPENING_QUOTE_RE = re.compile("[\"“„«《『「]")
+_INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+
+
+def _quoted_part(title: str) -> str:
+    """The quoted title in a line of prose taken whole (``task arithmetic, "Editing Models
+    with Task Arithmetic"``, ``… citing today: Jumper et al. 2021, "Highly accurate …",
+    Nature.``): the one quoted span of three words or more, when only punctuation, a venue
+    or a parenthesis follows it; a title with a quoted word inside (``Über Horváth’s
+    “Gradient” Methods``) keeps its quotes."""
+    if not title or _OPENING_QUOTE_RE.search(title) is None:
+        return title
+    spans = list(_INNER_QUOTED_RE.finditer(title))
+    if len(spans) != 1:
+        return title
+    m = spans[0]
+    quoted = m.group("q").strip().rstrip(",.").strip()
+    if m.start() == 0 and m.end() == len(title) or len(quoted.split()) < 3 or not title[:m.start()].strip():
+        return title
+    after = title[m.end():].strip()
+    if after and after[0] not in ",.;:()（）[]—–-":
+        return title
+    return quoted
+
+
+#: ``([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D))``, ``([pdf](zotero://open-pdf/…))``:
+#: what Zotero writes after each annotation of a note exported with its links
+_ZOTERO_LINK_RE = re.compile(r"\(?\[[^\[\]]*\]\(zotero://[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)\)?")
+
+
+def without_zotero_links(text: str) -> str:
+    """``text`` without the links a Zotero note puts after each annotation: the citation of
+    the annotated item (read as an author-year citation, not as the authors of the quoted
+    words before it) and the link to the page of the PDF."""
+    return _ZOTERO_LINK_RE.sub(" ", text)
+
+
+@per_text
+def _citations_in(text: str) -> tuple:
+    """The author-year citations of one line as read (links by their labels, no URLs),
+    remembered per text: the same line is often looked at again."""
+    return tuple(find_citations(strip_urls(strip_markup(text)))) if has_citation_cue(text) else ()
+
+
+def _lines_of(node: Node) -> list[tuple[int, str]]:
+    """The lines joined into ``node`` (a wrapped paragraph, a chat message), each with its
+    number; the node's text as one line when nothing was joined."""
+    if not node.widths or len(node.widths) != 1 + len(node.merged):
+        return [(node.line, node.text)]
+    out, at = [], 0
+    for line, width in zip((node.line, *node.merged), node.widths):
+        out.append((line, node.text[at:at + width]))
+        at += width + 1
+    return out
 
 
 def _is_link_line(text: str) -> bool:

@@ -2,7 +2,8 @@
 
 Two mentions are one work when they share a normalized title, a paper URL, an identifier
 or a project/code page, or when their titles are near-identical (a typo, a doubled
-space). An untitled abstract joins a titled mention only on strong evidence: one of the
+space); an author-year citation with no title joins only the same citation in the same
+file. An untitled abstract joins a titled mention only on strong evidence: one of the
 method names it introduces is that title's method, and most of the title's words occur in
 the abstract. Anything weaker is left for online resolution to decide.
 """
@@ -34,6 +35,11 @@ def identity_keys(mention: Mention) -> set[str]:
     keys |= {f"{scheme}:{value}" for scheme, value in mention.pins.items()}
     if mention.title and normalize_title(mention.title):
         keys.add(f"title:{normalize_title(mention.title)}")
+    if mention.kind == "cited" and mention.authors and mention.year and not mention.year_from_page:
+        # the same author-year citation again in the same file ("Hu et al., 2021" on each
+        # annotation of a Zotero note) is the same paper; in another file it may not be
+        family = mention.authors[0].split()[-1].lower()
+        keys.add(f"cited:{mention.location.file}:{family}:{mention.year}")
     return keys
 
 

@@ -48,6 +48,9 @@ class Node:
     children: list["Node"] = field(default_factory=list)
     source: str = ""  # where a structured reader found it: "table row", "bibtex", "org heading"
     merged: list[int] = field(default_factory=list)  # lines joined into this one (a wrapped paragraph)
+    #: the length of each line joined into ``text`` (a space between two), when lines were
+    #: joined: where in the text each line of ``merged`` starts (a citation's own line)
+    widths: tuple[int, ...] = ()
     #: the mention finder's label and confidence of this node's lines, where it was asked
     #: (line -> (label, confidence)), for ``--explain``
     found: dict[int, tuple[str, float]] = field(default_factory=dict)
@@ -67,6 +70,20 @@ class Node:
         """A labelled detail line (``URL:``, ``著者:``, pins) that belongs to the line above."""
         label = self.label
         return label is not None and label.field != "title"
+
+
+def _detail_of_its_own(node: Node) -> bool:
+    """A labelled detail line that is not text wrapped from the line above: an
+    ``arXiv:1711.04623, 2017.`` line in a hard-wrapped reference reads as an arXiv pin, but
+    with more than the identifier after the label it is the reference's last line."""
+    label = node.label
+    if label is None or label.field == "title":
+        return False
+    if label.field == "pin":
+        from citekit.notes.labels import parse_pin
+
+        return parse_pin(label.name, label.value) is not None
+    return True
 
 
 #: e-mail quoting: ``> `` and ``>> `` before a line (a reply, a forwarded message)
@@ -133,13 +150,14 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                     and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
                 # a bullet's text wrapped onto the next line, indented under it (an e-mail's
                 # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``)
+                item.widths = (*(item.widths or (len(item.text),)), len(text))
                 item.text += " " + text
                 item.merged.append(number)
                 starts.note(item, number - 1)
                 previous_blank = False
                 continue
             if (paragraph is not None and not paragraph.children and not message
-                    and (not stack or stack[-1] is paragraph) and not node.is_detail and not is_url_only(text)
+                    and (not stack or stack[-1] is paragraph) and not _detail_of_its_own(node) and not is_url_only(text)
                     and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                     and not starts.mention(number - 1, text, paragraph.line - 1)):
                 # a hard-wrapped paragraph: the line continues the root plain line above.
@@ -174,6 +192,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         previous_blank = False
     for node in joined:
         node.text = " ".join(wrapped[id(node)])
+        node.widths = tuple(len(part) for part in wrapped[id(node)])
     adopt_orphan_details(roots)
     return roots
 

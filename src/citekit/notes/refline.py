@@ -16,6 +16,7 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -330,7 +331,7 @@ REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[
 _REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
-_YEAR_BEFORE_TITLE_RE = re.compile(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?\.?$")
+_YEAR_BEFORE_TITLE_RE = re.compile(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
 _INITIALS_FIRST_RE = re.compile(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]")
 
 
@@ -399,6 +400,12 @@ def _quoted_sentence(text: str) -> bool:
 
 
 _TITLE_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
+
+
+def title_case(title: str) -> bool:
+    """Most words of four letters or more capitalised (``Symbolic Discovery of Optimization
+    Algorithms``): how titles are written, and sentences are not."""
+    return _title_case(title)
 
 
 def _title_case(title: str) -> bool:
@@ -749,7 +756,8 @@ _MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
 _MODEL_NAMES_RE = re.compile(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
     r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]|"
-    r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,"
+    r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,|"
+    r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][a-z]+\s[A-Z][\w'’\-]+\."  # ``Diederik P Kingma and Jimmy Ba.``
 )
 
 
@@ -781,6 +789,9 @@ def _reads_as_name(raw: str) -> bool:
     """An author of the model's reading is a personal name as written (``Kingma, D. P.``,
     ``H. Zhang``, ``Moreau L``, ``Houlsby``), not prose taken into the author list."""
     raw = " ".join(raw.replace("{", "").replace("}", "").split()).strip(" ,;")
+    if not raw.isascii():
+        # a PDF copies an accent as a character of its own beside the letter (``Jastrz˛ebski``)
+        raw = "".join(c for c in raw if unicodedata.category(c) != "Sk")
     if "," in raw:
         family, _, given = raw.partition(",")
         return is_author_name(family.strip(), single_word=True) and (not given.strip() or is_author_name(given.strip(), single_word=True) or bool(_INITIALS_RE.fullmatch(given.replace(" ", ""))))
@@ -894,6 +905,45 @@ def _model(text: str) -> Reference | None:
                      published=published_in(parsed))
 
 
+#: a line that opens with names joined in citation syntax (``Loshchilov & Hutter, …``)
+_LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
+                      pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
+
+
+def _citation_first(text: str) -> Reference | None:
+    """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
+    2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
+    line (read exactly, :func:`citekit.notes.authoryear.leading_names`), and the learned
+    reference parser says where the title after it is; taken only when it is sure of that
+    title (:data:`MODEL_SURE`) and the title lies wholly after the names."""
+    from citekit.notes.authoryear import leading_names
+
+    if len(text) < 20 or len(text) > 600:
+        return None
+    lead = leading_names(text)
+    if lead is None:
+        return None
+    from citekit.notes import refparse
+
+    def sure_of_title(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
+        ps = [p for label, p in zip(labels, probs) if label == "title"]
+        return bool(ps) and sum(ps) / len(ps) >= MODEL_SURE and _contiguous(labels, "title")
+
+    parsed = refparse.parse_if(text, sure_of_title)
+    if parsed is None or not parsed.title:
+        return None
+    title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+    at = text.find(title, lead.end)
+    if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
+        return None
+    if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
+        return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
+    venue, year = venue_and_year(text[at + len(title):])
+    spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
+    return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,
+                     lead.venue or venue, lead.year or year, spans)
+
+
 #: The shapes of a line that names a paper with its authors, tried in order (the first
 #: answer wins), each with the cues it cannot match without. The pre-filter of
 #: :func:`_parse_reference` is derived from these rows: a rule added here (or with
@@ -906,6 +956,9 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
     # ``Title. A; B; C. ICML 2026.``
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
+    # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
+    # syntax, then a title the reference parser finds
+    LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
 ], on_change=clear_all)

@@ -706,10 +706,13 @@ def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: i
             if detail or not head.children:
                 head.children.append(Node("plain", n, t, indent=indent + 2))
             else:
-                head.children[-1].text += " " + t
-                head.children[-1].merged.append(n)
+                last = head.children[-1]
+                last.widths = (*(last.widths or (len(last.text),)), len(t))
+                last.text += " " + t
+                last.merged.append(n)
         return [head]
-    return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent, merged=[n for n, _t in lines[1:]])]
+    return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent, merged=[n for n, _t in lines[1:]],
+                 widths=tuple(len(t) for _n, t in lines) if len(lines) > 1 else ())]
 
 
 def _is_title_label(text: str) -> bool:

@@ -1,0 +1,280 @@
+"""Author-year citations written inside a sentence: ``Kingma & Ba 2014``, ``(Hsieh et al.,
+2024)``, ``Schulman et al. 2017 (PPO)``, ``Kwon et al SOSP '23``, ``Foret et al.``, ``Rombach 等, CVPR 2022``.
+
+Chat messages, tweets, e-mails and reading notes name most papers this way, with no title
+at all. The syntax is the citation syntax of author-year styles, which is exact: family
+names joined by ``et al.``, ``&`` or ``and``, followed by a year (or a venue and a year);
+a single family name only with a year, and only when the word is not an ordinary English
+word, a month, a venue or a capitalised word of the sentence around it. Such a citation is
+a mention with authors and a year but no title (``kind="cited"``): it cannot be looked up
+by title, so it waits as *pending* with its authors and year, and is never folded into
+another paper (it has no title or identifier to be grouped by).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citekit.core.resolution import Mention
+from citekit.core.venues import canonical
+from citekit.notes.memo import per_text
+
+#: one family name: a capitalised word (``Allen-Zhu``, ``O'Brien``, ``Ré``), maybe after
+#: particles (``van der Maaten``, ``de Vries``)
+_NAME = r"(?:(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten)\s+){0,2}[^\W\d_][\w'’\-]*"
+_JOIN = r"\s*(?:,\s*(?:and\s+|&\s*)?|\s(?:and|&)\s|&)\s*"
+_ET_AL = r"(?:,?\s+et\.?\s?al\b\.?|\s*(?:等人|等|ほか|他|외))"
+#: ``Vaswani et al.``, ``Foret, Kleiner et al.``
+_ET_AL_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:{_JOIN}{_NAME}){{0,3}}){_ET_AL}(?:['’]s\b)?")
+#: ``Kingma & Ba``, ``Gupta, Koren & Singer``, ``Robbins and Monro``: two or more names joined
+_JOINED_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{0,6}}\s*,?\s*(?:&|\band\b)\s*{_NAME})(?![\w'’\-])")
+#: ``Williams 1992``, ``Dao (2023)``, ``(Houlsby, 2019)``: one name before a year (the year
+#: is found first, then the name is read backwards from it: one search per year, not a try
+#: at every position of the line)
+_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_PARTICLES = frozenset("van von der den de del della di da du le la ter ten".split())
+def _name_before(text: str, year: int) -> tuple[int, int] | None:
+    """Where the one word right before the year at ``year`` starts and ends (with the
+    particles before it: ``van der Maaten (2008)``), when a capitalised word is there (an
+    acronym such as a venue, ``ICML 2024``, is not one)."""
+    lo = max(0, year - 40)
+    head = text[lo:year].rstrip(" \t,(（")
+    if not head or not head[-1].isalpha():
+        return None
+    word = head.rsplit(None, 1)[-1]
+    cut = 0
+    while cut < len(word) and not word[cut].isalpha():
+        cut += 1  # "(Dao" -> "Dao"
+    word = word[cut:]
+    if not word[:1].isupper() or len(word) > 1 and word[1].isalpha() and word[1].isupper():
+        return None
+    word_end = lo + len(head)
+    if word.endswith(("'s", "’s")):
+        word, word_end = word[:-2], word_end - 2  # "Bradley’s 2019 paper"
+    start = word_end - len(word)
+    before = text[max(0, start - 30):start].split()
+    for particle in reversed(before[-2:]):
+        if particle not in _PARTICLES:
+            break
+        start = text.rfind(particle, 0, start)
+    return start, word_end
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
+#: what may follow the names: ``, 2021``, `` (2020)``, ``, Feb 2024``, `` SOSP '23``, ``ICLR’17``,
+#: ``, ACL 2019``, `` 23`` (after ``et al`` only), each maybe opening a parenthesis
+_TAIL_RE = re.compile(
+    r"\s*[,;]?\s*\(?\s*"
+    r"(?:(?:(?P<month>" + "|".join(_MONTHS) + r")[a-z]*\.?\s+)?(?P<year>(?:19|20)\d{2})(?!\d)[a-z]?"
+    r"|(?P<venue>[A-Z][A-Za-z]{1,11})\s*(?:(?P<yy>['’]\s?\d{2})(?!\d)|(?P<vyear>(?:19|20)\d{2})(?!\d)))",
+    re.I,
+)
+_SHORT_YEAR_RE = re.compile(r"\s+(?P<yy>\d{2})(?![\d\w])")
+
+#: capitalised words that are never a family name in a citation: sentence words, months,
+#: seasons, days, parts of a document
+_NOT_NAMES = frozenset(
+    "the a an this that these those there their our my your his her its we it in on at for from with to of as "
+    "and or but if so also see cf both like unlike via per than then when where while what which who why how "
+    "not no yes all any each every some many most more less other others such same new old first last next "
+    "section chapter table figure fig eq equation appendix page part step table vol volume proc proceedings "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec spring summer fall autumn winter "
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday week month year "
+    "paper papers work works model models method approach version v arxiv preprint github twitter "
+    "i ii iii iv v vi vii viii ix x ok okay thanks lol re fwd hi hey dear best cheers".split()
+)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One author-year citation: the family names as written, whether ``et al.`` followed
+    them, the year (None when only ``et al.`` was written) and a venue named with it."""
+
+    authors: tuple[str, ...]
+    incomplete: bool
+    year: int | None
+    venue: str | None
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=1)
+def _ordinary_words() -> frozenset[str]:
+    """Words real titles and abstracts write in lower case (the package's list): a
+    capitalised one alone before a year is a sentence's word ("Spring 2024"), not a name."""
+    from importlib import resources
+
+    text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
+    return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
+
+
+_SPLIT_RE = re.compile(_JOIN)
+
+
+def _family_names(names: str) -> list[str] | None:
+    """The family names of a joined list, or None when a part is not a family name."""
+    parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
+    out = []
+    for part in parts:
+        last = part.split()[-1]
+        if len(last) < 2 or not last[0].isupper() or last[1].isupper() or not any(c.islower() for c in last):
+            return None  # (two capitals first: an acronym or a venue, "MLSys", never a family name)
+        if last.lower().strip("'’") in _NOT_NAMES or canonical(last) is not None:
+            return None
+        out.append(part)
+    return out or None
+
+
+def _tail(text: str, at: int, *, after_et_al: bool) -> tuple[str | None, int | None, int]:
+    """The venue and year written right after the names (at ``at``) and where they end."""
+    m = _TAIL_RE.match(text, at)
+    if m is not None:
+        if m.group("year"):
+            return None, int(m.group("year")), m.end()
+        word = m.group("venue")
+        venue = canonical(word)
+        if venue is not None or (word.isupper() and len(word) >= 2):  # a venue citekit does not list: "SOSP '23"
+            if m.group("vyear"):
+                return venue, int(m.group("vyear")), m.end()
+            yy = int(m.group("yy").strip("'’ "))
+            return venue, 2000 + yy if yy < 60 else 1900 + yy, m.end()
+    if after_et_al:
+        s = _SHORT_YEAR_RE.match(text, at)  # "Zheng et al 23"
+        if s is not None:
+            yy = int(s.group("yy"))
+            return None, 2000 + yy if yy < 60 else 1900 + yy, s.end()
+    return None, None, at
+
+
+def _capitalised_before(text: str, start: int) -> bool:
+    """A capitalised word (not an initial, not the sentence's first word) right before
+    ``start``: the name is part of a longer capitalised phrase (``New York 2020``)."""
+    before = text[:start].rstrip()
+    if not before or before[-1] in ".!?:;,([\"“'’—–-/>*":
+        return False
+    word = before.split()[-1]
+    return word[:1].isupper()
+
+
+def _citation_syntax(text: str, start: int, names_end: int, end: int) -> bool:
+    """One name and a year are a citation only in citation syntax: ``(Dao 2023)``,
+    ``(Houlsby, 2019)``, ``Dao (2023)``, ``Williams, 1992``, or ``Williams 1992 (REINFORCE)``
+    (the short name after it); ``Vienna 2024`` in a sentence is not one."""
+    between = text[names_end:end]
+    if "(" in between or "," in between:
+        return True
+    if text[:start].rstrip()[-1:] in ("(", "（"):
+        return True
+    return text[end:].lstrip()[:1] in ("(", "（")
+
+
+def _in_parentheses(text: str, start: int, end: int) -> bool:
+    """The names are the whole of a parenthesis: ``(Gu & Dao)``."""
+    return text[:start].rstrip()[-1:] in ("(", "（") and text[end:].lstrip()[:1] in (")", "）")
+
+
+def _has_et_al(text: str) -> bool:
+    if "et al" in text or "et." in text or "etal" in text:
+        return True
+    return not text.isascii() and ("等" in text or "ほか" in text or "他" in text or "외" in text)
+
+
+def has_cue(text: str) -> bool:
+    """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
+    return _has_et_al(text) or "&" in text or " and " in text \
+        or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None)
+
+
+def find_citations(text: str) -> list[Citation]:
+    """The author-year citations in ``text``, in order, none overlapping another."""
+    if len(text) > 20000 or not has_cue(text):
+        return []
+    return list(_citations(text))
+
+
+@per_text
+def _citations(text: str) -> tuple[Citation, ...]:
+    """:func:`find_citations`, remembered per text (notes repeat lines)."""
+    found: list[Citation] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for m in (_ET_AL_RE.finditer(text) if _has_et_al(text) else ()):
+        names = _family_names(m.group("names"))
+        if names is None or not free(m.start(), m.end()):
+            continue
+        venue, year, end = _tail(text, m.end(), after_et_al=True)
+        found.append(Citation(tuple(names), True, year, venue, m.start(), end))
+        taken.append((m.start(), end))
+    if "&" in text or " and " in text:
+        for m in _JOINED_RE.finditer(text):
+            names = _family_names(m.group("names"))
+            if names is None or len(names) < 2 or not free(m.start(), m.end()):
+                continue
+            venue, year, end = _tail(text, m.end(), after_et_al=False)
+            if all(n.split()[-1].lower() in _ordinary_words() for n in names):
+                continue  # "Training and Inference 2024": words, not names
+            if year is None and not _in_parentheses(text, m.start(), m.end()):
+                continue  # names alone are a citation only in parentheses: "Mamba (Gu & Dao)"
+            found.append(Citation(tuple(names), False, year, venue, m.start(), end))
+            taken.append((m.start(), end))
+    if "19" in text or "20" in text:
+        for year_at in _YEAR_RE.finditer(text):
+            named = _name_before(text, year_at.start())
+            if named is None:
+                continue
+            start, names_end = named
+            names = _family_names(text[start:names_end])
+            if names is None or len(names) != 1 or not free(start, year_at.end()):
+                continue
+            family = names[0].split()[-1]
+            if family.lower() in _ordinary_words() or _capitalised_before(text, start):
+                continue
+            venue, year, end = _tail(text, names_end, after_et_al=False)
+            if year is None or not _citation_syntax(text, start, names_end, end):
+                continue
+            found.append(Citation(tuple(names), False, year, venue, start, end))
+            taken.append((start, end))
+    found.sort(key=lambda c: c.start)
+    return tuple(found)
+
+
+_LEAD_SEPARATOR_RE = re.compile(r"\s*(?:[,.:;]|\s[—–]|\s--?)\s+")
+
+
+def leading_names(text: str) -> Citation | None:
+    """The author list a line opens with, in citation syntax (``Loshchilov & Hutter, …``,
+    ``Kingma & Welling, …``, ``Bartlett & Mendelson 2002, …``, ``Houlsby et al. 2019: …``),
+    up to the separator after it (``end``); None when the line does not open so. Joined
+    names need no year here: what follows them is for the reference parser to read."""
+    if not text[:1].isupper() or not has_cue(text):
+        return None
+    m = _ET_AL_RE.match(text) or _JOINED_RE.match(text)
+    if m is None:
+        return None
+    names = _family_names(m.group("names"))
+    incomplete = m.re is _ET_AL_RE
+    if names is None or (not incomplete and (len(names) < 2 or all(n.split()[-1].lower() in _ordinary_words() for n in names))):
+        return None
+    venue, year, end = _tail(text, m.end(), after_et_al=incomplete)
+    if text[end:end + 1] == ")" and "(" in text[m.end():end]:
+        end += 1
+    sep = _LEAD_SEPARATOR_RE.match(text, end)
+    if sep is None:
+        return None
+    return Citation(tuple(names), incomplete, year, venue, 0, sep.end())
+
+
+def cited_as(m: Mention) -> str:
+    """An author-year citation written back the usual way (``Kingma & Ba 2014``,
+    ``Hsieh et al. SOSP 2024``): all the notes say of the paper, shown where it waits."""
+    names = list(m.authors)
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " & " + names[-1]
+    if m.authors_incomplete:
+        who += " et al."
+    year = m.year if m.year and not m.year_from_page else None
+    return " ".join(str(x) for x in (who, m.venue if year else None, year) if x)

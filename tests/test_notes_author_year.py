@@ -1,0 +1,206 @@
+"""Papers named in chat, tweets, e-mails and annotations by author and year only
+(``Kingma & Ba 2014 (Adam)``, ``(Hsieh et al., 2024)``, ``Kwon et al SOSP '23``): each is a
+mention with its authors and year and no title (kind ``cited``), never a title made up from
+the words around it, never folded into another paper; it waits as pending with its
+authors and year, offline and online alike.
+
+Each notes file is written in the style the citations were met in (a Slack log copied as
+text, copied tweets, Zotero annotation notes, a forwarded e-mail).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citekit import api
+from citekit.cli import main
+
+from .helpers_project import make_project
+
+SLACK = """\
+Jana Novak  9:02 AM
+optimisation reading list (for first-years, roughly in order):
+- Kingma & Ba 2014 (Adam)
+- Sharpness-Aware Minimization (Foret et al.)
+Dan Okafor  9:30 AM
+also Shampoo (Gupta, Koren & Singer) since Muon is kind of a descendant of it
+Priya Raman  9:41 AM
+fyi we're moving the eval server to vLLM; background is Kwon et al SOSP '23
+room 3.21 is booked for the ICML 2024 recap, Spring 2024 reading group, Q&A 2024 after
+"""
+
+
+def _extract(tmp_path: Path, name: str, text: str) -> list[dict]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.output)["mentions"]
+
+
+def _cited(mentions: list[dict]) -> list[tuple[int, list[str], bool, int | None]]:
+    return [(m["location"]["line"], m["authors"], m["authors_incomplete"], m["year"])
+            for m in mentions if m["kind"] == "cited"]
+
+
+def test_author_year_citations_in_a_slack_log_are_mentions_without_a_title(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "slack_reading-group.txt", SLACK)
+    assert _cited(mentions) == [
+        (3, ["Kingma", "Ba"], False, 2014),
+        (4, ["Foret"], True, None),
+        (6, ["Gupta", "Koren", "Singer"], False, None),
+        (8, ["Kwon"], True, 2023),
+    ]
+    assert all(m["title"] is None for m in mentions if m["kind"] == "cited")
+    # a conference, a season, "Q&A": no names, no citation
+    assert not [m for m in mentions if m["location"]["line"] == 9]
+
+
+def test_tweets_citing_several_papers_on_one_line_give_one_mention_each(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "saved_tweets.txt", (
+        "Rich Data Takes\n@richdatatakes\n\n"
+        "every \"new\" prompting paper is CoT (Wei et al. 2022) + self-consistency (Wang et al.) "
+        "+ ToT (Yao et al. 2023) in a trench coat\n"))
+    assert _cited(mentions) == [(4, ["Wei"], True, 2022), (4, ["Wang"], True, None), (4, ["Yao"], True, 2023)]
+
+
+def test_a_citation_beside_a_quoted_title_is_not_a_second_paper(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "zotero-annotations.md", (
+        "# Annotations\n\n"
+        "“the standard RLHF pipeline” i.e. InstructGPT (Ouyang et al. 2022, “Training language models to follow "
+        "instructions with human feedback”) as in the [Rafailov et al., 2023, p. 3](zotero://select/library/items/FJ3T8N2V)\n"))
+    titled = [m for m in mentions if m["title"]]
+    assert [m["title"] for m in titled] == ["Training language models to follow instructions with human feedback"]
+    assert _cited(mentions) == [(3, ["Rafailov"], True, 2023)]  # the annotated paper itself, once
+
+
+def test_a_reference_line_with_its_authors_gives_no_extra_citation(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "reading.md", (
+        "- Scaling Laws for Neural Language Models — Kaplan et al., 2020\n"
+        "- Robbins & Monro 1951, \"A Stochastic Approximation Method\"\n"))
+    assert [m["kind"] for m in mentions] == ["titled", "titled"]
+    assert mentions[1]["title"] == "A Stochastic Approximation Method"
+    assert mentions[1]["authors"] == ["Robbins", "Monro"] and mentions[1]["year"] == 1951
+
+
+def test_the_same_citation_on_every_annotation_is_one_pending_work_offline(tmp_path: Path) -> None:
+    root = make_project(tmp_path, notes=False)
+    (root / "notes").mkdir()
+    (root / "notes" / "lora-annotations.md").write_text(
+        "# Annotations\n\n"
+        "“We hypothesize that the change in weights during model adaptation also has a low intrinsic rank.” ([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D))\n\n"
+        "“Adapter layers introduce inference latency.” ([Hu et al., 2021, p. 3](zotero://select/library/items/7QK3ZP9D))\n\n"
+        "- Kingma & Ba 2014 (Adam)\n", encoding="utf-8")
+    report = api.sync(root, offline=True)
+    cited = [p for p in report.pending if p["kind"] == "cited"]
+    assert sorted((p["text"], len(p["where"])) for p in cited) == [("Hu et al. 2021", 2), ("Kingma & Ba 2014", 1)]
+    assert report.created == [] and api.load_library(root).entries == {}
+    waiting = api.pending(root)
+    assert {(w["why"], w["hint"]) for w in waiting} == {("authors and year only", "Hu et al. 2021"),
+                                                         ("authors and year only", "Kingma & Ba 2014")}
+    shown = CliRunner().invoke(main, ["-C", str(root), "sync", "--offline"])
+    assert "cited as Kingma & Ba 2014" in shown.output, shown.output
+
+
+@pytest.fixture()
+def online(tmp_path, monkeypatch, fake_services):
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_MAILTO", "researcher@example.org")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    root = make_project(tmp_path, notes=False)
+    (root / "notes").mkdir()
+    return root
+
+
+def test_online_a_citation_with_no_title_stays_pending_and_joins_no_paper(online: Path) -> None:
+    (online / "notes" / "Fwd_reading_list.txt").write_text(
+        "From: Marcus <marcus@example.org>\nSubject: Fwd: reading list\n\n"
+        ">   - Jacot, Gabriel & Hongler 2018 -- the NTK paper\n"
+        ">   - grokking (Power et al. 2022)\n", encoding="utf-8")
+    report = api.sync(online)
+    assert report.created == []
+    assert sorted(p["text"] for p in report.pending) == ["Jacot, Gabriel & Hongler 2018", "Power et al. 2022"]
+    assert all(p["kind"] == "cited" and p["title"] is None for p in report.pending)
+
+
+def test_names_in_citation_syntax_then_a_title_in_a_forwarded_reading_list(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "Fwd_reading_list.txt", (
+        "---------- Forwarded message ---------\n"
+        "From: Marcus <marcus@example.org>\n\n"
+        ">   - Loshchilov & Hutter, Decoupled Weight Decay Regularization\n"
+        ">   - Bartlett & Mendelson 2002, Rademacher and Gaussian complexities: risk bounds and structural results\n"
+        ">   - Smith & Jones, thanks for the help with the reading list yesterday\n"))
+    got = [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions]
+    assert got == [
+        (4, "Decoupled Weight Decay Regularization", ["Loshchilov", "Hutter"], None),
+        (5, "Rademacher and Gaussian complexities: risk bounds and structural results", ["Bartlett", "Mendelson"], 2002),
+    ]
+
+
+def test_chinese_notes_write_et_al_as_deng(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "组会阅读清单.md", (
+        "## 第三周\n"
+        "- 顺便提一下「Latent Diffusion」那篇（Rombach 等, CVPR 2022），但这周不展开\n"))
+    assert _cited(mentions) == [(2, ["Rombach"], True, 2022)]
+    assert mentions[0]["venue"] == "CVPR"
+
+
+def test_an_org_agenda_heading_cites_its_paper(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "research.org", (
+        "* Reading\n"
+        "** TODO GAN baseline (Goodfellow et al. 2014) -- Okafor insists\n"
+        "   SCHEDULED: <2025-03-04 Tue>\n"))
+    assert _cited(mentions) == [(2, ["Goodfellow"], True, 2014)]
+
+
+def test_a_quoted_title_in_a_tweet_taken_whole_is_the_title_not_the_tweet(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "saved_tweets.txt", (
+        "chemistry nobel to the AlphaFold folks 🧬 the paper everyone's citing today: Jumper et al. 2021, "
+        "\"Highly accurate protein structure prediction with AlphaFold\", Nature. https://doi.org/10.1038/s41586-021-03819-2\n\n"
+        "Über Horváth’s “Gradient” Methods — Samuel Horváth\n"))
+    assert [m["title"] for m in mentions] == ["Highly accurate protein structure prediction with AlphaFold",
+                                              "Über Horváth’s “Gradient” Methods"]
+
+
+def test_a_reference_list_copied_out_of_a_pdf_reads_wrapped_arxiv_lines_and_split_accents(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "refs_dump_from_pdfs.txt", (
+        "References\n\n"
+        "Ian Goodfellow, Yoshua Bengio, and Aaron Courville. Deep Learning. MIT Press, 2016.\n"
+        "Stanisław Jastrz˛ebski, Zachary Kenton, Devansh Arpit, Nicolas Ballas, Asja Fischer, Yoshua\n"
+        "   Bengio, and Amos Storkey. Three factors inﬂuencing minima in SGD. arXiv preprint\n"
+        "   arXiv:1711.04623, 2017.\n"
+        "Diederik P Kingma and Jimmy Ba. Adam: A method for stochastic optimization. In International\n"
+        "   Conference on Learning Representations, 2015.\n"))
+    got = {m["location"]["line"]: (m["title"], len(m["authors"]), m["ids"].get("arxiv")) for m in mentions}
+    assert got[4] == ("Three factors influencing minima in SGD", 7, "1711.04623")
+    assert got[7] == ("Adam: A method for stochastic optimization", 2, None)
+
+
+def test_a_title_quoted_in_a_chat_message_is_a_mention_but_a_book_chapter_is_not(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "slack_reading-group.txt", (
+        "Tomasz Wiśniewski  9:10 AM\n"
+        "can we add \"Symbolic Discovery of Optimization Algorithms\" to that list? feels like required reading\n"
+        "Jana Novak  9:12 AM\n"
+        "- re-read ch. 8 \"Optimization for Training Deep Models\" before writing sec 2\n"
+        "- the Simons Institute \"Foundations of Deep Learning\" program videos\n"
+        "- someone said \"this is going to be a long week\" lol\n"))
+    assert [(m["location"]["line"], m["title"], m["authors"]) for m in mentions] == [
+        (2, "Symbolic Discovery of Optimization Algorithms", [])]
+
+
+def test_a_zotero_annotation_is_not_a_title_its_citation_names_the_item(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "zotero-annotations.md", (
+        "# Annotations\n(2/14/2024, 3:22:07 PM)\n\n"
+        "“a low intrinsic rank” ([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D)) "
+        "([pdf](zotero://open-pdf/library/items/X4B2MN8R?page=2&annotation=2UPVJ5TA)) core claim\n\n"
+        "“adapter layers” ([Hu et al., 2021, p. 3](zotero://select/library/items/7QK3ZP9D)) → the adapters they mean are "
+        "Houlsby et al. 2019, “Parameter-Efficient Transfer Learning for NLP”\n"))
+    assert [(m["location"]["line"], m["kind"], m["title"], m["authors"]) for m in mentions] == [
+        (4, "cited", None, ["Hu"]),
+        (6, "titled", "Parameter-Efficient Transfer Learning for NLP", ["Houlsby"]),
+        (6, "cited", None, ["Hu"]),
+    ]
