@@ -76,7 +76,7 @@ def test_topic_sentences_say_what_the_records_share(tag: str) -> None:
             assert heading == "Other related work" or len(keys) < 2, (heading, body)
             continue
         opened += 1
-        m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Seven|All these|\d+)(?: of these)? (?:papers|systems|studies) "
+        m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Seven|All these|Most|Half|\d+)(?: of these)? (?:papers|systems|studies) "
                      r"(?:address|examine) (.+)\.$", first)
         assert m, first
         # the phrase is the records' own: at least two of the paragraph's papers use each part of it

@@ -54,7 +54,7 @@ def test_topic_sentences_say_a_phrase_the_records_use_as_a_noun(tag: str) -> Non
     opened = 0
     for heading, body in headed(out):
         first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
-        m = re.match(r"^(?:Both|Two|Three|Four|Five|Six)(?: of these)? (?:papers|systems|studies) (?:address|examine) "
+        m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Most|Half)(?: of these)? (?:papers|systems|studies) (?:address|examine) "
                      r"(.+)\.$", first)
         if not m:
             continue
@@ -132,3 +132,28 @@ def test_template_repetition_is_the_same_verb_three_times_but_not_naming_what_ea
              "a tool for Y. @c present ToolC, a tool for Z.\n")
     assert "template-repetition" in {d.category for d in check_snippet(same, "markdown")}
     assert "template-repetition" not in {d.category for d in check_snippet(named, "markdown")}
+
+
+def test_a_topic_phrase_of_some_of_the_papers_is_never_given_as_a_count() -> None:
+    """Readers take "Two of these systems address X." above three cited papers for a miscount:
+    a phrase only some of the paragraph's papers use is "most" (or "half") of them, and the check
+    flags the count."""
+    def entry(key: str, title: str, abstract: str) -> Entry:
+        return Entry(key=key, entry_type="inproceedings", fields={"title": title, "author": "Doe, Jane", "year": "2020"},
+                     abstract=abstract, tags_auto=["curves"])
+
+    papers = [
+        entry("a2020", "A Tool for Curve Sketching", "We present a system for 3D curve sketching on tablets for designers."),
+        entry("b2020", "Curve Sketching for Everybody", "We present a gesture-based 3D curve sketching system for novices."),
+        entry("c2020", "Sketching in Early Design", "We present a model of the role of curve sketching in early design search."),
+        entry("d2020", "Pen Curves", "We present pen gestures that draw curves on a drafting table."),
+    ]
+    out = related_work(papers, fmt="markdown", tags=["curves"])
+    firsts = [re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0] for _, body in headed(out)] or [out]
+    assert not any(re.match(r"^(?:Two|Three|Four|Five|Six) of these", f) for f in firsts), out
+    flagged = check_snippet("### Curves\n\nTwo of these systems address 3D curve sketching. @a2020 present A. "
+                            "@b2020 present B. @c2020 present C.\n", "markdown")
+    assert "topic-count" in {d.category for d in flagged}
+    kept = check_snippet("### Curves\n\nMost of these systems address 3D curve sketching. @a2020 present A. "
+                         "@b2020 present B. @c2020 present C.\n", "markdown")
+    assert "topic-count" not in {d.category for d in kept}

@@ -193,7 +193,7 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
 
 
 #: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
-_TOPIC = re.compile(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|\d+)(?: of these)? (?:papers|systems|studies) "
+_TOPIC = re.compile(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|Most|Half|\d+)(?: of these)? (?:papers|systems|studies) "
                     r"(?:address|examine) ([^.;]+?)\.?$")
 #: what a positioning sentence says the group addresses: "..., which address X, our ...", "our work addresses X, but"
 _ADDRESSES = re.compile(r"\baddress(?:es)? ([^,;.]+?)(?:[,;.]|$)")
@@ -407,9 +407,13 @@ def paragraph_defects(text: str, fmt: str = "latex") -> list[Defect]:
         cited = {m.group(0) for m in cite.finditer(body)}
         sentences = _sentences(body)
         counted = _TOPIC.match(sentences[0]) if sentences else None
-        said = re.match(r"^(Both|Two|Three|Four|Five|Six|Seven|Eight) (?:papers|systems|studies)\b", sentences[0]) \
-            if counted else None
-        if said and _COUNTS[said.group(1)] != len(cited):
+        said = re.match(r"^(Both|Two|Three|Four|Five|Six|Seven|Eight)( of these)? (?:papers|systems|studies)\b",
+                        sentences[0]) if counted else None
+        if said and said.group(2) and _COUNTS[said.group(1)] < len(cited):
+            found.append(Defect(line, "topic-count", f"the topic sentence counts {_COUNTS[said.group(1)]} of the "
+                                                     f"{len(cited)} papers the paragraph cites: a reader takes it for "
+                                                     "a miscount; say 'most of these' or name them", sentences[0]))
+        elif said and not said.group(2) and _COUNTS[said.group(1)] != len(cited):
             found.append(Defect(line, "topic-count", f"the topic sentence counts {_COUNTS[said.group(1)]} papers and "
                                                      f"the paragraph cites {len(cited)}", sentences[0]))
         verbs = Counter(m.group(1).lower() for x in sentences if (m := re.match(_SUBJECT + r"\s+([a-z]+)\b", x)))

@@ -354,13 +354,18 @@ def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Them
         return None
     first = ranked_names(common, size)[0]
     about = _said(first)  # (a second phrase joined on, "X and Y", read as one odd thing: one phrase says it)
-    count = first.papers
-    if count == size:
-        subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
-    else:
-        subject = f"{_NUMBERS.get(count, str(count))} of these {kind}"
+    subject = _subject(first.papers, size, kind)
     verb = "address" if kind != "studies" else "examine"
     return f"{subject} {verb} {about}.", first
+
+
+def _subject(count: int, size: int, kind: str) -> str:
+    """"Four systems", "Both papers", or for a phrase only some of the paragraph's papers use, "Most of
+    these papers" / "Half of these papers": a number of some of them ("Two of these systems" above three
+    cited) reads as a miscount to a reader, who cannot tell which two are meant."""
+    if count >= size:
+        return f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
+    return f"{'Most' if 2 * count > size else 'Half'} of these {kind}"
 
 
 def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
@@ -374,10 +379,7 @@ def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str
                 for t in member_texts)
     if users < max(2, math.ceil(size / 2)):
         return None
-    if users >= size:
-        subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
-    else:
-        subject = f"{_NUMBERS.get(users, str(users))} of these {kind}"
+    subject = _subject(users, size, kind)
     return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 
 
