@@ -76,7 +76,7 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
         if result.key is None:
             pending.append(Pending(work.mentions))
             continue
-        entry = lib.entries[result.key]
+        entry = _entry(lib, result.key)
         if result.renamed_from:
             old = result.renamed_from
             out.renamed[old] = result.key
@@ -101,19 +101,12 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
         if result.upgraded:
             out.upgraded.append(result.key)
         out.entries.append(_work_json(entry, work))
-    out.notices.extend(look_alike_notices(index, [lib.entries[k] for k in seen]))
-    rule_tags = _rules_memo_kind(rules)
-    for entry in lib.entries.values():
-        if entry.key not in seen:
-            # imported or no longer mentioned: rules still apply, and give what they gave
-            # last time unless the entry or the rules changed (kept in the parsed cache)
-            entry.tags_auto = list(lib.memo(rule_tags, entry, lambda e: _auto_tags(e, [], rules)))
-            if entry.origin == "notes":
-                entry.mentions = []  # the notes no longer mention it; the entry itself stays
+    out.notices.extend(look_alike_notices(index, [_entry(lib, k) for k in seen]))
+    _unmentioned(lib, seen, rules)
     lib.pending = out.pending = [p.to_json() for p in pending]
     if out.renamed:  # a key reported before a later work of this run re-formed it: its final key
         def final(key: str) -> str:
-            while key in out.renamed and key not in lib.entries:
+            while key in out.renamed and lib.entry_at(key) is None:
                 key = out.renamed[key]
             return key
 
@@ -122,9 +115,51 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
         for e in out.entries:
             e["key"] = final(e["key"])
     for e in out.entries:
-        status = lib.entries[e["key"]].status
+        status = _entry(lib, e["key"]).status
         out.counts[status] = out.counts.get(status, 0) + 1
     return out
+
+
+def _entry(lib: Library, key: str) -> Entry:
+    """The entry under exactly ``key`` (on a cached load, only it is decoded)."""
+    entry = lib.entry_at(key)
+    if entry is None:
+        raise KeyError(key)
+    return entry
+
+
+def _unmentioned(lib: Library, seen: dict[str, list[Mention]], rules: Any) -> None:
+    """The entries no work of this run landed on: imported or no longer mentioned, rules
+    still apply, and give what they gave last time unless the entry or the rules changed
+    (kept in the parsed cache); one the notes made loses its mentions (it stays).
+
+    On a cached load, whether an entry needs either change is itself remembered per entry
+    (:data:`citekit.library.store.kinds` ``settled``), so a sync that lands on three
+    entries of 50,000 decodes those three and the few the rules now tag otherwise."""
+    rule_tags = _rules_memo_kind(rules)
+
+    def settle(entry: Entry) -> None:
+        entry.tags_auto = list(lib.memo(rule_tags, entry, lambda e: _auto_tags(e, [], rules)))
+        if entry.origin == "notes":
+            entry.mentions = []  # the notes no longer mention it; the entry itself stays
+
+    if not (getattr(lib, "is_lazy", None) is not None and lib.is_lazy()):
+        for entry in lib.entries.values():
+            if entry.key not in seen:
+                settle(entry)
+        return
+
+    def settled(entry: Entry) -> bool:
+        """Whether :func:`settle` would leave ``entry`` as it is."""
+        tags = _auto_tags(entry, [], rules)
+        return list(tags) == list(entry.tags_auto) and not (entry.origin == "notes" and entry.mentions)
+
+    table = lib.memo_table(kinds.settled(rule_tags), settled)
+    for key in lib.keys():
+        if key not in seen and not table.get(key, False):
+            entry = lib.entry_at(key)
+            if entry is not None:
+                settle(entry)
 
 
 def titles_differ(what: str, first: list[Mention], second: list[Mention]) -> str | None:

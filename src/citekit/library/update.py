@@ -150,6 +150,10 @@ class LibraryIndex:
     def _rough_of(self, entry: Entry) -> str:
         return self._rough[id(entry)]
 
+    def _rough_at(self, i: int) -> str:
+        """The rough title of the entry at position ``i`` (a lazy index reads it by key)."""
+        return self._rough_of(self._entries[i])
+
     def _first(self, kind: str, values: Any) -> Entry | None:
         """The earliest entry (file order) carrying any of ``values`` under ``kind``."""
         best: Entry | None = None
@@ -238,7 +242,7 @@ class LibraryIndex:
         shortlist = self._shortlist(rough)
         if not shortlist:
             return None
-        choices = {i: self._rough_of(self._entries[i]) for i in sorted(shortlist)}
+        choices = {i: self._rough_at(i) for i in sorted(shortlist)}
         target = normalize_title(probe.title)
         for _t, _s, i in process.extract(rough, choices, scorer=fuzz.ratio, score_cutoff=70, limit=10):
             entry = self._entries[i]

@@ -70,6 +70,10 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         self._lazy_lower: dict[str, str] | None = None
         self._lazy_alias_lists: list[tuple[str, str]] = []
         self._decoded: dict[str, Entry] = {}
+        #: called with (key, entry) for each entry decoded from a cached load: an index over
+        #: the still-marshalled entries (:mod:`citekit.library.match_index`) learns which
+        #: object stands for which loaded key before anything renames it
+        self.decode_watchers: list[Callable[[str, Entry], None]] = []
         self._stored_as: StoredCache | None = None
         self._memos = MemoStore(self.refs_dir)
         self._layout: dict[str, Any] | None = None
@@ -98,6 +102,10 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         with collector_paused():
             entries = {key: decoded.get(key) or state.entry_from_state(key, marshal.loads(blob))
                        for key, blob in lazy.items()}
+        for watch in self.decode_watchers:
+            for key, entry in entries.items():
+                if key not in decoded:
+                    watch(key, entry)
         self.entries = entries
         return entries
 
@@ -119,6 +127,8 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         entry = self._decoded.get(key)
         if entry is None and key in lazy:
             entry = self._decoded[key] = state.entry_from_state(key, marshal.loads(lazy[key]))
+            for watch in self.decode_watchers:
+                watch(key, entry)
         return entry
 
     def keys(self) -> list[str]:
