@@ -246,16 +246,19 @@ def _record(c: Any) -> dict[str, Any]:
 def _already(lib: Any, work: Any) -> Any:
     """The library's entry for this work, found as a sync finds it (identifiers, titles, the
     same-work rule), or None."""
+    from citekit.library.match_index import library_index
     from citekit.library.records import fields_from_candidate, fields_from_mentions
-    from citekit.library.update import LibraryIndex, work_ids
+    from citekit.library.update import work_ids
 
-    if not lib.entries:
+    if not lib.keys():
         return None
     if work.chosen is not None and work.status == "resolved":
         built = fields_from_candidate(work.chosen, [], arxiv=work_ids(work).arxiv)
     else:
         built = fields_from_mentions(work.mentions)
-    return LibraryIndex(list(lib.entries.values())).find(work, built)
+    # the index a sync matches with, kept with the parsed-library cache: the entries are not
+    # decoded to be indexed again (at 50,000 entries seconds and hundreds of MiB)
+    return library_index(lib).find(work, built)
 
 
 def _already_given(lib: Any, thing: Any) -> Any:
@@ -396,7 +399,7 @@ def _import_bibtex(cfg: Config, items: list[tuple[Added, Any]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "added.bib"
         path.write_text("\n\n".join(thing.text for _, thing in items) + "\n", encoding="utf-8")
-        _, outcome = import_bib([path], start=cfg.root, follow=False)
+        _, outcome = import_bib([path], start=cfg.root, follow=False, listed=False)
     added = list(outcome.report.added)
     for (item, _), key in zip(items, added):
         item.key = key
@@ -411,10 +414,10 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
     from citekit.library.store import Library
 
     lib = Library.load(cfg.refs_dir)
-    by_place = {str(loc): entry for entry in lib.entries.values() for loc in entry.mentions}
+    at = _at_places(lib, {item.where or "" for item in items})
     detail_at = {where: d for d in details for where in d.get("mentions", ())}
     for item in items:
-        entry = by_place.get(item.where or "")
+        entry = at.get(item.where or "")
         if entry is None and item.key:
             entry = lib.get(item.key)
         if entry is None and item.status == "ambiguous" and not report.offline:
@@ -460,6 +463,21 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
             item.message = _not_looked_up(item, entry=True)
         elif item.status == "ambiguous":
             item.message = _pin_hint(item)
+
+
+def _at_places(lib: Any, places: set[str]) -> dict[str, Any]:
+    """place -> the entry whose mentions include it (the last in library order when several
+    do), read from the match index's ``at`` filings: no other entry is decoded."""
+    from citekit.library.match_index import library_index
+
+    index = library_index(lib)
+    order = {k: i for i, k in enumerate(lib.keys())}
+    out: dict[str, Any] = {}
+    for place in places:
+        held = [e for e in index.filed_under(("at", place)) if any(str(loc) == place for loc in e.mentions)]
+        if held:
+            out[place] = max(held, key=lambda e: order.get(e.key, -1))
+    return out
 
 
 def _not_looked_up(item: Added, *, entry: bool = False) -> str:

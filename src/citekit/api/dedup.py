@@ -37,11 +37,14 @@ class ImportOutcome:
 
 def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = (), merge: bool = False,
                dry_run: bool = False, map_path: Path | None = None,
-               start: str | Path | None = None, follow: bool = True) -> tuple[Project, ImportOutcome]:
+               start: str | Path | None = None, follow: bool = True,
+               listed: bool = True) -> tuple[Project, ImportOutcome]:
     """Copy entries of BibTeX files into the library (see ``citekit import --help``).
 
     ``follow=False``: the files are no exports to sync with later (``add`` of pasted BibTeX
-    goes in through a temporary file), so nothing remembers them."""
+    goes in through a temporary file), so nothing remembers them. ``listed=False``: the
+    candidates and versions are not wanted (``add`` reads what was added), so they are not
+    looked for among every entry."""
     from citekit.library.importer import import_files
     from citekit.library.journal import Transaction
     from citekit.library.lock import writing
@@ -54,7 +57,7 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
     with writing(cfg.refs_dir, "import " + " ".join(f.name for f in files), write=not dry_run):
         lib = Library.load(cfg.refs_dir)
         report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root,
-                              follow=follow)
+                              follow=follow, listed=listed)
         remembered = _split_said_before(cfg, report, [*strings, *files]) if follow and not dry_run else None
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
@@ -73,7 +76,7 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
                 remember(cfg.refs_dir, *remembered, [str(p) for p in [*report.problems_before, *report.problems]])
             from citekit.api.search_index import index_after_write
 
-            index_after_write(cfg.refs_dir, len(lib.entries), len(report.added) + len({c.key for c in report.updated}))
+            index_after_write(cfg.refs_dir, len(lib.keys()), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
 
 

@@ -84,7 +84,7 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
     if report.changed:  # a large library gets its search index built in the background (none yet)
         from citekit.api.search_index import index_after_write
 
-        index_after_write(cfg.refs_dir, len(lib.entries))
+        index_after_write(cfg.refs_dir, len(lib.keys()))
     _report_folded(report, folded, notes_problems)
     for old, new in sorted(by_hand.items()):
         report.renamed.setdefault(old, new)

@@ -139,6 +139,10 @@ class LibraryIndex:
         """The entries filed under ``key``."""
         return self._map.get(key, [])
 
+    def filed_under(self, key: tuple[str, Any]) -> list[Entry]:
+        """The entries filed under ``key`` (``("title", folded title)``, ``("id", (scheme, value))``)."""
+        return list(self._bucket(key))
+
     def _own(self, entry: Entry) -> list[tuple[str, Any]]:
         """What ``entry`` is filed under."""
         return self._keys.get(id(entry), [])

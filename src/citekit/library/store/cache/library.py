@@ -70,9 +70,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         self._lazy_lower: dict[str, str] | None = None
         self._lazy_alias_lists: list[tuple[str, str]] = []
         self._decoded: dict[str, Entry] = {}
-        #: called with (key, entry) for each entry decoded from a cached load: an index over
-        #: the still-marshalled entries (:mod:`citekit.library.match_index`) learns which
-        #: object stands for which loaded key before anything renames it
+        #: told (key, entry) of each entry decoded: the lazy match index (:mod:`citekit.library.match_index`)
         self.decode_watchers: list[Callable[[str, Entry], None]] = []
         self._stored_as: StoredCache | None = None
         self._memos = MemoStore(self.refs_dir)
@@ -102,15 +100,12 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         with collector_paused():
             entries = {key: decoded.get(key) or state.entry_from_state(key, marshal.loads(blob))
                        for key, blob in lazy.items()}
-        for watch in self.decode_watchers:
-            for key, entry in entries.items():
-                if key not in decoded:
-                    watch(key, entry)
+        for key in [k for k in entries if k not in decoded] if self.decode_watchers else ():
+            [watch(key, entries[key]) for watch in self.decode_watchers]
         self.entries = entries
         return entries
 
-    def is_lazy(self) -> bool:
-        """Whether the entries of this cached load are still marshalled (not all decoded)."""
+    def is_lazy(self) -> bool:  # (entries still marshalled, not all decoded)
         return self._lazy is not None
 
     def _current(self, key: str) -> Entry | None:
@@ -127,8 +122,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         entry = self._decoded.get(key)
         if entry is None and key in lazy:
             entry = self._decoded[key] = state.entry_from_state(key, marshal.loads(lazy[key]))
-            for watch in self.decode_watchers:
-                watch(key, entry)
+            [watch(key, entry) for watch in self.decode_watchers]
         return entry
 
     def keys(self) -> list[str]:
