@@ -37,18 +37,14 @@ class ImportOutcome:
 
 def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = (), merge: bool = False,
                dry_run: bool = False, map_path: Path | None = None,
-               start: str | Path | None = None, follow: bool = True,
-               listed: bool = True) -> tuple[Project, ImportOutcome]:
+               start: str | Path | None = None, follow: bool = True) -> tuple[Project, ImportOutcome]:
     """Copy entries of BibTeX files into the library (see ``citekit import --help``).
 
     ``follow=False``: the files are no exports to sync with later (``add`` of pasted BibTeX
-    goes in through a temporary file), so nothing remembers them. ``listed=False``: the
-    candidates and versions are not wanted (``add`` reads what was added), so they are not
-    looked for among every entry."""
+    goes in through a temporary file), so nothing remembers them."""
     from citekit.library.importer import import_files
     from citekit.library.journal import Transaction
     from citekit.library.lock import writing
-    from citekit.library.rekey import compose_key_maps, extend_key_map, read_key_map, write_key_map
     from citekit.library.store import Library
 
     project = open_project(start)
@@ -57,18 +53,13 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
     with writing(cfg.refs_dir, "import " + " ".join(f.name for f in files), write=not dry_run):
         lib = Library.load(cfg.refs_dir)
         report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root,
-                              follow=follow, listed=listed)
+                              follow=follow)
         remembered = _split_said_before(cfg, report, [*strings, *files]) if follow and not dry_run else None
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
             txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing
             moved = save_library(lib, txn)
-            if report.key_map:
-                keymap = cfg.refs_dir / "keymap.yaml"
-                write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
-            if target is not None:
-                # earlier imports' renames stay: `rekey` may still need them for older papers
-                write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
+            _write_key_maps(cfg, report, target, txn)
             txn.commit()
             if remembered is not None:
                 from citekit.library.import_warnings import remember
@@ -78,6 +69,34 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
 
             index_after_write(cfg.refs_dir, len(lib.keys()), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
+
+
+def _write_key_maps(cfg: Any, report: ImportReport, target: Path | None, txn: Transaction) -> None:
+    """An import's renames: into the key map and the import key map (``target``), in ``txn``."""
+    from citekit.library.rekey import compose_key_maps, extend_key_map, read_key_map, write_key_map
+
+    if report.key_map:
+        keymap = cfg.refs_dir / "keymap.yaml"
+        write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
+    if target is not None:
+        # earlier imports' renames stay: `rekey` may still need them for older papers
+        write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
+
+
+def import_pasted(cfg: Any, lib: Library, files: list[Path], *,
+                  index: Any = None) -> tuple[ImportReport, Callable[[Transaction], None]]:
+    """The entries of ``files`` imported into ``lib`` (loaded and locked by the caller) as
+    :func:`import_bib` with ``follow=False`` takes them, without saving: ``add`` writes
+    them with the sync that follows, in one transaction, and needs no other entry (the
+    candidates and versions an import lists are not looked for: it reads what was added).
+    Returns the report and what writes the import's key maps into that transaction.
+    ``index``: the library's match index as loaded, which the entries added are filed in."""
+    from citekit.library.importer import import_files
+
+    report = import_files(lib, files, precedence=precedence(cfg), root=cfg.root, follow=False, listed=False,
+                          index=index)
+    target = cfg.refs_dir / "import-keymap.yaml" if report.import_map else None
+    return report, lambda txn: _write_key_maps(cfg, report, target, txn)
 
 
 def _split_said_before(cfg: Any, report: ImportReport, paths: list[Path]) -> tuple[list[str], str]:

@@ -47,10 +47,17 @@ class Folded:
     counts: dict[str, int] = field(default_factory=dict)
     #: provisional keys re-formed by this sync: old key -> new key
     renamed: dict[str, str] = field(default_factory=dict)
+    #: the match index the works were looked up in, as they left it
+    index: Any = field(default=None, repr=False, compare=False)
 
 
-def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> Folded:
-    """Fold resolved works into ``lib``: entries created or updated, tags, pending, counts."""
+def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any,
+               index: LibraryIndex | None = None) -> Folded:
+    """Fold resolved works into ``lib``: entries created or updated, tags, pending, counts.
+
+    ``index``: the match index of ``lib`` as it is now, when the caller holds one (``add``
+    made it before importing a pasted entry, and filed that entry in it); left in
+    ``Folded.index`` for the caller to read where the works landed."""
     out = Folded()
     for work in works:
         titled = [m for m in work.mentions if m.title]
@@ -60,7 +67,9 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any) -> 
                 out.group_warnings.append(warning)
     pending: list[Pending] = []
     seen: dict[str, list[Mention]] = {}  # key -> every mention that landed on it this run
-    index = library_index(lib)  # kept with the parsed-library cache, patched per changed entry
+    if index is None:
+        index = library_index(lib)  # kept with the parsed-library cache, patched per changed entry
+    out.index = index
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
     taken = TakenKeys(lib.taken_keys())
     for work in works:

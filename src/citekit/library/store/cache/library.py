@@ -323,7 +323,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         wrote meanwhile. Only for a library not modified since it was loaded.
         """
         if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
-            if fingerprint_now(self.refs_dir) == self._fingerprint:
+            if self._still_as_written() or fingerprint_now(self.refs_dir) == self._fingerprint:
                 return self
         return type(self).load(self.refs_dir)
 

@@ -161,10 +161,20 @@ class StoredParse:
                 and all(k in blobs for k in keys)
                 and not self._memos.log_full(keys) and self._cache_meta() == stored.meta)
 
+    def _still_as_written(self) -> bool:
+        """Whether both files still have the stat they had right after this very object
+        wrote them (in this process): then they are its bytes, and a writer taking the lock
+        again (``add``: the import, then the sync) need not read and hash 45 MB again,
+        which the stat file cannot tell so soon after a write (see ``remember_stat``).
+        Any other writer replaces a file (a new inode) or changes its size or times."""
+        mark = getattr(self, "_as_written", None)
+        return mark is not None and mark[0] == self._fingerprint and parsed_cache.stat_pair(self.refs_dir) == mark[1]
+
     def _written(self, staged: dict[Path, bytes]) -> None:
         """Store the library as just written. After a commit each file holds exactly the
         bytes staged for it (written, or already equal), so those are hashed instead of
         reading both files back."""
+        self._as_written = None
         bib, side = (self.refs_dir / BIB_NAME).absolute(), (self.refs_dir / SIDECAR_NAME).absolute()
         if bib in staged and side in staged:
             bib_data, side_data = staged[bib], staged[side]
@@ -176,6 +186,7 @@ class StoredParse:
             memos = self._memos.next_generation(self.keys(), [], self._loaded_blobs)
             if memos and self._memos.base is not None:
                 memo_files.write_memos(self.refs_dir, self._memos.base, self._memos.log, memos)
+            self._as_written = (fingerprint, parsed_cache.stat_pair(self.refs_dir))
             return
         self._fingerprint = fingerprint
         with collector_paused():
@@ -186,3 +197,4 @@ class StoredParse:
         self._layout = {**layout, "keys": data["keys"]} if layout is not None else None
         self._state_blobs = BlobOverlay(data["entries"])
         self._loaded_ascii = self.ascii
+        self._as_written = (fingerprint, parsed_cache.stat_pair(self.refs_dir))
