@@ -101,6 +101,8 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
             txn.commit()
         else:  # nothing to write is known without rendering both files (at 50,000 entries a second)
             report.changed = False if nothing_to_write(lib) else save_with_renames(lib)  # (+ the key map)
+            if not report.changed:  # what the fold derived from unchanged entries (a write stores it)
+                lib.keep_memos()
         # still under the lock: the files are exactly those this sync found to be its result
         left = None if report.changed else fingerprint_now(cfg.refs_dir)
         if then is not None:

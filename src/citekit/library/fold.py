@@ -142,9 +142,10 @@ def _unmentioned(lib: Library, seen: dict[str, list[Mention]], rules: Any) -> No
     still apply, and give what they gave last time unless the entry or the rules changed
     (kept in the parsed cache); one the notes made loses its mentions (it stays).
 
-    On a cached load, whether an entry needs either change is itself remembered per entry
-    (:data:`citekit.library.store.kinds` ``settled``), so a sync that lands on three
-    entries of 50,000 decodes those three and the few the rules now tag otherwise."""
+    Whether an entry needs either change is itself remembered per entry (the kind
+    :func:`citekit.library.store.kinds.settled`), so on a cached load a sync that lands on
+    three entries of 50,000 decodes those three and the few the rules now tag otherwise.
+    (An entry it leaves alone is one these assignments would not have changed.)"""
     rule_tags = _rules_memo_kind(rules)
 
     def settle(entry: Entry) -> None:
@@ -152,15 +153,9 @@ def _unmentioned(lib: Library, seen: dict[str, list[Mention]], rules: Any) -> No
         if entry.origin == "notes":
             entry.mentions = []  # the notes no longer mention it; the entry itself stays
 
-    if not (getattr(lib, "is_lazy", None) is not None and lib.is_lazy()):
-        for entry in lib.entries.values():
-            if entry.key not in seen:
-                settle(entry)
-        return
-
     def settled(entry: Entry) -> bool:
         """Whether :func:`settle` would leave ``entry`` as it is."""
-        tags = _auto_tags(entry, [], rules)
+        tags = lib.memo(rule_tags, entry, lambda e: _auto_tags(e, [], rules))
         return list(tags) == list(entry.tags_auto) and not (entry.origin == "notes" and entry.mentions)
 
     table = lib.memo_table(kinds.settled(rule_tags), settled)

@@ -105,7 +105,9 @@ def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, A
     for key in sorted(changed):
         entry = lib.entry_at(key)
         if entry is not None:
-            _file(data, key, *_filed(entry, lib.memo(kinds.INDEX_KEYS, entry, index_keys)))
+            # computed, not read from the memo table: each of these entries changed since,
+            # so the table holds no value for it, and reading it costs 30 MiB at 50k entries
+            _file(data, key, *_filed(entry, index_keys(entry)))
     return data
 
 
