@@ -175,10 +175,8 @@ def test_spliced_writes_after_hand_edits_kept_text_and_deleted_entries(tmp_path)
     twins.edit_by_hand(drop_k015)
     twins.run(api.tag, "k016", ["+e"])
     twins.run(api.tag, "k017", ["+f"])
-    # a rename puts the comment's entry elsewhere (last); aliases and kept text move with it.
-    # (Not to the first place: there a cached library keeps the comment as the entry's own
-    # kept text while a parse reads it as the file's head, which main does as well; see the
-    # report of issue 29.)
+    # a rename puts the comment's entry elsewhere (last); aliases and kept text move with it
+    # (to the first place: the next test)
     twins.run(api.rename_key, "k012", "zz-last")
     twins.run(api.tag, "zz-last", ["+g"])
     twins.run(api.rename_key, "zz-last", "zz-later")
@@ -189,6 +187,28 @@ def test_spliced_writes_after_hand_edits_kept_text_and_deleted_entries(tmp_path)
     twins.run(api.tag, "k001", ["+i"])
     twins.run(api.rename_key, "k002", "zzz-end")
     twins.run(api.tag, "mid2005", ["+j"])
+
+
+def test_a_rename_that_puts_a_commented_entry_first_writes_what_a_fresh_read_would(tmp_path):
+    """Text kept above an entry that becomes the first of the file is read back as the
+    file's head: the cached library must not go on holding it as the entry's own (the
+    writes after would differ from those of a fresh read)."""
+    twins = Twins(_project(tmp_path / "base"), tmp_path)
+    twins.edit_by_hand(lambda t: t.replace("@article{k012,", "% my note about k012\n@article{k012,"))
+    twins.run(api.tag, "k012", ["+b"])
+
+    def both(command, *args, **kwargs) -> None:
+        command(*args, start=twins.warm, **kwargs)
+        shutil.rmtree(twins.cold / ".citekit", ignore_errors=True)
+        command(*args, start=twins.cold, **kwargs)
+        twins.check()
+
+    both(api.rename_key, "k012", "a-first")
+    both(api.tag, "k003", ["+c"])
+    both(api.tag, "a-first", ["+d"])
+    both(api.rename_key, "a-first", "zz-last")
+    twins.run(api.tag, "k004", ["+e"])  # spliced again
+    assert b"% my note about k012" in _files(twins.warm)[0]
 
 
 def test_spliced_writes_keep_blocks_citekit_could_not_read(tmp_path):

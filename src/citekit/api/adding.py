@@ -133,9 +133,15 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
 
     lib = Library.load(cfg.refs_dir)  # first, as a sync does: a damaged library stops before any request
     report.problems.extend(str(p) for p in lib.problems)
+    # the index a sync matches with, kept with the parsed-library cache (the entries are not
+    # decoded to be indexed again: at 50,000 entries seconds and hundreds of MiB); read
+    # once, and carried through the import and the sync below with the library itself
+    from citekit.library.match_index import library_index
+
+    index = library_index(lib) if lib.keys() else None
     # a paper the library already holds by the identifier or title given is named before any
     # request: adding it again changes nothing, so nothing needs to be asked
-    known = [_already_given(lib, thing) for thing in read]
+    known = [_already_given(lib, thing, index) for thing in read]
     works = _look_up(cfg, read, report, offline=offline, jobs=jobs, skip={i for i, e in enumerate(known) if e})
     records: list[tuple[Added, str, Any]] = []
     noted_before, authored = _inbox_marks(inbox, name)
@@ -145,7 +151,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         report.items.append(item)
         _describe(item, work)
         item.unreachable = work.unasked and not offline
-        entry = known[at] or _already(lib, work)
+        entry = known[at] or _already(lib, work, index)
         if entry is not None:
             item.status, item.key = "already", entry.key
             item.message = f"already in the library as '{entry.key}' ({entry.status}); nothing changed" + (
@@ -164,7 +170,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     if not records:
         return report
     _append(cfg, inbox, name, records)
-    _import_bibtex(cfg, [(item, thing) for item, _, thing in records if thing.kind == "bibtex"])
+    pasted = [(item, thing) for item, _, thing in records if thing.kind == "bibtex"]
     from citekit.api.sync_pipeline import run
 
     # a sync in which only the added papers are looked up: the other works of the notes
@@ -174,12 +180,15 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     if not offline and any(item.unreachable for item, _, _ in records) and \
             all(item.unreachable or thing.kind == "bibtex" for item, _, thing in records):
         report.offline = True  # nothing answered a moment ago: the sync asks no one again
+    landed: list[Any] = []
     synced, _ = run(cfg, offline=report.offline, jobs=jobs, command="add",
-                    look_up=lambda group: any(str(m.location) in places for m in group))
+                    look_up=lambda group: any(str(m.location) in places for m in group),
+                    library=lib, index=index, before=_importer(cfg, pasted) if pasted else None,
+                    then=lambda written, folded: landed.extend((written, folded.index)))
     report.requests += synced.requests
     report.changed = True
     report.problems.extend(synced.problems)
-    _land(cfg, report, [item for item, _, _ in records], tags, synced.entries)
+    _land(cfg, report, [item for item, _, _ in records], tags, synced.entries, *landed)
     return report
 
 
@@ -243,22 +252,22 @@ def _record(c: Any) -> dict[str, Any]:
             "authors": [p.display() for p in c.authors], "year": c.year, "venue": c.venue or c.container}
 
 
-def _already(lib: Any, work: Any) -> Any:
+def _already(lib: Any, work: Any, index: Any) -> Any:
     """The library's entry for this work, found as a sync finds it (identifiers, titles, the
-    same-work rule), or None."""
+    same-work rule) in the library's match ``index``, or None."""
     from citekit.library.records import fields_from_candidate, fields_from_mentions
-    from citekit.library.update import LibraryIndex, work_ids
+    from citekit.library.update import work_ids
 
-    if not lib.entries:
+    if index is None or not lib.keys():
         return None
     if work.chosen is not None and work.status == "resolved":
         built = fields_from_candidate(work.chosen, [], arxiv=work_ids(work).arxiv)
     else:
         built = fields_from_mentions(work.mentions)
-    return LibraryIndex(list(lib.entries.values())).find(work, built)
+    return index.find(work, built)
 
 
-def _already_given(lib: Any, thing: Any) -> Any:
+def _already_given(lib: Any, thing: Any, index: Any) -> Any:
     """The library's entry for what ``thing`` itself says (its identifiers, or its title),
     found before any lookup, or None. A pasted BibTeX entry is left to :func:`_already` after
     its own reading, and a mention with neither an identifier nor a title finds nothing."""
@@ -267,7 +276,7 @@ def _already_given(lib: Any, thing: Any) -> Any:
     mention = thing.mention
     if thing.kind == "bibtex" or not (mention.ids or mention.title):
         return None
-    return _already(lib, Work(mentions=[mention], reason="given"))
+    return _already(lib, Work(mentions=[mention], reason="given"), index)
 
 
 def _marks(mention: Any, work: Any, where: str) -> tuple[set[Any], str]:
@@ -385,36 +394,42 @@ def _append_unlocked(inbox: Path, name: str, records: list[tuple[Added, str, Any
     atomic_write(inbox, text)
 
 
-def _import_bibtex(cfg: Config, items: list[tuple[Added, Any]]) -> None:
-    """A pasted BibTeX entry goes in as the user's own record, as ``import`` takes it."""
-    if not items:
-        return
-    import tempfile
+def _importer(cfg: Config, items: list[tuple[Added, Any]]) -> Callable[[Any, Any], Callable[[Any], None]]:
+    """A pasted BibTeX entry goes in as the user's own record, as ``import`` takes it: into
+    the library the sync that follows holds under its lock, so the entry and the sync's
+    work on it are one write (and the library is read once)."""
 
-    from citekit.api.dedup import import_bib
+    def before(lib: Any, index: Any) -> Callable[[Any], None]:
+        import tempfile
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "added.bib"
-        path.write_text("\n\n".join(thing.text for _, thing in items) + "\n", encoding="utf-8")
-        _, outcome = import_bib([path], start=cfg.root, follow=False)
-    added = list(outcome.report.added)
-    for (item, _), key in zip(items, added):
-        item.key = key
+        from citekit.api.dedup import import_pasted
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "added.bib"
+            path.write_text("\n\n".join(thing.text for _, thing in items) + "\n", encoding="utf-8")
+            imported, write_maps = import_pasted(cfg, lib, [path], index=index)
+        for (item, _), key in zip(items, list(imported.added)):
+            item.key = key
+        return write_maps
+
+    return before
 
 
 def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str],
-          details: list[dict[str, Any]]) -> None:
+          details: list[dict[str, Any]], lib: Any = None, index: Any = None) -> None:
     """Which entry each recorded thing landed on after the sync (found by where its notes
     line is, so this is exactly what the sync read back), described as the entry now is
     (the sync may cite the published version of what the lookup found), and its tags for BibTeX."""
     from citekit.api.library import entry_json
     from citekit.library.store import Library
 
-    lib = Library.load(cfg.refs_dir)
-    by_place = {str(loc): entry for entry in lib.entries.values() for loc in entry.mentions}
+    if lib is None or index is None:  # (the sync's own library and index, as it wrote them)
+        lib = Library.load(cfg.refs_dir)
+        index = None
     detail_at = {where: d for d in details for where in d.get("mentions", ())}
+    at = _at_places(lib, {item.where or "" for item in items}, index, detail_at)
     for item in items:
-        entry = by_place.get(item.where or "")
+        entry = at.get(item.where or "")
         if entry is None and item.key:
             entry = lib.get(item.key)
         if entry is None and item.status == "ambiguous" and not report.offline:
@@ -460,6 +475,25 @@ def _land(cfg: Config, report: AddReport, items: list[Added], tags: Sequence[str
             item.message = _not_looked_up(item, entry=True)
         elif item.status == "ambiguous":
             item.message = _pin_hint(item)
+
+
+def _at_places(lib: Any, places: set[str], index: Any, detail_at: dict[str, Any]) -> dict[str, Any]:
+    """place -> the entry whose mentions include it (the last in library order when several
+    do): those filed there in the match index (as loaded, or as the sync left it) and
+    those the sync's works landed on; no other entry is decoded."""
+    from citekit.library.match_index import library_index
+
+    if index is None:
+        index = library_index(lib)
+    order = {k: i for i, k in enumerate(lib.keys())}
+    out: dict[str, Any] = {}
+    for place in places:
+        landed = lib.get((detail_at.get(place) or {}).get("key") or "")
+        filed = {id(e): e for e in [*index.filed_under(("at", place)), *([landed] if landed else [])]}
+        held = [e for e in filed.values() if any(str(loc) == place for loc in e.mentions)]
+        if held:
+            out[place] = max(held, key=lambda e: order.get(e.key, -1))
+    return out
 
 
 def _not_looked_up(item: Added, *, entry: bool = False) -> str:

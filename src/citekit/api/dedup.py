@@ -45,7 +45,6 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
     from citekit.library.importer import import_files
     from citekit.library.journal import Transaction
     from citekit.library.lock import writing
-    from citekit.library.rekey import compose_key_maps, extend_key_map, read_key_map, write_key_map
     from citekit.library.store import Library
 
     project = open_project(start)
@@ -60,12 +59,7 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
         if not dry_run:
             txn = Transaction(cfg.refs_dir)  # library, key maps: all or nothing
             moved = save_library(lib, txn)
-            if report.key_map:
-                keymap = cfg.refs_dir / "keymap.yaml"
-                write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
-            if target is not None:
-                # earlier imports' renames stay: `rekey` may still need them for older papers
-                write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
+            _write_key_maps(cfg, report, target, txn)
             txn.commit()
             if remembered is not None:
                 from citekit.library.import_warnings import remember
@@ -73,8 +67,36 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
                 remember(cfg.refs_dir, *remembered, [str(p) for p in [*report.problems_before, *report.problems]])
             from citekit.api.search_index import index_after_write
 
-            index_after_write(cfg.refs_dir, len(lib.entries), len(report.added) + len({c.key for c in report.updated}))
+            index_after_write(cfg.refs_dir, len(lib.keys()), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
+
+
+def _write_key_maps(cfg: Any, report: ImportReport, target: Path | None, txn: Transaction) -> None:
+    """An import's renames: into the key map and the import key map (``target``), in ``txn``."""
+    from citekit.library.rekey import compose_key_maps, extend_key_map, read_key_map, write_key_map
+
+    if report.key_map:
+        keymap = cfg.refs_dir / "keymap.yaml"
+        write_key_map(keymap, compose_key_maps(read_key_map(keymap), report.key_map), txn)
+    if target is not None:
+        # earlier imports' renames stay: `rekey` may still need them for older papers
+        write_key_map(target, extend_key_map(read_key_map(target), report.import_map), txn)
+
+
+def import_pasted(cfg: Any, lib: Library, files: list[Path], *,
+                  index: Any = None) -> tuple[ImportReport, Callable[[Transaction], None]]:
+    """The entries of ``files`` imported into ``lib`` (loaded and locked by the caller) as
+    :func:`import_bib` with ``follow=False`` takes them, without saving: ``add`` writes
+    them with the sync that follows, in one transaction, and needs no other entry (the
+    candidates and versions an import lists are not looked for: it reads what was added).
+    Returns the report and what writes the import's key maps into that transaction.
+    ``index``: the library's match index as loaded, which the entries added are filed in."""
+    from citekit.library.importer import import_files
+
+    report = import_files(lib, files, precedence=precedence(cfg), root=cfg.root, follow=False, listed=False,
+                          index=index)
+    target = cfg.refs_dir / "import-keymap.yaml" if report.import_map else None
+    return report, lambda txn: _write_key_maps(cfg, report, target, txn)
 
 
 def _split_said_before(cfg: Any, report: ImportReport, paths: list[Path]) -> tuple[list[str], str]:

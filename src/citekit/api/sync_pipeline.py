@@ -32,7 +32,9 @@ from citekit.api.sync_report import SyncReport
 
 def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,
         ascii: bool | None = None, command: str = "sync",
-        look_up: Callable[[list[Mention]], bool] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
+        look_up: Callable[[list[Mention]], bool] | None = None, library: Library | None = None,
+        index: Any = None, before: Callable[[Library, Any], Callable[[Any], None]] | None = None,
+        then: Callable[[Library, Folded], None] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
     """One sync of the project ``cfg`` (see :func:`citekit.api.sync`), and, when it wrote
     nothing, the fingerprint of ``refs/`` as it left them, taken under its lock: what
     :func:`citekit.api.sync_stamp.record` remembers it by.
@@ -40,6 +42,14 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
     ``look_up``, when given, says which groups are looked up online; the others are folded
     as an offline sync folds them (entries already resolved stay as they are). ``add`` uses
     it so that adding one paper never sends a request about any other.
+
+    ``library`` (with its match ``index``), when given, is the library as the caller read
+    it (``add``), kept under the lock when neither file changed since. ``before(lib,
+    index)`` changes the library under the lock before the works are folded (``add``
+    imports a pasted BibTeX entry there: the index it gets, None when the library was read
+    again, is the one the fold uses) and returns what writes its other files in the same
+    transaction as the library. ``then`` is called with the library as written and what
+    the fold found, still under the lock (``add`` reads which entry its papers landed on).
     """
     report = SyncReport(offline=offline)
     extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes)
@@ -50,7 +60,7 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
     notes_problems = len(report.problems)
 
     # online, the library is read first: a damaged one stops the sync before any request
-    first = None if offline else Library.load(cfg.refs_dir)
+    first = library if library is not None else None if offline else Library.load(cfg.refs_dir)
     memo = _PendingMemo(cfg, groups) if look_up is None and not offline and not refresh else None
     if memo is not None and memo.known:
         look_up = memo.to_look_up
@@ -73,18 +83,36 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         configured_ascii = (cfg.data.get("bibtex") or {}).get("ascii")
         if ascii is not None or configured_ascii is not None:
             lib.ascii = bool(ascii if ascii is not None else configured_ascii)
-        folded = fold_works(lib, works, formula=cfg.key_formula, rules=_tag_rules(cfg))
+        index = index if lib is library else None
+        extra = before(lib, index) if before is not None else None
+        folded = fold_works(lib, works, formula=cfg.key_formula, rules=_tag_rules(cfg), index=index)
         by_hand = dict(lib.renamed_by_hand)
-        # nothing to write is known without rendering both files (at 50,000 entries a second)
-        report.changed = False if nothing_to_write(lib) else save_with_renames(lib)  # (+ the key map)
+        if extra is not None:  # the caller's change and the fold's: one transaction
+            from citekit.library.journal import Transaction
+
+            from citekit.library.errors import LibraryError
+
+            txn = Transaction(cfg.refs_dir)
+            try:  # (as an import says it: a value the .bib writer refuses, found before any write)
+                report.changed = save_with_renames(lib, txn)
+            except ValueError as exc:
+                raise LibraryError(f"{exc} Nothing was written.") from exc
+            extra(txn)
+            txn.commit()
+        else:  # nothing to write is known without rendering both files (at 50,000 entries a second)
+            report.changed = False if nothing_to_write(lib) else save_with_renames(lib)  # (+ the key map)
+            if not report.changed:  # what the fold derived from unchanged entries (a write stores it)
+                lib.keep_memos()
         # still under the lock: the files are exactly those this sync found to be its result
         left = None if report.changed else fingerprint_now(cfg.refs_dir)
+        if then is not None:
+            then(lib, folded)
     if memo is not None:
         memo.keep(works, folded, report)
     if report.changed:  # a large library gets its search index built in the background (none yet)
         from citekit.api.search_index import index_after_write
 
-        index_after_write(cfg.refs_dir, len(lib.entries))
+        index_after_write(cfg.refs_dir, len(lib.keys()))
     _report_folded(report, folded, notes_problems)
     for old, new in sorted(by_hand.items()):
         report.renamed.setdefault(old, new)

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from citekit.core.model import Entry
 from citekit.bibtex.writer import check_key
@@ -165,7 +166,7 @@ def _key_is_safe(key: str) -> bool:
 
 
 def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "import", *, merge: bool = False,
-                   precedence: Sequence[str] | None = None) -> ImportReport:
+                   precedence: Sequence[str] | None = None, listed: bool = True, index: Any = None) -> ImportReport:
     """Add ``incoming`` (in file order) to ``lib``; the caller saves the library (or not, in a dry run).
 
     An entry identical to one already there is skipped and counted (its key, if
@@ -173,10 +174,20 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
     others are listed as candidates and added as they are; only ``merge=True`` merges
     them, into the library's entry when it has the work. Versions of one work (a
     workshop paper and the conference paper) are listed and never merged here.
+
+    ``listed=False`` (``add`` of pasted BibTeX, which reads only what was added or
+    skipped): candidates and versions are not listed, so on a cached load the incoming
+    entries are compared only with the library entries that could make one of them
+    skipped (:func:`_skip_candidates`), not with all of them. ``index``: the library's
+    match index as loaded, which the entries added are filed in (the sync that follows
+    matches with it).
     """
     report = ImportReport()
     if not incoming:
         return report  # (a re-import synced every entry: the library's own duplicates are dedup's to list)
+    if not listed and not merge and getattr(lib, "is_lazy", None) is not None and lib.is_lazy() \
+            and all(e.title.strip() for e in incoming):
+        return _import_few(lib, incoming, source, report, index)
     existing = list(lib.entries.values())
     n_lib = len(existing)
     reserved = lib.taken_keys() | {e.key for e in incoming}  # the file's own keys stay as they are
@@ -211,7 +222,64 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
         if any(i >= n_lib for i in group.indices) and not all(i in clustered for i in group.indices):
             kept = everything[group.indices[group.keys.index(group.kept)]].key
             report.versions.append(([everything[i].key for i in group.indices], kept, group.reason))
+    for key in report.added if index is not None else ():  # (merge=False: no other entry changed what it is filed under)
+        added = lib.entry_at(key)
+        if added is not None:
+            index.add(added)
     return report
+
+
+def _import_few(lib: Library, incoming: Sequence[Entry], source: str, report: ImportReport,
+                index: Any = None) -> ImportReport:
+    """:func:`import_entries` with ``listed=False`` on a cached load: each incoming entry is
+    skipped or added exactly as there, found among the few library entries it could be
+    skipped for (the same folded title or identifier: an identical entry; its own key or
+    alias: the same work imported before), so the other entries are never decoded."""
+    reserved = lib.taken_keys() | {e.key for e in incoming}
+    incoming = [_with_key(e, reserved, source, report) for e in incoming]
+    _take_tags_and_aliases(lib, incoming, source, report)
+    index = index if index is not None else _library_index(lib)
+    nearby = _skip_candidates(lib, incoming, index)
+    everything = nearby + list(incoming)
+    n_lib = len(nearby)
+    matches = find_matches(everything)
+    taken_lower = {k.lower() for k in lib.taken_keys()}
+    skipped = _skip_identical(lib, everything, n_lib, matches, report, taken_lower)
+    for i, entry in enumerate(incoming, start=n_lib):
+        if i not in skipped:
+            _add_new(lib, entry, source, report, taken_lower)
+            index.add(entry)
+    return report
+
+
+def _library_index(lib: Library) -> Any:
+    from citekit.library.match_index import library_index
+
+    return library_index(lib)
+
+
+def _skip_candidates(lib: Library, incoming: Sequence[Entry], index: Any) -> list[Entry]:
+    """The library entries an incoming entry could be skipped for, in library order: those
+    filed under its folded title or an identifier in the kept match index, and the one
+    that answers to its key."""
+    from citekit.core.text import normalize_title
+
+    found: dict[int, Entry] = {}
+    for entry in incoming:
+        filed = [("title", normalize_title(entry.title))] + [("id", item) for item in entry.ids.items()]
+        for item in filed:
+            for other in index.filed_under(item):
+                found[id(other)] = other
+        owner = lib.get(entry.key) or lib.get_any_case(entry.key)
+        if owner is None:
+            lowered = entry.key.lower()
+            owner_key = next((k for k, aliases in lib.aliases_by_key().items()
+                              if any(a.lower() == lowered for a in aliases)), None)
+            owner = lib.entry_at(owner_key) if owner_key else None
+        if owner is not None:
+            found[id(owner)] = owner
+    place = {k: i for i, k in enumerate(lib.keys())}
+    return sorted(found.values(), key=lambda e: place.get(e.key, len(place)))
 
 
 def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, matches: Sequence[Match],
@@ -245,13 +313,14 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
             if entry.key.lower() not in taken_lower:
                 kept.aliases.append(entry.key)  # keys never break: the duplicate's key leads to the kept entry
                 taken_lower.add(entry.key.lower())
-                if kept.key in lib.entries:
+                if lib.entry_at(kept.key) is not None:
                     lib.issued_keys.add(entry.key)
     return skipped
 
 
 def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path] = (), merge: bool = False,
-                 precedence: Sequence[str] | None = None, root: Path | None = None, follow: bool = True) -> ImportReport:
+                 precedence: Sequence[str] | None = None, root: Path | None = None, follow: bool = True,
+                 listed: bool = True, index: Any = None) -> ImportReport:
     """Import several .bib files in order; parse problems are reported, never fatal.
 
     ``@string`` macros are shared across the files in the order given, as ``bibtex``
@@ -265,11 +334,13 @@ def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path]
     """
     with collector_paused():  # thousands of entries, records and matches, none in a cycle
         return _import_files(lib, paths, strings=strings, merge=merge, precedence=precedence,
-                             root=root if root is not None else lib.refs_dir.parent, follow=follow)
+                             root=root if root is not None else lib.refs_dir.parent, follow=follow, listed=listed,
+                             index=index)
 
 
 def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
-                  precedence: Sequence[str] | None, root: Path, follow: bool) -> ImportReport:
+                  precedence: Sequence[str] | None, root: Path, follow: bool, listed: bool = True,
+                  index: Any = None) -> ImportReport:
     total = ImportReport()
     macros = Macros()
     for path in strings:
@@ -296,9 +367,10 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
                                if (m := _BLOCK_KEY.match(raw.lstrip())) is not None)
         entries.extend(_sync_known(lib, parsed.entries, source, total))
         sources.append(name)
-    report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence)
+    report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence,
+                            listed=listed, index=index)
     total.extend(report)
-    for entry in lib.entries.values():
+    for entry in lib.entries.values() if in_file else ():
         record = entry.import_record
         if record and record.get("file") in in_file and str(record.get("key", "")).lower() not in in_file[record["file"]]:
             total.gone.append((entry.key, record["file"], str(record.get("key", ""))))
@@ -385,7 +457,7 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
     from citekit.library.tags import tags_from_keywords
 
     claimed = {k.lower(): k for k in lib.taken_keys()}  # key or alias -> the key it leads to
-    claimed.update({a.lower(): e.key for e in lib.entries.values() for a in e.aliases})
+    claimed.update({a.lower(): key for key, aliases in lib.aliases_by_key().items() for a in aliases})
     claimed.update({e.key.lower(): e.key for e in incoming})
     for entry in incoming:
         tags = set(entry.tags_added)

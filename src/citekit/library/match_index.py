@@ -30,13 +30,20 @@ BUILDS = [0]
 
 
 def library_index(lib: Library) -> LibraryIndex:
-    """The match index of ``lib`` as loaded (call it before changing any entry)."""
-    entries = list(lib.entries.values())
+    """The match index of ``lib`` as loaded (call it before changing any entry).
+
+    On a cached load whose entries are still marshalled, no entry is decoded here: the
+    index answers with keys and decodes only the entries a lookup hands back
+    (:class:`LazyKeptIndex`), so ``add`` of one paper to 50,000 entries decodes a handful."""
+    lazy = getattr(lib, "is_lazy", None) is not None and lib.is_lazy()
+    keys = lib.keys()
     data = lib.remembered_apart(kinds.MATCH_INDEX, lambda: _build(lib), lambda kept, changed: _patch(lib, kept, changed))
-    if not _describes(data, entries):  # a kept index of other entries (never expected): build it
+    if not _describes(data, keys):  # a kept index of other entries (never expected): build it
         data = _build(lib)
     lib.keep_memos()  # nothing changed yet: what is kept describes the files as loaded
-    return KeptIndex(entries, data)
+    if lazy and lib.is_lazy():
+        return LazyKeptIndex(lib, keys, data)
+    return KeptIndex(list(lib.entries.values()), data)
 
 
 def _filed(entry: Entry, lookups: tuple[list[Any], str]) -> tuple[list[tuple[str, Any]], str]:
@@ -98,13 +105,15 @@ def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, A
     for key in sorted(changed):
         entry = lib.entry_at(key)
         if entry is not None:
-            _file(data, key, *_filed(entry, lib.memo(kinds.INDEX_KEYS, entry, index_keys)))
+            # computed, not read from the memo table: each of these entries changed since,
+            # so the table holds no value for it, and reading it costs 30 MiB at 50k entries
+            _file(data, key, *_filed(entry, index_keys(entry)))
     return data
 
 
-def _describes(data: Any, entries: list[Entry]) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("own"), dict) and len(data["own"]) == len(entries)
-            and all(e.key in data["own"] for e in entries))
+def _describes(data: Any, keys: list[str]) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("own"), dict) and len(data["own"]) == len(keys)
+            and all(k in data["own"] for k in keys))
 
 
 class KeptIndex(LibraryIndex):
@@ -159,3 +168,96 @@ class KeptIndex(LibraryIndex):
         if id(entry) in self._rough:
             return self._rough[id(entry)]
         return self._kept["rough"].get(self._loaded_key.get(id(entry), ""), "")
+
+
+class _Positions:
+    """The entries of a :class:`LazyKeptIndex` by position, as the base class's list of
+    them is read: a loaded entry is decoded when first asked for, a new one appended."""
+
+    def __init__(self, index: LazyKeptIndex) -> None:
+        self._index = index
+        self._added: list[Entry] = []
+
+    def __len__(self) -> int:
+        return len(self._index._keys_loaded) + len(self._added)
+
+    def __getitem__(self, i: int) -> Entry:
+        index = self._index
+        loaded = len(index._keys_loaded)
+        if i >= loaded:
+            return self._added[i - loaded]
+        entry = index._at.get(i)
+        if entry is None:
+            entry = index._lib.entry_at(index._keys_loaded[i])
+            assert entry is not None, "an entry of the loaded library is gone without having been decoded"
+        return entry
+
+    def append(self, entry: Entry) -> None:
+        self._added.append(entry)
+
+
+class _OrderOf(dict):  # type: ignore[type-arg]
+    """id(entry) -> position, for the entries decoded so far and those added."""
+
+
+class LazyKeptIndex(KeptIndex):
+    """A :class:`KeptIndex` over a cached load whose entries are still marshalled.
+
+    Positions and postings are read by key; an entry is decoded only when a lookup hands
+    it back (or the base class compares it), and the library tells this index each entry
+    it decodes (``decode_watchers``), so an entry renamed or merged later in the run is
+    still known under the key it was loaded with.
+    """
+
+    def __init__(self, lib: Any, keys: list[str], data: dict[str, Any]) -> None:
+        LibraryIndex.__init__(self, [])
+        self._lib = lib
+        self._keys_loaded = list(keys)
+        self._pos = {k: i for i, k in enumerate(self._keys_loaded)}
+        self._at: dict[int, Entry] = {}
+        self._order = _OrderOf()
+        self._loaded_key = {}
+        self._entries = _Positions(self)  # type: ignore[assignment]
+        self._kept = data
+        self._shadowed = set()
+        self._word_cache = {}
+        for key, entry in list(lib._decoded.items()):  # decoded before the index: none changed yet
+            self._learn(key, entry)
+        lib.decode_watchers.append(self._learn)
+
+    def _learn(self, key: str, entry: Entry) -> None:
+        i = self._pos.get(key)
+        if i is None or i in self._at:
+            return
+        self._at[i] = entry
+        self._order[id(entry)] = i
+        self._loaded_key[id(entry)] = key
+
+    def _entry_of(self, key: str) -> Entry:
+        i = self._pos[key]
+        entry = self._at.get(i)
+        if entry is None:
+            entry = self._lib.entry_at(key)  # (learnt through the watcher)
+            assert entry is not None
+        return entry
+
+    def _bucket(self, key: tuple[str, Any]) -> list[Entry]:
+        kept = [self._entry_of(k) for k in self._kept["postings"].get(key, ()) if k not in self._shadowed]
+        extra = self._map.get(key)
+        return kept + extra if extra else kept
+
+    def _posting(self, word: str) -> set[int]:
+        kept = self._word_cache.get(word)
+        if kept is None:
+            kept = {self._pos[k] for k in self._kept["words"].get(word, ()) if k not in self._shadowed}
+            self._word_cache[word] = kept
+        extra = self._words.get(word)
+        return kept | extra if extra else kept
+
+    def _rough_at(self, i: int) -> str:
+        if i < len(self._keys_loaded):
+            entry = self._at.get(i)
+            if entry is None or id(entry) not in self._rough:
+                key = self._keys_loaded[i]
+                return "" if key in self._shadowed else self._kept["rough"].get(key, "")
+        return self._rough_of(self._entries[i])

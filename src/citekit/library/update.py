@@ -146,6 +146,10 @@ class LibraryIndex:
         """The entries filed under ``key``."""
         return self._map.get(key, [])
 
+    def filed_under(self, key: tuple[str, Any]) -> list[Entry]:
+        """The entries filed under ``key`` (``("title", folded title)``, ``("id", (scheme, value))``)."""
+        return list(self._bucket(key))
+
     def _own(self, entry: Entry) -> list[tuple[str, Any]]:
         """What ``entry`` is filed under."""
         return self._keys.get(id(entry), [])
@@ -156,6 +160,10 @@ class LibraryIndex:
 
     def _rough_of(self, entry: Entry) -> str:
         return self._rough[id(entry)]
+
+    def _rough_at(self, i: int) -> str:
+        """The rough title of the entry at position ``i`` (a lazy index reads it by key)."""
+        return self._rough_of(self._entries[i])
 
     def _first(self, kind: str, values: Any) -> Entry | None:
         """The earliest entry (file order) carrying any of ``values`` under ``kind``."""
@@ -245,7 +253,7 @@ class LibraryIndex:
         shortlist = self._shortlist(rough)
         if not shortlist:
             return None
-        choices = {i: self._rough_of(self._entries[i]) for i in sorted(shortlist)}
+        choices = {i: self._rough_at(i) for i in sorted(shortlist)}
         target = normalize_title(probe.title)
         for _t, _s, i in process.extract(rough, choices, scorer=fuzz.ratio, score_cutoff=70, limit=10):
             entry = self._entries[i]

@@ -55,6 +55,7 @@ MATCH_INDEX = "match-index:1"
 EXPORT_TEXT_FAMILY = "export-utf8:"
 RULE_TAGS_FAMILY = "rule-tags:"
 PUBLISHED_TWIN_FAMILY = "published-twin:"
+SETTLED_FAMILY = "settled:"
 
 
 def export_text(ascii: bool) -> str:
@@ -68,6 +69,13 @@ def rule_tags(rules_digest: str) -> str:
     return f"{RULE_TAGS_FAMILY}{rules_digest}"
 
 
+def settled(rule_tags_kind: str) -> str:
+    """Whether a sync that lands on no work of an entry leaves it as it is (its rule tags
+    as they are, no notes mentions to clear): ``library.fold`` decodes only the entries
+    this says it changes. Per set of tag rules, like :func:`rule_tags`."""
+    return f"{SETTLED_FAMILY}{rule_tags_kind.split(':', 1)[1]}"
+
+
 def published_twin(key: str) -> str:
     """The published twin found for one library entry (:func:`citekit.paper.check`'s
     ``remember``), an answer about the whole library kept until any entry changes."""
@@ -78,7 +86,7 @@ def published_twin(key: str) -> str:
 FIXED = (FACETS, INDEX_KEYS, DESCRIPTOR, TWIN_FACTS, EXPORT_PLAIN, ENTRY_JSON, ENTRY_JSON_UTF8, LIST_LINE,
          SEARCH_TERMS, SEARCH_FACTS)
 #: every family of kinds made per parameter
-FAMILIES = (EXPORT_TEXT_FAMILY, RULE_TAGS_FAMILY, PUBLISHED_TWIN_FAMILY)
+FAMILIES = (EXPORT_TEXT_FAMILY, RULE_TAGS_FAMILY, PUBLISHED_TWIN_FAMILY, SETTLED_FAMILY)
 #: whether an entry's key is still provisional (``Entry.key_provisional``), so a whole-library
 #: ``export`` finds the keys it freezes without decoding every entry (:mod:`citekit.library.freeze`)
 PROVISIONAL = "provisional:1"

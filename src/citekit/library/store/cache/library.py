@@ -70,6 +70,8 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         self._lazy_lower: dict[str, str] | None = None
         self._lazy_alias_lists: list[tuple[str, str]] = []
         self._decoded: dict[str, Entry] = {}
+        #: told (key, entry) of each entry decoded: the lazy match index (:mod:`citekit.library.match_index`)
+        self.decode_watchers: list[Callable[[str, Entry], None]] = []
         self._stored_as: StoredCache | None = None
         self._memos = MemoStore(self.refs_dir)
         self._layout: dict[str, Any] | None = None
@@ -98,11 +100,12 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         with collector_paused():
             entries = {key: decoded.get(key) or state.entry_from_state(key, marshal.loads(blob))
                        for key, blob in lazy.items()}
+        for key in [k for k in entries if k not in decoded] if self.decode_watchers else ():
+            [watch(key, entries[key]) for watch in self.decode_watchers]
         self.entries = entries
         return entries
 
-    def is_lazy(self) -> bool:
-        """Whether the entries of this cached load are still marshalled (not all decoded)."""
+    def is_lazy(self) -> bool:  # (entries still marshalled, not all decoded)
         return self._lazy is not None
 
     def _current(self, key: str) -> Entry | None:
@@ -119,6 +122,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         entry = self._decoded.get(key)
         if entry is None and key in lazy:
             entry = self._decoded[key] = state.entry_from_state(key, marshal.loads(lazy[key]))
+            [watch(key, entry) for watch in self.decode_watchers]
         return entry
 
     def keys(self) -> list[str]:
@@ -319,7 +323,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         wrote meanwhile. Only for a library not modified since it was loaded.
         """
         if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
-            if fingerprint_now(self.refs_dir) == self._fingerprint:
+            if self._still_as_written() or fingerprint_now(self.refs_dir) == self._fingerprint:
                 return self
         return type(self).load(self.refs_dir)
 

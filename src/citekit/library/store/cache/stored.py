@@ -161,21 +161,43 @@ class StoredParse:
                 and all(k in blobs for k in keys)
                 and not self._memos.log_full(keys) and self._cache_meta() == stored.meta)
 
+    def _staged_pair(self, staged: dict[Path, bytes]) -> tuple[bytes | None, bytes | None]:
+        """Both files' bytes as just written: those staged (a commit leaves each file holding
+        exactly them), else read back."""
+        bib, side = (self.refs_dir / BIB_NAME).absolute(), (self.refs_dir / SIDECAR_NAME).absolute()
+        if bib in staged and side in staged:
+            return staged[bib], staged[side]
+        return read_pair(self.refs_dir)
+
+    def _still_as_written(self) -> bool:
+        """Whether both files still have the stat they had right after this very object
+        wrote them (in this process): then they are its bytes, and a writer taking the lock
+        again (``add``: the import, then the sync) need not read and hash 45 MB again,
+        which the stat file cannot tell so soon after a write (see ``remember_stat``).
+        Any other writer replaces a file (a new inode) or changes its size or times."""
+        mark = getattr(self, "_as_written", None)
+        return mark is not None and mark[0] == self._fingerprint and parsed_cache.stat_pair(self.refs_dir) == mark[1]
+
     def _written(self, staged: dict[Path, bytes]) -> None:
         """Store the library as just written. After a commit each file holds exactly the
         bytes staged for it (written, or already equal), so those are hashed instead of
         reading both files back."""
-        bib, side = (self.refs_dir / BIB_NAME).absolute(), (self.refs_dir / SIDECAR_NAME).absolute()
-        if bib in staged and side in staged:
-            bib_data, side_data = staged[bib], staged[side]
-        else:
-            bib_data, side_data = read_pair(self.refs_dir)
-        fingerprint = parsed_cache.fingerprint(bib_data, side_data)
+        self._as_written = None
+        if self.kept_before and min(self.keys(), key=str.lower) in self.kept_before:
+            # text kept above the entry now first in the file: a read of these files takes
+            # it as the file's head, not the entry's, so what this library holds would differ
+            # from what any later read holds; the cache is dropped and the next read parses
+            self._layout = self._staged_layout = None
+            self._fingerprint = parsed_cache.fingerprint(*self._staged_pair(staged))
+            parsed_cache.drop(self.refs_dir)
+            return
+        fingerprint = parsed_cache.fingerprint(*self._staged_pair(staged))
         if self._stored_cache_holds(fingerprint):  # only values derived in this run to store
             self._staged_layout = None  # (the stored layout is of these very files)
             memos = self._memos.next_generation(self.keys(), [], self._loaded_blobs)
             if memos and self._memos.base is not None:
                 memo_files.write_memos(self.refs_dir, self._memos.base, self._memos.log, memos)
+            self._as_written = (fingerprint, parsed_cache.stat_pair(self.refs_dir))
             return
         self._fingerprint = fingerprint
         with collector_paused():
@@ -186,3 +208,4 @@ class StoredParse:
         self._layout = {**layout, "keys": data["keys"]} if layout is not None else None
         self._state_blobs = BlobOverlay(data["entries"])
         self._loaded_ascii = self.ascii
+        self._as_written = (fingerprint, parsed_cache.stat_pair(self.refs_dir))

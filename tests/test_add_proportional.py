@@ -1,0 +1,99 @@
+"""``add`` of one paper costs what that paper changes, not the size of the library (issue 29).
+
+On a library read from the parsed-library cache, with the match index a sync keeps beside
+it, ``add`` of pasted BibTeX decodes a handful of entries (never all of them), reads the
+library once and writes it once, and leaves the same bytes as the same ``add`` on a copy
+with no cache at all (every entry parsed and indexed). A paper the library holds is named
+and nothing is written.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from citekit import api
+from citekit.library.store.cache.library import CachedLibrary
+from citekit.library.journal import Transaction
+
+PASTED = ("@article{pasted2021, title = {A Pasted Paper About Proportional Writes}, author = {Doe, Jo and Roe, Al},"
+          " journal = {Journal of Bench Letters}, year = {2021}}")
+
+
+def _bib(n: int) -> str:
+    return "\n".join(f"@article{{k{i:03d},\n  title = {{Distinct study of topic {i} in depth}},\n"
+                     f"  author = {{Lee, Ann and Park, Bo}},\n  journal = {{Journal {i % 3}}},\n"
+                     f"  year = {{{2000 + i % 20}}},\n}}\n" for i in range(n))
+
+
+def _project(root: Path, n: int = 80) -> Path:
+    root.mkdir(parents=True)
+    (root / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
+    (root / "notes").mkdir()
+    (root / "in.bib").write_text(_bib(n), encoding="utf-8")
+    api.import_bib([root / "in.bib"], start=root)
+    api.sync(root, offline=True)  # (a sync keeps the match index beside the cache)
+    api.tag("k001", ["+warm"], start=root)  # a write: the cache holds what it wrote
+    return root
+
+
+def _files(project: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in [*(project / "refs").iterdir(), *(project / "notes").iterdir()]}
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many entries were decoded one at a time, how often all of them were, and how
+    many transactions were committed."""
+    seen = {"one": 0, "all": 0, "commits": 0}
+    entry_at, decode_all, commit = CachedLibrary.entry_at, CachedLibrary._decode_all, Transaction.commit
+
+    def one(self, key):
+        if self._lazy is not None and key not in self._decoded and key in self._lazy:
+            seen["one"] += 1
+        return entry_at(self, key)
+
+    def every(self):
+        seen["all"] += 1
+        return decode_all(self)
+
+    def committed(self, *args, **kwargs):
+        seen["commits"] += 1
+        return commit(self, *args, **kwargs)
+
+    monkeypatch.setattr(CachedLibrary, "entry_at", one)
+    monkeypatch.setattr(CachedLibrary, "_decode_all", every)
+    monkeypatch.setattr(Transaction, "commit", committed)
+    return seen
+
+
+def test_add_of_pasted_bibtex_decodes_a_handful_and_writes_what_a_full_parse_writes(
+        tmp_path: Path, counted: dict[str, int]) -> None:
+    base = _project(tmp_path / "base")
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    shutil.copytree(base, warm)
+    shutil.copytree(base, cold)
+    shutil.rmtree(cold / ".citekit")
+    counted.update(one=0, all=0, commits=0)  # (building the project decoded and wrote)
+    report = api.add([PASTED], warm, offline=True)
+    assert [(i.key, i.status) for i in report.items] == [("pasted2021", "imported")]
+    assert counted["all"] == 0, "every entry of the library was decoded"
+    assert counted["one"] <= 5, f"{counted['one']} of 80 entries decoded for one added paper"
+    assert counted["commits"] == 1, "the import and the sync that follows are one write"
+    again = api.add([PASTED], cold, offline=True)  # no cache: every entry parsed and indexed
+    assert [(i.key, i.status) for i in again.items] == [("pasted2021", "imported")]
+    assert _files(warm) == _files(cold)
+    assert b"notes/inbox.md:" in (warm / "refs" / "library.yaml").read_bytes()
+
+
+def test_add_of_a_paper_the_library_holds_names_it_and_writes_nothing(tmp_path: Path,
+                                                                       counted: dict[str, int]) -> None:
+    project = _project(tmp_path / "p")
+    before = _files(project)
+    counted.update(one=0, all=0, commits=0)
+    report = api.add(["Distinct study of topic 42 in depth"], project, offline=True)
+    assert [(i.key, i.status) for i in report.items] == [("k042", "already")]
+    assert not report.changed and _files(project) == before
+    assert counted["all"] == 0 and counted["one"] <= 3 and counted["commits"] == 0
