@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from citekit.notes.formats import folder_suffixes, format_of, in_folders
 from citekit.notes.result import Problem
-from citekit.notes.urls import add_missing_schemes
+from citekit.notes.urls import add_missing_schemes_owned
 
 #: Extensions read when a folder is given: those the notes formats' rows walk.
 NOTES_SUFFIXES = folder_suffixes()
@@ -104,7 +104,7 @@ def decode_notes(data: bytes, file: str) -> tuple[str | None, list[Problem]]:
 
 
 def _non_empty(text: str, file: str) -> tuple[str | None, list[Problem]]:
-    if not text.strip():
+    if not text or text.isspace():  # (what ``not text.strip()`` says, without a copy of the text)
         return None, [Problem(file, None, "empty file, nothing to extract")]
     return text, []
 
@@ -118,9 +118,12 @@ def read_notes(path: Path, file: str) -> tuple[str | None, list[Problem]]:
     if not data:
         return None, [Problem(file, None, "empty file, nothing to extract")]
     text, problems = decode_notes(data, file)
+    del data  # (a big file's bytes are not held while its text is completed below)
     if text is None or format_of(file).transcriber:
         return text, problems  # an export's addresses are completed in its transcript (its JSON or HTML is no notes text)
-    return add_missing_schemes(text), problems
+    held = [text]
+    del text
+    return add_missing_schemes_owned(held), problems
 
 
 #: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is

@@ -73,6 +73,7 @@ _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paper
 #: what an address's host is written with (a run of them before a paper site's name is where
 #: the address starts, ``www.`` or ``dx.`` included)
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_")
+_BARE_NEEDLE_RE = re.compile("|".join(re.escape(n) for n in _BARE_NEEDLES), re.IGNORECASE)
 
 
 def add_missing_schemes(text: str) -> str:
@@ -80,16 +81,21 @@ def add_missing_schemes(text: str) -> str:
     every later step sees them as the URLs they are (a line ``shampoo paper is
     arxiv.org/abs/1802.09568 btw`` names arXiv 1802.09568). Addresses with a scheme, and
     hosts inside e-mail addresses or longer host names, are left alone."""
-    low = text.lower()
+    return add_missing_schemes_owned([text])
+
+
+def add_missing_schemes_owned(held: list[str]) -> str:
+    """:func:`add_missing_schemes` of the one text in ``held``, taken out of it: when the
+    caller keeps no other reference, the text is freed before the completed one is made
+    (a big notes file is read whole, and each copy of it is its size again in memory).
+    The host names are looked for without a lower-cased copy of the text, too."""
+    text = held.pop()
     starts: set[int] = set()
-    for needle in _BARE_NEEDLES:
-        at = low.find(needle)
-        while at >= 0:
-            start = at
-            while start > 0 and (low[start - 1] in _HOST_CHARS):
-                start -= 1  # (back to where the address would begin: the pattern is tried there only)
-            starts.add(start)
-            at = low.find(needle, at + len(needle))
+    for hit in _BARE_NEEDLE_RE.finditer(text):
+        start = hit.start()
+        while start > 0 and (text[start - 1].lower() in _HOST_CHARS):
+            start -= 1  # (back to where the address would begin: the pattern is tried there only)
+        starts.add(start)
     if not starts:
         return text
     out: list[str] = []
@@ -104,6 +110,7 @@ def add_missing_schemes(text: str) -> str:
     if not out:
         return text
     out.append(text[done:])
+    del text, m, hit  # (each holds the whole text: the pieces in ``out`` are all that is needed)
     return "".join(out)
 
 

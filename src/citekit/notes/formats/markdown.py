@@ -293,6 +293,25 @@ def _detail_start(line: str) -> bool:
     return _is_detail_line(text)
 
 
+class _blocks_of:
+    """The text's :data:`BLOCK_CHARS`-long blocks, cut one at a time as the window takes
+    them: ``pop()`` gives the next, and the object is true while one is left."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def pop(self) -> str:
+        block = self.text[self.at:self.at + BLOCK_CHARS]
+        self.at += BLOCK_CHARS
+        if self.at >= len(self.text):
+            self.text = ""  # (the last block taken: the text is not held any longer)
+        return block
+
+    def __bool__(self) -> bool:
+        return self.at < len(self.text)
+
+
 def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     """``(first line index, text)`` pieces of the big Markdown text in ``held`` (taken out
     of the list), each starting at a top-level heading or list item (never inside a code
@@ -303,10 +322,11 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     if len(text) <= CHUNK_CHARS:
         yield 0, text
         return
-    blocks = [text[i:i + BLOCK_CHARS] for i in range(0, len(text), BLOCK_CHARS)]
+    # the text is kept whole and the window takes the next block from it as it moves (a
+    # list of all the blocks would be a second copy of the text while the first is held)
     front = text.startswith("---")
+    blocks = _blocks_of(text)
     del text
-    blocks.reverse()
     buf = blocks.pop()  # the window: the current piece and what follows it
     piece_start = 0  # offset in ``buf`` of the current piece's first character
     piece_line = 0
