@@ -29,6 +29,8 @@ DATA = REPO / "tests" / "data" / "related_work" / "blind_hci"
 TOPICS = REPO / "tests" / "data" / "related_work" / "blind_hci_topics"
 #: four more topics, held out from all development and judged by a third reader (its README)
 HELDOUT = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout"
+#: the same held-out topics written by later code, judged by a fourth reader
+HELDOUT_2 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_2"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -157,7 +159,7 @@ def main() -> None:
           f"paragraphs with a topic sentence {sum(p['topic_sentence'] for p in judged['paragraphs'])}/{len(judged['paragraphs'])}")
     check_against_reader(judged, verbose)
     current_output(judged, verbose)
-    for name, data in (("second set", TOPICS), ("held-out set", HELDOUT)):
+    for name, data in (("second set", TOPICS), ("held-out set", HELDOUT), ("held-out set, later code", HELDOUT_2)):
         topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
         verdicts = Counter(s["verdict"] for s in topics["sentences"])
         n = sum(verdicts.values())
