@@ -871,16 +871,8 @@ def stream_held(held: list[str], file: str, problems: list[Problem]) -> Iterator
     read (pasted BibTeX, an export's transcript), checked by the caller
     (:func:`citekit.notes.stream.streamable`). The pieces come in line order and each
     piece's mentions are sorted, so the order is the whole reading's."""
-    with _collect_per_piece() as collect:
-        extractor = _Extractor(file)
-        for roots in _outline(held, file, extractor):
-            found = sorted(extractor.run(roots), key=lambda m: m.location.line)
-            del roots
-            if collect:
-                gc.collect(0)
-            yield from found
-            del found
-        problems.extend(sorted(extractor.problems, key=lambda p: p.line or 0))
+    extractor = _Extractor(file)
+    yield from _piece_by_piece(_outline(held, file, extractor), extractor, problems)
 
 
 def stream_plain(lines: Iterator[str], file: str, problems: list[Problem]) -> Iterator[Mention]:
@@ -897,10 +889,17 @@ def stream_plain(lines: Iterator[str], file: str, problems: list[Problem]) -> It
     whose mentions take the venue of the file's end; a Zotero report; a chat's link
     previews; an exported file's transcript): the caller checks that first
     (:func:`citekit.notes.stream.streamable`)."""
+    extractor = _Extractor(file)
+    yield from _piece_by_piece(outline_pieces(lines), extractor, problems)
+
+
+def _piece_by_piece(pieces: Iterator[list[Node]], extractor: "_Extractor", problems: list[Problem]) -> Iterator[Mention]:
+    """Each piece's mentions, sorted by line, handed on before the next piece is read; the
+    problems met are added to ``problems`` at the end. The piece and its mentions are
+    dropped as soon as they are handed on (see :func:`_collect_per_piece`)."""
     with _collect_per_piece() as collect:
-        extractor = _Extractor(file)
-        for roots in outline_pieces(lines):
-            found = extractor.run(roots)  # (sorted by line)
+        for roots in pieces:
+            found = sorted(extractor.run(roots), key=lambda m: m.location.line)
             del roots
             if collect:
                 gc.collect(0)

@@ -92,17 +92,10 @@ def read_memo(refs_dir: Path, base: str, log: MemoLog, kind: str) -> tuple[memor
         raw = memo_path(refs_dir, kind).read_bytes()
     except OSError:
         return None
-    found = _memo_head(raw)
-    if found is None:
+    valid = _valid_head(_memo_head(raw), base, log, kind)
+    if valid is None:
         return None
-    head, start = found
-    position = memo_position(base, log, head.get("at"))
-    dropped = head.get("dropped") or []
-    if head.get("kind") != kind or head.get("base") != base or position is None or not isinstance(dropped, list):
-        return None
-    later = set(dropped)
-    for _token, keys in log[position:]:
-        later.update(keys)
+    start, later = valid
     return memoryview(raw)[start:], frozenset(later)
 
 
@@ -280,7 +273,13 @@ def _valid_table_start(handle: Any, base: str, log: MemoLog, kind: str) -> tuple
     """Where the table of an open memo file starts and the keys whose values no longer
     hold, when the file holds ``kind`` for this generation (else None: see :func:`read_memo`)."""
     start = handle.read(8)
-    found = _memo_head(start + handle.read(int.from_bytes(start[4:8], "little")))
+    return _valid_head(_memo_head(start + handle.read(int.from_bytes(start[4:8], "little"))), base, log, kind)
+
+
+def _valid_head(found: tuple[dict[str, Any], int] | None, base: str, log: MemoLog, kind: str) -> tuple[int, set[str]] | None:
+    """``(where the table starts, the keys whose values no longer hold)`` from a memo file's
+    head, when it holds ``kind`` for the generation ``base`` as of a change ``log`` still
+    has; else None."""
     if found is None:
         return None
     head, offset = found
