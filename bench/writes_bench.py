@@ -85,11 +85,11 @@ def run(src: Path, project: Path, args: list[str]) -> tuple[float, int | None, f
     return seconds, peak, cpu
 
 
-def main_sources(folder: Path) -> Path | None:
-    """The ``main`` branch's ``src/`` (the "before" of this run), or None."""
+def main_sources(folder: Path, ref: str = "main") -> Path | None:
+    """The ``src/`` of ``ref`` (default the ``main`` branch: the "before" of this run), or None."""
     out = folder / "main-src"
     out.mkdir()
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", "main", "src"], capture_output=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], capture_output=True)
     if archive.returncode != 0:
         return None
     subprocess.run(["tar", "-x", "-C", str(out)], input=archive.stdout, check=True)
@@ -177,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="one-entry writes on large libraries (ratios to a parse)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[7166, 50070])
     parser.add_argument("--no-before", action="store_true", help="skip the main branch's figures")
+    parser.add_argument("--before", default="main", help="commit whose src/ gives the 'before' figures (default main)")
     args = parser.parse_args(argv)
     if not lb.CORPUS.exists():
         print(f"skipped: {lb.CORPUS.name} is not beside the repository (the corpora folder)")
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {"targets": {"time_ratio": TIME_TARGET, "peak_mib": MEMORY_TARGET_MIB}, "sizes": {}}
     with tempfile.TemporaryDirectory(prefix="citekit-writes-") as tmp:
         folder = Path(tmp)
-        before_src = None if args.no_before else main_sources(folder)
+        before_src = None if args.no_before else main_sources(folder, args.before)
         for size in args.sizes:
             template = build(folder, size)
             parse_s, parse_cpu = parse_seconds(template / "refs" / "library.bib")
