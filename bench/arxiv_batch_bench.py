@@ -33,10 +33,8 @@ import json
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,14 +57,9 @@ ISSUE_BEFORE = {"wall_seconds": "20-21 s", "arxiv_requests": "7"}
 
 def _baseline_src(ref: str, into: Path) -> Path | None:
     """``ref``'s ``src/`` unpacked under ``into`` (None when git cannot give it)."""
-    try:
-        tar = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], check=True, capture_output=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"baseline {ref}: not measured ({getattr(exc, 'stderr', b'').decode().strip() or exc})")
-        return None
-    with tarfile.open(fileobj=BytesIO(tar)) as archive:
-        archive.extractall(into, filter="data")
-    return into / "src"
+    from baseline_src import sources_at
+
+    return sources_at(ref, into)
 
 
 def _baseline_run(src: Path, latency: float) -> dict | None:

@@ -141,12 +141,9 @@ def before_src(ref: str, folder: Path) -> Path | None:
     if base.returncode != 0 or not commit:
         print(f"  (no 'before' figures: {ref} is not a commit here)")
         return None
-    dest = folder / "before"
-    dest.mkdir()
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(dest / "src")], capture_output=True)
-    return dest / "src"
+    from baseline_src import sources_at
+
+    return sources_at(commit, folder / "before")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -87,14 +87,9 @@ def run(src: Path, project: Path, args: list[str]) -> tuple[float, int | None, f
 
 def main_sources(folder: Path, ref: str = "main") -> Path | None:
     """The ``src/`` of ``ref`` (default the ``main`` branch: the "before" of this run), or None."""
-    out = folder / "main-src"
-    out.mkdir()
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "src"], capture_output=True)
-    if archive.returncode != 0:
-        return None
-    subprocess.run(["tar", "-x", "-C", str(out)], input=archive.stdout, check=True)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(out / "src")], capture_output=True, check=False)
-    return out / "src"
+    from baseline_src import sources_at
+
+    return sources_at(ref, folder / "main-src")
 
 
 def build(folder: Path, size: int) -> Path:
