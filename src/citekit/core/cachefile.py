@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 StatKey = tuple[int, int, int, int]
 
@@ -64,14 +64,25 @@ def replace_quietly(path: Path, data: bytes | list[bytes], *, make_folder: bool 
     ``make_folder=False`` writes only where the folder exists already (a command that
     merely reads must not create ``.citekit/`` in a folder citekit never used).
     """
+    parts = [data] if isinstance(data, bytes) else data
+    return replace_with(path, lambda fd: _write_all(fd, parts), make_folder=make_folder)
+
+
+def replace_with(path: Path, write: Callable[[int], None], *, make_folder: bool = True) -> bool:
+    """Replace ``path`` with what ``write`` writes to an open file descriptor (a temporary
+    file beside it, renamed in); False, and nothing left behind, on failure (see
+    :func:`replace_quietly`)."""
     tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     try:
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.parent.is_dir():
             return False
-        with open(tmp, "wb", buffering=0) as handle:
-            _write_all(handle.fileno(), [data] if isinstance(data, bytes) else data)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)  # (as open() makes it)
+        try:
+            write(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
         return True
     except OSError:

@@ -90,18 +90,8 @@ def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, A
             drop_items.setdefault(tuple(item), set()).add(key)
         for word in set(data["rough"].pop(key, "").split()):
             drop_words.setdefault(word, set()).add(key)
-    for item, keys in drop_items.items():
-        kept = [k for k in postings.get(item, ()) if k not in keys]
-        if kept:
-            postings[item] = kept
-        else:
-            postings.pop(item, None)
-    for word, keys in drop_words.items():
-        kept = [k for k in words.get(word, ()) if k not in keys]
-        if kept:
-            words[word] = kept
-        else:
-            words.pop(word, None)
+    _drop_keys(postings, drop_items)
+    _drop_keys(words, drop_words)
     for key in sorted(changed):
         entry = lib.entry_at(key)
         if entry is not None:
@@ -109,6 +99,16 @@ def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, A
             # so the table holds no value for it, and reading it costs 30 MiB at 50k entries
             _file(data, key, *_filed(entry, index_keys(entry)))
     return data
+
+
+def _drop_keys(postings: dict[Any, list[str]], drops: dict[Any, set[str]]) -> None:
+    """Take ``drops[x]``'s keys out of ``postings[x]``; a posting left empty goes."""
+    for item, keys in drops.items():
+        kept = [k for k in postings.get(item, ()) if k not in keys]
+        if kept:
+            postings[item] = kept
+        else:
+            postings.pop(item, None)
 
 
 def _describes(data: Any, keys: list[str]) -> bool:

@@ -322,45 +322,33 @@ def write_parts(path: Path, parts: list[Any]) -> bool:
     """Replace ``path`` (a blob file, never fsynced: a cache) with ``parts`` (bytes, or
     ``(BlobFile, start, end)`` spans of a loaded cache's file, adjacent ones copied as one);
     False and nothing left behind on failure."""
-    from contextlib import suppress
+    from citekit.core.cachefile import _write_all, replace_with
 
-    from citekit.core.cachefile import _write_all
-
-    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o644)
-        try:
-            pending: list[bytes] = []
-            run: list[Any] = []  # [file, start, end] of adjacent spans
-            for part in parts:
-                if isinstance(part, tuple):
-                    if run and run[0] is part[0] and run[2] == part[1]:
-                        run[2] = part[2]
-                        continue
-                    _write_all(fd, pending)
-                    pending = []
-                    if run:
-                        _copy_span(run[0], run[1], run[2], fd)
-                    run = list(part)
+    def write(fd: int) -> None:
+        pending: list[bytes] = []
+        run: list[Any] = []  # [file, start, end] of adjacent spans
+        for part in parts:
+            if isinstance(part, tuple):
+                if run and run[0] is part[0] and run[2] == part[1]:
+                    run[2] = part[2]
                     continue
+                _write_all(fd, pending)
+                pending = []
                 if run:
-                    _write_all(fd, pending)
-                    pending = []
                     _copy_span(run[0], run[1], run[2], fd)
-                    run = []
-                pending.append(part)
-            _write_all(fd, pending)
+                run = list(part)
+                continue
             if run:
+                _write_all(fd, pending)
+                pending = []
                 _copy_span(run[0], run[1], run[2], fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        with suppress(OSError):
-            tmp.unlink()
-        return False
+                run = []
+            pending.append(part)
+        _write_all(fd, pending)
+        if run:
+            _copy_span(run[0], run[1], run[2], fd)
+
+    return replace_with(path, write)
 
 
 def _copy_span(source: BlobFile, start: int, end: int, fd: int) -> None:
