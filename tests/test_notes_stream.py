@@ -254,3 +254,23 @@ def test_a_big_markdown_files_first_mentions_come_before_its_last_section_is_rea
         at_first = len(sections)
         list(mentions)
     assert at_first < len(sections) / 10  # one section read, not the file
+
+
+@pytest.mark.parametrize("name", ["big.md", "big.txt"])
+def test_a_citation_on_a_wrapped_line_of_a_later_piece_keeps_its_own_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """An author-year citation written on the second line of a wrapped paragraph is placed on
+    that line; in a piece read after the first, the line must be the file's, not the piece's
+    (it was: the mention landed lines earlier, out of order in the streamed output)."""
+    from citekit.notes.formats import markdown
+
+    monkeypatch.setattr(markdown, "CHUNK_CHARS", 200)
+    para = "Scaling results keep coming in and the compute-optimal\nrecipe of (Hoffmann et al., 2022) still holds up."
+    blocks = ["# Reading"] + [f"- Paper number {i} about transformers\n  - Authors: Ann Lee" for i in range(12)] + [para]
+    data = _document(blocks)
+    root = _project(tmp_path, data, name)
+    whole, streamed = _both(root, "extract", "--json", piece_chars=200)
+    assert streamed.stdout_bytes == whole.stdout_bytes
+    cited = [m for m in json.loads(streamed.output)["mentions"] if m.get("kind") == "cited"]
+    written = data.decode("utf-8").splitlines().index("recipe of (Hoffmann et al., 2022) still holds up.") + 1
+    assert [m["location"]["line"] for m in cited] == [written]

@@ -354,13 +354,19 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False) -> Iterator[list[
 
 
 def shift_lines(nodes: list[Node], by: int) -> None:
-    """Add ``by`` to the line of every node in the trees (a piece read on its own)."""
+    """Add ``by`` to every line number the nodes of the trees carry (a piece read on its own):
+    its own line, the lines joined into it (where a citation on a wrapped line is placed) and
+    the finder's notes by line."""
     if not by:
         return
     stack = list(nodes)
     while stack:
         node = stack.pop()
         node.line += by
+        if node.merged:
+            node.merged = [n + by for n in node.merged]
+        if node.found:
+            node.found = {n + by: said for n, said in node.found.items()}
         stack.extend(node.children)
 
 
