@@ -37,6 +37,23 @@ def test_missing_path_is_exit_code_2(tmp_path):
     assert result.exit_code == 2 and "no such file" in result.output
 
 
+def test_a_relative_path_that_exists_only_in_the_project_names_it(tmp_path, monkeypatch):
+    """File arguments are read from the current folder even with -C (a paper's Makefile names
+    its own files); someone who meant the project's folder is told which path they meant."""
+    root = make_project(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = CliRunner().invoke(main, ["-C", str(root), "extract", "notes"])
+    assert result.exit_code == 2
+    assert "not the project's" in result.output and str(root / "notes") in result.output
+    (elsewhere / "notes").mkdir()
+    (elsewhere / "notes" / "n.md").write_text("- Attention Is All You Need (Vaswani et al., 2017)\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-C", str(root), "extract", "--json", "notes"])
+    assert result.exit_code == 0, result.output
+    assert [m["title"] for m in json.loads(result.output)["mentions"]] == ["Attention Is All You Need"]
+
+
 def test_japanese_middle_dot_separates_authors():
     from citekit.notes import extract_text
 

@@ -37,8 +37,21 @@ def _notes_targets(cfg: Config, paths: list[str | Path] | None) -> list[Path]:
     targets = [Path(p) for p in paths] if paths else [cfg.notes_dir]
     for t in targets:
         if not t.exists():
-            raise CitekitError(f"{t}: no such file or folder. Create it, or set paths.notes in citekit.yaml.", exit_code=2)
+            raise CitekitError(_missing_target(t, cfg, given=bool(paths)), exit_code=2)
     return targets
+
+
+def _missing_target(target: Path, cfg: Config, *, given: bool) -> str:
+    """What to do about a notes path that is not there. File arguments are read from the
+    current folder even with ``-C`` (so a paper's Makefile can name its own files), which
+    surprises whoever meant the project's folder: when the path exists there, say so."""
+    if not given:
+        return f"{target}: no such file or folder. Create it, or set paths.notes in citekit.yaml."
+    in_project = cfg.root / target
+    if not target.is_absolute() and in_project.exists():
+        return (f"{target}: no such file or folder in the current folder. File arguments are read from "
+                f"the current folder, not the project's: did you mean {in_project}?")
+    return f"{target}: no such file or folder. Check the path (it is read from the current folder)."
 
 
 def explain(paths: list[str | Path] | None = None, *, start: str | Path | None = None) -> list[Any]:
