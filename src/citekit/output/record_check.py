@@ -37,6 +37,9 @@ _ARTIFACT = re.compile(r"\b(?:system|interface|device|tool|toolkit|technique|arr
 _SHORT_VERBS = frozenset("use uses run fit aid ask get see set map let add put try cut mix tag pin log win pay say fix "
                          "sum dig cap hit rig are is was can may".split())
 _STUDY = re.compile(r"^(?:stud(?:y|ies)|investigates?|examines?|explores?)\s+(.*)$")
+#: a sentence about earlier work, not the paper's own ("Previous research shows that ...")
+_OTHERS = re.compile(r"\b(?:previous|prior|earlier|existing|past|recent)\s+(?:research|work|works|studies|study|"
+                     r"approaches|methods)\b", re.I)
 _WORDS = re.compile(r"[a-z0-9]+")
 _QUOTED = re.compile(r"[\"\u201c\u2018`']{1,2}[^\"\u201c\u201d\u2018\u2019`']{3,}[\"\u201d\u2019']{1,2}")
 
@@ -101,6 +104,19 @@ def study_of_title(predicate: str, title: str) -> str | None:
     return None
 
 
+def _states_contribution(parts: list[str], index: int, name: str) -> bool:
+    """Whether an abstract sentence can be the one that states the contribution: six words or more, in the paper's
+    own voice ("we propose", "this paper", "our method", "we show"), not an add-on ("additionally, we") and not
+    about earlier work ("previous research shows")."""
+    from citekit.output.sentence_roles import FEATURES, sentence_features
+
+    if len(parts[index].split()) < 6:
+        return False
+    values = dict(zip(FEATURES, sentence_features(parts, index, name)))
+    cue = any(values[f] for f in ("propose", "study", "show", "we_subject", "this_paper", "our_method", "names_method"))
+    return cue and not values["addon"] and not _OTHERS.search(parts[index])
+
+
 def side_result(sentence: str, abstract: str, name: str = "") -> str | None:
     """The abstract's contribution sentence when ``sentence`` restates another of its sentences that the ranker
     scores well below it (a side result, a detail of the evaluation); None when it restates the contribution, or
@@ -118,7 +134,8 @@ def side_result(sentence: str, abstract: str, name: str = "") -> str | None:
     restated = max(range(len(parts)), key=overlaps.__getitem__)
     if overlaps[restated] < 0.6:
         return None
-    scores = [contribution_score(parts, i, name) if len(parts[i].split()) >= 6 else 0.0 for i in range(len(parts))]
+    scores = [contribution_score(parts, i, name) if _states_contribution(parts, i, name) else 0.0
+              for i in range(len(parts))]
     best = max(range(len(parts)), key=scores.__getitem__)
     if best != restated and scores[best] - scores[restated] >= SIDE_MARGIN:
         return parts[best]
@@ -154,10 +171,11 @@ def record_defects(predicate: str, plain: str, records: list[CitedRecord]) -> li
             found.append(("wrong-verb", f"{record.key} builds what the sentence says it studies: say 'present' or "
                                         "'develop' and what it does"))
         elif kind == "pasted-title":
-            found.append(("pasted-title", f"{record.key}'s title pasted after 'study': say what the paper does or "
-                                          "finds"))
-        if len(records) == 1 and record.abstract and not run:
-            better = side_result(plain, record.abstract)
+            found.append(("pasted-title", f"{record.key}'s title pasted after '{predicate.split()[0]}': say what "
+                                          "the paper does or finds"))
+        if len(records) == 1 and record.abstract:
+            head, colon, _ = record.title.partition(":")
+            better = side_result(plain, record.abstract, head.strip() if colon and len(head.split()) <= 3 else "")
             if better:
                 found.append(("side-result", "the sentence restates a side result; the abstract's contribution is: "
                                              f"'{better[:90]}{'...' if len(better) > 90 else ''}'"))

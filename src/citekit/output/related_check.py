@@ -212,6 +212,9 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         found.append(("truncated", "the sentence ends mid-word, as an abstract cut short does"))
     if has_cite and _SPLIT_WORD.search(plain):
         found.append(("grammar", f"'{_SPLIT_WORD.search(plain).group(0)}' is a word split at a line end"))
+    if _NO_SPACE.search(plain):
+        found.append(("grammar", f"'{_NO_SPACE.search(plain).group(0)}' lacks a space after the punctuation"))
+    found += _math_in_prose(body, fmt)
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
                   "", sentence) if has_cite and sentence.lstrip().startswith(("\\citet", "\\textcite", "@")) \
         else sentence.lstrip()
@@ -222,7 +225,8 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         found.append(("lowercase-start", "the sentence starts with a lower-case word"))
     if re.search(r"``[^`']+''\s*(?:\\citep|\[@)|includes\s+``|includes\s+\*", sentence):
         found.append(("title-list", "papers listed by quoted title instead of described"))
-    return found
+    pasted = [f for f in found if f[0] == "pasted-title"]
+    return [f for f in found if f[0] != "pasted-title" or f is pasted[0]]  # one reason a title is pasted is enough
 
 
 #: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
@@ -235,6 +239,26 @@ _TRUNCATED = re.compile(r"\s(?!(?:it|us|up|on|in|so|do|go|to|be|by|at|of|or|as|i
                         r"[a-z]{1,2}\.?$")
 #: "de- vice", "con- trol": a word broken at a PDF line end ("two- and three-dimensional" is not)
 _SPLIT_WORD = re.compile(r"\b[a-z]{2,}- (?!(?:and|or|to|and/or)\b)[a-z]{2,}\b")
+#: two words run together at a sentence or clause boundary, as a PDF's text layer gives them: "devices.We", "users,The"
+_NO_SPACE = re.compile(r"\b[a-z]{2,}[.,;:][A-Z][a-z]{2,}\b")
+#: a name set in math, or a math mode font command around one: ``$LoRDO$``, ``$\emph{SCENT}$``
+_NAME_IN_MATH = re.compile(r"^\s*(?:\\(?:emph|textit|textbf|mathrm|text|mathit|mathbf)\s*)?\{?\s*[A-Za-z][A-Za-z\-]{2,}\s*\}?\s*$")
+#: subscripts and superscripts written out in Markdown prose: ``SPS_{safe}``, ``ℓ_∞``, ``x^{2}``
+_SCRIPT = re.compile(r"[^\s_*]*[^\s_*]_(?:\{[^{}\s]*\}?|[^\x00-\x7f])|[^\s^]*\^\{[^{}\s]*\}?")
+
+
+def _math_in_prose(body: str, fmt: str) -> list[tuple[str, str]]:
+    """Math or markup where an author writes plain text: a name in math mode (``$LoRDO$`` is set in italics,
+    letters spaced as a product), or TeX sub- and superscripts left in Markdown (``SPS_{safe}``)."""
+    if fmt == "latex":
+        for m in _MATH.finditer(body):
+            if _NAME_IN_MATH.match(m.group(0)[1:-1]):
+                return [("markup", f"'{m.group(0)}' sets a name in math: write it as text")]
+        return []
+    m = _SCRIPT.search(_MATH.sub(" ", body))
+    return [("markup", f"'{m.group(0)}' is TeX notation in Markdown prose: write the name as text")] if m else []
+
+
 #: the user's paper set against a group by one bare phrase: "our work concerns a bracelet", "none of them concerns X"
 _SURFACE_CONTRAST = re.compile(r"\b(?:none of them concerns|our work concerns|it does not concern|neither concerns)\s+"
                                r"(?:an?\s+|the\s+)?[^\s,.:;]+(?:\s+[^\s,.:;]+)?\s*(?:[.,:;]|$)")
