@@ -60,10 +60,12 @@ def _tokens(text: str) -> list[str]:
 
 def copied_run(sentence: str, abstract: str) -> str | None:
     """The longest run of at least :data:`VERBATIM_WORDS` words the sentence shares with the abstract, as the
-    abstract writes it; None when there is none. Words inside quotation marks are quoted, not copied."""
+    sentence writes it; None when there is none. Words inside quotation marks are quoted, not copied."""
     if not abstract:
         return None
-    mine = _tokens(_QUOTED.sub(" | ", sentence))
+    masked = _QUOTED.sub(lambda m: "|" * len(m.group(0)), sentence)
+    spans = list(_WORDS.finditer(masked.lower()))
+    mine = [m.group(0) for m in spans]
     theirs = _tokens(abstract)
     if len(mine) < VERBATIM_WORDS or len(theirs) < VERBATIM_WORDS:
         return None
@@ -77,7 +79,7 @@ def copied_run(sentence: str, abstract: str) -> str | None:
                 if current[j] > best:
                     best, end = current[j], i
         previous = current
-    return " ".join(mine[end - best:end]) if best >= VERBATIM_WORDS else None
+    return sentence[spans[end - best].start():spans[end - 1].end()] if best >= VERBATIM_WORDS else None
 
 
 def title_share(predicate: str, title: str) -> tuple[float, int]:
@@ -96,7 +98,7 @@ def study_of_title(predicate: str, title: str) -> str | None:
     share, length = title_share(m.group(1), title)
     if share < 0.8:
         return None
-    head = re.split(r"\s+(?:for|with|to|that|which|by|on|in|using|via)\b|,", m.group(1), maxsplit=1)[0]
+    head = re.split(r"\s+(?:of|for|with|to|that|which|by|on|in|using|via)\b|,", m.group(1), maxsplit=1)[0]
     if _ARTIFACT.search(head.lower()):
         return "wrong-verb"
     if length >= LONG_TITLE or length <= 3 or re.search(r"\bfor\s+\w+ing\b", m.group(1)) and ":" in title:
@@ -163,9 +165,9 @@ def record_defects(predicate: str, plain: str, records: list[CitedRecord]) -> li
                                          "or leave it out of related work"))
         run = copied_run(plain, record.abstract)
         if run:
-            words = run.split()
+            words = _tokens(run)
             found.append(("verbatim", f"{len(words)} words copied word for word from {record.key}'s abstract "
-                                      f"('{' '.join(words[:6])} ...'): say it in your own words or quote it"))
+                                      f"('{' '.join(run.split()[:6])} ...'): say it in your own words or quote it"))
         kind = study_of_title(predicate, record.title)
         if kind == "wrong-verb":
             found.append(("wrong-verb", f"{record.key} builds what the sentence says it studies: say 'present' or "
