@@ -36,10 +36,14 @@ _ARTIFACT = re.compile(r"\b(?:system|interface|device|tool|toolkit|technique|arr
 #: ("typ" from "Typing")
 _SHORT_VERBS = frozenset("use uses run fit aid ask get see set map let add put try cut mix tag pin log win pay say fix "
                          "sum dig cap hit rig are is was can may".split())
-_STUDY = re.compile(r"^(?:stud(?:y|ies)|investigates?|examines?|explores?)\s+(.*)$")
+_STUDY = re.compile(r"^(?:stud(?:y|ies))\s+(.*)$")
 #: a sentence about earlier work, not the paper's own ("Previous research shows that ...")
 _OTHERS = re.compile(r"\b(?:previous|prior|earlier|existing|past|recent)\s+(?:research|work|works|studies|study|"
                      r"approaches|methods)\b", re.I)
+#: a sentence that says what the paper made, in any voice: the ranker's cues miss the passive ("A novel
+#: technique called X is introduced to ...")
+_MADE = re.compile(r"\b(?:novel|new)\s+\w+|\b(?:is|are)\s+(?:\w+ly\s+)?(?:introduced|presented|proposed|developed|"
+                   r"described|designed)\b", re.I)
 _WORDS = re.compile(r"[a-z0-9]+")
 _QUOTED = re.compile(r"[\"\u201c\u2018`']{1,2}[^\"\u201c\u201d\u2018\u2019`']{3,}[\"\u201d\u2019']{1,2}")
 
@@ -98,8 +102,10 @@ def study_of_title(predicate: str, title: str) -> str | None:
     share, length = title_share(m.group(1), title)
     if share < 0.8:
         return None
-    head = re.split(r"\s+(?:of|for|with|to|that|which|by|on|in|using|via)\b|,", m.group(1), maxsplit=1)[0]
-    if _ARTIFACT.search(head.lower()):
+    # the head noun: the last word before the first preposition, clause or comma ("a ... actuator array for ...")
+    head = re.split(r"\s+(?:of|for|with|to|that|which|who|by|on|in|using|via|through|from|into|at|as|under|and)\b|,",
+                    m.group(1), maxsplit=1)[0].split()
+    if head and _ARTIFACT.fullmatch(head[-1].lower()):
         return "wrong-verb"
     if length >= LONG_TITLE or length <= 3 or re.search(r"\bfor\s+\w+ing\b", m.group(1)) and ":" in title:
         return "pasted-title"
@@ -134,7 +140,7 @@ def side_result(sentence: str, abstract: str, name: str = "") -> str | None:
         return None
     overlaps = [len(mine & {w for w in _tokens(p) if len(w) > 3}) / len(mine) for p in parts]
     restated = max(range(len(parts)), key=overlaps.__getitem__)
-    if overlaps[restated] < 0.6:
+    if overlaps[restated] < 0.6 or _MADE.search(parts[restated]):
         return None
     scores = [contribution_score(parts, i, name) if _states_contribution(parts, i, name) else 0.0
               for i in range(len(parts))]
