@@ -9,7 +9,13 @@ Two figures, each against the same reader's verdicts:
    should keep what the reader kept and rewrite what the reader marked; sentences it writes
    differently need a new judgement to count.
 
+3. ``--check``: the check alone, on the development judgements (blind_hci/, which judged-before/
+   repeats, and blind_hci_topics/) and on the held-out ones (blind_hci_heldout/, _2/), printed apart,
+   ``--before REF``'s src/ (default main) and this tree's in one run, each given the drafts' records;
+   ``--dev`` leaves the held-out ones out (for developing the check: they are measured at the end).
+
 Run: .venv/bin/python bench/related_reader_bench.py [-v]  (part 2 needs ../shared/corpora)
+     .venv/bin/python bench/related_reader_bench.py --check [--dev] [--before REF]
 """
 
 from __future__ import annotations
