@@ -45,6 +45,8 @@ def test_a_sentence_copied_from_the_abstract_is_flagged_unless_quoted_or_short()
         >= VERBATIM_WORDS  # (the same run, said as the snippet would: 11 words)
     own_words = r"\citet{k} propose LowMem, which keeps the second moment in four bits yet matches Adam."
     assert categories(own_words, records=[LOWMEM]) == []
+    emphasized = r"\citet{k} propose LowMem, an optimizer that stores its \emph{second moment} in four bits and matches Adam."
+    assert "verbatim" in categories(emphasized, records=[LOWMEM])  # markup around copied words hides no copy
     # without the records the check cannot tell a copy: the records are its input for this test
     assert categories(name_and_gloss) == []
 

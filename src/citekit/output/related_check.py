@@ -181,7 +181,11 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
                 continue
             found.append(("acronym", f"'{acronym}' is never written out{acronym_hint(acronym, cited)}"))
         if cited and not _POSITION.search(plain):
-            found += record_defects(re.sub(_SUBJECT + r"\s*", "", sentence), plain, cited)
+            from citekit.core.text import latex_to_text
+
+            # (LaTeX read as text: "\emph{x}" and "\&" copied from an abstract are still its words)
+            found += record_defects(re.sub(_SUBJECT + r"\s*", "", sentence),
+                                    latex_to_text(plain) if fmt == "latex" else plain, cited)
         verb = re.match(_SUBJECT + r"\s+(\w+)", sentence)
         if verb and verb.group(1).lower() in _NO_CLAIM_VERBS and not _PURPOSE.search(plain):
             found.append(("no-claim", f"'{verb.group(1)}' states neither what the paper proposes nor what it finds"))
