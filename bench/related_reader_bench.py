@@ -9,7 +9,13 @@ Two figures, each against the same reader's verdicts:
    should keep what the reader kept and rewrite what the reader marked; sentences it writes
    differently need a new judgement to count.
 
+3. ``--check``: the check alone, on the development judgements (blind_hci/, which judged-before/
+   repeats, and blind_hci_topics/) and on the held-out ones (blind_hci_heldout/, _2/), printed apart,
+   ``--before REF``'s src/ (default main) and this tree's in one run, each given the drafts' records;
+   ``--dev`` leaves the held-out ones out (for developing the check: they are measured at the end).
+
 Run: .venv/bin/python bench/related_reader_bench.py [-v]  (part 2 needs ../shared/corpora)
+     .venv/bin/python bench/related_reader_bench.py --check [--dev] [--before REF]
 """
 
 from __future__ import annotations
@@ -39,31 +45,114 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w@:]+", " ", text.lower()).split())
 
 
-def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None:
+def _records(data: Path, tag: str) -> list[dict]:
+    return json.loads((data / f"hci-{tag}.records.json").read_text(encoding="utf-8"))
+
+
+def check_counts(judged: dict, data: Path = DATA, verbose: bool = False) -> Counter:
+    """The check's flags on the drafts a reader judged, against the reader's verdicts: ``(verdict, flagged)``
+    counts, and ``("keep-by", category)`` for the categories that flag a kept sentence.
+
+    The check gets the records the drafts were made from, by key, when it takes them (the
+    verbatim and "study <title>" tests need each cited paper's own record); a check that
+    does not (an older commit's) gets their titles and abstracts as lists.
+    """
+    import inspect
+
     from citekit.output.related_check import PARAGRAPH, check_snippet
 
-    flagged: dict[str, set[str]] = {}
+    takes_records = "records" in inspect.signature(check_snippet).parameters
+    flagged: dict[str, dict[str, set[str]]] = {}
     for draft in sorted(data.glob("hci-*.md")):
         tag = draft.stem[len("hci-"):]
-        records = json.loads((data / f"hci-{tag}.records.json").read_text(encoding="utf-8"))
+        records = _records(data, tag)
+        extra = {}
+        if takes_records:
+            from citekit.output.record_check import CitedRecord
+
+            extra["records"] = [CitedRecord(r["key"], r["title"] or "", r.get("abstract") or "") for r in records]
         found = check_snippet(draft.read_text(encoding="utf-8"), "markdown", [r["title"] for r in records if r["title"]],
-                              [r["abstract"] for r in records if r["abstract"]])
+                              [r["abstract"] for r in records if r["abstract"]], **extra)
         # (sentence verdicts against sentence flags: a paragraph's "no topic sentence" quotes its
         # first sentence but says nothing about it)
-        flagged[tag] = {_norm(d.excerpt.removesuffix("..."))[:80] for d in found if d.category not in PARAGRAPH}
-    counts: Counter[tuple[str, bool]] = Counter()
+        by_excerpt: dict[str, set[str]] = {}
+        for d in found:
+            if d.category not in PARAGRAPH:
+                by_excerpt.setdefault(_norm(d.excerpt.removesuffix("..."))[:80], set()).add(d.category)
+        flagged[tag] = by_excerpt
+    counts: Counter = Counter()
     for s in judged["sentences"]:
         mine = _norm(s["sentence"])
-        hit = any(mine.startswith(f) or f.startswith(mine[:80]) or f in mine for f in flagged.get(s["tag"], ()))
-        counts[(s["verdict"], hit)] += 1
-        if verbose and (hit != (s["verdict"] != "keep")):
-            print(f"  {'flagged kept' if hit else 'missed':13} {s['verdict']:7} {s['sentence'][:110]}")
-    marked = sum(n for (v, _), n in counts.items() if v != "keep")
-    caught = sum(n for (v, h), n in counts.items() if v != "keep" and h)
-    kept = sum(n for (v, _), n in counts.items() if v == "keep")
+        hits = set().union(*[c for f, c in flagged.get(s["tag"], {}).items()
+                             if mine.startswith(f) or f.startswith(mine[:80]) or f in mine])
+        counts[(s["verdict"], bool(hits))] += 1
+        if s["verdict"] == "keep":
+            counts.update(("keep-by", c) for c in hits)
+        if verbose and (bool(hits) != (s["verdict"] != "keep")):
+            print(f"  {'flagged kept' if hits else 'missed':13} {s['verdict']:7} {sorted(hits)} {s['sentence'][:100]}")
+    return counts
+
+
+def _check_line(counts: Counter) -> str:
+    marked = sum(n for k, n in counts.items() if k[0] in ("edit", "rewrite"))
+    caught = sum(n for k, n in counts.items() if k[0] in ("edit", "rewrite") and k[1] is True)
+    kept = counts[("keep", True)] + counts[("keep", False)]
     false = counts[("keep", True)]
-    print(f"check on the judged drafts: flags {caught}/{marked} sentences the reader marked "
-          f"({caught / max(marked, 1):.2f}; target >= 0.90), {false}/{kept} the reader kept (target 0)")
+    by = ", ".join(f"{c} {n}" for (_, c), n in sorted(counts.items(), key=str) if _ == "keep-by")
+    return (f"flags {caught}/{marked} reader-marked sentences ({caught / max(marked, 1):.2f}; target >= 0.90), "
+            f"{false}/{kept} kept ones (target 0){f' [by {by}]' if by else ''}")
+
+
+def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None:
+    print(f"check on the judged drafts: {_check_line(check_counts(judged, data, verbose))}")
+
+
+#: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
+CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2)}
+
+
+def _counts_json(sets: list[str]) -> None:
+    """``--counts``: this interpreter's check on the judged sets, as JSON (run under another commit's src/)."""
+    out = {}
+    for name, folders in CHECK_SETS.items():
+        if name not in sets:
+            continue
+        total: Counter = Counter()
+        for data in folders:
+            total.update(check_counts(yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8")), data))
+        out[name] = [[list(k), n] for k, n in total.items()]
+    print(json.dumps(out))
+
+
+def check_before_after(before: str = "main", sets: tuple[str, ...] = tuple(CHECK_SETS)) -> None:
+    """The check on the development and the held-out judgements, ``before``'s src/ against this one's, same run.
+
+    ``sets`` (``--dev``: the development judgements only) keeps the held-out ones unread while the
+    check is being developed: they are measured once, at the end."""
+    import os
+
+    from baseline_src import sources_at
+
+    runs = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, src in (("before", sources_at(before, Path(tmp)) if before != "none" else None),
+                           ("after", REPO / "src")):
+            if src is None:
+                continue
+            out = subprocess.run([sys.executable, __file__, "--counts", *sets], capture_output=True, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(src)})
+            if out.returncode != 0:
+                print(f"  ({label}: {out.stderr.strip().splitlines()[-1:]})")
+                continue
+            runs[label] = {name: Counter({tuple(k): n for k, n in pairs})
+                           for name, pairs in json.loads(out.stdout).items()}
+    for name, folders in CHECK_SETS.items():
+        if name not in sets:
+            continue
+        where = " + ".join(str(f.relative_to(REPO)) for f in folders)
+        for label, figures in runs.items():
+            print(f"related-work --check, {name} ({where}), {label} ({before if label == 'before' else 'this tree'}): "
+                  f"{_check_line(figures[name])}")
 
 
 def current_output(judged: dict, verbose: bool) -> None:
@@ -150,7 +239,14 @@ def paragraphs_now(data: Path = TOPICS) -> None:
 
 
 def main() -> None:
+    if "--counts" in sys.argv:
+        _counts_json(sys.argv[sys.argv.index("--counts") + 1:])
+        return
     verbose = "-v" in sys.argv
+    if "--check" in sys.argv:  # only the check's figures, before and after
+        check_before_after(sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "main",
+                           ("dev",) if "--dev" in sys.argv else tuple(CHECK_SETS))
+        return
     judged = yaml.safe_load((DATA / "judgements.yaml").read_text(encoding="utf-8"))
     verdicts = Counter(s["verdict"] for s in judged["sentences"])
     n = sum(verdicts.values())

@@ -3,7 +3,8 @@
 Each paper of the judged HCI test part (``tests/data/sentences/judged.yaml``, ``hci_test``;
 entries of a library nobody on the team wrote, see ``bench/sentences_data.py``) is described
 by :func:`citekit.output.related_work.describe` as the snippet would, and checked alone by
-:func:`citekit.output.related_check.check_snippet` with its title. The reader's verdicts
+:func:`citekit.output.related_check.check_snippet` with its title and its record (for the
+copied-from-the-abstract and "study <title>" tests). The reader's verdicts
 (``tests/data/sentences/reader.yaml``: ``keep``, or the defect a careful co-author marks)
 were given reading only the sentence and the paper's record. Prints the sentences kept as
 is, and the check's recall (reader-flagged sentences it flags) and false flags (kept
@@ -39,6 +40,7 @@ def sentences() -> list[tuple[str, str]]:
 
 
 def main() -> None:
+    from citekit.output.record_check import CitedRecord
     from citekit.output.related_check import check_snippet
 
     hci = {key: (title, abstract) for key, title, abstract in load_hci()}
@@ -47,7 +49,8 @@ def main() -> None:
     kept = flagged = caught = false = 0
     for key, sentence in sentences():
         verdict = reader.get(key, "?")
-        defects = check_snippet(sentence, "latex", [hci[key][0]], [hci[key][1]] if hci[key][1] else [])
+        record = CitedRecord(key.replace(":", ""), hci[key][0], hci[key][1] or "")  # the key as describe() cites it
+        defects = check_snippet(sentence, "latex", [hci[key][0]], [hci[key][1]] if hci[key][1] else [], [record])
         if "-v" in sys.argv or verdict == "?":
             print(f"{key}: {verdict} | check: {[d.category for d in defects]}\n  {sentence}")
         if verdict == "keep":

@@ -14,6 +14,7 @@ from citekit.core.errors import CitekitError
 if TYPE_CHECKING:
     from citekit.core.model import Entry
     from citekit.library.store import Library
+    from citekit.output.record_check import CitedRecord
     from citekit.output.related_work import GroupSpec, Mine
 
 
@@ -43,6 +44,9 @@ class Snippet:
     #: their abstracts, so that a name an abstract writes with capitals ("Dynamic Time Warping")
     #: is not taken for a title's capitals pasted into a sentence
     abstracts: list[str] = field(default_factory=list)
+    #: the records of the papers the snippet may cite, by key, so that the check reads each sentence against
+    #: the paper it cites (copied from its abstract, its title pasted, a record that is no paper)
+    records: list[CitedRecord] = field(default_factory=list)
 
 
 def _config_groups(data: dict) -> list[GroupSpec]:
@@ -179,7 +183,12 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     freeze_leaving(library, [e.key for e in entries], "related-work")  # the snippet cites them
     from citekit.output.related_work import abstract_of
 
-    return Snippet(text, len(papers), [e.title for e in papers if e.title], [a for e in papers if (a := abstract_of(e))])
+    from citekit.core.text import latex_to_text
+    from citekit.output.record_check import CitedRecord
+
+    records = [CitedRecord(e.key, latex_to_text(e.title or ""), abstract_of(e) or "", not_a_paper(e)) for e in entries]
+    return Snippet(text, len(papers), [e.title for e in papers if e.title], [a for e in papers if (a := abstract_of(e))],
+                   records)
 
 
 class DraftEdited(CitekitError):
@@ -233,12 +242,15 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
     raise DraftEdited(message)
 
 
-def check_snippet(text: str, fmt: str, titles: list[str] | None = None, abstracts: list[str] | None = None) -> list[str]:
+def check_snippet(text: str, fmt: str, titles: list[str] | None = None, abstracts: list[str] | None = None,
+                  records: "list[CitedRecord] | None" = None) -> list[str]:
     """The defects a reviewer would mark in the snippet (copied citations, macros, first person, pasted titles...).
 
     ``titles`` (``Snippet.titles``) are the cited papers' titles: with them a title pasted
-    as a sentence is seen, and a name a title defines is no undefined acronym.
+    as a sentence is seen, and a name a title defines is no undefined acronym. ``records``
+    (``Snippet.records``) let each sentence be read against the paper it cites: a sentence
+    copied from its abstract, a side result, a blog post cited as a paper.
     """
     from citekit.output.related_check import check_snippet as check
 
-    return list(check(text, fmt, titles, abstracts))
+    return list(check(text, fmt, titles, abstracts, records))

@@ -57,7 +57,7 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
     if (force or keep_edited) and not output:
         raise click.UsageError("--force and --keep-edited only apply with -o FILE.")
     # checked before it is written: a draft kept beside an edited FILE is still checked
-    defects = check_snippet(text, fmt, snippet.titles, snippet.abstracts) if check else []
+    defects = check_snippet(text, fmt, snippet.titles, snippet.abstracts, snippet.records) if check else []
     for defect in defects:
         click.echo(f"check: {defect}", err=True)
     if check and not defects:

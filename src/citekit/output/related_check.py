@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from citekit.output.sentences import clause_defects, same_claim
+from citekit.output.record_check import CitedRecord, acronym_hint, record_defects
 from citekit.output.standalone import back_references, undefined_acronyms
 
 #: defects in how text was copied: none of these may ever be in what citekit writes
@@ -28,7 +29,10 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
 READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar",
-                    "no-contrast", "hollow-topic", "truncated", "duplicate-paper"})
+                    "no-contrast", "hollow-topic", "truncated", "duplicate-paper", "verbatim", "wrong-verb",
+                    "side-result", "not-a-paper"})
+#: what only the cited papers' records show (see :mod:`citekit.output.record_check`): the check needs them
+RECORD = frozenset({"verbatim", "wrong-verb", "side-result", "not-a-paper"})
 #: what a reader marks about a paragraph as a whole: it opens with no sentence saying what its papers share, or
 #: its heading names nothing ("Modeling: modeling", "Organizations and Abstract") or repeats another's
 PARAGRAPH = frozenset({"no-topic-sentence", "duplicate-heading", "hollow-heading", "topic-count", "template-repetition"})
@@ -91,6 +95,20 @@ def _sentences(text: str) -> list[str]:
     return [c for c in cuts if c]
 
 
+#: a purpose clause that says what a study asked ("conducted a longitudinal study to find out how fast ..."): with
+#: it, "conduct" or "evaluate" states the question the paper answers
+_PURPOSE = re.compile(r"\bto\s+(?:find\s+out|determine|understand|learn|investigate|examine|assess|measure|see)\b")
+
+
+def _product_name(acronym: str, plain: str, cited: "list[CitedRecord]") -> bool:
+    """Whether an undefined acronym is the name of a product, after its maker's name ("the Ultrahaptics STRATOS
+    platform"), and the cited abstract never writes it out either: a reader takes it as a name."""
+    from citekit.output.standalone import definitions
+
+    return bool(re.search(rf"\b[A-Z][a-z]+\s+{re.escape(acronym)}\b", plain)) \
+        and not any(acronym in definitions(r.abstract) for r in cited)
+
+
 #: verbs after a cited subject that say how a paper worked or what it hopes, not what it proposes or finds
 #: ("conduct a field trial", "support this with analysis", "ask whether ...", "discuss implications")
 _NO_CLAIM_VERBS = {form for verb in (
@@ -109,6 +127,15 @@ class _Context:
     titles: tuple[str, ...]  # the cited papers' titles, as plain lower-case words
     written_titles: tuple[str, ...] = ()  # the same titles as plain text with their capitals
     prose_capitals: frozenset[str] = frozenset()  # words the cited abstracts capitalize mid-sentence
+    records: "dict[str, CitedRecord] | None" = None  # the cited papers' records by key, for what only they show
+
+
+def cited_keys(sentence: str, fmt: str) -> list[str]:
+    """The keys a sentence cites, in order: ``\\citet{a,b}`` gives a and b, ``@a`` and ``[@b]`` give a and b."""
+    if fmt == "latex":
+        return [k.strip() for m in re.finditer(r"\\[A-Za-z]*cite[a-z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}", sentence)
+                for k in m.group(1).split(",") if k.strip()]
+    return [m.group(1).rstrip(".:") for m in re.finditer(r"(?<![\\\w])@\{?([A-Za-z0-9_][\w:.\-+/]*)", sentence)]
 
 
 def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -> list[tuple[str, str]]:
@@ -147,10 +174,20 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
             found.append(("anaphora", problem))
         for phrase in back_references(plain):
             found.append(("definite-reference", f"'{phrase}' refers to something the reader has not seen"))
+        cited = [context.records[k] for k in cited_keys(sentence, fmt)
+                 if context and context.records and k in context.records]
         for acronym in undefined_acronyms(plain, context.names if context else frozenset()):
-            found.append(("acronym", f"'{acronym}' is never written out"))
+            if cited and _product_name(acronym, plain, cited):
+                continue
+            found.append(("acronym", f"'{acronym}' is never written out{acronym_hint(acronym, cited)}"))
+        if cited and not _POSITION.search(plain):
+            from citekit.core.text import latex_to_text
+
+            # (LaTeX read as text: "\emph{x}" and "\&" copied from an abstract are still its words)
+            found += record_defects(re.sub(_SUBJECT + r"\s*", "", sentence),
+                                    latex_to_text(plain) if fmt == "latex" else plain, cited)
         verb = re.match(_SUBJECT + r"\s+(\w+)", sentence)
-        if verb and verb.group(1).lower() in _NO_CLAIM_VERBS:
+        if verb and verb.group(1).lower() in _NO_CLAIM_VERBS and not _PURPOSE.search(plain):
             found.append(("no-claim", f"'{verb.group(1)}' states neither what the paper proposes nor what it finds"))
         naming = re.match(_SUBJECT + r"\s+(?:present|propose|introduce)s?\b", sentence)
         # "present a framework for gesture generation" names what the paper made: a title an author would keep
@@ -179,6 +216,9 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         found.append(("truncated", "the sentence ends mid-word, as an abstract cut short does"))
     if has_cite and _SPLIT_WORD.search(plain):
         found.append(("grammar", f"'{_SPLIT_WORD.search(plain).group(0)}' is a word split at a line end"))
+    if _NO_SPACE.search(plain):
+        found.append(("grammar", f"'{_NO_SPACE.search(plain).group(0)}' lacks a space after the punctuation"))
+    found += _math_in_prose(body, fmt)
     lead = re.sub(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+|[A-Z][\w\-]+(?: et al\.)? \([^()]*\))\s*",
                   "", sentence) if has_cite and sentence.lstrip().startswith(("\\citet", "\\textcite", "@")) \
         else sentence.lstrip()
@@ -189,7 +229,8 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         found.append(("lowercase-start", "the sentence starts with a lower-case word"))
     if re.search(r"``[^`']+''\s*(?:\\citep|\[@)|includes\s+``|includes\s+\*", sentence):
         found.append(("title-list", "papers listed by quoted title instead of described"))
-    return found
+    pasted = [f for f in found if f[0] == "pasted-title"]
+    return [f for f in found if f[0] != "pasted-title" or f is pasted[0]]  # one reason a title is pasted is enough
 
 
 #: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
@@ -202,6 +243,26 @@ _TRUNCATED = re.compile(r"\s(?!(?:it|us|up|on|in|so|do|go|to|be|by|at|of|or|as|i
                         r"[a-z]{1,2}\.?$")
 #: "de- vice", "con- trol": a word broken at a PDF line end ("two- and three-dimensional" is not)
 _SPLIT_WORD = re.compile(r"\b[a-z]{2,}- (?!(?:and|or|to|and/or)\b)[a-z]{2,}\b")
+#: two words run together at a sentence or clause boundary, as a PDF's text layer gives them: "devices.We", "users,The"
+_NO_SPACE = re.compile(r"\b[a-z]{2,}[.,;:][A-Z][a-z]{2,}\b")
+#: a name set in math, or a math mode font command around one: ``$LoRDO$``, ``$\emph{SCENT}$``
+_NAME_IN_MATH = re.compile(r"^\s*(?:\\(?:emph|textit|textbf|mathrm|text|mathit|mathbf)\s*)?\{?\s*[A-Za-z][A-Za-z\-]{2,}\s*\}?\s*$")
+#: subscripts and superscripts written out in Markdown prose: ``SPS_{safe}``, ``ℓ_∞``, ``x^{2}``
+_SCRIPT = re.compile(r"[^\s_*]*[^\s_*]_(?:\{[^{}\s]*\}?|[^\x00-\x7f])|[^\s^]*\^\{[^{}\s]*\}?")
+
+
+def _math_in_prose(body: str, fmt: str) -> list[tuple[str, str]]:
+    """Math or markup where an author writes plain text: a name in math mode (``$LoRDO$`` is set in italics,
+    letters spaced as a product), or TeX sub- and superscripts left in Markdown (``SPS_{safe}``)."""
+    if fmt == "latex":
+        for m in _MATH.finditer(body):
+            if _NAME_IN_MATH.match(m.group(0)[1:-1]):
+                return [("markup", f"'{m.group(0)}' sets a name in math: write it as text")]
+        return []
+    m = _SCRIPT.search(_MATH.sub(" ", body))
+    return [("markup", f"'{m.group(0)}' is TeX notation in Markdown prose: write the name as text")] if m else []
+
+
 #: the user's paper set against a group by one bare phrase: "our work concerns a bracelet", "none of them concerns X"
 _SURFACE_CONTRAST = re.compile(r"\b(?:none of them concerns|our work concerns|it does not concern|neither concerns)\s+"
                                r"(?:an?\s+|the\s+)?[^\s,.:;]+(?:\s+[^\s,.:;]+)?\s*(?:[.,:;]|$)")
@@ -304,6 +365,7 @@ def _reads_as_a_topic(sentence: str) -> bool:
 def _names(text: str, titles: list[str]) -> frozenset[str]:
     """Acronyms the snippet defines ("zeroth-order (ZO)") or introduces ("propose AdaGC"), and those of cited titles."""
     names = set(re.findall(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*?)s?\)", text))
+    names |= set(re.findall(r"\b([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*)\s+\([A-Z][a-z][^()]*\s[^()]*\)", text))  # "ASAA (Appl...)"
     names |= set(re.findall(r"\b(?:propose|proposes|introduce|introduces|present|presents|called|named|dubbed)"
                             r"\s+(?:\w+\s+)?([A-Z][\w\-]*)", text))
     for title in titles:
@@ -433,19 +495,26 @@ def paragraph_defects(text: str, fmt: str = "latex") -> list[Defect]:
 
 
 def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None,
-                  abstracts: list[str] | None = None) -> list[Defect]:
+                  abstracts: list[str] | None = None, records: "list[CitedRecord] | None" = None) -> list[Defect]:
     """Every defect of a snippet, with its line; empty when a reviewer would pass it.
 
     ``titles`` (the cited papers' titles) lets the check see a title pasted as a sentence
     and a method name that a title defines; ``abstracts`` (theirs) tell the names they write with
-    capitals mid-sentence from a title's capitals pasted into prose.
+    capitals mid-sentence from a title's capitals pasted into prose. ``records`` (the cited
+    papers' :class:`CitedRecord`, by key; their titles and abstracts count as given) let it read
+    each sentence against the paper it cites: copied from its abstract, its title pasted after
+    "study", a side result, a record that is no paper.
     """
     from citekit.core.text import latex_to_text
 
-    plain_titles = [latex_to_text(t) for t in titles or []]
+    by_key = {r.key: CitedRecord(r.key, latex_to_text(r.title or ""), latex_to_text(r.abstract or ""), r.not_paper)
+              for r in records or []}
+    titles = list(titles or []) + [r.title for r in by_key.values() if r.title]
+    abstracts = list(abstracts or []) + [r.abstract for r in by_key.values() if r.abstract]
+    plain_titles = [latex_to_text(t) for t in titles]
     context = _Context(fmt, _names(text, plain_titles),
                        tuple(" ".join(re.findall(r"[a-z0-9]+", t.lower())) for t in plain_titles), tuple(plain_titles),
-                       _capitalized_in_prose(abstracts or []))
+                       _capitalized_in_prose(abstracts), by_key or None)
     defects: list[Defect] = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
