@@ -327,6 +327,25 @@ def test_a_numbered_list_starts_its_references_at_their_numbers_only(name):
     assert not result.problems  # "arXiv:2203.15556 [cs.CL]" is how arXiv cites itself
 
 
+NUMBERED_ACM_YEAR_WRAP = """[3] Tom Brown and Benjamin Mann. 2020. Language Models are Few-Shot Learners.
+[4] Google. 2021. Flax documentation. https://example.org/flax/
+[5] Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones,
+Aidan N. Gomez, Lukasz Kaiser, and Illia Polosukhin.
+2017. Attention Is All You Need. In Advances in Neural Information Processing
+Systems 30.
+"""
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_a_wrapped_line_that_starts_with_the_year_is_no_reference_number(name):
+    # the numbering is read over the whole run of lines (the paragraph of "[5]" holds one
+    # number only), and "2017." after "[5]" is no number of the list: it goes on from 5
+    result = extract_text(NUMBERED_ACM_YEAR_WRAP, name)
+    by_line = {m.location.line: m.title for m in result.mentions}
+    assert by_line.get(3) == "Attention Is All You Need"
+    assert 5 not in by_line
+
+
 @pytest.mark.parametrize("name", ["tweets.txt", "tweets.md"])
 def test_a_link_after_an_icon_is_still_a_link(name):
     text = "🚨 New paper thread\n\nWe study how proxy reward models…\n\n📄 arxiv.org/abs/2210.10760\n🔗 github.com/openai/gao-rm\n"

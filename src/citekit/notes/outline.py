@@ -268,10 +268,16 @@ class _Starts:
         if not any(could_start(line) for line in lines[start + 1:end]):
             self._labels.update(dict.fromkeys(range(start, end)))
             return
-        if numbered_list(lines[start:end]):
+        # whether the list is numbered is asked of the whole run of lines it stands in: a
+        # paragraph may start at the list's last number (``[5]``, ``[6]`` each a block of
+        # their own, then ``[7]`` wrapped over five lines), where its own lines hold one number
+        top = start
+        while top > 0 and lines[top - 1].strip() and not _BULLET_RE.match(lines[top - 1]) and not lines[top - 1].startswith("#"):
+            top -= 1
+        if numbered_list(lines[top:end]):
             # a numbered reference list: a reference starts at its number and nowhere else
-            self._labels.update((i, _NUMBERED_START if REFERENCE_NUMBER_RE.match(lines[i]) else _NUMBERED_GOES_ON)
-                                for i in range(start, end))
+            starts = numbered_starts(lines[top:end])
+            self._labels.update((i, _NUMBERED_START if starts[i - top] else _NUMBERED_GOES_ON) for i in range(start, end))
             return
         from citekit.notes import finder
 
@@ -297,7 +303,33 @@ def _unfinished(text: str) -> bool:
 def numbered_list(lines: list[str]) -> bool:
     """Two lines or more of the block start with a reference number: its references start
     at their numbers (exact: the numbering is the list's own syntax)."""
-    return sum(1 for line in lines if REFERENCE_NUMBER_RE.match(line)) >= 2
+    return sum(numbered_starts(lines)) >= 2
+
+
+_NUMBER_RE = re.compile(r"^\s*[\[(]?(\d{1,4})")
+
+
+def numbered_starts(lines: list[str]) -> list[bool]:
+    """Which lines start a reference by their number. ``[n]`` always does; ``n.``, ``n)`` and
+    ``(n)`` do when they go on from the number before (the first one: when it is no year),
+    so the year that starts a wrapped line of an ACM reference (``2019. PyTorch: An …``)
+    is no number, nor is ``1.`` of a wrapped ``Section 1.``"""
+    out, last = [], None
+    for line in lines:
+        m = REFERENCE_NUMBER_RE.match(line)
+        starts = False
+        if m:
+            n = int(_NUMBER_RE.match(line).group(1))
+            if line.lstrip().startswith("["):
+                starts = True
+            elif last is None:
+                starts = n < 1000
+            else:
+                starts = n == last + 1
+            if starts:
+                last = n
+        out.append(starts)
+    return out
 
 
 def could_start(line: str) -> bool:
