@@ -159,8 +159,9 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _detail_of_its_own(node) and not is_url_only(text)
                     and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
-                    and not starts.mention(number - 1, text, paragraph.line - 1)):
-                # a hard-wrapped paragraph: the line continues the root plain line above.
+                    and (_open_quote(lines[number - 2]) or not starts.mention(number - 1, text, paragraph.line - 1))):
+                # a hard-wrapped paragraph: the line continues the root plain line above (a
+                # quote opened on the line above and not closed there goes on on this one).
                 # Lines are collected and joined once at the end, so a long paragraph costs
                 # linear time (each line is looked at once, never the growing paragraph).
                 parts = wrapped.get(id(paragraph))
@@ -223,7 +224,12 @@ class _Starts:
         if index not in self._labels:
             self._label_block(index, first)
         found = self._labels[index]
-        return names_a_paper(text) if found is None else starts_mention(found, text, self._labels.get(first))
+        if found is None:
+            return names_a_paper(text)
+        head = self._labels.get(first)
+        if head is not None and head.label != "ref" and _NUMBERED_OR_ID(self._lines[first]):
+            head = _NUMBERED_START  # (a paragraph that opens on an identifier opens on a paper, whatever the model says)
+        return starts_mention(found, text, head)
 
     def hanging(self, index: int, text: str, first: int) -> bool:
         """An indented line that continues a reference above it (a bibliography's hanging
