@@ -431,3 +431,15 @@ def test_an_org_body_whose_quoted_title_wraps_is_one_mention():
     mentions = extract_text(text, "reading.org").mentions
     assert [(m.location.line, m.title) for m in mentions] == [
         (7, "Dropout: A Simple Way to Prevent Neural Networks from Overfitting")]
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_hyphenated_initials_are_a_name(name):
+    text = ("[3] W.-L. Chiang, Z. Li, Z. Lin, Y. Sheng, Z. Wu, H. Zhang, L. Zheng, S. Zhuang, Y. Zhuang, and\n"
+            "C.-J. Hsieh, “Vicuna-style evaluation of open chat models,” in Proc. EMNLP, 2023.\n"
+            "[4] T.-Y. Lin, P. Goyal, R. Girshick, K. He, and P. Dollár, “Focal loss for dense object\n"
+            "detection,” in Proc. ICCV, 2017.\n")
+    mentions = extract_text(text, name).mentions
+    assert [m.title for m in mentions] == ["Vicuna-style evaluation of open chat models", "Focal loss for dense object detection"]
+    assert mentions[0].authors[0] == "W.-L. Chiang" and mentions[0].authors[-1] == "C.-J. Hsieh"
+    assert mentions[1].authors[0] == "T.-Y. Lin"

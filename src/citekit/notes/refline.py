@@ -785,10 +785,15 @@ def _as_written(person) -> str:
     return raw
 
 
+_HYPHENATED_INITIALS_RE = re.compile(r"\b([A-Z])\.\s?-\s?([A-Z])\.")
+
+
 def _reads_as_name(raw: str) -> bool:
     """An author of the model's reading is a personal name as written (``Kingma, D. P.``,
     ``H. Zhang``, ``Moreau L``, ``Houlsby``), not prose taken into the author list."""
     raw = " ".join(raw.replace("{", "").replace("}", "").split()).strip(" ,;")
+    # hyphenated initials of a hyphenated given name (``T.-Y. Liu``, ``C.-J. Hsieh``) are initials
+    raw = _HYPHENATED_INITIALS_RE.sub(r"\1. \2.", raw)
     if not raw.isascii():
         # a PDF copies an accent as a character of its own beside the letter (``Jastrz˛ebski``)
         raw = "".join(c for c in raw if unicodedata.category(c) != "Sk")
