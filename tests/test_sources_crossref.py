@@ -129,6 +129,25 @@ def test_a_reference_the_parser_cannot_read_is_looked_up_whole_and_only_its_own_
     assert not scored(second, found[2])[1].agrees
 
 
+def test_a_reference_whose_title_was_read_wrong_still_finds_its_record_by_the_string(
+        httpserver, tmp_path, sleeps, api_fixture):
+    """The parser took the journal for the title: no record's title agrees with it, but the
+    record whose whole title and first author the pasted string holds is its paper; the
+    decoys stay refused."""
+    from citekit.matching.candidates import scored
+
+    httpserver.expect_request("/works").respond_with_data(api_fixture("crossref/search_reference_lstm.json"),
+                                                          content_type=JSON)
+    misread = Mention(kind="titled", location=Location("notes/refs.txt", 3), title="NEURAL COMPUT",
+                      authors=["HOCHREITER S", "SCHMIDHUBER J"], year=1997,
+                      reference="HOCHREITER S, SCHMIDHUBER J: long short-term memory; NEURAL COMPUT 9:1735-80, 1997")
+    found = make_source(httpserver.url_for(""), tmp_path, sleeps).search(misread)
+    assert [scored(misread, c)[1].agrees for c in found] == [False, False, True]
+    assert "whole title" in scored(misread, found[2])[1].why
+    misread.reference = None  # the title alone: nothing agrees
+    assert not any(scored(misread, c)[1].agrees for c in found)
+
+
 def test_a_line_of_prose_or_a_property_is_no_unread_reference():
     from citekit.notes.extract import extract_text
 

@@ -256,6 +256,19 @@ def score(mention: Mention, candidate: Candidate) -> MatchScore:
         return _score_abstract(mention, candidate)
     if not mention.title and mention.reference:
         return _score_reference(mention, candidate)
+    result = _score_titled(mention, candidate)
+    if not result.agrees and mention.reference and result.title_agreement != "conflict":
+        # a pasted reference whose title was read wrong ("Long short-term memory Neural
+        # Comput"): the record whose whole title and first author the string holds is its
+        # paper all the same (never one the title calls another document: an erratum, a part II)
+        by_reference = _score_reference(mention, candidate)
+        if by_reference.agrees:
+            return by_reference
+    return result
+
+
+def _score_titled(mention: Mention, candidate: Candidate) -> MatchScore:
+    """The score of a mention with a title: title and authors must both agree."""
     year = year_agreement(mention.year, candidate.year)
     venue = venue_agreement(mention.venue, mention.year, candidate)
     authors: float | None = None
