@@ -58,8 +58,10 @@ model: install
 	$(BIN)/python -m pip install --quiet -e '.[model]'
 	$(BIN)/python -m citekit.notes.refparse.train.trainer
 
-## finder-model: retrain the learned mention finder (src/citekit/data/finder.crfsuite) with fixed seeds; needs ../shared, takes a minute or two
+## finder-model: retrain the learned mention finder (src/citekit/data/finder.crfsuite) with fixed seeds; needs ../shared
+## and citeproc-py (the copied reference lists are printed in the CSL styles), takes a minute or two
 finder-model: install
+	$(BIN)/python -m pip install --quiet -e '.[model]'
 	nice -n 10 $(BIN)/python -m citekit.notes.finder.train
 
 clean:

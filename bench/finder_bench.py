@@ -2,7 +2,8 @@
 
 Prints line-label accuracy and precision, recall and F1 per label (``ref`` first: a line
 where a paper mention starts) on the held-out part of AnyStyle's labelled documents and on
-the held-out generated documents (both drawn with the training's fixed seeds, see
+the held-out generated documents and on the held-out reference lists copied out of PDFs
+in the CSL styles (all drawn with the training's fixed seeds, see
 ``citekit.notes.finder.train.datasets``), then the speed in lines per second and the time to
 load the model (features, tagging and marginals included). The held-out documents come
 from ``../shared`` beside the repository; without it only the load time is printed.
@@ -41,6 +42,12 @@ def main() -> None:
     _, gen_held = generated_split()
     print("AnyStyle documents held out:", ", ".join(p.name for p in ttx_held))
     sets = {"AnyStyle held out": [ttx_document(p) for p in ttx_held], "generated held out": gen_held}
+    try:
+        from citekit.notes.finder.train.datasets import pdf_split
+
+        sets["PDF lists held out"] = pdf_split()[1]
+    except ImportError:  # citeproc-py is not installed (`make finder-model` installs it)
+        print("(no copied PDF reference lists: citeproc-py is not installed)")
     print(f"\n{'held-out set':20} {'docs':>5} {'lines':>6} {'acc':>6}  {'ref P':>6} {'ref R':>6} {'ref F1':>6}  "
           f"{'cont P':>6} {'cont R':>6} {'cont F1':>7}  {'lines/s':>8}")
     for name, docs in sets.items():

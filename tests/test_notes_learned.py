@@ -327,6 +327,25 @@ def test_a_numbered_list_starts_its_references_at_their_numbers_only(name):
     assert not result.problems  # "arXiv:2203.15556 [cs.CL]" is how arXiv cites itself
 
 
+NUMBERED_ACM_YEAR_WRAP = """[3] Tom Brown and Benjamin Mann. 2020. Language Models are Few-Shot Learners.
+[4] Google. 2021. Flax documentation. https://example.org/flax/
+[5] Ashish Vaswani, Noam Shazeer, Niki Parmar, Jakob Uszkoreit, Llion Jones,
+Aidan N. Gomez, Lukasz Kaiser, and Illia Polosukhin.
+2017. Attention Is All You Need. In Advances in Neural Information Processing
+Systems 30.
+"""
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_a_wrapped_line_that_starts_with_the_year_is_no_reference_number(name):
+    # the numbering is read over the whole run of lines (the paragraph of "[5]" holds one
+    # number only), and "2017." after "[5]" is no number of the list: it goes on from 5
+    result = extract_text(NUMBERED_ACM_YEAR_WRAP, name)
+    by_line = {m.location.line: m.title for m in result.mentions}
+    assert by_line.get(3) == "Attention Is All You Need"
+    assert 5 not in by_line
+
+
 @pytest.mark.parametrize("name", ["tweets.txt", "tweets.md"])
 def test_a_link_after_an_icon_is_still_a_link(name):
     text = "🚨 New paper thread\n\nWe study how proxy reward models…\n\n📄 arxiv.org/abs/2210.10760\n🔗 github.com/openai/gao-rm\n"
@@ -344,3 +363,83 @@ def test_a_reference_to_software_or_a_blog_post_is_not_a_paper():
             "[3] Edward J. Hu, Yelong Shen, Phillip Wallis, and Zeyuan Allen-Zhu. 2022. LoRA: Low-rank adaptation of large\n"
             "language models. In International Conference on Learning Representations.\n")
     assert [m.title for m in extract_text(text, "refs.txt").mentions] == ["LoRA: Low-rank adaptation of large language models"]
+
+
+AUTHOR_YEAR_HANGING = """REFERENCES
+Yann Dauphin, Razvan Pascanu, Caglar Gulcehre, Kyunghyun Cho, Surya Ganguli, and Yoshua
+   Bengio. Identifying and attacking the saddle point problem in high-dimensional non-convex
+   optimization. In Advances in Neural Information Processing Systems, 2014.
+Sergey Ioffe and Christian Szegedy. Batch normalization: Accelerating deep network training
+   by reducing internal covariate shift. arXiv preprint arXiv:1502.03167, 2015.
+Priya Goyal, Piotr Dollár, Ross Girshick, Pieter Noordhuis, Lukasz Wesolowski, Aapo Kyrola,
+   Andrew Tulloch, Yangqing Jia, and Kaiming He. Accurate, large minibatch SGD: training
+   ImageNet in 1 hour. arXiv preprint arXiv:1706.02677, 2017.
+Ilya Loshchilov and Frank Hutter. SGDR: Stochastic gradient descent with warm restarts. In
+   International Conference on Learning Representations, 2017.
+"""
+
+AUTHOR_YEAR_FLUSH_WITH_PAGE_BREAK = """Bibliography
+Mikhail Belkin, Siyuan Ma, and Soumik Mandal. To understand deep learning we need to understand
+kernel learning. In International Conference on Machine Learning, pages 541–549, 2018.
+Leon Bottou, Frank E. Curtis, and Jorge Nocedal. Optimization methods for large-scale machine
+learning. SIAM Review, 60(2):223–311, 2018.
+
+                                          14
+Under review as a conference paper at ICLR 2027
+
+John Duchi, Elad Hazan, and Yoram Singer. Adaptive subgradient methods for online learning and
+stochastic optimization. Journal of Machine Learning Research, 12:2121–2159, 2011.
+Moritz Hardt, Ben Recht, and Yoram Singer. Train faster, generalize better: Stability of
+stochastic gradient descent. In International Conference on Machine Learning, 2016.
+"""
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_an_author_year_list_starts_a_reference_at_each_author_list(name):
+    # no numbers: the next reference starts where a line opens on an author list after a
+    # line that ended as a reference ends ("…, 2015."), however the list is indented
+    mentions = extract_text(AUTHOR_YEAR_HANGING, name).mentions
+    assert [(m.location.line, m.title) for m in mentions] == [
+        (2, "Identifying and attacking the saddle point problem in high-dimensional non-convex optimization"),
+        (5, "Batch normalization: Accelerating deep network training by reducing internal covariate shift"),
+        (7, "Accurate, large minibatch SGD: training ImageNet in 1 hour"),
+        (10, "SGDR: Stochastic gradient descent with warm restarts")]
+    assert mentions[2].authors[:2] == ["Priya Goyal", "Piotr Dollár"] and len(mentions[2].authors) == 9
+    assert mentions[1].ids.arxiv == "1502.03167" and mentions[2].ids.arxiv == "1706.02677"
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_a_flush_left_list_across_a_page_break(name):
+    result = extract_text(AUTHOR_YEAR_FLUSH_WITH_PAGE_BREAK, name)
+    assert [(m.location.line, m.title) for m in result.mentions] == [
+        (2, "To understand deep learning we need to understand kernel learning"),
+        (4, "Optimization methods for large-scale machine learning"),
+        (10, "Adaptive subgradient methods for online learning and stochastic optimization"),
+        (12, "Train faster, generalize better: Stability of stochastic gradient descent")]
+
+
+def test_an_org_body_whose_quoted_title_wraps_is_one_mention():
+    text = ("* Reading\n"
+            "** READ Dropout                                                       :reg:\n"
+            "   SCHEDULED: <2026-03-02 Mon>\n"
+            "   :LOGBOOK:\n"
+            "   CLOCK: [2026-03-02 Mon 09:00]--[2026-03-02 Mon 09:40] =>  0:40\n"
+            "   :END:\n"
+            "   Srivastava, Hinton, Krizhevsky -- \"Dropout: A Simple Way to Prevent Neural Networks\n"
+            "   from Overfitting\", JMLR 2014\n"
+            "   - the co-adaptation argument is in section 2\n")
+    mentions = extract_text(text, "reading.org").mentions
+    assert [(m.location.line, m.title) for m in mentions] == [
+        (7, "Dropout: A Simple Way to Prevent Neural Networks from Overfitting")]
+
+
+@pytest.mark.parametrize("name", ["refs.txt", "refs.md"])
+def test_hyphenated_initials_are_a_name(name):
+    text = ("[3] W.-L. Chiang, Z. Li, Z. Lin, Y. Sheng, Z. Wu, H. Zhang, L. Zheng, S. Zhuang, Y. Zhuang, and\n"
+            "C.-J. Hsieh, “Vicuna-style evaluation of open chat models,” in Proc. EMNLP, 2023.\n"
+            "[4] T.-Y. Lin, P. Goyal, R. Girshick, K. He, and P. Dollár, “Focal loss for dense object\n"
+            "detection,” in Proc. ICCV, 2017.\n")
+    mentions = extract_text(text, name).mentions
+    assert [m.title for m in mentions] == ["Vicuna-style evaluation of open chat models", "Focal loss for dense object detection"]
+    assert mentions[0].authors[0] == "W.-L. Chiang" and mentions[0].authors[-1] == "C.-J. Hsieh"
+    assert mentions[1].authors[0] == "T.-Y. Lin"

@@ -100,6 +100,63 @@ def test_a_pasted_reference_is_searched_whole(httpserver, tmp_path, sleeps, api_
     assert httpserver.log[-1][0].args["query.bibliographic"] == "Adam A method for stochastic optimization Kingma Ba"
 
 
+def test_a_reference_the_parser_cannot_read_is_looked_up_whole_and_only_its_own_record_agrees(
+        httpserver, tmp_path, sleeps, api_fixture):
+    """A numbered reference in a style the parser is not sure of becomes a mention with no
+    title that keeps the string; Crossref gets it whole, and of its answers only the record
+    whose whole title is a field of the string and whose first author the string names
+    agrees: not the higher-ranked longer title that starts with it, nor the same title by
+    another author."""
+    from citekit.matching.candidates import scored
+    from citekit.notes.extract import extract_text
+
+    httpserver.expect_request("/works").respond_with_data(api_fixture("crossref/search_reference_lstm.json"),
+                                                          content_type=JSON)
+    text = ("References\n\n"
+            "[1] ZHANG H, CISSE M, DAUPHIN YN, LOPEZ-PAZ D: mixup – beyond empirical risk minimization; ICLR 2018\n"
+            "[2] HOCHREITER S, SCHMIDHUBER J: long short-term memory; NEURAL COMPUT 9:1735-80, 1997\n")
+    first, second = extract_text(text, "refs.txt").mentions
+    assert (first.kind, first.title, first.year) == ("cited", None, 2018)
+    assert (second.kind, second.title, second.year, second.location.line) == ("cited", None, 1997, 4)
+    assert second.reference == "HOCHREITER S, SCHMIDHUBER J: long short-term memory; NEURAL COMPUT 9:1735-80, 1997"
+    found = make_source(httpserver.url_for(""), tmp_path, sleeps).search(second)
+    assert httpserver.log[0][0].args["query.bibliographic"] == second.reference
+    verdicts = [(c.ids.doi, scored(second, c)[1].agrees) for c in found]
+    assert verdicts == [("10.21437/interspeech.2014-80", False), ("10.1007/978-3-642-24797-2_4", False),
+                        ("10.1162/neco.1997.9.8.1735", True)]
+    # the same string with another year is not that paper
+    second.year = 2005
+    assert not scored(second, found[2])[1].agrees
+
+
+def test_a_reference_whose_title_was_read_wrong_still_finds_its_record_by_the_string(
+        httpserver, tmp_path, sleeps, api_fixture):
+    """The parser took the journal for the title: no record's title agrees with it, but the
+    record whose whole title and first author the pasted string holds is its paper; the
+    decoys stay refused."""
+    from citekit.matching.candidates import scored
+
+    httpserver.expect_request("/works").respond_with_data(api_fixture("crossref/search_reference_lstm.json"),
+                                                          content_type=JSON)
+    misread = Mention(kind="titled", location=Location("notes/refs.txt", 3), title="NEURAL COMPUT",
+                      authors=["HOCHREITER S", "SCHMIDHUBER J"], year=1997,
+                      reference="HOCHREITER S, SCHMIDHUBER J: long short-term memory; NEURAL COMPUT 9:1735-80, 1997")
+    found = make_source(httpserver.url_for(""), tmp_path, sleeps).search(misread)
+    assert [scored(misread, c)[1].agrees for c in found] == [False, False, True]
+    assert "whole title" in scored(misread, found[2])[1].why
+    misread.reference = None  # the title alone: nothing agrees
+    assert not any(scored(misread, c)[1].agrees for c in found)
+
+
+def test_a_line_of_prose_or_a_property_is_no_unread_reference():
+    from citekit.notes.extract import extract_text
+
+    text = ("References\n\n"
+            "[1] Last edited time: April 9, 2024 10:02 AM, Owner: Mira Okafor\n"
+            "[2] Jonas Weber 2024 blog post on long context, see https://example.org/blog\n")
+    assert [m.kind for m in extract_text(text, "refs.txt").mentions] == []
+
+
 def test_unknown_doi_is_none_and_cached(httpserver, tmp_path, sleeps):
     httpserver.expect_request("/works/10.9999/nope").respond_with_data("Resource not found.", status=404,
                                                                        content_type="text/plain")

@@ -21,7 +21,7 @@ def _why(group: list[Mention]) -> str:
     if all(m.kind == "abstract" for m in group):
         return "abstract only"
     if all(m.kind == "cited" for m in group):
-        return "authors and year only"
+        return "a pasted reference whose title could not be read" if any(m.reference for m in group) else "authors and year only"
     if any(m.urls or m.ids or m.pins for m in group):
         return "identifier only"
     return "project page only"
@@ -40,6 +40,8 @@ def _hint(group: list[Mention]) -> str:
         if m.hints:
             return "introduces " + ", ".join(m.hints[:4])
     for m in group:
+        if m.kind == "cited" and m.reference:  # (the whole string: all the notes say of it)
+            return m.reference[:120] + ("…" if len(m.reference) > 120 else "")
         if m.kind == "cited" and m.authors:
             return cited_as(m)
     for m in group:

@@ -106,6 +106,8 @@ def _mention_label(m: Any) -> str:
     if m.kind == "abstract" and m.abstract:
         words = m.abstract.split()
         return f"[abstract] {' '.join(words[:10])}…"
+    if m.reference and not m.urls:  # a pasted reference the parser could not read a title from
+        return f"[{m.kind}] {m.reference[:100]}" + ("…" if len(m.reference) > 100 else "")
     return f"[{m.kind}] " + (m.urls[0] if m.urls else next(iter(m.links.values()), ""))
 
 

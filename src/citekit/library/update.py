@@ -49,7 +49,9 @@ class Pending:
     def to_json(self) -> dict[str, Any]:
         m = self.mentions[0]
         text = (m.abstract or m.summary or "").strip()
-        if m.kind == "cited" and not text:
+        if m.kind == "cited" and not text and m.reference:
+            text = m.reference  # a pasted reference whose title could not be read
+        elif m.kind == "cited" and not text and m.authors:
             from citekit.notes.authoryear import cited_as
 
             text = cited_as(m)  # "Kingma & Ba 2014": all the notes say of it

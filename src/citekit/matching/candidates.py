@@ -254,6 +254,21 @@ def score(mention: Mention, candidate: Candidate) -> MatchScore:
     """Score ``candidate`` against ``mention`` and decide whether it may be attached."""
     if not mention.title and mention.abstract:
         return _score_abstract(mention, candidate)
+    if not mention.title and mention.reference:
+        return _score_reference(mention, candidate)
+    result = _score_titled(mention, candidate)
+    if not result.agrees and mention.reference and result.title_agreement != "conflict":
+        # a pasted reference whose title was read wrong ("Long short-term memory Neural
+        # Comput"): the record whose whole title and first author the string holds is its
+        # paper all the same (never one the title calls another document: an erratum, a part II)
+        by_reference = _score_reference(mention, candidate)
+        if by_reference.agrees:
+            return by_reference
+    return result
+
+
+def _score_titled(mention: Mention, candidate: Candidate) -> MatchScore:
+    """The score of a mention with a title: title and authors must both agree."""
     year = year_agreement(mention.year, candidate.year)
     venue = venue_agreement(mention.venue, mention.year, candidate)
     authors: float | None = None
@@ -312,6 +327,73 @@ def _score_authors_only(mention: Mention, candidate: Candidate, authors: float |
     why = "all listed authors agree" if agrees else "the notes give no title and the authors do not all agree"
     return MatchScore(total=round(total, 4), agrees=agrees, title_agreement="n/a", authors=authors,
                       matched_authors=matched, year=year, venue=venue, why=why)
+
+
+#: what may stand right before a title inside a reference string: the start of the string,
+#: or punctuation (a field boundary), never another word of a title
+_FIELD_EDGE = "\"'“”‘’«»《》「」『』()[].,;:!?–—-"
+#: and right after it (not a colon or a dash: "Batch normalization" is not the title of a
+#: string that goes on "Batch normalization: Accelerating …", it is a shorter one's)
+_FIELD_END = "\"'“”‘’«»《》「」『』()[].,;!?"
+
+
+def _folded(text: str) -> str:
+    """A reference string as :func:`normalize_title` folds a title, punctuation kept: ligatures
+    and accents undone, a word split at a PDF's line end joined (``optimi- zation``)."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(re.sub(r"([a-z])- ([a-z])", r"\1\2", text.lower()).split())
+
+
+def title_in_reference(title: str, reference: str) -> bool:
+    """The record's whole title is one field of the reference string: its words in order,
+    with a field boundary (punctuation, or an end of the string) on both sides, so a title
+    that is only the start or the end of the string's longer title does not count."""
+    words = normalize_title(title).split()
+    if len(words) < 2:
+        return False
+    text = _folded(reference)
+    pattern = re.compile(r"\W+".join(re.escape(w) for w in words))
+    for m in pattern.finditer(text):
+        before, after = text[:m.start()].rstrip(), text[m.end():].lstrip()
+        if (not before or before[-1] in _FIELD_EDGE) and (not after or after[0] in _FIELD_END):
+            return True
+    return False
+
+
+def _score_reference(mention: Mention, candidate: Candidate) -> MatchScore:
+    """A pasted reference whose title the parser could not read: the record is this paper
+    only when the string holds the record's whole title as a field and its first author's
+    family name, the years (where both say one) are at most one apart (a preprint's year),
+    and any authors read from the string agree. Nothing is guessed from the string itself."""
+    reference = mention.reference or ""
+    year = year_agreement(mention.year, candidate.year)
+    titled = bool(candidate.title) and title_in_reference(candidate.title, reference)
+    first = candidate.authors[0] if candidate.authors and not is_anonymous(candidate.authors) else None
+    family = normalize_title(first.family or first.raw) if first is not None else ""
+    named = bool(family) and re.search(rf"(?<!\w){re.escape(family)}(?!\w)", normalize_title(reference)) is not None
+    authors: float | None = None
+    matched = 0
+    authors_ok = True
+    if mention.authors and first is not None:
+        authors, matched = author_overlap(mention.authors, candidate.authors)
+        authors_ok = authors_agree(authors, matched, len(mention.authors), len(candidate.authors))
+    close_years = mention.year is None or candidate.year is None or abs(mention.year - candidate.year) <= 1
+    agrees = titled and named and authors_ok and close_years
+    total = _weighted({"title": 1.0 if titled else 0.0, "authors": authors if authors is not None else float(named),
+                       "year": year if close_years else 0.0})
+    if agrees:
+        why = "the reference string holds its whole title and its first author"
+    elif not titled:
+        why = "its title is not a field of the pasted reference"
+    elif not named:
+        why = "its first author is not in the pasted reference"
+    else:
+        why = "the reference's authors or year disagree"
+    return MatchScore(total=round(total, 4), agrees=agrees, title_agreement="reference" if titled else "none",
+                      authors=authors, matched_authors=matched, year=year, why=why)
 
 
 def _score_abstract(mention: Mention, candidate: Candidate) -> MatchScore:

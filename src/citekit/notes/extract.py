@@ -27,9 +27,9 @@ from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, title_case, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, unsure_reference, title_case, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.textids import find_text_ids, without_text_ids
-from citekit.notes.outline import Node, outline_pieces
+from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces
 from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
@@ -360,6 +360,10 @@ def _without_markdown_links(text: str) -> str:
     return replace_markdown_links(text, lambda _m: " ") if "](" in text else text  # (one pass: a line of "[" is not read from each)
 
 
+#: a line that opens on a few words and a colon (``Last edited time: …``): a property
+_PROPERTY_RE = re.compile(r"^[^\W\d_][\w ]{0,30}[:：]\s")
+
+
 class _Extractor:
     """Walks one file's outline, keeping the section/venue scope, collecting mentions."""
 
@@ -403,7 +407,32 @@ class _Extractor:
         if looks_like_section_label(node.text):
             self.scope.enter_label(node.text)
             return []
-        return self._inline(node)
+        unsure = self._unsure_reference(node)
+        return [unsure] if unsure is not None else self._inline(node)
+
+    def _unsure_reference(self, node: Node) -> Mention | None:
+        """A line of a reference list (its number says so, or the finder that it starts a
+        reference) that reads as a reference string but whose title the parser is not sure
+        of: a mention with no title that keeps the string, for an online sync to look up
+        whole (``query.bibliographic``) and accept only a record whose own title and first
+        author the string holds. Never a title guessed here."""
+        said = node.found.get(node.line)
+        if node.kind != "plain" or node.children or node.label is not None or _PROPERTY_RE.match(node.text):
+            return None  # (a ``Key: value`` line: a property, not a reference)
+        if not (REFERENCE_NUMBER_RE.match(node.text) or said and said[0] == "ref" and said[1] >= SURE_CONTINUES):
+            return None
+        if kind_prefix(node.text) is not None or non_paper_words(node.text) or find_urls.shared(node.text):
+            return None  # (software, a blog post, a web page: what a title-less string cannot rule out online)
+        ref = unsure_reference(node.text)
+        if ref is None:
+            return None
+        details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, venue=(None, ref.year),
+                           reference=ref.reference,
+                           rule="a pasted reference whose title the parser is not sure of (looked up whole online)")
+        mention = self._mention("cited", node, details)
+        if self.explaining:
+            self.trace[-1].text = ref.reference
+        return mention
 
     def _inline(self, node: Node, *, heading: bool = False) -> list[Mention]:
         """Papers cited inside a line of prose that is not a paper itself (a quoted title

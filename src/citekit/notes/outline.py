@@ -159,8 +159,9 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _detail_of_its_own(node) and not is_url_only(text)
                     and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
-                    and not starts.mention(number - 1, text, paragraph.line - 1)):
-                # a hard-wrapped paragraph: the line continues the root plain line above.
+                    and (_open_quote(lines[number - 2]) or not starts.mention(number - 1, text, paragraph.line - 1))):
+                # a hard-wrapped paragraph: the line continues the root plain line above (a
+                # quote opened on the line above and not closed there goes on on this one).
                 # Lines are collected and joined once at the end, so a long paragraph costs
                 # linear time (each line is looked at once, never the growing paragraph).
                 parts = wrapped.get(id(paragraph))
@@ -223,7 +224,12 @@ class _Starts:
         if index not in self._labels:
             self._label_block(index, first)
         found = self._labels[index]
-        return names_a_paper(text) if found is None else starts_mention(found, text, self._labels.get(first))
+        if found is None:
+            return names_a_paper(text)
+        head = self._labels.get(first)
+        if head is not None and head.label != "ref" and _NUMBERED_OR_ID(self._lines[first]):
+            head = _NUMBERED_START  # (a paragraph that opens on an identifier opens on a paper, whatever the model says)
+        return starts_mention(found, text, head)
 
     def hanging(self, index: int, text: str, first: int) -> bool:
         """An indented line that continues a reference above it (a bibliography's hanging
@@ -268,10 +274,16 @@ class _Starts:
         if not any(could_start(line) for line in lines[start + 1:end]):
             self._labels.update(dict.fromkeys(range(start, end)))
             return
-        if numbered_list(lines[start:end]):
+        # whether the list is numbered is asked of the whole run of lines it stands in: a
+        # paragraph may start at the list's last number (``[5]``, ``[6]`` each a block of
+        # their own, then ``[7]`` wrapped over five lines), where its own lines hold one number
+        top = start
+        while top > 0 and lines[top - 1].strip() and not _BULLET_RE.match(lines[top - 1]) and not lines[top - 1].startswith("#"):
+            top -= 1
+        if numbered_list(lines[top:end]):
             # a numbered reference list: a reference starts at its number and nowhere else
-            self._labels.update((i, _NUMBERED_START if REFERENCE_NUMBER_RE.match(lines[i]) else _NUMBERED_GOES_ON)
-                                for i in range(start, end))
+            starts = numbered_starts(lines[top:end])
+            self._labels.update((i, _NUMBERED_START if starts[i - top] else _NUMBERED_GOES_ON) for i in range(start, end))
             return
         from citekit.notes import finder
 
@@ -297,7 +309,33 @@ def _unfinished(text: str) -> bool:
 def numbered_list(lines: list[str]) -> bool:
     """Two lines or more of the block start with a reference number: its references start
     at their numbers (exact: the numbering is the list's own syntax)."""
-    return sum(1 for line in lines if REFERENCE_NUMBER_RE.match(line)) >= 2
+    return sum(numbered_starts(lines)) >= 2
+
+
+_NUMBER_RE = re.compile(r"^\s*[\[(]?(\d{1,4})")
+
+
+def numbered_starts(lines: list[str]) -> list[bool]:
+    """Which lines start a reference by their number. ``[n]`` always does; ``n.``, ``n)`` and
+    ``(n)`` do when they go on from the number before (the first one: when it is no year),
+    so the year that starts a wrapped line of an ACM reference (``2019. PyTorch: An …``)
+    is no number, nor is ``1.`` of a wrapped ``Section 1.``"""
+    out, last = [], None
+    for line in lines:
+        m = REFERENCE_NUMBER_RE.match(line)
+        starts = False
+        if m:
+            n = int(_NUMBER_RE.match(line).group(1))
+            if line.lstrip().startswith("["):
+                starts = True
+            elif last is None:
+                starts = n < 1000
+            else:
+                starts = n == last + 1
+            if starts:
+                last = n
+        out.append(starts)
+    return out
 
 
 def could_start(line: str) -> bool:

@@ -785,10 +785,15 @@ def _as_written(person) -> str:
     return raw
 
 
+_HYPHENATED_INITIALS_RE = re.compile(r"\b([A-Z])\.\s?-\s?([A-Z])\.")
+
+
 def _reads_as_name(raw: str) -> bool:
     """An author of the model's reading is a personal name as written (``Kingma, D. P.``,
     ``H. Zhang``, ``Moreau L``, ``Houlsby``), not prose taken into the author list."""
     raw = " ".join(raw.replace("{", "").replace("}", "").split()).strip(" ,;")
+    # hyphenated initials of a hyphenated given name (``T.-Y. Liu``, ``C.-J. Hsieh``) are initials
+    raw = _HYPHENATED_INITIALS_RE.sub(r"\1. \2.", raw)
     if not raw.isascii():
         # a PDF copies an accent as a character of its own beside the letter (``Jastrz˛ebski``)
         raw = "".join(c for c in raw if unicodedata.category(c) != "Sk")
@@ -962,3 +967,39 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
 ], on_change=clear_all)
+
+
+@dataclass(frozen=True)
+class UnsureReference:
+    """A pasted reference the parser is not sure of: what could be read of it, and the
+    string itself, which an online sync looks up whole (Crossref's ``query.bibliographic``)."""
+
+    reference: str
+    authors: tuple[str, ...]
+    incomplete: bool
+    year: int | None
+
+
+def unsure_reference(text: str) -> UnsureReference | None:
+    """A line that stands in a reference list (the caller knows: its number, or the
+    finder) and reads as a reference string (a year and an author list, as every citation
+    style writes them) but whose title the parser is not sure of. The authors are kept only
+    when every one of them reads as a person's name; the title is left unread (an online
+    match must find the record's own title in the string)."""
+    body = REFERENCE_NUMBER_RE.sub("", text).strip()
+    if not 30 <= len(body) <= MAX_UNSURE_CHARS or not _MODEL_YEAR_RE.search(body) or not _MODEL_NAMES_RE.search(body):
+        return None
+    from citekit.notes import refparse
+
+    parsed = refparse.parse(body)
+    names = [_name_in(person.raw) for person in parsed.authors]
+    authors = tuple(n for n in names if n) if names and all(names) else ()
+    year = parsed.year if parsed.year and 1900 <= parsed.year <= 2099 else None
+    if year is None:  # (pages read as a date, "9:1735-80": the year is a 19xx or 20xx of its own)
+        years = re.findall(r"(?<!\d)(?:19|20)\d{2}(?!\d)", body)
+        year = int(years[-1]) if years else None
+    return UnsureReference(body, authors, parsed.authors_incomplete and bool(authors), year)
+
+
+#: the longest line read as one pasted reference (a longer one is a paragraph)
+MAX_UNSURE_CHARS = 600

@@ -335,7 +335,7 @@ class _WorkResolver:
 
     def _comparable(self) -> bool:
         m = self.mention
-        return bool(m.title or m.abstract or m.authors)
+        return bool(m.title or m.abstract or m.authors or m.reference)
 
     # ------------------------------------------------------------------ steps
 

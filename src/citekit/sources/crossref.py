@@ -219,11 +219,12 @@ class CrossrefSource:
 
     def search(self, mention: Mention) -> list[Candidate]:
         title = title_terms(mention)
-        if not title:  # Crossref indexes titles and authors, not abstracts
+        reference = reference_terms(mention)
+        if not title and not reference:  # Crossref indexes titles and authors, not abstracts
             return []
-        # a pasted reference goes whole: query.bibliographic is made for citation strings, and
-        # the venue, year and pages in it rank the right record first
-        query = reference_terms(mention) or " ".join([title, *author_families(mention)])
+        # a pasted reference goes whole, its title read or not: query.bibliographic is made
+        # for citation strings, and the venue, year and pages in it rank the right record first
+        query = reference or " ".join([title or "", *author_families(mention)])
         params = {"query.bibliographic": query, "rows": 5}
         payload = self.cache.fetch(self.name, "search", params, lambda: self._search(query))
         items = ((payload or {}).get("message") or {}).get("items") or []

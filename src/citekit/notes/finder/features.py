@@ -51,6 +51,14 @@ _CHECKBOX = re.compile(r"^(?:[-*+]\s+)?\[[ xX]\]")
 _ORG_TODO = re.compile(r"^(?:[-*]+\s+|\*+\s+)?(?:TODO|DONE|LATER|NOW|DOING|WAITING|NEXT)\b")
 _LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}|…{2,}")  # a table of contents' dot leaders
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+#: a line that starts like a reference's author list: ``H. Zhang,``, ``Zhang, H.``, ``Hongyi Zhang,``,
+#: ``Zhang H,``: what a new reference of an unnumbered list starts with
+_NAME_START = re.compile(r"^(?:[A-Z]\.(?:[\s-]?[A-Z]\.)*\s[A-Z][\w'’\-]+(?:,|\sand\s|\.)|"
+                         r"[A-Z][\w'’\-]+,\s(?:[A-Z]\.[\s-]?)+|"
+                         r"[A-Z][^\W\d_]+(?:\s(?:[A-Z]\.|[A-Z][^\W\d_'’\-]*(?:[-'’][^\W\d_]+)?)){1,3}(?:,|\sand\s)|"
+                         r"[A-Z][\w'’\-]+\s[A-Z]{1,3},)")
+#: a line that ends as a reference does: on a year, a page range or an identifier, and a full stop
+_ENDS_REFERENCE = re.compile(r"(?:(?:1[89]\d\d|20[0-4]\d)[a-z]?\)?|\d+[–-]\d+|\d{4}\.\d{4,5}|\])\.?$")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 #: words that say a line is about something other than a paper
 _OTHER_WORDS = frozenset("""
@@ -254,6 +262,10 @@ def _core(line: str) -> list[str]:
         f.append("bars")
     if ("...." in text or ". . ." in text or "……" in text) and _LEADERS.search(text):
         f.append("leaders")
+    if body[:1].isupper() and _NAME_START.match(body):
+        f.append("namestart")
+    if digit and _ENDS_REFERENCE.search(text):
+        f.append("endsref")
     return f
 
 
@@ -288,7 +300,7 @@ def _first(body: str) -> str:
 #: the features of a neighbour worth copying onto a line (with a ``-1:``/``+1:`` prefix)
 _NEIGHBOUR = ("blank", "mark=", "indent=", "last=", "first=", "year", "etal", "initials", "venue", "pages",
               "quoted", "url", "paperurl", "label", "len=", "familyfirst", "speaker", "hyphenend", "leaders",
-              "yearat=", "words=")
+              "yearat=", "words=", "namestart", "endsref")
 
 
 def line_features(lines: list[str], start: int = 0, end: int | None = None) -> list[list[str]]:
@@ -335,6 +347,11 @@ def line_features(lines: list[str], start: int = 0, end: int | None = None) -> l
             else:
                 d = indent - _indent(lines[filled[k - 1]])
                 f.append("dindent=" + ("same" if d == 0 else "more" if d > 0 else "less"))
+            if k > 0 and "namestart" in feats:
+                # an author list after a line that ended as a reference ends (or on a full
+                # stop): where an unnumbered, hard-wrapped list starts its next reference
+                above = cores[filled[k - 1]]
+                f.append("namestart_after=" + ("ref" if "endsref" in above else "stop" if "last=stop" in above else "open"))
             for off, tag in ((-1, "-1:"), (1, "+1:"), (-2, "-2:")):
                 m = k + off
                 if 0 <= m < len(filled):

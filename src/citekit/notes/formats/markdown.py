@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
-from citekit.notes.outline import Node, adopt_orphan_details, could_start, numbered_list, parse_outline, shift_lines, starts_mention
-from citekit.notes.refline import REFERENCE_NUMBER_RE
+from citekit.notes.outline import Node, adopt_orphan_details, could_start, numbered_starts, parse_outline, shift_lines, starts_mention
 from citekit.notes.result import Problem
 from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leading_icon
 
@@ -687,9 +686,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     if all(details):
         return [Node("plain", n, t, indent=indent) for n, t in lines]
     texts = [t for _n, t in lines]
-    if numbered_list(texts):  # a numbered reference list: one item per number
+    numbered = numbered_starts(texts)
+    if sum(numbered) >= 2:  # a numbered reference list: one item per number
         found = []
-        starts = [0] + [i for i in range(1, len(lines)) if REFERENCE_NUMBER_RE.match(texts[i])]
+        starts = [0] + [i for i in range(1, len(lines)) if numbered[i]]
     elif any(could_start(t) for t in texts[1:]):
         from citekit.notes import finder
 

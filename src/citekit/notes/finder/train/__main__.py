@@ -63,18 +63,19 @@ def cross_validate(folds: int, seed: int = SEED, iterations: int | None = None, 
     import random
     import tempfile
 
-    from citekit.notes.finder.train.datasets import generated_split, ttx_split
+    from citekit.notes.finder.train.datasets import generated_split, pdf_split, ttx_split
 
     files, measured = ttx_split(seed)
     random.Random(seed).shuffle(files)
     generated = generated_split(seed)
+    pdf = pdf_split(seed)
     per_fold, pooled = [], {"lines": 0, "right": 0}
     tallies: dict[str, list[int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(folds):
             held = files[k::folds]
             result = train(Path(tmp) / f"fold{k}.crfsuite", seed, iterations, overrides, ttx_held=held + measured,
-                           generated=generated, score_only=held)
+                           generated=generated, pdf=pdf, score_only=held)
             s = result["held_out"]["anystyle"]
             per_fold.append({"held_out": [p.name for p in held], "accuracy": round(s["accuracy"], 4),
                              **{label: {m: round(s[label][m], 3) for m in ("precision", "recall", "f1")}

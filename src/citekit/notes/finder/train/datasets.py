@@ -2,7 +2,9 @@
 
 Sources: AnyStyle's labelled documents (:mod:`.ttx`; a seeded 3 of 15 held out), generated
 documents (:mod:`.generate`; the papers are split first, so the held-out documents mention
-papers no training document does) and the project's notes corpus (:mod:`.corpus`, training
+papers no training document does), reference lists copied out of PDFs in the CSL styles
+(:mod:`.pdfrefs`; split by the reference parser's seeded split of the corpus records, so
+the held-out lists print papers no training list does) and the project's notes corpus (:mod:`.corpus`, training
 only: it is small and its labels come from a rule). Long documents are cut at blank lines
 into sequences of a few hundred lines for training (the features are computed on the whole
 document first); AnyStyle's pages without a reference are sampled down.
@@ -30,6 +32,9 @@ SEED = 24
 TTX_HELD_OUT = 3
 GENERATED_TRAIN, GENERATED_HELD_OUT = 1200, 300
 PAPERS_PER_FILE = 160
+#: copied reference lists (:mod:`.pdfrefs`): documents, and the records printed per style
+PDF_TRAIN, PDF_HELD_OUT = 360, 72
+PDF_PER_STYLE, PDF_HELD_PER_STYLE = 120, 40
 CHUNK = 300
 KEEP_REFLESS_CHUNK = 0.3
 
@@ -68,6 +73,20 @@ def generated_split(seed: int = SEED, train_count: int = GENERATED_TRAIN,
     return as_doc(train), as_doc(held)
 
 
+def pdf_split(seed: int = SEED, train_count: int = PDF_TRAIN,
+              held_count: int = PDF_HELD_OUT) -> tuple[list[Doc], list[Doc]]:
+    """Copied reference lists for training and held out, printed from disjoint records
+    (the reference parser's held-out records print only the held-out lists)."""
+    from citekit.notes.finder.train.pdfrefs import documents, rendered_by_style
+    from citekit.notes.refparse.train.trainer import held_out_records
+
+    train_recs, held_recs, _ = held_out_records(SHARED / "corpora", seed)
+    train = documents(rendered_by_style(train_recs, seed + 3, PDF_PER_STYLE), train_count, seed + 4)
+    held = documents(rendered_by_style(held_recs, seed + 5, PDF_HELD_PER_STYLE), held_count, seed + 6)
+    as_doc = lambda docs: [([line for _, line in d], [label for label, _ in d]) for _, d in docs]  # noqa: E731
+    return as_doc(train), as_doc(held)
+
+
 def _chunks(doc: Doc, feats: list, rng: random.Random, keep_refless: float) -> list[tuple[list, list[str]]]:
     lines, labels = doc
     out, start = [], 0
@@ -85,7 +104,8 @@ def _chunks(doc: Doc, feats: list, rng: random.Random, keep_refless: float) -> l
 def build(seed: int = SEED, ttx_held: list[Path] | None = None,
           generated: tuple[list[Doc], list[Doc]] | None = None,
           score_only: list[Path] | None = None,
-          with_corpus: bool = True) -> tuple[list[tuple[list, list[str]]], Datasets]:
+          with_corpus: bool = True,
+          pdf: tuple[list[Doc], list[Doc]] | None = None) -> tuple[list[tuple[list, list[str]]], Datasets]:
     """(feature sequences, label sequences) to train on, and the held-out documents.
 
     ``ttx_held``: hold out these AnyStyle documents instead of the seeded three (for the
@@ -120,10 +140,13 @@ def build(seed: int = SEED, ttx_held: list[Path] | None = None,
     add("anystyle", [ttx_document(p) for p in ttx_train], KEEP_REFLESS_CHUNK)
     gen_train, gen_held = generated if generated is not None else generated_split(seed)
     add("generated", gen_train, 1.0)
+    pdf_train, pdf_held = pdf if pdf is not None else pdf_split(seed)
+    add("pdf reference lists", pdf_train, 1.0)
     corpus = [([line for _, line in d], [label for label, _ in d]) for _, d in corpus_documents(CORPUS_DIR)]
     if with_corpus:
         add("corpus", corpus, 1.0)
-    data.held_out = {"anystyle": [ttx_document(p) for p in (score_only or ttx_held)], "generated": gen_held}
+    data.held_out = {"anystyle": [ttx_document(p) for p in (score_only or ttx_held)], "generated": gen_held,
+                     "pdf reference lists": pdf_held}
     if not with_corpus:
         data.held_out["corpus"] = corpus
     for source, docs in data.held_out.items():

@@ -116,18 +116,22 @@ def trip_report(papers: list[Paper], rng: random.Random) -> Labelled:
 
 def chat_log(papers: list[Paper], rng: random.Random) -> Labelled:
     out: Labelled = []
-    form = rng.choice(("[{t}] {n}: ", "{n}: ", "{t} <{n}> ", "{n} [{t}]\n", "@{n}: "))
+    # (the last form is a Slack window copied as text: the sender's full name and the time
+    # on a line of their own, the message below it)
+    form = rng.choice(("[{t}] {n}: ", "{n}: ", "{t} <{n}> ", "{n} [{t}]\n", "@{n}: ", "{N}  {t} AM\n"))
     queue = list(papers)
     while queue or rng.random() < 0.3:
         who = rng.choice(HANDLES)
-        head = form.format(t=rng.choice(TIMES), n=who)
+        head = form.format(t=rng.choice(TIMES), n=who, N=rng.choice(_NAMES))
         split = head.endswith("\n")
         if queue and rng.random() < 0.5:
             p = queue.pop()
             said = rng.choice((
                 f"have you seen {p.title}? {link_of(p, rng)}", f"{p.title} ({p.authors[0][1]} et al. {p.year})",
                 f"check out {link_of(p, rng)}", f"new paper from {p.authors[0][1]}: {p.title}",
-                f"“{p.title}” is the one I meant", f"{p.title} — {people_of(p, rng)}"))
+                f"“{p.title}” is the one I meant", f"{p.title} — {people_of(p, rng)}",
+                f"can we add \"{p.title}\" to the list? {rng.choice(('feels like required reading', 'pls', ''))}",
+                f"has anyone read “{p.title}”? {rng.choice(('the ablations look off', 'worth a slot on thursday', ''))}"))
             label = "ref"
         else:
             said = rng.choice(("lol", "ok", "thanks!", "meeting at 3?", "anyone going to the poster session?",
