@@ -1,0 +1,287 @@
+"""Where the user's paper stands against one group of cited papers (``related-work --mine``).
+
+A co-author places their paper against each line of work by what it does that those papers
+do not: in a section on pen input the paper about *hover* says hover, not its first abstract
+sentence again. So the contrast is chosen per group, lexically and from the records alone:
+
+* the user's abstract is read as statements it can say in its own voice — its claims ("we
+  present ..."), its method sentences ("in our work, the prototype is composed of ...") and,
+  when it states no claim, its problem ("our work starts from the observation that ...");
+* each statement is weighed by TF-IDF over the section (a word every paper uses says
+  nothing), and scored by how much of its weight lies in words *none* of the group's records
+  use: the statement most specific to the user and least covered by the group wins, so two
+  groups get different statements when their records cover different parts of the abstract;
+* a statement already said for an earlier group counts for less, so the section does not
+  repeat one sentence in every paragraph;
+* what the paper shares with the group is the phrase both use most (the group's own phrase,
+  used by at least two of its papers and by the user's abstract).
+
+"Unlike" is said only when the statement's weightiest words are absent from every record of
+the group; otherwise the sentence only sets the two side by side ("Where ..."). Every clause is
+word for word the user's abstract (subject and tense put in the first person), every "address
+X" is a phrase the cited records use.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from citekit.core.text import fold, latex_to_text
+from citekit.output.related_topics import _SECOND_CLAIM
+
+#: shortest and longest statement worth quoting (words); a longer one is cut at a natural break first
+MIN_WORDS, MAX_WORDS = 6, 40
+#: how much a statement said for an earlier group still counts (the section should not repeat itself)
+REUSE = 0.35
+#: prior weight of each kind of statement: a claim places the paper best, a bare problem least
+PRIOR = {"claim": 1.0, "method": 0.85, "problem": 0.7}
+
+_CONTENT = re.compile(r"[a-z][a-z0-9\-]+")
+_NOT_QUOTABLE = re.compile(r"https?://|www\.|\bview full abstract\b|\bweb extra\b|\bspecial issue\b|"
+                           r"\bcopyright\b|\ball rights reserved\b|\bthis (?:article|paper) is part of\b|"
+                           r"[$\\{}^_\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", re.I)
+#: a sentence opening that points back to one the reader cannot see
+_LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|there|thus|hence|therefore|however|"
+                         r"moreover|furthermore|additionally|also|finally|then|second|third|in addition|as a result|"
+                         r"to this end|to do so|to address this|in this way|for example|for instance|both|each|"
+                         r"the latter|the former|the results?|the findings?|results?|findings?)\b", re.I)
+_PROBLEM_CUES = re.compile(r"\b(?:however|challeng\w*|difficult\w*|lack\w*|limit\w*|remain\w*|problem\w*|need\w*|"
+                           r"important|often|rarely|costly|hard|cannot|require\w*)\b", re.I)
+_AUTHORS = re.compile(r"\b(?:[Tt]he\s+authors?)\b")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One thing the user's abstract says, ready to follow a comma in the user's voice."""
+
+    index: int  # which sentence of the abstract
+    part: int  # 0: the whole sentence; 1, 2: its clauses when it makes two claims ("we propose X, and prove Y")
+    clause: str  # "we present a haptic wristwatch prototype that ..." (no capital, no final stop)
+    kind: str  # "claim" | "method" | "problem"
+    rank: int  # a claim's rank among the abstract's claims (0 = its contribution sentence)
+    words: tuple[str, ...]  # content stems, for the lexical contrast
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return self.index, self.part
+
+    @property
+    def voiced(self) -> bool:
+        """Whether the clause opens with the authors as subject ("we ...", "our ...")."""
+        return bool(re.match(r"(?:we|our)\b", self.clause))
+
+
+def stems(text: str) -> list[str]:
+    """Content stems of ``text``: lower case, plurals folded, function and generic words left out."""
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC, _stem
+
+    words = _CONTENT.findall(fold(latex_to_text(text)).lower())
+    return [_stem(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
+
+
+def _first_person(text: str) -> str:
+    swaps = {"they": "we", "They": "We", "their": "our", "Their": "Our", "theirs": "ours", "them": "us",
+             "themselves": "ourselves"}
+    return re.sub(r"\b(they|They|their|Their|theirs|them|themselves)\b", lambda m: swaps[m.group(1)], text)
+
+
+def _own_voice(abstract: str) -> str:
+    """An abstract written about its authors ("the authors outline ...; their method ...") in their voice.
+
+    Some venues print abstracts in the third person; the user's related-work section speaks
+    for the authors, so "the authors" and the "they/their" that follow it become "we/our". An
+    abstract that never says "the authors" is left as it is ("they" there means something else).
+    """
+    if not _AUTHORS.search(abstract):
+        return abstract
+    text = _AUTHORS.sub(lambda m: "We" if m.group(0)[0] == "T" else "we", abstract)
+    text = re.sub(r"(^|[.!?]\s+|,\s+)([Tt]hey|[Tt]heir)\b", lambda m: m.group(1) + _first_person(m.group(2)), text)
+    return re.sub(r"\bIn this (?:article|paper), we\b", "We", text)
+
+
+def _lower_first(sentence: str, context: str = "") -> str:
+    """The sentence with its first word in lower case, unless that word is a name ("Bendy", "GPS", "Facet"
+    when ``context``, the title and abstract, writes it with its capital after a sentence's start)."""
+    from citekit.output.title_prose import lowercase_words
+
+    first = sentence.split(" ", 1)[0]
+    if len(first) > 1 and first[1:2].isupper():
+        return sentence
+    if first[:1].isupper() and re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(first)}\b", context):
+        return sentence
+    if first.lower() not in lowercase_words() and first.lower() not in ("we", "our", "in", "by", "to", "a", "an", "the"):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
+
+
+def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | None = None) -> list[Statement]:
+    """Everything the user's abstract lets the section say in the authors' voice, in abstract order.
+
+    Claims are the sentences the contribution reader (:func:`~.sentences.contribution`) can
+    say with the paper as subject, ranked as it ranks them; the other sentences that stand on
+    their own (no "this X" pointing back, no URL, no formula) are method statements, or
+    problem statements when they come before the first claim and say what is hard or missing.
+    """
+    from citekit.output.sentences import contribution, is_cut_short, split_sentences, trim
+    from citekit.output.title_prose import method_name
+
+    text = _own_voice(latex_to_text(abstract))
+    sentences = split_sentences(text)
+    usable = len(sentences) - 1 if is_cut_short(text) else len(sentences)
+    name = method_name(title or "")
+    out: dict[int, Statement] = {}
+    seen: set[str] = set()
+    for rank in range(8):  # every claim, best first: each call returns the best one not taken yet
+        found = contribution(text, name, accept=lambda r: r not in seen and (accept is None or accept(r)))
+        if not found:
+            break
+        seen.add(found.rest)
+        if found.index >= usable or found.index in out or _NOT_QUOTABLE.search(found.rest):
+            continue  # (a formula in the user's own claim is theirs to write, not citekit's to re-typeset)
+        rest = _first_person(trim(found.rest, MAX_WORDS))
+        if len(rest.split()) > MAX_WORDS + 5:
+            continue
+        verb = "have " + found.verb[5:] if found.verb.startswith("have ") else found.verb
+        clause = f"we {verb} {rest}".strip()
+        out[found.index] = [Statement(found.index, 0, clause, "claim", rank, tuple(stems(clause)))]
+        # "we propose X, and prove Y": each claim can also be said alone, so a second group gets the other one
+        parts = _SECOND_CLAIM.split(rest, maxsplit=1)
+        tail = _SECOND_CLAIM.search(rest)
+        if tail and tail.group(0).strip(" ,") != ";" and len(parts[0].split()) >= 3 and len(parts[1].split()) >= 3:
+            second = re.sub(r"^,?\s+and\s+(?:we\s+)?", "", tail.group(0)).strip()
+            for n, part in enumerate((f"we {verb} {parts[0].rstrip(' ,')}", f"we {second} {parts[1].strip()}"), 1):
+                out[found.index].append(Statement(found.index, n, part, "claim", rank, tuple(stems(part))))
+    first_claim = min(out, default=len(sentences))
+    context = f"{latex_to_text(title or '')}: {text}"
+    for i, sentence in enumerate(sentences[:usable]):
+        if i in out:
+            continue
+        s = trim(sentence, MAX_WORDS).rstrip(".!? ")
+        n = len(s.split())
+        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or s.endswith("?"):
+            continue
+        if accept is not None and not accept(s):
+            continue
+        if re.search(r"\b(?:[Ww]e|[Oo]ur)\b", s):  # "To create X, we set out to ...": the authors speak already
+            clause, kind = _lower_first(s, context), "method"
+        elif i < first_claim and (i == 0 or _PROBLEM_CUES.search(s)):
+            clause, kind = "our work starts from the observation that " + _lower_first(s, context), "problem"
+        else:
+            clause, kind = "in our work, " + _lower_first(s, context), "method"
+        out[i] = [Statement(i, 0, clause, kind, 99, tuple(stems(s)))]
+    return [st for i in sorted(out) for st in out[i]]
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """The statement chosen for a group, and whether its weightiest words are absent from every record."""
+
+    statement: Statement
+    score: float
+    unlike: bool
+    novel: tuple[str, ...]  # the statement's words no record of the group uses, weightiest first
+
+
+def idf_of(texts: list[str]) -> dict[str, float]:
+    """Inverse document frequency of each stem over the section's texts (the user's abstract among them)."""
+    df: Counter[str] = Counter()
+    for t in texts:
+        df.update(set(stems(t)))
+    n = len(texts)
+    return {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in df.items()}
+
+
+def choose(options: list[Statement], group_texts: list[str], idf: dict[str, float], used: Counter[tuple[int, int]],
+           section: set[str] = frozenset()) -> Contrast | None:  # type: ignore[assignment]
+    """The statement that sets the user's paper apart from this group, or None when none does.
+
+    Score: the share of the statement's TF-IDF weight in words none of the group's records
+    uses, times the square root of that weight (a longer specific statement beats a short
+    one, but not by its length alone), times its kind's prior and :data:`REUSE` for every
+    earlier group it was said for. The section's own topic words never count as a
+    difference. A statement whose new words are all rare in the section but weigh nothing
+    (none at all) is no contrast.
+    """
+    covered = [set(stems(t)) for t in group_texts]
+    claims = any(st.kind == "claim" for st in options)
+    default = max(idf.values(), default=1.0)
+    best: Contrast | None = None
+    for st in options:
+        weights: Counter[str] = Counter()
+        for w in st.words:
+            if w[:6] not in section:
+                weights[w] += idf.get(w, default)
+        total = sum(weights.values())
+        if not total:
+            continue
+        share = {w: sum(w in c for c in covered) / max(len(covered), 1) for w in weights}
+        novel_weight = sum(x * (1 - share[w]) for w, x in weights.items())
+        novel = tuple(sorted((w for w in weights if share[w] == 0), key=lambda w: (-weights[w], w)))
+        if not novel or novel_weight < 2 * min(idf.values(), default=1.0):
+            continue
+        prior = PRIOR[st.kind] * (1.15 if st.kind == "claim" and st.rank == 0 else 1.0)
+        if st.kind == "problem" and claims:
+            prior *= 0.6  # the problem places the paper only when the abstract states no claim of its own
+        # said already: this statement counts for little, another clause of the same sentence for somewhat less
+        said = used[st.key] + 0.5 * sum(n for k, n in used.items() if k[0] == st.index and k != st.key)
+        score = novel_weight / total * math.sqrt(novel_weight) * prior * REUSE ** said
+        heaviest = sorted(weights, key=lambda w: (-weights[w], w))[:2]
+        unlike = all(share[w] == 0 for w in heaviest)
+        if best is None or score > best.score:
+            best = Contrast(st, score, unlike, novel)
+    return best
+
+
+def shared_phrase(mine_text: str, group_texts: list[str], section: set[str]) -> tuple[str, list[int]] | None:
+    """The phrase the user's abstract shares with most of the group: ``(phrase as the records write it, users)``.
+
+    Only a phrase a topic sentence could say (two or three words, or one word that is a name or
+    a long noun), used by at least two of the group's records and not the section's own topic.
+    """
+    from citekit.output.related_topics import Theme, _says_a_topic, phrases
+
+    own = phrases(mine_text.replace("-", " "))
+    best: tuple[tuple, str, list[int]] | None = None
+    member_phrases = [phrases(t.replace("-", " ")) for t in group_texts]
+    for key, written in own.items():
+        if all(w[:6] in section for w in key):
+            continue
+        users = [i for i, p in enumerate(member_phrases) if key in p]
+        if len(users) < 2:
+            continue
+        theme = Theme(key=key, text=member_phrases[users[0]][key], members=users, score=0.0, papers=len(users))
+        if not _says_a_topic(theme):
+            continue
+        rank = (len(users), len(key), written)
+        if best is None or rank > best[0]:
+            forms = [member_phrases[i][key] for i in users] + [written]
+            # as a sentence writes it: a title's capitals ("Fabrication") only when no record writes it lower case
+            plain = [f for f in forms if not re.search(r"\b[A-Z][a-z]", f)]
+            lowered = plain + [" ".join(_lower_first(w) for w in f.split()) for f in forms if f not in plain]
+            # one word reads as a topic in the plural the records write ("displays", not "display")
+            form = next((f for f in lowered if len(key) == 1 and f.endswith("s")), lowered[0])
+            best = (rank, form, users)
+    return (best[1], best[2]) if best else None
+
+
+def referred_back(statement: Statement) -> str | None:
+    """A claim said for an earlier group, as an author refers back to their own method: "we propose a
+    memory-light Muon optimizer that combines X" -> "our optimizer combines X", or None when the claim is not
+    of the shape "a NOUN that VERBs ..." (:func:`~.related_topics.own_method`)."""
+    from citekit.output.related_topics import own_method
+
+    m = re.match(r"we\s+[a-z]+\s+(.*)$", statement.clause)
+    if not m or statement.kind != "claim":
+        return None
+    named = re.match(r"([A-Z][\w\-]*[A-Z][\w\-]*|[A-Z][a-z]+),\s+((?:a|an)\s+.*)$", m.group(1))
+    if named:  # "we present BlockForm, a kit of ..." -> "our BlockForm is a kit of ...": the name refers back
+        return f"our {named.group(1)} is {named.group(2)}"
+    method = own_method(m.group(1))
+    if not method:
+        return None
+    head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+|,", method[0][4:], maxsplit=1)[0].split()
+    return f"our {head[-1]} {method[1]}" if head else None
