@@ -51,6 +51,12 @@ _LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|ther
                          r"the latter|the former|the results?|the findings?|results?|findings?)\b", re.I)
 _PROBLEM_CUES = re.compile(r"\b(?:however|challeng\w*|difficult\w*|lack\w*|limit\w*|remain\w*|problem\w*|need\w*|"
                            r"important|often|rarely|costly|hard|cannot|require\w*)\b", re.I)
+#: a sentence in which the authors already speak: "We ...", "Our ...", "To create X, we set out to ..."
+_VOICED = re.compile(r"^(?:We|Our)\b|^[^,]{3,80},\s+we\s+[a-z]+")
+#: a past event is no observation a paper starts from ("Two hundred years ago, ... asked")
+_PAST = re.compile(r"\b(?:was|were|had|did|ago)\b", re.I)
+_OUR_STUDY = re.compile(r"^In\s+(?:a|an|the)\s+((?:[a-z\-]+\s+)?(?:study|studies|experiment|experiments|evaluation|"
+                        r"survey|trial|deployment))\b")
 _AUTHORS = re.compile(r"\b(?:[Tt]he\s+authors?)\b")
 
 
@@ -77,10 +83,19 @@ class Statement:
 
 def stems(text: str) -> list[str]:
     """Content stems of ``text``: lower case, plurals folded, function and generic words left out."""
-    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC, _stem
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
 
     words = _CONTENT.findall(fold(latex_to_text(text)).lower())
-    return [_stem(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
+    return [_plural_folded(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
+
+
+def _plural_folded(word: str) -> str:
+    """"menus" -> "menu", "studies" -> "study": one stem for a word and its plural (both sides alike)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is")):
+        return word[:-1]
+    return word
 
 
 def _first_person(text: str) -> str:
@@ -111,9 +126,12 @@ def _lower_first(sentence: str, context: str = "") -> str:
     first = sentence.split(" ", 1)[0]
     if len(first) > 1 and first[1:2].isupper():
         return sentence
-    if first[:1].isupper() and re.search(rf"(?<![.!?:]\s)(?<!^)\b{re.escape(first)}\b", context):
+    if first[:1].isupper() and any(not re.search(r"(?:^|[.!?:]\s+)$", context[:m.start()])
+                                   for m in re.finditer(rf"(?<![\w\-]){re.escape(first)}(?![\w\-])", context)):
         return sentence
-    if first.lower() not in lowercase_words() and first.lower() not in ("we", "our", "in", "by", "to", "a", "an", "the"):
+    low = first.lower()
+    written_low = re.search(rf"(?<![\w\-]){re.escape(low)}(?![\w\-])", context)  # "a pen" elsewhere
+    if not written_low and low not in lowercase_words() and low not in ("we", "our", "in", "by", "to", "a", "an", "the"):
         return sentence
     return sentence[:1].lower() + sentence[1:]
 
@@ -132,7 +150,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
     text = _own_voice(latex_to_text(abstract))
     sentences = split_sentences(text)
     usable = len(sentences) - 1 if is_cut_short(text) else len(sentences)
-    name = method_name(title or "")
+    name = method_name(latex_to_text(title or ""))
     out: dict[int, Statement] = {}
     seen: set[str] = set()
     for rank in range(8):  # every claim, best first: each call returns the best one not taken yet
@@ -156,22 +174,29 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             for n, part in enumerate((f"we {verb} {parts[0].rstrip(' ,')}", f"we {second} {parts[1].strip()}"), 1):
                 out[found.index].append(Statement(found.index, n, part, "claim", rank, tuple(stems(part))))
     first_claim = min(out, default=len(sentences))
-    context = f"{latex_to_text(title or '')}: {text}"
+    # the names the paper gives its method: the title's, and any "We present NAME, ..." introduces
+    names = {name} | set(re.findall(r"\b(?:present|introduce|propose|call|name)\s+([A-Z][\w\-]*[A-Z][\w\-]*|[A-Z][a-z]+)\b",
+                                     text)) - {""}
     for i, sentence in enumerate(sentences[:usable]):
         if i in out:
             continue
         s = trim(sentence, MAX_WORDS).rstrip(".!? ")
         n = len(s.split())
-        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or s.endswith("?"):
+        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or re.search(r"[?\"“”]", s):
             continue
         if accept is not None and not accept(s):
             continue
-        if re.search(r"\b(?:[Ww]e|[Oo]ur)\b", s):  # "To create X, we set out to ...": the authors speak already
-            clause, kind = _lower_first(s, context), "method"
-        elif i < first_claim and (i == 0 or _PROBLEM_CUES.search(s)):
-            clause, kind = "our work starts from the observation that " + _lower_first(s, context), "problem"
+        first = s.split(" ", 1)[0].rstrip(",")
+        if _VOICED.match(s):  # "We are developing ...", "To create X, we set out to ...": the authors speak already
+            clause, kind = _lower_first(s, text), "method"
+        elif first in names:  # "TiltType is a novel text entry technique ...", "TUIC simulates finger touches ..."
+            clause, kind = "our " + s, "claim" if re.match(rf"{re.escape(first)}\s+is\s+an?\b", s) else "method"
+        elif i < first_claim and (_PROBLEM_CUES.search(s) or i == 0) and not _PAST.search(s):
+            clause, kind = "our work starts from the observation that " + _lower_first(s, text), "problem"
+        elif _OUR_STUDY.match(s):  # "In a study with twelve participants, ..." -> "in our study with ..."
+            clause, kind = _OUR_STUDY.sub(lambda m: f"in our {m.group(1)}", s, count=1), "method"
         else:
-            clause, kind = "in our work, " + _lower_first(s, context), "method"
+            clause, kind = "in our work, " + _lower_first(s, text), "method"
         out[i] = [Statement(i, 0, clause, kind, 99, tuple(stems(s)))]
     return [st for i in sorted(out) for st in out[i]]
 
@@ -229,7 +254,8 @@ def choose(options: list[Statement], group_texts: list[str], idf: dict[str, floa
         # said already: this statement counts for little, another clause of the same sentence for somewhat less
         said = used[st.key] + 0.5 * sum(n for k, n in used.items() if k[0] == st.index and k != st.key)
         score = novel_weight / total * math.sqrt(novel_weight) * prior * REUSE ** said
-        heaviest = sorted(weights, key=lambda w: (-weights[w], w))[:2]
+        # (the statement's rarest words, however often it says them: "screen" twice is no more specific)
+        heaviest = sorted(weights, key=lambda w: (-idf.get(w, default), w))[:2]
         unlike = all(share[w] == 0 for w in heaviest)
         if best is None or score > best.score:
             best = Contrast(st, score, unlike, novel)
