@@ -52,7 +52,12 @@ _LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|ther
 _PROBLEM_CUES = re.compile(r"\b(?:however|challeng\w*|difficult\w*|lack\w*|limit\w*|remain\w*|problem\w*|need\w*|"
                            r"important|often|rarely|costly|hard|cannot|require\w*)\b", re.I)
 #: a sentence in which the authors already speak: "We ...", "Our ...", "To create X, we set out to ..."
-_VOICED = re.compile(r"^(?:We|Our)\b|^[^,]{3,80},\s+we\s+[a-z]+")
+_VOICED = re.compile(r"^(?:We|Our|Ours)\b|^(?:By|In|To|Instead|At|Without|While|Because|Although|Using|With|After|"
+                     r"For|Through|Unlike|Compared)\b[^,]{3,120},\s+(?:we|our)\s+[a-z]+")
+#: a phrase that points to something said elsewhere in the abstract
+_POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|article\b|study\b|note\b)[a-z]|"
+                          r"\bthe\s+(?:latter|former|above|same)\b", re.I)
+_ADDED = re.compile(r"^((?:We|we)\s+)(?:also|further|then|additionally|finally|moreover)\s+")
 #: a past event is no observation a paper starts from ("Two hundred years ago, ... asked")
 _PAST = re.compile(r"\b(?:was|were|had|did|ago)\b", re.I)
 _OUR_STUDY = re.compile(r"^In\s+(?:a|an|the)\s+((?:[a-z\-]+\s+)?(?:study|studies|experiment|experiments|evaluation|"
@@ -123,7 +128,11 @@ def _lower_first(sentence: str, context: str = "") -> str:
     when ``context``, the title and abstract, writes it with its capital after a sentence's start)."""
     from citekit.output.title_prose import lowercase_words
 
+    from citekit.output.related_topics import FUNCTION_WORDS
+
     first = sentence.split(" ", 1)[0]
+    if first.lower() in FUNCTION_WORDS:
+        return sentence[:1].lower() + sentence[1:]
     if len(first) > 1 and first[1:2].isupper():
         return sentence
     if first[:1].isupper() and any(not re.search(r"(?:^|[.!?:]\s+)$", context[:m.start()])
@@ -182,13 +191,17 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             continue
         s = trim(sentence, MAX_WORDS).rstrip(".!? ")
         n = len(s.split())
-        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or re.search(r"[?\"“”]", s):
-            continue
+        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) \
+                or re.search(r"[?\"“”]|\bI\b", s) or _POINTS_BACK.search(s):
+            continue  # (a question, a quotation, "I", or "such an algorithm" pointing to a sentence not quoted)
+        s = _ADDED.sub(lambda m: m.group(1), s)  # "We also show" -> "We show": nothing before it is quoted
         if accept is not None and not accept(s):
             continue
         first = s.split(" ", 1)[0].rstrip(",")
         if _VOICED.match(s):  # "We are developing ...", "To create X, we set out to ...": the authors speak already
             clause, kind = _lower_first(s, text), "method"
+        elif re.search(r"\b(?:we|our|ours|us)\b", s):
+            continue  # "... the physical actions we use": a "we" that may be anyone's; not said in the authors' name
         elif first in names:  # "TiltType is a novel text entry technique ...", "TUIC simulates finger touches ..."
             clause, kind = "our " + s, "claim" if re.match(rf"{re.escape(first)}\s+is\s+an?\b", s) else "method"
         elif i < first_claim and (_PROBLEM_CUES.search(s) or i == 0) and not _PAST.search(s):
@@ -262,36 +275,28 @@ def choose(options: list[Statement], group_texts: list[str], idf: dict[str, floa
     return best
 
 
-def shared_phrase(mine_text: str, group_texts: list[str], section: set[str]) -> tuple[str, list[int]] | None:
-    """The phrase the user's abstract shares with most of the group: ``(phrase as the records write it, users)``.
+def shared_phrase(mine_text: str, themes: list, section: set[str]):  # noqa: ANN201  (a Theme or None)
+    """The group's phrase (:class:`~.related_topics.Theme`) the user's abstract uses too, or None.
 
-    Only a phrase a topic sentence could say (two or three words, or one word that is a name or
-    a long noun), used by at least two of the group's records and not the section's own topic.
+    Only one of the group's own themes (a noun phrase at least two of its records use, see
+    :class:`~.related_topics.Phrasebook`) and only one that says a topic: two or three words, or
+    one word that is a name or a noun by its form ("execution", "Shampoo"), never a bare plural
+    ("projects", "developers"). The section's own topic ("pen" under pen) is not shared news.
     """
-    from citekit.output.related_topics import Theme, _says_a_topic, phrases
+    from citekit.output.related_topics import _NAME_SHAPE, phrases
 
-    own = phrases(mine_text.replace("-", " "))
-    best: tuple[tuple, str, list[int]] | None = None
-    member_phrases = [phrases(t.replace("-", " ")) for t in group_texts]
-    for key, written in own.items():
-        if all(w[:6] in section for w in key):
+    own = phrases(mine_text.replace("-", " ")) | phrases(mine_text)
+    best = None
+    for t in themes:
+        if t.key not in own or all(w[:6] in section for w in t.key) or t.papers < 2:
             continue
-        users = [i for i, p in enumerate(member_phrases) if key in p]
-        if len(users) < 2:
+        if len(t.key) == 1 and not (_NAME_SHAPE.search(t.text) or re.search(
+                r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy)$", t.key[0])):
             continue
-        theme = Theme(key=key, text=member_phrases[users[0]][key], members=users, score=0.0, papers=len(users))
-        if not _says_a_topic(theme):
-            continue
-        rank = (len(users), len(key), written)
+        rank = (t.papers, len(t.key), t.text)
         if best is None or rank > best[0]:
-            forms = [member_phrases[i][key] for i in users] + [written]
-            # as a sentence writes it: a title's capitals ("Fabrication") only when no record writes it lower case
-            plain = [f for f in forms if not re.search(r"\b[A-Z][a-z]", f)]
-            lowered = plain + [" ".join(_lower_first(w) for w in f.split()) for f in forms if f not in plain]
-            # one word reads as a topic in the plural the records write ("displays", not "display")
-            form = next((f for f in lowered if len(key) == 1 and f.endswith("s")), lowered[0])
-            best = (rank, form, users)
-    return (best[1], best[2]) if best else None
+            best = (rank, t)
+    return best[1] if best else None
 
 
 def referred_back(statement: Statement) -> str | None:
@@ -307,7 +312,7 @@ def referred_back(statement: Statement) -> str | None:
     if named:  # "we present BlockForm, a kit of ..." -> "our BlockForm is a kit of ...": the name refers back
         return f"our {named.group(1)} is {named.group(2)}"
     method = own_method(m.group(1))
-    if not method:
-        return None
+    if not method or not re.search(rf"\b(?:that|which)\s+{re.escape(method[1].split()[0])}\b", m.group(1)):
+        return None  # ("a framework for carving and replaying" read as "carves and replaying": not said)
     head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+|,", method[0][4:], maxsplit=1)[0].split()
     return f"our {head[-1]} {method[1]}" if head else None

@@ -721,10 +721,11 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style, turn:
     again = plan.used[picked.statement.key] > 0
     plan.used[picked.statement.key] += 1
     clause = style.prose((again and referred_back(picked.statement)) or picked.statement.clause)
-    shared = None if group.closing else shared_phrase(plan.text, texts, plan.section)
+    shared = None if group.closing or plan.liked else shared_phrase(plan.text, group.themes, plan.section)
+    plan.liked = bool(shared)  # ("Like ..., but ..." in every paragraph reads as a template: every other one at most)
     if shared:
-        phrase, users = shared
-        cites = _cite_list([group.members[i] for i in users][:3], style)
+        users = [e for e, t in zip(group.members, texts) if shared.key in phrases(t)][:3] or group.members[:3]
+        cites, phrase = _cite_list(users, style), _said(shared)
         clause = re.sub(r"^our work (?=starts\b)", "it ", clause)  # ("our work addresses X, but it starts from ...")
         return _finish(f"Like {cites}, our work addresses {style.text(phrase)}, but {clause}")
     if not theme:
@@ -756,6 +757,7 @@ class _MinePlan:
     section: set[str]
     text: str
     used: Counter = field(default_factory=Counter)
+    liked: bool = False  # whether the last position sentence was "Like ..., but ..."
 
 
 def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style) -> "_MinePlan":
