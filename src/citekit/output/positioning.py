@@ -33,6 +33,9 @@ from typing import Callable
 from citekit.core.text import fold, latex_to_text
 from citekit.output.related_topics import _SECOND_CLAIM
 
+#: where a claim goes on to a second one: "..., and prove Y", "...; ...", "..., and we implement Y"
+_TWO_CLAIMS = re.compile(_SECOND_CLAIM.pattern + r"|,?\s+and\s+we\s+(?=[a-z]{3,}\b)")
+
 #: shortest and longest statement worth quoting (words); a longer one is cut at a natural break first
 MIN_WORDS, MAX_WORDS = 6, 40
 #: how much a statement said for an earlier group still counts (the section should not repeat itself)
@@ -43,19 +46,18 @@ PRIOR = {"claim": 1.0, "method": 0.85, "problem": 0.7}
 _CONTENT = re.compile(r"[a-z][a-z0-9\-]+")
 _NOT_QUOTABLE = re.compile(r"https?://|www\.|\bview full abstract\b|\bweb extra\b|\bspecial issue\b|"
                            r"\bcopyright\b|\ball rights reserved\b|\bthis (?:article|paper) is part of\b|"
-                           r"[$\\{}^_\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", re.I)
+                           r"[$\\{}^_\u2070-\u209f\u00b2\u00b3\u00b9]", re.I)  # (a Greek letter is a word; a script is a formula)
 #: a sentence opening that points back to one the reader cannot see
 _LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|there|thus|hence|therefore|however|"
                          r"moreover|furthermore|additionally|also|finally|then|second|third|in addition|as a result|"
                          r"to this end|to do so|to address this|in this way|for example|for instance|both|each|"
                          r"the latter|the former|the results?|the findings?|results?|findings?)\b", re.I)
-_PROBLEM_CUES = re.compile(r"\b(?:however|challeng\w*|difficult\w*|lack\w*|limit\w*|remain\w*|problem\w*|need\w*|"
-                           r"important|often|rarely|costly|hard|cannot|require\w*)\b", re.I)
 #: a sentence in which the authors already speak: "We ...", "Our ...", "To create X, we set out to ..."
 _VOICED = re.compile(r"^(?:We|Our|Ours)\b|^(?:By|In|To|Instead|At|Without|While|Because|Although|Using|With|After|"
                      r"For|Through|Unlike|Compared)\b[^,]{3,120},\s+(?:we|our)\s+[a-z]+")
 #: a phrase that points to something said elsewhere in the abstract
 _POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|article\b|study\b|note\b)[a-z]|"
+                          r"\b(?:they|them|their)\b|"
                           r"\bthe\s+(?:latter|former|above|same)\b", re.I)
 _ADDED = re.compile(r"^((?:We|we)\s+)(?:also|further|then|additionally|finally|moreover)\s+")
 #: a past event is no observation a paper starts from ("Two hundred years ago, ... asked")
@@ -151,7 +153,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
     Claims are the sentences the contribution reader (:func:`~.sentences.contribution`) can
     say with the paper as subject, ranked as it ranks them; the other sentences that stand on
     their own (no "this X" pointing back, no URL, no formula) are method statements, or
-    problem statements when they come before the first claim and say what is hard or missing.
+    problem statements when they come before the first claim (what the paper sets out from).
     """
     from citekit.output.sentences import contribution, is_cut_short, split_sentences, trim
     from citekit.output.title_prose import method_name
@@ -176,11 +178,17 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
         clause = f"we {verb} {rest}".strip()
         out[found.index] = [Statement(found.index, 0, clause, "claim", rank, tuple(stems(clause)))]
         # "we propose X, and prove Y": each claim can also be said alone, so a second group gets the other one
-        parts = _SECOND_CLAIM.split(rest, maxsplit=1)
-        tail = _SECOND_CLAIM.search(rest)
+        splice = re.search(r",\s+we\s+(?=[a-z]+\b)", rest)  # "..., we implement X": a second claim after a comma
+        if splice:
+            rest = rest[:splice.start()] + ", and we " + rest[splice.end():]
+            clause = f"we {verb} {rest}".strip()
+            out[found.index] = [Statement(found.index, 0, clause, "claim", rank, tuple(stems(clause)))]
+        parts = _TWO_CLAIMS.split(rest, maxsplit=1)
+        tail = _TWO_CLAIMS.search(rest)
         if tail and tail.group(0).strip(" ,") != ";" and len(parts[0].split()) >= 3 and len(parts[1].split()) >= 3:
             second = re.sub(r"^,?\s+and\s+(?:we\s+)?", "", tail.group(0)).strip()
-            for n, part in enumerate((f"we {verb} {parts[0].rstrip(' ,')}", f"we {second} {parts[1].strip()}"), 1):
+            for n, part in enumerate((f"we {verb} {parts[0].rstrip(' ,')}", " ".join(f"we {second} {parts[1]}".split())),
+                                     1):
                 out[found.index].append(Statement(found.index, n, part, "claim", rank, tuple(stems(part))))
     first_claim = min(out, default=len(sentences))
     # the names the paper gives its method: the title's, and any "We present NAME, ..." introduces
@@ -204,7 +212,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             continue  # "... the physical actions we use": a "we" that may be anyone's; not said in the authors' name
         elif first in names:  # "TiltType is a novel text entry technique ...", "TUIC simulates finger touches ..."
             clause, kind = "our " + s, "claim" if re.match(rf"{re.escape(first)}\s+is\s+an?\b", s) else "method"
-        elif i < first_claim and (_PROBLEM_CUES.search(s) or i == 0) and not _PAST.search(s):
+        elif i < first_claim and not _PAST.search(s):  # what the paper sets out from, before it says what it does
             clause, kind = "our work starts from the observation that " + _lower_first(s, text), "problem"
         elif _OUR_STUDY.match(s):  # "In a study with twelve participants, ..." -> "in our study with ..."
             clause, kind = _OUR_STUDY.sub(lambda m: f"in our {m.group(1)}", s, count=1), "method"
