@@ -55,6 +55,8 @@ _LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|ther
 #: a sentence in which the authors already speak: "We ...", "Our ...", "To create X, we set out to ..."
 _VOICED = re.compile(r"^(?:We|Our|Ours)\b|^(?:By|In|To|Instead|At|Without|While|Because|Although|Using|With|After|"
                      r"For|Through|Unlike|Compared)\b[^,]{3,120},\s+(?:we|our)\s+[a-z]+")
+#: a conclusion drawn from sentences not quoted ("... therefore may offer", "in fact, ...")
+_CONCLUDES = re.compile(r"\b(?:therefore|thus|hence|consequently|in fact|as such)\b", re.I)
 #: a phrase that points to something said elsewhere in the abstract
 _POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|article\b|study\b|note\b)[a-z]|"
                           r"\b(?:they|them|their)\b|"
@@ -105,10 +107,11 @@ def _plural_folded(word: str) -> str:
     return word
 
 
-def _first_person(text: str) -> str:
+def _first_person(text: str, keep: set[str] = frozenset()) -> str:  # type: ignore[assignment]
     swaps = {"they": "we", "They": "We", "their": "our", "Their": "Our", "theirs": "ours", "them": "us",
              "themselves": "ourselves"}
-    return re.sub(r"\b(they|They|their|Their|theirs|them|themselves)\b", lambda m: swaps[m.group(1)], text)
+    return re.sub(r"\b(they|They|their|Their|theirs|them|themselves)\b",
+                  lambda m: m.group(1) if m.group(1).lower() in keep else swaps[m.group(1)], text)
 
 
 def _own_voice(abstract: str) -> str:
@@ -140,7 +143,7 @@ def _lower_first(sentence: str, context: str = "") -> str:
     if first[:1].isupper() and any(not re.search(r"(?:^|[.!?:]\s+)$", context[:m.start()])
                                    for m in re.finditer(rf"(?<![\w\-]){re.escape(first)}(?![\w\-])", context)):
         return sentence
-    low = first.lower()
+    low = first.lower().split("-")[0]  # ("Direct-touch": "direct" is the word that is or is not a name)
     written_low = re.search(rf"(?<![\w\-]){re.escape(low)}(?![\w\-])", context)  # "a pen" elsewhere
     if not written_low and low not in lowercase_words() and low not in ("we", "our", "in", "by", "to", "a", "an", "the"):
         return sentence
@@ -171,7 +174,9 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
         seen.add(found.rest)
         if found.index >= usable or found.index in out or _NOT_QUOTABLE.search(found.rest):
             continue  # (a formula in the user's own claim is theirs to write, not citekit's to re-typeset)
-        rest = _first_person(trim(found.rest, MAX_WORDS))
+        # (back in the first person only where the abstract said we/our: its own "them" is someone else)
+        rest = _first_person(trim(found.rest, MAX_WORDS), keep=set(re.findall(r"\b(?:they|them|their|theirs|themselves)\b",
+                                                                          found.sentence.lower())))
         if len(rest.split()) > MAX_WORDS + 5:
             continue
         verb = "have " + found.verb[5:] if found.verb.startswith("have ") else found.verb
@@ -199,7 +204,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             continue
         s = trim(sentence, MAX_WORDS).rstrip(".!? ")
         n = len(s.split())
-        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) \
+        if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or _CONCLUDES.search(s) \
                 or re.search(r"[?\"“”]|\bI\b", s) or _POINTS_BACK.search(s):
             continue  # (a question, a quotation, "I", or "such an algorithm" pointing to a sentence not quoted)
         s = _ADDED.sub(lambda m: m.group(1), s)  # "We also show" -> "We show": nothing before it is quoted
@@ -212,6 +217,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             continue  # "... the physical actions we use": a "we" that may be anyone's; not said in the authors' name
         elif first in names:  # "TiltType is a novel text entry technique ...", "TUIC simulates finger touches ..."
             clause, kind = "our " + s, "claim" if re.match(rf"{re.escape(first)}\s+is\s+an?\b", s) else "method"
+            first_claim = min(first_claim, i)
         elif i < first_claim and not _PAST.search(s):  # what the paper sets out from, before it says what it does
             clause, kind = "our work starts from the observation that " + _lower_first(s, text), "problem"
         elif _OUR_STUDY.match(s):  # "In a study with twelve participants, ..." -> "in our study with ..."

@@ -44,7 +44,7 @@ GENERIC = frozenset(
     "subject subjects interest interests aspect aspects factor factors purpose purposes condition conditions "
     "difference differences bringing getting taking giving doing going coming showing allowing enabling "
     "providing including following increasing reducing improving helping becoming trying looking seeing "
-    "keeping putting running working "
+    "keeping putting running working technology technologies motivation motivations benefit benefits "
     "explore explores part level levels area areas field fields aspect aspects type types form forms use usage "
     "process processes order range terms term application applications context contexts future current "
     "potential possible given specific general common related available creating requires require using enabling "
