@@ -55,6 +55,9 @@ _LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|ther
 #: a sentence in which the authors already speak: "We ...", "Our ...", "To create X, we set out to ..."
 _VOICED = re.compile(r"^(?:We|Our|Ours)\b|^(?:By|In|To|Instead|At|Without|While|Because|Although|Using|With|After|"
                      r"For|Through|Unlike|Compared)\b[^,]{3,120},\s+(?:we|our)\s+[a-z]+")
+#: what a paper says about itself, not what it does: "we conclude by discussing limitations and future directions"
+_ASIDE = re.compile(r"\b(?:future (?:work|directions|research)|limitations|conclude by|the rest of (?:the|this) paper|"
+                    r"(?:is|are) organi[sz]ed)\b", re.I)
 #: a conclusion drawn from sentences not quoted ("... therefore may offer", "in fact, ...")
 _CONCLUDES = re.compile(r"\b(?:therefore|thus|hence|consequently|in fact|as such)\b", re.I)
 #: a phrase that points to something said elsewhere in the abstract
@@ -63,7 +66,7 @@ _POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|arti
                           r"\bthe\s+(?:latter|former|above|same)\b", re.I)
 _ADDED = re.compile(r"^((?:We|we)\s+)(?:also|further|then|additionally|finally|moreover)\s+")
 #: a past event is no observation a paper starts from ("Two hundred years ago, ... asked")
-_PAST = re.compile(r"\b(?:was|were|had|did|ago)\b", re.I)
+_PAST = re.compile(r"\b(?:was|were|had|did|ago|has been|have been|recently|in recent years|traditionally)\b", re.I)
 _OUR_STUDY = re.compile(r"^In\s+(?:a|an|the)\s+((?:[a-z\-]+\s+)?(?:study|studies|experiment|experiments|evaluation|"
                         r"survey|trial|deployment))\b")
 _AUTHORS = re.compile(r"\b(?:[Tt]he\s+authors?)\b")
@@ -172,7 +175,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
         if not found:
             break
         seen.add(found.rest)
-        if found.index >= usable or found.index in out or _NOT_QUOTABLE.search(found.rest):
+        if found.index >= usable or found.index in out or _NOT_QUOTABLE.search(found.rest) or _ASIDE.search(found.rest):
             continue  # (a formula in the user's own claim is theirs to write, not citekit's to re-typeset)
         # (back in the first person only where the abstract said we/our: its own "them" is someone else)
         rest = _first_person(trim(found.rest, MAX_WORDS), keep=set(re.findall(r"\b(?:they|them|their|theirs|themselves)\b",
@@ -194,6 +197,8 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             second = re.sub(r"^,?\s+and\s+(?:we\s+)?", "", tail.group(0)).strip()
             for n, part in enumerate((f"we {verb} {parts[0].rstrip(' ,')}", " ".join(f"we {second} {parts[1]}".split())),
                                      1):
+                if re.search(r"\b(?:it|its|this|these|they|them)\b", part):
+                    continue  # "we demonstrate how it can be used": alone, the clause points to nothing
                 out[found.index].append(Statement(found.index, n, part, "claim", rank, tuple(stems(part))))
     first_claim = min(out, default=len(sentences))
     # the names the paper gives its method: the title's, and any "We present NAME, ..." introduces
@@ -205,6 +210,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
         s = trim(sentence, MAX_WORDS).rstrip(".!? ")
         n = len(s.split())
         if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or _CONCLUDES.search(s) \
+                or _ASIDE.search(s) \
                 or re.search(r"[?\"“”]|\bI\b", s) or _POINTS_BACK.search(s):
             continue  # (a question, a quotation, "I", or "such an algorithm" pointing to a sentence not quoted)
         s = _ADDED.sub(lambda m: m.group(1), s)  # "We also show" -> "We show": nothing before it is quoted
@@ -277,7 +283,7 @@ def choose(options: list[Statement], group_texts: list[str], idf: dict[str, floa
             continue
         prior = PRIOR[st.kind] * (1.15 if st.kind == "claim" and st.rank == 0 else 1.0)
         if st.kind == "problem" and claims:
-            prior *= 0.6  # the problem places the paper only when the abstract states no claim of its own
+            prior *= 0.45  # the problem places the paper mainly when the abstract states no claim of its own
         # said already: this statement counts for little, another clause of the same sentence for somewhat less
         said = used[st.key] + 0.5 * sum(n for k, n in used.items() if k[0] == st.index and k != st.key)
         score = novel_weight / total * math.sqrt(novel_weight) * prior * REUSE ** said
