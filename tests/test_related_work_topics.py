@@ -55,11 +55,17 @@ def test_topic_sentences_say_a_phrase_the_records_use_as_a_noun(tag: str) -> Non
     for heading, body in headed(out):
         first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
         m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Most|Half)(?: of these)? (?:papers|systems|studies) (?:address|examine) "
-                     r"(.+)\.$", first)
+                     r"(.+?)(?:: (.+))?\.$", first)
         if not m:
             continue
         opened += 1
         keys = re.findall(r"@([\w:.\-+/]*\w)", body)
+        if m.group(2):  # what each paper brings, after the colon: a phrase of one cited paper's own title
+            facets = re.split(r", | and ", m.group(2))
+            assert len(facets) == len(set(keys)), first
+            for facet in facets:
+                assert any(facet.lower() in latex_to_text(entries[k].title or "").lower().replace("{", "").replace("}", "")
+                           for k in keys), (facet, first)
         phrase = {w.rstrip("s") for w in re.findall(r"[a-z0-9\-]+", m.group(1).lower().removeprefix("the "))}
         users = [k for k in keys if phrase <= words(entries[k])]
         assert len(users) >= 2, (first, keys)  # the records' own words, not an invented claim
