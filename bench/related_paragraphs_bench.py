@@ -117,7 +117,8 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
             if _opens_with_topic(body, "markdown"):
                 n["topic"] += 1
                 first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
-                m = re.search(r"(?:address|examine) (.+)\.$", first)
+                # (the shared phrase, before the colon that lists what each paper brings)
+                m = re.search(r"(?:address|examine) (.+?)(?::.*)?\.$", first)
                 phrases = m.group(1).split(" and ") if m else []
                 ok = bool(phrases) and all(sum(_uses(records[k], p) for k in set(keys)) >= 2 for p in phrases)
                 n["topic_supported"] += ok
