@@ -92,7 +92,8 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
 
     n = {k: 0 for k in ("sections", "paragraphs", "multi", "topic", "topic_supported", "hollow", "duplicate",
                         "papers", "other", "closing_not_last", "mine_paragraphs", "positioned", "todo",
-                        "contrast_own_words", "contrasts")}
+                        "contrast_own_words", "contrasts", "positions", "repeated", "tail_own", "unlike",
+                        "unlike_new_word")}
     for tag, s in sections.items():
         n["sections"] += 1
         text, records = s["plain"], s["records"]
@@ -116,7 +117,8 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
             if _opens_with_topic(body, "markdown"):
                 n["topic"] += 1
                 first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
-                m = re.search(r"(?:address|examine) (.+)\.$", first)
+                # (the shared phrase, before the colon that lists what each paper brings)
+                m = re.search(r"(?:address|examine) (.+?)(?::.*)?\.$", first)
                 phrases = m.group(1).split(" and ") if m else []
                 ok = bool(phrases) and all(sum(_uses(records[k], p) for k in set(keys)) >= 2 for p in phrases)
                 n["topic_supported"] += ok
@@ -125,6 +127,7 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
             elif verbose:
                 print(f"  [{tag}] {heading}: (no topic sentence)")
         own = s["abstract"].lower()
+        said_before: set[str] = set()
         for heading, body in paragraphs(s["mine"]):
             n["mine_paragraphs"] += 1
             if "TODO(citekit)" in body:
@@ -141,6 +144,20 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
             if any(not any(f in x for f in flagged) for x in sentences):
                 n["positioned"] += 1
             for x in sentences:
+                # the user's side, read the same way for every shape: the sentence ends in words of the user's
+                # abstract; a repeat is the same ending as an earlier paragraph's position in the section; an
+                # "Unlike" sentence names at least one word none of the cited records uses
+                n["positions"] += 1
+                tail = " ".join(re.sub(r"[^\w\s\-]", " ", x.lower()).split()[-6:])
+                n["tail_own"] += tail in " ".join(re.sub(r"[^\w\s\-]", " ", own).split())
+                n["repeated"] += tail in said_before
+                said_before.add(tail)
+                if x.startswith("Unlike"):
+                    n["unlike"] += 1
+                    cited = " ".join(records.get(k, "") for k in re.findall(r"@([\w:.\-+/]*\w)", x)).lower()
+                    clause = x.split(",", 1)[-1] if "which" not in x.split(",")[0] else x
+                    n["unlike_new_word"] += any(len(w) > 3 and w not in cited for w in re.findall(r"[a-z][a-z\-]+",
+                                                                                             clause.lower().split(", ", 2)[-1]))
                 # the user's side of the contrast: "our <method> <does ...>" or "we <verb> <claim>", in its own words
                 # (the last "our X does ..." or "we do ...": "Like ..., our work addresses Y, but our X does ...")
                 found = list(re.finditer(r"(?:,|;\s*in contrast,)\s+(?:but\s+)?(?:our [\w\-]+(?: [\w\-]+)*? "
@@ -173,6 +190,9 @@ def report(name: str, n: dict) -> None:
     print(f"  --mine paragraphs positioning the paper       : {share('positioned', 'mine_paragraphs')}; TODO left: "
           f"{n['todo']}")
     print(f"  contrasts in the user's own words             : {share('contrast_own_words', 'contrasts')}")
+    print(f"  position sentences ending in the user's words : {share('tail_own', 'positions')}")
+    print(f"  position sentences repeating an earlier one   : {share('repeated', 'positions')}")
+    print(f"  'Unlike' sentences naming a word no cited record uses: {share('unlike_new_word', 'unlike')}")
 
 
 def main() -> None:

@@ -39,6 +39,12 @@ GENERIC = frozenset(
     "evaluated data analysis analyses important various different several large small high low key main simple "
     "effective efficient able ability support supports provide provides enable enables allow allows help helps "
     "make makes making made create creates created describe describes described discuss discusses report reports "
+    # nouns that say only that there is something, and gerunds of verbs that say nothing of a topic:
+    # "Both systems address subjects", "... address interests", "... address bringing"
+    "subject subjects interest interests aspect aspects factor factors purpose purposes condition conditions "
+    "difference differences bringing getting taking giving doing going coming showing allowing enabling "
+    "providing including following increasing reducing improving helping becoming trying looking seeing "
+    "keeping putting running working technology technologies motivation motivations benefit benefits "
     "explore explores part level levels area areas field fields aspect aspects type types form forms use usage "
     "process processes order range terms term application applications context contexts future current "
     "potential possible given specific general common related available creating requires require using enabling "
@@ -185,7 +191,8 @@ class Phrasebook:
                 written.setdefault(k, Counter())[v] += 1
         self.written = {k: c.most_common(1)[0][0] for k, c in written.items()}
         for k, c in written.items():  # "displays" where any record writes it so: a bare singular reads as a mass noun
-            plural = next((v for v in c if len(k) == 1 and v[:1].islower() and v.endswith("s") and _stem(v) == k[0]
+            # (and "mobile devices" over "mobile device": the head of a phrase too)
+            plural = next((v for v in c if v[:1].islower() and v.endswith("s") and _stem(v.split()[-1].lower()) == k[-1]
                            and not v.lower().endswith(("ss", "us", "is"))), None)
             if plural and not self.written[k].lower().endswith("s") and self.written[k][:1].islower():
                 self.written[k] = plural

@@ -251,6 +251,8 @@ class _Group:
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
+    #: key -> what that paper is about in a phrase of its own title ("haptic compasses"): how the papers differ
+    facets: dict[str, str] = field(default_factory=dict)
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -649,7 +651,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         if said and heading.lower() not in labels and heading_case(said[1].text).lower() not in others:
             heading = heading_case(said[1].text)  # papers joined the group since it was named: say what they share now
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
-                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
+                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
+                            facets={left[i].key: f for i in idx if (f := book.own_phrase(i, left[i].title or ""))}))
     rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
@@ -694,52 +697,81 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
     return any(words & {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", h)} for h in used)
 
 
-def _position(group: _Group, mine: Mine, claim: tuple[str, str] | None, style: _Style,
-              turn: int = 0, topic: list[str] | None = None) -> str | None:
+def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style, turn: int = 0) -> str | None:
     """The sentence that sets the user's paper against a group, from both abstracts, or None.
 
-    What the group does is its topic phrase (the one its topic sentence says); what the
-    user's paper does is its own method, from its contribution sentence ("a haptic
-    wristwatch prototype that makes ..." -> "our haptic wristwatch prototype makes ...").
-    "Unlike \\citet{a} and \\citet{b}, which address pneumatic tactile displays, our haptic
-    wristwatch prototype makes ..."; "Like ..., our work addresses mobile devices, but our ..."
-    when the user's abstract names the group's phrase too. A contrast is drawn only when the
-    user's clause names something none of the group's records does (else the records would
-    not support "unlike"): None then, and the caller leaves a TODO. ``turn`` varies the
+    What the user's paper does differently is the statement of its abstract most specific to
+    it and least covered by this group's records (:func:`.positioning.choose`), so each
+    paragraph gets the user's own difference from *that* group, not one sentence repeated;
+    what it shares is the phrase both use ("Like \\citet{a} and \\citet{b}, our work addresses
+    mobile devices, but we ..."), else what the group does is its topic phrase ("Unlike
+    \\citet{a} and \\citet{b}, which address pneumatic tactile displays, we ..."). "Unlike"
+    only when the statement's weightiest words are in none of the group's records; otherwise
+    the two are set side by side ("Where ... address ..., we ..."). None when the abstract
+    gives nothing to set against the group: the caller leaves a TODO. ``turn`` varies the
     sentence's shape from one paragraph to the next.
     """
-    from citekit.output.related_topics import _said, novel_in, own_method, phrases, topic_sentence
+    from citekit.output.positioning import choose, referred_back, shared_phrase
+    from citekit.output.related_topics import _said, phrases, topic_sentence
 
-    if not claim or re.search(r"[$\\^_{}\u0370-\u03ff\u2070-\u209f\u00b2\u00b3\u00b9]", claim[1]):
-        return None  # a formula from the user's own source is theirs to write, not citekit's to re-typeset
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
     said = topic_sentence(group.themes, _papers(group.members), group.kind) \
         if group.themes and not group.closing else None
     theme = said[1] if said else None
-    method = own_method(claim[1])
-    if method and turn:
-        # said in full once; after that "our optimizer", as an author refers back to their own method
-        head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+|,", method[0][4:], maxsplit=1)[0].split()
-        method = (f"our {head[-1]}" if head else method[0], method[1])
-    clause = f"{method[0]} {method[1]}" if method else f"we {claim[0]} {claim[1]}"
-    if not novel_in(clause, texts, topic):
+    picked = choose(plan.options, texts, plan.idf, plan.used, plan.section)
+    if not picked or (not theme and not picked.unlike):
         return None
-    clause = style.prose(clause.rstrip(". "))
+    again = plan.used[picked.statement.key] > 0
+    plan.used[picked.statement.key] += 1
+    clause = style.prose((again and referred_back(picked.statement)) or picked.statement.clause)
+    shared = None if group.closing or plan.liked else shared_phrase(plan.text, group.themes, plan.section)
+    plan.liked = bool(shared)  # ("Like ..., but ..." in every paragraph reads as a template: every other one at most)
+    if shared:
+        users = [e for e, t in zip(group.members, texts) if shared.key in phrases(t)][:3] or group.members[:3]
+        cites, phrase = _cite_list(users, style), _said(shared)
+        clause = re.sub(r"^our work (?=starts\b)", "it ", clause)  # ("our work addresses X, but it starts from ...")
+        return _finish(f"Like {cites}, our work addresses {style.text(phrase)}, but {clause}")
     if not theme:
         return _finish(f"Unlike {_cite_list(group.members[:3], style)}, {clause}")
     by = [e for e, t in zip(group.members, texts) if theme.key in phrases(t)][:3] or group.members[:3]
     cites = _cite_list(by, style)
     what = style.text(_said(theme))
-    if theme.key in phrases(" ".join((mine.title, mine.abstract)).replace("-", " ")):  # "regression-test-selection"
-        return _finish(f"Like {cites}, our work addresses {what}, but {clause}")
     verb = "addresses" if len(by) == 1 and not _plural(by[0]) else "address"
     which = "addresses" if len(by) == 1 else "address"
     shape = turn % 3
+    if shape == 0 and not picked.unlike:
+        shape = 1  # "unlike" would claim a difference the group's records do not show
+    if shape == 2 and not picked.statement.voiced:
+        shape = 1  # "; in contrast, in our work, ..." does not read
     if shape == 1:
         return _finish(f"Where {cites} {verb} {what}, {clause}")
     if shape == 2:
         return _finish(f"{cites} {verb} {what}; in contrast, {clause}")
     return _finish(f"Unlike {cites}, which {which} {what}, {clause}")
+
+
+@dataclass
+class _MinePlan:
+    """What every position sentence of one section draws on: the user's statements, the section's word
+    weights, the section's own topic words (never a difference) and which statements were said already."""
+
+    options: list
+    idf: dict[str, float]
+    section: set[str]
+    text: str
+    used: Counter = field(default_factory=Counter)
+    liked: bool = False  # whether the last position sentence was "Like ..., but ..."
+
+
+def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style) -> "_MinePlan":
+    from citekit.output.positioning import idf_of, statements
+
+    text = " ".join((mine.title, mine.abstract))
+    options = statements(mine.abstract, mine.title, style.renders) if mine.abstract else []
+    section = {fold(w).lower()[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
+    section = {w[:-1] if w.endswith("s") else w for w in section} | section
+    return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
+                     text=text)
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:
@@ -800,11 +832,10 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
     from citekit.library.tags import load_rules
-    from citekit.output.related_topics import heading_sentence, own_claim, topic_sentence
+    from citekit.output.related_topics import heading_sentence, topic_sentence
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
-    claim = own_claim(mine.abstract, mine.title, style.renders) if mine and mine.abstract else None
     usable = [e for e in entries if SAFE_KEY.match(e.key)]
     skipped = len(entries) - len(usable)
     not_papers = [(e.key, why) for e in usable if (why := not_a_paper(e))]
@@ -837,6 +868,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
                                    "`citekit dedup` can merge them"))
     turns = 0  # positioning sentences written so far: each takes the next shape
+    plan = _mine_plan(mine, usable, topic, style) if mine else None
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -858,12 +890,12 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             named = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
             said = (named, None) if named else None
         if said:
-            body.insert(0, style.text(said[0]))
+            body.insert(0, style.text(_with_facets(said[0], said[1], g)))
         elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
             body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
         if mine:
-            position = _position(g, mine, claim, style, turn=turns, topic=topic)
+            position = _position(g, mine, plan, style, turn=turns)
             turns += bool(position)
             if position:
                 lines[-1] += " " + position
@@ -873,8 +905,9 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
-                why = ("its abstract names nothing these papers do not" if claim else
-                       "its abstract states no contribution of its own, 'we propose ...': add one to get a contrast")
+                why = ("its abstract names nothing these papers do not" if plan.options else
+                       "its abstract gives no sentence that stands on its own, 'we propose ...': add one to get "
+                       "a contrast")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                            f"{words}; {why})"))
         lines.append("")
@@ -909,6 +942,30 @@ def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple
 
 def _title_id(entry: Entry) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
+
+
+def _with_facets(sentence: str, theme, group: _Group) -> str:  # noqa: ANN001  (a Theme or None)
+    """"Four systems address mobile devices: haptic compasses, gesture input, ... and haptic workspaces.": the
+    topic sentence with what each paper brings to the shared topic, in paragraph order, or as it was.
+
+    A topic says what the papers share; a reader also wants how they differ, and each paper's title says
+    what it is about in its own words (:meth:`~.related_topics.Phrasebook.own_phrase`). Said only for two
+    to four papers that each have such a phrase, all different and none repeating the shared topic (else
+    the list would say "3D printing: 3D printing of sensors"); otherwise the sentence stays as it was.
+    """
+    from citekit.output.related_topics import _shown, _stem
+
+    if theme is None or not 2 <= len(group.members) <= 4 or theme.papers < _papers(group.members):
+        return sentence  # ("Most of these address X: A, B and C" would say C is about X too)
+    facets = [group.facets.get(e.key) for e in group.members]
+    topic = {_stem(w) for w in theme.key}
+    if not all(facets) or len({f.lower() for f in facets}) < len(facets):
+        return sentence
+    if any({_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", f.lower())} & topic for f in facets):
+        return sentence
+    said = [_shown(f) for f in facets]
+    listed = ", ".join(said[:-1]) + " and " + said[-1]
+    return sentence.rstrip(".") + ": " + listed + "."
 
 
 def _aside_sentence(asides: list[str], count: int) -> str:
