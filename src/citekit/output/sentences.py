@@ -96,6 +96,8 @@ def _base_of_third(word: str) -> str:
     """``focuses`` -> ``focus``, ``studies`` -> ``study``, ``brings`` -> ``bring``."""
     if word.endswith("ies"):
         return word[:-3] + "y"
+    if word in {"goes", "does", "echoes", "vetoes"}:
+        return word[:-2]
     if word.endswith(("sses", "shes", "ches", "xes", "zes", "uses")) and word != "uses":
         return word[:-2]
     return word[:-1]

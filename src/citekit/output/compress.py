@@ -1,0 +1,241 @@
+"""Say a paper's contribution in a short clause of the abstract's own parts, not its whole sentence.
+
+A careful co-author does not paste a 25-word abstract sentence into related work (a
+plagiarism checker would flag it, and it carries hedges, evaluation detail and side
+clauses the reader does not need). They keep the method's name, what it is and the main
+finding, and drop the rest: "We present ILoveSketch, a 3D curve sketching system that
+captures some of the affordances of pen and paper for professional designers, allowing
+them to iterate directly on concept 3D curve models" becomes "built ILoveSketch, a 3D
+curve sketching system for professional designers".
+
+This module does that with rules over the clause's surface structure, so that it carries
+to abstracts of any field: parentheticals, hedges and hype words go; a side clause after a
+comma ("which ...", "allowing ...", "; ..."), a purpose clause ("in order to ...") and a
+list after a colon go; a relative clause after a named thing ("X, a Y that ...") goes,
+keeping a short "for Z" that ends it; an overlong clause is cut before a trailing
+prepositional phrase. Nothing is added that the clause did not say: every word kept is
+the abstract's, only fewer of them, and the verb is the one the sentence used or a plainer
+one that says the same ("describe a system" -> "built a system").
+"""
+
+from __future__ import annotations
+
+import re
+
+from citekit.output.sentences import EMPH_CLOSE, EMPH_OPEN
+
+#: at most this many words after the verb: an author's clause about one paper, not the abstract's sentence
+MAX_WORDS = 14
+#: a finding ("show that X, whereas Y") needs a few more to say both halves
+FINDING_WORDS = 20
+#: spans that are never cut into or reworded: math and emphasis kept from the source
+_PROTECT = re.compile(rf"(?<!\\)\$\$?.*?(?<!\\)\$\$?|{EMPH_OPEN}.*?{EMPH_CLOSE}", re.S)
+_MASK = re.compile(r"QXP(\d+)QX")
+#: what a clause loses nothing by dropping: hype and hedges
+_HYPE = re.compile(
+    r"\b(?:(?:a\s+)?(?:simple|lightweight)\s*,?\s+(?:yet|but|and)\s+(?:effective|powerful|efficient)|"
+    r"novel|innovative|first-of-its-kind|effectively|successfully|significantly|substantially|"
+    r"greatly|dramatically|highly|simply|(?:for\s+the\s+first\s+time)|to\s+the\s+best\s+of\s+(?:their|our)\s+knowledge,?|"
+    r"potentially|arguably|indeed)\s+", re.I)
+_NEW = re.compile(r"\b(a|an|the)\s+new\s+", re.I)
+#: a side clause after a comma: everything from it on goes
+_SIDE = re.compile(
+    r"\s*(?:,|\s-{1,3}|\s\u2014|\u2014)\s*(?:(?:both|all|each|one|some|many|most|none|either)\s+of\s+(?:which|whom)|which|where|whereby|while|whereas|thereby|thus|hence|so\s+that|such\s+that|"
+    r"allowing|enabling|making|leading|resulting|yielding|providing|giving|focusing|including|such\s+as|"
+    r"as\s+well\s+as|in\s+order\s+to|based\s+on|using|demonstrating|showing|achieving|offering|without|"
+    r"especially|particularly|namely|e\.g\.|i\.e\.|and\s+(?:they|then|finally|thus|hence|therefore)|"
+    r"even|in\s+which|through\s+which|by\s+which|with\s+which|that\s+is|via|"
+    r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|compared|along|together|"
+    r"in\s+particular|specifically|respectively|along\s+with|followed|(?:but|yet|though|although)(?![^,]{1,30},))\b"
+    r"|\.(?=[A-Z][a-z])|\s*;\s|\s*:\s|\s+(?:in\s+order\s+to|so\s+as\s+to|so\s+that|including|which|whereby|thereby)\s", re.I)
+#: "provide the first analysis showing that X": the finding is X
+_SHOWING = re.compile(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|analyses|study|studies|evidence|proof|"
+                      r"proofs|experiments?|evaluation|results?|findings?)\s+(?:showing|demonstrating|revealing|"
+                      r"indicating|which\s+shows?|that\s+shows?)\s+(?=that\s)", re.I)
+#: "that while AdamW degrades, Muon is robust": the main clause is the claim
+_FRONTED = re.compile(r"^that\s+(?:while|whereas|although|though|even\s+though)\s+[^,]{3,120},\s*(?=\S)", re.I)
+#: "an approach based on supervised learning to infer X": how it is built, not what it does
+_BASED_ON = re.compile(r"\s+based\s+on\s+[^,;]{1,60}?(?=\s+(?:to|for|that)\s)", re.I)
+#: a subordinate clause opened and not closed: a comma cut there leaves "while AdamW degrades" alone
+_OPEN_SUBORDINATE = re.compile(r"\b(?:while|whereas|although|though|if|when|since|because|unless|after|before)\b[^,]*$",
+                               re.I)
+#: "X, a Y that ...": the relative clause after a named thing
+_RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
+#: prepositions before which an overlong clause may end: what follows only narrows it
+_PREP = re.compile(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
+                   r"toward|towards|into|when|while|where|as|to\s+(?:the|a|an|their|its|all|many|any))\s)|,\s+(?!and\b|or\b)", re.I)
+#: what a made thing is called when the paper built it (a system, not a method)
+_BUILT = re.compile(r"^(?:\S+,\s+)?(?:an?\s+)?(?:[\w\-]+\s+){0,5}(?:system|tool|toolkit|prototype|device|interface|"
+                    r"application|app|environment|editor|platform|display|controller|glove|wristband|bracelet|"
+                    r"sensor|robot|game|plugin|plug-in|browser|keyboard)s?\b", re.I)
+_METHOD_HEAD = re.compile(r"^(?:\S+,\s+)?(?:an?\s+)?(?:[\w\-]+\s+){0,5}(?:method|approach|algorithm|technique|"
+                          r"framework|model|scheme|optimizer|procedure|strategy|architecture)s?\b", re.I)
+_ARTICLE = re.compile(r"\b(a|an|A|An)\s+(?=(\S+))")
+_VOWEL_SOUND = re.compile(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRSX](?:[A-Z0-9\-]|$)|8|11|18|hour|honest)")
+
+
+def _mask(text: str) -> tuple[str, list[str]]:
+    spans: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        spans.append(m.group(0))
+        return f"QXP{len(spans) - 1}QX"
+
+    return _PROTECT.sub(keep, text), spans
+
+
+def _unmask(text: str, spans: list[str]) -> str:
+    return _MASK.sub(lambda m: spans[int(m.group(1))], text)
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _name_first(text: str, name: str) -> str:
+    """"a light and fast Muon (LiMuon) optimizer for X" -> "LiMuon, a light and fast Muon optimizer for X".
+
+    The method's name leads, as an author writes it, instead of hiding in a parenthesis.
+    """
+    m = re.match(r"^(an?|the)\s+([^,;()]{1,80}?)\s*\(([^()\s]{2,30})\)\s*(.*)$", text, re.I)
+    # the title's name, or a coined one in mixed case ("LiMuon"; an acronym like "PSD" only abbreviates)
+    if not m or not (m.group(3) == name or re.fullmatch(r"[A-Z][\w\-]*[a-z][\w\-]*[A-Z][\w\-]*|[A-Z][a-z]+[A-Z]\w*",
+                                                         m.group(3))):
+        return text
+    name = m.group(3)
+    if re.search(rf"(?<![\w\-]){re.escape(name)}(?![\w\-])", m.group(4)):
+        return text
+    article = "a" if m.group(1).lower() == "the" else m.group(1).lower()
+    return f"{name}, {article} {m.group(2)} {m.group(4)}".strip()
+
+
+def _drop_parentheticals(text: str, name: str = "") -> str:
+    """"(n = 12)", "(e.g., X, Y)", "(see below)" go; an acronym defined and used again ("(ZO)") stays,
+    and so does the paper's own method name."""
+    kept: list[str] = []
+    while True:
+        m = re.search(r"\s*\(([^()]*)\)", text)
+        if not m:
+            return re.sub(r"QXK(\d+)QX", lambda k: kept[int(k.group(1))], text)
+        inner = m.group(1).strip()
+        used_again = re.fullmatch(r"[A-Z][A-Za-z0-9\-]*s?", inner) and \
+            re.search(rf"(?<![\w\-]){re.escape(inner.rstrip('s'))}s?(?![\w\-])", text[m.end():])
+        if used_again or (name and inner == name):
+            kept.append(m.group(0))
+            text = text[:m.start()] + f"QXK{len(kept) - 1}QX" + text[m.end():]
+        else:
+            text = text[:m.start()] + text[m.end():]
+
+
+def _articles(text: str) -> str:
+    """"a" or "an" by the word that now follows it ("a novel approach" -> "an approach")."""
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(2)
+        an = bool(_VOWEL_SOUND.match(word)) and not re.match(r"^(?:one|uni|use|usu|eu|u[a-z]?[aeiou])", word.lower())
+        article = "an" if an else "a"
+        return (article.capitalize() if m.group(1)[0].isupper() else article) + " "
+    return _ARTICLE.sub(fix, text)
+
+
+def _cut_side(text: str, finding: bool = False) -> str:
+    """Everything from the first side clause on goes, when enough is left to say something.
+
+    In a finding, "..., whereas X" is the other half of the claim ("Muon is sensitive to
+    the learning rate, whereas MuonMax is robust") and stays.
+    """
+    for m in _SIDE.finditer(text):
+        if finding and re.match(r"\W*(?:while|whereas)\b", m.group(0).lstrip(" ,"), re.I):
+            continue
+        if m.group(0).lstrip().startswith(",") and _OPEN_SUBORDINATE.search(text[:m.start()]):
+            continue
+        head = _dangling(text[:m.start()])
+        if _words(head) >= 3 and len(re.findall(r"[A-Za-z]{4,}", head)) >= 2:
+            return head
+    return text
+
+
+def _cut_relative(text: str) -> str:
+    """"X, a Y that does Z for W" -> "X, a Y for W": the named thing and what it is, not how it works.
+
+    Only after an appositive that already says what the thing is (three words or more),
+    so "a tool that takes logs as input" keeps its relative clause: "a tool" says nothing.
+    """
+    m = re.match(r"^(\S+(?:\s+\S+)?,\s+(?:an?|the)\s+[^,]+?)(?=\s+(?:that|which|who)\s)", text)
+    if not m or _words(m.group(1)) < 5:
+        return text
+    tail = text[m.end():]
+    audience = re.search(r"\s(for\s+(?:[\w\-]+\s+){0,2}[\w\-]+)$", tail)
+    return m.group(1) + (" " + audience.group(1) if audience else "")
+
+
+def _cap(text: str, limit: int) -> str:
+    """An overlong clause ends before its last prepositional phrases, keeping the first ``limit`` words' sense.
+
+    Never inside a "whether/how/what ..." clause, whose verb may not have come yet
+    ("assess whether replacing a component of a system" says nothing); a participle or
+    adverb left at the end ("feedback obtained", "memory dynamically allocated") goes with
+    the phrase it introduced.
+    """
+    if _words(text) <= limit:
+        return text
+    cuts = [m.start() for m in _PREP.finditer(text) if 5 <= _words(text[:m.start()]) <= limit
+            and not re.search(r"\b(?:whether|how|what|why|if)\b", text[:m.start()], re.I)
+            and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
+                                                     or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
+    if not cuts:
+        return text
+    head = text[:cuts[-1]]
+    while True:
+        m = re.search(r"\s+([a-z]{5,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
+                      r"done|found|kept|run|set|put)$", head)
+        if not m or re.search(r"\b(?:a|an|the|is|are|was|were|be|been|being|has|have|had|to|their|its)$",
+                              head[:m.start()], re.I) or _words(head[:m.start()]) < 4:
+            return head
+        head = head[:m.start()]
+
+
+def _dangling(text: str) -> str:
+    """No clause ends on a word that needs one after it ("... of", "... and")."""
+    while True:
+        out = re.sub(r"[\s,;:]+(?:and|or|but|of|for|to|with|the|a|an|in|on|by|that|which|from|as|at|via|its|their|"
+                     r"while|than|both|either|into|such|as\s+well)$", "", text, flags=re.I).rstrip(" ,;:-")
+        if out == text:
+            return out
+        text = out
+
+
+def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, limit: int = MAX_WORDS) -> tuple[str, str]:
+    """``(verb, clause)``: the contribution said short, from the words of ``rest``.
+
+    ``verb`` is the base or past form the sentence used ("present", "created"); a plainer
+    one that says the same may replace it ("describe"/"present" a system -> "built",
+    "present" a method -> "propose"). ``finding`` marks a "show that ..." clause, whose
+    relative clauses belong to the claim and are kept. ``name`` is the method's name from
+    the title: it is never dropped, and leads when the clause hid it in a parenthesis.
+    """
+    text, spans = _mask(rest.strip().rstrip("."))
+    text = _drop_parentheticals(_name_first(text, name), name)
+    text = _NEW.sub(lambda m: m.group(1) + " ", _HYPE.sub("", text))
+    showing = _SHOWING.match(text)
+    if showing and not finding:
+        verb, text, finding = "show", text[showing.end():], True
+    if finding:
+        text = _FRONTED.sub("that ", text)
+        limit = max(limit, FINDING_WORDS)
+    text = _BASED_ON.sub("", text)
+    text = _cut_side(text, finding)
+    if not finding:
+        text = _cut_relative(text)
+    text = _dangling(_cap(text, limit))
+    text = re.sub(r"\s+", " ", _articles(text)).strip(" ,;")
+    if not text or _words(text) < 2:
+        return verb, rest
+    clause = _unmask(text, spans)
+    if verb in {"present", "describe", "introduce", "presented", "described", "introduced", "develop", "developed",
+                "create", "created", "design", "designed"} and _BUILT.match(text) and not _METHOD_HEAD.match(text):
+        verb = "built"
+    elif verb in {"describe", "described"} and re.match(r"^(?:an?\s|[A-Z])", text):
+        verb = "present"
+    elif verb in {"present", "presented"} and _METHOD_HEAD.match(text):
+        verb = "propose"
+    return verb, clause
