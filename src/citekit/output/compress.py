@@ -47,6 +47,7 @@ _SIDE = re.compile(
     r"even|in\s+which|through\s+which|by\s+which|with\s+which|that\s+is|via|"
     r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|compared|along|together|"
     r"in\s+particular|specifically|respectively|along\s+with|followed|(?:but|yet|though|although)(?![^,]{1,30},))\b"
+    r"|\s+and\s+(?=(?:the|a|an|its|their|these|this)\s+[\w\-]+(?:\s+[\w\-]+){0,4}\s+(?:is|are|was|were|has|have|had|can)\b)"
     r"|\.(?=[A-Z][a-z])|\s*;\s|\s*:\s|\s+(?:in\s+order\s+to|so\s+as\s+to|so\s+that|including|which|whereby|thereby)\s", re.I)
 #: "provide the first analysis showing that X": the finding is X
 _SHOWING = re.compile(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|analyses|study|studies|evidence|proof|"
@@ -65,13 +66,23 @@ _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 _PREP = re.compile(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
                    r"toward|towards|into|when|while|where|as|to\s+(?:the|a|an|their|its|all|many|any))\s)|,\s+(?!and\b|or\b)", re.I)
 #: what a made thing is called when the paper built it (a system, not a method)
-_BUILT = re.compile(r"^(?:\S+,\s+)?(?:an?\s+)?(?:[\w\-]+\s+){0,5}(?:system|tool|toolkit|prototype|device|interface|"
+_BUILT = re.compile(r"\b(?:system|tool|toolkit|prototype|device|interface|"
                     r"application|app|environment|editor|platform|display|controller|glove|wristband|bracelet|"
                     r"sensor|robot|game|plugin|plug-in|browser|keyboard)s?\b", re.I)
-_METHOD_HEAD = re.compile(r"^(?:\S+,\s+)?(?:an?\s+)?(?:[\w\-]+\s+){0,5}(?:method|approach|algorithm|technique|"
+_METHOD_HEAD = re.compile(r"\b(?:method|approach|algorithm|technique|"
                           r"framework|model|scheme|optimizer|procedure|strategy|architecture)s?\b", re.I)
 _ARTICLE = re.compile(r"\b(a|an|A|An)\s+(?=(\S+))")
 _VOWEL_SOUND = re.compile(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRSX](?:[A-Z0-9\-]|$)|8|11|18|hour|honest)")
+
+
+def _kind(text: str) -> str:
+    """"built" when the thing the clause names first is a made artefact (a system, a tool), "method" when it is
+    a method, else "": read from the head noun among its first words ("a tool for analyzing object models")."""
+    head = " ".join(text.split()[:9])
+    built, method = _BUILT.search(head), _METHOD_HEAD.search(head)
+    if built and (not method or built.start() < method.start()):
+        return "built"
+    return "method" if method else ""
 
 
 def _mask(text: str) -> tuple[str, list[str]]:
@@ -198,7 +209,7 @@ def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
         out = re.sub(r"[\s,;:]+(?:and|or|but|of|for|to|with|the|a|an|in|on|by|that|which|from|as|at|via|its|their|"
-                     r"while|than|both|either|into|such|as\s+well)$", "", text, flags=re.I).rstrip(" ,;:-")
+                     r"while|than|both|either|into|such|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
         if out == text:
             return out
         text = out
@@ -231,11 +242,12 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     if not text or _words(text) < 2:
         return verb, rest
     clause = _unmask(text, spans)
+    kind = _kind(text)
     if verb in {"present", "describe", "introduce", "presented", "described", "introduced", "develop", "developed",
-                "create", "created", "design", "designed"} and _BUILT.match(text) and not _METHOD_HEAD.match(text):
+                "create", "created", "design", "designed"} and kind == "built":
         verb = "built"
     elif verb in {"describe", "described"} and re.match(r"^(?:an?\s|[A-Z])", text):
         verb = "present"
-    elif verb in {"present", "presented"} and _METHOD_HEAD.match(text):
+    elif verb in {"present", "presented"} and kind == "method":
         verb = "propose"
     return verb, clause

@@ -86,6 +86,21 @@ _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:i
                       r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
 _PASSIVE_VERB = {"presented": "present", "proposed": "propose", "introduced": "introduce", "described": "describe",
                  "developed": "develop", "designed": "design"}
+_PASSIVE_VERB.update({"studied": "study", "investigated": "investigate", "examined": "examine", "analyzed": "analyze",
+                      "analysed": "analyse", "measured": "measure", "explored": "explore", "evaluated": "evaluate",
+                      "characterized": "characterize", "characterised": "characterise", "surveyed": "survey",
+                      "reviewed": "review", "defined": "define", "derived": "derive", "demonstrated": "demonstrate",
+                      "built": "build", "implemented": "implement", "constructed": "construct",
+                      "fabricated": "fabricate"})
+#: "The absorption spectra of X were studied at 4 K": the claim of a field that writes in the passive
+_PASSIVE_STUDY = re.compile(
+    rf"^{_LEAD}(?P<np>(?:The|the|A|An|a|an|Several|several|Two|two|Three|three)\s+[^,;:]{{3,100}}?)\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?P<passive>studied|investigated|examined|analy[sz]ed|measured|"
+    r"explored|evaluated|characterized|characterised|surveyed|reviewed|defined|derived|demonstrated|developed|"
+    r"designed|presented|proposed|introduced|described|built|implemented|constructed|fabricated)\b(?P<rest>.*)$", re.S)
+#: what makes a passive sentence background, not the paper's claim: "has been studied extensively in the literature"
+_PASSIVE_BACKGROUND = re.compile(r"\b(?:in\s+the\s+literature|previously|in\s+the\s+past|by\s+(?:many|several|other)|"
+                                 r"for\s+(?:decades|years|a\s+long\s+time)|widely|extensively|traditionally)\b", re.I)
 #: present-tense verbs that end in "ed" ("We embed X" -> "Smith embeds X")
 _PRESENT_ED = {"embed", "exceed", "proceed", "succeed", "need", "feed", "breed", "seed", "speed", "shed", "shred"}
 _IRREGULAR_PAST = {"built", "made", "found", "ran", "wrote", "took", "gave", "brought", "sought", "held", "led",
@@ -134,6 +149,8 @@ class Contribution:
 def _base(m: re.Match[str]) -> str:
     """Base form of the matched verb, whichever group matched it."""
     groups = m.groupdict()
+    if not groups.keys() - {"rest"}:  # "X is a ..." (:func:`_named_is`)
+        return "present"
     if groups.get("passive"):
         return _PASSIVE_VERB[groups["passive"]]
     if groups.get("any3"):  # "This study explored X" keeps its past, as "We created X" does
@@ -194,7 +211,33 @@ def candidates(sentences: list[str]) -> list[int]:
 def _read(sentence: str) -> re.Match[str] | None:
     """The sentence read as subject-verb-rest with the paper as subject, or None."""
     return (_WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence) or _WE_ANY.match(sentence)
-            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence))
+            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence) or _passive_study(sentence))
+
+
+def _named_is(name: str) -> re.Pattern[str] | None:
+    """"StartleCam is a wearable video camera ...": the paper's own method, named and said what it is.
+
+    Read as "present StartleCam, a wearable video camera ..."; only for the name the title
+    gives, so a sentence about someone else's system is never taken for the paper's.
+    """
+    if not name or len(name) < 3:
+        return None
+    return re.compile(rf"^(?:The\s+)?{re.escape(name)}(?:\s+(?:system|tool|toolkit|prototype|device|interface|"
+                      rf"framework|method|approach|algorithm|technique|language|library))?\s+(?:is|are)\s+"
+                      rf"(?P<rest>(?:a|an)\s+.+)$", re.S)
+
+
+def _passive_study(sentence: str) -> re.Match[str] | None:
+    """"The spectra of X were studied at 4 K", unless it reports what others did ("... in the literature")."""
+    m = _PASSIVE_STUDY.match(sentence)
+    if not m or _PASSIVE_BACKGROUND.search(sentence):
+        return None
+    # the subject is one noun phrase ("The pure film was grown by ... and was characterized" is not), named
+    # here, and the sentence says what was studied, not with which instrument ("characterized by X-ray ...")
+    if re.search(r"\b(?:this|these|such|it|they|is|are|was|were|has|have|had|be|been|that|which|by)\b", m.group("np"),
+                 re.I) or re.match(r"\s*(?:by|using|with|via|through|in\s+terms\s+of)\b", m.group("rest"), re.I):
+        return None
+    return m
 
 
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
@@ -220,13 +263,17 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
     found: list[tuple[tuple[float, int], Contribution]] = []
     cut = len(sentences) - 1 if is_cut_short(abstract) else len(sentences)
 
+    named = _named_is(name) if ranker != "rule" else None
     for index, sentence in enumerate(sentences[:cut]):
-        m = _read(sentence)
+        sentence = re.sub(r"^(?:Abstract|ABSTRACT|Summary)[:.]?\s+(?=[A-Z])", "", sentence)
+        m = _read(sentence) or (named.match(sentence) if named else None)
         if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue
         verb = _base(m)
         rest = m.group("rest").rstrip()
-        if m.re is _PASSIVE:  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
+        if named is not None and m.re is named:  # "StartleCam is a wearable camera" -> "present StartleCam, a ..."
+            rest = f"{name}, {rest}"
+        if m.re in (_PASSIVE, _PASSIVE_STUDY):  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
             np = m.group("np")
             rest = np[0].lower() + np[1:] + rest
         rest = clean_clause(rest, name)
