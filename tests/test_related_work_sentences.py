@@ -422,7 +422,8 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
      "study 3D printing in classrooms for Identifying a hierarchy of activities"),
     ("ReLoop: Fix the Norm, Not the Gradient", "present ReLoop, which fixes the norm, not the gradient"),
     # a topic word before the colon is not a name
-    ("Interaction: Findings from a National Survey", "study interaction, with findings from a national survey"),
+    # never "study X, with Y": the subtitle's findings are reported on the topic
+    ("Interaction: Findings from a National Survey", "report findings from a national survey on interaction"),
     # an exporter that braces every capitalized word (Better BibTeX) says nothing about names:
     # ordinary words are lowered, a name the corpora never write in lower case keeps its capital
     ("{{Deep Residual Learning}} for {{Image Recognition}}", "study deep residual learning for image recognition"),

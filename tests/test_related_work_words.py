@@ -120,3 +120,24 @@ def test_nothing_is_added_that_the_abstract_does_not_say():
         words = [w for w in re.findall(r"[\w\-]+", out.split(" ", 2)[2].lower()) if w not in {"a", "an"}]
         source = iter(re.findall(r"[\w\-]+", abstract.lower()))
         assert all(any(w == s for s in source) for w in words), out
+
+
+def test_a_title_alone_reads_as_a_description_never_study_x_with_y():
+    """Readers flagged "study design thinking, with engineering education" and "study the vocal joystick:, with ..."."""
+    cases = {
+        "Design Thinking: Engineering Education": "study design thinking and engineering education",
+        "RP vs Workshop: How Modelling Methods Affect Early Design Development":
+            "study how modelling methods affect early design development",
+        "The Vocal Joystick:: Evaluation of Voice-Based Cursor Control Techniques":
+            "evaluate voice-based cursor control techniques",
+        "Forget-Me-Not: Intimate Computing in Support of Human Memory":
+            "study intimate computing in support of human memory",
+        "Everything You Know about Dynamic Time Warping Is Wrong":
+            "show that everything you know about dynamic time warping is wrong",
+        "Achieving Ubiquity: The New Third Wave": "achieve ubiquity, the new third wave",
+    }
+    for title, clause in cases.items():
+        out = describe(Entry(key="k2020", entry_type="article", tags_auto=["t"],
+                             fields={"title": title, "author": "Doe, Jane and Roe, Rick", "year": "2020"}), MD)
+        assert out == f"@k2020 {clause}.", (title, out)
+        assert ", with " not in out and ":" not in out
