@@ -64,11 +64,13 @@ _OPEN_SUBORDINATE = re.compile(r"\b(?:while|whereas|although|though|if|when|sinc
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
 _PREP = re.compile(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
-                   r"toward|towards|into|when|while|where|as|to\s+(?:the|a|an|their|its|all|many|any))\s)|,\s+(?!and\b|or\b)", re.I)
+                   r"toward|towards|into|when|while|where|as|that|which|who|to\s+(?:the|a|an|their|its|all|many|any))\s)"
+                   r"|,\s+(?!and\b|or\b)", re.I)
 #: what a made thing is called when the paper built it (a system, not a method)
 _BUILT = re.compile(r"\b(?:system|tool|toolkit|prototype|device|interface|"
                     r"application|app|environment|editor|platform|display|controller|glove|wristband|bracelet|"
-                    r"sensor|robot|game|plugin|plug-in|browser|keyboard)s?\b", re.I)
+                    r"sensor|robot|game|plugin|plug-in|browser|keyboard|camera|watch|handset|tabletop|stylus|headset|"
+                    r"compiler|debugger|library)s?\b", re.I)
 _METHOD_HEAD = re.compile(r"\b(?:method|approach|algorithm|technique|"
                           r"framework|model|scheme|optimizer|procedure|strategy|architecture)s?\b", re.I)
 _ARTICLE = re.compile(r"\b(a|an|A|An)\s+(?=(\S+))")
@@ -78,7 +80,9 @@ _VOWEL_SOUND = re.compile(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRS
 def _kind(text: str) -> str:
     """"built" when the thing the clause names first is a made artefact (a system, a tool), "method" when it is
     a method, else "": read from the head noun among its first words ("a tool for analyzing object models")."""
-    head = " ".join(text.split()[:9])
+    # the first noun phrase: after a leading name ("ReCrash, a technique"), before its first preposition or clause
+    head = re.sub(r"^[^\s,]+(?:\s+[^\s,]+)?,\s+", "", " ".join(text.split()[:12]))
+    head = re.split(r"\s(?:of|for|in|on|to|that|which|who|with|by|from|using|via|,)\s|,", head, maxsplit=1)[0]
     built, method = _BUILT.search(head), _METHOD_HEAD.search(head)
     if built and (not method or built.start() < method.start()):
         return "built"
@@ -189,7 +193,8 @@ def _cap(text: str, limit: int) -> str:
     """
     if _words(text) <= limit:
         return text
-    cuts = [m.start() for m in _PREP.finditer(text) if 5 <= _words(text[:m.start()]) <= limit
+    cuts = [m.start() for m in _PREP.finditer(text) if (3 if m.group(0).startswith(",") else 5)
+            <= _words(text[:m.start()]) <= limit
             and not re.search(r"\b(?:whether|how|what|why|if)\b", text[:m.start()], re.I)
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
@@ -199,6 +204,7 @@ def _cap(text: str, limit: int) -> str:
     while True:
         m = re.search(r"\s+([a-z]{5,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
                       r"done|found|kept|run|set|put)$", head)
+        m = m or re.search(r"\s+(?:that|which|who)\s+\S+$", head)  # "error traces that lead"
         if not m or re.search(r"\b(?:a|an|the|is|are|was|were|be|been|being|has|have|had|to|their|its)$",
                               head[:m.start()], re.I) or _words(head[:m.start()]) < 4:
             return head
@@ -209,7 +215,7 @@ def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
         out = re.sub(r"[\s,;:]+(?:and|or|but|of|for|to|with|the|a|an|in|on|by|that|which|from|as|at|via|its|their|"
-                     r"while|than|both|either|into|such|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
+                     r"while|than|both|either|into|such|not|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
         if out == text:
             return out
         text = out

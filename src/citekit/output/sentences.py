@@ -76,7 +76,9 @@ _FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demons
 _NOT_CLAIM = ("believe|think|hope|argue|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
               "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
               "would|should|assume|expect|know|see|recall|start|thank")
-_WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?(?!(?:{_NOT_CLAIM})\b)"
+_WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
+                     r"(?:(?:successfully|recently|already|intensively|extensively|carefully|systematically|"
+                     rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
 _THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
                        rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
