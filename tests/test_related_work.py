@@ -436,10 +436,10 @@ def test_latex_to_plain_loses_no_text(raw, plain):
 
 
 def test_markdown_shows_record_text_as_written():
-    paper = entry("a2026", "T", abstract=r"We propose a trick so that 100% & more of the runs converge, "
-                                         r"beating Adam_W.", tags=["t"])
+    paper = entry("a2026", "T", abstract=r"We propose Adam_W tricks so that 100% & more of the runs converge.",
+                  tags=["t"])
     out = related_work([paper], tags=["t"], fmt="markdown")
-    assert r"100% \& more of the runs converge, beating Adam\_W" in out
+    assert r"Adam\_W tricks so that 100% \& more of the runs converge" in out
 
 
 def test_an_abstract_kept_as_a_bib_field_is_used(abstracts):

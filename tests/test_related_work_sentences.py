@@ -156,8 +156,8 @@ def test_first_person_becomes_third_person_grammatically():
                      r"whereas a variant they call MuonMax is more robust.")
     latex, _ = clean(paper("c2026", "C", "Training is costly. We propose FastNet, and our method halves the cost of "
                                          "training we observed on our benchmarks."))
-    assert latex == (r"\citet{c2026} propose FastNet, and their method halves the cost of training they observed "
-                     r"on their benchmarks.")
+    # (the short clause ends before "they observed on their benchmarks")
+    assert latex == r"\citet{c2026} propose FastNet, and their method halves the cost of training."
     single = paper("s2026", "S", "We propose FastNet, a faster network for vision.", authors="Solo, Han")
     assert describe(single, LATEX).startswith(r"\citet{s2026} proposes FastNet")
     assert check_snippet(r"\citet{c} show that our method works.")

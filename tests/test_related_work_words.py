@@ -141,3 +141,14 @@ def test_a_title_alone_reads_as_a_description_never_study_x_with_y():
                              fields={"title": title, "author": "Doe, Jane and Roe, Rick", "year": "2020"}), MD)
         assert out == f"@k2020 {clause}.", (title, out)
         assert ", with " not in out and ":" not in out
+
+
+def test_a_list_is_never_cut_mid_item_and_a_fronted_phrase_goes():
+    tools = ("Bugs are hard to reproduce. We present Timelapse, a tool for quickly recording, reproducing, and "
+             "debugging interactive behaviors in web applications that run in browsers today.")
+    out = describe(paper("b2013timelapse", "Timelapse: Recording Web Behaviors", tools), MD)
+    assert "recording, reproducing, and debugging interactive behaviors" in out, out
+    finding = ("Control flow matters. We show that, for the subjects considered, complex implicit control flow is "
+               "always present and is generally not adequately exercised.")
+    out = describe(paper("s2004flow", "Implicit Control Flow", finding), MD)
+    assert out.startswith("@s2004flow show that complex implicit control flow is always present"), out

@@ -25,9 +25,9 @@ import re
 from citekit.output.sentences import EMPH_CLOSE, EMPH_OPEN
 
 #: at most this many words after the verb: an author's clause about one paper, not the abstract's sentence
-MAX_WORDS = 14
+MAX_WORDS = 12
 #: a finding ("show that X, whereas Y") needs a few more to say both halves
-FINDING_WORDS = 20
+FINDING_WORDS = 16
 #: spans that are never cut into or reworded: math and emphasis kept from the source
 _PROTECT = re.compile(rf"(?<!\\)\$\$?.*?(?<!\\)\$\$?|{EMPH_OPEN}.*?{EMPH_CLOSE}", re.S)
 _MASK = re.compile(r"QXP(\d+)QX")
@@ -35,7 +35,7 @@ _MASK = re.compile(r"QXP(\d+)QX")
 _HYPE = re.compile(
     r"\b(?:(?:a\s+)?(?:simple|lightweight)\s*,?\s+(?:yet|but|and)\s+(?:effective|powerful|efficient)|"
     r"novel|innovative|first-of-its-kind|effectively|successfully|significantly|substantially|"
-    r"greatly|dramatically|highly|simply|(?:for\s+the\s+first\s+time)|to\s+the\s+best\s+of\s+(?:their|our)\s+knowledge,?|"
+    r"greatly|dramatically|highly|simply|(?:for\s+the\s+first\s+time,?)|to\s+the\s+best\s+of\s+(?:their|our)\s+knowledge,?|"
     r"potentially|arguably|indeed)\s+", re.I)
 _NEW = re.compile(r"\b(a|an|the)\s+new\s+", re.I)
 #: a side clause after a comma: everything from it on goes
@@ -54,7 +54,8 @@ _SHOWING = re.compile(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|anal
                       r"proofs|experiments?|evaluation|results?|findings?)\s+(?:showing|demonstrating|revealing|"
                       r"indicating|which\s+shows?|that\s+shows?)\s+(?=that\s)", re.I)
 #: "that while AdamW degrades, Muon is robust": the main clause is the claim
-_FRONTED = re.compile(r"^that\s+(?:while|whereas|although|though|even\s+though)\s+[^,]{3,120},\s*(?=\S)", re.I)
+_FRONTED = re.compile(r"^that\s+(?:while|whereas|although|though|even\s+though)\s+[^,]{3,120},\s*(?=\S)"
+                      r"|^that,\s+[^,]{3,60},\s*(?=\S)", re.I)
 #: "an approach based on supervised learning to infer X": how it is built, not what it does
 _BASED_ON = re.compile(r"\s+based\s+on\s+[^,;]{1,60}?(?=\s+(?:to|for|that)\s)", re.I)
 #: a subordinate clause opened and not closed: a comma cut there leaves "while AdamW degrades" alone
@@ -65,7 +66,7 @@ _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
 _PREP = re.compile(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
                    r"toward|towards|into|when|while|where|as|that|which|who|to\s+(?:the|a|an|their|its|all|many|any))\s)"
-                   r"|,\s+(?!and\b|or\b)", re.I)
+                   r"|,(?=\s+(?!and\b|or\b|an?\b|the\b))", re.I)
 #: what a made thing is called when the paper built it (a system, not a method)
 _BUILT = re.compile(r"\b(?:system|tool|toolkit|prototype|device|interface|"
                     r"application|app|environment|editor|platform|display|controller|glove|wristband|bracelet|"
@@ -83,8 +84,10 @@ def _kind(text: str) -> str:
     # the first noun phrase: after a leading name ("ReCrash, a technique"), before its first preposition or clause
     head = re.sub(r"^[^\s,]+(?:\s+[^\s,]+)?,\s+", "", " ".join(text.split()[:12]))
     head = re.split(r"\s(?:of|for|in|on|to|that|which|who|with|by|from|using|via|,)\s|,", head, maxsplit=1)[0]
-    built, method = _BUILT.search(head), _METHOD_HEAD.search(head)
-    if built and (not method or built.start() < method.start()):
+    # English puts the head noun last: "a library-based approach" is an approach
+    built = [m.end() for m in _BUILT.finditer(head)]
+    method = [m.end() for m in _METHOD_HEAD.finditer(head)]
+    if built and (not method or built[-1] > method[-1]):
         return "built"
     return "method" if method else ""
 
@@ -193,11 +196,17 @@ def _cap(text: str, limit: int) -> str:
     """
     if _words(text) <= limit:
         return text
-    cuts = [m.start() for m in _PREP.finditer(text) if (3 if m.group(0).startswith(",") else 5)
-            <= _words(text[:m.start()]) <= limit
+    cuts = [m.start() for m in _PREP.finditer(text)
+            if (3 if m.group(0).startswith(",") and not re.match(r",\s+(?:that|which|who)\b", text[m.start():])
+                else 5) <= _words(text[:m.start()]) <= limit
             and not re.search(r"\b(?:whether|how|what|why|if)\b", text[:m.start()], re.I)
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
+    cuts = [c for c in cuts if not re.search(r"\d$", text[:c])]  # "almost 1 | in 5 merges"
+    # never at a comma of a list ("recording, reproducing, and minimizing"; "a lightweight, practical mechanism")
+    cuts = [c for c in cuts if text[c] != "," or not (
+        re.match(r",\s+[^,\s]+(?:\s+[^,\s]+){0,3}(?:,\s*|\s+)(?:and|or)\s", text[c:])
+        or re.search(r"\b(?:a|an|the)\s+[\w\-]+$", text[:c]))]
     if not cuts:
         return text
     head = text[:cuts[-1]]
@@ -215,7 +224,7 @@ def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
         out = re.sub(r"[\s,;:]+(?:and|or|but|of|for|to|with|the|a|an|in|on|by|that|which|from|as|at|via|its|their|"
-                     r"while|than|both|either|into|such|not|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
+                     r"while|than|both|either|into|such|not|they|it|we|them|this|these|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
         if out == text:
             return out
         text = out

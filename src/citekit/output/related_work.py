@@ -505,7 +505,7 @@ def describe(entry: Entry, style: _Style) -> str:
         found = contribution(abstract, name, accept=style.renders)
         if found:
             # the contribution in a short clause of the abstract's parts, not its whole sentence
-            verb, rest = compress(found.rest, found.verb, name, finding=found.rest.startswith("that "))
+            verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None)
             found = replace(found, verb=verb, rest=rest)
             # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
             # title's; "We study deep analysis and extensions" says less than the title, which is used instead
