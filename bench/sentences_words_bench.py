@@ -68,7 +68,9 @@ _CLAIM_VERBS = re.compile(
     r"extend|adapt|combine|apply|augment|improve|enable|model|predict|contribute|offer|provide|"
     r"investigate|examine|study|analy[sz]e|explore|survey|review)(?:s|es|d|ed|ies)?$", re.I)
 _DANGLING = {"and", "or", "but", "of", "for", "to", "with", "the", "a", "an", "in", "on", "by", "that", "which",
-             "from", "as", "at", "via", "its", "their", "while", "whereas", "than"}
+             "from", "as", "at", "via", "its", "their", "while", "whereas", "than", "against", "about", "between",
+             "into", "onto", "upon", "within", "without", "through", "across", "over", "under", "toward", "towards",
+             "per", "like", "including", "is", "are", "was", "were", "be", "not", "who", "whose", "when", "where"}
 _CITE = re.compile(r"@[\w:.\-+/]+|\[@[^\]]*\]")
 
 
