@@ -202,14 +202,25 @@ def _cap(text: str, limit: int) -> str:
             and not re.search(r"\b(?:whether|how|what|why|if)\b", text[:m.start()], re.I)
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
-    cuts = [c for c in cuts if not re.search(r"\d$", text[:c])]  # "almost 1 | in 5 merges"
+    cuts = [c for c in cuts if not re.search(r"\d$", text[:c])  # "almost 1 | in 5 merges"
+            and not (re.match(r"\s+to\s", text[c:]) and _TO_NEEDED.search(text[:c]))]
     # never at a comma of a list ("recording, reproducing, and minimizing"; "a lightweight, practical mechanism")
     cuts = [c for c in cuts if text[c] != "," or not (
-        re.match(r",\s+[^,\s]+(?:\s+[^,\s]+){0,3}(?:,\s*|\s+)(?:and|or)\s", text[c:])
+        re.match(r",\s+(?:[^,\s]+(?:\s+[^,\s]+){0,3},\s*)*[^,\s]+(?:\s+[^,\s]+){0,3},?\s+(?:and|or)\s", text[c:])
         or re.search(r"\b(?:a|an|the)\s+[\w\-]+$", text[:c]))]
     if not cuts:
         return text
-    head = text[:cuts[-1]]
+    return _end(text[:cuts[-1]])
+
+
+#: a verb or noun whose "to ..." completes it: "allows programmers | to annotate" cannot end there
+_TO_NEEDED = re.compile(r"\b(?:allow|enable|help|ask|want|encourage|permit|force|require|lead|cause|teach|invite|"
+                        r"use|able|design|intend|aim|need|tend|how|what|way|attempt|try|tries|seek|sought|order|"
+                        r"is|are|was|were|be|been)\w*(?:\s+\S+){0,2}$", re.I)
+
+
+def _end(head: str) -> str:
+    """A clause cut short ends cleanly: a participle or adverb that introduced the cut phrase goes with it."""
     while True:
         m = re.search(r"\s+([a-z]{5,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
                       r"done|found|kept|run|set|put)$", head)
@@ -218,6 +229,24 @@ def _cap(text: str, limit: int) -> str:
                               head[:m.start()], re.I) or _words(head[:m.start()]) < 4:
             return head
         head = head[:m.start()]
+
+
+def _without_unexplained(text: str, name: str, spans: list[str]) -> str:
+    """End the clause before the phrase that holds an acronym nobody defined ("... on the APAS Artemis").
+
+    The reader's "what is APAS?" costs more than the phrase says; the clause keeps what
+    comes before it when that still says something (four words or more).
+    """
+    from citekit.output.standalone import unexplained
+
+    for acronym in unexplained(_unmask(text, spans), name):
+        at = re.search(rf"(?<![\w\-]){re.escape(acronym)}(?![\w\-])", text)
+        if not at:
+            continue
+        cuts = [m.start() for m in _PREP.finditer(text[:at.start()]) if _words(text[:m.start()]) >= 4]
+        if cuts:
+            text = _dangling(_end(text[:cuts[-1]]))
+    return text
 
 
 def _dangling(text: str) -> str:
@@ -253,7 +282,7 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     if not finding:
         text = _cut_relative(text)
     text = _dangling(_cap(text, limit))
-    text = re.sub(r"\s+", " ", _articles(text)).strip(" ,;")
+    text = re.sub(r"\s+", " ", _articles(_without_unexplained(text, name, spans))).strip(" ,;")
     if not text or _words(text) < 2:
         return verb, rest
     clause = _unmask(text, spans)
