@@ -167,7 +167,9 @@ def _cut_side(text: str, finding: bool = False) -> str:
         if m.group(0).lstrip().startswith(",") and _OPEN_SUBORDINATE.search(text[:m.start()]):
             continue
         head = _dangling(text[:m.start()])
-        if _words(head) >= 3 and len(re.findall(r"[A-Za-z]{4,}", head)) >= 2:
+        # after a comma, dash or semicolon three words may stand; a bare "which"/"in which" needs more before it
+        enough = 3 if re.match(r"\s*[,;:\u2014.-]", m.group(0)) else 5
+        if _words(head) >= enough and len(re.findall(r"[A-Za-z]{4,}", head)) >= 2:
             return head
     return text
 
@@ -175,11 +177,11 @@ def _cut_side(text: str, finding: bool = False) -> str:
 def _cut_relative(text: str) -> str:
     """"X, a Y that does Z for W" -> "X, a Y for W": the named thing and what it is, not how it works.
 
-    Only after an appositive that already says what the thing is (three words or more),
+    Only after an appositive that already says what the thing is (six words with the name),
     so "a tool that takes logs as input" keeps its relative clause: "a tool" says nothing.
     """
     m = re.match(r"^(\S+(?:\s+\S+)?,\s+(?:an?|the)\s+[^,]+?)(?=\s+(?:that|which|who)\s)", text)
-    if not m or _words(m.group(1)) < 5:
+    if not m or _words(m.group(1)) < 6:
         return text
     tail = text[m.end():]
     audience = re.search(r"\s(for\s+(?:[\w\-]+\s+){0,2}[\w\-]+)$", tail)
@@ -198,7 +200,8 @@ def _cap(text: str, limit: int) -> str:
         return text
     cuts = [m.start() for m in _PREP.finditer(text)
             if (3 if m.group(0).startswith(",") and not re.match(r",\s+(?:that|which|who)\b", text[m.start():])
-                else 5) <= _words(text[:m.start()]) <= limit
+                else 6 if re.match(r",?\s+(?:that|which|who)\b", text[m.start():]) else 5)
+            <= _words(text[:m.start()]) <= limit
             and not re.search(r"\b(?:whether|how|what|why|if)\b", text[:m.start()], re.I)
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
