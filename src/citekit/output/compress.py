@@ -65,7 +65,7 @@ _OPEN_SUBORDINATE = re.compile(r"\b(?:while|whereas|although|though|if|when|sinc
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
 _PREP = re.compile(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
-                   r"toward|towards|into|when|while|where|as|that|which|who|to)\s)"
+                   r"toward|towards|into|while|where|as|that|which|who|to)\s)"
                    r"|,(?=\s+(?!and\b|or\b|an?\b|the\b))", re.I)
 #: what a made thing is called when the paper built it (a system, not a method)
 _BUILT = re.compile(r"\b(?:system|tool|toolkit|prototype|device|interface|"
@@ -256,7 +256,7 @@ def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
         out = re.sub(r"[\s,;:]+(?:and|or|but|of|for|to|with|the|a|an|in|on|by|that|which|from|as|at|via|its|their|"
-                     r"while|than|both|either|into|such|not|they|we|this|these|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
+                     r"while|than|both|either|into|such|not|they|we|this|these|up|down|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
         if out == text:
             return out
         text = out
