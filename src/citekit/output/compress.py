@@ -46,7 +46,7 @@ _SIDE = re.compile(
     r"especially|particularly|namely|e\.g\.|i\.e\.|and\s+(?:they|then|finally|thus|hence|therefore)|"
     r"even|in\s+which|through\s+which|by\s+which|with\s+which|that\s+is|via|"
     r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|compared|along|together|"
-    r"in\s+particular|specifically|respectively|along\s+with|followed|(?:but|yet|though|although)(?![^,]{1,30},))\b"
+    r"in\s+particular|specifically|respectively|along\s+with|followed|their\s+\w+\s+\w+|they|it\s+\w+s|(?:but|yet|though|although)(?![^,]{1,30},))\b"
     r"|\s+and\s+(?=(?:the|a|an|its|their|these|this)\s+[\w\-]+(?:\s+[\w\-]+){0,4}\s+(?:is|are|was|were|has|have|had|can)\b)"
     r"|\.(?=[A-Z][a-z])|\s*;\s|\s*:\s|\s+(?:in\s+order\s+to|so\s+as\s+to|so\s+that|including|which|whereby|thereby)\s", re.I)
 #: "provide the first analysis showing that X": the finding is X
@@ -202,7 +202,7 @@ def _cap(text: str, limit: int) -> str:
             if (3 if m.group(0).startswith(",") and not re.match(r",\s+(?:that|which|who)\b", text[m.start():])
                 else 6 if re.match(r",?\s+(?:that|which|who)\b", text[m.start():]) else 5)
             <= _words(text[:m.start()]) <= limit
-            and not re.search(r"\b(?:whether|how|what|why|if)\b", text[:m.start()], re.I)
+            and not re.search(r"\b(?:whether|how|what|why|if|when)\b", text[:m.start()], re.I)
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
     cuts = [c for c in cuts if not re.search(r"\d$", text[:c])  # "almost 1 | in 5 merges"
