@@ -225,9 +225,14 @@ _TO_NEEDED = re.compile(r"\b(?:allow|enable|help|ask|want|encourage|permit|force
 def _end(head: str) -> str:
     """A clause cut short ends cleanly: a participle or adverb that introduced the cut phrase goes with it."""
     while True:
+        # "error traces that lead", "mistakes that are detected": a relative clause with nothing left in it
+        relative = re.search(r"\s+(?:that|which|who)\s+(?:(?:is|are|was|were|can|could|may|will)\s+(?:be\s+)?)?\S+$",
+                             head)
+        if relative and _words(head[:relative.start()]) >= 4:
+            head = head[:relative.start()]
+            continue
         m = re.search(r"\s+([a-z]{5,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
                       r"done|found|kept|run|set|put)$", head)
-        m = m or re.search(r"\s+(?:that|which|who)\s+\S+$", head)  # "error traces that lead"
         if not m or re.search(r"\b(?:a|an|the|is|are|was|were|be|been|being|has|have|had|to|their|its)$",
                               head[:m.start()], re.I) or _words(head[:m.start()]) < 4:
             return head
