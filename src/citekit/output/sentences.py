@@ -2,9 +2,9 @@
 
 Related work must only say what the papers say. So a paper is described by its
 contribution sentence ("We propose SoftSignum, a smooth relaxation ...") with the subject
-swapped for its citation ("\\citet{key} propose SoftSignum, a smooth relaxation ..."); the
-rest of the sentence is kept word for word. Nothing here invents content: when no sentence
-fits, callers fall back to the title.
+swapped for its citation ("\\citet{key} propose SoftSignum, a smooth relaxation ..."). The
+clause is then said short by :mod:`.compress` (its words, fewer of them). Nothing here
+invents content: when no sentence fits, callers fall back to the title.
 
 The functions work on the raw abstract (LaTeX math included); escaping for the target
 format happens later, on the finished pieces.
