@@ -152,3 +152,15 @@ def test_a_list_is_never_cut_mid_item_and_a_fronted_phrase_goes():
                "always present and is generally not adequately exercised.")
     out = describe(paper("s2004flow", "Implicit Control Flow", finding), MD)
     assert out.startswith("@s2004flow show that complex implicit control flow is always present"), out
+
+
+def test_an_action_named_by_a_noun_is_said_by_its_verb_and_a_needed_complement_stays():
+    """"provide a detailed description of X" -> "describe X"; "converting X | into Y" is never cut at "into"."""
+    simplify = ("Theorem provers check programs. This paper provides a detailed description of the automatic theorem "
+                "prover Simplify, which is the proof engine of the Extended Static Checkers.")
+    out = describe(paper("d2003simplify", "Simplify: A Theorem Prover for Program Checking", simplify), MD)
+    assert out == "@d2003simplify describe the automatic theorem prover Simplify.", out
+    layers = ("Displays are flat. We present a method for automatically converting a digital 3D model into a multilayer "
+              "model: a parallel stack of high-resolution 2D images embedded within a semi-transparent medium.")
+    out = describe(paper("h2011layers", "Computing and Fabricating Multilayer Models", layers), MD)
+    assert out.endswith("converting a digital 3D model into a multilayer model."), out

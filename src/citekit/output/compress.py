@@ -61,6 +61,28 @@ _BASED_ON = re.compile(r"\s+based\s+on\s+[^,;]{1,60}?(?=\s+(?:to|for|that)\s)", 
 #: a subordinate clause opened and not closed: a comma cut there leaves "while AdamW degrades" alone
 _OPEN_SUBORDINATE = re.compile(r"\b(?:while|whereas|although|though|if|when|since|because|unless|after|before)\b[^,]*$",
                                re.I)
+#: "provide a detailed description of X" -> "describe X": the action the noun names, said as the verb
+_NOMINAL = re.compile(
+    r"^(?:out\s+|on\s+)?(?:(?:a|an|the)\s+)?(?:(?:detailed|comprehensive|thorough|brief|systematic|extensive|in-depth|"
+    r"careful|formal|empirical|experimental|theoretical|qualitative|quantitative)\s+)*"
+    r"(?P<noun>description|analysis|analyses|evaluation|investigations?|examination|exploration|comparison|"
+    r"assessment|characterization|characterisation|implementation|observation|observations|measurements?|"
+    r"derivation|formalization|verification|exploration)\s+(?:of|into|on)\s+(?=\S)", re.I)
+_NOMINAL_VERB = {"description": "describe", "analysis": "analyze", "analyses": "analyze", "evaluation": "evaluate",
+                 "investigation": "investigate", "investigations": "investigate", "examination": "examine",
+                 "exploration": "explore", "comparison": "compare", "assessment": "assess",
+                 "characterization": "characterize", "characterisation": "characterise",
+                 "implementation": "implement", "observation": "observe", "observations": "observe",
+                 "measurement": "measure", "measurements": "measure", "derivation": "derive",
+                 "formalization": "formalize", "verification": "verify"}
+#: verbs that only carry such a noun: "provide/present/give/perform/conduct/carry out/report on an analysis of"
+_LIGHT_VERBS = {"provide", "present", "give", "perform", "conduct", "carry", "report", "make", "offer", "describe",
+                "have carried", "have performed", "have made", "conducted", "performed", "carried", "made",
+                "presented", "described", "provided", "gave", "reported"}
+#: "converting a model | into a multilayer model": the verb needs what follows
+_COMPLEMENT = re.compile(r"\b(?:convert|transform|translat|turn|map|compil|decompos|split|chang|integrat|embed|"
+                         r"reduc|extend|adapt|apply|appli|port|lift|encod|rewrit|assist|help|allow|enabl)\w*"
+                         r"(?:\s+\S+){1,6}$", re.I)
 #: "X, a Y that ...": the relative clause after a named thing
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
@@ -189,6 +211,16 @@ def _cut_relative(text: str) -> str:
 
 
 def _cap(text: str, limit: int) -> str:
+    """:func:`_cut_at` within ``limit`` words; when no cut there is allowed, the first one a few words past it."""
+    if _words(text) <= limit:
+        return text
+    out = _cut_at(text, limit)
+    if out == text:
+        out = _cut_at(text, limit + 6, shortest=True)
+    return out
+
+
+def _cut_at(text: str, limit: int, shortest: bool = False) -> str:
     """An overlong clause ends before its last prepositional phrases, keeping the first ``limit`` words' sense.
 
     Never inside a "whether/how/what ..." clause, whose verb may not have come yet
@@ -206,19 +238,20 @@ def _cap(text: str, limit: int) -> str:
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
     cuts = [c for c in cuts if not re.search(r"\d$", text[:c])  # "almost 1 | in 5 merges"
-            and not (re.match(r"\s+to\s", text[c:]) and _TO_NEEDED.search(text[:c]))]
+            and not (re.match(r"\s+to\s", text[c:]) and _TO_NEEDED.search(text[:c]))
+            and not (re.match(r"\s+(?:into|to|in|onto)\s", text[c:]) and _COMPLEMENT.search(text[:c]))]
     # never at a comma of a list ("recording, reproducing, and minimizing"; "a lightweight, practical mechanism")
     cuts = [c for c in cuts if text[c] != "," or not (
         re.match(r",\s+(?:[^,\s]+(?:\s+[^,\s]+){0,3},\s*)*[^,\s]+(?:\s+[^,\s]+){0,3},?\s+(?:and|or)\s", text[c:])
         or re.search(r"\b(?:a|an|the)\s+[\w\-]+$", text[:c]))]
     if not cuts:
         return text
-    return _end(text[:cuts[-1]])
+    return _end(text[:cuts[0] if shortest else cuts[-1]])
 
 
 #: a verb or noun whose "to ..." completes it: "allows programmers | to annotate" cannot end there
 _TO_NEEDED = re.compile(r"\b(?:allow|enable|help|ask|want|encourage|permit|force|require|lead|cause|teach|invite|"
-                        r"use|able|design|intend|aim|need|tend|how|what|way|attempt|try|tries|seek|sought|order|"
+                        r"use|using|able|design|intend|aim|need|tend|how|what|way|attempt|try|tries|seek|sought|order|"
                         r"is|are|was|were|be|been)\w*(?:\s+\S+){0,2}$", re.I)
 
 
@@ -279,6 +312,9 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     text, spans = _mask(rest.strip().rstrip("."))
     text = _drop_parentheticals(_name_first(text, name), name)
     text = _NEW.sub(lambda m: m.group(1) + " ", _HYPE.sub("", text))
+    nominal = _NOMINAL.match(text) if verb in _LIGHT_VERBS or verb.startswith(("have ", "report")) else None
+    if nominal and (verb not in {"describe", "described"} or nominal.group("noun").lower() != "description"):
+        verb, text = _NOMINAL_VERB[nominal.group("noun").lower()], text[nominal.end():]
     showing = _SHOWING.match(text)
     if showing and not finding:
         verb, text, finding = "show", text[showing.end():], True
