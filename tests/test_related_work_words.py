@@ -164,3 +164,11 @@ def test_an_action_named_by_a_noun_is_said_by_its_verb_and_a_needed_complement_s
               "model: a parallel stack of high-resolution 2D images embedded within a semi-transparent medium.")
     out = describe(paper("h2011layers", "Computing and Fabricating Multilayer Models", layers), MD)
     assert out.endswith("converting a digital 3D model into a multilayer model."), out
+
+
+def test_the_titles_lead_word_names_the_thing_the_abstract_says_it_is():
+    abstract = ("Stitching is a new interaction technique that allows users to combine pen-operated mobile devices "
+                "with wireless networking by using pen gestures that span multiple displays. To stitch, a user moves.")
+    out = describe(paper("h2004stitching", "Stitching: Pen Gestures That Span Multiple Displays", abstract), MD)
+    assert out.startswith("@h2004stitching propose Stitching, an interaction technique"), out
+    assert "combine pen-operated mobile devices with wireless networking" in out, out

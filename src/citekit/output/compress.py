@@ -83,6 +83,9 @@ _LIGHT_VERBS = {"provide", "present", "give", "perform", "conduct", "carry", "re
 _COMPLEMENT = re.compile(r"\b(?:convert|transform|translat|turn|map|compil|decompos|split|chang|integrat|embed|"
                          r"reduc|extend|adapt|apply|appli|port|lift|encod|rewrit|assist|help|allow|enabl)\w*"
                          r"(?:\s+\S+){1,6}$", re.I)
+#: "combine X | with Y": the verb needs its "with"
+_WITH_NEEDED = re.compile(r"\b(?:combin|integrat|pair|augment|equip|replac|compar|associat|interact|collaborat|"
+                          r"communicat|align|merg|couple|coupling|synchroni[sz])\w*(?:\s+\S+){1,6}$", re.I)
 #: "X, a Y that ...": the relative clause after a named thing
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
@@ -239,7 +242,8 @@ def _cut_at(text: str, limit: int, shortest: bool = False) -> str:
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
     cuts = [c for c in cuts if not re.search(r"\d$", text[:c])  # "almost 1 | in 5 merges"
             and not (re.match(r"\s+to\s", text[c:]) and _TO_NEEDED.search(text[:c]))
-            and not (re.match(r"\s+(?:into|to|in|onto)\s", text[c:]) and _COMPLEMENT.search(text[:c]))]
+            and not (re.match(r"\s+(?:into|to|in|onto)\s", text[c:]) and _COMPLEMENT.search(text[:c]))
+            and not (re.match(r"\s+with\s", text[c:]) and _WITH_NEEDED.search(text[:c]))]
     # never at a comma of a list ("recording, reproducing, and minimizing"; "a lightweight, practical mechanism")
     cuts = [c for c in cuts if text[c] != "," or not (
         re.match(r",\s+(?:[^,\s]+(?:\s+[^,\s]+){0,3},\s*)*[^,\s]+(?:\s+[^,\s]+){0,3},?\s+(?:and|or)\s", text[c:])

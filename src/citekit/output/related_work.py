@@ -502,7 +502,7 @@ def describe(entry: Entry, style: _Style) -> str:
                 return _finish(f"{style.prose(statement)} {style.citep([entry])}")
     abstract = abstract_of(entry)
     if abstract:
-        found = contribution(abstract, name, accept=style.renders)
+        found = contribution(abstract, name, accept=style.renders, title=latex_to_text(entry.title or ""))
         if found:
             # the contribution in a short clause of the abstract's parts, not its whole sentence
             verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None)

@@ -216,6 +216,12 @@ def _read(sentence: str) -> re.Match[str] | None:
             or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence) or _passive_study(sentence))
 
 
+def _title_lead(title: str) -> str:
+    """"Stitching" of "Stitching: Pen Gestures That Span ...": one or two capitalized words before a colon."""
+    m = re.match(r"^\{*([A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?)\}*\s*:\s", title.strip())
+    return m.group(1) if m else ""
+
+
 def _named_is(name: str) -> re.Pattern[str] | None:
     """"StartleCam is a wearable video camera ...": the paper's own method, named and said what it is.
 
@@ -243,7 +249,7 @@ def _passive_study(sentence: str) -> re.Match[str] | None:
 
 
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
-                 ranker: str = "model") -> Contribution | None:
+                 ranker: str = "model", title: str = "") -> Contribution | None:
     """The sentence that states the paper's contribution and stands on its own, or None.
 
     Candidates are the sentences that can be said with the paper as subject ("We propose
@@ -265,7 +271,10 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
     found: list[tuple[tuple[float, int], Contribution]] = []
     cut = len(sentences) - 1 if is_cut_short(abstract) else len(sentences)
 
-    named = _named_is(name) if ranker != "rule" else None
+    # "Stitching is a new interaction technique ..." under "Stitching: Pen Gestures ...": the title's lead word
+    # names the thing even when it is not read as a method name elsewhere
+    own = name or _title_lead(title)
+    named = _named_is(own) if ranker != "rule" else None
     for index, sentence in enumerate(sentences[:cut]):
         sentence = re.sub(r"^(?:Abstract|ABSTRACT|Summary)[:.]?\s+(?=[A-Z])", "", sentence)
         m = _read(sentence) or (named.match(sentence) if named else None)
@@ -274,7 +283,7 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
         verb = _base(m)
         rest = m.group("rest").rstrip()
         if named is not None and m.re is named:  # "StartleCam is a wearable camera" -> "present StartleCam, a ..."
-            rest = f"{name}, {rest}"
+            rest = f"{own}, {rest}"
         if m.re in (_PASSIVE, _PASSIVE_STUDY):  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
             np = m.group("np")
             rest = np[0].lower() + np[1:] + rest
