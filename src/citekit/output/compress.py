@@ -268,8 +268,8 @@ def _end(head: str) -> str:
         if relative and _words(head[:relative.start()]) >= 4:
             head = head[:relative.start()]
             continue
-        m = re.search(r"\s+([a-z]{5,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
-                      r"done|found|kept|run|set|put)$", head)
+        m = re.search(r"\s+([a-z]{3,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
+                      r"done|found|kept|run|set|put|used)$", head)
         if not m or re.search(r"\b(?:a|an|the|is|are|was|were|be|been|being|has|have|had|to|their|its)$",
                               head[:m.start()], re.I) or _words(head[:m.start()]) < 4:
             return head

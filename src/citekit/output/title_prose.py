@@ -542,6 +542,11 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
         return f"{v('report')} {caser.phrase(words)} on {caser.phrase(main_words)}"  # "... from a survey on X"
     if first in _ANALYSIS_VERBS and len(words) > 2 and _bare(words[1]) in ("of", "for"):
         return f"{v(_ANALYSIS_VERBS[first])} {caser.phrase(words[2:])}"
+    main = render(main_words)
+    if not main.startswith(v("study")) or re.search(r"[A-Z]", caser.phrase(main_words)):
+        # the main part says what was done ("explore non-Euclidean gradient descent") or names what was
+        # studied ("Lions and Muons"): it stays, the subtitle describes it in parentheses
+        return f"{main} ({caser.phrase(sub_words)})"
     if len(sub_words) >= 3:
         return render(sub_words)
     return f"{v('study')} {caser.phrase(main_words)} and {caser.phrase(sub_words)}"
