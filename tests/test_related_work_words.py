@@ -135,6 +135,11 @@ def test_a_title_alone_reads_as_a_description_never_study_x_with_y():
         "Everything You Know about Dynamic Time Warping Is Wrong":
             "show that everything you know about dynamic time warping is wrong",
         "Achieving Ubiquity: The New Third Wave": "achieve ubiquity, the new third wave",
+        # the main part names what was studied or says what was done: it stays, the subtitle in parentheses
+        "Lions and Muons: Optimization via Stochastic Frank-Wolfe":
+            "study Lions and Muons (optimization via stochastic Frank-Wolfe)",
+        "An Exploration of Non-Euclidean Gradient Descent: Muon and its Many Variants":
+            "explore non-Euclidean gradient descent (Muon and its many variants)",
     }
     for title, clause in cases.items():
         out = describe(Entry(key="k2020", entry_type="article", tags_auto=["t"],
