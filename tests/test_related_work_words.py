@@ -177,3 +177,13 @@ def test_the_titles_lead_word_names_the_thing_the_abstract_says_it_is():
     out = describe(paper("h2004stitching", "Stitching: Pen Gestures That Span Multiple Displays", abstract), MD)
     assert out.startswith("@h2004stitching propose Stitching, an interaction technique"), out
     assert "combine pen-operated mobile devices with wireless networking" in out, out
+
+
+def test_a_single_authors_i_is_read_as_the_claim_in_the_third_person():
+    abstract = ("Critics read differently. In this article I argue that critical reading has replaced formal "
+                "appreciation as a marker of cultural privilege in my field.")
+    entry = Entry(key="h2020critical", entry_type="article", abstract=abstract, tags_auto=["t"],
+                  fields={"title": "Critical Capital", "author": "Holm, Nicholas", "year": "2020"})
+    out = describe(entry, MD)
+    assert out.startswith("@h2020critical argues that critical reading has replaced formal appreciation"), out
+    assert not re.search(r"\b(?:I|my)\b", out), out

@@ -61,7 +61,7 @@ _LEAD = (
     r"Instead|Concretely|Accordingly|Overall|Technically|Theoretically|Empirically"
     r")\s*,?\s*)*"
 )
-_WE = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<verb>{_VERBS})\b(?P<rest>.*)$", re.S)
+_WE = re.compile(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<verb>{_VERBS})\b(?P<rest>.*)$", re.S)
 _THIS = re.compile(
     rf"^{_LEAD}[Tt]his\s+(?:paper|work|article|study|note|manuscript)\s+(?P<adv>{_ADVERB})"
     rf"(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.S)
@@ -73,10 +73,10 @@ _FINDING = re.compile(
 _FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demonstrate": "demonstrate",
                  "suggest": "find"}
 #: "We created Deep Shot", "This article focuses on X", "We have developed software": any verb, for the ranker
-_NOT_CLAIM = ("believe|think|hope|argue|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
+_NOT_CLAIM = ("believe|think|hope|argue|am|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
               "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
               "would|should|assume|expect|know|see|recall|start|thank")
-_WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
+_WE_ANY = re.compile(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
                      r"(?:(?:successfully|recently|already|intensively|extensively|carefully|systematically|"
                      rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
@@ -198,11 +198,16 @@ def is_cut_short(abstract: str) -> bool:
 
 
 def to_third_person(text: str) -> str:
-    """First-person plural to third person: "our method" -> "their method", "we" -> "they"."""
+    """First person to third person: "our method" -> "their method", "we" -> "they", "my" -> "their".
+
+    A single author's "I argue ..., my analysis" becomes the singular "they"/"their", as an
+    author writes about one cited person whose pronoun the record does not give.
+    """
     text = re.sub(r"\bin\s+this\s+(?:paper|work|article|study|note)\b\s*,?\s*", "", text)
     swaps = {"we": "they", "We": "They", "our": "their", "Our": "Their", "ours": "theirs", "us": "them",
-             "ourselves": "themselves"}
-    return re.sub(r"\b(we|We|our|Our|ours|us|ourselves)\b", lambda m: swaps[m.group(1)], text)
+             "ourselves": "themselves", "my": "their", "My": "Their", "myself": "themselves", "mine": "theirs"}
+    text = re.sub(r"\b(we|We|our|Our|ours|us|ourselves|my|My|myself|mine)\b", lambda m: swaps[m.group(1)], text)
+    return re.sub(r"(?<![\w.\-])I(?=\s+[a-z])", "they", text)  # "I argue", never "Type I error"
 
 
 def candidates(sentences: list[str]) -> list[int]:

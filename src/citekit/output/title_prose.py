@@ -543,7 +543,10 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
     if first in _ANALYSIS_VERBS and len(words) > 2 and _bare(words[1]) in ("of", "for"):
         return f"{v(_ANALYSIS_VERBS[first])} {caser.phrase(words[2:])}"
     main = render(main_words)
-    if not main.startswith(v("study")) or re.search(r"[A-Z]", caser.phrase(main_words)):
+    cased = caser.phrase(main_words).split()
+    named = any(re.search(r"[A-Z]", w) for w in cased[1:]) or (cased and _bare(cased[0]) not in ("a", "an", "the")
+                                                               and re.search(r"[A-Z]", cased[0]) is not None)
+    if not main.startswith(v("study")) or named:
         # the main part says what was done ("explore non-Euclidean gradient descent") or names what was
         # studied ("Lions and Muons"): it stays, the subtitle describes it in parentheses
         return f"{main} ({caser.phrase(sub_words)})"
