@@ -140,6 +140,7 @@ def test_a_title_alone_reads_as_a_description_never_study_x_with_y():
             "study Lions and Muons (optimization via stochastic Frank-Wolfe)",
         "An Exploration of Non-Euclidean Gradient Descent: Muon and its Many Variants":
             "explore non-Euclidean gradient descent (Muon and its many variants)",
+        "How Analysis Can Hinder Source Code Manipulation": "show how analysis can hinder source code manipulation",
     }
     for title, clause in cases.items():
         out = describe(Entry(key="k2020", entry_type="article", tags_auto=["t"],
@@ -187,3 +188,10 @@ def test_a_single_authors_i_is_read_as_the_claim_in_the_third_person():
     out = describe(entry, MD)
     assert out.startswith("@h2020critical argues that critical reading has replaced formal appreciation"), out
     assert not re.search(r"\b(?:I|my)\b", out), out
+
+
+def test_a_verbs_that_clause_is_never_cut_off():
+    abstract = ("String solvers are slow. We compared Hampi with another string solver, CFGAnalyzer, and show that "
+                "Hampi is several times faster on all the benchmarks we tried.")
+    out = describe(paper("k2012hampi", "HAMPI: A Solver for String Constraints", abstract), MD)
+    assert not out.endswith("and show."), out

@@ -98,7 +98,7 @@ _BUILT = re.compile(r"\b(?:system|tool|toolkit|prototype|device|interface|"
                     r"sensor|robot|game|plugin|plug-in|browser|keyboard|camera|watch|handset|tabletop|stylus|headset|"
                     r"compiler|debugger|library)s?\b", re.I)
 _METHOD_HEAD = re.compile(r"\b(?:method|approach|algorithm|technique|"
-                          r"framework|model|scheme|optimizer|procedure|strategy|architecture)s?\b", re.I)
+                          r"framework|model|scheme|optimizer|procedure|strategy|architecture|process)s?\b", re.I)
 _ARTICLE = re.compile(r"\b(a|an|A|An)\s+(?=(\S+))")
 _VOWEL_SOUND = re.compile(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRSX](?:[A-Z0-9\-]|$)|8|11|18|hour|honest)")
 
@@ -112,8 +112,8 @@ def _kind(text: str) -> str:
     # English puts the head noun last: "a library-based approach" is an approach
     built = [m.end() for m in _BUILT.finditer(head)]
     method = [m.end() for m in _METHOD_HEAD.finditer(head)]
-    if built and (not method or built[-1] > method[-1]):
-        return "built"
+    if built and not method and not re.search(r"\b(?:process|methodology|model|study|analysis|set)\b", head, re.I):
+        return "built"  # "a development process and tools" is not something one builds
     return "method" if method else ""
 
 
@@ -243,7 +243,11 @@ def _cut_at(text: str, limit: int, shortest: bool = False) -> str:
     cuts = [c for c in cuts if not re.search(r"\d$", text[:c])  # "almost 1 | in 5 merges"
             and not (re.match(r"\s+to\s", text[c:]) and _TO_NEEDED.search(text[:c]))
             and not (re.match(r"\s+(?:into|to|in|onto)\s", text[c:]) and _COMPLEMENT.search(text[:c]))
-            and not (re.match(r"\s+with\s", text[c:]) and _WITH_NEEDED.search(text[:c]))]
+            and not (re.match(r"\s+with\s", text[c:]) and _WITH_NEEDED.search(text[:c]))
+            # "and show | that Hampi is faster": the verb's "that" clause is its object, not a relative clause
+            and not (re.match(r"\s+that\s", text[c:]) and re.search(
+                r"\b(?:show|find|found|prov|demonstrat|argu|conclud|suggest|reveal|indicat|observ|note|claim|report|"
+                r"confirm|establish|hypothesi[sz]|predict|verif|ensur|guarantee)\w*$", text[:c], re.I))]
     # never at a comma of a list ("recording, reproducing, and minimizing"; "a lightweight, practical mechanism")
     cuts = [c for c in cuts if text[c] != "," or not (
         re.match(r",\s+(?:[^,\s]+(?:\s+[^,\s]+){0,3},\s*)*[^,\s]+(?:\s+[^,\s]+){0,3},?\s+(?:and|or)\s", text[c:])

@@ -439,6 +439,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
         if first in ("on", "about", "regarding") and len(words) > 1:
             return f"{v('study')} {caser.phrase(words[1:])}"
+        if first in ("how", "why") and len(words) > 2:  # "How Analysis Can Hinder ..." -> "show how analysis can ..."
+            return f"{v('show' if first == 'how' else 'explain')} {caser.phrase(words)}"
         at = _finite_at(words)
         if at > 0:
             return f"{v('show')} that {caser.phrase(words)}"
