@@ -195,3 +195,10 @@ def test_a_verbs_that_clause_is_never_cut_off():
                 "Hampi is several times faster on all the benchmarks we tried.")
     out = describe(paper("k2012hampi", "HAMPI: A Solver for String Constraints", abstract), MD)
     assert not out.endswith("and show."), out
+
+
+def test_an_aside_between_commas_goes():
+    abstract = ("Designers face many devices. We present a solution, based on the use of three levels of "
+                "abstractions, that allows designers to focus on the relevant logical aspects.")
+    out = describe(paper("m2004multi", "Multidevice User Interfaces", abstract), MD)
+    assert out == "@m2004multi present a solution that allows designers to focus on the relevant logical aspects.", out

@@ -58,6 +58,9 @@ _FRONTED = re.compile(r"^that\s+(?:while|whereas|although|though|even\s+though)\
                       r"|^that,\s+[^,]{3,60},\s*(?=\S)", re.I)
 #: "an approach based on supervised learning to infer X": how it is built, not what it does
 _BASED_ON = re.compile(r"\s+based\s+on\s+[^,;]{1,60}?(?=\s+(?:to|for|that)\s)", re.I)
+#: ", based on three levels of abstraction, that allows ...": an aside between commas
+_ASIDE = re.compile(r",\s+(?:based\s+on|using|via|e\.g\.|i\.e\.|such\s+as|including|in\s+particular|"
+                    r"for\s+example|for\s+instance|among\s+others|if\s+any|in\s+turn)\s+[^,;:]{1,80},\s*(?=[a-z])", re.I)
 #: a subordinate clause opened and not closed: a comma cut there leaves "while AdamW degrades" alone
 _OPEN_SUBORDINATE = re.compile(r"\b(?:while|whereas|although|though|if|when|since|because|unless|after|before)\b[^,]*$",
                                re.I)
@@ -329,7 +332,7 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     if finding:
         text = _FRONTED.sub("that ", text)
         limit = max(limit, FINDING_WORDS)
-    text = _BASED_ON.sub("", text)
+    text = _ASIDE.sub(" ", _BASED_ON.sub("", text))
     text = _cut_side(text, finding)
     if not finding:
         text = _cut_relative(text)
