@@ -90,9 +90,9 @@ def test_sentence_split_respects_math_and_abbreviations(abstracts):
 
 def test_softsignum_contribution_in_third_person(abstracts):
     soft = entry("doe2026softsignum", "SoftSignum", abstract=abstracts["SoftSignum"])
-    assert describe(soft, LATEX).startswith(
-        "\\citet{doe2026softsignum} propose SoftSignum, a smooth relaxation of sign-based optimization that "
-        "replaces the hard sign map")
+    # the method, what it is; how it works ("that replaces the hard sign map ...") is the abstract's to say
+    assert describe(soft, LATEX) == \
+        "\\citet{doe2026softsignum} propose SoftSignum, a smooth relaxation of sign-based optimization."
     single = entry("doe2026single", "SoftSignum", authors="Doe, Jane", abstract=abstracts["SoftSignum"])
     assert describe(single, LATEX).startswith("\\citet{doe2026single} proposes SoftSignum, a smooth relaxation")
 
@@ -100,7 +100,8 @@ def test_softsignum_contribution_in_third_person(abstracts):
 def test_limuon_drops_the_linking_clause_and_first_person(abstracts):
     limuon = entry("huang2026limuon", "LiMuon", abstract=abstracts["LiMuon"])
     sentence = describe(limuon, LATEX)
-    assert sentence.startswith("\\citet{huang2026limuon} propose a light and fast Muon (LiMuon) optimizer for "
+    # the name leads, as an author writes it, not in a parenthesis
+    assert sentence.startswith("\\citet{huang2026limuon} propose LiMuon, a light and fast Muon optimizer for "
                                "training large models")
     assert "To fill this gap" not in sentence
     assert not re.search(r"\b(we|our|We|Our)\b", sentence)
@@ -109,8 +110,8 @@ def test_limuon_drops_the_linking_clause_and_first_person(abstracts):
 def test_minedraft_this_paper_proposes(abstracts):
     mine = entry("x2026minedraft", "MineDraft", abstract=abstracts["MineDraft"])
     assert describe(mine, LATEX) == (
-        "\\citet{x2026minedraft} propose MineDraft, a batch parallel speculative decoding (PSD) framework designed "
-        "to effectively hide drafting latency by overlapping it with verification.")
+        "\\citet{x2026minedraft} propose MineDraft, a batch parallel speculative decoding framework designed "
+        "to hide drafting latency.")
     fed = contribution(abstracts["FedCDWA"])
     assert fed and fed.verb == "propose" and fed.rest.strip().startswith("FedCDWA, a decoupled hierarchical")
 
@@ -217,9 +218,12 @@ def test_papers_known_by_title_get_a_sentence_each_not_a_quoted_list(muon_entrie
 
 def test_sentences_come_from_the_records(muon_entries, abstracts):
     out = related_work(muon_entries, tags=["muon"])
-    # The LiMuon sentence is the abstract's own words after the verb.
+    # The LiMuon sentence is made of the abstract's own words after the verb, fewer of them, none added.
     m = re.search(r"\\citet\{huang2026limuon\} propose (.+?)(?:, while|\.\n|\. |; \\citet)", out)
-    assert m and m.group(1) in abstracts["LiMuon"]
+    assert m, out
+    source = iter(re.findall(r"[\w\-]+", abstracts["LiMuon"].lower()))
+    words = [w for w in re.findall(r"[\w\-]+", m.group(1).lower()) if w not in {"a", "an"}]
+    assert len(words) >= 5 and all(any(w == s for s in source) for w in words if w != "limuon"), m.group(1)
     # No Japanese summary text leaks into the English paragraph.
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", out)
 
@@ -231,7 +235,7 @@ def test_citation_styles(muon_entries):
     assert re.match(r"<!-- citekit related-work \(5 papers; generated from refs/library\.bib, edit freely; "
                     r"citekit-draft:sha256=[0-9a-f]{16}\) -->\n", md)
     assert "### Sign-based methods" in md
-    assert "@huang2026limuon propose a light and fast Muon (LiMuon) optimizer" in md
+    assert "@huang2026limuon propose LiMuon, a light and fast Muon optimizer" in md
     assert "@qi2026delving delve into Muon" in md and "\\cite" not in md
     links = related_work(muon_entries, tags=["muon"], fmt="markdown", links=True)
     assert "Huang et al. ([LiMuon: Light and Fast Muon Optimizer for Large Models]" \
@@ -432,10 +436,10 @@ def test_latex_to_plain_loses_no_text(raw, plain):
 
 
 def test_markdown_shows_record_text_as_written():
-    paper = entry("a2026", "T", abstract=r"We propose a trick so that 100% & more of the runs converge, "
-                                         r"beating Adam_W.", tags=["t"])
+    paper = entry("a2026", "T", abstract=r"We propose Adam_W tricks so that 100% & more of the runs converge.",
+                  tags=["t"])
     out = related_work([paper], tags=["t"], fmt="markdown")
-    assert r"100% \& more of the runs converge, beating Adam\_W" in out
+    assert r"Adam\_W tricks so that 100% \& more of the runs converge" in out
 
 
 def test_an_abstract_kept_as_a_bib_field_is_used(abstracts):

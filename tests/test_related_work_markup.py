@@ -74,14 +74,14 @@ def sentence(text: str, key: str) -> str:
 
 
 def test_a_name_set_in_math_is_plain_text_in_latex(latex: str) -> None:
-    assert "present LoRDO, a distributed low-rank optimizer" in sentence(latex, "jovanovic2026lordo")
+    assert "propose LoRDO, a distributed low-rank optimizer" in sentence(latex, "jovanovic2026lordo")
     assert "$LoRDO$" not in latex
     scent = sentence(latex, "lee2026scent")
     assert "introduce SCENT, a scaled entropy objective" in scent and "\\$" not in scent and "\\emph" not in scent
 
 
 def test_a_name_set_in_math_is_plain_text_in_markdown(markdown: str) -> None:
-    assert "present LoRDO, a distributed" in sentence(markdown, "jovanovic2026lordo")
+    assert "propose LoRDO, a distributed" in sentence(markdown, "jovanovic2026lordo")
     scent = sentence(markdown, "lee2026scent")
     assert "introduce SCENT, a scaled entropy objective" in scent and "\\$" not in scent and "*" not in scent
 

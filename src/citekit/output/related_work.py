@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -25,6 +25,7 @@ from citekit.library.tags import TagRules, normalize_tag
 from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
+from citekit.output.compress import compress
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
 from citekit.output.sentences import (
@@ -503,9 +504,11 @@ def describe(entry: Entry, style: _Style) -> str:
                 return _finish(f"{style.prose(statement)} {style.citep([entry])}")
     abstract = abstract_of(entry)
     if abstract:
-        found = contribution(abstract, name, accept=style.renders)
+        found = contribution(abstract, name, accept=style.renders, title=latex_to_text(entry.title or ""))
         if found:
-            rest = trim(found.rest)
+            # the contribution in a short clause of the abstract's parts, not its whole sentence
+            verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None)
+            found = replace(found, verb=verb, rest=rest)
             # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
             # title's; "We study deep analysis and extensions" says less than the title, which is used instead
             if found.priority <= 1 or not _echoes_title(rest, entry.title or ""):

@@ -2,9 +2,9 @@
 
 Related work must only say what the papers say. So a paper is described by its
 contribution sentence ("We propose SoftSignum, a smooth relaxation ...") with the subject
-swapped for its citation ("\\citet{key} propose SoftSignum, a smooth relaxation ..."); the
-rest of the sentence is kept word for word. Nothing here invents content: when no sentence
-fits, callers fall back to the title.
+swapped for its citation ("\\citet{key} propose SoftSignum, a smooth relaxation ..."). The
+clause is then said short by :mod:`.compress` (its words, fewer of them). Nothing here
+invents content: when no sentence fits, callers fall back to the title.
 
 The functions work on the raw abstract (LaTeX math included); escaping for the target
 format happens later, on the finished pieces.
@@ -61,7 +61,7 @@ _LEAD = (
     r"Instead|Concretely|Accordingly|Overall|Technically|Theoretically|Empirically"
     r")\s*,?\s*)*"
 )
-_WE = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<verb>{_VERBS})\b(?P<rest>.*)$", re.S)
+_WE = re.compile(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<verb>{_VERBS})\b(?P<rest>.*)$", re.S)
 _THIS = re.compile(
     rf"^{_LEAD}[Tt]his\s+(?:paper|work|article|study|note|manuscript)\s+(?P<adv>{_ADVERB})"
     rf"(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.S)
@@ -73,10 +73,12 @@ _FINDING = re.compile(
 _FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demonstrate": "demonstrate",
                  "suggest": "find"}
 #: "We created Deep Shot", "This article focuses on X", "We have developed software": any verb, for the ranker
-_NOT_CLAIM = ("believe|think|hope|argue|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
+_NOT_CLAIM = ("believe|think|hope|argue|am|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
               "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
               "would|should|assume|expect|know|see|recall|start|thank")
-_WE_ANY = re.compile(rf"^{_LEAD}[Ww]e\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?(?!(?:{_NOT_CLAIM})\b)"
+_WE_ANY = re.compile(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
+                     r"(?:(?:successfully|recently|already|intensively|extensively|carefully|systematically|"
+                     rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
 _THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
                        rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
@@ -86,6 +88,21 @@ _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:i
                       r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
 _PASSIVE_VERB = {"presented": "present", "proposed": "propose", "introduced": "introduce", "described": "describe",
                  "developed": "develop", "designed": "design"}
+_PASSIVE_VERB.update({"studied": "study", "investigated": "investigate", "examined": "examine", "analyzed": "analyze",
+                      "analysed": "analyse", "measured": "measure", "explored": "explore", "evaluated": "evaluate",
+                      "characterized": "characterize", "characterised": "characterise", "surveyed": "survey",
+                      "reviewed": "review", "defined": "define", "derived": "derive", "demonstrated": "demonstrate",
+                      "built": "build", "implemented": "implement", "constructed": "construct",
+                      "fabricated": "fabricate"})
+#: "The absorption spectra of X were studied at 4 K": the claim of a field that writes in the passive
+_PASSIVE_STUDY = re.compile(
+    rf"^{_LEAD}(?P<np>(?:The|the|A|An|a|an|Several|several|Two|two|Three|three)\s+[^,;:]{{3,100}}?)\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?P<passive>studied|investigated|examined|analy[sz]ed|measured|"
+    r"explored|evaluated|characterized|characterised|surveyed|reviewed|defined|derived|demonstrated|developed|"
+    r"designed|presented|proposed|introduced|described|built|implemented|constructed|fabricated)\b(?P<rest>.*)$", re.S)
+#: what makes a passive sentence background, not the paper's claim: "has been studied extensively in the literature"
+_PASSIVE_BACKGROUND = re.compile(r"\b(?:in\s+the\s+literature|previously|in\s+the\s+past|by\s+(?:many|several|other)|"
+                                 r"for\s+(?:decades|years|a\s+long\s+time)|widely|extensively|traditionally)\b", re.I)
 #: present-tense verbs that end in "ed" ("We embed X" -> "Smith embeds X")
 _PRESENT_ED = {"embed", "exceed", "proceed", "succeed", "need", "feed", "breed", "seed", "speed", "shed", "shred"}
 _IRREGULAR_PAST = {"built", "made", "found", "ran", "wrote", "took", "gave", "brought", "sought", "held", "led",
@@ -96,6 +113,8 @@ def _base_of_third(word: str) -> str:
     """``focuses`` -> ``focus``, ``studies`` -> ``study``, ``brings`` -> ``bring``."""
     if word.endswith("ies"):
         return word[:-3] + "y"
+    if word in {"goes", "does", "echoes", "vetoes"}:
+        return word[:-2]
     if word.endswith(("sses", "shes", "ches", "xes", "zes", "uses")) and word != "uses":
         return word[:-2]
     return word[:-1]
@@ -132,6 +151,8 @@ class Contribution:
 def _base(m: re.Match[str]) -> str:
     """Base form of the matched verb, whichever group matched it."""
     groups = m.groupdict()
+    if not groups.keys() - {"rest"}:  # "X is a ..." (:func:`_named_is`)
+        return "present"
     if groups.get("passive"):
         return _PASSIVE_VERB[groups["passive"]]
     if groups.get("any3"):  # "This study explored X" keeps its past, as "We created X" does
@@ -177,11 +198,16 @@ def is_cut_short(abstract: str) -> bool:
 
 
 def to_third_person(text: str) -> str:
-    """First-person plural to third person: "our method" -> "their method", "we" -> "they"."""
+    """First person to third person: "our method" -> "their method", "we" -> "they", "my" -> "their".
+
+    A single author's "I argue ..., my analysis" becomes the singular "they"/"their", as an
+    author writes about one cited person whose pronoun the record does not give.
+    """
     text = re.sub(r"\bin\s+this\s+(?:paper|work|article|study|note)\b\s*,?\s*", "", text)
     swaps = {"we": "they", "We": "They", "our": "their", "Our": "Their", "ours": "theirs", "us": "them",
-             "ourselves": "themselves"}
-    return re.sub(r"\b(we|We|our|Our|ours|us|ourselves)\b", lambda m: swaps[m.group(1)], text)
+             "ourselves": "themselves", "my": "their", "My": "Their", "myself": "themselves", "mine": "theirs"}
+    text = re.sub(r"\b(we|We|our|Our|ours|us|ourselves|my|My|myself|mine)\b", lambda m: swaps[m.group(1)], text)
+    return re.sub(r"(?<![\w.\-])I(?=\s+[a-z])", "they", text)  # "I argue", never "Type I error"
 
 
 def candidates(sentences: list[str]) -> list[int]:
@@ -192,11 +218,43 @@ def candidates(sentences: list[str]) -> list[int]:
 def _read(sentence: str) -> re.Match[str] | None:
     """The sentence read as subject-verb-rest with the paper as subject, or None."""
     return (_WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence) or _WE_ANY.match(sentence)
-            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence))
+            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence) or _passive_study(sentence))
+
+
+def _title_lead(title: str) -> str:
+    """"Stitching" of "Stitching: Pen Gestures That Span ...": one or two capitalized words before a colon."""
+    m = re.match(r"^\{*([A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?)\}*\s*:\s", title.strip())
+    return m.group(1) if m else ""
+
+
+def _named_is(name: str) -> re.Pattern[str] | None:
+    """"StartleCam is a wearable video camera ...": the paper's own method, named and said what it is.
+
+    Read as "present StartleCam, a wearable video camera ..."; only for the name the title
+    gives, so a sentence about someone else's system is never taken for the paper's.
+    """
+    if not name or len(name) < 3:
+        return None
+    return re.compile(rf"^(?:The\s+)?{re.escape(name)}(?:\s+(?:system|tool|toolkit|prototype|device|interface|"
+                      rf"framework|method|approach|algorithm|technique|language|library))?\s+(?:is|are)\s+"
+                      rf"(?P<rest>(?:a|an)\s+.+)$", re.S)
+
+
+def _passive_study(sentence: str) -> re.Match[str] | None:
+    """"The spectra of X were studied at 4 K", unless it reports what others did ("... in the literature")."""
+    m = _PASSIVE_STUDY.match(sentence)
+    if not m or _PASSIVE_BACKGROUND.search(sentence):
+        return None
+    # the subject is one noun phrase ("The pure film was grown by ... and was characterized" is not), named
+    # here, and the sentence says what was studied, not with which instrument ("characterized by X-ray ...")
+    if re.search(r"\b(?:this|these|such|it|they|is|are|was|were|has|have|had|be|been|that|which|by)\b", m.group("np"),
+                 re.I) or re.match(r"\s*(?:by|using|with|via|through|in\s+terms\s+of)\b", m.group("rest"), re.I):
+        return None
+    return m
 
 
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
-                 ranker: str = "model") -> Contribution | None:
+                 ranker: str = "model", title: str = "") -> Contribution | None:
     """The sentence that states the paper's contribution and stands on its own, or None.
 
     Candidates are the sentences that can be said with the paper as subject ("We propose
@@ -218,13 +276,20 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
     found: list[tuple[tuple[float, int], Contribution]] = []
     cut = len(sentences) - 1 if is_cut_short(abstract) else len(sentences)
 
+    # "Stitching is a new interaction technique ..." under "Stitching: Pen Gestures ...": the title's lead word
+    # names the thing even when it is not read as a method name elsewhere
+    own = name or _title_lead(title)
+    named = _named_is(own) if ranker != "rule" else None
     for index, sentence in enumerate(sentences[:cut]):
-        m = _read(sentence)
+        sentence = re.sub(r"^(?:Abstract|ABSTRACT|Summary)[:.]?\s+(?=[A-Z])", "", sentence)
+        m = _read(sentence) or (named.match(sentence) if named else None)
         if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue
         verb = _base(m)
         rest = m.group("rest").rstrip()
-        if m.re is _PASSIVE:  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
+        if named is not None and m.re is named:  # "StartleCam is a wearable camera" -> "present StartleCam, a ..."
+            rest = f"{own}, {rest}"
+        if m.re in (_PASSIVE, _PASSIVE_STUDY):  # "A keyboard is presented that senses ..." -> "present a keyboard that senses ..."
             np = m.group("np")
             rest = np[0].lower() + np[1:] + rest
         rest = clean_clause(rest, name)

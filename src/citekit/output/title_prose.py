@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 from collections import Counter
+from collections.abc import Callable
 
 from citekit.bibtex.values import protect_title, protected_words
 from citekit.output.sentences import conjugate
@@ -161,7 +162,7 @@ def _gerund_base(word: str) -> str:
     elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
         base = stem[:-1]
     elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
-                   r"[^aeiou]od|uat|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
+                   r"[^aeiou]od|uat|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|iev|eiv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
                    stem) \
             or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
         base = stem + "e"
@@ -172,6 +173,8 @@ def _gerund_base(word: str) -> str:
 
 def _is_gerund(words: list[str]) -> bool:
     first = _bare(words[0])
+    if first.endswith(("thing", "spring", "string", "morning", "evening", "ceiling", "wedding")):
+        return False  # "Everything You Know ...": a noun that ends in -ing, not a verb
     if not first.endswith("ing") or len(first) < 6 or not first[:1].isalpha() or "-" in first or len(words) < 2:
         return False  # (braces are case protection, not another word: ``{{Identifying}}`` is a gerund;
         # a gerund alone, "Volunteering", is a topic, not something the authors do)
@@ -328,7 +331,8 @@ def _clean_title(title: str) -> str:
     title = source_markup(title)
     for pattern in EMPH_PATTERNS:
         title = pattern.sub(emph_marker, title)
-    return HTML_TAG.sub("", FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), title))
+    title = HTML_TAG.sub("", FONT.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), title))
+    return re.sub(r":(?:\s*:)+", ":", title)  # "The Vocal Joystick:: Evaluation" (an exporter's doubled colon)
 
 
 _BRACED_WORDS = re.compile(r"\{+([^{}\\$]*)\}+")
@@ -435,6 +439,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
         if first in ("on", "about", "regarding") and len(words) > 1:
             return f"{v('study')} {caser.phrase(words[1:])}"
+        if first in ("how", "why") and len(words) > 2:  # "How Analysis Can Hinder ..." -> "show how analysis can ..."
+            return f"{v('show' if first == 'how' else 'explain')} {caser.phrase(words)}"
         at = _finite_at(words)
         if at > 0:
             return f"{v('show')} that {caser.phrase(words)}"
@@ -507,7 +513,48 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         return f"{v('present')} {name}, {_article(sub_words, caser)}{caser.phrase(sub_words)}"
     if sub_words and _bare(main_words[0]) in ("beyond", "from") and not _is_name(sub_words):
         return f"{render(sub_words)}, {caser.phrase(main_words)}"
-    return render(main_words) + attach(sub_words)
+    tail = attach(sub_words)
+    if tail.startswith(", with ") and not _is_gerund(main_words) and _finite_at(main_words) < 0:
+        return _described(main_words, sub_words, caser, v, render)
+    return render(main_words) + tail
+
+
+#: "Evaluation of X" as a subtitle: the verb that says what the paper does to X
+_ANALYSIS_VERBS = {"evaluation": "evaluate", "analysis": "analyze", "comparison": "compare", "assessment": "assess",
+                   "investigation": "investigate", "exploration": "explore", "examination": "examine",
+                   "characterization": "characterize", "review": "review", "survey": "survey", "study": "study",
+                   "critique": "critique", "design": "design", "implementation": "implement",
+                   "development": "develop", "measurement": "measure", "modeling": "model", "modelling": "model"}
+
+
+def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: Callable[[str], str],
+               render: Callable[[list[str]], str]) -> str:
+    """A "Main: Subtitle" title that no other shape fits, said as a description, never "study X, with Y".
+
+    The subtitle usually says what the paper does ("The Vocal Joystick: Evaluation of
+    Voice-Based Cursor Control" -> "evaluate voice-based cursor control"; "RP vs Workshop:
+    How Modelling Methods Affect ..." -> "study how modelling methods affect ..."); a short
+    pair of topics ("Design Thinking: Engineering Education") is said as both topics.
+    """
+    words = sub_words[1:] if _bare(sub_words[0]) in ("a", "an", "the") else sub_words
+    first = _bare(words[0]) if words else ""
+    if first in _WH:
+        return f"{v('study')} {caser.phrase(sub_words)}"
+    if first in ("findings", "results", "lessons", "evidence", "insights", "experiences", "observations", "data"):
+        return f"{v('report')} {caser.phrase(words)} on {caser.phrase(main_words)}"  # "... from a survey on X"
+    if first in _ANALYSIS_VERBS and len(words) > 2 and _bare(words[1]) in ("of", "for"):
+        return f"{v(_ANALYSIS_VERBS[first])} {caser.phrase(words[2:])}"
+    main = render(main_words)
+    cased = caser.phrase(main_words).split()
+    named = any(re.search(r"[A-Z]", w) for w in cased[1:]) or (cased and _bare(cased[0]) not in ("a", "an", "the")
+                                                               and re.search(r"[A-Z]", cased[0]) is not None)
+    if not main.startswith(v("study")) or named:
+        # the main part says what was done ("explore non-Euclidean gradient descent") or names what was
+        # studied ("Lions and Muons"): it stays, the subtitle describes it in parentheses
+        return f"{main} ({caser.phrase(sub_words)})"
+    if len(sub_words) >= 3:
+        return render(sub_words)
+    return f"{v('study')} {caser.phrase(main_words)} and {caser.phrase(sub_words)}"
 
 
 def unbrace(text: str) -> str:
