@@ -47,6 +47,23 @@ _CONTENT = re.compile(r"[a-z][a-z0-9\-]+")
 _NOT_QUOTABLE = re.compile(r"https?://|www\.|\bview full abstract\b|\bweb extra\b|\bspecial issue\b|"
                            r"\bcopyright\b|\ball rights reserved\b|\bthis (?:article|paper) is part of\b|"
                            r"[$\\{}^_\u2070-\u209f\u00b2\u00b3\u00b9]", re.I)  # (a Greek letter is a word; a script is a formula)
+#: a catalogue field, not prose: "NII論文ID(NAID) : 130003753672", "ISSN : 0389-9705"
+_FIELD = re.compile(r"\S\s+:\s+\S|\b(?:ISSN|ISBN|DOI|NAID|PMID)\b|^(?:Published|Appeared|Presented)\s+in\b|"
+                    r"\b\d+\s*\(\d+\),\s*(?:pp\.\s*)?\d+\s*[-\u2013]\s*\d+")  # (a citation: volume(issue), pages)
+
+
+def _is_prose(sentence: str) -> bool:
+    """A sentence of words a reader can take as the paper's own: most of its characters are in
+    words (not identifiers, codes or catalogue fields). Library records often hold a catalogue
+    page where the abstract should be, and "our work starts from the observation that
+    NAID : 130003753672" is a claim about nothing."""
+    if _FIELD.search(sentence):
+        return False
+    letters = sum(len(w) for w in re.findall(r"[^\W\d_]+", sentence))
+    visible = sum(1 for ch in sentence if not ch.isspace())
+    return visible > 0 and letters / visible >= 0.6
+
+
 #: a sentence opening that points back to one the reader cannot see
 _LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|there|thus|hence|therefore|however|"
                          r"moreover|furthermore|additionally|also|finally|then|second|third|in addition|as a result|"
@@ -210,7 +227,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
         s = trim(sentence, MAX_WORDS).rstrip(".!? ")
         n = len(s.split())
         if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or _CONCLUDES.search(s) \
-                or _ASIDE.search(s) \
+                or _ASIDE.search(s) or not _is_prose(s) \
                 or re.search(r"[?\"“”]|\bI\b", s) or _POINTS_BACK.search(s):
             continue  # (a question, a quotation, "I", or "such an algorithm" pointing to a sentence not quoted)
         s = _ADDED.sub(lambda m: m.group(1), s)  # "We also show" -> "We show": nothing before it is quoted
