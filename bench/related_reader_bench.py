@@ -37,6 +37,8 @@ TOPICS = REPO / "tests" / "data" / "related_work" / "blind_hci_topics"
 HELDOUT = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout"
 #: the same held-out topics written by later code, judged by a fourth reader
 HELDOUT_2 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_2"
+#: four more held-out topics, main's drafts (before/) and later code's, judged side by side by a fifth reader
+HELDOUT_3 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_3"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -108,7 +110,8 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 
 
 #: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
-CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2)}
+CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
+              "held-out 3": (HELDOUT_3 / "before", HELDOUT_3)}
 
 
 def _counts_json(sets: list[str]) -> None:
@@ -255,7 +258,9 @@ def main() -> None:
           f"paragraphs with a topic sentence {sum(p['topic_sentence'] for p in judged['paragraphs'])}/{len(judged['paragraphs'])}")
     check_against_reader(judged, verbose)
     current_output(judged, verbose)
-    for name, data in (("second set", TOPICS), ("held-out set", HELDOUT), ("held-out set, later code", HELDOUT_2)):
+    for name, data in (("second set", TOPICS), ("held-out set", HELDOUT), ("held-out set, later code", HELDOUT_2),
+                       ("third held-out set, main before", HELDOUT_3 / "before"),
+                       ("third held-out set, later code", HELDOUT_3)):
         topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
         verdicts = Counter(s["verdict"] for s in topics["sentences"])
         n = sum(verdicts.values())
