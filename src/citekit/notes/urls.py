@@ -46,6 +46,9 @@ _BLOG_HOSTS = frozenset(("medium.com", "substack.com", "zenn.dev", "qiita.com", 
 _NOTEBOOK_HOSTS = frozenset(("colab.research.google.com", "kaggle.com", "www.kaggle.com"))
 _TALK_PATH_RE = re.compile(r"tutorial|keynote|invited[-_]?talk")
 _BLOG_PATH_RE = re.compile(r"/(?:posts?|blog|articles?)/")
+#: ACL Anthology pages that list papers (an event, a volume, a venue, a person) rather
+#: than being one: the Anthology's own site sections, an exact set
+_ACL_LISTING_PATHS = ("/events/", "/volumes/", "/venues/", "/people/", "/sigs/", "/search", "/info/", "/faq/")
 _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
@@ -222,6 +225,8 @@ def classify_url(url: str) -> UrlKind:
         return "blog"
     if host in _NOTEBOOK_HOSTS:
         return "other"
+    if host.endswith("aclanthology.org") and low_path.startswith(_ACL_LISTING_PATHS):
+        return "other"  # a listing page: many papers, none of them named
     if _on_site(host, _PAPER_HOSTS) or host in ("aclweb.org", "www.aclweb.org") and low_path.startswith("/anthology/"):
         return "paper"  # (aclweb.org/anthology/ is the ACL Anthology's old address)
     if host in _CODE_HOSTS or (host.startswith("www.") and host[4:] in _CODE_HOSTS):
