@@ -22,7 +22,7 @@ from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.authoryear import cited_as, find_citations, has_cue as has_citation_cue
-from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
@@ -169,8 +169,11 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
             _add_url(details, url, label.field, hard=True)
     elif label.field == "authors":
         if not details.authors:
-            details.authors = split_authors(label.value)
-            details.incomplete = author_list_incomplete(label.value)
+            names, year = authors_and_year(label.value)
+            details.authors = split_authors(names)
+            details.incomplete = author_list_incomplete(names)
+            if year is not None and details.venue[1] is None:
+                details.venue = (details.venue[0], year)
         details.hard = details.hard or bool(details.authors)
         details.rule = details.rule or f"{label.name}: label"
     elif label.field == "venue":
@@ -685,9 +688,14 @@ def _quoted_part(title: str) -> str:
         return title
     m = spans[0]
     quoted = m.group("q").strip().rstrip(",.").strip()
-    if m.start() == 0 and m.end() == len(title) or len(quoted.split()) < 3 or not title[:m.start()].strip():
+    if m.start() == 0 and m.end() == len(title) or len(quoted.split()) < 3:
         return title
     after = title[m.end():].strip()
+    if not title[:m.start()].strip():
+        # a quoted title first and a short name or remark after it (``《…》 (InstructGPT)``,
+        # ``"…" — reread``); a colon after it is the title's own (``"Why Should I Trust
+        # You?": Explaining …``), so only a parenthesis, comma or dash ends it
+        return quoted if after[:1] in ("(", "（", ",", ";", "—", "–") else title
     if after and after[0] not in ",.;:()（）[]—–-":
         return title
     return quoted
