@@ -64,3 +64,22 @@ def test_table_rows_naming_a_non_paper_are_not_papers(row):
     text = f"| title | authors | link |\n|---|---|---|\n{row}\n| Attention Is All You Need | Ashish Vaswani, Noam Shazeer | https://arxiv.org/abs/1706.03762 |\n"
     mentions = extract_text(text, "t.md").mentions
     assert [m.title for m in mentions] == ["Attention Is All You Need"]
+
+
+@pytest.mark.parametrize("row,title", [
+    # a short name with the title in parentheses: the parenthesis is the title
+    ("| Contriever (Unsupervised Dense Information Retrieval with Contrastive Learning) | Izacard, Caron, Grave | TMLR 2022 |",
+     "Unsupervised Dense Information Retrieval with Contrastive Learning"),
+    ("| GPT-3 (Language Models are Few-Shot Learners) | Tom B. Brown, Benjamin Mann | NeurIPS 2020 |",
+     "Language Models are Few-Shot Learners"),
+    # a parenthesis that is part of the name (a year, a number) is left as written
+    ("| Transformer-XL (Attentive Language Models Beyond a Fixed-Length Context, 2019) | Zihang Dai, Zhilin Yang | ACL 2019 |",
+     "Transformer-XL (Attentive Language Models Beyond a Fixed-Length Context, 2019)"),
+    # a title with a short name after it keeps its words
+    ("| Deep Residual Learning for Image Recognition (ResNet) | Kaiming He, Xiangyu Zhang | CVPR 2016 |",
+     "Deep Residual Learning for Image Recognition (ResNet)"),
+])
+def test_short_name_then_title_in_parentheses(row, title):
+    text = f"| Paper | Who | Where |\n|---|---|---|\n{row}\n"
+    (mention,) = extract_text(text, "t.md").mentions
+    assert mention.title == title

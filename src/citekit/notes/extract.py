@@ -547,7 +547,7 @@ class _Extractor:
                        f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)")
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
-        title = _quoted_part(_title_and_inline(node, details))
+        title = _named_title(_quoted_part(_title_and_inline(node, details)))
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -699,6 +699,25 @@ def _quoted_part(title: str) -> str:
     if after and after[0] not in ",.;:()（）[]—–-":
         return title
     return quoted
+
+
+#: a paper's short name with its title in parentheses after it (``Contriever (Unsupervised
+#: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon
+_NAME_THEN_TITLE_RE = re.compile(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s*[(（](?P<title>[^()（）]+)[)）]$")
+
+
+def _named_title(title: str) -> str:
+    """The title in parentheses after a short name (the name is what people call the paper,
+    the parenthesis what it is called): a parenthesis of four words or more that reads as a
+    title and holds no year or citation, so ``ResNet (He et al. 2016)`` stays as written."""
+    m = _NAME_THEN_TITLE_RE.match(title.strip()) if title else None
+    if m is None:
+        return title
+    inner = m.group("title").strip()
+    if (len(inner.split()) < 4 or any(c.isdigit() for c in inner) or "et al" in inner
+            or not inner[:1].isupper() or not looks_like_title(inner)):
+        return title
+    return inner
 
 
 #: ``([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D))``, ``([pdf](zotero://open-pdf/…))``:
