@@ -63,6 +63,10 @@ def is_name(text: str) -> bool:
 
 
 _PARENS_RE = re.compile(r"\([^()]*\)")
+#: the small words of an English title, which no personal name holds (``Deep Residual
+#: Learning for Image Recognition (ResNet)`` is a title with its short name, not a person);
+#: name particles (``van``, ``de``, ``von``) are not among them
+_TITLE_FUNCTION_WORD_RE = re.compile(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
 _PERSON_NAMES_SPLIT_RE = re.compile(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
@@ -76,7 +80,7 @@ def is_person_line(text: str) -> bool:
         return False
     name = _PARENS_RE.sub(" ", m.group("name")).strip()
     parts = [p for p in _PERSON_NAMES_SPLIT_RE.split(name) if p]
-    return bool(parts) and all(is_name(p) for p in parts)
+    return bool(parts) and all(is_name(p) and not _TITLE_FUNCTION_WORD_RE.search(p) for p in parts)
 
 
 _HEADING_NAME_RE = re.compile(r"^[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){1,2}$")
