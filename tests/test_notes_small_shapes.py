@@ -83,3 +83,13 @@ def test_short_name_then_title_in_parentheses(row, title):
     text = f"| Paper | Who | Where |\n|---|---|---|\n{row}\n"
     (mention,) = extract_text(text, "t.md").mentions
     assert mention.title == title
+
+
+@pytest.mark.parametrize("line", [
+    "[9] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv:2002.05202 [cs.LG]",
+    "[3] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv preprint.",
+])
+def test_a_reference_of_one_author_in_acm_style(line):
+    # ACM writes one author, then the year: the same reference as with two authors
+    (mention,) = extract_text(f"{line}\n", "refs.txt").mentions
+    assert (mention.title, mention.authors) == ("GLU Variants Improve Transformer", ["Noam Shazeer"])
