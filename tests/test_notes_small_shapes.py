@@ -93,3 +93,19 @@ def test_a_reference_of_one_author_in_acm_style(line):
     # ACM writes one author, then the year: the same reference as with two authors
     (mention,) = extract_text(f"{line}\n", "refs.txt").mentions
     assert (mention.title, mention.authors) == ("GLU Variants Improve Transformer", ["Noam Shazeer"])
+
+
+def test_names_with_letters_beyond_ascii_open_a_reference():
+    # a bibliography item whose second author is ``J{\"u}rgen``: a name all the same
+    text = (
+        "\\begin{thebibliography}{1}\n"
+        "\\bibitem[Hochreiter and Schmidhuber(1997)]{hochreiter1997long}\n"
+        "Sepp Hochreiter and J{\\\"u}rgen Schmidhuber.\n"
+        "\\newblock Long short-term memory.\n"
+        "\\newblock \\emph{Neural Computation}, 9\\penalty0 (8):\\penalty0 1735--1780, 1997.\n"
+        "\\newblock \\doi{10.1162/neco.1997.9.8.1735}.\n"
+        "\\end{thebibliography}\n"
+    )
+    (mention,) = extract_text(text, "draft.tex").mentions
+    assert (mention.title, mention.authors) == ("Long short-term memory", ["Sepp Hochreiter", "Jürgen Schmidhuber"])
+    assert mention.ids.doi == "10.1162/neco.1997.9.8.1735"

@@ -753,14 +753,15 @@ MODEL_SURE = 0.7
 #: or names between commas. Most notes lines have none, and the model costs about half a
 #: millisecond a line.
 _MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
+#: (a lower-case run is any letter but A-Z, so ``Jürgen`` and ``Stanisław`` are names too)
 _MODEL_NAMES_RE = re.compile(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
-    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]|"
+    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][^\W\d_A-Z]+\s[A-Z]|"
     r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,|"
-    r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][a-z]+\s[A-Z][\w'’\-]+\.|"  # ``Diederik P Kingma and Jimmy Ba.``
+    r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+\.|"  # ``Diederik P Kingma and Jimmy Ba.``
     # one author then the year, as ACM and APA write a paper of one author
     # (``[9] Noam Shazeer. 2020. GLU Variants …``, ``Noam Shazeer (2020).``)
-    r"^(?:\[\d{1,4}\]\s*)?[A-Z][a-z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]"
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]"
 )
 
 
