@@ -109,3 +109,17 @@ def test_names_with_letters_beyond_ascii_open_a_reference():
     (mention,) = extract_text(text, "draft.tex").mentions
     assert (mention.title, mention.authors) == ("Long short-term memory", ["Sepp Hochreiter", "Jürgen Schmidhuber"])
     assert mention.ids.doi == "10.1162/neco.1997.9.8.1735"
+
+
+@pytest.mark.parametrize("row", [
+    "| LangChain | Harrison Chase | python.langchain.com |",
+    "| BM25 via Pyserini | — | pypi `pyserini` |",
+])
+def test_paper_who_where_rows_whose_where_is_a_site_or_a_package_are_not_papers(row):
+    text = (
+        "| Paper | Who | Where |\n|---|---|---|\n" + row + "\n"
+        "| ColBERT | Omar Khattab & Matei Zaharia | SIGIR '20 |\n"
+        "| Highly accurate protein structure prediction with AlphaFold | Jumper et al. | nature.com/articles/s41586-021-03819-2 |\n"
+    )
+    mentions = extract_text(text, "t.md").mentions
+    assert [m.title for m in mentions] == ["ColBERT", "Highly accurate protein structure prediction with AlphaFold"]

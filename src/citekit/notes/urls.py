@@ -35,7 +35,7 @@ PAPER_EVENT_KINDS = frozenset({"poster", "oral", "spotlight", "spotlight-poster"
 _PAPER_HOSTS = frozenset((
     "arxiv.org", "alphaxiv.org", "doi.org", "proceedings.mlr.press", "proceedings.neurips.cc", "papers.nips.cc",
     "papers.neurips.cc", "aclanthology.org", "openaccess.thecvf.com", "jmlr.org", "ojs.aaai.org",
-    "ieeexplore.ieee.org", "link.springer.com", "www.sciencedirect.com", "dl.acm.org",
+    "ieeexplore.ieee.org", "link.springer.com", "www.sciencedirect.com", "dl.acm.org", "nature.com", "science.org",
 ))
 _CODE_HOSTS = frozenset(("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co"))
 _PROJECT_HOST_SUFFIXES = (".github.io", ".gitlab.io", "sites.google.com")
@@ -221,7 +221,8 @@ def classify_url(url: str) -> UrlKind:
         return "video"
     if _on_site(host, _SOCIAL_HOSTS):
         return "social"
-    if _on_site(host, _BLOG_HOSTS) or _BLOG_PATH_RE.search(low_path) and not host.endswith(("arxiv.org", "openreview.net")):
+    if _on_site(host, _BLOG_HOSTS) or _BLOG_PATH_RE.search(low_path) and not _on_site(host, _PAPER_HOSTS):
+        # (a journal's ``/articles/`` are its papers: ``nature.com/articles/s41586-…``)
         return "blog"
     if host in _NOTEBOOK_HOSTS:
         return "other"
