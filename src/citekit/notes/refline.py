@@ -148,6 +148,12 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     family, given = m.group("family").strip(), m.group("given").strip()
     if not is_author_name(family, single_word=True) or not is_author_name(given, single_word=True):
         return None
+    if _GIVEN_INITIAL_RE.search(family) or (len(family.split()) > 1 and len(given.split()) > 1
+                                            and all(w[:1].isupper() for w in family.split())):
+        # ``Tom B. Brown, Benjamin Mann, …``, ``Tim Dettmers, Artidoro Pagnoni``: two whole
+        # names, not a family name then given names (a family name holds no initial, and
+        # ``van der Maaten, Laurens`` writes its particles in lower case)
+        return None
     names = [f"{family}, {given}"]
     if m.group("rest"):
         rest = split_name_list(m.group("rest"))
@@ -157,6 +163,7 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     return names, incomplete
 
 
+_GIVEN_INITIAL_RE = re.compile(r"(?:^|\s)[A-Z]\.(?:\s|$)")
 _VANCOUVER_NAME_RE = re.compile(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})")
 
 
