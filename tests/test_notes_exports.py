@@ -110,3 +110,12 @@ def test_latex_notes_are_read_by_their_suffix(tmp_path: Path) -> None:
         "\\documentclass{article}\n\\usepackage{natbib}\n\\section{Related work}\n"
         "Attention Is All You Need --- Ashish Vaswani, Noam Shazeer\n"))
     assert found == [(4, ATTENTION, ["Ashish Vaswani", "Noam Shazeer"])]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("draft.tex", "\\begin{thebibliography}{9}\n\\bibitem{karpathy2019recipe}\nA.~Karpathy.\n\\newblock A recipe for training neural networks.\n"
+                  "\\newblock Blog post, \\url{https://karpathy.github.io/2019/04/25/recipe/}, 2019.\n\\end{thebibliography}\n"),
+    ("refs.txt", "[4] A. Karpathy. A recipe for training neural networks. Blog post, https://karpathy.github.io/2019/04/25/recipe/, 2019.\n"),
+])
+def test_a_reference_that_says_blog_post_is_no_paper(tmp_path: Path, name: str, text: str) -> None:
+    assert _found(tmp_path, name, text) == []

@@ -584,6 +584,9 @@ class _Extractor:
             # a reference to software, a blog post or documentation: its only link is that page
             # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022")
             return self._reject(node, f"a reference whose only link is a {'code' if details.links.get('code') else sorted(details.link_kinds & NOT_PAPER_KINDS)[0]} page and that names no venue: software or a web page, not a paper", title)
+        if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
+            # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
+            return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
@@ -673,6 +676,11 @@ _BOOK_RE = re.compile(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|film
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = re.compile("[\"“„«《『「]")
 _INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+
+
+#: a reference's field that says what it is when that is a post (``… networks. Blog post,
+#: https://…``): a field of its own, after a full stop or a comma
+_POST_FIELD_RE = re.compile(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]", re.I)
 
 
 def _quoted_part(title: str) -> str:
