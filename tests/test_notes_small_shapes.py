@@ -123,3 +123,15 @@ def test_paper_who_where_rows_whose_where_is_a_site_or_a_package_are_not_papers(
     )
     mentions = extract_text(text, "t.md").mentions
     assert [m.title for m in mentions] == ["ColBERT", "Highly accurate protein structure prediction with AlphaFold"]
+
+
+@pytest.mark.parametrize("name", ["s.md", "s.txt"])
+def test_by_in_a_title_is_no_author_split_when_the_labelled_authors_say_otherwise(name):
+    text = ("- Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift\n"
+            "  - Authors: Sergey Ioffe, Christian Szegedy\n"
+            "- Muon is Scalable for LLM Training by Jingyuan Liu\n"
+            "  - Authors: Jingyuan Liu, Jianlin Su\n")
+    first, second = extract_text(text, name).mentions
+    assert (first.title, first.authors) == (
+        "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift", ["Sergey Ioffe", "Christian Szegedy"])
+    assert (second.title, second.authors) == ("Muon is Scalable for LLM Training", ["Jingyuan Liu", "Jianlin Su"])

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from citekit.core.ids import ids_from_url
 from citekit.core.model import Ids, Location
+from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
@@ -255,6 +256,11 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.kind is not None:
         details.kind_label = details.kind_label or line.kind  # "Invited talk — ...", "Paper: ..."
     ref = line.ref
+    if ref is not None and details.authors and ref.authors and not _share_a_name(details.authors, ref.authors):
+        # the labelled authors below name none of the people the line's split found: the
+        # split was wrong, and the line is a title (``… Network Training by Reducing Internal
+        # Covariate Shift`` above ``Author  Sergey Ioffe``)
+        ref = None
     if ref is not None and not details.title:
         if not details.authors:
             details.authors, details.incomplete = list(ref.authors), ref.incomplete
@@ -274,6 +280,12 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.venue is not None:
         details.venue = line.venue  # "Title (ICML 2026)"
     return details.title or line.title
+
+
+def _share_a_name(some: list[str], others: list[str]) -> bool:
+    """Some word of a name in ``some`` is a word of a name in ``others`` (initials aside)."""
+    words = {w for raw in some for w in name_tokens(raw) if len(w) > 1}
+    return any(w in words for raw in others for w in name_tokens(raw) if len(w) > 1)
 
 
 class _TitleLine(NamedTuple):
