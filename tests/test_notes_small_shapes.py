@@ -135,3 +135,12 @@ def test_by_in_a_title_is_no_author_split_when_the_labelled_authors_say_otherwis
     assert (first.title, first.authors) == (
         "Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift", ["Sergey Ioffe", "Christian Szegedy"])
     assert (second.title, second.authors) == ("Muon is Scalable for LLM Training", ["Jingyuan Liu", "Jianlin Su"])
+
+
+@pytest.mark.parametrize("name", ["page.md", "page.txt"])
+def test_a_remark_pointing_with_an_arrow_at_a_page_link_is_titled_by_the_page(name):
+    text = ("- the ICS explanation is probably wrong → [[How Does Batch Normalization Help Optimization?]]\n"
+            "    - Author:: [[Shibani Santurkar]] [[Dimitris Tsipras]]\n"
+            "- see also -> [[Meeting notes]]\n")
+    (mention,) = extract_text(text, name).mentions
+    assert (mention.title, mention.authors) == ("How Does Batch Normalization Help Optimization?", ["Shibani Santurkar", "Dimitris Tsipras"])

@@ -559,7 +559,7 @@ class _Extractor:
                        f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)")
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
-        title = _named_title(_quoted_part(_title_and_inline(node, details)))
+        title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -719,6 +719,21 @@ def _quoted_part(title: str) -> str:
     if after and after[0] not in ",.;:()（）[]—–-":
         return title
     return quoted
+
+
+#: a remark, an arrow, then one page link that ends the line (Roam, Logseq, Obsidian:
+#: ``the ICS explanation is probably wrong → [[How Does Batch Normalization Help Optimization?]]``)
+_ARROWED_PAGE_RE = re.compile(r"^(?P<pre>[^\[\]]*\S)\s*(?:→|->|=>|⇒)\s*\[\[(?P<page>[^\[\]|]+)\]\]\s*$")
+
+
+def _arrowed_page(text: str) -> str | None:
+    """The page a remark points at with an arrow, when that page is named like a title:
+    the remark is what the writer thinks of the paper, the page is the paper."""
+    m = _ARROWED_PAGE_RE.match(text) if "[[" in text else None
+    if m is None:
+        return None
+    page = m.group("page").strip()
+    return page if len(page.split()) >= 3 and looks_like_title(page) else None
 
 
 #: a paper's short name with its title in parentheses after it (``Contriever (Unsupervised
