@@ -144,3 +144,14 @@ def test_a_remark_pointing_with_an_arrow_at_a_page_link_is_titled_by_the_page(na
             "- see also -> [[Meeting notes]]\n")
     (mention,) = extract_text(text, name).mentions
     assert (mention.title, mention.authors) == ("How Does Batch Normalization Help Optimization?", ["Shibani Santurkar", "Dimitris Tsipras"])
+
+
+@pytest.mark.parametrize("row,title", [
+    ("| Self-RAG: Learning to Retrieve, Generate, and Critique through Self-Reflection ✅ | Asai et al. | ICLR 2024 |",
+     "Self-RAG: Learning to Retrieve, Generate, and Critique through Self-Reflection"),
+    ("| Attention Is All You Need ⭐⭐ | Vaswani et al. | NeurIPS 2017 |", "Attention Is All You Need"),
+])
+def test_status_marks_after_a_title_are_not_part_of_it(row, title):
+    text = f"| Paper | Who | Where |\n|---|---|---|\n{row}\n"
+    (mention,) = extract_text(text, "t.md").mentions
+    assert mention.title == title

@@ -241,12 +241,19 @@ _BLOCK_REF_RE = re.compile(r"\(\([\w-]{6,40}\)\)|\{\{[^{}]{0,300}\}\}")
 _LEADING_ICONS_RE = re.compile(r"^(?:[\u2190-\u2bff\u2700-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*)+")
 
 
+#: status marks after a line (``Self-RAG ✅``, ``… ⭐⭐``): pictographs and dingbats only
+#: (arrows and math symbols, which a title may end with, are not among them)
+_TRAILING_ICONS_RE = re.compile(r"(?:\s*[\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001faff\ufe0f\u200d]+)+\s*$")
+
+
 def strip_decorations(text: str) -> str:
-    """``text`` without block references, embeds and leading icons."""
+    """``text`` without block references, embeds and the icons before and after it."""
     if "((" in text or "{{" in text:
         text = _BLOCK_REF_RE.sub(" ", text)
     if text[:1] > "\u218f":
         text = _LEADING_ICONS_RE.sub("", text)
+    if text[-1:] > "\u25ff":
+        text = _TRAILING_ICONS_RE.sub("", text) or text
     return text
 
 
