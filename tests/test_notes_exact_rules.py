@@ -66,6 +66,14 @@ def test_an_address_inside_an_email_or_a_longer_host_is_left_alone(tmp_path: Pat
      "Language Models are Few-Shot Learners", ["Tom B. Brown", "Benjamin Mann"], False),
     ("- “Scaling Laws for Neural Language Models” — Kaplan et al.\n",
      "Scaling Laws for Neural Language Models", ["Kaplan"], True),
+    # the quoted title first, a short name after it; a year after the author list is no author
+    ("论文: 《Training language models to follow instructions with human feedback》 (InstructGPT)\n作者: Long Ouyang 等, 2022\n",
+     "Training language models to follow instructions with human feedback", ["Long Ouyang"], True),
+    ("- \"Deep Residual Learning for Image Recognition\" (ResNet)\n  Authors: Kaiming He, Xiangyu Zhang (2016)\n",
+     "Deep Residual Learning for Image Recognition", ["Kaiming He", "Xiangyu Zhang"], False),
+    # a colon after a quoted opening is the title's own
+    ("- \"Why Should I Trust You?\": Explaining the Predictions of Any Classifier\n  Authors: Marco Tulio Ribeiro, Sameer Singh\n",
+     "\"Why Should I Trust You?\": Explaining the Predictions of Any Classifier", ["Marco Tulio Ribeiro", "Sameer Singh"], False),
 ])
 def test_chinese_and_korean_labels_and_east_asian_quotes(tmp_path: Path, text: str, title: str, authors: list[str], incomplete: bool) -> None:
     m = _one(tmp_path, text)

@@ -77,9 +77,32 @@ def test_a_thebibliography_gives_one_reference_line_per_bibitem_at_its_line(tmp_
         "\\bibitem{he2016} K.~He and J.~Sun. \\newblock Deep residual learning. \\newblock In \\emph{CVPR}, 2016.\n"
         "\\end{thebibliography}\n")
     assert lines[0] == "As shown by , embeddings work."
-    assert lines[2] == "Tomas Mikolov, Ilya Sutskever, and Jeffrey Dean. Distributed representations of words and phrases. In NeurIPS, 2013."
-    assert lines[5] == "K. He and J. Sun. Deep residual learning. In CVPR, 2016."
+    # the block between the first two \newblock is the title: written in quotes, read as one
+    assert lines[2] == "Tomas Mikolov, Ilya Sutskever, and Jeffrey Dean. “Distributed representations of words and phrases.” In NeurIPS, 2013."
+    assert lines[5] == "K. He and J. Sun. “Deep residual learning.” In CVPR, 2016."
     assert [i for i, line in enumerate(lines) if line] == [0, 2, 5]
+
+
+def test_a_bibitem_title_is_its_newblock_and_software_items_stay_out(tmp_path: Path) -> None:
+    found = _found(tmp_path, "draft.tex", (
+        "\\begin{thebibliography}{9}\n"
+        "\\bibitem{goyal2017accurate}\n"
+        "P.~Goyal, P.~Doll{\\'a}r, R.~Girshick, and K.~He.\n"
+        "\\newblock Accurate, large minibatch {SGD}: Training {ImageNet} in 1 hour.\n"
+        "\\newblock {\\em arXiv:1706.02677}, 2017.\n"
+        "\\bibitem[Brown et~al.(2020)]{brown2020}\n"
+        "Tom~B. Brown, Benjamin Mann, Nick Ryder, and Melanie Subbiah.\n"
+        "\\newblock Language models are few-shot learners.\n"
+        "\\newblock In {\\em NeurIPS}, 2020.\n"
+        "\\bibitem{nanogpt}\n"
+        "A.~Karpathy.\n"
+        "\\newblock nano{GPT}.\n"
+        "\\newblock \\url{https://github.com/karpathy/nanoGPT}, 2022.\n"
+        "\\end{thebibliography}\n"))
+    assert [(t, a) for _l, t, a in found] == [
+        ("Accurate, large minibatch SGD: Training ImageNet in 1 hour", ["P. Goyal", "P. Dollár", "R. Girshick", "K. He"]),
+        ("Language models are few-shot learners", ["Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah"]),
+    ]
 
 
 def test_latex_notes_are_read_by_their_suffix(tmp_path: Path) -> None:
@@ -87,3 +110,12 @@ def test_latex_notes_are_read_by_their_suffix(tmp_path: Path) -> None:
         "\\documentclass{article}\n\\usepackage{natbib}\n\\section{Related work}\n"
         "Attention Is All You Need --- Ashish Vaswani, Noam Shazeer\n"))
     assert found == [(4, ATTENTION, ["Ashish Vaswani", "Noam Shazeer"])]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("draft.tex", "\\begin{thebibliography}{9}\n\\bibitem{karpathy2019recipe}\nA.~Karpathy.\n\\newblock A recipe for training neural networks.\n"
+                  "\\newblock Blog post, \\url{https://karpathy.github.io/2019/04/25/recipe/}, 2019.\n\\end{thebibliography}\n"),
+    ("refs.txt", "[4] A. Karpathy. A recipe for training neural networks. Blog post, https://karpathy.github.io/2019/04/25/recipe/, 2019.\n"),
+])
+def test_a_reference_that_says_blog_post_is_no_paper(tmp_path: Path, name: str, text: str) -> None:
+    assert _found(tmp_path, name, text) == []

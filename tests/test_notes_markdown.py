@@ -149,6 +149,19 @@ def test_bare_urls_become_url_mentions_except_talks_slides_and_repositories() ->
         assert mentions[2].ids.openreview == "XyZ123abc"
 
 
+def test_acl_anthology_listing_pages_are_not_papers_but_its_paper_pages_are() -> None:
+    # an event, volume or person page of the Anthology lists many papers and names none
+    text = (
+        "https://aclanthology.org/events/acl-2024/\n"
+        "aclanthology.org/volumes/2024.acl-long/\n"
+        "https://aclanthology.org/people/c/christopher-d-manning/\n"
+        "https://aclanthology.org/2020.acl-main.1/\n"
+        "https://aclanthology.org/P15-1001/\n"
+    )
+    mentions = extract_text(text, "links.txt").mentions
+    assert [(m.kind, m.location.line) for m in mentions] == [("url", 4), ("url", 5)]
+
+
 def test_markdown_lazy_continuation_line_belongs_to_the_item() -> None:
     # CommonMark: a line right after a list item, without a blank line, continues that item
     text = "- Some Paper With Links\nhttps://openreview.net/forum?id=XyZ123abc\n"

@@ -18,11 +18,12 @@ from urllib.parse import urlsplit
 
 from citekit.core.ids import ids_from_url
 from citekit.core.model import Ids, Location
+from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.authoryear import cited_as, find_citations, has_cue as has_citation_cue
-from citekit.notes.labels import PAPER_KIND_WORDS, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
+from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
@@ -169,8 +170,11 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
             _add_url(details, url, label.field, hard=True)
     elif label.field == "authors":
         if not details.authors:
-            details.authors = split_authors(label.value)
-            details.incomplete = author_list_incomplete(label.value)
+            names, year = authors_and_year(label.value)
+            details.authors = split_authors(names)
+            details.incomplete = author_list_incomplete(names)
+            if year is not None and details.venue[1] is None:
+                details.venue = (details.venue[0], year)
         details.hard = details.hard or bool(details.authors)
         details.rule = details.rule or f"{label.name}: label"
     elif label.field == "venue":
@@ -252,6 +256,11 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.kind is not None:
         details.kind_label = details.kind_label or line.kind  # "Invited talk — ...", "Paper: ..."
     ref = line.ref
+    if ref is not None and details.authors and ref.authors and not _share_a_name(details.authors, ref.authors):
+        # the labelled authors below name none of the people the line's split found: the
+        # split was wrong, and the line is a title (``… Network Training by Reducing Internal
+        # Covariate Shift`` above ``Author  Sergey Ioffe``)
+        ref = None
     if ref is not None and not details.title:
         if not details.authors:
             details.authors, details.incomplete = list(ref.authors), ref.incomplete
@@ -271,6 +280,12 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.venue is not None:
         details.venue = line.venue  # "Title (ICML 2026)"
     return details.title or line.title
+
+
+def _share_a_name(some: list[str], others: list[str]) -> bool:
+    """Some word of a name in ``some`` is a word of a name in ``others`` (initials aside)."""
+    words = {w for raw in some for w in name_tokens(raw) if len(w) > 1}
+    return any(w in words for raw in others for w in name_tokens(raw) if len(w) > 1)
 
 
 class _TitleLine(NamedTuple):
@@ -544,7 +559,7 @@ class _Extractor:
                        f"continues line {node.line} (no bullet or blank line before it, and it does not name a paper on its own)")
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
-        title = _quoted_part(_title_and_inline(node, details))
+        title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -581,6 +596,9 @@ class _Extractor:
             # a reference to software, a blog post or documentation: its only link is that page
             # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022")
             return self._reject(node, f"a reference whose only link is a {'code' if details.links.get('code') else sorted(details.link_kinds & NOT_PAPER_KINDS)[0]} page and that names no venue: software or a web page, not a paper", title)
+        if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
+            # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
+            return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
@@ -672,6 +690,11 @@ _OPENING_QUOTE_RE = re.compile("[\"“„«《『「]")
 _INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 
 
+#: a reference's field that says what it is when that is a post (``… networks. Blog post,
+#: https://…``): a field of its own, after a full stop or a comma
+_POST_FIELD_RE = re.compile(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]", re.I)
+
+
 def _quoted_part(title: str) -> str:
     """The quoted title in a line of prose taken whole (``task arithmetic, "Editing Models
     with Task Arithmetic"``, ``… citing today: Jumper et al. 2021, "Highly accurate …",
@@ -685,12 +708,51 @@ def _quoted_part(title: str) -> str:
         return title
     m = spans[0]
     quoted = m.group("q").strip().rstrip(",.").strip()
-    if m.start() == 0 and m.end() == len(title) or len(quoted.split()) < 3 or not title[:m.start()].strip():
+    if m.start() == 0 and m.end() == len(title) or len(quoted.split()) < 3:
         return title
     after = title[m.end():].strip()
+    if not title[:m.start()].strip():
+        # a quoted title first and a short name or remark after it (``《…》 (InstructGPT)``,
+        # ``"…" — reread``); a colon after it is the title's own (``"Why Should I Trust
+        # You?": Explaining …``), so only a parenthesis, comma or dash ends it
+        return quoted if after[:1] in ("(", "（", ",", ";", "—", "–") else title
     if after and after[0] not in ",.;:()（）[]—–-":
         return title
     return quoted
+
+
+#: a remark, an arrow, then one page link that ends the line (Roam, Logseq, Obsidian:
+#: ``the ICS explanation is probably wrong → [[How Does Batch Normalization Help Optimization?]]``)
+_ARROWED_PAGE_RE = re.compile(r"^(?P<pre>[^\[\]]*\S)\s*(?:→|->|=>|⇒)\s*\[\[(?P<page>[^\[\]|]+)\]\]\s*$")
+
+
+def _arrowed_page(text: str) -> str | None:
+    """The page a remark points at with an arrow, when that page is named like a title:
+    the remark is what the writer thinks of the paper, the page is the paper."""
+    m = _ARROWED_PAGE_RE.match(text) if "[[" in text else None
+    if m is None:
+        return None
+    page = m.group("page").strip()
+    return page if len(page.split()) >= 3 and looks_like_title(page) else None
+
+
+#: a paper's short name with its title in parentheses after it (``Contriever (Unsupervised
+#: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon
+_NAME_THEN_TITLE_RE = re.compile(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s*[(（](?P<title>[^()（）]+)[)）]$")
+
+
+def _named_title(title: str) -> str:
+    """The title in parentheses after a short name (the name is what people call the paper,
+    the parenthesis what it is called): a parenthesis of four words or more that reads as a
+    title and holds no year or citation, so ``ResNet (He et al. 2016)`` stays as written."""
+    m = _NAME_THEN_TITLE_RE.match(title.strip()) if title else None
+    if m is None:
+        return title
+    inner = m.group("title").strip()
+    if (len(inner.split()) < 4 or any(c.isdigit() for c in inner) or "et al" in inner
+            or not inner[:1].isupper() or not looks_like_title(inner)):
+        return title
+    return inner
 
 
 #: ``([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D))``, ``([pdf](zotero://open-pdf/…))``:

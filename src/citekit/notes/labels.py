@@ -55,6 +55,19 @@ _AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|・|•|;|；|、|，|\band\b|&)\s*|\
 _ET_AL_RE = re.compile(r",?\s*(?:et al\.?|and others|ほか|他|等人|等|외(?:\s*\d+\s*명)?)\s*$", re.I)
 
 
+#: a year written after an author list on its label's line (``作者: Long Ouyang 等, 2022``,
+#: ``Authors: A, B (2021)``): the paper's year, not an author
+_TRAILING_YEAR_RE = re.compile(r"[,;]?\s*[(（]?\s*((?:19|20)\d{2})\s*[)）]?\s*$")
+
+
+def authors_and_year(value: str) -> tuple[str, int | None]:
+    """An author label's value without the year written after the names, and that year."""
+    m = _TRAILING_YEAR_RE.search(value)
+    if m is None or not value[:m.start()].strip():
+        return value, None
+    return value[:m.start()].rstrip(), int(m.group(1))
+
+
 @dataclass(frozen=True)
 class Label:
     """One recognised ``label: value`` line."""

@@ -148,6 +148,12 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     family, given = m.group("family").strip(), m.group("given").strip()
     if not is_author_name(family, single_word=True) or not is_author_name(given, single_word=True):
         return None
+    if _GIVEN_INITIAL_RE.search(family) or (len(family.split()) > 1 and len(given.split()) > 1
+                                            and all(w[:1].isupper() for w in family.split())):
+        # ``Tom B. Brown, Benjamin Mann, …``, ``Tim Dettmers, Artidoro Pagnoni``: two whole
+        # names, not a family name then given names (a family name holds no initial, and
+        # ``van der Maaten, Laurens`` writes its particles in lower case)
+        return None
     names = [f"{family}, {given}"]
     if m.group("rest"):
         rest = split_name_list(m.group("rest"))
@@ -157,6 +163,7 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     return names, incomplete
 
 
+_GIVEN_INITIAL_RE = re.compile(r"(?:^|\s)[A-Z]\.(?:\s|$)")
 _VANCOUVER_NAME_RE = re.compile(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})")
 
 
@@ -753,11 +760,15 @@ MODEL_SURE = 0.7
 #: or names between commas. Most notes lines have none, and the model costs about half a
 #: millisecond a line.
 _MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
+#: (a lower-case run is any letter but A-Z, so ``Jürgen`` and ``Stanisław`` are names too)
 _MODEL_NAMES_RE = re.compile(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
-    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][a-z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][a-z]+\s[A-Z]|"
+    r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][^\W\d_A-Z]+\s[A-Z]|"
     r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,|"
-    r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][a-z]+\s[A-Z][\w'’\-]+\."  # ``Diederik P Kingma and Jimmy Ba.``
+    r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+\.|"  # ``Diederik P Kingma and Jimmy Ba.``
+    # one author then the year, as ACM and APA write a paper of one author
+    # (``[9] Noam Shazeer. 2020. GLU Variants …``, ``Noam Shazeer (2020).``)
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]"
 )
 
 

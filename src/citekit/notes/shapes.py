@@ -43,7 +43,7 @@ _TRIP_RE = re.compile(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
 _NON_PAPER_RE = re.compile(
     r"\b(?P<w>blog(?:\s*post)?|repo|repository|datasets?|data set|model weights|checkpoints?|slides?|"
     r"video|youtube|recording|talk|keynote|tutorial|podcast|tweet|docs|documentation|library|notebook|"
-    r"colab|newsletter|lecture|seminar|panel|meeting|meetup|leaderboard)\b"
+    r"colab|newsletter|lecture|seminar|panel|meeting|meetup|leaderboard|pypi)\b"
     r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
     r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール)",
     re.I,
@@ -63,6 +63,10 @@ def is_name(text: str) -> bool:
 
 
 _PARENS_RE = re.compile(r"\([^()]*\)")
+#: the small words of an English title, which no personal name holds (``Deep Residual
+#: Learning for Image Recognition (ResNet)`` is a title with its short name, not a person);
+#: name particles (``van``, ``de``, ``von``) are not among them
+_TITLE_FUNCTION_WORD_RE = re.compile(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
 _PERSON_NAMES_SPLIT_RE = re.compile(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
@@ -76,7 +80,7 @@ def is_person_line(text: str) -> bool:
         return False
     name = _PARENS_RE.sub(" ", m.group("name")).strip()
     parts = [p for p in _PERSON_NAMES_SPLIT_RE.split(name) if p]
-    return bool(parts) and all(is_name(p) for p in parts)
+    return bool(parts) and all(is_name(p) and not _TITLE_FUNCTION_WORD_RE.search(p) for p in parts)
 
 
 _HEADING_NAME_RE = re.compile(r"^[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){1,2}$")
@@ -237,12 +241,19 @@ _BLOCK_REF_RE = re.compile(r"\(\([\w-]{6,40}\)\)|\{\{[^{}]{0,300}\}\}")
 _LEADING_ICONS_RE = re.compile(r"^(?:[\u2190-\u2bff\u2700-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*)+")
 
 
+#: status marks after a line (``Self-RAG ✅``, ``… ⭐⭐``): pictographs and dingbats only
+#: (arrows and math symbols, which a title may end with, are not among them)
+_TRAILING_ICONS_RE = re.compile(r"(?:\s*[\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001faff\ufe0f\u200d]+)+\s*$")
+
+
 def strip_decorations(text: str) -> str:
-    """``text`` without block references, embeds and leading icons."""
+    """``text`` without block references, embeds and the icons before and after it."""
     if "((" in text or "{{" in text:
         text = _BLOCK_REF_RE.sub(" ", text)
     if text[:1] > "\u218f":
         text = _LEADING_ICONS_RE.sub("", text)
+    if text[-1:] > "\u25ff":
+        text = _TRAILING_ICONS_RE.sub("", text) or text
     return text
 
 

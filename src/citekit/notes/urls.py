@@ -35,7 +35,7 @@ PAPER_EVENT_KINDS = frozenset({"poster", "oral", "spotlight", "spotlight-poster"
 _PAPER_HOSTS = frozenset((
     "arxiv.org", "alphaxiv.org", "doi.org", "proceedings.mlr.press", "proceedings.neurips.cc", "papers.nips.cc",
     "papers.neurips.cc", "aclanthology.org", "openaccess.thecvf.com", "jmlr.org", "ojs.aaai.org",
-    "ieeexplore.ieee.org", "link.springer.com", "www.sciencedirect.com", "dl.acm.org",
+    "ieeexplore.ieee.org", "link.springer.com", "www.sciencedirect.com", "dl.acm.org", "nature.com", "science.org",
 ))
 _CODE_HOSTS = frozenset(("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co"))
 _PROJECT_HOST_SUFFIXES = (".github.io", ".gitlab.io", "sites.google.com")
@@ -46,6 +46,9 @@ _BLOG_HOSTS = frozenset(("medium.com", "substack.com", "zenn.dev", "qiita.com", 
 _NOTEBOOK_HOSTS = frozenset(("colab.research.google.com", "kaggle.com", "www.kaggle.com"))
 _TALK_PATH_RE = re.compile(r"tutorial|keynote|invited[-_]?talk")
 _BLOG_PATH_RE = re.compile(r"/(?:posts?|blog|articles?)/")
+#: ACL Anthology pages that list papers (an event, a volume, a venue, a person) rather
+#: than being one: the Anthology's own site sections, an exact set
+_ACL_LISTING_PATHS = ("/events/", "/volumes/", "/venues/", "/people/", "/sigs/", "/search", "/info/", "/faq/")
 _DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
@@ -218,10 +221,13 @@ def classify_url(url: str) -> UrlKind:
         return "video"
     if _on_site(host, _SOCIAL_HOSTS):
         return "social"
-    if _on_site(host, _BLOG_HOSTS) or _BLOG_PATH_RE.search(low_path) and not host.endswith(("arxiv.org", "openreview.net")):
+    if _on_site(host, _BLOG_HOSTS) or _BLOG_PATH_RE.search(low_path) and not _on_site(host, _PAPER_HOSTS):
+        # (a journal's ``/articles/`` are its papers: ``nature.com/articles/s41586-…``)
         return "blog"
     if host in _NOTEBOOK_HOSTS:
         return "other"
+    if host.endswith("aclanthology.org") and low_path.startswith(_ACL_LISTING_PATHS):
+        return "other"  # a listing page: many papers, none of them named
     if _on_site(host, _PAPER_HOSTS) or host in ("aclweb.org", "www.aclweb.org") and low_path.startswith("/anthology/"):
         return "paper"  # (aclweb.org/anthology/ is the ACL Anthology's old address)
     if host in _CODE_HOSTS or (host.startswith("www.") and host[4:] in _CODE_HOSTS):

@@ -640,7 +640,8 @@ _PAGE_RE = re.compile(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 def _row_kind(title: str, where: str) -> str | None:
     """What a table row names when it is not a paper: a non-paper word in its title or its
     "where" cell (``blog``, ``lecture``, ``leaderboard``), or a "where" that is a code, blog,
-    video or project page rather than a venue."""
+    video or project page rather than a venue, or only a web site's address (a host with no
+    page on it: where software or a service lives; a paper's venue is named, its page has a path)."""
     word = non_paper_words(title) or non_paper_words(where)
     if word:
         return word
@@ -651,7 +652,10 @@ def _row_kind(title: str, where: str) -> str | None:
             kind = classify_url(url)
         except ValueError:
             return None
-        return kind if kind in NOT_PAPER_KINDS else None  # (a project page may be a paper's own)
+        if kind in NOT_PAPER_KINDS:
+            return kind  # (a project page may be a paper's own)
+        if kind == "other" and page.group() == where.strip() and "/" not in page.group().split("://")[-1].rstrip("/"):
+            return "web site"  # | LangChain | Harrison Chase | python.langchain.com |: a site's home, no venue
     return None
 
 
