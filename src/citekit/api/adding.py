@@ -138,7 +138,8 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     # once, and carried through the import and the sync below with the library itself
     from citekit.library.match_index import library_index
 
-    index = library_index(lib) if lib.keys() else None
+    # (stored only when nothing is written: a write leaves it to be patched by the next command)
+    index = library_index(lib, keep=False) if lib.keys() else None
     # a paper the library already holds by the identifier or title given is named before any
     # request: adding it again changes nothing, so nothing needs to be asked
     known = [_already_given(lib, thing, index) for thing in read]
@@ -168,6 +169,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         note = notes[len(report.items) - 1] if len(notes) >= len(report.items) else ""
         records.append((item, _comment(inbox, note) + _recorded(thing, work, item, tags, pick), thing))
     if not records:
+        lib.keep_memos()  # the index as loaded (built or patched above), for the next command
         return report
     _append(cfg, inbox, name, records)
     pasted = [(item, thing) for item, _, thing in records if thing.kind == "bibtex"]

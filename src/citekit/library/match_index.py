@@ -29,18 +29,23 @@ PATCH_MIN = 256
 BUILDS = [0]
 
 
-def library_index(lib: Library) -> LibraryIndex:
+def library_index(lib: Library, *, keep: bool = True) -> LibraryIndex:
     """The match index of ``lib`` as loaded (call it before changing any entry).
 
     On a cached load whose entries are still marshalled, no entry is decoded here: the
     index answers with keys and decodes only the entries a lookup hands back
-    (:class:`LazyKeptIndex`), so ``add`` of one paper to 50,000 entries decodes a handful."""
+    (:class:`LazyKeptIndex`), so ``add`` of one paper to 50,000 entries decodes a handful.
+
+    ``keep=False``: an index built or patched here is not stored yet; the caller stores it
+    (``lib.keep_memos()``) if it writes nothing. A write would make the stored copy stale
+    at once (15 MB written for nothing at 50,000 entries): ``add`` of a new paper."""
     lazy = getattr(lib, "is_lazy", None) is not None and lib.is_lazy()
     keys = lib.keys()
     data = lib.remembered_apart(kinds.MATCH_INDEX, lambda: _build(lib), lambda kept, changed: _patch(lib, kept, changed))
     if not _describes(data, keys):  # a kept index of other entries (never expected): build it
         data = _build(lib)
-    lib.keep_memos()  # nothing changed yet: what is kept describes the files as loaded
+    if keep:
+        lib.keep_memos()  # nothing changed yet: what is kept describes the files as loaded
     if lazy and lib.is_lazy():
         return LazyKeptIndex(lib, keys, data)
     return KeptIndex(list(lib.entries.values()), data)

@@ -323,7 +323,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         wrote meanwhile. Only for a library not modified since it was loaded.
         """
         if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
-            if self._still_as_written() or fingerprint_now(self.refs_dir) == self._fingerprint:
+            if self._still_as_seen() or fingerprint_now(self.refs_dir) == self._fingerprint:
                 return self
         return type(self).load(self.refs_dir)
 
@@ -346,16 +346,20 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
             known = parsed_cache.known_fingerprint(refs, stats)
             cached = parsed_cache.read(refs, known) if known is not None else None
             if cached is not None:  # both files as when last hashed: neither is read
-                return cls._from_cache(refs, cached, known)
+                return cls._from_cache(refs, cached, known)._seen(known, stats)
         bib_data, side_data = read_pair(refs)
         fingerprint = parsed_cache.fingerprint(bib_data, side_data)
         after = parsed_cache.stat_pair(refs) if stats is not None else None
+        # the same stat before and after the read: the bytes hashed are the files' (a
+        # writer taking the lock later, ``add``, then need not hash 45 MB again)
+        seen = stats if stats is not None and stats == after else None
         stored = parsed_cache.read(refs, None) if use_cache else None  # a load of any files
         if stored is not None and stored.get("fingerprint") == fingerprint:
             parsed_cache.remember_stat(refs, stats, after, fingerprint)
-            return cls._from_cache(refs, stored, fingerprint)
+            return cls._from_cache(refs, stored, fingerprint)._seen(fingerprint, seen)
         lib = cls._parse(refs, bib_data, side_data, remember=use_cache)  # (a split pair: tried again)
         lib._fingerprint = fingerprint
+        lib._seen(fingerprint, seen)
         if use_cache:
             data = lib._cache_data(stored)  # what did not change since that load holds
             if parsed_cache.write(refs, data):
