@@ -133,3 +133,38 @@ def test_add_reads_the_library_files_once_and_stores_no_index_it_makes_stale(
     seen.update(reads=0, index=0)
     api.add(["Distinct study of topic 43 in depth"], project, offline=True)
     assert seen["index"] == 0, "the index stored by the command before was not found up to date"
+
+
+def test_the_kept_match_index_is_read_in_buckets_and_patched_across_adds(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept index is stored in buckets: an ``add`` decodes the few it asks about, a
+    paper added by the ``add`` before is found through the index patched since, and the
+    index then matches one built from every entry."""
+    from citekit.library.match_index import library_index
+    from citekit.library.store.cache.buckets import BUCKETS, Bucketed, Sections
+
+    project = _project(tmp_path / "p")
+    api.add([PASTED], project, offline=True)
+    decoded = []
+    bucket = Bucketed._bucket
+
+    def counting(self, i):
+        if i not in self._loaded:
+            decoded.append(i)
+        return bucket(self, i)
+
+    monkeypatch.setattr(Bucketed, "_bucket", counting)
+    again = api.add([PASTED.replace("{Doe, Jo and Roe, Al}", "{Doe, Jo and Roe, Al and Poe, Ed}")], project,
+                    offline=True)
+    assert [(i.key, i.status) for i in again.items] == [("pasted2021", "already")]
+    assert decoded and len(decoded) < BUCKETS // 4, f"{len(decoded)} buckets of {4 * BUCKETS} decoded"
+    from citekit.library.store import Library
+
+    kept = library_index(Library.load(project / "refs")).__dict__["_kept"]
+    built = library_index(Library.load(project / "refs", use_cache=False)).__dict__["_kept"]
+    assert isinstance(kept, Sections) and isinstance(kept["own"], Bucketed)
+    def filed(table: object) -> dict:  # (a patch files a changed entry last: order aside)
+        return {k: sorted(v) if isinstance(v, list) else v for k, v in ((k, table[k]) for k in table)}
+
+    for table in ("postings", "own", "rough", "words"):
+        assert filed(kept[table]) == filed(built[table]), table
