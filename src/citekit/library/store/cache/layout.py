@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.library.store.cache import state
 from citekit.library.store.cache.parsed_cache import STATE_MARSHAL
-from citekit.library.store.cache.blobs import BlobOverlay
+from citekit.library.store.cache.blobs import BlobOverlay, membership
 from citekit.library.store.render import render_changed
 from citekit.library.store.sidecar.records import sidecar_blocks
 
@@ -169,7 +169,7 @@ class SplicedWrite:
         side_units: list[Any] = []
         flags = bytearray()
         block_of = None
-        has_blob = _membership(blobs)
+        has_blob = membership(blobs)
         for i, key in enumerate(keys):
             sep, side_sep = seps[i], ("\n" if i else "")
             entry = decoded.get(key)
@@ -263,24 +263,6 @@ class SplicedWrite:
 
 class _Empty(Exception):
     """A library with no entry: rendered in full (it is a few lines)."""
-
-
-def _membership(blobs: Mapping[str, bytes]) -> Any:
-    """``key in blobs``, made quick for an overlay of a loaded blob table (asked 50,000 times)."""
-    over, gone, base = getattr(blobs, "_over", None), getattr(blobs, "_gone", None), getattr(blobs, "_base", None)
-    if over is None or gone is None or not hasattr(base, "_index"):
-        return blobs.__contains__
-    base._position("")  # type: ignore[union-attr]  # (builds the key index)
-    where, offsets = base._index, base._offsets  # type: ignore[union-attr]
-
-    def has(key: str) -> bool:
-        if key in over:
-            return True
-        if key in gone:
-            return False
-        i = where.get(key)
-        return i is not None and offsets[i] != offsets[i + 1]
-    return has
 
 
 def _positions(pieces: list[Any]) -> array:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from citekit.bibtex.collector import collector_paused
 from citekit.core.cachefile import stat_key
 from citekit.library.store.cache import memo_files, parsed_cache
-from citekit.library.store.cache.blobs import BlobOverlay, keys_outside
+from citekit.library.store.cache.blobs import BlobOverlay, keys_outside, membership
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair
 
@@ -91,7 +91,8 @@ class StoredParse:
         # the state loaded (bytes first: equal states give equal bytes, see STATE_MARSHAL)
         objects = self._decoded if lazy else self._entries  # never decoded: has its state
         version, dumps, loads = parsed_cache.STATE_MARSHAL, marshal.dumps, marshal.loads
-        fresh = {key: dumps(entry_state(objects[key]), version) for key in keys if key not in blobs}
+        has = membership(blobs)
+        fresh = {key: dumps(entry_state(objects[key]), version) for key in keys if not has(key)}
         loaded = self._loaded_blobs
         changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
                    if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
