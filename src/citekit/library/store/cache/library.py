@@ -254,20 +254,17 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         """key -> :meth:`memo` of every entry; on a cached load only entries without a
         stored value are decoded, so a second ``list`` or ``tags`` decodes none."""
         table = self._memos.table(kind)
-        out: dict[str, Any] = {}
         lazy = self._lazy
         if lazy is not None and hasattr(lazy, "preload") and len(lazy) - len(table) > 64:
             lazy.preload()  # many entries to decode: one read instead of one per entry
+        keys = self.keys()
         with collector_paused():
-            for key in self.keys():
-                if key in table:
-                    out[key] = table[key]
-                    continue
+            for key in [k for k in keys if k not in table]:  # (one quick pass: mostly none)
                 entry = self.entry_at(key)
                 assert entry is not None
-                out[key] = table[key] = compute(entry)
+                table[key] = compute(entry)
                 self._memos.dirty.add(kind)
-        return out
+            return {key: table[key] for key in keys}
 
     def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
         """The stored :meth:`memo` values of ``keys``, in that order, read one at a time
