@@ -487,12 +487,14 @@ def _at_places(lib: Any, places: set[str], index: Any, detail_at: dict[str, Any]
 
     if index is None:
         index = library_index(lib)
-    order = {k: i for i, k in enumerate(lib.keys())}
+    order: dict[str, int] = {}
     out: dict[str, Any] = {}
     for place in places:
         landed = lib.get((detail_at.get(place) or {}).get("key") or "")
         filed = {id(e): e for e in [*index.filed_under(("at", place)), *([landed] if landed else [])]}
         held = [e for e in filed.values() if any(str(loc) == place for loc in e.mentions)]
+        if len(held) > 1 and not order:  # (library order only to choose among several)
+            order = {k: i for i, k in enumerate(lib.keys())}
         if held:
             out[place] = max(held, key=lambda e: order.get(e.key, -1))
     return out

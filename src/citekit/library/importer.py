@@ -280,6 +280,8 @@ def _skip_candidates(lib: Library, incoming: Sequence[Entry], index: Any) -> lis
             owner = lib.entry_at(owner_key) if owner_key else None
         if owner is not None:
             found[id(owner)] = owner
+    if len(found) < 2:  # (library order only to sort several)
+        return list(found.values())
     place = {k: i for i, k in enumerate(lib.keys())}
     return sorted(found.values(), key=lambda e: place.get(e.key, len(place)))
 
