@@ -145,7 +145,9 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     known = [_already_given(lib, thing, index) for thing in read]
     works = _look_up(cfg, read, report, offline=offline, jobs=jobs, skip={i for i, e in enumerate(known) if e})
     records: list[tuple[Added, str, Any]] = []
-    noted_before, authored = _inbox_marks(inbox, name)
+    # what the inbox already notes: asked only of a thing that is not BibTeX (a pasted entry
+    # is always recorded, see _says_more), so pasting BibTeX does not read a growing inbox
+    noted_before, authored = _inbox_marks(inbox, name) if any(t.kind != "bibtex" for t in read) else ([], set())
     for at, (thing, work) in enumerate(zip(read, works)):
         item = Added(thing=thing.text, kind=thing.kind,
                      given_ids=[f"{s}:{v}" for s, v in thing.mention.ids.items() if s in ("doi", "arxiv")])
