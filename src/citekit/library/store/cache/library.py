@@ -347,8 +347,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         bib_data, side_data = read_pair(refs)
         fingerprint = parsed_cache.fingerprint(bib_data, side_data)
         after = parsed_cache.stat_pair(refs) if stats is not None else None
-        # the same stat before and after the read: the bytes hashed are the files' (a
-        # writer taking the lock later, ``add``, then need not hash 45 MB again)
+        # the same stat before and after the read: the bytes hashed are the files' (see _still_as_seen)
         seen = stats if stats is not None and stats == after else None
         stored = parsed_cache.read(refs, None) if use_cache else None  # a load of any files
         if stored is not None and stored.get("fingerprint") == fingerprint:
