@@ -97,3 +97,74 @@ def test_add_of_a_paper_the_library_holds_names_it_and_writes_nothing(tmp_path: 
     assert [(i.key, i.status) for i in report.items] == [("k042", "already")]
     assert not report.changed and _files(project) == before
     assert counted["all"] == 0 and counted["one"] <= 3 and counted["commits"] == 0
+
+
+def test_add_reads_the_library_files_once_and_stores_no_index_it_makes_stale(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right after a write the stat file cannot vouch for the files (see
+    ``parsed_cache.remember_stat``), so the load reads and hashes both; the sync under the
+    lock then knows them by the stat they had around that read, not by hashing them again.
+    The match index, patched for the write before, is not stored: this ``add`` writes, and
+    a paper the library holds (nothing written) stores it for the next command."""
+    from citekit.library.store import kinds
+    from citekit.library.store.cache import library as cached, memo_files
+
+    project = _project(tmp_path / "p")
+    seen = {"reads": 0, "index": 0}
+    read_pair, write_apart = cached.read_pair, memo_files.write_apart
+
+    def reading(*args, **kwargs):
+        seen["reads"] += 1
+        return read_pair(*args, **kwargs)
+
+    def storing(refs_dir, name, *args, **kwargs):
+        seen["index"] += name == kinds.MATCH_INDEX
+        return write_apart(refs_dir, name, *args, **kwargs)
+
+    monkeypatch.setattr(cached, "read_pair", reading)
+    monkeypatch.setattr(memo_files, "write_apart", storing)
+    report = api.add([PASTED], project, offline=True)
+    assert [(i.key, i.status) for i in report.items] == [("pasted2021", "imported")]
+    assert seen == {"reads": 1, "index": 0}
+    seen.update(reads=0, index=0)
+    held = api.add(["Distinct study of topic 42 in depth"], project, offline=True)
+    assert [(i.key, i.status) for i in held.items] == [("k042", "already")]
+    assert seen["index"] == 1, "the index patched for a command that wrote nothing was not stored"
+    seen.update(reads=0, index=0)
+    api.add(["Distinct study of topic 43 in depth"], project, offline=True)
+    assert seen["index"] == 0, "the index stored by the command before was not found up to date"
+
+
+def test_the_kept_match_index_is_read_in_buckets_and_patched_across_adds(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept index is stored in buckets: an ``add`` decodes the few it asks about, a
+    paper added by the ``add`` before is found through the index patched since, and the
+    index then matches one built from every entry."""
+    from citekit.library.match_index import library_index
+    from citekit.library.store.cache.buckets import BUCKETS, Bucketed, Sections
+
+    project = _project(tmp_path / "p")
+    api.add([PASTED], project, offline=True)
+    decoded = []
+    bucket = Bucketed._bucket
+
+    def counting(self, i):
+        if i not in self._loaded:
+            decoded.append(i)
+        return bucket(self, i)
+
+    monkeypatch.setattr(Bucketed, "_bucket", counting)
+    again = api.add([PASTED.replace("{Doe, Jo and Roe, Al}", "{Doe, Jo and Roe, Al and Poe, Ed}")], project,
+                    offline=True)
+    assert [(i.key, i.status) for i in again.items] == [("pasted2021", "already")]
+    assert decoded and len(decoded) < BUCKETS // 4, f"{len(decoded)} buckets of {4 * BUCKETS} decoded"
+    from citekit.library.store import Library
+
+    kept = library_index(Library.load(project / "refs")).__dict__["_kept"]
+    built = library_index(Library.load(project / "refs", use_cache=False)).__dict__["_kept"]
+    assert isinstance(kept, Sections) and isinstance(kept["own"], Bucketed)
+    def filed(table: object) -> dict:  # (a patch files a changed entry last: order aside)
+        return {k: sorted(v) if isinstance(v, list) else v for k, v in ((k, table[k]) for k in table)}
+
+    for table in ("postings", "own", "rough", "words"):
+        assert filed(kept[table]) == filed(built[table]), table

@@ -409,3 +409,15 @@ def test_abstract_hits_is_configurable():
     assert compute_auto_tags(_entry("Federated"), [], [], [], rules) == ["fed"]
     with pytest.raises(TagRuleError):
         load_rules({"tags": {"fed": {"match": ["federated"], "abstract_hits": 0}}})
+
+
+def test_the_shipped_rules_read_as_pyyaml_safe_load_reads_them() -> None:
+    """(They are read with libyaml's loader when PyYAML has it: the data must be the same.)"""
+    from importlib import resources
+
+    import yaml
+
+    from citekit.library.tags import default_rules_data
+
+    text = resources.files("citekit").joinpath("data/tags.yaml").read_text(encoding="utf-8")
+    assert default_rules_data() == yaml.safe_load(text)

@@ -138,13 +138,16 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     # once, and carried through the import and the sync below with the library itself
     from citekit.library.match_index import library_index
 
-    index = library_index(lib) if lib.keys() else None
+    # (stored only when nothing is written: a write leaves it to be patched by the next command)
+    index = library_index(lib, keep=False) if lib.keys() else None
     # a paper the library already holds by the identifier or title given is named before any
     # request: adding it again changes nothing, so nothing needs to be asked
     known = [_already_given(lib, thing, index) for thing in read]
     works = _look_up(cfg, read, report, offline=offline, jobs=jobs, skip={i for i, e in enumerate(known) if e})
     records: list[tuple[Added, str, Any]] = []
-    noted_before, authored = _inbox_marks(inbox, name)
+    # what the inbox already notes: asked only of a thing that is not BibTeX (a pasted entry
+    # is always recorded, see _says_more), so pasting BibTeX does not read a growing inbox
+    noted_before, authored = _inbox_marks(inbox, name) if any(t.kind != "bibtex" for t in read) else ([], set())
     for at, (thing, work) in enumerate(zip(read, works)):
         item = Added(thing=thing.text, kind=thing.kind,
                      given_ids=[f"{s}:{v}" for s, v in thing.mention.ids.items() if s in ("doi", "arxiv")])
@@ -168,6 +171,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         note = notes[len(report.items) - 1] if len(notes) >= len(report.items) else ""
         records.append((item, _comment(inbox, note) + _recorded(thing, work, item, tags, pick), thing))
     if not records:
+        lib.keep_memos()  # the index as loaded (built or patched above), for the next command
         return report
     _append(cfg, inbox, name, records)
     pasted = [(item, thing) for item, _, thing in records if thing.kind == "bibtex"]
@@ -485,12 +489,14 @@ def _at_places(lib: Any, places: set[str], index: Any, detail_at: dict[str, Any]
 
     if index is None:
         index = library_index(lib)
-    order = {k: i for i, k in enumerate(lib.keys())}
+    order: dict[str, int] = {}
     out: dict[str, Any] = {}
     for place in places:
         landed = lib.get((detail_at.get(place) or {}).get("key") or "")
         filed = {id(e): e for e in [*index.filed_under(("at", place)), *([landed] if landed else [])]}
         held = [e for e in filed.values() if any(str(loc) == place for loc in e.mentions)]
+        if len(held) > 1 and not order:  # (library order only to choose among several)
+            order = {k: i for i, k in enumerate(lib.keys())}
         if held:
             out[place] = max(held, key=lambda e: order.get(e.key, -1))
     return out

@@ -22,7 +22,7 @@ from typing import Any
 from citekit.core.config import display_path
 from citekit.core.model import Entry, Location
 from citekit.core.resolution import Mention, Work
-from citekit.library.keys import TakenKeys
+from citekit.library.keys import LaterTakenKeys
 from citekit.library.store import Library, kinds
 from citekit.library.match_index import library_index
 from citekit.library.update import LibraryIndex, Pending, apply_work, look_alike_notices
@@ -71,7 +71,7 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any,
         index = library_index(lib)  # kept with the parsed-library cache, patched per changed entry
     out.index = index
     detached = LibraryIndex(lib.detached_entries()) if lib.detached else None
-    taken = TakenKeys(lib.taken_keys())
+    taken = LaterTakenKeys(lib.taken_keys)  # (lowered only if a work needs a new key)
     for work in works:
         result = apply_work(lib, work, formula=formula, index=index, detached=detached, taken=taken, claimed=seen)
         if result.detached:

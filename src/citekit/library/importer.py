@@ -235,15 +235,17 @@ def _import_few(lib: Library, incoming: Sequence[Entry], source: str, report: Im
     skipped or added exactly as there, found among the few library entries it could be
     skipped for (the same folded title or identifier: an identical entry; its own key or
     alias: the same work imported before), so the other entries are never decoded."""
-    reserved = lib.taken_keys() | {e.key for e in incoming}
+    taken = lib.taken_keys()  # (walked once here: the library does not change until _add_new)
+    reserved = taken | {e.key for e in incoming}
     incoming = [_with_key(e, reserved, source, report) for e in incoming]
-    _take_tags_and_aliases(lib, incoming, source, report)
+    lowered = {k.lower(): k for k in taken}
+    _take_tags_and_aliases(lib, incoming, source, report, lowered)
     index = index if index is not None else _library_index(lib)
     nearby = _skip_candidates(lib, incoming, index)
     everything = nearby + list(incoming)
     n_lib = len(nearby)
     matches = find_matches(everything)
-    taken_lower = {k.lower() for k in lib.taken_keys()}
+    taken_lower = set(lowered)
     skipped = _skip_identical(lib, everything, n_lib, matches, report, taken_lower)
     for i, entry in enumerate(incoming, start=n_lib):
         if i not in skipped:
@@ -278,6 +280,8 @@ def _skip_candidates(lib: Library, incoming: Sequence[Entry], index: Any) -> lis
             owner = lib.entry_at(owner_key) if owner_key else None
         if owner is not None:
             found[id(owner)] = owner
+    if len(found) < 2:  # (library order only to sort several)
+        return list(found.values())
     place = {k: i for i, k in enumerate(lib.keys())}
     return sorted(found.values(), key=lambda e: place.get(e.key, len(place)))
 
@@ -447,7 +451,8 @@ def _with_key(entry: Entry, reserved: set[str], source: str, report: ImportRepor
     return entry
 
 
-def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str, report: ImportReport) -> None:
+def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str, report: ImportReport,
+                           taken: dict[str, str] | None = None) -> None:
     """Turn each record's ``keywords`` into manual tags and its ``ids`` into aliases.
 
     citekit derives both fields from the sidecar when it writes library.bib, so left in
@@ -456,7 +461,8 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
     """
     from citekit.library.tags import tags_from_keywords
 
-    claimed = {k.lower(): k for k in lib.taken_keys()}  # key or alias -> the key it leads to
+    # key or alias -> the key it leads to (``taken``: the library's taken keys so, lower-cased, when the caller has them)
+    claimed = dict(taken) if taken is not None else {k.lower(): k for k in lib.taken_keys()}
     claimed.update({a.lower(): key for key, aliases in lib.aliases_by_key().items() for a in aliases})
     claimed.update({e.key.lower(): e.key for e in incoming})
     for entry in incoming:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from citekit.core.errors import CitekitError
 from citekit.core.config import DEFAULT_KEY_FORMULA
@@ -139,6 +139,39 @@ class TakenKeys(set):
 
     def add(self, key: str) -> None:
         super().add(key.lower())
+
+
+class LaterTakenKeys(TakenKeys):
+    """:class:`TakenKeys` filled from ``keys()`` when first asked (membership, ``add``): a
+    sync whose works all land on entries that keep their key (``add`` of one paper to
+    50,000 entries) never lowers every key. Only what :func:`make_key` and its callers
+    use is answered; ``keys()`` must give every key issued until then (an issued key is
+    never taken back, so filling later misses none)."""
+
+    def __init__(self, keys: Callable[[], Iterable[str]]) -> None:
+        super().__init__()
+        self._later: Callable[[], Iterable[str]] | None = keys
+
+    def _fill(self) -> None:
+        if self._later is not None:
+            keys, self._later = self._later, None
+            self.update(k.lower() for k in keys())
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return super().__contains__(key)
+
+    def add(self, key: str) -> None:
+        self._fill()
+        super().add(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._fill()
+        return super().__len__()
 
 
 def make_key(entry: Entry | Mapping[str, str], taken: set[str], formula: str | None = None) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from citekit.core.model import Entry
 from citekit.library.store import Library, kinds
+from citekit.library.store.cache.buckets import Bucketed, Sections, key_digest
 from citekit.library.update import LibraryIndex, index_keys
 
 #: a kept index is patched while the entries changed since are at most this share of the
@@ -29,18 +30,23 @@ PATCH_MIN = 256
 BUILDS = [0]
 
 
-def library_index(lib: Library) -> LibraryIndex:
+def library_index(lib: Library, *, keep: bool = True) -> LibraryIndex:
     """The match index of ``lib`` as loaded (call it before changing any entry).
 
     On a cached load whose entries are still marshalled, no entry is decoded here: the
     index answers with keys and decodes only the entries a lookup hands back
-    (:class:`LazyKeptIndex`), so ``add`` of one paper to 50,000 entries decodes a handful."""
+    (:class:`LazyKeptIndex`), so ``add`` of one paper to 50,000 entries decodes a handful.
+
+    ``keep=False``: an index built or patched here is not stored yet; the caller stores it
+    (``lib.keep_memos()``) if it writes nothing. A write would make the stored copy stale
+    at once (15 MB written for nothing at 50,000 entries): ``add`` of a new paper."""
     lazy = getattr(lib, "is_lazy", None) is not None and lib.is_lazy()
     keys = lib.keys()
     data = lib.remembered_apart(kinds.MATCH_INDEX, lambda: _build(lib), lambda kept, changed: _patch(lib, kept, changed))
     if not _describes(data, keys):  # a kept index of other entries (never expected): build it
         data = _build(lib)
-    lib.keep_memos()  # nothing changed yet: what is kept describes the files as loaded
+    if keep:
+        lib.keep_memos()  # nothing changed yet: what is kept describes the files as loaded
     if lazy and lib.is_lazy():
         return LazyKeptIndex(lib, keys, data)
     return KeptIndex(list(lib.entries.values()), data)
@@ -61,7 +67,7 @@ def _filed(entry: Entry, lookups: tuple[list[Any], str]) -> tuple[list[tuple[str
 def _build(lib: Library) -> dict[str, Any]:
     BUILDS[0] += 1
     table = lib.memo_table(kinds.INDEX_KEYS, index_keys)
-    data: dict[str, Any] = {"postings": {}, "own": {}, "rough": {}, "words": {}}
+    data: dict[str, Any] = Sections(postings={}, own={}, rough={}, words={})  # (kept in buckets)
     for key, entry in lib.entries.items():
         _file(data, key, *_filed(entry, table[key]))
     return data
@@ -98,7 +104,7 @@ def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, A
             # computed, not read from the memo table: each of these entries changed since,
             # so the table holds no value for it, and reading it costs 30 MiB at 50k entries
             _file(data, key, *_filed(entry, index_keys(entry)))
-    return data
+    return data if isinstance(data, Sections) else Sections(data)  # (one kept whole before: stored in buckets)
 
 
 def _drop_keys(postings: dict[Any, list[str]], drops: dict[Any, set[str]]) -> None:
@@ -112,8 +118,10 @@ def _drop_keys(postings: dict[Any, list[str]], drops: dict[Any, set[str]]) -> No
 
 
 def _describes(data: Any, keys: list[str]) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("own"), dict) and len(data["own"]) == len(keys)
-            and all(k in data["own"] for k in keys))
+    own = data.get("own") if isinstance(data, dict) else None
+    if isinstance(own, Bucketed):  # (its keys known by their digest: no bucket decoded)
+        return len(own) == len(keys) and own.digest == key_digest(keys)
+    return isinstance(own, dict) and len(own) == len(keys) and all(k in own for k in keys)
 
 
 class KeptIndex(LibraryIndex):

@@ -229,6 +229,25 @@ class BlobOverlay(Mapping[str, bytes]):
         return span(key) if span is not None else None
 
 
+def membership(blobs: Mapping[str, bytes]) -> Any:
+    """``key in blobs``, made quick for an overlay of a loaded blob table (asked 50,000 times
+    by a write: the spliced files, the cache stored after them)."""
+    over, gone, base = getattr(blobs, "_over", None), getattr(blobs, "_gone", None), getattr(blobs, "_base", None)
+    if over is None or gone is None or not hasattr(base, "_index"):
+        return blobs.__contains__
+    base._position("")  # type: ignore[union-attr]  # (builds the key index)
+    where, offsets = base._index, base._offsets  # type: ignore[union-attr]
+
+    def has(key: str) -> bool:
+        if key in over:
+            return True
+        if key in gone:
+            return False
+        i = where.get(key)
+        return i is not None and offsets[i] != offsets[i + 1]
+    return has
+
+
 def pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, bytes], list[Any]]:
     """Offsets per table (see :class:`BlobTable`), and the parts of the one blob file they
     point into; each table's blobs lie in key order. A blob still where a loaded cache's

@@ -254,20 +254,17 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         """key -> :meth:`memo` of every entry; on a cached load only entries without a
         stored value are decoded, so a second ``list`` or ``tags`` decodes none."""
         table = self._memos.table(kind)
-        out: dict[str, Any] = {}
         lazy = self._lazy
         if lazy is not None and hasattr(lazy, "preload") and len(lazy) - len(table) > 64:
             lazy.preload()  # many entries to decode: one read instead of one per entry
+        keys = self.keys()
         with collector_paused():
-            for key in self.keys():
-                if key in table:
-                    out[key] = table[key]
-                    continue
+            for key in [k for k in keys if k not in table]:  # (one quick pass: mostly none)
                 entry = self.entry_at(key)
                 assert entry is not None
-                out[key] = table[key] = compute(entry)
+                table[key] = compute(entry)
                 self._memos.dirty.add(kind)
-        return out
+            return {key: table[key] for key in keys}
 
     def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
         """The stored :meth:`memo` values of ``keys``, in that order, read one at a time
@@ -323,7 +320,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         wrote meanwhile. Only for a library not modified since it was loaded.
         """
         if self._fingerprint is not None and not journal_path(self.refs_dir).exists():
-            if self._still_as_written() or fingerprint_now(self.refs_dir) == self._fingerprint:
+            if self._still_as_seen() or fingerprint_now(self.refs_dir) == self._fingerprint:
                 return self
         return type(self).load(self.refs_dir)
 
@@ -346,16 +343,19 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
             known = parsed_cache.known_fingerprint(refs, stats)
             cached = parsed_cache.read(refs, known) if known is not None else None
             if cached is not None:  # both files as when last hashed: neither is read
-                return cls._from_cache(refs, cached, known)
+                return cls._from_cache(refs, cached, known)._seen(known, stats)
         bib_data, side_data = read_pair(refs)
         fingerprint = parsed_cache.fingerprint(bib_data, side_data)
         after = parsed_cache.stat_pair(refs) if stats is not None else None
+        # the same stat before and after the read: the bytes hashed are the files' (see _still_as_seen)
+        seen = stats if stats is not None and stats == after else None
         stored = parsed_cache.read(refs, None) if use_cache else None  # a load of any files
         if stored is not None and stored.get("fingerprint") == fingerprint:
             parsed_cache.remember_stat(refs, stats, after, fingerprint)
-            return cls._from_cache(refs, stored, fingerprint)
+            return cls._from_cache(refs, stored, fingerprint)._seen(fingerprint, seen)
         lib = cls._parse(refs, bib_data, side_data, remember=use_cache)  # (a split pair: tried again)
         lib._fingerprint = fingerprint
+        lib._seen(fingerprint, seen)
         if use_cache:
             data = lib._cache_data(stored)  # what did not change since that load holds
             if parsed_cache.write(refs, data):

@@ -19,6 +19,7 @@ from typing import Any
 
 from citekit.core.cachefile import replace_quietly
 from citekit.library.lock import state_dir
+from citekit.library.store.cache import buckets
 from citekit.library.store.cache.format import FORMAT, read_marshal as _read, write_marshal as _write
 
 
@@ -164,15 +165,34 @@ def read_apart(refs_dir: Path, name: str, base: str) -> tuple[bool, Any, Any]:
     """(found, answer, the change it is of) of a large answer kept in a file of its own
     (the search index), written in the memo generation ``base``; the small answers share
     one file (``read_queries``), and a command that reads them should not read megabytes
-    it does not need. The caller says whether an answer of an earlier change still serves."""
-    data = _read(apart_path(refs_dir, name))
-    if data is None or data.get("name") != name or data.get("base") != base or "answer" not in data:
+    it does not need. The caller says whether an answer of an earlier change still serves.
+    An answer of tables (:class:`.buckets.Sections`: the match index) is read bucket by
+    bucket as it is asked, from the file opened here."""
+    path = apart_path(refs_dir, name)
+    try:
+        handle = open(path, "rb")
+    except OSError:
         return False, None, None
-    return True, data["answer"], data.get("at")
+    found = buckets.decode(handle)
+    if found is None:
+        handle.close()
+        data = _read(path)
+        if data is None or data.get("name") != name or data.get("base") != base or "answer" not in data:
+            return False, None, None
+        return True, data["answer"], data.get("at")
+    head, answer = found
+    if head.get("format") != FORMAT or head.get("name") != name or head.get("base") != base:
+        handle.close()
+        return False, None, None
+    return True, answer, head.get("at")
 
 
 def write_apart(refs_dir: Path, name: str, base: str, at: str, answer: Any) -> None:
-    _write(apart_path(refs_dir, name), {"name": name, "base": base, "at": at, "answer": answer})
+    head = {"name": name, "base": base, "at": at}
+    if isinstance(answer, buckets.Sections):
+        replace_quietly(apart_path(refs_dir, name), buckets.encode({**head, "format": FORMAT}, answer))
+        return
+    _write(apart_path(refs_dir, name), {**head, "answer": answer})
 
 
 def drop_all(refs_dir: Path) -> None:

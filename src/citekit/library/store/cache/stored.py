@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from citekit.bibtex.collector import collector_paused
 from citekit.core.cachefile import stat_key
 from citekit.library.store.cache import memo_files, parsed_cache
-from citekit.library.store.cache.blobs import BlobOverlay, keys_outside
+from citekit.library.store.cache.blobs import BlobOverlay, keys_outside, membership
 from citekit.library.store.cache.state import StoredCache, entry_state
 from citekit.library.store.files import BIB_NAME, SIDECAR_NAME, read_pair
 
@@ -91,7 +91,8 @@ class StoredParse:
         # the state loaded (bytes first: equal states give equal bytes, see STATE_MARSHAL)
         objects = self._decoded if lazy else self._entries  # never decoded: has its state
         version, dumps, loads = parsed_cache.STATE_MARSHAL, marshal.dumps, marshal.loads
-        fresh = {key: dumps(entry_state(objects[key]), version) for key in keys if key not in blobs}
+        has = membership(blobs)
+        fresh = {key: dumps(entry_state(objects[key]), version) for key in keys if not has(key)}
         loaded = self._loaded_blobs
         changed = [key for key, blob in fresh.items()  # entries whose state is not the one loaded (or new)
                    if (old := loaded.get(key)) is None or (old != blob and loads(old) != loads(blob))]
@@ -169,20 +170,28 @@ class StoredParse:
             return staged[bib], staged[side]
         return read_pair(self.refs_dir)
 
-    def _still_as_written(self) -> bool:
-        """Whether both files still have the stat they had right after this very object
-        wrote them (in this process): then they are its bytes, and a writer taking the lock
-        again (``add``: the import, then the sync) need not read and hash 45 MB again,
-        which the stat file cannot tell so soon after a write (see ``remember_stat``).
-        Any other writer replaces a file (a new inode) or changes its size or times."""
-        mark = getattr(self, "_as_written", None)
+    def _still_as_seen(self) -> bool:
+        """Whether both files still have the stat they had when this very object read them
+        (the same stat before and after the read) or right after it wrote them, in this
+        process: then they are the bytes it hashed, and a writer taking the lock again
+        (``add``: read before the lock, then the import and the sync under it) need not read
+        and hash 45 MB again, which the stat file cannot tell so soon after a write (see
+        ``remember_stat``). Any other writer replaces a file (a new inode) or changes its
+        size or times."""
+        mark = getattr(self, "_seen_as", None)
         return mark is not None and mark[0] == self._fingerprint and parsed_cache.stat_pair(self.refs_dir) == mark[1]
+
+    def _seen(self, fingerprint: Any, stats: Any) -> Any:
+        """Note that both files had ``stats`` when they were found to be ``fingerprint``
+        (none: unknown); see :meth:`_still_as_seen`. Returns this library."""
+        self._seen_as = (fingerprint, stats) if stats is not None else None
+        return self
 
     def _written(self, staged: dict[Path, bytes]) -> None:
         """Store the library as just written. After a commit each file holds exactly the
         bytes staged for it (written, or already equal), so those are hashed instead of
         reading both files back."""
-        self._as_written = None
+        self._seen_as = None
         if self.kept_before and min(self.keys(), key=str.lower) in self.kept_before:
             # text kept above the entry now first in the file: a read of these files takes
             # it as the file's head, not the entry's, so what this library holds would differ
@@ -197,7 +206,7 @@ class StoredParse:
             memos = self._memos.next_generation(self.keys(), [], self._loaded_blobs)
             if memos and self._memos.base is not None:
                 memo_files.write_memos(self.refs_dir, self._memos.base, self._memos.log, memos)
-            self._as_written = (fingerprint, parsed_cache.stat_pair(self.refs_dir))
+            self._seen(fingerprint, parsed_cache.stat_pair(self.refs_dir))
             return
         self._fingerprint = fingerprint
         with collector_paused():
@@ -208,4 +217,4 @@ class StoredParse:
         self._layout = {**layout, "keys": data["keys"]} if layout is not None else None
         self._state_blobs = BlobOverlay(data["entries"])
         self._loaded_ascii = self.ascii
-        self._as_written = (fingerprint, parsed_cache.stat_pair(self.refs_dir))
+        self._seen(fingerprint, parsed_cache.stat_pair(self.refs_dir))
