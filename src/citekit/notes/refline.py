@@ -16,6 +16,8 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 from __future__ import annotations
 
 import re
+
+from citekit.core.lazyre import lazy
 import unicodedata
 from typing import TYPE_CHECKING
 from collections.abc import Iterator
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
-_NAME_WORD_RE = re.compile(r"^(?:[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*\.?|(?:[^\W\d_]\.){1,3}|[^\W\d_]{1,3})$")
+_NAME_WORD_RE = lazy(r"^(?:[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*\.?|(?:[^\W\d_]\.){1,3}|[^\W\d_]{1,3})$")
 _PARTICLES = frozenset("van von der den de del della di da du la le dos das ter ten zu y bin al".split())
 #: Words that never occur in a name, although capitalised (an event or a place is not an author).
 _NOT_NAME_WORDS = frozenset(
@@ -43,18 +45,18 @@ _NOT_NAME_WORDS = frozenset(
     "conference workshop keynote talk tutorial social lunch dinner coffee blog repo dataset model code "
     "slides video paper papers notes meeting todo done pdf arxiv".split()
 )
-_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他|等人|等|외(?:\s*\d+\s*명)?))\s*$", re.I)
+_ET_AL_RE = lazy(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他|等人|等|외(?:\s*\d+\s*명)?))\s*$", re.I)
 _QUOTES = "\"“”„«»「」『』《》"
-_ANY_QUOTE_RE = re.compile("[" + _QUOTES + "]")
-_DASH_SPLIT_RE = re.compile(r"\s+[—–]\s+|\s+-{1,2}\s+")
-_YEAR_RE = re.compile(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
-_VENUE_TAIL_RE = re.compile(
+_ANY_QUOTE_RE = lazy("[" + _QUOTES + "]")
+_DASH_SPLIT_RE = lazy(r"\s+[—–]\s+|\s+-{1,2}\s+")
+_YEAR_RE = lazy(r"(?<!\d)(?:19[5-9]\d|20[0-4]\d)(?!\d)")
+_VENUE_TAIL_RE = lazy(
     r"(?:,|;)?\s*(?P<venue>[A-Z][A-Za-z&\-]{1,15}(?:\s+[A-Z][A-Za-z]{1,12})?)\s*(?:['’]\s*(?P<yy>\d{2})|\s+(?P<year>(?:19|20)\d{2}))\s*$"
 )
-_YEAR_TAIL_RE = re.compile(r"(?:,|;)?\s*(?P<year>(?:19|20)\d{2})\s*$")
-_INITIALS_RE = re.compile(r"(?:[^\W\d_]\.)+")
-_SEMICOLON_SPLIT_RE = re.compile(r"\s*[;；]\s*(?:and\s+|&\s*)?")
-_NAME_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*")
+_YEAR_TAIL_RE = lazy(r"(?:,|;)?\s*(?P<year>(?:19|20)\d{2})\s*$")
+_INITIALS_RE = lazy(r"(?:[^\W\d_]\.)+")
+_SEMICOLON_SPLIT_RE = lazy(r"\s*[;；]\s*(?:and\s+|&\s*)?")
+_NAME_SPLIT_RE = lazy(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*|\s*、\s*|\s*[⋅·]\s*")
 
 
 @dataclass
@@ -133,7 +135,7 @@ def split_name_list(text: str, *, single_word: bool = False, min_names: int = 1)
     return parts, incomplete
 
 
-_FAMILY_GIVEN_RE = re.compile(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$")
+_FAMILY_GIVEN_RE = lazy(r"^(?P<family>[^,]+),\s*(?P<given>[^,]+?)(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?P<rest>.+))?$")
 
 
 def _family_first_list(text: str) -> tuple[list[str], bool] | None:
@@ -163,8 +165,8 @@ def _family_first_list(text: str) -> tuple[list[str], bool] | None:
     return names, incomplete
 
 
-_GIVEN_INITIAL_RE = re.compile(r"(?:^|\s)[A-Z]\.(?:\s|$)")
-_VANCOUVER_NAME_RE = re.compile(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})")
+_GIVEN_INITIAL_RE = lazy(r"(?:^|\s)[A-Z]\.(?:\s|$)")
+_VANCOUVER_NAME_RE = lazy(r"(?P<family>[^\W\d_][^\W\d_'’\-]+(?:[\s\-][^\W\d_][^\W\d_'’\-]+){0,2})\s+(?P<init>[A-Z]{1,3})")
 
 
 # --- venue and year --------------------------------------------------------------------
@@ -181,9 +183,9 @@ def venue_and_year(text: str) -> tuple[str | None, int | None]:
     return venue, year
 
 
-_LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
-_JMLR_LONG_RE = re.compile(r"\bJ\.?\s*Mach\.?\s*Learn\.?\s*Res")
-_NEURIPS_LONG_RE = re.compile(r"Adv\.?\s*Neural\s*Inf")
+_LATIN_WORD_RE = lazy(r"[A-Za-z]+")
+_JMLR_LONG_RE = lazy(r"\bJ\.?\s*Mach\.?\s*Learn\.?\s*Res")
+_NEURIPS_LONG_RE = lazy(r"Adv\.?\s*Neural\s*Inf")
 
 
 def _short_venue_word(text: str) -> str | None:
@@ -203,7 +205,7 @@ def _short_venue_word(text: str) -> str | None:
 # --- title clean-up ---------------------------------------------------------------------
 
 
-_MARKUP_CHARS_RE = re.compile(r"[*_~=`\[]")
+_MARKUP_CHARS_RE = lazy(r"[*_~=`\[]")
 #: What the reference rules cannot match without (see :data:`REFERENCE_RULES`): each cue
 #: is a regex behind the plain substring it cannot match without; one regex with an
 #: alternation tries every branch at every position, which made this gate a third of the
@@ -233,9 +235,9 @@ def strip_markup(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
-_WIKILINK_RE = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]")
-_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_WIKILINK_STOP_RE = re.compile(r"[\]|]")
+_WIKILINK_RE = lazy(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]")
+_LINK_RE = lazy(r"!?\[([^\]]*)\]\([^)]*\)")
+_WIKILINK_STOP_RE = lazy(r"[\]|]")
 
 
 def _labels_of_wikilinks(text: str) -> str:
@@ -307,7 +309,7 @@ _MARKUP_RES = [
     (("_",), re.compile(r"(?<![\w_])_(?!\s)([^_]+?)(?<!\s)_(?![\w])"), r"\1"),
     (("`",), re.compile(r"`([^`]+)`"), r"\1"),
 ]
-_SPACES_RE = re.compile(r"\s+")
+_SPACES_RE = lazy(r"\s+")
 
 
 def unquote_title(text: str) -> str:
@@ -330,16 +332,16 @@ def _title_ok(title: str) -> bool:
 
 #: a title in quotes: Western (``"…"``, ``“…”``, ``„…“``, ``«…»``) or East Asian (``《…》``,
 #: ``『…』``, ``「…」``, the brackets Chinese, Japanese and Korean notes put titles in)
-_QUOTED_TITLE_RE = re.compile(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]|《(?P<t2>[^《》]{4,300}?)》|『(?P<t3>[^『』]{4,300}?)』|「(?P<t4>[^「」]{4,300}?)」")
+_QUOTED_TITLE_RE = lazy(r"[\"“„«](?P<title>[^\"“”„«»]{4,300}?)[\"”»]|《(?P<t2>[^《》]{4,300}?)》|『(?P<t3>[^『』]{4,300}?)』|「(?P<t4>[^「」]{4,300}?)」")
 #: ``[7] `` / ``7. `` before a pasted reference
 #: ``[7] ``, ``(7) ``, ``7. `` before a reference of a numbered list (the one pattern for it:
 #: the outline splits numbered lists at it, a pasted reference is searched without it)
 REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[.)])\s+)(?=\S)")
-_REMARK_TAIL_RE = re.compile(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
+_REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
-_YEAR_BEFORE_TITLE_RE = re.compile(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
-_INITIALS_FIRST_RE = re.compile(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]")
+_YEAR_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
+_INITIALS_FIRST_RE = lazy(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]")
 
 
 def _quoted(text: str) -> Reference | None:
@@ -392,12 +394,12 @@ def _quoted(text: str) -> Reference | None:
 
 
 #: ``Recht & Vinyals``, ``Kleiner and Mobahi``: family names joined as an author list is
-_JOINED_NAMES_RE = re.compile(r"[^\W\d_][\w'’\-]+,?\s+(?:&|and)\s+[^\W\d_][\w'’\-]+$")
-_TITLE_LABEL_RE = re.compile(r"^(?:论文|論文|题目|題目|标题|標題|제목|논문|paper|title)\s*[:：]?$", re.I)
-_AUTHOR_LABEL_RE = re.compile(r"^(?:作者|著者|저자|authors?)\s*[:：]\s*", re.I)
+_JOINED_NAMES_RE = lazy(r"[^\W\d_][\w'’\-]+,?\s+(?:&|and)\s+[^\W\d_][\w'’\-]+$")
+_TITLE_LABEL_RE = lazy(r"^(?:论文|論文|题目|題目|标题|標題|제목|논문|paper|title)\s*[:：]?$", re.I)
+_AUTHOR_LABEL_RE = lazy(r"^(?:作者|著者|저자|authors?)\s*[:：]\s*", re.I)
 
 
-_QUOTED_START_RE = re.compile(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]")
+_QUOTED_START_RE = lazy(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]")
 
 
 def _quoted_sentence(text: str) -> bool:
@@ -406,7 +408,7 @@ def _quoted_sentence(text: str) -> bool:
     return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
 
 
-_TITLE_WORD_RE = re.compile(r"[^\W\d_][\w'’\-]*")
+_TITLE_WORD_RE = lazy(r"[^\W\d_][\w'’\-]*")
 
 
 def title_case(title: str) -> bool:
@@ -420,9 +422,9 @@ def _title_case(title: str) -> bool:
     return bool(words) and sum(1 for w in words if w[0].isupper()) / len(words) >= 0.6
 
 
-_BY_NAMES_RE = re.compile(r"^(?:by|By|BY)\s+(?P<names>.+)$")
-_DASH_NAMES_RE = re.compile(r"^(?:[—–]|-{1,2})\s*(?P<names>.+)$")
-_PAREN_NAMES_RE = re.compile(r"^[(（](?P<inner>[^()（）]+)[)）]\.?$")
+_BY_NAMES_RE = lazy(r"^(?:by|By|BY)\s+(?P<names>.+)$")
+_DASH_NAMES_RE = lazy(r"^(?:[—–]|-{1,2})\s*(?P<names>.+)$")
+_PAREN_NAMES_RE = lazy(r"^[(（](?P<inner>[^()（）]+)[)）]\.?$")
 
 
 def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
@@ -464,9 +466,9 @@ def _surnames_title(title: str) -> bool:
 
 
 #: ``— ICML 2015`` / ``, NeurIPS'25`` / ``(ICML 2026)`` at the end of an author list
-_DASHED_TAIL = re.compile(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$")
+_DASHED_TAIL = lazy(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$")
 #: ``, ICML 2026`` at the end of a parenthesised author list
-_COMMA_TAIL = re.compile(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
+_COMMA_TAIL = lazy(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
 
 
 def _cut_venue_tail(text: str, tail_re: re.Pattern[str]) -> tuple[str, str | None, int | None]:
@@ -511,9 +513,9 @@ def _names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | N
     return parsed
 
 
-_VENUE_YY_RE = re.compile(r"(?P<v>.*?)\s*['’]\s*(?P<yy>\d{2})")
-_VENUE_YEAR_RE = re.compile(r"(?P<v>.*?)\s*(?P<y>(?:19|20)\d{2})")
-_VENUE_WORDS_RE = re.compile(r"[A-Za-z][A-Za-z&'\-]*(?:\s+[A-Za-z]+){0,3}")
+_VENUE_YY_RE = lazy(r"(?P<v>.*?)\s*['’]\s*(?P<yy>\d{2})")
+_VENUE_YEAR_RE = lazy(r"(?P<v>.*?)\s*(?P<y>(?:19|20)\d{2})")
+_VENUE_WORDS_RE = lazy(r"[A-Za-z][A-Za-z&'\-]*(?:\s+[A-Za-z]+){0,3}")
 
 
 def _venue_year_short(text: str) -> tuple[str | None, int | None]:
@@ -553,10 +555,10 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
 #: pattern could split them between the two in every way, and a 500-character line of
 #: "Title. A; B; Title. A; B; ..." took longer than anyone waits; the last ``\s*`` keeps
 #: the matches the same)
-_SEMICOLON_SHAPE_RE = re.compile(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;)+\s*[^;]+?)\.\s+(?P<rest>[^;]*)$")
-_PAREN_SHAPE_RE = re.compile(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$")
-_BY_RE = re.compile(r"\s+by\s+")
-_COMMA_GAP_RE = re.compile(r",\s+")
+_SEMICOLON_SHAPE_RE = lazy(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;)+\s*[^;]+?)\.\s+(?P<rest>[^;]*)$")
+_PAREN_SHAPE_RE = lazy(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$")
+_BY_RE = lazy(r"\s+by\s+")
+_COMMA_GAP_RE = lazy(r",\s+")
 
 
 def _leads_with_authors(text: str) -> bool:
@@ -663,17 +665,17 @@ def _dash_title_with_inner_quotes(text: str) -> Reference | None:
 
 #: Where a clause of prose ends: a sentence's end, a dash or arrow between words, a
 #: parenthesis, a semicolon, a colon before a space.
-_CLAUSE_END_RE = re.compile(r"(?<!\bal)(?<!\b[A-Z])[.!?;](?=\s)|\s[—–→]\s|\s-{1,2}\s|[()（）]|:\s")
-_OPEN_QUOTE_RE = re.compile("[\"“„«《『「]")
+_CLAUSE_END_RE = lazy(r"(?<!\bal)(?<!\b[A-Z])[.!?;](?=\s)|\s[—–→]\s|\s-{1,2}\s|[()（）]|:\s")
+_OPEN_QUOTE_RE = lazy("[\"“„«《『「]")
 
 
 def may_cite_inline(text: str) -> bool:
     """The text has a quote that may open a cited title (what :func:`inline_references` needs)."""
     return _OPEN_QUOTE_RE.search(text) is not None
-_CAPITALISED_RE = re.compile(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
+_CAPITALISED_RE = lazy(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
 
 
-_PAREN_AFTER_RE = re.compile(r"\s*[(（][^()（）]{2,200}[)）]")
+_PAREN_AFTER_RE = lazy(r"\s*[(（][^()（）]{2,200}[)）]")
 
 
 def _balanced(window: str) -> str:
@@ -759,9 +761,9 @@ MODEL_SURE = 0.7
 #: author list: ``et al.``, an initial before a name (``J. Smith``, ``Smith, J.``, ``Smith J,``)
 #: or names between commas. Most notes lines have none, and the model costs about half a
 #: millisecond a line.
-_MODEL_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
+_MODEL_YEAR_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
 #: (a lower-case run is any letter but A-Z, so ``Jürgen`` and ``Stanisław`` are names too)
-_MODEL_NAMES_RE = re.compile(
+_MODEL_NAMES_RE = lazy(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
     r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][^\W\d_A-Z]+\s[A-Z]|"
     r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,|"
@@ -814,7 +816,7 @@ def _reads_as_name(raw: str) -> bool:
     return is_author_name(raw, single_word=True) or bool(_VANCOUVER_NAME_RE.fullmatch(raw))
 
 
-_LEAD_RE = re.compile(r"^.*(?:\s--?\s|\s[—–=→]\s|:\s|[(（])")
+_LEAD_RE = lazy(r"^.*(?:\s--?\s|\s[—–=→]\s|:\s|[(（])")
 
 
 def _name_in(raw: str) -> str | None:
@@ -857,7 +859,7 @@ def _title_delimited(tokens: list[str], labels: list[str]) -> bool:
 
 
 #: `` -- only for the autoencoder part``: a remark after a dash, in lower case, is no part of a title
-_REMARK_AFTER_DASH_RE = re.compile(r"\s+(?:--?|—|–)\s+[a-z][^—–]*$")
+_REMARK_AFTER_DASH_RE = lazy(r"\s+(?:--?|—|–)\s+[a-z][^—–]*$")
 
 
 def _sure_of_title_and_authors(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
@@ -870,8 +872,8 @@ def _sure_of_title_and_authors(_tokens: list[str], labels: list[str], probs: lis
     return True
 
 
-_VOLUME_RE = re.compile(r"^\s*(?:vol(?:ume)?\.?\s*)?(?P<vol>\d{1,5})\s*(?:\(\s*(?P<num>[\w\-–]{1,12})\s*\))?\s*$", re.I)
-_PAGES_RE = re.compile(r"^(?P<a>[eE]?\d+)(?:[-–—]+(?P<b>\d+))?$")
+_VOLUME_RE = lazy(r"^\s*(?:vol(?:ume)?\.?\s*)?(?P<vol>\d{1,5})\s*(?:\(\s*(?P<num>[\w\-–]{1,12})\s*\))?\s*$", re.I)
+_PAGES_RE = lazy(r"^(?P<a>[eE]?\d+)(?:[-–—]+(?P<b>\d+))?$")
 
 
 def published_in(parsed: "ParsedReference") -> dict[str, str]:

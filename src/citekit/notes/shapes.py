@@ -9,38 +9,40 @@ from __future__ import annotations
 
 import re
 
+from citekit.core.lazyre import lazy
+
 from citekit.notes.memo import copied, per_text
 from citekit.notes.urls import URL_RE
 
 _LATIN_NAME_WORD = r"[A-Za-zÀ-ɏḀ-ỿ][A-Za-zÀ-ɏḀ-ỿ.'’\-]*"
-_NAME_RE = re.compile(rf"^(?:{_LATIN_NAME_WORD}|[\"“”‘’'][^\"“”‘’']+[\"“”‘’'])(?:\s+(?:{_LATIN_NAME_WORD}|[\"“”‘’'(][^\"“”‘’'()]+[\"“”‘’')]))" + r"{0,5}$")
-_PERSON_RE = re.compile(r"^(?P<name>[^()]{2,60}?(?:\([^()]{1,20}\)[^()]{0,30})?)\s*[(（](?P<affil>[^()（）]{1,60})[)）]$")
-_AUTHOR_SEPS = re.compile(r"\s*(?:⋅|·|・)\s*")
-_SENTENCE_END_RE = re.compile(r"[。．.！!]\s*$")
-_ET_AL_END_RE = re.compile(r"\bet al\.\s*$")
-_HASHTAG_RE = re.compile(r"(?<![\w/#&\\])#(?P<tag>[^\W\d_][\w\-]*)")
-_SEPARATOR_RE = re.compile(r"^\s*([-*_=])(\s*\1){2,}\s*$")
+_NAME_RE = lazy(rf"^(?:{_LATIN_NAME_WORD}|[\"“”‘’'][^\"“”‘’']+[\"“”‘’'])(?:\s+(?:{_LATIN_NAME_WORD}|[\"“”‘’'(][^\"“”‘’'()]+[\"“”‘’')]))" + r"{0,5}$")
+_PERSON_RE = lazy(r"^(?P<name>[^()]{2,60}?(?:\([^()]{1,20}\)[^()]{0,30})?)\s*[(（](?P<affil>[^()（）]{1,60})[)）]$")
+_AUTHOR_SEPS = lazy(r"\s*(?:⋅|·|・)\s*")
+_SENTENCE_END_RE = lazy(r"[。．.！!]\s*$")
+_ET_AL_END_RE = lazy(r"\bet al\.\s*$")
+_HASHTAG_RE = lazy(r"(?<![\w/#&\\])#(?P<tag>[^\W\d_][\w\-]*)")
+_SEPARATOR_RE = lazy(r"^\s*([-*_=])(\s*\1){2,}\s*$")
 
 #: Words that mark meals, chats, socials and sessions rather than papers. Only consulted
 #: when a line has no hard evidence of being a paper (a paper URL or labelled details).
 #: The English ones, whole words: an ASCII line holding none of them (lower case) is not an event.
 _EVENT_WORDS = ("w/", "social", "reception", "party", "dinner", "lunch", "breakfast", "coffee", "chat", "meetup",
                 "meet-up", "banquet", "session", "keynote", "tutorial", "workshop", "panel", "invited talk", "booth")
-_EVENT_RE = re.compile(
+_EVENT_RE = lazy(
     r"\b(?:" + "|".join(map(re.escape, _EVENT_WORDS)) + r")\b|^(?:w/)|"
     r"朝食|昼食|夕食|ランチ|ディナー|コーヒー|チャット|レセプション|懇親会|セッション|パーティ|飲み会|会話|ソーシャル|移動",
     re.I,
 )
-_DAY_RE = re.compile(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+_DAY_RE = lazy(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
 #: :data:`_DAY_RE` in two parts: the line's start, and a trip ``HND->GMP`` (only tried when
 #: an arrow is written); one search with the unanchored part tried every branch everywhere.
-_DAY_START_RE = re.compile(r"(?:day\s*\d+|\d+日目)\b|\d{1,2}/\d{1,2}\b", re.I)
-_TRIP_RE = re.compile(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+_DAY_START_RE = lazy(r"(?:day\s*\d+|\d+日目)\b|\d{1,2}/\d{1,2}\b", re.I)
+_TRIP_RE = lazy(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
 
 
 #: What a line names when it is not a paper: consulted when nothing on or under the line
 #: (an author list, a paper link, an identifier) says it is one.
-_NON_PAPER_RE = re.compile(
+_NON_PAPER_RE = lazy(
     r"\b(?P<w>blog(?:\s*post)?|repo|repository|datasets?|data set|model weights|checkpoints?|slides?|"
     r"video|youtube|recording|talk|keynote|tutorial|podcast|tweet|docs|documentation|library|notebook|"
     r"colab|newsletter|lecture|seminar|panel|meeting|meetup|leaderboard|pypi)\b"
@@ -62,12 +64,12 @@ def is_name(text: str) -> bool:
     return bool(_NAME_RE.match(text.strip())) and len(text) <= 60
 
 
-_PARENS_RE = re.compile(r"\([^()]*\)")
+_PARENS_RE = lazy(r"\([^()]*\)")
 #: the small words of an English title, which no personal name holds (``Deep Residual
 #: Learning for Image Recognition (ResNet)`` is a title with its short name, not a person);
 #: name particles (``van``, ``de``, ``von``) are not among them
-_TITLE_FUNCTION_WORD_RE = re.compile(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
-_PERSON_NAMES_SPLIT_RE = re.compile(r"\s+(?:and|&)\s+|\s*,\s*")
+_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
+_PERSON_NAMES_SPLIT_RE = lazy(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
 @per_text
@@ -83,7 +85,7 @@ def is_person_line(text: str) -> bool:
     return bool(parts) and all(is_name(p) and not _TITLE_FUNCTION_WORD_RE.search(p) for p in parts)
 
 
-_HEADING_NAME_RE = re.compile(r"^[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){1,2}$")
+_HEADING_NAME_RE = lazy(r"^[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){1,2}$")
 
 
 def person_heading(text: str) -> str | None:
@@ -100,7 +102,7 @@ def person_heading(text: str) -> str | None:
     return name
 
 
-_NAME_LIST_SPLIT_RE = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+")
+_NAME_LIST_SPLIT_RE = lazy(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+")
 
 
 @copied
@@ -152,7 +154,7 @@ def is_long_remark(text: str) -> bool:
     return len(text) >= 40 and " " in text and not URL_RE.fullmatch(text) and not is_person_line(text)
 
 
-_LATIN_LETTER_RE = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_LATIN_LETTER_RE = lazy(r"[A-Za-z\u00c0-\u024f]")
 
 
 def latin_share(text: str) -> float:
@@ -192,8 +194,8 @@ def looks_like_title(text: str) -> bool:
 
 #: ``Related: [[Meeting notes 2026-07-08]]``, ``See also: [week 2](week2.md)``: a line that
 #: points at other notes pages (a wiki link, or a link to a file rather than a web page)
-_PAGE_LINK_RE = re.compile(r"\[\[[^\]]+\]\]|\]\((?![a-z][a-z0-9+.-]*://)[^)\s]+\)|\(\([^)]+\)\)", re.I)
-_LABELLED_RE = re.compile(r"^[^\W\d_][\w -]{0,24}::?\s")
+_PAGE_LINK_RE = lazy(r"\[\[[^\]]+\]\]|\]\((?![a-z][a-z0-9+.-]*://)[^)\s]+\)|\(\([^)]+\)\)", re.I)
+_LABELLED_RE = lazy(r"^[^\W\d_][\w -]{0,24}::?\s")
 
 
 def looks_like_section_label(text: str) -> bool:
@@ -212,7 +214,7 @@ def looks_like_section_label(text: str) -> bool:
 
 
 #: a chat message's header as the app copies it: a name, then the time it was posted
-_MESSAGE_HEADER_RE = re.compile(r"^[^\d\n]{1,60}?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?$")
+_MESSAGE_HEADER_RE = lazy(r"^[^\d\n]{1,60}?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?$")
 
 
 @copied
@@ -223,7 +225,7 @@ def hashtags(text: str) -> list[str]:
     return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
 
 
-_SPACE_RUN_RE = re.compile(r"\s{2,}")
+_SPACE_RUN_RE = lazy(r"\s{2,}")
 
 
 @per_text
@@ -236,14 +238,14 @@ def strip_hashtags(text: str) -> str:
 
 #: Roam/Logseq block references and embeds (``((a1b2c3d4e))``, ``{{embed: ((…))}}``): pointers
 #: to other blocks, never part of a title
-_BLOCK_REF_RE = re.compile(r"\(\([\w-]{6,40}\)\)|\{\{[^{}]{0,300}\}\}")
+_BLOCK_REF_RE = lazy(r"\(\([\w-]{6,40}\)\)|\{\{[^{}]{0,300}\}\}")
 #: pictographs and symbols an app or a poster puts before a line (Notion's callout icon, "🚨 New paper")
-_LEADING_ICONS_RE = re.compile(r"^(?:[\u2190-\u2bff\u2700-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*)+")
+_LEADING_ICONS_RE = lazy(r"^(?:[\u2190-\u2bff\u2700-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*)+")
 
 
 #: status marks after a line (``Self-RAG ✅``, ``… ⭐⭐``): pictographs and dingbats only
 #: (arrows and math symbols, which a title may end with, are not among them)
-_TRAILING_ICONS_RE = re.compile(r"(?:\s*[\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001faff\ufe0f\u200d]+)+\s*$")
+_TRAILING_ICONS_RE = lazy(r"(?:\s*[\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001faff\ufe0f\u200d]+)+\s*$")
 
 
 def strip_decorations(text: str) -> str:
@@ -267,7 +269,7 @@ def strip_leading_icon(text: str) -> str:
 
 #: who said it and when, before a chat message: ``[10:32] Alice: …``, ``[10:32 AM] Alice
 #: Smith: …``, ``10:32 <alice> …``, ``[2024-02-03 10:32] alice: …``
-_CHAT_PREFIX_RE = re.compile(
+_CHAT_PREFIX_RE = lazy(
     r"^\s*(?:\[(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?\]|(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?)"
     r"\s*(?:<[^<>\s]{1,40}>|[^\W\d][\w.\- ]{0,40}?:)\s+")
 
