@@ -9,6 +9,7 @@ the text of an entry merged into another goes with the survivor.
 
 from __future__ import annotations
 
+import atexit
 import re
 import shutil
 import tempfile
@@ -219,6 +220,7 @@ def _real_project() -> Path:
     """The bundled notes synced offline, once (some 50 entries)."""
     if not _REAL:
         base = Path(tempfile.mkdtemp(prefix="citekit-kept-"))
+        atexit.register(shutil.rmtree, base, True)  # shared by the examples, gone with the run
         root = make_project(base)
         api.sync(root, offline=True)
         _REAL.append(root)
