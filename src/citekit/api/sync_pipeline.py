@@ -27,6 +27,7 @@ from citekit.library.store import Library, fingerprint_now
 from citekit.library.store.cache.unchanged import nothing_to_write
 from citekit.core.resolution import Mention, Work
 from citekit.notes import extract_paths, group_mentions
+from citekit.notes.filememo import memo_path as notes_memo_path
 from citekit.api.sync_report import SyncReport
 
 
@@ -52,7 +53,8 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
     the fold found, still under the lock (``add`` reads which entry its papers landed on).
     """
     report = SyncReport(offline=offline)
-    extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes)
+    extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes,
+                              memo=notes_memo_path(cfg.refs_dir))
     report.problems.extend(str(p) for p in extracted.problems)
     groups = group_mentions(extracted.mentions)
     report.mentions = len(extracted.mentions)

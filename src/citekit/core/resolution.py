@@ -67,6 +67,15 @@ class Mention:
             del d["heading_people"]
         return d
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Mention":
+        """The mention :meth:`to_json` wrote (raises TypeError or KeyError on other data)."""
+        d = dict(data)
+        d["location"] = Location(str(d["location"]["file"]), int(d["location"]["line"]))
+        d["ids"] = Ids(**d.get("ids") or {})
+        d["pins"] = Ids(**d.get("pins") or {})
+        return cls(**d)
+
 
 @dataclass
 class Candidate:

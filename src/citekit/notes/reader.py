@@ -115,15 +115,24 @@ def read_notes(path: Path, file: str) -> tuple[str | None, list[Problem]]:
         data = path.read_bytes()
     except OSError as exc:
         return None, [Problem(file, None, f"cannot read ({exc.strerror or exc}); check the path and its permissions")]
+    held = [data]
+    del data
+    return text_of(held, file)
+
+
+def text_of(held: list[bytes], file: str) -> tuple[str | None, list[Problem]]:
+    """:func:`read_notes` of a file whose bytes are the one item of ``held`` (taken out of
+    it: a big file's bytes are not held while its text is completed)."""
+    data = held.pop()
     if not data:
         return None, [Problem(file, None, "empty file, nothing to extract")]
     text, problems = decode_notes(data, file)
-    del data  # (a big file's bytes are not held while its text is completed below)
+    del data
     if text is None or format_of(file).transcriber:
         return text, problems  # an export's addresses are completed in its transcript (its JSON or HTML is no notes text)
-    held = [text]
+    owned = [text]
     del text
-    return add_missing_schemes_owned(held), problems
+    return add_missing_schemes_owned(owned), problems
 
 
 #: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is
