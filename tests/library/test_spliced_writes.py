@@ -250,6 +250,36 @@ def test_a_library_file_changed_after_the_load_is_never_cut_at_old_places(tmp_pa
     assert again.render_files()[0].encode("utf-8") == bib.read_bytes()
 
 
+def test_a_same_size_edit_in_place_after_the_load_is_found_though_the_load_knew_the_bytes(tmp_path):
+    """A load that read and hashed both files remembers their stat, and the write after it
+    does not hash them again while that stat holds; an edit of the same size made in place
+    (same inode) after the load changes the file's times, so it is still found, and the
+    write renders in full instead of cutting the edited file at the old places."""
+    import os
+    import time
+
+    twins = Twins(_project(tmp_path / "base"), tmp_path)
+    from citekit.library.store import Library
+
+    bib = twins.warm / "refs" / "library.bib"
+    os.utime(bib, ns=(time.time_ns() - 10**10, time.time_ns() - 10**10))  # (not a racy stat)
+    (twins.warm / ".citekit" / "refs-library.stat").unlink(missing_ok=True)
+    lib = Library.load(twins.warm / "refs")
+    assert lib._layout is not None and getattr(lib, "_seen_as", None) is not None
+    data = bib.read_bytes()
+    with open(bib, "r+b") as handle:  # in place, the same size
+        handle.write(data.replace(b"number 9}", b"number X}"))
+    lib.get("k002").tags_added.append("late")
+    lib.save()
+    text = bib.read_text(encoding="utf-8")
+    assert "late" in text and text.count("@article{") == 24
+    again = PlainLibrary.load(twins.warm / "refs", recover=False)
+    assert again.render_files()[0].encode("utf-8") == bib.read_bytes()
+    # and what the cache now holds is what the files say (not the bytes the load hashed)
+    cached, parsed = Library.load(twins.warm / "refs"), Library.load(twins.warm / "refs", use_cache=False)
+    assert [e.fields for e in cached.sorted_entries()] == [e.fields for e in parsed.sorted_entries()]
+
+
 OPS = st.lists(st.tuples(st.sampled_from(["tag+", "tag-", "rename", "note"]), st.integers(0, 23),
                          st.sampled_from(["x", "y", "ü-tag", "t1"])), min_size=1, max_size=6)
 

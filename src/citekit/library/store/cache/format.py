@@ -14,8 +14,9 @@ from citekit.core.cachefile import replace_quietly
 #: bump when the stored shape, or how either file is read, changes (16: kept text between
 #: entries, @ lines in values, only parses of sidecars that passed sidecar.schema; 17: an
 #: imported entry's old status notes-only reads as imported; 18: an
-#: entry's state holds key_provisional; 19: each entry's import record)
-FORMAT = 19
+#: entry's state holds key_provisional; 19: each entry's import record; 20: blobs as
+#: (start, end) spans, appended to by writes)
+FORMAT = 20
 
 
 def read_marshal(path: Path) -> dict[str, Any] | None:

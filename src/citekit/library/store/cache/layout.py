@@ -100,9 +100,11 @@ class SplicedWrite:
             spliced = self._spliced_files(use_layout=True)
         except _Empty:
             return super()._files_to_write()  # type: ignore[misc]
+        mark = getattr(self, "_seen_as", None)  # (the stat of both files when this process hashed them)
+        seen = mark[1] if mark is not None and mark[0] == self._fingerprint else (None, None)
         try:
-            for one in spliced:
-                one.open()  # the files are still the bytes the layout is of (else render in full)
+            for one, stat in zip(spliced, seen):
+                one.open(stat)  # the files are still the bytes the layout is of (else render in full)
         except (SourceChanged, OSError):
             for one in spliced:
                 one.close()

@@ -28,7 +28,8 @@ from citekit.core import cachefile
 from citekit.core.cachefile import stat_key
 from citekit.library.lock import state_dir
 from citekit.library.store.cache import memo_files
-from citekit.library.store.cache.blobs import BlobFile, BlobTable, blob_path, pack, write_parts
+from citekit.library.store.cache.blobs import (BlobFile, BlobTable, append_parts, appendable, blob_path, pack,
+                                                write_parts)
 from citekit.library.store.cache.format import FORMAT, read_marshal as _read, write_marshal as _write
 
 #: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
@@ -152,11 +153,14 @@ def write(refs_dir: Path, data: dict[str, Any]) -> bool:
     data = dict(data)
     if "memos" in data:
         memo_files.write_memos(refs_dir, data["memo_base"], data["memo_log"], data.pop("memos"))
-    offsets, parts = pack(data["keys"], {name: data.pop(name, {}) for name in PACKED})
-    token = os.urandom(8).hex()
-    if not write_parts(blob_path(refs_dir, token), parts):
-        return False
-    data.update(offsets, blobs=token, blob_size=sum(p[2] - p[1] if isinstance(p, tuple) else len(p) for p in parts))
+    tables = {name: data.pop(name, {}) for name in PACKED}
+    token = _appended(refs_dir, data, tables)
+    if token is None:
+        spans, parts = pack(data["keys"], tables)
+        token = os.urandom(8).hex()
+        if not write_parts(blob_path(refs_dir, token), parts):
+            return False
+        data.update(spans, blobs=token, blob_size=sum(p[2] - p[1] if isinstance(p, tuple) else len(p) for p in parts))
     if not _write(cache_path(refs_dir), data):
         return False
     for old in state_dir(refs_dir).glob(f"{Path(refs_dir).name}-blobs-*.cache"):
@@ -166,6 +170,24 @@ def write(refs_dir: Path, data: dict[str, Any]) -> bool:
     with suppress(OSError):  # the single memo file of earlier versions
         (state_dir(refs_dir) / f"{Path(refs_dir).name}-memos.cache").unlink()
     return True
+
+
+def _appended(refs_dir: Path, data: dict[str, Any], tables: dict[str, Any]) -> str | None:
+    """The token of the loaded cache's blob file when the blobs not yet in it were appended
+    to it (``data`` then points into it), else None (see :func:`.blobs.append_parts`)."""
+    source = appendable(tables)
+    prefix = f"{Path(refs_dir).name}-blobs-"
+    if source is None or not source.path.name.startswith(prefix) or not source.path.name.endswith(".cache"):
+        return None
+    token = source.path.name[len(prefix):-len(".cache")]
+    if source.path != blob_path(refs_dir, token):
+        return None
+    done = append_parts(data["keys"], tables, source)
+    if done is None:
+        return None
+    spans, size = done
+    data.update(spans, blobs=token, blob_size=size)
+    return token
 
 
 def health(refs_dir: Path, fingerprint: tuple[Any, ...]) -> str:
