@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from citekit.api.project import config_of
 from citekit.core.errors import CitekitError, UsageError
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.core.config import Config
@@ -191,7 +192,7 @@ def cited_keys(path: Path) -> list[str]:
     return list(cited.keys)
 
 
-_PANDOC_CITE = re.compile(r"(?<![\w.])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*)")
+_PANDOC_CITE = lazy(r"(?<![\w.])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*)")
 
 
 def _unique(entries: list[Entry]) -> list[Entry]:

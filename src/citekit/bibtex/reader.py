@@ -18,6 +18,7 @@ from citekit.core.model import Entry, Ids
 from citekit.core.text import squash_spaces
 from citekit.bibtex.syntax import Block, Token
 from citekit.bibtex.collector import collector_paused
+from citekit.core.lazyre import lazy
 
 
 @dataclass
@@ -104,7 +105,7 @@ def decode_lines_8bit(data: bytes) -> tuple[str, str]:
     return text, ("utf-8 with Windows-1252 lines" if mixed else "windows-1252")
 
 
-_ENCODING_LINE = re.compile(rb"^[ \t]*%+[ \t]*(?:Encoding|coding)[ \t]*[:=][ \t]*([A-Za-z0-9_.:-]+)", re.I | re.M)
+_ENCODING_LINE = lazy(rb"^[ \t]*%+[ \t]*(?:Encoding|coding)[ \t]*[:=][ \t]*([A-Za-z0-9_.:-]+)", re.I | re.M)
 
 
 def declared_encoding(data: bytes) -> str | None:
@@ -501,7 +502,7 @@ class Macros:
         return found
 
 
-_SPACE_RUN = re.compile(r"\s+")
+_SPACE_RUN = lazy(r"\s+")
 
 
 def collapse_space(value: str) -> str:
@@ -611,7 +612,7 @@ def split_ids(value: str) -> list[str]:
 
 
 _URL = re.compile(r"https?://[^\s}]+")
-_ARXIV_IN_TEXT = re.compile(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", re.I)
+_ARXIV_IN_TEXT = lazy(r"arxiv[:\s]*(?:preprint\s+)?(?:arxiv:)?\s*(\d{4}\.\d{4,5})", re.I)
 
 
 def _may_name_arxiv(lowered: str) -> bool:

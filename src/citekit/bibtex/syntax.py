@@ -30,19 +30,20 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from citekit.core.lazyre import lazy
 
 #: characters that end a BibTeX identifier (field name, macro name, entry type)
 _ID = r"[^\s\"#%'(),={}]+"
-_AT = re.compile(r"@[ \t]*([A-Za-z_][^\s\"#%'(),={}@]*)[ \t\n]*([{(])")
-_WS = re.compile(r"\s*")
-_FIELD_NAME = re.compile(r"\s*(" + _ID + r")\s*=\s*")
+_AT = lazy(r"@[ \t]*([A-Za-z_][^\s\"#%'(),={}@]*)[ \t\n]*([{(])")
+_WS = lazy(r"\s*")
+_FIELD_NAME = lazy(r"\s*(" + _ID + r")\s*=\s*")
 _KEY = re.compile(r"\s*([^,\s}{)(\"]*)\s*")
-_NUMBER_OR_MACRO = re.compile(_ID)
+_NUMBER_OR_MACRO = lazy(_ID)
 _BRACE_OR_ENTRY = re.compile(r"[{}]|\n[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(]")
 _QUOTE_BRACE_OR_ENTRY = re.compile(r"[{}\"]|\n[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(]")
-_ENTRY_LINE = re.compile(r"\n(?=[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(])")
+_ENTRY_LINE = lazy(r"\n(?=[ \t]*@[ \t]*[A-Za-z_]+[ \t]*[{(])")
 #: a line that starts the next field (``  journal = ``) or closes the entry: where a broken value stops
-_NEXT_FIELD = re.compile(r"\n(?=[ \t]*(?:" + _ID + r"[ \t]*=|[})][ \t]*(?:\n|$)))")
+_NEXT_FIELD = lazy(r"\n(?=[ \t]*(?:" + _ID + r"[ \t]*=|[})][ \t]*(?:\n|$)))")
 # The common field in one match: ``name = {literal}``, ``"literal"``, a number or a macro,
 # alone (no ``#``), braces nested at most four deep (``{{F{\"o}rster}}`` in a title). Each
 # loop below starts with a brace, which the text before it cannot hold, so a value that does
@@ -50,10 +51,10 @@ _NEXT_FIELD = re.compile(r"\n(?=[ \t]*(?:" + _ID + r"[ \t]*=|[})][ \t]*(?:\n|$))
 _INNER = r"[^{}]*(?:\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}[^{}]*)*"
 _FIELD = (r"\s*(" + _ID + r")\s*=\s*(?:\{(" + _INNER + r")\}|\"([^\"{}]*(?:\{" + _INNER + r"\}[^\"{}]*)*)\"|("
           + _ID + r"))\s*")
-_FAST_FIELD = re.compile(_FIELD)
+_FAST_FIELD = lazy(_FIELD)
 # A plain entry, field by field: the common field followed by its ``,`` (consumed) or by
 # the entry's closing delimiter (left for _CLOSE); one pattern per delimiter.
-_ENTRY_KEY = re.compile(_KEY.pattern + ",")
+_ENTRY_KEY = lazy(_KEY.pattern + ",")
 _PLAIN_FIELD = {close: re.compile(_FIELD + r"(?:,|(?=" + re.escape(close) + "))") for close in "})"}
 _CLOSE = {close: re.compile(r"\s*" + re.escape(close)) for close in "})"}
 #: one field of a plain entry: name, then the braced literal, the quoted literal or the
@@ -467,7 +468,7 @@ class _BraceTable:
         return -1 if stray is not None else None
 
 
-_BRACE_OR_QUOTE = re.compile(r'[{}"]')
+_BRACE_OR_QUOTE = lazy(r'[{}"]')
 
 
 def split_blocks(text: str) -> list[Block]:

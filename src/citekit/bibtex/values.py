@@ -37,6 +37,7 @@ from citekit.core.latex_vocab import (  # noqa: F401  (re-exported: the writer's
     SAFE_SYMBOLS,
     SYMBOL_ACCENTS,
 )
+from citekit.core.lazyre import lazy
 
 _ESCAPE_CHAR = {
     "%": r"\%",
@@ -312,7 +313,7 @@ def _math_encoder() -> Any:
                                  unknown_char_policy=lambda ch: ch)
 
 
-_ENSUREMATH_RE = re.compile(r"^\\ensuremath\{(.+)\}$")
+_ENSUREMATH_RE = lazy(r"^\\ensuremath\{(.+)\}$")
 
 
 def _maybe_math(ch: str) -> bool:
@@ -397,7 +398,7 @@ def _shouting(words: list[str]) -> bool:
 
 
 #: A BibTeX "special character": one accent or glyph command in braces (``{\"o}``, ``{\L}``).
-_SPECIAL_CHAR_RE = re.compile(r"^\{\\(?:[^A-Za-z]|[A-Za-z]+) ?(?:\{[^{}]?\}|[A-Za-z]|\\[ij])?\}$")
+_SPECIAL_CHAR_RE = lazy(r"^\{\\(?:[^A-Za-z]|[A-Za-z]+) ?(?:\{[^{}]?\}|[A-Za-z]|\\[ij])?\}$")
 
 
 @dataclass
@@ -595,7 +596,7 @@ def to_ascii(value: str) -> str:
     return "".join(out)
 
 
-_ASCII_SPACE_RE = re.compile(r"([ \t\n\r]+)")
+_ASCII_SPACE_RE = lazy(r"([ \t\n\r]+)")
 
 
 def _text_to_ascii(text: str) -> str:
@@ -652,7 +653,7 @@ def _split_math(value: str) -> list[str]:
     return [p for p in pieces if p]
 
 
-_AND_RE = re.compile(r"(?:^|\s)and(?:\s|$)", re.I)
+_AND_RE = lazy(r"(?:^|\s)and(?:\s|$)", re.I)
 
 
 def _name_part(part: str) -> str:

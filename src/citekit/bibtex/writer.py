@@ -21,6 +21,7 @@ from typing import Iterable, Mapping
 from citekit.core.model import Entry
 from citekit.bibtex.comments import tex_comment
 from citekit.bibtex.values import sanitize, to_ascii
+from citekit.core.lazyre import lazy
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +60,11 @@ VALUE_COLUMN = 16
 VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "archiveprefix", "eprinttype", "primaryclass", "eprintclass", "ids", "date", "year"})
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_KEY_RE = re.compile(r"^[A-Za-z0-9_:./+\-]+$")
+_KEY_RE = lazy(r"^[A-Za-z0-9_:./+\-]+$")
 #: an entry type the .bib reader reads back as written (``bibsyntax._AT``): BibTeX's
 #: identifier characters (none of white space, ``"#%'(),={}``; ``@`` left out too), first a
 #: letter or ``_``, so ``@x.y`` and Mendeley's ``@book_section`` survive a write
-_TYPE_RE = re.compile(r"[A-Za-z_][^\s\"#%'(),={}@]*\Z")
+_TYPE_RE = lazy(r"[A-Za-z_][^\s\"#%'(),={}@]*\Z")
 
 
 def month_macro(value: str) -> str | None:
@@ -179,7 +180,7 @@ def braces_balanced(value: str) -> bool:
     return depth == 0
 
 
-_INNERMOST_GROUP = re.compile(r"\{[^{}]*\}")
+_INNERMOST_GROUP = lazy(r"\{[^{}]*\}")
 _GROUP_ROUNDS = 6
 
 

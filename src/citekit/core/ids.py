@@ -10,21 +10,22 @@ import re
 from urllib.parse import parse_qs, unquote, urlparse, urlsplit
 
 from citekit.core.model import Ids
+from citekit.core.lazyre import lazy
 
 _NEW_ARXIV = r"\d{4}\.\d{4,5}"
 _OLD_ARXIV = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}"
-ARXIV_RE = re.compile(rf"(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v(?P<version>\d+))?")
+ARXIV_RE = lazy(rf"(?P<id>{_NEW_ARXIV}|{_OLD_ARXIV})(?:v(?P<version>\d+))?")
 #: a DOI; ``<...::...>`` is part of it only in the SICI shape (``41:6<391::AID-ASI1>3.0.CO;2-9``)
-DOI_RE = re.compile(r"\b(10\.\d{4,9}/(?:[^\s\"<>{}]|<[^\s\"<>{}]*::[^\s\"<>{}]*>)+)")
+DOI_RE = lazy(r"\b(10\.\d{4,9}/(?:[^\s\"<>{}]|<[^\s\"<>{}]*::[^\s\"<>{}]*>)+)")
 OPENREVIEW_ID_RE = re.compile(r"^[A-Za-z0-9_-]{6,20}$")
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
-_DOI_RESOLVER = re.compile(r"^(?:https?://)?(?:dx\.)?doi\.org/", re.I)
-_DOI_LABEL = re.compile(r"^doi:\s*", re.I)
-_ARXIV_LABEL = re.compile(r"^arxiv:\s*", re.I)
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", re.I)
-_DBLP_LABEL = re.compile(r"^DBLP:")
-_DBLP_URL = re.compile(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/|bibtex/|html/|xml/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$")
-_DBLP_KEY = re.compile(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+")
+_DOI_RESOLVER = lazy(r"^(?:https?://)?(?:dx\.)?doi\.org/", re.I)
+_DOI_LABEL = lazy(r"^doi:\s*", re.I)
+_ARXIV_LABEL = lazy(r"^arxiv:\s*", re.I)
+_ARXIV_URL = lazy(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?(?:[?#].*)?$", re.I)
+_DBLP_LABEL = lazy(r"^DBLP:")
+_DBLP_URL = lazy(r"dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/(?:bib/|bibtex/|html/|xml/)?(.+?)(?:\.(?:bib|html|xml))?(?:[?#].*)?$")
+_DBLP_KEY = lazy(r"(?:conf|journals|books|phd|series|reference|tr|persons|homepages|ms|www)/[\w.+-]+/[\w.+-]+")
 
 
 def normalize_doi(value: str) -> str | None:
@@ -67,7 +68,7 @@ def arxiv_version(value: str) -> int | None:
 
 #: ``https://openreview.net/forum?id=ID`` with a valid id first in the query: the id
 #: urlparse and parse_qs read from it (any other shape is parsed in full).
-_OPENREVIEW_FORUM_RE = re.compile(r"https?://[^/?#]*/(?:forum|pdf|attachment)/?\?id=([A-Za-z0-9_-]{6,20})(?=[&#]|$)")
+_OPENREVIEW_FORUM_RE = lazy(r"https?://[^/?#]*/(?:forum|pdf|attachment)/?\?id=([A-Za-z0-9_-]{6,20})(?=[&#]|$)")
 
 
 def normalize_openreview(value: str) -> str | None:
@@ -101,10 +102,10 @@ def normalize_dblp(value: str) -> str | None:
 
 
 #: An http(s) URL's host and path, cut where urlsplit cuts them (see :func:`netloc_and_path`).
-_HTTP_PARTS_RE = re.compile(r"https?://([^/?#]*)([^?#]*)")
+_HTTP_PARTS_RE = lazy(r"https?://([^/?#]*)([^?#]*)")
 #: Characters urlsplit removes or checks (tabs and newlines, IPv6 brackets): a URL holding
 #: one goes through urlsplit itself.
-_URLSPLIT_SPECIAL_RE = re.compile(r"[\[\]\t\r\n]")
+_URLSPLIT_SPECIAL_RE = lazy(r"[\[\]\t\r\n]")
 
 
 def netloc_and_path(url: str) -> tuple[str, str]:
@@ -144,16 +145,16 @@ def ids_from_url(url: str) -> Ids:
 
 
 #: the arXiv id in the path of a page that names a paper by it (Hugging Face, alphaXiv)
-_ARXIV_PAGE = re.compile(r"/(?:papers|abs|overview|pdf|arxiv)/(\d{4}\.\d{4,5}(?:v\d+)?)(?=[/?#.]|$)")
+_ARXIV_PAGE = lazy(r"/(?:papers|abs|overview|pdf|arxiv)/(\d{4}\.\d{4,5}(?:v\d+)?)(?=[/?#.]|$)")
 
 
 #: an ACL Anthology paper page or PDF: new-style ids (``2020.acl-main.1``) and old-style ones
 #: from 2016 on (``P18-1001``), the years the ACL registers every paper as ``10.18653/v1/<id>``;
 #: ``aclweb.org/anthology/`` is the Anthology's old address
-_ACL_PAGE = re.compile(r"(?:aclanthology\.org/(?:anthology/)?|aclweb\.org/anthology/(?:[A-Z]/[A-Z]\d\d/)?)"
+_ACL_PAGE = lazy(r"(?:aclanthology\.org/(?:anthology/)?|aclweb\.org/anthology/(?:[A-Z]/[A-Z]\d\d/)?)"
                        r"(\d{4}\.[a-z0-9]+-[a-z0-9]+\.\d+|[A-Z](?:1[6-9])-\d{4})(?:\.pdf)?/?(?:[?#]|$)", re.I)
 #: a PMLR paper page or PDF: ``proceedings.mlr.press/v202/kim23a.html``, ``…/v202/kim23a/kim23a.pdf``
-_PMLR_PAGE = re.compile(r"proceedings\.mlr\.press/(v\d+)/([a-z0-9_-]+?)(?:\.html|\.pdf|/[a-z0-9_-]+\.pdf)?/?(?:[?#]|$)",
+_PMLR_PAGE = lazy(r"proceedings\.mlr\.press/(v\d+)/([a-z0-9_-]+?)(?:\.html|\.pdf|/[a-z0-9_-]+\.pdf)?/?(?:[?#]|$)",
                         re.I)
 
 

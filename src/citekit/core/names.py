@@ -12,10 +12,11 @@ import re
 import unicodedata
 
 from citekit.core.model import Person
+from citekit.core.lazyre import lazy
 
 _PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "dos", "das", "ter", "ten", "zu", "y"}
-_NICKNAME_RE = re.compile(r"\s*[\"“”'‘’(][^\"“”'‘’()]+[\"“”'‘’)]\s*")
-_DBLP_NUMBER_RE = re.compile(r"\s+\d{4}$")
+_NICKNAME_RE = lazy(r"\s*[\"“”'‘’(][^\"“”'‘’()]+[\"“”'‘’)]\s*")
+_DBLP_NUMBER_RE = lazy(r"\s+\d{4}$")
 
 # Family names common enough that a two-token name starting with one, followed by a token
 # that is not itself one, is read family-first ("Hu Yiwen", "Tanaka Tsunehiko").
@@ -30,7 +31,7 @@ _EAST_ASIAN_FAMILY = {
     "matsunaga", "nitanda", "takezawa", "izawa", "minegishi", "naganuma", "oi",
 }
 # Slavic family-name endings: "Khrushchev Mikhail" is Mikhail Khrushchev.
-_SLAVIC_FAMILY_RE = re.compile(r"(?:ov|ev|ova|eva|in|ina|sky|ski|skiy|skaya|enko|uk|yuk|vich)$", re.I)
+_SLAVIC_FAMILY_RE = lazy(r"(?:ov|ev|ova|eva|in|ina|sky|ski|skiy|skaya|enko|uk|yuk|vich)$", re.I)
 _SLAVIC_GIVEN = {
     "mikhail", "ivan", "egor", "dmitry", "dmitrii", "alexander", "aleksandr", "sergey", "sergei", "andrey",
     "andrei", "nikita", "pavel", "roman", "oleg", "anton", "maxim", "artem", "eduard", "vladimir", "yury",

@@ -17,10 +17,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
+from citekit.core.lazyre import lazy
 
-_LATEXISH = re.compile(r"[\\{}$]")
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
-_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
+_LATEXISH = lazy(r"[\\{}$]")
+_NON_ALNUM = lazy(r"[^a-z0-9]+")
+_BEYOND_ASCII = lazy(r"[^\x00-\x7f]")
 #: an ASCII title without LaTeX, folded in one pass: braces go, letters are lower-cased,
 #: digits stay and every other character separates words
 _PLAIN_FOLD = str.maketrans({chr(c): None if chr(c) in "{}" else chr(c).lower() if chr(c).isalnum() else " "
@@ -127,16 +128,16 @@ def _convert(latex: str) -> str:
     return _converter().latex_to_text(latex, latex_context=_walker_macros())
 
 
-_MATH = re.compile(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
+_MATH = lazy(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
 _SUPERSCRIPTS = dict(zip("0123456789+-=()nik", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵏ"))
 _SUBSCRIPTS = dict(zip("0123456789+-=()aeioutkmnpsx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢₒᵤₜₖₘₙₚₛₓ"))
-_SCRIPT = re.compile(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<char>[A-Za-z0-9]))")
+_SCRIPT = lazy(r"(?P<op>[\^_])(?:\{(?P<group>[^{}]*)\}|(?P<char>[A-Za-z0-9]))")
 
 
 #: a script whose body is a control word (``\\ell_\\infty``), which :data:`_SCRIPT` leaves alone
-_MACRO_SCRIPT = re.compile(r"[\^_](?=\\[A-Za-z]+(?![A-Za-z]))")
+_MACRO_SCRIPT = lazy(r"[\^_](?=\\[A-Za-z]+(?![A-Za-z]))")
 #: a control word right before a script: ``\\sum_i`` must not become the one word ``\\sumᵢ``
-_MACRO_BASE = re.compile(r"(\\[A-Za-z]+)(?=[\^_])")
+_MACRO_BASE = lazy(r"(\\[A-Za-z]+)(?=[\^_])")
 
 
 def _scripts(math: str, prose: bool = False) -> str:
@@ -169,7 +170,7 @@ def _scripts(math: str, prose: bool = False) -> str:
 
 
 #: characters without which a value holds no LaTeX to convert (and no ``--`` dash)
-_LATEX_CHARS = re.compile(r"[\\{}$~%&]|--")
+_LATEX_CHARS = lazy(r"[\\{}$~%&]|--")
 
 
 def latex_to_text(text: str, *, scripts: bool = True, matching: bool = False, folded: bool = False,
@@ -300,9 +301,9 @@ def _comparable(text: str) -> str:
 # dropped. Plain runs are copied when they hold no character the converter reads
 # specially (dashes, quotes, ``~``...). Anything else goes to the parser whole.
 
-_PIECE = re.compile(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]+", re.S)
+_PIECE = lazy(r"\\([A-Za-z]+)|\\(.)|\$([^$]*)\$|[{}]+", re.S)
 #: characters or pairs the converter reads specially in running text (or that start something)
-_SPECIAL_PLAIN = re.compile(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
+_SPECIAL_PLAIN = lazy(r"--|''|``|[!?]`|[~#^_&%\\$\t\n\r\x0b\x0c]")
 _SPACES = re.compile(r" *")
 _text_pieces: dict[str, str | None] = {}
 _REFUSED_NAMES = frozenset({"begin", "end", "verb", "item", "par", "(", ")", "[", "]", "\\"})  # environments, math, breaks
@@ -479,7 +480,7 @@ def first_significant_word(title: str) -> str:
 
 
 #: commands that only set the font of a name, inside or outside math
-_NAME_FONTS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textsf|textrm|textnormal|textup|text|mbox|"
+_NAME_FONTS = lazy(r"\\(?:emph|textit|textbf|textsc|texttt|textsf|textrm|textnormal|textup|text|mbox|"
                          r"mathrm|mathbf|mathit|mathsf|mathtt|operatorname|boldsymbol|bm)\*?\s*(?=\{)")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 

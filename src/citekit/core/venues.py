@@ -8,6 +8,7 @@ reviewers expect.
 from __future__ import annotations
 
 import re
+from citekit.core.lazyre import lazy
 
 _ORDINALS = [
     "", "First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth",
@@ -102,7 +103,7 @@ def openreview_group(short: str, year: int) -> str | None:
     return f"{groups[venue]}/{year}/Conference"
 
 
-_URL_RE = re.compile(r"https?://(?:www\.)?(?P<host>[^/\s]+)/virtual/(?P<year>\d{4})/(?P<kind>[\w-]+)/(?P<num>\d+)")
+_URL_RE = lazy(r"https?://(?:www\.)?(?P<host>[^/\s]+)/virtual/(?P<year>\d{4})/(?P<kind>[\w-]+)/(?P<num>\d+)")
 
 
 def from_url(url: str) -> tuple[str | None, int | None, str | None]:
@@ -118,7 +119,7 @@ def from_url(url: str) -> tuple[str | None, int | None, str | None]:
     return venue, int(m.group("year")), m.group("kind").lower()
 
 
-_HEADING_RE = re.compile(
+_HEADING_RE = lazy(
     r"\b(?P<venue>" + "|".join(sorted(_ALIASES, key=len, reverse=True)) + r")\s*(?:['’]?\s*(?P<year>(?:19|20)\d{2})\b|['’]\s*(?P<yy>\d{2})\b)",
     re.I,
 )
@@ -126,7 +127,7 @@ _HEADING_RE = re.compile(
 
 #: What every match of :data:`_HEADING_RE` holds: a year, or an apostrophe and two digits.
 #: Searched first: the pattern's long list of venue names is tried at every word otherwise.
-_YEAR_HINT_RE = re.compile(r"(?:19|20)\d{2}|['’]\s*\d{2}")
+_YEAR_HINT_RE = lazy(r"(?:19|20)\d{2}|['’]\s*\d{2}")
 
 
 def from_text(text: str) -> tuple[str | None, int | None]:
@@ -153,12 +154,12 @@ _PMLR_VOLUMES = {
     291: ("COLT", 2025), 247: ("COLT", 2024), 195: ("COLT", 2023), 178: ("COLT", 2022), 134: ("COLT", 2021),
     286: ("UAI", 2025), 244: ("UAI", 2024), 216: ("UAI", 2023), 180: ("UAI", 2022),
 }
-_PMLR_RE = re.compile(r"proceedings\.mlr\.press/v(?P<vol>\d+)/", re.I)
-_NEURIPS_PROC_RE = re.compile(r"(?:proceedings|papers)\.(?:neurips|nips)\.cc/paper(?:_files/paper)?/(?P<year>(?:19|20)\d{2})/", re.I)
-_ACL_RE = re.compile(r"aclanthology\.org/(?P<year>(?:19|20)\d{2})\.(?P<venue>[a-z]+)-", re.I)
+_PMLR_RE = lazy(r"proceedings\.mlr\.press/v(?P<vol>\d+)/", re.I)
+_NEURIPS_PROC_RE = lazy(r"(?:proceedings|papers)\.(?:neurips|nips)\.cc/paper(?:_files/paper)?/(?P<year>(?:19|20)\d{2})/", re.I)
+_ACL_RE = lazy(r"aclanthology\.org/(?P<year>(?:19|20)\d{2})\.(?P<venue>[a-z]+)-", re.I)
 _ACL_OLD_RE = re.compile(r"aclanthology\.org/(?P<letter>[A-Z])(?P<yy>\d{2})-", re.I)
 _ACL_VENUES = {"acl": "ACL", "emnlp": "EMNLP", "naacl": "NAACL", "eacl": "EACL", "findings": None, "coling": "COLING", "tacl": "TACL"}
-_CVF_RE = re.compile(r"openaccess\.thecvf\.com/content/(?P<venue>CVPR|ICCV|WACV|ECCV)(?P<year>(?:19|20)\d{2})", re.I)
+_CVF_RE = lazy(r"openaccess\.thecvf\.com/content/(?P<venue>CVPR|ICCV|WACV|ECCV)(?P<year>(?:19|20)\d{2})", re.I)
 
 
 def from_proceedings_url(url: str) -> tuple[str | None, int | None]:

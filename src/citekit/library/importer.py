@@ -28,6 +28,7 @@ from citekit.library.keys import make_key, suffixes
 from citekit.library.merge import merge_entries
 from citekit.library.reimport import FieldChange, import_record, records_index, source_name, sync_entry
 from citekit.library.store import Library
+from citekit.core.lazyre import lazy
 
 
 #: Entry types that BibTeX's standard styles, biblatex (with biblatex-software) or IEEEtran
@@ -382,7 +383,7 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
 
 
 #: the key at the head of a block of .bib text (``@article{key,``)
-_BLOCK_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)\s*,")
+_BLOCK_KEY = lazy(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)\s*,")
 
 
 def _sync_known(lib: Library, entries: Sequence[Entry], file: str, report: ImportReport) -> list[Entry]:

@@ -33,6 +33,7 @@ from typing import Any
 from citekit.core.errors import CitekitError
 from citekit.core import cachefile
 from citekit.library.errors import WriteFailed
+from citekit.core.lazyre import lazy
 
 JOURNAL_NAME = ".citekit-journal"
 TEMP_MARK = ".citekit-new-"
@@ -46,8 +47,8 @@ JOURNAL_TEMP = JOURNAL_NAME + ".tmp"
 #: temporaries of plain atomic writes (``store.files.atomic_write``): ``.library.bib.abc123.tmp``
 _LEGACY_TEMP_SUFFIX = ".tmp"
 _LEGACY_TEMP_PREFIXES = tuple(f".{name}." for name in sorted(REFS_FILES))
-_TEMP_NAME = re.compile(r"\.citekit-new-[0-9a-f]{8}-(.+)\Z", re.DOTALL)
-_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
+_TEMP_NAME = lazy(r"\.citekit-new-[0-9a-f]{8}-(.+)\Z", re.DOTALL)
+_SHA256 = lazy(r"[0-9a-f]{64}\Z")
 #: a journal names a few files; anything this big was not written by citekit
 _MAX_JOURNAL_BYTES = 16 << 20
 _TOP_KEYS = frozenset({"version", "state", "files", "seal"})

@@ -16,6 +16,7 @@ from citekit.bibtex.writer import month_macro
 from citekit.bibtex.values import author_field, protect_title, safe_url, sanitize
 from citekit.core import venues
 from citekit.library.keys import arxiv_year
+from citekit.core.lazyre import lazy
 
 def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv: str | None = None) -> tuple[str, dict[str, str]]:
     """``(entry type, fields)`` for a chosen record; every value LaTeX-safe.
@@ -61,7 +62,7 @@ def fields_from_candidate(c: Candidate, hints: list[str] | None = None, *, arxiv
 
 
 #: a container that names a meeting's proceedings rather than a journal
-_PROCEEDINGS_RE = re.compile(r"\b(?:proc(?:eedings|\.)?|conference|conf\.|workshop|symposium|meeting|congress)\b", re.I)
+_PROCEEDINGS_RE = lazy(r"\b(?:proc(?:eedings|\.)?|conference|conf\.|workshop|symposium|meeting|congress)\b", re.I)
 
 
 def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] | None:

@@ -19,6 +19,7 @@ from citekit.core.errors import CitekitError
 from citekit.core.texscan import group_end, skip_space
 from citekit.library.journal import Transaction
 from citekit.library.store import atomic_write
+from citekit.core.lazyre import lazy
 
 KEYMAP_HEADER = (
     "# citekit key map: old citation key -> the key its entry has now (merged into another, or renamed).\n"
@@ -28,7 +29,7 @@ KEYMAP_HEADER = (
 #: natbib (\citet, \citep*, \citealp, \Citeauthor, \citetalias ...), biblatex (\parencite,
 #: \textcite, \autocite, \footcite, \smartcite, \supercite, \fullcite, \citetitle ...) and
 #: their multi-cite forms (\cites, \parencites, \textcites ...), plus \nocite.
-_CITE_CMD = re.compile(r"\\([A-Za-z]*[Cc]ite[A-Za-z]*|nocite)\*?(?![A-Za-z])")
+_CITE_CMD = lazy(r"\\([A-Za-z]*[Cc]ite[A-Za-z]*|nocite)\*?(?![A-Za-z])")
 
 
 class KeyMapError(CitekitError):
@@ -240,7 +241,7 @@ def _group_edits(text: str, start: int, end: int, key_map: Mapping[str, str]) ->
     return edits
 
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = lazy(r"\r\n|\r|\n")
 
 
 def _mask_comments(text: str) -> str:

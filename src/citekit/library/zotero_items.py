@@ -26,6 +26,7 @@ from citekit.core.model import Entry, Person
 from citekit.core.names import parse_name, split_bibtex_names
 from citekit.core.text import latex_to_text, normalize_title
 from citekit.library.tags import VALID_TAG, normalize_tag
+from citekit.core.lazyre import lazy
 
 #: Zotero item type -> BibTeX entry type, as Better BibTeX's BibTeX translator writes it
 ITEM_TYPES: dict[str, str] = {
@@ -51,9 +52,9 @@ _SECONDARY_ROLES = frozenset({"contributor", "bookAuthor", "seriesEditor", "tran
 _PARTICLES = frozenset({"de", "la", "le", "du", "des", "da", "di", "del", "della", "van", "von", "der", "den", "vom",
                         "zum", "zur", "und", "ten", "ter", "y", "d'", "l'"})
 _NUMBER_FIELDS = ("issue", "number", "reportNumber", "billNumber", "seriesNumber", "patentNumber")
-_CITATION_KEY_LINE = re.compile(r"^\s*citation\s*key\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+_CITATION_KEY_LINE = lazy(r"^\s*citation\s*key\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_ISO_MONTH = re.compile(r"^\d{4}-(\d{1,2})(?:-\d{1,2})?")
+_ISO_MONTH = lazy(r"^\d{4}-(\d{1,2})(?:-\d{1,2})?")
 
 
 @dataclass

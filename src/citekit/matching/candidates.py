@@ -26,6 +26,7 @@ from citekit.core.resolution import Candidate, Mention
 from citekit.core.text import latex_to_text, normalize_title, title_tokens
 from citekit.core import venues
 from citekit.matching.people import author_overlap as people_overlap, name_of, name_of_person
+from citekit.core.lazyre import lazy
 
 #: A candidate must score at least this much (and agree) to be attached.
 ACCEPT = 0.80
@@ -39,7 +40,7 @@ _MARKERS = frozenset(
     "part ii iii iv v vi erratum errata correction corrigendum retraction retracted addendum reply comment "
     "commentary response rejoinder supplement supplementary".split()
 )
-_SUBTITLE_SPLIT = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
+_SUBTITLE_SPLIT = lazy(r"\s*(?::|\s[-–—]\s)\s*")
 _WEIGHTS = {"title": 0.5, "authors": 0.3, "year": 0.1, "venue": 0.1}
 _ANONYMOUS = {"anonymous", "anonymous authors", "anonymous author"}
 _STOP = frozenset(normalize_title("a an the of on in for and or to with via by from at as is are be its it into "

@@ -31,9 +31,10 @@ from rapidfuzz import fuzz
 from citekit.core.model import Person
 from citekit.core.names import family_key, is_et_al, name_initials, name_tokens, parse_name, split_bibtex_names
 from citekit.core.text import latex_to_text
+from citekit.core.lazyre import lazy
 
-_ACCENT_CMD = re.compile(r"\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))\s*")
-_LETTER_CMD = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])\s*")
+_ACCENT_CMD = lazy(r"\\(?:[`'^\"~=.]|[uvHckbdrt](?![A-Za-z]))\s*")
+_LETTER_CMD = lazy(r"\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])\s*")
 
 
 @dataclass(frozen=True)

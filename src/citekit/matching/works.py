@@ -47,6 +47,7 @@ from citekit.core.unionfind import UnionFind
 from citekit.matching.candidates import abstract_similarity, authors_agree, is_anonymous, title_agreement
 from citekit.matching.candidates import author_overlap as written_overlap
 from citekit.matching.people import Name, author_overlap, parse_authors
+from citekit.core.lazyre import lazy
 
 # ---- precedence of versions -----------------------------------------------------------------
 
@@ -79,9 +80,9 @@ _LOOSE = {"misc", "unpublished", "online", "electronic", "preprint", "techreport
 #: types whose editions and releases are distinct works: their year, edition and version must agree
 _RELEASED = {"manual", "software", "book", "mvbook", "booklet", "dataset", "proceedings", "mvproceedings",
              "collection", "mvcollection", "periodical"}
-_VERSION_IN_TEXT = re.compile(r"\b(?:version|release|v\.?|rev\.?|revision)\s*~?(\d+(?:\.\d+)*[a-z]?)", re.I)
-_EDITION_IN_TEXT = re.compile(r"\b(\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?:st|nd|rd|th)?\s+ed(?:ition|\.)", re.I)
-_FOUR_DIGITS = re.compile(r"\d{4}")
+_VERSION_IN_TEXT = lazy(r"\b(?:version|release|v\.?|rev\.?|revision)\s*~?(\d+(?:\.\d+)*[a-z]?)", re.I)
+_EDITION_IN_TEXT = lazy(r"\b(\d+|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?:st|nd|rd|th)?\s+ed(?:ition|\.)", re.I)
+_FOUR_DIGITS = lazy(r"\d{4}")
 _KIND_WORDS = {
     "erratum": "erratum", "errata": "erratum", "corrigendum": "erratum", "corrigenda": "erratum",
     "correction": "erratum", "corrections": "erratum", "retraction": "retraction", "retracted": "retraction",
@@ -91,11 +92,11 @@ _KIND_WORDS = {
 }
 _SEQ_WORDS = {"part", "vol", "volume", "chapter", "book", "no", "number", "series", "episode", "paper", "section"}
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11, "xii": 12}
-_DIGITS = re.compile(r"\d+")
+_DIGITS = lazy(r"\d+")
 _ORDINAL = {"one": 1, "two": 2, "three": 3, "four": 4, "first": 1, "second": 2, "third": 3, "fourth": 4}
 _MARKER_WORDS = frozenset(_KIND_WORDS) | frozenset(_ROMAN) | frozenset(_ORDINAL)
 #: a volume or number that is one (``14``, ``IV``, ``3-4``), not a placeholder such as ``ASAP``
-_REAL_VOLUME = re.compile(r"^\s*[\divxlcdm]+(?:\s*[-–/]\s*[\divxlcdm]+)?\s*$", re.I)
+_REAL_VOLUME = lazy(r"^\s*[\divxlcdm]+(?:\s*[-–/]\s*[\divxlcdm]+)?\s*$", re.I)
 
 
 # ---- normalised inputs ----------------------------------------------------------------------
@@ -144,12 +145,12 @@ def parent_index(entries: Iterable[Entry]) -> dict[str, Entry]:
 
 # ---- the stage of one entry -------------------------------------------------------------
 
-_PREPRINT_VENUE = re.compile(
+_PREPRINT_VENUE = lazy(
     r"\b(?:arxiv|corr|e-?prints?|preprint|biorxiv|medrxiv|chemrxiv|ssrn|techrxiv|psyarxiv|openreview\.net/forum)\b",
     re.I,
 )
-_WORKSHOP = re.compile(r"\b(?:workshops?|wksp|wkshp|ws|symposium on .*student|doctoral (?:consortium|symposium))\b", re.I)
-_ACCEPTED = re.compile(r"\b(?:to appear|in press|accepted|forthcoming|inpress)\b", re.I)
+_WORKSHOP = lazy(r"\b(?:workshops?|wksp|wkshp|ws|symposium on .*student|doctoral (?:consortium|symposium))\b", re.I)
+_ACCEPTED = lazy(r"\b(?:to appear|in press|accepted|forthcoming|inpress)\b", re.I)
 _PUBLISHED_TYPES = {"article", "inproceedings", "conference", "incollection", "inbook", "book", "proceedings",
                     "phdthesis", "mastersthesis", "thesis", "mvbook", "collection", "periodical"}
 _PREPRINT_TYPES = {"unpublished", "online", "electronic", "preprint"}
@@ -229,7 +230,7 @@ def _type_class(entry_type: str) -> str:
     return "loose" if entry_type in _LOOSE else "paper"
 
 
-_FIRST_NUMBER = re.compile(r"[0-9ivxlcdm]+|[A-Za-z]?\d+", re.I)
+_FIRST_NUMBER = lazy(r"[0-9ivxlcdm]+|[A-Za-z]?\d+", re.I)
 
 
 def _first_page(pages: str) -> str:
@@ -483,7 +484,7 @@ def is_same_work(a: Entry, b: Entry) -> bool:
 
 # ---- which entry to keep --------------------------------------------------------------------
 
-_BROKEN_WORD = re.compile(
+_BROKEN_WORD = lazy(
     r"(?:\b[A-Za-z]+-[a-z]\b|\b(?:[Ff]fi|[Ff]fl|[Ff]f|[Ff]i|[Ff]l)\s+[A-Za-z]|\b[A-Z][a-z]?\s+(?:ffi|fi|fl)\w*|\b\w+\s+(?:ciency|cient|cation|cations|nition)\b)"
 )
 

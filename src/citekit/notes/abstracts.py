@@ -15,29 +15,30 @@ from itertools import islice
 
 from citekit.core.text import latex_to_text
 from citekit.notes.shapes import latin_share
+from citekit.core.lazyre import lazy
 
 
-_RESEARCH_CUE_RE = re.compile(
+_RESEARCH_CUE_RE = lazy(
     r"\b(?:we|this (?:paper|work|article)|our (?:method|approach|results|analysis|work|framework)|in this (?:paper|work))\b"
     r"|\bexperiments?\b|\btheoretical\b",
     re.I,
 )
 #: :data:`_RESEARCH_CUE_RE` for an ASCII text in lower case: the same matches (ignoring the
 #: case of ASCII letters is lower-casing them), found faster without the case folding.
-_RESEARCH_CUE_LOWER_RE = re.compile(_RESEARCH_CUE_RE.pattern)
-_PERSONAL_RE = re.compile(r"\bI (?:think|thought|was|am|liked|loved|found|felt|saw|met|talked|went|had)\b")
-_ACTIVE_CUE_RE = re.compile(
+_RESEARCH_CUE_LOWER_RE = lazy(_RESEARCH_CUE_RE.pattern)
+_PERSONAL_RE = lazy(r"\bI (?:think|thought|was|am|liked|loved|found|felt|saw|met|talked|went|had)\b")
+_ACTIVE_CUE_RE = lazy(
     r"\b(?:we|this (?:paper|work|article)|our (?:paper|work))\s+(?:(?:also|further|then|first|newly|here|therefore)\s+)?"
     r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|design|designs|devise|devises)\b"
     r"|\b(?:named|called|dubbed|termed|coined|obtaining|yielding)\b",
     re.I,
 )
-_PASSIVE_CUE_RE = re.compile(r"\b(?:is|are)\s+(?:developed|proposed|introduced|presented)\b", re.I)
-_BOLD_RE = re.compile(r"\*\*(?P<x>[^*]+)\*\*|__(?P<y>[^_]+)__")
-_TEXTTT_RE = re.compile(r"\\(?:texttt|textsc|textbf|emph|method|name)\{(?P<x>[^{}]+)\}")
-_PAREN_RE = re.compile(r"\((?P<x>[^()\s][^()]{0,30})\)")
-_TOKEN_RE = re.compile(r"[^\s,;:()\[\]]+")
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\\$(*])")
+_PASSIVE_CUE_RE = lazy(r"\b(?:is|are)\s+(?:developed|proposed|introduced|presented)\b", re.I)
+_BOLD_RE = lazy(r"\*\*(?P<x>[^*]+)\*\*|__(?P<y>[^_]+)__")
+_TEXTTT_RE = lazy(r"\\(?:texttt|textsc|textbf|emph|method|name)\{(?P<x>[^{}]+)\}")
+_PAREN_RE = lazy(r"\((?P<x>[^()\s][^()]{0,30})\)")
+_TOKEN_RE = lazy(r"[^\s,;:()\[\]]+")
+_SENTENCE_RE = lazy(r"(?<=[.!?])\s+(?=[A-Z\\$(*])")
 #: Abbreviations so common that naming one is never introducing a method.
 _COMMON = frozenset(
     "LLM LLMs SGD GPU GPUs CPU RL ML AI NLP CV CNN RNN MLP SVD PCA KL QA API SOTA GNN GAN VAE ODE SDE PDE "
@@ -150,8 +151,8 @@ def method_hints(text: str) -> list[str]:
     return hints
 
 
-_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
-_WORD_RE = re.compile(r"\S+")
+_SENTENCE_END_RE = lazy(r"[.!?](?:\s|$)")
+_WORD_RE = lazy(r"\S+")
 
 
 class _SentenceEnds:
@@ -248,14 +249,14 @@ def _first_coinage_after(text: str, start: int, *, max_words: int, earlier: _Ear
 #   otherwise make the rest of the paragraph one piece and each question quadratic
 #   again): within such a run the reading is the pieces', joined by spaces.
 
-_RUN_RE = re.compile(r"[\w-]+")
-_LEAD_RUN_RE = re.compile(r"[\w-]*")
-_WORD_CHAR_RE = re.compile(r"[\w-]")
-_BOLD_PAIR_RE = re.compile(r"\*\*(.+?)\*\*")
+_RUN_RE = lazy(r"[\w-]+")
+_LEAD_RUN_RE = lazy(r"[\w-]*")
+_WORD_CHAR_RE = lazy(r"[\w-]")
+_BOLD_PAIR_RE = lazy(r"\*\*(.+?)\*\*")
 #: what the LaTeX reading may change: a piece without any of these reads as written
-_LATEX_ACTIVE_RE = re.compile(r"[\\{}$%~&#^_*'`!?\-]")
+_LATEX_ACTIVE_RE = lazy(r"[\\{}$%~&#^_*'`!?\-]")
 #: the tokens that decide whether a space can cut the text: macros, math, braces, spaces
-_CUT_TOKEN_RE = re.compile(r"\\(?:[A-Za-z]+|.?)|\$\$|\$|[{}]|\s+|[^\\${}\s]+", re.S)
+_CUT_TOKEN_RE = lazy(r"\\(?:[A-Za-z]+|.?)|\$\$|\$|[{}]|\s+|[^\\${}\s]+", re.S)
 _PIECE_CAP = 1024
 _STRIP_ENDS = "*_`'\""
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from citekit.core.resolution import Mention
 from citekit.core.venues import canonical
 from citekit.notes.memo import per_text
+from citekit.core.lazyre import lazy
 
 #: one family name: a capitalised word (``Allen-Zhu``, ``O'Brien``, ``Ré``), maybe after
 #: particles (``van der Maaten``, ``de Vries``)
@@ -29,11 +30,11 @@ _ET_AL = r"(?:,?\s+et\.?\s?al\b\.?|\s*(?:等人|等|ほか|他|외))"
 #: ``Vaswani et al.``, ``Foret, Kleiner et al.``
 _ET_AL_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:{_JOIN}{_NAME}){{0,3}}){_ET_AL}(?:['’]s\b)?")
 #: ``Kingma & Ba``, ``Gupta, Koren & Singer``, ``Robbins and Monro``: two or more names joined
-_JOINED_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{0,6}}\s*,?\s*(?:&|\band\b)\s*{_NAME})(?![\w'’\-])")
+_JOINED_RE = lazy(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{0,6}}\s*,?\s*(?:&|\band\b)\s*{_NAME})(?![\w'’\-])")
 #: ``Williams 1992``, ``Dao (2023)``, ``(Houlsby, 2019)``: one name before a year (the year
 #: is found first, then the name is read backwards from it: one search per year, not a try
 #: at every position of the line)
-_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_YEAR_RE = lazy(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _PARTICLES = frozenset("van von der den de del della di da du le la ter ten".split())
 def _name_before(text: str, year: int) -> tuple[int, int] | None:
     """Where the one word right before the year at ``year`` starts and ends (with the
@@ -64,13 +65,13 @@ def _name_before(text: str, year: int) -> tuple[int, int] | None:
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
 #: what may follow the names: ``, 2021``, `` (2020)``, ``, Feb 2024``, `` SOSP '23``, ``ICLR’17``,
 #: ``, ACL 2019``, `` 23`` (after ``et al`` only), each maybe opening a parenthesis
-_TAIL_RE = re.compile(
+_TAIL_RE = lazy(
     r"\s*[,;]?\s*\(?\s*"
     r"(?:(?:(?P<month>" + "|".join(_MONTHS) + r")[a-z]*\.?\s+)?(?P<year>(?:19|20)\d{2})(?!\d)[a-z]?"
     r"|(?P<venue>[A-Z][A-Za-z]{1,11})\s*(?:(?P<yy>['’]\s?\d{2})(?!\d)|(?P<vyear>(?:19|20)\d{2})(?!\d)))",
     re.I,
 )
-_SHORT_YEAR_RE = re.compile(r"\s+(?P<yy>\d{2})(?![\d\w])")
+_SHORT_YEAR_RE = lazy(r"\s+(?P<yy>\d{2})(?![\d\w])")
 
 #: capitalised words that are never a family name in a citation: sentence words, months,
 #: seasons, days, parts of a document
@@ -110,7 +111,7 @@ def _ordinary_words() -> frozenset[str]:
     return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
 
 
-_SPLIT_RE = re.compile(_JOIN)
+_SPLIT_RE = lazy(_JOIN)
 
 
 def _family_names(names: str) -> list[str] | None:
@@ -243,7 +244,7 @@ def _citations(text: str) -> tuple[Citation, ...]:
     return tuple(found)
 
 
-_LEAD_SEPARATOR_RE = re.compile(r"\s*(?:[,.:;]|\s[—–]|\s--?)\s+")
+_LEAD_SEPARATOR_RE = lazy(r"\s*(?:[,.:;]|\s[—–]|\s--?)\s+")
 
 
 def leading_names(text: str) -> Citation | None:

@@ -15,10 +15,11 @@ import re
 from urllib.parse import urlsplit
 
 from citekit.notes.urls import classify_url
+from citekit.core.lazyre import lazy
 
 #: a site's name written twice with nothing between (``github.comgithub.com``)
-_DOUBLED_SITE_RE = re.compile(r"^[ \t]*(?P<site>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4})(?P=site)[ \t]*$", re.M)
-_URL_RE = re.compile(r"https?://[^\s<>()\"']+")
+_DOUBLED_SITE_RE = lazy(r"^[ \t]*(?P<site>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4})(?P=site)[ \t]*$", re.M)
+_URL_RE = lazy(r"https?://[^\s<>()\"']+")
 #: how many lines above a preview its link may be (the message, maybe wrapped)
 _LOOK_BACK = 4
 

@@ -38,6 +38,7 @@ from citekit.notes.shapes import (
     looks_like_title, non_paper_words, strip_hashtags,
 )
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
+from citekit.core.lazyre import lazy
 
 
 @dataclass
@@ -161,7 +162,7 @@ def _add_url(details: _Details, url: str, label: str | None, *, hard: bool) -> N
         details.soft = details.soft or kind == "document"
 
 
-_TAG_SPLIT_RE = re.compile(r"[,\s]+")
+_TAG_SPLIT_RE = lazy(r"[,\s]+")
 
 
 def _apply_label(details: _Details, label: Label, node: Node, file: str, problems: list[Problem]) -> None:
@@ -332,8 +333,8 @@ def _read_title_line(text: str) -> _TitleLine:
     return _TitleLine(tuple(urls), tags, kind[0] if kind else None, ref, id_rule, title, venue)
 
 
-_VENUE_IN_PARENS_END_RE = re.compile(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$")
-_PARENS_END_RE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+_VENUE_IN_PARENS_END_RE = lazy(r"[(（]\s*[A-Za-z]+\s*['’]?\s*\d{2,4}\s*[)）]\s*$")
+_PARENS_END_RE = lazy(r"\s*[(（][^()（）]*[)）]\s*$")
 
 
 def _title_venue(title: str) -> tuple[str, tuple[str | None, int | None] | None]:
@@ -348,11 +349,11 @@ def _title_venue(title: str) -> tuple[str, tuple[str | None, int | None] | None]
 
 
 #: ``[arXiv](https://...)``, ``[pdf](...)``: a link whose label only names the kind of page.
-_GENERIC_LINK_RE = re.compile(
+_GENERIC_LINK_RE = lazy(
     r"\[(?:arxiv|pdf|paper|link|code|github|openreview|doi|project(?: page)?|slides|video|poster|html|abs|here|\d{1,3}|論文|リンク|コード)\]\(https?://[^)\s]+\)",
     re.I,
 )
-_TASK_MARKER_RE = re.compile(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
+_TASK_MARKER_RE = lazy(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
 def _without_task_marker(text: str) -> str:
     """``text`` without a leading task box or keyword (``[ ] TODO``); the pattern is
     anchored, so one match at the start replaces a substitution that tries every position."""
@@ -376,7 +377,7 @@ def _without_markdown_links(text: str) -> str:
 
 
 #: a line that opens on a few words and a colon (``Last edited time: …``): a property
-_PROPERTY_RE = re.compile(r"^[^\W\d_][\w ]{0,30}[:：]\s")
+_PROPERTY_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s")
 
 
 class _Extractor:
@@ -684,15 +685,15 @@ class _Extractor:
 
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
-_BOOK_RE = re.compile(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
+_BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
-_OPENING_QUOTE_RE = re.compile("[\"“„«《『「]")
-_INNER_QUOTED_RE = re.compile(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+_OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
+_INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 
 
 #: a reference's field that says what it is when that is a post (``… networks. Blog post,
 #: https://…``): a field of its own, after a full stop or a comma
-_POST_FIELD_RE = re.compile(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]", re.I)
+_POST_FIELD_RE = lazy(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]", re.I)
 
 
 def _quoted_part(title: str) -> str:
@@ -723,7 +724,7 @@ def _quoted_part(title: str) -> str:
 
 #: a remark, an arrow, then one page link that ends the line (Roam, Logseq, Obsidian:
 #: ``the ICS explanation is probably wrong → [[How Does Batch Normalization Help Optimization?]]``)
-_ARROWED_PAGE_RE = re.compile(r"^(?P<pre>[^\[\]]*\S)\s*(?:→|->|=>|⇒)\s*\[\[(?P<page>[^\[\]|]+)\]\]\s*$")
+_ARROWED_PAGE_RE = lazy(r"^(?P<pre>[^\[\]]*\S)\s*(?:→|->|=>|⇒)\s*\[\[(?P<page>[^\[\]|]+)\]\]\s*$")
 
 
 def _arrowed_page(text: str) -> str | None:
@@ -738,7 +739,7 @@ def _arrowed_page(text: str) -> str | None:
 
 #: a paper's short name with its title in parentheses after it (``Contriever (Unsupervised
 #: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon
-_NAME_THEN_TITLE_RE = re.compile(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s*[(（](?P<title>[^()（）]+)[)）]$")
+_NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s*[(（](?P<title>[^()（）]+)[)）]$")
 
 
 def _named_title(title: str) -> str:
@@ -757,7 +758,7 @@ def _named_title(title: str) -> str:
 
 #: ``([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D))``, ``([pdf](zotero://open-pdf/…))``:
 #: what Zotero writes after each annotation of a note exported with its links
-_ZOTERO_LINK_RE = re.compile(r"\(?\[[^\[\]]*\]\(zotero://[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)\)?")
+_ZOTERO_LINK_RE = lazy(r"\(?\[[^\[\]]*\]\(zotero://[^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)\)?")
 
 
 def without_zotero_links(text: str) -> str:

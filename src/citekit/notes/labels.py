@@ -13,6 +13,7 @@ from typing import Literal
 from citekit.core.ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
 from citekit.notes.memo import copied, per_text
 from citekit.notes.urls import find_urls
+from citekit.core.lazyre import lazy
 
 Field = Literal[
     "url", "authors", "summary", "abstract", "project", "code", "slides", "video", "title", "pin", "venue", "tags",
@@ -50,14 +51,14 @@ _LABELS: dict[str, Field] = {
 #: Labels whose value must be a URL: otherwise the line is a title that merely starts with
 #: the word (``Paper: ...`` is rare, ``Code: A Benchmark`` is not).
 _URL_VALUED = {"url", "project", "code", "slides", "video"}
-_LABEL_RE = re.compile(r"^\s*(?P<label>[^:：]{1,24}?)\s*(?:::|[:：])\s*(?P<value>.*)$")
-_AUTHOR_SEP_RE = re.compile(r"\s*(?:⋅|·|・|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
+_LABEL_RE = lazy(r"^\s*(?P<label>[^:：]{1,24}?)\s*(?:::|[:：])\s*(?P<value>.*)$")
+_AUTHOR_SEP_RE = lazy(r"\s*(?:⋅|·|・|•|;|；|、|，|\band\b|&)\s*|\s*,\s*")
 _ET_AL_RE = re.compile(r",?\s*(?:et al\.?|and others|ほか|他|等人|等|외(?:\s*\d+\s*명)?)\s*$", re.I)
 
 
 #: a year written after an author list on its label's line (``作者: Long Ouyang 等, 2022``,
 #: ``Authors: A, B (2021)``): the paper's year, not an author
-_TRAILING_YEAR_RE = re.compile(r"[,;]?\s*[(（]?\s*((?:19|20)\d{2})\s*[)）]?\s*$")
+_TRAILING_YEAR_RE = lazy(r"[,;]?\s*[(（]?\s*((?:19|20)\d{2})\s*[)）]?\s*$")
 
 
 def authors_and_year(value: str) -> tuple[str, int | None]:
@@ -77,7 +78,7 @@ class Label:
     value: str
 
 
-_SPACES_RE = re.compile(r"\s+")
+_SPACES_RE = lazy(r"\s+")
 
 
 @per_text
@@ -102,9 +103,9 @@ def parse_label(text: str) -> Label | None:
     return Label(field, name, value)
 
 
-_AND_SPLIT_RE = re.compile(r"\s+and\s+")
-_PAGE_LINK_RE = re.compile(r"\[\[([^\[\]]+)\]\]")
-_DOT_OR_SEMICOLON_RE = re.compile(r"[⋅·;]")
+_AND_SPLIT_RE = lazy(r"\s+and\s+")
+_PAGE_LINK_RE = lazy(r"\[\[([^\[\]]+)\]\]")
+_DOT_OR_SEMICOLON_RE = lazy(r"[⋅·;]")
 
 
 @copied
@@ -133,7 +134,7 @@ def author_list_incomplete(value: str) -> bool:
     return bool(_ET_AL_RE.search(value.strip())) or bool(re.search(r"\band\s+others\s*$", value.strip(), re.I))
 
 
-_ARXIV_CLASS_RE = re.compile(r"\s*\[[a-z-]+(?:\.[A-Za-z-]+)?\]\s*$")
+_ARXIV_CLASS_RE = lazy(r"\s*\[[a-z-]+(?:\.[A-Za-z-]+)?\]\s*$")
 
 
 def parse_pin(scheme: str, value: str) -> tuple[str, str] | None:
@@ -156,7 +157,7 @@ PIN_EXAMPLES = {
 #: A leading word that says what kind of thing a line names (``Invited talk — Percy Liang``,
 #: ``Podcast: The Gradient``, ``招待講演：...``, ``Paper: Title — A, B``). It is written
 #: before a colon or a title dash, or alone on the line.
-_KIND_PREFIX_RE = re.compile(
+_KIND_PREFIX_RE = lazy(
     r"^\s*(?:\*\*|__)?(?P<kind>"
     r"(?:invited|contributed|workshop|spotlight|oral|plenary|keynote|guest|lightning)\s+talk|talk|"
     r"keynote(?:\s+(?:talk|speech|address|lecture))?|plenary|panel(?:\s+discussion)?|fireside\s+chat|"
@@ -189,7 +190,7 @@ def kind_prefix(text: str) -> tuple[str, str] | None:
 
 #: To-read markers written before a title: ``Read later: "Title" by ...``, ``To read — ...``,
 #: ``あとで読む: ...``, and a bare ``Read`` before a link or a quoted title.
-_TO_READ_RE = re.compile(
+_TO_READ_RE = lazy(
     r"^\s*(?:(?:read\s+later|to[\s-]?read|must[\s-]read|reading\s+list|todo|later|あとで読む|後で読む|読む|要読|積読)"
     r"\s*(?:[:：]|\s[—–]\s|\s-{1,2}\s)|read\s+(?=[\[\"“「]))\s*",
     re.I,

@@ -17,6 +17,7 @@ from citekit.notes.finder.model import LineLabel
 from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
 from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
+from citekit.core.lazyre import lazy
 
 #: the labels the numbering of a numbered list decides (in the finder's form)
 _NUMBERED_START = LineLabel("ref", 1.0)
@@ -27,13 +28,13 @@ NodeKind = Literal["heading", "bullet", "plain"]
 #: a reference number at the start (``[12]``, ``12.``), an arXiv id or a DOI
 _NUMBERED_OR_ID = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]\s)|\d{4}\.\d{4,5}|\b10\.\d{4,9}/").search
 
-_BULLET_RE = re.compile(r"^(?P<indent>\s*)(?P<marker>[•・◦▪▫●○■□‣⁃∙\-*+–]|\d{1,3}[.)])\s+(?P<text>\S.*)$")
+_BULLET_RE = lazy(r"^(?P<indent>\s*)(?P<marker>[•・◦▪▫●○■□‣⁃∙\-*+–]|\d{1,3}[.)])\s+(?P<text>\S.*)$")
 #: Deeper indentation is read as this depth: no notes nest further, and the tree is walked
 #: recursively.
 MAX_DEPTH = 40
-_CHECKBOX_RE = re.compile(r"^\[[ xX]\]\s+")
-_MD_HEADING_RE = re.compile(r"^ {0,3}(?P<hashes>#{1,6})\s+(?P<text>.*?)(?:\s+#+)?\s*$")
-_ORG_HEADING_RE = re.compile(r"^(?P<stars>\*+)\s+(?P<text>.*?)\s*$")
+_CHECKBOX_RE = lazy(r"^\[[ xX]\]\s+")
+_MD_HEADING_RE = lazy(r"^ {0,3}(?P<hashes>#{1,6})\s+(?P<text>.*?)(?:\s+#+)?\s*$")
+_ORG_HEADING_RE = lazy(r"^(?P<stars>\*+)\s+(?P<text>.*?)\s*$")
 
 
 @dataclass
@@ -87,7 +88,7 @@ def _detail_of_its_own(node: Node) -> bool:
 
 
 #: e-mail quoting: ``> `` and ``>> `` before a line (a reply, a forwarded message)
-_QUOTE_MARKS_RE = re.compile(r"^(\s*)((?:>\s?)+)")
+_QUOTE_MARKS_RE = lazy(r"^(\s*)((?:>\s?)+)")
 
 
 def _unquoted(raw: str) -> tuple[str, bool]:
@@ -312,7 +313,7 @@ def numbered_list(lines: list[str]) -> bool:
     return sum(numbered_starts(lines)) >= 2
 
 
-_NUMBER_RE = re.compile(r"^\s*[\[(]?(\d{1,4})")
+_NUMBER_RE = lazy(r"^\s*[\[(]?(\d{1,4})")
 
 
 def numbered_starts(lines: list[str]) -> list[bool]:

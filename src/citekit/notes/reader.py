@@ -17,6 +17,7 @@ from collections.abc import Callable
 from citekit.notes.formats import folder_suffixes, format_of, in_folders
 from citekit.notes.result import Problem
 from citekit.notes.urls import add_missing_schemes_owned
+from citekit.core.lazyre import lazy
 
 #: Extensions read when a folder is given: those the notes formats' rows walk.
 NOTES_SUFFIXES = folder_suffixes()
@@ -28,7 +29,7 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
-_HIRAGANA = re.compile(r"[\u3041-\u309f]")
+_HIRAGANA = lazy(r"[\u3041-\u309f]")
 #: Legacy Japanese encodings tried when UTF-8 fails, with the name iconv knows them by.
 _LEGACY_JAPANESE = (("cp932", "CP932"), ("euc_jp", "EUC-JP"))
 
@@ -137,8 +138,8 @@ def text_of(held: list[bytes], file: str) -> tuple[str | None, list[Problem]]:
 
 #: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is
 #: not UTF-8 (Python holds it as a lone surrogate, ``os.fsdecode``'s "surrogateescape")
-_NAME_ESCAPED = re.compile("%(?=[0-9A-Fa-f]{2})|[\ud800-\udfff]")
-_NAME_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+_NAME_ESCAPED = lazy("%(?=[0-9A-Fa-f]{2})|[\ud800-\udfff]")
+_NAME_ESCAPE = lazy("%([0-9A-Fa-f]{2})")
 
 
 def _escape_one(match: re.Match[str]) -> str:

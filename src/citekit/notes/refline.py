@@ -798,7 +798,7 @@ def _as_written(person) -> str:
     return raw
 
 
-_HYPHENATED_INITIALS_RE = re.compile(r"\b([A-Z])\.\s?-\s?([A-Z])\.")
+_HYPHENATED_INITIALS_RE = lazy(r"\b([A-Z])\.\s?-\s?([A-Z])\.")
 
 
 def _reads_as_name(raw: str) -> bool:

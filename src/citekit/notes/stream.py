@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from citekit.notes.formats import format_of
 from citekit.notes.reader import notes_files, notes_name, read_notes
 from citekit.notes.result import Problem
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.core.resolution import Mention
@@ -39,8 +40,8 @@ STREAMED_FORMATS = ("plain", "markdown")
 #: report's rows (:mod:`citekit.notes.zoteroreport`) and a chat's doubled site name under a
 #: link preview (:mod:`citekit.notes.chatcopy`), looked for one line at a time. Each test
 #: finds at least what the whole-text test finds, so a file they pass needs no whole-text step.
-_BIBTEX_START = re.compile(r"^\s*@[A-Za-z]+\s*[{(]")
-_DOUBLED_SITE = re.compile(r"^[ \t]*(?P<site>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4})(?P=site)[ \t]*$")
+_BIBTEX_START = lazy(r"^\s*@[A-Za-z]+\s*[{(]")
+_DOUBLED_SITE = lazy(r"^[ \t]*(?P<site>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4})(?P=site)[ \t]*$")
 _BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)  # (the UTF-32 marks start with these)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from citekit.core.ids import normalize_doi
 from citekit.notes.memo import copied
 from citekit.notes.urls import URL_RE
+from citekit.core.lazyre import lazy
 
 # New-style arXiv ids: YYMM.NNNNN with a plausible month; "arXiv:" / "arXiv " before it makes
 # any such number an id, without it the month must be real and the year 07 or later.
@@ -26,10 +27,10 @@ _OLD_ARCHIVES = ("acc-phys|adap-org|alg-geom|ao-sci|astro-ph|atom-ph|bayes-an|ch
                  "plasm-ph|q-alg|q-bio|quant-ph|solv-int|supr-con")
 _ARXIV_OLD_BARE_RE = re.compile(rf"(?<![\w./:-])(?P<id>(?:{_OLD_ARCHIVES})(?:\.[A-Z]{{2}})?/(?:9[1-9]\d\d|0[0-6]\d\d|07(?:0[1-3]))\d{{3}})"
                                 rf"(?:v\d+)?(?![\w/]|\.\d)")
-_DOI_RE = re.compile(r"(?:\bdoi\s*[:：]\s*|(?<![\w/.]))(?P<id>10\.\d{4,9}/(?:[^\s\"<>{}|]|<[^\s\"<>{}|]*::[^\s\"<>{}|]*>)+)", re.I)
+_DOI_RE = lazy(r"(?:\bdoi\s*[:：]\s*|(?<![\w/.]))(?P<id>10\.\d{4,9}/(?:[^\s\"<>{}|]|<[^\s\"<>{}|]*::[^\s\"<>{}|]*>)+)", re.I)
 
 
-_DIGIT_RE = re.compile(r"\d{4}")
+_DIGIT_RE = lazy(r"\d{4}")
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def find_text_ids(text: str) -> list[TextId]:
     return sorted(found, key=lambda t: t.start)
 
 
-_SPACES_RE = re.compile(r"\s+")
+_SPACES_RE = lazy(r"\s+")
 
 
 def without_text_ids(text: str, found: list[TextId]) -> str:

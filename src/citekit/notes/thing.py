@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from citekit.core.ids import acl_doi
 from citekit.core.model import Location
 from citekit.core.resolution import Mention
+from citekit.core.lazyre import lazy
 
 #: what a thing can be, as ``add --json`` reports it
 KINDS = ("doi", "arxiv", "openreview", "dblp", "url", "bibtex", "reference", "title")
 
-_BIBTEX_START = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]")
-_TAG = re.compile(r"^[\w][\w\-/.]*$")
+_BIBTEX_START = lazy(r"^\s*@\s*[A-Za-z]+\s*[{(]")
+_TAG = lazy(r"^[\w][\w\-/.]*$")
 
 
 @dataclass

@@ -17,6 +17,7 @@ from citekit.core.ids import netloc_and_path, normalize_doi
 from citekit.core.text import squash_spaces
 from citekit.core.venues import from_url
 from citekit.notes.memo import copied, per_text
+from citekit.core.lazyre import lazy
 
 UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
 
@@ -26,7 +27,7 @@ _URL_CHARS = r"[^\s<>()\[\]{}\"'「」『』（）、。，]"
 URL_RE = re.compile(rf"https?://{_URL_CHARS}+(?:\({_URL_CHARS}*\){_URL_CHARS}*)*", re.I)
 _TRAILING = ".,;:!?'\"*_`"
 #: (the URL bounded: no real one is this long, and each try at a ``[`` reads it)
-_MD_LINK_RE = re.compile(r"\[([^\]]*)\]\((https?://[^()\s]{1,4000}(?:\([^()\s]{0,200}\)[^()\s]{0,4000})*)\)")
+_MD_LINK_RE = lazy(r"\[([^\]]*)\]\((https?://[^()\s]{1,4000}(?:\([^()\s]{0,200}\)[^()\s]{0,4000})*)\)")
 
 #: Conference virtual-site page kinds that are papers; every other kind (invited-talk,
 #: tutorial, workshop, social, expo, ...) is an event.
@@ -44,12 +45,12 @@ _VIDEO_HOSTS = frozenset(("youtube.com", "www.youtube.com", "youtu.be", "vimeo.c
 _SOCIAL_HOSTS = frozenset(("twitter.com", "x.com", "bsky.app", "mastodon.social", "www.linkedin.com", "threads.net"))
 _BLOG_HOSTS = frozenset(("medium.com", "substack.com", "zenn.dev", "qiita.com", "note.com", "notion.site", "lesswrong.com", "www.lesswrong.com", "wordpress.com", "blogspot.com", "hashnode.dev"))
 _NOTEBOOK_HOSTS = frozenset(("colab.research.google.com", "kaggle.com", "www.kaggle.com"))
-_TALK_PATH_RE = re.compile(r"tutorial|keynote|invited[-_]?talk")
-_BLOG_PATH_RE = re.compile(r"/(?:posts?|blog|articles?)/")
+_TALK_PATH_RE = lazy(r"tutorial|keynote|invited[-_]?talk")
+_BLOG_PATH_RE = lazy(r"/(?:posts?|blog|articles?)/")
 #: ACL Anthology pages that list papers (an event, a volume, a venue, a person) rather
 #: than being one: the Anthology's own site sections, an exact set
 _ACL_LISTING_PATHS = ("/events/", "/volumes/", "/venues/", "/people/", "/sigs/", "/search", "/info/", "/faq/")
-_DOI_IN_PATH_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
+_DOI_IN_PATH_RE = lazy(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
 #: kinds of page (:func:`classify_url`) that are never a paper's own page: a reference or a
@@ -66,7 +67,7 @@ _BARE_SITES = (
     r"(?:dx\.)?doi\.org/10\.", r"openreview\.net/(?:forum|pdf)\?", r"aclanthology\.org/", r"proceedings\.mlr\.press/v",
     r"proceedings\.neurips\.cc/paper", r"papers\.nips\.cc/paper", r"openaccess\.thecvf\.com/content",
 )
-_BARE_URL_RE = re.compile(
+_BARE_URL_RE = lazy(
     r"(?<![\w/.@:%-])(?:www\.)?(?:" + "|".join(_BARE_SITES) + rf"){_URL_CHARS}*(?:\({_URL_CHARS}*\){_URL_CHARS}*)*", re.I)
 _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paperswithcode.com/", "semanticscholar.org/",
                  "dl.acm.org/", "doi.org/", "openreview.net/", "aclanthology.org/", "mlr.press/", "neurips.cc/",
@@ -76,7 +77,7 @@ _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paper
 #: what an address's host is written with (a run of them before a paper site's name is where
 #: the address starts, ``www.`` or ``dx.`` included)
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_")
-_BARE_NEEDLE_RE = re.compile("|".join(re.escape(n) for n in _BARE_NEEDLES), re.IGNORECASE)
+_BARE_NEEDLE_RE = lazy("|".join(re.escape(n) for n in _BARE_NEEDLES), re.IGNORECASE)
 
 
 def add_missing_schemes(text: str) -> str:
@@ -166,8 +167,8 @@ def _md_link_labels(text: str) -> str:
     return replace_markdown_links(text, lambda m: m.group(1))
 
 
-_EMPTY_BRACKETS_RE = re.compile(r"[(<\[]\s*[)>\]]")
-_LINK_PUNCTUATION_RE = re.compile(r"[\s<>()\[\],;|]")
+_EMPTY_BRACKETS_RE = lazy(r"[(<\[]\s*[)>\]]")
+_LINK_PUNCTUATION_RE = lazy(r"[\s<>()\[\],;|]")
 
 
 @per_text

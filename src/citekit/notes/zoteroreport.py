@@ -15,6 +15,7 @@ lost the tab.
 from __future__ import annotations
 
 import re
+from citekit.core.lazyre import lazy
 
 #: The field labels Zotero shows in a report (its item fields and creator types).
 _FIELDS = frozenset("""
@@ -29,12 +30,12 @@ Thesis Type|Report Type|Report Number|Number|Section|Meeting Name|Running Time|T
 Medium|Format|System|Version|Company|Programming Language|Citation Key|Number of Volumes|Post Type|
 Presentation Type|Audio Recording Format|Video Recording Format|Studio|Label|Network|Episode Number|Distributor
 """.replace("\n", "").split("|"))
-_ROW_RE = re.compile(r"^(?P<field>[A-Z][A-Za-z./ ]{1,28}?)(?:\t+|\s{2,}|:\s+)(?P<value>\S.*)$")
+_ROW_RE = lazy(r"^(?P<field>[A-Z][A-Za-z./ ]{1,28}?)(?:\t+|\s{2,}|:\s+)(?P<value>\S.*)$")
 _SECTIONS = ("Tags:", "Related:", "Notes:", "Attachments")
 #: creator rows read as the item's authors
 _AUTHOR_FIELDS = frozenset({"Author", "Contributor", "Book Author"})
-_YEAR_RE = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}(?!\d)")
-_ARXIV_ID_RE = re.compile(r"arxiv\s*:\s*(\S+)", re.I)
+_YEAR_RE = lazy(r"(?<!\d)(?:1[5-9]|20)\d{2}(?!\d)")
+_ARXIV_ID_RE = lazy(r"arxiv\s*:\s*(\S+)", re.I)
 
 
 def _row(line: str) -> tuple[str, str] | None:

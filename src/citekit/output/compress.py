@@ -23,23 +23,24 @@ from __future__ import annotations
 import re
 
 from citekit.output.sentences import EMPH_CLOSE, EMPH_OPEN
+from citekit.core.lazyre import lazy
 
 #: at most this many words after the verb: an author's clause about one paper, not the abstract's sentence
 MAX_WORDS = 12
 #: a finding ("show that X, whereas Y") needs a few more to say both halves
 FINDING_WORDS = 16
 #: spans that are never cut into or reworded: math and emphasis kept from the source
-_PROTECT = re.compile(rf"(?<!\\)\$\$?.*?(?<!\\)\$\$?|{EMPH_OPEN}.*?{EMPH_CLOSE}", re.S)
+_PROTECT = lazy(rf"(?<!\\)\$\$?.*?(?<!\\)\$\$?|{EMPH_OPEN}.*?{EMPH_CLOSE}", re.S)
 _MASK = re.compile(r"QXP(\d+)QX")
 #: what a clause loses nothing by dropping: hype and hedges
-_HYPE = re.compile(
+_HYPE = lazy(
     r"\b(?:(?:a\s+)?(?:simple|lightweight)\s*,?\s+(?:yet|but|and)\s+(?:effective|powerful|efficient)|"
     r"novel|innovative|first-of-its-kind|effectively|successfully|significantly|substantially|"
     r"greatly|dramatically|highly|simply|(?:for\s+the\s+first\s+time,?)|to\s+the\s+best\s+of\s+(?:their|our)\s+knowledge,?|"
     r"potentially|arguably|indeed)\s+", re.I)
-_NEW = re.compile(r"\b(a|an|the)\s+new\s+", re.I)
+_NEW = lazy(r"\b(a|an|the)\s+new\s+", re.I)
 #: a side clause after a comma: everything from it on goes
-_SIDE = re.compile(
+_SIDE = lazy(
     r"\s*(?:,|\s-{1,3}|\s\u2014|\u2014)\s*(?:(?:both|all|each|one|some|many|most|none|either)\s+of\s+(?:which|whom)|which|where|whereby|while|whereas|thereby|thus|hence|so\s+that|such\s+that|"
     r"allowing|enabling|making|leading|resulting|yielding|providing|giving|focusing|including|such\s+as|"
     r"as\s+well\s+as|in\s+order\s+to|based\s+on|using|demonstrating|showing|achieving|offering|without|"
@@ -50,22 +51,22 @@ _SIDE = re.compile(
     r"|\s+and\s+(?=(?:the|a|an|its|their|these|this)\s+[\w\-]+(?:\s+[\w\-]+){0,4}\s+(?:is|are|was|were|has|have|had|can)\b)"
     r"|\.(?=[A-Z][a-z])|\s*;\s|\s*:\s|\s+(?:in\s+order\s+to|so\s+as\s+to|so\s+that|including|which|whereby|thereby)\s", re.I)
 #: "provide the first analysis showing that X": the finding is X
-_SHOWING = re.compile(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|analyses|study|studies|evidence|proof|"
+_SHOWING = lazy(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|analyses|study|studies|evidence|proof|"
                       r"proofs|experiments?|evaluation|results?|findings?)\s+(?:showing|demonstrating|revealing|"
                       r"indicating|which\s+shows?|that\s+shows?)\s+(?=that\s)", re.I)
 #: "that while AdamW degrades, Muon is robust": the main clause is the claim
-_FRONTED = re.compile(r"^that\s+(?:while|whereas|although|though|even\s+though)\s+[^,]{3,120},\s*(?=\S)"
+_FRONTED = lazy(r"^that\s+(?:while|whereas|although|though|even\s+though)\s+[^,]{3,120},\s*(?=\S)"
                       r"|^that,\s+[^,]{3,60},\s*(?=\S)", re.I)
 #: "an approach based on supervised learning to infer X": how it is built, not what it does
-_BASED_ON = re.compile(r"\s+based\s+on\s+[^,;]{1,60}?(?=\s+(?:to|for|that)\s)", re.I)
+_BASED_ON = lazy(r"\s+based\s+on\s+[^,;]{1,60}?(?=\s+(?:to|for|that)\s)", re.I)
 #: ", based on three levels of abstraction, that allows ...": an aside between commas
-_ASIDE = re.compile(r",\s+(?:based\s+on|using|via|e\.g\.|i\.e\.|such\s+as|including|in\s+particular|"
+_ASIDE = lazy(r",\s+(?:based\s+on|using|via|e\.g\.|i\.e\.|such\s+as|including|in\s+particular|"
                     r"for\s+example|for\s+instance|among\s+others|if\s+any|in\s+turn)\s+[^,;:]{1,80},\s*(?=[a-z])", re.I)
 #: a subordinate clause opened and not closed: a comma cut there leaves "while AdamW degrades" alone
-_OPEN_SUBORDINATE = re.compile(r"\b(?:while|whereas|although|though|if|when|since|because|unless|after|before)\b[^,]*$",
+_OPEN_SUBORDINATE = lazy(r"\b(?:while|whereas|although|though|if|when|since|because|unless|after|before)\b[^,]*$",
                                re.I)
 #: "provide a detailed description of X" -> "describe X": the action the noun names, said as the verb
-_NOMINAL = re.compile(
+_NOMINAL = lazy(
     r"^(?:out\s+|on\s+)?(?:(?:a|an|the)\s+)?(?:(?:detailed|comprehensive|thorough|brief|systematic|extensive|in-depth|"
     r"careful|formal|empirical|experimental|theoretical|qualitative|quantitative)\s+)*"
     r"(?P<noun>description|analysis|analyses|evaluation|investigations?|examination|exploration|comparison|"
@@ -83,27 +84,27 @@ _LIGHT_VERBS = {"provide", "present", "give", "perform", "conduct", "carry", "re
                 "have carried", "have performed", "have made", "conducted", "performed", "carried", "made",
                 "presented", "described", "provided", "gave", "reported"}
 #: "converting a model | into a multilayer model": the verb needs what follows
-_COMPLEMENT = re.compile(r"\b(?:convert|transform|translat|turn|map|compil|decompos|split|chang|integrat|embed|"
+_COMPLEMENT = lazy(r"\b(?:convert|transform|translat|turn|map|compil|decompos|split|chang|integrat|embed|"
                          r"reduc|extend|adapt|apply|appli|port|lift|encod|rewrit|assist|help|allow|enabl)\w*"
                          r"(?:\s+\S+){1,6}$", re.I)
 #: "combine X | with Y": the verb needs its "with"
-_WITH_NEEDED = re.compile(r"\b(?:combin|integrat|pair|augment|equip|replac|compar|associat|interact|collaborat|"
+_WITH_NEEDED = lazy(r"\b(?:combin|integrat|pair|augment|equip|replac|compar|associat|interact|collaborat|"
                           r"communicat|align|merg|couple|coupling|synchroni[sz])\w*(?:\s+\S+){1,6}$", re.I)
 #: "X, a Y that ...": the relative clause after a named thing
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
-_PREP = re.compile(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
+_PREP = lazy(r"\s+(?=(?:for|in|on|with|through|across|via|using|by|from|under|at|during|over|within|without|"
                    r"toward|towards|into|while|where|as|that|which|who|to)\s)"
                    r"|,(?=\s+(?!and\b|or\b|an?\b|the\b))", re.I)
 #: what a made thing is called when the paper built it (a system, not a method)
-_BUILT = re.compile(r"\b(?:system|tool|toolkit|prototype|device|interface|"
+_BUILT = lazy(r"\b(?:system|tool|toolkit|prototype|device|interface|"
                     r"application|app|environment|editor|platform|display|controller|glove|wristband|bracelet|"
                     r"sensor|robot|game|plugin|plug-in|browser|keyboard|camera|watch|handset|tabletop|stylus|headset|"
                     r"compiler|debugger|library)s?\b", re.I)
-_METHOD_HEAD = re.compile(r"\b(?:method|approach|algorithm|technique|"
+_METHOD_HEAD = lazy(r"\b(?:method|approach|algorithm|technique|"
                           r"framework|model|scheme|optimizer|procedure|strategy|architecture|process)s?\b", re.I)
-_ARTICLE = re.compile(r"\b(a|an|A|An)\s+(?=(\S+))")
-_VOWEL_SOUND = re.compile(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRSX](?:[A-Z0-9\-]|$)|8|11|18|hour|honest)")
+_ARTICLE = lazy(r"\b(a|an|A|An)\s+(?=(\S+))")
+_VOWEL_SOUND = lazy(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRSX](?:[A-Z0-9\-]|$)|8|11|18|hour|honest)")
 
 
 def _kind(text: str) -> str:
@@ -261,7 +262,7 @@ def _cut_at(text: str, limit: int, shortest: bool = False) -> str:
 
 
 #: a verb or noun whose "to ..." completes it: "allows programmers | to annotate" cannot end there
-_TO_NEEDED = re.compile(r"\b(?:allow|enable|help|ask|want|encourage|permit|force|require|lead|cause|teach|invite|"
+_TO_NEEDED = lazy(r"\b(?:allow|enable|help|ask|want|encourage|permit|force|require|lead|cause|teach|invite|"
                         r"use|using|able|design|intend|aim|need|tend|how|what|way|attempt|try|tries|seek|sought|order|"
                         r"is|are|was|were|be|been)\w*(?:\s+\S+){0,2}$", re.I)
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import re
 from enum import Enum
+from citekit.core.lazyre import lazy
 
 #: what the marker looks like inside the first line's comment
 MARK = "citekit-draft:sha256="
-_MARK_RE = re.compile(re.escape(MARK) + r"([0-9a-f]{16})\b")
+_MARK_RE = lazy(re.escape(MARK) + r"([0-9a-f]{16})\b")
 
 
 class DraftState(Enum):

@@ -9,10 +9,11 @@ Unicode and then every character with a Markdown meaning is backslash-escaped.
 from __future__ import annotations
 
 import re
+from citekit.core.lazyre import lazy
 
 #: characters pandoc's Markdown gives a meaning to (backslash first, so escapes stay single)
 MARKDOWN_SPECIALS = "\\`*_[]<>#$@^~|&{}"
-_ESCAPE = re.compile("[" + re.escape(MARKDOWN_SPECIALS) + "]")
+_ESCAPE = lazy("[" + re.escape(MARKDOWN_SPECIALS) + "]")
 
 
 def escape_markdown(text: str) -> str:

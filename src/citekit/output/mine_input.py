@@ -19,6 +19,7 @@ from citekit.core.texscan import group_end, skip_space
 from citekit.core.text import latex_to_text
 from citekit.library.tags import normalize_tag
 from citekit.output.related_work import Mine, RelatedWorkError, load_mine, mine_from_yaml
+from citekit.core.lazyre import lazy
 
 #: what ``--mine`` accepts, for every error that has to say it
 EXPECTED = ("a .tex or .md file of your paper, a YAML file (title, abstract, tags), key:KEY (or a bare KEY) "
@@ -29,8 +30,8 @@ OPENING_WORDS = 300
 _TEX_SUFFIXES = (".tex", ".ltx", ".latex")
 _MD_SUFFIXES = (".md", ".markdown")
 _YAML_SUFFIXES = (".yaml", ".yml")
-_SECTION = re.compile(r"\\(?:section|chapter|part)\*?\s*[\[{]")
-_COMMENT = re.compile(r"(?<!\\)%.*")
+_SECTION = lazy(r"\\(?:section|chapter|part)\*?\s*[\[{]")
+_COMMENT = lazy(r"(?<!\\)%.*")
 #: front-matter and preamble commands whose argument is not the paper's prose
 _NOT_PROSE = ("title", "author", "date", "thanks", "affiliation", "address", "email", "keywords", "maketitle",
               "icmltitle", "icmlauthor", "icmlaffiliation", "icmlcorrespondingauthor", "icmlkeywords",
@@ -198,7 +199,7 @@ def mine_from_text(text: str, name: str = "stdin") -> Mine:
     return Mine(abstract=re.sub(r"\s+", " ", text).strip(), name=name)
 
 
-_INPUT = re.compile(r"\\(?:input|include)\s*\{([^{}]+)\}")
+_INPUT = lazy(r"\\(?:input|include)\s*\{([^{}]+)\}")
 
 
 def _with_inputs(text: str, folder: Path, depth: int = 3) -> str:

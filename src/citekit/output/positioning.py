@@ -32,9 +32,10 @@ from typing import Callable
 
 from citekit.core.text import fold, latex_to_text
 from citekit.output.related_topics import _SECOND_CLAIM
+from citekit.core.lazyre import lazy
 
 #: where a claim goes on to a second one: "..., and prove Y", "...; ...", "..., and we implement Y"
-_TWO_CLAIMS = re.compile(_SECOND_CLAIM.pattern + r"|,?\s+and\s+we\s+(?=[a-z]{3,}\b)")
+_TWO_CLAIMS = lazy(_SECOND_CLAIM.pattern + r"|,?\s+and\s+we\s+(?=[a-z]{3,}\b)")
 
 #: shortest and longest statement worth quoting (words); a longer one is cut at a natural break first
 MIN_WORDS, MAX_WORDS = 6, 40
@@ -43,8 +44,8 @@ REUSE = 0.35
 #: prior weight of each kind of statement: a claim places the paper best, a bare problem least
 PRIOR = {"claim": 1.0, "method": 0.85, "problem": 0.7}
 
-_CONTENT = re.compile(r"[a-z][a-z0-9\-]+")
-_NOT_QUOTABLE = re.compile(r"https?://|www\.|\bview full abstract\b|\bweb extra\b|\bspecial issue\b|"
+_CONTENT = lazy(r"[a-z][a-z0-9\-]+")
+_NOT_QUOTABLE = lazy(r"https?://|www\.|\bview full abstract\b|\bweb extra\b|\bspecial issue\b|"
                            r"\bcopyright\b|\ball rights reserved\b|\bthis (?:article|paper) is part of\b|"
                            r"[$\\{}^_\u2070-\u209f\u00b2\u00b3\u00b9]", re.I)  # (a Greek letter is a word; a script is a formula)
 #: a catalogue field, not prose: "NII論文ID(NAID) : 130003753672", "ISSN : 0389-9705"
@@ -65,26 +66,26 @@ def _is_prose(sentence: str) -> bool:
 
 
 #: a sentence opening that points back to one the reader cannot see
-_LEANS_BACK = re.compile(r"^(?:this|these|those|such|it|they|their|its|here|there|thus|hence|therefore|however|"
+_LEANS_BACK = lazy(r"^(?:this|these|those|such|it|they|their|its|here|there|thus|hence|therefore|however|"
                          r"moreover|furthermore|additionally|also|finally|then|second|third|in addition|as a result|"
                          r"to this end|to do so|to address this|in this way|for example|for instance|both|each|"
                          r"the latter|the former|the results?|the findings?|results?|findings?)\b", re.I)
 #: a sentence in which the authors already speak: "We ...", "Our ...", "To create X, we set out to ..."
-_VOICED = re.compile(r"^(?:We|Our|Ours)\b|^(?:By|In|To|Instead|At|Without|While|Because|Although|Using|With|After|"
+_VOICED = lazy(r"^(?:We|Our|Ours)\b|^(?:By|In|To|Instead|At|Without|While|Because|Although|Using|With|After|"
                      r"For|Through|Unlike|Compared)\b[^,]{3,120},\s+(?:we|our)\s+[a-z]+")
 #: what a paper says about itself, not what it does: "we conclude by discussing limitations and future directions"
-_ASIDE = re.compile(r"\b(?:future (?:work|directions|research)|limitations|conclude by|the rest of (?:the|this) paper|"
+_ASIDE = lazy(r"\b(?:future (?:work|directions|research)|limitations|conclude by|the rest of (?:the|this) paper|"
                     r"(?:is|are) organi[sz]ed)\b", re.I)
 #: a conclusion drawn from sentences not quoted ("... therefore may offer", "in fact, ...")
-_CONCLUDES = re.compile(r"\b(?:therefore|thus|hence|consequently|in fact|as such)\b", re.I)
+_CONCLUDES = lazy(r"\b(?:therefore|thus|hence|consequently|in fact|as such)\b", re.I)
 #: a phrase that points to something said elsewhere in the abstract
-_POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|article\b|study\b|note\b)[a-z]|"
+_POINTS_BACK = lazy(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|article\b|study\b|note\b)[a-z]|"
                           r"\b(?:they|them|their)\b|"
                           r"\bthe\s+(?:latter|former|above|same)\b", re.I)
-_ADDED = re.compile(r"^((?:We|we)\s+)(?:also|further|then|additionally|finally|moreover)\s+")
+_ADDED = lazy(r"^((?:We|we)\s+)(?:also|further|then|additionally|finally|moreover)\s+")
 #: a past event is no observation a paper starts from ("Two hundred years ago, ... asked")
-_PAST = re.compile(r"\b(?:was|were|had|did|ago|has been|have been|recently|in recent years|traditionally)\b", re.I)
-_OUR_STUDY = re.compile(r"^In\s+(?:a|an|the)\s+((?:[a-z\-]+\s+)?(?:study|studies|experiment|experiments|evaluation|"
+_PAST = lazy(r"\b(?:was|were|had|did|ago|has been|have been|recently|in recent years|traditionally)\b", re.I)
+_OUR_STUDY = lazy(r"^In\s+(?:a|an|the)\s+((?:[a-z\-]+\s+)?(?:study|studies|experiment|experiments|evaluation|"
                         r"survey|trial|deployment))\b")
 _AUTHORS = re.compile(r"\b(?:[Tt]he\s+authors?)\b")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from citekit.core.lazyre import lazy
 
 #: words copied in a row from an abstract, outside quotation marks, before a reader calls the sentence copied: a
 #: shorter run is a name and its gloss ("present WristFlex, an always-available on-body gestural interface")
@@ -30,21 +31,21 @@ LONG_TITLE = 9
 SIDE_MARGIN = 0.35
 
 #: nouns for what a paper builds: a paper "presents" or "develops" them; it does not "study" its own
-_ARTIFACT = re.compile(r"\b(?:system|interface|device|tool|toolkit|technique|array|display|prototype|platform|assistant|"
+_ARTIFACT = lazy(r"\b(?:system|interface|device|tool|toolkit|technique|array|display|prototype|platform|assistant|"
                        r"environment|framework|application|app|glove|bracelet|sensor|widget|controller|editor)s?\b")
 #: verbs of three letters or fewer that a paper's sentence may open with; any other is a stem a title was cut to
 #: ("typ" from "Typing")
 _SHORT_VERBS = frozenset("use uses run fit aid ask get see set map let add put try cut mix tag pin log win pay say fix "
                          "sum dig cap hit rig are is was can may".split())
-_STUDY = re.compile(r"^(?:stud(?:y|ies))\s+(.*)$")
+_STUDY = lazy(r"^(?:stud(?:y|ies))\s+(.*)$")
 #: a sentence about earlier work, not the paper's own ("Previous research shows that ...")
-_OTHERS = re.compile(r"\b(?:previous|prior|earlier|existing|past|recent)\s+(?:research|work|works|studies|study|"
+_OTHERS = lazy(r"\b(?:previous|prior|earlier|existing|past|recent)\s+(?:research|work|works|studies|study|"
                      r"approaches|methods)\b", re.I)
 #: a sentence that says what the paper made, in any voice: the ranker's cues miss the passive ("A novel
 #: technique called X is introduced to ...")
-_MADE = re.compile(r"\b(?:novel|new)\s+\w+|\b(?:is|are)\s+(?:\w+ly\s+)?(?:introduced|presented|proposed|developed|"
+_MADE = lazy(r"\b(?:novel|new)\s+\w+|\b(?:is|are)\s+(?:\w+ly\s+)?(?:introduced|presented|proposed|developed|"
                    r"described|designed)\b", re.I)
-_WORDS = re.compile(r"[a-z0-9]+")
+_WORDS = lazy(r"[a-z0-9]+")
 _QUOTED = re.compile(r"[\"\u201c\u2018`']{1,2}[^\"\u201c\u201d\u2018\u2019`']{3,}[\"\u201d\u2019']{1,2}")
 
 

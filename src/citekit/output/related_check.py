@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from citekit.output.sentences import clause_defects, same_claim
 from citekit.output.record_check import CitedRecord, acronym_hint, record_defects
 from citekit.output.standalone import back_references, undefined_acronyms
+from citekit.core.lazyre import lazy
 
 #: defects in how text was copied: none of these may ever be in what citekit writes
 MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "anaphora", "connective",
@@ -39,12 +40,12 @@ PARAGRAPH = frozenset({"no-topic-sentence", "duplicate-heading", "hollow-heading
 #: the closing paragraph of papers that fit no group: it has no common point by definition
 CLOSING = "other related work"
 #: two clauses joined by a bare comma, copied from an abstract: "..., their techniques involve search pruning"
-_RUN_ON = re.compile(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s+(?:is|are|was|were|has|have|can|"
+_RUN_ON = lazy(r",\s+(?:they|it|(?:their|its|these|this)\s+[a-z][\w\-]*)\s+(?:is|are|was|were|has|have|can|"
                      r"involve|achieve|use|uses|show|shows|make|makes|[a-z]+s)\b")
 
 
 #: the sentence ``--mine`` writes to place the user's paper: its "we" and "our" are the author's own
-_POSITION = re.compile(r"^\s*(?:Like|Unlike|Where)\b.*\b(?:our|we)\b|\bbut none of them concerns\b.*\bas our work does\b|"
+_POSITION = lazy(r"^\s*(?:Like|Unlike|Where)\b.*\b(?:our|we)\b|\bbut none of them concerns\b.*\bas our work does\b|"
                        r";\s*in contrast,\s*(?:our|we)\b",
                        re.S)
 
@@ -65,10 +66,10 @@ _SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
 _CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
 _CITE_MD = re.compile(r"\[@[^\]]*\]|(?<![\\\w])@\{[^}]*\}|(?<![\\\w])@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|"
                       r"(?<![\\\w])@[A-Za-z0-9_]")  # ("Float8\@2bits": an escaped @ cites nothing)
-_MATH = re.compile(r"(?<!\\)\$[^$]*(?<!\\)\$")
-_CONNECTIVE = re.compile(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
+_MATH = lazy(r"(?<!\\)\$[^$]*(?<!\\)\$")
+_CONNECTIVE = lazy(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
                          r"likewise|next|finally|however|thus|hence|therefore|consequently)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Oo]urs|[Uu]s|[Oo]urselves|WE|OUR)\b")  # "US" is an acronym
+_FIRST_PERSON = lazy(r"\b(?:[Ww]e|[Oo]ur|[Oo]urs|[Uu]s|[Oo]urselves|WE|OUR)\b")  # "US" is an acronym
 
 
 def _latex_ok() -> frozenset[str]:
@@ -97,7 +98,7 @@ def _sentences(text: str) -> list[str]:
 
 #: a purpose clause that says what a study asked ("conducted a longitudinal study to find out how fast ..."): with
 #: it, "conduct" or "evaluate" states the question the paper answers
-_PURPOSE = re.compile(r"\bto\s+(?:find\s+out|determine|understand|learn|investigate|examine|assess|measure|see)\b")
+_PURPOSE = lazy(r"\bto\s+(?:find\s+out|determine|understand|learn|investigate|examine|assess|measure|see)\b")
 
 
 def _product_name(acronym: str, plain: str, cited: "list[CitedRecord]") -> bool:
@@ -234,21 +235,21 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
 
 
 #: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
-_TOPIC = re.compile(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|Most|Half|\d+)(?: of these)? (?:papers|systems|studies) "
+_TOPIC = lazy(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|Most|Half|\d+)(?: of these)? (?:papers|systems|studies) "
                     r"(?:address|examine) ([^.;]+?)\.?$")
 #: what a positioning sentence says the group addresses: "..., which address X, our ...", "our work addresses X, but"
-_ADDRESSES = re.compile(r"\baddress(?:es)? ([^,;.]+?)(?:[,;.]|$)")
+_ADDRESSES = lazy(r"\baddress(?:es)? ([^,;.]+?)(?:[,;.]|$)")
 #: a sentence cut off after one or two letters: "a novel interaction concept for c."
-_TRUNCATED = re.compile(r"\s(?!(?:it|us|up|on|in|so|do|go|to|be|by|at|of|or|as|is|an|no|we|me|ai|ml|ui|ux|3d|2d)\.?$)"
+_TRUNCATED = lazy(r"\s(?!(?:it|us|up|on|in|so|do|go|to|be|by|at|of|or|as|is|an|no|we|me|ai|ml|ui|ux|3d|2d)\.?$)"
                         r"[a-z]{1,2}\.?$")
 #: "de- vice", "con- trol": a word broken at a PDF line end ("two- and three-dimensional" is not)
-_SPLIT_WORD = re.compile(r"\b[a-z]{2,}- (?!(?:and|or|to|and/or)\b)[a-z]{2,}\b")
+_SPLIT_WORD = lazy(r"\b[a-z]{2,}- (?!(?:and|or|to|and/or)\b)[a-z]{2,}\b")
 #: two words run together at a sentence or clause boundary, as a PDF's text layer gives them: "devices.We", "users,The"
-_NO_SPACE = re.compile(r"\b[a-z]{2,}[.,;:][A-Z][a-z]{2,}\b")
+_NO_SPACE = lazy(r"\b[a-z]{2,}[.,;:][A-Z][a-z]{2,}\b")
 #: a name set in math, or a math mode font command around one: ``$LoRDO$``, ``$\emph{SCENT}$``
-_NAME_IN_MATH = re.compile(r"^\s*(?:\\(?:emph|textit|textbf|mathrm|text|mathit|mathbf)\s*)?\{?\s*[A-Za-z][A-Za-z\-]{2,}\s*\}?\s*$")
+_NAME_IN_MATH = lazy(r"^\s*(?:\\(?:emph|textit|textbf|mathrm|text|mathit|mathbf)\s*)?\{?\s*[A-Za-z][A-Za-z\-]{2,}\s*\}?\s*$")
 #: subscripts and superscripts written out in Markdown prose: ``SPS_{safe}``, ``ℓ_∞``, ``x^{2}``
-_SCRIPT = re.compile(r"[^\s_*]*[^\s_*]_(?:\{[^{}\s]*\}?|[^\x00-\x7f])|[^\s^]*\^\{[^{}\s]*\}?")
+_SCRIPT = lazy(r"[^\s_*]*[^\s_*]_(?:\{[^{}\s]*\}?|[^\x00-\x7f])|[^\s^]*\^\{[^{}\s]*\}?")
 
 
 def _math_in_prose(body: str, fmt: str) -> list[tuple[str, str]]:
@@ -264,7 +265,7 @@ def _math_in_prose(body: str, fmt: str) -> list[tuple[str, str]]:
 
 
 #: the user's paper set against a group by one bare phrase: "our work concerns a bracelet", "none of them concerns X"
-_SURFACE_CONTRAST = re.compile(r"\b(?:none of them concerns|our work concerns|it does not concern|neither concerns)\s+"
+_SURFACE_CONTRAST = lazy(r"\b(?:none of them concerns|our work concerns|it does not concern|neither concerns)\s+"
                                r"(?:an?\s+|the\s+)?[^\s,.:;]+(?:\s+[^\s,.:;]+)?\s*(?:[.,:;]|$)")
 
 
@@ -315,7 +316,7 @@ def _pasted_title(sentence: str, titles: tuple[str, ...]) -> bool:
 
 
 _SMALL = r"(?:of|and|for|the|a|an|in|on|to|with|by|from|via|as|at|or|is|are)"
-_CAPITALS_RUN = re.compile(rf"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z][\w'\-]*(?:\s+(?:(?:{_SMALL}|\d+[A-Z]+)\s+)*[A-Z][a-z][\w'\-]*)+")
+_CAPITALS_RUN = lazy(rf"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z][\w'\-]*(?:\s+(?:(?:{_SMALL}|\d+[A-Z]+)\s+)*[A-Z][a-z][\w'\-]*)+")
 #: grammar a title's words make when joined on wrongly: "which exploring", "present KidCAD, digitally remixing"
 _BROKEN_CLAUSES = (
     (re.compile(r"\bwhich\s+(?!(?:existing|following|remaining|underlying|emerging|increasing|growing|leading|promising|"

@@ -21,6 +21,7 @@ from citekit.library.tags import TagRules
 from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text
 from citekit.output.related_topics import WEAK_ALONE
+from citekit.core.lazyre import lazy
 
 MIN_SIZE, MAX_SIZE = 2, 6
 #: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried
@@ -45,7 +46,7 @@ _NAMELESS = frozenset(
     "framework problem setting settings results analysis guarantees experiments".split())
 
 
-_ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
+_ADJECTIVE = lazy(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
 
 
 @dataclass

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from citekit.core.text import fold, latex_to_text
+from citekit.core.lazyre import lazy
 
 #: words that end a phrase: a name is never built across them
 FUNCTION_WORDS = frozenset(
@@ -65,13 +66,13 @@ _POPULATION = frozenset("people users participants".split())
 #: a word shaped as a name: an inner capital ("DiLoCo"), a digit ("INT4") or all capitals ("SAM"); a title's
 #: "Eye-Gaze" is not one
 _NAME_SHAPE = re.compile(r"[a-z][A-Z]|\d|^[A-Z]{2,}")
-_ADJECTIVE = re.compile(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
-_WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
-_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
+_ADJECTIVE = lazy(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|aware)$")
+_WORD = lazy(r"[a-z0-9][a-z0-9\-']*")
+_BREAK = lazy(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight"}
-_SYSTEM_WORDS = re.compile(r"\b(?:system|tool|toolkit|interface|prototype|device|platform|environment|application|app)s?\b",
+_SYSTEM_WORDS = lazy(r"\b(?:system|tool|toolkit|interface|prototype|device|platform|environment|application|app)s?\b",
                            re.I)
-_STUDY_WORDS = re.compile(r"\b(?:survey|interviews?|we (?:studied|interviewed|surveyed|analy[sz]ed)|field study|"
+_STUDY_WORDS = lazy(r"\b(?:survey|interviews?|we (?:studied|interviewed|surveyed|analy[sz]ed)|field study|"
                           r"qualitative|review|ethnograph\w*|findings)\b", re.I)
 
 

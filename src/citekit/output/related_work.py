@@ -42,12 +42,13 @@ from citekit.output.sentences import (
     trim,
 )
 from citekit.output.title_prose import method_name, title_clause, unbrace
+from citekit.core.lazyre import lazy
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
 #: citation keys that can be written into ``\cite{...}`` and ``@key`` without escaping
-SAFE_KEY = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_:.\-+/]*$")
-_WORD = re.compile(r"[a-z][a-z0-9\-]+")
+SAFE_KEY = lazy(r"^[A-Za-z0-9_][A-Za-z0-9_:.\-+/]*$")
+_WORD = lazy(r"[a-z][a-z0-9\-]+")
 _STOP = frozenset(
     "a an the of on in for and or to with via by from at as is are be its it into over under this that these those "
     "we our us they their can not no using use used based than then such which while also both more most new "
@@ -184,7 +185,7 @@ NOT_PAPER_TYPES = frozenset({"online", "electronic", "www", "webpage", "post", "
                              "data", "video", "audio", "music", "movie", "image", "artwork", "performance",
                              "codefragment", "softwaremodule", "softwareversion", "speech", "interview"})
 #: what a ``howpublished`` or ``type`` field says when the record is not a paper ("Blog post", "GitHub repository")
-_NOT_PAPER_KIND = re.compile(
+_NOT_PAPER_KIND = lazy(
     r"^\s*(?:an?\s+|the\s+)?(?:blog(?:\s*post)?|web\s*(?:page|site)|website|software|source\s+code|code|"
     r"computer\s+program|(?:github\s+|gitlab\s+|git\s+)?repository|dataset|data\s+set|slides|video|talk|keynote|"
     r"podcast|tweet|thread|newsletter)\b", re.I)
@@ -386,7 +387,7 @@ class _Style:
 
 
 #: one ``$...$`` formula of record text (``$$`` and escaped ``\\$`` included)
-_MATH_SEGMENT = re.compile(r"(?<!\\)\$\$?(.*?)(?<!\\)\$\$?", re.S)
+_MATH_SEGMENT = lazy(r"(?<!\\)\$\$?(.*?)(?<!\\)\$\$?", re.S)
 
 
 def _names_out_of_math(raw: str) -> str:
@@ -418,7 +419,7 @@ def _bare_formula(math: str) -> str:
 
 
 #: ``$\\textemdash$``: a text glyph some services wrap in math; LaTeX rejects it there
-_TEXT_IN_MATH = re.compile(r"\$\s*\\(" + "|".join(sorted(GLYPH_COMMANDS, key=len, reverse=True)) + r")\s*\$")
+_TEXT_IN_MATH = lazy(r"\$\s*\\(" + "|".join(sorted(GLYPH_COMMANDS, key=len, reverse=True)) + r")\s*\$")
 
 
 def _pandoc_key(key: str) -> str:

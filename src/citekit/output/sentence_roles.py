@@ -21,6 +21,7 @@ import math
 import re
 from functools import lru_cache
 from importlib import resources
+from citekit.core.lazyre import lazy
 
 #: feature names, in the order of the weights in the model file
 FEATURES: tuple[str, ...] = (
@@ -29,29 +30,29 @@ FEATURES: tuple[str, ...] = (
     "back_reference",
 )
 
-_PROPOSE = re.compile(r"\b(?:we|this\s+(?:paper|work|article|study|note))\s+(?:\w+\s+)?"
+_PROPOSE = lazy(r"\b(?:we|this\s+(?:paper|work|article|study|note))\s+(?:\w+\s+)?"
                       r"(?:propose|introduce|present|describe)s?\b", re.I)
-_DEVELOP = re.compile(r"\b(?:develop|design|build|implement|devise|formulate|create|construct)(?:s|ed)?\b", re.I)
-_STUDY = re.compile(r"\b(?:we|this\s+(?:paper|work|study))\s+(?:\w+\s+)?(?:study|studies|investigate|analy[sz]e|"
+_DEVELOP = lazy(r"\b(?:develop|design|build|implement|devise|formulate|create|construct)(?:s|ed)?\b", re.I)
+_STUDY = lazy(r"\b(?:we|this\s+(?:paper|work|study))\s+(?:\w+\s+)?(?:study|studies|investigate|analy[sz]e|"
                     r"explore|examine|revisit|characteri[sz]e|report)s?\b", re.I)
-_SHOW = re.compile(r"\b(?:show|prove|demonstrate|find|establish|reveal|indicate|suggest|confirm)(?:s|ed)?\s+that\b|"
+_SHOW = lazy(r"\b(?:show|prove|demonstrate|find|establish|reveal|indicate|suggest|confirm)(?:s|ed)?\s+that\b|"
                    r"\b(?:we|results?|findings?|experiments?|analysis)\s+(?:\w+\s+)?(?:show|prove|demonstrate|find|"
                    r"reveal|indicate)s?\b", re.I)
-_WE_SUBJECT = re.compile(r"^(?:[A-Z][\w\s,]{0,60},\s*)?we\b", re.I)
-_THIS_PAPER = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|article|study|note)\b", re.I)
-_OUR_METHOD = re.compile(r"\bour\s+(?:\w+\s+)?(?:method|approach|system|framework|tool|technique|algorithm|model|"
+_WE_SUBJECT = lazy(r"^(?:[A-Z][\w\s,]{0,60},\s*)?we\b", re.I)
+_THIS_PAPER = lazy(r"\b(?:this|the\s+present|our)\s+(?:paper|work|article|study|note)\b", re.I)
+_OUR_METHOD = lazy(r"\bour\s+(?:\w+\s+)?(?:method|approach|system|framework|tool|technique|algorithm|model|"
                          r"design|prototype|optimizer|interface)s?\b", re.I)
-_HEDGE = re.compile(r"\b(?:may|might|could|possibly|potentially|perhaps|likely|suggests?)\b", re.I)
-_NUMBER = re.compile(r"\d")
-_PROBLEM = re.compile(r"\b(?:however|challenge|challenging|remains?|problem|difficult|lack|limited|limitation|"
+_HEDGE = lazy(r"\b(?:may|might|could|possibly|potentially|perhaps|likely|suggests?)\b", re.I)
+_NUMBER = lazy(r"\d")
+_PROBLEM = lazy(r"\b(?:however|challenge|challenging|remains?|problem|difficult|lack|limited|limitation|"
                       r"unclear|bottleneck|suffer|costly|expensive|yet|but|despite)\b", re.I)
-_BACKGROUND = re.compile(r"\b(?:has\s+become|have\s+become|is\s+(?:a|an|the)\b|are\s+(?:widely|increasingly|often)|"
+_BACKGROUND = lazy(r"\b(?:has\s+become|have\s+become|is\s+(?:a|an|the)\b|are\s+(?:widely|increasingly|often)|"
                          r"widely|increasingly|recent(?:ly)?|popular|emerged|growing)\b", re.I)
-_ADDON = re.compile(r"^(?:additionally|also|furthermore|moreover|finally|in\s+addition|besides|lastly|we\s+also|"
+_ADDON = lazy(r"^(?:additionally|also|furthermore|moreover|finally|in\s+addition|besides|lastly|we\s+also|"
                     r"we\s+further|we\s+then)\b", re.I)
-_EVIDENCE = re.compile(r"\b(?:experiments?|evaluation|evaluated|participants|user\s+study|benchmarks?|outperforms?|"
+_EVIDENCE = lazy(r"\b(?:experiments?|evaluation|evaluated|participants|user\s+study|benchmarks?|outperforms?|"
                        r"compared|baselines?|datasets?|accuracy|significantly|empirical(?:ly)?)\b", re.I)
-_BACK_REFERENCE = re.compile(r"\b(?:this|these|such|the\s+latter|the\s+former)\s+[a-z]", re.I)
+_BACK_REFERENCE = lazy(r"\b(?:this|these|such|the\s+latter|the\s+former)\s+[a-z]", re.I)
 
 
 def sentence_features(sentences: list[str], index: int, name: str = "") -> list[float]:

@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from citekit.core.lazyre import lazy
 
 #: contribution verbs, best first: a "we propose" sentence beats a "we show" one
 VERB_PRIORITY: dict[str, int] = {
@@ -66,7 +67,7 @@ _THIS = re.compile(
     rf"^{_LEAD}[Tt]his\s+(?:paper|work|article|study|note|manuscript)\s+(?P<adv>{_ADVERB})"
     rf"(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.S)
 #: "Our results show that X": a finding whose subject is the paper's results
-_FINDING = re.compile(
+_FINDING = lazy(
     rf"^{_LEAD}(?:Our|The)\s+(?:(?:main|key|experimental|empirical|theoretical)\s+)?(?:results|findings|experiments|"
     rf"analysis|analyses|evaluation|study|studies)\s+(?P<adv>{_ADVERB})(?P<finding>show|shows|indicate|indicates|"
     rf"reveal|reveals|demonstrate|demonstrates|suggest|suggests)\s+(?P<rest>that\b.*)$", re.S)
@@ -76,11 +77,11 @@ _FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demons
 _NOT_CLAIM = ("believe|think|hope|argue|am|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
               "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
               "would|should|assume|expect|know|see|recall|start|thank")
-_WE_ANY = re.compile(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
+_WE_ANY = lazy(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
                      r"(?:(?:successfully|recently|already|intensively|extensively|carefully|systematically|"
                      rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
-_THIS_ANY = re.compile(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
+_THIS_ANY = lazy(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
                        rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
                        rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?P<rest>.*)$", re.S)
 #: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
@@ -101,7 +102,7 @@ _PASSIVE_STUDY = re.compile(
     r"explored|evaluated|characterized|characterised|surveyed|reviewed|defined|derived|demonstrated|developed|"
     r"designed|presented|proposed|introduced|described|built|implemented|constructed|fabricated)\b(?P<rest>.*)$", re.S)
 #: what makes a passive sentence background, not the paper's claim: "has been studied extensively in the literature"
-_PASSIVE_BACKGROUND = re.compile(r"\b(?:in\s+the\s+literature|previously|in\s+the\s+past|by\s+(?:many|several|other)|"
+_PASSIVE_BACKGROUND = lazy(r"\b(?:in\s+the\s+literature|previously|in\s+the\s+past|by\s+(?:many|several|other)|"
                                  r"for\s+(?:decades|years|a\s+long\s+time)|widely|extensively|traditionally)\b", re.I)
 #: present-tense verbs that end in "ed" ("We embed X" -> "Smith embeds X")
 _PRESENT_ED = {"embed", "exceed", "proceed", "succeed", "need", "feed", "breed", "seed", "speed", "shed", "shred"}
@@ -129,11 +130,11 @@ def verb_phrase(found: "Contribution", plural: bool) -> str:
     return conjugate(found.verb, plural)
 
 
-_SUMMARY_VERB = re.compile(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
+_SUMMARY_VERB = lazy(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
 
 _ABBREVIATIONS = {"e.g", "i.e", "et al", "vs", "cf", "fig", "eq", "sec", "resp", "approx", "etc", "no", "al"}
-_MATH = re.compile(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z(\\$\"'\[*0-9])")
+_MATH = lazy(r"(?<!\\)\$\$?.*?(?<!\\)\$\$?", re.S)
+_BOUNDARY = lazy(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z(\\$\"'\[*0-9])")
 
 
 @dataclass(frozen=True)
@@ -327,12 +328,12 @@ _NARRATIVE_CITE = re.compile(rf"\s*\b{_AUTHORS}\s*[\[(]{_YEAR}[\])]")
 #: ``[12]``, ``[3, 7]``, ``[4-6]``
 _NUMERIC_CITE = re.compile(r"\s*\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\]")
 #: ``\cite{x}``, ``\citep[p.~3]{x,y}``
-_LATEX_CITE = re.compile(r"\s*~?\\(?:cite[a-z]*|ref|eqref|autoref|footnote)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
+_LATEX_CITE = lazy(r"\s*~?\\(?:cite[a-z]*|ref|eqref|autoref|footnote)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
 #: citation keys pasted as text: ``(xie2025structured; an2025asgo)``, ``jiang2026adaptive developed``
 _KEY = r"[a-z][a-z\-]*(?:19|20)\d{2}[a-z][a-z0-9]*"
 _KEY_PAREN = re.compile(rf"\s*\((?:{_KEY})(?:\s*[;,]\s*{_KEY})*\)")
-_BARE_KEY = re.compile(rf"\b{_KEY}\b")
-_DANGLING_END = re.compile(r"\b(?:of|by|in|from|to|see|and|with|as|like|following|e\.g\.)\s*[,;.]?\s*$", re.I)
+_BARE_KEY = lazy(rf"\b{_KEY}\b")
+_DANGLING_END = lazy(r"\b(?:of|by|in|from|to|see|and|with|as|like|following|e\.g\.)\s*[,;.]?\s*$", re.I)
 
 EMPH_PATTERNS = (
     re.compile(r"\\(?:emph|textit|textbf|textsl|underline)\s*\{([^{}]*)\}"),
@@ -346,14 +347,14 @@ EMPH_PATTERNS = (
 FONT = re.compile(r"\\(?:texttt|textsf|textrm|textnormal|textup|textmd|textsc)\s*\{([^{}]*)\}"
                   r"|\{\\(?:sc|tt|rm|sf|scshape|ttfamily|normalfont)\s+([^{}]*)\}")
 HTML_TAG = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
-_MACRO = re.compile(r"\\([A-Za-z]+)\*?(?:\s*\{\})?")
-_MATH_SPLIT = re.compile(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", re.S)
-_CONNECTIVE_START = re.compile(
+_MACRO = lazy(r"\\([A-Za-z]+)\*?(?:\s*\{\})?")
+_MATH_SPLIT = lazy(r"((?<!\\)\$\$?.*?(?<!\\)\$\$?)", re.S)
+_CONNECTIVE_START = lazy(
     r"^(?:then|also|further|furthermore|moreover|additionally|in\s+addition|besides|similarly|likewise|"
     r"next|finally|second(?:ly)?|third(?:ly)?|lastly|however|thus|hence|therefore|consequently|instead)\b[,\s]*",
     re.I)
-_ANAPHOR = re.compile(r"\b(this|these|those|such)\s+([A-Za-z][\w\-]*)", re.I)
-_PRONOUN_DEMONSTRATIVE = re.compile(r"\b(?:the\s+(?:latter|former|aforementioned|above)|the\s+same\s+(?:problem|issue|"
+_ANAPHOR = lazy(r"\b(this|these|those|such)\s+([A-Za-z][\w\-]*)", re.I)
+_PRONOUN_DEMONSTRATIVE = lazy(r"\b(?:the\s+(?:latter|former|aforementioned|above)|the\s+same\s+(?:problem|issue|"
                                     r"setting|question))\b", re.I)
 _NOT_ANAPHORA = {"as", "that", "paper", "work", "article", "study", "note", "manuscript"}
 _SELF_REFERENCE = {"paper", "work", "article", "study", "note", "manuscript"}

@@ -12,6 +12,7 @@ serve ``related-work --check``, which has only the finished text.
 from __future__ import annotations
 
 import re
+from citekit.core.lazyre import lazy
 
 #: acronyms a reader of a technical paper knows without a definition
 WELL_KNOWN: frozenset[str] = frozenset((
@@ -21,8 +22,8 @@ WELL_KNOWN: frozenset[str] = frozenset((
     "XML JSON HTTP JVM OS SMS TCP IP RFID"
 ).split())
 
-_ACRONYM_DEF = re.compile(r"\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)\)")
-_WORD = re.compile(r"[A-Za-z][\w\-\u2010-\u2013]*")
+_ACRONYM_DEF = lazy(r"\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)(s?)\)")
+_WORD = lazy(r"[A-Za-z][\w\-\u2010-\u2013]*")
 _FUNCTION = {"of", "the", "a", "an", "and", "for", "in", "on", "to", "with", "via", "by", "from"}
 #: words that rank a noun but do not say what it is: "the fundamental question" still needs the question
 _UNINFORMATIVE = {"fundamental", "key", "important", "open", "main", "central", "critical", "major", "new", "natural",
@@ -136,7 +137,7 @@ _NOT_HEAD = frozenset((
 ).split())
 _POSTMOD = r"(?:of|that|which|who|whom|whose|in|between|for|from|under|with|on|at|by|to|where|when|across|among|" \
            r"induced|caused|arising|observed|seen|known|called)"
-_THE = re.compile(rf"\bthe\s+([a-z][a-z\-]{{2,}})\b(?!\s+{_POSTMOD}\b)(?=\s*(?:[,.;:)]|$|\s+(?:and|or|is|are|was|were|"
+_THE = lazy(rf"\bthe\s+([a-z][a-z\-]{{2,}})\b(?!\s+{_POSTMOD}\b)(?=\s*(?:[,.;:)]|$|\s+(?:and|or|is|are|was|were|"
                   rf"can|may|through|via|using|by|remains?|persists?)\b))")
 
 

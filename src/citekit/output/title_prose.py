@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from citekit.bibtex.values import protect_title, protected_words
 from citekit.output.sentences import conjugate
+from citekit.core.lazyre import lazy
 
 _PREPOSITIONS = {"of", "for", "in", "on", "with", "via", "through", "under", "without", "at", "by", "from", "to",
                  "against", "beyond", "within", "across", "over", "into", "towards", "toward", "using", "as",
@@ -335,7 +336,7 @@ def _clean_title(title: str) -> str:
     return re.sub(r":(?:\s*:)+", ":", title)  # "The Vocal Joystick:: Evaluation" (an exporter's doubled colon)
 
 
-_BRACED_WORDS = re.compile(r"\{+([^{}\\$]*)\}+")
+_BRACED_WORDS = lazy(r"\{+([^{}\\$]*)\}+")
 
 
 def _title_case_braces_dropped(title: str) -> str:

@@ -15,10 +15,11 @@ from typing import Any, Callable, Iterable
 from citekit.core.model import Entry
 from citekit.paper.cited import CitedKeys, EntryIndex, MissingKey
 from citekit.core.text import normalize_title
+from citekit.core.lazyre import lazy
 
 #: Stages of a version record that mean "this paper has a published form".
 PUBLISHED_STAGES = frozenset({"published", "accepted"})
-_ARXIV_HINT = re.compile(r"arxiv|corr\b|preprint", re.I)
+_ARXIV_HINT = lazy(r"arxiv|corr\b|preprint", re.I)
 
 
 @dataclass

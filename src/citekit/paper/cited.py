@@ -21,6 +21,7 @@ from citekit.core.texscan import group_end, skip_space
 from citekit.core.config import display_path
 from citekit.core.model import Entry, Location
 from citekit.core.text import latex_to_text, normalize_title
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.library.store import Library
@@ -46,11 +47,11 @@ MULTICITE_COMMANDS: frozenset[str] = frozenset(
 #: (``\import{dir}{file}`` takes two: a folder and a file in it).
 INPUT_COMMANDS: dict[str, int] = {"input": 1, "include": 1, "subfile": 1, "import": 2, "subimport": 2, "includefrom": 2}
 
-_COMMAND_RE = re.compile(r"\\([A-Za-z]+)(\*?)")
+_COMMAND_RE = lazy(r"\\([A-Za-z]+)(\*?)")
 _AUX_CITATION_RE = re.compile(r"\\citation\{([^}]*)\}")
 _AUX_BIBLATEX_RE = re.compile(r"\\abx@aux@cite(?:\{[^}]*\})?\{([^}]*)\}")
-_AUX_INPUT_RE = re.compile(r"\\@input\{([^}]*)\}")
-_BARE_INPUT_RE = re.compile(r"\\input\s+([^\s{}\\%]+)")
+_AUX_INPUT_RE = lazy(r"\\@input\{([^}]*)\}")
+_BARE_INPUT_RE = lazy(r"\\input\s+([^\s{}\\%]+)")
 
 
 @dataclass
@@ -96,8 +97,8 @@ class CitedKeys:
 #: environments whose body LaTeX prints (or drops) without reading commands in it
 VERBATIM_ENVIRONMENTS = ("verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim", "lstlisting", "minted",
                          "comment", "alltt")
-_VERBATIM_BEGIN = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in VERBATIM_ENVIRONMENTS) + r")\}")
-_INLINE_VERB = re.compile(r"\\(?:verb\*?|lstinline|mintinline\{[^{}\n]*\})(?![A-Za-z])")
+_VERBATIM_BEGIN = lazy(r"\\begin\{(" + "|".join(re.escape(e) for e in VERBATIM_ENVIRONMENTS) + r")\}")
+_INLINE_VERB = lazy(r"\\(?:verb\*?|lstinline|mintinline\{[^{}\n]*\})(?![A-Za-z])")
 
 
 def strip_tex_comments(text: str) -> str:

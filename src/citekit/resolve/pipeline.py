@@ -56,6 +56,7 @@ from citekit.matching.works import (FINAL_STAGES, choose_version, group_versions
                                     stage_rank)
 from citekit.notes.urls import classify_url
 from citekit.matching.candidates import ACCEPT, MatchScore, author_overlap, authors_agree, is_anonymous, scored
+from citekit.core.lazyre import lazy
 
 #: A winner must beat the best other work by this much, or the work is ambiguous.
 MARGIN = 0.05
@@ -70,7 +71,7 @@ TITLE_ORDER: tuple[str, ...] = registry.search_order()
 LOCAL_SEARCHES = frozenset({"conferences"})
 #: Only these sources search abstract text (rows with ``searches_abstracts``).
 ABSTRACT_ORDER: tuple[str, ...] = registry.search_order(abstracts_only=True)
-_JOURNAL_REF_VENUE = re.compile(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
+_JOURNAL_REF_VENUE = lazy(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
 
 T = TypeVar("T")
 

@@ -25,6 +25,7 @@ from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient
 from citekit.sources.queries import abstract_phrase, plain_words, title_terms
 from citekit.sources.settings import SourceSettings
+from citekit.core.lazyre import lazy
 
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
       "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
@@ -154,8 +155,8 @@ def _by_all(payload: Any, query: str) -> dict[str, Any] | None:
     return {"entries": [xml for _, xml in kept[:10]]} if kept else None
 
 
-_AU = re.compile(r'au:"([^"]*)"')
-_PHRASE = re.compile(r'(ti|abs):"([^"]*)"')
+_AU = lazy(r'au:"([^"]*)"')
+_PHRASE = lazy(r'(ti|abs):"([^"]*)"')
 
 
 def _without_author_only(payload: Any, queries: Sequence[str]) -> dict[str, Any] | None:

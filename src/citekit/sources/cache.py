@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
+from citekit.core.lazyre import lazy
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class CacheHit:
 
 
 #: a lone surrogate: the only kind of character a Python string holds that UTF-8 cannot encode
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy("[\ud800-\udfff]")
 
 
 def safe_text(text: str) -> str:

@@ -38,6 +38,7 @@ from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient, body_json
 from citekit.sources.settings import CONFERENCE_SITES, SourceSettings
+from citekit.core.lazyre import lazy
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +67,11 @@ _TITLE_CUTOFF = 70.0
 SITE_VENUES: dict[str, str] = {"icml": "ICML", "neurips": "NeurIPS", "iclr": "ICLR", "mlsys": "MLSys"}
 #: proceedings titles for venues the venue table does not know
 _CONTAINERS = {"MLSys": "Proceedings of Machine Learning and Systems"}
-_EVENT_PATH = re.compile(r"/virtual/(?P<year>\d{4})/(?P<kind>poster|oral|spotlight)/(?P<num>\d+)", re.I)
+_EVENT_PATH = lazy(r"/virtual/(?P<year>\d{4})/(?P<kind>poster|oral|spotlight)/(?P<num>\d+)", re.I)
 #: how prominent each presentation is; one paper's oral and poster events are one work
 _PRESENTATION_RANK = {"oral": 3, "spotlight": 2, "poster": 1}
-_WORD = re.compile(r"[a-z0-9]{3,}")
-_FORUM = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#]*&)?id=([^&#\s]+)")
+_WORD = lazy(r"[a-z0-9]{3,}")
+_FORUM = lazy(r"openreview\.net/(?:forum|pdf)\?(?:[^#]*&)?id=([^&#\s]+)")
 
 
 def presentation_of(event: Mapping[str, Any]) -> str | None:

@@ -30,6 +30,7 @@ from citekit.sources.http import (READ_STEP, connection_reason, RETRY_STATUSES, 
                    parse_try_again, read_capped, user_agent)
 from citekit.sources.queries import author_families, reference_terms, title_terms
 from citekit.sources.settings import SourceSettings
+from citekit.core.lazyre import lazy
 
 #: fields a search asks for: enough to build a candidate, small enough to be quick
 SELECT = ["DOI", "title", "author", "container-title", "short-container-title", "issued", "published",
@@ -94,9 +95,9 @@ class _NotFound(Exception):
 
 
 #: tags that separate blocks of text (a paragraph, a section title): they become a space
-_BLOCK_TAG_RE = re.compile(r"</?(?:jats:)?(?:p|title|sec|br|list|list-item|abstract|label)\b[^>]*>", re.I)
+_BLOCK_TAG_RE = lazy(r"</?(?:jats:)?(?:p|title|sec|br|list|list-item|abstract|label)\b[^>]*>", re.I)
 #: every other tag is inline (``<scp>T</scp>reebase``, ``<i>E. coli</i>``): it vanishes
-_TAG_RE = re.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
+_TAG_RE = lazy(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
 
 
 def _strip_markup(text: str | None) -> str | None:

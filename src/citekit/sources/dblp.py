@@ -27,9 +27,10 @@ from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient, body_json
 from citekit.sources.queries import plain_words, title_terms
 from citekit.sources.settings import SourceSettings
+from citekit.core.lazyre import lazy
 
-_HOMONYM_RE = re.compile(r"\s+\d{4}$")
-_CORR_KEY_RE = re.compile(r"^journals/corr/abs-(\d{4})-(\d{4,5})$")
+_HOMONYM_RE = lazy(r"\s+\d{4}$")
+_CORR_KEY_RE = lazy(r"^journals/corr/abs-(\d{4})-(\d{4,5})$")
 _TYPES = {
     "Conference and Workshop Papers": ("inproceedings", "published"),
     "Journal Articles": ("article", "published"),
@@ -145,7 +146,7 @@ _BIB_TYPES = {
 }
 #: fields that hold a URL or an identifier, where ``\_`` is only BibTeX's escaping
 _VERBATIM = ("doi", "url", "ee", "biburl", "eprint")
-_ESCAPED = re.compile(r"\\([_%&#$])")
+_ESCAPED = lazy(r"\\([_%&#$])")
 
 
 def _unescape_verbatim(value: str) -> str:

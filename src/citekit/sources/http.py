@@ -27,6 +27,7 @@ import requests
 from citekit import __version__
 from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import safe_json
+from citekit.core.lazyre import lazy
 
 T = TypeVar("T")
 
@@ -199,8 +200,8 @@ _WAKE_STEP = 0.5
 #: little after our starts, so a token returned exactly at 60 s could still be refused
 BUCKET_MARGIN = 0.5
 #: a 429 body's own "Please try again in 39 seconds" (OpenReview sends no Retry-After)
-_TRY_AGAIN_RE = re.compile(r"try again in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)", re.I)
-_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.I)
+_TRY_AGAIN_RE = lazy(r"try again in\s+((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)", re.I)
+_DURATION_PART = lazy(r"(\d+(?:\.\d+)?)\s*(hours?|h|minutes?|mins?|m|seconds?|secs?|s)\b", re.I)
 #: redirect statuses followed within the same origin
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _MAX_REDIRECTS = 5
@@ -766,7 +767,7 @@ def body_json(resp: requests.Response) -> Any:
     return safe_json(resp.json())
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE = lazy(r"\\u[dD][89a-fA-F]")
 
 
 def _origin(url: str) -> str:

@@ -10,8 +10,9 @@ import re
 
 from citekit.core.resolution import Mention
 from citekit.core.text import fold, latex_to_text
+from citekit.core.lazyre import lazy
 
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_RE = lazy(r"(?<=[.!?])\s+")
 
 
 def plain_words(text: str) -> str:

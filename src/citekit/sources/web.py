@@ -31,6 +31,7 @@ from citekit.sources.base import SourceError, SourceUnavailable
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient, RedirectRefused, ResponseTooLarge
 from citekit.sources.settings import SourceSettings
+from citekit.core.lazyre import lazy
 
 #: how a page's outcome reads in a report, by status
 OUTCOMES = {
@@ -56,10 +57,10 @@ MAX_REDIRECTS = 3
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown", "application/octet-stream", "text/yaml",
                "application/x-yaml")
-_BIB_ENTRY = re.compile(r"@(article|inproceedings|misc|conference|incollection|techreport|phdthesis|book|online)"
+_BIB_ENTRY = lazy(r"@(article|inproceedings|misc|conference|incollection|techreport|phdthesis|book|online)"
                         r"\s*\{", re.I)
-_ARXIV_IN_TEXT = re.compile(r"arxiv[:\s-]*(?:abs/)?(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
-_GITHUB_REPO = re.compile(r"^/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$")
+_ARXIV_IN_TEXT = lazy(r"arxiv[:\s-]*(?:abs/)?(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
+_GITHUB_REPO = lazy(r"^/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$")
 
 
 @dataclass

@@ -20,6 +20,7 @@ from typing import Any
 from citekit.core.errors import CitekitError
 from citekit.sources.base import SourceError
 from citekit.sources.http import HttpClient, body_json
+from citekit.core.lazyre import lazy
 
 #: the running Zotero's local API (Zotero 7 and later)
 LOCAL_URL = "http://127.0.0.1:23119/api/"
@@ -31,7 +32,7 @@ _LOCAL_OFF = ("Local API is not enabled",)
 ENABLE_LOCAL_API = ("In Zotero open Settings (Edit > Settings; on macOS Zotero > Settings) > Advanced > General, "
                     "tick 'Allow other applications on this computer to communicate with Zotero', then run this "
                     "again (Zotero 7 or later).")
-_LIBRARY = re.compile(r"^(users|groups)/(\d+)$")
+_LIBRARY = lazy(r"^(users|groups)/(\d+)$")
 
 
 class ZoteroError(CitekitError):

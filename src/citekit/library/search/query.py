@@ -12,12 +12,13 @@ import re
 from dataclasses import dataclass, field
 
 from citekit.core.errors import UsageError
+from citekit.core.lazyre import lazy
 
 #: the filter fields a query (and ``citekit list``) knows
 FIELDS = ("author", "year", "tag", "status", "venue", "key")
 
-_TOKEN_RE = re.compile(r'(?:(?P<field>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"?|(?P<bare>\S+))')
-_YEARS_RE = re.compile(r"^(?P<lo>\d{4})?(?:(?P<dots>\.\.|-)(?P<hi>\d{4})?)?$")
+_TOKEN_RE = lazy(r'(?:(?P<field>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"?|(?P<bare>\S+))')
+_YEARS_RE = lazy(r"^(?P<lo>\d{4})?(?:(?P<dots>\.\.|-)(?P<hi>\d{4})?)?$")
 
 
 class QueryError(UsageError):

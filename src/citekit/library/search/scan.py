@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from citekit.core.names import is_et_al, split_bibtex_names
 from citekit.library.search.terms import entry_texts, stem, words
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.core.model import Entry
@@ -38,7 +39,7 @@ _NOT_PLAIN = re.compile(r"[\\$%]")
 _NOT_PLAIN_NAMES = re.compile(r"[\\$%{}]")
 #: the ``and`` between two names (BibTeX's rule for lists without braces: spaces around it,
 #: a name after it); matched without overlap, so ``A and and B`` has one, as BibTeX reads it
-_NAME_AND = re.compile(r"[ \t\r\n]+[aA][nN][dD][ \t\r\n]+(?=[^ \t\r\n\x00])")
+_NAME_AND = lazy(r"[ \t\r\n]+[aA][nN][dD][ \t\r\n]+(?=[^ \t\r\n\x00])")
 _LIST_SPACE = " \r\n\t"
 #: letters and digits -> "a", anything else -> " ": words are then counted as " a" in C
 _WORD_BYTES = bytes(ord("a") if chr(c).isascii() and chr(c).isalnum() else ord(" ") for c in range(256))

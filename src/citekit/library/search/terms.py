@@ -16,8 +16,9 @@ from citekit.core.model import Entry
 from citekit.core.names import is_et_al, split_bibtex_names
 from citekit.core.text import STOPWORDS, fold, latex_to_text
 from citekit.core.venues import short_from_long
+from citekit.core.lazyre import lazy
 
-_WORD_RE = re.compile(r"\w+")
+_WORD_RE = lazy(r"\w+")
 #: endings after which a final ``s`` is no plural (``loss``, ``focus``, ``analysis``)
 _NOT_PLURAL = ("ss", "us", "is")
 

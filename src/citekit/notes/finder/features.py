@@ -12,14 +12,15 @@ standard library: the features are also what the benchmark times.
 from __future__ import annotations
 
 import re
+from citekit.core.lazyre import lazy
 
-_BULLET = re.compile(r"^(?:[-*+•◦▪‣·–]|\d{1,3}[.)]|\(\d{1,3}\)|\[\d{1,4}\]|[a-z][.)]|#{1,6}|>+|\|)\s")
-_NUMBERED = re.compile(r"^(?:\[\d{1,4}\]|\d{1,3}[.)]\s|\(\d{1,3}\)\s)")
-_BRACKET_NUM = re.compile(r"^\[\d{1,4}\]")
-_TIMESTAMP = re.compile(r"^\[?\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp][Mm])?\]?\)?")
+_BULLET = lazy(r"^(?:[-*+•◦▪‣·–]|\d{1,3}[.)]|\(\d{1,3}\)|\[\d{1,4}\]|[a-z][.)]|#{1,6}|>+|\|)\s")
+_NUMBERED = lazy(r"^(?:\[\d{1,4}\]|\d{1,3}[.)]\s|\(\d{1,3}\)\s)")
+_BRACKET_NUM = lazy(r"^\[\d{1,4}\]")
+_TIMESTAMP = lazy(r"^\[?\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp][Mm])?\]?\)?")
 _SPEAKER = re.compile(r"^(?:\[[^\]]{1,30}\]\s*)?@?[A-Z][\w.\-]*(?: [A-Z][\w.\-]*)?\s*[:>]\s")
 _LABEL = re.compile(r"^(?:[-*•]\s+)?\**([A-Za-z][A-Za-z ]{1,18}|[^\x00-\x7f]{1,5})\**\s*(::?|：)\s*")
-_EMAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Date|Sent|Re|Fwd?):\s", re.I)
+_EMAIL_HEADER = lazy(r"^(?:From|To|Cc|Subject|Date|Sent|Re|Fwd?):\s", re.I)
 _YEAR = re.compile(r"(?<!\d)(?:1[89]\d\d|20[0-4]\d)[a-z]?(?!\d)")
 _YEAR_PAREN = re.compile(r"\((?:1[89]\d\d|20[0-4]\d)[a-z]?\)|\b(?:1[89]\d\d|20[0-4]\d)[a-z]?\.\s")
 _ET_AL = re.compile(r"\bet\.? al\b|\bet al\.|等|외", re.I)
@@ -47,19 +48,19 @@ _DOI = re.compile(r"\b10\.\d{4,9}/\S+")
 _DASH_SEP = re.compile(r"\s[—–-]{1,2}\s")
 _BY = re.compile(r"\sby\s+[A-Z]")
 _HASHTAG = re.compile(r"(?:^|\s)#[A-Za-z]\w+")
-_CHECKBOX = re.compile(r"^(?:[-*+]\s+)?\[[ xX]\]")
-_ORG_TODO = re.compile(r"^(?:[-*]+\s+|\*+\s+)?(?:TODO|DONE|LATER|NOW|DOING|WAITING|NEXT)\b")
-_LEADERS = re.compile(r"\.{4,}|(?:\. ){3,}|…{2,}")  # a table of contents' dot leaders
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_CHECKBOX = lazy(r"^(?:[-*+]\s+)?\[[ xX]\]")
+_ORG_TODO = lazy(r"^(?:[-*]+\s+|\*+\s+)?(?:TODO|DONE|LATER|NOW|DOING|WAITING|NEXT)\b")
+_LEADERS = lazy(r"\.{4,}|(?:\. ){3,}|…{2,}")  # a table of contents' dot leaders
+_WORD = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 #: a line that starts like a reference's author list: ``H. Zhang,``, ``Zhang, H.``, ``Hongyi Zhang,``,
 #: ``Zhang H,``: what a new reference of an unnumbered list starts with
-_NAME_START = re.compile(r"^(?:[A-Z]\.(?:[\s-]?[A-Z]\.)*\s[A-Z][\w'’\-]+(?:,|\sand\s|\.)|"
+_NAME_START = lazy(r"^(?:[A-Z]\.(?:[\s-]?[A-Z]\.)*\s[A-Z][\w'’\-]+(?:,|\sand\s|\.)|"
                          r"[A-Z][\w'’\-]+,\s(?:[A-Z]\.[\s-]?)+|"
                          r"[A-Z][^\W\d_]+(?:\s(?:[A-Z]\.|[A-Z][^\W\d_'’\-]*(?:[-'’][^\W\d_]+)?)){1,3}(?:,|\sand\s)|"
                          r"[A-Z][\w'’\-]+\s[A-Z]{1,3},)")
 #: a line that ends as a reference does: on a year, a page range or an identifier, and a full stop
-_ENDS_REFERENCE = re.compile(r"(?:(?:1[89]\d\d|20[0-4]\d)[a-z]?\)?|\d+[–-]\d+|\d{4}\.\d{4,5}|\])\.?$")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_ENDS_REFERENCE = lazy(r"(?:(?:1[89]\d\d|20[0-4]\d)[a-z]?\)?|\d+[–-]\d+|\d{4}\.\d{4,5}|\])\.?$")
+_CJK = lazy(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 #: words that say a line is about something other than a paper
 _OTHER_WORDS = frozenset("""
 todo meeting meet call lunch dinner breakfast coffee flight hotel train taxi buy book email reply
@@ -87,7 +88,7 @@ _VENUE_WORDS = frozenset(
     "proceedings proc conference conf journal transactions trans symposium workshop advances press university "
     "review letters neurips nips icml iclr cvpr iccv eccv acl emnlp naacl aaai ijcai kdd sigir aistats colt uai "
     "jmlr tpami siam ieee acm pmlr arxiv preprint corr thesis springer elsevier nature science".split())
-_LETTERS = re.compile(r"[a-z]+")
+_LETTERS = lazy(r"[a-z]+")
 
 
 def _venue_word(_text: str, low: str, _digit: bool) -> bool:

@@ -22,10 +22,11 @@ from citekit.notes.memo import per_text
 from citekit.notes.result import Problem
 from citekit.notes.textids import find_text_ids
 from citekit.notes.urls import classify_url
+from citekit.core.lazyre import lazy
 
-_START_RE = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s]*)")
-_FIELD_RE = re.compile(r"^\s*[A-Za-z][\w-]*\s*=")
-_ANY_START_RE = re.compile(r"^\s*@[A-Za-z]+\s*[{(]", re.M)
+_START_RE = lazy(r"^\s*@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s]*)")
+_FIELD_RE = lazy(r"^\s*[A-Za-z][\w-]*\s*=")
+_ANY_START_RE = lazy(r"^\s*@[A-Za-z]+\s*[{(]", re.M)
 _NOT_ENTRIES = {"comment", "string", "preamble"}
 _PAPER_TYPES = {
     "article", "inproceedings", "conference", "incollection", "inbook", "book", "phdthesis", "mastersthesis",

@@ -18,24 +18,25 @@ from typing import TYPE_CHECKING
 
 from citekit.notes.formats.plain import split_lines
 from citekit.notes.outline import Node
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
 
-_BIBITEM_RE = re.compile(r"^\s*\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{[^{}]*\}\s*")
-_BIBITEM_START_RE = re.compile(r"^\s*\\bibitem\b")
-_BIB_END_RE = re.compile(r"\\end\s*\{thebibliography\}")
-_BIB_START_RE = re.compile(r"\\begin\s*\{thebibliography\}(?:\{[^{}]*\})?")
+_BIBITEM_RE = lazy(r"^\s*\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{[^{}]*\}\s*")
+_BIBITEM_START_RE = lazy(r"^\s*\\bibitem\b")
+_BIB_END_RE = lazy(r"\\end\s*\{thebibliography\}")
+_BIB_START_RE = lazy(r"\\begin\s*\{thebibliography\}(?:\{[^{}]*\})?")
 #: a line that is only markup: preamble, structure, floats, labels
-_MARKUP_ONLY_RE = re.compile(
+_MARKUP_ONLY_RE = lazy(
     r"^\s*\\(?:documentclass|usepackage|begin|end|label|input|include|bibliographystyle|bibliography|newcommand|"
     r"renewcommand|def|maketitle|tableofcontents|centering|includegraphics|vspace|hspace|newpage|clearpage|"
     r"providecommand|expandafter|let|setlength|addtolength|newblock)\b[^%]*$")
-_COMMENT_RE = re.compile(r"(?<!\\)%")
-_CITE_RE = re.compile(r"~?\\(?:cite|citet|citep|citealp|citeauthor|citeyear|parencite|textcite|autocite)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
-_FONT_SWITCH_RE = re.compile(r"\{\\(?:em|it|bf|sc|sl|tt|rm|sf|small|footnotesize)\s+(?P<t>[^{}]*)\}")
-_PENALTY_RE = re.compile(r"\\penalty-?\d+\s?")
-_SECTION_RE = re.compile(r"^\s*\\(?:sub)*section\*?\{(?P<t>[^{}]*)\}")
+_COMMENT_RE = lazy(r"(?<!\\)%")
+_CITE_RE = lazy(r"~?\\(?:cite|citet|citep|citealp|citeauthor|citeyear|parencite|textcite|autocite)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
+_FONT_SWITCH_RE = lazy(r"\{\\(?:em|it|bf|sc|sl|tt|rm|sf|small|footnotesize)\s+(?P<t>[^{}]*)\}")
+_PENALTY_RE = lazy(r"\\penalty-?\d+\s?")
+_SECTION_RE = lazy(r"^\s*\\(?:sub)*section\*?\{(?P<t>[^{}]*)\}")
 
 
 def _text(line: str) -> str:
@@ -68,7 +69,7 @@ def _bibitem_over_lines(lines: list[str], i: int) -> tuple[re.Match[str] | None,
     return None, lines[i]
 
 
-_NEWBLOCK_RE = re.compile(r"\\newblock\b\s*")
+_NEWBLOCK_RE = lazy(r"\\newblock\b\s*")
 _QUOTES = "\"“”„«»`'"
 
 

@@ -28,10 +28,11 @@ from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leadi
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, is_url_only
+from citekit.core.lazyre import lazy
 
 #: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
 NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
-_CALLOUT_RE = re.compile(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
+_CALLOUT_RE = lazy(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
 
 #: Column names, in English, Japanese, Chinese and Korean (``Paper / Who / Where`` tables too)
 _TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題",
@@ -51,11 +52,11 @@ _PARSERS: dict[tuple[frozenset[str], bool], Any] = {}
 #: quoted), on the first line or after a newline: each pattern starts with a fixed
 #: character or is anchored, so a search skips straight to the candidate lines (a
 #: ``re.M`` pattern starting with ``^`` is tried at every position of the text).
-_UNDERLINE_FIRST_RE = re.compile(r"[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
-_UNDERLINE_RE = re.compile(r"\n[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
+_UNDERLINE_FIRST_RE = lazy(r"[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
+_UNDERLINE_RE = lazy(r"\n[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
 #: A definition-list marker (``: definition``, ``~ definition``) at the start of a line.
-_DEFINITION_FIRST_RE = re.compile(r"[ \t>]*[:~]")
-_DEFINITION_RE = re.compile(r"\n[ \t>]*[:~]")
+_DEFINITION_FIRST_RE = lazy(r"[ \t>]*[:~]")
+_DEFINITION_RE = lazy(r"\n[ \t>]*[:~]")
 #: Blocks nested deeper than this (lists in lists in quotes ...) are not parsed as Markdown;
 #: their lines are read by the indentation outline reader instead, and reported.
 MAX_NESTING = 60
@@ -193,23 +194,23 @@ class MarkdownDocument:
 CHUNK_CHARS = 64_000
 #: a fence line (group 1: its run of backticks or tildes, group 2: the rest, an opening
 #: fence's info string)
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)")
+_FENCE_RE = lazy(r"^ {0,3}(`{3,}|~{3,})(.*)")
 #: CommonMark's HTML blocks that end at a marker of their own, not at a blank line (types
 #: 1-5): the start, and the end marker (group ``end`` names the type-1 tag)
-_HTML_MARKED_RE = re.compile(r"<(?:(?P<tag>script|pre|style|textarea)(?:[ \t>]|$)|(?P<comment>!--)|(?P<pi>\?)"
+_HTML_MARKED_RE = lazy(r"<(?:(?P<tag>script|pre|style|textarea)(?:[ \t>]|$)|(?P<comment>!--)|(?P<pi>\?)"
                              r"|(?P<cdata>!\[CDATA\[)|(?P<decl>![A-Za-z]))", re.I)
 #: CommonMark's HTML blocks of type 6: a block-level tag, which may interrupt a paragraph
-_HTML_BLOCK_TAG_RE = re.compile(
+_HTML_BLOCK_TAG_RE = lazy(
     r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir"
     r"|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li"
     r"|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot"
     r"|th|thead|title|tr|track|ul)(?:[ \t>]|/>|$)", re.I)
 #: lines that start a new top-level block whatever came before: a heading, a list item
 #: (but see :func:`_continues` for an ordered item right after a paragraph line)
-_SPLIT_RE = re.compile(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
+_SPLIT_RE = lazy(r"^(?:#{1,6}\s|[-*+]\s+\S|\d{1,9}[.)]\s+\S)")
 #: a list item at the margin (group 1: an ordered item's number, group 2: its text)
-_ITEM_RE = re.compile(r"^(?:[-*+]|(\d{1,9})[.)])(?:[ \t]+(\S)|[ \t]*$)")
-_ATX_RE = re.compile(r"^#{1,6}(?:[ \t]|$)")
+_ITEM_RE = lazy(r"^(?:[-*+]|(\d{1,9})[.)])(?:[ \t]+(\S)|[ \t]*$)")
+_ATX_RE = lazy(r"^#{1,6}(?:[ \t]|$)")
 
 
 def _block_state(line: str, state: str | None) -> str | None:
@@ -240,14 +241,14 @@ def _block_state(line: str, state: str | None) -> str | None:
 
 #: what ends each of them: a type-1 block ends at the closing tag of any of the four
 _HTML_ENDS = {"tag": "</", "comment": "-->", "pi": "?>", "cdata": "]]>", "decl": ">"}
-_HTML_TYPE1_END_RE = re.compile(r"</(?:script|pre|style|textarea)>", re.I)
+_HTML_TYPE1_END_RE = lazy(r"</(?:script|pre|style|textarea)>", re.I)
 
 
 def _html_ends(end: str, text: str) -> bool:
     """Whether ``text`` holds the end marker ``end`` of an HTML block (see :data:`_HTML_ENDS`)."""
     return bool(_HTML_TYPE1_END_RE.search(text)) if end == "</" else end in text
 #: CommonMark's HTML block of type 7: one complete opening or closing tag, then only spaces
-_HTML_TAG_LINE_RE = re.compile(
+_HTML_TAG_LINE_RE = lazy(
     r"(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
     r"|</[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$")
 
@@ -282,7 +283,7 @@ def _continues(item: re.Match[str], state: str | None) -> bool:
 BLOCK_CHARS = 1_000_000
 
 
-_MARKER_RE = re.compile(r"^(?:#{1,6}|[-*+]|\d{1,9}[.)])\s+")
+_MARKER_RE = lazy(r"^(?:#{1,6}|[-*+]|\d{1,9}[.)])\s+")
 
 
 def _detail_start(line: str) -> bool:
@@ -634,7 +635,7 @@ class _Builder:
         return out
 
 
-_PAGE_RE = re.compile(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
+_PAGE_RE = lazy(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
 
 def _row_kind(title: str, where: str) -> str | None:
@@ -664,7 +665,7 @@ def _task(text: str) -> str:
     return _TASK_BOX_RE.sub("", text) if "[" in text else text
 
 
-_TASK_BOX_RE = re.compile(r"^\s*\[[ xX]\]\s+")
+_TASK_BOX_RE = lazy(r"^\s*\[[ xX]\]\s+")
 
 
 def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:

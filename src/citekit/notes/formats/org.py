@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from citekit.notes.formats.orgheadings import read_headings
 from citekit.notes.outline import Node, adopt_orphan_details, parse_outline, shift_lines
 from citekit.notes.result import Problem
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -29,8 +30,8 @@ _PROPERTY_LABELS = {
     "ARXIV": "arxiv", "OPENREVIEW": "openreview", "DBLP": "dblp", "VENUE": "Venue", "CONFERENCE": "Venue",
     "JOURNAL": "Venue", "YEAR": "Venue", "TYPE": "type", "TAGS": "tags", "CODE": "Code", "SLIDES": "Slides",
 }
-_SKIP_LINE_RE = re.compile(r"^\s*(?:#\+|:[A-Za-z_-]+:|(?:SCHEDULED|DEADLINE|CLOSED|CLOCK):)")
-_BLOCK_START_RE = re.compile(r"^\s*#\+begin_(?P<kind>quote|example|src|verse|comment|export)\b", re.I)
+_SKIP_LINE_RE = lazy(r"^\s*(?:#\+|:[A-Za-z_-]+:|(?:SCHEDULED|DEADLINE|CLOSED|CLOCK):)")
+_BLOCK_START_RE = lazy(r"^\s*#\+begin_(?P<kind>quote|example|src|verse|comment|export)\b", re.I)
 
 
 @dataclass
@@ -40,7 +41,7 @@ class OrgDocument:
     problems: list[Problem] = field(default_factory=list)
 
 
-_ORG_LINK_RE = re.compile(r"\[\[(?P<target>[^\]\[]+)\](?:\[(?P<desc>[^\]\[]*)\])?\]")
+_ORG_LINK_RE = lazy(r"\[\[(?P<target>[^\]\[]+)\](?:\[(?P<desc>[^\]\[]*)\])?\]")
 
 
 def markdown_links(text: str) -> str:
@@ -94,14 +95,14 @@ def _dedented(lines: list[str]) -> list[str]:
 CHUNK_CHARS = 64_000
 #: Line breaks other than LF/CRLF, which orgparse counts and ``split("\n")`` does not: a
 #: file with any of them is parsed whole, so line numbers match what they always were.
-_ODD_BREAK_RE = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
+_ODD_BREAK_RE = lazy("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
 #: a top-level heading whose title is plain words (no colon anywhere, so no ``TODO
 #: Authors: ...`` either), maybe followed by org tags (``:ml:reading:``, as orgparse reads
 #: them): it cannot be a detail line that the outline would move under the heading before
 #: it, so the file may be cut there. (Tagged top-level headings are common; without them
 #: a file whose every top-level heading is tagged was read whole, ten times its size in
 #: memory.)
-_SAFE_CUT_RE = re.compile(r"\* [^\s:：]+ [^\n:：]*?[^\W\d_]{2}[^\n:：]*?(?:\s*:[\w@:]+:)?\s*")
+_SAFE_CUT_RE = lazy(r"\* [^\s:：]+ [^\n:：]*?[^\W\d_]{2}[^\n:：]*?(?:\s*:[\w@:]+:)?\s*")
 
 
 def org_pieces(text: str, file: str, doc: OrgDocument) -> Iterator[list[Node]]:
@@ -190,7 +191,7 @@ def _parse(text: str, file: str, env: Any) -> OrgDocument:
     return doc
 
 
-_PROPERTY_RE = re.compile(r"^\s*:(?P<key>[A-Za-z_-]+):\s*(?P<value>.*?)\s*$")
+_PROPERTY_RE = lazy(r"^\s*:(?P<key>[A-Za-z_-]+):\s*(?P<value>.*?)\s*$")
 
 
 def _property_labels(section: list[str], line: int) -> list[Node]:

@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from citekit.core.lazyre import lazy
 
 #: What any orgparse body parser needs before it can raise (a superset, on purpose).
-_BODY_PARSER_TRIGGER_RE = re.compile(r"\d-\d+-\d|:Effort:|State\s+\"")
+_BODY_PARSER_TRIGGER_RE = lazy(r"\d-\d+-\d|:Effort:|State\s+\"")
 _TODO_COMMENTS = ("TODO", "SEQ_TODO", "TYP_TODO")
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from citekit.notes.formats import Transcript
 from citekit.notes.result import Problem
 from citekit.notes.urls import classify_url
+from citekit.core.lazyre import lazy
 
 #: a day file larger than this is no chat log (an export's day files are kilobytes)
 MAX_FILE_CHARS = 32_000_000
@@ -48,15 +49,15 @@ SYSTEM_SUBTYPES = frozenset((
 ))
 
 _DECODER = json.JSONDecoder()
-_SPACE = re.compile(r"[ \t\n\r]*")
+_SPACE = lazy(r"[ \t\n\r]*")
 #: ``<...>``: a link, a person, a channel or a special mention, as mrkdwn writes them
-_ANGLE = re.compile(r"<([^<>\n]{1,4000})>")
+_ANGLE = lazy(r"<([^<>\n]{1,4000})>")
 #: *bold*, _italic_, ~strike~ around words (not inside a word or an address)
-_EMPHASIS = re.compile(r"(?<![\w*_~/])([*_~])(?=\S)([^\n]*?\S)\1(?![\w*_~])")
-_FENCE = re.compile(r"```")
-_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+_EMPHASIS = lazy(r"(?<![\w*_~/])([*_~])(?=\S)([^\n]*?\S)\1(?![\w*_~])")
+_FENCE = lazy(r"```")
+_INLINE_CODE = lazy(r"`([^`\n]+)`")
 #: the ``[2401.01234]`` an arXiv page's title starts with
-_ARXIV_PREFIX = re.compile(r"^\[\d{4}\.\d{4,5}(?:v\d+)?\]\s*")
+_ARXIV_PREFIX = lazy(r"^\[\d{4}\.\d{4,5}(?:v\d+)?\]\s*")
 
 
 class _Positions:
@@ -205,7 +206,7 @@ def _message(message: dict, line: int, where: _Positions, out: _Out, file: str) 
 
 
 _URL = re.compile(r"https?://")
-_BULLET = re.compile(r"^\s*(?:[-*+•◦▪‣]|\d{1,3}[.)])\s")
+_BULLET = lazy(r"^\s*(?:[-*+•◦▪‣]|\d{1,3}[.)])\s")
 
 
 def _as_item(text: str) -> str:

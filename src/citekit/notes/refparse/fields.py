@@ -9,13 +9,14 @@ from citekit.core.model import Ids
 from citekit.notes.refparse.names import split_authors
 from citekit.notes.refparse.result import ParsedReference
 from citekit.notes.refparse.tokens import clean
+from citekit.core.lazyre import lazy
 
-_YEAR_RE = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
-_PAGES_RE = re.compile(r"[A-Za-z]?\d+(?:\s*[-–—]+\s*[A-Za-z]?\d+)?")
-_ARXIV_TEXT_RE = re.compile(r"arxiv\s*[:.]?\s*(?:abs/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
+_YEAR_RE = lazy(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+_PAGES_RE = lazy(r"[A-Za-z]?\d+(?:\s*[-–—]+\s*[A-Za-z]?\d+)?")
+_ARXIV_TEXT_RE = lazy(r"arxiv\s*[:.]?\s*(?:abs/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
 _OPEN = "\"“‘'«„《「『([{*_"
 _CLOSE = "\"”’'»》」』)]}*_"
-_LEADING_IN_RE = re.compile(r"^(?:in|In|IN)\s*:?\s+")
+_LEADING_IN_RE = lazy(r"^(?:in|In|IN)\s*:?\s+")
 
 
 def join_tokens(tokens: list[str]) -> str:

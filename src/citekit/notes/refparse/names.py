@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 
 from citekit.core.model import Person
+from citekit.core.lazyre import lazy
 
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\.?\s*al\b\.?|and\s+others\b|\bothers\b|等人?|ほか|他|など|u\.\s*a\.))", re.I)
-_ELLIPSIS_RE = re.compile(r"(?:\.\s*){3}|…")
-_PIECE_SPLIT_RE = re.compile(r"\s*(?:;|；|\band\b|&|\bund\b|\bet\b|、|·)\s*", re.I)
-_INITIALS_RE = re.compile(r"^(?:[^\W\d_][a-z]?\.\s*-?\s*){1,4}$|^[A-Z]{1,3}$")
-_TRAILING_INITIALS_RE = re.compile(r"^(?P<family>[^\W\d_][^\s,]*(?:\s+[^\W\d_][^\s,]*)*?)\s+(?P<given>[A-Z]{1,3})$")
+_ELLIPSIS_RE = lazy(r"(?:\.\s*){3}|…")
+_PIECE_SPLIT_RE = lazy(r"\s*(?:;|；|\band\b|&|\bund\b|\bet\b|、|·)\s*", re.I)
+_INITIALS_RE = lazy(r"^(?:[^\W\d_][a-z]?\.\s*-?\s*){1,4}$|^[A-Z]{1,3}$")
+_TRAILING_INITIALS_RE = lazy(r"^(?P<family>[^\W\d_][^\s,]*(?:\s+[^\W\d_][^\s,]*)*?)\s+(?P<given>[A-Z]{1,3})$")
 _PARTICLES = frozenset("van von der den de del della di da du la le dos das ter ten zu bin al".split())
 
 

@@ -12,18 +12,19 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from citekit.core.lazyre import lazy
 
 #: Ligatures and look-alikes a PDF copy leaves in text.
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st",
                             "\u00ad": "", "\u2010": "-", "\u2011": "-"})
-_TOKEN_RE = re.compile(r"\S+")
-_YEAR_RE = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
-_RANGE_RE = re.compile(r"\d+\s*[-–—‐]+\s*\d+")
-_ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_URL_RE = re.compile(r"^(?:https?://|www\.|ftp://)|\.(?:com|org|net|edu|html?|pdf)\b", re.I)
-_DOI_RE = re.compile(r"\b10\.\d{4,9}/")
-_ARXIV_RE = re.compile(r"(?:arxiv|\b\d{4}\.\d{4,5}(?:v\d+)?\b)", re.I)
+_TOKEN_RE = lazy(r"\S+")
+_YEAR_RE = lazy(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+_RANGE_RE = lazy(r"\d+\s*[-–—‐]+\s*\d+")
+_ROMAN_RE = lazy(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+_CJK_RE = lazy(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_URL_RE = lazy(r"^(?:https?://|www\.|ftp://)|\.(?:com|org|net|edu|html?|pdf)\b", re.I)
+_DOI_RE = lazy(r"\b10\.\d{4,9}/")
+_ARXIV_RE = lazy(r"(?:arxiv|\b\d{4}\.\d{4,5}(?:v\d+)?\b)", re.I)
 
 #: Words that say what comes next (``In``, ``pp.``, ``vol.``), one feature each.
 _CUE_WORDS = frozenset("""

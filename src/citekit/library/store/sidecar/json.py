@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Callable
 from typing import Any
+from citekit.core.lazyre import lazy
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(", ", ": "), allow_nan=False)
 
@@ -58,11 +59,11 @@ def _refuse(text: str) -> Any:
 # floats and NaN/Infinity refused: YAML 1.1 reads ``1e+16`` as a string and knows no NaN
 _decode = json.JSONDecoder(parse_float=_refuse, parse_constant=_refuse).raw_decode
 # raw characters JSON writes as they are but YAML's reader refuses or takes as a line break
-_YAML_RAW = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_YAML_RAW = lazy("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # In a block read back: those characters, a tab or CR, and the escapes JSON and YAML read
 # differently (``\/``, unknown to YAML 1.1; ``\uD8xx``, which JSON joins into pairs). A
 # false alarm (a literal backslash before them) only sends the block to YAML.
-_DISAGREE = re.compile("[\t\r\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|\\\\(?:/|u[dD][89a-fA-F])")
+_DISAGREE = lazy("[\t\r\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|\\\\(?:/|u[dD][89a-fA-F])")
 _NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 #: a longer key is written by YAML (which makes it a ``? key`` complex key)
 _KEY_MAX = 500

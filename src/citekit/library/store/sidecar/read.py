@@ -32,20 +32,21 @@ from typing import Any
 
 from citekit.core.cachefile import replace_quietly
 from citekit.library.lock import state_dir
+from citekit.core.lazyre import lazy
 
 FORMAT = 1
 _ENTRIES = "entries:\n"
-_ENTRIES_LINE = re.compile(r"^entries:[ \t]*(?:#.*)?$", re.M)
-_BLOCK_START = re.compile(r"^(?=  [^ \n])", re.M)
-_TOP_LEVEL = re.compile(r"^[^ \n]", re.M)
-_DOCUMENT_MARKS = re.compile(r"^(?:%|---|\.\.\.)", re.M)
+_ENTRIES_LINE = lazy(r"^entries:[ \t]*(?:#.*)?$", re.M)
+_BLOCK_START = lazy(r"^(?=  [^ \n])", re.M)
+_TOP_LEVEL = lazy(r"^[^ \n]", re.M)
+_DOCUMENT_MARKS = lazy(r"^(?:%|---|\.\.\.)", re.M)
 
 
 # ``\udcXX`` (XX 80-FF) after an even number of backslashes and not after a high
 # surrogate's escape (a pair, one character): a byte of a notes file name that was not
 # UTF-8, as earlier versions of citekit wrote it (a lone surrogate: no YAML reader accepts
 # it, so such a sidecar could not be read back at all)
-_UNDECODABLE_NAME_BYTE = re.compile(
+_UNDECODABLE_NAME_BYTE = lazy(
     r"(?<!\\)(?<!\\u[dD][89abAB][0-9a-fA-F]{2})((?:\\\\)*)\\u[dD][cC]([89a-fA-F][0-9a-fA-F])")
 
 

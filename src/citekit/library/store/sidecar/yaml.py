@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from citekit.core.lazyre import lazy
 
 #: the options the sidecar has always been written with (``library.yaml`` must not change)
 DUMP_OPTIONS: dict[str, Any] = {"allow_unicode": True, "sort_keys": True, "width": 100, "default_flow_style": False}
@@ -40,7 +41,7 @@ _SHORT = 40
 # Written as the set of the other characters, not as a negated class of these: the same
 # characters (the tests check every code point), but compiled in 0.1 ms instead of 7 ms,
 # which every write paid at start-up.
-_UNSUPPORTED = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
+_UNSUPPORTED = lazy("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe-\U0010ffff]")
 # Why libyaml refuses a plain scalar in block context (``block_indicators``, leading or
 # trailing space), for strings without breaks or special characters.
 _NOT_PLAIN = re.compile(r"^(?:---|\.\.\.|[#,\[\]{}&*!|>'\"%@`]|[?:-](?: |$)| )|:(?: |$)| #| $")
