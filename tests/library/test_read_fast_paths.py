@@ -261,6 +261,7 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(project: Pa
 
     # as if both files were written long ago: their stat is trusted as soon as they are hashed
     monkeypatch.setattr(parsed_cache, "RACY_NS", -10**18)
+    monkeypatch.setattr(parsed_cache, "FINE_RACY_NS", -10**18)
     runner = CliRunner()
     bib = project / "refs" / "library.bib"
     runner.invoke(main, ["-C", str(project), "list"])

@@ -28,8 +28,8 @@ from citekit.core import cachefile
 from citekit.core.cachefile import stat_key
 from citekit.library.lock import state_dir
 from citekit.library.store.cache import memo_files
-from citekit.library.store.cache.blobs import (BlobFile, BlobTable, append_parts, appendable, blob_path, pack,
-                                                write_parts)
+from citekit.library.store.cache.blob_pack import append_parts, appendable, pack, write_parts
+from citekit.library.store.cache.blobs import BlobFile, BlobTable, blob_path
 from citekit.library.store.cache.format import FORMAT, read_marshal as _read, write_marshal as _write
 
 #: the :mod:`marshal` version of the entries' states. Versions 3 and 4 mark every object
@@ -96,6 +96,18 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
 #: a file modified less than this before it was last checked may change again within the
 #: file system's time resolution (2 s on FAT) without its stat changing: hash it instead
 RACY_NS = 2_000_000_000
+#: the same for a file system whose times have a part below the second (ext4, XFS, btrfs,
+#: APFS, NTFS): their clock ticks at most every 16 ms (Windows' timer; Linux's a jiffy), so
+#: a file checked later than this after its last change would show any later one in its times
+FINE_RACY_NS = 50_000_000
+
+
+def racy(stat: tuple[Any, ...], now: int) -> bool:
+    """Whether a file with this stat key was changed so recently before ``now`` that a
+    change of the same size could still keep its stat (see :data:`RACY_NS`). Times in whole
+    seconds mean a file system that keeps no finer ones: the long window."""
+    window = RACY_NS if stat[1] % 1_000_000_000 == 0 and stat[2] % 1_000_000_000 == 0 else FINE_RACY_NS
+    return now - max(stat[1], stat[2]) < window
 
 
 def stat_pair(refs_dir: Path, names: tuple[str, str] = ("library.bib", "library.yaml")) -> tuple[Any, ...] | None:
@@ -134,7 +146,7 @@ def remember_stat(refs_dir: Path, stats: tuple[Any, ...] | None, after: tuple[An
     if stats is None or stats != after:
         return
     now = time.time_ns()
-    if any(st is not None and now - max(st[1], st[2]) < RACY_NS for st in stats):
+    if any(st is not None and racy(st, now) for st in stats):
         return
     current = _read(stat_path(refs_dir))
     if current is not None and current.get("stat") == stats and current.get("fingerprint") == fingerprint:
