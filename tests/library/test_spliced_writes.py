@@ -232,6 +232,18 @@ def test_spliced_writes_keep_blocks_citekit_could_not_read(tmp_path):
     twins.run(api.rename_key, "k022", "zzzz-after")
 
 
+def _tag_late_and_check(lib, project: Path) -> None:
+    """Tag one entry of ``lib`` (loaded before the file was edited) and save: the file is a
+    full render's of what it holds now, the edit kept."""
+    bib = project / "refs" / "library.bib"
+    lib.get("k002").tags_added.append("late")
+    lib.save()
+    text = bib.read_text(encoding="utf-8")
+    assert "late" in text and text.count("@article{") == 24
+    again = PlainLibrary.load(project / "refs", recover=False)
+    assert again.render_files()[0].encode("utf-8") == bib.read_bytes()
+
+
 def test_a_library_file_changed_after_the_load_is_never_cut_at_old_places(tmp_path):
     """The layout is of the bytes it was measured in: a file edited between the cache's
     store and the next write is hashed, found other, and the write renders in full."""
@@ -242,12 +254,7 @@ def test_a_library_file_changed_after_the_load_is_never_cut_at_old_places(tmp_pa
     assert lib._layout is not None
     bib = twins.warm / "refs" / "library.bib"
     bib.write_bytes(bib.read_bytes().replace(b"number 9}", b"number 9 (edit)}"))  # same-process race
-    lib.get("k002").tags_added.append("late")
-    lib.save()
-    text = bib.read_text(encoding="utf-8")
-    assert "late" in text and text.count("@article{") == 24
-    again = PlainLibrary.load(twins.warm / "refs", recover=False)
-    assert again.render_files()[0].encode("utf-8") == bib.read_bytes()
+    _tag_late_and_check(lib, twins.warm)
 
 
 def test_a_same_size_edit_in_place_after_the_load_is_found_though_the_load_knew_the_bytes(tmp_path):
@@ -269,12 +276,7 @@ def test_a_same_size_edit_in_place_after_the_load_is_found_though_the_load_knew_
     data = bib.read_bytes()
     with open(bib, "r+b") as handle:  # in place, the same size
         handle.write(data.replace(b"number 9}", b"number X}"))
-    lib.get("k002").tags_added.append("late")
-    lib.save()
-    text = bib.read_text(encoding="utf-8")
-    assert "late" in text and text.count("@article{") == 24
-    again = PlainLibrary.load(twins.warm / "refs", recover=False)
-    assert again.render_files()[0].encode("utf-8") == bib.read_bytes()
+    _tag_late_and_check(lib, twins.warm)
     # and what the cache now holds is what the files say (not the bytes the load hashed)
     cached, parsed = Library.load(twins.warm / "refs"), Library.load(twins.warm / "refs", use_cache=False)
     assert [e.fields for e in cached.sorted_entries()] == [e.fields for e in parsed.sorted_entries()]
