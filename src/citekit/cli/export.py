@@ -16,10 +16,9 @@ import click
 from citekit.api.export import FORMATS
 from citekit.api import plural
 from citekit.cli.app import main, note, print_json, project_dir
-from citekit.core.lazyre import lazy
 
 
-_ENCODED_SURROGATE = lazy(rb"\xed[\xa0-\xbf]")
+_ENCODED_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
 
 
 def echo_utf8(data: bytes, *, nl: bool = True) -> None:

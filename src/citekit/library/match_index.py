@@ -110,7 +110,16 @@ def _patch(lib: Library, data: dict[str, Any], changed: set[str]) -> dict[str, A
 def _drop_keys(postings: dict[Any, list[str]], drops: dict[Any, set[str]]) -> None:
     """Take ``drops[x]``'s keys out of ``postings[x]``; a posting left empty goes."""
     for item, keys in drops.items():
-        kept = [k for k in postings.get(item, ()) if k not in keys]
+        posting = postings.get(item)
+        if not posting:
+            continue
+        if len(keys) * 8 < len(posting):  # a few keys out of a long posting (a common word): removed in place
+            for key in keys:
+                while key in posting:
+                    posting.remove(key)
+            kept = posting
+        else:
+            kept = [k for k in posting if k not in keys]
         if kept:
             postings[item] = kept
         else:
