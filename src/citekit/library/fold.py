@@ -158,7 +158,7 @@ def _unmentioned(lib: Library, seen: dict[str, list[Mention]], rules: Any) -> No
         tags = lib.memo(rule_tags, entry, lambda e: _auto_tags(e, [], rules))
         return list(tags) == list(entry.tags_auto) and not (entry.origin == "notes" and entry.mentions)
 
-    table = lib.memo_table(kinds.settled(rule_tags), settled)
+    table = lib.memo_table(kinds.settled(rule_tags), settled, ordered=False)
     for key in lib.keys():
         if key not in seen and not table.get(key, False):
             entry = lib.entry_at(key)

@@ -15,7 +15,7 @@ remembers (:meth:`memo`, :meth:`remembered`) are computed afresh here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -194,8 +194,9 @@ class PlainLibrary(KeptText):
         data (str, numbers, lists, dicts, None)."""
         return compute(entry)
 
-    def memo_table(self, kind: str, compute: Callable[[Entry], Any]) -> dict[str, Any]:
-        """key -> :meth:`memo` of every entry."""
+    def memo_table(self, kind: str, compute: Callable[[Entry], Any], *, ordered: bool = True) -> Mapping[str, Any]:
+        """key -> :meth:`memo` of every entry (in the library's order unless ``ordered`` is
+        false: then only look-ups are made, and nothing may change it)."""
         with collector_paused():
             return {key: compute(entry) for key, entry in self.entries.items()}
 

@@ -155,11 +155,17 @@ class SplicedWrite:
         now_keys = self.keys()
         same_order = False
         index: dict[str, int] = {}
+        added: set[str] | None = None  # (keys only added since the load: ``add``)
         if layout is not None:
             # the layout lies in the files' order: the cache's keys sorted as the files are
             same_order = layout["keys"] == now_keys
-            if not same_order:
-                index = {k: i for i, k in enumerate(_files_order(layout["keys"], now_keys, keys))}
+            loaded_keys = layout["keys"]
+            if not same_order and len(now_keys) > len(loaded_keys) and now_keys[:len(loaded_keys)] == loaded_keys:
+                # only added: an entry's place in the files as loaded is its place now less
+                # the added keys sorted before it (see _files_order), counted on the way
+                added = set(now_keys[len(loaded_keys):])
+            elif not same_order:
+                index = {k: i for i, k in enumerate(_files_order(loaded_keys, now_keys, keys))}
             bib_spans = memoryview(layout["bib"]).cast("Q")
             side_spans = memoryview(layout["side"]).cast("Q")
             old_flags: bytes = layout["flags"]
@@ -172,15 +178,26 @@ class SplicedWrite:
         flags = bytearray()
         block_of = None
         has_blob = membership(blobs)
+        before = 0  # added keys passed so far
+        placed: dict[int, int | None] = {}  # unit -> its entry's place in the files as loaded (rendered units)
         for i, key in enumerate(keys):
             sep, side_sep = seps[i], ("\n" if i else "")
+            if same_order:
+                j: int | None = i
+            elif added is not None:
+                if key in added:
+                    before += 1
+                    j = None
+                else:
+                    j = i - before
+            else:
+                j = index.get(key)
             entry = decoded.get(key)
             unchanged = False
             if entry is None and same_mode and has_blob(key):  # never decoded: exactly as loaded
                 unchanged = True
                 if layout is not None and i and sep == "\n" and key not in old_seps:
                     # (the common case, kept short: under the same text as when written)
-                    j = i if same_order else index.get(key)
                     if j is not None:
                         bib_units.append((bib_spans[j], bib_spans[j + 1]))
                         side_units.append((side_spans[j], side_spans[j + 1]))
@@ -196,7 +213,6 @@ class SplicedWrite:
                     # (equal states marshal to equal bytes, see STATE_MARSHAL; a mapping built in
                     # another order gives other bytes, so those are compared decoded)
                     unchanged = marshal.dumps(now, STATE_MARSHAL) == blob or marshal.loads(blob) == now
-            j = i if same_order else index.get(key)
             if unchanged and layout is not None and j is not None and old_seps.get(key, "\n") == sep and (
                     (old_side_first == key) == (i == 0)):
                 bib_units.append((bib_spans[j], bib_spans[j + 1]))
@@ -217,6 +233,7 @@ class SplicedWrite:
                     block_of = sidecar_blocks()
                 texts = render_changed(entry, self.ascii, block_of)
                 self._chunks[key] = texts
+            placed[len(bib_units)] = j
             bib_units.append((sep + texts[0]).encode("utf-8"))
             side_units.append((side_sep + texts[1]).encode("utf-8"))
             flags.append(origin_flags(texts[1]))
@@ -235,7 +252,7 @@ class SplicedWrite:
                 _as_span(self.bib_path, bib_tail, layout["bib_ends"][1], bib_fp[0])
             side_head, side_tail = _as_span(self.sidecar_path, side_head, 0, layout["side_ends"][0]), \
                 _as_span(self.sidecar_path, side_tail, layout["side_ends"][1], side_fp[0])
-            place = (lambda key, n: n) if same_order else (lambda key, n: index.get(key))
+            place = (lambda key, n: placed.get(n))
             _spans_for_equal_units(self.bib_path, bib_units, layout, place, keys, "bib")
             _spans_for_equal_units(self.sidecar_path, side_units, layout, place, keys, "side")
         bib_pieces = [bib_head, *bib_units, bib_tail]
