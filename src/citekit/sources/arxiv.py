@@ -23,7 +23,7 @@ from citekit.core.names import parse_name
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient
-from citekit.sources.queries import abstract_phrase, plain_words, title_terms
+from citekit.sources.queries import abstract_phrase, plain_words, reference_search, title_terms
 from citekit.sources.settings import SourceSettings
 
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
@@ -114,11 +114,17 @@ def _quote(words: str) -> str:
 
 def search_params(mention: Mention) -> dict[str, Any] | None:
     """The one query :meth:`ArxivSource.search` sends for ``mention`` (its title as a
-    phrase, else a phrase of its abstract), which is also the key its answer is cached
-    under; None when the mention gives nothing to search."""
+    phrase, else a phrase of its abstract, else, for a pasted reference with no title
+    read, the field of the string most likely its title as a phrase and the first author's
+    family name), which is also the key its answer is cached under; None when the mention
+    gives nothing to search."""
     title = title_terms(mention)
+    reference = reference_search(mention) if not title else None
     if title:
         query = f"ti:{_quote(title)}"
+    elif reference:
+        guess, family = reference
+        query = f"ti:{_quote(guess)}" + (f" AND au:{_quote(family)}" if family else "")
     else:
         phrase = abstract_phrase(mention) if mention.kind == "abstract" else None
         if not phrase:
