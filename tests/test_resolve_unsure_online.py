@@ -144,3 +144,34 @@ def test_a_second_sync_asks_nothing(fake, tmp_path) -> None:
     assert fake.requests() == asked, {s: fake.counts(s) for s in ("crossref", "dblp", "arxiv")}
     assert {line: w.status for line, w in again.items()} == {line: w.status for line, w in first.items()}
     assert again[MIXUP].status == again[INSTANCE].status == "resolved" and again[DROPOUT].chosen is None
+
+
+@pytest.mark.parametrize("reference, words", [
+    ("HOCHREITER S, SCHMIDHUBER J: long short-term memory; NEURAL COMPUT 9:1735-80, 1997",
+     ("long short-term memory", "HOCHREITER")),
+    ("Ba JL, Kiros JR, Hinton GE. Layer normalization. arXiv preprint 2016.", ("Layer normalization", "Ba")),
+    ('A. Vaswani et al., "Attention is all you need," in Proc. NeurIPS, 2017, pp. 5998–6008.',
+     ("Attention is all you need", "Vaswani")),
+    ("Wu, Y., & He, K. (2018). Group normalization. In Proceedings of the European Conference on Computer Vision "
+     "(pp. 3-19).", ("Group normalization", "Wu")),
+    ("Warner, S. T. 1979. Lolly Willowes. The Feminist Press at the City University of New York, New York.",
+     ("Lolly Willowes", "Warner")),
+    ("J. B. Kam and J. D. Ullman, ``Monotone data flow analysis frameworks,'' Acta Informatica, vol. 7, 1977.",
+     ("Monotone data flow analysis frameworks", "Kam")),
+])
+def test_the_words_searched_are_the_likeliest_title_field_and_the_first_family_name(reference, words) -> None:
+    from citekit.core.model import Location
+    from citekit.core.resolution import Mention
+    from citekit.sources.queries import reference_search
+
+    assert reference_search(Mention(kind="cited", location=Location("refs.txt", 1), reference=reference)) == words
+    titled = Mention(kind="titled", location=Location("refs.txt", 1), title="A title read", reference=reference)
+    assert reference_search(titled) is None  # (a title read from the string is searched as a title)
+
+
+def test_a_title_in_tex_quotes_is_a_field_of_the_string() -> None:
+    from citekit.matching.candidates import title_in_reference
+
+    text = "J. B. Kam and J. D. Ullman, ``Monotone data flow analysis frameworks,'' Acta Informatica, vol. 7, 1977."
+    assert title_in_reference("Monotone data flow analysis frameworks", text)
+    assert not title_in_reference("data flow analysis frameworks", text)

@@ -100,8 +100,14 @@ _NOT_TITLE_OPENERS = frozenset(
     "arxiv preprint corr vol volume pp pages p no nr ed eds edited edition press university retrieved "
     "available doi isbn issn accessed url http https www online technical tech report thesis dissertation "
     "phd msc master masters ieee acm springer elsevier wiley lncs lecture notes".split())
+#: words of a publisher's or an institution's name: a field holding one is taken for a
+#: title only when no other field can be (``The Feminist Press at the City University …``)
+_PUBLISHER_WORDS = frozenset(
+    "press publishers publishing company verlag inc ltd department institute university college".split())
 #: an initial as an author list writes it: ``J``, ``DP``, ``J.-P``, ``Y.N``
 _INITIALS_WORD_RE = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
+#: a word a PDF split at a line's end (``optimi- zation``), joined again
+_LINE_BREAK_RE = re.compile(r"([a-z])- ([a-z])")
 _YEAR_IN_RE = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}[a-z]?(?!\d)")
 _ET_AL_RE = re.compile(r"\bet\.?\s*al\b", re.I)
 #: the fewest words a guess needs to be worth a search (``Layer normalization``)
@@ -113,7 +119,7 @@ MAX_GUESS_WORDS = 12
 def _reference_fields(reference: str) -> list[str]:
     """The string's fields as plain text, in order, its numbering left out."""
     text = " ".join(latex_to_text(reference, matching=True).split())
-    text = _NUMBERING_RE.sub("", text)
+    text = _NUMBERING_RE.sub("", _LINE_BREAK_RE.sub(r"\1\2", text))
     return [" ".join(f.split()) for f in _FIELD_SPLIT_RE.split(text) if f and f.strip()]
 
 
@@ -146,12 +152,14 @@ def _family_of(raw: str) -> str | None:
 def reference_title_guess(mention: Mention) -> str | None:
     """The run of words of a pasted reference most likely to be its title, as plain words:
     the longest field (the earliest of equals) that is not an author list, a year, pages or
-    volume, or where the paper appeared (``In …``, ``Proc. …``, ``arXiv preprint``).
+    volume, or where the paper appeared (``In …``, ``Proc. …``, ``arXiv preprint``); a field
+    naming a publisher or an institution only when no other is left.
     None when no field has :data:`MIN_GUESS_WORDS` words."""
     if not mention.reference or len(mention.reference) > MAX_REFERENCE_CHARS:
         return None
     families = {fold(f) for f in (_family_of(a) for a in mention.authors) if f}
     best: list[str] = []
+    best_rank = (False, 0)
     for field in _reference_fields(mention.reference):
         if _YEAR_IN_RE.search(field) or sum(c.isdigit() for c in field) * 3 > len(field):
             continue  # a date, pages, a volume
@@ -160,8 +168,9 @@ def reference_title_guess(mention: Mention) -> str | None:
             continue
         if _names_field(field, families):
             continue
-        if len(words) > len(best):
-            best = words
+        rank = (not any(w.lower() in _PUBLISHER_WORDS for w in words), len(words))
+        if rank > best_rank:
+            best, best_rank = words, rank
     return " ".join(best[:MAX_GUESS_WORDS]) or None
 
 
