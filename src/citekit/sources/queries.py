@@ -108,6 +108,7 @@ _PUBLISHER_WORDS = frozenset(
 _INITIALS_WORD_RE = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
 #: a word a PDF split at a line's end (``optimi- zation``), joined again
 _LINE_BREAK_RE = re.compile(r"([a-z])- ([a-z])")
+_YEAR_AT_END_RE = re.compile(r"\s+(?:1[5-9]|20)\d{2}[a-z]?$")
 _YEAR_IN_RE = re.compile(r"(?<!\d)(?:1[5-9]|20)\d{2}[a-z]?(?!\d)")
 _ET_AL_RE = re.compile(r"\bet\.?\s*al\b", re.I)
 #: the fewest words a guess needs to be worth a search (``Layer normalization``)
@@ -161,6 +162,7 @@ def reference_title_guess(mention: Mention) -> str | None:
     best: list[str] = []
     best_rank = (False, 0)
     for field in _reference_fields(mention.reference):
+        field = _YEAR_AT_END_RE.sub("", field)  # (``… package for R 2013``: the year's own field ran into it)
         if _YEAR_IN_RE.search(field) or sum(c.isdigit() for c in field) * 3 > len(field):
             continue  # a date, pages, a volume
         words = plain_words(field).split()
