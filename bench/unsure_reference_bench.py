@@ -23,7 +23,8 @@ true record, *wrong* when another one is chosen, *pending* otherwise.
 Both trees run in subprocesses against the same fakes (rate limits off: requests are
 counted, not timed), each cold and then again with its cache (the second run's requests
 should be 0). Printed: the counts for the untitled pasted references (the mentions this
-change is about) and for every mention, requests per mention by service, and the
+change is about), for the titles the parser read unsure (looked up by the string's words
+too when their title finds nothing) and for every mention, requests per mention by service, and the
 targets (0 wrong). Results go to ``bench/out/unsure-reference-latest.json``.
 """
 
@@ -186,6 +187,7 @@ def _one(notes: Path, cache: Path, env: dict[str, str]) -> dict:
     for work in report.works:
         for m in work.mentions:
             out.append({"line": m.location.line, "titled": bool(m.title), "reference": bool(m.reference),
+                        "title_unsure": bool(getattr(m, "title_unsure", False)),
                         "status": work.status, "chosen": [work.chosen.source, work.chosen.id] if work.chosen else None,
                         "reason": work.reason})
     return {"mentions": out, "extracted": len(extracted.mentions)}
@@ -209,8 +211,10 @@ def _run_tree(src: Path, notes: Path, fake, cache: Path) -> dict:
     return {"cold": runs[0], "again": runs[1]}
 
 
-def _judge(run: dict, truth_by_line: dict[int, dict]) -> dict:
-    rows = {"untitled references": Counter(), "all mentions": Counter()}
+def _judge(run: dict, truth_by_line: dict[int, dict], unsure_lines: set[int]) -> dict:
+    """Right / wrong / pending: for the untitled pasted references, the titles the parser
+    read unsure (``unsure_lines``: as this tree reads them, for both trees), every mention."""
+    rows = {"untitled references": Counter(), "titles read unsure": Counter(), "all mentions": Counter()}
     wrong = []
     for m in run["mentions"]:
         truth = truth_by_line.get(m["line"])
@@ -224,6 +228,8 @@ def _judge(run: dict, truth_by_line: dict[int, dict]) -> dict:
         else:
             outcome = "pending"
         rows["all mentions"][outcome] += 1
+        if m["line"] in unsure_lines and m["titled"]:
+            rows["titles read unsure"][outcome] += 1
         if not m["titled"] and m["reference"]:
             rows["untitled references"][outcome] += 1
             rows["untitled references"]["by holder: " + truth["source"] + " " + outcome] += 1
@@ -280,8 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(refs)} pasted references from AnyStyle's gold.xml (several citation styles); the true record of "
           "each in one of Crossref, dblp, arXiv in turn, with two decoys; rate limits off, requests counted")
     summary = {}
+    unsure_lines = {m["line"] for m in results["this tree"]["cold"]["mentions"] if m["title_unsure"]}
     for name, res in results.items():
-        judged = _judge(res["cold"], truth_by_line)
+        judged = _judge(res["cold"], truth_by_line, unsure_lines)
         mentions = len(res["cold"]["mentions"])
         untitled = sum(1 for m in res["cold"]["mentions"] if not m["titled"] and m["reference"])
         cold = sum(res["cold"]["requests"].values())
@@ -301,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  requests on the second run (same cache): {sum(res['again']['requests'].values())}")
         if name != "this tree" and "this tree" in summary:
             extra = sum(summary["this tree"]["requests_cold"].values()) - cold
-            print(f"  this tree asks {extra:+d} requests more than {name}: {extra / max(untitled, 1):+.2f} per untitled "
-                  "pasted reference")
+            print(f"  this tree asks {extra:+d} requests more than {name} ({extra / max(untitled, 1):+.2f} per untitled "
+                  "pasted reference, the fallback of titles read unsure included)")
         for line in judged["wrong"][:10]:
             print("  wrong:", line)
         for m in [m for m in res["cold"]["mentions"] if not m["titled"] and m["reference"]

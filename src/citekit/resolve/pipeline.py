@@ -234,6 +234,8 @@ class _WorkResolver:
         self.page_id: tuple[str, str] | None = None
         #: how the earlier-title step went, for the reason line
         self.earlier: str | None = None
+        #: the words a title read unsure was also looked up by (:meth:`_by_reference_words`)
+        self.reference_words: tuple[str, str | None] | None = None
         #: the skipped conference lists that alone could have answered this work (their
         #: sites failed), and the run's budget for asking other services in their place
         self.orphan_of: list[tuple[str, int]] = []
@@ -405,6 +407,8 @@ class _WorkResolver:
     def _conclude(self) -> Work:
         """The decision once the searches are done: a title that found nothing certain is
         looked for among earlier titles, then the pages the notes link are read."""
+        if self.mention.title and self.mention.title_unsure and not self._certain():
+            self._by_reference_words()
         if self.mention.title and not self._certain():
             self._earlier_title()
         if not self._certain():
@@ -417,6 +421,21 @@ class _WorkResolver:
         """A record agrees with the notes well enough to be chosen (at ``ACCEPT``)."""
         ranked = self._ranked()
         return bool(ranked) and ranked[0][0] >= ACCEPT
+
+    def _by_reference_words(self) -> None:
+        """A pasted reference whose title the parser read unsure and that title found
+        nothing certain: dblp is searched with the string's likeliest title field and first
+        family name too (arXiv's search already carried them, in the same clause), and what
+        it finds is judged as always (a record whose whole title is a field of the string
+        and whose first author it names is the paper, whatever the title read)."""
+        untitled = replace(self.mention, title=None)
+        words = reference_search(untitled)
+        dblp = self.sources.get("dblp")
+        if words is None or dblp is None or "dblp" not in self.searched:
+            return
+        self.reference_words = words
+        for cand in self._call("dblp", lambda: dblp.search(untitled)) or []:
+            self._add(cand)
 
     def _earlier_title(self) -> None:
         """The notes' title is an earlier one: search the submission records of every venue
@@ -831,6 +850,10 @@ class _WorkResolver:
             text = f"no source knows this pasted reference ({self._reference_asked()})"
         else:
             text = f"no source knows this {what}"
+            if self.reference_words is not None:
+                guess, family = self.reference_words
+                text += (f" (the parser was not sure of the title it read: dblp and arXiv were also asked with "
+                         f"\"{guess}\"" + (f", {family}" if family else "") + ")")
         closest = max(self.records.values(), key=lambda c: c.score, default=None)
         if closest is not None and closest.score >= 0.5:
             why = self.scores[(closest.source, closest.id)].why
