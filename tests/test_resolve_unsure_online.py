@@ -207,3 +207,27 @@ def test_a_title_read_sure_is_not_looked_up_again(fake) -> None:
     assert work.status != "resolved"
     sent = [params.get("q") for _at, what, params in fake.log("dblp") if what == "GET /search/publ/api"]
     assert len(sent) == 1 and "Courville" in sent[0]  # the title as read, and nothing more
+
+
+def test_the_sync_says_which_services_a_pending_reference_was_looked_up_in(fake, tmp_path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+
+    for key, value in dict(fake.env(), CITEKIT_RATE_LIMITS="off", CITEKIT_MAILTO="researcher@example.org",
+                           CITEKIT_CACHE_DIR=str(tmp_path / "cache")).items():
+        monkeypatch.setenv(key, value)
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# test project\n", encoding="utf-8")
+    (root / "notes" / "refs.txt").write_text(NOTES, encoding="utf-8")
+    said = 'Crossref with the whole string; dblp and arXiv with "a simple way to prevent neural networks from overfitting"'
+    first = CliRunner().invoke(main, ["-C", str(root), "sync"])
+    assert first.exit_code == 0, first.output
+    assert "notes/refs.txt:5: cited as SRIVASTAVA N" in first.output and said in first.output
+    asked = fake.requests()
+    again = CliRunner().invoke(main, ["-C", str(root), "sync", "--json"])
+    assert again.exit_code == 0, again.output
+    assert fake.requests() == asked  # (a second sync asks nothing)
+    (pending,) = json.loads(again.output)["pending"]
+    assert said in pending["looked_up"]
