@@ -154,6 +154,8 @@ def test_a_second_sync_asks_nothing(fake, tmp_path) -> None:
      ("Attention is all you need", "Vaswani")),
     ("Wu, Y., & He, K. (2018). Group normalization. In Proceedings of the European Conference on Computer Vision "
      "(pp. 3-19).", ("Group normalization", "Wu")),
+    ("WOLPERT DH, MACREADY WG: no free lunch theorems for optimization; IEEE TRANS EVOL COMPUT 1:67-82, 1997",
+     ("no free lunch theorems for optimization", "WOLPERT")),
     ("Warner, S. T. 1979. Lolly Willowes. The Feminist Press at the City University of New York, New York.",
      ("Lolly Willowes", "Warner")),
     ("J. B. Kam and J. D. Ullman, ``Monotone data flow analysis frameworks,'' Acta Informatica, vol. 7, 1977.",

@@ -97,9 +97,9 @@ _FIELD_SPLIT_RE = re.compile(r"\.(?=\s|$)|[,;:\"“”„«»()\[\]{}]|\s[-–�
 #: never its title
 _NOT_TITLE_OPENERS = frozenset(
     "in proc proc. proceedings advances journal j trans transactions conference conf symposium workshop "
-    "arxiv preprint corr vol volume pp pages p no nr ed eds edited edition press university retrieved "
-    "available doi isbn issn accessed url http https www online technical tech report thesis dissertation "
-    "phd msc master masters ieee acm springer elsevier wiley lncs lecture notes".split())
+    "arxiv preprint corr vol volume pp pages p nr ed eds edited edition press university retrieved "
+    "available doi isbn issn accessed url http https www tech thesis dissertation "
+    "phd msc ieee acm springer elsevier wiley lncs lecture".split())
 #: words of a publisher's or an institution's name: a field holding one is taken for a
 #: title only when no other field can be (``The Feminist Press at the City University …``)
 _PUBLISHER_WORDS = frozenset(
