@@ -145,7 +145,8 @@ def test_a_mention_with_every_field_set_comes_back_equal() -> None:
                       authors_incomplete=True, urls=["https://arxiv.org/abs/1706.03762"], links={"code": "https://x.org"},
                       summary="s", abstract="a", hints=["LoRA"], venue="ICML", year=2020,
                       ids=Ids(arxiv="1706.03762", doi="10.1/x"), pins=Ids(openreview="abc", dblp="conf/x/Y20"),
-                      hashtags=["muon"], section="Talks", reference="A B. T. ICML 2020.", year_from_page=True,
+                      hashtags=["muon"], section="Talks", reference="A B. T. ICML 2020.", title_unsure=True,
+                      year_from_page=True,
                       published={"container": "ICML", "pages": "1--9"}, heading_people=["E F"])
     assert all(getattr(mention, f.name) != f.default for f in fields(Mention) if f.name not in ("kind", "location"))
     assert Mention.from_json(mention.to_json()) == mention

@@ -93,4 +93,5 @@ def describe(item: dict[str, Any]) -> str:
     hint = ", ".join(item.get("hints") or []) or ", ".join(item.get("urls") or []) or item.get("text") or ""
     kind = item.get("kind", "")
     label = {"abstract": "abstract", "url": "link", "cited": "cited as"}.get(kind, kind)
-    return f"{where}: {label} {hint}".rstrip() + (f" ({page[2:]})" if page else "")
+    looked_up = f"\n      {item['looked_up']}" if item.get("looked_up") else ""
+    return f"{where}: {label} {hint}".rstrip() + (f" ({page[2:]})" if page else "") + looked_up

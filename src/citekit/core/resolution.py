@@ -43,6 +43,10 @@ class Mention:
     #: the reference string as the notes wrote it, when the line is a pasted reference read
     #: by the reference parser: searched whole where a service is made for that (Crossref)
     reference: str | None = None
+    #: the reference parser read the title of that string, but not surely (a pasted line
+    #: the parser may have split wrong): an online sync also looks the string up by its
+    #: other words when the title finds nothing
+    title_unsure: bool = False
     #: ``venue`` and ``year`` are only the page's default (a heading such as "ICLR 2026"
     #: above the line), not said of this paper: a real year (a record's, an arXiv id's) beats it
     year_from_page: bool = False
@@ -59,6 +63,8 @@ class Mention:
         d["location"] = {"file": self.location.file, "line": self.location.line}
         if d["reference"] is None:
             del d["reference"]  # (most mentions are not pasted references)
+        if not d["title_unsure"]:
+            del d["title_unsure"]
         if not d["year_from_page"]:
             del d["year_from_page"]
         if not d["published"]:

@@ -83,7 +83,9 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any,
             )
             continue
         if result.key is None:
-            pending.append(Pending(work.mentions, page=work.page_note))
+            untitled_reference = any(m.reference and not m.title for m in work.mentions)
+            pending.append(Pending(work.mentions, page=work.page_note,
+                                   looked_up=work.reason if untitled_reference and "pasted reference" in work.reason else ""))
             continue
         entry = _entry(lib, result.key)
         if result.renamed_from:

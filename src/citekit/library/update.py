@@ -45,6 +45,9 @@ class Pending:
     mentions: list[Mention] = field(default_factory=list)
     #: what the pages the notes link gave (:attr:`Work.page_note`), when one was read
     page: str = ""
+    #: what the lookup of a pasted reference with no title read found, and where it asked
+    #: (the work's reason: ``no source knows this pasted reference (Crossref with …)``)
+    looked_up: str = ""
 
     def to_json(self) -> dict[str, Any]:
         m = self.mentions[0]
@@ -64,6 +67,7 @@ class Pending:
             "authors": next((x.authors for x in self.mentions if x.authors), []),
             "text": text[:160] + ("…" if len(text) > 160 else ""),
             **({"page": self.page} if self.page else {}),
+            **({"looked_up": self.looked_up} if self.looked_up else {}),
         }
 
 

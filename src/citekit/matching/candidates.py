@@ -331,8 +331,8 @@ def _score_authors_only(mention: Mention, candidate: Candidate, authors: float |
 
 
 #: what may stand right before a title inside a reference string: the start of the string,
-#: or punctuation (a field boundary), never another word of a title
-_FIELD_EDGE = "\"'“”‘’«»《》「」『』()[].,;:!?–—-"
+#: or punctuation (a field boundary; TeX's opening quotes ``…'' too), never another word of a title
+_FIELD_EDGE = "\"'`“”‘’«»《》「」『』()[].,;:!?–—-"
 #: and right after it (not a colon or a dash: "Batch normalization" is not the title of a
 #: string that goes on "Batch normalization: Accelerating …", it is a shorter one's)
 _FIELD_END = "\"'“”‘’«»《》「」『』()[].,;!?"

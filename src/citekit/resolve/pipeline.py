@@ -51,6 +51,7 @@ from citekit.resolve.fallback import FallbackBudget
 from citekit.sources import registry
 from citekit.sources.base import Source, SourceError, SourceUnavailable
 from citekit.sources.cache import UsedAnswer, answers_used
+from citekit.sources.queries import reference_search, reference_terms
 from citekit.core.text import normalize_title
 from citekit.matching.works import (FINAL_STAGES, choose_version, group_versions, renamed_version, same_candidates,
                                     stage_rank)
@@ -71,6 +72,9 @@ TITLE_ORDER: tuple[str, ...] = registry.search_order()
 LOCAL_SEARCHES = frozenset({"conferences"})
 #: Only these sources search abstract text (rows with ``searches_abstracts``).
 ABSTRACT_ORDER: tuple[str, ...] = registry.search_order(abstracts_only=True)
+#: The sources asked about a pasted reference whose title was not read (rows with a
+#: ``reference_rank``): Crossref with the whole string, then dblp and arXiv with its words.
+REFERENCE_ORDER: tuple[str, ...] = registry.reference_order()
 _JOURNAL_REF_VENUE = lazy(r"\b(ICML|NeurIPS|NIPS|ICLR|MLSys)\b\D{0,12}((?:19|20)\d{2})", re.I)
 
 T = TypeVar("T")
@@ -231,6 +235,8 @@ class _WorkResolver:
         self.page_id: tuple[str, str] | None = None
         #: how the earlier-title step went, for the reason line
         self.earlier: str | None = None
+        #: the words a title read unsure was also looked up by (:meth:`_by_reference_words`)
+        self.reference_words: tuple[str, str | None] | None = None
         #: the skipped conference lists that alone could have answered this work (their
         #: sites failed), and the run's budget for asking other services in their place
         self.orphan_of: list[tuple[str, int]] = []
@@ -386,14 +392,24 @@ class _WorkResolver:
                     if self._contradicts(found):
                         self.foreign.append((scheme, value, found))
         if self._comparable() and not self._settled():
-            order = ABSTRACT_ORDER if not self.mention.title and self.mention.abstract else TITLE_ORDER
-            if self._search(order, 0):
+            if self._search(self._order(), 0):
                 return None
         return self._conclude()
+
+    def _order(self) -> Sequence[str]:
+        """The sources to search, in order: by abstract, by pasted reference (no title read
+        from it, :data:`REFERENCE_ORDER`), or by title."""
+        if not self.mention.title and self.mention.abstract:
+            return ABSTRACT_ORDER
+        if not self.mention.title and self.mention.reference:
+            return REFERENCE_ORDER
+        return TITLE_ORDER
 
     def _conclude(self) -> Work:
         """The decision once the searches are done: a title that found nothing certain is
         looked for among earlier titles, then the pages the notes link are read."""
+        if self.mention.title and self.mention.title_unsure and not self._certain():
+            self._by_reference_words()
         if self.mention.title and not self._certain():
             self._earlier_title()
         if not self._certain():
@@ -406,6 +422,21 @@ class _WorkResolver:
         """A record agrees with the notes well enough to be chosen (at ``ACCEPT``)."""
         ranked = self._ranked()
         return bool(ranked) and ranked[0][0] >= ACCEPT
+
+    def _by_reference_words(self) -> None:
+        """A pasted reference whose title the parser read unsure and that title found
+        nothing certain: dblp is searched with the string's likeliest title field and first
+        family name too (arXiv's search already carried them, in the same clause), and what
+        it finds is judged as always (a record whose whole title is a field of the string
+        and whose first author it names is the paper, whatever the title read)."""
+        untitled = replace(self.mention, title=None)
+        words = reference_search(untitled)
+        dblp = self.sources.get("dblp")
+        if words is None or dblp is None or "dblp" not in self.searched:
+            return
+        self.reference_words = words
+        for cand in self._call("dblp", lambda: dblp.search(untitled)) or []:
+            self._add(cand)
 
     def _earlier_title(self) -> None:
         """The notes' title is an earlier one: search the submission records of every venue
@@ -816,13 +847,34 @@ class _WorkResolver:
         elif self.orphan_of:
             lists = self._skipped_lists()
             text = f"no other source knows this {what} ({lists} was skipped: its site failed)"
+        elif not self.mention.title and not self.mention.abstract and self.mention.reference:
+            text = f"no source knows this pasted reference ({self._reference_asked()})"
         else:
             text = f"no source knows this {what}"
+            if self.reference_words is not None:
+                guess, family = self.reference_words
+                text += (f" (the parser was not sure of the title it read: dblp and arXiv were also asked with "
+                         f"\"{guess}\"" + (f", {family}" if family else "") + ")")
         closest = max(self.records.values(), key=lambda c: c.score, default=None)
         if closest is not None and closest.score >= 0.5:
             why = self.scores[(closest.source, closest.id)].why
             text += f" (closest: {closest.source} \"{closest.title}\", {closest.score:.2f}, {why})"
         return self._with_trouble(text)
+
+    def _reference_asked(self) -> str:
+        """Which services a pasted reference with no title read was looked up in, and with
+        what: ``Crossref with the whole string; dblp and arXiv with "layer normalization", Ba``."""
+        asked = [n for n in self.searched if n in REFERENCE_ORDER and n not in self.trouble]
+        whole = [registry.label(n) for n in asked if n == "crossref" and reference_terms(self.mention)]
+        words = reference_search(self.mention)
+        by_words = [registry.label(n) for n in asked if n != "crossref"]
+        parts = [f"{whole[0]} with the whole string"] if whole else []
+        if by_words and words is not None:
+            guess, family = words
+            parts.append(f"{' and '.join(by_words)} with \"{guess}\"" + (f", {family}" if family else ""))
+        elif by_words:
+            parts.append(f"no part of it reads as a title to search {' and '.join(by_words)} with")
+        return "; ".join(parts) if parts else "no service could be asked"
 
     def _skipped_lists(self) -> str:
         """``the ICLR 2019 paper list``: the skipped lists that alone could answer this work."""

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from typing import Any, Iterable, Sequence
 
 from citekit.core.ids import ARXIV_DOI_PREFIX, arxiv_version, normalize_arxiv, normalize_doi
 from citekit.core.model import Ids
 from citekit.core.resolution import Candidate, Mention
+from citekit.core.text import fold
 from citekit.core.names import parse_name
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient
-from citekit.sources.queries import abstract_phrase, plain_words, title_terms
+from citekit.sources.queries import abstract_phrase, plain_words, reference_search, title_terms
 from citekit.sources.settings import SourceSettings
 from citekit.core.lazyre import lazy
 
@@ -113,13 +115,27 @@ def _quote(words: str) -> str:
     return '"' + words.replace('"', " ") + '"'
 
 
+def _reference_clause(guess: str, family: str | None) -> str:
+    return f"ti:{_quote(guess)}" + (f" AND au:{_quote(family)}" if family else "")
+
+
 def search_params(mention: Mention) -> dict[str, Any] | None:
     """The one query :meth:`ArxivSource.search` sends for ``mention`` (its title as a
-    phrase, else a phrase of its abstract), which is also the key its answer is cached
-    under; None when the mention gives nothing to search."""
+    phrase, else a phrase of its abstract, else, for a pasted reference with no title
+    read, the field of the string most likely its title as a phrase and the first author's
+    family name; a title the parser read unsure, both), which is also the key its answer is
+    cached under; None when the mention gives nothing to search."""
     title = title_terms(mention)
+    reference = reference_search(mention if not title else replace(mention, title=None)) \
+        if not title or mention.title_unsure else None
     if title:
         query = f"ti:{_quote(title)}"
+        if reference and fold(reference[0]) != fold(title):
+            # a title the parser was not sure of: the string's likeliest title field too, in
+            # the same clause (no request of its own; what fits is decided by the caller)
+            query = f"({query}) OR ({_reference_clause(*reference)})"
+    elif reference:
+        query = _reference_clause(*reference)
     else:
         phrase = abstract_phrase(mention) if mention.kind == "abstract" else None
         if not phrase:

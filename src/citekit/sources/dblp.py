@@ -25,7 +25,7 @@ from citekit.core.text import latex_to_text
 from citekit.sources.base import SourceError
 from citekit.sources.cache import LookupCache
 from citekit.sources.http import HttpClient, body_json
-from citekit.sources.queries import plain_words, title_terms
+from citekit.sources.queries import plain_words, reference_search, title_terms
 from citekit.sources.settings import SourceSettings
 from citekit.core.lazyre import lazy
 
@@ -249,6 +249,10 @@ class DblpSource:
 
     def search(self, mention: Mention) -> list[Candidate]:
         query = title_terms(mention)
+        if query is None and (words := reference_search(mention)):
+            # a pasted reference with no title read: the field most likely its title and the
+            # first author's family name (dblp ANDs the words, matching their beginnings)
+            query = " ".join(w for w in words if w)
         if query is None and mention.hints:  # dblp indexes titles: a method name may be in one
             query = plain_words(mention.hints[0])
         if not query:

@@ -70,6 +70,12 @@ class SourceRow:
     #: searched for a mention by title; a source that only reads what the notes link (web
     #: pages) is not
     searches_titles: bool = True
+    #: how a sentence names the service (``arXiv``, ``Crossref``)
+    label: str = ""
+    #: searched for a pasted reference whose title the parser was not sure of, and in which
+    #: order (lowest first): Crossref reads the string whole (``query.bibliographic``),
+    #: dblp and arXiv search the words of its likeliest title field; None: not asked
+    reference_rank: int | None = None
 
     def load(self) -> type:
         """The source class (imports its module)."""
@@ -115,14 +121,14 @@ SOURCES: tuple[SourceRow, ...] = (
               lookups=("openreview",), rank=1, searches_abstracts=True),
     SourceRow("crossref", "citekit.sources.crossref:CrossrefSource",
               hosts=(Host("crossref", "https://api.crossref.org", Limits(interval=0.2, concurrency=3, max_mb=16)),),
-              lookups=("doi",), rank=4),  # the noisiest search: last
+              lookups=("doi",), rank=4, reference_rank=0, label="Crossref"),  # the noisiest title search: last
     SourceRow("dblp", "citekit.sources.dblp:DblpSource",
               hosts=(Host("dblp", "https://dblp.org", Limits(interval=1.0, concurrency=1, max_mb=8)),),
-              lookups=("dblp",), rank=2),
+              lookups=("dblp",), rank=2, reference_rank=1, label="dblp"),
     SourceRow("arxiv", "citekit.sources.arxiv:ArxivSource",
               hosts=(Host("arxiv", "https://export.arxiv.org/api/query",
                           Limits(interval=3.0, concurrency=1, after_answer=True, max_mb=32), exact_url=True),),
-              lookups=("arxiv",), rank=3, searches_abstracts=True),
+              lookups=("arxiv",), rank=3, searches_abstracts=True, reference_rank=2, label="arXiv"),
     # A web page the notes link (a project page): one request per page, read only when the
     # notes give nothing else to find the paper by; 2 MB is ten times a large project page.
     SourceRow("web", "citekit.sources.web:WebPageSource",
@@ -169,6 +175,22 @@ def search_order(*, abstracts_only: bool = False) -> tuple[str, ...]:
     rows = sorted((r for r in SOURCES if r.searches_titles and (r.searches_abstracts or not abstracts_only)),
                   key=lambda r: r.rank)
     return tuple(r.name for r in rows)
+
+
+def reference_order() -> tuple[str, ...]:
+    """The sources to search for a pasted reference whose title was not read, in order:
+    Crossref first (made for whole citation strings; a journal paper is found with one
+    request), then dblp and arXiv (computer science that Crossref lacks)."""
+    rows = sorted((r for r in SOURCES if r.reference_rank is not None), key=lambda r: r.reference_rank or 0)
+    return tuple(r.name for r in rows)
+
+
+def label(name: str) -> str:
+    """How a sentence names source ``name`` (``arXiv``), its name when the row gives none."""
+    try:
+        return row(name).label or name
+    except KeyError:
+        return name
 
 
 def scheme_sources() -> dict[str, tuple[str, ...]]:
