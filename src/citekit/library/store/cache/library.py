@@ -252,11 +252,9 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         return value
 
     def memo_table(self, kind: str, compute: Callable[[Entry], Any], *, ordered: bool = True) -> Mapping[str, Any]:
-        """key -> :meth:`memo` of every entry; on a cached load only entries without a
-        stored value are decoded, so a second ``list`` or ``tags`` decodes none. With
-        ``ordered`` false the caller only looks values up (and changes nothing): the stored
-        table itself is handed over when it holds exactly the library's keys, not a copy
-        in the library's order (50,000 items at each ``add``)."""
+        """key -> :meth:`memo` of every entry (only entries without a stored value are
+        decoded); ``ordered`` false: the stored table itself, read-only, when it holds
+        exactly the library's keys (no copy in the library's order: 50,000 items an ``add``)."""
         table = self._memos.table(kind)
         lazy = self._lazy
         if lazy is not None and hasattr(lazy, "preload") and len(lazy) - len(table) > 64:
@@ -268,15 +266,14 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
                 assert entry is not None
                 table[key] = compute(entry)
                 self._memos.dirty.add(kind)
-            if not ordered and len(table) == len(keys):  # (every key is in it: no other)
+            if not ordered and len(table) == len(keys):  # (every key in it, no other)
                 return MappingProxyType(table)
             return {key: table[key] for key in keys}
 
     def stored_memos(self, kind: str, keys: list[str]) -> Iterator[Any] | None:
         """The stored :meth:`memo` values of ``keys``, in that order, read one at a time
-        from the cache (never the whole table), or None when some are not stored as they
-        are now (then :meth:`memo_table` computes and stores them). For a read-only command
-        that writes each value as it comes: ``list --json`` on a large library."""
+        (never the whole table), or None when some are not stored as they are now: for a
+        read-only command that writes each as it comes (``list --json``)."""
         memos = self._memos
         if kind in memos.tables or kind in memos.raw or not memos.pending or memos.base is None:
             return None
@@ -284,16 +281,14 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
 
     def remembered(self, name: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, a value derived from the whole library (the suggestions for a key
-        it lacks), kept in the cache until any entry changes: only for a library not
-        modified since it was loaded. Values must be plain data."""
+        it lacks), kept until any entry changes (for a library not modified since it was
+        loaded; plain data only)."""
         return self._memos.remembered(name, compute)
 
     def remembered_apart(self, name: str, compute: Callable[[], Any],
                          patch: Callable[[Any, set[str]], Any] | None = None) -> Any:
-        """:meth:`remembered` for a large answer (the search index), stored in a file of
-        its own; one stored before later writes is brought up to date by ``patch`` (see
-        :meth:`.memos.MemoStore.remembered_apart`). Only for a library not modified since
-        it was loaded."""
+        """:meth:`remembered` for a large answer (the search index), in a file of its own,
+        brought up to date by ``patch`` (:meth:`.memos.MemoStore.remembered_apart`)."""
         return self._memos.remembered_apart(name, compute, patch)
 
     def keep_memos(self) -> None:
