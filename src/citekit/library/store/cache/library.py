@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Iterator, Mapping
-from types import MappingProxyType
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from citekit.bibtex.collector import collector_paused
@@ -131,8 +131,7 @@ class CachedLibrary(StoredParse, SplicedWrite, ChunkReuse, PlainLibrary):
         return list(self._lazy_keys) if self._lazy is not None else list(self._entries)
 
     def get(self, key: str) -> Entry | None:
-        """See :meth:`PlainLibrary.get`; on a cached load only that entry is decoded
-        (``show``, ``check`` and ``export --aux`` read a few entries of thousands)."""
+        """See :meth:`PlainLibrary.get`; on a cached load only that entry is decoded."""
         if self._lazy is not None:
             return self.entry_at(key if key in self._lazy else self._lazy_aliases.get(key, key))
         return super().get(key)
