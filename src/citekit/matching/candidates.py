@@ -9,8 +9,11 @@ title and the authors *both* agree (:attr:`MatchScore.agrees`); the numeric
 Titles agree fully when their folded forms are nearly equal. Papers are renamed between
 versions (a workshop title becomes a conference title), so a *partial* title agreement (the
 same subtitle, or one title's words contained in the other's) is accepted too, but only
-when the authors agree strongly and the venue and year agree as well: a decoy that merely
-shares a subtitle has other authors and fails.
+when the record's author list is the notes' list (:func:`same_author_list`) and the venue
+and year agree as well: a decoy that merely shares a subtitle has other authors and fails,
+and so does a longer title that starts with the notes' one by the same first author and
+someone else (``X: A Second Look``): a similar title is not the same paper, and sharing a
+first author does not make it one.
 """
 
 from __future__ import annotations
@@ -188,6 +191,31 @@ def author_overlap(written: Sequence[str], persons: Sequence[Person]) -> tuple[f
     return people_overlap([name_of(name) for name in written], [name_of_person(p) for p in persons], shorter=True)
 
 
+#: a record whose title only partly agrees may list one author more or fewer than the notes
+#: (a co-author added at publication) when at least this many of the notes' authors are on it
+RENAMED_LIST_SLACK = 3
+
+
+def same_author_list(n_written: int, n_found: int, matched: int, incomplete: bool) -> bool:
+    """The record's author list is the notes' list: what a renamed version keeps.
+
+    Every author the notes name is on the record (``matched``, one to one) and the record
+    names no one else; when at least :data:`RENAMED_LIST_SLACK` of them are on it, one author
+    more or fewer is forgiven (the renamed ICML paper that gained an author). Notes that end
+    ``et al.`` (``incomplete``) say nothing of the rest: all the authors they name must be on
+    the record, and at least two. A first author alone never makes a list: a longer title by
+    the same first author and another co-author is another paper.
+    """
+    if n_written == 0 or matched == 0:
+        return False
+    missing, extra = n_written - matched, n_found - matched
+    if incomplete:
+        return missing == 0 and matched >= 2
+    if missing == 0 and extra == 0:
+        return True
+    return matched >= RENAMED_LIST_SLACK and missing + extra <= 1
+
+
 def authors_agree(share: float, matched: int, n_written: int, n_found: int) -> bool:
     """Enough of the authors are the same people (≥ half, and ≥ 2 when both lists have ≥ 3)."""
     if matched == 0:
@@ -306,12 +334,20 @@ def _score_titled(mention: Mention, candidate: Candidate) -> MatchScore:
         why = "authors are hidden" if is_anonymous(candidate.authors) else "authors differ"
         return MatchScore(agrees=False, why=f"title agrees but {why}", **common)
     if level == "partial":
-        strong = authors is not None and authors >= 0.8 and matched >= min(2, len(listed))
+        # A renamed version keeps its author list: the record must list the notes' authors and
+        # no one else (a person heading is one name, not a list), so a longer title by the same
+        # first author and another co-author is refused, not taken for an extended version.
+        if not (mention.authors and same_author_list(len(mention.authors), len(candidate.authors), matched,
+                                                     mention.authors_incomplete)):
+            whose = "the notes list no authors" if not mention.authors else (
+                f"its authors are not the notes' list ({matched} of the {len(mention.authors)} listed"
+                f"{' (et al.)' if mention.authors_incomplete else ''} among its {len(candidate.authors)})")
+            return MatchScore(agrees=False, why=f"title only partly agrees and {whose}: another paper", **common)
         # The venue must not contradict the notes (a preprint has none) and the year must be
         # the notes' year or the one before (the preprint of a conference paper).
-        if not (strong and venue in (1.0, None) and year in (1.0, 0.5)):
-            return MatchScore(agrees=False, why="title only partly agrees and authors, venue or year do not confirm it", **common)
-        return MatchScore(agrees=True, why="renamed: title partly agrees, authors, venue and year agree", **common)
+        if not (venue in (1.0, None) and year in (1.0, 0.5)):
+            return MatchScore(agrees=False, why="title only partly agrees and the venue or year does not confirm it", **common)
+        return MatchScore(agrees=True, why="renamed: title partly agrees, the same authors, venue and year agree", **common)
     if not listed and sim < 0.95:
         return MatchScore(agrees=False, why="title is close but the notes give no authors to confirm it", **common)
     if not mention.authors and listed:

@@ -718,13 +718,21 @@ class _WorkResolver:
         return out
 
     def _settled(self) -> bool:
-        """An accepted or published record already wins clearly: further searches only cost time."""
+        """An accepted or published record already wins clearly: further searches only cost time.
+
+        A record whose title only partly agrees (a renamed version, found by search) does not
+        stop the search: the record under the notes' own title may sit in a later source, and
+        it then outranks the renamed one (another paper of the same authors, 1994a and 1994b)."""
         ranked = self._ranked()
         if not ranked or ranked[0][0] < ACCEPT:
             return False
         if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < MARGIN:
             return False
-        return any(c.stage in FINAL_STAGES and self.scores[(c.source, c.id)].agrees for c in ranked[0][1])
+        return any(c.stage in FINAL_STAGES and self._settles((c.source, c.id)) for c in ranked[0][1])
+
+    def _settles(self, key: tuple[str, str]) -> bool:
+        result = self.scores[key]
+        return result.agrees and (result.title_agreement != "partial" or key in self.identified)
 
     def _linked_versions(self, cluster: list[Candidate]) -> list[Candidate]:
         """The cluster plus the records its identifiers link to, fetched by id (cheap, exact),
