@@ -152,3 +152,25 @@ def test_a_mention_with_every_field_set_comes_back_equal() -> None:
     assert Mention.from_json(mention.to_json()) == mention
     bare = Mention(kind="url", location=Location("n.txt", 1))
     assert Mention.from_json(bare.to_json()) == bare
+
+
+def test_a_stat_taken_within_the_file_systems_tick_vouches_for_nothing(tmp_path: Path) -> None:
+    """A file changed just before it was read could change again in the same tick with the
+    same size, keeping its stat: its row is not trusted by stat (its bytes are hashed)."""
+    import time
+
+    from citekit.core.cachefile import stat_key
+
+    note = tmp_path / "n.md"
+    note.write_text("- Attention Is All You Need (Vaswani et al., NeurIPS 2017)\n", encoding="utf-8")
+    memo = filememo.NotesMemo(tmp_path / "m.memo")
+    fresh = stat_key(note)
+    memo.remember("n.md", fresh, "d1", [], [])
+    assert memo.known("n.md", fresh) is None  # written a moment ago: racy
+    assert memo.same_bytes("n.md", "d1", fresh) is not None  # (the same bytes still count)
+    old = time.time_ns() - 10 * 10**9 + 123  # changed ten seconds ago (a time finer than the second)
+    os.utime(note, ns=(old, old))
+    settled = stat_key(note)
+    assert settled is not None and time.time_ns() - settled[2] < 10**9  # (its change time is now)
+    memo.remember("n.md", (settled[0], old, old, settled[3]), "d2", [], [])
+    assert memo.known("n.md", (settled[0], old, old, settled[3])) == ([], [])

@@ -39,6 +39,24 @@ def stat_key(path: Path) -> StatKey | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
+#: a file modified less than this before it was last checked may change again within the
+#: file system's time resolution (2 s on FAT) without its stat changing: hash it instead
+RACY_NS = 2_000_000_000
+#: the same for a file system whose times have a part below the second (ext4, XFS, btrfs,
+#: APFS, NTFS): their clock ticks at most every 16 ms (Windows' timer; Linux's a jiffy), so
+#: a file checked later than this after its last change would show any later one in its times
+FINE_RACY_NS = 50_000_000
+
+
+def racy(stat: StatKey, now: int, *, coarse: int = RACY_NS, fine: int = FINE_RACY_NS) -> bool:
+    """Whether a file with this :func:`stat_key` was changed so recently before ``now``
+    (``time.time_ns()``) that a change of the same size could still keep its stat: then
+    its stat vouches for nothing and it is hashed (git's "racy" files). Times in whole
+    seconds mean a file system that keeps no finer ones: the long window."""
+    window = coarse if stat[1] % 1_000_000_000 == 0 and stat[2] % 1_000_000_000 == 0 else fine
+    return now - max(stat[1], stat[2]) < window
+
+
 #: parts handed to one ``writev`` call (POSIX guarantees at least 16, Linux takes 1024)
 _BATCH = min(1024, os.sysconf("SC_IOV_MAX")) if hasattr(os, "sysconf") and "SC_IOV_MAX" in os.sysconf_names else 16
 

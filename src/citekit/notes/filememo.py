@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import marshal
 import os
+import time
 from pathlib import Path
 from typing import Any
 
-from citekit.core.cachefile import StatKey, replace_quietly, stat_key
+from citekit.core.cachefile import StatKey, racy, replace_quietly, stat_key
 from citekit.notes.result import Problem
 
-#: bump when what is stored changes shape
-FORMAT = 1
+#: bump when what is stored changes shape (2: each row says whether its stat was racy)
+FORMAT = 2
 #: files remembered at most (a notes folder of more is read as before, past this many)
 MAX_FILES = 20_000
 
@@ -76,9 +77,11 @@ class NotesMemo:
         return data[2]
 
     def known(self, name: str, stat: StatKey | None) -> tuple[list[Any], list[Problem]] | None:
-        """What the file ``name`` gave last time, when its stat is ``stat`` as then."""
+        """What the file ``name`` gave last time, when its stat is ``stat`` as then and was
+        not racy then (changed within the file system's tick before it was read: a second
+        change of the same size in that tick would keep the stat; such a file is hashed)."""
         row = self._files.get(name)
-        if row is None or stat is None or row[0] != stat:
+        if row is None or stat is None or row[0] != stat or row[4]:
             return None
         return self._take(name, row)
 
@@ -91,7 +94,7 @@ class NotesMemo:
             return None
         found = self._take(name, row)
         if found is not None and stat is not None:
-            self._files[name] = (stat, *row[1:])
+            self._files[name] = (stat, *row[1:4], racy(stat, time.time_ns()))
             self._changed = True
         return found
 
@@ -114,7 +117,7 @@ class NotesMemo:
         if stat is None or (len(self._files) >= MAX_FILES and name not in self._files):
             return
         self._files[name] = (stat, digest, [m.to_json() for m in mentions],
-                             [(p.file, p.line, p.message) for p in problems])
+                             [(p.file, p.line, p.message) for p in problems], racy(stat, time.time_ns()))
         self._changed = True
 
     def save(self) -> None:

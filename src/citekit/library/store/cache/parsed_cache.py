@@ -93,21 +93,14 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
 
 # ---- knowing the files unchanged without reading them -----------------------------------
 
-#: a file modified less than this before it was last checked may change again within the
-#: file system's time resolution (2 s on FAT) without its stat changing: hash it instead
-RACY_NS = 2_000_000_000
-#: the same for a file system whose times have a part below the second (ext4, XFS, btrfs,
-#: APFS, NTFS): their clock ticks at most every 16 ms (Windows' timer; Linux's a jiffy), so
-#: a file checked later than this after its last change would show any later one in its times
-FINE_RACY_NS = 50_000_000
+#: the windows of :func:`citekit.core.cachefile.racy` (module names here so a test can set them)
+RACY_NS = cachefile.RACY_NS
+FINE_RACY_NS = cachefile.FINE_RACY_NS
 
 
 def racy(stat: tuple[Any, ...], now: int) -> bool:
-    """Whether a file with this stat key was changed so recently before ``now`` that a
-    change of the same size could still keep its stat (see :data:`RACY_NS`). Times in whole
-    seconds mean a file system that keeps no finer ones: the long window."""
-    window = RACY_NS if stat[1] % 1_000_000_000 == 0 and stat[2] % 1_000_000_000 == 0 else FINE_RACY_NS
-    return now - max(stat[1], stat[2]) < window
+    """:func:`citekit.core.cachefile.racy` with this module's windows."""
+    return cachefile.racy(stat, now, coarse=RACY_NS, fine=FINE_RACY_NS)
 
 
 def stat_pair(refs_dir: Path, names: tuple[str, str] = ("library.bib", "library.yaml")) -> tuple[Any, ...] | None:
