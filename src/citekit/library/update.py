@@ -22,6 +22,8 @@ from citekit.core.text import normalize_title
 from citekit.library.keys import make_key, reformed_key
 from citekit.library.records import fields_from_candidate, fields_from_mentions
 from citekit.library.store import Library
+from citekit.matching.candidates import Byline, bylines_contradict
+from citekit.matching.people import parse_authors
 
 
 @dataclass
@@ -87,6 +89,13 @@ def work_titles(work: Work) -> set[str]:
     if work.chosen:
         titles.add(normalize_title(work.chosen.title))
     return {t for t in titles if t}
+
+
+def byline_of_fields(fields: Mapping[str, str]) -> Byline:
+    """Who wrote an entry (its BibTeX ``author``, ``and others`` included) and its year."""
+    names, truncated = parse_authors(fields.get("author", ""))
+    year = re.search(r"\d{4}", fields.get("year", ""))
+    return Byline(tuple(names), truncated and bool(names), int(year.group()) if year else None)
 
 
 class LibraryIndex:
@@ -171,12 +180,13 @@ class LibraryIndex:
         """The rough title of the entry at position ``i`` (a lazy index reads it by key)."""
         return self._rough_of(self._entries[i])
 
-    def _first(self, kind: str, values: Any) -> Entry | None:
-        """The earliest entry (file order) carrying any of ``values`` under ``kind``."""
+    def _first(self, kind: str, values: Any, fits: Any = None) -> Entry | None:
+        """The earliest entry (file order) carrying any of ``values`` under ``kind`` (and
+        that ``fits``, when given)."""
         best: Entry | None = None
         for value in values:
             for entry in self._bucket((kind, value)):
-                if best is None or self._order[id(entry)] < self._order[id(best)]:
+                if (best is None or self._order[id(entry)] < self._order[id(best)]) and (fits is None or fits(entry)):
                     best = entry
         return best
 
@@ -198,8 +208,18 @@ class LibraryIndex:
         hit = self._previous(work, titles)
         if hit is not None:
             return hit
+        shared_title = False
         if titles:
-            hit = self._first("title", titles)
+            # a title is not a paper: an entry of the same title whose authors are others (two
+            # books called "The Commercial Paper Market") is another work's; and a work that
+            # names no authors takes none of the entries of a title several works bear
+            said = byline_of_fields(built[1]) if built is not None else Byline(())
+            if said.names:
+                hit = self._first("title", titles, lambda e: not bylines_contradict(said, byline_of_fields(e.fields)))
+            else:
+                hit = self._first("title", titles)
+                shared_title = hit is not None and self._bears_others(titles, hit)
+                hit = None if shared_title else hit
             if hit is not None:
                 return hit
         prints = {_fingerprint(m.abstract) for m in work.mentions if m.abstract}
@@ -212,9 +232,16 @@ class LibraryIndex:
             hit = self._first("url", urls)
             if hit is not None:
                 return hit
-        if built is not None and self._entries:
+        if built is not None and self._entries and not shared_title:
             return self._same_work(Entry(key="", entry_type=built[0], fields=built[1]))
         return None
+
+    def _bears_others(self, titles: set[str], entry: Entry) -> bool:
+        """Whether an entry under one of ``titles`` is another work than ``entry`` (its
+        authors contradict ``entry``'s)."""
+        own = byline_of_fields(entry.fields)
+        return any(other is not entry and bylines_contradict(own, byline_of_fields(other.fields))
+                   for title in titles for other in self._bucket(("title", title)))
 
     def _previous(self, work: Work, titles: set[str]) -> Entry | None:
         """The entry these very mentions landed on last time, when it still answers to one of

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from rapidfuzz import fuzz
@@ -28,7 +29,7 @@ from citekit.core.model import Person
 from citekit.core.resolution import Candidate, Mention
 from citekit.core.text import latex_to_text, normalize_title, title_tokens
 from citekit.core import venues
-from citekit.matching.people import author_overlap as people_overlap, name_of, name_of_person
+from citekit.matching.people import Name, author_overlap as people_overlap, name_of, name_of_person
 from citekit.core.lazyre import lazy
 
 #: A candidate must score at least this much (and agree) to be attached.
@@ -214,6 +215,57 @@ def same_author_list(n_written: int, n_found: int, matched: int, incomplete: boo
     if missing == 0 and extra == 0:
         return True
     return matched >= RENAMED_LIST_SLACK and missing + extra <= 1
+
+
+def one_author_list(n1: int, incomplete1: bool, n2: int, incomplete2: bool, matched: int) -> bool:
+    """Two author lists the user wrote (two library entries, two mentions in the notes) are
+    one list: two whole lists by :func:`same_author_list` (the same people, one more or fewer
+    forgiven from three agreeing); a list cut short (``et al.``, ``and others``) when every
+    author it names is on the other (one is enough here: unlike a search result, the other
+    list was not found by looking for this title, so it is no decoy a search brought up).
+    """
+    if incomplete1 or incomplete2:
+        named = min(n1, n2) if incomplete1 and incomplete2 else n1 if incomplete1 else n2
+        return matched >= 1 and matched == named
+    return same_author_list(n1, n2, matched, False)
+
+
+#: two descriptions of one title whose years are more than this apart (a preprint may come
+#: two years before its paper) are two works unless their authors are one list
+YEARS_APART = 2
+
+
+@dataclass(frozen=True)
+class Byline:
+    """Who wrote a work and when, as one description of it says (a mention in the notes, a
+    library entry): the names, whether the list is cut short (``et al.``), the year."""
+
+    names: tuple[Name, ...]
+    incomplete: bool = False
+    year: int | None = None
+
+
+def byline(authors: Sequence[str], incomplete: bool = False, year: int | None = None) -> Byline:
+    """The byline of names as written (notes, BibTeX names)."""
+    names = tuple(n for n in (name_of(a) for a in authors) if n is not None)
+    return Byline(names, incomplete and bool(names), year)
+
+
+@lru_cache(maxsize=65536)
+def bylines_contradict(a: Byline, b: Byline) -> bool:
+    """Two descriptions of one title that cannot be one work: both name authors and no one
+    is on both lists (:func:`citekit.matching.people.same_person`), or their years are more
+    than :data:`YEARS_APART` apart and the lists are not one list (:func:`one_author_list`).
+    A side that names no authors contradicts nothing: a year alone does not tell two works
+    apart (a reprint, a year written wrong)."""
+    if not a.names or not b.names:
+        return False
+    _share, matched = people_overlap(a.names, b.names, shorter=True)
+    if matched == 0:
+        return True
+    if a.year is not None and b.year is not None and abs(a.year - b.year) > YEARS_APART:
+        return not one_author_list(len(a.names), a.incomplete, len(b.names), b.incomplete, matched)
+    return False
 
 
 def authors_agree(share: float, matched: int, n_written: int, n_found: int) -> bool:

@@ -44,7 +44,8 @@ from citekit.core.model import Entry
 from citekit.core.resolution import Candidate
 from citekit.core.text import STOPWORDS, normalize_title
 from citekit.core.unionfind import UnionFind
-from citekit.matching.candidates import abstract_similarity, authors_agree, is_anonymous, title_agreement
+from citekit.matching.candidates import (abstract_similarity, authors_agree, is_anonymous, one_author_list,
+                                         title_agreement)
 from citekit.matching.candidates import author_overlap as written_overlap
 from citekit.matching.people import Name, author_overlap, parse_authors
 from citekit.core.lazyre import lazy
@@ -402,15 +403,24 @@ def compare(r1: Record, r2: Record) -> Verdict | None:
     if r1.author_text and r1.author_text == r2.author_text:
         why = f"same title ({title_score:.0f}) and authors"
     else:
+        # a title that only partly agrees (one has words the other lacks: "X" and "X: A Second
+        # Look") is one work only with one author list, as in resolution (same_author_list)
+        partial = r1.norm != r2.norm and title_agreement(r1.fields.get("title", ""),
+                                                         r2.fields.get("title", ""))[0] == "partial"
         (a1, t1), (a2, t2) = r1.authors, r2.authors
         if not a1 or not a2:
-            if not (title_score >= TITLE_ONLY_THRESHOLD and len(r1.words) >= 3):
+            if partial or not (title_score >= TITLE_ONLY_THRESHOLD and len(r1.words) >= 3):
                 return None
             why = f"same title ({title_score:.0f}), no authors to compare"
         else:
             share, matched = author_overlap(a1, a2, shorter=t1 or t2)
             if share < AUTHOR_THRESHOLD:
                 return None
+            if partial and not one_author_list(len(a1), t1, len(a2), t2, matched):
+                # "X" by A and "X: A Second Look" by A and B: a paper of its own, listed, never
+                # merged, never taken as a version to upgrade to
+                return Verdict("related", f"title only partly agrees ({title_score:.0f}) and the authors are not "
+                                          f"one list ({matched} in common, of {len(a1)} and {len(a2)}): another paper")
             why = f"same title ({title_score:.0f}) and authors ({matched}/{max(len(a1), len(a2))})"
     return _same_or_versions(r1, r2, why)
 

@@ -1,11 +1,19 @@
 """Putting the mentions of one work together, before anything is looked up online.
 
-Two mentions are one work when they share a normalized title, a paper URL, an identifier
-or a project/code page, or when their titles are near-identical (a typo, a doubled
-space); an author-year citation with no title joins only the same citation in the same
-file. An untitled abstract joins a titled mention only on strong evidence: one of the
-method names it introduces is that title's method, and most of the title's words occur in
-the abstract. Anything weaker is left for online resolution to decide.
+Two mentions are one work when they share a paper URL, an identifier or a project/code
+page; an author-year citation with no title joins only the same citation in the same file.
+Mentions with one title (the same normalized title, or near-identical ones: a typo, a
+doubled space) are one work unless what they say of who wrote it contradicts: a similar
+title is not the same paper, and two books both called "The Commercial Paper Market"
+(Baxter 1966; Foulke & Roy 1931) are two works. Two author lists contradict when no author
+of one is an author of the other (:func:`citekit.matching.people.same_person`, the one
+same-person rule), or when the years are more than two apart and the lists are not one list
+(:func:`citekit.matching.candidates.bylines_contradict`). A mention of the
+title without authors joins the one work of that title that has them; when there are
+several, it is a work of its own (which of them it means is not known). An untitled
+abstract joins a titled mention only on strong evidence: one of the method names it
+introduces is that title's method, and most of the title's words occur in the abstract.
+Anything weaker is left for online resolution to decide.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from rapidfuzz import fuzz
 from citekit.core.resolution import Mention
 from citekit.core.text import normalize_title, title_tokens
 from citekit.core.unionfind import UnionFind
+from citekit.matching.candidates import Byline, byline, bylines_contradict
 from citekit.notes.abstracts import is_coinage
 from citekit.notes.urls import url_key
 
@@ -153,31 +162,95 @@ def near_identical_pairs(titles: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+def byline_of(mention: Mention) -> Byline | None:
+    """The mention's authors and year (not a year a heading implies: that is not said of the
+    paper), or None when it names neither."""
+    year = mention.year if mention.year and not mention.year_from_page else None
+    said = byline(mention.authors, mention.authors_incomplete, year)
+    return said if said.names or year is not None else None
+
+
+def _fits(one: set[Byline], other: set[Byline]) -> bool:
+    return not any(bylines_contradict(a, b) for a in one for b in other)
+
+
+def _join_one_title(members: list[int], groups: UnionFind, who: dict[int, set[Byline]]) -> None:
+    """Join the mentions of one title (``members``, in document order) into works, as far as
+    their authors and years allow; ``who`` holds what each current group says (by root)."""
+    roots: list[int] = []
+    for i in members:
+        root = groups.find(i)
+        if root not in roots:
+            roots.append(root)
+    if len(roots) < 2:
+        return
+
+    def join(a: int, b: int) -> None:
+        ra, rb = groups.find(a), groups.find(b)
+        if ra != rb:
+            merged = who.pop(ra, set()) | who.pop(rb, set())
+            groups.union(ra, rb)
+            if merged:
+                who[groups.find(ra)] = merged
+
+    works: list[int] = []  # one mention of each work of this title that names authors
+    untold: list[int] = []  # groups that name no authors: nothing tells which work they are
+    for root in roots:
+        said = who.get(groups.find(root), set())
+        if not any(w.names for w in said):
+            untold.append(root)
+            continue
+        fits = [w for w in works if _fits(who.get(groups.find(w), set()), said)]
+        if len(fits) == 1:
+            join(fits[0], root)
+        else:  # another work of the same title (or one that fits several: which is not known)
+            works.append(root)
+    if len(works) <= 1:
+        for root in untold:
+            join(works[0] if works else untold[0], root)
+    else:  # the title alone, noted where several works bear it: a work of its own
+        for root in untold[1:]:
+            join(untold[0], root)
+
+
 def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
     """Mentions of the same work together; groups in order of first appearance, each group
     in the order the mentions were given."""
     groups = UnionFind(len(mentions))
     owner_of_key: dict[str, int] = {}
+    by_title: dict[str, list[int]] = {}
     for i, mention in enumerate(mentions):
         for key in identity_keys(mention):
-            if key in owner_of_key:
+            if key.startswith("title:"):
+                by_title.setdefault(key[len("title:"):], []).append(i)
+            elif key in owner_of_key:
                 groups.union(owner_of_key[key], i)
             else:
                 owner_of_key[key] = i
+    if by_title:
+        # one title: the same normalized title, or near-identical ones (compared once each)
+        titles = list(by_title)
+        position = {t: k for k, t in enumerate(titles)}
+        same_title = UnionFind(len(titles))
+        for a, b in near_identical_pairs(titles):
+            same_title.union(position[a], position[b])
+        clusters = [sorted(i for k in cluster for i in by_title[titles[k]]) for cluster in same_title.groups()]
+        clusters = [c for c in clusters if len(c) > 1]
+        if clusters:
+            who: dict[int, set[Byline]] = {}
+            for i, mention in enumerate(mentions):
+                said = byline_of(mention)
+                if said is not None:
+                    who.setdefault(groups.find(i), set()).add(said)
+            for members in clusters:
+                _join_one_title(members, groups, who)
     titled = [(i, m) for i, m in enumerate(mentions) if m.title]
-    first_of_title: dict[str, int] = {}
-    for i, m in titled:
-        first_of_title.setdefault(normalize_title(m.title or ""), i)
-    first_of_title.pop("", None)
-    # equal titles are already one group (the title key): compare each distinct title once
-    for i, j in near_identical_pairs(list(first_of_title)):
-        groups.union(first_of_title[i], first_of_title[j])
     abstracts = [(i, m) for i, m in enumerate(mentions) if m.kind == "abstract"]
     if abstracts:
         methods: dict[str, list[int]] = {}
-        for position, (_i, m) in enumerate(titled):
+        for position_, (_i, m) in enumerate(titled):
             for name in title_methods(m):
-                methods.setdefault(name, []).append(position)
+                methods.setdefault(name, []).append(position_)
         for i, mention in abstracts:
             owner = _abstract_owner(mention, titled, methods)
             if owner is not None:
