@@ -105,6 +105,6 @@ def render_explanations(explanations: list[Any]) -> list[str]:
 
 def count_works(mentions: list[Any]) -> int:
     """How many works the mentions name (mentions of one paper grouped)."""
-    from citekit.notes import group_mentions
+    from citekit.resolve.grouping import group_mentions
 
     return len(group_mentions(mentions))

@@ -67,7 +67,8 @@ def pending_works(notes_dir: Path, root: Path, library: Any, *, follow_out: bool
     """The pending works of the notes under ``notes_dir`` against ``library`` (``follow_out``:
     see :func:`citekit.notes.extract_paths`)."""
     from citekit.library.records import fields_from_mentions
-    from citekit.notes import extract_paths, group_mentions
+    from citekit.notes import extract_paths
+    from citekit.resolve.grouping import group_mentions
 
     if not notes_dir.exists():
         return []

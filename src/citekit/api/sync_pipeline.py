@@ -26,7 +26,8 @@ from citekit.library.rekey import save_with_renames
 from citekit.library.store import Library, fingerprint_now
 from citekit.library.store.cache.unchanged import nothing_to_write
 from citekit.core.resolution import Mention, Work
-from citekit.notes import extract_paths, group_mentions
+from citekit.notes import extract_paths
+from citekit.resolve.grouping import group_mentions
 from citekit.notes.filememo import memo_path as notes_memo_path
 from citekit.api.sync_report import SyncReport
 

@@ -5,10 +5,12 @@ page; an author-year citation with no title joins only the same citation in the 
 Mentions with one title (the same normalized title, or near-identical ones: a typo, a
 doubled space) are one work unless what they say of who wrote it contradicts: a similar
 title is not the same paper, and two books both called "The Commercial Paper Market"
-(Baxter 1966; Foulke & Roy 1931) are two works. Two author lists contradict when no author
-of one is an author of the other (:func:`citekit.matching.people.same_person`, the one
-same-person rule), or when the years are more than two apart and the lists are not one list
-(:func:`citekit.matching.candidates.bylines_contradict`). A mention of the
+(Baxter 1966; Foulke & Roy 1931) are two works. What a mention says of who wrote it, and
+when two such sayings contradict, is matching's decision
+(:func:`citekit.matching.candidates.bylines_contradict`: no author of one is an author of
+the other, or years more than two apart and the lists are not one list), handed in by the
+resolution layer (:func:`citekit.resolve.grouping.group_mentions`); without it, one title
+is one work. A mention of the
 title without authors joins the one work of that title that has them; when there are
 several, it is a work of its own (which of them it means is not known). An untitled
 abstract joins a titled mention only on strong evidence: one of the method names it
@@ -19,6 +21,7 @@ Anything weaker is left for online resolution to decide.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -26,7 +29,6 @@ from rapidfuzz import fuzz
 from citekit.core.resolution import Mention
 from citekit.core.text import normalize_title, title_tokens
 from citekit.core.unionfind import UnionFind
-from citekit.matching.candidates import Byline, byline, bylines_contradict
 from citekit.notes.abstracts import is_coinage
 from citekit.notes.urls import url_key
 
@@ -162,19 +164,14 @@ def near_identical_pairs(titles: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def byline_of(mention: Mention) -> Byline | None:
-    """The mention's authors and year (not a year a heading implies: that is not said of the
-    paper), or None when it names neither."""
-    year = mention.year if mention.year and not mention.year_from_page else None
-    said = byline(mention.authors, mention.authors_incomplete, year)
-    return said if said.names or year is not None else None
+#: what a mention says of who wrote it (hashable, with ``names``: empty when it names no
+#: author), or None when it says nothing; and whether two such sayings contradict
+Describe = Callable[[Mention], Any]
+Contradict = Callable[[Any, Any], bool]
 
 
-def _fits(one: set[Byline], other: set[Byline]) -> bool:
-    return not any(bylines_contradict(a, b) for a in one for b in other)
-
-
-def _join_one_title(members: list[int], groups: UnionFind, who: dict[int, set[Byline]]) -> None:
+def _join_one_title(members: list[int], groups: UnionFind, who: dict[int, set[Hashable]],
+                    contradict: Contradict) -> None:
     """Join the mentions of one title (``members``, in document order) into works, as far as
     their authors and years allow; ``who`` holds what each current group says (by root)."""
     roots: list[int] = []
@@ -193,6 +190,9 @@ def _join_one_title(members: list[int], groups: UnionFind, who: dict[int, set[By
             if merged:
                 who[groups.find(ra)] = merged
 
+    def fits(one: set[Any], other: set[Any]) -> bool:
+        return not any(contradict(a, b) for a in one for b in other)
+
     works: list[int] = []  # one mention of each work of this title that names authors
     untold: list[int] = []  # groups that name no authors: nothing tells which work they are
     for root in roots:
@@ -200,9 +200,9 @@ def _join_one_title(members: list[int], groups: UnionFind, who: dict[int, set[By
         if not any(w.names for w in said):
             untold.append(root)
             continue
-        fits = [w for w in works if _fits(who.get(groups.find(w), set()), said)]
-        if len(fits) == 1:
-            join(fits[0], root)
+        fitting = [w for w in works if fits(who.get(groups.find(w), set()), said)]
+        if len(fitting) == 1:
+            join(fitting[0], root)
         else:  # another work of the same title (or one that fits several: which is not known)
             works.append(root)
     if len(works) <= 1:
@@ -213,9 +213,12 @@ def _join_one_title(members: list[int], groups: UnionFind, who: dict[int, set[By
             join(untold[0], root)
 
 
-def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
+def group_mentions(mentions: list[Mention], *, describe: Describe | None = None,
+                   contradict: Contradict | None = None) -> list[list[Mention]]:
     """Mentions of the same work together; groups in order of first appearance, each group
-    in the order the mentions were given."""
+    in the order the mentions were given. ``describe`` and ``contradict`` (both or neither)
+    keep mentions of one title apart when what they say of their authors contradicts (see
+    the module docstring); without them one title is one work."""
     groups = UnionFind(len(mentions))
     owner_of_key: dict[str, int] = {}
     by_title: dict[str, list[int]] = {}
@@ -236,14 +239,19 @@ def group_mentions(mentions: list[Mention]) -> list[list[Mention]]:
             same_title.union(position[a], position[b])
         clusters = [sorted(i for k in cluster for i in by_title[titles[k]]) for cluster in same_title.groups()]
         clusters = [c for c in clusters if len(c) > 1]
-        if clusters:
-            who: dict[int, set[Byline]] = {}
+        if clusters and (describe is None or contradict is None):
+            for members in clusters:
+                for i in members[1:]:
+                    groups.union(members[0], i)
+        elif clusters:
+            assert describe is not None and contradict is not None
+            who: dict[int, set[Hashable]] = {}
             for i, mention in enumerate(mentions):
-                said = byline_of(mention)
+                said = describe(mention)
                 if said is not None:
                     who.setdefault(groups.find(i), set()).add(said)
             for members in clusters:
-                _join_one_title(members, groups, who)
+                _join_one_title(members, groups, who, contradict)
     titled = [(i, m) for i, m in enumerate(mentions) if m.title]
     abstracts = [(i, m) for i, m in enumerate(mentions) if m.kind == "abstract"]
     if abstracts:
