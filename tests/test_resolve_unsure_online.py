@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from citekit.notes.extract import extract_text
-from citekit.resolve.pipeline import resolve_groups
-from citekit.sources import SourceSettings, build_client, build_sources, open_cache
 
 from .fakeservices import FakeServices
+from .fakeservices.resolving import resolve_each
 from .fakeservices.shapes import json_shape_differences, xml_elements
 
 REPO = Path(__file__).resolve().parents[1]
@@ -69,19 +68,7 @@ def _mentions():
 
 
 def _resolve(fake: FakeServices, mentions, cache_dir: Path | None = None):
-    env = dict(fake.env(), CITEKIT_RATE_LIMITS="off")
-    settings = SourceSettings.from_env({}, REPO, env=env)
-    settings.cache_dir = cache_dir  # (None: answers kept in memory, every run asks afresh)
-    settings.retries = 1
-    client = build_client(settings)
-    client.sleep = lambda seconds: None
-    cache = open_cache(settings)
-    try:
-        works = resolve_groups([[m] for m in mentions], build_sources(settings, client=client, cache=cache), jobs=4).works
-    finally:
-        client.close()
-        cache.close()
-    return {w.mentions[0].location.line: w for w in works}
+    return {w.mentions[0].location.line: w for w in resolve_each(fake, mentions, cache_dir=cache_dir, jobs=4)}
 
 
 def test_the_fixtures_have_the_shapes_of_the_recorded_answers() -> None:

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from citekit.notes.extract import extract_text
-from citekit.resolve.pipeline import resolve_groups
-from citekit.sources import SourceSettings, build_client, build_sources, open_cache
 
 from .fakeservices import FakeServices
+from .fakeservices.resolving import resolve_each
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "api" / "crossref" / "search_reference_lstm.json"
@@ -33,14 +32,7 @@ def fake():
 
 
 def _resolve(fake: FakeServices, mentions):
-    env = dict(fake.env(), CITEKIT_RATE_LIMITS="off")
-    settings = SourceSettings.from_env({}, REPO, env=env)
-    settings.cache_dir = None  # (answers kept in memory: every run asks the fake afresh)
-    settings.retries = 1
-    client = build_client(settings)
-    client.sleep = lambda seconds: None
-    sources = build_sources(settings, client=client, cache=open_cache(settings))
-    return resolve_groups([[m] for m in mentions], sources, jobs=1).works
+    return resolve_each(fake, mentions)
 
 
 def test_an_unread_reference_resolves_to_the_record_it_holds_and_no_other(fake) -> None:
