@@ -16,6 +16,7 @@ from citekit.sources.web import github_repo, read_citation_cff, read_html, read_
 
 from .fakeservices import FakeServices
 from .fakeservices.pages import lab_home_page, project_page
+from .fakeservices.resolving import sources_for
 from .fakeservices.world import World
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,13 +26,7 @@ PAGE = HYPERSCALE["project_page"]
 
 
 def _sources(fake: FakeServices, cache_dir: Path | None = None):
-    env = dict(fake.env(), CITEKIT_RATE_LIMITS="off")
-    settings = SourceSettings.from_env({}, REPO, env=env)
-    settings.cache_dir = cache_dir
-    settings.retries = 1
-    client = build_client(settings)
-    client.sleep = lambda seconds: None
-    return build_sources(settings, client=client, cache=open_cache(settings))
+    return sources_for(fake, cache_dir)[0]
 
 
 def _mention(*, title: str | None = None, link: str, authors: list[str] | None = None) -> Mention:
