@@ -257,11 +257,12 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_seen(project: Pa
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
+    from citekit.core import cachefile
     from citekit.library.store.cache import memo_files, parsed_cache
 
     # as if both files were written long ago: their stat is trusted as soon as they are hashed
-    monkeypatch.setattr(parsed_cache, "RACY_NS", -10**18)
-    monkeypatch.setattr(parsed_cache, "FINE_RACY_NS", -10**18)
+    monkeypatch.setattr(cachefile, "RACY_NS", -10**18)
+    monkeypatch.setattr(cachefile, "FINE_RACY_NS", -10**18)
     runner = CliRunner()
     bib = project / "refs" / "library.bib"
     runner.invoke(main, ["-C", str(project), "list"])

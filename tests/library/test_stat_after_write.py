@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from citekit.core import cachefile
 from citekit.library.store import Library
 from citekit.library.store import files as store_files
 from citekit.library.store.cache import library as cached_library
-from citekit.library.store.cache import parsed_cache
 
 from .test_parsed_cache_roundtrip import _build, _entry, _view
 
@@ -50,8 +50,8 @@ def _write(refs: Path, tag: str) -> None:
 
 def test_the_command_after_a_write_reads_neither_file(refs: Path, reads: list[int],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parsed_cache, "FINE_RACY_NS", 0)  # (a write that took longer than the file system's tick)
-    monkeypatch.setattr(parsed_cache, "RACY_NS", 0)
+    monkeypatch.setattr(cachefile, "FINE_RACY_NS", 0)  # (a write that took longer than the file system's tick)
+    monkeypatch.setattr(cachefile, "RACY_NS", 0)
     _write(refs, "one")
     reads.clear()
     after = Library.load(refs)
@@ -61,8 +61,8 @@ def test_the_command_after_a_write_reads_neither_file(refs: Path, reads: list[in
 
 def test_a_write_within_the_tick_records_nothing(refs: Path, reads: list[int],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parsed_cache, "FINE_RACY_NS", 10**15)
-    monkeypatch.setattr(parsed_cache, "RACY_NS", 10**15)
+    monkeypatch.setattr(cachefile, "FINE_RACY_NS", 10**15)
+    monkeypatch.setattr(cachefile, "RACY_NS", 10**15)
     _write(refs, "two")
     reads.clear()
     Library.load(refs)
@@ -70,8 +70,8 @@ def test_a_write_within_the_tick_records_nothing(refs: Path, reads: list[int],
 
 
 def test_an_edit_in_place_after_the_write_is_read(refs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parsed_cache, "FINE_RACY_NS", 0)
-    monkeypatch.setattr(parsed_cache, "RACY_NS", 0)
+    monkeypatch.setattr(cachefile, "FINE_RACY_NS", 0)
+    monkeypatch.setattr(cachefile, "RACY_NS", 0)
     _write(refs, "three")
     bib = refs / "library.bib"
     stamp = os.stat(bib)
@@ -85,6 +85,6 @@ def test_an_edit_in_place_after_the_write_is_read(refs: Path, monkeypatch: pytes
 
 def test_times_in_whole_seconds_keep_the_long_window() -> None:
     now = 1_700_000_000 * 10**9
-    assert parsed_cache.racy((1, now - 10**9, now - 10**9, 1), now)  # a second ago, on a coarse file system
-    assert not parsed_cache.racy((1, now - 10**9 + 7, now - 10**9 + 7, 1), now)  # on a fine one
-    assert parsed_cache.racy((1, now - 10**6 + 7, now - 10**6 + 7, 1), now)  # a millisecond ago: within a tick
+    assert cachefile.racy((1, now - 10**9, now - 10**9, 1), now)  # a second ago, on a coarse file system
+    assert not cachefile.racy((1, now - 10**9 + 7, now - 10**9 + 7, 1), now)  # on a fine one
+    assert cachefile.racy((1, now - 10**6 + 7, now - 10**6 + 7, 1), now)  # a millisecond ago: within a tick

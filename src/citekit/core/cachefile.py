@@ -48,12 +48,12 @@ RACY_NS = 2_000_000_000
 FINE_RACY_NS = 50_000_000
 
 
-def racy(stat: StatKey, now: int, *, coarse: int = RACY_NS, fine: int = FINE_RACY_NS) -> bool:
+def racy(stat: StatKey, now: int) -> bool:
     """Whether a file with this :func:`stat_key` was changed so recently before ``now``
     (``time.time_ns()``) that a change of the same size could still keep its stat: then
     its stat vouches for nothing and it is hashed (git's "racy" files). Times in whole
     seconds mean a file system that keeps no finer ones: the long window."""
-    window = coarse if stat[1] % 1_000_000_000 == 0 and stat[2] % 1_000_000_000 == 0 else fine
+    window = RACY_NS if stat[1] % 1_000_000_000 == 0 and stat[2] % 1_000_000_000 == 0 else FINE_RACY_NS
     return now - max(stat[1], stat[2]) < window
 
 

@@ -93,16 +93,6 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
 
 # ---- knowing the files unchanged without reading them -----------------------------------
 
-#: the windows of :func:`citekit.core.cachefile.racy` (module names here so a test can set them)
-RACY_NS = cachefile.RACY_NS
-FINE_RACY_NS = cachefile.FINE_RACY_NS
-
-
-def racy(stat: tuple[Any, ...], now: int) -> bool:
-    """:func:`citekit.core.cachefile.racy` with this module's windows."""
-    return cachefile.racy(stat, now, coarse=RACY_NS, fine=FINE_RACY_NS)
-
-
 def stat_pair(refs_dir: Path, names: tuple[str, str] = ("library.bib", "library.yaml")) -> tuple[Any, ...] | None:
     """The :func:`~citekit.core.cachefile.stat_key` of both files (None for a missing one);
     None when either cannot be stat'ed for another reason."""
@@ -139,7 +129,7 @@ def remember_stat(refs_dir: Path, stats: tuple[Any, ...] | None, after: tuple[An
     if stats is None or stats != after:
         return
     now = time.time_ns()
-    if any(st is not None and racy(st, now) for st in stats):
+    if any(st is not None and cachefile.racy(st, now) for st in stats):
         return
     current = _read(stat_path(refs_dir))
     if current is not None and current.get("stat") == stats and current.get("fingerprint") == fingerprint:
