@@ -19,6 +19,14 @@ from typing import Any
 from citekit.library.store.cache.blobs import BlobFile, BlobOverlay, BlobTable
 
 
+def _layers(blobs: Mapping[str, bytes]) -> tuple[Mapping[str, bytes], Mapping[str, bytes], set[str] | frozenset[str]]:
+    """(base, blobs put over it, keys taken out of it) of a table: an overlay's three
+    layers, or a table alone."""
+    if isinstance(blobs, BlobOverlay):
+        return blobs._base, blobs._over, blobs._gone
+    return blobs, {}, frozenset()
+
+
 def pack(keys: list[str], tables: dict[str, Mapping[str, bytes]]) -> tuple[dict[str, bytes], list[Any]]:
     """Spans per table (see :class:`BlobTable`) in a new blob file, and the parts that file
     is made of; each table's blobs lie in key order. A blob still where a loaded cache's
@@ -55,11 +63,7 @@ def _pack_over_table(keys: list[str], blobs: Mapping[str, bytes], at: int, marks
     """:func:`pack` of one table that is a loaded :class:`BlobTable` (or an overlay of one),
     kept short: adjacent unchanged blobs become one span. Returns where the table ends
     (None: not such a table)."""
-    over: Mapping[str, bytes] = {}
-    gone: set[str] | frozenset[str] = frozenset()
-    base = blobs
-    if isinstance(blobs, BlobOverlay):
-        base, over, gone = blobs._base, blobs._over, blobs._gone
+    base, over, gone = _layers(blobs)
     if not isinstance(base, BlobTable) or base._all is not None:
         return None
     base._position("")  # (builds the key index)
@@ -104,7 +108,7 @@ def appendable(tables: dict[str, Mapping[str, bytes]]) -> BlobFile | None:
     one, all of one file; else None."""
     source = None
     for blobs in tables.values():
-        base = blobs._base if isinstance(blobs, BlobOverlay) else blobs
+        base = _layers(blobs)[0]
         if not isinstance(base, BlobTable):
             return None
         if source is None:
@@ -126,11 +130,7 @@ def append_parts(keys: list[str], tables: dict[str, Mapping[str, bytes]], source
     at = live = 0
     appended: dict[str, list[int]] = {}
     for name, blobs in tables.items():
-        over: Mapping[str, bytes] = {}
-        gone: set[str] | frozenset[str] = frozenset()
-        base = blobs
-        if isinstance(blobs, BlobOverlay):
-            base, over, gone = blobs._base, blobs._over, blobs._gone
+        base, over, gone = _layers(blobs)
         assert isinstance(base, BlobTable)
         base._position("")  # (builds the key index)
         where, spans = base._index, base._spans

@@ -31,8 +31,10 @@ class BlobFile:
     one at a time (``show`` reads two of 14,000) until :meth:`preload` reads it whole.
     """
 
-    def __init__(self, path: Path, size: int | None = None) -> None:
+    def __init__(self, path: Path, size: int | None = None, token: str | None = None) -> None:
         self.path = Path(path)
+        #: the name the cache knows the file by (``refs-blobs-<token>.cache``)
+        self.token = token
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         self._closer = weakref.finalize(self, os.close, self._fd)
         self._data: bytes | None = None

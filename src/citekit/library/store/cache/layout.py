@@ -165,7 +165,7 @@ class SplicedWrite:
                 # the added keys sorted before it (see _files_order), counted on the way
                 added = set(now_keys[len(loaded_keys):])
             elif not same_order:
-                index = {k: i for i, k in enumerate(_files_order(loaded_keys, now_keys, keys))}
+                index = {k: i for i, k in enumerate(_files_order(loaded_keys))}
             bib_spans = memoryview(layout["bib"]).cast("Q")
             side_spans = memoryview(layout["side"]).cast("Q")
             old_flags: bytes = layout["flags"]
@@ -284,15 +284,11 @@ class _Empty(Exception):
     """A library with no entry: rendered in full (it is a few lines)."""
 
 
-def _files_order(loaded: list[str], now: list[str], now_sorted: list[str]) -> list[str]:
+def _files_order(loaded: list[str]) -> list[str]:
     """The keys ``loaded`` (the library's order) as the files loaded hold them: sorted as
-    :meth:`sorted_keys` sorts, a stable sort by the lower-cased key. When entries were
-    only added since (``loaded`` begins ``now``: ``add``), that is ``now_sorted`` without
-    them, as the stable sort keeps equal keys in the library's order either way; no
-    second sort of 50,000 keys."""
-    if len(now) > len(loaded) and now[:len(loaded)] == loaded:
-        added = set(now[len(loaded):])
-        return [k for k in now_sorted if k not in added]
+    :meth:`sorted_keys` sorts, a stable sort by the lower-cased key. (When entries were only
+    added since, :meth:`_spliced_files` counts their places instead: ``now_sorted`` without
+    the added keys, as the stable sort keeps equal keys in the library's order either way.)"""
     return sorted(loaded, key=str.lower)
 
 

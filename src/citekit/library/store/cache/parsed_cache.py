@@ -82,7 +82,8 @@ def read(refs_dir: Path, fingerprint: tuple[Any, ...] | None) -> dict[str, Any] 
     if fingerprint is not None and data.get("fingerprint") != fingerprint:
         return None
     try:
-        source = BlobFile(blob_path(refs_dir, str(data["blobs"])), int(data["blob_size"]))
+        token = str(data["blobs"])
+        source = BlobFile(blob_path(refs_dir, token), int(data["blob_size"]), token)
         keys, index = data["keys"], {}
         for name in PACKED:
             data[name] = BlobTable(keys, data[name], source, index)
@@ -169,13 +170,10 @@ def write(refs_dir: Path, data: dict[str, Any]) -> bool:
 
 def _appended(refs_dir: Path, data: dict[str, Any], tables: dict[str, Any]) -> str | None:
     """The token of the loaded cache's blob file when the blobs not yet in it were appended
-    to it (``data`` then points into it), else None (see :func:`.blobs.append_parts`)."""
+    to it (``data`` then points into it), else None (see :func:`.blob_pack.append_parts`)."""
     source = appendable(tables)
-    prefix = f"{Path(refs_dir).name}-blobs-"
-    if source is None or not source.path.name.startswith(prefix) or not source.path.name.endswith(".cache"):
-        return None
-    token = source.path.name[len(prefix):-len(".cache")]
-    if source.path != blob_path(refs_dir, token):
+    token = source.token if source is not None else None
+    if token is None or source.path != blob_path(refs_dir, token):  # (another project's, or unnamed)
         return None
     done = append_parts(data["keys"], tables, source)
     if done is None:
