@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import logging
-import re
 from typing import Iterable, Mapping
 
 from citekit.core.model import Entry

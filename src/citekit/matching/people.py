@@ -21,7 +21,6 @@ spelling of one name still agrees and that these are the only decisions that cha
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache

@@ -842,6 +842,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
     extractor.problems.extend(problems_of(entries, file))
+    if not text or text.isspace():
+        return  # (nothing but pasted BibTeX, as ``add`` is handed: no reader to load or run)
     held.append(text)
     del text  # the reader takes the text out of ``held`` and frees it as it goes
     yield from fmt.load()(held, file, extractor)

@@ -16,7 +16,6 @@ drops the file's mentions.
 from __future__ import annotations
 
 import codecs
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING

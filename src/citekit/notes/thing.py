@@ -10,7 +10,6 @@ to-do and a title look alike), becomes a mention here.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from citekit.core.ids import acl_doi
@@ -48,19 +47,18 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
     Raises :class:`NotAPaper` for text that is neither an identifier, a paper link, a
     BibTeX entry, a reference nor something shaped like a title.
     """
+    from citekit.notes.extract import extract_text
     from citekit.notes.urls import add_missing_schemes
 
     text = add_missing_schemes(text.strip())  # (as the notes reader does: what is recorded reads back the same)
     if not text:
         raise NotAPaper("an empty argument names no paper")
     if _BIBTEX_START.match(text):
-        mentions = _pasted_bibtex(text, file)
+        mentions = extract_text(text + "\n", file).mentions
         if len(mentions) != 1:
             raise NotAPaper("this BibTeX text holds no paper entry (or more than one): add one entry at a time, "
                             "or use `citekit import FILE` for a whole file")
         return Thing(text, "bibtex", mentions[0], url=(mentions[0].urls or [None])[0])
-    from citekit.notes.extract import extract_text
-
     if "\n" not in text:
         mentions = extract_text(f"- {text}\n", file).mentions
     else:  # a reference copied with its hard wraps
@@ -82,22 +80,6 @@ def read_thing(text: str, *, file: str = "citekit add") -> Thing:
     if len(title.split()) < 2 or title.startswith(("http://", "https://")) or len(title) > 400:
         raise NotAPaper(f"'{_short(text)}' is not a DOI, arXiv id, paper link, BibTeX entry, reference or title")
     return Thing(text, "title", Mention(kind="titled", location=Location(file, 1), title=title))
-
-
-def _pasted_bibtex(text: str, file: str) -> list[Mention]:
-    """The mentions of ``text`` that starts with a BibTeX entry, as :func:`extract_text` reads
-    them. Text that is nothing but entries gives exactly their own mentions (nothing else is
-    read, and no heading gives them a venue), so the entries are read alone: adding pasted
-    BibTeX to a large library then loads none of the notes readers (a tenth of its time)."""
-    from citekit.notes.formats.bibtex import cut_bibtex_entries
-
-    rest, entries = cut_bibtex_entries(text + "\n", file)
-    if rest.strip():
-        from citekit.notes.extract import extract_text
-
-        return extract_text(text + "\n", file).mentions
-    mentions = (entry.mention(file, (None, None)) for entry in entries)
-    return sorted((m for m in mentions if m is not None), key=lambda m: m.location.line)
 
 
 def valid_tag(tag: str) -> bool:

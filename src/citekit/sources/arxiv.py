@@ -12,7 +12,6 @@ under the matching rules, not here. The API signals a bad query with an
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from typing import Any, Iterable, Sequence

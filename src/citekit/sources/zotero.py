@@ -12,7 +12,6 @@ The answers are handed back as they are; :mod:`citekit.library.zotero_items` map
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any

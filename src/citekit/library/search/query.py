@@ -8,7 +8,6 @@ its title, abstract or venue. Everything given must hold (AND). A value may be q
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from citekit.core.errors import UsageError

@@ -10,7 +10,6 @@ functions, so both sides always agree.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from citekit.core.model import Entry
 from citekit.core.names import is_et_al, split_bibtex_names

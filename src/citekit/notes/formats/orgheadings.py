@@ -18,7 +18,6 @@ of them needs a date (digits, dash, digits, dash, digits), an ``:Effort:`` prope
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 from citekit.core.lazyre import lazy
