@@ -23,7 +23,7 @@ from citekit.library.keys import make_key, reformed_key
 from citekit.library.records import fields_from_candidate, fields_from_mentions
 from citekit.library.store import Library
 from citekit.matching.candidates import Byline, bylines_contradict
-from citekit.matching.people import parse_authors
+from citekit.matching.works import byline_of_fields
 
 
 @dataclass
@@ -89,13 +89,6 @@ def work_titles(work: Work) -> set[str]:
     if work.chosen:
         titles.add(normalize_title(work.chosen.title))
     return {t for t in titles if t}
-
-
-def byline_of_fields(fields: Mapping[str, str]) -> Byline:
-    """Who wrote an entry (its BibTeX ``author``, ``and others`` included) and its year."""
-    names, truncated = parse_authors(fields.get("author", ""))
-    year = re.search(r"\d{4}", fields.get("year", ""))
-    return Byline(tuple(names), truncated and bool(names), int(year.group()) if year else None)
 
 
 class LibraryIndex:

@@ -44,7 +44,7 @@ from citekit.core.model import Entry
 from citekit.core.resolution import Candidate
 from citekit.core.text import STOPWORDS, normalize_title
 from citekit.core.unionfind import UnionFind
-from citekit.matching.candidates import (abstract_similarity, authors_agree, is_anonymous, one_author_list,
+from citekit.matching.candidates import (Byline, abstract_similarity, authors_agree, is_anonymous, one_author_list,
                                          title_agreement)
 from citekit.matching.candidates import author_overlap as written_overlap
 from citekit.matching.people import Name, author_overlap, parse_authors
@@ -221,6 +221,13 @@ def title_markers(norm: str) -> frozenset[str]:
 def _year_of(fields: Mapping[str, str]) -> int | None:
     m = _FOUR_DIGITS.search(fields.get("year") or fields.get("date") or "")
     return int(m.group()) if m else None
+
+
+def byline_of_fields(fields: Mapping[str, str]) -> Byline:
+    """Who wrote an entry (its BibTeX ``author``, ``and others`` included) and its year
+    (``year``, else biblatex's ``date``), as :func:`.candidates.bylines_contradict` compares them."""
+    names, truncated = parse_authors(fields.get("author", ""))
+    return Byline(tuple(names), truncated and bool(names), _year_of(fields))
 
 
 def _type_class(entry_type: str) -> str:
