@@ -1,0 +1,136 @@
+"""Write the related-work drafts a blind reader judges, for topics fixed before any output is read.
+
+The Papers3 -> Zotero HCI library of ``../shared/corpora/zotero-bbt-export`` (a library the
+team did not write), entries whose abstract is longer than 80 characters, that have an
+author, that no earlier judged set in ``tests/data/related_work`` cites, and whose title
+matches a topic rule below (case ignored); the first nine keys of each topic in key order, no
+key in two topics. Two topics are also written with ``--mine``: the topic's last key stands
+for the user's own paper (its record is marked ``"mine": true``).
+
+For each draft ``hci-<topic>.md`` (Markdown, the generator comment removed so a reader cannot
+tell versions apart) and ``hci-<topic>.records.json`` (the records the reader checks the
+sentences against) are written to OUT. ``--src`` writes them with another checkout's
+``src`` folder (a baseline), so two versions can be judged side by side.
+
+Run: .venv/bin/python bench/heldout_drafts.py OUT [--src DIR] [--set 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
+JUDGED = REPO / "tests" / "data" / "related_work"
+
+#: held-out set 4: topic rules over titles, fixed before any output of them was read
+SETS = {
+    "4": {
+        "topics": {
+            "game": r"\b(game|games|gaming|play|playful)\b",
+            "visualization": r"\b(visuali[sz]ation|visual analytics)\b",
+            "speech": r"\b(speech|voice|spoken|conversation)\b",
+            "learning": r"\b(learning|teach|teaching)\b",
+        },
+        "mine": ["game", "speech"],
+    },
+}
+PER_TOPIC = 9
+
+WRITER = r"""
+import json, re, sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from citekit.bibtex.reader import read_bib_file
+from citekit.core.model import Entry
+from citekit.core.text import latex_to_text
+from citekit.output.related_work import Mine, related_work
+plan = json.loads(sys.argv[3])
+raw = {e.key: e for e in read_bib_file(Path(sys.argv[2])).entries}
+out = {}
+for topic, keys in plan["topics"].items():
+    chosen = [Entry(key=k, entry_type=raw[k].entry_type, abstract=raw[k].fields.get("abstract", ""), tags_auto=[topic],
+                    fields={f: v for f, v in raw[k].fields.items() if f != "abstract"}) for k in keys]
+    out[topic] = related_work(chosen, fmt="markdown", tags=[topic])
+    if topic in plan["mine"]:
+        own, rest = chosen[-1], chosen[:-1]
+        mine = Mine(title=latex_to_text(own.fields.get("title", "")), abstract=latex_to_text(own.abstract),
+                    tags=[topic], name=own.key)
+        out[topic + "-mine"] = related_work(rest, fmt="markdown", tags=[topic], mine=mine)
+print(json.dumps(out))
+"""
+
+
+def _judged_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in JUDGED.rglob("*.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        records = data if isinstance(data, list) else data.get("records", [])
+        keys.update(r["key"] for r in records if isinstance(r, dict) and "key" in r)
+    return keys
+
+
+def plan(set_name: str) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    """The keys of each topic and every chosen key's record (read with this checkout's reader)."""
+    sys.path.insert(0, str(REPO / "src"))
+    from citekit.bibtex.reader import read_bib_file
+    from citekit.core.text import latex_to_text
+
+    rules = SETS[set_name]["topics"]
+    used = _judged_keys()
+    entries = sorted(read_bib_file(LIBRARY).entries, key=lambda e: e.key)
+    topics: dict[str, list[str]] = {}
+    records: dict[str, dict] = {}
+    for topic, rule in rules.items():
+        keys: list[str] = []
+        for e in entries:
+            title, abstract = e.fields.get("title", ""), e.fields.get("abstract", "")
+            if (len(abstract) > 80 and e.fields.get("author") and e.key not in used and e.key not in records
+                    and re.search(rule, title, re.I)):
+                keys.append(e.key)
+                records[e.key] = {"key": e.key, "title": latex_to_text(title),
+                                  "author": latex_to_text(e.fields.get("author", "")),
+                                  "year": e.fields.get("year", ""),
+                                  "venue": latex_to_text(e.fields.get("booktitle") or e.fields.get("journal") or ""),
+                                  "abstract": latex_to_text(abstract)}
+                if len(keys) == PER_TOPIC:
+                    break
+        topics[topic] = keys
+    return topics, records
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--src", type=Path, default=REPO / "src", help="the citekit src folder that writes")
+    parser.add_argument("--set", default="4", choices=sorted(SETS))
+    args = parser.parse_args()
+    if not LIBRARY.is_file():
+        raise SystemExit(f"{LIBRARY} is missing: the drafts need the shared corpora beside the checkout.")
+    topics, records = plan(args.set)
+    mine = SETS[args.set]["mine"]
+    result = subprocess.run([sys.executable, "-c", WRITER, str(args.src.resolve()), str(LIBRARY),
+                             json.dumps({"topics": topics, "mine": mine})],
+                            capture_output=True, text=True, check=True)
+    drafts = json.loads(result.stdout)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, text in drafts.items():
+        body = "\n".join(line for line in text.splitlines() if not line.startswith("<!-- citekit")).strip() + "\n"
+        (args.out / f"hci-{name}.md").write_text(body, encoding="utf-8")
+        topic = name.removesuffix("-mine")
+        rows = [dict(records[k]) for k in topics[topic]]
+        if name.endswith("-mine"):
+            rows[-1]["mine"] = True
+        (args.out / f"hci-{name}.records.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n",
+                                                           encoding="utf-8")
+    print(f"{len(drafts)} drafts in {args.out}: " + ", ".join(f"{t} {len(k)}" for t, k in topics.items()))
+
+
+if __name__ == "__main__":
+    main()
