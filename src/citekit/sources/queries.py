@@ -55,15 +55,9 @@ def abstract_phrase(mention: Mention, max_words: int = 12) -> str | None:
 
 
 def author_families(mention: Mention, limit: int = 3) -> list[str]:
-    """Family names of the first few written author names (enough to rank, not to filter):
-    the last word of ``Ashish Vaswani``, the part before the comma of ``Kingma, D. P.``."""
-    out: list[str] = []
-    for raw in mention.authors[:limit]:
-        family = raw.partition(",")[0] if "," in raw else raw  # "Kingma, D. P.": the family name leads
-        tokens = plain_words(family).split()
-        if tokens:
-            out.append(tokens[0] if "," in raw else tokens[-1])
-    return out
+    """Family names of the first few written author names (enough to rank, not to filter),
+    read as a reference writes them (:func:`_family_of`)."""
+    return [f for f in (_family_of(raw) for raw in mention.authors[:limit]) if f]
 
 
 #: the longest reference string sent whole (a longer one is a paragraph, not a reference)
