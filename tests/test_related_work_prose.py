@@ -66,7 +66,7 @@ def test_an_abstract_cut_short_never_gives_its_broken_last_sentence() -> None:
     """Exports that keep an abstract's first 255 characters end mid-word: that sentence is never quoted."""
     cut = ("Large displays are common in offices. This work presents Swipe Relay, a novel interaction concept for c")
     out = describe(paper("doe2012swipe", "Swipe Relay: Moving Windows between Large Screens and Phones", cut), MD)
-    assert "concept for c" not in out and out.startswith("@doe2012swipe study swipe relay for moving windows"), out
+    assert "concept for c" not in out and out.startswith("@doe2012swipe present Swipe Relay for moving windows"), out
     ellipsis = ("This paper compares two novel displays, both of which allow for haptic information display: "
                 "a shape-changing device and a weight-shifting...")
     out = describe(paper("doe2012shape", "Shape Change and Weight Shift in Handheld Displays", ellipsis), MD)

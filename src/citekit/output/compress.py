@@ -245,6 +245,13 @@ def _cut_at(text: str, limit: int, shortest: bool = False) -> str:
             and not (m.group(0).startswith(",") and (_OPEN_SUBORDINATE.search(text[:m.start()])
                                                      or re.match(r",\s+(?:whereas|while)\b", text[m.start():])))]
     cuts = [c for c in cuts if not re.search(r"\d$", text[:c])  # "almost 1 | in 5 merges"
+            # "a common interaction technique | across devices": common to what? the phrase that says it stays
+            and not re.search(r"\b(?:common|shared|same|similar|consistent|unified|uniform|different|various|"
+                              r"comparable|equivalent)\s+(?:[\w\-]+\s+){0,2}[\w\-]+$", text[:c], re.I)
+            # "levels of environmental demands | on attention": demands on what?
+            and not (re.match(r"\s+(?:on|upon)\s", text[c:]) and re.search(
+                r"\b(?:demands?|effects?|impacts?|influences?|load|pressure|constraints?|reliance|dependence|"
+                r"emphasis|focus|limits?|restrictions?)$", text[:c], re.I))
             and not (re.match(r"\s+to\s", text[c:]) and _TO_NEEDED.search(text[:c]))
             and not (re.match(r"\s+(?:into|to|in|onto)\s", text[c:]) and _COMPLEMENT.search(text[:c]))
             and not (re.match(r"\s+with\s", text[c:]) and _WITH_NEEDED.search(text[:c]))

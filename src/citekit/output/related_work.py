@@ -26,6 +26,7 @@ from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
 from citekit.output.compress import compress
+from citekit.output.naming import name_artefact
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
 from citekit.output.sentences import (
@@ -460,10 +461,11 @@ def _finish(sentence: str) -> str:
 def _context(entry: Entry) -> str:
     """The paper's own text, minus copies of its title (whose title case says nothing about names)."""
     summary = entry.summary if entry.summary and is_english(entry.summary) else ""
-    text = " ".join(t for t in (abstract_of(entry), summary) if t)
+    # (the abstract as stored: a last sentence cut off mid-word still names things, "We present Pointable, an")
+    text = " ".join(t for t in (entry.abstract or abstract_of(entry), summary) if t)
     title = latex_to_text(entry.title or "")
     for part in {title, *re.split(r"[:?]\s+", title)}:
-        if len(part) > 12:
+        if len(part) > 12 and " " in part.strip():  # (one word, "Collapse-to-Zoom", is a name the text may use)
             text = re.sub(re.escape(part[1:]), " ", text, flags=re.I)
     return text
 
@@ -509,10 +511,11 @@ def describe(entry: Entry, style: _Style) -> str:
         if found:
             # the contribution in a short clause of the abstract's parts, not its whole sentence
             verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None)
+            verb, rest = name_artefact(rest, verb, latex_to_text(entry.title or ""), abstract, name)
             found = replace(found, verb=verb, rest=rest)
             # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
             # title's; "We study deep analysis and extensions" says less than the title, which is used instead
-            if found.priority <= 1 or not _echoes_title(rest, entry.title or ""):
+            if (found.priority <= 1 or not _echoes_title(rest, entry.title or "")) and rest:
                 return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     return _finish(f"{cite} {style.prose(unbrace(clause))}")

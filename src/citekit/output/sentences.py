@@ -76,10 +76,13 @@ _FINDING_VERB = {"show": "show", "indicate": "find", "reveal": "reveal", "demons
 #: "We created Deep Shot", "This article focuses on X", "We have developed software": any verb, for the ranker
 _NOT_CLAIM = ("believe|think|hope|argue|am|conclude|discuss|note|begin|can|could|will|would|may|might|must|need|are|were|"
               "do|did|have|had|also|then|further|first|now|here|call|refer|use|used|uses|want|wish|aim|seek|try|"
-              "would|should|assume|expect|know|see|recall|start|thank")
+              "would|should|assume|expect|know|see|recall|start|thank|"
+              # what the field has seen, not what the paper does: "We have recently begun to see hardware support"
+              "begun|began|seen|saw|witnessed|live|lived|all|often|increasingly|still|usually|typically|commonly|"
+              "generally|rely|depend|face|encounter|experience|spend|interact|communicate|carry|get|got|tend|feel")
 _WE_ANY = lazy(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
                      r"(?:(?:successfully|recently|already|intensively|extensively|carefully|systematically|"
-                     rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b)"
+                     rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b|[a-z]+ly\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
 _THIS_ANY = lazy(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
                        rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
@@ -116,9 +119,13 @@ def _base_of_third(word: str) -> str:
         return word[:-3] + "y"
     if word in {"goes", "does", "echoes", "vetoes"}:
         return word[:-2]
-    if word.endswith(("sses", "shes", "ches", "xes", "zes", "uses")) and word != "uses":
+    if word.endswith(("sses", "shes", "ches", "xes", "zzes")) or word in _US_THIRD:
         return word[:-2]
-    return word[:-1]
+    return word[:-1]  # "utilizes" -> "utilize", "analyses" -> "analyse", "causes" -> "cause"
+
+
+#: verbs in "-us" whose third person adds "es" ("focuses"); every other "-ses"/"-zes" only adds "s"
+_US_THIRD = {"focuses", "focusses", "biases", "buses", "gases", "canvases", "discusses"}
 
 
 def verb_phrase(found: "Contribution", plural: bool) -> str:
@@ -355,7 +362,10 @@ _CONNECTIVE_START = lazy(
     re.I)
 _ANAPHOR = lazy(r"\b(this|these|those|such)\s+([A-Za-z][\w\-]*)", re.I)
 _PRONOUN_DEMONSTRATIVE = lazy(r"\b(?:the\s+(?:latter|former|aforementioned|above)|the\s+same\s+(?:problem|issue|"
-                                    r"setting|question))\b", re.I)
+                                    r"setting|question)|(?:do|does|did|doing|done)\s+(?:the\s+same|so|likewise|"
+                                    r"similarly)|the\s+same(?!\s+[\w\-]+(?:\s+[\w\-]+){0,3}\s+(?:as|that)\b)"
+                                    r"(?=\s*(?:[,.;:]|$|with|for|in|on|to|by|without|using))|similar\s+(?:ones?|results?"
+                                    r"|findings?)(?!\s+(?:to|as)\b))\b", re.I)
 _NOT_ANAPHORA = {"as", "that", "paper", "work", "article", "study", "note", "manuscript"}
 _SELF_REFERENCE = {"paper", "work", "article", "study", "note", "manuscript"}
 

@@ -46,7 +46,9 @@ _PLURAL_ARTIFACTS = {"technique", "tool", "interface", "device", "display", "pro
 _ANALYSIS_VERB = {"evaluation": "evaluate", "investigation": "investigate", "comparison": "compare",
                   "analysis": "analyze", "exploration": "explore", "examination": "examine", "assessment": "assess",
                   "characterization": "characterize", "characterisation": "characterise", "analyses": "analyze",
-                  "evaluations": "evaluate", "investigations": "investigate", "comparisons": "compare"}
+                  "evaluations": "evaluate", "investigations": "investigate", "comparisons": "compare",
+                  # "A Study on X" -> "study X", never "give a study on X"
+                  "study": "study", "survey": "survey", "review": "review"}
 #: gerunds that say what research does: "Accessibility in Context: Understanding X" -> "understand X"
 _RESEARCH_GERUNDS = {"understanding", "exploring", "investigating", "examining", "evaluating", "studying",
                      "characterizing", "measuring", "comparing", "assessing", "analyzing", "analysing", "designing",
@@ -163,7 +165,7 @@ def _gerund_base(word: str) -> str:
     elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":
         base = stem[:-1]
     elif re.search(r"(?:[^aeiou][vcz]|[^aeiouln]g|[^aeiou]at|[^aeiou]ut|[^aeiou]ur|[bcdfgkpt]l|[^aeiou]id|"
-                   r"[^aeiou]od|uat|[aeiou]ag|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|iev|eiv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
+                   r"[^aeiou]od|uat|[aeiou]ag|[iy]z|[hr]ang|[^aeiou]is|[^aeiou]in|yp|yl|[^aeiou]us|uir|ir|ov|iv|iev|eiv|uc|[^aeiou]as|plor|gnor|[^i]stor|scor|ador)$",
                    stem) \
             or re.fullmatch(r"[^aeiou]*[aeiou][bcdfgklmnprstvz]", stem) or stem in {"us", "ow"}:
         base = stem + "e"
@@ -200,6 +202,8 @@ def _is_name(words: list[str]) -> bool:
         return False
     if len(words) == 1 and _is_coined(words[0]):
         return True
+    if len(words) == 1 and re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)+-[A-Z][a-z]+", re.sub(r"[{}]", "", words[0])):
+        return True  # "Collapse-to-Zoom": a hyphenated phrase with its own capitals is a coined name
     if any(_bare(w) in _PREPOSITIONS | _DETERMINERS for w in words):
         return False
     if any(_bare(w) in ("and", "or") for w in words):
@@ -282,6 +286,11 @@ def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     head = _head(words)
     if _plural(head) and _singular(head) in _PLURAL_ARTIFACTS:
         head = _singular(head)
+    if head in _PROPOSALS:  # "Principles for Designing X": the paper puts principles forward, it does not study them
+        return "propose", _article(words, caser) + caser.phrase(words)
+    at = next((i for i, w in enumerate(words) if _bare(w).split("-")[-1] == head), -1)
+    if head in ("mechanism", "mechanisms") and at + 1 < len(words) and _bare(words[at + 1]) == "of":
+        return "study", ("" if _bare(words[0]) in _DETERMINERS else "the ") + caser.phrase(words)  # how X arises
     verb = "present" if head in _ARTIFACTS else "give" if head in _ANALYSES else "study"
     if _bare(words[0]) in ("on", "about", "regarding") and len(words) > 1:
         words, verb = words[1:], "study"
@@ -416,6 +425,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     if not text:
         return f"{conjugate('present', plural)} an untitled work"
     main, sep, sub = _split_outside(text, ":?")
+    if not sep and re.search(r"[a-z]\.\s+[A-Z]", text):  # "Diagnosis of X. Synthesis of Y": two sentences
+        main, sep, sub = _split_outside(re.sub(r"(?<=[a-z])\.(?=\s+[A-Z])", ":", text, count=1), ":")
     if sep == "?":
         question, main = main + "?", ""
     else:
@@ -440,6 +451,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{v(_gerund_base(words[0]))} {caser.phrase(words[1:])}".strip()
         if first in ("on", "about", "regarding") and len(words) > 1:
             return f"{v('study')} {caser.phrase(words[1:])}"
+        if first == "using" and len(words) > 3 and any(_bare(w) == "to" for w in words[2:]):
+            return f"{v('use')} {caser.phrase(words[1:])}"  # "Using Mobile Devices to Support X" -> "use mobile devices to ..."
         if first in ("how", "why") and len(words) > 2:  # "How Analysis Can Hinder ..." -> "show how analysis can ..."
             return f"{v('show' if first == 'how' else 'explain')} {caser.phrase(words)}"
         at = _finite_at(words)
@@ -471,6 +484,11 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return (" with " if kind in _ANALYSES | {"approach"} else ", ") + caser.phrase(words)
         return ", with " + caser.phrase(words)
 
+    if question and (main_words or sub_words) and re.search(r"\b(?:you|your)\b", question, re.I):
+        # "Have You Ever Missed a Call While Moving? The Optimal ...": a hook to the reader, not what was studied
+        question = ""
+        if not main_words:
+            main_words, sub_words = sub_words, []
     if question:
         asked = _question(_words(question), caser)
         clause = f"{v('ask')} {asked}" if asked else f"{v('address')} the question ``{_generic(question)}''"
@@ -482,6 +500,22 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{render(sub_words)} and {clause}"
         return clause
     kind = " ".join(_bare(w) for w in sub_words)
+    study = _study_kind(sub_words)
+    if main_words and study and kind not in _KIND_OF_WORK and _is_gerund(main_words) and not study[2]:
+        # "Measuring X: A Longitudinal Study" -> "measure X in a longitudinal study"
+        return f"{render(main_words)} in {caser.phrase(sub_words)}"
+    if main_words and study and kind not in _KIND_OF_WORK and _finite_at(main_words) < 0 \
+            and not _is_gerund(main_words) and _bare(main_words[0]) not in _WH | {"on", "about", "towards", "toward"} \
+            and not _is_name(main_words):
+        # "X: A Longitudinal Study" -> "report a longitudinal study of X", never "study X with a longitudinal study";
+        # "X: A Survey of Motorists in Maryland" -> "survey motorists in Maryland about X"
+        noun, adjectives, of = study
+        if of:
+            verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
+            return f"{v(verb)} {caser.phrase(of)} about {_np_clause(main_words, caser)[1]}"
+        article = "an" if adjectives and re.match(r"[aeio]", _bare(adjectives[0])) else "a"
+        lead = " ".join(caser.phrase(adjectives).split() + [noun])
+        return f"{v('report')} {article} {lead} of {_np_clause(main_words, caser)[1]}"
     if main_words and kind in _KIND_OF_WORK:  # "Large Workspace Haptic Devices: A Survey" -> "survey large ..."
         return f"{v(_KIND_OF_WORK[kind])} {caser.phrase(main_words)}"
     if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
@@ -499,11 +533,18 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             # "Blind People and Text Entry: Acknowledging the Need for Different Flavors": a stance
             # after two topics cannot be joined on without garbling it; the topics alone are said
             return render(main_words)
+    if sub_words and _bare(main_words[0]) == "the" and not _is_name(main_words) and not _named_in(main_words, context) \
+            and _is_gerund(sub_words) and len(sub_words) >= 4 and _finite_at(main_words) < 0:
+        # "The Frame of the Game: Blurring the Boundary between X and Y": the phrase before the colon is a figure
+        # of speech; the subtitle says what the paper is about
+        return f"{v('study')} {caser.phrase(sub_words)}"
     if sub_words and len(main_words) <= 5 and any(_bare(w) in ("me", "you", "it", "us", "them", "i") for w in main_words) \
             and not _is_name(main_words):
         return render(sub_words)  # "Take Me by the Hand: Haptic Compasses ...": a figure of speech, the subtitle says it
-    if sub_words and _is_name(main_words) and main_words:
+    if sub_words and main_words and (_is_name(main_words) or _named_in(main_words, context)):
         name = " ".join(main_words)
+        if _bare(main_words[0]) == "the":  # "The Gesture Pendant: A ..." -> "present the Gesture Pendant, a ..."
+            name = "the " + " ".join(main_words[1:])
         if _is_gerund(sub_words):
             return f"{v('present')} {name} for {caser.phrase(sub_words)}"
         if _finite_at(sub_words) > 0:
@@ -525,7 +566,9 @@ _ANALYSIS_VERBS = {"evaluation": "evaluate", "analysis": "analyze", "comparison"
                    "investigation": "investigate", "exploration": "explore", "examination": "examine",
                    "characterization": "characterize", "review": "review", "survey": "survey", "study": "study",
                    "critique": "critique", "design": "design", "implementation": "implement",
-                   "development": "develop", "measurement": "measure", "modeling": "model", "modelling": "model"}
+                   "development": "develop", "measurement": "measure", "modeling": "model", "modelling": "model",
+                   "synthesis": "synthesize", "simulation": "simulate", "estimation": "estimate",
+                   "detection": "detect", "recognition": "recognize", "prediction": "predict"}
 
 
 def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: Callable[[str], str],
@@ -544,7 +587,11 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
     if first in ("findings", "results", "lessons", "evidence", "insights", "experiences", "observations", "data"):
         return f"{v('report')} {caser.phrase(words)} on {caser.phrase(main_words)}"  # "... from a survey on X"
     if first in _ANALYSIS_VERBS and len(words) > 2 and _bare(words[1]) in ("of", "for"):
-        return f"{v(_ANALYSIS_VERBS[first])} {caser.phrase(words[2:])}"
+        said = caser.phrase(words[2:])
+        # "Synthesis of X and Measurement of Y" -> "synthesize X and measure Y", never "synthesize X and measurement of Y"
+        said = re.sub(r"\band\s+(\w+)\s+of\s+", lambda m: f"and {v(_ANALYSIS_VERBS[m.group(1).lower()])} "
+                      if m.group(1).lower() in _ANALYSIS_VERBS else m.group(0), said)
+        return f"{v(_ANALYSIS_VERBS[first])} {said}"
     main = render(main_words)
     cased = caser.phrase(main_words).split()
     named = any(re.search(r"[A-Z]", w) for w in cased[1:]) or (cased and _bare(cased[0]) not in ("a", "an", "the")
@@ -556,6 +603,44 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
     if len(sub_words) >= 3:
         return render(sub_words)
     return f"{v('study')} {caser.phrase(main_words)} and {caser.phrase(sub_words)}"
+
+
+#: heads of titles that put something forward for others to use: "Principles for ...", "Guidelines for ..."
+_PROPOSALS = {"principles", "guidelines", "recommendations", "heuristics", "implications", "requirements",
+              "considerations", "patterns"}
+#: the nouns of a subtitle that only says what kind of study the paper is ("A Longitudinal Study")
+_STUDY_NOUNS = {"study", "survey", "review", "analysis", "evaluation", "investigation", "experiment", "trial"}
+
+
+def _study_kind(words: list[str]) -> tuple[str, list[str], list[str]] | None:
+    """``(noun, adjectives, of-object)`` of "A Longitudinal Study" or "A Survey of Motorists in Maryland", else None."""
+    if not words or _bare(words[0]) not in ("a", "an"):
+        return None
+    for i, w in enumerate(words[1:5], start=1):
+        b = _bare(w)
+        if b in _STUDY_NOUNS:
+            adjectives = words[1:i]
+            if any(_bare(a) in _PREPOSITIONS | _DETERMINERS | {"and", "or"} for a in adjectives):
+                return None
+            rest = words[i + 1:]
+            if not rest:
+                return b, adjectives, []
+            if _bare(rest[0]) in ("of", "among") and len(rest) > 1:
+                return b, adjectives, rest[1:]
+            return None
+    return None
+
+
+def _named_in(words: list[str], context: str) -> bool:
+    """Whether the phrase before a title's colon is a name because the abstract writes it as one ("We present
+    Pointable, an ...", "the Gesture Pendant can ...") though its words look like ordinary English."""
+    from citekit.output.naming import _mid_sentence
+
+    if not 1 <= len(words) <= 4:
+        return False
+    core = words[1:] if _bare(words[0]) == "the" else words
+    phrase = unbrace(" ".join(core)).strip(",;.")
+    return bool(core) and phrase[:1].isupper() and _mid_sentence(phrase, context)
 
 
 def unbrace(text: str) -> str:
