@@ -707,54 +707,38 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
 def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style, turn: int = 0) -> str | None:
     """The sentence that sets the user's paper against a group, from both abstracts, or None.
 
-    What the user's paper does differently is the statement of its abstract most specific to
-    it and least covered by this group's records (:func:`.positioning.choose`), so each
-    paragraph gets the user's own difference from *that* group, not one sentence repeated;
-    what it shares is the phrase both use ("Like \\citet{a} and \\citet{b}, our work addresses
-    mobile devices, but we ..."), else what the group does is its topic phrase ("Unlike
-    \\citet{a} and \\citet{b}, which address pneumatic tactile displays, we ..."). "Unlike"
-    only when the statement's weightiest words are in none of the group's records; otherwise
-    the two are set side by side ("Where ... address ..., we ..."). None when the abstract
-    gives nothing to set against the group: the caller leaves a TODO. ``turn`` varies the
-    sentence's shape from one paragraph to the next.
+    Said only on real shared ground (:func:`.common_ground.common_ground`: a phrase of the user's
+    abstract the group's records use and the whole section does not, never the section's topic):
+    "Like \\citet{a}, our work involves gestures, but where \\citet{a} addresses <a phrase of a's
+    title the user's abstract never uses>, we <the user's claim or method, cut short>". The user's
+    side is the statement least covered by the group (:func:`.positioning.choose`) among those that
+    are no finding. None when nothing but the topic is shared, or the abstract states no claim or
+    method: the caller leaves a TODO. ``turn`` is kept for the caller's count of sentences.
     """
-    from citekit.output.positioning import choose, referred_back, shared_phrase
-    from citekit.output.related_topics import _said, phrases, topic_sentence
+    from citekit.output.common_ground import common_ground, their_focus
+    from citekit.output.positioning import choose
 
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    said = topic_sentence(group.themes, _papers(group.members), group.kind) \
-        if group.themes and not group.closing else None
-    theme = said[1] if said else None
-    picked = choose(plan.options, texts, plan.idf, plan.used, plan.section)
-    if not picked or (not theme and not picked.unlike):
+    ground = common_ground(plan.text, texts, plan.sec)
+    if ground is None or not plan.aims:
         return None
-    again = plan.used[picked.statement.key] > 0
-    plan.used[picked.statement.key] += 1
-    clause = style.prose((again and referred_back(picked.statement)) or picked.statement.clause)
-    shared = None if group.closing or plan.liked else shared_phrase(plan.text, group.themes, plan.section)
-    plan.liked = bool(shared)  # ("Like ..., but ..." in every paragraph reads as a template: every other one at most)
-    if shared:
-        users = [e for e, t in zip(group.members, texts) if shared.key in phrases(t)][:3] or group.members[:3]
-        cites, phrase = _cite_list(users, style), _said(shared)
-        clause = re.sub(r"^our work (?=starts\b)", "it ", clause)  # ("our work addresses X, but it starts from ...")
-        return _finish(f"Like {cites}, our work addresses {style.text(phrase)}, but {clause}")
-    if not theme:
-        return _finish(f"Unlike {_cite_list(group.members[:3], style)}, {clause}")
-    by = [e for e, t in zip(group.members, texts) if theme.key in phrases(t)][:3] or group.members[:3]
-    cites = _cite_list(by, style)
-    what = style.text(_said(theme))
-    verb = "addresses" if len(by) == 1 and not _plural(by[0]) else "address"
-    which = "addresses" if len(by) == 1 else "address"
-    shape = turn % 3
-    if shape == 0 and not picked.unlike:
-        shape = 1  # "unlike" would claim a difference the group's records do not show
-    if shape == 2 and not picked.statement.voiced:
-        shape = 1  # "; in contrast, in our work, ..." does not read
-    if shape == 1:
-        return _finish(f"Where {cites} {verb} {what}, {clause}")
-    if shape == 2:
-        return _finish(f"{cites} {verb} {what}; in contrast, {clause}")
-    return _finish(f"Unlike {cites}, which {which} {what}, {clause}")
+    picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
+    statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
+    plan.used[statement.key] += 1
+    clause = style.prose(statement.clause)
+    sharers = [group.members[i] for i in ground.sharers][:2]
+    where = [(e, f) for e in sharers
+             if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec))]
+    if not where:  # the difference from another paper of the group, when the ones sharing the ground show none
+        where = next(([(e, f)] for e in group.members if e not in sharers
+                      and (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec))), [])
+    if not where:
+        plan.used[statement.key] -= 1
+        return None  # a likeness with no difference is no position: a TODO says what to add
+    like = f"Like {_cite_list(sharers, style)}, our work involves {style.text(ground.phrase)}"
+    parts = [f"{style.citet(e)} {'address' if _plural(e) else 'addresses'} {style.text(f)}" if n == 0 else
+             f"{style.citet(e)} {style.text(f)}" for n, (e, f) in enumerate(where)]
+    return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
 @dataclass
@@ -766,8 +750,9 @@ class _MinePlan:
     idf: dict[str, float]
     section: set[str]
     text: str
+    sec: object = None  # the section's records as word sets (:class:`.common_ground.Section`)
+    aims: list = field(default_factory=list)  # the claim and method statements, no finding, cut short
     used: Counter = field(default_factory=Counter)
-    liked: bool = False  # whether the last position sentence was "Like ..., but ..."
 
 
 def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style) -> "_MinePlan":
@@ -777,8 +762,15 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
     options = statements(mine.abstract, mine.title, style.renders) if mine.abstract else []
     section = {fold(w).lower()[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
     section = {w[:-1] if w.endswith("s") else w for w in section} | section
+    from dataclasses import replace
+
+    from citekit.output.common_ground import Section, is_finding, short_clause
+
+    aims = [replace(st, clause=short) for st in options if not is_finding(st.clause) and (short := short_clause(st.clause))]
+    if any(st.kind != "problem" for st in aims):
+        aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
     return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
-                     text=text)
+                     text=text, sec=Section([_entry_text(e) for e in entries], section), aims=aims)
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:
@@ -912,7 +904,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
-                why = ("its abstract names nothing these papers do not" if plan.options else
+                why = ("its abstract shares nothing with these papers beyond the section's topic" if plan.aims else
                        "its abstract gives no sentence that stands on its own, 'we propose ...': add one to get "
                        "a contrast")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
