@@ -59,6 +59,146 @@ def test_the_copy_is_judged_against_the_cited_papers_record_only():
     assert "verbatim" in categories(markdown, "markdown", [LOWMEM, other])
 
 
+CUT = CitedRecord("s", "Round Dials for Small Screens",
+                  "Small screens are hard to type on. We study rotary input on a round dial, measuring the error "
+                  "rate for targets of several sizes arranged ")
+
+
+def test_a_sentence_ending_where_the_record_cuts_the_abstract_off_is_flagged():
+    cut = "@s study rotary input on a round dial, measuring the error rate for targets of several sizes arranged."
+    found = [d for d in check_snippet(cut, "markdown", records=[CUT]) if d.category == "truncated"]
+    assert found and "'... several sizes arranged'" in found[0].message and "complete it" in found[0].message
+    ellipsis = CitedRecord("e", "Two displays", "This paper compares a shape-changing device and a weight-shifting...")
+    assert "truncated" in categories("@e set a shape-changing device against a weight-shifting.", "markdown",
+                                     [ellipsis])
+    whole = "@s study rotary input on a round dial and the error rate for targets of several sizes."
+    assert "truncated" not in categories(whole, "markdown", [CUT])
+    # judged against the cited paper's own record only
+    assert "truncated" not in categories(cut.replace("@s", "@k"), "markdown", [CUT, LOWMEM])
+
+
+def test_a_title_gerund_made_the_authors_verb_is_flagged_unless_they_do_it():
+    enjoy = CitedRecord("a", "Enjoying Virtual Pottery with Bend Sensors")
+    found = [d for d in check_snippet("@a enjoy virtual pottery with bend sensors.", "markdown", records=[enjoy])
+             if d.category == "wrong-verb"]
+    assert found and "'Enjoying'" in found[0].message and "lets users enjoy" in found[0].message
+    assembling = CitedRecord("b", "Assembling Virtual Furniture from Paper Cards",
+                             "Assembling furniture in a virtual room usually needs a desktop editor and a mouse, which "
+                             "novices find slow. Cards printed with markers are laid on a table and a camera turns "
+                             "each layout into a room that can be walked through on a tablet.")
+    assert "wrong-verb" in categories("@b assemble virtual furniture from paper cards.", "markdown", [assembling])
+    # a research act with nothing but the title to go on, or one the abstract gives the authors, is theirs
+    combining = CitedRecord("c", "Combining Vibration and Heat Displays",
+                            "Full text of Combining Vibration and Heat Displays on a site for researchers.")
+    assert categories("@c combine vibration and heat displays.", "markdown", [combining]) == []
+    designing = CitedRecord("d", "Designing Calm Notifications for Smart Homes",
+                            "Notifications in smart homes interrupt people at the wrong moments and are often turned "
+                            "off. We design three calm notification styles and compare them with chimes in a "
+                            "two-week field deployment in twelve homes.")
+    assert "wrong-verb" not in categories("@d design calm notifications for smart homes.", "markdown", [designing])
+
+
+def test_a_title_pasted_in_prose_is_flagged_by_how_it_shows():
+    named = CitedRecord("n", "Foldex: Origami Shapes from Paper Strips")
+    found = [d for d in check_snippet("@n study foldex, a folding tool.", "markdown", records=[named])
+             if d.category == "pasted-title"]
+    assert found and "'Foldex'" in found[0].message and "present Foldex" in found[0].message
+    assert "pasted-title" not in categories("@n present Foldex, a tool that folds paper strips into shapes.",
+                                            "markdown", [named])
+    subtitle = CitedRecord("m", "Quiet Rooms: Complexities of Shared Office Noise", "")
+    found = [d for d in check_snippet("@m study quiet rooms, with complexities of shared office noise.", "markdown",
+                                      records=[subtitle]) if d.category == "pasted-title"]
+    assert found and "subtitle tacked on" in found[0].message
+    gloss = CitedRecord("g", "Stampy: A Stamping Interface for Clay", "")
+    assert categories("@g present Stampy, a stamping interface for clay.", "markdown", [gloss]) == []
+    capital = CitedRecord("w", "Wide Workbench Robots for Shared Assembly",
+                          "Robots that share a bench with people need a wide workbench and slow arms.")
+    found = [d for d in check_snippet("@w review wide Workbench robots for shared assembly.", "markdown",
+                                      records=[capital]) if d.category == "pasted-title"]
+    assert found and "'Workbench'" in found[0].message and "'workbench'" in found[0].message
+
+
+def test_wording_slips_in_the_verb_phrase_are_flagged_with_what_to_write():
+    found = check_snippet("@k propose and evaluates a pen grip sensor.", "markdown")
+    assert any(d.category == "grammar" and "'propose and evaluate'" in d.message for d in found)
+    found = check_snippet("@k give an assessment of pen grip sensors for tablets.", "markdown")
+    assert any(d.category == "wordy" and "'assess ...'" in d.message for d in found)
+    found = check_snippet("@k examine effects of grip force on pen accuracy.", "markdown")
+    assert any(d.category == "grammar" and "'examine the effects of'" in d.message for d in found)
+    assert check_snippet("@k propose and evaluate a pen grip sensor that detects grip force on tablets.",
+                         "markdown") == []
+
+
+def test_what_a_title_or_a_pdf_leaves_in_prose_is_flagged_with_what_to_write():
+    cases = {
+        "@k attach a sensor to a drivers wrist to detect fatigue.": "lacks an apostrophe",
+        "@k measure the listeners attention during long podcasts.": "lacks an apostrophe",
+        "@k print 3d models of molecules for chemistry classes.": "write '3D'",
+        "@k study soft robots + gentle grasping in kitchens.": "'+'",
+        "@k study paper circuits\u2014 conductive inks and stickers.": "half-spaced",
+        "@k study smart fabrics, asking \u201cWho Washes Them?\u201d.": "question mark",
+        "@k measure the error rate of small buttons for.": "stops on 'for'",
+    }
+    for sentence, said in cases.items():
+        assert any(said in d.message for d in check_snippet(sentence, "markdown")), sentence
+    good = ("@k attach a sensor to each driver's wrist and show that it detects fatigue within ten minutes, "
+            "as 3D-printed mounts let it fit every wrist.")
+    assert check_snippet(good, "markdown") == []
+
+
+def test_a_subtitle_glued_on_with_for_and_a_record_with_no_author_are_flagged():
+    study = CitedRecord("q", "Noise in Context: Understanding Open Offices Through Diaries")
+    found = [d for d in check_snippet("@q study noise in context for understanding open offices through diaries.",
+                                      "markdown", records=[study]) if d.category == "pasted-title"]
+    assert found and "'for understanding'" in found[0].message
+    tool = CitedRecord("t", "Clay Brush: Creating Pottery Shapes with a Stylus")
+    assert categories("@t present Clay Brush, a stylus for creating pottery shapes.", "markdown", [tool]) == []
+    found = [d for d in check_snippet("@Anonymous:2015ab show that open offices are loud.", "markdown")
+             if d.category == "no-author"]
+    assert found and "add the authors" in found[0].message
+    assert categories("@Anonova:2015ab show that open offices are loud.", "markdown") == []
+
+
+def test_what_a_sentence_leaves_unsaid_is_flagged_with_what_to_say():
+    cases = {
+        "@k describe the results of a diary study with nurses.": ("no-claim", "give the finding"),
+        "@k report on their findings from a kiosk deployment.": ("no-claim", "give the finding"),
+        "@k built a kiosk that solves four key challenges.": ("vague", "counted but never named"),
+        "@k tackle that problem with a shared kiosk.": ("definite-reference", "'that problem'"),
+        "@k achieve the same with a paper kiosk.": ("definite-reference", "'achieve the same'"),
+        "@k deployed is part of a larger kiosk project.": ("grammar", "two verbs in a row"),
+        "@k study to stay and to go.": ("grammar", "reads as a purpose"),
+    }
+    for sentence, (category, said) in cases.items():
+        assert any(d.category == category and said in d.message for d in check_snippet(sentence, "markdown")), \
+            sentence
+    kept = ("@k show that nurses skip the kiosk at night, and name two challenges: glare and queueing. "
+            "@k report that a paper kiosk does the same job as a tablet for half the cost.")
+    assert check_snippet(kept, "markdown") == []
+
+
+def test_a_the_phrase_an_earlier_abstract_sentence_introduced_is_flagged():
+    record = CitedRecord("r", "Bench Robots", "We built a robot arm that shares a bench with a person. People "
+                                               "trusted the arm, which slowed down near their hands, more than a fast one.")
+    found = [d for d in check_snippet("@r show that people trusted the arm, which slowed down near their hands.",
+                                      "markdown", records=[record])
+             if d.category == "definite-reference"]
+    assert found and "'the arm'" in found[0].message and "earlier sentence of r's abstract" in found[0].message
+    named = "@r show that people trusted a robot arm that slows near their hands more than one that does not."
+    assert "definite-reference" not in categories(named, "markdown", [record])
+
+
+def test_an_inquiry_verb_from_the_title_and_a_gloss_after_the_name_pass():
+    explore = CitedRecord("x", "Exploring Tilt Input for Reading on Watches",
+                          "Reading on a watch needs scrolling that the small screen makes slow. Twelve people read news "
+                          "on a watch with tilt and with swipes, and tilt was faster for long texts but less accurate.")
+    assert categories("@x explore tilt input for reading on watches.", "markdown", [explore]) == []
+    sub = CitedRecord("y", "Tiltread: Reading by Tilting a Watch")
+    found = [d for d in check_snippet("@y present Tiltread, reading by tilting a watch.", "markdown", records=[sub])
+             if d.category == "pasted-title"]
+    assert found and "'reading by tilting ...'" in found[0].message
+
+
 def test_a_side_result_is_flagged_with_the_contribution_to_say_instead():
     side = r"\citet{k} observe that warmup length matters less than expected."
     found = [d for d in check_snippet(side, "latex", records=[LOWMEM]) if d.category == "side-result"]
@@ -158,11 +298,29 @@ def _flagged(data: Path) -> tuple[int, int, int, set[str]]:
 def test_the_check_flags_what_the_development_readers_marked():
     """On the development judgements (never the held-out ones, which measure it: bench/related_reader_bench.py),
     the check flags at least 90 % of what the readers marked; a kept sentence is flagged only for a copy from the
-    abstract (these readers kept copies that the later ones mark) or a pasted title."""
+    abstract (these readers kept copies that the later ones and the issue mark), never for how a title was pasted."""
     for folder in ("blind_hci", "blind_hci_topics"):
         marked, caught, kept, kept_by = _flagged(DATA / folder)
         assert caught >= 0.9 * marked, (folder, caught, marked)
-        assert kept_by <= {"verbatim", "pasted-title"}, (folder, kept_by)
+        assert kept_by <= {"verbatim"}, (folder, kept_by)
+
+
+def test_an_edited_draft_is_checked_against_the_records_the_api_gives(tmp_path):
+    """The API gives the records to check an edited draft against: a sentence that makes the title's gerund the
+    authors' verb is flagged with the title's word."""
+    (tmp_path / "citekit.yaml").write_text("")
+    lib = Library.load(tmp_path / "refs")
+    lib.add(Entry(key="low2026mem", entry_type="article", abstract=ABSTRACT, tags_auto=["memory"],
+                  fields={"title": "LowMem: Four-Bit Optimizer States", "author": "Doe, Jane", "year": "2026"}))
+    lib.add(Entry(key="pot2026enjoy", entry_type="article", tags_auto=["memory"],
+                  fields={"title": "Enjoying Virtual Pottery with Bend Sensors", "author": "Roe, Rick",
+                          "year": "2026"}))
+    lib.save()
+    snippet = api_related_work(tmp_path, tags=("memory",))
+    assert {r.key for r in snippet.records} == {"low2026mem", "pot2026enjoy"}
+    edited = snippet.text + "\n\\citet{pot2026enjoy} enjoy virtual pottery with bend sensors.\n"
+    assert any(" wrong-verb: " in str(d) and "pot2026enjoy's title's 'Enjoying'" in str(d)
+               for d in api_check(edited, "latex", records=snippet.records))
 
 
 def test_the_cli_check_reads_the_snippet_against_the_records(tmp_path):

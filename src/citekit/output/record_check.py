@@ -3,7 +3,8 @@
 A reader judging a draft has each cited paper's record beside it (title, abstract, what
 kind of work it is), and marks what only the record shows: a sentence copied word for word
 from the abstract (a plagiarism checker flags it even when it is accurate), a title pasted
-after "study" in place of what the paper does, a paper said to "study" the system it
+after "study" in place of what the paper does, the ways a title goes wrong in prose
+(:mod:`citekit.output.title_check`), a paper said to "study" the system it
 builds, a side result stated where the abstract names its contribution, an acronym the
 abstract defines but the sentence does not, a blog post cited as a paper.
 :mod:`citekit.output.related_check` holds the checks that need the text alone; these need
@@ -36,7 +37,7 @@ _ARTIFACT = lazy(r"\b(?:system|interface|device|tool|toolkit|technique|array|dis
 #: verbs of three letters or fewer that a paper's sentence may open with; any other is a stem a title was cut to
 #: ("typ" from "Typing")
 _SHORT_VERBS = frozenset("use uses run fit aid ask get see set map let add put try cut mix tag pin log win pay say fix "
-                         "sum dig cap hit rig are is was can may".split())
+                         "sum dig cap hit rig are is was can may has had did got led met ran saw won".split())
 _STUDY = lazy(r"^(?:stud(?:y|ies))\s+(.*)$")
 #: a sentence about earlier work, not the paper's own ("Previous research shows that ...")
 _OTHERS = lazy(r"\b(?:previous|prior|earlier|existing|past|recent)\s+(?:research|work|works|studies|study|"
@@ -175,6 +176,7 @@ def record_defects(predicate: str, plain: str, records: list[CitedRecord]) -> li
             words = _tokens(run)
             found.append(("verbatim", f"{len(words)} words copied word for word from {record.key}'s abstract "
                                       f"('{' '.join(run.split()[:6])} ...'): say it in your own words or quote it"))
+        found += title_defects(predicate, plain, record)
         kind = study_of_title(predicate, record.title)
         if kind == "wrong-verb":
             found.append(("wrong-verb", f"{record.key} builds what the sentence says it studies: say 'present' or "
@@ -188,6 +190,45 @@ def record_defects(predicate: str, plain: str, records: list[CitedRecord]) -> li
             if better:
                 found.append(("side-result", "the sentence restates a side result; the abstract's contribution is: "
                                              f"'{better[:90]}{'...' if len(better) > 90 else ''}'"))
+    return found
+
+
+def title_defects(predicate: str, plain: str, record: CitedRecord) -> list[tuple[str, str]]:
+    """What a reader marks in a sentence made from the record's title or from the end of its cut-off abstract
+    (see :mod:`citekit.output.title_check`)."""
+    from citekit.output.title_check import (cut_copy, glued_subtitle, lowercased_name, stray_capital, tacked_subtitle,
+                                            title_verb, unseen_references)
+
+    found: list[tuple[str, str]] = []
+    verb = title_verb(predicate, record.title, record.abstract)
+    if verb:
+        found.append(("wrong-verb", f"'{verb}' is {record.key}'s title's '{record.title.split()[0]}' made the authors' "
+                                    "verb, which they do not do: say what the paper does (presents, studies, "
+                                    f"evaluates) or who does it ('lets users {verb.rstrip('s')} ...')"))
+    name = lowercased_name(plain, record.title, record.abstract)
+    if name:
+        head = record.title.partition(":")[0].strip()
+        found.append(("pasted-title", f"'{name}' is the name {record.key}'s title writes '{head}': write it so, and "
+                                      f"say what it is ('present {head}, a ... that ...')"))
+    subtitle = tacked_subtitle(plain, record.title)
+    if subtitle:
+        found.append(("pasted-title", f"'{subtitle} ...' is {record.key}'s subtitle tacked on after a comma: say how "
+                                      "it relates to the rest ('and ...', 'a system for ...', 'showing that ...')"))
+    glued = glued_subtitle(plain, record.title)
+    if glued:
+        found.append(("pasted-title", f"'{glued}' glues on {record.key}'s subtitle where the title has a colon: say "
+                                      "what the paper finds about it ('and show that ...')"))
+    capital = stray_capital(plain, record.title, record.abstract)
+    if capital:
+        found.append(("pasted-title", f"'{capital}' keeps the capital of {record.key}'s title; the abstract writes "
+                                      f"'{capital.lower()}'"))
+    for phrase in unseen_references(plain, record.abstract):
+        found.append(("definite-reference", f"'{phrase}' is introduced by an earlier sentence of {record.key}'s "
+                                            "abstract, which the reader has not seen: name what it is"))
+    cut = cut_copy(plain, record.abstract, record.title)
+    if cut:
+        found.append(("truncated", f"the sentence ends where {record.key}'s abstract is cut off ('... {cut}'): the "
+                                   "clause is unfinished; complete it from the paper or end the sentence earlier"))
     return found
 
 

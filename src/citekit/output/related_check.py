@@ -7,9 +7,10 @@ abstract, macros and markup from someone else's source, first person left over f
 abstract, sentences that lean on one the reader cannot see ("such contamination", "this
 mismatch", "then", "moreover"), definite references to nothing ("the mismatch"),
 acronyms the text never defines ("ZO"), sentences about a paper that state no method
-or finding, titles pasted as sentences, ";" joins of papers that do not share a claim,
-sentences starting with a lower-case word, and papers listed by quoted title instead of
-being described; and, per paragraph, a missing topic sentence and a heading that names
+or finding, titles pasted into prose (see :mod:`citekit.output.title_check`), slips of
+wording (:mod:`citekit.output.wording_check`), papers cited under no author's name, ";"
+joins of papers that do not share a claim, sentences starting with a lower-case word, and
+papers listed by quoted title instead of being described; and, per paragraph, a missing topic sentence and a heading that names
 nothing or repeats another's.
 """
 
@@ -31,7 +32,7 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
 READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar",
                     "no-contrast", "hollow-topic", "truncated", "duplicate-paper", "verbatim", "wrong-verb",
-                    "side-result", "not-a-paper"})
+                    "side-result", "not-a-paper", "wordy", "no-author", "vague"})
 #: what only the cited papers' records show (see :mod:`citekit.output.record_check`): the check needs them
 RECORD = frozenset({"verbatim", "wrong-verb", "side-result", "not-a-paper"})
 #: what a reader marks about a paragraph as a whole: it opens with no sentence saying what its papers share, or
@@ -125,8 +126,7 @@ class _Context:
 
     fmt: str
     names: frozenset[str]  # acronyms defined or introduced anywhere in the text, or in a cited title
-    titles: tuple[str, ...]  # the cited papers' titles, as plain lower-case words
-    written_titles: tuple[str, ...] = ()  # the same titles as plain text with their capitals
+    written_titles: tuple[str, ...] = ()  # the cited papers' titles as plain text with their capitals
     prose_capitals: frozenset[str] = frozenset()  # words the cited abstracts capitalize mid-sentence
     records: "dict[str, CitedRecord] | None" = None  # the cited papers' records by key, for what only they show
 
@@ -184,14 +184,12 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
         if cited and not _POSITION.search(plain):
             from citekit.core.text import latex_to_text
 
-            # (LaTeX read as text: "\emph{x}" and "\&" copied from an abstract are still its words)
+            # (LaTeX read as text: "\emph{x}" and "\&" from an abstract or a title are still its words)
             found += record_defects(re.sub(_SUBJECT + r"\s*", "", sentence),
                                     latex_to_text(plain) if fmt == "latex" else plain, cited)
         verb = re.match(_SUBJECT + r"\s+(\w+)", sentence)
         if verb and verb.group(1).lower() in _NO_CLAIM_VERBS and not _PURPOSE.search(plain):
             found.append(("no-claim", f"'{verb.group(1)}' states neither what the paper proposes nor what it finds"))
-        naming = re.match(_SUBJECT + r"\s+(?:present|propose|introduce)s?\b", sentence)
-        # "present a framework for gesture generation" names what the paper made: a title an author would keep
         if _RUN_ON.search(plain):
             found.append(("run-on", f"'{_RUN_ON.search(plain).group(0).lstrip(', ')}' starts a new sentence after a "
                                     "comma"))
@@ -199,9 +197,21 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
             if context and context.written_titles else None
         if capitals:
             found.append(("pasted-title", f"'{capitals}' keeps the title's capitals: a title pasted into the sentence"))
-        elif context and context.titles and not naming and _pasted_title(plain, context.titles) \
-                and not _reads_as_a_topic(sentence):
-            found.append(("pasted-title", "the paper's title pasted as its sentence; say what the paper does"))
+        elif context and context.written_titles and not cited:
+            from citekit.output.title_check import tacked_subtitle
+
+            # (no records: the titles alone show a subtitle joined on with ", with")
+            tacked = next((t for title in context.written_titles if (t := tacked_subtitle(plain, title))), None)
+            if tacked:
+                found.append(("pasted-title", f"'{tacked} ...' is a title's subtitle tacked on after a comma: say how "
+                                              "it relates to the rest ('and ...', 'a system for ...')"))
+        from citekit.output.wording_check import prose_defects, wording_defects
+
+        found += wording_defects(re.sub(_SUBJECT + r"\s*", "", sentence)) if not _POSITION.search(plain) else []
+        found += prose_defects(plain)
+        found += [("no-author", f"{key} names no author: the citation prints '{key.split(':')[0]}'; add the authors "
+                                "to the record or cite it otherwise") for key in cited_keys(sentence, fmt)
+                  if _NO_AUTHOR.match(key)]
         for pattern, problem in _BROKEN_CLAUSES:
             if pattern.search(plain):
                 found.append(("grammar", problem))
@@ -234,6 +244,8 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
     return [f for f in found if f[0] != "pasted-title" or f is pasted[0]]  # one reason a title is pasted is enough
 
 
+#: a key made from no author's name ("Anonymous:2011cy", "anon2019"): the citation prints "Anonymous"
+_NO_AUTHOR = lazy(r"(?i)(?:anonymous|anon|unknown|noauthor|n\.?\s?a\.?)(?=[\W\d_]|$)")
 #: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
 _TOPIC = lazy(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|Most|Half|\d+)(?: of these)? (?:papers|systems|studies) "
                     r"(?:address|examine) ([^.;]+?)\.?$")
@@ -301,20 +313,6 @@ def has_cite_lead(word: str) -> bool:
     return word.startswith(("\\", "@"))
 
 
-def _pasted_title(sentence: str, titles: tuple[str, ...]) -> bool:
-    """Whether a sentence says nothing but one of the titles: nearly all its words are the title's and
-    nearly all the title's words are in it ("study controlled LLM training on spectral sphere")."""
-    from citekit.core.text import title_tokens
-
-    words = {w[:4] for w in title_tokens(sentence) if len(w) > 2}  # four letters: "delve" is "Delving"
-    for title in titles:
-        wanted = {w[:4] for w in title_tokens(title) if len(w) > 2}
-        if len(wanted) >= 3 and words and len(words & wanted) >= 0.9 * len(wanted) \
-                and len(words - wanted) <= max(2, 0.15 * len(words)):  # the verb, "that", "whether"
-            return True
-    return False
-
-
 _SMALL = r"(?:of|and|for|the|a|an|in|on|to|with|by|from|via|as|at|or|is|are)"
 _CAPITALS_RUN = lazy(rf"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z][\w'\-]*(?:\s+(?:(?:{_SMALL}|\d+[A-Z]+)\s+)*[A-Z][a-z][\w'\-]*)+")
 #: grammar a title's words make when joined on wrongly: "which exploring", "present KidCAD, digitally remixing"
@@ -354,13 +352,6 @@ def _title_capitals(sentence: str, titles: tuple[str, ...], names_in_prose: froz
         if sum(w in capitalized and w not in names_in_prose for w in words) >= 2:
             return m.group(0)
     return None
-
-
-def _reads_as_a_topic(sentence: str) -> bool:
-    """A title-made sentence in sentence case whose verb says the paper studies a topic ("study design
-    thinking for digital fabrication in education"): a blind reader keeps it, as one clause.""" 
-    return bool(re.match(_SUBJECT + r"\s+(?:stud(?:y|ies))\s+[a-z][^,;]*$",
-                         sentence.rstrip(". ")))  # (one clause: a title joined on with ", with" is not)
 
 
 def _names(text: str, titles: list[str]) -> frozenset[str]:
@@ -513,8 +504,7 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
     titles = list(titles or []) + [r.title for r in by_key.values() if r.title]
     abstracts = list(abstracts or []) + [r.abstract for r in by_key.values() if r.abstract]
     plain_titles = [latex_to_text(t) for t in titles]
-    context = _Context(fmt, _names(text, plain_titles),
-                       tuple(" ".join(re.findall(r"[a-z0-9]+", t.lower())) for t in plain_titles), tuple(plain_titles),
+    context = _Context(fmt, _names(text, plain_titles), tuple(plain_titles),
                        _capitalized_in_prose(abstracts), by_key or None)
     defects: list[Defect] = []
     for number, line in enumerate(text.splitlines(), start=1):
