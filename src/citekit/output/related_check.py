@@ -32,7 +32,7 @@ MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "a
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
 READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar",
                     "no-contrast", "hollow-topic", "truncated", "duplicate-paper", "verbatim", "wrong-verb",
-                    "side-result", "not-a-paper", "wordy", "no-author", "vague"})
+                    "side-result", "not-a-paper", "wordy", "vague"})
 #: what only the cited papers' records show (see :mod:`citekit.output.record_check`): the check needs them
 RECORD = frozenset({"verbatim", "wrong-verb", "side-result", "not-a-paper"})
 #: what a reader marks about a paragraph as a whole: it opens with no sentence saying what its papers share, or
@@ -209,9 +209,6 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
 
         found += wording_defects(re.sub(_SUBJECT + r"\s*", "", sentence)) if not _POSITION.search(plain) else []
         found += prose_defects(plain)
-        found += [("no-author", f"{key} names no author: the citation prints '{key.split(':')[0]}'; add the authors "
-                                "to the record or cite it otherwise") for key in cited_keys(sentence, fmt)
-                  if _NO_AUTHOR.match(key)]
         for pattern, problem in _BROKEN_CLAUSES:
             if pattern.search(plain):
                 found.append(("grammar", problem))
@@ -244,8 +241,6 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
     return [f for f in found if f[0] != "pasted-title" or f is pasted[0]]  # one reason a title is pasted is enough
 
 
-#: a key made from no author's name ("Anonymous:2011cy", "anon2019"): the citation prints "Anonymous"
-_NO_AUTHOR = lazy(r"(?i)(?:anonymous|anon|unknown|noauthor|n\.?\s?a\.?)(?=[\W\d_]|$)")
 #: a topic sentence as citekit writes it: "Three of these systems address mobile devices."
 _TOPIC = lazy(r"^(?:Both|Two|Three|Four|Five|Six|Seven|Eight|All these|Most|Half|\d+)(?: of these)? (?:papers|systems|studies) "
                     r"(?:address|examine) ([^.;]+?)\.?$")
