@@ -362,8 +362,8 @@ _CONNECTIVE_START = lazy(
     re.I)
 _ANAPHOR = lazy(r"\b(this|these|those|such)\s+([A-Za-z][\w\-]*)", re.I)
 _PRONOUN_DEMONSTRATIVE = lazy(r"\b(?:the\s+(?:latter|former|aforementioned|above)|the\s+same\s+(?:problem|issue|"
-                                    r"setting|question)|(?:do|does|did|doing|done)\s+(?:the\s+same|so|likewise|"
-                                    r"similarly)|the\s+same(?!\s+[\w\-]+(?:\s+[\w\-]+){0,3}\s+(?:as|that)\b)"
+                                    r"setting|question)|(?:do|does|did|doing|done)\s+(?:the\s+same(?!\s+[\w\-]+(?:\s+[\w\-]+){0,3}"
+                                    r"\s+(?:as|that)\b)|so|likewise|similarly)|the\s+same(?!\s+[\w\-]+(?:\s+[\w\-]+){0,3}\s+(?:as|that)\b)"
                                     r"(?=\s*(?:[,.;:]|$|with|for|in|on|to|by|without|using))|similar\s+(?:ones?|results?"
                                     r"|findings?)(?!\s+(?:to|as)\b))\b", re.I)
 _NOT_ANAPHORA = {"as", "that", "paper", "work", "article", "study", "note", "manuscript"}
