@@ -33,6 +33,7 @@ from citekit.notes.urls import strip_urls
 
 if TYPE_CHECKING:
     from citekit.notes.refparse.result import ParsedReference
+    from citekit.notes.authoryear import Citation
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -940,19 +941,36 @@ _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
                       pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
 
 
+#: a paper's short name before the citation that names it (``VAE = Kingma & Welling, …``,
+#: ``WGAN: Arjovsky, Chintala & Bottou, …``): one or two words, then ``=``, ``:`` or a dash
+_SHORT_NAME_LEAD_RE = lazy(r"^[^\W_][\w.\-]{0,15}(?:\s[^\W_][\w.\-]{0,15})?\s*(?:=|:|\s(?:--?|—|–))\s+(?=[^\W\d_])")
+#: what closes a citation after its title: the venue and year in parentheses
+#: (``(ICLR 2014)``, ``(NeurIPS '19)``, ``(2019)``) or after a comma (``, ICML 2018``), at the
+#: end of the line or before a remark in a sentence of its own (``(ICLR 2024). keep the …``)
+_VENUE_YEAR_TAIL_RE = lazy(r"(?:\s*[(（](?:[A-Za-z][\w.&\- ]{0,40}\s)?(?:(?:19|20)\d{2}|['’]\d{2})[)）]"
+                           r"|,\s*[A-Z][\w.&\-]{1,20}\s?(?:(?:19|20)\d{2}|['’]\d{2}))(?:[.,;]?\s*$|[.;]\s+(?=\S))")
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
-    line (read exactly, :func:`citekit.notes.authoryear.leading_names`), and the learned
-    reference parser says where the title after it is; taken only when it is sure of that
-    title (:data:`MODEL_SURE`) and the title lies wholly after the names."""
+    line (read exactly, :func:`citekit.notes.authoryear.leading_names`), maybe after the
+    paper's short name (``VAE = Kingma & Welling, …``), and the learned reference parser says
+    where the title after it is; taken only when it is sure of that title
+    (:data:`MODEL_SURE`) and the title lies wholly after the names. Where the parser is not
+    sure, or reads names into the title, a citation closed by its venue and year
+    (``Chizat, Oyallon & Bach, On Lazy Training in Differentiable Programming (NeurIPS
+    2019)``) has its title exactly between the two."""
     from citekit.notes.authoryear import leading_names
 
     if len(text) < 20 or len(text) > 600:
         return None
     lead = leading_names(text)
+    if lead is None and (short := _SHORT_NAME_LEAD_RE.match(text)) is not None:
+        text = text[short.end():]
+        lead = leading_names(text)
     if lead is None:
-        return None
+        return _families_dash_title(text)
     from citekit.notes import refparse
 
     def sure_of_title(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
@@ -960,18 +978,64 @@ def _citation_first(text: str) -> Reference | None:
         return bool(ps) and sum(ps) / len(ps) >= MODEL_SURE and _contiguous(labels, "title")
 
     parsed = refparse.parse_if(text, sure_of_title)
-    if parsed is None or not parsed.title:
-        return None
-    title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
-    at = text.find(title, lead.end)
+    title = "" if parsed is None or not parsed.title else \
+        _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+    at = text.find(title, lead.end) if title else -1
     if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
-        return None
+        return _title_before_tail(text, lead)
     if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
         return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
     venue, year = venue_and_year(text[at + len(title):])
     spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
     return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,
                      lead.venue or venue, lead.year or year, spans)
+
+
+#: three or more family names joined by commas alone, then a dash: ``Xiao, Tian, Chen, Han —``
+_FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9})\s+(?:—|–|--?)\s+(?=\S)")
+#: a title set off by emphasis or quotes right after the names
+_MARKED_TITLE_RE = lazy(r"^(?:\*\*?|_)(?P<t1>[^*_]{4,300}?)(?:\*\*?|_)(?!\w)|^[\"“](?P<t2>[^\"“”]{4,300}?)[\"”]")
+
+
+def _families_dash_title(text: str) -> Reference | None:
+    """``Xiao, Tian, Chen, Han, Lewis — *Efficient Streaming Language Models with Attention
+    Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
+    by emphasis or quotes, or closed by its venue and year. Every name must read as a family
+    name (capitalised, most not ordinary words), so a list of things is no author list."""
+    from citekit.notes.authoryear import Citation, _ordinary_words
+
+    m = _FAMILIES_DASH_RE.match(text)
+    if m is None:
+        return None
+    names = [n.strip() for n in m.group("names").split(",")]
+    ordinary = sum(1 for n in names if n.lower() in _ordinary_words())
+    if ordinary * 2 >= len(names) or not all(is_author_name(n, single_word=True) for n in names):
+        return None  # (a family name may be a word too, "Chen", "Long"; most are not)
+    lead = Citation(tuple(names), False, None, None, 0, m.end())
+    marked = _MARKED_TITLE_RE.match(text, m.end())
+    if marked is None:
+        return _title_before_tail(text, lead)
+    title = (marked.group("t1") or marked.group("t2")).strip().rstrip(",.;:")
+    if not _title_ok(title) or len(title.split()) < 2 or not _title_case(title):
+        return None
+    venue, year = venue_and_year(text[marked.end():marked.end() + 40])
+    return Reference(title, names, "citation-first (family names, a dash, a marked title)", False, venue, year)
+
+
+def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
+    """The title of a citation written ``names, Title (Venue Year)``: the words between the
+    names and the venue-and-year tail, taken when they read as a title (two words or more,
+    in title case, no sentence inside, brackets balanced)."""
+    tail = _VENUE_YEAR_TAIL_RE.search(text, lead.end)
+    if tail is None:
+        return None
+    title = unquote_title(text[lead.end:tail.start()].strip().rstrip(",;:")).strip()
+    if (not _title_ok(title) or len(title.split()) < 2 or not _title_case(title) or re.search(r"[.!?]\s", title)
+            or title.count("(") != title.count(")") or title.count("[") != title.count("]")):
+        return None
+    venue, year = venue_and_year(text[tail.start():])
+    return Reference(title, list(lead.authors), "citation-first (names, title, venue and year)", lead.incomplete,
+                     lead.venue or venue, lead.year or year)
 
 
 #: The shapes of a line that names a paper with its authors, tried in order (the first
