@@ -92,3 +92,31 @@ def test_a_zotero_report_note_names_a_family_name_list_ending_in_an_ampersand(tm
     mentions = _extract(tmp_path, "zotero_report_gans.txt", REPORT)
     cited = [m for m in mentions if m["title"] == "Spectral Normalization for Generative Adversarial Networks"]
     assert cited and cited[0]["authors"] == ["Miyato", "Kataoka", "Yoshida"]
+
+
+TABLE = """\
+# tracker
+
+| Paper | Who | Where |
+|---|---|---|
+| Chinchilla ("Training Compute-Optimal Large Language Models") | Hoffmann et al. (DeepMind) | NeurIPS 2022 |
+| Mixture-of-Depths: Dynamically Allocating Compute in Transformer-Based Language Models | Raposo, Ritter, … , Santoro | arXiv 2024 |
+"""
+
+ROAM = """\
+- [[Emergent Abilities of Large Language Models]]
+    - Author:: Jason Wei et al. (Google)
+    - Year:: 2022
+"""
+
+
+def test_a_table_who_column_drops_an_affiliation_and_marks_left_out_names(tmp_path: Path) -> None:
+    mentions = {m["location"]["line"]: m for m in _extract(tmp_path, "tracker.md", TABLE)}
+    assert (mentions[5]["authors"], mentions[5]["authors_incomplete"]) == (["Hoffmann"], True)
+    # names left out in the middle: the names written, and the list said to be incomplete
+    assert (mentions[6]["authors"], mentions[6]["authors_incomplete"]) == (["Raposo", "Ritter", "Santoro"], True)
+
+
+def test_a_roam_author_attribute_drops_the_affiliation_after_et_al(tmp_path: Path) -> None:
+    mentions = [m for m in _extract(tmp_path, "Roam-Export-1700000000000.md", ROAM) if m["title"]]
+    assert mentions and (mentions[0]["authors"], mentions[0]["authors_incomplete"]) == (["Jason Wei"], True)
