@@ -120,3 +120,61 @@ def test_a_table_who_column_drops_an_affiliation_and_marks_left_out_names(tmp_pa
 def test_a_roam_author_attribute_drops_the_affiliation_after_et_al(tmp_path: Path) -> None:
     mentions = [m for m in _extract(tmp_path, "Roam-Export-1700000000000.md", ROAM) if m["title"]]
     assert mentions and (mentions[0]["authors"], mentions[0]["authors_incomplete"]) == (["Jason Wei"], True)
+
+
+TWEETS = """\
+Sam Ortiz
+@samortiz_ml
+·
+Mar 3
+🧵 sparse models weekend reading
+
+1. Expert Choice — Zhou, Lei & Dai, routing by experts instead of tokens
+2. Team Dinner — Lisbon, Porto & Braga, great trip
+"""
+
+
+def test_a_tweet_names_a_short_title_then_family_names_and_a_remark(tmp_path: Path) -> None:
+    found = _titled(_extract(tmp_path, "saved_tweets_mar.txt", TWEETS))
+    assert found[7] == ("Expert Choice", ["Zhou", "Lei", "Dai"], None)
+    assert 8 not in found  # a meal with places, not a paper
+
+
+NOTION_QUOTES = """\
+# Decoding speed-ups
+
+- KV cache: Kim’s “Fast Decoding with Shared Heads for Long Inputs” and Lee et al. “Grouped Queries Trained from Multi-Head Checkpoints” (ACL ’24) → smaller cache
+"""
+
+
+def test_a_title_word_such_as_checkpoints_does_not_hide_the_other_quoted_title(tmp_path: Path) -> None:
+    titles = {m["title"] for m in _extract(tmp_path, "Decoding speed-ups 00112233445566778899aabbccddeeff.md", NOTION_QUOTES)}
+    assert {"Fast Decoding with Shared Heads for Long Inputs", "Grouped Queries Trained from Multi-Head Checkpoints"} <= titles
+
+
+EMAIL_QUESTION = """\
+Subject: Fwd: seminar picks
+
+> Begin forwarded message:
+>
+>   - the calibration one -- "Do Deep Generative Models Know What They
+>     Don't Know?" -- short, and the students enjoy
+>     arguing about the likelihood plots
+"""
+
+TWEET_EPISODE = """\
+The Loss Curve Pod
+@losscurvepod
+·
+Mar 9
+New episode 🎧 we sat down with two students to argue about benchmarks. Ep. 9: "Scaling Laws, Considered Harmful?" — no paper, just vibes.
+"""
+
+
+def test_a_quoted_title_that_asks_a_question_in_a_wrapped_forwarded_item(tmp_path: Path) -> None:
+    titles = {m["location"]["line"]: m["title"] for m in _extract(tmp_path, "Fwd_seminar.eml", EMAIL_QUESTION)}
+    assert titles.get(5) == "Do Deep Generative Models Know What They Don't Know?"
+
+
+def test_a_podcast_episode_title_that_asks_a_question_is_no_paper(tmp_path: Path) -> None:
+    assert _extract(tmp_path, "saved_tweets_mar.txt", TWEET_EPISODE) == []

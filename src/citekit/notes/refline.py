@@ -458,12 +458,13 @@ def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
     return None
 
 
-def _surnames_title(title: str) -> bool:
+def _surnames_title(title: str, *, words: int = 3) -> bool:
     """A title strong enough to take a list of bare surnames (``Title — Schaipp, Gower``):
-    three words or more, and not a meal, a session or a talk (``Dinner — Paris, Rome``)."""
+    three words or more (two, in title case, before a list closed by ``&`` in citation
+    syntax), and not a meal, a session or a talk (``Dinner — Paris, Rome``)."""
     from citekit.notes.shapes import looks_like_event, non_paper_words
 
-    return _title_ok(title) and len(title.split()) >= 3 and not looks_like_event(title) and not non_paper_words(title)
+    return _title_ok(title) and len(title.split()) >= words and not looks_like_event(title) and not non_paper_words(title)
 
 
 #: ``— ICML 2015`` / ``, NeurIPS'25`` / ``(ICML 2026)`` at the end of an author list
@@ -572,6 +573,11 @@ def _leads_with_authors(text: str) -> bool:
     return split_name_list(head, single_word=True) is not None
 
 
+#: a list of names closed by ``&``/``and`` and its last name, then a remark in lower case
+#: after a comma or a semicolon (``Fedus, Zoph & Shazeer, top-1 routing``)
+_CLOSED_NAMES_REMARK_RE = lazy(r"^(?P<names>[^,;]+(?:,\s*[^,;]+)*?\s*(?:&|\band\b)\s*[A-Z][\w'’\-]+)\s*[,;]\s+[a-z].*$")
+
+
 def _title_first(text: str) -> Reference | None:
     """The typed shapes: ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``,
     ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``."""
@@ -593,11 +599,14 @@ def _title_first(text: str) -> Reference | None:
     pieces = _DASH_SPLIT_RE.split(text) if ("-" in text or "—" in text or "–" in text) else (text,)
     for cut in range(len(pieces) - 1, 0, -1):
         title = " — ".join(pieces[:cut]).strip()
-        parsed = _names_with_tail(" — ".join(pieces[cut:]))
+        names = " — ".join(pieces[cut:])
+        parsed = _names_with_tail(names)
         if parsed and _title_ok(title):
             return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
-        parsed = _names_with_tail(" — ".join(pieces[cut:]), surnames=True)
-        if parsed and _surnames_title(title):
+        if (closed := _CLOSED_NAMES_REMARK_RE.match(names)) is not None:
+            names = closed.group("names")  # "Fedus, Zoph & Shazeer, top-1 routing": a remark after the list
+        parsed = _names_with_tail(names, surnames=True)
+        if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and _title_case(title))):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
