@@ -178,3 +178,16 @@ def test_a_quoted_title_that_asks_a_question_in_a_wrapped_forwarded_item(tmp_pat
 
 def test_a_podcast_episode_title_that_asks_a_question_is_no_paper(tmp_path: Path) -> None:
     assert _extract(tmp_path, "saved_tweets_mar.txt", TWEET_EPISODE) == []
+
+
+ORG_QUOTED = """\
+* Projects
+*** TODO reproduce BYOL numbers
+    SCHEDULED: <2026-03-08 Sun>
+    Grill, Strub, Altché, Tallec. "Bootstrap Your Own Latent: A New Approach to Self-Supervised Learning". arXiv:2006.07733
+"""
+
+
+def test_family_names_joined_by_commas_before_a_quoted_title_are_its_authors(tmp_path: Path) -> None:
+    mentions = [m for m in _extract(tmp_path, "projects.org", ORG_QUOTED) if m["location"]["line"] == 4]
+    assert [m["authors"] for m in mentions] == [["Grill", "Strub", "Altché", "Tallec"]]

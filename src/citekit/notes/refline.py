@@ -383,6 +383,8 @@ def _quoted(text: str) -> Reference | None:
             # ``Houlsby et al. 2019, “Title”``, ``Hinton & Dean (2015) “Title”``: family names
             # alone, where a year or ``et al.`` says they are a citation
             parsed = split_name_list(before, single_word=True)
+        if parsed is None and (families := _comma_families(before)) is not None:
+            parsed = families, False  # ``Chen, Kornblith, Norouzi, Hinton. “Title”``
         if parsed is None:
             return None
         venue, vyear = venue_and_year(after)
@@ -1006,20 +1008,34 @@ _FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2
 _MARKED_TITLE_RE = lazy(r"^(?:\*\*?|_)(?P<t1>[^*_]{4,300}?)(?:\*\*?|_)(?!\w)|^[\"“](?P<t2>[^\"“”]{4,300}?)[\"”]")
 
 
+_COMMA_FAMILIES_RE = lazy(r"[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9}")
+
+
+def _comma_families(text: str) -> list[str] | None:
+    """Three or more family names joined by commas alone (``Chen, Kornblith, Norouzi,
+    Hinton``), each read as a name and most of them no ordinary word; else None."""
+    from citekit.notes.authoryear import _ordinary_words
+
+    if _COMMA_FAMILIES_RE.fullmatch(text) is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    ordinary = sum(1 for n in names if n.lower() in _ordinary_words())
+    if ordinary * 2 >= len(names) or not all(is_author_name(n, single_word=True) for n in names):
+        return None  # (a family name may be a word too, "Chen", "Long"; most are not)
+    return names
+
+
 def _families_dash_title(text: str) -> Reference | None:
     """``Xiao, Tian, Chen, Han, Lewis — *Efficient Streaming Language Models with Attention
     Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
     by emphasis or quotes, or closed by its venue and year. Every name must read as a family
     name (capitalised, most not ordinary words), so a list of things is no author list."""
-    from citekit.notes.authoryear import Citation, _ordinary_words
+    from citekit.notes.authoryear import Citation
 
     m = _FAMILIES_DASH_RE.match(text)
-    if m is None:
+    names = None if m is None else _comma_families(m.group("names"))
+    if names is None:
         return None
-    names = [n.strip() for n in m.group("names").split(",")]
-    ordinary = sum(1 for n in names if n.lower() in _ordinary_words())
-    if ordinary * 2 >= len(names) or not all(is_author_name(n, single_word=True) for n in names):
-        return None  # (a family name may be a word too, "Chen", "Long"; most are not)
     lead = Citation(tuple(names), False, None, None, 0, m.end())
     marked = _MARKED_TITLE_RE.match(text, m.end())
     if marked is None:
