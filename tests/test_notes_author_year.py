@@ -204,3 +204,24 @@ def test_a_zotero_annotation_is_not_a_title_its_citation_names_the_item(tmp_path
         (6, "titled", "Parameter-Efficient Transfer Learning for NLP", ["Houlsby"]),
         (6, "cited", None, ["Hu"]),
     ]
+
+
+SLACK_SHORT = """\
+Mira Chen  4:02 PM
+sounds good
+
+Also Adafactor (Shazeer & Stern) since it is what T5 used
+Reading Group Topics
+"""
+
+
+def test_a_short_chat_message_citing_by_names_is_no_section_label(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "slack_optimizers.txt", SLACK_SHORT)
+    assert _cited(mentions) == [(4, ["Shazeer", "Stern"], False, None)]
+
+
+def test_a_list_closed_by_and_is_not_carried_into_the_et_al_after_it(tmp_path: Path) -> None:
+    text = "% related work\nInitialisation matters too: Saxe and McClelland, Mishkin et al., and others since.\n"
+    mentions = _extract(tmp_path, "draft.tex", text)
+    assert all(m["authors"][:1] != ["Saxe"] or "Mishkin" not in m["authors"] for m in mentions)
+    assert [(m["authors"], m["authors_incomplete"]) for m in mentions if "Mishkin" in m["authors"]] == [(["Mishkin"], True)]

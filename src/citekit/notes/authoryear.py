@@ -195,6 +195,11 @@ def find_citations(text: str) -> list[Citation]:
     return list(_citations(text))
 
 
+#: names joined by ``and``/``&`` and then a comma: the list is closed there (what follows it
+#: is another citation)
+_CLOSED_LIST_RE = lazy(r"^.*(?:\band\b|&)[^,]*,\s*")
+
+
 @per_text
 def _citations(text: str) -> tuple[Citation, ...]:
     """:func:`find_citations`, remembered per text (notes repeat lines)."""
@@ -205,12 +210,18 @@ def _citations(text: str) -> tuple[Citation, ...]:
         return all(b <= s or a >= e for s, e in taken)
 
     for m in (_ET_AL_RE.finditer(text) if _has_et_al(text) else ()):
-        names = _family_names(m.group("names"))
-        if names is None or not free(m.start(), m.end()):
+        start, written = m.start(), m.group("names")
+        joined = _CLOSED_LIST_RE.search(written)
+        if joined is not None:
+            # "Glorot and Bengio, He et al.": a list closed by "and" is a citation of its own;
+            # "et al." goes with the names after it only
+            start, written = start + joined.end(), written[joined.end():]
+        names = _family_names(written)
+        if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
-        found.append(Citation(tuple(names), True, year, venue, m.start(), end))
-        taken.append((m.start(), end))
+        found.append(Citation(tuple(names), True, year, venue, start, end))
+        taken.append((start, end))
     if "&" in text or " and " in text:
         for m in _JOINED_RE.finditer(text):
             names = _family_names(m.group("names"))

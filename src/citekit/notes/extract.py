@@ -421,6 +421,11 @@ class _Extractor:
         if looks_like_abstract(node.text):
             return [self._abstract(node)]
         if looks_like_section_label(node.text):
+            # a short line that cites a paper by author and year (a chat message: ``Also
+            # Shampoo (Gupta, Koren & Singer) since …``) says something, it names no section
+            cited = self._cited(node, []) if node.kind == "plain" else []
+            if cited:
+                return cited
             self.scope.enter_label(node.text)
             return []
         unsure = self._unsure_reference(node)
@@ -470,15 +475,20 @@ class _Extractor:
     def _quoted_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
         """Titles quoted in a sentence with no authors beside them (``can we add "Symbolic
         Discovery of Optimization Algorithms" to that list?``): a quoted span of four words
-        or more written in title case, on a line that names no blog, book, talk or repository."""
-        if non_paper_words(node.text) or _BOOK_RE.search(node.text):
+        or more written in title case, on a line that names no blog, book, talk or repository.
+        A title may ask a question (``"Are Emergent Abilities of Large Language Models a
+        Mirage?"``); one that ends a sentence (``.``, ``!``) is a quotation."""
+        # (what the line says outside its quotes: a title's own words, "… from Multi-Head
+        # Checkpoints", do not make the line name a model's weights or a book)
+        outside = _INNER_QUOTED_RE.sub(" ", node.text)
+        if non_paper_words(outside) or _BOOK_RE.search(outside):
             return []
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
         for m in _INNER_QUOTED_RE.finditer(strip_urls(node.text)):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
-            if not 4 <= len(words) <= 30 or title[-1:] in ".!?…" or not title_case(title) or normalize_title(title) in have:
+            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or not title_case(title) or normalize_title(title) in have:
                 continue
             details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
             out.append(self._mention("titled", node, details, title=title))

@@ -61,8 +61,17 @@ _ET_AL_RE = re.compile(r",?\s*(?:et al\.?|and others|ほか|他|等人|等|외(?
 _TRAILING_YEAR_RE = lazy(r"[,;]?\s*[(（]?\s*((?:19|20)\d{2})\s*[)）]?\s*$")
 
 
+#: a remark in brackets after the names, with no digit in it: the group or company the
+#: authors are from (``Borgeaud et al. (DeepMind)``, ``Brown et al. (OpenAI)``), not a name
+_TRAILING_AFFILIATION_RE = lazy(r"\s*[(（][^()（）\d]{2,40}[)）]\s*$")
+#: names left out in the middle of a list: ``Schick, Dwivedi-Yu, … , Scialom``
+_LEFT_OUT_RE = lazy(r"(?:^|(?<=[\s,;]))(?:…|\.\s?\.\s?\.)(?=[\s,;]|$)")
+
+
 def authors_and_year(value: str) -> tuple[str, int | None]:
-    """An author label's value without the year written after the names, and that year."""
+    """An author label's value without the year written after the names, and that year
+    (and without a bracketed affiliation after the names)."""
+    value = _TRAILING_AFFILIATION_RE.sub("", value)
     m = _TRAILING_YEAR_RE.search(value)
     if m is None or not value[:m.start()].strip():
         return value, None
@@ -115,7 +124,7 @@ def split_authors(value: str) -> list[str]:
     A BibTeX-style list (``Schaipp, Fabian and Gower, Robert``) keeps its ``Family, Given``
     pairs together: it is split on ``and`` only.
     """
-    value = _ET_AL_RE.sub("", value.strip())
+    value = _ET_AL_RE.sub("", _LEFT_OUT_RE.sub(",", value.strip()))
     if "[[" in value:
         # Roam/Logseq: Author:: [[Tomas Mikolov]], or one page link per person with only
         # spaces between them (``[[Diederik P. Kingma]] [[Jimmy Ba]]``): each link is a name
@@ -130,8 +139,10 @@ def split_authors(value: str) -> list[str]:
 
 
 def author_list_incomplete(value: str) -> bool:
-    """True when the list ends in ``et al.``/``and others``: more authors than written."""
-    return bool(_ET_AL_RE.search(value.strip())) or bool(re.search(r"\band\s+others\s*$", value.strip(), re.I))
+    """True when the list ends in ``et al.``/``and others`` or leaves names out in the
+    middle (``A, B, … , Z``): more authors than written."""
+    return (bool(_ET_AL_RE.search(value.strip())) or bool(re.search(r"\band\s+others\s*$", value.strip(), re.I))
+            or bool(_LEFT_OUT_RE.search(value)))
 
 
 _ARXIV_CLASS_RE = lazy(r"\s*\[[a-z-]+(?:\.[A-Za-z-]+)?\]\s*$")

@@ -249,6 +249,8 @@ class _Starts:
         bullet opens is closed on it, or the finder is sure the line continues a mention."""
         if _open_quote(item.text) or _unfinished(item.text):
             return True
+        if item.merged and text[:1].islower() and not item.text.rstrip().endswith((".", "!", "?", ":", ";")):
+            return True  # the bullet's text wraps already, and the sentence goes on in lower case
         if not item.text.rstrip().endswith((".", "!", "?")) and not names_a_paper(item.text) and names_a_paper(f"{item.text} {text}"):
             return True  # the line completes a reference the bullet starts
         if index not in self._labels:

@@ -131,9 +131,57 @@ def text_of(held: list[bytes], file: str) -> tuple[str | None, list[Problem]]:
     del data
     if text is None or format_of(file).transcriber:
         return text, problems  # an export's addresses are completed in its transcript (its JSON or HTML is no notes text)
+    text = repair_pdf_glyphs(text)
     owned = [text]
     del text
     return add_missing_schemes_owned(owned), problems
+
+
+#: what text copied out of a PDF holds in place of letters: ligatures (``ﬁ`` for ``fi``) and
+#: an accent set as a glyph of its own beside its letter (``Jastrz˛ebski``, ``Erd˝os``)
+_PDF_GLYPHS = lazy("[\ufb00-\ufb06\u02c7\u02d8-\u02dd]")
+_LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
+#: each spacing accent as the combining mark it stands for
+_COMBINING = {"\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307", "\u02da": "\u030a", "\u02db": "\u0328",
+              "\u02dc": "\u0303", "\u02dd": "\u030b"}
+
+
+def _composed(letter: str, accent: str) -> str | None:
+    import unicodedata
+
+    one = unicodedata.normalize("NFC", letter + _COMBINING[accent])
+    return one if len(one) == 1 else None
+
+
+def repair_pdf_glyphs(text: str) -> str:
+    """``text`` with the letters a PDF copy broke put back: ligatures spelled out, and a
+    spacing accent joined to the letter after it (or else before it) where the two make one
+    letter (``z˛e`` -> ``zę``); an accent that makes no letter with either is left. Text
+    without such a glyph is returned as it is (one search)."""
+    if _PDF_GLYPHS.search(text) is None:
+        return text
+    out: list[str] = []
+    last = 0
+    for m in _PDF_GLYPHS.finditer(text):
+        glyph, at = m.group(), m.start()
+        if at < last:
+            continue  # (the letter of an accent joined already)
+        if glyph in _LIGATURES:
+            out.append(text[last:at])
+            out.append(_LIGATURES[glyph])
+            last = at + 1
+            continue
+        after = text[at + 1:at + 2]
+        if after.isalpha() and (one := _composed(after, glyph)) is not None:
+            out.append(text[last:at])
+            out.append(one)
+            last = at + 2
+        elif at > last and text[at - 1].isalpha() and (one := _composed(text[at - 1], glyph)) is not None:
+            out.append(text[last:at - 1])
+            out.append(one)
+            last = at + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 #: a ``%`` that reads as an escape (two hex digits follow), or a byte of a file name that is

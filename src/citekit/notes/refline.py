@@ -33,6 +33,7 @@ from citekit.notes.urls import strip_urls
 
 if TYPE_CHECKING:
     from citekit.notes.refparse.result import ParsedReference
+    from citekit.notes.authoryear import Citation
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -382,6 +383,8 @@ def _quoted(text: str) -> Reference | None:
             # ``Houlsby et al. 2019, “Title”``, ``Hinton & Dean (2015) “Title”``: family names
             # alone, where a year or ``et al.`` says they are a citation
             parsed = split_name_list(before, single_word=True)
+        if parsed is None and (families := _comma_families(before)) is not None:
+            parsed = families, False  # ``Chen, Kornblith, Norouzi, Hinton. “Title”``
         if parsed is None:
             return None
         venue, vyear = venue_and_year(after)
@@ -457,12 +460,13 @@ def _after_title(title: str, after: str, *, quoted: bool) -> Reference | None:
     return None
 
 
-def _surnames_title(title: str) -> bool:
+def _surnames_title(title: str, *, words: int = 3) -> bool:
     """A title strong enough to take a list of bare surnames (``Title — Schaipp, Gower``):
-    three words or more, and not a meal, a session or a talk (``Dinner — Paris, Rome``)."""
+    three words or more (two, in title case, before a list closed by ``&`` in citation
+    syntax), and not a meal, a session or a talk (``Dinner — Paris, Rome``)."""
     from citekit.notes.shapes import looks_like_event, non_paper_words
 
-    return _title_ok(title) and len(title.split()) >= 3 and not looks_like_event(title) and not non_paper_words(title)
+    return _title_ok(title) and len(title.split()) >= words and not looks_like_event(title) and not non_paper_words(title)
 
 
 #: ``— ICML 2015`` / ``, NeurIPS'25`` / ``(ICML 2026)`` at the end of an author list
@@ -571,6 +575,11 @@ def _leads_with_authors(text: str) -> bool:
     return split_name_list(head, single_word=True) is not None
 
 
+#: a list of names closed by ``&``/``and`` and its last name, then a remark in lower case
+#: after a comma or a semicolon (``Fedus, Zoph & Shazeer, top-1 routing``)
+_CLOSED_NAMES_REMARK_RE = lazy(r"^(?P<names>[^,;]+(?:,\s*[^,;]+)*?\s*(?:&|\band\b)\s*[A-Z][\w'’\-]+)\s*[,;]\s+[a-z].*$")
+
+
 def _title_first(text: str) -> Reference | None:
     """The typed shapes: ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``,
     ``Title, A et al., NeurIPS'25``, ``Title. A; B; C. ICML 2026.``."""
@@ -592,11 +601,14 @@ def _title_first(text: str) -> Reference | None:
     pieces = _DASH_SPLIT_RE.split(text) if ("-" in text or "—" in text or "–" in text) else (text,)
     for cut in range(len(pieces) - 1, 0, -1):
         title = " — ".join(pieces[:cut]).strip()
-        parsed = _names_with_tail(" — ".join(pieces[cut:]))
+        names = " — ".join(pieces[cut:])
+        parsed = _names_with_tail(names)
         if parsed and _title_ok(title):
             return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
-        parsed = _names_with_tail(" — ".join(pieces[cut:]), surnames=True)
-        if parsed and _surnames_title(title):
+        if (closed := _CLOSED_NAMES_REMARK_RE.match(names)) is not None:
+            names = closed.group("names")  # "Fedus, Zoph & Shazeer, top-1 routing": a remark after the list
+        parsed = _names_with_tail(names, surnames=True)
+        if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and _title_case(title))):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
@@ -940,19 +952,36 @@ _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
                       pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
 
 
+#: a paper's short name before the citation that names it (``VAE = Kingma & Welling, …``,
+#: ``WGAN: Arjovsky, Chintala & Bottou, …``): one or two words, then ``=``, ``:`` or a dash
+_SHORT_NAME_LEAD_RE = lazy(r"^[^\W_][\w.\-]{0,15}(?:\s[^\W_][\w.\-]{0,15})?\s*(?:=|:|\s(?:--?|—|–))\s+(?=[^\W\d_])")
+#: what closes a citation after its title: the venue and year in parentheses
+#: (``(ICLR 2014)``, ``(NeurIPS '19)``, ``(2019)``) or after a comma (``, ICML 2018``), at the
+#: end of the line or before a remark in a sentence of its own (``(ICLR 2024). keep the …``)
+_VENUE_YEAR_TAIL_RE = lazy(r"(?:\s*[(（](?:[A-Za-z][\w.&\- ]{0,40}\s)?(?:(?:19|20)\d{2}|['’]\d{2})[)）]"
+                           r"|,\s*[A-Z][\w.&\-]{1,20}\s?(?:(?:19|20)\d{2}|['’]\d{2}))(?:[.,;]?\s*$|[.;]\s+(?=\S))")
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
-    line (read exactly, :func:`citekit.notes.authoryear.leading_names`), and the learned
-    reference parser says where the title after it is; taken only when it is sure of that
-    title (:data:`MODEL_SURE`) and the title lies wholly after the names."""
+    line (read exactly, :func:`citekit.notes.authoryear.leading_names`), maybe after the
+    paper's short name (``VAE = Kingma & Welling, …``), and the learned reference parser says
+    where the title after it is; taken only when it is sure of that title
+    (:data:`MODEL_SURE`) and the title lies wholly after the names. Where the parser is not
+    sure, or reads names into the title, a citation closed by its venue and year
+    (``Chizat, Oyallon & Bach, On Lazy Training in Differentiable Programming (NeurIPS
+    2019)``) has its title exactly between the two."""
     from citekit.notes.authoryear import leading_names
 
     if len(text) < 20 or len(text) > 600:
         return None
     lead = leading_names(text)
+    if lead is None and (short := _SHORT_NAME_LEAD_RE.match(text)) is not None:
+        text = text[short.end():]
+        lead = leading_names(text)
     if lead is None:
-        return None
+        return _families_dash_title(text)
     from citekit.notes import refparse
 
     def sure_of_title(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
@@ -960,18 +989,78 @@ def _citation_first(text: str) -> Reference | None:
         return bool(ps) and sum(ps) / len(ps) >= MODEL_SURE and _contiguous(labels, "title")
 
     parsed = refparse.parse_if(text, sure_of_title)
-    if parsed is None or not parsed.title:
-        return None
-    title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
-    at = text.find(title, lead.end)
+    title = "" if parsed is None or not parsed.title else \
+        _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+    at = text.find(title, lead.end) if title else -1
     if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
-        return None
+        return _title_before_tail(text, lead)
     if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
         return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
     venue, year = venue_and_year(text[at + len(title):])
     spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
     return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,
                      lead.venue or venue, lead.year or year, spans)
+
+
+#: three or more family names joined by commas alone, then a dash: ``Xiao, Tian, Chen, Han —``
+_FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9})\s+(?:—|–|--?)\s+(?=\S)")
+#: a title set off by emphasis or quotes right after the names
+_MARKED_TITLE_RE = lazy(r"^(?:\*\*?|_)(?P<t1>[^*_]{4,300}?)(?:\*\*?|_)(?!\w)|^[\"“](?P<t2>[^\"“”]{4,300}?)[\"”]")
+
+
+_COMMA_FAMILIES_RE = lazy(r"[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9}")
+
+
+def _comma_families(text: str) -> list[str] | None:
+    """Three or more family names joined by commas alone (``Chen, Kornblith, Norouzi,
+    Hinton``), each read as a name and most of them no ordinary word; else None."""
+    from citekit.notes.authoryear import _ordinary_words
+
+    if _COMMA_FAMILIES_RE.fullmatch(text) is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    ordinary = sum(1 for n in names if n.lower() in _ordinary_words())
+    if ordinary * 2 >= len(names) or not all(is_author_name(n, single_word=True) for n in names):
+        return None  # (a family name may be a word too, "Chen", "Long"; most are not)
+    return names
+
+
+def _families_dash_title(text: str) -> Reference | None:
+    """``Xiao, Tian, Chen, Han, Lewis — *Efficient Streaming Language Models with Attention
+    Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
+    by emphasis or quotes, or closed by its venue and year. Every name must read as a family
+    name (capitalised, most not ordinary words), so a list of things is no author list."""
+    from citekit.notes.authoryear import Citation
+
+    m = _FAMILIES_DASH_RE.match(text)
+    names = None if m is None else _comma_families(m.group("names"))
+    if names is None:
+        return None
+    lead = Citation(tuple(names), False, None, None, 0, m.end())
+    marked = _MARKED_TITLE_RE.match(text, m.end())
+    if marked is None:
+        return _title_before_tail(text, lead)
+    title = (marked.group("t1") or marked.group("t2")).strip().rstrip(",.;:")
+    if not _title_ok(title) or len(title.split()) < 2 or not _title_case(title):
+        return None
+    venue, year = venue_and_year(text[marked.end():marked.end() + 40])
+    return Reference(title, names, "citation-first (family names, a dash, a marked title)", False, venue, year)
+
+
+def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
+    """The title of a citation written ``names, Title (Venue Year)``: the words between the
+    names and the venue-and-year tail, taken when they read as a title (two words or more,
+    in title case, no sentence inside, brackets balanced)."""
+    tail = _VENUE_YEAR_TAIL_RE.search(text, lead.end)
+    if tail is None:
+        return None
+    title = unquote_title(text[lead.end:tail.start()].strip().rstrip(",;:")).strip()
+    if (not _title_ok(title) or len(title.split()) < 2 or not _title_case(title) or re.search(r"[.!?]\s", title)
+            or title.count("(") != title.count(")") or title.count("[") != title.count("]")):
+        return None
+    venue, year = venue_and_year(text[tail.start():])
+    return Reference(title, list(lead.authors), "citation-first (names, title, venue and year)", lead.incomplete,
+                     lead.venue or venue, lead.year or year)
 
 
 #: The shapes of a line that names a paper with its authors, tried in order (the first

@@ -44,7 +44,7 @@ _TRIP_RE = lazy(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
 #: (an author list, a paper link, an identifier) says it is one.
 _NON_PAPER_RE = lazy(
     r"\b(?P<w>blog(?:\s*post)?|repo|repository|datasets?|data set|model weights|checkpoints?|slides?|"
-    r"video|youtube|recording|talk|keynote|tutorial|podcast|tweet|docs|documentation|library|notebook|"
+    r"video|youtube|recording|talk|keynote|tutorial|podcast|episode|tweet|docs|documentation|library|notebook|"
     r"colab|newsletter|lecture|seminar|panel|meeting|meetup|leaderboard|pypi)\b"
     r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
     r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール)",

@@ -27,12 +27,31 @@ def _single_word(part: str) -> bool:
     return len(part.split()) == 1
 
 
+def _family_names_only(pieces: list[list[str]]) -> bool:
+    """A list of family names alone (``Reddi, Kale & Kumar``, ``Haarnoja, Zhou, Abbeel,
+    Levine``), not ``Family, Given`` pairs: every name is one word, and either the last one
+    stands alone after ``and``/``&`` (an inverted list ends on a pair too) or four or more
+    are joined by commas only (inverted lists with whole given names separate people by
+    ``;`` or ``and``)."""
+    words = [p for parts in pieces for p in parts]
+    if len(words) < 3 or not all(_single_word(p) and not _initials_like(p) for p in words):
+        return False
+    if len(pieces) > 1:
+        return len(pieces[-1]) == 1
+    return len(words) >= 4
+
+
 def _pieces(span: str) -> list[str]:
     """Names as written, in order: ``Zhang, H., Cisse, M. and Dauphin, Y. N.`` -> three names."""
     names: list[str] = []
+    split = []
     for piece in _PIECE_SPLIT_RE.split(span):
         parts = [p.strip(" .,") if not _initials_like(p) else p.strip(" ,") for p in piece.split(",")]
-        parts = [p for p in parts if p]
+        split.append([p for p in parts if p])
+    split = [parts for parts in split if parts]
+    if _family_names_only(split):
+        return [p for parts in split for p in parts]
+    for parts in split:
         i = 0
         while i < len(parts):
             cur = parts[i]
