@@ -115,7 +115,8 @@ class Similarity:
         n = len(entries)
         import numpy as np
 
-        from citekit.output.related_terms import closeness, contribution, section_words, terms
+        from citekit.output.related_kinds import contribution
+        from citekit.output.related_terms import closeness, section_words, terms
 
         # what the papers do, without the section's own words (see :mod:`.related_terms`); the
         # TF-IDF above only names groups

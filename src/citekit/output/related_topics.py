@@ -338,8 +338,8 @@ def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
 
 def kind_of(texts: list[str]) -> str:
     """What all of the papers are, as their own texts say (each text the title, then the abstract):
-    "systems" or "studies" only when every one is one (:func:`.related_terms.contribution`), else "papers"."""
-    from citekit.output.related_terms import contribution, kind_of_all
+    "systems" or "studies" only when every one is one (:func:`.related_kinds.contribution`), else "papers"."""
+    from citekit.output.related_kinds import contribution, kind_of_all
 
     return kind_of_all([contribution(t) for t in texts])
 
