@@ -28,8 +28,8 @@ MIN_SIZE, MAX_SIZE = 2, 6
 #: average similarity two groups need to be merged (phrase cosine and tag overlap mixed), tried
 #: from the strictest down until few papers are left over; never looser than the last
 THRESHOLDS = (0.3, 0.22, 0.16, 0.12, 0.08)
-#: how much closer two papers of the same contribution kind (two systems, two studies) are, if close at all
-KIND_BONUS = 0.05
+#: how much closer (a share of their closeness) two papers of the same contribution kind are: two systems, two studies
+KIND_BONUS = 0.25
 _GENERIC = (
     "paper papers work works propose proposes proposed method methods approach approaches result results show shows "
     "shown study studies studied present presents introduce introduces new novel based using use used via "
@@ -125,8 +125,9 @@ class Similarity:
         text, self.points = closeness(texts, list(topic or []))
         text = np.asarray(text, dtype=float)
         same_kind = np.array([[bool(a) and a == b for b in self.kinds] for a in self.kinds], dtype=float)
-        # two systems, or two studies, are a little closer: a reader groups by contribution too
-        text = np.clip(text + KIND_BONUS * same_kind * (text > 0), 0.0, 1.0)
+        # two systems, or two studies, are a little closer: a reader groups by contribution too (a share of what
+        # they already have in common: two systems that share nothing stay apart)
+        text = np.clip(text * (1 + KIND_BONUS * same_kind), 0.0, 1.0)
         if any(topic_tags):
             # A tag most of the selection carries ("theory") says little about two papers: weigh by
             # rarity, and normalize by at least the weight of a tag only one paper carries, so sharing
