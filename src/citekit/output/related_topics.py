@@ -358,7 +358,12 @@ def _said(theme: Theme) -> str:
 def _says_a_topic(theme: Theme) -> bool:
     """Whether a phrase can be what a topic sentence says papers address: a phrase of two or three words,
     or one word that is a name ("Shampoo", "DiLoCo") or a long noun by its form ("quantization",
-    "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything."""
+    "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything. Never a
+    phrase whose last word is a singular agent noun ("3D printer", "music controller"): "address 3D printer"
+    is not English without an article, and which one would be a claim no record makes."""
+    head = theme.text.split()[-1] if theme.text.split() else ""
+    if head[:1].islower() and head.endswith(("er", "or")) and len(head) > 4:
+        return False
     return len(theme.key) > 1 or _topic_word(theme.text)
 
 
