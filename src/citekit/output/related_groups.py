@@ -28,6 +28,10 @@ MIN_SIZE, MAX_SIZE = 2, 6
 #: average similarity two groups need to be merged (phrase cosine and tag overlap mixed), tried
 #: from the strictest down until few papers are left over; never looser than the last
 THRESHOLDS = (0.3, 0.22, 0.16, 0.12, 0.08)
+#: how close a paper left alone must be to a group to join it (the mean of its average and highest closeness
+#: to the group's papers): looser than any grouping threshold, because joining also needs a term two of the
+#: group's papers use and a phrase the group still shares (:func:`attach_leftovers`)
+ATTACH_FLOOR = 0.05
 #: how much closer (a share of their closeness) two papers of the same contribution kind are: two systems, two studies
 KIND_BONUS = 0.25
 _GENERIC = (
@@ -236,7 +240,7 @@ def cluster_at(sim, order: list[int], threshold: float) -> list[list[int]]:
 
 
 def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # noqa: ANN001
-                     floor: float = THRESHOLDS[-1], points: list[set] | None = None,
+                     floor: float = ATTACH_FLOOR, points: list[set] | None = None,
                      book: Phrasebook | None = None) -> list[int]:
     """Put each paper left alone into the group it is closest to, if close enough.
 
