@@ -20,20 +20,27 @@ from dataclasses import dataclass
 from citekit.library.tags import TagRules
 from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text
-from citekit.output.related_topics import WEAK_ALONE
+from citekit.output.related_topics import (FUNCTION_WORDS, GENERIC, WEAK_ALONE, Phrasebook, _stem, ranked_names,
+                                           topic_sentence)
 from citekit.core.lazyre import lazy
 
 MIN_SIZE, MAX_SIZE = 2, 6
-#: average similarity two groups need to be merged (text cosine and tag overlap mixed), tried
+#: average similarity two groups need to be merged (phrase cosine and tag overlap mixed), tried
 #: from the strictest down until few papers are left over; never looser than the last
-THRESHOLDS = (0.12, 0.09, 0.06, 0.045, 0.03)
+THRESHOLDS = (0.3, 0.22, 0.16, 0.12, 0.08)
+#: how close a paper left alone must be to a group to join it (the mean of its average and highest closeness
+#: to the group's papers): looser than any grouping threshold, because joining also needs a term two of the
+#: group's papers use and a phrase the group still shares (:func:`attach_leftovers`)
+ATTACH_FLOOR = 0.05
+#: how much closer (a share of their closeness) two papers of the same contribution kind are: two systems, two studies
+KIND_BONUS = 0.25
 _GENERIC = (
     "paper papers work works propose proposes proposed method methods approach approaches result results show shows "
     "shown study studies studied present presents introduce introduces new novel based using use used via "
     "problem problems existing prior recent recently demonstrate demonstrates experiments experimental empirical "
     "empirically theoretical theory analysis analyze provide provides achieve achieves performance significantly "
     "improve improves improved improving state art benchmark benchmarks support supports connects connect "
-    "paper connects support approach theory experiments model models large scale data task tasks "
+    "paper connects support approach theory experiments model models scale data task tasks "
     "key main simple effective efficient efficiently better best specifically finally furthermore moreover "
     "respectively code available github com https http www release released"
 ).split()
@@ -89,7 +96,8 @@ def _surface_forms(texts: list[str]) -> dict[str, str]:
 class Similarity:
     """Pairwise closeness of papers: TF-IDF cosine of their texts, plus shared topic tags."""
 
-    def __init__(self, entries: list[Entry], texts: list[str], topic_tags: list[set[str]]) -> None:
+    def __init__(self, entries: list[Entry], texts: list[str], topic_tags: list[set[str]],
+                 topic: list[str] | None = None) -> None:
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
         from sklearn.metrics.pairwise import cosine_similarity
 
@@ -111,7 +119,19 @@ class Similarity:
         n = len(entries)
         import numpy as np
 
-        text = np.asarray(text_sim, dtype=float)
+        from citekit.output.related_kinds import contribution
+        from citekit.output.related_terms import closeness, section_words, terms
+
+        # what the papers do, without the section's own words (see :mod:`.related_terms`); the
+        # TF-IDF above only names groups
+        self.section = section_words([terms(t) for t in texts], list(topic or []))
+        self.kinds = [contribution(t) for t in texts]
+        text, self.points = closeness(texts, list(topic or []))
+        text = np.asarray(text, dtype=float)
+        same_kind = np.array([[bool(a) and a == b for b in self.kinds] for a in self.kinds], dtype=float)
+        # two systems, or two studies, are a little closer: a reader groups by contribution too (a share of what
+        # they already have in common: two systems that share nothing stay apart)
+        text = np.clip(text * (1 + KIND_BONUS * same_kind), 0.0, 1.0)
         if any(topic_tags):
             # A tag most of the selection carries ("theory") says little about two papers: weigh by
             # rarity, and normalize by at least the weight of a tag only one paper carries, so sharing
@@ -144,7 +164,9 @@ class Similarity:
             col = rows[:, t]
             present = int((col > 0).sum())
             words = term.split()
-            if present < 2 or self.df[t] > common or len(term) <= 3 or any(w in _NAMELESS for w in words):
+            if present < 2 or self.df[t] > common or len(term) <= 3 or any(w in _NAMELESS for w in words) \
+                    or any(w in GENERIC or w in FUNCTION_WORDS for w in words) \
+                    or all(_section_word(w, self.section) or w in WEAK_ALONE for w in words):
                 continue
             if len(words) > 1 and (len(set(words)) < len(words) or words[-1] in common_words):
                 continue
@@ -156,12 +178,19 @@ class Similarity:
         scored.sort()
         chosen: list[tuple[int, str]] = []
         for present, _, _, term in scored:
-            if any(set(term.split()) & set(c.split()) for _, c in chosen):
-                continue
+            if any({_stem(w) for w in term.split()} & {_stem(w) for w in c.split()} for _, c in chosen):
+                continue  # (never "tabletop and tabletops")
             chosen.append((-present, term))
             if len(chosen) == limit or (len(chosen) == 1 and " " in term and -present == len(idx)):
                 break
         return [" ".join(self.forms.get(w, w) for w in term.split()) for _, term in chosen]
+
+
+def _section_word(word: str, section: set[str]) -> bool:
+    """Whether a word is one of the section's own (the tag's, or one most of its papers use): it names no group."""
+    from citekit.output.related_terms import stem
+
+    return all(stem(part) in section for part in word.split("-") if part)  # ("wrist-worn" under smartwatch)
 
 
 def cluster(sim, order: list[int]) -> list[list[int]]:  # noqa: ANN001  (a square numpy array)
@@ -211,15 +240,24 @@ def cluster_at(sim, order: list[int], threshold: float) -> list[list[int]]:
 
 
 def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # noqa: ANN001
-                     floor: float = THRESHOLDS[2]) -> list[int]:
-    """Put each paper left alone into the group it is closest to on average, if close enough.
+                     floor: float = ATTACH_FLOOR, points: list[set] | None = None,
+                     book: Phrasebook | None = None) -> list[int]:
+    """Put each paper left alone into the group it is closest to, if close enough.
 
     A reader files a painting tool with the other handcrafting tools even when it missed the
-    strict threshold; only a paper close to no group (average closeness under ``floor``, the
-    loosest threshold) stays for "Other related work". Groups never grow past
+    strict threshold, and a paper on large displays with the one other paper on large displays
+    even when the rest of that group is about something else: closeness to a group is the mean
+    of the paper's average and its highest closeness to the group's papers. Only a paper close
+    to no group (under ``floor``) stays for "Other related work". Groups never grow past
     :data:`MAX_SIZE` this way, nor into a group whose papers all carry a topic tag
-    (``tags``) the paper lacks: that group is the user's own sub-topic. Changes ``clusters``
-    in place; returns the real leftovers.
+    (``tags``) the paper lacks: that group is the user's own sub-topic. With ``points`` (each
+    paper's terms, :attr:`Similarity.points`), a paper joins only a group whose own point it
+    shares: a term at least two of the group's papers use, so a paper that shares a word with
+    one member ("monitoring" with a gesture pendant for medical monitoring) does not change what
+    the group is about. With ``book`` (the selection's phrases), a paper never joins a group whose
+    papers share a phrase a topic sentence can say unless the group still shares one with it: a
+    group that says what it is about is not turned into one that says nothing. Changes
+    ``clusters`` in place; returns the real leftovers.
     """
     groups = [c for c in clusters if len(c) >= MIN_SIZE]
     alone = [i for c in clusters if len(c) < MIN_SIZE for i in c]
@@ -229,7 +267,11 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
         for g in groups:
             if len(g) >= MAX_SIZE or set.intersection(*(tags[j] for j in g)) - tags[i]:
                 continue
-            avg = float(sum(sim[i][j] for j in g)) / len(g)
+            if points is not None and not any(sum(t in points[j] for j in g) >= 2 for t in points[i]):
+                continue
+            if book is not None and _says(book, g) and not _says(book, [*g, i]):
+                continue
+            avg = (float(sum(sim[i][j] for j in g)) / len(g) + max(float(sim[i][j]) for j in g)) / 2
             if avg >= score:
                 best, score = g, avg
         if best is None:
@@ -238,6 +280,11 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
             best.append(i)
     clusters[:] = [*groups, *([[i] for i in rest])]
     return rest
+
+
+def _says(book: Phrasebook, idx: list[int]) -> bool:
+    """Whether the papers ``idx`` share a phrase a topic sentence can say (:func:`.related_topics.topic_sentence`)."""
+    return topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers") is not None
 
 
 #: words that make a heading say nothing: a record's structure, or a word a paper uses about itself

@@ -37,7 +37,7 @@ GENERIC = frozenset(
     "proposed new novel existing prior recent recently problem problems technique "
     "techniques designed user users people participants way ways number set sets example examples "
     "case cases issue issues question questions implication implications finding findings evaluation evaluate "
-    "evaluated data analysis analyses important various different several large small high low key main simple "
+    "evaluated data analysis analyses important various different several key main simple "
     "effective efficient able ability support supports provide provides enable enables allow allows help helps "
     "make makes making made create creates created describe describes described discuss discusses report reports "
     # nouns that say only that there is something, and gerunds of verbs that say nothing of a topic:
@@ -50,7 +50,9 @@ GENERIC = frozenset(
     "process processes order range terms term application applications context contexts future current "
     "potential possible given specific general common related available creating requires require using enabling "
     "allowing build builds including include needed need providing consists learn via toward able connects connect "
-    "demonstrate demonstrates achieve achieves improve improves improved improving specifically".split())
+    "demonstrate demonstrates achieve achieves improve improves improved improving specifically "
+    # what any abstract argues with ("present a solution to ...", "graphical tasks"): never what papers share
+    "solution solutions task tasks goal goals challenge challenges everyday".split())
 
 #: words that name no theme on their own, though they do inside a longer phrase ("3D models", "physical objects")
 WEAK_ALONE = frozenset(
@@ -70,10 +72,6 @@ _ADJECTIVE = lazy(r"(?:ic|al|ed|ous|ive|ar|ent|ant|ble|ful|less|wise|based|free|
 _WORD = lazy(r"[a-z0-9][a-z0-9\-']*")
 _BREAK = lazy(r"[.,;:!?()\[\]{}\"“”‘’/|]|\s-\s|\s--\s|—|–")
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight"}
-_SYSTEM_WORDS = lazy(r"\b(?:system|tool|toolkit|interface|prototype|device|platform|environment|application|app)s?\b",
-                           re.I)
-_STUDY_WORDS = lazy(r"\b(?:survey|interviews?|we (?:studied|interviewed|surveyed|analy[sz]ed)|field study|"
-                          r"qualitative|review|ethnograph\w*|findings)\b", re.I)
 
 
 def _stem(word: str) -> str:
@@ -87,6 +85,10 @@ def _stem(word: str) -> str:
 
 def _plain(text: str) -> str:
     return latex_to_text(re.sub(r"(?<!\\)\$[^$]*\$", " . ", text or ""))
+
+
+#: :data:`WEAK_ALONE` as phrase keys write them (stems)
+_WEAK_STEMS = frozenset(_stem(w) for w in WEAK_ALONE)
 
 
 def phrases(text: str) -> dict[tuple[str, ...], str]:
@@ -186,6 +188,10 @@ class Phrasebook:
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
         self.n = len(texts)
         self.topic = {_stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
+        if self.n >= 5:
+            # a word more than half the section's papers use is the section's topic too ("displays" under
+            # display, "mobile" under phone): "Both papers address displays" would be true of every paper
+            self.topic |= {k[0] for k, c in self.df.items() if len(k) == 1 and c * 2 > self.n}
         written: dict[tuple[str, ...], Counter[str]] = {}
         for p in self.per_paper:
             for k, v in p.items():
@@ -241,6 +247,19 @@ class Phrasebook:
         self._usage[key] = (noun, article)
         return noun, article
 
+    def _of_section(self, word: str) -> bool:
+        """Whether a word is the section's own (its tag's, or one most of its papers use), each part of a
+        compound too ("wrist-worn" under smartwatch, where most papers say "wrist" and "worn")."""
+        return all(any(p[:6] == t[:6] for t in self.topic) for p in word.split("-") if p)
+
+    def _plural(self, stem: str) -> str | None:
+        """The lower-case plural a record writes of ``stem`` ("gestures"), if one does and the word is a noun
+        by its length (five letters or more), else None."""
+        if len(stem) < 5 or stem.endswith("s"):
+            return None
+        pattern = re.compile(r"(?<![\w\-])" + re.escape(stem) + r"s(?![\w\-])")
+        return next((stem + "s" for text in self.plain if pattern.search(text)), None)
+
     def own_phrase(self, i: int, title: str) -> str | None:
         """The phrase of paper ``i``'s title that best says what it is about, or None.
 
@@ -282,19 +301,25 @@ class Phrasebook:
                                                                           if self.paper[j] == i)))
         out = []
         for key, c in counts.items():
-            if c < least or all(any(w[:6] == t[:6] for t in self.topic) for w in key):
-                continue
+            if c < least or all(w in _WEAK_STEMS or self._of_section(w) for w in key):
+                continue  # ("mobile devices" under mobile: the section's word and one that names nothing alone)
             if len(idx) < self.n and self.n >= 6 and self.df[key] * 2 > self.n and c * 3 < self.df[key] * 2:
                 # a phrase most of the section uses, most of them outside this group, names the section
                 # ("gaze" under eye tracking), not the group; "digital fabrication" used only by the group names it
                 continue
             noun, article = self.usage(key)
+            written = self.written[key]
+            if len(key) == 1 and not (noun and _topic_word(written)) and (plural := self._plural(key[0])):
+                # ("gesture interface", "gesture input", "hand gestures"): a word the records mostly use before
+                # another noun, or too short to say alone ("Gesture"), but also write as a plural noun, is a
+                # topic said as that plural
+                noun, written = True, plural
             if not noun:
                 continue
             rarity = math.log((self.n + 1) / self.df[key]) + 0.3
             score = c * rarity * (1 + 0.35 * (len(key) - 1))
             members = [i for i in idx if key in self.per_paper[i]]
-            out.append(Theme(key, self.written[key], members, score, article, c))
+            out.append(Theme(key, written, members, score, article, c))
         out.sort(key=lambda t: (-t.papers, -t.score, t.text))
         # a phrase inside a longer one that the same papers use says less: keep the longer
         kept: list[Theme] = []
@@ -312,14 +337,11 @@ def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
 
 
 def kind_of(texts: list[str]) -> str:
-    """What most of the papers are, as their own texts say: "systems", "studies", else "papers"."""
-    systems = sum(bool(_SYSTEM_WORDS.search(t)) for t in texts)
-    studies = sum(bool(_STUDY_WORDS.search(t)) for t in texts)
-    if systems * 2 > len(texts) and systems > studies:
-        return "systems"
-    if studies * 2 > len(texts):
-        return "studies"
-    return "papers"
+    """What all of the papers are, as their own texts say (each text the title, then the abstract):
+    "systems" or "studies" only when every one is one (:func:`.related_kinds.contribution`), else "papers"."""
+    from citekit.output.related_kinds import contribution, kind_of_all
+
+    return kind_of_all([contribution(t) for t in texts])
 
 
 def ranked_names(themes: list[Theme], size: int) -> list[Theme]:
@@ -336,7 +358,12 @@ def _said(theme: Theme) -> str:
 def _says_a_topic(theme: Theme) -> bool:
     """Whether a phrase can be what a topic sentence says papers address: a phrase of two or three words,
     or one word that is a name ("Shampoo", "DiLoCo") or a long noun by its form ("quantization",
-    "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything."""
+    "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything. Never a
+    phrase whose last word is a singular agent noun ("3D printer", "music controller"): "address 3D printer"
+    is not English without an article, and which one would be a claim no record makes."""
+    head = theme.text.split()[-1] if theme.text.split() else ""
+    if head[:1].islower() and head.endswith(("er", "or")) and len(head) > 4:
+        return False
     return len(theme.key) > 1 or _topic_word(theme.text)
 
 

@@ -254,8 +254,6 @@ class _Group:
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
-    #: key -> what that paper is about in a phrase of its own title ("haptic compasses"): how the papers differ
-    facets: dict[str, str] = field(default_factory=dict)
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -593,11 +591,11 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
-    similarity = Similarity(left, texts, tags)
+    similarity = Similarity(left, texts, tags, topic)
     book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left])
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
-    rest_idx = attach_leftovers(similarity.sim, clusters, tags)
+    rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book)
     found = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
     unnamed: list[int] = []
@@ -628,7 +626,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         named.append((idx, heading, words))
     if unnamed and named:
         clusters = [idx for idx, _, _ in named] + [[i] for i in unnamed]
-        unnamed = attach_leftovers(similarity.sim, clusters, tags, floor=THRESHOLDS[-1])  # grows ``named`` lists
+        unnamed = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book)  # grows ``named``
     leftovers = rest_idx + unnamed
     while len(leftovers) >= MIN_SIZE:
         # leftovers that share a phrase of their own ("handcrafting with ToolDevices") are a group after all
@@ -658,8 +656,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         if said and heading.lower() not in labels and heading_case(said[1].text).lower() not in others:
             heading = heading_case(said[1].text)  # papers joined the group since it was named: say what they share now
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
-                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
-                            facets={left[i].key: f for i in idx if (f := book.own_phrase(i, left[i].title or ""))}))
+                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
     rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
@@ -889,7 +886,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             named = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
             said = (named, None) if named else None
         if said:
-            body.insert(0, style.text(_with_facets(said[0], said[1], g)))
+            body.insert(0, style.text(said[0]))
         elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
             body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
@@ -941,30 +938,6 @@ def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple
 
 def _title_id(entry: Entry) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
-
-
-def _with_facets(sentence: str, theme, group: _Group) -> str:  # noqa: ANN001  (a Theme or None)
-    """"Four systems address mobile devices: haptic compasses, gesture input, ... and haptic workspaces.": the
-    topic sentence with what each paper brings to the shared topic, in paragraph order, or as it was.
-
-    A topic says what the papers share; a reader also wants how they differ, and each paper's title says
-    what it is about in its own words (:meth:`~.related_topics.Phrasebook.own_phrase`). Said only for two
-    to four papers that each have such a phrase, all different and none repeating the shared topic (else
-    the list would say "3D printing: 3D printing of sensors"); otherwise the sentence stays as it was.
-    """
-    from citekit.output.related_topics import _shown, _stem
-
-    if theme is None or not 2 <= len(group.members) <= 4 or theme.papers < _papers(group.members):
-        return sentence  # ("Most of these address X: A, B and C" would say C is about X too)
-    facets = [group.facets.get(e.key) for e in group.members]
-    topic = {_stem(w) for w in theme.key}
-    if not all(facets) or len({f.lower() for f in facets}) < len(facets):
-        return sentence
-    if any({_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", f.lower())} & topic for f in facets):
-        return sentence
-    said = [_shown(f) for f in facets]
-    listed = ", ".join(said[:-1]) + " and " + said[-1]
-    return sentence.rstrip(".") + ": " + listed + "."
 
 
 def _aside_sentence(asides: list[str], count: int) -> str:

@@ -1,0 +1,122 @@
+"""How close two papers are in what they do, read from the phrases of their records.
+
+A reader groups papers by the problem, method or artifact they share ("bimanual target
+selection", "percussion sound diagnosis", "large displays"), never by the section's own
+topic: under a ``display`` tag every paper is about displays, so "displays" says nothing about
+which papers belong together. Each paper is read as its content words and the pairs of
+adjacent content words (a crude stem each, so "diagnosis" and "diagnostic" meet), weighted by
+how rare they are in the selection. Words of the section (the tag's own words and words most
+of its papers use), and words that name no theme alone ("system", "devices"), weigh nothing,
+nor do phrases made only of them ("mobile devices" under ``mobile``). Terms only one paper uses
+cannot link two papers, so they dilute the others only a little.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from citekit.core.text import fold
+from citekit.output.related_topics import _BREAK, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain, _stem
+
+#: words that say how an abstract argues, not what the paper is about
+_TALK = frozenset(
+    "we our paper investigate investigates investigated investigation examine examines examined explore "
+    "explored exploring therefore however thus furthermore moreover solution solutions task tasks conduct "
+    "conducted experiment experiments experimental found find finds suggest suggests indicate indicates "
+    "result resulting significant significantly measure measured compare compared comparison demonstrated "
+    "describes described discuss discussed focus focuses paper also well first finally addition additionally "
+    "approach propose present presents introduce novel new based within without user users participant "
+    "participants people system systems built build builds".split())
+#: size words that do say what a paper is about inside a phrase ("large displays", "small screens")
+_KEEP = frozenset("large small high low technique techniques".split())
+STOP = (FUNCTION_WORDS | GENERIC | _TALK) - _KEEP
+#: word stems that name no theme alone (a topic sentence's rule), as :func:`stem` writes them
+_WEAK = frozenset(w for w in WEAK_ALONE | {"use", "time", "way", "real"})
+
+
+def stem(word: str) -> str:
+    """A crude stem: plural cut, then at most seven letters ("diagnosis", "diagnostic" -> "diagnos")."""
+    word = _stem(word)
+    return word[:7] if len(word) > 7 else word
+
+
+def terms(text: str) -> Counter[tuple[str, ...]]:
+    """The content words of ``text`` and the pairs of adjacent ones, as stems, with their counts.
+
+    A pair is never read across punctuation or a word of :data:`STOP`.
+    """
+    out: Counter[tuple[str, ...]] = Counter()
+    for chunk in _BREAK.split(_plain(text)):
+        prev = None
+        for raw in re.findall(r"[A-Za-z0-9]+", chunk):  # (a compound, "AR-based", "air-jet", as its words)
+            low = fold(raw).lower()
+            if low in STOP or low.isdigit() or (len(low) < 3 and not re.search(r"\d", low) and not raw.isupper()):
+                # (two letters say something only as an acronym: "AR", "VR", "3D")
+                prev = None
+                continue
+            word = stem(low)
+            out[(word,)] += 1
+            if prev:
+                out[(prev, word)] += 1
+            prev = word
+    return out
+
+
+def section_words(per_paper: list[Counter[tuple[str, ...]]], topic: list[str]) -> set[str]:
+    """Stems of the section's own words: the tag's words, and words more than half its papers use
+    (from five papers up: in a smaller selection a shared word may still be a group's own)."""
+    n = len(per_paper)
+    out = {stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
+    if n >= 5:
+        df = Counter(k[0] for p in per_paper for k in p if len(k) == 1)
+        out |= {w for w, c in df.items() if c * 2 > n}
+    return out
+
+
+#: how much more a term of the paper's title counts than one of its abstract only
+TITLE = 2.0
+#: how much a term only one paper uses counts in that paper's length: little, so a long abstract is not far
+#: from everything, but some, so one shared word is not all a short record has
+ALONE = 0.35
+
+
+def closeness(texts: list[str], topic: list[str]):  # noqa: ANN201  (a square numpy array, and term sets)
+    """Cosine of the papers' weighted terms: how much of what each says the other also says; and each
+    paper's terms that count and that another paper also uses (what it can share with a group).
+
+    A term weighs its rarity (idf), a pair of words half again as much as one; the section's own
+    words and words that name nothing alone weigh nothing; a term one paper uses weighs :data:`ALONE` of
+    its idf, only in that paper's length.
+    """
+    import numpy as np
+
+    per_paper = [terms(t) for t in texts]
+    # (a title says what the paper is about: its terms count double; each text starts with its title)
+    in_title = [set(terms(t.split(" . ", 1)[0])) for t in texts]
+    n = len(per_paper)
+    df = Counter(k for p in per_paper for k in p)
+    section = section_words(per_paper, topic)
+    weak = {stem(w) for w in _WEAK}
+    keys = sorted(k for k in df if not all(w in section or w in weak for w in k))
+    if not keys or n < 2:
+        return np.eye(n), [set() for _ in texts]
+    index = {k: j for j, k in enumerate(keys)}
+    weight = np.array([math.log((n + 1) / df[k]) * (1.5 if len(k) > 1 else 1.0) * (1.0 if df[k] >= 2 else ALONE)
+                       for k in keys])
+    matrix = np.zeros((n, len(keys)))
+    for i, p in enumerate(per_paper):
+        for k, c in p.items():
+            if k in index:
+                matrix[i, index[k]] = (1 + math.log(c)) * (TITLE if k in in_title[i] else 1.0)
+    matrix *= weight
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix = matrix / np.where(norms > 0, norms, 1)
+    sim = matrix @ matrix.T
+    # one shared word is thin evidence ("sensitive" in "touch-sensitive" and "pressure-sensitive"): a pair
+    # that shares a single term counts half
+    shared = (matrix > 0).astype(float) @ (matrix > 0).astype(float).T
+    sim = sim * np.minimum(1.0, shared / 2)
+    np.fill_diagonal(sim, 1.0)
+    return sim, [{k for k in p if k in index and df[k] >= 2} for p in per_paper]

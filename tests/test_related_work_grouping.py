@@ -1,0 +1,138 @@
+"""Paragraphs grouped by what papers do, not by the section's own topic.
+
+Made-up records, read through ``citekit.api``: the section's words ("displays" under a
+``display`` tag) never name a group or open one; a paper left alone joins the group whose point
+it shares; and a paragraph's opening sentence is true of every paper it covers (papers are
+"systems" only when each one builds one).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from citekit.api.related import related_work
+from citekit.core.model import Entry
+from citekit.library.store import Library
+
+
+def library(tmp_path: Path, tag: str, papers: list[tuple[str, str, str]]) -> Path:
+    (tmp_path / "citekit.yaml").write_text("")
+    lib = Library.load(tmp_path / "refs")
+    for key, title, abstract in papers:
+        lib.add(Entry(key=key, entry_type="inproceedings", abstract=abstract, tags_auto=[tag],
+                      fields={"title": title, "author": f"{key.capitalize()}, Ann", "year": "2020"}))
+    lib.save()
+    return tmp_path
+
+
+def paragraphs(text: str) -> list[tuple[str, str, list[str]]]:
+    """``(heading, body, cited keys)`` of each paragraph of a Markdown snippet."""
+    parts = re.split(r"^### (.*)$", text, flags=re.M)[1:]
+    out = []
+    for i in range(0, len(parts), 2):
+        body = " ".join(l for l in parts[i + 1].strip().splitlines() if l.strip() and not l.startswith("<!--"))
+        out.append((parts[i].strip(), body, re.findall(r"@([\w:.\-+/]*\w)", body)))
+    return out
+
+
+def opener(body: str) -> str:
+    first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
+    return "" if first.startswith("@") else first
+
+
+HAPTIC = [
+    ("vib1", "Vibrotactile Feedback for Wall Screens",
+     "We present Buzzwall, a system that gives vibrotactile feedback through wristbands while people touch wall "
+     "screens. Vibrotactile feedback from small vibration motors confirms each touch on the screens."),
+    ("vib2", "Vibrotactile Feedback Patterns on Tabletops",
+     "We present Tactable, a system that renders vibrotactile feedback patterns with vibration motors under "
+     "tabletops, so that vibrotactile feedback tells apart the controls on the tabletops."),
+    ("vib3", "Rhythmic Vibrotactile Feedback for Notifications",
+     "We present Pulse, a prototype that encodes notifications as rhythmic vibrotactile feedback from vibration "
+     "motors in a handheld case, for travellers who wait in front of departure boards."),
+]
+GAZE = [
+    ("gaze1", "Eye Tracking for Reading on Large Screens",
+     "We present ReadTrack, a system that follows eye tracking fixations of readers of large screens, and "
+     "scrolls the text on the screens when the fixations reach the last line."),
+    ("gaze2", "Calibration-Free Eye Tracking on Public Screens",
+     "We present GazeGlance, a system that estimates eye tracking fixations on public screens without "
+     "calibration, from the pupil positions of people who pass the screens."),
+    ("gaze3", "Eye Tracking Fixations as Input for Kiosk Screens",
+     "We present FixSelect, a system that selects the items of kiosk screens by eye tracking fixations of a "
+     "quarter of a second, so that hands stay free in front of the screens."),
+]
+
+
+#: two papers that share nothing but the section's word
+APART = [
+    ("wall1", "Self-Moving Displays on Office Walls",
+     "We built WallBot, a robot that carries displays across office walls and parks the displays where the "
+     "owner sits; the displays follow the owner."),
+    ("jet1", "Air-Jet Tactile Displays",
+     "We built a grid of nozzles that pushes air onto the palm to draw shapes: displays without contact. Such "
+     "displays can be felt in the dark."),
+]
+
+
+def test_the_sections_own_word_names_no_group_and_opens_none(tmp_path: Path) -> None:
+    """Every paper of a ``display`` section is about displays (screens, tabletops): they group by vibrotactile
+    feedback and by eye tracking; two papers that share only the section's word "displays" are no group, and
+    no heading or opening sentence says "displays" alone."""
+    out = related_work(library(tmp_path, "display", HAPTIC + GAZE + APART), tags=("display",), fmt="markdown").text
+    paras = paragraphs(out)
+    groups = sorted(sorted(keys) for h, _, keys in paras if h != "Other related work")
+    assert groups[0][:3] == ["gaze1", "gaze2", "gaze3"] and groups[1][:3] == ["vib1", "vib2", "vib3"], out
+    assert ["jet1", "wall1"] not in groups, out
+    for heading, body, _ in paras:
+        assert heading.lower().rstrip("s") != "display", out
+        assert not re.search(r"\baddress (?:the )?displays?\.", opener(body)), out
+
+
+def test_a_leftover_that_shares_a_groups_point_joins_it(tmp_path: Path) -> None:
+    """A paper that shares the haptic group's vibrotactile feedback, though little else, is filed with that group,
+    not in "Other related work"; a paper that shares nothing stays there, last."""
+    near = ("vib4", "Lane Change Alerts in Cars",
+            "We studied sixty drivers in a simulator who changed lanes on a motorway while navigation screens, "
+            "sound alerts and seat belts warned them of cars in the blind spot; the seat belts gave vibrotactile "
+            "feedback. Drivers looked at mirrors less often when alerts came early.")
+    far = ("far1", "Colour Calibration of Projection Displays",
+           "We describe a colour calibration procedure for projection displays that measures gamut with a "
+           "spectrometer and corrects white balance.")
+    out = related_work(library(tmp_path, "display", HAPTIC + GAZE + [near, far]), tags=("display",),
+                       fmt="markdown").text
+    paras = paragraphs(out)
+    home = next(keys for _, _, keys in paras if "vib1" in keys)
+    assert "vib4" in home, out
+    closing = [i for i, (h, _, _) in enumerate(paras) if h == "Other related work"]
+    assert closing in ([], [len(paras) - 1]), out
+    assert not any("vib4" in keys for h, _, keys in paras if h == "Other related work"), out
+
+
+def test_an_opener_is_true_of_every_paper_it_covers(tmp_path: Path) -> None:
+    """Two studies and one system of gaze typing: the opener counts them right, says a phrase each record uses
+    when it speaks for all of them, and calls them neither all systems nor all studies."""
+    typing = [
+        ("type1", "Gaze Typing with Short Dwell Times",
+         "We studied gaze typing with twelve participants over ten sessions; gaze typing speed rose as the dwell "
+         "times of the keys were shortened."),
+        ("type2", "Errors in Gaze Typing by Novices",
+         "We conducted a field study of gaze typing errors by novices; most gaze typing errors came from "
+         "neighbouring keys."),
+        ("type3", "DwellFree: A System for Gaze Typing",
+         "We present DwellFree, a system for gaze typing that recognises whole words from the path of the gaze "
+         "over the keyboard, without dwell times."),
+    ]
+    out = related_work(library(tmp_path, "gaze", typing + HAPTIC), tags=("gaze",), fmt="markdown").text
+    records = {key: f"{title} {abstract}".lower() for key, title, abstract in typing + HAPTIC}
+    para = next((h, b, k) for h, b, k in paragraphs(out) if "type1" in k)
+    first = opener(para[1])
+    assert first, out
+    assert not re.search(r"\b(?:systems|studies)\b", first.split(":")[0]), first
+    m = re.match(r"^(Both|Two|Three|Four|Five|Six) (?:papers|systems|studies) (?:address|examine) (.+?)(?::.*)?\.$",
+                 first)
+    if m:  # said of all of them: the count is theirs and every one of them uses the phrase
+        assert {"Both": 2, "Two": 2, "Three": 3, "Four": 4, "Five": 5, "Six": 6}[m.group(1)] == len(para[2]), out
+        phrase = m.group(2).lower()
+        assert all(re.sub(r"s\b", "", phrase) in re.sub(r"s\b", "", records[k]) for k in para[2]), (phrase, out)
