@@ -186,7 +186,7 @@ def split_sentences(text: str) -> list[str]:
         before = masked[start:m.start()].rstrip(".!?\"')]")
         last_word = re.split(r"\s+", before)[-1].lower() if before else ""
         two_words = " ".join(re.split(r"\s+", before)[-2:]).lower()
-        if last_word in _ABBREVIATIONS or two_words in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
+        if last_word in _ABBREVIATIONS or two_words in _ABBREVIATIONS or (len(last_word) == 1 and before[-1:].isupper()):
             continue
         sentences.append(text[start:m.start()].strip())
         start = m.end()
