@@ -64,6 +64,16 @@ ENTRIES = [
     paper("doe2012kenya", "Phone Charging Habits: A Survey of Shop Owners in Kenya"),
     paper("doe2012speed", "Reading Speed on Rollable Displays"),
     paper("doe2012typing", "Typing with Head Nods and Eyebrow Raises"),
+    # the abstract says what the thing is, the title what it is for: the sentence says both
+    paper("doe2012kumo", "Kumo: Silent Input for Smart Rings",
+          "Rings are always at hand. We present Kumo, a capacitive sensing band. It detects thumb rubs."),
+    paper("doe2012cubes", "Cubelets: Tangible Sound Mixing on Kitchen Counters Based on Weighted Blocks",
+          "Cooking leaves no hand free for a phone. We present Cubelets, a set of weighted blocks. Each block "
+          "sets the volume of one sound source."),
+    # "the results of a user test": the results are the study's; the study is what the paper reports
+    paper("doe2012results", "Hand Poses for Oven Controls",
+          "Ovens have many controls. We present the results of a user test in which 12 cooks chose hand poses "
+          "for oven functions."),
     # a relative clause cut before its verb's complement ("that allows participants") must not remain
     paper("doe2012remote", "Shared Whiteboards",
           "We describe a system that allows participants at remote sites to collaborate in building a floor plan "
@@ -137,3 +147,17 @@ def test_an_ing_word_that_qualifies_a_noun_is_not_read_as_the_authors_verb(markd
 def test_an_activity_in_the_title_is_studied_not_done_by_the_authors(markdown: str) -> None:
     out = sentence(markdown, "doe2012typing")
     assert "study typing with head nods" in out and not re.search(r"@doe2012typing types?\b", out), out
+
+
+@pytest.mark.parametrize("key, said", [
+    ("doe2012kumo", "Kumo, a capacitive sensing band for smart rings."),
+    ("doe2012cubes", "Cubelets, a set of weighted blocks for tangible sound mixing on kitchen counters."),
+])
+def test_a_short_description_gets_what_the_title_says_it_is_for(markdown: str, key: str, said: str) -> None:
+    out = sentence(markdown, key)
+    assert out.endswith(said), out
+
+
+def test_the_results_of_a_study_are_said_as_reporting_the_study(markdown: str) -> None:
+    out = sentence(markdown, "doe2012results")
+    assert "report a user test" in out and "results of" not in out, out

@@ -73,14 +73,20 @@ _NOMINAL = lazy(
     r"careful|formal|empirical|experimental|theoretical|qualitative|quantitative)\s+)*"
     r"(?P<noun>description|analysis|analyses|evaluation|investigations?|examination|exploration|comparison|"
     r"assessment|characterization|characterisation|implementation|observation|observations|measurements?|"
-    r"derivation|formalization|verification|exploration)\s+(?:of|into|on)\s+(?=\S)", re.I)
+    r"derivation|formalization|verification|exploration|demonstration)\s+(?:of|into|on)\s+(?=\S)", re.I)
 _NOMINAL_VERB = {"description": "describe", "analysis": "analyze", "analyses": "analyze", "evaluation": "evaluate",
                  "investigation": "investigate", "investigations": "investigate", "examination": "examine",
                  "exploration": "explore", "comparison": "compare", "assessment": "assess",
                  "characterization": "characterize", "characterisation": "characterise",
                  "implementation": "implement", "observation": "observe", "observations": "observe",
                  "measurement": "measure", "measurements": "measure", "derivation": "derive",
-                 "formalization": "formalize", "verification": "verify"}
+                 "formalization": "formalize", "verification": "verify", "demonstration": "demonstrate"}
+#: "present the results of a user test" -> "report a user test": the results are the study's
+_RESULTS_OF = lazy(r"^(?:the\s+)?(?:results|findings)\s+(?:of|from)\s+(?=(?:an?|their|two|three|several)\s)", re.I)
+#: wordy stock phrases and the word a writer uses for them
+_STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b", re.I), "in"),
+          (lazy(r"\ba\s+(?:wide\s+)?(?:variety|range)\s+of\b", re.I), "various"),
+          (lazy(r"\bthe\s+possibilit(?:y|ies)\s+of\s+(?=\w+ing\b)", re.I), ""))
 #: verbs that only carry such a noun: "provide/present/give/perform/conduct/carry out/report on an analysis of"
 _LIGHT_VERBS = {"provide", "present", "give", "perform", "conduct", "carry", "report", "make", "offer", "describe",
                 "have carried", "have performed", "have made", "conducted", "performed", "carried", "made",
@@ -374,6 +380,9 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     nominal = _NOMINAL.match(text) if verb in _LIGHT_VERBS or verb.startswith(("have ", "report")) else None
     if nominal and (verb not in {"describe", "described"} or nominal.group("noun").lower() != "description"):
         verb, text = _NOMINAL_VERB[nominal.group("noun").lower()], text[nominal.end():]
+    for pattern, plain in _STOCK:
+        text = pattern.sub(plain, text)
+    text = re.sub(r"\s{2,}", " ", text)
     showing = _SHOWING.match(text)
     if showing and not finding:
         verb, text, finding = "show", text[showing.end():], True
@@ -397,6 +406,15 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     text = re.sub(r"\s+", " ", _articles(_without_unexplained(text, name, spans))).strip(" ,;")
     if not text or _words(text) < 2:
         return verb, rest
+    results = _RESULTS_OF.match(text) if verb in _LIGHT_VERBS else None
+    # "present the results of a user test" -> "report a user test"; not when a clause says what the results show
+    # ("results from a survey of users that show ..."), nor when what is left only repeats the title
+    if results and not re.search(r"\b(?:that|which)\s+(?:show|indicate|suggest|reveal|demonstrate|are|were|have)\b",
+                                 text):
+        left = text[results.end():]
+        content = re.findall(r"[A-Za-z]{4,}", left)
+        if not (title and len(_title_stems(left, title)) * 5 >= 4 * len(content)):
+            verb, text = "report", left
     clause = _unmask(text, spans)
     kind = _kind(text)
     if verb in {"describe", "introduce", "presented", "described", "introduced", "developed", "created", "designed"} \

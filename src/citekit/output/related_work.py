@@ -167,7 +167,8 @@ def abstract_of(entry: Entry) -> str:
 def _repaired(abstract: str) -> str:
     """An abstract as copied from a PDF, mended where the copy broke it: a word split at a
     line end ("de- vice", kept apart when the joined word is not one real bibliographies
-    write, so "two- and three-dimensional" stays) is joined, and a last sentence cut off
+    write, so "two- and three-dimensional" stays) is joined, so is one whose halves are no
+    words ("resis-tant"), and a last sentence cut off
     mid-word ("... concept for c") is left out rather than quoted."""
     from citekit.output.title_prose import lowercase_words
 
@@ -175,6 +176,9 @@ def _repaired(abstract: str) -> str:
     text = re.sub(r"\b([A-Za-z]+)- ([a-z]+)\b",
                   lambda m: m.group(1) + m.group(2) if (m.group(1) + m.group(2)).lower() in words else m.group(0),
                   abstract)
+    # "resis-tant": a hyphen the copy kept inside a word whose halves are no words at all
+    text = re.sub(r"\b([a-z]{2,})-([a-z]{2,})\b", lambda m: m.group(1) + m.group(2) if (m.group(1) + m.group(2)) in words
+                  and m.group(1) not in words and m.group(2) not in words else m.group(0), text)
     if not re.search(r"[.!?][\"')\]]*\s*$", text):
         end = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
         if end > 0:

@@ -431,6 +431,12 @@ def _protected(title: str) -> str:
     return protect_title(title)
 
 
+def title_words_in_prose(phrase: str, context: str = "") -> str:
+    """Part of a title in sentence case, as prose writes it: names, acronyms and places keep their capitals."""
+    text = _protected(_clean_title(phrase)).strip()
+    return unbrace(_Caser(context).phrase(_words(text)))
+
+
 def title_clause(title: str, plural: bool = True, context: str = "") -> str:
     """The predicate of a sentence about a paper, from its title (see :func:`_title_clause`).
 
@@ -661,16 +667,23 @@ def _study_kind(words: list[str]) -> tuple[str, list[str], list[str]] | None:
     return None
 
 
+def mid_sentence(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (with its capitals) where a sentence does not start."""
+    for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text):
+        before = text[:m.start()].rstrip()
+        if before and not before.endswith((".", "!", "?", ":")):
+            return True
+    return False
+
+
 def _named_in(words: list[str], context: str) -> bool:
     """Whether the phrase before a title's colon is a name because the abstract writes it as one ("We present
     Pointable, an ...", "the Gesture Pendant can ...") though its words look like ordinary English."""
-    from citekit.output.naming import _mid_sentence
-
     if not 1 <= len(words) <= 4:
         return False
     core = words[1:] if _bare(words[0]) == "the" else words
     phrase = unbrace(" ".join(core)).strip(",;.")
-    return bool(core) and phrase[:1].isupper() and _mid_sentence(phrase, context)
+    return bool(core) and phrase[:1].isupper() and mid_sentence(phrase, context)
 
 
 def unbrace(text: str) -> str:
