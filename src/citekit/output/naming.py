@@ -160,7 +160,12 @@ def with_purpose(clause: str, name: str, title: str, context: str = "") -> str:
     if len(phrase.split()) < 2 or len(phrase.split()) > 8 or not words \
             or sum(w[:5] not in said for w in words) * 2 < len(words):
         return clause
-    return f"{clause} {title_words_in_prose(phrase, context)}"
+    out = f"{clause} {title_words_in_prose(phrase, context)}"
+    # a clause made mostly of the title's words says no more than the title (and is then not used at all)
+    from citekit.core.text import title_tokens
+
+    words, known = title_tokens(out), set(title_tokens(title))
+    return clause if sum(w in known for w in words) >= 0.8 * len(words) else out
 
 
 def name_artefact(clause: str, verb: str, title: str, abstract: str, method: str = "") -> tuple[str, str]:

@@ -585,6 +585,11 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{v('present')} {name} for {caser.phrase(sub_words)}"
         if _finite_at(sub_words) > 0:
             return f"{v('present')} {name} and {v('show')} that {caser.phrase(sub_words)}"
+        analysis = sub_words[1:] if _bare(sub_words[0]) in ("a", "an", "the") else sub_words
+        if len(analysis) > 3 and _bare(analysis[0]) in _ANALYSIS_VERBS and _bare(analysis[1]) == "of" \
+                and _bare(analysis[2]) in ("a", "an"):
+            # "MOGCLASS: Evaluation of a Collaborative System ..." -> "evaluate MOGCLASS, a collaborative system ..."
+            return f"{v(_ANALYSIS_VERBS[_bare(analysis[0])])} {name}, {caser.phrase(analysis[2:])}"
         if len(sub_words) > 1 and _bare(sub_words[1]) in _DETERMINERS:
             return f"{v('present')} {name}, which {_third_person(sub_words[0])} " \
                    f"{caser.phrase(sub_words[1:])}"
