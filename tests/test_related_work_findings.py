@@ -68,7 +68,7 @@ ENTRIES = [
     paper("doe2012kumo", "Kumo: Silent Input for Smart Rings",
           "Rings are always at hand. We present Kumo, a capacitive sensing band. It detects thumb rubs."),
     paper("doe2012cubes", "Cubelets: Tangible Sound Mixing on Kitchen Counters Based on Weighted Blocks",
-          "Cooking leaves no hand free for a phone. We present Cubelets, a set of weighted blocks. Each block "
+          "Cooking leaves no hand free for a phone. We present Cubelets, a set of magnetic cubes. Each cube "
           "sets the volume of one sound source."),
     # "the results of a user test": the results are the study's; the study is what the paper reports
     paper("doe2012results", "Hand Poses for Oven Controls",
@@ -153,7 +153,7 @@ def test_an_activity_in_the_title_is_studied_not_done_by_the_authors(markdown: s
 
 @pytest.mark.parametrize("key, said", [
     ("doe2012kumo", "Kumo, a capacitive sensing band for smart rings."),
-    ("doe2012cubes", "Cubelets, a set of weighted blocks for tangible sound mixing on kitchen counters."),
+    ("doe2012cubes", "Cubelets, a set of magnetic cubes for tangible sound mixing on kitchen counters."),
 ])
 def test_a_short_description_gets_what_the_title_says_it_is_for(markdown: str, key: str, said: str) -> None:
     out = sentence(markdown, key)
