@@ -76,6 +76,12 @@ ENTRIES = [
           "for oven functions."),
     # "NAME: Evaluation of a ..." is an evaluation of the named thing, not a thing called an evaluation
     paper("doe2012tapboard", "TapBoard: Evaluation of a Touch Keyboard for Wall Displays"),
+    # a past verb is said in the present, like every other sentence, and so is a second verb of the same subject
+    paper("doe2012past", "Shelf Labels That Blink",
+          "Shoppers miss sale labels. We designed blinking shelf labels and evaluated their effect on purchases."),
+    # "The work reported here investigates": "reported" qualifies the subject; it is not the paper's verb
+    paper("doe2012here", "Door Handles That Vibrate",
+          "Doors give no feedback. The work reported here investigates vibrating door handles as reminders."),
     # a relative clause cut before its verb's complement ("that allows participants") must not remain
     paper("doe2012remote", "Shared Whiteboards",
           "We describe a system that allows participants at remote sites to collaborate in building a floor plan "
@@ -168,3 +174,13 @@ def test_the_results_of_a_study_are_said_as_reporting_the_study(markdown: str) -
 def test_a_named_thing_evaluated_in_the_title_is_evaluated(markdown: str) -> None:
     out = sentence(markdown, "doe2012tapboard")
     assert "evaluate TapBoard, a touch keyboard for wall displays" in out and "an evaluation" not in out, out
+
+
+def test_a_past_action_is_said_in_the_present(markdown: str) -> None:
+    out = sentence(markdown, "doe2012past")
+    assert "design blinking shelf labels and evaluate their effect" in out, out
+
+
+def test_a_participle_after_the_subject_is_not_the_papers_verb(markdown: str) -> None:
+    out = sentence(markdown, "doe2012here")
+    assert not re.search(r"\breport(?:ed)? here\b", out), out

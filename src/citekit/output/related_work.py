@@ -38,6 +38,7 @@ from citekit.output.sentences import (
     contribution,
     conjugate,
     is_english,
+    present_clause,
     same_claim,
     summary_verb,
     verb_phrase,
@@ -530,6 +531,8 @@ def describe(entry: Entry, style: _Style) -> str:
                 # the finding, when the abstract states one, is worth more than the title's words kept past the limit
                 rest = with_finding(rest, verb_phrase(found, plural), abstract, found.index, name,
                                     plural, shorter=lambda: other[1] if (other := short(False))[0] == verb else None)
+                if verb_phrase(found, plural) != found.verb:  # the verb said in the present: a second one too
+                    rest = present_clause(rest, plural)
                 return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     if abstract:  # the title says what the paper is about; the abstract may still say what it found
