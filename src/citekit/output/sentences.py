@@ -478,6 +478,10 @@ def clean_clause(text: str, name: str = "") -> str | None:
     if text is None:
         return None
     text = to_third_person(text)
+    # "worn on a users wrist": an apostrophe the copy lost, after "a" no plural can follow
+    text = re.sub(r"\b((?:a|an|each|every|one)\s+(?:user|student|child|participant|person|patient|driver|player|reader|"
+                  r"wearer|teacher|designer|customer|visitor|listener|viewer|worker|operator|owner|pedestrian|caller|"
+                  r"speaker|learner|musician|performer|author|writer))s(?=\s+[a-z])", r"\1's", text)
     text = _CONNECTIVE_START.sub("", text.strip())
     text = re.sub(r"\b(to|they|and)\s+further\s+(?=[a-z])", r"\1 ", text)
     text = re.sub(r"(?<!\bbut\s)\balso\s+(?=[a-z])", "", text)
