@@ -39,6 +39,9 @@ HELDOUT = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout"
 HELDOUT_2 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_2"
 #: four more held-out topics, main's drafts (before/) and later code's, judged side by side by a fifth reader
 HELDOUT_3 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_3"
+#: four more held-out topics (topic rules in bench/heldout_drafts.py), the session's starting drafts (before/) and
+#: the merged code's, judged side by side by a sixth reader
+HELDOUT_4 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_4"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -111,7 +114,7 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 
 #: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
 CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
-              "held-out 3": (HELDOUT_3 / "before", HELDOUT_3)}
+              "held-out 3": (HELDOUT_3 / "before", HELDOUT_3), "held-out 4": (HELDOUT_4 / "before", HELDOUT_4)}
 
 
 def _counts_json(sets: list[str]) -> None:
@@ -260,7 +263,9 @@ def main() -> None:
     current_output(judged, verbose)
     for name, data in (("second set", TOPICS), ("held-out set", HELDOUT), ("held-out set, later code", HELDOUT_2),
                        ("third held-out set, main before", HELDOUT_3 / "before"),
-                       ("third held-out set, later code", HELDOUT_3)):
+                       ("third held-out set, later code", HELDOUT_3),
+                       ("fourth held-out set, main before", HELDOUT_4 / "before"),
+                       ("fourth held-out set, later code", HELDOUT_4)):
         topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
         verdicts = Counter(s["verdict"] for s in topics["sentences"])
         n = sum(verdicts.values())
