@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from citekit.core.lazyre import lazy
 from citekit.core.text import fold, latex_to_text
+from citekit.output.title_prose import mid_sentence, title_words_in_prose
 from citekit.output.word_roots import root
 
 #: the longest user clause written (words); a statement longer than this is cut at a natural break
@@ -343,10 +344,17 @@ def _what_it_does(text: str) -> list[str]:
 def _as_prose(phrase: str, text: str) -> str:
     """A phrase of a title as running text writes it: as the record's abstract writes it, else in lower
     case but for the words shaped as names ("3D", "PocketNavigator")."""
-    m = re.search(rf"(?<![\w\-]){re.escape(phrase)}(?![\w\-])", text, re.I)
-    if m:
-        return m.group(0)
-    return " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in phrase.split())
+    for m in re.finditer(rf"(?<![\w\-]){re.escape(phrase)}(?![\w\-])", text, re.I):
+        words = m.group(0).split()
+        # (a match in Title Case is the title's own casing, not running text's: "focus on Large Models")
+        if len(words) == 1 or not all(w[:1].isupper() for w in words):
+            first = words[0]
+            before = text[:m.start()].rstrip()
+            if first[1:].islower() and (not before or before.endswith((".", "!", "?", ":"))) \
+                    and not mid_sentence(first, text):
+                words[0] = first.lower()  # (a sentence's first word: "Large models are ..." -> "large models")
+            return " ".join(words)
+    return title_words_in_prose(phrase, text)
 
 
 def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
