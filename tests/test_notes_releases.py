@@ -1,0 +1,94 @@
+"""What a reference list cites that is no paper (software, its documentation, a corpus, a
+deposit of code or data), what a line says is no paper, and remarks that are no title:
+general signals, each on lines made up for the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citekit import api
+
+
+def _found(tmp_path: Path, text: str, name: str = "notes.txt"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return api.extract([path], start=tmp_path).mentions
+
+
+PAPER = ("Hana Obi, Lukas Moreau, and Ines Keller. Sparse routing with learned temperatures.\n"
+         "   In International Conference on Machine Learning, 2021.\n")
+
+
+def test_a_link_cut_by_the_wrap_is_read_whole_and_a_code_link_makes_it_software(tmp_path: Path) -> None:
+    """``URL http:`` / ``//github.com/…``: the repository link is read whole, so the
+    reference, which names no venue, is software and not a paper."""
+    found = _found(tmp_path, PAPER + "Rosa Tanaka, Omar Vasquez, and Mia Lindqvist. Quokka: fast sparse kernels for\n"
+                   "   accelerators, 2020. URL http:\n   //github.com/quokka-dev/quokka.\n")
+    assert [m.title for m in found] == ["Sparse routing with learned temperatures"]
+
+
+def test_a_documentation_page_cut_by_the_wrap_is_no_paper(tmp_path: Path) -> None:
+    found = _found(tmp_path, "[1] H. Obi and L. Moreau, “Sparse routing with learned temperatures,” in Proc. ICML, 2021.\n"
+                   "[2] Quokka Developers, “quokka.nn — Quokka 3.2 docu-\nmentation,” 2024. [Online]. Available: https://quokka.dev/\n"
+                   "docs/stable/nn.html\n")
+    assert [m.title for m in found] == ["Sparse routing with learned temperatures"]
+
+
+def test_a_reference_with_a_zenodo_doi_alone_is_a_release(tmp_path: Path) -> None:
+    found = _found(tmp_path, PAPER + "Rosa Tanaka and Omar Vasquez. A harness for evaluating sparse routers, March 2022.\n"
+                   "   URL https://doi.org/10.5281/zenodo.1234567.\n")
+    assert [m.title for m in found] == ["Sparse routing with learned temperatures"]
+
+
+@pytest.mark.parametrize("title, kept", [
+    ("WikiPlus corpus", False),
+    ("Quokka 3.2 documentation", False),
+    ("A large annotated corpus for learning sparse routing", True),
+])
+def test_a_reference_whose_title_names_a_corpus_or_its_documentation_is_no_paper(tmp_path: Path, title: str, kept: bool) -> None:
+    found = _found(tmp_path, f"\\begin{{thebibliography}}{{9}}\n\\bibitem{{x}}\nR.~Tanaka and O.~Vasquez.\n\\newblock {title}.\n"
+                   "\\newblock \\url{https://rtanaka.github.io/thing}, 2019.\n\\end{thebibliography}\n", name="draft.tex")
+    assert [m.title for m in found] == ([title] if kept else [])
+
+
+def test_a_corpus_described_in_a_preprint_is_a_paper(tmp_path: Path) -> None:
+    found = _found(tmp_path, "Rosa Tanaka and Omar Vasquez. The WikiPlus corpus. arXiv preprint, 2019.\n")
+    assert [m.title for m in found] == ["The WikiPlus corpus"]
+
+
+def test_a_citation_the_line_then_says_is_no_paper_is_not_taken(tmp_path: Path) -> None:
+    found = _found(tmp_path, "- rereading Lessons in Scale (Vasquez, 2018) again. it's an essay, not a paper\n"
+                   "- the blog tool is not a paper, but Sparse Routers (Obi et al., 2021) is\n", name="notes.md")
+    assert [(m.authors, m.year) for m in found] == [(["Obi", "et al."], 2021)] or \
+        [(m.authors[:1], m.year) for m in found] == [(["Obi"], 2021)]
+
+
+def test_names_and_a_venue_then_remarks_are_a_citation_with_no_title(tmp_path: Path) -> None:
+    found = _found(tmp_path, "## Week 4\n\nObi, Moreau & Keller, ICML 2021. Learns one temperature per expert, routing is "
+                   "annealed over training. Works without load balancing at all.\n", name="notes.md")
+    assert len(found) == 1 and found[0].title is None
+    assert [a.split()[0] for a in found[0].authors] == ["Obi", "Moreau", "Keller"]
+
+
+def test_names_then_a_clause_are_no_title(tmp_path: Path) -> None:
+    found = _found(tmp_path, "% (ii) also: Lindqvist et al. say routing mostly helps the later layers -- cite\n", name="draft.tex")
+    assert all(m.title is None for m in found)
+
+
+def test_a_possessive_before_a_quoted_title_names_its_author(tmp_path: Path) -> None:
+    found = _found(tmp_path, "- we should also read Vasquez's \"Temperature Annealing for Sparse Expert Routing\" this week\n",
+                   name="notes.md")
+    assert [(m.title, m.authors) for m in found] == [("Temperature Annealing for Sparse Expert Routing", ["Vasquez"])]
+
+
+def test_a_highlight_with_its_links_is_no_pasted_abstract(tmp_path: Path) -> None:
+    """A Zotero highlight is short prose; the addresses of its two links do not make it an abstract."""
+    line = ("“we propose a simple procedure that learns the routing temperature jointly with the experts. It needs no "
+            "auxiliary loss. Routing stays stable.” "
+            "([Obi et al., 2021, p. 2](zotero://select/library/items/ABCD1234)) "
+            "([pdf](zotero://open-pdf/library/items/EFGH5678?page=2&annotation=IJKL9012)) cf. Moreau et al. 2019\n")
+    found = _found(tmp_path, line, name="notes.md")
+    assert all(m.kind != "abstract" for m in found)
+    assert sorted(m.authors[0].split()[0] for m in found) == ["Moreau", "Obi"]
