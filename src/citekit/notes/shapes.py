@@ -33,11 +33,11 @@ _EVENT_RE = lazy(
     r"朝食|昼食|夕食|ランチ|ディナー|コーヒー|チャット|レセプション|懇親会|セッション|パーティ|飲み会|会話|ソーシャル|移動",
     re.I,
 )
-_DAY_RE = lazy(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+_DAY_RE = lazy(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|(?<![A-Z])[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}(?![A-Z])", re.I)
 #: :data:`_DAY_RE` in two parts: the line's start, and a trip ``HND->GMP`` (only tried when
 #: an arrow is written); one search with the unanchored part tried every branch everywhere.
 _DAY_START_RE = lazy(r"(?:day\s*\d+|\d+日目)\b|\d{1,2}/\d{1,2}\b", re.I)
-_TRIP_RE = lazy(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+_TRIP_RE = lazy(r"(?<![A-Z])[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}(?![A-Z])", re.I)  # (three letters a side: a trip, not "Reformer → Ring")
 
 
 #: What a line names when it is not a paper: consulted when nothing on or under the line
@@ -189,7 +189,13 @@ def looks_like_title(text: str) -> bool:
         and not is_person_line(text)
         and not looks_like_event(text)
         and not text.endswith(("。", "、"))
+        and not _PROGRESSION_RE.search(text)
     )
+
+
+#: words on both sides of an arrow (``S4 → Mamba``, ``~~Reformer~~ → Ring Attention``): a
+#: step from one thing to another, two names, not one title
+_PROGRESSION_RE = lazy(r"[\w~*)]\s*(?:→|->|⟶|⇒|=>)\s*[\w~*(]")
 
 
 #: ``Related: [[Meeting notes 2026-07-08]]``, ``See also: [week 2](week2.md)``: a line that
