@@ -103,3 +103,13 @@ def test_two_names_joined_by_an_arrow_are_no_title(tmp_path: Path) -> None:
                    "| 2 | Learning Routing Temperatures for Sparse Experts | Moreau |\n", name="notes.md")
     assert [m.title for m in found] == ["Learning Routing Temperatures for Sparse Experts"]
     assert looks_like_event("HND → GMP") and not looks_like_event("Transformer → Ring Attention")
+
+
+@pytest.mark.parametrize("line", [
+    "Tanaka, R., & Vasquez, O. (2022). Quokka: Sparse kernels for accelerators (Version 2.1) [Computer software]. "
+    "https://doi.org/10.9999/quokka.21",
+    "Obi, H., & Moreau, L. (2021). Routing traces of sparse experts [Data set]. Example University.",
+    "[4] R. Tanaka and O. Vasquez, “Quokka: sparse kernels,” GitHub repository, 2020.",
+])
+def test_a_reference_that_says_it_is_software_or_data_is_no_paper(tmp_path: Path, line: str) -> None:
+    assert _found(tmp_path, PAPER + line + "\n") == _found(tmp_path, PAPER)

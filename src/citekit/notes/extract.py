@@ -626,6 +626,11 @@ class _Extractor:
             # documentation (``A. Gokaslan and V. Cohen. OpenWebText corpus. \url{…}, 2019.``)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference with no venue whose title names a {word}: not a paper", title)
+        if not _PREPRINT_RE.search(node.text) and (said := _RELEASE_FIELD_RE.search(node.text)):
+            # the reference says what it is: ``[Computer software]``, ``[Data set]``, ``Software
+            # available from …``, ``GitHub repository`` (APA and the software citation styles)
+            self.not_papers.add(node.line)
+            return self._reject(node, f"a reference that says it is {said.group().strip(' []').lower()!r}, not a paper", title)
         if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
             self.not_papers.add(node.line)
@@ -748,6 +753,12 @@ def _says_not_a_paper_after(node: Node, found: tuple[int, Citation]) -> bool:
 #: a family name in the possessive just before a quoted title (``Shazeer's "…"``,
 #: ``Rahimi’s “…”``): the title's author, as a possessive citation names them
 _POSSESSOR_RE = lazy(r"(?:^|(?<=[\s(]))(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)['’]s\s+$")
+
+#: a reference's own word for what it cites when that is software or data: APA's bracketed
+#: description, "Software available from …", a repository or package named as the container
+_RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set|dataset)(?:\s+and\s+data\s*set)?\]"
+                         r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
+                         r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
 
 #: a preprint is a paper, whatever its title calls the data it describes
 _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
