@@ -113,3 +113,15 @@ def test_two_names_joined_by_an_arrow_are_no_title(tmp_path: Path) -> None:
 ])
 def test_a_reference_that_says_it_is_software_or_data_is_no_paper(tmp_path: Path, line: str) -> None:
     assert _found(tmp_path, PAPER + line + "\n") == _found(tmp_path, PAPER)
+
+
+def test_a_highlight_quoting_several_titles_is_the_last_one_and_cites_the_others(tmp_path: Path) -> None:
+    """A note that quotes a highlight, cites one paper by name and ends on another's quoted
+    title and identifier: that title is the line's paper (not the line joined), and the
+    citation is a mention of its own."""
+    line = ("“the usual routing recipe” i.e. SparseNet (Obi et al. 2021, “Sparse Routing with Learned Temperatures”) "
+            "+ balancing from Moreau, Keller & Tanaka 2019 (“Load Balancing Losses for Expert Layers”, arXiv:1901.01234)\n")
+    found = _found(tmp_path, line, name="notes.md")
+    own = [m for m in found if m.ids.arxiv]
+    assert [m.title for m in own] == ["Load Balancing Losses for Expert Layers"]
+    assert any(m.authors and m.authors[0].split()[0] == "Obi" for m in found)

@@ -569,7 +569,9 @@ class _Extractor:
         if own is not None:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
-            return [own, *self._cited(node, [own])] if own.authors else [own]
+            # (a line that quotes several titles, its own the last, cites the others by name)
+            several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
+            return [own, *self._cited(node, [own])] if own.authors or several else [own]
         return inner or ([] if node.line in self.not_papers else self._inline(node))
 
     def _as_mention(self, node: Node) -> Mention | None:
@@ -782,7 +784,18 @@ def _quoted_part(title: str) -> str:
     if not title or _OPENING_QUOTE_RE.search(title) is None:
         return title
     spans = list(_INNER_QUOTED_RE.finditer(title))
-    if len(spans) != 1:
+    if len(spans) > 1:
+        # several quoted spans (a Zotero highlight, then the titles of the papers it cites):
+        # the line's paper is the title that ends it, where its identifier stood
+        # (``“the standard pipeline” i.e. … + PPO from Schulman … (“Proximal Policy
+        # Optimization Algorithms”, arXiv:1707.06347)``), written as a title
+        last = spans[-1]
+        quoted = last.group("q").strip().rstrip(",.").strip()
+        after = title[last.end():].strip()
+        if len(quoted.split()) >= 3 and (not after or after[0] in ",.;:()（）[]") and title_case(quoted):
+            return quoted
+        return title
+    if not spans:
         return title
     m = spans[0]
     quoted = m.group("q").strip().rstrip(",.").strip()
