@@ -125,3 +125,13 @@ def test_a_highlight_quoting_several_titles_is_the_last_one_and_cites_the_others
     own = [m for m in found if m.ids.arxiv]
     assert [m.title for m in own] == ["Load Balancing Losses for Expert Layers"]
     assert any(m.authors and m.authors[0].split()[0] == "Obi" for m in found)
+
+
+@pytest.mark.parametrize("line, authors, incomplete", [
+    ("- Hana: SR2 (“Sparse Routing Two: Faster Experts with Better Balancing”, Obi 2023) fixes the balancing", ["Obi"], False),
+    ("- see “Sparse Routing Two: Faster Experts with Better Balancing”, Obi et al., 2023 for the kernels", ["Obi"], True),
+])
+def test_a_name_and_year_after_a_quoted_title_are_its_citation(tmp_path: Path, line: str, authors: list[str], incomplete: bool) -> None:
+    found = _found(tmp_path, line + "\n", name="notes.md")
+    assert [(m.title, m.authors, m.authors_incomplete, m.year) for m in found] == [
+        ("Sparse Routing Two: Faster Experts with Better Balancing", authors, incomplete, 2023)]

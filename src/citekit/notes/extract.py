@@ -498,6 +498,11 @@ class _Extractor:
             details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
             if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
                 details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
+            elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
+                # ``(“FlashAttention-2: …”, Dao 2023)``: the name and year after the title are its citation
+                details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
+                details.incomplete = bool(cite.group("etal"))
+                details.venue = (None, int(cite.group("year")))
             out.append(self._mention("titled", node, details, title=title))
         return out
 
@@ -761,6 +766,11 @@ _POSSESSOR_RE = lazy(r"(?:^|(?<=[\s(]))(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)['�
 _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set|dataset)(?:\s+and\s+data\s*set)?\]"
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
+
+#: a citation right after a quoted title, in the same parenthesis or sentence (``“…”, Dao
+#: 2023``, ``"…", Tay et al., 2022``, ``"…", Gu & Dao 2023``)
+_CITE_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))?"
+                            r",?\s+(?P<year>(?:19|20)\d{2})\b")
 
 #: a preprint is a paper, whatever its title calls the data it describes
 _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
