@@ -96,12 +96,13 @@ def test_a_highlight_with_its_links_is_no_pasted_abstract(tmp_path: Path) -> Non
 
 def test_two_names_joined_by_an_arrow_are_no_title(tmp_path: Path) -> None:
     """``S4 → Mamba`` in a reading list's title column is a step from one paper to another,
-    not one title; a trip written in airport codes stays an event, a word's end is no code."""
+    and ``A (Keller et al.) + B`` two papers read together, not one title; a trip written in airport codes stays an event, a word's end is no code."""
     from citekit.notes.shapes import looks_like_event
 
     found = _found(tmp_path, "| Week | Paper | Presenter |\n|---|---|---|\n| 1 | Sparse Routers → Dense Routers Revisited | Obi |\n"
-                   "| 2 | Learning Routing Temperatures for Sparse Experts | Moreau |\n", name="notes.md")
-    assert [m.title for m in found] == ["Learning Routing Temperatures for Sparse Experts"]
+                   "| 2 | Learning Routing Temperatures for Sparse Experts | Moreau |\n"
+                   "| 3 | Temperature Scaling (Keller et al.) + Top-2 Gating | Obi |\n", name="notes.md")
+    assert [m.title for m in found if m.title] == ["Learning Routing Temperatures for Sparse Experts"]
     assert looks_like_event("HND → GMP") and not looks_like_event("Transformer → Ring Attention")
 
 

@@ -190,12 +190,15 @@ def looks_like_title(text: str) -> bool:
         and not looks_like_event(text)
         and not text.endswith(("。", "、"))
         and not _PROGRESSION_RE.search(text)
+        and not (len(words) <= 10 and _PLUS_RE.search(text))
     )
 
 
-#: words on both sides of an arrow (``S4 → Mamba``, ``~~Reformer~~ → Ring Attention``): a
-#: step from one thing to another, two names, not one title
+#: words on both sides of an arrow (``S4 → Mamba``, ``~~Reformer~~ → Ring Attention``) or
+#: of a spaced plus (``Positional Interpolation (Chen et al.) + YaRN``): a step from one
+#: thing to another, or two things read together, not one title
 _PROGRESSION_RE = lazy(r"[\w~*)]\s*(?:→|->|⟶|⇒|=>)\s*[\w~*(]")
+_PLUS_RE = lazy(r"[\w~*)]\s\+\s[\w~*(]")  # (looked for in a short text only: a remark may say "X + Y" of its paper)
 
 
 #: ``Related: [[Meeting notes 2026-07-08]]``, ``See also: [week 2](week2.md)``: a line that
