@@ -136,3 +136,11 @@ def test_a_name_and_year_after_a_quoted_title_are_its_citation(tmp_path: Path, l
     found = _found(tmp_path, line + "\n", name="notes.md")
     assert [(m.title, m.authors, m.authors_incomplete, m.year) for m in found] == [
         ("Sparse Routing Two: Faster Experts with Better Balancing", authors, incomplete, 2023)]
+
+
+@pytest.mark.parametrize("line", [
+    "- 《稀疏专家路由导论》 课程, 王小明\n  - Summary: 路由温度的基础知识.\n",
+    "- 스파스 라우팅 강의 — 김민지\n  - Summary: 라우팅 온도의 기초.\n",
+])
+def test_a_course_or_lecture_named_in_chinese_or_korean_is_no_paper(tmp_path: Path, line: str) -> None:
+    assert _found(tmp_path, line, name="notes.md") == []

@@ -47,7 +47,11 @@ _NON_PAPER_RE = lazy(
     r"video|youtube|recording|talk|keynote|tutorial|podcast|episode|tweet|docs|documentation|library|notebook|"
     r"colab|newsletter|lecture|seminar|panel|meeting|meetup|leaderboard|pypi)\b"
     r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
-    r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール)",
+    r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール"
+    # (the same kinds in Chinese and Korean, as their labels are read: 博客 blog, 仓库 repository,
+    # 数据集 data set, 幻灯片 slides, 视频 video, 讲座 lecture, 课程 course, 教程 tutorial, 教材
+    # textbook; 블로그, 저장소, 데이터셋, 슬라이드, 동영상, 강의, 강연, 튜토리얼, 교재)
+    r"|博客|仓库|倉庫|数据集|幻灯片|视频|讲座|课程|教程|教材|블로그|저장소|데이터셋|슬라이드|동영상|강의|강연|튜토리얼|교재)",
     re.I,
 )
 
