@@ -2,9 +2,7 @@
 
 Hard wraps split words at a hyphen (``representa- tions``) or cut URLs; ligatures
 (``ﬁ``, ``ﬂ``) replace letter pairs; a citation number (``[7]``, ``7.``) is put in
-front; the initials inside names lose their full stops, as some conference styles print
-them (``Quoc V Le``, ``J Zico Kolter``), so a short family name after a bare initial is
-still read as a name and not as the title's first word. Italics are already gone: the strings are rendered as plain text. Labels move
+front. Italics are already gone: the strings are rendered as plain text. Labels move
 with their tokens: a split word keeps its label in both halves.
 """
 
@@ -14,7 +12,6 @@ import random
 import re
 
 _LIGS = (("ffi", "ﬃ"), ("ffl", "ﬄ"), ("fi", "ﬁ"), ("fl", "ﬂ"), ("ff", "ﬀ"))
-_INITIAL_RE = re.compile(r"^[A-Z]\.$")
 _NUMBER_RE = re.compile(r"^(?:\[\d+\]|\(\d+\)|\d+\.?)$")
 
 
@@ -24,8 +21,7 @@ def strip_number(text: str) -> str:
 
 
 def damage(tokens: list[str], labels: list[str], rng: random.Random, *, number: float = 0.35,
-           ligatures: float = 0.3, hyphens: float = 0.4, lower_title: float = 0.05,
-           bare_initials: float = 0.15) -> tuple[list[str], list[str]]:
+           ligatures: float = 0.3, hyphens: float = 0.4, lower_title: float = 0.05) -> tuple[list[str], list[str]]:
     """A damaged copy of one labelled sequence.
 
     ``lower_title``: the share whose title's first word is put in lower case, as names
@@ -37,10 +33,6 @@ def damage(tokens: list[str], labels: list[str], rng: random.Random, *, number: 
         t = toks[i]
         j = 1 if t[:1] in "\"“‘'«《" else 0
         toks[i] = t[:j] + t[j:j + 1].lower() + t[j + 1:]
-    if "author" in labs and rng.random() < bare_initials:
-        for i in range(len(toks) - 1):
-            if labs[i] == "author" and labs[i + 1] == "author" and _INITIAL_RE.match(toks[i]):
-                toks[i] = toks[i][:-1]
     if rng.random() < ligatures:
         for i, t in enumerate(toks):
             if labs[i] in ("url", "identifier"):

@@ -2,10 +2,8 @@
 
 ``Title — A, B``, ``Title (A & B, ICLR 2018)``, ``"Title" by A and B``,
 ``Title. A; B. ICML 2026.``, ``Title, A et al., NeurIPS'25``, ``[Title](url) — A``,
-``论文: 《Title》 作者: A 等``, ``Title — Family, Family`` and ``Family, Family & Family,
-Title (VENUE YEAR)``: the shapes of ``docs/notes-format.md``, labelled by construction.
-The family-names-first line is drawn more often for titles that open on ``A``/``An``/``The``:
-the article is the title's first word, not the end of the name list before it.
+``论文: 《Title》 作者: A 等`` and ``Title — Family, Family``: the shapes of
+``docs/notes-format.md``, labelled by construction.
 """
 
 from __future__ import annotations
@@ -43,9 +41,7 @@ def note_line(rec: Record, rng: random.Random) -> list[Piece]:
     title = rec.title
     venue = _venue(rec)
     year = str(rec.year or "")
-    shape = rng.randrange(10)
-    if shape != 9 and re.match(r"(?:A|An|The)\s", title) and rng.random() < 0.3:
-        shape = 9
+    shape = rng.randrange(9)
     bullet: list[Piece] = [(rng.choice(("-", "*", "- [ ]", "1.", "- TODO")), "other")] if rng.random() < 0.6 else []
     if shape == 0:
         a, _ = _authors(rec, rng)
@@ -85,30 +81,10 @@ def note_line(rec: Record, rng: random.Random) -> list[Piece]:
     if shape == 7:
         fams = ", ".join(n["family"] for n in rec.authors[:5])
         return bullet + [(title, "title"), ("—", "other"), (fams, "author")]
-    if shape == 9:
-        return bullet + family_first(rec, venue, year, rng)
     a, _ = _authors(rec, rng, last=", and ")
     ids = [(f"arXiv:{rec.arxiv}", "identifier")] if rec.arxiv else []
     return [(a + ".", "author"), (title + ".", "title")] + ([(f"In {venue},", "container")] if venue else []) + \
         ([(year + ".", "date")] if year else []) + ids
-
-
-def family_first(rec: Record, venue: str, year: str, rng: random.Random) -> list[Piece]:
-    """``Fam, Fam & Fam, Title (VENUE YEAR)`` and ``Fam et al., Title, VENUE YEAR``: the
-    family names first, then the title after a comma, the venue and year last."""
-    fams = [n["family"] for n in rec.authors]
-    if len(fams) > 3 and rng.random() < 0.5:
-        a = fams[0] + rng.choice((" et al.,", " et al,"))
-    elif len(fams) == 1:
-        a = fams[0] + ","
-    else:
-        a = ", ".join(fams[:-1]) + rng.choice((" & ", " and ", ", ")) + fams[-1] + ","
-    if rng.random() < 0.6 and venue and year:  # ``(VENUE YEAR)``
-        return [(a, "author"), (rec.title, "title"), ("(" + venue, "container"), (year + ")", "date")]
-    if rng.random() < 0.5 and year:  # ``(YEAR)``
-        return [(a, "author"), (rec.title, "title"), ("(" + year + ")", "date")]
-    tail = ([(venue, "container")] if venue else []) + ([(year, "date")] if year else [])
-    return [(a, "author"), (rec.title + ("," if tail else ""), "title")] + tail
 
 
 def labelled_line(rec: Record, rng: random.Random) -> tuple[str, list[str], list[str]]:
