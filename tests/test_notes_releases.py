@@ -144,3 +144,13 @@ def test_a_name_and_year_after_a_quoted_title_are_its_citation(tmp_path: Path, l
 ])
 def test_a_course_or_lecture_named_in_chinese_or_korean_is_no_paper(tmp_path: Path, line: str) -> None:
     assert _found(tmp_path, line, name="notes.md") == []
+
+
+@pytest.mark.parametrize("line, title", [
+    ("- Keller, Moreau & Obi, A Simple Baseline for Sparse Routing (ICML 2021)", "A Simple Baseline for Sparse Routing"),
+    ("- Tanaka & Vasquez, An Empirical Study of Expert Collapse (ICLR 2022)", "An Empirical Study of Expert Collapse"),
+])
+def test_the_article_after_a_citations_names_opens_the_title(tmp_path: Path, line: str, title: str) -> None:
+    """``Fam, Fam & Fam, A Title (VENUE YEAR)``: "A" is the title's first word, not an initial."""
+    found = _found(tmp_path, line + "\n", name="notes.md")
+    assert [m.title for m in found] == [title]

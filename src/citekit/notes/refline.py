@@ -966,6 +966,10 @@ def _holds_sentences(title: str) -> bool:
                and not (len(m.group("word")) == 1 and m.group("word").isalpha()))
 
 
+#: an English title's opening article, alone between a citation's names and its title
+_ARTICLE_RE = lazy(r"\s*(?:A|An|The)\s+")
+
+
 #: a line that opens with names joined in citation syntax (``Loshchilov & Hutter, …``)
 _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
                       pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
@@ -1011,6 +1015,11 @@ def _citation_first(text: str) -> Reference | None:
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
     at = text.find(title, lead.end) if title else -1
+    if at > lead.end and _ARTICLE_RE.fullmatch(text[lead.end:at]):
+        # ``Keller, Moreau & Obi, A Simple Baseline …``: the names were read exactly and end
+        # before "A"; the parser read "Obi, A" as a name and an initial, but the article
+        # between the names and the title can only open the title
+        at, title = lead.end + len(text[lead.end:at]) - len(text[lead.end:at].lstrip()), text[lead.end:at].strip() + " " + title
     if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return _title_before_tail(text, lead)
     if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
