@@ -154,3 +154,15 @@ def test_the_article_after_a_citations_names_opens_the_title(tmp_path: Path, lin
     """``Fam, Fam & Fam, A Title (VENUE YEAR)``: "A" is the title's first word, not an initial."""
     found = _found(tmp_path, line + "\n", name="notes.md")
     assert [m.title for m in found] == [title]
+
+
+@pytest.mark.parametrize("url", [
+    "https://arxiv.org/list/cs.LG/recent",
+    "arxiv.org/a/obi_h_1",
+    "https://proceedings.mlr.press/v202/",
+    "https://proceedings.neurips.cc/paper_files/paper/2023",
+    "https://dl.acm.org/profile/81100000000",
+])
+def test_a_paper_sites_listing_or_author_page_is_no_paper(tmp_path: Path, url: str) -> None:
+    found = _found(tmp_path, f"- https://arxiv.org/abs/2101.01234\n- {url}\n", name="notes.md")
+    assert [m.ids.arxiv for m in found] == ["2101.01234"]

@@ -50,6 +50,16 @@ _BLOG_PATH_RE = lazy(r"/(?:posts?|blog|articles?)/")
 #: ACL Anthology pages that list papers (an event, a volume, a venue, a person) rather
 #: than being one: the Anthology's own site sections, an exact set
 _ACL_LISTING_PATHS = ("/events/", "/volumes/", "/venues/", "/people/", "/sigs/", "/search", "/info/", "/faq/")
+#: the pages of paper sites that list papers rather than being one (an exact set, by site
+#: syntax): a site's home page, arXiv's listings, author and search pages
+#: (``arxiv.org/list/cs.LG/recent``, ``arxiv.org/a/…``), a volume or year index
+#: (``proceedings.mlr.press/v202/``, ``proceedings.neurips.cc/paper_files/paper/2023``,
+#: ``jmlr.org/papers/v24/``), a table of contents, a profile, a journal's or topic's page
+_LISTING_PATH_RE = lazy(
+    r"^/?$|^/(?:list|a|archive|catchup|search|advanced_search)(?:/|$)|^/(?:toc|profile|action/dosearch|journal|journals|subjects|author)(?:/|$)"
+    r"|^/v\d+/?$|^/(?:paper_files/)?paper/\d{4}/?$|^/papers/v\d+/?$|^/xpl/(?:conhome|recentissue|mostrecentissue)"
+    r"|^/(?:nature|natmachintell)/?$|^/menu/"
+)
 #: a software package's documentation: a ``docs.`` host, Read the Docs, or a ``/docs/`` path
 #: on a site that is no publisher's (``pytorch.org/docs/stable/optim.html``)
 _DOCS_HOST_SUFFIXES = (".readthedocs.io", ".readthedocs.org", ".rtfd.io")
@@ -238,6 +248,8 @@ def classify_url(url: str) -> UrlKind:
         return "other"
     if host.endswith("aclanthology.org") and low_path.startswith(_ACL_LISTING_PATHS):
         return "other"  # a listing page: many papers, none of them named
+    if _on_site(host, _PAPER_HOSTS) and _LISTING_PATH_RE.search(low_path):
+        return "other"  # a publisher's or archive's listing, search, author or home page: many papers, none named
     if _on_site(host, _PAPER_HOSTS) or host in ("aclweb.org", "www.aclweb.org") and low_path.startswith("/anthology/"):
         return "paper"  # (aclweb.org/anthology/ is the ACL Anthology's old address)
     if host in _CODE_HOSTS or (host.startswith("www.") and host[4:] in _CODE_HOSTS):
