@@ -118,8 +118,9 @@ def test_the_old_acl_anthology_address_is_a_paper_page(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("gap", ["... &", ". . . &", "…"])
 def test_an_apa_ellipsis_in_the_author_list_marks_it_incomplete(tmp_path: Path, gap: str) -> None:
-    """"A, B, ... & Z" left names out: the list is a true beginning plus "others", never the whole list."""
+    """"A, B, ... & Z" left names out: every name written is kept (the last one too, as an
+    ``Authors:`` label keeps it) and the list is marked incomplete, never the whole list."""
     m = _one(tmp_path, f"- Kaplan, J., McCandlish, S., Henighan, T., Brown, T. B., Chess, B., Child, R., {gap} Amodei, D. "
                        "(2020). Scaling laws for neural language models. arXiv preprint arXiv:2001.08361.\n")
     assert m.authors_incomplete
-    assert m.authors[:2] == ["Kaplan, J.", "McCandlish, S."] and "Amodei, D." not in m.authors
+    assert m.authors[:2] == ["Kaplan, J.", "McCandlish, S."] and m.authors[-1] == "Amodei, D."

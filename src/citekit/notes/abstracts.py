@@ -45,6 +45,8 @@ _COMMON = frozenset(
     "ViT BERT GPT AdamW Adam".split()
 )
 _WINDOW_WORDS = 12
+#: the address part of a Markdown link, ``[text](address)``
+_LINK_TARGET_RE = lazy(r"\]\([^()\s]*\)")
 
 
 def looks_like_abstract(text: str) -> bool:
@@ -52,7 +54,7 @@ def looks_like_abstract(text: str) -> bool:
 
     Trip-report impressions (Japanese prose, or "I thought ...") are not abstracts.
     """
-    text = text.strip()
+    text = _LINK_TARGET_RE.sub("]", text.strip())  # (a link's address is no prose: a Zotero highlight's two links are 150 characters)
     if len(text) < 300:
         return False  # (before the sentence split, which costs more than every test below)
     # three sentences or more: two breaks (each part between breaks holds a character

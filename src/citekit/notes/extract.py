@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
-from citekit.notes.authoryear import cited_as, find_citations, has_cue as has_citation_cue
+from citekit.notes.authoryear import Citation, cited_as, find_citations, has_cue as has_citation_cue
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -389,6 +390,9 @@ class _Extractor:
         self.problems: list[Problem] = []
         self.trace: list[Decision] = []
         self.explaining = False  # keep a Decision per line (only --explain needs them)
+        #: lines read whole as a reference to something that is not a paper (software, a
+        #: post, documentation): the quoted title in them is not looked for again as a citation
+        self.not_papers: set[int] = set()
         self.file_tags: list[str] = []
         self.bibtex: list = []
         self.skipped: list[tuple[int, str]] = []
@@ -485,12 +489,20 @@ class _Extractor:
             return []
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
-        for m in _INNER_QUOTED_RE.finditer(strip_urls(node.text)):
+        text = strip_urls(node.text)
+        for m in _INNER_QUOTED_RE.finditer(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
             if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or not title_case(title) or normalize_title(title) in have:
                 continue
             details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
+            if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
+                details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
+            elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
+                # ``(“FlashAttention-2: …”, Dao 2023)``: the name and year after the title are its citation
+                details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
+                details.incomplete = bool(cite.group("etal"))
+                details.venue = (None, int(cite.group("year")))
             out.append(self._mention("titled", node, details, title=title))
         return out
 
@@ -503,6 +515,9 @@ class _Extractor:
         cites = [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
         if not cites:
             return []
+        per_line = Counter(line for line, _ in cites)
+        # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
+        cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
         known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
         known |= {name.split()[-1].lower() for m in found for name in m.authors if name.strip()}
         out = []
@@ -559,8 +574,10 @@ class _Extractor:
         if own is not None:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
-            return [own, *self._cited(node, [own])] if own.authors else [own]
-        return inner or self._inline(node)
+            # (a line that quotes several titles, its own the last, cites the others by name)
+            several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
+            return [own, *self._cited(node, [own])] if own.authors or several else [own]
+        return inner or ([] if node.line in self.not_papers else self._inline(node))
 
     def _as_mention(self, node: Node) -> Mention | None:
         if self.explaining:
@@ -602,13 +619,28 @@ class _Extractor:
                 return self._reject(node, "a short name with only a code or project link: software, not a paper", title)
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
-        if details.model and not details.urls and not details.pins and details.venue[0] is None and (
+        if (details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins and details.venue[0] is None and (
                 details.links.get("code") or details.link_kinds & NOT_PAPER_KINDS):
             # a reference to software, a blog post or documentation: its only link is that page
-            # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022")
+            # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022"), read
+            # by the model, pasted whole or numbered as in a reference list (``[15] PyTorch
+            # Contributors, “torch.optim”, 2023. Available: https://pytorch.org/docs/…``)
+            self.not_papers.add(node.line)
             return self._reject(node, f"a reference whose only link is a {'code' if details.links.get('code') else sorted(details.link_kinds & NOT_PAPER_KINDS)[0]} page and that names no venue: software or a web page, not a paper", title)
+        if ((details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins
+                and details.venue[0] is None and not _PREPRINT_RE.search(node.text) and (word := _names_a_release(title))):
+            # a reference with no venue whose title says what it is: a corpus, a library, its
+            # documentation (``A. Gokaslan and V. Cohen. OpenWebText corpus. \url{…}, 2019.``)
+            self.not_papers.add(node.line)
+            return self._reject(node, f"a reference with no venue whose title names a {word}: not a paper", title)
+        if not _PREPRINT_RE.search(node.text) and (said := _RELEASE_FIELD_RE.search(node.text)):
+            # the reference says what it is: ``[Computer software]``, ``[Data set]``, ``Software
+            # available from …``, ``GitHub repository`` (APA and the software citation styles)
+            self.not_papers.add(node.line)
+            return self._reject(node, f"a reference that says it is {said.group().strip(' []').lower()!r}, not a paper", title)
         if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
+            self.not_papers.add(node.line)
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
@@ -707,6 +739,52 @@ _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『�
 _POST_FIELD_RE = lazy(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]", re.I)
 
 
+#: what a reference's title calls the thing when it is a release, not a paper: a corpus or
+#: data set, a library, its documentation, a blog post, a model card
+_RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|library|toolkit|blog\s*post|model card|user guide|manual)\s*[.,]?$", re.I)
+
+
+#: a line that says the thing it names is no paper (``an essay, not a paper``, ``NOT a paper``,
+#: ``不是论文``, ``논문이 아니``, ``論文ではない``)
+_SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
+
+def _says_not_a_paper_after(node: Node, found: tuple[int, Citation]) -> bool:
+    """The line of the one citation ``found`` says, after it, that it is no paper (what
+    such a remark follows is what it speaks of: ``Kamradt's test — not a paper … RULER
+    (Hsieh et al., 2024) is …`` keeps RULER)."""
+    line, cite = found
+    part = next((text for number, text in _lines_of(node) if number == line), node.text)
+    return _SAYS_NOT_A_PAPER_RE.search(strip_urls(strip_markup(part)), cite.end) is not None
+
+
+#: a family name in the possessive just before a quoted title (``Shazeer's "…"``,
+#: ``Rahimi’s “…”``): the title's author, as a possessive citation names them
+_POSSESSOR_RE = lazy(r"(?:^|(?<=[\s(]))(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)['’]s\s+$")
+
+#: a reference's own word for what it cites when that is software or data: APA's bracketed
+#: description, "Software available from …", a repository or package named as the container
+_RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set|dataset)(?:\s+and\s+data\s*set)?\]"
+                         r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
+                         r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
+
+#: a citation right after a quoted title, in the same parenthesis or sentence (``“…”, Dao
+#: 2023``, ``"…", Tay et al., 2022``, ``"…", Gu & Dao 2023``)
+_CITE_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))?"
+                            r",?\s+(?P<year>(?:19|20)\d{2})\b")
+
+#: a preprint is a paper, whatever its title calls the data it describes
+_PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
+
+
+def _names_a_release(title: str) -> str | None:
+    """The word at the end of a reference's title that names a release (``OpenWebText
+    corpus``, ``torch.optim — PyTorch 2.1 documentation``), read with words a wrap cut
+    joined again (``docu- mentation``); None for a title that names a study of one (``A
+    Large Annotated Corpus for Learning Natural Language Inference`` ends on other words)."""
+    m = _RELEASE_WORD_RE.search(re.sub(r"(?<=[a-z])- (?=[a-z])", "", title.strip()))
+    return m.group("w").lower() if m else None
+
+
 def _quoted_part(title: str) -> str:
     """The quoted title in a line of prose taken whole (``task arithmetic, "Editing Models
     with Task Arithmetic"``, ``… citing today: Jumper et al. 2021, "Highly accurate …",
@@ -716,7 +794,18 @@ def _quoted_part(title: str) -> str:
     if not title or _OPENING_QUOTE_RE.search(title) is None:
         return title
     spans = list(_INNER_QUOTED_RE.finditer(title))
-    if len(spans) != 1:
+    if len(spans) > 1:
+        # several quoted spans (a Zotero highlight, then the titles of the papers it cites):
+        # the line's paper is the title that ends it, where its identifier stood
+        # (``“the standard pipeline” i.e. … + PPO from Schulman … (“Proximal Policy
+        # Optimization Algorithms”, arXiv:1707.06347)``), written as a title
+        last = spans[-1]
+        quoted = last.group("q").strip().rstrip(",.").strip()
+        after = title[last.end():].strip()
+        if len(quoted.split()) >= 3 and (not after or after[0] in ",.;:()（）[]") and title_case(quoted):
+            return quoted
+        return title
+    if not spans:
         return title
     m = spans[0]
     quoted = m.group("q").strip().rstrip(",.").strip()

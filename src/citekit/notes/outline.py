@@ -193,8 +193,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         stack.append(node)
         previous_blank = False
     for node in joined:
-        node.text = " ".join(wrapped[id(node)])
-        node.widths = tuple(len(part) for part in wrapped[id(node)])
+        node.text, node.widths = join_wrapped(wrapped[id(node)])
     adopt_orphan_details(roots)
     return roots
 
@@ -242,7 +241,8 @@ class _Starts:
         if found is _NUMBERED_GOES_ON:
             return True  # (no number: it continues the numbered reference above, whatever it holds)
         return (found is not None and head is not None and head.label == "ref" and found.label == "cont"
-                and found.confidence >= SURE_CONTINUES and authors_line(text) is None)
+                and found.confidence >= SURE_CONTINUES
+                and (authors_line(text) is None or (index > first and _names_go_on(self._lines[index - 1]))))
 
     def wraps(self, item: Node, index: int, text: str) -> bool:
         """Line ``index`` continues the text of the bullet ``item`` above it: a quote the
@@ -291,6 +291,40 @@ class _Starts:
         from citekit.notes import finder
 
         self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
+
+
+#: a link cut by a hard wrap: the last word of a line is a URL that stops where a link
+#: goes on (``URL http:`` / ``//github.com/…``, ``https://pytorch.org/`` / ``docs/…``)
+_CUT_URL_RE = lazy(r"(?:^|\s)(?:https?:|https?://\S*|www\.\S*)(?<=[/:\-_~#?=&])$", re.I)
+#: … or stops on a dot before the rest of its host (``https://www.wandb.`` / ``com/``)
+_CUT_HOST_RE = lazy(r"(?:^|\s)(?:https?://|www\.)[^\s/]+\.$", re.I)
+_HOST_REST_RE = lazy(r"^[a-z]{2,6}(?:[/.:]|$)")
+
+
+def join_wrapped(parts: list[str]) -> tuple[str, tuple[int, ...]]:
+    """The lines of a hard-wrapped paragraph as one text, and each line's width in it.
+
+    Lines join on a space, except where a line ends in a link the wrap cut (a PDF's reference
+    list breaks URLs anywhere): the link's rest on the next line is joined on to it, so the
+    link is read whole. Widths stay one per line, each line counted with the space after it
+    (a line joined with none counts one character less)."""
+    text, widths = parts[0], [len(parts[0])]
+    for part in parts[1:]:
+        if part[:1] and not part[:1].isspace() and (_CUT_URL_RE.search(text) or (_CUT_HOST_RE.search(text) and _HOST_REST_RE.match(part))):
+            widths[-1] -= 1
+            text += part
+        else:
+            text += " " + part
+        widths.append(len(part))
+    return text, tuple(widths)
+
+
+def _names_go_on(text: str) -> bool:
+    """The line is a list of names cut by the wrap before its end (``James Bradbury, Roy
+    Frostig, …, Chris Leary, Dougal``: no full stop closes it), so a line of names below it
+    goes on with the same list, not a title's author line of its own."""
+    text = text.strip()
+    return bool(text) and text[-1] not in ".:;!?" and authors_line(text.rstrip(",")) is not None
 
 
 def _open_quote(text: str) -> bool:

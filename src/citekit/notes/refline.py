@@ -941,10 +941,33 @@ def _model(text: str) -> Reference | None:
         return None
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
         return None  # a piece of a sentence with its brackets cut, not a title
+    if not parsed.year and title[:1].islower() and not _title_case(title):
+        return None  # names then a clause ("Gotmare et al. say warmup …"): a title is capitalised or follows a year
+    if _holds_sentences(title) and any(label in ("container", "date") for label in parsed.labels[:parsed.labels.index("title")]):
+        return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
     venue, year = venue_and_year(parsed.container or "")
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
                      published=published_in(parsed))
+
+
+#: one sentence ending and another starting inside what was read as a title (``… per head,
+#: slopes are a geometric sequence. Extrapolates with …``): a title is one phrase, so this
+#: is a remark; abbreviations that end in a full stop (``vs.``, ``e.g.``) are no sentence end
+_SENTENCE_BREAK_RE = lazy(r"(?P<word>[\w)\]]+)\.\s+[A-Z][a-z]+\s+\S+\s+\S")
+_ABBREVIATIONS = frozenset(("vs", "al", "eg", "ie", "cf", "etc", "no", "vol", "pp", "ch", "sec", "fig", "eq", "st", "jr", "dr", "mr", "ms"))
+
+
+def _holds_sentences(title: str) -> bool:
+    """A sentence ends and another starts inside ``title``: the lower-case (or digit) end
+    of a word, a full stop, then a capitalised word and more."""
+    return any(m.group("word")[-1:].islower() or m.group("word")[-1:].isdigit() or m.group("word")[-1:] in ")]"
+               for m in _SENTENCE_BREAK_RE.finditer(title) if m.group("word").lower() not in _ABBREVIATIONS
+               and not (len(m.group("word")) == 1 and m.group("word").isalpha()))
+
+
+#: an English title's opening article, alone between a citation's names and its title
+_ARTICLE_RE = lazy(r"\s*(?:A|An|The)\s+")
 
 
 #: a line that opens with names joined in citation syntax (``Loshchilov & Hutter, …``)
@@ -992,10 +1015,17 @@ def _citation_first(text: str) -> Reference | None:
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
     at = text.find(title, lead.end) if title else -1
+    if at > lead.end and _ARTICLE_RE.fullmatch(text[lead.end:at]):
+        # ``Keller, Moreau & Obi, A Simple Baseline …``: the names were read exactly and end
+        # before "A"; the parser read "Obi, A" as a name and an initial, but the article
+        # between the names and the title can only open the title
+        at, title = lead.end + len(text[lead.end:at]) - len(text[lead.end:at].lstrip()), text[lead.end:at].strip() + " " + title
     if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return _title_before_tail(text, lead)
     if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
         return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
+    if _holds_sentences(title):
+        return None  # names, venue and year, then remarks ("… ICLR 2022. Adds a bias per head. Works …"): prose, no title
     venue, year = venue_and_year(text[at + len(title):])
     spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
     return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,

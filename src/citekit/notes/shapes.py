@@ -33,11 +33,11 @@ _EVENT_RE = lazy(
     r"朝食|昼食|夕食|ランチ|ディナー|コーヒー|チャット|レセプション|懇親会|セッション|パーティ|飲み会|会話|ソーシャル|移動",
     re.I,
 )
-_DAY_RE = lazy(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+_DAY_RE = lazy(r"^(?:day\s*\d+|\d+日目)\b|^\d{1,2}/\d{1,2}\b|(?<![A-Z])[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}(?![A-Z])", re.I)
 #: :data:`_DAY_RE` in two parts: the line's start, and a trip ``HND->GMP`` (only tried when
 #: an arrow is written); one search with the unanchored part tried every branch everywhere.
 _DAY_START_RE = lazy(r"(?:day\s*\d+|\d+日目)\b|\d{1,2}/\d{1,2}\b", re.I)
-_TRIP_RE = lazy(r"[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}", re.I)
+_TRIP_RE = lazy(r"(?<![A-Z])[A-Z]{3}\s*(?:->|→)\s*[A-Z]{3}(?![A-Z])", re.I)  # (three letters a side: a trip, not "Reformer → Ring")
 
 
 #: What a line names when it is not a paper: consulted when nothing on or under the line
@@ -47,7 +47,11 @@ _NON_PAPER_RE = lazy(
     r"video|youtube|recording|talk|keynote|tutorial|podcast|episode|tweet|docs|documentation|library|notebook|"
     r"colab|newsletter|lecture|seminar|panel|meeting|meetup|leaderboard|pypi)\b"
     r"|^(?P<v>email|e-mail|call|book|buy|ask|remember|check|renew|write up|todo|read|reply|send|submit|prepare)\b"
-    r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール)",
+    r"|(?P<j>ブログ|リポジトリ|データセット|スライド|動画|講演|発表資料|予約|メール"
+    # (the same kinds in Chinese and Korean, as their labels are read: 博客 blog, 仓库 repository,
+    # 数据集 data set, 幻灯片 slides, 视频 video, 讲座 lecture, 课程 course, 教程 tutorial, 教材
+    # textbook; 블로그, 저장소, 데이터셋, 슬라이드, 동영상, 강의, 강연, 튜토리얼, 교재)
+    r"|博客|仓库|倉庫|数据集|幻灯片|视频|讲座|课程|教程|教材|블로그|저장소|데이터셋|슬라이드|동영상|강의|강연|튜토리얼|교재)",
     re.I,
 )
 
@@ -189,7 +193,16 @@ def looks_like_title(text: str) -> bool:
         and not is_person_line(text)
         and not looks_like_event(text)
         and not text.endswith(("。", "、"))
+        and not _PROGRESSION_RE.search(text)
+        and not (len(words) <= 10 and _PLUS_RE.search(text))
     )
+
+
+#: words on both sides of an arrow (``S4 → Mamba``, ``~~Reformer~~ → Ring Attention``) or
+#: of a spaced plus (``Positional Interpolation (Chen et al.) + YaRN``): a step from one
+#: thing to another, or two things read together, not one title
+_PROGRESSION_RE = lazy(r"[\w~*)]\s*(?:→|->|⟶|⇒|=>)\s*[\w~*(]")
+_PLUS_RE = lazy(r"[\w~*)]\s\+\s[\w~*(]")  # (looked for in a short text only: a remark may say "X + Y" of its paper)
 
 
 #: ``Related: [[Meeting notes 2026-07-08]]``, ``See also: [week 2](week2.md)``: a line that

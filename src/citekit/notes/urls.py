@@ -19,7 +19,7 @@ from citekit.core.venues import from_url
 from citekit.notes.memo import copied, per_text
 from citekit.core.lazyre import lazy
 
-UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "other"]
+UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "docs", "deposit", "other"]
 
 #: characters of an address (parentheses only in balanced pairs, as in DOIs such as
 #: ``10.1016/0893-6080(89)90020-8``: a closing one with no opening one ends the address)
@@ -50,12 +50,29 @@ _BLOG_PATH_RE = lazy(r"/(?:posts?|blog|articles?)/")
 #: ACL Anthology pages that list papers (an event, a volume, a venue, a person) rather
 #: than being one: the Anthology's own site sections, an exact set
 _ACL_LISTING_PATHS = ("/events/", "/volumes/", "/venues/", "/people/", "/sigs/", "/search", "/info/", "/faq/")
+#: the pages of paper sites that list papers rather than being one (an exact set, by site
+#: syntax): a site's home page, arXiv's listings, author and search pages
+#: (``arxiv.org/list/cs.LG/recent``, ``arxiv.org/a/…``), a volume or year index
+#: (``proceedings.mlr.press/v202/``, ``proceedings.neurips.cc/paper_files/paper/2023``,
+#: ``jmlr.org/papers/v24/``), a table of contents, a profile, a journal's or topic's page
+_LISTING_PATH_RE = lazy(
+    r"^/?$|^/(?:list|a|archive|catchup|search|advanced_search)(?:/|$)|^/(?:toc|profile|action/dosearch|journal|journals|subjects|author)(?:/|$)"
+    r"|^/v\d+/?$|^/(?:paper_files/)?paper/\d{4}/?$|^/papers/v\d+/?$|^/xpl/(?:conhome|recentissue|mostrecentissue)"
+    r"|^/(?:nature|natmachintell)/?$|^/menu/"
+)
+#: a software package's documentation: a ``docs.`` host, Read the Docs, or a ``/docs/`` path
+#: on a site that is no publisher's (``pytorch.org/docs/stable/optim.html``)
+_DOCS_HOST_SUFFIXES = (".readthedocs.io", ".readthedocs.org", ".rtfd.io")
+_DOCS_PATH_RE = lazy(r"^/(?:docs?|documentation|api-docs|reference/api)(?:/|$)")
+#: DOI prefixes of the open deposits where software and data sets get their DOIs (Zenodo,
+#: figshare, Dryad, PANGAEA, Software Heritage): a DOI there is a release, not a paper's
+_DEPOSIT_DOI_RE = lazy(r"^/?(?:10\.5281|10\.6084|10\.5061|10\.1594)/", re.I)
 _DOI_IN_PATH_RE = lazy(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
 
 
 #: kinds of page (:func:`classify_url`) that are never a paper's own page: a reference or a
 #: table row that links only such a page names software, a post, a talk or data
-NOT_PAPER_KINDS: frozenset[UrlKind] = frozenset({"code", "blog", "dataset", "model", "video", "slides", "talk", "social"})
+NOT_PAPER_KINDS: frozenset[UrlKind] = frozenset({"code", "blog", "dataset", "model", "video", "slides", "talk", "social", "docs", "deposit"})
 
 
 #: The paper sites people paste without ``https://`` (``arxiv.org/abs/1802.09568``,
@@ -197,6 +214,8 @@ def classify_url(url: str) -> UrlKind:
     netloc, path = netloc_and_path(url)
     host = netloc.lower().split(":")[0]
     low_path = path.lower()
+    if host in ("doi.org", "dx.doi.org", "www.doi.org") and _DEPOSIT_DOI_RE.match(path):
+        return "deposit"
     _venue, _year, kind = from_url(url)
     if kind is not None:
         return "paper" if kind in PAPER_EVENT_KINDS else "talk"
@@ -229,10 +248,14 @@ def classify_url(url: str) -> UrlKind:
         return "other"
     if host.endswith("aclanthology.org") and low_path.startswith(_ACL_LISTING_PATHS):
         return "other"  # a listing page: many papers, none of them named
+    if _on_site(host, _PAPER_HOSTS) and _LISTING_PATH_RE.search(low_path):
+        return "other"  # a publisher's or archive's listing, search, author or home page: many papers, none named
     if _on_site(host, _PAPER_HOSTS) or host in ("aclweb.org", "www.aclweb.org") and low_path.startswith("/anthology/"):
         return "paper"  # (aclweb.org/anthology/ is the ACL Anthology's old address)
     if host in _CODE_HOSTS or (host.startswith("www.") and host[4:] in _CODE_HOSTS):
         return "code"
+    if host.startswith("docs.") or host.endswith(_DOCS_HOST_SUFFIXES) or _DOCS_PATH_RE.match(low_path):
+        return "docs"
     if host.endswith(_PROJECT_HOST_SUFFIXES):
         return "project"
     if low_path.endswith(".pdf"):

@@ -132,10 +132,11 @@ def split_authors(span: str) -> tuple[list[Person], bool]:
     span = _ET_AL_RE.sub(" ", span)
     gap = _ELLIPSIS_RE.search(span)
     if gap is not None:
-        # APA's "A, B, ... & Z": names were left out before the last one. The names up to the gap
-        # are the list's true beginning; the last author cannot be placed, so it is left out and
-        # the list is marked incomplete (BibTeX "and others"), never shown as the whole list.
-        span, incomplete = span[:gap.start()], True
+        # APA's "A, B, ... & Z": names were left out before the last one. Every name written
+        # is kept (the last one is a real author, as an ``Authors:`` label keeps it), and the
+        # list is marked incomplete (BibTeX "and others"), never shown as the whole list.
+        after = re.sub(r"^(?:and\s+|&\s*)", "", span[gap.end():].lstrip(" ,;&"))
+        span, incomplete = span[:gap.start()].rstrip(" ,;&") + (", " + after if after.strip() else ""), True
     span = re.sub(r"^\W+|[\s,;:(\[]+$", "", span.strip())
     span = re.sub(r"\s+", " ", span)
     people = [person(n) for n in _pieces(span) if any(c.isalpha() for c in n)]
