@@ -164,6 +164,10 @@ def test_a_stat_taken_within_the_file_systems_tick_vouches_for_nothing(tmp_path:
     note = tmp_path / "n.md"
     note.write_text("- Attention Is All You Need (Vaswani et al., NeurIPS 2017)\n", encoding="utf-8")
     memo = filememo.NotesMemo(tmp_path / "m.memo")
+    # its change time a moment ahead of the clock: within the tick however slowly this test runs
+    # (a busy machine can take longer than the 50 ms window between a write and the next line)
+    ahead = time.time_ns() + 5 * 10**9 + 123
+    os.utime(note, ns=(ahead, ahead))
     fresh = stat_key(note)
     memo.remember("n.md", fresh, "d1", [], [])
     assert memo.known("n.md", fresh) is None  # written a moment ago: racy
