@@ -41,12 +41,18 @@ _WEAK = frozenset(w for w in WEAK_ALONE | {"use", "time", "way", "real"})
 
 
 def terms(text: str) -> Counter[tuple[str, ...]]:
-    """The content words of ``text`` and the pairs of adjacent ones, as stems, with their counts.
+    """The content words of ``text`` and the pairs of adjacent ones, as stems, with their counts; a compound
+    ("vibro-tactile") also as the one word it is written as elsewhere ("vibrotactile").
 
     A pair is never read across punctuation or a word of :data:`STOP`.
     """
     out: Counter[tuple[str, ...]] = Counter()
     for chunk in _BREAK.split(_plain(text)):
+        for compound in re.findall(r"[A-Za-z]{3,}(?:-[A-Za-z]+)+", chunk):
+            # ("vibro-tactile" is "vibrotactile", "multi-touch" "multitouch": one word written two ways)
+            joined = fold(compound.replace("-", "")).lower()
+            if joined not in STOP:
+                out[(stem(joined),)] += 1
         prev = None
         for raw in re.findall(r"[A-Za-z0-9]+", chunk):  # (a compound, "AR-based", "air-jet", as its words)
             low = fold(raw).lower()
