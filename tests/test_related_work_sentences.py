@@ -397,11 +397,12 @@ def test_the_one_step_delay_paper_is_described_by_its_finding_not_its_add_on():
 
 
 def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
-    """"We created Deep Shot" stays past; "We have developed" agrees ("Doe has developed"); "We embed" is present."""
+    """"We created Deep Shot" is said in the present like the other sentences ("Doe creates"); "We have developed"
+    agrees ("Doe has developed"); "We embed" is present."""
     one = "Doe, Jane"
     created = describe(paper("chang2011deep", "Deep Shot", "Users move between devices. To address this problem, we "
                              "created Deep Shot, a framework for capturing the users work state. It works.", one), LATEX)
-    assert created.startswith(r"\citet{chang2011deep} created Deep Shot, a framework"), created
+    assert created.startswith(r"\citet{chang2011deep} creates Deep Shot, a framework"), created
     developed = describe(paper("brown2012viztouch", "VizTouch", "Plots are visual. We have developed software that "
                                "generates tactile visualizations of plots. It helps.", one), LATEX)
     assert developed.startswith(r"\citet{brown2012viztouch} has developed software that generates"), developed

@@ -44,7 +44,7 @@ def test_a_system_is_said_by_its_name_what_it_is_and_for_whom():
     """The issue's example: the relative clause and the side clause go, "for professional designers" stays."""
     out = describe(paper("bae2008ilovesketch", "ILoveSketch: As-natural-as-possible sketching system for creating "
                                                "3D curve models", ILOVESKETCH), LATEX)
-    assert out == (r"\citet{bae2008ilovesketch} built ILoveSketch, a 3D curve sketching system for professional "
+    assert out == (r"\citet{bae2008ilovesketch} present ILoveSketch, a 3D curve sketching system for professional "
                    r"designers."), out
     assert longest_copied_run(out, ILOVESKETCH) <= 8
     assert check_snippet(out, "latex") == []
@@ -106,7 +106,7 @@ def test_a_named_system_is_what_the_abstract_says_it_is():
     abstract = ("StartleCam is a wearable video camera, computer, and sensing system, which enables the camera to "
                 "be controlled via both conscious and preconscious events. Traditionally, a wearer hits record.")
     out = describe(paper("h1998startlecam", "StartleCam: A Cybernetic Wearable Camera", abstract), MD)
-    assert out.startswith("@h1998startlecam built StartleCam, a wearable video camera"), out
+    assert out.startswith("@h1998startlecam present StartleCam, a wearable video camera"), out
     assert "which enables" not in out
     # someone else's system named in the abstract is never taken for the paper's
     other = describe(paper("d2020other", "OtherCam: A Camera", abstract), MD)

@@ -29,6 +29,8 @@ from citekit.core.lazyre import lazy
 MAX_WORDS = 12
 #: a finding ("show that X, whereas Y") needs a few more to say both halves
 FINDING_WORDS = 16
+#: how many words past the limit a clause may run to keep what the title says it is about
+TITLE_WORDS = 8
 #: spans that are never cut into or reworded: math and emphasis kept from the source
 _PROTECT = lazy(rf"(?<!\\)\$\$?.*?(?<!\\)\$\$?|{EMPH_OPEN}.*?{EMPH_CLOSE}", re.S)
 _MASK = re.compile(r"QXP(\d+)QX")
@@ -71,14 +73,20 @@ _NOMINAL = lazy(
     r"careful|formal|empirical|experimental|theoretical|qualitative|quantitative)\s+)*"
     r"(?P<noun>description|analysis|analyses|evaluation|investigations?|examination|exploration|comparison|"
     r"assessment|characterization|characterisation|implementation|observation|observations|measurements?|"
-    r"derivation|formalization|verification|exploration)\s+(?:of|into|on)\s+(?=\S)", re.I)
+    r"derivation|formalization|verification|exploration|demonstration)\s+(?:of|into|on)\s+(?=\S)", re.I)
 _NOMINAL_VERB = {"description": "describe", "analysis": "analyze", "analyses": "analyze", "evaluation": "evaluate",
                  "investigation": "investigate", "investigations": "investigate", "examination": "examine",
                  "exploration": "explore", "comparison": "compare", "assessment": "assess",
                  "characterization": "characterize", "characterisation": "characterise",
                  "implementation": "implement", "observation": "observe", "observations": "observe",
                  "measurement": "measure", "measurements": "measure", "derivation": "derive",
-                 "formalization": "formalize", "verification": "verify"}
+                 "formalization": "formalize", "verification": "verify", "demonstration": "demonstrate"}
+#: "present the results of a user test" -> "report a user test": the results are the study's
+_RESULTS_OF = lazy(r"^(?:the\s+)?(?:results|findings)\s+(?:of|from)\s+(?=(?:an?|their|two|three|several)\s)", re.I)
+#: wordy stock phrases and the word a writer uses for them
+_STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b", re.I), "in"),
+          (lazy(r"\ba\s+(?:wide\s+)?(?:variety|range)\s+of\b", re.I), "various"),
+          (lazy(r"\bthe\s+possibilit(?:y|ies)\s+of\s+(?=\w+ing\b)", re.I), ""))
 #: verbs that only carry such a noun: "provide/present/give/perform/conduct/carry out/report on an analysis of"
 _LIGHT_VERBS = {"provide", "present", "give", "perform", "conduct", "carry", "report", "make", "offer", "describe",
                 "have carried", "have performed", "have made", "conducted", "performed", "carried", "made",
@@ -271,7 +279,8 @@ def _cut_at(text: str, limit: int, shortest: bool = False) -> str:
 #: a verb or noun whose "to ..." completes it: "allows programmers | to annotate" cannot end there
 _TO_NEEDED = lazy(r"\b(?:allow|enable|help|ask|want|encourage|permit|force|require|lead|cause|teach|invite|"
                         r"use|using|able|design|intend|aim|need|tend|how|what|way|attempt|try|tries|seek|sought|order|"
-                        r"is|are|was|were|be|been)\w*(?:\s+\S+){0,2}$", re.I)
+                        r"is|are|was|were|be|been|easy|easier|hard|harder|difficult|possible|impossible|able|unable|"
+                        r"ready|likely|unlikely|free)\w*(?:\s+\S+){0,2}$", re.I)
 
 
 def _end(head: str) -> str:
@@ -281,6 +290,12 @@ def _end(head: str) -> str:
         relative = re.search(r"\s+(?:that|which|who)\s+(?:(?:is|are|was|were|can|could|may|will)\s+(?:be\s+)?)?\S+$",
                              head)
         if relative and _words(head[:relative.start()]) >= 4:
+            head = head[:relative.start()]
+            continue
+        # "a system that allows participants", "displays that provide easy": the verb's complement was cut
+        relative = re.search(r"\s+(?:that|which|who)\s+(?:allow|let|help|permit|forc|ask|requir|encourag)\w*"
+                             r"(?:\s+\S+){0,2}$", head)
+        if relative and _words(head[:relative.start()]) >= 2:
             head = head[:relative.start()]
             continue
         m = re.search(r"\s+([a-z]{3,}ed|[a-z]{3,}ly|worn|built|made|shown|given|taken|held|known|seen|driven|written|"
@@ -313,13 +328,42 @@ def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
         out = re.sub(r"[\s,;:]+(?:and|or|but|of|for|to|with|the|a|an|in|on|by|that|which|from|as|at|via|its|their|"
-                     r"while|than|both|either|into|such|not|they|we|this|these|up|down|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
+                     r"while|than|both|either|into|such|not|they|we|this|these|up|down|each|every|particularly|"
+                     r"especially|very|more|most|less|as\s+well|with\s+regard|with\s+respect|in\s+terms)$", "", text, flags=re.I).rstrip(" ,;:-")
         if out == text:
             return out
         text = out
 
 
-def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, limit: int = MAX_WORDS) -> tuple[str, str]:
+def _clean_addition(head: str, added: str) -> bool:
+    """Whether the words a later cut adds are one plain phrase that ends the clause well.
+
+    No comma, dash or parenthesis (an aside, a list cut in two, a side clause), no second
+    verb ("... and demonstrate X"), no second relative clause, no bare participle leading it
+    ("mobile maps | provided for ..."), and no end that wants more ("in comparison",
+    "supporting secondary").
+    """
+    if re.search(r"[,;:()\[\]\u2013\u2014]|\s-+\s|\\", added) or re.match(r"\s+[a-z]+ed\s", added):
+        return False
+    if re.search(r"\band\s+(?:demonstrate|describe|discuss|evaluate|report|present|propose|compare|show|analy[sz]e|"
+                 r"provide|introduce|explore|examine|outline|highlight)s?\b", added):
+        return False
+    if re.search(r"\b(?:that|which|who)\b", head) and re.search(r"\b(?:that|which|who)\b", added):
+        return False
+    return not re.search(r"\bin\s+(?:comparison|contrast|addition|response|relation|order|terms)$|\band\s+[a-z]+ed$"
+                         r"|(?:ary|al|ive|ous|ic|ful|less|able|ible)$", added)
+
+
+def _title_stems(text: str, title: str) -> set[str]:
+    """The title's significant words (on their first five letters) that ``text`` says."""
+    from citekit.core.text import title_tokens
+
+    wanted = {w[:5] for w in title_tokens(title) if len(w) > 3}
+    return wanted & {w[:5] for w in title_tokens(text)}
+
+
+def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, limit: int = MAX_WORDS,
+             title: str = "") -> tuple[str, str]:
     """``(verb, clause)``: the contribution said short, from the words of ``rest``.
 
     ``verb`` is the base or past form the sentence used ("present", "created"); a plainer
@@ -327,6 +371,8 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     "present" a method -> "propose"). ``finding`` marks a "show that ..." clause, whose
     relative clauses belong to the claim and are kept. ``name`` is the method's name from
     the title: it is never dropped, and leads when the clause hid it in a parenthesis.
+    ``title``: a cut that would drop the title's words may end up to :data:`TITLE_WORDS`
+    words later, so the platform or purpose the title names stays.
     """
     text, spans = _mask(rest.strip().rstrip("."))
     text = _drop_parentheticals(_name_first(text, name), name)
@@ -334,6 +380,9 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     nominal = _NOMINAL.match(text) if verb in _LIGHT_VERBS or verb.startswith(("have ", "report")) else None
     if nominal and (verb not in {"describe", "described"} or nominal.group("noun").lower() != "description"):
         verb, text = _NOMINAL_VERB[nominal.group("noun").lower()], text[nominal.end():]
+    for pattern, plain in _STOCK:
+        text = pattern.sub(plain, text)
+    text = re.sub(r"\s{2,}", " ", text)
     showing = _SHOWING.match(text)
     if showing and not finding:
         verb, text, finding = "show", text[showing.end():], True
@@ -344,15 +393,33 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     text = _cut_side(text, finding)
     if not finding:
         text = _cut_relative(text)
-    text = _dangling(_cap(text, limit))
+    capped = _dangling(_cap(text, limit))
+    if title and capped != text:
+        # the words the title shares with the cut tail ("on multitouch screens", "for large displays") are what the
+        # authors thought the point was: a cut that drops them is moved later, a few words past the limit
+        longer = _dangling(_cap(text, limit + TITLE_WORDS))
+        # ... unless what it adds is an appositive or a phrase cut from the word it needs ("in comparison")
+        if _title_stems(longer, title) - _title_stems(capped, title) and longer.startswith(capped) \
+                and _clean_addition(capped, longer[len(capped):]):
+            capped = longer
+    text = capped
     text = re.sub(r"\s+", " ", _articles(_without_unexplained(text, name, spans))).strip(" ,;")
     if not text or _words(text) < 2:
         return verb, rest
+    results = _RESULTS_OF.match(text) if verb in _LIGHT_VERBS else None
+    # "present the results of a user test" -> "report a user test"; not when a clause says what the results show
+    # ("results from a survey of users that show ..."), nor when what is left only repeats the title
+    if results and not re.search(r"\b(?:that|which)\s+(?:show|indicate|suggest|reveal|demonstrate|are|were|have)\b",
+                                 text):
+        left = text[results.end():]
+        content = re.findall(r"[A-Za-z]{4,}", left)
+        if not (title and len(_title_stems(left, title)) * 5 >= 4 * len(content)):
+            verb, text = "report", left
     clause = _unmask(text, spans)
     kind = _kind(text)
-    if verb in {"present", "describe", "introduce", "presented", "described", "introduced", "develop", "developed",
-                "create", "created", "design", "designed"} and kind == "built":
-        verb = "built"
+    if verb in {"describe", "introduce", "presented", "described", "introduced", "developed", "created", "designed"} \
+            and kind == "built":
+        verb = "present"  # a reader writes "present X", in the present like every other sentence
     elif verb in {"describe", "described"} and re.match(r"^(?:an?\s|[A-Z])", text):
         verb = "present"
     elif verb in {"present", "presented"} and kind == "method":

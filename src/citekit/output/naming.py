@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import re
 
+from citekit.core.lazyre import lazy
+from citekit.output.title_prose import mid_sentence, title_words_in_prose
+
 #: verbs that say the paper made a thing, after which "NAME, a ..." is what the paper presents
 MAKING_VERBS = {"present", "presented", "introduce", "introduced", "propose", "proposed", "describe", "described",
                 "develop", "developed", "design", "designed", "build", "built", "create", "created", "explore",
@@ -27,15 +30,6 @@ _NAME_IS = re.compile(r"(?:^|[.!?]\s+)(?:The\s+)?(?P<name>[A-Z][\w\-]*[A-Za-z0-9
                       r"\s+(?:is|are)\s+(?:a|an)\s")
 
 
-def _mid_sentence(word: str, text: str) -> bool:
-    """Whether ``text`` writes ``word`` (with its capitals) where a sentence does not start."""
-    for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text):
-        before = text[:m.start()].rstrip()
-        if before and not before.endswith((".", "!", "?", ":")):
-            return True
-    return False
-
-
 def title_lead_name(title: str, abstract: str) -> str:
     """The phrase before a title's colon when the abstract writes it as a name too, else "".
 
@@ -47,7 +41,7 @@ def title_lead_name(title: str, abstract: str) -> str:
         return ""
     lead = m.group("lead").replace("{", "").replace("}", "")
     core = re.sub(r"^The\s+", "", lead)
-    if not any(c.isupper() for c in core) or not _mid_sentence(core, abstract):
+    if not any(c.isupper() for c in core) or not mid_sentence(core, abstract):
         return ""
     return core
 
@@ -125,6 +119,55 @@ def unexplained_name(clause: str, name: str, title: str) -> bool:
     return bool(re.match(rf"^\s*\{{*(?:The\s+)?{re.escape(name)}\}}*\s*:\s+(?:A|An)\s", title))
 
 
+#: what a thing is for, when a title's subtitle names an activity ("Tangible 3D Interaction on Tabletop Computers")
+_ACTIVITY_HEAD = lazy(r"\b(?:interaction|interactions|input|output|navigation|selection|entry|communication|"
+                            r"collaboration|feedback|manipulation|control|sensing|tracking|recognition|authoring|"
+                            r"prototyping|fabrication|modeling|modelling|annotation|editing|search|browsing|sharing|"
+                            r"display|displays|exploration|[a-z]{3,}ing)$", re.I)
+#: where a subtitle stops saying what for and starts saying how ("... Based on Blocks Made from ...")
+_HOW = lazy(r"\s+(?:based\s+on|using|made|with|through|via|by|from|built|driven)\s.*$", re.I)
+
+
+def with_purpose(clause: str, name: str, title: str, context: str = "") -> str:
+    """"Luminos, a system of building blocks" -> "..., for tangible 3D interaction on tabletop computers".
+
+    A short appositive ("NAME, a/an" and at most six words, with no phrase saying what for or
+    where) tells a reader what the thing is but not what it is for, which is what places it
+    among related work. The title says it: its "for ..." phrase ("Unpowered Finger Input for
+    Very Small Mobile Devices"), or a subtitle that names an activity ("Tangible 3D Interaction
+    on Tabletop Computers"). That phrase is added, in the title's words, only when the clause
+    does not say it yet. Nothing is added that the title does not say.
+    """
+    m = re.fullmatch(r"(?:the\s+)?(?P<name>[^,]{2,40}),\s+(?:a|an)\s+((?:[\w\-]+,?\s+){0,5}[\w\-]+)", clause)
+    if not name or not m or m.group("name").lower().rstrip("s") != name.lower().rstrip("s") or re.search(r"\b(?:for|on|in|to|with|that|which|at|by|from|via|using)\b", m.group(2)):
+        return clause
+    lead, sep, sub = title.partition(":")
+    if not sep or lead.strip().strip("{}").lower() not in {name.lower(), name.lower() + "s", "the " + name.lower()}:
+        return clause
+    sub = re.sub(r"[{}]", "", sub).strip().rstrip(".")
+    purpose = re.search(r"\b(?:for|to\s+support)\s+(.+)$", sub, re.I)
+    if purpose:
+        phrase = purpose.group(0)
+    elif not re.match(r"(?:an?|the)\s|\w+ing\b", sub, re.I) and _ACTIVITY_HEAD.search(re.split(r"\s+(?:on|in|at|for)\s",
+                                                                                         _HOW.sub("", sub))[0]):
+        phrase = "for " + sub
+    else:
+        return clause
+    phrase = _HOW.sub("", phrase).strip(" ,")
+    # what it adds must be new: "an active reading system | to support active reading" says it twice
+    words = [w for w in re.findall(r"[a-z]{4,}", phrase.lower()) if w not in {"support", "supporting", "very"}]
+    said = {c[:5] for c in re.findall(r"[a-z]{4,}", clause.lower())}
+    if len(phrase.split()) < 2 or len(phrase.split()) > 8 or not words \
+            or sum(w[:5] not in said for w in words) * 2 < len(words):
+        return clause
+    out = f"{clause} {title_words_in_prose(phrase, context)}"
+    # a clause made mostly of the title's words says no more than the title (and is then not used at all)
+    from citekit.core.text import title_tokens
+
+    words, known = title_tokens(out), set(title_tokens(title))
+    return clause if sum(w in known for w in words) >= 0.8 * len(words) else out
+
+
 def name_artefact(clause: str, verb: str, title: str, abstract: str, method: str = "") -> tuple[str, str]:
     """``(verb, clause)`` with the paper's artefact named in the authors' casing; ``clause`` is "" when the title
     says what the named thing is and the clause does not (the caller then writes from the title)."""
@@ -137,4 +180,6 @@ def name_artefact(clause: str, verb: str, title: str, abstract: str, method: str
     named = named_clause(clause, verb, name)
     if named != clause and verb in {"explore", "explored"}:  # "explore VisionWand, a wand ..." presents it
         verb = "present"
+    if verb in MAKING_VERBS:
+        named = with_purpose(named, name, title, abstract)
     return verb, named

@@ -26,6 +26,7 @@ from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
 from citekit.output.compress import compress
+from citekit.output.findings import with_finding
 from citekit.output.naming import name_artefact
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
@@ -37,6 +38,7 @@ from citekit.output.sentences import (
     contribution,
     conjugate,
     is_english,
+    present_clause,
     same_claim,
     summary_verb,
     verb_phrase,
@@ -181,7 +183,8 @@ def abstract_prose(entry: Entry) -> str:
 def _repaired(abstract: str) -> str:
     """An abstract as copied from a PDF, mended where the copy broke it: a word split at a
     line end ("de- vice", kept apart when the joined word is not one real bibliographies
-    write, so "two- and three-dimensional" stays) is joined, and a last sentence cut off
+    write, so "two- and three-dimensional" stays) is joined, so is one whose halves are no
+    words ("resis-tant"), and a last sentence cut off
     mid-word ("... concept for c") is left out rather than quoted."""
     from citekit.output.title_prose import lowercase_words
 
@@ -189,6 +192,9 @@ def _repaired(abstract: str) -> str:
     text = re.sub(r"\b([A-Za-z]+)- ([a-z]+)\b",
                   lambda m: m.group(1) + m.group(2) if (m.group(1) + m.group(2)).lower() in words else m.group(0),
                   abstract)
+    # "resis-tant": a hyphen the copy kept inside a word whose halves are no words at all
+    text = re.sub(r"\b([a-z]{2,})-([a-z]{2,})\b", lambda m: m.group(1) + m.group(2) if (m.group(1) + m.group(2)) in words
+                  and m.group(1) not in words and m.group(2) not in words else m.group(0), text)
     if not re.search(r"[.!?][\"')\]]*\s*$", text):
         end = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
         if end > 0:
@@ -524,14 +530,27 @@ def describe(entry: Entry, style: _Style) -> str:
         found = contribution(abstract, name, accept=style.renders, title=latex_to_text(entry.title or ""))
         if found:
             # the contribution in a short clause of the abstract's parts, not its whole sentence
-            verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None)
-            verb, rest = name_artefact(rest, verb, latex_to_text(entry.title or ""), abstract, name)
+            title = latex_to_text(entry.title or "")
+
+            def short(keep_title: bool) -> tuple[str, str]:
+                verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None,
+                                      title=title if keep_title else "")
+                return name_artefact(rest, verb, title, abstract, name)
+
+            verb, rest = short(True)
             found = replace(found, verb=verb, rest=rest)
             # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
             # title's; "We study deep analysis and extensions" says less than the title, which is used instead
             if (found.priority <= 1 or not _echoes_title(rest, entry.title or "")) and rest:
+                # the finding, when the abstract states one, is worth more than the title's words kept past the limit
+                rest = with_finding(rest, verb_phrase(found, plural), abstract, found.index, name,
+                                    plural, shorter=lambda: other[1] if (other := short(False))[0] == verb else None)
+                if verb_phrase(found, plural) != found.verb:  # the verb said in the present: a second one too
+                    rest = present_clause(rest, plural)
                 return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
+    if abstract:  # the title says what the paper is about; the abstract may still say what it found
+        clause = with_finding(clause, clause.split()[0], abstract, -1, name, plural)
     return _finish(f"{cite} {style.prose(unbrace(clause))}")
 
 

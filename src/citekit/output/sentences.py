@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from citekit.core.lazyre import lazy
 
 #: contribution verbs, best first: a "we propose" sentence beats a "we show" one
@@ -86,7 +87,9 @@ _WE_ANY = lazy(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
 _THIS_ANY = lazy(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
                        rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
-                       rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?P<rest>.*)$", re.S)
+                       # "The research reported here investigates": a participle that qualifies the subject, not its verb
+                       rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?!\s+(?:here|in\s+this|is|are|was|were|has|have)\b)"
+                       rf"(?P<rest>.*)$", re.S)
 #: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
 _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:is|are)\s+(?P<passive>presented|"
                       r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
@@ -128,13 +131,62 @@ def _base_of_third(word: str) -> str:
 _US_THIRD = {"focuses", "focusses", "biases", "buses", "gases", "canvases", "discusses"}
 
 
+_IRREGULAR_BASE = {"built": "build", "made": "make", "found": "find", "ran": "run", "wrote": "write", "took": "take",
+                   "gave": "give", "brought": "bring", "sought": "seek", "held": "hold", "led": "lead",
+                   "began": "begin", "chose": "choose", "drew": "draw", "grew": "grow", "taught": "teach",
+                   "thought": "think", "understood": "understand", "undertook": "undertake",
+                   # "-ited" verbs that keep their e ("visited", "edited" do not)
+                   "cited": "cite", "invited": "invite", "united": "unite", "excited": "excite", "ignited": "ignite",
+                   "incited": "incite", "recited": "recite", "united": "unite"}
+
+
+@lru_cache(maxsize=1)
+def _known_words() -> frozenset[str]:
+    """Words real bibliographies write in lower case (the list title casing uses): a verb's base form is one."""
+    from importlib import resources
+
+    text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
+    return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
+def present_of(past: str) -> str | None:
+    """``explored`` -> ``explore``, ``studied`` -> ``study``, ``planned`` -> ``plan``, ``built`` -> ``build``;
+    None when no base form is a known word (a verb is never cut to a typo)."""
+    if past in _IRREGULAR_BASE:
+        return _IRREGULAR_BASE[past]
+    if not past.endswith("ed") or past in _PRESENT_ED:
+        return None
+    stem = past[:-2]
+    candidates = [stem[:-1] + "y"] if stem.endswith("i") else []
+    # English drops a final e before -ed after these ("used", "proposed", "introduced", "compared", "observed")
+    e_first = re.search(r"(?:[aeiou][cgsvz]|[^aeiou]v|rv|u|at|ut|ot|ur|or|ar|ir|ib|ud|id|od|ag|ok|ik|in|iz|yz|ys|"
+                        r"[bcdfgkpt]l)$", stem)
+    candidates += [stem + "e", stem] if e_first else [stem, stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2]:  # "planned" -> "plan"; "modelled" -> "model" after "modell"
+        candidates.insert(0 if stem[-1] not in "lsfz" else len(candidates), stem[:-1])
+    known = _known_words()
+    return next((c for c in candidates if c in known), None)
+
+
 def verb_phrase(found: "Contribution", plural: bool) -> str:
-    """The verb as the cited subject says it: "propose"/"proposes", "created", "have"/"has developed"."""
+    """The verb as the cited subject says it: "propose"/"proposes", "has developed", and a past verb in the present
+    like the other sentences of the paragraph ("This study explored X" -> "explore(s) X")."""
     if found.verb.startswith("have "):
         return ("have " if plural else "has ") + found.verb[5:]
     if found.verb.endswith("ed") and found.verb not in _PRESENT_ED or found.verb in _IRREGULAR_PAST:
-        return found.verb
+        base = present_of(found.verb)
+        return conjugate(base, plural) if base else found.verb
     return conjugate(found.verb, plural)
+
+
+def present_clause(rest: str, plural: bool) -> str:
+    """A second verb of the same subject in the present too: "operationalize X and evaluated its ..." -> "... and
+    evaluate its ..." (only right after "and", before what it acts on; a past inside a relative clause stays)."""
+    def fix(m: re.Match[str]) -> str:
+        base = present_of(m.group(2))
+        return f"{m.group(1)}{conjugate(base, plural)}" if base else m.group(0)
+
+    return re.sub(r"(\band\s+)([a-z]+ed|found|built|made)(?=\s+(?:its|their|the|a|an|how|whether|what)\b)", fix, rest)
 
 
 _SUMMARY_VERB = lazy(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
@@ -186,7 +238,7 @@ def split_sentences(text: str) -> list[str]:
         before = masked[start:m.start()].rstrip(".!?\"')]")
         last_word = re.split(r"\s+", before)[-1].lower() if before else ""
         two_words = " ".join(re.split(r"\s+", before)[-2:]).lower()
-        if last_word in _ABBREVIATIONS or two_words in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
+        if last_word in _ABBREVIATIONS or two_words in _ABBREVIATIONS or (len(last_word) == 1 and before[-1:].isupper()):
             continue
         sentences.append(text[start:m.start()].strip())
         start = m.end()
@@ -426,6 +478,10 @@ def clean_clause(text: str, name: str = "") -> str | None:
     if text is None:
         return None
     text = to_third_person(text)
+    # "worn on a users wrist": an apostrophe the copy lost, after "a" no plural can follow
+    text = re.sub(r"\b((?:a|an|each|every|one)\s+(?:user|student|child|participant|person|patient|driver|player|reader|"
+                  r"wearer|teacher|designer|customer|visitor|listener|viewer|worker|operator|owner|pedestrian|caller|"
+                  r"speaker|learner|musician|performer|author|writer))s(?=\s+[a-z])", r"\1's", text)
     text = _CONNECTIVE_START.sub("", text.strip())
     text = re.sub(r"\b(to|they|and)\s+further\s+(?=[a-z])", r"\1 ", text)
     text = re.sub(r"(?<!\bbut\s)\balso\s+(?=[a-z])", "", text)

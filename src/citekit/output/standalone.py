@@ -98,16 +98,29 @@ def undefined_acronyms(text: str, names: set[str] | frozenset[str] = frozenset()
     return out
 
 
+#: what a well-known acronym usually stands for (its first word): defined otherwise, the authors' meaning is written out
+_USUAL = {"CPU": "central", "GPU": "graphics", "GPS": "global", "AR": "augmented", "VR": "virtual", "UI": "user",
+          "UX": "user", "HCI": "human", "AI": "artificial", "ML": "machine", "PC": "personal", "TV": "television",
+          "ID": "ident", "LED": "light", "CAD": "computer", "API": "application", "OS": "operating",
+          "IoT": "internet", "RL": "reinforcement", "NLP": "natural", "SMS": "short", "RFID": "radio",
+          "EEG": "electro", "ECG": "electro", "MRI": "magnetic", "GUI": "graphical", "USB": "universal"}
+
+
 def expand_acronyms(clause: str, abstract: str, name: str = "") -> str:
     """Write out the acronyms the abstract defined: "ZO" becomes "zeroth-order (ZO)" at its first use.
 
     Used once, an acronym is replaced by its long form; used more than once, the first use
     gets the long form with the acronym in parentheses. Already defined in the clause, or
-    the paper's own method name, or known to every reader (GPS, LLM): left as it is.
+    the paper's own method name: left as it is. An acronym every reader knows is written out
+    too when the abstract defines it, since the authors may mean something else by it
+    ("cell phone usage (CPU)" is not a processor).
     """
     defs = definitions(abstract)
     for acronym, long in sorted(defs.items(), key=lambda t: -len(t[0])):
-        if acronym == name or acronym in WELL_KNOWN or re.search(rf"\({re.escape(acronym)}s?\)", clause):
+        usual = _USUAL.get(acronym)
+        if acronym in WELL_KNOWN and (usual is None or long.lower().startswith(usual)):
+            continue  # GPS defined as "global positioning system" is the GPS every reader knows
+        if acronym == name or re.search(rf"\({re.escape(acronym)}s?\)", clause):
             continue
         uses = list(re.finditer(rf"(?<![\w\-]){re.escape(acronym)}(s?)(?![\w\-])", clause))
         if not uses:

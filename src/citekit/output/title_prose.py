@@ -70,6 +70,22 @@ _NOUNISH_ING = {"training", "learning", "scaling", "computing", "sampling", "clu
                 "embedding", "hashing", "pruning", "forecasting", "tuning", "processing", "smoothing", "clipping",
                 "merging", "routing", "thinking", "teaching", "coding", "rendering", "engineering", "ranking",
                 "decoding", "encoding", "caching", "batching", "warming", "warm-up", "prompting", "sharpening"}
+#: what people do with technology: a title opening with one names the activity studied ("Typing with Eye-Gaze and
+#: Tooth-Clicks" -> "study typing with ..."), not the authors' action ("type with ...")
+_USER_ACTIVITIES = {"typing", "reading", "writing", "walking", "driving", "enjoying", "playing", "browsing", "shopping",
+                    "texting", "talking", "pointing", "gesturing", "sketching", "drawing", "painting", "listening",
+                    "watching", "navigating", "commuting", "cooking", "eating", "sleeping", "exercising", "running",
+                    "cycling", "dancing", "singing", "knitting", "sewing", "handcrafting", "tapping", "swiping",
+                    "scrolling", "dialing", "messaging", "chatting", "collaborating", "working", "living", "aging",
+                    "ageing", "parenting", "volunteering", "caring", "dating", "touching", "holding", "grasping",
+                    "wearing", "carrying", "sitting", "standing", "looking", "gazing", "blinking", "breathing",
+                    "skimming", "searching", "sharing", "remembering", "forgetting", "waiting", "traveling",
+                    "travelling", "flying", "swimming", "hiking", "gardening", "socializing", "socialising"}
+#: nouns an -ing word before them qualifies ("Reading Speed", "Walking Posture", "Drawing Tools"): no verb there
+_QUALIFIED_BY_ING = {"speed", "speeds", "rate", "rates", "time", "times", "style", "styles", "performance",
+                     "behavior", "behaviors", "behaviour", "behaviours", "habits", "patterns", "errors", "error",
+                     "accuracy", "skills", "skill", "strategies", "comprehension", "ability", "abilities",
+                     "difficulties", "blocks", "aids", "posture", "distance", "fluency", "load", "effort", "comfort"}
 #: finite verbs that make a title a claim ("Clipping Makes ... Robust"): "show that ..."
 _FINITE = {"is", "are", "was", "were", "can", "cannot", "does", "do", "has", "have", "makes", "make", "enables",
            "enable", "adapts", "adapt", "operates", "operate", "helps", "help", "improves", "improve", "matters",
@@ -144,7 +160,7 @@ class _Caser:
         if (len(core) == 1 and core != "A") or any(c.isupper() for c in core[1:]) or any(c.isdigit() for c in core):
             return part
         if core in self.names or core in self.listed or core.rstrip("s") in self.listed \
-                or re.search(r"(?:ian|ean)s?$", core):
+                or re.search(r"(?:ian|ean)s?$", core) or core.removesuffix("'s") in place_names():
             return part
         return part.lower()
 
@@ -184,6 +200,9 @@ def _is_gerund(words: list[str]) -> bool:
     nxt = _bare(words[1]) if len(words) > 1 else ""
     if first in _NOUNISH_ING:
         return nxt in _DETERMINERS or nxt in _WH or nxt in {"to", "into", "from", "beyond", "with"}
+    # "Reading Speed", "Typing Errors", "Building Blocks": the -ing word qualifies a noun, the title names a thing
+    if nxt in _QUALIFIED_BY_ING and first not in _RESEARCH_GERUNDS:
+        return False
     return True
 
 
@@ -387,6 +406,14 @@ def _ordinary(word: str, ordinary_words: frozenset[str]) -> bool:
 
 
 @lru_cache(maxsize=1)
+def place_names() -> frozenset[str]:
+    """Countries, states, regions and large cities (``data/place_names.txt``): a title's "Maryland" keeps its
+    capital in prose, which the abstract alone may not show (a short abstract never names the place)."""
+    text = resources.files("citekit.data").joinpath("place_names.txt").read_text(encoding="utf-8")
+    return frozenset(w.strip() for w in text.split("\n") if w.strip() and not w.startswith("#"))
+
+
+@lru_cache(maxsize=1)
 def lowercase_words() -> frozenset[str]:
     """Words real bibliographies write in lower case (fitted by ``bench/casing_words.py``)."""
     text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
@@ -402,6 +429,12 @@ def _protected(title: str) -> str:
     if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
         return title
     return protect_title(title)
+
+
+def title_words_in_prose(phrase: str, context: str = "") -> str:
+    """Part of a title in sentence case, as prose writes it: names, acronyms and places keep their capitals."""
+    text = _protected(_clean_title(phrase)).strip()
+    return unbrace(_Caser(context).phrase(_words(text)))
 
 
 def title_clause(title: str, plural: bool = True, context: str = "") -> str:
@@ -443,6 +476,9 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         first = _bare(words[0])
         if first in ("towards", "toward") and len(words) > 1:
             return f"{v('work')} {first} {caser.phrase(words[1:])}"
+        if _is_gerund(words) and first in _USER_ACTIVITIES and first not in _RESEARCH_GERUNDS:
+            # "Typing with Eye-Gaze", "Enjoying Virtual Handcrafting": what users do, never what the authors did
+            return f"{v('study')} {first} {caser.phrase(words[1:])}"
         if _is_gerund(words):
             if len(words) > 3 and _bare(words[1]) in ("and", "or") and _bare(words[2]).endswith("ing"):
                 # "Evaluating and Improving X" -> "evaluate and improve X"
@@ -549,6 +585,11 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f"{v('present')} {name} for {caser.phrase(sub_words)}"
         if _finite_at(sub_words) > 0:
             return f"{v('present')} {name} and {v('show')} that {caser.phrase(sub_words)}"
+        analysis = sub_words[1:] if _bare(sub_words[0]) in ("a", "an", "the") else sub_words
+        if len(analysis) > 3 and _bare(analysis[0]) in _ANALYSIS_VERBS and _bare(analysis[1]) == "of" \
+                and _bare(analysis[2]) in ("a", "an"):
+            # "MOGCLASS: Evaluation of a Collaborative System ..." -> "evaluate MOGCLASS, a collaborative system ..."
+            return f"{v(_ANALYSIS_VERBS[_bare(analysis[0])])} {name}, {caser.phrase(analysis[2:])}"
         if len(sub_words) > 1 and _bare(sub_words[1]) in _DETERMINERS:
             return f"{v('present')} {name}, which {_third_person(sub_words[0])} " \
                    f"{caser.phrase(sub_words[1:])}"
@@ -631,16 +672,23 @@ def _study_kind(words: list[str]) -> tuple[str, list[str], list[str]] | None:
     return None
 
 
+def mid_sentence(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (with its capitals) where a sentence does not start."""
+    for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text):
+        before = text[:m.start()].rstrip()
+        if before and not before.endswith((".", "!", "?", ":")):
+            return True
+    return False
+
+
 def _named_in(words: list[str], context: str) -> bool:
     """Whether the phrase before a title's colon is a name because the abstract writes it as one ("We present
     Pointable, an ...", "the Gesture Pendant can ...") though its words look like ordinary English."""
-    from citekit.output.naming import _mid_sentence
-
     if not 1 <= len(words) <= 4:
         return False
     core = words[1:] if _bare(words[0]) == "the" else words
     phrase = unbrace(" ".join(core)).strip(",;.")
-    return bool(core) and phrase[:1].isupper() and _mid_sentence(phrase, context)
+    return bool(core) and phrase[:1].isupper() and mid_sentence(phrase, context)
 
 
 def unbrace(text: str) -> str:
