@@ -17,7 +17,7 @@ from citekit.output.related_actions import paper_name, shared_action, shared_app
 from citekit.output.related_topics import _NUMBERS, Theme, topic_sentence
 
 #: what the draft says where a paragraph gets no opener: the check's category, and what to write
-NO_OPENER = ("TODO(citekit): no-topic-sentence: these papers' records share no action, artefact or phrase that is "
+NO_OPENER = ("no-topic-sentence: these papers' records share no action, artefact or phrase that is "
              "true of all of them; say first what they have in common")
 
 
