@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 
 from citekit.core.text import fold
-from citekit.output.related_topics import _ADJECTIVE, _BREAK, _WEAK_STEMS, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain, _shown, _stem
+from citekit.output.related_topics import (_ADJECTIVE, _BREAK, _WEAK_STEMS, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain,
+                                           _shown, _stem, _topic_word)
 
 #: verbs that say how a paper argues or nothing of what it does: never a group's action
 _EMPTY_VERBS = frozenset(
@@ -25,7 +26,7 @@ _EMPTY_VERBS = frozenset(
     "discuss report investigate examine explore study analyze analyse evaluate assess understand consider address "
     "provide support allow enable help develop design build create implement demonstrate test compare conduct "
     "perform achieve improve increase reduce obtain determine identify gain offer focus deal need want try aim seek "
-    "begin start continue become remain include involve contain apply work run follow lead move serve "
+    "begin start continue become remain include involve contain apply work run follow lead move serve bring set add "
     "examine describe review outline propose argue suggest note observe measure gauge".split()) - {"measure"}
 #: what may open the object of a verb: a determiner or a possessive, skipped
 _DETERMINER = frozenset("a an the their its our his her these those this that such".split())
@@ -41,16 +42,24 @@ class Action:
 
 
 def _base(word: str, words: frozenset[str]) -> str | None:
-    """The base form of a verb written as ``word`` ("viewing" -> "view", "making" -> "make"), or None
-    when it is no verb citekit knows the base of."""
+    """The base form of a verb written as ``word`` ("viewing" -> "view", "making" -> "make", "tapping" ->
+    "tap"), or None when it is no verb citekit knows (:func:`_is_verb`)."""
     low = word.lower()
     if low.endswith("ing") and len(low) > 5:
         stem = low[:-3]
-        for base in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""):
-            if base and base in words:
+        doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls" else ""
+        for base in (doubled, stem + "e", stem):
+            if base and base in words and _is_verb(base, words):
                 return base
         return None
-    return low if low in words else None
+    return low if low in words and _is_verb(low, words) else None
+
+
+def _is_verb(base: str, words: frozenset[str]) -> bool:
+    """Whether a word is a verb, as far as a word list tells: it has a past or a gerund ("generate": "generated";
+    "build": "building"). "memory", "formal" and "unseen" have neither."""
+    stems = {base, base[:-1] if base.endswith("e") else base, base + base[-1]}
+    return any(s + end in words for s in stems for end in ("ed", "ing")) or base + "d" in words
 
 
 #: a noun made of a verb, and how to undo it: "diagnosis" -> "diagnose", "selection" -> "select"
@@ -64,7 +73,7 @@ def _verb_of_noun(low: str, words: frozenset[str]) -> str | None:
         if low.endswith(end) and len(low) > len(end) + 2:
             stem = low[:-len(end)]
             for base in bases:
-                if stem + base in words and len(stem + base) > 3:
+                if stem + base in words and len(stem + base) > 3 and _is_verb(stem + base, words):
                     return stem + base
     return None
 
@@ -119,12 +128,11 @@ def actions(text: str, words: frozenset[str]) -> list[Action]:
 
 
 def shared_action(texts: list[str], section: set[str] | None = None) -> tuple[str, str] | None:
-    """``("diagnose", "oral disease")``, ``("recognize or interpret", "sketches")``: what every text writes
-    it does to one object, or None.
+    """``("diagnose", "oral disease")``: what every text writes it does to one object, or None.
 
-    Every text must write an action (see :func:`actions`) whose object shares a noun with the others'
-    objects, and one verb, or two joined by "or", must cover all of them: only then is "Both papers
-    recognize or interpret sketches" true of each. The shared noun is never one of the section's own
+    Every text must write an action (see :func:`actions`) with one verb whose object shares a noun
+    with the others' objects: only then is "Both papers diagnose oral disease" true of each (two verbs,
+    "retrieve or avoid annotations", are two actions, not one). The shared noun is never one of the section's own
     words (``section``, stems cut to six letters): "Both papers control mobile devices" under ``mobile``
     says nothing of this group.
     """
@@ -141,22 +149,17 @@ def action_of(per: list[list[Action]], section: set[str] | None = None) -> tuple
         return None
     own = {w[:6] for w in section or set()}
     heads = set.intersection(*({s for a in p for s in a.stems} for p in per))
-    best: tuple[tuple[int, int, int], str, str] | None = None
+    best: tuple[tuple[int, int], str, str] | None = None
     for head in sorted(heads):
         if head[:6] in own or _ADJECTIVE.search(head):
             continue
         uses = [[a for a in p if head in a.stems] for p in per]
         verbs = Counter(v for u in uses for v in {a.verb for a in u})
         first = verbs.most_common(1)[0][0]
-        missing = [u for u in uses if first not in {a.verb for a in u}]
-        said_verbs = [first]
-        if missing:
-            second = Counter(v for u in missing for v in {a.verb for a in u}).most_common(1)[0][0]
-            if any(second not in {a.verb for a in u} for u in missing):
-                continue  # (three verbs: no one action)
-            said_verbs.append(second)
+        if any(first not in {a.verb for a in u} for u in uses):
+            continue  # (two verbs, "retrieve or avoid annotations", are two actions, not one)
         # the object as the first paper writes it, cut to the longest run of words every paper's object has
-        obj = next(a for a in uses[0] if a.verb in said_verbs).object
+        obj = next(a for a in uses[0] if a.verb == first).object
         common = set.intersection(*({s for a in u for s in a.stems} for u in uses))
         runs, run = [], []
         for w in [*obj, ""]:
@@ -167,9 +170,11 @@ def action_of(per: list[list[Action]], section: set[str] | None = None) -> tuple
         said = max(runs, key=len) if runs else []
         if not said or _ADJECTIVE.search(fold(said[-1]).lower()) or len("".join(said)) < 4:
             continue  # ("small", "oral": the noun is lost)
-        score = (-len(said_verbs), len(said), len(" ".join(said)))
+        if len(said) == 1 and not _topic_word(said[0]):
+            continue  # ("generate test": a bare singular reads as no English object)
+        score = (len(said), len(" ".join(said)))
         if best is None or score > best[0]:
-            best = (score, " or ".join(said_verbs), _shown(" ".join(said)))
+            best = (score, first, _shown(" ".join(said)))
     return (best[1], best[2]) if best else None
 
 
