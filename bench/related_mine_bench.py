@@ -15,7 +15,24 @@ read by the same measures:
 - "Unlike" sentences whose user side has a content word none of the cited records uses (the least
   an "unlike" needs to be true to both records);
 - sections whose abstract states no "we propose" sentence, and how many of their paragraphs are
-  still placed.
+  still placed;
+- position sentences on real shared ground: the phrase the sentence says both papers deal with
+  ("our work involves/addresses/deals with P", "X also deal with P") has content words the user's
+  abstract and a cited record of the sentence both use (matched by their first five letters, so
+  "gestural" meets "gestures"), none of them the topic's, and is used by at most half of the
+  section's records (a phrase most of the section uses is the section's ground, no group's); a
+  sentence that names no shared phrase ("Unlike X, which ...", "Where X ...") has none;
+- of those, the ones with a two-sided contrast: what the cited paper addresses has a content word
+  the user's abstract never uses, and the user's side one no cited record uses;
+- of those, the ones whose shared phrase a title names (the user's or a cited record's): a stricter
+  reading of "content phrase" that leaves out words said in passing ("sessions", "literature");
+  it is the same idea as the writer's own rule for one-word grounds, so it is no independent check;
+- TODOs told apart: honest (the section's abstract states no claim, or no content word of the
+  user's abstract is used by a record of the paragraph and by at most half of the section) and
+  missed (such a word exists: a reader could have named a link).
+
+The shared-ground and TODO measures use their own crude matching on purpose (five-letter
+prefixes, the checkout's word lists), not the code under test.
 
 Run: .venv/bin/python bench/related_mine_bench.py [BASELINE=main] [-v]   (needs ../shared/corpora)
 """
@@ -65,7 +82,8 @@ for topic, rule in topics.items():
     for own in chosen:
         rest = [e for e in chosen if e is not own]
         mine = Mine(title=latex_to_text(own.fields.get("title", "")), abstract=latex_to_text(own.abstract), name=own.key)
-        out.append({"topic": topic, "mine": own.key, "abstract": mine.abstract,
+        out.append({"topic": topic, "mine": own.key, "abstract": mine.abstract, "title": mine.title,
+                    "titles": {e.key: latex_to_text(e.fields.get("title") or "") for e in rest},
                     "text": related_work(rest, fmt="markdown", tags=[topic], mine=mine),
                     "records": {e.key: latex_to_text((e.fields.get("title") or "") + " " + e.abstract) for e in rest}})
 print(json.dumps(out))
@@ -84,21 +102,51 @@ def _words(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s\-]", " ", text.lower()).split())
 
 
+#: the phrase a position sentence says the user's paper shares with the cited ones
+_GROUND = re.compile(r"\b(?:our work (?:involves|addresses|deals with|concerns)|also (?:deals?|address(?:es)?|stud(?:y|ies)) "
+                     r"(?:with )?)\s*(.+?)(?:,|;|\s+but\b)")
+#: what the cited paper does, as the sentence says it
+_THEIRS = re.compile(r"\b(?:address|addresses|focus on|focuses on)\s+(.+?)(?:,|;|\s+and\s+@|$)")
+
+
+def _roots(text: str, skip: frozenset) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z][a-z\-]+", text.lower()) for w in w.split("-")
+            if len(w) > 3 and w not in skip}
+
+
+def _skip_words() -> frozenset:
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC, WEAK_ALONE
+
+    return frozenset(FUNCTION_WORDS | GENERIC | WEAK_ALONE | {"work", "deals", "deal", "involves", "addresses"})
+
+
 def measure(sections: list[dict], verbose: bool = False) -> Counter:
     from citekit.output.sentences import contribution
 
+    skip = _skip_words()
     n: Counter = Counter()
     for s in sections:
         n["sections"] += 1
         own = _words(s["abstract"])
+        own_roots = _roots(s["abstract"], skip)
         claimless = contribution(s["abstract"]) is None
         n["claimless_sections"] += claimless
         said: set[str] = set()
+        rule = re.compile(TOPICS[s["topic"]], re.I)
+        docs = {k: _roots(t, skip) for k, t in s["records"].items()}
+        # the topic's words as the records write them ("gestural", "gestures" under "gestur"), by prefix
+        on_topic = {w[:5] for t in s["records"].values() for w in re.findall(r"[a-z][a-z\-]+", t.lower())
+                    if rule.search(w)}
         for block in re.split(r"^### ", s["text"], flags=re.M)[1:]:
             n["paragraphs"] += 1
             n["claimless_paragraphs"] += claimless
-            n["todo"] += "TODO(citekit)" in block
             body = " ".join(l for l in block.splitlines()[1:] if l and not l.startswith("<!--"))
+            cited = set(re.findall(r"@([\w:.\-+/]*\w)", body))
+            if "TODO(citekit)" in block:
+                n["todo"] += 1
+                shared = {w for k in cited for w in docs.get(k, set()) & own_roots if w not in on_topic
+                          and sum(w in d for d in docs.values()) <= len(docs) / 2}
+                n["todo_missed" if shared and not claimless else "todo_honest"] += 1
             positions = [x for x in re.split(r"(?<=\.)\s+(?=[A-Z@])", body) if _POSITION.search(x)]
             if not positions:
                 continue
@@ -115,8 +163,23 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
                 user_side = x.split(", ", 2)[-1] if ", which " in x else x.split(", ", 1)[-1]
                 n["unlike_new_word"] += any(len(w) > 3 and w not in cited.split() for w in _words(user_side).split()
                                             if w not in ("our", "work", "starts", "from", "observation", "that"))
+            ground = _GROUND.search(x)
+            keys = set(re.findall(r"@([\w:.\-+/]*\w)", x))
+            words = _roots(ground.group(1), skip) if ground else set()
+            real = bool(words) and all(w in own_roots and any(w in docs.get(k, set()) for k in keys)
+                                       and w not in on_topic for w in words) \
+                and sum(all(w in d for w in words) for d in docs.values()) <= len(docs) / 2
+            n["real_ground"] += real
+            titled = _roots(" ".join([s["title"], *(s["titles"].get(k, "") for k in keys)]), skip)
+            n["real_titled"] += real and all(w in titled for w in words)
+            theirs = _THEIRS.search(x)
+            user_side = re.split(r",\s+(?=(?:we|our|in our)\b)|;\s*in contrast,\s*", x)[-1]
+            two_sided = bool(theirs) and bool(_roots(theirs.group(1), skip) - own_roots) and bool(
+                _roots(user_side, skip) - set().union(*(docs.get(k, set()) for k in keys)))
+            n["real_and_contrast"] += real and two_sided
             if verbose:
-                print(f"  [{s['topic']} / {s['mine']}] {x[:220]}")
+                print(f"  [{s['topic']} / {s['mine']}] {'REAL ' if real else 'weak '}"
+                      f"{'2-sided ' if two_sided else ''}{x[:240]}")
     return n
 
 
@@ -126,7 +189,11 @@ def report(name: str, n: Counter) -> None:
 
     print(f"{name}: {n['sections']} sections ({n['claimless_sections']} whose abstract states no claim), "
           f"{n['paragraphs']} paragraphs")
-    print(f"  paragraphs placing the user's paper           : {share('positioned', 'paragraphs')}; TODO: {n['todo']}")
+    print(f"  paragraphs placing the user's paper           : {share('positioned', 'paragraphs')}; TODO: {n['todo']} "
+          f"(honest {n['todo_honest']}, missed {n['todo_missed']})")
+    print(f"  ... on real shared ground                     : {share('real_ground', 'positioned')}")
+    print(f"  ... on real shared ground, two-sided contrast : {share('real_and_contrast', 'positioned')}")
+    print(f"  ... on real shared ground a title names       : {share('real_titled', 'positioned')}")
     print(f"  ... in sections whose abstract states no claim : {share('claimless_positioned', 'claimless_paragraphs')}")
     print(f"  position sentences ending in the user's words : {share('own_words', 'positioned')}")
     print(f"  position sentences repeating an earlier one   : {share('repeated', 'positioned')}")

@@ -18,6 +18,7 @@ from citekit.core.text import latex_to_text
 from citekit.output.related_check import PARAGRAPH, check_snippet, paragraph_defects
 from citekit.output.related_groups import hollow
 from citekit.output.related_work import Mine, related_work
+from tests.helpers_positions import LONGEST, is_position, position_parts
 
 DATA = Path(__file__).parent / "data" / "related_work"
 TAGS = ("tangible", "education", "kids")
@@ -123,14 +124,14 @@ def test_mine_positions_each_group_from_the_users_abstract() -> None:
     placed = []
     for heading, body in paragraphs:
         last = re.split(r"(?<=\.)\s+(?=[A-Z@])", body)[-1]
-        if not re.match(r"Like ", last):
+        if not is_position(last):
             continue
-        assert re.match(r"Like @\S+(?: and @\S+)?, our work involves [^,]+, but where @\S+ address\w* [^,]+, we ", last), \
-            (heading, last)
-        assert not re.search(r"involves (?:tangible|[^,]* tangible)\b", last), last  # never the section's topic
-        clause = last.split(", we ", 1)[1].rstrip(".")
+        parts = position_parts(last)
+        assert parts and parts["mine"].startswith("we "), (heading, last)
+        assert "tangible" not in parts["ground"], last  # never the section's topic
+        clause = parts["mine"][3:]
         assert "we " + clause in "we " + abstract[abstract.index("present"):] or clause in abstract, (clause, last)
-        assert len(clause.split()) <= 12, last  # a short clause, not the abstract pasted
+        assert len(clause.split()) <= LONGEST, last  # a short clause, not the abstract pasted
         placed.append(last)
     assert len(placed) >= 2, out
     assert any("BlockForm" in p for p in placed)  # the claim itself places the paper somewhere

@@ -16,6 +16,7 @@ from citekit.core.model import Entry
 from citekit.output.positioning import choose, idf_of, statements, stems
 from citekit.output.related_check import check_snippet
 from citekit.output.related_work import GroupSpec, Mine, related_work
+from tests.helpers_positions import LONGEST, is_position, position_parts
 
 from collections import Counter
 
@@ -81,18 +82,19 @@ def test_each_group_is_placed_on_ground_it_shares_beyond_the_topic() -> None:
     said = positions(out)
     # menus: the pressure pens select menu items too; the tilt and roll pens share only "pen", "tablet", "input"
     like = said["Pressure input"]
-    m = re.match(r"Like (@\w+(?: and @\w+)?), our work involves ([\w\- ]+), but where (@\w+) address\w* ([\w\- ]+), (.*)$",
-                 like)
+    m = position_parts(like)
     assert m, like
-    assert m.group(2) == "menus", like
-    cited = {e.key: e for e in RECORDS}[m.group(3).lstrip("@")]
-    # what the cited paper does is its own phrase, none of whose words the user's abstract uses
-    assert m.group(4).lower() in f"{cited.title} {cited.abstract}".lower(), like
-    assert not set(stems(m.group(4))) & set(stems(HOVER.title + " " + HOVER.abstract)), like
-    assert "hover" in m.group(5), like  # the user's own point, hover, from its claim
+    assert m["ground"] == "menus", like
+    cited = {e.key: e for e in RECORDS}[m["who"].lstrip("@")]
+    # what the cited paper does is its own phrase, whose telling word the user's abstract never uses
+    theirs = re.sub(r"^an? ", "", m["theirs"])
+    assert theirs.lower() in f"{cited.title} {cited.abstract}".lower(), like
+    assert set(stems(theirs)) - set(stems(HOVER.title + " " + HOVER.abstract)), like  # ("pressure": not the user's)
+    assert not re.search(r"\ban? (?:pressure )?input\b", like), like  # (a mass noun takes no article)
+    assert "hover" in m["mine"], like  # the user's own point, hover, from its claim
     assert "TODO(citekit): contrast with du2017roll" in out and "beyond the section's topic" in out, out
     for last in said.values():
-        assert _longest_copy(last, HOVER.abstract) <= 12, last  # a short clause, not the abstract pasted
+        assert _longest_copy(last, HOVER.abstract) <= LONGEST, last  # a short clause, not the abstract pasted
     assert not [d for d in check_snippet(out, "markdown") if d.category in ("first-person", "no-contrast")], out
 
 
@@ -102,8 +104,8 @@ def test_the_sections_topic_is_never_the_shared_ground() -> None:
         "We present a pen for tablets whose ink flows from a refillable cartridge."))
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
     for heading, last in positions(out).items():
-        shared = re.match(r"Like .*?, our work involves ([\w\- ]+?),", last)
-        assert not shared or not re.search(r"\b(?:pens?|tablets?)\b", shared.group(1), re.I), (heading, last)
+        shared = position_parts(last)
+        assert not shared or not re.search(r"\b(?:pens?|tablets?)\b", shared["ground"], re.I), (heading, last)
     assert "TODO(citekit): contrast with du2017roll" in out, out
     assert "beyond the section's topic" in out, out
 
@@ -120,17 +122,17 @@ def test_a_finding_is_not_contrasted_against_unrelated_papers() -> None:
     assert out.count("TODO(citekit): contrast with") == len(said), out
 
 
-def test_unlike_is_said_only_where_no_record_of_the_group_uses_the_statements_words() -> None:
+def test_a_statement_is_set_apart_only_by_words_no_record_of_the_group_uses() -> None:
     options = statements(HOVER.abstract, HOVER.title)
     idf = idf_of([e.title + " " + (e.abstract or "") for e in RECORDS] + [HOVER.abstract])
     # a group whose records talk about hovering the pen too: the hover statement is no difference from them
     hovering = ["We study hover height of a pen above a tablet screen and show that menus open before the pen "
                 "touches it.", "Hover menus for pens open before the pen touches the screen."]
     picked = choose(options, hovering, idf, Counter())
-    assert picked is None or not picked.unlike or not {"hover", "menu"} & set(picked.novel)
+    assert picked is None or not {"hover", "menu"} & set(picked.novel)
     pressure = [e.abstract or "" for e in RECORDS[:2]]
     picked = choose(options, pressure, idf, Counter())
-    assert picked and picked.unlike and "hover" in picked.novel
+    assert picked and "hover" in picked.novel
 
 
 def test_an_abstract_without_a_claim_still_places_the_paper() -> None:
@@ -140,11 +142,11 @@ def test_an_abstract_without_a_claim_still_places_the_paper() -> None:
         "The prototype senses the hover height of the pen tip with a capacitive grid under the display."))
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
     said = positions(out)
-    placed = [last for last in said.values() if last.startswith("Like ")]
+    placed = [last for last in said.values() if is_position(last)]
     assert placed, out
     for last in placed:
         assert "our work" in last, last
-        assert _longest_copy(last, mine.abstract) <= 12, last
+        assert _longest_copy(last, mine.abstract) <= LONGEST, last
 
 
 def test_the_authors_voice_of_a_third_person_abstract() -> None:

@@ -7,15 +7,18 @@ one paper, use while walking with another) and then says what the cited paper do
 ours does instead. So, from the records alone:
 
 * the shared ground is a phrase of the user's abstract (1-3 content words) that a record of
-  the group also uses, none of whose words is the section's topic and at least one of whose
-  words is rare in the section (a word half the section uses is the section's ground, not
-  this group's);
-* what a cited paper does is a phrase of its own title (else of its abstract) none of whose
-  words the user's abstract uses, so "where X addresses P, we ..." is a difference both
-  records bear out;
+  the group also uses, matched by word roots (:mod:`.word_roots`: "gestural" meets "gestures"),
+  none of whose words is the section's topic, used by no more than half the section (a word
+  most of the section uses is the section's ground, not this group's), a single word only when
+  a title names it and it is no vague noun ("tasks", "observations"); the candidates are ranked
+  by TF-IDF over the section (:func:`grounds`) and tried best first;
+* what a cited paper does is a phrase of its own title (else of its claim or another sentence
+  that reports no result) whose telling word the user's abstract never uses and most of the
+  section does not share, so "where X focuses on P, we ..." is a difference both records bear out;
 * what the user's paper does is a claim or method statement of its abstract, never a finding
   ("we find that ...", "bezel gestures offered the fastest ..."), cut at a natural break to a
-  short clause (:func:`short_clause`) so no long run of the abstract is pasted.
+  short clause that keeps its verb (:func:`short_clause`), so no long run of the abstract is
+  pasted and no fragment ("in our work, to enter a character") is written.
 
 When no phrase is shared beyond the section's topic, nothing is said (the caller leaves a TODO).
 """
@@ -28,24 +31,41 @@ from dataclasses import dataclass
 
 from citekit.core.lazyre import lazy
 from citekit.core.text import fold, latex_to_text
+from citekit.output.word_roots import root
 
 #: the longest user clause written (words); a statement longer than this is cut at a natural break
 AIM_WORDS = 12
-#: a word used by at least this share of the section's records (and by three) is the section's ground, not a group's
-COMMON_SHARE = 0.34
+#: how far past AIM_WORDS a clause may run, whole or cut
+SLACK = 2
+#: a phrase more than this share of the section's records use is the section's ground, no group's
+MOST = 0.5
+#: what a shared phrase the paragraph's heading already names still counts for
+SAID = 0.5
+#: nouns that name no line of work, even at the head of a phrase: "real-world tasks", "various levels"
+_VAGUE = frozenset("task tasks level levels demand demands factor factors status quo impact impacts presence speed "
+                   "capability capabilities possibility possibilities kind kinds means role roles amount amounts "
+                   "lot lots need needs one ones thing things part parts stage stages step steps side sides end "
+                   "goal goals view views manner observation observations literature contribution contributions "
+                   "effect effects affect affects change changes measure measures measurement measurements session "
+                   "sessions combination production presentation exploration invention implementation challenge "
+                   "challenges meaning meanings notion idea ideas advantage advantages direction directions "
+                   "insight insights lesson lessons outcome outcomes trial trials requirement requirements type types "
+                   "nature action actions design designs designing sense senses".split())
+_VAGUE_ROOTS = frozenset({"task", "level", "factor", "capabil", "possibil"})
 
 _TOKEN = lazy(r"[a-z0-9][a-z0-9\-']*")
 #: a statement that reports what the paper found, not what it does: it is no contrast to another paper
 _FINDING = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|confirm|conclude|report|learn|learned|"
                 r"discover|discovered|demonstrate)\b|\b(?:results?|findings?)\b|"
                 r"\b(?:offered|outperformed|performed|was|were|led|yielded|significant(?:ly)?|faster|fastest|"
-                r"slower|slowest|better|best|worse|most\s+accurate)\b", re.I)
+                r"slower|slowest|better|best|worse|most\s+accurate|attained|achieved|decreased|increased|dropped|"
+                r"rose)\b|\d(?:\.\d+)?\s*(?:%|ms\b|wpm\b)", re.I)
 #: where a clause can end: before a relative clause, a participle or a preposition that opens a modifier
 _BREAK_AT = lazy(r"\s+(?=(?:that|which|who|whose|where|while|because|so|under|with|through|by|from|above|below|in|on|at|"
                  r"for|to|into|using|via|joined|consisting|based|including)\b)")
 #: a clause cut here would end on a word that wants more: "possible", "implemented", "consisting", "it"
 _DANGLING = lazy(r"(?:\b(?:possible|able|make|makes|allow|allows|enable|enables|is|are|be|been|it|its|"
-                 r"a|an|the|of|to|and|or)|ly|ing|ed)$", re.I)
+                 r"a|an|the|of|to|and|or|worn|built|made)|ly|ing|ed|[a-z]{3,}(?:able|ible))$", re.I)
 #: words that add nothing a short clause needs ("several design factors" is "design factors")
 _FILLER = lazy(r"\b(?:several|various|novel|new)\s+(?=[a-z])")
 #: verbs and adverbs read as a shared "topic" only by accident: a word the user writes after a subject or "to"
@@ -55,75 +75,86 @@ _AS_VERB = lazy(r"(?:\b(?:we|they|it|to|can|could|may|might|will|would|should|mu
 
 #: what follows a transitive verb, never a noun: "senses the hover height", "determines the pose"
 _OBJECT_NEXT = lazy(r"\s+(?:the|a|an|its|their|our|this|these|how|whether|what|which)\b", re.I)
+#: words after which a run of an abstract is a noun phrase ("by participatory design", "a multi-touch sensor")
+_NOUN_BEFORE = "a|an|the|of|for|on|in|with|by|from|about|through|into|towards?|between|its|their"
+#: adjectives that judge rather than say what a thing is: "a unique motion", "the latest prototype"
+_EVALUATIVE = frozenset("unique major minor latest whole entire basic typical certain particular single "
+                        "great good better best broad broader wide wider rich richer first last other".split())
+#: words a run of a sentence can end on that are no noun: "a quote often", "folk music goes"
+_NOT_HEAD = frozenset("often also goes comes becomes remains seems works allows makes takes gives shows century "
+                      "decades years".split())
+#: nouns that take no article in the singular: "pressure input", "tactile feedback"
+_MASS = frozenset("input output feedback text ink audio sound music light data research motion touch force "
+                  "pressure haptics energy power time space attention support access".split())
 #: words that link sentences; never what a paper is about
 _LINKING = frozenset("therefore thus hence however moreover furthermore instead indeed rather whereas".split())
 
 
 def words_of(text: str) -> set[str]:
-    """Stems of every word of ``text`` (hyphenated words also by their parts), as phrase keys are stemmed."""
-    from citekit.output.related_topics import FUNCTION_WORDS, _stem
+    """Roots of every content word of ``text`` (hyphenated words also by their parts): "gestural" and
+    "gestures" give one root (:func:`.word_roots.root`), so two abstracts that inflect a word apart share it."""
+    from citekit.output.related_topics import FUNCTION_WORDS
 
     out: set[str] = set()
     for w in _TOKEN.findall(fold(latex_to_text(text)).lower()):
         for part in {w, *w.split("-")}:
             part = part.strip("'-")
             if part and part not in FUNCTION_WORDS:
-                out.add(_stem(part))
+                out.add(root(part))
     return out
 
 
 def _topical(stem: str, section: set[str]) -> bool:
-    return stem[:6] in section or stem.rstrip("s")[:6] in section
+    """Whether a word is the section's topic: its first six letters, or its root's first five, are a topic word's
+    ("printing" under "printing", "gestural" under "gestures")."""
+    base = root(stem)[:5]
+    return stem[:6] in section or stem.rstrip("s")[:6] in section or any(len(base) >= 4 and t[:5] == base
+                                                                         for t in section)
 
 
 @dataclass(frozen=True)
 class Ground:
-    """A phrase of the user's abstract that some records of a group use too."""
+    """A phrase of the user's abstract that some records of a group use too, and how specific it is to them."""
 
     phrase: str  # as the user's abstract writes it ("gestures", "eyes-free gestures")
     sharers: tuple[int, ...]  # which of the group's records use it (indexes into the group's texts)
+    score: float = 0.0  # how many of the group use it times its rarity in the section (ranks the candidates)
 
 
 class Section:
-    """The section's records as word sets, to tell a group's ground from the whole section's."""
+    """The section's records as root sets, to tell a group's ground from the whole section's."""
 
     def __init__(self, texts: list[str], section: set[str]) -> None:
         self.docs = [words_of(t) for t in texts]
-        self.section = section
-        n = len(self.docs)
-        df: dict[str, int] = {}
-        for d in self.docs:
-            for w in d:
-                df[w] = df.get(w, 0) + 1
-        self.idf = {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in df.items()}
-        least = max(3, math.ceil(COMMON_SHARE * n))
-        #: words half the section uses: true of every group, so never a group's shared ground
-        self.common = {w for w, c in df.items() if c >= least}
-        self.default_idf = math.log(n + 1) + 1.0
+        self.grams = [_rooted(_both(t)) for t in texts]
+        self.section = {root(w)[:6] for w in section} | section
+        self.n = len(self.docs)
+
+    def share(self, key: tuple[str, ...]) -> int:
+        """How many of the section's records use the phrase (one word: in any form; more: as a phrase)."""
+        if len(key) == 1:
+            return sum(key[0] in d for d in self.docs)
+        return sum(key in g for g in self.grams)
 
     def weight(self, stem: str) -> float:
-        return self.idf.get(stem, self.default_idf)
-
-    def own(self, key: tuple[str, ...]) -> bool:
-        """Whether a phrase says something beyond the section: no topic word, one word the section rarely uses."""
-        return not any(_topical(w, self.section) for w in key) and any(w not in self.common for w in key)
+        n = sum(root(stem) in d for d in self.docs)
+        return math.log((self.n + 1) / (n + 1)) + 1.0
 
 
-def _keyed(found: dict[tuple[str, ...], str]) -> dict[tuple[str, ...], str]:
-    """Phrase keys with every plural folded alike ("menus" and "menu" are one; the phrase reader keeps
-    words in "-us" as they are)."""
-    from citekit.output.positioning import _plural_folded
-
+def _rooted(found: dict[tuple[str, ...], str]) -> dict[tuple[str, ...], str]:
+    """Phrase keys by the roots of their words ("touch-screen gestures" and "gestural" meet at "gestur")."""
     out: dict[tuple[str, ...], str] = {}
     for key, written in found.items():
-        out.setdefault(tuple(_plural_folded(w) for w in key), written)
+        rooted = tuple(root(w) for w in key)
+        if rooted not in out or written.islower() and not out[rooted].islower():
+            out[rooted] = written  # (running text's "gestures" over a title's "Gesture")
     return out
 
 
 def _both(text: str) -> dict[tuple[str, ...], str]:
     from citekit.output.related_topics import phrases
 
-    return _keyed(phrases(text.replace("-", " ")) | phrases(text))
+    return phrases(text.replace("-", " ")) | phrases(text)
 
 
 def _reads_bare(word: str) -> bool:
@@ -131,16 +162,16 @@ def _reads_bare(word: str) -> bool:
     ("perception", "navigation"), not a singular count noun ("actuator", "surface")."""
     if re.search(r"(?:tion|sion|ment|ness|ity|ics|ism|ance|ence|ure|ogy|phy|ship|age|ery|acy|ency|ware|sis|ia)$", word):
         return True
+    if word in _MASS or word.endswith("ing") and len(word) > 5 and not word.endswith("ating"):
+        return True  # (and a gerund: "scrolling", "sketching"; not a process verb's "incorporating")
     return word.endswith("s") and not word.endswith(("ous", "ss", "ess"))
 
 
-def _plain_words(text: str) -> dict[tuple[str, ...], str]:
-    """Every word of ``text`` keyed as a one-word phrase (its stem), as the text writes it."""
-    from citekit.output.related_topics import _stem
-
-    out: dict[tuple[str, ...], str] = {}
-    for w in _TOKEN.findall(fold(latex_to_text(text))):
-        out.setdefault((_stem(w.lower()),), w)
+def _plain_words(text: str) -> dict[str, list[str]]:
+    """Every word of ``text`` by its root, in the forms the text writes it."""
+    out: dict[str, list[str]] = {}
+    for w in re.findall(r"[^\W_][\w']*", latex_to_text(text)):  # (case kept: a title's "Gesture" is not running text's)
+        out.setdefault(root(w.lower()), []).append(w)
     return out
 
 
@@ -153,74 +184,160 @@ def _used_as_verb(word: str, text: str) -> bool:
         _AS_VERB.search(text[:m.start()]) or _OBJECT_NEXT.match(text[m.end():]) for m in spots)
 
 
-def common_ground(mine_text: str, group_texts: list[str], section: Section) -> Ground | None:
-    """The phrase the user's abstract shares with records of this group and not with the whole section, or None.
+def _vague(word: str) -> bool:
+    """A word that names no line of work alone or in a phrase's head ("tasks", "levels", "one")."""
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
 
-    Score: the summed rarity (IDF over the section) of the phrase's words, times how many of the
-    group's records use it; a longer phrase wins a tie. A bare word counts when it is no verb in the
-    user's abstract ("probe", "support") and not a word too vague alone (``phrases`` drops those).
+    low = word.lower()
+    return low in FUNCTION_WORDS or low in GENERIC or low in _VAGUE or root(low) in _VAGUE_ROOTS or len(low) < 4
+
+
+def grounds(mine_text: str, group_texts: list[str], section: Section, heading: str = "",
+            titles: tuple[str, list[str]] = ("", [])) -> list[Ground]:
+    """Every phrase the user's abstract shares with records of this group and not with most of the section, best first.
+
+    A candidate is a phrase of the user's abstract (one to three content words, matched by the
+    roots of its words, so "gestural input" meets "gestures"); a record shares it when it uses the
+    word in any form, or, for a longer phrase, the phrase itself. It counts only when it is
+    specific: no word of the section's topic, and used by no more than :data:`MOST` of the section's
+    records (a phrase most of the section uses is the section's ground; "gestures", which half a pen
+    section uses, can still be this group's). Score: the records of the group that share it times
+    its rarity in the section (TF-IDF), a longer phrase a little more, one the paragraph's
+    ``heading`` already says (its topic sentence names it) for :data:`SAID` of that. A bare word
+    must read as a noun in the user's abstract (no verb: "probe", "support"; no vague word:
+    "tasks", "observations") and be named by a title (the user's, ``titles[0]``, or a sharing
+    record's, ``titles[1]``): a word said in passing ("sessions", "parameters") is no line of work
+    (a record's claim sentence was tried too: "implementing", "comparing" came through);
+    a singular count noun is shown as a sharing record writes its plural ("actuators").
     """
-    from citekit.output.related_topics import _stem, phrases
+    from citekit.output.related_topics import WEAK_ALONE, phrases
 
-    own = _keyed(phrases(mine_text))  # ("eyes-free" is one word of the user's: its "eyes" is no shared ground)
+    own = _rooted(phrases(mine_text))  # ("eyes-free" is one word of the user's: its "eyes" is no shared ground)
     # ... but a compound's head is what it names: "multi-display" is a display, "touch-screen" a screen
-    heads = _keyed({(_stem(m.group(1)),): m.group(1) for m in re.finditer(r"\b[A-Za-z]+-([a-z]{4,})\b", mine_text)})
-    theirs = [_both(t) for t in group_texts]
-    best: tuple[tuple[float, int], Ground] | None = None
+    heads = _rooted({(m.group(1),): m.group(1) for m in re.finditer(r"\b[A-Za-z]+-([a-z]{4,})\b", mine_text)
+                     if not m.group(1).endswith(("ing", "ed"))})  # ("shape-changing" is no change)
+    said = words_of(heading)
+    texts = [words_of(t) for t in group_texts]
+    grams = [_rooted(_both(t)) for t in group_texts]
+    found: dict[tuple[str, ...], Ground] = {}
+    forms = _plain_words(mine_text)
     for key, written in [*own.items(), *((k, w) for k, w in heads.items() if k not in own)]:
-        if not section.own(key):
+        if len(key) == 1 and not written.islower():
+            # "gestures", not a title's "Gesture": the form running text writes, a bare-reading one first
+            lower = [w for w in forms.get(key[0], []) if w.islower()]
+            written = max(lower, key=lambda w: (_reads_bare(w), lower.count(w))) if lower else written
+        words = written.split()
+        if any(_topical(w, section.section) for w in key) or _vague(words[-1]) or len(key) == 1 and (
+                words[0].lower() in WEAK_ALONE or words[0].lower() in _LINKING):
             continue
         head = key in heads and key not in own
-        if len(key) == 1 and (key[0] in _LINKING or len(key[0]) < 4 or key[0].endswith(("ed", "ing")) or not head and (
+        if len(key) == 1 and (key[0].endswith("ed") or not head and (
                 _used_as_verb(written, mine_text)
                 or not re.search(rf"(?<![\w\-]){re.escape(written.lower())}(?![\w\-])", mine_text))):
             continue  # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name)
-        sharers = tuple(i for i, t in enumerate(theirs) if key in t)
-        if not sharers:
-            continue
-        if len(key) == 1 and not _reads_bare(written.lower()):
-            # "our work involves actuator" wants an article: the plural a sharing record writes reads bare
-            written = next((w for i in sharers for k, w in _keyed(_plain_words(group_texts[i])).items()
-                            if k == key and _reads_bare(w.lower())), "")
-            if not written:
+        sharers = tuple(i for i, (t, g) in enumerate(zip(texts, grams)) if (key[0] in t if len(key) == 1 else key in g))
+        if not sharers or "'" in written:
+            continue  # (not "object's": a possessive is no topic)
+        if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
+                key[0] in words_of(titles[0]) or any(key[0] in words_of(titles[1][i]) for i in sharers)):
+            continue  # one word is a topic when a title names it: "sessions", "parameters" in passing are none
+        used = max(section.share(key), len(sharers))
+        if section.n and used / section.n > MOST:
+            continue  # most of the section uses it: the section's ground, not this group's
+        if not _reads_bare(words[-1].lower()):
+            # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
+            plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
+                           if _reads_bare(w.lower()) and w.islower()), "")
+            if not plural:
                 continue
-        score = sum(section.weight(w) for w in key if w not in section.common) * len(sharers)
-        rank = (round(score, 6), len(key))
-        if best is None or rank > best[0]:
-            # (as running text writes it: "Menus" of a title is "menus", "HoverPen" stays a name)
-            shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in written.split())
-            best = (rank, Ground(shown, sharers))
-    return best[1] if best else None
+            written = " ".join([*words[:-1], plural])
+            if _vague(plural):
+                continue
+        score = len(sharers) * (math.log((section.n + 1) / (used + 1)) + 1.0) * (1 + 0.25 * (len(key) - 1))
+        if any(w in said for w in key):
+            score *= SAID  # the paragraph's heading says it already: a link beyond it tells the reader more
+        # (as running text writes it: "Menus" of a title is "menus", "HoverPen" stays a name)
+        shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in written.split())
+        if key not in found or score > found[key].score:
+            found[key] = Ground(shown, sharers, round(score, 6))
+    ranked = sorted(found.values(), key=lambda g: (-g.score, -len(g.phrase.split()), g.phrase))
+    # a phrase inside a longer one that the same records share says the same: keep the longer
+    return [g for g in ranked if not any(o is not g and o.sharers == g.sharers and len(o.phrase) > len(g.phrase)
+                                         and re.search(rf"(?<![\w\-]){re.escape(g.phrase)}(?![\w\-])", o.phrase)
+                                         for o in ranked)]
 
 
-def their_focus(title: str, text: str, mine_text: str, section: Section) -> str | None:
+def their_focus(title: str, text: str, mine_text: str, section: Section, ground: str = "") -> str | None:
     """What a cited paper does that the user's abstract never mentions: a phrase of its title, else of its record.
 
     The phrase has two or three words (one word says too little of what a paper does), no word of
-    the section's topic and no word the user's abstract uses, so the difference is true of both.
+    the section's topic, is no phrase of the user's abstract, and its telling word (the one the
+    section uses least) is one the user's abstract never uses, so the difference is true of both.
+    The title comes first, then the record's claim and the sentences that report no result.
     """
-    from citekit.output.related_topics import _ADJECTIVE, GENERIC, WEAK_ALONE, phrases
+    from citekit.output.related_topics import _ADJECTIVE, FUNCTION_WORDS, GENERIC, WEAK_ALONE, phrases
 
     mine = words_of(mine_text)
+    avoid = words_of(ground)  # (what both share is no difference: not "where X addresses avatar gesture")
+    own = _rooted(phrases(mine_text.replace("-", " ")) | phrases(mine_text))
     # a title's plain part first: "Take Me by the Hand: Haptic Compasses in ..." says what it does after the colon
     parts = [p for p in re.split(r"[:?]\s+", latex_to_text(title)) if p.strip()]
-    for source in [*sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1), text]:
+    for source in [*sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1), *_what_it_does(text)]:
         best: tuple[float, str] | None = None
         for key, written in phrases(source).items():
-            if len(key) < 2 or any(w in mine or _topical(w, section.section) for w in key):
+            if len(key) < 2 or any(_topical(w, section.section) for w in key) or tuple(map(root, key)) in own:
                 continue
-            if source is text and not re.search(rf"\b(?:a|an|the|of|for|on|in|with|and|its|their)\s+{re.escape(written)}\b",
-                                                 text, re.I):
+            # its telling word, the one the section uses least, is one the user's abstract never uses:
+            # "participatory design" is no design study of the user's, "haptic compasses" no haptics paper's
+            rarest = max(key, key=lambda w: (section.weight(w), -key.index(w)))
+            if root(rarest) in mine or all(root(w) in mine for w in key) or section.n and \
+                    section.share((root(rarest),)) / section.n > MOST:
+                continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
+            if source not in parts and not re.search(rf"\b(?:{_NOUN_BEFORE})\s+{re.escape(written)}\b", text, re.I):
                 continue  # (from an abstract, only a noun phrase: "construct audio-tactile messages" is a verb's)
-            if key[-1] in GENERIC or key[-1] in WEAK_ALONE and len(key) < 3 or not re.search(r"[a-z]", written) \
-                    or _ADJECTIVE.search(key[-1]) or key[0].endswith("ing"):
-                continue  # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode")
+            if key[-1] in GENERIC or key[-1] in WEAK_ALONE and len(key) < 3 and _ADJECTIVE.search(key[0]) \
+                    or not re.search(r"[a-z]", written) or any(root(w) in avoid for w in key) \
+                    or _ADJECTIVE.search(key[-1]) or key[0].endswith("ing") and (
+                        source.lstrip().startswith(written) or not _reads_bare(key[-1])) \
+                    or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
+                    or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
+                    or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]):
+                # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode",
+                # "fabricating multilayer"; nor with a judgement: "unique motion", "latest prototype"; nor with
+                # a participle that reports a measure: "reported crash risk", "observed costs"; nor across a
+                # possessive: "novices' design")
+                continue
+            if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
+                   not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):
+                continue  # (only ever a modifier of a longer name: "a wrist-mounted bio-acoustic fingertip | gesture")
             score = sum(section.weight(w) for w in key)
             if best is None or score > best[0]:
                 best = (score, written)
         if best:
-            return _as_prose(best[1], text)
+            prose = _as_prose(best[1], text)
+            last = prose.split()[-1]
+            # (counted where the record writes "a <phrase>" and the phrase ends there: not "a participatory
+            # design workshop")
+            counted = re.search(rf"\b(?:a|an|one)\s+{re.escape(prose)}(?=\s*(?:[,.;:)]|$)|\s+(?:that|which|for|of|in|"
+                                rf"on|with|to|and|or|by|from|as|at)\b)", text, re.I)
+            written = re.search(rf"(?<![\w\-]){re.escape(prose)}\b", text, re.I)  # (else only the title says it)
+            if counted or not written and not _reads_bare(last.lower()) and not re.search(r"[a-z][A-Z]|\d|^[A-Z]", prose):
+                # "a bouncing ball game" (a title's count noun), but "tactile feedback" as the record writes it
+                prose = ("an " if prose[0].lower() in "aeio" else "a ") + prose
+            return prose
     return None
+
+
+def _what_it_does(text: str) -> list[str]:
+    """The sentences of a cited abstract that say what the paper does: its claim first, then the others
+    that report no result (a result's "slower speed settings" is no topic of the paper)."""
+    from citekit.output.sentences import contribution, split_sentences
+
+    if not text:
+        return []
+    found = contribution(text)
+    rest = [s for s in split_sentences(text) if not is_finding(s) and (not found or s != found.sentence)]
+    return [found.sentence, *rest] if found else rest
 
 
 def _as_prose(phrase: str, text: str) -> str:
@@ -243,34 +360,73 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
     opening = re.match(r"(our work starts from the observation that|in our work,|in our [a-z\- ]+?,)\s+", clause)
     if opening:  # the observation itself is what is cut ("... that pen menus are slow | because ...")
         rest = short_clause(clause[opening.end():], limit)  # (the opening is citekit's, not a copied run)
-        return f"{opening.group(1)} {rest}" if rest else None
+        if not rest or _FRAGMENT.match(rest) or not _has_verb(rest):
+            return None  # "in our work, to enter a character": the sentence's subject and verb were cut away
+        return f"{opening.group(1)} {rest}"
     text = _FILLER.sub("", clause).strip()
-    appositive = re.match(r"^(.*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*)", text)
+    appositive = re.match(r"^(.*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
+                          r"with|to|in|on|by|for)\b)[a-z][^,;]*)", text)  # ("BezelSwipe, bezel gestures for ...")
     if appositive:
         text = f"{appositive.group(1)}, {appositive.group(2)}"
     else:
         text = re.split(r"[,;:]\s+|\s+\(", text, maxsplit=1)[0]
-    words = text.split()
-    if len(words) <= limit:
-        out = text
-    else:
-        cuts = [m for m in _BREAK_AT.finditer(text) if 4 <= len(text[:m.start()].split()) <= limit]
-        if not cuts:
-            return None
-        # the last break that fits after a word a clause can end on: not "... that makes it possible | to"
-        from citekit.output.related_topics import FUNCTION_WORDS
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
 
-        whole = [m for m in cuts if not _DANGLING.search(text[:m.start()])
-                 and text[:m.start()].split()[-1].lower() not in FUNCTION_WORDS]
-        if not whole:
-            return None
-        out = text[:whole[-1].start()]
+    words = text.split()
+    if len(words) <= limit + SLACK:
+        options = [text]  # (a whole clause a word or two over is better than a cut that loses its object)
+    else:
+        # the breaks that fit, latest first, after a word a clause can end on: not "... that makes it
+        # possible | to", nor on a word that says nothing yet: "we present Hover Widgets, a technique | for ..."
+        options = [text[:m.start()] for m in reversed(list(_BREAK_AT.finditer(text)))
+                   if 4 <= len(text[:m.start()].split()) <= limit + SLACK and not _DANGLING.search(text[:m.start()])
+                   and text[:m.start()].split()[-1].lower() not in FUNCTION_WORDS | GENERIC
+                   and not (text[m.end():].lstrip().startswith("that") and _SAYS.search(text[:m.start()]))]
+    return next((out for option in options if (out := _reads_whole(option.rstrip(" ,;:")))), None)
+
+
+def _reads_whole(out: str) -> str | None:
+    """``out`` when it reads as a whole clause: three words or more, ending on no function word, with its
+    verb ("our exploration of 3D printed surfaces" lost it) and its that-clause's ("we argue that Musicons")."""
     from citekit.output.related_topics import FUNCTION_WORDS
 
-    out = out.rstrip(" ,;:")
     if len(out.split()) < 3 or out.split()[-1].lower() in FUNCTION_WORDS:
         return None
+    if not re.match(r"we\s", out) and not _has_verb(out):
+        return None
+    that = re.search(r"\bthat\s+(.*)$", out)
+    tail = that.group(1).split(",")[0].split() if that else []
+    relative = len(tail) >= 2 and not re.fullmatch(r"(?:the|a|an|this|these|those|we|they|it|its|our|their|"
+                                                   r"he|she|there|some|many|most|all|each|no|if|when|while|because|"
+                                                   r"although|as|since|whether|how|what|in|on|for|with|by|[A-Z]\w*)",
+                                                   tail[0])
+    if that and not relative and not _has_verb("that " + " ".join(tail)):
+        return None  # (a relative clause's verb comes first: "gestures that let people answer calls")
+    if tail and tail[0].lower() in ("if", "when", "while", "because", "although", "as", "since", "once", "unless"):
+        return None  # "states that if a teacher is good": the clause the condition belongs to was cut
+    if re.match(r"[A-Z][a-z]+ly,", out):
+        return None  # "Correspondingly, the dwell time ...": it points back to a sentence not quoted
     return out
+
+
+#: a verb whose "that" opens its object: "a quote ... states | that ..." cut there says nothing
+_SAYS = lazy(r"\b(?:states?|show(?:s|ed)?|argues?|suggests?|finds?|found|indicates?|claims?|reveals?|demonstrates?|"
+             r"notes?|observes?|believes?|says?|knows?|ensures?|means?|impl(?:y|ies)|assumes?|predicts?)$", re.I)
+#: a clause that opens with what can only be a modifier: "to enter a character", "since DoubleFlip is ..."
+_FRAGMENT = lazy(r"(?:to|by|since|on|as|when|while|if|because|although|though|for|with|after|before|once|in|at|from|"
+                 r"and|but|or|so|some|the\s+other\s+hand)\b", re.I)
+#: a finite verb: an auxiliary, or a present or past form followed by what a verb takes ("revolves around",
+#: "offers properties", "were designed and fabricated by")
+_FINITE = lazy(r"\b(?:is|are|was|were|be|has|have|had|can|could|may|might|will|would|should|must|does|do|did)\b|"
+               r"\b[a-z]{3,}(?:[^s\s']s|ed)\s+(?:the|a|an|its|their|our|that|how|whether|to|by|with|for|from|on|in|"
+               r"into|around|about|as|and|[a-z]+s)\b")
+
+
+def _has_verb(text: str) -> bool:
+    """Whether a clause still has a finite verb after its subject (a crude reading: an auxiliary, or an
+    "-s"/"-ed" word past the first followed by what a verb takes)."""
+    words = text.split()
+    return len(words) >= 2 and bool(_FINITE.search(" ".join(words[1:])))
 
 
 def is_finding(clause: str) -> bool:

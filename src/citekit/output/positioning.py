@@ -12,14 +12,11 @@ sentence again. So the contrast is chosen per group, lexically and from the reco
   use: the statement most specific to the user and least covered by the group wins, so two
   groups get different statements when their records cover different parts of the abstract;
 * a statement already said for an earlier group counts for less, so the section does not
-  repeat one sentence in every paragraph;
-* what the paper shares with the group is the phrase both use most (the group's own phrase,
-  used by at least two of its papers and by the user's abstract).
+  repeat one sentence in every paragraph.
 
-"Unlike" is said only when the statement's weightiest words are absent from every record of
-the group; otherwise the sentence only sets the two side by side ("Where ..."). Every clause is
-word for word the user's abstract (subject and tense put in the first person), every "address
-X" is a phrase the cited records use.
+What the paper shares with the group, what the cited papers do instead, and the sentence that
+says both are :mod:`.common_ground`'s and ``related_work._position``'s. Every clause is word for
+word the user's abstract (subject and tense put in the first person).
 """
 
 from __future__ import annotations
@@ -183,6 +180,10 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
     from citekit.output.title_prose import method_name
 
     text = _own_voice(latex_to_text(abstract))
+    # a record's heading pasted with its text ("ABSTRACT Most studies ...") and words split at a line
+    # end ("a mobile wireless de- vice") are no part of what the authors wrote
+    text = re.sub(r"^\s*(?:ABSTRACT|Abstract|Summary|SUMMARY)\b[:.\s]*", "", text)
+    text = re.sub(r"\b([a-z]{2,})- (?!(?:and|or|to|nor)\b)([a-z]{2,})\b", r"\1\2", text)
     sentences = split_sentences(text)
     usable = len(sentences) - 1 if is_cut_short(text) else len(sentences)
     name = method_name(latex_to_text(title or ""))
@@ -254,11 +255,10 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
 
 @dataclass(frozen=True)
 class Contrast:
-    """The statement chosen for a group, and whether its weightiest words are absent from every record."""
+    """The statement chosen for a group, and the words that set it apart from the group's records."""
 
     statement: Statement
     score: float
-    unlike: bool
     novel: tuple[str, ...]  # the statement's words no record of the group uses, weightiest first
 
 
@@ -305,52 +305,6 @@ def choose(options: list[Statement], group_texts: list[str], idf: dict[str, floa
         # said already: this statement counts for little, another clause of the same sentence for somewhat less
         said = used[st.key] + 0.5 * sum(n for k, n in used.items() if k[0] == st.index and k != st.key)
         score = novel_weight / total * math.sqrt(novel_weight) * prior * REUSE ** said
-        # (the statement's rarest words, however often it says them: "screen" twice is no more specific)
-        heaviest = sorted(weights, key=lambda w: (-idf.get(w, default), w))[:2]
-        unlike = all(share[w] == 0 for w in heaviest)
         if best is None or score > best.score:
-            best = Contrast(st, score, unlike, novel)
+            best = Contrast(st, score, novel)
     return best
-
-
-def shared_phrase(mine_text: str, themes: list, section: set[str]):  # noqa: ANN201  (a Theme or None)
-    """The group's phrase (:class:`~.related_topics.Theme`) the user's abstract uses too, or None.
-
-    Only one of the group's own themes (a noun phrase at least two of its records use, see
-    :class:`~.related_topics.Phrasebook`) and only one that says a topic: two or three words, or
-    one word that is a name or a noun by its form ("execution", "Shampoo"), never a bare plural
-    ("projects", "developers"). The section's own topic ("pen" under pen) is not shared news.
-    """
-    from citekit.output.related_topics import _NAME_SHAPE, phrases
-
-    own = phrases(mine_text.replace("-", " ")) | phrases(mine_text)
-    best = None
-    for t in themes:
-        if t.key not in own or all(w[:6] in section for w in t.key) or t.papers < 2:
-            continue
-        if len(t.key) == 1 and not (_NAME_SHAPE.search(t.text) or re.search(
-                r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy)$", t.key[0])):
-            continue
-        rank = (t.papers, len(t.key), t.text)
-        if best is None or rank > best[0]:
-            best = (rank, t)
-    return best[1] if best else None
-
-
-def referred_back(statement: Statement) -> str | None:
-    """A claim said for an earlier group, as an author refers back to their own method: "we propose a
-    memory-light Muon optimizer that combines X" -> "our optimizer combines X", or None when the claim is not
-    of the shape "a NOUN that VERBs ..." (:func:`~.related_topics.own_method`)."""
-    from citekit.output.related_topics import own_method
-
-    m = re.match(r"we\s+[a-z]+\s+(.*)$", statement.clause)
-    if not m or statement.kind != "claim":
-        return None
-    named = re.match(r"([A-Z][\w\-]*[A-Z][\w\-]*|[A-Z][a-z]+),\s+((?:a|an)\s+.*)$", m.group(1))
-    if named:  # "we present BlockForm, a kit of ..." -> "our BlockForm is a kit of ...": the name refers back
-        return f"our {named.group(1)} is {named.group(2)}"
-    method = own_method(m.group(1))
-    if not method or not re.search(rf"\b(?:that|which)\s+{re.escape(method[1].split()[0])}\b", m.group(1)):
-        return None  # ("a framework for carving and replaying" read as "carves and replaying": not said)
-    head = re.split(r"\s+(?:for|of|with|in|on|to|from|by|using|based)\s+|,", method[0][4:], maxsplit=1)[0].split()
-    return f"our {head[-1]} {method[1]}" if head else None

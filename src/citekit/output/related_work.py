@@ -741,40 +741,66 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
     return any(words & {_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", h)} for h in used)
 
 
-def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style, turn: int = 0) -> str | None:
+def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> str | None:
     """The sentence that sets the user's paper against a group, from both abstracts, or None.
 
-    Said only on real shared ground (:func:`.common_ground.common_ground`: a phrase of the user's
-    abstract the group's records use and the whole section does not, never the section's topic):
-    "Like \\citet{a}, our work involves gestures, but where \\citet{a} addresses <a phrase of a's
-    title the user's abstract never uses>, we <the user's claim or method, cut short>". The user's
-    side is the statement least covered by the group (:func:`.positioning.choose`) among those that
-    are no finding. None when nothing but the topic is shared, or the abstract states no claim or
-    method: the caller leaves a TODO. ``turn`` is kept for the caller's count of sentences.
+    Said only on real shared ground (:func:`.common_ground.grounds`: a phrase of the user's abstract
+    the group's records use and at most half the section does, never the section's topic), and with
+    a difference true of both: what a sharing paper does (a phrase of its title or claim that the
+    user's abstract never uses) against what the user's paper does (its claim or method statement
+    least covered by the group, :func:`.positioning.choose`, cut short, never a finding). The
+    candidate links are tried best first until one has a paper with such a difference. Sentences
+    take turns among three shapes, so a section does not say "Like ..., but where ..." every time:
+
+    - "Like \\citet{a}, our work deals with P, but where \\citet{a} focuses on Q, we ...";
+    - "Like \\citet{a}, our work deals with P; unlike \\citet{a}, which focuses on Q, we ...";
+    - "\\citet{a} also deals with P, but focuses on Q; in contrast, we ...".
+
+    None when nothing but the topic is shared, no paper shows a difference, or the abstract states
+    no claim or method: the caller leaves a TODO that says which.
     """
-    from citekit.output.common_ground import common_ground, their_focus
-    from citekit.output.positioning import choose
+    from citekit.output.common_ground import grounds, their_focus
+    from citekit.output.positioning import REUSE, choose
 
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    ground = common_ground(plan.text, texts, plan.sec)
-    if ground is None or not plan.aims:
+    if not plan.aims:
         return None
+    titles = (mine.title, [e.title or "" for e in group.members])
+    found = grounds(plan.text, texts, plan.sec, "" if group.closing else group.heading, titles)
+    # a link said for an earlier paragraph counts for less: the section should not say "gestures" every time
+    for ground in sorted(found, key=lambda g: -g.score * REUSE ** plan.linked[g.phrase]):
+        sharers = [group.members[i] for i in ground.sharers][:2]
+        where = [(e, f) for e in sharers
+                 if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec, ground.phrase))]
+        if where:
+            break
+    else:
+        plan.missing = "no_difference" if grounds(plan.text, texts, plan.sec, "", titles) else "no_ground"
+        return None
+    plan.linked[ground.phrase] += 1
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
     plan.used[statement.key] += 1
     clause = style.prose(statement.clause)
-    sharers = [group.members[i] for i in ground.sharers][:2]
-    where = [(e, f) for e in sharers
-             if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec))]
-    if not where:  # the difference from another paper of the group, when the ones sharing the ground show none
-        where = next(([(e, f)] for e in group.members if e not in sharers
-                      and (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec))), [])
-    if not where:
-        plan.used[statement.key] -= 1
-        return None  # a likeness with no difference is no position: a TODO says what to add
-    like = f"Like {_cite_list(sharers, style)}, our work involves {style.text(ground.phrase)}"
-    parts = [f"{style.citet(e)} {'address' if _plural(e) else 'addresses'} {style.text(f)}" if n == 0 else
-             f"{style.citet(e)} {style.text(f)}" for n, (e, f) in enumerate(where)]
+    voiced = bool(re.match(r"(?:we|our)\b", clause))
+    shape = plan.turns % 3 if voiced else 0  # ("unlike X, which ..., in our work, ..." reads as no contrast)
+    plan.turns += 1
+    ground_text = style.text(ground.phrase)
+    cites = _cite_list(sharers, style)
+    verb = {True: ("deal", "focus on"), False: ("deals", "focuses on")}
+    if shape == 2 and len(where) == 1 and where[0][0] in sharers:
+        e, f = where[0]
+        many = len(sharers) > 1 or _plural(sharers[0])
+        also = f"{cites} also {verb[many][0]} with {ground_text}"
+        but = (f"but {verb[_plural(e)][1]} {style.text(f)}" if len(sharers) == 1 else
+               f"but {style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}")
+        return _finish(f"{also}, {but}; in contrast, {clause}")
+    like = f"Like {cites}, our work deals with {ground_text}"
+    if shape == 1 and len(where) == 1:
+        e, f = where[0]
+        return _finish(f"{like}; unlike {style.citet(e)}, which {verb[_plural(e)][1]} {style.text(f)}, {clause}")
+    parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
+             for n, (e, f) in enumerate(where)]
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
@@ -790,6 +816,9 @@ class _MinePlan:
     sec: object = None  # the section's records as word sets (:class:`.common_ground.Section`)
     aims: list = field(default_factory=list)  # the claim and method statements, no finding, cut short
     used: Counter = field(default_factory=Counter)
+    turns: int = 0  # position sentences written so far: each takes the next shape
+    linked: Counter = field(default_factory=Counter)  # how often each shared phrase was said already
+    missing: str = ""  # why the last group got none: "no_ground" or "no_difference"
 
 
 def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style) -> "_MinePlan":
@@ -803,7 +832,9 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
 
     from citekit.output.common_ground import Section, is_finding, short_clause
 
-    aims = [replace(st, clause=short) for st in options if not is_finding(st.clause) and (short := short_clause(st.clause))]
+    # (in the authors' voice once cut: "To highlight X, we ..." cut at its comma is no clause of ours)
+    aims = [replace(st, clause=short) for st in options if not is_finding(st.clause)
+            and (short := short_clause(st.clause)) and re.match(r"(?:we|our|in our)\b", short)]
     if any(st.kind != "problem" for st in aims):
         aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
     return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
@@ -904,7 +935,6 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         listed = "; ".join(f"{key} (the same title as {kept})" for key, kept in twins)
         lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
                                    "`citekit dedup` can merge them"))
-    turns = 0  # positioning sentences written so far: each takes the next shape
     plan = _mine_plan(mine, usable, topic, style) if mine else None
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
@@ -935,8 +965,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
         if mine:
-            position = _position(g, mine, plan, style, turn=turns)
-            turns += bool(position)
+            position = _position(g, mine, plan, style)
             if position:
                 lines[-1] += " " + position
             else:
@@ -945,9 +974,12 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
-                why = ("its abstract shares nothing with these papers beyond the section's topic" if plan.aims else
-                       "its abstract gives no sentence that stands on its own, 'we propose ...': add one to get "
-                       "a contrast")
+                why = ("its abstract gives no sentence that stands on its own, 'we propose ...': add one to get "
+                       "a contrast" if not plan.aims else
+                       "these papers share a phrase with its abstract, but none of them shows a difference in its "
+                       "title or claim that its abstract does not also name" if plan.missing == "no_difference" else
+                       "its abstract shares nothing with these papers beyond the section's topic and words most of "
+                       "the section uses")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                            f"{words}; {why})"))
         if not said and not g.closing and len(g.members) > 1:

@@ -1,0 +1,43 @@
+"""The parts of a ``--mine`` position sentence, whichever of its shapes it takes.
+
+"Like @a, our work deals with P, but where @a focuses on Q, we ...", "Like @a, our work deals
+with P; unlike @a, which focuses on Q, we ...", "@a also deals with P, but focuses on Q; in
+contrast, we ...": tests read the shared ground P, what the cited paper does Q and the user's
+clause from any of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citekit.output.common_ground import AIM_WORDS, SLACK
+
+#: the most words of the user's abstract a position sentence may copy in a row: its clause, a word or two
+#: over the aim when that keeps it whole, and the "we" before it
+LONGEST = AIM_WORDS + SLACK + 1
+
+_CITES = r"@\S+(?: and @\S+)?"
+_SHAPES = [
+    re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+), but where (?P<who>@\S+) "
+               rf"focus(?:es)? on (?P<theirs>[^,]+?)(?: and @\S+ [^,]+)?, (?P<mine>(?:we|our|in our) .*)\.$"),
+    re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+); unlike (?P<who>@\S+), which "
+               rf"focus(?:es)? on (?P<theirs>[^,]+), (?P<mine>(?:we|our) .*)\.$"),
+    re.compile(rf"^(?P<cites>{_CITES}) also deals? with (?P<ground>[^,;]+), but (?:(?P<who>@\S+) )?focus(?:es)? on "
+               rf"(?P<theirs>[^;]+); in contrast, (?P<mine>(?:we|our) .*)\.$"),
+]
+
+
+def position_parts(sentence: str) -> dict[str, str] | None:
+    """``cites``, ``ground``, ``who`` (the paper whose difference is named), ``theirs`` and ``mine``, or None."""
+    for shape in _SHAPES:
+        m = shape.match(sentence)
+        if m:
+            parts = m.groupdict()
+            parts["who"] = parts["who"] or parts["cites"].split(" and ")[0]
+            return parts
+    return None
+
+
+def is_position(sentence: str) -> bool:
+    """Whether a paragraph's last sentence places the user's paper (in any shape)."""
+    return bool(re.match(r"Like @|@\S+(?: and @\S+)? also deals? with ", sentence))
