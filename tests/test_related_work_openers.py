@@ -166,3 +166,18 @@ def test_a_leftover_titled_with_the_groups_own_term_joins_it(tmp_path: Path) -> 
                        fmt="markdown").text
     home = next(keys for _, _, keys, _ in paragraphs(out) if "dia1" in keys)
     assert "aid1" in home, out
+
+
+def test_two_leftovers_whose_titles_share_a_term_are_a_pair(tmp_path: Path) -> None:
+    """Two papers close to no group, whose titles alone share a term ("Diagnosis", "Diagnostic") that no other
+    paper uses, are one paragraph named by it, not two entries of "Other related work"."""
+    pair = [
+        ("dia1", "Diagnosis of Gum Disease by Tapping Sounds", ""),
+        ("aid1", "Sounds as a Diagnostic Aid in the Detection of Bite Discrepancies",
+         "Sounds as a diagnostic aid in the detection of bite discrepancies. Dental occlusion; dentistry; chewing; "
+         "premature contacts; articulating paper; wax records of the bite."),
+    ]
+    out = related_work(library(tmp_path, "sound", pair + HAPTIC + KNIT + TECHNIQUES), tags=("sound",),
+                       fmt="markdown").text
+    heading, _, keys, _ = next(p for p in paragraphs(out) if "dia1" in p[2])
+    assert sorted(keys) == ["aid1", "dia1"] and heading == "Diagnosis", out

@@ -317,6 +317,52 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
     return rest
 
 
+def title_pairs(sim, leftovers: list[int], titled: list[set], titles: list[str],  # noqa: ANN001
+                floor: float = ATTACH_FLOOR) -> list[tuple[list[int], str]]:
+    """Pairs of papers left alone whose titles share a term no other paper uses ("Diagnosis of Oral Disease by
+    Percussion Sound", "Sound as a Diagnostic Aid ...": under a ``music`` tag, "diagnos"), as close as a paper
+    must be to join a group (``floor``), closest first; each with a heading, the shared term as a title writes
+    it ("Diagnosis"). Two leftovers that share a real point are a paragraph, not two entries of a catch-all.
+    ``titled`` is each paper's title terms (:attr:`Similarity.titled`)."""
+    from itertools import combinations
+
+    from citekit.output.related_terms import _KEEP, _WEAK, stem
+
+    weak = {stem(w) for w in _WEAK | _KEEP}
+    used = Counter(t for p in titled for t in p)
+    found = []
+    for a, b in combinations(leftovers, 2):
+        shared = sorted((t for t in titled[a] & titled[b] if used[t] == 2 and not all(w in weak for w in t)),
+                        key=lambda t: (-len(t), t))
+        if shared and float(sim[a][b]) >= floor:
+            found.append((-float(sim[a][b]), a, b, shared[0]))
+    out, taken = [], set()
+    for _, a, b, term in sorted(found):
+        if a in taken or b in taken:
+            continue
+        name = _as_written(term, [titles[a], titles[b]])
+        if name:
+            taken |= {a, b}
+            out.append(([a, b], name))
+    return out
+
+
+def _as_written(term: tuple[str, ...], titles: list[str]) -> str:
+    """The words of ``term`` (stems) as a title writes them, a noun by its form first ("Diagnosis" over
+    "Diagnostic", "Surfaces" over "Surface"), or ""."""
+    from citekit.output.related_terms import stem
+    from citekit.output.related_topics import _plain
+
+    forms = []
+    for title in titles:
+        words = re.findall(r"[A-Za-z0-9]+", _plain(title))
+        for i in range(len(words) - len(term) + 1):
+            if tuple(stem(fold(w).lower()) for w in words[i:i + len(term)]) == term:
+                forms.append(" ".join(words[i:i + len(term)]))
+    noun = re.compile(r"(?:s|sis|tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy)$", re.I)
+    return min(forms, key=lambda f: (not noun.search(f), forms.index(f)), default="")
+
+
 def _says(book: Phrasebook, idx: list[int]) -> bool:
     """Whether the papers ``idx`` share a phrase a topic sentence can say (:func:`.related_topics.topic_sentence`)."""
     return topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers") is not None

@@ -600,7 +600,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     group, stays one paragraph named after the topic.
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
-                                               entry_text, hollow, name_group, topic_tags)
+                                               entry_text, hollow, name_group, title_pairs, topic_tags)
     from citekit.output.related_terms import section_of
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
@@ -677,6 +677,12 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         used.add(heading_case(pair.text).lower())
         named.append((list(pair.members), heading_case(pair.text), []))
         leftovers = [i for i in leftovers if i not in pair.members]
+    for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
+        # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
+        if heading_case(name).lower() not in used and not _overlaps(name, used - {core_heading.lower()}):
+            used.add(heading_case(name).lower())
+            named.append((pair_idx, heading_case(name), []))
+            leftovers = [i for i in leftovers if i not in pair_idx]
     rest_idx, unnamed = leftovers, []
     for i in list(rest_idx):
         # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
