@@ -346,3 +346,13 @@ def test_the_cli_check_reads_the_snippet_against_the_records(tmp_path):
                              "subspace and halves the memory of Adam.\n")
     assert any("verbatim" in str(d) and "rank2026low" in str(d) for d in api_check(edited, "latex",
                                                                                   records=snippet.records))
+
+
+def test_a_shared_phrase_followed_by_a_stated_difference_is_no_bare_contrast():
+    bare = "Like @a, our work concerns wristbands."
+    assert "no-contrast" in categories(bare, "markdown")
+    stated = ("Like @a, our work concerns wristbands, but where @a focuses on step counting, "
+              "we detect tremor from wrist motion.")
+    assert "no-contrast" not in categories(stated, "markdown")
+    unlike = "Like @a, our work concerns wristbands; unlike @a, which counts steps, we detect tremor."
+    assert "no-contrast" not in categories(unlike, "markdown")

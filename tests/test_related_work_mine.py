@@ -137,7 +137,8 @@ def test_cli_mine_key_leaves_the_paper_out_of_its_own_related_work(project: Path
 def test_cli_mine_stdin(project: Path) -> None:
     res = invoke(project, "--tag", "muon", "--mine", "-", stdin="We make the Muon optimizer light and fast.\n")
     assert res.exit_code == 0, res.output
-    assert "closest to stdin" in res.output
+    # the abstract read from stdin places the paper, or its TODO names stdin as the user's paper
+    assert "we make the Muon optimizer light and fast" in res.output or "closest to stdin" in res.output, res.output
     res = invoke(project, "--tag", "muon", "--mine", "-", stdin="")
     assert res.exit_code == 2 and "nothing was given" in res.output
 

@@ -275,6 +275,10 @@ def _math_in_prose(body: str, fmt: str) -> list[tuple[str, str]]:
 _SURFACE_CONTRAST = lazy(r"\b(?:none of them concerns|our work concerns|it does not concern|neither concerns)\s+"
                                r"(?:an?\s+|the\s+)?[^\s,.:;]+(?:\s+[^\s,.:;]+)?\s*(?:[.,:;]|$)")
 
+#: a difference said after the shared phrase ("..., but where @a focuses on X, we ...", "; unlike @a, which ...",
+#: "; in contrast, we ..."): the sentence states what each side does, so the shared phrase is no bare contrast
+_STATED_CONTRAST = lazy(r"(?:\bbut\s+where\b|\bunlike\b|\bin\s+contrast\b|\bwhereas\b|\bwhile\s+(?:@|\\cite))", re.I)
+
 
 def _bare_word(phrase: str) -> bool:
     """Whether a topic phrase is one lower-case word that names nothing on its own: an adjective or participle
@@ -298,7 +302,8 @@ def _position_defects(plain: str) -> list[tuple[str, str]]:
                                                        plain):
         found.append(("no-contrast", "the sentence says only what the user's paper shares with these papers; "
                                      "say how its method differs"))
-    if _SURFACE_CONTRAST.search(plain):
+    surface = _SURFACE_CONTRAST.search(plain)
+    if surface and not _STATED_CONTRAST.search(plain[surface.end():]):
         found.append(("no-contrast", "the difference is one phrase of the user's abstract, not what its method does "
                                      "against what these papers do"))
     return found

@@ -55,7 +55,11 @@ _WORD = lazy(r"[a-z][a-z0-9\-]+")
 _STOP = frozenset(
     "a an the of on in for and or to with via by from at as is are be its it into over under this that these those "
     "we our us they their can not no using use used based than then such which while also both more most new "
-    "show shows propose proposes method methods paper work results approach problem problems".split())
+    "show shows propose proposes method methods paper work results approach problem problems "
+    # function words: they rank no paper closer to the user's and name nothing in a TODO's list of shared words
+    "them was were has have had been being how what when where who whom why all any each other some one two "
+    "across between about through within without there here do does did so may might should would could will "
+    "only very many much well after before up out just i he she you your his her him my me".split())
 
 
 class RelatedWorkError(CitekitError, ValueError):
@@ -878,7 +882,8 @@ def _shared_with_mine(entries: list[Entry], mine: Mine, everyone: list[Entry], l
     for e in entries:
         counts.update(set(_tokens(_entry_text(e))) & set(own))
     n = len(everyone)
-    score = {w: c * (math.log((n + 1) / (df[w] + 1)) + 1.0) for w, c in counts.items()}
+    # a word most of the selection uses (the section's topic) is no word these papers share with the user's in particular
+    score = {w: c * (math.log((n + 1) / (df[w] + 1)) + 1.0) for w, c in counts.items() if n < 4 or df[w] * 2 <= n}
     best = [w for w, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]]
     # the tokens are stems ("smoothnes"); show the word as the user's abstract writes it
     written = {}
