@@ -32,8 +32,14 @@ THRESHOLDS = (0.3, 0.22, 0.16, 0.12, 0.08)
 #: to the group's papers): looser than any grouping threshold, because joining also needs a term two of the
 #: group's papers use and a phrase the group still shares (:func:`attach_leftovers`)
 ATTACH_FLOOR = 0.05
+#: how much closer a paper left alone counts to a group when its title has a term every title of the group has
+#: and no other paper uses (the group's own point, not one member's word: "Sound as a Diagnostic Aid ..." beside
+#: two papers titled "Diagnosis of Oral Disease by ...")
+WHOLE_POINT = 2.0
 #: how much closer (a share of their closeness) two papers of the same contribution kind are: two systems, two studies
 KIND_BONUS = 0.25
+#: how much closer two papers are whose records say they do the same thing (:meth:`Similarity._same_doing`)
+DOES_BONUS = 0.15
 _GENERIC = (
     "paper papers work works propose proposes proposed method methods approach approaches result results show shows "
     "shown study studies studied present presents introduce introduces new novel based using use used via "
@@ -120,18 +126,20 @@ class Similarity:
         import numpy as np
 
         from citekit.output.related_kinds import contribution
-        from citekit.output.related_terms import closeness, section_words, terms
+        from citekit.output.related_terms import closeness, section_of, terms
 
         # what the papers do, without the section's own words (see :mod:`.related_terms`); the
         # TF-IDF above only names groups
-        self.section = section_words([terms(t) for t in texts], list(topic or []))
+        self.section = section_of(texts, list(topic or []))
         self.kinds = [contribution(t) for t in texts]
         text, self.points = closeness(texts, list(topic or []))
+        # the terms of each title (its first sentence), that another paper also uses: what it says it is about
+        self.titled = [{k for k in terms(t.split(" . ", 1)[0])} & p for t, p in zip(texts, self.points)]
         text = np.asarray(text, dtype=float)
         same_kind = np.array([[bool(a) and a == b for b in self.kinds] for a in self.kinds], dtype=float)
         # two systems, or two studies, are a little closer: a reader groups by contribution too (a share of what
         # they already have in common: two systems that share nothing stay apart)
-        text = np.clip(text * (1 + KIND_BONUS * same_kind), 0.0, 1.0)
+        text = np.clip(text * (1 + KIND_BONUS * same_kind) + DOES_BONUS * self._same_doing(texts), 0.0, 1.0)
         if any(topic_tags):
             # A tag most of the selection carries ("theory") says little about two papers: weigh by
             # rarity, and normalize by at least the weight of a tag only one paper carries, so sharing
@@ -146,6 +154,28 @@ class Similarity:
             self.sim = 0.65 * text + 0.35 * shared / union
         else:
             self.sim = text
+
+    def _same_doing(self, texts: list[str]):  # noqa: ANN202  (a square numpy array)
+        """1 for two papers whose records say they do the same thing: an action on one object ("diagnose oral
+        disease") or the same kind of artefact described alike ("bimanual techniques"), else 0. A reader
+        groups papers by what they do; the words they share may be few."""
+        import numpy as np
+
+        from citekit.output.related_actions import action_of, actions, approach, approach_of
+        from citekit.output.title_prose import lowercase_words
+
+        words = lowercase_words()
+        titles = [t.split(" . ", 1)[0] for t in texts]
+        bodies = [t.split(" . ", 2)[2] if t.count(" . ") >= 2 else "" for t in texts]
+        did = [actions(t, words) for t in texts]
+        made = [approach(t, b) for t, b in zip(titles, bodies)]
+        n = len(texts)
+        out = np.zeros((n, n))
+        for i in range(n):
+            for j in range(i + 1, n):
+                if action_of([did[i], did[j]], self.section) or approach_of([made[i], made[j]], texts[i], self.section):
+                    out[i, j] = out[j, i] = 1.0
+        return out
 
     def shared_words(self, idx: list[int], limit: int = 2) -> list[str]:
         """The distinctive words (or two-word terms) the papers ``idx`` share, best first.
@@ -188,9 +218,9 @@ class Similarity:
 
 def _section_word(word: str, section: set[str]) -> bool:
     """Whether a word is one of the section's own (the tag's, or one most of its papers use): it names no group."""
-    from citekit.output.related_terms import stem
+    from citekit.output.related_topics import of_section
 
-    return all(stem(part) in section for part in word.split("-") if part)  # ("wrist-worn" under smartwatch)
+    return of_section(word, section)  # ("wrist-worn" under smartwatch)
 
 
 def cluster(sim, order: list[int]) -> list[list[int]]:  # noqa: ANN001  (a square numpy array)
@@ -241,7 +271,8 @@ def cluster_at(sim, order: list[int], threshold: float) -> list[list[int]]:
 
 def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # noqa: ANN001
                      floor: float = ATTACH_FLOOR, points: list[set] | None = None,
-                     book: Phrasebook | None = None) -> list[int]:
+                     book: Phrasebook | None = None, whole: float = 1.0,
+                     titled: list[set] | None = None) -> list[int]:
     """Put each paper left alone into the group it is closest to, if close enough.
 
     A reader files a painting tool with the other handcrafting tools even when it missed the
@@ -254,7 +285,8 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
     paper's terms, :attr:`Similarity.points`), a paper joins only a group whose own point it
     shares: a term at least two of the group's papers use, so a paper that shares a word with
     one member ("monitoring" with a gesture pendant for medical monitoring) does not change what
-    the group is about. With ``book`` (the selection's phrases), a paper never joins a group whose
+    the group is about; with ``whole`` (:data:`WHOLE_POINT`) and ``titled`` (each paper's title terms), a paper
+    whose title has a term every title of the group has, and no other paper uses, counts that much closer. With ``book`` (the selection's phrases), a paper never joins a group whose
     papers share a phrase a topic sentence can say unless the group still shares one with it: a
     group that says what it is about is not turned into one that says nothing. Changes
     ``clusters`` in place; returns the real leftovers.
@@ -262,6 +294,7 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
     groups = [c for c in clusters if len(c) >= MIN_SIZE]
     alone = [i for c in clusters if len(c) < MIN_SIZE for i in c]
     rest = []
+    used = Counter(t for p in titled or points or [] for t in p)
     for i in alone:
         best, score = None, floor
         for g in groups:
@@ -272,6 +305,8 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
             if book is not None and _says(book, g) and not _says(book, [*g, i]):
                 continue
             avg = (float(sum(sim[i][j] for j in g)) / len(g) + max(float(sim[i][j]) for j in g)) / 2
+            if titled is not None and any(used[t] == len(g) + 1 and all(t in titled[j] for j in g) for t in titled[i]):
+                avg *= whole  # it uses the group's own term: every paper of the group uses it, and no other
             if avg >= score:
                 best, score = g, avg
         if best is None:
@@ -280,6 +315,52 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
             best.append(i)
     clusters[:] = [*groups, *([[i] for i in rest])]
     return rest
+
+
+def title_pairs(sim, leftovers: list[int], titled: list[set], titles: list[str],  # noqa: ANN001
+                floor: float = ATTACH_FLOOR) -> list[tuple[list[int], str]]:
+    """Pairs of papers left alone whose titles share a term no other paper uses ("Diagnosis of Oral Disease by
+    Percussion Sound", "Sound as a Diagnostic Aid ...": under a ``music`` tag, "diagnos"), as close as a paper
+    must be to join a group (``floor``), closest first; each with a heading, the shared term as a title writes
+    it ("Diagnosis"). Two leftovers that share a real point are a paragraph, not two entries of a catch-all.
+    ``titled`` is each paper's title terms (:attr:`Similarity.titled`)."""
+    from itertools import combinations
+
+    from citekit.output.related_terms import _KEEP, _WEAK, stem
+
+    weak = {stem(w) for w in _WEAK | _KEEP}
+    used = Counter(t for p in titled for t in p)
+    found = []
+    for a, b in combinations(leftovers, 2):
+        shared = sorted((t for t in titled[a] & titled[b] if used[t] == 2 and not all(w in weak for w in t)),
+                        key=lambda t: (-len(t), t))
+        if shared and float(sim[a][b]) >= floor:
+            found.append((-float(sim[a][b]), a, b, shared[0]))
+    out, taken = [], set()
+    for _, a, b, term in sorted(found):
+        if a in taken or b in taken:
+            continue
+        name = _as_written(term, [titles[a], titles[b]])
+        if name:
+            taken |= {a, b}
+            out.append(([a, b], name))
+    return out
+
+
+def _as_written(term: tuple[str, ...], titles: list[str]) -> str:
+    """The words of ``term`` (stems) as a title writes them, a noun by its form first ("Diagnosis" over
+    "Diagnostic", "Surfaces" over "Surface"), or ""."""
+    from citekit.output.related_terms import stem
+    from citekit.output.related_topics import _plain
+
+    forms = []
+    for title in titles:
+        words = re.findall(r"[A-Za-z0-9]+", _plain(title))
+        for i in range(len(words) - len(term) + 1):
+            if tuple(stem(fold(w).lower()) for w in words[i:i + len(term)]) == term:
+                forms.append(" ".join(words[i:i + len(term)]))
+    noun = re.compile(r"(?:s|sis|tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy)$", re.I)
+    return min(forms, key=lambda f: (not noun.search(f), forms.index(f)), default="")
 
 
 def _says(book: Phrasebook, idx: list[int]) -> bool:

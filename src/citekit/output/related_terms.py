@@ -18,7 +18,9 @@ import re
 from collections import Counter
 
 from citekit.core.text import fold
-from citekit.output.related_topics import _BREAK, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain, _stem
+from citekit.output.related_topics import _BREAK, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain, of_section, stem
+
+__all__ = ["of_section", "section_of", "stem", "terms", "closeness"]
 
 #: words that say how an abstract argues, not what the paper is about
 _TALK = frozenset(
@@ -36,19 +38,21 @@ STOP = (FUNCTION_WORDS | GENERIC | _TALK) - _KEEP
 _WEAK = frozenset(w for w in WEAK_ALONE | {"use", "time", "way", "real"})
 
 
-def stem(word: str) -> str:
-    """A crude stem: plural cut, then at most seven letters ("diagnosis", "diagnostic" -> "diagnos")."""
-    word = _stem(word)
-    return word[:7] if len(word) > 7 else word
 
 
 def terms(text: str) -> Counter[tuple[str, ...]]:
-    """The content words of ``text`` and the pairs of adjacent ones, as stems, with their counts.
+    """The content words of ``text`` and the pairs of adjacent ones, as stems, with their counts; a compound
+    ("vibro-tactile") also as the one word it is written as elsewhere ("vibrotactile").
 
     A pair is never read across punctuation or a word of :data:`STOP`.
     """
     out: Counter[tuple[str, ...]] = Counter()
     for chunk in _BREAK.split(_plain(text)):
+        for compound in re.findall(r"[A-Za-z]{3,}(?:-[A-Za-z]+)+", chunk):
+            # ("vibro-tactile" is "vibrotactile", "multi-touch" "multitouch": one word written two ways)
+            joined = fold(compound.replace("-", "")).lower()
+            if joined not in STOP:
+                out[(stem(joined),)] += 1
         prev = None
         for raw in re.findall(r"[A-Za-z0-9]+", chunk):  # (a compound, "AR-based", "air-jet", as its words)
             low = fold(raw).lower()
@@ -64,13 +68,19 @@ def terms(text: str) -> Counter[tuple[str, ...]]:
     return out
 
 
-def section_words(per_paper: list[Counter[tuple[str, ...]]], topic: list[str]) -> set[str]:
-    """Stems of the section's own words: the tag's words, and words more than half its papers use
-    (from five papers up: in a smaller selection a shared word may still be a group's own)."""
-    n = len(per_paper)
+def section_of(texts: list[str], topic: list[str]) -> set[str]:
+    """Stems (:func:`stem`) of the section's own words: the tag's words, and from five papers up (in a
+    smaller selection a shared word may still be a group's own) the words more than half its papers
+    write as a topic of their own: a noun a phrase of their records can be (:func:`.related_topics.phrases`:
+    "displays", "gestures"), never an adjective or a part of a compound ("social" in "social interaction",
+    "digital" in "digital fabrication", "gesture" in "gesture-based" name a group). The one definition
+    grouping, headings and topic sentences use."""
+    from citekit.output.related_topics import phrases
+
+    n = len(texts)
     out = {stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
     if n >= 5:
-        df = Counter(k[0] for p in per_paper for k in p if len(k) == 1)
+        df = Counter(w for t in texts for w in {stem(k[0]) for k in phrases(t) if len(k) == 1})
         out |= {w for w, c in df.items() if c * 2 > n}
     return out
 
@@ -97,7 +107,7 @@ def closeness(texts: list[str], topic: list[str]):  # noqa: ANN201  (a square nu
     in_title = [set(terms(t.split(" . ", 1)[0])) for t in texts]
     n = len(per_paper)
     df = Counter(k for p in per_paper for k in p)
-    section = section_words(per_paper, topic)
+    section = section_of(texts, topic)
     weak = {stem(w) for w in _WEAK}
     keys = sorted(k for k in df if not all(w in section or w in weak for w in k))
     if not keys or n < 2:

@@ -83,6 +83,22 @@ def _stem(word: str) -> str:
     return word
 
 
+def stem(word: str) -> str:
+    """A crude stem, as grouping reads words: plural cut, then at most seven letters ("diagnosis",
+    "diagnostic" -> "diagnos")."""
+    word = _stem(word)
+    return word[:7] if len(word) > 7 else word
+
+
+def of_section(word: str, section: set[str]) -> bool:
+    """Whether a word (or phrase) is the section's own: every part of it, a compound's parts too, is in
+    ``section`` (:func:`.related_terms.section_of`, stems as :func:`stem` writes them): "wrist-worn"
+    under smartwatch, where most papers say "wrist" and "worn". The one definition grouping, headings and
+    topic sentences all use."""
+    parts = [p for p in re.split(r"[-_\s]+", fold(word).lower()) if p]
+    return bool(parts) and all(stem(p) in section for p in parts)
+
+
 def _plain(text: str) -> str:
     return latex_to_text(re.sub(r"(?<!\\)\$[^$]*\$", " . ", text or ""))
 
@@ -176,7 +192,7 @@ class Phrasebook:
     """The phrases of every paper of a selection, and how many papers use each."""
 
     def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None,
-                 titles: list[str] | None = None) -> None:
+                 titles: list[str] | None = None, section: set[str] | None = None) -> None:
         _NAMES.clear()
         # two records of one paper (the same title) are one paper: a phrase only they share is no theme
         first: dict[str, int] = {}
@@ -187,11 +203,11 @@ class Phrasebook:
         self.bodies = bodies or []
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
         self.n = len(texts)
-        self.topic = {_stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
-        if self.n >= 5:
-            # a word more than half the section's papers use is the section's topic too ("displays" under
-            # display, "mobile" under phone): "Both papers address displays" would be true of every paper
-            self.topic |= {k[0] for k, c in self.df.items() if len(k) == 1 and c * 2 > self.n}
+        # the section's own words, as grouping reads them (``section``, :func:`.related_terms.section_of`: the
+        # tag's words, and from five papers up, words more than half of them use; without it, the tag's words):
+        # "Both papers address displays" under display would be true of every paper
+        self.topic = set(section) if section is not None else \
+            {stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
         written: dict[tuple[str, ...], Counter[str]] = {}
         for p in self.per_paper:
             for k, v in p.items():
@@ -250,7 +266,7 @@ class Phrasebook:
     def _of_section(self, word: str) -> bool:
         """Whether a word is the section's own (its tag's, or one most of its papers use), each part of a
         compound too ("wrist-worn" under smartwatch, where most papers say "wrist" and "worn")."""
-        return all(any(p[:6] == t[:6] for t in self.topic) for p in word.split("-") if p)
+        return of_section(word, self.topic)
 
     def _plural(self, stem: str) -> str | None:
         """The lower-case plural a record writes of ``stem`` ("gestures"), if one does and the word is a noun
@@ -280,7 +296,7 @@ class Phrasebook:
             return bool(m) and (not m.group(1) or m.group(1).lower() in FUNCTION_WORDS)
 
         keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing") and whole(k)
-                and not all(any(w[:6] == t[:6] for t in self.topic) for w in k) and self.usage(k)[0]]
+                and not all(self._of_section(w) for w in k) and self.usage(k)[0]]
         if not keys:
             return None
         # one the abstract also writes first (it reads as prose does), then the rarest, the longest
@@ -404,16 +420,16 @@ def _subject(count: int, size: int, kind: str) -> str:
 
 
 def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
-    """"Two of these papers address model merging and mode connectivity." from a group's heading (a tag's
-    label or the user's name for it), or None: only when at least half the group (and two papers) write
+    """"Most of these papers address model merging and mode connectivity." from a group's heading (a tag's
+    label or the user's name for it), or None: only when more than half the group (and two papers) write
     every word of it, so the sentence says what their records say."""
     words = [_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", fold(heading).lower()) if w not in FUNCTION_WORDS]
     if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip())):
         return None
     users = sum(all(w in {_stem(x) for x in re.findall(r"[a-z0-9][\w\-]*", fold(_plain(t)).lower())} for w in words)
                 for t in member_texts)
-    if users < max(2, math.ceil(size / 2)):
-        return None
+    if users < 2 or users * 2 <= size:
+        return None  # ("Half of these papers address ...": which half, and what of the rest?)
     subject = _subject(users, size, kind)
     return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 

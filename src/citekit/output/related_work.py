@@ -169,6 +169,21 @@ def abstract_of(entry: Entry) -> str:
     return _repaired("".join(p if i % 2 else latex_to_text(p, keep_edges=True) for i, p in enumerate(parts)))
 
 
+def abstract_prose(entry: Entry) -> str:
+    """:func:`abstract_of` as far as it is an abstract: its sentences a reader takes as prose, by the one
+    decision ``--mine`` makes too (:func:`.positioning._is_prose`); nothing when most of it is a catalogue
+    page ("NII論文ID(NAID) : 130003753672", "ISSN : 0389-9705", "PMID: 4160180"). Grouping and naming read
+    this: identifiers two catalogue pages share say nothing of what the papers do."""
+    from citekit.output.positioning import _is_prose
+    from citekit.output.sentences import split_sentences
+
+    sentences = split_sentences(abstract_of(entry))
+    kept = [s for s in sentences if _is_prose(s)]
+    if sum(map(len, kept)) * 2 < sum(map(len, sentences)):
+        return ""
+    return " ".join(kept)
+
+
 def _repaired(abstract: str) -> str:
     """An abstract as copied from a PDF, mended where the copy broke it: a word split at a
     line end ("de- vice", kept apart when the joined word is not one real bibliographies
@@ -264,6 +279,7 @@ class _Group:
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
+    section: set[str] = field(default_factory=set)  # the section's own words (:func:`.related_terms.section_of`)
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -587,8 +603,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     closing paragraph. A selection of at most three papers, or one that splits into no
     group, stays one paragraph named after the topic.
     """
-    from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, Similarity, attach_leftovers, cluster, entry_text, hollow,
-                                               name_group, topic_tags)
+    from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
+                                               entry_text, hollow, name_group, title_pairs, topic_tags)
+    from citekit.output.related_terms import section_of
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
@@ -602,23 +619,26 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     if not left:
         return groups
     skip = set(topic) | _universal_tags(left)
-    texts = [entry_text(e, abstract_of(e), e.summary if e.summary and is_english(e.summary) else "") for e in left]
-    bodies = [" ".join((abstract_of(e), e.summary if e.summary and is_english(e.summary) else "")) for e in left]
+    abstracts = [abstract_prose(e) for e in left]
+    texts = [entry_text(e, a, e.summary if e.summary and is_english(e.summary) else "") for e, a in zip(left, abstracts)]
+    bodies = [" ".join((a, e.summary if e.summary and is_english(e.summary) else "")) for e, a in zip(left, abstracts)]
 
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        themes = ranked_names(Phrasebook(texts, topic, bodies, [e.title or e.key for e in left]).themes(everyone), len(left))
-        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts))]
+        book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], section_of(texts, topic))
+        themes = ranked_names(book.themes(everyone), len(left))
+        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts), section=book.topic)]
 
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags, topic)
-    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left])
+    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], similarity.section)
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
-    rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book)
+    rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book, whole=WHOLE_POINT,
+                                titled=similarity.titled)
     found = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
     unnamed: list[int] = []
@@ -661,6 +681,12 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         used.add(heading_case(pair.text).lower())
         named.append((list(pair.members), heading_case(pair.text), []))
         leftovers = [i for i in leftovers if i not in pair.members]
+    for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
+        # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
+        if heading_case(name).lower() not in used and not _overlaps(name, used - {core_heading.lower()}):
+            used.add(heading_case(name).lower())
+            named.append((pair_idx, heading_case(name), []))
+            leftovers = [i for i in leftovers if i not in pair_idx]
     rest_idx, unnamed = leftovers, []
     for i in list(rest_idx):
         # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
@@ -679,7 +705,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         if said and heading.lower() not in labels and heading_case(said[1].text).lower() not in others:
             heading = heading_case(said[1].text)  # papers joined the group since it was named: say what they share now
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
-                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx}))
+                            kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
+                            section=similarity.section))
     rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
@@ -883,7 +910,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
     from citekit.library.tags import load_rules
-    from citekit.output.related_topics import heading_sentence, topic_sentence
+    from citekit.output.related_openers import NO_OPENER, opener
+    from citekit.output.related_topics import heading_sentence
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
@@ -934,13 +962,16 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 opens = False
             described.append((sentence, opens))
         body = _join_pairs(described)
-        said = topic_sentence(g.themes, _papers(g.members), g.kind) if g.themes and not g.closing else None
-        if not said and not g.closing and len(g.members) > 1:
-            texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
-            named = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
-            said = (named, None) if named else None
+        said = None
+        if not g.closing and len(g.members) > 1:
+            # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
+            said = opener([e.title or "" for e in g.members], [abstract_prose(e) for e in g.members], g.themes,
+                          _papers(g.members), g.kind, g.section)
+            if not said:
+                texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
+                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
         if said:
-            body.insert(0, style.text(said[0]))
+            body.insert(0, style.text(said))
         elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
             body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
@@ -962,6 +993,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                        "the section uses")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                            f"{words}; {why})"))
+        if not said and not g.closing and len(g.members) > 1:
+            lines.append(style.comment(NO_OPENER))  # (after the paragraph's own lines: its --mine sentence joins them)
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen

@@ -1,0 +1,274 @@
+"""What a paragraph's papers do, as action and object: "select targets", "diagnose oral disease".
+
+A reader opens a paragraph with how its papers relate ("Both papers diagnose oral disease from
+percussion sounds"), not with one noun they share ("Both papers address sounds"). The records
+say what a paper does in a few shapes: a purpose ("a technique to manipulate out-of-reach
+targets", "for viewing web pages"), the authors' own verb ("we measure the attenuation
+constant") or a title that starts with one ("Detecting ..."). Each gives a verb and the noun
+phrase after it. A group's action is a verb every one of its papers uses that way with an object
+that shares a content word: only then is "Both papers <verb> <object>" true of each of them.
+Verbs that say how a paper argues ("present", "investigate") or nothing at all ("use", "make")
+are no action.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citekit.core.text import fold
+from citekit.output.related_topics import (_ADJECTIVE, _BREAK, _WEAK_STEMS, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain,
+                                           _shown, _stem, _topic_word)
+
+#: verbs that say how a paper argues or nothing of what it does: never a group's action
+_EMPTY_VERBS = frozenset(
+    "be have do make use get give take let put keep go come see say show find present propose introduce describe "
+    "discuss report investigate examine explore study analyze analyse evaluate assess understand consider address "
+    "provide support allow enable help develop design build create implement demonstrate test compare conduct "
+    "perform achieve improve increase reduce obtain determine identify gain offer focus deal need want try aim seek "
+    "begin start continue become remain include involve contain apply work run follow lead move serve bring set add "
+    "examine describe review outline propose argue suggest note observe measure gauge".split()) - {"measure"}
+#: what may open the object of a verb: a determiner or a possessive, skipped
+_DETERMINER = frozenset("a an the their its our his her these those this that such".split())
+
+
+@dataclass(frozen=True)
+class Action:
+    """A verb (base form) and the noun phrase after it, as one record writes them."""
+
+    verb: str
+    object: tuple[str, ...]  # the object's words as written
+    stems: frozenset[str]  # its content words' stems
+
+
+def _base(word: str, words: frozenset[str]) -> str | None:
+    """The base form of a verb written as ``word`` ("viewing" -> "view", "making" -> "make", "tapping" ->
+    "tap"), or None when it is no verb citekit knows (:func:`_is_verb`)."""
+    low = word.lower()
+    if low.endswith("ing") and len(low) > 5:
+        stem = low[:-3]
+        doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls" else ""
+        for base in (doubled, stem + "e", stem):
+            if base and base in words and _is_verb(base, words):
+                return base
+        return None
+    return low if low in words and _is_verb(low, words) else None
+
+
+def _is_verb(base: str, words: frozenset[str]) -> bool:
+    """Whether a word is a verb, as far as a word list tells: it has a past or a gerund ("generate": "generated";
+    "build": "building"). "memory", "formal" and "unseen" have neither."""
+    stems = {base, base[:-1] if base.endswith("e") else base, base + base[-1]}
+    return any(s + end in words for s in stems for end in ("ed", "ing")) or base + "d" in words
+
+
+#: a noun made of a verb, and how to undo it: "diagnosis" -> "diagnose", "selection" -> "select"
+_NOMINAL = (("ation", ("ate", "e", "")), ("ition", ("ize", "ise", "")), ("tion", ("te", "t", "")), ("sion", ("de", "d")),
+            ("sis", ("se", "ze")), ("ment", ("",)))
+
+
+def _verb_of_noun(low: str, words: frozenset[str]) -> str | None:
+    """The verb a noun is made of ("diagnosis" -> "diagnose", "navigation" -> "navigate"), or None."""
+    for end, bases in _NOMINAL:
+        if low.endswith(end) and len(low) > len(end) + 2:
+            stem = low[:-len(end)]
+            for base in bases:
+                if stem + base in words and len(stem + base) > 3 and _is_verb(stem + base, words):
+                    return stem + base
+    return None
+
+
+def _object(tokens: list[str]) -> tuple[str, ...]:
+    """The noun phrase at the start of ``tokens``: a determiner skipped, then up to three content words."""
+    out: list[str] = []
+    for i, tok in enumerate(tokens):
+        low = fold(tok).lower()
+        if i == 0 and low in _DETERMINER and not out:
+            continue
+        if low in FUNCTION_WORDS or low.isdigit() or low.endswith("ly"):
+            break
+        out.append(tok)
+        if len(out) == 3:
+            break
+    return tuple(out)
+
+
+def actions(text: str, words: frozenset[str]) -> list[Action]:
+    """The verbs ``text`` writes as what something does, with their objects: after "to", "for", "by"
+    or "of" ("to manipulate targets", "for viewing web pages"), after "we", or opening a clause as a
+    gerund ("Detecting falls ...")."""
+    out = []
+    for chunk in _BREAK.split(_plain(text)):
+        tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", chunk)
+        for i, tok in enumerate(tokens):
+            low = fold(tok).lower()
+            prev = fold(tokens[i - 1]).lower() if i else ""
+            gerund = low.endswith("ing")
+            nxt = fold(tokens[i + 1]).lower() if i + 1 < len(tokens) else ""
+            base = None
+            if nxt == "of" and prev in ("", "the", "for", "in", "to", "on", "and") \
+                    and (base := _verb_of_noun(low, words)):  # "Diagnosis of Oral Disease", "the detection of falls"
+                tokens_after = tokens[i + 2:]
+            elif prev == "to" and not gerund or prev in ("for", "by", "of") and gerund or i == 0 and gerund \
+                    or prev == "we" and not gerund:
+                tokens_after = tokens[i + 1:]
+            else:
+                continue
+            if low in FUNCTION_WORDS or low.endswith(("ly", "ed")) or (low.endswith("s") and not low.endswith(("ss", "sis"))):
+                continue  # (an adverb, "rapidly zoom"; a past, "we discovered"; a noun, "to users")
+            base = base or _base(low, words)
+            if not base or base in _EMPTY_VERBS or base in GENERIC or base in WEAK_ALONE:
+                continue
+            obj = _object(tokens_after)
+            stems = frozenset(_stem(fold(w).lower()) for w in obj
+                              if fold(w).lower() not in GENERIC and fold(w).lower() not in WEAK_ALONE)
+            if obj and stems:
+                out.append(Action(base, obj, stems))
+    return out
+
+
+def shared_action(texts: list[str], section: set[str] | None = None) -> tuple[str, str] | None:
+    """``("diagnose", "oral disease")``: what every text writes it does to one object, or None.
+
+    Every text must write an action (see :func:`actions`) with one verb whose object shares a noun
+    with the others' objects: only then is "Both papers diagnose oral disease" true of each (two verbs,
+    "retrieve or avoid annotations", are two actions, not one). The shared noun is never one of the section's own
+    words (``section``, stems cut to six letters): "Both papers control mobile devices" under ``mobile``
+    says nothing of this group.
+    """
+    from citekit.output.title_prose import lowercase_words
+
+    return action_of([actions(t, lowercase_words()) for t in texts], section)
+
+
+def action_of(per: list[list[Action]], section: set[str] | None = None) -> tuple[str, str] | None:
+    """:func:`shared_action` from each paper's actions, read once (grouping asks it of every pair)."""
+    from collections import Counter
+
+    if len(per) < 2 or not all(per):
+        return None
+    own = {w[:6] for w in section or set()}
+    heads = set.intersection(*({s for a in p for s in a.stems} for p in per))
+    best: tuple[tuple[int, int], str, str] | None = None
+    for head in sorted(heads):
+        if head[:6] in own or _ADJECTIVE.search(head):
+            continue
+        uses = [[a for a in p if head in a.stems] for p in per]
+        verbs = Counter(v for u in uses for v in {a.verb for a in u})
+        first = verbs.most_common(1)[0][0]
+        if any(first not in {a.verb for a in u} for u in uses):
+            continue  # (two verbs, "retrieve or avoid annotations", are two actions, not one)
+        # the object as the first paper writes it, cut to the longest run of words every paper's object has
+        obj = next(a for a in uses[0] if a.verb == first).object
+        common = set.intersection(*({s for a in u for s in a.stems} for u in uses))
+        runs, run = [], []
+        for w in [*obj, ""]:
+            if w and _stem(fold(w).lower()) in common:
+                run.append(w)
+            else:
+                runs, run = (runs + [run]) if run else runs, []
+        said = max(runs, key=len) if runs else []
+        if not said or _ADJECTIVE.search(fold(said[-1]).lower()) or len("".join(said)) < 4:
+            continue  # ("small", "oral": the noun is lost)
+        if len(said) == 1 and not _topic_word(said[0]):
+            continue  # ("generate test": a bare singular reads as no English object)
+        score = (len(said), len(" ".join(said)))
+        if best is None or score > best[0]:
+            best = (score, first, _shown(" ".join(said)))
+    return (best[1], best[2]) if best else None
+
+
+#: what a paper can present as its own artefact: the head of "a bimanual technique", "a 3D curve sketching system"
+_ARTEFACTS = frozenset(
+    "system technique interface device display tool toolkit prototype method framework pen glove controller "
+    "instrument kit widget sensor environment application platform editor wand bracelet watch".split())
+_MAKES = (r"present|presents|describe|describes|introduce|introduces|propose|proposes|built|build|developed|develop|"
+          r"designed|design|implemented|implement|created|create|report|reports")
+#: "We present FingerGlass, a bimanual technique designed to ...", "This paper describes several logical devices"
+_SELF = re.compile(
+    r"\b(?i:we|this (?:paper|note|work|article))\s+(?:\w+ly\s+)?(?:have\s+)?(?i:" + _MAKES + r")\s+"
+    r"(?:(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})\s*,\s*)?(?i:an?|the|our|several|two|three)\s+"
+    r"(?P<np>[^.;:()]{2,90}?)\s*(?=\b(?i:that|which|for|to|in|with|where|designed|consisting|allowing|enabling|"
+    r"called|based on|using|aimed|built|made|of)\b|[.;:(]|$)")
+#: "Pointable: An in-Air Pointing Technique to ...": a title naming what the paper made
+_TITLE_SELF = re.compile(r"^\s*(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})\s*:\s*(?i:an?\s+)?(?P<np>[^:.]{2,80}?)"
+                         r"\s*(?=\b(?i:that|which|for|to|in|with|on|using|of)\b|$)")
+
+
+@dataclass(frozen=True)
+class Approach:
+    """What a paper presents as its own: its name if it gives one, and each kind of artefact it says it
+    presents (a noun's stem, "technique") with the words that describe it ("bimanual", "in-air")."""
+
+    name: str
+    kinds: dict[str, frozenset[str]]  # artefact stem -> the stems of the words before it
+    written: dict[str, str]  # a describing word's stem -> as written
+
+
+def approach(title: str, abstract: str) -> Approach | None:
+    """What a paper's record says it presents ("FingerGlass, a bimanual technique"), or None."""
+    from citekit.output.title_prose import method_name
+
+    found = []
+    m = _TITLE_SELF.match(_plain(title))
+    if m:
+        found.append(m)
+    found += list(_SELF.finditer(_plain(abstract)))
+    kinds: dict[str, set[str]] = {}
+    written: dict[str, str] = {}
+    for m in found:
+        words = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", m.group("np"))
+        if not words or _stem(fold(words[-1]).lower()) not in _ARTEFACTS:
+            continue
+        mods = kinds.setdefault(_stem(fold(words[-1]).lower()), set())
+        for w in words[:-1]:
+            low = fold(w).lower()
+            if low not in FUNCTION_WORDS | GENERIC | {"new", "novel"} and not low.endswith("ly"):
+                mods.add(_stem(low))
+                written.setdefault(_stem(low), w)
+    if not kinds:
+        return None
+    names = [method_name(title)] + [m.group("name") for m in found if m.group("name")]
+    name = next((n for n in names if n and len(n.split()) <= 2 and n.split()[0].lower() not in FUNCTION_WORDS), "")
+    return Approach(name, {k: frozenset(v) for k, v in kinds.items()}, written)
+
+
+def shared_approach(titles: list[str], abstracts: list[str], section: set[str] | None = None) -> tuple[list[str], str] | None:
+    """``(["FingerGlass", "Pointable"], "bimanual techniques")``: the kind of artefact every paper presents,
+    with a word of how each describes it (not one of the section's own words), and the papers' names
+    (empty when one of them gives none), or None."""
+    return approach_of([approach(t, a) for t, a in zip(titles, abstracts)], titles[0] + " " + abstracts[0], section)
+
+
+def approach_of(found: list[Approach | None], first: str, section: set[str] | None = None) -> tuple[list[str], str] | None:
+    """:func:`shared_approach` from each paper's :func:`approach`, read once; ``first`` is the first
+    paper's text, whose order of words the phrase keeps."""
+    if len(found) < 2 or not all(found):
+        return None
+    own = {w[:6] for w in section or set()}
+    best: tuple[int, str, list[str]] | None = None
+    for head in sorted(set.intersection(*(set(a.kinds) for a in found))):
+        common = set.intersection(*(set(a.kinds[head]) for a in found))
+        common = {w for w in common if w[:6] not in own and w not in _WEAK_STEMS and len(w) > 2}
+        if common and (best is None or len(common) > best[0]):
+            best = (len(common), head, sorted(common))
+    if best is None:
+        return None
+    _, head, common = best
+    # (the describing words in the order the first paper writes them)
+    order = {w: i for i, w in enumerate(re.findall(r"[a-z0-9][a-z0-9\-']*", fold(_plain(first)).lower()))}
+    mods = sorted(common, key=lambda w: min((i for k, i in order.items() if _stem(k) == w), default=0))
+    plural = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
+    names = [a.name for a in found]
+    said = _shown(" ".join([*(found[0].written[w] for w in mods), plural]))
+    return (names if all(names) and len(set(names)) == len(names) else []), said
+
+
+def paper_name(title: str, abstract: str) -> str:
+    """The name a paper gives what it made ("FingerGlass", "Collapse-to-Zoom"), from its title or its
+    abstract's "We present X, a ...", or ""."""
+    from citekit.output.title_prose import method_name
+
+    found = approach(title, abstract)
+    name = found.name if found else method_name(title)
+    return name if name and len(name.split()) <= 2 and name.split()[0].lower() not in FUNCTION_WORDS else ""
