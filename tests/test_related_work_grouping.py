@@ -12,46 +12,9 @@ import re
 from pathlib import Path
 
 from citekit.api.related import related_work
-from citekit.core.model import Entry
-from citekit.library.store import Library
+from tests.helpers_paragraphs import HAPTIC, library, opener, paragraphs
 
 
-def library(tmp_path: Path, tag: str, papers: list[tuple[str, str, str]]) -> Path:
-    (tmp_path / "citekit.yaml").write_text("")
-    lib = Library.load(tmp_path / "refs")
-    for key, title, abstract in papers:
-        lib.add(Entry(key=key, entry_type="inproceedings", abstract=abstract, tags_auto=[tag],
-                      fields={"title": title, "author": f"{key.capitalize()}, Ann", "year": "2020"}))
-    lib.save()
-    return tmp_path
-
-
-def paragraphs(text: str) -> list[tuple[str, str, list[str]]]:
-    """``(heading, body, cited keys)`` of each paragraph of a Markdown snippet."""
-    parts = re.split(r"^### (.*)$", text, flags=re.M)[1:]
-    out = []
-    for i in range(0, len(parts), 2):
-        body = " ".join(l for l in parts[i + 1].strip().splitlines() if l.strip() and not l.startswith("<!--"))
-        out.append((parts[i].strip(), body, re.findall(r"@([\w:.\-+/]*\w)", body)))
-    return out
-
-
-def opener(body: str) -> str:
-    first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
-    return "" if first.startswith("@") else first
-
-
-HAPTIC = [
-    ("vib1", "Vibrotactile Feedback for Wall Screens",
-     "We present Buzzwall, a system that gives vibrotactile feedback through wristbands while people touch wall "
-     "screens. Vibrotactile feedback from small vibration motors confirms each touch on the screens."),
-    ("vib2", "Vibrotactile Feedback Patterns on Tabletops",
-     "We present Tactable, a system that renders vibrotactile feedback patterns with vibration motors under "
-     "tabletops, so that vibrotactile feedback tells apart the controls on the tabletops."),
-    ("vib3", "Rhythmic Vibrotactile Feedback for Notifications",
-     "We present Pulse, a prototype that encodes notifications as rhythmic vibrotactile feedback from vibration "
-     "motors in a handheld case, for travellers who wait in front of departure boards."),
-]
 GAZE = [
     ("gaze1", "Eye Tracking for Reading on Large Screens",
      "We present ReadTrack, a system that follows eye tracking fixations of readers of large screens, and "
@@ -82,10 +45,10 @@ def test_the_sections_own_word_names_no_group_and_opens_none(tmp_path: Path) -> 
     no heading or opening sentence says "displays" alone."""
     out = related_work(library(tmp_path, "display", HAPTIC + GAZE + APART), tags=("display",), fmt="markdown").text
     paras = paragraphs(out)
-    groups = sorted(sorted(keys) for h, _, keys in paras if h != "Other related work")
+    groups = sorted(sorted(keys) for h, _, keys, _ in paras if h != "Other related work")
     assert groups[0][:3] == ["gaze1", "gaze2", "gaze3"] and groups[1][:3] == ["vib1", "vib2", "vib3"], out
     assert ["jet1", "wall1"] not in groups, out
-    for heading, body, _ in paras:
+    for heading, body, _, _ in paras:
         assert heading.lower().rstrip("s") != "display", out
         assert not re.search(r"\baddress (?:the )?displays?\.", opener(body)), out
 
@@ -103,11 +66,11 @@ def test_a_leftover_that_shares_a_groups_point_joins_it(tmp_path: Path) -> None:
     out = related_work(library(tmp_path, "display", HAPTIC + GAZE + [near, far]), tags=("display",),
                        fmt="markdown").text
     paras = paragraphs(out)
-    home = next(keys for _, _, keys in paras if "vib1" in keys)
+    home = next(keys for _, _, keys, _ in paras if "vib1" in keys)
     assert "vib4" in home, out
-    closing = [i for i, (h, _, _) in enumerate(paras) if h == "Other related work"]
+    closing = [i for i, (h, _, _, _) in enumerate(paras) if h == "Other related work"]
     assert closing in ([], [len(paras) - 1]), out
-    assert not any("vib4" in keys for h, _, keys in paras if h == "Other related work"), out
+    assert not any("vib4" in keys for h, _, keys, _ in paras if h == "Other related work"), out
 
 
 def test_an_opener_is_true_of_every_paper_it_covers(tmp_path: Path) -> None:
@@ -126,7 +89,7 @@ def test_an_opener_is_true_of_every_paper_it_covers(tmp_path: Path) -> None:
     ]
     out = related_work(library(tmp_path, "gaze", typing + HAPTIC), tags=("gaze",), fmt="markdown").text
     records = {key: f"{title} {abstract}".lower() for key, title, abstract in typing + HAPTIC}
-    para = next((h, b, k) for h, b, k in paragraphs(out) if "type1" in k)
+    para = next((h, b, k) for h, b, k, _ in paragraphs(out) if "type1" in k)
     first = opener(para[1])
     assert first, out
     assert not re.search(r"\b(?:systems|studies)\b", first.split(":")[0]), first
