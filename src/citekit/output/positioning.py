@@ -50,7 +50,7 @@ _FIELD = re.compile(r"\S\s+:\s+\S|\b(?:ISSN|ISBN|DOI|NAID|PMID)\b|^(?:Published|
                     r"\b\d+\s*\(\d+\),\s*(?:pp\.\s*)?\d+\s*[-\u2013]\s*\d+")  # (a citation: volume(issue), pages)
 
 
-def _is_prose(sentence: str) -> bool:
+def is_prose(sentence: str) -> bool:
     """A sentence of words a reader can take as the paper's own: most of its characters are in
     words (not identifiers, codes or catalogue fields). Library records often hold a catalogue
     page where the abstract should be, and "our work starts from the observation that
@@ -229,7 +229,7 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
         s = trim(sentence, MAX_WORDS).rstrip(".!? ")
         n = len(s.split())
         if n < MIN_WORDS or n > MAX_WORDS + 5 or _NOT_QUOTABLE.search(s) or _LEANS_BACK.match(s) or _CONCLUDES.search(s) \
-                or _ASIDE.search(s) or not _is_prose(s) \
+                or _ASIDE.search(s) or not is_prose(s) \
                 or re.search(r"[?\"“”]|\bI\b", s) or _POINTS_BACK.search(s):
             continue  # (a question, a quotation, "I", or "such an algorithm" pointing to a sentence not quoted)
         s = _ADDED.sub(lambda m: m.group(1), s)  # "We also show" -> "We show": nothing before it is quoted

@@ -171,14 +171,14 @@ def abstract_of(entry: Entry) -> str:
 
 def abstract_prose(entry: Entry) -> str:
     """:func:`abstract_of` as far as it is an abstract: its sentences a reader takes as prose, by the one
-    decision ``--mine`` makes too (:func:`.positioning._is_prose`); nothing when most of it is a catalogue
+    decision ``--mine`` makes too (:func:`.positioning.is_prose`); nothing when most of it is a catalogue
     page ("NII論文ID(NAID) : 130003753672", "ISSN : 0389-9705", "PMID: 4160180"). Grouping and naming read
     this: identifiers two catalogue pages share say nothing of what the papers do."""
-    from citekit.output.positioning import _is_prose
+    from citekit.output.positioning import is_prose
     from citekit.output.sentences import split_sentences
 
     sentences = split_sentences(abstract_of(entry))
-    kept = [s for s in sentences if _is_prose(s)]
+    kept = [s for s in sentences if is_prose(s)]
     if sum(map(len, kept)) * 2 < sum(map(len, sentences)):
         return ""
     return " ".join(kept)
