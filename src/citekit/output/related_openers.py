@@ -47,15 +47,13 @@ def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: i
             verb, thing = action
             if named:
                 return f"{_names(names)} {_all(size)} {verb} {thing}."
-            subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
-            return f"{subject} {verb} {thing}."
+            return f"{_counted(size, kind)} {verb} {thing}."
         made = shared_approach(titles, abstracts, section)
         if made:
             _, what = made
             if named:
                 return f"{_names(names)} are {_all(size)} {what}."
-            subject = f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
-            return f"{subject} present {what}."
+            return f"{_counted(size, kind)} present {what}."
     said = topic_sentence(themes, size, kind)
     if said is None or said[1].papers * 2 <= size:
         return None  # ("Half of these papers address sensors": which half, and what of the rest?)
@@ -64,3 +62,8 @@ def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: i
         verb = "examine" if kind == "studies" else "address"
         return f"{_names(names)} {_all(size)} {verb} {said[0].split(f' {verb} ', 1)[1]}"
     return said[0]
+
+
+def _counted(size: int, kind: str) -> str:
+    """The opener's subject when the papers are not named: "Both systems", "Three studies"."""
+    return f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
