@@ -9,6 +9,7 @@ style. ``-v`` lists the misses and the false mentions.
 ``--src DIR`` measures the package under another ``src`` folder (an older checkout).
 ``--dev`` scores the development set (``tests/data/notes/dev``) instead: notes written
 blind the same way, by other writers, that may be read and tuned on; the blind set may not.
+``--dev2`` scores the second development set (``tests/data/notes/dev2``), by three more writers.
 
 Run: .venv/bin/python bench/notes_blind_bench.py  (or `make bench`).
 """
@@ -26,16 +27,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", help="measure the citekit package under this src folder")
     parser.add_argument("--dev", action="store_true", help="the development set, which may be tuned on")
+    parser.add_argument("--dev2", action="store_true", help="the second development set (tests/data/notes/dev2)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list misses and false mentions")
     args = parser.parse_args()
     if args.src:
         sys.path.insert(0, str(Path(args.src).resolve()))
     sys.path.insert(0, str(HERE.parent / "tests"))
-    from blind_scoring import BLIND, DEV, score_blind  # noqa: E402  (after the path is set)
+    from blind_scoring import BLIND, DEV, DEV2, score_blind  # noqa: E402  (after the path is set)
 
-    by_style, total = score_blind(DEV if args.dev else BLIND)
+    by_style, total = score_blind(DEV2 if args.dev2 else DEV if args.dev else BLIND)
     head = f"{'style':58} {'files':>5} {'papers':>6} {'found':>5} {'prec':>5} {'recall':>6} {'title':>5} {'authors':>7} {'non-papers taken':>16}"
-    print(f"Notes written blind{' (development set)' if args.dev else ''}: extraction per style")
+    print(f"Notes written blind{' (second development set)' if args.dev2 else ' (development set)' if args.dev else ''}: extraction per style")
     print(head)
     for style, s in sorted(by_style.items()):
         print(f"{style[:58]:58} {s.files:5} {s.papers:6} {s.found:5} {s.precision:5.2f} {s.recall:6.2f} {s.title_rate:5.2f} {s.authors_rate:7.2f} {s.non_papers_taken:16}")

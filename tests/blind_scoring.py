@@ -41,6 +41,8 @@ from citekit.notes.urls import url_key
 BLIND = Path(__file__).parent / "data" / "notes" / "blind"
 #: notes written blind the same way by other writers, for development: read and tuned on
 DEV = Path(__file__).parent / "data" / "notes" / "dev"
+#: a second development set, by three more writers (added when the first was worn by tuning)
+DEV2 = Path(__file__).parent / "data" / "notes" / "dev2"
 
 
 @dataclass
