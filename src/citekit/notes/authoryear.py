@@ -26,7 +26,9 @@ from citekit.core.lazyre import lazy
 #: particles (``van der Maaten``, ``de Vries``)
 _NAME = r"(?:(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten)\s+){0,2}[^\W\d_][\w'’\-]*"
 _JOIN = r"\s*(?:,\s*(?:and\s+|&\s*)?|\s(?:and|&)\s|&)\s*"
-_ET_AL = r"(?:,?\s+et\.?\s?al\b\.?|\s*(?:等人|等|ほか|他|외))"
+#: (an ellipsis cuts a list short as ``et al.`` does: ``Hoffmann, Borgeaud, Mensch … 2022``;
+#: taken only with a year after it, as prose trails off with one too)
+_ET_AL = r"(?:,?\s+et\.?\s?al\b\.?|\s*(?:等人|等|ほか|他|외)|,?\s*(?:…|\.\.\.)(?=\s*[(（]?(?:19|20)\d\d\b))"
 #: ``Vaswani et al.``, ``Foret, Kleiner et al.``
 _ET_AL_RE = re.compile(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:{_JOIN}{_NAME}){{0,3}}){_ET_AL}(?:['’]s\b)?")
 #: ``Kingma & Ba``, ``Gupta, Koren & Singer``, ``Robbins and Monro``: two or more names joined
@@ -177,7 +179,7 @@ def _in_parentheses(text: str, start: int, end: int) -> bool:
 
 
 def _has_et_al(text: str) -> bool:
-    if "et al" in text or "et." in text or "etal" in text:
+    if "et al" in text or "et." in text or "etal" in text or "…" in text or "..." in text:
         return True
     return not text.isascii() and ("等" in text or "ほか" in text or "他" in text or "외" in text)
 

@@ -38,7 +38,7 @@ from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, strip_hashtags,
 )
-from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls
+from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls, title_in_url
 from citekit.core.lazyre import lazy
 
 
@@ -659,7 +659,11 @@ class _Extractor:
         link so the work is not lost; resolution may name it later)."""
         if details.urls:
             details.rule = details.rule or "a paper link with no title"
-            return self._mention("url", node, details, summary=details.summary)
+            mention = self._mention("url", node, details, summary=details.summary)
+            slug = next((t for u in details.urls if (t := title_in_url(u))), None)
+            if slug:  # the title a Papers with Code or Semantic Scholar address spells out (words only)
+                mention.title, mention.title_unsure = slug, True
+            return mention
         if details.links.get("project"):
             details.rule = details.rule or "a project page with no title"
             return self._mention("url", node, details, summary=details.summary)

@@ -15,6 +15,7 @@ result, so ``citekit extract --explain`` can say why a line was taken.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from citekit.core.lazyre import lazy
@@ -46,7 +47,9 @@ _NOT_NAME_WORDS = frozenset(
     "conference workshop keynote talk tutorial social lunch dinner coffee blog repo dataset model code "
     "slides video paper papers notes meeting todo done pdf arxiv".split()
 )
-_ET_AL_RE = lazy(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他|等人|等|외(?:\s*\d+\s*명)?))\s*$", re.I)
+#: (a list cut short by an ellipsis, ``Hoffmann, Borgeaud, Mensch …``, is as incomplete as one
+#: ending in ``et al.``: the names written are kept, the list is marked incomplete)
+_ET_AL_RE = lazy(r"(?:,?\s*(?:et\s+al\.?|and\s+others|others|ほか|他|等人|等|외(?:\s*\d+\s*명)?|…|\.\.\.))\s*$", re.I)
 _QUOTES = "\"“”„«»「」『』《》"
 _ANY_QUOTE_RE = lazy("[" + _QUOTES + "]")
 _DASH_SPLIT_RE = lazy(r"\s+[—–]\s+|\s+-{1,2}\s+")
@@ -112,7 +115,7 @@ def is_author_name(text: str, *, single_word: bool = False) -> bool:
     if len(words) == 1:
         # a lone family name: a real word of letters, not an initial or an acronym
         w = words[0]
-        return len(w) >= 2 and not w.isupper() and not w.endswith(".")
+        return len(w) >= 2 and not w.isupper() and not w.endswith(".") and _short_venue_word(w) is None  # (not ``NeurIPS``)
     # a name has a word that is not an initial
     return any(len(w.rstrip(".")) > 1 and not _INITIALS_RE.fullmatch(w) for w in words)
 
@@ -342,6 +345,8 @@ _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
 _YEAR_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
+#: a venue and its year between a citation's names and its quoted title (``Keskar et al. ICLR’17``)
+_VENUE_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?(?P<v>[A-Z][A-Za-z]{1,15}\s*(?:['’]\d{2}|(?:19|20)\d{2}))\)?[.,:]?$")
 _INITIALS_FIRST_RE = lazy(r"^(?:[^\W\d_]\.\s*-?)+\s*[^\W\d_]")
 
 
@@ -363,8 +368,13 @@ def _quoted(text: str) -> Reference | None:
     if before:
         before = REFERENCE_NUMBER_RE.sub("", before).strip()
         year = None
-        ym = _YEAR_BEFORE_TITLE_RE.search(before)
-        if ym:
+        venue = None
+        vm = _VENUE_BEFORE_TITLE_RE.search(before)
+        if vm is not None and (vy := _venue_year_short(vm.group("v")))[0] is not None and vy[1] is not None:
+            # ``Keskar et al. ICLR’17 “Title”``, ``Dinh et al. (ICML 2017) “Title”``
+            venue, year = vy
+            before = before[: vm.start()].strip()
+        elif (ym := _YEAR_BEFORE_TITLE_RE.search(before)) is not None:
             year = int(ym.group(1))
             before = before[: ym.start()].strip()
         before = before.rstrip(".,:").strip()
@@ -387,8 +397,8 @@ def _quoted(text: str) -> Reference | None:
             parsed = families, False  # ``Chen, Kornblith, Norouzi, Hinton. “Title”``
         if parsed is None:
             return None
-        venue, vyear = venue_and_year(after)
-        return Reference(title, parsed[0], rule, parsed[1], venue, year or vyear)
+        avenue, vyear = venue_and_year(after)
+        return Reference(title, parsed[0], rule, parsed[1], venue or avenue, year or vyear)
     # the title leads: "Title" by A and B / "Title" — A, B / “Title” (A & B, ICML 2026)
     if title.rstrip()[-1:] in ".!?" and not _title_case(title):
         return None  # a quoted sentence, not a title
@@ -482,9 +492,19 @@ def _cut_venue_tail(text: str, tail_re: re.Pattern[str]) -> tuple[str, str | Non
     tail = tail_re.search(text)
     if tail:
         venue, year = _venue_year_short(tail.group("v"))
+        if venue is None and year is not None:
+            # ``Mikolov, Chen, Corrado, Dean 2013``, ``Hoffmann, Mensch … 2022``: what stands
+            # before the year is the list's last name (or its ellipsis), not a venue
+            lead = _YEAR_AT_END_RE.sub("", tail.group("v")).strip()
+            if lead and (is_author_name(lead, single_word=True) or _ET_AL_RE.fullmatch(lead)
+                         or is_author_name(_ET_AL_RE.sub("", lead).strip(), single_word=True)):
+                return (text[: tail.start("v")] + lead).strip(), None, year
         if venue or year:
             return text[: tail.start()].strip(), venue, year
     return text, None, None
+
+
+_YEAR_AT_END_RE = lazy(r"\s*(?:(?:19|20)\d{2}|['’]\d{2})$")
 
 
 def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], bool, str | None, int | None] | None:
@@ -497,9 +517,33 @@ def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], b
     if parsed is None and _ET_AL_RE.search(text[-24:]):
         one = split_name_list(text, single_word=True)
         parsed = one if one is not None and len(one[0]) == 1 and one[1] else None
-    if parsed is None:
+    if parsed is None or _mostly_places(parsed[0]):
         return None
     return parsed[0], parsed[1], venue, year
+
+
+@functools.lru_cache(maxsize=1)
+def _place_names() -> frozenset[str]:
+    """Countries, regions and large cities as English writes them (``data/place_names.txt``)."""
+    from importlib import resources
+
+    text = resources.files("citekit.data").joinpath("place_names.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def _mostly_places(names: list[str]) -> bool:
+    """``Title — Toronto, Mountain View``: where the work was done, not who wrote it (half
+    the "names" or more are places; a family name that is also a place, ``Jordan``, is one
+    among people)."""
+    places = _place_names()
+    return sum(1 for n in names if n in places) * 2 >= len(names)
+
+
+def _places_line(text: str) -> bool:
+    """``Toronto, Mountain View``: a list of places (half or more of its parts known places)."""
+    text, _venue, _year = _cut_venue_tail(text.strip().rstrip("."), _DASHED_TAIL)
+    parts = [p.strip() for p in _NAME_SPLIT_RE.split(text) if p and p.strip()]
+    return bool(parts) and all(is_author_name(p, single_word=True) for p in parts) and _mostly_places(parts)
 
 
 def names_line(text: str) -> tuple[list[str], bool, str | None, int | None] | None:
@@ -605,6 +649,8 @@ def _title_first(text: str) -> Reference | None:
         parsed = _names_with_tail(names)
         if parsed and _title_ok(title):
             return Reference(title, parsed[0], "title-dash-authors", parsed[1], parsed[2], parsed[3])
+        if _surnames_title(title) and _places_line(names):
+            return Reference(title, [], "title-dash-places")  # where it was done, nobody named
         if (closed := _CLOSED_NAMES_REMARK_RE.match(names)) is not None:
             names = closed.group("names")  # "Fedus, Zoph & Shazeer, top-1 routing": a remark after the list
         parsed = _names_with_tail(names, surnames=True)
@@ -655,6 +701,10 @@ def _parse_reference(text: str) -> Reference | None:
     if ref is not None:
         ref.source = plain
         ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
+        if "- " in ref.title:
+            from citekit.notes.refparse.fields import rejoin_broken_words
+
+            ref.title = rejoin_broken_words(ref.title)
         if not _title_ok(ref.title):
             return None
     return ref
@@ -840,6 +890,9 @@ def _reads_as_name(raw: str) -> bool:
     return is_author_name(raw, single_word=True) or bool(_VANCOUVER_NAME_RE.fullmatch(raw))
 
 
+#: a group that signs a paper among its people (``and OpenAI Dota Team``, ``The Hugging Face
+#: team``): capitalised words closed by the word that says it is a group
+_GROUP_AUTHOR_RE = lazy(r"(?:The\s+)?(?:[A-Z][\w\-]*\s+){1,3}(?:Team|team|Group|Consortium|Collaboration|Contributors)")
 _LEAD_RE = lazy(r"^.*(?:\s--?\s|\s[—–=→]\s|:\s|[(（])")
 
 
@@ -848,7 +901,7 @@ def _name_in(raw: str) -> str | None:
     the name left when a word before it (``DQN -- Mnih``, ``LDM = Rombach``) or a venue
     after its comma (``Liu, TACL)``) was taken into it; None when no name is there."""
     raw = raw.strip()
-    if _reads_as_name(raw):
+    if _reads_as_name(raw) or _GROUP_AUTHOR_RE.fullmatch(raw.rstrip(".,;")):
         return raw
     lead = _LEAD_RE.sub("", raw).strip()
     if lead != raw and lead and _reads_as_name(lead):
@@ -1133,6 +1186,8 @@ def unsure_reference(text: str) -> UnsureReference | None:
     body = REFERENCE_NUMBER_RE.sub("", text).strip()
     if not 30 <= len(body) <= MAX_UNSURE_CHARS or not _MODEL_YEAR_RE.search(body) or not _MODEL_NAMES_RE.search(body):
         return None
+    if may_cite_inline(body) and inline_references(body):
+        return None  # a sentence that cites a quoted title with its authors: that is read, not the line whole
     from citekit.notes import refparse
 
     parsed = refparse.parse(body)

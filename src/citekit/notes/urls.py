@@ -288,3 +288,39 @@ def url_key(url: str) -> str:
     host = parts.netloc.lower()
     host = host[4:] if host.startswith("www.") else host
     return urlunsplit(("", host, parts.path.rstrip("/"), parts.query, "")).lstrip("/")
+
+
+#: a Papers with Code paper page's slug ends in ``-1``, ``-2`` when two papers share a title
+_PWC_DUPLICATE_RE = lazy(r"-\d$")
+#: a slug word: letters, digits and the marks a title keeps inside a word
+_SLUG_WORD_RE = lazy(r"^[^\W_][\w'’.:+]*$")
+
+
+def title_in_url(url: str) -> str | None:
+    """The title a paper page's address spells out, where the site writes it there by its
+    own exact syntax: Papers with Code's ``/paper/<title-in-lower-case>`` and Semantic
+    Scholar's ``/paper/<Title-Words-Family-Family>/<id>`` (the site appends the first two
+    authors' family names). Words only: case, hyphens and punctuation are lost, so the
+    result is a title to search by, not one to print (``title_unsure``). None for any
+    other address, or a slug too short to be a title."""
+    from urllib.parse import unquote
+
+    netloc, path = netloc_and_path(url)
+    host = netloc.lower().split(":")[0].removeprefix("www.")
+    parts = [p for p in path.split("/") if p]
+    if len(parts) < 2 or parts[0].lower() != "paper":
+        return None
+    if host == "paperswithcode.com" and len(parts) == 2:
+        words = _PWC_DUPLICATE_RE.sub("", parts[1]).split("-")
+    elif host == "semanticscholar.org" and len(parts) == 3:
+        words = unquote(parts[1]).split("-")
+        if len(words) < 5 or not all(w[:1].isupper() for w in words[-2:]):
+            return None  # (no room for a title and two family names)
+        words = words[:-2]
+    else:
+        return None
+    words = [w for w in (unquote(w) for w in words) if w]
+    if len(words) < 2 or not all(_SLUG_WORD_RE.match(w) for w in words):
+        return None
+    title = " ".join(words)
+    return title[:1].upper() + title[1:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_doi
@@ -19,20 +20,67 @@ _CLOSE = "\"”’'»》」』)]}*_"
 _LEADING_IN_RE = lazy(r"^(?:in|In|IN)\s*:?\s+")
 
 
+@functools.lru_cache(maxsize=1)
+def _words() -> frozenset[str]:
+    """Words real bibliographies write in lower case (``data/lowercase_words.txt``)."""
+    from importlib import resources
+
+    text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
+    return frozenset(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+
+
+#: words after a hyphen and a space that show the hyphen was written so (``pre- and
+#: post-training``, ``first- or second-order``): the text is left as it is
+_AFTER_SUSPENDED = frozenset(("and", "or", "to", "nor", "vs", "versus"))
+
+
+def _broken_word(left: str, right: str) -> str | None:
+    """How ``left-`` at a line end and ``right`` on the next line go back together: one word
+    (``conver-`` ``gence``), a hyphenated compound (``machine-`` ``learning``, both halves
+    words and their join none), or None (``pre-`` ``and``: the hyphen and space were written)."""
+    a = "".join(c for c in left if c.isalpha()).lower()
+    b = "".join(c for c in right if c.isalpha()).lower()
+    if b in _AFTER_SUSPENDED:
+        return None
+    words = _words()
+    if (a + b) not in words and (a + b).rstrip("s") not in words and a in words and b in words and len(a) > 2:
+        return left + "-" + right
+    return left + right
+
+
 def join_tokens(tokens: list[str]) -> str:
     """Tokens joined by spaces, with a word split at a line end put back together.
 
-    ``representa- tions`` -> ``representations``; ``Martin- Facklam`` -> ``Martin-Facklam``
-    (the next part starts with a capital: the hyphen was the name's own).
+    ``representa- tions`` -> ``representations``; ``machine- learning`` ->
+    ``machine-learning`` (the halves are words and their join is none);
+    ``Martin- Facklam`` -> ``Martin-Facklam`` (the next part starts with a capital: the
+    hyphen was the name's own).
     """
     out = ""
     for raw in tokens:
         tok = clean(raw)
         if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and tok[:1].isalpha() and not out.endswith(" -"):
-            out = out[:-1] + tok if tok[0].islower() and out[-2].islower() else out + tok
+            if tok[0].islower() and out[-2].islower():
+                head, _, left = out[:-1].rpartition(" ")
+                joined = _broken_word(left, tok)
+                out = f"{out} {tok}" if joined is None else (f"{head} {joined}" if head else joined)
+            else:
+                out = out + tok
         else:
             out = f"{out} {tok}" if out else tok
     return out
+
+
+#: a word cut at a line end and joined back with a space: ``conver- gence``
+_BROKEN_RE = lazy(r"(?<![\w-])([^\W\d_]*[^\W\d_A-Z])- ([^\W\d_A-Z][^\W\d_]*)")
+
+
+def rejoin_broken_words(text: str) -> str:
+    """``Some methods of speeding up the conver- gence`` -> ``... the convergence``: the words a
+    PDF's line ends cut in two, put back (see :func:`join_tokens`)."""
+    if "- " not in text:
+        return text
+    return _BROKEN_RE.sub(lambda m: _broken_word(m.group(1), m.group(2)) or m.group(0), text)
 
 
 def trim(text: str) -> str:

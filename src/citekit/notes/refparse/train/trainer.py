@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citekit.notes.refparse.train.anystyle import read_sequences, text_key
+from citekit.notes.refparse.train.augment import with_other_names
 from citekit.notes.refparse.train.corpus import Record, held_out, read_corpora
 from citekit.notes.refparse.train.damage import damage, strip_number
 from citekit.notes.refparse.train.render import labelled, render_all
@@ -26,6 +27,8 @@ SEED = 24
 HELD_OUT_SHARE = 0.05
 ANYSTYLE_TRAIN = ("core.xml", "good.xml", "bad.xml", "ugly.xml")
 GOLD = "gold.xml"
+#: the share of training records printed a second time with other family names (:mod:`.augment`)
+RENAMED_SHARE = 0.3
 #: AnyStyle's strings are written by people, in styles no CSL file has; they count this many times
 ANYSTYLE_REPEAT = 2
 
@@ -75,7 +78,7 @@ def held_out_rendered(corpora: Path, seed: int = SEED) -> list[Labelled]:
 
 
 def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_share: float = 0.15,
-          anystyle_repeat: int = ANYSTYLE_REPEAT) -> Data:
+          anystyle_repeat: int = ANYSTYLE_REPEAT, renamed_share: float = RENAMED_SHARE) -> Data:
     data = Data()
     adir = anystyle_dir(corpora)
     gold = {text_key(t) for _, t, _ in read_sequences(adir / GOLD)}
@@ -93,6 +96,11 @@ def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_shar
     strings, data.styles = rendered(train_recs, seed)
     data.counts["rendered strings (CSL + bbl)"] = len(strings)
     data.train += strings
+    if renamed_share:
+        again = with_other_names(train_recs, seed + 3, renamed_share)
+        strings, _ = rendered(again, seed + 4)
+        data.counts["rendered again with other family names"] = len(strings)
+        data.train += strings
     rng = random.Random(seed + 2)
     lines = [labelled_line(r, rng) for r in train_recs if rng.random() < shapes_share]
     data.counts["note line shapes"] = len(lines)
@@ -122,12 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-iterations", type=int, default=100)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--anystyle-repeat", type=int, default=ANYSTYLE_REPEAT)
+    ap.add_argument("--renamed-share", type=float, default=RENAMED_SHARE)
     args = ap.parse_args(argv)
     if not anystyle_dir(args.corpora).exists():
         print(f"no corpora at {args.corpora}: the shared corpora are needed to train", file=sys.stderr)
         return 2
     t0 = time.time()
-    data = build(args.corpora, args.seed, args.limit, anystyle_repeat=args.anystyle_repeat)
+    data = build(args.corpora, args.seed, args.limit, anystyle_repeat=args.anystyle_repeat, renamed_share=args.renamed_share)
     t1 = time.time()
     print(f"training data ({t1 - t0:.0f} s to build):")
     for k, v in data.counts.items():

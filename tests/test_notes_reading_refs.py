@@ -1,0 +1,106 @@
+"""Reading a mention once it is found: the title a link spells out, words a PDF's line end
+cut in two, places after a title dash, a name before a year, an ellipsis in an author
+list, a group that signs a paper, a venue between a citation and its quoted title, and
+family names the parser never saw. Every line here is made up, in the shape notes have.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from citekit.cli import main
+
+
+def _extract(tmp_path: Path, text: str, name: str = "notes.md") -> dict[int, list[dict]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
+    assert result.exit_code in (0, 1), result.output
+    out: dict[int, list[dict]] = {}
+    for m in json.loads(result.output)["mentions"]:
+        out.setdefault(m["location"]["line"], []).append(m)
+    return out
+
+
+def test_a_paper_site_address_spells_out_a_title_to_search_by(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "links\n\n"
+                   "https://paperswithcode.com/paper/sparse-gradients-for-tiny-recurrent-models\n"
+                   "www.semanticscholar.org/paper/Sparse-Gradients-for-Tiny-Recurrent-Models-Okafor-Lindqvist/0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c\n"
+                   "https://paperswithcode.com/sota/image-classification-on-imagenet\n"
+                   "https://www.semanticscholar.org/paper/0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c\n", "links.txt")
+    assert got[3][0]["title"] == "Sparse gradients for tiny recurrent models"
+    assert got[3][0]["title_unsure"] is True
+    # Semantic Scholar appends the first two authors' family names: they are no part of the title
+    assert got[4][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"
+    assert 5 not in got  # a leaderboard is no paper
+    assert 6 in got and not got[6][0].get("title")  # an id alone spells no title
+
+
+def test_words_cut_at_a_line_end_are_put_back_and_compounds_keep_their_hyphen() -> None:
+    from citekit.notes.refparse.fields import join_tokens, rejoin_broken_words
+
+    assert rejoin_broken_words("Faster conver- gence of sparse optimi- zation") == "Faster convergence of sparse optimization"
+    assert rejoin_broken_words("Revisiting machine- learning pipelines") == "Revisiting machine-learning pipelines"
+    assert rejoin_broken_words("pre- and post-training") == "pre- and post-training"
+    assert join_tokens("Revisiting machine- learning pipe- lines".split()) == "Revisiting machine-learning pipelines"
+
+
+def test_a_quoted_title_cut_at_a_line_end_is_read_whole(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "REFERENCES\n"
+                   "[1] A. Okafor and B. Lindqvist, “On the conver-\n"
+                   "gence of sparse optimizers,” in Proc. ICML, 2021.\n", "refs.txt")
+    assert got[2][0]["title"] == "On the convergence of sparse optimizers"
+
+
+def test_places_after_a_title_dash_are_not_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# to read\n\n"
+                   "- Sparse Gradients for Tiny Recurrent Models — Toronto, Mountain View\n"
+                   "- Sparse Attention for Long Ledgers — Okafor, Lindqvist\n")
+    assert got[3][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"
+    assert got[3][0]["authors"] == []
+    assert got[4][0]["authors"] == ["Okafor", "Lindqvist"]
+
+
+def test_the_last_name_before_a_year_is_an_author_not_a_venue(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# to read\n\n"
+                   "- Sparse Gradients for Tiny Recurrent Models (Okafor, Lindqvist, Brandt 2021)\n"
+                   "- Sparse Attention for Long Ledgers (Okafor, Lindqvist, ICML 2022)\n")
+    assert got[3][0]["authors"] == ["Okafor", "Lindqvist", "Brandt"]
+    assert got[3][0]["year"] == 2021
+    assert got[4][0]["authors"] == ["Okafor", "Lindqvist"]
+    assert got[4][0]["venue"] == "ICML"
+
+
+def test_an_ellipsis_cuts_an_author_list_short_as_et_al_does(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# to read\n\n"
+                   "- Sparse Gradients for Tiny Recurrent Models — Okafor, Lindqvist, Brandt …\n"
+                   "- Tiny Ledger — Okafor, Lindqvist, Brandt … 2021\n"
+                   "- the reading group slowed down... 2021 was busy\n")
+    assert got[3][0]["authors"] == ["Okafor", "Lindqvist", "Brandt"]
+    assert got[3][0]["authors_incomplete"] is True
+    assert [m["authors"] for m in got[4]] == [["Okafor", "Lindqvist", "Brandt"]]
+    assert got[4][0]["authors_incomplete"] is True
+    assert 5 not in got  # prose trailing off before a year is no citation
+
+
+def test_a_group_that_signs_a_reference_is_one_of_its_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "REFERENCES\n"
+                   "Ada Okafor, Bo Lindqvist, and Nimbus Robotics Team. Sparse gradients for tiny recurrent\n"
+                   "   models. arXiv preprint arXiv:2101.00007, 2021.\n", "refs.txt")
+    assert got[2][0]["title"] == "Sparse gradients for tiny recurrent models"
+    assert got[2][0]["authors"] == ["Ada Okafor", "Bo Lindqvist", "Nimbus Robotics Team"]
+
+
+def test_a_venue_between_a_citation_and_its_quoted_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Ledger notes. cf. Okafor et al. ICML’21 “Sparse Gradients for Tiny Recurrent Models” which we skip\n"
+                   "also Lindqvist & Brandt (NeurIPS 2022) “Sparse Attention for Long Ledgers” is the follow-up\n")
+    first = next(m for m in got[1] if m.get("title"))
+    assert first["title"] == "Sparse Gradients for Tiny Recurrent Models"
+    assert first["authors"] == ["Okafor"] and first["authors_incomplete"] is True
+    assert (first["venue"], first["year"]) == ("ICML", 2021)
+    second = next(m for m in got[2] if m.get("title"))
+    assert second["authors"] == ["Lindqvist", "Brandt"]  # never "NeurIPS"
+    assert (second["venue"], second["year"]) == ("NeurIPS", 2022)
