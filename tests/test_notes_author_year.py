@@ -51,11 +51,13 @@ def test_author_year_citations_in_a_slack_log_are_mentions_without_a_title(tmp_p
     mentions = _extract(tmp_path, "slack_reading-group.txt", SLACK)
     assert _cited(mentions) == [
         (3, ["Kingma", "Ba"], False, 2014),
-        (4, ["Foret"], True, None),
         (6, ["Gupta", "Koren", "Singer"], False, None),
         (8, ["Kwon"], True, 2023),
     ]
     assert all(m["title"] is None for m in mentions if m["kind"] == "cited")
+    # a paper's short name before its citation in brackets is its title (people, not an affiliation)
+    assert [(m["title"], m["authors"], m["authors_incomplete"]) for m in mentions if m["location"]["line"] == 4] == [
+        ("Sharpness-Aware Minimization", ["Foret"], True)]
     # a conference, a season, "Q&A": no names, no citation
     assert not [m for m in mentions if m["location"]["line"] == 9]
 

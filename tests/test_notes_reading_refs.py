@@ -104,3 +104,76 @@ def test_a_venue_between_a_citation_and_its_quoted_title(tmp_path: Path) -> None
     second = next(m for m in got[2] if m.get("title"))
     assert second["authors"] == ["Lindqvist", "Brandt"]  # never "NeurIPS"
     assert (second["venue"], second["year"]) == ("NeurIPS", 2022)
+
+
+def test_a_short_name_before_its_authors_in_brackets_is_a_paper_and_a_person_is_not(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# to read\n\n"
+                   "- SGT (Okafor, Lindqvist, Brandt)\n"
+                   "- Ring Attention (Okafor, Lindqvist)\n"
+                   "- Guy Wolf (Mila, UdeM)\n"
+                   "- Rose Wolf (Mila, Montreal)\n")
+    assert (got[3][0]["title"], got[3][0]["authors"]) == ("SGT", ["Okafor", "Lindqvist", "Brandt"])
+    assert (got[4][0]["title"], got[4][0]["authors"]) == ("Ring Attention", ["Okafor", "Lindqvist"])
+    assert 5 not in got and 6 not in got  # people and where they work
+
+
+def test_a_first_author_in_the_possessive_before_a_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# to read\n\n"
+                   "- Okafor's Sparse Gradients for Tiny Recurrent Models (2021)\n"
+                   "- Okafor's ledger notes from the retreat\n"
+                   "- Lindqvist's Sparse Ledgers: Zero to Hero course\n")
+    assert (got[3][0]["title"], got[3][0]["authors"], got[3][0]["year"]) == (
+        "Sparse Gradients for Tiny Recurrent Models", ["Okafor"], 2021)
+    assert 4 not in got and 5 not in got
+
+
+def test_family_names_in_capitals_and_inverted_pairs_with_whole_given_names(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n"
+                   "- OKAFOR, A.; LEE-THORP, B. Sparse gradients for tiny recurrent models. In: ICML, 2021.\n"
+                   "- Okafor, Ada & Lindqvist, Bo (2021). Sparse Gradients for Tiny Recurrent Models. ICML.\n")
+    assert got[3][0]["authors"] == ["Okafor, A.", "Lee-Thorp, B."]
+    assert got[3][0]["title"] == "Sparse gradients for tiny recurrent models"
+    assert [m["authors"] for m in got[4]] == [["Okafor, Ada", "Lindqvist, Bo"]]
+
+
+def test_initials_without_stops_before_the_family_name(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n- A Okafor, B Lindqvist. Sparse gradients for tiny recurrent models. ICML 2021.\n")
+    assert got[3][0]["authors"] == ["A Okafor", "B Lindqvist"]
+    assert got[3][0]["title"] == "Sparse gradients for tiny recurrent models"
+
+
+def test_a_company_that_signs_a_bibitem_is_its_author(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "\\begin{thebibliography}{1}\n"
+                   "\\bibitem[Nimbus(2024)]{nimbus2024}\nNimbus Robotics Team.\n\\newblock Sparse ledger technical report.\n"
+                   "\\newblock \\emph{arXiv preprint arXiv:2401.00009}, 2024.\n"
+                   "\\bibitem[OpenAI(2024)]{openai2024}\nOpenAI.\n\\newblock Tiny ledger system card.\n\\newblock Technical report, 2024.\n"
+                   "\\end{thebibliography}\n", "draft.tex")
+    assert (got[2][0]["title"], got[2][0]["authors"]) == ("Sparse ledger technical report", ["Nimbus Robotics Team"])
+    assert (got[6][0]["title"], got[6][0]["authors"]) == ("Tiny ledger system card", ["OpenAI"])
+
+
+def test_a_title_in_brackets_right_after_a_citation_is_its_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "fyi the ledger background is Okafor et al. SOSP '23 (Sparse Gradients for Tiny Recurrent Models). later\n"
+                   "as in Lindqvist & Brandt 2021 (see the appendix for the proof) we skip it\n", "chat.txt")
+    assert [(m["title"], m["authors"], m["year"]) for m in got[1]] == [("Sparse Gradients for Tiny Recurrent Models", ["Okafor"], 2023)]
+    assert got[2][0].get("title") is None and got[2][0]["authors"] == ["Lindqvist", "Brandt"]
+
+
+def test_iso_690_capitals_with_whole_given_names_and_bare_initials(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "REFERENCES\n"
+                   "[1] OKAFOR, Ada, GU, Qing and LINDQVIST, Bo A., 2021. Sparse Gradients for Tiny Recurrent\n"
+                   "Models. Journal of Ledgers. 2021. Vol. 3, no. 2, p. 10–19.\n"
+                   "[2] BRANDT, D W, 1965. The Direct Observation of Ledger Imperfections. Rep. Ledg. 1965. Vol. 28, p. 291.\n",
+                   "refs.txt")
+    assert got[2][0]["authors"] == ["Okafor, Ada", "Gu, Qing", "Lindqvist, Bo A"]
+    assert got[2][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"
+    assert (got[4][0]["title"], got[4][0]["authors"]) == ("The Direct Observation of Ledger Imperfections", ["Brandt, D W"])
+
+
+def test_authors_then_the_year_between_full_stops_as_acm_writes_them(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "REFERENCES\n"
+                   "[1] A Okafor and B Lindqvist. 2021. Sparse Gradients for Tiny Recurrent Models. J. Ledg. 3, 2 (2021), 10–19.\n"
+                   "[2] Jean-Luc Brandt, Mei-Ling Gu, and Bo Lindqvist. 2022. Ledger Compression at Scale. In Proc. LEDG. 1–9.\n",
+                   "refs.txt")
+    assert (got[2][0]["title"], got[2][0]["authors"]) == ("Sparse Gradients for Tiny Recurrent Models", ["A Okafor", "B Lindqvist"])
+    assert (got[3][0]["title"], got[3][0]["authors"]) == ("Ledger Compression at Scale", ["Jean-Luc Brandt", "Mei-Ling Gu", "Bo Lindqvist"])

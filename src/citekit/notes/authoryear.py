@@ -101,6 +101,28 @@ class Citation:
     venue: str | None
     start: int
     end: int
+    #: the title written in brackets right after the citation (``Kwon et al. SOSP '23
+    #: (Efficient Memory Management for Large Language Model Serving with PagedAttention)``)
+    title: str | None = None
+
+
+#: a bracketed phrase right after a citation: its title when it reads as one (:func:`_title_after`)
+_TITLE_AFTER_RE = lazy(r"\s*[(（](?P<t>[^()（）]{12,300})[)）]")
+
+
+def _title_after(text: str, end: int) -> str | None:
+    """The title in brackets right after a citation that ends at ``end``: four words or more
+    in title case, not a sentence (a remark in brackets, ``(see the appendix)``, is none)."""
+    m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
+    if m is None:
+        return None
+    from citekit.notes.refline import title_case
+
+    title = m.group("t").strip().rstrip(".")
+    words = title.split()
+    if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
+        return None
+    return title
 
 
 @lru_cache(maxsize=1)
@@ -222,7 +244,7 @@ def _citations(text: str) -> tuple[Citation, ...]:
         if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
-        found.append(Citation(tuple(names), True, year, venue, start, end))
+        found.append(Citation(tuple(names), True, year, venue, start, end, _title_after(text, end)))
         taken.append((start, end))
     if "&" in text or " and " in text:
         for m in _JOINED_RE.finditer(text):
@@ -234,7 +256,7 @@ def _citations(text: str) -> tuple[Citation, ...]:
                 continue  # "Training and Inference 2024": words, not names
             if year is None and not _in_parentheses(text, m.start(), m.end()):
                 continue  # names alone are a citation only in parentheses: "Mamba (Gu & Dao)"
-            found.append(Citation(tuple(names), False, year, venue, m.start(), end))
+            found.append(Citation(tuple(names), False, year, venue, m.start(), end, _title_after(text, end) if year else None))
             taken.append((m.start(), end))
     if "19" in text or "20" in text:
         for year_at in _YEAR_RE.finditer(text):
@@ -251,12 +273,16 @@ def _citations(text: str) -> tuple[Citation, ...]:
             venue, year, end = _tail(text, names_end, after_et_al=False)
             if year is None or not _citation_syntax(text, start, names_end, end):
                 continue
-            found.append(Citation(tuple(names), False, year, venue, start, end))
+            found.append(Citation(tuple(names), False, year, venue, start, end, _title_after(text, end)))
             taken.append((start, end))
     found.sort(key=lambda c: c.start)
     return tuple(found)
 
 
+#: an author list of family-name-first pairs with whole given names, closed by the year or a
+#: full stop (``Frankle, Jonathan & Carbin, Michael (2019).``): no list of family names alone
+_INVERTED_PAIRS_RE = lazy(r"^[^\W\d_][\w'’\-]+,\s+[A-Z][^\W\d_A-Z]+(?:\s+[A-Z]\.)*\s*,?\s*(?:&|and)\s+"
+                          r"[^\W\d_][\w'’\-]+,\s+[A-Z][^\W\d_A-Z]+(?:\s+[A-Z]\.)*\s*(?:[(（](?:19|20)\d\d|\.\s)")
 _LEAD_SEPARATOR_RE = lazy(r"\s*(?:[,.:;]|\s[—–]|\s--?)\s+")
 
 
@@ -267,6 +293,8 @@ def leading_names(text: str) -> Citation | None:
     names need no year here: what follows them is for the reference parser to read."""
     if not text[:1].isupper() or not has_cue(text):
         return None
+    if _INVERTED_PAIRS_RE.match(text):
+        return None  # ``Frankle, Jonathan & Carbin, Michael (2019).``: family, given pairs, for the parser
     m = _ET_AL_RE.match(text) or _JOINED_RE.match(text)
     if m is None:
         return None

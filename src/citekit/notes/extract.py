@@ -526,7 +526,9 @@ class _Extractor:
                 continue  # the line's reference or quoted title already names these authors
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
                                rule="an author-year citation (authors and year, no title)")
-            mention = self._mention("cited", node, details)
+            if cite.title:  # ``Kwon et al. SOSP '23 (Efficient Memory Management …)``
+                details.rule = "an author-year citation and the title in brackets after it"
+            mention = self._mention("titled" if cite.title else "cited", node, details, title=cite.title)
             if line != node.line:  # a line joined into the block: the citation is written there
                 mention.location = Location(self.file, line)
                 if self.explaining:
@@ -740,7 +742,7 @@ _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『�
 
 #: a reference's field that says what it is when that is a post (``… networks. Blog post,
 #: https://…``): a field of its own, after a full stop or a comma
-_POST_FIELD_RE = lazy(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]", re.I)
+_POST_FIELD_RE = lazy(r"(?:^|[.,]\s+)(?:blog\s*post|blog|web\s*page|website)\s*[,.]|\bwww\.[\w.\-]+/blog/", re.I)
 
 
 #: what a reference's title calls the thing when it is a release, not a paper: a corpus or

@@ -395,15 +395,29 @@ def _quoted(text: str) -> Reference | None:
             parsed = split_name_list(before, single_word=True)
         if parsed is None and (families := _comma_families(before)) is not None:
             parsed = families, False  # ``Chen, Kornblith, Norouzi, Hinton. “Title”``
+        avenue, vyear = venue_and_year(after)
+        if parsed is None and (year or vyear) and _corporate_author(before):
+            parsed = [before], False  # ``OpenAI. “GPT-4 technical report.” arXiv …, 2023.``
         if parsed is None:
             return None
-        avenue, vyear = venue_and_year(after)
         return Reference(title, parsed[0], rule, parsed[1], venue or avenue, year or vyear)
     # the title leads: "Title" by A and B / "Title" — A, B / “Title” (A & B, ICML 2026)
     if title.rstrip()[-1:] in ".!?" and not _title_case(title):
         return None  # a quoted sentence, not a title
     ref = _after_title(title, after, quoted=True)
     return ref
+
+
+#: the laboratories and companies that sign papers as authors, by the name they sign with
+_CORPORATE_AUTHORS = frozenset(("openai", "deepmind", "google deepmind", "google", "google research", "meta",
+                                "meta ai", "microsoft", "microsoft research", "anthropic", "nvidia", "mistral ai"))
+
+
+def _corporate_author(text: str) -> bool:
+    """A company or a group as the whole author list of a reference (``OpenAI``, ``Gemini
+    Team``), with a year beside the title to say it is a reference."""
+    text = text.strip().rstrip(".").strip()
+    return text.lower() in _CORPORATE_AUTHORS or _GROUP_AUTHOR_RE.fullmatch(text) is not None
 
 
 #: ``Recht & Vinyals``, ``Kleiner and Mobahi``: family names joined as an author list is
@@ -595,8 +609,29 @@ def _paren_authors(inner: str) -> tuple[list[str], bool, str | None, int | None]
 
 
 def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | None]) -> bool:
-    """``Guy Wolf (Mila, UdeM)``: a person with affiliations, not a title with its authors."""
-    return not (parsed[2] or parsed[3]) and is_author_name(title)
+    """``Guy Wolf (Mila, UdeM)``: a person with affiliations, not a title with its authors.
+
+    A paper's short name in title case reads as a name too (``Ring Attention (Liu, Zaharia,
+    Abbeel)``): the parentheses hold people, not places of work, when no part is written
+    with inner capitals as institutions are (``UdeM``, ``KAUST``) and there are three
+    names or more, or two and the "name" before them is made of two words or more that
+    titles write in lower case (``ring``, ``attention``; ``Guy Wolf`` has one)."""
+    if parsed[2] or parsed[3] or not is_author_name(title):
+        return False
+    names = parsed[0]
+    if any(n in _place_names() for n in names):
+        return True  # ``Rose Wolf (Mila, Montreal)``: where she works
+    if parsed[1] or any(sum(1 for c in n if c.isupper()) > 1 and "-" not in n and " " not in n for n in names):
+        return not parsed[1]
+    from citekit.notes.authoryear import _ordinary_words
+
+    ordinary = sum(1 for w in title.split() if w.lower() in _ordinary_words())
+    return not (len(names) >= 3 or (len(names) >= 2 and ordinary >= 2))
+
+
+#: a paper's short name before its authors in parentheses (``GQA``, ``ViT``, ``T5``): shorter
+#: than a title may be elsewhere, so only with two names or more
+_SHORT_NAME_RE = lazy(r"[A-Za-z][A-Za-z0-9\-]{1,2}")
 
 
 #: (the spaces after each ``;`` belong to the next name: written ``(?:[^;]+;\s*)+``, the
@@ -637,9 +672,9 @@ def _title_first(text: str) -> Reference | None:
             return Reference(m.group("title").strip(), parsed[0], "title-semicolon-authors", parsed[1], venue, year)
     # Title (A & B, Venue Year)
     m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
-    if m and _title_ok(m.group("title")):
+    if m and (_title_ok(m.group("title")) or _SHORT_NAME_RE.fullmatch(m.group("title").strip())):
         parsed = _paren_authors(m.group("inner"))
-        if parsed and not _affiliation(m.group("title").strip(), parsed):
+        if parsed and (_title_ok(m.group("title")) or len(parsed[0]) >= 2) and not _affiliation(m.group("title").strip(), parsed):
             return Reference(m.group("title").strip().rstrip(",.:"), parsed[0], "title-paren-authors", parsed[1], parsed[2], parsed[3])
     # Title — A, B, C  (the last dash whose right side is a list of names)
     pieces = _DASH_SPLIT_RE.split(text) if ("-" in text or "—" in text or "–" in text) else (text,)
@@ -705,9 +740,36 @@ def _parse_reference(text: str) -> Reference | None:
             from citekit.notes.refparse.fields import rejoin_broken_words
 
             ref.title = rejoin_broken_words(ref.title)
-        if not _title_ok(ref.title):
+        if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
+                                             and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
     return ref
+
+
+_POSSESSIVE_RE = lazy(r"^(?P<name>[A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?)['’]s\s+(?P<title>[^\W\d_].+?)"
+                     r"(?:\s*[(（,]\s*(?P<year>(?:19|20)\d{2})[)）]?)?[.]?$")
+
+
+def _possessive_title(text: str) -> Reference | None:
+    """``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need``: the first
+    author's family name in the possessive, then the title in title case (three words or
+    more); a name that is an ordinary word (``Today's``) or a title that reads as prose
+    (``Kaplan's scaling laws paper``) is no reference."""
+    from citekit.notes.authoryear import _ordinary_words
+
+    m = _POSSESSIVE_RE.match(text)
+    if m is None:
+        return None
+    name, title = m.group("name"), m.group("title").strip()
+    if name.lower() in _ordinary_words() or not is_author_name(name, single_word=True):
+        return None
+    from citekit.notes.shapes import non_paper_words
+
+    if len(title.split()) < 3 or not _title_case(title) or title[-1:] in "!?" or _holds_sentences(title):
+        return None
+    if not title.split()[-1][:1].isupper() or non_paper_words(title):
+        return None  # ``Karpathy's Neural Networks: Zero to Hero course``: a title in title case ends so
+    return Reference(title, [name], "possessive-title", year=int(m.group("year")) if m.group("year") else None)
 
 
 #: The remembered answer itself, for callers that only read it (as ``copied`` rules offer).
@@ -836,6 +898,11 @@ _MODEL_NAMES_RE = lazy(
     r"\b[A-Z][\w'’\-]+\s[A-Z]{1,3}[,.]|[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+,?\s+(?:and\s+|&\s*)?[A-Z][^\W\d_A-Z]+\s[A-Z]|"
     r"\b[A-Z][\w'’\-]+\s+(?:&|and)\s+[A-Z][\w'’\-]+,|"
     r"\b[A-Z][\w'’\-]+\s+and\s+[A-Z][^\W\d_A-Z]+\s[A-Z][\w'’\-]+\.|"  # ``Diederik P Kingma and Jimmy Ba.``
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z]{1,2}\s[A-Z][^\W\d_A-Z][\w'’\-]*,\s+[A-Z]{1,2}\s[A-Z][^\W\d_A-Z]|"  # ``A Okafor, B Lindqvist.`` (initials without stops)
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z][A-Z'’\-]+(?:\s[A-Z][A-Z'’\-]+)*,\s+[A-Z]|"  # ``PASHLEY, D W, 1965.`` (ISO 690 and ABNT capitals)
+    # the authors, then the year between full stops, then the title: ACM and ACL
+    # (``[2] S Takeuchi and K Suzuki. 1999. Stacking …``, ``Yen-Kuang Kuo and … 2012. Advantages …``)
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^.\d]{2,300}?[^\W\d_]\.\s(?:19|20)\d{2}[a-z]?\.\s+[^\W\d_]|"
     # one author then the year, as ACM and APA write a paper of one author
     # (``[9] Noam Shazeer. 2020. GLU Variants …``, ``Noam Shazeer (2020).``)
     r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]"
@@ -872,6 +939,18 @@ def _as_written(person) -> str:
     return raw
 
 
+def uncapitalised(family: str) -> str:
+    """A family name printed in capitals, as ABNT and ISO 690 print it (``FRANKLE``,
+    ``LEE-THORP``), in the case a name is written in (``Frankle``, ``Lee-Thorp``); any
+    other text as it is."""
+    letters = [c for c in family if c.isalpha()]
+    if len(letters) < 2 or not all(c.isupper() for c in letters):
+        return family
+    return re.sub(r"[^\W\d_]+", lambda m: m.group()[:1] + m.group()[1:].lower(), family)
+
+
+#: initials without full stops after a family name and its comma (``PASHLEY, D W``, ``Borg, BM``)
+_BARE_INITIALS_RE = lazy(r"[A-Z](?:\s?[A-Z]){0,2}")
 _HYPHENATED_INITIALS_RE = lazy(r"\b([A-Z])\.\s?-\s?([A-Z])\.")
 
 
@@ -886,7 +965,12 @@ def _reads_as_name(raw: str) -> bool:
         raw = "".join(c for c in raw if unicodedata.category(c) != "Sk")
     if "," in raw:
         family, _, given = raw.partition(",")
-        return is_author_name(family.strip(), single_word=True) and (not given.strip() or is_author_name(given.strip(), single_word=True) or bool(_INITIALS_RE.fullmatch(given.replace(" ", ""))))
+        family = uncapitalised(family.strip())
+        given = re.sub(r"(?<=\w)\s[A-Z]$", "", given.strip())  # ``Dick, Kimberly A``: an initial without its stop
+        return is_author_name(family, single_word=True) and (not given.strip() or is_author_name(given.strip(), single_word=True) or bool(_INITIALS_RE.fullmatch(given.replace(" ", "")))
+                                                              or bool(_BARE_INITIALS_RE.fullmatch(given.strip())))
+    if raw.startswith("A ") and not raw.startswith("A A"):
+        raw = "A." + raw[1:]  # ``A Okafor``: the model read an author, so the ``A`` is an initial, not the article
     return is_author_name(raw, single_word=True) or bool(_VANCOUVER_NAME_RE.fullmatch(raw))
 
 
@@ -988,7 +1072,11 @@ def _model(text: str) -> Reference | None:
         name = _name_in(person.raw)
         if name is None:
             return None
-        names.append(_as_written(person) if name == person.raw.strip() else name)
+        name = _as_written(person) if name == person.raw.strip() else name
+        if "," in name:
+            family, _, given = name.partition(",")
+            name = f"{uncapitalised(family.strip())},{given}"
+        names.append(name)
     title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))
     if not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return None
@@ -1163,6 +1251,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
+    # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``
+    LineRule("possessive-title", (Cue(needles=("'s ", "’s "), pattern=re.compile(r"[A-Za-z]['’]s\s")),), _possessive_title),
 ], on_change=clear_all)
 
 

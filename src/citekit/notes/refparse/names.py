@@ -41,6 +41,22 @@ def _family_names_only(pieces: list[list[str]]) -> bool:
     return len(words) >= 4
 
 
+def _capitals_family(part: str) -> bool:
+    """A family name printed in capitals (ISO 690, ABNT: ``GU``, ``DE LUNA BUGALLO``)."""
+    letters = [c for c in part if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters) and any(len(w) >= 2 for w in part.split())
+
+
+def _capitals_pairs(parts: list[str]) -> bool:
+    """``KODIGALA, Ashok, GU, Qing, PASHLEY, D W``: family names in capitals, each followed by
+    its given names (which hold no word of three capitals or more): a family name of two
+    capitals (``GU``) is then no pair of initials."""
+    if len(parts) < 2 or len(parts) % 2 or not any(len(p) > 3 for p in parts[::2]):
+        return False
+    return all(_capitals_family(f) for f in parts[::2]) and not any(
+        _capitals_family(g) and any(len(w) >= 3 for w in g.split()) for g in parts[1::2])
+
+
 def _pieces(span: str) -> list[str]:
     """Names as written, in order: ``Zhang, H., Cisse, M. and Dauphin, Y. N.`` -> three names."""
     names: list[str] = []
@@ -51,6 +67,8 @@ def _pieces(span: str) -> list[str]:
     split = [parts for parts in split if parts]
     if _family_names_only(split):
         return [p for parts in split for p in parts]
+    if all(_capitals_pairs(parts) for parts in split):
+        return [f"{parts[i]}, {parts[i + 1]}" for parts in split for i in range(0, len(parts), 2)]
     for parts in split:
         i = 0
         while i < len(parts):

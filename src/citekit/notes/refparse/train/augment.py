@@ -41,10 +41,12 @@ def _bib_name(n: dict[str, str]) -> str:
 GROUP_WORDS = ("Team", "Group", "Consortium", "Collaboration", "Contributors")
 
 
-def renamed(rec: Record, pool: list[str], rng: random.Random, *, per_name: float = 0.5, group: float = 0.08) -> Record:
+def renamed(rec: Record, pool: list[str], rng: random.Random, *, per_name: float = 0.5, group: float = 0.08,
+            article: float = 0.25) -> Record:
     """A copy of ``rec`` whose authors' family names are, each with ``per_name`` odds, a word
     of the pool (at least one is); with ``group`` odds the last author is a group
-    (``Nimbus Robotics Team``, printed as written). Its ``.bib`` author field says the same names."""
+    (``Nimbus Robotics Team``, printed as written); with ``article`` odds the title opens
+    with ``A`` or ``The``. Its ``.bib`` fields say the same."""
     authors = [dict(n) for n in rec.authors]
     swap = [i for i in range(len(authors)) if rng.random() < per_name] or [rng.randrange(len(authors))]
     for i in swap:
@@ -53,9 +55,16 @@ def renamed(rec: Record, pool: list[str], rng: random.Random, *, per_name: float
     if len(authors) > 1 and rng.random() < group:
         words = [rng.choice(pool) for _ in range(rng.choice((1, 2)))]
         authors[-1] = {"literal": " ".join([*words, rng.choice(GROUP_WORDS)])}
+    title = rec.title
+    if rng.random() < article and title[:1].isalpha() and not re.match(r"(?:A|An|The)\s", title):
+        # ``Okafor A, Lindqvist B. A simple baseline …``: an article opening the title right
+        # after an initial is the title's, a thing few titles of the corpora show
+        title = rng.choice(("A", "The", "An" if title[:1].lower() in "aeiou" else "A")) + " " + title[:1].lower() + title[1:] \
+            if not title.split()[0].isupper() else rng.choice(("A", "The")) + " " + title
     bib = dict(rec.bib)
+    bib["title"] = title if title == rec.title else "{" + title[0] + "}" + title[1:]
     bib["author"] = " and ".join([_bib_name(n) for n in authors] + (["others"] if rec.others else []))
-    return replace(rec, key=rec.key + "-renamed", authors=authors, bib=bib)
+    return replace(rec, key=rec.key + "-renamed", authors=authors, title=title, bib=bib)
 
 
 def with_other_names(records: list[Record], seed: int, share: float) -> list[Record]:
