@@ -88,10 +88,10 @@ def test_an_ellipsis_cuts_an_author_list_short_as_et_al_does(tmp_path: Path) -> 
 
 def test_a_group_that_signs_a_reference_is_one_of_its_authors(tmp_path: Path) -> None:
     got = _extract(tmp_path, "REFERENCES\n"
-                   "Ada Okafor, Bo Lindqvist, and Nimbus Robotics Team. Sparse gradients for tiny recurrent\n"
+                   "Ada Okafor, Bo Lindqvist, and Ledger Dev Team. Sparse gradients for tiny recurrent\n"
                    "   models. arXiv preprint arXiv:2101.00007, 2021.\n", "refs.txt")
     assert got[2][0]["title"] == "Sparse gradients for tiny recurrent models"
-    assert got[2][0]["authors"] == ["Ada Okafor", "Bo Lindqvist", "Nimbus Robotics Team"]
+    assert got[2][0]["authors"] == ["Ada Okafor", "Bo Lindqvist", "Ledger Dev Team"]
 
 
 def test_a_venue_between_a_citation_and_its_quoted_title(tmp_path: Path) -> None:
@@ -177,3 +177,33 @@ def test_authors_then_the_year_between_full_stops_as_acm_writes_them(tmp_path: P
                    "refs.txt")
     assert (got[2][0]["title"], got[2][0]["authors"]) == ("Sparse Gradients for Tiny Recurrent Models", ["A Okafor", "B Lindqvist"])
     assert (got[3][0]["title"], got[3][0]["authors"]) == ("Ledger Compression at Scale", ["Jean-Luc Brandt", "Mei-Ling Gu", "Bo Lindqvist"])
+
+
+def test_a_title_in_title_case_before_a_bracketed_citation_inside_prose(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "“tiny models” — Sparse Ledgers for Tiny Models (Okafor, Lindqvist, Brandt, ICML 2021). keep the appendix\n"
+                   "I met Ada Okafor (Lindqvist & Brandt, 2019) at lunch\n"
+                   "we use the ledger optimizer (Lindqvist & Brandt, 2019) with warmup\n", "annotations.md")
+    titled = [m for m in got[1] if m.get("title")]
+    assert [(m["title"], m["authors"], m["year"]) for m in titled] == [
+        ("Sparse Ledgers for Tiny Models", ["Okafor", "Lindqvist", "Brandt"], 2021)]
+    assert not [m for m in got.get(2, []) + got.get(3, []) if m.get("title")]  # a person, a lower-case phrase
+
+
+def test_family_given_pairs_between_semicolons_stay_together(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# papers\n\n## Sparse Gradients for Tiny Recurrent Models\n"
+                   "- Authors: Okafor, Ada; Lindqvist, Bo E.; Brandt, Jean-Luc\n")
+    assert got[3][0]["authors"] == ["Okafor, Ada", "Lindqvist, Bo E.", "Brandt, Jean-Luc"]
+
+
+def test_an_arxiv_id_dates_a_reference_written_without_its_year(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# papers\n\n- SGT: Okafor, A., & Lindqvist, B. Sparse Gradients for Tiny Recurrent Models. arXiv:2101.00007\n")
+    assert (got[3][0]["title"], got[3][0]["authors"]) == ("Sparse Gradients for Tiny Recurrent Models", ["Okafor, A.", "Lindqvist, B."])
+
+
+def test_a_reference_whose_only_link_is_a_site_home_page_is_no_paper(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "REFERENCES\n"
+                   "[1] Ledgerly. 2023. Ledgerly: Find the ledgers you can trust. https://www.ledgerly.example\n"
+                   "[2] Ada Okafor and Bo Lindqvist. 2021. Sparse Gradients for Tiny Recurrent Models. In Proc. ICML. 1–9.\n",
+                   "refs.txt")
+    assert 2 not in got
+    assert got[3][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"

@@ -135,6 +135,11 @@ def split_authors(value: str) -> list[str]:
     and_parts = [p.strip() for p in _AND_SPLIT_RE.split(value) if p.strip()]
     if len(and_parts) > 1 and all(p.count(",") == 1 for p in and_parts) and not _DOT_OR_SEMICOLON_RE.search(value):
         return and_parts
+    semi_parts = [p.strip() for p in re.split(r"\s*;\s*(?:and\s+|&\s*)?", value) if p.strip()]
+    if len(semi_parts) > 1 and all(p.count(",") == 1 for p in semi_parts):
+        # ``Bottou, Léon; Curtis, Frank E.; Nocedal, Jorge`` (a Zotero report, APA's own
+        # lists): family, given pairs, one between each pair of semicolons
+        return semi_parts
     return [p.strip() for p in _AUTHOR_SEP_RE.split(value) if p and p.strip()]
 
 

@@ -218,6 +218,7 @@ _DASH_CUE = Cue(chars="—–", needles=("-",), pattern=re.compile(r"\s-{1,2}\s"
 _YEAR_CUE = Cue(needles=("19", "20"), pattern=re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)"))
 _YY_CUE = Cue(needles=("'", "’"), pattern=re.compile(r"['’]\d{2}\b"))
 _BY_CUE = Cue(needles=("by",), pattern=re.compile(r"\sby\s", re.I), fold=True)
+_ARXIV_CUE = Cue(needles=("arxiv:",), pattern=re.compile(r"arxiv:\s?\d{4}\.\d{4,5}", re.I), fold=True)
 _ET_AL_CUE = Cue(needles=("et al",), pattern=re.compile(r"\bet al", re.I), fold=True)
 
 
@@ -510,8 +511,9 @@ def _cut_venue_tail(text: str, tail_re: re.Pattern[str]) -> tuple[str, str | Non
             # ``Mikolov, Chen, Corrado, Dean 2013``, ``Hoffmann, Mensch … 2022``: what stands
             # before the year is the list's last name (or its ellipsis), not a venue
             lead = _YEAR_AT_END_RE.sub("", tail.group("v")).strip()
-            if lead and (is_author_name(lead, single_word=True) or _ET_AL_RE.fullmatch(lead)
-                         or is_author_name(_ET_AL_RE.sub("", lead).strip(), single_word=True)):
+            name = _ET_AL_RE.sub("", lead).strip()
+            # (one word: ``Am Stat 2016``, ``PLoS Med 2005`` are a journal's short name)
+            if lead and (_ET_AL_RE.fullmatch(lead) or (len(name.split()) == 1 and is_author_name(name, single_word=True))):
                 return (text[: tail.start("v")] + lead).strip(), None, year
         if venue or year:
             return text[: tail.start()].strip(), venue, year
@@ -794,8 +796,65 @@ _OPEN_QUOTE_RE = lazy("[\"“„«《『「]")
 
 
 def may_cite_inline(text: str) -> bool:
-    """The text has a quote that may open a cited title (what :func:`inline_references` needs)."""
-    return _OPEN_QUOTE_RE.search(text) is not None
+    """The text has a quote that may open a cited title, or a bracketed citation with a year
+    that may close one (what :func:`inline_references` needs)."""
+    return _OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+
+
+#: a citation in brackets with its year, after the title it cites: ``(Song, Dhariwal, Chen,
+#: Sutskever, ICML 2023)``, ``(Ho & Salimans, 2022)``
+_PAREN_CITATION_RE = lazy(r"\((?P<inner>[^()]{3,200}?(?:19|20)\d{2})\)")
+#: the words a title in title case may hold in lower case
+_TITLE_SMALL_WORDS = frozenset("a an the of for in on with and to via from by at as or vs is are".split())
+_TITLE_TOKEN_RE = lazy(r"[^\s]+")
+
+
+def _title_before(text: str, end: int) -> str | None:
+    """The run of title-case words that ends at ``end`` (read backwards up to a clause's
+    punctuation or a lower-case word that is no title's small word): two words or more,
+    opening and closing on a capitalised word; None when there is none."""
+    words = _TITLE_TOKEN_RE.findall(text[:end])
+    run: list[str] = []
+    for word in reversed(words):
+        core = word.strip("“”\"'‘’*_")
+        if not core or core[-1:] in ".;,!?)]" or core in ("—", "–", "-", "--", "→", "=", "|"):
+            break
+        if core[:1].isupper() or core[:1].isdigit() or core.lower() in _TITLE_SMALL_WORDS:
+            run.append(core)
+            if core.endswith(":") and len(run) > 1:
+                pass
+            continue
+        break
+    run.reverse()
+    while run and not run[0][:1].isupper():
+        run.pop(0)
+    if len(run) < 2 or not run[-1][:1].isupper() or sum(1 for w in run if w[:1].isupper()) < 2:
+        return None
+    return " ".join(run)
+
+
+def _ordinary_count(text: str) -> int:
+    """How many words of ``text`` are words real titles write in lower case."""
+    from citekit.notes.authoryear import _ordinary_words
+
+    return sum(1 for w in text.split() if w.lower().strip(":,") in _ordinary_words())
+
+
+def _titles_before_citations(text: str) -> list[Reference]:
+    """``… — Consistency Models (Song, Dhariwal, Chen, Sutskever, ICML 2023). map any …``: a
+    title in title case right before a bracketed author list with its year, inside prose.
+    The brackets must hold two names or more (or ``et al.``) and the year, so a name in
+    brackets after a person (``Bob Smith (Ng, 2019)``) is no title."""
+    out = []
+    for m in _PAREN_CITATION_RE.finditer(text):
+        parsed = _paren_authors(m.group("inner"))
+        if parsed is None or parsed[3] is None or not (len(parsed[0]) >= 2 or parsed[1]):
+            continue
+        title = _title_before(text, m.start())
+        if title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2):
+            continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write)
+        out.append(Reference(title, parsed[0], "title-paren-authors, inside a sentence", parsed[1], parsed[2], parsed[3]))
+    return out
 _CAPITALISED_RE = lazy(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
 
 
@@ -849,11 +908,18 @@ def inline_references(text: str) -> list[Reference]:
     (``the adapters they mean are Houlsby et al. 2019, “Parameter-Efficient Transfer
     Learning for NLP”. cite as …``): each quoted title is read with the words next to it as
     a line of its own, by the rules and the model that read a reference line."""
-    if len(text) > 4000 or not _OPEN_QUOTE_RE.search(text):
+    if len(text) > 4000 or not may_cite_inline(text):
         return []
-    ends = [0] + [m.end() for m in _CLAUSE_END_RE.finditer(text)] + [len(text)]
     found: list[Reference] = []
     seen: set[str] = set()
+    if "(" in text:
+        for ref in _titles_before_citations(text):
+            if ref.title not in seen:
+                seen.add(ref.title)
+                found.append(ref)
+    if not _OPEN_QUOTE_RE.search(text):
+        return found
+    ends = [0] + [m.end() for m in _CLAUSE_END_RE.finditer(text)] + [len(text)]
     for quote in _QUOTED_TITLE_RE.finditer(text):
         for window in _windows(text, ends, quote):
             ref = parse_reference(window) if len(window) < len(text) or not found else None
@@ -891,7 +957,7 @@ TITLE_SURE_ONLINE = 0.9
 #: author list: ``et al.``, an initial before a name (``J. Smith``, ``Smith, J.``, ``Smith J,``)
 #: or names between commas. Most notes lines have none, and the model costs about half a
 #: millisecond a line.
-_MODEL_YEAR_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b", re.I)
+_MODEL_YEAR_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\bet\.? al\b|\barxiv:\s?\d{4}\.\d{4,5}", re.I)  # (an arXiv id dates the paper)
 #: (a lower-case run is any letter but A-Z, so ``Jürgen`` and ``Stanisław`` are names too)
 _MODEL_NAMES_RE = lazy(
     r"\bet\.? al\b|\b[A-Z]\.(?:\s?-?[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’\-]+|[A-Z][\w'’\-]+,\s+[A-Z]\.|"
@@ -1250,7 +1316,7 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # syntax, then a title the reference parser finds
     LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
     # any other citation style, read by the learned reference parser
-    LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE), _model),
+    LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE, _ARXIV_CUE), _model),
     # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``
     LineRule("possessive-title", (Cue(needles=("'s ", "’s "), pattern=re.compile(r"[A-Za-z]['’]s\s")),), _possessive_title),
 ], on_change=clear_all)

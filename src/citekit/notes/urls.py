@@ -19,7 +19,7 @@ from citekit.core.venues import from_url
 from citekit.notes.memo import copied, per_text
 from citekit.core.lazyre import lazy
 
-UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "docs", "deposit", "other"]
+UrlKind = Literal["paper", "talk", "code", "project", "slides", "document", "dataset", "model", "blog", "video", "social", "docs", "deposit", "home", "other"]
 
 #: characters of an address (parentheses only in balanced pairs, as in DOIs such as
 #: ``10.1016/0893-6080(89)90020-8``: a closing one with no opening one ends the address)
@@ -72,7 +72,7 @@ _DOI_IN_PATH_RE = lazy(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9
 
 #: kinds of page (:func:`classify_url`) that are never a paper's own page: a reference or a
 #: table row that links only such a page names software, a post, a talk or data
-NOT_PAPER_KINDS: frozenset[UrlKind] = frozenset({"code", "blog", "dataset", "model", "video", "slides", "talk", "social", "docs", "deposit"})
+NOT_PAPER_KINDS: frozenset[UrlKind] = frozenset({"code", "blog", "dataset", "model", "video", "slides", "talk", "social", "docs", "deposit", "home"})
 
 
 #: The paper sites people paste without ``https://`` (``arxiv.org/abs/1802.09568``,
@@ -260,6 +260,8 @@ def classify_url(url: str) -> UrlKind:
         return "project"
     if low_path.endswith(".pdf"):
         return "document"
+    if not low_path.strip("/") and "?" not in url:
+        return "home"  # a site's home page (``https://www.prolific.com``): a service or a product, no paper
     return "other"
 
 
