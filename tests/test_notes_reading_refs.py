@@ -45,6 +45,7 @@ def test_words_cut_at_a_line_end_are_put_back_and_compounds_keep_their_hyphen() 
     assert rejoin_broken_words("Faster conver- gence of sparse optimi- zation") == "Faster convergence of sparse optimization"
     assert rejoin_broken_words("Revisiting machine- learning pipelines") == "Revisiting machine-learning pipelines"
     assert rejoin_broken_words("pre- and post-training") == "pre- and post-training"
+    assert rejoin_broken_words("a high-perfor- mance ledger") == "a high-performance ledger"
     assert join_tokens("Revisiting machine- learning pipe- lines".split()) == "Revisiting machine-learning pipelines"
 
 

@@ -1051,7 +1051,7 @@ def _name_in(raw: str) -> str | None:
     the name left when a word before it (``DQN -- Mnih``, ``LDM = Rombach``) or a venue
     after its comma (``Liu, TACL)``) was taken into it; None when no name is there."""
     raw = raw.strip()
-    if _reads_as_name(raw) or _GROUP_AUTHOR_RE.fullmatch(raw.rstrip(".,;")):
+    if _reads_as_name(raw) or _GROUP_AUTHOR_RE.fullmatch(raw.rstrip(".,;")) or _corporate_author(raw):
         return raw
     lead = _LEAD_RE.sub("", raw).strip()
     if lead != raw and lead and _reads_as_name(lead):

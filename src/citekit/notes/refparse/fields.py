@@ -72,7 +72,7 @@ def join_tokens(tokens: list[str]) -> str:
 
 
 #: a word cut at a line end and joined back with a space: ``conver- gence``
-_BROKEN_RE = lazy(r"(?<![\w-])([^\W\d_]*[^\W\d_A-Z])- ([^\W\d_A-Z][^\W\d_]*)")
+_BROKEN_RE = lazy(r"(?<![^\W\d_])([^\W\d_]*[^\W\d_A-Z])- ([^\W\d_A-Z][^\W\d_]*)")  # (``high-perfor- mance``: the last part of a compound)
 
 
 def rejoin_broken_words(text: str) -> str:
