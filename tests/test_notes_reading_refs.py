@@ -208,3 +208,10 @@ def test_a_reference_whose_only_link_is_a_site_home_page_is_no_paper(tmp_path: P
                    "refs.txt")
     assert 2 not in got
     assert got[3][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"
+
+
+def test_semicolons_part_the_people_of_a_din_reference(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n- Okafor, Ada ; Lindqvist, Bo A ; Brandt, Jean-Luc: Sparse Gradients for Tiny Recurrent Models."
+                   " In: J. Ledg. Bd. 3 (2021), S. 10–19\n")
+    assert got[3][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"
+    assert [a.split(",")[0] for a in got[3][0]["authors"]] == ["Okafor", "Lindqvist", "Brandt"]

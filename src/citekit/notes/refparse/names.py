@@ -69,7 +69,13 @@ def _pieces(span: str) -> list[str]:
         return [p for parts in split for p in parts]
     if all(_capitals_pairs(parts) for parts in split):
         return [f"{parts[i]}, {parts[i + 1]}" for parts in split for i in range(0, len(parts), 2)]
+    semicolons = ";" in span or "；" in span
     for parts in split:
+        if semicolons and len(parts) == 2 and not _initials_like(parts[0]):
+            # ``Wobbrock, Jacob ; Myers, Brad A ; Aung, Htet`` (DIN 1505, Zotero): the
+            # semicolons part the people, so one comma inside a part is family, given
+            names.append(f"{parts[0]}, {parts[1]}")
+            continue
         i = 0
         while i < len(parts):
             cur = parts[i]
