@@ -215,3 +215,8 @@ def test_semicolons_part_the_people_of_a_din_reference(tmp_path: Path) -> None:
                    " In: J. Ledg. Bd. 3 (2021), S. 10–19\n")
     assert got[3][0]["title"] == "Sparse Gradients for Tiny Recurrent Models"
     assert [a.split(",")[0] for a in got[3][0]["authors"]] == ["Okafor", "Lindqvist", "Brandt"]
+
+
+def test_the_short_address_of_hugging_face_papers_is_a_paper_link(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "links\n\nhf.co/papers/2101.00007\n", "links.txt")
+    assert got[3][0]["urls"] == ["https://hf.co/papers/2101.00007"]

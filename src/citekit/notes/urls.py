@@ -79,14 +79,14 @@ NOT_PAPER_KINDS: frozenset[UrlKind] = frozenset({"code", "blog", "dataset", "mod
 #: ``huggingface.co/papers/2106.09685``): exact hosts and paths, so an address is only ever
 #: completed where it can be nothing else.
 _BARE_SITES = (
-    r"arxiv\.org/(?:abs|pdf|html)/", r"huggingface\.co/papers/", r"alphaxiv\.org/(?:abs|overview|pdf)/",
+    r"arxiv\.org/(?:abs|pdf|html)/", r"(?:huggingface|hf)\.co/papers/", r"alphaxiv\.org/(?:abs|overview|pdf)/",
     r"paperswithcode\.com/paper/", r"semanticscholar\.org/(?:paper|arxiv)/", r"dl\.acm\.org/doi/",
     r"(?:dx\.)?doi\.org/10\.", r"openreview\.net/(?:forum|pdf)\?", r"aclanthology\.org/", r"proceedings\.mlr\.press/v",
     r"proceedings\.neurips\.cc/paper", r"papers\.nips\.cc/paper", r"openaccess\.thecvf\.com/content",
 )
 _BARE_URL_RE = lazy(
     r"(?<![\w/.@:%-])(?:www\.)?(?:" + "|".join(_BARE_SITES) + rf"){_URL_CHARS}*(?:\({_URL_CHARS}*\){_URL_CHARS}*)*", re.I)
-_BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "alphaxiv.org/", "paperswithcode.com/", "semanticscholar.org/",
+_BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "hf.co/papers/", "alphaxiv.org/", "paperswithcode.com/", "semanticscholar.org/",
                  "dl.acm.org/", "doi.org/", "openreview.net/", "aclanthology.org/", "mlr.press/", "neurips.cc/",
                  "nips.cc/", "thecvf.com/")
 
@@ -229,7 +229,7 @@ def classify_url(url: str) -> UrlKind:
         return "paper" if low_path.startswith("/rec/") else "other"
     if host == "www.semanticscholar.org" or host == "semanticscholar.org":
         return "paper" if low_path.startswith("/paper/") else "other"
-    if host == "huggingface.co" and low_path.startswith("/papers/"):
+    if host in ("huggingface.co", "hf.co") and low_path.startswith("/papers/"):  # (hf.co: the site's short address)
         return "paper"
     if host in ("paperswithcode.com", "www.paperswithcode.com"):
         return "paper" if low_path.startswith("/paper/") else "other"
