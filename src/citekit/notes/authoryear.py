@@ -116,7 +116,7 @@ def _title_after(text: str, end: int) -> str | None:
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         return None
-    from citekit.notes.refline import title_case
+    from citekit.notes.titlecase import title_case
 
     title = m.group("t").strip().rstrip(".")
     words = title.split()

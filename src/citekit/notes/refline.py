@@ -29,6 +29,7 @@ from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
 from citekit.notes.shapes import strip_hashtags
 from citekit.notes.textids import find_text_ids
+from citekit.notes.titlecase import title_case
 from citekit.core.text import squash_spaces
 from citekit.notes.urls import strip_urls
 
@@ -436,18 +437,10 @@ def _quoted_sentence(text: str) -> bool:
     return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
 
 
-_TITLE_WORD_RE = lazy(r"[^\W\d_][\w'’\-]*")
-
-
-def title_case(title: str) -> bool:
-    """Most words of four letters or more capitalised (``Symbolic Discovery of Optimization
-    Algorithms``): how titles are written, and sentences are not."""
-    return _title_case(title)
 
 
 def _title_case(title: str) -> bool:
-    words = [w for w in _TITLE_WORD_RE.findall(title) if len(w) > 3]
-    return bool(words) and sum(1 for w in words if w[0].isupper()) / len(words) >= 0.6
+    return title_case(title)
 
 
 _BY_NAMES_RE = lazy(r"^(?:by|By|BY)\s+(?P<names>.+)$")
