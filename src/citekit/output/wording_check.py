@@ -20,7 +20,8 @@ and, anywhere in the sentence, things counted but never named ("addresses three 
 gap", "do the same with objects"), and what a title or a PDF's text leaves in prose: a possessive
 without its apostrophe ("a users wrist", "observers ability to"), "3d" for 3D, a "+" for
 "and", an em dash spaced on one side only ("crafting— related"), a question mark followed
-by a full stop, and a sentence that stops on a word that needs more ("... the error rate for.").
+by a full stop, and a sentence that stops on a word that needs more ("... the error rate for.") or on a dash
+("... and machine learning—.").
 
 Each message says what to write instead.
 """
@@ -113,7 +114,8 @@ _THE_SAME = lazy(r"\b(?:do|does|did|doing|achieve|achieves|show|shows)\s+the\s+s
 #: things counted and left unnamed: "three main problems", "a number of factors", "two important ... factors"
 _COUNTED = lazy(r"\b(?:two|three|four|five|six|seven|several|a\s+number\s+of|a\s+few|some|many|various)\s+"
                 r"(?:[a-z\-]+\s+){0,3}?(?:problems|factors|issues|challenges|aspects|requirements|limitations|"
-                r"findings|lessons|insights|implications|guidelines|principles)\b(?!\s*(?::|\(|,?\s+(?:including|such as|"
+                r"findings|lessons|insights|implications|guidelines|principles|steps|stages|phases|techniques|strategies|"
+                r"themes|dimensions|categories)\b(?!\s*(?::|\(|,?\s+(?:including|such as|"
                 r"namely|like|of|for|in|on|about|that|which|to)\b))")
 #: a word no sentence ends on: an article, a preposition that takes an object, a conjunction ("... for.")
 _OPEN_END = lazy(r"\s(?:a|an|the|of|for|with|and|or|by|from|into|between|than|its|their)\s*\.?\s*$")
@@ -148,6 +150,10 @@ def prose_defects(plain: str) -> list[tuple[str, str]]:
     if same:
         found.append(("definite-reference", f"'{same.group(0)}' refers to something the sentence never named: say "
                                             "what is done"))
+    dangling = re.search(r"(?:[\u2014\u2013,;:]|\s-)\s*\.\s*$", plain)
+    if dangling:
+        found.append(("truncated", "the sentence ends on a dash or a comma: the clause after it is missing; complete "
+                                   "it or end the sentence before it"))
     end = _OPEN_END.search(plain)
     if end:
         found.append(("truncated", f"the sentence stops on '{end.group(0).strip(' .')}', which needs more: "
