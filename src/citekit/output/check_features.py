@@ -102,6 +102,26 @@ ABSENT_FAULTS = frozenset({"artefact", "finding", "purpose", "verb_make", "verb_
 #: are not
 SIGN = {f: (-1 if f in ABSENT_FAULTS else 0 if f in ("short", "verb_study", "verb_vague", "overview", "position")
             else 1) for f in FEATURES}
+#: what to do when one feature weighs most, where it says more than its class's advice
+FEATURE_ADVICE = {
+    "thin_record": "the record says little beyond the title, so the sentence is the title in other words: say what "
+                   "the paper does or finds, from the paper itself",
+    "length": "the sentence is long (most often a clause copied from the abstract): cut it to what the paper does and "
+              "finds",
+    "commas": "the sentence strings clauses together with commas: cut it to what the paper does and finds",
+    "stale_new": "'a new'/'a novel' is the abstract's own boast: drop it and say what is new",
+    "stacked_for": "prepositions are stacked ('for ... for ...', 'of ... of ... of ...'): say it in two plainer parts",
+    "capitals": "words keep the title's capitals mid-sentence: write them in lower case, or say it in your own words",
+    "verb_odd": "the sentence's verb is not something a paper does (a title's or an abstract's word in its place): "
+                "say 'present', 'study', 'show' ... and what",
+    "gerund_object": "an -ing form follows the verb ('present using ...'): say what the paper presents",
+    "pointer": "'the proposed ...', 'this', 'these' or 'such' point to something the reader has not seen: name it",
+    "definite": "a 'the ...' names something the abstract introduced earlier, which the reader has not seen: name it",
+    "acronyms": "an abbreviation is never written out: write it out or drop it",
+    "counted": "things are counted but never named: say which, or the most important",
+    "verb_study": "'study' before the title's words says what the paper is about, not what it does or finds",
+    "artefact": "the sentence names neither what the paper built nor what it found: say one of them",
+}
 #: what to do about each fault class, for a flag no hand rule explains
 ADVICE = {
     "verbatim": "most of the sentence is the abstract's own words: say it in your own words, or quote it",
@@ -131,6 +151,10 @@ _ARTEFACT = lazy(r"\b(?:system|interface|device|tool|toolkit|technique|method|pr
                  r"language|library|kit|installation|optimi[sz]er|network|architecture|estimator|dataset|benchmark|corpus|"
                  r"metric|protocol|scheme|approach|pipeline|simulator|visuali[sz]ation|notation|taxonomy|"
                  r"guidelines?|principles?|questionnaire|scale)s?\b")
+#: a coined name after a verb of making ("present ECO", "propose LiMuon", "introduce Paper Walls"): an artefact named
+_NAMED = lazy(r"^\s*(?:present|presents|propose|proposes|introduce|introduces|develop|develops|build|builds|built|"
+              r"design|designs|describe|describes)\s+(?:the\s+)?(?:[A-Z][a-z]*[A-Z0-9][\w\-]*|[A-Z]{2,}[\w\-]*|"
+              r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s*,)")
 _FINDING = lazy(r"\b(?:show(?:s|ed)?|find(?:s)?|found|report(?:s|ed)?|demonstrat\w+|reveal\w*)\s+(?:\w+\s+){0,3}?that\b|"
                 r"\b(?:improv\w+|reduc\w+|increas\w+|outperform\w*|faster|slower|better|worse|more|fewer|less|"
                 r"higher|lower|significant\w*|preferred|prefer)\b")
@@ -184,11 +208,18 @@ def shared_runs(mine: list[str], theirs: list[str], least: int = 5) -> tuple[int
     return best, sum(covered) / len(mine)
 
 
+def _research_verbs() -> frozenset[str]:
+    """The verbs above and those the title checks know (inquiry: "rethink", "revisit"; making: "fabricate")."""
+    from citekit.output.title_check import INQUIRY_VERBS, MAKING_VERBS
+
+    return _RESEARCH_VERBS | INQUIRY_VERBS | MAKING_VERBS
+
+
 def _plain_verb(verb: str) -> str:
     """A verb without its third-person or past ending ("studies", "studied" -> "study"; "compared" -> "compare")."""
     for ending, added in (("ies", "y"), ("ied", "y"), ("ses", "s"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"),
                           ("ed", ""), ("ed", "e"), ("s", "")):
-        if verb.endswith(ending) and verb[:-len(ending)] + added in _RESEARCH_VERBS:
+        if verb.endswith(ending) and verb[:-len(ending)] + added in _research_verbs():
             return verb[:-len(ending)] + added
     return verb
 
@@ -263,7 +294,7 @@ def sentence_features(sentence: str, plain: str, titles: list[str], abstracts: l
         "verb_make": float(verb in _MAKE),
         "verb_find": float(verb in _FIND),
         "verb_vague": float(verb in _VAGUE),
-        "artefact": float(bool(_ARTEFACT.search(predicate))),
+        "artefact": float(bool(_ARTEFACT.search(predicate) or _NAMED.match(predicate))),
         "finding": float(bool(_FINDING.search(predicate))),
         "purpose": float(bool(_PURPOSE.search(predicate))),
         # ("study teaching for CAD" names a topic; "present using mobile devices" names no thing presented)
@@ -285,7 +316,7 @@ def sentence_features(sentence: str, plain: str, titles: list[str], abstracts: l
             first = max(first, shared_runs(words, _tokens(parts[0]))[1])
     base = _plain_verb(verb)
     values.update({
-        "verb_odd": float(bool(verb) and base not in _RESEARCH_VERBS and verb not in _RESEARCH_VERBS),
+        "verb_odd": float(bool(verb) and base not in _research_verbs() and verb not in _research_verbs()),
         "first_copied": first,
         "overview": float(bool(re.search(r"\b(?:overview|survey|review)\b", predicate, re.I))),
         "stale_new": float(bool(re.search(r"\b(?:a|an)\s+(?:new|novel)\b", predicate, re.I))),

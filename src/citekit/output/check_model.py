@@ -47,7 +47,7 @@ def probability(features: list[float], model: dict | None = None) -> float:
 
 def decide(features: list[float], model: dict | None = None) -> tuple[str, str] | None:
     """``(fault class, what to do)`` when a reader would mark the sentence, else None."""
-    from citekit.output.check_features import ABSENT_FAULTS, ADVICE, FAULT, FEATURES
+    from citekit.output.check_features import ABSENT_FAULTS, ADVICE, FAULT, FEATURE_ADVICE, FEATURES
 
     model = model or _model()
     if probability(features, model) < model["threshold"]:
@@ -59,5 +59,9 @@ def decide(features: list[float], model: dict | None = None) -> tuple[str, str] 
     eligible = [i for i in range(len(FEATURES)) if parts[i] > 0
                 and (features[i] > means[i] or FEATURES[i] in ABSENT_FAULTS and not features[i])]
     strongest = max(eligible, key=parts.__getitem__) if eligible else None
-    category = FAULT[FEATURES[strongest]] if strongest is not None else "no-claim"
-    return category, ADVICE.get(category, "a reader would mark this sentence: say what the paper does or finds")
+    if strongest is None:
+        return "no-claim", ADVICE["no-claim"]
+    feature = FEATURES[strongest]
+    category = FAULT[feature]
+    return category, FEATURE_ADVICE.get(feature) or ADVICE.get(
+        category, "a reader would mark this sentence: say what the paper does or finds")
