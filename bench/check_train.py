@@ -158,6 +158,16 @@ def score(model: dict, test: list[dict]) -> tuple[int, int, int, int]:
     return sum(marked), len(marked), sum(kept), len(kept)
 
 
+def _kappa(caught: int, marked: int, false: int, kept: int) -> float:
+    """Cohen's kappa between the check's flags and a reader's marks: agreement beyond what their rates give by
+    chance (0 for a reader who kept nothing or marked nothing: every agreement is then chance)."""
+    n = marked + kept
+    observed = (caught + kept - false) / n
+    flagged = (caught + false) / n
+    chance = flagged * marked / n + (1 - flagged) * kept / n
+    return (observed - chance) / (1 - chance) if chance < 1 else 0.0
+
+
 def folds(data: list[dict], verbose: bool = False) -> None:
     """Leave one reader out: fit on the other five, score the sixth."""
     from citekit.output.check_model import probability
@@ -169,8 +179,10 @@ def folds(data: list[dict], verbose: bool = False) -> None:
         model = fit(train)
         caught, marked, false, kept = score(model, test)
         shares.append((caught / max(marked, 1), false / kept if kept else None))
+        agree = (caught + kept - false) / len(test)
         print(f"  left out {reader}: flags {caught}/{marked} marked ({caught / max(marked, 1):.2f}), "
-              f"{false}/{kept} kept (threshold {model['threshold']:.2f})")
+              f"{false}/{kept} kept (threshold {model['threshold']:.2f}); agrees with the reader on {agree:.2f} of "
+              f"sentences, kappa {_kappa(caught, marked, false, kept):.2f}")
         if verbose:
             for r in test:
                 p = probability(r["features"], model)

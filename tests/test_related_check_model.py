@@ -70,3 +70,10 @@ def test_without_the_records_the_rules_alone_decide_and_the_model_is_not_read():
     assert _model.cache_info().currsize == 0
     check_snippet("@p present a folding paper display.", "markdown", records=[WALL])
     assert _model.cache_info().currsize == 1
+
+
+def test_a_key_no_record_has_is_an_undefined_citation_whatever_the_sentence():
+    found = check_snippet("@q present a folding paper display, and find that teachers used it daily over four weeks "
+                          "in three schools.", "markdown", records=[WALL])
+    assert [d.category for d in found] == ["undefined-citation"] and "'q'" in found[0].message
+    assert check_snippet("@q present a folding paper display.", "markdown") == []  # (without records: unknown)

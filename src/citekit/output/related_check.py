@@ -27,7 +27,7 @@ from citekit.core.lazyre import lazy
 
 #: defects in how text was copied: none of these may ever be in what citekit writes
 MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "anaphora", "connective",
-                        "lowercase-start", "title-list"})
+                        "lowercase-start", "title-list", "undefined-citation"})
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
 READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar",
@@ -523,12 +523,23 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
                                   else excerpt))
         for sentence in _sentences(stripped):
             found = _lint_sentence(sentence, fmt, context)
+            found += _undefined_citations(sentence, fmt, context)
             if context.records:  # with the records, the learned reading decides what a reader would mark
                 found = _reader_decides(sentence, fmt, context, found)
             for category, message in found:
                 excerpt = sentence if len(sentence) <= 120 else sentence[:117] + "..."
                 defects.append(Defect(number, category, message, excerpt))
     return sorted(defects + _duplicates(text, fmt) + paragraph_defects(text, fmt), key=lambda d: d.line)
+
+
+def _undefined_citations(sentence: str, fmt: str, context: "_Context") -> list[tuple[str, str]]:
+    """Keys a sentence cites that no record given to the check has: the citation prints as "?" (exact; only with
+    the records, which say what the library holds)."""
+    if not context.records:
+        return []
+    return [("undefined-citation", f"'{key}' is no record the check was given: a citation with no entry prints as "
+                                   "'?'; add the paper to the library or fix the key")
+            for key in dict.fromkeys(cited_keys(sentence, fmt)) if key not in context.records]
 
 
 def reading(sentence: str, fmt: str, context: "_Context", found: list[tuple[str, str]]) -> list[float] | None:
