@@ -135,7 +135,8 @@ ADVICE = {
     "unrelated-join": "two papers share one sentence: give each its own claim, or say what they share",
     "wrong-verb": "the verb is not what the paper does: say 'present', 'study', 'show' and what",
     "vague": "things are counted but never named: say which, or the most important",
-    "no-contrast": "say how the author's paper differs from these papers, not only what it shares",
+    "no-contrast": "a reader marks this placing of your paper: say what your method does against what these papers "
+                   "do, from your abstract and theirs ('Unlike X, which ..., we ...'), not a topic or a copied sentence",
 }
 
 _WORDS = lazy(r"[a-z0-9]+")

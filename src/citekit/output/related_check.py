@@ -580,6 +580,10 @@ def _reader_decides(sentence: str, fmt: str, context: "_Context",
     if verdict is None:
         return exact
     category, advice = verdict
+    if _POSITION.search(sentence):  # (the user's paper placed: its fault is the contrast, whatever weighed most)
+        from citekit.output.check_features import ADVICE
+
+        category, advice = "no-contrast", ADVICE["no-contrast"]
     agreeing = [f for f in weighed if f[0] == category]
     said = agreeing or any(f[0] == category for f in exact)
     return exact + agreeing + [f for f in weighed if f[0] != category] if said else [(category, advice)] + exact + weighed

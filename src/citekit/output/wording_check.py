@@ -6,7 +6,7 @@ phrase after the cited subject, whatever the paper is about:
 - two joined verbs that disagree ("propose and discusses": the abstract's "This paper proposes
   and discusses" with only its first verb put to the authors' plural);
 - the verb hidden in a noun after a light verb ("give an evaluation of", "describe the
-  demonstration of"), which says what the paper is about instead of what it does;
+  demonstration of", "give a study on"), which says what the paper is about instead of what it does;
 - a bare noun of study without its article ("study effects of task properties");
 - a verb followed by another ("presented is part of ...": the abstract's subject, "The work
   presented", lost);
@@ -34,6 +34,10 @@ from citekit.core.lazyre import lazy
 
 #: light verbs that carry a noun of action ("give an evaluation of") in place of the verb itself
 _LIGHT = lazy(r"^(give|gives|describe|describes|perform|performs|make|makes|carry out|carries out)\s+(?:a|an|the)\s+(?:\w+\s+)?(\w+(?:tion|ment|sis|ison))\s+of\b")
+#: "give a study on", "provide an overview of": the act of study or survey put in a noun after a verb of giving
+_GIVEN = lazy(r"^(give|gives|provide|provides|offer|offers)\s+(?:a|an)\s+(?:\w+\s+)?(study|survey|overview|account|review)"
+              r"\s+(?:of|on)\b")
+_GIVEN_VERBS = {"study": "study", "survey": "survey", "overview": "survey", "account": "describe", "review": "review"}
 #: a verb of study and a noun that needs its article before "of" ("study effects of", "examine use of")
 _BARE = lazy(r"^(stud(?:y|ies)|examines?|investigates?|explores?|analy[sz]es?|evaluates?|assess(?:es)?|measures?)\s+"
              r"(effects?|use|impact|role|influence|nature|importance|usefulness|feasibility|performance|"
@@ -79,6 +83,10 @@ def wording_defects(predicate: str) -> list[tuple[str, str]]:
     if light:
         found.append(("wordy", f"'{light.group(0)}' hides the verb in a noun: say '{_verb_of(light.group(2))} ...' "
                                "and what the paper found or built"))
+    given = _GIVEN.match(text)
+    if given:
+        found.append(("wordy", f"'{given.group(0)}' hides the verb in a noun: say '{_GIVEN_VERBS[given.group(2)]} ...' "
+                               "and what the paper found"))
     two = _TWO_VERBS.match(text)
     if two:
         found.append(("grammar", f"'{two.group(0)}': two verbs in a row, the abstract's subject lost; say what the "
