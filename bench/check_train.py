@@ -83,8 +83,8 @@ def rows() -> list[dict]:
                                                               sentence))
             for s in judged["sentences"]:
                 mine = _norm(s["sentence"])
-                hit = next((r for r in by_tag.get(s["tag"], []) if r[0].startswith(mine[:80]) or mine.startswith(r[0][:80])),
-                           None)
+                hit = next((r for r in by_tag.get(s["tag"], [])
+                            if r[0].startswith(mine[:80]) or mine.startswith(r[0][:80])), None)
                 if hit is None:
                     continue
                 out.append({"reader": reader, "label": int(s["verdict"] != "keep"), "features": hit[1],
@@ -141,8 +141,8 @@ def _threshold(model: dict, train: list[dict]) -> float:
     no exact rule flags (so that a rule made exact leaves the model's share as it was)."""
     from citekit.output.check_model import probability
 
-    marked = sorted((probability(r["features"], model) for r in train if r["label"] and not _exact(r, model["weighed"])),
-                    reverse=True)
+    marked = sorted((probability(r["features"], model) for r in train
+                     if r["label"] and not _exact(r, model["weighed"])), reverse=True)
     if not marked:
         return 0.5
     return round(marked[max(1, int(RECALL * len(marked) + 0.999)) - 1] - 1e-4, 4)

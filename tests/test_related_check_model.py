@@ -30,12 +30,13 @@ def _first(sentence: str) -> tuple[str, str]:
     ("@p present Paper Walls, a folding display made of printed paper panels with conductive ink, which teachers "
      "hang on a wall and fold away after a lesson.", "wordy", "cut it"),
     # "the proposed system": the abstract introduced it, the reader of the related work never met it
-    ("@p give an account of the deployment of the proposed system in schools.", "definite-reference",
+    ("@p bring the proposed system to schools.", "definite-reference",
      "point to something the reader has not seen"),
     # the title's capitals pasted mid-sentence
     ("@p study Folding Displays for Classrooms.", "pasted-title", "keeps the capital of p's title"),
     # a verb no paper does
-    ("@p have begun to see paper displays in classrooms.", "wrong-verb", "say 'present', 'study', 'show'"),
+    ("@p have begun to hang paper panels with conductive ink on classroom walls.", "wrong-verb",
+     "say 'present', 'study', 'show'"),
     # a verb followed by an -ing form: nothing presented
     ("@p present using paper panels with conductive ink in classrooms.", "grammar", "say what the paper presents"),
     # an abstract's boast, prepositions stacked
@@ -66,7 +67,7 @@ def test_without_the_records_the_rules_alone_decide_and_the_model_is_not_read():
     from citekit.output.check_model import _model
 
     _model.cache_clear()
-    assert check_snippet("@p give an account of the deployment of the proposed system in schools.", "markdown") == []
+    assert check_snippet("@p bring the proposed system to schools.", "markdown") == []
     assert _model.cache_info().currsize == 0
     check_snippet("@p present a folding paper display.", "markdown", records=[WALL])
     assert _model.cache_info().currsize == 1

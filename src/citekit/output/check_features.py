@@ -23,15 +23,17 @@ from citekit.core.lazyre import lazy
 #: the hand rules whose verdicts are features (the exact ones, markup or a non-paper cited, flag on their own): a
 #: category, or a category and the kind of its message where one category holds rules readers weigh differently (a
 #: name written in lower case is always marked, a title's capitals not always)
-RULES = ("definite-reference", "acronym", "no-claim:verb", "no-claim:short", "no-claim:ungiven", "pasted-title:capitals",
-         "pasted-title:quoted", "pasted-title:study", "pasted-title:short-study", "pasted-title:name", "pasted-title:subtitle", "pasted-title:glued",
+RULES = ("definite-reference", "acronym", "no-claim:verb", "no-claim:short", "no-claim:ungiven",
+         "pasted-title:capitals", "pasted-title:quoted", "pasted-title:study", "pasted-title:short-study",
+         "pasted-title:name", "pasted-title:subtitle", "pasted-title:glued",
          "pasted-title:capital", "run-on", "grammar", "wordy", "vague", "truncated", "wrong-verb", "side-result",
          "verbatim")
 #: how a message tells the rule that wrote it, within its category
 _KINDS = (("no-claim", "short", r"too short"), ("no-claim", "ungiven", r"names what was found"),
           ("no-claim", "verb", r""), ("pasted-title", "capitals", r"keeps the title's capitals"),
           ("pasted-title", "quoted", r"is quoted from"),
-          ("pasted-title", "short-study", r"title of three words or fewer"), ("pasted-title", "study", r"title pasted after"),
+          ("pasted-title", "short-study", r"title of three words or fewer"),
+          ("pasted-title", "study", r"title pasted after"),
           ("pasted-title", "name", r"is the name"), ("pasted-title", "subtitle", r"subtitle tacked"),
           ("pasted-title", "glued", r"glues on"), ("pasted-title", "capital", r"keeps the capital of"))
 
@@ -136,7 +138,8 @@ ADVICE = {
     "wrong-verb": "the verb is not what the paper does: say 'present', 'study', 'show' and what",
     "vague": "things are counted but never named: say which, or the most important",
     "no-contrast": "a reader marks this placing of your paper: say what your method does against what these papers "
-                   "do, from your abstract and theirs ('Unlike X, which ..., we ...'), not a topic or a copied sentence",
+                   "do, from your abstract and theirs ('Unlike X, which ..., we ...'), not a topic or a copied "
+                   "sentence",
 }
 
 _WORDS = lazy(r"[a-z0-9]+")
@@ -149,14 +152,16 @@ _VAGUE = frozenset("describe describes discuss discusses explore explores invest
                    "address addresses consider considers look looks review reviews outline outlines".split())
 _ARTEFACT = lazy(r"\b(?:system|interface|device|tool|toolkit|technique|method|prototype|platform|application|app|"
                  r"environment|framework|display|sensor|game|engine|glove|widget|controller|editor|algorithm|model|"
-                 r"language|library|kit|installation|optimi[sz]er|network|architecture|estimator|dataset|benchmark|corpus|"
+                 r"language|library|kit|installation|optimi[sz]er|network|architecture|estimator|dataset|"
+                 r"benchmark|corpus|"
                  r"metric|protocol|scheme|approach|pipeline|simulator|visuali[sz]ation|notation|taxonomy|"
                  r"guidelines?|principles?|questionnaire|scale)s?\b")
 #: a coined name after a verb of making ("present ECO", "propose LiMuon", "introduce Paper Walls"): an artefact named
 _NAMED = lazy(r"^\s*(?:present|presents|propose|proposes|introduce|introduces|develop|develops|build|builds|built|"
               r"design|designs|describe|describes)\s+(?:the\s+)?(?:[A-Z][a-z]*[A-Z0-9][\w\-]*|[A-Z]{2,}[\w\-]*|"
               r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s*,)")
-_FINDING = lazy(r"\b(?:show(?:s|ed)?|find(?:s)?|found|report(?:s|ed)?|demonstrat\w+|reveal\w*)\s+(?:\w+\s+){0,3}?that\b|"
+_FINDING = lazy(r"\b(?:show(?:s|ed)?|find(?:s)?|found|report(?:s|ed)?|demonstrat\w+|reveal\w*)\s+"
+                r"(?:\w+\s+){0,3}?that\b|"
                 r"\b(?:improv\w+|reduc\w+|increas\w+|outperform\w*|faster|slower|better|worse|more|fewer|less|"
                 r"higher|lower|significant\w*|preferred|prefer)\b")
 _PURPOSE = lazy(r"\b(?:to\s+[a-z]+|for\s+[a-z]+ing|so\s+that|in\s+order\s+to|that\s+(?:lets|allows|enables|helps|"
@@ -180,7 +185,8 @@ _COUNTED = lazy(r"\b(?:two|three|four|five|six|seven|eight|several|various|a\s+n
 _INQUIRY = frozenset("study studies explore explores examine examines investigate investigates evaluate evaluates "
                      "compare compares analyze analyzes analyse analyses assess assesses survey surveys review "
                      "reviews discuss discusses consider considers address addresses".split())
-_STOP = frozenset("the a an of and or for with in on to by from as at that which this these their its is are was were be "
+_STOP = frozenset("the a an of and or for with in on to by from as at that which this these their its is are was were "
+                  "be "
                   "using use how what when where who while into than more most can not".split())
 
 
