@@ -6,8 +6,8 @@ topic and wrong as a claim, a short sentence that names its artefact passes wher
 names neither artefact nor finding does not. Each reason here is a feature that carries to
 papers nobody judged (how much of the sentence is the abstract's or the title's words, the
 capitals and definite articles a pasted phrase leaves, whether an artefact or a finding is
-named, the verb against the kind of paper), together with the hand rules'
-verdicts (:mod:`citekit.output.related_check` passes the categories they found). The weights
+named, whether the verb is one a paper does), together with the hand rules' verdicts
+(:mod:`citekit.output.related_check` passes the rules that fired, :func:`rule_id`). The weights
 are fitted in ``bench/check_train.py``; :mod:`citekit.output.check_model` applies them.
 
 Every feature belongs to a fault class (:data:`FAULT`), so that a flag says what is wrong
@@ -66,7 +66,8 @@ FEATURES = tuple(f"rule:{r}" for r in RULES) + (
     "artefact",  # names what the paper built (a system, a tool, an interface ...)
     "finding",  # states a finding ("show that", "improves", "faster", "reduces")
     "purpose",  # says what for ("to ...", "for ...ing", "so that")
-    "gerund_object",  # the verb's object is a gerund ("study designing ...", "explore using ...")
+    "gerund_object",  # a verb of making or finding followed by an -ing form ("present using ..."; "study designing"
+    # names a topic and does not count)
     "repeated_word",  # a content word said twice ("a gesture spotting method that combines gesture spotting")
     "tense_mix",  # present verb joined to a past one ("compare ... and found")
     "commas",  # commas, in threes
@@ -143,9 +144,8 @@ ADVICE = {
 }
 
 _WORDS = lazy(r"[a-z0-9]+")
-_SUBJECT = lazy(r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)\s*")
 _MAKE = frozenset("present presents propose proposes introduce introduces develop develops design designs build builds "
-                  "create creates contribute contributes describe_system".split())
+                  "create creates contribute contributes".split())
 _FIND = frozenset("show shows find finds found report reports demonstrate demonstrates reveal reveals confirm "
                   "confirms observe observes".split())
 _VAGUE = frozenset("describe describes discuss discusses explore explores investigate investigates examine examines "
@@ -186,8 +186,7 @@ _INQUIRY = frozenset("study studies explore explores examine examines investigat
                      "compare compares analyze analyzes analyse analyses assess assesses survey surveys review "
                      "reviews discuss discusses consider considers address addresses".split())
 _STOP = frozenset("the a an of and or for with in on to by from as at that which this these their its is are was were "
-                  "be "
-                  "using use how what when where who while into than more most can not".split())
+                  "be using use how what when where who while into than more most can not".split())
 
 
 def _tokens(text: str) -> list[str]:
@@ -262,11 +261,10 @@ def sentence_features(sentence: str, plain: str, titles: list[str], abstracts: l
     and ``abstracts`` are the cited papers' own; ``rules`` the hand rules that fired (:func:`rule_id`);
     ``cited`` how many papers it cites.
     """
+    from citekit.output.sentences import split_sentences
     from citekit.output.title_check import real_abstract
 
-    predicate = _SUBJECT.sub("", plain if not sentence.lstrip().startswith(("\\", "@")) else
-                             _SUBJECT.sub("", sentence))
-    predicate = re.sub(r"\\(?:citet|citep|textcite|cite)\{[^{}]*\}|\[@[^\]]*\]|(?<![\w\\])@[\w:.\-+/]+", " ", predicate)
+    predicate = plain.strip()  # (the citations are out of it: what is left after the subject is the predicate)
     words = _tokens(predicate)
     n = max(len(words), 1)
     run, share = 0, 0.0
@@ -316,8 +314,6 @@ def sentence_features(sentence: str, plain: str, titles: list[str], abstracts: l
     }
     first = 0.0
     for abstract in abstracts:
-        from citekit.output.sentences import split_sentences
-
         parts = split_sentences(abstract)
         if parts and len(parts) > 1:
             first = max(first, shared_runs(words, _tokens(parts[0]))[1])
