@@ -253,11 +253,10 @@ def _introduced_elsewhere(predicate: str, abstracts: list[str]) -> int:
     return count
 
 
-def sentence_features(sentence: str, plain: str, titles: list[str], abstracts: list[str],
-                      rules: set[str], cited: int) -> list[float]:
+def sentence_features(plain: str, titles: list[str], abstracts: list[str], rules: set[str], cited: int) -> list[float]:
     """The features of one sentence about a paper, in :data:`FEATURES` order.
 
-    ``sentence`` is the sentence as written, ``plain`` it without citations or math; ``titles``
+    ``plain`` is the sentence without citations or math, LaTeX read as text; ``titles``
     and ``abstracts`` are the cited papers' own; ``rules`` the hand rules that fired (:func:`rule_id`);
     ``cited`` how many papers it cites.
     """

@@ -12,6 +12,12 @@ wording (:mod:`citekit.output.wording_check`), papers cited under no author's na
 joins of papers that do not share a claim, sentences starting with a lower-case word, and
 papers listed by quoted title instead of being described; and, per paragraph, a missing topic sentence and a heading that names
 nothing or repeats another's.
+
+With the cited records, the rules do not all speak alone: a learned reading
+(:mod:`citekit.output.check_model`, fitted on blind readers' verdicts) decides whether a reader
+would mark a sentence. The rules no reader ever overruled flag on their own; those some reader
+overruled (a 10-word copy, a title after "study") are shown only when the reading marks the
+sentence, and a sentence it marks with no rule behind it is given the fault of what weighed most.
 """
 
 from __future__ import annotations
@@ -557,7 +563,7 @@ def reading(sentence: str, fmt: str, context: "_Context", found: list[tuple[str,
         from citekit.core.text import latex_to_text
 
         plain = latex_to_text(plain)
-    return sentence_features(sentence, plain, [r.title for r in cited if r.title],
+    return sentence_features(plain, [r.title for r in cited if r.title],
                              [r.abstract for r in cited if r.abstract], {rule_id(c, m) for c, m in found},
                              len(set(keys)))
 
@@ -565,8 +571,8 @@ def reading(sentence: str, fmt: str, context: "_Context", found: list[tuple[str,
 def _reader_decides(sentence: str, fmt: str, context: "_Context",
                     found: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The exact defects of a sentence (those of rules no reader overruled), and the weighed ones only when the
-    learned reading says a reader would mark the sentence: then the hand rules' messages that agree with its strongest fault class come first, or that
-    class's advice when no rule fired."""
+    learned reading says a reader would mark the sentence: then the hand rules' messages that agree with its
+    strongest fault class come first, or that class's advice when no rule fired."""
     from citekit.output.check_features import rule_id
     from citekit.output.check_model import decide, weighed_rules
 
@@ -586,4 +592,6 @@ def _reader_decides(sentence: str, fmt: str, context: "_Context",
         category, advice = "no-contrast", ADVICE["no-contrast"]
     agreeing = [f for f in weighed if f[0] == category]
     said = agreeing or any(f[0] == category for f in exact)
-    return exact + agreeing + [f for f in weighed if f[0] != category] if said else [(category, advice)] + exact + weighed
+    if said:
+        return exact + agreeing + [f for f in weighed if f[0] != category]
+    return [(category, advice)] + exact + weighed
