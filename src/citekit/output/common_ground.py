@@ -55,9 +55,10 @@ _VAGUE = frozenset("task tasks level levels demand demands factor factors status
 _VAGUE_ROOTS = frozenset({"task", "level", "factor", "capabil", "possibil"})
 
 _TOKEN = lazy(r"[a-z0-9][a-z0-9\-']*")
-#: a statement that reports what the paper found, not what it does: it is no contrast to another paper
-_FINDING = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|confirm|conclude|report|learn|learned|"
-                r"discover|discovered|demonstrate)\b|\b(?:results?|findings?)\b|"
+#: what a statement that reports a result says besides a cue ("... found that ...", :data:`.findings._CUE`):
+#: an outcome word, a measure, or a verb of concluding the cue list does not hold
+_OUTCOME = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|conclude|report|learn|learned)\b|"
+                r"\b(?:results?|findings?)\b|"
                 r"\b(?:offered|outperformed|performed|was|were|led|yielded|significant(?:ly)?|faster|fastest|"
                 r"slower|slowest|better|best|worse|most\s+accurate|attained|achieved|decreased|increased|dropped|"
                 r"rose)\b|\d(?:\.\d+)?\s*(?:%|ms\b|wpm\b)", re.I)
@@ -439,4 +440,6 @@ def _has_verb(text: str) -> bool:
 
 def is_finding(clause: str) -> bool:
     """Whether a statement reports what the paper found (no contrast to what another paper does)."""
-    return bool(_FINDING.search(clause))
+    from citekit.output.findings import _CUE
+
+    return bool(_CUE.search(clause) or _OUTCOME.search(clause))

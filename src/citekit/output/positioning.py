@@ -109,20 +109,13 @@ class Statement:
 
 
 def stems(text: str) -> list[str]:
-    """Content stems of ``text``: lower case, plurals folded, function and generic words left out."""
+    """Content stems of ``text``: lower case, each word by its root (:func:`.word_roots.root`: "menus" and
+    "menu", "gestural" and "gestures" alike), function and generic words left out."""
     from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
+    from citekit.output.word_roots import root
 
     words = _CONTENT.findall(fold(latex_to_text(text)).lower())
-    return [_plural_folded(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
-
-
-def _plural_folded(word: str) -> str:
-    """"menus" -> "menu", "studies" -> "study": one stem for a word and its plural (both sides alike)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is")):
-        return word[:-1]
-    return word
+    return [root(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
 
 
 def _first_person(text: str, keep: set[str] = frozenset()) -> str:  # type: ignore[assignment]

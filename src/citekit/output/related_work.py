@@ -144,8 +144,11 @@ def mine_from_abstract(path: Path) -> Mine:
 # ---------------------------------------------------------------------------------------
 
 def _tokens(text: str) -> list[str]:
+    """Roots of the content words of ``text`` (:func:`.word_roots.root`, the one rule for a word's forms)."""
+    from citekit.output.word_roots import root
+
     words = _WORD.findall(fold(latex_to_text(text)))
-    return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in words if w not in _STOP]
+    return [root(w) for w in words if w not in _STOP]
 
 
 def _entry_text(entry: Entry) -> str:
@@ -839,6 +842,11 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
     section = {fold(w).lower()[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
     section = {w[:-1] if w.endswith("s") else w for w in section} | section
     from dataclasses import replace
+
+    from citekit.output.word_roots import root
+
+    # (the topic's roots too: a statement's words are roots, "print" of "printing")
+    section |= {root(fold(w).lower())[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
 
     from citekit.output.common_ground import Section, is_finding, short_clause
 
