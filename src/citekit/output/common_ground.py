@@ -41,7 +41,7 @@ SLACK = 2
 #: a phrase more than this share of the section's records use is the section's ground, no group's
 MOST = 0.5
 #: what a shared phrase the paragraph's heading already names still counts for
-SAID = 0.5
+SAID = 0.3
 #: nouns that name no line of work, even at the head of a phrase: "real-world tasks", "various levels"
 _VAGUE = frozenset("task tasks level levels demand demands factor factors status quo impact impacts presence speed "
                    "capability capabilities possibility possibilities kind kinds means role roles amount amounts "
@@ -126,8 +126,12 @@ class Ground:
 class Section:
     """The section's records as root sets, to tell a group's ground from the whole section's."""
 
-    def __init__(self, texts: list[str], section: set[str]) -> None:
+    def __init__(self, texts: list[str], section: set[str], also: tuple[str, ...] = ()) -> None:
+        from citekit.output.word_kin import Kin
+
         self.docs = [words_of(t) for t in texts]
+        # words the records (and ``also``, the user's abstract) write in each other's place: "tactile", "haptic"
+        self.kin = Kin([*texts, *also])
         self.grams = [_rooted(_both(t)) for t in texts]
         self.section = {root(w)[:6] for w in section} | section
         self.n = len(self.docs)
@@ -167,6 +171,32 @@ def _reads_bare(word: str) -> bool:
     if word in _MASS or word.endswith("ing") and len(word) > 5 and not word.endswith("ating"):
         return True  # (and a gerund: "scrolling", "sketching"; not a process verb's "incorporating")
     return word.endswith("s") and not word.endswith(("ous", "ss", "ess"))
+
+
+#: endings of adjectives, never a head noun: "virtual", "robotic", "interactive", "wearable"
+_ADJECTIVE_END = lazy(r"(?:al|ic|ive|ous|ful|able|ible|less|ary|ed|ing|ly)$")
+
+
+def _head_noun(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (any case) as the head of a noun phrase somewhere: after an article or a
+    modifier and before a stop, a comma or a function word ("a home lighting robot that uses", "a humanoid
+    robot as well as"), so its plural names the same kind of thing ("robots")."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    if _ADJECTIVE_END.search(word.lower()) or not word.isalpha():
+        return False
+    for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text, re.I):
+        after = re.match(r"\s*([.,;:)]|$|[A-Za-z]+)", text[m.end():])
+        if after and (not after.group(1).isalpha() or after.group(1).lower() in FUNCTION_WORDS):
+            return True
+    return False
+
+
+def _plural_of(word: str) -> str:
+    """The plural of one count noun ("robot" -> "robots", "sensor box" is never asked)."""
+    from citekit.core.text import plural
+
+    return plural(2, word.lower()).split(" ", 1)[1]
 
 
 def _plain_words(text: str) -> dict[str, list[str]]:
@@ -250,6 +280,9 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
             plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
                            if _reads_bare(w.lower()) and w.islower()), "")
+            if not plural and _head_noun(words[-1], mine_text) and all(
+                    _head_noun(words[-1], group_texts[i]) for i in sharers):
+                plural = _plural_of(words[-1])  # ("a home lighting robot", "a humanoid robot": both deal with robots)
             if not plural:
                 continue
             written = " ".join([*words[:-1], plural])
@@ -283,7 +316,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
     avoid = words_of(ground)  # (what both share is no difference: not "where X addresses avatar gesture")
     own = _rooted(phrases(mine_text.replace("-", " ")) | phrases(mine_text))
     # a title's plain part first: "Take Me by the Hand: Haptic Compasses in ..." says what it does after the colon
-    parts = [p for p in re.split(r"[:?]\s+", latex_to_text(title)) if p.strip()]
+    parts = [p for p in re.split(r"[:?]\s+|\.\s+(?=[A-Z])", latex_to_text(title)) if p.strip()]
     for source in [*sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1), *_what_it_does(text)]:
         best: tuple[float, str] | None = None
         for key, written in phrases(source).items():
@@ -292,7 +325,9 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             # its telling word, the one the section uses least, is one the user's abstract never uses:
             # "participatory design" is no design study of the user's, "haptic compasses" no haptics paper's
             rarest = max(key, key=lambda w: (section.weight(w), -key.index(w)))
-            if root(rarest) in mine or all(root(w) in mine for w in key) or section.n and \
+            # (nor one the user's abstract says in other words: "tactile feedback" of a haptic wristwatch)
+            if section.kin.said_by(root(rarest), mine) or all(root(w) in mine for w in key) \
+                    or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
             if source not in parts and not re.search(rf"\b(?:{_NOUN_BEFORE})\s+{re.escape(written)}\b", text, re.I):

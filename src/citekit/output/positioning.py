@@ -246,6 +246,29 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
     return [st for i in sorted(out) for st in out[i]]
 
 
+def title_statement(title: str) -> Statement | None:
+    """What the user's title says the paper does, as a claim in the authors' voice, or None.
+
+    Some abstracts give nothing to say in the authors' name: a single problem sentence ("Novel
+    vision-based game technologies aim to ..."), a catalogue page, a claim too long to cut. The
+    title still names what the paper does ("Children's Intuitive Gestures in Vision-Based Action
+    Games" -> "we study children's intuitive gestures in vision-based action games"), read as the
+    per-paper sentences read a title (:func:`.title_prose.title_clause`); the caller uses it only
+    when the abstract gives no statement.
+    """
+    from citekit.output.title_prose import title_clause
+
+    plain = latex_to_text(title or "").strip().rstrip(".")
+    if len(plain.split()) < 3 or not is_prose(plain):
+        return None
+    predicate = title_clause(plain, True).strip().rstrip(".")
+    words = predicate.split()
+    if len(words) < 3 or len(words) > MAX_WORDS or _NOT_QUOTABLE.search(predicate) or not words[0].islower():
+        return None
+    clause = f"we {predicate}"
+    return Statement(-1, 0, clause, "claim", 0, tuple(stems(clause)))
+
+
 @dataclass(frozen=True)
 class Contrast:
     """The statement chosen for a group, and the words that set it apart from the group's records."""
