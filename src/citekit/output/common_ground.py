@@ -192,6 +192,11 @@ def _head_noun(word: str, text: str) -> bool:
     return False
 
 
+def _said_again(word_root: str, text: str) -> bool:
+    """Whether ``text`` writes a word of this root twice or more (a topic it comes back to, not one in passing)."""
+    return sum(root(w.lower()) == word_root for w in re.findall(r"[^\W_][\w']*", latex_to_text(text))) >= 2
+
+
 def _plural_of(word: str) -> str:
     """The plural of one count noun ("robot" -> "robots", "sensor box" is never asked)."""
     from citekit.core.text import plural
@@ -238,9 +243,12 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
     ``heading`` already says (its topic sentence names it) for :data:`SAID` of that. A bare word
     must read as a noun in the user's abstract (no verb: "probe", "support"; no vague word:
     "tasks", "observations") and be named by a title (the user's, ``titles[0]``, or a sharing
-    record's, ``titles[1]``): a word said in passing ("sessions", "parameters") is no line of work
-    (a record's claim sentence was tried too: "implementing", "comparing" came through);
-    a singular count noun is shown as a sharing record writes its plural ("actuators").
+    record's, ``titles[1]``) or be a noun both abstracts come back to (twice or more, "messages"):
+    a word said in passing ("sessions", "parameters") is no line of work (a record's claim
+    sentence was tried too: "implementing", "comparing" came through); a singular count noun is
+    shown as a sharing record writes its plural ("actuators", never its gerund "displaying"), else
+    in its plural when both sides write it as a noun phrase's head ("a lighting robot", "a
+    humanoid robot": "robots").
     """
     from citekit.output.related_topics import WEAK_ALONE, phrases
 
@@ -272,14 +280,19 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
                 key[0] in words_of(titles[0]) or any(key[0] in words_of(titles[1][i]) for i in sharers)):
-            continue  # one word is a topic when a title names it: "sessions", "parameters" in passing are none
+            # one word is a topic when a title names it: "sessions", "parameters" in passing are none; or when
+            # both abstracts come back to it, a noun each writes twice or more ("messages", "reminders")
+            sharers = tuple(i for i in sharers if _said_again(key[0], group_texts[i]))
+            if not sharers or not _said_again(key[0], mine_text) or not _reads_bare(written.lower()) \
+                    or written.lower().endswith("ing"):
+                continue
         used = max(section.share(key), len(sharers))
         if section.n and used / section.n > MOST:
             continue  # most of the section uses it: the section's ground, not this group's
         if not _reads_bare(words[-1].lower()):
             # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
             plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
-                           if _reads_bare(w.lower()) and w.islower()), "")
+                           if _reads_bare(w.lower()) and w.islower() and w.endswith("s")), "")
             if not plural and _head_noun(words[-1], mine_text) and all(
                     _head_noun(words[-1], group_texts[i]) for i in sharers):
                 plural = _plural_of(words[-1])  # ("a home lighting robot", "a humanoid robot": both deal with robots)
@@ -411,7 +424,12 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
     appositive = re.match(r"^(.*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
                           r"with|to|in|on|by|for)\b)[a-z][^,;]*)", text)  # ("BezelSwipe, bezel gestures for ...")
     if appositive:
+        rest = text[appositive.end():]
         text = f"{appositive.group(1)}, {appositive.group(2)}"
+        # a list of adjectives goes on to its noun: "DJammer, a digital, mobile, virtual, personal instrument"
+        while (_ADJECTIVE_END.search(text.split()[-1]) or len(text.rsplit(", ", 1)[-1].split()) == 1) \
+                and (more := re.match(r",\s+([^,;]+)", rest)):
+            text, rest = f"{text}, {more.group(1)}", rest[more.end():]
     else:
         text = re.split(r"[,;:]\s+|\s+\(", text, maxsplit=1)[0]
     from citekit.output.related_topics import FUNCTION_WORDS, GENERIC

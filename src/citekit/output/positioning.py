@@ -256,12 +256,12 @@ def title_statement(title: str) -> Statement | None:
     per-paper sentences read a title (:func:`.title_prose.title_clause`); the caller uses it only
     when the abstract gives no statement.
     """
-    from citekit.output.title_prose import title_clause
+    from citekit.output.title_prose import title_clause, unbrace
 
     plain = latex_to_text(title or "").strip().rstrip(".")
     if len(plain.split()) < 3 or not is_prose(plain):
         return None
-    predicate = title_clause(plain, True).strip().rstrip(".")
+    predicate = unbrace(title_clause(plain, True)).strip().rstrip(".")  # (its names kept in braces: "{3D}")
     words = predicate.split()
     if len(words) < 3 or len(words) > MAX_WORDS or _NOT_QUOTABLE.search(predicate) or not words[0].islower():
         return None
