@@ -27,6 +27,9 @@ read by the same measures:
 - of those, the ones whose shared phrase a title names (the user's or a cited record's): a stricter
   reading of "content phrase" that leaves out words said in passing ("sessions", "literature");
   it is the same idea as the writer's own rule for one-word grounds, so it is no independent check;
+- position sentences with a second link ("Like A, our work deals with P, and like B, with Q, but ..."),
+  and whether that second phrase is real shared ground by the same reading (the user's abstract and B's
+  record use it, no topic word, at most half of the section);
 - TODOs told apart: honest (the section's abstract states no claim, or no content word of the
   user's abstract is used by a record of the paragraph and by at most half of the section) and
   missed (such a word exists: a reader could have named a link).
@@ -177,6 +180,13 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
             two_sided = bool(theirs) and bool(_roots(theirs.group(1), skip) - own_roots) and bool(
                 _roots(user_side, skip) - set().union(*(docs.get(k, set()) for k in keys)))
             n["real_and_contrast"] += real and two_sided
+            second = re.search(r", and like @([\w:.\-+/]*\w), with ([^,;]+),", x)
+            if second:  # a second link, to another paper: its phrase read by the same measure as the first
+                n["two_links"] += 1
+                words2 = _roots(second.group(2), skip)
+                n["two_links_real"] += bool(words2) and all(
+                    w in own_roots and w in docs.get(second.group(1), set()) and w not in on_topic for w in words2) \
+                    and sum(all(w in d for w in words2) for d in docs.values()) <= len(docs) / 2
             if verbose:
                 print(f"  [{s['topic']} / {s['mine']}] {'REAL ' if real else 'weak '}"
                       f"{'2-sided ' if two_sided else ''}{x[:240]}")
@@ -194,6 +204,8 @@ def report(name: str, n: Counter) -> None:
     print(f"  ... on real shared ground                     : {share('real_ground', 'positioned')}")
     print(f"  ... on real shared ground, two-sided contrast : {share('real_and_contrast', 'positioned')}")
     print(f"  ... on real shared ground a title names       : {share('real_titled', 'positioned')}")
+    print(f"  ... with a second link to another paper       : {share('two_links', 'positioned')}; "
+          f"its ground real: {share('two_links_real', 'two_links')}")
     print(f"  ... in sections whose abstract states no claim : {share('claimless_positioned', 'claimless_paragraphs')}")
     print(f"  position sentences ending in the user's words : {share('own_words', 'positioned')}")
     print(f"  position sentences repeating an earlier one   : {share('repeated', 'positioned')}")

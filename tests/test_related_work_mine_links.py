@@ -150,3 +150,29 @@ def test_robotic_meets_robot(tmp_path: Path) -> None:
     parts = position_parts(last_sentences(out)["Fusion"])
     # the user's title says "Robotic", its abstract "a home lighting robot", the record "a humanoid robot"
     assert parts and parts["ground"] == "robots" and "@la2004fusion" in parts["cites"], out
+
+
+
+VOICE = [
+    ("va1980wall", "Voice and Gesture at the Wall Display",
+     "We let people move shapes on a wall display by voice and gesture, pointing at what they name.", "wall"),
+    ("vb1989image", "Speech and Gestures for Image Editing",
+     "We compare speech and gestures for editing images on a desktop.", "wall"),
+    ("vc2001kitchen", "Voice Commands in Kitchens",
+     "We study voice commands in kitchens, where hands are busy.", "home"),
+    ("vd2003novel", "Dictation for Novelists",
+     "We follow novelists who dictate chapters.", "home"),
+    ("ve2005logs", "Voice Search Logs",
+     "We analyse the logs of a voice search service.", "home"),
+]
+LAMP = ("# Voice and Gesture Understanding for a Desk Lamp\n\n## Abstract\n\n"
+        "We describe a desk lamp that turns its spotlight to create lighting scenes.\n")
+
+
+def test_a_word_only_the_users_title_names_is_a_link_when_a_record_writes_it_as_prose(tmp_path: Path) -> None:
+    root = library(tmp_path, VOICE, "voice")
+    out = write(root, "voice", LAMP, ("Wall=wall", "Home=home"))
+    parts = position_parts(last_sentences(out)["Wall"])
+    # the user's abstract never says gesture; its title does, and the records' running text writes "gesture"
+    assert parts and parts["ground"].startswith("gesture"), out
+    assert "@va1980wall" in parts["cites"], parts

@@ -273,8 +273,12 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         head = key in heads and key not in own
         if len(key) == 1 and (key[0].endswith("ed") or not head and (
                 _used_as_verb(written, mine_text)
-                or not re.search(rf"(?<![\w\-]){re.escape(written.lower())}(?![\w\-])", mine_text))):
-            continue  # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name)
+                or not re.search(rf"(?<![\w\-]){re.escape(written.lower())}(?![\w\-])", mine_text)
+                and not (key[0] in words_of(titles[0]) and any(
+                    re.search(rf"(?<![\w\-]){re.escape(written.lower())}", t) for t in group_texts)))):
+            # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name; or be
+            # the user's title's word that a record's running text writes in lower case: "Gesture Understanding")
+            continue
         sharers = tuple(i for i, (t, g) in enumerate(zip(texts, grams)) if (key[0] in t if len(key) == 1 else key in g))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
@@ -333,7 +337,8 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
     for source in [*sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1), *_what_it_does(text)]:
         best: tuple[float, str] | None = None
         for key, written in phrases(source).items():
-            if len(key) < 2 or any(_topical(w, section.section) for w in key) or tuple(map(root, key)) in own:
+            if len(key) < 2 or any(_topical(p, section.section) for w in key for p in {w, *w.split("-")} if p) \
+                    or tuple(map(root, key)) in own:  # (nor a compound's part: "connected-speech" under speech)
                 continue
             # its telling word, the one the section uses least, is one the user's abstract never uses:
             # "participatory design" is no design study of the user's, "haptic compasses" no haptics paper's
