@@ -121,6 +121,7 @@ class Ground:
     phrase: str  # as the user's abstract writes it ("gestures", "eyes-free gestures")
     sharers: tuple[int, ...]  # which of the group's records use it (indexes into the group's texts)
     score: float = 0.0  # how many of the group use it times its rarity in the section (ranks the candidates)
+    key: tuple[str, ...] = ()  # the roots that are the link ("environ" of "mobile environments": no topic word)
 
 
 class Section:
@@ -310,8 +311,14 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             score *= SAID  # the paragraph's heading says it already: a link beyond it tells the reader more
         # (as running text writes it: "Menus" of a title is "menus", "HoverPen" stays a name)
         shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in written.split())
+        if len(key) == 1:
+            # the topic's own modifier kept where both sides write the pair: "mobile environments", not a bare
+            # "environment" (the link is the word; the phrase is how both papers say it)
+            pair = next((w for k, w in own.items() if len(k) == 2 and k[1] == key[0] and _topical(k[0], section.section)
+                         and all(k in grams[i] for i in sharers) and _reads_bare(w.split()[-1].lower())), "")
+            shown = pair.lower() if pair and not re.search(r"[a-z][A-Z]|\d", pair) else shown
         if key not in found or score > found[key].score:
-            found[key] = Ground(shown, sharers, round(score, 6))
+            found[key] = Ground(shown, sharers, round(score, 6), key)
     ranked = sorted(found.values(), key=lambda g: (-g.score, -len(g.phrase.split()), g.phrase))
     # a phrase inside a longer one that the same records share says the same: keep the longer
     return [g for g in ranked if not any(o is not g and o.sharers == g.sharers and len(o.phrase) > len(g.phrase)
@@ -356,11 +363,12 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                         source.lstrip().startswith(written) or not _reads_bare(key[-1])) \
                     or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
                     or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
-                    or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]):
+                    or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]) \
+                    or any(re.fullmatch(r"[a-z]{3,}[^sui']s", w, re.I) for w in written.split()[:-1]):
                 # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode",
                 # "fabricating multilayer"; nor with a judgement: "unique motion", "latest prototype"; nor with
                 # a participle that reports a measure: "reported crash risk", "observed costs"; nor across a
-                # possessive: "novices' design")
+                # possessive: "novices' design", nor one whose apostrophe a title dropped: "Novices Design")
                 continue
             if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
                    not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):

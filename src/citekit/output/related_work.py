@@ -840,7 +840,7 @@ def _second_link(group: _Group, ground, found: list, sharers: list[Entry],
     said = words_of("" if group.closing else group.heading)  # (the paragraph's topic sentence says it already)
     taken = {e.key for e in sharers}
     for g2 in found:
-        if g2 is ground or plan.linked[g2.phrase] or words_of(g2.phrase) & (first | said) \
+        if g2 is ground or plan.linked[g2.phrase] or set(g2.key or words_of(g2.phrase)) & (first | said) \
                 or any(group.members[i].key in taken for i in g2.sharers):
             continue  # (a phrase the first paper shares too is no second link: it is the group's ground)
         for i in g2.sharers:
