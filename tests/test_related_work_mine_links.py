@@ -176,3 +176,13 @@ def test_a_word_only_the_users_title_names_is_a_link_when_a_record_writes_it_as_
     # the user's abstract never says gesture; its title does, and the records' running text writes "gesture"
     assert parts and parts["ground"].startswith("gesture"), out
     assert "@va1980wall" in parts["cites"], parts
+
+
+def test_one_half_of_a_pair_the_user_shares_is_no_difference(tmp_path: Path) -> None:
+    records = [*WATCH[1:],
+               ("ee2007pair", "Haptic and Audio Message Design",
+                "We compose haptic and audio messages that people feel and hear with eyes-free gestures.", "alerts")]
+    root = library(tmp_path, records, "wearable")
+    out = write(root, "wearable", HAPTIC_WATCH, ("Alerts=alerts", "Arrays=arrays"))
+    # the user's wristwatch is haptic too: "where @ee2007pair focuses on audio message design" is half the title
+    assert "@ee2007pair" in out and not re.search(r"focus(?:es)? on (?:an? )?audio", out), out

@@ -373,6 +373,10 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
                    not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):
                 continue  # (only ever a modifier of a longer name: "a wrist-mounted bio-acoustic fingertip | gesture")
+            partner = re.search(rf"([\w\-]+),?\s+(?:and|or|&)\s+(?:[\w\-]+\s+){{0,2}}{re.escape(written)}", source, re.I)
+            if partner and (root(partner.group(1).lower()) in mine or section.kin.of(root(partner.group(1).lower())) & mine
+                            or _topical(partner.group(1).lower(), section.section)):
+                continue  # (one half of "Haptic and Audio Interaction Design" is no difference to a haptic paper)
             score = sum(section.weight(w) for w in key)
             if best is None or score > best[0]:
                 best = (score, written)
