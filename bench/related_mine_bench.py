@@ -22,6 +22,8 @@ read by the same measures:
   "gestural" meets "gestures"), none of them the topic's, and is used by at most half of the
   section's records (a phrase most of the section uses is the section's ground, no group's); a
   sentence that names no shared phrase ("Unlike X, which ...", "Where X ...") has none;
+- the same reading with the user's title read as part of its paper (a link only the title names,
+  "Speech and Gesture Understanding", is shared ground with that paper, not the abstract's);
 - of those, the ones with a two-sided contrast: what the cited paper addresses has a content word
   the user's abstract never uses, and the user's side one no cited record uses;
 - of those, the ones whose shared phrase a title names (the user's or a cited record's): a stricter
@@ -173,6 +175,11 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
                                        and w not in on_topic for w in words) \
                 and sum(all(w in d for w in words) for d in docs.values()) <= len(docs) / 2
             n["real_ground"] += real
+            # the same reading with the user's title counted as part of its paper (a link only the title names)
+            paper_roots = own_roots | _roots(s["title"], skip)
+            n["real_with_title"] += bool(words) and all(
+                w in paper_roots and any(w in docs.get(k, set()) for k in keys) and w not in on_topic for w in words) \
+                and sum(all(w in d for w in words) for d in docs.values()) <= len(docs) / 2
             titled = _roots(" ".join([s["title"], *(s["titles"].get(k, "") for k in keys)]), skip)
             n["real_titled"] += real and all(w in titled for w in words)
             theirs = _THEIRS.search(x)
@@ -202,6 +209,7 @@ def report(name: str, n: Counter) -> None:
     print(f"  paragraphs placing the user's paper           : {share('positioned', 'paragraphs')}; TODO: {n['todo']} "
           f"(honest {n['todo_honest']}, missed {n['todo_missed']})")
     print(f"  ... on real shared ground                     : {share('real_ground', 'positioned')}")
+    print(f"  ... on real shared ground with the user's title: {share('real_with_title', 'positioned')}")
     print(f"  ... on real shared ground, two-sided contrast : {share('real_and_contrast', 'positioned')}")
     print(f"  ... on real shared ground a title names       : {share('real_titled', 'positioned')}")
     print(f"  ... with a second link to another paper       : {share('two_links', 'positioned')}; "
