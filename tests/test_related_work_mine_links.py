@@ -186,3 +186,49 @@ def test_one_half_of_a_pair_the_user_shares_is_no_difference(tmp_path: Path) -> 
     out = write(root, "wearable", HAPTIC_WATCH, ("Alerts=alerts", "Arrays=arrays"))
     # the user's wristwatch is haptic too: "where @ee2007pair focuses on audio message design" is half the title
     assert "@ee2007pair" in out and not re.search(r"focus(?:es)? on (?:an? )?audio", out), out
+
+
+MOBILE = [
+    ("ma2006bus", "Vibration Alerts on Buses",
+     "We test which vibration alerts people notice in mobile environments such as buses and trains.", "alerts"),
+    ("mb2007ring", "Ring Tones in Offices",
+     "We compare ring tones that office workers notice at their desks.", "alerts"),
+    ("mc2008maps", "Maps on Small Screens",
+     "We compare map views on small screens for tourists.", "maps"),
+    ("md2009routes", "Route Lists for Tourists",
+     "We compare route lists and maps for tourists in old towns.", "maps"),
+]
+SWIPES = ("# Bezel Swipes in Mobile Environments\n\n## Abstract\n\n"
+          "We probe bezel swipes for answering calls in mobile environments, where the environment competes "
+          "for attention.\n")
+
+
+def test_a_link_keeps_the_topic_word_both_sides_write_with_it(tmp_path: Path) -> None:
+    root = library(tmp_path, MOBILE, "mobile")
+    out = write(root, "mobile", SWIPES, ("Alerts=alerts", "Maps=maps"))
+    parts = position_parts(last_sentences(out)["Alerts"])
+    # the link is "environments"; both papers say it as "mobile environments", and so does the sentence
+    assert parts and parts["ground"] == "mobile environments" and "@ma2006bus" in parts["cites"], out
+
+
+NOTES = [
+    ("na2011memo", "Musical Cues in the Home",
+     "We compose short musical cues for reminders. Family members learned the reminders within a week, "
+     "and the reminders were heard from other rooms.", "home"),
+    ("nb2012lamp", "Lamps that Dim",
+     "We build lamps that dim at night in the home.", "home"),
+    ("nc2013radio", "Radio Programmes for Farmers",
+     "We study radio programmes that farmers follow.", "farm"),
+    ("nd2014market", "Market Prices by Phone",
+     "We send market prices to farmers by phone.", "farm"),
+]
+CHIMES = ("# Chimes for Busy Kitchens\n\n## Abstract\n\n"
+          "We design chimes as reminders for cooks. Each of the reminders is a chord that cooks hear over noise.\n")
+
+
+def test_a_noun_both_abstracts_come_back_to_is_a_link_though_no_title_names_it(tmp_path: Path) -> None:
+    root = library(tmp_path, NOTES, "sound")
+    out = write(root, "sound", CHIMES, ("Home=home", "Farm=farm"))
+    parts = position_parts(last_sentences(out)["Home"])
+    # neither title says "reminders"; both abstracts say it three times: it is what they share
+    assert parts and parts["ground"] == "reminders" and "@na2011memo" in parts["cites"], out
