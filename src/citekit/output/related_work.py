@@ -766,7 +766,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     take turns among three shapes, so a section does not say "Like ..., but where ..." every time:
 
     - "Like \\citet{a}, our work deals with P, but where \\citet{a} focuses on Q, we ...";
-    - "Like \\citet{a}, our work deals with P; unlike \\citet{a}, which focuses on Q, we ...";
+    - "Like \\citet{a}, our work deals with P; unlike \\citet{a}, who focuses on Q, we ...";
     - "\\citet{a} also deals with P, but focuses on Q; in contrast, we ...".
 
     None when nothing but the topic is shared, no paper shows a difference, or the abstract states
@@ -819,7 +819,8 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
                        f"and {parts[-1]}, {clause}")
     if shape == 1 and len(where) == 1:
         e, f = where[0]
-        return _finish(f"{like}; unlike {style.citet(e)}, which {verb[_plural(e)][1]} {style.text(f)}, {clause}")
+        # ("who": the citation names the authors, "Smith et al. (2007), who focus on ...")
+        return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
     parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
              for n, (e, f) in enumerate(where)]
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
