@@ -364,7 +364,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                     or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
                     or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
                     or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]) \
-                    or any(re.fullmatch(r"[a-z]{3,}[^sui']s", w, re.I) for w in written.split()[:-1]):
+                    or any(re.fullmatch(r"[a-z]{3,}[^suic']s", w, re.I) for w in written.split()[:-1]):
                 # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode",
                 # "fabricating multilayer"; nor with a judgement: "unique motion", "latest prototype"; nor with
                 # a participle that reports a measure: "reported crash risk", "observed costs"; nor across a
@@ -373,7 +373,8 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
                    not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):
                 continue  # (only ever a modifier of a longer name: "a wrist-mounted bio-acoustic fingertip | gesture")
-            partner = re.search(rf"([\w\-]+),?\s+(?:and|or|&)\s+(?:[\w\-]+\s+){{0,2}}{re.escape(written)}", source, re.I)
+            partner = re.search(rf"([\w\-]+),?\s+(?:and|or|&)\s+(?:(?!(?:of|for|in|on|to|with|by|from|at)\b)[\w\-]+\s+){{0,2}}"
+                                rf"{re.escape(written)}", source, re.I)  # ("Design and Development of X": not X's pair)
             if partner and (root(partner.group(1).lower()) in mine or section.kin.of(root(partner.group(1).lower())) & mine
                             or _topical(partner.group(1).lower(), section.section)):
                 continue  # (one half of "Haptic and Audio Interaction Design" is no difference to a haptic paper)

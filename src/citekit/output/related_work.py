@@ -891,13 +891,15 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
             and (short := short_clause(st.clause)) and re.match(r"(?:we|our|in our)\b", short)]
     if any(st.kind != "problem" for st in aims):
         aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
-    if not aims:  # the abstract says nothing in the authors' name that reads short: the title says what they do
+    if all(st.kind == "problem" for st in aims):
+        # the abstract says nothing in the authors' name that reads short, or only where it starts ("our work
+        # starts from the observation that ..."): the title says what the paper does, and comes first
         from citekit.output.positioning import title_statement
 
         titled = title_statement(mine.title)
         short = short_clause(titled.clause) if titled else None
         if titled and short and not is_finding(short):
-            aims = [replace(titled, clause=short)]
+            aims = [replace(titled, clause=short), *aims]
     return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
                      text=text, sec=Section([_entry_text(e) for e in entries], section, (text,)), aims=aims)
 
