@@ -232,3 +232,13 @@ def test_a_noun_both_abstracts_come_back_to_is_a_link_though_no_title_names_it(t
     parts = position_parts(last_sentences(out)["Home"])
     # neither title says "reminders"; both abstracts say it three times: it is what they share
     assert parts and parts["ground"] == "reminders" and "@na2011memo" in parts["cites"], out
+
+
+def test_what_the_title_says_the_paper_does_comes_before_where_it_starts(tmp_path: Path) -> None:
+    root = library(tmp_path, KIDS, "kids")
+    paper = ("# Children's Intuitive Gestures in Camera-Based Action Games\n\n## Abstract\n\n"
+             "Most dance games for children track only the feet of the players.\n")
+    out = write(root, "kids", paper, ("Games=games", "Reading=reading"))
+    parts = position_parts(last_sentences(out)["Games"])
+    # the abstract's one sentence says where the paper starts; its title says what it does
+    assert parts and parts["mine"].startswith("we study children's intuitive gestures"), out
