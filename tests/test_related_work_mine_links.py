@@ -242,3 +242,26 @@ def test_what_the_title_says_the_paper_does_comes_before_where_it_starts(tmp_pat
     parts = position_parts(last_sentences(out)["Games"])
     # the abstract's one sentence says where the paper starts; its title says what it does
     assert parts and parts["mine"].startswith("we study children's intuitive gestures"), out
+
+
+SPOKEN = [
+    ("sa1980wall", "Connected-Speech Recognition with Pointing",
+     "We combine connected-speech recognition with pointing on a wall display.", "point"),
+    ("sb1990maps", "Pointing at Maps while Talking",
+     "We study pointing at maps while people talk about routes.", "point"),
+    ("sc2000calls", "Speech in Call Centres",
+     "We study speech in call centres.", "calls"),
+    ("sd2005mail", "Voice Mail Transcripts",
+     "We transcribe voice mail for office workers.", "calls"),
+]
+POINTING_LAMP = ("# A Lamp that Follows Pointing\n\n## Abstract\n\n"
+                 "We describe a desk lamp that follows pointing and spoken commands in a living room.\n")
+
+
+def test_a_compound_that_holds_the_topic_is_no_difference(tmp_path: Path) -> None:
+    root = library(tmp_path, SPOKEN, "speech")
+    out = write(root, "speech", POINTING_LAMP, ("Point=point", "Calls=calls"))
+    parts = position_parts(last_sentences(out)["Point"])
+    assert parts and parts["ground"] == "pointing", out
+    # "connected-speech recognition" is speech, the section's topic and the user's "spoken commands"
+    assert "connected-speech" not in parts["theirs"], parts
