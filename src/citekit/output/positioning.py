@@ -253,8 +253,8 @@ def title_statement(title: str) -> Statement | None:
     vision-based game technologies aim to ..."), a catalogue page, a claim too long to cut. The
     title still names what the paper does ("Children's Intuitive Gestures in Vision-Based Action
     Games" -> "we study children's intuitive gestures in vision-based action games"), read as the
-    per-paper sentences read a title (:func:`.title_prose.title_clause`); the caller uses it only
-    when the abstract gives no statement.
+    per-paper sentences read a title (:func:`.title_prose.title_clause`); the caller uses it when
+    the abstract gives no statement but where the paper starts, and then puts it first.
     """
     from citekit.output.title_prose import title_clause, unbrace
 

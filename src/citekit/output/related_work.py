@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
@@ -46,6 +47,9 @@ from citekit.output.sentences import (
 )
 from citekit.output.title_prose import method_name, title_clause, unbrace
 from citekit.core.lazyre import lazy
+
+if TYPE_CHECKING:
+    from citekit.output.common_ground import Ground
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
@@ -767,7 +771,10 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
 
     - "Like \\citet{a}, our work deals with P, but where \\citet{a} focuses on Q, we ...";
     - "Like \\citet{a}, our work deals with P; unlike \\citet{a}, who focuses on Q, we ...";
-    - "\\citet{a} also deals with P, but focuses on Q; in contrast, we ...".
+    - "\\citet{a} also deals with P, but focuses on Q; in contrast, we ...";
+
+    and, when another paper of the group shares another phrase (:func:`_second_link`), "Like \\citet{a},
+    our work deals with P, and like \\citet{b}, with R, but where \\citet{a} focuses on Q and \\citet{b} S, we ...".
 
     None when nothing but the topic is shared, no paper shows a difference, or the abstract states
     no claim or method: the caller leaves a TODO that says which.
@@ -826,7 +833,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
-def _second_link(group: _Group, ground, found: list, sharers: list[Entry],
+def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers: list[Entry],
                  plan: "_MinePlan") -> tuple[Entry, str, str] | None:
     """A second link of the user's paper to another paper of the group, or None: a shared phrase (from
     ``found``, best first) that none of ``sharers`` is cited for and that says no word of the first link,
