@@ -22,11 +22,16 @@ read by the same measures:
   "gestural" meets "gestures"), none of them the topic's, and is used by at most half of the
   section's records (a phrase most of the section uses is the section's ground, no group's); a
   sentence that names no shared phrase ("Unlike X, which ...", "Where X ...") has none;
+- the same reading with the user's title read as part of its paper (a link only the title names,
+  "Speech and Gesture Understanding", is shared ground with that paper, not the abstract's);
 - of those, the ones with a two-sided contrast: what the cited paper addresses has a content word
   the user's abstract never uses, and the user's side one no cited record uses;
 - of those, the ones whose shared phrase a title names (the user's or a cited record's): a stricter
   reading of "content phrase" that leaves out words said in passing ("sessions", "literature");
   it is the same idea as the writer's own rule for one-word grounds, so it is no independent check;
+- position sentences with a second link ("Like A, our work deals with P, and like B, with Q, but ..."),
+  and whether that second phrase is real shared ground by the same reading (the user's abstract and B's
+  record use it, no topic word, at most half of the section);
 - TODOs told apart: honest (the section's abstract states no claim, or no content word of the
   user's abstract is used by a record of the paragraph and by at most half of the section) and
   missed (such a word exists: a reader could have named a link).
@@ -170,6 +175,11 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
                                        and w not in on_topic for w in words) \
                 and sum(all(w in d for w in words) for d in docs.values()) <= len(docs) / 2
             n["real_ground"] += real
+            # the same reading with the user's title counted as part of its paper (a link only the title names)
+            paper_roots = own_roots | _roots(s["title"], skip)
+            n["real_with_title"] += bool(words) and all(
+                w in paper_roots and any(w in docs.get(k, set()) for k in keys) and w not in on_topic for w in words) \
+                and sum(all(w in d for w in words) for d in docs.values()) <= len(docs) / 2
             titled = _roots(" ".join([s["title"], *(s["titles"].get(k, "") for k in keys)]), skip)
             n["real_titled"] += real and all(w in titled for w in words)
             theirs = _THEIRS.search(x)
@@ -177,6 +187,13 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
             two_sided = bool(theirs) and bool(_roots(theirs.group(1), skip) - own_roots) and bool(
                 _roots(user_side, skip) - set().union(*(docs.get(k, set()) for k in keys)))
             n["real_and_contrast"] += real and two_sided
+            second = re.search(r", and like @([\w:.\-+/]*\w), with ([^,;]+),", x)
+            if second:  # a second link, to another paper: its phrase read by the same measure as the first
+                n["two_links"] += 1
+                words2 = _roots(second.group(2), skip)
+                n["two_links_real"] += bool(words2) and all(
+                    w in own_roots and w in docs.get(second.group(1), set()) and w not in on_topic for w in words2) \
+                    and sum(all(w in d for w in words2) for d in docs.values()) <= len(docs) / 2
             if verbose:
                 print(f"  [{s['topic']} / {s['mine']}] {'REAL ' if real else 'weak '}"
                       f"{'2-sided ' if two_sided else ''}{x[:240]}")
@@ -192,8 +209,11 @@ def report(name: str, n: Counter) -> None:
     print(f"  paragraphs placing the user's paper           : {share('positioned', 'paragraphs')}; TODO: {n['todo']} "
           f"(honest {n['todo_honest']}, missed {n['todo_missed']})")
     print(f"  ... on real shared ground                     : {share('real_ground', 'positioned')}")
+    print(f"  ... on real shared ground with the user's title: {share('real_with_title', 'positioned')}")
     print(f"  ... on real shared ground, two-sided contrast : {share('real_and_contrast', 'positioned')}")
     print(f"  ... on real shared ground a title names       : {share('real_titled', 'positioned')}")
+    print(f"  ... with a second link to another paper       : {share('two_links', 'positioned')}; "
+          f"its ground real: {share('two_links_real', 'two_links')}")
     print(f"  ... in sections whose abstract states no claim : {share('claimless_positioned', 'claimless_paragraphs')}")
     print(f"  position sentences ending in the user's words : {share('own_words', 'positioned')}")
     print(f"  position sentences repeating an earlier one   : {share('repeated', 'positioned')}")

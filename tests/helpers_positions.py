@@ -1,7 +1,8 @@
 """The parts of a ``--mine`` position sentence, whichever of its shapes it takes.
 
-"Like @a, our work deals with P, but where @a focuses on Q, we ...", "Like @a, our work deals
-with P; unlike @a, which focuses on Q, we ...", "@a also deals with P, but focuses on Q; in
+"Like @a, our work deals with P, but where @a focuses on Q, we ...", "Like @a, our work deals with P,
+and like @b, with R, but where @a focuses on Q and @b S, we ...", "Like @a, our work deals
+with P; unlike @a, who focuses on Q, we ...", "@a also deals with P, but focuses on Q; in
 contrast, we ...": tests read the shared ground P, what the cited paper does Q and the user's
 clause from any of them.
 """
@@ -18,9 +19,13 @@ LONGEST = AIM_WORDS + SLACK + 1
 
 _CITES = r"@\S+(?: and @\S+)?"
 _SHAPES = [
+    # two links: "Like @a, our work deals with P, and like @b, with R, but where @a focuses on Q and @b S, we ..."
+    re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+), and like (?P<second>@\S+), with "
+               rf"(?P<ground2>[^;,]+), but where (?P<who>@\S+) focus(?:es)? on (?P<theirs>[^,]+?)"
+               rf"(?:(?:,| and) @\S+ [^,]+?)*, (?P<mine>(?:we|our|in our) .*)\.$"),
     re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+), but where (?P<who>@\S+) "
                rf"focus(?:es)? on (?P<theirs>[^,]+?)(?: and @\S+ [^,]+)?, (?P<mine>(?:we|our|in our) .*)\.$"),
-    re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+); unlike (?P<who>@\S+), which "
+    re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+); unlike (?P<who>@\S+), (?:which|who) "
                rf"focus(?:es)? on (?P<theirs>[^,]+), (?P<mine>(?:we|our) .*)\.$"),
     re.compile(rf"^(?P<cites>{_CITES}) also deals? with (?P<ground>[^,;]+), but (?:(?P<who>@\S+) )?focus(?:es)? on "
                rf"(?P<theirs>[^;]+); in contrast, (?P<mine>(?:we|our) .*)\.$"),

@@ -114,7 +114,7 @@ def test_the_difference_is_true_of_both_and_the_users_side_is_whole(project: Pat
 
 def test_position_sentences_take_turns_among_their_shapes(project: Path) -> None:
     out = write(project, BEZEL)
-    shapes = {("but where" in last, "; unlike" in last, "; in contrast," in last)
+    shapes = {("but where" in last, "; unlike" in last, "; in contrast," in last, ", and like @" in last)
               for last, _ in paragraphs(out).values() if is_position(last)}
     assert len(shapes) >= 2, out
 

@@ -41,7 +41,7 @@ SLACK = 2
 #: a phrase more than this share of the section's records use is the section's ground, no group's
 MOST = 0.5
 #: what a shared phrase the paragraph's heading already names still counts for
-SAID = 0.5
+SAID = 0.3
 #: nouns that name no line of work, even at the head of a phrase: "real-world tasks", "various levels"
 _VAGUE = frozenset("task tasks level levels demand demands factor factors status quo impact impacts presence speed "
                    "capability capabilities possibility possibilities kind kinds means role roles amount amounts "
@@ -55,9 +55,10 @@ _VAGUE = frozenset("task tasks level levels demand demands factor factors status
 _VAGUE_ROOTS = frozenset({"task", "level", "factor", "capabil", "possibil"})
 
 _TOKEN = lazy(r"[a-z0-9][a-z0-9\-']*")
-#: a statement that reports what the paper found, not what it does: it is no contrast to another paper
-_FINDING = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|confirm|conclude|report|learn|learned|"
-                r"discover|discovered|demonstrate)\b|\b(?:results?|findings?)\b|"
+#: what a statement that reports a result says besides a cue ("... found that ...", :data:`.findings._CUE`):
+#: an outcome word, a measure, or a verb of concluding the cue list does not hold
+_OUTCOME = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|conclude|report|learn|learned)\b|"
+                r"\b(?:results?|findings?)\b|"
                 r"\b(?:offered|outperformed|performed|was|were|led|yielded|significant(?:ly)?|faster|fastest|"
                 r"slower|slowest|better|best|worse|most\s+accurate|attained|achieved|decreased|increased|dropped|"
                 r"rose)\b|\d(?:\.\d+)?\s*(?:%|ms\b|wpm\b)", re.I)
@@ -120,13 +121,18 @@ class Ground:
     phrase: str  # as the user's abstract writes it ("gestures", "eyes-free gestures")
     sharers: tuple[int, ...]  # which of the group's records use it (indexes into the group's texts)
     score: float = 0.0  # how many of the group use it times its rarity in the section (ranks the candidates)
+    key: tuple[str, ...] = ()  # the roots that are the link ("environ" of "mobile environments": no topic word)
 
 
 class Section:
     """The section's records as root sets, to tell a group's ground from the whole section's."""
 
-    def __init__(self, texts: list[str], section: set[str]) -> None:
+    def __init__(self, texts: list[str], section: set[str], also: tuple[str, ...] = ()) -> None:
+        from citekit.output.word_kin import Kin
+
         self.docs = [words_of(t) for t in texts]
+        # words the records (and ``also``, the user's abstract) write in each other's place: "tactile", "haptic"
+        self.kin = Kin([*texts, *also])
         self.grams = [_rooted(_both(t)) for t in texts]
         self.section = {root(w)[:6] for w in section} | section
         self.n = len(self.docs)
@@ -168,6 +174,37 @@ def _reads_bare(word: str) -> bool:
     return word.endswith("s") and not word.endswith(("ous", "ss", "ess"))
 
 
+#: endings of adjectives, never a head noun: "virtual", "robotic", "interactive", "wearable"
+_ADJECTIVE_END = lazy(r"(?:al|ic|ive|ous|ful|able|ible|less|ary|ed|ing|ly)$")
+
+
+def _head_noun(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` (any case) as the head of a noun phrase somewhere: after an article or a
+    modifier and before a stop, a comma or a function word ("a home lighting robot that uses", "a humanoid
+    robot as well as"), so its plural names the same kind of thing ("robots")."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    if _ADJECTIVE_END.search(word.lower()) or not word.isalpha():
+        return False
+    for m in re.finditer(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", text, re.I):
+        after = re.match(r"\s*([.,;:)]|$|[A-Za-z]+)", text[m.end():])
+        if after and (not after.group(1).isalpha() or after.group(1).lower() in FUNCTION_WORDS):
+            return True
+    return False
+
+
+def _said_again(word_root: str, text: str) -> bool:
+    """Whether ``text`` writes a word of this root twice or more (a topic it comes back to, not one in passing)."""
+    return sum(root(w.lower()) == word_root for w in re.findall(r"[^\W_][\w']*", latex_to_text(text))) >= 2
+
+
+def _plural_of(word: str) -> str:
+    """The plural of one count noun ("robot" -> "robots", "sensor box" is never asked)."""
+    from citekit.core.text import plural
+
+    return plural(2, word.lower()).split(" ", 1)[1]
+
+
 def _plain_words(text: str) -> dict[str, list[str]]:
     """Every word of ``text`` by its root, in the forms the text writes it."""
     out: dict[str, list[str]] = {}
@@ -207,9 +244,12 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
     ``heading`` already says (its topic sentence names it) for :data:`SAID` of that. A bare word
     must read as a noun in the user's abstract (no verb: "probe", "support"; no vague word:
     "tasks", "observations") and be named by a title (the user's, ``titles[0]``, or a sharing
-    record's, ``titles[1]``): a word said in passing ("sessions", "parameters") is no line of work
-    (a record's claim sentence was tried too: "implementing", "comparing" came through);
-    a singular count noun is shown as a sharing record writes its plural ("actuators").
+    record's, ``titles[1]``) or be a noun both abstracts come back to (twice or more, "messages"):
+    a word said in passing ("sessions", "parameters") is no line of work (a record's claim
+    sentence was tried too: "implementing", "comparing" came through); a singular count noun is
+    shown as a sharing record writes its plural ("actuators", never its gerund "displaying"), else
+    in its plural when both sides write it as a noun phrase's head ("a lighting robot", "a
+    humanoid robot": "robots").
     """
     from citekit.output.related_topics import WEAK_ALONE, phrases
 
@@ -234,21 +274,33 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         head = key in heads and key not in own
         if len(key) == 1 and (key[0].endswith("ed") or not head and (
                 _used_as_verb(written, mine_text)
-                or not re.search(rf"(?<![\w\-]){re.escape(written.lower())}(?![\w\-])", mine_text))):
-            continue  # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name)
+                or not re.search(rf"(?<![\w\-]){re.escape(written.lower())}(?![\w\-])", mine_text)
+                and not (key[0] in words_of(titles[0]) and any(
+                    re.search(rf"(?<![\w\-]){re.escape(written.lower())}", t) for t in group_texts)))):
+            # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name; or be
+            # the user's title's word that a record's running text writes in lower case: "Gesture Understanding")
+            continue
         sharers = tuple(i for i, (t, g) in enumerate(zip(texts, grams)) if (key[0] in t if len(key) == 1 else key in g))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
                 key[0] in words_of(titles[0]) or any(key[0] in words_of(titles[1][i]) for i in sharers)):
-            continue  # one word is a topic when a title names it: "sessions", "parameters" in passing are none
+            # one word is a topic when a title names it: "sessions", "parameters" in passing are none; or when
+            # both abstracts come back to it, a noun each writes twice or more ("messages", "reminders")
+            sharers = tuple(i for i in sharers if _said_again(key[0], group_texts[i]))
+            if not sharers or not _said_again(key[0], mine_text) or not _reads_bare(written.lower()) \
+                    or written.lower().endswith("ing"):
+                continue
         used = max(section.share(key), len(sharers))
         if section.n and used / section.n > MOST:
             continue  # most of the section uses it: the section's ground, not this group's
         if not _reads_bare(words[-1].lower()):
             # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
             plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
-                           if _reads_bare(w.lower()) and w.islower()), "")
+                           if _reads_bare(w.lower()) and w.islower() and w.endswith("s")), "")
+            if not plural and _head_noun(words[-1], mine_text) and all(
+                    _head_noun(words[-1], group_texts[i]) for i in sharers):
+                plural = _plural_of(words[-1])  # ("a home lighting robot", "a humanoid robot": both deal with robots)
             if not plural:
                 continue
             written = " ".join([*words[:-1], plural])
@@ -259,8 +311,14 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             score *= SAID  # the paragraph's heading says it already: a link beyond it tells the reader more
         # (as running text writes it: "Menus" of a title is "menus", "HoverPen" stays a name)
         shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in written.split())
+        if len(key) == 1:
+            # the topic's own modifier kept where both sides write the pair: "mobile environments", not a bare
+            # "environment" (the link is the word; the phrase is how both papers say it)
+            pair = next((w for k, w in own.items() if len(k) == 2 and k[1] == key[0] and _topical(k[0], section.section)
+                         and all(k in grams[i] for i in sharers) and _reads_bare(w.split()[-1].lower())), "")
+            shown = pair.lower() if pair and not re.search(r"[a-z][A-Z]|\d", pair) else shown
         if key not in found or score > found[key].score:
-            found[key] = Ground(shown, sharers, round(score, 6))
+            found[key] = Ground(shown, sharers, round(score, 6), key)
     ranked = sorted(found.values(), key=lambda g: (-g.score, -len(g.phrase.split()), g.phrase))
     # a phrase inside a longer one that the same records share says the same: keep the longer
     return [g for g in ranked if not any(o is not g and o.sharers == g.sharers and len(o.phrase) > len(g.phrase)
@@ -282,16 +340,19 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
     avoid = words_of(ground)  # (what both share is no difference: not "where X addresses avatar gesture")
     own = _rooted(phrases(mine_text.replace("-", " ")) | phrases(mine_text))
     # a title's plain part first: "Take Me by the Hand: Haptic Compasses in ..." says what it does after the colon
-    parts = [p for p in re.split(r"[:?]\s+", latex_to_text(title)) if p.strip()]
+    parts = [p for p in re.split(r"[:?]\s+|\.\s+(?=[A-Z])", latex_to_text(title)) if p.strip()]
     for source in [*sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1), *_what_it_does(text)]:
         best: tuple[float, str] | None = None
         for key, written in phrases(source).items():
-            if len(key) < 2 or any(_topical(w, section.section) for w in key) or tuple(map(root, key)) in own:
+            if len(key) < 2 or any(_topical(p, section.section) for w in key for p in {w, *w.split("-")} if p) \
+                    or tuple(map(root, key)) in own:  # (nor a compound's part: "connected-speech" under speech)
                 continue
             # its telling word, the one the section uses least, is one the user's abstract never uses:
             # "participatory design" is no design study of the user's, "haptic compasses" no haptics paper's
             rarest = max(key, key=lambda w: (section.weight(w), -key.index(w)))
-            if root(rarest) in mine or all(root(w) in mine for w in key) or section.n and \
+            # (nor one the user's abstract says in other words: "tactile feedback" of a haptic wristwatch)
+            if section.kin.said_by(root(rarest), mine) or all(root(w) in mine for w in key) \
+                    or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
             if source not in parts and not re.search(rf"\b(?:{_NOUN_BEFORE})\s+{re.escape(written)}\b", text, re.I):
@@ -302,15 +363,21 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                         source.lstrip().startswith(written) or not _reads_bare(key[-1])) \
                     or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
                     or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
-                    or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]):
+                    or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]) \
+                    or any(re.fullmatch(r"[a-z]{3,}[^suic']s", w, re.I) for w in written.split()[:-1]):
                 # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode",
                 # "fabricating multilayer"; nor with a judgement: "unique motion", "latest prototype"; nor with
                 # a participle that reports a measure: "reported crash risk", "observed costs"; nor across a
-                # possessive: "novices' design")
+                # possessive: "novices' design", nor one whose apostrophe a title dropped: "Novices Design")
                 continue
             if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
                    not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):
                 continue  # (only ever a modifier of a longer name: "a wrist-mounted bio-acoustic fingertip | gesture")
+            partner = re.search(rf"([\w\-]+),?\s+(?:and|or|&)\s+(?:(?!(?:of|for|in|on|to|with|by|from|at)\b)[\w\-]+\s+){{0,2}}"
+                                rf"{re.escape(written)}", source, re.I)  # ("Design and Development of X": not X's pair)
+            if partner and (root(partner.group(1).lower()) in mine or section.kin.of(root(partner.group(1).lower())) & mine
+                            or _topical(partner.group(1).lower(), section.section)):
+                continue  # (one half of "Haptic and Audio Interaction Design" is no difference to a haptic paper)
             score = sum(section.weight(w) for w in key)
             if best is None or score > best[0]:
                 best = (score, written)
@@ -375,7 +442,12 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
     appositive = re.match(r"^(.*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
                           r"with|to|in|on|by|for)\b)[a-z][^,;]*)", text)  # ("BezelSwipe, bezel gestures for ...")
     if appositive:
+        rest = text[appositive.end():]
         text = f"{appositive.group(1)}, {appositive.group(2)}"
+        # a list of adjectives goes on to its noun: "DJammer, a digital, mobile, virtual, personal instrument"
+        while (_ADJECTIVE_END.search(text.split()[-1]) or len(text.rsplit(", ", 1)[-1].split()) == 1) \
+                and (more := re.match(r",\s+([^,;]+)", rest)):
+            text, rest = f"{text}, {more.group(1)}", rest[more.end():]
     else:
         text = re.split(r"[,;:]\s+|\s+\(", text, maxsplit=1)[0]
     from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
@@ -439,4 +511,6 @@ def _has_verb(text: str) -> bool:
 
 def is_finding(clause: str) -> bool:
     """Whether a statement reports what the paper found (no contrast to what another paper does)."""
-    return bool(_FINDING.search(clause))
+    from citekit.output.findings import _CUE
+
+    return bool(_CUE.search(clause) or _OUTCOME.search(clause))

@@ -109,20 +109,13 @@ class Statement:
 
 
 def stems(text: str) -> list[str]:
-    """Content stems of ``text``: lower case, plurals folded, function and generic words left out."""
+    """Content stems of ``text``: lower case, each word by its root (:func:`.word_roots.root`: "menus" and
+    "menu", "gestural" and "gestures" alike), function and generic words left out."""
     from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
+    from citekit.output.word_roots import root
 
     words = _CONTENT.findall(fold(latex_to_text(text)).lower())
-    return [_plural_folded(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
-
-
-def _plural_folded(word: str) -> str:
-    """"menus" -> "menu", "studies" -> "study": one stem for a word and its plural (both sides alike)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is")):
-        return word[:-1]
-    return word
+    return [root(w) for w in words if w not in FUNCTION_WORDS and w not in GENERIC and len(w) > 2]
 
 
 def _first_person(text: str, keep: set[str] = frozenset()) -> str:  # type: ignore[assignment]
@@ -251,6 +244,29 @@ def statements(abstract: str, title: str = "", accept: Callable[[str], bool] | N
             clause, kind = "in our work, " + _lower_first(s, text), "method"
         out[i] = [Statement(i, 0, clause, kind, 99, tuple(stems(s)))]
     return [st for i in sorted(out) for st in out[i]]
+
+
+def title_statement(title: str) -> Statement | None:
+    """What the user's title says the paper does, as a claim in the authors' voice, or None.
+
+    Some abstracts give nothing to say in the authors' name: a single problem sentence ("Novel
+    vision-based game technologies aim to ..."), a catalogue page, a claim too long to cut. The
+    title still names what the paper does ("Children's Intuitive Gestures in Vision-Based Action
+    Games" -> "we study children's intuitive gestures in vision-based action games"), read as the
+    per-paper sentences read a title (:func:`.title_prose.title_clause`); the caller uses it when
+    the abstract gives no statement but where the paper starts, and then puts it first.
+    """
+    from citekit.output.title_prose import title_clause, unbrace
+
+    plain = latex_to_text(title or "").strip().rstrip(".")
+    if len(plain.split()) < 3 or not is_prose(plain):
+        return None
+    predicate = unbrace(title_clause(plain, True)).strip().rstrip(".")  # (its names kept in braces: "{3D}")
+    words = predicate.split()
+    if len(words) < 3 or len(words) > MAX_WORDS or _NOT_QUOTABLE.search(predicate) or not words[0].islower():
+        return None
+    clause = f"we {predicate}"
+    return Statement(-1, 0, clause, "claim", 0, tuple(stems(clause)))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
@@ -46,6 +47,9 @@ from citekit.output.sentences import (
 )
 from citekit.output.title_prose import method_name, title_clause, unbrace
 from citekit.core.lazyre import lazy
+
+if TYPE_CHECKING:
+    from citekit.output.common_ground import Ground
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
@@ -144,8 +148,11 @@ def mine_from_abstract(path: Path) -> Mine:
 # ---------------------------------------------------------------------------------------
 
 def _tokens(text: str) -> list[str]:
+    """Roots of the content words of ``text`` (:func:`.word_roots.root`, the one rule for a word's forms)."""
+    from citekit.output.word_roots import root
+
     words = _WORD.findall(fold(latex_to_text(text)))
-    return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in words if w not in _STOP]
+    return [root(w) for w in words if w not in _STOP]
 
 
 def _entry_text(entry: Entry) -> str:
@@ -763,8 +770,11 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     take turns among three shapes, so a section does not say "Like ..., but where ..." every time:
 
     - "Like \\citet{a}, our work deals with P, but where \\citet{a} focuses on Q, we ...";
-    - "Like \\citet{a}, our work deals with P; unlike \\citet{a}, which focuses on Q, we ...";
-    - "\\citet{a} also deals with P, but focuses on Q; in contrast, we ...".
+    - "Like \\citet{a}, our work deals with P; unlike \\citet{a}, who focuses on Q, we ...";
+    - "\\citet{a} also deals with P, but focuses on Q; in contrast, we ...";
+
+    and, when another paper of the group shares another phrase (:func:`_second_link`), "Like \\citet{a},
+    our work deals with P, and like \\citet{b}, with R, but where \\citet{a} focuses on Q and \\citet{b} S, we ...".
 
     None when nothing but the topic is shared, no paper shows a difference, or the abstract states
     no claim or method: the caller leaves a TODO that says which.
@@ -788,6 +798,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         plan.missing = "no_difference" if grounds(plan.text, texts, plan.sec, "", titles) else "no_ground"
         return None
     plan.linked[ground.phrase] += 1
+    other = _second_link(group, ground, found, sharers, plan)
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
     plan.used[statement.key] += 1
@@ -806,12 +817,47 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
                f"but {style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}")
         return _finish(f"{also}, {but}; in contrast, {clause}")
     like = f"Like {cites}, our work deals with {ground_text}"
+    if other and voiced:
+        # two links: "Like A, our work deals with P, and like B, with Q, but where A focuses on R and B S, we ..."
+        (e2, g2, f2) = other
+        parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
+                 for n, (e, f) in enumerate([*where, (e2, f2)])]
+        return _finish(f"{like}, and like {style.citet(e2)}, with {style.text(g2)}, but where {', '.join(parts[:-1])} "
+                       f"and {parts[-1]}, {clause}")
     if shape == 1 and len(where) == 1:
         e, f = where[0]
-        return _finish(f"{like}; unlike {style.citet(e)}, which {verb[_plural(e)][1]} {style.text(f)}, {clause}")
+        # ("who": the citation names the authors, "Smith et al. (2007), who focus on ...")
+        return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
     parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
              for n, (e, f) in enumerate(where)]
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
+
+
+def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers: list[Entry],
+                 plan: "_MinePlan") -> tuple[Entry, str, str] | None:
+    """A second link of the user's paper to another paper of the group, or None: a shared phrase (from
+    ``found``, best first) that none of ``sharers`` is cited for and that says no word of the first link,
+    with a paper that shows its own difference (:func:`.common_ground.their_focus`).
+
+    A reader named two links where the section gave one: gestural input with one paper, use on the move
+    with another. Said only when both are real; a link said for an earlier paragraph is not said again.
+    """
+    from citekit.output.common_ground import their_focus, words_of
+
+    first = words_of(ground.phrase)
+    said = words_of("" if group.closing else group.heading)  # (the paragraph's topic sentence says it already)
+    taken = {e.key for e in sharers}
+    for g2 in found:
+        if g2 is ground or plan.linked[g2.phrase] or set(g2.key or words_of(g2.phrase)) & (first | said) \
+                or any(group.members[i].key in taken for i in g2.sharers):
+            continue  # (a phrase the first paper shares too is no second link: it is the group's ground)
+        for i in g2.sharers:
+            e2 = group.members[i]
+            f2 = their_focus(e2.title or "", abstract_of(e2), plan.text, plan.sec, f"{ground.phrase} {g2.phrase}")
+            if f2:
+                plan.linked[g2.phrase] += 1
+                return e2, g2.phrase, f2
+    return None
 
 
 @dataclass
@@ -840,6 +886,11 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
     section = {w[:-1] if w.endswith("s") else w for w in section} | section
     from dataclasses import replace
 
+    from citekit.output.word_roots import root
+
+    # (the topic's roots too: a statement's words are roots, "print" of "printing")
+    section |= {root(fold(w).lower())[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
+
     from citekit.output.common_ground import Section, is_finding, short_clause
 
     # (in the authors' voice once cut: "To highlight X, we ..." cut at its comma is no clause of ours)
@@ -847,8 +898,17 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
             and (short := short_clause(st.clause)) and re.match(r"(?:we|our|in our)\b", short)]
     if any(st.kind != "problem" for st in aims):
         aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
+    if all(st.kind == "problem" for st in aims):
+        # the abstract says nothing in the authors' name that reads short, or only where it starts ("our work
+        # starts from the observation that ..."): the title says what the paper does, and comes first
+        from citekit.output.positioning import title_statement
+
+        titled = title_statement(mine.title)
+        short = short_clause(titled.clause) if titled else None
+        if titled and short and not is_finding(short):
+            aims = [replace(titled, clause=short), *aims]
     return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
-                     text=text, sec=Section([_entry_text(e) for e in entries], section), aims=aims)
+                     text=text, sec=Section([_entry_text(e) for e in entries], section, (text,)), aims=aims)
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:

@@ -6,14 +6,16 @@ inflects it: "gestural input" and "touch-screen gestures", "while moving" and "m
 those, so a word is reduced here by stripping at most two derivational or inflectional
 endings (a light suffix stripper in the spirit of Porter's, without its measure rules: the
 roots are only ever compared with each other, never shown). A root keeps at least three
-letters, so short words ("use", "bus") stay as they are.
+letters, so short words ("use", "bus") stay as they are; an adjective's "-ic" goes only from a root
+of four letters or more, so "robotic" meets "robot" and "haptics" "haptic", but "topic" and
+"music" stay whole.
 """
 
 from __future__ import annotations
 
 #: endings stripped, longest first; each pass strips one, and a word gets at most two passes
 _ENDINGS = ("isation", "ization", "ational", "ations", "ation", "ional", "ities", "ments", "ment", "ness",
-            "ings", "ions", "ity", "ing", "ion", "ive", "ies", "ied", "ous", "ful", "al", "es", "ed", "ly", "s", "e")
+            "ings", "ions", "ity", "ing", "ion", "ive", "ies", "ied", "ous", "ful", "al", "ic", "es", "ed", "ly", "s", "e")
 #: the fewest letters a root keeps
 MIN_ROOT = 3
 
@@ -24,6 +26,8 @@ def _strip_once(word: str) -> str:
             continue
         if end == "s" and word.endswith("ss"):
             return word  # "glass": no plural to fold ("menus" is one: "corpus" loses its "s" on both sides alike)
+        if end == "ic" and len(word) - 2 < MIN_ROOT + 1:
+            return word  # "music", "topic", "basic" stay whole ("robotic" -> "robot", "haptics" -> "hapt")
         if end in ("ies", "ied"):
             return word[:-3] + "y"
         return word[:-len(end)]
