@@ -209,6 +209,10 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
             _add_url(details, url, None, hard=True)
 
 
+#: a line that is one Markdown link and nothing else (``[pdf](https://arxiv.org/abs/…)``): a link below a title
+_LINK_ONLY_RE = lazy(r"\[[^\]\n]{0,40}\]\(\s*<?https?://[^)\s]+>?\s*\)")
+
+
 def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
     """Details from the lines directly below a title (lines with children of their own are
     sub-items, not details)."""
@@ -222,7 +226,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         if child.children:
             continue
         text = strip_hashtags(child.text)
-        if is_url_only(text):
+        if is_url_only(text) or _LINK_ONLY_RE.fullmatch(text):
             for url in find_urls.shared(text):
                 _add_url(details, url, None, hard=False)
         elif (names := authors_line(text)) is not None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
+from citekit.notes.finder.model import LineLabel
 from citekit.notes.outline import Node, adopt_orphan_details, could_start, numbered_starts, parse_outline, shift_lines, starts_mention
 from citekit.notes.result import Problem
 from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leading_icon
@@ -37,6 +38,9 @@ _CALLOUT_RE = lazy(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
 #: Column names, in English, Japanese, Chinese and Korean (``Paper / Who / Where`` tables too)
 _TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題",
                   "论文", "题目", "标题", "標題", "제목", "논문"}
+#: a first column that names what each row is, papers or not (Notion's databases call their title
+#: property "Name"): its rows are papers where the finder reads them as papers
+_NAME_COLUMNS = {"name", "what", "item", "work", "reading", "article", "publication", "reference", "entry", "名前", "名称", "이름"}
 _AUTHOR_COLUMNS = {"authors", "author", "by", "who", "written by", "著者", "著者名", "作者", "저자"}
 _LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク",
                  "链接", "鏈接", "링크"}
@@ -484,8 +488,26 @@ class _Builder:
         self.file = file
 
     def blocks(self, nodes: list[Any], out: list[Node], *, indent: int = 0) -> None:
+        toggle: Node | None = None  # an open ``<details>`` toggle: its summary, taking the detail lines that follow
         for node in nodes:
             kind = node.type
+            if toggle is not None:
+                if kind == "html_block" and "</details>" in node.content:
+                    toggle = None
+                    continue
+                body: list[Node] = []
+                self.blocks([node], body, indent=indent + 2)
+                if body and all(n.is_detail for n in body):
+                    toggle.children.extend(body)  # ``Authors: …``, ``URL: …`` under the summary: its details
+                else:
+                    out.extend(body)  # a list or prose in the toggle: read as it stands
+                continue
+            if kind == "html_block" and _opens_toggle(node.content):
+                before = len(out)
+                self._html(node, out, indent)
+                if len(out) > before:
+                    toggle = out[-1]
+                continue
             if kind == "front_matter":
                 self._front_matter(node)
             elif kind == "heading":
@@ -578,12 +600,17 @@ class _Builder:
         from citekit.notes.htmltext import html_lines
 
         first = _line(node) or 1
-        found = False
-        for offset, text in html_lines(node.content):
-            if text.strip():
-                out.extend(paragraph_nodes(text.strip(), first + offset, indent))
-                found = True
-        if not found:
+        runs: list[list[tuple[int, str]]] = []
+        for offset, text in html_lines(node.content, keep_lines=True):
+            if not text.strip():
+                continue
+            if runs and runs[-1][-1][0] == offset - 1:
+                runs[-1].append((offset, text.strip()))  # the next line of the same run: one paragraph
+            else:
+                runs.append([(offset, text.strip())])
+        for run in runs:
+            out.extend(paragraph_nodes("\n".join(text for _o, text in run), first + run[0][0], indent))
+        if not runs:
             self.doc.skipped.append((first, "an HTML block without text"))
 
     def _deflist(self, node: Any, out: list[Node], indent: int) -> None:
@@ -602,14 +629,22 @@ class _Builder:
             return []
         header = [_inline_text(cell)[0].strip().strip("*_").strip().lower() for cell in rows[0].children]
         title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
+        soft = title_col is None
+        if soft:  # a first column that names things (Notion's "Name"): a row is a paper where the finder reads one
+            title_col = 0 if header[0] in _NAME_COLUMNS else None
         if title_col is None:
             self.doc.skipped.append((_line(node), "a table without a title/paper column"))
             return []
         out = []
-        for tr in rows[1:]:
+        texts = [[_inline_text(cell)[0].strip() for cell in tr.children] for tr in rows]
+        said, found = _rows_said(texts)
+        for tr, row_said, row_found in zip(rows[1:], said, found):
             cells = [_inline_text(cell)[0].strip() for cell in tr.children]
             line = _line(tr)
             if title_col >= len(cells) or not cells[title_col]:
+                continue
+            if soft and row_found.label != "ref" and not _row_names_a_paper(cells):
+                self.doc.skipped.append((line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
                 continue
             row = Node("bullet", line, cells[title_col], source="table row")
             venue = year = ""
@@ -627,6 +662,8 @@ class _Builder:
                 elif name in _YEAR_COLUMNS:
                     year = value
             kind = _row_kind(cells[title_col], venue)
+            if kind is None and row_said is not None and not _row_names_a_paper(cells):
+                kind = row_said
             if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
                 row.children.append(Node("plain", line, f"Type: {kind}"))
             elif venue or year:
@@ -636,6 +673,50 @@ class _Builder:
 
 
 _PAGE_RE = lazy(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
+
+#: How sure the finder must be that a table row is no paper before the row is taken for
+#: one that is not (when no rule of :func:`_row_kind` says so and the row links no paper)
+ROW_NOT_PAPER = 0.97
+_ROW_ID_RE = lazy(r"(?<![\d.])\d{4}\.\d{4,5}(?!\d)|\b10\.\d{4,9}/|\bdoi\b|\barxiv\b", re.I)
+
+
+def _rows_said(rows: list[list[str]]) -> tuple[list[str | None], list[LineLabel]]:
+    """For each row after the header: ``"no paper (as the finder reads the row)"`` where the
+    learned finder, reading the table as its lines are written, is sure the row is not a
+    paper (a package, a blog post, a talk, a data set, with who made it and where it lives),
+    else None; and the finder's label of each row. What marks such rows is learned from the
+    generated tables, not listed here."""
+    from citekit.notes import finder
+
+    lines = ["| " + " | ".join(cells) + " |" for cells in rows]
+    lines.insert(1, "| " + " | ".join("---" for _ in rows[0]) + " |")
+    found = finder.find(lines)[2:]
+    return (["no paper (as the finder reads the row)" if f.label == "other" and f.confidence >= ROW_NOT_PAPER else None
+             for f in found], found)
+
+
+def _row_names_a_paper(cells: list[str]) -> bool:
+    """A cell of the row holds a paper identifier or a link to a paper page: the row is a
+    paper whatever the rest of it looks like."""
+    for cell in cells:
+        if _ROW_ID_RE.search(cell):
+            return True
+        for page in _PAGE_RE.findall(cell):
+            if "/" in page.split("://")[-1]:
+                try:
+                    if classify_url(page if "://" in page else "https://" + page) == "paper":
+                        return True
+                except ValueError:
+                    continue
+    return False
+
+
+def _opens_toggle(html: str) -> bool:
+    """An HTML block that opens a ``<details>`` toggle with its ``<summary>`` and leaves it
+    open: the blocks after it, up to ``</details>``, are the toggle's body (Notion writes a
+    toggle so, a blank line after the summary)."""
+    low = html.lower()
+    return "<details" in low and "</summary>" in low and "</details>" not in low
 
 
 def _row_kind(title: str, where: str) -> str | None:
@@ -701,7 +782,7 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         found = finder.find(texts)
         starts = [0]
         for i in range(1, len(lines)):
-            if not details[i] and (_is_title_label(texts[i]) or starts_mention(found[i], texts[i], found[starts[-1]])):
+            if not details[i] and (_is_title_label(texts[i]) or starts_mention(found[i], texts[i], found[starts[-1]], texts[i - 1])):
                 starts.append(i)
     else:
         found = []  # (wrapped text: no line of it can start a paper, but a title label does)

@@ -30,7 +30,8 @@ BIB_FILES = (
 )
 SEED = 24
 TTX_HELD_OUT = 3
-GENERATED_TRAIN, GENERATED_HELD_OUT = 1200, 300
+#: (21 skeletons: about 75 training documents of each kind)
+GENERATED_TRAIN, GENERATED_HELD_OUT = 1575, 315
 PAPERS_PER_FILE = 160
 #: copied reference lists (:mod:`.pdfrefs`): documents, and the records printed per style
 PDF_TRAIN, PDF_HELD_OUT = 360, 72

@@ -447,6 +447,13 @@ SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "
              "zotero": zotero_report, "prose": prose}
 
 
+def _all_skeletons() -> dict:
+    """The clean skeletons above and the export-shaped ones of :mod:`.exports`."""
+    from citekit.notes.finder.train.exports import EXPORT_SKELETONS
+
+    return {**SKELETONS, **EXPORT_SKELETONS}
+
+
 def _chunks(items: list, rng: random.Random) -> list[list]:
     out, i = [], 0
     while i < len(items):
@@ -460,10 +467,11 @@ def documents(papers: list[Paper], count: int, seed: int) -> list[tuple[str, Lab
     """``count`` generated documents (skeleton name, labelled lines), drawn with ``seed``."""
     rng = random.Random(seed)
     out = []
-    names = sorted(SKELETONS)
+    skeletons = _all_skeletons()
+    names = sorted(skeletons)
     for i in range(count):
         name = names[i % len(names)]
         chosen = rng.sample(papers, min(len(papers), rng.randint(3, 14)))
-        doc = SKELETONS[name](chosen, rng)
+        doc = skeletons[name](chosen, rng)
         out.append((name, [(label if line.strip() else "blank", line) for label, line in doc]))
     return out
