@@ -213,6 +213,24 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
 _LINK_ONLY_RE = lazy(r"\[[^\]\n]{0,40}\]\(\s*<?https?://[^)\s]+>?\s*\)")
 
 
+#: How sure the finder must be that a line with only non-paper links is no paper (a blog post
+#: with its author, a talk, a notebook: the shapes a paper line has, learned apart from it)
+SURE_NO_PAPER = 0.99
+
+
+def _finder_says_no_paper(node: Node) -> bool:
+    """The learned finder labels the line ``other`` with confidence: what it said when it
+    read the line's block, or (asked only here, for lines whose links are no paper pages)
+    what it says of the line alone."""
+    said = node.found.get(node.line)
+    if said is None:
+        from citekit.notes import finder
+
+        found = finder.find([node.text])[0]
+        said = (found.label, found.confidence)
+    return said[0] == "other" and said[1] >= SURE_NO_PAPER
+
+
 def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
     """Details from the lines directly below a title (lines with children of their own are
     sub-items, not details)."""
@@ -648,6 +666,8 @@ class _Extractor:
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
+        if (details.links or details.link_kinds) and not details.urls and not details.pins and _finder_says_no_paper(node):
+            return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:
             details.rule = "paper link on or under the line" if details.urls else ("labelled details" if details.hard else "title with an author list, paper link or summary below")
