@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from blind_scoring import BLIND, DEV, blind_files, score_file  # noqa: E402
+from blind_scoring import BLIND, DEV, DEV2, blind_files, score_file  # noqa: E402
 
 FILES = blind_files(BLIND)
-DEV_FILES = blind_files(DEV)
+DEV_FILES = blind_files(DEV) + blind_files(DEV2)
 
 
 def test_the_blind_set_is_as_large_as_asked() -> None:
