@@ -589,6 +589,9 @@ class _Extractor:
             found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details, or a whole paper line
+            elif (child.kind == "bullet" and not child.children and names_a_paper(child.text)
+                  and any(m.location.line == child.line and m.kind == "titled" for m in found)):
+                container = True  # a sub-item that is a whole reference (``- n-gram metrics:`` / ``  - Papineni, K., … (2002). BLEU: …``)
             inner.extend(found)
         if container or _lists_links(node):
             return inner

@@ -147,10 +147,11 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             text = raw.strip()
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
-            if (item is not None and node.indent > item.indent and not item.children and not message
+            if (item is not None and node.indent >= item.indent and not item.children and not message
                     and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
-                # a bullet's text wrapped onto the next line, indented under it (an e-mail's
-                # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``)
+                # a bullet's text wrapped onto the next line, indented under it or not (an e-mail's
+                # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``;
+                # a plain-text e-mail wraps at 72 columns without indenting, as Markdown's lazy lines do)
                 item.widths = (*(item.widths or (len(item.text),)), len(text))
                 item.text += " " + text
                 item.merged.append(number)
@@ -251,11 +252,14 @@ class _Starts:
             return True
         if item.merged and text[:1].islower() and not item.text.rstrip().endswith((".", "!", "?", ":", ";")):
             return True  # the bullet's text wraps already, and the sentence goes on in lower case
-        if not item.text.rstrip().endswith((".", "!", "?")) and not names_a_paper(item.text) and names_a_paper(f"{item.text} {text}"):
-            return True  # the line completes a reference the bullet starts
         if index not in self._labels:
             self._label_block(index, item.line - 1)
         found = self._labels.get(index)
+        if (found is not None and found.label == "ref" and found.confidence >= SURE_CONTINUES
+                and not cut_mid_sentence(self._lines[index - 1]) and names_a_paper(text)):
+            return False  # a reference starts on this line, after the bullet's prose ends (``… for the DAG side:`` / ``Pearl, J. (2009). …``)
+        if not item.text.rstrip().endswith((".", "!", "?")) and not names_a_paper(item.text) and names_a_paper(f"{item.text} {text}"):
+            return True  # the line completes a reference the bullet starts
         return (found is not None and found.label == "cont" and found.confidence >= SURE_CONTINUES
                 and authors_line(text) is None)
 
@@ -392,18 +396,27 @@ def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None, a
     reference's last line, ``SGD: Training ImageNet in 1 hour. arXiv:1706.02677, 2017.``)."""
     if found.label == "ref":
         return True
-    if found.label == "cont" and (found.confidence >= SURE_CONTINUES or (above is not None and _cut_mid_sentence(above))):
+    if found.label == "cont" and (found.confidence >= SURE_CONTINUES or (above is not None and cut_mid_sentence(above))):
         return False
     if found.label == "other" and found.confidence >= SURE_CONTINUES and head is not None and head.label == "ref":
         return True
     return names_a_paper(text)
 
 
-def _cut_mid_sentence(line: str) -> bool:
-    """The line stops where a reference cannot end: on a word or a comma, not on a full
-    stop, a closing bracket, a year or an identifier."""
+def cut_mid_sentence(line: str) -> bool:
+    """The line stops where a reference cannot end: on a word, a comma, ``&`` or a colon, or
+    on an abbreviation or an initial (``In Proc.``, ``J. Mach.``, ``Hinton, G.``), not on a
+    full stop after a word, a closing bracket, a year or an identifier."""
     tail = line.rstrip()
-    return bool(tail) and (tail[-1].isalpha() or tail[-1] in ",-–")
+    if not tail:
+        return False
+    if tail[-1].isalpha() or tail[-1] in ",-–&:":
+        return True
+    return tail[-1] == "." and _ABBREVIATION_END_RE.search(tail) is not None
+
+
+#: a line's last word is an abbreviation or an initial: ``Proc.``, ``Adv.``, ``Inf.``, ``G.``
+_ABBREVIATION_END_RE = lazy(r"(?:^|[\s(])(?:[A-Z]|[A-Z][a-z]{1,4})\.$")
 
 
 #: A text longer than this is read in pieces (see :func:`outline_pieces`).

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
 from citekit.notes.finder.model import LineLabel
-from citekit.notes.outline import Node, adopt_orphan_details, could_start, numbered_starts, parse_outline, shift_lines, starts_mention
+from citekit.notes.outline import (Node, cut_mid_sentence, adopt_orphan_details, could_start, numbered_starts, parse_outline,
+                                   shift_lines, starts_mention)
 from citekit.notes.result import Problem
-from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, non_paper_words, strip_chat_prefix, strip_leading_icon
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -558,9 +559,18 @@ class _Builder:
         text, line = _inline_text(children[0])
         lines = text.split("\n")
         own = Node("bullet", line, _task(lines[0]).strip(), indent=indent)
+        goes_on = _wrapped_lines(lines)
         for offset, extra in enumerate(lines[1:], start=1):
-            if extra.strip():
-                own.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
+            if not extra.strip():
+                continue
+            if goes_on[offset] and not own.children:
+                # the item's text wrapped onto this line (a numbered reference list pasted
+                # from a PDF: ``1. LeCun, Y., … Nature 521,`` / ``436–444 (2015).``)
+                own.widths = (*(own.widths or (len(own.text),)), len(extra.strip()))
+                own.text += " " + extra.strip()
+                own.merged.append(line + offset)
+                continue
+            own.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
         self.blocks(children[1:], own.children, indent=indent)
         if not own.text:
             return own.children
@@ -662,8 +672,8 @@ class _Builder:
                 elif name in _YEAR_COLUMNS:
                     year = value
             kind = _row_kind(cells[title_col], venue)
-            if kind is None and row_said is not None and not _row_names_a_paper(cells):
-                kind = row_said
+            if kind is None and row_said is not None and not _row_names_a_paper(cells) and from_text(venue)[1] is None:
+                kind = row_said  # (a row whose venue cell names a venue and its year stays a paper)
             if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
                 row.children.append(Node("plain", line, f"Type: {kind}"))
             elif venue or year:
@@ -799,6 +809,25 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         for node in nodes:
             node.found = {n: said[n] for n in (node.line, *node.merged) if n in said}
     return nodes
+
+
+def _wrapped_lines(lines: list[str]) -> list[bool]:
+    """Which lines of a list item's paragraph go on with the line above (a hard wrap), not
+    details below its first line: the finder reads the line as going on, the line above stops
+    mid-sentence (on a word, a comma or a hyphen), and the line is no detail and no list of
+    names of its own (a title's author line). Once the text wraps, it goes on as long as the
+    finder reads the lines as going on (a reference's title ends in a full stop, its venue follows)."""
+    out = [False] * len(lines)
+    if len(lines) < 2 or not any(could_start(t) for t in lines):
+        return out
+    from citekit.notes import finder
+
+    found = finder.find(lines)
+    for i in range(1, len(lines)):
+        text = lines[i].strip()
+        out[i] = (found[i].label == "cont" and (out[i - 1] or cut_mid_sentence(lines[i - 1])) and not _is_detail_line(text)
+                  and authors_line(text) is None and not is_url_only(text))
+    return out
 
 
 def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: int) -> list[Node]:

@@ -102,10 +102,10 @@ def slack_copy(papers: list[Paper], rng: random.Random) -> Labelled:
                 p = queue.pop()
                 said = _message_about(p, rng)
                 out.append(("ref", said + rng.choice(("", "", " (edited)"))))
-                if "http" in said and rng.random() < 0.6:  # the link preview: site twice, title, abstract
+                if "http" in said and rng.random() < 0.6:  # the link preview: the site (twice or once), title, abstract
                     site = rng.choice(("arXiv.org", "openreview.net", "Semantic Scholar"))
-                    out.append(("cont", site + site))
-                    out.append(("cont", p.title))
+                    out.append(("other", site + site if rng.random() < 0.6 else site))
+                    out.append(("ref", p.title))  # (the page's title: an item of its own, as the chat reader makes it)
                     if rng.random() < 0.7:
                         out.append(("other", paragraph(rng, width=10_000)[0][:300] + "…"))
             else:
@@ -140,6 +140,12 @@ def email_thread(papers: list[Paper], rng: random.Random) -> Labelled:
             if kind < 0.4:  # a full reference, hard-wrapped inside the quote
                 lines = textwrap.wrap(STYLES[rng.choice(sorted(STYLES))](p, rng), width=rng.choice((66, 72, 76)))
                 out += [("ref" if i == 0 else "cont", q + "  " * (i > 0) * (rng.random() < 0.3) + line) for i, line in enumerate(lines)]
+            elif kind < 0.55:  # a bullet wrapped at the mail's width, its next lines not indented
+                text = rng.choice(("- ", "* ")) + rng.choice((
+                    f"{people_of(p, rng)}, \"{p.title}\", {short_venue(p, rng)} {p.year}",
+                    f"{_cite(p, rng)}, {p.title} -- {rng.choice(('short, and worth it', 'the classic one', 'skim only'))}"))
+                lines = textwrap.wrap(text, width=rng.choice((60, 66, 72)))
+                out += [("ref" if i == 0 else "cont", q + line) for i, line in enumerate(lines)]
             elif kind < 0.75:
                 out.append(("ref", q + rng.choice(("- ", "* ", "", "1. ")) + rng.choice((
                     f"{p.title} ({_cite(p, rng)})", f"{_cite(p, rng)} — {p.title}", f"“{p.title}”, {people_of(p, rng)}",
