@@ -525,6 +525,12 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
+            elif _finder_says_no_paper(node):
+                # a quoted phrase in title case with nothing beside it, on a line the finder
+                # reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
+                if self.explaining:
+                    self.trace.append(Decision(node.line, "rejected", "a quoted phrase with no authors on a line the finder reads as no paper", title))
+                continue
             out.append(self._mention("titled", node, details, title=title))
         return out
 
@@ -670,6 +676,8 @@ class _Extractor:
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
         if (details.links or details.link_kinds) and not details.urls and not details.pins and _finder_says_no_paper(node):
+            # its only links are pages that are no paper's own (a blog, a repository, a video): the
+            # finder, which learned what the lines of blog posts, talks and packages look like, decides
             return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:
