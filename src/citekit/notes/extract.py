@@ -218,17 +218,26 @@ _LINK_ONLY_RE = lazy(r"\[[^\]\n]{0,40}\]\(\s*<?https?://[^)\s]+>?\s*\)")
 SURE_NO_PAPER = 0.99
 
 
-def _finder_says_no_paper(node: Node) -> bool:
-    """The learned finder labels the line ``other`` with confidence: what it said when it
-    read the line's block, or (asked only here, for lines whose links are no paper pages)
-    what it says of the line alone."""
+#: How sure the finder must be that a line cites a paper before a quoted span in sentence case on it is a title
+SURE_QUOTED_TITLE = 0.97
+
+
+def _finder_says(node: Node, label: str, sure: float) -> bool:
+    """The learned finder gives the line ``label`` with at least ``sure`` confidence: what it
+    said when it read the line's block, or (asked only for the few lines that need it) what
+    it says of the line alone."""
     said = node.found.get(node.line)
     if said is None:
         from citekit.notes import finder
 
         found = finder.find([node.text])[0]
         said = (found.label, found.confidence)
-    return said[0] == "other" and said[1] >= SURE_NO_PAPER
+    return said[0] == label and said[1] >= sure
+
+
+def _finder_says_no_paper(node: Node) -> bool:
+    """The learned finder is sure the line is no paper (``other``)."""
+    return _finder_says(node, "other", SURE_NO_PAPER)
 
 
 def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
@@ -515,9 +524,23 @@ class _Extractor:
         for m in _INNER_QUOTED_RE.finditer(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
-            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or not title_case(title) or normalize_title(title) in have:
+            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
                 continue
-            details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
+            rule = "a title quoted in a sentence, in title case"
+            if not title_case(title):
+                if not _finder_says(node, "ref", SURE_QUOTED_TITLE):
+                    continue
+                # a title in sentence case (``has anyone read “Latent retrieval for weakly
+                # supervised open domain question answering”?``) on a line the finder is sure
+                # cites a paper: the quoted span is that paper's title
+                rule = "a title quoted in a sentence, on a line the finder reads as citing a paper"
+            details = _Details(hard=True, rule=rule)
+            if _finder_says_no_paper(node):
+                # a quoted phrase in title case on a line the finder reads as no paper (``exported
+                # via (“Add Note from Annotations” → Export …)``, ``Weng’s “…” post as a survey week?``)
+                if self.explaining:
+                    self.trace.append(Decision(node.line, "rejected", "a quoted phrase on a line the finder reads as no paper", title))
+                continue
             if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
                 details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
             elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
@@ -525,12 +548,6 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
-            elif _finder_says_no_paper(node):
-                # a quoted phrase in title case with nothing beside it, on a line the finder
-                # reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
-                if self.explaining:
-                    self.trace.append(Decision(node.line, "rejected", "a quoted phrase with no authors on a line the finder reads as no paper", title))
-                continue
             out.append(self._mention("titled", node, details, title=title))
         return out
 

@@ -416,7 +416,7 @@ def cut_mid_sentence(line: str) -> bool:
 
 
 #: a line's last word is an abbreviation or an initial: ``Proc.``, ``Adv.``, ``Inf.``, ``G.``
-_ABBREVIATION_END_RE = lazy(r"(?:^|[\s(])(?:[A-Z]|[A-Z][a-z]{1,4})\.$")
+_ABBREVIATION_END_RE = lazy(r"(?:^|[\s(])(?:[A-Z]|[A-Z][a-z]{1,3})\.$")
 
 
 #: A text longer than this is read in pieces (see :func:`outline_pieces`).
