@@ -124,8 +124,12 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     joined: list[Node] = []
     item: Node | None = None  # the bullet just read, whose text the next lines may wrap
     starts = _Starts(lines)
+    chat = False  # a chat window copied as text: under its message headers, each line is a message
     for number, raw in enumerate(lines, start=1):
         raw, message = _unquoted(raw.expandtabs(4).rstrip())
+        if not chat and raw[-1:] in "Mm" and _CHAT_HEADER_RE.match(raw):
+            chat = True
+        message = message or chat
         if not raw.strip() or is_separator(raw):
             previous_blank = True
             paragraph = item = None
@@ -198,6 +202,11 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     adopt_orphan_details(roots)
     return roots
 
+
+#: a message header of a chat window copied as text (Slack): the sender's name, two spaces,
+#: the time (``Dana Whitfield  10:04 AM``). From the first one on, every line is a message of
+#: its own (a chat copy is never hard-wrapped), as lines with a ``[10:32] Alice:`` prefix are.
+_CHAT_HEADER_RE = lazy(r"^[^\W\d_][\w.'’ -]{0,40}?\S {2,}\d{1,2}:\d{2}\s?[AaPp][Mm]$")
 
 #: How sure the finder must be that a line continues the one above before a line that
 #: names a paper on its own (an identifier, a title with its authors) is joined to it.
