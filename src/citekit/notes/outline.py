@@ -239,7 +239,7 @@ class _Starts:
         head = self._labels.get(first)
         if head is not None and head.label != "ref" and _NUMBERED_OR_ID(self._lines[first]):
             head = _NUMBERED_START  # (a paragraph that opens on an identifier opens on a paper, whatever the model says)
-        return starts_mention(found, text, head, self._lines[index - 1] if index > first else None)
+        return starts_mention(found, text, head)
 
     def hanging(self, index: int, text: str, first: int) -> bool:
         """An indented line that continues a reference above it (a bibliography's hanging
@@ -395,17 +395,14 @@ def could_start(line: str) -> bool:
     return _NUMBERED_OR_ID(line) is not None or has_shape_signal(line)
 
 
-def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None, above: str | None = None) -> bool:
+def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None) -> bool:
     """The finder's label of a line, weighed with what the line says on its own; ``head`` is
     the label of the line the paragraph so far starts with: a line that is not a paper
     after a mention (a chat message, a remark) ends the mention, where after prose it is
-    the prose wrapping on. ``above`` is the line before it in the same paragraph: where that
-    line stops mid-sentence (no full stop, colon or closing bracket) and the finder reads
-    this one as going on, it goes on, even when it holds an identifier of its own (a wrapped
-    reference's last line, ``SGD: Training ImageNet in 1 hour. arXiv:1706.02677, 2017.``)."""
+    the prose wrapping on."""
     if found.label == "ref":
         return True
-    if found.label == "cont" and (found.confidence >= SURE_CONTINUES or (above is not None and cut_mid_sentence(above))):
+    if found.label == "cont" and found.confidence >= SURE_CONTINUES:
         return False
     if found.label == "other" and found.confidence >= SURE_CONTINUES and head is not None and head.label == "ref":
         return True

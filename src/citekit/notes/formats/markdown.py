@@ -796,7 +796,7 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         found = finder.find(texts)
         starts = [0]
         for i in range(1, len(lines)):
-            if not details[i] and (_is_title_label(texts[i]) or starts_mention(found[i], texts[i], found[starts[-1]], texts[i - 1])):
+            if not details[i] and (_is_title_label(texts[i]) or starts_mention(found[i], texts[i], found[starts[-1]])):
                 starts.append(i)
     else:
         found = []  # (wrapped text: no line of it can start a paper, but a title label does)
