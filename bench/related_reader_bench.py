@@ -14,6 +14,9 @@ Two figures, each against the same reader's verdicts:
    ``--before REF``'s src/ (default main) and this tree's in one run, each given the drafts' records;
    ``--dev`` leaves the held-out ones out (for developing the check: they are measured at the end).
 
+4. ``--check`` also scores the check's learned reading (``bench/check_train.py``) leaving one reader out: fitted on
+   the other five readers' verdicts, scored on the sixth's, each fold and the mean.
+
 Run: .venv/bin/python bench/related_reader_bench.py [-v]  (part 2 needs ../shared/corpora)
      .venv/bin/python bench/related_reader_bench.py --check [--dev] [--before REF]
 """
@@ -161,6 +164,18 @@ def check_before_after(before: str = "main", sets: tuple[str, ...] = tuple(CHECK
                   f"{_check_line(figures[name])}")
 
 
+def leave_one_reader_out() -> None:
+    """The learned reading scored on each reader it was not fitted on (``bench/check_train.py``): the figures above
+    are on readers the shipped model saw; these are not."""
+    try:
+        import check_train
+    except ImportError as exc:  # (scikit-learn is a development dependency)
+        print(f"leave one reader out: skipped ({exc})")
+        return
+    print("related-work --check, learned reading fitted on five readers and scored on the sixth (this tree):")
+    check_train.folds(check_train.rows())
+
+
 def current_output(judged: dict, verbose: bool) -> None:
     if not LIBRARY.is_file():
         print(f"current output: skipped ({LIBRARY} is not here)")
@@ -252,6 +267,7 @@ def main() -> None:
     if "--check" in sys.argv:  # only the check's figures, before and after
         check_before_after(sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "main",
                            ("dev",) if "--dev" in sys.argv else tuple(CHECK_SETS))
+        leave_one_reader_out()
         return
     judged = yaml.safe_load((DATA / "judgements.yaml").read_text(encoding="utf-8"))
     verdicts = Counter(s["verdict"] for s in judged["sentences"])

@@ -181,6 +181,10 @@ def record_defects(predicate: str, plain: str, records: list[CitedRecord]) -> li
         if kind == "wrong-verb":
             found.append(("wrong-verb", f"{record.key} builds what the sentence says it studies: say 'present' or "
                                         "'develop' and what it does"))
+        elif kind == "pasted-title" and title_share(predicate, record.title)[1] <= 3:
+            found.append(("pasted-title", f"{record.key}'s title of three words or fewer pasted after "
+                                          f"'{predicate.split()[0]}' says nothing a reader can follow: say what the "
+                                          "paper does or finds"))
         elif kind == "pasted-title":
             found.append(("pasted-title", f"{record.key}'s title pasted after '{predicate.split()[0]}': say what "
                                           "the paper does or finds"))

@@ -12,6 +12,12 @@ wording (:mod:`citekit.output.wording_check`), papers cited under no author's na
 joins of papers that do not share a claim, sentences starting with a lower-case word, and
 papers listed by quoted title instead of being described; and, per paragraph, a missing topic sentence and a heading that names
 nothing or repeats another's.
+
+With the cited records, the rules do not all speak alone: a learned reading
+(:mod:`citekit.output.check_model`, fitted on blind readers' verdicts) decides whether a reader
+would mark a sentence. The rules no reader ever overruled flag on their own; those some reader
+overruled (a 10-word copy, a title after "study") are shown only when the reading marks the
+sentence, and a sentence it marks with no rule behind it is given the fault of what weighed most.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from citekit.core.lazyre import lazy
 
 #: defects in how text was copied: none of these may ever be in what citekit writes
 MECHANICAL = frozenset({"copied-citation", "macro", "markup", "first-person", "anaphora", "connective",
-                        "lowercase-start", "title-list"})
+                        "lowercase-start", "title-list", "undefined-citation"})
 #: what a careful reader marks about the content: citekit avoids them where the records allow, and the check
 #: names them where they could not be avoided (a paper known by its title only gives a pasted title)
 READER = frozenset({"definite-reference", "acronym", "no-claim", "pasted-title", "unrelated-join", "run-on", "grammar",
@@ -486,6 +492,20 @@ def paragraph_defects(text: str, fmt: str = "latex") -> list[Defect]:
     return found
 
 
+def snippet_context(text: str, fmt: str, titles: list[str] | None = None, abstracts: list[str] | None = None,
+                    records: "list[CitedRecord] | None" = None) -> _Context:
+    """What the whole snippet and the cited records tell a reader, for reading its sentences one by one."""
+    from citekit.core.text import latex_to_text
+
+    by_key = {r.key: CitedRecord(r.key, latex_to_text(r.title or ""), latex_to_text(r.abstract or ""), r.not_paper)
+              for r in records or []}
+    titles = list(titles or []) + [r.title for r in by_key.values() if r.title]
+    abstracts = list(abstracts or []) + [r.abstract for r in by_key.values() if r.abstract]
+    plain_titles = [latex_to_text(t) for t in titles]
+    return _Context(fmt, _names(text, plain_titles), tuple(plain_titles), _capitalized_in_prose(abstracts),
+                    by_key or None)
+
+
 def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None,
                   abstracts: list[str] | None = None, records: "list[CitedRecord] | None" = None) -> list[Defect]:
     """Every defect of a snippet, with its line; empty when a reviewer would pass it.
@@ -497,15 +517,7 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
     each sentence against the paper it cites: copied from its abstract, its title pasted after
     "study", a side result, a record that is no paper.
     """
-    from citekit.core.text import latex_to_text
-
-    by_key = {r.key: CitedRecord(r.key, latex_to_text(r.title or ""), latex_to_text(r.abstract or ""), r.not_paper)
-              for r in records or []}
-    titles = list(titles or []) + [r.title for r in by_key.values() if r.title]
-    abstracts = list(abstracts or []) + [r.abstract for r in by_key.values() if r.abstract]
-    plain_titles = [latex_to_text(t) for t in titles]
-    context = _Context(fmt, _names(text, plain_titles), tuple(plain_titles),
-                       _capitalized_in_prose(abstracts), by_key or None)
+    context = snippet_context(text, fmt, titles, abstracts, records)
     defects: list[Defect] = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -516,7 +528,70 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
             defects.append(Defect(number, "unrelated-join", message, excerpt[:117] + "..." if len(excerpt) > 120
                                   else excerpt))
         for sentence in _sentences(stripped):
-            for category, message in _lint_sentence(sentence, fmt, context):
+            found = _lint_sentence(sentence, fmt, context)
+            found += _undefined_citations(sentence, fmt, context)
+            if context.records:  # with the records, the learned reading decides what a reader would mark
+                found = _reader_decides(sentence, fmt, context, found)
+            for category, message in found:
                 excerpt = sentence if len(sentence) <= 120 else sentence[:117] + "..."
                 defects.append(Defect(number, category, message, excerpt))
     return sorted(defects + _duplicates(text, fmt) + paragraph_defects(text, fmt), key=lambda d: d.line)
+
+
+def _undefined_citations(sentence: str, fmt: str, context: "_Context") -> list[tuple[str, str]]:
+    """Keys a sentence cites that no record given to the check has: the citation prints as "?" (exact; only with
+    the records, which say what the library holds)."""
+    if not context.records:
+        return []
+    return [("undefined-citation", f"'{key}' is no record the check was given: a citation with no entry prints as "
+                                   "'?'; add the paper to the library or fix the key")
+            for key in dict.fromkeys(cited_keys(sentence, fmt)) if key not in context.records]
+
+
+def reading(sentence: str, fmt: str, context: "_Context", found: list[tuple[str, str]]) -> list[float] | None:
+    """The learned reading's features of one sentence (see :mod:`citekit.output.check_features`), or None for a
+    sentence that cites no record the check has."""
+    from citekit.output.check_features import rule_id, sentence_features
+
+    keys = cited_keys(sentence, fmt)
+    cited = [context.records[k] for k in keys if context.records and k in context.records]
+    if not cited:
+        return None
+    cite = _CITE_LATEX if fmt == "latex" else _CITE_MD
+    plain = _MATH.sub(" ", cite.sub(" ", sentence))
+    if fmt == "latex":
+        from citekit.core.text import latex_to_text
+
+        plain = latex_to_text(plain)
+    return sentence_features(plain, [r.title for r in cited if r.title],
+                             [r.abstract for r in cited if r.abstract], {rule_id(c, m) for c, m in found},
+                             len(set(keys)))
+
+
+def _reader_decides(sentence: str, fmt: str, context: "_Context",
+                    found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The exact defects of a sentence (those of rules no reader overruled), and the weighed ones only when the
+    learned reading says a reader would mark the sentence: then the hand rules' messages that agree with its
+    strongest fault class come first, or that class's advice when no rule fired."""
+    from citekit.output.check_features import rule_id
+    from citekit.output.check_model import decide, weighed_rules
+
+    features = reading(sentence, fmt, context, found)
+    if features is None:
+        return found
+    overruled = weighed_rules()
+    exact = [f for f in found if rule_id(*f) not in overruled]
+    weighed = [f for f in found if rule_id(*f) in overruled]
+    verdict = decide(features)
+    if verdict is None:
+        return exact
+    category, advice = verdict
+    if _POSITION.search(sentence):  # (the user's paper placed: its fault is the contrast, whatever weighed most)
+        from citekit.output.check_features import ADVICE
+
+        category, advice = "no-contrast", ADVICE["no-contrast"]
+    agreeing = [f for f in weighed if f[0] == category]
+    said = agreeing or any(f[0] == category for f in exact)
+    if said:
+        return exact + agreeing + [f for f in weighed if f[0] != category]
+    return [(category, advice)] + exact + weighed

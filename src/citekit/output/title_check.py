@@ -51,13 +51,24 @@ def _tokens(text: str) -> list[str]:
     return _WORDS.findall(text.lower())
 
 
-def _stems(gerund: str) -> set[str]:
-    """Verb forms a gerund comes from: "Typing" -> type/typ, "Making" -> make, "Getting" -> get."""
-    base = gerund.lower()[:-3]
-    stems = {base, base + "e"}
-    if len(base) > 2 and base[-1] == base[-2]:
-        stems.add(base[:-1])
-    return stems | {s + "s" for s in stems} | {s + "es" for s in stems}
+def _same_verb(word: str, gerund: str) -> bool:
+    """Whether ``word`` is a form of the verb a gerund comes from ("types" and "Typing", "gets" and "Getting"), by
+    their roots (:func:`citekit.output.word_roots.root`); a gerund's doubled consonant ("Getting") is undone."""
+    from citekit.output.word_roots import root
+
+    mine, theirs = root(word), root(gerund)
+    return mine == theirs or len(theirs) > 3 and theirs[-1] == theirs[-2] and mine == theirs[:-1]
+
+
+def _base(verb: str) -> str:
+    """The plain form of a verb in the third person ("studies" -> "study", "makes" -> "make") when it is one of the
+    verbs this module knows; the word as it is otherwise."""
+    known = INQUIRY_VERBS | MAKING_VERBS
+    for form in (verb, verb[:-3] + "y" if verb.endswith("ies") else "", verb[:-2] if verb.endswith("es") else "",
+                 verb[:-1] if verb.endswith("s") else ""):
+        if form in known:
+            return form
+    return verb
 
 
 def real_abstract(title: str, abstract: str) -> bool:
@@ -70,10 +81,10 @@ def title_verb(predicate: str, title: str, abstract: str) -> str | None:
     """The verb a sentence took from the title's opening gerund, when the paper's authors do not do it; else None."""
     first = re.match(r"\s*([A-Z][a-z]+ing)\b", title)
     verb = re.match(r"\s*([a-z]+)\b", predicate)
-    if not first or not verb or verb.group(1) not in _stems(first.group(1)):
+    if not first or not verb or not _same_verb(verb.group(1), first.group(1)):
         return None
     said = verb.group(1)
-    base = said[:-1] if said.endswith("s") and said[:-1] in _stems(first.group(1)) else said
+    base = _base(said)
     if base in INQUIRY_VERBS:
         return None
     if base in MAKING_VERBS:

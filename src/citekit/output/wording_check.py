@@ -6,7 +6,7 @@ phrase after the cited subject, whatever the paper is about:
 - two joined verbs that disagree ("propose and discusses": the abstract's "This paper proposes
   and discusses" with only its first verb put to the authors' plural);
 - the verb hidden in a noun after a light verb ("give an evaluation of", "describe the
-  demonstration of"), which says what the paper is about instead of what it does;
+  demonstration of", "give a study on"), which says what the paper is about instead of what it does;
 - a bare noun of study without its article ("study effects of task properties");
 - a verb followed by another ("presented is part of ...": the abstract's subject, "The work
   presented", lost);
@@ -20,7 +20,8 @@ and, anywhere in the sentence, things counted but never named ("addresses three 
 gap", "do the same with objects"), and what a title or a PDF's text leaves in prose: a possessive
 without its apostrophe ("a users wrist", "observers ability to"), "3d" for 3D, a "+" for
 "and", an em dash spaced on one side only ("crafting— related"), a question mark followed
-by a full stop, and a sentence that stops on a word that needs more ("... the error rate for.").
+by a full stop, and a sentence that stops on a word that needs more ("... the error rate for.") or on a dash
+("... and machine learning—.").
 
 Each message says what to write instead.
 """
@@ -33,6 +34,10 @@ from citekit.core.lazyre import lazy
 
 #: light verbs that carry a noun of action ("give an evaluation of") in place of the verb itself
 _LIGHT = lazy(r"^(give|gives|describe|describes|perform|performs|make|makes|carry out|carries out)\s+(?:a|an|the)\s+(?:\w+\s+)?(\w+(?:tion|ment|sis|ison))\s+of\b")
+#: "give a study on", "provide an overview of": the act of study or survey put in a noun after a verb of giving
+_GIVEN = lazy(r"^(give|gives|provide|provides|offer|offers)\s+(?:a|an)\s+(?:\w+\s+)?(study|survey|overview|account|review)"
+              r"\s+(?:of|on)\b")
+_GIVEN_VERBS = {"study": "study", "survey": "survey", "overview": "survey", "account": "describe", "review": "review"}
 #: a verb of study and a noun that needs its article before "of" ("study effects of", "examine use of")
 _BARE = lazy(r"^(stud(?:y|ies)|examines?|investigates?|explores?|analy[sz]es?|evaluates?|assess(?:es)?|measures?)\s+"
              r"(effects?|use|impact|role|influence|nature|importance|usefulness|feasibility|performance|"
@@ -78,6 +83,10 @@ def wording_defects(predicate: str) -> list[tuple[str, str]]:
     if light:
         found.append(("wordy", f"'{light.group(0)}' hides the verb in a noun: say '{_verb_of(light.group(2))} ...' "
                                "and what the paper found or built"))
+    given = _GIVEN.match(text)
+    if given:
+        found.append(("wordy", f"'{given.group(0)}' hides the verb in a noun: say '{_GIVEN_VERBS[given.group(2)]} ...' "
+                               "and what the paper found"))
     two = _TWO_VERBS.match(text)
     if two:
         found.append(("grammar", f"'{two.group(0)}': two verbs in a row, the abstract's subject lost; say what the "
@@ -113,7 +122,8 @@ _THE_SAME = lazy(r"\b(?:do|does|did|doing|achieve|achieves|show|shows)\s+the\s+s
 #: things counted and left unnamed: "three main problems", "a number of factors", "two important ... factors"
 _COUNTED = lazy(r"\b(?:two|three|four|five|six|seven|several|a\s+number\s+of|a\s+few|some|many|various)\s+"
                 r"(?:[a-z\-]+\s+){0,3}?(?:problems|factors|issues|challenges|aspects|requirements|limitations|"
-                r"findings|lessons|insights|implications|guidelines|principles)\b(?!\s*(?::|\(|,?\s+(?:including|such as|"
+                r"findings|lessons|insights|implications|guidelines|principles|steps|stages|phases|techniques|strategies|"
+                r"themes|dimensions|categories)\b(?!\s*(?::|\(|,?\s+(?:including|such as|"
                 r"namely|like|of|for|in|on|about|that|which|to)\b))")
 #: a word no sentence ends on: an article, a preposition that takes an object, a conjunction ("... for.")
 _OPEN_END = lazy(r"\s(?:a|an|the|of|for|with|and|or|by|from|into|between|than|its|their)\s*\.?\s*$")
@@ -148,6 +158,10 @@ def prose_defects(plain: str) -> list[tuple[str, str]]:
     if same:
         found.append(("definite-reference", f"'{same.group(0)}' refers to something the sentence never named: say "
                                             "what is done"))
+    dangling = re.search(r"(?:[\u2014\u2013,;:]|\s-)\s*\.\s*$", plain)
+    if dangling:
+        found.append(("truncated", "the sentence ends on a dash or a comma: the clause after it is missing; complete "
+                                   "it or end the sentence before it"))
     end = _OPEN_END.search(plain)
     if end:
         found.append(("truncated", f"the sentence stops on '{end.group(0).strip(' .')}', which needs more: "
