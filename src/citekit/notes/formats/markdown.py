@@ -649,7 +649,10 @@ class _Builder:
             return []
         out = []
         texts = [[_inline_text(cell)[0].strip() for cell in tr.children] for tr in rows]
-        said, found = _rows_said(texts, ask=soft or not all(_row_names_a_paper(cells) for cells in texts[1:]))
+        venue_cols = [i for i, h in enumerate(header) if h in _VENUE_COLUMNS]
+        undecided = any(not _row_names_a_paper(cells) and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
+                        for cells in texts[1:])  # (a row that links a paper, or names a venue and year, stays a paper)
+        said, found = _rows_said(texts, ask=soft or undecided)
         for tr, row_said, row_found in zip(rows[1:], said, found):
             cells = [_inline_text(cell)[0].strip() for cell in tr.children]
             line = _line(tr)
