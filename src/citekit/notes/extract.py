@@ -535,12 +535,6 @@ class _Extractor:
                 # cites a paper: the quoted span is that paper's title
                 rule = "a title quoted in a sentence, on a line the finder reads as citing a paper"
             details = _Details(hard=True, rule=rule)
-            if _finder_says_no_paper(node):
-                # a quoted phrase in title case on a line the finder reads as no paper (``exported
-                # via (“Add Note from Annotations” → Export …)``, ``Weng’s “…” post as a survey week?``)
-                if self.explaining:
-                    self.trace.append(Decision(node.line, "rejected", "a quoted phrase on a line the finder reads as no paper", title))
-                continue
             if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
                 details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
             elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
@@ -548,6 +542,12 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
+            elif _finder_says_no_paper(node):
+                # a quoted phrase with nothing beside it that names its author, on a line the
+                # finder reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
+                if self.explaining:
+                    self.trace.append(Decision(node.line, "rejected", "a quoted phrase with no author on a line the finder reads as no paper", title))
+                continue
             out.append(self._mention("titled", node, details, title=title))
         return out
 
