@@ -152,7 +152,8 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (item is not None and node.indent >= item.indent and not item.children and not message
-                    and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
+                    and not node.is_detail and not is_url_only(text)
+                    and starts.wraps(item, number - 1, text, lazy=node.indent == item.indent)):
                 # a bullet's text wrapped onto the next line, indented under it or not (an e-mail's
                 # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``;
                 # a plain-text e-mail wraps at 72 columns without indenting, as Markdown's lazy lines do)
@@ -254,13 +255,18 @@ class _Starts:
                 and found.confidence >= SURE_CONTINUES
                 and (authors_line(text) is None or (index > first and _names_go_on(self._lines[index - 1]))))
 
-    def wraps(self, item: Node, index: int, text: str) -> bool:
+    def wraps(self, item: Node, index: int, text: str, *, lazy: bool = False) -> bool:
         """Line ``index`` continues the text of the bullet ``item`` above it: a quote the
-        bullet opens is closed on it, or the finder is sure the line continues a mention."""
+        bullet opens is closed on it, or the finder is sure the line continues a mention.
+        ``lazy``: the line is not indented under the bullet (an e-mail's wrap): it goes on
+        only where the line above stops mid-sentence, never after a complete line (``28) Title,
+        arXiv:2111.45982`` then the next reference)."""
         if _open_quote(item.text) or _unfinished(item.text):
             return True
         if item.merged and text[:1].islower() and not item.text.rstrip().endswith((".", "!", "?", ":", ";")):
             return True  # the bullet's text wraps already, and the sentence goes on in lower case
+        if lazy and not cut_mid_sentence(self._lines[index - 1]):
+            return False
         if index not in self._labels:
             self._label_block(index, item.line - 1)
         found = self._labels.get(index)
