@@ -2,8 +2,8 @@
 put back beside its link.
 
 Copying messages from Slack's window copies each link's preview as three lines: the site's
-name twice without a space (``arXiv.orgarXiv.org``), the linked page's title, and its
-description. The title is the paper's title as the page gives it, but it stands on a line
+name twice without a space (``arXiv.orgarXiv.org``; once, in some copies), the linked
+page's title, and its description. The title is the paper's title as the page gives it, but it stands on a line
 of its own, away from the link. That layout is exact, so it is read by rule: the title line
 becomes an item with the link (the most recent one, in the lines just above, whose host is
 that site), and the doubled name is dropped. Every line keeps its number.
@@ -17,8 +17,10 @@ from urllib.parse import urlsplit
 from citekit.notes.urls import classify_url
 from citekit.core.lazyre import lazy
 
-#: a site's name written twice with nothing between (``github.comgithub.com``)
-_DOUBLED_SITE_RE = lazy(r"^[ \t]*(?P<site>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4})(?P=site)[ \t]*$", re.M)
+#: a site's name written twice with nothing between (``github.comgithub.com``), or once on a
+#: line of its own (some copies keep one): a preview only where a link to that site is just above
+_HOST = r"[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4}"
+_DOUBLED_SITE_RE = lazy(rf"^[ \t]*(?:(?P<site>{_HOST})(?P=site)|(?P<one>{_HOST}))[ \t]*$", re.M)
 _URL_RE = lazy(r"https?://[^\s<>()\"']+")
 #: how many lines above a preview its link may be (the message, maybe wrapped)
 _LOOK_BACK = 4
@@ -34,7 +36,7 @@ def with_link_titles(text: str) -> str:
     lines = text.split("\n")
     for m in _DOUBLED_SITE_RE.finditer(text):
         at = text.count("\n", 0, m.start())
-        site = m.group("site").lower()
+        site = (m.group("site") or m.group("one")).lower()
         url = _link_above(lines, at, site)
         if url is None or at + 1 >= len(lines) or not lines[at + 1].strip():
             continue

@@ -209,6 +209,37 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
             _add_url(details, url, None, hard=True)
 
 
+#: a line that is one Markdown link and nothing else (``[pdf](https://arxiv.org/abs/…)``): a link below a title
+_LINK_ONLY_RE = lazy(r"\[[^\]\n]{0,40}\]\(\s*<?https?://[^)\s]+>?\s*\)")
+
+
+#: How sure the finder must be that a line with only non-paper links is no paper (a blog post
+#: with its author, a talk, a notebook: the shapes a paper line has, learned apart from it)
+SURE_NO_PAPER = 0.99
+
+
+#: How sure the finder must be that a line cites a paper before a quoted span in sentence case on it is a title
+SURE_QUOTED_TITLE = 0.97
+
+
+def _finder_says(node: Node, label: str, sure: float) -> bool:
+    """The learned finder gives the line ``label`` with at least ``sure`` confidence: what it
+    said when it read the line's block, or (asked only for the few lines that need it) what
+    it says of the line alone."""
+    said = node.found.get(node.line)
+    if said is None:
+        from citekit.notes import finder
+
+        found = finder.find([node.text])[0]
+        said = (found.label, found.confidence)
+    return said[0] == label and said[1] >= sure
+
+
+def _finder_says_no_paper(node: Node) -> bool:
+    """The learned finder is sure the line is no paper (``other``)."""
+    return _finder_says(node, "other", SURE_NO_PAPER)
+
+
 def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
     """Details from the lines directly below a title (lines with children of their own are
     sub-items, not details)."""
@@ -222,7 +253,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         if child.children:
             continue
         text = strip_hashtags(child.text)
-        if is_url_only(text):
+        if is_url_only(text) or _LINK_ONLY_RE.fullmatch(text):
             for url in find_urls.shared(text):
                 _add_url(details, url, None, hard=False)
         elif (names := authors_line(text)) is not None:
@@ -493,9 +524,17 @@ class _Extractor:
         for m in _INNER_QUOTED_RE.finditer(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
-            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or not title_case(title) or normalize_title(title) in have:
+            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
                 continue
-            details = _Details(hard=True, rule="a title quoted in a sentence, in title case")
+            rule = "a title quoted in a sentence, in title case"
+            if not title_case(title):
+                if not _finder_says(node, "ref", SURE_QUOTED_TITLE):
+                    continue
+                # a title in sentence case (``has anyone read “Latent retrieval for weakly
+                # supervised open domain question answering”?``) on a line the finder is sure
+                # cites a paper: the quoted span is that paper's title
+                rule = "a title quoted in a sentence, on a line the finder reads as citing a paper"
+            details = _Details(hard=True, rule=rule)
             if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
                 details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
             elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
@@ -503,6 +542,12 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
+            elif _finder_says_no_paper(node):
+                # a quoted phrase with nothing beside it that names its author, on a line the
+                # finder reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
+                if self.explaining:
+                    self.trace.append(Decision(node.line, "rejected", "a quoted phrase with no author on a line the finder reads as no paper", title))
+                continue
             out.append(self._mention("titled", node, details, title=title))
         return out
 
@@ -569,6 +614,9 @@ class _Extractor:
             found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details, or a whole paper line
+            elif (child.kind == "bullet" and not child.children and names_a_paper(child.text)
+                  and any(m.location.line == child.line and m.kind == "titled" for m in found)):
+                container = True  # a sub-item that is a whole reference (``- n-gram metrics:`` / ``  - Papineni, K., … (2002). BLEU: …``)
             inner.extend(found)
         if container or _lists_links(node):
             return inner
@@ -646,6 +694,10 @@ class _Extractor:
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
+        if (details.links or details.link_kinds) and not details.urls and not details.pins and _finder_says_no_paper(node):
+            # its only links are pages that are no paper's own (a blog, a repository, a video): the
+            # finder, which learned what the lines of blog posts, talks and packages look like, decides
+            return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:
             details.rule = "paper link on or under the line" if details.urls else ("labelled details" if details.hard else "title with an author list, paper link or summary below")

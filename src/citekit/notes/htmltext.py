@@ -23,8 +23,9 @@ _CELL = frozenset(("td", "th"))
 
 
 class _Text(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, keep_lines: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self._keep_lines = keep_lines
         self.lines: list[tuple[int, str]] = []
         self._parts: list[str] = []
         self._start: int | None = None
@@ -63,15 +64,28 @@ class _Text(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._dropping or not data:
             return
+        if self._keep_lines and "\n" in data.strip():
+            first = self.getpos()[0] - 1
+            for k, piece in enumerate(data.split("\n")):
+                if k:
+                    self._flush()
+                if self._start is None and piece.strip():
+                    self._start = first + k
+                self._parts.append(piece)
+            return
         if self._start is None and data.strip():
             lead = data[: len(data) - len(data.lstrip())]
             self._start = self.getpos()[0] - 1 + lead.count("\n")
         self._parts.append(data)
 
 
-def html_lines(html: str) -> list[tuple[int, str]]:
-    """``(line offset from the first line of html, text)`` for each line of text in ``html``."""
-    parser = _Text()
+def html_lines(html: str, *, keep_lines: bool = False) -> list[tuple[int, str]]:
+    """``(line offset from the first line of html, text)`` for each line of text in ``html``.
+
+    ``keep_lines``: a line break in the text ends a line too. HTML inside a Markdown file
+    (Notion's ``<aside>`` callouts) is written line by line by a person, who means each line
+    as one: a callout's heading line and the reference under it are two lines, not one."""
+    parser = _Text(keep_lines)
     parser.feed(html)
     parser.close()
     parser._flush()

@@ -124,8 +124,12 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     joined: list[Node] = []
     item: Node | None = None  # the bullet just read, whose text the next lines may wrap
     starts = _Starts(lines)
+    chat = False  # a chat window copied as text: under its message headers, each line is a message
     for number, raw in enumerate(lines, start=1):
         raw, message = _unquoted(raw.expandtabs(4).rstrip())
+        if not chat and raw[-1:] in "Mm" and _CHAT_HEADER_RE.match(raw):
+            chat = True
+        message = message or chat
         if not raw.strip() or is_separator(raw):
             previous_blank = True
             paragraph = item = None
@@ -147,10 +151,12 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             text = raw.strip()
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
-            if (item is not None and node.indent > item.indent and not item.children and not message
-                    and not node.is_detail and not is_url_only(text) and starts.wraps(item, number - 1, text)):
-                # a bullet's text wrapped onto the next line, indented under it (an e-mail's
-                # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``)
+            if (item is not None and node.indent >= item.indent and not item.children and not message
+                    and not node.is_detail and not is_url_only(text)
+                    and starts.wraps(item, number - 1, text, lazy=node.indent == item.indent)):
+                # a bullet's text wrapped onto the next line, indented under it or not (an e-mail's
+                # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``;
+                # a plain-text e-mail wraps at 72 columns without indenting, as Markdown's lazy lines do)
                 item.widths = (*(item.widths or (len(item.text),)), len(text))
                 item.text += " " + text
                 item.merged.append(number)
@@ -198,6 +204,11 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     return roots
 
 
+#: a message header of a chat window copied as text (Slack): the sender's name, two spaces,
+#: the time (``Dana Whitfield  10:04 AM``). From the first one on, every line is a message of
+#: its own (a chat copy is never hard-wrapped), as lines with a ``[10:32] Alice:`` prefix are.
+_CHAT_HEADER_RE = lazy(r"^[^\W\d_][\w.'’ -]{0,40}?\S {2,}\d{1,2}:\d{2}\s?[AaPp][Mm]$")
+
 #: How sure the finder must be that a line continues the one above before a line that
 #: names a paper on its own (an identifier, a title with its authors) is joined to it.
 SURE_CONTINUES = 0.8
@@ -244,18 +255,26 @@ class _Starts:
                 and found.confidence >= SURE_CONTINUES
                 and (authors_line(text) is None or (index > first and _names_go_on(self._lines[index - 1]))))
 
-    def wraps(self, item: Node, index: int, text: str) -> bool:
+    def wraps(self, item: Node, index: int, text: str, *, lazy: bool = False) -> bool:
         """Line ``index`` continues the text of the bullet ``item`` above it: a quote the
-        bullet opens is closed on it, or the finder is sure the line continues a mention."""
+        bullet opens is closed on it, or the finder is sure the line continues a mention.
+        ``lazy``: the line is not indented under the bullet (an e-mail's wrap): it goes on
+        only where the line above stops mid-sentence, never after a complete line (``28) Title,
+        arXiv:2111.45982`` then the next reference)."""
         if _open_quote(item.text) or _unfinished(item.text):
             return True
         if item.merged and text[:1].islower() and not item.text.rstrip().endswith((".", "!", "?", ":", ";")):
             return True  # the bullet's text wraps already, and the sentence goes on in lower case
-        if not item.text.rstrip().endswith((".", "!", "?")) and not names_a_paper(item.text) and names_a_paper(f"{item.text} {text}"):
-            return True  # the line completes a reference the bullet starts
+        if lazy and not cut_mid_sentence(self._lines[index - 1]):
+            return False
         if index not in self._labels:
             self._label_block(index, item.line - 1)
         found = self._labels.get(index)
+        if (found is not None and found.label == "ref" and found.confidence >= SURE_CONTINUES
+                and not cut_mid_sentence(self._lines[index - 1]) and names_a_paper(text)):
+            return False  # a reference starts on this line, after the bullet's prose ends (``… for the DAG side:`` / ``Pearl, J. (2009). …``)
+        if not item.text.rstrip().endswith((".", "!", "?")) and not names_a_paper(item.text) and names_a_paper(f"{item.text} {text}"):
+            return True  # the line completes a reference the bullet starts
         return (found is not None and found.label == "cont" and found.confidence >= SURE_CONTINUES
                 and authors_line(text) is None)
 
@@ -394,6 +413,22 @@ def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None) -
     if found.label == "other" and found.confidence >= SURE_CONTINUES and head is not None and head.label == "ref":
         return True
     return names_a_paper(text)
+
+
+def cut_mid_sentence(line: str) -> bool:
+    """The line stops where a reference cannot end: on a word, a comma, ``&`` or a colon, or
+    on an abbreviation or an initial (``In Proc.``, ``J. Mach.``, ``Hinton, G.``), not on a
+    full stop after a word, a closing bracket, a year or an identifier."""
+    tail = line.rstrip()
+    if not tail:
+        return False
+    if tail[-1].isalpha() or tail[-1] in ",-–&:":
+        return True
+    return tail[-1] == "." and _ABBREVIATION_END_RE.search(tail) is not None
+
+
+#: a line's last word is an abbreviation or an initial: ``Proc.``, ``Adv.``, ``Inf.``, ``G.``
+_ABBREVIATION_END_RE = lazy(r"(?:^|[\s(])(?:[A-Z]|[A-Z][a-z]{1,3})\.$")
 
 
 #: A text longer than this is read in pieces (see :func:`outline_pieces`).

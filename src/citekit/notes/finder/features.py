@@ -39,10 +39,17 @@ _IN = re.compile(r"(?:^|[.,]\s+)In(?::|\s+[A-Z])")
 _URL = re.compile(r"https?://|www\.", re.I)
 _PAPER_URL = re.compile(r"arxiv\.org|doi\.org|openreview\.net|aclanthology|proceedings\.|dl\.acm\.org|"
                         r"semanticscholar|ieeexplore|papers\.nips|jmlr\.org|springer\.com|sciencedirect|"
-                        r"thecvf\.com|alphaxiv|/virtual/\d{4}/(?:poster|oral|spotlight)", re.I)
+                        r"thecvf\.com|alphaxiv|/virtual/\d{4}/(?:poster|oral|spotlight)|huggingface\.co/papers/|"
+                        r"paperswithcode\.com/paper/|mlr\.press|biorxiv|pubmed|ncbi\.nlm|nature\.com/articles", re.I)
 _CODE_URL = re.compile(r"github\.com|gitlab\.com|huggingface\.co/(?!papers)|youtube\.com|youtu\.be|"
                        r"twitter\.com|x\.com/|medium\.com|substack|notion\.site|\.github\.io|slideshare|"
                        r"speakerdeck|zoom\.us|meet\.google|calendar", re.I)
+#: a link to what is not a paper but often sits beside one: a package index, docs, a notebook, a
+#: data set or demo page, a blog, a leaderboard (learned as a signal, weighed with the rest)
+_NONPAPER_URL = re.compile(r"pypi\.org|readthedocs|kaggle\.com|colab\.research|huggingface\.co/(?:datasets|spaces|docs|blog)|"
+                           r"/blog/|blog\.|/docs?/|docs\.|leaderboard|/sota/|/dataset/|/method/|/author/|/events/", re.I)
+#: a link written without its scheme (``arxiv.org/abs/…``, ``github.com/…``)
+_SCHEMELESS = re.compile(r"(?<![/\w.@])(?:[a-z0-9-]+\.)+(?:org|com|net|io|ai|cc|press|edu)/\S", re.I)
 _ARXIV = re.compile(r"\barxiv\s*[:.]?\s*\d{4}\.\d{4,5}|(?<![\w./])\d{4}\.\d{4,5}(?:v\d)?(?![\w/])", re.I)
 _DOI = re.compile(r"\b10\.\d{4,9}/\S+")
 _DASH_SEP = re.compile(r"\s[—–-]{1,2}\s")
@@ -50,6 +57,16 @@ _BY = re.compile(r"\sby\s+[A-Z]")
 _HASHTAG = re.compile(r"(?:^|\s)#[A-Za-z]\w+")
 _CHECKBOX = lazy(r"^(?:[-*+]\s+)?\[[ xX]\]")
 _ORG_TODO = lazy(r"^(?:[-*]+\s+|\*+\s+)?(?:TODO|DONE|LATER|NOW|DOING|WAITING|NEXT)\b")
+#: a Slack window copied as text: the sender's name and the time on a line of their own
+_CHAT_HEAD = lazy(r"^[^\W\d_][\w.'’\-]*(?: [^\W\d_][\w.'’\-]*){0,3}\s{2,}\d{1,2}:\d{2}\s?[AaPp][Mm]$")
+#: an org drawer or planning line (``:PROPERTIES:``, ``:END:``, ``CLOCK: [...]``, ``SCHEDULED: <...>``)
+_ORG_META = lazy(r"^(?::[A-Za-z_]+:|(?:SCHEDULED|DEADLINE|CLOSED|CLOCK):)")
+#: an HTML block line a notes app exports (Notion's callouts and toggles)
+_HTML_TAG = lazy(r"^</?(?:aside|details|summary|div|p|span|br|blockquote)\b", re.I)
+#: a reaction as a chat copy writes it (``:+1:``, ``:eyes:``)
+_REACTION = lazy(r"^:[a-z0-9_+\-]+:$")
+_QUOTE_DEPTH = lazy(r"^(?:>\s?)+")
+_PAGE_REF = lazy(r"\bpp?\.\s?\d+\b")
 _LEADERS = lazy(r"\.{4,}|(?:\. ){3,}|…{2,}")  # a table of contents' dot leaders
 _WORD = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 #: a line that starts like a reference's author list: ``H. Zhang,``, ``Zhang, H.``, ``Hongyi Zhang,``,
@@ -69,6 +86,7 @@ rebuttal travel visa party poster-session keynote talk tutorial invited panel wo
 repo github code library package install blog post tweet thread video slides dataset model weights
 checkpoint docs documentation notebook demo website homepage lab office room thanks thank hi hello
 cheers regards best ok okay lol yes no sure will can could should would please let lets we i you
+leaderboard course lecture podcast newsletter api wiki release kaggle colab pip trainer hub spaces
 """.split())
 _PAPER_WORDS = frozenset("""
 learning neural network networks deep model models via towards toward optimization training
@@ -113,6 +131,9 @@ _CHECKS = (
     (_CODE_URL, "codeurl", _any("github.com", "gitlab.com", "huggingface.co/", "youtube.com", "youtu.be", "twitter.com",
                                 "x.com/", "medium.com", "substack", "notion.site", ".github.io", "slideshare",
                                 "speakerdeck", "zoom.us", "meet.google", "calendar")),
+    (_NONPAPER_URL, "nonpaperurl", _any("pypi", "readthedocs", "kaggle", "colab", "huggingface.co/", "blog", "doc",
+                                         "leaderboard", "/sota/", "/dataset/", "/method/", "/author/", "/events/")),
+    (_SCHEMELESS, "schemeless", _any(".org/", ".com/", ".net/", ".io/", ".ai/", ".cc/", ".press/", ".edu/")),
     (_ARXIV, "arxiv", _has_digit), (_DOI, "doi", _any("10.")), (_DASH_SEP, "dashsep", _any("-", "—", "–")),
     (_BY, "by", _any("by")), (_HASHTAG, "hashtag", _any("#")), (_SPEAKER, "speaker", None), (_LABEL, "label", None),
 )
@@ -135,6 +156,15 @@ def _marker(text: str) -> str:
         return "none"
     if _CHECKBOX.match(text):
         return "checkbox"
+    c = text[0]
+    if c == ":" and _REACTION.match(text):
+        return "reaction"
+    if (c == ":" or c.isupper()) and _ORG_META.match(text):
+        return "orgmeta"
+    if c == "<" and _HTML_TAG.match(text):
+        return "html"
+    if text[-1:] in "Mm" and _CHAT_HEAD.match(text):
+        return "chathead"
     if _ORG_TODO.match(text):
         return "todo"
     if _BRACKET_NUM.match(text):
@@ -145,7 +175,6 @@ def _marker(text: str) -> str:
         return "time"
     if _EMAIL_HEADER.match(text):
         return "mailhead"
-    c = text[0]
     if c == "#":
         return "hash" if len(text) > 1 and text[1] in "# " else "tag"
     if c == ">":
@@ -234,6 +263,7 @@ def _core(line: str) -> list[str]:
         f.append("cjk")
     low = text.lower()
     digit = digits > 0
+    c0 = text[0]
     for regex, name, cheap in _CHECKS:
         if (cheap is None or cheap(text, low, digit)) and regex.search(text):
             f.append(name)
@@ -255,6 +285,14 @@ def _core(line: str) -> list[str]:
         f.append("italic")
     if "[[" in text:
         f.append("wikilink")
+    if c0 == ">":
+        f.append(f"qdepth={min(_QUOTE_DEPTH.match(text).group().count('>'), 3)}")
+    if text.endswith("wrote:"):
+        f.append("wrote")
+    if "zotero://" in text:
+        f.append("zotero")
+    if digit and _PAGE_REF.search(text):
+        f.append("pageref")
     if re.search(r"\]\(", text):
         f.append("mdlink")
     if text.endswith("-") and n > 1 and text[-2].isalpha():
@@ -301,7 +339,7 @@ def _first(body: str) -> str:
 #: the features of a neighbour worth copying onto a line (with a ``-1:``/``+1:`` prefix)
 _NEIGHBOUR = ("blank", "mark=", "indent=", "last=", "first=", "year", "etal", "initials", "venue", "pages",
               "quoted", "url", "paperurl", "label", "len=", "familyfirst", "speaker", "hyphenend", "leaders",
-              "yearat=", "words=", "namestart", "endsref")
+              "yearat=", "words=", "namestart", "endsref", "qdepth=", "zotero", "nonpaperurl")
 
 
 def line_features(lines: list[str], start: int = 0, end: int | None = None) -> list[list[str]]:

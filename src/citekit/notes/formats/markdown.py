@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
-from citekit.notes.outline import Node, adopt_orphan_details, could_start, numbered_starts, parse_outline, shift_lines, starts_mention
+from citekit.notes.finder.model import LineLabel
+from citekit.notes.outline import (Node, cut_mid_sentence, adopt_orphan_details, could_start, numbered_starts, parse_outline,
+                                   shift_lines, starts_mention)
 from citekit.notes.result import Problem
-from citekit.notes.shapes import non_paper_words, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, non_paper_words, strip_chat_prefix, strip_leading_icon
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -37,6 +39,9 @@ _CALLOUT_RE = lazy(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
 #: Column names, in English, Japanese, Chinese and Korean (``Paper / Who / Where`` tables too)
 _TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題",
                   "论文", "题目", "标题", "標題", "제목", "논문"}
+#: a first column that names what each row is, papers or not (Notion's databases call their title
+#: property "Name"): its rows are papers where the finder reads them as papers
+_NAME_COLUMNS = {"name", "what", "item", "work", "reading", "article", "publication", "reference", "entry", "名前", "名称", "이름"}
 _AUTHOR_COLUMNS = {"authors", "author", "by", "who", "written by", "著者", "著者名", "作者", "저자"}
 _LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク",
                  "链接", "鏈接", "링크"}
@@ -484,8 +489,26 @@ class _Builder:
         self.file = file
 
     def blocks(self, nodes: list[Any], out: list[Node], *, indent: int = 0) -> None:
+        toggle: Node | None = None  # an open ``<details>`` toggle: its summary, taking the detail lines that follow
         for node in nodes:
             kind = node.type
+            if toggle is not None:
+                if kind == "html_block" and "</details>" in node.content:
+                    toggle = None
+                    continue
+                body: list[Node] = []
+                self.blocks([node], body, indent=indent + 2)
+                if body and all(n.is_detail for n in body):
+                    toggle.children.extend(body)  # ``Authors: …``, ``URL: …`` under the summary: its details
+                else:
+                    out.extend(body)  # a list or prose in the toggle: read as it stands
+                continue
+            if kind == "html_block" and _opens_toggle(node.content):
+                before = len(out)
+                self._html(node, out, indent)
+                if len(out) > before:
+                    toggle = out[-1]
+                continue
             if kind == "front_matter":
                 self._front_matter(node)
             elif kind == "heading":
@@ -536,9 +559,18 @@ class _Builder:
         text, line = _inline_text(children[0])
         lines = text.split("\n")
         own = Node("bullet", line, _task(lines[0]).strip(), indent=indent)
+        goes_on = _wrapped_lines(lines)
         for offset, extra in enumerate(lines[1:], start=1):
-            if extra.strip():
-                own.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
+            if not extra.strip():
+                continue
+            if goes_on[offset] and not own.children:
+                # the item's text wrapped onto this line (a numbered reference list pasted
+                # from a PDF: ``1. LeCun, Y., … Nature 521,`` / ``436–444 (2015).``)
+                own.widths = (*(own.widths or (len(own.text),)), len(extra.strip()))
+                own.text += " " + extra.strip()
+                own.merged.append(line + offset)
+                continue
+            own.children.append(Node("plain", line + offset, extra.strip(), indent=indent + 2))
         self.blocks(children[1:], own.children, indent=indent)
         if not own.text:
             return own.children
@@ -578,12 +610,17 @@ class _Builder:
         from citekit.notes.htmltext import html_lines
 
         first = _line(node) or 1
-        found = False
-        for offset, text in html_lines(node.content):
-            if text.strip():
-                out.extend(paragraph_nodes(text.strip(), first + offset, indent))
-                found = True
-        if not found:
+        runs: list[list[tuple[int, str]]] = []
+        for offset, text in html_lines(node.content, keep_lines=True):
+            if not text.strip():
+                continue
+            if runs and runs[-1][-1][0] == offset - 1:
+                runs[-1].append((offset, text.strip()))  # the next line of the same run: one paragraph
+            else:
+                runs.append([(offset, text.strip())])
+        for run in runs:
+            out.extend(paragraph_nodes("\n".join(text for _o, text in run), first + run[0][0], indent))
+        if not runs:
             self.doc.skipped.append((first, "an HTML block without text"))
 
     def _deflist(self, node: Any, out: list[Node], indent: int) -> None:
@@ -602,14 +639,27 @@ class _Builder:
             return []
         header = [_inline_text(cell)[0].strip().strip("*_").strip().lower() for cell in rows[0].children]
         title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
+        soft = title_col is None
+        if soft:  # a first column that names things (Notion's "Name"), beside who wrote them or where or when:
+            # a row is a paper where the finder reads one (a table of people or tools names no authors or venue)
+            paper_columns = _AUTHOR_COLUMNS | _VENUE_COLUMNS | _YEAR_COLUMNS | _LINK_COLUMNS
+            title_col = 0 if header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:]) else None
         if title_col is None:
             self.doc.skipped.append((_line(node), "a table without a title/paper column"))
             return []
         out = []
-        for tr in rows[1:]:
+        texts = [[_inline_text(cell)[0].strip() for cell in tr.children] for tr in rows]
+        venue_cols = [i for i, h in enumerate(header) if h in _VENUE_COLUMNS]
+        undecided = any(not _row_names_a_paper(cells) and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
+                        for cells in texts[1:])  # (a row that links a paper, or names a venue and year, stays a paper)
+        said, found = _rows_said(texts, ask=soft or undecided)
+        for tr, row_said, row_found in zip(rows[1:], said, found):
             cells = [_inline_text(cell)[0].strip() for cell in tr.children]
             line = _line(tr)
             if title_col >= len(cells) or not cells[title_col]:
+                continue
+            if soft and (row_found is None or row_found.label != "ref") and not _row_names_a_paper(cells):
+                self.doc.skipped.append((line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
                 continue
             row = Node("bullet", line, cells[title_col], source="table row")
             venue = year = ""
@@ -627,6 +677,8 @@ class _Builder:
                 elif name in _YEAR_COLUMNS:
                     year = value
             kind = _row_kind(cells[title_col], venue)
+            if kind is None and row_said is not None and not _row_names_a_paper(cells) and from_text(venue)[1] is None:
+                kind = row_said  # (a row whose venue cell names a venue and its year stays a paper)
             if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
                 row.children.append(Node("plain", line, f"Type: {kind}"))
             elif venue or year:
@@ -636,6 +688,52 @@ class _Builder:
 
 
 _PAGE_RE = lazy(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
+
+#: How sure the finder must be that a table row is no paper before the row is taken for
+#: one that is not (when no rule of :func:`_row_kind` says so and the row links no paper)
+ROW_NOT_PAPER = 0.97
+_ROW_ID_RE = lazy(r"(?<![\d.])\d{4}\.\d{4,5}(?!\d)|\b10\.\d{4,9}/|\bdoi\b|\barxiv\b", re.I)
+
+
+def _rows_said(rows: list[list[str]], *, ask: bool = True) -> tuple[list[str | None], list[LineLabel | None]]:
+    """For each row after the header: ``"no paper (as the finder reads the row)"`` where the
+    learned finder, reading the table as its lines are written, is sure the row is not a
+    paper (a package, a blog post, a talk, a data set, with who made it and where it lives),
+    else None; and the finder's label of each row. What marks such rows is learned from the
+    generated tables, not listed here. ``ask=False`` (every row links a paper): not asked."""
+    if not ask:
+        return [None] * (len(rows) - 1), [None] * (len(rows) - 1)
+    from citekit.notes import finder
+
+    lines = ["| " + " | ".join(cells) + " |" for cells in rows]
+    lines.insert(1, "| " + " | ".join("---" for _ in rows[0]) + " |")
+    found = finder.find(lines)[2:]
+    return (["no paper (as the finder reads the row)" if f.label == "other" and f.confidence >= ROW_NOT_PAPER else None
+             for f in found], found)
+
+
+def _row_names_a_paper(cells: list[str]) -> bool:
+    """A cell of the row holds a paper identifier or a link to a paper page: the row is a
+    paper whatever the rest of it looks like."""
+    for cell in cells:
+        if _ROW_ID_RE.search(cell):
+            return True
+        for page in _PAGE_RE.findall(cell):
+            if "/" in page.split("://")[-1]:
+                try:
+                    if classify_url(page if "://" in page else "https://" + page) == "paper":
+                        return True
+                except ValueError:
+                    continue
+    return False
+
+
+def _opens_toggle(html: str) -> bool:
+    """An HTML block that opens a ``<details>`` toggle with its ``<summary>`` and leaves it
+    open: the blocks after it, up to ``</details>``, are the toggle's body (Notion writes a
+    toggle so, a blank line after the summary)."""
+    low = html.lower()
+    return "<details" in low and "</summary>" in low and "</details>" not in low
 
 
 def _row_kind(title: str, where: str) -> str | None:
@@ -718,6 +816,28 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         for node in nodes:
             node.found = {n: said[n] for n in (node.line, *node.merged) if n in said}
     return nodes
+
+
+def _wrapped_lines(lines: list[str]) -> list[bool]:
+    """Which lines of a list item's paragraph go on with the line above (a hard wrap), not
+    details below its first line: the finder reads the line as going on, the line above stops
+    mid-sentence (on a word, a comma or a hyphen), and the line is no detail and no list of
+    names of its own (a title's author line). Once the text wraps, it goes on as long as the
+    finder reads the lines as going on (a reference's title ends in a full stop, its venue follows)."""
+    out = [False] * len(lines)
+    if len(lines) < 2:
+        return out
+    # (the model is asked only where a line could wrap: most items are a title and its details)
+    may = [False] + [not _is_detail_line(t.strip()) and authors_line(t.strip()) is None and not is_url_only(t.strip())
+                     for t in lines[1:]]
+    if not any(may[i] and cut_mid_sentence(lines[i - 1]) for i in range(1, len(lines))) or not any(could_start(t) for t in lines):
+        return out
+    from citekit.notes import finder
+
+    found = finder.find(lines)
+    for i in range(1, len(lines)):
+        out[i] = may[i] and found[i].label == "cont" and (out[i - 1] or cut_mid_sentence(lines[i - 1]))
+    return out
 
 
 def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: int) -> list[Node]:

@@ -30,7 +30,8 @@ BIB_FILES = (
 )
 SEED = 24
 TTX_HELD_OUT = 3
-GENERATED_TRAIN, GENERATED_HELD_OUT = 1200, 300
+#: (21 skeletons: about 75 training documents of each kind)
+GENERATED_TRAIN, GENERATED_HELD_OUT = 1575, 315
 PAPERS_PER_FILE = 160
 #: copied reference lists (:mod:`.pdfrefs`): documents, and the records printed per style
 PDF_TRAIN, PDF_HELD_OUT = 360, 72
@@ -60,7 +61,7 @@ def ttx_split(seed: int = SEED) -> tuple[list[Path], list[Path]]:
 def generated_split(seed: int = SEED, train_count: int = GENERATED_TRAIN,
                     held_count: int = GENERATED_HELD_OUT) -> tuple[list[Doc], list[Doc]]:
     """Generated documents for training and held out, from disjoint papers."""
-    from citekit.notes.finder.train.generate import documents
+    from citekit.notes.finder.train.exports import documents
     from citekit.notes.finder.train.render import papers_from_bib
 
     rng = random.Random(seed)

@@ -447,6 +447,7 @@ SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "
              "zotero": zotero_report, "prose": prose}
 
 
+
 def _chunks(items: list, rng: random.Random) -> list[list]:
     out, i = [], 0
     while i < len(items):
@@ -457,13 +458,19 @@ def _chunks(items: list, rng: random.Random) -> list[list]:
 
 
 def documents(papers: list[Paper], count: int, seed: int) -> list[tuple[str, Labelled]]:
-    """``count`` generated documents (skeleton name, labelled lines), drawn with ``seed``."""
+    """``count`` generated documents of the skeletons above (skeleton name, labelled lines),
+    drawn with ``seed`` (:func:`citekit.notes.finder.train.exports.documents` adds the export-shaped ones)."""
+    return documents_of(SKELETONS, papers, count, seed)
+
+
+def documents_of(skeletons: dict, papers: list[Paper], count: int, seed: int) -> list[tuple[str, Labelled]]:
+    """``count`` documents drawn from ``skeletons`` in turn (by sorted name), drawn with ``seed``."""
     rng = random.Random(seed)
     out = []
-    names = sorted(SKELETONS)
+    names = sorted(skeletons)
     for i in range(count):
         name = names[i % len(names)]
         chosen = rng.sample(papers, min(len(papers), rng.randint(3, 14)))
-        doc = SKELETONS[name](chosen, rng)
+        doc = skeletons[name](chosen, rng)
         out.append((name, [(label if line.strip() else "blank", line) for label, line in doc]))
     return out
