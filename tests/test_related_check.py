@@ -361,3 +361,34 @@ def test_a_shared_phrase_followed_by_a_stated_difference_is_no_bare_contrast():
     assert "no-contrast" not in categories(stated, "markdown")
     unlike = "Like @a, our work concerns wristbands; unlike @a, which counts steps, we detect tremor."
     assert "no-contrast" not in categories(unlike, "markdown")
+
+
+def test_the_author_s_edited_draft_is_checked_against_the_records_of_what_it_cites(tmp_path):
+    """``related-work --check-file FILE`` lints the author's own draft (the file is theirs, not citekit's): a clause
+    copied from the cited paper's abstract is seen through its record, an old key kept as an alias still finds that
+    record, a key the library lacks is an undefined citation, and a clean draft exits 0."""
+    (tmp_path / "citekit.yaml").write_text("")
+    lib = Library.load(tmp_path / "refs")
+    rank = ("Optimizer states dominate memory when training large models. We introduce RankMem, which projects "
+            "gradients onto a low-rank subspace that is refreshed every few hundred steps from a randomized range "
+            "finder, and halves the memory of Adam.")
+    lib.add(Entry(key="rank2026low", entry_type="article", abstract=rank, aliases=["rank2026old"],
+                  fields={"title": "RankMem: Low-Rank Optimizer States", "author": "Roe, Rick", "year": "2026"}))
+    lib.save()
+    draft = tmp_path / "related.tex"
+    draft.write_text("\\citet{rank2026old} introduce RankMem, which projects gradients onto a low-rank subspace that is "
+                     "refreshed every few hundred steps from a randomized range finder, and halves the memory of Adam.\n"
+                     "\\citet{nobody2020} quantize optimizer states.\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["-C", str(tmp_path), "related-work", "--check-file", str(draft)])
+    assert res.exit_code == 1
+    said = [line for line in res.output.splitlines() if line.startswith("check: line")]
+    assert any("verbatim" in line and "rank2026old" in line for line in said), said
+    assert any("undefined-citation" in line and "nobody2020" in line for line in said), said
+    clean = tmp_path / "related.md"
+    clean.write_text("@rank2026low present RankMem, which keeps optimizer states in a low-rank subspace to save memory.\n",
+                     encoding="utf-8")
+    res = CliRunner().invoke(main, ["-C", str(tmp_path), "related-work", "--check-file", str(clean)])
+    assert res.exit_code == 0, res.output
+    assert "no defects" in res.output
+    missing = CliRunner().invoke(main, ["-C", str(tmp_path), "related-work", "--check-file", str(tmp_path / "nope.tex")])
+    assert missing.exit_code != 0 and "nope.tex is not a file" in missing.output

@@ -242,6 +242,58 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
     raise DraftEdited(message)
 
 
+#: a related-work draft is a few pages; a larger file given to --check-file is some other file
+DRAFT_LIMIT = 2_000_000
+
+
+class DraftUnreadable(CitekitError):
+    """The file given to check is missing, too large or not text."""
+
+    NEXT_STEP = "Give the .tex or .md file that holds your related-work section."
+
+
+def check_draft(start: str | Path | None, path: str | Path, fmt: str | None = None) -> list[str]:
+    """The defects a reviewer would mark in a related-work draft the author has edited.
+
+    The check of a fresh snippet (:func:`check_snippet`) runs on the author's own file, so the
+    draft can be linted again after editing: each sentence is read against the library's record
+    of the paper it cites (a cited key may be an old key kept as an alias), and a key the library
+    does not hold is an undefined citation. ``fmt`` defaults to the file's kind (``.md`` and
+    ``.markdown`` are Markdown, anything else LaTeX).
+    """
+    from citekit.core.text import latex_to_text
+    from citekit.library.store import Library
+    from citekit.output.record_check import CitedRecord
+    from citekit.output.related_check import cited_keys
+    from citekit.output.related_work import abstract_of, not_a_paper
+
+    draft = Path(path)
+    if not draft.is_file():
+        raise DraftUnreadable(f"{draft} is not a file.")
+    if draft.stat().st_size > DRAFT_LIMIT:
+        raise DraftUnreadable(f"{draft} is {draft.stat().st_size:,} bytes: more than a related-work draft "
+                              f"({DRAFT_LIMIT:,} at most).")
+    try:
+        text = draft.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DraftUnreadable(f"{draft} is not UTF-8 text ({err.reason} at byte {err.start}).") from None
+    fmt = fmt or ("markdown" if draft.suffix.lower() in (".md", ".markdown") else "latex")
+    library = Library.load(config_of(start).refs_dir)
+    records: list[CitedRecord] = []
+    titles: list[str] = []
+    abstracts: list[str] = []
+    for key in dict.fromkeys(cited_keys(text, fmt)):
+        entry = library.get(key)
+        if entry is None:
+            continue  # left out of the records: the check names it as an undefined citation
+        records.append(CitedRecord(key, latex_to_text(entry.title or ""), abstract_of(entry) or "", not_a_paper(entry)))
+        if entry.title:
+            titles.append(entry.title)
+        if abstract := abstract_of(entry):
+            abstracts.append(abstract)
+    return check_snippet(text, fmt, titles, abstracts, records)
+
+
 def check_snippet(text: str, fmt: str, titles: list[str] | None = None, abstracts: list[str] | None = None,
                   records: "list[CitedRecord] | None" = None) -> list[str]:
     """The defects a reviewer would mark in the snippet (copied citations, macros, first person, pasted titles...).

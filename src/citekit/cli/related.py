@@ -38,19 +38,31 @@ from citekit.cli.app import friendly_errors, main, note, project_dir, warn
 @click.option("--check", is_flag=True,
               help="Lint the snippet like a reviewer (copied citations, macros, markup, first person, dangling "
                    "references, lower-case starts); list any defect on stderr and exit 1.")
+@click.option("--check-file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Lint your own edited draft (.tex, or .md) instead of writing one: each sentence is read against "
+                   "the record of the paper it cites; defects on stderr, exit 1.")
 @click.pass_context
 @friendly_errors
 def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links: bool,
                          mine: str | None, abstract: str | None, groups: tuple[str, ...], output: Path | None,
-                         force: bool, keep_edited: bool, check: bool) -> None:
+                         force: bool, keep_edited: bool, check: bool, check_file: Path | None) -> None:
     """Write a related-work snippet (LaTeX or Markdown) about the library's papers on a topic.
 
     Exit code 1, and nothing written, when no paper has the tags. With -o FILE, a FILE you
     edited since citekit wrote it (or one citekit did not write) is never overwritten: the
     new draft goes to FILE.new beside it and the exit code is 1 (see --force, --keep-edited).
     """
-    from citekit.api.related import check_snippet, related_work, write_snippet
+    from citekit.api.related import check_draft, check_snippet, related_work, write_snippet
 
+    if check_file:  # the author's draft, read against the records of what it cites
+        found = check_draft(project_dir(ctx), check_file, fmt if ctx.get_parameter_source("fmt").name != "DEFAULT" else None)
+        for defect in found:
+            click.echo(f"check: {defect}", err=True)
+        if found:
+            click.echo(f"check: {len(found)} defects in {check_file}; edit those sentences and run again.", err=True)
+            sys.exit(1)
+        note(f"check: no defects in {check_file}")
+        return
     snippet = related_work(project_dir(ctx), tags=tags, any_=any_, fmt=fmt, cite=cite, links=links, mine=mine,
                            abstract=abstract, groups=groups)
     text = snippet.text
