@@ -324,6 +324,33 @@ def _without_unexplained(text: str, name: str, spans: list[str]) -> str:
     return text
 
 
+#: "the proposed system": the paper's own thing named by the abstract's earlier sentence, which a reader never sees
+_OWN_THING = lazy(r"\bthe\s+(?:proposed|presented|developed|described|introduced|above|aforementioned)\s+"
+                  r"(?P<noun>(?:[\w\-]+\s+)?(?:method|system|approach|technique|framework|model|algorithm|design|tool|"
+                  r"interface|prototype|device|scheme|architecture|game|application)s?)\b", re.I)
+
+
+def _no_echo(text: str) -> str:
+    """"a gesture spotting method that combines gesture spotting with X" -> "a method that combines gesture spotting
+    with X": the words before the head noun said again in its relative clause are said once, where they act."""
+    m = re.match(r"^(?P<art>an?|the)\s+(?P<mods>[\w\-]+(?:\s+[\w\-]+){0,2})\s+(?P<head>[a-z]+)\s+"
+                 r"(?P<rel>(?:that|which)\s+.+)$", text)
+    if not m or not (_METHOD_HEAD.fullmatch(m.group("head")) or _BUILT.fullmatch(m.group("head"))):
+        return text
+    if not re.search(rf"(?<![\w\-]){re.escape(m.group('mods'))}(?![\w\-])", m.group("rel"), re.I):
+        return text
+    return f"{m.group('art')} {m.group('head')} {m.group('rel')}"
+
+
+def own_thing(text: str) -> str:
+    """"a study of X using the proposed system" -> "a study of X"; "the proposed method is reliable" -> "their
+    method is reliable": a trailing phrase that only points back goes, the paper's own thing elsewhere is "their"."""
+    m = re.search(rf"\s+(?:using|with|by|in|on|for|through|via|of)\s+{_OWN_THING.pattern}\s*$", text, re.I)
+    if m and _words(text[:m.start()]) >= 4:
+        text = text[:m.start()]
+    return _OWN_THING.sub(lambda m: "their " + m.group("noun"), text)
+
+
 def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
@@ -354,12 +381,21 @@ def _clean_addition(head: str, added: str) -> bool:
                          r"|(?:ary|al|ive|ous|ic|ful|less|able|ible)$", added)
 
 
-def _title_stems(text: str, title: str) -> set[str]:
-    """The title's significant words (on their first five letters) that ``text`` says."""
+def _roots(text: str) -> set[str]:
+    """The roots (:func:`~.word_roots.root`) of a text's words."""
     from citekit.core.text import title_tokens
+    from citekit.output.word_roots import root
 
-    wanted = {w[:5] for w in title_tokens(title) if len(w) > 3}
-    return wanted & {w[:5] for w in title_tokens(text)}
+    return {root(w) for w in title_tokens(text)}
+
+
+def _title_stems(text: str, title: str) -> set[str]:
+    """The title's significant words (by their roots, :func:`~.word_roots.root`) that ``text`` says."""
+    from citekit.core.text import title_tokens
+    from citekit.output.word_roots import root
+
+    wanted = {root(w) for w in title_tokens(title) if len(w) > 3}
+    return wanted & {root(w) for w in title_tokens(text)}
 
 
 def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, limit: int = MAX_WORDS,
@@ -399,10 +435,13 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
         # authors thought the point was: a cut that drops them is moved later, a few words past the limit
         longer = _dangling(_cap(text, limit + TITLE_WORDS))
         # ... unless what it adds is an appositive or a phrase cut from the word it needs ("in comparison")
-        if _title_stems(longer, title) - _title_stems(capped, title) and longer.startswith(capped) \
+        said = _roots(capped)
+        # (a root that one already said extends is the same word: "visual" after "visualizing")
+        if any(not any(r.startswith(o) or o.startswith(r) for o in said) for r in _title_stems(longer, title) - said) \
+                and longer.startswith(capped) \
                 and _clean_addition(capped, longer[len(capped):]):
             capped = longer
-    text = capped
+    text = _no_echo(own_thing(capped))
     text = re.sub(r"\s+", " ", _articles(_without_unexplained(text, name, spans))).strip(" ,;")
     if not text or _words(text) < 2:
         return verb, rest
