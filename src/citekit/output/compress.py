@@ -83,6 +83,9 @@ _NOMINAL_VERB = {"description": "describe", "analysis": "analyze", "analyses": "
                  "formalization": "formalize", "verification": "verify", "demonstration": "demonstrate"}
 #: "present the results of a user test" -> "report a user test": the results are the study's
 _RESULTS_OF = lazy(r"^(?:the\s+)?(?:results|findings)\s+(?:of|from)\s+(?=(?:an?|their|two|three|several)\s)", re.I)
+#: "a case study where they compare X": what the study did is the paper's action
+_STUDY_WHERE = lazy(r"^(?P<study>(?:a|an)\s+(?:[\w\-]+\s+){0,2}(?:study|experiment|evaluation))\s+(?:where|in\s+which)\s+"
+                    r"they\s+(?P<verb>[a-z]{3,})\s+(?P<rest>(?:the|a|an|how|whether|their|two|three)\b.+)$", re.I)
 #: wordy stock phrases and the word a writer uses for them
 _STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b", re.I), "in"),
           (lazy(r"\ba\s+(?:wide\s+)?(?:variety|range)\s+of\b", re.I), "various"),
@@ -419,6 +422,13 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     for pattern, plain in _STOCK:
         text = pattern.sub(plain, text)
     text = re.sub(r"\s{2,}", " ", text)
+    inner = _STUDY_WHERE.match(text) if verb in _LIGHT_VERBS else None
+    if inner:  # "present a case study where they compare X" -> "compare X in a case study"
+        from citekit.output.sentences import present_of
+
+        said = inner.group("verb").lower()
+        base = present_of(said) or said if said.endswith("ed") else said
+        verb, text = base, f"{inner.group('rest')} in {inner.group('study')}"
     showing = _SHOWING.match(text)
     if showing and not finding:
         verb, text, finding = "show", text[showing.end():], True

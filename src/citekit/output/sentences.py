@@ -54,7 +54,8 @@ _ADVERB = r"(?:(?:also|further|then|first|additionally|here|instead|now|therefor
 _LEAD = (
     r"(?:(?:"
     r"(?:In|Within)\s+(?:this|the\s+present|our)\s+(?:paper|work|article|study|note|manuscript)"
-    r"|Here|To\s+(?:this\s+end|address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate)[^,.;]{0,60}"
+    # "To provide a natural interface to the computer, we present X": any purpose said before the claim
+    r"|Here|To\s+(?:this\s+end|[a-z]{3,}\b[^,.;]{0,60})"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
     r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
     r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired|Guided|Informed|Driven)\s+by\s+[^,.;]{1,80}"

@@ -635,7 +635,9 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         name = " ".join(main_words)
         if _bare(main_words[0]) == "the":  # "The Gesture Pendant: A ..." -> "present the Gesture Pendant, a ..."
             name = "the " + " ".join(main_words[1:])
-        if _is_gerund(sub_words):
+        if _is_gerund(sub_words) or (len(sub_words) > 2 and re.fullmatch(r"[a-z]{4,}ly", _bare(sub_words[0]))
+                                     and _is_gerund(sub_words[1:])):
+            # ("KidCAD: Digitally Remixing Toys ...": an adverb before the gerund) -> "present KidCAD for digitally ..."
             return f"{v('present')} {name} for {caser.phrase(sub_words)}"
         if _finite_at(sub_words) > 0:
             return f"{v('present')} {name} and {v('show')} that {caser.phrase(sub_words)}"
@@ -651,6 +653,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     if sub_words and _bare(main_words[0]) in ("beyond", "from") and not _is_name(sub_words):
         return f"{render(sub_words)}, {caser.phrase(main_words)}"
     tail = attach(sub_words)
+    if tail.startswith(", with ") and _is_gerund(main_words) and "," in " ".join(sub_words):
+        # "Understanding Newcomers to X: Motivations, Workflows, and Barriers of Y": a list the subtitle gives is
+        # what the main part covers, said in parentheses, never joined by "with"
+        return f"{render(main_words)} ({caser.phrase(sub_words)})"
     if tail.startswith(", ") and sub_words and _bare(sub_words[0]) in ("a", "an") and _head(sub_words) in _ARTIFACTS \
             and render(main_words).startswith(v("study") + " ") and not _is_gerund(main_words):
         # "Situated Modeling: A Shape-Stamping Interface ...": the subtitle says the paper made the thing it names
