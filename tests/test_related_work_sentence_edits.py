@@ -54,6 +54,11 @@ ENTRIES = [
     paper("doe2012case", "Manual and Automatic Remixing of Concert Recordings",
           "Concert recordings are shared widely. We present a case study where we compare the processes and "
           "products of manual and automatic remixing of concert recordings."),
+    paper("doe2012partner", "A Rule-Based Fusion System for Speech and Pointing",
+          "This paper presents an architecture for fusion of multimodal input streams for natural interaction with "
+          "a humanoid robot as well as results from a user study with our system."),
+    paper("doe2012long", "SignTalk3D: A Portable Wearable Sign-to-Speech System with Automatic Segmentation and "
+                         "Confidence Thresholding Using Distance Measures"),
     paper("doe2012kiosk", "Look-Here-Now: Voice and Gaze at the Kiosk",
           "Recent advances in gaze tracking have encouraged the notion that voice and gaze can converge at public "
           "kiosks. The work described herein involves the visitor selecting exhibits on a kiosk screen by "
@@ -189,3 +194,13 @@ def test_designing_for_an_activity_is_studied_not_done(markdown: str) -> None:
 def test_a_demo_says_what_it_presents(markdown: str) -> None:
     out = sentence(markdown, "doe2012demo")
     assert "an approach to spatial design that implements techniques of interactive art" in out, out
+
+
+def test_interaction_keeps_whom_it_is_with(markdown: str) -> None:
+    out = sentence(markdown, "doe2012partner")
+    assert "for natural interaction with a humanoid robot" in out, out
+
+
+def test_a_long_subtitle_says_what_the_thing_is_not_every_part_of_how(markdown: str) -> None:
+    out = sentence(markdown, "doe2012long")
+    assert out.endswith("present SignTalk3D, a portable wearable sign-to-speech system"), out

@@ -101,6 +101,8 @@ _COMPLEMENT = lazy(r"\b(?:convert|transform|translat|turn|map|compil|decompos|sp
 #: "combine X | with Y": the verb needs its "with"
 _WITH_NEEDED = lazy(r"\b(?:combin|integrat|pair|augment|equip|replac|compar|associat|interact|collaborat|"
                           r"communicat|align|merg|couple|coupling|synchroni[sz])\w*(?:\s+\S+){1,6}$", re.I)
+#: nouns whose "with ..." names the other party: "interaction with a humanoid robot"
+_WITH_PARTNER = lazy(r"\b(?:interaction|interactions|collaboration|communication|conversation|dialogue|dialog)$", re.I)
 #: "X, a Y that ...": the relative clause after a named thing
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
@@ -451,6 +453,11 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
                 and longer.startswith(capped) \
                 and _clean_addition(capped, longer[len(capped):]):
             capped = longer
+    partner = re.match(r"\s+with\s+(?:an?|the)\s+[\w\-]+(?:\s+[\w\-]+)?(?=$|[\s,;.])", text[len(capped):]) \
+        if text.startswith(capped) and _WITH_PARTNER.search(capped) else None
+    if partner and _clean_addition(capped, partner.group(0)):
+        # "for natural interaction | with a humanoid robot": interaction with whom is the setting, which stays
+        capped += partner.group(0)
     text = _no_echo(own_thing(capped))
     text = re.sub(r"\s+", " ", _articles(_without_unexplained(text, name, spans))).strip(" ,;")
     if not text or _words(text) < 2:

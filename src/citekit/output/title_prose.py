@@ -649,6 +649,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if len(sub_words) > 1 and _bare(sub_words[1]) in _DETERMINERS:
             return f"{v('present')} {name}, which {_third_person(sub_words[0])} " \
                    f"{caser.phrase(sub_words[1:])}"
+        if len(sub_words) > 9:
+            # "GesRec3D: A Real-Time Coded Gesture-to-Speech System with Automatic Segmentation and Recognition
+            # Thresholding Using ...": what the thing is, not every part of how it works
+            how = next((i for i, w in enumerate(sub_words) if i >= 4 and _bare(w) in ("with", "using", "via", "based")),
+                       0)
+            sub_words = sub_words[:how] if how else sub_words
         return f"{v('present')} {name}, {_article(sub_words, caser)}{caser.phrase(sub_words)}"
     if sub_words and _bare(main_words[0]) in ("beyond", "from") and not _is_name(sub_words):
         return f"{render(sub_words)}, {caser.phrase(main_words)}"
