@@ -59,6 +59,9 @@ ENTRIES = [
           "a humanoid robot as well as results from a user study with our system."),
     paper("doe2012long", "SignTalk3D: A Portable Wearable Sign-to-Speech System with Automatic Segmentation and "
                          "Confidence Thresholding Using Distance Measures"),
+    paper("doe2012thesis", "Automatically Finding Likely Layout Rules",
+          "This dissertation introduces automatic inference of layout rules, presents techniques for inferring such "
+          "rules from screenshots, assesses the techniques' accuracy, and points the way for future research."),
     paper("doe2012kiosk", "Look-Here-Now: Voice and Gaze at the Kiosk",
           "Recent advances in gaze tracking have encouraged the notion that voice and gaze can converge at public "
           "kiosks. The work described herein involves the visitor selecting exhibits on a kiosk screen by "
@@ -204,3 +207,8 @@ def test_interaction_keeps_whom_it_is_with(markdown: str) -> None:
 def test_a_long_subtitle_says_what_the_thing_is_not_every_part_of_how(markdown: str) -> None:
     out = sentence(markdown, "doe2012long")
     assert out.endswith("present SignTalk3D, a portable wearable sign-to-speech system"), out
+
+
+def test_a_list_of_actions_keeps_the_first(markdown: str) -> None:
+    out = sentence(markdown, "doe2012thesis")
+    assert out.endswith("introduce automatic inference of layout rules"), out

@@ -51,6 +51,9 @@ _SIDE = lazy(
     r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|compared|along|together|"
     r"in\s+particular|specifically|respectively|along\s+with|followed|their\s+\w+\s+\w+|they|it\s+\w+s|(?:but|yet|though|although)(?![^,]{1,30},))\b"
     r"|\s+and\s+(?=(?:the|a|an|its|their|these|this)\s+[\w\-]+(?:\s+[\w\-]+){0,4}\s+(?:is|are|was|were|has|have|had|can)\b)"
+    # "introduces X, presents Y, and assesses Z": the first action is the contribution, the rest a list of more
+    r"|,\s+(?:and\s+)?(?=(?:presents|proposes|introduces|describes|evaluates|assesses|discusses|demonstrates|reports|"
+    r"examines|explores|outlines|analy[sz]es|compares|points)\b)"
     r"|\.(?=[A-Z][a-z])|\s*;\s|\s*:\s|\s+(?:in\s+order\s+to|so\s+as\s+to|so\s+that|including|which|whereby|thereby)\s", re.I)
 #: "provide the first analysis showing that X": the finding is X
 _SHOWING = lazy(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|analyses|study|studies|evidence|proof|"

@@ -54,8 +54,10 @@ _ADVERB = r"(?:(?:also|further|then|first|additionally|here|instead|now|therefor
 _LEAD = (
     r"(?:(?:"
     r"(?:In|Within)\s+(?:this|the\s+present|our)\s+(?:paper|work|article|study|note|manuscript)"
-    # "To provide a natural interface to the computer, we present X": any purpose said before the claim
-    r"|Here|To\s+(?:this\s+end|[a-z]{3,}\b[^,.;]{0,60})"
+    # "To provide a natural interface to the computer, we present X": a design purpose said before the claim (not
+    # "To evaluate X, we ...", which opens the evaluation, a side result)
+    r"|Here|To\s+(?:(?:this|that)\s+end|(?:address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate|"
+    r"provide|support|enable|facilitate|simplify|ease)\b[^,.;]{0,60})"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
     r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
     r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired|Guided|Informed|Driven)\s+by\s+[^,.;]{1,80}"
@@ -299,6 +301,9 @@ def whole_part(sentence: str) -> str | None:
             return None
         text = text[:ends[-1]]
     text = re.sub(r"[\s,;:\-]+(?:and|or|of|the|a|an|its|their)?$", "", text).rstrip(" ,;:-")
+    # what is kept must not still be waiting for its end: "switch between interacting", "by carefully"
+    if re.search(r"\b(?:between|from)\s+(?:(?!\b(?:and|to)\b)[^,;])*$|(?:ing|ly)$", text):
+        return None
     return text + "." if len(text.split()) >= 8 else None
 
 
