@@ -51,6 +51,9 @@ _SIDE = lazy(
     r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|compared|along|together|"
     r"in\s+particular|specifically|respectively|along\s+with|followed|their\s+\w+\s+\w+|they|it\s+\w+s|(?:but|yet|though|although)(?![^,]{1,30},))\b"
     r"|\s+and\s+(?=(?:the|a|an|its|their|these|this)\s+[\w\-]+(?:\s+[\w\-]+){0,4}\s+(?:is|are|was|were|has|have|had|can)\b)"
+    # "introduces X, presents Y, and assesses Z": the first action is the contribution, the rest a list of more
+    r"|,\s+(?:and\s+)?(?=(?:presents|proposes|introduces|describes|evaluates|assesses|discusses|demonstrates|reports|"
+    r"examines|explores|outlines|analy[sz]es|compares|points)\b)"
     r"|\.(?=[A-Z][a-z])|\s*;\s|\s*:\s|\s+(?:in\s+order\s+to|so\s+as\s+to|so\s+that|including|which|whereby|thereby)\s", re.I)
 #: "provide the first analysis showing that X": the finding is X
 _SHOWING = lazy(r"^(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,3}(?:analysis|analyses|study|studies|evidence|proof|"
@@ -83,6 +86,9 @@ _NOMINAL_VERB = {"description": "describe", "analysis": "analyze", "analyses": "
                  "formalization": "formalize", "verification": "verify", "demonstration": "demonstrate"}
 #: "present the results of a user test" -> "report a user test": the results are the study's
 _RESULTS_OF = lazy(r"^(?:the\s+)?(?:results|findings)\s+(?:of|from)\s+(?=(?:an?|their|two|three|several)\s)", re.I)
+#: "a case study where they compare X": what the study did is the paper's action
+_STUDY_WHERE = lazy(r"^(?P<study>(?:a|an)\s+(?:[\w\-]+\s+){0,2}(?:study|experiment|evaluation))\s+(?:where|in\s+which)\s+"
+                    r"they\s+(?P<verb>[a-z]{3,})\s+(?P<rest>(?:the|a|an|how|whether|their|two|three)\b.+)$", re.I)
 #: wordy stock phrases and the word a writer uses for them
 _STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b", re.I), "in"),
           (lazy(r"\ba\s+(?:wide\s+)?(?:variety|range)\s+of\b", re.I), "various"),
@@ -98,6 +104,8 @@ _COMPLEMENT = lazy(r"\b(?:convert|transform|translat|turn|map|compil|decompos|sp
 #: "combine X | with Y": the verb needs its "with"
 _WITH_NEEDED = lazy(r"\b(?:combin|integrat|pair|augment|equip|replac|compar|associat|interact|collaborat|"
                           r"communicat|align|merg|couple|coupling|synchroni[sz])\w*(?:\s+\S+){1,6}$", re.I)
+#: nouns whose "with ..." names the other party: "interaction with a humanoid robot"
+_WITH_PARTNER = lazy(r"\b(?:interaction|interactions|collaboration|communication|conversation|dialogue|dialog)$", re.I)
 #: "X, a Y that ...": the relative clause after a named thing
 _RELATIVE = re.compile(r"\s+(?:that|which|who|whose)\s+(?!is\b|are\b)", re.I)
 #: prepositions before which an overlong clause may end: what follows only narrows it
@@ -324,6 +332,33 @@ def _without_unexplained(text: str, name: str, spans: list[str]) -> str:
     return text
 
 
+#: "the proposed system": the paper's own thing named by the abstract's earlier sentence, which a reader never sees
+_OWN_THING = lazy(r"\bthe\s+(?:proposed|presented|developed|described|introduced|above|aforementioned)\s+"
+                  r"(?P<noun>(?:[\w\-]+\s+)?(?:method|system|approach|technique|framework|model|algorithm|design|tool|"
+                  r"interface|prototype|device|scheme|architecture|game|application)s?)\b", re.I)
+
+
+def _no_echo(text: str) -> str:
+    """"a gesture spotting method that combines gesture spotting with X" -> "a method that combines gesture spotting
+    with X": the words before the head noun said again in its relative clause are said once, where they act."""
+    m = re.match(r"^(?P<art>an?|the)\s+(?P<mods>[\w\-]+(?:\s+[\w\-]+){0,2})\s+(?P<head>[a-z]+)\s+"
+                 r"(?P<rel>(?:that|which)\s+.+)$", text)
+    if not m or not (_METHOD_HEAD.fullmatch(m.group("head")) or _BUILT.fullmatch(m.group("head"))):
+        return text
+    if not re.search(rf"(?<![\w\-]){re.escape(m.group('mods'))}(?![\w\-])", m.group("rel"), re.I):
+        return text
+    return f"{m.group('art')} {m.group('head')} {m.group('rel')}"
+
+
+def own_thing(text: str) -> str:
+    """"a study of X using the proposed system" -> "a study of X"; "the proposed method is reliable" -> "their
+    method is reliable": a trailing phrase that only points back goes, the paper's own thing elsewhere is "their"."""
+    m = re.search(rf"\s+(?:using|with|by|in|on|for|through|via|of)\s+{_OWN_THING.pattern}\s*$", text, re.I)
+    if m and _words(text[:m.start()]) >= 4:
+        text = text[:m.start()]
+    return _OWN_THING.sub(lambda m: "their " + m.group("noun"), text)
+
+
 def _dangling(text: str) -> str:
     """No clause ends on a word that needs one after it ("... of", "... and")."""
     while True:
@@ -354,12 +389,21 @@ def _clean_addition(head: str, added: str) -> bool:
                          r"|(?:ary|al|ive|ous|ic|ful|less|able|ible)$", added)
 
 
-def _title_stems(text: str, title: str) -> set[str]:
-    """The title's significant words (on their first five letters) that ``text`` says."""
+def _roots(text: str) -> set[str]:
+    """The roots (:func:`~.word_roots.root`) of a text's words."""
     from citekit.core.text import title_tokens
+    from citekit.output.word_roots import root
 
-    wanted = {w[:5] for w in title_tokens(title) if len(w) > 3}
-    return wanted & {w[:5] for w in title_tokens(text)}
+    return {root(w) for w in title_tokens(text)}
+
+
+def _title_stems(text: str, title: str) -> set[str]:
+    """The title's significant words (by their roots, :func:`~.word_roots.root`) that ``text`` says."""
+    from citekit.core.text import title_tokens
+    from citekit.output.word_roots import root
+
+    wanted = {root(w) for w in title_tokens(title) if len(w) > 3}
+    return wanted & {root(w) for w in title_tokens(text)}
 
 
 def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, limit: int = MAX_WORDS,
@@ -383,6 +427,13 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     for pattern, plain in _STOCK:
         text = pattern.sub(plain, text)
     text = re.sub(r"\s{2,}", " ", text)
+    inner = _STUDY_WHERE.match(text) if verb in _LIGHT_VERBS else None
+    if inner:  # "present a case study where they compare X" -> "compare X in a case study"
+        from citekit.output.sentences import present_of
+
+        said = inner.group("verb").lower()
+        base = present_of(said) or said if said.endswith("ed") else said
+        verb, text = base, f"{inner.group('rest')} in {inner.group('study')}"
     showing = _SHOWING.match(text)
     if showing and not finding:
         verb, text, finding = "show", text[showing.end():], True
@@ -399,10 +450,18 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
         # authors thought the point was: a cut that drops them is moved later, a few words past the limit
         longer = _dangling(_cap(text, limit + TITLE_WORDS))
         # ... unless what it adds is an appositive or a phrase cut from the word it needs ("in comparison")
-        if _title_stems(longer, title) - _title_stems(capped, title) and longer.startswith(capped) \
+        said = _roots(capped)
+        # (a root that one already said extends is the same word: "visual" after "visualizing")
+        if any(not any(r.startswith(o) or o.startswith(r) for o in said) for r in _title_stems(longer, title) - said) \
+                and longer.startswith(capped) \
                 and _clean_addition(capped, longer[len(capped):]):
             capped = longer
-    text = capped
+    partner = re.match(r"\s+with\s+(?:an?|the)\s+[\w\-]+(?:\s+[\w\-]+)?(?=$|[\s,;.])", text[len(capped):]) \
+        if text.startswith(capped) and _WITH_PARTNER.search(capped) else None
+    if partner and _clean_addition(capped, partner.group(0)):
+        # "for natural interaction | with a humanoid robot": interaction with whom is the setting, which stays
+        capped += partner.group(0)
+    text = _no_echo(own_thing(capped))
     text = re.sub(r"\s+", " ", _articles(_without_unexplained(text, name, spans))).strip(" ,;")
     if not text or _words(text) < 2:
         return verb, rest

@@ -40,9 +40,6 @@ _CUE = lazy(
     # "We evaluated X and found that ...": the same subject, its second verb
     rf"|^(?:we|they)\b[^.;]{{0,200}}?\band\s+)"
     rf"(?!also\b)(?P<cue>{_CUE_VERB})\s+that\s+(?P<finding>.+)$", re.I | re.S)
-#: an added result ("In addition, our results show ..."), not the main one
-_ADDON = lazy(r"^(?:additionally|also|furthermore|moreover|in\s+addition|besides|we\s+also|we\s+further|"
-                    r"finally,\s+we\s+also)\b|\b(?:we|they)\s+also\b", re.I)
 #: no cut inside the finding's own clause: compress may only drop hedges, asides and side clauses
 _WHOLE = 60
 #: where a finding's first clause ends: a list of findings ("; that ...", ", and that ..."), a colon, a side clause
@@ -75,6 +72,7 @@ def main_finding(abstract: str, after: int, name: str = "") -> str | None:
     """
     from citekit.output.compress import compress
     from citekit.output.sentences import clause_defects, clean_clause, is_cut_short, split_sentences
+    from citekit.output.sentence_roles import is_addon
     from citekit.output.standalone import expand_acronyms, unexplained
 
     sentences = split_sentences(abstract)
@@ -85,7 +83,7 @@ def main_finding(abstract: str, after: int, name: str = "") -> str | None:
         m = _CUE.search(sentence)
         if not m:
             continue
-        if _ADDON.search(sentence[:m.start("finding")]):
+        if is_addon(sentence[:m.start("finding")]):
             return None
         finding = _FIRST_CLAUSE.split(m.group("finding").strip())[0]
         finding = clean_clause(finding.rstrip(" ."), name)

@@ -54,7 +54,10 @@ _ADVERB = r"(?:(?:also|further|then|first|additionally|here|instead|now|therefor
 _LEAD = (
     r"(?:(?:"
     r"(?:In|Within)\s+(?:this|the\s+present|our)\s+(?:paper|work|article|study|note|manuscript)"
-    r"|Here|To\s+(?:this\s+end|address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate)[^,.;]{0,60}"
+    # "To provide a natural interface to the computer, we present X": a design purpose said before the claim (not
+    # "To evaluate X, we ...", which opens the evaluation, a side result)
+    r"|Here|To\s+(?:(?:this|that)\s+end|(?:address|fill|bridge|close|tackle|overcome|solve|remedy|resolve|mitigate|"
+    r"provide|support|enable|facilitate|simplify|ease)\b[^,.;]{0,60})"
     r"|(?:Building|Based)\s+on\s+[^,.;]{1,80}"
     r"|Through\s+(?:a|an|the|extensive|comprehensive|careful)\s+[^,.;]{1,100}"
     r"|In\s+(?:particular|addition|contrast|response)|(?:Motivated|Inspired|Guided|Informed|Driven)\s+by\s+[^,.;]{1,80}"
@@ -86,9 +89,13 @@ _WE_ANY = lazy(rf"^{_LEAD}(?:[Ww]e|I)\s+(?P<adv>{_ADVERB})(?P<aux>have\s+)?"
                      rf"thoroughly|empirically|experimentally|theoretically)\s+)?(?!(?:{_NOT_CLAIM})\b|[a-z]+ly\b)"
                      rf"(?P<any>[a-z]{{3,}})\b(?P<rest>.*)$", re.S)
 _THIS_ANY = lazy(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|article|study|note|manuscript|review|"
-                       rf"research|thesis|chapter)\s+(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
+                       rf"research|thesis|chapter|demo|demonstration|poster|dissertation|report)\s+"
+                       # "The work described herein involves X": the participle says which work, the verb follows
+                       r"(?:(?:described|presented|reported|proposed|discussed|outlined)\s+(?:here(?:in)?|below|"
+                       r"in\s+this\s+(?:paper|article|chapter))\s+)?"
+                       rf"(?P<adv>{_ADVERB})(?!(?:is|was|has|uses|used|aims|aimed|seeks|sought|tries|tried|needed|based)\b)"
                        # "The research reported here investigates": a participle that qualifies the subject, not its verb
-                       rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?!\s+(?:here|in\s+this|is|are|was|were|has|have)\b)"
+                       rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?!\s+(?:here|herein|hereafter|below|in\s+this|is|are|was|were|has|have)\b)"
                        rf"(?P<rest>.*)$", re.S)
 #: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
 _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:is|are)\s+(?P<passive>presented|"
@@ -186,7 +193,9 @@ def present_clause(rest: str, plural: bool) -> str:
         base = present_of(m.group(2))
         return f"{m.group(1)}{conjugate(base, plural)}" if base else m.group(0)
 
-    return re.sub(r"(\band\s+)([a-z]+ed|found|built|made)(?=\s+(?:its|their|the|a|an|how|whether|what)\b)", fix, rest)
+    # "compare three techniques in a study, and found that ...": the abstract's own second verb of a finding too
+    return re.sub(r"(\band\s+)([a-z]+ed|found|built|made)(?=\s+(?:its|their|the|a|an|how|whether|what|that)\b)",
+                  fix, rest)
 
 
 _SUMMARY_VERB = lazy(rf"^(?P<adv>{_ADVERB})(?P<verb3>{_VERBS3})\b(?P<rest>.*)$", re.I | re.S)
@@ -208,6 +217,10 @@ class Contribution:
     index: int = -1  # which sentence of the abstract
 
 
+#: what a work "involves" or "concerns" its authors study: "The work described herein involves X" -> "study X"
+_WORK_VERB = {"involve": "study", "involved": "study", "concern": "study", "concerned": "study"}
+
+
 def _base(m: re.Match[str]) -> str:
     """Base form of the matched verb, whichever group matched it."""
     groups = m.groupdict()
@@ -217,7 +230,8 @@ def _base(m: re.Match[str]) -> str:
         return _PASSIVE_VERB[groups["passive"]]
     if groups.get("any3"):  # "This study explored X" keeps its past, as "We created X" does
         word = groups["any3"].lower()
-        return word if word.endswith("ed") else _base_of_third(word)
+        base = word if word.endswith("ed") else _base_of_third(word)
+        return _WORK_VERB.get(base, base)
     if groups.get("any"):
         return ("have " if groups.get("aux") else "") + groups["any"].lower()
     if groups.get("finding"):
@@ -255,6 +269,67 @@ def is_cut_short(abstract: str) -> bool:
     """
     text = abstract.rstrip()
     return bool(text) and (text.endswith(("...", "\u2026")) or not re.search(r"[.!?][\"'\u201d)\]]*$", text))
+
+
+#: where the whole part of a sentence cut off by the export may end: before a side clause after a comma ...
+_CUT_SIDE = lazy(r",\s+(?:(?:both|all|each|one|some|many|most|none|either)\s+of\s+(?:which|whom)|where|which|while|whereas|whereby|thereby|allowing|enabling|so\s+that|such\s+that|as|but|"
+                 r"in\s+order|with|by|using|including)\b")
+#: ... or, failing that, before its last purpose or prepositional phrase, which the cut may have broken
+_CUT_PHRASE = lazy(r"\s+(?:with\s+the\s+(?:aim|goal|purpose|intention)\s+of|in\s+order\s+to|so\s+as\s+to|so\s+that|"
+                   r"in\s+terms\s+of|with|by|using|through|via|for|in|on|to|where|which|that)\s")
+
+
+def whole_part(sentence: str) -> str | None:
+    """The part of a sentence cut off mid-way that is whole, or None when too little of it is.
+
+    "In this paper, we propose technologies for enhancing the immersive realization of virtual
+    objects, where, by adapting tang" -> "... of virtual objects"; "we present button effects
+    delivered by air-jet displays with the aim of" -> "... by air-jet displays". The part kept
+    ends before a side clause after a comma or before the last phrase the cut fell into, so
+    every word quoted is the abstract's and ends where a phrase of it ends.
+    """
+    text = re.sub(r"\s*(?:\.\.\.|\u2026)\s*$", "", sentence.strip())
+    if not re.search(r"[\s,;:]$", sentence.rstrip(".\u2026")) and not sentence.rstrip().endswith(("...", "\u2026")):
+        text = re.sub(r"\s*\S+$", "", text)  # the last word was cut mid-way ("tang")
+    start = len(text.split()[0]) if text.split() else 0
+    side = next((m for m in _CUT_SIDE.finditer(text) if len(text[:m.start()].split()) >= 6), None)
+    if side:
+        text = text[:side.start()]
+    else:
+        ends = [m.start() for m in _CUT_PHRASE.finditer(text + " ", start) if len(text[:m.start()].split()) >= 6]
+        if not ends:
+            return None
+        text = text[:ends[-1]]
+    text = re.sub(r"[\s,;:\-]+(?:and|or|of|the|a|an|its|their)?$", "", text).rstrip(" ,;:-")
+    # what is kept must not still be waiting for its end: "switch between interacting", "by carefully"
+    if re.search(r"\b(?:between|from)\s+(?:(?!\b(?:and|to)\b)[^,;])*$|(?:ing|ly)$", text):
+        return None
+    return text + "." if len(text.split()) >= 8 else None
+
+
+#: heads of a title part that say what the paper made or is: "A Framework for ...", "X: A Survey"
+_MADE_HEAD = lazy(r"\b(?:system|framework|interface|tool|toolkit|technique|method|approach|device|display|environment|"
+                  r"platform|prototype|architecture|algorithm|model|engine|language|library|survey|review)s?$", re.I)
+
+
+def _title_says_little(title: str) -> bool:
+    """Whether no part of the title names what the paper made or is ("Rudiments for ...", "Air-Jet Button Effects
+    in AR", "Enhancing Immersiveness in ..."), unlike "A Framework for ..." or "X: A Survey": a sentence made
+    from it would only name a topic."""
+    for part in re.split(r"[:?]\s+|\s*(?:\u2014|---|\\textemdash)\s*", title):
+        head = re.split(r"\s(?:of|for|in|on|to|with|by|from|using|via|through|at|and|that)\s", part.strip(" .{}"), 1)[0]
+        if _MADE_HEAD.search(head.strip(" {}")):
+            return False
+    return True
+
+
+def _about_title(clause: str, title: str) -> bool:
+    """Whether a clause shares a word root with the title: about the same thing, not a detail of it."""
+    from citekit.core.text import title_tokens
+    from citekit.output.word_roots import root
+
+    wanted = {root(w) for w in title_tokens(title) if len(w) > 3}
+    return bool(wanted & {root(w) for w in title_tokens(clause) if len(w) > 3})
 
 
 def to_third_person(text: str) -> str:
@@ -335,6 +410,14 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
     sentences = split_sentences(abstract)
     found: list[tuple[tuple[float, int], Contribution]] = []
     cut = len(sentences) - 1 if is_cut_short(abstract) else len(sentences)
+    salvaged = -1
+    if cut < len(sentences) and ranker != "rule" and _title_says_little(title):
+        # the whole part of a sentence the export cut off may still say what the paper did, where the title does not
+        whole = whole_part(sentences[-1])
+        if whole:
+            sentences = sentences[:-1] + [whole]
+            salvaged = cut = len(sentences) - 1
+            cut += 1
 
     # "Stitching is a new interaction technique ..." under "Stitching: Pen Gestures ...": the title's lead word
     # names the thing even when it is not read as a method name elsewhere
@@ -357,6 +440,8 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
             rest = stand_alone(rest, sentences[:index], abstract, name)
         if rest is None or len(rest.split()) < 3 or clause_defects(rest) or (accept and not accept(rest)):
             continue
+        if index == salvaged and not _about_title(rest, title):
+            continue  # a part of a cut sentence that shares nothing with the title may have lost what it was about
         if ranker == "rule":
             key: tuple[float, int] = (VERB_PRIORITY.get(verb, 4), index)
         else:
@@ -482,6 +567,12 @@ def clean_clause(text: str, name: str = "") -> str | None:
     text = re.sub(r"\b((?:a|an|each|every|one)\s+(?:user|student|child|participant|person|patient|driver|player|reader|"
                   r"wearer|teacher|designer|customer|visitor|listener|viewer|worker|operator|owner|pedestrian|caller|"
                   r"speaker|learner|musician|performer|author|writer))s(?=\s+[a-z])", r"\1's", text)
+    # "the users perceptions", "observers ability": a plural whose apostrophe the copy lost, before an abstract
+    # noun no verb looks like
+    text = re.sub(r"\b((?:users|students|children|participants|people|persons|patients|drivers|players|readers|"
+                  r"observers|teachers|designers|customers|visitors|listeners|viewers|workers|operators|learners|"
+                  r"subjects|developers|programmers))(?=\s+[a-z]+(?:tions?|sions?|ity|ities|ments?|ness|ances?)\b)",
+                  lambda m: m.group(1) + ("'s" if not m.group(1).endswith("s") else "'"), text)
     text = _CONNECTIVE_START.sub("", text.strip())
     text = re.sub(r"\b(to|they|and)\s+further\s+(?=[a-z])", r"\1 ", text)
     text = re.sub(r"(?<!\bbut\s)\balso\s+(?=[a-z])", "", text)

@@ -229,6 +229,35 @@ def _rebuild_demonstratives(clause: str, earlier: str) -> str:
     return clause
 
 
+#: plural heads that say only what kind of thing was counted: "compared three techniques" (which ones?)
+_GENERIC_KINDS = {"techniques", "methods", "approaches", "designs", "interfaces", "systems", "prototypes",
+                  "strategies", "variants", "versions", "conditions", "mechanisms", "tools", "algorithms", "models"}
+
+
+def _counted_kinds(clause: str, earlier: str) -> str:
+    """"compared three techniques" after "... target assistance techniques ..." -> "three target assistance
+    techniques": a counted generic noun gets the words the abstract named that kind with before."""
+    for m in list(re.finditer(r"\b(two|three|four|five|six|several|both|all)\s+([a-z]+)\b", clause)):
+        noun = m.group(2)
+        if noun not in _GENERIC_KINDS:
+            continue
+        found = None
+        for found in re.finditer(rf"\b((?:[A-Za-z][\w\-]*\s+){{1,2}}){noun}\b", earlier):
+            pass
+        if found is None:
+            continue
+        modifiers = found.group(1).split()
+        while modifiers and (modifiers[0].lower() in _FUNCTION | {"this", "that", "such", "these", "those", "use",
+                                                                   "two", "three", "four", "several", "both", "all",
+                                                                   "many", "some", "other", "existing", "previous"}
+                             or modifiers[0].lower() in _UNINFORMATIVE or not modifiers[0][:1].islower()):
+            modifiers = modifiers[1:]
+        if not modifiers or any(w.lower() in _FUNCTION for w in modifiers):
+            continue
+        clause = clause.replace(m.group(0), f"{m.group(1)} {' '.join(modifiers)} {noun}", 1)
+    return clause
+
+
 def stand_alone(clause: str, earlier_sentences: list[str], abstract: str, name: str = "") -> str | None:
     """The clause with acronyms written out and back-references rebuilt, or None when it cannot stand alone.
 
@@ -237,7 +266,8 @@ def stand_alone(clause: str, earlier_sentences: list[str], abstract: str, name: 
     clause lower (see :func:`unexplained`).
     """
     clause = expand_acronyms(clause, abstract, name)
-    return rebuild_back_references(clause, " ".join(earlier_sentences))
+    rebuilt = rebuild_back_references(clause, " ".join(earlier_sentences))
+    return _counted_kinds(rebuilt, " ".join(earlier_sentences)) if rebuilt is not None else None
 
 
 def unexplained(clause: str, name: str = "") -> list[str]:

@@ -255,12 +255,17 @@ def _finite_at(words: list[str]) -> int:
 
 def _head(words: list[str]) -> str:
     """The head noun of a noun phrase: its last word before the first preposition."""
-    head = words[-1]
+    end = len(words)
     for i, w in enumerate(words):
         if i and _bare(w) in _PREPOSITIONS:
-            head = words[i - 1]
+            end = i
             break
-    return _bare(head).split("-")[-1]
+    # "A ... Modeling System Controllable by X", "A Tool Based on Y": an adjective or participle after the noun
+    # qualifies it; the noun before it is the head
+    while end > 1 and re.search(r"[a-z]{3,}(?:able|ible|ed)$|^(?:worn|built|made|driven)$", _bare(words[end - 1])) \
+            and end < len(words):
+        end -= 1
+    return _bare(words[end - 1]).split("-")[-1]
 
 
 def _plural(noun: str) -> bool:
@@ -420,11 +425,22 @@ def lowercase_words() -> frozenset[str]:
     return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
 
 
+def _acronym_compounds(title: str) -> str:
+    """"STEM-Rich", "AR-Based", "PIN-Entry" in a Title Case title: the word after the acronym is capitalized only
+    by the title's case, so it is lowered when it is an ordinary word (a braced "{BERT-Large}" stays)."""
+    words = [w for w in re.findall(r"[A-Za-z][\w']*", re.sub(r"\{[^{}]*\}", " ", title)) if len(w) > 3]
+    if not words or sum(w[0].isupper() for w in words) < 0.7 * len(words):
+        return title  # sentence case: a capital there is the authors'
+    return re.sub(r"(?<![{\w\-])([A-Z0-9]*[A-Z][A-Z0-9]+)-([A-Z][a-z]+)(?![\w}\-])",
+                  lambda m: f"{m.group(1)}-{m.group(2).lower()}" if _ordinary(m.group(2), lowercase_words())
+                  else m.group(0), title)
+
+
 def _protected(title: str) -> str:
     """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
     from citekit.core.text import known_macros
 
-    title = _title_case_braces_dropped(re.sub(r"\s+", " ", title).strip())
+    title = _acronym_compounds(_title_case_braces_dropped(re.sub(r"\s+", " ", title).strip()))
     outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
     if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
         return title
@@ -458,6 +474,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     if not text:
         return f"{conjugate('present', plural)} an untitled work"
     main, sep, sub = _split_outside(text, ":?")
+    if not sep:  # "Ontology Visualization Methods\u2014a Survey": a dash sets the subtitle off as a colon does
+        dashed = re.sub(r"\s*(?:---|\u2014|\\textemdash(?:\{\})?)\s*|\s+(?:--|\u2013|-)\s+", ": ", text, count=1)
+        if dashed != text:
+            main, sep, sub = _split_outside(dashed, ":")
+            if not sep or len(_words(main)) < 2:
+                main, sep, sub = text, "", ""
     if not sep and re.search(r"[a-z]\.\s+[A-Z]", text):  # "Diagnosis of X. Synthesis of Y": two sentences
         main, sep, sub = _split_outside(re.sub(r"(?<=[a-z])\.(?=\s+[A-Z])", ":", text, count=1), ":")
     if sep == "?":
@@ -479,6 +501,9 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if _is_gerund(words) and first in _USER_ACTIVITIES and first not in _RESEARCH_GERUNDS:
             # "Typing with Eye-Gaze", "Enjoying Virtual Handcrafting": what users do, never what the authors did
             return f"{v('study')} {first} {caser.phrase(words[1:])}"
+        if _is_gerund(words) and first == "designing" and _bare(words[1]) == "for":
+            # "Designing for Learning with X": the paper is about design for it, it designs nothing named
+            return f"{v('study')} design {caser.phrase(words[1:])}"
         if _is_gerund(words):
             if len(words) > 3 and _bare(words[1]) in ("and", "or") and _bare(words[2]).endswith("ing"):
                 # "Evaluating and Improving X" -> "evaluate and improve X"
@@ -502,8 +527,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if not words:
             return ""
         if words[-1].endswith("?"):
+            # "What to Build Next?" cannot be said as "whether ...": a hook to the reader, which says nothing
+            # the main part does not
             asked = _question(words, caser)
-            return f" and {v('ask')} {asked}" if asked else f", asking ``{_generic(' '.join(words))}''"
+            return f" and {v('ask')} {asked}" if asked else ""
         first = _bare(words[0])
         if first in _PREPOSITIONS:
             return " " + caser.phrase(words)
@@ -515,13 +542,28 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             return f", showing that {caser.phrase(words)}"
         if len(words) > 1 and _bare(words[1]) in _DETERMINERS:  # "Fix the Norm, Not the Gradient"
             return f", which {_third_person(words[0])} {caser.phrase(words[1:])}"
+        if first == "the" and len(words) > 2 and _bare(words[1]) in ("case", "example") and _bare(words[2]) == "of":
+            return " in " + caser.phrase(words)  # "X: The Case of Y" -> "X in the case of Y"
+        if first == "the" and _head(words) not in _ARTIFACTS and not _is_gerund(main_words):
+            # "... in Education: The Democratization of Invention": a figure of speech after the topics, which a
+            # comma would leave dangling; the topics say what the paper is about ("Achieving Ubiquity: The New
+            # Third Wave" keeps it: there it says what the object of the action is)
+            return ""
         if first in ("a", "an", "the"):
             kind = _head(words)
             return (" with " if kind in _ANALYSES | {"approach"} else ", ") + caser.phrase(words)
+        if first == "related":  # "Contour Crafting\u2014Related Robotics and ..." -> "... and related robotics ..."
+            return " and " + caser.phrase(words)
         return ", with " + caser.phrase(words)
 
     if question and (main_words or sub_words) and re.search(r"\b(?:you|your)\b", question, re.I):
         # "Have You Ever Missed a Call While Moving? The Optimal ...": a hook to the reader, not what was studied
+        question = ""
+        if not main_words:
+            main_words, sub_words = sub_words, []
+    if question and (main_words or sub_words) and not _question(_words(question), caser):
+        # "Put That Where? Voice and Gesture at ...": a question that is no "whether"/"how" clause is a hook; the
+        # other part says what the paper is about
         question = ""
         if not main_words:
             main_words, sub_words = sub_words, []
@@ -546,6 +588,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         # "X: A Longitudinal Study" -> "report a longitudinal study of X", never "study X with a longitudinal study";
         # "X: A Survey of Motorists in Maryland" -> "survey motorists in Maryland about X"
         noun, adjectives, of = study
+        versus = next((i for i, w in enumerate(main_words) if _bare(w) in ("vs", "versus")), -1)
+        if of and 0 < versus < len(main_words) - 1:
+            # "Task Performance vs. Learning Outcomes: A Study of X": the two are what the study compares
+            verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
+            return f"{v(verb)} {caser.phrase(of)}, comparing {caser.phrase(main_words[:versus])} with " \
+                   f"{caser.phrase(main_words[versus + 1:])}"
         if of:
             verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
             return f"{v(verb)} {caser.phrase(of)} about {_np_clause(main_words, caser)[1]}"
@@ -577,11 +625,19 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     if sub_words and len(main_words) <= 5 and any(_bare(w) in ("me", "you", "it", "us", "them", "i") for w in main_words) \
             and not _is_name(main_words):
         return render(sub_words)  # "Take Me by the Hand: Haptic Compasses ...": a figure of speech, the subtitle says it
+    if sub_words and 1 <= len(main_words) <= 3 and _finite_at(sub_words) > 0 and _finite_at(main_words) < 0 \
+            and not _is_name(main_words) and not _named_in(main_words, context) and not _is_gerund(main_words) \
+            and _bare(main_words[0]) not in _WH and not sub_words[-1].endswith("?"):
+        # "Hard Lessons: Effort-Inducing Interfaces Benefit Spatial Learning": the subtitle is the claim, the
+        # phrase before it a slogan that "study hard lessons" would present as the object studied
+        return f"{v('show')} that {caser.phrase(sub_words)}"
     if sub_words and main_words and (_is_name(main_words) or _named_in(main_words, context)):
         name = " ".join(main_words)
         if _bare(main_words[0]) == "the":  # "The Gesture Pendant: A ..." -> "present the Gesture Pendant, a ..."
             name = "the " + " ".join(main_words[1:])
-        if _is_gerund(sub_words):
+        if _is_gerund(sub_words) or (len(sub_words) > 2 and re.fullmatch(r"[a-z]{4,}ly", _bare(sub_words[0]))
+                                     and _is_gerund(sub_words[1:])):
+            # ("KidCAD: Digitally Remixing Toys ...": an adverb before the gerund) -> "present KidCAD for digitally ..."
             return f"{v('present')} {name} for {caser.phrase(sub_words)}"
         if _finite_at(sub_words) > 0:
             return f"{v('present')} {name} and {v('show')} that {caser.phrase(sub_words)}"
@@ -593,10 +649,24 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if len(sub_words) > 1 and _bare(sub_words[1]) in _DETERMINERS:
             return f"{v('present')} {name}, which {_third_person(sub_words[0])} " \
                    f"{caser.phrase(sub_words[1:])}"
+        if len(sub_words) > 9:
+            # "GesRec3D: A Real-Time Coded Gesture-to-Speech System with Automatic Segmentation and Recognition
+            # Thresholding Using ...": what the thing is, not every part of how it works
+            how = next((i for i, w in enumerate(sub_words) if i >= 4 and _bare(w) in ("with", "using", "via", "based")),
+                       0)
+            sub_words = sub_words[:how] if how else sub_words
         return f"{v('present')} {name}, {_article(sub_words, caser)}{caser.phrase(sub_words)}"
     if sub_words and _bare(main_words[0]) in ("beyond", "from") and not _is_name(sub_words):
         return f"{render(sub_words)}, {caser.phrase(main_words)}"
     tail = attach(sub_words)
+    if tail.startswith(", with ") and _is_gerund(main_words) and "," in " ".join(sub_words):
+        # "Understanding Newcomers to X: Motivations, Workflows, and Barriers of Y": a list the subtitle gives is
+        # what the main part covers, said in parentheses, never joined by "with"
+        return f"{render(main_words)} ({caser.phrase(sub_words)})"
+    if tail.startswith(", ") and sub_words and _bare(sub_words[0]) in ("a", "an") and _head(sub_words) in _ARTIFACTS \
+            and render(main_words).startswith(v("study") + " ") and not _is_gerund(main_words):
+        # "Situated Modeling: A Shape-Stamping Interface ...": the subtitle says the paper made the thing it names
+        return f"{v('present')} {caser.phrase(main_words)}{tail}"
     if tail.startswith(", with ") and not _is_gerund(main_words) and _finite_at(main_words) < 0:
         return _described(main_words, sub_words, caser, v, render)
     return render(main_words) + tail
