@@ -39,6 +39,8 @@ from citekit.core.text import fold
 from citekit.output.related_topics import FUNCTION_WORDS, Phrasebook, _plain, _stem, heading_case, phrases
 from citekit.output.word_roots import root
 
+#: a word shaped as a name ("DiLoCo", "INT4", "SAM"): never put in the plural
+_NAME = re.compile(r"[a-z][A-Z]|\d|^[A-Z]{2,}")
 #: a plain heading from what a group's papers are (:func:`.related_kinds.contribution`), where none of their
 #: phrases names them
 NEUTRAL = {frozenset({"system"}): "Systems", frozenset({"study"}): "Studies",
@@ -164,8 +166,10 @@ def candidates(book: Phrasebook, idx: list[int], titles: list[str], topic: list[
         users = _users(book, key)
         in_titles = len({book.paper[i] for i in idx if key in phrases(titles[i])})
         text = book.written[key]
-        if len(key) == 1 and not book.usage(key)[0]:
-            text = book._plural(key[0]) or text  # (said as the records write it as a noun: "Tabletops")
+        if len(key) == 1 and not _NAME.search(text):
+            # (a noun alone is said as the records write its plural, "Tabletops", "Gestures": a bare singular
+            # reads as a mass noun or a modifier cut from its noun)
+            text = book._plural(key[0]) or text
         out.append(Candidate(text, key, in_titles, len(users & group), len(users - group),
                              math.log((book.n + 1) / max(1, len(users)))))
     # (a phrase inside a longer one the same papers use says less: "tactile displays" in "pneumatic tactile displays")

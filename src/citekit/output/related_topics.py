@@ -420,16 +420,19 @@ def _subject(count: int, size: int, kind: str) -> str:
 
 
 def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
-    """"Most of these papers address model merging and mode connectivity." from a group's heading (a tag's
-    label or the user's name for it), or None: only when more than half the group (and two papers) write
-    every word of it, so the sentence says what their records say."""
+    """"All three papers address model merging and mode connectivity." from a group's heading (a tag's
+    label, the user's name for it, or a phrase of its records), or None: only when every paper of the group
+    writes every word of it, so the sentence says what each record says, and never for a heading that names
+    no topic ("Systems", "Studies": "Three systems address systems" says nothing)."""
     words = [_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", fold(heading).lower()) if w not in FUNCTION_WORDS]
     if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip())):
         return None
+    if all(w in _WEAK_STEMS or w in GENERIC for w in words):
+        return None
     users = sum(all(w in {_stem(x) for x in re.findall(r"[a-z0-9][\w\-]*", fold(_plain(t)).lower())} for w in words)
                 for t in member_texts)
-    if users < 2 or users * 2 <= size:
-        return None  # ("Half of these papers address ...": which half, and what of the rest?)
+    if users < 2 or users < size:
+        return None  # ("Most of these papers address ...": which of them, and what of the rest?)
     subject = _subject(users, size, kind)
     return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 
