@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from citekit.core.text import fold, latex_to_text
 from citekit.core.lazyre import lazy
+from citekit.output.word_roots import root
 
 #: words that end a phrase: a name is never built across them
 FUNCTION_WORDS = frozenset(
@@ -83,20 +84,23 @@ def _stem(word: str) -> str:
     return word
 
 
-def stem(word: str) -> str:
-    """A crude stem, as grouping reads words: plural cut, then at most seven letters ("diagnosis",
-    "diagnostic" -> "diagnos")."""
-    word = _stem(word)
-    return word[:7] if len(word) > 7 else word
+#: how many letters of a word's root (:func:`.word_roots.root`) grouping compares: "diagnosis" and "diagnostic"
+#: keep different roots ("diagnosi", "diagnostic") but are one term to a reader
+ROOT_LETTERS = 7
+
+
+def term_root(word: str) -> str:
+    """A word as grouping and headings compare it: its root, cut to :data:`ROOT_LETTERS` letters."""
+    return root(word)[:ROOT_LETTERS]
 
 
 def of_section(word: str, section: set[str]) -> bool:
     """Whether a word (or phrase) is the section's own: every part of it, a compound's parts too, is in
-    ``section`` (:func:`.related_terms.section_of`, stems as :func:`stem` writes them): "wrist-worn"
+    ``section`` (:func:`.related_terms.section_of`, as :func:`term_root` writes them): "wrist-worn"
     under smartwatch, where most papers say "wrist" and "worn". The one definition grouping, headings and
     topic sentences all use."""
     parts = [p for p in re.split(r"[-_\s]+", fold(word).lower()) if p]
-    return bool(parts) and all(stem(p) in section for p in parts)
+    return bool(parts) and all(term_root(p) in section for p in parts)
 
 
 def _plain(text: str) -> str:
@@ -207,7 +211,7 @@ class Phrasebook:
         # tag's words, and from five papers up, words more than half of them use; without it, the tag's words):
         # "Both papers address displays" under display would be true of every paper
         self.topic = set(section) if section is not None else \
-            {stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
+            {term_root(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
         written: dict[tuple[str, ...], Counter[str]] = {}
         for p in self.per_paper:
             for k, v in p.items():

@@ -606,7 +606,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
                                                entry_text, name_group, title_pairs, topic_tags)
     from citekit.output.related_headings import group_heading, stray_word
-    from citekit.output.related_terms import section_of
+    from citekit.output.related_terms import section_of, terms
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
@@ -712,10 +712,11 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         said, true_of = heading_of(idx, others | {core_heading.lower()})
         if len(true_of) < MIN_SIZE:
             said, true_of = heading, idx
-        # (a paper whose title shares a term with the titles the heading is true of stays: "Sound as a Diagnostic
-        # Aid" beside two papers titled "Diagnosis of ...")
-        titled = set().union(*(similarity.titled[i] for i in true_of))
-        true_of = [i for i in idx if i in true_of or similarity.titled[i] & titled]
+        # (a paper whose title shares a term, not the heading's own, with every title the heading is true of
+        # stays: "Sound as a Diagnostic Aid" beside two papers titled "Diagnosis of Gum Disease ...")
+        own = set(terms(said))
+        every = set.intersection(*(similarity.titled[i] for i in true_of)) - own if true_of else set()
+        true_of = [i for i in idx if i in true_of or similarity.titled[i] & every]
         final.append((true_of, said, words))
         rest_idx += [i for i in idx if i not in true_of]
     named = []
