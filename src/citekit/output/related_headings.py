@@ -15,8 +15,10 @@ well formed by tests that do not depend on any list of words fitted to examples:
   (:meth:`.related_topics.Phrasebook.usage`);
 - it is not a discourse word: a word the records write only to open a sentence ("However,");
 - alone, it is not verb morphology: a participle or gerund of a verb ("taken", "playing");
-- it is not the section's topic or a form of it (roots compared by :func:`.word_roots.root`);
-- it is specific to the group: more of the group's papers use it than of the rest of the section;
+- it is not the section's topic or a form of it (roots compared by :func:`.word_roots.root`), nor, alone,
+  a word the records fuse to the topic word or write as a verb right after it ("gameplay", "game playing");
+- it is specific to the group: more of the group's papers use it than of the rest of the section (a
+  single word in any of its forms);
 - a single word must be a word of one of the group's titles (a title says what a paper is
   about; a word only its abstract uses is mentioned in passing).
 
@@ -24,8 +26,9 @@ Among those, phrases more of the group's titles use come first, then phrases mor
 use, then longer ones, then rarer ones. The artefact every paper says it presents, with the
 word each describes it by ("bimanual techniques", :func:`.related_actions.shared_approach`),
 is a candidate too. Where nothing passes, a plain heading from what the papers are
-("Systems", "Studies") is better than a wrong one, and a group of mixed papers that share
-nothing gets no heading at all: it is no group.
+("Systems", "Studies") is better than a wrong one, when the papers' records say they do one
+thing (:func:`.related_actions.shared_action`); a group of papers that share nothing gets no
+heading at all: it is no group.
 """
 
 from __future__ import annotations
@@ -133,11 +136,29 @@ def why_not(book: Phrasebook, key: tuple[str, ...], idx: list[int], titles: list
         return "the section's own topic"
     if _roots(written) and _roots(written) <= own | {root(w) for w in book.topic}:
         return "the section's own topic"
+    if len(words) == 1 and _after_topic(root(fold(words[0]).lower()), own, book.plain):
+        return "a facet of the section's topic"
     if inside <= len(users - group):
+        # (one word counts in any of its forms: "play" where other papers write "playing", "playful")
         return "as many of the section's other papers use it"
     if len(words) == 1 and not any(key in phrases(titles[i]) for i in idx):
         return "a single word none of the group's titles uses"
     return None
+
+
+def _after_topic(word_root: str, own: set[str], texts: list[str]) -> bool:
+    """Whether a record fuses the word to the section's topic word ("gameplay") or writes a verb form of it right
+    after the topic word ("game playing"): under ``game``, "play" is then a facet of the section's topic, not a
+    group's own ("game environment", "game gestures" make no such facet)."""
+    for text in texts:
+        words = re.findall(r"[a-z0-9]+", fold(text).lower())
+        for a, b in zip(words, words[1:]):
+            if root(a) in own and root(b) == word_root and verb_form(b):
+                return True
+        if any(root(w) not in own and w.startswith(o) and root(w[len(o):]) == word_root
+               for w in set(words) for o in own if len(w) > len(o)):
+            return True
+    return False
 
 
 def _users(book: Phrasebook, key: tuple[str, ...]) -> set[int]:
@@ -178,7 +199,7 @@ def candidates(book: Phrasebook, idx: list[int], titles: list[str], topic: list[
     need = max(2, math.ceil(len(group) / 2))
     # (a phrase at least half the group uses first, since a heading is true only of the papers that write it;
     # then more of the group's titles, a longer phrase before a single word, more papers, rarer)
-    out.sort(key=lambda c: (c.papers < need, -min(c.in_titles, 2), -(len(c.key) > 1), -c.papers, -c.rarity,
+    out.sort(key=lambda c: (c.papers < need, c.in_titles < 2, -(len(c.key) > 1), -c.papers, -c.rarity,
                             c.outside, c.text))
     return out
 
@@ -198,7 +219,7 @@ def group_heading(book: Phrasebook, idx: list[int], titles: list[str], abstracts
     A phrase heading is true of the papers that write it: a paper of ``idx`` that does not is not
     about what the heading says (a study of colour selection under "Gestures"), and the caller can
     leave it out of the group."""
-    from citekit.output.related_actions import shared_approach
+    from citekit.output.related_actions import shared_action, shared_approach
 
     found = shared_approach([titles[i] for i in idx], [abstracts[i] for i in idx], book.topic)
     if found:
@@ -211,7 +232,9 @@ def group_heading(book: Phrasebook, idx: list[int], titles: list[str], abstracts
             users = _users(book, c.key)
             return said, [i for i in idx if book.paper[i] in users]
     plain = NEUTRAL.get(frozenset(kinds)) if kinds and all(kinds) else None
-    if neutral and plain:
+    if neutral and plain and shared_action([f"{titles[i]} . {abstracts[i]}" for i in idx], book.topic):
+        # (only papers whose records say they do one thing, "Both systems diagnose gum disease", are a group
+        # without a phrase of their own; two systems that share nothing are none)
         for said in (plain, "Further " + plain.lower()):
             if said.lower() not in used:
                 return said, list(idx)
