@@ -136,8 +136,9 @@ def why_not(book: Phrasebook, key: tuple[str, ...], idx: list[int], titles: list
         return "the section's own topic"
     if _roots(written) and _roots(written) <= own | {root(w) for w in book.topic}:
         return "the section's own topic"
-    if len(words) == 1 and _after_topic(root(fold(words[0]).lower()), own, book.plain):
-        return "a facet of the section's topic"
+    section = own | {root(w) for w in book.topic}
+    if all(r in section or _after_topic(r, own, book.plain) for r in _roots(written)):
+        return "a facet of the section's topic"  # ("Play", "Game playing" under game)
     if inside <= len(users - group):
         # (one word counts in any of its forms: "play" where other papers write "playing", "playful")
         return "as many of the section's other papers use it"
