@@ -280,34 +280,6 @@ class Phrasebook:
         pattern = re.compile(r"(?<![\w\-])" + re.escape(stem) + r"s(?![\w\-])")
         return next((stem + "s" for text in self.plain if pattern.search(text)), None)
 
-    def own_phrase(self, i: int, title: str) -> str | None:
-        """The phrase of paper ``i``'s title that best says what it is about, or None.
-
-        A noun phrase as the records use it (see :meth:`usage`), of two or three words
-        before one, the rarest in the selection first; a title phrase because the title is
-        what the paper says it is about.
-        """
-        body = self.bodies[i] if i < len(self.bodies) else ""
-        prose = phrases(body)
-        # (a phrase the abstract also writes, so it reads as prose does: never a title's capitals alone, never
-        # a gerund that starts a clause, "leveraging internal transitions")
-        own = phrases(title)
-        plain = fold(_plain(title))
-
-        def whole(k: tuple[str, ...]) -> bool:  # "balanced expert" of "balanced expert load" is cut short
-            m = re.search(r"\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in k) + r"\b(?:\s+([\w\-]+))?",
-                          plain, re.I)
-            return bool(m) and (not m.group(1) or m.group(1).lower() in FUNCTION_WORDS)
-
-        keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing") and whole(k)
-                and not all(self._of_section(w) for w in k) and self.usage(k)[0]]
-        if not keys:
-            return None
-        # one the abstract also writes first (it reads as prose does), then the rarest, the longest
-        best = min(keys, key=lambda k: (k not in prose, self.df[k], -len(k), k))
-        noun, article = self.usage(best)
-        return (article + " " if article else "") + (prose.get(best) or _shown(own[best]))
-
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.
 

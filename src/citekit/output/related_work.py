@@ -275,7 +275,6 @@ class _Group:
     core: bool = False  # the papers that share no sub-topic
     words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
     closing: bool = False  # the papers that fit no group
-    asides: list[str] = field(default_factory=list)  # for the closing group: what each paper is about, from its title
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
@@ -732,11 +731,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return whole()
     groups += found
     if rest:
-        # what each leftover is about, in a phrase of its own title: the closing paragraph's topic sentence
-        asides = [book.own_phrase(i, left[i].title or "") for i in rest_idx + unnamed]
-        # said only when every leftover has its phrase: a sentence that names one of three papers misleads
+        # (no opener: the leftovers share nothing, and a list of what each is about, "Other work addresses computer
+        # game, seamful design and shape writing", is a keyword list a reader strikes)
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
-                             asides=[a for a in asides if a] if all(asides) else [],
                              texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
     return groups
 
@@ -994,8 +991,6 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 said = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
         if said:
             body.insert(0, style.text(said))
-        elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
-            body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, plan, style)
@@ -1049,17 +1044,6 @@ def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple
 
 def _title_id(entry: Entry) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
-
-
-def _aside_sentence(asides: list[str], count: int) -> str:
-    """"Other work addresses perception of 3D shape and ultrasound haptic interfaces.": the
-    closing paragraph's topic sentence, each leftover's own title phrase (its papers share no phrase)."""
-    from citekit.output.related_topics import _shown
-
-    # (the section's label is left out: "work on smartwatch" is not English, and the heading says it)
-    said = [_shown(a) for a in dict.fromkeys(asides)]
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return f"A further paper addresses {listed}." if count == 1 else f"Other work addresses {listed}."
 
 
 def _papers(entries: list[Entry]) -> int:
