@@ -651,6 +651,11 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                                       taken - {core_heading.lower()}, neutral)
         return ("", []) if said.lower() in taken else (said, true_of)
 
+    def taken_by(heading: str, final: list[tuple[list[int], str, list[str]]]) -> set[str]:
+        """The headings other than ``heading`` given so far (lower case): a group's own heading is not taken."""
+        return {core_heading.lower(), *(g.heading.lower() for g in groups),
+                *(h.lower() for _, h, _ in final if h != heading)}
+
     def pair_up(leftovers: list[int]) -> list[int]:
         """Leftovers that share a phrase of their own ("handcrafting with ToolDevices"), or a term of their
         titles, are a group after all (added to ``named``); returns the rest."""
@@ -718,6 +723,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         true_of = [i for i in idx if i in true_of or similarity.titled[i] & every]
         final.append((true_of, said, words))
         rest_idx += [i for i in idx if i not in true_of]
+    for true_of, said, _words in final:
+        # a leftover that writes a group's heading phrase is about what the group is about ("WristFlex: Low-Power
+        # Gesture Input ..." beside two gesture interfaces): it joins, if the heading stays the same and true of it
+        for i in list(rest_idx):
+            if len(true_of) < MAX_SIZE and said.lower() not in labels \
+                    and heading_of(true_of + [i], taken_by(said, final)) == (said, true_of + [i]):
+                true_of.append(i)
+                rest_idx.remove(i)
     named = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups), *(h.lower() for _, h, _ in final)}
     rest_idx = pair_up(rest_idx)
