@@ -110,3 +110,22 @@ def test_a_heading_is_written_by_every_paper_under_it(tag: str) -> None:
         assert len(missing) <= 1, (heading, missing, out)  # (one may stay by a title term it shares with all)
         assert not opener(body).startswith(("Most", "Half")), out
     assert checked, out
+
+
+#: two sketching systems under a ``sketching`` section: "sketching" is the section's word, not their point
+CURVES = [
+    ("curve1", "CurveDraw: Sketching 3D Curves for Designers",
+     "We present CurveDraw, a 3D curve sketching system for car designers that turns pen strokes into 3D curves."),
+    ("curve2", "LoopSketch: 3D Curves for Everyone",
+     "We present LoopSketch, a 3D curve sketching system for novices that fits 3D curves to rough pen strokes."),
+]
+
+
+def test_an_artefact_is_said_as_a_record_names_it(tmp_path: Path) -> None:
+    """Two papers that each present "a 3D curve sketching system" under ``sketching`` are never called "curve
+    systems" (the section's word dropped from the middle of what they made): a thing no record names."""
+    out = related_work(library(tmp_path, "sketching", CURVES + HAPTIC + KNIT), tags=("sketching",),
+                       fmt="markdown").text
+    para = next(p for p in paragraphs(out) if "curve1" in p[2])
+    assert "curve systems" not in out.lower(), out
+    assert sorted(set(para[2])) == ["curve1", "curve2"], out
