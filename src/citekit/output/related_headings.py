@@ -57,6 +57,7 @@ def _words() -> frozenset[str]:
     return lowercase_words()
 
 
+@lru_cache(maxsize=4096)
 def verb_form(word: str) -> bool:
     """Whether one word is inflected verb morphology: a gerund ("playing", "teaching"), a past
     participle ("taken", "printed") of a verb the word list knows. A noun by its form
@@ -129,7 +130,7 @@ def why_not(book: Phrasebook, key: tuple[str, ...], idx: list[int], titles: list
         return "starts or ends with a function word"
     if len(words) == 1 and verb_form(words[0]):
         return "a verb form alone"
-    if discourse_word(words[0], [_plain(b) for b in book.bodies]):
+    if discourse_word(words[0], _plain_all(tuple(book.bodies))):
         return "a discourse word"
     own = _topic_roots(topic)
     if (len(words) == 1 and root(fold(words[0]).lower()) in own) or all(book._of_section(w) for w in words):
@@ -142,7 +143,7 @@ def why_not(book: Phrasebook, key: tuple[str, ...], idx: list[int], titles: list
     if inside <= len(users - group):
         # (one word counts in any of its forms: "play" where other papers write "playing", "playful")
         return "as many of the section's other papers use it"
-    if len(words) == 1 and not any(key in phrases(titles[i]) for i in idx):
+    if len(words) == 1 and not any(key in _title_phrases(titles[i]) for i in idx):
         return "a single word none of the group's titles uses"
     return None
 
@@ -151,15 +152,33 @@ def _after_topic(word_root: str, own: set[str], texts: list[str]) -> bool:
     """Whether a record fuses the word to the section's topic word ("gameplay") or writes a verb form of it right
     after the topic word ("game playing"): under ``game``, "play" is then a facet of the section's topic, not a
     group's own ("game environment", "game gestures" make no such facet)."""
+    return word_root in _facets(frozenset(own), tuple(texts))
+
+
+@lru_cache(maxsize=8)
+def _facets(own: frozenset[str], texts: tuple[str, ...]) -> frozenset[str]:
+    """The roots :func:`_after_topic` finds, read once per selection."""
+    found: set[str] = set()
     for text in texts:
         words = re.findall(r"[a-z0-9]+", fold(text).lower())
         for a, b in zip(words, words[1:]):
-            if root(a) in own and root(b) == word_root and verb_form(b):
-                return True
-        if any(root(w) not in own and w.startswith(o) and root(w[len(o):]) == word_root
-               for w in set(words) for o in own if len(w) > len(o)):
-            return True
-    return False
+            if root(a) in own and verb_form(b):
+                found.add(root(b))
+        for w in set(words):
+            for o in own:
+                if len(w) > len(o) and w.startswith(o) and root(w) not in own:
+                    found.add(root(w[len(o):]))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8)
+def _plain_all(texts: tuple[str, ...]) -> list[str]:
+    return [_plain(t) for t in texts]
+
+
+@lru_cache(maxsize=512)
+def _title_phrases(title: str) -> dict[tuple[str, ...], str]:
+    return phrases(title)
 
 
 def _users(book: Phrasebook, key: tuple[str, ...]) -> set[int]:
@@ -186,7 +205,7 @@ def candidates(book: Phrasebook, idx: list[int], titles: list[str], topic: list[
         if why_not(book, key, idx, titles, topic):
             continue
         users = _users(book, key)
-        in_titles = len({book.paper[i] for i in idx if key in phrases(titles[i])})
+        in_titles = len({book.paper[i] for i in idx if key in _title_phrases(titles[i])})
         text = book.written[key]
         if len(key) == 1 and not _NAME.search(text):
             # (a noun alone is said as the records write its plural, "Tabletops", "Gestures": a bare singular
