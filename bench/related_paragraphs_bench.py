@@ -14,7 +14,9 @@ same measures:
 - paragraphs citing two or more papers that open with a topic sentence (a first sentence
   that is about the group, not one paper), and whether each topic phrase is used by at least
   two of the paragraph's records (drawn from the records, not filler);
-- headings that name nothing (a repeated word, a record's structure) or repeat another;
+- headings that name nothing (a repeated word, a record's structure) or repeat another, and headings a
+  reader strikes as stray (:func:`.related_headings.stray_word`: a verb form, a discourse word, the
+  section's topic word or a form of it, a single word none of the paragraph's titles uses);
 - the share of papers in "Other related work", and whether it is last;
 - ``--mine``: one paper of the section (the last with an abstract, by key) plays the user's
   paper; paragraphs that position it (a sentence from its abstract) versus a TODO, and
@@ -69,7 +71,9 @@ for path in sorted(Path(sys.argv[2]).glob("*.bib")):
                 "mine": related_work(rest, fmt="markdown", tags=[tag], mine=mine),
                 "abstract": mine.abstract,
                 "records": {e.key: latex_to_text(e.fields.get("title", "") + " " + e.fields.get("abstract", ""))
-                            for e in rest}}
+                            for e in rest},
+                "titles": {e.key: latex_to_text(e.fields.get("title", "")) for e in rest},
+                "abstracts": {e.key: latex_to_text(e.fields.get("abstract", "")) for e in rest}}
 print(json.dumps(out))
 """
 
@@ -90,7 +94,9 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
     sys.path.insert(0, str(REPO / "src"))
     from citekit.output.related_check import _opens_with_topic, paragraph_defects
 
-    n = {k: 0 for k in ("sections", "paragraphs", "multi", "topic", "topic_supported", "hollow", "duplicate",
+    from citekit.output.related_headings import stray_word
+
+    n = {k: 0 for k in ("sections", "paragraphs", "multi", "topic", "topic_supported", "hollow", "duplicate", "stray",
                         "papers", "other", "closing_not_last", "mine_paragraphs", "positioned", "todo",
                         "contrast_own_words", "contrasts", "positions", "repeated", "tail_own", "unlike",
                         "unlike_new_word")}
@@ -107,6 +113,12 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
             keys = re.findall(r"@([\w:.\-+/]*\w)", body)
             n["paragraphs"] += 1
             n["papers"] += len(keys)
+            if heading != "Other related work" and len(paras) > 1 and stray_word(
+                    heading, [s["titles"][k] for k in dict.fromkeys(keys)], [s["abstracts"][k] for k in dict.fromkeys(keys)],
+                    [tag]):
+                n["stray"] += 1  # a verb form, a discourse word, the section's topic, or a word no title of it uses
+                if verbose:
+                    print(f"  [{tag}] stray heading: {heading}")
             if heading == "Other related work":
                 n["other"] += len(keys)
                 n["closing_not_last"] += i != len(paras) - 1
@@ -185,6 +197,8 @@ def report(name: str, n: dict) -> None:
     print(f"  paragraphs of 2+ papers with a topic sentence : {share('topic', 'multi')}")
     print(f"  topic phrases used by 2+ of their records     : {share('topic_supported', 'topic')}")
     print(f"  hollow headings / duplicate headings          : {n['hollow']} / {n['duplicate']}")
+    print(f"  stray or topic-word headings                  : {n['stray']} (a verb form, a discourse word, the "
+          "section's topic, a single word no title of the paragraph uses)")
     print(f"  papers in 'Other related work'                : {share('other', 'papers')}; not last: "
           f"{n['closing_not_last']}")
     print(f"  --mine paragraphs positioning the paper       : {share('positioned', 'mine_paragraphs')}; TODO left: "

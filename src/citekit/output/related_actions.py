@@ -259,6 +259,12 @@ def approach_of(found: list[Approach | None], first: str, section: set[str] | No
     order = {w: i for i, w in enumerate(re.findall(r"[a-z0-9][a-z0-9\-']*", fold(_plain(first)).lower()))}
     mods = sorted(common, key=lambda w: min((i for k, i in order.items() if _stem(k) == w), default=0))
     plural = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
+    # the describing words must stand right before the artefact as the first paper writes them: "curve systems"
+    # from "3D curve sketching system" (the section's "sketching" left out) is a thing no record names
+    written = [found[0].written[w] for w in mods]
+    if not re.search(r"(?<![\w\-])" + r"[\s\-]+".join(re.escape(fold(w).lower()) for w in written) + r"[\s\-]+"
+                     + re.escape(head), fold(_plain(first)).lower()):
+        return None
     names = [a.name for a in found]
     said = _shown(" ".join([*(found[0].written[w] for w in mods), plural]))
     return (names if all(names) and len(set(names)) == len(names) else []), said

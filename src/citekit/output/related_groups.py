@@ -326,9 +326,10 @@ def title_pairs(sim, leftovers: list[int], titled: list[set], titles: list[str],
     ``titled`` is each paper's title terms (:attr:`Similarity.titled`)."""
     from itertools import combinations
 
-    from citekit.output.related_terms import _KEEP, _WEAK, stem
+    from citekit.output.related_terms import _KEEP, _WEAK
+    from citekit.output.related_topics import term_root as root
 
-    weak = {stem(w) for w in _WEAK | _KEEP}
+    weak = {root(w) for w in _WEAK | _KEEP}
     used = Counter(t for p in titled for t in p)
     found = []
     for a, b in combinations(leftovers, 2):
@@ -350,14 +351,14 @@ def title_pairs(sim, leftovers: list[int], titled: list[set], titles: list[str],
 def _as_written(term: tuple[str, ...], titles: list[str]) -> str:
     """The words of ``term`` (stems) as a title writes them, a noun by its form first ("Diagnosis" over
     "Diagnostic", "Surfaces" over "Surface"), or ""."""
-    from citekit.output.related_terms import stem
     from citekit.output.related_topics import _plain
+    from citekit.output.related_topics import term_root as root
 
     forms = []
     for title in titles:
         words = re.findall(r"[A-Za-z0-9]+", _plain(title))
         for i in range(len(words) - len(term) + 1):
-            if tuple(stem(fold(w).lower()) for w in words[i:i + len(term)]) == term:
+            if tuple(root(fold(w).lower()) for w in words[i:i + len(term)]) == term:
                 forms.append(" ".join(words[i:i + len(term)]))
     noun = re.compile(r"(?:s|sis|tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy)$", re.I)
     return min(forms, key=lambda f: (not noun.search(f), forms.index(f)), default="")

@@ -13,8 +13,13 @@ no sentence is better than a hollow one, and the draft says so in the check's te
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from citekit.core.text import fold
 from citekit.output.related_actions import paper_name, shared_action, shared_approach
 from citekit.output.related_topics import _NUMBERS, Theme, topic_sentence
+from citekit.output.word_roots import root
 
 #: what the draft says where a paragraph gets no opener: the check's category, and what to write
 NO_OPENER = ("no-topic-sentence: these papers' records share no action, artefact or phrase that is "
@@ -54,14 +59,28 @@ def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: i
             if named:
                 return f"{_names(names)} are {_all(size)} {what}."
             return f"{_counted(size, kind)} present {what}."
-    said = topic_sentence(themes, size, kind)
-    if said is None or said[1].papers * 2 <= size:
-        return None  # ("Half of these papers address sensors": which half, and what of the rest?)
-    if named and said[1].papers == size:
+    # a phrase every paper writes (one word in any of its forms, "gestural" and "gestures" alike): "Most of these
+    # papers address gestures" is vague, and false where all do; said of some of them it is no group's point
+    everyone = [t for t in themes if _written_by_all(t, texts, size)]
+    said = topic_sentence([replace(t, papers=size) for t in everyone], size, kind)
+    if said is None:
+        return None
+    if named:
         # (what each made, by its name: "FingerGlass and Collapse-to-Zoom both address screens")
         verb = "examine" if kind == "studies" else "address"
         return f"{_names(names)} {_all(size)} {verb} {said[0].split(f' {verb} ', 1)[1]}"
     return said[0]
+
+
+def _written_by_all(theme: Theme, texts: list[str], size: int) -> bool:
+    """Whether every one of the ``size`` papers (``texts``, title then abstract) writes the phrase: a phrase of
+    several words as such (:attr:`.related_topics.Theme.papers`), one word in any of its forms."""
+    if theme.papers >= size:
+        return True
+    if len(theme.key) > 1 or len(texts) != size:
+        return False
+    want = root(theme.key[0])
+    return all(want in {root(w) for w in re.findall(r"[a-z0-9]+", fold(t).lower())} for t in texts)
 
 
 def _counted(size: int, kind: str) -> str:

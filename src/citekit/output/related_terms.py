@@ -4,7 +4,8 @@ A reader groups papers by the problem, method or artifact they share ("bimanual 
 selection", "percussion sound diagnosis", "large displays"), never by the section's own
 topic: under a ``display`` tag every paper is about displays, so "displays" says nothing about
 which papers belong together. Each paper is read as its content words and the pairs of
-adjacent content words (a crude stem each, so "diagnosis" and "diagnostic" meet), weighted by
+adjacent content words (a root each, :func:`.related_topics.term_root`, so "gestural" and "gestures", "diagnosis"
+and "diagnostic" meet), weighted by
 how rare they are in the selection. Words of the section (the tag's own words and words most
 of its papers use), and words that name no theme alone ("system", "devices"), weigh nothing,
 nor do phrases made only of them ("mobile devices" under ``mobile``). Terms only one paper uses
@@ -18,9 +19,10 @@ import re
 from collections import Counter
 
 from citekit.core.text import fold
-from citekit.output.related_topics import _BREAK, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain, of_section, stem
+from citekit.output.related_topics import _BREAK, FUNCTION_WORDS, GENERIC, WEAK_ALONE, _plain, of_section
+from citekit.output.related_topics import term_root as root
 
-__all__ = ["of_section", "section_of", "stem", "terms", "closeness"]
+__all__ = ["of_section", "section_of", "terms", "closeness"]
 
 #: words that say how an abstract argues, not what the paper is about
 _TALK = frozenset(
@@ -34,7 +36,7 @@ _TALK = frozenset(
 #: size words that do say what a paper is about inside a phrase ("large displays", "small screens")
 _KEEP = frozenset("large small high low technique techniques".split())
 STOP = (FUNCTION_WORDS | GENERIC | _TALK) - _KEEP
-#: word stems that name no theme alone (a topic sentence's rule), as :func:`stem` writes them
+#: word stems that name no theme alone (a topic sentence's rule), as :func:`.related_topics.term_root` writes them
 _WEAK = frozenset(w for w in WEAK_ALONE | {"use", "time", "way", "real"})
 
 
@@ -52,7 +54,7 @@ def terms(text: str) -> Counter[tuple[str, ...]]:
             # ("vibro-tactile" is "vibrotactile", "multi-touch" "multitouch": one word written two ways)
             joined = fold(compound.replace("-", "")).lower()
             if joined not in STOP:
-                out[(stem(joined),)] += 1
+                out[(root(joined),)] += 1
         prev = None
         for raw in re.findall(r"[A-Za-z0-9]+", chunk):  # (a compound, "AR-based", "air-jet", as its words)
             low = fold(raw).lower()
@@ -60,7 +62,7 @@ def terms(text: str) -> Counter[tuple[str, ...]]:
                 # (two letters say something only as an acronym: "AR", "VR", "3D")
                 prev = None
                 continue
-            word = stem(low)
+            word = root(low)
             out[(word,)] += 1
             if prev:
                 out[(prev, word)] += 1
@@ -69,7 +71,7 @@ def terms(text: str) -> Counter[tuple[str, ...]]:
 
 
 def section_of(texts: list[str], topic: list[str]) -> set[str]:
-    """Stems (:func:`stem`) of the section's own words: the tag's words, and from five papers up (in a
+    """Roots (:func:`.related_topics.term_root`) of the section's own words: the tag's words, and from five papers up (in a
     smaller selection a shared word may still be a group's own) the words more than half its papers
     write as a topic of their own: a noun a phrase of their records can be (:func:`.related_topics.phrases`:
     "displays", "gestures"), never an adjective or a part of a compound ("social" in "social interaction",
@@ -78,9 +80,9 @@ def section_of(texts: list[str], topic: list[str]) -> set[str]:
     from citekit.output.related_topics import phrases
 
     n = len(texts)
-    out = {stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
+    out = {root(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
     if n >= 5:
-        df = Counter(w for t in texts for w in {stem(k[0]) for k in phrases(t) if len(k) == 1})
+        df = Counter(w for t in texts for w in {root(k[0]) for k in phrases(t) if len(k) == 1})
         out |= {w for w, c in df.items() if c * 2 > n}
     return out
 
@@ -108,7 +110,7 @@ def closeness(texts: list[str], topic: list[str]):  # noqa: ANN201  (a square nu
     n = len(per_paper)
     df = Counter(k for p in per_paper for k in p)
     section = section_of(texts, topic)
-    weak = {stem(w) for w in _WEAK}
+    weak = {root(w) for w in _WEAK}
     keys = sorted(k for k in df if not all(w in section or w in weak for w in k))
     if not keys or n < 2:
         return np.eye(n), [set() for _ in texts]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from citekit.core.text import fold, latex_to_text
 from citekit.core.lazyre import lazy
+from citekit.output.word_roots import root
 
 #: words that end a phrase: a name is never built across them
 FUNCTION_WORDS = frozenset(
@@ -83,20 +84,23 @@ def _stem(word: str) -> str:
     return word
 
 
-def stem(word: str) -> str:
-    """A crude stem, as grouping reads words: plural cut, then at most seven letters ("diagnosis",
-    "diagnostic" -> "diagnos")."""
-    word = _stem(word)
-    return word[:7] if len(word) > 7 else word
+#: how many letters of a word's root (:func:`.word_roots.root`) grouping compares: "diagnosis" and "diagnostic"
+#: keep different roots ("diagnosi", "diagnostic") but are one term to a reader
+ROOT_LETTERS = 7
+
+
+def term_root(word: str) -> str:
+    """A word as grouping and headings compare it: its root, cut to :data:`ROOT_LETTERS` letters."""
+    return root(word)[:ROOT_LETTERS]
 
 
 def of_section(word: str, section: set[str]) -> bool:
     """Whether a word (or phrase) is the section's own: every part of it, a compound's parts too, is in
-    ``section`` (:func:`.related_terms.section_of`, stems as :func:`stem` writes them): "wrist-worn"
+    ``section`` (:func:`.related_terms.section_of`, as :func:`term_root` writes them): "wrist-worn"
     under smartwatch, where most papers say "wrist" and "worn". The one definition grouping, headings and
     topic sentences all use."""
     parts = [p for p in re.split(r"[-_\s]+", fold(word).lower()) if p]
-    return bool(parts) and all(stem(p) in section for p in parts)
+    return bool(parts) and all(term_root(p) in section for p in parts)
 
 
 def _plain(text: str) -> str:
@@ -207,7 +211,7 @@ class Phrasebook:
         # tag's words, and from five papers up, words more than half of them use; without it, the tag's words):
         # "Both papers address displays" under display would be true of every paper
         self.topic = set(section) if section is not None else \
-            {stem(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
+            {term_root(fold(w).lower()) for t in topic for w in re.split(r"[-_\s]+", t) if w}
         written: dict[tuple[str, ...], Counter[str]] = {}
         for p in self.per_paper:
             for k, v in p.items():
@@ -275,34 +279,6 @@ class Phrasebook:
             return None
         pattern = re.compile(r"(?<![\w\-])" + re.escape(stem) + r"s(?![\w\-])")
         return next((stem + "s" for text in self.plain if pattern.search(text)), None)
-
-    def own_phrase(self, i: int, title: str) -> str | None:
-        """The phrase of paper ``i``'s title that best says what it is about, or None.
-
-        A noun phrase as the records use it (see :meth:`usage`), of two or three words
-        before one, the rarest in the selection first; a title phrase because the title is
-        what the paper says it is about.
-        """
-        body = self.bodies[i] if i < len(self.bodies) else ""
-        prose = phrases(body)
-        # (a phrase the abstract also writes, so it reads as prose does: never a title's capitals alone, never
-        # a gerund that starts a clause, "leveraging internal transitions")
-        own = phrases(title)
-        plain = fold(_plain(title))
-
-        def whole(k: tuple[str, ...]) -> bool:  # "balanced expert" of "balanced expert load" is cut short
-            m = re.search(r"\b" + r"[\s\-]+".join(re.escape(w) + r"[a-z]*" for w in k) + r"\b(?:\s+([\w\-]+))?",
-                          plain, re.I)
-            return bool(m) and (not m.group(1) or m.group(1).lower() in FUNCTION_WORDS)
-
-        keys = [k for k in own if len(k) > 1 and not k[0].endswith("ing") and whole(k)
-                and not all(self._of_section(w) for w in k) and self.usage(k)[0]]
-        if not keys:
-            return None
-        # one the abstract also writes first (it reads as prose does), then the rarest, the longest
-        best = min(keys, key=lambda k: (k not in prose, self.df[k], -len(k), k))
-        noun, article = self.usage(best)
-        return (article + " " if article else "") + (prose.get(best) or _shown(own[best]))
 
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.
@@ -420,16 +396,19 @@ def _subject(count: int, size: int, kind: str) -> str:
 
 
 def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
-    """"Most of these papers address model merging and mode connectivity." from a group's heading (a tag's
-    label or the user's name for it), or None: only when more than half the group (and two papers) write
-    every word of it, so the sentence says what their records say."""
+    """"All three papers address model merging and mode connectivity." from a group's heading (a tag's
+    label, the user's name for it, or a phrase of its records), or None: only when every paper of the group
+    writes every word of it, so the sentence says what each record says, and never for a heading that names
+    no topic ("Systems", "Studies": "Three systems address systems" says nothing)."""
     words = [_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", fold(heading).lower()) if w not in FUNCTION_WORDS]
     if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip())):
         return None
+    if all(w in _WEAK_STEMS or w in GENERIC for w in words):
+        return None
     users = sum(all(w in {_stem(x) for x in re.findall(r"[a-z0-9][\w\-]*", fold(_plain(t)).lower())} for w in words)
                 for t in member_texts)
-    if users < 2 or users * 2 <= size:
-        return None  # ("Half of these papers address ...": which half, and what of the rest?)
+    if users < 2 or users < size:
+        return None  # ("Most of these papers address ...": which of them, and what of the rest?)
     subject = _subject(users, size, kind)
     return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
 

@@ -282,7 +282,6 @@ class _Group:
     core: bool = False  # the papers that share no sub-topic
     words: list[str] = field(default_factory=list)  # what the papers share, when no tag names them
     closing: bool = False  # the papers that fit no group
-    asides: list[str] = field(default_factory=list)  # for the closing group: what each paper is about, from its title
     themes: list = field(default_factory=list)  # phrases its papers share (related_topics.Theme), best first
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
@@ -611,8 +610,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     group, stays one paragraph named after the topic.
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
-                                               entry_text, hollow, name_group, title_pairs, topic_tags)
-    from citekit.output.related_terms import section_of
+                                               entry_text, name_group, title_pairs, topic_tags)
+    from citekit.output.related_headings import group_heading, stray_word
+    from citekit.output.related_terms import section_of, terms
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
@@ -648,28 +648,53 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                                 titled=similarity.titled)
     found = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
+    labels = {rules.label(t).lower() for t in rules.rules}
+    titles = [e.title or e.key for e in left]
+
+    def heading_of(idx: list[int], taken: set[str], neutral: bool = True) -> tuple[str, list[int]]:
+        """A noun phrase of the papers' own that says what they do (:mod:`.related_headings`), else their kind;
+        and the papers of ``idx`` it is true of."""
+        said, true_of = group_heading(book, idx, titles, abstracts, topic, [similarity.kinds[i] for i in idx],
+                                      taken - {core_heading.lower()}, neutral)
+        return ("", []) if said.lower() in taken else (said, true_of)
+
+    def taken_by(heading: str, final: list[tuple[list[int], str, list[str]]]) -> set[str]:
+        """The headings other than ``heading`` given so far (lower case): a group's own heading is not taken."""
+        return {core_heading.lower(), *(g.heading.lower() for g in groups),
+                *(h.lower() for _, h, _ in final if h != heading)}
+
+    def pair_up(leftovers: list[int]) -> list[int]:
+        """Leftovers that share a phrase of their own ("handcrafting with ToolDevices"), or a term of their
+        titles, are a group after all (added to ``named``); returns the rest."""
+        while len(leftovers) >= MIN_SIZE:
+            pair = next((t for t in book.themes(leftovers) if len(t.members) <= MAX_SIZE
+                         and len(heading_of(list(t.members), used, neutral=False)[1]) >= MIN_SIZE), None)
+            if pair is None:
+                break
+            heading, true_of = heading_of(list(pair.members), used, neutral=False)
+            used.add(heading.lower())
+            named.append((true_of, heading, []))
+            leftovers = [i for i in leftovers if i not in true_of]
+        for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
+            # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
+            if heading_case(name).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
+                    and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
+                used.add(heading_case(name).lower())
+                named.append((pair_idx, heading_case(name), []))
+                leftovers = [i for i in leftovers if i not in pair_idx]
+        return leftovers
+
     unnamed: list[int] = []
     named: list[tuple[list[int], str, list[str]]] = []
     for idx in sorted((c for c in clusters if len(c) >= MIN_SIZE), key=lambda c: (-len(c), c)):
         members = [left[i] for i in idx]
-        themes = ranked_names(book.themes(idx), len(idx))
         heading, words = name_group(members, idx, similarity, skip, rules, counts)
-        if words and heading.lower() == " and ".join(words).lower():
-            heading = ""  # words that recur are not a name; the papers' own phrases are
-            said = topic_sentence(themes, len(idx), "papers")
-            if said and heading_case(said[1].text).lower() not in used:
-                heading = heading_case(said[1].text)  # the phrase the topic sentence says, so the two agree
-        if not heading or heading.lower() in used or hollow(heading):
-            # a distinct phrase of the papers' own, never "X: x", a second "Printing" or "Modeling" after "3D modeling"
-            heading = next((heading_case(t.text) for t in themes if not _overlaps(t.text, used - {core_heading.lower()})
-                            and heading_case(t.text).lower() not in used), "") or \
-                next((heading_case(t.text) for t in themes if heading_case(t.text).lower() not in used), "")
-        said_words = [w for w in words if any(re.search(rf"\b{re.escape(w)}\b", texts[i], re.I) for i in idx)]
-        if not heading and said_words:
-            # (a term the records never write as such, "users motor" from "users with motor", names nothing)
-            tfidf = " and ".join(said_words)
-            heading = "" if hollow(tfidf) else tfidf[:1].upper() + tfidf[1:]
-        if not heading or heading.lower() in used:
+        if heading.lower() not in labels or heading.lower() in used:
+            # a tag's label names a sub-topic; words that merely recur ("Taken", "Make") name nothing
+            heading, true_of = heading_of(idx, used)
+            if len(true_of) < MIN_SIZE:
+                heading = ""
+        if not heading:
             unnamed += idx  # papers that share no phrase have no point together: each joins its closest group
             continue
         used.add(heading.lower())
@@ -677,24 +702,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     if unnamed and named:
         clusters = [idx for idx, _, _ in named] + [[i] for i in unnamed]
         unnamed = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book)  # grows ``named``
-    leftovers = rest_idx + unnamed
-    while len(leftovers) >= MIN_SIZE:
-        # leftovers that share a phrase of their own ("handcrafting with ToolDevices") are a group after all
-        pair = next((t for t in book.themes(leftovers) if len(t.members) <= MAX_SIZE
-                     and heading_case(t.text).lower() not in used
-                     and not _overlaps(t.text, used - {core_heading.lower()})), None)
-        if pair is None:
-            break
-        used.add(heading_case(pair.text).lower())
-        named.append((list(pair.members), heading_case(pair.text), []))
-        leftovers = [i for i in leftovers if i not in pair.members]
-    for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
-        # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
-        if heading_case(name).lower() not in used and not _overlaps(name, used - {core_heading.lower()}):
-            used.add(heading_case(name).lower())
-            named.append((pair_idx, heading_case(name), []))
-            leftovers = [i for i in leftovers if i not in pair_idx]
-    rest_idx, unnamed = leftovers, []
+    rest_idx, unnamed = pair_up(rest_idx + unnamed), []
     for i in list(rest_idx):
         # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
         # group's topic sentence then says what it has in common with the others
@@ -704,13 +712,37 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 idx.append(i)
                 rest_idx.remove(i)
                 break
-    labels = {rules.label(t).lower() for t in rules.rules}
+    # the heading is said again of the papers each group has now, and a paper it is not true of leaves the
+    # group (a study of colour selection under "Gestures"): a heading is true of every paper under it
+    final: list[tuple[list[int], str, list[str]]] = []
     for n, (idx, heading, words) in enumerate(named):
-        themes = ranked_names(book.themes(idx), len(idx))
-        said = topic_sentence(themes, len(idx), "papers")
+        if heading.lower() in labels:
+            final.append((idx, heading, words))
+            continue
         others = {h.lower() for m, (_, h, _) in enumerate(named) if m != n} | {g.heading.lower() for g in groups}
-        if said and heading.lower() not in labels and heading_case(said[1].text).lower() not in others:
-            heading = heading_case(said[1].text)  # papers joined the group since it was named: say what they share now
+        said, true_of = heading_of(idx, others | {core_heading.lower()})
+        if len(true_of) < MIN_SIZE:
+            said, true_of = heading, idx
+        # (a paper whose title shares a term, not the heading's own, with every title the heading is true of
+        # stays: "Sound as a Diagnostic Aid" beside two papers titled "Diagnosis of Gum Disease ...")
+        own = set(terms(said))
+        every = set.intersection(*(similarity.titled[i] for i in true_of)) - own if true_of else set()
+        true_of = [i for i in idx if i in true_of or similarity.titled[i] & every]
+        final.append((true_of, said, words))
+        rest_idx += [i for i in idx if i not in true_of]
+    for true_of, said, _words in final:
+        # a leftover that writes a group's heading phrase is about what the group is about ("WristFlex: Low-Power
+        # Gesture Input ..." beside two gesture interfaces): it joins, if the heading stays the same and true of it
+        for i in list(rest_idx):
+            if len(true_of) < MAX_SIZE and said.lower() not in labels \
+                    and heading_of(true_of + [i], taken_by(said, final)) == (said, true_of + [i]):
+                true_of.append(i)
+                rest_idx.remove(i)
+    named = []
+    used = {core_heading.lower(), *(g.heading.lower() for g in groups), *(h.lower() for _, h, _ in final)}
+    rest_idx = pair_up(rest_idx)
+    for idx, heading, words in final + named:
+        themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
                             section=similarity.section))
@@ -719,11 +751,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return whole()
     groups += found
     if rest:
-        # what each leftover is about, in a phrase of its own title: the closing paragraph's topic sentence
-        asides = [book.own_phrase(i, left[i].title or "") for i in rest_idx + unnamed]
-        # said only when every leftover has its phrase: a sentence that names one of three papers misleads
+        # (no opener: the leftovers share nothing, and a list of what each is about, "Other work addresses computer
+        # game, seamful design and shape writing", is a keyword list a reader strikes)
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
-                             asides=[a for a in asides if a] if all(asides) else [],
                              texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
     return groups
 
@@ -1027,13 +1057,13 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
             said = opener([e.title or "" for e in g.members], [abstract_prose(e) for e in g.members], g.themes,
                           _papers(g.members), g.kind, g.section)
-            if not said:
+            if not said and not g.core:
+                # (a sub-topic's heading, never the section's own: "Most of these papers address learning" under
+                # a learning section says nothing)
                 texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
                 said = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
         if said:
             body.insert(0, style.text(said))
-        elif g.closing and g.asides and len(paragraphs) > 1 and len(g.asides) <= 4:
-            body.insert(0, style.text(_aside_sentence(g.asides, len(g.members))))
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, plan, style)
@@ -1087,17 +1117,6 @@ def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple
 
 def _title_id(entry: Entry) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", fold(latex_to_text(entry.title or "")).lower())) or f"key:{entry.key}"
-
-
-def _aside_sentence(asides: list[str], count: int) -> str:
-    """"Other work addresses perception of 3D shape and ultrasound haptic interfaces.": the
-    closing paragraph's topic sentence, each leftover's own title phrase (its papers share no phrase)."""
-    from citekit.output.related_topics import _shown
-
-    # (the section's label is left out: "work on smartwatch" is not English, and the heading says it)
-    said = [_shown(a) for a in dict.fromkeys(asides)]
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return f"A further paper addresses {listed}." if count == 1 else f"Other work addresses {listed}."
 
 
 def _papers(entries: list[Entry]) -> int:
