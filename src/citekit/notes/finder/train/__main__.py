@@ -105,7 +105,15 @@ def main() -> None:
                         help="instead: train without the notes corpus and score on it (writes no model)")
     parser.add_argument("--c1", type=float, help=f"L1 weight (default {PARAMS['c1']})")
     parser.add_argument("--c2", type=float, help=f"L2 weight (default {PARAMS['c2']})")
+    parser.add_argument("--anystyle-repeat", type=int, help="AnyStyle's documents this many times (default: datasets.ANYSTYLE_REPEAT)")
+    parser.add_argument("--dev-repeat", type=int, help="the first development set of notes this many times (default: datasets.DEV_REPEAT)")
     args = parser.parse_args()
+    from citekit.notes.finder.train import datasets
+
+    if args.anystyle_repeat is not None:
+        datasets.ANYSTYLE_REPEAT = args.anystyle_repeat
+    if args.dev_repeat is not None:
+        datasets.DEV_REPEAT = args.dev_repeat
     overrides = {k: v for k, v in (("c1", args.c1), ("c2", args.c2)) if v is not None}
     if args.cv:
         print(json.dumps(cross_validate(args.cv, args.seed, args.iterations, overrides), indent=1))
