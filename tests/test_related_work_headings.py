@@ -158,3 +158,24 @@ def test_a_leftover_joins_the_group_it_is_close_to_under_a_heading_true_of_it(tm
     want = {root(w.lower()) for w in re.findall(r"[A-Za-z0-9]+", by_key["knit1"])}
     for key, text in records.items():
         assert want <= {root(w.lower()) for w in re.findall(r"[A-Za-z0-9]+", text)}, (key, out)
+
+
+#: a paper close to the knitting machines whose record writes "knitting" and "machine" far apart (a sewing machine)
+APART = [
+    ("apart1", "Knitting Circles and Conductive Yarn",
+     "Knitting circles meet weekly; we interview knitters who sew soft sensors from conductive yarn into a "
+     "garment, and who share one old sewing machine."),
+]
+
+
+def test_a_leftover_that_writes_the_heading_words_apart_gets_no_heading_untrue_of_it(tmp_path: Path) -> None:
+    """The words of a heading written far apart ("knitting circles ... sewing machine") do not make "Knitting
+    machines" true of a paper: if it joins the knitting papers, the heading is one its record writes."""
+    out = related_work(library(tmp_path, "fabrics", KNIT + APART + PALETTES + HAPTIC), tags=("fabrics",),
+                       fmt="markdown").text
+    heading = next(h for h, _, keys, _ in paragraphs(out) if "apart1" in keys)
+    assert heading.lower() != "knitting machines", out
+    if heading != "Other related work":
+        text = f"{APART[0][1]} {APART[0][2]}".lower()
+        assert all(root(w.lower()) in {root(t) for t in re.findall(r"[a-z0-9]+", text)}
+                   for w in re.findall(r"[A-Za-z0-9]+", heading)), out

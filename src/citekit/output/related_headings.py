@@ -272,10 +272,17 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
 
 
 def written_by(heading: str, title: str, abstract: str) -> bool:
-    """Whether a paper's record writes every content word of ``heading`` in some form ("3D models" for "3D
-    modeling"): the heading is then true of it, though its records do not say the heading's phrase as such."""
+    """Whether a paper's record writes every content word of ``heading`` in some form, close together ("3D
+    models" for "3D modeling", "machine knitting" for "Knitting machines"): the heading is then true of it,
+    though its records do not say the heading's phrase as such. Words far apart ("social video ... interactive
+    process" for "Social interaction") say something else."""
     words = _roots(heading)
-    return bool(words) and words <= _roots(f"{_plain(title)} {_plain(abstract)}")
+    if not words:
+        return False
+    said = [root(w) for w in re.findall(r"[a-z0-9]+", fold(f"{_plain(title)} . {_plain(abstract)}").lower())
+            if w not in FUNCTION_WORDS]
+    span = len(words) + 1
+    return any(words <= set(said[n:n + span]) for n in range(len(said)))
 
 
 def stray_word(heading: str, titles: list[str], abstracts: list[str], topic: list[str],

@@ -727,10 +727,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         # stays: "Sound as a Diagnostic Aid" beside two papers titled "Diagnosis of Gum Disease ...")
         own = set(terms(said))
         every = set.intersection(*(similarity.titled[i] for i in true_of)) - own if true_of else set()
-        # (and one whose record writes every word of the heading in another form, "machine knitting" under
-        # "Knitting machines": the heading is true of it too)
-        true_of = [i for i in idx if i in true_of or similarity.titled[i] & every
-                   or (said.lower() not in labels and written_by(said, titles[i], abstracts[i]))]
+        true_of = [i for i in idx if i in true_of or similarity.titled[i] & every]
         final.append((true_of, said, words))
         rest_idx += [i for i in idx if i not in true_of]
     for true_of, said, _words in final:
