@@ -129,3 +129,53 @@ def test_an_artefact_is_said_as_a_record_names_it(tmp_path: Path) -> None:
     para = next(p for p in paragraphs(out) if "curve1" in p[2])
     assert "curve systems" not in out.lower(), out
     assert sorted(set(para[2])) == ["curve1", "curve2"], out
+
+
+#: a paper close to the knitting machines that writes their heading's words in another form ("machine knitting")
+LOOM = [
+    ("loom1", "Conductive Yarn Antennas by Machine Knitting",
+     "Machine knitting of conductive yarn yields soft antennas and sensors in one pass with the garment; we "
+     "measure how the knit antennas behave when stretched."),
+]
+
+#: a paper close to no group: it stays a real leftover
+PALETTES = [
+    ("far1", "Colour Palettes for Dashboards",
+     "We study how analysts choose colour palettes for dashboards in a survey of ninety analysts."),
+]
+
+
+def test_a_leftover_joins_the_group_it_is_close_to_under_a_heading_true_of_it(tmp_path: Path) -> None:
+    """A paper about what a group does, whose record writes the group's heading in another form, is in that
+    group, not in "Other related work"; the heading stays one every paper under it writes; a paper close to
+    no group stays a leftover."""
+    out = related_work(library(tmp_path, "fabrics", KNIT + LOOM + PALETTES + HAPTIC), tags=("fabrics",),
+                       fmt="markdown").text
+    by_key = {k: h for h, _, keys, _ in paragraphs(out) for k in keys}
+    assert by_key["loom1"] == by_key["knit1"] != "Other related work", out
+    assert by_key["far1"] == "Other related work", out
+    records = {k: f"{t} {a}" for k, t, a in KNIT + LOOM}
+    want = {root(w.lower()) for w in re.findall(r"[A-Za-z0-9]+", by_key["knit1"])}
+    for key, text in records.items():
+        assert want <= {root(w.lower()) for w in re.findall(r"[A-Za-z0-9]+", text)}, (key, out)
+
+
+#: a paper close to the knitting machines whose record writes "knitting" and "machine" far apart (a sewing machine)
+APART = [
+    ("apart1", "Knitting Circles and Conductive Yarn",
+     "Knitting circles meet weekly; we interview knitters who sew soft sensors from conductive yarn into a "
+     "garment, and who share one old sewing machine."),
+]
+
+
+def test_a_leftover_that_writes_the_heading_words_apart_gets_no_heading_untrue_of_it(tmp_path: Path) -> None:
+    """The words of a heading written far apart ("knitting circles ... sewing machine") do not make "Knitting
+    machines" true of a paper: if it joins the knitting papers, the heading is one its record writes."""
+    out = related_work(library(tmp_path, "fabrics", KNIT + APART + PALETTES + HAPTIC), tags=("fabrics",),
+                       fmt="markdown").text
+    heading = next(h for h, _, keys, _ in paragraphs(out) if "apart1" in keys)
+    assert heading.lower() != "knitting machines", out
+    if heading != "Other related work":
+        text = f"{APART[0][1]} {APART[0][2]}".lower()
+        assert all(root(w.lower()) in {root(t) for t in re.findall(r"[a-z0-9]+", text)}
+                   for w in re.findall(r"[A-Za-z0-9]+", heading)), out

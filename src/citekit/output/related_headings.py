@@ -229,10 +229,11 @@ def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
 
 
 def group_heading(book: Phrasebook, idx: list[int], titles: list[str], abstracts: list[str], topic: list[str],
-                  kinds: list[str], used: set[str], neutral: bool = True) -> tuple[str, list[int]]:
+                  kinds: list[str], used: set[str], neutral: bool = True, every: bool = False) -> tuple[str, list[int]]:
     """The heading of the papers ``idx`` (indices into the selection's ``titles`` and ``abstracts``), not one
     of ``used`` (lower case) nor sharing a word with one, and the papers of ``idx`` it is true of; ``("", [])``
-    when there is none. With ``neutral``, a group whose papers share no phrase is headed by what they are
+    when there is none. With ``every``, only a heading true of every paper of ``idx`` (a leftover joining
+    a group needs a heading the whole group writes, never one that leaves a paper out). With ``neutral``, a group whose papers share no phrase is headed by what they are
     (``kinds``, each paper's :func:`.related_kinds.contribution`: "Systems", "Studies", "Systems and
     studies"), when each says.
 
@@ -250,7 +251,10 @@ def group_heading(book: Phrasebook, idx: list[int], titles: list[str], abstracts
         said = heading_case(c.text)
         if said.lower() not in used and not _overlaps(said, used):
             users = _users(book, c.key)
-            return said, [i for i in idx if book.paper[i] in users]
+            true_of = [i for i in idx if book.paper[i] in users]
+            if every and len(true_of) < len(idx):
+                continue
+            return said, true_of
     plain = NEUTRAL.get(frozenset(kinds)) if kinds and all(kinds) else None
     if neutral and plain and shared_action([f"{titles[i]} . {abstracts[i]}" for i in idx], book.topic):
         # (only papers whose records say they do one thing, "Both systems diagnose gum disease", are a group
@@ -265,6 +269,20 @@ def _overlaps(phrase: str, used: set[str]) -> bool:
     """Whether a heading would share a content word with one already given ("Modeling" after "3D modeling")."""
     words = _roots(phrase)
     return any(words & _roots(h) for h in used)
+
+
+def written_by(heading: str, title: str, abstract: str) -> bool:
+    """Whether a paper's record writes every content word of ``heading`` in some form, close together ("3D
+    models" for "3D modeling", "machine knitting" for "Knitting machines"): the heading is then true of it,
+    though its records do not say the heading's phrase as such. Words far apart ("social video ... interactive
+    process" for "Social interaction") say something else."""
+    words = _roots(heading)
+    if not words:
+        return False
+    said = [root(w) for w in re.findall(r"[a-z0-9]+", fold(f"{_plain(title)} . {_plain(abstract)}").lower())
+            if w not in FUNCTION_WORDS]
+    span = len(words) + 1
+    return any(words <= set(said[n:n + span]) for n in range(len(said)))
 
 
 def stray_word(heading: str, titles: list[str], abstracts: list[str], topic: list[str],

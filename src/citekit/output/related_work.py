@@ -611,7 +611,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
                                                entry_text, name_group, title_pairs, topic_tags)
-    from citekit.output.related_headings import group_heading, stray_word
+    from citekit.output.related_headings import group_heading, stray_word, written_by
     from citekit.output.related_terms import section_of, terms
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
@@ -651,11 +651,11 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     labels = {rules.label(t).lower() for t in rules.rules}
     titles = [e.title or e.key for e in left]
 
-    def heading_of(idx: list[int], taken: set[str], neutral: bool = True) -> tuple[str, list[int]]:
+    def heading_of(idx: list[int], taken: set[str], neutral: bool = True, every: bool = False) -> tuple[str, list[int]]:
         """A noun phrase of the papers' own that says what they do (:mod:`.related_headings`), else their kind;
         and the papers of ``idx`` it is true of."""
         said, true_of = group_heading(book, idx, titles, abstracts, topic, [similarity.kinds[i] for i in idx],
-                                      taken - {core_heading.lower()}, neutral)
+                                      taken - {core_heading.lower()}, neutral, every)
         return ("", []) if said.lower() in taken else (said, true_of)
 
     def taken_by(heading: str, final: list[tuple[list[int], str, list[str]]]) -> set[str]:
@@ -741,7 +741,28 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     named = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups), *(h.lower() for _, h, _ in final)}
     rest_idx = pair_up(rest_idx)
-    for idx, heading, words in final + named:
+    final += named
+    for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
+        # a leftover close to a group by what it does joins it, under a heading said again of the whole group
+        # (a broader phrase they all write, or their shared kind and action, "Systems"); never one it is not true of
+        near = sorted(((_closeness(similarity.sim, i, t), n) for n, (t, h, _) in enumerate(final)
+                       if len(t) < MAX_SIZE and h.lower() not in labels), reverse=True)
+        for closeness, n in near[:2]:
+            if closeness < CLOSE_ENOUGH:
+                break
+            idx, said, words = final[n]
+            if written_by(said, titles[i], abstracts[i]):
+                heading, true_of = said, idx + [i]  # the group's heading is true of it too, in another form
+            else:
+                heading, true_of = heading_of(idx + [i], taken_by(said, final), every=True)
+                if heading and stray_word(heading, [titles[j] for j in true_of], [abstracts[j] for j in true_of],
+                                          topic, book):
+                    heading = ""
+            if heading and sorted(true_of) == sorted(idx + [i]):
+                final[n] = (idx + [i], heading, words)
+                rest_idx.remove(i)
+                break
+    for idx, heading, words in final:
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
@@ -756,6 +777,22 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
                              texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
     return groups
+
+
+CLOSE_ENOUGH, LINK_MARGIN = 0.12, 0.04
+"""The closeness (:func:`_closeness`, over :class:`.related_groups.Similarity`) to a group's papers at which a
+leftover may join it (the loosest threshold but one at which papers form a group at all), and the margin taken
+off its similarity to the group's closest paper."""
+
+
+def _closeness(sim, i: int, idx: list[int]) -> float:  # noqa: ANN001  (a square numpy array)
+    """How close paper ``i`` is to the papers ``idx``: its mean similarity to them, or, if higher, its similarity
+    to the closest of them less a margin (a paper close to one member is as close as one near to all; the
+    groups themselves are built by single linkage, :func:`.related_groups.cluster`)."""
+    if not idx:
+        return 0.0
+    near = [float(sim[i][j]) for j in idx]
+    return max(sum(near) / len(near), max(near) - LINK_MARGIN)
 
 
 def _builds_on(entry: Entry, earlier: list[Entry]) -> tuple[str, Entry] | None:
