@@ -1326,7 +1326,7 @@ _NATURE_NAME = r"(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z
 _NATURE_RE = lazy(rf"^(?P<names>{_NATURE_NAME}(?:,? {_NATURE_NAME})*(?:,? (?:&|and) {_NATURE_NAME}| et al\.)?)"
                   r" (?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
 _BOOK_TAIL_RE = lazy(r"\s*\([^()]*\b(?P<year>(?:19|20)\d{2})\)$")
-_NATURE_CUE = Cue(needles=(", ",), pattern=re.compile(r"^(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\."))
+_NATURE_CUE = Cue(needles=(", ",), pattern=re.compile(r"^(?:\[\d{1,4}\]\s*|\(?\d{1,4}[.)]\s+)?(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\."))
 
 
 def _nature_style(text: str) -> Reference | None:
@@ -1335,6 +1335,7 @@ def _nature_style(text: str) -> Reference | None:
     comma, initials, then the title in sentence case; the initials end on a full stop, so
     the names end exactly where a word that is no initial begins, and the title at the
     next full stop."""
+    text = REFERENCE_NUMBER_RE.sub("", text)  # ``4. Robbins, H. & …``
     m = _NATURE_RE.match(text)
     if m is None:
         return None
@@ -1354,6 +1355,37 @@ def _nature_style(text: str) -> Reference | None:
     return Reference(title, authors, "nature", incomplete, venue, year)
 
 
+#: a group as the author, then the year, then the title (ACM, APA: ``OpenAI. 2023. GPT-4
+#: Technical Report.``, ``Gemini Team (2023). Gemini: …``)
+_GROUP_YEAR_TITLE_RE = lazy(r"^(?P<group>[A-Z][\w&\- ]{1,40}?)[.,]?\s+\(?(?P<year>(?:19|20)\d{2})[a-z]?\)?[.,]\s+"
+                            r"(?P<title>[A-Z0-9][^.?!]*?(?:[.?!](?! )[^.?!]*?)*)(?:[.?!](?=\s|$)|$)")
+
+
+#: where a group's paper is found, written after its title: an archive's identifier or a DOI
+_PAPER_AFTER_RE = lazy(r"arxiv|doi|\b10\.\d{4,}/|preprint|proceedings|journal", re.I)
+#: a group's report, a paper by its title alone (``GPT-4 Technical Report``, ``… System Card``)
+_REPORT_TITLE_RE = lazy(r"\b(?:technical report|tech report|system card|model card|whitepaper)\b", re.I)
+
+
+def _group_year_title(text: str) -> Reference | None:
+    """``OpenAI. 2023. GPT-4 Technical Report. arXiv:2303.08774``: a laboratory or a team
+    that signs as the author (:func:`_corporate_author`, an exact list), its year, then the
+    title up to the next full stop; the learned parser reads the title's first word as a
+    volume there (one name, a year, a short title: too little for it)."""
+    text = REFERENCE_NUMBER_RE.sub("", text)  # ``[18] OpenAI. 2023. …``
+    m = _GROUP_YEAR_TITLE_RE.match(text)
+    if m is None or not _corporate_author(m.group("group")):
+        return None
+    title = m.group("title").strip().rstrip(".").strip()
+    if len(title.split()) < 2:
+        return None
+    rest = text[m.end():]
+    venue, _year = venue_and_year(rest)
+    if venue is None and not _PAPER_AFTER_RE.search(rest) and not _REPORT_TITLE_RE.search(title):
+        return None  # ``MosaicML NLP Team. 2023. Introducing MPT-7B …``: a group's post, no paper's place or identifier
+    return Reference(title, [m.group("group").strip()], "group-year-title", False, venue, int(m.group("year")))
+
+
 #: The shapes of a line that names a paper with its authors, tried in order (the first
 #: answer wins), each with the cues it cannot match without. The pre-filter of
 #: :func:`_parse_reference` is derived from these rows: a rule added here (or with
@@ -1365,6 +1397,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("quoted-title", (Cue(chars='"“”„«《『「'),), _quoted),
     # ``Robbins, H. & Monro, S. A stochastic approximation method. Ann. Math. Stat. …``: Nature
     LineRule("nature", (_NATURE_CUE,), _nature_style),
+    # ``OpenAI. 2023. GPT-4 Technical Report.``: a group, its year, the title
+    LineRule("group-year-title", (_YEAR_CUE,), _group_year_title),
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
     # ``Title. A; B; C. ICML 2026.``
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
