@@ -95,3 +95,16 @@ def test_the_title_after_a_zotero_annotation_link_is_the_papers(tmp_path: Path) 
 def test_the_short_hugging_face_address_names_the_arxiv_id() -> None:
     assert ids_from_url("https://hf.co/papers/2501.01234").arxiv == "2501.01234"
     assert ids_from_url("https://huggingface.co/papers/2501.01234").arxiv == "2501.01234"
+
+
+def test_names_parted_by_slashes_after_a_title_are_its_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "saved posts\n\n"
+                   "one-step sampling 👀 Quiet Recurrent Models, Okafor / Brandt / Lindqvist https://arxiv.org/abs/2501.04321\n", "tweets.txt")
+    assert got[3][0]["title"] == "Quiet Recurrent Models"
+    assert got[3][0]["authors"] == ["Okafor", "Brandt", "Lindqvist"]
+
+
+def test_two_names_joined_by_an_en_dash_are_two_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "week 7\n\n- Okafor–Lindqvist (1995)\n- as in Allen-Zhu (2019)\n")
+    assert got[3][0]["authors"] == ["Okafor", "Lindqvist"]
+    assert got[4][0]["authors"] == ["Allen-Zhu"]

@@ -37,6 +37,9 @@ _JOINED_RE = lazy(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{0,6}}\
 #: is found first, then the name is read backwards from it: one search per year, not a try
 #: at every position of the line)
 _YEAR_RE = lazy(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+#: two family names joined by an en dash (``Benjamini–Hochberg``); a double-barrelled name
+#: takes a hyphen (``Allen-Zhu``)
+_EN_DASH_PAIR_RE = lazy(r"[A-Z][a-z'’]+–[A-Z][a-z'’]+")
 _PARTICLES = frozenset("van von der den de del della di da du le la ter ten".split())
 def _name_before(text: str, year: int) -> tuple[int, int] | None:
     """Where the one word right before the year at ``year`` starts and ends (with the
@@ -316,6 +319,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
             venue, year, end = _tail(text, names_end, after_et_al=False)
             if year is None or not _citation_syntax(text, start, names_end, end):
                 continue
+            if _EN_DASH_PAIR_RE.fullmatch(names[0]):
+                names = names[0].split("–")  # ``Benjamini–Hochberg (1995)``: two authors, as a method named after them is written
             found.append(Citation(tuple(names), False, year, venue, start, end, _title_after(text, end)))
             taken.append((start, end))
     found.sort(key=lambda c: c.start)

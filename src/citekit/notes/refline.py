@@ -1386,6 +1386,35 @@ def _group_year_title(text: str) -> Reference | None:
     return Reference(title, [m.group("group").strip()], "group-year-title", False, venue, int(m.group("year")))
 
 
+#: family names parted by slashes after a title and a comma (``Consistency Models, Song /
+#: Dhariwal / Chen / Sutskever``), maybe a venue after them, then the end or a dash's remark
+_SLASH_NAMES_RE = lazy(r",\s+(?P<names>[A-Z][\w'’\-]+(?:\s*/\s*[A-Z][\w'’\-]+){1,9})"
+                       r"(?:,\s*(?P<venue>[A-Z][A-Za-z]{1,12}\s*(?:['’]\d{2}|(?:19|20)\d{2})))?\s*(?:$|\s(?:—|–|--?)\s)")
+#: what ends the words before a title on its line: an icon, a colon, a dash, an arrow, ``=``
+_BEFORE_TITLE_RE = lazy(r".*(?:[\U0001F000-\U0001FAFF\u2600-\u27BF]|[:=→]\s|\s[—–]\s|[.!?]\s)")
+
+
+def _title_slash_names(text: str) -> Reference | None:
+    """``one-step generation 👀 Consistency Models, Song / Dhariwal / Chen / Sutskever``: a
+    title, a comma, then family names parted by slashes (how a post or an annotation lists
+    them); the title starts after the last icon, colon, dash or sentence before it, and is
+    written in title case."""
+    m = _SLASH_NAMES_RE.search(text)
+    if m is None:
+        return None
+    head = text[: m.start()]
+    cut = _BEFORE_TITLE_RE.match(head)
+    title = head[cut.end():].strip() if cut else head.strip()
+    names = [n.strip() for n in m.group("names").split("/")]
+    if len(title.split()) < 2 or not _title_case(title) or any(n.lower() in _NOT_NAME_WORDS for n in names):
+        return None
+    venue, year = _venue_year_short(m.group("venue")) if m.group("venue") else (None, None)
+    return Reference(title, names, "title-slash-names", False, venue, year)
+
+
+_NOT_NAME_WORDS = frozenset(("and", "or", "the", "input", "output", "train", "test", "dev", "yes", "no"))
+
+
 #: The shapes of a line that names a paper with its authors, tried in order (the first
 #: answer wins), each with the cues it cannot match without. The pre-filter of
 #: :func:`_parse_reference` is derived from these rows: a rule added here (or with
@@ -1405,6 +1434,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
     # syntax, then a title the reference parser finds
     LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
+    # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
+    LineRule("title-slash-names", (Cue(needles=("/",), pattern=re.compile(r"[A-Za-z]\s*/\s*[A-Z]")),), _title_slash_names),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE, _ARXIV_CUE), _model),
     # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``
