@@ -1406,13 +1406,13 @@ def _title_slash_names(text: str) -> Reference | None:
     cut = _BEFORE_TITLE_RE.match(head)
     title = head[cut.end():].strip() if cut else head.strip()
     names = [n.strip() for n in m.group("names").split("/")]
-    if len(title.split()) < 2 or not _title_case(title) or any(n.lower() in _NOT_NAME_WORDS for n in names):
+    if len(title.split()) < 2 or not _title_case(title) or any(n.lower() in _SLASH_NOT_NAMES for n in names):
         return None
     venue, year = _venue_year_short(m.group("venue")) if m.group("venue") else (None, None)
     return Reference(title, names, "title-slash-names", False, venue, year)
 
 
-_NOT_NAME_WORDS = frozenset(("and", "or", "the", "input", "output", "train", "test", "dev", "yes", "no"))
+_SLASH_NOT_NAMES = frozenset(("and", "or", "the", "input", "output", "train", "test", "dev", "yes", "no"))
 
 
 #: The shapes of a line that names a paper with its authors, tried in order (the first
