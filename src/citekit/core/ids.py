@@ -135,8 +135,9 @@ def ids_from_url(url: str) -> Ids:
         ids.doi = doi
     elif "dblp" in host:
         ids.dblp = normalize_dblp(url)
-    elif host.endswith(("huggingface.co", "alphaxiv.org")) or host.endswith("semanticscholar.org") and "/arxiv/" in url:
-        # paper pages named by the arXiv id: huggingface.co/papers/ID, alphaxiv.org/abs/ID
+    elif host.endswith(("huggingface.co", "alphaxiv.org")) or host in ("hf.co", "www.hf.co") or host.endswith("semanticscholar.org") and "/arxiv/" in url:
+        # paper pages named by the arXiv id: huggingface.co/papers/ID (or its short address
+        # hf.co/papers/ID), alphaxiv.org/abs/ID
         m = _ARXIV_PAGE.search(url)
         ids.arxiv = normalize_arxiv(m.group(1)) if m else None
     elif "/doi/" in url:

@@ -37,6 +37,9 @@ _JOINED_RE = lazy(rf"(?<![\w.'’\-])(?P<names>{_NAME}(?:\s*,\s*{_NAME}){{0,6}}\
 #: is found first, then the name is read backwards from it: one search per year, not a try
 #: at every position of the line)
 _YEAR_RE = lazy(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+#: two family names joined by an en dash (``Benjamini–Hochberg``); a double-barrelled name
+#: takes a hyphen (``Allen-Zhu``)
+_EN_DASH_PAIR_RE = lazy(r"[A-Z][a-z'’]+–[A-Z][a-z'’]+")
 _PARTICLES = frozenset("van von der den de del della di da du le la ter ten".split())
 def _name_before(text: str, year: int) -> tuple[int, int] | None:
     """Where the one word right before the year at ``year`` starts and ends (with the
@@ -74,6 +77,12 @@ _TAIL_RE = lazy(
     re.I,
 )
 _SHORT_YEAR_RE = lazy(r"\s+(?P<yy>\d{2})(?![\d\w])")
+#: a year in two digits after an apostrophe, right after the names (``Shazeer & Stern '18``)
+_QUOTED_YY_RE = lazy(r"\s*,?\s*\(?['’‘](?P<yy>\d{2})(?![\d\w])\)?")
+#: a title after the names and a dash (``Reddi, Kale & Kumar — on the convergence of adam and
+#: beyond``, ``… & le — "don't decay the learning rate, …"``): to the end of the line or a
+#: sentence's end, four words or more
+_DASH_TITLE_RE = lazy(r"\s+(?:—|–|--)\s+(?:[\"“](?P<q>[^\"“”]{12,200})[\"”]|(?P<t>[^\s\"“(][^.!?;()\"“”]{10,200}?))\s*(?:[.!?;(]|$)")
 
 #: capitalised words that are never a family name in a citation: sentence words, months,
 #: seasons, days, parts of a document
@@ -138,8 +147,21 @@ def _ordinary_words() -> frozenset[str]:
 _SPLIT_RE = lazy(_JOIN)
 
 
-def _family_names(names: str) -> list[str] | None:
-    """The family names of a joined list, or None when a part is not a family name."""
+def _family_names(names: str, *, lower: bool = False) -> list[str] | None:
+    """The family names of a joined list, or None when a part is not a family name.
+
+    With ``lower``, a list written all in lower case (a chat's ``goyal et al``, ``robbins &
+    monro 1951``) is one too, where the citation syntax around it is certain (``et al.``,
+    or names joined by ``&``/``and`` and a year or a title after them): its names are
+    given their capitals back, and none may be a word of the sentence (``the``, ``paper``)
+    nor all of them ordinary words."""
+    if lower and names.islower():
+        parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
+        words = [p.split()[-1] for p in parts]
+        if (not parts or any(not w.isalpha() or w in _NOT_NAMES for w in words) or words[0] in _ordinary_words()
+                or all(w in _ordinary_words() for w in words)):
+            return None
+        return [" ".join(p.split()[:-1] + [p.split()[-1][:1].upper() + p.split()[-1][1:]]) for p in parts]
     parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
     out = []
     for part in parts:
@@ -165,12 +187,28 @@ def _tail(text: str, at: int, *, after_et_al: bool) -> tuple[str | None, int | N
                 return venue, int(m.group("vyear")), m.end()
             yy = int(m.group("yy").strip("'’ "))
             return venue, 2000 + yy if yy < 60 else 1900 + yy, m.end()
+    if (q := _QUOTED_YY_RE.match(text, at)) is not None:  # "Shazeer & Stern '18"
+        yy = int(q.group("yy"))
+        return None, 2000 + yy if yy < 60 else 1900 + yy, q.end()
     if after_et_al:
         s = _SHORT_YEAR_RE.match(text, at)  # "Zheng et al 23"
         if s is not None:
             yy = int(s.group("yy"))
             return None, 2000 + yy if yy < 60 else 1900 + yy, s.end()
     return None, None, at
+
+
+def _dash_title(text: str, at: int) -> tuple[str, int] | None:
+    """The title after names and a dash (:data:`_DASH_TITLE_RE`), and where it ends: four
+    words or more, written in quotes or running to the end of the sentence; a remark after
+    a dash (``— great read``) is too short to be one."""
+    m = _DASH_TITLE_RE.match(text, at)
+    if m is None:
+        return None
+    title = (m.group("q") or m.group("t")).strip().rstrip(",")
+    if not 4 <= len(title.split()) <= 25:
+        return None
+    return title, m.end("q") + 1 if m.group("q") else m.end("t")
 
 
 def _capitalised_before(text: str, start: int) -> bool:
@@ -240,7 +278,7 @@ def _citations(text: str) -> tuple[Citation, ...]:
             # "Glorot and Bengio, He et al.": a list closed by "and" is a citation of its own;
             # "et al." goes with the names after it only
             start, written = start + joined.end(), written[joined.end():]
-        names = _family_names(written)
+        names = _family_names(written, lower=True)
         if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
@@ -248,14 +286,22 @@ def _citations(text: str) -> tuple[Citation, ...]:
         taken.append((start, end))
     if "&" in text or " and " in text:
         for m in _JOINED_RE.finditer(text):
-            names = _family_names(m.group("names"))
+            names = _family_names(m.group("names"), lower=True)
             if names is None or len(names) < 2 or not free(m.start(), m.end()):
                 continue
             venue, year, end = _tail(text, m.end(), after_et_al=False)
             if all(n.split()[-1].lower() in _ordinary_words() for n in names):
                 continue  # "Training and Inference 2024": words, not names
-            if year is None and not _in_parentheses(text, m.start(), m.end()):
+            # (names right after a quoted title are its authors: what follows their dash is a remark)
+            after_quote = text[:m.start()].rstrip(" ,—–-")[-1:] in ("\"", "”", "»", "》")
+            dashed = _dash_title(text, end) if year is None and not after_quote and (len(names) >= 3 or "&" in m.group("names")) else None
+            lower = m.group("names").islower()
+            if year is None and dashed is None and (lower or not _in_parentheses(text, m.start(), m.end())):
                 continue  # names alone are a citation only in parentheses: "Mamba (Gu & Dao)"
+            if dashed is not None and year is None:
+                found.append(Citation(tuple(names), False, None, None, m.start(), dashed[1], dashed[0]))
+                taken.append((m.start(), dashed[1]))
+                continue
             found.append(Citation(tuple(names), False, year, venue, m.start(), end, _title_after(text, end) if year else None))
             taken.append((m.start(), end))
     if "19" in text or "20" in text:
@@ -273,6 +319,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
             venue, year, end = _tail(text, names_end, after_et_al=False)
             if year is None or not _citation_syntax(text, start, names_end, end):
                 continue
+            if _EN_DASH_PAIR_RE.fullmatch(names[0]):
+                names = names[0].split("–")  # ``Benjamini–Hochberg (1995)``: two authors, as a method named after them is written
             found.append(Citation(tuple(names), False, year, venue, start, end, _title_after(text, end)))
             taken.append((start, end))
     found.sort(key=lambda c: c.start)

@@ -571,9 +571,13 @@ class _Extractor:
                 continue  # the line's reference or quoted title already names these authors
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
                                rule="an author-year citation (authors and year, no title)")
+            title = cite.title
             if cite.title:  # ``Kwon et al. SOSP '23 (Efficient Memory Management …)``
                 details.rule = "an author-year citation and the title in brackets after it"
-            mention = self._mention("titled" if cite.title else "cited", node, details, title=cite.title)
+            elif (line == node.line and cite is cites[0][1] and "zotero://select" in node.text
+                  and (title := _title_after_zotero_link(node.text)) is not None):
+                details.rule = "a Zotero annotation's citation and the title written after its links"
+            mention = self._mention("titled" if title else "cited", node, details, title=title)
             if line != node.line:  # a line joined into the block: the citation is written there
                 mention.location = Location(self.file, line)
                 if self.explaining:
@@ -790,6 +794,10 @@ _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|nov
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+#: a span in single quotes, straight or curly: the opening quote after no letter and
+#: before a capital, the closing one after no space and before no letter (``it's``,
+#: ``Don’t`` inside a title are apostrophes, not quotes)
+_SINGLE_QUOTED_RE = lazy(r"(?<![\w'‘’])['‘](?P<q>[A-Z0-9][^'‘\"“”]{6,298}?[^\s'‘’])['’](?![\w'’])")
 
 
 #: a reference's field that says what it is when that is a post (``… networks. Blog post,
@@ -849,9 +857,16 @@ def _quoted_part(title: str) -> str:
     Nature.``): the one quoted span of three words or more, when only punctuation, a venue
     or a parenthesis follows it; a title with a quoted word inside (``Über Horváth’s
     “Gradient” Methods``) keeps its quotes."""
-    if not title or _OPENING_QUOTE_RE.search(title) is None:
+    if not title:
         return title
-    spans = list(_INNER_QUOTED_RE.finditer(title))
+    if _OPENING_QUOTE_RE.search(title) is None:
+        # single quotes (a post's ``dropped: 'Title'. …``, British ``‘Title’``): only a span
+        # written as a title, so an apostrophe (``Song et al's``) starts none
+        spans = [m for m in _SINGLE_QUOTED_RE.finditer(title) if title_case(m.group("q"))]
+        if len(spans) != 1:
+            return title
+    else:
+        spans = list(_INNER_QUOTED_RE.finditer(title))
     if len(spans) > 1:
         # several quoted spans (a Zotero highlight, then the titles of the papers it cites):
         # the line's paper is the title that ends it, where its identifier stood
@@ -924,6 +939,36 @@ def without_zotero_links(text: str) -> str:
     the annotated item (read as an author-year citation, not as the authors of the quoted
     words before it) and the link to the page of the PDF."""
     return _ZOTERO_LINK_RE.sub(" ", text)
+
+
+#: what may stand between an annotation's links and the title the writer adds (``= Title``,
+#: ``→ Title``, ``: Title``)
+_TITLE_LEAD_RE = lazy(r"^\s*(?:=|→|->|=>|:|—|–)?\s*")
+#: where that title ends: a dash, a sentence's end, a parenthesis, or a comma before the
+#: authors (``, Song / Meng / Ermon``, ``, Song et al.``) or a venue (``, ICLR'21``)
+_TITLE_END_RE = lazy(r"\s+(?:—|–|--|-)\s|[.;!?]\s|\s*[(（]|,\s*(?=[A-Z][^\s,]*(?:\s*/|\s+et al|\s*&|\s+and\s|['’]?\s*\d))")
+
+#: a paper's short name said to be the title that follows (``EDM = "…"``, ``DDIM: "…"``; a
+#: colon before unquoted words is the title's own: ``BERT: Pre-training of …``)
+_NICKNAME_IS_RE = lazy(r"^[A-Z][\w.-]{1,15}\s*(?:=\s*(?=[\"“A-Z])|:\s*(?=[\"“]))")
+
+
+def _title_after_zotero_link(text: str) -> str | None:
+    """The title a writer puts after an annotation's citation link in a Zotero note
+    (``“…” ([Song et al., 2021, p. 1](zotero://select/…)) ([pdf](…)) = Denoising Diffusion
+    Implicit Models, Song / Meng / Ermon, ICLR'21 — NOT the SDE one``): the words right after
+    the last link, up to a dash, a sentence's end or the names, when they are three words
+    or more written in title case; a remark (``deterministic sampler → …``) is none."""
+    links = list(_ZOTERO_LINK_RE.finditer(text))
+    if not links or "zotero://select" not in text:
+        return None
+    after = _TITLE_LEAD_RE.sub("", text[links[-1].end():], count=1)
+    after = _NICKNAME_IS_RE.sub("", after, count=1)  # ``EDM = "Title"``: the paper's short name first
+    end = _TITLE_END_RE.search(after)
+    title = unquote_title((after[: end.start()] if end else after).strip().rstrip(".,:;"))
+    if not 3 <= len(title.split()) <= 30 or not title[:1].isupper() or not title_case(title):
+        return None
+    return title
 
 
 @per_text

@@ -735,10 +735,35 @@ def _parse_reference(text: str) -> Reference | None:
             from citekit.notes.refparse.fields import rejoin_broken_words
 
             ref.title = rejoin_broken_words(ref.title)
+        ref.title = _ANNOUNCEMENT_RE.sub("", ref.title, count=1)
+        if ref.authors and _journal_abbreviation(ref.authors[-1]):
+            # ``— Ioannidis, PLoS Med``: the journal after the names, not a last author
+            journal = ref.authors.pop()
+            ref.venue = ref.venue or journal
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
     return ref
+
+
+#: a post's announcement before the title it announces (``New paper: Title``, ``our new
+#: preprint — Title``): the poster's words, never the paper's
+_ANNOUNCEMENT_RE = lazy(r"^(?:(?:our|a|my)\s+)?(?:new|latest)\s+(?:paper|preprint|work)"
+                        r"(?:\s+(?:from|by)\s+[^:—–]{1,40}?)?\s*(?:[:—–]|!+:?)\s*(?=\S)", re.I)
+
+#: the words of an abbreviated journal name (ISO 4 / NLM: ``PLoS Med``, ``Nat. Mach. Intell.``,
+#: ``J Mach Learn Res``, ``Proc Natl Acad Sci``), which a list of family names cannot hold all of
+_JOURNAL_WORDS = frozenset("""plos med nat sci rev lett proc natl acad j res intell mach learn comput ann
+    trans ieee acm phys biol stat math appl neurosci psychol am soc assoc bmj jama pnas n engl lancet
+    cell genet mol chem eng inf syst artif""".split())
+
+
+def _journal_abbreviation(name: str) -> bool:
+    """An abbreviated journal name read as a person: two or more words, every one a word
+    of abbreviated journal names (``PLoS Med``, ``Nat Mach Intell``); a person's name holds
+    a word outside them (``Nat Friedman``)."""
+    words = [w.strip(".,").lower() for w in name.split()]
+    return len(words) >= 2 and all(w in _JOURNAL_WORDS for w in words)
 
 
 _POSSESSIVE_RE = lazy(r"^(?P<name>[A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?)['’]s\s+(?P<title>[^\W\d_].+?)"
@@ -1293,6 +1318,103 @@ def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
                      lead.venue or venue, lead.year or year)
 
 
+#: one name as Nature and Science print it: the family name, a comma, the initials
+#: (``LeCun, Y.``, ``Rumelhart, D. E.``, ``Kalai, A. T.``, ``van der Maaten, L.``)
+_NATURE_NAME = r"(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z]\.(?:[ \-]?[A-Z]\.){0,3})"
+#: a Nature-style reference: its names (``A, B. & C, D.``, ``A, B. et al.``), then the
+#: title in sentence case up to the full stop before the journal, the year or the end
+_NATURE_RE = lazy(rf"^(?P<names>{_NATURE_NAME}(?:,? {_NATURE_NAME})*(?:,? (?:&|and) {_NATURE_NAME}| et al\.)?)"
+                  r" (?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
+_BOOK_TAIL_RE = lazy(r"\s*\([^()]*\b(?P<year>(?:19|20)\d{2})\)$")
+_NATURE_CUE = Cue(needles=(", ",), pattern=re.compile(r"^(?:\[\d{1,4}\]\s*|\(?\d{1,4}[.)]\s+)?(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\."))
+
+
+def _nature_style(text: str) -> Reference | None:
+    """``Robbins, H. & Monro, S. A stochastic approximation method. Ann. Math. Stat. 22,
+    400–407 (1951).``: Nature's and Science's references put every name as family name,
+    comma, initials, then the title in sentence case; the initials end on a full stop, so
+    the names end exactly where a word that is no initial begins, and the title at the
+    next full stop."""
+    text = REFERENCE_NUMBER_RE.sub("", text)  # ``4. Robbins, H. & …``
+    m = _NATURE_RE.match(text)
+    if m is None:
+        return None
+    title = m.group("title").rstrip(".").strip()
+    venue, year = venue_and_year(text[m.end():])
+    if (book := _BOOK_TAIL_RE.search(title)) is not None:
+        # a book: ``Deep Learning (MIT Press, 2016).``, its publisher and year in brackets
+        title, year = title[: book.start()].strip(), year or int(book.group("year"))
+    elif title.count("(") > title.count(")"):
+        title = title[: title.rindex("(")].strip()  # ``Convex Optimization (Cambridge Univ. Press, 2004)``
+    if len(title.split()) < 2 or re.match(_NATURE_NAME, title) or "&" in title:
+        return None  # a name read as the title: the names went on (``Manning, C. D., & Finn, C. (2023)``, APA)
+    names = m.group("names")
+    incomplete = names.endswith("et al.")
+    names = names.removesuffix(" et al.")
+    authors = [a.strip() for a in re.findall(_NATURE_NAME, names)]
+    return Reference(title, authors, "nature", incomplete, venue, year)
+
+
+#: a group as the author, then the year, then the title (ACM, APA: ``OpenAI. 2023. GPT-4
+#: Technical Report.``, ``Gemini Team (2023). Gemini: …``)
+_GROUP_YEAR_TITLE_RE = lazy(r"^(?P<group>[A-Z][\w&\- ]{1,40}?)[.,]?\s+\(?(?P<year>(?:19|20)\d{2})[a-z]?\)?[.,]\s+"
+                            r"(?P<title>[A-Z0-9][^.?!]*?(?:[.?!](?! )[^.?!]*?)*)(?:[.?!](?=\s|$)|$)")
+
+
+#: where a group's paper is found, written after its title: an archive's identifier or a DOI
+_PAPER_AFTER_RE = lazy(r"arxiv|doi|\b10\.\d{4,}/|preprint|proceedings|journal", re.I)
+#: a group's report, a paper by its title alone (``GPT-4 Technical Report``, ``… System Card``)
+_REPORT_TITLE_RE = lazy(r"\b(?:technical report|tech report|system card|model card|whitepaper)\b", re.I)
+
+
+def _group_year_title(text: str) -> Reference | None:
+    """``OpenAI. 2023. GPT-4 Technical Report. arXiv:2303.08774``: a laboratory or a team
+    that signs as the author (:func:`_corporate_author`, an exact list), its year, then the
+    title up to the next full stop; the learned parser reads the title's first word as a
+    volume there (one name, a year, a short title: too little for it)."""
+    text = REFERENCE_NUMBER_RE.sub("", text)  # ``[18] OpenAI. 2023. …``
+    m = _GROUP_YEAR_TITLE_RE.match(text)
+    if m is None or not _corporate_author(m.group("group")):
+        return None
+    title = m.group("title").strip().rstrip(".").strip()
+    if len(title.split()) < 2:
+        return None
+    rest = text[m.end():]
+    venue, _year = venue_and_year(rest)
+    if venue is None and not _PAPER_AFTER_RE.search(rest) and not _REPORT_TITLE_RE.search(title):
+        return None  # ``MosaicML NLP Team. 2023. Introducing MPT-7B …``: a group's post, no paper's place or identifier
+    return Reference(title, [m.group("group").strip()], "group-year-title", False, venue, int(m.group("year")))
+
+
+#: family names parted by slashes after a title and a comma (``Consistency Models, Song /
+#: Dhariwal / Chen / Sutskever``), maybe a venue after them, then the end or a dash's remark
+_SLASH_NAMES_RE = lazy(r",\s+(?P<names>[A-Z][\w'’\-]+(?:\s*/\s*[A-Z][\w'’\-]+){1,9})"
+                       r"(?:,\s*(?P<venue>[A-Z][A-Za-z]{1,12}\s*(?:['’]\d{2}|(?:19|20)\d{2})))?\s*(?:$|\s(?:—|–|--?)\s)")
+#: what ends the words before a title on its line: an icon, a colon, a dash, an arrow, ``=``
+_BEFORE_TITLE_RE = lazy(r".*(?:[\U0001F000-\U0001FAFF\u2600-\u27BF]|[:=→]\s|\s[—–]\s|[.!?]\s)")
+
+
+def _title_slash_names(text: str) -> Reference | None:
+    """``one-step generation 👀 Consistency Models, Song / Dhariwal / Chen / Sutskever``: a
+    title, a comma, then family names parted by slashes (how a post or an annotation lists
+    them); the title starts after the last icon, colon, dash or sentence before it, and is
+    written in title case."""
+    m = _SLASH_NAMES_RE.search(text)
+    if m is None:
+        return None
+    head = text[: m.start()]
+    cut = _BEFORE_TITLE_RE.match(head)
+    title = head[cut.end():].strip() if cut else head.strip()
+    names = [n.strip() for n in m.group("names").split("/")]
+    if len(title.split()) < 2 or not _title_case(title) or any(n.lower() in _SLASH_NOT_NAMES for n in names):
+        return None
+    venue, year = _venue_year_short(m.group("venue")) if m.group("venue") else (None, None)
+    return Reference(title, names, "title-slash-names", False, venue, year)
+
+
+_SLASH_NOT_NAMES = frozenset(("and", "or", "the", "input", "output", "train", "test", "dev", "yes", "no"))
+
+
 #: The shapes of a line that names a paper with its authors, tried in order (the first
 #: answer wins), each with the cues it cannot match without. The pre-filter of
 #: :func:`_parse_reference` is derived from these rows: a rule added here (or with
@@ -1302,12 +1424,18 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("dash-title-inner-quotes", (_DASH_CUE,), _dash_title_with_inner_quotes),
     # IEEE, MLA, Chicago, ``"Title" by A``, ``"Title" — A, B``: the title in quotes
     LineRule("quoted-title", (Cue(chars='"“”„«《『「'),), _quoted),
+    # ``Robbins, H. & Monro, S. A stochastic approximation method. Ann. Math. Stat. …``: Nature
+    LineRule("nature", (_NATURE_CUE,), _nature_style),
+    # ``OpenAI. 2023. GPT-4 Technical Report.``: a group, its year, the title
+    LineRule("group-year-title", (_YEAR_CUE,), _group_year_title),
     # ``Title — A, B``, ``Title by A``, ``Title (A & B, ICML 2026)``, ``Title, A et al., NeurIPS'25``,
     # ``Title. A; B; C. ICML 2026.``
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
     # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
     # syntax, then a title the reference parser finds
     LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
+    # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
+    LineRule("title-slash-names", (Cue(needles=("/",), pattern=re.compile(r"[A-Za-z]\s*/\s*[A-Z]")),), _title_slash_names),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE, _ARXIV_CUE), _model),
     # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``

@@ -16,6 +16,11 @@ _ELLIPSIS_RE = lazy(r"(?:\.\s*){3}|…")
 _PIECE_SPLIT_RE = lazy(r"\s*(?:;|；|\band\b|&|\bund\b|\bet\b|、|·)\s*", re.I)
 _INITIALS_RE = lazy(r"^(?:[^\W\d_][a-z]?\.\s*-?\s*){1,4}$|^[A-Z]{1,3}$")
 _TRAILING_INITIALS_RE = lazy(r"^(?P<family>[^\W\d_][^\s,]*(?:\s+[^\W\d_][^\s,]*)*?)\s+(?P<given>[A-Z]{1,3})$")
+#: a short label before the names (``DML: Chernozhukov, Chetverikov, …``): the paper's
+#: nickname, no person (a name never ends on a colon)
+_LABEL_RE = lazy(r"^[^\W_][\w.+-]{0,15}:\s+(?=[A-Z])")
+#: two one-word family names and nothing else (``Yang, Hu``)
+_SURNAME_PAIR_RE = lazy(r"([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?), ([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?)")
 _PARTICLES = frozenset("van von der den de del della di da du la le dos das ter ten zu bin al".split())
 
 
@@ -163,5 +168,10 @@ def split_authors(span: str) -> tuple[list[Person], bool]:
         span, incomplete = span[:gap.start()].rstrip(" ,;&") + (", " + after if after.strip() else ""), True
     span = re.sub(r"^\W+|[\s,;:(\[]+$", "", span.strip())
     span = re.sub(r"\s+", " ", span)
+    span = _LABEL_RE.sub("", span, count=1)
+    if incomplete and (pair := _SURNAME_PAIR_RE.fullmatch(span)) is not None:
+        # ``Yang, Hu et al.``: two family names before ``et al.``; an inverted ``Family,
+        # Given`` before ``et al.`` writes initials (``Yang, G. et al.``)
+        return [person(pair.group(1)), person(pair.group(2))], incomplete
     people = [person(n) for n in _pieces(span) if any(c.isalpha() for c in n)]
     return people, incomplete
