@@ -1346,12 +1346,13 @@ def _nature_style(text: str) -> Reference | None:
         title, year = title[: book.start()].strip(), year or int(book.group("year"))
     elif title.count("(") > title.count(")"):
         title = title[: title.rindex("(")].strip()  # ``Convex Optimization (Cambridge Univ. Press, 2004)``
-    if len(title.split()) < 2 or re.match(_NATURE_NAME, title) or "&" in title:
+    if len(title.split()) < 2 or re.match(_NATURE_NAME, title) or "&" in title or "…" in title or "..." in title:
         return None  # a name read as the title: the names went on (``Manning, C. D., & Finn, C. (2023)``, APA)
     names = m.group("names")
     incomplete = names.endswith("et al.")
     names = names.removesuffix(" et al.")
-    authors = [a.strip() for a in re.findall(_NATURE_NAME, names)]
+    # the particle group of a name (``van der``) also takes a joining ``and``: it is no part of the name
+    authors = [re.sub(r"^and\s+", "", a.strip()) for a in re.findall(_NATURE_NAME, names)]
     return Reference(title, authors, "nature", incomplete, venue, year)
 
 
