@@ -45,6 +45,8 @@ HELDOUT_3 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_3"
 #: four more held-out topics (topic rules in bench/heldout_drafts.py), the session's starting drafts (before/) and
 #: the merged code's, judged side by side by a sixth reader
 HELDOUT_4 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_4"
+#: a fifth held-out set, judged side by side (starting drafts in before/) by a seventh reader
+HELDOUT_5 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_5"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -117,7 +119,8 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 
 #: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
 CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
-              "held-out 3": (HELDOUT_3 / "before", HELDOUT_3), "held-out 4": (HELDOUT_4 / "before", HELDOUT_4)}
+              "held-out 3": (HELDOUT_3 / "before", HELDOUT_3), "held-out 4": (HELDOUT_4 / "before", HELDOUT_4),
+              "held-out 5": (HELDOUT_5 / "before", HELDOUT_5)}
 
 
 def _counts_json(sets: list[str]) -> None:
@@ -281,7 +284,9 @@ def main() -> None:
                        ("third held-out set, main before", HELDOUT_3 / "before"),
                        ("third held-out set, later code", HELDOUT_3),
                        ("fourth held-out set, main before", HELDOUT_4 / "before"),
-                       ("fourth held-out set, later code", HELDOUT_4)):
+                       ("fourth held-out set, later code", HELDOUT_4),
+                       ("fifth held-out set, main before", HELDOUT_5 / "before"),
+                       ("fifth held-out set, later code", HELDOUT_5)):
         topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
         verdicts = Counter(s["verdict"] for s in topics["sentences"])
         n = sum(verdicts.values())
