@@ -698,9 +698,11 @@ class _Extractor:
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
-        if (details.links or details.link_kinds) and not details.urls and not details.pins and _finder_says_no_paper(node):
-            # its only links are pages that are no paper's own (a blog, a repository, a video): the
-            # finder, which learned what the lines of blog posts, talks and packages look like, decides
+        if (details.links or details.link_kinds) and not details.urls and not details.pins \
+                and not (details.authors and details.hard and "//" not in node.text) and _finder_says_no_paper(node):
+            # its only links are pages that are no paper's own (a blog, a repository, a video), and it is no
+            # title whose own detail lines name its authors and give its page (a paper noted with its lab's
+            # page): the finder, which learned what the lines of blog posts, talks and packages look like, decides
             return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:

@@ -84,7 +84,7 @@ class Reference:
     @property
     def pasted(self) -> bool:
         """A pasted reference string (a citation style's output), not a typed note line."""
-        return self.rule in ("reference model", "ieee", "mla", "chicago")
+        return self.rule in ("reference model", "ieee", "mla", "chicago", "nature", "group-year-title")
 
 
 # --- names ----------------------------------------------------------------------------

@@ -913,7 +913,7 @@ def page_urls(group: Sequence[Mention], mention: Mention) -> list[str]:
             if url in out or any(ids_from_url(url).as_dict().values()):
                 continue
             kind = classify_url(url)
-            if kind in ("project", "blog", "other") or kind == "code" and only_url and "github.com" in url:
+            if kind in ("project", "blog", "other", "home") or kind == "code" and only_url and "github.com" in url:
                 out.append(url)
     return out[:2]
 
