@@ -77,9 +77,16 @@ print(json.dumps(out))
 """
 
 
-def _judged_keys() -> set[str]:
+def _judged_keys(set_name: str) -> set[str]:
+    """Keys an earlier judged set cites. The set's own folder (``blind_hci_heldout_<set>``, once its
+    judgements are stored there) and later sets do not count, so that ``--set N`` writes the
+    judged drafts again from the same records."""
+    own = JUDGED / f"blind_hci_heldout_{set_name}"
+    later = {JUDGED / f"blind_hci_heldout_{n}" for n in SETS if n.isdigit() and int(n) > int(set_name)}
     keys: set[str] = set()
     for path in JUDGED.rglob("*.json"):
+        if any(folder in path.parents for folder in later | {own}):
+            continue
         data = json.loads(path.read_text(encoding="utf-8"))
         records = data if isinstance(data, list) else data.get("records", [])
         keys.update(r["key"] for r in records if isinstance(r, dict) and "key" in r)
@@ -93,7 +100,7 @@ def plan(set_name: str) -> tuple[dict[str, list[str]], dict[str, dict]]:
     from citekit.core.text import latex_to_text
 
     rules = SETS[set_name]["topics"]
-    used = _judged_keys()
+    used = _judged_keys(set_name)
     entries = sorted(read_bib_file(LIBRARY).entries, key=lambda e: e.key)
     topics: dict[str, list[str]] = {}
     records: dict[str, dict] = {}
