@@ -404,7 +404,7 @@ def _quoted(text: str) -> Reference | None:
             return None
         return Reference(title, parsed[0], rule, parsed[1], venue or avenue, year or vyear)
     # the title leads: "Title" by A and B / "Title" — A, B / “Title” (A & B, ICML 2026)
-    if title.rstrip()[-1:] in ".!?" and not _title_case(title):
+    if title.rstrip()[-1:] in ".!?" and not title_case(title):
         return None  # a quoted sentence, not a title
     ref = _after_title(title, after, quoted=True)
     return ref
@@ -434,13 +434,7 @@ _QUOTED_START_RE = lazy(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]")
 def _quoted_sentence(text: str) -> bool:
     """``"All models are wrong, but some are useful." — George Box``: a quotation."""
     m = _QUOTED_START_RE.match(text) if text[:1] in ("\"", "“", "„", "«") else None
-    return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
-
-
-
-
-def _title_case(title: str) -> bool:
-    return title_case(title)
+    return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not title_case(m.group("q"))
 
 
 _BY_NAMES_RE = lazy(r"^(?:by|By|BY)\s+(?P<names>.+)$")
@@ -684,7 +678,7 @@ def _title_first(text: str) -> Reference | None:
         if (closed := _CLOSED_NAMES_REMARK_RE.match(names)) is not None:
             names = closed.group("names")  # "Fedus, Zoph & Shazeer, top-1 routing": a remark after the list
         parsed = _names_with_tail(names, surnames=True)
-        if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and _title_case(title))):
+        if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and title_case(title))):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
@@ -785,7 +779,7 @@ def _possessive_title(text: str) -> Reference | None:
         return None
     from citekit.notes.shapes import non_paper_words
 
-    if len(title.split()) < 3 or not _title_case(title) or title[-1:] in "!?" or _holds_sentences(title):
+    if len(title.split()) < 3 or not title_case(title) or title[-1:] in "!?" or _holds_sentences(title):
         return None
     if not title.split()[-1][:1].isupper() or non_paper_words(title):
         return None  # ``Karpathy's Neural Networks: Zero to Hero course``: a title in title case ends so
@@ -839,8 +833,6 @@ def _title_before(text: str, end: int) -> str | None:
             break
         if core[:1].isupper() or core[:1].isdigit() or core.lower() in _TITLE_SMALL_WORDS:
             run.append(core)
-            if core.endswith(":") and len(run) > 1:
-                pass
             continue
         break
     run.reverse()
@@ -1166,7 +1158,7 @@ def _model(text: str) -> Reference | None:
         return None
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
         return None  # a piece of a sentence with its brackets cut, not a title
-    if not parsed.year and title[:1].islower() and not _title_case(title):
+    if not parsed.year and title[:1].islower() and not title_case(title):
         return None  # names then a clause ("Gotmare et al. say warmup …"): a title is capitalised or follows a year
     if _holds_sentences(title) and any(label in ("container", "date") for label in parsed.labels[:parsed.labels.index("title")]):
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
@@ -1247,7 +1239,7 @@ def _citation_first(text: str) -> Reference | None:
         at, title = lead.end + len(text[lead.end:at]) - len(text[lead.end:at].lstrip()), text[lead.end:at].strip() + " " + title
     if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return _title_before_tail(text, lead)
-    if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
+    if title.count("(") != title.count(")") or not (lead.year or title_case(title)):
         return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
     if _holds_sentences(title):
         return None  # names, venue and year, then remarks ("… ICLR 2022. Adds a bias per head. Works …"): prose, no title
@@ -1296,7 +1288,7 @@ def _families_dash_title(text: str) -> Reference | None:
     if marked is None:
         return _title_before_tail(text, lead)
     title = (marked.group("t1") or marked.group("t2")).strip().rstrip(",.;:")
-    if not _title_ok(title) or len(title.split()) < 2 or not _title_case(title):
+    if not _title_ok(title) or len(title.split()) < 2 or not title_case(title):
         return None
     venue, year = venue_and_year(text[marked.end():marked.end() + 40])
     return Reference(title, names, "citation-first (family names, a dash, a marked title)", False, venue, year)
@@ -1310,7 +1302,7 @@ def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
     if tail is None:
         return None
     title = unquote_title(text[lead.end:tail.start()].strip().rstrip(",;:")).strip()
-    if (not _title_ok(title) or len(title.split()) < 2 or not _title_case(title) or re.search(r"[.!?]\s", title)
+    if (not _title_ok(title) or len(title.split()) < 2 or not title_case(title) or re.search(r"[.!?]\s", title)
             or title.count("(") != title.count(")") or title.count("[") != title.count("]")):
         return None
     venue, year = venue_and_year(text[tail.start():])
@@ -1407,7 +1399,7 @@ def _title_slash_names(text: str) -> Reference | None:
     cut = _BEFORE_TITLE_RE.match(head)
     title = head[cut.end():].strip() if cut else head.strip()
     names = [n.strip() for n in m.group("names").split("/")]
-    if len(title.split()) < 2 or not _title_case(title) or any(n.lower() in _SLASH_NOT_NAMES for n in names):
+    if len(title.split()) < 2 or not title_case(title) or any(n.lower() in _SLASH_NOT_NAMES for n in names):
         return None
     venue, year = _venue_year_short(m.group("venue")) if m.group("venue") else (None, None)
     return Reference(title, names, "title-slash-names", False, venue, year)
