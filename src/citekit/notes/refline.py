@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from citekit.core.venues import from_text, short_from_long
+from citekit.notes.authoryear import Citation, _ordinary_words, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
 from citekit.notes.shapes import strip_hashtags
@@ -35,7 +36,6 @@ from citekit.notes.urls import strip_urls
 
 if TYPE_CHECKING:
     from citekit.notes.refparse.result import ParsedReference
-    from citekit.notes.authoryear import Citation
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -612,8 +612,6 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
         return True  # ``Rose Wolf (Mila, Montreal)``: where she works
     if parsed[1] or any(sum(1 for c in n if c.isupper()) > 1 and "-" not in n and " " not in n for n in names):
         return not parsed[1]
-    from citekit.notes.authoryear import _ordinary_words
-
     ordinary = sum(1 for w in title.split() if w.lower() in _ordinary_words())
     return not (len(names) >= 3 or (len(names) >= 2 and ordinary >= 2))
 
@@ -769,8 +767,6 @@ def _possessive_title(text: str) -> Reference | None:
     author's family name in the possessive, then the title in title case (three words or
     more); a name that is an ordinary word (``Today's``) or a title that reads as prose
     (``Kaplan's scaling laws paper``) is no reference."""
-    from citekit.notes.authoryear import _ordinary_words
-
     m = _POSSESSIVE_RE.match(text)
     if m is None:
         return None
@@ -845,8 +841,6 @@ def _title_before(text: str, end: int) -> str | None:
 
 def _ordinary_count(text: str) -> int:
     """How many words of ``text`` are words real titles write in lower case."""
-    from citekit.notes.authoryear import _ordinary_words
-
     return sum(1 for w in text.split() if w.lower().strip(":,") in _ordinary_words())
 
 
@@ -1212,8 +1206,6 @@ def _citation_first(text: str) -> Reference | None:
     sure, or reads names into the title, a citation closed by its venue and year
     (``Chizat, Oyallon & Bach, On Lazy Training in Differentiable Programming (NeurIPS
     2019)``) has its title exactly between the two."""
-    from citekit.notes.authoryear import leading_names
-
     if len(text) < 20 or len(text) > 600:
         return None
     lead = leading_names(text)
@@ -1261,8 +1253,6 @@ _COMMA_FAMILIES_RE = lazy(r"[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9}")
 def _comma_families(text: str) -> list[str] | None:
     """Three or more family names joined by commas alone (``Chen, Kornblith, Norouzi,
     Hinton``), each read as a name and most of them no ordinary word; else None."""
-    from citekit.notes.authoryear import _ordinary_words
-
     if _COMMA_FAMILIES_RE.fullmatch(text) is None:
         return None
     names = [n.strip() for n in text.split(",")]
@@ -1277,8 +1267,6 @@ def _families_dash_title(text: str) -> Reference | None:
     Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
     by emphasis or quotes, or closed by its venue and year. Every name must read as a family
     name (capitalised, most not ordinary words), so a list of things is no author list."""
-    from citekit.notes.authoryear import Citation
-
     m = _FAMILIES_DASH_RE.match(text)
     names = None if m is None else _comma_families(m.group("names"))
     if names is None:
