@@ -8,24 +8,10 @@ line here is made up, in the shape notes have.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from citekit.cli import main
 from citekit.core.ids import ids_from_url
-
-
-def _extract(tmp_path: Path, text: str, name: str = "notes.md") -> dict[int, list[dict]]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    out: dict[int, list[dict]] = {}
-    for m in json.loads(result.output)["mentions"]:
-        out.setdefault(m["location"]["line"], []).append(m)
-    return out
+from tests.helpers_extract import mentions_by_line as _extract
 
 
 def test_a_nature_style_reference_parts_names_and_title_at_the_initials(tmp_path: Path) -> None:
