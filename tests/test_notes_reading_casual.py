@@ -24,6 +24,19 @@ def test_a_nature_style_reference_parts_names_and_title_at_the_initials(tmp_path
     assert [a.split(",")[0] for a in got[3][0]["authors"]] == ["Brandt"]
 
 
+def test_the_nature_rule_never_ends_the_names_inside_a_persons_initials() -> None:
+    # (shapes of AnyStyle's reference strings: initials after the first name, a name's
+    # second initial before a comma, a list that goes on after a name without a comma;
+    # the Nature rule once read "B., C" and "Mensah, D" as the titles)
+    from citekit.notes.refline import parse_reference
+
+    for line in ("Okafor, A. B., C. D. Lindqvist, and E. F. Brandt. 2011. Sparse views of tiny recurrent models. Proc. Ledg. Conf. 14: 87-90.",
+                 "Okafor, A. B., Sparse views of tiny recurrent models, Journal of Ledgers 3, 10-19 (2011).",
+                 "Okafor, A., Lindqvist, B., Brandt, C. Mensah, D. (2011) Sparse views of tiny recurrent models. J. Ledg. 3, 10-19."):
+        ref = parse_reference(line)
+        assert ref is not None and ref.rule != "nature" and ref.title == "Sparse views of tiny recurrent models", line
+
+
 def test_a_group_before_its_year_signs_the_paper(tmp_path: Path) -> None:
     got = _extract(tmp_path, "References\n"
                    "[3] OpenAI. 2025. Kestrel-2 Technical Report. arXiv:2501.01234 [cs.CL]\n", "refs.txt")

@@ -1304,7 +1304,7 @@ _NATURE_NAME = r"(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z
 #: a Nature-style reference: its names (``A, B. & C, D.``, ``A, B. et al.``), then the
 #: title in sentence case up to the full stop before the journal, the year or the end
 _NATURE_RE = lazy(rf"^(?P<names>{_NATURE_NAME}(?:,? {_NATURE_NAME})*(?:,? (?:&|and) {_NATURE_NAME}| et al\.)?)"
-                  r" (?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
+                  r" (?![A-Z][.,])(?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
 _BOOK_TAIL_RE = lazy(r"\s*\([^()]*\b(?P<year>(?:19|20)\d{2})\)$")
 _NATURE_CUE = Cue(needles=(", ",), pattern=re.compile(r"^(?:\[\d{1,4}\]\s*|\(?\d{1,4}[.)]\s+)?(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\."))
 
@@ -1326,7 +1326,7 @@ def _nature_style(text: str) -> Reference | None:
         title, year = title[: book.start()].strip(), year or int(book.group("year"))
     elif title.count("(") > title.count(")"):
         title = title[: title.rindex("(")].strip()  # ``Convex Optimization (Cambridge Univ. Press, 2004)``
-    if len(title.split()) < 2 or re.match(_NATURE_NAME, title) or "&" in title or "…" in title or "..." in title:
+    if len(title.split()) < 2 or re.match(_NATURE_NAME, m.group("title")) or "&" in title or "…" in title or "..." in title:
         return None  # a name read as the title: the names went on (``Manning, C. D., & Finn, C. (2023)``, APA)
     names = m.group("names")
     incomplete = names.endswith("et al.")
