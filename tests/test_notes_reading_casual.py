@@ -26,13 +26,15 @@ def test_a_nature_style_reference_parts_names_and_title_at_the_initials(tmp_path
 
 def test_the_nature_rule_never_ends_the_names_inside_a_persons_initials() -> None:
     # (shapes of AnyStyle's reference strings: initials after the first name, a name's
-    # second initial before a comma, a list that goes on after a name without a comma;
-    # the Nature rule once read "B., C" and "Mensah, D" as the titles)
+    # second initial before a comma, a list that goes on after a name without a comma, the
+    # year and a colon before the title; the Nature rule once read "B., C", "Mensah, D" and
+    # "2007: Sparse views …" as the titles)
     from citekit.notes.refline import parse_reference
 
     for line in ("Okafor, A. B., C. D. Lindqvist, and E. F. Brandt. 2011. Sparse views of tiny recurrent models. Proc. Ledg. Conf. 14: 87-90.",
                  "Okafor, A. B., Sparse views of tiny recurrent models, Journal of Ledgers 3, 10-19 (2011).",
-                 "Okafor, A., Lindqvist, B., Brandt, C. Mensah, D. (2011) Sparse views of tiny recurrent models. J. Ledg. 3, 10-19."):
+                 "Okafor, A., Lindqvist, B., Brandt, C. Mensah, D. (2011) Sparse views of tiny recurrent models. J. Ledg. 3, 10-19.",
+                 "Okafor, A. 2007: Sparse views of tiny recurrent models. Journal of Ledgers 38, 207-226."):
         ref = parse_reference(line)
         assert ref is not None and ref.rule != "nature" and ref.title == "Sparse views of tiny recurrent models", line
 

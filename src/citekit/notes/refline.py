@@ -1304,7 +1304,7 @@ _NATURE_NAME = r"(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z
 #: a Nature-style reference: its names (``A, B. & C, D.``, ``A, B. et al.``), then the
 #: title in sentence case up to the full stop before the journal, the year or the end
 _NATURE_RE = lazy(rf"^(?P<names>{_NATURE_NAME}(?:,? {_NATURE_NAME})*(?:,? (?:&|and) {_NATURE_NAME}| et al\.)?)"
-                  r" (?![A-Z][.,])(?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
+                  r" (?![A-Z][.,]|(?:19|20)\d{2}[a-z]?:)(?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
 _BOOK_TAIL_RE = lazy(r"\s*\([^()]*\b(?P<year>(?:19|20)\d{2})\)$")
 _NATURE_CUE = Cue(needles=(", ",), pattern=re.compile(r"^(?:\[\d{1,4}\]\s*|\(?\d{1,4}[.)]\s+)?(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\."))
 
