@@ -109,3 +109,24 @@ def test_two_names_joined_by_an_en_dash_are_two_authors(tmp_path: Path) -> None:
     got = _extract(tmp_path, "week 7\n\n- Okafor–Lindqvist (1995)\n- as in Allen-Zhu (2019)\n")
     assert got[3][0]["authors"] == ["Okafor", "Lindqvist"]
     assert got[4][0]["authors"] == ["Allen-Zhu"]
+
+
+def test_the_pieces_of_the_new_shapes_that_no_line_above_needs() -> None:
+    # each assertion fails when its piece is taken out (the word lists, a decline, a regex)
+    from citekit.notes.extract import _title_after_zotero_link
+    from citekit.notes.refline import parse_reference
+    from citekit.notes.urls import title_in_url
+
+    # Papers with Code numbers a second paper of the same title: the number is no word of it
+    assert title_in_url("https://paperswithcode.com/paper/sparse-gradients-for-tiny-models-1") == "Sparse gradients for tiny models"
+    # words of a table's header parted by slashes are no family names
+    assert parse_reference("Reading notes on Sparse Recurrent Models, Input / Output") is None
+    assert parse_reference("Sparse Recurrent Models, Okafor / Lindqvist").authors == ["Okafor", "Lindqvist"]
+    # a laboratory of the list signs the report: the group-year rule reads it, and it counts as pasted
+    ref = parse_reference("[3] OpenAI. 2025. Kestrel-2 Technical Report. arXiv:2501.01234 [cs.CL]")
+    assert (ref.rule, ref.authors, ref.pasted) == ("group-year-title", ["OpenAI"], True)
+    # the paper's short name said to be the title after an annotation's links
+    links = ("“quiet” ([Okafor et al., 2021, p. 1](zotero://select/library/items/ABCD1234)) "
+             "([pdf](zotero://open-pdf/library/items/EFGH5678?page=1)) ")
+    assert _title_after_zotero_link(links + 'QGT = "Quiet Gradients for Tiny Models" — nice') == "Quiet Gradients for Tiny Models"
+    assert _title_after_zotero_link(links + "BERT: Quiet Gradients for Tiny Models — nice") == "BERT: Quiet Gradients for Tiny Models"
