@@ -8,24 +8,10 @@ line here is made up, in the shape notes have.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from citekit.cli import main
 from citekit.core.ids import ids_from_url
-
-
-def _extract(tmp_path: Path, text: str, name: str = "notes.md") -> dict[int, list[dict]]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    out: dict[int, list[dict]] = {}
-    for m in json.loads(result.output)["mentions"]:
-        out.setdefault(m["location"]["line"], []).append(m)
-    return out
+from tests.helpers_extract import mentions_by_line as _extract
 
 
 def test_a_nature_style_reference_parts_names_and_title_at_the_initials(tmp_path: Path) -> None:
@@ -36,6 +22,21 @@ def test_a_nature_style_reference_parts_names_and_title_at_the_initials(tmp_path
     assert [a.split(",")[0] for a in got[2][0]["authors"]] == ["Okafor", "Lindqvist"]
     assert got[3][0]["title"] == "Quiet gradients in shallow networks"
     assert [a.split(",")[0] for a in got[3][0]["authors"]] == ["Brandt"]
+
+
+def test_the_nature_rule_never_ends_the_names_inside_a_persons_initials() -> None:
+    # (shapes of AnyStyle's reference strings: initials after the first name, a name's
+    # second initial before a comma, a list that goes on after a name without a comma, the
+    # year and a colon before the title; the Nature rule once read "B., C", "Mensah, D" and
+    # "2007: Sparse views …" as the titles)
+    from citekit.notes.refline import parse_reference
+
+    for line in ("Okafor, A. B., C. D. Lindqvist, and E. F. Brandt. 2011. Sparse views of tiny recurrent models. Proc. Ledg. Conf. 14: 87-90.",
+                 "Okafor, A. B., Sparse views of tiny recurrent models, Journal of Ledgers 3, 10-19 (2011).",
+                 "Okafor, A., Lindqvist, B., Brandt, C. Mensah, D. (2011) Sparse views of tiny recurrent models. J. Ledg. 3, 10-19.",
+                 "Okafor, A. 2007: Sparse views of tiny recurrent models. Journal of Ledgers 38, 207-226."):
+        ref = parse_reference(line)
+        assert ref is not None and ref.rule != "nature" and ref.title == "Sparse views of tiny recurrent models", line
 
 
 def test_a_group_before_its_year_signs_the_paper(tmp_path: Path) -> None:
@@ -108,3 +109,24 @@ def test_two_names_joined_by_an_en_dash_are_two_authors(tmp_path: Path) -> None:
     got = _extract(tmp_path, "week 7\n\n- Okafor–Lindqvist (1995)\n- as in Allen-Zhu (2019)\n")
     assert got[3][0]["authors"] == ["Okafor", "Lindqvist"]
     assert got[4][0]["authors"] == ["Allen-Zhu"]
+
+
+def test_the_pieces_of_the_new_shapes_that_no_line_above_needs() -> None:
+    # each assertion fails when its piece is taken out (the word lists, a decline, a regex)
+    from citekit.notes.extract import _title_after_zotero_link
+    from citekit.notes.refline import parse_reference
+    from citekit.notes.urls import title_in_url
+
+    # Papers with Code numbers a second paper of the same title: the number is no word of it
+    assert title_in_url("https://paperswithcode.com/paper/sparse-gradients-for-tiny-models-1") == "Sparse gradients for tiny models"
+    # words of a table's header parted by slashes are no family names
+    assert parse_reference("Reading notes on Sparse Recurrent Models, Input / Output") is None
+    assert parse_reference("Sparse Recurrent Models, Okafor / Lindqvist").authors == ["Okafor", "Lindqvist"]
+    # a laboratory of the list signs the report: the group-year rule reads it, and it counts as pasted
+    ref = parse_reference("[3] OpenAI. 2025. Kestrel-2 Technical Report. arXiv:2501.01234 [cs.CL]")
+    assert (ref.rule, ref.authors, ref.pasted) == ("group-year-title", ["OpenAI"], True)
+    # the paper's short name said to be the title after an annotation's links
+    links = ("“quiet” ([Okafor et al., 2021, p. 1](zotero://select/library/items/ABCD1234)) "
+             "([pdf](zotero://open-pdf/library/items/EFGH5678?page=1)) ")
+    assert _title_after_zotero_link(links + 'QGT = "Quiet Gradients for Tiny Models" — nice') == "Quiet Gradients for Tiny Models"
+    assert _title_after_zotero_link(links + "BERT: Quiet Gradients for Tiny Models — nice") == "BERT: Quiet Gradients for Tiny Models"

@@ -6,23 +6,9 @@ family names the parser never saw. Every line here is made up, in the shape note
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from citekit.cli import main
-
-
-def _extract(tmp_path: Path, text: str, name: str = "notes.md") -> dict[int, list[dict]]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    out: dict[int, list[dict]] = {}
-    for m in json.loads(result.output)["mentions"]:
-        out.setdefault(m["location"]["line"], []).append(m)
-    return out
+from tests.helpers_extract import mentions_by_line as _extract
 
 
 def test_a_paper_site_address_spells_out_a_title_to_search_by(tmp_path: Path) -> None:

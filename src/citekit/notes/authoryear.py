@@ -20,6 +20,7 @@ from functools import lru_cache
 from citekit.core.resolution import Mention
 from citekit.core.venues import canonical
 from citekit.notes.memo import per_text
+from citekit.notes.titlecase import title_case
 from citekit.core.lazyre import lazy
 
 #: one family name: a capitalised word (``Allen-Zhu``, ``O'Brien``, ``Ré``), maybe after
@@ -125,8 +126,6 @@ def _title_after(text: str, end: int) -> str | None:
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         return None
-    from citekit.notes.titlecase import title_case
-
     title = m.group("t").strip().rstrip(".")
     words = title.split()
     if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from citekit.core.venues import from_text, short_from_long
+from citekit.notes.authoryear import Citation, _ordinary_words, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
 from citekit.notes.shapes import strip_hashtags
@@ -35,7 +36,6 @@ from citekit.notes.urls import strip_urls
 
 if TYPE_CHECKING:
     from citekit.notes.refparse.result import ParsedReference
-    from citekit.notes.authoryear import Citation
 
 #: One word of a personal name: a capitalised word (``Agüera``, ``LeGresley``,
 #: ``Marc'Aurelio``, ``Allen-Zhu``), an initial (``J.``, ``D.P.``), or a particle.
@@ -404,7 +404,7 @@ def _quoted(text: str) -> Reference | None:
             return None
         return Reference(title, parsed[0], rule, parsed[1], venue or avenue, year or vyear)
     # the title leads: "Title" by A and B / "Title" — A, B / “Title” (A & B, ICML 2026)
-    if title.rstrip()[-1:] in ".!?" and not _title_case(title):
+    if title.rstrip()[-1:] in ".!?" and not title_case(title):
         return None  # a quoted sentence, not a title
     ref = _after_title(title, after, quoted=True)
     return ref
@@ -434,13 +434,7 @@ _QUOTED_START_RE = lazy(r"^[\"“„«](?P<q>[^\"“”„«»]+)[\"”»]")
 def _quoted_sentence(text: str) -> bool:
     """``"All models are wrong, but some are useful." — George Box``: a quotation."""
     m = _QUOTED_START_RE.match(text) if text[:1] in ("\"", "“", "„", "«") else None
-    return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not _title_case(m.group("q"))
-
-
-
-
-def _title_case(title: str) -> bool:
-    return title_case(title)
+    return bool(m) and m.group("q").rstrip()[-1:] in ".!?" and not title_case(m.group("q"))
 
 
 _BY_NAMES_RE = lazy(r"^(?:by|By|BY)\s+(?P<names>.+)$")
@@ -618,8 +612,6 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
         return True  # ``Rose Wolf (Mila, Montreal)``: where she works
     if parsed[1] or any(sum(1 for c in n if c.isupper()) > 1 and "-" not in n and " " not in n for n in names):
         return not parsed[1]
-    from citekit.notes.authoryear import _ordinary_words
-
     ordinary = sum(1 for w in title.split() if w.lower() in _ordinary_words())
     return not (len(names) >= 3 or (len(names) >= 2 and ordinary >= 2))
 
@@ -684,7 +676,7 @@ def _title_first(text: str) -> Reference | None:
         if (closed := _CLOSED_NAMES_REMARK_RE.match(names)) is not None:
             names = closed.group("names")  # "Fedus, Zoph & Shazeer, top-1 routing": a remark after the list
         parsed = _names_with_tail(names, surnames=True)
-        if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and _title_case(title))):
+        if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and title_case(title))):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
@@ -775,8 +767,6 @@ def _possessive_title(text: str) -> Reference | None:
     author's family name in the possessive, then the title in title case (three words or
     more); a name that is an ordinary word (``Today's``) or a title that reads as prose
     (``Kaplan's scaling laws paper``) is no reference."""
-    from citekit.notes.authoryear import _ordinary_words
-
     m = _POSSESSIVE_RE.match(text)
     if m is None:
         return None
@@ -785,7 +775,7 @@ def _possessive_title(text: str) -> Reference | None:
         return None
     from citekit.notes.shapes import non_paper_words
 
-    if len(title.split()) < 3 or not _title_case(title) or title[-1:] in "!?" or _holds_sentences(title):
+    if len(title.split()) < 3 or not title_case(title) or title[-1:] in "!?" or _holds_sentences(title):
         return None
     if not title.split()[-1][:1].isupper() or non_paper_words(title):
         return None  # ``Karpathy's Neural Networks: Zero to Hero course``: a title in title case ends so
@@ -839,8 +829,6 @@ def _title_before(text: str, end: int) -> str | None:
             break
         if core[:1].isupper() or core[:1].isdigit() or core.lower() in _TITLE_SMALL_WORDS:
             run.append(core)
-            if core.endswith(":") and len(run) > 1:
-                pass
             continue
         break
     run.reverse()
@@ -853,8 +841,6 @@ def _title_before(text: str, end: int) -> str | None:
 
 def _ordinary_count(text: str) -> int:
     """How many words of ``text`` are words real titles write in lower case."""
-    from citekit.notes.authoryear import _ordinary_words
-
     return sum(1 for w in text.split() if w.lower().strip(":,") in _ordinary_words())
 
 
@@ -1166,7 +1152,7 @@ def _model(text: str) -> Reference | None:
         return None
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
         return None  # a piece of a sentence with its brackets cut, not a title
-    if not parsed.year and title[:1].islower() and not _title_case(title):
+    if not parsed.year and title[:1].islower() and not title_case(title):
         return None  # names then a clause ("Gotmare et al. say warmup …"): a title is capitalised or follows a year
     if _holds_sentences(title) and any(label in ("container", "date") for label in parsed.labels[:parsed.labels.index("title")]):
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
@@ -1220,8 +1206,6 @@ def _citation_first(text: str) -> Reference | None:
     sure, or reads names into the title, a citation closed by its venue and year
     (``Chizat, Oyallon & Bach, On Lazy Training in Differentiable Programming (NeurIPS
     2019)``) has its title exactly between the two."""
-    from citekit.notes.authoryear import leading_names
-
     if len(text) < 20 or len(text) > 600:
         return None
     lead = leading_names(text)
@@ -1247,7 +1231,7 @@ def _citation_first(text: str) -> Reference | None:
         at, title = lead.end + len(text[lead.end:at]) - len(text[lead.end:at].lstrip()), text[lead.end:at].strip() + " " + title
     if at < 0 or not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return _title_before_tail(text, lead)
-    if title.count("(") != title.count(")") or not (lead.year or _title_case(title)):
+    if title.count("(") != title.count(")") or not (lead.year or title_case(title)):
         return None  # names then a sentence ("Smith & Jones, thanks for …"): a title is capitalised or follows a year
     if _holds_sentences(title):
         return None  # names, venue and year, then remarks ("… ICLR 2022. Adds a bias per head. Works …"): prose, no title
@@ -1269,8 +1253,6 @@ _COMMA_FAMILIES_RE = lazy(r"[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9}")
 def _comma_families(text: str) -> list[str] | None:
     """Three or more family names joined by commas alone (``Chen, Kornblith, Norouzi,
     Hinton``), each read as a name and most of them no ordinary word; else None."""
-    from citekit.notes.authoryear import _ordinary_words
-
     if _COMMA_FAMILIES_RE.fullmatch(text) is None:
         return None
     names = [n.strip() for n in text.split(",")]
@@ -1285,8 +1267,6 @@ def _families_dash_title(text: str) -> Reference | None:
     Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
     by emphasis or quotes, or closed by its venue and year. Every name must read as a family
     name (capitalised, most not ordinary words), so a list of things is no author list."""
-    from citekit.notes.authoryear import Citation
-
     m = _FAMILIES_DASH_RE.match(text)
     names = None if m is None else _comma_families(m.group("names"))
     if names is None:
@@ -1296,7 +1276,7 @@ def _families_dash_title(text: str) -> Reference | None:
     if marked is None:
         return _title_before_tail(text, lead)
     title = (marked.group("t1") or marked.group("t2")).strip().rstrip(",.;:")
-    if not _title_ok(title) or len(title.split()) < 2 or not _title_case(title):
+    if not _title_ok(title) or len(title.split()) < 2 or not title_case(title):
         return None
     venue, year = venue_and_year(text[marked.end():marked.end() + 40])
     return Reference(title, names, "citation-first (family names, a dash, a marked title)", False, venue, year)
@@ -1310,7 +1290,7 @@ def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
     if tail is None:
         return None
     title = unquote_title(text[lead.end:tail.start()].strip().rstrip(",;:")).strip()
-    if (not _title_ok(title) or len(title.split()) < 2 or not _title_case(title) or re.search(r"[.!?]\s", title)
+    if (not _title_ok(title) or len(title.split()) < 2 or not title_case(title) or re.search(r"[.!?]\s", title)
             or title.count("(") != title.count(")") or title.count("[") != title.count("]")):
         return None
     venue, year = venue_and_year(text[tail.start():])
@@ -1324,7 +1304,7 @@ _NATURE_NAME = r"(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z
 #: a Nature-style reference: its names (``A, B. & C, D.``, ``A, B. et al.``), then the
 #: title in sentence case up to the full stop before the journal, the year or the end
 _NATURE_RE = lazy(rf"^(?P<names>{_NATURE_NAME}(?:,? {_NATURE_NAME})*(?:,? (?:&|and) {_NATURE_NAME}| et al\.)?)"
-                  r" (?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
+                  r" (?![A-Z][.,]|(?:19|20)\d{2}[a-z]?:)(?P<title>[A-Z0-9“\"][^.?!]*?(?:[.?!](?! )[^.?!]*?)*[.?!])(?= [A-Z(]|\s*$)")
 _BOOK_TAIL_RE = lazy(r"\s*\([^()]*\b(?P<year>(?:19|20)\d{2})\)$")
 _NATURE_CUE = Cue(needles=(", ",), pattern=re.compile(r"^(?:\[\d{1,4}\]\s*|\(?\d{1,4}[.)]\s+)?(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\."))
 
@@ -1346,7 +1326,7 @@ def _nature_style(text: str) -> Reference | None:
         title, year = title[: book.start()].strip(), year or int(book.group("year"))
     elif title.count("(") > title.count(")"):
         title = title[: title.rindex("(")].strip()  # ``Convex Optimization (Cambridge Univ. Press, 2004)``
-    if len(title.split()) < 2 or re.match(_NATURE_NAME, title) or "&" in title or "…" in title or "..." in title:
+    if len(title.split()) < 2 or re.match(_NATURE_NAME, m.group("title")) or "&" in title or "…" in title or "..." in title:
         return None  # a name read as the title: the names went on (``Manning, C. D., & Finn, C. (2023)``, APA)
     names = m.group("names")
     incomplete = names.endswith("et al.")
@@ -1407,7 +1387,7 @@ def _title_slash_names(text: str) -> Reference | None:
     cut = _BEFORE_TITLE_RE.match(head)
     title = head[cut.end():].strip() if cut else head.strip()
     names = [n.strip() for n in m.group("names").split("/")]
-    if len(title.split()) < 2 or not _title_case(title) or any(n.lower() in _SLASH_NOT_NAMES for n in names):
+    if len(title.split()) < 2 or not title_case(title) or any(n.lower() in _SLASH_NOT_NAMES for n in names):
         return None
     venue, year = _venue_year_short(m.group("venue")) if m.group("venue") else (None, None)
     return Reference(title, names, "title-slash-names", False, venue, year)

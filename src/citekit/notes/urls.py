@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import re
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from citekit.core.ids import netloc_and_path, normalize_doi
 from citekit.core.text import squash_spaces
@@ -305,8 +305,6 @@ def title_in_url(url: str) -> str | None:
     authors' family names). Words only: case, hyphens and punctuation are lost, so the
     result is a title to search by, not one to print (``title_unsure``). None for any
     other address, or a slug too short to be a title."""
-    from urllib.parse import unquote
-
     netloc, path = netloc_and_path(url)
     host = netloc.lower().split(":")[0].removeprefix("www.")
     parts = [p for p in path.split("/") if p]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 from citekit.core.ids import ids_from_url, normalize_arxiv, normalize_doi
 from citekit.core.model import Ids
+from citekit.notes.authoryear import _ordinary_words
 from citekit.notes.refparse.names import split_authors
 from citekit.notes.refparse.result import ParsedReference
 from citekit.notes.refparse.tokens import clean
@@ -18,15 +18,6 @@ _ARXIV_TEXT_RE = lazy(r"arxiv\s*[:.]?\s*(?:abs/)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]
 _OPEN = "\"“‘'«„《「『([{*_"
 _CLOSE = "\"”’'»》」』)]}*_"
 _LEADING_IN_RE = lazy(r"^(?:in|In|IN)\s*:?\s+")
-
-
-@functools.lru_cache(maxsize=1)
-def _words() -> frozenset[str]:
-    """Words real bibliographies write in lower case (``data/lowercase_words.txt``)."""
-    from importlib import resources
-
-    text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
-    return frozenset(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
 
 
 #: words after a hyphen and a space that show the hyphen was written so (``pre- and
@@ -42,7 +33,7 @@ def _broken_word(left: str, right: str) -> str | None:
     b = "".join(c for c in right if c.isalpha()).lower()
     if b in _AFTER_SUSPENDED:
         return None
-    words = _words()
+    words = _ordinary_words()  # (words real bibliographies write in lower case)
     if (a + b) not in words and (a + b).rstrip("s") not in words and a in words and b in words and len(a) > 2:
         return left + "-" + right
     return left + right

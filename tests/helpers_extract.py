@@ -1,0 +1,23 @@
+"""``citekit extract --json`` run on one made-up notes file, its mentions by line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from citekit.cli import main
+
+
+def mentions_by_line(tmp_path: Path, text: str, name: str = "notes.md") -> dict[int, list[dict]]:
+    """The mentions ``citekit extract --json`` finds in ``text`` (written to ``tmp_path/name``),
+    by the line they are on."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
+    assert result.exit_code in (0, 1), result.output
+    out: dict[int, list[dict]] = {}
+    for m in json.loads(result.output)["mentions"]:
+        out.setdefault(m["location"]["line"], []).append(m)
+    return out
