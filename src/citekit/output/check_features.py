@@ -162,6 +162,12 @@ _ARTEFACT = lazy(r"\b(?:system|interface|device|tool|toolkit|technique|method|pr
 _NAMED = lazy(r"^\s*(?:present|presents|propose|proposes|introduce|introduces|develop|develops|build|builds|built|"
               r"design|designs|describe|describes)\s+(?:the\s+)?(?:[A-Z][a-z]*[A-Z0-9][\w\-]*|[A-Z]{2,}[\w\-]*|"
               r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s*,)")
+#: a finding stated in a related-work sentence, whose subject (the citation) is gone: "show ... that", or a
+#: comparison or change ("improves", "faster", "fewer"). Not :data:`citekit.output.findings._CUE`, which wants the
+#: abstract's own subject ("we found that", "our results show that") and so never fires on a cited sentence's
+#: predicate, nor :data:`citekit.output.common_ground._OUTCOME`, an abstract's outcome words ("was", "were",
+#: "performed") that most predicates hold. The feature is defined by this pattern as it was fitted
+#: (bench/check_train.py); the shipped weights give it 0, so changing it changes no decision until a refit
 _FINDING = lazy(r"\b(?:show(?:s|ed)?|find(?:s)?|found|report(?:s|ed)?|demonstrat\w+|reveal\w*)\s+"
                 r"(?:\w+\s+){0,3}?that\b|"
                 r"\b(?:improv\w+|reduc\w+|increas\w+|outperform\w*|faster|slower|better|worse|more|fewer|less|"
