@@ -550,9 +550,16 @@ def _undefined_citations(sentence: str, fmt: str, context: "_Context") -> list[t
 
 def reading(sentence: str, fmt: str, context: "_Context", found: list[tuple[str, str]]) -> list[float] | None:
     """The learned reading's features of one sentence (see :mod:`citekit.output.check_features`), or None for a
-    sentence that cites no record the check has."""
+    sentence that cites no record the check has, or that is not shaped as the sentences the reading was fitted on.
+
+    Those open with the paper they cite ("@k present ..."), as citekit writes them, or place the
+    author's paper ("Unlike @k, we ..."). In an author's own draft a sentence may cite at its end or
+    after a name ("Smith et al. [@k] describe ..."): the reading would take its first word for the
+    verb and flag every one as a wrong verb, so the hand rules speak alone."""
     from citekit.output.check_features import rule_id, sentence_features
 
+    if not re.match(_SUBJECT, sentence) and not _POSITION.search(sentence):
+        return None
     keys = cited_keys(sentence, fmt)
     cited = [context.records[k] for k in keys if context.records and k in context.records]
     if not cited:
