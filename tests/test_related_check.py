@@ -393,3 +393,13 @@ def test_the_author_s_edited_draft_is_checked_against_the_records_of_what_it_cit
     assert "no defects" in res.output
     missing = CliRunner().invoke(main, ["-C", str(tmp_path), "related-work", "--check-file", str(tmp_path / "nope.tex")])
     assert missing.exit_code != 0 and "nope.tex is not a file" in missing.output
+
+
+def test_an_author_s_latex_headings_and_labels_are_no_macros_left_in_prose():
+    """A .tex draft given to ``--check-file`` opens with ``\\section{...}`` and a ``\\label``, and may head its
+    paragraphs with ``\\subsection*{...}``: structure, not a macro from a source's preamble. A macro in the prose after
+    a heading still is one."""
+    draft = ("\\section{Related Work}\\label{sec:related}\n\\label{sec:rw}\n\n\\subsection*{Optimizer states}\n"
+             "\\citet{a} quantize optimizer states to four bits and halve training memory.\n")
+    assert "macro" not in categories(draft)
+    assert "macro" in categories("\\subsection{Optimizer states} \\citet{a} quantize \\LowMem states.\n")

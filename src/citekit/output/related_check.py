@@ -73,6 +73,9 @@ _SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
 _CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
 _CITE_MD = re.compile(r"\[@[^\]]*\]|(?<![\\\w])@\{[^}]*\}|(?<![\\\w])@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|"
                       r"(?<![\\\w])@[A-Za-z0-9_]")  # ("Float8\@2bits": an escaped @ cites nothing)
+#: LaTeX headings and labels, not prose: citekit's own \paragraph{...}, and the \section{...}, \subsection*{...} and
+#: \label{...} of an author's draft given to ``--check-file``
+_LATEX_HEAD = lazy(r"^(?:\\(?:(?:sub){0,2}section|paragraph)\*?\{[^{}]*\}\s*|\\label\{[^{}]*\}\s*)+")
 _MATH = lazy(r"(?<!\\)\$[^$]*(?<!\\)\$")
 _CONNECTIVE = lazy(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
                          r"likewise|next|finally|however|thus|hence|therefore|consequently)\b", re.I)
@@ -523,7 +526,9 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
         stripped = line.strip()
         if not stripped or stripped.startswith(("%", "<!--", "#")):
             continue
-        stripped = re.sub(r"^\\paragraph\{[^{}]*\}\s*", "", stripped)
+        stripped = _LATEX_HEAD.sub("", stripped)
+        if not stripped:
+            continue
         for excerpt, message in _unrelated_joins(stripped, fmt):
             defects.append(Defect(number, "unrelated-join", message, excerpt[:117] + "..." if len(excerpt) > 120
                                   else excerpt))
