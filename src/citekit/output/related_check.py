@@ -70,7 +70,9 @@ class Defect:
 
 #: the citation a sentence about a paper opens with (its subject): ``\citet{k}`` or ``@k``
 _SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
-_CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
+#: a LaTeX citation, its keys in group 1: citekit's \citet and \citep, and what an author's draft holds besides
+#: (\citeauthor, \citealp, \autocite, \cite[p.~3]{k}, \citet*)
+_CITE_LATEX = re.compile(r"\\[A-Za-z]*cite[a-z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}")
 _CITE_MD = re.compile(r"\[@[^\]]*\]|(?<![\\\w])@\{[^}]*\}|(?<![\\\w])@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|"
                       r"(?<![\\\w])@[A-Za-z0-9_]")  # ("Float8\@2bits": an escaped @ cites nothing)
 #: LaTeX headings and labels, not prose: citekit's own \paragraph{...}, and the \section{...}, \subsection*{...} and
@@ -143,8 +145,7 @@ class _Context:
 def cited_keys(sentence: str, fmt: str) -> list[str]:
     """The keys a sentence cites, in order: ``\\citet{a,b}`` gives a and b, ``@a`` and ``[@b]`` give a and b."""
     if fmt == "latex":
-        return [k.strip() for m in re.finditer(r"\\[A-Za-z]*cite[a-z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}", sentence)
-                for k in m.group(1).split(",") if k.strip()]
+        return [k.strip() for m in _CITE_LATEX.finditer(sentence) for k in m.group(1).split(",") if k.strip()]
     return [m.group(1).rstrip(".:") for m in re.finditer(r"(?<![\\\w])@\{?([A-Za-z0-9_][\w:.\-+/]*)", sentence)]
 
 
