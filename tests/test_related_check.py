@@ -416,3 +416,11 @@ def test_an_author_s_natbib_and_biblatex_citations_are_citations_not_macros():
     found = categories("Optimizer states can be quantized to four bits~\\citealp{a,gone}.",
                        records=[CitedRecord("a", "Four-Bit Optimizer States", "")])
     assert "undefined-citation" in found and "macro" not in found
+
+
+def test_pandoc_s_citation_of_two_papers_is_no_sentence_break():
+    """``[@a; @b]`` in an author's Markdown draft cites two papers; cut at its ';', '@b].' was read as a sentence too
+    short to say what the paper does."""
+    assert "no-claim" not in categories("Effortful interfaces can help users learn spatial layouts [@a; @b].",
+                                        "markdown")
+    assert "no-claim" in categories("@a propose X; @b study.", "markdown")  # (a ';' outside brackets still cuts)

@@ -95,12 +95,13 @@ _LATEX_OK = _latex_ok()
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences of a paragraph line; "A propose X; B study Y." counts as two."""
+    """Sentences of a paragraph line; "A propose X; B study Y." counts as two, "[@a; @b]" (Pandoc's citation of two
+    papers, in an author's draft) is no cut."""
     masked = _MATH.sub(lambda m: "x" * len(m.group(0)), text)
     cuts, start = [], 0
     for m in re.finditer(r"(?<=[.!?])\s+(?=\\|@|[A-Z`\"])|;\s+(?=\\(?:citet|textcite)|@)", masked):
         before = masked[start:m.start()]
-        if re.search(r"\b(?:al|e\.g|i\.e|vs|cf)\.$", before):
+        if re.search(r"\b(?:al|e\.g|i\.e|vs|cf)\.$", before) or before.count("[") > before.count("]"):
             continue
         cuts.append(text[start:m.start()].strip())
         start = m.end()
