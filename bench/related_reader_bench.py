@@ -118,9 +118,10 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 
 
 #: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
+#: the held-out sets judged side by side (the starting drafts in before/, the later code's beside them), by number
+SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5)}
 CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
-              "held-out 3": (HELDOUT_3 / "before", HELDOUT_3), "held-out 4": (HELDOUT_4 / "before", HELDOUT_4),
-              "held-out 5": (HELDOUT_5 / "before", HELDOUT_5)}
+              **{f"held-out {n}": (folder / "before", folder) for n, (_, folder) in SIDE_BY_SIDE.items()}}
 
 
 def _counts_json(sets: list[str]) -> None:
@@ -281,12 +282,8 @@ def main() -> None:
     check_against_reader(judged, verbose)
     current_output(judged, verbose)
     for name, data in (("second set", TOPICS), ("held-out set", HELDOUT), ("held-out set, later code", HELDOUT_2),
-                       ("third held-out set, main before", HELDOUT_3 / "before"),
-                       ("third held-out set, later code", HELDOUT_3),
-                       ("fourth held-out set, main before", HELDOUT_4 / "before"),
-                       ("fourth held-out set, later code", HELDOUT_4),
-                       ("fifth held-out set, main before", HELDOUT_5 / "before"),
-                       ("fifth held-out set, later code", HELDOUT_5)):
+                       *((f"{nth} held-out set, {which}", folder) for nth, h in SIDE_BY_SIDE.values()
+                         for which, folder in (("main before", h / "before"), ("later code", h)))):
         topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
         verdicts = Counter(s["verdict"] for s in topics["sentences"])
         n = sum(verdicts.values())

@@ -327,19 +327,27 @@ def test_an_edited_draft_is_checked_against_the_records_the_api_gives(tmp_path):
                for d in api_check(edited, "latex", records=snippet.records))
 
 
+def _rankmem_library(root, *before: Entry, **rank) -> None:
+    """A project at ``root`` whose library holds ``before`` and then RankMem (rank2026low, with ``rank``'s extra
+    fields), whose abstract says in one long clause what RankMem does."""
+    (root / "citekit.yaml").write_text("")
+    lib = Library.load(root / "refs")
+    for entry in before:
+        lib.add(entry)
+    lib.add(Entry(key="rank2026low", entry_type="article", abstract=(
+        "Optimizer states dominate memory when training large models. We introduce RankMem, which projects gradients "
+        "onto a low-rank subspace that is refreshed every few hundred steps from a randomized range finder, and "
+        "halves the memory of Adam."),
+        fields={"title": "RankMem: Low-Rank Optimizer States", "author": "Roe, Rick", "year": "2026"}, **rank))
+    lib.save()
+
+
 def test_the_cli_check_reads_the_snippet_against_the_records(tmp_path):
     """``related-work --check`` reports what the check finds with the cited records beside the snippet, and the API
     gives the records to check an edited draft against: a long clause copied from an abstract shows only with them."""
-    (tmp_path / "citekit.yaml").write_text("")
-    lib = Library.load(tmp_path / "refs")
-    rank = ("Optimizer states dominate memory when training large models. We introduce RankMem, which projects "
-            "gradients onto a low-rank subspace that is refreshed every few hundred steps from a randomized range "
-            "finder, and halves the memory of Adam.")
-    lib.add(Entry(key="low2026mem", entry_type="article", abstract=ABSTRACT, tags_auto=["memory"],
-                  fields={"title": "LowMem: Four-Bit Optimizer States", "author": "Doe, Jane", "year": "2026"}))
-    lib.add(Entry(key="rank2026low", entry_type="article", tags_auto=["memory"], abstract=rank,
-                  fields={"title": "RankMem: Low-Rank Optimizer States", "author": "Roe, Rick", "year": "2026"}))
-    lib.save()
+    _rankmem_library(tmp_path, Entry(key="low2026mem", entry_type="article", abstract=ABSTRACT, tags_auto=["memory"],
+                                      fields={"title": "LowMem: Four-Bit Optimizer States", "author": "Doe, Jane",
+                                              "year": "2026"}), tags_auto=["memory"])
     res = CliRunner().invoke(main, ["-C", str(tmp_path), "related-work", "--tag", "memory", "--check"])
     snippet = api_related_work(tmp_path, tags=("memory",))
     assert {r.key for r in snippet.records} == {"low2026mem", "rank2026low"}
@@ -367,14 +375,7 @@ def test_the_author_s_edited_draft_is_checked_against_the_records_of_what_it_cit
     """``related-work --check-file FILE`` lints the author's own draft (the file is theirs, not citekit's): a clause
     copied from the cited paper's abstract is seen through its record, an old key kept as an alias still finds that
     record, a key the library lacks is an undefined citation, and a clean draft exits 0."""
-    (tmp_path / "citekit.yaml").write_text("")
-    lib = Library.load(tmp_path / "refs")
-    rank = ("Optimizer states dominate memory when training large models. We introduce RankMem, which projects "
-            "gradients onto a low-rank subspace that is refreshed every few hundred steps from a randomized range "
-            "finder, and halves the memory of Adam.")
-    lib.add(Entry(key="rank2026low", entry_type="article", abstract=rank, aliases=["rank2026old"],
-                  fields={"title": "RankMem: Low-Rank Optimizer States", "author": "Roe, Rick", "year": "2026"}))
-    lib.save()
+    _rankmem_library(tmp_path, aliases=["rank2026old"])
     draft = tmp_path / "related.tex"
     draft.write_text("\\citet{rank2026old} introduce RankMem, which projects gradients onto a low-rank subspace that is "
                      "refreshed every few hundred steps from a randomized range finder, and halves the memory of Adam.\n"
@@ -392,3 +393,34 @@ def test_the_author_s_edited_draft_is_checked_against_the_records_of_what_it_cit
     assert "no defects" in res.output
     missing = CliRunner().invoke(main, ["-C", str(tmp_path), "related-work", "--check-file", str(tmp_path / "nope.tex")])
     assert missing.exit_code != 0 and "nope.tex is not a file" in missing.output
+
+
+def test_an_author_s_latex_headings_and_labels_are_no_macros_left_in_prose():
+    """A .tex draft given to ``--check-file`` opens with ``\\section{...}`` and a ``\\label``, and may head its
+    paragraphs with ``\\subsection*{...}``: structure, not a macro from a source's preamble. A macro in the prose after
+    a heading still is one."""
+    draft = ("\\section{Related Work}\\label{sec:related}\n\\label{sec:rw}\n\n\\subsection*{Optimizer states}\n"
+             "\\citet{a} quantize optimizer states to four bits and halve training memory.\n")
+    assert "macro" not in categories(draft)
+    assert "macro" in categories("\\subsection{Optimizer states} \\citet{a} quantize \\LowMem states.\n")
+
+
+def test_an_author_s_natbib_and_biblatex_citations_are_citations_not_macros():
+    """An author's draft cites with more than citekit's \\citet and \\citep: each is a citation whose keys the check
+    reads (an undefined one is named), none a macro left in the prose."""
+    for sentence in ("\\citeauthor{a}~\\cite{a} quantize optimizer states to four bits.",
+                     "Optimizer states can be quantized to four bits~\\cite[Sec.~3]{a}.",
+                     "Optimizer states can be quantized to four bits \\citealp{a}.",
+                     "Optimizer states can be quantized to four bits \\autocite{a}."):
+        assert "macro" not in categories(sentence), sentence
+    found = categories("Optimizer states can be quantized to four bits~\\citealp{a,gone}.",
+                       records=[CitedRecord("a", "Four-Bit Optimizer States", "")])
+    assert "undefined-citation" in found and "macro" not in found
+
+
+def test_pandoc_s_citation_of_two_papers_is_no_sentence_break():
+    """``[@a; @b]`` in an author's Markdown draft cites two papers; cut at its ';', '@b].' was read as a sentence too
+    short to say what the paper does."""
+    assert "no-claim" not in categories("Effortful interfaces can help users learn spatial layouts [@a; @b].",
+                                        "markdown")
+    assert "no-claim" in categories("@a propose X; @b study.", "markdown")  # (a ';' outside brackets still cuts)

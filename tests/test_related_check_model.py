@@ -78,3 +78,13 @@ def test_a_key_no_record_has_is_an_undefined_citation_whatever_the_sentence():
                           "in three schools.", "markdown", records=[WALL])
     assert [d.category for d in found] == ["undefined-citation"] and "'q'" in found[0].message
     assert check_snippet("@q present a folding paper display.", "markdown") == []  # (without records: unknown)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Folding paper displays can be hung on classroom walls and put away after a lesson [@p].",
+    "Smith et al. [@p] present a folding paper display for classrooms.",
+])
+def test_a_sentence_shaped_as_the_reading_never_saw_is_left_to_the_hand_rules(sentence):
+    """An author's draft (``--check-file``) may cite at a sentence's end or after a name: the reading, fitted on
+    sentences that open with their citation, would take the first word for the verb and flag each as a wrong verb."""
+    assert check_snippet(sentence, "markdown", records=[WALL]) == []

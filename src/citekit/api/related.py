@@ -286,10 +286,11 @@ def check_draft(start: str | Path | None, path: str | Path, fmt: str | None = No
         entry = library.get(key)
         if entry is None:
             continue  # left out of the records: the check names it as an undefined citation
-        records.append(CitedRecord(key, latex_to_text(entry.title or ""), abstract_of(entry) or "", not_a_paper(entry)))
+        abstract = abstract_of(entry) or ""
+        records.append(CitedRecord(key, latex_to_text(entry.title or ""), abstract, not_a_paper(entry)))
         if entry.title:
             titles.append(entry.title)
-        if abstract := abstract_of(entry):
+        if abstract:
             abstracts.append(abstract)
     return check_snippet(text, fmt, titles, abstracts, records)
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 
 from citekit.core.lazyre import lazy
+from citekit.output.sentences import split_sentences
+from citekit.output.title_check import INQUIRY_VERBS, MAKING_VERBS, real_abstract
 
 #: the hand rules whose verdicts are features (the exact ones, markup or a non-paper cited, flag on their own): a
 #: category, or a category and the kind of its message where one category holds rules readers weigh differently (a
@@ -160,6 +162,12 @@ _ARTEFACT = lazy(r"\b(?:system|interface|device|tool|toolkit|technique|method|pr
 _NAMED = lazy(r"^\s*(?:present|presents|propose|proposes|introduce|introduces|develop|develops|build|builds|built|"
               r"design|designs|describe|describes)\s+(?:the\s+)?(?:[A-Z][a-z]*[A-Z0-9][\w\-]*|[A-Z]{2,}[\w\-]*|"
               r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s*,)")
+#: a finding stated in a related-work sentence, whose subject (the citation) is gone: "show ... that", or a
+#: comparison or change ("improves", "faster", "fewer"). Not :data:`citekit.output.findings._CUE`, which wants the
+#: abstract's own subject ("we found that", "our results show that") and so never fires on a cited sentence's
+#: predicate, nor :data:`citekit.output.common_ground._OUTCOME`, an abstract's outcome words ("was", "were",
+#: "performed") that most predicates hold. The feature is defined by this pattern as it was fitted
+#: (bench/check_train.py); the shipped weights give it 0, so changing it changes no decision until a refit
 _FINDING = lazy(r"\b(?:show(?:s|ed)?|find(?:s)?|found|report(?:s|ed)?|demonstrat\w+|reveal\w*)\s+"
                 r"(?:\w+\s+){0,3}?that\b|"
                 r"\b(?:improv\w+|reduc\w+|increas\w+|outperform\w*|faster|slower|better|worse|more|fewer|less|"
@@ -171,15 +179,16 @@ _POINTER = lazy(r"\b(?:the\s+(?:proposed|above|same|former|latter|aforementioned
 _GERUND_OBJECT = lazy(r"^\s*[a-z]+\s+(?:[a-z]+ing)\b")
 _PAST = lazy(r"\b(?:found|showed|proposed|developed|conducted|evaluated|compared|designed|presented|studied|"
              r"examined|investigated|reported|observed|demonstrated)\b")
-#: verbs a sentence about a paper opens with, as citekit and authors write them: any other first word is a title's or
-#: an abstract's word put in the verb's place
+#: verbs a sentence about a paper opens with, as citekit and authors write them, and those the title checks know
+#: (inquiry: "rethink", "revisit"; making: "fabricate"): any other first word is a title's or an abstract's word put
+#: in the verb's place
 _RESEARCH_VERBS = frozenset(
     "present propose introduce develop design build create describe discuss explore investigate examine address "
     "consider study evaluate compare measure analyze analyse assess survey review report show find demonstrate reveal "
     "use apply extend combine implement model simulate test identify detect classify augment enable support provide "
     "offer contribute examine characterize quantify derive argue outline summarize summarise track recognize "
     "estimate predict improve reduce increase visualize map conduct perform let allow help teach ask built found "
-    "learn".split())
+    "learn".split()) | INQUIRY_VERBS | MAKING_VERBS
 _COUNTED = lazy(r"\b(?:two|three|four|five|six|seven|eight|several|various|a\s+number\s+of|a\s+few|many)\s+"
                 r"(?:[a-z\-]+\s+){0,2}?[a-z]+s\b")
 _INQUIRY = frozenset("study studies explore explores examine examines investigate investigates evaluate evaluates "
@@ -214,18 +223,11 @@ def shared_runs(mine: list[str], theirs: list[str], least: int = 5) -> tuple[int
     return best, sum(covered) / len(mine)
 
 
-def _research_verbs() -> frozenset[str]:
-    """The verbs above and those the title checks know (inquiry: "rethink", "revisit"; making: "fabricate")."""
-    from citekit.output.title_check import INQUIRY_VERBS, MAKING_VERBS
-
-    return _RESEARCH_VERBS | INQUIRY_VERBS | MAKING_VERBS
-
-
 def _plain_verb(verb: str) -> str:
     """A verb without its third-person or past ending ("studies", "studied" -> "study"; "compared" -> "compare")."""
     for ending, added in (("ies", "y"), ("ied", "y"), ("ses", "s"), ("shes", "sh"), ("ches", "ch"), ("xes", "x"),
                           ("ed", ""), ("ed", "e"), ("s", "")):
-        if verb.endswith(ending) and verb[:-len(ending)] + added in _research_verbs():
+        if verb.endswith(ending) and verb[:-len(ending)] + added in _RESEARCH_VERBS:
             return verb[:-len(ending)] + added
     return verb
 
@@ -260,9 +262,6 @@ def sentence_features(plain: str, titles: list[str], abstracts: list[str], rules
     and ``abstracts`` are the cited papers' own; ``rules`` the hand rules that fired (:func:`rule_id`);
     ``cited`` how many papers it cites.
     """
-    from citekit.output.sentences import split_sentences
-    from citekit.output.title_check import real_abstract
-
     predicate = plain.strip()  # (the citations are out of it: what is left after the subject is the predicate)
     words = _tokens(predicate)
     n = max(len(words), 1)
@@ -314,11 +313,11 @@ def sentence_features(plain: str, titles: list[str], abstracts: list[str], rules
     first = 0.0
     for abstract in abstracts:
         parts = split_sentences(abstract)
-        if parts and len(parts) > 1:
+        if len(parts) > 1:
             first = max(first, shared_runs(words, _tokens(parts[0]))[1])
-    base = _plain_verb(verb)
     values.update({
-        "verb_odd": float(bool(verb) and base not in _research_verbs() and verb not in _research_verbs()),
+        # (a verb the list knows is its own plain form, or has one the list knows)
+        "verb_odd": float(bool(verb) and _plain_verb(verb) not in _RESEARCH_VERBS),
         "first_copied": first,
         "overview": float(bool(re.search(r"\b(?:overview|survey|review)\b", predicate, re.I))),
         "stale_new": float(bool(re.search(r"\b(?:a|an)\s+(?:new|novel)\b", predicate, re.I))),

@@ -58,10 +58,9 @@ def decide(features: list[float], model: dict | None = None) -> tuple[str, str] 
     means = model["means"]
     eligible = [i for i in range(len(FEATURES)) if parts[i] > 0
                 and (features[i] > means[i] or FEATURES[i] in ABSENT_FAULTS and not features[i])]
-    strongest = max(eligible, key=parts.__getitem__) if eligible else None
-    if strongest is None:
+    if not eligible:
         return "no-claim", ADVICE["no-claim"]
-    feature = FEATURES[strongest]
+    feature = FEATURES[max(eligible, key=parts.__getitem__)]
     category = FAULT[feature]
     return category, FEATURE_ADVICE.get(feature) or ADVICE.get(
         category, "a reader would mark this sentence: say what the paper does or finds")

@@ -70,9 +70,14 @@ class Defect:
 
 #: the citation a sentence about a paper opens with (its subject): ``\citet{k}`` or ``@k``
 _SUBJECT = r"^\s*(?:\\(?:citet|textcite)\{[^{}]*\}|@[\w:.\-+/]+)"
-_CITE_LATEX = re.compile(r"\\(?:citet|citep|textcite|parencite|cite)\{[^{}]*\}")
+#: a LaTeX citation, its keys in group 1: citekit's \citet and \citep, and what an author's draft holds besides
+#: (\citeauthor, \citealp, \autocite, \cite[p.~3]{k}, \citet*)
+_CITE_LATEX = re.compile(r"\\[A-Za-z]*cite[a-z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}")
 _CITE_MD = re.compile(r"\[@[^\]]*\]|(?<![\\\w])@\{[^}]*\}|(?<![\\\w])@[A-Za-z0-9_][\w:.\-+/]*[A-Za-z0-9_]|"
                       r"(?<![\\\w])@[A-Za-z0-9_]")  # ("Float8\@2bits": an escaped @ cites nothing)
+#: LaTeX headings and labels, not prose: citekit's own \paragraph{...}, and the \section{...}, \subsection*{...} and
+#: \label{...} of an author's draft given to ``--check-file``
+_LATEX_HEAD = lazy(r"^(?:\\(?:(?:sub){0,2}section|paragraph)\*?\{[^{}]*\}\s*|\\label\{[^{}]*\}\s*)+")
 _MATH = lazy(r"(?<!\\)\$[^$]*(?<!\\)\$")
 _CONNECTIVE = lazy(r"^(?:then|also|further|furthermore|moreover|additionally|in addition|besides|similarly|"
                          r"likewise|next|finally|however|thus|hence|therefore|consequently)\b", re.I)
@@ -90,12 +95,13 @@ _LATEX_OK = _latex_ok()
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences of a paragraph line; "A propose X; B study Y." counts as two."""
+    """Sentences of a paragraph line; "A propose X; B study Y." counts as two, "[@a; @b]" (Pandoc's citation of two
+    papers, in an author's draft) is no cut."""
     masked = _MATH.sub(lambda m: "x" * len(m.group(0)), text)
     cuts, start = [], 0
     for m in re.finditer(r"(?<=[.!?])\s+(?=\\|@|[A-Z`\"])|;\s+(?=\\(?:citet|textcite)|@)", masked):
         before = masked[start:m.start()]
-        if re.search(r"\b(?:al|e\.g|i\.e|vs|cf)\.$", before):
+        if re.search(r"\b(?:al|e\.g|i\.e|vs|cf)\.$", before) or before.count("[") > before.count("]"):
             continue
         cuts.append(text[start:m.start()].strip())
         start = m.end()
@@ -140,8 +146,7 @@ class _Context:
 def cited_keys(sentence: str, fmt: str) -> list[str]:
     """The keys a sentence cites, in order: ``\\citet{a,b}`` gives a and b, ``@a`` and ``[@b]`` give a and b."""
     if fmt == "latex":
-        return [k.strip() for m in re.finditer(r"\\[A-Za-z]*cite[a-z]*\*?(?:\[[^\]]*\])*\{([^{}]*)\}", sentence)
-                for k in m.group(1).split(",") if k.strip()]
+        return [k.strip() for m in _CITE_LATEX.finditer(sentence) for k in m.group(1).split(",") if k.strip()]
     return [m.group(1).rstrip(".:") for m in re.finditer(r"(?<![\\\w])@\{?([A-Za-z0-9_][\w:.\-+/]*)", sentence)]
 
 
@@ -523,7 +528,9 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
         stripped = line.strip()
         if not stripped or stripped.startswith(("%", "<!--", "#")):
             continue
-        stripped = re.sub(r"^\\paragraph\{[^{}]*\}\s*", "", stripped)
+        stripped = _LATEX_HEAD.sub("", stripped)
+        if not stripped:
+            continue
         for excerpt, message in _unrelated_joins(stripped, fmt):
             defects.append(Defect(number, "unrelated-join", message, excerpt[:117] + "..." if len(excerpt) > 120
                                   else excerpt))
@@ -550,9 +557,16 @@ def _undefined_citations(sentence: str, fmt: str, context: "_Context") -> list[t
 
 def reading(sentence: str, fmt: str, context: "_Context", found: list[tuple[str, str]]) -> list[float] | None:
     """The learned reading's features of one sentence (see :mod:`citekit.output.check_features`), or None for a
-    sentence that cites no record the check has."""
+    sentence that cites no record the check has, or that is not shaped as the sentences the reading was fitted on.
+
+    Those open with the paper they cite ("@k present ..."), as citekit writes them, or place the
+    author's paper ("Unlike @k, we ..."). In an author's own draft a sentence may cite at its end or
+    after a name ("Smith et al. [@k] describe ..."): the reading would take its first word for the
+    verb and flag every one as a wrong verb, so the hand rules speak alone."""
     from citekit.output.check_features import rule_id, sentence_features
 
+    if not re.match(_SUBJECT, sentence) and not _POSITION.search(sentence):
+        return None
     keys = cited_keys(sentence, fmt)
     cited = [context.records[k] for k in keys if context.records and k in context.records]
     if not cited:
