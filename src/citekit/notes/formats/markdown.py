@@ -650,15 +650,15 @@ class _Builder:
         out = []
         texts = [[_inline_text(cell)[0].strip() for cell in tr.children] for tr in rows]
         venue_cols = [i for i, h in enumerate(header) if h in _VENUE_COLUMNS]
-        undecided = any(not _row_names_a_paper(cells) and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
-                        for cells in texts[1:])  # (a row that links a paper, or names a venue and year, stays a paper)
+        names_paper = [_row_names_a_paper(cells) for cells in texts[1:]]
+        undecided = any(not named and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
+                        for cells, named in zip(texts[1:], names_paper))  # (a row that links a paper, or names a venue and year, stays a paper)
         said, found = _rows_said(texts, ask=soft or undecided)
-        for tr, row_said, row_found in zip(rows[1:], said, found):
-            cells = [_inline_text(cell)[0].strip() for cell in tr.children]
+        for tr, cells, named, row_said, row_found in zip(rows[1:], texts[1:], names_paper, said, found):
             line = _line(tr)
             if title_col >= len(cells) or not cells[title_col]:
                 continue
-            if soft and (row_found is None or row_found.label != "ref") and not _row_names_a_paper(cells):
+            if soft and (row_found is None or row_found.label != "ref") and not named:
                 self.doc.skipped.append((line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
                 continue
             row = Node("bullet", line, cells[title_col], source="table row")
@@ -677,7 +677,7 @@ class _Builder:
                 elif name in _YEAR_COLUMNS:
                     year = value
             kind = _row_kind(cells[title_col], venue)
-            if kind is None and row_said is not None and not _row_names_a_paper(cells) and from_text(venue)[1] is None:
+            if kind is None and row_said is not None and not named and from_text(venue)[1] is None:
                 kind = row_said  # (a row whose venue cell names a venue and its year stays a paper)
             if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
                 row.children.append(Node("plain", line, f"Type: {kind}"))

@@ -118,7 +118,7 @@ def _chunks(doc: Doc, feats: list, rng: random.Random, keep_refless: float) -> l
 def build(seed: int = SEED, ttx_held: list[Path] | None = None,
           generated: tuple[list[Doc], list[Doc]] | None = None,
           score_only: list[Path] | None = None,
-          with_corpus: bool = True, with_dev: bool = True,
+          with_corpus: bool = True,
           pdf: tuple[list[Doc], list[Doc]] | None = None) -> tuple[list[tuple[list, list[str]]], Datasets]:
     """(feature sequences, label sequences) to train on, and the held-out documents.
 
@@ -159,7 +159,7 @@ def build(seed: int = SEED, ttx_held: list[Path] | None = None,
     corpus = [([line for _, line in d], [label for label, _ in d]) for _, d in corpus_documents(CORPUS_DIR)]
     if with_corpus:
         add("corpus", corpus, 1.0)
-    if with_dev and DEV_REPEAT:
+    if DEV_REPEAT:
         from citekit.notes.finder.train.devnotes import dev_documents
 
         dev = [([line for _, line in d], [label for label, _ in d]) for _, d in dev_documents(DEV_DIR)]

@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 import textwrap
 
-from citekit.notes.finder.train.generate import HANDLES, SKELETONS, SOFTWARE, TIMES, documents_of, other_line, paragraph
+from citekit.notes.finder.train.generate import (HANDLES, SKELETONS, SOFTWARE, TIMES, documents_of, notion_heading, other_line,
+                                                 paragraph)
 from citekit.notes.finder.train.render import STYLES, Labelled, Paper, link_of, people_of, short_venue
 
 _FULL_NAMES = ("Priya Raman", "Tomasz Wiśniewski", "Dan Okafor", "Mei Lin", "Jonas Weber", "Ana Souza", "Kofi Mensah",
@@ -195,8 +196,7 @@ def notion_page(papers: list[Paper], rng: random.Random) -> Labelled:
             out += [("other", "<details>"), ("ref", f"<summary>{p.title}</summary>"), ("blank", ""),
                     ("cont", f"{rng.choice(('Authors: ', 'By '))}{people_of(p, rng)}"), ("blank", ""), ("other", "</details>"), ("blank", "")]
         elif r < 0.75:
-            out += [("ref", f"## {p.title}"), ("blank", ""), ("cont", f"Authors: {people_of(p, rng)}"),
-                    ("cont", f"Venue: {short_venue(p, rng)} {p.year}"), ("cont", f"URL: {link_of(p, rng)}"), ("blank", "")]
+            out += notion_heading(p, rng, venue=True)
         else:
             out += [("ref", f"- {p.title} — {people_of(p, rng)}"), ("blank", "")]
         if rng.random() < 0.4:

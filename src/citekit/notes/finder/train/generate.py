@@ -215,14 +215,22 @@ def md_table(papers: list[Paper], rng: random.Random) -> Labelled:
     return out
 
 
+def notion_heading(p: Paper, rng: random.Random, *, venue: bool = False) -> Labelled:
+    """A paper as a Notion page writes it: its title as a heading, a blank line, then its
+    ``Authors:`` (``Venue:``) and ``URL:`` property lines."""
+    out: Labelled = [("ref", f"## {p.title}"), ("blank", ""), ("cont", f"Authors: {people_of(p, rng)}")]
+    if venue:
+        out.append(("cont", f"Venue: {short_venue(p, rng)} {p.year}"))
+    return out + [("cont", f"URL: {link_of(p, rng)}"), ("blank", "")]
+
+
 def notion(papers: list[Paper], rng: random.Random) -> Labelled:
     out: Labelled = [("other", f"# {rng.choice(('Literature', 'Conference notes', 'Related work'))}"), ("blank", ""),
                      ("other", f"Created: May {rng.randint(1, 28)}, 2026 {rng.choice(TIMES)}"), ("other", "Tags: reading"),
                      ("blank", "")]
     for p in papers:
         if rng.random() < 0.5:
-            out += [("ref", f"## {p.title}"), ("blank", ""), ("cont", f"Authors: {people_of(p, rng)}"),
-                    ("cont", f"URL: {link_of(p, rng)}"), ("blank", "")]
+            out += notion_heading(p, rng)
         else:
             out += note_lines(p, rng, prefix="- ")
         if rng.random() < 0.4:
@@ -445,7 +453,6 @@ def link_dump(papers: list[Paper], rng: random.Random) -> Labelled:
 SKELETONS = {"trip": trip_report, "days": conference_days, "outline": outline, "bibtex": pasted_bibtex, "links": link_dump, "chat": chat_log, "email": email, "tweets": tweets, "org": org_agenda,
              "table": md_table, "notion": notion, "roam": roam, "bibliography": bibliography,
              "zotero": zotero_report, "prose": prose}
-
 
 
 def _chunks(items: list, rng: random.Random) -> list[list]:
