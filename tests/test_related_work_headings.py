@@ -18,19 +18,9 @@ from citekit.api.related import related_work
 from citekit.core.model import Entry
 from citekit.output.related_work import related_work as write
 from citekit.output.word_roots import root
-from tests.helpers_paragraphs import HAPTIC, library, opener, paragraphs
+from tests.helpers_paragraphs import HAPTIC, KNIT, library, opener, paragraphs
 
 DATA = Path(__file__).parent / "data" / "related_work"
-
-KNIT = [
-    ("knit1", "Knitting Machines for Soft Sensors",
-     "We describe how industrial knitting machines produce soft sensors from conductive yarn, in one pass with "
-     "the garment."),
-    ("knit2", "Programming Knitting Machines by Example",
-     "KnitByExample turns a few hand-knitted swatches into programs for knitting machines."),
-    ("knit3", "Knitted Antennas from Knitting Machines",
-     "Knitting machines knit antennas from silver yarn; we measure the antennas when the knit is stretched."),
-]
 
 #: two papers that share nothing but a participle and an opening discourse word
 STRAY = [
