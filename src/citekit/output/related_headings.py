@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from citekit.core.text import fold
-from citekit.output.related_topics import FUNCTION_WORDS, Phrasebook, _plain, _stem, heading_case, phrases
+from citekit.output.related_topics import FUNCTION_WORDS, Phrasebook, _inside, _plain, _stem, heading_case, phrases
 from citekit.output.word_roots import root
 
 #: a word shaped as a name ("DiLoCo", "INT4", "SAM"): never put in the plural
@@ -234,18 +234,13 @@ def candidates(sel: Selection, idx: list[int]) -> list[Candidate]:
         out.append(Candidate(text, key, in_titles, len(users & group), len(users - group),
                              math.log((book.n + 1) / max(1, len(users)))))
     # (a phrase inside a longer one the same papers use says less: "tactile displays" in "pneumatic tactile displays")
-    out = [c for c in out if not any(len(d.key) > len(c.key) and _inside(c.key, d.key) and d.papers >= c.papers
-                                     for d in out)]
+    out = [c for c in out if not any(_inside(c.key, d.key) and d.papers >= c.papers for d in out)]
     need = max(2, math.ceil(len(group) / 2))
     # (a phrase at least half the group uses first, since a heading is true only of the papers that write it;
     # then more of the group's titles, a longer phrase before a single word, more papers, rarer)
     out.sort(key=lambda c: (c.papers < need, c.in_titles < 2, -(len(c.key) > 1), -c.papers, -c.rarity,
                             c.outside, c.text))
     return out
-
-
-def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    return any(long[i:i + len(short)] == short for i in range(len(long) - len(short) + 1))
 
 
 def group_heading(sel: Selection, idx: list[int], kinds: list[str], used: set[str], neutral: bool = True,
