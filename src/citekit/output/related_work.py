@@ -753,13 +753,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 break
             idx, said, words = final[n]
             if written_by(said, titles[i], abstracts[i]):
-                heading, true_of = said, idx + [i]  # the group's heading is true of it too, in another form
+                heading = said  # the group's heading is true of it too, in another form
             else:
-                heading, true_of = heading_of(idx + [i], taken_by(said, final), every=True)
-                if heading and stray_word(heading, [titles[j] for j in true_of], [abstracts[j] for j in true_of],
+                # (``every``: a heading is given only where it is true of every paper, the leftover too)
+                heading = heading_of(idx + [i], taken_by(said, final), every=True)[0]
+                if heading and stray_word(heading, [titles[j] for j in idx + [i]], [abstracts[j] for j in idx + [i]],
                                           topic, book):
                     heading = ""
-            if heading and sorted(true_of) == sorted(idx + [i]):
+            if heading:
                 final[n] = (idx + [i], heading, words)
                 rest_idx.remove(i)
                 break
