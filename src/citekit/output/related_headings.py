@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from citekit.core.text import fold
-from citekit.output.related_topics import FUNCTION_WORDS, Phrasebook, _inside, _plain, _stem, heading_case, phrases
+from citekit.output.related_topics import FUNCTION_WORDS, ROOT_LETTERS, Phrasebook, _inside, _plain, _stem, heading_case, phrases
 from citekit.output.word_roots import root
 
 #: a word shaped as a name ("DiLoCo", "INT4", "SAM"): never put in the plural
@@ -119,10 +119,11 @@ class Selection:
         """The roots of the section's tag words."""
         return _topic_roots(self.topic)
 
-    @cached_property
-    def section(self) -> set[str]:
-        """The roots of the section's own words: its tag words' and the book's (:attr:`.related_topics.Phrasebook.topic`)."""
-        return self.own | {root(w) for w in self.book.topic}
+    def of_section(self, word_root: str) -> bool:
+        """Whether a word's root (:func:`.word_roots.root`) is the section's own: a root of its tag words, or one
+        of the book's section words (:attr:`.related_topics.Phrasebook.topic`, cut as :func:`.related_topics.term_root`
+        cuts them)."""
+        return word_root in self.own or word_root[:ROOT_LETTERS] in self.book.topic
 
     @cached_property
     def facets(self) -> frozenset[str]:
@@ -175,9 +176,9 @@ def why_not(sel: Selection, key: tuple[str, ...], idx: list[int]) -> str | None:
         return "a discourse word"
     if (len(words) == 1 and root(fold(words[0]).lower()) in sel.own) or all(book._of_section(w) for w in words):
         return "the section's own topic"
-    if _roots(written) and _roots(written) <= sel.section:
+    if _roots(written) and all(sel.of_section(r) for r in _roots(written)):
         return "the section's own topic"
-    if all(r in sel.section or r in sel.facets for r in _roots(written)):
+    if all(sel.of_section(r) or r in sel.facets for r in _roots(written)):
         return "a facet of the section's topic"  # ("Play", "Game playing" under game)
     if inside <= len(users - group):
         # (one word counts in any of its forms: "play" where other papers write "playing", "playful")
