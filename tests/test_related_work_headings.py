@@ -188,3 +188,18 @@ def test_a_section_word_with_a_long_root_is_the_sections_own_in_a_phrase() -> No
     assert ("children", "play") in book.per_paper[0] and book.usage(("children", "play"))[0]
     assert why_not(Selection(book, titles, bodies, ["game"]), ("children", "play"), [0, 1]) \
         == "a facet of the section's topic"
+
+
+def test_a_word_fused_to_the_topic_word_is_a_facet_of_it() -> None:
+    """Under ``game``, a record that writes "gameplay" (never "game playing") makes "play" a facet of the topic:
+    the word is cut after "game" as the tag writes it, not after its root "gam" ("eplay")."""
+    texts = [
+        "Competitive Play. Players enjoy competitive play; balancing kept the gameplay fair in a shooting game.",
+        "Full-Body Play. Players steer a game with their whole body, and the gameplay becomes exercise.",
+        "Tabletop Games for Families. A tabletop game for families at home.",
+    ]
+    titles = [t.split(".")[0] for t in texts]
+    bodies = [t.split(". ", 1)[1] for t in texts]
+    sel = Selection(Phrasebook(texts, ["game"], bodies, titles), titles, bodies, ["game"])
+    assert root("play") in sel.facets
+    assert why_not(sel, ("play",), [0, 1]) == "a facet of the section's topic"

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from citekit.core.text import fold
-from citekit.output.related_topics import FUNCTION_WORDS, ROOT_LETTERS, Phrasebook, _inside, _plain, _stem, heading_case, phrases
+from citekit.output.related_topics import (FUNCTION_WORDS, ROOT_LETTERS, Phrasebook, _inside, _plain, _stem, heading_case,
+                                          phrases)
 from citekit.output.word_roots import root
 
 #: a word shaped as a name ("DiLoCo", "INT4", "SAM"): never put in the plural
@@ -128,7 +129,7 @@ class Selection:
     @cached_property
     def facets(self) -> frozenset[str]:
         """The roots of words the records write as facets of the topic (:func:`_facets`)."""
-        return _facets(self.own, self.book.plain)
+        return _facets(self.topic, self.book.plain)
 
     @cached_property
     def roots(self) -> list[frozenset[str]]:
@@ -188,10 +189,13 @@ def why_not(sel: Selection, key: tuple[str, ...], idx: list[int]) -> str | None:
     return None
 
 
-def _facets(own: set[str], texts: list[str]) -> frozenset[str]:
+def _facets(topic: list[str], texts: list[str]) -> frozenset[str]:
     """The roots of words a record fuses to the section's topic word ("gameplay") or writes as a verb form right
     after the topic word ("game playing"): under ``game``, "play" is then a facet of the section's topic, not a
-    group's own ("game environment", "game gestures" make no such facet)."""
+    group's own ("game environment", "game gestures" make no such facet). A fused word is cut after the topic word
+    as the tag writes it too, not only after its root ("gam" leaves "eplay" of "gameplay")."""
+    own = _topic_roots(topic)
+    prefixes = own | {w for t in topic for w in re.split(r"[-_\s]+", fold(t).lower()) if w}
     found: set[str] = set()
     for text in texts:
         words = re.findall(r"[a-z0-9]+", fold(text).lower())
@@ -199,7 +203,7 @@ def _facets(own: set[str], texts: list[str]) -> frozenset[str]:
             if root(a) in own and verb_form(b):
                 found.add(root(b))
         for w in set(words):
-            for o in own:
+            for o in prefixes:
                 if len(w) > len(o) and w.startswith(o) and root(w) not in own:
                     found.add(root(w[len(o):]))
     return frozenset(found)
