@@ -46,3 +46,15 @@ HAPTIC = [
      "We present Pulse, a prototype that encodes notifications as rhythmic vibrotactile feedback from vibration "
      "motors in a handheld case, for travellers who wait in front of departure boards."),
 ]
+
+
+#: three papers on knitting machines: a third group, so that no word of one group is most of the section's
+KNIT = [
+    ("knit1", "Knitting Machines for Soft Sensors",
+     "We describe how industrial knitting machines produce soft sensors from conductive yarn, in one pass with "
+     "the garment."),
+    ("knit2", "Programming Knitting Machines by Example",
+     "KnitByExample turns a few hand-knitted swatches into programs for knitting machines."),
+    ("knit3", "Knitted Antennas from Knitting Machines",
+     "Knitting machines knit antennas from silver yarn; we measure the antennas when the knit is stretched."),
+]

@@ -16,21 +16,13 @@ import pytest
 
 from citekit.api.related import related_work
 from citekit.core.model import Entry
+from citekit.output.related_headings import Selection, why_not
+from citekit.output.related_topics import Phrasebook, term_root
 from citekit.output.related_work import related_work as write
 from citekit.output.word_roots import root
-from tests.helpers_paragraphs import HAPTIC, library, opener, paragraphs
+from tests.helpers_paragraphs import HAPTIC, KNIT, library, opener, paragraphs
 
 DATA = Path(__file__).parent / "data" / "related_work"
-
-KNIT = [
-    ("knit1", "Knitting Machines for Soft Sensors",
-     "We describe how industrial knitting machines produce soft sensors from conductive yarn, in one pass with "
-     "the garment."),
-    ("knit2", "Programming Knitting Machines by Example",
-     "KnitByExample turns a few hand-knitted swatches into programs for knitting machines."),
-    ("knit3", "Knitted Antennas from Knitting Machines",
-     "Knitting machines knit antennas from silver yarn; we measure the antennas when the knit is stretched."),
-]
 
 #: two papers that share nothing but a participle and an opening discourse word
 STRAY = [
@@ -179,3 +171,35 @@ def test_a_leftover_that_writes_the_heading_words_apart_gets_no_heading_untrue_o
         text = f"{APART[0][1]} {APART[0][2]}".lower()
         assert all(root(w.lower()) in {root(t) for t in re.findall(r"[a-z0-9]+", text)}
                    for w in re.findall(r"[A-Za-z0-9]+", heading)), out
+
+
+def test_a_section_word_with_a_long_root_is_the_sections_own_in_a_phrase() -> None:
+    """A word most of the section writes ("children", a root of eight letters, kept cut to seven as grouping
+    compares words) beside a facet of the topic ("play", where the records write "game playing") heads nothing:
+    "Children play" says only what the whole section is about."""
+    texts = [
+        "Children Play Outdoors. Children play outdoors with a tablet game; the gameplay rewards walking.",
+        "Children Play at School. We log children play in school yards with a game of tag; game playing is exercise.",
+        "Tabletop Games for Families. A tabletop game for families and their gameplay at home.",
+    ]
+    titles = [t.split(".")[0] for t in texts]
+    bodies = [t.split(". ", 1)[1] for t in texts]
+    book = Phrasebook(texts, ["game"], bodies, titles, {"game", term_root("children")})
+    assert ("children", "play") in book.per_paper[0] and book.usage(("children", "play"))[0]
+    assert why_not(Selection(book, titles, bodies, ["game"]), ("children", "play"), [0, 1]) \
+        == "a facet of the section's topic"
+
+
+def test_a_word_fused_to_the_topic_word_is_a_facet_of_it() -> None:
+    """Under ``game``, a record that writes "gameplay" (never "game playing") makes "play" a facet of the topic:
+    the word is cut after "game" as the tag writes it, not after its root "gam" ("eplay")."""
+    texts = [
+        "Competitive Play. Players enjoy competitive play; balancing kept the gameplay fair in a shooting game.",
+        "Full-Body Play. Players steer a game with their whole body, and the gameplay becomes exercise.",
+        "Tabletop Games for Families. A tabletop game for families at home.",
+    ]
+    titles = [t.split(".")[0] for t in texts]
+    bodies = [t.split(". ", 1)[1] for t in texts]
+    sel = Selection(Phrasebook(texts, ["game"], bodies, titles), titles, bodies, ["game"])
+    assert root("play") in sel.facets
+    assert why_not(sel, ("play",), [0, 1]) == "a facet of the section's topic"

@@ -15,20 +15,7 @@ from pathlib import Path
 from citekit.api.related import related_work
 from citekit.core.model import Entry
 from citekit.library.store import Library
-from tests.helpers_paragraphs import HAPTIC, library, opener, paragraphs
-
-
-
-#: three papers on knitting machines: a third group, so that no word of one group is most of the section's
-KNIT = [
-    ("knit1", "Knitting Machines for Soft Sensors",
-     "We describe how industrial knitting machines produce soft sensors from conductive yarn, in one pass with "
-     "the garment."),
-    ("knit2", "Programming Knitting Machines by Example",
-     "KnitByExample turns a few hand-knitted swatches into programs for knitting machines."),
-    ("knit3", "Knitted Antennas from Knitting Machines",
-     "Knitting machines knit antennas from silver yarn; we measure the antennas when the knit is stretched."),
-]
+from tests.helpers_paragraphs import HAPTIC, KNIT, library, opener, paragraphs
 
 GUMS = [
     ("gum1", "Tapping Sounds of Teeth in Dogs",

@@ -36,10 +36,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from citekit.core.text import fold
-from citekit.output.related_topics import FUNCTION_WORDS, Phrasebook, _plain, _stem, heading_case, phrases
+from citekit.output.related_topics import (FUNCTION_WORDS, ROOT_LETTERS, Phrasebook, _inside, _plain, _stem, heading_case,
+                                          phrases)
 from citekit.output.word_roots import root
 
 #: a word shaped as a name ("DiLoCo", "INT4", "SAM"): never put in the plural
@@ -103,6 +104,49 @@ class Candidate:
     rarity: float
 
 
+@dataclass
+class Selection:
+    """The records of one section, as every heading of it is tested against them: ``titles`` and ``abstracts`` by
+    index, as in ``book``, and ``topic``, the section's tag words. What is read of all the records (each one's word
+    roots, its abstract as plain text, the facets of the topic) is read once, however many groups are headed."""
+
+    book: Phrasebook
+    titles: list[str]
+    abstracts: list[str]
+    topic: list[str]
+
+    @cached_property
+    def own(self) -> set[str]:
+        """The roots of the section's tag words."""
+        return _topic_roots(self.topic)
+
+    def of_section(self, word_root: str) -> bool:
+        """Whether a word's root (:func:`.word_roots.root`) is the section's own: a root of its tag words, or one
+        of the book's section words (:attr:`.related_topics.Phrasebook.topic`, cut as :func:`.related_topics.term_root`
+        cuts them)."""
+        return word_root in self.own or word_root[:ROOT_LETTERS] in self.book.topic
+
+    @cached_property
+    def facets(self) -> frozenset[str]:
+        """The roots of words the records write as facets of the topic (:func:`_facets`)."""
+        return _facets(self.topic, self.book.plain)
+
+    @cached_property
+    def roots(self) -> list[frozenset[str]]:
+        """Each paper's text (:attr:`.related_topics.Phrasebook.plain`) as the roots of its words."""
+        return [frozenset(root(w) for w in re.findall(r"[a-z0-9]+", fold(t).lower())) for t in self.book.plain]
+
+    @cached_property
+    def bodies(self) -> list[str]:
+        """The abstracts the book reads (:attr:`.related_topics.Phrasebook.bodies`) as plain text."""
+        return [_plain(b) for b in self.book.bodies]
+
+    @cached_property
+    def title_phrases(self) -> list[dict[tuple[str, ...], str]]:
+        """The phrases of each title (:func:`.related_topics.phrases`)."""
+        return [phrases(t) for t in self.titles]
+
+
 def _topic_roots(topic: list[str]) -> set[str]:
     return {root(w) for t in topic for w in re.split(r"[-_\s]+", fold(t).lower()) if w}
 
@@ -111,14 +155,13 @@ def _roots(text: str) -> set[str]:
     return {root(w) for w in re.findall(r"[a-z0-9]+", fold(text).lower()) if w not in FUNCTION_WORDS}
 
 
-def why_not(book: Phrasebook, key: tuple[str, ...], idx: list[int], titles: list[str],
-            topic: list[str]) -> str | None:
-    """Why the phrase ``key`` cannot head the papers ``idx``, or None when it can. ``titles`` are all
-    the selection's titles (by index), ``topic`` the section's tag words."""
+def why_not(sel: Selection, key: tuple[str, ...], idx: list[int]) -> str | None:
+    """Why the phrase ``key`` cannot head the papers ``idx`` of the selection ``sel``, or None when it can."""
+    book = sel.book
     written = book.written.get(key, " ".join(key))
     words = written.split()
     group = {book.paper[i] for i in idx}
-    users = _users(book, key)
+    users = _users(sel, key)
     inside = len(users & group)
     if inside < 2:
         return "used by fewer than two of the group's papers"
@@ -130,34 +173,29 @@ def why_not(book: Phrasebook, key: tuple[str, ...], idx: list[int], titles: list
         return "starts or ends with a function word"
     if len(words) == 1 and verb_form(words[0]):
         return "a verb form alone"
-    if discourse_word(words[0], _plain_all(tuple(book.bodies))):
+    if discourse_word(words[0], sel.bodies):
         return "a discourse word"
-    own = _topic_roots(topic)
-    if (len(words) == 1 and root(fold(words[0]).lower()) in own) or all(book._of_section(w) for w in words):
+    if (len(words) == 1 and root(fold(words[0]).lower()) in sel.own) or all(book._of_section(w) for w in words):
         return "the section's own topic"
-    if _roots(written) and _roots(written) <= own | {root(w) for w in book.topic}:
+    if _roots(written) and all(sel.of_section(r) for r in _roots(written)):
         return "the section's own topic"
-    section = own | {root(w) for w in book.topic}
-    if all(r in section or _after_topic(r, own, book.plain) for r in _roots(written)):
+    if all(sel.of_section(r) or r in sel.facets for r in _roots(written)):
         return "a facet of the section's topic"  # ("Play", "Game playing" under game)
     if inside <= len(users - group):
         # (one word counts in any of its forms: "play" where other papers write "playing", "playful")
         return "as many of the section's other papers use it"
-    if len(words) == 1 and not any(key in _title_phrases(titles[i]) for i in idx):
+    if len(words) == 1 and not any(key in sel.title_phrases[i] for i in idx):
         return "a single word none of the group's titles uses"
     return None
 
 
-def _after_topic(word_root: str, own: set[str], texts: list[str]) -> bool:
-    """Whether a record fuses the word to the section's topic word ("gameplay") or writes a verb form of it right
+def _facets(topic: list[str], texts: list[str]) -> frozenset[str]:
+    """The roots of words a record fuses to the section's topic word ("gameplay") or writes as a verb form right
     after the topic word ("game playing"): under ``game``, "play" is then a facet of the section's topic, not a
-    group's own ("game environment", "game gestures" make no such facet)."""
-    return word_root in _facets(frozenset(own), tuple(texts))
-
-
-@lru_cache(maxsize=8)
-def _facets(own: frozenset[str], texts: tuple[str, ...]) -> frozenset[str]:
-    """The roots :func:`_after_topic` finds, read once per selection."""
+    group's own ("game environment", "game gestures" make no such facet). A fused word is cut after the topic word
+    as the tag writes it too, not only after its root ("gam" leaves "eplay" of "gameplay")."""
+    own = _topic_roots(topic)
+    prefixes = own | {w for t in topic for w in re.split(r"[-_\s]+", fold(t).lower()) if w}
     found: set[str] = set()
     for text in texts:
         words = re.findall(r"[a-z0-9]+", fold(text).lower())
@@ -165,47 +203,34 @@ def _facets(own: frozenset[str], texts: tuple[str, ...]) -> frozenset[str]:
             if root(a) in own and verb_form(b):
                 found.add(root(b))
         for w in set(words):
-            for o in own:
+            for o in prefixes:
                 if len(w) > len(o) and w.startswith(o) and root(w) not in own:
                     found.add(root(w[len(o):]))
     return frozenset(found)
 
 
-@lru_cache(maxsize=8)
-def _plain_all(texts: tuple[str, ...]) -> list[str]:
-    return [_plain(t) for t in texts]
-
-
-@lru_cache(maxsize=512)
-def _title_phrases(title: str) -> dict[tuple[str, ...], str]:
-    return phrases(title)
-
-
-def _users(book: Phrasebook, key: tuple[str, ...]) -> set[int]:
+def _users(sel: Selection, key: tuple[str, ...]) -> set[int]:
     """The papers (:attr:`.related_topics.Phrasebook.paper`) that use a phrase; for one word, any word of its
     root ("play" in "players", "playful", "gameplay"'s records alike): a word is specific to a group only if
     the rest of the section does not write it in another form."""
+    book = sel.book
     if len(key) > 1:
         return {book.paper[j] for j in range(book.n) if key in book.per_paper[j]}
     want = root(key[0])
-    return {book.paper[j] for j, words in enumerate(_root_sets(tuple(book.plain))) if want in words}
+    return {book.paper[j] for j, words in enumerate(sel.roots) if want in words}
 
 
-@lru_cache(maxsize=4)
-def _root_sets(texts: tuple[str, ...]) -> list[frozenset[str]]:
-    return [frozenset(root(w) for w in re.findall(r"[a-z0-9]+", fold(t).lower())) for t in texts]
-
-
-def candidates(book: Phrasebook, idx: list[int], titles: list[str], topic: list[str]) -> list[Candidate]:
+def candidates(sel: Selection, idx: list[int]) -> list[Candidate]:
     """Well-formed phrases of the papers ``idx`` (see :func:`why_not`), best first."""
+    book = sel.book
     group = {book.paper[i] for i in idx}
     keys = {k for i in idx for k in book.per_paper[i]}
     out = []
     for key in keys:
-        if why_not(book, key, idx, titles, topic):
+        if why_not(sel, key, idx):
             continue
-        users = _users(book, key)
-        in_titles = len({book.paper[i] for i in idx if key in _title_phrases(titles[i])})
+        users = _users(sel, key)
+        in_titles = len({book.paper[i] for i in idx if key in sel.title_phrases[i]})
         text = book.written[key]
         if len(key) == 1 and not _NAME.search(text):
             # (a noun alone is said as the records write its plural, "Tabletops", "Gestures": a bare singular
@@ -214,8 +239,7 @@ def candidates(book: Phrasebook, idx: list[int], titles: list[str], topic: list[
         out.append(Candidate(text, key, in_titles, len(users & group), len(users - group),
                              math.log((book.n + 1) / max(1, len(users)))))
     # (a phrase inside a longer one the same papers use says less: "tactile displays" in "pneumatic tactile displays")
-    out = [c for c in out if not any(len(d.key) > len(c.key) and _inside(c.key, d.key) and d.papers >= c.papers
-                                     for d in out)]
+    out = [c for c in out if not any(_inside(c.key, d.key) and d.papers >= c.papers for d in out)]
     need = max(2, math.ceil(len(group) / 2))
     # (a phrase at least half the group uses first, since a heading is true only of the papers that write it;
     # then more of the group's titles, a longer phrase before a single word, more papers, rarer)
@@ -224,13 +248,9 @@ def candidates(book: Phrasebook, idx: list[int], titles: list[str], topic: list[
     return out
 
 
-def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    return any(long[i:i + len(short)] == short for i in range(len(long) - len(short) + 1))
-
-
-def group_heading(book: Phrasebook, idx: list[int], titles: list[str], abstracts: list[str], topic: list[str],
-                  kinds: list[str], used: set[str], neutral: bool = True, every: bool = False) -> tuple[str, list[int]]:
-    """The heading of the papers ``idx`` (indices into the selection's ``titles`` and ``abstracts``), not one
+def group_heading(sel: Selection, idx: list[int], kinds: list[str], used: set[str], neutral: bool = True,
+                  every: bool = False) -> tuple[str, list[int]]:
+    """The heading of the papers ``idx`` (indices into the selection ``sel``), not one
     of ``used`` (lower case) nor sharing a word with one, and the papers of ``idx`` it is true of; ``("", [])``
     when there is none. With ``every``, only a heading true of every paper of ``idx`` (a leftover joining
     a group needs a heading the whole group writes, never one that leaves a paper out). With ``neutral``, a group whose papers share no phrase is headed by what they are
@@ -242,15 +262,16 @@ def group_heading(book: Phrasebook, idx: list[int], titles: list[str], abstracts
     leave it out of the group."""
     from citekit.output.related_actions import shared_action, shared_approach
 
+    book, titles, abstracts = sel.book, sel.titles, sel.abstracts
     found = shared_approach([titles[i] for i in idx], [abstracts[i] for i in idx], book.topic)
     if found:
         said = heading_case(found[1])
-        if said.lower() not in used and not _overlaps(said, used) and not _roots(said) <= _topic_roots(topic):
+        if said.lower() not in used and not _overlaps(said, used) and not _roots(said) <= sel.own:
             return said, list(idx)
-    for c in candidates(book, idx, titles, topic):
+    for c in candidates(sel, idx):
         said = heading_case(c.text)
         if said.lower() not in used and not _overlaps(said, used):
-            users = _users(book, c.key)
+            users = _users(sel, c.key)
             true_of = [i for i in idx if book.paper[i] in users]
             if every and len(true_of) < len(idx):
                 continue

@@ -611,7 +611,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
                                                entry_text, name_group, title_pairs, topic_tags)
-    from citekit.output.related_headings import group_heading, stray_word, written_by
+    from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
     from citekit.output.related_terms import section_of, terms
     from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
 
@@ -650,11 +650,12 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
     labels = {rules.label(t).lower() for t in rules.rules}
     titles = [e.title or e.key for e in left]
+    selection = Selection(book, titles, abstracts, topic)
 
     def heading_of(idx: list[int], taken: set[str], neutral: bool = True, every: bool = False) -> tuple[str, list[int]]:
         """A noun phrase of the papers' own that says what they do (:mod:`.related_headings`), else their kind;
         and the papers of ``idx`` it is true of."""
-        said, true_of = group_heading(book, idx, titles, abstracts, topic, [similarity.kinds[i] for i in idx],
+        said, true_of = group_heading(selection, idx, [similarity.kinds[i] for i in idx],
                                       taken - {core_heading.lower()}, neutral, every)
         return ("", []) if said.lower() in taken else (said, true_of)
 
@@ -752,13 +753,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 break
             idx, said, words = final[n]
             if written_by(said, titles[i], abstracts[i]):
-                heading, true_of = said, idx + [i]  # the group's heading is true of it too, in another form
+                heading = said  # the group's heading is true of it too, in another form
             else:
-                heading, true_of = heading_of(idx + [i], taken_by(said, final), every=True)
-                if heading and stray_word(heading, [titles[j] for j in true_of], [abstracts[j] for j in true_of],
+                # (``every``: a heading is given only where it is true of every paper, the leftover too)
+                heading = heading_of(idx + [i], taken_by(said, final), every=True)[0]
+                if heading and stray_word(heading, [titles[j] for j in idx + [i]], [abstracts[j] for j in idx + [i]],
                                           topic, book):
                     heading = ""
-            if heading and sorted(true_of) == sorted(idx + [i]):
+            if heading:
                 final[n] = (idx + [i], heading, words)
                 rest_idx.remove(i)
                 break
