@@ -27,7 +27,7 @@ from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
 from citekit.output.compress import compress
-from citekit.output.findings import with_finding
+from citekit.output.findings import is_finding, with_finding
 from citekit.output.naming import name_artefact
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
@@ -958,7 +958,7 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
     # (the topic's roots too: a statement's words are roots, "print" of "printing")
     section |= {root(fold(w).lower())[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
 
-    from citekit.output.common_ground import Section, is_finding, short_clause
+    from citekit.output.common_ground import Section, short_clause
 
     # (in the authors' voice once cut: "To highlight X, we ..." cut at its comma is no clause of ours)
     aims = [replace(st, clause=short) for st in options if not is_finding(st.clause)
