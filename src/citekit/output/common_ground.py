@@ -189,7 +189,7 @@ def _head_noun(word: str, text: str) -> bool:
 
 def _said_again(word_root: str, text: str) -> bool:
     """Whether ``text`` writes a word of this root twice or more (a topic it comes back to, not one in passing)."""
-    return sum(root(w.lower()) == word_root for w in re.findall(r"[^\W_][\w']*", latex_to_text(text))) >= 2
+    return len(_plain_words(text).get(word_root, ())) >= 2
 
 
 def _plural_of(word: str) -> str:
