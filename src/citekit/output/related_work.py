@@ -915,7 +915,7 @@ def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers
     said = words_of("" if group.closing else group.heading)  # (the paragraph's topic sentence says it already)
     taken = {e.key for e in sharers}
     for g2 in found:
-        if g2 is ground or plan.linked[g2.phrase] or set(g2.key or words_of(g2.phrase)) & (first | said) \
+        if g2 is ground or plan.linked[g2.phrase] or set(g2.key) & (first | said) \
                 or any(group.members[i].key in taken for i in g2.sharers):
             continue  # (a phrase the first paper shares too is no second link: it is the group's ground)
         for i in g2.sharers:
@@ -949,16 +949,13 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
 
     text = " ".join((mine.title, mine.abstract))
     options = statements(mine.abstract, mine.title, style.renders) if mine.abstract else []
-    section = {fold(w).lower()[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
-    section = {w[:-1] if w.endswith("s") else w for w in section} | section
-    from dataclasses import replace
-
+    from citekit.output.common_ground import Section, short_clause
     from citekit.output.word_roots import root
 
-    # (the topic's roots too: a statement's words are roots, "print" of "printing")
-    section |= {root(fold(w).lower())[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
-
-    from citekit.output.common_ground import Section, short_clause
+    topic_words = [fold(w).lower() for t in topic for w in re.split(r"[-_\s]+", t) if w]
+    section = {w[:6] for w in topic_words}
+    # each also without its plural "s", and by its root: a statement's words are roots ("print" of "printing")
+    section |= {w[:-1] for w in section if w.endswith("s")} | {root(w)[:6] for w in topic_words}
 
     # (in the authors' voice once cut: "To highlight X, we ..." cut at its comma is no clause of ours)
     aims = [replace(st, clause=short) for st in options if not is_finding(st.clause)
@@ -974,8 +971,9 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
         short = short_clause(titled.clause) if titled else None
         if titled and short and not is_finding(short):
             aims = [replace(titled, clause=short), *aims]
-    return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
-                     text=text, sec=Section([_entry_text(e) for e in entries], section, (text,)), aims=aims)
+    records = [_entry_text(e) for e in entries]
+    return _MinePlan(options=options, idf=idf_of([*records, text]), section=section,
+                     text=text, sec=Section(records, section, (text,)), aims=aims)
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:
