@@ -876,6 +876,12 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     ground_text = style.text(ground.phrase)
     cites = _cite_list(sharers, style)
     verb = {True: ("deal", "focus on"), False: ("deals", "focuses on")}
+
+    def differences(pairs: list[tuple[Entry, str]]) -> list[str]:
+        """"A focuses on Q", then "B S": each paper's difference, the verb said once."""
+        return [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
+                for n, (e, f) in enumerate(pairs)]
+
     if shape == 2 and len(where) == 1 and where[0][0] in sharers:
         e, f = where[0]
         many = len(sharers) > 1 or _plural(sharers[0])
@@ -887,16 +893,14 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     if other and voiced:
         # two links: "Like A, our work deals with P, and like B, with Q, but where A focuses on R and B S, we ..."
         (e2, g2, f2) = other
-        parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
-                 for n, (e, f) in enumerate([*where, (e2, f2)])]
+        parts = differences([*where, (e2, f2)])
         return _finish(f"{like}, and like {style.citet(e2)}, with {style.text(g2)}, but where {', '.join(parts[:-1])} "
                        f"and {parts[-1]}, {clause}")
     if shape == 1 and len(where) == 1:
         e, f = where[0]
         # ("who": the citation names the authors, "Smith et al. (2007), who focus on ...")
         return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
-    parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
-             for n, (e, f) in enumerate(where)]
+    parts = differences(where)
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
