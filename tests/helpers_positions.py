@@ -46,3 +46,13 @@ def position_parts(sentence: str) -> dict[str, str] | None:
 def is_position(sentence: str) -> bool:
     """Whether a paragraph's last sentence places the user's paper (in any shape)."""
     return bool(re.match(r"Like @|@\S+(?: and @\S+)? also deals? with ", sentence))
+
+
+def last_sentences(out: str) -> dict[str, str]:
+    """Heading -> the paragraph's last sentence (its position sentence, when it has one), of Markdown output."""
+    found = {}
+    for block in re.split(r"^### ", out, flags=re.M)[1:]:
+        heading, _, body = block.partition("\n")
+        text = " ".join(l for l in body.splitlines() if l and not l.startswith("<!--"))
+        found[heading.strip()] = re.split(r"(?<=\.)\s+(?=[A-Z@])", text)[-1] if text else ""
+    return found

@@ -20,33 +20,27 @@ from pathlib import Path
 from citekit.api.related import related_work
 from citekit.core.model import Entry
 from citekit.library.store import Library
-from tests.helpers_positions import is_position, position_parts
+from tests.helpers_positions import is_position, last_sentences, position_parts
 from tests.helpers_project import make_project
 
 
-def library(tmp_path: Path, records: list[tuple[str, str, str, str]], topic: str) -> Path:
+def section(tmp_path: Path, records: list[tuple[str, str, str, str]], topic: str, paper: str) -> str:
+    """The Markdown section ``--mine`` writes for ``paper`` from ``records`` (key, title, abstract, tag), one
+    paragraph per tag in the order the records give them ("alerts" under "Alerts")."""
     root = make_project(tmp_path, notes=False)
     lib = Library.load(root / "refs")
     for key, title, abstract, tag in records:
         lib.add(Entry(key=key, entry_type="inproceedings", abstract=abstract, tags_auto=[topic, tag],
                       fields={"title": title, "author": "Doe, Jane and Roe, Rick", "year": "2014"}))
     lib.save()
-    return root
-
-
-def write(root: Path, topic: str, paper: str, groups: tuple[str, ...]) -> str:
     (root / "paper.md").write_text(paper)
+    groups = tuple(f"{tag.title()}={tag}" for tag in dict.fromkeys(r[3] for r in records))
     return related_work(root, tags=(topic,), fmt="markdown", mine=str(root / "paper.md"), groups=groups).text
 
 
-def last_sentences(out: str) -> dict[str, str]:
-    """Heading -> the paragraph's last sentence (its position sentence, when it has one)."""
-    found = {}
-    for block in re.split(r"^### ", out, flags=re.M)[1:]:
-        heading, _, body = block.partition("\n")
-        text = " ".join(l for l in body.splitlines() if l and not l.startswith("<!--"))
-        found[heading.strip()] = re.split(r"(?<=\.)\s+(?=[A-Z@])", text)[-1] if text else ""
-    return found
+def position_under(out: str, heading: str) -> dict[str, str] | None:
+    """The parts (:func:`.helpers_positions.position_parts`) of the position sentence that ends ``heading``."""
+    return position_parts(last_sentences(out)[heading])
 
 
 WATCH = [
@@ -67,8 +61,7 @@ HAPTIC_WATCH = ("# A Haptic Wristwatch for Eyes-Free Gestures\n\n## Abstract\n\n
 
 
 def test_a_difference_the_user_says_in_other_words_is_none(tmp_path: Path) -> None:
-    root = library(tmp_path, WATCH, "wearable")
-    out = write(root, "wearable", HAPTIC_WATCH, ("Alerts=alerts", "Arrays=arrays"))
+    out = section(tmp_path, WATCH, "wearable", HAPTIC_WATCH)
     placed = [position_parts(s) for s in last_sentences(out).values() if is_position(s)]
     assert placed and all(placed), out
     # the wristwatch gives haptic feedback: "where @aa2010pneumatic focuses on tactile feedback" would be false
@@ -93,8 +86,7 @@ BEZEL = ("# Bezel Gestures for Phones on the Move\n\n## Abstract\n\n"
 
 
 def test_two_papers_linked_by_two_things_are_both_named(tmp_path: Path) -> None:
-    root = library(tmp_path, PHONES, "phone")
-    out = write(root, "phone", BEZEL, ("Input=input", "Cases=cases"))
+    out = section(tmp_path, PHONES, "phone", BEZEL)
     last = last_sentences(out)["Input"]
     parts = position_parts(last)
     assert parts and parts.get("second"), out
@@ -120,9 +112,8 @@ ONE_PROBLEM = ("# Children's Intuitive Gestures in Camera-Based Action Games\n\n
 
 
 def test_an_abstract_with_no_claim_is_placed_by_its_title(tmp_path: Path) -> None:
-    root = library(tmp_path, KIDS, "kids")
-    out = write(root, "kids", ONE_PROBLEM, ("Games=games", "Reading=reading"))
-    parts = position_parts(last_sentences(out)["Games"])
+    out = section(tmp_path, KIDS, "kids", ONE_PROBLEM)
+    parts = position_under(out, "Games")
     assert parts, out
     # what the paper does, as its title says it, in the authors' voice; never the problem sentence pasted
     assert parts["mine"] == "we study children's intuitive gestures in camera-based action games", parts
@@ -145,9 +136,8 @@ CHANDELIER = ("# Situated Speech Understanding for a Robotic Chandelier\n\n## Ab
 
 
 def test_robotic_meets_robot(tmp_path: Path) -> None:
-    root = library(tmp_path, LIGHTS, "speech")
-    out = write(root, "speech", CHANDELIER, ("Fusion=fusion", "Cars=cars"))
-    parts = position_parts(last_sentences(out)["Fusion"])
+    out = section(tmp_path, LIGHTS, "speech", CHANDELIER)
+    parts = position_under(out, "Fusion")
     # the user's title says "Robotic", its abstract "a home lighting robot", the record "a humanoid robot"
     assert parts and parts["ground"] == "robots" and "@la2004fusion" in parts["cites"], out
 
@@ -170,9 +160,8 @@ LAMP = ("# Voice and Gesture Understanding for a Desk Lamp\n\n## Abstract\n\n"
 
 
 def test_a_word_only_the_users_title_names_is_a_link_when_a_record_writes_it_as_prose(tmp_path: Path) -> None:
-    root = library(tmp_path, VOICE, "voice")
-    out = write(root, "voice", LAMP, ("Wall=wall", "Home=home"))
-    parts = position_parts(last_sentences(out)["Wall"])
+    out = section(tmp_path, VOICE, "voice", LAMP)
+    parts = position_under(out, "Wall")
     # the user's abstract never says gesture; its title does, and the records' running text writes "gesture"
     assert parts and parts["ground"].startswith("gesture"), out
     assert "@va1980wall" in parts["cites"], parts
@@ -182,8 +171,7 @@ def test_one_half_of_a_pair_the_user_shares_is_no_difference(tmp_path: Path) -> 
     records = [*WATCH[1:],
                ("ee2007pair", "Haptic and Audio Message Design",
                 "We compose haptic and audio messages that people feel and hear with eyes-free gestures.", "alerts")]
-    root = library(tmp_path, records, "wearable")
-    out = write(root, "wearable", HAPTIC_WATCH, ("Alerts=alerts", "Arrays=arrays"))
+    out = section(tmp_path, records, "wearable", HAPTIC_WATCH)
     # the user's wristwatch is haptic too: "where @ee2007pair focuses on audio message design" is half the title
     assert "@ee2007pair" in out and not re.search(r"focus(?:es)? on (?:an? )?audio", out), out
 
@@ -204,9 +192,8 @@ SWIPES = ("# Bezel Swipes in Mobile Environments\n\n## Abstract\n\n"
 
 
 def test_a_link_keeps_the_topic_word_both_sides_write_with_it(tmp_path: Path) -> None:
-    root = library(tmp_path, MOBILE, "mobile")
-    out = write(root, "mobile", SWIPES, ("Alerts=alerts", "Maps=maps"))
-    parts = position_parts(last_sentences(out)["Alerts"])
+    out = section(tmp_path, MOBILE, "mobile", SWIPES)
+    parts = position_under(out, "Alerts")
     # the link is "environments"; both papers say it as "mobile environments", and so does the sentence
     assert parts and parts["ground"] == "mobile environments" and "@ma2006bus" in parts["cites"], out
 
@@ -227,19 +214,17 @@ CHIMES = ("# Chimes for Busy Kitchens\n\n## Abstract\n\n"
 
 
 def test_a_noun_both_abstracts_come_back_to_is_a_link_though_no_title_names_it(tmp_path: Path) -> None:
-    root = library(tmp_path, NOTES, "sound")
-    out = write(root, "sound", CHIMES, ("Home=home", "Farm=farm"))
-    parts = position_parts(last_sentences(out)["Home"])
+    out = section(tmp_path, NOTES, "sound", CHIMES)
+    parts = position_under(out, "Home")
     # neither title says "reminders"; both abstracts say it three times: it is what they share
     assert parts and parts["ground"] == "reminders" and "@na2011memo" in parts["cites"], out
 
 
 def test_what_the_title_says_the_paper_does_comes_before_where_it_starts(tmp_path: Path) -> None:
-    root = library(tmp_path, KIDS, "kids")
     paper = ("# Children's Intuitive Gestures in Camera-Based Action Games\n\n## Abstract\n\n"
              "Most dance games for children track only the feet of the players.\n")
-    out = write(root, "kids", paper, ("Games=games", "Reading=reading"))
-    parts = position_parts(last_sentences(out)["Games"])
+    out = section(tmp_path, KIDS, "kids", paper)
+    parts = position_under(out, "Games")
     # the abstract's one sentence says where the paper starts; its title says what it does
     assert parts and parts["mine"].startswith("we study children's intuitive gestures"), out
 
@@ -259,9 +244,8 @@ POINTING_LAMP = ("# A Lamp that Follows Pointing\n\n## Abstract\n\n"
 
 
 def test_a_compound_that_holds_the_topic_is_no_difference(tmp_path: Path) -> None:
-    root = library(tmp_path, SPOKEN, "speech")
-    out = write(root, "speech", POINTING_LAMP, ("Point=point", "Calls=calls"))
-    parts = position_parts(last_sentences(out)["Point"])
+    out = section(tmp_path, SPOKEN, "speech", POINTING_LAMP)
+    parts = position_under(out, "Point")
     assert parts and parts["ground"] == "pointing", out
     # "connected-speech recognition" is speech, the section's topic and the user's "spoken commands"
     assert "connected-speech" not in parts["theirs"], parts

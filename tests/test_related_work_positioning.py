@@ -16,7 +16,7 @@ from citekit.core.model import Entry
 from citekit.output.positioning import choose, idf_of, statements, stems
 from citekit.output.related_check import check_snippet
 from citekit.output.related_work import GroupSpec, Mine, related_work
-from tests.helpers_positions import LONGEST, is_position, position_parts
+from tests.helpers_positions import LONGEST, is_position, last_sentences, position_parts
 
 from collections import Counter
 
@@ -54,16 +54,6 @@ HOVER = Mine(title="Hover Menus for Pen Tablets", name="paper.md", abstract=(
     "pen touches the screen. In a study with twelve participants, hover menus were faster than long-press menus."))
 
 
-def positions(out: str) -> dict[str, str]:
-    """The last sentence of each paragraph, by heading (Markdown)."""
-    found = {}
-    for block in re.split(r"^### ", out, flags=re.M)[1:]:
-        heading, _, body = block.partition("\n")
-        body = " ".join(l for l in body.splitlines() if l and not l.startswith("<!--"))
-        found[heading.strip()] = re.split(r"(?<=\.)\s+(?=[A-Z@])", body)[-1] if body else ""
-    return found
-
-
 def _longest_copy(sentence: str, source: str) -> int:
     """The most words in a row ``sentence`` takes from ``source``."""
     a, b = sentence.lower().rstrip(".").replace(",", "").split(), source.lower().replace(",", "").split()
@@ -79,7 +69,7 @@ def _longest_copy(sentence: str, source: str) -> int:
 
 def test_each_group_is_placed_on_ground_it_shares_beyond_the_topic() -> None:
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=HOVER, groups=GROUPS)
-    said = positions(out)
+    said = last_sentences(out)
     # menus: the pressure pens select menu items too; the tilt and roll pens share only "pen", "tablet", "input"
     like = said["Pressure input"]
     m = position_parts(like)
@@ -103,7 +93,7 @@ def test_the_sections_topic_is_never_the_shared_ground() -> None:
     mine = Mine(title="A Pen for Tablets", name="paper.md", abstract=(
         "We present a pen for tablets whose ink flows from a refillable cartridge."))
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
-    for heading, last in positions(out).items():
+    for heading, last in last_sentences(out).items():
         shared = position_parts(last)
         assert not shared or not re.search(r"\b(?:pens?|tablets?)\b", shared["ground"], re.I), (heading, last)
     assert "TODO(citekit): contrast with du2017roll" in out, out
@@ -116,7 +106,7 @@ def test_a_finding_is_not_contrasted_against_unrelated_papers() -> None:
     mine = Mine(title="HoverPen", name="paper.md", abstract=(
         "We find that hover menus were twice as fast as long-press menus in a study with twelve participants."))
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
-    said = positions(out)
+    said = last_sentences(out)
     assert not any("fast" in s or "we find" in s for s in said.values()), said
     assert "TODO(citekit): contrast with ed2012keys" in out or "TODO(citekit): contrast with fa2014thumb" in out, out
     assert out.count("TODO(citekit): contrast with") == len(said), out
@@ -141,7 +131,7 @@ def test_an_abstract_without_a_claim_still_places_the_paper() -> None:
         "Pen menus on tablets are slow because they need a long press on the screen. "
         "The prototype senses the hover height of the pen tip with a capacitive grid under the display."))
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
-    said = positions(out)
+    said = last_sentences(out)
     placed = [last for last in said.values() if is_position(last)]
     assert placed, out
     for last in placed:
@@ -160,7 +150,7 @@ def test_the_authors_voice_of_a_third_person_abstract() -> None:
 def test_a_todo_only_where_the_abstract_gives_nothing() -> None:
     mine = Mine(title="Pens", name="paper.md", abstract="Pen tablets.")  # nothing to quote
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
-    assert out.count("TODO(citekit): contrast with") == len(positions(out))
+    assert out.count("TODO(citekit): contrast with") == len(last_sentences(out))
     assert "gives no sentence that stands on its own" in out
 
 
@@ -172,4 +162,4 @@ def test_a_catalogue_page_in_the_abstract_field_is_not_an_observation() -> None:
         "Language code : JPN. ISSN : 0389-9705. DOI : 10.11242 / pens1960 . 27.105 ."))
     out = related_work(RECORDS, fmt="markdown", tags=["pen"], mine=mine, groups=GROUPS)
     assert "130003753672" not in out and "ISSN" not in out and "JPN" not in out, out
-    assert out.count("TODO(citekit): contrast with") == len(positions(out))
+    assert out.count("TODO(citekit): contrast with") == len(last_sentences(out))

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from citekit.core.lazyre import lazy
 from citekit.core.text import fold, latex_to_text
+from citekit.output.findings import is_finding
 from citekit.output.title_prose import mid_sentence, title_words_in_prose
 from citekit.output.word_roots import root
 
@@ -55,13 +56,6 @@ _VAGUE = frozenset("task tasks level levels demand demands factor factors status
 _VAGUE_ROOTS = frozenset({"task", "level", "factor", "capabil", "possibil"})
 
 _TOKEN = lazy(r"[a-z0-9][a-z0-9\-']*")
-#: what a statement that reports a result says besides a cue ("... found that ...", :data:`.findings._CUE`):
-#: an outcome word, a measure, or a verb of concluding the cue list does not hold
-_OUTCOME = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|conclude|report|learn|learned)\b|"
-                r"\b(?:results?|findings?)\b|"
-                r"\b(?:offered|outperformed|performed|was|were|led|yielded|significant(?:ly)?|faster|fastest|"
-                r"slower|slowest|better|best|worse|most\s+accurate|attained|achieved|decreased|increased|dropped|"
-                r"rose)\b|\d(?:\.\d+)?\s*(?:%|ms\b|wpm\b)", re.I)
 #: where a clause can end: before a relative clause, a participle or a preposition that opens a modifier
 _BREAK_AT = lazy(r"\s+(?=(?:that|which|who|whose|where|while|because|so|under|with|through|by|from|above|below|in|on|at|"
                  r"for|to|into|using|via|joined|consisting|based|including)\b)")
@@ -195,7 +189,7 @@ def _head_noun(word: str, text: str) -> bool:
 
 def _said_again(word_root: str, text: str) -> bool:
     """Whether ``text`` writes a word of this root twice or more (a topic it comes back to, not one in passing)."""
-    return sum(root(w.lower()) == word_root for w in re.findall(r"[^\W_][\w']*", latex_to_text(text))) >= 2
+    return len(_plain_words(text).get(word_root, ())) >= 2
 
 
 def _plural_of(word: str) -> str:
@@ -508,9 +502,3 @@ def _has_verb(text: str) -> bool:
     words = text.split()
     return len(words) >= 2 and bool(_FINITE.search(" ".join(words[1:])))
 
-
-def is_finding(clause: str) -> bool:
-    """Whether a statement reports what the paper found (no contrast to what another paper does)."""
-    from citekit.output.findings import _CUE
-
-    return bool(_CUE.search(clause) or _OUTCOME.search(clause))

@@ -333,16 +333,20 @@ def _without_unexplained(text: str, name: str, spans: list[str]) -> str:
 
 
 #: "the proposed system": the paper's own thing named by the abstract's earlier sentence, which a reader never sees
-_OWN_THING = lazy(r"\bthe\s+(?:proposed|presented|developed|described|introduced|above|aforementioned)\s+"
-                  r"(?P<noun>(?:[\w\-]+\s+)?(?:method|system|approach|technique|framework|model|algorithm|design|tool|"
-                  r"interface|prototype|device|scheme|architecture|game|application)s?)\b", re.I)
+_OWN_THING_SOURCE = (r"\bthe\s+(?:proposed|presented|developed|described|introduced|above|aforementioned)\s+"
+                     r"(?P<noun>(?:[\w\-]+\s+)?(?:method|system|approach|technique|framework|model|algorithm|design|"
+                     r"tool|interface|prototype|device|scheme|architecture|game|application)s?)\b")
+_OWN_THING = lazy(_OWN_THING_SOURCE, re.I)
+#: the same as a trailing phrase that only points back: "a study of X | using the proposed system"
+_OWN_THING_AT_END = lazy(rf"\s+(?:using|with|by|in|on|for|through|via|of)\s+{_OWN_THING_SOURCE}\s*$", re.I)
+#: "a gesture spotting method that combines gesture spotting with X": the modifiers, the head, its relative clause
+_ECHO = lazy(r"^(?P<art>an?|the)\s+(?P<mods>[\w\-]+(?:\s+[\w\-]+){0,2})\s+(?P<head>[a-z]+)\s+(?P<rel>(?:that|which)\s+.+)$")
 
 
 def _no_echo(text: str) -> str:
     """"a gesture spotting method that combines gesture spotting with X" -> "a method that combines gesture spotting
     with X": the words before the head noun said again in its relative clause are said once, where they act."""
-    m = re.match(r"^(?P<art>an?|the)\s+(?P<mods>[\w\-]+(?:\s+[\w\-]+){0,2})\s+(?P<head>[a-z]+)\s+"
-                 r"(?P<rel>(?:that|which)\s+.+)$", text)
+    m = _ECHO.match(text)
     if not m or not (_METHOD_HEAD.fullmatch(m.group("head")) or _BUILT.fullmatch(m.group("head"))):
         return text
     if not re.search(rf"(?<![\w\-]){re.escape(m.group('mods'))}(?![\w\-])", m.group("rel"), re.I):
@@ -353,7 +357,7 @@ def _no_echo(text: str) -> str:
 def own_thing(text: str) -> str:
     """"a study of X using the proposed system" -> "a study of X"; "the proposed method is reliable" -> "their
     method is reliable": a trailing phrase that only points back goes, the paper's own thing elsewhere is "their"."""
-    m = re.search(rf"\s+(?:using|with|by|in|on|for|through|via|of)\s+{_OWN_THING.pattern}\s*$", text, re.I)
+    m = _OWN_THING_AT_END.search(text)
     if m and _words(text[:m.start()]) >= 4:
         text = text[:m.start()]
     return _OWN_THING.sub(lambda m: "their " + m.group("noun"), text)
@@ -402,8 +406,7 @@ def _title_stems(text: str, title: str) -> set[str]:
     from citekit.core.text import title_tokens
     from citekit.output.word_roots import root
 
-    wanted = {root(w) for w in title_tokens(title) if len(w) > 3}
-    return wanted & {root(w) for w in title_tokens(text)}
+    return {root(w) for w in title_tokens(title) if len(w) > 3} & _roots(text)
 
 
 def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, limit: int = MAX_WORDS,

@@ -40,6 +40,13 @@ _CUE = lazy(
     # "We evaluated X and found that ...": the same subject, its second verb
     rf"|^(?:we|they)\b[^.;]{{0,200}}?\band\s+)"
     rf"(?!also\b)(?P<cue>{_CUE_VERB})\s+that\s+(?P<finding>.+)$", re.I | re.S)
+#: what a statement that reports a result says besides a cue ("... found that ...", :data:`_CUE`):
+#: an outcome word, a measure, or a verb of concluding the cue list does not hold
+_OUTCOME = lazy(r"^we\s+(?:find|found|show|showed|observe|observed|conclude|report|learn|learned)\b|"
+                r"\b(?:results?|findings?)\b|"
+                r"\b(?:offered|outperformed|performed|was|were|led|yielded|significant(?:ly)?|faster|fastest|"
+                r"slower|slowest|better|best|worse|most\s+accurate|attained|achieved|decreased|increased|dropped|"
+                r"rose)\b|\d(?:\.\d+)?\s*(?:%|ms\b|wpm\b)", re.I)
 #: no cut inside the finding's own clause: compress may only drop hedges, asides and side clauses
 _WHOLE = 60
 #: where a finding's first clause ends: a list of findings ("; that ...", ", and that ..."), a colon, a side clause
@@ -58,6 +65,12 @@ _OPENS_PHRASE = lazy(r"^(?:in|under|with|without|for|during|across|on|at|after|b
 #: a finding that leans on what the reader has not seen
 _LEANS = lazy(r"^(?:it|they|this|these|those|such|he|she|both|either|neither|the\s+(?:latter|former|same))\b"
                     r"|\bthe\s+same\b|\b(?:former|latter)\b|\(\d\)|\bas\s+(?:above|before)\b", re.I)
+
+
+def is_finding(clause: str) -> bool:
+    """Whether a statement reports what the paper found (no contrast to what another paper does): a finding cue
+    (:data:`_CUE`) or an outcome (:data:`_OUTCOME`). ``--mine`` reads it to keep results out of what a paper does."""
+    return bool(_CUE.search(clause) or _OUTCOME.search(clause))
 
 
 def main_finding(abstract: str, after: int, name: str = "") -> str | None:

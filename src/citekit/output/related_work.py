@@ -27,7 +27,7 @@ from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
 from citekit.output.compress import compress
-from citekit.output.findings import with_finding
+from citekit.output.findings import is_finding, with_finding
 from citekit.output.naming import name_artefact
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
@@ -878,6 +878,12 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     ground_text = style.text(ground.phrase)
     cites = _cite_list(sharers, style)
     verb = {True: ("deal", "focus on"), False: ("deals", "focuses on")}
+
+    def differences(pairs: list[tuple[Entry, str]]) -> list[str]:
+        """"A focuses on Q", then "B S": each paper's difference, the verb said once."""
+        return [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
+                for n, (e, f) in enumerate(pairs)]
+
     if shape == 2 and len(where) == 1 and where[0][0] in sharers:
         e, f = where[0]
         many = len(sharers) > 1 or _plural(sharers[0])
@@ -889,16 +895,14 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     if other and voiced:
         # two links: "Like A, our work deals with P, and like B, with Q, but where A focuses on R and B S, we ..."
         (e2, g2, f2) = other
-        parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
-                 for n, (e, f) in enumerate([*where, (e2, f2)])]
+        parts = differences([*where, (e2, f2)])
         return _finish(f"{like}, and like {style.citet(e2)}, with {style.text(g2)}, but where {', '.join(parts[:-1])} "
                        f"and {parts[-1]}, {clause}")
     if shape == 1 and len(where) == 1:
         e, f = where[0]
         # ("who": the citation names the authors, "Smith et al. (2007), who focus on ...")
         return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
-    parts = [f"{style.citet(e)} {verb[_plural(e)][1]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
-             for n, (e, f) in enumerate(where)]
+    parts = differences(where)
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
@@ -917,7 +921,7 @@ def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers
     said = words_of("" if group.closing else group.heading)  # (the paragraph's topic sentence says it already)
     taken = {e.key for e in sharers}
     for g2 in found:
-        if g2 is ground or plan.linked[g2.phrase] or set(g2.key or words_of(g2.phrase)) & (first | said) \
+        if g2 is ground or plan.linked[g2.phrase] or set(g2.key) & (first | said) \
                 or any(group.members[i].key in taken for i in g2.sharers):
             continue  # (a phrase the first paper shares too is no second link: it is the group's ground)
         for i in g2.sharers:
@@ -951,16 +955,13 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
 
     text = " ".join((mine.title, mine.abstract))
     options = statements(mine.abstract, mine.title, style.renders) if mine.abstract else []
-    section = {fold(w).lower()[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
-    section = {w[:-1] if w.endswith("s") else w for w in section} | section
-    from dataclasses import replace
-
+    from citekit.output.common_ground import Section, short_clause
     from citekit.output.word_roots import root
 
-    # (the topic's roots too: a statement's words are roots, "print" of "printing")
-    section |= {root(fold(w).lower())[:6] for t in topic for w in re.split(r"[-_\s]+", t) if w}
-
-    from citekit.output.common_ground import Section, is_finding, short_clause
+    topic_words = [fold(w).lower() for t in topic for w in re.split(r"[-_\s]+", t) if w]
+    section = {w[:6] for w in topic_words}
+    # each also without its plural "s", and by its root: a statement's words are roots ("print" of "printing")
+    section |= {w[:-1] for w in section if w.endswith("s")} | {root(w)[:6] for w in topic_words}
 
     # (in the authors' voice once cut: "To highlight X, we ..." cut at its comma is no clause of ours)
     aims = [replace(st, clause=short) for st in options if not is_finding(st.clause)
@@ -976,8 +977,9 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
         short = short_clause(titled.clause) if titled else None
         if titled and short and not is_finding(short):
             aims = [replace(titled, clause=short), *aims]
-    return _MinePlan(options=options, idf=idf_of([_entry_text(e) for e in entries] + [text]), section=section,
-                     text=text, sec=Section([_entry_text(e) for e in entries], section, (text,)), aims=aims)
+    records = [_entry_text(e) for e in entries]
+    return _MinePlan(options=options, idf=idf_of([*records, text]), section=section,
+                     text=text, sec=Section(records, section, (text,)), aims=aims)
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:

@@ -49,18 +49,18 @@ _PROBLEM = lazy(r"\b(?:however|challenge|challenging|remains?|problem|difficult|
 _BACKGROUND = lazy(r"\b(?:has\s+become|have\s+become|is\s+(?:a|an|the)\b|are\s+(?:widely|increasingly|often)|"
                          r"widely|increasingly|recent(?:ly)?|popular|emerged|growing)\b", re.I)
 #: an opener that adds to what came before ("In addition, ...", "We also ..."): a side result, not the main one
-ADDON = lazy(r"^(?:additionally|also|furthermore|moreover|finally|in\s+addition|besides|lastly|we\s+also|"
-                   r"we\s+further|we\s+then)\b", re.I)
+_ADDON = lazy(r"^(?:additionally|also|furthermore|moreover|finally|in\s+addition|besides|lastly|we\s+also|"
+                    r"we\s+further|we\s+then)\b", re.I)
 _ALSO = lazy(r"\b(?:we|they)\s+also\b", re.I)
+_EVIDENCE = lazy(r"\b(?:experiments?|evaluation|evaluated|participants|user\s+study|benchmarks?|outperforms?|"
+                       r"compared|baselines?|datasets?|accuracy|significantly|empirical(?:ly)?)\b", re.I)
+_BACK_REFERENCE = lazy(r"\b(?:this|these|such|the\s+latter|the\s+former)\s+[a-z]", re.I)
 
 
 def is_addon(text: str) -> bool:
     """Whether a sentence (or the part of it before its finding) adds a result to one said before: an add-on
     opener, or "we also" anywhere ("Finally, we also found ...", "Our results, as we also show, ...")."""
-    return bool(ADDON.match(text.strip()) or _ALSO.search(text))
-_EVIDENCE = lazy(r"\b(?:experiments?|evaluation|evaluated|participants|user\s+study|benchmarks?|outperforms?|"
-                       r"compared|baselines?|datasets?|accuracy|significantly|empirical(?:ly)?)\b", re.I)
-_BACK_REFERENCE = lazy(r"\b(?:this|these|such|the\s+latter|the\s+former)\s+[a-z]", re.I)
+    return bool(_ADDON.match(text.strip()) or _ALSO.search(text))
 
 
 def sentence_features(sentences: list[str], index: int, name: str = "") -> list[float]:
@@ -75,7 +75,7 @@ def sentence_features(sentences: list[str], index: int, name: str = "") -> list[
         "show": bool(_SHOW.search(s)), "we_subject": bool(_WE_SUBJECT.match(s)),
         "this_paper": bool(_THIS_PAPER.search(s)), "our_method": bool(_OUR_METHOD.search(s)), "names_method": named,
         "hedge": bool(_HEDGE.search(s)), "number": bool(_NUMBER.search(s)), "problem": bool(_PROBLEM.search(s)),
-        "background": bool(_BACKGROUND.search(s)), "addon": bool(ADDON.match(s)),
+        "background": bool(_BACKGROUND.search(s)), "addon": bool(_ADDON.match(s)),
         "evidence": bool(_EVIDENCE.search(s)), "length": min(len(words), 80) / 40,
         "back_reference": bool(_BACK_REFERENCE.search(s)),
     }

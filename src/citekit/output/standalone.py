@@ -232,6 +232,9 @@ def _rebuild_demonstratives(clause: str, earlier: str) -> str:
 #: plural heads that say only what kind of thing was counted: "compared three techniques" (which ones?)
 _GENERIC_KINDS = {"techniques", "methods", "approaches", "designs", "interfaces", "systems", "prototypes",
                   "strategies", "variants", "versions", "conditions", "mechanisms", "tools", "algorithms", "models"}
+#: words before a kind that do not name it: function words, pointers, counts ("these two techniques")
+_NOT_NAMING = _FUNCTION | {"this", "that", "such", "these", "those", "use", "two", "three", "four", "several", "both",
+                           "all", "many", "some", "other", "existing", "previous"}
 
 
 def _counted_kinds(clause: str, earlier: str) -> str:
@@ -241,16 +244,12 @@ def _counted_kinds(clause: str, earlier: str) -> str:
         noun = m.group(2)
         if noun not in _GENERIC_KINDS:
             continue
-        found = None
-        for found in re.finditer(rf"\b((?:[A-Za-z][\w\-]*\s+){{1,2}}){noun}\b", earlier):
-            pass
-        if found is None:
+        named = list(re.finditer(rf"\b((?:[A-Za-z][\w\-]*\s+){{1,2}}){noun}\b", earlier))
+        if not named:
             continue
-        modifiers = found.group(1).split()
-        while modifiers and (modifiers[0].lower() in _FUNCTION | {"this", "that", "such", "these", "those", "use",
-                                                                   "two", "three", "four", "several", "both", "all",
-                                                                   "many", "some", "other", "existing", "previous"}
-                             or modifiers[0].lower() in _UNINFORMATIVE or not modifiers[0][:1].islower()):
+        modifiers = named[-1].group(1).split()  # (the last time the abstract named that kind)
+        while modifiers and (modifiers[0].lower() in _NOT_NAMING or modifiers[0].lower() in _UNINFORMATIVE
+                             or not modifiers[0][:1].islower()):
             modifiers = modifiers[1:]
         if not modifiers or any(w.lower() in _FUNCTION for w in modifiers):
             continue
@@ -266,8 +265,9 @@ def stand_alone(clause: str, earlier_sentences: list[str], abstract: str, name: 
     clause lower (see :func:`unexplained`).
     """
     clause = expand_acronyms(clause, abstract, name)
-    rebuilt = rebuild_back_references(clause, " ".join(earlier_sentences))
-    return _counted_kinds(rebuilt, " ".join(earlier_sentences)) if rebuilt is not None else None
+    earlier = " ".join(earlier_sentences)
+    rebuilt = rebuild_back_references(clause, earlier)
+    return _counted_kinds(rebuilt, earlier) if rebuilt is not None else None
 
 
 def unexplained(clause: str, name: str = "") -> list[str]:

@@ -51,6 +51,8 @@ class Kin:
                         self._slots[root(w)]["R:" + root(words[i + 1])] += 1
                     if i > 0 and words[i - 1] not in FUNCTION_WORDS:
                         self._slots[root(w)]["L:" + root(words[i - 1])] += 1
+        # (each root's squared length, summed once: :meth:`of` compares one root with every other)
+        self._norm2 = {w: sum(v * v for v in slots.values()) for w, slots in self._slots.items()}
         self._cache: dict[str, frozenset[str]] = {}
 
     def similarity(self, a: str, b: str) -> float:
@@ -62,7 +64,7 @@ class Kin:
         if len(shared) < MIN_SHARED:
             return 0.0
         dot = sum(left[k] * right[k] for k in shared)
-        return dot / math.sqrt(sum(v * v for v in left.values()) * sum(v * v for v in right.values()))
+        return dot / math.sqrt(self._norm2[a] * self._norm2[b])
 
     def of(self, word_root: str) -> frozenset[str]:
         """The roots written in the same slots as ``word_root`` ("tactil" -> {"hapt"} in a haptics section)."""
@@ -74,4 +76,3 @@ class Kin:
     def said_by(self, word_root: str, words: set[str]) -> bool:
         """Whether ``words`` (roots) hold ``word_root`` or a word of its kin."""
         return word_root in words or bool(self.of(word_root) & words)
-
