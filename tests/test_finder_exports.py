@@ -9,26 +9,16 @@ run through the command line, as a user runs it.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from citekit.cli import main
 from citekit.notes.finder import LABELS, find
+from tests.helpers_extract import extract_mentions
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
-
-
-def _extract(tmp_path: Path, name: str, text: str) -> list[dict]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.output)["mentions"]
 
 
 def _titles(mentions: list[dict]) -> list[str | None]:
@@ -85,7 +75,7 @@ NOTION_DATABASE = """\
 def test_a_notion_database_whose_title_column_is_name(tmp_path: Path):
     """Notion calls a database's title column "Name": its rows are papers where the finder
     reads them as papers, and a table of people or software under "Name" gives none."""
-    mentions = _extract(tmp_path, "Optimizer reading list.md", NOTION_DATABASE)
+    mentions = extract_mentions(tmp_path, "Optimizer reading list.md", NOTION_DATABASE)
     assert _titles(mentions) == ["Lookahead Optimizer: k steps forward, 1 step back",
                                  "Adafactor: Adaptive Learning Rates with Sublinear Memory Cost"]
     assert mentions[1]["authors"] == ["Noam Shazeer", "Mitchell Stern"]
@@ -101,7 +91,7 @@ PAPER_TABLE = """\
 
 
 def test_a_table_row_naming_a_blog_post_in_its_who_cell_is_no_paper(tmp_path: Path):
-    titles = _titles(_extract(tmp_path, "tracker.md", PAPER_TABLE))
+    titles = _titles(extract_mentions(tmp_path, "tracker.md", PAPER_TABLE))
     assert titles == ["Lookahead Optimizer: k steps forward, 1 step back",
                       "Adafactor: Adaptive Learning Rates with Sublinear Memory Cost"]
 
@@ -109,7 +99,7 @@ def test_a_table_row_naming_a_blog_post_in_its_who_cell_is_no_paper(tmp_path: Pa
 def test_a_list_line_naming_a_blog_post_with_its_author_is_no_paper(tmp_path: Path):
     text = ("- The Illustrated Attention — Tomasz Wiśniewski (blog post) https://bobk.github.io/notes/\n"
             "- Symbolic Discovery of Optimization Algorithms — Xiangning Chen, Chen Liang https://arxiv.org/abs/2302.06675\n")
-    mentions = _extract(tmp_path, "links.md", text)
+    mentions = extract_mentions(tmp_path, "links.md", text)
     assert _titles(mentions) == ["Symbolic Discovery of Optimization Algorithms"]
     assert mentions[0]["ids"]["arxiv"] == "2302.06675"
 
@@ -135,7 +125,7 @@ def test_a_callout_is_read_line_by_line_and_a_toggle_keeps_its_details(tmp_path:
     """Notion's ``<aside>`` callout written over two lines is two lines (its heading is no
     part of the title), and a ``<details>`` toggle whose body is a detail line after a blank
     line gives that detail to the summary's paper."""
-    mentions = _extract(tmp_path, "Related work.md", CALLOUTS)
+    mentions = extract_mentions(tmp_path, "Related work.md", CALLOUTS)
     by_title = {m["title"]: m for m in mentions}
     assert set(by_title) == {"Hindsight policy gradients", "Decoupled Weight Decay Regularization"}
     assert by_title["Hindsight policy gradients"]["location"]["line"] == 5
@@ -165,7 +155,7 @@ To: Nadia Kowalski <nadia@lab.org>
 def test_a_reference_wrapped_mid_title_in_a_quote_keeps_its_last_line(tmp_path: Path):
     """The last line of a reference cut mid-title holds an identifier of its own; where the
     finder reads it as going on, it goes on: one paper, its title whole, with that identifier."""
-    mentions = _extract(tmp_path, "Fwd_refs.eml", EMAIL)
+    mentions = extract_mentions(tmp_path, "Fwd_refs.eml", EMAIL)
     assert _titles(mentions) == ["SGDR: Stochastic gradient descent with warm restarts",
                                  "Accurate, large minibatch SGD: Training ImageNet in 1 hour"]
     assert mentions[1]["ids"]["arxiv"] == "1706.02677"
@@ -173,7 +163,7 @@ def test_a_reference_wrapped_mid_title_in_a_quote_keeps_its_last_line(tmp_path: 
 
 def test_a_link_alone_under_a_title_is_the_papers_link(tmp_path: Path):
     text = "- Attention Is All You Need — Ashish Vaswani, Noam Shazeer\n  [pdf](https://arxiv.org/abs/1706.03762)\n"
-    [mention] = _extract(tmp_path, "reading.md", text)
+    [mention] = extract_mentions(tmp_path, "reading.md", text)
     assert mention["ids"]["arxiv"] == "1706.03762"
 
 

@@ -10,7 +10,6 @@ text, copied tweets, Zotero annotation notes, a forwarded e-mail).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from citekit import api
 from citekit.cli import main
 
 from .helpers_project import make_project
+from tests.helpers_extract import extract_mentions
 
 SLACK = """\
 Jana Novak  9:02 AM
@@ -34,21 +34,13 @@ room 3.21 is booked for the ICML 2024 recap, Spring 2024 reading group, Q&A 2024
 """
 
 
-def _extract(tmp_path: Path, name: str, text: str) -> list[dict]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.output)["mentions"]
-
-
 def _cited(mentions: list[dict]) -> list[tuple[int, list[str], bool, int | None]]:
     return [(m["location"]["line"], m["authors"], m["authors_incomplete"], m["year"])
             for m in mentions if m["kind"] == "cited"]
 
 
 def test_author_year_citations_in_a_slack_log_are_mentions_without_a_title(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "slack_reading-group.txt", SLACK)
+    mentions = extract_mentions(tmp_path, "slack_reading-group.txt", SLACK)
     assert _cited(mentions) == [
         (3, ["Kingma", "Ba"], False, 2014),
         (6, ["Gupta", "Koren", "Singer"], False, None),
@@ -63,7 +55,7 @@ def test_author_year_citations_in_a_slack_log_are_mentions_without_a_title(tmp_p
 
 
 def test_tweets_citing_several_papers_on_one_line_give_one_mention_each(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "saved_tweets.txt", (
+    mentions = extract_mentions(tmp_path, "saved_tweets.txt", (
         "Rich Data Takes\n@richdatatakes\n\n"
         "every \"new\" prompting paper is CoT (Wei et al. 2022) + self-consistency (Wang et al.) "
         "+ ToT (Yao et al. 2023) in a trench coat\n"))
@@ -71,7 +63,7 @@ def test_tweets_citing_several_papers_on_one_line_give_one_mention_each(tmp_path
 
 
 def test_a_citation_beside_a_quoted_title_is_not_a_second_paper(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "zotero-annotations.md", (
+    mentions = extract_mentions(tmp_path, "zotero-annotations.md", (
         "# Annotations\n\n"
         "“the standard RLHF pipeline” i.e. InstructGPT (Ouyang et al. 2022, “Training language models to follow "
         "instructions with human feedback”) as in the [Rafailov et al., 2023, p. 3](zotero://select/library/items/FJ3T8N2V)\n"))
@@ -81,7 +73,7 @@ def test_a_citation_beside_a_quoted_title_is_not_a_second_paper(tmp_path: Path) 
 
 
 def test_a_reference_line_with_its_authors_gives_no_extra_citation(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "reading.md", (
+    mentions = extract_mentions(tmp_path, "reading.md", (
         "- Scaling Laws for Neural Language Models — Kaplan et al., 2020\n"
         "- Robbins & Monro 1951, \"A Stochastic Approximation Method\"\n"))
     assert [m["kind"] for m in mentions] == ["titled", "titled"]
@@ -130,7 +122,7 @@ def test_online_a_citation_with_no_title_stays_pending_and_joins_no_paper(online
 
 
 def test_names_in_citation_syntax_then_a_title_in_a_forwarded_reading_list(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "Fwd_reading_list.txt", (
+    mentions = extract_mentions(tmp_path, "Fwd_reading_list.txt", (
         "---------- Forwarded message ---------\n"
         "From: Marcus <marcus@example.org>\n\n"
         ">   - Loshchilov & Hutter, Decoupled Weight Decay Regularization\n"
@@ -144,7 +136,7 @@ def test_names_in_citation_syntax_then_a_title_in_a_forwarded_reading_list(tmp_p
 
 
 def test_chinese_notes_write_et_al_as_deng(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "组会阅读清单.md", (
+    mentions = extract_mentions(tmp_path, "组会阅读清单.md", (
         "## 第三周\n"
         "- 顺便提一下「Latent Diffusion」那篇（Rombach 等, CVPR 2022），但这周不展开\n"))
     assert _cited(mentions) == [(2, ["Rombach"], True, 2022)]
@@ -152,7 +144,7 @@ def test_chinese_notes_write_et_al_as_deng(tmp_path: Path) -> None:
 
 
 def test_an_org_agenda_heading_cites_its_paper(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "research.org", (
+    mentions = extract_mentions(tmp_path, "research.org", (
         "* Reading\n"
         "** TODO GAN baseline (Goodfellow et al. 2014) -- Okafor insists\n"
         "   SCHEDULED: <2025-03-04 Tue>\n"))
@@ -160,7 +152,7 @@ def test_an_org_agenda_heading_cites_its_paper(tmp_path: Path) -> None:
 
 
 def test_a_quoted_title_in_a_tweet_taken_whole_is_the_title_not_the_tweet(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "saved_tweets.txt", (
+    mentions = extract_mentions(tmp_path, "saved_tweets.txt", (
         "chemistry nobel to the AlphaFold folks 🧬 the paper everyone's citing today: Jumper et al. 2021, "
         "\"Highly accurate protein structure prediction with AlphaFold\", Nature. https://doi.org/10.1038/s41586-021-03819-2\n\n"
         "Über Horváth’s “Gradient” Methods — Samuel Horváth\n"))
@@ -169,7 +161,7 @@ def test_a_quoted_title_in_a_tweet_taken_whole_is_the_title_not_the_tweet(tmp_pa
 
 
 def test_a_reference_list_copied_out_of_a_pdf_reads_wrapped_arxiv_lines_and_split_accents(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "refs_dump_from_pdfs.txt", (
+    mentions = extract_mentions(tmp_path, "refs_dump_from_pdfs.txt", (
         "References\n\n"
         "Ian Goodfellow, Yoshua Bengio, and Aaron Courville. Deep Learning. MIT Press, 2016.\n"
         "Stanisław Jastrz˛ebski, Zachary Kenton, Devansh Arpit, Nicolas Ballas, Asja Fischer, Yoshua\n"
@@ -183,7 +175,7 @@ def test_a_reference_list_copied_out_of_a_pdf_reads_wrapped_arxiv_lines_and_spli
 
 
 def test_a_title_quoted_in_a_chat_message_is_a_mention_but_a_book_chapter_is_not(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "slack_reading-group.txt", (
+    mentions = extract_mentions(tmp_path, "slack_reading-group.txt", (
         "Tomasz Wiśniewski  9:10 AM\n"
         "can we add \"Symbolic Discovery of Optimization Algorithms\" to that list? feels like required reading\n"
         "Jana Novak  9:12 AM\n"
@@ -195,7 +187,7 @@ def test_a_title_quoted_in_a_chat_message_is_a_mention_but_a_book_chapter_is_not
 
 
 def test_a_zotero_annotation_is_not_a_title_its_citation_names_the_item(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "zotero-annotations.md", (
+    mentions = extract_mentions(tmp_path, "zotero-annotations.md", (
         "# Annotations\n(2/14/2024, 3:22:07 PM)\n\n"
         "“a low intrinsic rank” ([Hu et al., 2021, p. 2](zotero://select/library/items/7QK3ZP9D)) "
         "([pdf](zotero://open-pdf/library/items/X4B2MN8R?page=2&annotation=2UPVJ5TA)) core claim\n\n"
@@ -218,12 +210,12 @@ Reading Group Topics
 
 
 def test_a_short_chat_message_citing_by_names_is_no_section_label(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "slack_optimizers.txt", SLACK_SHORT)
+    mentions = extract_mentions(tmp_path, "slack_optimizers.txt", SLACK_SHORT)
     assert _cited(mentions) == [(4, ["Shazeer", "Stern"], False, None)]
 
 
 def test_a_list_closed_by_and_is_not_carried_into_the_et_al_after_it(tmp_path: Path) -> None:
     text = "% related work\nInitialisation matters too: Saxe and McClelland, Mishkin et al., and others since.\n"
-    mentions = _extract(tmp_path, "draft.tex", text)
+    mentions = extract_mentions(tmp_path, "draft.tex", text)
     assert all(m["authors"][:1] != ["Saxe"] or "Mishkin" not in m["authors"] for m in mentions)
     assert [(m["authors"], m["authors_incomplete"]) for m in mentions if "Mishkin" in m["authors"]] == [(["Mishkin"], True)]

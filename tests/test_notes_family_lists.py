@@ -10,12 +10,10 @@ Each notes file is written in the style the line shape was met in; the lines are
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from citekit.cli import main
+from tests.helpers_extract import extract_mentions
 
 ORG = """\
 * Projects
@@ -54,20 +52,12 @@ Gradient penalty. Contrast with weight clipping — "Spectral Normalization for 
 """
 
 
-def _extract(tmp_path: Path, name: str, text: str) -> list[dict]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.output)["mentions"]
-
-
 def _titled(mentions: list[dict]) -> dict[int, tuple[str, list[str], int | None]]:
     return {m["location"]["line"]: (m["title"], m["authors"], m["year"]) for m in mentions if m["title"]}
 
 
 def test_an_org_agenda_names_papers_by_a_short_name_and_family_names(tmp_path: Path) -> None:
-    found = _titled(_extract(tmp_path, "agenda.org", ORG))
+    found = _titled(extract_mentions(tmp_path, "agenda.org", ORG))
     assert found[7] == ("Density Estimation Using Real NVP", ["Dinh", "Sohl-Dickstein", "Bengio"], 2017)
     assert found[8] == ("Wasserstein Generative Adversarial Networks", ["Arjovsky", "Chintala", "Bottou"], 2017)
     # four family names joined by commas alone: four people, not two "Family, Given" pairs
@@ -75,7 +65,7 @@ def test_an_org_agenda_names_papers_by_a_short_name_and_family_names(tmp_path: P
 
 
 def test_a_forwarded_list_item_has_its_title_between_the_names_and_the_venue(tmp_path: Path) -> None:
-    found = _titled(_extract(tmp_path, "Fwd_generative.eml", EMAIL))
+    found = _titled(extract_mentions(tmp_path, "Fwd_generative.eml", EMAIL))
     # (the item is hard-wrapped: its second line is part of the title)
     assert found[6] == ("Progressive Growing of GANs for Improved Quality, Stability, and Variation",
                         ["Karras", "Laine", "Aila"], 2018)
@@ -84,12 +74,12 @@ def test_a_forwarded_list_item_has_its_title_between_the_names_and_the_venue(tmp
 
 
 def test_a_notion_page_names_a_paper_by_family_names_a_dash_and_an_emphasised_title(tmp_path: Path) -> None:
-    found = _titled(_extract(tmp_path, "Generative models 0123456789abcdef0123456789abcdef.md", NOTION))
+    found = _titled(extract_mentions(tmp_path, "Generative models 0123456789abcdef0123456789abcdef.md", NOTION))
     assert found[3] == ("Denoising Diffusion Probabilistic Models", ["Ho", "Jain", "Abbeel"], 2020)
 
 
 def test_a_zotero_report_note_names_a_family_name_list_ending_in_an_ampersand(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "zotero_report_gans.txt", REPORT)
+    mentions = extract_mentions(tmp_path, "zotero_report_gans.txt", REPORT)
     cited = [m for m in mentions if m["title"] == "Spectral Normalization for Generative Adversarial Networks"]
     assert cited and cited[0]["authors"] == ["Miyato", "Kataoka", "Yoshida"]
 
@@ -111,14 +101,14 @@ ROAM = """\
 
 
 def test_a_table_who_column_drops_an_affiliation_and_marks_left_out_names(tmp_path: Path) -> None:
-    mentions = {m["location"]["line"]: m for m in _extract(tmp_path, "tracker.md", TABLE)}
+    mentions = {m["location"]["line"]: m for m in extract_mentions(tmp_path, "tracker.md", TABLE)}
     assert (mentions[5]["authors"], mentions[5]["authors_incomplete"]) == (["Hoffmann"], True)
     # names left out in the middle: the names written, and the list said to be incomplete
     assert (mentions[6]["authors"], mentions[6]["authors_incomplete"]) == (["Raposo", "Ritter", "Santoro"], True)
 
 
 def test_a_roam_author_attribute_drops_the_affiliation_after_et_al(tmp_path: Path) -> None:
-    mentions = [m for m in _extract(tmp_path, "Roam-Export-1700000000000.md", ROAM) if m["title"]]
+    mentions = [m for m in extract_mentions(tmp_path, "Roam-Export-1700000000000.md", ROAM) if m["title"]]
     assert mentions and (mentions[0]["authors"], mentions[0]["authors_incomplete"]) == (["Jason Wei"], True)
 
 
@@ -135,7 +125,7 @@ Mar 3
 
 
 def test_a_tweet_names_a_short_title_then_family_names_and_a_remark(tmp_path: Path) -> None:
-    found = _titled(_extract(tmp_path, "saved_tweets_mar.txt", TWEETS))
+    found = _titled(extract_mentions(tmp_path, "saved_tweets_mar.txt", TWEETS))
     assert found[7] == ("Expert Choice", ["Zhou", "Lei", "Dai"], None)
     assert 8 not in found  # a meal with places, not a paper
 
@@ -148,7 +138,7 @@ NOTION_QUOTES = """\
 
 
 def test_a_title_word_such_as_checkpoints_does_not_hide_the_other_quoted_title(tmp_path: Path) -> None:
-    titles = {m["title"] for m in _extract(tmp_path, "Decoding speed-ups 00112233445566778899aabbccddeeff.md", NOTION_QUOTES)}
+    titles = {m["title"] for m in extract_mentions(tmp_path, "Decoding speed-ups 00112233445566778899aabbccddeeff.md", NOTION_QUOTES)}
     assert {"Fast Decoding with Shared Heads for Long Inputs", "Grouped Queries Trained from Multi-Head Checkpoints"} <= titles
 
 
@@ -172,12 +162,12 @@ New episode 🎧 we sat down with two students to argue about benchmarks. Ep. 9:
 
 
 def test_a_quoted_title_that_asks_a_question_in_a_wrapped_forwarded_item(tmp_path: Path) -> None:
-    titles = {m["location"]["line"]: m["title"] for m in _extract(tmp_path, "Fwd_seminar.eml", EMAIL_QUESTION)}
+    titles = {m["location"]["line"]: m["title"] for m in extract_mentions(tmp_path, "Fwd_seminar.eml", EMAIL_QUESTION)}
     assert titles.get(5) == "Do Deep Generative Models Know What They Don't Know?"
 
 
 def test_a_podcast_episode_title_that_asks_a_question_is_no_paper(tmp_path: Path) -> None:
-    assert _extract(tmp_path, "saved_tweets_mar.txt", TWEET_EPISODE) == []
+    assert extract_mentions(tmp_path, "saved_tweets_mar.txt", TWEET_EPISODE) == []
 
 
 ORG_QUOTED = """\
@@ -189,5 +179,5 @@ ORG_QUOTED = """\
 
 
 def test_family_names_joined_by_commas_before_a_quoted_title_are_its_authors(tmp_path: Path) -> None:
-    mentions = [m for m in _extract(tmp_path, "projects.org", ORG_QUOTED) if m["location"]["line"] == 4]
+    mentions = [m for m in extract_mentions(tmp_path, "projects.org", ORG_QUOTED) if m["location"]["line"] == 4]
     assert [m["authors"] for m in mentions] == [["Grill", "Strub", "Altché", "Tallec"]]

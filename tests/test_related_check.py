@@ -18,6 +18,7 @@ from citekit.core.model import Entry
 from citekit.library.store import Library
 from citekit.output.record_check import VERBATIM_WORDS, CitedRecord, copied_run
 from citekit.output.related_check import PARAGRAPH, check_snippet
+from tests.helpers_check import WALL
 
 DATA = Path(__file__).resolve().parent / "data" / "related_work"
 
@@ -32,12 +33,6 @@ def categories(text: str, fmt: str = "latex", records: list[CitedRecord] | None 
     return [d.category for d in check_snippet(text, fmt, records=records)]
 
 
-WALL = CitedRecord("p", "Paper Walls: Folding Displays for Classrooms",
-                   "Classrooms rarely have room for large displays. We present Paper Walls, a folding display made of "
-                   "printed paper panels with conductive ink, which teachers hang on a wall and fold away after a "
-                   "lesson. In a four-week deployment in three schools, the system was used daily, and teachers, who "
-                   "previously relied on projectors, said that the panels, unlike projectors, kept the room bright and "
-                   "let pupils walk up to the content.")
 LONG_COPY = ("@p present Paper Walls, a folding display made of printed paper panels with conductive ink, which teachers "
              "hang on a wall and fold away after a lesson.")
 

@@ -8,14 +8,8 @@ from __future__ import annotations
 import pytest
 
 from citekit.api.related import check_snippet
-from citekit.output.record_check import CitedRecord
+from tests.helpers_check import WALL
 
-WALL = CitedRecord("p", "Paper Walls: Folding Displays for Classrooms",
-                   "Classrooms rarely have room for large displays. We present Paper Walls, a folding display made of "
-                   "printed paper panels with conductive ink, which teachers hang on a wall and fold away after a "
-                   "lesson. In a four-week deployment in three schools, the system was used daily, and teachers, who "
-                   "previously relied on projectors, said that the panels, unlike projectors, kept the room bright and "
-                   "let pupils walk up to the content.")
 
 
 def _first(sentence: str) -> tuple[str, str]:
