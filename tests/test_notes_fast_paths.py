@@ -406,6 +406,8 @@ _ADDRESS_PIECES = st.sampled_from([
     "dx.doi.org/10.1/abc", "doi.org/10.5/x", "proceedings.mlr.press/v70/a", "mlr.press/v7", "huggingface.co/papers/2106.09685",
     "openreview.net/forum?id=abc", " ", "\n", "/", ".", ":", "%", "-", "sub.", "ARXIV.ORG/ABS/1", "alphaxiv.org/abs/2",
     "(", ")", "「", "https://www.", "papers.nips.cc/paper/1", "nips.cc/", "openaccess.thecvf.com/content/x",
+    "semanticscholar.org/paper/ab12", "paperswithcode.com/paper/x-1", "aclanthology.org/P19-1", "dl.acm.org/doi/10.1/x",
+    "HF.CO/PAPERS/2106.1", "neurips.cc/", "proceedings.neurips.cc/paper/2", "İ", ".org/", ".co/",
 ])
 
 

@@ -95,6 +95,25 @@ _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "hf.co/papers/", "alpha
 #: the address starts, ``www.`` or ``dx.`` included)
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_")
 _BARE_NEEDLE_RE = lazy("|".join(re.escape(n) for n in _BARE_NEEDLES), re.IGNORECASE)
+#: the top-level part that ends every paper site's host (``.org/`` of ``arxiv.org/``): a
+#: case-blind alternation of the whole names, tried at every character of a big file, took most
+#: of the time scheme completion costs; this one is cheap, and the names are looked for only
+#: around what it finds
+_SITE_END = r"\.(?:org|com|net|co|press|cc)/"
+_SITE_END_RE = lazy(_SITE_END, re.IGNORECASE)
+
+
+def _needle_reach() -> tuple[int, int]:
+    """How far a site's name reaches before its top-level part (``semanticscholar``) and
+    after it (``papers/`` of ``huggingface.co/papers/``)."""
+    spans = [(n, re.search(_SITE_END, n, re.IGNORECASE)) for n in _BARE_NEEDLES]
+    missing = [n for n, m in spans if m is None]
+    if missing:
+        raise ValueError(f"paper sites without a listed top-level part: {missing}")
+    return max(m.start() for _, m in spans), max(len(n) - m.end() for n, m in spans)
+
+
+_NEEDLE_BEFORE, _NEEDLE_AFTER = _needle_reach()
 
 
 def add_missing_schemes(text: str) -> str:
@@ -112,11 +131,12 @@ def add_missing_schemes_owned(held: list[str]) -> str:
     The host names are looked for without a lower-cased copy of the text, too."""
     text = held.pop()
     starts: set[int] = set()
-    for hit in _BARE_NEEDLE_RE.finditer(text):
-        start = hit.start()
-        while start > 0 and (text[start - 1].lower() in _HOST_CHARS):
-            start -= 1  # (back to where the address would begin: the pattern is tried there only)
-        starts.add(start)
+    for end in _SITE_END_RE.finditer(text):
+        for hit in _BARE_NEEDLE_RE.finditer(text, max(0, end.start() - _NEEDLE_BEFORE), end.end() + _NEEDLE_AFTER):
+            start = hit.start()
+            while start > 0 and (text[start - 1].lower() in _HOST_CHARS):
+                start -= 1  # (back to where the address would begin: the pattern is tried there only)
+            starts.add(start)
     if not starts:
         return text
     out: list[str] = []
@@ -131,7 +151,7 @@ def add_missing_schemes_owned(held: list[str]) -> str:
     if not out:
         return text
     out.append(text[done:])
-    del text, m, hit  # (each holds the whole text: the pieces in ``out`` are all that is needed)
+    del text, m, hit, end  # (each holds the whole text: the pieces in ``out`` are all that is needed)
     return "".join(out)
 
 
