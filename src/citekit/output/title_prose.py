@@ -577,6 +577,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if sub_words:
             return f"{render(sub_words)} and {clause}"
         return clause
+    # "X: A Retrospective", "A Special Editorial: X": the title says what kind of writing it is, and no study is
+    # claimed for it (a reader struck "study CHI and the future robot enslavement of humankind, a retrospective")
+    if main_words and sub_words and (genre := _writing_kind(sub_words)):
+        return f"{v('write')} {genre} on {caser.phrase(main_words)}"
+    if main_words and sub_words and (genre := _writing_kind(main_words)):
+        return f"{v('write')} {genre} on {caser.phrase(sub_words)}"
     kind = " ".join(_bare(w) for w in sub_words)
     study = _study_kind(sub_words)
     if main_words and study and kind not in _KIND_OF_WORK and _is_gerund(main_words) and not study[2]:
@@ -720,6 +726,30 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
 _PROPOSALS = {"principles", "guidelines", "recommendations", "heuristics", "implications", "requirements",
               "considerations", "patterns"}
 #: the nouns of a subtitle that only says what kind of study the paper is ("A Longitudinal Study")
+#: kinds of writing that report no research of their own: a title that names one says what the paper is
+_WRITING_KINDS = {"retrospective", "editorial", "essay", "commentary", "reflection", "reflections", "manifesto",
+                  "provocation", "opinion", "viewpoint", "polemic", "satire", "parody", "column", "foreword", "preface",
+                  "tribute", "obituary", "rant", "letter", "memoir", "keynote"}
+#: "position paper", "position statement": two words that name a kind of writing
+_WRITING_PAIRS = {("position", "paper"), ("position", "statement"), ("opinion", "piece"), ("personal", "view")}
+
+
+def _writing_kind(words: list[str]) -> str | None:
+    """"a retrospective", "a special editorial", "reflections" when ``words`` name only a kind of writing (with an
+    article and at most two modifiers), else None."""
+    bare = [_bare(w) for w in words]
+    if bare and bare[0] in ("a", "an"):
+        bare = bare[1:]
+    if not bare or len(bare) > 3 or any(b in _PREPOSITIONS | _DETERMINERS | {"and", "or"} for b in bare):
+        return None
+    if bare[-1] in _WRITING_KINDS or tuple(bare[-2:]) in _WRITING_PAIRS:
+        lead = " ".join(bare)
+        if _bare(words[0]) in ("a", "an") or not lead.endswith("s"):
+            lead = ("an " if lead[0] in "aeiou" else "a ") + lead
+        return lead
+    return None
+
+
 _STUDY_NOUNS = {"study", "survey", "review", "analysis", "evaluation", "investigation", "experiment", "trial"}
 
 
