@@ -90,6 +90,21 @@ def test_the_same_records_with_a_real_difference_are_placed() -> None:
     assert parts and "fuzzy rules" in parts["theirs"] and "home" in parts["mine"], out
 
 
+def test_the_shared_ground_is_said_only_of_a_paper_that_deals_with_it() -> None:
+    # pen2 names paper notebooks only in its opening, as what tablets cannot match: "Like pen2, our work deals
+    # with notebooks" is false of it, and so is any difference drawn on that ground
+    papers = [("pen2", "Vibrating Pens for Tablet Handwriting",
+               "Paper notebooks offer a flexibility that tablets are hard pressed to match. We guide handwriting on "
+               "tablets with a pen that vibrates."),
+              *ROBOTS[1:]]
+    mine = Mine(title="Sensing Paper Notebooks",
+                abstract="We present ScribbleBook, a set of paper notebooks whose pages sense where a pen writes.",
+                name="paper.md")
+    out = related_work(_entries("ink", papers), fmt="markdown", tags=["ink"], mine=mine)
+    assert not any("@pen2" in s and ("Like" in s or "also deal" in s) for s in last_sentences(out).values()), out
+    assert "TODO(citekit): contrast with pen2" in out, out
+
+
 PENS = [
     ("pen1", "Phone Commands from Paper Notebooks",
      "We present Inkling, a digital pen that reads marks written in paper notebooks and sends them to a phone. "

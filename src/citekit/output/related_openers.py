@@ -84,7 +84,7 @@ def _written_by_all(theme: Theme, texts: list[str], size: int) -> bool:
     return all(want in {root(w) for w in re.findall(r"[a-z0-9]+", fold(t).lower())} for t in texts)
 
 
-def owned_by_all(phrase: str, titles: list[str], abstracts: list[str]) -> bool:
+def owned_by_all(phrase: str, titles: list[str], abstracts: list[str], *, once: bool = False) -> bool:
     """Whether every paper says the phrase of itself, every word of it in some form: in its title or the
     sentence of its abstract that states its contribution (:func:`.sentences.contribution`); else, for a
     phrase of two words or more, in a sentence of its abstract after the opening one (which sets the scene),
@@ -92,7 +92,8 @@ def owned_by_all(phrase: str, titles: list[str], abstracts: list[str]) -> bool:
     for a single word, in two sentences of its abstract. Of three papers or more, one may use it only in
     passing. A word the papers use in passing makes no opener true: a reader struck "Three papers address mechanism." (one paper's only mechanism was the input
     mechanism of its test bed) and "Both papers address electronic devices." (one paper names them only in
-    its opening, as what paper outdoes)."""
+    its opening, as what paper outdoes). With ``once``, one word also needs only one sentence past the opening
+    (a link to one paper, which names the paper it is said of, not a claim about a group)."""
     from citekit.output.related_topics import FUNCTION_WORDS
     from citekit.output.sentences import contribution, split_sentences
 
@@ -110,7 +111,7 @@ def owned_by_all(phrase: str, titles: list[str], abstracts: list[str]) -> bool:
         # (the opening sentence counts for a phrase whose other word the title gives: "touch-based mobile devices"
         # opens a paper titled "... Mobile Touch-Based Text-Entry", but not "current electronic devices" one on paper)
         titled = bool(want & _roots_of(title, frozenset()))
-        owned += len(want) > 1 and any(n > 0 or titled for n in saying) or len(want) == 1 and len(saying) >= 2
+        owned += (len(want) > 1 or once) and any(n > 0 or titled for n in saying) or len(want) == 1 and len(saying) >= 2
     # (of three papers or more, one may say it in passing: "Three papers address gestures" stays true of a
     # body-driven game whose players trigger actions with hand gestures; of two, both must say it)
     return owned >= len(titles) - (len(titles) >= 3)

@@ -882,7 +882,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
     for ground in ranked:
-        sharers = [group.members[i] for i in ground.sharers][:2]
+        sharers = _owning(group, ground)
         where = [(e, f) for e in sharers
                  if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec, ground.phrase))
                  and _ours_differs(statement.clause, e, ground.phrase, plan)]
@@ -894,8 +894,8 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         # a phrase of two words or more, or one word both titles name ("gestures"; not "environment", which one
         # paper models and the other's users are distracted by); the difference is the author's (the caller's TODO)
         for ground in ranked:
-            sharers = [group.members[i] for i in ground.sharers][:2]
-            if len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)]):
+            sharers = _owning(group, ground)
+            if sharers and (len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
                 plan.linked[ground.phrase] += 1
                 plan.link = _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}")
                 break
@@ -938,6 +938,22 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
+def _owning(group: _Group, ground: "Ground") -> list[Entry]:
+    """The first two papers of ``group`` that use the shared phrase and say it of themselves
+    (:func:`.related_openers.owned_by_all`: in the title, the claim, or in a sentence past the abstract's
+    opening): "Like
+    Avrahami et al., our work deals with electronic devices" is false of a paper that names them only as what
+    paper outdoes."""
+    from citekit.output.related_openers import owned_by_all
+
+    out = []
+    for i in ground.sharers:
+        e = group.members[i]
+        if owned_by_all(ground.phrase, [e.title or ""], [abstract_prose(e)], once=True):
+            out.append(e)
+    return out[:2]
+
+
 def _titles_name(phrase: str, titles: list[str]) -> bool:
     """Whether every one of ``titles`` names every content word of ``phrase`` (in any form: "gestural" meets
     "gestures")."""
@@ -954,7 +970,7 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
     study automatic gesture recognition for intelligent human-robot interaction": the cited paper recognises
     gestures for a robot too, so the user's side names nothing it lacks."""
     from citekit.output.common_ground import _topical, words_of
-    from citekit.output.related_topics import _ADJECTIVE, GENERIC, WEAK_ALONE
+    from citekit.output.related_topics import GENERIC, WEAK_ALONE
     from citekit.output.word_roots import root
 
     theirs = words_of(" ".join((entry.title or "", abstract_of(entry))))
@@ -973,9 +989,8 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
     for w in ours:
         if covered(w):
             continue
-        # (nor an adjective alone: "automatic" recognition against a paper's recognition)
-        if any(_ADJECTIVE.search(x) and root(x) == w for x in re.findall(r"[a-z][a-z\-]+", clause.lower())):
-            continue
+        if w in _manner_roots():
+            continue  # (nor a word of manner alone: "automatic" recognition against a paper's recognition)
         if kin is not None and kin.of(w) & theirs:
             continue
         if w in _generic_roots():
@@ -988,6 +1003,18 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
 _GENERIC_WORDS = ("present propose introduce describe study explore investigate examine report show demonstrate "
                   "develop design build built use using evaluate conduct perform provide offer discuss make "
                   "new novel approach method technique system paper work way")
+
+
+#: words that say how well or how a thing is done, not what: a difference of these alone is none
+_MANNER = ("automatic automated intelligent interactive natural intuitive robust simple efficient effective fast "
+           "accurate real-time realtime novel new smart adaptive easy low-cost practical general flexible "
+           "better improved")
+
+
+def _manner_roots() -> frozenset[str]:
+    from citekit.output.word_roots import root
+
+    return frozenset(root(w) for w in _MANNER.split())
 
 
 def _weak_roots(words: frozenset[str]) -> frozenset[str]:
@@ -1020,8 +1047,7 @@ def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers
         if g2 is ground or plan.linked[g2.phrase] or set(g2.key) & (first | said) \
                 or any(group.members[i].key in taken for i in g2.sharers):
             continue  # (a phrase the first paper shares too is no second link: it is the group's ground)
-        for i in g2.sharers:
-            e2 = group.members[i]
+        for e2 in _owning(group, g2):
             f2 = their_focus(e2.title or "", abstract_of(e2), plan.text, plan.sec, f"{ground.phrase} {g2.phrase}")
             if f2 and (not clause or _ours_differs(clause, e2, f"{ground.phrase} {g2.phrase}", plan)):
                 plan.linked[g2.phrase] += 1
