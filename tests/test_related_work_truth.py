@@ -164,3 +164,17 @@ def test_praise_a_paper_gives_itself_is_not_repeated() -> None:
     assert "novel" not in out and "Knob, a dial" in out, out
     assert "Swirl, a copy-paste technique" in out, out  # only the title says "efficient": no record bears it out
     assert "Quickcut, an efficient cut gesture" in out, out  # a result of the abstract bears it out
+
+
+def test_a_gerund_title_with_a_study_subtitle_says_what_the_paper_did() -> None:
+    # "Exploring X: A Comparative Study" explores X and compares in doing so; "compare exploring X" says neither
+    papers = [("tui2008", "Exploring the Use of Tangible Knobs for Drone Control: A Comparative Study", "")]
+    out = related_work(_entries("drones", papers), fmt="markdown", tags=["drones"])
+    assert "@tui2008 explore the use of tangible knobs for drone control in a comparative study" in out, out
+
+
+def test_a_slogan_before_the_colon_is_not_presented_as_a_system() -> None:
+    # "X Get Physical" is a slogan: "present PadPals Get Physical" names a system the record never names
+    papers = [("pad2015", "PadPals Get Physical: Tactile Keys for Blind Typists on Tablets", "")]
+    out = related_work(_entries("braille", papers), fmt="markdown", tags=["braille"])
+    assert "present PadPals Get Physical" not in out and "tactile keys for blind typists on tablets" in out, out

@@ -96,7 +96,9 @@ _FINITE = {"is", "are", "was", "were", "can", "cannot", "does", "do", "has", "ha
            "drives", "drive", "causes", "cause", "hurts", "hurt", "benefits", "benefit", "implies", "imply",
            "achieves", "achieve", "provides", "provide", "reveals", "reveal", "accelerates", "accelerate",
            "stabilizes", "stabilize", "unlocks", "unlock", "boosts", "boost", "breaks", "break", "depends", "depend",
-           "mitigates", "mitigate", "prevents", "prevent", "follows", "follow", "fits", "fit", "wins", "win"}
+           "mitigates", "mitigate", "prevents", "prevent", "follows", "follow", "fits", "fit", "wins", "win",
+           # (a slogan before a colon: "TabLETS Get Physical: Non-Visual Text Entry on Tablets" names no system)
+           "get", "gets", "goes", "go", "comes", "come"}
 
 
 def _top_level(text: str) -> list[tuple[int, str]]:
@@ -606,6 +608,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         article = "an" if adjectives and re.match(r"[aeio]", _bare(adjectives[0])) else "a"
         lead = " ".join(caser.phrase(adjectives).split() + [noun])
         return f"{v('report')} {article} {lead} of {_np_clause(main_words, caser)[1]}"
+    if main_words and kind in _KIND_OF_WORK and _is_gerund(main_words) and study and not study[2]:
+        # "Exploring the Use of X: A Comparative Study" -> "explore the use of X in a comparative study", never
+        # "compare exploring the use of X"
+        return f"{render(main_words)} in {caser.phrase(sub_words)}"
     if main_words and kind in _KIND_OF_WORK:  # "Large Workspace Haptic Devices: A Survey" -> "survey large ..."
         return f"{v(_KIND_OF_WORK[kind])} {caser.phrase(main_words)}"
     if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
