@@ -39,7 +39,10 @@ read by the same measures:
 The shared-ground and TODO measures use their own crude matching on purpose (five-letter
 prefixes, the checkout's word lists), not the code under test.
 
-Run: .venv/bin/python bench/related_mine_bench.py [BASELINE=main] [-v]   (needs ../shared/corpora)
+A sentence that says only the link ("Like X, our work deals with P.", written where no difference is
+true of both records) is no position: it is counted apart, with whether its P is real shared ground.
+
+Run: .venv/bin/python bench/related_mine_bench.py [BASELINE=main] [-v [--both]]   (needs ../shared/corpora)
 """
 
 from __future__ import annotations
@@ -95,6 +98,9 @@ print(json.dumps(out))
 """
 
 _POSITION = re.compile(r"^(?:Like|Unlike|Where)\b.*\b(?:our|we)\b|;\s*in contrast,\s*(?:our|we)\b", re.S)
+#: a sentence that says the link alone, with no difference ("Like X, our work deals with P."): no position, but
+#: true where P is real shared ground (read by the same measure), and the paragraph keeps its TODO for the contrast
+_LINK_ONLY = re.compile(r"^Like\b[^;]*?,\s*our work (?:involves|addresses|deals with|concerns)\s+([^,;]+)\.$")
 
 
 def write(src: Path) -> list[dict]:
@@ -152,7 +158,20 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
                 shared = {w for k in cited for w in docs.get(k, set()) & own_roots if w not in on_topic
                           and sum(w in d for d in docs.values()) <= len(docs) / 2}
                 n["todo_missed" if shared and not claimless else "todo_honest"] += 1
-            positions = [x for x in re.split(r"(?<=\.)\s+(?=[A-Z@])", body) if _POSITION.search(x)]
+            sentences = re.split(r"(?<=\.)\s+(?=[A-Z@])", body)
+            for x in sentences:
+                link = _LINK_ONLY.match(x)
+                if not link:
+                    continue
+                n["link_only"] += 1
+                keys = set(re.findall(r"@([\w:.\-+/]*\w)", x))
+                words = _roots(link.group(1), skip)
+                n["link_only_real"] += bool(words) and all(
+                    w in own_roots and any(w in docs.get(k, set()) for k in keys) and w not in on_topic for w in words) \
+                    and sum(all(w in d for w in words) for d in docs.values()) <= len(docs) / 2
+                if verbose:
+                    print(f"  [{s['topic']} / {s['mine']}] link only: {x[:240]}")
+            positions = [x for x in sentences if _POSITION.search(x) and not _LINK_ONLY.match(x)]
             if not positions:
                 continue
             n["positioned"] += 1
@@ -218,6 +237,8 @@ def report(name: str, n: Counter) -> None:
     print(f"  position sentences ending in the user's words : {share('own_words', 'positioned')}")
     print(f"  position sentences repeating an earlier one   : {share('repeated', 'positioned')}")
     print(f"  'Unlike' with a word no cited record uses     : {share('unlike_new_word', 'unlike')}")
+    print(f"  links said without a contrast (paragraph keeps its TODO): {n['link_only']}; "
+          f"on real shared ground: {share('link_only_real', 'link_only')}")
 
 
 def main() -> None:
@@ -231,7 +252,7 @@ def main() -> None:
         before = write(src) if src else []
     now = write(REPO / "src")
     if before:
-        report(f"before ({baseline})", measure(before))
+        report(f"before ({baseline})", measure(before, verbose and "--both" in sys.argv))
     report("now", measure(now, verbose))
 
 

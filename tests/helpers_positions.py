@@ -43,9 +43,15 @@ def position_parts(sentence: str) -> dict[str, str] | None:
     return None
 
 
+def is_link_only(sentence: str) -> bool:
+    """Whether a sentence says only what the user's paper shares with the cited ones ("Like @a, our work deals
+    with P."): written where no difference is true of both records, and no position."""
+    return bool(re.match(rf"^Like {_CITES}, our work deals with [^,;]+\.$", sentence))
+
+
 def is_position(sentence: str) -> bool:
-    """Whether a paragraph's last sentence places the user's paper (in any shape)."""
-    return bool(re.match(r"Like @|@\S+(?: and @\S+)? also deals? with ", sentence))
+    """Whether a paragraph's last sentence places the user's paper (in any shape), with a difference."""
+    return bool(re.match(r"Like @|@\S+(?: and @\S+)? also deals? with ", sentence)) and not is_link_only(sentence)
 
 
 def last_sentences(out: str) -> dict[str, str]:

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 from citekit.core.lazyre import lazy
 from citekit.core.text import fold, latex_to_text
-from citekit.output.findings import is_finding
 from citekit.output.title_prose import mid_sentence, title_words_in_prose
 from citekit.output.word_roots import root
 
@@ -72,7 +71,7 @@ _AS_VERB = lazy(r"(?:\b(?:we|they|it|to|can|could|may|might|will|would|should|mu
 #: what follows a transitive verb, never a noun: "senses the hover height", "determines the pose"
 _OBJECT_NEXT = lazy(r"\s+(?:the|a|an|its|their|our|this|these|how|whether|what|which)\b", re.I)
 #: words after which a run of an abstract is a noun phrase ("by participatory design", "a multi-touch sensor")
-_NOUN_BEFORE = "a|an|the|of|for|on|in|with|by|from|about|through|into|towards?|between|its|their"
+_NOUN_BEFORE = "a|an|the|of|for|on|in|with|by|from|about|through|into|towards?|between|its|their|which|what|whose|such"
 #: adjectives that judge rather than say what a thing is: "a unique motion", "the latest prototype"
 _EVALUATIVE = frozenset("unique major minor latest whole entire basic typical certain particular single "
                         "great good better best broad broader wide wider rich richer first last other".split())
@@ -321,21 +320,30 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
 
 
 def their_focus(title: str, text: str, mine_text: str, section: Section, ground: str = "") -> str | None:
-    """What a cited paper does that the user's abstract never mentions: a phrase of its title, else of its record.
+    """What a cited paper does that the user's abstract never mentions: a phrase of its title or its contribution.
 
     The phrase has two or three words (one word says too little of what a paper does), no word of
     the section's topic, is no phrase of the user's abstract, and its telling word (the one the
     section uses least) is one the user's abstract never uses, so the difference is true of both.
-    The title comes first, then the record's claim and the sentences that report no result.
+    It is read from the title's plain part (not its name: "focus on magic desk") and the sentence in
+    which the abstract says what the paper does (:func:`.sentences.contribution`), never from the
+    abstract's other sentences: a reader struck "where Baudisch et al. focus on a ping-pong ball", an
+    example of device size from the abstract's opening. None when neither gives one: the sentence
+    then says the shared ground only, or nothing.
     """
     from citekit.output.related_topics import _ADJECTIVE, FUNCTION_WORDS, GENERIC, WEAK_ALONE, phrases
 
     mine = words_of(mine_text)
     avoid = words_of(ground)  # (what both share is no difference: not "where X addresses avatar gesture")
     own = _rooted(phrases(mine_text.replace("-", " ")) | phrases(mine_text))
-    # a title's plain part first: "Take Me by the Hand: Haptic Compasses in ..." says what it does after the colon
+    claim = _what_it_does(text, title)
+    # the title's plain part, after its name ("Magic Desk: Bringing Multi-Touch Surfaces ...": the name is no focus)
     parts = [p for p in re.split(r"[:?]\s+|\.\s+(?=[A-Z])", latex_to_text(title)) if p.strip()]
-    for source in [*sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1), *_what_it_does(text)]:
+    if len(parts) > 1 and _is_name(parts[0]):
+        parts = parts[1:]
+    # a title's plain part first: "Take Me by the Hand: Haptic Compasses in ..." says what it does after the colon
+    parts = sorted(parts, key=lambda p: p is parts[0] and len(parts) > 1)
+    for source in [*parts, *claim]:
         best: tuple[float, str] | None = None
         for key, written in phrases(source).items():
             if len(key) < 2 or any(_topical(p, section.section) for w in key for p in {w, *w.split("-")} if p) \
@@ -390,16 +398,28 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
     return None
 
 
-def _what_it_does(text: str) -> list[str]:
-    """The sentences of a cited abstract that say what the paper does: its claim first, then the others
-    that report no result (a result's "slower speed settings" is no topic of the paper)."""
-    from citekit.output.sentences import contribution, split_sentences
+def _is_name(part: str) -> bool:
+    """Whether the part of a title before its colon is the name of what the paper made ("Magic Desk", "TUIC",
+    "Air+touch"): a few words, each capitalised or written with a capital or sign inside, no function word."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    words = part.split()
+    return 0 < len(words) <= 3 and all(re.match(r"[A-Z0-9]", w) or re.search(r"[A-Z+]", w[1:]) for w in words) \
+        and not any(w.lower() in FUNCTION_WORDS for w in words)
+
+
+def _what_it_does(text: str, title: str = "") -> list[str]:
+    """The sentence of a cited abstract that says what the paper does (its contribution), or none.
+
+    Only that one: the abstract's other sentences set the scene ("prototypes the size and shape of
+    a ping-pong ball") or report a side result, and a difference drawn from them states a focus the
+    paper does not have."""
+    from citekit.output.sentences import contribution
 
     if not text:
         return []
-    found = contribution(text)
-    rest = [s for s in split_sentences(text) if not is_finding(s) and (not found or s != found.sentence)]
-    return [found.sentence, *rest] if found else rest
+    found = contribution(text, title=latex_to_text(title))
+    return [found.sentence] if found else []
 
 
 def _as_prose(phrase: str, text: str) -> str:

@@ -197,9 +197,11 @@ def _repaired(abstract: str) -> str:
     write, so "two- and three-dimensional" stays) is joined, so is one whose halves are no
     words ("resis-tant"), and a last sentence cut off
     mid-word ("... concept for c") is left out rather than quoted."""
+    from citekit.output.scan_marks import without_scan_marks
     from citekit.output.title_prose import lowercase_words
 
     words = lowercase_words()
+    abstract = without_scan_marks(abstract)
     text = re.sub(r"\b([A-Za-z]+)- ([a-z]+)\b",
                   lambda m: m.group(1) + m.group(2) if (m.group(1) + m.group(2)).lower() in words else m.group(0),
                   abstract)
@@ -519,6 +521,8 @@ def describe(entry: Entry, style: _Style) -> str:
     sentence that reads on its own, one made from the title's words
     (:func:`~.title_prose.title_clause`).
     """
+    from citekit.output.self_praise import unpraised
+
     plural = _plural(entry)
     name = method_name(entry.title or "")
     cite = style.citet(entry)
@@ -557,11 +561,27 @@ def describe(entry: Entry, style: _Style) -> str:
                                     plural, shorter=lambda: other[1] if (other := short(False))[0] == verb else None)
                 if verb_phrase(found, plural) != found.verb:  # the verb said in the present: a second one too
                     rest = present_clause(rest, plural)
-                return _finish(f"{cite} {verb_phrase(found, plural)} {style.prose(rest)}")
+                return _finish(f"{cite} {verb_phrase(found, plural)} {unpraised(style.prose(rest), abstract, title)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
+    clause = _kind_from_record(clause, entry, abstract, plural)
     if abstract:  # the title says what the paper is about; the abstract may still say what it found
         clause = with_finding(clause, clause.split()[0], abstract, -1, name, plural)
-    return _finish(f"{cite} {style.prose(unbrace(clause))}")
+    return _finish(f"{cite} {unpraised(style.prose(unbrace(clause)), abstract, latex_to_text(entry.title or ''))}")
+
+
+def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) -> str:
+    """A title's clause whose verb makes the paper a study ("study guided gesture support in the Paper PDA"), said
+    with a neutral verb when the record says the paper built something and ran no study of its own
+    (:func:`.related_kinds.contribution`): the kind a sentence gives a paper comes from its record, never from the
+    verb a noun-phrase title gets by default."""
+    from citekit.output.related_kinds import contribution as kind_of
+
+    m = re.match(r"(stud(?:y|ies))\s+(?!of\b)", clause)
+    if not m or not abstract:
+        return clause
+    if kind_of(f"{latex_to_text(entry.title or '')} . {abstract}") != "system":
+        return clause
+    return ("address" if plural else "addresses") + clause[len(m.group(1)):]
 
 
 def _echoes_title(rest: str, title: str) -> bool:
@@ -857,19 +877,31 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     titles = (mine.title, [e.title or "" for e in group.members])
     found = grounds(plan.text, texts, plan.sec, "" if group.closing else group.heading, titles)
     # a link said for an earlier paragraph counts for less: the section should not say "gestures" every time
-    for ground in sorted(found, key=lambda g: -g.score * REUSE ** plan.linked[g.phrase]):
-        sharers = [group.members[i] for i in ground.sharers][:2]
+    plan.link = ""
+    ranked = sorted(found, key=lambda g: -g.score * REUSE ** plan.linked[g.phrase])
+    picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
+    statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
+    for ground in ranked:
+        sharers = _owning(group, ground)
         where = [(e, f) for e in sharers
-                 if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec, ground.phrase))]
+                 if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec, ground.phrase))
+                 and _ours_differs(statement.clause, e, ground.phrase, plan)]
         if where:
             break
     else:
         plan.missing = "no_difference" if grounds(plan.text, texts, plan.sec, "", titles) else "no_ground"
+        # the link alone, true of both records, when it is a line of work and not a word both happen to write:
+        # a phrase of two words or more, or one word both titles name ("gestures"; not "environment", which one
+        # paper models and the other's users are distracted by); the difference is the author's (the caller's TODO)
+        for ground in ranked:
+            sharers = _owning(group, ground)
+            if sharers and (len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
+                plan.linked[ground.phrase] += 1
+                plan.link = _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}")
+                break
         return None
     plan.linked[ground.phrase] += 1
-    other = _second_link(group, ground, found, sharers, plan)
-    picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
-    statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
+    other = _second_link(group, ground, found, sharers, plan, statement.clause)
     plan.used[statement.key] += 1
     clause = style.prose(statement.clause)
     voiced = bool(re.match(r"(?:we|our)\b", clause))
@@ -906,8 +938,99 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
+def _owning(group: _Group, ground: "Ground") -> list[Entry]:
+    """The first two papers of ``group`` that use the shared phrase and say it of themselves
+    (:func:`.related_openers.owned_by_all`: in the title, the claim, or in a sentence past the abstract's
+    opening): "Like
+    Avrahami et al., our work deals with electronic devices" is false of a paper that names them only as what
+    paper outdoes."""
+    from citekit.output.related_openers import owned_by_all
+
+    out = []
+    for i in ground.sharers:
+        e = group.members[i]
+        if owned_by_all(ground.phrase, [e.title or ""], [abstract_prose(e)], once=True):
+            out.append(e)
+    return out[:2]
+
+
+def _titles_name(phrase: str, titles: list[str]) -> bool:
+    """Whether every one of ``titles`` names every content word of ``phrase`` (in any form: "gestural" meets
+    "gestures")."""
+    from citekit.output.common_ground import words_of
+
+    want = words_of(phrase)
+    return bool(want) and all(want <= words_of(t) for t in titles)
+
+
+def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> bool:
+    """Whether what the user's paper does (``clause``) says a content word that ``entry``'s record never uses,
+    in any form or kin word, beyond the shared ``ground`` and the section's topic: a difference is true of
+    both sides only then. A reader struck "unlike Kubota et al., who focus on computational intelligence, we
+    study automatic gesture recognition for intelligent human-robot interaction": the cited paper recognises
+    gestures for a robot too, so the user's side names nothing it lacks."""
+    from citekit.output.common_ground import _topical, words_of
+    from citekit.output.related_topics import GENERIC, WEAK_ALONE
+    from citekit.output.word_roots import root
+
+    theirs = words_of(" ".join((entry.title or "", abstract_of(entry))))
+    ours = words_of(clause) - words_of(ground) - {"we", "our", "us"}
+    kin = plan.sec.kin if plan.sec is not None else None
+    weak = _weak_roots(GENERIC | WEAK_ALONE)
+    def covered(w: str) -> bool:
+        """Whether the cited record says ``w``: as such, by a word of the same first seven letters ("intelligent",
+        "intelligence"), or, for a compound, by each of its parts ("human-robot")."""
+        if len(w) < 3 or _topical(w, plan.section) or w in theirs or w in weak:
+            return True  # ("interaction", "system": a word any paper of the field may say is no difference)
+        if len(w) >= 7 and any(t[:7] == w[:7] for t in theirs):
+            return True
+        return "-" in w and all(covered(root(p)) for p in w.split("-") if p)
+
+    for w in ours:
+        if covered(w):
+            continue
+        if w in _manner_roots():
+            continue  # (nor a word of manner alone: "automatic" recognition against a paper's recognition)
+        if kin is not None and kin.of(w) & theirs:
+            continue
+        if w in _generic_roots():
+            continue
+        return True
+    return False
+
+
+#: words that say a paper does something, not what: no difference by themselves ("we present", "we study")
+_GENERIC_WORDS = ("present propose introduce describe study explore investigate examine report show demonstrate "
+                  "develop design build built use using evaluate conduct perform provide offer discuss make "
+                  "new novel approach method technique system paper work way")
+
+
+#: words that say how well or how a thing is done, not what: a difference of these alone is none
+_MANNER = ("automatic automated intelligent interactive natural intuitive robust simple efficient effective fast "
+           "accurate real-time realtime novel new smart adaptive easy low-cost practical general flexible "
+           "better improved")
+
+
+def _manner_roots() -> frozenset[str]:
+    from citekit.output.word_roots import root
+
+    return frozenset(root(w) for w in _MANNER.split())
+
+
+def _weak_roots(words: frozenset[str]) -> frozenset[str]:
+    from citekit.output.word_roots import root
+
+    return frozenset(root(w) for w in words)
+
+
+def _generic_roots() -> frozenset[str]:
+    from citekit.output.word_roots import root
+
+    return frozenset(root(w) for w in _GENERIC_WORDS.split())
+
+
 def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers: list[Entry],
-                 plan: "_MinePlan") -> tuple[Entry, str, str] | None:
+                 plan: "_MinePlan", clause: str = "") -> tuple[Entry, str, str] | None:
     """A second link of the user's paper to another paper of the group, or None: a shared phrase (from
     ``found``, best first) that none of ``sharers`` is cited for and that says no word of the first link,
     with a paper that shows its own difference (:func:`.common_ground.their_focus`).
@@ -924,10 +1047,9 @@ def _second_link(group: _Group, ground: "Ground", found: "list[Ground]", sharers
         if g2 is ground or plan.linked[g2.phrase] or set(g2.key) & (first | said) \
                 or any(group.members[i].key in taken for i in g2.sharers):
             continue  # (a phrase the first paper shares too is no second link: it is the group's ground)
-        for i in g2.sharers:
-            e2 = group.members[i]
+        for e2 in _owning(group, g2):
             f2 = their_focus(e2.title or "", abstract_of(e2), plan.text, plan.sec, f"{ground.phrase} {g2.phrase}")
-            if f2:
+            if f2 and (not clause or _ours_differs(clause, e2, f"{ground.phrase} {g2.phrase}", plan)):
                 plan.linked[g2.phrase] += 1
                 return e2, g2.phrase, f2
     return None
@@ -948,6 +1070,7 @@ class _MinePlan:
     turns: int = 0  # position sentences written so far: each takes the next shape
     linked: Counter = field(default_factory=Counter)  # how often each shared phrase was said already
     missing: str = ""  # why the last group got none: "no_ground" or "no_difference"
+    link: str = ""  # the last group's shared ground alone ("Like X, our work deals with P."), when no difference holds
 
 
 def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style) -> "_MinePlan":
@@ -1040,8 +1163,12 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         raise RelatedWorkError(f"unknown citation style {cite!r}; use one of {', '.join(CITE_STYLES)}.")
     if links and fmt != "markdown":
         raise RelatedWorkError("--links writes Markdown links; use it with --format markdown.")
+    if mine is not None and mine.abstract:
+        from citekit.output.scan_marks import without_scan_marks
+
+        mine = replace(mine, abstract=without_scan_marks(mine.abstract))  # (a scanned page's "Page 1." is no claim)
     from citekit.library.tags import load_rules
-    from citekit.output.related_openers import NO_OPENER, opener
+    from citekit.output.related_openers import NO_OPENER, opener, owned_by_all
     from citekit.output.related_topics import heading_sentence
 
     rules = rules or load_rules({})
@@ -1103,6 +1230,9 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 # a learning section says nothing)
                 texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
                 said = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
+                if said and not owned_by_all(g.heading, [e.title or "" for e in g.members],
+                                             [abstract_prose(e) for e in g.members]):
+                    said = None  # (a heading word one paper uses in passing makes no opener true of it)
         if said:
             body.insert(0, style.text(said))
         lines.append(" ".join(body))
@@ -1111,6 +1241,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             if position:
                 lines[-1] += " " + position
             else:
+                if plan.link:
+                    lines[-1] += " " + plan.link
                 closest = g.members[:3]
                 keys = [e.key for e in closest]
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
@@ -1119,7 +1251,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 why = ("its abstract gives no sentence that stands on its own, 'we propose ...': add one to get "
                        "a contrast" if not plan.aims else
                        "these papers share a phrase with its abstract, but none of them shows a difference in its "
-                       "title or claim that its abstract does not also name" if plan.missing == "no_difference" else
+                       "title or claim that its abstract does not also name, or the reverse" if plan.missing == "no_difference" else
                        "its abstract shares nothing with these papers beyond the section's topic and words most of "
                        "the section uses")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"

@@ -96,7 +96,9 @@ _FINITE = {"is", "are", "was", "were", "can", "cannot", "does", "do", "has", "ha
            "drives", "drive", "causes", "cause", "hurts", "hurt", "benefits", "benefit", "implies", "imply",
            "achieves", "achieve", "provides", "provide", "reveals", "reveal", "accelerates", "accelerate",
            "stabilizes", "stabilize", "unlocks", "unlock", "boosts", "boost", "breaks", "break", "depends", "depend",
-           "mitigates", "mitigate", "prevents", "prevent", "follows", "follow", "fits", "fit", "wins", "win"}
+           "mitigates", "mitigate", "prevents", "prevent", "follows", "follow", "fits", "fit", "wins", "win",
+           # (a slogan before a colon: "TabLETS Get Physical: Non-Visual Text Entry on Tablets" names no system)
+           "get", "gets", "goes", "go", "comes", "come"}
 
 
 def _top_level(text: str) -> list[tuple[int, str]]:
@@ -577,6 +579,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if sub_words:
             return f"{render(sub_words)} and {clause}"
         return clause
+    # "X: A Retrospective", "A Special Editorial: X": the title says what kind of writing it is, and no study is
+    # claimed for it (a reader struck "study CHI and the future robot enslavement of humankind, a retrospective")
+    if main_words and sub_words and (genre := _writing_kind(sub_words)):
+        return f"{v('write')} {genre} on {caser.phrase(main_words)}"
+    if main_words and sub_words and (genre := _writing_kind(main_words)):
+        return f"{v('write')} {genre} on {caser.phrase(sub_words)}"
     kind = " ".join(_bare(w) for w in sub_words)
     study = _study_kind(sub_words)
     if main_words and study and kind not in _KIND_OF_WORK and _is_gerund(main_words) and not study[2]:
@@ -600,6 +608,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         article = "an" if adjectives and re.match(r"[aeio]", _bare(adjectives[0])) else "a"
         lead = " ".join(caser.phrase(adjectives).split() + [noun])
         return f"{v('report')} {article} {lead} of {_np_clause(main_words, caser)[1]}"
+    if main_words and kind in _KIND_OF_WORK and _is_gerund(main_words) and study and not study[2]:
+        # "Exploring the Use of X: A Comparative Study" -> "explore the use of X in a comparative study", never
+        # "compare exploring the use of X"
+        return f"{render(main_words)} in {caser.phrase(sub_words)}"
     if main_words and kind in _KIND_OF_WORK:  # "Large Workspace Haptic Devices: A Survey" -> "survey large ..."
         return f"{v(_KIND_OF_WORK[kind])} {caser.phrase(main_words)}"
     if sub_words and len(main_words) <= 3 and _finite_at(main_words) > 0 and _bare(main_words[0]) not in _WH:
@@ -720,6 +732,30 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
 _PROPOSALS = {"principles", "guidelines", "recommendations", "heuristics", "implications", "requirements",
               "considerations", "patterns"}
 #: the nouns of a subtitle that only says what kind of study the paper is ("A Longitudinal Study")
+#: kinds of writing that report no research of their own: a title that names one says what the paper is
+_WRITING_KINDS = {"retrospective", "editorial", "essay", "commentary", "reflection", "reflections", "manifesto",
+                  "provocation", "opinion", "viewpoint", "polemic", "satire", "parody", "column", "foreword", "preface",
+                  "tribute", "obituary", "rant", "letter", "memoir", "keynote"}
+#: "position paper", "position statement": two words that name a kind of writing
+_WRITING_PAIRS = {("position", "paper"), ("position", "statement"), ("opinion", "piece"), ("personal", "view")}
+
+
+def _writing_kind(words: list[str]) -> str | None:
+    """"a retrospective", "a special editorial", "reflections" when ``words`` name only a kind of writing (with an
+    article and at most two modifiers), else None."""
+    bare = [_bare(w) for w in words]
+    if bare and bare[0] in ("a", "an"):
+        bare = bare[1:]
+    if not bare or len(bare) > 3 or any(b in _PREPOSITIONS | _DETERMINERS | {"and", "or"} for b in bare):
+        return None
+    if bare[-1] in _WRITING_KINDS or tuple(bare[-2:]) in _WRITING_PAIRS:
+        lead = " ".join(bare)
+        if _bare(words[0]) in ("a", "an") or not lead.endswith("s"):
+            lead = ("an " if lead[0] in "aeiou" else "a ") + lead
+        return lead
+    return None
+
+
 _STUDY_NOUNS = {"study", "survey", "review", "analysis", "evaluation", "investigation", "experiment", "trial"}
 
 
