@@ -178,3 +178,15 @@ def test_a_slogan_before_the_colon_is_not_presented_as_a_system() -> None:
     papers = [("pad2015", "PadPals Get Physical: Tactile Keys for Blind Typists on Tablets", "")]
     out = related_work(_entries("braille", papers), fmt="markdown", tags=["braille"])
     assert "present PadPals Get Physical" not in out and "tactile keys for blind typists on tablets" in out, out
+
+
+# unit: the phrases a heading, an opener or a --mine difference is drawn from; an abbreviation that joins or
+# ends a list is no word of one ("where @c focuses on ... and @d access vs" was written from "ease of access vs.
+# the need to maintain security")
+def test_no_phrase_holds_vs_etc_or_cf() -> None:
+    from citekit.output.related_topics import phrases
+
+    text = ("We summarize the factors as ease of access vs. the need to maintain security, compare speed versus "
+            "accuracy, and list straps, stickers, cases etc. as personalization (cf. earlier surveys).")
+    found = {w for key in phrases(text) for w in key}
+    assert found and not found & {"vs", "versus", "etc", "cf"}, found

@@ -30,7 +30,7 @@ FUNCTION_WORDS = frozenset(
     "no nor using use used uses based than then such which who whom whose while also both more most less many "
     "much few each every all any some other another between through during about across after before how what "
     "when where why whether if so but yet do does did has have had i ii iii one two three four five first second "
-    "well here there only just very up down out off toward towards upon within among per".split())
+    "well here there only just very up down out off toward towards upon within among per vs versus etc cf viz ie eg".split())
 #: words that describe papers in general, or a record's own structure: they never name a theme alone
 GENERIC = frozenset(
     "paper papers work works study studies studied research article articles abstract approach approaches method "
