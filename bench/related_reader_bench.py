@@ -47,6 +47,8 @@ HELDOUT_3 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_3"
 HELDOUT_4 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_4"
 #: a fifth held-out set, judged side by side (starting drafts in before/) by a seventh reader
 HELDOUT_5 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_5"
+#: a sixth held-out set (haptic, gaze, pen, mobile), judged side by side (starting drafts in before/) by an eighth reader
+HELDOUT_6 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_6"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -119,7 +121,7 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 
 #: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
 #: the held-out sets judged side by side (the starting drafts in before/, the later code's beside them), by number
-SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5)}
+SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5), 6: ("sixth", HELDOUT_6)}
 CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
               **{f"held-out {n}": (folder / "before", folder) for n, (_, folder) in SIDE_BY_SIDE.items()}}
 
@@ -287,7 +289,7 @@ def main() -> None:
         topics = yaml.safe_load((data / "judgements.yaml").read_text(encoding="utf-8"))
         verdicts = Counter(s["verdict"] for s in topics["sentences"])
         n = sum(verdicts.values())
-        mine = [p for p in topics["paragraphs"] if "positions" in p]
+        mine = [p for p in topics["paragraphs"] if p.get("positions") is not None]  # (null: no --mine draft)
         print(f"blind reader, {name} (four rule-tagged topics, {data.relative_to(REPO)}), {n} sentences: "
               f"kept {verdicts['keep']} ({verdicts['keep'] / n:.2f}), edit {verdicts['edit']}, rewrite {verdicts['rewrite']} "
               f"({verdicts['rewrite'] / n:.2f}); unsupported {sum(s['unsupported'] for s in topics['sentences'])}; "
