@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from citekit.core.lazyre import lazy
 from citekit.core.text import fold
 from citekit.output.related_topics import (FUNCTION_WORDS, ROOT_LETTERS, Phrasebook, _inside, _plain, _stem, heading_case,
                                           phrases)
@@ -77,6 +78,10 @@ def verb_form(word: str) -> bool:
     return False
 
 
+#: a comma within three words: what follows a word that opens a clause ("However, ...", "Taken together, ...")
+_CLAUSE_COMMA = lazy(r"(?:\s+[\w\-]+){0,2}\s*,")
+
+
 def discourse_word(word: str, texts: list[str]) -> bool:
     """Whether the records (``texts``: abstracts, not titles, whose first word opens nothing) write ``word``
     to open a sentence and a clause ("However, ...", "Taken together, ..."): at least half of its uses
@@ -86,8 +91,10 @@ def discourse_word(word: str, texts: list[str]) -> bool:
     for text in texts:
         for m in pattern.finditer(text):
             total += 1
-            before = text[:m.start()].rstrip()
-            if (not before or before[-1] in ".!?:;") and re.match(r"(?:\s+[\w\-]+){0,2}\s*,", text[m.end():]):
+            i = m.start() - 1
+            while i >= 0 and text[i].isspace():
+                i -= 1  # (back to the character before it: a copy of all the text before each use made this quadratic)
+            if (i < 0 or text[i] in ".!?:;") and _CLAUSE_COMMA.match(text, m.end()):
                 opening += 1
     return bool(total) and opening * 2 >= total
 
@@ -146,6 +153,18 @@ class Selection:
         """The phrases of each title (:func:`.related_topics.phrases`)."""
         return [phrases(t) for t in self.titles]
 
+    @cached_property
+    def _opens_clauses(self) -> dict[str, bool]:
+        return {}
+
+    def opens_clauses(self, word: str) -> bool:
+        """:func:`discourse_word` of ``word`` over the section's abstracts, read once per word: every group's
+        candidate headings ask it again, and each asking scanned every abstract."""
+        said = self._opens_clauses.get(word)
+        if said is None:
+            said = self._opens_clauses[word] = discourse_word(word, self.bodies)
+        return said
+
 
 def _topic_roots(topic: list[str]) -> set[str]:
     return {root(w) for t in topic for w in re.split(r"[-_\s]+", fold(t).lower()) if w}
@@ -173,7 +192,7 @@ def why_not(sel: Selection, key: tuple[str, ...], idx: list[int]) -> str | None:
         return "starts or ends with a function word"
     if len(words) == 1 and verb_form(words[0]):
         return "a verb form alone"
-    if discourse_word(words[0], sel.bodies):
+    if sel.opens_clauses(words[0]):
         return "a discourse word"
     if (len(words) == 1 and root(fold(words[0]).lower()) in sel.own) or all(book._of_section(w) for w in words):
         return "the section's own topic"

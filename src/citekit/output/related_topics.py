@@ -224,6 +224,10 @@ class Phrasebook:
             if plural and not self.written[k].lower().endswith("s") and self.written[k][:1].islower():
                 self.written[k] = plural
         self.plain = [_plain(t) for t in texts]
+        # what :meth:`usage` searches, for every phrase it is asked, and the same case-folded: a text without the
+        # phrase's first word is not searched (the pattern, case-blind and open at its start, is slow to fail)
+        self._folded = [fold(t) for t in self.plain]
+        self._casefolded = [t.casefold() for t in self._folded]
         self._usage: dict[tuple[str, ...], tuple[bool, str]] = {}
 
     def usage(self, key: tuple[str, ...]) -> tuple[bool, str]:
@@ -240,8 +244,11 @@ class Phrasebook:
                              + r"\b(\s*[\w(]+|-\w+)?", re.I)
         before: Counter[str] = Counter()
         modifier = verb = total = head = 0
-        for text in self.plain:
-            for m in pattern.finditer(fold(text)):
+        first = key[0].casefold()
+        for text, low in zip(self._folded, self._casefolded):
+            if first not in low:
+                continue
+            for m in pattern.finditer(text):
                 total += 1
                 prev = (m.group(1) or "").lower()
                 nxt = (m.group(2) or "").strip().lower()
@@ -277,8 +284,10 @@ class Phrasebook:
         by its length (five letters or more), else None."""
         if len(stem) < 5 or stem.endswith("s"):
             return None
+        plural = stem + "s"
         pattern = re.compile(r"(?<![\w\-])" + re.escape(stem) + r"s(?![\w\-])")
-        return next((stem + "s" for text in self.plain if pattern.search(text)), None)
+        # (only a text that holds the letters is searched: the pattern, opening on a look-behind, is slow to fail)
+        return next((plural for text in self.plain if plural in text and pattern.search(text)), None)
 
     def themes(self, idx: list[int], least: int = 2) -> list[Theme]:
         """Phrases at least ``least`` of the papers ``idx`` use, best first.
