@@ -173,6 +173,11 @@ def test_a_leftover_that_writes_the_heading_words_apart_gets_no_heading_untrue_o
                    for w in re.findall(r"[A-Za-z0-9]+", heading)), out
 
 
+def _titles_and_bodies(texts: list[str]) -> tuple[list[str], list[str]]:
+    """The title (before the first full stop) and the abstract (after it) of records written "Title. Abstract"."""
+    return [t.split(".")[0] for t in texts], [t.split(". ", 1)[1] for t in texts]
+
+
 def test_a_section_word_with_a_long_root_is_the_sections_own_in_a_phrase() -> None:
     """A word most of the section writes ("children", a root of eight letters, kept cut to seven as grouping
     compares words) beside a facet of the topic ("play", where the records write "game playing") heads nothing:
@@ -182,8 +187,7 @@ def test_a_section_word_with_a_long_root_is_the_sections_own_in_a_phrase() -> No
         "Children Play at School. We log children play in school yards with a game of tag; game playing is exercise.",
         "Tabletop Games for Families. A tabletop game for families and their gameplay at home.",
     ]
-    titles = [t.split(".")[0] for t in texts]
-    bodies = [t.split(". ", 1)[1] for t in texts]
+    titles, bodies = _titles_and_bodies(texts)
     book = Phrasebook(texts, ["game"], bodies, titles, {"game", term_root("children")})
     assert ("children", "play") in book.per_paper[0] and book.usage(("children", "play"))[0]
     assert why_not(Selection(book, titles, bodies, ["game"]), ("children", "play"), [0, 1]) \
@@ -198,8 +202,7 @@ def test_a_word_fused_to_the_topic_word_is_a_facet_of_it() -> None:
         "Full-Body Play. Players steer a game with their whole body, and the gameplay becomes exercise.",
         "Tabletop Games for Families. A tabletop game for families at home.",
     ]
-    titles = [t.split(".")[0] for t in texts]
-    bodies = [t.split(". ", 1)[1] for t in texts]
+    titles, bodies = _titles_and_bodies(texts)
     sel = Selection(Phrasebook(texts, ["game"], bodies, titles), titles, bodies, ["game"])
     assert root("play") in sel.facets
     assert why_not(sel, ("play",), [0, 1]) == "a facet of the section's topic"

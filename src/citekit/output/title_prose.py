@@ -731,7 +731,6 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
 #: heads of titles that put something forward for others to use: "Principles for ...", "Guidelines for ..."
 _PROPOSALS = {"principles", "guidelines", "recommendations", "heuristics", "implications", "requirements",
               "considerations", "patterns"}
-#: the nouns of a subtitle that only says what kind of study the paper is ("A Longitudinal Study")
 #: kinds of writing that report no research of their own: a title that names one says what the paper is
 _WRITING_KINDS = {"retrospective", "editorial", "essay", "commentary", "reflection", "reflections", "manifesto",
                   "provocation", "opinion", "viewpoint", "polemic", "satire", "parody", "column", "foreword", "preface",
@@ -756,6 +755,7 @@ def _writing_kind(words: list[str]) -> str | None:
     return None
 
 
+#: the nouns of a subtitle that only says what kind of study the paper is ("A Longitudinal Study")
 _STUDY_NOUNS = {"study", "survey", "review", "analysis", "evaluation", "investigation", "experiment", "trial"}
 
 
