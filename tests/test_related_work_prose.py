@@ -54,6 +54,10 @@ TITLES = [
      "study novice programmers and compiler errors"),
     # coordinated gerunds are both verbs
     ("Evaluating and Improving Fault Localization", "evaluate and improve fault localization"),
+    # a spaced dash sets a subtitle off as a colon does, after a one-word name too: never "study jaxer - ..."
+    ("Jaxer - Server-Side JavaScript for Web Applications",
+     "present Jaxer, server-side JavaScript for web applications"),
+    ("Ontology Visualization Methods - a Survey", "survey ontology visualization methods"),
 ]
 
 

@@ -480,7 +480,7 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         dashed = re.sub(r"\s*(?:---|\u2014|\\textemdash(?:\{\})?)\s*|\s+(?:--|\u2013|-)\s+", ": ", text, count=1)
         if dashed != text:
             main, sep, sub = _split_outside(dashed, ":")
-            if not sep or len(_words(main)) < 2:
+            if not sep:
                 main, sep, sub = text, "", ""
     if not sep and re.search(r"[a-z]\.\s+[A-Z]", text):  # "Diagnosis of X. Synthesis of Y": two sentences
         main, sep, sub = _split_outside(re.sub(r"(?<=[a-z])\.(?=\s+[A-Z])", ":", text, count=1), ":")
