@@ -58,6 +58,10 @@ TITLES = [
     ("Jaxer - Server-Side JavaScript for Web Applications",
      "present Jaxer, server-side JavaScript for web applications"),
     ("Ontology Visualization Methods - a Survey", "survey ontology visualization methods"),
+    # whose view it is says how the topic was studied; the topic stays
+    ("Pair Programming in Classrooms: Perspectives from Teachers",
+     "study pair programming in classrooms from the perspective of teachers"),
+    ("Code Review: Views from Industry", "study code review from the perspective of industry"),
 ]
 
 

@@ -716,6 +716,10 @@ def _described(main_words: list[str], sub_words: list[str], caser: "_Caser", v: 
                       if m.group(1).lower() in _ANALYSIS_VERBS else m.group(0), said)
         return f"{v(_ANALYSIS_VERBS[first])} {said}"
     main = render(main_words)
+    if first.rstrip("s") in _PERSPECTIVES and len(words) > 2 and _bare(words[1]) in ("from", "of", "by"):
+        # "Tactile Graphics in School Education: Perspectives from Pupils": whose view is how the topic was
+        # studied, never the topic itself ("study perspectives from pupils" says nothing of tactile graphics)
+        return f"{main} from the perspective of {caser.phrase(words[2:])}"
     cased = caser.phrase(main_words).split()
     named = any(re.search(r"[A-Z]", w) for w in cased[1:]) or (cased and _bare(cased[0]) not in ("a", "an", "the")
                                                                and re.search(r"[A-Z]", cased[0]) is not None)
