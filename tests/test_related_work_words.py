@@ -202,3 +202,19 @@ def test_an_aside_between_commas_goes():
                 "abstractions, that allows designers to focus on the relevant logical aspects.")
     out = describe(paper("m2004multi", "Multidevice User Interfaces", abstract), MD)
     assert out == "@m2004multi present a solution that allows designers to focus on the relevant logical aspects.", out
+
+
+def test_a_thing_called_by_a_name_is_said_name_first():
+    """"our system called X" is the abstract's voice; an author writes "X, a system ..."."""
+    out = describe(paper("c2011chalk", "Shared Whiteboards for Classrooms",
+                         "Teachers share notes on paper. We describe our system called Chalkline for shared slide "
+                         "annotation in lecture halls."), MD)
+    assert out == "@c2011chalk present Chalkline, a system for shared slide annotation in lecture halls.", out
+    out = describe(paper("d2012reef", "Reef: Sketching Coral Models",
+                         "Modellers draw coral by hand. We have built an interactive tool named Reef, which lets "
+                         "biologists sketch coral colonies with a stylus."), MD)
+    assert "Reef, an interactive tool that lets biologists sketch coral colonies" in out, out
+    # a name in lower case may be an ordinary word: left as written
+    out = describe(paper("e2013hush", "Quiet Offices",
+                         "Offices are loud. We built a prototype called hush that dims alerts."), MD)
+    assert "called hush" in out, out

@@ -172,6 +172,28 @@ def _name_first(text: str, name: str) -> str:
     return f"{name}, {article} {m.group(2)} {m.group(4)}".strip()
 
 
+#: "their system called MobileASL for X", "an interactive tool named SILK that ...": the thing, then its name
+_CALLED = re.compile(r"^(?:their|our|its|an?|the)\s+(?P<kind>(?:[\w\-]+\s+){0,5}?[\w\-]+)\s*,?\s+"
+                     r"(?:called|named|dubbed|termed)\s+(?P<name>[A-Za-z][\w\-]*[A-Za-z0-9])(?P<comma>,)?"
+                     r"(?P<rest>(?:\s.*)?)$")
+
+
+def _called_first(text: str) -> str:
+    """"their system called MobileASL for real-time video" -> "MobileASL, a system for real-time video".
+
+    An author names the thing, then says what it is; "our system called X" is the abstract's voice
+    ("their system called X" once the subject is the citation). Only a coined name (a capital
+    letter in it) moves; the article is set right later (:func:`_articles`).
+    """
+    m = _CALLED.match(text)
+    if not m or not re.search(r"[A-Z]", m.group("name")):
+        return text
+    rest = m.group("rest").strip()
+    if m.group("comma"):  # "a tool named X, which lets ...": what it does now defines the tool, said with "that"
+        rest = re.sub(r"^which\b", "that", rest)
+    return f"{m.group('name')}, a {m.group('kind')}{' ' + rest if rest else ''}"
+
+
 def _drop_parentheticals(text: str, name: str = "") -> str:
     """"(n = 12)", "(e.g., X, Y)", "(see below)" go; an acronym defined and used again ("(ZO)") stays,
     and so does the paper's own method name."""
@@ -422,7 +444,7 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     words later, so the platform or purpose the title names stays.
     """
     text, spans = _mask(rest.strip().rstrip("."))
-    text = _drop_parentheticals(_name_first(text, name), name)
+    text = _drop_parentheticals(_called_first(_name_first(text, name)), name)
     text = _NEW.sub(lambda m: m.group(1) + " ", _HYPE.sub("", text))
     nominal = _NOMINAL.match(text) if verb in _LIGHT_VERBS or verb.startswith(("have ", "report")) else None
     if nominal and (verb not in {"describe", "described"} or nominal.group("noun").lower() != "description"):
