@@ -218,3 +218,18 @@ def test_a_thing_called_by_a_name_is_said_name_first():
     out = describe(paper("e2013hush", "Quiet Offices",
                          "Offices are loud. We built a prototype called hush that dims alerts."), MD)
     assert "called hush" in out, out
+
+
+def test_padded_words_are_said_plainly():
+    """"a number of", "leverages", "seven different X": a careful co-author's first edits of an abstract's words."""
+    out = describe(paper("f2014fabric", "Sorting Laundry by Touch",
+                         "Laundry is hard to sort. We present an application of machine learning to distinguish "
+                         "between seven different fabrics by their feel."), MD)
+    assert "seven fabrics" in out and "different" not in out, out
+    out = describe(paper("g2015plots", "Coral Plots",
+                         "We have developed software that leverages 3D printing to generate tactile plots."), MD)
+    assert "software that uses 3D printing to generate tactile plots" in out, out
+    out = describe(paper("h2016carry", "How People Carry Phones",
+                         "We interviewed 20 people. We identify a number of factors that affect where people carry "
+                         "their phones."), MD)
+    assert "identify several factors that affect where people carry their phones" in out, out

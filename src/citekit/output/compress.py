@@ -92,7 +92,13 @@ _STUDY_WHERE = lazy(r"^(?P<study>(?:a|an)\s+(?:[\w\-]+\s+){0,2}(?:study|experime
 #: wordy stock phrases and the word a writer uses for them
 _STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b", re.I), "in"),
           (lazy(r"\ba\s+(?:wide\s+)?(?:variety|range)\s+of\b", re.I), "various"),
-          (lazy(r"\bthe\s+possibilit(?:y|ies)\s+of\s+(?=\w+ing\b)", re.I), ""))
+          (lazy(r"\bthe\s+possibilit(?:y|ies)\s+of\s+(?=\w+ing\b)", re.I), ""),
+          # plain words for padded ones: "a number of factors" -> "several factors", "leverages X" -> "uses X",
+          # "seven different materials" -> "seven materials" (a count already says they differ)
+          (lazy(r"\ba\s+(?:large\s+|small\s+)?number\s+of\b(?=\s+[a-z])"), "several"),
+          (lazy(r"\bleverag(?=e\b|es\b|ed\b|ing\b)"), "us"),
+          (lazy(r"\b(two|three|four|five|six|seven|eight|nine|ten|twelve|\d+)\s+different\s+(?=[a-z])", re.I),
+           r"\1 "))
 #: verbs that only carry such a noun: "provide/present/give/perform/conduct/carry out/report on an analysis of"
 _LIGHT_VERBS = {"provide", "present", "give", "perform", "conduct", "carry", "report", "make", "offer", "describe",
                 "have carried", "have performed", "have made", "conducted", "performed", "carried", "made",
