@@ -90,3 +90,13 @@ def test_a_study_in_the_past_tense_is_read_as_the_contribution() -> None:
     out = describe(paper("doe2012ring", "The Use of Scrolling Text on a Ring", abstract), MD)
     assert out == "@doe2012ring explore the feasibility of displaying scrolling text on the screen of a ring.", out
     assert check_snippet(out, "markdown") == []
+
+
+def test_an_exporter_braced_title_keeps_no_capital_the_abstract_writes_in_lower_case() -> None:
+    """Better BibTeX braces every capitalized run ("{{Sonification}} of {{Kelp Forests}}"): a word no word list knows
+    ("sonification", "headsets") is ordinary when the paper's own abstract writes it in lower case; a name stays."""
+    title = "{{Sonification}} of {{Kelp Forests}} for {{Divers}} with {{Bone Conduction Headsets}} in {{Lisbon}}"
+    abstract = ("Divers cannot see far in murky water. We explore sonification of kelp forests, played through "
+                "bone conduction headsets while divers swim the kelp beds near Lisbon.")
+    out = unbrace(title_clause(title, True, abstract))
+    assert out == "study the sonification of kelp forests for divers with bone conduction headsets in Lisbon", out

@@ -374,7 +374,7 @@ def _clean_title(title: str) -> str:
 _BRACED_WORDS = lazy(r"\{+([^{}\\$]*)\}+")
 
 
-def _title_case_braces_dropped(title: str) -> str:
+def _title_case_braces_dropped(title: str, prose_lower: frozenset[str] = frozenset()) -> str:
     """The title without braces that protect every capitalized word, which carry no case information.
 
     Some exporters (Better BibTeX's ``{{Utilizing 3D Printed Tools}} for {{Interaction}}``)
@@ -382,7 +382,9 @@ def _title_case_braces_dropped(title: str) -> str:
     would paste "Tools for Interaction" with its capitals. When at least two braced groups
     hold ordinary capitalized words and nearly all capitalized words after the first stand
     inside braces, those braces are dropped; :func:`protect_title` then braces what needs it
-    (acronyms, mixed case, listed names) by the same rules as any other title.
+    (acronyms, mixed case, listed names) by the same rules as any other title. ``prose_lower``: words the
+    paper's own abstract writes in lower case, ordinary words too though no word list knows them
+    ("{{Percussion Instruments}}" when the abstract says "percussion").
     """
     groups = [m.group(1) for m in _BRACED_WORDS.finditer(title)]
     ordinary = [g for g in groups if re.search(r"\b[A-Z][a-z]+\b", g)]
@@ -399,7 +401,7 @@ def _title_case_braces_dropped(title: str) -> str:
         if not re.search(r"[a-z]", m.group(1)):
             return m.group(0)  # {{BYO}}: an acronym stays braced
         return re.sub(r"[A-Z][a-z]+(?:'s)?", lambda w: w.group(0) if _ordinary(w.group(0), ordinary_words)
-                      else "{" + w.group(0) + "}", m.group(1))
+                      or w.group(0).lower() in prose_lower else "{" + w.group(0) + "}", m.group(1))
 
     return _BRACED_WORDS.sub(unbraced, title)
 
@@ -438,11 +440,14 @@ def _acronym_compounds(title: str) -> str:
                   else m.group(0), title)
 
 
-def _protected(title: str) -> str:
-    """The title with its names braced; one holding unknown commands is kept as written (and escaped later)."""
+def _protected(title: str, context: str = "") -> str:
+    """The title with its names braced; one holding unknown commands is kept as written (and escaped later).
+    ``context``: the paper's abstract, whose lower-case words are ordinary words (see
+    :func:`_title_case_braces_dropped`)."""
     from citekit.core.text import known_macros
 
-    title = _acronym_compounds(_title_case_braces_dropped(re.sub(r"\s+", " ", title).strip()))
+    prose_lower = frozenset(re.findall(r"(?<![\w\-])[a-z][a-z']+(?![\w\-])", context)) if context else frozenset()
+    title = _acronym_compounds(_title_case_braces_dropped(re.sub(r"\s+", " ", title).strip(), prose_lower))
     outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
     if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
         return title
@@ -451,7 +456,7 @@ def _protected(title: str) -> str:
 
 def title_words_in_prose(phrase: str, context: str = "") -> str:
     """Part of a title in sentence case, as prose writes it: names, acronyms and places keep their capitals."""
-    text = _protected(_clean_title(phrase)).strip()
+    text = _protected(_clean_title(phrase), context).strip()
     return unbrace(_Caser(context).phrase(_words(text)))
 
 
@@ -472,7 +477,7 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     keep their capital ("Riemannian") from ordinary title-case words.
     """
     caser = _Caser(context)
-    text = _protected(_clean_title(title)).rstrip(". ").lstrip(":;,.- ")
+    text = _protected(_clean_title(title), context).rstrip(". ").lstrip(":;,.- ")
     if not text:
         return f"{conjugate('present', plural)} an untitled work"
     main, sep, sub = _split_outside(text, ":?")
