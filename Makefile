@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python bench/writes_bench.py
 	$(BIN)/python bench/related_paragraphs_bench.py
 	$(BIN)/python bench/notes_blind_bench.py
+	$(BIN)/python bench/notes_blind_bench.py --blind2
 	$(BIN)/python bench/sentences_bench.py
 	$(BIN)/python bench/sentences_check_bench.py
 	$(BIN)/python bench/related_reader_bench.py

@@ -43,6 +43,8 @@ BLIND = Path(__file__).parent / "data" / "notes" / "blind"
 DEV = Path(__file__).parent / "data" / "notes" / "dev"
 #: a second development set, by three more writers (added when the first was worn by tuning)
 DEV2 = Path(__file__).parent / "data" / "notes" / "dev2"
+#: a second blind set, by three more writers (added when the first had been scored often): a measure, like BLIND
+BLIND2 = Path(__file__).parent / "data" / "notes" / "blind2"
 
 
 @dataclass
@@ -242,8 +244,8 @@ def blind_files(root: Path = BLIND) -> list[Path]:
 
 def style_family(style: str) -> str:
     """The style as the list names it, without the writer's own precision in brackets
-    ("a Slack log (copied from the desktop app)" -> "a Slack log")."""
-    return style.split(" (")[0].strip()
+    ("a Slack log (copied from the desktop app)" -> "a Slack log"; "tables ... \u2014 a Markdown pipe table" too)."""
+    return style.split(" (")[0].split(" \u2014 ")[0].strip()
 
 
 def score_blind(root: Path = BLIND) -> tuple[dict[str, BlindScore], BlindScore]:

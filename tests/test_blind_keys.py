@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from blind_scoring import BLIND, DEV, DEV2, blind_files, score_file  # noqa: E402
+from blind_scoring import BLIND, BLIND2, DEV, DEV2, blind_files, score_file  # noqa: E402
 
 FILES = blind_files(BLIND)
 DEV_FILES = blind_files(DEV) + blind_files(DEV2)
+BLIND2_FILES = blind_files(BLIND2)
 
 
 def test_the_blind_set_is_as_large_as_asked() -> None:
@@ -24,7 +25,7 @@ def test_the_blind_set_is_as_large_as_asked() -> None:
     assert len({k["writer"] for k in keys}) >= 7
 
 
-@pytest.mark.parametrize("notes", FILES + DEV_FILES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("notes", FILES + DEV_FILES + BLIND2_FILES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
 def test_each_key_names_real_lines_and_titles(notes: Path) -> None:
     key = json.loads(Path(str(notes) + ".expected.json").read_text(encoding="utf-8"))
     n_lines = len(notes.read_text(encoding="utf-8", errors="replace").splitlines())
