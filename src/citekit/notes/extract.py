@@ -612,9 +612,13 @@ class _Extractor:
     def _visit_node(self, node: Node) -> list[Mention]:
         inner: list[Mention] = []
         container = False
+        remarks: list[Node] = []
         for child in node.children:
             if child.is_detail:
                 continue  # (read with the details of ``node``; nothing below it is visited)
+            if _is_remark_under_paper(node, child):
+                remarks.append(child)  # read once ``node`` itself is known to be a paper
+                continue
             stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
             found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
@@ -624,15 +628,39 @@ class _Extractor:
                 container = True  # a sub-item that is a whole reference (``- n-gram metrics:`` / ``  - Papineni, K., … (2002). BLEU: …``)
             inner.extend(found)
         if container or _lists_links(node):
-            return inner
+            return inner + self._visit_remarks(remarks, None)
         own = self._as_mention(node)
         if own is not None:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
             # (a line that quotes several titles, its own the last, cites the others by name)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
-            return [own, *self._cited(node, [own])] if own.authors or several else [own]
+            cited = self._cited(node, [own]) if own.authors or several else []
+            return [own, *cited, *self._visit_remarks(remarks, own)]
+        inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
+
+    def _visit_remarks(self, remarks: list[Node], own: Mention | None) -> list[Mention]:
+        """Papers the remarks under a paper's labelled details cite (a Zotero item's notes:
+        ``Pair it with the AMSGrad counterexample (Reddi, Kale & Kumar, ICLR'18)``). They are
+        the item's notes, never a list the item heads, so the item stays a paper of its own;
+        a remark that is a whole reference or an identifier is read as one, any other for the
+        titles and author-year citations in its prose, none of them the item's own paper."""
+        out: list[Mention] = []
+        for remark in remarks:
+            if own is None:
+                # (no paper above: a remark is read as any line under a title is)
+                if not (names_a_paper(remark.text) or is_url_only(remark.text)):
+                    continue
+                found = self._visit(remark)
+            elif is_url_only(remark.text):
+                continue  # (the paper's own link, read with its details)
+            elif names_a_paper(remark.text):
+                found = self._visit(remark)
+            else:
+                found = self._inline(remark)
+            out.extend(m for m in found if own is None or not _same_paper(m, own))
+        return out
 
     def _as_mention(self, node: Node) -> Mention | None:
         if self.explaining:
@@ -816,6 +844,24 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: a line that says the thing it names is no paper (``an essay, not a paper``, ``NOT a paper``,
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
+
+def _is_remark_under_paper(node: Node, child: Node) -> bool:
+    """``child`` is a plain remark under a line whose own labelled details name its authors
+    (``Authors: …``, as a Zotero report's item is rewritten): a note on that paper."""
+    return (child.kind == "plain" and not child.children and child.label is None
+            and any(c.is_detail and c.label is not None and c.label.field == "authors" for c in node.children))
+
+
+def _same_paper(mention: Mention, own: Mention) -> bool:
+    """A mention in a paper's remarks that stands for that paper itself: the same title, or
+    an author-year citation of its first author."""
+    if mention.title and own.title:
+        return normalize_title(mention.title) == normalize_title(own.title)
+    if mention.title or not mention.authors or not own.authors:
+        return False
+    first = mention.authors[0].replace(",", " ").split()
+    return bool(first) and any(first[-1].lower() in name.lower().replace(",", " ").split() for name in own.authors[:1])
+
 
 def _says_not_a_paper_after(node: Node, found: tuple[int, Citation]) -> bool:
     """The line of the one citation ``found`` says, after it, that it is no paper (what
