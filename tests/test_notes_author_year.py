@@ -219,3 +219,25 @@ def test_a_list_closed_by_and_is_not_carried_into_the_et_al_after_it(tmp_path: P
     mentions = extract_mentions(tmp_path, "draft.tex", text)
     assert all(m["authors"][:1] != ["Saxe"] or "Mishkin" not in m["authors"] for m in mentions)
     assert [(m["authors"], m["authors_incomplete"]) for m in mentions if "Mishkin" in m["authors"]] == [(["Mishkin"], True)]
+
+
+def test_family_names_joined_by_commas_alone_in_brackets_are_a_citation(tmp_path: Path) -> None:
+    # three or more family names and nothing else in brackets (a venue and year may follow,
+    # inside or after them) cite a paper; people present, or method names, do not
+    text = ("* Quals reading\n"
+            "** TODO SAC (Haarnoja, Zhou, Abbeel, Levine — ICML 2018)\n"
+            "** TODO decision transformer (Chen, Lu, Rajeswaran, Grover, Mordatch) NeurIPS 21\n"
+            "** sampling: DDIM (Song, Meng, Ermon) for the deterministic fast sampler\n"
+            "** background on state spaces (Gu, Goel, Ré, ICLR 22) if time\n"
+            "** the retrieval one (Gao, Ma, Lin, Callan 2022) is optional\n"
+            "** meeting: presenters (Priya, Marcus, Lena) bring slides\n"
+            "** compare optimisers (Adam, Lion, Muon, Shampoo, Transformer) on the toy task\n")
+    mentions = extract_mentions(tmp_path, "agenda.org", text)
+    assert _cited(mentions) == [
+        (2, ["Haarnoja", "Zhou", "Abbeel", "Levine"], False, 2018),
+        (3, ["Chen", "Lu", "Rajeswaran", "Grover", "Mordatch"], False, 2021),
+        (4, ["Song", "Meng", "Ermon"], False, None),
+        (5, ["Gu", "Goel", "Ré"], False, 2022),
+        (6, ["Gao", "Ma", "Lin", "Callan"], False, 2022),
+    ]
+    assert [m["venue"] for m in mentions if m["kind"] == "cited"][:2] == ["ICML", "NeurIPS"]

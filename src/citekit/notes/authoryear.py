@@ -246,7 +246,71 @@ def _has_et_al(text: str) -> bool:
 def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
     return _has_et_al(text) or "&" in text or " and " in text \
-        or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None)
+        or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None) \
+        or (("(" in text or "（" in text) and _PAREN_LIST_START_RE.search(text) is not None)
+
+
+#: a bracket that opens on two family names and a comma (a cheap test before :data:`_PAREN_LIST_RE`)
+_PAREN_LIST_START_RE = lazy(r"[(（]\s*[^\W\d_][\w'’\-]*\*?\s*,\s*[^\W\d_][\w'’\-]*\*?\s*,")
+#: a bracket holding three or more family names joined by commas alone, maybe with a venue and
+#: a year after them (``DDIM (Song, Meng, Ermon)``, ``SAC (Haarnoja, Zhou, Abbeel, Levine — ICML
+#: 2018)``, ``(Gu, Goel, Ré, ICLR 22)``, ``(Gao, Ma, Lin, Callan 2022)``), or after the bracket
+#: (``(Chen, Lu, Grover, Mordatch) NeurIPS 21``); ``*`` marks equal contribution
+_PAREN_LIST_RE = lazy(
+    rf"[(（]\s*(?P<names>{_NAME}\*?(?:\s*,\s*{_NAME}\*?){{2,11}})"
+    r"(?:\s*(?:,|—|–|--)?\s*(?:(?P<venue>[A-Z][A-Za-z]{1,11})\s*)?(?P<year>['’]?\s?\d{2}(?:\d{2})?)(?!\d))?\s*[)）]"
+    r"(?:\s*(?P<venue2>[A-Z][A-Za-z]{1,11})\s*(?P<year2>['’]?\s?\d{2}(?:\d{2})?)(?![\d\w]))?"
+)
+
+
+#: a word before a bracketed list that says the names are people present, not authors
+_PEOPLE_BEFORE_RE = lazy(
+    r"\b(?:attendees|attending|present|presenters?|presenting|speakers?|hosts?|organi[sz]ers?|people|folks|members|"
+    r"team|everyone|reviewers?|students?|mentors?|committee|thanks|cc|with)\s*:?\s*$", re.I)
+
+
+def _year_of(written: str | None) -> int | None:
+    """A year written in four digits or two (``2018``, ``22``, ``’22``)."""
+    if not written:
+        return None
+    digits = written.strip("'’ ")
+    if len(digits) == 4:
+        return int(digits) if digits[:2] in ("19", "20") else None
+    yy = int(digits)
+    return 2000 + yy if yy < 60 else 1900 + yy
+
+
+def _bracketed_list(m: re.Match[str]) -> Citation | None:
+    """The citation a bracketed list of family names makes (:data:`_PAREN_LIST_RE`): every
+    part a family name, at most half of them ordinary words (``(Adam, Lion, Muon, Shampoo,
+    Transformer)`` names methods, not people), and a venue only where citekit knows it or it
+    is written in capitals."""
+    parts = [p.strip() for p in m.group("names").replace("*", "").split(",")]
+    venue_in_list = None
+    if m.group("year") and (canonical(parts[-1]) is not None or parts[-1].isupper()):
+        venue_in_list, parts = parts[-1], parts[:-1]  # ``(Gu, Goel, Ré, ICLR 22)``: the venue ends the list
+    names = _family_names(", ".join(parts))
+    if names is None or len(names) < 3:
+        return None
+    if not (m.group("year") or m.group("year2")) and _PEOPLE_BEFORE_RE.search(m.string, 0, m.start()):
+        return None  # ``presenters (Priya, Marcus, Lena)``: the people in the room, not authors
+    if sum(n.split()[-1].lower() in _ordinary_words() for n in names) * 2 > len(names):
+        return None
+    for venue_group, year_group in (("venue", "year"), ("venue2", "year2")):
+        written = m.group(year_group)
+        if written is None:
+            continue
+        word = m.group(venue_group) or (venue_in_list if venue_group == "venue" else None)
+        if word is None and len(written.strip("'’ ")) != 4:
+            return None  # (a bare two-digit number is no year)
+        venue = canonical(word) if word else None
+        if word and venue is None and not (word.isupper() and len(word) >= 2):
+            return None
+        year = _year_of(written)
+        if year is None:
+            return None
+        return Citation(tuple(names), False, year, venue, m.start() + 1, m.end())
+    return Citation(tuple(names), False, None, None, m.start() + 1, m.end())
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -303,6 +367,14 @@ def _citations(text: str) -> tuple[Citation, ...]:
                 continue
             found.append(Citation(tuple(names), False, year, venue, m.start(), end, _title_after(text, end) if year else None))
             taken.append((m.start(), end))
+    if "(" in text or "（" in text:
+        # a bracketed list of family names, before a year after its last name is read as
+        # that one name's citation (``(Peng, Quesnelle, Fan, Shippole 2023)``)
+        for m in _PAREN_LIST_RE.finditer(text):
+            cite = _bracketed_list(m)
+            if cite is not None and free(cite.start, cite.end):
+                found.append(cite)
+                taken.append((cite.start, cite.end))
     if "19" in text or "20" in text:
         for year_at in _YEAR_RE.finditer(text):
             named = _name_before(text, year_at.start())
