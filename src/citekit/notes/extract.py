@@ -721,6 +721,12 @@ class _Extractor:
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference that says it is {said.group().strip(' []').lower()!r}, not a paper", title)
+        if ((details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins
+                and not _PREPRINT_RE.search(node.text) and _is_whole_book(node.text)):
+            # ``Boyd, S. & Vandenberghe, L. Convex Optimization (Cambridge Univ. Press, 2004).``: a
+            # publisher and a year, and no pages, volume, journal or book it sits in: a book
+            self.not_papers.add(node.line)
+            return self._reject(node, "a reference to a whole book (a publisher, no pages, journal or proceedings), not a paper", title)
         if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
             self.not_papers.add(node.line)
@@ -845,6 +851,13 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
 
+def _is_whole_book(text: str) -> bool:
+    """A reference that names a book publisher and nothing a paper's reference adds to it
+    (pages, a volume, a journal, the proceedings or book it appears in)."""
+    publisher = _PUBLISHER_RE.search(text)
+    return publisher is not None and _NOT_WHOLE_BOOK_RE.search(text) is None
+
+
 def _is_remark_under_paper(node: Node, child: Node) -> bool:
     """``child`` is a plain remark under a line whose own labelled details name its authors
     (``Authors: …``, as a Zotero report's item is rewritten): a note on that paper."""
@@ -881,6 +894,15 @@ _POSSESSOR_RE = lazy(r"(?:^|(?<=[\s(]))(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)['�
 _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set|dataset)(?:\s+and\s+data\s*set)?\]"
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
+
+#: a book publisher named in a reference (``(Cambridge Univ. Press, 2004)``, ``MIT Press, 2016.``,
+#: ``SAGE Publications, London``)
+_PUBLISHER_RE = lazy(r"\b(?:Univ(?:ersity|\.)?\s+Press|(?:MIT|Academic|[A-Z][a-z]+)\s+Press|Publications|Publishers|Publishing|"
+                     r"Springer|Wiley|O['’]Reilly|Addison[- ]Wesley|Prentice[- ]Hall|Morgan\s+Kaufmann|Elsevier|Routledge)\b(?!\s*,?\s*(?:pp?\.|pages))")
+#: what a reference to a paper inside a book or a journal writes that a whole book does not:
+#: ``In …``, pages or a page range, a volume and issue, proceedings, a journal
+_NOT_WHOLE_BOOK_RE = lazy(r"\bIn[:\s]|\bpp?\.\s*\d|\bpages?\s+\d|\d\s*[–—-]{1,2}\s*\d|\bvol\.|\bProc|\bJournal|\bTrans\.|\d+\s*\(\d+\)\s*[,:]|\d+:\d")
+
 
 #: a citation right after a quoted title, in the same parenthesis or sentence (``“…”, Dao
 #: 2023``, ``"…", Tay et al., 2022``, ``"…", Gu & Dao 2023``)
