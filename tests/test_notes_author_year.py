@@ -241,3 +241,14 @@ def test_family_names_joined_by_commas_alone_in_brackets_are_a_citation(tmp_path
         (6, ["Gao", "Ma", "Lin", "Callan"], False, 2022),
     ]
     assert [m["venue"] for m in mentions if m["kind"] == "cited"][:2] == ["ICML", "NeurIPS"]
+
+
+def test_a_citation_in_brackets_right_after_a_quoted_title_is_that_papers(tmp_path: Path) -> None:
+    text = ('Dana Okafor  10:04 AM\n'
+            'background if ppl never saw SSMs: "Efficiently Modeling Long Sequences with Structured State Spaces" '
+            '(Gu, Goel, Ré, ICLR 22), and Mamba (Gu & Dao) after it\n')
+    mentions = extract_mentions(tmp_path, "slack_reading.txt", text)
+    s4 = [m for m in mentions if m["title"] == "Efficiently Modeling Long Sequences with Structured State Spaces"]
+    assert [(m["authors"], m["year"]) for m in s4] == [(["Gu", "Goel", "Ré"], 2022)]
+    # the bracket is the title's citation, no paper of its own; the next bracket is one
+    assert _cited(mentions) == [(2, ["Gu", "Dao"], False, None)]

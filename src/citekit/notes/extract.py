@@ -543,6 +543,11 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
+            elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
+                # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
+                # in brackets right after the title is its own, not a second paper
+                details.authors, details.incomplete = list(bracketed.authors), bracketed.incomplete
+                details.venue = (bracketed.venue, bracketed.year)
             elif _finder_says_no_paper(node):
                 # a quoted phrase with nothing beside it that names its author, on a line the
                 # finder reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
@@ -564,11 +569,10 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
-        known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
-        known |= {name.split()[-1].lower() for m in found for name in m.authors if name.strip()}
+        known = [_name_words(m.authors) for m in found if m.authors]
         out = []
         for line, cite in cites:
-            if cite.authors[0].split()[-1].lower() in known:
+            if any(_names_all_known(cite, words) for words in known):
                 continue  # the line's reference or quoted title already names these authors
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
                                rule="an author-year citation (authors and year, no title)")
@@ -850,6 +854,38 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: a line that says the thing it names is no paper (``an essay, not a paper``, ``NOT a paper``,
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
+
+def _name_words(authors: list[str]) -> list[set[str]]:
+    """Each name's first and last words, lower-cased, in order (``Smith, J.`` and ``J. Smith``
+    both hold ``smith``)."""
+    return [{name.replace(",", " ").split()[0].lower(), name.split()[-1].lower()} for name in authors if name.strip()]
+
+
+def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
+    """The citation's first name is among a mention's names, and its later names are the
+    mention's in the same places as far as both lists go: it cites that paper again (``Mamba (Gu & Dao)`` beside S4 by Gu, Goel
+    and Ré is another paper; ``(Gu, Goel, Ré)`` beside a reading of ``Gu, Goel`` is not)."""
+    families = [name.split()[-1].lower() for name in cite.authors]
+    if not families or not any(families[0] in known for known in words):
+        return False  # (the first name anywhere: ``Aidan Clark, et al. 2022`` in a reference that lists Clark later)
+    return all(family in known for family, known in zip(families[1:], words[1:]))
+
+
+#: what may stand between a quoted title and the bracket of its citation
+_BEFORE_BRACKET_RE = lazy(r"[\s,]*[(（]")
+
+
+def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
+    """The author-year citation that opens a bracket right after the quoted title at
+    ``start``-``end`` (``"Title" (Gu, Goel, Ré, ICLR 22)``, ``“Title” (Liu et al., TACL
+    2024)``), read with the title before it so the names are known to follow a quote."""
+    gap = _BEFORE_BRACKET_RE.match(text, end)
+    if gap is None:
+        return None
+    piece = text[start:gap.end() + 200]
+    opened = gap.end() - start
+    return next((c for c in find_citations(piece) if opened <= c.start <= opened + 1), None)
+
 
 def _is_whole_book(text: str) -> bool:
     """A reference that names a book publisher and nothing a paper's reference adds to it
