@@ -252,3 +252,12 @@ def test_a_citation_in_brackets_right_after_a_quoted_title_is_that_papers(tmp_pa
     assert [(m["authors"], m["year"]) for m in s4] == [(["Gu", "Goel", "Ré"], 2022)]
     # the bracket is the title's citation, no paper of its own; the next bracket is one
     assert _cited(mentions) == [(2, ["Gu", "Dao"], False, None)]
+
+
+def test_a_quoted_title_beside_the_family_name_song_is_a_paper(tmp_path: Path) -> None:
+    # "Song" capitalised is a family name, not a song: the line is no list of songs or books
+    text = ("3/ then Song et al's SDE paper — \"Score-Based Generative Modeling through Stochastic Differential "
+            "Equations\" — which puts score matching and DDPM in one frame\n")
+    mentions = extract_mentions(tmp_path, "saved_tweets.txt", text)
+    assert "Score-Based Generative Modeling through Stochastic Differential Equations" in [m["title"] for m in mentions]
+

@@ -831,7 +831,7 @@ class _Extractor:
 
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
-_BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
+_BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
