@@ -179,3 +179,16 @@ def test_a_paper_sites_listing_or_author_page_is_no_paper(tmp_path: Path, url: s
 def test_a_reference_to_a_whole_book_is_no_paper(tmp_path: Path, reference: str, kept: bool) -> None:
     found = _found(tmp_path, "References\n\n" + reference + "\n")
     assert bool(found) is kept, [m.title for m in found]
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ("- Hana Obi's “Sparse Routing Tricks for Large Mixture Models” post as a survey week?", False),
+    ("- Hana Obi, \"What Are Sparse Mixture Models?\" (hanaobi.github.io, 2021) — best single overview", False),
+    ("7/ bonus: Ines Keller's \"Scaling Sparse Routing to Many Experts\" talk and the lecture notes", False),
+    # the same titles cited as papers stay papers
+    ("- Hana Obi's “Sparse Routing Tricks for Large Mixture Models” paper as a survey week?", True),
+    ("- Hana Obi, \"What Are Sparse Mixture Models?\" (ICML 2021) — best single overview", True),
+])
+def test_a_quoted_title_the_line_calls_a_post_talk_or_site_is_no_paper(tmp_path: Path, line: str, kept: bool) -> None:
+    found = _found(tmp_path, line + "\n")
+    assert bool([m for m in found if m.title]) is kept, [m.title for m in found]

@@ -502,6 +502,9 @@ class _Extractor:
         if (heading or not node.children) and may_cite_inline(node.text):
             text = without_zotero_links(node.text) if "zotero://" in node.text else node.text
             for ref in inline_references(strip_hashtags(strip_urls(text))):
+                if (said := _kind_after_title(node.text, ref.title)) is not None:
+                    self._reject(node, f"a quoted title the line calls a {said}, not a paper", ref.title)
+                    continue
                 details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
                 found.append(self._mention("titled", node, details, title=ref.title))
@@ -526,6 +529,9 @@ class _Extractor:
             title = m.group("q").strip().rstrip(",")
             words = title.split()
             if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
+                continue
+            if (said := _kind_after_title(text, title)) is not None:
+                self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
                 continue
             rule = "a title quoted in a sentence, in title case"
             if not title_case(title):
@@ -737,6 +743,10 @@ class _Extractor:
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
+        if not details.urls and not details.pins and (said := _kind_after_title(node.text, title)) is not None:
+            # ``- Lilian Weng, "What are Diffusion Models?" (lilianweng.github.io, 2021)``
+            self.not_papers.add(node.line)
+            return self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
         if (details.links or details.link_kinds) and not details.urls and not details.pins \
                 and not (details.authors and details.hard and "//" not in node.text) and _finder_says_no_paper(node):
             # its only links are pages that are no paper's own (a blog, a repository, a video), and it is no
@@ -854,6 +864,27 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: a line that says the thing it names is no paper (``an essay, not a paper``, ``NOT a paper``,
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
+
+#: right after a quoted title's closing quote: the word that says what it is when that is no
+#: paper (``Lilian Weng's "What are Diffusion Models?" post``), or a bracket that gives a web
+#: site where a paper gives its venue (``"What are Diffusion Models?" (lilianweng.github.io, 2021)``)
+_KIND_AFTER_TITLE_RE = lazy(
+    r"[\"”»’'』」》]\s*(?:(?P<w>(?:blog\s*)?posts?|blog|talks?|lectures?|videos?|threads?|courses?|books?|essays?|podcasts?|"
+    r"tutorials?|keynotes?|newsletters?|notebooks?|slides|series|chapters?)\b|[(（]\s*(?P<site>[\w\-]+(?:\.[\w\-]+)*\."
+    r"(?:github\.io|substack\.com|medium\.com|com|org|net|io|blog|dev|ai)\b/?)\s*[,)）])", re.I)
+
+
+def _kind_after_title(text: str, title: str) -> str | None:
+    """What the line calls the thing whose quoted title is ``title``, when it says it is no
+    paper right after the quote (a post, a talk, a web site); None otherwise."""
+    at = text.find(title)
+    if at < 0:
+        return None
+    m = _KIND_AFTER_TITLE_RE.match(text, at + len(title))
+    if m is None:
+        return None
+    return m.group("w").lower() if m.group("w") else "web page"
+
 
 def _name_words(authors: list[str]) -> list[set[str]]:
     """Each name's first and last words, lower-cased, in order (``Smith, J.`` and ``J. Smith``
