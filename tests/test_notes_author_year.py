@@ -261,3 +261,12 @@ def test_a_quoted_title_beside_the_family_name_song_is_a_paper(tmp_path: Path) -
     mentions = extract_mentions(tmp_path, "saved_tweets.txt", text)
     assert "Score-Based Generative Modeling through Stochastic Differential Equations" in [m["title"] for m in mentions]
 
+
+
+def test_a_title_in_curly_single_quotes_after_its_citation(tmp_path: Path) -> None:
+    text = ("# Wk 8\n\n"
+            "- multi-query attention came up → Shazeer 2019, ‘One Write-Head is All You Need’\n"
+            "- we don’t think ‘just add more heads’ works, and it’s not a paper\n")
+    mentions = extract_mentions(tmp_path, "wk8.md", text)
+    titled = [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions if m["title"]]
+    assert titled == [(3, "One Write-Head is All You Need", ["Shazeer"], 2019)]

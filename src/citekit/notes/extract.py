@@ -23,7 +23,7 @@ from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
-from citekit.notes.authoryear import Citation, cited_as, find_citations, has_cue as has_citation_cue
+from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -499,7 +499,7 @@ class _Extractor:
         if kind_prefix(node.text) is not None:
             return []
         found = []
-        if (heading or not node.children) and may_cite_inline(node.text):
+        if (heading or not node.children) and (may_cite_inline(node.text) or "‘" in node.text):
             text = without_zotero_links(node.text) if "zotero://" in node.text else node.text
             for ref in inline_references(strip_hashtags(strip_urls(text))):
                 if (said := _kind_after_title(node.text, ref.title)) is not None:
@@ -519,17 +519,19 @@ class _Extractor:
         Mirage?"``); one that ends a sentence (``.``, ``!``) is a quotation."""
         # (what the line says outside its quotes: a title's own words, "… from Multi-Head
         # Checkpoints", do not make the line name a model's weights or a book)
-        outside = _INNER_QUOTED_RE.sub(" ", node.text)
+        outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", node.text))
         if non_paper_words(outside) or _BOOK_RE.search(outside):
             return []
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
         text = strip_urls(node.text)
-        for m in _INNER_QUOTED_RE.finditer(text):
+        for m in _quoted_spans(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
             if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
                 continue
+            if m.re is _CURLY_SINGLE_QUOTED_RE and not title_case(title):
+                continue  # (a phrase in British quotes is a title only when it is written as one)
             if (said := _kind_after_title(text, title)) is not None:
                 self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
                 continue
@@ -549,6 +551,12 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
+            elif (before := _CITE_BEFORE_TITLE_RE.search(text, max(0, m.start() - 80), m.start())) is not None \
+                    and before.group("first").lower() not in _ordinary_words():
+                # ``Shazeer 2019, ‘One Write-Head is All You Need’``: the citation right before the title is its own
+                details.authors = [before.group("first"), *([before.group("second")] if before.group("second") else [])]
+                details.incomplete = bool(before.group("etal"))
+                details.venue = (None, int(before.group("year")))
             elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
                 # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
                 # in brackets right after the title is its own, not a second paper
@@ -845,6 +853,20 @@ _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|film
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+#: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One
+#: Write-Head is All You Need’``): the closing quote before no letter (``don’t`` is a word)
+_CURLY_SINGLE_QUOTED_RE = lazy(r"(?<![\w‘’])‘(?P<q>[A-Z0-9][^‘’\"“”]{6,298}[^\s‘’])’(?![\w’])")
+
+
+def _quoted_spans(text: str) -> list[re.Match[str]]:
+    """The quoted spans of a line, in double quotes (any script's) or curly single ones, in order."""
+    spans = list(_INNER_QUOTED_RE.finditer(text))
+    if "‘" in text:
+        spans += _CURLY_SINGLE_QUOTED_RE.finditer(text)
+        spans.sort(key=lambda m: m.start())
+    return spans
+
+
 #: a span in single quotes, straight or curly: the opening quote after no letter and
 #: before a capital, the closing one after no space and before no letter (``it's``,
 #: ``Don’t`` inside a title are apostrophes, not quotes)
@@ -975,6 +997,11 @@ _NOT_WHOLE_BOOK_RE = lazy(r"\bIn[:\s]|\bpp?\.\s*\d|\bpages?\s+\d|\d\s*[–—-]{
 #: 2023``, ``"…", Tay et al., 2022``, ``"…", Gu & Dao 2023``)
 _CITE_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))?"
                             r",?\s+(?P<year>(?:19|20)\d{2})\b")
+
+#: a citation right before a quoted title, a comma or colon between them (``Shazeer 2019,
+#: ‘…’``, ``Jumper et al. 2021, "…"``)
+_CITE_BEFORE_TITLE_RE = lazy(r"(?<![\w.'’\-])(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))?"
+                             r",?\s+(?P<year>(?:19|20)\d{2})\s*[,:]\s*$")
 
 #: a preprint is a paper, whatever its title calls the data it describes
 _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
