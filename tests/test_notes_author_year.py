@@ -270,3 +270,13 @@ def test_a_title_in_curly_single_quotes_after_its_citation(tmp_path: Path) -> No
     mentions = extract_mentions(tmp_path, "wk8.md", text)
     titled = [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions if m["title"]]
     assert titled == [(3, "One Write-Head is All You Need", ["Shazeer"], 2019)]
+
+
+def test_a_name_and_year_then_a_dash_and_a_title_cite_that_paper(tmp_path: Path) -> None:
+    text = ("* Quals\n"
+            "** TODO Kowalski 2021 — a survey of sparse routing methods in practice\n"
+            "** Vienna 2024 — notes from the conference days and the posters\n"
+            "** Okafor 2022 — great read\n")
+    mentions = extract_mentions(tmp_path, "agenda.org", text)
+    assert [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions] == [
+        (2, "a survey of sparse routing methods in practice", ["Kowalski"], 2021)]

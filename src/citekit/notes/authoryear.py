@@ -143,6 +143,16 @@ def _ordinary_words() -> frozenset[str]:
     return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
 
 
+@lru_cache(maxsize=1)
+def _place_names() -> frozenset[str]:
+    """Countries, regions and large cities (the package's list): ``Vienna 2024 — …`` is a
+    trip, not a citation."""
+    from importlib import resources
+
+    text = resources.files("citekit.data").joinpath("place_names.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 _SPLIT_RE = lazy(_JOIN)
 
 
@@ -388,7 +398,16 @@ def _citations(text: str) -> tuple[Citation, ...]:
             if family.lower() in _ordinary_words() or _capitalised_before(text, start):
                 continue
             venue, year, end = _tail(text, names_end, after_et_al=False)
-            if year is None or not _citation_syntax(text, start, names_end, end):
+            if year is None:
+                continue
+            if not _citation_syntax(text, start, names_end, end):
+                # ``Williams 1992 — simple statistical gradient-following algorithms for …``:
+                # a name and a year, then a dash and a title, cite that paper
+                dashed = _dash_title(text, end) if family not in _place_names() else None
+                if dashed is None or not free(start, dashed[1]):
+                    continue
+                found.append(Citation(tuple(names), False, year, venue, start, dashed[1], dashed[0]))
+                taken.append((start, dashed[1]))
                 continue
             if _EN_DASH_PAIR_RE.fullmatch(names[0]):
                 names = names[0].split("–")  # ``Benjamini–Hochberg (1995)``: two authors, as a method named after them is written
