@@ -280,3 +280,11 @@ def test_a_name_and_year_then_a_dash_and_a_title_cite_that_paper(tmp_path: Path)
     mentions = extract_mentions(tmp_path, "agenda.org", text)
     assert [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions] == [
         (2, "a survey of sparse routing methods in practice", ["Kowalski"], 2021)]
+
+
+def test_names_then_a_quoted_title_alone_in_brackets_cite_it(tmp_path: Path) -> None:
+    text = ("Mira K.\n@mira\n\n"
+            "5/ guidance comes from Okafor & Keller (\"sparse routers beat dense ones\"), which everyone uses now\n"
+            "6/ thanks to Priya & Jun (\"ok\") for the slides\n")
+    mentions = extract_mentions(tmp_path, "saved_tweets.txt", text)
+    assert [(m["title"], m["authors"]) for m in mentions] == [("sparse routers beat dense ones", ["Okafor", "Keller"])]

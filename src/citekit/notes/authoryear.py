@@ -133,6 +133,19 @@ def _title_after(text: str, end: int) -> str | None:
     return title
 
 
+#: a title in quotes, alone in brackets (``("diffusion models beat GANs")``)
+_QUOTED_TITLE_AFTER_RE = lazy(r"\s*[(（]\s*[\"“](?P<t>[^\"“”()]{8,200})[\"”]\s*[)）]")
+
+
+def _quoted_title_after(text: str, end: int) -> tuple[str, int] | None:
+    """The title quoted alone in brackets right after names that end at ``end`` (in any
+    case: the quotes say it is a title), three words or more, and where the bracket ends."""
+    m = _QUOTED_TITLE_AFTER_RE.match(text, end)
+    if m is None or len(m.group("t").split()) < 3:
+        return None
+    return m.group("t").strip(), m.end()
+
+
 @lru_cache(maxsize=1)
 def _ordinary_words() -> frozenset[str]:
     """Words real titles and abstracts write in lower case (the package's list): a
@@ -370,6 +383,11 @@ def _citations(text: str) -> tuple[Citation, ...]:
             dashed = _dash_title(text, end) if year is None and not after_quote and (len(names) >= 3 or "&" in m.group("names")) else None
             lower = m.group("names").islower()
             if year is None and dashed is None and (lower or not _in_parentheses(text, m.start(), m.end())):
+                quoted = _quoted_title_after(text, end) if not lower and not after_quote else None
+                if quoted is not None and free(m.start(), quoted[1]):
+                    # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
+                    found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
+                    taken.append((m.start(), quoted[1]))
                 continue  # names alone are a citation only in parentheses: "Mamba (Gu & Dao)"
             if dashed is not None and year is None:
                 found.append(Citation(tuple(names), False, None, None, m.start(), dashed[1], dashed[0]))
