@@ -192,3 +192,15 @@ def test_a_reference_to_a_whole_book_is_no_paper(tmp_path: Path, reference: str,
 def test_a_quoted_title_the_line_calls_a_post_talk_or_site_is_no_paper(tmp_path: Path, line: str, kept: bool) -> None:
     found = _found(tmp_path, line + "\n")
     assert bool([m for m in found if m.title]) is kept, [m.title for m in found]
+
+
+def test_a_publisher_and_year_inside_a_reference_are_no_second_paper(tmp_path: Path) -> None:
+    text = ("\\begin{thebibliography}{1}\n"
+            "\\bibitem[Obi and Moreau(1988)]{obi1988development}\n"
+            "Hana~G. Obi and Lukas~E. Moreau.\n"
+            "\\newblock Development of {SPR-X} (Sparse Routing Index): Results of empirical and\n"
+            "  theoretical research.\n"
+            "\\newblock In \\emph{Human Routing Load}, volume~52 of \\emph{Advances in Routing}, pages 139--183. North-Holland, 1988.\n"
+            "\\end{thebibliography}\n")
+    found = _found(tmp_path, text, "draft.tex")
+    assert [(m.authors, m.year) for m in found] == [(["Hana G. Obi", "Lukas E. Moreau"], 1988)]

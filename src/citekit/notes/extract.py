@@ -588,6 +588,8 @@ class _Extractor:
         for line, cite in cites:
             if any(_names_all_known(cite, words) for words in known):
                 continue  # the line's reference or quoted title already names these authors
+            if _publisher_of(cite, found):
+                continue
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
                                rule="an author-year citation (authors and year, no title)")
             title = cite.title
@@ -906,6 +908,13 @@ def _kind_after_title(text: str, title: str) -> str | None:
     if m is None:
         return None
     return m.group("w").lower() if m.group("w") else "web page"
+
+
+def _publisher_of(cite: Citation, found: list[Mention]) -> bool:
+    """One name and the year of a reference the line is, whose authors are written out in
+    full: its publisher and year (``… pages 139--183. North-Holland, 1988.``), no other paper."""
+    return (len(cite.authors) == 1 and not cite.incomplete and cite.year is not None
+            and any(m.year == cite.year and any(len(name.split()) > 1 for name in m.authors) for m in found))
 
 
 def _name_words(authors: list[str]) -> list[set[str]]:
