@@ -204,3 +204,11 @@ def test_a_publisher_and_year_inside_a_reference_are_no_second_paper(tmp_path: P
             "\\end{thebibliography}\n")
     found = _found(tmp_path, text, "draft.tex")
     assert [(m.authors, m.year) for m in found] == [(["Hana G. Obi", "Lukas E. Moreau"], 1988)]
+
+
+@pytest.mark.parametrize("line", [
+    "- Obi et al., SOSP ’23. KV cache as virtual-memory pages + block tables, near-zero fragmentation",
+])
+def test_names_and_a_venue_then_one_remark_are_a_citation_with_no_title(tmp_path: Path, line: str) -> None:
+    found = _found(tmp_path, "## Week 8\n\n" + line + "\n", name="notes.md")
+    assert [(m.title, m.authors[:1]) for m in found] == [(None, [line.split()[1]])]
