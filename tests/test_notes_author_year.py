@@ -288,3 +288,13 @@ def test_names_then_a_quoted_title_alone_in_brackets_cite_it(tmp_path: Path) -> 
             "6/ thanks to Priya & Jun (\"ok\") for the slides\n")
     mentions = extract_mentions(tmp_path, "saved_tweets.txt", text)
     assert [(m["title"], m["authors"]) for m in mentions] == [("sparse routers beat dense ones", ["Okafor", "Keller"])]
+
+
+def test_three_joined_names_then_a_short_name_in_brackets_are_a_citation(tmp_path: Path) -> None:
+    text = ("Dana Okafor  10:04 AM\n"
+            "for the adam session can we also skim Okafor, Keller & Moreau (adagrad)? the story starts there\n"
+            "Jun Obi  10:06 AM\n"
+            "thanks to Priya, Marcus & Lena (organisers) for the room\n"
+            "and Keller & Moreau (adagrad) too\n")
+    mentions = extract_mentions(tmp_path, "slack_opt.txt", text)
+    assert _cited(mentions) == [(2, ["Okafor", "Keller", "Moreau"], False, None)]

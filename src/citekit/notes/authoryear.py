@@ -133,6 +133,20 @@ def _title_after(text: str, end: int) -> str | None:
     return title
 
 
+#: after three names or more joined by ``&``/``and``, the work's short name alone in brackets
+#: makes them a citation with no year (``Duchi, Hazan & Singer (adagrad)``)
+_SHORT_NAME_AFTER_RE = lazy(r"\s*[(（](?P<w>[A-Za-z][\w\-]{1,20})[)）]")
+
+
+def _named_work_after(text: str, end: int, count: int) -> int | None:
+    """Where the bracketed short name after three joined names or more ends; none after fewer
+    names, or when the bracket says what the people are (``(organisers)``)."""
+    m = _SHORT_NAME_AFTER_RE.match(text, end) if count >= 3 else None
+    if m is None or _PEOPLE_BEFORE_RE.search(m.group("w")):
+        return None
+    return m.end()
+
+
 #: a title in quotes, alone in brackets (``("diffusion models beat GANs")``)
 _QUOTED_TITLE_AFTER_RE = lazy(r"\s*[(（]\s*[\"“](?P<t>[^\"“”()]{8,200})[\"”]\s*[)）]")
 
@@ -388,6 +402,10 @@ def _citations(text: str) -> tuple[Citation, ...]:
                     # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
                     found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
                     taken.append((m.start(), quoted[1]))
+                elif not lower and not after_quote and (named := _named_work_after(text, m.end(), len(names))) is not None:
+                    # ``Duchi, Hazan & Singer (adagrad)``
+                    found.append(Citation(tuple(names), False, None, None, m.start(), named))
+                    taken.append((m.start(), named))
                 continue  # names alone are a citation only in parentheses: "Mamba (Gu & Dao)"
             if dashed is not None and year is None:
                 found.append(Citation(tuple(names), False, None, None, m.start(), dashed[1], dashed[0]))
