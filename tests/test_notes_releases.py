@@ -212,3 +212,11 @@ def test_a_publisher_and_year_inside_a_reference_are_no_second_paper(tmp_path: P
 def test_names_and_a_venue_then_one_remark_are_a_citation_with_no_title(tmp_path: Path, line: str) -> None:
     found = _found(tmp_path, "## Week 8\n\n" + line + "\n", name="notes.md")
     assert [(m.title, m.authors[:1]) for m in found] == [(None, [line.split()[1]])]
+
+
+def test_a_chat_apps_note_under_a_message_is_no_paper(tmp_path: Path) -> None:
+    text = ("Hana Obi  8:55 AM\n"
+            "reminder: the routing reading list for the new students is pinned\n"
+            "Pinned by Hana Obi\n"
+            "Shared by Lukas Moreau\n")
+    assert [m.title for m in _found(tmp_path, text, "slack_routing.txt")] == []

@@ -753,6 +753,8 @@ class _Extractor:
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
+        if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
+            return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
         if not details.urls and not details.pins and (said := _kind_after_title(node.text, title)) is not None:
             # ``- Lilian Weng, "What are Diffusion Models?" (lilianweng.github.io, 2021)``
             self.not_papers.add(node.line)
@@ -992,6 +994,10 @@ _POSSESSOR_RE = lazy(r"(?:^|(?<=[\s(]))(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)['�
 _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set|dataset)(?:\s+and\s+data\s*set)?\]"
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
+
+#: what a chat app writes under a message when it is copied out of the window (``Pinned by
+#: Jana Novak``, ``Shared by …``, ``Edited by …``): one word, ``by`` and a person
+_CHAT_CHROME_RE = lazy(r"^(?:Pinned|Unpinned|Added|Shared|Posted|Edited|Saved|Forwarded|Bookmarked|Removed|Deleted)\s+by\s+\S.{0,60}$")
 
 #: a book publisher named in a reference (``(Cambridge Univ. Press, 2004)``, ``MIT Press, 2016.``,
 #: ``SAGE Publications, London``)
