@@ -220,3 +220,16 @@ def test_a_chat_apps_note_under_a_message_is_no_paper(tmp_path: Path) -> None:
             "Pinned by Hana Obi\n"
             "Shared by Lukas Moreau\n")
     assert [m.title for m in _found(tmp_path, text, "slack_routing.txt")] == []
+
+
+def test_an_email_signature_cites_nothing(tmp_path: Path) -> None:
+    text = ("From: Hana Obi <hana@uni.edu>\n"
+            "Subject: Fwd: routing reading list\n\n"
+            "- Obi, Moreau & Keller, \"Sparse Routing with Learned Temperatures\" (ICML 2021)\n\n"
+            "--\n"
+            "Hana Obi\n"
+            "Senior Lecturer, Statistics\n"
+            "\"All Models Are Wrong But Some\" -- yes, we know.\n")
+    found = _found(tmp_path, text, "fwd_reading.eml.txt")
+    assert [m.title for m in found] == ["Sparse Routing with Learned Temperatures"]
+    assert found[0].location.line == 4

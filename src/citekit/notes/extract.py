@@ -1220,6 +1220,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text, entries = cut_bibtex_entries(text, file)
     if looks_like_report(text):
         text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
+    if "\n--" in text or "\n> --" in text:
+        text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
     if has_link_previews(text):
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
@@ -1229,6 +1231,33 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     held.append(text)
     del text  # the reader takes the text out of ``held`` and frees it as it goes
     yield from fmt.load()(held, file, extractor)
+
+
+#: an e-mail's header or reply line: the text is (or quotes) an e-mail
+_MAIL_HEADER_RE = lazy(r"^(?:>\s*)*(?:From|Subject|To|Sent|Date):\s|wrote:\s*$|-{3,}\s*Forwarded message", re.M)
+#: the line that opens an e-mail's signature (``-- `` alone, maybe quoted)
+_SIGNATURE_RE = lazy(r"^(?P<q>(?:>\s*)*)--\s?$")
+
+
+def without_signatures(text: str) -> str:
+    """``text`` with the lines of each e-mail signature blanked (the same number of lines):
+    after a line that is ``--`` alone, up to the next blank line, the sender's name, title
+    and quip (``"All models are wrong" -- yes, we know.``) cite nothing. Only in a text with an
+    e-mail's header or reply line."""
+    if _MAIL_HEADER_RE.search(text) is None:
+        return text
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = _SIGNATURE_RE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        quote = m.group("q")
+        while i < len(lines) and lines[i][len(quote):].strip() and lines[i].startswith(quote):
+            lines[i] = ""
+            i += 1
+    return "\n".join(lines)
 
 
 def extract_text(text: str, file: str) -> ExtractResult:
