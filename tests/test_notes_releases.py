@@ -233,3 +233,11 @@ def test_an_email_signature_cites_nothing(tmp_path: Path) -> None:
     found = _found(tmp_path, text, "fwd_reading.eml.txt")
     assert [m.title for m in found] == ["Sparse Routing with Learned Temperatures"]
     assert found[0].location.line == 4
+
+
+def test_a_table_cell_left_to_fill_in_names_no_authors(tmp_path: Path) -> None:
+    text = ("| Paper | Who | Where |\n|---|---|---|\n"
+            "| ??? Aiko's rec on routing + CLIP | ? | ? |\n"
+            "| Sparse Routing with Learned Temperatures | Obi, Moreau & Keller | ICML 2021 |\n")
+    found = _found(tmp_path, text, "reading-list.md")
+    assert [(m.title, m.authors) for m in found] == [("Sparse Routing with Learned Temperatures", ["Obi", "Moreau", "Keller"])]
