@@ -219,3 +219,82 @@ def test_a_list_closed_by_and_is_not_carried_into_the_et_al_after_it(tmp_path: P
     mentions = extract_mentions(tmp_path, "draft.tex", text)
     assert all(m["authors"][:1] != ["Saxe"] or "Mishkin" not in m["authors"] for m in mentions)
     assert [(m["authors"], m["authors_incomplete"]) for m in mentions if "Mishkin" in m["authors"]] == [(["Mishkin"], True)]
+
+
+def test_family_names_joined_by_commas_alone_in_brackets_are_a_citation(tmp_path: Path) -> None:
+    # three or more family names and nothing else in brackets (a venue and year may follow,
+    # inside or after them) cite a paper; people present, or method names, do not
+    text = ("* Quals reading\n"
+            "** TODO SAC (Haarnoja, Zhou, Abbeel, Levine — ICML 2018)\n"
+            "** TODO decision transformer (Chen, Lu, Rajeswaran, Grover, Mordatch) NeurIPS 21\n"
+            "** sampling: DDIM (Song, Meng, Ermon) for the deterministic fast sampler\n"
+            "** background on state spaces (Gu, Goel, Ré, ICLR 22) if time\n"
+            "** the retrieval one (Gao, Ma, Lin, Callan 2022) is optional\n"
+            "** meeting: presenters (Priya, Marcus, Lena) bring slides\n"
+            "** compare optimisers (Adam, Lion, Muon, Shampoo, Transformer) on the toy task\n")
+    mentions = extract_mentions(tmp_path, "agenda.org", text)
+    assert _cited(mentions) == [
+        (2, ["Haarnoja", "Zhou", "Abbeel", "Levine"], False, 2018),
+        (3, ["Chen", "Lu", "Rajeswaran", "Grover", "Mordatch"], False, 2021),
+        (4, ["Song", "Meng", "Ermon"], False, None),
+        (5, ["Gu", "Goel", "Ré"], False, 2022),
+        (6, ["Gao", "Ma", "Lin", "Callan"], False, 2022),
+    ]
+    assert [m["venue"] for m in mentions if m["kind"] == "cited"][:2] == ["ICML", "NeurIPS"]
+
+
+def test_a_citation_in_brackets_right_after_a_quoted_title_is_that_papers(tmp_path: Path) -> None:
+    text = ('Dana Okafor  10:04 AM\n'
+            'background if ppl never saw SSMs: "Efficiently Modeling Long Sequences with Structured State Spaces" '
+            '(Gu, Goel, Ré, ICLR 22), and Mamba (Gu & Dao) after it\n')
+    mentions = extract_mentions(tmp_path, "slack_reading.txt", text)
+    s4 = [m for m in mentions if m["title"] == "Efficiently Modeling Long Sequences with Structured State Spaces"]
+    assert [(m["authors"], m["year"]) for m in s4] == [(["Gu", "Goel", "Ré"], 2022)]
+    # the bracket is the title's citation, no paper of its own; the next bracket is one
+    assert _cited(mentions) == [(2, ["Gu", "Dao"], False, None)]
+
+
+def test_a_quoted_title_beside_the_family_name_song_is_a_paper(tmp_path: Path) -> None:
+    # "Song" capitalised is a family name, not a song: the line is no list of songs or books
+    text = ("3/ then Song et al's SDE paper — \"Score-Based Generative Modeling through Stochastic Differential "
+            "Equations\" — which puts score matching and DDPM in one frame\n")
+    mentions = extract_mentions(tmp_path, "saved_tweets.txt", text)
+    assert "Score-Based Generative Modeling through Stochastic Differential Equations" in [m["title"] for m in mentions]
+
+
+
+def test_a_title_in_curly_single_quotes_after_its_citation(tmp_path: Path) -> None:
+    text = ("# Wk 8\n\n"
+            "- multi-query attention came up → Shazeer 2019, ‘One Write-Head is All You Need’\n"
+            "- we don’t think ‘just add more heads’ works, and it’s not a paper\n")
+    mentions = extract_mentions(tmp_path, "wk8.md", text)
+    titled = [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions if m["title"]]
+    assert titled == [(3, "One Write-Head is All You Need", ["Shazeer"], 2019)]
+
+
+def test_a_name_and_year_then_a_dash_and_a_title_cite_that_paper(tmp_path: Path) -> None:
+    text = ("* Quals\n"
+            "** TODO Kowalski 2021 — a survey of sparse routing methods in practice\n"
+            "** Vienna 2024 — notes from the conference days and the posters\n"
+            "** Okafor 2022 — great read\n")
+    mentions = extract_mentions(tmp_path, "agenda.org", text)
+    assert [(m["location"]["line"], m["title"], m["authors"], m["year"]) for m in mentions] == [
+        (2, "a survey of sparse routing methods in practice", ["Kowalski"], 2021)]
+
+
+def test_names_then_a_quoted_title_alone_in_brackets_cite_it(tmp_path: Path) -> None:
+    text = ("Mira K.\n@mira\n\n"
+            "5/ guidance comes from Okafor & Keller (\"sparse routers beat dense ones\"), which everyone uses now\n"
+            "6/ thanks to Priya & Jun (\"ok\") for the slides\n")
+    mentions = extract_mentions(tmp_path, "saved_tweets.txt", text)
+    assert [(m["title"], m["authors"]) for m in mentions] == [("sparse routers beat dense ones", ["Okafor", "Keller"])]
+
+
+def test_three_joined_names_then_a_short_name_in_brackets_are_a_citation(tmp_path: Path) -> None:
+    text = ("Dana Okafor  10:04 AM\n"
+            "for the adam session can we also skim Okafor, Keller & Moreau (adagrad)? the story starts there\n"
+            "Jun Obi  10:06 AM\n"
+            "thanks to Priya, Marcus & Lena (organisers) for the room\n"
+            "and Keller & Moreau (adagrad) too\n")
+    mentions = extract_mentions(tmp_path, "slack_opt.txt", text)
+    assert _cited(mentions) == [(2, ["Okafor", "Keller", "Moreau"], False, None)]

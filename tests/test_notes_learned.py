@@ -144,6 +144,38 @@ def test_a_blog_post_of_a_zotero_report_is_not_a_paper():
     assert blog.outcome == "rejected" and "blog post" in blog.reason
 
 
+ZOTERO_REPORT_WITH_NOTES = (
+    "Mixup: Beyond Empirical Risk Minimization\n"
+    "Item Type\tConference Paper\n"
+    "Author\tHongyi Zhang\n"
+    "Author\tMoustapha Cisse\n"
+    "Date\t2018\n"
+    "Notes:\n"
+    "compare with CutMix (Yun, Han & Oh 2019), it cuts patches instead of blending\n"
+    "\n"
+    "Dropout: A Simple Way to Prevent Neural Networks from Overfitting\n"
+    "Item Type\tJournal Article\n"
+    "Author\tNitish Srivastava\n"
+    "Author\tGeoffrey Hinton\n"
+    "Date\t2014\n"
+    "Notes:\n"
+    "Srivastava et al. 2014 is the journal version; for the Bayesian reading see Y. Gal, Z. Ghahramani, "
+    "\"Dropout as a Bayesian Approximation: Representing Model Uncertainty in Deep Learning\" (2016)\n"
+)
+
+
+def test_the_notes_of_a_zotero_report_item_cite_papers_beside_it():
+    # an item whose notes cite other papers stays a paper of its own; the papers its notes
+    # cite are found too, and a citation of the item itself is not a second paper
+    mentions = extract_text(ZOTERO_REPORT_WITH_NOTES, "report.txt").mentions
+    by_line = {(m.location.line, m.title, tuple(m.authors)) for m in mentions}
+    assert (1, "Mixup: Beyond Empirical Risk Minimization", ("Hongyi Zhang", "Moustapha Cisse")) in by_line
+    assert (9, "Dropout: A Simple Way to Prevent Neural Networks from Overfitting", ("Nitish Srivastava", "Geoffrey Hinton")) in by_line
+    assert any(m.location.line == 7 and m.authors[:1] == ["Yun"] and m.year == 2019 for m in mentions)
+    assert any(m.title == "Dropout as a Bayesian Approximation: Representing Model Uncertainty in Deep Learning" for m in mentions)
+    assert not any(m.location.line == 15 and m.authors[:1] == ["Srivastava"] and m.title is None for m in mentions)
+
+
 def test_chinese_year_and_note_labels_stay_with_their_paper():
     text = ("论文: 《Attention Is All You Need》\n"
             "作者: Ashish Vaswani 等\n"

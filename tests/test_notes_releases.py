@@ -166,3 +166,78 @@ def test_the_article_after_a_citations_names_opens_the_title(tmp_path: Path, lin
 def test_a_paper_sites_listing_or_author_page_is_no_paper(tmp_path: Path, url: str) -> None:
     found = _found(tmp_path, f"- https://arxiv.org/abs/2101.01234\n- {url}\n", name="notes.md")
     assert [m.ids.arxiv for m in found] == ["2101.01234"]
+
+
+@pytest.mark.parametrize(("reference", "kept"), [
+    ("7. Obi, H. & Moreau, L. Learning With Kernels and Priors (Oxford Univ. Press, 2011).", False),
+    ("[3] Ines Keller and Hana Obi. 2019. Field Methods for Annotation: A Practical\nGuide. SAGE Publications, London, UK.", False),
+    ("Hana Obi and Lukas Moreau. Sparse Models. MIT Press, 2016.", False),
+    # a chapter in a book, a paper in a journal a press publishes: papers
+    ("[4] Lukas Moreau and Ines Keller. Calibrated outputs for margin classifiers. In Advances in Margin Methods, pages 61-74. MIT Press, 1999.", True),
+    ("8. Keller, I. & Obi, H. Sparse routing with learned temperatures. Neural Comput. 9, 1735–1780 (2017).", True),
+])
+def test_a_reference_to_a_whole_book_is_no_paper(tmp_path: Path, reference: str, kept: bool) -> None:
+    found = _found(tmp_path, "References\n\n" + reference + "\n")
+    assert bool(found) is kept, [m.title for m in found]
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ("- Hana Obi's “Sparse Routing Tricks for Large Mixture Models” post as a survey week?", False),
+    ("- Hana Obi, \"What Are Sparse Mixture Models?\" (hanaobi.github.io, 2021) — best single overview", False),
+    ("7/ bonus: Ines Keller's \"Scaling Sparse Routing to Many Experts\" talk and the lecture notes", False),
+    # the same titles cited as papers stay papers
+    ("- Hana Obi's “Sparse Routing Tricks for Large Mixture Models” paper as a survey week?", True),
+    ("- Hana Obi, \"What Are Sparse Mixture Models?\" (ICML 2021) — best single overview", True),
+])
+def test_a_quoted_title_the_line_calls_a_post_talk_or_site_is_no_paper(tmp_path: Path, line: str, kept: bool) -> None:
+    found = _found(tmp_path, line + "\n")
+    assert bool([m for m in found if m.title]) is kept, [m.title for m in found]
+
+
+def test_a_publisher_and_year_inside_a_reference_are_no_second_paper(tmp_path: Path) -> None:
+    text = ("\\begin{thebibliography}{1}\n"
+            "\\bibitem[Obi and Moreau(1988)]{obi1988development}\n"
+            "Hana~G. Obi and Lukas~E. Moreau.\n"
+            "\\newblock Development of {SPR-X} (Sparse Routing Index): Results of empirical and\n"
+            "  theoretical research.\n"
+            "\\newblock In \\emph{Human Routing Load}, volume~52 of \\emph{Advances in Routing}, pages 139--183. North-Holland, 1988.\n"
+            "\\end{thebibliography}\n")
+    found = _found(tmp_path, text, "draft.tex")
+    assert [(m.authors, m.year) for m in found] == [(["Hana G. Obi", "Lukas E. Moreau"], 1988)]
+
+
+@pytest.mark.parametrize("line", [
+    "- Obi et al., SOSP ’23. KV cache as virtual-memory pages + block tables, near-zero fragmentation",
+])
+def test_names_and_a_venue_then_one_remark_are_a_citation_with_no_title(tmp_path: Path, line: str) -> None:
+    found = _found(tmp_path, "## Week 8\n\n" + line + "\n", name="notes.md")
+    assert [(m.title, m.authors[:1]) for m in found] == [(None, [line.split()[1]])]
+
+
+def test_a_chat_apps_note_under_a_message_is_no_paper(tmp_path: Path) -> None:
+    text = ("Hana Obi  8:55 AM\n"
+            "reminder: the routing reading list for the new students is pinned\n"
+            "Pinned by Hana Obi\n"
+            "Shared by Lukas Moreau\n")
+    assert [m.title for m in _found(tmp_path, text, "slack_routing.txt")] == []
+
+
+def test_an_email_signature_cites_nothing(tmp_path: Path) -> None:
+    text = ("From: Hana Obi <hana@uni.edu>\n"
+            "Subject: Fwd: routing reading list\n\n"
+            "- Obi, Moreau & Keller, \"Sparse Routing with Learned Temperatures\" (ICML 2021)\n\n"
+            "--\n"
+            "Hana Obi\n"
+            "Senior Lecturer, Statistics\n"
+            "\"All Models Are Wrong But Some\" -- yes, we know.\n")
+    found = _found(tmp_path, text, "fwd_reading.eml.txt")
+    assert [m.title for m in found] == ["Sparse Routing with Learned Temperatures"]
+    assert found[0].location.line == 4
+
+
+def test_a_table_cell_left_to_fill_in_names_no_authors(tmp_path: Path) -> None:
+    text = ("| Paper | Who | Where |\n|---|---|---|\n"
+            "| ??? Aiko's rec on routing + CLIP | ? | ? |\n"
+            "| Sparse Routing with Learned Temperatures | Obi, Moreau & Keller | ICML 2021 |\n")
+    found = _found(tmp_path, text, "reading-list.md")
+    assert [(m.title, m.authors) for m in found] == [("Sparse Routing with Learned Temperatures", ["Obi", "Moreau", "Keller"])]

@@ -133,6 +133,33 @@ def _title_after(text: str, end: int) -> str | None:
     return title
 
 
+#: after three names or more joined by ``&``/``and``, the work's short name alone in brackets
+#: makes them a citation with no year (``Duchi, Hazan & Singer (adagrad)``)
+_SHORT_NAME_AFTER_RE = lazy(r"\s*[(（](?P<w>[A-Za-z][\w\-]{1,20})[)）]")
+
+
+def _named_work_after(text: str, end: int, count: int) -> int | None:
+    """Where the bracketed short name after three joined names or more ends; none after fewer
+    names, or when the bracket says what the people are (``(organisers)``)."""
+    m = _SHORT_NAME_AFTER_RE.match(text, end) if count >= 3 else None
+    if m is None or _PEOPLE_BEFORE_RE.search(m.group("w")):
+        return None
+    return m.end()
+
+
+#: a title in quotes, alone in brackets (``("diffusion models beat GANs")``)
+_QUOTED_TITLE_AFTER_RE = lazy(r"\s*[(（]\s*[\"“](?P<t>[^\"“”()]{8,200})[\"”]\s*[)）]")
+
+
+def _quoted_title_after(text: str, end: int) -> tuple[str, int] | None:
+    """The title quoted alone in brackets right after names that end at ``end`` (in any
+    case: the quotes say it is a title), three words or more, and where the bracket ends."""
+    m = _QUOTED_TITLE_AFTER_RE.match(text, end)
+    if m is None or len(m.group("t").split()) < 3:
+        return None
+    return m.group("t").strip(), m.end()
+
+
 @lru_cache(maxsize=1)
 def _ordinary_words() -> frozenset[str]:
     """Words real titles and abstracts write in lower case (the package's list): a
@@ -141,6 +168,16 @@ def _ordinary_words() -> frozenset[str]:
 
     text = resources.files("citekit.data").joinpath("lowercase_words.txt").read_text(encoding="utf-8")
     return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
+
+
+@lru_cache(maxsize=1)
+def _place_names() -> frozenset[str]:
+    """Countries, regions and large cities (the package's list): ``Vienna 2024 — …`` is a
+    trip, not a citation."""
+    from importlib import resources
+
+    text = resources.files("citekit.data").joinpath("place_names.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 _SPLIT_RE = lazy(_JOIN)
@@ -246,7 +283,71 @@ def _has_et_al(text: str) -> bool:
 def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
     return _has_et_al(text) or "&" in text or " and " in text \
-        or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None)
+        or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None) \
+        or (("(" in text or "（" in text) and _PAREN_LIST_START_RE.search(text) is not None)
+
+
+#: a bracket that opens on two family names and a comma (a cheap test before :data:`_PAREN_LIST_RE`)
+_PAREN_LIST_START_RE = lazy(r"[(（]\s*[^\W\d_][\w'’\-]*\*?\s*,\s*[^\W\d_][\w'’\-]*\*?\s*,")
+#: a bracket holding three or more family names joined by commas alone, maybe with a venue and
+#: a year after them (``DDIM (Song, Meng, Ermon)``, ``SAC (Haarnoja, Zhou, Abbeel, Levine — ICML
+#: 2018)``, ``(Gu, Goel, Ré, ICLR 22)``, ``(Gao, Ma, Lin, Callan 2022)``), or after the bracket
+#: (``(Chen, Lu, Grover, Mordatch) NeurIPS 21``); ``*`` marks equal contribution
+_PAREN_LIST_RE = lazy(
+    rf"[(（]\s*(?P<names>{_NAME}\*?(?:\s*,\s*{_NAME}\*?){{2,11}})"
+    r"(?:\s*(?:,|—|–|--)?\s*(?:(?P<venue>[A-Z][A-Za-z]{1,11})\s*)?(?P<year>['’]?\s?\d{2}(?:\d{2})?)(?!\d))?\s*[)）]"
+    r"(?:\s*(?P<venue2>[A-Z][A-Za-z]{1,11})\s*(?P<year2>['’]?\s?\d{2}(?:\d{2})?)(?![\d\w]))?"
+)
+
+
+#: a word before a bracketed list that says the names are people present, not authors
+_PEOPLE_BEFORE_RE = lazy(
+    r"\b(?:attendees|attending|present|presenters?|presenting|speakers?|hosts?|organi[sz]ers?|people|folks|members|"
+    r"team|everyone|reviewers?|students?|mentors?|committee|thanks|cc|with)\s*:?\s*$", re.I)
+
+
+def _year_of(written: str | None) -> int | None:
+    """A year written in four digits or two (``2018``, ``22``, ``’22``)."""
+    if not written:
+        return None
+    digits = written.strip("'’ ")
+    if len(digits) == 4:
+        return int(digits) if digits[:2] in ("19", "20") else None
+    yy = int(digits)
+    return 2000 + yy if yy < 60 else 1900 + yy
+
+
+def _bracketed_list(m: re.Match[str]) -> Citation | None:
+    """The citation a bracketed list of family names makes (:data:`_PAREN_LIST_RE`): every
+    part a family name, at most half of them ordinary words (``(Adam, Lion, Muon, Shampoo,
+    Transformer)`` names methods, not people), and a venue only where citekit knows it or it
+    is written in capitals."""
+    parts = [p.strip() for p in m.group("names").replace("*", "").split(",")]
+    venue_in_list = None
+    if m.group("year") and (canonical(parts[-1]) is not None or parts[-1].isupper()):
+        venue_in_list, parts = parts[-1], parts[:-1]  # ``(Gu, Goel, Ré, ICLR 22)``: the venue ends the list
+    names = _family_names(", ".join(parts))
+    if names is None or len(names) < 3:
+        return None
+    if not (m.group("year") or m.group("year2")) and _PEOPLE_BEFORE_RE.search(m.string, 0, m.start()):
+        return None  # ``presenters (Priya, Marcus, Lena)``: the people in the room, not authors
+    if sum(n.split()[-1].lower() in _ordinary_words() for n in names) * 2 > len(names):
+        return None
+    for venue_group, year_group in (("venue", "year"), ("venue2", "year2")):
+        written = m.group(year_group)
+        if written is None:
+            continue
+        word = m.group(venue_group) or (venue_in_list if venue_group == "venue" else None)
+        if word is None and len(written.strip("'’ ")) != 4:
+            return None  # (a bare two-digit number is no year)
+        venue = canonical(word) if word else None
+        if word and venue is None and not (word.isupper() and len(word) >= 2):
+            return None
+        year = _year_of(written)
+        if year is None:
+            return None
+        return Citation(tuple(names), False, year, venue, m.start() + 1, m.end())
+    return Citation(tuple(names), False, None, None, m.start() + 1, m.end())
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -296,6 +397,15 @@ def _citations(text: str) -> tuple[Citation, ...]:
             dashed = _dash_title(text, end) if year is None and not after_quote and (len(names) >= 3 or "&" in m.group("names")) else None
             lower = m.group("names").islower()
             if year is None and dashed is None and (lower or not _in_parentheses(text, m.start(), m.end())):
+                quoted = _quoted_title_after(text, end) if not lower and not after_quote else None
+                if quoted is not None and free(m.start(), quoted[1]):
+                    # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
+                    found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
+                    taken.append((m.start(), quoted[1]))
+                elif not lower and not after_quote and (named := _named_work_after(text, m.end(), len(names))) is not None:
+                    # ``Duchi, Hazan & Singer (adagrad)``
+                    found.append(Citation(tuple(names), False, None, None, m.start(), named))
+                    taken.append((m.start(), named))
                 continue  # names alone are a citation only in parentheses: "Mamba (Gu & Dao)"
             if dashed is not None and year is None:
                 found.append(Citation(tuple(names), False, None, None, m.start(), dashed[1], dashed[0]))
@@ -303,6 +413,14 @@ def _citations(text: str) -> tuple[Citation, ...]:
                 continue
             found.append(Citation(tuple(names), False, year, venue, m.start(), end, _title_after(text, end) if year else None))
             taken.append((m.start(), end))
+    if "(" in text or "（" in text:
+        # a bracketed list of family names, before a year after its last name is read as
+        # that one name's citation (``(Peng, Quesnelle, Fan, Shippole 2023)``)
+        for m in _PAREN_LIST_RE.finditer(text):
+            cite = _bracketed_list(m)
+            if cite is not None and free(cite.start, cite.end):
+                found.append(cite)
+                taken.append((cite.start, cite.end))
     if "19" in text or "20" in text:
         for year_at in _YEAR_RE.finditer(text):
             named = _name_before(text, year_at.start())
@@ -316,7 +434,16 @@ def _citations(text: str) -> tuple[Citation, ...]:
             if family.lower() in _ordinary_words() or _capitalised_before(text, start):
                 continue
             venue, year, end = _tail(text, names_end, after_et_al=False)
-            if year is None or not _citation_syntax(text, start, names_end, end):
+            if year is None:
+                continue
+            if not _citation_syntax(text, start, names_end, end):
+                # ``Williams 1992 — simple statistical gradient-following algorithms for …``:
+                # a name and a year, then a dash and a title, cite that paper
+                dashed = _dash_title(text, end) if family not in _place_names() else None
+                if dashed is None or not free(start, dashed[1]):
+                    continue
+                found.append(Citation(tuple(names), False, year, venue, start, dashed[1], dashed[0]))
+                taken.append((start, dashed[1]))
                 continue
             if _EN_DASH_PAIR_RE.fullmatch(names[0]):
                 names = names[0].split("–")  # ``Benjamini–Hochberg (1995)``: two authors, as a method named after them is written

@@ -23,7 +23,7 @@ from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
-from citekit.notes.authoryear import Citation, cited_as, find_citations, has_cue as has_citation_cue
+from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -499,9 +499,12 @@ class _Extractor:
         if kind_prefix(node.text) is not None:
             return []
         found = []
-        if (heading or not node.children) and may_cite_inline(node.text):
+        if (heading or not node.children) and (may_cite_inline(node.text) or "‘" in node.text):
             text = without_zotero_links(node.text) if "zotero://" in node.text else node.text
             for ref in inline_references(strip_hashtags(strip_urls(text))):
+                if (said := _kind_after_title(node.text, ref.title)) is not None:
+                    self._reject(node, f"a quoted title the line calls a {said}, not a paper", ref.title)
+                    continue
                 details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, model=ref.model,
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
                 found.append(self._mention("titled", node, details, title=ref.title))
@@ -516,16 +519,21 @@ class _Extractor:
         Mirage?"``); one that ends a sentence (``.``, ``!``) is a quotation."""
         # (what the line says outside its quotes: a title's own words, "… from Multi-Head
         # Checkpoints", do not make the line name a model's weights or a book)
-        outside = _INNER_QUOTED_RE.sub(" ", node.text)
+        outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", node.text))
         if non_paper_words(outside) or _BOOK_RE.search(outside):
             return []
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
         text = strip_urls(node.text)
-        for m in _INNER_QUOTED_RE.finditer(text):
+        for m in _quoted_spans(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
             if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
+                continue
+            if m.re is _CURLY_SINGLE_QUOTED_RE and not title_case(title):
+                continue  # (a phrase in British quotes is a title only when it is written as one)
+            if (said := _kind_after_title(text, title)) is not None:
+                self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
                 continue
             rule = "a title quoted in a sentence, in title case"
             if not title_case(title):
@@ -543,6 +551,17 @@ class _Extractor:
                 details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
                 details.incomplete = bool(cite.group("etal"))
                 details.venue = (None, int(cite.group("year")))
+            elif (before := _CITE_BEFORE_TITLE_RE.search(text, max(0, m.start() - 80), m.start())) is not None \
+                    and before.group("first").lower() not in _ordinary_words():
+                # ``Shazeer 2019, ‘One Write-Head is All You Need’``: the citation right before the title is its own
+                details.authors = [before.group("first"), *([before.group("second")] if before.group("second") else [])]
+                details.incomplete = bool(before.group("etal"))
+                details.venue = (None, int(before.group("year")))
+            elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
+                # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
+                # in brackets right after the title is its own, not a second paper
+                details.authors, details.incomplete = list(bracketed.authors), bracketed.incomplete
+                details.venue = (bracketed.venue, bracketed.year)
             elif _finder_says_no_paper(node):
                 # a quoted phrase with nothing beside it that names its author, on a line the
                 # finder reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
@@ -564,12 +583,13 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
-        known = {name.replace(",", " ").split()[0].lower() for m in found for name in m.authors if name.strip()}
-        known |= {name.split()[-1].lower() for m in found for name in m.authors if name.strip()}
+        known = [_name_words(m.authors) for m in found if m.authors]
         out = []
         for line, cite in cites:
-            if cite.authors[0].split()[-1].lower() in known:
+            if any(_names_all_known(cite, words) for words in known):
                 continue  # the line's reference or quoted title already names these authors
+            if _publisher_of(cite, found):
+                continue
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
                                rule="an author-year citation (authors and year, no title)")
             title = cite.title
@@ -612,9 +632,13 @@ class _Extractor:
     def _visit_node(self, node: Node) -> list[Mention]:
         inner: list[Mention] = []
         container = False
+        remarks: list[Node] = []
         for child in node.children:
             if child.is_detail:
                 continue  # (read with the details of ``node``; nothing below it is visited)
+            if _is_remark_under_paper(node, child):
+                remarks.append(child)  # read once ``node`` itself is known to be a paper
+                continue
             stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
             found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
@@ -624,15 +648,39 @@ class _Extractor:
                 container = True  # a sub-item that is a whole reference (``- n-gram metrics:`` / ``  - Papineni, K., … (2002). BLEU: …``)
             inner.extend(found)
         if container or _lists_links(node):
-            return inner
+            return inner + self._visit_remarks(remarks, None)
         own = self._as_mention(node)
         if own is not None:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
             # (a line that quotes several titles, its own the last, cites the others by name)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
-            return [own, *self._cited(node, [own])] if own.authors or several else [own]
+            cited = self._cited(node, [own]) if own.authors or several else []
+            return [own, *cited, *self._visit_remarks(remarks, own)]
+        inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
+
+    def _visit_remarks(self, remarks: list[Node], own: Mention | None) -> list[Mention]:
+        """Papers the remarks under a paper's labelled details cite (a Zotero item's notes:
+        ``Pair it with the AMSGrad counterexample (Reddi, Kale & Kumar, ICLR'18)``). They are
+        the item's notes, never a list the item heads, so the item stays a paper of its own;
+        a remark that is a whole reference or an identifier is read as one, any other for the
+        titles and author-year citations in its prose, none of them the item's own paper."""
+        out: list[Mention] = []
+        for remark in remarks:
+            if own is None:
+                # (no paper above: a remark is read as any line under a title is)
+                if not (names_a_paper(remark.text) or is_url_only(remark.text)):
+                    continue
+                found = self._visit(remark)
+            elif is_url_only(remark.text):
+                continue  # (the paper's own link, read with its details)
+            elif names_a_paper(remark.text):
+                found = self._visit(remark)
+            else:
+                found = self._inline(remark)
+            out.extend(m for m in found if own is None or not _same_paper(m, own))
+        return out
 
     def _as_mention(self, node: Node) -> Mention | None:
         if self.explaining:
@@ -693,12 +741,24 @@ class _Extractor:
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference that says it is {said.group().strip(' []').lower()!r}, not a paper", title)
+        if ((details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins
+                and not _PREPRINT_RE.search(node.text) and _is_whole_book(node.text)):
+            # ``Boyd, S. & Vandenberghe, L. Convex Optimization (Cambridge Univ. Press, 2004).``: a
+            # publisher and a year, and no pages, volume, journal or book it sits in: a book
+            self.not_papers.add(node.line)
+            return self._reject(node, "a reference to a whole book (a publisher, no pages, journal or proceedings), not a paper", title)
         if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
             self.not_papers.add(node.line)
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins:
             return self._reject(node, "a person and an affiliation", title)
+        if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
+            return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
+        if not details.urls and not details.pins and (said := _kind_after_title(node.text, title)) is not None:
+            # ``- Lilian Weng, "What are Diffusion Models?" (lilianweng.github.io, 2021)``
+            self.not_papers.add(node.line)
+            return self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
         if (details.links or details.link_kinds) and not details.urls and not details.pins \
                 and not (details.authors and details.hard and "//" not in node.text) and _finder_says_no_paper(node):
             # its only links are pages that are no paper's own (a blog, a repository, a video), and it is no
@@ -793,10 +853,24 @@ class _Extractor:
 
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
-_BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|songs?|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
+_BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
+#: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One
+#: Write-Head is All You Need’``): the closing quote before no letter (``don’t`` is a word)
+_CURLY_SINGLE_QUOTED_RE = lazy(r"(?<![\w‘’])‘(?P<q>[A-Z0-9][^‘’\"“”]{6,298}[^\s‘’])’(?![\w’])")
+
+
+def _quoted_spans(text: str) -> list[re.Match[str]]:
+    """The quoted spans of a line, in double quotes (any script's) or curly single ones, in order."""
+    spans = list(_INNER_QUOTED_RE.finditer(text))
+    if "‘" in text:
+        spans += _CURLY_SINGLE_QUOTED_RE.finditer(text)
+        spans.sort(key=lambda m: m.start())
+    return spans
+
+
 #: a span in single quotes, straight or curly: the opening quote after no letter and
 #: before a capital, the closing one after no space and before no letter (``it's``,
 #: ``Don’t`` inside a title are apostrophes, not quotes)
@@ -817,6 +891,91 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
 
+#: right after a quoted title's closing quote: the word that says what it is when that is no
+#: paper (``Lilian Weng's "What are Diffusion Models?" post``), or a bracket that gives a web
+#: site where a paper gives its venue (``"What are Diffusion Models?" (lilianweng.github.io, 2021)``)
+_KIND_AFTER_TITLE_RE = lazy(
+    r"[\"”»’'』」》]\s*(?:(?P<w>(?:blog\s*)?posts?|blog|talks?|lectures?|videos?|threads?|courses?|books?|essays?|podcasts?|"
+    r"tutorials?|keynotes?|newsletters?|notebooks?|slides|series|chapters?)\b|[(（]\s*(?P<site>[\w\-]+(?:\.[\w\-]+)*\."
+    r"(?:github\.io|substack\.com|medium\.com|com|org|net|io|blog|dev|ai)\b/?)\s*[,)）])", re.I)
+
+
+def _kind_after_title(text: str, title: str) -> str | None:
+    """What the line calls the thing whose quoted title is ``title``, when it says it is no
+    paper right after the quote (a post, a talk, a web site); None otherwise."""
+    at = text.find(title)
+    if at < 0:
+        return None
+    m = _KIND_AFTER_TITLE_RE.match(text, at + len(title))
+    if m is None:
+        return None
+    return m.group("w").lower() if m.group("w") else "web page"
+
+
+def _publisher_of(cite: Citation, found: list[Mention]) -> bool:
+    """One name and the year of a reference the line is, whose authors are written out in
+    full: its publisher and year (``… pages 139--183. North-Holland, 1988.``), no other paper."""
+    return (len(cite.authors) == 1 and not cite.incomplete and cite.year is not None
+            and any(m.year == cite.year and any(len(name.split()) > 1 for name in m.authors) for m in found))
+
+
+def _name_words(authors: list[str]) -> list[set[str]]:
+    """Each name's first and last words, lower-cased, in order (``Smith, J.`` and ``J. Smith``
+    both hold ``smith``)."""
+    return [{name.replace(",", " ").split()[0].lower(), name.split()[-1].lower()} for name in authors if name.strip()]
+
+
+def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
+    """The citation's first name is among a mention's names, and its later names are the
+    mention's in the same places as far as both lists go: it cites that paper again (``Mamba (Gu & Dao)`` beside S4 by Gu, Goel
+    and Ré is another paper; ``(Gu, Goel, Ré)`` beside a reading of ``Gu, Goel`` is not)."""
+    families = [name.split()[-1].lower() for name in cite.authors]
+    if not families or not any(families[0] in known for known in words):
+        return False  # (the first name anywhere: ``Aidan Clark, et al. 2022`` in a reference that lists Clark later)
+    return all(family in known for family, known in zip(families[1:], words[1:]))
+
+
+#: what may stand between a quoted title and the bracket of its citation
+_BEFORE_BRACKET_RE = lazy(r"[\s,]*[(（]")
+
+
+def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
+    """The author-year citation that opens a bracket right after the quoted title at
+    ``start``-``end`` (``"Title" (Gu, Goel, Ré, ICLR 22)``, ``“Title” (Liu et al., TACL
+    2024)``), read with the title before it so the names are known to follow a quote."""
+    gap = _BEFORE_BRACKET_RE.match(text, end)
+    if gap is None:
+        return None
+    piece = text[start:gap.end() + 200]
+    opened = gap.end() - start
+    return next((c for c in find_citations(piece) if opened <= c.start <= opened + 1), None)
+
+
+def _is_whole_book(text: str) -> bool:
+    """A reference that names a book publisher and nothing a paper's reference adds to it
+    (pages, a volume, a journal, the proceedings or book it appears in)."""
+    publisher = _PUBLISHER_RE.search(text)
+    return publisher is not None and _NOT_WHOLE_BOOK_RE.search(text) is None
+
+
+def _is_remark_under_paper(node: Node, child: Node) -> bool:
+    """``child`` is a plain remark under a line whose own labelled details name its authors
+    (``Authors: …``, as a Zotero report's item is rewritten): a note on that paper."""
+    return (child.kind == "plain" and not child.children and child.label is None
+            and any(c.is_detail and c.label is not None and c.label.field == "authors" for c in node.children))
+
+
+def _same_paper(mention: Mention, own: Mention) -> bool:
+    """A mention in a paper's remarks that stands for that paper itself: the same title, or
+    an author-year citation of its first author."""
+    if mention.title and own.title:
+        return normalize_title(mention.title) == normalize_title(own.title)
+    if mention.title or not mention.authors or not own.authors:
+        return False
+    first = mention.authors[0].replace(",", " ").split()
+    return bool(first) and any(first[-1].lower() in name.lower().replace(",", " ").split() for name in own.authors[:1])
+
+
 def _says_not_a_paper_after(node: Node, found: tuple[int, Citation]) -> bool:
     """The line of the one citation ``found`` says, after it, that it is no paper (what
     such a remark follows is what it speaks of: ``Kamradt's test — not a paper … RULER
@@ -836,10 +995,28 @@ _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
 
+#: what a chat app writes under a message when it is copied out of the window (``Pinned by
+#: Jana Novak``, ``Shared by …``, ``Edited by …``): one word, ``by`` and a person
+_CHAT_CHROME_RE = lazy(r"^(?:Pinned|Unpinned|Added|Shared|Posted|Edited|Saved|Forwarded|Bookmarked|Removed|Deleted)\s+by\s+\S.{0,60}$")
+
+#: a book publisher named in a reference (``(Cambridge Univ. Press, 2004)``, ``MIT Press, 2016.``,
+#: ``SAGE Publications, London``)
+_PUBLISHER_RE = lazy(r"\b(?:Univ(?:ersity|\.)?\s+Press|(?:MIT|Academic|[A-Z][a-z]+)\s+Press|Publications|Publishers|Publishing|"
+                     r"Springer|Wiley|O['’]Reilly|Addison[- ]Wesley|Prentice[- ]Hall|Morgan\s+Kaufmann|Elsevier|Routledge)\b(?!\s*,?\s*(?:pp?\.|pages))")
+#: what a reference to a paper inside a book or a journal writes that a whole book does not:
+#: ``In …``, pages or a page range, a volume and issue, proceedings, a journal
+_NOT_WHOLE_BOOK_RE = lazy(r"\bIn[:\s]|\bpp?\.\s*\d|\bpages?\s+\d|\d\s*[–—-]{1,2}\s*\d|\bvol\.|\bProc|\bJournal|\bTrans\.|\d+\s*\(\d+\)\s*[,:]|\d+:\d")
+
+
 #: a citation right after a quoted title, in the same parenthesis or sentence (``“…”, Dao
 #: 2023``, ``"…", Tay et al., 2022``, ``"…", Gu & Dao 2023``)
 _CITE_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))?"
                             r",?\s+(?P<year>(?:19|20)\d{2})\b")
+
+#: a citation right before a quoted title, a comma or colon between them (``Shazeer 2019,
+#: ‘…’``, ``Jumper et al. 2021, "…"``)
+_CITE_BEFORE_TITLE_RE = lazy(r"(?<![\w.'’\-])(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))?"
+                             r",?\s+(?P<year>(?:19|20)\d{2})\s*[,:]\s*$")
 
 #: a preprint is a paper, whatever its title calls the data it describes
 _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
@@ -1043,6 +1220,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text, entries = cut_bibtex_entries(text, file)
     if looks_like_report(text):
         text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
+    if "\n--" in text or "\n> --" in text:
+        text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
     if has_link_previews(text):
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
@@ -1052,6 +1231,33 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     held.append(text)
     del text  # the reader takes the text out of ``held`` and frees it as it goes
     yield from fmt.load()(held, file, extractor)
+
+
+#: an e-mail's header or reply line: the text is (or quotes) an e-mail
+_MAIL_HEADER_RE = lazy(r"^(?:>\s*)*(?:From|Subject|To|Sent|Date):\s|wrote:\s*$|-{3,}\s*Forwarded message", re.M)
+#: the line that opens an e-mail's signature (``-- `` alone, maybe quoted)
+_SIGNATURE_RE = lazy(r"^(?P<q>(?:>\s*)*)--\s?$")
+
+
+def without_signatures(text: str) -> str:
+    """``text`` with the lines of each e-mail signature blanked (the same number of lines):
+    after a line that is ``--`` alone, up to the next blank line, the sender's name, title
+    and quip (``"All models are wrong" -- yes, we know.``) cite nothing. Only in a text with an
+    e-mail's header or reply line."""
+    if _MAIL_HEADER_RE.search(text) is None:
+        return text
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = _SIGNATURE_RE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        quote = m.group("q")
+        while i < len(lines) and lines[i][len(quote):].strip() and lines[i].startswith(quote):
+            lines[i] = ""
+            i += 1
+    return "\n".join(lines)
 
 
 def extract_text(text: str, file: str) -> ExtractResult:

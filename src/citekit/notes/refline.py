@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from citekit.core.venues import from_text, short_from_long
+from citekit.core.venues import canonical, from_text, short_from_long
 from citekit.notes.authoryear import Citation, _ordinary_words, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
@@ -1156,10 +1156,26 @@ def _model(text: str) -> Reference | None:
         return None  # names then a clause ("Gotmare et al. say warmup …"): a title is capitalised or follows a year
     if _holds_sentences(title) and any(label in ("container", "date") for label in parsed.labels[:parsed.labels.index("title")]):
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
+    if _opens_on_venue(title):
+        return None  # the venue read into the title ("Kwon et al., SOSP ’23. KV cache as …"): names, venue, remark
     venue, year = venue_and_year(parsed.container or "")
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
                      published=published_in(parsed))
+
+
+#: a title's first sentence when it is a venue and its year (``SOSP ’23.``, ``ICLR 2022.``)
+_VENUE_SENTENCE_RE = lazy(r"^(?P<v>[A-Z][A-Za-z]{1,11})\s*(?:['’]\s?\d{2}|(?:19|20)\d{2})\.\s")
+
+
+def _opens_on_venue(title: str) -> bool:
+    """What was read as a title opens on a sentence that is only a venue (one citekit knows,
+    or a word in capitals) and its year."""
+    m = _VENUE_SENTENCE_RE.match(title)
+    if m is None:
+        return False
+    word = m.group("v")
+    return canonical(word) is not None or (word.isupper() and len(word) >= 3)
 
 
 #: one sentence ending and another starting inside what was read as a title (``… per head,

@@ -664,8 +664,8 @@ class _Builder:
             row = Node("bullet", line, cells[title_col], source="table row")
             venue = year = ""
             for i, (name, value) in enumerate(zip(header, cells)):
-                if i == title_col or not value:
-                    continue
+                if i == title_col or not value or not any(c.isalnum() for c in value):
+                    continue  # (``?``, ``—``, ``???``: a cell left to fill in says nothing)
                 if name in _AUTHOR_COLUMNS:
                     row.children.append(Node("plain", line, f"Authors: {value}"))
                 elif name in _PIN_COLUMNS and not value.lower().startswith(("http", "[")):
