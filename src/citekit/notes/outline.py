@@ -320,6 +320,21 @@ _CUT_HOST_RE = lazy(r"(?:^|\s)(?:https?://|www\.)[^\s/]+\.$", re.I)
 _HOST_REST_RE = lazy(r"^[a-z]{2,6}(?:[/.:]|$)")
 
 
+def _last_word(text: str) -> str:
+    """The word that ends ``text`` (as a pattern's ``$`` reads it: before one final line
+    break too), or "" where ``text`` ends on a space. A cut link is always this word, so
+    only it is searched, never the whole paragraph joined so far (which grows line by line)."""
+    tail = text[:-1] if text.endswith("\n") else text
+    if not tail or tail[-1].isspace():
+        return ""
+    return tail.rsplit(None, 1)[-1]
+
+
+def _cut_link(word: str, part: str) -> bool:
+    """``word`` (the last of a line) is a link the wrap cut, and ``part`` (the next line) goes on with it."""
+    return bool(word) and bool(_CUT_URL_RE.search(word) or (_CUT_HOST_RE.search(word) and _HOST_REST_RE.match(part)))
+
+
 def join_wrapped(parts: list[str]) -> tuple[str, tuple[int, ...]]:
     """The lines of a hard-wrapped paragraph as one text, and each line's width in it.
 
@@ -329,7 +344,7 @@ def join_wrapped(parts: list[str]) -> tuple[str, tuple[int, ...]]:
     (a line joined with none counts one character less)."""
     text, widths = parts[0], [len(parts[0])]
     for part in parts[1:]:
-        if part[:1] and not part[:1].isspace() and (_CUT_URL_RE.search(text) or (_CUT_HOST_RE.search(text) and _HOST_REST_RE.match(part))):
+        if part[:1] and not part[:1].isspace() and _cut_link(_last_word(text), part):
             widths[-1] -= 1
             text += part
         else:
