@@ -173,6 +173,13 @@ def test_the_same_lines_get_the_same_labels():
     assert find(lines) == find(lines) == find(list(lines))
 
 
+def test_line_ends_change_no_label_and_a_part_reads_as_in_the_whole():
+    lines = (CHAT + "\n\n" + WRAPPED + "\n\n" + BBL + "\n\n" + ROAM).splitlines()
+    whole = find(lines)
+    assert find([line + "\r\n" for line in lines]) == whole
+    assert find([line + "\n" for line in lines], 5, 20) == find(lines, 5, 20)
+
+
 @pytest.mark.corpora
 @pytest.mark.skipif(not CORPORA.exists(), reason="the shared corpora beside the repository are not here")
 def test_training_data_and_a_small_model_are_the_same_on_every_run(tmp_path: Path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from citekit.notes import extract_text
@@ -423,3 +423,75 @@ def test_addresses_are_completed_as_the_pattern_over_the_whole_text_would(text: 
     if any(n in text.lower() for n in urls._BARE_NEEDLES):
         whole = urls._BARE_URL_RE.sub(lambda m: "https://" + m.group(0), text)
     assert urls.add_missing_schemes(text) == whole
+
+
+_WRAP_PIECES = st.sampled_from([
+    "http:", "https://", "HTTPS://", "www.", "wandb.", "com/", "docs/", "x", " ", "  ", "\t", "\n", "\u3000", "\x1c", "/",
+    "-", "_", "~", "#", "?", "=", "&", ":", ".", "org", "Title", "é",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(st.lists(_WRAP_PIECES, max_size=6).map("".join) | st.text(max_size=12), min_size=1, max_size=4))
+@example(["see https://github.com/\n", "docs/"]).via("a link cut before the text's one final line break")
+@example(["at https://www.wandb.", "com/x"]).via("a host cut on its dot")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_a_cut_link_is_found_in_the_last_word_as_the_patterns_find_it_in_the_whole_text(parts: list[str]) -> None:
+    """A hard-wrapped paragraph is joined as when the cut-link patterns searched all of it."""
+    from citekit.notes import outline
+
+    text, widths = parts[0], [len(parts[0])]
+    for part in parts[1:]:
+        cut = outline._CUT_URL_RE.search(text) or (outline._CUT_HOST_RE.search(text) and outline._HOST_REST_RE.match(part))
+        if part[:1] and not part[:1].isspace() and cut:
+            widths[-1] -= 1
+            text += part
+        else:
+            text += " " + part
+        widths.append(len(part))
+    assert outline.join_wrapped(parts) == (text, tuple(widths))
+
+
+_START_PIECES = st.sampled_from([
+    "[12]", "(3)", "12.", "1)", " ", "\t", "2101.12345", "1706.03762v5", "10.1145/", "10.", "x", ".", "1", "/", "\n", "٣",
+    "[", "]", "Title",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_START_PIECES, max_size=8).map("".join) | st.text(max_size=20))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_a_reference_number_or_identifier_is_found_as_the_one_pattern_finds_it(text: str) -> None:
+    from citekit.notes import outline
+
+    full = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]\s)|\d{4}\.\d{4,5}|\b10\.\d{4,9}/")
+    assert (outline._numbered_or_id(text) is None) == (full.search(text) is None)
+
+
+_FINDER_PIECES = st.sampled_from([
+    "2019", "(2020)", "2021a.", " ", "\n", "vol. 3", "Vol", "ıssue", "iſſue", "no. 4", "12(3):", "pp. 1-10", "3–5", "—",
+    "\"", "''", "``", "“", "»", "et al.", "等", "A.", "Zhang, H.", "Name:", "：", "arXiv:2101.12345", "10.1145/x", "http://",
+    "github.com", "#tag", "> ", "- ", "[1] ", "In Proc", "](", "....", "x", "é", "中文", "\u3000", "\x1c", "]", ")", ".", ",",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_FINDER_PIECES, max_size=12).map("".join) | st.text(max_size=40))
+@example("Title “Quoted” (2019) iſſue 3, pp. 1–5").via("quotes, volume words and ranges outside ASCII")
+@example("Smith J. 2019. Title ends 12–15\n").via("a reference ending before one final line break")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_finder_line_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """The finder's cheap tests never skip a pattern that matches the line, its character
+    counts are the ``str`` methods', and a reference ending is found in the last word as in
+    the whole line."""
+    from citekit.notes.finder import features
+
+    low, digit, asc = text.lower(), any(map(str.isdigit, text)), text.isascii()
+    year = features._YEAR.search(text) if digit else None
+    for regex, _name, cheap in features._CHECKS:
+        if cheap is not None and regex.search(text):
+            assert cheap(text, low, digit, asc, year)
+    letters, upper, digits, punct = features._char_counts(text)
+    assert (letters, upper, digits) == (sum(map(str.isalpha, text)), sum(map(str.isupper, text)), sum(map(str.isdigit, text)))
+    assert punct == len(text) - sum(map(str.isalnum, text)) - sum(map(str.isspace, text))
+    assert bool(features._ENDS_REFERENCE.search(features._last_word(text))) == bool(features._ENDS_REFERENCE.search(text))

@@ -25,8 +25,18 @@ _NUMBERED_GOES_ON = LineLabel("cont", 1.0)
 
 NodeKind = Literal["heading", "bullet", "plain"]
 
-#: a reference number at the start (``[12]``, ``12.``), an arXiv id or a DOI
-_NUMBERED_OR_ID = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]\s)|\d{4}\.\d{4,5}|\b10\.\d{4,9}/").search
+_NUMBER_START_RE = re.compile(r"\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]\s)")
+_ID_RE = re.compile(r"\d{4}\.\d{4,5}|\b10\.\d{4,9}/")
+
+
+def _numbered_or_id(line: str) -> re.Match | None:
+    """A reference number at the start (``[12]``, ``12.``), an arXiv id or a DOI. The
+    identifiers are looked for only in a line with a dot (both have one): one alternation
+    searched at every character of every line cost more than the line's other checks."""
+    found = _NUMBER_START_RE.match(line)
+    if found is None and "." in line:
+        found = _ID_RE.search(line)
+    return found
 
 _BULLET_RE = lazy(r"^(?P<indent>\s*)(?P<marker>[•・◦▪▫●○■□‣⁃∙\-*+–]|\d{1,3}[.)])\s+(?P<text>\S.*)$")
 #: Deeper indentation is read as this depth: no notes nest further, and the tree is walked
@@ -238,7 +248,7 @@ class _Starts:
         if found is None:
             return names_a_paper(text)
         head = self._labels.get(first)
-        if head is not None and head.label != "ref" and _NUMBERED_OR_ID(self._lines[first]):
+        if head is not None and head.label != "ref" and _numbered_or_id(self._lines[first]):
             head = _NUMBERED_START  # (a paragraph that opens on an identifier opens on a paper, whatever the model says)
         return starts_mention(found, text, head)
 
@@ -320,6 +330,21 @@ _CUT_HOST_RE = lazy(r"(?:^|\s)(?:https?://|www\.)[^\s/]+\.$", re.I)
 _HOST_REST_RE = lazy(r"^[a-z]{2,6}(?:[/.:]|$)")
 
 
+def _last_word(text: str) -> str:
+    """The word that ends ``text`` (as a pattern's ``$`` reads it: before one final line
+    break too), or "" where ``text`` ends on a space. A cut link is always this word, so
+    only it is searched, never the whole paragraph joined so far (which grows line by line)."""
+    tail = text[:-1] if text.endswith("\n") else text
+    if not tail or tail[-1].isspace():
+        return ""
+    return tail.rsplit(None, 1)[-1]
+
+
+def _cut_link(word: str, part: str) -> bool:
+    """``word`` (the last of a line) is a link the wrap cut, and ``part`` (the next line) goes on with it."""
+    return bool(word) and bool(_CUT_URL_RE.search(word) or (_CUT_HOST_RE.search(word) and _HOST_REST_RE.match(part)))
+
+
 def join_wrapped(parts: list[str]) -> tuple[str, tuple[int, ...]]:
     """The lines of a hard-wrapped paragraph as one text, and each line's width in it.
 
@@ -329,7 +354,7 @@ def join_wrapped(parts: list[str]) -> tuple[str, tuple[int, ...]]:
     (a line joined with none counts one character less)."""
     text, widths = parts[0], [len(parts[0])]
     for part in parts[1:]:
-        if part[:1] and not part[:1].isspace() and (_CUT_URL_RE.search(text) or (_CUT_HOST_RE.search(text) and _HOST_REST_RE.match(part))):
+        if part[:1] and not part[:1].isspace() and _cut_link(_last_word(text), part):
             widths[-1] -= 1
             text += part
         else:
@@ -398,7 +423,7 @@ def could_start(line: str) -> bool:
     """A line that may start a paper mention inside a block: it starts with a reference
     number, holds an identifier or one of the reference shapes' cues (a year, a dash,
     quotes, ``by``, ``et al.``). A line with none is read as part of what is above it."""
-    return _NUMBERED_OR_ID(line) is not None or has_shape_signal(line)
+    return _numbered_or_id(line) is not None or has_shape_signal(line)
 
 
 def starts_mention(found: LineLabel, text: str, head: LineLabel | None = None) -> bool:

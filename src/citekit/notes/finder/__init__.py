@@ -19,4 +19,8 @@ def find(lines: list[str], start: int = 0, end: int | None = None) -> list[LineL
     ``start:end`` only, read as they stand in the whole (their place and neighbours)."""
     from citekit.notes.finder.model import label_lines
 
-    return label_lines([line.rstrip("\r\n") for line in lines], start=start, end=end)
+    # Line ends need no stripping: the features read a line only through ``strip`` and
+    # ``lstrip`` (its text, its indentation), so ``"x\r\n"`` reads as ``"x"``. A copy of
+    # every line of the document per block asked (most callers ask for a few lines of a
+    # long file) cost more than the features of those lines.
+    return label_lines(lines, start=start, end=end)

@@ -11,7 +11,11 @@ standard library: the features are also what the benchmark times.
 
 from __future__ import annotations
 
+import functools
 import re
+from operator import itemgetter
+from typing import NamedTuple
+
 from citekit.core.lazyre import lazy
 
 _BULLET = lazy(r"^(?:[-*+•◦▪‣·–]|\d{1,3}[.)]|\(\d{1,3}\)|\[\d{1,4}\]|[a-z][.)]|#{1,6}|>+|\|)\s")
@@ -98,8 +102,9 @@ representations attention reinforcement estimation robust data large-scale
 
 def _any(*needles: str):
     """A cheap test run before a pattern: the lower-cased line holds one of ``needles``
-    (every match of the pattern does), so the pattern's scan is skipped on most lines."""
-    return lambda _text, low, _digit: any(n in low for n in needles)
+    (every match of the pattern does), so the pattern's scan is skipped on most lines.
+    (``map`` over ``in`` keeps the loop in C: a generator costs more than the tests.)"""
+    return lambda _text, low, *_: any(map(low.__contains__, needles))
 
 
 _VENUE_WORDS = frozenset(
@@ -109,21 +114,43 @@ _VENUE_WORDS = frozenset(
 _LETTERS = lazy(r"[a-z]+")
 
 
-def _venue_word(_text: str, low: str, _digit: bool) -> bool:
+def _venue_word(_text: str, low: str, *_) -> bool:
     return not _VENUE_WORDS.isdisjoint(_LETTERS.findall(low))
 
 
-def _has_digit(_text: str, _low: str, digit: bool) -> bool:
+def _has_digit(_text: str, _low: str, digit: bool, *_) -> bool:
     return digit
 
 
+def _has_year(_text: str, _low: str, _digit: bool, _ascii: bool, year: object) -> bool:
+    """(A year in parentheses or before a full stop is a year ``_YEAR`` finds.)"""
+    return year is not None
+
+
+def _has_range(text: str, _low: str, digit: bool, *_) -> bool:
+    return digit and ("-" in text or "–" in text or "—" in text)
+
+
+def _has_volume(text: str, low: str, digit: bool, ascii: bool, _year: object) -> bool:
+    """A volume's cue word or a parenthesis (the cue words are looked for in ASCII lines
+    only: a case-blind pattern also matches a dotless ``ı`` or a long ``ſ`` there)."""
+    return digit and (not ascii or "vol" in low or "no." in low or "issue" in low or "(" in text)
+
+
+def _has_quote(text: str, _low: str, _digit: bool, ascii: bool, _year: object) -> bool:
+    """(Every quote mark but ``"``, ``''`` and ````` is outside ASCII.)"""
+    return not ascii or '"' in text or "''" in text or "``" in text
+
+
 #: (pattern, feature, cheap test or None): the feature is set when the pattern matches; the
-#: cheap test holds for every line the pattern can match, and is tried first.
+#: cheap test holds for every line the pattern can match, and is tried first. It is given
+#: the line, the line in lower case, whether it holds a digit, whether it is all ASCII, and
+#: the line's first year (``_YEAR``'s match, or None).
 _CHECKS = (
-    (_YEAR, "year", _has_digit), (_YEAR_PAREN, "yearparen", _has_digit), (_ET_AL, "etal", _any("et", "等", "외")),
+    (_YEAR, "year", _has_digit), (_YEAR_PAREN, "yearparen", _has_year), (_ET_AL, "etal", _any("et", "等", "외")),
     (_INITIALS, "initials", _any(".")), (_FAMILY_INITIALS, "familyfirst", _any(",")),
-    (_VANCOUVER, "vancouver", _any(",", ".")), (_QUOTED, "quoted", None), (_PAGES, "pages", _has_digit),
-    (_VOLUME, "volume", _has_digit), (_VENUE, "venue", _venue_word), (_IN, "in", lambda text, _l, _d: "In" in text),
+    (_VANCOUVER, "vancouver", _any(",", ".")), (_QUOTED, "quoted", _has_quote), (_PAGES, "pages", _has_range),
+    (_VOLUME, "volume", _has_volume), (_VENUE, "venue", _venue_word), (_IN, "in", lambda text, *_: "In" in text),
     (_URL, "url", _any("http", "www.")),
     (_PAPER_URL, "paperurl", _any("arxiv.org", "doi.org", "openreview.net", "aclanthology", "proceedings.", "dl.acm.org",
                                   "semanticscholar", "ieeexplore", "papers.nips", "jmlr.org", "springer.com",
@@ -134,9 +161,33 @@ _CHECKS = (
     (_NONPAPER_URL, "nonpaperurl", _any("pypi", "readthedocs", "kaggle", "colab", "huggingface.co/", "blog", "doc",
                                          "leaderboard", "/sota/", "/dataset/", "/method/", "/author/", "/events/")),
     (_SCHEMELESS, "schemeless", _any(".org/", ".com/", ".net/", ".io/", ".ai/", ".cc/", ".press/", ".edu/")),
-    (_ARXIV, "arxiv", _has_digit), (_DOI, "doi", _any("10.")), (_DASH_SEP, "dashsep", _any("-", "—", "–")),
-    (_BY, "by", _any("by")), (_HASHTAG, "hashtag", _any("#")), (_SPEAKER, "speaker", None), (_LABEL, "label", None),
+    (_ARXIV, "arxiv", lambda text, _l, digit, *_: digit and "." in text), (_DOI, "doi", _any("10.")),
+    (_DASH_SEP, "dashsep", _any("-", "—", "–")), (_BY, "by", _any("by")), (_HASHTAG, "hashtag", _any("#")),
+    (_SPEAKER, "speaker", lambda text, *_: ":" in text or ">" in text), (_LABEL, "label", None),
 )
+
+
+#: each ASCII character's class, for counting a line's letters, capitals, digits and spaces in
+#: C (``bytes.translate`` then ``count``), not a Python call per character: ``U`` a capital,
+#: ``l`` another letter, ``d`` a digit, ``s`` what ``str.isspace`` calls a space, ``p`` the rest
+_ASCII_CLASS = bytes(
+    ord("U" if chr(c).isupper() else "l" if chr(c).isalpha() else "d" if chr(c).isdigit()
+        else "s" if chr(c).isspace() else "p")
+    for c in range(256))
+
+
+def _char_counts(text: str) -> tuple[int, int, int, int]:
+    """The letters, capitals, digits and punctuation (neither alphanumeric nor space) of ``text``."""
+    if text.isascii():
+        classes = text.encode("ascii").translate(_ASCII_CLASS)
+        upper = classes.count(b"U")
+        letters = upper + classes.count(b"l")
+        digits = classes.count(b"d")
+        return letters, upper, digits, len(text) - letters - digits - classes.count(b"s")
+    letters = sum(map(str.isalpha, text))
+    digits = sum(map(str.isdigit, text))
+    punct = len(text) - sum(map(str.isalnum, text)) - sum(map(str.isspace, text))
+    return letters, sum(map(str.isupper, text)), digits, punct
 
 
 def _bucket(value: float, edges: tuple[float, ...]) -> int:
@@ -214,6 +265,28 @@ def _strip_marker(text: str) -> str:
 _READ_CHARS = 400
 
 
+class _Line(NamedTuple):
+    """What the finder reads of one line's text: its own features, and those a neighbour
+    copies, already with each neighbour's prefix."""
+
+    core: tuple[str, ...]
+    above: tuple[str, ...]  # as the line before the next one (``-1:``)
+    below: tuple[str, ...]  # as the line after the previous one (``+1:``)
+    above2: tuple[str, ...]  # as the second line before (``-2:``)
+
+
+_BLANK = ("blank",)
+
+
+@functools.lru_cache(maxsize=4096)
+def _line(line: str) -> _Line:
+    """The features of one line, remembered by its text (a line is read again as the
+    neighbour of the next block's lines, and notes repeat lines); bounded, so no file grows it."""
+    core = tuple(_core(line))
+    shared = [x for x in core if x.startswith(_NEIGHBOUR)]
+    return _Line(core, tuple("-1:" + x for x in shared), tuple("+1:" + x for x in shared), tuple("-2:" + x for x in shared))
+
+
 def _core(line: str) -> list[str]:
     """The features of one line on its own."""
     text = line.strip()
@@ -228,11 +301,8 @@ def _core(line: str) -> list[str]:
     body = _strip_marker(text)
     words = _WORD.findall(body)
     nw = len(words)
-    caps = sum(map(str.isupper, (w[0] for w in words)))
-    letters = sum(map(str.isalpha, text))
-    upper = sum(map(str.isupper, text))
-    digits = sum(map(str.isdigit, text))
-    punct = n - sum(map(str.isalnum, text)) - sum(map(str.isspace, text))
+    caps = sum(map(str.isupper, map(_FIRST, words)))
+    letters, upper, digits, punct = _char_counts(text)
     lower_words = [w.lower() for w in words]
     f = [
         f"len={_bucket(full, (8, 20, 40, 60, 80, 120, 200))}",
@@ -259,18 +329,25 @@ def _core(line: str) -> list[str]:
     papers = sum(1 for w in lower_words if w in _PAPER_WORDS)
     if papers:
         f.append(f"paperwords={min(papers, 3)}")
-    if _CJK.search(text):
+    ascii = text.isascii()
+    if not ascii and _CJK.search(text):
         f.append("cjk")
     low = text.lower()
     digit = digits > 0
     c0 = text[0]
+    year = _YEAR.search(text) if digit else None
+    label = _LABEL.match(text) if ":" in text or "：" in text else None  # (it ends on a colon)
     for regex, name, cheap in _CHECKS:
-        if (cheap is None or cheap(text, low, digit)) and regex.search(text):
+        if regex is _YEAR:
+            hit = year is not None
+        elif regex is _LABEL:
+            hit = label is not None
+        else:
+            hit = (cheap is None or cheap(text, low, digit, ascii, year)) and regex.search(text)
+        if hit:
             f.append(name)
-    year = _YEAR.search(text)
     if year:
         f.append(f"yearat={_bucket(year.start() / n, (0.1, 0.4, 0.7))}")
-    label = _LABEL.match(text)
     if label:
         f.append(f"labelword={label.group(1).strip().lower()[:12]}")
         if label.group(2) == "::":
@@ -293,7 +370,7 @@ def _core(line: str) -> list[str]:
         f.append("zotero")
     if digit and _PAGE_REF.search(text):
         f.append("pageref")
-    if re.search(r"\]\(", text):
+    if "](" in text:
         f.append("mdlink")
     if text.endswith("-") and n > 1 and text[-2].isalpha():
         f.append("hyphenend")
@@ -303,9 +380,22 @@ def _core(line: str) -> list[str]:
         f.append("leaders")
     if body[:1].isupper() and _NAME_START.match(body):
         f.append("namestart")
-    if digit and _ENDS_REFERENCE.search(text):
+    if digit and _ENDS_REFERENCE.search(_last_word(text)):
         f.append("endsref")
     return f
+
+
+_FIRST = itemgetter(0)
+
+
+def _last_word(text: str) -> str:
+    """The word that ends ``text`` (as a pattern's ``$`` reads it: before one final line
+    break too), or "" where ``text`` ends on a space: a pattern anchored at the end with no
+    space in it matches there or nowhere, and searching the word is not searching the line."""
+    tail = text[:-1] if text.endswith("\n") else text
+    if not tail or tail[-1].isspace():
+        return ""
+    return tail.rsplit(None, 1)[-1]
 
 
 def _last(text: str) -> str:
@@ -362,8 +452,9 @@ def line_features(lines: list[str], start: int = 0, end: int | None = None) -> l
         hi += 1
     if hi < total:
         hi += 1  # (and the line after that: whether it is blank is a feature)
-    cores = {i: _core(lines[i]) for i in range(lo, hi)}
-    filled = [i for i in range(lo, hi) if cores[i] != ["blank"]]
+    read = {i: _line(lines[i]) for i in range(lo, hi)}
+    cores = {i: r.core for i, r in read.items()}
+    filled = [i for i in range(lo, hi) if cores[i] != _BLANK]
     rank = {i: k for k, i in enumerate(filled)}
     out: list[list[str]] = []
     for i in range(start, end):
@@ -374,9 +465,9 @@ def line_features(lines: list[str], start: int = 0, end: int | None = None) -> l
             f.append("first_line")
         if i == total - 1:
             f.append("last_line")
-        if i > 0 and cores[i - 1] == ["blank"]:
+        if i > 0 and cores[i - 1] == _BLANK:
             f.append("after_blank")
-        if i + 1 < total and cores[i + 1] == ["blank"]:
+        if i + 1 < total and cores[i + 1] == _BLANK:
             f.append("before_blank")
         if i in rank:
             k = rank[i]
@@ -391,10 +482,10 @@ def line_features(lines: list[str], start: int = 0, end: int | None = None) -> l
                 # stop): where an unnumbered, hard-wrapped list starts its next reference
                 above = cores[filled[k - 1]]
                 f.append("namestart_after=" + ("ref" if "endsref" in above else "stop" if "last=stop" in above else "open"))
-            for off, tag in ((-1, "-1:"), (1, "+1:"), (-2, "-2:")):
+            for off, tag, part in ((-1, "-1:", 1), (1, "+1:", 2), (-2, "-2:", 3)):
                 m = k + off
                 if 0 <= m < len(filled):
-                    f.extend(tag + x for x in cores[filled[m]] if x.startswith(_NEIGHBOUR))
+                    f.extend(read[filled[m]][part])
                 else:
                     f.append(tag + "edge")
         out.append(f)

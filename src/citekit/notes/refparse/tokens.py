@@ -165,12 +165,23 @@ def _states(tokens: list[str]) -> list[list[str]]:
 #: venue words come back in every reference); bounded, so no input grows it without end
 _own_features = functools.lru_cache(maxsize=20_000)(lambda raw: tuple(_token_features(raw)))
 _NEIGHBOUR_PREFIXES = ("w=", "sh=", "last=", "cue=", "year", "initials", "quote", "caps=", "range", "etal", "url", "doi")
+_OFFSETS = (-2, -1, 1, 2)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _as_neighbour(raw: str) -> dict[int, tuple[str, ...]]:
+    """What the tokens two before, one before, one after and two after a token read of it,
+    by their offset: its shared features with the offset's prefix (``-1:w=zhang``). Made once
+    per text, like its own features: the same words come back in every reference, and the
+    strings would otherwise be made again for each of the four neighbours."""
+    shared = [g for g in _own_features(raw) if g.startswith(_NEIGHBOUR_PREFIXES)]
+    return {d: tuple(f"{d}:{g}" for g in shared) for d in _OFFSETS}
 
 
 def features(tokens: list[str]) -> list[list[str]]:
     """The feature strings of every token: its own, its neighbours', and where it sits."""
     own = [_own_features(t) for t in tokens]
-    shared = [[g for g in feats if g.startswith(_NEIGHBOUR_PREFIXES)] for feats in own]
+    seen = [_as_neighbour(t) for t in tokens]
     states = _states(tokens)
     n = len(tokens)
     out = []
@@ -180,9 +191,9 @@ def features(tokens: list[str]) -> list[list[str]]:
             f.append("BOS")
         if i == n - 1:
             f.append("EOS")
-        for d in (-2, -1, 1, 2):
+        for d in _OFFSETS:
             j = i + d
             if 0 <= j < n:
-                f.extend(f"{d}:{g}" for g in shared[j])
+                f.extend(seen[j][d])
         out.append(f)
     return out
