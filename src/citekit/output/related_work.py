@@ -288,6 +288,24 @@ class _Group:
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
     section: set[str] = field(default_factory=set)  # the section's own words (:func:`.related_terms.section_of`)
+    names: frozenset[str] = frozenset()  # words the selection's records write as names (related_topics.proper_names)
+
+
+def _with_names(groups: list[_Group], entries: list[Entry]) -> list[_Group]:
+    """``groups`` (the user's own paragraphs, which take every paper) with the words their records write as names
+    (:func:`.related_topics.proper_names`), read as a selection's are: from these records, never from an earlier
+    call's."""
+    from citekit.output.related_groups import entry_text
+    from citekit.output.related_topics import proper_names
+
+    abstracts = [abstract_prose(e) for e in entries]
+    summaries = [e.summary if e.summary and is_english(e.summary) else "" for e in entries]
+    texts = [entry_text(e, a, s) for e, a, s in zip(entries, abstracts, summaries)]
+    bodies = [" ".join((a, s)) for a, s in zip(abstracts, summaries)]
+    names = frozenset(proper_names(bodies, texts, [e.title or e.key for e in entries]))
+    for g in groups:
+        g.names = names
+    return groups
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -633,7 +651,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                                                entry_text, name_group, title_pairs, topic_tags)
     from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
     from citekit.output.related_terms import section_of, terms
-    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
+    from citekit.output.related_topics import (Phrasebook, heading_case, kind_of, proper_names, ranked_names,
+                                              topic_sentence)
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -644,24 +663,29 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             groups.append(_Group(spec.name, members))
             left = [e for e in left if e not in members]
     if not left:
-        return groups
+        return _with_names(groups, entries)
     skip = set(topic) | _universal_tags(left)
     abstracts = [abstract_prose(e) for e in left]
     texts = [entry_text(e, a, e.summary if e.summary and is_english(e.summary) else "") for e, a in zip(left, abstracts)]
     bodies = [" ".join((a, e.summary if e.summary and is_english(e.summary) else "")) for e, a in zip(left, abstracts)]
+    # the words these records write as names, read from them alone: what an earlier selection wrote changes nothing
+    names = frozenset(proper_names(bodies, texts, [e.title or e.key for e in left]))
+    for g in groups:
+        g.names = names
 
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], section_of(texts, topic))
+        book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], section_of(texts, topic), names)
         themes = ranked_names(book.themes(everyone), len(left))
-        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts), section=book.topic)]
+        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts), section=book.topic,
+                       names=names)]
 
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
-    similarity = Similarity(left, texts, tags, topic)
-    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], similarity.section)
+    similarity = Similarity(left, texts, tags, topic, names)
+    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], similarity.section, names)
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
     rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book, whole=WHOLE_POINT,
@@ -698,10 +722,10 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             leftovers = [i for i in leftovers if i not in true_of]
         for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
             # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
-            if heading_case(name).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
+            if heading_case(name, names).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
                     and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
-                used.add(heading_case(name).lower())
-                named.append((pair_idx, heading_case(name), []))
+                used.add(heading_case(name, names).lower())
+                named.append((pair_idx, heading_case(name, names), []))
                 leftovers = [i for i in leftovers if i not in pair_idx]
         return leftovers
 
@@ -728,7 +752,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
         # group's topic sentence then says what it has in common with the others
         for idx, _heading, _words in named:
-            said = topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers")
+            said = topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers", names)
             if said and said[1].key in book.per_paper[i] and len(idx) < MAX_SIZE:
                 idx.append(i)
                 rest_idx.remove(i)
@@ -788,7 +812,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
-                            section=similarity.section))
+                            section=similarity.section, names=names))
     rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
@@ -797,7 +821,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         # (no opener: the leftovers share nothing, and a list of what each is about, "Other work addresses computer
         # game, seamful design and shape writing", is a keyword list a reader strikes)
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
-                             texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
+                             texts={left[i].key: texts[i] for i in rest_idx + unnamed}, names=names))
     return groups
 
 
@@ -1224,12 +1248,12 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         if not g.closing and len(g.members) > 1:
             # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
             said = opener([e.title or "" for e in g.members], [abstract_prose(e) for e in g.members], g.themes,
-                          _papers(g.members), g.kind, g.section)
+                          _papers(g.members), g.kind, g.section, g.names)
             if not said and not g.core:
                 # (a sub-topic's heading, never the section's own: "Most of these papers address learning" under
                 # a learning section says nothing)
                 texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
-                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
+                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind, g.names)
                 if said and not owned_by_all(g.heading, [e.title or "" for e in g.members],
                                              [abstract_prose(e) for e in g.members]):
                     said = None  # (a heading word one paper uses in passing makes no opener true of it)
