@@ -729,6 +729,31 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 leftovers = [i for i in leftovers if i not in pair_idx]
         return leftovers
 
+    def pair_off(i: int, final: list[tuple[list[int], str, list[str]]]) -> bool:
+        """A leftover that no group's heading is true of, but that does what one paper of a group does (the paper
+        it is closest to, at least as close as a paper must be to join a group), makes a pair with that paper under
+        a phrase both write, taking it from a group that keeps two or more ("Genetic programming": GenProg beside
+        a study of automated repair that ran it, from "Automated program repair"). The group's heading stays
+        true of the papers it keeps; the pair's is true of both. Adds the pair to ``final``; whether it did."""
+        near = sorted(((float(similarity.sim[i][j]), j, n) for n, (idx, _, _) in enumerate(final)
+                       if len(idx) > MIN_SIZE for j in idx), reverse=True)
+        for sim_ij, j, n in near[:PAIR_TRIES]:
+            if sim_ij < CLOSE_ENOUGH:
+                return False
+            taken = {core_heading.lower(), *(g.heading.lower() for g in groups), *(h.lower() for _, h, _ in final)}
+            heading, true_of = heading_of([i, j], taken, neutral=False)
+            # (a phrase of two words or more: "Concepts", "Elimination" or "Translations" is true of both and says
+            # nothing of what they do together; and one a sentence can say bare: "Both papers address commercial
+            # tool" is no English, "refactoring tools" or "genetic programming" is)
+            if len(heading.split()) > 1 and _reads_bare(heading.split()[-1]) and len(true_of) == 2 \
+                    and not _overlaps(heading, taken - {core_heading.lower()}) \
+                    and not stray_word(heading, [titles[i], titles[j]], [abstracts[i], abstracts[j]], topic, book):
+                idx, said, words = final[n]
+                final[n] = ([k for k in idx if k != j], said, words)
+                final.append(([j, i], heading, []))
+                return True
+        return False
+
     unnamed: list[int] = []
     named: list[tuple[list[int], str, list[str]]] = []
     for idx in sorted((c for c in clusters if len(c) >= MIN_SIZE), key=lambda c: (-len(c), c)):
@@ -808,6 +833,9 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 final[n] = (idx + [i], heading, words)
                 rest_idx.remove(i)
                 break
+    for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
+        if pair_off(i, final):
+            rest_idx.remove(i)
     for idx, heading, words in final:
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
@@ -824,6 +852,18 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                              texts={left[i].key: texts[i] for i in rest_idx + unnamed}, names=names))
     return groups
 
+
+def _reads_bare(word: str) -> bool:
+    """Whether the last word of a heading reads without an article in "Both papers address <heading>": a plural
+    ("tools"), a noun by its form that names an activity or a field ("programming", "verification"), or a
+    name ("Java")."""
+    return (word.endswith("s") and not word.endswith(("ss", "us", "is"))) or not word[:1].islower() \
+        or bool(re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy|ure|sis)$", word))
+
+
+#: how many of a leftover's closest papers in groups it may pair with (:func:`_groups`' ``pair_off``): the few
+#: nearest, never a far one because it shares a word
+PAIR_TRIES = 3
 
 CLOSE_ENOUGH, LINK_MARGIN = 0.12, 0.04
 """The closeness (:func:`_closeness`, over :class:`.related_groups.Similarity`) to a group's papers at which a
