@@ -99,3 +99,41 @@ def test_an_opener_is_true_of_every_paper_it_covers(tmp_path: Path) -> None:
         assert {"Both": 2, "Two": 2, "Three": 3, "Four": 4, "Five": 5, "Six": 6}[m.group(1)] == len(para[2]), out
         phrase = m.group(2).lower()
         assert all(re.sub(r"s\b", "", phrase) in re.sub(r"s\b", "", records[k]) for k in para[2]), (phrase, out)
+
+
+
+def test_a_snippet_does_not_depend_on_what_was_written_before_it(tmp_path: Path) -> None:
+    # the words a selection's records write as names ("Muon") are read from its own records: a selection
+    # written earlier in the same process, whose records name Muon, must not make "Muon" a topic here
+    from citekit.core.model import Entry
+    from citekit.library.store import Library
+
+    (tmp_path / "citekit.yaml").write_text("")
+    lib = Library.load(tmp_path / "refs")
+    papers = [("a2024", "Muon at scale", "We study Muon on large language models. Muon orthogonalizes each update of a "
+               "weight matrix. We find that Muon trains faster than AdamW.", ["opt", "muon"]),
+              ("b2024", "Convergence of Muon", "We prove the convergence of Muon for smooth nonconvex objectives. Muon "
+               "reaches a stationary point at a known rate. Our analysis covers Muon with momentum.", ["opt", "muon"]),
+              ("c2024", "A fast optimizer for transformers", "We present a method that builds on Muon and trains "
+               "transformers with fewer steps. Experiments use the Muon optimizer.", ["names"]),
+              ("d2024", "Scaling laws for orthogonal updates", "We measure how the Muon optimizer scales with model "
+               "size. Muon keeps its advantage at scale.", ["names"]),
+              ("e2024", "Momentum and orthogonality", "We relate momentum to orthogonal updates as done by Muon. Muon "
+               "and Shampoo are compared on image models.", ["names"]),
+              ("f2024", "Second order methods in practice", "We benchmark Shampoo and Muon on language models. "
+               "Shampoo needs more memory than Muon.", ["names"])]
+    for key, title, abstract, tags in papers:
+        lib.add(Entry(key=key, entry_type="article", abstract=abstract, tags_auto=tags,
+                      fields={"title": title, "author": f"{key.capitalize()}, Ann", "year": "2024"}))
+    lib.save()
+
+    def own() -> str:
+        return related_work(tmp_path, tags=("opt",), groups=("Muon=muon",), fmt="markdown").text
+
+    def others() -> str:
+        return related_work(tmp_path, tags=("names",), fmt="markdown").text
+
+    first = own()
+    before = others()
+    assert own() == first
+    assert others() == before

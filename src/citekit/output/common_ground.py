@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from citekit.core.lazyre import lazy
 from citekit.core.text import fold, latex_to_text
+from citekit.output.articles import with_article
 from citekit.output.title_prose import mid_sentence, title_words_in_prose
 from citekit.output.word_roots import root
 
@@ -393,7 +394,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             written = re.search(rf"(?<![\w\-]){re.escape(prose)}\b", text, re.I)  # (else only the title says it)
             if counted or not written and not _reads_bare(last.lower()) and not re.search(r"[a-z][A-Z]|\d|^[A-Z]", prose):
                 # "a bouncing ball game" (a title's count noun), but "tactile feedback" as the record writes it
-                prose = ("an " if prose[0].lower() in "aeio" else "a ") + prose
+                prose = with_article(prose)
             return prose
     return None
 

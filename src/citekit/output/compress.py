@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from citekit.output.articles import indefinite_article
 from citekit.output.sentences import EMPH_CLOSE, EMPH_OPEN
 from citekit.core.lazyre import lazy
 
@@ -126,7 +127,6 @@ _BUILT = lazy(r"\b(?:system|tool|toolkit|prototype|device|interface|"
 _METHOD_HEAD = lazy(r"\b(?:method|approach|algorithm|technique|"
                           r"framework|model|scheme|optimizer|procedure|strategy|architecture|process)s?\b", re.I)
 _ARTICLE = lazy(r"\b(a|an|A|An)\s+(?=(\S+))")
-_VOWEL_SOUND = lazy(r"^(?:[aeiou](?!n[ia]|s[aeiou]|ur|ni)|[AEIOU]|[FHLMNRSX](?:[A-Z0-9\-]|$)|8|11|18|hour|honest)")
 
 
 def _kind(text: str) -> str:
@@ -221,9 +221,7 @@ def _drop_parentheticals(text: str, name: str = "") -> str:
 def _articles(text: str) -> str:
     """"a" or "an" by the word that now follows it ("a novel approach" -> "an approach")."""
     def fix(m: re.Match[str]) -> str:
-        word = m.group(2)
-        an = bool(_VOWEL_SOUND.match(word)) and not re.match(r"^(?:one|uni|use|usu|eu|u[a-z]?[aeiou])", word.lower())
-        article = "an" if an else "a"
+        article = indefinite_article(m.group(2))
         return (article.capitalize() if m.group(1)[0].isupper() else article) + " "
     return _ARTICLE.sub(fix, text)
 

@@ -127,21 +127,24 @@ def actions(text: str, words: frozenset[str]) -> list[Action]:
     return out
 
 
-def shared_action(texts: list[str], section: set[str] | None = None) -> tuple[str, str] | None:
+def shared_action(texts: list[str], section: set[str] | None = None,
+                  names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """``("diagnose", "oral disease")``: what every text writes it does to one object, or None.
 
     Every text must write an action (see :func:`actions`) with one verb whose object shares a noun
     with the others' objects: only then is "Both papers diagnose oral disease" true of each (two verbs,
     "retrieve or avoid annotations", are two actions, not one). The shared noun is never one of the section's own
     words (``section``, stems cut to six letters): "Both papers control mobile devices" under ``mobile``
-    says nothing of this group.
+    says nothing of this group. ``names`` are the words the records write as names
+    (:attr:`.related_topics.Phrasebook.names`): a name alone is an object ("Both papers extend Muon").
     """
     from citekit.output.title_prose import lowercase_words
 
-    return action_of([actions(t, lowercase_words()) for t in texts], section)
+    return action_of([actions(t, lowercase_words()) for t in texts], section, names)
 
 
-def action_of(per: list[list[Action]], section: set[str] | None = None) -> tuple[str, str] | None:
+def action_of(per: list[list[Action]], section: set[str] | None = None,
+              names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """:func:`shared_action` from each paper's actions, read once (grouping asks it of every pair)."""
     from collections import Counter
 
@@ -170,11 +173,11 @@ def action_of(per: list[list[Action]], section: set[str] | None = None) -> tuple
         said = max(runs, key=len) if runs else []
         if not said or _ADJECTIVE.search(fold(said[-1]).lower()) or len("".join(said)) < 4:
             continue  # ("small", "oral": the noun is lost)
-        if len(said) == 1 and not _topic_word(said[0]):
+        if len(said) == 1 and not _topic_word(said[0], names):
             continue  # ("generate test": a bare singular reads as no English object)
         score = (len(said), len(" ".join(said)))
         if best is None or score > best[0]:
-            best = (score, first, _shown(" ".join(said)))
+            best = (score, first, _shown(" ".join(said), names))
     return (best[1], best[2]) if best else None
 
 
@@ -233,14 +236,17 @@ def approach(title: str, abstract: str) -> Approach | None:
     return Approach(name, {k: frozenset(v) for k, v in kinds.items()}, written)
 
 
-def shared_approach(titles: list[str], abstracts: list[str], section: set[str] | None = None) -> tuple[list[str], str] | None:
+def shared_approach(titles: list[str], abstracts: list[str], section: set[str] | None = None,
+                    names: frozenset[str] = frozenset()) -> tuple[list[str], str] | None:
     """``(["FingerGlass", "Pointable"], "bimanual techniques")``: the kind of artefact every paper presents,
     with a word of how each describes it (not one of the section's own words), and the papers' names
     (empty when one of them gives none), or None."""
-    return approach_of([approach(t, a) for t, a in zip(titles, abstracts)], titles[0] + " " + abstracts[0], section)
+    return approach_of([approach(t, a) for t, a in zip(titles, abstracts)], titles[0] + " " + abstracts[0], section,
+                       names)
 
 
-def approach_of(found: list[Approach | None], first: str, section: set[str] | None = None) -> tuple[list[str], str] | None:
+def approach_of(found: list[Approach | None], first: str, section: set[str] | None = None,
+                names: frozenset[str] = frozenset()) -> tuple[list[str], str] | None:
     """:func:`shared_approach` from each paper's :func:`approach`, read once; ``first`` is the first
     paper's text, whose order of words the phrase keeps."""
     if len(found) < 2 or not all(found):
@@ -266,7 +272,7 @@ def approach_of(found: list[Approach | None], first: str, section: set[str] | No
                      + re.escape(head), fold(_plain(first)).lower()):
         return None
     names = [a.name for a in found]
-    said = _shown(" ".join([*(found[0].written[w] for w in mods), plural]))
+    said = _shown(" ".join([*(found[0].written[w] for w in mods), plural]), names)
     return (names if all(names) and len(set(names)) == len(names) else []), said
 
 

@@ -103,11 +103,14 @@ class Similarity:
     """Pairwise closeness of papers: TF-IDF cosine of their texts, plus shared topic tags."""
 
     def __init__(self, entries: list[Entry], texts: list[str], topic_tags: list[set[str]],
-                 topic: list[str] | None = None) -> None:
+                 topic: list[str] | None = None, names: frozenset[str] = frozenset()) -> None:
+        """``names``: the words the records write as names (:func:`.related_topics.proper_names`), read from these
+        records and passed, never left over from another selection."""
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
         from sklearn.metrics.pairwise import cosine_similarity
 
         self.entries = entries
+        self.names = names
         self.plain = [_plain(t) for t in texts]
         stop = sorted(set(ENGLISH_STOP_WORDS) | set(_GENERIC))
         self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), sublinear_tf=True,
@@ -173,7 +176,8 @@ class Similarity:
         out = np.zeros((n, n))
         for i in range(n):
             for j in range(i + 1, n):
-                if action_of([did[i], did[j]], self.section) or approach_of([made[i], made[j]], texts[i], self.section):
+                if action_of([did[i], did[j]], self.section, self.names) \
+                        or approach_of([made[i], made[j]], texts[i], self.section, self.names):
                     out[i, j] = out[j, i] = 1.0
         return out
 
@@ -366,7 +370,7 @@ def _as_written(term: tuple[str, ...], titles: list[str]) -> str:
 
 def _says(book: Phrasebook, idx: list[int]) -> bool:
     """Whether the papers ``idx`` share a phrase a topic sentence can say (:func:`.related_topics.topic_sentence`)."""
-    return topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers") is not None
+    return topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers", book.names) is not None
 
 
 #: words that make a heading say nothing: a record's structure, or a word a paper uses about itself

@@ -282,13 +282,13 @@ def group_heading(sel: Selection, idx: list[int], kinds: list[str], used: set[st
     from citekit.output.related_actions import shared_action, shared_approach
 
     book, titles, abstracts = sel.book, sel.titles, sel.abstracts
-    found = shared_approach([titles[i] for i in idx], [abstracts[i] for i in idx], book.topic)
+    found = shared_approach([titles[i] for i in idx], [abstracts[i] for i in idx], book.topic, book.names)
     if found:
-        said = heading_case(found[1])
+        said = heading_case(found[1], book.names)
         if said.lower() not in used and not _overlaps(said, used) and not _roots(said) <= sel.own:
             return said, list(idx)
     for c in candidates(sel, idx):
-        said = heading_case(c.text)
+        said = heading_case(c.text, book.names)
         if said.lower() not in used and not _overlaps(said, used):
             users = _users(sel, c.key)
             true_of = [i for i in idx if book.paper[i] in users]
@@ -296,7 +296,7 @@ def group_heading(sel: Selection, idx: list[int], kinds: list[str], used: set[st
                 continue
             return said, true_of
     plain = NEUTRAL.get(frozenset(kinds)) if kinds and all(kinds) else None
-    if neutral and plain and shared_action([f"{titles[i]} . {abstracts[i]}" for i in idx], book.topic):
+    if neutral and plain and shared_action([f"{titles[i]} . {abstracts[i]}" for i in idx], book.topic, book.names):
         # (only papers whose records say they do one thing, "Both systems diagnose gum disease", are a group
         # without a phrase of their own; two systems that share nothing are none)
         for said in (plain, "Further " + plain.lower()):

@@ -35,25 +35,26 @@ def _all(count: int) -> str:
 
 
 def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: int, kind: str,
-           section: set[str] | None = None) -> str | None:
+           section: set[str] | None = None, record_names: frozenset[str] = frozenset()) -> str | None:
     """The paragraph's first sentence, or None when its records give nothing true of all of them.
 
     ``titles`` and ``abstracts`` are the papers' (an abstract as far as it is one); ``themes`` the
     phrases they share (:meth:`.related_topics.Phrasebook.themes`, ranked); ``size`` how many papers
     the paragraph cites; ``kind`` what all of them are ("systems", "studies", "papers");
-    ``section`` the section's own words, which never make a group's point.
+    ``section`` the section's own words, which never make a group's point; ``record_names`` the words the
+    records write as names (:attr:`.related_topics.Phrasebook.names`).
     """
     texts = [f"{t} . {a}" for t, a in zip(titles, abstracts)]
     names = [paper_name(t, a) for t, a in zip(titles, abstracts)]
     named = len(names) == size <= 3 and all(names) and len(set(names)) == len(names)
     if len(texts) == size >= 2:
-        action = shared_action(texts, section)
+        action = shared_action(texts, section, record_names)
         if action:
             verb, thing = action
             if named:
                 return f"{_names(names)} {_all(size)} {verb} {thing}."
             return f"{_counted(size, kind)} {verb} {thing}."
-        made = shared_approach(titles, abstracts, section)
+        made = shared_approach(titles, abstracts, section, record_names)
         if made:
             _, what = made
             if named:
@@ -63,7 +64,7 @@ def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: i
     # papers address gestures" is vague, and false where all do; said of some of them it is no group's point
     everyone = [t for t in themes if _written_by_all(t, texts, size) and len(titles) == size
                 and owned_by_all(" ".join(t.key), titles, abstracts)]
-    said = topic_sentence([replace(t, papers=size) for t in everyone], size, kind)
+    said = topic_sentence([replace(t, papers=size) for t in everyone], size, kind, record_names)
     if said is None:
         return None
     if named:

@@ -137,10 +137,6 @@ def phrases(text: str) -> dict[tuple[str, ...], str]:
     return out
 
 
-#: capitalized words the records use as names (see :func:`proper_names`); set per selection by :class:`Phrasebook`
-_NAMES: set[str] = set()
-
-
 def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None = None) -> set[str]:
     """Words the records write as names: capitalized inside a sentence of an abstract ("Shampoo",
     "Muon", "Thingiverse") or of a title in sentence case ("a light and fast Muon optimizer"), and
@@ -163,20 +159,21 @@ def proper_names(bodies: list[str], texts: list[str], titles: list[str] | None =
     return names
 
 
-def _shown(phrase: str) -> str:
+def _shown(phrase: str, names: frozenset[str] = frozenset()) -> str:
     """A phrase in sentence case: "Tangible Interaction" -> "tangible interaction"; "3D", "ToolDevice" and
-    the records' own names ("Shampoo") stay."""
+    the records' own names (``names``, :attr:`Phrasebook.names`: "Shampoo") stay. The names are passed, never
+    kept between calls: a selection read earlier must not change how this one is written."""
     def one(w: str) -> str:
-        if "-" in w and w not in _NAMES:  # "Low-Power", "Sharpness-Aware": each part as a word of its own
+        if "-" in w and w not in names:  # "Low-Power", "Sharpness-Aware": each part as a word of its own
             parts = w.split("-")
-            return w if any(p in _NAMES for p in parts) else "-".join(one(p) for p in parts)
-        return w.lower() if w[:1].isupper() and w[1:].islower() and w not in _NAMES else w
+            return w if any(p in names for p in parts) else "-".join(one(p) for p in parts)
+        return w.lower() if w[:1].isupper() and w[1:].islower() and w not in names else w
 
     return " ".join(one(w) for w in phrase.split())
 
 
-def heading_case(phrase: str) -> str:
-    shown = _shown(phrase)
+def heading_case(phrase: str, names: frozenset[str] = frozenset()) -> str:
+    shown = _shown(phrase, names)
     return shown[:1].upper() + shown[1:]
 
 
@@ -196,13 +193,15 @@ class Phrasebook:
     """The phrases of every paper of a selection, and how many papers use each."""
 
     def __init__(self, texts: list[str], topic: list[str], bodies: list[str] | None = None,
-                 titles: list[str] | None = None, section: set[str] | None = None) -> None:
-        _NAMES.clear()
+                 titles: list[str] | None = None, section: set[str] | None = None,
+                 names: frozenset[str] | None = None) -> None:
         # two records of one paper (the same title) are one paper: a phrase only they share is no theme
         first: dict[str, int] = {}
         self.paper = [first.setdefault(" ".join(re.findall(r"[a-z0-9]+", fold(t or "").lower())) or f"#{i}", i)
                       for i, t in enumerate(titles or [""] * len(texts))] if titles else list(range(len(texts)))
-        _NAMES.update(proper_names(bodies or [], texts, titles))
+        #: the words these records write as names (:func:`proper_names`), for every phrase said of them
+        # (``names``: the same, read already from the same records)
+        self.names = names if names is not None else frozenset(proper_names(bodies or [], texts, titles))
         self.per_paper = [phrases(t) for t in texts]
         self.bodies = bodies or []
         self.df: Counter[tuple[str, ...]] = Counter(k for p in self.per_paper for k in p)
@@ -263,7 +262,7 @@ class Phrasebook:
                         and (len(key) == 1 or _ADJECTIVE.search(key[-1]) and nxt not in GENERIC):
                     modifier += 1  # (a phrase of nouns followed by a verb, "blind people need", is a noun phrase)
         written = self.written.get(key, "")
-        if len(key) == 1 and (written in _NAMES or _NAME_SHAPE.search(written)):
+        if len(key) == 1 and (written in self.names or _NAME_SHAPE.search(written)):
             modifier = 0  # a name before a noun ("INT4 weights", "Muon optimizer") still names what papers address
         if re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ure|ogy|phy|ship)s?$", key[-1]):
             modifier = 0  # a noun by its form ("fabrication tools"): a noun before a noun still names a topic
@@ -310,7 +309,7 @@ class Phrasebook:
                 continue
             noun, article = self.usage(key)
             written = self.written[key]
-            if len(key) == 1 and not (noun and _topic_word(written)) and (plural := self._plural(key[0])):
+            if len(key) == 1 and not (noun and _topic_word(written, self.names)) and (plural := self._plural(key[0])):
                 # ("gesture interface", "gesture input", "hand gestures"): a word the records mostly use before
                 # another noun, or too short to say alone ("Gesture"), but also write as a plural noun, is a
                 # topic said as that plural
@@ -352,11 +351,11 @@ def ranked_names(themes: list[Theme], size: int) -> list[Theme]:
     return sorted(themes, key=lambda t: (t.papers < need, len(t.key) == 1, -t.papers, -t.score, t.text))
 
 
-def _said(theme: Theme) -> str:
-    return (theme.article + " " if theme.article else "") + _shown(theme.text)
+def _said(theme: Theme, names: frozenset[str]) -> str:
+    return (theme.article + " " if theme.article else "") + _shown(theme.text, names)
 
 
-def _says_a_topic(theme: Theme) -> bool:
+def _says_a_topic(theme: Theme, names: frozenset[str]) -> bool:
     """Whether a phrase can be what a topic sentence says papers address: a phrase of two or three words,
     or one word that is a name ("Shampoo", "DiLoCo") or a long noun by its form ("quantization",
     "perception"); a short word alone ("error", "subset", "machine") is too vague to say anything. Never a
@@ -365,12 +364,13 @@ def _says_a_topic(theme: Theme) -> bool:
     head = theme.text.split()[-1] if theme.text.split() else ""
     if head[:1].islower() and head.endswith(("er", "or")) and len(head) > 4:
         return False
-    return len(theme.key) > 1 or _topic_word(theme.text)
+    return len(theme.key) > 1 or _topic_word(theme.text, names)
 
 
-def _topic_word(word: str) -> bool:
-    """One word that a topic sentence may say on its own (see :func:`_says_a_topic`)."""
-    if word in _NAMES or _NAME_SHAPE.search(word):
+def _topic_word(word: str, names: frozenset[str] = frozenset()) -> bool:
+    """One word that a topic sentence may say on its own (see :func:`_says_a_topic`); ``names`` are the records'
+    (:attr:`Phrasebook.names`)."""
+    if word in names or _NAME_SHAPE.search(word):
         return True
     if len(word) >= 7 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return True  # a plural reads as what papers address ("displays"); a bare singular ("wrist") does not
@@ -378,18 +378,19 @@ def _topic_word(word: str) -> bool:
                                              word.lower()))
 
 
-def topic_sentence(themes: list[Theme], size: int, kind: str) -> tuple[str, Theme] | None:
+def topic_sentence(themes: list[Theme], size: int, kind: str,
+                   names: frozenset[str] = frozenset()) -> tuple[str, Theme] | None:
     """"Four systems address tangible 3D modeling." from the phrase most of the group uses, or None.
 
     Only a phrase that at least half the group (and two papers) use says what the group has in
     common; a second such phrase of other words is added ("... tangible modeling and 3D printing").
     """
     need = max(2, math.ceil(size / 2))
-    common = [t for t in themes if t.papers >= need and _says_a_topic(t)]
+    common = [t for t in themes if t.papers >= need and _says_a_topic(t, names)]
     if not common:
         return None
     first = ranked_names(common, size)[0]
-    about = _said(first)  # (a second phrase joined on, "X and Y", read as one odd thing: one phrase says it)
+    about = _said(first, names)  # (a second phrase joined on, "X and Y", read as one odd thing: one phrase says it)
     subject = _subject(first.papers, size, kind)
     verb = "address" if kind != "studies" else "examine"
     return f"{subject} {verb} {about}.", first
@@ -404,13 +405,14 @@ def _subject(count: int, size: int, kind: str) -> str:
     return f"{'Most' if 2 * count > size else 'Half'} of these {kind}"
 
 
-def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str) -> str | None:
+def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str,
+                     names: frozenset[str] = frozenset()) -> str | None:
     """"All three papers address model merging and mode connectivity." from a group's heading (a tag's
     label, the user's name for it, or a phrase of its records), or None: only when every paper of the group
     writes every word of it, so the sentence says what each record says, and never for a heading that names
     no topic ("Systems", "Studies": "Three systems address systems" says nothing)."""
     words = [_stem(w) for w in re.findall(r"[a-z0-9][\w\-]*", fold(heading).lower()) if w not in FUNCTION_WORDS]
-    if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip())):
+    if not words or len(words) > 6 or (len(words) == 1 and not _topic_word(heading.strip(), names)):
         return None
     if all(w in _WEAK_STEMS or w in GENERIC for w in words):
         return None
@@ -419,7 +421,7 @@ def heading_sentence(heading: str, member_texts: list[str], size: int, kind: str
     if users < 2 or users < size:
         return None  # ("Most of these papers address ...": which of them, and what of the rest?)
     subject = _subject(users, size, kind)
-    return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading)}."
+    return f"{subject} {'examine' if kind == 'studies' else 'address'} {_shown(heading, names)}."
 
 
 def _first_person(text: str) -> str:

@@ -288,6 +288,24 @@ class _Group:
     kind: str = "papers"  # what most of its papers are: "systems", "studies" or "papers"
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
     section: set[str] = field(default_factory=set)  # the section's own words (:func:`.related_terms.section_of`)
+    names: frozenset[str] = frozenset()  # words the selection's records write as names (related_topics.proper_names)
+
+
+def _with_names(groups: list[_Group], entries: list[Entry]) -> list[_Group]:
+    """``groups`` (the user's own paragraphs, which take every paper) with the words their records write as names
+    (:func:`.related_topics.proper_names`), read as a selection's are: from these records, never from an earlier
+    call's."""
+    from citekit.output.related_groups import entry_text
+    from citekit.output.related_topics import proper_names
+
+    abstracts = [abstract_prose(e) for e in entries]
+    summaries = [e.summary if e.summary and is_english(e.summary) else "" for e in entries]
+    texts = [entry_text(e, a, s) for e, a, s in zip(entries, abstracts, summaries)]
+    bodies = [" ".join((a, s)) for a, s in zip(abstracts, summaries)]
+    names = frozenset(proper_names(bodies, texts, [e.title or e.key for e in entries]))
+    for g in groups:
+        g.names = names
+    return groups
 
 
 def _universal_tags(entries: list[Entry]) -> set[str]:
@@ -633,7 +651,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                                                entry_text, name_group, title_pairs, topic_tags)
     from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
     from citekit.output.related_terms import section_of, terms
-    from citekit.output.related_topics import Phrasebook, heading_case, kind_of, ranked_names, topic_sentence
+    from citekit.output.related_topics import (Phrasebook, heading_case, kind_of, proper_names, ranked_names,
+                                              topic_sentence)
 
     core_heading = " and ".join(rules.label(t) for t in topic) if topic else "Related work"
     groups: list[_Group] = []
@@ -644,24 +663,29 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             groups.append(_Group(spec.name, members))
             left = [e for e in left if e not in members]
     if not left:
-        return groups
+        return _with_names(groups, entries)
     skip = set(topic) | _universal_tags(left)
     abstracts = [abstract_prose(e) for e in left]
     texts = [entry_text(e, a, e.summary if e.summary and is_english(e.summary) else "") for e, a in zip(left, abstracts)]
     bodies = [" ".join((a, e.summary if e.summary and is_english(e.summary) else "")) for e, a in zip(left, abstracts)]
+    # the words these records write as names, read from them alone: what an earlier selection wrote changes nothing
+    names = frozenset(proper_names(bodies, texts, [e.title or e.key for e in left]))
+    for g in groups:
+        g.names = names
 
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], section_of(texts, topic))
+        book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], section_of(texts, topic), names)
         themes = ranked_names(book.themes(everyone), len(left))
-        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts), section=book.topic)]
+        return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts), section=book.topic,
+                       names=names)]
 
     if len(left) <= 3 and not groups:
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
-    similarity = Similarity(left, texts, tags, topic)
-    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], similarity.section)
+    similarity = Similarity(left, texts, tags, topic, names)
+    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], similarity.section, names)
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
     rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book, whole=WHOLE_POINT,
@@ -698,12 +722,37 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             leftovers = [i for i in leftovers if i not in true_of]
         for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
             # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
-            if heading_case(name).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
+            if heading_case(name, names).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
                     and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
-                used.add(heading_case(name).lower())
-                named.append((pair_idx, heading_case(name), []))
+                used.add(heading_case(name, names).lower())
+                named.append((pair_idx, heading_case(name, names), []))
                 leftovers = [i for i in leftovers if i not in pair_idx]
         return leftovers
+
+    def pair_off(i: int, final: list[tuple[list[int], str, list[str]]]) -> bool:
+        """A leftover that no group's heading is true of, but that does what one paper of a group does (the paper
+        it is closest to, at least as close as a paper must be to join a group), makes a pair with that paper under
+        a phrase both write, taking it from a group that keeps two or more ("Genetic programming": GenProg beside
+        a study of automated repair that ran it, from "Automated program repair"). The group's heading stays
+        true of the papers it keeps; the pair's is true of both. Adds the pair to ``final``; whether it did."""
+        near = sorted(((float(similarity.sim[i][j]), j, n) for n, (idx, _, _) in enumerate(final)
+                       if len(idx) > MIN_SIZE for j in idx), reverse=True)
+        for sim_ij, j, n in near[:PAIR_TRIES]:
+            if sim_ij < CLOSE_ENOUGH:
+                return False
+            taken = {core_heading.lower(), *(g.heading.lower() for g in groups), *(h.lower() for _, h, _ in final)}
+            heading, true_of = heading_of([i, j], taken, neutral=False)
+            # (a phrase of two words or more: "Concepts", "Elimination" or "Translations" is true of both and says
+            # nothing of what they do together; and one a sentence can say bare: "Both papers address commercial
+            # tool" is no English, "refactoring tools" or "genetic programming" is)
+            if len(heading.split()) > 1 and _reads_bare(heading.split()[-1]) and len(true_of) == 2 \
+                    and not _overlaps(heading, taken - {core_heading.lower()}) \
+                    and not stray_word(heading, [titles[i], titles[j]], [abstracts[i], abstracts[j]], topic, book):
+                idx, said, words = final[n]
+                final[n] = ([k for k in idx if k != j], said, words)
+                final.append(([j, i], heading, []))
+                return True
+        return False
 
     unnamed: list[int] = []
     named: list[tuple[list[int], str, list[str]]] = []
@@ -728,7 +777,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         # a leftover that uses the very phrase a group is about ("mobile device") belongs with it: the
         # group's topic sentence then says what it has in common with the others
         for idx, _heading, _words in named:
-            said = topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers")
+            said = topic_sentence(ranked_names(book.themes(idx), len(idx)), len(idx), "papers", names)
             if said and said[1].key in book.per_paper[i] and len(idx) < MAX_SIZE:
                 idx.append(i)
                 rest_idx.remove(i)
@@ -784,11 +833,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 final[n] = (idx + [i], heading, words)
                 rest_idx.remove(i)
                 break
+    for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
+        if pair_off(i, final):
+            rest_idx.remove(i)
     for idx, heading, words in final:
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
-                            section=similarity.section))
+                            section=similarity.section, names=names))
     rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
@@ -797,9 +849,21 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         # (no opener: the leftovers share nothing, and a list of what each is about, "Other work addresses computer
         # game, seamful design and shape writing", is a keyword list a reader strikes)
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
-                             texts={left[i].key: texts[i] for i in rest_idx + unnamed}))
+                             texts={left[i].key: texts[i] for i in rest_idx + unnamed}, names=names))
     return groups
 
+
+def _reads_bare(word: str) -> bool:
+    """Whether the last word of a heading reads without an article in "Both papers address <heading>": a plural
+    ("tools"), a noun by its form that names an activity or a field ("programming", "verification"), or a
+    name ("Java")."""
+    return (word.endswith("s") and not word.endswith(("ss", "us", "is"))) or not word[:1].islower() \
+        or bool(re.search(r"(?:tion|sion|ment|ness|ity|ing|ics|ism|ance|ence|ogy|phy|ure|sis)$", word))
+
+
+#: how many of a leftover's closest papers in groups it may pair with (:func:`_groups`' ``pair_off``): the few
+#: nearest, never a far one because it shares a word
+PAIR_TRIES = 3
 
 CLOSE_ENOUGH, LINK_MARGIN = 0.12, 0.04
 """The closeness (:func:`_closeness`, over :class:`.related_groups.Similarity`) to a group's papers at which a
@@ -1224,12 +1288,12 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         if not g.closing and len(g.members) > 1:
             # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
             said = opener([e.title or "" for e in g.members], [abstract_prose(e) for e in g.members], g.themes,
-                          _papers(g.members), g.kind, g.section)
+                          _papers(g.members), g.kind, g.section, g.names)
             if not said and not g.core:
                 # (a sub-topic's heading, never the section's own: "Most of these papers address learning" under
                 # a learning section says nothing)
                 texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
-                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind)
+                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind, g.names)
                 if said and not owned_by_all(g.heading, [e.title or "" for e in g.members],
                                              [abstract_prose(e) for e in g.members]):
                     said = None  # (a heading word one paper uses in passing makes no opener true of it)

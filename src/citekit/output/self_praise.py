@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from citekit.core.lazyre import lazy
+from citekit.output.articles import indefinite_article
 
 #: praise that says nothing checkable: always left out before what the paper made
 _EMPTY = ("novel", "new", "innovative")
@@ -31,7 +32,7 @@ def unpraised(sentence: str, abstract: str = "", title: str = "") -> str:
         if word in _CLAIMS and re.search(rf"\b{word}(?:ly)?\b", said, re.I):
             return m.group(0)
         rest = sentence[m.end():]
-        article = "an" if re.match(r"[aeiouAEIOU]", rest) and not re.match(r"(?:uni|use|usa|one|eu)", rest, re.I) else "a"
+        article = indefinite_article(rest)
         if m.group(1)[0].isupper():
             article = article.capitalize()
         return f"{article} "

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from citekit.bibtex.values import protect_title, protected_words
+from citekit.output.articles import indefinite_article, with_article
 from citekit.output.sentences import conjugate
 from citekit.core.lazyre import lazy
 
@@ -285,10 +286,7 @@ def _article(words: list[str], caser: _Caser) -> str:
     if any(_bare(w) in ("and", "or") and i and re.search(r"(?:ing|tion|ment|ness|ity|ure|ics|s)$", _bare(upto[i - 1]))
            for i, w in enumerate(upto)):
         return ""  # "graph partitioning and parameter initialization" is two things
-    first = caser.word(words[0]).lstrip("{$\\")
-    if re.match(r"[A-Z]{2}", first) or re.match(r"[A-Z]\W", first):
-        return "an " if first[0] in "AEFHILMNORSX" else "a "
-    return "an " if re.match(r"[aeio]|u(?!ni|se|su|ti)", first.lower()) else "a "
+    return indefinite_article(caser.word(words[0])) + " "
 
 
 def _singular(noun: str) -> str:
@@ -610,9 +608,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if of:
             verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
             return f"{v(verb)} {caser.phrase(of)} about {_np_clause(main_words, caser)[1]}"
-        article = "an" if adjectives and re.match(r"[aeio]", _bare(adjectives[0])) else "a"
         lead = " ".join(caser.phrase(adjectives).split() + [noun])
-        return f"{v('report')} {article} {lead} of {_np_clause(main_words, caser)[1]}"
+        return f"{v('report')} {with_article(lead)} of {_np_clause(main_words, caser)[1]}"
     if main_words and kind in _KIND_OF_WORK and _is_gerund(main_words) and study and not study[2]:
         # "Exploring the Use of X: A Comparative Study" -> "explore the use of X in a comparative study", never
         # "compare exploring the use of X"
@@ -759,7 +756,7 @@ def _writing_kind(words: list[str]) -> str | None:
     if bare[-1] in _WRITING_KINDS or tuple(bare[-2:]) in _WRITING_PAIRS:
         lead = " ".join(bare)
         if _bare(words[0]) in ("a", "an") or not lead.endswith("s"):
-            lead = ("an " if lead[0] in "aeiou" else "a ") + lead
+            lead = with_article(lead)
         return lead
     return None
 
