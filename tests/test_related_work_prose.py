@@ -62,6 +62,9 @@ TITLES = [
     ("Pair Programming in Classrooms: Perspectives from Teachers",
      "study pair programming in classrooms from the perspective of teachers"),
     ("Code Review: Views from Industry", "study code review from the perspective of industry"),
+    # an imperative slogan with a pointing word before the colon: the subtitle says what the paper does
+    ("Hear This Note: Using Vibration Cues to Teach Rhythm to Deaf Drummers",
+     "use vibration cues to teach rhythm to deaf drummers"),
 ]
 
 

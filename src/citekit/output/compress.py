@@ -184,6 +184,23 @@ _CALLED = re.compile(r"^(?:their|our|its|an?|the)\s+(?P<kind>(?:[\w\-]+\s+){0,5}
                      r"(?P<rest>(?:\s.*)?)$")
 
 
+#: a word set in capitals then lower case ("HANDset", "EXTRAordinary"): a typographic flourish when the word is ordinary
+_STYLIZED = lazy(r"\b([A-Z]{2,})([a-z]{2,})\b")
+
+
+def unstylized(text: str, record: str) -> str:
+    """"a finger-ring shaped wearable HANDset" -> "... handset" when the record also writes "handset" in lower case.
+
+    An abstract may set part of a word in capitals for effect (the product's name is the title's
+    ordinary "Handset"); in a sentence about the paper it reads as a typo. Only a word the record
+    itself writes all in lower case somewhere is lowered, so "BERTology" or "GANs" stay.
+    """
+    def plain(m: re.Match[str]) -> str:
+        word = m.group(0).lower()
+        return word if re.search(rf"(?<![\w\-]){re.escape(word)}(?![\w\-])", record) else m.group(0)
+    return _STYLIZED.sub(plain, text)
+
+
 def _called_first(text: str) -> str:
     """"their system called MobileASL for real-time video" -> "MobileASL, a system for real-time video".
 

@@ -26,7 +26,7 @@ from citekit.library.tags import TagRules, normalize_tag
 from citekit.core.model import Entry
 from citekit.core.text import fold, latex_to_text, math_name, plural, title_tokens
 from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
-from citekit.output.compress import compress
+from citekit.output.compress import compress, unstylized
 from citekit.output.findings import is_finding, with_finding
 from citekit.output.naming import name_artefact
 from citekit.output.drafts import marker
@@ -579,6 +579,7 @@ def describe(entry: Entry, style: _Style) -> str:
                                     plural, shorter=lambda: other[1] if (other := short(False))[0] == verb else None)
                 if verb_phrase(found, plural) != found.verb:  # the verb said in the present: a second one too
                     rest = present_clause(rest, plural)
+                rest = unstylized(rest, f"{title} {abstract}")
                 return _finish(f"{cite} {verb_phrase(found, plural)} {unpraised(style.prose(rest), abstract, title)}")
     clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
     clause = _kind_from_record(clause, entry, abstract, plural)

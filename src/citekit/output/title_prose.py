@@ -636,9 +636,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         # "The Frame of the Game: Blurring the Boundary between X and Y": the phrase before the colon is a figure
         # of speech; the subtitle says what the paper is about
         return f"{v('study')} {caser.phrase(sub_words)}"
-    if sub_words and len(main_words) <= 5 and any(_bare(w) in ("me", "you", "it", "us", "them", "i") for w in main_words) \
+    if sub_words and len(main_words) <= 5 and (any(_bare(w) in ("me", "you", "it", "us", "them", "i") for w in main_words)
+                                               or (2 <= len(main_words) <= 4 and _bare(main_words[1]) in ("that", "this"))) \
             and not _is_name(main_words):
-        return render(sub_words)  # "Take Me by the Hand: Haptic Compasses ...": a figure of speech, the subtitle says it
+        # "Take Me by the Hand: Haptic Compasses ...", "Follow That Sound: Using Sonification ...": a figure of speech
+        # (an imperative with a pronoun or a pointing word), the subtitle says it
+        return render(sub_words)
     if sub_words and 1 <= len(main_words) <= 3 and _finite_at(sub_words) > 0 and _finite_at(main_words) < 0 \
             and not _is_name(main_words) and not _named_in(main_words, context) and not _is_gerund(main_words) \
             and _bare(main_words[0]) not in _WH and not sub_words[-1].endswith("?"):
