@@ -1234,7 +1234,7 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
 
 
 #: an e-mail's header or reply line: the text is (or quotes) an e-mail
-_MAIL_HEADER_RE = lazy(r"^(?:>\s*)*(?:From|Subject|To|Sent|Date):\s|wrote:\s*$|-{3,}\s*Forwarded message", re.M)
+_MAIL_HEADER_RE = lazy(r"^(?:>[ \t]*)*(?:From|Subject|To|Sent|Date):\s|wrote:[ \t]*$|(?<!-)-{3,}[ \t]*Forwarded message", re.M)
 #: the line that opens an e-mail's signature (``-- `` alone, maybe quoted)
 _SIGNATURE_RE = lazy(r"^(?P<q>(?:>\s*)*)--\s?$")
 
