@@ -741,12 +741,6 @@ class _Extractor:
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference that says it is {said.group().strip(' []').lower()!r}, not a paper", title)
-        if ((details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins
-                and not _PREPRINT_RE.search(node.text) and _is_whole_book(node.text)):
-            # ``Boyd, S. & Vandenberghe, L. Convex Optimization (Cambridge Univ. Press, 2004).``: a
-            # publisher and a year, and no pages, volume, journal or book it sits in: a book
-            self.not_papers.add(node.line)
-            return self._reject(node, "a reference to a whole book (a publisher, no pages, journal or proceedings), not a paper", title)
         if details.reference and not details.urls and not details.pins and _POST_FIELD_RE.search(details.reference):
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
             self.not_papers.add(node.line)
@@ -951,13 +945,6 @@ def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | N
     return next((c for c in find_citations(piece) if opened <= c.start <= opened + 1), None)
 
 
-def _is_whole_book(text: str) -> bool:
-    """A reference that names a book publisher and nothing a paper's reference adds to it
-    (pages, a volume, a journal, the proceedings or book it appears in)."""
-    publisher = _PUBLISHER_RE.search(text)
-    return publisher is not None and _NOT_WHOLE_BOOK_RE.search(text) is None
-
-
 def _is_remark_under_paper(node: Node, child: Node) -> bool:
     """``child`` is a plain remark under a line whose own labelled details name its authors
     (``Authors: …``, as a Zotero report's item is rewritten): a note on that paper."""
@@ -999,13 +986,6 @@ _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set
 #: Jana Novak``, ``Shared by …``, ``Edited by …``): one word, ``by`` and a person
 _CHAT_CHROME_RE = lazy(r"^(?:Pinned|Unpinned|Added|Shared|Posted|Edited|Saved|Forwarded|Bookmarked|Removed|Deleted)\s+by\s+\S.{0,60}$")
 
-#: a book publisher named in a reference (``(Cambridge Univ. Press, 2004)``, ``MIT Press, 2016.``,
-#: ``SAGE Publications, London``)
-_PUBLISHER_RE = lazy(r"\b(?:Univ(?:ersity|\.)?\s+Press|(?:MIT|Academic|[A-Z][a-z]+)\s+Press|Publications|Publishers|Publishing|"
-                     r"Springer|Wiley|O['’]Reilly|Addison[- ]Wesley|Prentice[- ]Hall|Morgan\s+Kaufmann|Elsevier|Routledge)\b(?!\s*,?\s*(?:pp?\.|pages))")
-#: what a reference to a paper inside a book or a journal writes that a whole book does not:
-#: ``In …``, pages or a page range, a volume and issue, proceedings, a journal
-_NOT_WHOLE_BOOK_RE = lazy(r"\bIn[:\s]|\bpp?\.\s*\d|\bpages?\s+\d|\d\s*[–—-]{1,2}\s*\d|\bvol\.|\bProc|\bJournal|\bTrans\.|\d+\s*\(\d+\)\s*[,:]|\d+:\d")
 
 
 #: a citation right after a quoted title, in the same parenthesis or sentence (``“…”, Dao
