@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from citekit.core.model import Entry
 from citekit.output.related_check import check_snippet
 from citekit.output.related_work import _Style, describe
@@ -220,19 +222,21 @@ def test_a_thing_called_by_a_name_is_said_name_first():
     assert "called hush" in out, out
 
 
-def test_padded_words_are_said_plainly():
+PADDED = [
+    ("f2014fabric", "Sorting Laundry by Touch", "Laundry is hard to sort. We present an application of machine learning "
+     "to distinguish between seven different fabrics by their feel.", "distinguish between seven fabrics"),
+    ("g2015plots", "Coral Plots", "We have developed software that leverages 3D printing to generate tactile plots.",
+     "software that uses 3D printing to generate tactile plots"),
+    ("h2016carry", "How People Carry Phones", "We interviewed 20 people. We identify a number of factors that affect "
+     "where people carry their phones.", "identify several factors that affect where people carry their phones"),
+]
+
+
+@pytest.mark.parametrize(("key", "title", "abstract", "said"), PADDED, ids=[k for k, *_ in PADDED])
+def test_padded_words_are_said_plainly(key: str, title: str, abstract: str, said: str) -> None:
     """"a number of", "leverages", "seven different X": a careful co-author's first edits of an abstract's words."""
-    out = describe(paper("f2014fabric", "Sorting Laundry by Touch",
-                         "Laundry is hard to sort. We present an application of machine learning to distinguish "
-                         "between seven different fabrics by their feel."), MD)
-    assert "seven fabrics" in out and "different" not in out, out
-    out = describe(paper("g2015plots", "Coral Plots",
-                         "We have developed software that leverages 3D printing to generate tactile plots."), MD)
-    assert "software that uses 3D printing to generate tactile plots" in out, out
-    out = describe(paper("h2016carry", "How People Carry Phones",
-                         "We interviewed 20 people. We identify a number of factors that affect where people carry "
-                         "their phones."), MD)
-    assert "identify several factors that affect where people carry their phones" in out, out
+    out = describe(paper(key, title, abstract), MD)
+    assert said in out, out
 
 
 def test_a_definite_phrase_that_points_back_is_said_as_the_abstract_introduced_it():
