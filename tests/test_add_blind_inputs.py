@@ -75,3 +75,14 @@ def test_no_identifier_is_glued_to_a_paper_it_does_not_name(recorded: dict[int, 
         if item["kind"] == "doi" and got not in (None, "already"):
             doi = _ids_of(got).get("doi")
             assert doi is None or doi == str(item["expected"]).lower(), (item["input"], doi)
+
+
+def test_the_summary_placeholder_add_writes_is_no_summary(tmp_path: Path) -> None:
+    """`add` writes ``Summary: …`` under a bare title for the user to fill in; until they do, no
+    summary (an "…" would reach the library, `list --json` and `show`)."""
+    root = make_project(tmp_path, notes=False)
+    (root / "notes").mkdir()
+    api.add(["Sharpness-Aware Minimization for Efficiently Improving Generalization"], root, offline=True)
+    assert "Summary: …" in (root / "notes" / "inbox.md").read_text(encoding="utf-8")
+    (mention,) = api.extract(start=root).mentions
+    assert mention.title and mention.summary is None, mention

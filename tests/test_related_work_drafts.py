@@ -85,9 +85,19 @@ def test_an_edited_draft_survives_related_work_o(project: Path, tmp_path: Path, 
         assert f"{beside}" in res.output and "--force" in res.output
     res = invoke(project, "related-work", "--tag", "muon", "--format", fmt, "--keep-edited", "-o", str(out))
     assert res.exit_code == 0 and "warning:" in res.output and out.read_text() == mine
+    drafted = beside.read_text()
     res = invoke(project, "related-work", "--tag", "muon", "--format", fmt, "--force", "-o", str(out))
     assert res.exit_code == 0, res.output
-    assert out.read_text() == beside.read_text()  # --force: the new draft, marker and all
+    assert out.read_text() == drafted  # --force: the new draft, marker and all
+    assert not beside.exists()  # the .new it replaces is out of date: gone, not left beside the file
+
+
+def test_a_new_draft_the_author_edited_stays_when_the_file_is_forced(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "related.tex"
+    beside = out.with_name(out.name + ".new")
+    beside.write_text("% my own notes on the last draft\n")
+    assert invoke(project, "related-work", "--tag", "muon", "--force", "-o", str(out)).exit_code == 0
+    assert beside.read_text() == "% my own notes on the last draft\n"
 
 
 def test_a_file_citekit_did_not_write_is_kept_and_an_empty_one_is_filled(project: Path, tmp_path: Path) -> None:

@@ -227,10 +227,11 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
     except FileNotFoundError:
         existing = None
     state = draft_state(existing)
+    beside = path.with_name(path.name + ".new")
     if force or state.replaceable:
         atomic_write(path, text)
+        _drop_stale_draft(beside)
         return Written(path)
-    beside = path.with_name(path.name + ".new")
     atomic_write(beside, text)
     why = ("was edited since citekit generated it" if state is DraftState.EDITED
            else "holds text citekit did not generate (its first line has no citekit-draft marker)")
@@ -240,6 +241,18 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
     if keep_edited:
         return Written(path, beside, message)
     raise DraftEdited(message)
+
+
+def _drop_stale_draft(beside: Path) -> None:
+    """``FILE.new`` from an earlier run is out of date once ``FILE`` is written: removed, unless the author has
+    edited it (then it is theirs, and stays)."""
+    from citekit.output.drafts import draft_state
+
+    try:
+        if draft_state(beside.read_bytes().decode("utf-8", errors="replace")).replaceable:
+            beside.unlink()
+    except (FileNotFoundError, IsADirectoryError):
+        pass
 
 
 #: a related-work draft is a few pages; a larger file given to --check-file is some other file

@@ -61,6 +61,9 @@ class Decision:
     pages: list[str] = field(default_factory=list)
 
 
+#: a label value left to fill in: "…", "...", "?", "TBD"
+_PLACEHOLDER_RE = lazy(r"\s*(?:[.…?\-–—]+|tbd|todo)\s*", re.I)
+
 _PAPER_KINDS = PAPER_KIND_WORDS
 
 
@@ -191,7 +194,8 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
     elif label.field == "speaker":
         details.speaker = True
     elif label.field == "summary" and label.value:
-        details.summary = details.summary or strip_hashtags(label.value) or None  # "#optim" is a tag, read as one
+        if not _PLACEHOLDER_RE.fullmatch(label.value):  # ("Summary: …", as `citekit add` writes it, is yet to be filled)
+            details.summary = details.summary or strip_hashtags(label.value) or None  # "#optim" is a tag, read as one
         details.hard = True
     elif label.field == "abstract" and label.value:
         details.abstract = details.abstract or strip_hashtags(label.value) or None
