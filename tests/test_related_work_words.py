@@ -239,14 +239,6 @@ def test_padded_words_are_said_plainly(key: str, title: str, abstract: str, said
     assert said in out, out
 
 
-def test_a_definite_phrase_that_points_back_is_said_as_the_abstract_introduced_it():
-    """"the shared drawing board" after "we build a shared wooden drawing board": the sentence stands first now."""
-    out = describe(paper("m2017board", "Boards for Classrooms",
-                         "Pupils draw alone. We build a shared wooden drawing board. This paper reports the design of "
-                         "the shared drawing board and a study in two schools."), MD)
-    assert "a shared wooden drawing board" in out and "the shared drawing board" not in out, out
-
-
 def test_a_word_set_half_in_capitals_is_lowered_when_the_record_writes_it_plainly():
     out = describe(paper("n2018ring", "A Finger Ring Headset",
                          "This paper introduces a finger-worn HEADset for calls. The headset is controlled by taps."), MD)

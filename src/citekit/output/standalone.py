@@ -257,39 +257,6 @@ def _counted_kinds(clause: str, earlier: str) -> str:
     return clause
 
 
-def _introduced(clause: str, earlier: str) -> str:
-    """"describe the design of the networked musical instrument" after "we propose a networked wearable musical
-    instrument" -> "... of a networked wearable musical instrument": a definite phrase that points back to what the
-    abstract introduced with "a"/"an" is said as it was introduced, since the sentence now stands first.
-
-    Only when every word of the definite phrase is among the introduced phrase's (the same thing, not another
-    instrument), and not when the clause itself named it before.
-    """
-    from citekit.output.articles import indefinite_article
-
-    for start in [t.start() for t in re.finditer(r"\bthe\s", clause)][::-1]:  # (from the end: earlier offsets hold)
-        for k in (1, 2, 3):  # the shortest phrase the abstract introduced
-            m = re.compile(rf"the\s+((?:[a-z][\w\-]*\s+){{{k}}})([a-z][\w\-]{{2,}})(?![\w\-])(?!\s+of\b)").match(clause,
-                                                                                                         start)
-            if m is None:
-                break
-            words, head = m.group(1).split(), m.group(2)
-            if any(w in _FUNCTION for w in [*words, head]) or re.search(rf"\b{re.escape(head)}\b", clause[:start]):
-                continue
-            found = None
-            for found in re.finditer(rf"\b(?:a|an)\s+((?:[a-z][\w\-]*\s+){{1,4}}){re.escape(head)}\b", earlier):
-                pass
-            if found is None:
-                continue
-            named = found.group(1).split()
-            if any(w in _FUNCTION for w in named) or not set(words) <= set(named):
-                continue
-            phrase = " ".join([*named, head])
-            clause = f"{clause[:start]}{indefinite_article(phrase)} {phrase}{clause[m.end():]}"
-            break
-    return clause
-
-
 def stand_alone(clause: str, earlier_sentences: list[str], abstract: str, name: str = "") -> str | None:
     """The clause with acronyms written out and back-references rebuilt, or None when it cannot stand alone.
 
@@ -299,8 +266,7 @@ def stand_alone(clause: str, earlier_sentences: list[str], abstract: str, name: 
     """
     clause = expand_acronyms(clause, abstract, name)
     earlier = " ".join(earlier_sentences)
-    # (a phrase introduced with its words first; then a bare "the mismatch" gets the words the abstract gave it)
-    rebuilt = rebuild_back_references(_introduced(clause, earlier), earlier)
+    rebuilt = rebuild_back_references(clause, earlier)
     return _counted_kinds(rebuilt, earlier) if rebuilt is not None else None
 
 
