@@ -220,6 +220,11 @@ def test_a_thing_called_by_a_name_is_said_name_first():
     out = describe(paper("e2013hush", "Quiet Offices",
                          "Offices are loud. We built a prototype called hush that dims alerts."), MD)
     assert "called hush" in out, out
+    # a name that ends in the thing's own kind is left as written: never "X, a coverage criterion criterion for"
+    out = describe(paper("e2014cover", "Coverage for Invariants",
+                         "Tests miss invariants. We propose a structural coverage criterion called Branch-flip "
+                         "criterion for dynamic detection of invariants."), MD)
+    assert "criterion criterion" not in out, out
 
 
 PADDED = [

@@ -212,6 +212,8 @@ def _called_first(text: str) -> str:
     if not m or not re.search(r"[A-Z]", m.group("name")):
         return text
     rest = m.group("rest").strip()
+    if rest.split(" ", 1)[0].lower() == m.group("kind").split()[-1].lower():
+        return text  # "a criterion called Invariant-coverage criterion for ...": the name holds the kind, as written
     if m.group("comma"):  # "a tool named X, which lets ...": what it does now defines the tool, said with "that"
         rest = re.sub(r"^which\b", "that", rest)
     return f"{m.group('name')}, a {m.group('kind')}{' ' + rest if rest else ''}"
