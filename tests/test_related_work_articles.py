@@ -19,6 +19,8 @@ from citekit.output.self_praise import unpraised
     ("user", "a"), ("unified", "a"), ("one-shot", "a"), ("European", "a"), ("ubiquitous", "a"),
     ("LLM", "an"), ("SQL", "an"), ("X-ray", "an"), ("UML", "a"), ("GPU", "a"), ("LoRA", "a"),
     ("hour", "an"), ("8-bit", "an"), ("80", "a"), ("{LLM}", "an"),
+    # braces inside a word only keep its case ("({H}ow)" in a plume-bib title): a word, not a spelled letter
+    ("({H}ow)", "a"), ("{E}fficient", "an"),
 ])
 def test_the_article_follows_the_sound_of_the_next_word(word: str, article: str) -> None:
     assert indefinite_article(word) == article

@@ -28,7 +28,7 @@ _SILENT_H = re.compile(r"(?:hour|honest|honou?r|heir)")
 
 def indefinite_article(word: str) -> str:
     """"a" or "an" for the word that follows the article (marks before it, "{", "$", a quote, are skipped)."""
-    word = word.lstrip("{$\\(\"'“‘`")
+    word = re.sub(r"(?<=\w)[{}]+", "", word.lstrip("{$\\(\"'“‘`"))  # "({H}ow)": braces inside a word are case marks
     if not word:
         return "a"
     if _SPELLED.match(word):
