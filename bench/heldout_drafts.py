@@ -12,7 +12,7 @@ tell versions apart) and ``hci-<topic>.records.json`` (the records the reader ch
 sentences against) are written to OUT. ``--src`` writes them with another checkout's
 ``src`` folder (a baseline), so two versions can be judged side by side.
 
-Run: .venv/bin/python bench/heldout_drafts.py OUT [--src DIR] [--set 7]
+Run: .venv/bin/python bench/heldout_drafts.py OUT [--src DIR] [--set 8]
 """
 
 from __future__ import annotations
@@ -69,6 +69,16 @@ SETS = {
             "collaboration": r"\b(collaboration|collaborative|cooperative|groupware|co-located|colocated)\b",
         },
         "mine": ["audio", "collaboration"],
+    },
+    #: held-out set 8: fixed on 2026-12-07 (second day) before any output of them was read; set 7 is development data from then on
+    "8": {
+        "topics": {
+            "fabrication": r"\b(printing|printed|fabrication|manufacturing|prototyping)\b",
+            "reality": r"\b(virtual reality|augmented reality|mixed reality|immersive|virtual environments?)\b",
+            "sensing": r"\b(sensing|sensor|sensors|wireless|capacitive)\b",
+            "motion": r"\b(motion|body|tracking|posture)\b",
+        },
+        "mine": ["fabrication", "sensing"],
     },
 }
 PER_TOPIC = 9
@@ -146,7 +156,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--src", type=Path, default=REPO / "src", help="the citekit src folder that writes")
-    parser.add_argument("--set", default="7", choices=sorted(SETS))
+    parser.add_argument("--set", default="8", choices=sorted(SETS))
     args = parser.parse_args()
     if not LIBRARY.is_file():
         raise SystemExit(f"{LIBRARY} is missing: the drafts need the shared corpora beside the checkout.")
