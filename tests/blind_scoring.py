@@ -43,6 +43,8 @@ BLIND = Path(__file__).parent / "data" / "notes" / "blind"
 DEV = Path(__file__).parent / "data" / "notes" / "dev"
 #: a second development set, by three more writers (added when the first was worn by tuning)
 DEV2 = Path(__file__).parent / "data" / "notes" / "dev2"
+#: a third development set, by three more writers, on the styles both blind sets score lowest
+DEV3 = Path(__file__).parent / "data" / "notes" / "dev3"
 #: a second blind set, by three more writers (added when the first had been scored often): a measure, like BLIND
 BLIND2 = Path(__file__).parent / "data" / "notes" / "blind2"
 
