@@ -300,7 +300,12 @@ def _nothing_selected(entries: list[Entry], tags: tuple[str, ...], paper: Path |
     if not entries:
         return "the library is empty; run `citekit sync` (or `citekit import FILE.bib`) first"
     if tags:
-        known = sorted({t for e in entries for t in e.tags})
+        from citekit.library.tags import tag_counts, unknown_tags, unknown_tags_message
+
+        known = [t for t, _ in tag_counts(entries)]
+        unknown = unknown_tags(tags, known)
+        if unknown:
+            return f"no entry has tag(s) {', '.join(tags)}: {unknown_tags_message(unknown, known)}"
         return f"no entry has tag(s) {', '.join(tags)}" + (
-            f"; tags in use: {', '.join(known[:15])}" if known else "; the library has no tags yet (run `citekit sync`)")
+            f"; tags in use: {', '.join(sorted(known)[:15])}" if known else "; the library has no tags yet (run `citekit sync`)")
     return f"{paper.name if paper else 'the paper'} cites no entry"

@@ -159,6 +159,16 @@ def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
     return tag_counts(facets.values(), tags_of=lambda facet: facet[1])
 
 
+def unknown_tags_hint(tags: list[str] | tuple[str, ...], start: str | Path | None = None) -> str | None:
+    """``no tag 'mun' in the library (closest: muon)`` when a selection asks for a tag no
+    entry carries (a typo is the likely reason it selects nothing); None when all exist."""
+    from citekit.library.tags import unknown_tags, unknown_tags_message
+
+    in_use = [t for t, _ in library_tags(start)]
+    unknown = unknown_tags(tags, in_use)
+    return unknown_tags_message(unknown, in_use) if unknown else None
+
+
 #: bump (in :mod:`citekit.library.store.kinds`) when :func:`entry_json` or the list line
 #: changes shape: older stored values are dropped
 JSON_SHAPE = kinds.JSON_SHAPE

@@ -235,6 +235,8 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
         asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else []),
                           *(f"--{name} {v}" for name, values in where.items() for v in values)])
         hint = "see `citekit tags` for the tags in use" if tags else "see `citekit list` for every entry and its status"
+        unknown = api.unknown_tags_hint(list(tags), project_dir(ctx)) if tags else None
+        hint = f"{unknown}; `citekit tags` lists the tags in use" if unknown else hint
         click.echo(f"citekit: no entry matches {asked}; {hint}", err=True)
     elif not quiet:
         click.echo(plural(len(rows), "entry"), err=True)
