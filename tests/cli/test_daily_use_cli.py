@@ -18,3 +18,20 @@ def test_an_unknown_tag_is_named_with_the_closest_tags_in_use(tmp_path: Path) ->
         assert other.exit_code == 1 and "no tag 'mun' in the library (closest: muon)" in other.stderr, other.stderr
     both = run(root, "related-work", "--tag", "muon", "--tag", "step-size")  # both exist, no paper has both
     assert both.exit_code == 1 and "no tag" not in both.stderr and "--any" in both.stderr, both.stderr
+
+
+def test_tag_h_is_added_with_plus_and_removing_an_absent_tag_says_so(tmp_path: Path) -> None:
+    import json
+
+    root = synced_project(tmp_path)
+    key = json.loads(run(root, "list", "--json").stdout)[0]["key"]
+    removed = run(root, "tag", key, "--", "-h")  # the paper has no tag h: nothing it carried is removed
+    assert removed.exit_code == 0 and f"{key} had no tag 'h'" in removed.stderr, removed.output
+    assert f"citekit tag {key} +h" in removed.stderr, removed.stderr
+    again = json.loads(run(root, "tag", key, "--json", "--", "-h").stdout)
+    assert again["not_carried"] == ["h"] and "h" not in again["tags"]
+    added = run(root, "tag", key, "+h")
+    assert added.exit_code == 0 and "h" in json.loads(run(root, "tag", key, "--json").stdout)["tags"]
+    assert "had no tag" not in run(root, "tag", key, "--", "-h").stderr  # it carried h this time
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "put a tag named `h` after `--`" not in readme and f"`citekit tag KEY +h`" in readme
