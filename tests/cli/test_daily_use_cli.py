@@ -35,3 +35,30 @@ def test_tag_h_is_added_with_plus_and_removing_an_absent_tag_says_so(tmp_path: P
     assert "had no tag" not in run(root, "tag", key, "--", "-h").stderr  # it carried h this time
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert "put a tag named `h` after `--`" not in readme and f"`citekit tag KEY +h`" in readme
+
+
+def _paper_citing(root: Path, key: str) -> Path:
+    """A paper whose main.tex inputs sections/related.tex, which cites ``key`` on its line 3;
+    main.aux as one LaTeX run writes it (the \\citation lines in cited order)."""
+    paper = root / "paper"
+    (paper / "sections").mkdir(parents=True)
+    (paper / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{sections/related}\n"
+                                    "\\bibliography{refs}\n\\end{document}\n", encoding="utf-8")
+    (paper / "sections" / "related.tex").write_text(f"\\section{{Related work}}\nEarlier work\n\\citep{{{key}}}.\n",
+                                                    encoding="utf-8")
+    (paper / "main.aux").write_text(f"\\relax\n\\@writefile{{toc}}{{}}\n\\citation{{{key}}}\n\\bibdata{{refs}}\n",
+                                    encoding="utf-8")
+    return paper
+
+
+def test_a_missing_key_is_reported_at_its_cite_in_the_tex_not_at_the_aux(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    paper = _paper_citing(root, "nosuch2026paper")
+    result = run(root, "export", "--aux", str(paper / "main.aux"), "-o", str(paper / "refs.bib"))
+    assert result.exit_code != 0 and not (paper / "refs.bib").exists()
+    where = "sections/related.tex"  # (inputs are named from the main file's folder, as `check` names them)
+    assert f"{where}:3: missing key 'nosuch2026paper'" in result.stderr, result.stderr
+    assert "main.aux:3" not in result.stderr, result.stderr
+    check = run(root, "check", str(paper / "main.tex"), "--aux", str(paper / "main.aux"))
+    assert f"{where}:3: missing key 'nosuch2026paper'" in check.stdout, check.output
+    assert "(and 1 more)" not in check.stdout, check.stdout  # the .aux line is the same citation
