@@ -62,3 +62,44 @@ def test_a_missing_key_is_reported_at_its_cite_in_the_tex_not_at_the_aux(tmp_pat
     check = run(root, "check", str(paper / "main.tex"), "--aux", str(paper / "main.aux"))
     assert f"{where}:3: missing key 'nosuch2026paper'" in check.stdout, check.output
     assert "(and 1 more)" not in check.stdout, check.stdout  # the .aux line is the same citation
+
+
+def test_make_settles_after_the_author_edits_related_work_tex(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    import citekit
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = synced_project(tmp_path)
+    paper = root / "paper"
+    paper.mkdir()
+    snippet = run(root, "makefile", "--tag", "muon")
+    assert snippet.exit_code == 0, snippet.output
+    (paper / "Makefile").write_text(snippet.stdout, encoding="utf-8")
+    tool = tmp_path / "citekit-under-test"  # this checkout's citekit, whatever is installed
+    tool.write_text(f"#!{sys.executable}\nimport sys\nfrom citekit.cli import main\nsys.exit(main())\n")
+    tool.chmod(0o755)
+    env = {**os.environ, "PYTHONPATH": str(Path(citekit.__file__).parents[1])}
+
+    def make(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["make", f"CITEKIT={tool}", f"CITEKIT_PROJECT={root}", *args], cwd=paper, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    assert make("related-work.tex").returncode == 0
+    draft = paper / "related-work.tex"
+    mine = draft.read_text(encoding="utf-8") + "A sentence the author wrote.\n"
+    draft.write_text(mine, encoding="utf-8")
+    old = draft.stat().st_mtime - 100
+    os.utime(draft, (old, old))  # the library changed after the edit
+    first = make("related-work.tex")
+    assert first.returncode == 0 and "related-work.tex.new" in first.stderr, first.stderr
+    assert draft.read_text(encoding="utf-8") == mine and (paper / "related-work.tex.new").exists()
+    assert make("-q", "related-work.tex").returncode == 0, "make still wants to rebuild the edited draft"
+    again = make("related-work.tex")
+    assert again.returncode == 0 and "warning" not in again.stderr, again.stderr

@@ -252,8 +252,26 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
                f"Merge what you want from {beside.name} into {path.name}, or run again with --force to "
                f"overwrite {path.name}.")
     if keep_edited:
-        return Written(path, beside, message)
+        _mark_up_to_date(path)
+        return Written(path, beside, message + f" {path.name} itself is marked up to date (its text unchanged), so "
+                       "make does not try again until the library changes.")
     raise DraftEdited(message)
+
+
+def _mark_up_to_date(path: Path) -> None:
+    """Set the kept draft's modification time to now, its text untouched.
+
+    A build rule (``related-work.tex: refs/library.bib ...``) runs while the target is older
+    than the library; a kept draft is never rewritten, so without this ``make`` ran the rule
+    again on every call, rewriting the same ``.new`` and warning again. The new draft was
+    offered once, beside it: the author's file is as up to date as it will get.
+    """
+    import os
+
+    try:
+        os.utime(path)
+    except OSError:
+        pass  # (a read-only draft: make asks again, which is all that is lost)
 
 
 def _drop_stale_draft(beside: Path) -> None:
