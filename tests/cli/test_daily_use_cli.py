@@ -103,3 +103,18 @@ def test_make_settles_after_the_author_edits_related_work_tex(tmp_path: Path) ->
     assert make("-q", "related-work.tex").returncode == 0, "make still wants to rebuild the edited draft"
     again = make("related-work.tex")
     assert again.returncode == 0 and "warning" not in again.stderr, again.stderr
+
+
+def test_add_offline_names_what_it_added_and_says_the_next_step_once(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    result = run(root, "add", "--offline", "arXiv:2602.50082",
+                 "Foret, P., Kleiner, A., Mobahi, H., & Neyshabur, B. (2021). Sharpness-aware minimization "
+                 "for efficiently improving generalization. ICLR.")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "recorded, not resolved yet" not in out and "(no entry yet)" not in out, out
+    assert "arXiv:2602.50082: pending, not looked up (--offline)" in out, out  # named by what was given
+    keyed = [line for line in out.splitlines() if "notes-only, not looked up (--offline)" in line]
+    assert len(keyed) == 1 and keyed[0].startswith("foret2021"), out  # named by its key
+    assert out.count("citekit sync") == 1 and "next: run `citekit sync` online to look them up" in out, out
+    assert "0 added, 1 pending, 1 notes-only, 0 already there" in out, out
