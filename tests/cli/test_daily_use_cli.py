@@ -118,3 +118,19 @@ def test_add_offline_names_what_it_added_and_says_the_next_step_once(tmp_path: P
     assert len(keyed) == 1 and keyed[0].startswith("foret2021"), out  # named by its key
     assert out.count("citekit sync") == 1 and "next: run `citekit sync` online to look them up" in out, out
     assert "0 added, 1 pending, 1 notes-only, 0 already there" in out, out
+
+
+def test_sync_and_list_give_a_pending_work_the_same_label(tmp_path: Path) -> None:
+    import json
+
+    root = synced_project(tmp_path)
+    assert run(root, "add", "--offline", "arXiv:2602.50082").exit_code == 0
+    listed = run(root, "list", "--status", "pending")
+    (line,) = listed.stdout.splitlines()
+    assert "identifier only" in line and "arxiv:2602.50082" in line, line
+    synced = run(root, "sync", "--offline")
+    assert f"    {line}" in synced.stdout.splitlines(), synced.stdout  # not "link https://arxiv.org/abs/..."
+    (item,) = json.loads(run(root, "sync", "--offline", "--json").stdout)["pending"]
+    (row,) = json.loads(run(root, "list", "--status", "pending", "--json").stdout)
+    assert (item["why"], item["hint"]) == (row["why"], row["hint"]) == ("identifier only", "arxiv:2602.50082")
+    assert item["kind"] == "url" and item["urls"] == ["https://arxiv.org/abs/2602.50082"]  # the old fields stay

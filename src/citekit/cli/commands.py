@@ -252,8 +252,10 @@ def _list_pending(ctx: click.Context, as_json: bool, quiet: bool) -> int:
     if as_json:
         print_json(items)
         return 0
+    from citekit.api.pending_works import pending_line
+
     for item in items:
-        click.echo(f"{item['where'][0]:<40} {item['why']:<22} {item['title'] or item['hint']}")
+        click.echo(pending_line(item))
     if not quiet:
         click.echo(f"{len(items)} pending (run `citekit sync` online to resolve them)", err=True)
     return 0
