@@ -134,3 +134,19 @@ def test_sync_and_list_give_a_pending_work_the_same_label(tmp_path: Path) -> Non
     (row,) = json.loads(run(root, "list", "--status", "pending", "--json").stdout)
     assert (item["why"], item["hint"]) == (row["why"], row["hint"]) == ("identifier only", "arxiv:2602.50082")
     assert item["kind"] == "url" and item["urls"] == ["https://arxiv.org/abs/2602.50082"]  # the old fields stay
+
+
+def test_sync_with_sources_down_does_not_say_no_source_found_the_pending_works(
+        tmp_path: Path, monkeypatch, fake_services) -> None:
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "proj"  # only works the notes cannot make entries of: a sync that asked no one
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# a test project\n", encoding="utf-8")
+    (root / "notes" / "inbox.md").write_text("- https://arxiv.org/abs/2602.50082\n", encoding="utf-8")
+    for service in ("openreview", "crossref", "dblp", "arxiv", "conferences"):
+        fake_services.down(service)
+    result = run(root, "sync")
+    assert "pending        1" in result.stdout, result.output
+    assert "no source found them" not in result.stdout, result.stdout  # they were never asked
+    assert "not every source could be asked" in result.stdout, result.stdout

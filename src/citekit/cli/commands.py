@@ -154,8 +154,10 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
     click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
     if report.pending:
-        why = "no title or authors in the notes; an online sync looks for them" if report.offline else \
-            "no title or authors in the notes, and no source found them"
+        why = ("no title or authors in the notes; an online sync looks for them" if report.offline else
+               "no title or authors in the notes, and not every source could be asked (see above): "
+               "`citekit sync` again online" if report.source_problems else
+               "no title or authors in the notes, and no source found them")
         click.echo(f"  pending     {len(report.pending):4d}  ({why})")
         from citekit.api.pending_works import describe
 
