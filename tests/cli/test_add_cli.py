@@ -421,7 +421,8 @@ def test_a_paper_waiting_in_the_notes_is_not_called_already_in_the_library(proje
     again = _add_text(project, "--offline", f"https://arxiv.org/abs/{FOAM_ARXIV}")
     assert again.exit_code == 0
     assert "already in the library" not in again.output
-    assert f"https://arxiv.org/abs/{FOAM_ARXIV}: already in the notes, pending (no key yet)" in again.output
+    assert f"https://arxiv.org/abs/{FOAM_ARXIV}: already in the notes" in again.output
+    assert "pending (no key yet): `citekit sync` online looks it up" in again.output
 
 
 def test_offline_add_says_recorded_not_added_and_exits_0_as_the_help_says(project):

@@ -164,8 +164,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         if noted and not (pick is not None and work.status == "ambiguous") \
                 and not _says_more(thing, authored, noted):  # a pick settles a noted one
             item.status, item.where = "already", noted
-            item.message = (f"already in the notes at {noted}, with no entry yet (the next online sync looks it up); "
-                            "nothing changed")
+            item.message = "pending (no key yet): `citekit sync` online looks it up; nothing changed"
             continue
         noted_before.append(_marks(thing.mention, work, f"{name} (this command)"))
         note = notes[len(report.items) - 1] if len(notes) >= len(report.items) else ""

@@ -84,7 +84,7 @@ def _show(item: Any) -> None:
     """The paper as added: its key, or what was given when it has none yet, and its state."""
     name = item.key or _given(item.thing)
     if item.status == "already":
-        label = "already in the library" if item.key else "already in the notes, pending (no key yet)"
+        label = "already in the library" if item.key else "already in the notes"
     elif _not_looked_up(item):
         why = "no service could be reached" if item.unreachable else "--offline"
         label = (f"notes-only, not looked up ({why}): an entry from the notes alone" if item.key else
@@ -104,7 +104,7 @@ def _show(item: Any) -> None:
         click.echo(f"    runner-up: {r['source']} {r['id']} \"{r['title']}\" (score {r['score']})")
     if item.where:
         click.echo(f"    noted at {item.where}")
-    if item.message and item.status not in ("resolved", "already") and not _not_looked_up(item):
+    if item.message and item.status != "resolved" and not _not_looked_up(item):
         click.echo(f"    {item.message}")  # (not looked up: the headline and the summary's next step say it)
 
 
