@@ -13,7 +13,7 @@ def test_an_unknown_tag_is_named_with_the_closest_tags_in_use(tmp_path: Path) ->
     assert result.exit_code == 1 and not (root / "related.tex").exists()
     assert "no tag 'mun' in the library (closest: muon)" in result.stderr, result.stderr
     assert "--any" not in result.stderr, result.stderr  # --any cannot find a tag that does not exist
-    for command in (["list"], ["export"]):
+    for command in (["list"], ["export"], ["suggest", "--offline"]):
         other = run(root, *command, "--tag", "mun")
         assert other.exit_code == 1 and "no tag 'mun' in the library (closest: muon)" in other.stderr, other.stderr
     both = run(root, "related-work", "--tag", "muon", "--tag", "step-size")  # both exist, no paper has both

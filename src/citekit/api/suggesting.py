@@ -143,13 +143,16 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
 
 def _seeds(lib: Any, entries: list[Entry], *, tags: Sequence[str], mine: str | None, keys: Sequence[str],
            root: Path) -> tuple[list[Entry], str]:
-    from citekit.library.tags import select
+    from citekit.library.tags import select, tag_counts, unknown_tags, unknown_tags_message
 
     if tags:
         chosen = select(entries, list(tags))
         if not chosen:
-            raise NoSeeds(f"no paper of the library has the tag(s) {' '.join(tags)}; `citekit tags` lists the tags "
-                          "in use.")
+            in_use = [t for t, _ in tag_counts(entries)]
+            unknown = unknown_tags(tags, in_use)
+            why = f": {unknown_tags_message(unknown, in_use)}" if unknown else ""
+            raise NoSeeds(f"no paper of the library has the tag(s) {' '.join(tags)}{why}; `citekit tags` lists the "
+                          "tags in use.")
         return chosen, "`" + " ".join(tags) + "`"
     if keys:
         chosen = []
