@@ -214,3 +214,12 @@ def test_a_busy_shared_pool_is_waited_out_and_named(project: Path, fake_graph: F
     report = suggest(project, tags=["muon"], this_year=YEAR)
     assert report.suggestions and report.retries == 1
     assert any("429" in n and "CITEKIT_S2_API_KEY" in n for n in report.notices)
+
+
+def test_offline_with_nothing_cached_says_the_service_was_not_asked(project: Path,
+                                                                      fake_graph: FakeGraph) -> None:  # noqa: F811
+    result = run(project, "suggest", "--tag", "muon", "--offline")
+    assert result.exit_code == 1 and fake_graph.requests() == 0
+    assert "knows none" not in result.stderr, result.stderr  # it was never asked
+    assert "Semantic Scholar was not asked (--offline)" in result.stderr, result.stderr
+    assert "without --offline" in result.stderr, result.stderr

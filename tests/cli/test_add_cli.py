@@ -397,7 +397,8 @@ def test_no_service_reachable_is_said_once_and_the_paper_is_recorded_not_added(p
     assert out.count("offline: 2 papers not looked up (no service could be reached)") == 1
     assert "no source knows" not in out and "no source found" not in out
     assert "give its DOI or arXiv id" not in out
-    assert "0 added, 2 recorded, not resolved yet, 0 already there" in out, out
+    assert "0 added, 1 pending, 1 notes-only, 0 already there" in out, out
+    assert "next:" not in out  # the offline: line said what to do, once
     assert "HTTPConnectionPool" not in out and "Max retries" not in out and "NameResolutionError" not in out
     warnings = [line for line in out.splitlines() if line.startswith("warning:")]
     assert all(len(line) < 200 for line in warnings), warnings
@@ -420,14 +421,15 @@ def test_a_paper_waiting_in_the_notes_is_not_called_already_in_the_library(proje
     again = _add_text(project, "--offline", f"https://arxiv.org/abs/{FOAM_ARXIV}")
     assert again.exit_code == 0
     assert "already in the library" not in again.output
-    assert "(no entry yet): already in the notes, not resolved yet" in again.output
+    assert f"https://arxiv.org/abs/{FOAM_ARXIV}: already in the notes" in again.output
+    assert "pending (no key yet): `citekit sync` online looks it up" in again.output
 
 
 def test_offline_add_says_recorded_not_added_and_exits_0_as_the_help_says(project):
     result = _add_text(project, "--offline", f"arXiv:{FOAM_ARXIV}")
     assert result.exit_code == 0, result.output
-    assert "recorded, not resolved yet" in result.output
-    assert "0 added, 1 recorded, not resolved yet" in result.output
+    assert f"arXiv:{FOAM_ARXIV}: pending, not looked up (--offline)" in result.output
+    assert "0 added, 1 pending, 0 already there" in result.output
     help_text = " ".join(CliRunner().invoke(main, ["add", "-h"]).output.split())
     assert "0 when every paper was added, recorded with --offline, or already there" in help_text
 

@@ -108,9 +108,9 @@ def test_list_pending_and_the_sync_summary_name_waiting_works(tmp_path):
     sync = runner.invoke(main, ["-C", str(root), "sync", "--offline"])
     assert sync.exit_code == 0, sync.output
     assert "pending        2" in sync.output
-    assert "notes/list.md:5: Implicit Bias of Mirror Descent Revisited (no authors in the notes)" in sync.output
-    assert "notes/list.md:7: link https://arxiv.org/abs/2503.04321" in sync.output
     human = runner.invoke(main, ["-C", str(root), "list", "--status", "pending"])
     assert "notes/list.md:5" in human.output and "title without authors" in human.output
+    for line in human.stdout.splitlines():  # one label for one pending work: sync says what list says
+        assert f"    {line}" in sync.output.splitlines(), (line, sync.output)
     entries = json.loads(runner.invoke(main, ["-C", str(root), "list", "--json"]).output)
     assert [e["title"] for e in entries] == ["Kernel Methods Strike Back"]

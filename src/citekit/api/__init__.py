@@ -49,6 +49,7 @@ _LAZY = {
     "list_json": "citekit.api.library", "list_json_text": "citekit.api.library", "list_json_bytes": "citekit.api.library",
     "list_json_chunks": "citekit.api.library",
     "list_lines": "citekit.api.library", "library_tags": "citekit.api.library", "list_entries": "citekit.api.library",
+    "unknown_tags_hint": "citekit.api.library",
     "show": "citekit.api.library", "show_bibtex": "citekit.api.library", "tag": "citekit.api.library",
     "JSON_SHAPE": "citekit.api.library", "list_filters": "citekit.api.library",
     # search
@@ -83,7 +84,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CitekitError", "UsageError", "SyncReport", "Problem", "Project", "open_project", "config_of", "init_project", "project", "extract", "extract_stream", "explain",
-    "load_library", "sync", "add", "pending", "entry_json", "library_tags", "list_entries", "list_json", "list_json_text",
+    "load_library", "sync", "add", "pending", "entry_json", "library_tags", "unknown_tags_hint", "list_entries", "list_json", "list_json_text",
     "list_json_bytes", "list_json_chunks", "list_lines", "show", "show_bibtex", "tag", "import_bib", "find_duplicates", "rekey", "preview_keys", "upgrade",
     "rename_key", "import_zotero",
     "export_entries", "check", "makefile", "related_work", "diagnose", "search_library", "SearchResult", "list_filters",

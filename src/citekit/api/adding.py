@@ -60,8 +60,8 @@ class Added:
 
     @property
     def resolved_later(self) -> bool:
-        """Recorded in the notes but not looked up or found yet (no entry, or one built from the
-        notes alone while offline): "recorded, not resolved yet", never "added"."""
+        """Recorded in the notes but not looked up or found yet (no entry: pending, or one built
+        from the notes alone while offline: notes-only), never counted as "added"."""
         return self.status != "already" and (not self.key or self.status == "offline")
 
     def to_json(self) -> dict[str, Any]:
@@ -164,8 +164,7 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
         if noted and not (pick is not None and work.status == "ambiguous") \
                 and not _says_more(thing, authored, noted):  # a pick settles a noted one
             item.status, item.where = "already", noted
-            item.message = (f"already in the notes at {noted}, with no entry yet (the next online sync looks it up); "
-                            "nothing changed")
+            item.message = "pending (no key yet): `citekit sync` online looks it up; nothing changed"
             continue
         noted_before.append(_marks(thing.mention, work, f"{name} (this command)"))
         note = notes[len(report.items) - 1] if len(notes) >= len(report.items) else ""
@@ -504,10 +503,11 @@ def _at_places(lib: Any, places: set[str], index: Any, detail_at: dict[str, Any]
 
 def _not_looked_up(item: Added, *, entry: bool = False) -> str:
     """Why a recorded paper was not looked up, and what looks it up."""
+    state = "notes-only, not looked up" if entry else "pending, not looked up"
     made = "an entry from the notes alone; " if entry else ""
     if not item.unreachable:  # --offline
-        return f"recorded, not resolved yet: {made}the next online sync looks it up"
-    return f"recorded, not resolved yet (no service could be reached): {made}run `citekit sync` when online"
+        return f"{state} (--offline): {made}`citekit sync` online looks it up"
+    return f"{state} (no service could be reached): {made}run `citekit sync` when online"
 
 
 def _pin_hint(item: Added) -> str:

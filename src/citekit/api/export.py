@@ -208,6 +208,8 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
         return Export(None, bib_path=library.bib_path, nothing=_nothing_selected(library.sorted_entries(), tags, aux or tex))
     result = Export(None, len(selection.entries), library.bib_path, missing=list(selection.missing),
                     unreadable=list(cited.unreadable if cited else []))
+    if selection.missing and aux:
+        _place_in_sources(selection.missing, aux)
     if selection.missing and not allow_missing:
         return result
     source = (aux or tex).name if (aux or tex) else None
@@ -219,6 +221,24 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     _freeze(library, [e.key for e in selection.entries])
     library.keep_memos()
     return result
+
+
+def _place_in_sources(missing: list[Any], aux: Path) -> None:
+    """Point each missing key at its ``\\cite`` in the ``.tex`` the ``.aux`` was made from
+    (following ``\\input``/``\\include``): that line is the one the author fixes, not the
+    ``.aux`` line LaTeX wrote. Read only when a key is missing, so a good export costs nothing more."""
+    from citekit.paper.cited import citations_from_tex, source_of
+
+    tex = source_of(aux)
+    if tex is None:
+        return
+    try:
+        placed = citations_from_tex(tex).locations
+    except OSError:
+        return  # the .aux line is still a place to start from
+    for item in missing:
+        if placed.get(item.key) and not item.needed_by:
+            item.locations = list(placed[item.key])
 
 
 def _refuse_unsettled_merge(library: Library) -> None:
@@ -300,7 +320,12 @@ def _nothing_selected(entries: list[Entry], tags: tuple[str, ...], paper: Path |
     if not entries:
         return "the library is empty; run `citekit sync` (or `citekit import FILE.bib`) first"
     if tags:
-        known = sorted({t for e in entries for t in e.tags})
+        from citekit.library.tags import tag_counts, unknown_tags, unknown_tags_message
+
+        known = [t for t, _ in tag_counts(entries)]
+        unknown = unknown_tags(tags, known)
+        if unknown:
+            return f"no entry has tag(s) {', '.join(tags)}: {unknown_tags_message(unknown, known)}"
         return f"no entry has tag(s) {', '.join(tags)}" + (
-            f"; tags in use: {', '.join(known[:15])}" if known else "; the library has no tags yet (run `citekit sync`)")
+            f"; tags in use: {', '.join(sorted(known)[:15])}" if known else "; the library has no tags yet (run `citekit sync`)")
     return f"{paper.name if paper else 'the paper'} cites no entry"

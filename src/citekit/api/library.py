@@ -7,7 +7,7 @@ per-entry texts come from the parsed-library cache.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -159,6 +159,16 @@ def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
     return tag_counts(facets.values(), tags_of=lambda facet: facet[1])
 
 
+def unknown_tags_hint(tags: list[str] | tuple[str, ...], start: str | Path | None = None) -> str | None:
+    """``no tag 'mun' in the library (closest: muon)`` when a selection asks for a tag no
+    entry carries (a typo is the likely reason it selects nothing); None when all exist."""
+    from citekit.library.tags import unknown_tags, unknown_tags_message
+
+    in_use = [t for t, _ in library_tags(start)]
+    unknown = unknown_tags(tags, in_use)
+    return unknown_tags_message(unknown, in_use) if unknown else None
+
+
 #: bump (in :mod:`citekit.library.store.kinds`) when :func:`entry_json` or the list line
 #: changes shape: older stored values are dropped
 JSON_SHAPE = kinds.JSON_SHAPE
@@ -268,11 +278,14 @@ class TagResult:
     asked: str
     entry: Entry
     changed: bool = False
+    #: tags asked to be removed that the entry did not carry: recorded as removed by hand (no
+    #: rule adds them later), and said, since ``tag KEY -- -h`` meant as "add h" removes nothing
+    not_carried: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         e = self.entry
         return {"key": e.key, "asked": self.asked, "tags": list(e.tags), "added": list(e.tags_added),
-                "removed": list(e.tags_removed)}
+                "removed": list(e.tags_removed), "not_carried": list(self.not_carried)}
 
 
 def tag(key: str, changes: list[str], start: str | Path | None = None) -> TagResult:
@@ -291,12 +304,22 @@ def tag(key: str, changes: list[str], start: str | Path | None = None) -> TagRes
         entry = library.get(key)
         if entry is None:
             raise UnknownKey(f"no entry with key {key!r}; see `citekit list` for the keys.")
+        not_carried = _not_carried(entry, changes)
         if changes:
             apply_manual(entry, list(changes))
             from citekit.library.rekey import save_with_renames
 
             save_with_renames(library)  # a key renamed by hand meanwhile goes to the key map too
-    return TagResult(key, entry, bool(changes))
+    return TagResult(key, entry, bool(changes), not_carried)
+
+
+def _not_carried(entry: Entry, changes: list[str]) -> list[str]:
+    """The tags ``-tag`` changes ask to remove that ``entry`` does not carry now."""
+    from citekit.library.tags import keep_tag, tag_identity
+
+    have = {tag_identity(t) for t in entry.tags}
+    asked = [keep_tag(c.strip()[1:]) for c in changes if c.strip().startswith("-") and len(c.strip()) > 1]
+    return [t for t in dict.fromkeys(asked) if t and tag_identity(t) not in have]
 
 
 class UnknownKey(UsageError):

@@ -23,11 +23,11 @@ def check(tex: Path, *, aux: Path | None = None, bib: Path | None = None,
     """A paper's citations against the library (see ``citekit check --help``)."""
     from citekit.paper.check import check_paper
     from citekit.library.store import Library
-    from citekit.paper.cited import citations_from_aux, citations_from_tex
+    from citekit.paper.cited import citations_from_aux, citations_from_tex, with_source_lines
 
     cited = citations_from_tex(tex)
     if aux is not None:
-        cited.update(citations_from_aux(aux))
+        cited = with_source_lines(cited, citations_from_aux(aux))
     cfg = config_of(start)
     library = Library.load(cfg.refs_dir)
     bib_entries = None

@@ -12,52 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from citekit.core.resolution import Mention
-from citekit.notes.authoryear import cited_as
-
-
-def _why(group: list[Mention]) -> str:
-    if any(m.title for m in group):
-        return "title without authors"
-    if all(m.kind == "abstract" for m in group):
-        return "abstract only"
-    if all(m.kind == "cited" for m in group):
-        return "a pasted reference whose title could not be read" if any(m.reference for m in group) else "authors and year only"
-    if any(m.urls or m.ids or m.pins for m in group):
-        return "identifier only"
-    return "project page only"
-
-
-def _hint(group: list[Mention]) -> str:
-    """What identifies a work that has no title yet."""
-    for m in group:
-        ids = list(m.pins.items()) + list(m.ids.items())
-        if ids:
-            return ", ".join(f"{k}:{v}" for k, v in ids)
-    for m in group:
-        if m.urls:
-            return m.urls[0]
-    for m in group:
-        if m.hints:
-            return "introduces " + ", ".join(m.hints[:4])
-    for m in group:
-        if m.kind == "cited" and m.reference:  # (the whole string: all the notes say of it)
-            return m.reference[:120] + ("…" if len(m.reference) > 120 else "")
-        if m.kind == "cited" and m.authors:
-            return cited_as(m)
-    for m in group:
-        if m.links:
-            return next(iter(m.links.values()))
-        if m.abstract:
-            return " ".join(m.abstract.split()[:12]) + "…"
-    return ""
 
 
 def pending_json(group: list[Mention]) -> dict[str, Any]:
     """One pending work as JSON: why it waits, its title or a hint, and where it is written."""
+    from citekit.library.update import pending_hint, pending_why  # (not loaded by a replayed sync's report)
+
     return {
-        "why": _why(group),
+        "why": pending_why(group),
         "title": next((m.title for m in group if m.title), None),
-        "hint": _hint(group),
+        "hint": pending_hint(group),
         "where": [str(m.location) for m in group],
         "kinds": sorted({m.kind for m in group}),
     }
@@ -84,15 +48,29 @@ def pending_works(notes_dir: Path, root: Path, library: Any, *, follow_out: bool
     return out
 
 
-def describe(item: dict[str, Any]) -> str:
-    """One line for a pending work of a sync report (``where: title or hint``)."""
+def pending_line(item: dict[str, Any], width: int = 40) -> str:
+    """One pending work as ``sync`` and ``list --status pending`` both print it: where, why
+    it waits, and its title or what identifies it (the same words in both)."""
     where = (item.get("where") or ["?"])[0]
-    page = f"; {item['page']}" if item.get("page") else ""
-    title = item.get("title")
-    if title:
-        return f"{where}: {title} (no authors in the notes{page})"
-    hint = ", ".join(item.get("hints") or []) or ", ".join(item.get("urls") or []) or item.get("text") or ""
-    kind = item.get("kind", "")
-    label = {"abstract": "abstract", "url": "link", "cited": "cited as"}.get(kind, kind)
+    why = item.get("why") or _why_of_stored(item)
+    what = item.get("title") or item.get("hint") or _hint_of_stored(item)
+    return f"{where:<{width}} {why:<22} {what}".rstrip()
+
+
+def describe(item: dict[str, Any]) -> str:
+    """A pending work of a sync report: :func:`pending_line`, then what the page it links
+    gave and what the lookup of its pasted reference found, when there is either."""
+    page = f" ({item['page']})" if item.get("page") else ""
     looked_up = f"\n      {item['looked_up']}" if item.get("looked_up") else ""
-    return f"{where}: {label} {hint}".rstrip() + (f" ({page[2:]})" if page else "") + looked_up
+    return pending_line(item) + page + looked_up
+
+
+def _why_of_stored(item: dict[str, Any]) -> str:
+    """``why`` for a report stored before it carried one (the fields ``library.yaml`` keeps)."""
+    if item.get("title"):
+        return "title without authors"
+    return {"abstract": "abstract only", "cited": "authors and year only"}.get(item.get("kind", ""), "identifier only")
+
+
+def _hint_of_stored(item: dict[str, Any]) -> str:
+    return ", ".join(item.get("hints") or []) or ", ".join(item.get("urls") or []) or item.get("text") or ""

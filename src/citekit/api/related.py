@@ -30,7 +30,7 @@ class NoPaperMatches(CitekitError):
     """No paper has the tags asked for: a finding (exit 1), and nothing is written."""
 
     exit_code = 1
-    NEXT_STEP = "See `citekit tags` for the tags in use, or try --any."
+    NEXT_STEP = "See `citekit tags` for the tags in use."
 
 
 @dataclass
@@ -88,6 +88,20 @@ def _command_line(tags: tuple[str, ...], any_: bool, fmt: str, cite: str, links:
     for g in groups:
         words += ["--group", g]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _no_match(bib: Path, library: "Library", selection: list[str], any_: bool) -> str:
+    """Why no paper matches: a tag the library does not have (with the closest it has), or,
+    when every tag exists, a combination no paper carries (then ``--any`` is the next step)."""
+    from citekit.library.tags import tag_counts, unknown_tags, unknown_tags_message
+
+    in_use = [t for t, _ in tag_counts(library.facets().values(), tags_of=lambda facet: facet[1])]
+    unknown = unknown_tags(selection, in_use)
+    if unknown:
+        return (f"{unknown_tags_message(unknown, in_use)}, so no paper in {bib} matches {' '.join(selection)}; "
+                "`citekit tags` lists the tags in use.")
+    more = "" if any_ or sum(not t.startswith(("-", "not:")) for t in selection) < 2 else ", or try --any"
+    return f"no paper in {bib} matches {' '.join(selection)}; see `citekit tags` for the tags in use{more}."
 
 
 def own_paper(mine: str, library: "Library", stdin: TextIO | None = None) -> tuple[Mine, str | None]:
@@ -164,8 +178,7 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
         raise RelatedWorkError("choose the papers with --tag TAG (see `citekit tags` for the tags in use).")
     entries = [e for e in select(library.sorted_entries(), selection, any_=any_) if e.key != own_key]
     if not entries:  # an empty selection is a finding (exit 1), not a usage error; nothing is written
-        raise NoPaperMatches(f"no paper in {config.library_bib} matches {' '.join(selection)}; "
-                             "see `citekit tags` for the tags in use, or try --any.")
+        raise NoPaperMatches(_no_match(config.library_bib, library, selection, any_))
     try:
         source = str(config.library_bib.relative_to(config.root))
     except ValueError:
@@ -239,8 +252,26 @@ def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bo
                f"Merge what you want from {beside.name} into {path.name}, or run again with --force to "
                f"overwrite {path.name}.")
     if keep_edited:
-        return Written(path, beside, message)
+        _mark_up_to_date(path)
+        return Written(path, beside, message + f" {path.name} itself is marked up to date (its text unchanged), so "
+                       "make does not try again until the library changes.")
     raise DraftEdited(message)
+
+
+def _mark_up_to_date(path: Path) -> None:
+    """Set the kept draft's modification time to now, its text untouched.
+
+    A build rule (``related-work.tex: refs/library.bib ...``) runs while the target is older
+    than the library; a kept draft is never rewritten, so without this ``make`` ran the rule
+    again on every call, rewriting the same ``.new`` and warning again. The new draft was
+    offered once, beside it: the author's file is as up to date as it will get.
+    """
+    import os
+
+    try:
+        os.utime(path)
+    except OSError:
+        pass  # (a read-only draft: make asks again, which is all that is lost)
 
 
 def _drop_stale_draft(beside: Path) -> None:

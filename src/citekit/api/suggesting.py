@@ -143,13 +143,16 @@ def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: 
 
 def _seeds(lib: Any, entries: list[Entry], *, tags: Sequence[str], mine: str | None, keys: Sequence[str],
            root: Path) -> tuple[list[Entry], str]:
-    from citekit.library.tags import select
+    from citekit.library.tags import select, tag_counts, unknown_tags, unknown_tags_message
 
     if tags:
         chosen = select(entries, list(tags))
         if not chosen:
-            raise NoSeeds(f"no paper of the library has the tag(s) {' '.join(tags)}; `citekit tags` lists the tags "
-                          "in use.")
+            in_use = [t for t, _ in tag_counts(entries)]
+            unknown = unknown_tags(tags, in_use)
+            why = f": {unknown_tags_message(unknown, in_use)}" if unknown else ""
+            raise NoSeeds(f"no paper of the library has the tag(s) {' '.join(tags)}{why}; `citekit tags` lists the "
+                          "tags in use.")
         return chosen, "`" + " ".join(tags) + "`"
     if keys:
         chosen = []
@@ -250,12 +253,8 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
         report.unknown = sorted(unknown or ())
         if not views:
             service = " or ".join(SERVICE_NAMES[n] for n in names)
-            why = (" (none of them has a DOI or arXiv id)" if not ids
-                   else " (--offline, and nothing is cached)" if offline
-                   else " (it could not be reached and nothing is cached)" if report.from_cache_only
-                   else " (none of them has a record there)")
-            raise NoSeeds(f"{service} knows none of the {len(seeds)} seed papers{why}; nothing to suggest from. "
-                          "Seeds are found by DOI or arXiv id: `citekit upgrade` or a sync online fills them in.")
+            raise NoSeeds(_no_seed_known(service, len(seeds), has_ids=bool(ids), offline=offline,
+                                         unreachable=report.from_cache_only))
         held = Held(entries, graph_ids=graph_ids, noted=noted_ids(cfg))
         return rank(merge(views), held, dismissed=dismissed, seed_count=len(seeds),
                     group=group_phrase(report.label, len(seeds)), this_year=this_year, limit=limit)
@@ -274,6 +273,27 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
                                   "request(s) were repeated after waiting a second")
         cache.close()
         bar.close()
+
+
+def _no_seed_known(service: str, count: int, *, has_ids: bool, offline: bool, unreachable: bool) -> str:
+    """Why no graph service gave anything about the seeds, and what to do next.
+
+    "knows none" only when the service was asked and answered: with ``--offline`` it was
+    never asked, and an unreachable one could not answer, so saying it knows none of the
+    papers would send the user looking for a fault in their library that is not there.
+    """
+    seeds = f"the {count} seed paper{'s' if count != 1 else ''}"
+    no_ids = " (none of them has a DOI or arXiv id, so they are matched by title, online)" if not has_ids else ""
+    if offline:
+        return (f"{service} was not asked (--offline), and nothing is cached for {seeds}{no_ids}; nothing to "
+                "suggest from. Run the same command without --offline to ask it; later runs can use --offline.")
+    if unreachable:
+        return (f"{service} could not be reached and nothing is cached for {seeds}; nothing to suggest from. "
+                "Run it again when online.")
+    why = " (none of them has a DOI or arXiv id, and no title matched for certain)" if not has_ids \
+        else " (none of them has a record there)"
+    return (f"{service} knows none of {seeds}{why}; nothing to suggest from. "
+            "Seeds are found by DOI or arXiv id: `citekit upgrade` or a sync online fills them in.")
 
 
 def _match_titles(entries: list[Entry], ids: dict[str, tuple[str, str]], report: SuggestReport, settings: Any,

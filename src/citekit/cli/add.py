@@ -26,7 +26,8 @@ def add(ctx: click.Context, things: tuple[str, ...], tags: tuple[str, ...], offl
     quotes. It is looked up with the rules of sync, written to the inbox notes file
     (paths.inbox, default notes/inbox.md) and synced. A paper already in the library is
     named and nothing changes. A paper that could not be looked up (--offline, or no
-    service reachable) is recorded, not resolved yet: the next online sync looks it up.
+    service reachable) is recorded in the notes, pending (or notes-only when the notes give
+    its title and authors), never counted as added: `citekit sync` online looks it up.
     Exit code 1 when a paper was recorded but not found for certain online (notes-only,
     ambiguous or pending) or no service could be reached; 0 when every paper was added,
     recorded with --offline, or already there.
@@ -53,26 +54,44 @@ def add(ctx: click.Context, things: tuple[str, ...], tags: tuple[str, ...], offl
         click.echo(f"offline: {plural(len(report.unasked), 'paper')} not looked up (no service could be reached); "
                    f"recorded in {report.inbox}: run `citekit sync` when online", err=True)
     if not quiet:
-        there = sum(1 for i in report.items if i.status == "already")
-        later = sum(1 for i in report.items if i.resolved_later)
-        wrote = f"written to {report.inbox} and synced" if report.changed else "nothing written"
-        requests = "" if report.asked_offline else f", {plural(report.requests, 'request')}"
-        counts = [f"{len(report.items) - there - later} added"]
-        if later:
-            counts.append(f"{later} recorded, not resolved yet")
-        counts.append(f"{there} already there")
-        click.echo(f"{', '.join(counts)} ({wrote}{requests})", err=True)
+        _summary(report)
     return report.findings
 
 
+def _summary(report: Any) -> None:
+    """One count line, then the one next step for papers not looked up (said once, not per paper)."""
+    from citekit.api import plural
+
+    there = sum(1 for i in report.items if i.status == "already")
+    pending = sum(1 for i in report.items if i.resolved_later and not i.key)
+    unlooked = sum(1 for i in report.items if i.resolved_later and i.key)
+    not_asked = sum(1 for i in report.items if _not_looked_up(i))
+    wrote = f"written to {report.inbox} and synced" if report.changed else "nothing written"
+    requests = "" if report.asked_offline else f", {plural(report.requests, 'request')}"
+    counts = [f"{len(report.items) - there - pending - unlooked} added"]
+    if pending:
+        counts.append(f"{pending} pending")
+    if unlooked:
+        counts.append(f"{unlooked} notes-only")
+    counts.append(f"{there} already there")
+    click.echo(f"{', '.join(counts)} ({wrote}{requests})", err=True)
+    if not_asked and not report.unasked:  # (unreachable: the offline: line said it)
+        them = "it" if not_asked == 1 else "them"
+        click.echo(f"next: run `citekit sync` online to look {them} up", err=True)
+
+
 def _show(item: Any) -> None:
+    """The paper as added: its key, or what was given when it has none yet, and its state."""
+    name = item.key or _given(item.thing)
     if item.status == "already":
-        label = "already in the library" if item.key else "already in the notes, not resolved yet"
-    elif item.resolved_later or item.status == "offline":
-        label = "recorded, not resolved yet"
+        label = "already in the library" if item.key else "already in the notes"
+    elif _not_looked_up(item):
+        why = "no service could be reached" if item.unreachable else "--offline"
+        label = (f"notes-only, not looked up ({why}): an entry from the notes alone" if item.key else
+                 f"pending, not looked up ({why}): it gets a key once a source gives its title and authors")
     else:
         label = item.status
-    click.echo(f"{item.key or '(no entry yet)'}: {label}")
+    click.echo(f"{name}: {label}")
     if item.title:
         who = ", ".join(item.authors[:3]) + (" et al." if len(item.authors) > 3 else "")
         venue = str(item.venue or "").strip()
@@ -85,8 +104,22 @@ def _show(item: Any) -> None:
         click.echo(f"    runner-up: {r['source']} {r['id']} \"{r['title']}\" (score {r['score']})")
     if item.where:
         click.echo(f"    noted at {item.where}")
-    if item.message and item.status != "resolved":
-        click.echo(f"    {item.message}")
+    if item.message and item.status != "resolved" and not _not_looked_up(item):
+        click.echo(f"    {item.message}")  # (not looked up: the headline and the summary's next step say it)
+
+
+def _not_looked_up(item: Any) -> bool:
+    """Recorded without a lookup (``--offline``, or no service answered), as opposed to looked
+    up and not found for certain (pending, ambiguous, notes-only: their message says what to do)."""
+    return item.status == "offline" or (item.unreachable and not item.key and item.status != "already")
+
+
+def _given(thing: str, width: int = 80) -> str:
+    """What the user gave (an id, a link, a title, the start of a pasted reference), on one line."""
+    text = " ".join(thing.split())
+    if text.startswith("@"):  # a pasted BibTeX entry: its first line names it
+        text = text.split(",")[0]
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
 
 
 def _ask(thing: str, options: list[dict[str, Any]]) -> int | None:

@@ -154,8 +154,10 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
     click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
     if report.pending:
-        why = "no title or authors in the notes; an online sync looks for them" if report.offline else \
-            "no title or authors in the notes, and no source found them"
+        why = ("no title or authors in the notes; an online sync looks for them" if report.offline else
+               "no title or authors in the notes, and not every source could be asked (see above): "
+               "`citekit sync` again online" if report.source_problems else
+               "no title or authors in the notes, and no source found them")
         click.echo(f"  pending     {len(report.pending):4d}  ({why})")
         from citekit.api.pending_works import describe
 
@@ -235,6 +237,8 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
         asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else []),
                           *(f"--{name} {v}" for name, values in where.items() for v in values)])
         hint = "see `citekit tags` for the tags in use" if tags else "see `citekit list` for every entry and its status"
+        unknown = api.unknown_tags_hint(list(tags), project_dir(ctx)) if tags else None
+        hint = f"{unknown}; `citekit tags` lists the tags in use" if unknown else hint
         click.echo(f"citekit: no entry matches {asked}; {hint}", err=True)
     elif not quiet:
         click.echo(plural(len(rows), "entry"), err=True)
@@ -250,8 +254,10 @@ def _list_pending(ctx: click.Context, as_json: bool, quiet: bool) -> int:
     if as_json:
         print_json(items)
         return 0
+    from citekit.api.pending_works import pending_line
+
     for item in items:
-        click.echo(f"{item['where'][0]:<40} {item['why']:<22} {item['title'] or item['hint']}")
+        click.echo(pending_line(item))
     if not quiet:
         click.echo(f"{len(items)} pending (run `citekit sync` online to resolve them)", err=True)
     return 0

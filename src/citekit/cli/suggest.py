@@ -83,7 +83,7 @@ def suggest_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None,
             click.echo(f"     {ids}")
             click.echo(f"     why: {s.reason}")
     for a in report.added:
-        click.echo(f"added {a['rank']}: {a['title']} -> {a['key'] or '(no entry yet)'} ({a['status']}; {a['where']})",
+        click.echo(f"added {a['rank']}: {a['title']} -> {a['key'] or '(pending, no key yet)'} ({a['status']}; {a['where']})",
                    err=True)
     for d in report.dismissed:
         click.echo(f"dismissed {d['rank']}: {d['title']} (not suggested again)", err=True)

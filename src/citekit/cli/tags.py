@@ -30,7 +30,8 @@ def tags_command(ctx: click.Context, as_json: bool, quiet: bool) -> None:
 class TagCommand(CitekitCommand):
     """``tag KEY +a -b``: every word after KEY is a change, so ``-theory`` is never read as
     options ``-t -h ...``. Only the exact words ``-h``/``--help``, ``-q``/``--quiet`` and
-    ``--json`` are options; after ``--`` even those are tags (``citekit tag KEY -- -h``)."""
+    ``--json`` are options; after ``--`` even those are changes (``citekit tag KEY -- -h``
+    removes a tag named h; ``+h`` adds it, with or without ``--``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         head, tail = (args[:args.index("--")], args[args.index("--") + 1:]) if "--" in args else (args, [])
@@ -45,14 +46,15 @@ class TagCommand(CitekitCommand):
 @main.command("tag", cls=TagCommand)
 @click.argument("key")
 @click.argument("changes", nargs=-1, type=click.UNPROCESSED)
-@click.option("--json", "as_json", is_flag=True, help='Print {"key", "tags", "added", "removed"} as JSON.')
+@click.option("--json", "as_json", is_flag=True, help='Print {"key", "tags", "added", "removed", "not_carried"} as JSON.')
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing when changes were given.")
 @click.pass_context
 def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     """Add (+tag) or remove (-tag) tags of one paper by hand; rules never undo this.
 
-    Without changes, prints the paper's tags. KEY may be an old (alias) key. To remove a
-    tag named like an option (h, q), put it after --: citekit tag KEY -- -h.
+    Without changes, prints the paper's tags. KEY may be an old (alias) key. -h is help:
+    a tag named h is added with +h (citekit tag KEY +h) and removed after --
+    (citekit tag KEY -- -h). Removing a tag the paper does not carry says so.
     """
     from citekit import api
     from citekit.api.library import UnknownKey
@@ -62,6 +64,9 @@ def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json:
     except UnknownKey as exc:
         raise click.BadParameter(str(exc), param_hint="KEY") from None
     entry = result.entry
+    for absent in result.not_carried:  # (--json: "not_carried")
+        note(f"note: {entry.key} had no tag '{absent}'; it is now marked removed by hand, so no rule adds it. "
+             f"To add a tag named {absent} instead: citekit tag {key} +{absent}")
     if as_json:
         print_json(result.to_json())
         return

@@ -114,7 +114,8 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any,
         out.entries.append(_work_json(entry, work))
     out.notices.extend(look_alike_notices(index, [_entry(lib, k) for k in seen]))
     _unmentioned(lib, seen, rules)
-    lib.pending = out.pending = [p.to_json() for p in pending]
+    lib.pending = [p.to_json() for p in pending]
+    out.pending = [p.reported() for p in pending]  # (with the labels `list --status pending` gives)
     if out.renamed:  # a key reported before a later work of this run re-formed it: its final key
         def final(key: str) -> str:
             while key in out.renamed and lib.entry_at(key) is None:

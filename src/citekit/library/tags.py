@@ -292,6 +292,41 @@ def select(entries: Iterable[T], tags: list[str], any_: bool = False,
     return chosen
 
 
+def unknown_tags(selection: Iterable[str], in_use: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """Each tag ``selection`` asks for that no entry carries, with the closest tags in use.
+
+    An empty selection caused by a typo (``--tag mun``) is not a question of ``--any``: the
+    user needs to hear that the tag does not exist, and which tag they probably meant. Tags
+    to exclude (``-sam``) are not checked: excluding a tag nobody has excludes nothing.
+    """
+    from rapidfuzz import fuzz, process
+
+    include, _ = _split_selection(selection)
+    known: dict[str, str] = {}
+    for tag in in_use:
+        known.setdefault(tag_identity(tag), tag)
+    out = []
+    for tag in include:
+        same = tag_identity(tag)
+        if same in known:
+            continue
+        close = process.extract(same, list(known), scorer=fuzz.WRatio, limit=3, score_cutoff=50)
+        out.append((tag, [known[name] for name, _score, _ in close]))
+    return out
+
+
+def unknown_tags_message(unknown: list[tuple[str, list[str]]], in_use: Iterable[str]) -> str:
+    """``no tag 'mun' in the library (closest: muon, theory)``: one clause per unknown tag;
+    with nothing close, the most used tags (``in_use`` most used first) are named instead."""
+    popular = list(dict.fromkeys(in_use))[:5]
+    parts = []
+    for tag, close in unknown:
+        hint = (f"closest: {', '.join(close)}" if close else
+                f"tags in use: {', '.join(popular)}" if popular else "the library has no tags yet")
+        parts.append(f"no tag '{tag}' in the library ({hint})")
+    return "; ".join(parts)
+
+
 def tag_counts(entries: Iterable[Entry], tags_of: Callable[[Any], list[str]] = operator.attrgetter("tags"),
                ) -> list[tuple[str, int]]:
     """How many entries carry each tag, most used first (ties by name)."""

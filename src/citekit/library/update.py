@@ -40,6 +40,48 @@ class ApplyResult:
     renamed_from: str | None = None
 
 
+def pending_why(group: list[Mention]) -> str:
+    """Why a work is pending, in the one set of words ``sync`` and ``list --status pending``
+    both print (``identifier only``, ``abstract only``, ``title without authors``, ...)."""
+    if any(m.title for m in group):
+        return "title without authors"
+    if all(m.kind == "abstract" for m in group):
+        return "abstract only"
+    if all(m.kind == "cited" for m in group):
+        return "a pasted reference whose title could not be read" if any(m.reference for m in group) else "authors and year only"
+    if any(m.urls or m.ids or m.pins for m in group):
+        return "identifier only"
+    return "project page only"
+
+
+def pending_hint(group: list[Mention]) -> str:
+    """What identifies a pending work that has no title yet (``arxiv:2602.50082``, a link,
+    ``introduces DQGPM``, the reference as pasted)."""
+    from citekit.notes.authoryear import cited_as
+
+    for m in group:
+        ids = list(m.pins.items()) + list(m.ids.items())
+        if ids:
+            return ", ".join(f"{k}:{v}" for k, v in ids)
+    for m in group:
+        if m.urls:
+            return m.urls[0]
+    for m in group:
+        if m.hints:
+            return "introduces " + ", ".join(m.hints[:4])
+    for m in group:
+        if m.kind == "cited" and m.reference:  # (the whole string: all the notes say of it)
+            return m.reference[:120] + ("…" if len(m.reference) > 120 else "")
+        if m.kind == "cited" and m.authors:
+            return cited_as(m)
+    for m in group:
+        if m.links:
+            return next(iter(m.links.values()))
+        if m.abstract:
+            return " ".join(m.abstract.split()[:12]) + "…"
+    return ""
+
+
 @dataclass
 class Pending:
     """A mention that has no title yet (abstract or bare URL): kept until resolved online."""
@@ -71,6 +113,11 @@ class Pending:
             **({"page": self.page} if self.page else {}),
             **({"looked_up": self.looked_up} if self.looked_up else {}),
         }
+
+    def reported(self) -> dict[str, Any]:
+        """:meth:`to_json` (what ``library.yaml`` keeps) with the ``why`` and ``hint`` that
+        ``list --status pending`` gives the same work, for a sync's report and ``--json``."""
+        return {**self.to_json(), "why": pending_why(self.mentions), "hint": pending_hint(self.mentions)}
 
 
 def work_ids(work: Work) -> Ids:

@@ -323,6 +323,30 @@ def citations_from_aux(path: Path) -> CitedKeys:
     return cited
 
 
+def with_source_lines(tex: CitedKeys, aux: CitedKeys) -> CitedKeys:
+    """``tex``'s citations, then those only ``aux`` records, each key placed where the author
+    can fix it: at its ``\\cite`` in the ``.tex`` files when they hold it (``sections/related.tex:2``),
+    at its ``.aux`` line only when no source does (a citation a package wrote, a file not found).
+    The ``.aux`` line of a key the sources hold is the same citation again, not one more place."""
+    out = CitedKeys(keys=list(tex.keys), everything=tex.everything or aux.everything,
+                    locations={k: list(v) for k, v in tex.locations.items()}, files=list(tex.files),
+                    unreadable=list(tex.unreadable))
+    for key in aux.keys:
+        if not out.locations.get(key):
+            if key not in out.locations:
+                out.keys.append(key)
+            out.locations[key] = list(aux.locations[key])
+    out.files.extend(f for f in aux.files if f not in out.files)
+    out.unreadable.extend(f for f in aux.unreadable if f not in out.unreadable)
+    return out
+
+
+def source_of(aux: Path) -> Path | None:
+    """The LaTeX file a ``.aux`` was written for (``main.aux`` → ``main.tex`` beside it), if there."""
+    tex = Path(aux).with_suffix(".tex")
+    return tex if tex.is_file() else None
+
+
 def read_citations(*, aux: Path | None = None, tex: Path | None = None) -> CitedKeys:
     """Citations from whichever of ``aux``/``tex`` is given (the ``.aux`` wins when both are)."""
     if aux is not None:

@@ -38,8 +38,9 @@ def makefile_snippet(
     ``related-work.tex`` is rebuilt after any library change, but a draft the author has
     edited is theirs: ``--keep-edited`` leaves it as it is and writes the new draft to
     ``related-work.tex.new`` with a warning (exit 0, so the paper still builds from the
-    author's text). Running ``make`` again writes the same ``.new`` again; nothing ever
-    replaces the edited file.
+    author's text), and marks the kept file up to date (its modification time, not its
+    text), so the next ``make`` does not run the rule again until the library changes
+    again; nothing ever replaces the edited file.
     """
     header = ["# citekit targets (from `citekit makefile`; override any variable: make CITEKIT=... RELATED_TAGS=...)"]
     header += [f"#   {name:<17} {why}" for name, why in TARGETS.items()]

@@ -1,0 +1,152 @@
+"""Faults a new user met in daily use of the command line, each checked end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..helpers_cli import run, synced_project
+
+
+def test_an_unknown_tag_is_named_with_the_closest_tags_in_use(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)  # tags in use: muon, theory
+    result = run(root, "related-work", "--tag", "mun", "-o", str(root / "related.tex"))
+    assert result.exit_code == 1 and not (root / "related.tex").exists()
+    assert "no tag 'mun' in the library (closest: muon)" in result.stderr, result.stderr
+    assert "--any" not in result.stderr, result.stderr  # --any cannot find a tag that does not exist
+    for command in (["list"], ["export"], ["suggest", "--offline"]):
+        other = run(root, *command, "--tag", "mun")
+        assert other.exit_code == 1 and "no tag 'mun' in the library (closest: muon)" in other.stderr, other.stderr
+    both = run(root, "related-work", "--tag", "muon", "--tag", "step-size")  # both exist, no paper has both
+    assert both.exit_code == 1 and "no tag" not in both.stderr and "--any" in both.stderr, both.stderr
+
+
+def test_tag_h_is_added_with_plus_and_removing_an_absent_tag_says_so(tmp_path: Path) -> None:
+    import json
+
+    root = synced_project(tmp_path)
+    key = json.loads(run(root, "list", "--json").stdout)[0]["key"]
+    removed = run(root, "tag", key, "--", "-h")  # the paper has no tag h: nothing it carried is removed
+    assert removed.exit_code == 0 and f"{key} had no tag 'h'" in removed.stderr, removed.output
+    assert f"citekit tag {key} +h" in removed.stderr, removed.stderr
+    again = json.loads(run(root, "tag", key, "--json", "--", "-h").stdout)
+    assert again["not_carried"] == ["h"] and "h" not in again["tags"]
+    added = run(root, "tag", key, "+h")
+    assert added.exit_code == 0 and "h" in json.loads(run(root, "tag", key, "--json").stdout)["tags"]
+    assert "had no tag" not in run(root, "tag", key, "--", "-h").stderr  # it carried h this time
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "put a tag named `h` after `--`" not in readme and f"`citekit tag KEY +h`" in readme
+
+
+def _paper_citing(root: Path, key: str) -> Path:
+    """A paper whose main.tex inputs sections/related.tex, which cites ``key`` on its line 3;
+    main.aux as one LaTeX run writes it (the \\citation lines in cited order)."""
+    paper = root / "paper"
+    (paper / "sections").mkdir(parents=True)
+    (paper / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{sections/related}\n"
+                                    "\\bibliography{refs}\n\\end{document}\n", encoding="utf-8")
+    (paper / "sections" / "related.tex").write_text(f"\\section{{Related work}}\nEarlier work\n\\citep{{{key}}}.\n",
+                                                    encoding="utf-8")
+    (paper / "main.aux").write_text(f"\\relax\n\\@writefile{{toc}}{{}}\n\\citation{{{key}}}\n\\bibdata{{refs}}\n",
+                                    encoding="utf-8")
+    return paper
+
+
+def test_a_missing_key_is_reported_at_its_cite_in_the_tex_not_at_the_aux(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    paper = _paper_citing(root, "nosuch2026paper")
+    result = run(root, "export", "--aux", str(paper / "main.aux"), "-o", str(paper / "refs.bib"))
+    assert result.exit_code != 0 and not (paper / "refs.bib").exists()
+    where = "sections/related.tex"  # (inputs are named from the main file's folder, as `check` names them)
+    assert f"{where}:3: missing key 'nosuch2026paper'" in result.stderr, result.stderr
+    assert "main.aux:3" not in result.stderr, result.stderr
+    check = run(root, "check", str(paper / "main.tex"), "--aux", str(paper / "main.aux"))
+    assert f"{where}:3: missing key 'nosuch2026paper'" in check.stdout, check.output
+    assert "(and 1 more)" not in check.stdout, check.stdout  # the .aux line is the same citation
+
+
+def test_make_settles_after_the_author_edits_related_work_tex(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    import citekit
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = synced_project(tmp_path)
+    paper = root / "paper"
+    paper.mkdir()
+    snippet = run(root, "makefile", "--tag", "muon")
+    assert snippet.exit_code == 0, snippet.output
+    (paper / "Makefile").write_text(snippet.stdout, encoding="utf-8")
+    tool = tmp_path / "citekit-under-test"  # this checkout's citekit, whatever is installed
+    tool.write_text(f"#!{sys.executable}\nimport sys\nfrom citekit.cli import main\nsys.exit(main())\n")
+    tool.chmod(0o755)
+    env = {**os.environ, "PYTHONPATH": str(Path(citekit.__file__).parents[1])}
+
+    def make(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["make", f"CITEKIT={tool}", f"CITEKIT_PROJECT={root}", *args], cwd=paper, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    assert make("related-work.tex").returncode == 0
+    draft = paper / "related-work.tex"
+    mine = draft.read_text(encoding="utf-8") + "A sentence the author wrote.\n"
+    draft.write_text(mine, encoding="utf-8")
+    old = draft.stat().st_mtime - 100
+    os.utime(draft, (old, old))  # the library changed after the edit
+    first = make("related-work.tex")
+    assert first.returncode == 0 and "related-work.tex.new" in first.stderr, first.stderr
+    assert draft.read_text(encoding="utf-8") == mine and (paper / "related-work.tex.new").exists()
+    assert make("-q", "related-work.tex").returncode == 0, "make still wants to rebuild the edited draft"
+    again = make("related-work.tex")
+    assert again.returncode == 0 and "warning" not in again.stderr, again.stderr
+
+
+def test_add_offline_names_what_it_added_and_says_the_next_step_once(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    result = run(root, "add", "--offline", "arXiv:2602.50082",
+                 "Foret, P., Kleiner, A., Mobahi, H., & Neyshabur, B. (2021). Sharpness-aware minimization "
+                 "for efficiently improving generalization. ICLR.")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "recorded, not resolved yet" not in out and "(no entry yet)" not in out, out
+    assert "arXiv:2602.50082: pending, not looked up (--offline)" in out, out  # named by what was given
+    keyed = [line for line in out.splitlines() if "notes-only, not looked up (--offline)" in line]
+    assert len(keyed) == 1 and keyed[0].startswith("foret2021"), out  # named by its key
+    assert out.count("citekit sync") == 1 and "next: run `citekit sync` online to look them up" in out, out
+    assert "0 added, 1 pending, 1 notes-only, 0 already there" in out, out
+
+
+def test_sync_and_list_give_a_pending_work_the_same_label(tmp_path: Path) -> None:
+    import json
+
+    root = synced_project(tmp_path)
+    assert run(root, "add", "--offline", "arXiv:2602.50082").exit_code == 0
+    listed = run(root, "list", "--status", "pending")
+    (line,) = listed.stdout.splitlines()
+    assert "identifier only" in line and "arxiv:2602.50082" in line, line
+    synced = run(root, "sync", "--offline")
+    assert f"    {line}" in synced.stdout.splitlines(), synced.stdout  # not "link https://arxiv.org/abs/..."
+    (item,) = json.loads(run(root, "sync", "--offline", "--json").stdout)["pending"]
+    (row,) = json.loads(run(root, "list", "--status", "pending", "--json").stdout)
+    assert (item["why"], item["hint"]) == (row["why"], row["hint"]) == ("identifier only", "arxiv:2602.50082")
+    assert item["kind"] == "url" and item["urls"] == ["https://arxiv.org/abs/2602.50082"]  # the old fields stay
+
+
+def test_sync_with_sources_down_does_not_say_no_source_found_the_pending_works(
+        tmp_path: Path, monkeypatch, fake_services) -> None:
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "proj"  # only works the notes cannot make entries of: a sync that asked no one
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# a test project\n", encoding="utf-8")
+    (root / "notes" / "inbox.md").write_text("- https://arxiv.org/abs/2602.50082\n", encoding="utf-8")
+    for service in ("openreview", "crossref", "dblp", "arxiv", "conferences"):
+        fake_services.down(service)
+    result = run(root, "sync")
+    assert "pending        1" in result.stdout, result.output
+    assert "no source found them" not in result.stdout, result.stdout  # they were never asked
+    assert "not every source could be asked" in result.stdout, result.stdout
