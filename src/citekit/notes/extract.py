@@ -658,6 +658,8 @@ class _Extractor:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
             # (a line that quotes several titles, its own the last, cites the others by name)
+            if own.kind == "url" and not own.authors:
+                _take_bracketed_citation(own, node.text)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             cited = self._cited(node, [own]) if own.authors or several else []
             return [own, *cited, *self._visit_remarks(remarks, own)]
@@ -1135,6 +1137,43 @@ def _title_after_zotero_link(text: str) -> str | None:
     return title
 
 
+#: the brackets an identifier is written in, or that open right after it
+_BRACKETS_AROUND = "(（"
+_CLOSING = {"(": ")", "（": "）"}
+
+
+def _bracket_holding(text: str, start: int, end: int) -> str | None:
+    """What the brackets around ``text[start:end]`` hold (``(Hoffmann et al. 2022,
+    arXiv:2203.15556)``), or the brackets that open right after it (``arxiv 2307.03172
+    (Liu et al., Stanford)``); None when neither is written."""
+    opened = max(text.rfind(b, 0, start) for b in _BRACKETS_AROUND)
+    if opened >= 0 and not any(c in text[opened:start] for c in ")）"):
+        closed = text.find(_CLOSING[text[opened]], end)
+        if closed >= 0 and not any(c in text[end:closed] for c in "(（"):
+            return text[opened + 1:closed]
+    after = re.match(r"\s*([(（])([^()（）]{1,200})[)）]", text[end:])
+    return after.group(2) if after else None
+
+
+def _take_bracketed_citation(own: Mention, text: str) -> None:
+    """A paper known by its one identifier takes the authors of the citation written in
+    the same brackets as that identifier, or in brackets right after it: the brackets say
+    whose paper the identifier is (``Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556)``).
+    A citation elsewhere on the line is left alone: it may cite another paper."""
+    ids = find_text_ids(text)
+    if len(ids) != 1 or len(own.urls) != 1:
+        return
+    inside = _bracket_holding(text, ids[0].start, ids[0].end)
+    if inside is None:
+        return
+    cites = find_citations("(" + inside.replace(text[ids[0].start:ids[0].end], " ") + ")")
+    if len(cites) != 1:
+        return
+    own.authors, own.authors_incomplete = list(cites[0].authors), cites[0].incomplete
+    if cites[0].year is not None and (own.year is None or own.year_from_page):
+        own.year, own.year_from_page = cites[0].year, False
+
+
 @per_text
 def _citations_in(text: str) -> tuple:
     """The author-year citations of one line as read (links by their labels, no URLs),
@@ -1176,13 +1215,29 @@ def _is_paper_heading(text: str) -> bool:
 
 
 def _lists_links(node: Node) -> bool:
-    """Two or more bare links to the same site under one line: a list of papers, not one paper's links."""
-    hosts = [
-        urlsplit(find_urls.shared(c.text)[0]).netloc.lower()
+    """Two or more bare links to the same site under one line, or to pages of two different
+    papers (two DOIs, two arXiv ids: one paper has one of each, whatever sites give them):
+    a list of papers, not one paper's links."""
+    links = [
+        find_urls.shared(c.text)[0]
         for c in node.children
         if not c.children and _is_link_line(c.text) and classify_url(find_urls.shared(c.text)[0]) in ("paper", "code", "project")
     ]
-    return len(hosts) != len(set(hosts))
+    hosts = [urlsplit(url).netloc.lower() for url in links]
+    return len(hosts) != len(set(hosts)) or _names_two_papers(links)
+
+
+def _names_two_papers(links: list[str]) -> bool:
+    """Two of ``links`` carry different identifiers of one scheme (two DOIs, two arXiv ids)."""
+    seen: dict[str, str] = {}
+    for url in links:
+        ids = ids_from_url(url)
+        if ids.doi is None and (doi := doi_in_url(url)):
+            ids.doi = doi
+        for scheme, value in ids.items():
+            if seen.setdefault(scheme, value) != value:
+                return True
+    return False
 
 
 def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[list[Node]]:

@@ -1,0 +1,59 @@
+"""Reading papers in chat logs, forwarded e-mails, saved posts, annotation notes and link
+lists: an identifier inside a citation's brackets, and the other shapes these notes share.
+Every line here is made up, in the shape such notes have.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers_extract import mentions_by_line as _extract
+
+
+def test_an_identifier_in_a_citations_brackets_is_that_papers(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Ola Brandt  9:12 AM\n"
+                   "remember Heron (Okafor et al. 2021, arXiv:2104.05512) said twice the data is enough, "
+                   "and the Lindqvist et al. 2019 paper disagreed\n"
+                   "Ola Brandt  9:14 AM\n"
+                   "the long version: arxiv 2203.01177 (Mensah et al., Kyoto). worth a skim\n", "chat.txt")
+    heron = next(m for m in got[2] if m["ids"].get("arxiv") == "2104.05512")
+    assert heron["authors"] == ["Okafor"] and heron["authors_incomplete"] and heron["year"] == 2021
+    assert any(m["authors"] == ["Lindqvist"] and m["year"] == 2019 for m in got[2])
+    long = next(m for m in got[4] if m["ids"].get("arxiv") == "2203.01177")
+    assert long["authors"] == ["Mensah"] and long["authors_incomplete"]
+
+
+def test_an_identifier_outside_brackets_takes_no_citation_of_the_line(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Ola Brandt  9:12 AM\n"
+                   "the first one is arxiv 2104.05512 fwiw, and Lindqvist et al. 2019 is the other\n", "chat.txt")
+    first = next(m for m in got[2] if m["ids"].get("arxiv") == "2104.05512")
+    assert first["authors"] == []
+
+
+def test_links_to_two_different_papers_under_a_topic_line_are_a_list(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "to read\n\n"
+                   "fairness / audits\n"
+                   "dl.acm.org/doi/10.1145/3411764.3445001\n"
+                   "https://doi.org/10.1145/3531146.3533002\n"
+                   "huggingface.co/papers/2309.01234\n", "links.txt")
+    assert 3 not in got  # the topic line is no paper
+    assert got[4][0]["ids"]["doi"] == "10.1145/3411764.3445001"
+    assert got[5][0]["ids"]["doi"] == "10.1145/3531146.3533002"
+    assert got[6][0]["ids"]["arxiv"] == "2309.01234"
+
+
+def test_a_title_with_its_doi_and_arxiv_pages_below_stays_one_paper(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Quiet Gradients in Shallow Recurrent Networks\n"
+                   "https://doi.org/10.1145/3411764.3445001\n"
+                   "https://arxiv.org/abs/2101.04321\n", "links.txt")
+    assert [m["title"] for ms in got.values() for m in ms] == ["Quiet Gradients in Shallow Recurrent Networks"]
+
+
+def test_paper_pages_written_without_a_scheme_name_their_paper(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "bookmarks\n\n"
+                   "www.semanticscholar.org/arxiv/2012.04321\n"
+                   "www.nature.com/articles/s41586-021-03001-1\n"
+                   "nature.com/articles/nature12345\n", "links.txt")
+    assert got[3][0]["ids"]["arxiv"] == "2012.04321"
+    assert got[4][0]["ids"]["doi"] == "10.1038/s41586-021-03001-1"
+    assert got[5][0]["ids"]["doi"] == "10.1038/nature12345"
