@@ -57,3 +57,38 @@ def test_paper_pages_written_without_a_scheme_name_their_paper(tmp_path: Path) -
     assert got[3][0]["ids"]["arxiv"] == "2012.04321"
     assert got[4][0]["ids"]["doi"] == "10.1038/s41586-021-03001-1"
     assert got[5][0]["ids"]["doi"] == "10.1038/nature12345"
+
+
+_FORWARDED = ("Ola Brandt  9:15 AM\n"
+              "forwarding Ines' mail about the list\n"
+              "---------- Forwarded message ---------\n"
+              "From: Ines Ito <i.ito@example.org>\n"
+              "\n"
+              "> 1. For the decoder I'd start from Okafor & Lindqvist, \"Quiet Gradients in\n"
+              "> Shallow Recurrent Networks for Sparse Tagging\", ACL 2021, still the\n"
+              "> cleanest baseline, and Heron (arXiv:2104.05512) if you have the budget.\n"
+              ">\n"
+              "> 2. Skip the \"tune only what you\n"
+              "> must\" advice, and read Mensah et al. 2019.\n")
+
+
+def test_an_email_quoted_in_a_chat_wraps_its_lines(tmp_path: Path) -> None:
+    got = _extract(tmp_path, _FORWARDED, "chat.txt")
+    titled = [m for ms in got.values() for m in ms if m["title"]]
+    assert [m["title"] for m in titled] == ["Quiet Gradients in Shallow Recurrent Networks for Sparse Tagging"]
+    assert titled[0]["authors"] == ["Okafor", "Lindqvist"] and titled[0]["year"] == 2021
+
+
+def test_an_identifier_in_brackets_after_a_name_leaves_the_lines_other_papers(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "- decoder: Heron (arXiv:2104.05512) if you have the budget, else Mensah et al. 2019 "
+                   "or Okafor & Lindqvist, \"Quiet Gradients in Shallow Recurrent Networks\", ACL 2021\n")
+    assert any(m["ids"].get("arxiv") == "2104.05512" and not m["authors"] and not m["title"] for m in got[1])
+    assert any(m["authors"] == ["Mensah"] and m["year"] == 2019 for m in got[1])
+    assert any(m["title"] == "Quiet Gradients in Shallow Recurrent Networks" and m["authors"] == ["Okafor", "Lindqvist"] for m in got[1])
+
+
+def test_a_lower_case_quoted_phrase_before_a_noun_is_no_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "- Heron (arXiv:2104.05512) and Mensah et al. 2019: "
+                   "the committee likes \"what changed since then\" questions\n")
+    assert all(m["title"] != "what changed since then" for ms in got.values() for m in ms)
+    assert any(m["authors"] == ["Mensah"] for m in got[1])

@@ -541,7 +541,7 @@ class _Extractor:
                 continue
             rule = "a title quoted in a sentence, in title case"
             if not title_case(title):
-                if not _finder_says(node, "ref", SURE_QUOTED_TITLE):
+                if not _finder_says(node, "ref", SURE_QUOTED_TITLE) or _quoted_phrase_as_modifier(text, m):
                     continue
                 # a title in sentence case (``has anyone read “Latent retrieval for weakly
                 # supervised open domain question answering”?``) on a line the finder is sure
@@ -658,9 +658,10 @@ class _Extractor:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
             # (a line that quotes several titles, its own the last, cites the others by name)
-            if own.kind == "url" and not own.authors:
-                _take_bracketed_citation(own, node.text)
+            apart = own.kind == "url" and not own.authors and _take_bracketed_citation(own, node.text)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
+            if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
+                return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
             cited = self._cited(node, [own]) if own.authors or several else []
             return [own, *cited, *self._visit_remarks(remarks, own)]
         inner += self._visit_remarks(remarks, None)
@@ -860,6 +861,22 @@ _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『�
 #: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One
 #: Write-Head is All You Need’``): the closing quote before no letter (``don’t`` is a word)
 _CURLY_SINGLE_QUOTED_RE = lazy(r"(?<![\w‘’])‘(?P<q>[A-Z0-9][^‘’\"“”]{6,298}[^\s‘’])’(?![\w’])")
+
+
+#: a word right after a closing quote: the quoted words modify it (``the "retrieve only when
+#: needed" angle``) unless it says the quoted words name a paper
+_WORD_AFTER_QUOTE_RE = lazy(r"\s+(?P<w>[^\W\d_][\w\-]*)")
+_PAPER_NOUNS = frozenset(("paper", "papers", "preprint", "article", "work", "study"))
+
+
+def _quoted_phrase_as_modifier(text: str, m: re.Match[str]) -> bool:
+    """A quoted span in lower case with a word right after it (``likes "what changed between
+    versions" questions``): a phrase used as an adjective, not a title; a title quoted in a
+    sentence is followed by a bracket, a comma, a full stop or a word such as ``paper``."""
+    if not m.group("q").lstrip()[:1].islower():
+        return False
+    after = _WORD_AFTER_QUOTE_RE.match(text, m.end())
+    return after is not None and after.group("w").lower() not in _PAPER_NOUNS
 
 
 def _quoted_spans(text: str) -> list[re.Match[str]]:
@@ -1155,23 +1172,38 @@ def _bracket_holding(text: str, start: int, end: int) -> str | None:
     return after.group(2) if after else None
 
 
-def _take_bracketed_citation(own: Mention, text: str) -> None:
+#: what brackets around an identifier may hold besides it when they name nothing else
+_ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
+#: a name right before the brackets that hold an identifier alone (``Atlas (arXiv:2208.03299)``)
+_NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
+
+
+def _take_bracketed_citation(own: Mention, text: str) -> bool:
     """A paper known by its one identifier takes the authors of the citation written in
     the same brackets as that identifier, or in brackets right after it: the brackets say
     whose paper the identifier is (``Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556)``).
-    A citation elsewhere on the line is left alone: it may cite another paper."""
+    A citation elsewhere on the line is left alone: it may cite another paper.
+
+    True when the brackets hold the identifier alone right after a name (``… and Atlas
+    (arXiv:2208.03299) if you have the compute``): the identifier is that name's, so the
+    titles and citations elsewhere on the line are other papers."""
     ids = find_text_ids(text)
     if len(ids) != 1 or len(own.urls) != 1:
-        return
+        return False
     inside = _bracket_holding(text, ids[0].start, ids[0].end)
     if inside is None:
-        return
-    cites = find_citations("(" + inside.replace(text[ids[0].start:ids[0].end], " ") + ")")
+        return False
+    rest = inside.replace(text[ids[0].start:ids[0].end], " ")
+    if _ID_ONLY_RE.match(rest):
+        opened = max(text.rfind(b, 0, ids[0].start) for b in _BRACKETS_AROUND)
+        return opened > 0 and _NAME_BEFORE_BRACKET_RE.search(text, 0, opened) is not None
+    cites = find_citations("(" + rest + ")")
     if len(cites) != 1:
-        return
+        return False
     own.authors, own.authors_incomplete = list(cites[0].authors), cites[0].incomplete
     if cites[0].year is not None and (own.year is None or own.year_from_page):
         own.year, own.year_from_page = cites[0].year, False
+    return False
 
 
 @per_text
