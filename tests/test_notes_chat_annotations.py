@@ -92,3 +92,17 @@ def test_a_lower_case_quoted_phrase_before_a_noun_is_no_title(tmp_path: Path) ->
                    "the committee likes \"what changed since then\" questions\n")
     assert all(m["title"] != "what changed since then" for ms in got.values() for m in ms)
     assert any(m["authors"] == ["Mensah"] for m in got[1])
+
+
+def test_names_then_a_comma_and_a_title_cite_that_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "follow-ups:\n"
+                   "- on drift: Okafor, Mensah & Ito, Quiet Gradients in Shallow Recurrent Networks\n"
+                   "- the classic ref is Lindqvist & Brandt, The Sparse Ledger Model: Counts and Beyond (2009). long though\n"
+                   "- Okafor & Ito, they show the opposite on small data\n")
+    first = got[2][0]
+    assert first["title"] == "Quiet Gradients in Shallow Recurrent Networks"
+    assert first["authors"] == ["Okafor", "Mensah", "Ito"]
+    second = got[3][0]
+    assert second["title"] == "The Sparse Ledger Model: Counts and Beyond" and second["year"] == 2009
+    assert second["authors"] == ["Lindqvist", "Brandt"]
+    assert all(m["title"] is None for m in got.get(4, []))

@@ -247,6 +247,26 @@ def _dash_title(text: str, at: int) -> tuple[str, int] | None:
     return title, m.end("q") + 1 if m.group("q") else m.end("t")
 
 
+#: a title after names and a comma (``Robertson & Zaragoza, The Probabilistic Relevance
+#: Framework: BM25 and Beyond (2009)``): to a bracket, a sentence's end or the line's end,
+#: with the year in brackets after it when one is written
+_COMMA_TITLE_RE = lazy(r",\s+(?P<t>[A-Z][^.!?;()\[\]\"“”]{10,200}?)\s*(?:[(（](?P<y>(?:19|20)\d\d)[)）])?\s*(?:[.!?;(]|$)")
+
+
+def _comma_title(text: str, at: int) -> tuple[str, int, int | None] | None:
+    """The title written after names and a comma, where it ends and the year after it: four
+    words or more in title case, its last word capitalised (a remark after names, ``Smith &
+    Jones, they show that …``, is no title)."""
+    m = _COMMA_TITLE_RE.match(text, at)
+    if m is None:
+        return None
+    title = m.group("t").strip().rstrip(",:")
+    words = title.split()
+    if not 4 <= len(words) <= 25 or not title_case(title) or not words[-1][:1].isupper():
+        return None
+    return title, m.end("y") + 1 if m.group("y") else m.end("t"), int(m.group("y")) if m.group("y") else None
+
+
 def _capitalised_before(text: str, start: int) -> bool:
     """A capitalised word (not an initial, not the sentence's first word) right before
     ``start``: the name is part of a longer capitalised phrase (``New York 2020``)."""
@@ -398,7 +418,13 @@ def _citations(text: str) -> tuple[Citation, ...]:
             lower = m.group("names").islower()
             if year is None and dashed is None and (lower or not _in_parentheses(text, m.start(), m.end())):
                 quoted = _quoted_title_after(text, end) if not lower and not after_quote else None
-                if quoted is not None and free(m.start(), quoted[1]):
+                comma = (_comma_title(text, end) if quoted is None and not lower and not after_quote
+                         and (len(names) >= 3 or "&" in m.group("names")) else None)
+                if comma is not None and free(m.start(), comma[1]):
+                    # ``Gao, Schulman & Hilton, Scaling Laws for Reward Model Overoptimization``
+                    found.append(Citation(tuple(names), False, comma[2], None, m.start(), comma[1], comma[0]))
+                    taken.append((m.start(), comma[1]))
+                elif quoted is not None and free(m.start(), quoted[1]):
                     # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
                     found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
                     taken.append((m.start(), quoted[1]))
