@@ -106,3 +106,17 @@ def test_names_then_a_comma_and_a_title_cite_that_title(tmp_path: Path) -> None:
     assert second["title"] == "The Sparse Ledger Model: Counts and Beyond" and second["year"] == 2009
     assert second["authors"] == ["Lindqvist", "Brandt"]
     assert all(m["title"] is None for m in got.get(4, []))
+
+
+def test_two_arxiv_ids_on_a_line_are_two_papers(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "careful: two Okafor et al. 2021 papers! this one is the ledger one (2104.05512). "
+                   "the other is \"Quiet Gradients in Shallow Recurrent Networks\" (2103.01177), don't merge them\n")
+    by_id = {m["ids"].get("arxiv"): m for m in got[1] if m["ids"].get("arxiv")}
+    assert set(by_id) == {"2104.05512", "2103.01177"}
+    assert by_id["2103.01177"]["title"] == "Quiet Gradients in Shallow Recurrent Networks"
+    assert by_id["2104.05512"]["title"] is None
+
+
+def test_the_abstract_and_pdf_links_of_one_paper_stay_one_mention(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "- https://arxiv.org/abs/2104.05512 (pdf: https://arxiv.org/pdf/2104.05512v2)\n")
+    assert len(got[1]) == 1

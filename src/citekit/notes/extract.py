@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -658,6 +658,8 @@ class _Extractor:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
             # (a line that quotes several titles, its own the last, cites the others by name)
+            if own.kind == "url" and (each := _one_per_paper(own, node.text)):
+                return [*each, *self._visit_remarks(remarks, None)]
             apart = own.kind == "url" and not own.authors and _take_bracketed_citation(own, node.text)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
@@ -1170,6 +1172,43 @@ def _bracket_holding(text: str, start: int, end: int) -> str | None:
             return text[opened + 1:closed]
     after = re.match(r"\s*([(（])([^()（）]{1,200})[)）]", text[end:])
     return after.group(2) if after else None
+
+
+def _one_per_paper(own: Mention, text: str) -> list[Mention]:
+    """A line's links split into one mention each when they carry two different identifiers
+    of one scheme (two arXiv ids, two DOIs): one paper has one of each, so the line names
+    several papers (``this one is CAI (2212.08073), the earlier one is "Training a Helpful
+    …" (2204.05862)``). A title quoted right before an identifier's brackets is that
+    paper's. Empty when the links may all be one paper's."""
+    per_url = [(url, ids_from_url(url)) for url in own.urls]
+    seen: dict[str, str] = {}
+    if not any(seen.setdefault(k, v) != v for _, ids in per_url for k, v in ids.items()):
+        return []
+    titles = _titles_before_ids(text)
+    out = []
+    for url, ids in per_url:
+        if not ids.items():
+            continue  # (a link with no identifier: whose it is, is not written)
+        title = titles.get(ids.arxiv or ids.doi or "")
+        out.append(replace(own, urls=[url], ids=ids, title=title, kind="titled" if title else "url",
+                           authors=[], authors_incomplete=False))
+    return out
+
+
+def _titles_before_ids(text: str) -> dict[str, str]:
+    """Identifiers written in brackets right after a quoted title (``"Title" (2204.05862)``),
+    each with that title."""
+    out = {}
+    quotes = _quoted_spans(text)
+    for found in find_text_ids(text):
+        opened = max(text.rfind(b, 0, found.start) for b in _BRACKETS_AROUND)
+        if opened < 0 or text[opened + 1:found.start].strip(" ,;:") or text[found.end:].lstrip()[:1] not in ")）":
+            continue
+        before = text[:opened].rstrip()
+        quote = next((q for q in quotes if q.end() == len(before)), None)
+        if quote is not None and 3 <= len(quote.group("q").split()) <= 30:
+            out[found.value] = quote.group("q").strip()
+    return out
 
 
 #: what brackets around an identifier may hold besides it when they name nothing else
