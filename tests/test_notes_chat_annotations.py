@@ -120,3 +120,15 @@ def test_two_arxiv_ids_on_a_line_are_two_papers(tmp_path: Path) -> None:
 def test_the_abstract_and_pdf_links_of_one_paper_stay_one_mention(tmp_path: Path) -> None:
     got = _extract(tmp_path, "- https://arxiv.org/abs/2104.05512 (pdf: https://arxiv.org/pdf/2104.05512v2)\n")
     assert len(got[1]) == 1
+
+
+def test_a_posts_announced_title_alone_on_its_line_is_a_paper(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Ledger Bot\n@ledgerbot\n·\nMar 3, 2024\n"
+                   "🚨 New paper: Quiet Gradients: Sparse Tagging with Shallow Recurrent Networks\n\n"
+                   "they swap the big model for a tiny one and it still works\n\n"
+                   "arxiv.org/abs/2403.01234\n\n"
+                   "Ledger Bot\n@ledgerbot\n·\nMar 4, 2024\n"
+                   "New paper: we show that tiny models are enough.\n", "tweets.txt")
+    assert [m["title"] for m in got[5]] == ["Quiet Gradients: Sparse Tagging with Shallow Recurrent Networks"]
+    assert got[9][0]["ids"]["arxiv"] == "2403.01234"
+    assert 15 not in got

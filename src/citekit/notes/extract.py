@@ -29,7 +29,7 @@ from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces
@@ -454,6 +454,10 @@ class _Extractor:
             # papers the heading cites (``*** TODO GAN baseline (Goodfellow et al. 2014, "Generative
             # Adversarial Nets")``): an org agenda's items are headings
             return self._inline(node, heading=True)
+        if (not node.children and node.kind in ("plain", "bullet") and (title := announced_title(node.text)) is not None
+                and not names_a_paper(node.text)):
+            # ``🚨 New paper: Tree of Thoughts: …`` alone on its line: the post says the words are a paper's title
+            return [self._mention("titled", node, _Details(hard=True, rule="a post's announcement before the title it announces"), title=title)]
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
