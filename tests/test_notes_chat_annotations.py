@@ -132,3 +132,22 @@ def test_a_posts_announced_title_alone_on_its_line_is_a_paper(tmp_path: Path) ->
     assert [m["title"] for m in got[5]] == ["Quiet Gradients: Sparse Tagging with Shallow Recurrent Networks"]
     assert got[9][0]["ids"]["arxiv"] == "2403.01234"
     assert 15 not in got
+
+
+def test_a_quoted_title_is_read_when_the_lines_blog_or_library_word_speaks_of_something_else(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "open questions:\n"
+                   "- which decay? check \"Quiet Gradients in Shallow Recurrent Networks\" defaults + the optimizer docs\n"
+                   "- follow-up w/ Ito: \"Sparse Ledgers: Fast Counting with Large Tables\" (1cycle). not in library yet\n"
+                   "- compare w/ the HF blog \"The Many Small Details of Sparse Tagging\" before Friday\n"
+                   "- Ep. 12: \"Sparse Tagging, Considered Harmful?\" no paper, just a chat\n")
+    assert [m["title"] for m in got[2]] == ["Quiet Gradients in Shallow Recurrent Networks"]
+    assert [m["title"] for m in got[3]] == ["Sparse Ledgers: Fast Counting with Large Tables"]
+    assert 4 not in got and 5 not in got
+
+
+def test_a_zotero_highlight_is_never_a_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# Annotations\n\n"
+                   "“Quiet Gradients Make Shallow Recurrent Networks Learn Sparse Tags” "
+                   "([Okafor et al., 2021, p. 3](zotero://select/library/items/ABCD1234)) "
+                   "([pdf](zotero://open-pdf/library/items/EFGH5678?page=3))\n")
+    assert all(m["title"] is None for m in got[3])

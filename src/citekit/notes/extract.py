@@ -528,7 +528,7 @@ class _Extractor:
         # (what the line says outside its quotes: a title's own words, "… from Multi-Head
         # Checkpoints", do not make the line name a model's weights or a book)
         outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", node.text))
-        if non_paper_words(outside) or _BOOK_RE.search(outside):
+        if _BOOK_RE.search(outside):
             return []
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
@@ -538,6 +538,10 @@ class _Extractor:
             words = title.split()
             if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
                 continue
+            if "zotero://" in node.text and _ZOTERO_CITATION_AFTER_RE.match(text, m.end()):
+                continue  # a Zotero annotation's highlight: the quoted words are the paper's text, not its title
+            if non_paper_words(outside) and (_non_paper_word_near(text, m) or not title[:1].isupper()):
+                continue  # (a word further off speaks of something else only beside a title written as one)
             if m.re is _CURLY_SINGLE_QUOTED_RE and not title_case(title):
                 continue  # (a phrase in British quotes is a title only when it is written as one)
             if (said := _kind_after_title(text, title)) is not None:
@@ -861,7 +865,7 @@ class _Extractor:
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
 _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
-                      r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
+                      r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper|no\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 #: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One
@@ -883,6 +887,23 @@ def _quoted_phrase_as_modifier(text: str, m: re.Match[str]) -> bool:
         return False
     after = _WORD_AFTER_QUOTE_RE.match(text, m.end())
     return after is not None and after.group("w").lower() not in _PAPER_NOUNS
+
+
+#: the citation link Zotero writes right after an annotation's highlighted words (``“…”
+#: ([Hu et al., 2021, p. 3](zotero://select/…))``)
+_ZOTERO_CITATION_AFTER_RE = lazy(r"\s*\(\[[^\]]{1,200}\]\(")
+#: how many words before a quoted span and after it say what the quoted title is
+_WORDS_BEFORE_QUOTE, _WORDS_AFTER_QUOTE = 5, 3
+
+
+def _non_paper_word_near(text: str, m: re.Match[str]) -> bool:
+    """A word that names a blog, a library, documentation or a to-do within a few words of
+    the quoted span (``HF blog "The N Implementation Details …"``): the quote is that
+    thing's title. One further off (``check "High-Dimensional Continuous Control …" defaults
+    + Spinning Up docs``, ``… (1cycle). not in library yet``) speaks of something else."""
+    outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", text[:m.start()])).split()[-_WORDS_BEFORE_QUOTE:]
+    after = _INNER_QUOTED_RE.sub(" ", text[m.end():]).split()[:_WORDS_AFTER_QUOTE]
+    return non_paper_words(" ".join(outside)) is not None or non_paper_words(" ".join(after)) is not None
 
 
 def _quoted_spans(text: str) -> list[re.Match[str]]:
