@@ -151,3 +151,19 @@ def test_a_zotero_highlight_is_never_a_title(tmp_path: Path) -> None:
                    "([Okafor et al., 2021, p. 3](zotero://select/library/items/ABCD1234)) "
                    "([pdf](zotero://open-pdf/library/items/EFGH5678?page=3))\n")
     assert all(m["title"] is None for m in got[3])
+
+
+def test_a_papers_labelled_note_names_other_papers(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "论文: Quiet Gradients in Shallow Recurrent Networks\n"
+                   "作者: Ada Okafor, Ben Ito\n"
+                   "会议: ACL 2021\n"
+                   "arXiv: 2104.05512\n"
+                   "笔记: 核心是稀疏标注。后续的 Quiet Gradients 2 (Okafor 2023, 2305.01234) 也建议看\n\n"
+                   "제목: Sparse Ledgers for Counting\n"
+                   "저자: Ada Okafor 외\n"
+                   "연도: 2020\n"
+                   "메모: 위에서 말한 모델. Okafor 2020 이랑 같은 논문\n")
+    later = [m for m in got[5] if m["ids"].get("arxiv") == "2305.01234"]
+    assert len(later) == 1 and later[0]["authors"] == ["Okafor"] and later[0]["year"] == 2023
+    assert [m["title"] for m in got[7]] == ["Sparse Ledgers for Counting"]
+    assert 10 not in got  # (the note cites the paper it is under)

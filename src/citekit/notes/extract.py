@@ -673,7 +673,7 @@ class _Extractor:
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
             cited = self._cited(node, [own]) if own.authors or several else []
-            return [own, *cited, *self._visit_remarks(remarks, own)]
+            return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
 
@@ -697,6 +697,28 @@ class _Extractor:
             else:
                 found = self._inline(remark)
             out.extend(m for m in found if own is None or not _same_paper(m, own))
+        return out
+
+    def _labelled_notes(self, node: Node, own: Mention) -> list[Mention]:
+        """Papers a paper's labelled note names (``笔记: … 后续的 FlashAttention-2 (Dao 2023,
+        2307.08691) …``, ``Notes: … see Okafor et al. 2021``): the note is the paper's summary,
+        and what it cites besides the paper itself are other papers, read as in any remark; an
+        identifier in it is a paper of its own, with the citation in its brackets."""
+        out: list[Mention] = []
+        for child in node.children:
+            label = child.label
+            if label is None or label.field != "summary" or not label.value or child.children:
+                continue
+            note = Node("plain", child.line, label.value)
+            found = self._inline(note)
+            ids = find_text_ids(note.text)
+            if len(ids) == 1 and not any(m.urls for m in found) and not (own.ids.arxiv or own.ids.doi or own.pins.arxiv) in (ids[0].value,):
+                details = _Details(rule="an identifier in a paper's labelled note")
+                _add_url(details, ids[0].url, None, hard=True)
+                by_id = self._mention("url", note, details)
+                _take_bracketed_citation(by_id, note.text)
+                found = [m for m in found if not (m.kind == "cited" and m.authors == by_id.authors)] + [by_id]
+            out.extend(m for m in found if not _same_paper(m, own))
         return out
 
     def _as_mention(self, node: Node) -> Mention | None:
@@ -1002,12 +1024,23 @@ def _is_remark_under_paper(node: Node, child: Node) -> bool:
             and any(c.is_detail and c.label is not None and c.label.field == "authors" for c in node.children))
 
 
+def _other_ids(mention: Mention, own: Mention) -> bool:
+    """``mention`` carries an identifier of a scheme ``own`` knows, with another value."""
+    known = dict(own.pins.items())
+    known.update(own.ids.items())
+    return any(known.get(k) not in (None, v) for k, v in mention.ids.items())
+
+
 def _same_paper(mention: Mention, own: Mention) -> bool:
     """A mention in a paper's remarks that stands for that paper itself: the same title, or
     an author-year citation of its first author."""
     if mention.title and own.title:
         return normalize_title(mention.title) == normalize_title(own.title)
     if mention.title or not mention.authors or not own.authors:
+        return False
+    if mention.year is not None and own.year is not None and mention.year != own.year and not (mention.year_from_page or own.year_from_page):
+        return False  # (its first author's paper of another year: ``FlashAttention-2 (Dao 2023, …)`` under Dao's 2022 paper)
+    if _other_ids(mention, own):
         return False
     first = mention.authors[0].replace(",", " ").split()
     return bool(first) and any(first[-1].lower() in name.lower().replace(",", " ").split() for name in own.authors[:1])
