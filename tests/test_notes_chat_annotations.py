@@ -167,3 +167,22 @@ def test_a_papers_labelled_note_names_other_papers(tmp_path: Path) -> None:
     assert len(later) == 1 and later[0]["authors"] == ["Okafor"] and later[0]["year"] == 2023
     assert [m["title"] for m in got[7]] == ["Sparse Ledgers for Counting"]
     assert 10 not in got  # (the note cites the paper it is under)
+
+
+def test_names_right_after_a_quoted_title_are_its_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Ola Brandt  10:58 AM\n"
+                   "and the ledger one if we're doing history. \"Counting sparse ledgers with very small tables\", Okafor et al. Kyoto\n"
+                   "Ola Brandt  11:02 AM\n"
+                   "bonus: QG, \"Quiet Gradients in Shallow Recurrent Networks\", Mensah & Ito — why small is fine\n", "chat.txt")
+    first = next(m for m in got[2] if m["title"])
+    assert first["title"] == "Counting sparse ledgers with very small tables"
+    assert first["authors"] == ["Okafor"] and first["authors_incomplete"]
+    second = next(m for m in got[4] if m["title"])
+    assert second["title"] == "Quiet Gradients in Shallow Recurrent Networks" and second["authors"] == ["Mensah", "Ito"]
+
+
+def test_a_short_name_before_a_citation_in_brackets_is_no_author(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "- 《Quiet Gradients in Shallow Recurrent Networks》(QGN, Okafor et al., ICML 2021) — 小林\n"
+                   "- the tagger (SLT, Mensah et al., 2019) is older\n")
+    assert got[1][0]["authors"] == ["Okafor"] and got[1][0]["year"] == 2021
+    assert any(m["authors"] == ["Mensah"] and m["year"] == 2019 for m in got[2])

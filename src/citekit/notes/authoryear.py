@@ -399,6 +399,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
             # "et al." goes with the names after it only
             start, written = start + joined.end(), written[joined.end():]
         names = _family_names(written, lower=True)
+        if names is None and "," in written:
+            start, written, names = _after_short_name(start, written)
         if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
@@ -477,6 +479,20 @@ def _citations(text: str) -> tuple[Citation, ...]:
             taken.append((start, end))
     found.sort(key=lambda c: c.start)
     return tuple(found)
+
+
+def _after_short_name(start: int, written: str) -> tuple[int, str, list[str] | None]:
+    """The names of ``written`` after the leading parts that are no names (``CLIP, Radford``
+    of ``(CLIP, Radford et al., ICML 2021)``: the work's short name, then its citation), with
+    where they start; no names when no tail of the list reads as names."""
+    at = 0
+    while (comma := written.find(",", at)) >= 0:
+        at = comma + 1
+        rest = written[at:].lstrip()
+        names = _family_names(rest, lower=True)
+        if names is not None:
+            return start + len(written) - len(rest), rest, names
+    return start, written, None
 
 
 #: an author list of family-name-first pairs with whole given names, closed by the year or a

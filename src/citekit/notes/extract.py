@@ -548,33 +548,17 @@ class _Extractor:
                 self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
                 continue
             rule = "a title quoted in a sentence, in title case"
+            details = _Details(hard=True, rule=rule)
+            cited_beside = _citation_beside(text, m, details)
             if not title_case(title):
-                if not _finder_says(node, "ref", SURE_QUOTED_TITLE) or _quoted_phrase_as_modifier(text, m):
+                if _quoted_phrase_as_modifier(text, m) or not (cited_beside or _finder_says(node, "ref", SURE_QUOTED_TITLE)):
                     continue
                 # a title in sentence case (``has anyone read “Latent retrieval for weakly
                 # supervised open domain question answering”?``) on a line the finder is sure
-                # cites a paper: the quoted span is that paper's title
-                rule = "a title quoted in a sentence, on a line the finder reads as citing a paper"
-            details = _Details(hard=True, rule=rule)
-            if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
-                details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
-            elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
-                # ``(“FlashAttention-2: …”, Dao 2023)``: the name and year after the title are its citation
-                details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
-                details.incomplete = bool(cite.group("etal"))
-                details.venue = (None, int(cite.group("year")))
-            elif (before := _CITE_BEFORE_TITLE_RE.search(text, max(0, m.start() - 80), m.start())) is not None \
-                    and before.group("first").lower() not in _ordinary_words():
-                # ``Shazeer 2019, ‘One Write-Head is All You Need’``: the citation right before the title is its own
-                details.authors = [before.group("first"), *([before.group("second")] if before.group("second") else [])]
-                details.incomplete = bool(before.group("etal"))
-                details.venue = (None, int(before.group("year")))
-            elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
-                # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
-                # in brackets right after the title is its own, not a second paper
-                details.authors, details.incomplete = list(bracketed.authors), bracketed.incomplete
-                details.venue = (bracketed.venue, bracketed.year)
-            elif _finder_says_no_paper(node):
+                # cites a paper, or with its authors right beside it: the quoted span is that paper's title
+                details.rule = ("a title quoted in a sentence, its authors beside it" if cited_beside else
+                                "a title quoted in a sentence, on a line the finder reads as citing a paper")
+            if not cited_beside and _finder_says_no_paper(node):
                 # a quoted phrase with nothing beside it that names its author, on a line the
                 # finder reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
                 if self.explaining:
@@ -1005,6 +989,44 @@ def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
 _BEFORE_BRACKET_RE = lazy(r"[\s,]*[(（]")
 
 
+def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
+    """The citation written right beside the quoted title ``m`` (its possessor, names and a
+    year after or before it, a citation in brackets after it, names after a comma) put in
+    ``details``; False when none is."""
+    if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
+        details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
+    elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
+        # ``(“FlashAttention-2: …”, Dao 2023)``: the name and year after the title are its citation
+        details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
+        details.incomplete = bool(cite.group("etal"))
+        details.venue = (None, int(cite.group("year")))
+    elif (before := _CITE_BEFORE_TITLE_RE.search(text, max(0, m.start() - 80), m.start())) is not None \
+            and before.group("first").lower() not in _ordinary_words():
+        # ``Shazeer 2019, ‘One Write-Head is All You Need’``: the citation right before the title is its own
+        details.authors = [before.group("first"), *([before.group("second")] if before.group("second") else [])]
+        details.incomplete = bool(before.group("etal"))
+        details.venue = (None, int(before.group("year")))
+    elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
+        # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
+        # in brackets right after the title is its own, not a second paper
+        details.authors, details.incomplete = list(bracketed.authors), bracketed.incomplete
+        details.venue = (bracketed.venue, bracketed.year)
+    elif (names := _NAMES_AFTER_TITLE_RE.match(text, m.end())) is not None and names.group("first").lower() not in _ordinary_words():
+        # ``"Improving language models by …", Borgeaud et al. DeepMind``, ``"Scalable Diffusion
+        # Models with Transformers", Peebles & Xie — why …``: names after a comma, no year
+        details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
+        details.incomplete = bool(names.group("etal"))
+    else:
+        return False
+    return True
+
+
+#: names right after a quoted title and a comma, with ``et al.`` or a second name, no year:
+#: the names end at a dash, a bracket, punctuation, the line's end or a capitalised word
+_NAMES_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\b\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))"
+                             r"(?=\s*(?:[—–,;.!?()]|--|$)|\s+[A-Z])")
+
+
 def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
     """The author-year citation that opens a bracket right after the quoted title at
     ``start``-``end`` (``"Title" (Gu, Goel, Ré, ICLR 22)``, ``“Title” (Liu et al., TACL
@@ -1014,7 +1036,14 @@ def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | N
         return None
     piece = text[start:gap.end() + 200]
     opened = gap.end() - start
-    return next((c for c in find_citations(piece) if opened <= c.start <= opened + 1), None)
+    # (a short name may come first: ``《Learning Transferable …》(CLIP, Radford et al., ICML 2021)``)
+    named = _SHORT_NAME_FIRST_RE.match(piece, opened)
+    starts = (opened, opened + 1, *((named.end(),) if named else ()))
+    return next((c for c in find_citations(piece) if c.start in starts), None)
+
+
+#: a short name opening the brackets after a title, before its citation (``(CLIP, Radford et al., …)``)
+_SHORT_NAME_FIRST_RE = lazy(r"\s*[A-Z][\w\-]{1,20}\s*,\s*")
 
 
 def _is_remark_under_paper(node: Node, child: Node) -> bool:
