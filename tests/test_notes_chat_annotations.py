@@ -186,3 +186,19 @@ def test_a_short_name_before_a_citation_in_brackets_is_no_author(tmp_path: Path)
                    "- the tagger (SLT, Mensah et al., 2019) is older\n")
     assert got[1][0]["authors"] == ["Okafor"] and got[1][0]["year"] == 2021
     assert any(m["authors"] == ["Mensah"] and m["year"] == 2019 for m in got[2])
+
+
+def test_a_quoted_title_before_its_citation_and_identifier_in_brackets(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "Ola Brandt  11:24 AM\n"
+                   "QG = \"Quiet Gradients in Shallow Recurrent Networks\" (Okafor et al 2022, 2212.01234). check the board first\n", "chat.txt")
+    m = next(m for m in got[2] if m["ids"].get("arxiv") == "2212.01234")
+    assert m["title"] == "Quiet Gradients in Shallow Recurrent Networks"
+    assert m["authors"] == ["Okafor"] and m["year"] == 2022
+
+
+def test_a_title_line_takes_the_citation_beside_its_quoted_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "ok the 90-page \"Quiet Gradients: Early Experiments with Tiny Taggers\" (Okafor et al.) is a lot\n"
+                   "arxiv.org/abs/2303.01234\n", "tweets.txt")
+    m = got[1][0]
+    assert m["title"] == "Quiet Gradients: Early Experiments with Tiny Taggers"
+    assert m["authors"] == ["Okafor"] and m["authors_incomplete"]

@@ -714,6 +714,8 @@ class _Extractor:
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
         title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
+        if title and not details.authors:
+            _authors_beside_quote(node.text, title, details)
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -987,6 +989,18 @@ def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
 
 #: what may stand between a quoted title and the bracket of its citation
 _BEFORE_BRACKET_RE = lazy(r"[\s,]*[(（]")
+
+
+def _authors_beside_quote(text: str, title: str, details: _Details) -> None:
+    """The authors written beside the quoted span that is the line's title (``the 155-page
+    "Sparks of …" (Bubeck et al.) is an experience`` over the paper's link)."""
+    plain = strip_urls(text)
+    span = next((m for m in _quoted_spans(plain) if m.group("q").strip().rstrip(",.").strip() == title), None)
+    if span is None:
+        return
+    venue = details.venue
+    if _citation_beside(plain, span, details) and venue != (None, None):
+        details.venue = venue  # (the line's own venue and year stand)
 
 
 def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
@@ -1282,6 +1296,18 @@ def _one_per_paper(own: Mention, text: str) -> list[Mention]:
     return out
 
 
+def _quoted_before(text: str, at: int) -> str | None:
+    """The quoted title that ends right before the brackets holding position ``at``."""
+    opened = max(text.rfind(b, 0, at) for b in _BRACKETS_AROUND)
+    if opened < 0:
+        return None
+    before = text[:opened].rstrip()
+    quote = next((q for q in _quoted_spans(text) if q.end() == len(before)), None)
+    if quote is None or not 3 <= len(quote.group("q").split()) <= 30:
+        return None
+    return quote.group("q").strip()
+
+
 def _titles_before_ids(text: str) -> dict[str, str]:
     """Identifiers written in brackets right after a quoted title (``"Title" (2204.05862)``),
     each with that title."""
@@ -1327,6 +1353,8 @@ def _take_bracketed_citation(own: Mention, text: str) -> bool:
     if len(cites) != 1:
         return False
     own.authors, own.authors_incomplete = list(cites[0].authors), cites[0].incomplete
+    if own.title is None and (quoted := _quoted_before(text, ids[0].start)) is not None:
+        own.title, own.kind = quoted, "titled"  # ``E5 = "Text Embeddings by …" (Wang et al. 2022, 2212.03533)``
     if cites[0].year is not None and (own.year is None or own.year_from_page):
         own.year, own.year_from_page = cites[0].year, False
     return False
