@@ -202,3 +202,11 @@ def test_a_title_line_takes_the_citation_beside_its_quoted_title(tmp_path: Path)
     m = got[1][0]
     assert m["title"] == "Quiet Gradients: Early Experiments with Tiny Taggers"
     assert m["authors"] == ["Okafor"] and m["authors_incomplete"]
+
+
+def test_a_three_word_title_in_title_marks_on_a_citing_line(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "- 「Quiet Gradient Tagging」 QGT, Okafor 等, NeurIPS 2023 — 민지\n"
+                   "- 顺便提一下「Latent Ledgers」那篇（Mensah 等, CVPR 2022），但这周不展开\n"
+                   "- 论文格式模板: 「ICLR 2025」官方 LaTeX 模板\n")
+    assert any(m["title"] == "Quiet Gradient Tagging" for m in got[1])
+    assert all(m["title"] is None for m in got.get(2, []) + got.get(3, []))

@@ -536,8 +536,10 @@ class _Extractor:
         for m in _quoted_spans(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
-            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
+            if not _CJK_TITLE_MARKS.get(m.group(0)[:1], 4) <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
                 continue
+            if len(words) < 4 and not (title.isascii() and title_case(title) and has_citation_cue(text)):
+                continue  # (a short title in title marks, on a line that cites: ``「Visual Instruction Tuning」 LLaVA, Liu 等``)
             if "zotero://" in node.text and _ZOTERO_CITATION_AFTER_RE.match(text, m.end()):
                 continue  # a Zotero annotation's highlight: the quoted words are the paper's text, not its title
             if non_paper_words(outside) and (_non_paper_word_near(text, m) or not title[:1].isupper()):
@@ -900,6 +902,9 @@ def _quoted_phrase_as_modifier(text: str, m: re.Match[str]) -> bool:
 #: the citation link Zotero writes right after an annotation's highlighted words (``“…”
 #: ([Hu et al., 2021, p. 3](zotero://select/…))``)
 _ZOTERO_CITATION_AFTER_RE = lazy(r"\s*\(\[[^\]]{1,200}\]\(")
+#: the title marks of Chinese, Japanese and Korean text (a work's title, not a quotation in
+#: Chinese; a quotation too in Japanese): a Latin-script title in them may be short
+_CJK_TITLE_MARKS = {"《": 3, "「": 3, "『": 3}
 #: how many words before a quoted span and after it say what the quoted title is
 _WORDS_BEFORE_QUOTE, _WORDS_AFTER_QUOTE = 5, 3
 
