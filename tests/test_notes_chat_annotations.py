@@ -210,3 +210,13 @@ def test_a_three_word_title_in_title_marks_on_a_citing_line(tmp_path: Path) -> N
                    "- 论文格式模板: 「ICLR 2025」官方 LaTeX 模板\n")
     assert any(m["title"] == "Quiet Gradient Tagging" for m in got[1])
     assert all(m["title"] is None for m in got.get(2, []) + got.get(3, []))
+
+
+def test_a_remark_citing_a_titled_paper_over_a_link_is_no_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "🚨 New paper: Are Quiet Gradients a Mirage?\n\n"
+                   "Directly pushes back on Okafor et al. 2022 (Quiet Gradients in Shallow Recurrent Networks, TMLR)\n"
+                   "arxiv.org/abs/2304.01234\n", "tweets.txt")
+    assert {m["title"] for m in got[3]} == {None, "Quiet Gradients in Shallow Recurrent Networks"}
+    cited = next(m for m in got[3] if m["title"])
+    assert cited["authors"] == ["Okafor"] and cited["year"] == 2022 and not cited["ids"].get("arxiv")
+    assert next(m for m in got[3] if not m["title"])["ids"]["arxiv"] == "2304.01234"

@@ -126,11 +126,22 @@ def _title_after(text: str, end: int) -> str | None:
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         return None
-    title = m.group("t").strip().rstrip(".")
+    title = _without_venue_after(m.group("t").strip().rstrip("."))
     words = title.split()
     if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
         return None
     return title
+
+
+#: a venue's short name, maybe with a year, after the title in the same brackets
+_VENUE_AFTER_RE = lazy(r",\s*(?P<v>[A-Za-z][\w\-]{1,15})(?:\s*['’]?\d{2,4})?\s*$")
+
+
+def _without_venue_after(title: str) -> str:
+    """The bracketed title without the venue written after it (``Emergent Abilities of Large
+    Language Models, TMLR``): a known venue's short name, a comma before it."""
+    m = _VENUE_AFTER_RE.search(title)
+    return title[:m.start()].rstrip() if m and canonical(m.group("v")) else title
 
 
 #: after three names or more joined by ``&``/``and``, the work's short name alone in brackets

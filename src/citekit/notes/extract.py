@@ -654,7 +654,8 @@ class _Extractor:
             # (a line that quotes several titles, its own the last, cites the others by name)
             if own.kind == "url" and (each := _one_per_paper(own, node.text)):
                 return [*each, *self._visit_remarks(remarks, None)]
-            apart = own.kind == "url" and not own.authors and _take_bracketed_citation(own, node.text)
+            apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
+                                                                or _remark_citing_titled_work(node.text))
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
@@ -718,6 +719,8 @@ class _Extractor:
         title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
         if title and not details.authors:
             _authors_beside_quote(node.text, title, details)
+        if title and not details.authors and details.urls and _remark_citing_titled_work(title):
+            title = None  # (the remark's words are no title: the link below stands alone, the cited paper apart)
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -994,6 +997,18 @@ def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
 
 #: what may stand between a quoted title and the bracket of its citation
 _BEFORE_BRACKET_RE = lazy(r"[\s,]*[(（]")
+
+
+#: words of a remark before the citation it makes (``Directly pushes back on Wei et al. 2022 (…)``)
+_REMARK_WORDS_BEFORE = 3
+
+
+def _remark_citing_titled_work(text: str) -> bool:
+    """A line of prose that cites a paper by its authors and the title in brackets after
+    them, a few words into the line (``Directly pushes back on Wei et al. 2022 (Emergent
+    Abilities of Large Language Models, TMLR)``): a remark naming that paper, never a title;
+    a link under it is the post's own paper, not the cited one."""
+    return any(c.title and len(text[:c.start].split()) >= _REMARK_WORDS_BEFORE for c in _citations_in(text))
 
 
 def _authors_beside_quote(text: str, title: str, details: _Details) -> None:
