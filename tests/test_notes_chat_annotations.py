@@ -220,3 +220,10 @@ def test_a_remark_citing_a_titled_paper_over_a_link_is_no_title(tmp_path: Path) 
     cited = next(m for m in got[3] if m["title"])
     assert cited["authors"] == ["Okafor"] and cited["year"] == 2022 and not cited["ids"].get("arxiv")
     assert next(m for m in got[3] if not m["title"])["ids"]["arxiv"] == "2304.01234"
+
+
+def test_a_remark_after_a_named_citation_is_no_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "follow-ups:\n"
+                   "- QGT (Okafor et al. 2024) only needs binary good/bad labels, no pairs\n"
+                   "- QGN (Mensah et al. 2021) Quiet Gradients in Shallow Recurrent Networks\n")
+    assert got[2][0]["title"] is None and got[2][0]["authors"] == ["Okafor"] and got[2][0]["year"] == 2024

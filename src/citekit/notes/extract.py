@@ -299,6 +299,8 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         # split was wrong, and the line is a title (``… Network Training by Reducing Internal
         # Covariate Shift`` above ``Author  Sergey Ioffe``)
         ref = None
+    if ref is not None and not details.title and not details.authors and _remark_after_named_citation(node.text, ref.title):
+        return ""  # (the short name is the paper's, the citation its authors, the rest a remark: no title is written)
     if ref is not None and not details.title:
         if not details.authors:
             details.authors, details.incomplete = list(ref.authors), ref.incomplete
@@ -318,6 +320,20 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.venue is not None:
         details.venue = line.venue  # "Title (ICML 2026)"
     return details.title or line.title
+
+
+#: a short name, then its citation in brackets, opening a line (``KTO (Ethayarajh et al. 2024) …``)
+_NAMED_CITATION_START_RE = lazy(r"^\s*[A-Z][\w\-]{1,20}\s*[(（][^()（）]{2,80}?(?:et\s+al\.?|&|\b(?:19|20)\d\d)[^()（）]{0,20}[)）]\s*")
+
+
+def _remark_after_named_citation(text: str, title: str | None) -> bool:
+    """The words after ``KTO (Ethayarajh et al. 2024)`` are a remark on the paper so named
+    (``only needs binary … labels, no pairs``) when they are not written as a title: lower
+    case first and not in title case."""
+    if not title or title[:1].isupper() or title_case(title):
+        return False
+    m = _NAMED_CITATION_START_RE.match(text)
+    return m is not None and text[m.end():].lstrip().startswith(title[:20])
 
 
 def _share_a_name(some: list[str], others: list[str]) -> bool:
