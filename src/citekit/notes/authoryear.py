@@ -126,11 +126,22 @@ def _title_after(text: str, end: int) -> str | None:
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         return None
-    title = m.group("t").strip().rstrip(".")
+    title = _without_venue_after(m.group("t").strip().rstrip("."))
     words = title.split()
     if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
         return None
     return title
+
+
+#: a venue's short name, maybe with a year, after the title in the same brackets
+_VENUE_AFTER_RE = lazy(r",\s*(?P<v>[A-Za-z][\w\-]{1,15})(?:\s*['’]?\d{2,4})?\s*$")
+
+
+def _without_venue_after(title: str) -> str:
+    """The bracketed title without the venue written after it (``Emergent Abilities of Large
+    Language Models, TMLR``): a known venue's short name, a comma before it."""
+    m = _VENUE_AFTER_RE.search(title)
+    return title[:m.start()].rstrip() if m and canonical(m.group("v")) else title
 
 
 #: after three names or more joined by ``&``/``and``, the work's short name alone in brackets
@@ -245,6 +256,26 @@ def _dash_title(text: str, at: int) -> tuple[str, int] | None:
     if not 4 <= len(title.split()) <= 25:
         return None
     return title, m.end("q") + 1 if m.group("q") else m.end("t")
+
+
+#: a title after names and a comma (``Robertson & Zaragoza, The Probabilistic Relevance
+#: Framework: BM25 and Beyond (2009)``): to a bracket, a sentence's end or the line's end,
+#: with the year in brackets after it when one is written
+_COMMA_TITLE_RE = lazy(r",\s+(?P<t>[A-Z][^.!?;()\[\]\"“”]{10,200}?)\s*(?:[(（](?P<y>(?:19|20)\d\d)[)）])?\s*(?:[.!?;(]|$)")
+
+
+def _comma_title(text: str, at: int) -> tuple[str, int, int | None] | None:
+    """The title written after names and a comma, where it ends and the year after it: four
+    words or more in title case, its last word capitalised (a remark after names, ``Smith &
+    Jones, they show that …``, is no title)."""
+    m = _COMMA_TITLE_RE.match(text, at)
+    if m is None:
+        return None
+    title = m.group("t").strip().rstrip(",:")
+    words = title.split()
+    if not 4 <= len(words) <= 25 or not title_case(title) or not words[-1][:1].isupper():
+        return None
+    return title, m.end("y") + 1 if m.group("y") else m.end("t"), int(m.group("y")) if m.group("y") else None
 
 
 def _capitalised_before(text: str, start: int) -> bool:
@@ -379,6 +410,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
             # "et al." goes with the names after it only
             start, written = start + joined.end(), written[joined.end():]
         names = _family_names(written, lower=True)
+        if names is None and "," in written:
+            start, written, names = _after_short_name(start, written)
         if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
@@ -398,7 +431,13 @@ def _citations(text: str) -> tuple[Citation, ...]:
             lower = m.group("names").islower()
             if year is None and dashed is None and (lower or not _in_parentheses(text, m.start(), m.end())):
                 quoted = _quoted_title_after(text, end) if not lower and not after_quote else None
-                if quoted is not None and free(m.start(), quoted[1]):
+                comma = (_comma_title(text, end) if quoted is None and not lower and not after_quote
+                         and (len(names) >= 3 or "&" in m.group("names")) else None)
+                if comma is not None and free(m.start(), comma[1]):
+                    # ``Gao, Schulman & Hilton, Scaling Laws for Reward Model Overoptimization``
+                    found.append(Citation(tuple(names), False, comma[2], None, m.start(), comma[1], comma[0]))
+                    taken.append((m.start(), comma[1]))
+                elif quoted is not None and free(m.start(), quoted[1]):
                     # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
                     found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
                     taken.append((m.start(), quoted[1]))
@@ -451,6 +490,20 @@ def _citations(text: str) -> tuple[Citation, ...]:
             taken.append((start, end))
     found.sort(key=lambda c: c.start)
     return tuple(found)
+
+
+def _after_short_name(start: int, written: str) -> tuple[int, str, list[str] | None]:
+    """The names of ``written`` after the leading parts that are no names (``CLIP, Radford``
+    of ``(CLIP, Radford et al., ICML 2021)``: the work's short name, then its citation), with
+    where they start; no names when no tail of the list reads as names."""
+    at = 0
+    while (comma := written.find(",", at)) >= 0:
+        at = comma + 1
+        rest = written[at:].lstrip()
+        names = _family_names(rest, lower=True)
+        if names is not None:
+            return start + len(written) - len(rest), rest, names
+    return start, written, None
 
 
 #: an author list of family-name-first pairs with whole given names, closed by the year or a

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -29,7 +29,7 @@ from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces
@@ -299,6 +299,8 @@ def _title_and_inline(node: Node, details: _Details) -> str:
         # split was wrong, and the line is a title (``… Network Training by Reducing Internal
         # Covariate Shift`` above ``Author  Sergey Ioffe``)
         ref = None
+    if ref is not None and not details.title and not details.authors and _remark_after_named_citation(node.text, ref.title):
+        return ""  # (the short name is the paper's, the citation its authors, the rest a remark: no title is written)
     if ref is not None and not details.title:
         if not details.authors:
             details.authors, details.incomplete = list(ref.authors), ref.incomplete
@@ -318,6 +320,20 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.venue is not None:
         details.venue = line.venue  # "Title (ICML 2026)"
     return details.title or line.title
+
+
+#: a short name, then its citation in brackets, opening a line (``KTO (Ethayarajh et al. 2024) …``)
+_NAMED_CITATION_START_RE = lazy(r"^\s*[A-Z][\w\-]{1,20}\s*[(（][^()（）]{2,80}?(?:et\s+al\.?|&|\b(?:19|20)\d\d)[^()（）]{0,20}[)）]\s*")
+
+
+def _remark_after_named_citation(text: str, title: str | None) -> bool:
+    """The words after ``KTO (Ethayarajh et al. 2024)`` are a remark on the paper so named
+    (``only needs binary … labels, no pairs``) when they are not written as a title: lower
+    case first and not in title case."""
+    if not title or title[:1].isupper() or title_case(title):
+        return False
+    m = _NAMED_CITATION_START_RE.match(text)
+    return m is not None and text[m.end():].lstrip().startswith(title[:20])
 
 
 def _share_a_name(some: list[str], others: list[str]) -> bool:
@@ -454,6 +470,10 @@ class _Extractor:
             # papers the heading cites (``*** TODO GAN baseline (Goodfellow et al. 2014, "Generative
             # Adversarial Nets")``): an org agenda's items are headings
             return self._inline(node, heading=True)
+        if (not node.children and node.kind in ("plain", "bullet") and (title := announced_title(node.text)) is not None
+                and not names_a_paper(node.text)):
+            # ``🚨 New paper: Tree of Thoughts: …`` alone on its line: the post says the words are a paper's title
+            return [self._mention("titled", node, _Details(hard=True, rule="a post's announcement before the title it announces"), title=title)]
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
@@ -524,7 +544,7 @@ class _Extractor:
         # (what the line says outside its quotes: a title's own words, "… from Multi-Head
         # Checkpoints", do not make the line name a model's weights or a book)
         outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", node.text))
-        if non_paper_words(outside) or _BOOK_RE.search(outside):
+        if _BOOK_RE.search(outside):
             return []
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
@@ -532,41 +552,31 @@ class _Extractor:
         for m in _quoted_spans(text):
             title = m.group("q").strip().rstrip(",")
             words = title.split()
-            if not 4 <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
+            if not _CJK_TITLE_MARKS.get(m.group(0)[:1], 4) <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
                 continue
+            if len(words) < 4 and not (title.isascii() and title_case(title) and has_citation_cue(text)):
+                continue  # (a short title in title marks, on a line that cites: ``「Visual Instruction Tuning」 LLaVA, Liu 等``)
+            if "zotero://" in node.text and _ZOTERO_CITATION_AFTER_RE.match(text, m.end()):
+                continue  # a Zotero annotation's highlight: the quoted words are the paper's text, not its title
+            if non_paper_words(outside) and (_non_paper_word_near(text, m) or not title[:1].isupper()):
+                continue  # (a word further off speaks of something else only beside a title written as one)
             if m.re is _CURLY_SINGLE_QUOTED_RE and not title_case(title):
                 continue  # (a phrase in British quotes is a title only when it is written as one)
             if (said := _kind_after_title(text, title)) is not None:
                 self._reject(node, f"a quoted title the line calls a {said}, not a paper", title)
                 continue
             rule = "a title quoted in a sentence, in title case"
+            details = _Details(hard=True, rule=rule)
+            cited_beside = _citation_beside(text, m, details)
             if not title_case(title):
-                if not _finder_says(node, "ref", SURE_QUOTED_TITLE):
+                if _quoted_phrase_as_modifier(text, m) or not (cited_beside or _finder_says(node, "ref", SURE_QUOTED_TITLE)):
                     continue
                 # a title in sentence case (``has anyone read “Latent retrieval for weakly
                 # supervised open domain question answering”?``) on a line the finder is sure
-                # cites a paper: the quoted span is that paper's title
-                rule = "a title quoted in a sentence, on a line the finder reads as citing a paper"
-            details = _Details(hard=True, rule=rule)
-            if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
-                details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
-            elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
-                # ``(“FlashAttention-2: …”, Dao 2023)``: the name and year after the title are its citation
-                details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
-                details.incomplete = bool(cite.group("etal"))
-                details.venue = (None, int(cite.group("year")))
-            elif (before := _CITE_BEFORE_TITLE_RE.search(text, max(0, m.start() - 80), m.start())) is not None \
-                    and before.group("first").lower() not in _ordinary_words():
-                # ``Shazeer 2019, ‘One Write-Head is All You Need’``: the citation right before the title is its own
-                details.authors = [before.group("first"), *([before.group("second")] if before.group("second") else [])]
-                details.incomplete = bool(before.group("etal"))
-                details.venue = (None, int(before.group("year")))
-            elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
-                # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
-                # in brackets right after the title is its own, not a second paper
-                details.authors, details.incomplete = list(bracketed.authors), bracketed.incomplete
-                details.venue = (bracketed.venue, bracketed.year)
-            elif _finder_says_no_paper(node):
+                # cites a paper, or with its authors right beside it: the quoted span is that paper's title
+                details.rule = ("a title quoted in a sentence, its authors beside it" if cited_beside else
+                                "a title quoted in a sentence, on a line the finder reads as citing a paper")
+            if not cited_beside and _finder_says_no_paper(node):
                 # a quoted phrase with nothing beside it that names its author, on a line the
                 # finder reads as no paper (``exported via (“Add Note from Annotations” → Export …)``)
                 if self.explaining:
@@ -658,9 +668,15 @@ class _Extractor:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
             # (a line that quotes several titles, its own the last, cites the others by name)
+            if own.kind == "url" and (each := _one_per_paper(own, node.text)):
+                return [*each, *self._visit_remarks(remarks, None)]
+            apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
+                                                                or _remark_citing_titled_work(node.text))
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
+            if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
+                return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
             cited = self._cited(node, [own]) if own.authors or several else []
-            return [own, *cited, *self._visit_remarks(remarks, own)]
+            return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
 
@@ -686,6 +702,28 @@ class _Extractor:
             out.extend(m for m in found if own is None or not _same_paper(m, own))
         return out
 
+    def _labelled_notes(self, node: Node, own: Mention) -> list[Mention]:
+        """Papers a paper's labelled note names (``笔记: … 后续的 FlashAttention-2 (Dao 2023,
+        2307.08691) …``, ``Notes: … see Okafor et al. 2021``): the note is the paper's summary,
+        and what it cites besides the paper itself are other papers, read as in any remark; an
+        identifier in it is a paper of its own, with the citation in its brackets."""
+        out: list[Mention] = []
+        for child in node.children:
+            label = child.label
+            if label is None or label.field != "summary" or not label.value or child.children:
+                continue
+            note = Node("plain", child.line, label.value)
+            found = self._inline(note)
+            ids = find_text_ids(note.text)
+            if len(ids) == 1 and not any(m.urls for m in found) and not (own.ids.arxiv or own.ids.doi or own.pins.arxiv) in (ids[0].value,):
+                details = _Details(rule="an identifier in a paper's labelled note")
+                _add_url(details, ids[0].url, None, hard=True)
+                by_id = self._mention("url", note, details)
+                _take_bracketed_citation(by_id, note.text)
+                found = [m for m in found if not (m.kind == "cited" and m.authors == by_id.authors)] + [by_id]
+            out.extend(m for m in found if not _same_paper(m, own))
+        return out
+
     def _as_mention(self, node: Node) -> Mention | None:
         if self.explaining:
             for line in node.merged:
@@ -695,6 +733,10 @@ class _Extractor:
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
         title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
+        if title and not details.authors:
+            _authors_beside_quote(node.text, title, details)
+        if title and not details.authors and details.urls and _remark_citing_titled_work(title):
+            title = None  # (the remark's words are no title: the link below stands alone, the cited paper apart)
         if details.talk:
             return self._reject(node, "a talk, tutorial or keynote page is linked")
         if details.kind_label and details.kind_label not in _PAPER_KINDS:
@@ -852,12 +894,48 @@ class _Extractor:
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
 _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
-                      r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper)\b|\bch\.\s*\d", re.I)
+                      r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper|no\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 #: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One
 #: Write-Head is All You Need’``): the closing quote before no letter (``don’t`` is a word)
 _CURLY_SINGLE_QUOTED_RE = lazy(r"(?<![\w‘’])‘(?P<q>[A-Z0-9][^‘’\"“”]{6,298}[^\s‘’])’(?![\w’])")
+
+
+#: a word right after a closing quote: the quoted words modify it (``the "retrieve only when
+#: needed" angle``) unless it says the quoted words name a paper
+_WORD_AFTER_QUOTE_RE = lazy(r"\s+(?P<w>[^\W\d_][\w\-]*)")
+_PAPER_NOUNS = frozenset(("paper", "papers", "preprint", "article", "work", "study"))
+
+
+def _quoted_phrase_as_modifier(text: str, m: re.Match[str]) -> bool:
+    """A quoted span in lower case with a word right after it (``likes "what changed between
+    versions" questions``): a phrase used as an adjective, not a title; a title quoted in a
+    sentence is followed by a bracket, a comma, a full stop or a word such as ``paper``."""
+    if not m.group("q").lstrip()[:1].islower():
+        return False
+    after = _WORD_AFTER_QUOTE_RE.match(text, m.end())
+    return after is not None and after.group("w").lower() not in _PAPER_NOUNS
+
+
+#: the citation link Zotero writes right after an annotation's highlighted words (``“…”
+#: ([Hu et al., 2021, p. 3](zotero://select/…))``)
+_ZOTERO_CITATION_AFTER_RE = lazy(r"\s*\(\[[^\]]{1,200}\]\(")
+#: the title marks of Chinese, Japanese and Korean text (a work's title, not a quotation in
+#: Chinese; a quotation too in Japanese): a Latin-script title in them may be short
+_CJK_TITLE_MARKS = {"《": 3, "「": 3, "『": 3}
+#: how many words before a quoted span and after it say what the quoted title is
+_WORDS_BEFORE_QUOTE, _WORDS_AFTER_QUOTE = 5, 3
+
+
+def _non_paper_word_near(text: str, m: re.Match[str]) -> bool:
+    """A word that names a blog, a library, documentation or a to-do within a few words of
+    the quoted span (``HF blog "The N Implementation Details …"``): the quote is that
+    thing's title. One further off (``check "High-Dimensional Continuous Control …" defaults
+    + Spinning Up docs``, ``… (1cycle). not in library yet``) speaks of something else."""
+    outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", text[:m.start()])).split()[-_WORDS_BEFORE_QUOTE:]
+    after = _INNER_QUOTED_RE.sub(" ", text[m.end():]).split()[:_WORDS_AFTER_QUOTE]
+    return non_paper_words(" ".join(outside)) is not None or non_paper_words(" ".join(after)) is not None
 
 
 def _quoted_spans(text: str) -> list[re.Match[str]]:
@@ -937,6 +1015,68 @@ def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
 _BEFORE_BRACKET_RE = lazy(r"[\s,]*[(（]")
 
 
+#: words of a remark before the citation it makes (``Directly pushes back on Wei et al. 2022 (…)``)
+_REMARK_WORDS_BEFORE = 3
+
+
+def _remark_citing_titled_work(text: str) -> bool:
+    """A line of prose that cites a paper by its authors and the title in brackets after
+    them, a few words into the line (``Directly pushes back on Wei et al. 2022 (Emergent
+    Abilities of Large Language Models, TMLR)``): a remark naming that paper, never a title;
+    a link under it is the post's own paper, not the cited one."""
+    return any(c.title and len(text[:c.start].split()) >= _REMARK_WORDS_BEFORE for c in _citations_in(text))
+
+
+def _authors_beside_quote(text: str, title: str, details: _Details) -> None:
+    """The authors written beside the quoted span that is the line's title (``the 155-page
+    "Sparks of …" (Bubeck et al.) is an experience`` over the paper's link)."""
+    plain = strip_urls(text)
+    span = next((m for m in _quoted_spans(plain) if m.group("q").strip().rstrip(",.").strip() == title), None)
+    if span is None:
+        return
+    venue = details.venue
+    if _citation_beside(plain, span, details) and venue != (None, None):
+        details.venue = venue  # (the line's own venue and year stand)
+
+
+def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
+    """The citation written right beside the quoted title ``m`` (its possessor, names and a
+    year after or before it, a citation in brackets after it, names after a comma) put in
+    ``details``; False when none is."""
+    if (owner := _POSSESSOR_RE.search(text, 0, m.start())) is not None:
+        details.authors = [owner.group("name")]  # ``Shazeer's "Fast Transformer Decoding …"``
+    elif (cite := _CITE_AFTER_TITLE_RE.match(text, m.end())) is not None:
+        # ``(“FlashAttention-2: …”, Dao 2023)``: the name and year after the title are its citation
+        details.authors = [cite.group("first"), *([cite.group("second")] if cite.group("second") else [])]
+        details.incomplete = bool(cite.group("etal"))
+        details.venue = (None, int(cite.group("year")))
+    elif (before := _CITE_BEFORE_TITLE_RE.search(text, max(0, m.start() - 80), m.start())) is not None \
+            and before.group("first").lower() not in _ordinary_words():
+        # ``Shazeer 2019, ‘One Write-Head is All You Need’``: the citation right before the title is its own
+        details.authors = [before.group("first"), *([before.group("second")] if before.group("second") else [])]
+        details.incomplete = bool(before.group("etal"))
+        details.venue = (None, int(before.group("year")))
+    elif (bracketed := _citation_in_brackets_after(text, m.start(), m.end())) is not None:
+        # ``"Efficiently Modeling … State Spaces" (Gu, Goel, Ré, ICLR 22)``: the citation
+        # in brackets right after the title is its own, not a second paper
+        details.authors, details.incomplete = list(bracketed.authors), bracketed.incomplete
+        details.venue = (bracketed.venue, bracketed.year)
+    elif (names := _NAMES_AFTER_TITLE_RE.match(text, m.end())) is not None and names.group("first").lower() not in _ordinary_words():
+        # ``"Improving language models by …", Borgeaud et al. DeepMind``, ``"Scalable Diffusion
+        # Models with Transformers", Peebles & Xie — why …``: names after a comma, no year
+        details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
+        details.incomplete = bool(names.group("etal"))
+    else:
+        return False
+    return True
+
+
+#: names right after a quoted title and a comma, with ``et al.`` or a second name, no year:
+#: the names end at a dash, a bracket, punctuation, the line's end or a capitalised word
+_NAMES_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\b\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))"
+                             r"(?=\s*(?:[—–,;.!?()]|--|$)|\s+[A-Z])")
+
+
 def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
     """The author-year citation that opens a bracket right after the quoted title at
     ``start``-``end`` (``"Title" (Gu, Goel, Ré, ICLR 22)``, ``“Title” (Liu et al., TACL
@@ -946,7 +1086,14 @@ def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | N
         return None
     piece = text[start:gap.end() + 200]
     opened = gap.end() - start
-    return next((c for c in find_citations(piece) if opened <= c.start <= opened + 1), None)
+    # (a short name may come first: ``《Learning Transferable …》(CLIP, Radford et al., ICML 2021)``)
+    named = _SHORT_NAME_FIRST_RE.match(piece, opened)
+    starts = (opened, opened + 1, *((named.end(),) if named else ()))
+    return next((c for c in find_citations(piece) if c.start in starts), None)
+
+
+#: a short name opening the brackets after a title, before its citation (``(CLIP, Radford et al., …)``)
+_SHORT_NAME_FIRST_RE = lazy(r"\s*[A-Z][\w\-]{1,20}\s*,\s*")
 
 
 def _is_remark_under_paper(node: Node, child: Node) -> bool:
@@ -956,12 +1103,23 @@ def _is_remark_under_paper(node: Node, child: Node) -> bool:
             and any(c.is_detail and c.label is not None and c.label.field == "authors" for c in node.children))
 
 
+def _other_ids(mention: Mention, own: Mention) -> bool:
+    """``mention`` carries an identifier of a scheme ``own`` knows, with another value."""
+    known = dict(own.pins.items())
+    known.update(own.ids.items())
+    return any(known.get(k) not in (None, v) for k, v in mention.ids.items())
+
+
 def _same_paper(mention: Mention, own: Mention) -> bool:
     """A mention in a paper's remarks that stands for that paper itself: the same title, or
     an author-year citation of its first author."""
     if mention.title and own.title:
         return normalize_title(mention.title) == normalize_title(own.title)
     if mention.title or not mention.authors or not own.authors:
+        return False
+    if mention.year is not None and own.year is not None and mention.year != own.year and not (mention.year_from_page or own.year_from_page):
+        return False  # (its first author's paper of another year: ``FlashAttention-2 (Dao 2023, …)`` under Dao's 2022 paper)
+    if _other_ids(mention, own):
         return False
     first = mention.authors[0].replace(",", " ").split()
     return bool(first) and any(first[-1].lower() in name.lower().replace(",", " ").split() for name in own.authors[:1])
@@ -1135,6 +1293,109 @@ def _title_after_zotero_link(text: str) -> str | None:
     return title
 
 
+#: the brackets an identifier is written in, or that open right after it
+_BRACKETS_AROUND = "(（"
+_CLOSING = {"(": ")", "（": "）"}
+
+
+def _bracket_holding(text: str, start: int, end: int) -> str | None:
+    """What the brackets around ``text[start:end]`` hold (``(Hoffmann et al. 2022,
+    arXiv:2203.15556)``), or the brackets that open right after it (``arxiv 2307.03172
+    (Liu et al., Stanford)``); None when neither is written."""
+    opened = max(text.rfind(b, 0, start) for b in _BRACKETS_AROUND)
+    if opened >= 0 and not any(c in text[opened:start] for c in ")）"):
+        closed = text.find(_CLOSING[text[opened]], end)
+        if closed >= 0 and not any(c in text[end:closed] for c in "(（"):
+            return text[opened + 1:closed]
+    after = re.match(r"\s*([(（])([^()（）]{1,200})[)）]", text[end:])
+    return after.group(2) if after else None
+
+
+def _one_per_paper(own: Mention, text: str) -> list[Mention]:
+    """A line's links split into one mention each when they carry two different identifiers
+    of one scheme (two arXiv ids, two DOIs): one paper has one of each, so the line names
+    several papers (``this one is CAI (2212.08073), the earlier one is "Training a Helpful
+    …" (2204.05862)``). A title quoted right before an identifier's brackets is that
+    paper's. Empty when the links may all be one paper's."""
+    per_url = [(url, ids_from_url(url)) for url in own.urls]
+    seen: dict[str, str] = {}
+    if not any(seen.setdefault(k, v) != v for _, ids in per_url for k, v in ids.items()):
+        return []
+    titles = _titles_before_ids(text)
+    out = []
+    for url, ids in per_url:
+        if not ids.items():
+            continue  # (a link with no identifier: whose it is, is not written)
+        title = titles.get(ids.arxiv or ids.doi or "")
+        out.append(replace(own, urls=[url], ids=ids, title=title, kind="titled" if title else "url",
+                           authors=[], authors_incomplete=False))
+    return out
+
+
+def _quoted_before(text: str, at: int) -> str | None:
+    """The quoted title that ends right before the brackets holding position ``at``."""
+    opened = max(text.rfind(b, 0, at) for b in _BRACKETS_AROUND)
+    if opened < 0:
+        return None
+    before = text[:opened].rstrip()
+    quote = next((q for q in _quoted_spans(text) if q.end() == len(before)), None)
+    if quote is None or not 3 <= len(quote.group("q").split()) <= 30:
+        return None
+    return quote.group("q").strip()
+
+
+def _titles_before_ids(text: str) -> dict[str, str]:
+    """Identifiers written in brackets right after a quoted title (``"Title" (2204.05862)``),
+    each with that title."""
+    out = {}
+    quotes = _quoted_spans(text)
+    for found in find_text_ids(text):
+        opened = max(text.rfind(b, 0, found.start) for b in _BRACKETS_AROUND)
+        if opened < 0 or text[opened + 1:found.start].strip(" ,;:") or text[found.end:].lstrip()[:1] not in ")）":
+            continue
+        before = text[:opened].rstrip()
+        quote = next((q for q in quotes if q.end() == len(before)), None)
+        if quote is not None and 3 <= len(quote.group("q").split()) <= 30:
+            out[found.value] = quote.group("q").strip()
+    return out
+
+
+#: what brackets around an identifier may hold besides it when they name nothing else
+_ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
+#: a name right before the brackets that hold an identifier alone (``Atlas (arXiv:2208.03299)``)
+_NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
+
+
+def _take_bracketed_citation(own: Mention, text: str) -> bool:
+    """A paper known by its one identifier takes the authors of the citation written in
+    the same brackets as that identifier, or in brackets right after it: the brackets say
+    whose paper the identifier is (``Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556)``).
+    A citation elsewhere on the line is left alone: it may cite another paper.
+
+    True when the brackets hold the identifier alone right after a name (``… and Atlas
+    (arXiv:2208.03299) if you have the compute``): the identifier is that name's, so the
+    titles and citations elsewhere on the line are other papers."""
+    ids = find_text_ids(text)
+    if len(ids) != 1 or len(own.urls) != 1:
+        return False
+    inside = _bracket_holding(text, ids[0].start, ids[0].end)
+    if inside is None:
+        return False
+    rest = inside.replace(text[ids[0].start:ids[0].end], " ")
+    if _ID_ONLY_RE.match(rest):
+        opened = max(text.rfind(b, 0, ids[0].start) for b in _BRACKETS_AROUND)
+        return opened > 0 and _NAME_BEFORE_BRACKET_RE.search(text, 0, opened) is not None
+    cites = find_citations("(" + rest + ")")
+    if len(cites) != 1:
+        return False
+    own.authors, own.authors_incomplete = list(cites[0].authors), cites[0].incomplete
+    if own.title is None and (quoted := _quoted_before(text, ids[0].start)) is not None:
+        own.title, own.kind = quoted, "titled"  # ``E5 = "Text Embeddings by …" (Wang et al. 2022, 2212.03533)``
+    if cites[0].year is not None and (own.year is None or own.year_from_page):
+        own.year, own.year_from_page = cites[0].year, False
+    return False
+
+
 @per_text
 def _citations_in(text: str) -> tuple:
     """The author-year citations of one line as read (links by their labels, no URLs),
@@ -1176,13 +1437,29 @@ def _is_paper_heading(text: str) -> bool:
 
 
 def _lists_links(node: Node) -> bool:
-    """Two or more bare links to the same site under one line: a list of papers, not one paper's links."""
-    hosts = [
-        urlsplit(find_urls.shared(c.text)[0]).netloc.lower()
+    """Two or more bare links to the same site under one line, or to pages of two different
+    papers (two DOIs, two arXiv ids: one paper has one of each, whatever sites give them):
+    a list of papers, not one paper's links."""
+    links = [
+        find_urls.shared(c.text)[0]
         for c in node.children
         if not c.children and _is_link_line(c.text) and classify_url(find_urls.shared(c.text)[0]) in ("paper", "code", "project")
     ]
-    return len(hosts) != len(set(hosts))
+    hosts = [urlsplit(url).netloc.lower() for url in links]
+    return len(hosts) != len(set(hosts)) or _names_two_papers(links)
+
+
+def _names_two_papers(links: list[str]) -> bool:
+    """Two of ``links`` carry different identifiers of one scheme (two DOIs, two arXiv ids)."""
+    seen: dict[str, str] = {}
+    for url in links:
+        ids = ids_from_url(url)
+        if ids.doi is None and (doi := doi_in_url(url)):
+            ids.doi = doi
+        for scheme, value in ids.items():
+            if seen.setdefault(scheme, value) != value:
+                return True
+    return False
 
 
 def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[list[Node]]:

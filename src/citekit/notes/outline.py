@@ -136,10 +136,13 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     starts = _Starts(lines)
     chat = False  # a chat window copied as text: under its message headers, each line is a message
     for number, raw in enumerate(lines, start=1):
+        quoted = raw[:8].lstrip()[:1] == ">"
         raw, message = _unquoted(raw.expandtabs(4).rstrip())
         if not chat and raw[-1:] in "Mm" and _CHAT_HEADER_RE.match(raw):
             chat = True
-        message = message or chat
+        # (an e-mail quoted into a chat, ``> `` before each line, is wrapped at its width as
+        # e-mails are: its lines go on one another, they are not one message each)
+        message = message or chat and not quoted
         if not raw.strip() or is_separator(raw):
             previous_blank = True
             paragraph = item = None

@@ -743,6 +743,22 @@ def _parse_reference(text: str) -> Reference | None:
 _ANNOUNCEMENT_RE = lazy(r"^(?:(?:our|a|my)\s+)?(?:new|latest)\s+(?:paper|preprint|work)"
                         r"(?:\s+(?:from|by)\s+[^:—–]{1,40}?)?\s*(?:[:—–]|!+:?)\s*(?=\S)", re.I)
 
+def announced_title(text: str) -> str | None:
+    """The title a post announces on a line of its own (``New paper: Tree of Thoughts:
+    Deliberate Problem Solving with Large Language Models``): the announcement says the
+    words after it are a paper's title. Three words or more in title case, no sentence
+    after them (``New paper: we show that …`` is the poster's own words)."""
+    m = _ANNOUNCEMENT_RE.match(text)
+    if m is None:
+        return None
+    title = text[m.end():].strip().rstrip(" ,;:")
+    title = title.rstrip(" 🧵👇📄🚨🔥✨🎉").strip()
+    words = title.split()
+    if not 3 <= len(words) <= 30 or title[-1:] in ".!…" or not title[:1].isupper() or not title_case(title):
+        return None
+    return title
+
+
 #: the words of an abbreviated journal name (ISO 4 / NLM: ``PLoS Med``, ``Nat. Mach. Intell.``,
 #: ``J Mach Learn Res``, ``Proc Natl Acad Sci``), which a list of family names cannot hold all of
 _JOURNAL_WORDS = frozenset("""plos med nat sci rev lett proc natl acad j res intell mach learn comput ann

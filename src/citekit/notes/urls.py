@@ -68,6 +68,9 @@ _DOCS_PATH_RE = lazy(r"^/(?:docs?|documentation|api-docs|reference/api)(?:/|$)")
 #: figshare, Dryad, PANGAEA, Software Heritage): a DOI there is a release, not a paper's
 _DEPOSIT_DOI_RE = lazy(r"^/?(?:10\.5281|10\.6084|10\.5061|10\.1594)/", re.I)
 _DOI_IN_PATH_RE = lazy(r"/doi/(?:abs/|full/|pdf/|epdf/|book/)?(?P<doi>10\.\d{4,9}/[^?#\s]+)", re.I)
+#: a Nature Portfolio article page: its name is the DOI's suffix under Nature's prefix 10.1038
+#: (``nature.com/articles/nature16961`` is ``10.1038/nature16961``)
+_NATURE_ARTICLE_RE = lazy(r"^https?://(?:www\.)?nature\.com/articles/(?P<id>[a-z0-9][a-z0-9.\-]{3,60}?)(?:\.pdf)?/?(?:[?#]|$)", re.I)
 
 
 #: kinds of page (:func:`classify_url`) that are never a paper's own page: a reference or a
@@ -83,12 +86,13 @@ _BARE_SITES = (
     r"paperswithcode\.com/paper/", r"semanticscholar\.org/(?:paper|arxiv)/", r"dl\.acm\.org/doi/",
     r"(?:dx\.)?doi\.org/10\.", r"openreview\.net/(?:forum|pdf)\?", r"aclanthology\.org/", r"proceedings\.mlr\.press/v",
     r"proceedings\.neurips\.cc/paper", r"papers\.nips\.cc/paper", r"openaccess\.thecvf\.com/content",
+    r"nature\.com/articles/",
 )
 _BARE_URL_RE = lazy(
     r"(?<![\w/.@:%-])(?:www\.)?(?:" + "|".join(_BARE_SITES) + rf"){_URL_CHARS}*(?:\({_URL_CHARS}*\){_URL_CHARS}*)*", re.I)
 _BARE_NEEDLES = ("arxiv.org/", "huggingface.co/papers/", "hf.co/papers/", "alphaxiv.org/", "paperswithcode.com/", "semanticscholar.org/",
                  "dl.acm.org/", "doi.org/", "openreview.net/", "aclanthology.org/", "mlr.press/", "neurips.cc/",
-                 "nips.cc/", "thecvf.com/")
+                 "nips.cc/", "thecvf.com/", "nature.com/")
 
 
 #: what an address's host is written with (a run of them before a paper site's name is where
@@ -248,7 +252,8 @@ def classify_url(url: str) -> UrlKind:
     if host.endswith("dblp.org") or host.endswith("dblp.uni-trier.de"):
         return "paper" if low_path.startswith("/rec/") else "other"
     if host == "www.semanticscholar.org" or host == "semanticscholar.org":
-        return "paper" if low_path.startswith("/paper/") else "other"
+        # (``/arxiv/<id>`` is the page of the paper with that arXiv id)
+        return "paper" if low_path.startswith(("/paper/", "/arxiv/")) else "other"
     if host in ("huggingface.co", "hf.co") and low_path.startswith("/papers/"):  # (hf.co: the site's short address)
         return "paper"
     if host in ("paperswithcode.com", "www.paperswithcode.com"):
@@ -301,6 +306,8 @@ def _on_site(host: str, sites: frozenset[str]) -> bool:
 def doi_in_url(url: str) -> str | None:
     """The DOI a publisher's page URL carries (``dl.acm.org/doi/10.1145/...``)."""
     m = _DOI_IN_PATH_RE.search(url)
+    if m is None and (nature := _NATURE_ARTICLE_RE.match(url)) is not None:
+        return normalize_doi("10.1038/" + nature.group("id"))
     return normalize_doi(m.group("doi")) if m else None
 
 
