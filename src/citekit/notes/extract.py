@@ -749,7 +749,9 @@ class _Extractor:
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
             self.not_papers.add(node.line)
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
-        if is_person_line(title) and not details.urls and not details.pins:
+        if is_person_line(title) and not details.urls and not details.pins and not (node.source == "table row" and details.authors):
+            # (a table row whose own author cell names who wrote it is a work: ``Gradient noise
+            # scale (the batch size paper) | McCandlish et al.`` only looks like ``Name (Affiliation)``)
             return self._reject(node, "a person and an affiliation", title)
         if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
             return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)

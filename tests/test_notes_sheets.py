@@ -1,0 +1,65 @@
+"""Tables of papers outside Markdown: a spreadsheet pasted as tab-separated text (what a copy
+from a sheet gives), with section rows, a cell in quotes over two lines and identifiers
+written beside the venue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citekit.notes import extract_paths
+
+
+def _mentions(tmp_path: Path, name: str, text: str) -> list:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return extract_paths([path], root=tmp_path).mentions
+
+
+SHEET = (
+    "Title\tAuthors\tVenue\n"
+    "SEGMENTATION\t\t\n"
+    "Fully Convolutional Networks for Semantic Segmentation\tLong, Shelhamer, Darrell\tCVPR 2015\n"
+    "Mask R-CNN\tHe et al.\tICCV 2017 / arXiv 1703.06870\n"
+    "\t\t\n"
+    "SELF-SUPERVISED\t\t\n"
+    "\"SimCLR\n(A Simple Framework for Contrastive Learning of Visual Representations)\"\tChen, Kornblith, Norouzi, Hinton\tICML 2020\n"
+    "Bootstrap your own latent\tGrill et al.\tNeurIPS 2020\n"
+)
+
+
+@pytest.mark.parametrize("name", ["sheet.tsv", "sheet.txt"])
+def test_a_pasted_sheet_is_read_as_a_table(tmp_path, name):
+    mentions = _mentions(tmp_path, name, SHEET)
+    got = [(m.location.line, m.title, m.authors, m.authors_incomplete) for m in mentions]
+    assert got == [
+        (3, "Fully Convolutional Networks for Semantic Segmentation", ["Long", "Shelhamer", "Darrell"], False),
+        (4, "Mask R-CNN", ["He"], True),
+        (7, "A Simple Framework for Contrastive Learning of Visual Representations", ["Chen", "Kornblith", "Norouzi", "Hinton"], False),
+        (9, "Bootstrap your own latent", ["Grill"], True),
+    ]
+    assert mentions[1].pins.arxiv == "1703.06870"
+
+
+def test_a_sheet_whose_header_names_no_title_column_is_read_as_lines(tmp_path):
+    # a sheet of numbers: no column of titles, nothing taken for a paper
+    text = "step\tloss\tlr\n100\t2.31\t0.001\n200\t1.97\t0.001\n"
+    assert _mentions(tmp_path, "log.tsv", text) == []
+
+
+def test_identifiers_in_a_venue_cell_are_the_rows_own(tmp_path):
+    text = ("| Paper | Who | Where |\n|---|---|---|\n"
+            "| Neural Ordinary Differential Equations | Chen et al. | NeurIPS 2018, arXiv:1806.07366 |\n"
+            "| A short name of mine | Doe & Roe | arXiv 2001.01234 |\n")
+    first, second = _mentions(tmp_path, "t.md", text)
+    assert (first.pins.arxiv, first.year) == ("1806.07366", 2018)
+    assert (second.pins.arxiv, second.year) == ("2001.01234", None)  # (no year 2001 read out of the identifier)
+
+
+def test_a_row_with_its_own_author_cell_is_no_person(tmp_path):
+    # ``Words words (the X paper)`` reads like ``Name Name (Affiliation)``; the row's own author cell says it is a work
+    text = ("| Paper | Who | Where |\n|---|---|---|\n"
+            "| Gradient noise scale (the batch size paper) | McCandlish et al. | 2018 |\n")
+    (mention,) = _mentions(tmp_path, "t.md", text)
+    assert (mention.title, mention.authors) == ("Gradient noise scale (the batch size paper)", ["McCandlish"])
