@@ -63,3 +63,20 @@ def test_a_row_with_its_own_author_cell_is_no_person(tmp_path):
             "| Gradient noise scale (the batch size paper) | McCandlish et al. | 2018 |\n")
     (mention,) = _mentions(tmp_path, "t.md", text)
     assert (mention.title, mention.authors) == ("Gradient noise scale (the batch size paper)", ["McCandlish"])
+
+
+@pytest.mark.parametrize("name,text", [
+    ("t.md", "## Reading\n\n| Paper | Who | Where |\n|---|---|---|\n| Deep Sets | Zaheer et al. | NeurIPS 2017 |\n\n"
+             "## Non-paper resources\n\n| Paper | Who | Where |\n|---|---|---|\n"
+             "| The Illustrated Word2vec | Jay Alammar | jalammar.github.io/illustrated-word2vec |\n"
+             "| Dive into Deep Learning, chapter 11 | Zhang, Lipton, Li, Smola | d2l.ai/chapter_attention |\n"
+             "| Set Transformer | Lee et al. | ICML 2019, arXiv:1810.00825 |\n"),
+    ("t.txt", "reading:\n- Deep Sets — Zaheer et al., NeurIPS 2017\n\nextras, not papers:\n"
+              "- \"The Illustrated Word2vec\" — Jay Alammar, 2019\n"
+              "- Dive into Deep Learning, chapter 11 — Zhang, Lipton, Li, Smola\n"
+              "- Set Transformer — Lee et al., arXiv:1810.00825\n"),
+])
+def test_a_section_that_says_it_lists_no_papers(tmp_path, name, text):
+    # the writer's own words say the items are no papers; one that gives an identifier still is
+    titles = [m.title for m in _mentions(tmp_path, name, text)]
+    assert titles == ["Deep Sets", "Set Transformer"]

@@ -68,6 +68,10 @@ _PAPER_KINDS = PAPER_KIND_WORDS
 
 
 
+#: a section's own words that what it lists is not papers (an exact statement, not a guess)
+_NO_PAPERS_RE = lazy(r"\b(?:not|non|no)[- ]?papers?\b|\bother than papers\b", re.I)
+
+
 @dataclass
 class _Scope:
     """Where we are in the file: the nearest section label and the venue it implies."""
@@ -95,6 +99,13 @@ class _Scope:
         if self.label:
             return self.label
         return self.headings[-1][1] if self.headings else None
+
+    @property
+    def says_no_papers(self) -> bool:
+        """The section (a heading over it or its label) says what it lists is not papers
+        (``## Not papers but worth it``, ``misc / not papers:``, ``RESOURCES (non-paper)``)."""
+        texts = [text for _level, text, _v, _y in self.headings] + ([self.label] if self.label else [])
+        return any(_NO_PAPERS_RE.search(text) for text in texts)
 
     @property
     def people(self) -> list[str]:
@@ -703,6 +714,10 @@ class _Extractor:
             return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper{links}")
         if not title:
             return self._url_mention(node, details)
+        if self.scope.says_no_papers and not details.urls and not details.pins:
+            # the writer's own word: the section lists what is not a paper; a line there that
+            # links a paper page or gives an identifier is a paper all the same
+            return self._reject(node, "under a heading or label that says its items are not papers", title)
         if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
             word = non_paper_words(title) or next((w for c in node.children if c.label is None and (w := non_paper_words(c.text))), None)
             if word:  # | Implicit Neural Representations | | just a blog |
