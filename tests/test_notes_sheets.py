@@ -80,3 +80,11 @@ def test_a_section_that_says_it_lists_no_papers(tmp_path, name, text):
     # the writer's own words say the items are no papers; one that gives an identifier still is
     titles = [m.title for m in _mentions(tmp_path, name, text)]
     assert titles == ["Deep Sets", "Set Transformer"]
+
+
+def test_a_title_cell_that_cites_its_authors_is_read_by_the_citation(tmp_path):
+    # a schedule's "who" names the presenter: the citation in the title cell says who wrote the paper
+    text = ("| Week | Paper | Who |\n|---|---|---|\n"
+            "| 2 | the GShard paper (Lepikhin et al. 2020) | Noor |\n")
+    mentions = _mentions(tmp_path, "t.md", text)
+    assert [(m.authors, m.year) for m in mentions] == [(["Lepikhin"], 2020)]
