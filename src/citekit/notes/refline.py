@@ -1223,6 +1223,11 @@ _VENUE_YEAR_TAIL_RE = lazy(r"(?:\s*[(（](?:[A-Za-z][\w.&\- ]{0,40}\s)?(?:(?:19|
                            r"|,\s*[A-Z][\w.&\-]{1,20}\s?(?:(?:19|20)\d{2}|['’]\d{2}))(?:[.,;]?\s*$|[.;]\s+(?=\S))")
 
 
+#: a year, maybe with the letter author-year styles add (``2022b``), and its separator, at
+#: the start of a title
+_YEAR_OPENS_RE = lazy(r"(?:19|20)\d{2}[a-z]?\b\)?[,.:;]?\s+")
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -1250,6 +1255,10 @@ def _citation_first(text: str) -> Reference | None:
     parsed = refparse.parse_if(text, sure_of_title)
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+    if lead.year and title and (year_first := _YEAR_OPENS_RE.match(title)) is not None:
+        # the citation's own year, which the parser, not knowing its letter (``Bai et al.
+        # 2022b, …``: the second paper of that year), read into the title
+        title = unquote_title(title[year_first.end():]).strip()
     at = text.find(title, lead.end) if title else -1
     if at > lead.end and _ARTICLE_RE.fullmatch(text[lead.end:at]):
         # ``Keller, Moreau & Obi, A Simple Baseline …``: the names were read exactly and end
