@@ -88,3 +88,14 @@ def test_a_title_cell_that_cites_its_authors_is_read_by_the_citation(tmp_path):
             "| 2 | the GShard paper (Lepikhin et al. 2020) | Noor |\n")
     mentions = _mentions(tmp_path, "t.md", text)
     assert [(m.authors, m.year) for m in mentions] == [(["Lepikhin"], 2020)]
+
+
+@pytest.mark.parametrize("cell,title", [
+    ("Swin / shifted windows (Hierarchical Vision Transformer using Shifted Windows)", "Hierarchical Vision Transformer using Shifted Windows"),
+    ("GPT-2 / WebText LM (Language Models are Unsupervised Multitask Learners)", "Language Models are Unsupervised Multitask Learners"),
+])
+def test_names_joined_by_slashes_before_the_title_in_brackets(tmp_path, cell, title):
+    # the names a paper goes by, then what it is called
+    text = f"| Paper | Who | Where |\n|---|---|---|\n| {cell} | Someone et al. | 2021 |\n"
+    (mention,) = _mentions(tmp_path, "t.md", text)
+    assert mention.title == title

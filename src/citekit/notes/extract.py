@@ -1160,8 +1160,10 @@ def _arrowed_page(text: str) -> str | None:
 
 
 #: a paper's short name with its title in parentheses after it (``Contriever (Unsupervised
-#: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon
-_NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s*[(（](?P<title>[^()（）]+)[)）]$")
+#: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon, or
+#: several such names it goes by, joined by slashes (``Latent diffusion / Stable Diffusion (…)``)
+_NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：/]+(?:\s[^\s():：/]+)?(?:\s*/\s*[^\s():：/]+(?:\s[^\s():：/]+)?)*)"
+                           r"\s*[(（](?P<title>[^()（）]+)[)）]$")
 
 
 def _named_title(title: str) -> str:
