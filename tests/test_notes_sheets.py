@@ -99,3 +99,17 @@ def test_names_joined_by_slashes_before_the_title_in_brackets(tmp_path, cell, ti
     text = f"| Paper | Who | Where |\n|---|---|---|\n| {cell} | Someone et al. | 2021 |\n"
     (mention,) = _mentions(tmp_path, "t.md", text)
     assert mention.title == title
+
+
+def test_a_sheet_pasted_into_markdown_is_read_as_a_table(tmp_path):
+    text = "# Reading list\n\nintro line, nothing to read here.\n\n## Vision\n\n" + SHEET + "\n## Later\n\n- Deep Sets — Zaheer et al., NeurIPS 2017\n"
+    mentions = _mentions(tmp_path, "list.md", text)
+    got = [(m.location.line, m.title, m.authors) for m in mentions]
+    assert got == [
+        (9, "Fully Convolutional Networks for Semantic Segmentation", ["Long", "Shelhamer", "Darrell"]),
+        (10, "Mask R-CNN", ["He"]),
+        (13, "A Simple Framework for Contrastive Learning of Visual Representations", ["Chen", "Kornblith", "Norouzi", "Hinton"]),
+        (15, "Bootstrap your own latent", ["Grill"]),
+        (19, "Deep Sets", ["Zaheer"]),
+    ]
+    assert [m.section for m in mentions] == ["SEGMENTATION", "SEGMENTATION", "SELF-SUPERVISED", "SELF-SUPERVISED", "Later"]

@@ -28,7 +28,7 @@ from citekit.notes.shapes import authors_line, strip_chat_prefix, strip_leading_
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
-from citekit.notes.formats.tables import table_nodes
+from citekit.notes.formats.tables import pasted_tables, table_nodes
 from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
 
@@ -758,15 +758,52 @@ def read(held: list[str], file: str, into: FileScope) -> Iterator[list[Node]]:
     is read."""
     doc = MarkdownDocument()
     first = True
+    sheets = _pasted_sheets(held, into)
     for roots in markdown_pieces(held, file, doc):  # frees the text block by block as it goes
         if first:
             _front_matter_scope(into, doc.front_matter)
             first = False
+        if sheets:
+            roots = _with_sheets(roots, sheets)
         handed = [roots]
         del roots
         yield handed.pop()  # (no reference kept here: the extractor frees each piece once read)
+    if sheets:
+        yield sheets
     into.problems.extend(doc.problems)
     into.skipped.extend(doc.skipped)
+
+
+def _pasted_sheets(held: list[str], into: FileScope) -> list[Node]:
+    """The rows of spreadsheets pasted into the Markdown as tab-separated text
+    (:func:`~citekit.notes.formats.tables.pasted_tables`: Markdown has no such table, and
+    reads its lines as a paragraph), in line order; their lines are blanked in ``held``'s
+    text, so the Markdown reader reads what is around them with the same line numbers."""
+    if "\t" not in held[0]:
+        return []
+    lines = held[0].split("\n")
+    out: list[Node] = []
+    for start, end, nodes, skipped in pasted_tables(lines):
+        out.extend(nodes)
+        into.skipped.extend(skipped)
+        lines[start:end] = [""] * (end - start)
+    if out:
+        held[0] = "\n".join(lines)
+    return out
+
+
+def _with_sheets(roots: list[Node], sheets: list[Node]) -> list[Node]:
+    """``roots`` with the pasted sheets' rows that come before the piece's last line put in
+    among them by line (a row then reads under the heading above it); those are taken out
+    of ``sheets``, the rest wait for a later piece."""
+    if not roots:
+        return roots
+    last = max(node.line for node in roots)
+    taken = [node for node in sheets if node.line <= last]
+    if not taken:
+        return roots
+    del sheets[:len(taken)]
+    return sorted(roots + taken, key=lambda node: node.line)
 
 
 def _front_matter_scope(into: FileScope, data: dict) -> None:
