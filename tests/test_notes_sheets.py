@@ -113,3 +113,8 @@ def test_a_sheet_pasted_into_markdown_is_read_as_a_table(tmp_path):
         (19, "Deep Sets", ["Zaheer"]),
     ]
     assert [m.section for m in mentions] == ["SEGMENTATION", "SEGMENTATION", "SELF-SUPERVISED", "SELF-SUPERVISED", "Later"]
+
+
+def test_a_sheet_in_a_code_block_is_code(tmp_path):
+    text = "# Data\n\n```\n" + SHEET + "```\n"
+    assert _mentions(tmp_path, "data.md", text) == []

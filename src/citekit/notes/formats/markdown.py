@@ -783,12 +783,34 @@ def _pasted_sheets(held: list[str], into: FileScope) -> list[Node]:
         return []
     lines = held[0].split("\n")
     out: list[Node] = []
-    for start, end, nodes, skipped in pasted_tables(lines):
+    for start, end, nodes, skipped in pasted_tables(_outside_fences(lines)):
         out.extend(nodes)
         into.skipped.extend(skipped)
         lines[start:end] = [""] * (end - start)
     if out:
         held[0] = "\n".join(lines)
+    return out
+
+
+_SHEET_FENCE_RE = lazy(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+
+
+def _outside_fences(lines: list[str]) -> list[str]:
+    """``lines`` with those of fenced code blocks blanked (a sheet shown as code is code)."""
+    if "```" not in "".join(lines) and "~~~" not in "".join(lines):
+        return lines
+    out, fence = [], ""
+    for line in lines:
+        m = _SHEET_FENCE_RE.match(line)
+        if fence:
+            if m and m.group("fence")[0] == fence[0] and len(m.group("fence")) >= len(fence) and not line.strip(" `~"):
+                fence = ""
+            out.append("")
+        elif m:
+            fence = m.group("fence")
+            out.append("")
+        else:
+            out.append(line)
     return out
 
 
