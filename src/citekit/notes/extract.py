@@ -68,6 +68,10 @@ _PAPER_KINDS = PAPER_KIND_WORDS
 
 
 
+#: a section's own words that what it lists is not papers (an exact statement, not a guess)
+_NO_PAPERS_RE = lazy(r"\b(?:not|non|no)[- ]?papers?\b|\bother than papers\b", re.I)
+
+
 @dataclass
 class _Scope:
     """Where we are in the file: the nearest section label and the venue it implies."""
@@ -95,6 +99,13 @@ class _Scope:
         if self.label:
             return self.label
         return self.headings[-1][1] if self.headings else None
+
+    @property
+    def says_no_papers(self) -> bool:
+        """The section (a heading over it or its label) says what it lists is not papers
+        (``## Not papers but worth it``, ``misc / not papers:``, ``RESOURCES (non-paper)``)."""
+        texts = [text for _level, text, _v, _y in self.headings] + ([self.label] if self.label else [])
+        return any(_NO_PAPERS_RE.search(text) for text in texts)
 
     @property
     def people(self) -> list[str]:
@@ -745,6 +756,10 @@ class _Extractor:
             return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper{links}")
         if not title:
             return self._url_mention(node, details)
+        if self.scope.says_no_papers and not details.urls and not details.pins:
+            # the writer's own word: the section lists what is not a paper; a line there that
+            # links a paper page or gives an identifier is a paper all the same
+            return self._reject(node, "under a heading or label that says its items are not papers", title)
         if node.source and not details.hard and looks_like_title(title) and title[:1] not in "([{":
             word = non_paper_words(title) or next((w for c in node.children if c.label is None and (w := non_paper_words(c.text))), None)
             if word:  # | Implicit Neural Representations | | just a blog |
@@ -791,7 +806,12 @@ class _Extractor:
             # ``A. Karpathy. A recipe for training neural networks. Blog post, \url{…}, 2019.``
             self.not_papers.add(node.line)
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
-        if is_person_line(title) and not details.urls and not details.pins:
+        if is_person_line(title) and not details.urls and not details.pins and not (
+                node.source == "table row" and details.authors and not find_citations(title)):
+            # (a table row whose own author cell names who wrote it is a work: ``Gradient noise
+            # scale (the batch size paper) | McCandlish et al.`` only looks like ``Name (Affiliation)``;
+            # a title cell that cites its authors in brackets is read by the citation rules, as the
+            # "who" cell of a schedule may name the presenter)
             return self._reject(node, "a person and an affiliation", title)
         if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
             return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
@@ -805,6 +825,8 @@ class _Extractor:
             # title whose own detail lines name its authors and give its page (a paper noted with its lab's
             # page): the finder, which learned what the lines of blog posts, talks and packages look like, decides
             return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
+        if details.urls and (named := _take_own_citation(node, details)) and named != title and named in title:
+            title = named  # (the rest of the line is the citation and a remark on the paper)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:
             details.rule = "paper link on or under the line" if details.urls else ("labelled details" if details.hard else "title with an author list, paper link or summary below")
@@ -819,6 +841,7 @@ class _Extractor:
         """A bare URL line: a paper page, or a project/code page with no title (kept as a
         link so the work is not lost; resolution may name it later)."""
         if details.urls:
+            _take_own_citation(node, details)
             details.rule = details.rule or "a paper link with no title"
             mention = self._mention("url", node, details, summary=details.summary)
             slug = next((t for u in details.urls if (t := title_in_url(u))), None)
@@ -1077,6 +1100,68 @@ _NAMES_AFTER_TITLE_RE = lazy(r"\s*,\s*(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>
                              r"(?=\s*(?:[—–,;.!?()]|--|$)|\s+[A-Z])")
 
 
+def _take_own_citation(node: Node, details: _Details) -> str | None:
+    """The authors of a line's own paper, when the line links it or gives its identifier and
+    names no authors in a shape the title rules read, but cites them beside the paper's name
+    (:func:`_own_citation`); and that name (its linked title or short name), if the citation
+    follows it."""
+    if details.authors or node.children and any(c.label is not None and c.label.field == "authors" for c in node.children):
+        return None
+    found = _own_citation(node.text)
+    if found is None:
+        return None
+    cite, name = found
+    details.authors, details.incomplete = list(cite.authors), cite.incomplete
+    if cite.year is not None and details.venue == (None, None):
+        details.venue = (cite.venue, cite.year)
+    return name
+
+
+#: an identifier opening a bracket (``(arXiv 2402.01306)``, ``(2310.12036``, ``(doi:10.…``)
+_ID_IN_BRACKETS_RE = lazy(r"\s*[(（]\s*(?:arxiv\s*[:：]?\s*|doi\s*[:：]?\s*)?(?:\d{4}\.\d{4,5}|10\.\d{4,9}/)", re.I)
+_ID_RE = lazy(r"\barxiv\b|\b\d{4}\.\d{4,5}\b|\b10\.\d{4,9}/", re.I)
+#: what may stand before the bracket of a paper's own citation: its short name alone, maybe
+#: after a label (``ORPO (Hong, Lee, Thorne)``, ``optional: SimPO (…)``)
+_SHORT_NAME_BEFORE_RE = lazy(r"^(?:[^\W\d][\w ]{0,20}[:：]\s*)?(?P<name>[^\s()]{2,30})\s*[(（]$")
+
+
+def _own_citation(text: str) -> tuple[Citation, str | None] | None:
+    """The one author-year citation a line writes beside the paper it links, when its place
+    says it is that paper's: in brackets right after the paper's linked title or its short
+    name at the start (``[Title](…) (Christiano, Leike, …)``, ``ORPO (Hong, Lee, Thorne) — …``),
+    in brackets with the identifier (``GAE (Schulman et al., ICLR 2016, arXiv:1506.02438)``),
+    or right before the identifier in brackets (``Ethayarajh et al. 2024 (arXiv 2402.01306)``).
+    A citation elsewhere on the line (``follow-up to Smith et al. 2020: [Title](…)``) is of
+    another paper, and a line with two cites more than one. With the citation, the linked
+    title or short name it follows, if it follows one."""
+    if "(" not in text and "（" not in text:
+        return None
+    labels: list[str] = []
+
+    def label(m: re.Match[str]) -> str:
+        labels.append(m.group(1))
+        return m.group(1) + "\x01"
+
+    plain = replace_markdown_links(text, label) if "](" in text else text
+    link_ends = [pos - n for n, pos in enumerate(i for i, ch in enumerate(plain) if ch == "\x01")]
+    plain = plain.replace("\x01", "")
+    cites = find_citations(plain)
+    if len(cites) != 1:
+        return None
+    cite = cites[0]
+    before = plain[:cite.start].rstrip()
+    if not before.endswith(("(", "（")):
+        return (cite, None) if _ID_IN_BRACKETS_RE.match(plain, cite.end) else None
+    stem = before[:-1].rstrip()
+    linked = next((labels[i].strip() for i, end in enumerate(link_ends) if stem and end == len(stem)), None)
+    short = _SHORT_NAME_BEFORE_RE.match(before)
+    name = linked or (short.group("name") if short else None)
+    close = plain.find(")", cite.start)
+    if name or _ID_RE.search(plain[cite.start:close if close > 0 else len(plain)]):
+        return cite, name
+    return None
+
+
 def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
     """The author-year citation that opens a bracket right after the quoted title at
     ``start``-``end`` (``"Title" (Gu, Goel, Ré, ICLR 22)``, ``“Title” (Liu et al., TACL
@@ -1233,8 +1318,10 @@ def _arrowed_page(text: str) -> str | None:
 
 
 #: a paper's short name with its title in parentheses after it (``Contriever (Unsupervised
-#: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon
-_NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s*[(（](?P<title>[^()（）]+)[)）]$")
+#: Dense Information Retrieval with Contrastive Learning)``): one or two words, no colon, or
+#: several such names it goes by, joined by slashes (``Latent diffusion / Stable Diffusion (…)``)
+_NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：/]+(?:\s[^\s():：/]+)?(?:\s*/\s*[^\s():：/]+(?:\s[^\s():：/]+)?)*)"
+                           r"\s*[(（](?P<title>[^()（）]+)[)）]$")
 
 
 def _named_title(title: str) -> str:

@@ -140,7 +140,23 @@ def split_authors(value: str) -> list[str]:
         # ``Bottou, Léon; Curtis, Frank E.; Nocedal, Jorge`` (a Zotero report, APA's own
         # lists): family, given pairs, one between each pair of semicolons
         return semi_parts
-    return [p.strip() for p in _AUTHOR_SEP_RE.split(value) if p and p.strip()]
+    parts = [p.strip() for p in _AUTHOR_SEP_RE.split(value) if p and p.strip()]
+    return _family_initials_pairs(parts) or parts
+
+
+_INITIALS_RE = lazy(r"(?:[A-Z]\.\s*-?\s*)+")
+
+
+def _family_initials_pairs(parts: list[str]) -> list[str] | None:
+    """``Lakshminarayanan, B., Pritzel, A., Blundell, C.`` split at every comma: each family
+    name followed by its initials alone (APA's list, the family name first), put back as
+    ``Family, I.`` pairs; None when the parts do not alternate so."""
+    if len(parts) < 4 or len(parts) % 2:
+        return None
+    families, initials = parts[0::2], parts[1::2]
+    if not all(_INITIALS_RE.fullmatch(i) for i in initials) or any(_INITIALS_RE.fullmatch(f) or "." in f for f in families):
+        return None
+    return [f"{family}, {initial}" for family, initial in zip(families, initials)]
 
 
 def author_list_incomplete(value: str) -> bool:

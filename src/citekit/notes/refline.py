@@ -483,6 +483,12 @@ def _surnames_title(title: str, *, words: int = 3) -> bool:
 
 #: ``— ICML 2015`` / ``, NeurIPS'25`` / ``(ICML 2026)`` at the end of an author list
 _DASHED_TAIL = lazy(r"\s*(?:[—–]|-{1,2}|,|\()\s*(?P<v>[^,()—–]*?(?:19|20)\d{2}|[^,()—–]*?['’]\d{2})\s*\)?$")
+#: ``. NeurIPS 2023`` at the end of an author list, as a reference writes it (the period after
+#: a name of two letters or more: ``J. 2020`` is an initial's)
+_PERIOD_TAIL = lazy(r"(?<=[^\W\d_]{2})\.\s+(?P<v>[^,()—–.]*?(?:19|20)\d{2}|[^,()—–.]*?['’]\d{2})\s*$")
+#: a remark in brackets after a list of names, in lower case and with no digit
+#: (``(outstanding paper runner-up)``, ``(oral)``): no name, no venue
+_REMARK_AT_END_RE = lazy(r"\s*\((?=[a-z])[^()\d]*\)$")
 #: ``, ICML 2026`` at the end of a parenthesised author list
 _COMMA_TAIL = lazy(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
 
@@ -515,7 +521,12 @@ def _names_with_tail(text: str, *, surnames: bool = False) -> tuple[list[str], b
 
     ``surnames`` also accepts two or more capitalised family names alone (``Schaipp, Gower,
     Taylor``); a family name alone is also taken before ``et al.`` (``Kaplan et al.``)."""
-    text, venue, year = _cut_venue_tail(text.strip().rstrip(".").strip(), _DASHED_TAIL)
+    text = text.strip().rstrip(".").strip()
+    if text.endswith(")"):
+        text = _REMARK_AT_END_RE.sub("", text).rstrip(".").strip()
+    text, venue, year = _cut_venue_tail(text, _DASHED_TAIL)
+    if venue is None and year is None and "." in text:
+        text, venue, year = _cut_venue_tail(text, _PERIOD_TAIL)
     parsed = split_name_list(text, single_word=True, min_names=2) if surnames else split_name_list(text)
     if parsed is None and _ET_AL_RE.search(text[-24:]):
         one = split_name_list(text, single_word=True)
@@ -1228,6 +1239,11 @@ _VENUE_YEAR_TAIL_RE = lazy(r"(?:\s*[(（](?:[A-Za-z][\w.&\- ]{0,40}\s)?(?:(?:19|
                            r"|,\s*[A-Z][\w.&\-]{1,20}\s?(?:(?:19|20)\d{2}|['’]\d{2}))(?:[.,;]?\s*$|[.;]\s+(?=\S))")
 
 
+#: a year, maybe with the letter author-year styles add (``2022b``), and its separator, at
+#: the start of a title
+_YEAR_OPENS_RE = lazy(r"(?:19|20)\d{2}[a-z]?\b\)?[,.:;]?\s+")
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -1255,6 +1271,10 @@ def _citation_first(text: str) -> Reference | None:
     parsed = refparse.parse_if(text, sure_of_title)
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+    if lead.year and title and (year_first := _YEAR_OPENS_RE.match(title)) is not None:
+        # the citation's own year, which the parser, not knowing its letter (``Bai et al.
+        # 2022b, …``: the second paper of that year), read into the title
+        title = unquote_title(title[year_first.end():]).strip()
     at = text.find(title, lead.end) if title else -1
     if at > lead.end and _ARTICLE_RE.fullmatch(text[lead.end:at]):
         # ``Keller, Moreau & Obi, A Simple Baseline …``: the names were read exactly and end

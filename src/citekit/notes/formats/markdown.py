@@ -21,34 +21,21 @@ from typing import TYPE_CHECKING, Any
 
 from citekit.core.venues import from_text
 from citekit.notes.labels import parse_label
-from citekit.notes.finder.model import LineLabel
 from citekit.notes.outline import (Node, cut_mid_sentence, adopt_orphan_details, could_start, numbered_starts, parse_outline,
                                    shift_lines, starts_mention)
 from citekit.notes.result import Problem
-from citekit.notes.shapes import authors_line, non_paper_words, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, strip_chat_prefix, strip_leading_icon
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
-from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, is_url_only
+from citekit.notes.formats.tables import pasted_tables, table_nodes
+from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
 
 #: Callout kinds that hold a paper (``> [!note] Title``); quotes, to-dos and warnings do not.
 NON_PAPER_CALLOUTS = frozenset({"quote", "cite", "todo", "warning", "caution", "danger", "error", "bug", "failure", "fail", "missing", "question", "help", "faq", "attention"})
 _CALLOUT_RE = lazy(r"^\[!(?P<kind>[\w-]+)\][+-]?\s*(?P<title>.*)$")
 
-#: Column names, in English, Japanese, Chinese and Korean (``Paper / Who / Where`` tables too)
-_TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "タイトル", "論文", "論文名", "題目", "表題",
-                  "论文", "题目", "标题", "標題", "제목", "논문"}
-#: a first column that names what each row is, papers or not (Notion's databases call their title
-#: property "Name"): its rows are papers where the finder reads them as papers
-_NAME_COLUMNS = {"name", "what", "item", "work", "reading", "article", "publication", "reference", "entry", "名前", "名称", "이름"}
-_AUTHOR_COLUMNS = {"authors", "author", "by", "who", "written by", "著者", "著者名", "作者", "저자"}
-_LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク",
-                 "链接", "鏈接", "링크"}
-_VENUE_COLUMNS = {"venue", "conference", "where", "published in", "会議", "学会", "booktitle", "journal", "会议", "會議",
-                  "期刊", "학회", "저널"}
-_YEAR_COLUMNS = {"year", "when", "年", "発表年", "年份", "연도"}
-_PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
 
 #: Parsers by the rules left out and whether markdown-it's own debug logging is kept
 #: (see :func:`_parser_for`); the full one under ``(frozenset(), True)``.
@@ -637,95 +624,9 @@ class _Builder:
         rows = [tr for section in node.children for tr in section.children if tr.type == "tr"]
         if len(rows) < 2:
             return []
-        header = [_inline_text(cell)[0].strip().strip("*_").strip().lower() for cell in rows[0].children]
-        title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
-        soft = title_col is None
-        if soft:  # a first column that names things (Notion's "Name"), beside who wrote them or where or when:
-            # a row is a paper where the finder reads one (a table of people or tools names no authors or venue)
-            paper_columns = _AUTHOR_COLUMNS | _VENUE_COLUMNS | _YEAR_COLUMNS | _LINK_COLUMNS
-            title_col = 0 if header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:]) else None
-        if title_col is None:
-            self.doc.skipped.append((_line(node), "a table without a title/paper column"))
-            return []
-        out = []
-        texts = [[_inline_text(cell)[0].strip() for cell in tr.children] for tr in rows]
-        venue_cols = [i for i, h in enumerate(header) if h in _VENUE_COLUMNS]
-        names_paper = [_row_names_a_paper(cells) for cells in texts[1:]]
-        undecided = any(not named and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
-                        for cells, named in zip(texts[1:], names_paper))  # (a row that links a paper, or names a venue and year, stays a paper)
-        said, found = _rows_said(texts, ask=soft or undecided)
-        for tr, cells, named, row_said, row_found in zip(rows[1:], texts[1:], names_paper, said, found):
-            line = _line(tr)
-            if title_col >= len(cells) or not cells[title_col]:
-                continue
-            if soft and (row_found is None or row_found.label != "ref") and not named:
-                self.doc.skipped.append((line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
-                continue
-            row = Node("bullet", line, cells[title_col], source="table row")
-            venue = year = ""
-            for i, (name, value) in enumerate(zip(header, cells)):
-                if i == title_col or not value or not any(c.isalnum() for c in value):
-                    continue  # (``?``, ``—``, ``???``: a cell left to fill in says nothing)
-                if name in _AUTHOR_COLUMNS:
-                    row.children.append(Node("plain", line, f"Authors: {value}"))
-                elif name in _PIN_COLUMNS and not value.lower().startswith(("http", "[")):
-                    row.children.append(Node("plain", line, f"{_PIN_COLUMNS[name]}: {value}"))
-                elif name in _LINK_COLUMNS:
-                    row.children.append(Node("plain", line, f"URL: {value}"))
-                elif name in _VENUE_COLUMNS:
-                    venue = value
-                elif name in _YEAR_COLUMNS:
-                    year = value
-            kind = _row_kind(cells[title_col], venue)
-            if kind is None and row_said is not None and not named and from_text(venue)[1] is None:
-                kind = row_said  # (a row whose venue cell names a venue and its year stays a paper)
-            if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
-                row.children.append(Node("plain", line, f"Type: {kind}"))
-            elif venue or year:
-                row.children.append(Node("plain", line, f"Venue: {venue} {year}".strip()))
-            out.append(row)
-        return out
-
-
-_PAGE_RE = lazy(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
-
-#: How sure the finder must be that a table row is no paper before the row is taken for
-#: one that is not (when no rule of :func:`_row_kind` says so and the row links no paper)
-ROW_NOT_PAPER = 0.97
-_ROW_ID_RE = lazy(r"(?<![\d.])\d{4}\.\d{4,5}(?!\d)|\b10\.\d{4,9}/|\bdoi\b|\barxiv\b", re.I)
-
-
-def _rows_said(rows: list[list[str]], *, ask: bool = True) -> tuple[list[str | None], list[LineLabel | None]]:
-    """For each row after the header: ``"no paper (as the finder reads the row)"`` where the
-    learned finder, reading the table as its lines are written, is sure the row is not a
-    paper (a package, a blog post, a talk, a data set, with who made it and where it lives),
-    else None; and the finder's label of each row. What marks such rows is learned from the
-    generated tables, not listed here. ``ask=False`` (every row links a paper): not asked."""
-    if not ask:
-        return [None] * (len(rows) - 1), [None] * (len(rows) - 1)
-    from citekit.notes import finder
-
-    lines = ["| " + " | ".join(cells) + " |" for cells in rows]
-    lines.insert(1, "| " + " | ".join("---" for _ in rows[0]) + " |")
-    found = finder.find(lines)[2:]
-    return (["no paper (as the finder reads the row)" if f.label == "other" and f.confidence >= ROW_NOT_PAPER else None
-             for f in found], found)
-
-
-def _row_names_a_paper(cells: list[str]) -> bool:
-    """A cell of the row holds a paper identifier or a link to a paper page: the row is a
-    paper whatever the rest of it looks like."""
-    for cell in cells:
-        if _ROW_ID_RE.search(cell):
-            return True
-        for page in _PAGE_RE.findall(cell):
-            if "/" in page.split("://")[-1]:
-                try:
-                    if classify_url(page if "://" in page else "https://" + page) == "paper":
-                        return True
-                except ValueError:
-                    continue
-    return False
+        header = [_inline_text(cell)[0] for cell in rows[0].children]
+        body = [(_line(tr), [_inline_text(cell)[0].strip() for cell in tr.children]) for tr in rows[1:]]
+        return table_nodes(header, body, _line(node), self.doc.skipped)
 
 
 def _opens_toggle(html: str) -> bool:
@@ -736,26 +637,6 @@ def _opens_toggle(html: str) -> bool:
     return "<details" in low and "</summary>" in low and "</details>" not in low
 
 
-def _row_kind(title: str, where: str) -> str | None:
-    """What a table row names when it is not a paper: a non-paper word in its title or its
-    "where" cell (``blog``, ``lecture``, ``leaderboard``), or a "where" that is a code, blog,
-    video or project page rather than a venue, or only a web site's address (a host with no
-    page on it: where software or a service lives; a paper's venue is named, its page has a path)."""
-    word = non_paper_words(title) or non_paper_words(where)
-    if word:
-        return word
-    page = _PAGE_RE.search(where)
-    if page is not None and "." in page.group() and " " not in page.group():
-        url = page.group() if "://" in page.group() else "https://" + page.group()
-        try:
-            kind = classify_url(url)
-        except ValueError:
-            return None
-        if kind in NOT_PAPER_KINDS:
-            return kind  # (a project page may be a paper's own)
-        if kind == "other" and page.group() == where.strip() and "/" not in page.group().split("://")[-1].rstrip("/"):
-            return "web site"  # | LangChain | Harrison Chase | python.langchain.com |: a site's home, no venue
-    return None
 
 
 def _task(text: str) -> str:
@@ -877,15 +758,74 @@ def read(held: list[str], file: str, into: FileScope) -> Iterator[list[Node]]:
     is read."""
     doc = MarkdownDocument()
     first = True
+    sheets = _pasted_sheets(held, into)
     for roots in markdown_pieces(held, file, doc):  # frees the text block by block as it goes
         if first:
             _front_matter_scope(into, doc.front_matter)
             first = False
+        if sheets:
+            roots = _with_sheets(roots, sheets)
         handed = [roots]
         del roots
         yield handed.pop()  # (no reference kept here: the extractor frees each piece once read)
+    if sheets:
+        yield sheets
     into.problems.extend(doc.problems)
     into.skipped.extend(doc.skipped)
+
+
+def _pasted_sheets(held: list[str], into: FileScope) -> list[Node]:
+    """The rows of spreadsheets pasted into the Markdown as tab-separated text
+    (:func:`~citekit.notes.formats.tables.pasted_tables`: Markdown has no such table, and
+    reads its lines as a paragraph), in line order; their lines are blanked in ``held``'s
+    text, so the Markdown reader reads what is around them with the same line numbers."""
+    if "\t" not in held[0]:
+        return []
+    lines = held[0].split("\n")
+    out: list[Node] = []
+    for start, end, nodes, skipped in pasted_tables(_outside_fences(lines)):
+        out.extend(nodes)
+        into.skipped.extend(skipped)
+        lines[start:end] = [""] * (end - start)
+    if out:
+        held[0] = "\n".join(lines)
+    return out
+
+
+_SHEET_FENCE_RE = lazy(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+
+
+def _outside_fences(lines: list[str]) -> list[str]:
+    """``lines`` with those of fenced code blocks blanked (a sheet shown as code is code)."""
+    if "```" not in "".join(lines) and "~~~" not in "".join(lines):
+        return lines
+    out, fence = [], ""
+    for line in lines:
+        m = _SHEET_FENCE_RE.match(line)
+        if fence:
+            if m and m.group("fence")[0] == fence[0] and len(m.group("fence")) >= len(fence) and not line.strip(" `~"):
+                fence = ""
+            out.append("")
+        elif m:
+            fence = m.group("fence")
+            out.append("")
+        else:
+            out.append(line)
+    return out
+
+
+def _with_sheets(roots: list[Node], sheets: list[Node]) -> list[Node]:
+    """``roots`` with the pasted sheets' rows that come before the piece's last line put in
+    among them by line (a row then reads under the heading above it); those are taken out
+    of ``sheets``, the rest wait for a later piece."""
+    if not roots:
+        return roots
+    last = max(node.line for node in roots)
+    taken = [node for node in sheets if node.line <= last]
+    if not taken:
+        return roots
+    del sheets[:len(taken)]
+    return sorted(roots + taken, key=lambda node: node.line)
 
 
 def _front_matter_scope(into: FileScope, data: dict) -> None:

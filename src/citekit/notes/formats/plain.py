@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from citekit.notes.outline import Node, outline_pieces
+from citekit.notes.formats.tables import pasted_tables
+from citekit.notes.outline import Node, outline_pieces, shift_lines
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -22,6 +23,23 @@ def split_lines(text: str) -> list[str]:
 
 
 def read(held: list[str], file: str, into: FileScope) -> Iterator[list[Node]]:
-    """The outline of the text in ``held``, piece by piece (nothing file-wide to set)."""
+    """The outline of the text in ``held``, piece by piece (nothing file-wide to set). A
+    spreadsheet pasted as tab-separated text is read as the table it is (its rows skipped
+    as such are told on ``into``), the lines around it as the outline."""
     lines = split_lines(held.pop())
-    yield from outline_pieces(lines)
+    at = 0
+    for start, end, nodes, skipped in pasted_tables(lines) if "\t" in "".join(lines) else ():
+        yield from _outline(lines[at:start], at)
+        into.skipped.extend(skipped)
+        yield nodes
+        at = end
+    yield from _outline(lines[at:] if at else lines, at)
+
+
+def _outline(lines: list[str], offset: int) -> Iterator[list[Node]]:
+    """The outline of ``lines``, numbered as lines of the whole text from ``offset`` on."""
+    if not lines:
+        return
+    for piece in outline_pieces(lines):
+        shift_lines(piece, offset)
+        yield piece

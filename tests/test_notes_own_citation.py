@@ -1,0 +1,38 @@
+"""A line that links a paper (or gives its identifier) and cites its authors beside the paper's
+name: the citation is the paper's own author list, and the name its title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citekit.notes import extract_paths
+
+
+def _mentions(tmp_path: Path, name: str, text: str) -> list:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return extract_paths([path], root=tmp_path).mentions
+
+
+@pytest.mark.parametrize("line,title,authors,incomplete", [
+    ("- also: [Neural Architecture Search with Reinforcement Learning](https://arxiv.org/abs/1611.01578) (Zoph & Le) — the expensive original",
+     "Neural Architecture Search with Reinforcement Learning", ["Zoph", "Le"], False),
+    ("- DARTS (Liu, Simonyan, Yang) — continuous relaxation of the search space. https://arxiv.org/abs/1806.09055",
+     "DARTS", ["Liu", "Simonyan", "Yang"], False),
+    ("- updates via TRPO (Schulman et al., ICML 2015, arXiv:1502.05477), δ=0.01", None, ["Schulman"], True),
+    ("- NAO: Luo et al. 2018 (arXiv 1808.07233) — encoder, predictor, decoder", None, ["Luo"], True),
+])
+def test_the_citation_beside_a_linked_paper_is_its_own(tmp_path, line, title, authors, incomplete):
+    (mention,) = _mentions(tmp_path, "n.md", line + "\n")
+    assert (mention.authors, mention.authors_incomplete) == (authors, incomplete)
+    if title is not None:
+        assert mention.title == title
+
+
+def test_a_citation_before_the_link_is_another_papers(tmp_path):
+    # the line builds on one paper and links another: the citation is not the linked paper's
+    text = "- follow-up to Zoph et al. 2017: [Learning Transferable Architectures for Scalable Image Recognition](https://arxiv.org/abs/1707.07012)\n"
+    linked = [m for m in _mentions(tmp_path, "n.md", text) if m.urls]
+    assert len(linked) == 1 and linked[0].authors == []
