@@ -681,8 +681,16 @@ class _Extractor:
             # (a line that quotes several titles, its own the last, cites the others by name)
             if own.kind == "url" and (each := _one_per_paper(own, node.text)):
                 return [*each, *self._visit_remarks(remarks, None)]
-            apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
-                                                                or _remark_citing_titled_work(node.text))
+            if own.kind == "url" and own.authors and own.title is None:
+                # authors read from the line's own citation: the title quoted before its
+                # identifier's brackets is still the paper's (the brackets say whose it is)
+                authors = own.authors, own.authors_incomplete
+                _take_bracketed_citation(own, node.text)
+                own.authors, own.authors_incomplete = authors  # (the authors already read stand)
+                apart = False
+            else:
+                apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
+                                                                    or _remark_citing_titled_work(node.text))
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
