@@ -362,7 +362,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                     or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
-            if source not in parts and not re.search(rf"\b(?:{_NOUN_BEFORE})\s+{re.escape(written)}\b", text, re.I):
+            if source not in parts and not _as_noun_phrase(written, text):
                 continue  # (from an abstract, only a noun phrase: "construct audio-tactile messages" is a verb's)
             if key[-1] in GENERIC or key[-1] in WEAK_ALONE and len(key) < 3 and _ADJECTIVE.search(key[0]) \
                     or not re.search(r"[a-z]", written) or any(root(w) in avoid for w in key) \
@@ -434,6 +434,17 @@ def _gerund(verb: str) -> str:
     elif re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", last):
         last += last[-1]  # (one syllable, one vowel, one consonant: "run", "stop")
     return f"{head}{dash}{last}ing"
+
+
+def _as_noun_phrase(phrase: str, text: str) -> bool:
+    """Whether ``text`` writes ``phrase`` as a noun phrase somewhere: after an article, a preposition or a
+    determiner ("a multi-touch sensor", "by participatory design", "which gestures"), but not as the subject of
+    a relative clause ("games in which children move": "children move" is a subject and its verb)."""
+    for m in re.finditer(rf"\b(?:{_NOUN_BEFORE})\s+(?={re.escape(phrase)}\b)", text, re.I):
+        if not re.search(r"\b(?:in|on|by|at|for|from|with|through|under|to|of|during)\s+(?:which|whose)\s+$",
+                         text[:m.end()], re.I):
+            return True
+    return False
 
 
 def _is_name(part: str) -> bool:

@@ -1162,15 +1162,9 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
             and (short := short_clause(st.clause)) and re.match(r"(?:we|our|in our)\b", short)]
     if any(st.kind != "problem" for st in aims):
         aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
-    if all(st.kind == "problem" for st in aims):
-        # the abstract says nothing in the authors' name that reads short, or only where it starts ("our work
-        # starts from the observation that ..."): the title says what the paper does, and comes first
-        from citekit.output.positioning import title_statement
-
-        titled = title_statement(mine.title)
-        short = short_clause(titled.clause) if titled else None
-        if titled and short and not is_finding(short):
-            aims = [replace(titled, clause=short), *aims]
+    # (never the title in the authors' voice, "we study children's intuitive gestures in ...": readers took it for
+    # the title pasted; an abstract that gives only where the paper starts is placed by that, one that gives
+    # nothing gets a TODO that says what to add)
     records = [_entry_text(e) for e in entries]
     return _MinePlan(options=options, idf=idf_of([*records, text]), section=section,
                      text=text, sec=Section(records, section, (text,)), aims=aims)
@@ -1182,6 +1176,9 @@ def _no_position_reason(plan: "_MinePlan", name: str, shared: bool) -> str:
     listed beside it are single words, said in passing or by most of the section); a difference of the cited
     papers' own; or a word of the user's clause that their records lack. Each names the side to change."""
     if not plan.aims:
+        if plan.options and all(st.kind == "problem" for st in plan.options):
+            return (f"{name}'s abstract says where the paper starts, not what it does: add a sentence that does, "
+                    f"'We propose ...', to get a contrast")
         if plan.options:
             return (f"{name}'s abstract says what the paper does only in findings or in sentences too long to cut "
                     f"to a whole clause: add a short one, 'We propose ...', to get a contrast")
