@@ -1189,7 +1189,8 @@ def _no_position_reason(plan: "_MinePlan", name: str, shared: bool) -> str:
                 f"('{plan.tried}') these papers' records say too: name what your paper does that they do not")
     if plan.missing == "no_difference":
         return (f"they share '{plan.ground}' with {name}, but none of them shows a difference in its title or "
-                f"claim: no phrase there that {name}'s abstract does not name; say what these papers do instead")
+                f"claim: no phrase there, beyond the section's topic, that {name}'s abstract does not name; say what "
+                f"these papers do instead")
     if shared:
         return (f"the words listed are said in passing, or are words most of the section uses: no phrase of "
                 f"{name}'s abstract beyond the section's topic names what these papers work on; say what your paper "
