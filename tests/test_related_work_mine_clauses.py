@@ -112,3 +112,22 @@ def test_a_todo_for_an_abstract_that_says_we_asks_for_what_it_lacks(tmp_path: Pa
     for todo in todos:
         assert "stands on its own" not in todo, todo
         assert re.search(r"findings|too long", todo), todo
+
+
+FRONTED = ("# Sign Descent\n\n## Abstract\n\n"
+           "To learn whether sign-based updates help pretrained weights during transfer, we implement two sign-based "
+           "optimizers for distributed Shampoo and compare each with Adam on many accelerators.\n")
+
+
+def test_a_purpose_before_we_leaves_the_main_clause_to_say(tmp_path: Path) -> None:
+    # "To learn whether ..., we implement ...": the main clause says what the paper does; no TODO asks for one
+    out = section(tmp_path, TRANSFER, FRONTED)
+    todos = [line for line in out.splitlines() if "TODO(citekit): contrast with" in line]
+    assert not any("stands on its own" in todo for todo in todos), todos
+    assert "Like @kc2023shampoo, our work deals with" in out, out
+
+
+def test_a_name_at_the_head_of_a_shared_phrase_keeps_its_capital_and_number(tmp_path: Path) -> None:
+    out = section(tmp_path, TRANSFER, FRONTED)
+    assert "shampoos" not in out.lower(), out
+    assert "our work deals with distributed Shampoo" in out, out

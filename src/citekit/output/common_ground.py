@@ -292,7 +292,10 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         used = max(section.share(key), len(sharers))
         if section.n and used / section.n > MOST:
             continue  # most of the section uses it: the section's ground, not this group's
-        if not _reads_bare(words[-1].lower()):
+        abstract = mine_text[len(titles[0]):] if titles[0] and mine_text.startswith(titles[0]) else mine_text
+        # a name at the phrase's head ("distributed Shampoo", the optimizer) takes no plural and keeps its capital
+        named = words[-1][:1].isupper() and words[-1][1:].islower() and mid_sentence(words[-1], abstract)
+        if not named and not _reads_bare(words[-1].lower()):
             # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
             plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
                            if _reads_bare(w.lower()) and w.islower() and w.endswith("s")), "")
@@ -308,7 +311,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         if any(w in said for w in key):
             score *= SAID  # the paragraph's heading says it already: a link beyond it tells the reader more
         # (as running text writes it: "Menus" of a title is "menus", "HoverPen" stays a name)
-        shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in written.split())
+        shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) or named and w == words[-1] else w.lower()
+                         for w in written.split())
         if len(key) == 1:
             # the topic's own modifier kept where both sides write the pair: "mobile environments", not a bare
             # "environment" (the link is the word; the phrase is how both papers say it)
@@ -493,8 +497,14 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
     "we probe several design factors for touch-screen gestures, under various levels of ..." ->
     "we probe design factors for touch-screen gestures": the first comma ends the clause unless what
     follows it is an apposition to a name ("we present Facet, a multi-display ..."); then a relative
-    clause, a participle or a preposition past the limit is where it stops.
+    clause, a participle or a preposition past the limit is where it stops. A purpose or means fronted before
+    the authors speak ("to understand whether X generalizes to other languages, we implement two merge tools for
+    JavaScript, and ...") is left out: the main clause is the whole phrase that says what the paper does ("we
+    implement two merge tools for JavaScript").
     """
+    fronted = _FRONTED.match(clause)
+    if fronted:
+        clause = clause[fronted.end():]
     opening = re.match(r"(our work starts from the observation that|in our work,|in our [a-z\- ]+?,)\s+", clause)
     if opening:  # the observation itself is what is cut ("... that pen menus are slow | because ...")
         rest = short_clause(clause[opening.end():], limit)  # (the opening is citekit's, not a copied run)
@@ -577,6 +587,8 @@ def _reads_whole(out: str) -> str | None:
     return out
 
 
+#: a purpose or means before the authors' own clause: "to understand whether ..., we implement ..."
+_FRONTED = lazy(r"(?:to|in order to|by|through|using|with|after)\s+[^;:]{3,200}?,\s+(?=we\s+[a-z]{3,}\b)")
 #: a verb whose "that" opens its object: "a quote ... states | that ..." cut there says nothing
 _SAYS = lazy(r"\b(?:states?|show(?:s|ed)?|argues?|suggests?|finds?|found|indicates?|claims?|reveals?|demonstrates?|"
              r"notes?|observes?|believes?|says?|knows?|ensures?|means?|impl(?:y|ies)|assumes?|predicts?)$", re.I)
