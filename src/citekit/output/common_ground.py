@@ -294,7 +294,9 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             continue  # most of the section uses it: the section's ground, not this group's
         abstract = mine_text[len(titles[0]):] if titles[0] and mine_text.startswith(titles[0]) else mine_text
         # a name at the phrase's head ("distributed Shampoo", the optimizer) takes no plural and keeps its capital
-        named = words[-1][:1].isupper() and words[-1][1:].islower() and mid_sentence(words[-1], abstract)
+        # (only after a plain modifier the abstract writes with it: "the Gesture Watch" is one name, its "Watch" no noun)
+        named = len(words) > 1 and words[-1][:1].isupper() and words[-1][1:].islower() and words[-2].islower() \
+            and mid_sentence(f"{words[-2]} {words[-1]}", abstract)
         if not named and not _reads_bare(words[-1].lower()):
             # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
             plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
