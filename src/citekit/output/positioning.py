@@ -81,8 +81,7 @@ _POINTS_BACK = lazy(r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|article\b|
                           r"\bthe\s+(?:latter|former|above|same)\b", re.I)
 _ADDED = lazy(r"^((?:We|we)\s+)(?:also|further|then|additionally|finally|moreover)\s+")
 #: a past event is no observation a paper starts from ("Two hundred years ago, ... asked")
-_PAST = lazy(r"\b(?:was|were|had|did|ago|has been|have been|recently|in recent years|traditionally|showed|found|"
-             r"revealed|demonstrated)\b", re.I)  # (nor a study's result: "a laboratory study showed the technique ...")
+_PAST = lazy(r"\b(?:was|were|had|did|ago|has been|have been|recently|in recent years|traditionally)\b", re.I)
 _OUR_STUDY = lazy(r"^In\s+(?:a|an|the)\s+((?:[a-z\-]+\s+)?(?:study|studies|experiment|experiments|evaluation|"
                         r"survey|trial|deployment))\b")
 _AUTHORS = re.compile(r"\b(?:[Tt]he\s+authors?)\b")
