@@ -937,13 +937,14 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     from citekit.output.positioning import REUSE, choose
 
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    if not plan.aims:
-        return None
     titles = (mine.title, [e.title or "" for e in group.members])
     found = grounds(plan.text, texts, plan.sec, "" if group.closing else group.heading, titles)
     # a link said for an earlier paragraph counts for less: the section should not say "gestures" every time
     plan.link = ""
     ranked = sorted(found, key=lambda g: -g.score * REUSE ** plan.linked[g.phrase])
+    if not plan.aims:
+        plan.link = _link_only(group, ranked, mine, plan, style)  # (the shared ground is true without our clause)
+        return None
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
     focused = False  # whether some sharing paper names a difference of its own (then ours is what is missing)
@@ -959,15 +960,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         plan.missing = ("ours_covered" if focused else "no_difference") if ranked else "no_ground"
         plan.ground = ranked[0].phrase if ranked else ""
         plan.tried = statement.clause
-        # the link alone, true of both records, when it is a line of work and not a word both happen to write:
-        # a phrase of two words or more, or one word both titles name ("gestures"; not "environment", which one
-        # paper models and the other's users are distracted by); the difference is the author's (the caller's TODO)
-        for ground in ranked:
-            sharers = _owning(group, ground)
-            if sharers and (len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
-                plan.linked[ground.phrase] += 1
-                plan.link = _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}")
-                break
+        plan.link = _link_only(group, ranked, mine, plan, style)
         return None
     plan.linked[ground.phrase] += 1
     other = _second_link(group, ground, found, sharers, plan, statement.clause)
@@ -1005,6 +998,19 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
     parts = differences(where)
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
+
+
+def _link_only(group: _Group, ranked: "list[Ground]", mine: Mine, plan: "_MinePlan", style: _Style) -> str:
+    """"Like X, our work deals with P.": the link alone, true of both records, where no difference is, when it is
+    a line of work and not a word both happen to write: a phrase of two words or more, or one word both titles
+    name ("gestures"; not "environment", which one paper models and the other's users are distracted by); the
+    difference is the author's (the caller's TODO). Empty when none is."""
+    for ground in ranked:
+        sharers = _owning(group, ground)
+        if sharers and (len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
+            plan.linked[ground.phrase] += 1
+            return _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}")
+    return ""
 
 
 def _owning(group: _Group, ground: "Ground") -> list[Entry]:
