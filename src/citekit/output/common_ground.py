@@ -193,10 +193,14 @@ def _said_again(word_root: str, text: str) -> bool:
 
 
 def _plural_of(word: str) -> str:
-    """The plural of one count noun ("robot" -> "robots", "sensor box" is never asked)."""
+    """The plural of one count noun ("robot" -> "robots", "sensor box" is never asked); a Latin "-ix"/"-ex" as
+    papers write it ("matrix" -> "matrices", "vertex" -> "vertices", never "matrixes")."""
     from citekit.core.text import plural
 
-    return plural(2, word.lower()).split(" ", 1)[1]
+    low = word.lower()
+    if re.search(r"(?:matr|append|ind|vert|cort|simpl)[ie]x$", low):
+        return low[:-2] + "ices"
+    return plural(2, low).split(" ", 1)[1]
 
 
 def _plain_words(text: str) -> dict[str, list[str]]:
@@ -288,7 +292,12 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         used = max(section.share(key), len(sharers))
         if section.n and used / section.n > MOST:
             continue  # most of the section uses it: the section's ground, not this group's
-        if not _reads_bare(words[-1].lower()):
+        abstract = mine_text[len(titles[0]):] if titles[0] and mine_text.startswith(titles[0]) else mine_text
+        # a name at the phrase's head ("distributed Shampoo", the optimizer) takes no plural and keeps its capital
+        # (only after a plain modifier the abstract writes with it: "the Gesture Watch" is one name, its "Watch" no noun)
+        named = len(words) > 1 and words[-1][:1].isupper() and words[-1][1:].islower() and words[-2].islower() \
+            and mid_sentence(f"{words[-2]} {words[-1]}", abstract)
+        if not named and not _reads_bare(words[-1].lower()):
             # "our work studies actuator" wants an article: the plural a sharing record writes reads bare
             plural = next((w for i in sharers for w in _plain_words(group_texts[i]).get(key[-1], [])
                            if _reads_bare(w.lower()) and w.islower() and w.endswith("s")), "")
@@ -304,7 +313,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         if any(w in said for w in key):
             score *= SAID  # the paragraph's heading says it already: a link beyond it tells the reader more
         # (as running text writes it: "Menus" of a title is "menus", "HoverPen" stays a name)
-        shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) else w.lower() for w in written.split())
+        shown = " ".join(w if re.search(r"[a-z][A-Z]|\d|^[A-Z]{2,}", w) or named and w == words[-1] else w.lower()
+                         for w in written.split())
         if len(key) == 1:
             # the topic's own modifier kept where both sides write the pair: "mobile environments", not a bare
             # "environment" (the link is the word; the phrase is how both papers say it)
@@ -358,7 +368,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                     or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
-            if source not in parts and not re.search(rf"\b(?:{_NOUN_BEFORE})\s+{re.escape(written)}\b", text, re.I):
+            if source not in parts and not _as_noun_phrase(written, text):
                 continue  # (from an abstract, only a noun phrase: "construct audio-tactile messages" is a verb's)
             if key[-1] in GENERIC or key[-1] in WEAK_ALONE and len(key) < 3 and _ADJECTIVE.search(key[0]) \
                     or not re.search(r"[a-z]", written) or any(root(w) in avoid for w in key) \
@@ -395,8 +405,52 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             if counted or not written and not _reads_bare(last.lower()) and not re.search(r"[a-z][A-Z]|\d|^[A-Z]", prose):
                 # "a bouncing ball game" (a title's count noun), but "tactile feedback" as the record writes it
                 prose = with_article(prose)
-            return prose
+            return _as_gerund(prose, source)
     return None
+
+
+#: what a bare verb follows: "to fine-tune", "can fine-tune"; and a question's opening before its subject
+_BEFORE_VERB = "to|can|could|may|might|will|would|should|must|cannot|does|do|did"
+_QUESTION = lazy(rf"^\s*(?:{_BEFORE_VERB}|shall)\s+(?:[\w\-]+\s+){{1,3}}?$", re.I)
+
+
+def _as_gerund(phrase: str, source: str) -> str:
+    """``phrase`` as it can follow "focus on": a phrase its source writes as a bare verb's ("Can Muon Fine-tune
+    Adam-Pretrained Models?", "how to train sparse transformers") opens with that verb's gerund
+    ("fine-tuning Adam-pretrained models"); "focus on fine-tune ..." is no sentence."""
+    first, _, rest = phrase.partition(" ")
+    m = re.search(rf"(?<![\w\-]){re.escape(first)}(?![\w\-])", source, re.I)
+    if not rest or not m or not re.fullmatch(r"[a-z][a-z\-]*[a-z]", first) or first.endswith(("ing", "ed", "s")):
+        return phrase
+    before = source[:m.start()]
+    opens = re.fullmatch(rf"\s*(?:{_BEFORE_VERB}|shall)\s+", before, re.I)  # ("Can Muon ...": its subject, no verb)
+    if opens or not (re.search(rf"\b(?:{_BEFORE_VERB})\s+$", before, re.I) or _QUESTION.match(before)):
+        return phrase
+    return f"{_gerund(first)} {rest}"
+
+
+def _gerund(verb: str) -> str:
+    """The -ing form of a verb: "fine-tune" -> "fine-tuning", "train" -> "training", "run" -> "running",
+    "apply" -> "applying"."""
+    head, dash, last = verb.rpartition("-")
+    if last.endswith("ie"):
+        last = last[:-2] + "y"
+    elif last.endswith("e") and not last.endswith(("ee", "ye", "oe")) and len(last) > 2:
+        last = last[:-1]
+    elif re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", last):
+        last += last[-1]  # (one syllable, one vowel, one consonant: "run", "stop")
+    return f"{head}{dash}{last}ing"
+
+
+def _as_noun_phrase(phrase: str, text: str) -> bool:
+    """Whether ``text`` writes ``phrase`` as a noun phrase somewhere: after an article, a preposition or a
+    determiner ("a multi-touch sensor", "by participatory design", "which gestures"), but not as the subject of
+    a relative clause ("games in which children move": "children move" is a subject and its verb)."""
+    for m in re.finditer(rf"\b(?:{_NOUN_BEFORE})\s+(?={re.escape(phrase)}\b)", text, re.I):
+        if not re.search(r"\b(?:in|on|by|at|for|from|with|through|under|to|of|during)\s+(?:which|whose)\s+$",
+                         text[:m.end()], re.I):
+            return True
+    return False
 
 
 def _is_name(part: str) -> bool:
@@ -445,8 +499,14 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
     "we probe several design factors for touch-screen gestures, under various levels of ..." ->
     "we probe design factors for touch-screen gestures": the first comma ends the clause unless what
     follows it is an apposition to a name ("we present Facet, a multi-display ..."); then a relative
-    clause, a participle or a preposition past the limit is where it stops.
+    clause, a participle or a preposition past the limit is where it stops. A purpose or means fronted before
+    the authors speak ("to understand whether X generalizes to other languages, we implement two merge tools for
+    JavaScript, and ...") is left out: the main clause is the whole phrase that says what the paper does ("we
+    implement two merge tools for JavaScript").
     """
+    fronted = _FRONTED.match(clause)
+    if fronted:
+        clause = clause[fronted.end():]
     opening = re.match(r"(our work starts from the observation that|in our work,|in our [a-z\- ]+?,)\s+", clause)
     if opening:  # the observation itself is what is cut ("... that pen menus are slow | because ...")
         rest = short_clause(clause[opening.end():], limit)  # (the opening is citekit's, not a copied run)
@@ -465,7 +525,6 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
             text, rest = f"{text}, {more.group(1)}", rest[more.end():]
     else:
         text = re.split(r"[,;:]\s+|\s+\(", text, maxsplit=1)[0]
-    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
 
     words = text.split()
     if len(words) <= limit + SLACK:
@@ -473,11 +532,37 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
     else:
         # the breaks that fit, latest first, after a word a clause can end on: not "... that makes it
         # possible | to", nor on a word that says nothing yet: "we present Hover Widgets, a technique | for ..."
-        options = [text[:m.start()] for m in reversed(list(_BREAK_AT.finditer(text)))
-                   if 4 <= len(text[:m.start()].split()) <= limit + SLACK and not _DANGLING.search(text[:m.start()])
-                   and text[:m.start()].split()[-1].lower() not in FUNCTION_WORDS | GENERIC
-                   and not (text[m.end():].lstrip().startswith("that") and _SAYS.search(text[:m.start()]))]
-    return next((out for option in options if (out := _reads_whole(option.rstrip(" ,;:")))), None)
+        options = _cuts(text, _BREAK_AT, limit)
+    found = next((out for option in options if (out := _reads_whole(option.rstrip(" ,;:")))), None)
+    if found and found != text.rstrip(" ,;:") and _HOLLOW_END.search(found):
+        # "we propose Spectral Momentum, an optimizer | that filters ...": the cut stops before it says what the
+        # thing does; a later break inside what follows keeps the thing and its claim ("an optimizer that filters
+        # the spectrum of the momentum matrix"), else nothing of this sentence is said
+        later = [o for o in _cuts(text, _LATER_BREAK, limit) if len(o) > len(found) and not _HOLLOW_END.search(o)]
+        return next((out for option in later if (out := _reads_whole(option.rstrip(" ,;:")))), None)
+    return found
+
+
+def _cuts(text: str, breaks: "re.Pattern[str]", limit: int) -> list[str]:
+    """Where ``text`` can be cut at one of ``breaks`` to a clause that fits, latest first: after a word a clause
+    can end on, not "... that makes it possible | to", nor on a word that says nothing yet: "we present Hover
+    Widgets, a technique | for ..."."""
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
+
+    return [text[:m.start()] for m in reversed(list(breaks.finditer(text)))
+            if 4 <= len(text[:m.start()].split()) <= limit + SLACK and not _DANGLING.search(text[:m.start()])
+            and text[:m.start()].split()[-1].lower() not in FUNCTION_WORDS | GENERIC
+            and not (text[m.end():].lstrip().startswith("that") and _SAYS.search(text[:m.start()]))]
+
+
+#: a clause that ends on a bare kind ("we propose X, an optimizer", "we present a method"): it names what the
+#: paper made but not what it does
+_HOLLOW_END = lazy(r"(?:,|\bwe\s+[a-z]+)\s+(?:a|an|the|our)\s+(?:[a-z\-]+\s+)?(?:optimizer|method|technique|approach|"
+                   r"framework|system|algorithm|tool|toolkit|model|scheme|procedure|strategy|device|prototype|"
+                   r"interface|architecture|variant|library|platform|solution)$")
+#: breaks inside a relative clause, for a cut that must go past its verb: "... the momentum matrix | before ..."
+_LATER_BREAK = lazy(_BREAK_AT.pattern.replace("including)", "including|before|after|without|across|over|against|"
+                                                               "and|or|of|as|than)"))
 
 
 def _reads_whole(out: str) -> str | None:
@@ -504,6 +589,8 @@ def _reads_whole(out: str) -> str | None:
     return out
 
 
+#: a purpose or means before the authors' own clause: "to understand whether ..., we implement ..."
+_FRONTED = lazy(r"(?:to|in order to|by|through|using|with|after)\s+[^;:]{3,200}?,\s+(?=we\s+[a-z]{3,}\b)")
 #: a verb whose "that" opens its object: "a quote ... states | that ..." cut there says nothing
 _SAYS = lazy(r"\b(?:states?|show(?:s|ed)?|argues?|suggests?|finds?|found|indicates?|claims?|reveals?|demonstrates?|"
              r"notes?|observes?|believes?|says?|knows?|ensures?|means?|impl(?:y|ies)|assumes?|predicts?)$", re.I)

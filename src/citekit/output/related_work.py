@@ -937,33 +937,30 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     from citekit.output.positioning import REUSE, choose
 
     texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
-    if not plan.aims:
-        return None
     titles = (mine.title, [e.title or "" for e in group.members])
     found = grounds(plan.text, texts, plan.sec, "" if group.closing else group.heading, titles)
     # a link said for an earlier paragraph counts for less: the section should not say "gestures" every time
     plan.link = ""
     ranked = sorted(found, key=lambda g: -g.score * REUSE ** plan.linked[g.phrase])
+    if not plan.aims:
+        plan.link = _link_only(group, ranked, mine, plan, style)  # (the shared ground is true without our clause)
+        return None
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
+    focused = False  # whether some sharing paper names a difference of its own (then ours is what is missing)
     for ground in ranked:
         sharers = _owning(group, ground)
-        where = [(e, f) for e in sharers
-                 if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec, ground.phrase))
-                 and _ours_differs(statement.clause, e, ground.phrase, plan)]
+        focus = [(e, f) for e in sharers
+                 if (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec, ground.phrase))]
+        focused = focused or bool(focus)
+        where = [(e, f) for e, f in focus if _ours_differs(statement.clause, e, ground.phrase, plan)]
         if where:
             break
     else:
-        plan.missing = "no_difference" if grounds(plan.text, texts, plan.sec, "", titles) else "no_ground"
-        # the link alone, true of both records, when it is a line of work and not a word both happen to write:
-        # a phrase of two words or more, or one word both titles name ("gestures"; not "environment", which one
-        # paper models and the other's users are distracted by); the difference is the author's (the caller's TODO)
-        for ground in ranked:
-            sharers = _owning(group, ground)
-            if sharers and (len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
-                plan.linked[ground.phrase] += 1
-                plan.link = _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}")
-                break
+        plan.missing = ("ours_covered" if focused else "no_difference") if ranked else "no_ground"
+        plan.ground = ranked[0].phrase if ranked else ""
+        plan.tried = statement.clause
+        plan.link = _link_only(group, ranked, mine, plan, style)
         return None
     plan.linked[ground.phrase] += 1
     other = _second_link(group, ground, found, sharers, plan, statement.clause)
@@ -1001,6 +998,19 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
     parts = differences(where)
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
+
+
+def _link_only(group: _Group, ranked: "list[Ground]", mine: Mine, plan: "_MinePlan", style: _Style) -> str:
+    """"Like X, our work deals with P.": the link alone, true of both records, where no difference is, when it is
+    a line of work and not a word both happen to write: a phrase of two words or more, or one word both titles
+    name ("gestures"; not "environment", which one paper models and the other's users are distracted by); the
+    difference is the author's (the caller's TODO). Empty when none is."""
+    for ground in ranked:
+        sharers = _owning(group, ground)
+        if sharers and (len(ground.key) > 1 or _titles_name(ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
+            plan.linked[ground.phrase] += 1
+            return _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}")
+    return ""
 
 
 def _owning(group: _Group, ground: "Ground") -> list[Entry]:
@@ -1134,7 +1144,9 @@ class _MinePlan:
     used: Counter = field(default_factory=Counter)
     turns: int = 0  # position sentences written so far: each takes the next shape
     linked: Counter = field(default_factory=Counter)  # how often each shared phrase was said already
-    missing: str = ""  # why the last group got none: "no_ground" or "no_difference"
+    missing: str = ""  # why the last group got none: "no_ground", "no_difference" (theirs) or "ours_covered"
+    ground: str = ""  # the best phrase the last group shares with the user's abstract, when it got no position
+    tried: str = ""  # the user's clause set against the last group, when it got no position
     link: str = ""  # the last group's shared ground alone ("Like X, our work deals with P."), when no difference holds
 
 
@@ -1156,18 +1168,40 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
             and (short := short_clause(st.clause)) and re.match(r"(?:we|our|in our)\b", short)]
     if any(st.kind != "problem" for st in aims):
         aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
-    if all(st.kind == "problem" for st in aims):
-        # the abstract says nothing in the authors' name that reads short, or only where it starts ("our work
-        # starts from the observation that ..."): the title says what the paper does, and comes first
-        from citekit.output.positioning import title_statement
-
-        titled = title_statement(mine.title)
-        short = short_clause(titled.clause) if titled else None
-        if titled and short and not is_finding(short):
-            aims = [replace(titled, clause=short), *aims]
+    # (never the title in the authors' voice, "we study children's intuitive gestures in ...": readers took it for
+    # the title pasted; an abstract that gives only where the paper starts is placed by that, one that gives
+    # nothing gets a TODO that says what to add)
     records = [_entry_text(e) for e in entries]
     return _MinePlan(options=options, idf=idf_of([*records, text]), section=section,
                      text=text, sec=Section(records, section, (text,)), aims=aims)
+
+
+def _no_position_reason(plan: "_MinePlan", name: str, shared: bool) -> str:
+    """What a TODO says is missing, exactly, when a group got no position sentence: a sentence of the user's
+    abstract that says what the paper does; a phrase beyond the section's topic both sides use (the words
+    listed beside it are single words, said in passing or by most of the section); a difference of the cited
+    papers' own; or a word of the user's clause that their records lack. Each names the side to change."""
+    if not plan.aims:
+        if plan.options and all(st.kind == "problem" for st in plan.options):
+            return (f"{name}'s abstract says where the paper starts, not what it does: add a sentence that does, "
+                    f"'We propose ...', to get a contrast")
+        if plan.options:
+            return (f"{name}'s abstract says what the paper does only in findings or in sentences too long to cut "
+                    f"to a whole clause: add a short one, 'We propose ...', to get a contrast")
+        return (f"{name}'s abstract gives no sentence that stands on its own and says what the paper does, "
+                f"'We propose ...': add one to get a contrast")
+    if plan.missing == "ours_covered":
+        return (f"they share '{plan.ground}' with {name}, and each names a focus of its own, but what {name} does "
+                f"('{plan.tried}') these papers' records say too: name what your paper does that they do not")
+    if plan.missing == "no_difference":
+        return (f"they share '{plan.ground}' with {name}, but none of them shows a difference in its title or "
+                f"claim: no phrase there, beyond the section's topic, that {name}'s abstract does not name; say what "
+                f"these papers do instead")
+    if shared:
+        return (f"the words listed are said in passing, or are words most of the section uses: no phrase of "
+                f"{name}'s abstract beyond the section's topic names what these papers work on; say what your paper "
+                f"shares with them")
+    return f"{name}'s abstract shares no word with these papers beyond the section's topic and words most of the section uses"
 
 
 def _cite_list(entries: list[Entry], style: _Style) -> str:
@@ -1313,12 +1347,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 listed = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
-                why = ("its abstract gives no sentence that stands on its own, 'we propose ...': add one to get "
-                       "a contrast" if not plan.aims else
-                       "these papers share a phrase with its abstract, but none of them shows a difference in its "
-                       "title or claim that its abstract does not also name, or the reverse" if plan.missing == "no_difference" else
-                       "its abstract shares nothing with these papers beyond the section's topic and words most of "
-                       "the section uses")
+                why = _no_position_reason(plan, _safe_name(mine.name), bool(shared))
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                            f"{words}; {why})"))
         if not said and not g.closing and len(g.members) > 1:

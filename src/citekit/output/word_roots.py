@@ -16,6 +16,9 @@ from __future__ import annotations
 #: endings stripped, longest first; each pass strips one, and a word gets at most two passes
 _ENDINGS = ("isation", "ization", "ational", "ations", "ation", "ional", "ities", "ments", "ment", "ness",
             "ings", "ions", "ity", "ing", "ion", "ive", "ies", "ied", "ous", "ful", "al", "ic", "es", "ed", "ly", "s", "e")
+#: Latin plurals papers write, by their singular: no ending stripped makes one of the other
+_LATIN = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "simplices": "simplex",
+          "appendices": "appendix"}
 #: the fewest letters a root keeps
 MIN_ROOT = 3
 
@@ -38,5 +41,6 @@ def root(word: str) -> str:
     """The root of one lower-case word: "gestural", "gestures", "gesture" -> "gestur";
     "moving", "movement" -> "mov"; "attentional", "attention" -> "attent"."""
     word = word.lower().strip("'-")
+    word = _LATIN.get(word, word)  # ("matrices" is "matrix": no ending strips one to the other)
     once = _strip_once(word)
     return _strip_once(once) if once != word else once

@@ -1,0 +1,133 @@
+"""``--mine`` writes the user's side of a contrast as a whole, grammatical clause, and a TODO that says what is missing.
+
+Made-up records and made-up user abstracts (no real paper's text), read through the API as a user's
+project would be. What is checked is what a new user found on their own abstract:
+
+- a claim too long to quote whole is cut after it says what the thing does ("we propose X, an optimizer
+  that filters ..."), never right after the thing's kind ("we propose X, an optimizer.");
+- what a cited paper does follows "focus on" as a noun phrase or a gerund: a question title's verb ("Can
+  Lion Fine-tune ...?") becomes "fine-tuning ...", never "focus on fine-tune ...";
+- "focus" agrees with the citation: "focuses" after one author, "focus" after several;
+- a shared head noun is written in the plural papers use ("momentum matrices", not "matrixes");
+- a TODO never contradicts itself: one that lists the words the papers share with the user's abstract does not
+  say the abstract shares nothing with them, and one for an abstract that does say "We ..." does not ask
+  for a sentence that stands on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from citekit.api.related import related_work
+from citekit.core.model import Entry
+from citekit.library.store import Library
+from tests.helpers_positions import last_sentences, position_parts
+from tests.helpers_project import make_project
+
+TRANSFER = [
+    ("ka2024lion", "Can Lion Fine-tune Adam-Pretrained Models?",
+     "We ask whether the Lion optimizer can fine-tune models pretrained with Adam. We study the momentum matrix of "
+     "Lion and the spectrum of its updates during transfer.", "transfer"),
+    ("kb2025sharp", "Sharpness of Pretrained Weights",
+     "We measure how sharp the loss is around pretrained weights, and how transfer changes it.", "transfer"),
+    ("kc2023shampoo", "Distributed Shampoo at Scale",
+     "We present a distributed implementation of Shampoo that shards the preconditioner across many accelerators.",
+     "scale"),
+    ("kd2024sharded", "Sharded Preconditioners for Large Batches",
+     "We shard Kronecker preconditioners so that large batches train faster on many accelerators.", "scale"),
+]
+DRIFT = ("# Spectral Drift\n\n## Abstract\n\n"
+         "We propose Spectral Drift, an optimizer that filters the spectrum of the momentum matrix before "
+         "orthogonalization and keeps the update close to the pretrained weights.\n")
+
+
+def section(tmp_path: Path, records: list[tuple[str, str, str, str]], paper: str,
+            authors: dict[str, str] | None = None) -> str:
+    """The Markdown section ``--mine`` writes for ``paper`` (topic "optimizers"), one paragraph per record tag."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    root = make_project(tmp_path, notes=False)
+    lib = Library.load(root / "refs")
+    for key, title, abstract, tag in records:
+        author = (authors or {}).get(key, "Doe, Jane and Roe, Rick")
+        lib.add(Entry(key=key, entry_type="inproceedings", abstract=abstract, tags_auto=["optimizers", tag],
+                      fields={"title": title, "author": author, "year": "2024"}))
+    lib.save()
+    (root / "paper.md").write_text(paper)
+    groups = tuple(f"{tag.title()}={tag}" for tag in dict.fromkeys(r[3] for r in records))
+    return related_work(root, tags=("optimizers",), fmt="markdown", mine=str(root / "paper.md"), groups=groups).text
+
+
+def test_a_long_claim_is_cut_after_it_says_what_the_thing_does(tmp_path: Path) -> None:
+    out = section(tmp_path, TRANSFER, DRIFT)
+    parts = position_parts(last_sentences(out)["Transfer"])
+    assert parts, out
+    assert not parts["mine"].endswith("an optimizer"), parts  # the kind alone: cut before what it does
+    assert parts["mine"] == "we propose Spectral Drift, an optimizer that filters the spectrum of the momentum matrix", \
+        parts
+
+
+def test_a_question_titles_verb_follows_focus_on_as_a_gerund(tmp_path: Path) -> None:
+    out = section(tmp_path, TRANSFER, DRIFT)
+    assert "focus on fine-tune" not in out, out
+    parts = position_parts(last_sentences(out)["Transfer"])
+    assert parts and parts["theirs"] == "fine-tuning Adam-pretrained models", parts
+
+
+def test_focus_agrees_with_one_author_and_with_several(tmp_path: Path) -> None:
+    one = section(tmp_path / "one", TRANSFER, DRIFT, {"ka2024lion": "Kato, Aiko"})
+    assert "@ka2024lion focuses on fine-tuning" in one, one
+    several = section(tmp_path / "several", TRANSFER, DRIFT)
+    assert "@ka2024lion focus on fine-tuning" in several, several
+
+
+def test_a_shared_head_noun_takes_the_plural_papers_write(tmp_path: Path) -> None:
+    out = section(tmp_path, TRANSFER, DRIFT)
+    assert "matrixes" not in out, out
+    parts = position_parts(last_sentences(out)["Transfer"])
+    assert parts and parts["ground"] == "momentum matrices", parts
+
+
+def _todo(out: str, heading: str) -> str:
+    block = out.split(f"### {heading}", 1)[1].split("### ", 1)[0]
+    return next(line for line in block.splitlines() if "TODO(citekit): contrast with" in line)
+
+
+def test_a_todo_that_lists_shared_words_does_not_say_nothing_is_shared(tmp_path: Path) -> None:
+    paper = ("# Sign Descent\n\n## Abstract\n\n"
+             "We propose a sign-based optimizer whose state fits on small accelerators for fine-tuning.\n")
+    out = section(tmp_path, TRANSFER, paper)
+    todo = _todo(out, "Scale")
+    assert "shared words: accelerators" in todo, todo
+    assert "shares nothing" not in todo and "shares no word" not in todo, todo
+
+
+def test_a_todo_for_an_abstract_that_says_we_asks_for_what_it_lacks(tmp_path: Path) -> None:
+    # the abstract's one "We ..." sentence is a finding: it stands on its own, but sets nothing against a paper
+    paper = ("# Sign Descent\n\n## Abstract\n\n"
+             "We show that sign-based updates converge faster than Adam when the pretrained weights are sharp.\n")
+    out = section(tmp_path, TRANSFER, paper)
+    todos = [line for line in out.splitlines() if "TODO(citekit): contrast with" in line]
+    assert todos, out
+    for todo in todos:
+        assert "stands on its own" not in todo, todo
+        assert re.search(r"findings|too long", todo), todo
+
+
+FRONTED = ("# Sign Descent\n\n## Abstract\n\n"
+           "To learn whether sign-based updates help pretrained weights during transfer, we implement two sign-based "
+           "optimizers for distributed Shampoo and compare each with Adam on many accelerators.\n")
+
+
+def test_a_purpose_before_we_leaves_the_main_clause_to_say(tmp_path: Path) -> None:
+    # "To learn whether ..., we implement ...": the main clause says what the paper does; no TODO asks for one
+    out = section(tmp_path, TRANSFER, FRONTED)
+    todos = [line for line in out.splitlines() if "TODO(citekit): contrast with" in line]
+    assert not any("stands on its own" in todo for todo in todos), todos
+    assert "Like @kc2023shampoo, our work deals with" in out, out
+
+
+def test_a_name_at_the_head_of_a_shared_phrase_keeps_its_capital_and_number(tmp_path: Path) -> None:
+    out = section(tmp_path, TRANSFER, FRONTED)
+    assert "shampoos" not in out.lower(), out
+    assert "our work deals with distributed Shampoo" in out, out
