@@ -1233,7 +1233,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 
         mine = replace(mine, abstract=without_scan_marks(mine.abstract))  # (a scanned page's "Page 1." is no claim)
     from citekit.library.tags import load_rules
-    from citekit.output.related_openers import NO_OPENER, opener, owned_by_all
+    from citekit.output.related_openers import opener, owned_by_all
     from citekit.output.related_topics import heading_sentence
 
     rules = rules or load_rules({})
@@ -1321,8 +1321,6 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                        "the section uses")
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                            f"{words}; {why})"))
-        if not said and not g.closing and len(g.members) > 1:
-            lines.append(style.comment(NO_OPENER))  # (after the paragraph's own lines: its --mine sentence joins them)
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen
