@@ -601,6 +601,12 @@ def _sentences_about(entry: Entry, style: _Style) -> "Iterator[tuple[str, bool]]
         yield _title_sentence(entry, style, clause, abstract), True
 
 
+#: what moves no sentence aside: "a side result" weighs the abstract's sentences against one the writer could not
+#: say (a formula it cannot show, an opening it cannot read) or against the finding it joined on ("compare X, and
+#: find that Y" restates "We find that Y"); its fallbacks lost the finding or the claim
+_KEPT_DESPITE = frozenset({"side-result"})
+
+
 def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) -> str:
     """The first of ``sentences`` (see :func:`_sentences_about`) unless ``--check`` would certainly flag it.
 
@@ -615,8 +621,12 @@ def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) 
     from citekit.output.related_check import sentence_defects
 
     record = CitedRecord(entry.key, latex_to_text(entry.title or ""), abstract_of(entry) or "", not_a_paper(entry))
+
+    def certain(sentence: str) -> int:
+        return sum(c not in _KEPT_DESPITE for c, _ in sentence_defects(sentence, fmt, record, sure=True))
+
     first, _ = next(sentences)
-    sure = len(sentence_defects(first, fmt, record, sure=True))
+    sure = certain(first)
     if not sure:
         return first
     best = (sure, first)
@@ -627,7 +637,7 @@ def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) 
         seen.add(sentence)
         if not sentence_defects(sentence, fmt, record):
             return sentence
-        count = len(sentence_defects(sentence, fmt, record, sure=True)) if plain else best[0]
+        count = certain(sentence) if plain else best[0]
         if count < best[0]:
             best = (count, sentence)
     return best[1]
