@@ -210,7 +210,7 @@ def test_papers_known_by_title_get_a_sentence_each_not_a_quoted_list(muon_entrie
     assert "``" not in out and "includes" not in out
     # (not "delve into Muon and beyond, with deep analysis and extensions": the title's gerund made the authors'
     # verb, and its subtitle tacked on after a comma, both of which --check flags)
-    assert "\\citet{qi2026delving} address Muon and beyond." in out
+    assert "\\citet{qi2026delving} address Muon and beyond (deep analysis and extensions)." in out
     assert "\\citet{qu2026muon} ask whether Muon can fine-tune Adam-pretrained models." in out
     titles_only = [entry("a2026x", "Alpha", tags=["t"]), entry("b2026y", "Beta", tags=["t"])]
     out = related_work(titles_only, tags=["t"])
@@ -483,7 +483,7 @@ def test_a_sentence_that_only_repeats_the_title_falls_back_to_the_title():
                  abstract="We study deep Analysis and Extensions. Theory and experiments support the approach.")
     # (the title's sentence, in the plainer shape the check passes: not "delve into Muon and beyond, with deep
     # analysis and extensions", a title's gerund made the authors' verb with its subtitle tacked on)
-    assert describe(echo, LATEX) == "\\citet{qi2026delving} address Muon and beyond."
+    assert describe(echo, LATEX) == "\\citet{qi2026delving} address Muon and beyond (deep analysis and extensions)."
     real = entry("ren2026riemannian", "Riemannian Dueling Optimization", tags=["muon"],
                  abstract="In this work, we study dueling optimization over Riemannian manifolds, which covers "
                           "important applications that cannot be solved by existing dueling optimization algorithms.")

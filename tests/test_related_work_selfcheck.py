@@ -42,7 +42,8 @@ def _sentence(text: str, key: str) -> str:
 
 def test_a_title_known_paper_gets_no_sentence_its_check_flags(tmp_path: Path) -> None:
     """A gerund whose object is the paper's topic ("Mitigating staleness", "Delving into X") is said with
-    "address" and the subtitle is not tacked on: the check passes what the draft writes for these papers."""
+    "address", and the subtitle is set in parentheses rather than tacked on after a comma: the check passes what
+    the draft writes for these papers."""
     for fmt in ("latex", "markdown"):
         snippet = _draft(tmp_path / fmt, fmt)
         found = check_snippet(snippet.text, fmt, snippet.titles, snippet.abstracts, snippet.records)
@@ -50,7 +51,8 @@ def test_a_title_known_paper_gets_no_sentence_its_check_flags(tmp_path: Path) ->
         assert about == [], (about, snippet.text)
         assert "address staleness in asynchronous pipeline parallelism via basis rotation." in \
             _sentence(snippet.text, "lee2026mitigating"), snippet.text
-        assert _sentence(snippet.text, "kim2026delving").endswith(" address sparse attention and beyond."), \
+        assert _sentence(snippet.text, "kim2026delving").endswith(
+            " address sparse attention and beyond (deep analysis and extensions)."), \
             snippet.text
         prose = re.sub(r"\\citet\{[^}]*\}|@\w+", "", snippet.text.split("\n", 1)[1])
         assert not re.search(r"\b(?:delve|unveil|mitigate)", prose), prose

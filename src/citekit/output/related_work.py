@@ -696,27 +696,38 @@ def _title_sentence(entry: Entry, style: _Style, clause: str, abstract: str) -> 
 
 
 #: verbs (by their root) whose object is what a paper is about: "Mitigating staleness in X" addresses staleness in X,
-#: "Delving into Muon" addresses Muon
+#: "Delving into Muon" addresses Muon (not "reduce": "Reducing the use of nullable types" does not address their use)
 _TOPIC_GERUNDS = frozenset(root(v) for v in (
-    "mitigate", "tackle", "overcome", "alleviate", "reduce", "handle", "resolve", "combat", "counter", "fight",
+    "mitigate", "tackle", "overcome", "alleviate", "handle", "resolve", "combat", "counter", "fight",
     "prevent", "avoid", "fix", "delve", "dive", "unveil", "uncover", "unpack", "demystify", "probe", "untangle"))
 
 
 def _plain_title_clauses(entry: Entry, style: _Style, abstract: str) -> list[str]:
-    """Plainer predicates from the title, for when the title's own sentence would be flagged: the part before its
-    colon alone (a subtitle tacked on after a comma joins two phrases without saying how they relate), and, where
-    the title's opening gerund became the authors' verb although they do not do that ("Delving into X" -> "delve
-    into X"), its object said with "address" ("address X") when the gerund is one whose object is the paper's
-    topic (:data:`_TOPIC_GERUNDS`). "Exploiting X for Y" gets no such shape: "address X" would make X the problem,
-    and "address exploiting X" reads worse than the title's own verb."""
+    """Plainer predicates from the title, for when the title's own sentence would be flagged.
+
+    A subtitle tacked on after a comma joins two phrases without saying how they relate: the part before the
+    colon with the subtitle in parentheses ("enhance programming learning with LLMs (prompt engineering and
+    flipped interaction)"), else that part alone, when it has four words or more (a shorter one is a name or a
+    slogan: "address Call Me Maybe" says nothing). Where the title's opening gerund became the authors' verb
+    although they do not do that ("Delving into X" -> "delve into X"), its object said with "address"
+    ("address X"), when the gerund is one whose object is the paper's topic (:data:`_TOPIC_GERUNDS`).
+    "Exploiting X for Y" gets no such shape: "address X" would make X the problem, and "address exploiting X"
+    reads worse than the title's own verb."""
     from citekit.output.title_check import glued_subtitle, tacked_subtitle, title_verb
+    from citekit.output.title_prose import title_words_in_prose
 
     title = entry.title or entry.key
     plain_title = latex_to_text(title)
     whole = _title_clause_of(entry, style, abstract)
-    main = re.split(r"\s*[:?]\s+|\s+(?:---|--|\u2014)\s+", title, maxsplit=1)[0]
+    colon = re.search(r"\s*[:?]\s+|\s+(?:---|--|\u2014)\s+", title)
+    main, sub = (title[:colon.start()], title[colon.end():].strip()) if colon else (title, "")
     joined = tacked_subtitle(latex_to_text(whole), plain_title) or glued_subtitle(latex_to_text(whole), plain_title)
-    clauses = [_title_clause_of(entry, style, abstract, main)] if joined and len(main.split()) >= 3 else []
+    clauses: list[str] = []
+    if joined and len(main.split()) >= 4:
+        short = _title_clause_of(entry, style, abstract, main)
+        if sub:
+            clauses.append(f"{short} ({title_words_in_prose(style.formulas_shown(sub), _context(entry))})")
+        clauses.append(short)
     for clause in clauses + [whole]:
         verb = title_verb(latex_to_text(clause), plain_title, abstract)
         if verb and root(verb) in _TOPIC_GERUNDS:
