@@ -74,9 +74,12 @@ def test_topic_sentences_say_what_the_records_share(tag: str) -> None:
         keys = re.findall(r"@([\w:.\-+/]*\w)", body)
         first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
         if first.startswith("@"):
-            # no topic sentence only where the papers share nothing true of all of them (and never a hollow one),
-            # and then the draft says so in the check's terms
-            assert heading == "Other related work" or len(keys) < 2 or "no-topic-sentence" in section, (heading, body)
+            # no topic sentence only where the papers share nothing true of all of them (and never a hollow one);
+            # the check says so, the draft carries no comment about it
+            assert "<!--" not in section, section
+            assert heading == "Other related work" or len(keys) < 2 or any(
+                d.category == "no-topic-sentence" and d.excerpt[:40] in body for d in paragraph_defects(out, "markdown")
+            ), (heading, body)
             continue
         opened += 1
         m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Seven|All these|Most|\d+)(?: of these)? (?:papers|systems|studies) "

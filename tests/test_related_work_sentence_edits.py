@@ -45,9 +45,11 @@ ENTRIES = [
           "speaker recognition. Experimental results show that the proposed method is, on average, 91% "
           "reliable in counting coughs."),
     paper("doe2012tense", "Pace Assistance for Fair Group Running",
-          "Group runs split runners of different fitness. For group runs, we propose pace assistance techniques "
-          "(such as audio beats and light pulses) to balance runners. We compared three techniques in a study, "
-          "and found that audio beats reduced the spread of the group on hills."),
+          # (the study is the paper's claim here: with a "we propose" before it that no sentence can say, the study
+          # is a side result and "the group" a reference to nothing, which --check flags and the draft avoids)
+          "Group runs split runners of different fitness. Pace assistance techniques such as audio beats and light "
+          "pulses can balance runners. We compared three pace assistance techniques in a study, and found that "
+          "audio beats reduced the spread of runners on hills."),
     paper("doe2012purpose", "A Combined Environment for Sketch Recognition Using Pen Pressure",
           "To provide a natural interface to the computer, we present an integrated pen, voice, and sketch "
           "recognition system. The system runs on tablets."),

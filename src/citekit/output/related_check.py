@@ -545,6 +545,32 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
     return sorted(defects + _duplicates(text, fmt) + paragraph_defects(text, fmt), key=lambda d: d.line)
 
 
+#: what the check says of a sentence that the choice of the sentence cannot mend: an acronym another paper's sentence
+#: may define (only the whole snippet tells), and what is not about the sentence's wording
+NOT_THE_SENTENCE = frozenset({"acronym", "undefined-citation", "not-a-paper", "duplicate-paper"})
+
+
+def sentence_defects(sentence: str, fmt: str, record: CitedRecord, *, sure: bool = False) -> list[tuple[str, str]]:
+    """``(category, message)`` of what ``--check`` marks in one sentence about one paper, read with that paper's
+    record alone, as :func:`check_snippet` reads it in the finished snippet (the same rules and the same learned
+    reading): related-work asks this before it writes a sentence, so that it never writes one its own check flags.
+
+    With ``sure``, only what the rules no reader ever overruled find, which flag whatever the learned reading
+    says: the defects a sentence certainly has, as against those the reading weighs (a copied run of words, a
+    verb a reader might accept). Categories in :data:`NOT_THE_SENTENCE` are left out: another sentence of the
+    snippet may settle them."""
+    context = snippet_context(sentence, fmt, records=[record])
+    found = _lint_sentence(sentence, fmt, context)
+    if sure:
+        from citekit.output.check_features import rule_id
+        from citekit.output.check_model import weighed_rules
+
+        found = [f for f in found if rule_id(*f) not in weighed_rules()]
+    else:
+        found = _reader_decides(sentence, fmt, context, found)
+    return [f for f in found if f[0] not in NOT_THE_SENTENCE]
+
+
 def _undefined_citations(sentence: str, fmt: str, context: "_Context") -> list[tuple[str, str]]:
     """Keys a sentence cites that no record given to the check has: the citation prints as "?" (exact; only with
     the records, which say what the library holds)."""

@@ -21,11 +21,6 @@ from citekit.output.related_actions import paper_name, shared_action, shared_app
 from citekit.output.related_topics import _NUMBERS, Theme, topic_sentence
 from citekit.output.word_roots import root
 
-#: what the draft says where a paragraph gets no opener: the check's category, and what to write
-NO_OPENER = ("no-topic-sentence: these papers' records share no action, artefact or phrase that is "
-             "true of all of them; say first what they have in common")
-
-
 def _names(names: list[str]) -> str:
     return names[0] + " and " + names[1] if len(names) == 2 else ", ".join(names[:-1]) + " and " + names[-1]
 

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 import yaml
 from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
@@ -29,14 +30,16 @@ from citekit.bibtex.values import GLYPH_COMMANDS, sanitize
 from citekit.output.compress import compress, unstylized
 from citekit.output.findings import is_finding, with_finding
 from citekit.output.naming import name_artefact
+from citekit.output.word_roots import root
 from citekit.output.drafts import marker
 from citekit.output.markdown_text import escape_markdown
 from citekit.output.sentences import (
     EMPH_CLOSE,
     EMPH_OPEN,
+    Contribution,
     clause_defects,
     clean_clause,
-    contribution,
+    contributions,
     conjugate,
     is_english,
     present_clause,
@@ -537,55 +540,202 @@ def describe(entry: Entry, style: _Style) -> str:
     The user's English summary first, then the abstract's contribution sentence (cleaned
     so it stands alone, see :func:`~.sentences.contribution`), and when neither gives a
     sentence that reads on its own, one made from the title's words
-    (:func:`~.title_prose.title_clause`).
+    (:func:`~.title_prose.title_clause`). A sentence made from the record that ``--check``
+    would flag gives way to the next one that it would not (:func:`_unflagged`): the draft
+    never carries what its own check reports where the record offers a better sentence.
     """
+    summary = _from_summary(entry, style)
+    if summary:  # (the user's own words: the check may name them, the draft keeps them)
+        return summary
+    return _unflagged(_sentences_about(entry, style), entry, style.fmt)
+
+
+def _from_summary(entry: Entry, style: _Style) -> str | None:
+    """The sentence the user's English summary gives, or None."""
+    if not (entry.summary and entry.summary.strip() and is_english(entry.summary)):
+        return None
+    plural = _plural(entry)
+    name = method_name(entry.title or "")
+    summary = re.sub(r"\s+", " ", entry.summary).strip()
+    parts = summary_verb(summary)
+    if parts:
+        _adverb, verb, rest = parts
+        clause = clean_clause(rest.rstrip("."), name)
+        if clause and not clause_defects(clause):
+            return _finish(f"{style.citet(entry)} {conjugate(verb, plural)} {style.prose(clause)}")
+        return None
+    statement = clean_clause(summary.rstrip("."), name)
+    statement = _capitalized(statement) if statement else None
+    if statement and not clause_defects(statement):
+        return _finish(f"{style.prose(statement)} {style.citep([entry])}")
+    return None
+
+
+#: how many of the abstract's contribution sentences, best first, are tried before the title
+_TRIED_CONTRIBUTIONS = 3
+
+
+def _sentences_about(entry: Entry, style: _Style) -> "Iterator[tuple[str, bool]]":
+    """``(sentence, plain)``: the sentences the record supports about a paper, the one related-work has always
+    written first.
+
+    Then the fallbacks, most informative first: the same claim without the finding joined on, the
+    abstract's next-ranked contribution sentences, the title's sentence with and without a finding,
+    and plainer shapes of the title's (:func:`_plain_title_clauses`). Nothing is added that the
+    record does not say; each is only a different choice among its sentences or fewer of its words.
+    ``plain`` marks the title's own sentences without a finding: they say least, so they are the safest.
+    """
+    abstract = abstract_of(entry)
+    found = contributions(abstract, method_name(entry.title or ""), accept=style.renders,
+                          title=latex_to_text(entry.title or "")) if abstract else []
+    first = _from_contribution(entry, style, found[0], abstract) if found else None
+    yield first or _from_title(entry, style, abstract), True
+    for c in found[:_TRIED_CONTRIBUTIONS]:
+        for finding in (True, False):
+            sentence = _from_contribution(entry, style, c, abstract, finding=finding)
+            if sentence:
+                yield sentence, False
+    yield _from_title(entry, style, abstract), False
+    yield _from_title(entry, style, abstract, finding=False), True
+    for clause in _plain_title_clauses(entry, style, abstract):
+        yield _title_sentence(entry, style, clause, abstract), True
+
+
+#: what moves no sentence aside: "a side result" weighs the abstract's sentences against one the writer could not
+#: say (a formula it cannot show, an opening it cannot read) or against the finding it joined on ("compare X, and
+#: find that Y" restates "We find that Y"); its fallbacks lost the finding or the claim
+_KEPT_DESPITE = frozenset({"side-result"})
+
+
+def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) -> str:
+    """The first of ``sentences`` (see :func:`_sentences_about`) unless ``--check`` would certainly flag it.
+
+    Read by :func:`~.related_check.sentence_defects` (the check's own code) with the paper's record. Only
+    the rules no reader ever overruled move a sentence aside ("delve into X": the title's gerund made the
+    authors' verb; a subtitle tacked on after a comma); what the learned reading alone weighs does not: on
+    sentences made with care (a finding kept, a thing named with what it is) its fallbacks read worse. The
+    first fallback the check passes whole replaces it; when none does, the plain sentence of the title with
+    the fewest certain defects, if it has fewer than the first one.
+    """
+    from citekit.output.record_check import CitedRecord
+    from citekit.output.related_check import sentence_defects
+
+    record = CitedRecord(entry.key, latex_to_text(entry.title or ""), abstract_of(entry) or "", not_a_paper(entry))
+
+    def certain(sentence: str) -> int:
+        return sum(c not in _KEPT_DESPITE for c, _ in sentence_defects(sentence, fmt, record, sure=True))
+
+    first, _ = next(sentences)
+    sure = certain(first)
+    if not sure:
+        return first
+    best = (sure, first)
+    seen = {first}
+    for sentence, plain in sentences:
+        if sentence in seen:
+            continue
+        seen.add(sentence)
+        if not sentence_defects(sentence, fmt, record):
+            return sentence
+        count = certain(sentence) if plain else best[0]
+        if count < best[0]:
+            best = (count, sentence)
+    return best[1]
+
+
+def _from_contribution(entry: Entry, style: _Style, found: "Contribution", abstract: str, *,
+                       finding: bool = True) -> str | None:
+    """The sentence an abstract's contribution gives, in a short clause of its parts; None when the clause only
+    repeats the title ("We study deep analysis and extensions" says less than the title does)."""
     from citekit.output.self_praise import unpraised
 
     plural = _plural(entry)
     name = method_name(entry.title or "")
-    cite = style.citet(entry)
-    if entry.summary and entry.summary.strip() and is_english(entry.summary):
-        summary = re.sub(r"\s+", " ", entry.summary).strip()
-        parts = summary_verb(summary)
-        if parts:
-            _adverb, verb, rest = parts
-            clause = clean_clause(rest.rstrip("."), name)
-            if clause and not clause_defects(clause):
-                return _finish(f"{cite} {conjugate(verb, plural)} {style.prose(clause)}")
-        else:
-            statement = clean_clause(summary.rstrip("."), name)
-            statement = _capitalized(statement) if statement else None
-            if statement and not clause_defects(statement):
-                return _finish(f"{style.prose(statement)} {style.citep([entry])}")
-    abstract = abstract_of(entry)
-    if abstract:
-        found = contribution(abstract, name, accept=style.renders, title=latex_to_text(entry.title or ""))
-        if found:
-            # the contribution in a short clause of the abstract's parts, not its whole sentence
-            title = latex_to_text(entry.title or "")
+    title = latex_to_text(entry.title or "")
 
-            def short(keep_title: bool) -> tuple[str, str]:
-                verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None,
-                                      title=title if keep_title else "")
-                return name_artefact(rest, verb, title, abstract, name)
+    def short(keep_title: bool) -> tuple[str, str]:
+        verb, rest = compress(found.rest, found.verb, name, finding=re.match(r"that\b", found.rest) is not None,
+                              title=title if keep_title else "")
+        return name_artefact(rest, verb, title, abstract, name)
 
-            verb, rest = short(True)
-            found = replace(found, verb=verb, rest=rest)
-            # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
-            # title's; "We study deep analysis and extensions" says less than the title, which is used instead
-            if (found.priority <= 1 or not _echoes_title(rest, entry.title or "")) and rest:
-                # the finding, when the abstract states one, is worth more than the title's words kept past the limit
-                rest = with_finding(rest, verb_phrase(found, plural), abstract, found.index, name,
-                                    plural, shorter=lambda: other[1] if (other := short(False))[0] == verb else None)
-                if verb_phrase(found, plural) != found.verb:  # the verb said in the present: a second one too
-                    rest = present_clause(rest, plural)
-                rest = unstylized(rest, f"{title} {abstract}")
-                return _finish(f"{cite} {verb_phrase(found, plural)} {unpraised(style.prose(rest), abstract, title)}")
-    clause = title_clause(style.formulas_shown(entry.title or entry.key), plural, _context(entry))
-    clause = _kind_from_record(clause, entry, abstract, plural)
-    if abstract:  # the title says what the paper is about; the abstract may still say what it found
-        clause = with_finding(clause, clause.split()[0], abstract, -1, name, plural)
-    return _finish(f"{cite} {unpraised(style.prose(unbrace(clause)), abstract, latex_to_text(entry.title or ''))}")
+    verb, rest = short(True)
+    found = replace(found, verb=verb, rest=rest)
+    # "We introduce a finger-ring shaped handset" says what the paper made even when its words are the
+    # title's; "We study deep analysis and extensions" says less than the title, which is used instead
+    if not rest or (found.priority > 1 and _echoes_title(rest, entry.title or "")):
+        return None
+    if finding:
+        # the finding, when the abstract states one, is worth more than the title's words kept past the limit
+        rest = with_finding(rest, verb_phrase(found, plural), abstract, found.index, name,
+                            plural, shorter=lambda: other[1] if (other := short(False))[0] == verb else None)
+    if verb_phrase(found, plural) != found.verb:  # the verb said in the present: a second one too
+        rest = present_clause(rest, plural)
+    rest = unstylized(rest, f"{title} {abstract}")
+    return _finish(f"{style.citet(entry)} {verb_phrase(found, plural)} {unpraised(style.prose(rest), abstract, title)}")
+
+
+def _title_clause_of(entry: Entry, style: _Style, abstract: str, title: str | None = None) -> str:
+    """The predicate the title gives (``title``: a part of it), its verb true to the record's kind of work."""
+    clause = title_clause(style.formulas_shown(title or entry.title or entry.key), _plural(entry), _context(entry))
+    return _kind_from_record(clause, entry, abstract, _plural(entry))
+
+
+def _from_title(entry: Entry, style: _Style, abstract: str, *, finding: bool = True) -> str:
+    """The sentence the title gives; with ``finding``, what the abstract found joined on."""
+    clause = _title_clause_of(entry, style, abstract)
+    if abstract and finding:  # the title says what the paper is about; the abstract may still say what it found
+        clause = with_finding(clause, clause.split()[0], abstract, -1, method_name(entry.title or ""), _plural(entry))
+    return _title_sentence(entry, style, clause, abstract)
+
+
+def _title_sentence(entry: Entry, style: _Style, clause: str, abstract: str) -> str:
+    from citekit.output.self_praise import unpraised
+
+    return _finish(f"{style.citet(entry)} "
+                   f"{unpraised(style.prose(unbrace(clause)), abstract, latex_to_text(entry.title or ''))}")
+
+
+#: verbs (by their root) whose object is what a paper is about: "Mitigating staleness in X" addresses staleness in X,
+#: "Delving into Muon" addresses Muon (not "reduce": "Reducing the use of nullable types" does not address their use)
+_TOPIC_GERUNDS = frozenset(root(v) for v in (
+    "mitigate", "tackle", "overcome", "alleviate", "handle", "resolve", "combat", "counter", "fight",
+    "prevent", "avoid", "fix", "delve", "dive", "unveil", "uncover", "unpack", "demystify", "probe", "untangle"))
+
+
+def _plain_title_clauses(entry: Entry, style: _Style, abstract: str) -> list[str]:
+    """Plainer predicates from the title, for when the title's own sentence would be flagged.
+
+    A subtitle tacked on after a comma joins two phrases without saying how they relate: the part before the
+    colon with the subtitle in parentheses ("enhance programming learning with LLMs (prompt engineering and
+    flipped interaction)"), else that part alone, when it has four words or more (a shorter one is a name or a
+    slogan: "address Call Me Maybe" says nothing). Where the title's opening gerund became the authors' verb
+    although they do not do that ("Delving into X" -> "delve into X"), its object said with "address"
+    ("address X"), when the gerund is one whose object is the paper's topic (:data:`_TOPIC_GERUNDS`).
+    "Exploiting X for Y" gets no such shape: "address X" would make X the problem, and "address exploiting X"
+    reads worse than the title's own verb."""
+    from citekit.output.title_check import glued_subtitle, tacked_subtitle, title_verb
+    from citekit.output.title_prose import title_words_in_prose
+
+    title = entry.title or entry.key
+    plain_title = latex_to_text(title)
+    whole = _title_clause_of(entry, style, abstract)
+    colon = re.search(r"\s*[:?]\s+|\s+(?:---|--|\u2014)\s+", title)
+    main, sub = (title[:colon.start()], title[colon.end():].strip()) if colon else (title, "")
+    joined = tacked_subtitle(latex_to_text(whole), plain_title) or glued_subtitle(latex_to_text(whole), plain_title)
+    clauses: list[str] = []
+    if joined and len(main.split()) >= 4:
+        short = _title_clause_of(entry, style, abstract, main)
+        if sub:
+            clauses.append(f"{short} ({title_words_in_prose(style.formulas_shown(sub), _context(entry))})")
+        clauses.append(short)
+    for clause in clauses + [whole]:
+        verb = title_verb(latex_to_text(clause), plain_title, abstract)
+        if verb and root(verb) in _TOPIC_GERUNDS:
+            rest = clause.split(None, 1)[1] if " " in clause else ""
+            rest = re.sub(r"^(?:into|on|upon|in|with)\s+", "", rest)
+            if len(rest.split()) >= 2:
+                clauses.append(f"{conjugate('address', _plural(entry))} {rest}")
+    return clauses
 
 
 def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) -> str:
@@ -1267,7 +1417,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 
         mine = replace(mine, abstract=without_scan_marks(mine.abstract))  # (a scanned page's "Page 1." is no claim)
     from citekit.library.tags import load_rules
-    from citekit.output.related_openers import NO_OPENER, opener, owned_by_all
+    from citekit.output.related_openers import opener, owned_by_all
     from citekit.output.related_topics import heading_sentence
 
     rules = rules or load_rules({})
@@ -1350,8 +1500,6 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 why = _no_position_reason(plan, _safe_name(mine.name), bool(shared))
                 lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
                                            f"{words}; {why})"))
-        if not said and not g.closing and len(g.members) > 1:
-            lines.append(style.comment(NO_OPENER))  # (after the paragraph's own lines: its --mine sentence joins them)
         lines.append("")
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen

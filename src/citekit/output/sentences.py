@@ -390,7 +390,15 @@ def _passive_study(sentence: str) -> re.Match[str] | None:
 
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
                  ranker: str = "model", title: str = "") -> Contribution | None:
-    """The sentence that states the paper's contribution and stands on its own, or None.
+    """The sentence that states the paper's contribution and stands on its own, or None: the first of
+    :func:`contributions`."""
+    found = contributions(abstract, name, accept, ranker=ranker, title=title)
+    return found[0] if found else None
+
+
+def contributions(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
+                  ranker: str = "model", title: str = "") -> list[Contribution]:
+    """The sentences that can state the paper's contribution and stand on their own, best first.
 
     Candidates are the sentences that can be said with the paper as subject ("We propose
     X", "This paper describes X", "Our results show that X"). With ``ranker="model"`` the
@@ -451,7 +459,7 @@ def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | 
             key = (-score / 2 if unexplained(rest, name) else -score, index)  # "what is PDA?" costs half
         found.append((key, Contribution(sentence=sentence, verb=verb, adverb="", rest=rest,
                                         priority=VERB_PRIORITY.get(verb, 4), index=index)))
-    return min(found, key=lambda t: t[0])[1] if found else None
+    return [c for _, c in sorted(found, key=lambda t: t[0])]
 
 
 # ---------------------------------------------------------------------------------------
