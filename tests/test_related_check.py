@@ -419,3 +419,29 @@ def test_pandoc_s_citation_of_two_papers_is_no_sentence_break():
     assert "no-claim" not in categories("Effortful interfaces can help users learn spatial layouts [@a; @b].",
                                         "markdown")
     assert "no-claim" in categories("@a propose X; @b study.", "markdown")  # (a ';' outside brackets still cuts)
+
+
+def test_an_acronym_a_cited_title_only_uses_is_not_defined_for_the_reader():
+    """The reader of the related work sees the draft, not the cited titles: "Understanding SAM through ..." defines
+    no SAM, and "LMO-based" uses LMO. A title that names its paper ("PRISM: ...") and a long form written at the first
+    use still count; one written only later is too late."""
+    titles = ["Understanding SAM through Minimax Perspective", "General Analysis of LMO-based Optimizers",
+              "PRISM: Adaptive Computation of Matrix Functions"]
+    records = [CitedRecord("a", titles[0], "We analyse sharpness-aware minimization (SAM) as a minimax problem."),
+               CitedRecord("b", titles[1], "We analyse optimizers built on a linear minimization oracle (LMO)."),
+               CitedRecord("c", titles[2], "We present PRISM, which computes matrix functions adaptively.")]
+    draft = ("### Optimizers\n\n"
+             "Three papers address optimizer analysis. @a analyse SAM as a bilevel minimax problem with several inner "
+             "steps. @b analyse LMO-based optimizers beyond bounded variance. @c accelerate PRISM training by "
+             "computing matrix functions adaptively.\n")
+    flagged = {d.excerpt.split()[0]: d.message for d in api_check(draft, "markdown", titles, None, records)
+               if d.category == "acronym"}
+    assert set(flagged) == {"@a", "@b"}, flagged
+    assert "'sharpness-aware minimization (SAM)'" in flagged["@a"]
+    defined = draft.replace("@a analyse SAM", "@a analyse sharpness-aware minimization (SAM)").replace(
+        "@b analyse LMO-based", "@b analyse linear minimization oracle (LMO) based")
+    assert not [d for d in api_check(defined, "markdown", titles, None, records) if d.category == "acronym"]
+    late = draft + "\n### Flat minima\n\nBoth papers address flat minima. @a analyse sharpness-aware minimization " \
+                   "(SAM) as a minimax problem. @b find flat minima with a linear minimization oracle (LMO).\n"
+    found = [d for d in api_check(late, "markdown", titles, None, records) if d.category == "acronym"]
+    assert [d.line for d in found] == [3, 3] and "only after" in found[0].message, found

@@ -87,7 +87,9 @@ def undefined_acronyms(text: str, names: set[str] | frozenset[str] = frozenset()
     introduced = set(re.findall(r"\b(?:propose|proposes|introduce|introduces|present|presents|called|named|dubbed)"
                                 r"\s+(?:\w+\s+)?([A-Z][\w\-]*)", plain))
     out: list[str] = []
-    for m in re.finditer(r"(?<![\w\-\\{])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w\-])", plain):
+    # (an acronym joined to a lower-case word is still used: "LMO-based"; one joined to another name is part of it:
+    # "ZO-SGD", "GPT-4")
+    for m in re.finditer(r"(?<![\w\-\\{])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w]|-[A-Z0-9])", plain):
         token = m.group(1)
         base = token[:-1] if token.endswith("s") and len(token) > 2 else token
         if not is_acronym(token) or token in WELL_KNOWN or base in WELL_KNOWN or base in defined \
