@@ -142,30 +142,35 @@ SPELLED_MIN = 3
 def long_forms(texts: list[str]) -> dict[str, str]:
     """What the selection's acronyms stand for: the long form a record defines ("sharpness-aware minimization (SAM)",
     :func:`.standalone.definitions`), else, for an acronym of :data:`SPELLED_MIN` letters or more that no record
-    defines, the one phrase of the records whose initials spell it exactly ("Adaptive Sharpness-Aware Minimization
-    with ..." beside "Understanding SAM through ..."). An acronym two records define differently, or whose
-    initials two phrases spell, stands for nothing certain and is left out; so is one every reader knows
+    defines, the one name a title writes whose initials spell it exactly ("Adaptive Sharpness-Aware Minimization with
+    ..." beside "Understanding SAM through ..."; see :func:`_spelling`). An acronym two records define differently,
+    or whose initials two names spell, stands for nothing certain and is left out; so is one every reader knows
     (:data:`.standalone.WELL_KNOWN`: "LLM", "GPU"), which names the setting many papers share, not what one does
     (joining "LLM quantization" to "pre-trained large language models" drew a paragraph on large language models out
-    of six quantization papers)."""
+    of six quantization papers). ``texts`` are :func:`.related_groups.entry_text`'s: each opens with its title."""
     from citekit.output.standalone import WELL_KNOWN, definitions, is_acronym
 
     defined: dict[str, set[str]] = {}
     for text in texts:
         for acronym, long in definitions(text).items():
-            if acronym not in WELL_KNOWN and acronym.rstrip("s") not in WELL_KNOWN:
+            if _singular(acronym) not in WELL_KNOWN:
                 defined.setdefault(acronym, set()).add(_said(long))
     out = {a: next(iter(forms)) for a, forms in defined.items() if len(forms) == 1}
-    used = {t for text in texts for t in re.findall(r"(?<![\w\-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w])", text)
-            if is_acronym(t)}
-    for acronym in sorted(used - set(defined) - WELL_KNOWN):
+    used = {_singular(t) for text in texts
+            for t in re.findall(r"(?<![\w\-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w])", text) if is_acronym(t)}
+    for acronym in sorted(used - {_singular(a) for a in defined} - WELL_KNOWN):
         letters = acronym.lower()
         if len(letters) < SPELLED_MIN or not letters.isalpha():
             continue
-        found = {_said(p) for text in texts for p in _spelling(text, letters)}
+        found = {_said(p) for text in texts for p in _spelling(text.split(" . ", 1)[0], letters)}
         if len(found) == 1:
             out[acronym] = found.pop()
     return out
+
+
+def _singular(acronym: str) -> str:
+    """"APIs" is "API"."""
+    return acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() and len(acronym) > 2 else acronym
 
 
 def _said(phrase: str) -> str:
@@ -174,20 +179,23 @@ def _said(phrase: str) -> str:
     return " ".join(phrase.split()).lower()
 
 
-def _spelling(text: str, letters: str) -> list[str]:
-    """The runs of words of ``text`` whose initials (each part of a hyphenated word counts) are exactly
-    ``letters``, with no function word among them."""
-    words = re.findall(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]", text)
+def _spelling(title: str, letters: str) -> list[str]:
+    """The names in a title whose initials (each part of a hyphenated word counts) are exactly ``letters``: runs of
+    capitalized words that end where the title's name ends (at its end, a colon or comma, or a function word:
+    "Sharpness-Aware Minimization with ..."), never a run cut inside a longer one ("Empirical Studies Comparing
+    Static Checkers" spells no "ESC")."""
+    words = re.findall(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]|[:;,.?!()]", title)
     found = []
     for i in range(len(words)):
         initials = ""
         for j in range(i, len(words)):
-            if words[j].lower() in FUNCTION_WORDS:
+            if not words[j][:1].isupper() or words[j].lower() in FUNCTION_WORDS:
                 break
             initials += "".join(p[0] for p in words[j].split("-") if p).lower()
             if not letters.startswith(initials):
                 break
-            if initials == letters:
+            after = words[j + 1] if j + 1 < len(words) else ""
+            if initials == letters and (not after or not after[:1].isalpha() or after.lower() in FUNCTION_WORDS):
                 found.append(" ".join(words[i:j + 1]))
                 break
     return found
