@@ -445,3 +445,14 @@ def test_an_acronym_a_cited_title_only_uses_is_not_defined_for_the_reader():
                    "(SAM) as a minimax problem. @b find flat minima with a linear minimization oracle (LMO).\n"
     found = [d for d in api_check(late, "markdown", titles, None, records) if d.category == "acronym"]
     assert [d.line for d in found] == [3, 3] and "only after" in found[0].message, found
+
+
+def test_an_acronym_authors_use_bare_across_the_corpora_needs_no_long_form():
+    """"UV" and "PhD" are written bare in the abstracts of several corpora (bench/common_acronyms.py): a reader
+    knows them, so the check passes them; an acronym of one paper's own ("SAM") still needs its long form."""
+    record = CitedRecord("a", "Printing with Light", "We cure resin with UV light in a desktop printer that PhD "
+                                                     "students built, and compare it with SAM-trained models.")
+    flagged = [d.message for d in api_check("@a cure resin with UV light in a printer that PhD students built, and "
+                                            "compare SAM-trained models.", "markdown", None, None, [record])
+               if d.category == "acronym"]
+    assert len(flagged) == 1 and "'SAM'" in flagged[0], flagged
