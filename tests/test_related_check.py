@@ -445,6 +445,11 @@ def test_an_acronym_a_cited_title_only_uses_is_not_defined_for_the_reader():
                    "(SAM) as a minimax problem. @b find flat minima with a linear minimization oracle (LMO).\n"
     found = [d for d in api_check(late, "markdown", titles, None, records) if d.category == "acronym"]
     assert [d.line for d in found] == [3, 3] and "only after" in found[0].message, found
+    # an acronym the cited authors write bare in their title and never write out in their abstract is known to
+    # their readers ("a PDA"): a reader keeps the sentence
+    pda = CitedRecord("d", "Text Entry on a PDA", "We compare two keyboards for pen input on handheld computers.")
+    assert not [d for d in api_check("@d compare two keyboards for pen input on a PDA.", "markdown",
+                                     [pda.title], None, [pda]) if d.category == "acronym"]
 
 
 def test_an_acronym_authors_use_bare_across_the_corpora_needs_no_long_form():

@@ -141,7 +141,7 @@ class _Context:
     written_titles: tuple[str, ...] = ()  # the cited papers' titles as plain text with their capitals
     prose_capitals: frozenset[str] = frozenset()  # words the cited abstracts capitalize mid-sentence
     records: "dict[str, CitedRecord] | None" = None  # the cited papers' records by key, for what only they show
-    titled: frozenset[str] = frozenset()  # the acronyms cited titles give as their papers' names
+    titled: frozenset[str] = frozenset()  # acronyms cited titles name, or use and their abstracts never write out
 
 
 def cited_keys(sentence: str, fmt: str) -> list[str]:
@@ -393,6 +393,25 @@ def _title_names(titles: list[str]) -> frozenset[str]:
     return frozenset(names)
 
 
+def _known_to_authors(records: "list[CitedRecord]") -> frozenset[str]:
+    """Acronyms a cited paper writes bare in its title and never writes out in its abstract ("... on a PDA", "CHI
+    2005", "LCDs"): its authors take them as known to their readers, and blind readers kept such sentences. Where
+    the abstract writes the acronym out ("sharpness-aware minimization (SAM)") the draft needs the long form too, and
+    a record with no abstract gives no evidence either way, so its title's acronyms define nothing."""
+    from citekit.output.standalone import definitions, is_acronym
+
+    known: set[str] = set()
+    for record in records:
+        if not record.title or not (record.abstract or "").strip():
+            continue
+        spelled = set(definitions(record.abstract)) | set(re.findall(r"\(([A-Z][A-Za-z0-9]*?)s?\)", record.abstract))
+        for token in re.findall(r"(?<![\w\-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w])", record.title):
+            base = token[:-1] if token.endswith("s") and len(token) > 2 else token
+            if is_acronym(token) and base not in spelled and token not in spelled:
+                known |= {token, base}
+    return frozenset(known)
+
+
 def _unrelated_joins(line: str, fmt: str) -> list[tuple[str, str]]:
     """Sentences that join two papers with ";" although they do not make the same claim."""
     found = []
@@ -524,7 +543,7 @@ def snippet_context(text: str, fmt: str, titles: list[str] | None = None, abstra
     titles = list(titles or []) + [r.title for r in by_key.values() if r.title]
     abstracts = list(abstracts or []) + [r.abstract for r in by_key.values() if r.abstract]
     plain_titles = [latex_to_text(t) for t in titles]
-    titled = _title_names(plain_titles)
+    titled = _title_names(plain_titles) | _known_to_authors(list(by_key.values()))
     return _Context(fmt, titled | _names(text), tuple(plain_titles), _capitalized_in_prose(abstracts), by_key or None,
                     titled)
 
