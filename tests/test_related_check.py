@@ -419,3 +419,45 @@ def test_pandoc_s_citation_of_two_papers_is_no_sentence_break():
     assert "no-claim" not in categories("Effortful interfaces can help users learn spatial layouts [@a; @b].",
                                         "markdown")
     assert "no-claim" in categories("@a propose X; @b study.", "markdown")  # (a ';' outside brackets still cuts)
+
+
+def test_an_acronym_a_cited_title_only_uses_is_not_defined_for_the_reader():
+    """The reader of the related work sees the draft, not the cited titles: "Understanding SAM through ..." defines
+    no SAM, and "LMO-based" uses LMO. A title that names its paper ("PRISM: ...") and a long form written at the first
+    use still count; one written only later is too late."""
+    titles = ["Understanding SAM through Minimax Perspective", "General Analysis of LMO-based Optimizers",
+              "PRISM: Adaptive Computation of Matrix Functions"]
+    records = [CitedRecord("a", titles[0], "We analyse sharpness-aware minimization (SAM) as a minimax problem."),
+               CitedRecord("b", titles[1], "We analyse optimizers built on a linear minimization oracle (LMO)."),
+               CitedRecord("c", titles[2], "We present PRISM, which computes matrix functions adaptively.")]
+    draft = ("### Optimizers\n\n"
+             "Three papers address optimizer analysis. @a analyse SAM as a bilevel minimax problem with several inner "
+             "steps. @b analyse LMO-based optimizers beyond bounded variance. @c accelerate PRISM training by "
+             "computing matrix functions adaptively.\n")
+    flagged = {d.excerpt.split()[0]: d.message for d in api_check(draft, "markdown", titles, None, records)
+               if d.category == "acronym"}
+    assert set(flagged) == {"@a", "@b"}, flagged
+    assert "'sharpness-aware minimization (SAM)'" in flagged["@a"]
+    defined = draft.replace("@a analyse SAM", "@a analyse sharpness-aware minimization (SAM)").replace(
+        "@b analyse LMO-based", "@b analyse linear minimization oracle (LMO) based")
+    assert not [d for d in api_check(defined, "markdown", titles, None, records) if d.category == "acronym"]
+    late = draft + "\n### Flat minima\n\nBoth papers address flat minima. @a analyse sharpness-aware minimization " \
+                   "(SAM) as a minimax problem. @b find flat minima with a linear minimization oracle (LMO).\n"
+    found = [d for d in api_check(late, "markdown", titles, None, records) if d.category == "acronym"]
+    assert [d.line for d in found] == [3, 3] and "only after" in found[0].message, found
+    # an acronym the cited authors write bare in their title and never write out in their abstract is known to
+    # their readers ("a PDA"): a reader keeps the sentence
+    pda = CitedRecord("d", "Text Entry on a PDA", "We compare two keyboards for pen input on handheld computers.")
+    assert not [d for d in api_check("@d compare two keyboards for pen input on a PDA.", "markdown",
+                                     [pda.title], None, [pda]) if d.category == "acronym"]
+
+
+def test_an_acronym_authors_use_bare_across_the_corpora_needs_no_long_form():
+    """"UV" and "PhD" are written bare in the abstracts of several corpora (bench/common_acronyms.py): a reader
+    knows them, so the check passes them; an acronym of one paper's own ("SAM") still needs its long form."""
+    record = CitedRecord("a", "Printing with Light", "We cure resin with UV light in a desktop printer that PhD "
+                                                     "students built, and compare it with SAM-trained models.")
+    flagged = [d.message for d in api_check("@a cure resin with UV light in a printer that PhD students built, and "
+                                            "compare SAM-trained models.", "markdown", None, None, [record])
+               if d.category == "acronym"]
+    assert len(flagged) == 1 and "'SAM'" in flagged[0], flagged

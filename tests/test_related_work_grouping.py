@@ -137,3 +137,42 @@ def test_a_snippet_does_not_depend_on_what_was_written_before_it(tmp_path: Path)
     before = others()
     assert own() == first
     assert others() == before
+
+
+#: three papers on one method, each naming it its own way: defined ("sharpness-aware minimization (SAM)"), by the
+#: acronym alone ("SAM"), and by the long form alone; three on a second subject, so that the first is no section word
+SHARP = [
+    ("sam1", "Layer-Wise Radius Learning",
+     "We propose RadiusNet, a variant of sharpness-aware minimization (SAM) that learns one radius per layer. "
+     "RadiusNet halves the tuning cost of vision transformers."),
+    ("sam2", "A Minimax View of Bilevel Training",
+     "We analyse SAM as a bilevel minimax problem and prove that several inner ascent steps give better "
+     "generalization bounds on convex losses."),
+    ("sam3", "Reusing Gradients Across Steps",
+     "We reduce the cost of sharpness-aware minimization by reusing the gradient of the previous step, which "
+     "saves half the compute on language benchmarks."),
+]
+PIPE = [
+    ("pipe1", "Bubble-Free Pipeline Parallelism",
+     "We present ZeroBubble, a schedule for pipeline parallelism that overlaps the backward passes of micro-batches "
+     "across stages, so pipeline parallelism keeps every accelerator busy."),
+    ("pipe2", "Asynchronous Pipeline Parallelism with Stale Weights",
+     "We study asynchronous pipeline parallelism in which each stage updates with stale weights, and bound the "
+     "staleness that pipeline parallelism tolerates before training diverges."),
+    ("pipe3", "Memory-Balanced Pipeline Stages",
+     "We present BalancePipe, which assigns layers to pipeline stages so that pipeline parallelism uses the same "
+     "activation memory on every stage."),
+]
+
+
+def test_an_acronym_and_its_long_form_are_one_term_for_the_grouping(tmp_path: Path) -> None:
+    """A paper that writes only "SAM" and one that writes only "sharpness-aware minimization" are about the same
+    method as one that defines "sharpness-aware minimization (SAM)": one paragraph, none in "Other related work",
+    and its opener names the method by its long form, defining the acronym its sentences use."""
+    out = related_work(library(tmp_path, "optim", SHARP + PIPE), tags=("optim",), fmt="markdown").text
+    paras = paragraphs(out)
+    grouped = {h: sorted(keys) for h, _, keys, _ in paras}
+    assert "Other related work" not in grouped, out
+    assert ["sam1", "sam2", "sam3"] in grouped.values(), out
+    body = next(b for h, b, keys, _ in paras if "sam2" in keys)
+    assert "sharpness-aware minimization (SAM)" in opener(body), out  # (defined where the reader meets it first)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citekit.output.sentences import clause_defects, same_claim
 from citekit.output.record_check import CitedRecord, acronym_hint, record_defects
@@ -137,10 +137,11 @@ class _Context:
     """What the whole snippet tells a reader, for the checks one sentence cannot settle alone."""
 
     fmt: str
-    names: frozenset[str]  # acronyms defined or introduced anywhere in the text, or in a cited title
+    names: frozenset[str]  # acronyms defined or introduced in the text (check_snippet: so far), or named by a title
     written_titles: tuple[str, ...] = ()  # the cited papers' titles as plain text with their capitals
     prose_capitals: frozenset[str] = frozenset()  # words the cited abstracts capitalize mid-sentence
     records: "dict[str, CitedRecord] | None" = None  # the cited papers' records by key, for what only they show
+    titled: frozenset[str] = frozenset()  # acronyms cited titles name, or use and their abstracts never write out
 
 
 def cited_keys(sentence: str, fmt: str) -> list[str]:
@@ -365,15 +366,50 @@ def _title_capitals(sentence: str, titles: tuple[str, ...], names_in_prose: froz
     return None
 
 
-def _names(text: str, titles: list[str]) -> frozenset[str]:
-    """Acronyms the snippet defines ("zeroth-order (ZO)") or introduces ("propose AdaGC"), and those of cited titles."""
+def _names(text: str) -> frozenset[str]:
+    """Acronyms a stretch of the snippet defines ("zeroth-order (ZO)") or introduces ("propose AdaGC")."""
     names = set(re.findall(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*?)s?\)", text))
     names |= set(re.findall(r"\b([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*)\s+\([A-Z][a-z][^()]*\s[^()]*\)", text))  # "ASAA (Appl...)"
     names |= set(re.findall(r"\b(?:propose|proposes|introduce|introduces|present|presents|called|named|dubbed)"
                             r"\s+(?:\w+\s+)?([A-Z][\w\-]*)", text))
-    for title in titles:
-        names |= set(re.findall(r"[A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*", title))
     return frozenset(names)
+
+
+def _title_names(titles: list[str]) -> frozenset[str]:
+    """The names cited titles give their papers: the words before a title's colon ("PRISM: ...", "LiMuon: ...") and
+    what a title defines itself ("... Minimization (SAM)").
+
+    A title that only uses an acronym ("Understanding SAM through Minimax Perspective", "General Analysis of
+    LMO-based Optimizers") defines nothing: the reader of the related work never sees the title, so the acronym
+    still needs its long form there (the former rule took every capitalized word of a cited title as a name, so
+    --check passed "understand SAM through ..." and "LMO-based optimizers").
+    """
+    names: set[str] = set()
+    for title in titles:
+        head, colon, _ = title.partition(":")
+        if colon and len(head.split()) <= 3:
+            names |= set(re.findall(r"[A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*", head))
+        names |= set(re.findall(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9]*?)s?\)", title))
+    return frozenset(names)
+
+
+def _known_to_authors(records: "list[CitedRecord]") -> frozenset[str]:
+    """Acronyms a cited paper writes bare in its title and never writes out in its abstract ("... on a PDA", "CHI
+    2005", "LCDs"): its authors take them as known to their readers, and blind readers kept such sentences. Where
+    the abstract writes the acronym out ("sharpness-aware minimization (SAM)") the draft needs the long form too, and
+    a record with no abstract gives no evidence either way, so its title's acronyms define nothing."""
+    from citekit.output.standalone import definitions, is_acronym
+
+    known: set[str] = set()
+    for record in records:
+        if not record.title or not (record.abstract or "").strip():
+            continue
+        spelled = set(definitions(record.abstract)) | set(re.findall(r"\(([A-Z][A-Za-z0-9]*?)s?\)", record.abstract))
+        for token in re.findall(r"(?<![\w\-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w])", record.title):
+            base = token[:-1] if token.endswith("s") and len(token) > 2 else token
+            if is_acronym(token) and base not in spelled and token not in spelled:
+                known |= {token, base}
+    return frozenset(known)
 
 
 def _unrelated_joins(line: str, fmt: str) -> list[tuple[str, str]]:
@@ -507,8 +543,9 @@ def snippet_context(text: str, fmt: str, titles: list[str] | None = None, abstra
     titles = list(titles or []) + [r.title for r in by_key.values() if r.title]
     abstracts = list(abstracts or []) + [r.abstract for r in by_key.values() if r.abstract]
     plain_titles = [latex_to_text(t) for t in titles]
-    return _Context(fmt, _names(text, plain_titles), tuple(plain_titles), _capitalized_in_prose(abstracts),
-                    by_key or None)
+    titled = _title_names(plain_titles) | _known_to_authors(list(by_key.values()))
+    return _Context(fmt, titled | _names(text), tuple(plain_titles), _capitalized_in_prose(abstracts), by_key or None,
+                    titled)
 
 
 def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None,
@@ -524,10 +561,13 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
     """
     context = snippet_context(text, fmt, titles, abstracts, records)
     defects: list[Defect] = []
+    named = set(context.titled)  # (what the reader has been told so far: a long form written later comes too late)
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith(("%", "<!--", "#")):
+            named |= _names(stripped) if stripped.startswith("#") else set()  # (a Markdown heading is read too)
             continue
+        named |= _names(_LATEX_HEAD.match(stripped).group(0)) if _LATEX_HEAD.match(stripped) else set()
         stripped = _LATEX_HEAD.sub("", stripped)
         if not stripped:
             continue
@@ -535,7 +575,8 @@ def check_snippet(text: str, fmt: str = "latex", titles: list[str] | None = None
             defects.append(Defect(number, "unrelated-join", message, excerpt[:117] + "..." if len(excerpt) > 120
                                   else excerpt))
         for sentence in _sentences(stripped):
-            found = _lint_sentence(sentence, fmt, context)
+            named |= _names(sentence)
+            found = _written_later(_lint_sentence(sentence, fmt, replace(context, names=frozenset(named))), context)
             found += _undefined_citations(sentence, fmt, context)
             if context.records:  # with the records, the learned reading decides what a reader would mark
                 found = _reader_decides(sentence, fmt, context, found)
@@ -569,6 +610,18 @@ def sentence_defects(sentence: str, fmt: str, record: CitedRecord, *, sure: bool
     else:
         found = _reader_decides(sentence, fmt, context, found)
     return [f for f in found if f[0] not in NOT_THE_SENTENCE]
+
+
+def _written_later(found: list[tuple[str, str]], context: "_Context") -> list[tuple[str, str]]:
+    """An acronym the draft writes out only after its first use is still undefined where the reader meets it; the
+    message says so, since "never written out" would send the author looking for a definition that is there."""
+    out = []
+    for category, message in found:
+        m = re.match(r"'([^']+)' is never written out", message) if category == "acronym" else None
+        if m and m.group(1) in context.names:
+            message = f"'{m.group(1)}' is written out only after this sentence: define it at its first use"
+        out.append((category, message))
+    return out
 
 
 def _undefined_citations(sentence: str, fmt: str, context: "_Context") -> list[tuple[str, str]]:

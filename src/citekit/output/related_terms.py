@@ -132,3 +132,102 @@ def closeness(texts: list[str], topic: list[str]):  # noqa: ANN201  (a square nu
     sim = sim * np.minimum(1.0, shared / 2)
     np.fill_diagonal(sim, 1.0)
     return sim, [{k for k in p if k in index and df[k] >= 2} for p in per_paper]
+
+
+#: the fewest letters an acronym no record defines needs before a phrase whose initials spell it is taken for its long
+#: form ("SAM" and "Sharpness-Aware Minimization"); two letters ("AR", "ZO") match too many phrases by chance
+SPELLED_MIN = 3
+
+
+def long_forms(texts: list[str]) -> dict[str, str]:
+    """What the selection's acronyms stand for: the long form a record defines ("sharpness-aware minimization (SAM)",
+    :func:`.standalone.definitions`), else, for an acronym of :data:`SPELLED_MIN` letters or more that no record
+    defines, the one name a title writes whose initials spell it exactly ("Adaptive Sharpness-Aware Minimization with
+    ..." beside "Understanding SAM through ..."; see :func:`_spelling`). An acronym two records define differently,
+    or whose initials two names spell, stands for nothing certain and is left out; so is one every reader knows
+    (:data:`.standalone.WELL_KNOWN`: "LLM", "GPU"), which names the setting many papers share, not what one does
+    (joining "LLM quantization" to "pre-trained large language models" drew a paragraph on large language models out
+    of six quantization papers). ``texts`` are :func:`.related_groups.entry_text`'s: each opens with its title."""
+    from citekit.output.standalone import WELL_KNOWN, definitions, is_acronym
+
+    defined: dict[str, set[str]] = {}
+    for text in texts:
+        for acronym, long in definitions(text).items():
+            if _singular(acronym) not in WELL_KNOWN:
+                defined.setdefault(acronym, set()).add(_said(long))
+    out = {a: next(iter(forms)) for a, forms in defined.items() if len(forms) == 1}
+    used = {_singular(t) for text in texts
+            for t in re.findall(r"(?<![\w\-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w])", text) if is_acronym(t)}
+    for acronym in sorted(used - {_singular(a) for a in defined} - WELL_KNOWN):
+        letters = acronym.lower()
+        if len(letters) < SPELLED_MIN or not letters.isalpha():
+            continue
+        found = {_said(p) for text in texts for p in _spelling(text.split(" . ", 1)[0], letters)}
+        if len(found) == 1:
+            out[acronym] = found.pop()
+    return out
+
+
+def _singular(acronym: str) -> str:
+    """"APIs" is "API"."""
+    return acronym[:-1] if acronym.endswith("s") and acronym[:-1].isupper() and len(acronym) > 2 else acronym
+
+
+def _said(phrase: str) -> str:
+    """A long form as one spelling: lower case, one space ("Sharpness-Aware  Minimization" is "sharpness-aware
+    minimization")."""
+    return " ".join(phrase.split()).lower()
+
+
+def _spelling(title: str, letters: str) -> list[str]:
+    """The names in a title whose initials (each part of a hyphenated word counts) are exactly ``letters``: runs of
+    capitalized words that end where the title's name ends (at its end, a colon or comma, or a function word:
+    "Sharpness-Aware Minimization with ..."), never a run cut inside a longer one ("Empirical Studies Comparing
+    Static Checkers" spells no "ESC")."""
+    words = re.findall(r"[A-Za-z][A-Za-z\-]*[A-Za-z]|[A-Za-z]|[:;,.?!()]", title)
+    found = []
+    for i in range(len(words)):
+        initials = ""
+        for j in range(i, len(words)):
+            if not words[j][:1].isupper() or words[j].lower() in FUNCTION_WORDS:
+                break
+            initials += "".join(p[0] for p in words[j].split("-") if p).lower()
+            if not letters.startswith(initials):
+                break
+            after = words[j + 1] if j + 1 < len(words) else ""
+            if initials == letters and (not after or not after[:1].isalpha() or after.lower() in FUNCTION_WORDS):
+                found.append(" ".join(words[i:j + 1]))
+                break
+    return found
+
+
+def as_one_term(texts: list[str], forms: dict[str, str]) -> list[str]:
+    """Each text with the long form of each acronym it uses said after it, once per use, as a sentence of its own
+    ("Understanding SAM through ..." -> "Understanding SAM through ... . sharpness-aware minimization"), so that a
+    paper that writes only the acronym and one that writes only the long form share the term: a reader takes them as
+    one. The text itself is left as written, so its own phrases still name a group ("LMO-based optimizers"; written
+    out in place it read "linear minimization oracle (LMO) based optimizers"); a use right after its long form
+    adds nothing."""
+    out = []
+    for text in texts:
+        added = []
+        for acronym, long in sorted(forms.items(), key=lambda t: -len(t[0])):
+            for m in re.finditer(rf"(?<![\w\-]){re.escape(acronym)}s?(?![\w]|-[A-Z0-9])", text):
+                if not _said(text[max(0, m.start() - len(long) - 3):m.start()]).rstrip(" (").endswith(long):
+                    added.append(long)
+        out.append(" . ".join([text, *added]) if added and text.strip() else text)
+    return out
+
+
+def define_in(opener: str, forms: dict[str, str], rest: str) -> str:
+    """The paragraph's opener with "(SAM)" after a long form it names when the sentences after it (``rest``) use the
+    acronym: "Three papers address sharpness-aware minimization (SAM)." defines it where the reader meets it first
+    (the papers grouped as one term are then written as their records write them)."""
+    for acronym, long in forms.items():
+        if re.search(rf"\({re.escape(acronym)}s?\)", opener) \
+                or not re.search(rf"(?<![\w\-]){re.escape(acronym)}s?(?![\w]|-[A-Z0-9])", rest):
+            continue
+        m = re.search(r"\b" + r"\s+".join(map(re.escape, long.split())) + r"\b", opener, re.I)
+        if m:
+            opener = f"{opener[:m.end()]} ({acronym}){opener[m.end():]}"
+    return opener

@@ -292,6 +292,14 @@ class _Group:
     texts: dict[str, str] = field(default_factory=dict)  # key -> the paper's text the themes came from
     section: set[str] = field(default_factory=set)  # the section's own words (:func:`.related_terms.section_of`)
     names: frozenset[str] = frozenset()  # words the selection's records write as names (related_topics.proper_names)
+    forms: dict[str, str] = field(default_factory=dict)  # what its acronyms stand for (related_terms.long_forms)
+
+    def spelled(self, texts: list[str]) -> list[str]:
+        """``texts`` (its papers' titles or abstracts) with each acronym beside its long form, as the groups were
+        drawn (:func:`.related_terms.as_one_term`): an opener is read from what the grouping read."""
+        from citekit.output.related_terms import as_one_term
+
+        return as_one_term(texts, self.forms) if self.forms else texts
 
 
 def _with_names(groups: list[_Group], entries: list[Entry]) -> list[_Group]:
@@ -801,7 +809,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
                                                entry_text, name_group, title_pairs, topic_tags)
     from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
-    from citekit.output.related_terms import section_of, terms
+    from citekit.output.related_terms import as_one_term, long_forms, section_of, terms
     from citekit.output.related_topics import (Phrasebook, heading_case, kind_of, proper_names, ranked_names,
                                               topic_sentence)
 
@@ -819,15 +827,19 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     abstracts = [abstract_prose(e) for e in left]
     texts = [entry_text(e, a, e.summary if e.summary and is_english(e.summary) else "") for e, a in zip(left, abstracts)]
     bodies = [" ".join((a, e.summary if e.summary and is_english(e.summary) else "")) for e, a in zip(left, abstracts)]
+    # an acronym and its long form are one term: "SAM" in one record is "sharpness-aware minimization" in another
+    forms = long_forms(texts)
+    texts, bodies, abstracts = (as_one_term(x, forms) for x in (texts, bodies, abstracts))
+    titles = as_one_term([e.title or e.key for e in left], forms)
     # the words these records write as names, read from them alone: what an earlier selection wrote changes nothing
-    names = frozenset(proper_names(bodies, texts, [e.title or e.key for e in left]))
+    names = frozenset(proper_names(bodies, texts, titles))
     for g in groups:
         g.names = names
 
     def whole() -> list[_Group]:
         """The selection as one paragraph, opened by what its papers share if they share anything."""
         everyone = list(range(len(left)))
-        book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], section_of(texts, topic), names)
+        book = Phrasebook(texts, topic, bodies, titles, section_of(texts, topic), names)
         themes = ranked_names(book.themes(everyone), len(left))
         return [_Group(core_heading, left, core=True, themes=themes, kind=kind_of(texts), section=book.topic,
                        names=names)]
@@ -836,7 +848,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return whole()
     tags = [topic_tags(e, skip, rules) for e in left]
     similarity = Similarity(left, texts, tags, topic, names)
-    book = Phrasebook(texts, topic, bodies, [e.title or e.key for e in left], similarity.section, names)
+    book = Phrasebook(texts, topic, bodies, titles, similarity.section, names)
     counts = Counter(t for e in left for t in e.tags)
     clusters = cluster(similarity.sim, list(range(len(left))))
     rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book, whole=WHOLE_POINT,
@@ -844,7 +856,6 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     found = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups)}
     labels = {rules.label(t).lower() for t in rules.rules}
-    titles = [e.title or e.key for e in left]
     selection = Selection(book, titles, abstracts, topic)
 
     def heading_of(idx: list[int], taken: set[str], neutral: bool = True, every: bool = False) -> tuple[str, list[int]]:
@@ -871,7 +882,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             used.add(heading.lower())
             named.append((true_of, heading, []))
             leftovers = [i for i in leftovers if i not in true_of]
-        for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [e.title or "" for e in left]):
+        for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [t if e.title else "" for e, t in zip(left, titles)]):
             # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
             if heading_case(name, names).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
                     and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
@@ -991,7 +1002,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
-                            section=similarity.section, names=names))
+                            section=similarity.section, names=names, forms=forms))
     rest = [left[i] for i in rest_idx + unnamed]
     if not found and not groups:
         return whole()
@@ -1472,18 +1483,20 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         said = None
         if not g.closing and len(g.members) > 1:
             # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
-            said = opener([e.title or "" for e in g.members], [abstract_prose(e) for e in g.members], g.themes,
-                          _papers(g.members), g.kind, g.section, g.names)
+            titles, abstracts = g.spelled([e.title or "" for e in g.members]), \
+                g.spelled([abstract_prose(e) for e in g.members])
+            said = opener(titles, abstracts, g.themes, _papers(g.members), g.kind, g.section, g.names)
             if not said and not g.core:
                 # (a sub-topic's heading, never the section's own: "Most of these papers address learning" under
                 # a learning section says nothing)
                 texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
                 said = heading_sentence(g.heading, texts, _papers(g.members), g.kind, g.names)
-                if said and not owned_by_all(g.heading, [e.title or "" for e in g.members],
-                                             [abstract_prose(e) for e in g.members]):
+                if said and not owned_by_all(g.heading, titles, abstracts):
                     said = None  # (a heading word one paper uses in passing makes no opener true of it)
         if said:
-            body.insert(0, style.text(said))
+            from citekit.output.related_terms import define_in
+
+            body.insert(0, style.text(define_in(said, g.forms, " ".join(body))))
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, plan, style)
