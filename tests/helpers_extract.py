@@ -27,3 +27,13 @@ def mentions_by_line(tmp_path: Path, text: str, name: str = "notes.md") -> dict[
     for m in extract_mentions(tmp_path, name, text):
         out.setdefault(m["location"]["line"], []).append(m)
     return out
+
+
+def api_mentions(tmp_path: Path, name: str, text: str) -> list:
+    """The :class:`~citekit.core.resolution.Mention` objects :func:`citekit.notes.extract_paths`
+    finds in ``text``, written to ``tmp_path/name`` (for tests that read fields the JSON leaves out)."""
+    from citekit.notes import extract_paths
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return extract_paths([path], root=tmp_path).mentions

@@ -7,13 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from citekit.notes import extract_paths
+from tests.helpers_extract import api_mentions as _mentions
 
-
-def _mentions(tmp_path: Path, name: str, text: str) -> list:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return extract_paths([path], root=tmp_path).mentions
 
 
 @pytest.mark.parametrize("line,title,authors,incomplete", [
