@@ -177,13 +177,23 @@ def _stands_for(paper: dict[str, Any], m: Mention, alone_on_line: bool, *, by_li
     return by_line and alone_on_line and m.location.line == paper.get("line")
 
 
+def _closeness(paper: dict[str, Any], m: Mention) -> tuple[bool, float]:
+    """How closely a mention stands for a paper it agrees with: a shared identifier first,
+    then how near the titles are — so a title held whole in a longer key title ("Emergent
+    Abilities of ..." in "Are Emergent Abilities of ... a Mirage?") goes to the one it equals."""
+    shared = bool(_paper_ids(paper) & _mention_ids(m))
+    if not m.title:
+        return shared, 0.0
+    return shared, fuzz.ratio(_norm(paper["title"]), _norm(m.title))
+
+
 def _owner(papers: list[dict[str, Any]], m: Mention, per_line: dict[int, int]) -> int | None:
     """The paper a mention stands for: by identifier, title or author-year citation first
-    (whatever line it is on), then by the line it starts on."""
+    (whatever line it is on; the closest when several agree), then by the line it starts on."""
     for by_line in (False, True):
-        owner = next((i for i, p in enumerate(papers) if _stands_for(p, m, per_line[p.get("line")] == 1, by_line=by_line)), None)
-        if owner is not None:
-            return owner
+        agree = [i for i, p in enumerate(papers) if _stands_for(p, m, per_line[p.get("line")] == 1, by_line=by_line)]
+        if agree:
+            return max(agree, key=lambda i: _closeness(papers[i], m))
     return None
 
 

@@ -62,3 +62,23 @@ def test_an_author_year_citation_stands_for_its_paper_by_first_family_and_year(t
     s = score_file(notes)
     assert (s.mentions, s.true_mentions, s.found) == (3, 2, 2)
     assert [m.split(": ", 1)[1] for m in s.misses] == ["Tree of Thoughts: Deliberate Problem Solving with Large Language Models"]
+
+
+def test_a_found_title_goes_to_the_key_title_it_equals_not_a_longer_one_holding_it(tmp_path: Path) -> None:
+    """Two papers whose titles hold one another, the longer listed first: the mention of the
+    shorter title is matched to the key title it equals, so neither paper is counted missed
+    and the authors compared are those of the right paper."""
+    notes = tmp_path / "reading.md"
+    notes.write_text('- Okafor et al. 2023, "Is Sparse Gating in Translation Models Overrated?"\n'
+                     '- Lindqvist & Mbeki 2021, "Sparse Gating in Translation Models"\n', encoding="utf-8")
+    paper = {"ids_in_notes": {}, "year_in_notes": None}
+    key = {"style": "a reading list", "writer": "t", "papers": [
+        {**paper, "title": "Is Sparse Gating in Translation Models Overrated?", "line": 1,
+         "authors_in_notes": ["Okafor"], "authors_incomplete": True},
+        {**paper, "title": "Sparse Gating in Translation Models", "line": 2,
+         "authors_in_notes": ["Lindqvist", "Mbeki"], "authors_incomplete": False},
+    ], "non_papers": []}
+    Path(str(notes) + ".expected.json").write_text(json.dumps(key), encoding="utf-8")
+    s = score_file(notes)
+    assert (s.mentions, s.true_mentions, s.found, s.misses) == (2, 2, 2, [])
+    assert (s.right_title, s.authors_exact) == (2, 2)
