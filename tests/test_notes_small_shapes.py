@@ -85,6 +85,20 @@ def test_short_name_then_title_in_parentheses(row, title):
     assert mention.title == title
 
 
+@pytest.mark.parametrize("text,title", [
+    # a short name, a spaced dash, then the title: the title is what follows the dash
+    ("| Paper | Who | Where |\n|---|---|---|\n| QuillNet — Learning Handwriting Priors from Scanned Letters | Brandt & Ilves | ICDAR 2021 |\n",
+     "Learning Handwriting Priors from Scanned Letters"),
+    ("- Lumen – Sparse Attention Fields for Event Cameras (Okafor et al. 2023)\n", "Sparse Attention Fields for Event Cameras"),
+    # a title with a colon, or a dash before a remark, stays as written
+    ("| Paper | Who | Where |\n|---|---|---|\n| Tessera: Tiled Diffusion for Maps | Rao et al. | CVPR 2022 |\n",
+     "Tessera: Tiled Diffusion for Maps"),
+])
+def test_short_name_then_a_dash_then_the_title(text, title):
+    (mention,) = extract_text(text, "t.md").mentions
+    assert mention.title == title
+
+
 @pytest.mark.parametrize("line", [
     "[9] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv:2002.05202 [cs.LG]",
     "[3] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv preprint.",

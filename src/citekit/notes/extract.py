@@ -1332,11 +1332,17 @@ _NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：/]+(?:\s[^\s():：/]+)?(?:\s*/\
                            r"\s*[(（](?P<title>[^()（）]+)[)）]$")
 
 
+#: a paper's short name, a spaced dash, then its title (``AdamW — Decoupled Weight Decay
+#: Regularization``): one or two words before the dash, no colon
+_NAME_DASH_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s+[—–]\s+(?P<title>[^—–]+)$")
+
+
 def _named_title(title: str) -> str:
-    """The title in parentheses after a short name (the name is what people call the paper,
-    the parenthesis what it is called): a parenthesis of four words or more that reads as a
-    title and holds no year or citation, so ``ResNet (He et al. 2016)`` stays as written."""
-    m = _NAME_THEN_TITLE_RE.match(title.strip()) if title else None
+    """The title in parentheses after a short name, or after a dash that follows it (the name
+    is what people call the paper, the rest what it is called): four words or more that read
+    as a title and hold no year or citation, so ``ResNet (He et al. 2016)`` and ``Chinchilla —
+    the compute-optimal one`` stay as written."""
+    m = (_NAME_THEN_TITLE_RE.match(title.strip()) or _NAME_DASH_TITLE_RE.match(title.strip())) if title else None
     if m is None:
         return title
     inner = m.group("title").strip()
