@@ -144,13 +144,24 @@ def _paper_ids(paper: dict[str, Any]) -> set[str]:
     return out
 
 
+#: a name written family name first, then its initials with no comma (``Chernozhukov V``,
+#: ``Liu Z.``, ``Hansen CB``): the way Vancouver-style references write every author
+_INITIALS_LAST_RE = re.compile(r"^(?P<family>[^\W\d_][\w'’\-]+)\s+(?P<initials>(?:[A-Z]\.?){1,3})$")
+
+
 def _families(names: list[str]) -> list[str]:
+    """The family names of a key's (or a mention's) authors, read as the file writes them:
+    a LaTeX tie (``Yu~Sun``) is the space it prints, and initials after the family name with
+    no comma (``Chernozhukov V``) follow it."""
     out = []
     for raw in names:
-        raw = unicodedata.normalize("NFKC", raw).strip()
+        raw = unicodedata.normalize("NFKC", raw).strip().replace("~", " ")
         raw = re.sub(r"\[\[|\]\]", "", raw)
         if not raw:
             continue
+        initials_last = _INITIALS_LAST_RE.match(raw)
+        if initials_last:
+            raw = f"{initials_last.group('family')}, {initials_last.group('initials')}"
         out.append(family_key(parse_name(raw)))
     return out
 
