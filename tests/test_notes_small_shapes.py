@@ -99,6 +99,23 @@ def test_short_name_then_a_dash_then_the_title(text, title):
     assert mention.title == title
 
 
+@pytest.mark.parametrize("line,title,authors", [
+    # a short name said to be the title after it, maybe after a label for the line
+    ("- read first: QKN = Query Key Normalization for Stable Transformers (Henry et al. 2020)\n",
+     "Query Key Normalization for Stable Transformers", ["Henry"]),
+    ("- QKN = Query Key Normalization for Stable Transformers (Henry et al. 2020)\n",
+     "Query Key Normalization for Stable Transformers", ["Henry"]),
+    # the venue after a spaced dash closes the bracketed authors: the last name before it is one of them
+    ("- Long Convolutions for Sequence Modeling with Gated Units (Fu, Dao, Saab — ICLR ’23)\n",
+     "Long Convolutions for Sequence Modeling with Gated Units", ["Fu", "Dao", "Saab"]),
+    ("- background first: H3 = Long Convolutions for Sequence Modeling with Gated Units (Fu, Dao, Saab – ICLR 2023)\n",
+     "Long Convolutions for Sequence Modeling with Gated Units", ["Fu", "Dao", "Saab"]),
+])
+def test_short_name_is_the_title_and_authors_before_a_dashed_venue(line, title, authors):
+    (mention,) = extract_text(line, "t.md").mentions
+    assert (mention.title, mention.authors) == (title, authors)
+
+
 @pytest.mark.parametrize("line", [
     "[9] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv:2002.05202 [cs.LG]",
     "[3] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv preprint.",

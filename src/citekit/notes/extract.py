@@ -1337,12 +1337,18 @@ _NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：/]+(?:\s[^\s():：/]+)?(?:\s*/\
 _NAME_DASH_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s+[—–]\s+(?P<title>[^—–]+)$")
 
 
+#: a paper's short name said to be the title after it, maybe after a few words that label the
+#: line (``S4 = Efficiently Modeling …``, ``read first: S4 = …``)
+_NAME_IS_TITLE_RE = lazy(r"^(?:[^\W\d][\w ]{0,20}[:：]\s*)?(?P<name>[^\s=:：]{1,20})\s*=\s*(?P<title>[^=]+)$")
+
+
 def _named_title(title: str) -> str:
-    """The title in parentheses after a short name, or after a dash that follows it (the name
+    """The title in parentheses after a short name, or after a dash or ``=`` that follows it (the name
     is what people call the paper, the rest what it is called): four words or more that read
     as a title and hold no year or citation, so ``ResNet (He et al. 2016)`` and ``Chinchilla —
     the compute-optimal one`` stay as written."""
-    m = (_NAME_THEN_TITLE_RE.match(title.strip()) or _NAME_DASH_TITLE_RE.match(title.strip())) if title else None
+    m = (_NAME_THEN_TITLE_RE.match(title.strip()) or _NAME_DASH_TITLE_RE.match(title.strip())
+         or _NAME_IS_TITLE_RE.match(title.strip())) if title else None
     if m is None:
         return title
     inner = m.group("title").strip()
