@@ -23,7 +23,7 @@ from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
-from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue
+from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue, leading_names
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -1143,7 +1143,7 @@ def _own_citation(text: str) -> tuple[Citation, str | None] | None:
     another paper, and a line with two cites more than one. With the citation, the linked
     title or short name it follows, if it follows one."""
     if "(" not in text and "（" not in text:
-        return None
+        return _opening_citation(text)
     labels: list[str] = []
 
     def label(m: re.Match[str]) -> str:
@@ -1168,6 +1168,27 @@ def _own_citation(text: str) -> tuple[Citation, str | None] | None:
     if name or _ID_RE.search(plain[cite.start:close if close > 0 else len(plain)]):
         return cite, name
     return None
+
+
+#: what ends the words after a line's opening citation: a link, or a colon or dash before one
+_BEFORE_LINK_RE = lazy(r"\s*(?:[:：—–]\s*)?(?:<?https?://|\[|www\.|arxiv\.org|$)", re.I)
+
+
+def _opening_citation(text: str) -> tuple[Citation, str | None] | None:
+    """The citation a linking line opens with, named before what it links (``Okafor et al.
+    SPARK paper https://…``, ``Lindqvist & Mbeki, the routing one: https://…``): the linked
+    paper's authors, as a citation in brackets after its name would be; with the words
+    between the names and the link (the paper's short name or a remark on it), if any."""
+    if "(" in text or "（" in text or not has_citation_cue(text):
+        return None
+    cites = find_citations(text)
+    cite = cites[0] if len(cites) == 1 and cites[0].start == 0 else (leading_names(text) if not cites else None)
+    if cite is None:
+        return None
+    rest = text[cite.end:].lstrip(" ,.;:—–-")
+    end = _BEFORE_LINK_RE.search(rest)
+    name = rest[: end.start()].strip() if end else ""
+    return cite, name or None
 
 
 def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
