@@ -124,3 +124,15 @@ def test_an_apa_ellipsis_in_the_author_list_marks_it_incomplete(tmp_path: Path, 
                        "(2020). Scaling laws for neural language models. arXiv preprint arXiv:2001.08361.\n")
     assert m.authors_incomplete
     assert m.authors[:2] == ["Kaplan, J.", "McCandlish, S."] and m.authors[-1] == "Amodei, D."
+
+
+@pytest.mark.parametrize("line", [
+    # a title in title marks cited in a sentence, in English or in a short Chinese line
+    "also the original 《Sparse Gating in Translation Models》(Okafor et al., 2021) which everyone has read",
+    "另外 原文《Sparse Gating in Translation Models》(Okafor 等, 2021) 大家应该都读过了",
+    "the «Sparse Gating in Translation Models» (Okafor et al., 2021) appendix has the ablation",
+])
+def test_a_title_in_title_marks_before_its_citation_keeps_its_first_word(tmp_path, line):
+    mention = _one(tmp_path, line + "\n")
+    assert (mention.title, mention.authors, mention.authors_incomplete, mention.year) == (
+        "Sparse Gating in Translation Models", ["Okafor"], True, 2021)

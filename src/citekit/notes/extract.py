@@ -495,8 +495,8 @@ class _Extractor:
             # a short line that cites a paper by author and year (a chat message: ``Also
             # Shampoo (Gupta, Koren & Singer) since …``) says something, it names no section
             cited = self._cited(node, []) if node.kind == "plain" else []
-            if cited:
-                return cited
+            if cited:  # (and the title it cites, quoted before it: ``原文《Title》(Okafor 等, 2021) 读过了``)
+                return self._inline(node) or cited
             self.scope.enter_label(node.text)
             return []
         unsure = self._unsure_reference(node)

@@ -851,6 +851,12 @@ _TITLE_SMALL_WORDS = frozenset("a an the of for in on with and to via from by at
 _TITLE_TOKEN_RE = lazy(r"[^\s]+")
 
 
+#: the marks that open and close a quoted title (the title marks of Chinese, Japanese and
+#: Korean text, guillemets, curly double quotes): the title's words lie between them
+_OPENING_TITLE_MARKS = "“«《『「"
+_CLOSING_TITLE_MARKS = "”»》』」"
+
+
 def _title_before(text: str, end: int) -> str | None:
     """The run of title-case words that ends at ``end`` (read backwards up to a clause's
     punctuation or a lower-case word that is no title's small word): two words or more,
@@ -858,11 +864,14 @@ def _title_before(text: str, end: int) -> str | None:
     words = _TITLE_TOKEN_RE.findall(text[:end])
     run: list[str] = []
     for word in reversed(words):
-        core = word.strip("“”\"'‘’*_")
+        opened = max(word.rfind(mark) for mark in _OPENING_TITLE_MARKS)
+        core = word[opened + 1:].strip("“”\"'‘’*_" + _CLOSING_TITLE_MARKS)
         if not core or core[-1:] in ".;,!?)]" or core in ("—", "–", "-", "--", "→", "=", "|"):
             break
         if core[:1].isupper() or core[:1].isdigit() or core.lower() in _TITLE_SMALL_WORDS:
             run.append(core)
+            if opened >= 0:
+                break  # (the title opens at its quote mark: ``原文《Title》``, ``the original «Title»``)
             continue
         break
     run.reverse()
