@@ -32,7 +32,7 @@ from citekit.core.text import normalize_title
 from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
-from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces
+from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
 from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
@@ -645,6 +645,7 @@ class _Extractor:
 
     def _visit(self, node: Node) -> list[Mention]:
         """Mentions in ``node``'s subtree: the node itself when it is a paper, else its parts."""
+        split_labelled_fields(node)
         person = person_heading(node.text) if node.children else None
         if person is not None:
             self.parent_people.append(person)
