@@ -1151,16 +1151,17 @@ def _own_citation(text: str) -> tuple[Citation, str | None] | None:
         labels.append(m.group(1))
         return m.group(1) + "\x01"
 
+    text = _without_task_marker(text)  # (``WAITING [[…][SGT -- Okafor et al. 2021]]``: the keyword is no name)
     plain = replace_markdown_links(text, label) if "](" in text else text
     link_ends = [pos - n for n, pos in enumerate(i for i, ch in enumerate(plain) if ch == "\x01")]
     plain = plain.replace("\x01", "")
     cites = find_citations(plain)
     if len(cites) != 1:
-        return None
+        return _opening_citation(plain) if not cites else None
     cite = cites[0]
     before = plain[:cite.start].rstrip()
     if not before.endswith(("(", "（")):
-        return (cite, None) if _ID_IN_BRACKETS_RE.match(plain, cite.end) else None
+        return (cite, None) if _ID_IN_BRACKETS_RE.match(plain, cite.end) else _opening_citation(plain)
     stem = before[:-1].rstrip()
     linked = next((labels[i].strip() for i, end in enumerate(link_ends) if stem and end == len(stem)), None)
     short = _SHORT_NAME_BEFORE_RE.match(before)
@@ -1175,17 +1176,27 @@ def _own_citation(text: str) -> tuple[Citation, str | None] | None:
 _BEFORE_LINK_RE = lazy(r"\s*(?:[:：—–]\s*)?(?:<?https?://|\[|www\.|arxiv\.org|$)", re.I)
 
 
+#: a paper's short name and a dash or colon, before the citation of its authors (``SGT --
+#: Okafor et al. 2021``, ``SGT: Okafor & Lindqvist, ICLR 2021``)
+_SHORT_NAME_LEAD_RE = lazy(r"^(?P<name>[^\s()\[\]:：]{2,30})\s*(?:--|[—–:：])\s*")
+
+
 def _opening_citation(text: str) -> tuple[Citation, str | None] | None:
-    """The citation a linking line opens with, named before what it links (``Okafor et al.
-    SPARK paper https://…``, ``Lindqvist & Mbeki, the routing one: https://…``): the linked
-    paper's authors, as a citation in brackets after its name would be; with the words
-    between the names and the link (the paper's short name or a remark on it), if any."""
+    """The citation a linking line opens with, maybe after the paper's short name and a dash
+    (``Okafor et al. SPARK paper https://…``, ``Lindqvist & Mbeki, the routing one: https://…``,
+    ``[SGT -- Okafor et al. 2021](https://…)``): the linked paper's authors, as a citation in
+    brackets after its name would be; with the short name, or else the words between the
+    names and the link (a short name or a remark on it), if any."""
     if "(" in text or "（" in text or not has_citation_cue(text):
         return None
-    cites = find_citations(text)
-    cite = cites[0] if len(cites) == 1 and cites[0].start == 0 else (leading_names(text) if not cites else None)
+    lead = _SHORT_NAME_LEAD_RE.match(text)
+    at = lead.end() if lead else 0
+    cites = find_citations(text[at:])
+    cite = cites[0] if len(cites) == 1 and cites[0].start == 0 else (leading_names(text[at:]) if not cites else None)
     if cite is None:
         return None
+    if lead:
+        return cite, lead.group("name")
     rest = text[cite.end:].lstrip(" ,.;:—–-")
     end = _BEFORE_LINK_RE.search(rest)
     name = rest[: end.start()].strip() if end else ""
