@@ -186,3 +186,14 @@ def test_status_marks_after_a_title_are_not_part_of_it(row, title):
     text = f"| Paper | Who | Where |\n|---|---|---|\n{row}\n"
     (mention,) = extract_text(text, "t.md").mentions
     assert mention.title == title
+
+
+@pytest.mark.parametrize("text,title,authors", [
+    # a wiki link to a page named as the paper, then its citation: the brackets close the title
+    ("- reading\n    - [[Sparse Gating in Translation Models]] Okafor et al. 2021\n        - probably out of scope. ask [[Mira]]\n",
+     "Sparse Gating in Translation Models", ["Okafor"]),
+    ("- [[Sparse Gating in Translation Models]] Lindqvist et al., ICLR 2021\n", "Sparse Gating in Translation Models", ["Lindqvist"]),
+])
+def test_a_wiki_link_title_then_its_citation(text, title, authors):
+    found = [m for m in extract_text(text, "page.md").mentions if m.authors]
+    assert [(m.title, m.authors) for m in found] == [(title, authors)]

@@ -367,11 +367,27 @@ class _TitleLine(NamedTuple):
     venue: tuple[str | None, int | None] | None  # "(ICML 2026)" after that title
 
 
+#: a wiki link's page name opening a line, names right after it (``[[Toy Models of
+#: Superposition]] Elhage et al. 2022``): the page is the paper's title, closed by the brackets
+_WIKI_TITLE_LEAD_RE = lazy(r"^\[\[(?P<title>[^\[\]|]{8,300})\]\]\s+(?=[A-Z])")
+
+
+def _wiki_title_quoted(text: str) -> str:
+    """A line opening with a wiki link to a page named as a title, then its authors'
+    citation, with the page name in quotes: its brackets end the title as quotes would."""
+    m = _WIKI_TITLE_LEAD_RE.match(text) if text.startswith("[[") else None
+    if m is None or not looks_like_title(m.group("title")) or not find_citations(text[m.end():]) \
+            or find_citations(text[m.end():])[0].start != 0:
+        return text
+    return f"“{m.group('title')}” {text[m.end():]}"
+
+
 @per_text
 def _read_title_line(text: str) -> _TitleLine:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = unquote_title(own.value)  # 论文: 《Title》
+    text = _wiki_title_quoted(text)
     text = strip_to_read(_without_task_marker(strip_decorations(text)))  # before links become their text: "Read [Title](url)"
     if "zotero://" in text:
         text = without_zotero_links(text)
