@@ -144,13 +144,24 @@ def _paper_ids(paper: dict[str, Any]) -> set[str]:
     return out
 
 
+#: a name written family name first, then its initials with no comma (``Chernozhukov V``,
+#: ``Liu Z.``, ``Hansen CB``): the way Vancouver-style references write every author
+_INITIALS_LAST_RE = re.compile(r"^(?P<family>[^\W\d_][\w'’\-]+)\s+(?P<initials>(?:[A-Z]\.?){1,3})$")
+
+
 def _families(names: list[str]) -> list[str]:
+    """The family names of a key's (or a mention's) authors, read as the file writes them:
+    a LaTeX tie (``Yu~Sun``) is the space it prints, and initials after the family name with
+    no comma (``Chernozhukov V``) follow it."""
     out = []
     for raw in names:
-        raw = unicodedata.normalize("NFKC", raw).strip()
+        raw = unicodedata.normalize("NFKC", raw).strip().replace("~", " ")
         raw = re.sub(r"\[\[|\]\]", "", raw)
         if not raw:
             continue
+        initials_last = _INITIALS_LAST_RE.match(raw)
+        if initials_last:
+            raw = f"{initials_last.group('family')}, {initials_last.group('initials')}"
         out.append(family_key(parse_name(raw)))
     return out
 
@@ -177,13 +188,23 @@ def _stands_for(paper: dict[str, Any], m: Mention, alone_on_line: bool, *, by_li
     return by_line and alone_on_line and m.location.line == paper.get("line")
 
 
+def _closeness(paper: dict[str, Any], m: Mention) -> tuple[bool, float]:
+    """How closely a mention stands for a paper it agrees with: a shared identifier first,
+    then how near the titles are — so a title held whole in a longer key title ("Emergent
+    Abilities of ..." in "Are Emergent Abilities of ... a Mirage?") goes to the one it equals."""
+    shared = bool(_paper_ids(paper) & _mention_ids(m))
+    if not m.title:
+        return shared, 0.0
+    return shared, fuzz.ratio(_norm(paper["title"]), _norm(m.title))
+
+
 def _owner(papers: list[dict[str, Any]], m: Mention, per_line: dict[int, int]) -> int | None:
     """The paper a mention stands for: by identifier, title or author-year citation first
-    (whatever line it is on), then by the line it starts on."""
+    (whatever line it is on; the closest when several agree), then by the line it starts on."""
     for by_line in (False, True):
-        owner = next((i for i, p in enumerate(papers) if _stands_for(p, m, per_line[p.get("line")] == 1, by_line=by_line)), None)
-        if owner is not None:
-            return owner
+        agree = [i for i, p in enumerate(papers) if _stands_for(p, m, per_line[p.get("line")] == 1, by_line=by_line)]
+        if agree:
+            return max(agree, key=lambda i: _closeness(papers[i], m))
     return None
 
 

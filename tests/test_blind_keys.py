@@ -62,3 +62,42 @@ def test_an_author_year_citation_stands_for_its_paper_by_first_family_and_year(t
     s = score_file(notes)
     assert (s.mentions, s.true_mentions, s.found) == (3, 2, 2)
     assert [m.split(": ", 1)[1] for m in s.misses] == ["Tree of Thoughts: Deliberate Problem Solving with Large Language Models"]
+
+
+def test_a_found_title_goes_to_the_key_title_it_equals_not_a_longer_one_holding_it(tmp_path: Path) -> None:
+    """Two papers whose titles hold one another, the longer listed first: the mention of the
+    shorter title is matched to the key title it equals, so neither paper is counted missed
+    and the authors compared are those of the right paper."""
+    notes = tmp_path / "reading.md"
+    notes.write_text('- Okafor et al. 2023, "Is Sparse Gating in Translation Models Overrated?"\n'
+                     '- Lindqvist & Mbeki 2021, "Sparse Gating in Translation Models"\n', encoding="utf-8")
+    paper = {"ids_in_notes": {}, "year_in_notes": None}
+    key = {"style": "a reading list", "writer": "t", "papers": [
+        {**paper, "title": "Is Sparse Gating in Translation Models Overrated?", "line": 1,
+         "authors_in_notes": ["Okafor"], "authors_incomplete": True},
+        {**paper, "title": "Sparse Gating in Translation Models", "line": 2,
+         "authors_in_notes": ["Lindqvist", "Mbeki"], "authors_incomplete": False},
+    ], "non_papers": []}
+    Path(str(notes) + ".expected.json").write_text(json.dumps(key), encoding="utf-8")
+    s = score_file(notes)
+    assert (s.mentions, s.true_mentions, s.found, s.misses) == (2, 2, 2, [])
+    assert (s.right_title, s.authors_exact) == (2, 2)
+
+
+def test_key_authors_are_read_as_the_file_prints_them(tmp_path: Path) -> None:
+    """A key copies the names as the file writes them: a LaTeX tie (``Ana~Costa``) is a space,
+    and a family name before its bare initials (``Costa A``) is the family name."""
+    notes = tmp_path / "refs.md"
+    notes.write_text("[1] Ana Costa and Bram de Wit. 2023. Tidal Forecasting with Sparse Sensors. arXiv:2301.01234\n"
+                     "[2] Okafor C, Lindqvist M. Ice Sheet Emulators for Coupled Models. arXiv:2302.04321\n", encoding="utf-8")
+    paper = {"year_in_notes": None, "authors_incomplete": False}
+    key = {"style": "a reference list", "writer": "t", "papers": [
+        {**paper, "title": "Tidal Forecasting with Sparse Sensors", "line": 1, "ids_in_notes": {"arxiv": "2301.01234"},
+         "authors_in_notes": ["Ana~Costa", "Bram~de~Wit"]},
+        {**paper, "title": "Ice Sheet Emulators for Coupled Models", "line": 2, "ids_in_notes": {"arxiv": "2302.04321"},
+         "authors_in_notes": ["Okafor C", "Lindqvist M"]},
+    ], "non_papers": []}
+    Path(str(notes) + ".expected.json").write_text(json.dumps(key), encoding="utf-8")
+    s = score_file(notes)
+    assert (s.found, s.with_authors) == (2, 2)
+    assert s.authors_exact == 2, s.wrong_authors

@@ -298,3 +298,15 @@ def test_three_joined_names_then_a_short_name_in_brackets_are_a_citation(tmp_pat
             "and Keller & Moreau (adagrad) too\n")
     mentions = extract_mentions(tmp_path, "slack_opt.txt", text)
     assert _cited(mentions) == [(2, ["Okafor", "Keller", "Moreau"], False, None)]
+
+
+@pytest.mark.parametrize("line,authors", [
+    ("    - GateKeep, Okafor et al. ICLR 2021 (oral) — sparse gating everywhere", ["Okafor"]),
+    ("    - SparseMoE, Lindqvist et al. 2022 — the routing one", ["Lindqvist"]),
+    # family names with a prefix before an inner capital stay names
+    ("    - LeCun, Bengio & Hinton 2015 — the review", ["LeCun", "Bengio", "Hinton"]),
+    ("    - McAllester & DeVries 2019 — bounds", ["McAllester", "DeVries"]),
+])
+def test_a_short_name_in_camel_case_before_a_citation_is_no_author(tmp_path: Path, line: str, authors: list[str]) -> None:
+    mentions = extract_mentions(tmp_path, "notes.md", "- reading\n" + line + "\n")
+    assert [m["authors"] for m in mentions if m["authors"]] == [authors]

@@ -124,3 +124,33 @@ def test_an_apa_ellipsis_in_the_author_list_marks_it_incomplete(tmp_path: Path, 
                        "(2020). Scaling laws for neural language models. arXiv preprint arXiv:2001.08361.\n")
     assert m.authors_incomplete
     assert m.authors[:2] == ["Kaplan, J.", "McCandlish, S."] and m.authors[-1] == "Amodei, D."
+
+
+@pytest.mark.parametrize("line", [
+    # a title in title marks cited in a sentence, in English or in a short Chinese line
+    "also the original 《Sparse Gating in Translation Models》(Okafor et al., 2021) which everyone has read",
+    "另外 原文《Sparse Gating in Translation Models》(Okafor 等, 2021) 大家应该都读过了",
+    "the «Sparse Gating in Translation Models» (Okafor et al., 2021) appendix has the ablation",
+])
+def test_a_title_in_title_marks_before_its_citation_keeps_its_first_word(tmp_path, line):
+    mention = _one(tmp_path, line + "\n")
+    assert (mention.title, mention.authors, mention.authors_incomplete, mention.year) == (
+        "Sparse Gating in Translation Models", ["Okafor"], True, 2021)
+
+
+@pytest.mark.parametrize("line, authors, incomplete, venue", [
+    ("- 제목: Sparse Gating in Translation Models / 저자: Okafor 외 / ICLR 2021", ["Okafor"], True, "ICLR"),
+    ("- Title: Sparse Gating in Translation Models | Authors: Okafor, Lindqvist | ICLR 2021", ["Okafor", "Lindqvist"], False, "ICLR"),
+    ("- 论文: Sparse Gating in Translation Models; 作者: Okafor 等", ["Okafor"], True, None),
+])
+def test_a_title_label_with_the_other_fields_on_its_line(tmp_path, line, authors, incomplete, venue):
+    """``Title: … / Authors: … / Venue Year`` on one line: each labelled field is the paper's,
+    as if written on a line of its own, and the title is the title label's value."""
+    mention = _one(tmp_path, line + "\n")
+    assert (mention.title, mention.authors, mention.authors_incomplete, mention.venue) == (
+        "Sparse Gating in Translation Models", authors, incomplete, venue)
+
+
+def test_a_title_label_whose_title_holds_a_slash_is_left_whole(tmp_path):
+    mention = _one(tmp_path, "- Title: Sparse Gating / Routing in Translation Models\n- Authors: Okafor, Lindqvist\n")
+    assert mention.title == "Sparse Gating / Routing in Translation Models"

@@ -73,3 +73,13 @@ def test_to_read_markers_are_not_title_text(line, title, name):
     mentions = extract_text(f"- {line}\n", name).mentions
     assert [m.title for m in mentions] == [title]
     assert mentions[0].authors
+
+
+def test_an_org_drawer_title_is_the_papers_title_under_its_short_name_heading():
+    """``** DONE LRM`` with ``:TITLE:`` in its drawer: the heading is what the writer calls
+    the paper, the drawer's title what it is called; one paper, with the drawer's details."""
+    text = ("* Reading\n** DONE LRM\n   CLOSED: [2024-02-14 Wed 23:55]\n   :PROPERTIES:\n"
+            "   :TITLE:    Sparse Gating in Translation Models\n   :AUTHORS:  Okafor, Lindqvist, Mbeki\n"
+            "   :URL:      https://arxiv.org/abs/2101.01234\n   :END:\n   - remark on it\n")
+    (mention,) = extract_text(text, "reading.org").mentions
+    assert (mention.title, mention.authors) == ("Sparse Gating in Translation Models", ["Okafor", "Lindqvist", "Mbeki"])

@@ -31,3 +31,29 @@ def test_a_citation_before_the_link_is_another_papers(tmp_path):
     text = "- follow-up to Zoph et al. 2017: [Learning Transferable Architectures for Scalable Image Recognition](https://arxiv.org/abs/1707.07012)\n"
     linked = [m for m in _mentions(tmp_path, "n.md", text) if m.urls]
     assert len(linked) == 1 and linked[0].authors == []
+
+
+@pytest.mark.parametrize("line,title,authors,incomplete", [
+    ("• Okafor et al. SPARK paper https://arxiv.org/abs/2101.01234", "SPARK paper", ["Okafor"], True),
+    ("• Lindqvist & Mbeki, the routing one: https://arxiv.org/abs/2102.04321", "the routing one", ["Lindqvist", "Mbeki"], False),
+    # the paper's short name first, a dash or colon, then the citation
+    ("- [SGT -- Okafor et al. 2021](https://arxiv.org/abs/2101.01234)", "SGT", ["Okafor"], True),
+    ("- SGT — Okafor et al. 2021 https://arxiv.org/abs/2101.01235", "SGT", ["Okafor"], True),
+    ("- SGT: Okafor & Lindqvist, ICLR 2021, arXiv:2101.01236", "SGT", ["Okafor", "Lindqvist"], False),
+])
+def test_a_citation_opening_a_linking_line_is_the_linked_papers(tmp_path, line, title, authors, incomplete):
+    """A chat line that names the authors first, then the paper's short name or a word on it,
+    then its link: the names are the linked paper's authors, not part of its title."""
+    (mention,) = _mentions(tmp_path, "chat.txt", "ideas for next week:\n" + line + "\n")
+    assert (mention.title, mention.authors, mention.authors_incomplete) == (title, authors, incomplete)
+
+
+def test_a_citation_opening_a_line_that_links_nothing_is_left_to_the_citation_rules(tmp_path):
+    mentions = _mentions(tmp_path, "chat.txt", "ideas for next week:\n• Okafor et al. on sparse routing, worth a look\n")
+    assert all(m.title is None for m in mentions)
+
+
+def test_an_org_link_heading_naming_its_paper_and_authors(tmp_path):
+    text = "* Reading\n** WAITING [[https://arxiv.org/abs/2101.01234][SGT -- Okafor et al. 2021]]\n   - waiting on a copy\n"
+    (mention,) = _mentions(tmp_path, "reading.org", text)
+    assert (mention.title, mention.authors, mention.authors_incomplete, mention.year) == ("SGT", ["Okafor"], True, 2021)

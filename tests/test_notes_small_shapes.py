@@ -85,6 +85,37 @@ def test_short_name_then_title_in_parentheses(row, title):
     assert mention.title == title
 
 
+@pytest.mark.parametrize("text,title", [
+    # a short name, a spaced dash, then the title: the title is what follows the dash
+    ("| Paper | Who | Where |\n|---|---|---|\n| QuillNet — Learning Handwriting Priors from Scanned Letters | Brandt & Ilves | ICDAR 2021 |\n",
+     "Learning Handwriting Priors from Scanned Letters"),
+    ("- Lumen – Sparse Attention Fields for Event Cameras (Okafor et al. 2023)\n", "Sparse Attention Fields for Event Cameras"),
+    # a title with a colon, or a dash before a remark, stays as written
+    ("| Paper | Who | Where |\n|---|---|---|\n| Tessera: Tiled Diffusion for Maps | Rao et al. | CVPR 2022 |\n",
+     "Tessera: Tiled Diffusion for Maps"),
+])
+def test_short_name_then_a_dash_then_the_title(text, title):
+    (mention,) = extract_text(text, "t.md").mentions
+    assert mention.title == title
+
+
+@pytest.mark.parametrize("line,title,authors", [
+    # a short name said to be the title after it, maybe after a label for the line
+    ("- read first: QKN = Query Key Normalization for Stable Transformers (Henry et al. 2020)\n",
+     "Query Key Normalization for Stable Transformers", ["Henry"]),
+    ("- QKN = Query Key Normalization for Stable Transformers (Henry et al. 2020)\n",
+     "Query Key Normalization for Stable Transformers", ["Henry"]),
+    # the venue after a spaced dash closes the bracketed authors: the last name before it is one of them
+    ("- Long Convolutions for Sequence Modeling with Gated Units (Fu, Dao, Saab — ICLR ’23)\n",
+     "Long Convolutions for Sequence Modeling with Gated Units", ["Fu", "Dao", "Saab"]),
+    ("- background first: H3 = Long Convolutions for Sequence Modeling with Gated Units (Fu, Dao, Saab – ICLR 2023)\n",
+     "Long Convolutions for Sequence Modeling with Gated Units", ["Fu", "Dao", "Saab"]),
+])
+def test_short_name_is_the_title_and_authors_before_a_dashed_venue(line, title, authors):
+    (mention,) = extract_text(line, "t.md").mentions
+    assert (mention.title, mention.authors) == (title, authors)
+
+
 @pytest.mark.parametrize("line", [
     "[9] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv:2002.05202 [cs.LG]",
     "[3] Noam Shazeer. 2020. GLU Variants Improve Transformer. arXiv preprint.",
@@ -155,3 +186,14 @@ def test_status_marks_after_a_title_are_not_part_of_it(row, title):
     text = f"| Paper | Who | Where |\n|---|---|---|\n{row}\n"
     (mention,) = extract_text(text, "t.md").mentions
     assert mention.title == title
+
+
+@pytest.mark.parametrize("text,title,authors", [
+    # a wiki link to a page named as the paper, then its citation: the brackets close the title
+    ("- reading\n    - [[Sparse Gating in Translation Models]] Okafor et al. 2021\n        - probably out of scope. ask [[Mira]]\n",
+     "Sparse Gating in Translation Models", ["Okafor"]),
+    ("- [[Sparse Gating in Translation Models]] Lindqvist et al., ICLR 2021\n", "Sparse Gating in Translation Models", ["Lindqvist"]),
+])
+def test_a_wiki_link_title_then_its_citation(text, title, authors):
+    found = [m for m in extract_text(text, "page.md").mentions if m.authors]
+    assert [(m.title, m.authors) for m in found] == [(title, authors)]

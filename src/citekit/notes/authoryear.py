@@ -215,10 +215,26 @@ def _family_names(names: str, *, lower: bool = False) -> list[str] | None:
         last = part.split()[-1]
         if len(last) < 2 or not last[0].isupper() or last[1].isupper() or not any(c.islower() for c in last):
             return None  # (two capitals first: an acronym or a venue, "MLSys", never a family name)
-        if last.lower().strip("'’") in _NOT_NAMES or canonical(last) is not None:
+        if last.lower().strip("'’") in _NOT_NAMES or canonical(last) is not None or _camel_case_word(last):
             return None
         out.append(part)
     return out or None
+
+
+#: the prefixes a family name writes before an inner capital (``McAllester``, ``MacKay``,
+#: ``DeVries``, ``LeCun``, ``DiCarlo``, ``VanderPlas``, ``FitzGerald``)
+_NAME_PREFIX_RE = lazy(r"^(?:Mc|Mac|De|Di|Da|Du|Le|La|Van|Vander|Von|Fitz|St|Ten|Ter|El|Al)(?=[A-Z])")
+_INNER_CAPITAL_RE = lazy(r"[a-z][A-Z]")
+
+
+def _camel_case_word(word: str) -> bool:
+    """A word with a capital inside it after a small letter that no family name's prefix
+    explains (``CheckList``, ``MoCo``, ``DeepSpeed``): a system's or a paper's short name
+    (``CheckList, Ribeiro et al. ACL 2020``), not one of the people citing it."""
+    if _INNER_CAPITAL_RE.search(word) is None:
+        return False
+    rest = _NAME_PREFIX_RE.sub("", word, count=1)
+    return _INNER_CAPITAL_RE.search(rest) is not None or rest == word
 
 
 def _tail(text: str, at: int, *, after_et_al: bool) -> tuple[str | None, int | None, int]:

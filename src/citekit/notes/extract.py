@@ -23,7 +23,7 @@ from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
 from citekit.core.venues import from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
-from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue
+from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue, leading_names
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
@@ -32,7 +32,7 @@ from citekit.core.text import normalize_title
 from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
-from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces
+from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
 from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
@@ -367,11 +367,27 @@ class _TitleLine(NamedTuple):
     venue: tuple[str | None, int | None] | None  # "(ICML 2026)" after that title
 
 
+#: a wiki link's page name opening a line, names right after it (``[[Toy Models of
+#: Superposition]] Elhage et al. 2022``): the page is the paper's title, closed by the brackets
+_WIKI_TITLE_LEAD_RE = lazy(r"^\[\[(?P<title>[^\[\]|]{8,300})\]\]\s+(?=[A-Z])")
+
+
+def _wiki_title_quoted(text: str) -> str:
+    """A line opening with a wiki link to a page named as a title, then its authors'
+    citation, with the page name in quotes: its brackets end the title as quotes would."""
+    m = _WIKI_TITLE_LEAD_RE.match(text) if text.startswith("[[") else None
+    if m is None or not looks_like_title(m.group("title")) or not find_citations(text[m.end():]) \
+            or find_citations(text[m.end():])[0].start != 0:
+        return text
+    return f"“{m.group('title')}” {text[m.end():]}"
+
+
 @per_text
 def _read_title_line(text: str) -> _TitleLine:
     own = parse_label(text)
     if own is not None and own.field == "title":
         text = unquote_title(own.value)  # 论文: 《Title》
+    text = _wiki_title_quoted(text)
     text = strip_to_read(_without_task_marker(strip_decorations(text)))  # before links become their text: "Read [Title](url)"
     if "zotero://" in text:
         text = without_zotero_links(text)
@@ -495,8 +511,8 @@ class _Extractor:
             # a short line that cites a paper by author and year (a chat message: ``Also
             # Shampoo (Gupta, Koren & Singer) since …``) says something, it names no section
             cited = self._cited(node, []) if node.kind == "plain" else []
-            if cited:
-                return cited
+            if cited:  # (and the title it cites, quoted before it: ``原文《Title》(Okafor 等, 2021) 读过了``)
+                return self._inline(node) or cited
             self.scope.enter_label(node.text)
             return []
         unsure = self._unsure_reference(node)
@@ -645,6 +661,7 @@ class _Extractor:
 
     def _visit(self, node: Node) -> list[Mention]:
         """Mentions in ``node``'s subtree: the node itself when it is a paper, else its parts."""
+        split_labelled_fields(node)
         person = person_heading(node.text) if node.children else None
         if person is not None:
             self.parent_people.append(person)
@@ -1143,23 +1160,24 @@ def _own_citation(text: str) -> tuple[Citation, str | None] | None:
     another paper, and a line with two cites more than one. With the citation, the linked
     title or short name it follows, if it follows one."""
     if "(" not in text and "（" not in text:
-        return None
+        return _opening_citation(text)
     labels: list[str] = []
 
     def label(m: re.Match[str]) -> str:
         labels.append(m.group(1))
         return m.group(1) + "\x01"
 
+    text = _without_task_marker(text)  # (``WAITING [[…][SGT -- Okafor et al. 2021]]``: the keyword is no name)
     plain = replace_markdown_links(text, label) if "](" in text else text
     link_ends = [pos - n for n, pos in enumerate(i for i, ch in enumerate(plain) if ch == "\x01")]
     plain = plain.replace("\x01", "")
     cites = find_citations(plain)
     if len(cites) != 1:
-        return None
+        return _opening_citation(plain) if not cites else None
     cite = cites[0]
     before = plain[:cite.start].rstrip()
     if not before.endswith(("(", "（")):
-        return (cite, None) if _ID_IN_BRACKETS_RE.match(plain, cite.end) else None
+        return (cite, None) if _ID_IN_BRACKETS_RE.match(plain, cite.end) else _opening_citation(plain)
     stem = before[:-1].rstrip()
     linked = next((labels[i].strip() for i, end in enumerate(link_ends) if stem and end == len(stem)), None)
     short = _SHORT_NAME_BEFORE_RE.match(before)
@@ -1168,6 +1186,37 @@ def _own_citation(text: str) -> tuple[Citation, str | None] | None:
     if name or _ID_RE.search(plain[cite.start:close if close > 0 else len(plain)]):
         return cite, name
     return None
+
+
+#: what ends the words after a line's opening citation: a link, or a colon or dash before one
+_BEFORE_LINK_RE = lazy(r"\s*(?:[:：—–]\s*)?(?:<?https?://|\[|www\.|arxiv\.org|$)", re.I)
+
+
+#: a paper's short name and a dash or colon, before the citation of its authors (``SGT --
+#: Okafor et al. 2021``, ``SGT: Okafor & Lindqvist, ICLR 2021``)
+_SHORT_NAME_LEAD_RE = lazy(r"^(?P<name>[^\s()\[\]:：]{2,30})\s*(?:--|[—–:：])\s*")
+
+
+def _opening_citation(text: str) -> tuple[Citation, str | None] | None:
+    """The citation a linking line opens with, maybe after the paper's short name and a dash
+    (``Okafor et al. SPARK paper https://…``, ``Lindqvist & Mbeki, the routing one: https://…``,
+    ``[SGT -- Okafor et al. 2021](https://…)``): the linked paper's authors, as a citation in
+    brackets after its name would be; with the short name, or else the words between the
+    names and the link (a short name or a remark on it), if any."""
+    if "(" in text or "（" in text or not has_citation_cue(text):
+        return None
+    lead = _SHORT_NAME_LEAD_RE.match(text)
+    at = lead.end() if lead else 0
+    cites = find_citations(text[at:])
+    cite = cites[0] if len(cites) == 1 and cites[0].start == 0 else (leading_names(text[at:]) if not cites else None)
+    if cite is None:
+        return None
+    if lead:
+        return cite, lead.group("name")
+    rest = text[cite.end:].lstrip(" ,.;:—–-")
+    end = _BEFORE_LINK_RE.search(rest)
+    name = rest[: end.start()].strip() if end else ""
+    return cite, name or None
 
 
 def _citation_in_brackets_after(text: str, start: int, end: int) -> Citation | None:
@@ -1332,11 +1381,23 @@ _NAME_THEN_TITLE_RE = lazy(r"^(?P<name>[^\s():：/]+(?:\s[^\s():：/]+)?(?:\s*/\
                            r"\s*[(（](?P<title>[^()（）]+)[)）]$")
 
 
+#: a paper's short name, a spaced dash, then its title (``AdamW — Decoupled Weight Decay
+#: Regularization``): one or two words before the dash, no colon
+_NAME_DASH_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s+[—–]\s+(?P<title>[^—–]+)$")
+
+
+#: a paper's short name said to be the title after it, maybe after a few words that label the
+#: line (``S4 = Efficiently Modeling …``, ``read first: S4 = …``)
+_NAME_IS_TITLE_RE = lazy(r"^(?:[^\W\d][\w ]{0,20}[:：]\s*)?(?P<name>[^\s=:：]{1,20})\s*=\s*(?P<title>[^=]+)$")
+
+
 def _named_title(title: str) -> str:
-    """The title in parentheses after a short name (the name is what people call the paper,
-    the parenthesis what it is called): a parenthesis of four words or more that reads as a
-    title and holds no year or citation, so ``ResNet (He et al. 2016)`` stays as written."""
-    m = _NAME_THEN_TITLE_RE.match(title.strip()) if title else None
+    """The title in parentheses after a short name, or after a dash or ``=`` that follows it (the name
+    is what people call the paper, the rest what it is called): four words or more that read
+    as a title and hold no year or citation, so ``ResNet (He et al. 2016)`` and ``Chinchilla —
+    the compute-optimal one`` stay as written."""
+    m = (_NAME_THEN_TITLE_RE.match(title.strip()) or _NAME_DASH_TITLE_RE.match(title.strip())
+         or _NAME_IS_TITLE_RE.match(title.strip())) if title else None
     if m is None:
         return title
     inner = m.group("title").strip()

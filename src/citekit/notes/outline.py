@@ -217,6 +217,37 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     return roots
 
 
+#: where a line of labelled fields goes on to its next field: `` / ``, `` | ``, ``; `` before a
+#: label (``제목: Title / 저자: Names / ECCV 2020``, ``Title: … | Authors: …``)
+_FIELD_SEP_RE = lazy(r"\s+[/|｜]\s+|\s*[;；]\s+")
+_YEAR_RE = lazy(r"\b(?:19|20)\d{2}\b")
+
+
+def split_labelled_fields(node: Node) -> None:
+    """A title label's line that writes the paper's other fields after it, each after a
+    separator (``제목: Title / 저자: Names / ECCV 2020``): the title stays the line's text and
+    each labelled field becomes a detail line under it, as if written on a line of its own
+    (a field with no label and a year is the venue). Only when a later field has a label
+    citekit knows: a title holding a slash (``Input/Output``) is left whole."""
+    label = node.label
+    if label is None or label.field != "title" or not _FIELD_SEP_RE.search(node.text):
+        return
+    parts = _FIELD_SEP_RE.split(node.text)
+    details = [parse_label(part) for part in parts[1:]]
+    first = next((i for i, d in enumerate(details) if d is not None and d.field != "title"), None)
+    if first is None:
+        return
+    kept = parts[: first + 1]
+    children = []
+    for part, detail in zip(parts[first + 1:], details[first:]):
+        if detail is not None:
+            children.append(part.strip())
+        elif _YEAR_RE.search(part):
+            children.append(f"Venue: {part.strip()}")
+    node.text = " / ".join(kept)
+    node.children.extend(Node("plain", node.line, text) for text in children)
+
+
 #: a message header of a chat window copied as text (Slack): the sender's name, two spaces,
 #: the time (``Dana Whitfield  10:04 AM``). From the first one on, every line is a message of
 #: its own (a chat copy is never hard-wrapped), as lines with a ``[10:32] Alice:`` prefix are.

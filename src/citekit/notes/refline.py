@@ -493,6 +493,11 @@ _REMARK_AT_END_RE = lazy(r"\s*\((?=[a-z])[^()\d]*\)$")
 _COMMA_TAIL = lazy(r",\s*(?P<v>[^,]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
 
 
+#: the venue and year closing the authors in brackets, after a comma or a spaced dash
+#: (``Gu, Goel, Ré — ICLR ’22``: the dash, not the comma before the last name, opens it)
+_PAREN_TAIL = lazy(r"(?:,|\s[—–])\s*(?P<v>[^,—–]*?(?:(?:19|20)\d{2}|['’]\d{2}))\s*$")
+
+
 def _cut_venue_tail(text: str, tail_re: re.Pattern[str]) -> tuple[str, str | None, int | None]:
     """``text`` without a trailing venue/year, and that venue and year (kept when it is not one)."""
     if not ("19" in text or "20" in text or "'" in text or "’" in text):
@@ -596,9 +601,11 @@ def _venue_year_short(text: str) -> tuple[str | None, int | None]:
     return None, None
 
 
-def _paren_authors(inner: str) -> tuple[list[str], bool, str | None, int | None] | None:
-    """``A & B, ICML 2026`` / ``Kwon et al., SOSP 2023`` / ``Chen, Liang, Huang, Real et al.``."""
-    inner, venue, year = _cut_venue_tail(inner.strip(), _COMMA_TAIL)
+def _paren_authors(inner: str, *, dash_tail: bool = True) -> tuple[list[str], bool, str | None, int | None] | None:
+    """``A & B, ICML 2026`` / ``Kwon et al., SOSP 2023`` / ``Chen, Liang, Huang, Real et al.``;
+    ``dash_tail``: the venue may follow a spaced dash (``Gu, Goel, Ré — ICLR ’22``) — not after
+    a short name, whose brackets are read as its citation (``SAC (Haarnoja, …, Levine — ICML 2018)``)."""
+    inner, venue, year = _cut_venue_tail(inner.strip(), _PAREN_TAIL if dash_tail else _COMMA_TAIL)
     parsed = split_name_list(inner, single_word=True)
     if parsed is None:
         return None
@@ -671,7 +678,7 @@ def _title_first(text: str) -> Reference | None:
     # Title (A & B, Venue Year)
     m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
     if m and (_title_ok(m.group("title")) or _SHORT_NAME_RE.fullmatch(m.group("title").strip())):
-        parsed = _paren_authors(m.group("inner"))
+        parsed = _paren_authors(m.group("inner"), dash_tail=_title_ok(m.group("title")))
         if parsed and (_title_ok(m.group("title")) or len(parsed[0]) >= 2) and not _affiliation(m.group("title").strip(), parsed):
             return Reference(m.group("title").strip().rstrip(",.:"), parsed[0], "title-paren-authors", parsed[1], parsed[2], parsed[3])
     # Title — A, B, C  (the last dash whose right side is a list of names)
@@ -844,6 +851,12 @@ _TITLE_SMALL_WORDS = frozenset("a an the of for in on with and to via from by at
 _TITLE_TOKEN_RE = lazy(r"[^\s]+")
 
 
+#: the marks that open and close a quoted title (the title marks of Chinese, Japanese and
+#: Korean text, guillemets, curly double quotes): the title's words lie between them
+_OPENING_TITLE_MARKS = "“«《『「"
+_CLOSING_TITLE_MARKS = "”»》』」"
+
+
 def _title_before(text: str, end: int) -> str | None:
     """The run of title-case words that ends at ``end`` (read backwards up to a clause's
     punctuation or a lower-case word that is no title's small word): two words or more,
@@ -851,11 +864,14 @@ def _title_before(text: str, end: int) -> str | None:
     words = _TITLE_TOKEN_RE.findall(text[:end])
     run: list[str] = []
     for word in reversed(words):
-        core = word.strip("“”\"'‘’*_")
+        opened = max(word.rfind(mark) for mark in _OPENING_TITLE_MARKS)
+        core = word[opened + 1:].strip("“”\"'‘’*_" + _CLOSING_TITLE_MARKS)
         if not core or core[-1:] in ".;,!?)]" or core in ("—", "–", "-", "--", "→", "=", "|"):
             break
         if core[:1].isupper() or core[:1].isdigit() or core.lower() in _TITLE_SMALL_WORDS:
             run.append(core)
+            if opened >= 0:
+                break  # (the title opens at its quote mark: ``原文《Title》``, ``the original «Title»``)
             continue
         break
     run.reverse()

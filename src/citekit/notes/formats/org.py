@@ -2,7 +2,7 @@
 
 orgparse gives each heading its level, its TODO keyword, priority and tags (kept apart
 from the title), and its ``:PROPERTIES:`` drawer. A drawer's ``:AUTHORS:``, ``:URL:``,
-``:DOI:``, ``:ARXIV:``, ``:OPENREVIEW:``, ``:VENUE:`` become the heading's labelled details,
+``:DOI:``, ``:ARXIV:``, ``:OPENREVIEW:``, ``:VENUE:``, ``:TITLE:`` become the heading's labelled details,
 at the line they are written on; a heading's body is read by the indentation outline
 reader (``- Authors: ...`` bullets, bare links), with quote and example blocks left out.
 
@@ -29,6 +29,7 @@ _PROPERTY_LABELS = {
     "AUTHORS": "Authors", "AUTHOR": "Authors", "URL": "URL", "LINK": "URL", "PDF": "URL", "DOI": "doi",
     "ARXIV": "arxiv", "OPENREVIEW": "openreview", "DBLP": "dblp", "VENUE": "Venue", "CONFERENCE": "Venue",
     "JOURNAL": "Venue", "YEAR": "Venue", "TYPE": "type", "TAGS": "tags", "CODE": "Code", "SLIDES": "Slides",
+    "TITLE": "Title",
 }
 _SKIP_LINE_RE = lazy(r"^\s*(?:#\+|:[A-Za-z_-]+:|(?:SCHEDULED|DEADLINE|CLOSED|CLOCK):)")
 _BLOCK_START_RE = lazy(r"^\s*#\+begin_(?P<kind>quote|example|src|verse|comment|export)\b", re.I)
