@@ -213,7 +213,9 @@ def test_the_sync_says_which_services_a_pending_reference_was_looked_up_in(fake,
     said = 'Crossref with the whole string; dblp and arXiv with "a simple way to prevent neural networks from overfitting"'
     first = CliRunner().invoke(main, ["-C", str(root), "sync"])
     assert first.exit_code == 0, first.output
-    assert "notes/refs.txt:5: cited as SRIVASTAVA N" in first.output and said in first.output
+    pending = next(line for line in first.output.splitlines() if line.strip().startswith("notes/refs.txt:5 "))
+    assert "a pasted reference whose title could not be read  SRIVASTAVA N, HINTON G" in pending
+    assert said in first.output
     asked = fake.requests()
     again = CliRunner().invoke(main, ["-C", str(root), "sync", "--json"])
     assert again.exit_code == 0, again.output

@@ -54,7 +54,8 @@ def pending_line(item: dict[str, Any], width: int = 40) -> str:
     where = (item.get("where") or ["?"])[0]
     why = item.get("why") or _why_of_stored(item)
     what = item.get("title") or item.get("hint") or _hint_of_stored(item)
-    return f"{where:<{width}} {why:<22} {what}".rstrip()
+    gap = " " if len(why) < 22 else "  "  # (a long reason stays apart from what follows it)
+    return f"{where:<{width}} {why:<22}{gap}{what}".rstrip()
 
 
 def describe(item: dict[str, Any]) -> str:
