@@ -527,3 +527,12 @@ def test_an_abstract_that_says_what_the_paper_did_wins_over_its_aim() -> None:
     text = related_work([paper("Doe2026", "ChartTone: Charts for Blind Readers", abstract)], fmt="markdown")
     assert "browser extension that plays a line chart" in text, text
     assert "use sound to convey charts" not in text
+
+
+def test_a_structured_abstract_gives_its_method_not_the_title() -> None:
+    abstract = ("Background: Flaky tests waste the time of developers who rerun them to see whether a failure is real. "
+                "Aims: In this paper, we propose ranking flaky tests by their failure history to decide which failures "
+                "to rerun first. Results: Ranking saves reruns on four open-source projects.")
+    text = related_work([paper("Doe2026", "Flaky Test Reruns in Continuous Integration", abstract)], fmt="markdown")
+    assert "ranking flaky tests by their failure history" in text, text
+    assert "flaky test reruns in continuous integration" not in text.lower()

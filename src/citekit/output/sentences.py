@@ -402,6 +402,13 @@ def _passive_study(sentence: str) -> re.Match[str] | None:
     return m
 
 
+#: what opens an abstract or one part of a structured one ("Objective: This research aimed to ...", "Aims: In this
+#: paper, we propose ..."): a heading, not the sentence's subject, so the paper's claim after it is read
+_LABEL = re.compile(r"^(?:(?:Abstract|ABSTRACT|Summary)[:.]?\s+|(?:Context|Background|Objectives?|Aims?|Purpose|"
+                    r"Goals?|Methods?|Method\s+and\s+materials|Results?|Conclusions?|Motivation|Problem|Approach)"
+                    r"\s*:\s*)(?=[A-Z])")
+
+
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
                  ranker: str = "model", title: str = "") -> Contribution | None:
     """The sentence that states the paper's contribution and stands on its own, or None: the first of
@@ -446,7 +453,7 @@ def contributions(abstract: str, name: str = "", accept: Callable[[str], bool] |
     own = name or _title_lead(title)
     named = _named_is(own) if ranker != "rule" else None
     for index, sentence in enumerate(sentences[:cut]):
-        sentence = re.sub(r"^(?:Abstract|ABSTRACT|Summary)[:.]?\s+(?=[A-Z])", "", sentence)
+        sentence = _LABEL.sub("", sentence)
         m = _read(sentence) or (named.match(sentence) if named else None)
         if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue
