@@ -494,3 +494,45 @@ def test_an_abstract_copied_from_a_pdf_is_mended_not_quoted_broken() -> None:
     cut = describe(paper("turner2013eye", "Eye Pull, Eye Push", "Gaze is fast. We present Eye Pull, Eye Push, "
                          "a novel interaction concept for c"), MD)
     assert "for c." not in cut and "concept for c" not in cut, cut
+
+
+#: made-up records whose abstract says what the paper set out to do only as its aim: the sentence says that, not the
+#: title pasted after "study"
+AIMS = [
+    ("Tutors and Flashcards in Word Learning",
+     "Adults find it hard to learn the words of a second language. The aim of this study was to compare how quickly "
+     "adults learn sign vocabulary from a tutor versus from printed flashcards.",
+     "compare how quickly adults learn sign vocabulary from a tutor versus from printed flashcards"),
+    ("Charts for Blind Readers",
+     "Blind readers cannot see line charts on a screen. Our approach is to use spatial audio and vibration to let "
+     "blind readers follow the trend of a line chart.",
+     "use spatial audio and vibration to let blind readers follow the trend of a line chart"),
+    ("Printed Heart Models in Anatomy Teaching",
+     "Teaching heart anatomy relies on drawings. This study sought to assess whether printed heart models help "
+     "students name the chambers of the heart.",
+     "assess whether printed heart models help students name the chambers of the heart"),
+]
+
+
+@pytest.mark.parametrize(("title", "abstract", "wanted"), AIMS)
+def test_a_paper_stated_by_its_aim_is_described_by_it_not_by_its_title(title: str, abstract: str, wanted: str) -> None:
+    text = related_work([paper("Doe2026", title, abstract)], fmt="markdown")
+    assert wanted in text, text
+    assert title.lower() not in text.lower()
+
+
+def test_an_abstract_that_says_what_the_paper_did_wins_over_its_aim() -> None:
+    abstract = ("Blind readers cannot see line charts on a screen. Our approach is to use sound to convey charts. "
+                "We present ChartTone, a browser extension that plays a line chart as a rising and falling tone.")
+    text = related_work([paper("Doe2026", "ChartTone: Charts for Blind Readers", abstract)], fmt="markdown")
+    assert "browser extension that plays a line chart" in text, text
+    assert "use sound to convey charts" not in text
+
+
+def test_a_structured_abstract_gives_its_method_not_the_title() -> None:
+    abstract = ("Background: Flaky tests waste the time of developers who rerun them to see whether a failure is real. "
+                "Aims: In this paper, we propose ranking flaky tests by their failure history to decide which failures "
+                "to rerun first. Results: Ranking saves reruns on four open-source projects.")
+    text = related_work([paper("Doe2026", "Flaky Test Reruns in Continuous Integration", abstract)], fmt="markdown")
+    assert "ranking flaky tests by their failure history" in text, text
+    assert "flaky test reruns in continuous integration" not in text.lower()

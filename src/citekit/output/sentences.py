@@ -97,6 +97,19 @@ _THIS_ANY = lazy(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|ar
                        # "The research reported here investigates": a participle that qualifies the subject, not its verb
                        rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?!\s+(?:here|herein|hereafter|below|in\s+this|is|are|was|were|has|have)\b)"
                        rf"(?P<rest>.*)$", re.S)
+#: "The aim of this study was to compare X", "Our approach is to use X", "This study sought to assess X": what the
+#: paper sets out to do, said with the verb of its aim; ranked after every sentence that says what the paper did
+#: (:func:`contributions`). Not "This paper will present X": its verb is said short as the noun's ("present
+#: observations on X" -> "observe X"), which misreads the paper
+_AIM = re.compile(
+    rf"^{_LEAD}(?:"
+    r"(?:The|the)\s+(?:main\s+|primary\s+|overall\s+)?(?:aim|goal|purpose|objective)s?\s+of\s+(?:this|the\s+present|our)"
+    r"\s+(?:paper|work|article|study|research|project|note)\s+(?:is|was)\s+to"
+    r"|(?:Our|our)\s+(?:main\s+)?(?:aim|goal|approach|objective|purpose|idea)\s+(?:is|was)\s+to"
+    r"|(?:[Tt]his|[Tt]he\s+present)\s+(?:paper|work|article|study|research|project|note)\s+"
+    r"(?:aims\s+to|aimed\s+to|seeks\s+to|sought\s+to|(?:is|was)\s+designed\s+to)"
+    r"|[Ww]e\s+(?:aim|aimed|seek|sought)\s+to"
+    r")\s+(?P<any>(?!be\b|have\b|make\s+(?:it|this)\b)[a-z]{3,})\b(?P<rest>.*)$", re.S)
 #: "A pressure sensitive keyboard is presented that ...": the paper's claim in the passive
 _PASSIVE = re.compile(rf"^{_LEAD}(?P<np>(?:A|An|a|an)\s+[^,;:.]{{3,80}}?)\s+(?:is|are)\s+(?P<passive>presented|"
                       r"proposed|introduced|described|developed|designed)\b(?P<rest>.*)$", re.S)
@@ -353,7 +366,8 @@ def candidates(sentences: list[str]) -> list[int]:
 def _read(sentence: str) -> re.Match[str] | None:
     """The sentence read as subject-verb-rest with the paper as subject, or None."""
     return (_WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence) or _WE_ANY.match(sentence)
-            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence) or _passive_study(sentence))
+            or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence) or _passive_study(sentence)
+            or _AIM.match(sentence))
 
 
 def _title_lead(title: str) -> str:
@@ -386,6 +400,13 @@ def _passive_study(sentence: str) -> re.Match[str] | None:
                  re.I) or re.match(r"\s*(?:by|using|with|via|through|in\s+terms\s+of)\b", m.group("rest"), re.I):
         return None
     return m
+
+
+#: what opens an abstract or one part of a structured one ("Objective: This research aimed to ...", "Aims: In this
+#: paper, we propose ..."): a heading, not the sentence's subject, so the paper's claim after it is read
+_LABEL = re.compile(r"^(?:(?:Abstract|ABSTRACT|Summary)[:.]?\s+|(?:Context|Background|Objectives?|Aims?|Purpose|"
+                    r"Goals?|Methods?|Method\s+and\s+materials|Results?|Conclusions?|Motivation|Problem|Approach)"
+                    r"\s*:\s*)(?=[A-Z])")
 
 
 def contribution(abstract: str, name: str = "", accept: Callable[[str], bool] | None = None, *,
@@ -432,7 +453,7 @@ def contributions(abstract: str, name: str = "", accept: Callable[[str], bool] |
     own = name or _title_lead(title)
     named = _named_is(own) if ranker != "rule" else None
     for index, sentence in enumerate(sentences[:cut]):
-        sentence = re.sub(r"^(?:Abstract|ABSTRACT|Summary)[:.]?\s+(?=[A-Z])", "", sentence)
+        sentence = _LABEL.sub("", sentence)
         m = _read(sentence) or (named.match(sentence) if named else None)
         if not m or (ranker == "rule" and (m.re not in (_WE, _THIS) or _base(m) in _NEW_VERBS)):
             continue
@@ -457,6 +478,8 @@ def contributions(abstract: str, name: str = "", accept: Callable[[str], bool] |
 
             score = contribution_score(sentences, index, name)
             key = (-score / 2 if unexplained(rest, name) else -score, index)  # "what is PDA?" costs half
+            if m.re is _AIM:  # what the paper set out to do: after every sentence that says what it did
+                key = (key[0] + 1, index)
         found.append((key, Contribution(sentence=sentence, verb=verb, adverb="", rest=rest,
                                         priority=VERB_PRIORITY.get(verb, 4), index=index)))
     return [c for _, c in sorted(found, key=lambda t: t[0])]
