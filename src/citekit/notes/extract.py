@@ -701,9 +701,7 @@ class _Extractor:
             if own.kind == "url" and own.authors and own.title is None:
                 # authors read from the line's own citation: the title quoted before its
                 # identifier's brackets is still the paper's (the brackets say whose it is)
-                authors = own.authors, own.authors_incomplete
-                _take_bracketed_citation(own, node.text)
-                own.authors, own.authors_incomplete = authors  # (the authors already read stand)
+                _take_bracketed_citation(own, node.text, keep_authors=True)
                 apart = False
             else:
                 apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
@@ -1522,7 +1520,7 @@ _ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
 _NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
 
 
-def _take_bracketed_citation(own: Mention, text: str) -> bool:
+def _take_bracketed_citation(own: Mention, text: str, *, keep_authors: bool = False) -> bool:
     """A paper known by its one identifier takes the authors of the citation written in
     the same brackets as that identifier, or in brackets right after it: the brackets say
     whose paper the identifier is (``Chinchilla (Hoffmann et al. 2022, arXiv:2203.15556)``).
@@ -1544,7 +1542,8 @@ def _take_bracketed_citation(own: Mention, text: str) -> bool:
     cites = find_citations("(" + rest + ")")
     if len(cites) != 1:
         return False
-    own.authors, own.authors_incomplete = list(cites[0].authors), cites[0].incomplete
+    if not keep_authors:  # (authors the line's own citation already gave stand; its title is still read here)
+        own.authors, own.authors_incomplete = list(cites[0].authors), cites[0].incomplete
     if own.title is None and (quoted := _quoted_before(text, ids[0].start)) is not None:
         own.title, own.kind = quoted, "titled"  # ``E5 = "Text Embeddings by …" (Wang et al. 2022, 2212.03533)``
     if cites[0].year is not None and (own.year is None or own.year_from_page):
