@@ -20,6 +20,16 @@ def test_an_unknown_tag_is_named_with_the_closest_tags_in_use(tmp_path: Path) ->
     assert both.exit_code == 1 and "no tag" not in both.stderr and "--any" in both.stderr, both.stderr
 
 
+def test_a_typo_among_any_tags_is_named_though_the_others_select_papers(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)  # tags in use: muon, theory
+    for command in (["list"], ["export"], ["related-work"]):
+        result = run(root, *command, "--tag", "muon", "--tag", "mun", "--any")
+        assert result.exit_code == 0 and result.stdout.strip(), (command, result.output)
+        assert "no tag 'mun' in the library (closest: muon" in result.stderr, (command, result.stderr)
+        both_known = run(root, *command, "--tag", "muon", "--tag", "theory", "--any")
+        assert both_known.exit_code == 0 and "no tag" not in both_known.stderr, (command, both_known.stderr)
+
+
 def test_tag_h_is_added_with_plus_and_removing_an_absent_tag_says_so(tmp_path: Path) -> None:
     import json
 

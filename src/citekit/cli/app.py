@@ -287,6 +287,19 @@ def warn(message: str) -> None:
     click.echo(f"warning: {message}", err=True)
 
 
+def warn_unknown_tags(ctx: click.Context, tags: tuple[str, ...] | list[str], any_tag: bool) -> None:
+    """With ``--any``, a typo among the tags (``--tag muon --tag sma --any``) still selects the
+    entries of the others, so the empty-selection message never comes: say it here, with the
+    closest tags. Without ``--any`` an unknown tag selects nothing and that message says it."""
+    if not (any_tag and tags):
+        return
+    from citekit import api
+
+    unknown = api.unknown_tags_hint(list(tags), project_dir(ctx))
+    if unknown:
+        warn(f"{unknown}; it selected nothing (`citekit tags` lists the tags in use)")
+
+
 def print_json(data: Any) -> None:
     import json  # here: most commands print text, and json is 1.5 ms of start-up
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from citekit.api import plural
-from citekit.cli.app import Streamed, main, note, print_json, project_dir, stream_json
+from citekit.cli.app import Streamed, main, note, print_json, project_dir, stream_json, warn_unknown_tags
 
 
 @main.command()
@@ -233,6 +233,7 @@ def list_cmd(ctx: click.Context, tags: tuple[str, ...], any_tag: bool, status: s
     findings = 1 if filtered and not rows else 0
     if rows:
         click.echo("\n".join(rows))
+        warn_unknown_tags(ctx, tags, any_tag)
     if findings:
         asked = " ".join([*(f"--tag {t}" for t in tags), *([f"--status {status}"] if status else []),
                           *(f"--{name} {v}" for name, values in where.items() for v in values)])

@@ -15,7 +15,7 @@ import click
 
 from citekit.api.export import FORMATS
 from citekit.api import plural
-from citekit.cli.app import main, note, print_json, project_dir
+from citekit.cli.app import main, note, print_json, project_dir, warn_unknown_tags
 
 
 _ENCODED_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
@@ -82,6 +82,7 @@ def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: s
         if as_json:
             print_json({"output": output, "entries": 0, "changed": False, "missing": []})
         return 1
+    warn_unknown_tags(ctx, tags, any_tag)
     for name in result.unreadable:
         click.echo(f"citekit: warning: could not read '{name}'; citations in it are not exported", err=True)
     for missing in result.missing:

@@ -9,7 +9,7 @@ import click
 
 from citekit.api.related import CITE_STYLES, FORMATS
 from citekit.api import plural
-from citekit.cli.app import friendly_errors, main, note, project_dir, warn
+from citekit.cli.app import friendly_errors, main, note, project_dir, warn, warn_unknown_tags
 
 
 @main.command("related-work")
@@ -65,6 +65,7 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         return
     snippet = related_work(project_dir(ctx), tags=tags, any_=any_, fmt=fmt, cite=cite, links=links, mine=mine,
                            abstract=abstract, groups=groups)
+    warn_unknown_tags(ctx, tags, any_)
     text = snippet.text
     if (force or keep_edited) and not output:
         raise click.UsageError("--force and --keep-edited only apply with -o FILE.")
