@@ -45,6 +45,8 @@ DEV = Path(__file__).parent / "data" / "notes" / "dev"
 DEV2 = Path(__file__).parent / "data" / "notes" / "dev2"
 #: a third development set, by three more writers, on the styles both blind sets score lowest
 DEV3 = Path(__file__).parent / "data" / "notes" / "dev3"
+#: a fourth development set, by four more writers, on the style families the blind sets still score lowest
+DEV4 = Path(__file__).parent / "data" / "notes" / "dev4"
 #: a second blind set, by three more writers (added when the first had been scored often): a measure, like BLIND
 BLIND2 = Path(__file__).parent / "data" / "notes" / "blind2"
 
