@@ -249,3 +249,67 @@ def test_a_conflict_settled_with_a_value_of_ones_own(tmp_path: Path) -> None:
     assert ck(a, "doctor").exit_code == 0
     again = ck(a, "resolve-conflict", "huang2026light", "--ours")
     assert again.exit_code == 0 and "no merge conflict" in again.output
+
+
+ROBBINS_A = ("@article{robbins1951stochastic, title={A Stochastic Approximation Method}, author={Robbins, Herbert and "
+             "Monro, Sutton}, journal={The Annals of Mathematical Statistics}, pages={400--407}, year={1951}}")
+ROBBINS_B = ("@article{robbins1951, title={A Stochastic Approximation Method}, author={Robbins, H. and Monro, S.}, "
+             "journal={Ann. Math. Statist.}, year={1951}}")
+
+
+def test_a_paper_both_labmates_added_under_two_keys_keeps_both_sides_tags_and_fields(tmp_path: Path) -> None:
+    """One labmate's full record with a tag, the other's thin one under another key: the merge keeps
+    one entry, ours, with the fields only theirs has and both sides' tags; no field of theirs
+    reads as removed by hand, and a later sync keeps them."""
+    a, b = two_clones(tmp_path)
+    assert ck(a, "add", "--offline", ROBBINS_A, "--tag", "sgd").exit_code == 0
+    commit(a, "a")
+    assert ck(b, "add", "--offline", ROBBINS_B, "--tag", "classics").exit_code == 0
+    commit(b, "b")
+    merged = git(b, "pull", "--no-rebase", str(a), "main", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr  # the inbox both appended to merges too
+    inbox = (b / "notes" / "inbox.md").read_text(encoding="utf-8")
+    assert "robbins1951stochastic" in inbox and "@article{robbins1951," in inbox and "<<<<<<<" not in inbox
+    assert bib(b).count("A Stochastic Approximation Method") == 1
+    assert "400--407" in bib(b)
+    for tag in ("sgd", "classics"):
+        listed = ck(b, "list", "--tag", tag)
+        assert listed.exit_code == 0 and "Stochastic Approximation" in listed.output, (tag, listed.output)
+    shown = ck(b, "show", "robbins1951stochastic")  # a's key still finds the paper
+    assert shown.exit_code == 0 and "400--407" in shown.output, shown.output
+    assert "hand-edited" not in shown.output or "pages" not in shown.output.split("hand-edited", 1)[1].split("\n", 1)[0]
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    assert "400--407" in bib(b) and ck(b, "list", "--tag", "sgd").exit_code == 0
+
+
+def test_a_merge_git_could_not_run_the_driver_for_stops_every_command(tmp_path: Path) -> None:
+    """git runs the driver from its own PATH: one it cannot find marks the library conflicted but
+    leaves our side's files, with no markers. citekit refuses to read on (a write would drop the
+    other branch's changes) and says how to merge again; git-setup registers citekit by its full path."""
+    a, b = two_clones(tmp_path)
+    assert ck(b, "tag", "huang2026light", "+from-b").exit_code == 0
+    commit(b, "b")
+    assert ck(a, "tag", "huang2026light", "+from-a").exit_code == 0
+    commit(a, "a")
+    git(a, "config", "merge.citekit.driver", "citekit-not-on-this-path merge-driver %O %A %B %P")
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode != 0 and "<<<<<<<" not in bib(a)
+    for command in (["list"], ["sync", "--offline"]):
+        result = ck(a, *command)
+        assert result.exit_code != 0, (command, result.output)
+        assert "git merge in progress" in result.output and "merge driver" in result.output, result.output
+        assert "git merge --abort" in result.output and "citekit git-setup" in result.output, result.output
+    doctor = ck(a, "doctor")
+    assert doctor.exit_code == 1 and "merge driver" in doctor.output, doctor.output
+    git(a, "merge", "--abort")
+    assert ck(a, "list").exit_code == 0  # no merge, nothing refused
+    assert ck(a, "git-setup", "-q").exit_code == 0
+    driver = git(a, "config", "merge.citekit.driver").stdout.strip()
+    program = driver.split(" merge-driver ")[0].strip("'")
+    assert Path(program).is_absolute() and Path(program).is_file(), driver
+    attributes = (a / ".gitattributes").read_text(encoding="utf-8")
+    assert "notes/inbox.md merge=union" in attributes
+    env_path = git(a, "pull", "-q", "--no-rebase", str(b), "main", check=False)
+    assert env_path.returncode == 0, env_path.stdout + env_path.stderr
+    tags = ck(a, "show", "huang2026light").output
+    assert "from-a" in tags and "from-b" in tags

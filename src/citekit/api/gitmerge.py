@@ -26,12 +26,16 @@ def git_setup(start: str | Path | None = None, command: str | None = None, *, dr
     relative = (refs.absolute().relative_to(Path(top).absolute()).as_posix()
                 if top and refs.absolute().is_relative_to(Path(top).absolute()) else "refs")
     lines = (f"{relative}/library.bib merge=citekit", f"{relative}/library.yaml merge=citekit")
+    inbox = config.inbox
+    if top and inbox.absolute().is_relative_to(Path(top).absolute()) and not any(c.isspace() for c in str(inbox)):
+        # `citekit add` appends to the inbox on every clone: git's union merge keeps both sides' additions
+        lines += (f"{inbox.absolute().relative_to(Path(top).absolute()).as_posix()} merge=union",)
+    command = command or gitmerge.driver_command()
     if dry_run:
-        return [f".gitattributes: {', '.join(lines)}",
-                f"git config merge.citekit.driver '{command or gitmerge.DRIVER_COMMAND}'"]
+        return [f".gitattributes: {', '.join(lines)}", f"git config merge.citekit.driver '{command}'"]
     if not top:
         raise NotARepository(f"{config.root} is not in a git repository.")
-    return gitmerge.setup(Path(top), command or gitmerge.DRIVER_COMMAND, lines)
+    return gitmerge.setup(Path(top), command, lines)
 
 
 def merge_driver(base: str, ours: str, theirs: str, path: str) -> list[tuple[str, str]]:

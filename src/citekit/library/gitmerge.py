@@ -13,6 +13,7 @@ reports and ``citekit resolve-conflict`` settles.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,24 @@ CONFLICT_PREFIX = "citekit-conflict-"
 DRIVER_NAME = "citekit"
 ATTRIBUTES = ("refs/library.bib merge=citekit", "refs/library.yaml merge=citekit")
 DRIVER_COMMAND = "citekit merge-driver %O %A %B %P"
+
+
+def driver_command() -> str:
+    """The driver command as ``git-setup`` registers it: the running ``citekit`` by its full
+    path when it can be found, so a merge from a GUI client, an IDE or a shell without the
+    virtual environment still runs it (git runs a bare ``citekit`` from its own PATH, and
+    a driver it cannot find leaves the library unmerged with no conflict markers)."""
+    import shlex
+    import shutil
+    import sys
+
+    candidates = [Path(sys.argv[0]) if Path(sys.argv[0]).name in ("citekit", "citekit.exe") else None,
+                  Path(sys.executable).with_name("citekit"), Path(sys.executable).with_name("citekit.exe"),
+                  Path(found) if (found := shutil.which("citekit")) else None]
+    for candidate in candidates:
+        if candidate is not None and candidate.is_file() and os.access(candidate, os.X_OK):
+            return f"{shlex.quote(str(candidate.absolute()))} merge-driver %O %A %B %P"
+    return DRIVER_COMMAND
 
 
 def _pick(base: Any, ours: Any, theirs: Any) -> tuple[Any, bool]:
@@ -57,9 +76,13 @@ def merge_bib(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, s
     taken = {k.lower() for k in (*old, *mine, *other)}
     out: dict[str, Any] = {}
     twins = same_work_added(old, mine, other, lambda e: e.fields)  # kept once, under our key (theirs an alias)
+    twin_of = {ours_key: theirs_key for theirs_key, ours_key in twins.items()}
     for key in sorted(set(old) | set(mine) | set(other), key=str.lower):
         b, o, t = old.get(key), mine.get(key), other.get(key)
         if key in twins:
+            continue
+        if key in twin_of:  # one work added on both branches: ours, theirs filling its gaps, both sides' tags
+            out[key] = Entry(key=key, entry_type=o.entry_type, fields=_filled(o.fields, other[twin_of[key]].fields))
             continue
         if o is None or t is None:
             if b is not None and (o is None and t == b or t is None and o == b):
@@ -90,6 +113,19 @@ def merge_bib(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, s
     ordered = [out[k] for k in sorted(out, key=str.lower)]
     body = "\n".join(entry_text(e, e.fields) + "\n" for e in ordered)
     return (head or "") + ("\n" if head and not head.endswith("\n\n") else "") + body, conflicts, renames
+
+
+def _filled(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
+    """Our fields with the ones only theirs has, keywords joined: what the sidecar's driver
+    makes of the same pair's records (:func:`_merge_record`), so the two files agree and no
+    field of theirs reads as removed by hand."""
+    fields = dict(ours)
+    for name, value in theirs.items():
+        if name == "keywords":
+            fields[name] = _joined(None, ours.get(name), value)
+        elif name not in fields:
+            fields[name] = value
+    return fields
 
 
 def _same_work(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:

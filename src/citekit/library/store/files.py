@@ -86,10 +86,75 @@ def merge_in_progress(refs: Path) -> bool:
     return done.returncode == 0
 
 
+def _merge_head(refs: Path) -> Path | None:
+    """The MERGE_HEAD file of the git repository holding ``refs`` (None outside one): found
+    with a few stats, no git process, since every load asks."""
+    here = Path(refs).absolute().parent
+    for folder in (here, *here.parents):
+        dot = folder / ".git"
+        if dot.is_dir():
+            return dot / "MERGE_HEAD"
+        if dot.is_file():  # a linked worktree or a submodule: "gitdir: PATH"
+            try:
+                line = dot.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            return (folder / line[len("gitdir:"):].strip()) / "MERGE_HEAD" if line.startswith("gitdir:") else None
+    return None
+
+
+def untouched_by_merge(refs: Path) -> list[str]:
+    """The library files git left unmerged exactly as our side had them: git could not run
+    citekit's merge driver (``citekit: not found`` from a GUI client or a shell without the
+    virtual environment), marked them conflicted and wrote no conflict markers, so they read
+    as a whole library that silently lacks the other branch's changes. Only during a merge
+    are git processes run."""
+    import subprocess
+
+    head = _merge_head(refs)
+    if head is None or not head.exists():
+        return []
+    top = Path(refs).absolute().parent
+    names = [str(Path(refs).absolute() / n) for n in (BIB_NAME, SIDECAR_NAME)]
+    try:
+        staged = subprocess.run(["git", "-C", str(top), "ls-files", "-u", "-s", "--full-name", "--", *names],
+                                capture_output=True, text=True, check=False, timeout=10).stdout
+        ours = {}
+        for line in staged.splitlines():
+            meta, _, path = line.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[2] == "2":
+                ours[path] = parts[1]
+        if not ours:
+            return []
+        root = subprocess.run(["git", "-C", str(top), "rev-parse", "--show-toplevel"], capture_output=True,
+                              text=True, check=False, timeout=10).stdout.strip()
+        paths = [str(Path(root) / p) for p in ours]
+        hashes = subprocess.run(["git", "-C", str(top), "hash-object", "--", *paths], capture_output=True,
+                                text=True, check=False, timeout=10).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted(Path(p).name for p, h in zip(ours, hashes) if ours[p] == h)
+
+
+def refuse_untouched_merge(refs: Path) -> None:
+    """Stop every command while git's merge left the library as one side only (see
+    :func:`untouched_by_merge`): reading on would drop the other branch's changes at the next write."""
+    untouched = untouched_by_merge(refs)
+    if untouched:
+        raise LibraryError(
+            f"git merge in progress: {' and '.join(untouched)} {'are' if len(untouched) > 1 else 'is'} unmerged and "
+            "still only this branch's version: git could not run citekit's merge driver (is `citekit` on the PATH "
+            "git uses? `citekit git-setup` registers it by its full path). Next: `git merge --abort`, "
+            "`citekit git-setup`, then merge again.")
+
+
 def retrying_split(attempt: Callable[[], T], refs: Path | None = None) -> T:
     """``attempt()``, tried again a few times while it finds a pair not written together
     (:class:`SplitPair`), then refused with what to do; a library that cannot be read in
     the middle of a git merge (``refs``) is said to be that, with the next step."""
+    if refs is not None:
+        refuse_untouched_merge(refs)
     for n in range(SPLIT_RETRIES):
         try:
             return attempt()
