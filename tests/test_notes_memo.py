@@ -147,7 +147,7 @@ def test_a_mention_with_every_field_set_comes_back_equal() -> None:
                       ids=Ids(arxiv="1706.03762", doi="10.1/x"), pins=Ids(openreview="abc", dblp="conf/x/Y20"),
                       hashtags=["muon"], section="Talks", reference="A B. T. ICML 2020.", title_unsure=True,
                       year_from_page=True,
-                      published={"container": "ICML", "pages": "1--9"}, heading_people=["E F"])
+                      published={"container": "ICML", "pages": "1--9"}, heading_people=["E F"], citekey="b2020t")
     assert all(getattr(mention, f.name) != f.default for f in fields(Mention) if f.name not in ("kind", "location"))
     assert Mention.from_json(mention.to_json()) == mention
     bare = Mention(kind="url", location=Location("n.txt", 1))

@@ -182,6 +182,33 @@ def test_pasted_bibtex_goes_in_as_the_users_record_and_in_the_notes(project):
     assert [e.key for e in owners] == ["mine2026rdo"]
 
 
+def test_a_library_rebuilt_from_the_notes_keeps_a_pasted_entrys_own_key(project, tmp_path):
+    """The notes are the source of truth: a labmate's clone that syncs them from scratch cites the
+    pasted paper by the key the user gave it, not by the formula's key. A pasted key another
+    paper already holds is not taken from it."""
+    import shutil
+
+    bib = ("@inproceedings{chen2023lion, title = {Symbolic Discovery of Optimization Algorithms}, "
+           "author = {Chen, Xiangning and Liang, Chen and Huang, Da}, booktitle = {NeurIPS}, year = {2023}}")
+    assert _only(_add(project, bib, "--offline"))["key"] == "chen2023lion"
+    def rebuild(name: str, *extra: str) -> dict[str, str]:
+        rebuilt = tmp_path / name
+        (rebuilt / "notes").mkdir(parents=True)
+        shutil.copy(project / "citekit.yaml", rebuilt / "citekit.yaml")
+        shutil.copy(project / "notes" / "inbox.md", rebuilt / "notes" / "inbox.md")
+        for i, text in enumerate(extra):
+            (rebuilt / "notes" / f"a{i}.md").write_text(f"```bibtex\n{text}\n```\n", encoding="utf-8")
+        synced = CliRunner().invoke(main, ["-C", str(rebuilt), "sync", "--offline", "-q"])
+        assert synced.exit_code == 0, synced.output
+        return {e.fields.get("title", "").strip("{}"): key for key, e in Library.load(rebuilt / "refs").entries.items()}
+
+    assert rebuild("alone") == {"Symbolic Discovery of Optimization Algorithms": "chen2023lion"}
+    other = ("@article{chen2023lion, title = {A Different Paper on Lions}, author = {Chen, Wei}, "
+             "journal = {Zoology}, year = {2023}}")
+    both = rebuild("clash", other)
+    assert len(both) == 2 and sorted(both.values()).count("chen2023lion") == 1, both
+
+
 def test_not_a_paper_is_a_usage_error_and_writes_nothing(project):
     result = CliRunner().invoke(main, ["-C", str(project), "add", "hello"])
     assert result.exit_code == 2

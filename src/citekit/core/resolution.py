@@ -57,6 +57,10 @@ class Mention:
     #: over a list of his papers): not the author list (the notes do not say they wrote it
     #: alone), only a person a record must list before a title alone may confirm it
     heading_people: list[str] = field(default_factory=list)
+    #: the citation key a pasted BibTeX entry gives itself (``@inproceedings{chen2023lion,``):
+    #: an entry built from the notes takes it while it is free, so a library rebuilt from the
+    #: notes cites the paper as the user did
+    citekey: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -71,6 +75,8 @@ class Mention:
             del d["published"]
         if not d["heading_people"]:
             del d["heading_people"]
+        if d["citekey"] is None:
+            del d["citekey"]
         return d
 
     @classmethod

@@ -406,6 +406,27 @@ def _rough(title: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
 
 
+def own_key(work: Work, taken: set[str]) -> str | None:
+    """The key a pasted BibTeX entry of the work gives itself, when BibTeX can take it and no
+    entry, alias or earlier key holds it (compared case-insensitively, as BibTeX does): the
+    user chose it and may cite it already, so it is kept as chosen (never reformed later)."""
+    from citekit.bibtex.writer import check_key
+    from citekit.library.keys import TakenKeys
+
+    for mention in work.mentions:
+        key = mention.citekey
+        if not key:
+            continue
+        try:
+            check_key(key)
+        except ValueError:
+            continue
+        lowered = taken if isinstance(taken, TakenKeys) else {t.lower() for t in taken}
+        if key.lower() not in lowered:
+            return key
+    return None
+
+
 def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: LibraryIndex | None = None,
                detached: LibraryIndex | None = None, taken: set[str] | None = None,
                claimed: Any = None) -> ApplyResult:
@@ -434,8 +455,9 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
             return ApplyResult(key=None)
         entry_type, fields = built
         taken = lib.taken_keys() if taken is None else taken
-        key = make_key(fields, taken, formula)
-        entry = Entry(key=key, entry_type=entry_type, fields=fields, origin="notes", key_provisional=True)
+        own = own_key(work, taken)
+        key = own or make_key(fields, taken, formula)
+        entry = Entry(key=key, entry_type=entry_type, fields=fields, origin="notes", key_provisional=own is None)
         _set_provenance(entry, work)
         _update_meta(entry, work)
         lib.add(entry)

@@ -102,6 +102,7 @@ class PastedEntry:
             venue=venue,
             year=year,
             ids=ids,
+            citekey=self.key.strip() or None,
         )
 
 
