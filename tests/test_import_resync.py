@@ -276,3 +276,30 @@ def test_a_malformed_export_is_warned_about_once_per_change_of_it(tmp_path: Path
     changed = run(root, "import", str(export))
     assert changed.exit_code == 1 and "warning: " in changed.stderr, changed.output
     assert run(root, "import", str(export)).exit_code == 0
+
+
+def test_import_again_with_merge_merges_the_candidates_the_first_import_left_apart(tmp_path: Path) -> None:
+    """The first import lists a same-work candidate and says to run again with --merge; the run
+    again (the file unchanged, so its entries are synced, not imported anew) merges it."""
+    root = project(tmp_path)
+    (root / "notes").mkdir()
+    (root / "notes" / "reading.md").write_text(
+        "- Adam: A Method for Stochastic Optimization\n  - Authors: Diederik P. Kingma, Jimmy Ba\n  - Venue: ICLR 2015\n",
+        encoding="utf-8")
+    assert run(root, "sync", "--offline", "-q").exit_code == 0
+    export = root / "colleague.bib"
+    export.write_text("@article{Kingma_Ba_2014,\n  title = {{Adam}: A Method for Stochastic Optimization},\n"
+                      "  author = {Diederik P. Kingma and Jimmy Ba},\n  journal = {arXiv preprint arXiv:1412.6980},\n"
+                      "  year = {2014}\n}\n", encoding="utf-8")
+    first = run(root, "import", str(export))
+    assert "run again with --merge" in first.output, first.output
+    assert len(Library.load(root / "refs").entries) == 2
+    again = run(root, "import", str(export), "--merge")
+    assert again.exit_code == 0, again.output
+    assert "merged 1 work already present" in again.output, again.output
+    lib = Library.load(root / "refs")
+    assert len(lib.entries) == 1, list(lib.entries)
+    (kept,) = lib.entries.values()
+    assert "Kingma_Ba_2014" in kept.aliases
+    assert "Kingma_Ba_2014:" in (root / "refs" / "keymap.yaml").read_text(encoding="utf-8")
+    assert "0 duplicate clusters" in run(root, "dedup").output

@@ -54,6 +54,8 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
         lib = Library.load(cfg.refs_dir)
         report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root,
                               follow=follow)
+        if merge and report.synced:
+            _merge_left_apart(lib, report, precedence(cfg))
         remembered = _split_said_before(cfg, report, [*strings, *files]) if follow and not dry_run else None
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
@@ -69,6 +71,23 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
 
             index_after_write(cfg.refs_dir, len(lib.keys()), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
+
+
+def _merge_left_apart(lib: Library, report: ImportReport, order: list[str] | None) -> None:
+    """``import FILE --merge`` after an import that left same-work candidates apart: the file's
+    entries are synced, not imported anew, so the candidates the first import listed are found
+    again among the library's entries and merged now, as the first import's message promised."""
+    from citekit.library.dedup import analyse
+
+    synced = {k.lower() for k in report.synced}
+    found = analyse(list(lib.entries.values()), precedence=order)
+    clusters = [c for c in found.clusters if any(k.lower() in synced for k in c.keys)]
+    if not clusters:
+        return
+    joined = _disjoint(clusters)
+    for cluster in joined:
+        report.merged.append(([k for k in cluster.keys if k != cluster.kept], cluster.kept, cluster.reason))
+    report.key_map.update(apply_clusters(lib, joined, order))
 
 
 def _write_key_maps(cfg: Any, report: ImportReport, target: Path | None, txn: Transaction) -> None:
