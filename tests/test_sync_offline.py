@@ -238,3 +238,24 @@ def test_two_titles_pinned_to_one_record_are_reported(tmp_path):
         "- A Completely Different Study\n  - Authors: Bob Jones\n  - arxiv: 2601.00001\n", encoding="utf-8")
     report = api.sync(root, offline=True)
     assert any("resolve to the same record" in p for p in report.problems)
+
+
+def test_an_identifier_pinned_under_a_paper_is_its_eprint_and_year_offline(tmp_path):
+    """`- arxiv: ID` under an org or Markdown paper is the user saying which record it is: the
+    entry built offline carries it (eprint, and the id's year when the notes give none), so
+    its key has a year and BibTeX no "empty year" warning."""
+    (tmp_path / "citekit.yaml").write_text("# t\n", encoding="utf-8")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "conf.org").write_text(
+        "* Papers\n** LoRA: Low-Rank Adaptation of Large Language Models\n"
+        "- Authors: Edward J. Hu, Yelong Shen, Phillip Wallis\n- arxiv: 2106.09685\n", encoding="utf-8")
+    (tmp_path / "notes" / "md.md").write_text(
+        "- Deep Residual Learning for Image Recognition\n  - Authors: Kaiming He, Xiangyu Zhang\n"
+        "  - doi: 10.1109/CVPR.2016.90\n", encoding="utf-8")
+    api.sync(tmp_path, offline=True)
+    entries = Library.load(tmp_path / "refs").entries
+    lora = next(e for e in entries.values() if "LoRA" in e.fields.get("title", ""))
+    assert lora.fields.get("eprint") == "2106.09685" and lora.fields.get("year") == "2021", lora.fields
+    assert lora.key == "hu2021lora"
+    resnet = next(e for e in entries.values() if "Residual" in e.fields.get("title", ""))
+    assert resnet.fields.get("doi", "").lower() == "10.1109/cvpr.2016.90", resnet.fields

@@ -104,8 +104,10 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
     url = next((u for m in mentions for u in m.urls), None)
     if url:
         fields["url"] = safe_url(url)
-    ids = mentions[0].ids
+    ids = mentions[0].pins  # an identifier the user pinned under the paper says which record it is
     for m in mentions[1:]:
+        ids = ids.merged(m.pins)
+    for m in mentions:
         ids = ids.merged(m.ids)
     if ids.doi and not ids.doi.startswith("10.48550/"):
         fields["doi"] = ids.doi
