@@ -160,3 +160,29 @@ def test_sync_with_sources_down_does_not_say_no_source_found_the_pending_works(
     assert "pending        1" in result.stdout, result.output
     assert "no source found them" not in result.stdout, result.stdout  # they were never asked
     assert "not every source could be asked" in result.stdout, result.stdout
+
+
+def test_the_makefile_block_included_at_the_top_leaves_the_default_goal_to_the_papers_rule(tmp_path: Path) -> None:
+    """Included above the paper's rules (so their prerequisites see its variables), the block must
+    not make refs.bib what a plain `make` builds; appended below them it keeps their goal too."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = synced_project(tmp_path)
+    block = run(root, "makefile")
+    assert block.exit_code == 0, block.output
+    (root / "citekit.mk").write_text(block.stdout, encoding="utf-8")
+    rule = "paper.pdf: $(PAPER_SOURCES) $(PAPER_BIB)\n\t@echo building the pdf from $^\n"
+    for name, text in (("top", "include citekit.mk\n\n" + rule), ("bottom", rule + "\ninclude citekit.mk\n")):
+        (root / "Makefile").write_text(text, encoding="utf-8")
+        (root / "main.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n", encoding="utf-8")
+        dry = subprocess.run(["make", "-n", "-C", str(root), "CITEKIT_PROJECT=."], capture_output=True, text=True,
+                             check=False)
+        assert "building the pdf from" in dry.stdout, (name, dry.stdout, dry.stderr)
+        if name == "top":  # the rule read the block's variables: refs.bib is made first
+            assert "main.tex refs.bib" in dry.stdout and "export --aux main.aux" in dry.stdout, dry.stdout
+

@@ -98,8 +98,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "citekit check main.tex --aux main.aux --bib refs.bib --strict",
     ),
     "makefile": (
-        "citekit makefile >> Makefile",
-        "citekit makefile --paper paper --bib references.bib --format biblatex >> Makefile",
+        "citekit makefile > citekit.mk                  # then `include citekit.mk` at the top of the Makefile",
+        "citekit makefile --paper paper --bib references.bib --format biblatex > citekit.mk",
     ),
     "doctor": (
         "citekit doctor",

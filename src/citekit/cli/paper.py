@@ -53,8 +53,9 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
 def makefile(ctx: click.Context, paper: str, bib: str, tags: tuple[str, ...], fmt: str) -> None:
     """Print Makefile targets that keep a paper's refs.bib in step with the library.
 
-    Append them to the paper's Makefile, then: make refs.bib, make related-work.tex,
-    make check-refs. The project folder and library paths are filled in relative to
+    Write them to citekit.mk and put `include citekit.mk` at the top of the paper's
+    Makefile (above your rules, which may use its variables), then: make refs.bib, make
+    related-work.tex, make check-refs. The project folder and library paths are filled in relative to
     the current folder.
     """
     from citekit import api

@@ -1,8 +1,10 @@
 """Makefile targets that keep a paper's ``refs.bib`` in step with the citekit library.
 
-The snippet is meant to be appended to a paper's Makefile (``citekit makefile >>
-Makefile``), so every name in it can be overridden from the command line or from the
-Makefile above it (``make CITEKIT_PROJECT=../notes refs.bib``).
+The snippet goes at the top of a paper's Makefile (``citekit makefile > citekit.mk`` and
+``include citekit.mk`` above the paper's own rules, which may then use its variables in their
+prerequisites); every name in it can be overridden from the command line or from the
+Makefile above it (``make CITEKIT_PROJECT=../notes refs.bib``). It leaves the default goal
+to the paper's first rule, wherever it is placed.
 """
 
 from __future__ import annotations
@@ -44,8 +46,11 @@ def makefile_snippet(
     """
     header = ["# citekit targets (from `citekit makefile`; override any variable: make CITEKIT=... RELATED_TAGS=...)"]
     header += [f"#   {name:<17} {why}" for name, why in TARGETS.items()]
+    header += ["# Put it above your own rules (or `include` it there): they may use its variables, which make",
+               "# expands in a rule's prerequisites as it reads them; it leaves the default goal to your first rule."]
     lines = [
         *header,
+        "CITEKIT_DEFAULT_GOAL := $(.DEFAULT_GOAL)",
         "CITEKIT ?= citekit",
         "# folder of the citekit project (the one holding citekit.yaml) whose library this paper cites",
         f"CITEKIT_PROJECT ?= {project}",
@@ -74,5 +79,7 @@ def makefile_snippet(
         "\t$(CITEKIT) $(CITEKIT_FLAGS) sync",
         "",
         ".PHONY: check-refs sync-refs",
+        "# (a goal set above this block stays; with none, the next rule read is the default, as without it)",
+        ".DEFAULT_GOAL := $(CITEKIT_DEFAULT_GOAL)",
     ]
     return "\n".join(lines) + "\n"
