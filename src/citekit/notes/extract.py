@@ -27,6 +27,7 @@ from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_c
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
+from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
 from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
@@ -1636,6 +1637,7 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text, entries = cut_bibtex_entries(text, file)
     if looks_like_report(text):
         text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
+    text = without_quoted_passages(text)  # “words of the paper” (He et al., 2022, p. 1): its text, not its title
     if "\n--" in text or "\n> --" in text:
         text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
     if has_link_previews(text):
