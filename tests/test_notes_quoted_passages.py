@@ -70,3 +70,45 @@ def test_a_passage_quoted_with_its_page_is_no_title(tmp_path: Path) -> None:
     mentions = _extract(tmp_path, "quotes.txt", text)
     assert [m.title for m in mentions] == [None, None]
     assert [(m.authors[:1], m.year) for m in mentions] == [(["Varga"], 2018), (["Aaltonen"], 2020)]
+
+
+ANNOTATIONS = (
+    "# Annotations\n"
+    "(3/3/2026, 9:00:00 AM)\n"
+    "\n"
+    "## Learning Sparse Codes for Image Patches\n"
+    "\n"
+    "“a dictionary learned online” ([Lindqvist et al., 2019, p. 2](zotero://select/library/items/AB12CD34)) "
+    "([pdf](zotero://open-pdf/library/items/ZZ99YY88?page=2&annotation=QQ11WW22)) cheap enough\n"
+    "\n"
+    "“reconstruction error alone” ([Lindqvist et al., 2019, p. 5](zotero://select/library/items/AB12CD34)) "
+    "([pdf](zotero://open-pdf/library/items/ZZ99YY88?page=5&annotation=EE33RR44))\n"
+    "\n"
+    "## two papers on priors\n"
+    "\n"
+    "“a prior over patches” ([Solheim, 2021, p. 1](zotero://select/library/items/GH56JK78)) "
+    "([pdf](zotero://open-pdf/library/items/MM77NN66?page=1&annotation=TT55UU44))\n"
+    "\n"
+    "“learned end to end” ([Okafor & Brandt, 2011, p. 3](zotero://select/library/items/PQ90RS12)) "
+    "([pdf](zotero://open-pdf/library/items/LL44KK33?page=3&annotation=AA22SS11))\n"
+)
+
+
+def test_a_heading_over_one_items_annotations_is_its_title(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "annotations.md", ANNOTATIONS)
+    heading = [m for m in mentions if m.location.line == 4]
+    assert [(m.title, m.authors, m.authors_incomplete, m.year) for m in heading] == [
+        ("Learning Sparse Codes for Image Patches", ["Lindqvist"], True, 2019)]
+    # a heading over the annotations of several items names none of them
+    assert not any(m.location.line == 11 for m in mentions)
+
+
+def test_a_quoted_title_right_before_its_identifier_is_that_papers(tmp_path: Path) -> None:
+    text = (
+        "Mira Sato  11:03 AM\n"
+        "for next week — Okafor & Brandt, \"Learned Step Sizes for Sparse Coding\", arxiv 2101.04321. "
+        "could be a short session?\n"
+    )
+    mentions = _extract(tmp_path, "chat.txt", text)
+    assert [(m.title, m.authors, m.ids.arxiv) for m in mentions] == [
+        ("Learned Step Sizes for Sparse Coding", ["Okafor", "Brandt"], "2101.04321")]
