@@ -21,3 +21,12 @@ def test_the_venue_in_brackets_after_the_title_is_no_part_of_it(tmp_path: Path, 
     path.write_text("roughly in the order I'd read them:\n\n" + line + "\n", encoding="utf-8")
     mentions = extract_paths([path], tmp_path).mentions
     assert [(m.title, m.authors, m.year) for m in mentions] == [(title, authors, year)]
+
+
+def test_a_remark_after_the_titles_full_stop_is_no_part_of_it(tmp_path: Path) -> None:
+    path = tmp_path / "note.txt"
+    path.write_text("Lasso — Okafor et al. 2016, Learned Step Sizes for Sparse Coding of Image Patches. "
+                    "baseline for the probe table?\n", encoding="utf-8")
+    mentions = extract_paths([path], tmp_path).mentions
+    assert [(m.title, m.authors[:1], m.year) for m in mentions] == [
+        ("Learned Step Sizes for Sparse Coding of Image Patches", ["Okafor"], 2016)]
