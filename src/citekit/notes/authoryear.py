@@ -120,10 +120,20 @@ class Citation:
 _TITLE_AFTER_RE = lazy(r"\s*[(（](?P<t>[^()（）]{12,300})[)）]")
 
 
+#: a title after the citation and a comma, up to a closing bracket, the line's end or a
+#: sentence's end before a remark in lower case (a full stop before a capital may be the
+#: title's own: ``… Designs: I. The Method of …``) (``Amershi et al. CHI 2019, Guidelines for Human-AI Interaction.``, ``(He et al.
+#: 2020, Momentum Contrast for Unsupervised Visual Representation Learning)``)
+_TITLE_AFTER_COMMA_RE = lazy(r",\s*(?P<t>[A-Z][^()（）;!?,]{10,250}?)(?=\s*(?:[)）]|[.;!?](?:\s+(?![A-Z0-9])|$)|$))")
+
+
 def _title_after(text: str, end: int) -> str | None:
-    """The title in brackets right after a citation that ends at ``end``: four words or more
-    in title case, not a sentence (a remark in brackets, ``(see the appendix)``, is none)."""
+    """The title in brackets right after a citation that ends at ``end``, or after a comma
+    there (:data:`_TITLE_AFTER_COMMA_RE`): four words or more in title case, not a sentence
+    (a remark in brackets, ``(see the appendix)``, is none)."""
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
+    if m is None:
+        m = _TITLE_AFTER_COMMA_RE.match(text, end) if text[end:end + 1] == "," else None
     if m is None:
         return None
     title = _without_venue_after(m.group("t").strip().rstrip("."))

@@ -27,6 +27,7 @@ from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_c
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
 from citekit.notes.memo import per_text
 from citekit.notes.chatcopy import has_link_previews, with_link_titles
+from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
 from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
@@ -482,8 +483,11 @@ class _Extractor:
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
-        for node in roots:
-            mentions.extend(self._root(node))
+        for i, node in enumerate(roots):
+            found = self._root(node)
+            if node.kind == "heading" and not any(m.location.line == node.line for m in found):
+                found = self._annotated_item(node, _section_under(roots, i)) + found
+            mentions.extend(found)
         mentions.sort(key=lambda m: m.location.line)
         return mentions
 
@@ -541,6 +545,23 @@ class _Extractor:
         if self.explaining:
             self.trace[-1].text = ref.reference
         return mention
+
+    def _annotated_item(self, node: Node, section: list[Node]) -> list[Mention]:
+        """The paper a heading names when the section under it is a Zotero note's
+        annotations of one item (``## Title`` over ``“…” ([Family et al., 2022, p. 1](zotero://select/…/ITEM))``):
+        the heading is that item's title, its authors and year the annotations' citation.
+        Nothing when the annotations cite several items or the heading is no title."""
+        title = _annotated_item_title(node, section)
+        if title is None:
+            return []
+        cite = next((c for n in section for link in _ZOTERO_ITEM_RE.finditer(n.text)
+                     for c in _citations_in(n.text[n.text.rfind("[", 0, link.start()):link.start() + 1])), None)
+        if cite is None:
+            return []
+        details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True,
+                           venue=(None, cite.year),
+                           rule="a heading over a Zotero note's annotations of one item (its title)")
+        return [self._mention("titled", node, details, title=title)]
 
     def _inline(self, node: Node, *, heading: bool = False) -> list[Mention]:
         """Papers cited inside a line of prose that is not a paper itself (a quoted title
@@ -698,7 +719,9 @@ class _Extractor:
             # (a line that quotes several titles, its own the last, cites the others by name)
             if own.kind == "url" and (each := _one_per_paper(own, node.text)):
                 return [*each, *self._visit_remarks(remarks, None)]
-            if own.kind == "url" and own.authors and own.title is None:
+            if own.kind == "url" and own.title is None and _take_quoted_title_beside_id(own, node.text):
+                apart = False  # ``Gu & Dao, "Mamba: …", arxiv 2312.00752``: the quoted title is the identifier's
+            elif own.kind == "url" and own.authors and own.title is None:
                 # authors read from the line's own citation: the title quoted before its
                 # identifier's brackets is still the paper's (the brackets say whose it is)
                 _take_bracketed_citation(own, node.text, keep_authors=True)
@@ -1112,9 +1135,20 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
         # Models with Transformers", Peebles & Xie — why …``: names after a comma, no year
         details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
         details.incomplete = bool(names.group("etal"))
+    elif (names := _NAMES_BEFORE_TITLE_RE.search(text, max(0, m.start() - 60), m.start())) is not None \
+            and (names.group("etal") or not {names.group("first").lower(), names.group("second").lower()} <= _ordinary_words()):
+        # ``mamba — Gu & Dao, "Mamba: Linear-Time …"``: two names or ``et al.`` and a comma
+        # right before the title, no year: its authors as a reader writes them
+        details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
+        details.incomplete = bool(names.group("etal"))
     else:
         return False
     return True
+
+
+#: names right before a quoted title and a comma, with ``et al.`` or a second name, no year,
+#: after the line's start, a dash, a colon or a bracket
+_NAMES_BEFORE_TITLE_RE = lazy(r"(?:^|[—–:;(]\s*|\s--\s*)(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\b\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))\s*,\s*$")
 
 
 #: names right after a quoted title and a comma, with ``et al.`` or a second name, no year:
@@ -1520,6 +1554,34 @@ _ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
 _NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
 
 
+#: what may stand between a quoted title and its identifier written after it, no brackets
+#: around it (``"Title", arxiv 2312.00752``; ``"Title" — doi:10.…``)
+_TITLE_TO_ID_RE = lazy(r"[\s,;:—–-]*(?:(?:arxiv|doi|preprint)\b[\s:]*)?", re.I)
+
+
+def _take_quoted_title_beside_id(own: Mention, text: str) -> bool:
+    """A paper known by its one identifier, written right after a quoted title with nothing
+    but a comma or a dash between them: the line names one paper by both, so the quoted
+    words are its title and the citation beside them (``Gu & Dao, "…"``) its authors."""
+    ids = find_text_ids(text)
+    if len(ids) != 1 or len(own.urls) != 1 or own.title is not None:
+        return False
+    quote = next((q for q in _quoted_spans(text) if q.end() <= ids[0].start
+                  and _TITLE_TO_ID_RE.fullmatch(text, q.end(), ids[0].start)), None)
+    if quote is None:
+        return False
+    title = quote.group("q").strip().rstrip(",.").strip()
+    if not 3 <= len(title.split()) <= 30 or not title_case(title):
+        return False
+    own.title, own.kind = title, "titled"
+    details = _Details()
+    if not own.authors and _citation_beside(text, quote, details):
+        own.authors, own.authors_incomplete = list(details.authors), details.incomplete
+        if details.venue[1] is not None and own.year is None:
+            own.year = details.venue[1]
+    return True
+
+
 def _take_bracketed_citation(own: Mention, text: str, *, keep_authors: bool = False) -> bool:
     """A paper known by its one identifier takes the authors of the citation written in
     the same brackets as that identifier, or in brackets right after it: the brackets say
@@ -1584,6 +1646,36 @@ def _is_titled_link_line(text: str) -> bool:
     return looks_like_title(rest)
 
 
+#: the item a Zotero annotation's citation links to (``](zotero://select/library/items/7QK3ZP9D)``)
+_ZOTERO_ITEM_RE = lazy(r"\]\(zotero://select/(?:library|groups/\d+)/items/(?P<key>[A-Za-z0-9]+)\)")
+
+
+def _section_under(roots: list[Node], at: int) -> list[Node]:
+    """The nodes under the heading ``roots[at]``, down to the next heading of its level or above."""
+    level = roots[at].level
+    out = []
+    for node in roots[at + 1:]:
+        if node.kind == "heading" and node.level <= level:
+            break
+        out.append(node)
+    return out
+
+
+def _annotated_item_title(node: Node, section: list[Node]) -> str | None:
+    """The heading's text when the section under it annotates one Zotero item (every
+    citation link in it points at the same item) and the text is written as a title."""
+    keys: set[str] = set()
+    stack = list(section)
+    while stack:
+        child = stack.pop()
+        keys.update(m.group("key") for m in _ZOTERO_ITEM_RE.finditer(child.text))
+        stack.extend(child.children)
+    if len(keys) != 1:
+        return None
+    title = strip_hashtags(node.text).strip()
+    return title if 3 <= len(title.split()) <= 30 and looks_like_title(title) else None
+
+
 def _is_paper_heading(text: str) -> bool:
     """A heading with nothing below it that is still a paper on its own: a paper URL, a
     title linked to its paper page, or a title with its authors."""
@@ -1636,6 +1728,7 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text, entries = cut_bibtex_entries(text, file)
     if looks_like_report(text):
         text = rewrite_report(text)  # a Zotero report copied as text: one bullet per item
+    text = without_quoted_passages(text)  # “words of the paper” (He et al., 2022, p. 1): its text, not its title
     if "\n--" in text or "\n> --" in text:
         text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
     if has_link_previews(text):

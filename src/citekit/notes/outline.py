@@ -177,9 +177,11 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                 previous_blank = False
                 continue
             if (paragraph is not None and not paragraph.children and not message
-                    and (not stack or stack[-1] is paragraph) and not _detail_of_its_own(node) and not is_url_only(text)
-                    and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
-                    and (_open_quote(lines[number - 2]) or not starts.mention(number - 1, text, paragraph.line - 1))):
+                    and (not stack or stack[-1] is paragraph) and not is_url_only(text)
+                    and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
+                         and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
+                         and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
+                              or not starts.mention(number - 1, text, paragraph.line - 1)))):
                 # a hard-wrapped paragraph: the line continues the root plain line above (a
                 # quote opened on the line above and not closed there goes on on this one).
                 # Lines are collected and joined once at the end, so a long paragraph costs
@@ -409,6 +411,28 @@ def _open_quote(text: str) -> bool:
     """The text opens a quotation it does not close (``“`` without ``”``, an odd number of
     ``"``): the quoted title goes on on the next line."""
     return text.count("“") > text.count("”") or text.count('"') % 2 == 1 or text.count("《") > text.count("》")
+
+
+def _name_cut(text: str) -> bool:
+    """The line ends an author list of full names with a given name alone (``…, Nova
+    DasSarma, Dawn``, ``… Ermon, and Chelsea``): the wrap cut a name, so the next line
+    (``Drain, Stanislav Fort, …``) goes on with it, however much it looks like a
+    reference of its own."""
+    if not _names_go_on(text):
+        return False
+    items = [item.strip() for item in text.strip().split(",") if item.strip()]
+    last = items[-1].split()
+    if last[:1] == ["and"]:
+        last = last[1:]
+    full = [item for item in items[:-1] if len(item.removeprefix("and ").split()) >= 2]
+    return len(last) == 1 and last[0][:1].isupper() and len(items) >= 3 and len(full) >= len(items[:-1]) - 1
+
+
+def _open_bracket(text: str) -> bool:
+    """The text opens a bracket it does not close (``LoRA (Hu et al. 2021,`` at the end of a
+    hard-wrapped line): the next line goes on inside it, whatever it starts with (a label
+    such as ``arXiv:2106.09685)`` there is the bracket's, not a detail line of its own)."""
+    return text.count("(") > text.count(")")
 
 
 def _unfinished(text: str) -> bool:

@@ -139,11 +139,16 @@ def text_of(held: list[bytes], file: str) -> tuple[str | None, list[Problem]]:
 
 #: what text copied out of a PDF holds in place of letters: ligatures (``ﬁ`` for ``fi``) and
 #: an accent set as a glyph of its own beside its letter (``Jastrz˛ebski``, ``Erd˝os``)
-_PDF_GLYPHS = lazy("[\ufb00-\ufb06\u02c7\u02d8-\u02dd]")
+_PDF_GLYPHS = lazy("[\ufb00-\ufb06\u02c7\u02d8-\u02dd\u00b4\u00a8\u02c6]")
 _LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
 #: each spacing accent as the combining mark it stands for
 _COMBINING = {"\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307", "\u02da": "\u030a", "\u02db": "\u0328",
-              "\u02dc": "\u0303", "\u02dd": "\u030b"}
+              "\u02dc": "\u0303", "\u02dd": "\u030b", "\u00b4": "\u0301", "\u00a8": "\u0308", "\u02c6": "\u0302"}
+#: accents a PDF set from LaTeX's ``\'e``, ``\"o``, ``\^o`` copy out before their letter
+#: (``Herv´e J´egou``, ``Schr¨odinger``): joined only to a vowel after them inside a word,
+#: since ``´`` also stands for an apostrophe typed on some keyboards (``don´t``, ``it´s``)
+_BEFORE_VOWEL_ONLY = frozenset("\u00b4\u00a8\u02c6")
+_VOWELS = frozenset("aeiouyAEIOUY")
 
 
 def _composed(letter: str, accent: str) -> str | None:
@@ -172,6 +177,13 @@ def repair_pdf_glyphs(text: str) -> str:
             last = at + 1
             continue
         after = text[at + 1:at + 2]
+        if glyph in _BEFORE_VOWEL_ONLY:
+            if after in _VOWELS and (at == 0 or text[at - 1].isalpha() or text[at - 1].isspace()) \
+                    and (one := _composed(after, glyph)) is not None:
+                out.append(text[last:at])
+                out.append(one)
+                last = at + 2
+            continue
         if after.isalpha() and (one := _composed(after, glyph)) is not None:
             out.append(text[last:at])
             out.append(one)

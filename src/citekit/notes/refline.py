@@ -1260,6 +1260,13 @@ _VENUE_YEAR_TAIL_RE = lazy(r"(?:\s*[(（](?:[A-Za-z][\w.&\- ]{0,40}\s)?(?:(?:19|
 _YEAR_OPENS_RE = lazy(r"(?:19|20)\d{2}[a-z]?\b\)?[,.:;]?\s+")
 
 
+#: a remark after the title's full stop, in lower case (``… Language Supervision. zero-shot
+#: baseline for the probe table?``): a title's next sentence starts with a capital
+_REMARK_AFTER_STOP_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[a-z])(?!(?:e\.g|i\.e|vs|al|et)\b).*$")
+#: a venue and its year in brackets at the end of the title the parser read
+_VENUE_CLOSES_TITLE_RE = lazy(r"\s*[(（]\s*(?P<v>[A-Za-z][\w&.\- ]{1,30}?\s*['’]?\s*\d{2,4})\s*[)）]$")
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -1286,11 +1293,13 @@ def _citation_first(text: str) -> Reference | None:
 
     parsed = refparse.parse_if(text, sure_of_title)
     title = "" if parsed is None or not parsed.title else \
-        _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title)).strip().rstrip(",.;:")
+        _REMARK_AFTER_STOP_RE.sub("", _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))).strip().rstrip(",.;:")
     if lead.year and title and (year_first := _YEAR_OPENS_RE.match(title)) is not None:
         # the citation's own year, which the parser, not knowing its letter (``Bai et al.
         # 2022b, …``: the second paper of that year), read into the title
         title = unquote_title(title[year_first.end():]).strip()
+    if title and (closing := _VENUE_CLOSES_TITLE_RE.search(title)) is not None and venue_and_year(closing.group("v"))[0]:
+        title = title[:closing.start()].rstrip()  # ``Adam: A Method … (ICLR 2015)``: the venue closes the title, it is none of it
     at = text.find(title, lead.end) if title else -1
     if at > lead.end and _ARTICLE_RE.fullmatch(text[lead.end:at]):
         # ``Keller, Moreau & Obi, A Simple Baseline …``: the names were read exactly and end

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from citekit.core.lazyre import lazy
+from citekit.notes.quotations import without_own_highlights
 
 #: The field labels Zotero shows in a report (its item fields and creator types).
 _FIELDS = frozenset("""
@@ -62,8 +63,7 @@ def rewrite_report(text: str) -> str:
     out = list(lines)
     i = 0
     while i < len(lines):
-        nxt = _row(lines[i + 1]) if i + 1 < len(lines) else None
-        if lines[i].strip() and _row(lines[i]) is None and nxt is not None and nxt[0] == "Item Type":
+        if _item_starts(lines, i):
             i = _item(lines, out, i)
         else:
             i += 1
@@ -81,15 +81,22 @@ def _item(lines: list[str], out: list[str], title_at: int) -> int:
         line = lines[i]
         stripped = line.strip()
         if not stripped:
-            break  # (a blank line ends the item)
-        if stripped in _SECTIONS or stripped.rstrip(":") + ":" in _SECTIONS:
+            if not _goes_on(lines, i, section):
+                break  # (a blank line ends the item)
+            i += 1
+            continue
+        if section and _item_starts(lines, i):
+            break
+        if _is_section(stripped):
             section = stripped.rstrip(":")
             out[i] = ""
             i += 1
             continue
         row = _row(line) if not section else None
         if section == "Notes":
-            out[i] = "  " + stripped  # a note on the item: a remark under it (never a section of its own)
+            # a note on the item: a remark under it (never a section of its own), without the
+            # highlights it quotes from the item, which cite the item itself
+            out[i] = "  " + without_own_highlights(stripped)
         elif section == "Tags":
             out[i] = "  - Tags: " + _tag(stripped)
         elif section:
@@ -109,6 +116,30 @@ def _item(lines: list[str], out: list[str], title_at: int) -> int:
     if first_author is not None:
         out[first_author] = "  - Authors: " + "; ".join(authors)
     return i
+
+
+def _is_section(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and (stripped in _SECTIONS or stripped.rstrip(":") + ":" in _SECTIONS)
+
+
+def _item_starts(lines: list[str], i: int) -> bool:
+    """An item's title is at ``i``: a line that is no field row, an ``Item Type`` row after it."""
+    nxt = _row(lines[i + 1]) if i + 1 < len(lines) else None
+    return bool(lines[i].strip()) and _row(lines[i]) is None and nxt is not None and nxt[0] == "Item Type"
+
+
+def _goes_on(lines: list[str], blank: int, section: str) -> bool:
+    """The item goes on past the blank line at ``blank``: Zotero puts a blank line before
+    each of an item's sections (``Tags:``, ``Notes:``, ``Attachments``, ``Related``) and
+    between the notes of one item, so the item ends only at the next item's title (or at
+    text that is none of its sections)."""
+    j = blank
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    if j >= len(lines) or _item_starts(lines, j):
+        return False
+    return _is_section(lines[j]) or section == "Notes"
 
 
 def _tag(tag: str) -> str:
