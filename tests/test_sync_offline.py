@@ -259,3 +259,22 @@ def test_an_identifier_pinned_under_a_paper_is_its_eprint_and_year_offline(tmp_p
     assert lora.key == "hu2021lora"
     resnet = next(e for e in entries.values() if "Residual" in e.fields.get("title", ""))
     assert resnet.fields.get("doi", "").lower() == "10.1109/cvpr.2016.90", resnet.fields
+
+
+def test_alternating_offline_and_unreachable_syncs_rewrite_no_reason_line(tmp_path):
+    """Offline, or online with every source down: both say only that nothing was asked. A
+    notes-only entry keeps the reason it had, so `git diff` shows no line changed each time the
+    user switches; a new status or a real finding still writes its reason."""
+    from citekit.core.model import Location
+    from citekit.core.resolution import Mention, Work
+    from citekit.library.update import apply_work
+
+    (tmp_path / "citekit.yaml").write_text("# t\n", encoding="utf-8")
+    lib = Library.load(tmp_path / "refs")
+    mention = Mention(kind="titled", location=Location("notes/n.md", 1), title="A Paper Nobody Looked Up",
+                      authors=["Ada Lovelace"], year=2020)
+    key = apply_work(lib, Work(mentions=[mention], reason="offline: built from the notes")).key
+    apply_work(lib, Work(mentions=[mention], reason="no source could be asked about this title; crossref unreachable"))
+    assert lib.entries[key].reason == "offline: built from the notes"
+    apply_work(lib, Work(mentions=[mention], reason="no source knows this title"))
+    assert lib.entries[key].reason == "no source knows this title"
