@@ -195,9 +195,12 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         details.hard = details.hard or bool(details.authors)
         details.rule = details.rule or f"{label.name}: label"
     elif label.field == "venue":
-        venue, year = venue_and_year(label.value)
+        ids = find_text_ids.shared(label.value)
+        venue, year = venue_and_year(without_text_ids(label.value, ids) if ids else label.value)
         if venue or year:  # (``Year: 2016`` then ``Venue: CVPR``: each line adds its part)
             details.venue = (venue or details.venue[0], year or details.venue[1])
+        for found in ids:  # ``出处: NIPS 2014, arXiv:1409.3215``: the paper's identifier, written beside its venue
+            _add_url(details, found.url, None, hard=True)
     elif label.field == "tags":
         details.hashtags.extend(t.strip().lstrip("#").lower() for t in _TAG_SPLIT_RE.split(label.value) if t.strip().lstrip("#"))
     elif label.field == "kind":

@@ -729,7 +729,7 @@ def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: i
         # value wrapped onto the next line (``备注: …`` then ``tiling + recomputation …``)
         head = Node("plain", lines[0][0], lines[0][1], indent=indent)
         for (n, t), detail in zip(lines[1:], details[1:]):
-            if detail or not head.children:
+            if detail or not head.children or not _value_goes_on(head.children[-1].text):
                 head.children.append(Node("plain", n, t, indent=indent + 2))
             else:
                 last = head.children[-1]
@@ -739,6 +739,21 @@ def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: i
         return [head]
     return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent, merged=[n for n, _t in lines[1:]],
                  widths=tuple(len(t) for _n, t in lines) if len(lines) > 1 else ())]
+
+
+#: detail fields whose value is prose, which may wrap onto the lines below it
+_PROSE_FIELDS = frozenset(("summary", "abstract"))
+#: a value that stops mid-list: on a comma, ``&``, ``and`` or a hyphen
+_STOPS_MID_LIST_RE = lazy(r"(?:[,&\-–]|\band)\s*$")
+
+
+def _value_goes_on(detail: str) -> bool:
+    """The line after the detail line ``detail`` is that detail's value wrapped: the value is
+    prose (a note, an abstract) or a list stopped mid-way. After a complete author list or a
+    link, an unlabelled line is a line of its own (the venue written below the authors:
+    ``作者: Sutskever, Vinyals, Le`` then ``NIPS 2014``), never more names."""
+    label = parse_label(detail)
+    return label is None or label.field in _PROSE_FIELDS or _STOPS_MID_LIST_RE.search(detail) is not None
 
 
 def _is_title_label(text: str) -> bool:
