@@ -308,6 +308,16 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.kind is not None:
         details.kind_label = details.kind_label or line.kind  # "Invited talk — ...", "Paper: ..."
     ref = line.ref
+    cites = _citations_in(node.text) if node.source == "table row" and not details.authors else ()
+    if len(cites) == 1 and _JOINS_ANOTHER_RE.match(strip_urls(strip_markup(node.text)), cites[0].end):
+        cites = ()  # | Temperature Scaling (Keller et al.) + Top-2 Gating |: two works read together, no one title
+    if cites:
+        # a title cell that cites (``PPO crash course (Schulman et al. 2017) — skim``, ``LLM.int8
+        # (Dettmers et al.) + GPTQ (Frantar et al.)``) in a table with no author column: read
+        # by its citations, each a paper's, not as one reference string
+        ref = None
+        if len(cites) == 1 and not line.urls and line.title:
+            return _take_cell_citation(details, cites[0], strip_urls(strip_markup(node.text)), line.title)
     if ref is not None and details.authors and ref.authors and not _share_a_name(details.authors, ref.authors):
         # the labelled authors below name none of the people the line's split found: the
         # split was wrong, and the line is a title (``… Network Training by Reducing Internal
@@ -695,6 +705,12 @@ class _Extractor:
         if container or _lists_links(node):
             return inner + self._visit_remarks(remarks, None)
         own = self._as_mention(node)
+        if (own is not None and own.kind == "titled" and node.source == "table row" and not own.authors
+                and not own.urls and not own.pins and len(_citations_in(node.text)) > 1):
+            # | Kaplan et al. 2020 + Chinchilla (Hoffmann et al. 2022) back to back |: each citation is a paper, the cell none
+            if self.explaining:
+                self.trace.pop()
+            return [*self._cited(node, []), *self._visit_remarks(remarks, None)]
         if own is not None:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
@@ -712,7 +728,8 @@ class _Extractor:
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
-            cited = self._cited(node, [own]) if own.authors or several else []
+            # (a table row's title cell may cite other papers beside the one its link is)
+            cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
             return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
@@ -833,11 +850,12 @@ class _Extractor:
             self.not_papers.add(node.line)
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins and not (
-                node.source == "table row" and details.authors and not find_citations(title)):
+                node.source == "table row" and bool(details.authors) != bool(find_citations(title))):
             # (a table row whose own author cell names who wrote it is a work: ``Gradient noise
             # scale (the batch size paper) | McCandlish et al.`` only looks like ``Name (Affiliation)``;
             # a title cell that cites its authors in brackets is read by the citation rules, as the
-            # "who" cell of a schedule may name the presenter)
+            # "who" cell of a schedule may name the presenter; with no author cell, the cell's
+            # citation gives them: ``RM overoptimization scaling laws (Gao, Schulman, Hilton)``)
             return self._reject(node, "a person and an affiliation", title)
         if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
             return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
@@ -1521,6 +1539,31 @@ def _titles_before_ids(text: str) -> dict[str, str]:
 _ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
 #: a name right before the brackets that hold an identifier alone (``Atlas (arXiv:2208.03299)``)
 _NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
+
+
+def _take_cell_citation(details: _Details, cite: Citation, text: str, title: str) -> str:
+    """A table row's title cell that cites its paper, in a table with no author column (a
+    schedule's "who" names the presenter): the citation gives the authors and the year, and
+    the title is the one the citation reads with it, else the words before it (``PPO crash
+    course (Schulman et al. 2017) — skim``), else the cell as read."""
+    details.authors, details.incomplete = list(cite.authors), cite.incomplete
+    if cite.year is not None or cite.venue:
+        details.venue = (cite.venue or details.venue[0], cite.year or details.venue[1])
+    details.hard = True
+    details.rule = "a table row's title cell and the citation in it"
+    before = text[:cite.start].rstrip(" ([（—–-,:;").strip()
+    if cite.title:
+        return cite.title
+    if before and title.startswith(before):
+        return before
+    after = _TITLE_AFTER_DASH_RE.match(text, cite.end) if not before else None
+    return after.group("title").strip() if after is not None else title
+
+
+#: what joins a second work to the one a citation ends (``A (Keller et al.) + B``, ``→ B``, ``vs B``)
+_JOINS_ANOTHER_RE = lazy(r"[\s)）\]]*(?:\+|→|->|&|and\s|vs\.?\s|then\s)", re.I)
+#: the words after a citation that opens a cell, set off by a dash or a colon: the title
+_TITLE_AFTER_DASH_RE = lazy(r"\s*(?:[—–:]|-{1,2}\s)\s*(?P<title>\S.*)$")
 
 
 def _take_bracketed_citation(own: Mention, text: str, *, keep_authors: bool = False) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from citekit.core.venues import from_text
 from citekit.notes.finder.model import LineLabel
+from citekit.notes.labels import author_list_incomplete, split_authors
 from citekit.notes.outline import Node
 from citekit.notes.shapes import non_paper_words
 from citekit.notes.textids import find_text_ids, without_text_ids
@@ -53,6 +54,8 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
         return []
     out = []
     texts = [[cell.strip() for cell in header_cells]] + [cells for _, cells in rows]
+    header = [h if h not in _PEOPLE_COLUMNS or _lists_authors([cells[i] for cells in texts[1:] if i < len(cells)]) else ""
+              for i, h in enumerate(header)]
     venue_cols = [i for i, h in enumerate(header) if h in _VENUE_COLUMNS]
     names_paper = [_row_names_a_paper(cells) for cells in texts[1:]]
     undecided = any(not named and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
@@ -66,6 +69,27 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
             continue
         out.append(_row_node(header, title_col, row_line, cells, named, row_said))
     return out
+
+
+#: columns that may name the paper's authors or the person who presents it (a reading
+#: group's schedule): their cells decide (:func:`_lists_authors`)
+_PEOPLE_COLUMNS = frozenset({"who"})
+
+
+#: a cell naming one person by one word, as a schedule names its presenter (``Priya``,
+#: ``mk``, ``Sam (guest from systems)``, ``Priya / Tomás`` taking turns)
+_ONE_WORD_PERSON_RE = lazy(r"[^\W\d_][\w.'’\-]*(?:\s*[(（][^()（）]*[)）])?(?:\s*/\s*[^\W\d_][\w.'’\-]*)*")
+
+
+def _lists_authors(cells: list[str]) -> bool:
+    """The cells of a "who" column name the authors, not a schedule's presenters. Presenters
+    are one person a cell, called by one word (:data:`_ONE_WORD_PERSON_RE`), and no cell lists
+    several people or ends in ``et al.`` as an author list does (``Kingma, Ba``, ``Chen 等``);
+    a cell still to fill (``??? need volunteer``) says nothing."""
+    filled = [cell.strip() for cell in cells if any(c.isalnum() for c in cell) and "?" not in cell]
+    if not filled or any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 for cell in filled):
+        return True
+    return not all(_ONE_WORD_PERSON_RE.fullmatch(cell) for cell in filled)
 
 
 def _row_node(header: list[str], title_col: int, line: int, cells: list[str], named: bool, row_said: str | None) -> Node:
@@ -88,6 +112,11 @@ def _row_node(header: list[str], title_col: int, line: int, cells: list[str], na
         if name not in _PIN_COLUMNS and name not in _LINK_COLUMNS:
             row.children.extend(Node("plain", line, said) for said in _paper_ids(value))
     kind = _row_kind(cells[title_col], venue)
+    if kind in _EVENT_KINDS and not non_paper_words(cells[title_col]) and (named or any(
+            name in _AUTHOR_COLUMNS and value.strip() for name, value in zip(header, cells))):
+        # | ViT | Dosovitskiy et al. | panel, Hall C |: the event the paper is shown at, where
+        # the row gives the paper's authors or its identifier; the title names no event itself
+        kind = None
     if kind is None and row_said is not None and not named and from_text(venue)[1] is None:
         kind = row_said  # (a row whose venue cell names a venue and its year stays a paper)
     if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
@@ -96,6 +125,10 @@ def _row_node(header: list[str], title_col: int, line: int, cells: list[str], na
         row.children.append(Node("plain", line, f"Venue: {venue} {year}".strip()))
     return row
 
+
+#: what a "where" cell names when it says at which event a paper is shown (a poster at a
+#: panel, a tutorial's reading), not what the row is
+_EVENT_KINDS = frozenset({"panel", "tutorial", "talk", "keynote", "seminar", "meeting", "meetup"})
 
 _PAGE_RE = lazy(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
