@@ -669,6 +669,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     details = [_is_detail_line(t) for _n, t in lines]
     if all(details):
         return [Node("plain", n, t, indent=indent) for n, t in lines]
+    if _property_block([t for _n, t in lines], details):
+        # (the properties citekit does not read, ``Status: Read``, ``Created: …``, say nothing
+        # of a paper: left out, so the page's title takes the details on either side of them)
+        return [Node("plain", n, t, indent=indent) for (n, t), detail in zip(lines, details) if detail]
     texts = [t for _n, t in lines]
     numbered = numbered_starts(texts)
     if sum(numbered) >= 2:  # a numbered reference list: one item per number
@@ -697,6 +701,20 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         for node in nodes:
             node.found = {n: said[n] for n in (node.line, *node.merged) if n in said}
     return nodes
+
+
+#: a property line of a page's header: a few words, a colon, its value (``Status: Read``,
+#: ``Date read: March 12, 2024``, ``Related papers: …``)
+_PROPERTY_LINE_RE = lazy(r"[^\W\d_][\w .'’()/-]{0,30}?[:：]\s+\S")
+
+
+def _property_block(texts: list[str], details: list[bool]) -> bool:
+    """Every line is ``Key: value``, some of them details citekit reads (``Authors:``,
+    ``URL:``), none a title label: the properties of a page (what a Notion page exports
+    under its title, an Obsidian page's header), one per line. None of them is the value
+    of the one above wrapped, as lines after a detail are in a labelled record."""
+    return (any(details) and all(_PROPERTY_LINE_RE.match(t) for t in texts)
+            and not any(_is_title_label(t) for t in texts))
 
 
 def _wrapped_lines(lines: list[str]) -> list[bool]:
