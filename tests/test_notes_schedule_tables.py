@@ -48,3 +48,11 @@ def test_the_event_a_paper_is_shown_at_is_no_kind(tmp_path, where):
             "GNN tutorial recording\tHamilton\tYouTube\n")
     got = [(m.title, m.authors) for m in _mentions(tmp_path, "sheet.tsv", text)]
     assert got == [("Graph Attention Networks", ["Veličković", "Cucurull", "Casanova"])]
+
+
+def test_a_title_cell_still_to_fill_in_is_no_paper(tmp_path):
+    text = ("| Week | Paper | Presenter |\n|---|---|---|\n"
+            "| 1 | Graph Attention Networks | Ana |\n"
+            "| 2 | TBD — see the vote below | — |\n"
+            "| 3 | ??? (someone pick an RL one) | Bo |\n")
+    assert [m.title for m in _mentions(tmp_path, "rg.md", text)] == ["Graph Attention Networks"]

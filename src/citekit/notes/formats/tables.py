@@ -64,12 +64,18 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
     for (row_line, cells), named, row_said, row_found in zip(rows, names_paper, said, found):
         if title_col >= len(cells) or not cells[title_col]:
             continue
+        if _TO_FILL_RE.match(cells[title_col]):
+            skipped.append((row_line, "a title cell still to fill in (TBD, ???)"))
+            continue
         if soft and (row_found is None or row_found.label != "ref") and not named:
             skipped.append((row_line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
             continue
         out.append(_row_node(header, title_col, row_line, cells, named, row_said))
     return out
 
+
+#: a title cell still to fill in: ``TBD — see vote``, ``TBA``, ``??? (pick one)``
+_TO_FILL_RE = lazy(r"\s*(?:(?:tbd|tba|tbc)\b|\?{2,})", re.I)
 
 #: columns that may name the paper's authors or the person who presents it (a reading
 #: group's schedule): their cells decide (:func:`_lists_authors`)
