@@ -56,3 +56,24 @@ def test_a_title_cell_still_to_fill_in_is_no_paper(tmp_path):
             "| 2 | TBD — see the vote below | — |\n"
             "| 3 | ??? (someone pick an RL one) | Bo |\n")
     assert [m.title for m in _mentions(tmp_path, "rg.md", text)] == ["Graph Attention Networks"]
+
+
+def test_a_vote_on_candidates_reads_the_rows_that_are_papers(tmp_path):
+    # the first column names what is put forward to read; who proposed it and the votes are no paper columns
+    text = ("| Candidate | Proposed by | Votes |\n| --- | --- | --- |\n"
+            "| SimPO: Simple Preference Optimization with a Reference-Free Reward | Ana | 3 |\n"
+            "| Scalable agent alignment via reward modeling (Leike et al. 2018) | Bo | 2 |\n"
+            "| something on reward hacking maybe? | Chidi | 1 |\n")
+    got = [(m.title, m.authors) for m in _mentions(tmp_path, "vote.md", text)]
+    assert got == [("SimPO: Simple Preference Optimization with a Reference-Free Reward", []),
+                   ("Scalable agent alignment via reward modeling", ["Leike"])]
+
+
+@pytest.mark.parametrize("header", ["| 论文 / 제목 | 推荐人 / 추천 | 备注 |", "| Paper / 論文 | 推薦 | Notes |"])
+def test_a_column_named_in_two_languages(tmp_path, header):
+    text = (f"{header}\n|---|---|---|\n"
+            "| 《Graph Attention Networks》 Veličković, Cucurull, Casanova 2018 | 王磊 | arXiv 1710.10903 |\n"
+            "| GraphSAGE (Hamilton 等, 2017) | 陈思 | 可以跑一下 |\n")
+    got = [(m.title, m.authors, m.year) for m in _mentions(tmp_path, "next.md", text)]
+    assert got == [("Graph Attention Networks", ["Veličković", "Cucurull", "Casanova"], 2018),
+                   ("GraphSAGE", ["Hamilton"], 2017)]

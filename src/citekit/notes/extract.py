@@ -308,6 +308,8 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.kind is not None:
         details.kind_label = details.kind_label or line.kind  # "Invited talk — ...", "Paper: ..."
     ref = line.ref
+    if node.source == "table row" and not details.authors and (quoted := _quoted_then_names(node.text, details)):
+        return quoted
     cites = _citations_in(node.text) if node.source == "table row" and not details.authors else ()
     if len(cites) == 1 and _JOINS_ANOTHER_RE.match(strip_urls(strip_markup(node.text)), cites[0].end):
         cites = ()  # | Temperature Scaling (Keller et al.) + Top-2 Gating |: two works read together, no one title
@@ -1539,6 +1541,29 @@ def _titles_before_ids(text: str) -> dict[str, str]:
 _ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
 #: a name right before the brackets that hold an identifier alone (``Atlas (arXiv:2208.03299)``)
 _NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
+
+
+#: a title in quotes or title marks opening a cell (``《Distilling …》 Hinton, Vinyals, Dean 2015``)
+_LEADING_QUOTED_RE = lazy(r"\s*[《「『“\"](?P<q>[^》」』”\"]{3,300})[》」』”\"]")
+
+
+def _quoted_then_names(text: str, details: _Details) -> str | None:
+    """A table cell that opens with a quoted title and then lists its authors (and a year or
+    venue): the title, its authors put in ``details``; None when the rest is no author list."""
+    lead = _LEADING_QUOTED_RE.match(text)
+    if lead is None:
+        return None
+    rest = text[lead.end():].strip(" ,;:—–-")
+    names, year = authors_and_year(rest) if rest else ("", None)
+    listed = authors_line(names) if names else None
+    if not listed:
+        return None
+    details.authors, details.incomplete = listed, author_list_incomplete(names)
+    if year is not None:
+        details.venue = (details.venue[0], year)
+    details.hard = True
+    details.rule = "a table row's quoted title and the authors after it"
+    return lead.group("q").strip()
 
 
 def _take_cell_citation(details: _Details, cite: Citation, text: str, title: str) -> str:

@@ -25,6 +25,10 @@ _TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "�
 #: a first column that names what each row is, papers or not (Notion's databases call their title
 #: property "Name"): its rows are papers where the finder reads them as papers
 _NAME_COLUMNS = {"name", "what", "item", "work", "reading", "article", "publication", "reference", "entry", "名前", "名称", "이름"}
+#: a first column of things put forward to read (a reading group's vote): its rows are
+#: papers where the finder reads them as papers, whatever the other columns are (who
+#: proposed it, its votes)
+_CANDIDATE_COLUMNS = {"candidate", "candidates", "suggestion", "suggestions", "proposal", "proposals", "nominee", "nominees"}
 _AUTHOR_COLUMNS = {"authors", "author", "by", "who", "written by", "著者", "著者名", "作者", "저자"}
 _LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク",
                  "链接", "鏈接", "링크"}
@@ -32,6 +36,20 @@ _VENUE_COLUMNS = {"venue", "conference", "where", "published in", "会議", "学
                   "期刊", "학회", "저널"}
 _YEAR_COLUMNS = {"year", "when", "年", "発表年", "年份", "연도"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
+
+
+_KNOWN_COLUMNS = (_TITLE_COLUMNS | _NAME_COLUMNS | _CANDIDATE_COLUMNS | _AUTHOR_COLUMNS | _LINK_COLUMNS | _VENUE_COLUMNS
+                  | _YEAR_COLUMNS | set(_PIN_COLUMNS))
+_NAME_PARTS_RE = lazy(r"\s+/\s+|\s*[｜|]\s*")
+
+
+def _column_name(cell: str) -> str:
+    """A header cell's column name, lower-cased; a cell naming its column in two languages
+    (``论文 / 제목``, ``Paper / 論文``) is the first of its names citekit knows."""
+    name = cell.strip().strip("*_").strip().lower()
+    if name in _KNOWN_COLUMNS or "/" not in name:
+        return name
+    return next((part for part in _NAME_PARTS_RE.split(name) if part in _KNOWN_COLUMNS), name)
 
 
 def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line: int,
@@ -42,13 +60,14 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
     is left out, and said so on ``skipped``."""
     if not rows:
         return []
-    header = [cell.strip().strip("*_").strip().lower() for cell in header_cells]
+    header = [_column_name(cell) for cell in header_cells]
     title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
     soft = title_col is None
     if soft:  # a first column that names things (Notion's "Name"), beside who wrote them or where or when:
         # a row is a paper where the finder reads one (a table of people or tools names no authors or venue)
         paper_columns = _AUTHOR_COLUMNS | _VENUE_COLUMNS | _YEAR_COLUMNS | _LINK_COLUMNS
-        title_col = 0 if header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:]) else None
+        title_col = 0 if (header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:])
+                          or header[0] in _CANDIDATE_COLUMNS) else None
     if title_col is None:
         skipped.append((line, "a table without a title/paper column"))
         return []
@@ -257,7 +276,7 @@ def pasted_tables(lines: list[str]) -> Iterator[tuple[int, int, list[Node], list
 def _names_columns(cells: list[str]) -> bool:
     """The cells of a line name a table's columns: a title column, or a first column that
     names things beside a column of authors, venues, years or links."""
-    header = [cell.strip().strip("*_").strip().lower() for cell in cells]
+    header = [_column_name(cell) for cell in cells]
     if len([h for h in header if h]) < 2:
         return False
     if any(h in _TITLE_COLUMNS for h in header):
