@@ -826,6 +826,10 @@ class _Extractor:
                 return self._reject(node, f"names a {non_paper_words(title) or 'talk'}, not a paper", title)
             if details.soft_sources == {"code"} and len(title.split()) < 4 and ":" not in title:
                 return self._reject(node, "a short name with only a code or project link: software, not a paper", title)
+            if details.soft_sources == {"code"} and not details.urls and _reads_as_sentences(title):
+                # ``Jia ran it with TRL's DPOTrainer ([github…]) … Had to use QLoRA (Dettmers et al., 2023) …``:
+                # a remark on the code it links; the papers it cites are read as in any sentence
+                return self._reject(node, "sentences of a remark with only a code link, not a title", title)
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
         if (details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins and details.venue[0] is None and (
@@ -1564,6 +1568,16 @@ def _quoted_then_names(text: str, details: _Details) -> str | None:
     details.hard = True
     details.rule = "a table row's quoted title and the authors after it"
     return lead.group("q").strip()
+
+
+#: a sentence's end inside a text, a new one starting after it (``… 1 epoch. Had to use …``)
+_SENTENCE_INSIDE_RE = lazy(r"[a-z0-9)]\.\s+[A-Z]")
+
+
+def _reads_as_sentences(text: str) -> bool:
+    """Fifteen words or more holding a full stop that a new sentence follows: prose, which a
+    title (one phrase, at most a colon before its subtitle) never is."""
+    return len(text.split()) >= 15 and _SENTENCE_INSIDE_RE.search(text) is not None
 
 
 def _take_cell_citation(details: _Details, cite: Citation, text: str, title: str) -> str:
