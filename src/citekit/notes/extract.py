@@ -727,6 +727,8 @@ class _Extractor:
             else:
                 apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
                                                                     or _remark_citing_titled_work(node.text))
+            if own.kind == "url" and not own.authors and not apart:
+                _take_citation_before_id(own, node.text)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
@@ -1603,6 +1605,31 @@ def _take_cell_citation(details: _Details, cite: Citation, text: str, title: str
 _JOINS_ANOTHER_RE = lazy(r"[\s)）\]]*(?:\+|→|->|&|and\s|vs\.?\s|then\s)", re.I)
 #: the words after a citation that opens a cell, set off by a dash or a colon: the title
 _TITLE_AFTER_DASH_RE = lazy(r"\s*(?:[—–:]|-{1,2}\s)\s*(?P<title>\S.*)$")
+
+
+#: what may stand between a citation and the identifier after it: a comma or a bracket, and
+#: the venue and year the citation was published in (``Silver et al. Nature 2016 (10.1038/…)``)
+_VENUE_BEFORE_ID_RE = lazy(r"[\s,;:.]*(?:[A-Z][\w.&'’ -]{0,30}?\s*(?P<year>(?:19|20)\d{2}))?[\s,;:.(（]*")
+
+
+def _take_citation_before_id(own: Mention, text: str) -> None:
+    """A paper known by its one identifier takes the authors of the author-year citation
+    written right before it, with only a comma between (``batchnorm :: Ioffe & Szegedy 2015,
+    arXiv:1502.03167``, ``CoT — Wei et al. 2022, 2201.11903``): the citation and the
+    identifier name the same paper, as a reference's authors and its identifier do."""
+    ids = find_text_ids(text)
+    if len(ids) != 1 or len(own.urls) != 1:
+        return
+    cites = find_citations(text[:ids[0].start])
+    between = _VENUE_BEFORE_ID_RE.fullmatch(text, cites[-1].end, ids[0].start) if cites else None
+    if between is None:
+        return
+    year = cites[-1].year or (int(between.group("year")) if between.group("year") else None)
+    if year is None:
+        return  # (names alone before an identifier may be anyone's: a citation has its year)
+    own.authors, own.authors_incomplete = list(cites[-1].authors), cites[-1].incomplete
+    if own.year is None or own.year_from_page:
+        own.year, own.year_from_page = year, False
 
 
 def _take_bracketed_citation(own: Mention, text: str, *, keep_authors: bool = False) -> bool:
