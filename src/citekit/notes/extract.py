@@ -497,12 +497,14 @@ class _Extractor:
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
-        for node in roots:
-            mentions.extend(self._root(node))
+        for i, node in enumerate(roots):
+            mentions.extend(self._root(node, roots[i + 1] if i + 1 < len(roots) else None))
         mentions.sort(key=lambda m: m.location.line)
         return mentions
 
-    def _root(self, node: Node) -> list[Mention]:
+    def _root(self, node: Node, after: Node | None = None) -> list[Mention]:
+        """Mentions of one root line; ``after`` is the root that follows it (an announced
+        title's author line, a paragraph of its own in a copied post)."""
         if node.kind == "heading":
             if node.children or _is_paper_heading(node.text):
                 found = self._visit(node)
@@ -515,7 +517,11 @@ class _Extractor:
         if (not node.children and node.kind in ("plain", "bullet") and (title := announced_title(node.text)) is not None
                 and not names_a_paper(node.text)):
             # ``🚨 New paper: Tree of Thoughts: …`` alone on its line: the post says the words are a paper's title
-            return [self._mention("titled", node, _Details(hard=True, rule="a post's announcement before the title it announces"), title=title)]
+            details = _Details(hard=True, rule="a post's announcement before the title it announces")
+            if after is not None and after.kind == "plain" and not after.children and (listed := names_line(after.text)):
+                # ``🚨 New paper: Title`` / (blank) / ``Albert Gu, Tri Dao``: the post's next line names its authors
+                details.authors, details.incomplete = listed[0], listed[1]
+            return [self._mention("titled", node, details, title=title)]
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
