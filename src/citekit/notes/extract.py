@@ -196,9 +196,12 @@ def _apply_label(details: _Details, label: Label, node: Node, file: str, problem
         details.hard = details.hard or bool(details.authors)
         details.rule = details.rule or f"{label.name}: label"
     elif label.field == "venue":
-        venue, year = venue_and_year(label.value)
+        ids = find_text_ids.shared(label.value)
+        venue, year = venue_and_year(without_text_ids(label.value, ids) if ids else label.value)
         if venue or year:  # (``Year: 2016`` then ``Venue: CVPR``: each line adds its part)
             details.venue = (venue or details.venue[0], year or details.venue[1])
+        for found in ids:  # ``出处: NIPS 2014, arXiv:1409.3215``: the paper's identifier, written beside its venue
+            _add_url(details, found.url, None, hard=True)
     elif label.field == "tags":
         details.hashtags.extend(t.strip().lstrip("#").lower() for t in _TAG_SPLIT_RE.split(label.value) if t.strip().lstrip("#"))
     elif label.field == "kind":
@@ -306,6 +309,18 @@ def _title_and_inline(node: Node, details: _Details) -> str:
     if line.kind is not None:
         details.kind_label = details.kind_label or line.kind  # "Invited talk — ...", "Paper: ..."
     ref = line.ref
+    if node.source == "table row" and not details.authors and (quoted := _quoted_then_names(node.text, details)):
+        return quoted
+    cites = _citations_in(node.text) if node.source == "table row" and not details.authors else ()
+    if len(cites) == 1 and _JOINS_ANOTHER_RE.match(strip_urls(strip_markup(node.text)), cites[0].end):
+        cites = ()  # | Temperature Scaling (Keller et al.) + Top-2 Gating |: two works read together, no one title
+    if cites:
+        # a title cell that cites (``PPO crash course (Schulman et al. 2017) — skim``, ``LLM.int8
+        # (Dettmers et al.) + GPTQ (Frantar et al.)``) in a table with no author column: read
+        # by its citations, each a paper's, not as one reference string
+        ref = None
+        if len(cites) == 1 and not line.urls and line.title:
+            return _take_cell_citation(details, cites[0], strip_urls(strip_markup(node.text)), line.title)
     if ref is not None and details.authors and ref.authors and not _share_a_name(details.authors, ref.authors):
         # the labelled authors below name none of the people the line's split found: the
         # split was wrong, and the line is a title (``… Network Training by Reducing Internal
@@ -484,14 +499,16 @@ class _Extractor:
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
         for i, node in enumerate(roots):
-            found = self._root(node)
+            found = self._root(node, roots[i + 1] if i + 1 < len(roots) else None)
             if node.kind == "heading" and not any(m.location.line == node.line for m in found):
                 found = self._annotated_item(node, _section_under(roots, i)) + found
             mentions.extend(found)
         mentions.sort(key=lambda m: m.location.line)
         return mentions
 
-    def _root(self, node: Node) -> list[Mention]:
+    def _root(self, node: Node, after: Node | None = None) -> list[Mention]:
+        """Mentions of one root line; ``after`` is the root that follows it (an announced
+        title's author line, a paragraph of its own in a copied post)."""
         if node.kind == "heading":
             if node.children or _is_paper_heading(node.text):
                 found = self._visit(node)
@@ -504,7 +521,11 @@ class _Extractor:
         if (not node.children and node.kind in ("plain", "bullet") and (title := announced_title(node.text)) is not None
                 and not names_a_paper(node.text)):
             # ``🚨 New paper: Tree of Thoughts: …`` alone on its line: the post says the words are a paper's title
-            return [self._mention("titled", node, _Details(hard=True, rule="a post's announcement before the title it announces"), title=title)]
+            details = _Details(hard=True, rule="a post's announcement before the title it announces")
+            if after is not None and after.kind == "plain" and not after.children and (listed := names_line(after.text)):
+                # ``🚨 New paper: Title`` / (blank) / ``Albert Gu, Tri Dao``: the post's next line names its authors
+                details.authors, details.incomplete = listed[0], listed[1]
+            return [self._mention("titled", node, details, title=title)]
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
@@ -713,6 +734,12 @@ class _Extractor:
         if container or _lists_links(node):
             return inner + self._visit_remarks(remarks, None)
         own = self._as_mention(node)
+        if (own is not None and own.kind == "titled" and node.source == "table row" and not own.authors
+                and not own.urls and not own.pins and len(_citations_in(node.text)) > 1):
+            # | Kaplan et al. 2020 + Chinchilla (Hoffmann et al. 2022) back to back |: each citation is a paper, the cell none
+            if self.explaining:
+                self.trace.pop()
+            return [*self._cited(node, []), *self._visit_remarks(remarks, None)]
         if own is not None:
             # other papers the line cites by author and year; none when the line's own paper
             # names no authors (a citation there may well be that paper's: not a second one)
@@ -729,10 +756,13 @@ class _Extractor:
             else:
                 apart = own.kind == "url" and not own.authors and (_take_bracketed_citation(own, node.text)
                                                                     or _remark_citing_titled_work(node.text))
+            if own.kind == "url" and not own.authors and not apart:
+                _take_citation_before_id(own, node.text)
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
-            cited = self._cited(node, [own]) if own.authors or several else []
+            # (a table row's title cell may cite other papers beside the one its link is)
+            cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
             return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
@@ -827,6 +857,10 @@ class _Extractor:
                 return self._reject(node, f"names a {non_paper_words(title) or 'talk'}, not a paper", title)
             if details.soft_sources == {"code"} and len(title.split()) < 4 and ":" not in title:
                 return self._reject(node, "a short name with only a code or project link: software, not a paper", title)
+            if details.soft_sources == {"code"} and not details.urls and _reads_as_sentences(title):
+                # ``Jia ran it with TRL's DPOTrainer ([github…]) … Had to use QLoRA (Dettmers et al., 2023) …``:
+                # a remark on the code it links; the papers it cites are read as in any sentence
+                return self._reject(node, "sentences of a remark with only a code link, not a title", title)
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
         if (details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins and details.venue[0] is None and (
@@ -853,11 +887,12 @@ class _Extractor:
             self.not_papers.add(node.line)
             return self._reject(node, "a reference that says it is a blog post, not a paper", title)
         if is_person_line(title) and not details.urls and not details.pins and not (
-                node.source == "table row" and details.authors and not find_citations(title)):
+                node.source == "table row" and bool(details.authors) != bool(find_citations(title))):
             # (a table row whose own author cell names who wrote it is a work: ``Gradient noise
             # scale (the batch size paper) | McCandlish et al.`` only looks like ``Name (Affiliation)``;
             # a title cell that cites its authors in brackets is read by the citation rules, as the
-            # "who" cell of a schedule may name the presenter)
+            # "who" cell of a schedule may name the presenter; with no author cell, the cell's
+            # citation gives them: ``RM overoptimization scaling laws (Gao, Schulman, Hilton)``)
             return self._reject(node, "a person and an affiliation", title)
         if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
             return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
@@ -1580,6 +1615,89 @@ def _take_quoted_title_beside_id(own: Mention, text: str) -> bool:
         if details.venue[1] is not None and own.year is None:
             own.year = details.venue[1]
     return True
+
+
+#: a title in quotes or title marks opening a cell (``《Distilling …》 Hinton, Vinyals, Dean 2015``)
+_LEADING_QUOTED_RE = lazy(r"\s*[《「『“\"](?P<q>[^》」』”\"]{3,300})[》」』”\"]")
+
+
+def _quoted_then_names(text: str, details: _Details) -> str | None:
+    """A table cell that opens with a quoted title and then lists its authors (and a year or
+    venue): the title, its authors put in ``details``; None when the rest is no author list."""
+    lead = _LEADING_QUOTED_RE.match(text)
+    if lead is None:
+        return None
+    rest = text[lead.end():].strip(" ,;:—–-")
+    names, year = authors_and_year(rest) if rest else ("", None)
+    listed = authors_line(names) if names else None
+    if not listed:
+        return None
+    details.authors, details.incomplete = listed, author_list_incomplete(names)
+    if year is not None:
+        details.venue = (details.venue[0], year)
+    details.hard = True
+    details.rule = "a table row's quoted title and the authors after it"
+    return lead.group("q").strip()
+
+
+#: a sentence's end inside a text, a new one starting after it (``… 1 epoch. Had to use …``)
+_SENTENCE_INSIDE_RE = lazy(r"[a-z0-9)]\.\s+[A-Z]")
+
+
+def _reads_as_sentences(text: str) -> bool:
+    """Fifteen words or more holding a full stop that a new sentence follows: prose, which a
+    title (one phrase, at most a colon before its subtitle) never is."""
+    return len(text.split()) >= 15 and _SENTENCE_INSIDE_RE.search(text) is not None
+
+
+def _take_cell_citation(details: _Details, cite: Citation, text: str, title: str) -> str:
+    """A table row's title cell that cites its paper, in a table with no author column (a
+    schedule's "who" names the presenter): the citation gives the authors and the year, and
+    the title is the one the citation reads with it, else the words before it (``PPO crash
+    course (Schulman et al. 2017) — skim``), else the cell as read."""
+    details.authors, details.incomplete = list(cite.authors), cite.incomplete
+    if cite.year is not None or cite.venue:
+        details.venue = (cite.venue or details.venue[0], cite.year or details.venue[1])
+    details.hard = True
+    details.rule = "a table row's title cell and the citation in it"
+    before = text[:cite.start].rstrip(" ([（—–-,:;").strip()
+    if cite.title:
+        return cite.title
+    if before and title.startswith(before):
+        return before
+    after = _TITLE_AFTER_DASH_RE.match(text, cite.end) if not before else None
+    return after.group("title").strip() if after is not None else title
+
+
+#: what joins a second work to the one a citation ends (``A (Keller et al.) + B``, ``→ B``, ``vs B``)
+_JOINS_ANOTHER_RE = lazy(r"[\s)）\]]*(?:\+|→|->|&|and\s|vs\.?\s|then\s)", re.I)
+#: the words after a citation that opens a cell, set off by a dash or a colon: the title
+_TITLE_AFTER_DASH_RE = lazy(r"\s*(?:[—–:]|-{1,2}\s)\s*(?P<title>\S.*)$")
+
+
+#: what may stand between a citation and the identifier after it: a comma or a bracket, and
+#: the venue and year the citation was published in (``Silver et al. Nature 2016 (10.1038/…)``)
+_VENUE_BEFORE_ID_RE = lazy(r"[\s,;:.]*(?:[A-Z][\w.&'’ -]{0,30}?\s*(?P<year>(?:19|20)\d{2}))?[\s,;:.(（]*")
+
+
+def _take_citation_before_id(own: Mention, text: str) -> None:
+    """A paper known by its one identifier takes the authors of the author-year citation
+    written right before it, with only a comma between (``batchnorm :: Ioffe & Szegedy 2015,
+    arXiv:1502.03167``, ``CoT — Wei et al. 2022, 2201.11903``): the citation and the
+    identifier name the same paper, as a reference's authors and its identifier do."""
+    ids = find_text_ids(text)
+    if len(ids) != 1 or len(own.urls) != 1:
+        return
+    cites = find_citations(text[:ids[0].start])
+    between = _VENUE_BEFORE_ID_RE.fullmatch(text, cites[-1].end, ids[0].start) if cites else None
+    if between is None:
+        return
+    year = cites[-1].year or (int(between.group("year")) if between.group("year") else None)
+    if year is None:
+        return  # (names alone before an identifier may be anyone's: a citation has its year)
+    own.authors, own.authors_incomplete = list(cites[-1].authors), cites[-1].incomplete
+    if own.year is None or own.year_from_page:
+        own.year, own.year_from_page = year, False
 
 
 def _take_bracketed_citation(own: Mention, text: str, *, keep_authors: bool = False) -> bool:

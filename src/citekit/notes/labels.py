@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from citekit.core.venues import from_text
 from citekit.core.ids import normalize_arxiv, normalize_dblp, normalize_doi, normalize_openreview
 from citekit.notes.memo import copied, per_text
 from citekit.notes.urls import find_urls
@@ -43,6 +44,8 @@ _LABELS: dict[str, Field] = {
     "year": "venue", "年": "venue", "年份": "venue", "年度": "venue", "発表年": "venue", "연도": "venue", "발표": "venue",
     "venue": "venue", "conference": "venue", "booktitle": "venue", "journal": "venue", "会議": "venue",
     "学会": "venue", "発表": "venue", "会议": "venue", "會議": "venue", "期刊": "venue", "학회": "venue", "저널": "venue",
+    # where the paper was published ("source"), as Chinese, Japanese and Korean notes label it
+    "出处": "venue", "出處": "venue", "来源": "venue", "來源": "venue", "出典": "venue", "출처": "venue",
     "tags": "tags", "tag": "tags", "タグ": "tags", "标签": "tags", "標籤": "tags", "태그": "tags",
     "type": "kind", "種類": "kind",
     "speaker": "speaker", "speakers": "speaker", "presenter": "speaker", "host": "speaker", "発表者": "speaker",
@@ -68,10 +71,38 @@ _TRAILING_AFFILIATION_RE = lazy(r"\s*[(（][^()（）\d]{2,40}[)）]\s*$")
 _LEFT_OUT_RE = lazy(r"(?:^|(?<=[\s,;]))(?:…|\.\s?\.\s?\.)(?=[\s,;]|$)")
 
 
+#: a venue and its year after the names, after a comma or in brackets (``作者: Peters 等,
+#: NAACL 2018``, ``저자: He, Fan, Wu (CVPR 2020)``)
+_TRAILING_VENUE_RE = lazy(r"(?:,|;|\s(?=[(（]))\s*[(（]?\s*(?P<venue>[A-Za-z][\w&\- ]{0,30}?\s*['’]?\s*(?:(?:19|20)\d{2}|\d{2}))\s*[)）]?\s*$")
+
+
+#: a venue citekit has no list entry for, written as venues are: one word with two capitals
+#: or more that ends on one (``NAACL``, ``MICCAI``, ``NeurIPS``), and a four-digit year; a
+#: family name ends in lower case (``LeCun``, ``McCann``)
+_VENUE_ACRONYM_RE = lazy(r"(?P<name>(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z][A-Za-z&\-]{0,10}[A-Z])\s*(?P<year>(?:19|20)\d{2})")
+
+
+def _without_trailing_venue(value: str) -> tuple[str, int | None]:
+    """``value`` without a venue and year written after the names, and that year; the
+    venue must be one citekit knows (``NAACL 2018``), so a name is never taken for one."""
+    m = _TRAILING_VENUE_RE.search(value)
+    if m is None or not value[:m.start()].strip():
+        return value, None
+    venue, year = from_text(m.group("venue"))
+    if venue is None and (short := _VENUE_ACRONYM_RE.fullmatch(m.group("venue"))) is not None:
+        venue, year = short.group("name"), int(short.group("year"))
+    if venue is None or year is None:
+        return value, None
+    return value[:m.start()].rstrip(), year
+
+
 def authors_and_year(value: str) -> tuple[str, int | None]:
     """An author label's value without the year written after the names, and that year
-    (and without a bracketed affiliation after the names)."""
+    (and without a bracketed affiliation or a venue after the names)."""
     value = _TRAILING_AFFILIATION_RE.sub("", value)
+    value, venue_year = _without_trailing_venue(value)
+    if venue_year is not None:
+        return value, venue_year
     m = _TRAILING_YEAR_RE.search(value)
     if m is None or not value[:m.start()].strip():
         return value, None

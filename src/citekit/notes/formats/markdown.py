@@ -669,6 +669,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     details = [_is_detail_line(t) for _n, t in lines]
     if all(details):
         return [Node("plain", n, t, indent=indent) for n, t in lines]
+    if _property_block([t for _n, t in lines], details):
+        # (the properties citekit does not read, ``Status: Read``, ``Created: …``, say nothing
+        # of a paper: left out, so the page's title takes the details on either side of them)
+        return [Node("plain", n, t, indent=indent) for (n, t), detail in zip(lines, details) if detail]
     texts = [t for _n, t in lines]
     numbered = numbered_starts(texts)
     if sum(numbered) >= 2:  # a numbered reference list: one item per number
@@ -697,6 +701,20 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
         for node in nodes:
             node.found = {n: said[n] for n in (node.line, *node.merged) if n in said}
     return nodes
+
+
+#: a property line of a page's header: a few words, a colon, its value (``Status: Read``,
+#: ``Date read: March 12, 2024``, ``Related papers: …``)
+_PROPERTY_LINE_RE = lazy(r"[^\W\d_][\w .'’()/-]{0,30}?[:：]\s+\S")
+
+
+def _property_block(texts: list[str], details: list[bool]) -> bool:
+    """Every line is ``Key: value``, some of them details citekit reads (``Authors:``,
+    ``URL:``), none a title label: the properties of a page (what a Notion page exports
+    under its title, an Obsidian page's header), one per line. None of them is the value
+    of the one above wrapped, as lines after a detail are in a labelled record."""
+    return (any(details) and all(_PROPERTY_LINE_RE.match(t) for t in texts)
+            and not any(_is_title_label(t) for t in texts))
 
 
 def _wrapped_lines(lines: list[str]) -> list[bool]:
@@ -729,7 +747,7 @@ def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: i
         # value wrapped onto the next line (``备注: …`` then ``tiling + recomputation …``)
         head = Node("plain", lines[0][0], lines[0][1], indent=indent)
         for (n, t), detail in zip(lines[1:], details[1:]):
-            if detail or not head.children:
+            if detail or not head.children or not _value_goes_on(head.children[-1].text):
                 head.children.append(Node("plain", n, t, indent=indent + 2))
             else:
                 last = head.children[-1]
@@ -739,6 +757,21 @@ def _paragraph_item(lines: list[tuple[int, str]], details: list[bool], indent: i
         return [head]
     return [Node("plain", lines[0][0], " ".join(t for _n, t in lines), indent=indent, merged=[n for n, _t in lines[1:]],
                  widths=tuple(len(t) for _n, t in lines) if len(lines) > 1 else ())]
+
+
+#: detail fields whose value is prose, which may wrap onto the lines below it
+_PROSE_FIELDS = frozenset(("summary", "abstract"))
+#: a value that stops mid-list: on a comma, ``&``, ``and`` or a hyphen
+_STOPS_MID_LIST_RE = lazy(r"(?:[,&\-–]|\band)\s*$")
+
+
+def _value_goes_on(detail: str) -> bool:
+    """The line after the detail line ``detail`` is that detail's value wrapped: the value is
+    prose (a note, an abstract) or a list stopped mid-way. After a complete author list or a
+    link, an unlabelled line is a line of its own (the venue written below the authors:
+    ``作者: Sutskever, Vinyals, Le`` then ``NIPS 2014``), never more names."""
+    label = parse_label(detail)
+    return label is None or label.field in _PROSE_FIELDS or _STOPS_MID_LIST_RE.search(detail) is not None
 
 
 def _is_title_label(text: str) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from citekit.core.venues import from_text
 from citekit.notes.finder.model import LineLabel
+from citekit.notes.labels import author_list_incomplete, split_authors
 from citekit.notes.outline import Node
 from citekit.notes.shapes import non_paper_words
 from citekit.notes.textids import find_text_ids, without_text_ids
@@ -24,6 +25,10 @@ _TITLE_COLUMNS = {"title", "paper", "papers", "paper title", "name of paper", "�
 #: a first column that names what each row is, papers or not (Notion's databases call their title
 #: property "Name"): its rows are papers where the finder reads them as papers
 _NAME_COLUMNS = {"name", "what", "item", "work", "reading", "article", "publication", "reference", "entry", "名前", "名称", "이름"}
+#: a first column of things put forward to read (a reading group's vote): its rows are
+#: papers where the finder reads them as papers, whatever the other columns are (who
+#: proposed it, its votes)
+_CANDIDATE_COLUMNS = {"candidate", "candidates", "suggestion", "suggestions", "proposal", "proposals", "nominee", "nominees"}
 _AUTHOR_COLUMNS = {"authors", "author", "by", "who", "written by", "著者", "著者名", "作者", "저자"}
 _LINK_COLUMNS = {"link", "links", "url", "pdf", "paper link", "arxiv", "doi", "openreview", "リンク", "論文リンク",
                  "链接", "鏈接", "링크"}
@@ -31,6 +36,20 @@ _VENUE_COLUMNS = {"venue", "conference", "where", "published in", "会議", "学
                   "期刊", "학회", "저널"}
 _YEAR_COLUMNS = {"year", "when", "年", "発表年", "年份", "연도"}
 _PIN_COLUMNS = {"arxiv": "arxiv", "doi": "doi", "openreview": "openreview"}
+
+
+_KNOWN_COLUMNS = (_TITLE_COLUMNS | _NAME_COLUMNS | _CANDIDATE_COLUMNS | _AUTHOR_COLUMNS | _LINK_COLUMNS | _VENUE_COLUMNS
+                  | _YEAR_COLUMNS | set(_PIN_COLUMNS))
+_NAME_PARTS_RE = lazy(r"\s+/\s+|\s*[｜|]\s*")
+
+
+def _column_name(cell: str) -> str:
+    """A header cell's column name, lower-cased; a cell naming its column in two languages
+    (``论文 / 제목``, ``Paper / 論文``) is the first of its names citekit knows."""
+    name = cell.strip().strip("*_").strip().lower()
+    if name in _KNOWN_COLUMNS or "/" not in name:
+        return name
+    return next((part for part in _NAME_PARTS_RE.split(name) if part in _KNOWN_COLUMNS), name)
 
 
 def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line: int,
@@ -41,18 +60,21 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
     is left out, and said so on ``skipped``."""
     if not rows:
         return []
-    header = [cell.strip().strip("*_").strip().lower() for cell in header_cells]
+    header = [_column_name(cell) for cell in header_cells]
     title_col = next((i for i, h in enumerate(header) if h in _TITLE_COLUMNS), None)
     soft = title_col is None
     if soft:  # a first column that names things (Notion's "Name"), beside who wrote them or where or when:
         # a row is a paper where the finder reads one (a table of people or tools names no authors or venue)
         paper_columns = _AUTHOR_COLUMNS | _VENUE_COLUMNS | _YEAR_COLUMNS | _LINK_COLUMNS
-        title_col = 0 if header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:]) else None
+        title_col = 0 if (header[0] in _NAME_COLUMNS and any(h in paper_columns for h in header[1:])
+                          or header[0] in _CANDIDATE_COLUMNS) else None
     if title_col is None:
         skipped.append((line, "a table without a title/paper column"))
         return []
     out = []
     texts = [[cell.strip() for cell in header_cells]] + [cells for _, cells in rows]
+    header = [h if h not in _PEOPLE_COLUMNS or _lists_authors([cells[i] for cells in texts[1:] if i < len(cells)]) else ""
+              for i, h in enumerate(header)]
     venue_cols = [i for i, h in enumerate(header) if h in _VENUE_COLUMNS]
     names_paper = [_row_names_a_paper(cells) for cells in texts[1:]]
     undecided = any(not named and not any(i < len(cells) and from_text(cells[i])[1] for i in venue_cols)
@@ -61,11 +83,38 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
     for (row_line, cells), named, row_said, row_found in zip(rows, names_paper, said, found):
         if title_col >= len(cells) or not cells[title_col]:
             continue
+        if _TO_FILL_RE.match(cells[title_col]):
+            skipped.append((row_line, "a title cell still to fill in (TBD, ???)"))
+            continue
         if soft and (row_found is None or row_found.label != "ref") and not named:
             skipped.append((row_line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
             continue
         out.append(_row_node(header, title_col, row_line, cells, named, row_said))
     return out
+
+
+#: a title cell still to fill in: ``TBD — see vote``, ``TBA``, ``??? (pick one)``
+_TO_FILL_RE = lazy(r"\s*(?:(?:tbd|tba|tbc)\b|\?{2,})", re.I)
+
+#: columns that may name the paper's authors or the person who presents it (a reading
+#: group's schedule): their cells decide (:func:`_lists_authors`)
+_PEOPLE_COLUMNS = frozenset({"who"})
+
+
+#: a cell naming one person by one word, as a schedule names its presenter (``Priya``,
+#: ``mk``, ``Sam (guest from systems)``, ``Priya / Tomás`` taking turns)
+_ONE_WORD_PERSON_RE = lazy(r"[^\W\d_][\w.'’\-]*(?:\s*[(（][^()（）]*[)）])?(?:\s*/\s*[^\W\d_][\w.'’\-]*)*")
+
+
+def _lists_authors(cells: list[str]) -> bool:
+    """The cells of a "who" column name the authors, not a schedule's presenters. Presenters
+    are one person a cell, called by one word (:data:`_ONE_WORD_PERSON_RE`), and no cell lists
+    several people or ends in ``et al.`` as an author list does (``Kingma, Ba``, ``Chen 等``);
+    a cell still to fill (``??? need volunteer``) says nothing."""
+    filled = [cell.strip() for cell in cells if any(c.isalnum() for c in cell) and "?" not in cell]
+    if not filled or any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 for cell in filled):
+        return True
+    return not all(_ONE_WORD_PERSON_RE.fullmatch(cell) for cell in filled)
 
 
 def _row_node(header: list[str], title_col: int, line: int, cells: list[str], named: bool, row_said: str | None) -> Node:
@@ -88,6 +137,11 @@ def _row_node(header: list[str], title_col: int, line: int, cells: list[str], na
         if name not in _PIN_COLUMNS and name not in _LINK_COLUMNS:
             row.children.extend(Node("plain", line, said) for said in _paper_ids(value))
     kind = _row_kind(cells[title_col], venue)
+    if kind in _EVENT_KINDS and not non_paper_words(cells[title_col]) and (named or any(
+            name in _AUTHOR_COLUMNS and value.strip() for name, value in zip(header, cells))):
+        # | ViT | Dosovitskiy et al. | panel, Hall C |: the event the paper is shown at, where
+        # the row gives the paper's authors or its identifier; the title names no event itself
+        kind = None
     if kind is None and row_said is not None and not named and from_text(venue)[1] is None:
         kind = row_said  # (a row whose venue cell names a venue and its year stays a paper)
     if kind is not None:  # | MS MARCO leaderboard | — | microsoft.github.io | : not a paper
@@ -96,6 +150,10 @@ def _row_node(header: list[str], title_col: int, line: int, cells: list[str], na
         row.children.append(Node("plain", line, f"Venue: {venue} {year}".strip()))
     return row
 
+
+#: what a "where" cell names when it says at which event a paper is shown (a poster at a
+#: panel, a tutorial's reading), not what the row is
+_EVENT_KINDS = frozenset({"panel", "tutorial", "talk", "keynote", "seminar", "meeting", "meetup"})
 
 _PAGE_RE = lazy(r"(?:https?://)?(?:[\w-]+\.)+[a-z]{2,}(?:/\S*)?", re.I)
 
@@ -218,7 +276,7 @@ def pasted_tables(lines: list[str]) -> Iterator[tuple[int, int, list[Node], list
 def _names_columns(cells: list[str]) -> bool:
     """The cells of a line name a table's columns: a title column, or a first column that
     names things beside a column of authors, venues, years or links."""
-    header = [cell.strip().strip("*_").strip().lower() for cell in cells]
+    header = [_column_name(cell) for cell in cells]
     if len([h for h in header if h]) < 2:
         return False
     if any(h in _TITLE_COLUMNS for h in header):

@@ -1,0 +1,33 @@
+"""A page's properties written under its title, one ``Key: value`` a line (a Notion page
+exported as Markdown, an Obsidian page's header): each line is a property of its own, so the
+page's title takes its ``Authors:``/``URL:`` lines, whatever other properties sit between."""
+
+from __future__ import annotations
+
+from tests.helpers_extract import api_mentions as _mentions
+
+PAGE = (
+    "# MPNN — Neural Message Passing for Quantum Chemistry\n\n"
+    "Authors: Justin Gilmer, Samuel S. Schoenholz\n"
+    "Status: Reading\n"
+    "Year: 2017\n"
+    "URL: https://arxiv.org/abs/1704.01212\n"
+    "Related papers: GCN (GCN%20a1b2c3.md), GraphSAGE (GraphSAGE%20d4e5f6.md)\n"
+    "Date read: May 2, 2024\n"
+    "Created: May 1, 2024 8:12 AM\n\n"
+    "## Notes\n\n- attention over neighbours, multi-head\n"
+)
+
+
+def test_a_pages_properties_are_its_details(tmp_path):
+    (mention,) = _mentions(tmp_path, "MPNN — Neural Message Passing for Quantum Chemistry 0a1b2c3d4e5f60718293a4b5c6d7e8f9.md", PAGE)
+    assert (mention.location.line, mention.title, mention.authors, mention.ids.arxiv) == (
+        1, "Neural Message Passing for Quantum Chemistry", ["Justin Gilmer", "Samuel S. Schoenholz"], "1704.01212")
+
+
+def test_a_labelled_record_is_still_one_paper_with_its_details(tmp_path):
+    # a title label opens a record: its lines stay the record's details
+    text = "Title: Graph Attention Networks\nAuthors: Petar Veličković, Guillem Cucurull\nStatus: read\nURL: https://arxiv.org/abs/1710.10903\n"
+    (mention,) = _mentions(tmp_path, "notes.md", text)
+    assert (mention.title, mention.authors, mention.ids.arxiv) == (
+        "Graph Attention Networks", ["Petar Veličković", "Guillem Cucurull"], "1710.10903")

@@ -1,0 +1,79 @@
+"""Tables of papers whose "who" column names the presenter (a reading group's schedule) or
+the authors (a list of posters to see), and whose "where" column names a venue or the event
+a paper is shown at: the column's cells decide what it names, the title cell's citation
+gives the authors where no column does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers_extract import api_mentions as _mentions
+
+SCHEDULE = (
+    "| # | Paper | Who | Where |\n|---|---|---|---|\n"
+    "| 1 | Neural Ordinary Differential Equations | Ana | NeurIPS '18 |\n"
+    "| 2 | GAT walkthrough (Veličković et al. 2018) — focus on sec 2 | bo | ICLR 2018 |\n"
+    "| 3 | Kingma & Welling 2014 — Auto-Encoding Variational Bayes | Chidi (guest) | ICLR 2014 |\n"
+    "| 4 | Adam (Kingma & Ba 2015) then RAdam (Liu et al. 2020) back to back | Ana / Chidi | arXiv only |\n"
+    "| 5 | Deep Sets | ??? need volunteer | NeurIPS 2017 |\n"
+)
+
+
+def test_a_schedules_presenters_are_no_authors(tmp_path):
+    got = [(m.location.line, m.title, m.authors, m.authors_incomplete) for m in _mentions(tmp_path, "rg.md", SCHEDULE)]
+    assert got == [
+        (3, "Neural Ordinary Differential Equations", [], False),
+        (4, "GAT walkthrough", ["Veličković"], True),
+        (5, "Auto-Encoding Variational Bayes", ["Kingma", "Welling"], False),
+        (6, None, ["Kingma", "Ba"], False),
+        (6, None, ["Liu"], True),
+        (7, "Deep Sets", [], False),
+    ]
+
+
+def test_a_who_column_of_author_lists_is_still_the_authors(tmp_path):
+    text = ("| Paper | Who | Where |\n|---|---|---|\n"
+            "| Graph Attention Networks | Veličković et al. | ICLR 2018 |\n"
+            "| Deep Sets | Zaheer | NeurIPS 2017 |\n"
+            "| Semi-Supervised Classification with Graph Convolutional Networks | Kipf & Welling | ICLR 2017 |\n")
+    got = [m.authors for m in _mentions(tmp_path, "posters.md", text)]
+    assert got == [["Veličković"], ["Zaheer"], ["Kipf", "Welling"]]
+
+
+@pytest.mark.parametrize("where", ["panel, Hall B", "GNN tutorial Tue PM, 1710.10903"])
+def test_the_event_a_paper_is_shown_at_is_no_kind(tmp_path, where):
+    # the "where" of a poster list: the panel or tutorial the paper comes up in, with its authors given
+    text = ("Paper\tWho\tWhere\n"
+            f"Graph Attention Networks\tVeličković, Cucurull, Casanova\t{where}\n"
+            "GNN tutorial recording\tHamilton\tYouTube\n")
+    got = [(m.title, m.authors) for m in _mentions(tmp_path, "sheet.tsv", text)]
+    assert got == [("Graph Attention Networks", ["Veličković", "Cucurull", "Casanova"])]
+
+
+def test_a_title_cell_still_to_fill_in_is_no_paper(tmp_path):
+    text = ("| Week | Paper | Presenter |\n|---|---|---|\n"
+            "| 1 | Graph Attention Networks | Ana |\n"
+            "| 2 | TBD — see the vote below | — |\n"
+            "| 3 | ??? (someone pick an RL one) | Bo |\n")
+    assert [m.title for m in _mentions(tmp_path, "rg.md", text)] == ["Graph Attention Networks"]
+
+
+def test_a_vote_on_candidates_reads_the_rows_that_are_papers(tmp_path):
+    # the first column names what is put forward to read; who proposed it and the votes are no paper columns
+    text = ("| Candidate | Proposed by | Votes |\n| --- | --- | --- |\n"
+            "| SimPO: Simple Preference Optimization with a Reference-Free Reward | Ana | 3 |\n"
+            "| Scalable agent alignment via reward modeling (Leike et al. 2018) | Bo | 2 |\n"
+            "| something on reward hacking maybe? | Chidi | 1 |\n")
+    got = [(m.title, m.authors) for m in _mentions(tmp_path, "vote.md", text)]
+    assert got == [("SimPO: Simple Preference Optimization with a Reference-Free Reward", []),
+                   ("Scalable agent alignment via reward modeling", ["Leike"])]
+
+
+@pytest.mark.parametrize("header", ["| 论文 / 제목 | 推荐人 / 추천 | 备注 |", "| Paper / 論文 | 推薦 | Notes |"])
+def test_a_column_named_in_two_languages(tmp_path, header):
+    text = (f"{header}\n|---|---|---|\n"
+            "| 《Graph Attention Networks》 Veličković, Cucurull, Casanova 2018 | 王磊 | arXiv 1710.10903 |\n"
+            "| GraphSAGE (Hamilton 等, 2017) | 陈思 | 可以跑一下 |\n")
+    got = [(m.title, m.authors, m.year) for m in _mentions(tmp_path, "next.md", text)]
+    assert got == [("Graph Attention Networks", ["Veličković", "Cucurull", "Casanova"], 2018),
+                   ("GraphSAGE", ["Hamilton"], 2017)]
