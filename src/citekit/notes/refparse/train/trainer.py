@@ -21,6 +21,7 @@ from citekit.notes.refparse.train.augment import with_other_names
 from citekit.notes.refparse.train.corpus import Record, held_out, read_corpora
 from citekit.notes.refparse.train.damage import damage, strip_number
 from citekit.notes.refparse.train.render import labelled, render_all
+from citekit.notes.refparse.train.retype import RETYPED_SHARE, with_other_types
 from citekit.notes.refparse.train.shapes import labelled_line
 from citekit.notes.refparse.tokens import features
 
@@ -100,7 +101,7 @@ def held_out_rendered(corpora: Path, seed: int = SEED) -> list[Labelled]:
 
 def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_share: float = 0.15,
           anystyle_repeat: int = ANYSTYLE_REPEAT, renamed_share: float = RENAMED_SHARE,
-          dev_split: bool = False) -> Data:
+          dev_split: bool = False, retyped_share: float = RETYPED_SHARE) -> Data:
     data = Data()
     adir = anystyle_dir(corpora)
     gold = {text_key(t) for _, t, _ in read_sequences(adir / GOLD)}
@@ -124,6 +125,11 @@ def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_shar
         again = with_other_names(train_recs, seed + 3, renamed_share)
         strings, _ = rendered(again, seed + 4)
         data.counts["rendered again with other family names"] = len(strings)
+        data.train += strings
+    if retyped_share:
+        again = with_other_types(train_recs, seed + 5, retyped_share)
+        strings, _ = rendered(again, seed + 6)
+        data.counts["rendered again as book/chapter/report/thesis/web page"] = len(strings)
         data.train += strings
     rng = random.Random(seed + 2)
     lines = [labelled_line(r, rng) for r in train_recs if rng.random() < shapes_share]
@@ -155,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--anystyle-repeat", type=int, default=ANYSTYLE_REPEAT)
     ap.add_argument("--renamed-share", type=float, default=RENAMED_SHARE)
+    ap.add_argument("--retyped-share", type=float, default=RETYPED_SHARE,
+                    help="the share of records printed again as a book, chapter, report, thesis or web page")
     ap.add_argument("--dev-split", action="store_true",
                     help=f"keep a seeded {DEV_SHARE:.0%} of {' and '.join(DEV_FILES)} out of training "
                          "(bench/refparse_bench.py --dev scores it)")
@@ -164,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.time()
     data = build(args.corpora, args.seed, args.limit, anystyle_repeat=args.anystyle_repeat, renamed_share=args.renamed_share,
-                 dev_split=args.dev_split)
+                 dev_split=args.dev_split, retyped_share=args.retyped_share)
     t1 = time.time()
     print(f"training data ({t1 - t0:.0f} s to build):")
     for k, v in data.counts.items():
