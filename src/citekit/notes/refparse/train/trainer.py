@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citekit.notes.refparse.train import align as align_module
 from citekit.notes.refparse.train.anystyle import read_sequences, text_key
 from citekit.notes.refparse.train.augment import with_other_names
 from citekit.notes.refparse.train.corpus import Record, held_out, read_corpora
@@ -103,6 +104,7 @@ def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_shar
           anystyle_repeat: int = ANYSTYLE_REPEAT, renamed_share: float = RENAMED_SHARE,
           dev_split: bool = False, retyped_share: float = RETYPED_SHARE) -> Data:
     data = Data()
+    align_module.TITLE_FIRST = retyped_share > 0
     adir = anystyle_dir(corpora)
     gold = {text_key(t) for _, t, _ in read_sequences(adir / GOLD)}
     for name in ANYSTYLE_TRAIN:
@@ -127,7 +129,7 @@ def build(corpora: Path, seed: int = SEED, limit: int | None = None, shapes_shar
         data.counts["rendered again with other family names"] = len(strings)
         data.train += strings
     if retyped_share:
-        again = with_other_types(train_recs, seed + 5, retyped_share)
+        again = with_other_types(train_recs, seed + 5, retyped_share)  # (labelled with TITLE_FIRST)
         strings, _ = rendered(again, seed + 6)
         data.counts["rendered again as book/chapter/report/thesis/web page"] = len(strings)
         data.train += strings
