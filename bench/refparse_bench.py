@@ -29,6 +29,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", type=Path, default=None)
     ap.add_argument("--corpora", type=Path, default=CORPORA)
+    ap.add_argument("--dev", action="store_true",
+                    help="score the development split of core.xml/good.xml instead of gold.xml "
+                         "(for a model trained with --dev-split)")
     ap.add_argument("--no-heldout", action="store_true", help="skip the held-out rendered strings")
     args = ap.parse_args()
     if not (args.corpora / "anystyle").exists():
@@ -37,15 +40,19 @@ def main() -> int:
     from citekit.notes.refparse import model, parse
     from citekit.notes.refparse.train.anystyle import read_sequences
     from citekit.notes.refparse.train.evaluate import score
-    from citekit.notes.refparse.train.trainer import held_out_rendered
+    from citekit.notes.refparse.train.trainer import dev_sequences, held_out_rendered
 
     if args.model:
         model.use_model(args.model)
     print(f"model: {args.model or model.model_path()}")
-    gold = read_sequences(args.corpora / "anystyle" / "res" / "parser" / "gold.xml")
-    t0 = time.perf_counter()
-    print(score(gold).report("gold.xml (AnyStyle, held out)"))
-    print(f"  ({time.perf_counter() - t0:.1f} s)")
+    if args.dev:
+        gold = dev_sequences(args.corpora)
+        print(score(gold).report("development split of core.xml and good.xml"))
+    else:
+        gold = read_sequences(args.corpora / "anystyle" / "res" / "parser" / "gold.xml")
+        t0 = time.perf_counter()
+        print(score(gold).report("gold.xml (AnyStyle, held out)"))
+        print(f"  ({time.perf_counter() - t0:.1f} s)")
     if not args.no_heldout:
         held = held_out_rendered(args.corpora)
         print(score(held).report("rendered corpus, held-out 5% of papers"))

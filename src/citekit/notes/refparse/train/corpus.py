@@ -48,6 +48,7 @@ class Record:
     doi: str = ""
     url: str = ""
     arxiv: str = ""
+    genre: str = ""  # a thesis's or report's kind as printed (``PhD thesis``, ``Technical Report``)
     bib: dict[str, str] = field(default_factory=dict)  # the original LaTeX fields, for bibtex runs
 
 
@@ -167,7 +168,8 @@ def to_csl(rec: Record, *, arxiv_note: bool = False) -> dict:
     if rec.year:
         item["issued"] = {"date-parts": [[rec.year] + ([rec.month] if rec.month else [])]}
     for name, csl in (("volume", "volume"), ("issue", "issue"), ("pages", "page"), ("publisher", "publisher"),
-                      ("place", "publisher-place"), ("doi", "DOI"), ("url", "URL")):
+                      ("place", "publisher-place"), ("doi", "DOI"), ("url", "URL"),
+                      ("genre", "genre")):
         v = getattr(rec, name)
         if v:
             item[csl] = v

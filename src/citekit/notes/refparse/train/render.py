@@ -49,7 +49,7 @@ def record_fields(rec: Record) -> dict[str, object]:
         "author": rec.authors, "title": rec.title, "container": rec.container, "date": date,
         "volume": f"{rec.volume} {rec.issue}".strip(), "pages": rec.pages,
         "identifier": f"{rec.doi} {rec.arxiv}".strip(), "url": rec.url,
-        "other-names": rec.editors, "other": f"{rec.publisher} {rec.place}".strip(),
+        "other-names": rec.editors, "other": f"{rec.publisher} {rec.place} {rec.genre}".strip(),
     }
 
 
