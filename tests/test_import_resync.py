@@ -303,3 +303,18 @@ def test_import_again_with_merge_merges_the_candidates_the_first_import_left_apa
     assert "Kingma_Ba_2014" in kept.aliases
     assert "Kingma_Ba_2014:" in (root / "refs" / "keymap.yaml").read_text(encoding="utf-8")
     assert "0 duplicate clusters" in run(root, "dedup").output
+
+
+def test_import_quiet_prints_no_line_about_what_was_done(tmp_path: Path) -> None:
+    """`import -q` in a cron job: what was done (added, skipped as identical, merged, renamed)
+    is not printed; what needs the user (a same-work candidate, a warning) still is."""
+    root = project(tmp_path)
+    export = root / "export.bib"
+    export.write_text(EXPORT, encoding="utf-8")
+    assert run(root, "import", str(export)).exit_code == 0
+    copy = root / "copy.bib"
+    copy.write_text(EXPORT.replace("foret2021sam", "foret2021samcopy"), encoding="utf-8")
+    loud = run(root, "import", "--dry-run", str(copy))
+    assert "skip " in loud.stdout, loud.stdout
+    quiet = run(root, "import", "-q", str(copy))
+    assert "skip " not in quiet.stdout and "imported" not in quiet.stdout, quiet.stdout

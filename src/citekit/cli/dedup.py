@@ -157,17 +157,17 @@ def _print_zotero(zr: ZoteroReport, dry_run: bool) -> None:
 def _print_import(report: ImportReport, dry_run: bool) -> None:
     would = "would " if dry_run else ""
     for key in report.added if dry_run else ():  # a real import's additions are the summary's count
-        click.echo(f"{would}add {key}")
+        note(f"{would}add {key}", err=False)
     for key, dup in report.skipped:
-        click.echo(f"{would}skip {key} (identical to {dup})")
+        note(f"{would}skip {key} (identical to {dup})", err=False)  # (what was done: quiet under -q)
     for incoming, into, reason in report.merged:
-        click.echo(f"{would}merge {', '.join(incoming)} -> {into} ({reason})")
+        note(f"{would}merge {', '.join(incoming)} -> {into} ({reason})", err=False)
     for incoming, into, reason in report.merged_in_file:
-        click.echo(f"{would}merge {', '.join(k for k in incoming if k != into)} -> {into} (same work within the files: {reason})")
+        note(f"{would}merge {', '.join(k for k in incoming if k != into)} -> {into} (same work within the files: {reason})", err=False)
     for old, new in sorted(report.renamed.items()):
-        click.echo(f"{would}rename {old} -> {new} (the key '{old}' belongs to another work)")
+        note(f"{would}rename {old} -> {new} (the key '{old}' belongs to another work)", err=False)
     for old, new in sorted(report.unsafe_keys.items()):
-        click.echo(f"{would}rename {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')")
+        note(f"{would}rename {old} -> {new} (BibTeX and LaTeX keys may only use letters, digits and '_:./+-')", err=False)
     for keys, kept, reason in report.candidates:
         click.echo(f"same work? {', '.join(keys)} ({reason}); --merge would keep {kept}")
     for keys, kept, reason in report.versions:
