@@ -432,7 +432,7 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
     ("Volunteering", "study volunteering"),
     # case-protected gerunds are gerunds: never "which identifyings"
     ("3D Printing in Classrooms: {Identifying} a Hierarchy of Activities",
-     "study 3D printing in classrooms for Identifying a hierarchy of activities"),
+     "study 3D printing in classrooms for identifying a hierarchy of activities"),
     ("ReLoop: Fix the Norm, Not the Gradient", "present ReLoop, which fixes the norm, not the gradient"),
     # a topic word before the colon is not a name
     # never "study X, with Y": the subtitle's findings are reported on the topic
@@ -536,3 +536,23 @@ def test_a_structured_abstract_gives_its_method_not_the_title() -> None:
     text = related_work([paper("Doe2026", "Flaky Test Reruns in Continuous Integration", abstract)], fmt="markdown")
     assert "ranking flaky tests by their failure history" in text, text
     assert "flaky test reruns in continuous integration" not in text.lower()
+
+
+EXPORTER_CAPITALS = [
+    ("{{Tilt Boards}}: {{A}} Toolkit for Tangible Tilting", "Tilt Boards, a toolkit for tangible tilting"),
+    ("Sensor-{{Based Posture Tracking}}", "sensor-based posture tracking"),
+    ("PadPrint: {{Resistive}} and Capacitive Pads for Printed Objects", "PadPrint, resistive and capacitive pads"),
+]
+
+
+@pytest.mark.parametrize(("title", "wanted"), EXPORTER_CAPITALS)
+def test_a_capital_an_exporter_braced_after_a_colon_or_hyphen_is_lowered_in_prose(title: str, wanted: str) -> None:
+    entry = paper("Doe2026", title, "Tables are common in offices and homes, and many of them are tilted.")
+    text = describe(entry, MD)
+    assert wanted in text, text
+
+
+def test_a_name_braced_after_a_colon_keeps_its_capital() -> None:
+    entry = paper("Doe2026", "{{Tilt Boards}}: {{Kinect}} Tracking for Tangible Tilting",
+                  "Tables are common in offices and homes. We track how they tilt with a Kinect camera.")
+    assert "Kinect" in describe(entry, MD)
