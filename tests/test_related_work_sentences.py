@@ -556,3 +556,12 @@ def test_a_name_braced_after_a_colon_keeps_its_capital() -> None:
     entry = paper("Doe2026", "{{Tilt Boards}}: {{Kinect}} Tracking for Tangible Tilting",
                   "Tables are common in offices and homes. We track how they tilt with a Kinect camera.")
     assert "Kinect" in describe(entry, MD)
+
+
+def test_a_paper_that_says_in_this_work_we_use_x_is_described_by_that_use() -> None:
+    abstract = ("Cameras in kitchens are costly to install. Kitchens offer a signal that is unique to each cupboard: "
+                "magnetic hum. In this work, we use the forearm as a receiving coil and leverage this hum for "
+                "gestural input. We close by discussing opportunities and future work.")
+    text = describe(paper("Doe2026", "Your Hum Is My Command", abstract), MD)
+    assert "use the forearm as a receiving coil" in text, text
+    assert "the magnetic hum" in text and "this hum" not in text, text
