@@ -565,3 +565,19 @@ def test_a_paper_that_says_in_this_work_we_use_x_is_described_by_that_use() -> N
     text = describe(paper("Doe2026", "Your Hum Is My Command", abstract), MD)
     assert "use the forearm as a receiving coil" in text, text
     assert "the magnetic hum" in text and "this hum" not in text, text
+
+
+def test_a_state_of_the_art_report_is_said_to_survey_its_field() -> None:
+    entry = paper("Doe2026", "State of the Art in Methods for Knitting-Aware Design",
+                  "Knitting machines are common in small workshops, and many designers use them.")
+    text = describe(entry, MD)
+    assert "survey methods for knitting-aware design" in text, text
+    assert "state of the art" not in text
+
+
+def test_a_seminar_report_is_said_to_report_on_its_topic_not_to_study_it() -> None:
+    entry = paper("Doe2026", "Computational Aspects of Knitting",
+                  "Report from the Winter Seminar 2031 Computational Aspects of Knitting, edited by Jane Doe and "
+                  "Rick Roe.")
+    text = describe(entry, MD)
+    assert "report on computational aspects of knitting" in text, text

@@ -555,6 +555,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         at = _finite_at(words)
         if at > 0:
             return f"{v('show')} that {caser.phrase(words)}"
+        surveyed = _surveyed(words)
+        if surveyed:  # "State of the Art in Methods for X" -> "survey methods for X"
+            verb, rest = surveyed
+            return f"{v(verb.split()[0])} {' '.join(verb.split()[1:] + [caser.phrase(rest)])}".strip()
         verb, obj = _np_clause(words, caser)
         return f"{v(verb)} {obj}"
 
@@ -777,6 +781,30 @@ _WRITING_KINDS = {"retrospective", "editorial", "essay", "commentary", "reflecti
                   "tribute", "obituary", "rant", "letter", "memoir", "keynote"}
 #: "position paper", "position statement": two words that name a kind of writing
 _WRITING_PAIRS = {("position", "paper"), ("position", "statement"), ("opinion", "piece"), ("personal", "view")}
+
+
+#: title openings that name a survey of what follows: "State of the Art in X", "An Overview and Recent Advances in X"
+_SURVEY_OPENINGS: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
+    (("the", "state", "of", "the", "art", "in"), "survey", ()),
+    (("state", "of", "the", "art", "in"), "survey", ()),
+    (("the", "state", "of", "the", "art", "of"), "survey", ()),
+    (("state", "of", "the", "art", "of"), "survey", ()),
+    (("state-of-the-art", "in"), "survey", ()),
+    (("an", "overview", "and", "recent", "advances", "in"), "give an overview of", ("recent", "advances", "in")),
+    (("an", "overview", "of"), "give an overview of", ()),
+)
+
+
+def _surveyed(words: list[str]) -> tuple[str, list[str]] | None:
+    """``(verb, object words)`` of a title part that opens by naming a survey ("State of the Art in Methods and
+    Representations for X" -> survey "methods and representations for X"), else None: "study the state of the art in
+    X" would make a survey a study of a state."""
+    bare = [_bare(w) for w in words]
+    for opening, verb, kept in _SURVEY_OPENINGS:
+        n = len(opening)
+        if tuple(bare[:n]) == opening and len(words) > n:
+            return verb, list(kept) + words[n:]
+    return None
 
 
 def _writing_kind(words: list[str]) -> str | None:
