@@ -581,3 +581,18 @@ def test_a_seminar_report_is_said_to_report_on_its_topic_not_to_study_it() -> No
                   "Rick Roe.")
     text = describe(entry, MD)
     assert "report on computational aspects of knitting" in text, text
+
+
+def test_an_undefined_acronym_in_a_list_of_names_keeps_the_list() -> None:
+    abstract = ("Small sensor nodes sleep most of the time. We provide experimental data comparing the power "
+                "consumption of Bluetooth Low Energy (BLE), ZigBee and ANT radios for a cyclic sleep scenario, in "
+                "which a node wakes up to send one packet.")
+    text = describe(paper("Doe2026", "Radio Power in Sleepy Sensor Nodes", abstract), MD)
+    assert "Bluetooth Low Energy, ZigBee and ANT radios" in text, text
+
+
+def test_a_thing_named_after_namely_is_said_by_its_name() -> None:
+    abstract = ("Paper pads are everywhere. In this paper, we describe the novel implementation of a tangible "
+                "drawing framework, namely the InkSlate, inspired by the concept of projected light.")
+    text = describe(paper("Doe2026", "A Tangible Drawing Framework", abstract), MD)
+    assert "InkSlate, a tangible drawing framework" in text, text
