@@ -432,7 +432,7 @@ def test_any_verb_after_we_keeps_its_tense_and_agrees_with_the_authors():
     ("Volunteering", "study volunteering"),
     # case-protected gerunds are gerunds: never "which identifyings"
     ("3D Printing in Classrooms: {Identifying} a Hierarchy of Activities",
-     "study 3D printing in classrooms for Identifying a hierarchy of activities"),
+     "study 3D printing in classrooms for identifying a hierarchy of activities"),
     ("ReLoop: Fix the Norm, Not the Gradient", "present ReLoop, which fixes the norm, not the gradient"),
     # a topic word before the colon is not a name
     # never "study X, with Y": the subtitle's findings are reported on the topic
@@ -536,3 +536,63 @@ def test_a_structured_abstract_gives_its_method_not_the_title() -> None:
     text = related_work([paper("Doe2026", "Flaky Test Reruns in Continuous Integration", abstract)], fmt="markdown")
     assert "ranking flaky tests by their failure history" in text, text
     assert "flaky test reruns in continuous integration" not in text.lower()
+
+
+EXPORTER_CAPITALS = [
+    ("{{Tilt Boards}}: {{A}} Toolkit for Tangible Tilting", "Tilt Boards, a toolkit for tangible tilting"),
+    ("Sensor-{{Based Posture Tracking}}", "sensor-based posture tracking"),
+    ("PadPrint: {{Resistive}} and Capacitive Pads for Printed Objects", "PadPrint, resistive and capacitive pads"),
+]
+
+
+@pytest.mark.parametrize(("title", "wanted"), EXPORTER_CAPITALS)
+def test_a_capital_an_exporter_braced_after_a_colon_or_hyphen_is_lowered_in_prose(title: str, wanted: str) -> None:
+    entry = paper("Doe2026", title, "Tables are common in offices and homes, and many of them are tilted.")
+    text = describe(entry, MD)
+    assert wanted in text, text
+
+
+def test_a_name_braced_after_a_colon_keeps_its_capital() -> None:
+    entry = paper("Doe2026", "{{Tilt Boards}}: {{Kinect}} Tracking for Tangible Tilting",
+                  "Tables are common in offices and homes. We track how they tilt with a Kinect camera.")
+    assert "Kinect" in describe(entry, MD)
+
+
+def test_a_paper_that_says_in_this_work_we_use_x_is_described_by_that_use() -> None:
+    abstract = ("Cameras in kitchens are costly to install. Kitchens offer a signal that is unique to each cupboard: "
+                "magnetic hum. In this work, we use the forearm as a receiving coil and leverage this hum for "
+                "gestural input. We close by discussing opportunities and future work.")
+    text = describe(paper("Doe2026", "Your Hum Is My Command", abstract), MD)
+    assert "use the forearm as a receiving coil" in text, text
+    assert "the magnetic hum" in text and "this hum" not in text, text
+
+
+def test_a_state_of_the_art_report_is_said_to_survey_its_field() -> None:
+    entry = paper("Doe2026", "State of the Art in Methods for Knitting-Aware Design",
+                  "Knitting machines are common in small workshops, and many designers use them.")
+    text = describe(entry, MD)
+    assert "survey methods for knitting-aware design" in text, text
+    assert "state of the art" not in text
+
+
+def test_a_seminar_report_is_said_to_report_on_its_topic_not_to_study_it() -> None:
+    entry = paper("Doe2026", "Computational Aspects of Knitting",
+                  "Report from the Winter Seminar 2031 Computational Aspects of Knitting, edited by Jane Doe and "
+                  "Rick Roe.")
+    text = describe(entry, MD)
+    assert "report on computational aspects of knitting" in text, text
+
+
+def test_an_undefined_acronym_in_a_list_of_names_keeps_the_list() -> None:
+    abstract = ("Small sensor nodes sleep most of the time. We provide experimental data comparing the power "
+                "consumption of Bluetooth Low Energy (BLE), ZigBee and ANT radios for a cyclic sleep scenario, in "
+                "which a node wakes up to send one packet.")
+    text = describe(paper("Doe2026", "Radio Power in Sleepy Sensor Nodes", abstract), MD)
+    assert "Bluetooth Low Energy, ZigBee and ANT radios" in text, text
+
+
+def test_a_thing_named_after_namely_is_said_by_its_name() -> None:
+    abstract = ("Paper pads are everywhere. In this paper, we describe the novel implementation of a tangible "
+                "drawing framework, namely the InkSlate, inspired by the concept of projected light.")
+    text = describe(paper("Doe2026", "A Tangible Drawing Framework", abstract), MD)
+    assert "InkSlate, a tangible drawing framework" in text, text

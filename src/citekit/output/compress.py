@@ -178,9 +178,10 @@ def _name_first(text: str, name: str) -> str:
     return f"{name}, {article} {m.group(2)} {m.group(4)}".strip()
 
 
-#: "their system called MobileASL for X", "an interactive tool named SILK that ...": the thing, then its name
+#: "their system called MobileASL for X", "an interactive tool named SILK that ...", "a framework, namely the MagicPad,
+#: inspired by X": the thing, then its name
 _CALLED = re.compile(r"^(?:their|our|its|an?|the)\s+(?P<kind>(?:[\w\-]+\s+){0,5}?[\w\-]+)\s*,?\s+"
-                     r"(?:called|named|dubbed|termed)\s+(?P<name>[A-Za-z][\w\-]*[A-Za-z0-9])(?P<comma>,)?"
+                     r"(?:called|named|dubbed|termed|namely(?:\s+the)?)\s+(?P<name>[A-Za-z][\w\-]*[A-Za-z0-9])(?P<comma>,)?"
                      r"(?P<rest>(?:\s.*)?)$")
 
 
@@ -359,17 +360,28 @@ def _end(head: str) -> str:
         head = head[:m.start()]
 
 
+#: "Bluetooth Low Energy, ZigBee and ANT": a list of names (up to three words each) joined by commas and "and"/"or"
+_NAME_LIST = lazy(r"(?:[\w\-]+(?:\s+[\w\-]+){0,2},\s+)+[\w\-]+(?:\s+[\w\-]+){0,2},?\s+(?:and|or)\s+[\w\-]+")
+
+
+def _listed(text: str, at: re.Match[str]) -> bool:
+    """Whether the word at ``at`` is a member of an "X, Y and Z" list."""
+    return any(m.start() <= at.start() and at.end() <= m.end() for m in _NAME_LIST.finditer(text))
+
+
 def _without_unexplained(text: str, name: str, spans: list[str]) -> str:
     """End the clause before the phrase that holds an acronym nobody defined ("... on the APAS Artemis").
 
     The reader's "what is APAS?" costs more than the phrase says; the clause keeps what
-    comes before it when that still says something (four words or more).
+    comes before it when that still says something (four words or more). One name in a list
+    of its kind ("Bluetooth Low Energy, ZigBee and ANT protocols") is said by the list: cutting
+    there would leave "comparing Bluetooth Low Energy" and drop what it was compared with.
     """
     from citekit.output.standalone import unexplained
 
     for acronym in unexplained(_unmask(text, spans), name):
         at = re.search(rf"(?<![\w\-]){re.escape(acronym)}(?![\w\-])", text)
-        if not at:
+        if not at or _listed(text, at):
             continue
         cuts = [m.start() for m in _PREP.finditer(text[:at.start()]) if _words(text[:m.start()]) >= 4]
         if cuts:
@@ -472,6 +484,7 @@ def compress(rest: str, verb: str, name: str = "", *, finding: bool = False, lim
     nominal = _NOMINAL.match(text) if verb in _LIGHT_VERBS or verb.startswith(("have ", "report")) else None
     if nominal and (verb not in {"describe", "described"} or nominal.group("noun").lower() != "description"):
         verb, text = _NOMINAL_VERB[nominal.group("noun").lower()], text[nominal.end():]
+        text = _called_first(text)  # "implementation of a framework, namely the MagicPad" -> "MagicPad, a framework"
     for pattern, plain in _STOCK:
         text = pattern.sub(plain, text)
     text = re.sub(r"\s{2,}", " ", text)

@@ -746,6 +746,13 @@ def _plain_title_clauses(entry: Entry, style: _Style, abstract: str) -> list[str
     return clauses
 
 
+#: an abstract that opens by saying the record is the report of a meeting ("Report from Dagstuhl Seminar 14361",
+#: "This report documents the program and the outcomes of ...")
+_EVENT_REPORT = lazy(r"^\W*(?:Report\s+(?:from|of|on)\s+(?:the\s+)?(?:[\w\-]+\s+){0,3}(?:Seminar|Workshop|Symposium|"
+                     r"Panel|Meeting|Summit)\b)|^\W*This\s+report\s+(?:documents|summari[sz]es)\b|\b(?:Dagstuhl|Shonan)\s+"
+                     r"(?:Seminar|Perspectives\s+Workshop)\b")
+
+
 def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) -> str:
     """A title's clause whose verb makes the paper a study ("study guided gesture support in the Paper PDA"), said
     with a neutral verb when the record says the paper built something and ran no study of its own
@@ -756,6 +763,8 @@ def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) ->
     m = re.match(r"(stud(?:y|ies))\s+(?!of\b)", clause)
     if not m or not abstract:
         return clause
+    if _EVENT_REPORT.search(abstract[:300]):  # a seminar's report studies nothing: it reports on the meeting's topic
+        return ("report on" if plural else "reports on") + clause[len(m.group(1)):]
     if kind_of(f"{latex_to_text(entry.title or '')} . {abstract}") != "system":
         return clause
     return ("address" if plural else "addresses") + clause[len(m.group(1)):]

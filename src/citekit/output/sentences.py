@@ -97,6 +97,10 @@ _THIS_ANY = lazy(rf"^{_LEAD}(?:[Tt]his|[Tt]he(?:\s+present)?)\s+(?:paper|work|ar
                        # "The research reported here investigates": a participle that qualifies the subject, not its verb
                        rf"(?P<any3>[a-z]{{3,}}s|[a-z]{{3,}}ed)\b(?!\s+(?:here|herein|hereafter|below|in\s+this|is|are|was|were|has|have)\b)"
                        rf"(?P<rest>.*)$", re.S)
+#: "In this work, we use the body as a receiving antenna": a verb that is method, not claim, in most sentences ("We use
+#: a camera to ...") says what the paper does when the sentence opens by naming the paper itself
+_WE_HERE = lazy(r"^(?:In|Within)\s+(?:this|the\s+present|our)\s+(?:paper|work|article|study|note|manuscript|research)"
+                r"\s*,?\s*(?:[Ww]e|I)\s+(?P<any>use|leverage|exploit|employ|apply|harness|repurpose)\b(?P<rest>.*)$", re.S)
 #: "The aim of this study was to compare X", "Our approach is to use X", "This study sought to assess X": what the
 #: paper sets out to do, said with the verb of its aim; ranked after every sentence that says what the paper did
 #: (:func:`contributions`). Not "This paper will present X": its verb is said short as the noun's ("present
@@ -366,6 +370,7 @@ def candidates(sentences: list[str]) -> list[int]:
 def _read(sentence: str) -> re.Match[str] | None:
     """The sentence read as subject-verb-rest with the paper as subject, or None."""
     return (_WE.match(sentence) or _THIS.match(sentence) or _FINDING.match(sentence) or _WE_ANY.match(sentence)
+            or _WE_HERE.match(sentence)
             or _THIS_ANY.match(sentence) or _PASSIVE.match(sentence) or _passive_study(sentence)
             or _AIM.match(sentence))
 

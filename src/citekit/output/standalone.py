@@ -234,8 +234,9 @@ def _rebuild_demonstratives(clause: str, earlier: str) -> str:
         if re.search(rf"\b{re.escape(noun[:5])}", clause[:m.start()], re.I):
             continue  # the antecedent is in the clause itself
         found = None
-        for found in re.finditer(rf"\b(?:a|an|the|its|their|our)\s+((?:[A-Za-z][\w\-]*\s+){{1,2}}){re.escape(noun)}\b",
-                                 earlier, re.I):
+        # "... a signal unique to the home: electromagnetic noise": a colon or comma introduces the noun as well
+        for found in re.finditer(rf"(?:\b(?:a|an|the|its|their|our)\s+|[:;,]\s+)((?:[A-Za-z][\w\-]*\s+){{1,2}})"
+                                 rf"{re.escape(noun)}\b", earlier, re.I):
             pass
         if found is None:
             continue

@@ -438,6 +438,36 @@ def _acronym_compounds(title: str) -> str:
                   else m.group(0), title)
 
 
+#: a braced run of capitalized words that opens a subtitle ("Modeler: {{A}} Generative System") or goes on from a
+#: hyphen inside a word ("Agent-{{Based Gesture Tracking}}"): where an exporter braced the capitals title case gave
+_CASE_BRACES = lazy(r"(?:(?<=:\s)|(?<=[a-z]-))\{+((?:A|[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)*)\}+(?=[\s\-,.:;!?]|$)")
+
+
+def _case_only_braces(title: str, context: str = "") -> str:
+    """A title without the braces an exporter set around a subtitle's first word or the rest of a hyphenated word.
+
+    Zotero's exports brace a capital that sentence case would lower ("Fresh Press Modeler: {{A}} Generative
+    System", "Agent-{{Based Gesture Tracking}}"); read literally, prose keeps "present Fresh Press Modeler, A
+    generative system" and "study agent-Based Gesture Tracking". Such a brace says only where the capital came
+    from, so when every word in it is an ordinary word (:func:`lowercase_words`) that the paper's own text
+    (``context``) never writes with a capital alone, it is dropped and the words are cased like the rest of the
+    title; a name there ("{{TRIZ}}", a "{{Kinect}}" the abstract names) keeps its braces.
+    """
+    words = lowercase_words()
+    # (a capitalized word beside another is a title quoted or a scanned page's header, no name)
+    tokens = re.findall(r"[A-Za-z][\w\-]*|[.!?:;]", context)
+    cap = [bool(re.fullmatch(r"[A-Z][a-z][\w\-]*", t)) for t in tokens]
+    named = {tokens[i] for i in range(1, len(tokens)) if cap[i] and tokens[i - 1] not in ".!?:;"
+             and not cap[i - 1] and not (i + 1 < len(tokens) and cap[i + 1])}
+    named -= {t.capitalize() for t in tokens if t.islower()}
+
+    def ordinary(word: str) -> bool:
+        return word == "A" or (_ordinary(word, words) and word not in named)
+
+    return _CASE_BRACES.sub(lambda m: m.group(1) if all(ordinary(w) for w in m.group(1).split()) else m.group(0),
+                            title)
+
+
 def _protected(title: str, context: str = "") -> str:
     """The title with its names braced; one holding unknown commands is kept as written (and escaped later).
     ``context``: the paper's abstract, whose lower-case words are ordinary words (see
@@ -445,7 +475,8 @@ def _protected(title: str, context: str = "") -> str:
     from citekit.core.text import known_macros
 
     prose_lower = frozenset(re.findall(r"(?<![\w\-])[a-z][a-z']+(?![\w\-])", context)) if context else frozenset()
-    title = _acronym_compounds(_title_case_braces_dropped(re.sub(r"\s+", " ", title).strip(), prose_lower))
+    title = _title_case_braces_dropped(re.sub(r"\s+", " ", title).strip(), prose_lower)
+    title = _acronym_compounds(_case_only_braces(title, context))
     outside_math = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", " ", title)
     if any(m not in known_macros() for m in re.findall(r"\\([A-Za-z]+)", outside_math)):
         return title
@@ -524,6 +555,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         at = _finite_at(words)
         if at > 0:
             return f"{v('show')} that {caser.phrase(words)}"
+        surveyed = _surveyed(words)
+        if surveyed:  # "State of the Art in Methods for X" -> "survey methods for X"
+            verb, rest = surveyed
+            return f"{v(verb.split()[0])} {' '.join(verb.split()[1:] + [caser.phrase(rest)])}".strip()
         verb, obj = _np_clause(words, caser)
         return f"{v(verb)} {obj}"
 
@@ -746,6 +781,30 @@ _WRITING_KINDS = {"retrospective", "editorial", "essay", "commentary", "reflecti
                   "tribute", "obituary", "rant", "letter", "memoir", "keynote"}
 #: "position paper", "position statement": two words that name a kind of writing
 _WRITING_PAIRS = {("position", "paper"), ("position", "statement"), ("opinion", "piece"), ("personal", "view")}
+
+
+#: title openings that name a survey of what follows: "State of the Art in X", "An Overview and Recent Advances in X"
+_SURVEY_OPENINGS: tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...] = (
+    (("the", "state", "of", "the", "art", "in"), "survey", ()),
+    (("state", "of", "the", "art", "in"), "survey", ()),
+    (("the", "state", "of", "the", "art", "of"), "survey", ()),
+    (("state", "of", "the", "art", "of"), "survey", ()),
+    (("state-of-the-art", "in"), "survey", ()),
+    (("an", "overview", "and", "recent", "advances", "in"), "give an overview of", ("recent", "advances", "in")),
+    (("an", "overview", "of"), "give an overview of", ()),
+)
+
+
+def _surveyed(words: list[str]) -> tuple[str, list[str]] | None:
+    """``(verb, object words)`` of a title part that opens by naming a survey ("State of the Art in Methods and
+    Representations for X" -> survey "methods and representations for X"), else None: "study the state of the art in
+    X" would make a survey a study of a state."""
+    bare = [_bare(w) for w in words]
+    for opening, verb, kept in _SURVEY_OPENINGS:
+        n = len(opening)
+        if tuple(bare[:n]) == opening and len(words) > n:
+            return verb, list(kept) + words[n:]
+    return None
 
 
 def _writing_kind(words: list[str]) -> str | None:
