@@ -405,3 +405,80 @@ def name_group(members: list[Entry], idx: list[int], similarity: Similarity, ski
 
 def topic_tags(entry: Entry, skip: set[str], rules: TagRules) -> set[str]:
     return {t for t in entry.tags if t not in skip and t in rules.rules}
+
+
+def join_on_phrase(leftovers: list[int], groups: list[tuple[list[int], str, list[str]]], book: Phrasebook,
+                   titles: list[str], abstracts: list[str], fixed: set[str], taken: set[str],
+                   tag: list[str]) -> list[int]:
+    """Each paper left for "Other related work" that shares a phrase with every paper of a group joins the group
+    that shares the most specific one with it, under a heading that is true of all of them; returns the papers
+    still left.
+
+    A reader files "Hand Gesture Recognition and Tracking" with two papers on "hand tracking and gesture
+    recognition", not in a catch-all ("five of seven vision-based gesture papers left out"). The phrase is one a
+    topic sentence could say (:func:`.related_topics.topic_sentence`: two words or more, or a noun that names a
+    topic, never only the section's own words), every paper of the grown group writes it
+    (:class:`.related_topics.Phrasebook`) and says it of itself (:func:`.related_openers.owned_by_all`): a
+    function word or one word used in passing brings no paper in. The group keeps its heading where the leftover
+    writes it too (:func:`.related_headings.written_by`), else takes the shared phrase (never one of ``taken``,
+    other groups' headings, lower case); a group headed by a tag label (``fixed``, lower case) stays as the user
+    tagged it. Changes ``groups`` in place."""
+    from citekit.output.related_headings import written_by
+    from citekit.output.related_openers import owned_by_all
+    from citekit.output.related_topics import heading_case
+
+    rest = []
+    # (the phrases each group's own papers share, read before any leftover joins: a paper that writes a phrase
+    # with its words apart, "gesture tracking and recognition", does not take it from the next one)
+    own = [_shared_phrases(book, idx, tag) for idx, _, _ in groups]
+    for i in leftovers:
+        best: tuple[tuple[int, float], int, str] | None = None
+        for n, (idx, heading, _) in enumerate(groups):
+            if len(idx) >= MAX_SIZE or heading.lower() in fixed:
+                continue
+            grown = [*idx, i]
+            # (the group's own phrase, which the leftover writes as such or with its words close together:
+            # "gesture tracking and recognition" beside papers on "gesture recognition")
+            for key, text in own[n]:
+                if not written_by(text, titles[i], abstracts[i]) \
+                        or not owned_by_all(text, [titles[j] for j in grown], [abstracts[j] for j in grown]):
+                    continue
+                rank = (len(key), -book.df[key])
+                if best is None or rank > best[0]:
+                    best = (rank, n, text)
+        if best is None:
+            rest.append(i)
+            continue
+        _, n, phrase = best
+        idx, heading, words = groups[n]
+        if not written_by(heading, titles[i], abstracts[i]):
+            heading = heading_case(phrase, book.names)
+            others = taken - {groups[n][1].lower()}
+            if heading.lower() in others:
+                rest.append(i)
+                continue
+        groups[n] = ([*idx, i], heading, words)
+    return rest
+
+
+def _shared_phrases(book: Phrasebook, idx: list[int], tag: list[str]) -> list[tuple[tuple[str, ...], str]]:
+    """The phrases every paper of ``idx`` writes that a topic sentence could say, as the records write them: two
+    words or more, or one noun that names a topic (:func:`.related_topics._says_a_topic`); never the section's tag
+    itself nor a phrase of words that name nothing alone ("systems", "interaction"). A word most of the section
+    uses still counts inside a longer phrase ("gesture recognition" under motion, where most papers recognise
+    gestures): what these papers share with each other is what they share."""
+    from citekit.output.related_topics import _WEAK_STEMS, _says_a_topic, Theme, term_root
+
+    tag_roots = {term_root(fold(w).lower()) for t in tag for w in re.split(r"[-_\s]+", t) if w}
+    keys = set.intersection(*(set(book.per_paper[j]) for j in idx)) if idx else set()
+    out = []
+    for key in sorted(keys):
+        if all(w in _WEAK_STEMS or term_root(w) in tag_roots for w in key):
+            continue
+        if len(key) == 1 and book.topic and all(term_root(w) in book.topic for w in key):
+            continue  # (one word most of the section uses is the section's, not this group's)
+        noun, article = book.usage(key)
+        theme = Theme(key, book.written[key], list(idx), 0.0, article, len(idx))
+        if noun and _says_a_topic(theme, book.names):
+            out.append((key, book.written[key]))
+    return out
