@@ -807,7 +807,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     group, stays one paragraph named after the topic.
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
-                                               entry_text, join_on_phrase, name_group, title_pairs, topic_tags)
+                                               entry_text, name_group, title_pairs, topic_tags)
     from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
     from citekit.output.related_terms import as_one_term, long_forms, section_of, terms
     from citekit.output.related_topics import (Phrasebook, heading_case, kind_of, proper_names, ranked_names,
@@ -998,8 +998,6 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
         if pair_off(i, final):
             rest_idx.remove(i)
-    # a leftover that shares a phrase with every paper of a group joins it, under a heading true of all of them
-    rest_idx = join_on_phrase(rest_idx, final, book, titles, abstracts, labels, taken_by("", final), topic)
     for idx, heading, words in final:
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
