@@ -122,3 +122,98 @@ def _roots_of(text: str, skip: frozenset[str]) -> set[str]:
 def _counted(size: int, kind: str) -> str:
     """The opener's subject when the papers are not named: "Both systems", "Three studies"."""
     return f"Both {kind}" if size == 2 else f"{_NUMBERS.get(size, 'All these')} {kind}"
+
+
+#: how a paper says what it works with: "using X", "based on X", "by means of X", "via X", "with the help of X"
+_MEANS = re.compile(r"(?<![\w\-])(?P<how>using|based\s+on|by\s+means\s+of|via|with\s+the\s+help\s+of)\s+"
+                    r"(?P<np>[^,;:.()\"“”]+)", re.I)
+#: where the means' noun phrase ends: a clause or a purpose after it ("using the body as an antenna for ...")
+_MEANS_END = re.compile(r"\s+(?:that|which|who|whom|where|when|while|whereas|to|for|in\s+order|so|thus|and\s+(?:we|it|they|"
+                        r"then|show|present|evaluate|demonstrate|propose|describe|report|find)|is|are|was|were|can|"
+                        r"could|has|have)\b.*$", re.I)
+#: a means that points at something the sentence cannot show ("using the proposed system", "based on their texture")
+_DEICTIC = re.compile(r"\b(?:their|its|this|these|those|our|such|proposed|above|same)\b", re.I)
+#: the most words a means may have: a longer one is a clause, not a means
+MEANS_WORDS = 8
+
+
+def means_of(title: str, abstract: str, names: frozenset[str] = frozenset()) -> str | None:
+    """What the paper works with, as its own contribution sentence (else its title) says it: "using elements of
+    genetic programming", "based on surface EMG sensors and 2D-accelerometers", or None.
+
+    A reader tells the papers of a group apart by their means ("@A with EMG and accelerometers, @B using the
+    body as an antenna"); the phrase is the record's own, cut where a clause or a purpose begins."""
+    from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
+    from citekit.output.sentences import contribution
+
+    from citekit.core.text import latex_to_text
+
+    title = latex_to_text(title or "")  # ("{{Sensing Gestures Using}} the {{Body}}": the title as it reads)
+    from citekit.core.text import latex_to_text
+
+    title = latex_to_text(title or "")  # ("{{Sensing Gestures Using}} the {{Body}}": the title as it reads)
+    found = contribution(abstract, title=title) if abstract else None
+    for text in ((found.rest if found else ""), title):
+        m = _MEANS.search(text or "")
+        if not m:
+            continue
+        if text[m.end():].lstrip().startswith("("):
+            continue  # ("using a combination of Computer Aided Consumer Design (CACD) and ...": the phrase goes on)
+        np = _MEANS_END.sub("", m.group("np").strip()).strip()
+        np = re.sub(r"\s+(?:and|or|of|the|a|an|in|on|with|by)$", "", np)
+        words = np.split()
+        content = [w for w in re.findall(r"[a-z0-9][a-z0-9\-]*", fold(np).lower())
+                   if w not in FUNCTION_WORDS and w not in GENERIC]
+        if not content or len(words) > MEANS_WORDS or "\\" in np or "$" in np or _DEICTIC.search(np):
+            continue
+        how = re.sub(r"\s+", " ", m.group("how").lower())
+        return f"{how} {_lowered(np, names) if text is title else np}"
+    return None
+
+
+def _lowered(phrase: str, names: frozenset[str] = frozenset()) -> str:
+    """A title's phrase in sentence case: a capitalized word an English dictionary knows in lower case is lowered
+    ("Elements of Genetic Programming" -> "elements of genetic programming"), and so is one the records never write
+    as a name (``names``, :attr:`.related_topics.Phrasebook.names`); a name stays ("Hidden Markov Models" ->
+    "hidden Markov models"), and so does a word with inner capitals or digits ("EMG", "2D")."""
+    from citekit.output.title_prose import lowercase_words
+
+    known = lowercase_words()
+
+    def one(word: str) -> str:
+        if "-" in word:
+            return "-".join(one(p) for p in word.split("-"))
+        title_case = word[:1].isupper() and word[1:].islower()
+        return word.lower() if title_case and (word.lower() in known or word not in names) else word
+
+    return " ".join(one(w) for w in phrase.split())
+
+
+def differing_means(titles: list[str], abstracts: list[str], said: str,
+                    names: frozenset[str] = frozenset()) -> list[str] | None:
+    """Each paper's means (:func:`means_of`), when every paper of the group names one and no two name the same:
+    what the opener adds to say how the papers differ ("..., @A using X and @B based on Y"). None when any paper
+    names none, when two share their means (a shared means is no difference), or when a means only repeats what
+    the opener ``said`` they share ("Both papers address hand tracking, @A based on hand tracking")."""
+    if not 2 <= len(titles) <= MEANS_PAPERS or len(titles) != len(abstracts):
+        return None
+    said_roots = _roots_of(said, _SAID_SKIP)
+    out: list[str] = []
+    seen: list[set[str]] = []
+    for title, abstract in zip(titles, abstracts):
+        means = means_of(title, abstract, names)
+        if means is None:
+            return None
+        own = _roots_of(re.sub(r"^(?:using|based on|by means of|via|with the help of)\s+", "", means), _SAID_SKIP)
+        if not own or own & said_roots or any(2 * len(own & s) >= min(len(own), len(s)) for s in seen):
+            return None  # (two means mostly alike, "surface muscle sensors" twice, are no difference)
+        seen.append(own)
+        out.append(means)
+    return out
+
+
+#: the most papers whose means an opener lists: past four it is a list of its own
+MEANS_PAPERS = 4
+#: words of an opener that say nothing of its topic
+_SAID_SKIP = frozenset("both all two three four five six papers paper systems studies address examine present "
+                       "are is these of the a an and or in on as with to for".split())

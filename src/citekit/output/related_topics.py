@@ -169,7 +169,16 @@ def _shown(phrase: str, names: frozenset[str] = frozenset()) -> str:
             return w if any(p in names for p in parts) else "-".join(one(p) for p in parts)
         return w.lower() if w[:1].isupper() and w[1:].islower() and w not in names else w
 
-    return " ".join(one(w) for w in phrase.split())
+    words = phrase.split()
+    out = [one(w) for w in words]
+    for i in range(1, len(words)):
+        # a capitalized word right after a title-case word that is lowered is title case too, not a name the
+        # records write: "Hand Tracking" is "hand tracking", never "hand Tracking" ("Augmented Reality", two
+        # names, stays)
+        if out[i] == words[i] and words[i][:1].isupper() and words[i][1:].islower() \
+                and words[i - 1][:1].isupper() and words[i - 1][1:].islower() and out[i - 1] != words[i - 1]:
+            out[i] = words[i].lower()
+    return " ".join(out)
 
 
 def heading_case(phrase: str, names: frozenset[str] = frozenset()) -> str:

@@ -1505,7 +1505,8 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         if said:
             from citekit.output.related_terms import define_in
 
-            body.insert(0, style.text(define_in(said, g.forms, " ".join(body))))
+            said = style.text(define_in(said, g.forms, " ".join(body)))
+            body.insert(0, _with_means(said, g, style))
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, plan, style)
@@ -1528,6 +1529,21 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
     # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one
     header = f"{command} ({len(usable)} {noun}; generated from {source}, edit freely; {marker(body)})"
     return style.comment(header) + "\n" + body
+
+
+def _with_means(said: str, group: _Group, style: _Style) -> str:
+    """The opener (already in the target's text) with how its papers differ, when each names its own means
+    (:func:`.related_openers.differing_means`): "Both papers address gestures: @A based on surface EMG sensors,
+    @B using the body as an antenna." A reader asks a topic sentence for what the papers share and how they differ."""
+    from citekit.output.related_openers import differing_means
+
+    titles = group.spelled([e.title or "" for e in group.members])
+    abstracts = group.spelled([abstract_prose(e) for e in group.members])
+    means = differing_means(titles, abstracts, said, group.names)
+    if not means or not said.endswith("."):
+        return said
+    # (a comma between them, as a reader lists them: "and" would read as part of the first means)
+    return f"{said[:-1]}: " + ", ".join(f"{style.citet(e)} {style.text(m)}" for e, m in zip(group.members, means)) + "."
 
 
 def _one_record_per_paper(entries: list[Entry]) -> tuple[list[Entry], list[tuple[str, str]]]:
