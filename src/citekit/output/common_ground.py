@@ -220,6 +220,33 @@ def _used_as_verb(word: str, text: str) -> bool:
         _AS_VERB.search(text[:m.start()]) or _OBJECT_NEXT.match(text[m.end():]) for m in spots)
 
 
+#: what can follow a noun that heads its phrase: a verb's forms, an adverb ("gestures offered", "input is"); and
+#: a process done to it, which keeps the word's own sense ("gesture understanding", "energy harvesting")
+_NOT_A_NOUN = lazy(r"[a-z]+(?:ed|ly|es|ing|tion|sion|ment|ance|ence|sis)|[a-z]+[^su]s")
+
+
+def _only_modifier(word: str, text: str) -> bool:
+    """Whether ``text`` writes ``word`` only in its singular as the modifier of a noun after it ("input voltage
+    swing", "the input voltage drops"), never as a phrase's head nor as what a process works on ("gesture
+    recognition", "energy harvesting"): its sense is then the pair's, and the same word in another paper
+    ("input widgets") names something else. A reader struck "like Printput,
+    our work deals with input", where the user's abstract meant a charge pump's input voltage."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    low = word.lower()
+    if low.endswith("s") and not low.endswith("ss"):
+        return False  # (a plural heads its phrase: "gestures offered", "sensors on the arm")
+    spots = list(re.finditer(rf"(?<![\w\-]){re.escape(low)}(?![\w\-])", text, re.I))
+    if not spots:
+        return False
+    for m in spots:
+        after = re.match(r"\s+([A-Za-z][a-z\-]*)", text[m.end():])
+        nxt = after.group(1).lower() if after else ""
+        if not nxt or nxt in FUNCTION_WORDS or _NOT_A_NOUN.fullmatch(nxt) or len(nxt) < 3:
+            return False  # (the phrase ends here: "the input is", "energy.", "power of")
+    return True
+
+
 def _vague(word: str) -> bool:
     """A word that names no line of work alone or in a phrase's head ("tasks", "levels", "one")."""
     from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
@@ -278,6 +305,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name; or be
             # the user's title's word that a record's running text writes in lower case: "Gesture Understanding")
             continue
+        if len(key) == 1 and not head and _only_modifier(written, mine_text):
+            continue  # ("input" of "input voltage" is no "input" of "input widgets": the pair is the sense, not the word)
         sharers = tuple(i for i, (t, g) in enumerate(zip(texts, grams)) if (key[0] in t if len(key) == 1 else key in g))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
