@@ -37,3 +37,45 @@ def test_a_word_the_user_writes_as_a_head_noun_is_still_a_link(tmp_path: Path) -
     # the same abstract with "radio waves" written as what the paper works on: the shared ground holds
     out = section(tmp_path, BEACONS, "devices", PUMP)
     assert "radio waves" in out.split("### Offices", 1)[1], out
+
+
+SNIPPET = ("# TapCopy: A Fast Copy Technique for Smartwatches\n\n## Abstract\n\n"
+           "Copying text on smartwatches is slow, because the screen is small and fingers cover the letters.\n")
+WATCHES = [
+    ("wa2015swipe", "Bezel Swipes for Smartwatch Menus",
+     "We design bezel swipes that open menus on a smartwatch screen, and compare them with taps.", "menus"),
+    ("wb2016crown", "Crown Scrolling on Smartwatches",
+     "We study scrolling with the crown of a smartwatch on long lists of text messages.", "menus"),
+    ("wc2014phone", "Clipboards on Phones",
+     "We log how often people use the clipboard on phones over a month.", "phones"),
+    ("wd2013notes", "Phone Notes While Walking",
+     "We study how people take notes on phones while walking.", "phones"),
+]
+
+
+def test_a_title_that_names_what_the_paper_made_gives_its_claim(tmp_path: Path) -> None:
+    # the abstract (a snippet) says only where the paper starts; the title says what it made and what that is
+    out = section(tmp_path, WATCHES, "wearables", SNIPPET)
+    assert "we present TapCopy, a fast copy technique for smartwatches" in out, out
+    assert "we study tapcopy" not in out.lower(), out
+
+
+CUTTER = ("# A Generative Modeler for Cardboard Furniture\n\n## Abstract\n\n"
+          "We present a generative modeler that turns a sketch of a chair into low-fidelity mockups for laser cutters. "
+          "Designers tune the furniture by its physics before any part is cut.\n")
+FURNITURE = [
+    ("fa2015plates", "Laser-Cut Plates for Furniture Mockups",
+     "We replace printed low-fidelity mockups with laser-cut plates that are stacked into the form.", "mockups"),
+    ("fb2016foam", "Foam Furniture Mockups",
+     "We mill foam mockups of furniture and compare them with printed ones.", "mockups"),
+    ("fc2014wood", "Joinery for Wooden Frames",
+     "We catalogue joints for wooden frames and test their strength.", "frames"),
+    ("fd2013glue", "Glued Frames in Workshops",
+     "We observe how workshops glue frames.", "frames"),
+]
+
+
+def test_a_difference_by_a_making_the_user_shares_is_none(tmp_path: Path) -> None:
+    # the user's abstract names laser cutters: "where @fa2015plates focuses on laser-cut plates" implies it does not
+    out = section(tmp_path, FURNITURE, "furniture", CUTTER)
+    assert "focus on laser-cut" not in out and "focuses on laser-cut" not in out, out

@@ -393,7 +393,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             # "participatory design" is no design study of the user's, "haptic compasses" no haptics paper's
             rarest = max(key, key=lambda w: (section.weight(w), -key.index(w)))
             # (nor one the user's abstract says in other words: "tactile feedback" of a haptic wristwatch)
-            if section.kin.said_by(root(rarest), mine) or all(root(w) in mine for w in key) \
+            if section.kin.said_by(root(rarest), mine) or all(root(w) in mine for w in key) or _shares_modifier(written, mine) \
                     or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
@@ -441,6 +441,20 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
 #: what a bare verb follows: "to fine-tune", "can fine-tune"; and a question's opening before its subject
 _BEFORE_VERB = "to|can|could|may|might|will|would|should|must|cannot|does|do|did"
 _QUESTION = lazy(rf"^\s*(?:{_BEFORE_VERB}|shall)\s+(?:[\w\-]+\s+){{1,3}}?$", re.I)
+
+
+def _shares_modifier(written: str, mine: set[str]) -> bool:
+    """Whether a cited paper's phrase says how its thing is made or what kind it is by a word the user's abstract
+    uses too ("laser-cut plates" against a paper that names laser cutters): "where X focuses on laser-cut plates,
+    we ..." then implies the user's paper does not laser-cut, which its own abstract contradicts. Only the head
+    (the last word) may be the difference."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    # (a compound modifier by its first part, what it is made with: "laser" of "laser-cut", not "pretrained" of
+    # "Adam-pretrained", which says what was done to it)
+    parts = [w.split("-")[0] for w in written.lower().split()[:-1]]
+    parts = [p for p in parts if len(p) > 2 and p not in FUNCTION_WORDS]
+    return any(root(p) in mine for p in parts)
 
 
 def _as_gerund(phrase: str, source: str) -> str:
