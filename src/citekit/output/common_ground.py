@@ -225,26 +225,35 @@ def _used_as_verb(word: str, text: str) -> bool:
 _NOT_A_NOUN = lazy(r"[a-z]+(?:ed|ly|es|ing|tion|sion|ment|ance|ence|sis)|[a-z]+[^su]s")
 
 
-def _only_modifier(word: str, text: str) -> bool:
-    """Whether ``text`` writes ``word`` only in its singular as the modifier of a noun after it ("input voltage
-    swing", "the input voltage drops"), never as a phrase's head nor as what a process works on ("gesture
-    recognition", "energy harvesting"): its sense is then the pair's, and the same word in another paper
-    ("input widgets") names something else. A reader struck "like Printput,
-    our work deals with input", where the user's abstract meant a charge pump's input voltage."""
+def _modified_heads(word: str, text: str) -> set[str] | None:
+    """The roots of the nouns ``word`` modifies when ``text`` writes it only in its singular before another noun
+    ("input voltage swing", "the input voltage drops": {"voltag"}), or None when it is a phrase's head somewhere
+    or what a process works on ("gesture recognition", "energy harvesting"), or itself a process ("prototyping
+    tools"). A reader struck "like Printput, our work deals with input", where the user's abstract meant a charge
+    pump's input voltage: such a word means the pair, and another paper shares it only by the same pair ("input
+    devices" and "3D-input devices"; not "input widgets")."""
     from citekit.output.related_topics import FUNCTION_WORDS
 
     low = word.lower()
-    if low.endswith("s") and not low.endswith("ss"):
-        return False  # (a plural heads its phrase: "gestures offered", "sensors on the arm")
-    spots = list(re.finditer(rf"(?<![\w\-]){re.escape(low)}(?![\w\-])", text, re.I))
-    if not spots:
-        return False
-    for m in spots:
+    if low.endswith("s") and not low.endswith("ss") or re.search(r"(?:ing|tion|sion|ment)$", low):
+        return None  # (a plural heads its phrase: "gestures offered"; a process keeps its sense: "prototyping tools")
+    heads: set[str] = set()
+    for m in re.finditer(rf"(?<![\w\-]){re.escape(low)}(?![\w\-])", text, re.I):
         after = re.match(r"\s+([A-Za-z][a-z\-]*)", text[m.end():])
         nxt = after.group(1).lower() if after else ""
         if not nxt or nxt in FUNCTION_WORDS or _NOT_A_NOUN.fullmatch(nxt) or len(nxt) < 3:
-            return False  # (the phrase ends here: "the input is", "energy.", "power of")
-    return True
+            return None  # (the phrase ends here: "the input is", "energy.", "power of")
+        heads.add(root(nxt))
+    return heads or None
+
+
+def _same_pair(word: str, heads: set[str], text: str) -> bool:
+    """Whether ``text`` writes ``word`` (alone or as a compound's last part, "3D-input") before one of ``heads``."""
+    for m in re.finditer(rf"(?<![\w]){re.escape(word.lower())}(?![\w\-])", text, re.I):
+        after = re.match(r"\s+([A-Za-z][a-z\-]*)", text[m.end():])
+        if after and root(after.group(1).lower()) in heads:
+            return True
+    return False
 
 
 def _vague(word: str) -> bool:
@@ -305,9 +314,11 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             # (a bare word also needs to be written in lower case: "Widgets" of "Hover Widgets" is a name; or be
             # the user's title's word that a record's running text writes in lower case: "Gesture Understanding")
             continue
-        if len(key) == 1 and not head and _only_modifier(written, mine_text):
-            continue  # ("input" of "input voltage" is no "input" of "input widgets": the pair is the sense, not the word)
         sharers = tuple(i for i, (t, g) in enumerate(zip(texts, grams)) if (key[0] in t if len(key) == 1 else key in g))
+        pairs = _modified_heads(written, mine_text) if len(key) == 1 and not head else None
+        if pairs is not None:
+            # ("input" of "input voltage" is no "input" of "input widgets": the pair is the sense, not the word)
+            sharers = tuple(i for i in sharers if _same_pair(written, pairs, group_texts[i]))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
