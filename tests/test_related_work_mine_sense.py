@@ -79,3 +79,24 @@ def test_a_difference_by_a_making_the_user_shares_is_none(tmp_path: Path) -> Non
     # the user's abstract names laser cutters: "where @fa2015plates focuses on laser-cut plates" implies it does not
     out = section(tmp_path, FURNITURE, "furniture", CUTTER)
     assert "focus on laser-cut" not in out and "focuses on laser-cut" not in out, out
+
+
+SETTER = ("# A Generative Modeler for Chairs\n\n## Abstract\n\n"
+          "We present a generative modeler that turns a sketch of a chair into low-fidelity mockups. "
+          "Designers tune each chair by its physics before any part is made.\n")
+AWAY = [
+    ("fa2015plates", "Mockups by Substituting Foam Shells with Stacked Sheets",
+     "We make low-fidelity mockups quickly by stacking sheets where others mill foam shells.", "mockups"),
+    ("fb2016clay", "Clay Mockups",
+     "We shape clay mockups of furniture and compare them with bought ones.", "mockups"),
+    ("fc2014wood", "Joinery for Wooden Frames",
+     "We catalogue joints for wooden frames and test their strength.", "frames"),
+    ("fd2013glue", "Glued Frames in Workshops",
+     "We observe how workshops glue frames.", "frames"),
+]
+
+
+def test_what_a_title_says_the_paper_replaces_is_no_focus_of_it(tmp_path: Path) -> None:
+    # "by Substituting Foam Shells": "where @fa2015plates focuses on foam shells" says the opposite
+    out = section(tmp_path, AWAY, "furniture", SETTER)
+    assert "on foam shells" not in out, out

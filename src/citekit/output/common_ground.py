@@ -408,6 +408,8 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                     or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
+            if _object_of_ground(written, ground, source) or _set_aside(written, source):
+                continue  # ("Low-Fidelity Fabrication of 3D Objects": what both work on; "Substituting 3D Print")
             if source not in parts and not _as_noun_phrase(written, text):
                 continue  # (from an abstract, only a noun phrase: "construct audio-tactile messages" is a verb's)
             if key[-1] in GENERIC or key[-1] in WEAK_ALONE and len(key) < 3 and _ADJECTIVE.search(key[0]) \
@@ -452,6 +454,30 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
 #: what a bare verb follows: "to fine-tune", "can fine-tune"; and a question's opening before its subject
 _BEFORE_VERB = "to|can|could|may|might|will|would|should|must|cannot|does|do|did"
 _QUESTION = lazy(rf"^\s*(?:{_BEFORE_VERB}|shall)\s+(?:[\w\-]+\s+){{1,3}}?$", re.I)
+
+
+def _object_of_ground(written: str, ground: str, source: str) -> bool:
+    """Whether ``source`` writes the phrase as what the shared ground is done to: "Low-Fidelity Fabrication of 3D
+    Objects" under the shared "low fidelity". That is the extent of what both papers share, so "where A focuses
+    on 3D objects, we ..." implies a difference neither record states."""
+    last = [w for w in re.findall(r"[A-Za-z][\w]*", ground) if len(w) > 2]
+    if not last:
+        return False
+    stem = re.escape(root(last[-1].lower())[:5])
+    return bool(re.search(rf"\b{stem}\w*(?:\s+[\w\-]+)?\s+of\s+(?:the\s+|a\s+|an\s+)?{re.escape(written)}\b",
+                          source, re.I))
+
+
+#: words before what a paper moves away from: "by Substituting 3D Print with ...", "instead of menus"
+_AWAY = lazy(r"\b(?:substitut\w*|replac\w*|instead\s+of|rather\s+than|without|eliminat\w*|avoid\w*|beyond)\s+"
+             r"(?:the\s+|a\s+|an\s+)?$", re.I)
+
+
+def _set_aside(written: str, source: str) -> bool:
+    """Whether ``source`` writes the phrase only as what the paper sets aside ("Substituting 3D Print with
+    Laser-Cut Plates"): "where A focuses on 3D print" would say the opposite of its record."""
+    spots = list(re.finditer(rf"(?<![\w\-]){re.escape(written)}(?![\w\-])", source, re.I))
+    return bool(spots) and all(_AWAY.search(source[:m.start()]) for m in spots)
 
 
 def _shares_modifier(written: str, mine: set[str]) -> bool:
