@@ -237,14 +237,23 @@ def _modified_heads(word: str, text: str) -> set[str] | None:
     low = word.lower()
     if low.endswith("s") and not low.endswith("ss") or re.search(r"(?:ing|tion|sion|ment)$", low):
         return None  # (a plural heads its phrase: "gestures offered"; a process keeps its sense: "prototyping tools")
+    from citekit.output.related_topics import GENERIC, WEAK_ALONE
+
     heads: set[str] = set()
-    for m in re.finditer(rf"(?<![\w\-]){re.escape(low)}(?![\w\-])", text, re.I):
+    for m in re.finditer(rf"(?<![\w]){re.escape(low)}(?![\w\-])", text, re.I):  # (also "multi-touch." ending)
         after = re.match(r"\s+([A-Za-z][a-z\-]*)", text[m.end():])
         nxt = after.group(1).lower() if after else ""
         if not nxt or nxt in FUNCTION_WORDS or _NOT_A_NOUN.fullmatch(nxt) or len(nxt) < 3:
             return None  # (the phrase ends here: "the input is", "energy.", "power of")
+        if nxt in GENERIC or nxt in WEAK_ALONE or nxt in _KIND_NOUNS:
+            return None  # ("a gesture input mechanism": a kind of thing says no other sense of "input")
         heads.add(root(nxt))
     return heads or None
+
+
+#: nouns that name a kind of artefact, not a sense: "input mechanism" and "input devices" are one "input"
+_KIND_NOUNS = frozenset("mechanism mechanisms device devices method methods technique techniques modality modalities "
+                        "tool tools system systems interface interfaces".split())
 
 
 def _same_pair(word: str, heads: set[str], text: str) -> bool:
