@@ -269,6 +269,12 @@ def title_statement(title: str) -> Statement | None:
     return Statement(-1, 0, clause, "claim", 0, tuple(stems(clause)))
 
 
+#: words that name a paper's genre before a colon, never a thing it made
+_GENRE = frozenset("study studie case review survey guideline overview introduction tutorial position report editorial "
+                   "keynote workshop panel demo demonstration lesson reflection perspective primer "
+                   "experience note".split())
+
+
 def named_title_statement(title: str) -> Statement | None:
     """The claim a title makes when it names what the paper made and says what that is ("BezelCopy: An Efficient
     Copy-Paste Technique for Smartphones" -> "we present BezelCopy, an efficient copy-paste technique for
@@ -288,8 +294,9 @@ def named_title_statement(title: str) -> Statement | None:
         return None
     name = unbrace(m.group(1)).strip()
     words = name.split()
-    if not 0 < len(words) <= 3 or any(w.lower() in FUNCTION_WORDS or not re.match(r"[A-Z0-9]", w) for w in words):
-        return None
+    if not 0 < len(words) <= 3 or any(w.lower() in FUNCTION_WORDS or not re.match(r"[A-Z0-9]", w) for w in words) \
+            or any(w.lower().rstrip("s") in _GENRE for w in words):
+        return None  # ("Case Study: A ...", "Design Guidelines: An ..." name the paper's genre, nothing it made)
     what = title_words_in_prose(m.group(2), "").strip()
     if not re.match(r"an?\s", what) or len(what.split()) > MAX_WORDS or _NOT_QUOTABLE.search(what) \
             or not is_prose(what):
