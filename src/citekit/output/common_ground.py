@@ -220,6 +220,51 @@ def _used_as_verb(word: str, text: str) -> bool:
         _AS_VERB.search(text[:m.start()]) or _OBJECT_NEXT.match(text[m.end():]) for m in spots)
 
 
+#: what can follow a noun that heads its phrase: a verb's forms, an adverb ("gestures offered", "input is"); and
+#: a process done to it, which keeps the word's own sense ("gesture understanding", "energy harvesting")
+_NOT_A_NOUN = lazy(r"[a-z]+(?:ed|ly|es|ing|tion|sion|ment|ance|ence|sis)|[a-z]+[^su]s")
+
+
+def _modified_heads(word: str, text: str) -> set[str] | None:
+    """The roots of the nouns ``word`` modifies when ``text`` writes it only in its singular before another noun
+    ("input voltage swing", "the input voltage drops": {"voltag"}), or None when it is a phrase's head somewhere
+    or what a process works on ("gesture recognition", "energy harvesting"), or itself a process ("prototyping
+    tools"). A reader struck "like Printput, our work deals with input", where the user's abstract meant a charge
+    pump's input voltage: such a word means the pair, and another paper shares it only by the same pair ("input
+    devices" and "3D-input devices"; not "input widgets")."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    low = word.lower()
+    if low.endswith("s") and not low.endswith("ss") or re.search(r"(?:ing|tion|sion|ment)$", low):
+        return None  # (a plural heads its phrase: "gestures offered"; a process keeps its sense: "prototyping tools")
+    from citekit.output.related_topics import GENERIC, WEAK_ALONE
+
+    heads: set[str] = set()
+    for m in re.finditer(rf"(?<![\w]){re.escape(low)}(?![\w\-])", text, re.I):  # (also "multi-touch." ending)
+        after = re.match(r"\s+([A-Za-z][a-z\-]*)", text[m.end():])
+        nxt = after.group(1).lower() if after else ""
+        if not nxt or nxt in FUNCTION_WORDS or _NOT_A_NOUN.fullmatch(nxt) or len(nxt) < 3:
+            return None  # (the phrase ends here: "the input is", "energy.", "power of")
+        if nxt in GENERIC or nxt in WEAK_ALONE or nxt in _KIND_NOUNS:
+            return None  # ("a gesture input mechanism": a kind of thing says no other sense of "input")
+        heads.add(root(nxt))
+    return heads or None
+
+
+#: nouns that name a kind of artefact, not a sense: "input mechanism" and "input devices" are one "input"
+_KIND_NOUNS = frozenset("mechanism mechanisms device devices method methods technique techniques modality modalities "
+                        "tool tools system systems interface interfaces".split())
+
+
+def _same_pair(word: str, heads: set[str], text: str) -> bool:
+    """Whether ``text`` writes ``word`` (alone or as a compound's last part, "3D-input") before one of ``heads``."""
+    for m in re.finditer(rf"(?<![\w]){re.escape(word.lower())}(?![\w\-])", text, re.I):
+        after = re.match(r"\s+([A-Za-z][a-z\-]*)", text[m.end():])
+        if after and root(after.group(1).lower()) in heads:
+            return True
+    return False
+
+
 def _vague(word: str) -> bool:
     """A word that names no line of work alone or in a phrase's head ("tasks", "levels", "one")."""
     from citekit.output.related_topics import FUNCTION_WORDS, GENERIC
@@ -279,6 +324,10 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             # the user's title's word that a record's running text writes in lower case: "Gesture Understanding")
             continue
         sharers = tuple(i for i, (t, g) in enumerate(zip(texts, grams)) if (key[0] in t if len(key) == 1 else key in g))
+        pairs = _modified_heads(written, mine_text) if len(key) == 1 and not head else None
+        if pairs is not None:
+            # ("input" of "input voltage" is no "input" of "input widgets": the pair is the sense, not the word)
+            sharers = tuple(i for i in sharers if _same_pair(written, pairs, group_texts[i]))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
@@ -364,10 +413,12 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             # "participatory design" is no design study of the user's, "haptic compasses" no haptics paper's
             rarest = max(key, key=lambda w: (section.weight(w), -key.index(w)))
             # (nor one the user's abstract says in other words: "tactile feedback" of a haptic wristwatch)
-            if section.kin.said_by(root(rarest), mine) or all(root(w) in mine for w in key) \
+            if section.kin.said_by(root(rarest), mine) or all(root(w) in mine for w in key) or _shares_modifier(written, mine) \
                     or any(root(w) not in mine and section.kin.of(root(w)) & mine for w in key) or section.n and \
                     section.share((root(rarest),)) / section.n > MOST:
                 continue  # (nor one most of the section shares: "tactile feedback" is no difference in haptics)
+            if _object_of_ground(written, ground, source) or _set_aside(written, source):
+                continue  # ("Low-Fidelity Fabrication of 3D Objects": what both work on; "Substituting 3D Print")
             if source not in parts and not _as_noun_phrase(written, text):
                 continue  # (from an abstract, only a noun phrase: "construct audio-tactile messages" is a verb's)
             if key[-1] in GENERIC or key[-1] in WEAK_ALONE and len(key) < 3 and _ADJECTIVE.search(key[0]) \
@@ -412,6 +463,44 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
 #: what a bare verb follows: "to fine-tune", "can fine-tune"; and a question's opening before its subject
 _BEFORE_VERB = "to|can|could|may|might|will|would|should|must|cannot|does|do|did"
 _QUESTION = lazy(rf"^\s*(?:{_BEFORE_VERB}|shall)\s+(?:[\w\-]+\s+){{1,3}}?$", re.I)
+
+
+def _object_of_ground(written: str, ground: str, source: str) -> bool:
+    """Whether ``source`` writes the phrase as what the shared ground is done to: "Low-Fidelity Fabrication of 3D
+    Objects" under the shared "low fidelity". That is the extent of what both papers share, so "where A focuses
+    on 3D objects, we ..." implies a difference neither record states."""
+    last = [w for w in re.findall(r"[A-Za-z][\w]*", ground) if len(w) > 2]
+    if not last:
+        return False
+    stem = re.escape(root(last[-1].lower())[:5])
+    return bool(re.search(rf"\b{stem}\w*(?:\s+[\w\-]+)?\s+of\s+(?:the\s+|a\s+|an\s+)?{re.escape(written)}\b",
+                          source, re.I))
+
+
+#: words before what a paper moves away from: "by Substituting 3D Print with ...", "instead of menus"
+_AWAY = lazy(r"\b(?:substitut\w*|replac\w*|instead\s+of|rather\s+than|without|eliminat\w*|avoid\w*|beyond)\s+"
+             r"(?:the\s+|a\s+|an\s+)?$", re.I)
+
+
+def _set_aside(written: str, source: str) -> bool:
+    """Whether ``source`` writes the phrase only as what the paper sets aside ("Substituting 3D Print with
+    Laser-Cut Plates"): "where A focuses on 3D print" would say the opposite of its record."""
+    spots = list(re.finditer(rf"(?<![\w\-]){re.escape(written)}(?![\w\-])", source, re.I))
+    return bool(spots) and all(_AWAY.search(source[:m.start()]) for m in spots)
+
+
+def _shares_modifier(written: str, mine: set[str]) -> bool:
+    """Whether a cited paper's phrase says how its thing is made or what kind it is by a word the user's abstract
+    uses too ("laser-cut plates" against a paper that names laser cutters): "where X focuses on laser-cut plates,
+    we ..." then implies the user's paper does not laser-cut, which its own abstract contradicts. Only the head
+    (the last word) may be the difference."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    # (a compound modifier by its first part, what it is made with: "laser" of "laser-cut", not "pretrained" of
+    # "Adam-pretrained", which says what was done to it)
+    parts = [w.split("-")[0] for w in written.lower().split()[:-1]]
+    parts = [p for p in parts if len(p) > 2 and p not in FUNCTION_WORDS]
+    return any(root(p) in mine for p in parts)
 
 
 def _as_gerund(phrase: str, source: str) -> str:

@@ -269,6 +269,42 @@ def title_statement(title: str) -> Statement | None:
     return Statement(-1, 0, clause, "claim", 0, tuple(stems(clause)))
 
 
+#: words that name a paper's genre before a colon, never a thing it made
+_GENRE = frozenset("study studie case review survey guideline overview introduction tutorial position report editorial "
+                   "keynote workshop panel demo demonstration lesson reflection perspective primer "
+                   "experience note".split())
+
+
+def named_title_statement(title: str) -> Statement | None:
+    """The claim a title makes when it names what the paper made and says what that is ("BezelCopy: An Efficient
+    Copy-Paste Technique for Smartphones" -> "we present BezelCopy, an efficient copy-paste technique for
+    smartphones"), or None.
+
+    Library records often hold only an abstract's opening (where the paper starts, or a snippet cut after a
+    few words), and the section then could place the paper nowhere. A title of this shape is the paper's own
+    one-line claim, said the way its authors introduce it, not a title pasted after "we study": only a name of
+    one to three capitalised words before the colon and an "A"/"An" noun phrase after it qualify.
+    """
+    from citekit.output.related_topics import FUNCTION_WORDS
+    from citekit.output.title_prose import title_words_in_prose, unbrace
+
+    plain = latex_to_text(title or "").strip().rstrip(".")
+    m = re.match(r"^([^:?]{2,60}):\s+(An?\s+[^:?]+)$", plain)
+    if not m:
+        return None
+    name = unbrace(m.group(1)).strip()
+    words = name.split()
+    if not 0 < len(words) <= 3 or any(w.lower() in FUNCTION_WORDS or not re.match(r"[A-Z0-9]", w) for w in words) \
+            or any(w.lower().rstrip("s") in _GENRE for w in words):
+        return None  # ("Case Study: A ...", "Design Guidelines: An ..." name the paper's genre, nothing it made)
+    what = title_words_in_prose(m.group(2), "").strip()
+    if not re.match(r"an?\s", what) or len(what.split()) > MAX_WORDS or _NOT_QUOTABLE.search(what) \
+            or not is_prose(what):
+        return None
+    clause = f"we present {name}, {what}"
+    return Statement(-1, 0, clause, "claim", 0, tuple(stems(clause)))
+
+
 @dataclass(frozen=True)
 class Contrast:
     """The statement chosen for a group, and the words that set it apart from the group's records."""

@@ -1321,7 +1321,7 @@ class _MinePlan:
 
 
 def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style) -> "_MinePlan":
-    from citekit.output.positioning import idf_of, statements
+    from citekit.output.positioning import idf_of, named_title_statement, statements
 
     text = " ".join((mine.title, mine.abstract))
     options = statements(mine.abstract, mine.title, style.renders) if mine.abstract else []
@@ -1336,6 +1336,12 @@ def _mine_plan(mine: Mine, entries: list[Entry], topic: list[str], style: _Style
     # (in the authors' voice once cut: "To highlight X, we ..." cut at its comma is no clause of ours)
     aims = [replace(st, clause=short) for st in options if not is_finding(st.clause)
             and (short := short_clause(st.clause)) and re.match(r"(?:we|our|in our)\b", short)]
+    if not any(st.kind != "problem" for st in aims):
+        # an abstract that says only where the paper starts (or a snippet of it): a title that names what the paper
+        # made and says what that is gives its claim ("we present BezelCopy, an efficient copy-paste technique ...")
+        named = named_title_statement(mine.title)
+        if named and (short := short_clause(named.clause)):
+            aims = [*aims, replace(named, clause=short)]
     if any(st.kind != "problem" for st in aims):
         aims = [st for st in aims if st.kind != "problem"]  # what the paper does, when it says so, not where it starts
     # (never the title in the authors' voice, "we study children's intuitive gestures in ...": readers took it for
