@@ -1,0 +1,25 @@
+"""Line shapes a new user writes: a to-do verb before a title is what to do with the
+paper, not part of its title."""
+
+from __future__ import annotations
+
+import pytest
+
+from citekit.notes.extract import extract_text
+
+
+@pytest.mark.parametrize("verb", ["read:", "skim:", "Reread:", "re-read:"])
+@pytest.mark.parametrize("name", ["r.org", "r.md"])
+def test_a_to_do_verb_before_a_heading_title_is_not_title_text(verb, name):
+    star = "**" if name.endswith(".org") else "##"
+    text = (f"{star} TODO {verb} Sparse Gating: Routing Tokens in Translation Models\n"
+            "Ana Okafor, Lars Lindqvist\n")
+    (mention,) = extract_text(text, name).mentions
+    assert mention.title == "Sparse Gating: Routing Tokens in Translation Models"
+
+
+@pytest.mark.parametrize("verb", ["read:", "Skim:"])
+def test_a_to_do_verb_before_a_list_item_title_is_not_title_text(verb):
+    text = f"- {verb} Sparse Gating: Routing Tokens in Translation Models — Ana Okafor, Lars Lindqvist\n"
+    (mention,) = extract_text(text, "r.md").mentions
+    assert (mention.title, mention.authors) == ("Sparse Gating: Routing Tokens in Translation Models", ["Ana Okafor", "Lars Lindqvist"])
