@@ -23,3 +23,17 @@ def test_a_to_do_verb_before_a_list_item_title_is_not_title_text(verb):
     text = f"- {verb} Sparse Gating: Routing Tokens in Translation Models — Ana Okafor, Lars Lindqvist\n"
     (mention,) = extract_text(text, "r.md").mentions
     assert (mention.title, mention.authors) == ("Sparse Gating: Routing Tokens in Translation Models", ["Ana Okafor", "Lars Lindqvist"])
+
+
+@pytest.mark.parametrize("text,name", [
+    ("** Sparse Gating: Routing Tokens in Translation Models\nAna Okafor, Lars Lindqvist\n#nlp #moe\n", "r.org"),
+    ("** Sparse Gating: Routing Tokens in Translation Models\n:PROPERTIES:\n:AUTHORS: Ana Okafor, Lars Lindqvist\n"
+     ":END:\n#nlp #moe\n", "r.org"),
+    ("## Sparse Gating: Routing Tokens in Translation Models\nAna Okafor, Lars Lindqvist\n#nlp #moe\n", "r.md"),
+    ("## Sparse Gating: Routing Tokens in Translation Models\nAna Okafor, Lars Lindqvist\n#nlp #moe\n", "r.txt"),
+])
+def test_a_line_of_tags_under_a_heading_tags_its_paper(text, name):
+    """A line of ``#tags`` is a detail line of its own: not more words of the author line
+    above it (which then named no one), nor a remark left out of the paper's details."""
+    (mention,) = extract_text(text, name).mentions
+    assert (mention.authors, mention.hashtags) == (["Ana Okafor", "Lars Lindqvist"], ["nlp", "moe"])
