@@ -37,3 +37,19 @@ def test_a_line_of_tags_under_a_heading_tags_its_paper(text, name):
     above it (which then named no one), nor a remark left out of the paper's details."""
     (mention,) = extract_text(text, name).mentions
     assert (mention.authors, mention.hashtags) == (["Ana Okafor", "Lars Lindqvist"], ["nlp", "moe"])
+
+
+TITLE_LINE = "- **Sparse Gating for Routers** — Ana Okafor, Lars Lindqvist (2024)\n"
+
+
+@pytest.mark.parametrize("below", ["  https://okafor.example.org/posts/gating/  (blog post, not a paper)\n",
+                                   "  an essay, not a paper\n"])
+@pytest.mark.parametrize("name", ["r.md", "r.txt", "r.org"])
+def test_a_line_below_that_says_not_a_paper_makes_no_paper(below, name):
+    assert extract_text(TITLE_LINE + below, name).mentions == []
+
+
+@pytest.mark.parametrize("name", ["r.md", "r.txt", "r.org"])
+def test_a_link_with_a_bracketed_remark_is_a_link_not_a_summary(name):
+    (mention,) = extract_text(TITLE_LINE + "  https://arxiv.org/abs/2401.01234 (see the appendix)\n", name).mentions
+    assert (mention.urls, mention.summary) == (["https://arxiv.org/abs/2401.01234"], None)
