@@ -53,3 +53,13 @@ def test_a_line_below_that_says_not_a_paper_makes_no_paper(below, name):
 def test_a_link_with_a_bracketed_remark_is_a_link_not_a_summary(name):
     (mention,) = extract_text(TITLE_LINE + "  https://arxiv.org/abs/2401.01234 (see the appendix)\n", name).mentions
     assert (mention.urls, mention.summary) == (["https://arxiv.org/abs/2401.01234"], None)
+
+
+@pytest.mark.parametrize("line", [
+    "- [Sparse Gating for Routing Tokens](https://arxiv.org/abs/2401.01234) by Okafor et al. (2024)",
+    "- Sparse Gating for Routing Tokens by Okafor et al. 2024 https://arxiv.org/abs/2401.01234",
+])
+def test_one_surname_and_et_al_after_by_are_the_authors(line):
+    (mention,) = extract_text(line + "\n", "r.md").mentions
+    assert (mention.title, mention.authors, mention.authors_incomplete, mention.year) == (
+        "Sparse Gating for Routing Tokens", ["Okafor"], True, 2024)

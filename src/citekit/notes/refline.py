@@ -700,8 +700,9 @@ def _title_first(text: str) -> Reference | None:
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
         title, rest = text[: m.start()].strip(), text[m.end():]
         parsed = _names_with_tail(rest)
-        if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2)
+        if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2 or parsed[1])
                 and not _leads_with_authors(title)):
+            # (one surname is an author when ``et al.`` follows it: ``by Okafor et al. (2024)``)
             return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
     # Title, A et al., NeurIPS'25  /  Title, A and B, ICML'16
     tail = _VENUE_TAIL_RE.search(text) if text.rstrip()[-1:].isdigit() else None
