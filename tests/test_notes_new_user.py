@@ -63,3 +63,19 @@ def test_one_surname_and_et_al_after_by_are_the_authors(line):
     (mention,) = extract_text(line + "\n", "r.md").mentions
     assert (mention.title, mention.authors, mention.authors_incomplete, mention.year) == (
         "Sparse Gating for Routing Tokens", ["Okafor"], True, 2024)
+
+
+@pytest.mark.parametrize("line,authors,year", [
+    ("- Sparse Gating: Routing Tokens in Translation, Okafor & Lindqvist. https://arxiv.org/abs/2401.01234 #moe", ["Okafor", "Lindqvist"], None),
+    ("- Sparse Gating: Routing Tokens in Translation, Okafor and Lindqvist, 2024.", ["Okafor", "Lindqvist"], 2024),
+    ("- Sparse Gating for Routing Tokens in Translation, Okafor, Mbeki & Lindqvist", ["Okafor", "Mbeki", "Lindqvist"], None),
+])
+def test_a_closed_list_of_surnames_after_a_comma_ends_the_title(line, authors, year):
+    (mention,) = extract_text(line + "\n", "r.md").mentions
+    assert (mention.title, mention.authors, mention.year) == (line[2:].split(",")[0], authors, year)
+
+
+def test_ordinary_words_after_a_comma_stay_in_the_title():
+    title = "Sparse Gating for Routing Tokens, Theory & Practice"
+    (mention,) = extract_text(f"- {title} https://arxiv.org/abs/2401.01234\n", "r.md").mentions
+    assert (mention.title, mention.authors) == (title, [])

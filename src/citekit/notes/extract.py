@@ -666,10 +666,10 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
-        known = [_name_words(m.authors) for m in found if m.authors]
+        known = [(_name_words(m.authors), _title_words(m.title)) for m in found if m.authors]
         out = []
         for line, cite in cites:
-            if any(_names_all_known(cite, words) for words in known):
+            if any(_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words) for words, title in known):
                 continue  # the line's reference or quoted title already names these authors
             if _publisher_of(cite, found):
                 continue
@@ -1091,6 +1091,20 @@ def _name_words(authors: list[str]) -> list[set[str]]:
     """Each name's first and last words, lower-cased, in order (``Smith, J.`` and ``J. Smith``
     both hold ``smith``)."""
     return [{name.replace(",", " ").split()[0].lower(), name.split()[-1].lower()} for name in authors if name.strip()]
+
+
+def _title_words(title: str | None) -> frozenset[str]:
+    """The words of a mention's title, lower-cased."""
+    return frozenset(w.lower() for w in re.findall(r"[^\W\d_][\w'’\-]*", title)) if title else frozenset()
+
+
+def _past_title(cite: Citation, title: frozenset[str]) -> Citation:
+    """``cite`` without the leading names that are words of the line's title: the last
+    word of a title before ``, Okafor and Lindqvist, 2024`` is no author of its citation."""
+    authors = cite.authors
+    while len(authors) > 1 and authors[0].split()[-1].lower() in title:
+        authors = authors[1:]
+    return replace(cite, authors=authors) if authors is not cite.authors else cite
 
 
 def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
