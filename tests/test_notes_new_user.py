@@ -79,3 +79,15 @@ def test_ordinary_words_after_a_comma_stay_in_the_title():
     title = "Sparse Gating for Routing Tokens, Theory & Practice"
     (mention,) = extract_text(f"- {title} https://arxiv.org/abs/2401.01234\n", "r.md").mentions
     assert (mention.title, mention.authors) == (title, [])
+
+
+def test_a_title_after_a_bracketed_year_belongs_to_its_citation_beside_another():
+    line = "- Okafor et al. (2018) Sparse Gating: Routing Tokens in Translation. See also Mbeki et al. (2024) on routers.\n"
+    mentions = extract_text(line, "r.md").mentions
+    assert [(m.title, m.authors, m.year) for m in mentions] == [
+        ("Sparse Gating: Routing Tokens in Translation", ["Okafor"], 2018), (None, ["Mbeki"], 2024)]
+
+
+def test_a_sentence_after_a_bracketed_year_is_no_title():
+    line = "- Okafor et al. (2018) showed that the gates collapse early. See also Mbeki et al. (2024) on routers.\n"
+    assert [m.title for m in extract_text(line, "r.md").mentions] == [None, None]
