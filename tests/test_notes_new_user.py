@@ -91,3 +91,12 @@ def test_a_title_after_a_bracketed_year_belongs_to_its_citation_beside_another()
 def test_a_sentence_after_a_bracketed_year_is_no_title():
     line = "- Okafor et al. (2018) showed that the gates collapse early. See also Mbeki et al. (2024) on routers.\n"
     assert [m.title for m in extract_text(line, "r.md").mentions] == [None, None]
+
+
+@pytest.mark.parametrize("bullet", ["- ", ""])
+@pytest.mark.parametrize("name", ["r.md", "r.txt", "r.org"])
+def test_a_pasted_ieee_reference_keeps_where_it_appeared(bullet, name):
+    text = (f'{bullet}[4] A. Okafor, L. Lindqvist, and M. Mbeki, "Sparse gating for routing tokens," in\n'
+            "    Proc. IEEE ICCV, 2019, pp. 120–128.\n")
+    (mention,) = extract_text(text, name).mentions
+    assert mention.published == {"container": "Proc. IEEE ICCV", "pages": "120--128"}

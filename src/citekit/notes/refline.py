@@ -786,7 +786,46 @@ def _parse_reference(text: str) -> Reference | None:
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
+        if ref.pasted and not ref.published:
+            ref.published = _published_where_model_agrees(plain, ref.title)
     return ref
+
+
+def _published_where_model_agrees(text: str, title: str) -> dict[str, str]:
+    """Where a pasted reference a citation-style rule read says the paper appeared
+    (container, volume, pages), as the learned reference parser reads the same string,
+    taken only when the parser finds the same title: its fields then end where the
+    rule's do (``[4] …, "Title," in Proc. IEEE ICCV, 2019, pp. 120–128.``)."""
+    from citekit.notes import refparse
+
+    text = REFERENCE_NUMBER_RE.sub("", text, count=1)
+    parsed = refparse.parse(text)
+    if not parsed.title or _title_key(unquote_title(parsed.title)) != _title_key(title):
+        return {}
+    out = published_in(parsed)
+    container = out.get("container", "")
+    if container.count("(") != container.count(")") or _OTHER_FIELD_RE.search(container):
+        out.pop("container")  # cut by a wrap, or a year or pages read into it: not the container as written
+    if "pages" in out and _cut_number(text, (parsed.pages or "").strip(" ,.;:()")):
+        out.pop("pages")  # "pp. 10 347–10 357": a page number the PDF spaced, read only in part
+    return out
+
+
+#: what a container's name never holds: a year, or pages after a volume (``JMLR, 12:2825–2830``)
+_OTHER_FIELD_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d+\s*:\s*\d+|\d+\s*[–—-]\s*\d+")
+
+
+def _cut_number(text: str, read: str) -> bool:
+    """``read`` (a field as the parser read it) ends inside a longer number of ``text``:
+    digits follow it directly or after one space (``10`` of ``10 347``)."""
+    at = text.find(read) if read else -1
+    return at >= 0 and re.match(r"\s?\d", text[at + len(read):]) is not None
+
+
+def _title_key(title: str) -> str:
+    """A title's letters and digits, lower-cased: two readings of one title compare equal
+    whatever quotes, commas and spaces each kept around it."""
+    return "".join(c for c in title.lower() if c.isalnum())
 
 
 #: a post's announcement before the title it announces (``New paper: Title``, ``our new
