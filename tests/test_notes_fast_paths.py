@@ -121,7 +121,7 @@ _SIGNAL_PIECES = st.sampled_from([
 
 #: the shipped reference rules' cues as one pattern (what the gate was before it was derived
 #: from the rules' rows)
-_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b|"
+_SHAPE_SIGNAL_RE = re.compile(r"[—–\"“”„«(（;]|\s-{1,2}\s|\sby\s|\bet al|(?-i:\s(?:&|and)\s+[A-Z][\w'’\-]+[.)\s]*(?:,?\s*\(?(?:19|20)\d{2}\)?[.\s]*)?$)|(?<!\d)(?:19|20)\d{2}(?!\d)|['’]\d{2}\b|"
                               r"(?-i:^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等))|"
                               # the Nature/Science names (``Kingma, D. P.``) and the slash-parted names (``Title, A / B``)
                               r"(?-i:^(?:\[\d{1,4}\]\s*|\(?\d{1,4}[.)]\s+)?(?:[a-z]+ ){0,2}[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, [A-Z]\.)|"

@@ -40,11 +40,12 @@ def test_a_new_rule_brings_its_own_prefilter_and_its_lines_are_found():
 def test_the_prefilter_is_the_union_of_the_rows_cues():
     rules = {rule.name: rule for rule in REFERENCE_RULES}
     assert list(rules) == ["dash-title-inner-quotes", "quoted-title", "nature", "group-year-title", "title-first",
-                           "citation-first", "title-slash-names", "reference-model", "possessive-title"]
+                           "citation-first", "title-comma-surnames", "title-slash-names", "reference-model", "possessive-title"]
     for line, needs in [("A Title — Ann Smith", "dash"), ('"A Title" Ann Smith', "quote"), ("A Title (Ann Smith)", "paren"),
                         ("A Title by Ann Smith", "by"), ("A Title, Ann Smith et al", "et al"), ("A Title 2024", "year"),
                         ("A Title, ICML'24", "yy"), ("A Title; Ann Smith", "semicolon"),
-                        ("Loshchilov & Hutter, A Title", "names opening the line"), ("Smith's A Title", "possessive")]:
+                        ("Loshchilov & Hutter, A Title", "names opening the line"), ("Smith's A Title", "possessive"),
+                        ("A Title, Kingma & Ba.", "names closed by & ending the line")]:
         assert has_shape_signal(line), needs
     for line in ("just a plain remark", "A Title, Ann Smith", "room 2b", "x-y", "year 12024", "salt and pepper & more"):
         assert not has_shape_signal(line), line

@@ -127,13 +127,22 @@ _TITLE_AFTER_RE = lazy(r"\s*[(（](?P<t>[^()（）]{12,300})[)）]")
 _TITLE_AFTER_COMMA_RE = lazy(r",\s*(?P<t>[A-Z][^()（）;!?,]{10,250}?)(?=\s*(?:[)）]|[.;!?](?:\s+(?![A-Z0-9])|$)|$))")
 
 
+#: a title right after a citation whose year is in brackets, up to the sentence's end
+#: (``Okafor et al. (2018) Sparse Gating: Routing Tokens. See also …``): the bracket closed
+#: the citation, so what follows in title case is what it cites, not more of its names
+_TITLE_AFTER_BRACKET_RE = lazy(r"\s+(?P<t>[A-Z][^()（）;!?.]{10,250}?)(?=[.;!?](?:\s|$)|\s*$)")
+
+
 def _title_after(text: str, end: int) -> str | None:
     """The title in brackets right after a citation that ends at ``end``, or after a comma
-    there (:data:`_TITLE_AFTER_COMMA_RE`): four words or more in title case, not a sentence
+    there (:data:`_TITLE_AFTER_COMMA_RE`), or after the citation's closing bracket
+    (:data:`_TITLE_AFTER_BRACKET_RE`): four words or more in title case, not a sentence
     (a remark in brackets, ``(see the appendix)``, is none)."""
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         m = _TITLE_AFTER_COMMA_RE.match(text, end) if text[end:end + 1] == "," else None
+    if m is None and text[end:end + 1] in (")", "）"):  # (the citation ends inside its bracket)
+        m = _TITLE_AFTER_BRACKET_RE.match(text, end + 1)
     if m is None:
         return None
     title = _without_venue_after(m.group("t").strip().rstrip("."))

@@ -140,6 +140,7 @@ class _Details:
     incomplete: bool = False  # "et al." in the author list
     venue: tuple[str | None, int | None] = (None, None)  # written on the line or in a label
     kind_label: str | None = None  # a ``type::`` label: paper, talk, blog ...
+    said_not_paper: str | None = None  # a line below that says the work is none (``(blog post, not a paper)``)
     speaker: bool = False  # a Speaker:/Presenter: line: a talk unless other evidence says paper
     rule: str = ""  # what made this a paper, for --explain
     soft_sources: set[str] = field(default_factory=set)
@@ -273,9 +274,18 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         if child.children:
             continue
         text = strip_hashtags(child.text)
-        if is_url_only(text) or _LINK_ONLY_RE.fullmatch(text):
+        if _SAYS_NOT_A_PAPER_RE.search(strip_urls(text)):
+            details.said_not_paper = text  # the writer's own word on what the title names
             for url in find_urls.shared(text):
                 _add_url(details, url, None, hard=False)
+        elif is_url_only(text) or _LINK_ONLY_RE.fullmatch(text):
+            for url in find_urls.shared(text):
+                _add_url(details, url, None, hard=False)
+        elif (remark := _link_remark(text)) is not None:
+            for url in find_urls.shared(text):  # "https://… (read §3)": the link, and a remark on it that is no summary
+                _add_url(details, url, None, hard=False)
+            if remark:
+                details.unused.append(child)
         elif (names := authors_line(text)) is not None:
             details.authors = details.authors or names
             details.soft = True
@@ -296,6 +306,17 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         elif not details.summary or text != details.summary:
             details.unused.append(child)
     return details
+
+
+#: a link followed by a remark in brackets (``https://… (blog post)``, ``https://… [slides]``)
+_LINK_REMARK_RE = lazy(r"^\s*(?:<?https?://\S+>?\s*)+[(\[（](?P<remark>[^()\[\]（）]*)[)\]）]\s*$")
+
+
+def _link_remark(text: str) -> str | None:
+    """The remark in brackets after a line's link(s), or None when the line is not a link
+    and a bracketed remark: such a line is a detail, its remark never the paper's summary."""
+    m = _LINK_REMARK_RE.match(text) if "http" in text else None
+    return m.group("remark").strip() if m else None
 
 
 def _title_and_inline(node: Node, details: _Details) -> str:
@@ -666,10 +687,10 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
-        known = [_name_words(m.authors) for m in found if m.authors]
+        known = [(_name_words(m.authors), _title_words(m.title)) for m in found if m.authors]
         out = []
         for line, cite in cites:
-            if any(_names_all_known(cite, words) for words in known):
+            if any(_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words) for words, title in known):
                 continue  # the line's reference or quoted title already names these authors
             if _publisher_of(cite, found):
                 continue
@@ -832,6 +853,8 @@ class _Extractor:
             return self._reject(node, f"marked as {details.kind_label!r} (a type label or a leading kind word), not a paper{links}")
         if not title:
             return self._url_mention(node, details)
+        if details.said_not_paper:
+            return self._reject(node, f"a line below says it is not a paper ({details.said_not_paper!r})", title)
         if self.scope.says_no_papers and not details.urls and not details.pins:
             # the writer's own word: the section lists what is not a paper; a line there that
             # links a paper page or gives an identifier is a paper all the same
@@ -1103,6 +1126,20 @@ def _name_words(authors: list[str]) -> list[set[str]]:
     """Each name's first and last words, lower-cased, in order (``Smith, J.`` and ``J. Smith``
     both hold ``smith``)."""
     return [{name.replace(",", " ").split()[0].lower(), name.split()[-1].lower()} for name in authors if name.strip()]
+
+
+def _title_words(title: str | None) -> frozenset[str]:
+    """The words of a mention's title, lower-cased."""
+    return frozenset(w.lower() for w in re.findall(r"[^\W\d_][\w'’\-]*", title)) if title else frozenset()
+
+
+def _past_title(cite: Citation, title: frozenset[str]) -> Citation:
+    """``cite`` without the leading names that are words of the line's title: the last
+    word of a title before ``, Okafor and Lindqvist, 2024`` is no author of its citation."""
+    authors = cite.authors
+    while len(authors) > 1 and authors[0].split()[-1].lower() in title:
+        authors = authors[1:]
+    return replace(cite, authors=authors) if authors is not cite.authors else cite
 
 
 def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:

@@ -252,10 +252,11 @@ def kind_prefix(text: str) -> tuple[str, str] | None:
 
 
 #: To-read markers written before a title: ``Read later: "Title" by ...``, ``To read — ...``,
-#: ``あとで読む: ...``, and a bare ``Read`` before a link or a quoted title.
+#: ``あとで読む: ...``, a reading verb and a colon (``read:``, ``skim:``, ``re-read:``: what to do
+#: with the paper, said the way a to-do item is), and a bare ``Read`` before a link or a quoted title.
 _TO_READ_RE = lazy(
     r"^\s*(?:(?:read\s+later|to[\s-]?read|must[\s-]read|reading\s+list|todo|later|あとで読む|後で読む|読む|要読|積読)"
-    r"\s*(?:[:：]|\s[—–]\s|\s-{1,2}\s)|read\s+(?=[\[\"“「]))\s*",
+    r"\s*(?:[:：]|\s[—–]\s|\s-{1,2}\s)|(?:re-?)?read\s*[:：]|skim(?:\s+later)?\s*[:：]|read\s+(?=[\[\"“「]))\s*",
     re.I,
 )
 

@@ -15,7 +15,7 @@ from typing import Literal
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.finder.model import LineLabel
 from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
 
@@ -165,7 +165,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
             if (item is not None and node.indent >= item.indent and not item.children and not message
-                    and not node.is_detail and not is_url_only(text)
+                    and not node.is_detail and not _stands_alone(text)
                     and starts.wraps(item, number - 1, text, lazy=node.indent == item.indent)):
                 # a bullet's text wrapped onto the next line, indented under it or not (an e-mail's
                 # reading list: ``- Zhang et al., "Understanding deep`` / ``learning requires …"``;
@@ -177,7 +177,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
                 previous_blank = False
                 continue
             if (paragraph is not None and not paragraph.children and not message
-                    and (not stack or stack[-1] is paragraph) and not is_url_only(text)
+                    and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
                     and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
                          and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                          and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
@@ -202,7 +202,7 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
         if stack:
             stack[-1].children.append(node)
         elif (node.kind == "plain" and node.indent == 0 and not previous_blank and roots and roots[-1].kind == "plain"
-              and (node.is_detail or is_url_only(node.text)) and not is_url_only(roots[-1].text)):
+              and (node.is_detail or _stands_alone(node.text)) and not is_url_only(roots[-1].text)):
             # (a list of bare links is a list: a link is no title for the links below it)
             roots[-1].children.append(node)  # "Title\nURL: ..." written without bullets
             previous_blank = False
@@ -580,16 +580,29 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
             # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
-        if (owner is not None and owner.kind == "heading" and not owner.children and not node.children
+        if (owner is not None and owner.kind == "heading" and not owner.children
+                and all(is_tags_only(c.text) for c in node.children)
                 and node.kind == "plain" and _is_author_list(node.text)):
-            owner.children.append(node)  # "### Title" then an unlabelled "A, B, C" line below it
+            # "### Title" then an unlabelled "A, B, C" line below it (and its "#tags" line, the
+            # heading's detail too: a paragraph gave it to the author line)
+            owner.children.append(node)
+            owner.children.extend(node.children)
+            node.children = []
             continue
         if (owner is not None and owner.kind == "heading" and owner.children and not node.children
-                and node.kind != "heading" and all(c.is_detail for c in owner.children) and is_url_only(node.text)):
-            owner.children.append(node)  # "** Title / Authors: ... / https://arxiv..." under an org or Markdown heading
+                and node.kind != "heading" and all(c.is_detail or _is_author_list(c.text) for c in owner.children)
+                and _stands_alone(node.text)):
+            # "** Title / Authors: ... / https://arxiv..." or "... / #tags" under an org or Markdown heading
+            owner.children.append(node)
             continue
         kept.append(node)
     siblings[:] = kept
+
+
+def _stands_alone(text: str) -> bool:
+    """A line that is never text wrapped from the line above: a bare link, or a line of
+    ``#tags`` (what the line above is tagged with, not the rest of its sentence)."""
+    return is_url_only(text) or is_tags_only(text)
 
 
 def _names_a_work(node: Node) -> bool:

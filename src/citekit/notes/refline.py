@@ -221,6 +221,8 @@ _YY_CUE = Cue(needles=("'", "’"), pattern=re.compile(r"['’]\d{2}\b"))
 _BY_CUE = Cue(needles=("by",), pattern=re.compile(r"\sby\s", re.I), fold=True)
 _ARXIV_CUE = Cue(needles=("arxiv:",), pattern=re.compile(r"arxiv:\s?\d{4}\.\d{4,5}", re.I), fold=True)
 _ET_AL_CUE = Cue(needles=("et al",), pattern=re.compile(r"\bet al", re.I), fold=True)
+#: a line that ends on a list of names closed by ``&``/``and`` (``…, Kingma & Ba.``), maybe with its year
+_CLOSED_END_CUE = Cue(needles=("&", " and "), pattern=re.compile(r"\s(?:&|and)\s+[A-Z][\w'’\-]+[.)\s]*(?:,?\s*\(?(?:19|20)\d{2}\)?[.\s]*)?$"))
 
 
 def has_shape_signal(text: str) -> bool:
@@ -700,8 +702,9 @@ def _title_first(text: str) -> Reference | None:
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
         title, rest = text[: m.start()].strip(), text[m.end():]
         parsed = _names_with_tail(rest)
-        if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2)
+        if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2 or parsed[1])
                 and not _leads_with_authors(title)):
+            # (one surname is an author when ``et al.`` follows it: ``by Okafor et al. (2024)``)
             return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
     # Title, A et al., NeurIPS'25  /  Title, A and B, ICML'16
     tail = _VENUE_TAIL_RE.search(text) if text.rstrip()[-1:].isdigit() else None
@@ -715,6 +718,36 @@ def _title_first(text: str) -> Reference | None:
             if parsed and _title_ok(title) and all(len(n.split()) >= 2 for n in parsed[0]):
                 return Reference(title, parsed[0], "title-comma-authors", parsed[1], venue, year)
     return None
+
+
+#: a list of names closed in citation syntax at the end of the line (``A & B``, ``A and B``,
+#: ``A et al.``), maybe with its year and a full stop
+_CLOSED_LIST_RE = lazy(r"(?:\s(?:&|and)\s+[^\W\d_][\w'’\-]+|\bet\s+al\.?)\s*(?:,?\s*[(（]?(?:19|20)\d{2}[)）]?)?\s*\.?\s*$")
+#: a spaced dash: where a title would end if the line had one (``DDPM — Ho, Jain & Abbeel``)
+_SPACED_DASH_RE = lazy(r"\s(?:[—–]|-{1,2})\s")
+
+
+def _title_comma_surnames(text: str) -> Reference | None:
+    """``Title, Kingma & Ba.``: after a title and a comma, a list of names closed as a
+    citation closes it (``&``/``and`` before the last name, or ``et al.``) ends the line,
+    maybe with its year (a title with a spaced dash in it is read by the dash rules). The list must hold a word that is no ordinary lower-case word
+    (``Theory & Practice`` after a comma is more of the title), and the title must be
+    strong enough to take bare surnames (three words or more, no event)."""
+    for m in _COMMA_GAP_RE.finditer(text):
+        title, names = text[: m.start()].strip(), text[m.end():]
+        if not _CLOSED_LIST_RE.search(names) or _SPACED_DASH_RE.search(title) or not _surnames_title(title):
+            continue
+        parsed = _names_with_tail(names, surnames=True)
+        if parsed and _not_all_ordinary(parsed[0]):
+            return Reference(title, parsed[0], "title-comma-surnames", parsed[1], parsed[2], parsed[3])
+    return None
+
+
+def _not_all_ordinary(names: list[str]) -> bool:
+    """Some word of ``names`` is no word real titles write in lower case (a family name,
+    not ``Theory`` or ``Practice``)."""
+    ordinary = _ordinary_words()
+    return any(word.lower() not in ordinary for name in names for word in name.split())
 
 
 def parse_reference(text: str) -> Reference | None:
@@ -753,7 +786,46 @@ def _parse_reference(text: str) -> Reference | None:
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
+        if ref.pasted and not ref.published:
+            ref.published = _published_where_model_agrees(plain, ref.title)
     return ref
+
+
+def _published_where_model_agrees(text: str, title: str) -> dict[str, str]:
+    """Where a pasted reference a citation-style rule read says the paper appeared
+    (container, volume, pages), as the learned reference parser reads the same string,
+    taken only when the parser finds the same title: its fields then end where the
+    rule's do (``[4] …, "Title," in Proc. IEEE ICCV, 2019, pp. 120–128.``)."""
+    from citekit.notes import refparse
+
+    text = REFERENCE_NUMBER_RE.sub("", text, count=1)
+    parsed = refparse.parse(text)
+    if not parsed.title or _title_key(unquote_title(parsed.title)) != _title_key(title):
+        return {}
+    out = published_in(parsed)
+    container = out.get("container", "")
+    if container.count("(") != container.count(")") or _OTHER_FIELD_RE.search(container):
+        out.pop("container")  # cut by a wrap, or a year or pages read into it: not the container as written
+    if "pages" in out and _cut_number(text, (parsed.pages or "").strip(" ,.;:()")):
+        out.pop("pages")  # "pp. 10 347–10 357": a page number the PDF spaced, read only in part
+    return out
+
+
+#: what a container's name never holds: a year, or pages after a volume (``JMLR, 12:2825–2830``)
+_OTHER_FIELD_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)|\d+\s*:\s*\d+|\d+\s*[–—-]\s*\d+")
+
+
+def _cut_number(text: str, read: str) -> bool:
+    """``read`` (a field as the parser read it) ends inside a longer number of ``text``:
+    digits follow it directly or after one space (``10`` of ``10 347``)."""
+    at = text.find(read) if read else -1
+    return at >= 0 and re.match(r"\s?\d", text[at + len(read):]) is not None
+
+
+def _title_key(title: str) -> str:
+    """A title's letters and digits, lower-cased: two readings of one title compare equal
+    whatever quotes, commas and spaces each kept around it."""
+    return "".join(c for c in title.lower() if c.isalnum())
 
 
 #: a post's announcement before the title it announces (``New paper: Title``, ``our new
@@ -1492,6 +1564,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
     # syntax, then a title the reference parser finds
     LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
+    # ``Adam: A Method for Stochastic Optimization, Kingma & Ba.``: a closed list of names ends the line
+    LineRule("title-comma-surnames", (_CLOSED_END_CUE, _ET_AL_CUE), _title_comma_surnames),
     # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
     LineRule("title-slash-names", (Cue(needles=("/",), pattern=re.compile(r"[A-Za-z]\s*/\s*[A-Z]")),), _title_slash_names),
     # any other citation style, read by the learned reference parser

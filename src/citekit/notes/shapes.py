@@ -238,6 +238,12 @@ def hashtags(text: str) -> list[str]:
     return [m.group("tag").lower() for m in _HASHTAG_RE.finditer(URL_RE.sub(" ", text))]
 
 
+def is_tags_only(text: str) -> bool:
+    """A line of inline ``#tags`` and nothing else (``#nlp #moe``): the tags of the paper
+    above, written on a line of their own; it never goes on the prose above it."""
+    return "#" in text and not strip_hashtags(text) and bool(hashtags(text))
+
+
 _SPACE_RUN_RE = lazy(r"\s{2,}")
 
 

@@ -24,7 +24,7 @@ from citekit.notes.labels import parse_label
 from citekit.notes.outline import (Node, cut_mid_sentence, adopt_orphan_details, could_start, numbered_starts, parse_outline,
                                    shift_lines, starts_mention)
 from citekit.notes.result import Problem
-from citekit.notes.shapes import authors_line, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, is_tags_only, strip_chat_prefix, strip_leading_icon
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -781,8 +781,10 @@ def _is_title_label(text: str) -> bool:
 
 
 def _is_detail_line(text: str) -> bool:
+    """A labelled detail, a bare link or a line of ``#tags``: a line about the one above,
+    which CommonMark joins into its paragraph but which never goes on its sentence."""
     label = parse_label(text)
-    return (label is not None and label.field != "title") or is_url_only(text)
+    return (label is not None and label.field != "title") or is_url_only(text) or is_tags_only(text)
 
 
 def read(held: list[str], file: str, into: FileScope) -> Iterator[list[Node]]:
