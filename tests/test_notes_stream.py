@@ -186,6 +186,15 @@ def test_other_formats_and_several_files_keep_their_order(tmp_path: Path) -> Non
 @example(blocks=["## Attention Is All You Need\nAshish Vaswani, Noam Shazeer, Niki Parmar",
                  "Deep Residual Learning for Image Recognition. Kaiming He, Xiangyu Zhang, Shaoqing Ren,\nJian Sun. CVPR 2016."],
          newline="\n", tail="", piece_chars=1)
+# (the same with a reference the parser is not sure of: the finder read it in its piece as
+# a text of its own, sure it starts a reference, where in the whole text it is not)
+@example(blocks=["## Attention Is All You Need\nAshish Vaswani, Noam Shazeer, Niki Parmar",
+                 "Dropout. Nitish Srivastava, Geoffrey Hinton, Alex Krizhevsky, Ilya Sutskever,\nRuslan Salakhutdinov. JMLR 2014."],
+         newline="\n", tail="", piece_chars=1)
+# (a chat window's message header: every line below it is a message, in later pieces too)
+@example(blocks=["Dana Whitfield  10:04 AM\nanyone read this one?",
+                 "Scaling Laws for Neural Language Models\nJared Kaplan, Sam McCandlish\nSummary: loss falls as a power law in compute."],
+         newline="\n", tail="", piece_chars=1)
 @given(blocks=st.lists(st.sampled_from(BLOCKS), min_size=1, max_size=40),
        newline=st.sampled_from(["\n", "\r\n", "\r"]),
        tail=st.sampled_from(["", "\n", "\n\n", "\r", "\r\n"]),
