@@ -288,3 +288,17 @@ def test_a_citation_on_a_wrapped_line_of_a_later_piece_keeps_its_own_line(
     cited = [m for m in json.loads(streamed.output)["mentions"] if m.get("kind") == "cited"]
     written = data.decode("utf-8").splitlines().index("recipe of (Hoffmann et al., 2022) still holds up.") + 1
     assert [m["location"]["line"] for m in cited] == [written]
+
+
+def test_a_file_read_whole_in_pieces_reads_as_one_piece(tmp_path: Path) -> None:
+    """A plain-text file longer than a piece is read whole in pieces too (extract, sync):
+    each piece is read as it stands in the file, so the mentions are those of one piece,
+    and those a streamed reading of the file (cut in the same places) gives."""
+    heading = "## Attention Is All You Need\nAshish Vaswani, Noam Shazeer, Niki Parmar"
+    dropout = "Dropout. Nitish Srivastava, Geoffrey Hinton, Alex Krizhevsky, Ilya Sutskever,\nRuslan Salakhutdinov. JMLR 2014."
+    root = _project(tmp_path, _document(BLOCKS[:40] + [heading, dropout] + BLOCKS[40:80]))
+    with _reading(streamed=False, piece_chars=1 << 62):
+        one = [m.to_json() for m in api.extract(None, start=root).mentions]
+    with _reading(streamed=False, piece_chars=1):
+        pieces = [m.to_json() for m in api.extract(None, start=root).mentions]
+    assert pieces == one and len(one) > 40
