@@ -302,3 +302,20 @@ def test_a_file_read_whole_in_pieces_reads_as_one_piece(tmp_path: Path) -> None:
     with _reading(streamed=False, piece_chars=1):
         pieces = [m.to_json() for m in api.extract(None, start=root).mentions]
     assert pieces == one and len(one) > 40
+
+
+@pytest.mark.parametrize("blocks", [
+    ["## Attention Is All You Need", "Ashish Vaswani, Noam Shazeer, Niki Parmar"],
+    ["## Attention Is All You Need", "> Ashish Vaswani, Noam Shazeer, Niki Parmar"],
+    ["- Adam: A Method for Stochastic Optimization", ">   - Authors: Diederik P. Kingma, Jimmy Ba"],
+    ["> - Adam: A Method for Stochastic Optimization", ">   - Authors: Diederik P. Kingma, Jimmy Ba"],
+    ["- Adam: A Method for Stochastic Optimization", "- Authors: Diederik P. Kingma, Jimmy Ba"],
+], ids=["authors-under-heading", "quoted-authors", "quoted-nested-detail", "quoted-list", "detail-bullet"])
+def test_no_piece_starts_at_a_line_the_line_above_takes_in(tmp_path: Path, blocks: list[str]) -> None:
+    """After a blank line, a line the outline hangs under what is above it (a heading's
+    author list, a quoted line indented under a quoted bullet, a detail bullet) starts no
+    piece: read alone, the piece lost the paper's authors."""
+    root = _project(tmp_path, _document(blocks))
+    whole, streamed = _both(root, "extract", "--json", piece_chars=1)
+    assert streamed.stdout_bytes == whole.stdout_bytes
+    assert json.loads(whole.output)["mentions"][0]["authors"]

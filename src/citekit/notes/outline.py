@@ -592,7 +592,7 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None
     text_before = chat = False
     for raw in lines:
         if (size >= PIECE_CHARS and piece and raw[:1] not in ("", " ", "\t") and not piece[-1].strip()
-                and parse_label(raw) is None and not is_url_only(raw)):
+                and parse_label(raw) is None and not is_url_only(raw) and _stands_alone(raw, org)):
             around = Surroundings(start, total, before, text_before, [raw], chat) if total is not None else None
             handed = [parse_outline(piece, org=org, around=around)]
             shift_lines(handed[0], start)
@@ -608,6 +608,21 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None
     del piece
     shift_lines(handed[0], start)
     yield handed.pop()
+
+
+def _stands_alone(raw: str, org: bool) -> bool:
+    """The line, after a blank line, starts a root of the outline that nothing before it
+    takes in: not indented once its quote marks are removed (``>   - Authors: …`` nests
+    under the quoted bullet above), not a detail or a bare link (a bullet's ``- URL: …``
+    goes to the item above), not a list of names (``## Title``, a blank line, then its
+    authors: the heading's)."""
+    node = parse_outline([raw], org=org)
+    if len(node) != 1 or node[0].children:
+        return False
+    node = node[0]
+    if node.indent or node.is_detail or is_url_only(node.text):
+        return False
+    return not (node.kind == "plain" and _is_author_list(node.text))
 
 
 def _lines_before(before: list[str], text_before: bool, piece: list[str]) -> tuple[list[str], bool]:
