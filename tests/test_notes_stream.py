@@ -145,7 +145,7 @@ def test_the_first_mentions_are_given_before_the_file_is_read_to_its_end(tmp_pat
     assert at_first < len(read) / 10  # a few pieces read, not the file
 
 
-@pytest.mark.parametrize("case", ["bibtex", "zotero", "preview", "bom", "cp1252", "dotted-i", "nul", "empty"])
+@pytest.mark.parametrize("case", ["bibtex", "zotero", "preview", "bom", "cp1252", "dotted-i", "nul", "empty", "tsv"])
 def test_a_file_that_needs_the_whole_text_is_read_whole_with_the_same_output(tmp_path: Path, case: str) -> None:
     body = BLOCKS[:40]
     special = {
@@ -154,6 +154,7 @@ def test_a_file_that_needs_the_whole_text_is_read_whole_with_the_same_output(tmp
         "preview": "Tom: https://arxiv.org/abs/2401.00001\narxiv.orgarxiv.org\nA Great Paper Title About Things",
         "dotted-i": "- İstanbul Workshop on Deep Learning\n  - Authors: Ayşe Yılmaz\n  - arxiv.org/abs/2401.00002",
         "nul": "a line with a \x00 byte",
+        "tsv": "Title\tAuthors\tYear\nAttention Is All You Need\tAshish Vaswani, Noam Shazeer\t2017",
     }
     data = _document(body[:20] + [special.get(case, "Lunch")] + body[20:])
     if case == "bom":

@@ -119,12 +119,14 @@ def streamed_lines(path: Path, name: str) -> int | None:
     reading it whole: a plain-text notes file of :data:`STREAM_BYTES` or more, in UTF-8
     without a byte-order mark, not empty, and with nothing any whole-text step of
     extraction acts on (a NUL byte, a pasted BibTeX entry, a Zotero report row, a chat's
-    link preview, the one character whose lower case is longer than itself). Read line by
+    link preview, a spreadsheet table pasted as tab-separated text, the one character whose
+    lower case is longer than itself). Read line by
     line: the file is never held. How many lines :func:`plain_lines` gives when it can,
     else None (the count places each line of a piece in the whole text)."""
     fmt = format_of(name)
     if fmt.name not in STREAMED_FORMATS or fmt.transcriber:
         return None
+    from citekit.notes.formats.tables import starts_pasted_table
     try:
         if path.stat().st_size < STREAM_BYTES:
             return None
@@ -135,7 +137,8 @@ def streamed_lines(path: Path, name: str) -> int | None:
         count = 0
         for line in plain_lines(path, complete=False):
             if ("\x00" in line or "\u0130" in line or "Item Type" in line
-                    or ("@" in line and _BIBTEX_START.search(line)) or _DOUBLED_SITE.search(line)):
+                    or ("@" in line and _BIBTEX_START.search(line)) or _DOUBLED_SITE.search(line)
+                    or starts_pasted_table(line)):
                 return None
             seen_text = seen_text or bool(line.strip())
             count += 1
