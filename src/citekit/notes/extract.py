@@ -2045,7 +2045,7 @@ def stream_held(held: list[str], file: str, problems: list[Problem]) -> Iterator
     yield from _piece_by_piece(_outline(held, file, extractor), extractor, problems)
 
 
-def stream_plain(lines: Iterator[str], file: str, problems: list[Problem]) -> Iterator[Mention]:
+def stream_plain(lines: Iterator[str], file: str, problems: list[Problem], *, total: int | None = None) -> Iterator[Mention]:
     """The mentions of a plain-text notes file given line by line (``lines`` as
     :func:`~citekit.notes.formats.plain.split_lines` cuts the whole text), yielded piece by
     piece as they are found; the problems met are added to ``problems``, in line order,
@@ -2058,9 +2058,10 @@ def stream_plain(lines: Iterator[str], file: str, problems: list[Problem]) -> It
     that needs none of the whole-text steps of :func:`_outline` (pasted BibTeX entries,
     whose mentions take the venue of the file's end; a Zotero report; a chat's link
     previews; an exported file's transcript): the caller checks that first
-    (:func:`citekit.notes.stream.streamable`)."""
+    (:func:`citekit.notes.stream.streamable`). ``total``: how many lines ``lines`` gives,
+    so the mention finder places each line as in the whole text."""
     extractor = _Extractor(file)
-    yield from _piece_by_piece(outline_pieces(lines), extractor, problems)
+    yield from _piece_by_piece(outline_pieces(lines, total=total), extractor, problems)
 
 
 def _piece_by_piece(pieces: Iterator[list[Node]], extractor: "_Extractor", problems: list[Problem]) -> Iterator[Mention]:

@@ -124,8 +124,49 @@ def _heading(raw: str, org: bool) -> tuple[int, str] | None:
     return (len(m.group("hashes")), m.group("text")) if m else None
 
 
-def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
-    """The root nodes of ``lines``; see the module docstring for the rules."""
+@dataclass
+class Surroundings:
+    """Where a piece of a text stands in the whole (see :func:`outline_pieces`): what the
+    mention finder reads around a line (its place in the whole text, the nearest lines with
+    text before and after it) and whether a chat window's message headers came before. Given
+    these, a piece is labelled and parsed as it is inside the whole text."""
+
+    origin: int  # index of the piece's first line in the whole text
+    total: int  # lines of the whole text
+    before: list[str]  # the lines right before the piece, back to the second with text
+    text_before: bool  # some line before ``before`` holds text
+    after: list[str]  # the line right after the piece (the next piece's first), if any
+    chat: bool = False  # a chat window's message header stands before the piece
+
+
+class _WholeText:
+    """The whole text as the finder reads it around one piece (a sequence of its lines by
+    their index in the whole): the piece, and its surroundings. The finder reads no line
+    further off than these; a line of the whole text that is not held reads as blank, or
+    as text where :attr:`Surroundings.text_before` says there was some."""
+
+    def __init__(self, piece: list[str], around: Surroundings) -> None:
+        self._piece = piece
+        self._around = around
+
+    def __len__(self) -> int:
+        return max(self._around.total, self._around.origin + len(self._piece))
+
+    def __getitem__(self, index: int) -> str:
+        around = self._around
+        at = index - around.origin
+        if 0 <= at < len(self._piece):
+            return self._piece[at]
+        if at < 0:
+            held = len(around.before) + at
+            return around.before[held] if held >= 0 else "…" if around.text_before else ""
+        after = at - len(self._piece)
+        return around.after[after] if after < len(around.after) else ""
+
+
+def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings | None = None) -> list[Node]:
+    """The root nodes of ``lines``; see the module docstring for the rules. ``around``: the
+    lines are a piece of a longer text, which stands there (line numbers stay the piece's)."""
     roots: list[Node] = []
     stack: list[Node] = []  # open bullets/plain nodes that may take children
     previous_blank = True
@@ -133,12 +174,12 @@ def parse_outline(lines: list[str], *, org: bool = False) -> list[Node]:
     wrapped: dict[int, list[str]] = {}  # id(paragraph) -> its lines, joined at the end
     joined: list[Node] = []
     item: Node | None = None  # the bullet just read, whose text the next lines may wrap
-    starts = _Starts(lines)
-    chat = False  # a chat window copied as text: under its message headers, each line is a message
+    starts = _Starts(lines, around)
+    chat = around is not None and around.chat  # a chat window copied as text: under its message headers, each line is a message
     for number, raw in enumerate(lines, start=1):
         quoted = raw[:8].lstrip()[:1] == ">"
         raw, message = _unquoted(raw.expandtabs(4).rstrip())
-        if not chat and raw[-1:] in "Mm" and _CHAT_HEADER_RE.match(raw):
+        if not chat and chat_header(raw):
             chat = True
         # (an e-mail quoted into a chat, ``> `` before each line, is wrapped at its width as
         # e-mails are: its lines go on one another, they are not one message each)
@@ -255,6 +296,11 @@ def split_labelled_fields(node: Node) -> None:
 #: its own (a chat copy is never hard-wrapped), as lines with a ``[10:32] Alice:`` prefix are.
 _CHAT_HEADER_RE = lazy(r"^[^\W\d_][\w.'’ -]{0,40}?\S {2,}\d{1,2}:\d{2}\s?[AaPp][Mm]$")
 
+def chat_header(raw: str) -> bool:
+    """The line (unquoted, without its line end) is a chat window's message header."""
+    return raw[-1:] in "Mm" and _CHAT_HEADER_RE.match(raw) is not None
+
+
 #: How sure the finder must be that a line continues the one above before a line that
 #: names a paper on its own (an identifier, a title with its authors) is joined to it.
 SURE_CONTINUES = 0.8
@@ -271,9 +317,10 @@ class _Starts:
     is unsure, a line that names a paper on its own starts an item: reading lists are
     written one paper per line without blank lines between."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], around: Surroundings | None = None) -> None:
         self._lines = lines
         self._labels: dict[int, LineLabel | None] = {}
+        self._around = around
 
     def mention(self, index: int, text: str, first: int) -> bool:
         """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
@@ -355,7 +402,11 @@ class _Starts:
             return
         from citekit.notes import finder
 
-        self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
+        if self._around is None:
+            self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
+        else:  # (a piece: the finder reads the lines where they stand in the whole text)
+            at = self._around.origin
+            self._labels.update(zip(range(start, end), finder.find(_WholeText(lines, self._around), start + at, end + at)))
 
 
 #: a link cut by a hard wrap: the last word of a line is a URL that stops where a link
@@ -518,32 +569,72 @@ _ABBREVIATION_END_RE = lazy(r"(?:^|[\s(])(?:[A-Z]|[A-Z][a-z]{1,3})\.$")
 PIECE_CHARS = 64_000
 
 
-def outline_pieces(lines: Iterable[str], *, org: bool = False) -> Iterator[list[Node]]:
+def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None = None) -> Iterator[list[Node]]:
     """The outline of ``lines`` piece by piece, for big files: each piece starts at a
-    top-level line after a blank line (which parses the same whether or not what came
-    before is in the same piece), so the nodes of one piece can be read and dropped before
-    the next is built. Line numbers are those of the whole text.
+    top-level line after a blank line, so the nodes of one piece can be read and dropped
+    before the next is built. Line numbers are those of the whole text.
+
+    A piece parses as it does in the whole text: no paragraph, list or wrapped line runs
+    across a blank line into the next top-level line, and what is read across it anyway is
+    handed to the piece (:class:`Surroundings`): the lines the mention finder reads around
+    a block (the two lines with text before the piece, the line after it) and whether a
+    chat window's message headers came before. ``total``, the whole text's number of lines,
+    is where in the text the finder places a line; without it the finder reads each piece
+    as a text of its own (its labels then may differ from the whole text's).
 
     ``lines`` may be an iterator (a file read line by line): only the lines of the piece
-    being cut are held, never the whole text, since where a piece ends depends on the line
-    before and the line itself alone."""
+    being cut (and the few around it) are held, never the whole text, since where a piece
+    ends depends on the line before and the line itself alone."""
     piece: list[str] = []
     start = 0  # index of the piece's first line in the whole text
     size = 0
+    before: list[str] = []
+    text_before = chat = False
     for raw in lines:
         if (size >= PIECE_CHARS and piece and raw[:1] not in ("", " ", "\t") and not piece[-1].strip()
-                and parse_label(raw) is None and not is_url_only(raw)):
-            handed = [parse_outline(piece, org=org)]
+                and parse_label(raw) is None and not is_url_only(raw) and _stands_alone(raw, org)):
+            around = Surroundings(start, total, before, text_before, [raw], chat) if total is not None else None
+            handed = [parse_outline(piece, org=org, around=around)]
             shift_lines(handed[0], start)
+            before, text_before = _lines_before(before, text_before, piece)
+            chat = chat or any(line.rstrip()[-1:] in "Mm" and chat_header(_unquoted(line.expandtabs(4).rstrip())[0]) for line in piece)
             start += len(piece)
             piece, size = [], 0
             yield handed.pop()  # (popped: no reference kept here, see extract._run_unguarded)
         piece.append(raw)
         size += len(raw) + 1
-    handed = [parse_outline(piece, org=org)]
+    around = Surroundings(start, total, before, text_before, [], chat) if total is not None else None
+    handed = [parse_outline(piece, org=org, around=around)]
     del piece
     shift_lines(handed[0], start)
     yield handed.pop()
+
+
+def _stands_alone(raw: str, org: bool) -> bool:
+    """The line, after a blank line, starts a root of the outline that nothing before it
+    takes in: not indented once its quote marks are removed (``>   - Authors: …`` nests
+    under the quoted bullet above), not a detail or a bare link (a bullet's ``- URL: …``
+    goes to the item above), not a list of names (``## Title``, a blank line, then its
+    authors: the heading's)."""
+    node = parse_outline([raw], org=org)
+    if len(node) != 1 or node[0].children:
+        return False
+    node = node[0]
+    if node.indent or node.is_detail or is_url_only(node.text):
+        return False
+    return not (node.kind == "plain" and _is_author_list(node.text))
+
+
+def _lines_before(before: list[str], text_before: bool, piece: list[str]) -> tuple[list[str], bool]:
+    """What stands before the next piece, once ``piece`` is read: the lines back to the
+    second line with text (what the finder reads before a line), and whether any line
+    before those holds text."""
+    held = before + piece
+    seen, first = 0, len(held)
+    while first > 0 and seen < 2:
+        first -= 1
+        seen += bool(held[first].strip())
+    return held[first:], text_before or any(line.strip() for line in held[:first])
 
 
 def shift_lines(nodes: list[Node], by: int) -> None:

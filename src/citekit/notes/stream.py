@@ -69,10 +69,11 @@ def _file_mentions(path: Path, name: str, problems: list[Problem]) -> Iterator[M
     """One file's mentions, streamed when it is a big plain-text file that allows it."""
     from citekit.notes.extract import extract_owned, stream_held, stream_plain
 
-    if streamable(path, name):
+    total = streamed_lines(path, name)
+    if total is not None:
         try:
             if format_of(name).name == "plain":
-                yield from stream_plain(plain_lines(path), name, problems)
+                yield from stream_plain(plain_lines(path), name, problems, total=total)
             else:  # read whole (its reader cuts the text itself), its mentions streamed
                 text, read_problems = read_notes(path, name)
                 problems.extend(read_problems)
@@ -109,30 +110,41 @@ def _file_mentions(path: Path, name: str, problems: list[Problem]) -> Iterator[M
 
 
 def streamable(path: Path, name: str) -> bool:
+    """Whether ``path`` can be extracted a piece at a time (see :func:`streamed_lines`)."""
+    return streamed_lines(path, name) is not None
+
+
+def streamed_lines(path: Path, name: str) -> int | None:
     """Whether ``path`` can be extracted a piece at a time with exactly the result of
     reading it whole: a plain-text notes file of :data:`STREAM_BYTES` or more, in UTF-8
     without a byte-order mark, not empty, and with nothing any whole-text step of
     extraction acts on (a NUL byte, a pasted BibTeX entry, a Zotero report row, a chat's
-    link preview, the one character whose lower case is longer than itself). Read line by
-    line: the file is never held."""
+    link preview, a spreadsheet table pasted as tab-separated text, the one character whose
+    lower case is longer than itself). Read line by
+    line: the file is never held. How many lines :func:`plain_lines` gives when it can,
+    else None (the count places each line of a piece in the whole text)."""
     fmt = format_of(name)
     if fmt.name not in STREAMED_FORMATS or fmt.transcriber:
-        return False
+        return None
+    from citekit.notes.formats.tables import starts_pasted_table
     try:
         if path.stat().st_size < STREAM_BYTES:
-            return False
+            return None
         with open(path, "rb") as raw:
             if raw.read(4).startswith(_BOMS):
-                return False
+                return None
         seen_text = False
+        count = 0
         for line in plain_lines(path, complete=False):
             if ("\x00" in line or "\u0130" in line or "Item Type" in line
-                    or ("@" in line and _BIBTEX_START.search(line)) or _DOUBLED_SITE.search(line)):
-                return False
+                    or ("@" in line and _BIBTEX_START.search(line)) or _DOUBLED_SITE.search(line)
+                    or starts_pasted_table(line)):
+                return None
             seen_text = seen_text or bool(line.strip())
-        return seen_text
+            count += 1
+        return count if seen_text else None
     except (OSError, UnicodeDecodeError):
-        return False  # read whole, which says what is wrong
+        return None  # read whole, which says what is wrong
 
 
 def plain_lines(path: Path, *, complete: bool = True) -> Iterator[str]:

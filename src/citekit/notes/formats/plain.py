@@ -37,9 +37,10 @@ def read(held: list[str], file: str, into: FileScope) -> Iterator[list[Node]]:
 
 
 def _outline(lines: list[str], offset: int) -> Iterator[list[Node]]:
-    """The outline of ``lines``, numbered as lines of the whole text from ``offset`` on."""
+    """The outline of ``lines``, numbered as lines of the whole text from ``offset`` on
+    (read in pieces, each as it reads in all of ``lines``: as a streamed file's are)."""
     if not lines:
         return
-    for piece in outline_pieces(lines):
+    for piece in outline_pieces(lines, total=len(lines)):
         shift_lines(piece, offset)
         yield piece

@@ -273,6 +273,12 @@ def pasted_tables(lines: list[str]) -> Iterator[tuple[int, int, list[Node], list
         yield start, i, _sheet_nodes(header, rows, start + 1, skipped), skipped
 
 
+def starts_pasted_table(line: str) -> bool:
+    """The line is the header row of a spreadsheet table pasted as tab-separated text (see
+    :func:`pasted_tables`): a file that holds one is read whole."""
+    return "\t" in line and _names_columns(line.split("\t"))
+
+
 def _names_columns(cells: list[str]) -> bool:
     """The cells of a line name a table's columns: a title column, or a first column that
     names things beside a column of authors, venues, years or links."""

@@ -91,6 +91,30 @@ def trim(text: str) -> str:
     return text.strip()
 
 
+#: a given name as the model reads it at a title's end: one capitalised word, nothing after it
+_GIVEN_NAME_RE = lazy(r"^[A-Z][a-z]+(?:-[A-Z][a-z]+)?$")
+#: a family name that ends a person before the next one (``He,``): one capitalised word, a comma
+_FAMILY_ENDS_RE = lazy(r"^[A-Z][\w'’\-]*,$")
+
+
+def given_name_out_of_title(tokens: list[str], labels: list[str]) -> list[str]:
+    """``labels`` with the first author's given name moved back out of the title, where the
+    model read it there: ``… for Image Recognition. Kaiming | He, Xiangyu Zhang, …``. The
+    title's last sentence is then that one word, right after the title's own full stop, and
+    the author list opens on a family name alone though the next author is written given
+    name first: the word is the first author's given name (a title never ends on a
+    sentence of one name)."""
+    if "title" not in labels or "author" not in labels:
+        return labels
+    last = max(i for i, label in enumerate(labels) if label == "title")
+    if (last < 2 or last + 2 >= len(tokens) or labels[last + 1] != "author" or labels[last + 2] != "author"
+            or not tokens[last - 1].endswith(".") or not _GIVEN_NAME_RE.match(tokens[last])
+            or not _FAMILY_ENDS_RE.match(tokens[last + 1]) or not _GIVEN_NAME_RE.match(tokens[last + 2].rstrip("."))
+            or tokens[last + 2].endswith((",", "."))):
+        return labels
+    return [*labels[:last], "author", *labels[last + 1:]]
+
+
 def _runs(tokens: list[str], labels: list[str], probs: list[float]) -> dict[str, tuple[list[str], list[float]]]:
     out: dict[str, tuple[list[str], list[float]]] = {}
     for tok, lab, p in zip(tokens, labels, probs):
