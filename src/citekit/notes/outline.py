@@ -592,7 +592,7 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None
     text_before = chat = False
     for raw in lines:
         if (size >= PIECE_CHARS and piece and raw[:1] not in ("", " ", "\t") and not piece[-1].strip()
-                and parse_label(raw) is None and not is_url_only(raw) and _stands_alone(raw, org)):
+                and parse_label(raw) is None and not is_url_only(raw) and _starts_a_root(raw, org)):
             around = Surroundings(start, total, before, text_before, [raw], chat) if total is not None else None
             handed = [parse_outline(piece, org=org, around=around)]
             shift_lines(handed[0], start)
@@ -610,7 +610,7 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None
     yield handed.pop()
 
 
-def _stands_alone(raw: str, org: bool) -> bool:
+def _starts_a_root(raw: str, org: bool) -> bool:
     """The line, after a blank line, starts a root of the outline that nothing before it
     takes in: not indented once its quote marks are removed (``>   - Authors: …`` nests
     under the quoted bullet above), not a detail or a bare link (a bullet's ``- URL: …``
