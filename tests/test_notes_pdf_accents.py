@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citekit.notes import extract_paths
-
-
-def _extract(tmp_path: Path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return extract_paths([path], tmp_path).mentions
+from tests.helpers_extract import api_mentions
 
 
 def test_accents_a_pdf_copied_out_before_their_letter(tmp_path: Path) -> None:
@@ -22,5 +16,5 @@ def test_accents_a_pdf_copied_out_before_their_letter(tmp_path: Path) -> None:
         "\n"
         "she said it´s fine, don´t worry\n"
     )
-    mentions = _extract(tmp_path, "refs.txt", text)
+    mentions = api_mentions(tmp_path, "refs.txt", text)
     assert mentions[0].authors == ["René Dupérier", "Karl Müller", "Ana Ibáñez"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citekit.notes import extract_paths
+from tests.helpers_extract import api_mentions
 
 REPORT = (
     "Learning Sparse Codes for Image Patches\n"
@@ -41,14 +41,8 @@ REPORT = (
 )
 
 
-def _extract(tmp_path: Path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return extract_paths([path], tmp_path).mentions
-
-
 def test_a_report_item_keeps_its_sections_past_blank_lines(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "report.txt", REPORT)
+    mentions = api_mentions(tmp_path, "report.txt", REPORT)
     titles = [m.title for m in mentions if m.title]
     assert titles == ["Learning Sparse Codes for Image Patches", "Patch Priors for Denoising Natural Images"]
     item = mentions[0]
@@ -67,7 +61,7 @@ def test_a_passage_quoted_with_its_page_is_no_title(tmp_path: Path) -> None:
         "\n"
         "\"we never observed divergence with the smaller step size\" (Aaltonen et al., 2020, pp. 7-8)\n"
     )
-    mentions = _extract(tmp_path, "quotes.txt", text)
+    mentions = api_mentions(tmp_path, "quotes.txt", text)
     assert [m.title for m in mentions] == [None, None]
     assert [(m.authors[:1], m.year) for m in mentions] == [(["Varga"], 2018), (["Aaltonen"], 2020)]
 
@@ -95,7 +89,7 @@ ANNOTATIONS = (
 
 
 def test_a_heading_over_one_items_annotations_is_its_title(tmp_path: Path) -> None:
-    mentions = _extract(tmp_path, "annotations.md", ANNOTATIONS)
+    mentions = api_mentions(tmp_path, "annotations.md", ANNOTATIONS)
     heading = [m for m in mentions if m.location.line == 4]
     assert [(m.title, m.authors, m.authors_incomplete, m.year) for m in heading] == [
         ("Learning Sparse Codes for Image Patches", ["Lindqvist"], True, 2019)]
@@ -109,6 +103,6 @@ def test_a_quoted_title_right_before_its_identifier_is_that_papers(tmp_path: Pat
         "for next week — Okafor & Brandt, \"Learned Step Sizes for Sparse Coding\", arxiv 2101.04321. "
         "could be a short session?\n"
     )
-    mentions = _extract(tmp_path, "chat.txt", text)
+    mentions = api_mentions(tmp_path, "chat.txt", text)
     assert [(m.title, m.authors, m.ids.arxiv) for m in mentions] == [
         ("Learned Step Sizes for Sparse Coding", ["Okafor", "Brandt"], "2101.04321")]

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citekit.notes import extract_paths
-
-
-def _extract(tmp_path: Path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return extract_paths([path], tmp_path).mentions
+from tests.helpers_extract import api_mentions
 
 
 def test_a_wrapped_line_inside_an_open_bracket_goes_on_the_paragraph(tmp_path: Path) -> None:
@@ -25,7 +19,7 @@ def test_a_wrapped_line_inside_an_open_bracket_goes_on_the_paragraph(tmp_path: P
         "> arXiv:2003.01234) as the default, the sparse one (Brandt & Huang 2022) when\n"
         "> memory is tight, which it usually is on the small cards.\n"
     )
-    mentions = _extract(tmp_path, "mail.txt", text)
+    mentions = api_mentions(tmp_path, "mail.txt", text)
     cited = {(m.authors[0] if m.authors else None, m.year, m.ids.arxiv) for m in mentions}
     assert ("Okonkwo", 2020, "2003.01234") in cited
     assert ("Brandt", 2022, None) in cited
