@@ -16,34 +16,24 @@ Run: .venv/bin/python bench/casing_words.py  (needs ../shared/corpora; determini
 
 from __future__ import annotations
 
-import logging
 import re
 import sys
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-CORPORA = REPO.parent / "shared" / "corpora"
-HELD_OUT = "zotero-bbt-export"
+from corpus_bibs import CORPORA, HELD_OUT, REPO, bib_files
+
 OUT = REPO / "src" / "citekit" / "data" / "lowercase_words.txt"
 MIN_COUNT = 1
 WORD = re.compile(r"[A-Za-z][a-z'-]*|[.!?:;]")
 
 
 def count(root: Path) -> tuple[Counter[str], int]:
-    from citekit.bibtex.reader import read_bib_file
     from citekit.core.text import latex_to_text
 
-    logging.getLogger("citekit").setLevel(logging.ERROR)
     seen: Counter[str] = Counter()
     files = 0
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".bib", ".bibtex")):
-        if HELD_OUT in path.relative_to(root).parts:
-            continue
-        try:
-            entries = read_bib_file(path).entries
-        except Exception:
-            continue
+    for _source, entries in bib_files(root):
         files += 1
         for e in entries:
             for field in ("title", "abstract"):

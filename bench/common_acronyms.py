@@ -17,15 +17,13 @@ Run: .venv/bin/python bench/common_acronyms.py  (needs ../shared/corpora; determ
 
 from __future__ import annotations
 
-import logging
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-CORPORA = REPO.parent / "shared" / "corpora"
-HELD_OUT = "zotero-bbt-export"
+from corpus_bibs import CORPORA, REPO, bib_files
+
 OUT = REPO / "src" / "citekit" / "data" / "common_acronyms.txt"
 MIN_ABSTRACTS = 3
 MIN_SOURCES = 2
@@ -36,23 +34,14 @@ _DEFINED = re.compile(r"\(([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)s?\)")
 def count(root: Path) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]], int]:
     """Per acronym (its singular): the abstracts that use it bare, those that define it, and the corpora of the
     bare uses; and how many distinct abstracts were read."""
-    from citekit.bibtex.reader import read_bib_file
     from citekit.core.text import latex_to_text
     from citekit.output.standalone import definitions, is_acronym
 
-    logging.getLogger("citekit").setLevel(logging.ERROR)
     bare: dict[str, set[str]] = defaultdict(set)
     defined: dict[str, set[str]] = defaultdict(set)
     sources: dict[str, set[str]] = defaultdict(set)
     seen: set[str] = set()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".bib", ".bibtex")):
-        source = path.relative_to(root).parts[0]
-        if source == HELD_OUT:
-            continue
-        try:
-            entries = read_bib_file(path).entries
-        except Exception:
-            continue
+    for source, entries in bib_files(root):
         for e in entries:
             raw = e.fields.get("abstract")
             if not raw or len(raw) > 20_000:
