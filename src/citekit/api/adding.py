@@ -213,9 +213,9 @@ def _look_up(cfg: Config, read: list[Any], report: AddReport, *, offline: bool, 
     (the things at ``skip``, already in the library, are not looked up).
     A pasted BibTeX entry is not looked up here: it goes in as the user's own record (as
     ``import`` takes it), and the sync that follows treats it as any BibTeX in the notes."""
-    from citekit.core.resolution import Work
+    from citekit.core.resolution import OFFLINE_REASON, Work
 
-    works: list[Any] = [Work(mentions=[t.mention], reason="offline: built from the notes") for t in read]
+    works: list[Any] = [Work(mentions=[t.mention], reason=OFFLINE_REASON) for t in read]
     online = [i for i, t in enumerate(read) if t.kind != "bibtex" and i not in skip]
     if offline or not online:
         return works

@@ -25,7 +25,7 @@ from citekit.library.lock import ProjectLock
 from citekit.library.rekey import save_with_renames
 from citekit.library.store import Library, fingerprint_now
 from citekit.library.store.cache.unchanged import nothing_to_write
-from citekit.core.resolution import Mention, Work
+from citekit.core.resolution import OFFLINE_REASON, Mention, Work
 from citekit.notes import extract_paths
 from citekit.resolve.grouping import group_mentions
 from citekit.notes.filememo import memo_path as notes_memo_path
@@ -71,7 +71,7 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         works = _resolve(cfg, groups, report, offline=offline, refresh=refresh, jobs=jobs, progress=progress)
     else:
         chosen = [i for i, g in enumerate(groups) if look_up(g)]
-        works = [Work(mentions=g, reason="offline: built from the notes") for g in groups]
+        works = [Work(mentions=g, reason=OFFLINE_REASON) for g in groups]
         found = _resolve(cfg, [groups[i] for i in chosen], report, offline=False, refresh=refresh, jobs=jobs,
                          progress=progress) if chosen else []
         for i, work in zip(chosen, found):
@@ -204,7 +204,7 @@ def resolve_works(cfg: Config, groups: list[list[Mention]], report: SyncReport, 
 def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, offline: bool, refresh: bool,
              jobs: int, progress: bool) -> list[Work]:
     if offline:
-        return [Work(mentions=g, reason="offline: built from the notes") for g in groups]
+        return [Work(mentions=g, reason=OFFLINE_REASON) for g in groups]
     from citekit.resolve.pipeline import resolve_groups
     from citekit.sources import build_client, build_sources, open_cache
     from citekit.sources.settings import SourceSettings

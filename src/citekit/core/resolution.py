@@ -120,6 +120,18 @@ class Candidate:
         return d
 
 
+#: why a work is built from the notes alone: an offline run asked no source, and an online one
+#: could not ask any (every source down). Both say only "not asked yet": a sync keeps the one an
+#: entry already has (:func:`citekit.library.update._update_meta`), so switching runs rewrites nothing.
+OFFLINE_REASON = "offline: built from the notes"
+UNASKED_REASON = "no source could be asked about this"
+
+
+def unasked(reason: str | None) -> bool:
+    """Whether ``reason`` says only that no source was asked (see :data:`OFFLINE_REASON`)."""
+    return bool(reason) and (reason.startswith(OFFLINE_REASON) or reason.startswith(UNASKED_REASON))
+
+
 @dataclass
 class Work:
     """One paper as resolution sees it: every version found, the chosen one, and why."""

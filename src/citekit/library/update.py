@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from citekit.core.model import Entry, Ids, Location
-from citekit.core.resolution import Candidate, Mention, Work
+from citekit.core.resolution import Candidate, Mention, Work, unasked
 from citekit.core.text import normalize_title
 from citekit.library.keys import make_key, reformed_key
 from citekit.library.records import fields_from_candidate, fields_from_mentions
@@ -546,14 +546,6 @@ def _fingerprint(text: str) -> str:
     return hashlib.sha256(normalize_title(text)[:400].encode("utf-8")).hexdigest()[:16]
 
 
-def _unasked(reason: str | None) -> bool:
-    """A reason that says only that no source was asked this time (an offline sync, or an online
-    one whose every source failed): kept as it was while the status stays, so alternating
-    ``sync`` and ``sync --offline`` does not rewrite every such line of library.yaml."""
-    return bool(reason) and (reason.startswith("offline: built from the notes")
-                             or reason.startswith("no source could be asked about this"))
-
-
 def _update_meta(entry: Entry, work: Work, *, keep_status: bool = False) -> None:
     locations: list[Location] = []
     for m in work.mentions:
@@ -562,7 +554,7 @@ def _update_meta(entry: Entry, work: Work, *, keep_status: bool = False) -> None
     entry.mentions = locations
     entry.ids = entry.ids.merged(work_ids(work)) if keep_status else work_ids(work).merged(entry.ids)
     if not keep_status:
-        if not (entry.status == work.status and _unasked(entry.reason) and _unasked(work.reason)):
+        if not (entry.status == work.status and unasked(entry.reason) and unasked(work.reason)):
             entry.reason = work.reason  # (offline, or online with every source down: the same "not asked yet")
         entry.status = work.status
         entry.versions = [_version(v) for v in work.versions] or entry.versions

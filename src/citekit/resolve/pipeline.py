@@ -44,7 +44,7 @@ from tqdm import tqdm
 from citekit.core import venues
 from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url, pmlr_id
 from citekit.core.model import Ids
-from citekit.core.resolution import Candidate, Mention, Work
+from citekit.core.resolution import UNASKED_REASON, Candidate, Mention, Work
 from citekit.resolve.batched import SharedBatch
 from citekit.resolve import fallback as fallback_module
 from citekit.resolve.fallback import FallbackBudget
@@ -851,7 +851,7 @@ class _WorkResolver:
             return (f"not looked up: {lists} was skipped (its site failed) and {asked} of its papers were asked "
                     "elsewhere; the next sync looks it up")
         elif self._unasked():
-            text = f"no source could be asked about this {what}"
+            text = f"{UNASKED_REASON} {what}"
         elif self.orphan_of:
             lists = self._skipped_lists()
             text = f"no other source knows this {what} ({lists} was skipped: its site failed)"
