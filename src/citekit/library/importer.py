@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from citekit.core.model import Entry
-from citekit.bibtex.writer import check_key
 from citekit.matching.works import choose_survivor
 from citekit.bibtex.reader import BibParseResult, Macros, Problem, read_bib_file, split_ids
 from citekit.bibtex.collector import collector_paused
 from citekit.library.dedup import Match, analyse_matches, find_matches
-from citekit.library.keys import make_key, suffixes
+from citekit.library.keys import key_is_safe, make_key, suffixes
 from citekit.library.merge import merge_entries
 from citekit.library.reimport import FieldChange, import_record, records_index, source_name, sync_entry
 from citekit.library.store import Library
@@ -158,12 +157,6 @@ def safe_key(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_:./+\-]", "", folded)
 
 
-def _key_is_safe(key: str) -> bool:
-    try:
-        check_key(key)
-        return True
-    except ValueError:
-        return False
 
 
 def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "import", *, merge: bool = False,
@@ -441,7 +434,7 @@ def _with_key(entry: Entry, reserved: set[str], source: str, report: ImportRepor
     """
     if not entry.key.strip():
         entry.key = make_key(entry, reserved)
-    elif not _key_is_safe(entry.key):
+    elif not key_is_safe(entry.key):
         old = entry.key
         cleaned = safe_key(old)
         entry.key = free_key(cleaned, reserved) if cleaned else make_key(entry, reserved)
@@ -484,7 +477,7 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
             if owner is not None and owner != entry.key:
                 report.problems.append(Problem(source, None, f"alias '{alias}' of '{entry.key}' skipped: it is already "
                                                f"the key or an alias of '{owner}'; cite that entry by '{alias}'"))
-            elif not _key_is_safe(alias):
+            elif not key_is_safe(alias):
                 report.problems.append(Problem(source, None, f"alias '{alias}' of '{entry.key}' skipped: BibTeX and LaTeX "
                                                f"cannot take that key; cite the entry as '{entry.key}'"))
             else:

@@ -174,6 +174,17 @@ class LaterTakenKeys(TakenKeys):
         return super().__len__()
 
 
+def key_is_safe(key: str) -> bool:
+    """Whether the .bib writer takes ``key`` as it is (:func:`citekit.bibtex.writer.check_key`)."""
+    from citekit.bibtex.writer import check_key
+
+    try:
+        check_key(key)
+        return True
+    except ValueError:
+        return False
+
+
 def make_key(entry: Entry | Mapping[str, str], taken: set[str], formula: str | None = None) -> str:
     """A new key not in ``taken`` (compared case-insensitively, as BibTeX does)."""
     fields = entry.fields if isinstance(entry, Entry) else entry

@@ -410,21 +410,13 @@ def own_key(work: Work, taken: set[str]) -> str | None:
     """The key a pasted BibTeX entry of the work gives itself, when BibTeX can take it and no
     entry, alias or earlier key holds it (compared case-insensitively, as BibTeX does): the
     user chose it and may cite it already, so it is kept as chosen (never reformed later)."""
-    from citekit.bibtex.writer import check_key
-    from citekit.library.keys import TakenKeys
+    from citekit.library.keys import TakenKeys, key_is_safe
 
-    for mention in work.mentions:
-        key = mention.citekey
-        if not key:
-            continue
-        try:
-            check_key(key)
-        except ValueError:
-            continue
-        lowered = taken if isinstance(taken, TakenKeys) else {t.lower() for t in taken}
-        if key.lower() not in lowered:
-            return key
-    return None
+    own = [m.citekey for m in work.mentions if m.citekey and key_is_safe(m.citekey)]
+    if not own:
+        return None
+    lowered = taken if isinstance(taken, TakenKeys) else {t.lower() for t in taken}
+    return next((key for key in own if key.lower() not in lowered), None)
 
 
 def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: LibraryIndex | None = None,
