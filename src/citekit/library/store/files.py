@@ -75,15 +75,9 @@ def read_pair(refs: Path) -> tuple[bytes | None, bytes | None]:
 
 def merge_in_progress(refs: Path) -> bool:
     """Whether the git repository holding ``refs`` is in the middle of a merge (its
-    MERGE_HEAD exists); asked only when a load failed, so no git process runs otherwise."""
-    import subprocess
-
-    try:
-        done = subprocess.run(["git", "-C", str(Path(refs).absolute().parent), "rev-parse", "-q", "--verify",
-                               "MERGE_HEAD"], capture_output=True, text=True, check=False, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+    MERGE_HEAD exists): a few stats, no git process."""
+    head = _merge_head(refs)
+    return head is not None and head.exists()
 
 
 def _merge_head(refs: Path) -> Path | None:
@@ -111,8 +105,7 @@ def untouched_by_merge(refs: Path) -> list[str]:
     are git processes run."""
     import subprocess
 
-    head = _merge_head(refs)
-    if head is None or not head.exists():
+    if not merge_in_progress(refs):
         return []
     top = Path(refs).absolute().parent
     names = [str(Path(refs).absolute() / n) for n in (BIB_NAME, SIDECAR_NAME)]
