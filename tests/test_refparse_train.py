@@ -72,7 +72,7 @@ def test_retyped_records_are_books_chapters_reports_theses_with_publisher_and_pl
 
 
 def test_a_retyped_book_prints_its_place_and_publisher_outside_the_title(title_first: None):
-    pytest.importorskip("citeproc")
+    pytest.importorskip("citeproc", reason="renders CSL styles: needs the model extras, pip install -e '.[model]'")
     from citekit.notes.refparse.train.render import render_csl
 
     rec = _record(title="Risk society: towards a new modernity", publisher="Sage", place="London")
