@@ -55,6 +55,9 @@ HELDOUT_7 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_7"
 #: an eighth held-out set (fabrication, reality, sensing, motion), judged side by side (starting drafts in before/)
 #: by a tenth reader
 HELDOUT_8 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_8"
+#: a ninth held-out set (social, evaluation, navigation, surface), judged side by side (starting drafts in before/)
+#: by an eleventh reader
+HELDOUT_9 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_9"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -128,7 +131,8 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 #: the development judgements (judged-before/ holds the same drafts and verdicts as blind_hci/) and the held-out ones
 #: the held-out sets judged side by side (the starting drafts in before/, the later code's beside them), by number
 SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5), 6: ("sixth", HELDOUT_6),
-                7: ("seventh", HELDOUT_7), 8: ("eighth", HELDOUT_8)}
+                7: ("seventh", HELDOUT_7), 8: ("eighth", HELDOUT_8),
+                9: ("ninth", HELDOUT_9)}
 CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
               **{f"held-out {n}": (folder / "before", folder) for n, (_, folder) in SIDE_BY_SIDE.items()}}
 
