@@ -1404,8 +1404,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 
         mine = replace(mine, abstract=without_scan_marks(mine.abstract))  # (a scanned page's "Page 1." is no claim)
     from citekit.library.tags import load_rules
-    from citekit.output.related_openers import opener, owned_by_all
-    from citekit.output.related_topics import heading_sentence
+    from citekit.output.related_openers import opener
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
@@ -1461,19 +1460,17 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
             titles, abstracts = g.spelled([e.title or "" for e in g.members]), \
                 g.spelled([abstract_prose(e) for e in g.members])
+            # (never the heading said again, "Three papers address tangible user interfaces": readers struck it)
             said = opener(titles, abstracts, g.themes, _papers(g.members), g.kind, g.section, g.names)
-            if not said and not g.core:
-                # (a sub-topic's heading, never the section's own: "Most of these papers address learning" under
-                # a learning section says nothing)
-                texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
-                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind, g.names)
-                if said and not owned_by_all(g.heading, titles, abstracts):
-                    said = None  # (a heading word one paper uses in passing makes no opener true of it)
         if said:
             from citekit.output.related_terms import define_in
 
             said = style.text(define_in(said, g.forms, " ".join(body)))
             body.insert(0, _with_means(said, g, style))
+        if g.forms:
+            from citekit.output.related_terms import define_first
+
+            body = define_first(body, g.forms)
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, plan, style)
