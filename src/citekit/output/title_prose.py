@@ -640,6 +640,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
             return f"{v(verb)} {caser.phrase(of)}, comparing {caser.phrase(main_words[:versus])} with " \
                    f"{caser.phrase(main_words[versus + 1:])}"
+        if of and len(main_words) <= 3 and _unsaid(main_words, context):
+            # "Serial Hook-Ups: A Comparative Usability Study of Secure Device Pairing Methods": a short phrase the
+            # abstract never uses is a pun, and "study X about serial hook-ups" a topic the record does not support;
+            # the study is said whole, its kind kept ("comparative usability"). A longer one is the topic, said or
+            # not ("Open Source Software User Communities: A Study of ...")
+            return f"{v('report')} {with_article(caser.phrase(_without_article(sub_words)))}"
         if of:
             verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
             return f"{v(verb)} {caser.phrase(of)} about {_np_clause(main_words, caser)[1]}"
@@ -853,6 +859,26 @@ def mid_sentence(word: str, text: str) -> bool:
         if before and not before.endswith((".", "!", "?", ":")):
             return True
     return False
+
+
+def _without_article(words: list[str]) -> list[str]:
+    return words[1:] if words and _bare(words[0]) in ("a", "an", "the") else words
+
+
+def _unsaid(words: list[str], context: str) -> bool:
+    """Whether the abstract (``context``) uses none of the content words of a title's phrase, in any form: the
+    phrase is then a pun or a slogan ("Serial Hook-Ups"), not the topic the paper studies. False with no abstract,
+    which cannot tell."""
+    from citekit.core.text import fold
+    from citekit.output.related_topics import FUNCTION_WORDS
+    from citekit.output.word_roots import root
+
+    if not context.strip():
+        return False
+    content = {root(w) for w in re.findall(r"[a-z0-9]+", fold(unbrace(" ".join(words))).lower())
+               if len(w) > 2 and w not in FUNCTION_WORDS}
+    said = {root(w) for w in re.findall(r"[a-z0-9]+", fold(context).lower())}
+    return bool(content) and not content & said
 
 
 def _named_in(words: list[str], context: str) -> bool:
