@@ -67,3 +67,14 @@ def test_an_acronym_that_ends_a_name_is_spelled_out_after_it() -> None:
     assert not [d for d in check_snippet(said[0], "markdown") if d.category == "acronym"]
     assert [d for d in check_snippet("@web1 present a tool, Loomwright UML (a modeller).", "markdown")
             if d.category == "acronym"]
+
+
+def test_citations_links_and_urls_are_never_rewritten() -> None:
+    """A key, a ``--links`` Markdown link or a URL that spells the acronym is left as it is; the prose after it
+    defines it."""
+    from citekit.output.related_terms import define_first
+
+    forms = {"BLW": "bead loom weaving"}
+    said = define_first(["[BLW at Home](https://beads.example/BLW) and \\citet{BLW2020} compare BLW looms."], forms)
+    assert said == ["[BLW at Home](https://beads.example/BLW) and \\citet{BLW2020} compare bead loom weaving (BLW) "
+                    "looms."], said

@@ -233,8 +233,10 @@ def define_in(opener: str, forms: dict[str, str], rest: str) -> str:
     return opener
 
 
-#: what a sentence cites: a natbib or biblatex command with its keys, a pandoc citation; never rewritten
-_CITATION = re.compile(r"\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[@[^\]]*\]|@[\w:.\-+/]*\w")
+#: what a sentence cites or links: a natbib or biblatex command with its keys, a pandoc citation, a Markdown link
+#: ("[Title](url)", ``--links``), a URL; never rewritten
+_CITATION = re.compile(r"\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[@[^\]]*\]|@[\w:.\-+/]*\w"
+                       r"|\[[^\]]*\]\([^)]*\)|\\(?:url|href)\{[^}]*\}|https?://\S+")
 
 
 def define_first(sentences: list[str], forms: dict[str, str]) -> list[str]:
