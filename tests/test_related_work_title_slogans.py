@@ -33,3 +33,16 @@ def test_a_phrase_the_abstract_uses_stays_the_topic(tmp_path: Path) -> None:
     said = _sentence(tmp_path, "Beginners who thread beads run into problems with knots. Threading tools were "
                                "compared by")
     assert "knotty problems" in said.lower(), said
+
+
+def test_a_title_that_lists_parts_presents_its_first_item(tmp_path: Path) -> None:
+    """"A Bead Loom Controller, Pattern Task, Technology and Evaluation": the list is no single object of one verb
+    ("give a bead loom controller, pattern task, technology and evaluation"); the first item, with its article,
+    is what the paper presents. A list after "of" is one object and stays whole."""
+    out = related_work(library(tmp_path, "craft", [
+        ("list1", "A Bead Loom Controller, Pattern Task, Technology and Evaluation", ""),
+        ("list2", "An Analysis of Bead Looms, Weaving Patterns, and Tools", ""),
+    ] + HAPTIC + KNIT), tags=("craft",), fmt="markdown").text
+    flat = out.replace("\n", " ")
+    assert "@list1 presents a bead loom controller." in flat, out
+    assert "bead looms, weaving patterns, and tools" in flat, out

@@ -296,6 +296,22 @@ def _singular(noun: str) -> str:
     return noun[:-1] if _plural(noun) else noun
 
 
+def _first_listed(words: list[str]) -> list[str] | None:
+    """The first item of a title that lists three things or more, the first with an article ("A Novel X System, X
+    Task, Technology and Evaluation" -> "A Novel X System"), or None. Said whole, the list reads as the verb's
+    one object ("give a X system, X task, technology and evaluation", which a reader marked broken); the
+    article says the first item is the thing the paper is about, the rest its parts."""
+    if len(words) < 5 or _bare(words[0]) not in ("a", "an"):
+        return None
+    commas = [i for i, w in enumerate(words) if w.endswith(",")]
+    if len(commas) < 2 or not any(_bare(w) == "and" for w in words[commas[-1] + 1:]):
+        return None
+    first = words[:commas[0] + 1]
+    first[-1] = first[-1].rstrip(",")
+    # ("An Analysis of X, Y and Z": the list is what is analysed, one object)
+    return first if len(first) >= 3 and not any(_bare(w) in _PREPOSITIONS for w in first) else None
+
+
 def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     """(verb, object) for a noun-phrase title: present a method, evaluate X, study the effects of X.
 
@@ -303,6 +319,9 @@ def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     "Evaluation of X"): the verb says it ("investigate X"), as an author would. A bare noun
     followed by "of" ("Effects of X on Y", "Use of X") takes "the".
     """
+    listed = _first_listed(words)
+    if listed:  # "A Novel X System, X Task, Technology and Evaluation": the system is what the paper presents
+        words = listed
     start = 1 if _bare(words[0]) in ("a", "an", "the") and len(words) > 2 else 0
     lead = _bare(words[start])
     if lead in _ANALYSIS_VERB and len(words) > start + 2 and _bare(words[start + 1]) in ("of", "into", "on"):
