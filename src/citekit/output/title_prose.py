@@ -889,7 +889,7 @@ def _unsaid(words: list[str], context: str) -> bool:
     phrase is then a pun or a slogan ("Serial Hook-Ups"), not the topic the paper studies. False with no abstract,
     which cannot tell."""
     from citekit.core.text import fold
-    from citekit.output.related_topics import FUNCTION_WORDS
+    from citekit.output.function_words import FUNCTION_WORDS
     from citekit.output.word_roots import root
 
     if not context.strip():
