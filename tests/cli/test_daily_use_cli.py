@@ -186,3 +186,23 @@ def test_the_makefile_block_included_at_the_top_leaves_the_default_goal_to_the_p
         if name == "top":  # the rule read the block's variables: refs.bib is made first
             assert "main.tex refs.bib" in dry.stdout and "export --aux main.aux" in dry.stdout, dry.stdout
 
+
+
+def test_import_of_a_fuller_record_of_a_work_fills_the_library_entry(tmp_path: Path) -> None:
+    from ..helpers_cli import bare_project
+
+    root = bare_project(tmp_path)
+    thin = root / "thin.bib"
+    thin.write_text("@article{noether1918inv,\n  title = {Invariante Variationsprobleme},\n"
+                    "  author = {E. Noether},\n  journal = {Nachr. Ges. Wiss. G\\\"ottingen},\n  year = {1918}\n}\n",
+                    encoding="utf-8")
+    full = root / "full.bib"
+    full.write_text(thin.read_text(encoding="utf-8").replace("E. Noether", "Emmy Noether")
+                    .replace("year = {1918}", "year = {1918},\n  pages = {235--257}"), encoding="utf-8")
+    assert run(root, "import", str(thin)).exit_code == 0
+    result = run(root, "import", str(full))
+    assert result.exit_code == 0, result.output
+    assert "filled noether1918inv's pages, author written in full from it" in result.stdout, result.stdout
+    assert "filled 2 fields of 1 entry already present" in result.stdout, result.stdout
+    library = (root / "refs" / "library.bib").read_text(encoding="utf-8")
+    assert "{235--257}" in library and "{Emmy Noether}" in library

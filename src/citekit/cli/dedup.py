@@ -154,12 +154,22 @@ def _print_zotero(zr: ZoteroReport, dry_run: bool) -> None:
         click.echo(f"{'would keep' if dry_run else 'kept'} {key}: Zotero now calls it {new} (added as an alias)")
 
 
+def _filled_fields(names: list[str]) -> str:
+    """The fields a skipped entry filled, as the report line names them ("pages, author written in full")."""
+    return ", ".join(f"{n} written in full" if n in ("author", "editor") else n for n in names)
+
+
 def _print_import(report: ImportReport, dry_run: bool) -> None:
     would = "would " if dry_run else ""
     for key in report.added if dry_run else ():  # a real import's additions are the summary's count
         note(f"{would}add {key}", err=False)
+    filled = {key: (into, names) for key, into, names in report.filled}
     for key, dup in report.skipped:
-        note(f"{would}skip {key} (identical to {dup})", err=False)  # (what was done: quiet under -q)
+        if key in filled:
+            note(f"{would}skip {key} (the same work as {dup}, already in the library); "
+                 f"{'would fill' if dry_run else 'filled'} {dup}'s {_filled_fields(filled[key][1])} from it", err=False)
+        else:
+            note(f"{would}skip {key} (identical to {dup})", err=False)  # (what was done: quiet under -q)
     for incoming, into, reason in report.merged:
         note(f"{would}merge {', '.join(incoming)} -> {into} ({reason})", err=False)
     for incoming, into, reason in report.merged_in_file:
@@ -175,6 +185,9 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
     _print_resync(report, would)
     summary = (f"{'would import' if dry_run else 'imported'} {plural(len(report.added), 'new entry')}, skipped "
                f"{len(report.skipped)} identical, merged {plural(len(report.merged), 'work')} already present")
+    if report.filled:
+        summary += (f"; {'would fill' if dry_run else 'filled'} {plural(sum(len(n) for _k, _i, n in report.filled), 'field')} "
+                    f"of {plural(len({into for _k, into, _n in report.filled}), 'entry')} already present")
     if report.synced:
         entries = len({c.key for c in report.updated})
         summary += (f"; {'would update' if dry_run else 'updated'} {plural(len(report.updated), 'field')} of {plural(entries, 'entry')} "

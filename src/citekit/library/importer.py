@@ -3,8 +3,9 @@
 An import is a copy, never a surprise. An imported entry keeps its key, because the paper
 it came from cites it. Only when that key already belongs to a different work does it get
 a suffix, and the rename is written to an import key map so that paper's ``\\cite``s can
-be rewritten with ``citekit rekey``. An entry identical to one already there is skipped
-(and counted); entries that look like the same work as others are listed, and merged
+be rewritten with ``citekit rekey``. An entry identical to one already there (or the same work
+under the same key) is skipped and counted, and gives the library's entry the fields it
+lacks and names written in full, never replacing what the user wrote; entries that look like the same work as others are listed, and merged
 only when asked (``--merge``): then the key of the library's entry survives and the
 others become its aliases.
 """
@@ -24,7 +25,7 @@ from citekit.bibtex.reader import BibParseResult, Macros, Problem, read_bib_file
 from citekit.bibtex.collector import collector_paused
 from citekit.library.dedup import Match, analyse_matches, find_matches
 from citekit.library.keys import key_is_safe, make_key, suffixes
-from citekit.library.merge import merge_entries
+from citekit.library.merge import fill_gaps, merge_entries
 from citekit.library.reimport import FieldChange, import_record, records_index, source_name, sync_entry
 from citekit.library.store import Library
 from citekit.core.lazyre import lazy
@@ -55,6 +56,8 @@ class ImportReport:
     added: list[str] = field(default_factory=list)
     #: incoming entries identical to one already there: (incoming key, the entry it duplicates)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: skipped entries that gave the library's record of the work what it lacked: (incoming key, the entry filled, fields)
+    filled: list[tuple[str, str, list[str]]] = field(default_factory=list)
     #: incoming key -> key it got (its own key belonged to another work, or it was merged)
     import_map: dict[str, str] = field(default_factory=dict)
     #: library key -> surviving key, for library entries merged into another (refs/keymap.yaml)
@@ -85,7 +88,7 @@ class ImportReport:
     gone: list[tuple[str, str, str]] = field(default_factory=list)
 
     def extend(self, other: "ImportReport") -> None:
-        for name in ("added", "skipped", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
+        for name in ("added", "skipped", "filled", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
                      "problems", "problems_before", "synced", "updated", "kept", "gone"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("import_map", "key_map", "renamed", "unsafe_keys"):
@@ -118,6 +121,7 @@ class ImportReport:
         return {
             "added": self.added,
             "skipped": [{"key": k, "duplicate_of": d} for k, d in self.skipped],
+            "filled": [{"key": k, "into": into, "fields": names} for k, into, names in self.filled],
             "duplicate_keys": [{"key": k, "where": w} for k, w in self.duplicate_keys],
             "renamed": self.renamed, "unsafe_keys": self.unsafe_keys,
             "merged": groups(self.merged) + groups(self.merged_in_file),
@@ -302,6 +306,9 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
             target = first_of[target]
         entry, kept = everything[i], everything[target]
         skipped.add(i)
+        filled = fill_gaps(kept, entry)  # the same work met again: what the library's record lacks, never the user's
+        if filled:
+            report.filled.append((entry.key, kept.key, filled))
         if target < n_lib and entry.import_record and (
                 not kept.import_record or kept.import_record.get("file") == entry.import_record.get("file")):
             kept.import_record = entry.import_record  # the file's record of it, from now on (its key there may be new)
