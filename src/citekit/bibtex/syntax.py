@@ -332,6 +332,9 @@ class Scanner:
             if after < n and s[after] not in (",", close):
                 if s.find("@", pos, end) >= 0 and _ENTRY_LINE.search(s, pos, end):
                     raise _Broken("unbalanced braces (the value runs into the next entry)")
+                if s[after] == "@" and _AT.match(s, after):
+                    raise _Broken("unbalanced braces (a '{' in the value is never closed, so the value took the "
+                                  "rest of the entry)")
                 raise _Broken(f"unexpected {s[after]!r} after the value (a missing ',' or '#'?)")
             return tokens, after
 

@@ -354,11 +354,15 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
     entries: list[Entry] = []
     sources: list[str] = []
     in_file: dict[str, set[str]] = {}
+    keyless: list[tuple[Entry, str, int]] = []  # entries with no key: what key each got is said after the import
     for path in paths:
         parsed = read_bib_file(Path(path), macros=macros)
         name = Path(path).name
         total.problems.extend(parsed.problems)
         total.problems.extend(unknown_types(parsed, str(path)))
+        total.problems.extend(untitled(parsed, str(path)))
+        keyless.extend((entry, str(path), line) for entry, line in zip(parsed.entries, parsed.lines)
+                       if not entry.key.strip())
         total.duplicate_keys.extend((key, f"{name}:{line}") for key, line in parsed.duplicates)
         if not follow:
             entries.extend(parsed.entries)
@@ -375,6 +379,10 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence,
                             listed=listed, index=index)
     total.extend(report)
+    total.problems.extend(Problem(file, line, f"@{entry.entry_type} with no key: given the key '{entry.key}'; write it "
+                                  "after the '{' in the file so that a paper can cite it and a re-import finds it")
+                          for entry, file, line in keyless)
+    _in_file_order(total.problems, [str(p) for p in paths])
     for entry in lib.entries.values() if in_file else ():
         record = entry.import_record
         if record and record.get("file") in in_file and str(record.get("key", "")).lower() not in in_file[record["file"]]:
@@ -429,6 +437,28 @@ def unknown_types(parsed: BibParseResult, name: str) -> list[Problem]:
                     "type; imported as written (BibTeX styles print it as their default type, with a warning): "
                     "change it to a standard type such as @misc if that is what you meant")
             for entry, line in zip(parsed.entries, parsed.lines) if entry.entry_type not in KNOWN_ENTRY_TYPES]
+
+
+#: entry types with no title to speak of (IEEEtran's control entry, biblatex's data and set containers)
+_TITLELESS_TYPES = frozenset({"ieeetranbstctl", "xdata", "set"})
+
+
+def untitled(parsed: BibParseResult, name: str) -> list[Problem]:
+    """A warning for each entry with no title: it is imported as written (the user's file
+    says so), but no style prints a reference without one, and nothing can tell which work
+    it is (an import, ``dedup`` and ``upgrade`` find the same work by its title)."""
+    return [Problem(name, line, f"entry '{entry.key or '(no key)'}' has no title: imported without one; add its title "
+                    "in the file and import it again")
+            for entry, line in zip(parsed.entries, parsed.lines)
+            if not entry.fields.get("title", "").strip() and entry.entry_type not in _TITLELESS_TYPES
+            and not entry.fields.get("crossref", "").strip()]
+
+
+def _in_file_order(problems: list[Problem], files: Sequence[str]) -> None:
+    """Sort ``problems`` in place by file (in the order given) and line, so each file's
+    problems read top to bottom; problems of no file or line keep their place after them."""
+    order = {name: i for i, name in enumerate(files)}
+    problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line or 0))
 
 
 def _with_key(entry: Entry, reserved: set[str], source: str, report: ImportReport) -> Entry:
