@@ -206,3 +206,27 @@ def test_import_of_a_fuller_record_of_a_work_fills_the_library_entry(tmp_path: P
     assert "filled 2 fields of 1 entry already present" in result.stdout, result.stdout
     library = (root / "refs" / "library.bib").read_text(encoding="utf-8")
     assert "{235--257}" in library and "{Emmy Noether}" in library
+
+
+def test_a_summary_is_the_last_thing_a_command_says(tmp_path: Path) -> None:
+    """Warnings logged while a command ran (a library's, the writer's) come before its summary,
+    which ends the output, in the order written (the runner's output interleaves both streams)."""
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# a test project\n", encoding="utf-8")
+    (root / "notes" / "icml.md").write_text("# ICML 2026\n\n- 乾杯: Learning to Toast with 杯 Models\n"
+                                            "  - Authors: Feihu Huang, Yuning Luo\n", encoding="utf-8")
+    synced = run(root, "sync", "--offline", "--ascii")
+    assert synced.exit_code == 0, synced.output
+    lines = synced.output.splitlines()
+    assert lines[-1].startswith("library "), lines
+    assert lines.index(next(x for x in lines if x.startswith("warning: pylatexenc:"))) < \
+        lines.index(next(x for x in lines if x.startswith("sync offline")))
+    bib = root / "odd.bib"
+    bib.write_text("@misc{odd2020,\n  title = {An {Odd Title},\n  author = {Ann Able},\n  year = {2020}\n}\n\n"
+                   "@misc{next2021,\n  title = {The Next One},\n  year = {2021}\n}\n", encoding="utf-8")
+    imported = run(root, "import", str(bib))
+    lines = imported.output.splitlines()
+    assert lines[-1].startswith("imported 2 new entries"), lines
+    assert any("unbalanced braces; writing a sanitized copy" in x for x in lines[:-1]), lines
+
