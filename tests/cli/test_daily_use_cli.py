@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 from ..helpers_cli import run, synced_project
@@ -230,3 +232,32 @@ def test_a_summary_is_the_last_thing_a_command_says(tmp_path: Path) -> None:
     assert lines[-1].startswith("imported 2 new entries"), lines
     assert any("unbalanced braces; writing a sanitized copy" in x for x in lines[:-1]), lines
 
+
+
+def test_a_typo_among_any_tags_is_warned_about_without_loading_the_library_again(tmp_path: Path, monkeypatch) -> None:
+    """The warning about a tag no entry carries needs the tags in use: they come from the
+    library the selection loaded, not from a second load of it (on a 10k library, most of
+    the command). A change of the files between two commands is still seen."""
+    from citekit.library.store import Library
+
+    root = synced_project(tmp_path)  # tags in use: muon, theory
+    assert run(root, "export", "-q").exit_code == 0  # (a first export makes the keys permanent: a write, a load)
+    loads: list[Path] = []
+    load = Library.load.__func__
+
+    def counted(cls, refs_dir, *args, **kwargs):
+        loads.append(refs_dir)
+        return load(cls, refs_dir, *args, **kwargs)
+
+    monkeypatch.setattr(Library, "load", classmethod(counted))
+    for command in (["list"], ["export"], ["related-work"]):
+        loads.clear()
+        result = run(root, *command, "--tag", "muon", "--tag", "mun", "--any")
+        assert result.exit_code == 0 and "no tag 'mun' in the library (closest: muon" in result.stderr, result.output
+        assert len(loads) == 1, (command, loads)
+    loads.clear()
+    assert run(root, "list", "--tag", "mun").exit_code == 1 and len(loads) == 1  # selects nothing: said, one load
+    key = json.loads(run(root, "list", "--json").stdout)[0]["key"]
+    assert run(root, "tag", key, "+mun").exit_code == 0  # the library changed: the tag exists now
+    now = run(root, "list", "--tag", "muon", "--tag", "mun", "--any")
+    assert now.exit_code == 0 and "no tag 'mun'" not in now.stderr, now.output
