@@ -92,3 +92,5 @@ def test_names_written_more_fully_are_the_same_people_spelled_out() -> None:
     assert not written_more_fully("A. Lovelace", "Bea Lovelace")  # another person
     assert not written_more_fully("J. G{\\\"o}del", "Jan Godel")  # the accent the library has would be lost
     assert written_more_fully("A. Lovelace and others", "Ada Lovelace and others")
+    assert not written_more_fully("Lovelace, A. A.", "Lovelace, AA")  # initials in capitals are no fuller
+    assert written_more_fully("Lovelace, AA", "Lovelace, Ada A.")

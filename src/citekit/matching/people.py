@@ -21,6 +21,7 @@ spelling of one name still agrees and that these are the only decisions that cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -202,5 +203,9 @@ def written_more_fully(ours: str, theirs: str) -> bool:
 
 
 def _spelled_given(given: str) -> set[str]:
-    """The given names of a name spelled out (two letters or more), folded; initials left out."""
-    return name_tokens(plain_name(given)) if given else set()
+    """The given names of a name spelled out, folded; initials left out: one letter (``K.``),
+    and letters in capitals only (``RW`` in ``Olesinski, RW``, as PubMed writes initials)."""
+    if not given:
+        return set()
+    words = [w for w in re.split(r"[\s.~-]+", plain_name(given)) if len(w) > 1 and any(c.islower() for c in w)]
+    return name_tokens(" ".join(words))
