@@ -43,6 +43,11 @@ DAMAGED = """@book{first1990,
   year = {1995}
 }
 
+@book{title = {A Book Whose Key Was Forgotten},
+  author = {Oz Ode},
+  year = {1997}
+}
+
 @book{last1996,
   title = {The Last Book},
   author = {Ned Nash},
@@ -61,13 +66,14 @@ def _import(tmp_path: Path) -> tuple[Library, list[str]]:
 
 def test_every_damaged_entry_is_said_with_its_line_and_what_became_of_it(tmp_path: Path) -> None:
     _lib, problems = _import(tmp_path)
-    assert [p.split(":")[1] for p in problems] == ["7", "14", "25", "31"], problems  # in file order
-    keyless, early, untitled, braces = problems
+    assert [p.split(":")[1] for p in problems] == ["7", "14", "25", "31", "36"], problems  # in file order
+    keyless, early, untitled, braces, forgotten = problems
     assert "with no key: given the key 'ives1991book'" in keyless
     assert "a '}' too many closed the entry here" in early and "(from line 15: author, year)" in early
     assert "not imported" in early
     assert "entry 'untitled1994' has no title: imported without one" in untitled
     assert "field 'title': unbalanced braces" in braces
+    assert "with no key: given the key 'ode1997book'" in forgotten  # its first field right after the brace
 
 
 def test_the_rest_of_the_file_is_imported(tmp_path: Path) -> None:
@@ -76,3 +82,4 @@ def test_the_rest_of_the_file_is_imported(tmp_path: Path) -> None:
             "last1996"} <= set(lib.entries)
     assert lib.entries["open1995"].fields["author"] == "Max Moss"
     assert lib.entries["last1996"].title == "The Last Book"
+    assert lib.entries["ode1997book"].fields["author"] == "Oz Ode"

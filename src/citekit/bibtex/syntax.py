@@ -227,6 +227,10 @@ class Scanner:
             block.raw = s[at:pos]
             return block, pos
         block = Block("entry", kind, "", line, "")
+        if _FIELD_NAME.match(s, pos):  # ``@article{title = {...}, ...}``: no key, its first field follows the brace
+            pos = self._fields(block, pos, close)
+            block.raw = s[at:pos]
+            return block, pos
         m = _KEY.match(s, pos)
         block.key = m.group(1)
         pos = m.end()
