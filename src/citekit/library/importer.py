@@ -346,6 +346,7 @@ def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path]
 def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
                   precedence: Sequence[str] | None, root: Path, follow: bool, listed: bool = True,
                   index: Any = None) -> ImportReport:
+    paths, strings = list(paths), list(strings)  # (walked twice: read, then the problems put in file order)
     total = ImportReport()
     macros = Macros()
     for path in strings:
@@ -382,7 +383,7 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
     total.problems.extend(Problem(file, line, f"@{entry.entry_type} with no key: given the key '{entry.key}'; write it "
                                   "after the '{' in the file so that a paper can cite it and a re-import finds it")
                           for entry, file, line in keyless)
-    _in_file_order(total.problems, [str(p) for p in paths])
+    _in_file_order(total.problems, [str(p) for p in (*strings, *paths)])
     for entry in lib.entries.values() if in_file else ():
         record = entry.import_record
         if record and record.get("file") in in_file and str(record.get("key", "")).lower() not in in_file[record["file"]]:
