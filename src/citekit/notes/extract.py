@@ -384,6 +384,13 @@ def _remark_after_named_citation(text: str, title: str | None) -> bool:
     return m is not None and text[m.end():].lstrip().startswith(title[:20])
 
 
+def _only_its_label(node: Node, title: str) -> bool:
+    """The title read off a ``URL: …`` or ``arXiv: …`` line is only its label: a link or an
+    identifier whose title line was left behind (across a blank line, under a list heading)."""
+    label = node.label
+    return label is not None and label.field in ("url", "pin") and title.strip(" *_:：").lower() == label.name
+
+
 def _share_a_name(some: list[str], others: list[str]) -> bool:
     """Some word of a name in ``some`` is a word of a name in ``others`` (initials aside)."""
     words = {w for raw in some for w in name_tokens(raw) if len(w) > 1}
@@ -841,6 +848,8 @@ class _Extractor:
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
         title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
+        if title and _only_its_label(node, title):
+            title = None  # (``- URL: https://…`` on its own: the link stands alone, its label is no title)
         if title and not details.authors:
             _authors_beside_quote(node.text, title, details)
         if title and not details.authors and details.urls and _remark_citing_titled_work(title):

@@ -661,13 +661,14 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
     a Markdown heading followed by ``- URL:`` bullets. The detail belongs to the line above.
     """
     kept: list[Node] = []
-    for node in siblings:
+    for at, node in enumerate(siblings):
         if node.children:  # (most nodes are leaves: no call for them)
             adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
         if (node.is_detail and not node.children and owner is not None and _takes_details(owner)
                 and not (owner.children and owner.children[0].indent > node.indent)
-                and node.kind != "heading" and not (_names_a_work(node) and not _right_below(owner, node))):
+                and node.kind != "heading" and not (_names_a_work(node) and not _right_below(owner, node)
+                                                    and not _page_of_one_work(owner, siblings[at:]))):
             # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
@@ -701,6 +702,27 @@ def _names_a_work(node: Node) -> bool:
     paper, so it joins the line above only when it sits inside that line's block."""
     label = node.label
     return label is not None and label.field in ("pin", "url")
+
+
+#: a short ``key: value`` line citekit has no label for (``read: yes``, ``status: skimmed``)
+_SHORT_PROPERTY_RE = lazy(r"^[^\W\d_][\w ]{0,20}[:：]\s*[^:：\s]\S{0,30}(?:\s\S{1,30}){0,2}$")
+
+
+def _page_of_one_work(owner: Node, rest: list[Node]) -> bool:
+    """``owner`` is a heading whose section, from here to the next heading, is only detail
+    lines naming one work (``## Title``, a blank line, then ``- URL: …``, ``- read: yes``):
+    the page of one paper, whose link is the heading's even across the blank line that
+    Markdown puts under a heading. Two links or any line of prose make it a list instead."""
+    if owner.kind != "heading":
+        return False
+    works = 0
+    for node in rest:
+        if node.kind == "heading":
+            break
+        if node.children or not (node.is_detail or _SHORT_PROPERTY_RE.match(node.text)):
+            return False
+        works += _names_a_work(node)
+    return works == 1
 
 
 def _right_below(owner: Node, node: Node) -> bool:
