@@ -310,3 +310,14 @@ def test_three_joined_names_then_a_short_name_in_brackets_are_a_citation(tmp_pat
 def test_a_short_name_in_camel_case_before_a_citation_is_no_author(tmp_path: Path, line: str, authors: list[str]) -> None:
     mentions = extract_mentions(tmp_path, "notes.md", "- reading\n" + line + "\n")
     assert [m["authors"] for m in mentions if m["authors"]] == [authors]
+
+
+def test_et_al_after_a_sentence_word_joined_by_and() -> None:
+    # the names the citation syntax matched began at a word of the sentence ("paper and
+    # Okafor", "GateNet and Okafor"): the citation is the names after the "and"
+    from citekit.notes.authoryear import find_citations
+
+    for text in ("I'd pair the routing paper and Okafor et al. 2021 on balance.",
+                 "compare GateNet and Okafor et al. 2021 on balance"):
+        cites = find_citations(text)
+        assert [(c.authors, c.incomplete, c.year) for c in cites] == [(("Okafor",), True, 2021)]

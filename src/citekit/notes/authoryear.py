@@ -447,6 +447,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
         names = _family_names(written, lower=True)
         if names is None and "," in written:
             start, written, names = _after_short_name(start, written)
+        if names is None and (" and " in written or "&" in written):
+            start, written, names = _after_sentence_words(start, written)
         if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
@@ -536,6 +538,22 @@ def _after_short_name(start: int, written: str) -> tuple[int, str, list[str] | N
         at = comma + 1
         rest = written[at:].lstrip()
         names = _family_names(rest, lower=True)
+        if names is not None:
+            return start + len(written) - len(rest), rest, names
+    return start, written, None
+
+
+_AND_RE = lazy(r"\s(?:and|&)\s|&")
+
+
+def _after_sentence_words(start: int, written: str) -> tuple[int, str, list[str] | None]:
+    """The capitalised names of ``written`` after the sentence's words that ``and`` joins
+    to them (``paper and Xiong`` of ``I'd read the GQA paper and Xiong et al. 2020``, ``RoFormer
+    and Xiong``): the list the citation syntax matched began too early, at a word of the
+    sentence; no names when no tail after an ``and`` reads as names."""
+    for joined in _AND_RE.finditer(written):
+        rest = written[joined.end():].lstrip()
+        names = _family_names(rest) if rest[:1].isupper() else None
         if names is not None:
             return start + len(written) - len(rest), rest, names
     return start, written, None

@@ -384,6 +384,26 @@ def _remark_after_named_citation(text: str, title: str | None) -> bool:
     return m is not None and text[m.end():].lstrip().startswith(title[:20])
 
 
+#: what only a sentence written to someone holds: a sentence ending inside the text, a
+#: speaker or an addressee (``I'd read …``, ``has anyone looked at …``, ``if you want …``)
+_MESSAGE_SENTENCE_END_RE = lazy(r"(?P<word>[\w.]*[a-z0-9)])[.?!]\s+\S")
+#: words a full stop abbreviates rather than ends a sentence after (``et al. 2022``, ``sec. 5``)
+_ABBREVIATIONS = frozenset("al vs cf sec fig eq p pp no ed eds vol e.g i.e approx".split())
+_SPEAKER_WORD_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|we|we['’](?:re|ve|d)|us|our|you|your|anyone|someone|folks|ppl)(?![\w'’])", re.I)
+
+
+def _is_message_prose(text: str) -> bool:
+    """The words beside a link are a message, never a title: not written in title case,
+    and they end a sentence inside them or speak to someone or as someone (a title names a
+    work; it says neither "I" nor "you" unless written in title case as a title)."""
+    text = strip_markup(text).strip()
+    if title_case(text) or len(text.split()) < 4:
+        return False
+    if _SPEAKER_WORD_RE.search(text) is not None:
+        return True
+    return any(m.group("word").lower() not in _ABBREVIATIONS for m in _MESSAGE_SENTENCE_END_RE.finditer(text))
+
+
 def _only_its_label(node: Node, title: str) -> bool:
     """The title read off a ``URL: …`` or ``arXiv: …`` line is only its label: a link or an
     identifier whose title line was left behind (across a blank line, under a list heading)."""
@@ -632,6 +652,20 @@ class _Extractor:
             found += self._quoted_titles(node, found)
         return found + self._cited(node, found)
 
+    def _inline_besides(self, node: Node, own: Mention) -> list[Mention]:
+        """The papers a line cites inside its prose besides ``own``, the paper its link is:
+        a citation that names only ``own``'s authors is that paper's, not a second one (the
+        title quoted with it, ``(Azar et al 2023, arXiv 2310.12036 "A General …")``, is the
+        link's; a phrase quoted beside a link that has its title is no second paper)."""
+        known = set().union(*_name_words(own.authors))
+        out = []
+        for m in self._inline(node):
+            if not (known and m.authors and {a.split()[-1].lower() for a in m.authors} <= known):
+                out.append(m)
+            elif m.title and own.title is None and title_case(m.title):
+                own.title, own.kind = m.title, "titled"
+        return out
+
     def _quoted_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
         """Titles quoted in a sentence with no authors beside them (``can we add "Symbolic
         Discovery of Optimization Algorithms" to that list?``): a quoted span of four words
@@ -789,6 +823,10 @@ class _Extractor:
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
+            if own.kind == "url" and own.title is None and _is_message_prose(strip_urls(node.text)):
+                # a message holding a link (``I'd read the GQA paper <link> and Xiong et al. 2020 …``):
+                # the link is one paper, what else the message cites is read as in any sentence
+                return [own, *self._inline_besides(node, own), *self._visit_remarks(remarks, own)]
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
             return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
@@ -850,6 +888,8 @@ class _Extractor:
         title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
         if title and _only_its_label(node, title):
             title = None  # (``- URL: https://…`` on its own: the link stands alone, its label is no title)
+        if title and details.urls and not details.authors and _is_message_prose(title):
+            title = None  # (a chat message or remark holding a link: the link is the paper, the words a message)
         if title and not details.authors:
             _authors_beside_quote(node.text, title, details)
         if title and not details.authors and details.urls and _remark_citing_titled_work(title):

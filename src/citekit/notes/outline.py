@@ -243,8 +243,10 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
         if stack:
             stack[-1].children.append(node)
         elif (node.kind == "plain" and node.indent == 0 and not previous_blank and roots and roots[-1].kind == "plain"
-              and (node.is_detail or _stands_alone(node.text)) and not is_url_only(roots[-1].text)):
-            # (a list of bare links is a list: a link is no title for the links below it)
+              and (node.is_detail or _stands_alone(node.text)) and not is_url_only(roots[-1].text)
+              and not chat_header(roots[-1].text)):
+            # (a list of bare links is a list: a link is no title for the links below it; a chat
+            # message's header is who posted the link, not its title)
             roots[-1].children.append(node)  # "Title\nURL: ..." written without bullets
             previous_blank = False
             continue
