@@ -254,3 +254,22 @@ def test_a_title_beside_a_link_is_still_its_title(tmp_path: Path) -> None:
     text = "Rosa Delgado  9:02 AM\nSparse Gating Tricks for Cheap Routers https://arxiv.org/abs/2311.04455\n"
     got = extract_mentions(tmp_path, "channel.txt", text)
     assert [(m["title"], m["ids"]["arxiv"]) for m in got] == [("Sparse Gating Tricks for Cheap Routers", "2311.04455")]
+
+
+POSTS = """Lena Park @lenapark · Mar 3
+the routing result finally clicked (Okafor, Lindqvist, Mbeki — "Cheap Experts Through Sparse Gating") and it is all one kernel
+
+Tom Ruiz @truiz · Mar 4
+Okafor & Lindqvist (Gated Momentum for Sparse Routers, ICLR'21) already said so. and the original mixer paper (Token Mixing Without Attention Maps, https://t.co/Xy12AbCdEf) had no ablations at all
+"""
+
+
+def test_titles_in_a_posts_brackets_with_their_names_or_link(tmp_path: Path) -> None:
+    # a title quoted after a bracketed list of names, a title in brackets after names joined
+    # by "&" (with its venue and year), a title in brackets with its link after a comma
+    got = extract_mentions(tmp_path, "saved_posts.txt", POSTS)
+    assert sorted((m["location"]["line"], m["title"], m["authors"], m["year"]) for m in got) == [
+        (2, "Cheap Experts Through Sparse Gating", ["Okafor", "Lindqvist", "Mbeki"], None),
+        (5, "Gated Momentum for Sparse Routers", ["Okafor", "Lindqvist"], 2021),
+        (5, "Token Mixing Without Attention Maps", [], None),
+    ]

@@ -152,6 +152,29 @@ def _title_after(text: str, end: int) -> str | None:
     return title
 
 
+def _bracketed_title_after(text: str, end: int) -> tuple[str, int, str | None, int | None] | None:
+    """The title in the bracket right after names (:func:`_title_after`), with the venue and
+    year written after it in the same bracket (``(Decoupled Weight Decay Regularization,
+    ICLR'19)``): the title, where the bracket ends, the venue and the year."""
+    m = _TITLE_AFTER_RE.match(text, end)
+    if m is None:
+        return None
+    written = m.group("t").strip()
+    year_after = _YEAR_AFTER_RE.search(written)
+    title = _without_venue_after(written[:year_after.start()] if year_after else written).strip().rstrip(".")
+    words = title.split()
+    if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
+        return None
+    venue, year, _ = _tail(text, m.start("t") + m.group("t").find(title) + len(title), after_et_al=False)
+    if venue is None and (word := _VENUE_AFTER_RE.search(written)) is not None:
+        venue = canonical(word.group("v"))
+    return title, m.end(), venue, year
+
+
+#: a year after a bracketed title and a comma (``(Gated Momentum for Sparse Routers, 2021)``)
+_YEAR_AFTER_RE = lazy(r",\s*(?:19|20)\d\d\s*$")
+
+
 #: a venue's short name, maybe with a year, after the title in the same brackets
 _VENUE_AFTER_RE = lazy(r",\s*(?P<v>[A-Za-z][\w\-]{1,15})(?:\s*['’]?\d{2,4})?\s*$")
 
@@ -358,10 +381,12 @@ _PAREN_LIST_START_RE = lazy(r"[(（]\s*[^\W\d_][\w'’\-]*\*?\s*,\s*[^\W\d_][\w'
 #: a bracket holding three or more family names joined by commas alone, maybe with a venue and
 #: a year after them (``DDIM (Song, Meng, Ermon)``, ``SAC (Haarnoja, Zhou, Abbeel, Levine — ICML
 #: 2018)``, ``(Gu, Goel, Ré, ICLR 22)``, ``(Gao, Ma, Lin, Callan 2022)``), or after the bracket
-#: (``(Chen, Lu, Grover, Mordatch) NeurIPS 21``); ``*`` marks equal contribution
+#: (``(Chen, Lu, Grover, Mordatch) NeurIPS 21``), or with the title quoted after a dash
+#: (``(Gu, Goel, Ré — "Efficiently Modeling …")``); ``*`` marks equal contribution
 _PAREN_LIST_RE = lazy(
     rf"[(（]\s*(?P<names>{_NAME}\*?(?:\s*,\s*{_NAME}\*?){{2,11}})"
-    r"(?:\s*(?:,|—|–|--)?\s*(?:(?P<venue>[A-Z][A-Za-z]{1,11})\s*)?(?P<year>['’]?\s?\d{2}(?:\d{2})?)(?!\d))?\s*[)）]"
+    r"(?:\s*(?:,|—|–|--)?\s*(?:(?P<venue>[A-Z][A-Za-z]{1,11})\s*)?(?P<year>['’]?\s?\d{2}(?:\d{2})?)(?!\d))?"
+    r"(?:\s*(?:,|—|–|--|:)\s*[\"“](?P<title>[^\"“”()（）]{8,200})[\"”])?\s*[)）]"
     r"(?:\s*(?P<venue2>[A-Z][A-Za-z]{1,11})\s*(?P<year2>['’]?\s?\d{2}(?:\d{2})?)(?![\d\w]))?"
 )
 
@@ -412,8 +437,15 @@ def _bracketed_list(m: re.Match[str]) -> Citation | None:
         year = _year_of(written)
         if year is None:
             return None
-        return Citation(tuple(names), False, year, venue, m.start() + 1, m.end())
-    return Citation(tuple(names), False, None, None, m.start() + 1, m.end())
+        return Citation(tuple(names), False, year, venue, m.start() + 1, m.end(), _quoted_in_list(m))
+    return Citation(tuple(names), False, None, None, m.start() + 1, m.end(), _quoted_in_list(m))
+
+
+def _quoted_in_list(m: re.Match[str]) -> str | None:
+    """The title quoted inside a bracketed list of names, three words or more (the quotes
+    say it is a title, in any case)."""
+    title = m.group("title")
+    return title.strip() if title and len(title.split()) >= 3 else None
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -478,6 +510,11 @@ def _citations(text: str) -> tuple[Citation, ...]:
                     # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
                     found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
                     taken.append((m.start(), quoted[1]))
+                elif (not lower and not after_quote and (bracketed := _bracketed_title_after(text, end)) is not None
+                      and ("&" in m.group("names") or len(names) >= 3 or bracketed[3] is not None) and free(m.start(), bracketed[1])):
+                    # ``Loshchilov & Hutter (Decoupled Weight Decay Regularization, ICLR'19)``
+                    found.append(Citation(tuple(names), False, bracketed[3], bracketed[2], m.start(), bracketed[1], bracketed[0]))
+                    taken.append((m.start(), bracketed[1]))
                 elif not lower and not after_quote and (named := _named_work_after(text, m.end(), len(names))) is not None:
                     # ``Duchi, Hazan & Singer (adagrad)``
                     found.append(Citation(tuple(names), False, None, None, m.start(), named))

@@ -650,7 +650,28 @@ class _Extractor:
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
                 found.append(self._mention("titled", node, details, title=ref.title))
             found += self._quoted_titles(node, found)
+        if not node.children and "://" in node.text:
+            found += self._bracketed_linked_titles(node, found)
         return found + self._cited(node, found)
+
+    def _bracketed_linked_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """A title written in brackets with its link after a comma, in a sentence (``the
+        original routing paper (Sparse Gating for Cheap Experts, https://t.co/…) had …``):
+        the bracket names a work and where to read it; its words are a title when written as
+        one (four words or more, in title case) and the line names no blog, book or talk."""
+        if _BOOK_RE.search(_LINKED_TITLE_RE.sub(" ", node.text)):
+            return []
+        have = {normalize_title(m.title) for m in found if m.title}
+        out = []
+        for m in _LINKED_TITLE_RE.finditer(node.text):
+            title = m.group("t").strip()
+            words = title.split()
+            if not 4 <= len(words) <= 30 or not title_case(title) or not words[-1][:1].isupper() or normalize_title(title) in have:
+                continue
+            details = _Details(hard=True, rule="a title in brackets with its link, in a sentence")
+            _add_url(details, m.group("u"), None, hard=True)
+            out.append(self._mention("titled", node, details, title=title))
+        return out
 
     def _inline_besides(self, node: Node, own: Mention) -> list[Mention]:
         """The papers a line cites inside its prose besides ``own``, the paper its link is:
@@ -733,6 +754,8 @@ class _Extractor:
         for line, cite in cites:
             if any(_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words) for words, title in known):
                 continue  # the line's reference or quoted title already names these authors
+            if _gives_authors_to_title(cite, found):
+                continue  # the quoted title read already is this citation's: it takes its authors
             if _publisher_of(cite, found):
                 continue
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
@@ -1069,6 +1092,8 @@ class _Extractor:
 
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
+#: a bracket holding a title and, after a comma, its link (``(Sparse Gating for Cheap Experts, https://t.co/Xy12)``)
+_LINKED_TITLE_RE = lazy(r"[(（](?P<t>[A-Z0-9][^()（）,\"“”]{10,250}?)\s*,\s*(?P<u>https?://[^\s()（）]+)\s*[)）]")
 _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper|no\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
@@ -1169,6 +1194,23 @@ def _publisher_of(cite: Citation, found: list[Mention]) -> bool:
     full: its publisher and year (``… pages 139--183. North-Holland, 1988.``), no other paper."""
     return (len(cite.authors) == 1 and not cite.incomplete and cite.year is not None
             and any(m.year == cite.year and any(len(name.split()) > 1 for name in m.authors) for m in found))
+
+
+def _gives_authors_to_title(cite: Citation, found: list[Mention]) -> bool:
+    """``cite`` holds a title that a mention of ``found`` with no authors already has (the
+    title quoted in the bracket of names, ``(Gu, Goel, Ré — "Title")``, read first as a
+    quoted title): that mention takes the citation's authors and year, and no second
+    mention is made."""
+    if not cite.title:
+        return False
+    key = normalize_title(cite.title)
+    same = next((m for m in found if not m.authors and m.title and normalize_title(m.title) == key), None)
+    if same is None:
+        return False
+    same.authors, same.authors_incomplete = list(cite.authors), cite.incomplete
+    if same.year is None and cite.year is not None:
+        same.year = cite.year
+    return True
 
 
 def _name_words(authors: list[str]) -> list[set[str]]:
