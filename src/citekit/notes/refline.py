@@ -1239,6 +1239,29 @@ def published_in(parsed: "ParsedReference") -> dict[str, str]:
     return out
 
 
+#: a sentence's end: a full stop after a word of two letters or more (not an initial's ``N.``)
+_SENTENCE_STOP_RE = lazy(r"(?<=[^\W\d_]{2})\.\s+|(?<=\d)\.\s+")
+
+
+def _title_dot_names_venue(text: str) -> Reference | None:
+    """``Title. Given Family, Given Family, …. Venue Year.``: three sentences, the middle
+    one only people's full names (:func:`names_line`), the last a venue and its year. The
+    title may be one word (``Dropout``): the names and venue around it say it is a title.
+    The learned parser glued such a venue to the last name (``Alex Krizhevsky. JMLR``)."""
+    stops = [m for m in _SENTENCE_STOP_RE.finditer(text)]
+    if len(stops) < 2:
+        return None
+    title = text[:stops[0].start()].strip()
+    tail = text[stops[-1].end():].strip().rstrip(".").strip()
+    venue, year = _venue_year_short(tail)
+    if year is None or not _title_ok(title) or not title[:1].isupper():
+        return None
+    listed = names_line(text[stops[0].end():stops[-1].start()].strip())
+    if listed is None or len(listed[0]) < 2 or listed[2] is not None or listed[3] is not None:
+        return None
+    return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1568,6 +1591,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("title-comma-surnames", (_CLOSED_END_CUE, _ET_AL_CUE), _title_comma_surnames),
     # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
     LineRule("title-slash-names", (Cue(needles=("/",), pattern=re.compile(r"[A-Za-z]\s*/\s*[A-Z]")),), _title_slash_names),
+    # ``Dropout. Nitish Srivastava, Geoffrey Hinton, Alex Krizhevsky. JMLR 2014.``: title, full names, venue
+    LineRule("title-dot-names-venue", (_YEAR_CUE,), _title_dot_names_venue),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE, _ARXIV_CUE), _model),
     # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``
