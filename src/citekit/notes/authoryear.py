@@ -147,9 +147,15 @@ def _title_after(text: str, end: int) -> str | None:
         return None
     title = _without_venue_after(m.group("t").strip().rstrip("."))
     words = title.split()
-    if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
+    if len(words) < (3 if _every_word_capitalised(words) else 4) or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
         return None
     return title
+
+
+def _every_word_capitalised(words: list[str]) -> bool:
+    """Every word of a short title starts with a capital (``Some Title Here``): three such
+    words after a citation are its title, as four in title case are."""
+    return all(w[:1].isupper() for w in words)
 
 
 def _bracketed_title_after(text: str, end: int) -> tuple[str, int, str | None, int | None] | None:

@@ -1362,6 +1362,22 @@ _REMARK_AFTER_STOP_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[a-z])(?!(?:e\.g|i\.e|vs
 _VENUE_CLOSES_TITLE_RE = lazy(r"\s*[(（]\s*(?P<v>[A-Za-z][\w&.\- ]{1,30}?\s*['’]?\s*\d{2,4})\s*[)）]$")
 
 
+#: a sentence's end inside a title, a capital after it (``Some Title Here. Good read``)
+_STOP_THEN_CAPITAL_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[A-Z])")
+
+
+def _without_remark_sentence(title: str) -> str:
+    """The title without a last sentence that is a remark on it: the title is written in
+    title case and the sentence after its full stop is not (``Some Title Here. Good read``);
+    a subtitle after a full stop is in title case as its title is (``… Designs: I. The
+    Method of Paired Comparisons``)."""
+    stops = list(_STOP_THEN_CAPITAL_RE.finditer(title)) if ". " in title else []
+    if not stops:
+        return title
+    head, tail = title[:stops[-1].start()], title[stops[-1].end():]
+    return head if title_case(head) and len(head.split()) >= 2 and not title_case(tail) else title
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -1389,6 +1405,7 @@ def _citation_first(text: str) -> Reference | None:
     parsed = refparse.parse_if(text, sure_of_title)
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_STOP_RE.sub("", _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))).strip().rstrip(",.;:")
+    title = _without_remark_sentence(title)
     if lead.year and title and (year_first := _YEAR_OPENS_RE.match(title)) is not None:
         # the citation's own year, which the parser, not knowing its letter (``Bai et al.
         # 2022b, …``: the second paper of that year), read into the title
