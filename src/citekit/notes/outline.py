@@ -219,6 +219,7 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
                 continue
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
+                    and not _properties_one_a_line(lines[number - 2], text)
                     and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
                          and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                          and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
@@ -610,6 +611,17 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None
     del piece
     shift_lines(handed[0], start)
     yield handed.pop()
+
+
+#: a page property: a short capitalised key, a colon, its value (``Status: Done``, ``Date read: May 2``)
+_PROPERTY_LINE_RE = lazy(r"^[A-Z][\w ]{0,30}[:：]\s+\S")
+
+
+def _properties_one_a_line(above: str, text: str) -> bool:
+    """Two ``Key: value`` lines one under the other are a page's properties (a Notion page
+    exported as Markdown: ``Status: Done`` over ``Related papers: …``), each a line of its own,
+    never one sentence wrapped onto the next line."""
+    return _PROPERTY_LINE_RE.match(text) is not None and _PROPERTY_LINE_RE.match(above.strip()) is not None
 
 
 def _starts_a_root(raw: str, org: bool) -> bool:
