@@ -22,6 +22,26 @@ from citekit.core.lazyre import lazy
 #: the labels the numbering of a numbered list decides (in the finder's form)
 _NUMBERED_START = LineLabel("ref", 1.0)
 _NUMBERED_GOES_ON = LineLabel("cont", 1.0)
+#: an arXiv identifier or a DOI: reference text, never a page's furniture
+_ID_IN_LINE_RE = lazy(r"(?<!\d)\d{4}\.\d{4,5}(?!\d)|\b10\.\d{4,9}/")
+#: How sure the finder must be that a line between two numbers of a reference list is no
+#: reference's text (a page number, a running header) before it is left out of the reference
+SURE_FURNITURE = 0.6
+
+
+def _is_furniture(found: LineLabel) -> bool:
+    """The finder is sure the line is no reference's text."""
+    return found.label == "other" and found.confidence >= SURE_FURNITURE
+
+
+def _reference_done(parts: list[str]) -> bool:
+    """The reference read so far (its lines) has come to its year and its last line ends a
+    sentence or a list of page numbers, not mid-sentence or mid-word: what follows may be
+    the page's furniture (``… In CVPR, 2020. 2`` then ``8``), never the rest of a cut title
+    (``… chatbot impressing`` then ``GPT-4 with …``)."""
+    last = parts[-1].rstrip()
+    return (_YEAR_RE.search(" ".join(parts)) is not None and not last.endswith("-")
+            and not cut_mid_sentence(last))
 
 NodeKind = Literal["heading", "bullet", "plain"]
 
@@ -217,6 +237,14 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
                 starts.note(item, number - 1)
                 previous_blank = False
                 continue
+            if (paragraph is not None and not paragraph.children and not message and node.indent == 0
+                    and (not stack or stack[-1] is paragraph) and starts.furniture(number - 1, paragraph.line - 1)
+                    and not _ID_IN_LINE_RE.search(text) and _reference_done(wrapped.get(id(paragraph), [paragraph.text]))):
+                # a page number or running header a PDF copy left after a numbered reference that
+                # has its year already: not part of it (a line with an identifier, or before the
+                # reference has come to its year, is still read as its text)
+                starts.note(paragraph, number - 1)
+                continue
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
                     and not _properties_one_a_line(lines[number - 2], text)
@@ -323,6 +351,8 @@ class _Starts:
     def __init__(self, lines: list[str], around: Surroundings | None = None) -> None:
         self._lines = lines
         self._labels: dict[int, LineLabel | None] = {}
+        #: lines of a numbered reference list the finder is sure are no reference's text
+        self._furniture: set[int] = set()
         self._around = around
 
     def mention(self, index: int, text: str, first: int) -> bool:
@@ -399,17 +429,32 @@ class _Starts:
         while top > 0 and lines[top - 1].strip() and not _BULLET_RE.match(lines[top - 1]) and not lines[top - 1].startswith("#"):
             top -= 1
         if numbered_list(lines[top:end]):
-            # a numbered reference list: a reference starts at its number and nowhere else
+            # a numbered reference list: a reference starts at its number and nowhere else;
+            # between two numbers, what the finder is sure is no reference's text is the page
+            # furniture a PDF copy keeps at a page break (a page number, a running header)
             starts = numbered_starts(lines[top:end])
+            found = self._find(start, end)
             self._labels.update((i, _NUMBERED_START if starts[i - top] else _NUMBERED_GOES_ON) for i in range(start, end))
+            self._furniture.update(i for i in range(start, end) if not starts[i - top] and _is_furniture(found[i - start]))
             return
+        self._labels.update(zip(range(start, end), self._find(start, end)))
+
+    def furniture(self, index: int, first: int) -> bool:
+        """Line ``index`` is a page's furniture inside a numbered reference list (a page
+        number, a running header, a footnote): no text of the reference it stands in, which
+        goes on after it."""
+        if index not in self._labels:
+            self._label_block(index, first)
+        return index in self._furniture
+
+    def _find(self, start: int, end: int) -> list[LineLabel]:
+        """What the finder says of lines ``start:end`` (read where they stand in the whole text)."""
         from citekit.notes import finder
 
         if self._around is None:
-            self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
-        else:  # (a piece: the finder reads the lines where they stand in the whole text)
-            at = self._around.origin
-            self._labels.update(zip(range(start, end), finder.find(_WholeText(lines, self._around), start + at, end + at)))
+            return finder.find(self._lines, start, end)
+        at = self._around.origin  # (a piece: the finder reads the lines where they stand in the whole text)
+        return finder.find(_WholeText(self._lines, self._around), start + at, end + at)
 
 
 #: a link cut by a hard wrap: the last word of a line is a URL that stops where a link
