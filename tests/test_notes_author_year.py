@@ -321,3 +321,15 @@ def test_et_al_after_a_sentence_word_joined_by_and() -> None:
                  "compare GateNet and Okafor et al. 2021 on balance"):
         cites = find_citations(text)
         assert [(c.authors, c.incomplete, c.year) for c in cites] == [(("Okafor",), True, 2021)]
+
+
+def test_one_name_and_a_year_after_an_apostrophe() -> None:
+    # ``Mensah '17``: a family name and its year cut to two digits; a season, a venue or a
+    # place before such a year is none
+    from citekit.notes.authoryear import find_citations
+
+    cites = find_citations("the first take is Mensah '17 (grid worlds), then Okafor ’21, Gated Noise for Sparse Routers.")
+    assert [(c.authors, c.year, c.title) for c in cites] == [(("Mensah",), 2017, None),
+                                                             (("Okafor",), 2021, "Gated Noise for Sparse Routers")]
+    for text in ("back in Summer '19 we met", "at ICLR '24 there were posters", "a trip to New York '19"):
+        assert find_citations(text) == [], text

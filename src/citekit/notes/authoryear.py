@@ -379,7 +379,8 @@ def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
     return _has_et_al(text) or "&" in text or " and " in text \
         or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None) \
-        or (("(" in text or "（" in text) and _PAREN_LIST_START_RE.search(text) is not None)
+        or (("(" in text or "（" in text) and _PAREN_LIST_START_RE.search(text) is not None) \
+        or (("'" in text or "’" in text or "‘" in text) and _NAME_YY_RE.search(text) is not None)
 
 
 #: a bracket that opens on two family names and a comma (a cheap test before :data:`_PAREN_LIST_RE`)
@@ -568,8 +569,33 @@ def _citations(text: str) -> tuple[Citation, ...]:
                 names = names[0].split("–")  # ``Benjamini–Hochberg (1995)``: two authors, as a method named after them is written
             found.append(Citation(tuple(names), False, year, venue, start, end, _title_after(text, end)))
             taken.append((start, end))
+    if "'" in text or "’" in text or "‘" in text:
+        for m in _NAME_YY_RE.finditer(text):
+            cite = _name_short_year(text, m)
+            if cite is not None and free(cite.start, cite.end):
+                found.append(cite)
+                taken.append((cite.start, cite.end))
     found.sort(key=lambda c: c.start)
     return tuple(found)
+
+
+#: one family name and a year in two digits after an apostrophe (``Christiano '17``)
+_NAME_YY_RE = lazy(r"(?<![\w.'’\-])(?P<name>[A-Z][a-z][\w'’\-]*?)\s+['’‘](?P<yy>\d{2})(?![\d\w'’])")
+
+
+def _name_short_year(text: str, m: re.Match[str]) -> Citation | None:
+    """``Christiano '17 (Atari/MuJoCo prefs)``: one family name and its year cut to two digits
+    after an apostrophe, the citation syntax of notes; not an ordinary word, a month, a season,
+    a place or a venue (``Summer '19``, ``ICLR '24``), nor a word of a capitalised phrase."""
+    names = _family_names(m.group("name"))
+    if names is None or len(names) != 1:
+        return None
+    family = names[0]
+    if (family.lower() in _ordinary_words() or family in _place_names() or canonical(family) is not None
+            or _capitalised_before(text, m.start())):
+        return None
+    yy = int(m.group("yy"))
+    return Citation((family,), False, 2000 + yy if yy < 60 else 1900 + yy, None, m.start(), m.end(), _title_after(text, m.end()))
 
 
 def _after_short_name(start: int, written: str) -> tuple[int, str, list[str] | None]:
