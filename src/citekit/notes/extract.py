@@ -40,7 +40,7 @@ from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, related_pages, strip_hashtags,
 )
-from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls, title_in_url
+from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_link_places, markdown_links, replace_markdown_links, strip_urls, title_in_url
 from citekit.core.lazyre import lazy
 
 
@@ -402,6 +402,24 @@ def _is_message_prose(text: str) -> bool:
     if _SPEAKER_WORD_RE.search(text) is not None:
         return True
     return any(m.group("word").lower() not in _ABBREVIATIONS for m in _MESSAGE_SENTENCE_END_RE.finditer(text))
+
+
+def _code_linked_in_remark(text: str, title: str) -> bool:
+    """Every code link of the line is a Markdown link written after the title's sentence has
+    ended (``Karras et al. 2022 “Title”. preconditioning + … impl in [k-diffusion](https://github.com/…)``):
+    a remark pointing at an implementation of the paper, not the reference's own link (a
+    reference to software gives its repository as its address: ``PEFT: … https://github.com/…``)."""
+    at = text.find(title)
+    if at < 0:
+        return False
+    end = at + len(title)
+    stop = _MESSAGE_SENTENCE_END_RE.search(text, end)
+    code = [(start, url) for start, url in markdown_link_places(text) if classify_url(url) == "code"]
+    return bool(code) and stop is not None and all(start > stop.start() for start, _url in code) \
+        and not any(classify_url(u) == "code" for u in find_urls(_MD_LINK_STRIP_RE.sub(" ", text)))
+
+
+_MD_LINK_STRIP_RE = lazy(r"\[[^\]]*\]\([^)]*\)")
 
 
 def _only_its_label(node: Node, title: str) -> bool:
@@ -974,7 +992,7 @@ class _Extractor:
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
         if (details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins and details.venue[0] is None and (
-                details.links.get("code") or details.link_kinds & NOT_PAPER_KINDS):
+                details.links.get("code") and not _code_linked_in_remark(node.text, title) or details.link_kinds & NOT_PAPER_KINDS):
             # a reference to software, a blog post or documentation: its only link is that page
             # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022"), read
             # by the model, pasted whole or numbered as in a reference list (``[15] PyTorch
