@@ -333,3 +333,12 @@ def test_one_name_and_a_year_after_an_apostrophe() -> None:
                                                              (("Okafor",), 2021, "Gated Noise for Sparse Routers")]
     for text in ("back in Summer '19 we met", "at ICLR '24 there were posters", "a trip to New York '19"):
         assert find_citations(text) == [], text
+
+
+def test_a_title_after_names_and_a_dash_inside_the_citations_bracket() -> None:
+    # ``GNR (Mensah, Ek & Park — gated noise for sparse routers), which …``: the bracket that
+    # holds the citation closes its title, as a sentence's end does
+    from citekit.notes.authoryear import find_citations
+
+    cites = find_citations("basically GNR (Mensah, Ek & Park — gated noise for sparse mixture routers), which builds on more")
+    assert [(c.authors, c.title) for c in cites] == [(("Mensah", "Ek", "Park"), "gated noise for sparse mixture routers")]

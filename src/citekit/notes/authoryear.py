@@ -82,8 +82,8 @@ _SHORT_YEAR_RE = lazy(r"\s+(?P<yy>\d{2})(?![\d\w])")
 _QUOTED_YY_RE = lazy(r"\s*,?\s*\(?['’‘](?P<yy>\d{2})(?![\d\w])\)?")
 #: a title after the names and a dash (``Reddi, Kale & Kumar — on the convergence of adam and
 #: beyond``, ``… & le — "don't decay the learning rate, …"``): to the end of the line or a
-#: sentence's end, four words or more
-_DASH_TITLE_RE = lazy(r"\s+(?:—|–|--)\s+(?:[\"“](?P<q>[^\"“”]{12,200})[\"”]|(?P<t>[^\s\"“(][^.!?;()\"“”]{10,200}?))\s*(?:[.!?;(]|$)")
+#: sentence's end or the bracket the citation is written in, four words or more
+_DASH_TITLE_RE = lazy(r"\s+(?:—|–|--)\s+(?:[\"“](?P<q>[^\"“”]{12,200})[\"”]|(?P<t>[^\s\"“(][^.!?;()\"“”]{10,200}?))\s*(?:[.!?;()]|$)")
 
 #: capitalised words that are never a family name in a citation: sentence words, months,
 #: seasons, days, parts of a document
