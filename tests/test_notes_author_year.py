@@ -342,3 +342,15 @@ def test_a_title_after_names_and_a_dash_inside_the_citations_bracket() -> None:
 
     cites = find_citations("basically GNR (Mensah, Ek & Park — gated noise for sparse mixture routers), which builds on more")
     assert [(c.authors, c.title) for c in cites] == [(("Mensah", "Ek", "Park"), "gated noise for sparse mixture routers")]
+
+
+def test_a_citation_cut_by_a_hard_wrap_is_read_whole(tmp_path) -> None:
+    # an e-mail wraps at 72 columns, through a citation's bracket: the paragraph is read
+    # whole, not line by line
+    from tests.helpers_extract import extract_mentions
+
+    text = ("Pair the forest paper with the package vignette so they actually run\n"
+            "something. And add the gating paper (Mensah, Ek,\n"
+            "Park & Boateng, PNAS 2019) -- the framing is what everybody uses now.\n")
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "reply.eml.txt", text)]
+    assert got == [(["Mensah", "Ek", "Park", "Boateng"], 2019)]

@@ -776,7 +776,7 @@ class _Extractor:
         authors and a year but no title, which wait for an online sync as pending."""
         if not has_citation_cue(node.text):
             return []
-        cites = [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
+        cites = _citations_by_line(node)
         if not cites:
             return []
         per_line = Counter(line for line, _ in cites)
@@ -1897,6 +1897,23 @@ def _citations_in(text: str) -> tuple:
     """The author-year citations of one line as read (links by their labels, no URLs),
     remembered per text: the same line is often looked at again."""
     return tuple(find_citations(strip_urls(strip_markup(text)))) if has_citation_cue(text) else ()
+
+
+def _citations_by_line(node: Node) -> list[tuple[int, Citation]]:
+    """The author-year citations of ``node``, each with the line it starts on. A wrapped
+    paragraph is read whole, so a citation the wrap cut (``(Künzel, Sekhon,`` / ``Bickel &
+    Yu, PNAS 2019)``) is read as written; where links or markup make the read text differ
+    from the paragraph's (offsets would not map), each line is read on its own."""
+    lines = _lines_of(node)
+    if len(lines) == 1 or strip_urls(strip_markup(node.text)) != node.text:
+        return [(line, cite) for line, part in lines for cite in _citations_in(part)]
+    out, at, starts = [], 0, []
+    for line, part in lines:
+        starts.append((at, line))
+        at += len(part) + 1
+    for cite in _citations_in(node.text):
+        out.append((next(line for begin, line in reversed(starts) if begin <= cite.start), cite))
+    return out
 
 
 def _lines_of(node: Node) -> list[tuple[int, str]]:
