@@ -354,3 +354,15 @@ def test_a_citation_cut_by_a_hard_wrap_is_read_whole(tmp_path) -> None:
             "Park & Boateng, PNAS 2019) -- the framing is what everybody uses now.\n")
     got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "reply.eml.txt", text)]
     assert got == [(["Mensah", "Ek", "Park", "Boateng"], 2019)]
+
+
+def test_a_wrapped_paragraphs_citations_keep_their_lines_offsets() -> None:
+    # read in the whole paragraph, each citation's offsets are its own line's, as a line read
+    # alone gives them: what the line says after it ("— an essay, not a paper") is read there
+    from citekit.notes.extract import _citations_by_line
+    from citekit.notes.outline import Node
+
+    first, second = "Lena Park said the tuned baseline still wins", "and reread (Mensah, 2019 — an essay, not a paper) today"
+    node = Node("plain", 1, f"{first} {second}", merged=[2], widths=(len(first), len(second)))
+    (line, cite), = _citations_by_line(node)
+    assert (line, cite.authors, second[cite.start:cite.start + 6]) == (2, ("Mensah",), "Mensah")

@@ -1900,7 +1900,8 @@ def _citations_in(text: str) -> tuple:
 
 
 def _citations_by_line(node: Node) -> list[tuple[int, Citation]]:
-    """The author-year citations of ``node``, each with the line it starts on. A wrapped
+    """The author-year citations of ``node``, each with the line it starts on (its offsets
+    that line's). A wrapped
     paragraph is read whole, so a citation the wrap cut (``(Künzel, Sekhon,`` / ``Bickel &
     Yu, PNAS 2019)``) is read as written; where links or markup make the read text differ
     from the paragraph's (offsets would not map), each line is read on its own."""
@@ -1912,7 +1913,8 @@ def _citations_by_line(node: Node) -> list[tuple[int, Citation]]:
         starts.append((at, line))
         at += len(part) + 1
     for cite in _citations_in(node.text):
-        out.append((next(line for begin, line in reversed(starts) if begin <= cite.start), cite))
+        begin, line = next((begin, line) for begin, line in reversed(starts) if begin <= cite.start)
+        out.append((line, replace(cite, start=cite.start - begin, end=cite.end - begin)))  # (offsets in its line, as read line by line)
     return out
 
 

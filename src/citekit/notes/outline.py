@@ -553,6 +553,10 @@ def numbered_list(lines: list[str]) -> bool:
 _NUMBER_RE = lazy(r"^\s*[\[(]?(\d{1,4})")
 
 
+#: a review copy's line number in the margin before a bracketed reference number (``919 [14] …``)
+_MARGIN_NUMBER_RE = lazy(r"^\s*\d{3,4}\s+(?=\[\d{1,4}\]\s)")
+
+
 def numbered_starts(lines: list[str]) -> list[bool]:
     """Which lines start a reference by their number. ``[n]`` always does; ``n.``, ``n)`` and
     ``(n)`` do when they go on from the number before (the first one: when it is no year),
@@ -560,6 +564,7 @@ def numbered_starts(lines: list[str]) -> list[bool]:
     is no number, nor is ``1.`` of a wrapped ``Section 1.``"""
     out, last = [], None
     for line in lines:
+        line = _MARGIN_NUMBER_RE.sub("", line, count=1)  # ("919 [14] …": a review copy's line number in the margin)
         m = REFERENCE_NUMBER_RE.match(line)
         starts = False
         if m:
