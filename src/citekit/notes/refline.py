@@ -1239,6 +1239,29 @@ def published_in(parsed: "ParsedReference") -> dict[str, str]:
     return out
 
 
+#: a sentence's end: a full stop after a word of two letters or more (not an initial's ``N.``)
+_SENTENCE_STOP_RE = lazy(r"(?<=[^\W\d_]{2})\.\s+|(?<=\d)\.\s+")
+
+
+def _title_dot_names_venue(text: str) -> Reference | None:
+    """``Title. Given Family, Given Family, …. Venue Year.``: three sentences, the middle
+    one only people's full names (:func:`names_line`), the last a venue and its year. The
+    title may be one word (``Dropout``): the names and venue around it say it is a title.
+    The learned parser glued such a venue to the last name (``Alex Krizhevsky. JMLR``)."""
+    stops = [m for m in _SENTENCE_STOP_RE.finditer(text)]
+    if len(stops) < 2:
+        return None
+    title = text[:stops[0].start()].strip()
+    tail = text[stops[-1].end():].strip().rstrip(".").strip()
+    venue, year = _venue_year_short(tail)
+    if year is None or not _title_ok(title) or not title[:1].isupper():
+        return None
+    listed = names_line(text[stops[0].end():stops[-1].start()].strip())
+    if listed is None or len(listed[0]) < 2 or listed[2] is not None or listed[3] is not None:
+        return None
+    return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1339,6 +1362,22 @@ _REMARK_AFTER_STOP_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[a-z])(?!(?:e\.g|i\.e|vs
 _VENUE_CLOSES_TITLE_RE = lazy(r"\s*[(（]\s*(?P<v>[A-Za-z][\w&.\- ]{1,30}?\s*['’]?\s*\d{2,4})\s*[)）]$")
 
 
+#: a sentence's end inside a title, a capital after it (``Some Title Here. Good read``)
+_STOP_THEN_CAPITAL_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[A-Z])")
+
+
+def _without_remark_sentence(title: str) -> str:
+    """The title without a last sentence that is a remark on it: the title is written in
+    title case and the sentence after its full stop is not (``Some Title Here. Good read``);
+    a subtitle after a full stop is in title case as its title is (``… Designs: I. The
+    Method of Paired Comparisons``)."""
+    stops = list(_STOP_THEN_CAPITAL_RE.finditer(title)) if ". " in title else []
+    if not stops:
+        return title
+    head, tail = title[:stops[-1].start()], title[stops[-1].end():]
+    return head if title_case(head) and len(head.split()) >= 2 and not title_case(tail) else title
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -1366,6 +1405,7 @@ def _citation_first(text: str) -> Reference | None:
     parsed = refparse.parse_if(text, sure_of_title)
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_STOP_RE.sub("", _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))).strip().rstrip(",.;:")
+    title = _without_remark_sentence(title)
     if lead.year and title and (year_first := _YEAR_OPENS_RE.match(title)) is not None:
         # the citation's own year, which the parser, not knowing its letter (``Bai et al.
         # 2022b, …``: the second paper of that year), read into the title
@@ -1568,6 +1608,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("title-comma-surnames", (_CLOSED_END_CUE, _ET_AL_CUE), _title_comma_surnames),
     # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
     LineRule("title-slash-names", (Cue(needles=("/",), pattern=re.compile(r"[A-Za-z]\s*/\s*[A-Z]")),), _title_slash_names),
+    # ``Dropout. Nitish Srivastava, Geoffrey Hinton, Alex Krizhevsky. JMLR 2014.``: title, full names, venue
+    LineRule("title-dot-names-venue", (_YEAR_CUE,), _title_dot_names_venue),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE, _ARXIV_CUE), _model),
     # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``

@@ -8,6 +8,7 @@ summary or an author list when it clearly is one.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from citekit.core.lazyre import lazy
 
@@ -304,3 +305,25 @@ def strip_chat_prefix(text: str) -> str:
 def is_separator(text: str) -> bool:
     """``---``, ``***``, ``===``: a thematic break, never content."""
     return bool(_SEPARATOR_RE.match(text))
+
+
+#: one item of a relation property in a Notion export: the page's name, then its file in
+#: brackets, URL-encoded, ending in the page's 32-hex id (``DPO (../Papers%20DB%20…/DPO%20c81f….md)``)
+_RELATED_PAGE_RE = lazy(r"(?P<name>[^(),]+?)\s*\((?P<path>[^()\s]*?(?P<file>[^/()\s]+)%20[0-9a-f]{32}\.md)\)")
+_RELATION_LABEL_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s*")
+
+
+def related_pages(text: str) -> list[str]:
+    """The page names of a ``Key: Name (Name%20<id>.md), …`` relation property, each name
+    the one its file spells (exactly the shape the export writes); none when any item is
+    not such a page."""
+    label = _RELATION_LABEL_RE.match(text)
+    if label is None:
+        return []
+    rest, names, at = text[label.end():], [], 0
+    for m in _RELATED_PAGE_RE.finditer(rest):
+        if rest[at:m.start()].strip(" ,") or unquote(m.group("file")).strip() != m.group("name").strip():
+            return []
+        names.append(m.group("name").strip())
+        at = m.end()
+    return names if names and not rest[at:].strip(" ,") else []
