@@ -37,3 +37,40 @@ def test_a_pdf_copy_has_its_ligatures_and_detached_accents_repaired(tmp_path: Pa
     assert mentions[4]["authors"] == ["Gábor Erdősi", "Tomáš Nováček"]
     assert mentions[4]["title"] == "Reflections on the flatness of minima"
 
+
+
+#: a numbered list copied out of a review copy: the margin's line numbers came along, before
+#: some lines and alone on others (made-up references)
+MARGIN = """\
+References
+612 [1] Ottilie Brandvold, Kasimir Ndiaye, and Teodora
+Lindqvist. Sparse routing for streaming speech recog-
+nition. In ICASSP, 2021. 3, 5
+617 [2] Rafael Quintero, Maria Lopez, and Hannah Becker.
+Calibrated uncertainty for monocular depth. In CVPR, 2022. 4
+[3] Ingrid Mahlangu, Tobias Ferreira, and Anouk
+622 Verhoeven. Curriculum sampling for long-tailed
+detection. In ECCV, 2020. 6
+623
+624
+"""
+
+
+def test_a_review_copys_margin_line_numbers_do_not_hide_its_references(tmp_path: Path) -> None:
+    mentions = {m["location"]["line"]: m for m in _extract(tmp_path, MARGIN)}
+    assert mentions[2]["title"] == "Sparse routing for streaming speech recognition"
+    assert mentions[2]["authors"] == ["Ottilie Brandvold", "Kasimir Ndiaye", "Teodora Lindqvist"]
+    assert mentions[5]["title"] == "Calibrated uncertainty for monocular depth"
+    assert mentions[5]["authors"] == ["Rafael Quintero", "Maria Lopez", "Hannah Becker"]
+    assert mentions[7]["authors"] == ["Ingrid Mahlangu", "Tobias Ferreira", "Anouk Verhoeven"]
+    assert mentions[7]["title"] == "Curriculum sampling for long-tailed detection"
+
+
+def test_numbers_opening_a_list_by_year_are_kept(tmp_path: Path) -> None:
+    from citekit.notes.shapes import cut_margin_numbers
+
+    years = ["2019 Sparse routing for speech", "2020 Calibrated depth", "2022 Curriculum sampling"]
+    counted = ["1 Sparse routing for speech", "2 Calibrated depth", "3 Curriculum sampling"]
+    assert cut_margin_numbers(years) == years
+    assert cut_margin_numbers(counted) == counted
+    assert cut_margin_numbers(["88 [4] A. Name.", "91 text", "95 more"]) == ["[4] A. Name.", "text", "more"]

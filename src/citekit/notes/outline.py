@@ -15,7 +15,7 @@ from typing import Literal
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.finder.model import LineLabel
 from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, cut_margin_numbers, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
 
@@ -167,6 +167,7 @@ class _WholeText:
 def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings | None = None) -> list[Node]:
     """The root nodes of ``lines``; see the module docstring for the rules. ``around``: the
     lines are a piece of a longer text, which stands there (line numbers stay the piece's)."""
+    lines = cut_margin_numbers(lines)  # (a review copy's line numbers hide each line's shape)
     roots: list[Node] = []
     stack: list[Node] = []  # open bullets/plain nodes that may take children
     previous_blank = True
