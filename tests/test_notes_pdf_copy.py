@@ -74,3 +74,19 @@ def test_numbers_opening_a_list_by_year_are_kept(tmp_path: Path) -> None:
     assert cut_margin_numbers(years) == years
     assert cut_margin_numbers(counted) == counted
     assert cut_margin_numbers(["88 [4] A. Name.", "91 text", "95 more"]) == ["[4] A. Name.", "text", "more"]
+
+
+ONE_AUTHOR = """\
+References
+[1] Ottilie Brandvold, Kasimir Ndiaye, and Teodora Lindqvist. Sparse routing for streaming
+speech recognition. In ICASSP, 2021. 3, 5
+[2] Noor Aziz. Calibrated uncertainty for monocular depth estima-
+tion. arXiv preprint arXiv:2203.01234, 2022. 2, 4
+"""
+
+
+def test_a_numbered_reference_of_one_author_is_read_whole(tmp_path: Path) -> None:
+    mentions = {m["location"]["line"]: m for m in _extract(tmp_path, ONE_AUTHOR)}
+    assert mentions[4]["authors"] == ["Noor Aziz"]
+    assert mentions[4]["title"] == "Calibrated uncertainty for monocular depth estimation"
+    assert mentions[4]["ids"]["arxiv"] == "2203.01234"

@@ -1090,7 +1090,10 @@ _MODEL_NAMES_RE = lazy(
     r"^(?:\[\d{1,4}\]\s*)?[A-Z][^.\d]{2,300}?[^\W\d_]\.\s(?:19|20)\d{2}[a-z]?\.\s+[^\W\d_]|"
     # one author then the year, as ACM and APA write a paper of one author
     # (``[9] Noam Shazeer. 2020. GLU Variants …``, ``Noam Shazeer (2020).``)
-    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]"
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]|"
+    # one author, then the title, in a numbered list (``[3] Noam Shazeer. GLU variants …``):
+    # the list's number says a reference starts, the model reads the rest
+    r"^\[\d{1,4}\]\s*[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][^\W\d_A-Z][\w'’\-]*\.\s+[^\W\d_]"
 )
 
 
