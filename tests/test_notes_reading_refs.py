@@ -206,3 +206,10 @@ def test_semicolons_part_the_people_of_a_din_reference(tmp_path: Path) -> None:
 def test_the_short_address_of_hugging_face_papers_is_a_paper_link(tmp_path: Path) -> None:
     got = _extract(tmp_path, "links\n\nhf.co/papers/2101.00007\n", "links.txt")
     assert got[3][0]["urls"] == ["https://hf.co/papers/2101.00007"]
+
+
+def test_initials_inside_a_list_of_whole_names_do_not_make_a_nature_list(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n[4] Marta Oyelaran, K. L. Brandt, and Jonas Weller. Sparse routing for "
+                   "long-tail recognition. In ECCV, 2022. 4\n")
+    assert got[3][0]["authors"] == ["Marta Oyelaran", "K. L. Brandt", "Jonas Weller"]
+    assert got[3][0]["title"] == "Sparse routing for long-tail recognition"

@@ -1480,6 +1480,8 @@ def _nature_style(text: str) -> Reference | None:
         title = title[: title.rindex("(")].strip()  # ``Convex Optimization (Cambridge Univ. Press, 2004)``
     if len(title.split()) < 2 or re.match(_NATURE_NAME, m.group("title")) or "&" in title or "…" in title or "..." in title:
         return None  # a name read as the title: the names went on (``Manning, C. D., & Finn, C. (2023)``, APA)
+    if split_name_list(title, single_word=True, min_names=2) is not None:
+        return None  # names written given name first (``Ana Lima, B. C. Ode, and Eva Roth. Title``): no Nature list
     names = m.group("names")
     incomplete = names.endswith("et al.")
     names = names.removesuffix(" et al.")
