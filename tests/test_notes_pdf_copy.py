@@ -90,3 +90,19 @@ def test_a_numbered_reference_of_one_author_is_read_whole(tmp_path: Path) -> Non
     assert mentions[4]["authors"] == ["Noor Aziz"]
     assert mentions[4]["title"] == "Calibrated uncertainty for monocular depth estimation"
     assert mentions[4]["ids"]["arxiv"] == "2203.01234"
+
+
+
+AUTHOR_YEAR = """\
+References
+Ingrid Solheim, Karl Holm, Marta Ibanez, and
+Wei Zhang. 2023. PatchPrior: Patch priors for denois-
+ing natural images. In Proceedings of the 2023 Conference
+on Computer Vision, pages 11–19.
+"""
+
+
+def test_an_author_list_cut_after_its_and_goes_on_with_its_last_name(tmp_path: Path) -> None:
+    mentions = {m["location"]["line"]: m for m in _extract(tmp_path, AUTHOR_YEAR)}
+    assert mentions[2]["authors"] == ["Ingrid Solheim", "Karl Holm", "Marta Ibanez", "Wei Zhang"]
+    assert mentions[2]["title"] == "PatchPrior: Patch priors for denoising natural images"

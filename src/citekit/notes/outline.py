@@ -469,7 +469,10 @@ def _name_cut(text: str) -> bool:
     """The line ends an author list of full names with a given name alone (``…, Nova
     DasSarma, Dawn``, ``… Ermon, and Chelsea``): the wrap cut a name, so the next line
     (``Drain, Stanislav Fort, …``) goes on with it, however much it looks like a
-    reference of its own."""
+    reference of its own. So does a list of names that stops on the word joining its last
+    name (``…, Ari Holtzman, and`` / ``Luke Zettlemoyer. 2023. Title``)."""
+    if _joins_a_last_name(text):
+        return True
     if not _names_go_on(text):
         return False
     items = [item.strip() for item in text.strip().split(",") if item.strip()]
@@ -478,6 +481,17 @@ def _name_cut(text: str) -> bool:
         last = last[1:]
     full = [item for item in items[:-1] if len(item.removeprefix("and ").split()) >= 2]
     return len(last) == 1 and last[0][:1].isupper() and len(items) >= 3 and len(full) >= len(items[:-1]) - 1
+
+
+def _joins_a_last_name(text: str) -> bool:
+    """The line is a list of two names or more that ends on ``and`` or ``&``: its last name
+    is on the next line."""
+    tail = text.rstrip()
+    for joint in (" and", " &"):
+        if tail.endswith(joint):
+            names = authors_line(tail[: -len(joint)].rstrip(" ,"))
+            return names is not None and len(names) >= 2
+    return False
 
 
 def _open_bracket(text: str) -> bool:
