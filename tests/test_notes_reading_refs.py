@@ -213,3 +213,11 @@ def test_initials_inside_a_list_of_whole_names_do_not_make_a_nature_list(tmp_pat
                    "long-tail recognition. In ECCV, 2022. 4\n")
     assert got[3][0]["authors"] == ["Marta Oyelaran", "K. L. Brandt", "Jonas Weller"]
     assert got[3][0]["title"] == "Sparse routing for long-tail recognition"
+
+
+def test_the_end_of_an_author_list_is_not_read_into_the_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n"
+                   "[2] Rafael Quintero, Maren Solheim, and Hana Baek. Calibrated uncertainty for monocular "
+                   "depth. In CVPR, 2022. 4\n")
+    assert got[3][0]["authors"] == ["Rafael Quintero", "Maren Solheim", "Hana Baek"]
+    assert got[3][0]["title"] == "Calibrated uncertainty for monocular depth"

@@ -1266,6 +1266,7 @@ def _model(text: str) -> Reference | None:
             name = f"{uncapitalised(family.strip())},{given}"
         names.append(name)
     title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))
+    title, names = _names_spilt_into_title(title, names)
     if not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return None
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
@@ -1280,6 +1281,35 @@ def _model(text: str) -> Reference | None:
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
                      published=published_in(parsed))
+
+
+#: a title that opens on the end of its author list: names, the ``and`` before the last
+#: one, the last name, a full stop, then the title (``Ana Lima, and Eva Roth. Title``)
+_NAMES_OPEN_TITLE_RE = lazy(r"^(?P<names>[^.]{2,300}?(?:,\s*|\s)(?:and|&)\s+[^.,]{2,60}?)\.\s+(?P<rest>\S.*)$")
+
+
+def _names_spilt_into_title(title: str, names: list[str]) -> tuple[str, list[str]]:
+    """The title and authors with the end of the author list that the model read into the
+    title put back among the authors (``Kai Lu, Bo Tan,`` | ``Li Wu, and Jo Ma. Title``). A
+    family name alone first (``Maren`` | ``Solheim, and Hana Baek. Title``) completes the
+    model's last author, a given name alone. Returned as they are when the title's opening
+    is not such a list."""
+    m = _NAMES_OPEN_TITLE_RE.match(title)
+    if m is None or not names:
+        return title, names
+    split = split_name_list(m.group("names"), single_word=True, min_names=2)
+    rest = m.group("rest").strip()
+    if split is None or split[1] or len(rest.split()) < 2 or not _title_ok(rest):
+        return title, names
+    parts = split[0]
+    if len(parts[0].split()) == 1:
+        if len(names[-1].split()) != 1:
+            return title, names
+        names = [*names[:-1], f"{names[-1]} {parts[0]}"]
+        parts = parts[1:]
+    if not all(len(part.split()) >= 2 for part in parts):
+        return title, names
+    return rest, [*names, *parts]
 
 
 #: a title's first sentence when it is a venue and its year (``SOSP ’23.``, ``ICLR 2022.``)
