@@ -77,3 +77,25 @@ def test_a_column_named_in_two_languages(tmp_path, header):
     got = [(m.title, m.authors, m.year) for m in _mentions(tmp_path, "next.md", text)]
     assert got == [("Graph Attention Networks", ["Veličković", "Cucurull", "Casanova"], 2018),
                    ("GraphSAGE", ["Hamilton"], 2017)]
+
+
+
+NAMED = (
+    "## Reading list (view: all)\n\n"
+    "| Name | Authors | Status | Year |\n| --- | --- | --- | --- |\n"
+    "| curriculum sampling for long-tailed detection | Ingrid Mahlangu, Tobias Ferreira | To read | 2020 |\n"
+    "| Weekly sync | Lab | Done | 2023 |\n"
+    "| Beam search cookbook | Rafael Q. | Done | 2022 |\n"
+)
+
+
+def test_a_row_whose_authors_are_people_is_a_paper_when_the_finder_reads_no_title(tmp_path, monkeypatch):
+    from citekit.notes.finder.model import LineLabel
+    from citekit.notes.formats import tables
+
+    def finder_reads_no_paper(rows, *, ask=True):  # as the finder reads a title in lower case
+        return [None] * (len(rows) - 1), [LineLabel("other", 0.9)] * (len(rows) - 1)
+
+    monkeypatch.setattr(tables, "_rows_said", finder_reads_no_paper)
+    got = [(m.location.line, m.title, m.authors) for m in _mentions(tmp_path, "list.md", NAMED)]
+    assert got == [(5, "curriculum sampling for long-tailed detection", ["Ingrid Mahlangu", "Tobias Ferreira"])]

@@ -14,6 +14,7 @@ from citekit.core.venues import from_text
 from citekit.notes.finder.model import LineLabel
 from citekit.notes.labels import author_list_incomplete, split_authors
 from citekit.notes.outline import Node
+from citekit.notes.refline import is_author_name
 from citekit.notes.shapes import non_paper_words
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url
@@ -86,7 +87,8 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
         if _TO_FILL_RE.match(cells[title_col]):
             skipped.append((row_line, "a title cell still to fill in (TBD, ???)"))
             continue
-        if soft and (row_found is None or row_found.label != "ref") and not named:
+        if (soft and (row_found is None or row_found.label != "ref") and not named
+                and not _names_its_authors(header, cells)):
             skipped.append((row_line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
             continue
         out.append(_row_node(header, title_col, row_line, cells, named, row_said))
@@ -115,6 +117,18 @@ def _lists_authors(cells: list[str]) -> bool:
     if not filled or any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 for cell in filled):
         return True
     return not all(_ONE_WORD_PERSON_RE.fullmatch(cell) for cell in filled)
+
+
+def _names_its_authors(header: list[str], cells: list[str]) -> bool:
+    """The row's authors cell names people, each by a whole name (``Ofir Press, Noah A.
+    Smith``, ``Nelson F. Liu et al.``): in a table whose first column names things, a row
+    whose authors are people is a paper however its name is written (the finder reads
+    ``mamba: linear-time …`` in lower case as no title)."""
+    for name, value in zip(header, cells):
+        if name in _AUTHOR_COLUMNS and value.strip():
+            people = split_authors(value)
+            return bool(people) and all(is_author_name(person) and not person.rstrip().endswith(".") for person in people)
+    return False
 
 
 def _row_node(header: list[str], title_col: int, line: int, cells: list[str], named: bool, row_said: str | None) -> Node:
