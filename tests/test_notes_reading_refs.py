@@ -221,3 +221,10 @@ def test_the_end_of_an_author_list_is_not_read_into_the_title(tmp_path: Path) ->
                    "depth. In CVPR, 2022. 4\n")
     assert got[3][0]["authors"] == ["Rafael Quintero", "Maren Solheim", "Hana Baek"]
     assert got[3][0]["title"] == "Calibrated uncertainty for monocular depth"
+
+
+def test_a_remark_after_a_dash_does_not_hide_the_title_before_a_citation(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# follow-ups\n\n"
+                   "- SpRo: Sparse Routing for Streaming Speech (Brandvold et al. 2021) — cheap to try on our data\n")
+    assert got[3][0]["title"] == "SpRo: Sparse Routing for Streaming Speech"
+    assert got[3][0]["authors"] == ["Brandvold"] and got[3][0]["authors_incomplete"]

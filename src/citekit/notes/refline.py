@@ -348,6 +348,11 @@ REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[
 _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
+#: a remark in lower case after a spaced dash, right after a bracketed citation that closes
+#: on its year (``… (Okafor et al. 2024) — no pairs needed``): the writer's words, not the reference's
+_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:19|20)\d{2}[a-z]?\s*[)）])\s+(?:[—–]|--?)\s+[a-z][^()（）]*$")
+
+
 _YEAR_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
 #: a venue and its year between a citation's names and its quoted title (``Keskar et al. ICLR’17``)
 _VENUE_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?(?P<v>[A-Z][A-Za-z]{1,15}\s*(?:['’]\d{2}|(?:19|20)\d{2}))\)?[.,:]?$")
@@ -768,6 +773,7 @@ def _parse_reference(text: str) -> Reference | None:
     plain = strip_markup(text)
     if ")" in plain or "）" in plain:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
+        plain = _DASH_REMARK_AFTER_CITATION_RE.sub(r"\1", plain)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
     ref = REFERENCE_RULES.first(plain)
