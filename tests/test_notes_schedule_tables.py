@@ -99,3 +99,14 @@ def test_a_row_whose_authors_are_people_is_a_paper_when_the_finder_reads_no_titl
     monkeypatch.setattr(tables, "_rows_said", finder_reads_no_paper)
     got = [(m.location.line, m.title, m.authors) for m in _mentions(tmp_path, "list.md", NAMED)]
     assert got == [(5, "curriculum sampling for long-tailed detection", ["Ingrid Mahlangu", "Tobias Ferreira"])]
+
+
+
+def test_an_aside_set_off_by_dashes_in_a_title_cell_is_no_paper(tmp_path):
+    table = ("| Date | Paper | Who | Where |\n|---|---|---|---|\n"
+             "| Oct 3 | Neural Ordinary Differential Equations | Ana | NeurIPS '18 |\n"
+             "| Oct 10 | Deep Sets | Bo | NeurIPS 2017 |\n"
+             "| Oct 17 | — winter recess — | | |\n"
+             "| Oct 24 | Graph Attention Networks | Chidi | ICLR 2018 |\n")
+    got = [m.location.line for m in _mentions(tmp_path, "rg.md", table)]
+    assert got == [3, 4, 6]

@@ -87,6 +87,9 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
         if _TO_FILL_RE.match(cells[title_col]):
             skipped.append((row_line, "a title cell still to fill in (TBD, ???)"))
             continue
+        if _ASIDE_CELL_RE.match(cells[title_col]):
+            skipped.append((row_line, "a title cell that opens on a dash (an aside in the list, no title)"))
+            continue
         if (soft and (row_found is None or row_found.label != "ref") and not named
                 and not _names_its_authors(header, cells)):
             skipped.append((row_line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
@@ -97,6 +100,10 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
 
 #: a title cell still to fill in: ``TBD — see vote``, ``TBA``, ``??? (pick one)``
 _TO_FILL_RE = lazy(r"\s*(?:(?:tbd|tba|tbc)\b|\?{2,})", re.I)
+
+#: a title cell that opens on a spaced dash: an aside set off in the list (``— no session —``,
+#: ``– holiday``), never a title, which opens on a word
+_ASIDE_CELL_RE = lazy(r"\s*(?:[—–]|--?)\s")
 
 #: columns that may name the paper's authors or the person who presents it (a reading
 #: group's schedule): their cells decide (:func:`_lists_authors`)
