@@ -228,3 +228,10 @@ def test_a_remark_after_a_dash_does_not_hide_the_title_before_a_citation(tmp_pat
                    "- SpRo: Sparse Routing for Streaming Speech (Brandvold et al. 2021) — cheap to try on our data\n")
     assert got[3][0]["title"] == "SpRo: Sparse Routing for Streaming Speech"
     assert got[3][0]["authors"] == ["Brandvold"] and got[3][0]["authors_incomplete"]
+
+
+def test_family_names_alone_before_the_title_are_its_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# decoding\n\n"
+                   "- Okafor, Lindqvist, Brandt. Sparse routing for streaming speech recognition. ICASSP 2021.\n")
+    assert got[3][0]["authors"] == ["Okafor", "Lindqvist", "Brandt"]
+    assert got[3][0]["title"] == "Sparse routing for streaming speech recognition"

@@ -1097,6 +1097,8 @@ _MODEL_NAMES_RE = lazy(
     # one author then the year, as ACM and APA write a paper of one author
     # (``[9] Noam Shazeer. 2020. GLU Variants …``, ``Noam Shazeer (2020).``)
     r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]|"
+    # family names alone, then the title (``Okafor, Lindqvist, Brandt. Title. ICML 2023.``)
+    r"^[A-Z][^\W\d_A-Z][\w'’\-]*(?:,\s[A-Z][^\W\d_A-Z][\w'’\-]*)+(?:,?\s(?:and|&)\s[A-Z][^\W\d_A-Z][\w'’\-]*)?\.\s+[^\W\d_]|"
     # one author, then the title, in a numbered list (``[3] Noam Shazeer. GLU variants …``):
     # the list's number says a reference starts, the model reads the rest
     r"^\[\d{1,4}\]\s*[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][^\W\d_A-Z][\w'’\-]*\.\s+[^\W\d_]"
