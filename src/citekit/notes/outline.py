@@ -322,6 +322,7 @@ class _Starts:
         self._lines = lines
         self._labels: dict[int, LineLabel | None] = {}
         self._around = around
+        self._wrap_width: int | None = None  # (0: the text is not wrapped at a width)
 
     def mention(self, index: int, text: str, first: int) -> bool:
         """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
@@ -361,6 +362,8 @@ class _Starts:
             return True  # the bullet's text wraps already, and the sentence goes on in lower case
         if lazy and not cut_mid_sentence(self._lines[index - 1]):
             return False
+        if not lazy and self._wrapped_at_width(index, text) and authors_line(text) is None:
+            return True  # (the line's first word would not have fit on the bullet's line: a hard wrap)
         if index not in self._labels:
             self._label_block(index, item.line - 1)
         found = self._labels.get(index)
@@ -371,6 +374,25 @@ class _Starts:
             return True  # the line completes a reference the bullet starts
         return (found is not None and found.label == "cont" and found.confidence >= SURE_CONTINUES
                 and authors_line(text) is None)
+
+    def _wrapped_at_width(self, index: int, text: str) -> bool:
+        """Line ``index`` goes on with the line above, which the text's wrap width cut: the
+        line above stops mid-sentence close to the width (the longest line of a text
+        wrapped at 100 columns or fewer), and the first word of this line would not have fit
+        after it. A line the writer broke on purpose is shorter than the width allows."""
+        width = self._width()
+        above = self._lines[index - 1].expandtabs(4).rstrip()
+        word = text.split(None, 1)[0] if text.split() else ""
+        return (width is not None and len(above) >= 0.8 * width and cut_mid_sentence(above)
+                and len(above) + 1 + len(word) > width and "/" not in word)
+
+    def _width(self) -> int | None:
+        """The width the text is wrapped at: its longest line, when that is 100 columns or
+        fewer (longer lines are not wrapped by a width); None otherwise."""
+        if self._wrap_width is None:
+            longest = max((len(line.expandtabs(4).rstrip()) for line in self._lines), default=0)
+            self._wrap_width = longest if 40 <= longest <= 100 else 0
+        return self._wrap_width or None
 
     def note(self, node: Node, index: int) -> None:
         """Record on ``node`` what the finder said of line ``index`` and of the node's first
