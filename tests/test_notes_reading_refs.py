@@ -235,3 +235,10 @@ def test_family_names_alone_before_the_title_are_its_authors(tmp_path: Path) -> 
                    "- Okafor, Lindqvist, Brandt. Sparse routing for streaming speech recognition. ICASSP 2021.\n")
     assert got[3][0]["authors"] == ["Okafor", "Lindqvist", "Brandt"]
     assert got[3][0]["title"] == "Sparse routing for streaming speech recognition"
+
+
+def test_a_remark_after_an_arrow_is_no_part_of_the_reference(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# list\n\n- Okafor et al., Efficient Routing for Large Speech Model Serving with "
+                   "PagedExperts, SOSP 2023   <-- this is vRoute\n")
+    assert got[3][0]["title"] == "Efficient Routing for Large Speech Model Serving with PagedExperts"
+    assert got[3][0]["year"] == 2023

@@ -348,6 +348,10 @@ REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[
 _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
+#: a remark after an arrow pointing back at what the line names (``<-- this is vLLM``, ``← read first``)
+_ARROW_REMARK_RE = lazy(r"\s+(?:<-+|←)\s.*$")
+
+
 #: a remark in lower case after a spaced dash, right after a bracketed citation that closes
 #: on its year (``… (Okafor et al. 2024) — no pairs needed``): the writer's words, not the reference's
 _DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:19|20)\d{2}[a-z]?\s*[)）])\s+(?:[—–]|--?)\s+[a-z][^()（）]*$")
@@ -776,6 +780,8 @@ def _parse_reference(text: str) -> Reference | None:
         plain = _DASH_REMARK_AFTER_CITATION_RE.sub(r"\1", plain)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
+    if "<-" in plain or "←" in plain:
+        plain = _ARROW_REMARK_RE.sub("", plain)  # "… SOSP 2023  <-- this is vLLM": a remark pointing back
     ref = REFERENCE_RULES.first(plain)
     if ref is not None:
         ref.source = plain
