@@ -278,34 +278,6 @@ def strip_decorations(text: str) -> str:
     return text
 
 
-def strip_leading_icon(text: str) -> str:
-    """A line without the icon before it (``📄 arxiv.org/abs/…``, ``🚨 New paper: …``); a line
-    that is only icons is kept as it is."""
-    if text[:1] <= "\u218f":
-        return text
-    return _LEADING_ICONS_RE.sub("", text).strip() or text
-
-
-#: who said it and when, before a chat message: ``[10:32] Alice: …``, ``[10:32 AM] Alice
-#: Smith: …``, ``10:32 <alice> …``, ``[2024-02-03 10:32] alice: …``
-_CHAT_PREFIX_RE = lazy(
-    r"^\s*(?:\[(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?\]|(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?)"
-    r"\s*(?:<[^<>\s]{1,40}>|[^\W\d][\w.\- ]{0,40}?:)\s+")
-
-
-def strip_chat_prefix(text: str) -> str:
-    """A chat message without its time and speaker (``[10:32] Alice: Title — A, B``)."""
-    if ":" not in text[:32]:
-        return text
-    m = _CHAT_PREFIX_RE.match(text)
-    return text[m.end():] if m else text
-
-
-def is_separator(text: str) -> bool:
-    """``---``, ``***``, ``===``: a thematic break, never content."""
-    return bool(_SEPARATOR_RE.match(text))
-
-
 #: a line that a review copy's margin numbers: the number, then the line's own text (if any)
 _MARGIN_NUMBER_RE = lazy(r"^(\d{1,4})(?:[ \t]+(?=\S)|$)")
 #: the most a margin number may rise from one copied line to the next (a figure or a page
@@ -356,3 +328,31 @@ def _is_margin(chain: list[tuple[int, int, bool]]) -> bool:
     if len(numbers) < _MARGIN_MIN_LINES or all(1900 <= n <= 2099 for n in numbers):
         return False
     return not (numbers[0] == 1 and all(b - a == 1 for a, b in zip(numbers, numbers[1:])))
+
+
+def strip_leading_icon(text: str) -> str:
+    """A line without the icon before it (``📄 arxiv.org/abs/…``, ``🚨 New paper: …``); a line
+    that is only icons is kept as it is."""
+    if text[:1] <= "\u218f":
+        return text
+    return _LEADING_ICONS_RE.sub("", text).strip() or text
+
+
+#: who said it and when, before a chat message: ``[10:32] Alice: …``, ``[10:32 AM] Alice
+#: Smith: …``, ``10:32 <alice> …``, ``[2024-02-03 10:32] alice: …``
+_CHAT_PREFIX_RE = lazy(
+    r"^\s*(?:\[(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?\]|(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?)"
+    r"\s*(?:<[^<>\s]{1,40}>|[^\W\d][\w.\- ]{0,40}?:)\s+")
+
+
+def strip_chat_prefix(text: str) -> str:
+    """A chat message without its time and speaker (``[10:32] Alice: Title — A, B``)."""
+    if ":" not in text[:32]:
+        return text
+    m = _CHAT_PREFIX_RE.match(text)
+    return text[m.end():] if m else text
+
+
+def is_separator(text: str) -> bool:
+    """``---``, ``***``, ``===``: a thematic break, never content."""
+    return bool(_SEPARATOR_RE.match(text))
