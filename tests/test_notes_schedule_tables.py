@@ -110,3 +110,11 @@ def test_an_aside_set_off_by_dashes_in_a_title_cell_is_no_paper(tmp_path):
              "| Oct 24 | Graph Attention Networks | Chidi | ICLR 2018 |\n")
     got = [m.location.line for m in _mentions(tmp_path, "rg.md", table)]
     assert got == [3, 4, 6]
+
+
+def test_a_title_with_its_short_name_in_brackets_is_no_person_and_affiliation(tmp_path):
+    table = ("| Date | Paper | Where |\n|---|---|---|\n"
+             "| Oct 3 | Learning Sparse Routers through Expert Dropout (SpRoute) | arXiv |\n"
+             "| Oct 10 | Deep Sets | NeurIPS 2017 |\n")
+    got = [(m.location.line, m.title) for m in _mentions(tmp_path, "rg.md", table)]
+    assert (3, "Learning Sparse Routers through Expert Dropout (SpRoute)") in got

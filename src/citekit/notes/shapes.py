@@ -72,7 +72,7 @@ _PARENS_RE = lazy(r"\([^()]*\)")
 #: the small words of an English title, which no personal name holds (``Deep Residual
 #: Learning for Image Recognition (ResNet)`` is a title with its short name, not a person);
 #: name particles (``van``, ``de``, ``von``) are not among them
-_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
+_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?|through|into|using|beyond|across|at|as)\s", re.I)
 _PERSON_NAMES_SPLIT_RE = lazy(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
