@@ -118,3 +118,16 @@ def test_a_title_with_its_short_name_in_brackets_is_no_person_and_affiliation(tm
              "| Oct 10 | Deep Sets | NeurIPS 2017 |\n")
     got = [(m.location.line, m.title) for m in _mentions(tmp_path, "rg.md", table)]
     assert (3, "Learning Sparse Routers through Expert Dropout (SpRoute)") in got
+
+
+def test_presenters_taking_turns_and_a_guest_written_out_are_still_presenters(tmp_path):
+    table = ("| Date | Paper | Who | Where |\n|---|---|---|---|\n"
+             "| Oct 3 | Neural Ordinary Differential Equations | Ana | NeurIPS '18 |\n"
+             "| Oct 10 | Deep Sets (Zaheer et al.) | Bo + Chidi | NeurIPS 2017 |\n"
+             "| Oct 17 | Graph Attention Networks | Chidi | ICLR 2018 |\n"
+             "| Oct 24 | Gated Graph Sequence Neural Networks | guest: Dr. Mensah (Oxford) | ICLR 2016 |\n"
+             "| Oct 31 | Relational Inductive Biases | Ana | arXiv |\n")
+    got = {m.location.line: (m.title, m.authors) for m in _mentions(tmp_path, "rg.md", table)}
+    assert got[3] == ("Neural Ordinary Differential Equations", [])
+    assert got[4] == ("Deep Sets", ["Zaheer"])
+    assert got[6] == ("Gated Graph Sequence Neural Networks", [])

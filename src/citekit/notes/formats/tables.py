@@ -111,19 +111,27 @@ _PEOPLE_COLUMNS = frozenset({"who"})
 
 
 #: a cell naming one person by one word, as a schedule names its presenter (``Priya``,
-#: ``mk``, ``Sam (guest from systems)``, ``Priya / Tomás`` taking turns)
-_ONE_WORD_PERSON_RE = lazy(r"[^\W\d_][\w.'’\-]*(?:\s*[(（][^()（）]*[)）])?(?:\s*/\s*[^\W\d_][\w.'’\-]*)*")
+#: ``mk``, ``Sam (guest from systems)``, ``Priya / Tomás`` or ``Priya + Tomás`` taking turns)
+_ONE_WORD_PERSON_RE = lazy(r"[^\W\d_][\w.'’\-]*(?:\s*[(（][^()（）]*[)）])?(?:\s*[/+]\s*[^\W\d_][\w.'’\-]*)*")
+#: the share of a column's cells that name one person by one word that makes it a schedule's presenters
+_PRESENTERS_SHARE = 0.75
 
 
 def _lists_authors(cells: list[str]) -> bool:
     """The cells of a "who" column name the authors, not a schedule's presenters. Presenters
-    are one person a cell, called by one word (:data:`_ONE_WORD_PERSON_RE`), and no cell lists
-    several people or ends in ``et al.`` as an author list does (``Kingma, Ba``, ``Chen 等``);
-    a cell still to fill (``??? need volunteer``) says nothing."""
+    are one person a cell (or two taking turns), called by one word
+    (:data:`_ONE_WORD_PERSON_RE`), in most of the cells (a guest may be written out:
+    ``guest: Dr. Okafor``), and no cell lists several people written out or ends in ``et al.``
+    as an author list does (``Kingma, Ba``, ``Chen 等``); a cell still to fill
+    (``??? need volunteer``) says nothing."""
     filled = [cell.strip() for cell in cells if any(c.isalnum() for c in cell) and "?" not in cell]
-    if not filled or any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 for cell in filled):
+    if not filled:
         return True
-    return not all(_ONE_WORD_PERSON_RE.fullmatch(cell) for cell in filled)
+    one_word = [bool(_ONE_WORD_PERSON_RE.fullmatch(cell)) for cell in filled]
+    if any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 and not short
+           for cell, short in zip(filled, one_word)):
+        return True
+    return sum(one_word) < _PRESENTERS_SHARE * len(filled)
 
 
 def _names_its_authors(header: list[str], cells: list[str]) -> bool:
