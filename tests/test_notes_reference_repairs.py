@@ -44,3 +44,10 @@ def test_a_remark_after_an_arrow_is_no_part_of_the_reference(tmp_path: Path) -> 
                    "PagedExperts, SOSP 2023   <-- this is vRoute\n")
     assert got[3][0]["title"] == "Efficient Routing for Large Speech Model Serving with PagedExperts"
     assert got[3][0]["year"] == 2023
+
+
+def test_prose_that_cites_several_papers_keeps_its_remark_after_a_dash(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# notes\n\n"
+                   "routing by hashing; no load loss (cf. Okafor et al. 2019, JMLR). Compare Sparse Mixers "
+                   "(Lindqvist, Brandt, Varga 2021) — gated routers. We use their released weights.\n")
+    assert all(not (m["title"] or "").startswith("routing by hashing") for m in got[3])

@@ -357,6 +357,20 @@ _ARROW_REMARK_RE = lazy(r"\s+(?:<-+|←)\s.*$")
 _DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:19|20)\d{2}[a-z]?\s*[)）])\s+(?:[—–]|--?)\s+[a-z][^()（）]*$")
 
 
+def _without_dash_remark(text: str) -> str:
+    """``text`` without a remark after a spaced dash that follows its bracketed citation
+    (:data:`_DASH_REMARK_AFTER_CITATION_RE`), when the citation is the line's only bracket
+    and no sentence ends before it: a line that names one paper, not prose that cites
+    several (``…; BN (Ioffe & Szegedy 2015), no dropout. Compare Highway Networks (…) — …``)."""
+    m = _DASH_REMARK_AFTER_CITATION_RE.search(text)
+    if m is None:
+        return text
+    head = text[: m.start()]
+    if head.count("(") + head.count("（") > 1 or ";" in head or _SENTENCE_BREAK_RE.search(head):
+        return text
+    return text[: m.end(1)]
+
+
 _YEAR_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
 #: a venue and its year between a citation's names and its quoted title (``Keskar et al. ICLR’17``)
 _VENUE_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?(?P<v>[A-Z][A-Za-z]{1,15}\s*(?:['’]\d{2}|(?:19|20)\d{2}))\)?[.,:]?$")
@@ -777,7 +791,7 @@ def _parse_reference(text: str) -> Reference | None:
     plain = strip_markup(text)
     if ")" in plain or "）" in plain:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
-        plain = _DASH_REMARK_AFTER_CITATION_RE.sub(r"\1", plain)  # "(Okafor et al. 2024) — skim §3": a remark
+        plain = _without_dash_remark(plain)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
     if "<-" in plain or "←" in plain:
