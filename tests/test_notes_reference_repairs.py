@@ -51,3 +51,10 @@ def test_prose_that_cites_several_papers_keeps_its_remark_after_a_dash(tmp_path:
                    "routing by hashing; no load loss (cf. Okafor et al. 2019, JMLR). Compare Sparse Mixers "
                    "(Lindqvist, Brandt, Varga 2021) — gated routers. We use their released weights.\n")
     assert all(not (m["title"] or "").startswith("routing by hashing") for m in got[3])
+
+
+def test_sentences_before_brackets_of_names_are_no_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# notes\n\n"
+                   "Main point: routing is bandwidth-bound, not compute-bound. Batching helps only at the "
+                   "edges, unlike the older schemes (Switchboard, Hashrouter, Tokenizer).\n")
+    assert not any(m["title"] for m in got.get(3, []))

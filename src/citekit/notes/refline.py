@@ -702,6 +702,8 @@ def _title_first(text: str) -> Reference | None:
             return Reference(m.group("title").strip(), parsed[0], "title-semicolon-authors", parsed[1], venue, year)
     # Title (A & B, Venue Year)
     m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
+    if m and _holds_sentences(m.group("title")):
+        m = None  # sentences before the brackets: prose that names things in them, not a title
     if m and (_title_ok(m.group("title")) or _SHORT_NAME_RE.fullmatch(m.group("title").strip())):
         parsed = _paren_authors(m.group("inner"), dash_tail=_title_ok(m.group("title")))
         if parsed and (_title_ok(m.group("title")) or len(parsed[0]) >= 2) and not _affiliation(m.group("title").strip(), parsed):
