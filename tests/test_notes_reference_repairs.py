@@ -58,3 +58,15 @@ def test_sentences_before_brackets_of_names_are_no_title(tmp_path: Path) -> None
                    "Main point: routing is bandwidth-bound, not compute-bound. Batching helps only at the "
                    "edges, unlike the older schemes (Switchboard, Hashrouter, Tokenizer).\n")
     assert not any(m["title"] for m in got.get(3, []))
+
+
+def test_a_threads_post_counter_is_no_part_of_the_title(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "@someone.bsky.social\n3/7 Sparse Routing for Streaming Speech (Brandvold et al. 2021)\n2\n")
+    assert got[2][0]["title"] == "Sparse Routing for Streaming Speech"
+
+
+def test_a_remark_after_a_citation_closing_on_et_al_is_cut_with_the_papers_it_names(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "@someone.bsky.social\nSparse Routing for Streaming Speech (Brandvold et al.) — not a "
+                   "speech paper really, but see routers (Okafor et al. 2023, a.k.a. SpRo)\n2\n")
+    titled = [m for m in got[2] if m["title"]]
+    assert [(m["title"], m["authors"]) for m in titled] == [("Sparse Routing for Streaming Speech", ["Brandvold"])]

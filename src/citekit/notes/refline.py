@@ -348,13 +348,18 @@ REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[
 _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
+#: the counter a thread's post opens with (``3/7 ``, ``12/12 ``): no part of what the post names
+_POST_COUNTER_RE = lazy(r"^\d{1,2}/\d{1,2}\s+(?=[^\W\d_])")
+
+
 #: a remark after an arrow pointing back at what the line names (``<-- this is vLLM``, ``← read first``)
 _ARROW_REMARK_RE = lazy(r"\s+(?:<-+|←)\s.*$")
 
 
 #: a remark in lower case after a spaced dash, right after a bracketed citation that closes
-#: on its year (``… (Okafor et al. 2024) — no pairs needed``): the writer's words, not the reference's
-_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:19|20)\d{2}[a-z]?\s*[)）])\s+(?:[—–]|--?)\s+[a-z][^()（）]*$")
+#: on its year or its ``et al.`` (``… (Okafor et al. 2024) — no pairs needed``): the writer's
+#: words, not the reference's (other papers it names are read from the line on their own)
+_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:(?:19|20)\d{2}[a-z]?|\bet\.? al\.?)\s*[)）])\s+(?:[—–]|--?)\s+[a-z].*$")
 
 
 def _without_dash_remark(text: str) -> str:
@@ -796,6 +801,8 @@ def _parse_reference(text: str) -> Reference | None:
         plain = _without_dash_remark(plain)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
+    if plain[:1].isdigit():
+        plain = _POST_COUNTER_RE.sub("", plain)  # "5/7 Title (…)": a thread's post counter
     if "<-" in plain or "←" in plain:
         plain = _ARROW_REMARK_RE.sub("", plain)  # "… SOSP 2023  <-- this is vLLM": a remark pointing back
     ref = REFERENCE_RULES.first(plain)
