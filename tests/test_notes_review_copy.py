@@ -88,3 +88,8 @@ def test_an_author_list_cut_after_its_and_goes_on_with_its_last_name(tmp_path: P
     mentions = {m["location"]["line"]: m for m in _extract(tmp_path, AUTHOR_YEAR)}
     assert mentions[2]["authors"] == ["Ingrid Solheim", "Karl Holm", "Marta Ibanez", "Wei Zhang"]
     assert mentions[2]["title"] == "PatchPrior: Patch priors for denoising natural images"
+
+
+def test_the_kind_of_a_document_before_its_year_is_no_author(tmp_path: Path) -> None:
+    mentions = _extract(tmp_path, "References\n[9] Acme Corp. Acme X9 accelerator architecture.\nWhitepaper, 2021. 4\n")
+    assert all("Whitepaper" not in m["authors"] for m in mentions)
