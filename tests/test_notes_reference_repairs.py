@@ -70,3 +70,13 @@ def test_a_remark_after_a_citation_closing_on_et_al_is_cut_with_the_papers_it_na
                    "speech paper really, but see routers (Okafor et al. 2023, a.k.a. SpRo)\n2\n")
     titled = [m for m in got[2] if m["title"]]
     assert [(m["title"], m["authors"]) for m in titled] == [("Sparse Routing for Streaming Speech", ["Brandvold"])]
+
+
+def test_short_names_inside_an_author_list_stay_authors(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n"
+                   "Ottilie Brandvold, Kasimir Ndiaye, Teodora Lindqvist, Marek Sobczak, Ingrid Mahlangu, "
+                   "Fei Lu, Ed Qi, Quoc V Le, and Tobias Ferreira. 2022. Sparse routing elicits streaming in "
+                   "large speech models. In Advances in Neural Information Processing Systems, volume 35.\n")
+    assert got[3][0]["authors"] == ["Ottilie Brandvold", "Kasimir Ndiaye", "Teodora Lindqvist", "Marek Sobczak",
+                                    "Ingrid Mahlangu", "Fei Lu", "Ed Qi", "Quoc V Le", "Tobias Ferreira"]
+    assert got[3][0]["title"] == "Sparse routing elicits streaming in large speech models"
