@@ -80,3 +80,14 @@ def test_short_names_inside_an_author_list_stay_authors(tmp_path: Path) -> None:
     assert got[3][0]["authors"] == ["Ottilie Brandvold", "Kasimir Ndiaye", "Teodora Lindqvist", "Marek Sobczak",
                                     "Ingrid Mahlangu", "Fei Lu", "Ed Qi", "Quoc V Le", "Tobias Ferreira"]
     assert got[3][0]["title"] == "Sparse routing elicits streaming in large speech models"
+
+
+def test_brackets_inside_the_container_are_no_second_title_in_a_pdf_copy(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# refs\n\n"
+                   "Ottilie Brandvold, Kasimir Ndiaye, and Teodora Lindqvist. 2021. SpRo: Sparse routing for "
+                   "streaming speech recog- nition. In Proceedings of the 2021 Conference of the North American "
+                   "Chapter of the Association for Computational Linguistics: Human Language Tech- nologies, "
+                   "Volume 1 (Long and Short Papers), pages 101–112, Online. Association for Computational "
+                   "Linguistics.\n")
+    assert got[3][0]["title"] == "SpRo: Sparse routing for streaming speech recognition"
+    assert got[3][0]["authors"] == ["Ottilie Brandvold", "Kasimir Ndiaye", "Teodora Lindqvist"]

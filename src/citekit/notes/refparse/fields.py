@@ -140,6 +140,20 @@ def names_inside_authors(tokens: list[str], labels: list[str]) -> list[str]:
     return [*labels[:first], *["author"] * (last + 1 - first), *labels[last + 1:]]
 
 
+def title_inside_container(labels: list[str]) -> list[str]:
+    """``labels`` with a second run of title tokens that the model read after the container
+    began (``In Proceedings of …, Volume 1 | (Long and Short Papers), | pages …``) read as the
+    container's: a reference has one title, and it comes before where it was published."""
+    if "title" not in labels or "container" not in labels:
+        return labels
+    first_end = next(i for i in range(labels.index("title"), len(labels) + 1)
+                     if i == len(labels) or labels[i] != "title")
+    container = next((i for i in range(first_end, len(labels)) if labels[i] == "container"), None)
+    if container is None or "title" not in labels[container:]:
+        return labels
+    return [*labels[:container], *["container" if label == "title" else label for label in labels[container:]]]
+
+
 def _runs(tokens: list[str], labels: list[str], probs: list[float]) -> dict[str, tuple[list[str], list[float]]]:
     out: dict[str, tuple[list[str], list[float]]] = {}
     for tok, lab, p in zip(tokens, labels, probs):
