@@ -93,3 +93,26 @@ def test_an_author_list_cut_after_its_and_goes_on_with_its_last_name(tmp_path: P
 def test_the_kind_of_a_document_before_its_year_is_no_author(tmp_path: Path) -> None:
     mentions = _extract(tmp_path, "References\n[9] Acme Corp. Acme X9 accelerator architecture.\nWhitepaper, 2021. 4\n")
     assert all("Whitepaper" not in m["authors"] for m in mentions)
+
+
+ONE_LONG_LINE = """\
+References
+Marek Sobczak, Ilona Varga, Piotr Nowak, and
+Teo Lindholm. 2021. GraphFold: Graph priors for
+protein folding. In Advances in Neural Information
+Processing Systems, volume 34.
+Ottilie Brandvold, Kasimir Ndiaye, Teodora Lindqvist, Rafael Quintero, Maria Lopez, and Hannah Becker. 2023. \
+Sparse routing for stream- ing speech recognition. In Advances in Neural Information Processing Systems, volume 36.
+Ingrid Mahlangu, Tobias Ferreira, Anouk Verhoeven, Wei
+Zhang, Fei Lu, and Marta Ibanez. 2020. Curriculum sam-
+pling for long-tailed detection. Journal of Machine
+Learning Research, 21(140):1–40.
+"""
+
+
+def test_a_reference_pasted_on_one_long_line_ends_there(tmp_path: Path) -> None:
+    mentions = {m["location"]["line"]: m for m in _extract(tmp_path, ONE_LONG_LINE)}
+    assert mentions[6]["title"] == "Sparse routing for streaming speech recognition"
+    assert mentions[6]["authors"][-1] == "Hannah Becker"
+    assert mentions[7]["title"] == "Curriculum sampling for long-tailed detection"
+    assert mentions[7]["authors"][0] == "Ingrid Mahlangu"

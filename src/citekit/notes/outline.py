@@ -220,6 +220,7 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
                 continue
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
+                    and not starts.ends_unwrapped(number - 2, text)
                     and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
                          and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                          and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
@@ -323,6 +324,7 @@ class _Starts:
         self._labels: dict[int, LineLabel | None] = {}
         self._around = around
         self._wrap_width: int | None = None  # (0: the text is not wrapped at a width)
+        self._usual: int | None = None  # (0: too few lines to say)
 
     def mention(self, index: int, text: str, first: int) -> bool:
         """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
@@ -385,6 +387,24 @@ class _Starts:
         word = text.split(None, 1)[0] if text.split() else ""
         return (width is not None and len(above) >= 0.8 * width and cut_mid_sentence(above)
                 and len(above) + 1 + len(word) > width and "/" not in word)
+
+    def ends_unwrapped(self, index: int, text: str) -> bool:
+        """Line ``index`` was not wrapped at the text's width but ended where its writer
+        ended it, so the capitalised line after it (``text``) starts anew: it ends a
+        sentence and is half as long again as the text's usual line (a reference pasted
+        whole into a list copied out of a two-column PDF, its neighbours wrapped at the column)."""
+        above = self._lines[index].rstrip()
+        if len(above) < 120 or not above.endswith(".") or not text[:1].isupper():
+            return False
+        usual = self._usual_length()
+        return usual is not None and len(above) > 1.5 * usual
+
+    def _usual_length(self) -> int | None:
+        """The median length of the text's lines of 30 characters or more (None with fewer than five)."""
+        if self._usual is None:
+            lengths = sorted(n for n in (len(line.rstrip()) for line in self._lines) if n >= 30)
+            self._usual = lengths[len(lengths) // 2] if len(lengths) >= 5 else 0
+        return self._usual or None
 
     def _width(self) -> int | None:
         """The width the text is wrapped at: its longest line, when that is 100 columns or
