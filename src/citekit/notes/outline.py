@@ -206,6 +206,8 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
             text = raw.strip()
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
+            if paragraph is not None and starts.ends_unwrapped(number - 2, text):
+                paragraph = None  # (the line above ended where its writer ended it: this one starts anew)
             if (item is not None and node.indent >= item.indent and not item.children and not message
                     and not node.is_detail and not _stands_alone(text)
                     and starts.wraps(item, number - 1, text, lazy=node.indent == item.indent)):
@@ -220,7 +222,6 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
                 continue
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
-                    and not starts.ends_unwrapped(number - 2, text)
                     and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
                          and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                          and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
