@@ -96,6 +96,7 @@ _NOT_NAMES = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec spring summer fall autumn winter "
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday week month year "
     "paper papers work works model models method approach version v arxiv preprint github twitter "
+    "whitepaper report thesis dissertation blog "
     "i ii iii iv v vi vii viii ix x ok okay thanks lol re fwd hi hey dear best cheers".split()
 )
 

@@ -1153,8 +1153,9 @@ def _quoted_phrase_as_modifier(text: str, m: re.Match[str]) -> bool:
 
 
 #: the citation link Zotero writes right after an annotation's highlighted words (``“…”
-#: ([Hu et al., 2021, p. 3](zotero://select/…))``)
-_ZOTERO_CITATION_AFTER_RE = lazy(r"\s*\(\[[^\]]{1,200}\]\(")
+#: ([Hu et al., 2021, p. 3](zotero://select/…))``), maybe after an ellipsis the writer put
+#: where the highlight was cut (``“… DPO” ... ([Rafailov et al., 2023, p. 5](…))``)
+_ZOTERO_CITATION_AFTER_RE = lazy(r"\s*(?:(?:\.{3}|…)\s*)?\(\[[^\]]{1,200}\]\(")
 #: the title marks of Chinese, Japanese and Korean text (a work's title, not a quotation in
 #: Chinese; a quotation too in Japanese): a Latin-script title in them may be short
 _CJK_TITLE_MARKS = {"《": 3, "「": 3, "『": 3}

@@ -15,7 +15,7 @@ from typing import Literal
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.finder.model import LineLabel
 from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, cut_margin_numbers, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
 
@@ -187,6 +187,7 @@ class _WholeText:
 def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings | None = None) -> list[Node]:
     """The root nodes of ``lines``; see the module docstring for the rules. ``around``: the
     lines are a piece of a longer text, which stands there (line numbers stay the piece's)."""
+    lines = cut_margin_numbers(lines)  # (a review copy's line numbers hide each line's shape)
     roots: list[Node] = []
     stack: list[Node] = []  # open bullets/plain nodes that may take children
     previous_blank = True
@@ -225,6 +226,8 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
             text = raw.strip()
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
+            if paragraph is not None and starts.ends_unwrapped(number - 2, text):
+                paragraph = None  # (the line above ended where its writer ended it: this one starts anew)
             if (item is not None and node.indent >= item.indent and not item.children and not message
                     and not node.is_detail and not _stands_alone(text)
                     and starts.wraps(item, number - 1, text, lazy=node.indent == item.indent)):
@@ -354,6 +357,8 @@ class _Starts:
         #: lines of a numbered reference list the finder is sure are no reference's text
         self._furniture: set[int] = set()
         self._around = around
+        self._wrap_width: int | None = None  # (0: the text is not wrapped at a width)
+        self._usual: int | None = None  # (0: too few lines to say)
 
     def mention(self, index: int, text: str, first: int) -> bool:
         """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
@@ -393,6 +398,8 @@ class _Starts:
             return True  # the bullet's text wraps already, and the sentence goes on in lower case
         if lazy and not cut_mid_sentence(self._lines[index - 1]):
             return False
+        if not lazy and self._wrapped_at_width(index, text) and authors_line(text) is None:
+            return True  # (the line's first word would not have fit on the bullet's line: a hard wrap)
         if index not in self._labels:
             self._label_block(index, item.line - 1)
         found = self._labels.get(index)
@@ -403,6 +410,43 @@ class _Starts:
             return True  # the line completes a reference the bullet starts
         return (found is not None and found.label == "cont" and found.confidence >= SURE_CONTINUES
                 and authors_line(text) is None)
+
+    def _wrapped_at_width(self, index: int, text: str) -> bool:
+        """Line ``index`` goes on with the line above, which the text's wrap width cut: the
+        line above stops mid-sentence close to the width (the longest line of a text
+        wrapped at 100 columns or fewer), and the first word of this line would not have fit
+        after it. A line the writer broke on purpose is shorter than the width allows."""
+        width = self._width()
+        above = self._lines[index - 1].expandtabs(4).rstrip()
+        word = text.split(None, 1)[0] if text.split() else ""
+        return (width is not None and len(above) >= 0.8 * width and cut_mid_sentence(above)
+                and len(above) + 1 + len(word) > width and "/" not in word)
+
+    def ends_unwrapped(self, index: int, text: str) -> bool:
+        """Line ``index`` was not wrapped at the text's width but ended where its writer
+        ended it, so the capitalised line after it (``text``) starts anew: it ends a
+        sentence and is half as long again as the text's usual line (a reference pasted
+        whole into a list copied out of a two-column PDF, its neighbours wrapped at the column)."""
+        above = self._lines[index].rstrip()
+        if len(above) < 120 or not above.endswith(".") or not text[:1].isupper():
+            return False
+        usual = self._usual_length()
+        return usual is not None and len(above) > 1.5 * usual
+
+    def _usual_length(self) -> int | None:
+        """The median length of the text's lines of 30 characters or more (None with fewer than five)."""
+        if self._usual is None:
+            lengths = sorted(n for n in (len(line.rstrip()) for line in self._lines) if n >= 30)
+            self._usual = lengths[len(lengths) // 2] if len(lengths) >= 5 else 0
+        return self._usual or None
+
+    def _width(self) -> int | None:
+        """The width the text is wrapped at: its longest line, when that is 100 columns or
+        fewer (longer lines are not wrapped by a width); None otherwise."""
+        if self._wrap_width is None:
+            longest = max((len(line.expandtabs(4).rstrip()) for line in self._lines), default=0)
+            self._wrap_width = longest if 40 <= longest <= 100 else 0
+        return self._wrap_width or None
 
     def note(self, node: Node, index: int) -> None:
         """Record on ``node`` what the finder said of line ``index`` and of the node's first
@@ -516,7 +560,10 @@ def _name_cut(text: str) -> bool:
     """The line ends an author list of full names with a given name alone (``…, Nova
     DasSarma, Dawn``, ``… Ermon, and Chelsea``): the wrap cut a name, so the next line
     (``Drain, Stanislav Fort, …``) goes on with it, however much it looks like a
-    reference of its own."""
+    reference of its own. So does a list of names that stops on the word joining its last
+    name (``…, Ari Holtzman, and`` / ``Luke Zettlemoyer. 2023. Title``)."""
+    if _joins_a_last_name(text):
+        return True
     if not _names_go_on(text):
         return False
     items = [item.strip() for item in text.strip().split(",") if item.strip()]
@@ -525,6 +572,17 @@ def _name_cut(text: str) -> bool:
         last = last[1:]
     full = [item for item in items[:-1] if len(item.removeprefix("and ").split()) >= 2]
     return len(last) == 1 and last[0][:1].isupper() and len(items) >= 3 and len(full) >= len(items[:-1]) - 1
+
+
+def _joins_a_last_name(text: str) -> bool:
+    """The line is a list of two names or more that ends on ``and`` or ``&``: its last name
+    is on the next line."""
+    tail = text.rstrip()
+    for joint in (" and", " &"):
+        if tail.endswith(joint):
+            names = authors_line(tail[: -len(joint)].rstrip(" ,"))
+            return names is not None and len(names) >= 2
+    return False
 
 
 def _open_bracket(text: str) -> bool:

@@ -73,7 +73,7 @@ _PARENS_RE = lazy(r"\([^()]*\)")
 #: the small words of an English title, which no personal name holds (``Deep Residual
 #: Learning for Image Recognition (ResNet)`` is a title with its short name, not a person);
 #: name particles (``van``, ``de``, ``von``) are not among them
-_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
+_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?|through|into|using|beyond|across|at|as)\s", re.I)
 _PERSON_NAMES_SPLIT_RE = lazy(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
@@ -277,6 +277,58 @@ def strip_decorations(text: str) -> str:
     if text[-1:] > "\u25ff":
         text = _TRAILING_ICONS_RE.sub("", text) or text
     return text
+
+
+#: a line that a review copy's margin numbers: the number, then the line's own text (if any)
+_MARGIN_NUMBER_RE = lazy(r"^(\d{1,4})(?:[ \t]+(?=\S)|$)")
+#: the most a margin number may rise from one copied line to the next (a figure or a page
+#: break between them skips lines the copy did not keep)
+_MARGIN_STEP = 120
+#: how many numbered lines with text make a margin: fewer could be a list written "1 …"
+_MARGIN_MIN_LINES = 3
+
+
+def cut_margin_numbers(lines: list[str]) -> list[str]:
+    """``lines`` with the line numbers a review copy of a paper prints in its margin taken
+    off the lines that carry them (``864 [1] Nicolas …``): copied with the text, they stand
+    before the first word of a line and hide its shape (a reference's ``[1]``, a wrapped
+    line going on). A margin is a run of lines opening on a bare number that rises down the
+    text, by at most :data:`_MARGIN_STEP` from one to the next, holding at least
+    :data:`_MARGIN_MIN_LINES` lines with text after their number. Not a margin: numbers
+    that all read as years (a list by year: ``2017 Title``) or that count 1, 2, 3 from one
+    (a list numbered without a dot). A number alone on its line is left (a page number
+    reads the same). The list is returned as it is when no margin is found."""
+    chains: list[list[tuple[int, int, bool]]] = []  # each: (index, number, has text) rising
+    for at, line in enumerate(lines):
+        if not line[:1].isdigit():
+            continue
+        m = _MARGIN_NUMBER_RE.match(line)
+        if m is None:
+            continue
+        number = int(m.group(1))
+        for chain in chains:
+            if 0 < number - chain[-1][1] <= _MARGIN_STEP:
+                chain.append((at, number, m.end() < len(line)))
+                break
+        else:
+            chains.append([(at, number, m.end() < len(line))])
+            if len(chains) > 8:  # (a file of many numbered lines: the shortest run dropped)
+                chains.remove(min(chains, key=len))
+    cut = [at for chain in chains if _is_margin(chain) for at, _, text in chain if text]
+    if not cut:
+        return lines
+    out = list(lines)
+    for at in cut:
+        out[at] = out[at][_MARGIN_NUMBER_RE.match(out[at]).end():]
+    return out
+
+
+def _is_margin(chain: list[tuple[int, int, bool]]) -> bool:
+    """Whether a rising run of numbered lines is a margin (see :func:`cut_margin_numbers`)."""
+    numbers = [number for _, number, text in chain if text]
+    if len(numbers) < _MARGIN_MIN_LINES or all(1900 <= n <= 2099 for n in numbers):
+        return False
+    return not (numbers[0] == 1 and all(b - a == 1 for a, b in zip(numbers, numbers[1:])))
 
 
 def strip_leading_icon(text: str) -> str:
