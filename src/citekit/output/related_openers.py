@@ -22,6 +22,7 @@ import re
 
 from citekit.core.text import fold
 from citekit.output.related_actions import paper_name, shared_action, shared_approach
+from citekit.output.related_studies import shared_study
 from citekit.output.related_topics import _NUMBERS, Theme
 from citekit.output.word_roots import root
 
@@ -60,6 +61,11 @@ def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: i
             if named:
                 return f"{_names(names)} are {_all(size)} {what}."
             return f"{_counted(size, kind)} present {what}."
+        studied = shared_study(titles, abstracts, section, record_names)
+        if studied:
+            verb, what = studied
+            # ("Both studies study ...": a study examines)
+            return f"{_counted(size, 'studies')} {'examine' if verb == 'study' else verb} {what}."
     # (a phrase every paper writes, "Both papers address gestures", only repeats the heading: no opener)
     return None
 
