@@ -57,3 +57,33 @@ def test_the_shared_words_must_end_a_phrase_and_the_study_must_be_one() -> None:
                          "We assess shared ride schedules of a rural bus line."]) is None
     assert study_of("Reducing Wait Times with Shared Rides",
                     "We study reducing wait times with shared rides. A scheduler pools riders.") is None
+
+
+LOOMS = [
+    ("loom1", "Loomy: Weaving Lessons in 3D",
+     "We present Loomy, a 3D loom controller that guides pupils through their first weaving lessons with lights "
+     "on each shuttle. Pupils made fewer threading errors with Loomy."),
+    ("loom2", "Shuttle: Weaving at Home",
+     "We present Shuttle, a 3D loom controller for weaving at home, which counts each pass of the shuttle and "
+     "tells beginners when the pattern goes wrong."),
+]
+
+
+def test_two_papers_that_present_one_kind_of_artefact_are_named_as_it_in_their_own_words(tmp_path: Path) -> None:
+    """Two papers that each present a 3D loom controller open with their names and that artefact, every word of it
+    as they write it: a short word ("3D") is no less a word of the artefact than a long one."""
+    out = related_work(library(tmp_path, "weaving", LOOMS + HAPTIC + KNIT), tags=("weaving",), fmt="markdown").text
+    para = next(p for p in paragraphs(out) if "loom1" in p[2])
+    assert sorted(para[2]) == ["loom1", "loom2"], out
+    assert opener(para[1]) == "Loomy and Shuttle are both 3D loom controllers.", out
+
+
+def test_an_artefact_is_said_only_in_the_words_each_paper_uses_of_it() -> None:
+    """A system that works "across wearable and handheld devices" is no handheld device: the words a paper writes
+    elsewhere than of what it presents make no shared artefact."""
+    from citekit.output.related_actions import shared_artefact
+
+    titles = ["Tapband: A Handheld Device for Tapping Rhythms", "Gestalt: Gesture Input Everywhere"]
+    abstracts = ["We present Tapband, a handheld device that records tapped rhythms.",
+                 "We present Gestalt, a gesture input system that works across wearable and handheld devices."]
+    assert shared_artefact(titles, abstracts) is None

@@ -76,30 +76,39 @@ _COUNTABLE = frozenset("interface device system technique method tool game displ
 def shared_study(titles: list[str], abstracts: list[str], section: set[str] | None = None,
                  names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """``("evaluate", "gesture interfaces")`` when every paper is a study (:func:`study_of`) and every one writes
-    one run of words (title or contribution), else None. The run is the longest the first paper writes whose
-    every word the others write too (in some form); it must name a topic (two words or more, or one that
-    stands alone), must not end on a describing word ("tangible"), and must hold a word that is not the
-    section's own (``section``): "Both studies evaluate usability" under ``usability`` says nothing."""
-    from citekit.output.related_topics import _ADJECTIVE, FUNCTION_WORDS, GENERIC, _shown, _stem, _topic_word
-
+    one run of words (title or contribution, :func:`shared_run`), else None: the verb is "evaluate" when every
+    one evaluates, else "study"."""
     studies = [study_of(t, a) for t, a in zip(titles, abstracts)]
     if len(studies) < 2 or not all(studies):
         return None
+    said = shared_run([s.text for s in studies], section, names)
+    if said is None:
+        return None
+    return ("evaluate" if all(s.kind == "evaluate" for s in studies) else "study"), said
+
+
+def shared_run(texts: list[str], section: set[str] | None = None, names: frozenset[str] = frozenset(),
+               within: set[str] | None = None) -> str | None:
+    """The longest run of words the first text writes whose every word the others write too (in some form), as
+    it reads in a sentence ("gesture interfaces"), or None. It must end where its noun phrase ends in the first
+    text, never on a describing word ("tangible"), name a topic (two words or more, or one that stands alone),
+    and hold a word that is not the section's own (``section``): "Both studies evaluate usability" under
+    ``usability`` says nothing. With ``within`` (stems), every word of the run is one of them."""
+    from citekit.output.related_topics import _ADJECTIVE, FUNCTION_WORDS, GENERIC, _shown, _stem, _topic_word
+
     own = {w[:6] for w in section or set()}
 
     def words(text: str) -> list[str]:
-        return re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", fold(text))
+        return re.findall(r"[^\W_][\w\-]*", text)
 
-    def stems(text: str) -> set[str]:
-        return {_stem(w.lower()) for w in words(text)}
-
-    others = [stems(s.text) for s in studies[1:]]
+    others = [{_stem(fold(w).lower()) for w in words(t)} for t in texts[1:]]
     best: list[str] = []
-    for chunk in re.split(r"[.,;:!?()\"“”]", studies[0].text):
+    for chunk in re.split(r"[.,;:!?()\"“”]", texts[0]):
         run: list[str] = []
         for w in [*words(chunk), ""]:
-            low = w.lower()
-            if w and low not in FUNCTION_WORDS and low not in GENERIC and all(_stem(low) in o for o in others):
+            low = fold(w).lower()
+            if (w and low not in FUNCTION_WORDS and low not in GENERIC and all(_stem(low) in o for o in others)
+                    and (within is None or _stem(low) in within)):
                 run.append(w)
                 continue
             # the run must end where its noun phrase ends: "asynchronous pipeline" of "asynchronous pipeline
@@ -111,11 +120,9 @@ def shared_study(titles: list[str], abstracts: list[str], section: set[str] | No
             run = []
     if not best:
         return None
-    verb = "evaluate" if all(s.kind == "evaluate" for s in studies) else "study"
-    phrase = [*best]
-    if _stem(phrase[-1].lower()) in _COUNTABLE and not phrase[-1].lower().endswith("s"):
-        phrase[-1] += "s"
-    return verb, _shown(" ".join(phrase), names)
+    if _stem(best[-1].lower()) in _COUNTABLE and not best[-1].lower().endswith("s"):
+        best = [*best[:-1], best[-1] + "s"]
+    return _shown(" ".join(best), names)
 
 
 def _says(run: list[str], own: set[str], names: frozenset[str]) -> bool:
