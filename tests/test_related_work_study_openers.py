@@ -87,3 +87,10 @@ def test_an_artefact_is_said_only_in_the_words_each_paper_uses_of_it() -> None:
     abstracts = ["We present Tapband, a handheld device that records tapped rhythms.",
                  "We present Gestalt, a gesture input system that works across wearable and handheld devices."]
     assert shared_artefact(titles, abstracts) is None
+
+
+def test_a_paper_that_presents_what_it_made_and_its_evaluation_is_no_study() -> None:
+    """"We present a loom controller and evaluation" presents a controller: the evaluation comes with it, so the
+    paper is no study to open "Both studies ..." with; "a controlled study of loom controllers" is one."""
+    assert study_of("Loomy", "We present a loom controller and evaluation with ten pupils.") is None
+    assert study_of("Loomy", "We present a controlled study of loom controllers with ten pupils.").kind == "study"

@@ -32,8 +32,11 @@ _STUDY_VERBS = {"evaluate": "evaluate", "assess": "evaluate", "compare": "evalua
                 "investigate": "study", "examine": "study"}
 #: "present/report/describe/conduct/offer an evaluation of", "a ... study to examine": a study said as a noun
 _STUDY_NOUN = re.compile(
-    r"^(?:an?|the|two|three|several)\s+(?:[\w\-]+\s+){0,3}?(?P<noun>evaluation|study|studies|experiment|experiments|"
-    r"investigation|comparison|assessment)\b", re.I)
+    r"^(?:an?|the|two|three|several)\s+(?:(?!(?:and|or|with|for|of|to|in|on)\b)[\w\-]+\s+){0,3}?"
+    r"(?P<noun>evaluation|study|studies|experiment|experiments|investigation|comparison|assessment)\b", re.I)
+#: what a paper presents before its study makes it no study: "a loom controller and evaluation"
+_MADE_FIRST = re.compile(r"\b(?:system|technique|interface|device|tool|toolkit|prototype|method|framework|"
+                         r"application|platform)s?\b", re.I)
 _NOUN_KIND = {"evaluation": "evaluate", "comparison": "evaluate", "assessment": "evaluate"}
 _SAYING_VERBS = frozenset("present report describe conduct offer perform carry".split())
 
@@ -60,7 +63,8 @@ def study_of(title: str, abstract: str) -> Study | None:
         if found.verb in _STUDY_VERBS and not re.match(r"\s*\w+ing\b", found.rest):
             # ("We study mitigating staleness ...": a paper that does the thing, not a study of it)
             kinds.append(_STUDY_VERBS[found.verb])
-        elif found.verb in _SAYING_VERBS and (n := _STUDY_NOUN.match(found.rest.strip())):
+        elif found.verb in _SAYING_VERBS and (n := _STUDY_NOUN.match(found.rest.strip())) \
+                and not _MADE_FIRST.search(found.rest.strip()[:n.start("noun")]):
             kinds.append(_NOUN_KIND.get(n.group("noun").lower(), "study"))
     if not kinds:
         return None
