@@ -284,3 +284,33 @@ def paper_name(title: str, abstract: str) -> str:
     found = approach(title, abstract)
     name = found.name if found else method_name(title)
     return name if name and len(name.split()) <= 2 and name.split()[0].lower() not in FUNCTION_WORDS else ""
+
+
+def shared_artefact(titles: list[str], abstracts: list[str], section: set[str] | None = None,
+                    names: frozenset[str] = frozenset()) -> tuple[list[str], str] | None:
+    """``(["ILoveSketch", "EverybodyLovesSketch"], "3D curve sketching systems")``: the artefact every paper
+    presents, said as the first paper writes it, or None.
+
+    Each paper must present an artefact of one kind (:func:`approach`, "a ... system"), and the phrase is the
+    longest run of words the first paper writes that ends on that kind and whose every word each paper writes of
+    what it presents (:func:`.related_studies.shared_run`): a paper's other words count for nothing, so "wearable
+    devices" never says a gesture input system "across mobile, wearable and ubiquitous computing devices" is
+    one. Unlike :func:`shared_approach`, the words are kept in the order a paper writes them ("3D curve
+    sketching systems"), and the section's own words may stand in the phrase beside one that is not."""
+    from citekit.output.related_studies import shared_run
+    from citekit.output.sentences import contribution
+
+    found = [approach(t, a) for t, a in zip(titles, abstracts)]
+    if len(found) < 2 or not all(found):
+        return None
+    for head in sorted(set.intersection(*(set(a.kinds) for a in found))):
+        within = set.intersection(*(set(a.kinds[head]) for a in found)) | {head}
+        texts = []
+        for title, abstract in zip(titles, abstracts):
+            said = contribution(abstract, title=title) if abstract else None
+            texts.append(f"{title} . {said.rest if said else ''}")
+        run = shared_run(texts, section, names, within)
+        if run and _stem(fold(run.split()[-1]).lower()) == head:
+            names_of = [a.name for a in found]
+            return (names_of if all(names_of) and len(set(names_of)) == len(names_of) else []), run
+    return None

@@ -3,9 +3,11 @@
 A reader keeps an opener that says what the papers do together ("Both papers diagnose oral
 disease", "FingerGlass and Pointable are both bimanual techniques") and strikes one that says only
 a word they share ("Half of these papers address sensors"). The records are read for, in order:
-an action every paper writes on one object (:func:`.related_actions.shared_action`), and the kind
-of artefact every paper presents, with a word of how each describes it
-(:func:`.related_actions.shared_approach`). When neither holds there is no opener: no sentence is
+an action every paper writes on one object (:func:`.related_actions.shared_action`); the artefact every
+paper presents, in the words each writes of it ("ILoveSketch and EverybodyLovesSketch are both 3D curve
+sketching systems", :func:`.related_actions.shared_artefact`), else the kind of artefact with a word of how
+each describes it (:func:`.related_actions.shared_approach`); and, when every paper is a study, what they
+study together ("Both studies evaluate gesture interfaces", :func:`.related_studies.shared_study`). When neither holds there is no opener: no sentence is
 better than a hollow one, and ``--check`` says so (``no-topic-sentence``) so the author knows what
 to write.
 
@@ -21,7 +23,8 @@ from __future__ import annotations
 import re
 
 from citekit.core.text import fold
-from citekit.output.related_actions import paper_name, shared_action, shared_approach
+from citekit.output.related_actions import paper_name, shared_action, shared_approach, shared_artefact
+from citekit.output.related_studies import shared_study
 from citekit.output.related_topics import _NUMBERS, Theme
 from citekit.output.word_roots import root
 
@@ -54,12 +57,24 @@ def opener(titles: list[str], abstracts: list[str], themes: list[Theme], size: i
             if named:
                 return f"{_names(names)} {_all(size)} {verb} {thing}."
             return f"{_counted(size, kind)} {verb} {thing}."
+        # (the artefact as each paper writes it, every word of it, before the describing words the papers share)
+        made = shared_artefact(titles, abstracts, section, record_names)
+        if made:
+            named_as, what = made
+            if named and named_as:
+                return f"{_names(names)} are {_all(size)} {what}."
+            return f"{_counted(size, kind)} present {what}."
         made = shared_approach(titles, abstracts, section, record_names)
         if made:
             _, what = made
             if named:
                 return f"{_names(names)} are {_all(size)} {what}."
             return f"{_counted(size, kind)} present {what}."
+        studied = shared_study(titles, abstracts, section, record_names)
+        if studied:
+            verb, what = studied
+            # ("Both studies study ...": a study examines)
+            return f"{_counted(size, 'studies')} {'examine' if verb == 'study' else verb} {what}."
     # (a phrase every paper writes, "Both papers address gestures", only repeats the heading: no opener)
     return None
 
