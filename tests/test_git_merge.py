@@ -314,3 +314,53 @@ def test_a_merge_git_could_not_run_the_driver_for_stops_every_command(tmp_path: 
     assert env_path.returncode == 0, env_path.stdout + env_path.stderr
     tags = ck(a, "show", "huang2026light").output
     assert "from-a" in tags and "from-b" in tags
+
+
+def _title_conflict(tmp_path: Path) -> Path:
+    """Clone ``a`` halfway through a merge whose only conflict is huang2026light's title."""
+    a, b = two_clones(tmp_path)
+    set_field(b, "huang2026light", "title", "Muon, Light and Fast")
+    commit(b, "b")
+    set_field(a, "huang2026light", "title", "Light and Fast Muon")
+    commit(a, "a")
+    assert git(a, "pull", "--no-rebase", str(b), "main", check=False).returncode != 0
+    return a
+
+
+def _editor(tmp_path: Path, body: str) -> str:
+    """An $EDITOR that runs ``body`` (Python, with ``path`` the file to edit) and keeps a copy of what it was shown."""
+    script = tmp_path / "editor.py"
+    script.write_text("import shutil, sys\npath = sys.argv[1]\nshutil.copy(path, sys.argv[0] + '.shown')\n" + body,
+                      encoding="utf-8")
+    return f"{sys.executable} {script}"
+
+
+def test_resolve_conflict_edit_without_a_value_changes_nothing(tmp_path: Path) -> None:
+    """No terminal, nothing piped in and no editor; an editor that saves the file unchanged; an editor
+    that fails: each is an error and the entry keeps both values (the title is never removed)."""
+    a = _title_conflict(tmp_path)
+    before = bib(a)
+    unchanged = _editor(tmp_path, "import os, time\nos.utime(path, (time.time() + 5, time.time() + 5))\n")
+    for env in ({"EDITOR": None, "VISUAL": None}, {"EDITOR": unchanged, "VISUAL": None},
+                {"EDITOR": f"{sys.executable} -c 'raise SystemExit(3)'", "VISUAL": None}):
+        result = CliRunner().invoke(main, ["-C", str(a), "resolve-conflict", "huang2026light", "--edit"],
+                                    input="", env=env, catch_exceptions=False)
+        assert result.exit_code != 0 and "settled" not in result.output, (env, result.output)
+        assert "conflict stays" in result.output and "--theirs" in result.output, result.output
+        assert bib(a) == before, env
+    shown = (tmp_path / "editor.py.shown").read_text(encoding="utf-8")
+    assert "Light and Fast Muon" in shown and "Muon, Light and Fast" in shown and "<<<<<<<" in shown
+
+
+def test_resolve_conflict_edit_shows_both_values_and_keeps_the_one_left(tmp_path: Path) -> None:
+    a = _title_conflict(tmp_path)
+    keep_theirs = _editor(tmp_path, "import re\ntext = open(path).read()\n"
+                                    "text = re.sub(r'<<<<<<<[^\\n]*\\n[^\\n]*\\n=======\\n([^\\n]*)\\n>>>>>>>[^\\n]*',"
+                                    " r'\\1', text)\nopen(path, 'w').write(text)\n")
+    result = CliRunner().invoke(main, ["-C", str(a), "resolve-conflict", "huang2026light", "--edit"],
+                                input="", env={"EDITOR": keep_theirs, "VISUAL": None}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "settled title (edit)" in result.output
+    text = bib(a)
+    assert "Muon, Light and Fast" in text and "Light and Fast Muon" not in text and "citekit-conflict" not in text
+    assert ck(a, "doctor").exit_code == 0

@@ -324,3 +324,57 @@ def conflicts_in(entries: dict[str, Any]) -> list[tuple[str, str]]:
     """(key, field) of every conflict the driver left in the library's entries."""
     return [(key, name[len(CONFLICT_PREFIX):]) for key, e in entries.items()
             for name in e.fields if name.startswith(CONFLICT_PREFIX)]
+
+
+# ---- settling a conflict by hand -----------------------------------------------------------
+
+OURS_MARK, SPLIT_MARK, THEIRS_MARK = "<<<<<<< ours (this branch)", "=======", ">>>>>>> theirs (the merged branch)"
+
+
+def conflict_sides(fields: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """field -> (our value, their value) of every conflict the driver left in one entry's fields."""
+    return {name[len(CONFLICT_PREFIX):]: (str(fields.get(name[len(CONFLICT_PREFIX):]) or ""), str(value or ""))
+            for name, value in fields.items() if name.startswith(CONFLICT_PREFIX)}
+
+
+def settlement_text(key: str, sides: dict[str, tuple[str, str]]) -> str:
+    """What ``resolve-conflict --edit`` opens: each conflicting field with both values between
+    git's conflict markers, so the user sees what each branch wrote and keeps one (or writes
+    a third); saving it as it is changes nothing."""
+    lines = [f"# {key}: these fields were changed differently on both branches.",
+             "# Under each `field:` line keep the value you want and delete the rest (markers included),",
+             "# or write a new value. Lines starting with '#' are ignored.",
+             "# Saved unchanged or emptied: nothing changes and the conflict stays.", ""]
+    for field, (ours, theirs) in sides.items():
+        lines += [f"{field}:", OURS_MARK, ours, SPLIT_MARK, theirs, THEIRS_MARK, ""]
+    return "\n".join(lines)
+
+
+def read_settlement(text: str, sides: dict[str, tuple[str, str]]) -> tuple[dict[str, str], list[str]]:
+    """(field -> value settled, fields left as they were) from the text the user saved.
+
+    A field still holding conflict markers, or left empty, is not settled; a text without
+    any ``field:`` line is the value of the only conflicting field (a value piped in).
+    Raises ``ValueError`` naming the field when its markers were kept only in part."""
+    kept = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    blocks: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in kept:
+        name = line.strip()[:-1] if line.strip().endswith(":") else None
+        if name in sides:
+            current = name
+            blocks[current] = []
+        elif current is not None:
+            blocks[current].append(line)
+    if not blocks and len(sides) == 1 and any(line.strip() for line in kept):
+        blocks = {next(iter(sides)): kept}
+    settled: dict[str, str] = {}
+    for field in sides:
+        body = blocks.get(field, [])
+        marks = [line for line in body if line.strip().startswith(("<<<<<<<", "=======", ">>>>>>>"))]
+        value = " ".join(line.strip() for line in body if line not in marks and line.strip())
+        if marks and len(marks) < 3:
+            raise ValueError(field)
+        if not marks and value:
+            settled[field] = value
+    return settled, [f for f in sides if f not in settled]
