@@ -364,3 +364,42 @@ def test_resolve_conflict_edit_shows_both_values_and_keeps_the_one_left(tmp_path
     text = bib(a)
     assert "Muon, Light and Fast" in text and "Light and Fast Muon" not in text and "citekit-conflict" not in text
     assert ck(a, "doctor").exit_code == 0
+
+
+def set_summary(root: Path, key: str, summary: str) -> None:
+    """A hand edit of ``summary`` in one record of library.yaml (the part added when missing)."""
+    import json
+
+    path = root / "refs" / "library.yaml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f"  {key}:")
+    lines = [line for i, line in enumerate(lines) if not (i > start and line.startswith("    summary:"))]
+    lines.insert(start + 1, f"    summary: {json.dumps(summary)}")
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_a_summary_changed_on_both_sides_is_a_conflict_not_one_side_dropped(tmp_path: Path) -> None:
+    """library.yaml's summary is the user's own text: edited differently on two branches, the merge
+    stops with a conflict that doctor names and resolve-conflict settles; neither text is lost."""
+    a, b = two_clones(tmp_path)
+    set_summary(b, "huang2026light", "Labmate: a lighter Muon, same accuracy.")
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    commit(b, "b")
+    set_summary(a, "huang2026light", "Mine: halves the optimizer state.")
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    commit(a, "a")
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode != 0 and "library.yaml" in merged.stdout + merged.stderr, merged.stdout + merged.stderr
+    sidecar = (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+    assert "Labmate: a lighter Muon" in sidecar and "Mine: halves" in sidecar and "<<<<<<<" not in sidecar
+    doctor = ck(a, "doctor")
+    assert doctor.exit_code == 1 and "'summary'" in doctor.output, doctor.output
+    assert "resolve-conflict huang2026light" in doctor.output
+    settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
+    assert settled.exit_code == 0 and "settled summary" in settled.output, settled.output
+    sidecar = (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+    assert "Labmate: a lighter Muon" in sidecar and "Mine: halves" not in sidecar and "conflicts" not in sidecar
+    assert ck(a, "doctor").exit_code == 0
+    commit(a, "merged")
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    assert "Labmate: a lighter Muon" in (a / "refs" / "library.yaml").read_text(encoding="utf-8")

@@ -70,7 +70,7 @@ def conflicts_of(key: str, start: str | Path | None = None) -> dict[str, tuple[s
     entry = Library.load(config_of(start).refs_dir).get(key)
     if entry is None:
         raise NoConflict(f"no entry with key {key!r}.")
-    return conflict_sides(entry.fields)
+    return conflict_sides(entry)
 
 
 def conflict_text(key: str, start: str | Path | None = None) -> str:
@@ -101,20 +101,26 @@ def resolve_conflict(key: str, side: str, value: str | None = None,
         entry = library.get(key)
         if entry is None:
             raise NoConflict(f"no entry with key {key!r}.")
-        sides = conflict_sides(entry.fields)
+        sides = conflict_sides(entry)
         if not sides:
             return []
         chosen = {field: theirs for field, (_, theirs) in sides.items()} if side == "theirs" else {}
         if side == "edit":
             chosen = _edited(key, sides, value)
-        fields = dict(entry.fields)
+        fields, parts = dict(entry.fields), dict(entry.conflicts)
         settled = [field for field in sides if side == "ours" or field in chosen]
+        in_bib = [field for field in settled if CONFLICT_PREFIX + field in fields]
         for field in settled:
-            fields.pop(CONFLICT_PREFIX + field)
-            if field in chosen:
-                fields[field] = chosen[field]
-        entry.fields = fields
-        entry.hand = sorted(set(entry.hand) | set(settled))
+            if field in in_bib:
+                fields.pop(CONFLICT_PREFIX + field)
+                if field in chosen:
+                    fields[field] = chosen[field]
+            else:  # a library.yaml part (summary): the user's own text, not a field of library.bib
+                parts.pop(field, None)
+                if field in chosen:
+                    setattr(entry, field, chosen[field] or None)
+        entry.fields, entry.conflicts = fields, parts
+        entry.hand = sorted(set(entry.hand) | set(in_bib))
         library.save()
     return settled
 

@@ -184,14 +184,25 @@ def _joined(base: str | None, ours: str | None, theirs: str | None) -> str:
 
 # ---- library.yaml --------------------------------------------------------------------------
 
+#: the parts of a sidecar record the user writes: changed differently on both branches, they are
+#: a conflict (ours kept in the part, theirs under ``conflicts``), never one side dropped in silence
+USER_PARTS = ("summary",)
+
+
 def _merge_record(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
-    """One sidecar record merged part by part: tags and lists joined, mappings key by key."""
+    """One sidecar record merged part by part: tags and lists joined, mappings key by key,
+    the user's own parts (:data:`USER_PARTS`) changed on both sides left as a conflict."""
     base = base or {}
     out: dict[str, Any] = {}
+    unsettled: dict[str, str] = {**(theirs.get("conflicts") or {}), **(ours.get("conflicts") or {})}
     for part in list(ours) + [p for p in theirs if p not in ours]:
+        if part == "conflicts":
+            continue
         b, o, t = base.get(part), ours.get(part), theirs.get(part)
         value, clash = _pick(b, o, t)
-        if clash and part == "tags":
+        if clash and part in USER_PARTS:
+            unsettled[part] = "" if t is None else str(t)
+        elif clash and part == "tags":
             value = {k: sorted(set((o or {}).get(k) or []) | set((t or {}).get(k) or []))
                      for k in sorted(set(o or {}) | set(t or {}))}
             if value.get("added") and value.get("removed"):  # a tag added by hand on one side wins
@@ -207,11 +218,14 @@ def _merge_record(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dic
             value = {k: v for k, v in value.items() if v is not None}
         if value is not None and value != {} and value != []:
             out[part] = value
+    if unsettled:
+        out["conflicts"] = dict(sorted(unsettled.items()))
     return out
 
 
-def merge_sidecar(base: str, ours: str, theirs: str) -> str:
-    """The merged library.yaml (what only one side changed taken from it, records joined)."""
+def merge_sidecar(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, str]]]:
+    """The merged library.yaml (what only one side changed taken from it, records joined)
+    and its conflicts ((key, part) of the user's parts changed differently on both sides)."""
     import yaml
 
     from citekit.library.store.sidecar import document
@@ -254,8 +268,10 @@ def merge_sidecar(base: str, ours: str, theirs: str) -> str:
     issued = set(mine.get("issued_keys") or []) | set(other.get("issued_keys") or [])
     pending = (mine.get("pending") or []) + [p for p in other.get("pending") or [] if p not in (mine.get("pending") or [])]
     implied = set(records) | set(detached) | {a for r in records.values() for a in r.get("aliases") or []}
+    conflicts = [(key, part) for key in sorted(records, key=str.lower)
+                 for part in records[key].get("conflicts") or {} if part not in ((oe.get(key) or {}).get("conflicts") or {})]
     return document.render(parts, None, implied=implied, issued_keys=issued, detached=detached,
-                           pending=pending, ascii=bool(mine.get("ascii")))
+                           pending=pending, ascii=bool(mine.get("ascii"))), conflicts
 
 
 # ---- in a repository -----------------------------------------------------------------------
@@ -265,7 +281,7 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> list[tuple[st
     texts = [p.read_text(encoding="utf-8") for p in (base, ours, theirs)]
     renames: dict[str, str] = {}
     if path.endswith(".yaml"):
-        merged, conflicts = merge_sidecar(*texts), []
+        merged, conflicts = merge_sidecar(*texts)
     else:
         merged, conflicts, renames = merge_bib(*texts)
     from citekit.library.store.files import atomic_write
@@ -321,9 +337,10 @@ def merge_in_progress(root: Path) -> bool:
 
 
 def conflicts_in(entries: dict[str, Any]) -> list[tuple[str, str]]:
-    """(key, field) of every conflict the driver left in the library's entries."""
+    """(key, field or sidecar part) of every conflict the drivers left in the library's entries."""
     return [(key, name[len(CONFLICT_PREFIX):]) for key, e in entries.items()
-            for name in e.fields if name.startswith(CONFLICT_PREFIX)]
+            for name in e.fields if name.startswith(CONFLICT_PREFIX)] + [
+        (key, part) for key, e in entries.items() for part in getattr(e, "conflicts", None) or {}]
 
 
 # ---- settling a conflict by hand -----------------------------------------------------------
@@ -331,10 +348,15 @@ def conflicts_in(entries: dict[str, Any]) -> list[tuple[str, str]]:
 OURS_MARK, SPLIT_MARK, THEIRS_MARK = "<<<<<<< ours (this branch)", "=======", ">>>>>>> theirs (the merged branch)"
 
 
-def conflict_sides(fields: dict[str, Any]) -> dict[str, tuple[str, str]]:
-    """field -> (our value, their value) of every conflict the driver left in one entry's fields."""
-    return {name[len(CONFLICT_PREFIX):]: (str(fields.get(name[len(CONFLICT_PREFIX):]) or ""), str(value or ""))
-            for name, value in fields.items() if name.startswith(CONFLICT_PREFIX)}
+def conflict_sides(entry: Any) -> dict[str, tuple[str, str]]:
+    """field -> (our value, their value) of every conflict the drivers left in one entry: in its
+    library.bib fields, and in its library.yaml parts (``summary``)."""
+    fields = entry.fields
+    sides = {name[len(CONFLICT_PREFIX):]: (str(fields.get(name[len(CONFLICT_PREFIX):]) or ""), str(value or ""))
+             for name, value in fields.items() if name.startswith(CONFLICT_PREFIX)}
+    for part, theirs in (entry.conflicts or {}).items():
+        sides.setdefault(part, (str(getattr(entry, part, None) or ""), str(theirs or "")))
+    return sides
 
 
 def settlement_text(key: str, sides: dict[str, tuple[str, str]]) -> str:
