@@ -403,3 +403,17 @@ def test_a_summary_changed_on_both_sides_is_a_conflict_not_one_side_dropped(tmp_
     commit(a, "merged")
     assert ck(a, "sync", "--offline", "-q").exit_code == 0
     assert "Labmate: a lighter Muon" in (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+
+
+def test_a_merge_aborted_after_resolve_conflict_leaves_the_library_as_before(tmp_path: Path) -> None:
+    """resolve-conflict writes both library files; `git merge --abort` undoes all of it, so no
+    sidecar is left describing a settlement of a merge that never happened."""
+    a = _title_conflict(tmp_path)
+    settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
+    assert settled.exit_code == 0, settled.output
+    assert "hand-edited" in ck(a, "show", "huang2026light").output
+    git(a, "merge", "--abort")
+    assert git(a, "status", "--porcelain", "refs").stdout == "", git(a, "diff").stdout
+    shown = ck(a, "show", "huang2026light").output
+    assert "Light and Fast Muon" in shown and "citekit-conflict" not in shown, shown
+    assert ck(a, "doctor").exit_code == 0

@@ -91,7 +91,7 @@ def resolve_conflict(key: str, side: str, value: str | None = None,
     when no field is settled :class:`NothingSettled` is raised and nothing is written (a
     missing value never removes the field). The kept value counts as a hand edit (no sync
     changes it). Returns the fields settled."""
-    from citekit.library.gitmerge import CONFLICT_PREFIX, conflict_sides
+    from citekit.library.gitmerge import CONFLICT_PREFIX, conflict_sides, stage_settled
     from citekit.library.lock import writing
     from citekit.library.store import Library
 
@@ -120,8 +120,9 @@ def resolve_conflict(key: str, side: str, value: str | None = None,
                 if field in chosen:
                     setattr(entry, field, chosen[field] or None)
         entry.fields, entry.conflicts = fields, parts
-        entry.hand = sorted(set(entry.hand) | set(in_bib))
+        entry.hand = sorted(h for h in set(entry.hand) | set(in_bib) if h in fields or not h.startswith(CONFLICT_PREFIX))
         library.save()
+        stage_settled(config.refs_dir, library)
     return settled
 
 

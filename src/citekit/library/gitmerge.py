@@ -336,6 +336,25 @@ def merge_in_progress(root: Path) -> bool:
     return head.returncode == 0
 
 
+def stage_settled(refs: Path, library: Any) -> list[str]:
+    """During a git merge, ``git add`` the library files that no longer hold a conflict, as
+    git's own tools mark a settled file: ``git merge --abort`` then undoes what
+    ``resolve-conflict`` wrote together with the merge (an unstaged library.yaml would
+    survive the abort and describe a library.bib that is gone). A file still holding a
+    conflict is left unstaged, so git does not take it for settled. Returns the names staged."""
+    from citekit.library.store.files import merge_in_progress
+
+    if not merge_in_progress(refs):
+        return []
+    entries = library.entries.values()
+    open_in = {"library.bib": any(n.startswith(CONFLICT_PREFIX) for e in entries for n in e.fields),
+               "library.yaml": any(e.conflicts for e in entries)}
+    names = [name for name, unsettled in open_in.items() if not unsettled and (Path(refs) / name).exists()]
+    if names and git(Path(refs), "add", "--", *names).returncode != 0:
+        return []
+    return names
+
+
 def conflicts_in(entries: dict[str, Any]) -> list[tuple[str, str]]:
     """(key, field or sidecar part) of every conflict the drivers left in the library's entries."""
     return [(key, name[len(CONFLICT_PREFIX):]) for key, e in entries.items()
