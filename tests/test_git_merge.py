@@ -417,3 +417,26 @@ def test_a_merge_aborted_after_resolve_conflict_leaves_the_library_as_before(tmp
     shown = ck(a, "show", "huang2026light").output
     assert "Light and Fast Muon" in shown and "citekit-conflict" not in shown, shown
     assert ck(a, "doctor").exit_code == 0
+
+
+def test_a_key_from_the_users_own_bibtex_stays_frozen_when_the_other_branch_had_the_paper_from_notes(
+        tmp_path: Path) -> None:
+    """A pasted BibTeX entry's key is the user's: never provisional, also after a merge with a branch
+    whose notes gave the same paper (whose key was still provisional there)."""
+    a, b = two_clones(tmp_path)
+    assert ck(a, "add", "--offline", ROBBINS_A).exit_code == 0
+    commit(a, "a")
+    (b / "notes" / "b.md").write_text("# Classics\n\n- A Stochastic Approximation Method\n"
+                                      "  - Authors: Herbert Robbins, Sutton Monro\n  - Year: 1951\n", encoding="utf-8")
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    commit(b, "b")
+    assert "key_provisional" in (b / "refs" / "library.yaml").read_text(encoding="utf-8").split("robbins1951")[1]
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    import json
+
+    entries = {e["key"]: e for e in json.loads(ck(a, "list", "--json").stdout)}
+    (key,) = [k for k in entries if k.startswith("robbins1951")]
+    assert key == "robbins1951stochastic"
+    record = (a / "refs" / "library.yaml").read_text(encoding="utf-8").split(f"  {key}:")[1].split("\n\n")[0]
+    assert "key_provisional" not in record, record

@@ -200,6 +200,8 @@ def _merge_record(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dic
             continue
         b, o, t = base.get(part), ours.get(part), theirs.get(part)
         value, clash = _pick(b, o, t)
+        if part == "key_provisional":  # a key frozen on either side (exported, the user's own) stays frozen
+            value, clash = (True if o is True and t is True else None), False
         if clash and part in USER_PARTS:
             unsettled[part] = "" if t is None else str(t)
         elif clash and part == "tags":
