@@ -311,17 +311,25 @@ def setup(root: Path, command: str = DRIVER_COMMAND, lines: tuple[str, ...] = AT
         attributes.write_text(text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(missing) + "\n",
                               encoding="utf-8")
         done.append(f".gitattributes: {', '.join(missing)}")
-    ignore = root / ".gitignore"
-    ignored = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
-    if not {".citekit/", ".citekit", "/.citekit/"} & {line.strip() for line in ignored.splitlines()}:
-        # the lock, the caches and the record of the last write are this clone's own
-        ignore.write_text(ignored + ("" if not ignored or ignored.endswith("\n") else "\n") + ".citekit/\n",
-                          encoding="utf-8")
+    if ignore_own_state(root):
         done.append(".gitignore: .citekit/")
     git(root, "config", f"merge.{DRIVER_NAME}.name", "citekit: merge library.bib and library.yaml entry by entry")
     git(root, "config", f"merge.{DRIVER_NAME}.driver", command)
     done.append(f"git config merge.{DRIVER_NAME}.driver '{command}'")
     return done
+
+
+def ignore_own_state(folder: Path) -> bool:
+    """Add ``.citekit/`` to ``folder``'s ``.gitignore`` (made when missing) unless it is there:
+    the lock, the binary caches and the record of the last write are this clone's own, and
+    a first ``git add -A`` must not take them. Returns whether the file was written."""
+    ignore = folder / ".gitignore"
+    ignored = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
+    if {".citekit/", ".citekit", "/.citekit/", "/.citekit"} & {line.strip() for line in ignored.splitlines()}:
+        return False
+    ignore.write_text(ignored + ("" if not ignored or ignored.endswith("\n") else "\n") + ".citekit/\n",
+                      encoding="utf-8")
+    return True
 
 
 def registered(root: Path) -> tuple[bool, bool]:
