@@ -31,3 +31,54 @@ def test_a_typo_fixed_in_a_hand_edited_entry_keeps_its_place_status_and_hand_fie
     assert side.read_text(encoding="utf-8") == record  # status, origin, provisional key: as before the typo
     shown = run(root, "show", "huang2026light").stdout
     assert "origin: notes" in shown and "hand-edited" not in shown, shown
+
+
+PRIVATE = ("  file          = {Huang2026.pdf:/Users/me/Papers/Huang2026.pdf:application/pdf},\n"
+           "  local-url     = {file://localhost/Users/me/Papers/Huang2026.pdf},\n"
+           "  rating        = {4},\n  read          = {1},\n  date-added    = {2026-03-01 10:00:00 +0100},\n")
+
+
+def _with_private_fields(root: Path, key: str) -> None:
+    """A reference manager's own fields, as an imported Zotero or BibDesk entry has them."""
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    start = text.index("{" + key + ",")
+    end = text.index("\n}", start)
+    bib.write_text(text[:end] + "\n" + PRIVATE.rstrip("\n") + text[end:], encoding="utf-8")
+
+
+def test_an_export_for_a_paper_leaves_out_private_fields_unless_asked(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    _with_private_fields(root, "huang2026light")
+    aux = root / "main.aux"
+    aux.write_text("\\relax\n\\citation{huang2026light}\n\\bibdata{refs}\n", encoding="utf-8")
+    out = root / "refs.bib"
+    result = run(root, "export", "--aux", str(aux), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    written = out.read_text(encoding="utf-8")
+    assert "Light and Fast" in written
+    for name in ("file", "local-url", "rating", "read", "date-added", "/Users/me"):
+        assert name not in written, (name, written)
+    assert "left out private field(s) date-added, file, local-url, rating, read" in result.stderr, result.stderr
+    kept = run(root, "export", "--aux", str(aux), "-o", str(out), "--keep-private")
+    assert kept.exit_code == 0 and "file://localhost/Users/me" in out.read_text(encoding="utf-8")
+    whole = run(root, "export")  # the whole library is the library: every field
+    assert "file://localhost/Users/me" in whole.stdout
+    assert "/Users/me" in (root / "refs" / "library.bib").read_text(encoding="utf-8")  # the library keeps them
+
+
+def test_an_export_counts_the_entries_it_wrote_and_names_copies_under_old_keys(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    assert run(root, "rename", "huang2026light", "huang2026muon").exit_code == 0
+    aux = root / "main.aux"
+    aux.write_text("\\relax\n\\citation{huang2026light}\n\\citation{huang2026muon}\n"
+                   "\\citation{schaipp2026stepsize}\n\\bibdata{refs}\n", encoding="utf-8")
+    out = root / "refs.bib"
+    result = run(root, "export", "--aux", str(aux), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").count("\n@") == 3
+    assert "refs.bib: 3 entries (2 papers; 1 old key kept for \\cite)" in result.stderr, result.stderr
+    as_json = run(root, "export", "--aux", str(aux), "-o", str(out), "--json")
+    import json
+
+    assert json.loads(as_json.stdout)["entries"] == 3 and json.loads(as_json.stdout)["papers"] == 2
