@@ -82,3 +82,30 @@ def test_an_export_counts_the_entries_it_wrote_and_names_copies_under_old_keys(t
     import json
 
     assert json.loads(as_json.stdout)["entries"] == 3 and json.loads(as_json.stdout)["papers"] == 2
+
+
+STEPSIZE_BIB = """@inproceedings{schaipp-gower-2026-stability,
+  title = {Step-Size Stability in Stochastic Optimization},
+  author = {Schaipp, Fabian and Gower, Robert},
+  booktitle = {Proceedings of ICML},
+  year = {2026},
+  pages = {1--20},
+}
+"""
+
+
+def test_the_survivor_an_import_names_is_the_one_its_merge_keeps(tmp_path: Path) -> None:
+    """The library has the work from notes; the file has it under its own key. The listing (and a
+    dry run) says which key --merge keeps; --merge then keeps exactly that one."""
+    root = synced_project(tmp_path)
+    bib = root / "theirs.bib"
+    bib.write_text(STEPSIZE_BIB, encoding="utf-8")
+    listed = run(root, "import", str(bib), "--dry-run")
+    assert "same work? schaipp2026stepsize, schaipp-gower-2026-stability" in listed.stdout, listed.output
+    assert "--merge would keep schaipp2026stepsize" in listed.stdout, listed.output
+    merged = run(root, "import", str(bib), "--merge")
+    assert "merge schaipp-gower-2026-stability -> schaipp2026stepsize" in merged.stdout, merged.output
+    import json
+
+    keys = [e["key"] for e in json.loads(run(root, "list", "--json").stdout)]
+    assert "schaipp2026stepsize" in keys and "schaipp-gower-2026-stability" not in keys
