@@ -109,3 +109,17 @@ def test_the_survivor_an_import_names_is_the_one_its_merge_keeps(tmp_path: Path)
 
     keys = [e["key"] for e in json.loads(run(root, "list", "--json").stdout)]
     assert "schaipp2026stepsize" in keys and "schaipp-gower-2026-stability" not in keys
+
+
+def test_check_names_a_renamed_key_as_such_and_the_line_still_citing_it(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    assert run(root, "rename", "huang2026light", "huang2026muon").exit_code == 0
+    tex = root / "main.tex"
+    tex.write_text("\\section{Related work}\n\nMuon variants~\\cite{schaipp2026stepsize}.\n"
+                   "A lighter one~\\citep{huang2026light}.\n", encoding="utf-8")
+    checked = run(root, "check", str(tex))
+    assert checked.exit_code == 0, checked.output
+    assert "'huang2026light' is an old key of 'huang2026muon' (renamed, or merged into it)" in checked.stdout, \
+        checked.stdout
+    assert "the entries were merged" not in checked.stdout
+    assert "main.tex:4; cite" in checked.stdout, checked.stdout
