@@ -123,3 +123,27 @@ def test_check_names_a_renamed_key_as_such_and_the_line_still_citing_it(tmp_path
         checked.stdout
     assert "the entries were merged" not in checked.stdout
     assert "main.tex:4; cite" in checked.stdout, checked.stdout
+
+
+def test_the_project_option_after_the_command_is_explained(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    for args in (["tag", "-C", str(root), "huang2026light", "+x"], ["list", "-C", str(root)]):
+        result = run(root, *args)
+        assert result.exit_code == 2 and "no entry with key" not in result.output, result.output
+        assert "-C goes before the command" in result.output and f"citekit -C {root} {args[0]}" in result.output
+    assert run(root, "tag", "huang2026light", "-C").exit_code == 0  # after KEY, -C removes the tag C
+
+
+def test_rename_suggests_a_key_that_can_be_given(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    bad = run(root, "rename", "huang2026light", "schaipp2026 stepsize")
+    assert bad.exit_code == 2 and "e.g. 'schaipp2026-stepsize'" in bad.output, bad.output
+    taken = run(root, "rename", "huang2026light", "wang2026compute")
+    assert taken.exit_code == 2, taken.output
+    suggested = taken.output.split("e.g. '")[1].split("'")[0]
+    assert suggested != "wang2026compute"
+    assert run(root, "rename", "huang2026light", suggested).exit_code == 0
+    assert run(root, "rename", "schaipp2026stepsize", "step-size").exit_code == 0
+    again = run(root, "rename", "wang2026compute", "step size")  # its usable form is taken: the example is not
+    assert again.exit_code == 2 and "e.g. 'step-sizea'" in again.output, again.output
+    assert run(root, "rename", "wang2026compute", "step-sizea").exit_code == 0
