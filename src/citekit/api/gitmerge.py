@@ -138,6 +138,10 @@ def _edited(key: str, sides: dict[str, tuple[str, str]], value: str | None) -> d
     except ValueError as exc:
         raise NothingSettled(key, f"the conflict markers of '{exc}' were kept only in part (keep one value and "
                                   "delete all three marker lines)") from None
+    headed = any(line.strip() in {f"{f}:" for f in sides} for line in value.splitlines())
+    if not chosen and len(sides) > 1 and not headed:
+        raise NothingSettled(key, f"{len(sides)} fields are in conflict ({names}): write each as a `field:` line "
+                                  "with its value on the lines below it")
     if not chosen:
         raise NothingSettled(key, f"the text was saved with both values of {names} still between the "
                                   "conflict markers, or empty")
