@@ -147,3 +147,17 @@ def test_rename_suggests_a_key_that_can_be_given(tmp_path: Path) -> None:
     again = run(root, "rename", "wang2026compute", "step size")  # its usable form is taken: the example is not
     assert again.exit_code == 2 and "e.g. 'step-sizea'" in again.output, again.output
     assert run(root, "rename", "wang2026compute", "step-sizea").exit_code == 0
+
+
+def test_every_entry_broken_then_the_file_restored_gives_the_library_back(tmp_path: Path) -> None:
+    """With every entry unreadable all records wait under `detached`; restoring library.bib (a copy,
+    `git checkout`) must find them, not call the sidecar damaged."""
+    root = synced_project(tmp_path)
+    bib, side = root / "refs" / "library.bib", root / "refs" / "library.yaml"
+    good, record = bib.read_text(encoding="utf-8"), side.read_text(encoding="utf-8")
+    bib.write_text(good.replace("title         = {", "title         = {{"), encoding="utf-8")
+    assert run(root, "sync", "--offline", "-q").exit_code == 1
+    bib.write_text(good, encoding="utf-8")
+    restored = run(root, "sync", "--offline", "-q")
+    assert restored.exit_code == 0, restored.output
+    assert bib.read_text(encoding="utf-8") == good and side.read_text(encoding="utf-8") == record

@@ -85,7 +85,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
                 and all(_as_citekit_lays_out(raw) for raw in parsed.raws)):
             # (the second case: a clone has no record of the last write, but a sidecar with no
             # record at all beside entries citekit laid out lost them all; pasted entries differ)
-            check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
+            check_records_cover(lib.entries, {**detached_records, **side_entries}, lib.bib_path, lib.sidecar_path)
     lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries and k not in claimed}
     lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items()
                          if k not in lib.entries and k not in claimed})
