@@ -56,7 +56,7 @@ def main_bench(n: int) -> None:
         for name in ("library.bib", "library.yaml"):
             texts = [(p / "refs" / name).read_text(encoding="utf-8") for p in (base, ours, theirs)]
             began = time.perf_counter()
-            merged = merge_bib(*texts)[0] if name.endswith(".bib") else merge_sidecar(*texts)
+            merged = merge_bib(*texts)[0] if name.endswith(".bib") else merge_sidecar(*texts)[0]
             driver = time.perf_counter() - began
             began = time.perf_counter()
             text = subprocess.run(["git", "merge-file", "-p", str(ours / "refs" / name), str(base / "refs" / name),

@@ -314,3 +314,129 @@ def test_a_merge_git_could_not_run_the_driver_for_stops_every_command(tmp_path: 
     assert env_path.returncode == 0, env_path.stdout + env_path.stderr
     tags = ck(a, "show", "huang2026light").output
     assert "from-a" in tags and "from-b" in tags
+
+
+def _title_conflict(tmp_path: Path) -> Path:
+    """Clone ``a`` halfway through a merge whose only conflict is huang2026light's title."""
+    a, b = two_clones(tmp_path)
+    set_field(b, "huang2026light", "title", "Muon, Light and Fast")
+    commit(b, "b")
+    set_field(a, "huang2026light", "title", "Light and Fast Muon")
+    commit(a, "a")
+    assert git(a, "pull", "--no-rebase", str(b), "main", check=False).returncode != 0
+    return a
+
+
+def _editor(tmp_path: Path, body: str) -> str:
+    """An $EDITOR that runs ``body`` (Python, with ``path`` the file to edit) and keeps a copy of what it was shown."""
+    script = tmp_path / "editor.py"
+    script.write_text("import shutil, sys\npath = sys.argv[1]\nshutil.copy(path, sys.argv[0] + '.shown')\n" + body,
+                      encoding="utf-8")
+    return f"{sys.executable} {script}"
+
+
+def test_resolve_conflict_edit_without_a_value_changes_nothing(tmp_path: Path) -> None:
+    """No terminal, nothing piped in and no editor; an editor that saves the file unchanged; an editor
+    that fails: each is an error and the entry keeps both values (the title is never removed)."""
+    a = _title_conflict(tmp_path)
+    before = bib(a)
+    unchanged = _editor(tmp_path, "import os, time\nos.utime(path, (time.time() + 5, time.time() + 5))\n")
+    for env in ({"EDITOR": None, "VISUAL": None}, {"EDITOR": unchanged, "VISUAL": None},
+                {"EDITOR": f"{sys.executable} -c 'raise SystemExit(3)'", "VISUAL": None}):
+        result = CliRunner().invoke(main, ["-C", str(a), "resolve-conflict", "huang2026light", "--edit"],
+                                    input="", env=env, catch_exceptions=False)
+        assert result.exit_code != 0 and "settled" not in result.output, (env, result.output)
+        assert "conflict stays" in result.output and "--theirs" in result.output, result.output
+        assert bib(a) == before, env
+    shown = (tmp_path / "editor.py.shown").read_text(encoding="utf-8")
+    assert "Light and Fast Muon" in shown and "Muon, Light and Fast" in shown and "<<<<<<<" in shown
+
+
+def test_resolve_conflict_edit_shows_both_values_and_keeps_the_one_left(tmp_path: Path) -> None:
+    a = _title_conflict(tmp_path)
+    keep_theirs = _editor(tmp_path, "import re\ntext = open(path).read()\n"
+                                    "text = re.sub(r'<<<<<<<[^\\n]*\\n[^\\n]*\\n=======\\n([^\\n]*)\\n>>>>>>>[^\\n]*',"
+                                    " r'\\1', text)\nopen(path, 'w').write(text)\n")
+    result = CliRunner().invoke(main, ["-C", str(a), "resolve-conflict", "huang2026light", "--edit"],
+                                input="", env={"EDITOR": keep_theirs, "VISUAL": None}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "settled title (edit)" in result.output
+    text = bib(a)
+    assert "Muon, Light and Fast" in text and "Light and Fast Muon" not in text and "citekit-conflict" not in text
+    assert ck(a, "doctor").exit_code == 0
+
+
+def set_summary(root: Path, key: str, summary: str) -> None:
+    """A hand edit of ``summary`` in one record of library.yaml (the part added when missing)."""
+    import json
+
+    path = root / "refs" / "library.yaml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f"  {key}:")
+    lines = [line for i, line in enumerate(lines) if not (i > start and line.startswith("    summary:"))]
+    lines.insert(start + 1, f"    summary: {json.dumps(summary)}")
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_a_summary_changed_on_both_sides_is_a_conflict_not_one_side_dropped(tmp_path: Path) -> None:
+    """library.yaml's summary is the user's own text: edited differently on two branches, the merge
+    stops with a conflict that doctor names and resolve-conflict settles; neither text is lost."""
+    a, b = two_clones(tmp_path)
+    set_summary(b, "huang2026light", "Labmate: a lighter Muon, same accuracy.")
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    commit(b, "b")
+    set_summary(a, "huang2026light", "Mine: halves the optimizer state.")
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    commit(a, "a")
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode != 0 and "library.yaml" in merged.stdout + merged.stderr, merged.stdout + merged.stderr
+    sidecar = (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+    assert "Labmate: a lighter Muon" in sidecar and "Mine: halves" in sidecar and "<<<<<<<" not in sidecar
+    doctor = ck(a, "doctor")
+    assert doctor.exit_code == 1 and "'summary'" in doctor.output, doctor.output
+    assert "resolve-conflict huang2026light" in doctor.output
+    settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
+    assert settled.exit_code == 0 and "settled summary" in settled.output, settled.output
+    sidecar = (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+    assert "Labmate: a lighter Muon" in sidecar and "Mine: halves" not in sidecar and "conflicts" not in sidecar
+    assert ck(a, "doctor").exit_code == 0
+    commit(a, "merged")
+    assert ck(a, "sync", "--offline", "-q").exit_code == 0
+    assert "Labmate: a lighter Muon" in (a / "refs" / "library.yaml").read_text(encoding="utf-8")
+
+
+def test_a_merge_aborted_after_resolve_conflict_leaves_the_library_as_before(tmp_path: Path) -> None:
+    """resolve-conflict writes both library files; `git merge --abort` undoes all of it, so no
+    sidecar is left describing a settlement of a merge that never happened."""
+    a = _title_conflict(tmp_path)
+    settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
+    assert settled.exit_code == 0, settled.output
+    assert "hand-edited" in ck(a, "show", "huang2026light").output
+    git(a, "merge", "--abort")
+    assert git(a, "status", "--porcelain", "refs").stdout == "", git(a, "diff").stdout
+    shown = ck(a, "show", "huang2026light").output
+    assert "Light and Fast Muon" in shown and "citekit-conflict" not in shown, shown
+    assert ck(a, "doctor").exit_code == 0
+
+
+def test_a_key_from_the_users_own_bibtex_stays_frozen_when_the_other_branch_had_the_paper_from_notes(
+        tmp_path: Path) -> None:
+    """A pasted BibTeX entry's key is the user's: never provisional, also after a merge with a branch
+    whose notes gave the same paper (whose key was still provisional there)."""
+    a, b = two_clones(tmp_path)
+    assert ck(a, "add", "--offline", ROBBINS_A).exit_code == 0
+    commit(a, "a")
+    (b / "notes" / "b.md").write_text("# Classics\n\n- A Stochastic Approximation Method\n"
+                                      "  - Authors: Herbert Robbins, Sutton Monro\n  - Year: 1951\n", encoding="utf-8")
+    assert ck(b, "sync", "--offline", "-q").exit_code == 0
+    commit(b, "b")
+    assert "key_provisional" in (b / "refs" / "library.yaml").read_text(encoding="utf-8").split("robbins1951")[1]
+    merged = git(a, "pull", "--no-rebase", str(b), "main", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    import json
+
+    entries = {e["key"]: e for e in json.loads(ck(a, "list", "--json").stdout)}
+    (key,) = [k for k in entries if k.startswith("robbins1951")]
+    assert key == "robbins1951stochastic"
+    record = (a / "refs" / "library.yaml").read_text(encoding="utf-8").split(f"  {key}:")[1].split("\n\n")[0]
+    assert "key_provisional" not in record, record

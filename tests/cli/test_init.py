@@ -18,3 +18,16 @@ def test_init_writes_a_config_that_loads(tmp_path):
     assert settings.mailto == "me@example.org"
     again = CliRunner().invoke(main, ["init", str(tmp_path / "p")])
     assert again.exit_code == 2 and "exists already" in again.output
+
+
+def test_init_keeps_the_clones_own_state_out_of_git(tmp_path):
+    """A first `git add -A` after init must not take the binary caches in .citekit/."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / ".gitignore").write_text("*.aux", encoding="utf-8")  # the user's own lines are kept
+    result = CliRunner().invoke(main, ["init", str(root)])
+    assert result.exit_code == 0, result.output
+    assert (root / ".gitignore").read_text(encoding="utf-8") == "*.aux\n.citekit/\n"
+    fresh = tmp_path / "q"
+    assert CliRunner().invoke(main, ["init", str(fresh), "-q"]).exit_code == 0
+    assert (fresh / ".gitignore").read_text(encoding="utf-8") == ".citekit/\n"

@@ -227,7 +227,7 @@ def test_spliced_writes_keep_blocks_citekit_could_not_read(tmp_path):
     twins.expect_problems = True
     twins.edit_by_hand(lambda t: t + "\n@article{broken, title = {no closing brace\n\n% a last comment\n")
     twins.run(api.tag, "k020", ["+a"])
-    assert b"citekit could not read the blocks below" in _files(twins.warm)[0]
+    assert _files(twins.warm)[0].endswith(b"}\n\n@article{broken, title = {no closing brace\n\n% a last comment\n")
     twins.run(api.tag, "k021", ["+b"])  # spliced: the blocks below the entries kept as they are
     twins.run(api.rename_key, "k022", "zzzz-after")
 

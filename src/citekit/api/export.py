@@ -150,6 +150,7 @@ class Export:
     """
 
     text: str | bytes | None
+    #: the entries written (a BibTeX or CSL copy under each old key still cited counts)
     count: int = 0
     bib_path: Path | None = None
     #: why nothing was selected (an unknown tag, an empty library)
@@ -160,13 +161,55 @@ class Export:
     unreadable: list[str] = field(default_factory=list)
     #: said after the summary ("main.aux cites nothing yet")
     note_more: str = ""
+    #: the works among ``count`` (the rest are copies under old keys still cited)
+    papers: int = 0
+    #: private fields left out of an export for a paper: field name -> entries that had it
+    dropped: dict[str, int] = field(default_factory=dict)
+
+
+#: Fields an export for a paper (``--aux``, ``--tex``, KEYS) leaves out unless asked to keep
+#: them (``keep_private``): a reference manager's own bookkeeping about the user's copy of
+#: a paper (a PDF's path on this computer, when it was added, whether it was read, a
+#: rating), which no bibliography style prints and which a shared ``refs.bib`` must not leak.
+PRIVATE_FIELDS = frozenset({
+    "file", "local-url", "uri", "rating", "read", "readstatus", "date-added", "date-modified", "timestamp",
+    "owner", "groups", "mendeley-tags", "mendeley-groups", "ranking", "priority", "qualityassured", "printed",
+    "relevance",
+})
+#: name prefixes of private fields (BibDesk numbers its file links: ``bdsk-file-1``, ``bdsk-file-2``)
+PRIVATE_PREFIXES = ("bdsk-file-",)
+
+
+def is_private_field(name: str) -> bool:
+    """Whether a field is one :data:`PRIVATE_FIELDS` names (by any case) or starts with a private prefix."""
+    lower = name.lower()
+    return lower in PRIVATE_FIELDS or lower.startswith(PRIVATE_PREFIXES)
+
+
+def _without_private_fields(selection: Selection) -> tuple[Selection, dict[str, int]]:
+    """The selection with every private field left out, and how many entries had each."""
+    from dataclasses import replace
+
+    dropped: dict[str, int] = {}
+    entries = []
+    for entry in selection.entries:
+        private = [n for n in entry.fields if is_private_field(n)]
+        for name in private:
+            dropped[name.lower()] = dropped.get(name.lower(), 0) + 1
+        entries.append(replace(entry, fields={n: v for n, v in entry.fields.items() if n not in private})
+                       if private else entry)
+    return replace(selection, entries=entries), dropped
 
 
 def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", ascii: bool | None = None,
            tags: tuple[str, ...] | list[str] = (), any_tag: bool = False, aux: Path | None = None,
-           tex: Path | None = None, allow_missing: bool = False, keys: tuple[str, ...] | list[str] = ()) -> Export:
+           tex: Path | None = None, allow_missing: bool = False, keys: tuple[str, ...] | list[str] = (),
+           keep_private: bool = False) -> Export:
     """The library, or what a paper cites (``aux`` or ``tex``), or the entries ``keys`` name
     (keys or old keys, as a citation names them), narrowed to ``tags``.
+
+    An export for a paper (``aux``, ``tex`` or ``keys``) leaves out :data:`PRIVATE_FIELDS`
+    unless ``keep_private``; a whole-library export keeps every field (it is the library).
 
     ``ascii`` None: the library's remembered choice (``sync --ascii``) for BibTeX and biblatex.
     """
@@ -201,7 +244,7 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
         if plain is not None:
             _freeze(library, None if not tags else plain[2])
             library.keep_memos()
-            return Export(_with_header(plain[0], _HEADER), plain[1], library.bib_path)
+            return Export(_with_header(plain[0], _HEADER), plain[1], library.bib_path, papers=plain[1])
     from citekit.paper.cited import EntryIndex
 
     index = EntryIndex.of_library(library)
@@ -210,8 +253,10 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     paper_cites_nothing = cited is not None and not tags and not selection.entries and not selection.missing
     if not selection.entries and not selection.missing and not paper_cites_nothing:
         return Export(None, bib_path=library.bib_path, nothing=_nothing_selected(library.sorted_entries(), tags, aux or tex))
-    result = Export(None, len(selection.entries), library.bib_path, missing=list(selection.missing),
-                    unreadable=list(cited.unreadable if cited else []))
+    copies = len(selection.aliases) if fmt != "biblatex" else 0  # (biblatex: old keys in ids, no copies)
+    result = Export(None, len(selection.entries) + copies - _replaced(selection) * (fmt != "biblatex"),
+                    library.bib_path, missing=list(selection.missing),
+                    unreadable=list(cited.unreadable if cited else []), papers=len(selection.entries))
     if selection.missing and aux:
         _place_in_sources(selection.missing, aux)
     if selection.missing and not allow_missing:
@@ -220,11 +265,22 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     header = (f"Exported by citekit: the entries {source} cites. Regenerate it instead of editing it."
               if source else _HEADER if not keys else
               "Exported by citekit: the entries asked for by key. Regenerate it instead of editing it.")
-    result.text = render(selection, fmt, ascii=ascii, header=header, library=library, unchanged=True)
+    if cited is not None and not keep_private:
+        selection, result.dropped = _without_private_fields(selection)
+    result.text = render(selection, fmt, ascii=ascii, header=header, library=None if result.dropped else library,
+                         unchanged=True)
     result.note_more = f" ({(aux or tex).name} cites nothing yet)" if paper_cites_nothing else ""
     _freeze(library, [e.key for e in selection.entries])
     library.keep_memos()
     return result
+
+
+def _replaced(selection: Selection) -> int:
+    """The entries cited only under old keys: BibTeX and CSL get their copies instead of them
+    (:func:`citekit.paper.cited.alias_copies`)."""
+    targets = set(selection.aliases.values())
+    needed = selection.direct | set(selection.parents)
+    return sum(1 for e in selection.entries if e.key in targets and e.key not in needed)
 
 
 def _place_in_sources(missing: list[Any], aux: Path) -> None:

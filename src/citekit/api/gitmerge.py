@@ -52,12 +52,46 @@ class NoConflict(UsageError):
     NEXT_STEP = "Run `citekit doctor` to see the entries with conflicts, `citekit list` for the keys."
 
 
+class NothingSettled(UsageError):
+    """resolve-conflict --edit got no value to keep (no editor could run, or it was saved unchanged)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}; nothing was changed, the conflict stays.",
+                         next_step=f"Keep one side with `citekit resolve-conflict {key} --ours` or `--theirs`, or "
+                                   f"write the value in your editor (set EDITOR) or pipe it in: "
+                                   f"`echo VALUE | citekit resolve-conflict {key} --edit`.")
+
+
+def conflicts_of(key: str, start: str | Path | None = None) -> dict[str, tuple[str, str]]:
+    """field -> (our value, their value) of the merge conflicts left in the entry ``key``."""
+    from citekit.library.gitmerge import conflict_sides
+    from citekit.library.store import Library
+
+    entry = Library.load(config_of(start).refs_dir).get(key)
+    if entry is None:
+        raise NoConflict(f"no entry with key {key!r}.")
+    return conflict_sides(entry)
+
+
+def conflict_text(key: str, start: str | Path | None = None) -> str:
+    """The text ``resolve-conflict --edit`` opens in the editor: both values of each conflicting
+    field between conflict markers (empty when the entry has no conflict)."""
+    from citekit.library.gitmerge import settlement_text
+
+    sides = conflicts_of(key, start)
+    return settlement_text(key, sides) if sides else ""
+
+
 def resolve_conflict(key: str, side: str, value: str | None = None,
                      start: str | Path | None = None) -> list[str]:
     """Settle the conflicts the merge driver left in one entry: ``side`` ``ours`` keeps the
-    value in the field, ``theirs`` takes the other branch's, ``edit`` takes ``value``.
-    The kept value counts as a hand edit (no sync changes it). Returns the fields settled."""
-    from citekit.library.gitmerge import CONFLICT_PREFIX
+    value in the field, ``theirs`` takes the other branch's, ``edit`` takes ``value``: the
+    text of :func:`conflict_text` as the user saved it (or, for one conflicting field, its
+    value alone). A field whose text still holds both values, or is empty, stays in conflict;
+    when no field is settled :class:`NothingSettled` is raised and nothing is written (a
+    missing value never removes the field). The kept value counts as a hand edit (no sync
+    changes it). Returns the fields settled."""
+    from citekit.library.gitmerge import CONFLICT_PREFIX, conflict_sides, stage_settled
     from citekit.library.lock import writing
     from citekit.library.store import Library
 
@@ -65,22 +99,50 @@ def resolve_conflict(key: str, side: str, value: str | None = None,
     with writing(config.refs_dir, f"resolve-conflict {key} --{side}"):
         library = Library.load(config.refs_dir)
         entry = library.get(key)
-        names = [n for n in (entry.fields if entry else {}) if n.startswith(CONFLICT_PREFIX)]
         if entry is None:
             raise NoConflict(f"no entry with key {key!r}.")
-        if not names:
+        sides = conflict_sides(entry)
+        if not sides:
             return []
-        fields = dict(entry.fields)
-        settled = []
-        for name in names:
-            field = name[len(CONFLICT_PREFIX):]
-            theirs = fields.pop(name)
-            if side == "theirs":
-                fields[field] = theirs
-            elif side == "edit" and value is not None:
-                fields[field] = value
-            settled.append(field)
-        entry.fields = fields
-        entry.hand = sorted((set(entry.hand) | set(settled)) - set(names))
+        chosen = {field: theirs for field, (_, theirs) in sides.items()} if side == "theirs" else {}
+        if side == "edit":
+            chosen = _edited(key, sides, value)
+        fields, parts = dict(entry.fields), dict(entry.conflicts)
+        settled = [field for field in sides if side == "ours" or field in chosen]
+        in_bib = [field for field in settled if CONFLICT_PREFIX + field in fields]
+        for field in settled:
+            if field in in_bib:
+                fields.pop(CONFLICT_PREFIX + field)
+                if field in chosen:
+                    fields[field] = chosen[field]
+            else:  # a library.yaml part (summary): the user's own text, not a field of library.bib
+                parts.pop(field, None)
+                if field in chosen:
+                    setattr(entry, field, chosen[field] or None)
+        entry.fields, entry.conflicts = fields, parts
+        entry.hand = sorted(h for h in set(entry.hand) | set(in_bib) if h in fields or not h.startswith(CONFLICT_PREFIX))
         library.save()
+        stage_settled(config.refs_dir, library)
     return settled
+
+
+def _edited(key: str, sides: dict[str, tuple[str, str]], value: str | None) -> dict[str, str]:
+    """The values the user wrote for ``--edit``; :class:`NothingSettled` when there is none."""
+    from citekit.library.gitmerge import read_settlement
+
+    names = ", ".join(sides)
+    if value is None or not value.strip():
+        raise NothingSettled(key, f"no value was given for {names}")
+    try:
+        chosen, _ = read_settlement(value, sides)
+    except ValueError as exc:
+        raise NothingSettled(key, f"the conflict markers of '{exc}' were kept only in part (keep one value and "
+                                  "delete all three marker lines)") from None
+    headed = any(line.strip() in {f"{f}:" for f in sides} for line in value.splitlines())
+    if not chosen and len(sides) > 1 and not headed:
+        raise NothingSettled(key, f"{len(sides)} fields are in conflict ({names}): write each as a `field:` line "
+                                  "with its value on the lines below it")
+    if not chosen:
+        raise NothingSettled(key, f"the text was saved with both values of {names} still between the "
+                                  "conflict markers, or empty")
+    return chosen

@@ -122,7 +122,9 @@ class ConfigExists(CitekitError):
 
 
 def init_project(folder: str | Path, *, mailto: str | None = None) -> Project:
-    """Start a project in ``folder``: ``citekit.yaml`` from the template, ``notes/`` and ``refs/``.
+    """Start a project in ``folder``: ``citekit.yaml`` from the template, ``notes/`` and ``refs/``,
+    and ``.citekit/`` (this clone's caches and lock) in its ``.gitignore``, so a first commit
+    of the project does not take them.
 
     An existing ``citekit.yaml`` is never replaced (:class:`ConfigExists`), not even one
     written meanwhile by another process.
@@ -142,4 +144,7 @@ def init_project(folder: str | Path, *, mailto: str | None = None) -> Project:
     (root / "refs").mkdir(exist_ok=True)
     with open(config, "x", encoding="utf-8") as handle:  # "x": never replace one written meanwhile
         handle.write(template)
+    from citekit.library.gitmerge import ignore_own_state
+
+    ignore_own_state(root)
     return Project(Config(root=root, notes_dir=root / "notes", refs_dir=root / "refs", path=config))

@@ -50,7 +50,8 @@ class BibParseResult:
     strings: int = 0
     #: with ``between=True``: the text before each entry of ``entries`` since the previous
     #: one (comments, ``@comment``/``@string``/``@preamble`` blocks, stray lines, as written;
-    #: blocks that could not be read are left out), and the text after the last entry
+    #: an entry with a broken value too, verbatim where it stood, and not among ``unparsed``:
+    #: a typo fixed later finds it in place; duplicates are left out), and the text after the last entry
     between: list[str] = field(default_factory=list)
     after: str = ""
     #: the line each entry starts on, parallel to ``entries``
@@ -231,7 +232,8 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
     verbatim among the unparsed blocks so the user's text is never rewritten.
 
     ``between``: also keep the text around the entries (:attr:`BibParseResult.between`),
-    which ``library.bib`` writes back where it stood.
+    which ``library.bib`` writes back where it stood; with ``damaged="text"`` an entry with
+    a broken value is part of that text (written back in its place, not moved to the end).
     """
     from citekit.bibtex.syntax import split_blocks
 
@@ -250,7 +252,8 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
     lowered: dict[str, str] = {}
     for block in blocks:
         if damaged == "text" and block.kind == "entry" and block.problems:
-            result.unparsed.append(block.raw.strip())
+            if not between:  # (with between, its text stays in the gap it stands in)
+                result.unparsed.append(block.raw.strip())
             msg = "; ".join(m for _line, m in block.problems)
             result.problems.append(Problem(name, block.line, f"unreadable entry kept as text ({msg}); fix it and run again"))
             continue
@@ -298,7 +301,7 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
     if damaged == "fields":
         result.problems.extend(_stray_fields(text, blocks, name))
     if between:
-        result.between, result.after = _texts_between(text, blocks, result.raws)
+        result.between, result.after = _texts_between(text, blocks, result.raws, in_place=damaged == "text")
     return result
 
 
@@ -347,11 +350,13 @@ def _stray_after(text: str, start: int, end: int, block: Block, name: str) -> li
 _KEPT_KINDS = frozenset({"comment", "string", "preamble"})
 
 
-def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[list[str], str]:
+def _texts_between(text: str, blocks: list[Block], raws: list[str], *,
+                   in_place: bool = False) -> tuple[list[str], str]:
     """The text before each entry read (``raws``: their blocks' texts, in order) since the
     previous one, and the text after the last: what BibTeX ignores or reads outside
     entries, which a rewrite of the file must not drop. A block that could not be read
-    is left out (it is kept verbatim elsewhere); the text around it joins the next gap.
+    is left out (it is kept verbatim elsewhere); the text around it joins the next gap;
+    with ``in_place``, an entry with a broken value is kept in that gap, as written.
 
     Every block's text is the file's text from its ``@`` on, and blocks come in file
     order with no ``@`` that starts a block between them, so each is found where it
@@ -373,8 +378,8 @@ def _texts_between(text: str, blocks: list[Block], raws: list[str]) -> tuple[lis
             i += 1
         else:
             pieces.append(text[pos:at])
-            if block.kind in _KEPT_KINDS:  # (an entry not read is kept verbatim elsewhere)
-                pieces.append(raw)
+            if block.kind in _KEPT_KINDS or in_place and block.kind == "entry" and block.problems:
+                pieces.append(raw)  # (any other entry not read, a duplicate, is kept verbatim elsewhere)
         pos = at + len(raw)
     pieces.append(text[pos:])
     return out, "".join(pieces)

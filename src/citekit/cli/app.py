@@ -131,6 +131,26 @@ def write_examples(formatter: click.HelpFormatter, name: str) -> None:
                 formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
 
 
+PROJECT_OPTIONS = ("-C", "--project")
+
+
+def refuse_project_option(ctx: click.Context, name: str, words: list[str], args: list[str]) -> None:
+    """``-C DIR`` given after the command (``citekit tag -C .. KEY +x``): it is citekit's own
+    option, read only before the command; said so with the command line to type, instead of
+    taking ``-C`` for a key or reporting an unknown option."""
+    for i, word in enumerate(words):
+        option = next((o for o in PROJECT_OPTIONS if word == o or word.startswith(o + "=")), None)
+        if option is None:
+            continue
+        joined = "=" in word
+        folder = word.split("=", 1)[1] if joined else (words[i + 1] if i + 1 < len(words) else "DIR")
+        rest = [a for j, a in enumerate(args) if j != i and not (not joined and j == i + 1)]
+        import shlex
+
+        raise click.UsageError(f"{option} goes before the command (it is an option of citekit itself): "
+                               f"citekit {option} {shlex.quote(folder)} {name} {shlex.join(rest)}".rstrip(), ctx)
+
+
 class CitekitCommand(click.Command):
     """A command with the shared contract: ``-q``/``--json``, examples in the help, faults as messages."""
 
@@ -147,6 +167,10 @@ class CitekitCommand(click.Command):
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_epilog(ctx, formatter)
         write_examples(formatter, self.name or "")
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refuse_project_option(ctx, self.name or "", args[:args.index("--")] if "--" in args else args, args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command with the libraries' log records collected, and printed once at

@@ -309,6 +309,8 @@ def show(ctx: click.Context, key: str, as_json: bool, quiet: bool) -> None:
 def init(ctx: click.Context, folder: str, mailto: str | None, as_json: bool, quiet: bool) -> None:
     """Start a project: citekit.yaml, notes/ and refs/ in FOLDER (default: here).
 
+    .citekit/ (this clone's caches and lock) is added to FOLDER's .gitignore.
+
     FOLDER is relative to -C DIR when given. An existing citekit.yaml is never replaced
     (exit code 2).
     """
@@ -324,6 +326,8 @@ def init(ctx: click.Context, folder: str, mailto: str | None, as_json: bool, qui
         raise click.UsageError(str(exc)) from None
     config = project.config.path
     if as_json:
-        print_json({"config": str(config), "notes": str(root / "notes"), "refs": str(root / "refs")})
+        print_json({"config": str(config), "notes": str(root / "notes"), "refs": str(root / "refs"),
+                    "gitignore": str(root / ".gitignore")})
     elif not quiet:
-        click.echo(f"wrote {config}; put notes in {root / 'notes'} and run: citekit sync")
+        click.echo(f"wrote {config} (and .citekit/, this clone's caches, in {root / '.gitignore'}); "
+                   f"put notes in {root / 'notes'} and run: citekit sync")

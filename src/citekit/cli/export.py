@@ -35,6 +35,17 @@ def echo_utf8(data: bytes, *, nl: bool = True) -> None:
         click.echo(data.decode("utf-8", "surrogatepass"), nl=nl)
 
 
+def _counted(result: object) -> str:
+    """``10 entries (9 papers; 1 old key kept for \\cite)``: what the file holds, copies under
+    old keys a paper still cites named apart from the works."""
+    count, papers = getattr(result, "count"), getattr(result, "papers")
+    copies = count - papers
+    if copies <= 0:
+        return plural(count, "entry")
+    return (f"{plural(count, 'entry')} ({plural(papers, 'paper')}; {plural(copies, 'old key')} kept for "
+            "\\cite)")
+
+
 @main.command()
 @click.argument("keys", nargs=-1)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None,
@@ -51,12 +62,16 @@ def echo_utf8(data: bytes, *, nl: bool = True) -> None:
 @click.option("--tex", "tex", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Only the entries this .tex file cites (follows \\input and \\include).")
 @click.option("--allow-missing", is_flag=True, help="Warn about cited keys the library lacks instead of failing.")
+@click.option("--keep-private", is_flag=True,
+              help="For a paper (--aux, --tex, KEYS): keep the private fields (file, local-url, rating, read, "
+                   "date-added, ...) an export for a paper leaves out.")
 @click.option("--json", "as_json", is_flag=True,
               help='With -o: print {"output", "entries", "changed", "missing"} as JSON (else the export is stdout).')
 @click.option("-q", "--quiet", is_flag=True, help="No summary line; warnings and errors only.")
 @click.pass_context
 def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: str, ascii: bool | None, tags: tuple[str, ...], any_tag: bool,
-           aux: Path | None, tex: Path | None, allow_missing: bool, as_json: bool, quiet: bool) -> int:
+           aux: Path | None, tex: Path | None, allow_missing: bool, keep_private: bool, as_json: bool,
+           quiet: bool) -> int:
     """Write the library, or only what a paper cites, for LaTeX or pandoc.
 
     With KEYS, only the entries they name (current or old keys); an unknown key is exit code 1, as a cited key
@@ -65,6 +80,9 @@ def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: s
     When a filter selects nothing (an unknown --tag) no file is written and the exit code
     is 1; a cited key the library lacks is exit code 1 too. A paper that cites nothing yet
     gets an empty export, so a paper's Makefile works from its first LaTeX run.
+
+    An export for a paper leaves out the private fields a reference manager keeps (file,
+    local-url, uri, rating, read, date-added, date-modified, ...): --keep-private keeps them.
     """
     from citekit.api.export import export_entries, write_output
 
@@ -76,7 +94,7 @@ def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: s
         raise click.UsageError("--json reports what was written to a file: give -o FILE (without -o the export "
                                "itself is printed; -f csl-json prints JSON entries)")
     result = export_entries(project_dir(ctx), fmt=fmt, ascii=ascii, tags=tags, any_tag=any_tag, aux=aux, tex=tex,
-                            allow_missing=allow_missing, keys=keys)
+                            allow_missing=allow_missing, keys=keys, keep_private=keep_private)
     if result.nothing is not None:
         click.echo("citekit: " + result.nothing + ("; nothing was written" if output and output != "-" else ""), err=True)
         if as_json:
@@ -101,8 +119,10 @@ def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: s
     else:
         changed = write_output(text, output)
     if as_json:
-        print_json({"output": output, "entries": result.count, "changed": changed,
-                    "missing": [m.key for m in result.missing]})
+        print_json({"output": output, "entries": result.count, "papers": result.papers, "changed": changed,
+                    "missing": [m.key for m in result.missing], "private_fields_left_out": result.dropped})
     elif output and output != "-":
-        note(f"{output}: {plural(result.count, 'entry')}" + ("" if changed else " (unchanged)") + result.note_more)
+        note(f"{output}: {_counted(result)}" + ("" if changed else " (unchanged)") + result.note_more)
+    if result.dropped and not as_json:
+        note(f"left out private field(s) {', '.join(sorted(result.dropped))} (--keep-private keeps them)")
     return 0  # missing keys here were allowed (--allow-missing): warned, not failed

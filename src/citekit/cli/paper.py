@@ -25,7 +25,7 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
     """Check a paper's citations against the library.
 
     Errors (exit 1): cited keys no one defines, each with the closest library entries.
-    Warnings: old keys of merged entries, arXiv entries that have a published version,
+    Warnings: old keys (renamed or merged entries), arXiv entries that have a published version,
     and with --bib, entries of the paper's .bib that nothing cites or that lag behind
     the library.
     """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from citekit.cli.app import CitekitCommand, main, note, print_json, project_dir
+from citekit.cli.app import CitekitCommand, main, note, print_json, project_dir, refuse_project_option
 
 
 @main.command("tags")
@@ -40,6 +40,8 @@ class TagCommand(CitekitCommand):
             ctx.exit()
         flags = [a for a in head if a in ("-q", "--quiet", "--json")]
         words = [a for a in head if a not in flags]
+        if words:  # only in KEY's place: after KEY, -C is a change (remove the tag C)
+            refuse_project_option(ctx, self.name or "tag", words[:2] if words[0].startswith("-") else [], args)
         return super().parse_args(ctx, [*flags, "--", *words, *tail])
 
 

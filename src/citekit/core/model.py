@@ -132,6 +132,10 @@ class Entry:
     #: ``{"file": its path (project- or home-relative), "key": its key there,
     #: "fields": {field or "@type": hash}, "tags": [the tags its keywords gave]}``
     import_record: dict[str, Any] = field(default_factory=dict)
+    #: library.yaml parts the user edits (``summary``) that a git merge found changed
+    #: differently on both branches: part -> the merged branch's value (ours stays in the
+    #: part), until ``citekit resolve-conflict`` settles it
+    conflicts: dict[str, str] = field(default_factory=dict)
 
     @property
     def tags(self) -> list[str]:

@@ -83,9 +83,11 @@ def _check_git(refs: Path, lib: PlainLibrary, report: DoctorReport) -> None:
 
     report.checked.append("merge conflicts")
     for key, name in conflicts_in(lib.entries):
+        where = (f"library.yaml: ours in '{name}', theirs in 'conflicts'" if name in lib.entries[key].conflicts
+                 else f"ours in '{name}', theirs in 'citekit-conflict-{name}'")
         report.findings.append(Finding("problem", "merge conflict",
                                        f"'{key}': field '{name}' was changed differently on two git branches "
-                                       f"(ours in '{name}', theirs in 'citekit-conflict-{name}')",
+                                       f"({where})",
                                        f"run `citekit resolve-conflict {key} --ours|--theirs|--edit`"))
     root = refs.absolute().parent
     while not (root / ".git").exists() and root.parent != root:

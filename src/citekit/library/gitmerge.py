@@ -184,14 +184,27 @@ def _joined(base: str | None, ours: str | None, theirs: str | None) -> str:
 
 # ---- library.yaml --------------------------------------------------------------------------
 
+#: the parts of a sidecar record the user writes: changed differently on both branches, they are
+#: a conflict (ours kept in the part, theirs under ``conflicts``), never one side dropped in silence
+USER_PARTS = ("summary",)
+
+
 def _merge_record(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
-    """One sidecar record merged part by part: tags and lists joined, mappings key by key."""
+    """One sidecar record merged part by part: tags and lists joined, mappings key by key,
+    the user's own parts (:data:`USER_PARTS`) changed on both sides left as a conflict."""
     base = base or {}
     out: dict[str, Any] = {}
+    unsettled: dict[str, str] = {**(theirs.get("conflicts") or {}), **(ours.get("conflicts") or {})}
     for part in list(ours) + [p for p in theirs if p not in ours]:
+        if part == "conflicts":
+            continue
         b, o, t = base.get(part), ours.get(part), theirs.get(part)
         value, clash = _pick(b, o, t)
-        if clash and part == "tags":
+        if part == "key_provisional":  # a key frozen on either side (exported, the user's own) stays frozen
+            value, clash = (True if o is True and t is True else None), False
+        if clash and part in USER_PARTS:
+            unsettled[part] = "" if t is None else str(t)
+        elif clash and part == "tags":
             value = {k: sorted(set((o or {}).get(k) or []) | set((t or {}).get(k) or []))
                      for k in sorted(set(o or {}) | set(t or {}))}
             if value.get("added") and value.get("removed"):  # a tag added by hand on one side wins
@@ -207,11 +220,14 @@ def _merge_record(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dic
             value = {k: v for k, v in value.items() if v is not None}
         if value is not None and value != {} and value != []:
             out[part] = value
+    if unsettled:
+        out["conflicts"] = dict(sorted(unsettled.items()))
     return out
 
 
-def merge_sidecar(base: str, ours: str, theirs: str) -> str:
-    """The merged library.yaml (what only one side changed taken from it, records joined)."""
+def merge_sidecar(base: str, ours: str, theirs: str) -> tuple[str, list[tuple[str, str]]]:
+    """The merged library.yaml (what only one side changed taken from it, records joined)
+    and its conflicts ((key, part) of the user's parts changed differently on both sides)."""
     import yaml
 
     from citekit.library.store.sidecar import document
@@ -254,8 +270,10 @@ def merge_sidecar(base: str, ours: str, theirs: str) -> str:
     issued = set(mine.get("issued_keys") or []) | set(other.get("issued_keys") or [])
     pending = (mine.get("pending") or []) + [p for p in other.get("pending") or [] if p not in (mine.get("pending") or [])]
     implied = set(records) | set(detached) | {a for r in records.values() for a in r.get("aliases") or []}
+    conflicts = [(key, part) for key in sorted(records, key=str.lower)
+                 for part in records[key].get("conflicts") or {} if part not in ((oe.get(key) or {}).get("conflicts") or {})]
     return document.render(parts, None, implied=implied, issued_keys=issued, detached=detached,
-                           pending=pending, ascii=bool(mine.get("ascii")))
+                           pending=pending, ascii=bool(mine.get("ascii"))), conflicts
 
 
 # ---- in a repository -----------------------------------------------------------------------
@@ -265,7 +283,7 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> list[tuple[st
     texts = [p.read_text(encoding="utf-8") for p in (base, ours, theirs)]
     renames: dict[str, str] = {}
     if path.endswith(".yaml"):
-        merged, conflicts = merge_sidecar(*texts), []
+        merged, conflicts = merge_sidecar(*texts)
     else:
         merged, conflicts, renames = merge_bib(*texts)
     from citekit.library.store.files import atomic_write
@@ -293,17 +311,25 @@ def setup(root: Path, command: str = DRIVER_COMMAND, lines: tuple[str, ...] = AT
         attributes.write_text(text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(missing) + "\n",
                               encoding="utf-8")
         done.append(f".gitattributes: {', '.join(missing)}")
-    ignore = root / ".gitignore"
-    ignored = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
-    if not {".citekit/", ".citekit", "/.citekit/"} & {line.strip() for line in ignored.splitlines()}:
-        # the lock, the caches and the record of the last write are this clone's own
-        ignore.write_text(ignored + ("" if not ignored or ignored.endswith("\n") else "\n") + ".citekit/\n",
-                          encoding="utf-8")
+    if ignore_own_state(root):
         done.append(".gitignore: .citekit/")
     git(root, "config", f"merge.{DRIVER_NAME}.name", "citekit: merge library.bib and library.yaml entry by entry")
     git(root, "config", f"merge.{DRIVER_NAME}.driver", command)
     done.append(f"git config merge.{DRIVER_NAME}.driver '{command}'")
     return done
+
+
+def ignore_own_state(folder: Path) -> bool:
+    """Add ``.citekit/`` to ``folder``'s ``.gitignore`` (made when missing) unless it is there:
+    the lock, the binary caches and the record of the last write are this clone's own, and
+    a first ``git add -A`` must not take them. Returns whether the file was written."""
+    ignore = folder / ".gitignore"
+    ignored = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
+    if {".citekit/", ".citekit", "/.citekit/", "/.citekit"} & {line.strip() for line in ignored.splitlines()}:
+        return False
+    ignore.write_text(ignored + ("" if not ignored or ignored.endswith("\n") else "\n") + ".citekit/\n",
+                      encoding="utf-8")
+    return True
 
 
 def registered(root: Path) -> tuple[bool, bool]:
@@ -320,7 +346,86 @@ def merge_in_progress(root: Path) -> bool:
     return head.returncode == 0
 
 
+def stage_settled(refs: Path, library: Any) -> list[str]:
+    """During a git merge, ``git add`` the library files that no longer hold a conflict, as
+    git's own tools mark a settled file: ``git merge --abort`` then undoes what
+    ``resolve-conflict`` wrote together with the merge (an unstaged library.yaml would
+    survive the abort and describe a library.bib that is gone). A file still holding a
+    conflict is left unstaged, so git does not take it for settled. Returns the names staged."""
+    from citekit.library.store.files import merge_in_progress
+
+    if not merge_in_progress(refs):
+        return []
+    entries = library.entries.values()
+    open_in = {"library.bib": any(n.startswith(CONFLICT_PREFIX) for e in entries for n in e.fields),
+               "library.yaml": any(e.conflicts for e in entries)}
+    names = [name for name, unsettled in open_in.items() if not unsettled and (Path(refs) / name).exists()]
+    if names and git(Path(refs), "add", "--", *names).returncode != 0:
+        return []
+    return names
+
+
 def conflicts_in(entries: dict[str, Any]) -> list[tuple[str, str]]:
-    """(key, field) of every conflict the driver left in the library's entries."""
+    """(key, field or sidecar part) of every conflict the drivers left in the library's entries."""
     return [(key, name[len(CONFLICT_PREFIX):]) for key, e in entries.items()
-            for name in e.fields if name.startswith(CONFLICT_PREFIX)]
+            for name in e.fields if name.startswith(CONFLICT_PREFIX)] + [
+        (key, part) for key, e in entries.items() for part in getattr(e, "conflicts", None) or {}]
+
+
+# ---- settling a conflict by hand -----------------------------------------------------------
+
+OURS_MARK, SPLIT_MARK, THEIRS_MARK = "<<<<<<< ours (this branch)", "=======", ">>>>>>> theirs (the merged branch)"
+
+
+def conflict_sides(entry: Any) -> dict[str, tuple[str, str]]:
+    """field -> (our value, their value) of every conflict the drivers left in one entry: in its
+    library.bib fields, and in its library.yaml parts (``summary``)."""
+    fields = entry.fields
+    sides = {name[len(CONFLICT_PREFIX):]: (str(fields.get(name[len(CONFLICT_PREFIX):]) or ""), str(value or ""))
+             for name, value in fields.items() if name.startswith(CONFLICT_PREFIX)}
+    for part, theirs in (entry.conflicts or {}).items():
+        sides.setdefault(part, (str(getattr(entry, part, None) or ""), str(theirs or "")))
+    return sides
+
+
+def settlement_text(key: str, sides: dict[str, tuple[str, str]]) -> str:
+    """What ``resolve-conflict --edit`` opens: each conflicting field with both values between
+    git's conflict markers, so the user sees what each branch wrote and keeps one (or writes
+    a third); saving it as it is changes nothing."""
+    lines = [f"# {key}: these fields were changed differently on both branches.",
+             "# Under each `field:` line keep the value you want and delete the rest (markers included),",
+             "# or write a new value. Lines starting with '#' are ignored.",
+             "# Saved unchanged or emptied: nothing changes and the conflict stays.", ""]
+    for field, (ours, theirs) in sides.items():
+        lines += [f"{field}:", OURS_MARK, ours, SPLIT_MARK, theirs, THEIRS_MARK, ""]
+    return "\n".join(lines)
+
+
+def read_settlement(text: str, sides: dict[str, tuple[str, str]]) -> tuple[dict[str, str], list[str]]:
+    """(field -> value settled, fields left as they were) from the text the user saved.
+
+    A field still holding conflict markers, or left empty, is not settled; a text without
+    any ``field:`` line is the value of the only conflicting field (a value piped in).
+    Raises ``ValueError`` naming the field when its markers were kept only in part."""
+    kept = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    blocks: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in kept:
+        name = line.strip()[:-1] if line.strip().endswith(":") else None
+        if name in sides:
+            current = name
+            blocks[current] = []
+        elif current is not None:
+            blocks[current].append(line)
+    if not blocks and len(sides) == 1 and any(line.strip() for line in kept):
+        blocks = {next(iter(sides)): kept}
+    settled: dict[str, str] = {}
+    for field in sides:
+        body = blocks.get(field, [])
+        marks = [line for line in body if line.strip().startswith(("<<<<<<<", "=======", ">>>>>>>"))]
+        value = " ".join(line.strip() for line in body if line not in marks and line.strip())
+        if marks and len(marks) < 3:
+            raise ValueError(field)
+        if not marks and value:
+            settled[field] = value
+    return settled, [f for f in sides if f not in settled]

@@ -203,8 +203,9 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
         members = cluster.indices
         if all(i < n_lib for i in members):
             continue  # works entered twice in the library already: `citekit dedup` reports those
-        if not merge:
-            listed.append(cluster)
+        if not merge:  # listed with the key --merge would keep, by the rule it keeps it by (_kept_key)
+            group = [everything[i] for i in members]
+            listed.append((cluster, _kept_key(group, [i < n_lib for i in members], precedence, taken_lower)))
             continue
         clustered.update(members)
         _import_cluster(lib, [everything[i] for i in members], [i < n_lib for i in members], cluster.reason,
@@ -213,8 +214,7 @@ def import_entries(lib: Library, incoming: Sequence[Entry], source: str = "impor
         if i not in clustered and i not in skipped:
             _add_new(lib, entry, source, report, taken_lower)
     # listed under the keys the entries have now (after renames)
-    for cluster in listed:
-        kept = everything[cluster.indices[cluster.keys.index(cluster.kept)]].key
+    for cluster, kept in listed:
         report.candidates.append(([everything[i].key for i in cluster.indices], kept, cluster.reason))
     for group in analysis.versions:
         if any(i >= n_lib for i in group.indices) and not all(i in clustered for i in group.indices):
@@ -524,6 +524,18 @@ def _take_tags_and_aliases(lib: Library, incoming: Sequence[Entry], source: str,
         entry.aliases = aliases
 
 
+def _kept_key(group: list[Entry], in_lib: list[bool], precedence: Sequence[str] | None,
+              taken_lower: set[str]) -> str:
+    """The key a merge of one work's entries keeps: the library's own when it has the work (an
+    import never displaces a library key), else the best incoming entry's, made free. The
+    one rule for ``--merge`` and for what a listing or a dry run says it would keep."""
+    lib_entries = [e for e, flag in zip(group, in_lib) if flag]
+    if lib_entries:
+        return choose_survivor(lib_entries, precedence).key
+    first = choose_survivor([e for e, flag in zip(group, in_lib) if not flag], precedence)
+    return free_key(first.key, (), lowered=taken_lower)
+
+
 def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason: str, source: str,
                     report: ImportReport, taken_lower: set[str], precedence: Sequence[str] | None) -> None:
     """Merge one work's incoming entries (and the library's, if it has the work) into one.
@@ -534,11 +546,9 @@ def _import_cluster(lib: Library, group: list[Entry], in_lib: list[bool], reason
     lib_entries = [e for e, flag in zip(group, in_lib) if flag]
     new_entries = [e for e, flag in zip(group, in_lib) if not flag]
     own = {k.lower() for e in lib_entries for k in (e.key, *e.aliases)}
-    if lib_entries:
-        keep = choose_survivor(lib_entries, precedence).key  # an import never displaces a library key
-    else:
+    keep = _kept_key(group, in_lib, precedence, taken_lower)
+    if not lib_entries:
         first = choose_survivor(new_entries, precedence)
-        keep = free_key(first.key, (), lowered=taken_lower)
         if keep != first.key:
             report.renamed[first.key] = keep
             report.import_map[first.key] = keep

@@ -231,6 +231,19 @@ class KeyNameError(CitekitError, ValueError):
     exit_code = 2
 
 
+def _usable_like(wanted: str, taken: Iterable[str]) -> str:
+    """A key close to ``wanted`` that can be given: its characters BibTeX cannot take left
+    out (spaces become ``-``), with the first free suffix when that key is taken, so the
+    example a message offers works as it is."""
+    import re
+
+    base = re.sub(r"[^A-Za-z0-9_:./+-]", "", re.sub(r"\s+", "-", wanted.strip())).strip("-") or "key2026"
+    lowered = {k.lower() for k in taken}
+    if base.lower() not in lowered:
+        return base
+    return next(base + s for s in suffixes() if (base + s).lower() not in lowered)
+
+
 def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = (),
                   in_use: Callable[[str], bool] | None = None) -> str:
     """``new`` when BibTeX, LaTeX and citekit can all take it as an entry's key, else a
@@ -241,11 +254,12 @@ def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = (),
     entry's key or alias (``citekit show`` finds it), so the message points only there."""
     from citekit.bibtex.writer import check_key
 
+    taken = taken if isinstance(taken, (set, frozenset, list, tuple, dict)) else list(taken)
     try:
         check_key(new)
     except ValueError:
         raise KeyNameError(f"'{new}' cannot be a citation key: keys may only use letters, digits and '_:./+-'.",
-                           next_step="Choose a key of those characters, e.g. 'liu2025muon'.") from None
+                           next_step=f"Choose a key of those characters, e.g. '{_usable_like(new, taken)}'.") from None
     mine = {k.lower() for k in own}
     if new.lower() in mine:
         return new
@@ -254,8 +268,8 @@ def check_new_key(new: str, taken: Iterable[str], own: Iterable[str] = (),
         if in_use is None or in_use(clash):
             raise KeyNameError(f"the key '{new}' is taken" + (f" ('{clash}')" if clash != new else "")
                                + ": it is another entry's key or old key, or was issued before (keys are never reused).",
-                               next_step=f"Choose another key (e.g. '{new}b'); `citekit show {clash}` shows what has it.")
+                               next_step=f"Choose another key (e.g. '{_usable_like(new, taken)}'); `citekit show {clash}` shows what has it.")
         raise KeyNameError(f"the key '{new}' is taken" + (f" ('{clash}')" if clash != new else "")
                            + ": an entry deleted from the library had it, and keys are never reused (a paper may "
-                           "still cite it).", next_step=f"Choose another key (e.g. '{new}b').")
+                           "still cite it).", next_step=f"Choose another key (e.g. '{_usable_like(new, taken)}').")
     return new

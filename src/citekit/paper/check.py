@@ -24,14 +24,20 @@ _ARXIV_HINT = lazy(r"arxiv|corr\b|preprint", re.I)
 
 @dataclass
 class AliasUse:
-    """A cited key that is the old key of an entry merged into another."""
+    """A cited key that is an old key of an entry: the entry was renamed, or merged into another
+    (the library does not keep which, so the message says both)."""
 
     key: str
     now: str
+    #: where the paper cites the old key (file:line), the lines to change
+    locations: list[Any] = field(default_factory=list)
 
     def message(self) -> str:
-        return (f"'{self.key}' is an old key of '{self.now}' (the entries were merged); "
-                f"cite '{self.now}' instead — the old key keeps compiling through 'citekit export'")
+        where = f", cited at {', '.join(str(loc) for loc in self.locations[:5])}" + (
+            " ..." if len(self.locations) > 5 else "") if self.locations else ""
+        return (f"'{self.key}' is an old key of '{self.now}' (renamed, or merged into it){where}; "
+                f"cite '{self.now}' instead (`citekit rekey PAPER.tex --map refs/keymap.yaml` rewrites the "
+                "citations) — the old key keeps compiling through 'citekit export'")
 
 
 @dataclass
@@ -84,7 +90,8 @@ class CheckReport:
                  "locations": [str(loc) for loc in m.locations], "crossref_of": m.needed_by}
                 for m in self.undefined
             ],
-            "aliases": [{"key": a.key, "now": a.now, "message": a.message()} for a in self.aliases],
+            "aliases": [{"key": a.key, "now": a.now, "message": a.message(),
+                         "locations": [str(loc) for loc in a.locations]} for a in self.aliases],
             "preprints": [{"key": p.key, "published": p.published, "message": p.message()} for p in self.preprints],
             "unused": self.unused,
             "unused_skipped": self.unused is None,
@@ -100,7 +107,7 @@ class CheckReport:
         if self.unreadable:
             lines.append("could not read (citations in them are not counted): " + ", ".join(self.unreadable))
         lines.append(_section("undefined citations", [m.message() for m in self.undefined]))
-        lines.append(_section("old keys of merged entries", [a.message() for a in self.aliases]))
+        lines.append(_section("old keys (of renamed or merged entries)", [a.message() for a in self.aliases]))
         lines.append(_section("arXiv entries with a published version", [p.message() for p in self.preprints]))
         if self.bib is not None:
             lines.append(_section(f"cited but missing from {self.bib} (run 'make {self.bib}' or 'citekit export')",
@@ -236,7 +243,7 @@ def check_paper(
             report.undefined.append(MissingKey(key, suggestions, cited.locations.get(key, [])))
             continue
         if entry is not None and entry.key != key:
-            report.aliases.append(AliasUse(key, entry.key))
+            report.aliases.append(AliasUse(key, entry.key, list(cited.locations.get(key, []))))
         if bib_index is not None and entry is not None and in_bib is None:
             report.stale.append(key)
         subject = entry or in_bib

@@ -34,6 +34,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
     lib.pending = list(sidecar.get("pending") or [])
     lib.ascii = bool(sidecar.get("ascii", False))
     claimed: set[str] = set()  # records of entries renamed by hand (now under their new keys)
+    detached_records: dict[str, dict[str, Any]] = sidecar.get("detached") or {}
     if bib_data is not None and bib_text is not None:
         text = bib_text
         name = display_path(lib.bib_path)
@@ -61,7 +62,9 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
             seen_lower[lower] = bib_entry.key
             gaps[bib_entry.key] = carried + gap
             carried = ""
-            meta = side_entries.get(bib_entry.key)
+            # a record detached while the entry could not be read (a typo in library.bib) is
+            # its own again once the entry is fixed: status, origin and what citekit wrote kept
+            meta = side_entries.get(bib_entry.key) or detached_records.get(bib_entry.key)
             entry = from_sidecar(bib_entry.key, meta) if meta else manual_entry(bib_entry)
             if meta and bib_same and not side_same and not _written_with(entry, bib_entry):
                 raise SplitPair(
@@ -82,7 +85,7 @@ def parse_into(lib: Any, bib_data: bytes | None, side_data: bytes | None, *, rem
                 and all(_as_citekit_lays_out(raw) for raw in parsed.raws)):
             # (the second case: a clone has no record of the last write, but a sidecar with no
             # record at all beside entries citekit laid out lost them all; pasted entries differ)
-            check_records_cover(lib.entries, side_entries, lib.bib_path, lib.sidecar_path)
+            check_records_cover(lib.entries, {**detached_records, **side_entries}, lib.bib_path, lib.sidecar_path)
     lib.detached = {k: v for k, v in side_entries.items() if k not in lib.entries and k not in claimed}
     lib.detached.update({k: v for k, v in (sidecar.get("detached") or {}).items()
                          if k not in lib.entries and k not in claimed})

@@ -15,8 +15,8 @@ from citekit.core.cachefile import replace_quietly
 #: entries, @ lines in values, only parses of sidecars that passed sidecar.schema; 17: an
 #: imported entry's old status notes-only reads as imported; 18: an
 #: entry's state holds key_provisional; 19: each entry's import record; 20: blobs as
-#: (start, end) spans, appended to by writes)
-FORMAT = 20
+#: (start, end) spans, appended to by writes; 21: an entry's library.yaml merge conflicts)
+FORMAT = 21
 
 
 def read_marshal(path: Path) -> dict[str, Any] | None:

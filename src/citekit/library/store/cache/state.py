@@ -12,7 +12,7 @@ from citekit.core.model import Entry, Ids, Location
 
 STATE_FIELDS = ("entry_type", "fields", "status", "summary", "abstract", "tags_auto", "tags_added", "tags_removed",
                 "aliases", "versions", "provenance", "generated", "hand", "origin", "reason", "key_provisional",
-                "import_record")
+                "import_record", "conflicts")
 _STATE_OF = operator.attrgetter(*STATE_FIELDS)
 
 

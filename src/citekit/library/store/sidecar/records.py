@@ -54,6 +54,8 @@ def to_sidecar(e: Entry, ascii: bool = False) -> dict[str, Any]:
         out["key_provisional"] = True  # only on provisional entries: a record without it is frozen
     if e.import_record:
         out["import_record"] = e.import_record
+    if e.conflicts:
+        out["conflicts"] = dict(sorted(e.conflicts.items()))
     return out
 
 
@@ -108,6 +110,7 @@ def sidecar_values(meta: dict[str, Any]) -> dict[str, Any]:
         "reason": str(meta.get("reason") or ""),
         "key_provisional": meta.get("key_provisional") is True,
         "import_record": dict(meta.get("import_record") or {}),
+        "conflicts": {str(k): str(v) for k, v in (meta.get("conflicts") or {}).items()},
     }
 
 

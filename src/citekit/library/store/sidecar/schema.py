@@ -228,6 +228,7 @@ RECORD_PARTS: dict[str, Callable[[Any], _Wrong]] = {
     "versions": _versions,
     "key_provisional": _true_or_false,
     "import_record": _import_record,
+    "conflicts": _text_map('conflicts: {"summary": "the merged branch\'s summary"}', ("summary",)),
 }
 _RECORD_EXAMPLE = 'huang2026limuon: {status: "resolved", tags: {"added": ["muon"]}}'
 
