@@ -222,3 +222,27 @@ def test_the_makefile_has_a_variable_for_the_users_paper(project: Path, monkeypa
     build = _make(project, "related-work.tex")
     assert build.returncode == 0, build.stdout + build.stderr
     assert "--mine mine.yaml" in (project / "related-work.tex").read_text().splitlines()[0]
+
+
+FOUR_PAPERS = "# ICML 2026\n\n" + "".join(f"- {t} #flat\n  - Authors: {a}\n" for t, a in (
+    ("Flat Minima Found by Noisy Sharpness Steps", "Ada Quill, Ben Rook"),
+    ("Sharpness Penalties for Large Language Models", "Cara Voss, Dan Ilves"),
+    ("When Flatness Fails: A Study of Sharp Minima", "Eve Marsh, Finn Olde"),
+    ("Adaptive Sharpness with Low-Rank Perturbations", "Gil Hart, Hana Stone"),
+))
+
+
+def test_a_draft_loads_no_scikit_learn(tmp_path: Path) -> None:
+    """The TF-IDF that groups the papers is computed with numpy: importing scikit-learn (and
+    SciPy with it) cost a four-paper draft about 2 s before it wrote a word."""
+    import citekit
+
+    project = synced_project(tmp_path, FOUR_PAPERS)
+    code = ("import sys; from citekit.cli import main; from click.testing import CliRunner; "
+            f"r = CliRunner().invoke(main, ['-C', {str(project)!r}, 'related-work', '--tag', 'flat', '-o', "
+            f"{str(tmp_path / 'rw.tex')!r}]); assert r.exit_code == 0, r.output; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(citekit.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout
