@@ -145,6 +145,20 @@ class Entry:
         return sorted((set(self.tags_auto) | set(self.tags_added)) - removed)
 
     @property
+    def keyword_tags(self) -> list[str]:
+        """The tags written into ``keywords`` (``library.bib``, exports, a paper's refs.bib).
+
+        An imported entry's ``keywords`` is the user's own field: it holds the keywords it was
+        imported with and the tags added by hand, never what citekit's rules guessed from one
+        word of a title ("theory" on "The Theory of Parsing"), which would land in the paper's
+        refs.bib. Rule tags of imported entries stay in ``library.yaml`` (``list --tag``,
+        ``related-work`` select by them). An entry citekit made from the notes carries all.
+        """
+        if self.origin != "import":
+            return self.tags
+        return sorted(set(self.tags_added) - set(self.tags_removed))
+
+    @property
     def title(self) -> str:
         return self.fields.get("title", "")
 
