@@ -214,7 +214,7 @@ def test_the_makefile_has_a_variable_for_the_users_paper(project: Path, monkeypa
     assert res.exit_code == 0, res.output
     assert "RELATED_MINE ?= mine.yaml" in res.stdout
     assert "related-work.tex: $(CITEKIT_LIBRARY) $(wildcard $(RELATED_MINE))" in res.stdout
-    assert "$(if $(RELATED_MINE),--mine $(RELATED_MINE))" in res.stdout
+    assert "$(if $(strip $(RELATED_MINE)),--mine $(strip $(RELATED_MINE)))" in res.stdout
     if shutil.which("make") is None or not CITEKIT_BIN.exists():
         return
     (project / "Makefile").write_text(res.stdout)

@@ -68,7 +68,7 @@ def makefile_snippet(
         f"RELATED_TAGS ?= {' '.join(related_tags)}",
         "# your paper for related-work.tex (--mine): its .tex, .md or .yaml, or a library KEY; empty: what the",
         "# draft's first line records",
-        f"RELATED_MINE ?= {mine}",
+        f"RELATED_MINE ?= {mine}".rstrip(),
         "LATEX ?= pdflatex",
         "",
         "$(PAPER_BIB): $(PAPER).aux $(CITEKIT_LIBRARY)",
@@ -79,7 +79,7 @@ def makefile_snippet(
         "",
         "related-work.tex: $(CITEKIT_LIBRARY) $(wildcard $(RELATED_MINE))",
         "\t$(CITEKIT) $(CITEKIT_FLAGS) related-work $(foreach t,$(RELATED_TAGS),--tag $(t)) "
-        "$(if $(RELATED_MINE),--mine $(RELATED_MINE)) --keep-edited -o $@",
+        "$(if $(strip $(RELATED_MINE)),--mine $(strip $(RELATED_MINE))) --keep-edited -o $@",
         "",
         "check-refs: $(PAPER_BIB)",
         "\t$(CITEKIT) $(CITEKIT_FLAGS) check $(PAPER).tex --aux $(PAPER).aux --bib $(PAPER_BIB)",
