@@ -511,7 +511,8 @@ class HttpClient:
                 # No DNS means no network (or a mistyped URL): retrying in seconds cannot help.
                 message = f"{what}: no network (the host name does not resolve); check the network or the URL"
                 self._mark_down(down, message)
-                self._name_not_resolved(down)
+                if scope is None:  # (a page's site that is gone says nothing of the network)
+                    self._name_not_resolved(down)
                 raise SourceUnavailable(bucket, message, cause=last.reason)
             if last.wait is not None and last.wait > self.max_retry_after:
                 message = (f"{what}: the service asks to wait {last.wait:.0f} s ({last.reason}); "
