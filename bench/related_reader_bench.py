@@ -58,6 +58,9 @@ HELDOUT_8 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_8"
 #: a ninth held-out set (social, evaluation, navigation, surface), judged side by side (starting drafts in before/)
 #: by an eleventh reader
 HELDOUT_9 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_9"
+#: a tenth held-out set (hand, recognition, camera, tangible), judged side by side (starting drafts in before/)
+#: by a twelfth reader
+HELDOUT_10 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_10"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -132,7 +135,7 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 #: the held-out sets judged side by side (the starting drafts in before/, the later code's beside them), by number
 SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5), 6: ("sixth", HELDOUT_6),
                 7: ("seventh", HELDOUT_7), 8: ("eighth", HELDOUT_8),
-                9: ("ninth", HELDOUT_9)}
+                9: ("ninth", HELDOUT_9), 10: ("tenth", HELDOUT_10)}
 CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
               **{f"held-out {n}": (folder / "before", folder) for n, (_, folder) in SIDE_BY_SIDE.items()}}
 

@@ -310,3 +310,59 @@ def test_three_joined_names_then_a_short_name_in_brackets_are_a_citation(tmp_pat
 def test_a_short_name_in_camel_case_before_a_citation_is_no_author(tmp_path: Path, line: str, authors: list[str]) -> None:
     mentions = extract_mentions(tmp_path, "notes.md", "- reading\n" + line + "\n")
     assert [m["authors"] for m in mentions if m["authors"]] == [authors]
+
+
+def test_et_al_after_a_sentence_word_joined_by_and() -> None:
+    # the names the citation syntax matched began at a word of the sentence ("paper and
+    # Okafor", "GateNet and Okafor"): the citation is the names after the "and"
+    from citekit.notes.authoryear import find_citations
+
+    for text in ("I'd pair the routing paper and Okafor et al. 2021 on balance.",
+                 "compare GateNet and Okafor et al. 2021 on balance"):
+        cites = find_citations(text)
+        assert [(c.authors, c.incomplete, c.year) for c in cites] == [(("Okafor",), True, 2021)]
+
+
+def test_one_name_and_a_year_after_an_apostrophe() -> None:
+    # ``Mensah '17``: a family name and its year cut to two digits; a season, a venue or a
+    # place before such a year is none
+    from citekit.notes.authoryear import find_citations
+
+    cites = find_citations("the first take is Mensah '17 (grid worlds), then Okafor ’21, Gated Noise for Sparse Routers.")
+    assert [(c.authors, c.year, c.title) for c in cites] == [(("Mensah",), 2017, None),
+                                                             (("Okafor",), 2021, "Gated Noise for Sparse Routers")]
+    for text in ("back in Summer '19 we met", "at ICLR '24 there were posters", "a trip to New York '19"):
+        assert find_citations(text) == [], text
+
+
+def test_a_title_after_names_and_a_dash_inside_the_citations_bracket() -> None:
+    # ``GNR (Mensah, Ek & Park — gated noise for sparse routers), which …``: the bracket that
+    # holds the citation closes its title, as a sentence's end does
+    from citekit.notes.authoryear import find_citations
+
+    cites = find_citations("basically GNR (Mensah, Ek & Park — gated noise for sparse mixture routers), which builds on more")
+    assert [(c.authors, c.title) for c in cites] == [(("Mensah", "Ek", "Park"), "gated noise for sparse mixture routers")]
+
+
+def test_a_citation_cut_by_a_hard_wrap_is_read_whole(tmp_path) -> None:
+    # an e-mail wraps at 72 columns, through a citation's bracket: the paragraph is read
+    # whole, not line by line
+    from tests.helpers_extract import extract_mentions
+
+    text = ("Pair the forest paper with the package vignette so they actually run\n"
+            "something. And add the gating paper (Mensah, Ek,\n"
+            "Park & Boateng, PNAS 2019) -- the framing is what everybody uses now.\n")
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "reply.eml.txt", text)]
+    assert got == [(["Mensah", "Ek", "Park", "Boateng"], 2019)]
+
+
+def test_a_wrapped_paragraphs_citations_keep_their_lines_offsets() -> None:
+    # read in the whole paragraph, each citation's offsets are its own line's, as a line read
+    # alone gives them: what the line says after it ("— an essay, not a paper") is read there
+    from citekit.notes.extract import _citations_by_line
+    from citekit.notes.outline import Node
+
+    first, second = "Lena Park said the tuned baseline still wins", "and reread (Mensah, 2019 — an essay, not a paper) today"
+    node = Node("plain", 1, f"{first} {second}", merged=[2], widths=(len(first), len(second)))
+    (line, cite), = _citations_by_line(node)
+    assert (line, cite.authors, second[cite.start:cite.start + 6]) == (2, ("Mensah",), "Mensah")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers_extract import mentions_by_line as _extract
+from tests.helpers_extract import extract_mentions, mentions_by_line as _extract
 
 
 def test_an_identifier_in_a_citations_brackets_is_that_papers(tmp_path: Path) -> None:
@@ -227,3 +227,49 @@ def test_a_remark_after_a_named_citation_is_no_title(tmp_path: Path) -> None:
                    "- QGT (Okafor et al. 2024) only needs binary good/bad labels, no pairs\n"
                    "- QGN (Mensah et al. 2021) Quiet Gradients in Shallow Recurrent Networks\n")
     assert got[2][0]["title"] is None and got[2][0]["authors"] == ["Okafor"] and got[2][0]["year"] == 2024
+
+
+CHAT_WITH_LINKS = """Rosa Delgado  9:02 AM
+has anyone tried the sparse gating trick? https://arxiv.org/abs/2311.04455 claims it halves the router cost
+Tomas Ek  9:10 AM
+for the warm-up question I'd read the routing paper https://arxiv.org/abs/2309.01188 and Okafor et al. 2021 on load balancing. both short
+Rosa Delgado  9:12 AM
+https://arxiv.org/abs/2402.07731
+"""
+
+
+def test_a_message_holding_a_link_is_no_title_and_its_other_citations_are_read(tmp_path: Path) -> None:
+    # the message's words are a message, not the linked paper's title; a citation elsewhere in
+    # it is a paper of its own; a bare link under a message header is not titled by the header
+    got = extract_mentions(tmp_path, "channel.txt", CHAT_WITH_LINKS)
+    assert [(m["location"]["line"], m["title"], m["ids"]["arxiv"], m["authors"], m["year"]) for m in got] == [
+        (2, None, "2311.04455", [], None),
+        (4, None, "2309.01188", [], None),
+        (4, None, None, ["Okafor"], 2021),
+        (6, None, "2402.07731", [], None),
+    ]
+
+
+def test_a_title_beside_a_link_is_still_its_title(tmp_path: Path) -> None:
+    text = "Rosa Delgado  9:02 AM\nSparse Gating Tricks for Cheap Routers https://arxiv.org/abs/2311.04455\n"
+    got = extract_mentions(tmp_path, "channel.txt", text)
+    assert [(m["title"], m["ids"]["arxiv"]) for m in got] == [("Sparse Gating Tricks for Cheap Routers", "2311.04455")]
+
+
+POSTS = """Lena Park @lenapark · Mar 3
+the routing result finally clicked (Okafor, Lindqvist, Mbeki — "Cheap Experts Through Sparse Gating") and it is all one kernel
+
+Tom Ruiz @truiz · Mar 4
+Okafor & Lindqvist (Gated Momentum for Sparse Routers, ICLR'21) already said so. and the original mixer paper (Token Mixing Without Attention Maps, https://t.co/Xy12AbCdEf) had no ablations at all
+"""
+
+
+def test_titles_in_a_posts_brackets_with_their_names_or_link(tmp_path: Path) -> None:
+    # a title quoted after a bracketed list of names, a title in brackets after names joined
+    # by "&" (with its venue and year), a title in brackets with its link after a comma
+    got = extract_mentions(tmp_path, "saved_posts.txt", POSTS)
+    assert sorted((m["location"]["line"], m["title"], m["authors"], m["year"]) for m in got) == [
+        (2, "Cheap Experts Through Sparse Gating", ["Okafor", "Lindqvist", "Mbeki"], None),
+        (5, "Gated Momentum for Sparse Routers", ["Okafor", "Lindqvist"], 2021),
+        (5, "Token Mixing Without Attention Maps", [], None),
+    ]

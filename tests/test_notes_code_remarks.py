@@ -13,3 +13,15 @@ def test_a_remark_in_sentences_with_a_code_link_cites_its_papers(tmp_path):
     got = [(m.kind, m.title, m.authors, m.year) for m in _mentions(tmp_path, "notes.md", text)]
     assert got == [("cited", None, ["Rong"], 2020), ("cited", None, ["Chen"], 2020)]
 
+
+
+def test_a_reference_with_its_implementation_linked_in_a_remark_is_a_paper() -> None:
+    # the code link comes after the reference's sentence, in a remark on the paper ("impl
+    # in [repo](…)"): the paper's implementation, not a reference to software
+    from citekit.notes.extract import extract_text
+
+    text = ("- GNR — Mensah et al. 2022 “Gated Noise for Sparse Mixture Routers”. noise + top-2 gating. "
+            "impl in [gnr-torch](https://github.com/example-lab/gnr-torch)\n"
+            "- PEFTX — Mensah et al. 2022. PEFTX: parameter-efficient tuning methods. https://github.com/example-lab/peftx\n")
+    got = [(m.title, m.authors, m.year) for m in extract_text(text, "notes.md").mentions]
+    assert got == [("Gated Noise for Sparse Mixture Routers", ["Mensah"], 2022)]

@@ -97,6 +97,8 @@ def test_chinese_and_korean_labels_and_east_asian_quotes(tmp_path: Path, text: s
     # ``&noteId`` read once as the entity ``&not``
     ("- https://openreview.net/forum?id=SJU4ayYgl\u00aceId=SJU4ayYgl", "openreview", "SJU4ayYgl"),
     ("- https://dblp.org/rec/bibtex/conf/nips/KrizhevskySH12", "dblp", "conf/nips/KrizhevskySH12"),
+    # a DOI inside brackets that a colon follows: the colon is the sentence's
+    ("- the long version (Nature 2019, doi:10.1038/nature55501): more games", "doi", "10.1038/nature55501"),
 ])
 def test_identifiers_in_their_awkward_written_forms(tmp_path: Path, line: str, scheme: str, value: str) -> None:
     m = _one(tmp_path, line + "\n")

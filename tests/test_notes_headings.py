@@ -83,3 +83,19 @@ def test_an_org_drawer_title_is_the_papers_title_under_its_short_name_heading():
             "   :URL:      https://arxiv.org/abs/2101.01234\n   :END:\n   - remark on it\n")
     (mention,) = extract_text(text, "reading.org").mentions
     assert (mention.title, mention.authors) == ("Sparse Gating in Translation Models", ["Okafor", "Lindqvist", "Mbeki"])
+
+
+def test_heading_takes_its_link_across_the_blank_line_below_it() -> None:
+    # Markdown puts a blank line under a heading: a paper's page of details after it still
+    # belongs to the heading, and its link's label is never the title
+    text = ("## Sparse Mixtures of Gated Experts for Tabular Forecasting\n\n"
+            "- URL: https://arxiv.org/abs/2301.04567\n- read: yes\n")
+    mentions = extract_text(text, "page.md").mentions
+    assert [(m.title, m.ids.arxiv) for m in mentions] == [
+        ("Sparse Mixtures of Gated Experts for Tabular Forecasting", "2301.04567")]
+
+
+def test_links_under_a_list_heading_stand_alone_without_their_label_as_title() -> None:
+    text = "## Reading list\n\n- URL: https://arxiv.org/abs/2301.04567\n- arXiv: 2209.01234\n"
+    mentions = extract_text(text, "list.md").mentions
+    assert [(m.title, m.ids.arxiv) for m in mentions] == [(None, "2301.04567"), (None, "2209.01234")]

@@ -31,3 +31,22 @@ def test_a_labelled_record_is_still_one_paper_with_its_details(tmp_path):
     (mention,) = _mentions(tmp_path, "notes.md", text)
     assert (mention.title, mention.authors, mention.ids.arxiv) == (
         "Graph Attention Networks", ["Petar Veličković", "Guillem Cucurull"], "1710.10903")
+
+
+RELATED = (
+    "# Reading Group Week 3\n\n"
+    "Status: Done\n"
+    "Date: March 4, 2024\n"
+    "Related papers: Sparse Gating for Cheap Experts (Sparse%20Gating%20for%20Cheap%20Experts%209f8e7d6c5b4a39281706f5e4d3c2b1a0.md), "
+    "GSR (GSR%200a1b2c3d4e5f60718293a4b5c6d7e8f9.md)\n"
+    "Presenter: Lena Park\n\n"
+    "## Notes\n\nWe went through the routing results.\n"
+)
+
+
+def test_a_relation_property_names_the_papers_whose_titles_it_spells(tmp_path):
+    # each item of the relation is another page of the export, named by its title: a title
+    # is that paper, a short name alone (GSR) does not say which paper it is
+    for name in ("Reading Group Week 3 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.md", "reading-group-week-3.txt"):
+        got = [(m.location.line, m.title) for m in _mentions(tmp_path, name, RELATED)]
+        assert got == [(5, "Sparse Gating for Cheap Experts")], name

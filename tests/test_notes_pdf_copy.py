@@ -37,3 +37,48 @@ def test_a_pdf_copy_has_its_ligatures_and_detached_accents_repaired(tmp_path: Pa
     assert mentions[4]["authors"] == ["Gábor Erdősi", "Tomáš Nováček"]
     assert mentions[4]["title"] == "Reflections on the flatness of minima"
 
+
+
+REFS_ACROSS_A_PAGE = """References
+[1] Ama Mensah, Tomas Ek, and Lena Park. Gated noise for sparse
+routers. In ICML, 2021. 1, 3
+[2] Kofi Boateng and Ines Duarte. Learning sparse graph codes for
+robust retrieval. In NeurIPS, 2019. 2, 5
+7
+ACML
+#2291
+ACML 2024 Submission #2291. CONFIDENTIAL REVIEW COPY. DO NOT DISTRIBUTE.
+[3] Mei Tanaka and Omar Haddad. Token mixing without attention
+maps. In ICLR, 2022. 4
+"""
+
+
+def test_page_furniture_after_a_numbered_reference_is_not_read_into_it() -> None:
+    # a page number and running headers a PDF copy left after a reference (which has its
+    # year already) are no part of it: the reference is still found, with its own title
+    from citekit.notes.extract import extract_text
+
+    got = [(m.location.line, m.title, m.year) for m in extract_text(REFS_ACROSS_A_PAGE, "refs.txt").mentions]
+    assert got == [(2, "Gated noise for sparse routers", 2021), (4, "Learning sparse graph codes for robust retrieval", 2019),
+                   (10, "Token mixing without attention maps", 2022)]
+
+
+REFS_WITH_MARGIN_NUMBERS = """References
+[1] Ama Mensah, Tomas Ek, and Lena Park. Gated noise for sparse
+routers. In ICML, 2021. 1, 3
+412
+413
+414 [2] Kofi Boateng and Ines Duarte. Learning sparse graph codes for
+robust retrieval. In NeurIPS, 2019. 2, 5
+[3] Mei Tanaka and Omar Haddad. Token mixing without attention
+maps. In ICLR, 2022. 4
+"""
+
+
+def test_a_reference_number_after_a_review_copys_margin_line_number_starts_a_reference() -> None:
+    # a review copy numbers its lines in the margin: "414 [2] …" starts reference 2, it
+    # does not go on reference 1
+    from citekit.notes.extract import extract_text
+
+    got = [(m.location.line, m.authors[:1], m.year) for m in extract_text(REFS_WITH_MARGIN_NUMBERS, "refs.txt").mentions]
+    assert got == [(2, ["Ama Mensah"], 2021), (6, ["Kofi Boateng"], 2019), (8, ["Mei Tanaka"], 2022)]

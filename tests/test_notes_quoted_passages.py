@@ -106,3 +106,12 @@ def test_a_quoted_title_right_before_its_identifier_is_that_papers(tmp_path: Pat
     mentions = api_mentions(tmp_path, "chat.txt", text)
     assert [(m.title, m.authors, m.ids.arxiv) for m in mentions] == [
         ("Learned Step Sizes for Sparse Coding", ["Okafor", "Brandt"], "2101.04321")]
+
+
+def test_a_highlight_cut_with_an_ellipsis_before_its_citation_is_no_title(tmp_path: Path) -> None:
+    text = ("## Learning Sparse Codes for Image Patches\n\n"
+            "“Under the Gaussian Prior, Sparse Coding” ... ([Lindqvist et al., 2019, p. 5]"
+            "(zotero://select/library/items/AB12CD34)) ([pdf](zotero://open-pdf/library/items/ZZ99YY88?page=5)) "
+            "(cut at the column break)\n")
+    mentions = api_mentions(tmp_path, "annotations.md", text)
+    assert all(m.title != "Under the Gaussian Prior, Sparse Coding" for m in mentions)

@@ -206,3 +206,17 @@ def test_semicolons_part_the_people_of_a_din_reference(tmp_path: Path) -> None:
 def test_the_short_address_of_hugging_face_papers_is_a_paper_link(tmp_path: Path) -> None:
     got = _extract(tmp_path, "links\n\nhf.co/papers/2101.00007\n", "links.txt")
     assert got[3][0]["urls"] == ["https://hf.co/papers/2101.00007"]
+
+
+def test_title_then_full_names_then_venue_under_a_heading() -> None:
+    # ``Title. Given Family, …. Venue Year.``: the middle sentence is only people's names, the
+    # last a venue and its year, so the first is the title, even one word long; the venue is
+    # not read as part of the last name
+    from citekit.notes.extract import extract_text
+
+    text = ("## Regularisers\n\n"
+            "Shakeout. Ama Mensah, Tomas Ek, Lena Park. JMLR 2017.\n\n"
+            "Gated Noise for Sparse Routers. Ama Mensah, Tomas Ek. ICML 2021.\n")
+    got = [(m.title, m.authors, m.venue, m.year) for m in extract_text(text, "reading.md").mentions]
+    assert got == [("Shakeout", ["Ama Mensah", "Tomas Ek", "Lena Park"], "JMLR", 2017),
+                   ("Gated Noise for Sparse Routers", ["Ama Mensah", "Tomas Ek"], "ICML", 2021)]

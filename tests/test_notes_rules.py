@@ -40,7 +40,8 @@ def test_a_new_rule_brings_its_own_prefilter_and_its_lines_are_found():
 def test_the_prefilter_is_the_union_of_the_rows_cues():
     rules = {rule.name: rule for rule in REFERENCE_RULES}
     assert list(rules) == ["dash-title-inner-quotes", "quoted-title", "nature", "group-year-title", "title-first",
-                           "citation-first", "title-comma-surnames", "title-slash-names", "reference-model", "possessive-title"]
+                           "citation-first", "title-comma-surnames", "title-slash-names", "title-dot-names-venue", "reference-model",
+                           "possessive-title"]
     for line, needs in [("A Title — Ann Smith", "dash"), ('"A Title" Ann Smith', "quote"), ("A Title (Ann Smith)", "paren"),
                         ("A Title by Ann Smith", "by"), ("A Title, Ann Smith et al", "et al"), ("A Title 2024", "year"),
                         ("A Title, ICML'24", "yy"), ("A Title; Ann Smith", "semicolon"),

@@ -77,3 +77,57 @@ def test_a_column_named_in_two_languages(tmp_path, header):
     got = [(m.title, m.authors, m.year) for m in _mentions(tmp_path, "next.md", text)]
     assert got == [("Graph Attention Networks", ["Veličković", "Cucurull", "Casanova"], 2018),
                    ("GraphSAGE", ["Hamilton"], 2017)]
+
+
+
+NAMED = (
+    "## Reading list (view: all)\n\n"
+    "| Name | Authors | Status | Year |\n| --- | --- | --- | --- |\n"
+    "| curriculum sampling for long-tailed detection | Ingrid Mahlangu, Tobias Ferreira | To read | 2020 |\n"
+    "| Weekly sync | Lab | Done | 2023 |\n"
+    "| Beam search cookbook | Rafael Q. | Done | 2022 |\n"
+)
+
+
+def test_a_row_whose_authors_are_people_is_a_paper_when_the_finder_reads_no_title(tmp_path, monkeypatch):
+    from citekit.notes.finder.model import LineLabel
+    from citekit.notes.formats import tables
+
+    def finder_reads_no_paper(rows, *, ask=True):  # as the finder reads a title in lower case
+        return [None] * (len(rows) - 1), [LineLabel("other", 0.9)] * (len(rows) - 1)
+
+    monkeypatch.setattr(tables, "_rows_said", finder_reads_no_paper)
+    got = [(m.location.line, m.title, m.authors) for m in _mentions(tmp_path, "list.md", NAMED)]
+    assert got == [(5, "curriculum sampling for long-tailed detection", ["Ingrid Mahlangu", "Tobias Ferreira"])]
+
+
+
+def test_an_aside_set_off_by_dashes_in_a_title_cell_is_no_paper(tmp_path):
+    table = ("| Date | Paper | Who | Where |\n|---|---|---|---|\n"
+             "| Oct 3 | Neural Ordinary Differential Equations | Ana | NeurIPS '18 |\n"
+             "| Oct 10 | Deep Sets | Bo | NeurIPS 2017 |\n"
+             "| Oct 17 | — winter recess — | | |\n"
+             "| Oct 24 | Graph Attention Networks | Chidi | ICLR 2018 |\n")
+    got = [m.location.line for m in _mentions(tmp_path, "rg.md", table)]
+    assert got == [3, 4, 6]
+
+
+def test_a_title_with_its_short_name_in_brackets_is_no_person_and_affiliation(tmp_path):
+    table = ("| Date | Paper | Where |\n|---|---|---|\n"
+             "| Oct 3 | Learning Sparse Routers through Expert Dropout (SpRoute) | arXiv |\n"
+             "| Oct 10 | Deep Sets | NeurIPS 2017 |\n")
+    got = [(m.location.line, m.title) for m in _mentions(tmp_path, "rg.md", table)]
+    assert (3, "Learning Sparse Routers through Expert Dropout (SpRoute)") in got
+
+
+def test_presenters_taking_turns_and_a_guest_written_out_are_still_presenters(tmp_path):
+    table = ("| Date | Paper | Who | Where |\n|---|---|---|---|\n"
+             "| Oct 3 | Neural Ordinary Differential Equations | Ana | NeurIPS '18 |\n"
+             "| Oct 10 | Deep Sets (Zaheer et al.) | Bo + Chidi | NeurIPS 2017 |\n"
+             "| Oct 17 | Graph Attention Networks | Chidi | ICLR 2018 |\n"
+             "| Oct 24 | Gated Graph Sequence Neural Networks | guest: Dr. Mensah (Oxford) | ICLR 2016 |\n"
+             "| Oct 31 | Relational Inductive Biases | Ana | arXiv |\n")
+    got = {m.location.line: (m.title, m.authors) for m in _mentions(tmp_path, "rg.md", table)}
+    assert got[3] == ("Neural Ordinary Differential Equations", [])
+    assert got[4] == ("Deep Sets", ["Zaheer"])
+    assert got[6] == ("Gated Graph Sequence Neural Networks", [])

@@ -20,3 +20,14 @@ def test_a_title_after_a_citation_in_the_same_brackets(tmp_path: Path) -> None:
     text = "the step rule is the same as the older one (Brandt et al. 2017, Patch Priors for Natural Image Denoising)\n"
     assert [(m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.txt", text)] == [
         ("Patch Priors for Natural Image Denoising", ["Brandt"], 2017)]
+
+
+def test_a_short_title_after_a_citation_and_a_remark_after_its_full_stop() -> None:
+    # three capitalised words after the citation's comma are its title, in a sentence too;
+    # a sentence after the title's full stop that is not in title case is a remark on it
+    from citekit.notes.extract import extract_text
+
+    text = ("- I liked Mensah et al. 2019, Gated Noise Routers.\n"
+            "- Mensah et al. 2019, Gated Noise Routers. Good read.\n")
+    got = [(m.location.line, m.title, m.authors, m.year) for m in extract_text(text, "list.md").mentions]
+    assert got == [(1, "Gated Noise Routers", ["Mensah"], 2019), (2, "Gated Noise Routers", ["Mensah"], 2019)]

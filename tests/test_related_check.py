@@ -347,7 +347,7 @@ def test_the_cli_check_reads_the_snippet_against_the_records(tmp_path):
     snippet = api_related_work(tmp_path, tags=("memory",))
     assert {r.key for r in snippet.records} == {"low2026mem", "rank2026low"}
     said = [line.removeprefix("check: ") for line in res.output.splitlines() if line.startswith("check: line")]
-    assert said == api_check(snippet.text, "latex", snippet.titles, snippet.abstracts, snippet.records)
+    assert said == [str(d) for d in api_check(snippet.text, "latex", snippet.titles, snippet.abstracts, snippet.records)]
     edited = snippet.text + ("\n\\citet{rank2026low} introduce RankMem, which projects gradients onto a low-rank "
                              "subspace that is refreshed every few hundred steps from a randomized range finder, and "
                              "halves the memory of Adam.\n")

@@ -74,8 +74,10 @@ def test_a_leftover_that_shares_a_groups_point_joins_it(tmp_path: Path) -> None:
 
 
 def test_an_opener_is_true_of_every_paper_it_covers(tmp_path: Path) -> None:
-    """Two studies and one system of gaze typing: the opener counts them right, says a phrase each record uses
-    when it speaks for all of them, and calls them neither all systems nor all studies."""
+    """Two studies and one system of gaze typing: they share a phrase ("gaze typing"), which names their
+    paragraph, but no action and no kind of artefact. The phrase said again as an opener ("Three papers address
+    gaze typing") is what readers strike as vacuous, so the paragraph opens with its first paper; and nothing
+    calls them all systems or all studies."""
     typing = [
         ("type1", "Gaze Typing with Short Dwell Times",
          "We studied gaze typing with twelve participants over ten sessions; gaze typing speed rose as the dwell "
@@ -88,18 +90,10 @@ def test_an_opener_is_true_of_every_paper_it_covers(tmp_path: Path) -> None:
          "over the keyboard, without dwell times."),
     ]
     out = related_work(library(tmp_path, "gaze", typing + HAPTIC), tags=("gaze",), fmt="markdown").text
-    records = {key: f"{title} {abstract}".lower() for key, title, abstract in typing + HAPTIC}
     para = next((h, b, k) for h, b, k, _ in paragraphs(out) if "type1" in k)
-    first = opener(para[1])
-    assert first, out
-    assert not re.search(r"\b(?:systems|studies)\b", first.split(":")[0]), first
-    m = re.match(r"^(Both|Two|Three|Four|Five|Six) (?:papers|systems|studies) (?:address|examine) (.+?)(?::.*)?\.$",
-                 first)
-    if m:  # said of all of them: the count is theirs and every one of them uses the phrase
-        assert {"Both": 2, "Two": 2, "Three": 3, "Four": 4, "Five": 5, "Six": 6}[m.group(1)] == len(para[2]), out
-        phrase = m.group(2).lower()
-        assert all(re.sub(r"s\b", "", phrase) in re.sub(r"s\b", "", records[k]) for k in para[2]), (phrase, out)
-
+    assert sorted(para[2]) == ["type1", "type2", "type3"], out
+    assert opener(para[1]) == "", out
+    assert not re.search(r"\b(?:address|examine)\b", out), out
 
 
 def test_a_snippet_does_not_depend_on_what_was_written_before_it(tmp_path: Path) -> None:
@@ -175,4 +169,6 @@ def test_an_acronym_and_its_long_form_are_one_term_for_the_grouping(tmp_path: Pa
     assert "Other related work" not in grouped, out
     assert ["sam1", "sam2", "sam3"] in grouped.values(), out
     body = next(b for h, b, keys, _ in paras if "sam2" in keys)
-    assert "sharpness-aware minimization (SAM)" in opener(body), out  # (defined where the reader meets it first)
+    # (defined where the reader meets it first: the first sentence that writes the long form or the acronym)
+    assert "sharpness-aware minimization (SAM)" in body, out
+    assert body.index("sharpness-aware minimization (SAM)") < body.index("SAM as"), out

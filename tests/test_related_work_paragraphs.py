@@ -82,22 +82,10 @@ def test_topic_sentences_say_what_the_records_share(tag: str) -> None:
             ), (heading, body)
             continue
         opened += 1
-        m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Seven|All these|Most|\d+)(?: of these)? (?:papers|systems|studies) "
-                     r"(?:address|examine) (.+)\.$", first)
-        if not m:  # an opener of another shape ("Both papers diagnose ..."): about the group, citing none of them
-            assert not re.search(r"@\w", first), first
-            continue
-        assert not first.startswith(("Most", "Half")), first  # (which of them? a topic sentence is true of all)
-        # the phrase is the records' own: every one of the paragraph's papers uses each part of it
-        for phrase in m.group(1).split(" and "):
-            # (a phrase is said as a plural where any record writes one, "surfaces" for "Surface Drawing": singular
-            # and plural are one phrase)
-            singular = re.sub(r"s\b", "", phrase.lower())
-            users = [k for k in dict.fromkeys(keys) if singular in re.sub(r"s\b", "", words_of(entries[k]))]
-            assert users == list(dict.fromkeys(keys)), (phrase, keys)
-    # (a section of several paragraphs has at least one with a point; a single paragraph of three papers that
-    # share nothing true of all of them says so instead)
-    assert opened or len(raw) == 1, out
+        # an opener says what the papers do ("Both papers diagnose ..."), about the group and citing none of them;
+        # never the heading's phrase said again ("Three papers address tangible interfaces")
+        assert not re.search(r"@\w", first), first
+        assert not re.search(r"\b(?:address|examine)\b", first), first
 
 
 def test_old_drafts_are_flagged_and_the_new_ones_are_not() -> None:

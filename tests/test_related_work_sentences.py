@@ -163,10 +163,10 @@ def test_first_person_becomes_third_person_grammatically():
     assert check_snippet(r"\citet{c} show that our method works.")
 
 
-def test_lowercase_summaries_are_capitalized_or_rejected():
+def test_a_lowercase_note_is_never_the_sentence():
     e = Entry(key="l2026", entry_type="misc", summary="muon fine-tunes adam-pretrained models poorly; LoRA helps.",
               tags_auto=["t"], fields={"title": "L", "author": "Doe, J", "year": "2026"})
-    assert describe(e, LATEX) == r"Muon fine-tunes adam-pretrained models poorly; LoRA helps \citep{l2026}."
+    assert "LoRA" not in describe(e, LATEX)
     assert check_snippet(r"muon fine-tunes models \citep{l2026}.")
 
 

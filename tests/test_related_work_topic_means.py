@@ -1,9 +1,9 @@
-"""A paragraph's opener says what its papers share and, where each names its own means, how they differ.
+"""A paragraph whose papers share only a phrase has no opener; each paper's sentence keeps its own means.
 
 Made-up records, read through ``citekit.api``: two papers that both sense hand gestures, one "based on surface
-muscle sensors", the other "using the body as an antenna", open with what they share and then each paper's means
-("...: @a based on X, @b using Y"); two papers that name the same means, or where one names none, open
-without it (a shared means is no difference, and a clause for some of them says nothing of the rest).
+muscle sensors", the other "using the body as an antenna". They once opened "Both papers address hand gestures:
+@a based on X, @b using Y"; readers struck that as vacuous, so the paragraph opens with its first paper. (The
+means clause is still added to an opener that says what the papers do, :func:`.related_openers.opener`.)
 """
 
 from __future__ import annotations
@@ -30,30 +30,16 @@ def _gesture_opener(tmp_path: Path, papers: list[tuple[str, str, str]]) -> tuple
     return opener(para[1]), sorted(set(para[2])), out
 
 
-def test_opener_says_how_the_papers_differ_in_their_means(tmp_path: Path) -> None:
-    """Two papers that each name their own means open with what they share, then each one's means; two that name
-    the same means, or where one names none, open without a means clause (checked in the same test: the clause
-    is new, so each part of it fails without it)."""
+def test_papers_that_share_only_a_phrase_get_no_opener_and_keep_their_means(tmp_path: Path) -> None:
+    """Two papers that both sense hand gestures, each by its own means, share a phrase but no action the check
+    would pass: the paragraph opens with its first paper, never "Both papers address hand gestures: @a based on
+    X, @b using Y" (readers struck that opener as vacuous even with the means after it), and each paper's own
+    sentence still says its means."""
     said, keys, out = _gesture_opener(tmp_path / "differ", GESTURES)
     assert keys == ["ant1", "emg1"], out
-    assert said.endswith(("@emg1 based on surface muscle sensors worn on the forearm.",
-                          "@ant1 using the body as an antenna.")), out
-    assert "hand gestures: @" in said and "@ant1 using the body as an antenna" in said, out
-    assert "for the electrical noise" not in said, out  # (the means ends where its purpose begins)
-
-    same = [GESTURES[0], ("emg2", "Hand Gestures for Phones Based on Surface Muscle Sensors",
-                          "Phones in pockets are hard to reach. We recognise hand gestures based on surface muscle "
-                          "sensors in a sleeve. Hand gestures were told apart while walking.")]
-    said, keys, out = _gesture_opener(tmp_path / "same", same)
-    assert keys == ["emg1", "emg2"], out
-    assert said.startswith("Both papers") and "@" not in said, out  # (a shared means is no difference)
-
-    one = [GESTURES[0], ("cam1", "Hand Gestures on Kitchen Counters",
-                         "Cooks have wet hands. We recognise hand gestures on kitchen counters from a ceiling camera "
-                         "picture. Hand gestures were told apart while cooking.")]
-    said, keys, out = _gesture_opener(tmp_path / "one", one)
-    assert keys == ["cam1", "emg1"], out
-    assert said.startswith("Both papers") and "@" not in said, out  # (a clause for one says nothing of the other)
+    assert said == "", out
+    assert "using the body as an antenna" in out and "surface muscle sensors" in out, out
+    assert "address" not in out, out
 
 
 HANDS = [
@@ -72,4 +58,4 @@ def test_a_title_case_phrase_is_said_in_sentence_case_throughout(tmp_path: Path)
     out = related_work(library(tmp_path, "motion", HANDS + HAPTIC + KNIT), tags=("motion",), fmt="markdown").text
     heading, body, _, _ = next(p for p in paragraphs(out) if "ht1" in p[2])
     assert heading == "Hand tracking", out
-    assert opener(body) == "Both papers address hand tracking.", out
+    assert "hand Tracking" not in out and opener(body) == "", out

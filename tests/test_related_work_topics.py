@@ -49,30 +49,17 @@ def words(entry: Entry) -> set[str]:
 
 @pytest.mark.parametrize("tag", TOPICS)
 def test_topic_sentences_say_a_phrase_the_records_use_as_a_noun(tag: str) -> None:
-    entries = {e.key: e for e in records(tag)}
-    out = related_work(list(entries.values()), fmt="markdown", tags=[tag])
+    """The phrase a paragraph's papers share names it (its heading) but is never said again as its opener:
+    "Three papers address haptic feedback" is what readers struck as vacuous. An opener that remains says what
+    the papers do, about the group, citing none of them."""
+    out = related_work(list(records(tag)), fmt="markdown", tags=[tag])
     assert not {d.category for d in check_snippet(out, "markdown")} & {"hollow-topic", "topic-count"}, out
-    opened = 0
     for heading, body in headed(out):
         first = re.split(r"(?<=\.)\s+(?=@|[A-Z])", body)[0]
-        m = re.match(r"^(?:Both|Two|Three|Four|Five|Six|Most|Half)(?: of these)? (?:papers|systems|studies) (?:address|examine) "
-                     r"(.+?)(?:: (.+))?\.$", first)
-        if not m:
+        if first.startswith("@"):
             continue
-        opened += 1
-        keys = re.findall(r"@([\w:.\-+/]*\w)", body)
-        if m.group(2):  # what each paper brings, after the colon: a phrase of one cited paper's own title
-            facets = re.split(r", | and ", m.group(2))
-            assert len(facets) == len(set(keys)), first
-            for facet in facets:
-                assert any(facet.lower() in latex_to_text(entries[k].title or "").lower().replace("{", "").replace("}", "")
-                           for k in keys), (facet, first)
-        phrase = {w.rstrip("s") for w in re.findall(r"[a-z0-9\-]+", m.group(1).lower().removeprefix("the "))}
-        users = [k for k in keys if phrase <= words(entries[k])]
-        assert len(users) >= 2, (first, keys)  # the records' own words, not an invented claim
-        # never a modifier or a verb alone ("address wrist", "address investigate", "address motor")
-        assert m.group(1) not in ("wrist", "investigate", "motor", "blind", "visually impaired", "worn"), first
-    assert opened, out
+        assert not re.search(r"\b(?:address|examine)\b", first), first
+        assert not re.search(r"@\w", first), first
 
 
 def test_two_records_of_one_paper_are_cited_once() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 from ..helpers_cli import run, synced_project
@@ -186,3 +188,76 @@ def test_the_makefile_block_included_at_the_top_leaves_the_default_goal_to_the_p
         if name == "top":  # the rule read the block's variables: refs.bib is made first
             assert "main.tex refs.bib" in dry.stdout and "export --aux main.aux" in dry.stdout, dry.stdout
 
+
+
+def test_import_of_a_fuller_record_of_a_work_fills_the_library_entry(tmp_path: Path) -> None:
+    from ..helpers_cli import bare_project
+
+    root = bare_project(tmp_path)
+    thin = root / "thin.bib"
+    thin.write_text("@article{noether1918inv,\n  title = {Invariante Variationsprobleme},\n"
+                    "  author = {E. Noether},\n  journal = {Nachr. Ges. Wiss. G\\\"ottingen},\n  year = {1918}\n}\n",
+                    encoding="utf-8")
+    full = root / "full.bib"
+    full.write_text(thin.read_text(encoding="utf-8").replace("E. Noether", "Emmy Noether")
+                    .replace("year = {1918}", "year = {1918},\n  pages = {235--257}"), encoding="utf-8")
+    assert run(root, "import", str(thin)).exit_code == 0
+    result = run(root, "import", str(full))
+    assert result.exit_code == 0, result.output
+    assert "filled noether1918inv's pages, author written in full from it" in result.stdout, result.stdout
+    assert "filled 2 fields of 1 entry already present" in result.stdout, result.stdout
+    library = (root / "refs" / "library.bib").read_text(encoding="utf-8")
+    assert "{235--257}" in library and "{Emmy Noether}" in library
+
+
+def test_a_summary_is_the_last_thing_a_command_says(tmp_path: Path) -> None:
+    """Warnings logged while a command ran (a library's, the writer's) come before its summary,
+    which ends the output, in the order written (the runner's output interleaves both streams)."""
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("# a test project\n", encoding="utf-8")
+    (root / "notes" / "icml.md").write_text("# ICML 2026\n\n- 乾杯: Learning to Toast with 杯 Models\n"
+                                            "  - Authors: Feihu Huang, Yuning Luo\n", encoding="utf-8")
+    synced = run(root, "sync", "--offline", "--ascii")
+    assert synced.exit_code == 0, synced.output
+    lines = synced.output.splitlines()
+    assert lines[-1].startswith("library "), lines
+    assert lines.index(next(x for x in lines if x.startswith("warning: pylatexenc:"))) < \
+        lines.index(next(x for x in lines if x.startswith("sync offline")))
+    bib = root / "odd.bib"
+    bib.write_text("@misc{odd2020,\n  title = {An {Odd Title},\n  author = {Ann Able},\n  year = {2020}\n}\n\n"
+                   "@misc{next2021,\n  title = {The Next One},\n  year = {2021}\n}\n", encoding="utf-8")
+    imported = run(root, "import", str(bib))
+    lines = imported.output.splitlines()
+    assert lines[-1].startswith("imported 2 new entries"), lines
+    assert any("unbalanced braces; writing a sanitized copy" in x for x in lines[:-1]), lines
+
+
+
+def test_a_typo_among_any_tags_is_warned_about_without_loading_the_library_again(tmp_path: Path, monkeypatch) -> None:
+    """The warning about a tag no entry carries needs the tags in use: they come from the
+    library the selection loaded, not from a second load of it (on a 10k library, most of
+    the command). A change of the files between two commands is still seen."""
+    from citekit.library.store import Library
+
+    root = synced_project(tmp_path)  # tags in use: muon, theory
+    assert run(root, "export", "-q").exit_code == 0  # (a first export makes the keys permanent: a write, a load)
+    loads: list[Path] = []
+    load = Library.load.__func__
+
+    def counted(cls, refs_dir, *args, **kwargs):
+        loads.append(refs_dir)
+        return load(cls, refs_dir, *args, **kwargs)
+
+    monkeypatch.setattr(Library, "load", classmethod(counted))
+    for command in (["list"], ["export"], ["related-work"]):
+        loads.clear()
+        result = run(root, *command, "--tag", "muon", "--tag", "mun", "--any")
+        assert result.exit_code == 0 and "no tag 'mun' in the library (closest: muon" in result.stderr, result.output
+        assert len(loads) == 1, (command, loads)
+    loads.clear()
+    assert run(root, "list", "--tag", "mun").exit_code == 1 and len(loads) == 1  # selects nothing: said, one load
+    key = json.loads(run(root, "list", "--json").stdout)[0]["key"]
+    assert run(root, "tag", key, "+mun").exit_code == 0  # the library changed: the tag exists now
+    now = run(root, "list", "--tag", "muon", "--tag", "mun", "--any")
+    assert now.exit_code == 0 and "no tag 'mun'" not in now.stderr, now.output

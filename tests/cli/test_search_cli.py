@@ -128,7 +128,7 @@ def test_quoted_phrases_keep_their_order(root: Path) -> None:
 
 def test_json_shape_limit_and_quiet(root: Path) -> None:
     data = search_json(root, "muon", "--limit", "1")
-    assert set(data) == {"query", "total", "shown", "results", "pending"}
+    assert set(data) == {"query", "total", "shown", "results", "pending", "found"} and data["found"] is True
     assert data["query"] == "muon" and data["total"] == 2 and data["shown"] == 1
     row = data["results"][0]
     assert {"key", "title", "authors", "authors_incomplete", "year", "venue", "tags", "status", "score"} <= set(row)

@@ -53,7 +53,7 @@ def test_pending_works_are_found_and_marked(tmp_path: Path) -> None:
     only = json.loads(run(root, "search", "spectral sphere", "--json").stdout)
     assert only["total"] == 0 and [p["status"] for p in only["pending"]] == ["pending"]
     assert only["pending"][0]["where"] == ["notes/reading.md:3"]
-    assert run(root, "search", "spectral").exit_code == 0  # a pending work alone is a match
+    assert only["found"] is False
     by_status = json.loads(run(root, "search", "status:pending", "--json").stdout)
     assert [p["title"] for p in by_status["pending"]] == ["Spectral Sphere Optimizer for Transformers"]
     # filters a pending work cannot meet leave it out
@@ -69,3 +69,21 @@ def test_a_first_author_hit_ranks_above_a_coauthored_one(tmp_path: Path) -> None
     # without the filter the newer / better-scored paper may come first: the order is the filter's doing
     plain = [r["key"] for r in json.loads(run(root, "search", "federated", "--json").stdout)["results"]]
     assert plain == ["aa2024coauthored"]
+
+
+def test_a_pending_work_alone_is_listed_but_no_entry_found(tmp_path: Path) -> None:
+    """Exit status as grep's: 0 when an entry matches, 1 when none does; a pending work is
+    listed and said, but has no key to cite, unless status:pending asked for pending works."""
+    root = _project(tmp_path)
+    alone = run(root, "search", "spectral")
+    assert alone.exit_code == 1, alone.output
+    assert alone.stdout.startswith("(pending)") and "Spectral Sphere Optimizer" in alone.stdout
+    assert "no entry of the library matches 'spectral'; 1 pending work of the notes matches" in alone.stderr
+    assert "`citekit sync` online" in alone.stderr
+    quiet = run(root, "search", "spectral", "-q")
+    assert quiet.exit_code == 1 and "1 pending work of the notes matches" in quiet.stderr
+    asked = run(root, "search", "spectral", "status:pending")
+    assert asked.exit_code == 0 and "no entry" not in asked.stderr, asked.output
+    assert json.loads(run(root, "search", "spectral status:pending", "--json").stdout)["found"] is True
+    both = run(root, "search", "optimizer")  # an entry and a pending work: found
+    assert both.exit_code == 0 and "no entry" not in both.stderr

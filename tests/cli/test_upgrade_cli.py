@@ -239,18 +239,38 @@ def test_services_down_are_said_once_not_per_entry(project: Path, fake: FakeServ
     out = result.output
     assert "no source knows" not in out and "keep " not in out
     assert "next sync" not in out and "stay notes-only" not in out
-    assert out.count("offline: 6 entries not looked up") == 1
-    assert "run `citekit upgrade` again online" in out
+    assert out.count("6 entries not looked up") == 1
+    assert "then run `citekit upgrade --all`" in out
     assert "HTTPConnectionPool" not in out and "Max retries" not in out
     report = upgrade_json_any(project, "--all", "--dry-run")
     assert len(report["not_looked_up"]) == 6 and report["kept"] == []
+
+
+def test_services_down_are_named_once_plainly_with_what_to_do(project: Path, fake: FakeServices):
+    """Every service down: one line says the run was offline, which services could not be
+    reached (and which were not asked because they wait for one of them), what was left
+    as it is and what to do next; no "crossref unreachable (dblp unreachable)"; the
+    summary comes last."""
+    for name in ("dblp", "arxiv", "crossref"):
+        fake.down(name)
+    result = run(project, "upgrade", "--all")
+    assert result.exit_code == 1
+    said = [line for line in result.output.splitlines() if "could not reach" in line]
+    assert len(said) == 1, result.output
+    assert said[0].startswith("upgrade ran offline: could not reach arxiv and dblp (")
+    assert "6 entries not looked up" in said[0] and "check the network connection" in said[0]
+    assert "unreachable (dblp unreachable)" not in result.output and "warning: dblp unreachable" not in result.output
+    assert result.output.splitlines()[-1].startswith("0 entries upgraded, 0 marked resolved")
+    report = upgrade_json_any(project, "--all", "--dry-run")
+    assert sorted(report["unreachable"]) == ["arxiv", "dblp"]
 
 
 def test_offline_sends_nothing_and_lists_what_would_be_looked_up(project: Path, fake: FakeServices):
     result = run(project, "upgrade", "--all", "--offline")
     assert result.exit_code == 0
     assert fake.requests() == 0
-    assert "offline: 6 entries not looked up (--offline" in result.output
+    assert "offline (--offline): 6 entries not looked up (" in result.output
+    assert "to look them up run `citekit upgrade --all`" in result.output
     assert "0 requests" in result.output
     assert {e.status for e in entries(project).values()} == {"imported"}
 

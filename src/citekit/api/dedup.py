@@ -54,8 +54,9 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
         lib = Library.load(cfg.refs_dir)
         report = import_files(lib, files, strings=strings, merge=merge, precedence=precedence(cfg), root=cfg.root,
                               follow=follow)
+        apart = _left_apart_before(cfg, [*strings, *files]) if follow else None
         if merge and report.synced:
-            _merge_left_apart(lib, report, precedence(cfg))
+            _merge_left_apart(lib, report, precedence(cfg), apart)
         remembered = _split_said_before(cfg, report, [*strings, *files]) if follow and not dry_run else None
         target = (map_path or cfg.refs_dir / "import-keymap.yaml") if report.import_map else None
         if not dry_run:
@@ -66,21 +67,48 @@ def import_bib(files: list[Path], *, strings: list[Path] | tuple[Path, ...] = ()
             if remembered is not None:
                 from citekit.library.import_warnings import remember
 
-                remember(cfg.refs_dir, *remembered, [str(p) for p in [*report.problems_before, *report.problems]])
+                still_apart = [] if merge else (apart or [])  # (with --merge, what was left apart is merged now)
+                remember(cfg.refs_dir, *remembered, [str(p) for p in [*report.problems_before, *report.problems]],
+                         [*still_apart, *(keys for keys, _kept, _why in report.candidates)])
             from citekit.api.search_index import index_after_write
 
             index_after_write(cfg.refs_dir, len(lib.keys()), len(report.added) + len({c.key for c in report.updated}))
     return project, ImportOutcome(report, target, moved)
 
 
-def _merge_left_apart(lib: Library, report: ImportReport, order: list[str] | None) -> None:
+def _left_apart_before(cfg: Any, paths: list[Path]) -> list[list[str]] | None:
+    """The candidates earlier imports of these files left apart (None: none remembered)."""
+    from citekit.library.import_warnings import left_apart
+    from citekit.library.reimport import source_name
+
+    return left_apart(cfg.refs_dir, [source_name(Path(p), cfg.root) for p in paths])
+
+
+def _merge_left_apart(lib: Library, report: ImportReport, order: list[str] | None,
+                      apart: list[list[str]] | None = None) -> None:
     """``import FILE --merge`` after an import that left same-work candidates apart: the file's
     entries are synced, not imported anew, so the candidates the first import listed are found
-    again among the library's entries and merged now, as the first import's message promised."""
+    again among the library's entries and merged now, as the first import's message promised.
+
+    ``apart``: the candidates the earlier imports of the files listed (their keys). When the
+    re-import changed no entry, only those entries are analysed again (still the same work?),
+    not the whole library: the work is proportional to what was left apart. Otherwise (an
+    entry changed in the file, or nothing remembered) the whole library is, as the changed
+    entries may now be the same work as any other."""
     from citekit.library.dedup import analyse
 
     synced = {k.lower() for k in report.synced}
-    found = analyse(list(lib.entries.values()), precedence=order)
+    if apart is not None and not report.updated:
+        entries = {id(e): e for keys in apart for k in keys if (e := lib.get(k)) is not None}
+        if len(entries) < 2:
+            return
+        place = {e.key: i for i, e in enumerate(lib.entries.values())}  # (library order: ties, and what
+        pool = sorted(entries.values(), key=lambda e: place[e.key])  # apply_clusters' indices count)
+        found = analyse(pool, precedence=order)
+        for cluster in found.clusters:
+            cluster.indices = [place[pool[i].key] for i in cluster.indices]
+    else:
+        found = analyse(list(lib.entries.values()), precedence=order)
     clusters = [c for c in found.clusters if any(k.lower() in synced for k in c.keys)]
     if not clusters:
         return

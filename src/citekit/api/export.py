@@ -192,6 +192,10 @@ def export_entries(start: str | Path | None = None, *, fmt: str = "bibtex", asci
     if ascii is None:  # the library's remembered choice (sync --ascii / bibtex.ascii) carries over
         ascii = library.ascii and fmt != "csl-json"
     facets = library.facets() if tags else {}
+    if tags:
+        from citekit.api.library import remember_read
+
+        remember_read(library)  # (the warning about a tag no entry carries reads its tags in use)
     if cited is None and fmt == "bibtex":
         plain = _plain_bibtex(library, ascii, tags, any_tag, facets)
         if plain is not None:
@@ -261,9 +265,11 @@ def _refuse_unsettled_merge(library: Library) -> None:
 
 def _freeze(library: Library, keys: list[str] | None) -> None:
     """Exported keys can be cited from now on: they become permanent (None: every key)."""
+    from citekit.api.library import remember_read
     from citekit.library.freeze import freeze_leaving
 
     freeze_leaving(library, keys, "export")
+    remember_read(library)  # as written now
 
 
 _HEADER = "Exported by citekit from the library. Regenerate it instead of editing it."

@@ -34,7 +34,45 @@ def load_library(start: str | Path | None = None) -> Library:
     """The project's library as it is on disk."""
     from citekit.library.store import Library
 
-    return Library.load(config_of(start).refs_dir)
+    lib = Library.load(config_of(start).refs_dir)
+    remember_read(lib)
+    return lib
+
+
+#: the library a command of this process last read, and the state of its files then
+_LAST_READ: list[tuple[Path, Any, Library]] = []
+
+
+def remember_read(lib: Library) -> None:
+    """Keep ``lib``, as its files are now, for a second question about the library in the
+    same command: the tags in use, which the warning about a tag no entry carries needs
+    (``list --tag muon --tag mun --any``) after the selection has loaded the library. Asking
+    them used to load the whole library a second time. Call it after any write of ``lib``."""
+    _LAST_READ[:] = [(Path(lib.refs_dir), _files_state(Path(lib.refs_dir)), lib)]
+
+
+def _read_before(refs_dir: Path) -> Library | None:
+    """The library :func:`remember_read` kept for ``refs_dir``, if its files have not
+    changed since (a write by anyone replaces or rewrites them: another inode, size or time)."""
+    if not _LAST_READ:
+        return None
+    kept_dir, state, lib = _LAST_READ[0]
+    return lib if kept_dir == refs_dir and state == _files_state(refs_dir) else None
+
+
+def _files_state(refs_dir: Path) -> tuple[Any, ...]:
+    """What tells ``library.bib`` and ``library.yaml`` unchanged: inode, size, time (None: no file)."""
+    import os
+
+    out: list[Any] = []
+    for name in ("library.bib", "library.yaml"):
+        try:
+            st = os.stat(refs_dir / name)
+        except OSError:
+            out.append(None)
+            continue
+        out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 # ---- reading the library ---------------------------------------------------------------
@@ -153,7 +191,7 @@ def library_tags(start: str | Path | None = None) -> list[tuple[str, int]]:
     """(tag, number of entries carrying it), most used first."""
     from citekit.library.tags import tag_counts
 
-    lib = load_library(start)
+    lib = _read_before(config_of(start).refs_dir) or load_library(start)
     facets = lib.facets()
     lib.keep_memos()
     return tag_counts(facets.values(), tags_of=lambda facet: facet[1])

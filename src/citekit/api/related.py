@@ -195,6 +195,9 @@ def related_work(start: str | Path | None = None, *, tags: tuple[str, ...] = (),
     from citekit.library.freeze import freeze_leaving
 
     freeze_leaving(library, [e.key for e in entries], "related-work")  # the snippet cites them
+    from citekit.api.library import remember_read
+
+    remember_read(library)  # as written now (the warning about a tag no entry carries reads its tags)
     from citekit.output.related_work import abstract_of
 
     from citekit.core.text import latex_to_text

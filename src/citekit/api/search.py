@@ -25,13 +25,23 @@ class SearchResult:
     lines: list[str] = field(default_factory=list)
     #: pending works (mentions not resolved yet) that match, best first: no entry, no key
     pending: list[dict[str, Any]] = field(default_factory=list)
+    #: the query asked for pending works (``status:pending``): they are then what it finds
+    wants_pending: bool = False
+
+    @property
+    def found(self) -> bool:
+        """Whether the search found what it was asked for, as ``grep`` means it (exit 0, else 1):
+        an entry of the library, or, for ``status:pending``, a pending work. A pending work a
+        search of the library meets on the way is listed and said, but is no entry to cite."""
+        return bool(self.total or (self.wants_pending and self.pending))
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``citekit search --json``: ``results`` are ``list --json``
         rows, best first, each with its ``score`` (0 for a query of filters only); ``pending``
-        the matching works not resolved yet (``status: pending``, where the notes name them)."""
+        the matching works not resolved yet (``status: pending``, where the notes name them);
+        ``found``: what the exit status says."""
         return {"query": self.query, "total": self.total, "shown": len(self.rows), "results": self.rows,
-                "pending": self.pending}
+                "pending": self.pending, "found": self.found}
 
     def pending_lines(self) -> list[str]:
         """One line per pending work: marked, its title (or what identifies it), where noted."""
@@ -71,4 +81,4 @@ def search_library(query: str, start: str | Path | None = None, *, limit: int | 
         from citekit.api.search_index import build_index_later
 
         build_index_later(lib.refs_dir)
-    return SearchResult(query, total, rows, lines, pending)
+    return SearchResult(query, total, rows, lines, pending, wants_pending="pending" in parsed.filters.statuses)

@@ -31,6 +31,10 @@ class UpgradeReport:
     unasked: list[str] = field(default_factory=list)
     requests: int = 0
     problems: list[str] = field(default_factory=list)
+    #: services that could not be reached, with why ("connection failed: connection refused")
+    unreachable: dict[str, str] = field(default_factory=dict)
+    #: services not asked because one they wait for could not be reached: service -> that one
+    waited: dict[str, str] = field(default_factory=dict)
     dry_run: bool = False
     offline: bool = False
     #: True when the user named the entries (``upgrade KEY...``): each skipped one is worth a line
@@ -42,7 +46,13 @@ class UpgradeReport:
     @property
     def exit_code(self) -> int:
         """1 when a named entry could not be upgraded or a service failed: something to look at."""
-        return 1 if self.problems else 0
+        return 1 if self.problems or self.unreachable else 0
+
+    def again(self) -> str:
+        """The command that looks up the entries not looked up this time."""
+        if not self.unasked:
+            return "citekit upgrade --all"
+        return "citekit upgrade " + (" ".join(self.unasked) if len(self.unasked) <= 3 else "--all")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +65,8 @@ class UpgradeReport:
             "offline": self.offline,
             "requests": self.requests,
             "problems": list(self.problems),
+            "unreachable": dict(self.unreachable),
+            "not_asked": dict(self.waited),
         }
 
 
@@ -81,8 +93,9 @@ def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False
     if offline:
         report.unasked = [e.key for e in wanted]
         return report
-    works, report.requests, report.problems = _look_up([rules.mention_of(e) for e in wanted], wanted, cfg,
-                                                        refresh=refresh, jobs=jobs, progress=progress)
+    works, report.requests, problems, unreachable = _look_up([rules.mention_of(e) for e in wanted], wanted, cfg,
+                                                             refresh=refresh, jobs=jobs, progress=progress)
+    _say_unreachable(report, problems, unreachable)
     with writing(cfg.refs_dir, "upgrade", write=not dry_run):
         lib = Library.load(cfg.refs_dir)  # as it is now, under the lock
         changed = False
@@ -106,6 +119,23 @@ def upgrade(keys: list[str] | tuple[str, ...] = (), *, all_entries: bool = False
     if keys:
         report.problems += [f"{d.key}: kept ({d.reason})" for d in report.of("keep")]
     return report
+
+
+#: why a source that waits for dblp was not asked (:class:`_WhenUnknown`)
+_WAITS_FOR_DBLP = "dblp unreachable"
+
+
+def _say_unreachable(report: UpgradeReport, problems: list[str], unreachable: dict[str, str]) -> None:
+    """Split the services that could not be reached (or were not asked because one they wait
+    for could not be) from the run's other problems: the command says them once, together,
+    with what to do next, rather than one line per service in the words of the pipeline."""
+    for name, why in unreachable.items():
+        if why == _WAITS_FOR_DBLP and "dblp" in unreachable:
+            report.waited[name] = "dblp"
+        else:
+            report.unreachable[name] = why
+    said = tuple(f"{name} unreachable (" for name in unreachable)
+    report.problems = [p for p in problems if not p.startswith(said)]
 
 
 def _selected(lib: Any, keys: list[str], report: UpgradeReport) -> list[Any]:
@@ -135,8 +165,9 @@ def _selected(lib: Any, keys: list[str], report: UpgradeReport) -> list[Any]:
 
 
 def _look_up(mentions: list[Any], entries: list[Any], cfg: Any, *, refresh: bool, jobs: int,
-             progress: bool) -> tuple[list[Any], int, list[str]]:
-    """One work per mention, from the services (batched and cached as a sync does)."""
+             progress: bool) -> tuple[list[Any], int, list[str], dict[str, str]]:
+    """One work per mention, from the services (batched and cached as a sync does); the
+    requests sent, the run's problems, and the services that could not be reached."""
     from citekit.library import upgrade as rules
     from citekit.resolve.pipeline import resolve_groups
     from citekit.sources import build_client, build_sources, open_cache
@@ -157,7 +188,7 @@ def _look_up(mentions: list[Any], entries: list[Any], cfg: Any, *, refresh: bool
     finally:
         client.close()
         cache.close()
-    return resolved.works, client.stats.total, list(resolved.problems)
+    return resolved.works, client.stats.total, list(resolved.problems), dict(resolved.unreachable)
 
 
 class _LookupsOnly:
@@ -243,7 +274,7 @@ class _WhenUnknown:
         if -id(mention) not in self._found:  # dblp could not be asked: whether it knows the paper is not known
             from citekit.sources.base import SourceUnavailable
 
-            raise SourceUnavailable(self.name, "not asked while dblp is unreachable", cause="dblp unreachable")
+            raise SourceUnavailable(self.name, "not asked while dblp is unreachable", cause=_WAITS_FOR_DBLP)
         if mention.ids or mention.pins or id(mention) in self._found or mention.title not in self._articles:
             return []
         return self._source.search(mention) or []

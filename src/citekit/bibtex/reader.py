@@ -256,6 +256,10 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
             continue
         for line, message in block.problems:
             where = f"@{block.entry_type}{{{block.key}}}: " if block.key else f"@{block.entry_type}: "
+            if damaged == "fields" and "is not closed" in message:
+                message += "; imported with the fields read up to there (close it with '}' to import the rest)"
+            elif damaged == "fields" and message.startswith("expected ',' after the key"):
+                message += "; read as if it were there (add the ',')"
             result.problems.append(Problem(name, line, where + message))
         if block.kind == "string":
             if not block.fields:
@@ -291,9 +295,52 @@ def parse_bib_text(text: str, name: str, macros: "Macros | None" = None, *, dama
             result.raws.append(block.raw)
             result.lines.append(block.line)
     macros.defined_here = set()
+    if damaged == "fields":
+        result.problems.extend(_stray_fields(text, blocks, name))
     if between:
         result.between, result.after = _texts_between(text, blocks, result.raws)
     return result
+
+
+#: a line of text outside any entry that reads like one of its fields (``  author = {...},``)
+_FIELD_LINE = lazy(r"(?m)^[ \t]*([A-Za-z][\w.:+-]*)[ \t]*=[ \t]*[{\"\w]")
+
+
+def _stray_fields(text: str, blocks: list[Block], name: str) -> list[Problem]:
+    """A problem for each entry followed by lines that read like its fields: a ``}`` too many
+    in a value closed the entry early (``title = {A}} B},``), and BibTeX, like this reader,
+    ignores the text up to the next ``@`` -- the fields there are lost unless someone says so.
+
+    Found in the text between blocks, where each is found as :func:`_texts_between` finds it."""
+    problems: list[Problem] = []
+    pos = 0
+    find, starts = text.find, text.startswith
+    for i, block in enumerate(blocks):
+        at = find("@", pos)
+        while at >= 0 and not starts(block.raw, at):
+            at = find("@", at + 1)
+        if at < 0:
+            return problems  # (every block's text is a slice of the file's: not reached)
+        if i and blocks[i - 1].kind == "entry":
+            problems.extend(_stray_after(text, pos, at, blocks[i - 1], name))
+        pos = at + len(block.raw)
+    if blocks and blocks[-1].kind == "entry":
+        problems.extend(_stray_after(text, pos, len(text), blocks[-1], name))
+    return problems
+
+
+def _stray_after(text: str, start: int, end: int, block: Block, name: str) -> list[Problem]:
+    """The problem of the field-like lines between ``start`` and ``end``, after ``block``."""
+    found = list(_FIELD_LINE.finditer(text, start, end))
+    if not found:
+        return []
+    names = ", ".join(dict.fromkeys(m.group(1).lower() for m in found))
+    closed = text.count("\n", 0, start) + 1
+    first = text.count("\n", 0, found[0].start(1)) + 1
+    what = f"@{block.entry_type}{{{block.key}}}" if block.key else f"@{block.entry_type}"
+    return [Problem(name, closed, f"{what}: a '}}' too many closed the entry here, so the lines after it "
+                    f"(from line {first}: {names}) are outside any entry and were not imported; remove the extra "
+                    "'}' and import the file again")]
 
 
 #: blocks BibTeX reads outside entries, kept as written with the text around them

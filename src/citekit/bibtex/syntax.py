@@ -227,6 +227,10 @@ class Scanner:
             block.raw = s[at:pos]
             return block, pos
         block = Block("entry", kind, "", line, "")
+        if _FIELD_NAME.match(s, pos):  # ``@article{title = {...}, ...}``: no key, its first field follows the brace
+            pos = self._fields(block, pos, close)
+            block.raw = s[at:pos]
+            return block, pos
         m = _KEY.match(s, pos)
         block.key = m.group(1)
         pos = m.end()
@@ -332,6 +336,9 @@ class Scanner:
             if after < n and s[after] not in (",", close):
                 if s.find("@", pos, end) >= 0 and _ENTRY_LINE.search(s, pos, end):
                     raise _Broken("unbalanced braces (the value runs into the next entry)")
+                if s[after] == "@" and _AT.match(s, after):
+                    raise _Broken("unbalanced braces (a '{' in the value is never closed, so the value took the "
+                                  "rest of the entry)")
                 raise _Broken(f"unexpected {s[after]!r} after the value (a missing ',' or '#'?)")
             return tokens, after
 

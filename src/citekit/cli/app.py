@@ -155,6 +155,7 @@ class CitekitCommand(click.Command):
 
         route = LogRoute()
         route.start()
+        ctx.meta["citekit.logs"] = route
         try:
             return self._invoke(ctx)
         finally:
@@ -279,6 +280,19 @@ def note(message: str, *, err: bool = True) -> None:
     """An informational line (summary, hint): silent under ``-q`` and ``--json``."""
     if not is_quiet():
         click.echo(message, err=err)
+
+
+def summary(message: str, *, err: bool = True) -> None:
+    """A command's closing summary (a :func:`note`): the warnings logged so far (a library's,
+    the writer's) are printed first, so the summary is the last thing the command says
+    rather than followed by them. (``click.echo`` flushes each line, so stdout and stderr
+    sent to one pipe keep the order they were written in.)"""
+    ctx = click.get_current_context()
+    route = ctx.meta.get("citekit.logs")
+    if route is not None:
+        for line in route.take_lines(quiet=is_quiet(ctx)):
+            warn(line)
+    note(message, err=err)
 
 
 def warn(message: str) -> None:

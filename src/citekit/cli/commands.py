@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from citekit.api import plural
-from citekit.cli.app import Streamed, main, note, print_json, project_dir, stream_json, warn_unknown_tags
+from citekit.cli.app import (Streamed, main, note, print_json, project_dir, stream_json, summary,
+                             warn_unknown_tags)
 
 
 @main.command()
@@ -147,33 +148,35 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
         note(f"note: {n}")
     if quiet:
         return findings
+    lines: list[str] = []  # the summary table, printed last (after any warning logged meanwhile)
     mode = "offline (from the notes only)" if report.offline else "online"
     c = report.counts
-    click.echo(f"sync {mode}: {plural(report.mentions, 'mention')} → {plural(report.works, 'work')}")
-    click.echo(f"  resolved    {c.get('resolved', 0):4d}")
-    click.echo(f"  notes-only  {c.get('notes-only', 0):4d}")
-    click.echo(f"  ambiguous   {c.get('ambiguous', 0):4d}")
+    lines.append(f"sync {mode}: {plural(report.mentions, 'mention')} → {plural(report.works, 'work')}")
+    lines.append(f"  resolved    {c.get('resolved', 0):4d}")
+    lines.append(f"  notes-only  {c.get('notes-only', 0):4d}")
+    lines.append(f"  ambiguous   {c.get('ambiguous', 0):4d}")
     if report.pending:
         why = ("no title or authors in the notes; an online sync looks for them" if report.offline else
                "no title or authors in the notes, and not every source could be asked (see above): "
                "`citekit sync` again online" if report.source_problems else
                "no title or authors in the notes, and no source found them")
-        click.echo(f"  pending     {len(report.pending):4d}  ({why})")
+        lines.append(f"  pending     {len(report.pending):4d}  ({why})")
         from citekit.api.pending_works import describe
 
         for item in report.pending[:10]:
-            click.echo(f"    {describe(item)}")
+            lines.append(f"    {describe(item)}")
         if len(report.pending) > 10:
-            click.echo(f"    … and {len(report.pending) - 10} more: citekit list --status pending")
+            lines.append(f"    … and {len(report.pending) - 10} more: citekit list --status pending")
     if report.created or report.upgraded:
-        click.echo(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
+        lines.append(f"  new entries {len(report.created):4d}, upgraded {len(report.upgraded)}")
     if not report.offline:
-        click.echo(f"  requests    {report.requests:4d}")
+        lines.append(f"  requests    {report.requests:4d}")
     not_resolved = [e for e in report.entries if e["status"] != "resolved" and e["reason"] and not report.offline]
     for e in not_resolved:
-        click.echo(f"  {e['status']:<10} {e['key']}: {e['reason']}")
-    click.echo("library " + ("updated" if report.changed else "unchanged")
-               + (" (notes, configuration and library as at the last sync)" if report.up_to_date else ""))
+        lines.append(f"  {e['status']:<10} {e['key']}: {e['reason']}")
+    lines.append("library " + ("updated" if report.changed else "unchanged")
+                 + (" (notes, configuration and library as at the last sync)" if report.up_to_date else ""))
+    summary("\n".join(lines), err=False)
     return findings
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from citekit.api import plural
-from citekit.cli.app import friendly_errors, main, note, print_json, wants_json
+from citekit.cli.app import friendly_errors, main, note, print_json, summary, wants_json
 
 if TYPE_CHECKING:
     from citekit.api.dedup import Analysis, ImportReport
@@ -94,9 +94,9 @@ def import_(ctx: click.Context, files: tuple[Path, ...], strings: tuple[Path, ..
         data = report.to_json()
         data["dry_run"] = dry_run
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        _print_import(report, dry_run)
-    if target is not None and not dry_run and not as_json:
+        return 1 if report.findings else 0
+    summary(_print_import(report, dry_run), err=False)  # after every warning, the logged ones too
+    if target is not None and not dry_run:  # what to do next closes it
         note(f"key map written to {project.shown(target)}; to update the paper's citations run:\n"
              f"  citekit rekey PAPER.tex --map {project.shown(target)}", err=False)
     return 1 if report.findings else 0
@@ -121,7 +121,7 @@ def _import_zotero(ctx: click.Context, files: list[Path], local: bool, library: 
     else:
         for zr in outcome.reports:
             _print_zotero(zr, dry_run)
-            _print_import(zr.report, dry_run)
+            note(_print_import(zr.report, dry_run), err=False)
     if outcome.key_map is not None and not dry_run and not as_json:
         shown = project.shown(outcome.key_map)
         note(f"key map written to {shown}; to update the paper's citations run:\n"
@@ -154,12 +154,22 @@ def _print_zotero(zr: ZoteroReport, dry_run: bool) -> None:
         click.echo(f"{'would keep' if dry_run else 'kept'} {key}: Zotero now calls it {new} (added as an alias)")
 
 
-def _print_import(report: ImportReport, dry_run: bool) -> None:
+def _filled_fields(names: list[str]) -> str:
+    """The fields a skipped entry filled, as the report line names them ("pages, author written in full")."""
+    return ", ".join(f"{n} written in full" if n in ("author", "editor") else n for n in names)
+
+
+def _print_import(report: ImportReport, dry_run: bool) -> str:
     would = "would " if dry_run else ""
     for key in report.added if dry_run else ():  # a real import's additions are the summary's count
         note(f"{would}add {key}", err=False)
+    filled = {key: (into, names) for key, into, names in report.filled}
     for key, dup in report.skipped:
-        note(f"{would}skip {key} (identical to {dup})", err=False)  # (what was done: quiet under -q)
+        if key in filled:
+            note(f"{would}skip {key} (the same work as {dup}, already in the library); "
+                 f"{'would fill' if dry_run else 'filled'} {dup}'s {_filled_fields(filled[key][1])} from it", err=False)
+        else:
+            note(f"{would}skip {key} (identical to {dup})", err=False)  # (what was done: quiet under -q)
     for incoming, into, reason in report.merged:
         note(f"{would}merge {', '.join(incoming)} -> {into} ({reason})", err=False)
     for incoming, into, reason in report.merged_in_file:
@@ -173,29 +183,32 @@ def _print_import(report: ImportReport, dry_run: bool) -> None:
     for keys, kept, reason in report.versions:
         click.echo(f"versions of one work: {', '.join(keys)} ({reason}); kept apart")
     _print_resync(report, would)
-    summary = (f"{'would import' if dry_run else 'imported'} {plural(len(report.added), 'new entry')}, skipped "
+    line = (f"{'would import' if dry_run else 'imported'} {plural(len(report.added), 'new entry')}, skipped "
                f"{len(report.skipped)} identical, merged {plural(len(report.merged), 'work')} already present")
+    if report.filled:
+        line += (f"; {'would fill' if dry_run else 'filled'} {plural(sum(len(n) for _k, _i, n in report.filled), 'field')} "
+                    f"of {plural(len({into for _k, into, _n in report.filled}), 'entry')} already present")
     if report.synced:
         entries = len({c.key for c in report.updated})
-        summary += (f"; {'would update' if dry_run else 'updated'} {plural(len(report.updated), 'field')} of {plural(entries, 'entry')} "
+        line += (f"; {'would update' if dry_run else 'updated'} {plural(len(report.updated), 'field')} of {plural(entries, 'entry')} "
                     f"imported before, {report.unchanged} unchanged")
     if report.kept:
-        summary += (f"; kept citekit's value of {plural(len(report.kept), 'field')} changed both in citekit and in the file "
+        line += (f"; kept citekit's value of {plural(len(report.kept), 'field')} changed both in citekit and in the file "
                     "(see above)")
     if report.gone:
-        summary += f"; {plural(len(report.gone), 'entry')} no longer in the file kept in the library"
+        line += f"; {plural(len(report.gone), 'entry')} no longer in the file kept in the library"
     if report.duplicate_keys:
         named = ", ".join(f"{k} ({w})" for k, w in report.duplicate_keys[:8])
         more = f" and {len(report.duplicate_keys) - 8} more (see --json)" if len(report.duplicate_keys) > 8 else ""
-        summary += (f"; skipped {plural(len(report.duplicate_keys), 'entry')} whose key an earlier entry of the same file "
+        line += (f"; skipped {plural(len(report.duplicate_keys), 'entry')} whose key an earlier entry of the same file "
                     f"has: {named}{more}; rename them in the file and import it again")
     if report.merged_in_file:
-        summary += f", merged {plural(len(report.merged_in_file), 'duplicate')} within the files"
+        line += f", merged {plural(len(report.merged_in_file), 'duplicate')} within the files"
     if report.candidates:
-        summary += f"; {plural(len(report.candidates), 'same-work candidate')} left apart (run again with --merge to merge them)"
+        line += f"; {plural(len(report.candidates), 'same-work candidate')} left apart (run again with --merge to merge them)"
     if dry_run:
-        summary += "; nothing was written (dry run)"
-    note(summary, err=False)
+        line += "; nothing was written (dry run)"
+    return line
 
 
 def _print_resync(report: ImportReport, would: str) -> None:

@@ -72,6 +72,13 @@ class LogRoute:
             out.append(f"{library}: … and {len(counts)} more messages like these ({sum(counts)} in all)")
         return out
 
+    def take_lines(self, *, quiet: bool) -> list[str]:
+        """:meth:`lines` of the records so far, which are then forgotten: a command prints them
+        before its summary, and only what comes after it is printed at its end."""
+        out = self.lines(quiet=quiet)
+        self.counts = {}
+        return out
+
     def _attach(self, logging: Any) -> None:
         route = self
 

@@ -26,7 +26,9 @@ def search_command(ctx: click.Context, query: tuple[str, ...], limit: int, as_js
     the papers the person wrote first above those they co-wrote. Quote the query for the shell when it holds
     phrases.
 
-    Exit code 1 when nothing matches.
+    Exit status, as grep's: 0 when an entry of the library matches, 1 when none does. A
+    pending work alone is listed and said, but is no entry to cite (exit 1); with
+    status:pending, the pending works are what is asked for (exit 0 when one matches).
     """
     from citekit.api.search import search_library
 
@@ -42,6 +44,13 @@ def search_command(ctx: click.Context, query: tuple[str, ...], limit: int, as_js
     if not result.total and not result.pending:
         click.echo(f"citekit: nothing matches {text!r}; fewer words or filters find more "
                    "(`citekit list` shows every entry).", err=True)
+        return 1
+    if not result.found and not as_json:
+        works = "1 pending work of the notes matches" if len(result.pending) == 1 else \
+            f"{len(result.pending)} pending works of the notes match"
+        click.echo(f"citekit: no entry of the library matches {text!r}; {works} (listed above, not resolved yet, so "
+                   "no key to cite: `citekit sync` online looks it up)", err=True)
+    if not result.found:
         return 1
     if not quiet and not as_json:
         more = f" (the best {len(result.lines)}; --limit 0 shows all)" if result.total > len(result.lines) else ""

@@ -10,7 +10,12 @@ import sys
 
 import click
 
-from citekit.cli.app import is_quiet, main, note, print_json, project_dir
+from typing import TYPE_CHECKING
+
+from citekit.cli.app import is_quiet, main, note, print_json, project_dir, summary
+
+if TYPE_CHECKING:
+    from citekit.api.upgrading import UpgradeReport
 
 
 @main.command("upgrade")
@@ -60,16 +65,45 @@ def upgrade(ctx: click.Context, keys: tuple[str, ...], all_entries: bool, dry_ru
     for problem in report.problems:
         if not problem.split(":")[0] in decided:
             click.echo(f"warning: {problem}", err=True)
-    if report.unasked:
-        shown = ", ".join(report.unasked[:5]) + (", ..." if len(report.unasked) > 5 else "")
-        why = "--offline" if report.offline else "no service that could answer was reachable"
-        click.echo(f"offline: {plural(len(report.unasked), 'entry')} not looked up ({why}: {shown}); "
-                   "they stay as they are: run `citekit upgrade` again online", err=True)
+    line = _not_reached(report)
+    if line:
+        click.echo(line, err=True)
     counts = [f"{plural(len(report.of('upgrade')), 'entry')} {'to upgrade' if dry_run else 'upgraded'}",
               f"{len(report.of('confirm'))} {'to mark' if dry_run else 'marked'} resolved",
               f"{len(report.of('keep'))} kept",
               f"{len(report.skipped)} not worth a lookup"]
     if report.unasked:
         counts.append(f"{len(report.unasked)} not looked up")
-    note(f"{', '.join(counts)}; {plural(report.requests, 'request')}")
+    summary(f"{', '.join(counts)}; {plural(report.requests, 'request')}")
     return report.exit_code
+
+
+def _not_reached(report: UpgradeReport) -> str:
+    """One plain line for a run that could not ask what it meant to: ``--offline``, or the
+    services that could not be reached (and those that wait for them), the entries left as
+    they are, and what to do next. Empty when every service answered."""
+    from citekit.api import plural
+
+    left = ""
+    if report.unasked:
+        shown = ", ".join(report.unasked[:5]) + (", ..." if len(report.unasked) > 5 else "")
+        left = f"{plural(len(report.unasked), 'entry')} not looked up ({shown}), left as {'it is' if len(report.unasked) == 1 else 'they are'}"
+    if report.offline:
+        return f"offline (--offline): {left}; to look {'it' if len(report.unasked) == 1 else 'them'} up run `{report.again()}`" \
+            if left else ""
+    if not report.unreachable:
+        return ""
+    names = sorted(report.unreachable)
+    whys = sorted(set(report.unreachable.values()))
+    failed = " and ".join(names) + f" ({whys[0]})" if len(whys) == 1 else \
+        ", ".join(f"{n} ({report.unreachable[n]})" for n in names)
+    waited = sorted(report.waited)
+    line = f"could not reach {failed}"
+    if waited:
+        line += f"; {' and '.join(waited)}, asked only after {report.waited[waited[0]]}, {'was' if len(waited) == 1 else 'were'} not asked"
+    if not report.decisions and report.unasked:
+        line = "upgrade ran offline: " + line
+    else:
+        line = "warning: " + line
+    next_step = f"check the network connection (or a proxy), then run `{report.again()}`"
+    return f"{line}: {left}; {next_step}" if left else f"{line}; entries only {'it' if len(names) == 1 else 'they'} could answer were not looked up; {next_step}"

@@ -41,7 +41,7 @@ def normalize_doi(value: str) -> str | None:
 def _without_trailing_punctuation(doi: str) -> str:
     """``doi`` without the punctuation of the sentence around it; a closing parenthesis is the
     DOI's own when it closes one the DOI opened (``0893-6080(89)90020-8``, ``(SICI)...(1999)``)."""
-    while doi and (doi[-1] in ".,;]" or doi[-1] == ")" and doi.count(")") > doi.count("(")):
+    while doi and (doi[-1] in ".,;:]" or doi[-1] == ")" and doi.count(")") > doi.count("(")):
         doi = doi[:-1]
     return doi
 

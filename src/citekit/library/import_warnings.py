@@ -1,5 +1,7 @@
 """What an import warned about, per version of the files: a daily re-import of the same
-malformed export says its problems once, not on every run.
+malformed export says its problems once, not on every run. And the same-work candidates
+it left apart, so that ``import FILE --merge`` run again, as the import's message says,
+merges them without analysing the whole library again.
 
 Kept beside the library's caches (``.citekit/<refs>-import-warnings.json``): for each set
 of files imported together (named as import records name them), the SHA-256 of their
@@ -54,14 +56,28 @@ def said_before(refs_dir: Path, names: Sequence[str], digest: str) -> set[str]:
     return {str(p) for p in seen.get("problems", []) if isinstance(p, str)}
 
 
-def remember(refs_dir: Path, names: Sequence[str], digest: str, problems: Iterable[str]) -> None:
-    """Record ``problems`` as reported for the files ``names`` with this content."""
+def left_apart(refs_dir: Path, names: Sequence[str]) -> list[list[str]] | None:
+    """The keys of each same-work candidate an import of the files ``names`` listed and left
+    apart (none merged since by an import of them with ``--merge``); None when no import of
+    them is remembered (then only an analysis of the whole library can tell)."""
+    seen = _read(refs_dir).get("\n".join(names))
+    groups = seen.get("left_apart") if isinstance(seen, dict) else None
+    if not isinstance(groups, list):
+        return None
+    return [[str(k) for k in g] for g in groups if isinstance(g, list)]
+
+
+def remember(refs_dir: Path, names: Sequence[str], digest: str, problems: Iterable[str],
+             apart: Iterable[Sequence[str]] = ()) -> None:
+    """Record ``problems`` as reported for the files ``names`` with this content, and the
+    candidates (``apart``: each one's keys) left apart by the imports of them so far."""
     from citekit.library.store import atomic_write
 
     data = _read(refs_dir)
     name = "\n".join(names)
     data.pop(name, None)
-    data[name] = {"sha256": digest, "problems": sorted(set(problems))}
+    groups = sorted({tuple(g) for g in apart if len(g) > 1})
+    data[name] = {"sha256": digest, "problems": sorted(set(problems)), "left_apart": [list(g) for g in groups]}
     while len(data) > KEEP:
         data.pop(next(iter(data)))
     path = warnings_path(refs_dir)

@@ -3,8 +3,9 @@
 An import is a copy, never a surprise. An imported entry keeps its key, because the paper
 it came from cites it. Only when that key already belongs to a different work does it get
 a suffix, and the rename is written to an import key map so that paper's ``\\cite``s can
-be rewritten with ``citekit rekey``. An entry identical to one already there is skipped
-(and counted); entries that look like the same work as others are listed, and merged
+be rewritten with ``citekit rekey``. An entry identical to one already there (or the same work
+under the same key) is skipped and counted, and gives the library's entry the fields it
+lacks and names written in full, never replacing what the user wrote; entries that look like the same work as others are listed, and merged
 only when asked (``--merge``): then the key of the library's entry survives and the
 others become its aliases.
 """
@@ -24,7 +25,7 @@ from citekit.bibtex.reader import BibParseResult, Macros, Problem, read_bib_file
 from citekit.bibtex.collector import collector_paused
 from citekit.library.dedup import Match, analyse_matches, find_matches
 from citekit.library.keys import key_is_safe, make_key, suffixes
-from citekit.library.merge import merge_entries
+from citekit.library.merge import fill_gaps, merge_entries
 from citekit.library.reimport import FieldChange, import_record, records_index, source_name, sync_entry
 from citekit.library.store import Library
 from citekit.core.lazyre import lazy
@@ -55,6 +56,8 @@ class ImportReport:
     added: list[str] = field(default_factory=list)
     #: incoming entries identical to one already there: (incoming key, the entry it duplicates)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: skipped entries that gave the library's record of the work what it lacked: (incoming key, the entry filled, fields)
+    filled: list[tuple[str, str, list[str]]] = field(default_factory=list)
     #: incoming key -> key it got (its own key belonged to another work, or it was merged)
     import_map: dict[str, str] = field(default_factory=dict)
     #: library key -> surviving key, for library entries merged into another (refs/keymap.yaml)
@@ -85,7 +88,7 @@ class ImportReport:
     gone: list[tuple[str, str, str]] = field(default_factory=list)
 
     def extend(self, other: "ImportReport") -> None:
-        for name in ("added", "skipped", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
+        for name in ("added", "skipped", "filled", "duplicate_keys", "merged", "merged_in_file", "candidates", "versions",
                      "problems", "problems_before", "synced", "updated", "kept", "gone"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("import_map", "key_map", "renamed", "unsafe_keys"):
@@ -118,6 +121,7 @@ class ImportReport:
         return {
             "added": self.added,
             "skipped": [{"key": k, "duplicate_of": d} for k, d in self.skipped],
+            "filled": [{"key": k, "into": into, "fields": names} for k, into, names in self.filled],
             "duplicate_keys": [{"key": k, "where": w} for k, w in self.duplicate_keys],
             "renamed": self.renamed, "unsafe_keys": self.unsafe_keys,
             "merged": groups(self.merged) + groups(self.merged_in_file),
@@ -302,6 +306,9 @@ def _skip_identical(lib: Library, everything: Sequence[Entry], n_lib: int, match
             target = first_of[target]
         entry, kept = everything[i], everything[target]
         skipped.add(i)
+        filled = fill_gaps(kept, entry)  # the same work met again: what the library's record lacks, never the user's
+        if filled:
+            report.filled.append((entry.key, kept.key, filled))
         if target < n_lib and entry.import_record and (
                 not kept.import_record or kept.import_record.get("file") == entry.import_record.get("file")):
             kept.import_record = entry.import_record  # the file's record of it, from now on (its key there may be new)
@@ -339,6 +346,7 @@ def import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path]
 def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path], merge: bool,
                   precedence: Sequence[str] | None, root: Path, follow: bool, listed: bool = True,
                   index: Any = None) -> ImportReport:
+    paths, strings = list(paths), list(strings)  # (walked twice: read, then the problems put in file order)
     total = ImportReport()
     macros = Macros()
     for path in strings:
@@ -347,11 +355,15 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
     entries: list[Entry] = []
     sources: list[str] = []
     in_file: dict[str, set[str]] = {}
+    keyless: list[tuple[Entry, str, int]] = []  # entries with no key: what key each got is said after the import
     for path in paths:
         parsed = read_bib_file(Path(path), macros=macros)
         name = Path(path).name
         total.problems.extend(parsed.problems)
         total.problems.extend(unknown_types(parsed, str(path)))
+        total.problems.extend(untitled(parsed, str(path)))
+        keyless.extend((entry, str(path), line) for entry, line in zip(parsed.entries, parsed.lines)
+                       if not entry.key.strip())
         total.duplicate_keys.extend((key, f"{name}:{line}") for key, line in parsed.duplicates)
         if not follow:
             entries.extend(parsed.entries)
@@ -368,6 +380,10 @@ def _import_files(lib: Library, paths: Iterable[Path], *, strings: Iterable[Path
     report = import_entries(lib, entries, source=", ".join(sources) or "import", merge=merge, precedence=precedence,
                             listed=listed, index=index)
     total.extend(report)
+    total.problems.extend(Problem(file, line, f"@{entry.entry_type} with no key: given the key '{entry.key}'; write it "
+                                  "after the '{' in the file so that a paper can cite it and a re-import finds it")
+                          for entry, file, line in keyless)
+    _in_file_order(total.problems, [str(p) for p in (*strings, *paths)])
     for entry in lib.entries.values() if in_file else ():
         record = entry.import_record
         if record and record.get("file") in in_file and str(record.get("key", "")).lower() not in in_file[record["file"]]:
@@ -422,6 +438,28 @@ def unknown_types(parsed: BibParseResult, name: str) -> list[Problem]:
                     "type; imported as written (BibTeX styles print it as their default type, with a warning): "
                     "change it to a standard type such as @misc if that is what you meant")
             for entry, line in zip(parsed.entries, parsed.lines) if entry.entry_type not in KNOWN_ENTRY_TYPES]
+
+
+#: entry types with no title to speak of (IEEEtran's control entry, biblatex's data and set containers)
+_TITLELESS_TYPES = frozenset({"ieeetranbstctl", "xdata", "set"})
+
+
+def untitled(parsed: BibParseResult, name: str) -> list[Problem]:
+    """A warning for each entry with no title: it is imported as written (the user's file
+    says so), but no style prints a reference without one, and nothing can tell which work
+    it is (an import, ``dedup`` and ``upgrade`` find the same work by its title)."""
+    return [Problem(name, line, f"entry '{entry.key or '(no key)'}' has no title: imported without one; add its title "
+                    "in the file and import it again")
+            for entry, line in zip(parsed.entries, parsed.lines)
+            if not entry.fields.get("title", "").strip() and entry.entry_type not in _TITLELESS_TYPES
+            and not entry.fields.get("crossref", "").strip()]
+
+
+def _in_file_order(problems: list[Problem], files: Sequence[str]) -> None:
+    """Sort ``problems`` in place by file (in the order given) and line, so each file's
+    problems read top to bottom; problems of no file or line keep their place after them."""
+    order = {name: i for i, name in enumerate(files)}
+    problems.sort(key=lambda p: (order.get(p.file, len(order)), p.line or 0))
 
 
 def _with_key(entry: Entry, reserved: set[str], source: str, report: ImportReport) -> Entry:

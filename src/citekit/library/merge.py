@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citekit.core.model import Entry, Ids
+from citekit.matching.people import written_more_fully
 from citekit.matching.works import choose_survivor, cleanliness, entry_stage, inherited_fields, parent_index, survivor_order
 
 #: fields that describe one version (where and how it appeared): never copied across versions
@@ -22,6 +23,8 @@ VERSION_FIELDS = frozenset({
     "institution", "edition", "note", "doi", "url", "isbn", "issn", "eventtitle", "venue", "pubstate",
     "crossref", "chapter", "version", "part", "eid",
 })
+#: fields of people's names: written more fully by another record of the work, the fuller list wins
+NAME_FIELDS = ("author", "editor")
 _STATUS_RANK = {"upgraded": 2, "resolved": 2, "ambiguous": 1, "notes-only": 0, "imported": 0}
 
 
@@ -120,7 +123,50 @@ def _merge_fields(merged: Entry, base: Entry, keeper: Entry, others: Sequence[En
             _copy_meta(merged, other, name)
             if name in other.hand:
                 hand.add(name)  # the user's own text: no sync may overwrite it
+    for name in NAME_FIELDS:
+        if name not in hand:
+            _take_fuller_names(merged, others, name)
     merged.hand = sorted(hand)
+
+
+def _take_fuller_names(merged: Entry, others: Sequence[Entry], name: str) -> bool:
+    """Give ``merged`` the first of ``others``' ``name`` lists that writes its people more
+    fully ("Kaiming He" where it has "K. He"); the caller has checked the user did not edit
+    the field. Returns whether it changed."""
+    for other in others:
+        value = other.fields.get(name, "")
+        if value and written_more_fully(merged.fields.get(name, ""), value):
+            merged.fields[name] = value
+            _copy_meta(merged, other, name)
+            return True
+    return False
+
+
+def fill_gaps(entry: Entry, other: Entry) -> list[str]:
+    """Fill ``entry`` in place from ``other``, another record of the same work met again (an
+    import of it): the fields ``entry`` lacks, and names ``other`` writes more fully;
+    returns the names of the fields changed, in ``other``'s order.
+
+    The user's values are never overwritten: a field the user edited (or deleted) in
+    ``library.bib`` is left as it is, and a field ``entry`` has is only ever replaced by
+    the same names written more fully. The fields of where and how the work appeared come
+    only from a record of the same version (a preprint's pages never go on the paper).
+    """
+    hand = set(entry.hand)
+    same_version = _one_version(entry, other)
+    changed: list[str] = []
+    for name, value in other.fields.items():
+        if name in entry.fields or name in hand or not value.strip():
+            continue
+        if name in VERSION_FIELDS and not same_version:
+            continue
+        entry.fields[name] = value
+        _copy_meta(entry, other, name)
+        changed.append(name)
+    for name in NAME_FIELDS:
+        if name not in hand and name not in changed and _take_fuller_names(entry, [other], name):
+            changed.append(name)
+    return changed
 
 
 _CONTAINERS = ("booktitle", "journal", "journaltitle")

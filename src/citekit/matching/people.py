@@ -21,6 +21,7 @@ spelling of one name still agrees and that these are the only decisions that cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -169,3 +170,42 @@ def author_overlap(a: Sequence[Name | None], b: Sequence[Name | None], *, shorte
                 break
     denom = min(len(a), len(b)) if shorter else len(a) + len(b) - matched
     return (matched / denom if denom else 0.0), matched
+
+
+def written_more_fully(ours: str, theirs: str) -> bool:
+    """Whether the name list ``theirs`` is ``ours`` written more fully ("Kaiming He" for "K. He").
+
+    The same people in the same order, each family name written exactly as in ``ours``
+    (so an accent or a brace ``ours`` has is never lost), every given name ``ours``
+    spells out spelled out in ``theirs`` too, and at least one given name that ``ours``
+    gives only as an initial spelled out in ``theirs``. A merge takes such a list
+    rather than keeping the abbreviated one; anything else is a different spelling that
+    is the user's to choose.
+    """
+    mine, other = split_bibtex_names(ours or ""), split_bibtex_names(theirs or "")
+    if not mine or len(mine) != len(other):
+        return False
+    fuller = False
+    for a, b in zip(mine, other):
+        if is_et_al(a) or is_et_al(b):
+            if is_et_al(a) != is_et_al(b):
+                return False
+            continue
+        pa, pb = parse_name(a), parse_name(b)
+        na, nb = name_of(a), name_of(b)
+        if na is None or nb is None or pa.family != pb.family or pa.von != pb.von or not same_person(na, nb):
+            return False
+        given_a, given_b = _spelled_given(pa.given), _spelled_given(pb.given)
+        if not given_a <= given_b:
+            return False
+        fuller = fuller or len(given_b) > len(given_a)
+    return fuller
+
+
+def _spelled_given(given: str) -> set[str]:
+    """The given names of a name spelled out, folded; initials left out: one letter (``K.``),
+    and letters in capitals only (``RW`` in ``Olesinski, RW``, as PubMed writes initials)."""
+    if not given:
+        return set()
+    words = [w for w in re.split(r"[\s.~-]+", plain_name(given)) if len(w) > 1 and any(c.islower() for c in w)]
+    return name_tokens(" ".join(words))

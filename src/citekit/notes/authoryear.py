@@ -82,8 +82,8 @@ _SHORT_YEAR_RE = lazy(r"\s+(?P<yy>\d{2})(?![\d\w])")
 _QUOTED_YY_RE = lazy(r"\s*,?\s*\(?['’‘](?P<yy>\d{2})(?![\d\w])\)?")
 #: a title after the names and a dash (``Reddi, Kale & Kumar — on the convergence of adam and
 #: beyond``, ``… & le — "don't decay the learning rate, …"``): to the end of the line or a
-#: sentence's end, four words or more
-_DASH_TITLE_RE = lazy(r"\s+(?:—|–|--)\s+(?:[\"“](?P<q>[^\"“”]{12,200})[\"”]|(?P<t>[^\s\"“(][^.!?;()\"“”]{10,200}?))\s*(?:[.!?;(]|$)")
+#: sentence's end or the bracket the citation is written in, four words or more
+_DASH_TITLE_RE = lazy(r"\s+(?:—|–|--)\s+(?:[\"“](?P<q>[^\"“”]{12,200})[\"”]|(?P<t>[^\s\"“(][^.!?;()\"“”]{10,200}?))\s*(?:[.!?;()]|$)")
 
 #: capitalised words that are never a family name in a citation: sentence words, months,
 #: seasons, days, parts of a document
@@ -96,6 +96,7 @@ _NOT_NAMES = frozenset(
     "jan feb mar apr jun jul aug sep sept oct nov dec spring summer fall autumn winter "
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday week month year "
     "paper papers work works model models method approach version v arxiv preprint github twitter "
+    "whitepaper report thesis dissertation blog "
     "i ii iii iv v vi vii viii ix x ok okay thanks lol re fwd hi hey dear best cheers".split()
 )
 
@@ -147,9 +148,38 @@ def _title_after(text: str, end: int) -> str | None:
         return None
     title = _without_venue_after(m.group("t").strip().rstrip("."))
     words = title.split()
-    if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
+    if len(words) < (3 if _every_word_capitalised(words) else 4) or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
         return None
     return title
+
+
+def _every_word_capitalised(words: list[str]) -> bool:
+    """Every word of a short title starts with a capital (``Some Title Here``): three such
+    words after a citation are its title, as four in title case are."""
+    return all(w[:1].isupper() for w in words)
+
+
+def _bracketed_title_after(text: str, end: int) -> tuple[str, int, str | None, int | None] | None:
+    """The title in the bracket right after names (:func:`_title_after`), with the venue and
+    year written after it in the same bracket (``(Decoupled Weight Decay Regularization,
+    ICLR'19)``): the title, where the bracket ends, the venue and the year."""
+    m = _TITLE_AFTER_RE.match(text, end)
+    if m is None:
+        return None
+    written = m.group("t").strip()
+    year_after = _YEAR_AFTER_RE.search(written)
+    title = _without_venue_after(written[:year_after.start()] if year_after else written).strip().rstrip(".")
+    words = title.split()
+    if len(words) < 4 or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
+        return None
+    venue, year, _ = _tail(text, m.start("t") + m.group("t").find(title) + len(title), after_et_al=False)
+    if venue is None and (word := _VENUE_AFTER_RE.search(written)) is not None:
+        venue = canonical(word.group("v"))
+    return title, m.end(), venue, year
+
+
+#: a year after a bracketed title and a comma (``(Gated Momentum for Sparse Routers, 2021)``)
+_YEAR_AFTER_RE = lazy(r",\s*(?:19|20)\d\d\s*$")
 
 
 #: a venue's short name, maybe with a year, after the title in the same brackets
@@ -350,7 +380,8 @@ def has_cue(text: str) -> bool:
     """Whether ``text`` may hold an author-year citation (a cheap test before the search)."""
     return _has_et_al(text) or "&" in text or " and " in text \
         or (("19" in text or "20" in text) and _YEAR_RE.search(text) is not None) \
-        or (("(" in text or "（" in text) and _PAREN_LIST_START_RE.search(text) is not None)
+        or (("(" in text or "（" in text) and _PAREN_LIST_START_RE.search(text) is not None) \
+        or (("'" in text or "’" in text or "‘" in text) and _NAME_YY_RE.search(text) is not None)
 
 
 #: a bracket that opens on two family names and a comma (a cheap test before :data:`_PAREN_LIST_RE`)
@@ -358,10 +389,12 @@ _PAREN_LIST_START_RE = lazy(r"[(（]\s*[^\W\d_][\w'’\-]*\*?\s*,\s*[^\W\d_][\w'
 #: a bracket holding three or more family names joined by commas alone, maybe with a venue and
 #: a year after them (``DDIM (Song, Meng, Ermon)``, ``SAC (Haarnoja, Zhou, Abbeel, Levine — ICML
 #: 2018)``, ``(Gu, Goel, Ré, ICLR 22)``, ``(Gao, Ma, Lin, Callan 2022)``), or after the bracket
-#: (``(Chen, Lu, Grover, Mordatch) NeurIPS 21``); ``*`` marks equal contribution
+#: (``(Chen, Lu, Grover, Mordatch) NeurIPS 21``), or with the title quoted after a dash
+#: (``(Gu, Goel, Ré — "Efficiently Modeling …")``); ``*`` marks equal contribution
 _PAREN_LIST_RE = lazy(
     rf"[(（]\s*(?P<names>{_NAME}\*?(?:\s*,\s*{_NAME}\*?){{2,11}})"
-    r"(?:\s*(?:,|—|–|--)?\s*(?:(?P<venue>[A-Z][A-Za-z]{1,11})\s*)?(?P<year>['’]?\s?\d{2}(?:\d{2})?)(?!\d))?\s*[)）]"
+    r"(?:\s*(?:,|—|–|--)?\s*(?:(?P<venue>[A-Z][A-Za-z]{1,11})\s*)?(?P<year>['’]?\s?\d{2}(?:\d{2})?)(?!\d))?"
+    r"(?:\s*(?:,|—|–|--|:)\s*[\"“](?P<title>[^\"“”()（）]{8,200})[\"”])?\s*[)）]"
     r"(?:\s*(?P<venue2>[A-Z][A-Za-z]{1,11})\s*(?P<year2>['’]?\s?\d{2}(?:\d{2})?)(?![\d\w]))?"
 )
 
@@ -412,8 +445,15 @@ def _bracketed_list(m: re.Match[str]) -> Citation | None:
         year = _year_of(written)
         if year is None:
             return None
-        return Citation(tuple(names), False, year, venue, m.start() + 1, m.end())
-    return Citation(tuple(names), False, None, None, m.start() + 1, m.end())
+        return Citation(tuple(names), False, year, venue, m.start() + 1, m.end(), _quoted_in_list(m))
+    return Citation(tuple(names), False, None, None, m.start() + 1, m.end(), _quoted_in_list(m))
+
+
+def _quoted_in_list(m: re.Match[str]) -> str | None:
+    """The title quoted inside a bracketed list of names, three words or more (the quotes
+    say it is a title, in any case)."""
+    title = m.group("title")
+    return title.strip() if title and len(title.split()) >= 3 else None
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -447,6 +487,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
         names = _family_names(written, lower=True)
         if names is None and "," in written:
             start, written, names = _after_short_name(start, written)
+        if names is None and (" and " in written or "&" in written):
+            start, written, names = _after_sentence_words(start, written)
         if names is None or not free(start, m.end()):
             continue
         venue, year, end = _tail(text, m.end(), after_et_al=True)
@@ -476,6 +518,11 @@ def _citations(text: str) -> tuple[Citation, ...]:
                     # ``Dhariwal & Nichol ("diffusion models beat GANs")``: the names and the title they wrote
                     found.append(Citation(tuple(names), False, None, None, m.start(), quoted[1], quoted[0]))
                     taken.append((m.start(), quoted[1]))
+                elif (not lower and not after_quote and (bracketed := _bracketed_title_after(text, end)) is not None
+                      and ("&" in m.group("names") or len(names) >= 3 or bracketed[3] is not None) and free(m.start(), bracketed[1])):
+                    # ``Loshchilov & Hutter (Decoupled Weight Decay Regularization, ICLR'19)``
+                    found.append(Citation(tuple(names), False, bracketed[3], bracketed[2], m.start(), bracketed[1], bracketed[0]))
+                    taken.append((m.start(), bracketed[1]))
                 elif not lower and not after_quote and (named := _named_work_after(text, m.end(), len(names))) is not None:
                     # ``Duchi, Hazan & Singer (adagrad)``
                     found.append(Citation(tuple(names), False, None, None, m.start(), named))
@@ -523,8 +570,33 @@ def _citations(text: str) -> tuple[Citation, ...]:
                 names = names[0].split("–")  # ``Benjamini–Hochberg (1995)``: two authors, as a method named after them is written
             found.append(Citation(tuple(names), False, year, venue, start, end, _title_after(text, end)))
             taken.append((start, end))
+    if "'" in text or "’" in text or "‘" in text:
+        for m in _NAME_YY_RE.finditer(text):
+            cite = _name_short_year(text, m)
+            if cite is not None and free(cite.start, cite.end):
+                found.append(cite)
+                taken.append((cite.start, cite.end))
     found.sort(key=lambda c: c.start)
     return tuple(found)
+
+
+#: one family name and a year in two digits after an apostrophe (``Christiano '17``)
+_NAME_YY_RE = lazy(r"(?<![\w.'’\-])(?P<name>[A-Z][a-z][\w'’\-]*?)\s+['’‘](?P<yy>\d{2})(?![\d\w'’])")
+
+
+def _name_short_year(text: str, m: re.Match[str]) -> Citation | None:
+    """``Christiano '17 (Atari/MuJoCo prefs)``: one family name and its year cut to two digits
+    after an apostrophe, the citation syntax of notes; not an ordinary word, a month, a season,
+    a place or a venue (``Summer '19``, ``ICLR '24``), nor a word of a capitalised phrase."""
+    names = _family_names(m.group("name"))
+    if names is None or len(names) != 1:
+        return None
+    family = names[0]
+    if (family.lower() in _ordinary_words() or family in _place_names() or canonical(family) is not None
+            or _capitalised_before(text, m.start())):
+        return None
+    yy = int(m.group("yy"))
+    return Citation((family,), False, 2000 + yy if yy < 60 else 1900 + yy, None, m.start(), m.end(), _title_after(text, m.end()))
 
 
 def _after_short_name(start: int, written: str) -> tuple[int, str, list[str] | None]:
@@ -536,6 +608,22 @@ def _after_short_name(start: int, written: str) -> tuple[int, str, list[str] | N
         at = comma + 1
         rest = written[at:].lstrip()
         names = _family_names(rest, lower=True)
+        if names is not None:
+            return start + len(written) - len(rest), rest, names
+    return start, written, None
+
+
+_AND_RE = lazy(r"\s(?:and|&)\s|&")
+
+
+def _after_sentence_words(start: int, written: str) -> tuple[int, str, list[str] | None]:
+    """The capitalised names of ``written`` after the sentence's words that ``and`` joins
+    to them (``paper and Xiong`` of ``I'd read the GQA paper and Xiong et al. 2020``, ``RoFormer
+    and Xiong``): the list the citation syntax matched began too early, at a word of the
+    sentence; no names when no tail after an ``and`` reads as names."""
+    for joined in _AND_RE.finditer(written):
+        rest = written[joined.end():].lstrip()
+        names = _family_names(rest) if rest[:1].isupper() else None
         if names is not None:
             return start + len(written) - len(rest), rest, names
     return start, written, None

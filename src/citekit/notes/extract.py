@@ -38,9 +38,9 @@ from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
-    looks_like_title, non_paper_words, strip_hashtags,
+    looks_like_title, non_paper_words, related_pages, strip_hashtags,
 )
-from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_links, replace_markdown_links, strip_urls, title_in_url
+from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_link_places, markdown_links, replace_markdown_links, strip_urls, title_in_url
 from citekit.core.lazyre import lazy
 
 
@@ -384,6 +384,51 @@ def _remark_after_named_citation(text: str, title: str | None) -> bool:
     return m is not None and text[m.end():].lstrip().startswith(title[:20])
 
 
+#: what only a sentence written to someone holds: a sentence ending inside the text, a
+#: speaker or an addressee (``I'd read …``, ``has anyone looked at …``, ``if you want …``)
+_MESSAGE_SENTENCE_END_RE = lazy(r"(?P<word>[\w.]*[a-z0-9)])[.?!]\s+\S")
+#: words a full stop abbreviates rather than ends a sentence after (``et al. 2022``, ``sec. 5``)
+_ABBREVIATIONS = frozenset("al vs cf sec fig eq p pp no ed eds vol e.g i.e approx".split())
+_SPEAKER_WORD_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|we|we['’](?:re|ve|d)|us|our|you|your|anyone|someone|folks|ppl)(?![\w'’])", re.I)
+
+
+def _is_message_prose(text: str) -> bool:
+    """The words beside a link are a message, never a title: not written in title case,
+    and they end a sentence inside them or speak to someone or as someone (a title names a
+    work; it says neither "I" nor "you" unless written in title case as a title)."""
+    text = strip_markup(text).strip()
+    if title_case(text) or len(text.split()) < 4:
+        return False
+    if _SPEAKER_WORD_RE.search(text) is not None:
+        return True
+    return any(m.group("word").lower() not in _ABBREVIATIONS for m in _MESSAGE_SENTENCE_END_RE.finditer(text))
+
+
+def _code_linked_in_remark(text: str, title: str) -> bool:
+    """Every code link of the line is a Markdown link written after the title's sentence has
+    ended (``Karras et al. 2022 “Title”. preconditioning + … impl in [k-diffusion](https://github.com/…)``):
+    a remark pointing at an implementation of the paper, not the reference's own link (a
+    reference to software gives its repository as its address: ``PEFT: … https://github.com/…``)."""
+    at = text.find(title)
+    if at < 0:
+        return False
+    end = at + len(title)
+    stop = _MESSAGE_SENTENCE_END_RE.search(text, end)
+    code = [(start, url) for start, url in markdown_link_places(text) if classify_url(url) == "code"]
+    return bool(code) and stop is not None and all(start > stop.start() for start, _url in code) \
+        and not any(classify_url(u) == "code" for u in find_urls(_MD_LINK_STRIP_RE.sub(" ", text)))
+
+
+_MD_LINK_STRIP_RE = lazy(r"\[[^\]]*\]\([^)]*\)")
+
+
+def _only_its_label(node: Node, title: str) -> bool:
+    """The title read off a ``URL: …`` or ``arXiv: …`` line is only its label: a link or an
+    identifier whose title line was left behind (across a blank line, under a list heading)."""
+    label = node.label
+    return label is not None and label.field in ("url", "pin") and title.strip(" *_:：").lower() == label.name
+
+
 def _share_a_name(some: list[str], others: list[str]) -> bool:
     """Some word of a name in ``some`` is a word of a name in ``others`` (initials aside)."""
     words = {w for raw in some for w in name_tokens(raw) if len(w) > 1}
@@ -547,6 +592,8 @@ class _Extractor:
                 # ``🚨 New paper: Title`` / (blank) / ``Albert Gu, Tri Dao``: the post's next line names its authors
                 details.authors, details.incomplete = listed[0], listed[1]
             return [self._mention("titled", node, details, title=title)]
+        if node.kind != "heading" and "%20" in node.text and (related := related_pages(node.text)):
+            return self._related_titles(node, related)
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
         if node.children:
@@ -563,6 +610,19 @@ class _Extractor:
             return []
         unsure = self._unsure_reference(node)
         return [unsure] if unsure is not None else self._inline(node)
+
+    def _related_titles(self, node: Node, names: list[str]) -> list[Mention]:
+        """The papers a page's relation property names (``Related papers: Title (Title%20<id>.md),
+        …``): each item is another page of the export, named by its title; an item named as a
+        title (four words or more, in title case) is that paper, a short name alone (``GCN``)
+        is not enough to tell which paper it is."""
+        out = []
+        for name in names:
+            words = name.split()
+            if len(words) >= 4 and title_case(name) and looks_like_title(name) and not non_paper_words(name):
+                details = _Details(hard=True, rule="a page's relation property naming the related page by its title")
+                out.append(self._mention("titled", node, details, title=name))
+        return out
 
     def _unsure_reference(self, node: Node) -> Mention | None:
         """A line of a reference list (its number says so, or the finder that it starts a
@@ -623,7 +683,42 @@ class _Extractor:
                                    venue=(ref.venue, ref.year), rule=f"a quoted title cited in a sentence ({ref.rule})")
                 found.append(self._mention("titled", node, details, title=ref.title))
             found += self._quoted_titles(node, found)
+        if not node.children and "://" in node.text:
+            found += self._bracketed_linked_titles(node, found)
         return found + self._cited(node, found)
+
+    def _bracketed_linked_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """A title written in brackets with its link after a comma, in a sentence (``the
+        original routing paper (Sparse Gating for Cheap Experts, https://t.co/…) had …``):
+        the bracket names a work and where to read it; its words are a title when written as
+        one (four words or more, in title case) and the line names no blog, book or talk."""
+        if _BOOK_RE.search(_LINKED_TITLE_RE.sub(" ", node.text)):
+            return []
+        have = {normalize_title(m.title) for m in found if m.title}
+        out = []
+        for m in _LINKED_TITLE_RE.finditer(node.text):
+            title = m.group("t").strip()
+            words = title.split()
+            if not 4 <= len(words) <= 30 or not title_case(title) or not words[-1][:1].isupper() or normalize_title(title) in have:
+                continue
+            details = _Details(hard=True, rule="a title in brackets with its link, in a sentence")
+            _add_url(details, m.group("u"), None, hard=True)
+            out.append(self._mention("titled", node, details, title=title))
+        return out
+
+    def _inline_besides(self, node: Node, own: Mention) -> list[Mention]:
+        """The papers a line cites inside its prose besides ``own``, the paper its link is:
+        a citation that names only ``own``'s authors is that paper's, not a second one (the
+        title quoted with it, ``(Azar et al 2023, arXiv 2310.12036 "A General …")``, is the
+        link's; a phrase quoted beside a link that has its title is no second paper)."""
+        known = set().union(*_name_words(own.authors))
+        out = []
+        for m in self._inline(node):
+            if not (known and m.authors and {a.split()[-1].lower() for a in m.authors} <= known):
+                out.append(m)
+            elif m.title and own.title is None and title_case(m.title):
+                own.title, own.kind = m.title, "titled"
+        return out
 
     def _quoted_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
         """Titles quoted in a sentence with no authors beside them (``can we add "Symbolic
@@ -681,7 +776,7 @@ class _Extractor:
         authors and a year but no title, which wait for an online sync as pending."""
         if not has_citation_cue(node.text):
             return []
-        cites = [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
+        cites = _citations_by_line(node)
         if not cites:
             return []
         per_line = Counter(line for line, _ in cites)
@@ -692,6 +787,8 @@ class _Extractor:
         for line, cite in cites:
             if any(_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words) for words, title in known):
                 continue  # the line's reference or quoted title already names these authors
+            if _gives_authors_to_title(cite, found):
+                continue  # the quoted title read already is this citation's: it takes its authors
             if _publisher_of(cite, found):
                 continue
             details = _Details(authors=list(cite.authors), incomplete=cite.incomplete, hard=True, venue=(cite.venue, cite.year),
@@ -782,6 +879,10 @@ class _Extractor:
             several = own.title is not None and len(_INNER_QUOTED_RE.findall(node.text)) > 1
             if apart:  # (the identifier is another name's: the line's titles and citations are other papers)
                 return [own, *self._inline(node), *self._visit_remarks(remarks, own)]
+            if own.kind == "url" and own.title is None and _is_message_prose(strip_urls(node.text)):
+                # a message holding a link (``I'd read the GQA paper <link> and Xiong et al. 2020 …``):
+                # the link is one paper, what else the message cites is read as in any sentence
+                return [own, *self._inline_besides(node, own), *self._visit_remarks(remarks, own)]
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
             return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
@@ -841,6 +942,10 @@ class _Extractor:
                 self.trace.append(Decision(line, "merged", why, "", finder=said))
         details = _read_children(node, self.file, self.problems)
         title = _arrowed_page(node.text) or _named_title(_quoted_part(_title_and_inline(node, details)))
+        if title and _only_its_label(node, title):
+            title = None  # (``- URL: https://…`` on its own: the link stands alone, its label is no title)
+        if title and details.urls and not details.authors and _is_message_prose(title):
+            title = None  # (a chat message or remark holding a link: the link is the paper, the words a message)
         if title and not details.authors:
             _authors_beside_quote(node.text, title, details)
         if title and not details.authors and details.urls and _remark_citing_titled_work(title):
@@ -887,7 +992,7 @@ class _Extractor:
         elif not details.authors and not details.pins and not any(classify_url(u) == "paper" for u in details.urls) and non_paper_words(title):
             return self._reject(node, f"names a {non_paper_words(title)}, not a paper", title)
         if (details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins and details.venue[0] is None and (
-                details.links.get("code") or details.link_kinds & NOT_PAPER_KINDS):
+                details.links.get("code") and not _code_linked_in_remark(node.text, title) or details.link_kinds & NOT_PAPER_KINDS):
             # a reference to software, a blog post or documentation: its only link is that page
             # and it names no venue ("PEFT: … https://github.com/huggingface/peft, 2022"), read
             # by the model, pasted whole or numbered as in a reference list (``[15] PyTorch
@@ -1020,6 +1125,8 @@ class _Extractor:
 
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
+#: a bracket holding a title and, after a comma, its link (``(Sparse Gating for Cheap Experts, https://t.co/Xy12)``)
+_LINKED_TITLE_RE = lazy(r"[(（](?P<t>[A-Z0-9][^()（）,\"“”]{10,250}?)\s*,\s*(?P<u>https?://[^\s()（）]+)\s*[)）]")
 _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper|no\s+paper)\b|\bch\.\s*\d", re.I)
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
@@ -1046,8 +1153,9 @@ def _quoted_phrase_as_modifier(text: str, m: re.Match[str]) -> bool:
 
 
 #: the citation link Zotero writes right after an annotation's highlighted words (``“…”
-#: ([Hu et al., 2021, p. 3](zotero://select/…))``)
-_ZOTERO_CITATION_AFTER_RE = lazy(r"\s*\(\[[^\]]{1,200}\]\(")
+#: ([Hu et al., 2021, p. 3](zotero://select/…))``), maybe after an ellipsis the writer put
+#: where the highlight was cut (``“… DPO” ... ([Rafailov et al., 2023, p. 5](…))``)
+_ZOTERO_CITATION_AFTER_RE = lazy(r"\s*(?:(?:\.{3}|…)\s*)?\(\[[^\]]{1,200}\]\(")
 #: the title marks of Chinese, Japanese and Korean text (a work's title, not a quotation in
 #: Chinese; a quotation too in Japanese): a Latin-script title in them may be short
 _CJK_TITLE_MARKS = {"《": 3, "「": 3, "『": 3}
@@ -1120,6 +1228,23 @@ def _publisher_of(cite: Citation, found: list[Mention]) -> bool:
     full: its publisher and year (``… pages 139--183. North-Holland, 1988.``), no other paper."""
     return (len(cite.authors) == 1 and not cite.incomplete and cite.year is not None
             and any(m.year == cite.year and any(len(name.split()) > 1 for name in m.authors) for m in found))
+
+
+def _gives_authors_to_title(cite: Citation, found: list[Mention]) -> bool:
+    """``cite`` holds a title that a mention of ``found`` with no authors already has (the
+    title quoted in the bracket of names, ``(Gu, Goel, Ré — "Title")``, read first as a
+    quoted title): that mention takes the citation's authors and year, and no second
+    mention is made."""
+    if not cite.title:
+        return False
+    key = normalize_title(cite.title)
+    same = next((m for m in found if not m.authors and m.title and normalize_title(m.title) == key), None)
+    if same is None:
+        return False
+    same.authors, same.authors_incomplete = list(cite.authors), cite.incomplete
+    if same.year is None and cite.year is not None:
+        same.year = cite.year
+    return True
 
 
 def _name_words(authors: list[str]) -> list[set[str]]:
@@ -1773,6 +1898,25 @@ def _citations_in(text: str) -> tuple:
     """The author-year citations of one line as read (links by their labels, no URLs),
     remembered per text: the same line is often looked at again."""
     return tuple(find_citations(strip_urls(strip_markup(text)))) if has_citation_cue(text) else ()
+
+
+def _citations_by_line(node: Node) -> list[tuple[int, Citation]]:
+    """The author-year citations of ``node``, each with the line it starts on (its offsets
+    that line's). A wrapped
+    paragraph is read whole, so a citation the wrap cut (``(Künzel, Sekhon,`` / ``Bickel &
+    Yu, PNAS 2019)``) is read as written; where links or markup make the read text differ
+    from the paragraph's (offsets would not map), each line is read on its own."""
+    lines = _lines_of(node)
+    if len(lines) == 1 or strip_urls(strip_markup(node.text)) != node.text:
+        return [(line, cite) for line, part in lines for cite in _citations_in(part)]
+    out, at, starts = [], 0, []
+    for line, part in lines:
+        starts.append((at, line))
+        at += len(part) + 1
+    for cite in _citations_in(node.text):
+        begin, line = next((begin, line) for begin, line in reversed(starts) if begin <= cite.start)
+        out.append((line, replace(cite, start=cite.start - begin, end=cite.end - begin)))  # (offsets in its line, as read line by line)
+    return out
 
 
 def _lines_of(node: Node) -> list[tuple[int, str]]:

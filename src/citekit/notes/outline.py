@@ -15,13 +15,33 @@ from typing import Literal
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.finder.model import LineLabel
 from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
-from citekit.notes.shapes import authors_line, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, cut_margin_numbers, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
 
 #: the labels the numbering of a numbered list decides (in the finder's form)
 _NUMBERED_START = LineLabel("ref", 1.0)
 _NUMBERED_GOES_ON = LineLabel("cont", 1.0)
+#: an arXiv identifier or a DOI: reference text, never a page's furniture
+_ID_IN_LINE_RE = lazy(r"(?<!\d)\d{4}\.\d{4,5}(?!\d)|\b10\.\d{4,9}/")
+#: How sure the finder must be that a line between two numbers of a reference list is no
+#: reference's text (a page number, a running header) before it is left out of the reference
+SURE_FURNITURE = 0.6
+
+
+def _is_furniture(found: LineLabel) -> bool:
+    """The finder is sure the line is no reference's text."""
+    return found.label == "other" and found.confidence >= SURE_FURNITURE
+
+
+def _reference_done(parts: list[str]) -> bool:
+    """The reference read so far (its lines) has come to its year and its last line ends a
+    sentence or a list of page numbers, not mid-sentence or mid-word: what follows may be
+    the page's furniture (``… In CVPR, 2020. 2`` then ``8``), never the rest of a cut title
+    (``… chatbot impressing`` then ``GPT-4 with …``)."""
+    last = parts[-1].rstrip()
+    return (_YEAR_RE.search(" ".join(parts)) is not None and not last.endswith("-")
+            and not cut_mid_sentence(last))
 
 NodeKind = Literal["heading", "bullet", "plain"]
 
@@ -167,6 +187,7 @@ class _WholeText:
 def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings | None = None) -> list[Node]:
     """The root nodes of ``lines``; see the module docstring for the rules. ``around``: the
     lines are a piece of a longer text, which stands there (line numbers stay the piece's)."""
+    lines = cut_margin_numbers(lines)  # (a review copy's line numbers hide each line's shape)
     roots: list[Node] = []
     stack: list[Node] = []  # open bullets/plain nodes that may take children
     previous_blank = True
@@ -205,6 +226,8 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
             text = raw.strip()
             text = strip_leading_icon(text)  # "📄 arxiv.org/abs/…": the icon is no text
             node = Node("plain", number, text, indent=len(raw) - len(raw.lstrip()))
+            if paragraph is not None and starts.ends_unwrapped(number - 2, text):
+                paragraph = None  # (the line above ended where its writer ended it: this one starts anew)
             if (item is not None and node.indent >= item.indent and not item.children and not message
                     and not node.is_detail and not _stands_alone(text)
                     and starts.wraps(item, number - 1, text, lazy=node.indent == item.indent)):
@@ -217,8 +240,17 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
                 starts.note(item, number - 1)
                 previous_blank = False
                 continue
+            if (paragraph is not None and not paragraph.children and not message and node.indent == 0
+                    and (not stack or stack[-1] is paragraph) and starts.furniture(number - 1, paragraph.line - 1)
+                    and not _ID_IN_LINE_RE.search(text) and _reference_done(wrapped.get(id(paragraph), [paragraph.text]))):
+                # a page number or running header a PDF copy left after a numbered reference that
+                # has its year already: not part of it (a line with an identifier, or before the
+                # reference has come to its year, is still read as its text)
+                starts.note(paragraph, number - 1)
+                continue
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
+                    and not _properties_one_a_line(lines[number - 2], text)
                     and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
                          and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                          and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
@@ -243,8 +275,10 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
         if stack:
             stack[-1].children.append(node)
         elif (node.kind == "plain" and node.indent == 0 and not previous_blank and roots and roots[-1].kind == "plain"
-              and (node.is_detail or _stands_alone(node.text)) and not is_url_only(roots[-1].text)):
-            # (a list of bare links is a list: a link is no title for the links below it)
+              and (node.is_detail or _stands_alone(node.text)) and not is_url_only(roots[-1].text)
+              and not chat_header(roots[-1].text)):
+            # (a list of bare links is a list: a link is no title for the links below it; a chat
+            # message's header is who posted the link, not its title)
             roots[-1].children.append(node)  # "Title\nURL: ..." written without bullets
             previous_blank = False
             continue
@@ -320,7 +354,11 @@ class _Starts:
     def __init__(self, lines: list[str], around: Surroundings | None = None) -> None:
         self._lines = lines
         self._labels: dict[int, LineLabel | None] = {}
+        #: lines of a numbered reference list the finder is sure are no reference's text
+        self._furniture: set[int] = set()
         self._around = around
+        self._wrap_width: int | None = None  # (0: the text is not wrapped at a width)
+        self._usual: int | None = None  # (0: too few lines to say)
 
     def mention(self, index: int, text: str, first: int) -> bool:
         """Line ``index`` (``text`` as read) starts a mention, in a paragraph that began at
@@ -360,6 +398,8 @@ class _Starts:
             return True  # the bullet's text wraps already, and the sentence goes on in lower case
         if lazy and not cut_mid_sentence(self._lines[index - 1]):
             return False
+        if not lazy and self._wrapped_at_width(index, text) and authors_line(text) is None:
+            return True  # (the line's first word would not have fit on the bullet's line: a hard wrap)
         if index not in self._labels:
             self._label_block(index, item.line - 1)
         found = self._labels.get(index)
@@ -370,6 +410,43 @@ class _Starts:
             return True  # the line completes a reference the bullet starts
         return (found is not None and found.label == "cont" and found.confidence >= SURE_CONTINUES
                 and authors_line(text) is None)
+
+    def _wrapped_at_width(self, index: int, text: str) -> bool:
+        """Line ``index`` goes on with the line above, which the text's wrap width cut: the
+        line above stops mid-sentence close to the width (the longest line of a text
+        wrapped at 100 columns or fewer), and the first word of this line would not have fit
+        after it. A line the writer broke on purpose is shorter than the width allows."""
+        width = self._width()
+        above = self._lines[index - 1].expandtabs(4).rstrip()
+        word = text.split(None, 1)[0] if text.split() else ""
+        return (width is not None and len(above) >= 0.8 * width and cut_mid_sentence(above)
+                and len(above) + 1 + len(word) > width and "/" not in word)
+
+    def ends_unwrapped(self, index: int, text: str) -> bool:
+        """Line ``index`` was not wrapped at the text's width but ended where its writer
+        ended it, so the capitalised line after it (``text``) starts anew: it ends a
+        sentence and is half as long again as the text's usual line (a reference pasted
+        whole into a list copied out of a two-column PDF, its neighbours wrapped at the column)."""
+        above = self._lines[index].rstrip()
+        if len(above) < 120 or not above.endswith(".") or not text[:1].isupper():
+            return False
+        usual = self._usual_length()
+        return usual is not None and len(above) > 1.5 * usual
+
+    def _usual_length(self) -> int | None:
+        """The median length of the text's lines of 30 characters or more (None with fewer than five)."""
+        if self._usual is None:
+            lengths = sorted(n for n in (len(line.rstrip()) for line in self._lines) if n >= 30)
+            self._usual = lengths[len(lengths) // 2] if len(lengths) >= 5 else 0
+        return self._usual or None
+
+    def _width(self) -> int | None:
+        """The width the text is wrapped at: its longest line, when that is 100 columns or
+        fewer (longer lines are not wrapped by a width); None otherwise."""
+        if self._wrap_width is None:
+            longest = max((len(line.expandtabs(4).rstrip()) for line in self._lines), default=0)
+            self._wrap_width = longest if 40 <= longest <= 100 else 0
+        return self._wrap_width or None
 
     def note(self, node: Node, index: int) -> None:
         """Record on ``node`` what the finder said of line ``index`` and of the node's first
@@ -396,17 +473,32 @@ class _Starts:
         while top > 0 and lines[top - 1].strip() and not _BULLET_RE.match(lines[top - 1]) and not lines[top - 1].startswith("#"):
             top -= 1
         if numbered_list(lines[top:end]):
-            # a numbered reference list: a reference starts at its number and nowhere else
+            # a numbered reference list: a reference starts at its number and nowhere else;
+            # between two numbers, what the finder is sure is no reference's text is the page
+            # furniture a PDF copy keeps at a page break (a page number, a running header)
             starts = numbered_starts(lines[top:end])
+            found = self._find(start, end)
             self._labels.update((i, _NUMBERED_START if starts[i - top] else _NUMBERED_GOES_ON) for i in range(start, end))
+            self._furniture.update(i for i in range(start, end) if not starts[i - top] and _is_furniture(found[i - start]))
             return
+        self._labels.update(zip(range(start, end), self._find(start, end)))
+
+    def furniture(self, index: int, first: int) -> bool:
+        """Line ``index`` is a page's furniture inside a numbered reference list (a page
+        number, a running header, a footnote): no text of the reference it stands in, which
+        goes on after it."""
+        if index not in self._labels:
+            self._label_block(index, first)
+        return index in self._furniture
+
+    def _find(self, start: int, end: int) -> list[LineLabel]:
+        """What the finder says of lines ``start:end`` (read where they stand in the whole text)."""
         from citekit.notes import finder
 
         if self._around is None:
-            self._labels.update(zip(range(start, end), finder.find(lines, start, end)))
-        else:  # (a piece: the finder reads the lines where they stand in the whole text)
-            at = self._around.origin
-            self._labels.update(zip(range(start, end), finder.find(_WholeText(lines, self._around), start + at, end + at)))
+            return finder.find(self._lines, start, end)
+        at = self._around.origin  # (a piece: the finder reads the lines where they stand in the whole text)
+        return finder.find(_WholeText(self._lines, self._around), start + at, end + at)
 
 
 #: a link cut by a hard wrap: the last word of a line is a URL that stops where a link
@@ -468,7 +560,10 @@ def _name_cut(text: str) -> bool:
     """The line ends an author list of full names with a given name alone (``…, Nova
     DasSarma, Dawn``, ``… Ermon, and Chelsea``): the wrap cut a name, so the next line
     (``Drain, Stanislav Fort, …``) goes on with it, however much it looks like a
-    reference of its own."""
+    reference of its own. So does a list of names that stops on the word joining its last
+    name (``…, Ari Holtzman, and`` / ``Luke Zettlemoyer. 2023. Title``)."""
+    if _joins_a_last_name(text):
+        return True
     if not _names_go_on(text):
         return False
     items = [item.strip() for item in text.strip().split(",") if item.strip()]
@@ -477,6 +572,17 @@ def _name_cut(text: str) -> bool:
         last = last[1:]
     full = [item for item in items[:-1] if len(item.removeprefix("and ").split()) >= 2]
     return len(last) == 1 and last[0][:1].isupper() and len(items) >= 3 and len(full) >= len(items[:-1]) - 1
+
+
+def _joins_a_last_name(text: str) -> bool:
+    """The line is a list of two names or more that ends on ``and`` or ``&``: its last name
+    is on the next line."""
+    tail = text.rstrip()
+    for joint in (" and", " &"):
+        if tail.endswith(joint):
+            names = authors_line(tail[: -len(joint)].rstrip(" ,"))
+            return names is not None and len(names) >= 2
+    return False
 
 
 def _open_bracket(text: str) -> bool:
@@ -505,6 +611,10 @@ def numbered_list(lines: list[str]) -> bool:
 _NUMBER_RE = lazy(r"^\s*[\[(]?(\d{1,4})")
 
 
+#: a review copy's line number in the margin before a bracketed reference number (``919 [14] …``)
+_MARGIN_NUMBER_RE = lazy(r"^\s*\d{3,4}\s+(?=\[\d{1,4}\]\s)")
+
+
 def numbered_starts(lines: list[str]) -> list[bool]:
     """Which lines start a reference by their number. ``[n]`` always does; ``n.``, ``n)`` and
     ``(n)`` do when they go on from the number before (the first one: when it is no year),
@@ -512,6 +622,7 @@ def numbered_starts(lines: list[str]) -> list[bool]:
     is no number, nor is ``1.`` of a wrapped ``Section 1.``"""
     out, last = [], None
     for line in lines:
+        line = _MARGIN_NUMBER_RE.sub("", line, count=1)  # ("919 [14] …": a review copy's line number in the margin)
         m = REFERENCE_NUMBER_RE.match(line)
         starts = False
         if m:
@@ -610,6 +721,17 @@ def outline_pieces(lines: Iterable[str], *, org: bool = False, total: int | None
     yield handed.pop()
 
 
+#: a page property: a short capitalised key, a colon, its value (``Status: Done``, ``Date read: May 2``)
+_PROPERTY_LINE_RE = lazy(r"^[A-Z][\w ]{0,30}[:：]\s+\S")
+
+
+def _properties_one_a_line(above: str, text: str) -> bool:
+    """Two ``Key: value`` lines one under the other are a page's properties (a Notion page
+    exported as Markdown: ``Status: Done`` over ``Related papers: …``), each a line of its own,
+    never one sentence wrapped onto the next line."""
+    return _PROPERTY_LINE_RE.match(text) is not None and _PROPERTY_LINE_RE.match(above.strip()) is not None
+
+
 def _starts_a_root(raw: str, org: bool) -> bool:
     """The line, after a blank line, starts a root of the outline that nothing before it
     takes in: not indented once its quote marks are removed (``>   - Authors: …`` nests
@@ -661,13 +783,14 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
     a Markdown heading followed by ``- URL:`` bullets. The detail belongs to the line above.
     """
     kept: list[Node] = []
-    for node in siblings:
+    for at, node in enumerate(siblings):
         if node.children:  # (most nodes are leaves: no call for them)
             adopt_orphan_details(node.children)
         owner = kept[-1] if kept else None
         if (node.is_detail and not node.children and owner is not None and _takes_details(owner)
                 and not (owner.children and owner.children[0].indent > node.indent)
-                and node.kind != "heading" and not (_names_a_work(node) and not _right_below(owner, node))):
+                and node.kind != "heading" and not (_names_a_work(node) and not _right_below(owner, node)
+                                                    and not _page_of_one_work(owner, siblings[at:]))):
             # (an owner that nests its own details deeper has a same-level line as a sibling)
             owner.children.append(node)
             continue
@@ -701,6 +824,27 @@ def _names_a_work(node: Node) -> bool:
     paper, so it joins the line above only when it sits inside that line's block."""
     label = node.label
     return label is not None and label.field in ("pin", "url")
+
+
+#: a short ``key: value`` line citekit has no label for (``read: yes``, ``status: skimmed``)
+_SHORT_PROPERTY_RE = lazy(r"^[^\W\d_][\w ]{0,20}[:：]\s*[^:：\s]\S{0,30}(?:\s\S{1,30}){0,2}$")
+
+
+def _page_of_one_work(owner: Node, rest: list[Node]) -> bool:
+    """``owner`` is a heading whose section, from here to the next heading, is only detail
+    lines naming one work (``## Title``, a blank line, then ``- URL: …``, ``- read: yes``):
+    the page of one paper, whose link is the heading's even across the blank line that
+    Markdown puts under a heading. Two links or any line of prose make it a list instead."""
+    if owner.kind != "heading":
+        return False
+    works = 0
+    for node in rest:
+        if node.kind == "heading":
+            break
+        if node.children or not (node.is_detail or _SHORT_PROPERTY_RE.match(node.text)):
+            return False
+        works += _names_a_work(node)
+    return works == 1
 
 
 def _right_below(owner: Node, node: Node) -> bool:

@@ -348,6 +348,34 @@ REFERENCE_NUMBER_RE = re.compile(r"^\s*(?:\[\d{1,4}\]\s*|(?:\(\d{1,4}\)|\d{1,4}[
 _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
+#: the counter a thread's post opens with (``3/7 ``, ``12/12 ``): no part of what the post names
+_POST_COUNTER_RE = lazy(r"^\d{1,2}/\d{1,2}\s+(?=[^\W\d_])")
+
+
+#: a remark after an arrow pointing back at what the line names (``<-- this is vLLM``, ``← read first``)
+_ARROW_REMARK_RE = lazy(r"\s+(?:<-+|←)\s.*$")
+
+
+#: a remark in lower case after a spaced dash, right after a bracketed citation that closes
+#: on its year or its ``et al.`` (``… (Okafor et al. 2024) — no pairs needed``): the writer's
+#: words, not the reference's (other papers it names are read from the line on their own)
+_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:(?:19|20)\d{2}[a-z]?|\bet\.? al\.?)\s*[)）])\s+(?:[—–]|--?)\s+[a-z].*$")
+
+
+def _without_dash_remark(text: str) -> str:
+    """``text`` without a remark after a spaced dash that follows its bracketed citation
+    (:data:`_DASH_REMARK_AFTER_CITATION_RE`), when the citation is the line's only bracket
+    and no sentence ends before it: a line that names one paper, not prose that cites
+    several (``…; BN (Ioffe & Szegedy 2015), no dropout. Compare Highway Networks (…) — …``)."""
+    m = _DASH_REMARK_AFTER_CITATION_RE.search(text)
+    if m is None:
+        return text
+    head = text[: m.start()]
+    if head.count("(") + head.count("（") > 1 or ";" in head or _SENTENCE_BREAK_RE.search(head):
+        return text
+    return text[: m.end(1)]
+
+
 _YEAR_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?((?:19|20)\d{2})[a-z]?\)?[.,:]?$")  # ``Robbins & Monro 1951, "Title"``
 #: a venue and its year between a citation's names and its quoted title (``Keskar et al. ICLR’17``)
 _VENUE_BEFORE_TITLE_RE = lazy(r"[.,]?\s*\(?(?P<v>[A-Z][A-Za-z]{1,15}\s*(?:['’]\d{2}|(?:19|20)\d{2}))\)?[.,:]?$")
@@ -679,6 +707,8 @@ def _title_first(text: str) -> Reference | None:
             return Reference(m.group("title").strip(), parsed[0], "title-semicolon-authors", parsed[1], venue, year)
     # Title (A & B, Venue Year)
     m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
+    if m and _holds_sentences(m.group("title")):
+        m = None  # sentences before the brackets: prose that names things in them, not a title
     if m and (_title_ok(m.group("title")) or _SHORT_NAME_RE.fullmatch(m.group("title").strip())):
         parsed = _paren_authors(m.group("inner"), dash_tail=_title_ok(m.group("title")))
         if parsed and (_title_ok(m.group("title")) or len(parsed[0]) >= 2) and not _affiliation(m.group("title").strip(), parsed):
@@ -768,8 +798,13 @@ def _parse_reference(text: str) -> Reference | None:
     plain = strip_markup(text)
     if ")" in plain or "）" in plain:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
+        plain = _without_dash_remark(plain)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
+    if plain[:1].isdigit():
+        plain = _POST_COUNTER_RE.sub("", plain)  # "5/7 Title (…)": a thread's post counter
+    if "<-" in plain or "←" in plain:
+        plain = _ARROW_REMARK_RE.sub("", plain)  # "… SOSP 2023  <-- this is vLLM": a remark pointing back
     ref = REFERENCE_RULES.first(plain)
     if ref is not None:
         ref.source = plain
@@ -1090,7 +1125,12 @@ _MODEL_NAMES_RE = lazy(
     r"^(?:\[\d{1,4}\]\s*)?[A-Z][^.\d]{2,300}?[^\W\d_]\.\s(?:19|20)\d{2}[a-z]?\.\s+[^\W\d_]|"
     # one author then the year, as ACM and APA write a paper of one author
     # (``[9] Noam Shazeer. 2020. GLU Variants …``, ``Noam Shazeer (2020).``)
-    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]"
+    r"^(?:\[\d{1,4}\]\s*)?[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][\w'’\-]+(?:\.\s|\s\()(?:19|20)\d{2}[a-z]?[.)]|"
+    # family names alone, then the title (``Okafor, Lindqvist, Brandt. Title. ICML 2023.``)
+    r"^[A-Z][^\W\d_A-Z][\w'’\-]*(?:,\s[A-Z][^\W\d_A-Z][\w'’\-]*)+(?:,?\s(?:and|&)\s[A-Z][^\W\d_A-Z][\w'’\-]*)?\.\s+[^\W\d_]|"
+    # one author, then the title, in a numbered list (``[3] Noam Shazeer. GLU variants …``):
+    # the list's number says a reference starts, the model reads the rest
+    r"^\[\d{1,4}\]\s*[A-Z][^\W\d_A-Z]+(?:\s[A-Z]\.)*\s[A-Z][^\W\d_A-Z][\w'’\-]*\.\s+[^\W\d_]"
 )
 
 
@@ -1239,6 +1279,29 @@ def published_in(parsed: "ParsedReference") -> dict[str, str]:
     return out
 
 
+#: a sentence's end: a full stop after a word of two letters or more (not an initial's ``N.``)
+_SENTENCE_STOP_RE = lazy(r"(?<=[^\W\d_]{2})\.\s+|(?<=\d)\.\s+")
+
+
+def _title_dot_names_venue(text: str) -> Reference | None:
+    """``Title. Given Family, Given Family, …. Venue Year.``: three sentences, the middle
+    one only people's full names (:func:`names_line`), the last a venue and its year. The
+    title may be one word (``Dropout``): the names and venue around it say it is a title.
+    The learned parser glued such a venue to the last name (``Alex Krizhevsky. JMLR``)."""
+    stops = [m for m in _SENTENCE_STOP_RE.finditer(text)]
+    if len(stops) < 2:
+        return None
+    title = text[:stops[0].start()].strip()
+    tail = text[stops[-1].end():].strip().rstrip(".").strip()
+    venue, year = _venue_year_short(tail)
+    if year is None or not _title_ok(title) or not title[:1].isupper():
+        return None
+    listed = names_line(text[stops[0].end():stops[-1].start()].strip())
+    if listed is None or len(listed[0]) < 2 or listed[2] is not None or listed[3] is not None:
+        return None
+    return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1263,6 +1326,7 @@ def _model(text: str) -> Reference | None:
             name = f"{uncapitalised(family.strip())},{given}"
         names.append(name)
     title = _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))
+    title, names = _names_spilt_into_title(title, names)
     if not _title_ok(title) or len(title.split()) < 2 or not _title_delimited(parsed.tokens, parsed.labels):
         return None
     if title.count("(") != title.count(")") or title.count("[") != title.count("]"):
@@ -1277,6 +1341,35 @@ def _model(text: str) -> Reference | None:
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
                      published=published_in(parsed))
+
+
+#: a title that opens on the end of its author list: names, the ``and`` before the last
+#: one, the last name, a full stop, then the title (``Ana Lima, and Eva Roth. Title``)
+_NAMES_OPEN_TITLE_RE = lazy(r"^(?P<names>[^.]{2,300}?(?:,\s*|\s)(?:and|&)\s+[^.,]{2,60}?)\.\s+(?P<rest>\S.*)$")
+
+
+def _names_spilt_into_title(title: str, names: list[str]) -> tuple[str, list[str]]:
+    """The title and authors with the end of the author list that the model read into the
+    title put back among the authors (``Kai Lu, Bo Tan,`` | ``Li Wu, and Jo Ma. Title``). A
+    family name alone first (``Maren`` | ``Solheim, and Hana Baek. Title``) completes the
+    model's last author, a given name alone. Returned as they are when the title's opening
+    is not such a list."""
+    m = _NAMES_OPEN_TITLE_RE.match(title)
+    if m is None or not names:
+        return title, names
+    split = split_name_list(m.group("names"), single_word=True, min_names=2)
+    rest = m.group("rest").strip()
+    if split is None or split[1] or len(rest.split()) < 2 or not _title_ok(rest):
+        return title, names
+    parts = split[0]
+    if len(parts[0].split()) == 1:
+        if len(names[-1].split()) != 1:
+            return title, names
+        names = [*names[:-1], f"{names[-1]} {parts[0]}"]
+        parts = parts[1:]
+    if not all(len(part.split()) >= 2 for part in parts):
+        return title, names
+    return rest, [*names, *parts]
 
 
 #: a title's first sentence when it is a venue and its year (``SOSP ’23.``, ``ICLR 2022.``)
@@ -1339,6 +1432,22 @@ _REMARK_AFTER_STOP_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[a-z])(?!(?:e\.g|i\.e|vs
 _VENUE_CLOSES_TITLE_RE = lazy(r"\s*[(（]\s*(?P<v>[A-Za-z][\w&.\- ]{1,30}?\s*['’]?\s*\d{2,4})\s*[)）]$")
 
 
+#: a sentence's end inside a title, a capital after it (``Some Title Here. Good read``)
+_STOP_THEN_CAPITAL_RE = lazy(r"(?<=[A-Za-z0-9)])\.\s+(?=[A-Z])")
+
+
+def _without_remark_sentence(title: str) -> str:
+    """The title without a last sentence that is a remark on it: the title is written in
+    title case and the sentence after its full stop is not (``Some Title Here. Good read``);
+    a subtitle after a full stop is in title case as its title is (``… Designs: I. The
+    Method of Paired Comparisons``)."""
+    stops = list(_STOP_THEN_CAPITAL_RE.finditer(title)) if ". " in title else []
+    if not stops:
+        return title
+    head, tail = title[:stops[-1].start()], title[stops[-1].end():]
+    return head if title_case(head) and len(head.split()) >= 2 and not title_case(tail) else title
+
+
 def _citation_first(text: str) -> Reference | None:
     """``Loshchilov & Hutter, Decoupled Weight Decay Regularization``, ``Bartlett & Mendelson
     2002, Rademacher and Gaussian complexities``: an author list in citation syntax opens the
@@ -1366,6 +1475,7 @@ def _citation_first(text: str) -> Reference | None:
     parsed = refparse.parse_if(text, sure_of_title)
     title = "" if parsed is None or not parsed.title else \
         _REMARK_AFTER_STOP_RE.sub("", _REMARK_AFTER_DASH_RE.sub("", unquote_title(parsed.title))).strip().rstrip(",.;:")
+    title = _without_remark_sentence(title)
     if lead.year and title and (year_first := _YEAR_OPENS_RE.match(title)) is not None:
         # the citation's own year, which the parser, not knowing its letter (``Bai et al.
         # 2022b, …``: the second paper of that year), read into the title
@@ -1477,6 +1587,8 @@ def _nature_style(text: str) -> Reference | None:
         title = title[: title.rindex("(")].strip()  # ``Convex Optimization (Cambridge Univ. Press, 2004)``
     if len(title.split()) < 2 or re.match(_NATURE_NAME, m.group("title")) or "&" in title or "…" in title or "..." in title:
         return None  # a name read as the title: the names went on (``Manning, C. D., & Finn, C. (2023)``, APA)
+    if split_name_list(title, single_word=True, min_names=2) is not None:
+        return None  # names written given name first (``Ana Lima, B. C. Ode, and Eva Roth. Title``): no Nature list
     names = m.group("names")
     incomplete = names.endswith("et al.")
     names = names.removesuffix(" et al.")
@@ -1568,6 +1680,8 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("title-comma-surnames", (_CLOSED_END_CUE, _ET_AL_CUE), _title_comma_surnames),
     # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
     LineRule("title-slash-names", (Cue(needles=("/",), pattern=re.compile(r"[A-Za-z]\s*/\s*[A-Z]")),), _title_slash_names),
+    # ``Dropout. Nitish Srivastava, Geoffrey Hinton, Alex Krizhevsky. JMLR 2014.``: title, full names, venue
+    LineRule("title-dot-names-venue", (_YEAR_CUE,), _title_dot_names_venue),
     # any other citation style, read by the learned reference parser
     LineRule("reference-model", (_YEAR_CUE, _ET_AL_CUE, _ARXIV_CUE), _model),
     # ``Shazeer's Fast Transformer Decoding: One Write-Head is All You Need (2019)``

@@ -8,6 +8,7 @@ summary or an author list when it clearly is one.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from citekit.core.lazyre import lazy
 
@@ -72,7 +73,7 @@ _PARENS_RE = lazy(r"\([^()]*\)")
 #: the small words of an English title, which no personal name holds (``Deep Residual
 #: Learning for Image Recognition (ResNet)`` is a title with its short name, not a person);
 #: name particles (``van``, ``de``, ``von``) are not among them
-_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?)\s", re.I)
+_TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|are|an?|without|towards?|through|into|using|beyond|across|at|as)\s", re.I)
 _PERSON_NAMES_SPLIT_RE = lazy(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
@@ -278,6 +279,58 @@ def strip_decorations(text: str) -> str:
     return text
 
 
+#: a line that a review copy's margin numbers: the number, then the line's own text (if any)
+_MARGIN_NUMBER_RE = lazy(r"^(\d{1,4})(?:[ \t]+(?=\S)|$)")
+#: the most a margin number may rise from one copied line to the next (a figure or a page
+#: break between them skips lines the copy did not keep)
+_MARGIN_STEP = 120
+#: how many numbered lines with text make a margin: fewer could be a list written "1 …"
+_MARGIN_MIN_LINES = 3
+
+
+def cut_margin_numbers(lines: list[str]) -> list[str]:
+    """``lines`` with the line numbers a review copy of a paper prints in its margin taken
+    off the lines that carry them (``864 [1] Nicolas …``): copied with the text, they stand
+    before the first word of a line and hide its shape (a reference's ``[1]``, a wrapped
+    line going on). A margin is a run of lines opening on a bare number that rises down the
+    text, by at most :data:`_MARGIN_STEP` from one to the next, holding at least
+    :data:`_MARGIN_MIN_LINES` lines with text after their number. Not a margin: numbers
+    that all read as years (a list by year: ``2017 Title``) or that count 1, 2, 3 from one
+    (a list numbered without a dot). A number alone on its line is left (a page number
+    reads the same). The list is returned as it is when no margin is found."""
+    chains: list[list[tuple[int, int, bool]]] = []  # each: (index, number, has text) rising
+    for at, line in enumerate(lines):
+        if not line[:1].isdigit():
+            continue
+        m = _MARGIN_NUMBER_RE.match(line)
+        if m is None:
+            continue
+        number = int(m.group(1))
+        for chain in chains:
+            if 0 < number - chain[-1][1] <= _MARGIN_STEP:
+                chain.append((at, number, m.end() < len(line)))
+                break
+        else:
+            chains.append([(at, number, m.end() < len(line))])
+            if len(chains) > 8:  # (a file of many numbered lines: the shortest run dropped)
+                chains.remove(min(chains, key=len))
+    cut = [at for chain in chains if _is_margin(chain) for at, _, text in chain if text]
+    if not cut:
+        return lines
+    out = list(lines)
+    for at in cut:
+        out[at] = out[at][_MARGIN_NUMBER_RE.match(out[at]).end():]
+    return out
+
+
+def _is_margin(chain: list[tuple[int, int, bool]]) -> bool:
+    """Whether a rising run of numbered lines is a margin (see :func:`cut_margin_numbers`)."""
+    numbers = [number for _, number, text in chain if text]
+    if len(numbers) < _MARGIN_MIN_LINES or all(1900 <= n <= 2099 for n in numbers):
+        return False
+    return not (numbers[0] == 1 and all(b - a == 1 for a, b in zip(numbers, numbers[1:])))
+
+
 def strip_leading_icon(text: str) -> str:
     """A line without the icon before it (``📄 arxiv.org/abs/…``, ``🚨 New paper: …``); a line
     that is only icons is kept as it is."""
@@ -304,3 +357,25 @@ def strip_chat_prefix(text: str) -> str:
 def is_separator(text: str) -> bool:
     """``---``, ``***``, ``===``: a thematic break, never content."""
     return bool(_SEPARATOR_RE.match(text))
+
+
+#: one item of a relation property in a Notion export: the page's name, then its file in
+#: brackets, URL-encoded, ending in the page's 32-hex id (``DPO (../Papers%20DB%20…/DPO%20c81f….md)``)
+_RELATED_PAGE_RE = lazy(r"(?P<name>[^(),]+?)\s*\((?P<path>[^()\s]*?(?P<file>[^/()\s]+)%20[0-9a-f]{32}\.md)\)")
+_RELATION_LABEL_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s*")
+
+
+def related_pages(text: str) -> list[str]:
+    """The page names of a ``Key: Name (Name%20<id>.md), …`` relation property, each name
+    the one its file spells (exactly the shape the export writes); none when any item is
+    not such a page."""
+    label = _RELATION_LABEL_RE.match(text)
+    if label is None:
+        return []
+    rest, names, at = text[label.end():], [], 0
+    for m in _RELATED_PAGE_RE.finditer(rest):
+        if rest[at:m.start()].strip(" ,") or unquote(m.group("file")).strip() != m.group("name").strip():
+            return []
+        names.append(m.group("name").strip())
+        at = m.end()
+    return names if names and not rest[at:].strip(" ,") else []

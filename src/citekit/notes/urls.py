@@ -172,6 +172,13 @@ def markdown_links(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in _md_links(text)]
 
 
+def markdown_link_places(text: str) -> list[tuple[int, str]]:
+    """Where each ``[label](url)`` Markdown link starts, with its URL."""
+    if "](" not in text:
+        return []
+    return [(m.start(), m.group(2)) for m in _md_links(text)]
+
+
 def _md_links(text: str) -> Iterator[re.Match[str]]:
     """``_MD_LINK_RE.finditer(text)`` in one pass over the labels: a try at ``[`` reads its
     label to the next ``]``, so when it fails, every ``[`` before that ``]`` fails the same

@@ -120,6 +120,42 @@ def main_finding(abstract: str, after: int, name: str = "") -> str | None:
     return None
 
 
+#: "Results showed significant interactions between size and movement.": the results as subject, what they showed
+#: said as a noun phrase, with no "that" clause (:data:`_CUE` needs one)
+_CUE_NP = lazy(r"^(?:(?:the|our)\s+)?(?:(?:main|key|experimental|study)\s+)?(?:results?|findings?|analys[ie]s|experiments?)"
+               r"\s+(?:clearly\s+)?(?:show|showed|shown|reveal|revealed|indicate|indicated|demonstrate|demonstrated)"
+               r"\s+(?!that\b)(?P<finding>[^;:]+?)\.?$", re.I | re.S)
+#: what such a noun phrase must name to be a result, not a topic ("the following", "several aspects")
+_RESULT_NOUN = lazy(r"\b(?:significant(?:ly)?|effects?|interactions?|differences?|improvements?|reductions?|increases?|"
+                    r"decreases?|advantages?|benefits?|gains?|higher|lower|faster|slower|better|worse|fewer|more\s+\w+\s+than)\b"
+                    r"|\d(?:\.\d+)?\s*%", re.I)
+
+
+def main_outcome(abstract: str, after: int, name: str = "") -> str | None:
+    """The abstract's main result said as a noun phrase ("significant interactions between size and movement"), or
+    None: read only where :func:`main_finding` finds no "that" clause, from the first sentence after the paper's
+    action whose subject is the results ("Results showed X."). The phrase must name a result (an effect, a
+    difference, a comparison), read on its own and be short; every word of it is the abstract's."""
+    from citekit.output.sentences import clause_defects, is_cut_short, split_sentences
+    from citekit.output.standalone import unexplained
+
+    sentences = split_sentences(abstract)
+    if is_cut_short(abstract):
+        sentences = sentences[:-1]
+    for sentence in sentences[max(after + 1, 1):]:
+        m = _CUE_NP.match(sentence.strip())
+        if not m:
+            continue
+        phrase = _FIRST_CLAUSE.split(m.group("finding").strip())[0].rstrip(" .,")
+        phrase = re.sub(r",\s+(?:[a-z]+ing|which|thus|thereby)\b.*$", "", phrase)
+        if not _RESULT_NOUN.search(phrase) or _LEANS.search(phrase) or _OPENS_PHRASE.match(phrase) \
+                or _OPEN_END.search(phrase) or unexplained(phrase, name) or clause_defects(phrase) \
+                or "$" in phrase or "\\" in phrase or not 3 <= len(phrase.split()) <= MAX_FINDING_WORDS:
+            return None
+        return phrase
+    return None
+
+
 _AUX = {"is", "are", "was", "were", "be", "been", "has", "have", "had", "can", "could", "may", "might", "will",
         "would", "did", "does", "do", "should", "must"}
 
@@ -149,6 +185,10 @@ def with_finding(clause: str, verb: str, abstract: str, after: int, name: str = 
                          r"compare|show|analy[sz]e|provide|introduce|explore|examine|outline|highlight)s?\b", clause):
         return clause
     finding = main_finding(abstract, after, name)
+    said = "that " + finding if finding else None
+    if not finding:
+        finding = main_outcome(abstract, after, name)  # ("Results showed significant X": "..., and find significant X")
+        said = finding
     if not finding:
         return clause
     if len(clause.split()) + len(finding.split()) + 3 > MAX_CLAUSE_WORDS:
@@ -160,4 +200,4 @@ def with_finding(clause: str, verb: str, abstract: str, after: int, name: str = 
         find = "found"
     else:
         find = "find" if plural else "finds"
-    return f"{clause.rstrip(' ,;.')}, and {find} that {finding}"
+    return f"{clause.rstrip(' ,;.')}, and {find} {said}"

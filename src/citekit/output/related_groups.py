@@ -1,6 +1,6 @@
 """Paragraphs a reader would draw: papers grouped by what they are about.
 
-Two papers belong together when their texts (title, abstract, English summary) use the
+Two papers belong together when their texts (title and abstract) use the
 same distinctive words, as TF-IDF over the selection measures, and when they carry the
 same topic tags. Groups are built bottom-up (average linkage) and never grow past six
 papers; a paper close to no other stays out of every group and ends up in a short

@@ -231,3 +231,68 @@ def define_in(opener: str, forms: dict[str, str], rest: str) -> str:
         if m:
             opener = f"{opener[:m.end()]} ({acronym}){opener[m.end():]}"
     return opener
+
+
+#: what a sentence cites or links: a natbib or biblatex command with its keys, a pandoc citation, a Markdown link
+#: ("[Title](url)", ``--links``), a URL; never rewritten
+_CITATION = re.compile(r"\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[@[^\]]*\]|@[\w:.\-+/]*\w"
+                       r"|\[[^\]]*\]\([^)]*\)|\\(?:url|href)\{[^}]*\}|https?://\S+")
+
+
+def define_first(sentences: list[str], forms: dict[str, str]) -> list[str]:
+    """A paragraph's sentences with each acronym of ``forms`` defined where the reader meets it first: "(SAM)"
+    after the long form when a sentence writes the long form before any writes the acronym, else the long form
+    before the first use ("SAM" -> "sharpness-aware minimization (SAM)", "an LMO-based method" -> "a linear
+    minimization oracle (LMO)-based method"), or after it where it ends a name ("Ideogramic UML (unified
+    modeling language)"). A paragraph with no opener has no sentence of its own to define a
+    term in, and a reader flags an acronym a paragraph never spells out. One already written with its long form,
+    used by no sentence, or a name rather than an acronym ("LiMuon", :func:`.standalone.is_acronym`) is left as it
+    is; citation keys are never touched."""
+    from citekit.output.standalone import is_acronym
+
+    out = list(sentences)
+    for acronym, long in sorted(forms.items(), key=lambda t: -len(t[0])):
+        if not is_acronym(acronym) or not long.strip():
+            continue
+        used = re.compile(rf"(?:\b(?P<article>[Aa]n?) |(?<![\w\-])(?P<name>[A-Z][\w\-]*) )?(?<![\w\-]){re.escape(acronym)}s?(?![\w]|-[A-Z0-9])")
+        spelled = re.compile(r"(?<![\w\-])" + r"[\s\-]+".join(map(re.escape, re.split(r"[\s\-]+", long.strip())))
+                             + r"(?![\w\-])", re.I)
+        for i, sentence in enumerate(out):
+            prose = " ".join(_CITATION.split(sentence))  # (the text between citations, which alone is prose)
+            if re.search(rf"\({re.escape(acronym)}s?\)", prose):
+                break  # (defined already, as the record wrote it)
+            first_long, first_used = spelled.search(prose), used.search(prose)
+            if not first_long and not first_used:
+                continue
+            if first_used and (not first_long or first_used.start() < first_long.start()):
+                out[i] = _in_prose(sentence, used, lambda m: _spelled_out(m, acronym, long))
+            elif any(used.search(" ".join(_CITATION.split(s))) for s in out[i:]):
+                out[i] = _in_prose(sentence, spelled, lambda m: f"{m.group(0)} ({acronym})")
+            break
+    return out
+
+
+def _spelled_out(match: re.Match[str], acronym: str, long: str) -> str:
+    """The use ``match`` of ``acronym`` with its long form before it, and its article made to fit the long form
+    ("an LMO" -> "a linear minimization oracle (LMO)")."""
+    from citekit.output.articles import indefinite_article
+
+    used = match.group(0)
+    if match.group("name"):  # (a part of a name, "Ideogramic UML", is not split: its long form follows it)
+        return f"{used} ({long})"
+    if match.group("article"):
+        used = used[len(match.group("article")) + 1:]
+        article = indefinite_article(long)
+        article = article.capitalize() if match.group("article")[0].isupper() else article
+        return f"{article} {long} ({used})"
+    return f"{long} ({used})"
+
+
+def _in_prose(sentence: str, pattern: re.Pattern[str], how) -> str:  # noqa: ANN001
+    """``sentence`` with the first match of ``pattern`` outside its citations replaced by ``how(match)``."""
+    pieces = re.split(f"({_CITATION.pattern})", sentence)
+    for n, piece in enumerate(pieces):
+        if n % 2 == 0 and pattern.search(piece):
+            pieces[n] = pattern.sub(how, piece, count=1)
+            break
+    return "".join(pieces)

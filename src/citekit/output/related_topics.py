@@ -21,16 +21,9 @@ from dataclasses import dataclass
 
 from citekit.core.text import fold, latex_to_text
 from citekit.core.lazyre import lazy
+from citekit.output.function_words import FUNCTION_WORDS
 from citekit.output.word_roots import root
 
-#: words that end a phrase: a name is never built across them
-FUNCTION_WORDS = frozenset(
-    "a an the of on in for and or to with without via by from at as is are was were be been being its it into "
-    "over under this that these those we our us they their them can could may might must should would will not "
-    "no nor using use used uses based than then such which who whom whose while also both more most less many "
-    "much few each every all any some other another between through during about across after before how what "
-    "when where why whether if so but yet do does did has have had i ii iii one two three four five first second "
-    "well here there only just very up down out off toward towards upon within among per vs versus etc cf viz ie eg".split())
 #: words that describe papers in general, or a record's own structure: they never name a theme alone
 GENERIC = frozenset(
     "paper papers work works study studies studied research article articles abstract approach approaches method "

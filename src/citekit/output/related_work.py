@@ -1,8 +1,9 @@
 """Related-work snippets: the library's papers on a topic, grouped, one sentence each.
 
-Every sentence about a paper comes from that paper's own record: the user's English
-summary, else the contribution sentence of its abstract in the third person, else its
-title. Papers are grouped into paragraphs by the tags they share (or by groups the user
+Every sentence about a paper comes from that paper's own record: the contribution sentence
+of its abstract in the third person, else its title. The user's own note on a paper (the
+``summary`` the notes give it, "Classic; bias correction of moments") is private: it never
+becomes a sentence, a heading or an opener. Papers are grouped into paragraphs by the tags they share (or by groups the user
 names), and everything taken from records or notes is escaped for the target format, so
 a hostile title can never run LaTeX or pandoc code.
 
@@ -37,14 +38,10 @@ from citekit.output.sentences import (
     EMPH_CLOSE,
     EMPH_OPEN,
     Contribution,
-    clause_defects,
-    clean_clause,
     contributions,
     conjugate,
-    is_english,
     present_clause,
     same_claim,
-    summary_verb,
     verb_phrase,
     trim,
 )
@@ -159,8 +156,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _entry_text(entry: Entry) -> str:
-    summary = entry.summary if entry.summary and is_english(entry.summary) else ""
-    return " ".join(t for t in (entry.title, abstract_of(entry), summary) if t)
+    return " ".join(t for t in (entry.title, abstract_of(entry)) if t)
 
 
 def abstract_of(entry: Entry) -> str:
@@ -310,9 +306,8 @@ def _with_names(groups: list[_Group], entries: list[Entry]) -> list[_Group]:
     from citekit.output.related_topics import proper_names
 
     abstracts = [abstract_prose(e) for e in entries]
-    summaries = [e.summary if e.summary and is_english(e.summary) else "" for e in entries]
-    texts = [entry_text(e, a, s) for e, a, s in zip(entries, abstracts, summaries)]
-    bodies = [" ".join((a, s)) for a, s in zip(abstracts, summaries)]
+    texts = [entry_text(e, a, "") for e, a in zip(entries, abstracts)]
+    bodies = abstracts
     names = frozenset(proper_names(bodies, texts, [e.title or e.key for e in entries]))
     for g in groups:
         g.names = names
@@ -521,9 +516,8 @@ def _finish(sentence: str) -> str:
 
 def _context(entry: Entry) -> str:
     """The paper's own text, minus copies of its title (whose title case says nothing about names)."""
-    summary = entry.summary if entry.summary and is_english(entry.summary) else ""
     # (the abstract as stored: a last sentence cut off mid-word still names things, "We present Pointable, an")
-    text = " ".join(t for t in (entry.abstract or abstract_of(entry), summary) if t)
+    text = entry.abstract or abstract_of(entry) or ""
     title = latex_to_text(entry.title or "")
     for part in {title, *re.split(r"[:?]\s+", title)}:
         if len(part) > 12 and " " in part.strip():  # (one word, "Collapse-to-Zoom", is a name the text may use)
@@ -531,52 +525,19 @@ def _context(entry: Entry) -> str:
     return text
 
 
-def _capitalized(text: str) -> str | None:
-    """A statement with its first word capitalized, or None when that would change a name ("mHC")."""
-    m = re.match(r"\s*([A-Za-z][\w\-]*)", text)
-    if not m or m.group(1)[0].isupper():
-        return text
-    word = m.group(1)
-    if word != word.lower():
-        return None
-    return text[:m.start(1)] + word[0].upper() + text[m.start(1) + 1:]
-
-
 def describe(entry: Entry, style: _Style) -> str:
     """One sentence about a paper from its own record.
 
-    The user's English summary first, then the abstract's contribution sentence (cleaned
-    so it stands alone, see :func:`~.sentences.contribution`), and when neither gives a
-    sentence that reads on its own, one made from the title's words
-    (:func:`~.title_prose.title_clause`). A sentence made from the record that ``--check``
-    would flag gives way to the next one that it would not (:func:`_unflagged`): the draft
-    never carries what its own check reports where the record offers a better sentence.
+    The abstract's contribution sentence (cleaned so it stands alone, see
+    :func:`~.sentences.contribution`), and when it gives no sentence that reads on its own, one
+    made from the title's words (:func:`~.title_prose.title_clause`). A sentence made from the
+    record that ``--check`` would flag gives way to the next one that it would not
+    (:func:`_unflagged`): the draft never carries what its own check reports where the record
+    offers a better sentence. The user's note on the paper (``entry.summary``: "Classic; bias
+    correction of moments", "Must read") is never one: it says what the user thinks of the paper,
+    not what the paper does, and pasted into a paper it reads as a claim about the cited work.
     """
-    summary = _from_summary(entry, style)
-    if summary:  # (the user's own words: the check may name them, the draft keeps them)
-        return summary
     return _unflagged(_sentences_about(entry, style), entry, style.fmt)
-
-
-def _from_summary(entry: Entry, style: _Style) -> str | None:
-    """The sentence the user's English summary gives, or None."""
-    if not (entry.summary and entry.summary.strip() and is_english(entry.summary)):
-        return None
-    plural = _plural(entry)
-    name = method_name(entry.title or "")
-    summary = re.sub(r"\s+", " ", entry.summary).strip()
-    parts = summary_verb(summary)
-    if parts:
-        _adverb, verb, rest = parts
-        clause = clean_clause(rest.rstrip("."), name)
-        if clause and not clause_defects(clause):
-            return _finish(f"{style.citet(entry)} {conjugate(verb, plural)} {style.prose(clause)}")
-        return None
-    statement = clean_clause(summary.rstrip("."), name)
-    statement = _capitalized(statement) if statement else None
-    if statement and not clause_defects(statement):
-        return _finish(f"{style.prose(statement)} {style.citep([entry])}")
-    return None
 
 
 #: how many of the abstract's contribution sentences, best first, are tried before the title
@@ -834,8 +795,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return _with_names(groups, entries)
     skip = set(topic) | _universal_tags(left)
     abstracts = [abstract_prose(e) for e in left]
-    texts = [entry_text(e, a, e.summary if e.summary and is_english(e.summary) else "") for e, a in zip(left, abstracts)]
-    bodies = [" ".join((a, e.summary if e.summary and is_english(e.summary) else "")) for e, a in zip(left, abstracts)]
+    texts = [entry_text(e, a, "") for e, a in zip(left, abstracts)]
+    bodies = list(abstracts)
     # an acronym and its long form are one term: "SAM" in one record is "sharpness-aware minimization" in another
     forms = long_forms(texts)
     texts, bodies, abstracts = (as_one_term(x, forms) for x in (texts, bodies, abstracts))
@@ -1443,8 +1404,7 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
 
         mine = replace(mine, abstract=without_scan_marks(mine.abstract))  # (a scanned page's "Page 1." is no claim)
     from citekit.library.tags import load_rules
-    from citekit.output.related_openers import opener, owned_by_all
-    from citekit.output.related_topics import heading_sentence
+    from citekit.output.related_openers import opener
 
     rules = rules or load_rules({})
     style = _Style(fmt=fmt, cite=cite, links=links)
@@ -1500,19 +1460,17 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
             # how the papers relate, from their records (:func:`.related_openers.opener`), else the group's heading
             titles, abstracts = g.spelled([e.title or "" for e in g.members]), \
                 g.spelled([abstract_prose(e) for e in g.members])
+            # (never the heading said again, "Three papers address tangible user interfaces": readers struck it)
             said = opener(titles, abstracts, g.themes, _papers(g.members), g.kind, g.section, g.names)
-            if not said and not g.core:
-                # (a sub-topic's heading, never the section's own: "Most of these papers address learning" under
-                # a learning section says nothing)
-                texts = [g.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in g.members]
-                said = heading_sentence(g.heading, texts, _papers(g.members), g.kind, g.names)
-                if said and not owned_by_all(g.heading, titles, abstracts):
-                    said = None  # (a heading word one paper uses in passing makes no opener true of it)
         if said:
             from citekit.output.related_terms import define_in
 
             said = style.text(define_in(said, g.forms, " ".join(body)))
             body.insert(0, _with_means(said, g, style))
+        if g.forms:
+            from citekit.output.related_terms import define_first
+
+            body = define_first(body, g.forms)
         lines.append(" ".join(body))
         if mine:
             position = _position(g, mine, plan, style)

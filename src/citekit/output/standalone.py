@@ -90,6 +90,17 @@ def definitions(text: str) -> dict[str, str]:
     return found
 
 
+def _defined_after(text: str) -> set[str]:
+    """Acronyms written with their long form in parentheses after them, where they end a name ("Ideogramic UML
+    (unified modeling language)"): the long form's initials spell the acronym."""
+    out = set()
+    for m in re.finditer(r"(?<![\w\-])([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)s? \(([A-Za-z][A-Za-z\-\s]+)\)", text):
+        initials = "".join(w[0] for w in re.split(r"[\s\-]+", m.group(2).strip()) if w and w.lower() not in _FUNCTION)
+        if initials.lower() == _letters(m.group(1)):
+            out.add(m.group(1))
+    return out
+
+
 def undefined_acronyms(text: str, names: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Acronyms a sentence uses without defining them, the reader's "what is ZO?".
 
@@ -99,7 +110,7 @@ def undefined_acronyms(text: str, names: set[str] | frozenset[str] = frozenset()
     """
     plain = re.sub(r"(?<!\\)\$[^$]*(?<!\\)\$", " ", text)
     plain = re.sub(r"\\emph\{([^{}]*)\}|\*+([^*]+)\*+", lambda m: m.group(1) or m.group(2), plain)
-    defined = {m.group(1) for m in _ACRONYM_DEF.finditer(plain)}
+    defined = {m.group(1) for m in _ACRONYM_DEF.finditer(plain)} | _defined_after(plain)
     introduced = set(re.findall(r"\b(?:propose|proposes|introduce|introduces|present|presents|called|named|dubbed)"
                                 r"\s+(?:\w+\s+)?([A-Z][\w\-]*)", plain))
     out: list[str] = []

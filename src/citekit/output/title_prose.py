@@ -296,6 +296,22 @@ def _singular(noun: str) -> str:
     return noun[:-1] if _plural(noun) else noun
 
 
+def _first_listed(words: list[str]) -> list[str] | None:
+    """The first item of a title that lists three things or more, the first with an article ("A Novel X System, X
+    Task, Technology and Evaluation" -> "A Novel X System"), or None. Said whole, the list reads as the verb's
+    one object ("give a X system, X task, technology and evaluation", which a reader marked broken); the
+    article says the first item is the thing the paper is about, the rest its parts."""
+    if len(words) < 5 or _bare(words[0]) not in ("a", "an"):
+        return None
+    commas = [i for i, w in enumerate(words) if w.endswith(",")]
+    if len(commas) < 2 or not any(_bare(w) == "and" for w in words[commas[-1] + 1:]):
+        return None
+    first = words[:commas[0] + 1]
+    first[-1] = first[-1].rstrip(",")
+    # ("An Analysis of X, Y and Z": the list is what is analysed, one object)
+    return first if len(first) >= 3 and not any(_bare(w) in _PREPOSITIONS for w in first) else None
+
+
 def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     """(verb, object) for a noun-phrase title: present a method, evaluate X, study the effects of X.
 
@@ -303,6 +319,9 @@ def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     "Evaluation of X"): the verb says it ("investigate X"), as an author would. A bare noun
     followed by "of" ("Effects of X on Y", "Use of X") takes "the".
     """
+    listed = _first_listed(words)
+    if listed:  # "A Novel X System, X Task, Technology and Evaluation": the system is what the paper presents
+        words = listed
     start = 1 if _bare(words[0]) in ("a", "an", "the") and len(words) > 2 else 0
     lead = _bare(words[start])
     if lead in _ANALYSIS_VERB and len(words) > start + 2 and _bare(words[start + 1]) in ("of", "into", "on"):
@@ -640,6 +659,12 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
             verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
             return f"{v(verb)} {caser.phrase(of)}, comparing {caser.phrase(main_words[:versus])} with " \
                    f"{caser.phrase(main_words[versus + 1:])}"
+        if of and len(main_words) <= 3 and _unsaid(main_words, context):
+            # "Serial Hook-Ups: A Comparative Usability Study of Secure Device Pairing Methods": a short phrase the
+            # abstract never uses is a pun, and "study X about serial hook-ups" a topic the record does not support;
+            # the study is said whole, its kind kept ("comparative usability"). A longer one is the topic, said or
+            # not ("Open Source Software User Communities: A Study of ...")
+            return f"{v('report')} {with_article(caser.phrase(_without_article(sub_words)))}"
         if of:
             verb = {"survey": "survey", "study": "study", "review": "review"}.get(noun, "study")
             return f"{v(verb)} {caser.phrase(of)} about {_np_clause(main_words, caser)[1]}"
@@ -853,6 +878,26 @@ def mid_sentence(word: str, text: str) -> bool:
         if before and not before.endswith((".", "!", "?", ":")):
             return True
     return False
+
+
+def _without_article(words: list[str]) -> list[str]:
+    return words[1:] if words and _bare(words[0]) in ("a", "an", "the") else words
+
+
+def _unsaid(words: list[str], context: str) -> bool:
+    """Whether the abstract (``context``) uses none of the content words of a title's phrase, in any form: the
+    phrase is then a pun or a slogan ("Serial Hook-Ups"), not the topic the paper studies. False with no abstract,
+    which cannot tell."""
+    from citekit.core.text import fold
+    from citekit.output.function_words import FUNCTION_WORDS
+    from citekit.output.word_roots import root
+
+    if not context.strip():
+        return False
+    content = {root(w) for w in re.findall(r"[a-z0-9]+", fold(unbrace(" ".join(words))).lower())
+               if len(w) > 2 and w not in FUNCTION_WORDS}
+    said = {root(w) for w in re.findall(r"[a-z0-9]+", fold(context).lower())}
+    return bool(content) and not content & said
 
 
 def _named_in(words: list[str], context: str) -> bool:

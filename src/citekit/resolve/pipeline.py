@@ -86,6 +86,9 @@ class ResolveReport:
 
     works: list[Work]
     problems: list[str] = field(default_factory=list)
+    #: services that could not be reached, with why (each also one of ``problems``): a
+    #: command may say them its own way (``upgrade``: one line with what to do next)
+    unreachable: dict[str, str] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         """How many works ended in each status."""
@@ -105,6 +108,7 @@ class _Health:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.down: dict[str, str] = {}  # source -> short reason ("unreachable", "needs credentials")
+        self.unreachable: dict[str, str] = {}  # source -> why it could not be reached, as its error said
         self.problems: list[str] = []
         self._reported: set[tuple[str, str]] = set()
 
@@ -138,6 +142,7 @@ class _Health:
                 short = "unreachable"
                 self.down[name] = short
                 why = getattr(err, "cause", "") or err.message
+                self.unreachable.setdefault(name, why)
                 line = f"{name} unreachable ({why}): the papers only it could answer were not looked up"
             elif err.needs_credentials:
                 # only lookups by id need an account: searches by title still work, so the
@@ -1053,7 +1058,8 @@ def resolve_groups(
                 bar.update(1)
     _settle_not_looked_up(resolvers, works)
     done = [w for w in works if w is not None]
-    return ResolveReport(works=done, problems=_skipped_sentences(skipped, resolvers, done, by_name) + health.problems)
+    return ResolveReport(works=done, problems=_skipped_sentences(skipped, resolvers, done, by_name) + health.problems,
+                         unreachable=dict(health.unreachable))
 
 
 def _settle_not_looked_up(resolvers: Sequence[_WorkResolver], works: Sequence[Work | None]) -> None:

@@ -24,7 +24,7 @@ from citekit.notes.labels import parse_label
 from citekit.notes.outline import (Node, cut_mid_sentence, adopt_orphan_details, could_start, numbered_starts, parse_outline,
                                    shift_lines, starts_mention)
 from citekit.notes.result import Problem
-from citekit.notes.shapes import authors_line, is_tags_only, strip_chat_prefix, strip_leading_icon
+from citekit.notes.shapes import authors_line, is_tags_only, related_pages, strip_chat_prefix, strip_leading_icon
 
 if TYPE_CHECKING:
     from citekit.notes.formats import FileScope
@@ -672,7 +672,10 @@ def paragraph_nodes(text: str, line: int, indent: int = 0) -> list[Node]:
     if _property_block([t for _n, t in lines], details):
         # (the properties citekit does not read, ``Status: Read``, ``Created: …``, say nothing
         # of a paper: left out, so the page's title takes the details on either side of them)
-        return [Node("plain", n, t, indent=indent) for (n, t), detail in zip(lines, details) if detail]
+        # (a relation property naming other pages, ``Related papers: Title (Title%20<id>.md)``,
+        # names papers of its own: kept, after the details, so the title still takes them all)
+        return ([Node("plain", n, t, indent=indent) for (n, t), detail in zip(lines, details) if detail]
+                + [Node("plain", n, t, indent=indent) for (n, t), detail in zip(lines, details) if not detail and related_pages(t)])
     texts = [t for _n, t in lines]
     numbered = numbered_starts(texts)
     if sum(numbered) >= 2:  # a numbered reference list: one item per number

@@ -14,6 +14,7 @@ from citekit.core.venues import from_text
 from citekit.notes.finder.model import LineLabel
 from citekit.notes.labels import author_list_incomplete, split_authors
 from citekit.notes.outline import Node
+from citekit.notes.refline import is_author_name
 from citekit.notes.shapes import non_paper_words
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url
@@ -86,7 +87,11 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
         if _TO_FILL_RE.match(cells[title_col]):
             skipped.append((row_line, "a title cell still to fill in (TBD, ???)"))
             continue
-        if soft and (row_found is None or row_found.label != "ref") and not named:
+        if _ASIDE_CELL_RE.match(cells[title_col]):
+            skipped.append((row_line, "a title cell that opens on a dash (an aside in the list, no title)"))
+            continue
+        if (soft and (row_found is None or row_found.label != "ref") and not named
+                and not _names_its_authors(header, cells)):
             skipped.append((row_line, f"a row of a table with a {header[0]!r} column the finder does not read as a paper"))
             continue
         out.append(_row_node(header, title_col, row_line, cells, named, row_said))
@@ -96,25 +101,49 @@ def table_nodes(header_cells: list[str], rows: list[tuple[int, list[str]]], line
 #: a title cell still to fill in: ``TBD — see vote``, ``TBA``, ``??? (pick one)``
 _TO_FILL_RE = lazy(r"\s*(?:(?:tbd|tba|tbc)\b|\?{2,})", re.I)
 
+#: a title cell that opens on a spaced dash: an aside set off in the list (``— no session —``,
+#: ``– holiday``), never a title, which opens on a word
+_ASIDE_CELL_RE = lazy(r"\s*(?:[—–]|--?)\s")
+
 #: columns that may name the paper's authors or the person who presents it (a reading
 #: group's schedule): their cells decide (:func:`_lists_authors`)
 _PEOPLE_COLUMNS = frozenset({"who"})
 
 
 #: a cell naming one person by one word, as a schedule names its presenter (``Priya``,
-#: ``mk``, ``Sam (guest from systems)``, ``Priya / Tomás`` taking turns)
-_ONE_WORD_PERSON_RE = lazy(r"[^\W\d_][\w.'’\-]*(?:\s*[(（][^()（）]*[)）])?(?:\s*/\s*[^\W\d_][\w.'’\-]*)*")
+#: ``mk``, ``Sam (guest from systems)``, ``Priya / Tomás`` or ``Priya + Tomás`` taking turns)
+_ONE_WORD_PERSON_RE = lazy(r"[^\W\d_][\w.'’\-]*(?:\s*[(（][^()（）]*[)）])?(?:\s*[/+]\s*[^\W\d_][\w.'’\-]*)*")
+#: the share of a column's cells that name one person by one word that makes it a schedule's presenters
+_PRESENTERS_SHARE = 0.75
 
 
 def _lists_authors(cells: list[str]) -> bool:
     """The cells of a "who" column name the authors, not a schedule's presenters. Presenters
-    are one person a cell, called by one word (:data:`_ONE_WORD_PERSON_RE`), and no cell lists
-    several people or ends in ``et al.`` as an author list does (``Kingma, Ba``, ``Chen 等``);
-    a cell still to fill (``??? need volunteer``) says nothing."""
+    are one person a cell (or two taking turns), called by one word
+    (:data:`_ONE_WORD_PERSON_RE`), in most of the cells (a guest may be written out:
+    ``guest: Dr. Okafor``), and no cell lists several people written out or ends in ``et al.``
+    as an author list does (``Kingma, Ba``, ``Chen 等``); a cell still to fill
+    (``??? need volunteer``) says nothing."""
     filled = [cell.strip() for cell in cells if any(c.isalnum() for c in cell) and "?" not in cell]
-    if not filled or any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 for cell in filled):
+    if not filled:
         return True
-    return not all(_ONE_WORD_PERSON_RE.fullmatch(cell) for cell in filled)
+    one_word = [bool(_ONE_WORD_PERSON_RE.fullmatch(cell)) for cell in filled]
+    if any(author_list_incomplete(cell) or len(split_authors(cell)) > 1 and not short
+           for cell, short in zip(filled, one_word)):
+        return True
+    return sum(one_word) < _PRESENTERS_SHARE * len(filled)
+
+
+def _names_its_authors(header: list[str], cells: list[str]) -> bool:
+    """The row's authors cell names people, each by a whole name (``Ofir Press, Noah A.
+    Smith``, ``Nelson F. Liu et al.``): in a table whose first column names things, a row
+    whose authors are people is a paper however its name is written (the finder reads
+    ``mamba: linear-time …`` in lower case as no title)."""
+    for name, value in zip(header, cells):
+        if name in _AUTHOR_COLUMNS and value.strip():
+            people = split_authors(value)
+            return bool(people) and all(is_author_name(person) and not person.rstrip().endswith(".") for person in people)
+    return False
 
 
 def _row_node(header: list[str], title_col: int, line: int, cells: list[str], named: bool, row_said: str | None) -> Node:

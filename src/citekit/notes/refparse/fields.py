@@ -115,6 +115,45 @@ def given_name_out_of_title(tokens: list[str], labels: list[str]) -> list[str]:
     return [*labels[:last], "author", *labels[last + 1:]]
 
 
+#: one person of an author list as written: given names or initials, then the family name
+_PERSON_PART_RE = lazy(r"(?:[A-Z][\w'’\-]*\.?\s){1,3}[A-Z][\w'’\-]+")
+_LIST_SPLIT_RE = lazy(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
+#: the most tokens the model may read as something else inside one author list
+_MOST_INSIDE = 8
+
+
+def names_inside_authors(tokens: list[str], labels: list[str]) -> list[str]:
+    """``labels`` with the names the model read as something else inside the author list
+    (short names it did not know, ``…, Brian Ichter, | Fei Xia, | Ed Chi, Quoc V Le, and |
+    Denny Zhou.``) read as authors: the text from the first author token to the last is a
+    list of people, each written given name first, so all of it is the author list."""
+    at = [i for i, label in enumerate(labels) if label == "author"]
+    if len(at) < 2:
+        return labels
+    first, last = at[0], at[-1]
+    inside = [i for i in range(first, last + 1) if labels[i] != "author"]
+    if not inside or len(inside) > _MOST_INSIDE:
+        return labels
+    parts = [part for part in _LIST_SPLIT_RE.split(" ".join(tokens[first:last + 1]).rstrip(".,;")) if part]
+    if len(parts) < 2 or not all(_PERSON_PART_RE.fullmatch(part) for part in parts):
+        return labels
+    return [*labels[:first], *["author"] * (last + 1 - first), *labels[last + 1:]]
+
+
+def title_inside_container(labels: list[str]) -> list[str]:
+    """``labels`` with a second run of title tokens that the model read after the container
+    began (``In Proceedings of …, Volume 1 | (Long and Short Papers), | pages …``) read as the
+    container's: a reference has one title, and it comes before where it was published."""
+    if "title" not in labels or "container" not in labels:
+        return labels
+    first_end = next(i for i in range(labels.index("title"), len(labels) + 1)
+                     if i == len(labels) or labels[i] != "title")
+    container = next((i for i in range(first_end, len(labels)) if labels[i] == "container"), None)
+    if container is None or "title" not in labels[container:]:
+        return labels
+    return [*labels[:container], *["container" if label == "title" else label for label in labels[container:]]]
+
+
 def _runs(tokens: list[str], labels: list[str], probs: list[float]) -> dict[str, tuple[list[str], list[float]]]:
     out: dict[str, tuple[list[str], list[float]]] = {}
     for tok, lab, p in zip(tokens, labels, probs):
