@@ -424,3 +424,32 @@ def dripping_server():
     yield make
     for server in servers:
         server.close()
+
+
+def test_two_services_whose_names_do_not_resolve_mean_no_network():
+    """One name that does not resolve may be a mistyped address (or a web page's dead site):
+    the others are still asked. A second service's means no network: nothing more is sent,
+    and none of it is retried (Crossref's client reports the failure in its own words)."""
+    from citekit.sources.http import HttpClient, Retry, RetryableError
+
+    client = HttpClient(sleep=lambda s: None, retries=4)
+    sent: list[str] = []
+
+    def no_dns(name: str):
+        def attempt():
+            sent.append(name)
+            raise RetryableError(Retry("connection failed: no network (the host name does not resolve)",
+                                       unreachable=True))
+        return attempt
+
+    with pytest.raises(SourceUnavailable):
+        client.call("web", no_dns("web"), scope="gone.example")  # a page's site: not the network
+    with pytest.raises(SourceUnavailable):
+        client.call("crossref", no_dns("crossref"))
+    assert sent == ["web", "crossref"]  # once each: retrying cannot bring DNS back
+    assert client.call("dblp", lambda: "ok") == "ok" and not client.no_network
+    with pytest.raises(SourceUnavailable):
+        client.call("openreview", no_dns("openreview"))
+    with pytest.raises(SourceUnavailable, match="no network"):
+        client.call("arxiv", no_dns("arxiv"))
+    assert sent == ["web", "crossref", "openreview"] and "crossref and openreview" in client.no_network

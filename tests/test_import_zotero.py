@@ -88,6 +88,35 @@ def test_csl_json_file(tmp_path):
     assert entry.entry_type == "book" and entry.fields["editor"] == "Schwabedissen, H."
 
 
+def test_name_suffixes_are_bibtex_jr_parts_in_both_json_shapes(tmp_path):
+    """A suffix after a comma in Zotero's first name ("Jr.", citeproc's ",! III") and CSL's
+    ``suffix`` become BibTeX's ``von Last, Jr, First`` (as Better BibTeX writes them), never a
+    braced first name that BibTeX prints as "Quentin, Jr. Abernathy"."""
+    root = project(tmp_path)
+    items = [_paper(title="On Suffixed Names", DOI="10.1000/suffix.1", citationKey="suffixed2020",
+                    creators=[{"creatorType": "author", "firstName": "Quentin R., Jr.", "lastName": "Abernathy"},
+                              {"creatorType": "author", "firstName": "Odile,! III", "lastName": "Marchetti"},
+                              {"creatorType": "author", "firstName": "Bastien, fils", "lastName": "de Valmont"}])]
+    (tmp_path / "zotero.json").write_text(json.dumps({"config": {}, "items": items}), encoding="utf-8")
+    assert run(root, "import", str(tmp_path / "zotero.json")).exit_code == 0
+    assert _lib(root).entries["suffixed2020"].fields["author"] == (
+        "Abernathy, Jr., Quentin R. and Marchetti, III, Odile and de Valmont, fils, Bastien")
+    csl = [{"id": "cslsuffix2019", "type": "article-journal", "title": "Suffixes in CSL", "issued": {"date-parts": [[2019]]},
+            "author": [{"family": "Whitcombe", "given": "Harold", "suffix": "Sr."}, {"family": "Ng", "given": "Lia"}]}]
+    (tmp_path / "csl.json").write_text(json.dumps(csl), encoding="utf-8")
+    assert run(root, "import", str(tmp_path / "csl.json")).exit_code == 0
+    assert _lib(root).entries["cslsuffix2019"].fields["author"] == "Whitcombe, Sr., Harold and Ng, Lia"
+
+
+def test_a_bibtex_name_with_a_jr_part_reads_back_as_written():
+    from citekit.bibtex.values import person_field
+    from citekit.core.names import parse_name
+
+    person = parse_name("van Dusen, Jr., Wilhelmina", family_first=True)
+    assert (person.von, person.family, person.jr, person.given) == ("van", "Dusen", "Jr.", "Wilhelmina")
+    assert person_field(person) == "van Dusen, Jr., Wilhelmina" and person.display() == "Wilhelmina van Dusen, Jr."
+
+
 def test_keys_from_a_bbt_export(tmp_path):
     root = project(tmp_path)
     shape = json.loads((SHAPES / "bbt_betterbibtex_json_export.json").read_text())["export"]

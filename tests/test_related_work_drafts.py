@@ -185,3 +185,64 @@ def test_check_still_reads_a_draft_kept_beside_an_edited_file(project: Path, tmp
     assert not re.search(r"check: line \d+: (?:copied-citation|macro|markup|first-person|anaphora|connective)",
                          res.output)
     assert out.read_text() == "My own text.\n"
+
+
+MINE_YAML = ("title: Cheaper orthogonal steps for large models\n"
+             "abstract: We propose a light Muon variant with fewer matrix products and prove its step-size stability.\n"
+             "tags: [muon]\n")
+
+
+def test_a_draft_made_with_mine_is_regenerated_with_it_by_the_build_rule(project: Path, tmp_path: Path) -> None:
+    """The rule (`--keep-edited`, no --mine when RELATED_MINE is empty) regenerates a draft the
+    way its first line records: not a draft without --mine, written beside it."""
+    (project / "mine.yaml").write_text(MINE_YAML, encoding="utf-8")
+    out = tmp_path / "related-work.tex"
+    made = invoke(project, "related-work", "--tag", "muon", "--mine", str(project / "mine.yaml"), "-o", str(out))
+    assert made.exit_code == 0, made.output
+    change_library(project, "third")
+    rule = invoke(project, "related-work", "--keep-edited", "-o", str(out))
+    assert rule.exit_code == 0, rule.output
+    first = out.read_text().splitlines()[0]
+    assert f"--tag muon --mine {project / 'mine.yaml'}" in first, first
+    assert not (tmp_path / "related-work.tex.new").exists()
+    assert "regenerated the same way" in rule.stderr
+
+
+def test_the_makefile_has_a_variable_for_the_users_paper(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    res = CliRunner().invoke(main, ["makefile", "--tag", "muon", "--mine", "mine.yaml"])
+    assert res.exit_code == 0, res.output
+    assert "RELATED_MINE ?= mine.yaml" in res.stdout
+    assert "related-work.tex: $(CITEKIT_LIBRARY) $(wildcard $(RELATED_MINE))" in res.stdout
+    assert "$(if $(strip $(RELATED_MINE)),--mine $(strip $(RELATED_MINE)))" in res.stdout
+    if shutil.which("make") is None or not CITEKIT_BIN.exists():
+        return
+    (project / "Makefile").write_text(res.stdout)
+    (project / "mine.yaml").write_text(MINE_YAML, encoding="utf-8")
+    build = _make(project, "related-work.tex")
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert "--mine mine.yaml" in (project / "related-work.tex").read_text().splitlines()[0]
+
+
+FOUR_PAPERS = "# ICML 2026\n\n" + "".join(f"- {t} #flat\n  - Authors: {a}\n" for t, a in (
+    ("Flat Minima Found by Noisy Sharpness Steps", "Ada Quill, Ben Rook"),
+    ("Sharpness Penalties for Large Language Models", "Cara Voss, Dan Ilves"),
+    ("When Flatness Fails: A Study of Sharp Minima", "Eve Marsh, Finn Olde"),
+    ("Adaptive Sharpness with Low-Rank Perturbations", "Gil Hart, Hana Stone"),
+))
+
+
+def test_a_draft_loads_no_scikit_learn(tmp_path: Path) -> None:
+    """The TF-IDF that groups the papers is computed with numpy: importing scikit-learn (and
+    SciPy with it) cost a four-paper draft about 2 s before it wrote a word."""
+    import citekit
+
+    project = synced_project(tmp_path, FOUR_PAPERS)
+    code = ("import sys; from citekit.cli import main; from click.testing import CliRunner; "
+            f"r = CliRunner().invoke(main, ['-C', {str(project)!r}, 'related-work', '--tag', 'flat', '-o', "
+            f"{str(tmp_path / 'rw.tex')!r}]); assert r.exit_code == 0, r.output; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(citekit.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout

@@ -123,7 +123,7 @@ def test_unreachable_service_uses_the_cache_or_says_why(project: Path, fake_grap
     monkeypatch.setenv("CITEKIT_S2_URL", "http://127.0.0.1:9/s2")  # nothing listens there
     monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
     result = run(project, "suggest", "--tag", "muon")
-    assert result.exit_code == 1 and "could not be reached and nothing is cached" in result.stderr
+    assert result.exit_code == 1 and "could not be reached: connection refused" in result.stderr
     monkeypatch.setenv("CITEKIT_S2_URL", fake_graph.env()["CITEKIT_S2_URL"])
     warm = suggest(project, tags=["muon"], this_year=YEAR)
     monkeypatch.setenv("CITEKIT_S2_URL", "http://127.0.0.1:9/s2")
@@ -223,3 +223,29 @@ def test_offline_with_nothing_cached_says_the_service_was_not_asked(project: Pat
     assert "knows none" not in result.stderr, result.stderr  # it was never asked
     assert "Semantic Scholar was not asked (--offline)" in result.stderr, result.stderr
     assert "without --offline" in result.stderr, result.stderr
+
+
+def test_an_unreachable_service_is_named_first_not_the_seeds(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seeds without ids are matched by title; when that first request finds no service,
+    suggest and graph say so plainly, and never that the service knows none of the papers."""
+    from tests.fakeservices.graph import planted
+
+    world = planted()
+    for row in world.library.values():
+        row.update(doi=None, arxiv=None)
+    root = write_project(tmp_path / "proj", world)
+    monkeypatch.setenv("CITEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CITEKIT_S2_URL", "http://127.0.0.1:9/s2")  # nothing listens there
+    monkeypatch.setenv("CITEKIT_RATE_LIMITS", "off")
+    result = run(root, "suggest", "--tag", "muon")
+    assert result.exit_code == 1 and "knows none" not in result.stderr, result.stderr
+    assert result.stderr.startswith("citekit: Semantic Scholar could not be reached: connection refused"), result.stderr
+    assert "check the network" in result.stderr
+    drawn = run(root, "graph", "--tag", "muon", "-o", str(tmp_path / "g.svg"))
+    lines = drawn.stderr.splitlines()
+    assert "knows none" not in drawn.stderr and "429" not in drawn.stderr, drawn.stderr
+    assert lines[0].startswith("note: Semantic Scholar could not be reached: connection refused"), drawn.stderr
+    assert sum("connection refused" in line for line in lines) == 1, drawn.stderr  # said once
+    report = json.loads(run(root, "suggest", "--tag", "muon", "--json").stdout)
+    assert report["unreachable"] == "connection refused" and "could not be reached" in report["problem"]

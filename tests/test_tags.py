@@ -421,3 +421,56 @@ def test_the_shipped_rules_read_as_pyyaml_safe_load_reads_them() -> None:
 
     text = resources.files("citekit").joinpath("data/tags.yaml").read_text(encoding="utf-8")
     assert default_rules_data() == yaml.safe_load(text)
+
+
+IMPORTED = """@book{vale1968theory,
+  title = {The Theory of Parsing Sentences in Old Norse},
+  author = {Vale, Orm},
+  year = {1968},
+  keywords = {linguistics}
+}
+@inproceedings{ostby2019attention,
+  title = {Guiding Visual Attention on Small Screens},
+  author = {Ostby, Lene},
+  year = {2019},
+  booktitle = {CHI}
+}
+"""
+
+
+def test_rule_tags_of_imported_entries_stay_out_of_their_keywords(tmp_path):
+    """The shipped ML rules give "theory" and "attention" to imported entries (selection by
+    tag still finds them), but their keywords, and so the paper's refs.bib, keep only the
+    entry's own keywords and tags added by hand; a hand edit of keywords removes no rule tag."""
+    from click.testing import CliRunner
+
+    from citekit.cli import main
+    from citekit.library.store import Library
+
+    root = tmp_path / "proj"
+    (root / "notes").mkdir(parents=True)
+    (root / "citekit.yaml").write_text("paths: {notes: notes, refs: refs}\n", encoding="utf-8")
+    (root / "old.bib").write_text(IMPORTED, encoding="utf-8")
+
+    def cli(*args: str):
+        result = CliRunner().invoke(main, ["-C", str(root), *args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    cli("import", str(root / "old.bib"), "-q")
+    cli("sync", "--offline", "-q")
+    lib = Library.load(root / "refs")
+    assert "theory" in lib.entries["vale1968theory"].tags and "attention" in lib.entries["ostby2019attention"].tags
+    assert "vale1968theory" in cli("list", "--tag", "theory").output
+    cli("export", "-o", str(root / "refs-paper.bib"), "-q")
+    for bib in (root / "refs" / "library.bib", root / "refs-paper.bib"):
+        text = bib.read_text(encoding="utf-8")
+        assert "keywords      = {linguistics}" in text and "theory" not in text.lower().split("title")[0], text
+        assert "attention}" not in text.replace("Attention on", ""), text
+    cli("tag", "vale1968theory", "+norse")
+    assert "keywords      = {linguistics, norse}" in (root / "refs" / "library.bib").read_text(encoding="utf-8")
+    edited = (root / "refs" / "library.bib").read_text(encoding="utf-8").replace("{linguistics, norse}",
+                                                                                "{linguistics, norse, parsing}")
+    (root / "refs" / "library.bib").write_text(edited, encoding="utf-8")
+    tags = Library.load(root / "refs").entries["vale1968theory"].tags
+    assert {"parsing", "theory", "norse", "linguistics"} <= set(tags), tags

@@ -52,7 +52,7 @@ def check(tex: Path, *, aux: Path | None = None, bib: Path | None = None,
 
 
 def makefile(*, paper: str = "main", bib: str = "refs.bib", tags: tuple[str, ...] | list[str] = (),
-             fmt: str = "bibtex", start: str | Path | None = None) -> str:
+             fmt: str = "bibtex", start: str | Path | None = None, mine: str = "") -> str:
     """Makefile targets that keep a paper's refs.bib in step with the library.
 
     The project folder and library paths are relative to the current folder, so the
@@ -68,7 +68,7 @@ def makefile(*, paper: str = "main", bib: str = "refs.bib", tags: tuple[str, ...
     except ValueError:  # refs outside the project: name it as it is
         library = (_relative(cfg.library_bib), _relative(cfg.library_yaml))
     return makefile_snippet(paper=paper, bib=bib, project=project, library=library,
-                            related_tags=tuple(tags), export_format=fmt)
+                            related_tags=tuple(tags), export_format=fmt, mine=mine)
 
 
 def _relative(path: Path) -> str:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from citekit.api.project import config_of
 from citekit.core.errors import CitekitError
+from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.core.model import Entry
@@ -221,6 +222,54 @@ class Written:
     path: Path
     beside: Path | None = None
     message: str = ""
+
+
+@dataclass
+class Recorded:
+    """The options a draft's first line records (``citekit related-work --tag muon --mine
+    paper.tex``): what a build rule that names none of them regenerates it with."""
+
+    tags: tuple[str, ...] = ()
+    any_: bool = False
+    mine: str | None = None
+    abstract: str | None = None
+    groups: tuple[str, ...] = ()
+
+
+_RECORDED = lazy(r"citekit related-work(.*?) \(\d+ \w+; generated from ")
+
+
+def recorded_options(path: Path) -> Recorded | None:
+    """How the draft at ``path`` was made, from its first line; None when there is no such
+    file or its first line records no ``citekit related-work`` command."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline()
+    except OSError:
+        return None
+    found = _RECORDED.search(first)
+    if not found:
+        return None
+    try:
+        words = shlex.split(found.group(1))
+    except ValueError:
+        return None
+    out = Recorded()
+    tags: list[str] = []
+    groups: list[str] = []
+    for option, value in zip(words, words[1:] + [""]):
+        if option == "--tag":
+            tags.append(value)
+        elif option == "--group":
+            groups.append(value)
+        elif option == "--mine":
+            out.mine = value
+        elif option == "--abstract":
+            out.abstract = value
+        elif option == "--any":
+            out.any_ = True
+    out.tags, out.groups = tuple(tags), tuple(groups)
+    return out
 
 
 def write_snippet(path: Path, text: str, *, force: bool = False, keep_edited: bool = False) -> Written:

@@ -65,6 +65,9 @@ class SuggestReport:
     #: requests the shared HTTP client had to repeat (429 and 5xx answers)
     retries: int = 0
     from_cache_only: bool = False
+    #: why a graph service could not be reached this run ("no network (the host name does
+    #: not resolve)", "connection refused"); empty when every service asked answered
+    unreachable: str = ""
     notices: list[str] = field(default_factory=list)
     added: list[dict[str, Any]] = field(default_factory=list)
     dismissed: list[dict[str, Any]] = field(default_factory=list)
@@ -80,7 +83,7 @@ class SuggestReport:
                 "without_ids": self.no_ids, "found_by_title": self.by_title, "suggestions": [s.to_json() for s in self.suggestions],
                 "sources": self.sources, "requests": self.requests, "requests_by_source": self.requests_by_source,
                 "retries": self.retries, "from_cache_only": self.from_cache_only,
-                "notices": self.notices, "added": self.added, "dismissed": self.dismissed}
+                "unreachable": self.unreachable, "notices": self.notices, "added": self.added, "dismissed": self.dismissed}
 
 
 def suggest(start: str | Path | None = None, *, tags: Sequence[str] = (), mine: str | None = None,
@@ -253,8 +256,11 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
         report.unknown = sorted(unknown or ())
         if not views:
             service = " or ".join(SERVICE_NAMES[n] for n in names)
+            if report.unreachable:
+                # the problem names the failure first: the per-request notices would say it twice
+                report.notices = [n for n in report.notices if not n.startswith(_UNREACHABLE_NOTICES)]
             raise NoSeeds(_no_seed_known(service, len(seeds), has_ids=bool(ids), offline=offline,
-                                         unreachable=report.from_cache_only))
+                                         unreachable=report.unreachable or report.from_cache_only))
         held = Held(entries, graph_ids=graph_ids, noted=noted_ids(cfg))
         return rank(merge(views), held, dismissed=dismissed, seed_count=len(seeds),
                     group=group_phrase(report.label, len(seeds)), this_year=this_year, limit=limit)
@@ -262,7 +268,8 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
         report.requests = client.stats.total
         report.requests_by_source = {n: client.stats.requests[n] for n in names}
         report.retries = sum(client.stats.retries.values())
-        if client.stats.retries["semanticscholar"]:
+        if client.stats.retries["semanticscholar"] and not report.unreachable:
+            # (an unreachable service's retries are failed connections, not refusals)
             report.notices.append(
                 f"Semantic Scholar asked citekit to slow down (429); {client.stats.retries['semanticscholar']} "
                 "request(s) were repeated after waiting" + ("" if settings.s2_api_key else
@@ -275,12 +282,17 @@ def _rank(cfg: Config, seeds: list[Entry], entries: list[Entry], report: Suggest
         bar.close()
 
 
-def _no_seed_known(service: str, count: int, *, has_ids: bool, offline: bool, unreachable: bool) -> str:
+#: how the notices of a service that could not be reached begin (left out when the problem says it)
+_UNREACHABLE_NOTICES = ("title matches come from the cache only: ",) + tuple(f"{s}'s part comes" for s in SERVICE_NAMES.values())
+
+
+def _no_seed_known(service: str, count: int, *, has_ids: bool, offline: bool, unreachable: str | bool) -> str:
     """Why no graph service gave anything about the seeds, and what to do next.
 
     "knows none" only when the service was asked and answered: with ``--offline`` it was
     never asked, and an unreachable one could not answer, so saying it knows none of the
     papers would send the user looking for a fault in their library that is not there.
+    The failure comes first and plainly (``unreachable``: its short cause), with what to do.
     """
     seeds = f"the {count} seed paper{'s' if count != 1 else ''}"
     no_ids = " (none of them has a DOI or arXiv id, so they are matched by title, online)" if not has_ids else ""
@@ -288,8 +300,10 @@ def _no_seed_known(service: str, count: int, *, has_ids: bool, offline: bool, un
         return (f"{service} was not asked (--offline), and nothing is cached for {seeds}{no_ids}; nothing to "
                 "suggest from. Run the same command without --offline to ask it; later runs can use --offline.")
     if unreachable:
-        return (f"{service} could not be reached and nothing is cached for {seeds}; nothing to suggest from. "
-                "Run it again when online.")
+        cause = f": {unreachable}" if isinstance(unreachable, str) else ""
+        return (f"{service} could not be reached{cause}. Nothing is cached for {seeds}, so there is nothing to "
+                "suggest from: check the network (or the service's address) and run it again; once an online run "
+                "has cached the answers, --offline works without a network.")
     why = " (none of them has a DOI or arXiv id, and no title matched for certain)" if not has_ids \
         else " (none of them has a record there)"
     return (f"{service} knows none of {seeds}{why}; nothing to suggest from. "
@@ -311,8 +325,12 @@ def _match_titles(entries: list[Entry], ids: dict[str, tuple[str, str]], report:
         try:
             paper = source.match(entry.title or "")
         except SourceError as exc:
-            report.notices.append(f"title matches left out: {exc}")
-            return
+            # the rest come from what earlier runs cached: one failed request says the
+            # service is out of reach, and asking again per seed would only wait longer
+            report.notices.append(f"title matches come from the cache only: {exc}")
+            report.unreachable = report.unreachable or unreachable_cause(exc)
+            source.offline = True
+            paper = source.match(entry.title or "")
         if paper is not None and same_paper(entry, paper):
             ids[entry.key] = ("s2", paper.id)
             report.by_title.append(entry.key)
@@ -348,8 +366,9 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
     source = row(name).load()(client, cache, settings)
     source.offline = offline
 
-    def cached_only(exc: Exception) -> None:
+    def cached_only(exc: SourceError) -> None:
         report.from_cache_only = True
+        report.unreachable = report.unreachable or unreachable_cause(exc)
         report.notices.append(f"{exc}; {service}'s part comes from what earlier runs cached")
         source.offline = True
 
@@ -385,6 +404,13 @@ def _one_source(name: str, settings: Any, client: Any, cache: Any, ids: dict[str
     step(1)
     return neighbours(known, records, recommended=[p.id for p in recs], service=service), \
         [p.id for p in known.values()], missing
+
+
+def unreachable_cause(exc: Exception) -> str:
+    """The short why of a failed request ("no network (the host name does not resolve)",
+    "connection refused"), not the request line and the retry count around it."""
+    cause = getattr(exc, "cause", "") or getattr(exc, "message", "") or str(exc)
+    return cause.removeprefix("connection failed: ")
 
 
 def noted_ids(cfg: Config) -> list[tuple[str, str]]:

@@ -686,6 +686,9 @@ def person_field(person: Person) -> str:
     """One name as ``von Family, Given``; a lone multi-word name (a consortium) braced."""
     family = _name_part(" ".join(p for p in (person.von, person.family) if p).strip())
     given = _name_part(person.given)
+    if family and person.jr:
+        # the one form in which BibTeX reads a suffix: "King, Jr., Martin Luther"
+        return f"{family}, {_name_part(person.jr)}, {given}"
     if not family:
         if not given and person.raw.strip():
             given = _name_part(person.raw)

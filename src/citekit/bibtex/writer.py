@@ -198,8 +198,8 @@ def entry_fields(entry: Entry) -> dict[str, str]:
     fields = {k.lower(): v for k, v in entry.fields.items()}
     if entry.aliases:
         fields["ids"] = alias_value(entry.aliases, fields.get("ids", ""))
-    if not fields.get("keywords") and entry.tags:
-        fields["keywords"] = ", ".join(entry.tags)
+    if not fields.get("keywords") and entry.keyword_tags:
+        fields["keywords"] = ", ".join(entry.keyword_tags)
     return fields
 
 

@@ -49,8 +49,10 @@ def check(ctx: click.Context, tex: Path, aux: Path | None, bib: Path | None, as_
 @click.option("--tag", "tags", multiple=True, help="Default RELATED_TAGS for related-work.tex (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["bibtex", "biblatex"]), default="bibtex", show_default=True,
               help="biblatex if the paper uses biblatex/biber.")
+@click.option("--mine", default="", metavar="FILE|KEY",
+              help="Default RELATED_MINE: your paper, which related-work.tex is written against (--mine).")
 @click.pass_context
-def makefile(ctx: click.Context, paper: str, bib: str, tags: tuple[str, ...], fmt: str) -> None:
+def makefile(ctx: click.Context, paper: str, bib: str, tags: tuple[str, ...], fmt: str, mine: str) -> None:
     """Print Makefile targets that keep a paper's refs.bib in step with the library.
 
     Write them to citekit.mk and put `include citekit.mk` at the top of the paper's
@@ -60,4 +62,4 @@ def makefile(ctx: click.Context, paper: str, bib: str, tags: tuple[str, ...], fm
     """
     from citekit import api
 
-    click.echo(api.makefile(paper=paper, bib=bib, tags=tags, fmt=fmt, start=project_dir(ctx)), nl=False)
+    click.echo(api.makefile(paper=paper, bib=bib, tags=tags, fmt=fmt, start=project_dir(ctx), mine=mine), nl=False)

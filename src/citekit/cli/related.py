@@ -63,6 +63,8 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
             sys.exit(1)
         note(f"check: no defects in {check_file}")
         return
+    if keep_edited and output:
+        tags, any_, mine, abstract, groups = _as_recorded(output, tags, any_, mine, abstract, groups)
     snippet = related_work(project_dir(ctx), tags=tags, any_=any_, fmt=fmt, cite=cite, links=links, mine=mine,
                            abstract=abstract, groups=groups)
     warn_unknown_tags(ctx, tags, any_)
@@ -87,3 +89,29 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
         click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
                    "refs/library.yaml) and run again.", err=True)
         sys.exit(1)
+
+
+def _as_recorded(output: Path, tags: tuple[str, ...], any_: bool, mine: str | None, abstract: str | None,
+                 groups: tuple[str, ...]) -> tuple[tuple[str, ...], bool, str | None, str | None, tuple[str, ...]]:
+    """A build rule's run (``--keep-edited``) takes what it does not give from the way the
+    draft at ``output`` was made (its first line): a draft written by hand with ``--mine``
+    is regenerated against the same paper, not replaced by one without it."""
+    from citekit.api.related import recorded_options
+
+    rec = recorded_options(output)
+    if rec is None:
+        return tags, any_, mine, abstract, groups
+    taken = []
+    if not mine and not abstract and (rec.mine or rec.abstract):
+        mine, abstract = rec.mine, rec.abstract
+        taken.append(f"--mine {mine}" if mine else f"--abstract {abstract}")
+    if not tags and rec.tags:
+        tags, any_ = rec.tags, rec.any_
+        taken.append(" ".join(f"--tag {t}" for t in tags) + (" --any" if any_ else ""))
+    if not groups and rec.groups:
+        groups = rec.groups
+        taken.append(" ".join(f"--group {g}" for g in groups))
+    if taken:
+        note(f"{output.name} was made with {' '.join(taken)}: regenerated the same way "
+             "(give the option, or RELATED_MINE/RELATED_TAGS in the Makefile, to change it)")
+    return tags, any_, mine, abstract, groups

@@ -139,10 +139,11 @@ def graph_command(ctx: click.Context, tags: tuple[str, ...], mine: str | None, k
     if not report.papers:
         click.echo(f"citekit: {report.suggest.problem}", err=True)
         return 1
+    if report.suggest.problem:
+        # first: why the picture holds no suggestion (a service out of reach is said plainly)
+        note(f"note: {report.suggest.problem}")
     for n in report.suggest.notices:
         note(f"note: {n}")
-    if report.suggest.problem:
-        note(f"note: {report.suggest.problem}")
     note(f"drew {report.papers} library paper(s), {report.suggestions} suggestion(s) and {report.edges} citation(s) "
          f"in {report.output}")
     return 0

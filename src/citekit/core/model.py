@@ -62,25 +62,30 @@ class Person:
 
     ``raw`` is exactly what the source wrote (kept for matching and for the sidecar);
     ``family``/``given`` are the split used for BibTeX ``Family, Given``. ``von`` holds
-    lower-case particles (``van``, ``de``) that BibTeX treats specially.
+    lower-case particles (``van``, ``de``) that BibTeX treats specially; ``jr`` the suffix
+    (``Jr.``, ``III``, ``père``), which BibTeX reads only from ``von Family, Jr, Given``.
     """
 
     raw: str
     given: str = ""
     family: str = ""
     von: str = ""
+    jr: str = ""
 
     def bibtex(self) -> str:
         """``von Family, Given`` — the form with which BibTeX never guesses."""
         fam = f"{self.von} {self.family}".strip() if self.von else self.family
         if not fam:
             return self.given
+        if self.jr:
+            return f"{fam}, {self.jr}, {self.given}"
         if not self.given:
             return "{" + fam + "}" if " " in fam and not self.von else fam
         return f"{fam}, {self.given}"
 
     def display(self) -> str:
-        return " ".join(p for p in (self.given, self.von, self.family) if p)
+        name = " ".join(p for p in (self.given, self.von, self.family) if p)
+        return f"{name}, {self.jr}" if self.jr and name else name
 
 
 @dataclass
@@ -142,6 +147,20 @@ class Entry:
         """Effective tags: rule tags plus manual additions, minus manual removals."""
         removed = set(self.tags_removed)
         return sorted((set(self.tags_auto) | set(self.tags_added)) - removed)
+
+    @property
+    def keyword_tags(self) -> list[str]:
+        """The tags written into ``keywords`` (``library.bib``, exports, a paper's refs.bib).
+
+        An imported entry's ``keywords`` is the user's own field: it holds the keywords it was
+        imported with and the tags added by hand, never what citekit's rules guessed from one
+        word of a title ("theory" on "The Theory of Parsing"), which would land in the paper's
+        refs.bib. Rule tags of imported entries stay in ``library.yaml`` (``list --tag``,
+        ``related-work`` select by them). An entry citekit made from the notes carries all.
+        """
+        if self.origin != "import":
+            return self.tags
+        return sorted(set(self.tags_added) - set(self.tags_removed))
 
     @property
     def title(self) -> str:

@@ -143,10 +143,13 @@ def parse_name(raw: str, *, family_first: bool | None = None) -> Person:
     """
     raw = raw.strip()
     if "," in raw:
-        family, _, given = raw.partition(",")
-        family, given = _strip(family), _strip(given)
+        parts = _top_level_commas(raw)
+        family, given = _strip(parts[0]), _strip(", ".join(parts[1:]))
+        jr = ""
+        if len(parts) == 3:  # BibTeX's "von Family, Jr, Given"
+            jr, given = _strip(parts[1]), _strip(parts[2])
         von, family = _split_von(family)
-        return Person(raw=raw, given=given, family=family, von=von)
+        return Person(raw=raw, given=given, family=family, von=von, jr=jr)
     name = _strip(raw)
     tokens = name.split(" ")
     if len(tokens) == 1:
@@ -160,6 +163,17 @@ def parse_name(raw: str, *, family_first: bool | None = None) -> Person:
         if tok.lower() in _PARTICLES and tok[0].islower():
             return Person(raw=raw, given=" ".join(tokens[:i]), von=" ".join(tokens[i:-1]), family=tokens[-1])
     return Person(raw=raw, given=" ".join(tokens[:-1]), family=tokens[-1])
+
+
+def _top_level_commas(raw: str) -> list[str]:
+    """``raw`` split at the commas outside braces (a braced ``{Smith, Jones}`` is one part)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(raw):
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            parts.append(raw[start:i])
+            start = i + 1
+    return parts + [raw[start:]]
 
 
 def _split_von(family: str) -> tuple[str, str]:

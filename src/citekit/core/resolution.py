@@ -125,11 +125,14 @@ class Candidate:
 #: entry already has (:func:`citekit.library.update._update_meta`), so switching runs rewrites nothing.
 OFFLINE_REASON = "offline: built from the notes"
 UNASKED_REASON = "no source could be asked about this"
+#: a work left for the next sync because its conference list was skipped: not asked yet either
+NOT_LOOKED_UP = "not looked up:"
 
 
 def unasked(reason: str | None) -> bool:
-    """Whether ``reason`` says only that no source was asked (see :data:`OFFLINE_REASON`)."""
-    return bool(reason) and (reason.startswith(OFFLINE_REASON) or reason.startswith(UNASKED_REASON))
+    """Whether ``reason`` says only that no source was asked (see :data:`OFFLINE_REASON`):
+    runs that learn nothing new about a work keep the reason it has, whichever of these it is."""
+    return bool(reason) and reason.startswith((OFFLINE_REASON, UNASKED_REASON, NOT_LOOKED_UP))
 
 
 @dataclass

@@ -169,6 +169,21 @@ def _unmentioned(lib: Library, seen: dict[str, list[Mention]], rules: Any) -> No
                 settle(entry)
 
 
+def prepare(lib: Library, rules: Any) -> None:
+    """Compute and remember what the next sync reads of every entry (the match index, the
+    rule tags and whether they are settled), changing no entry: after an import of
+    thousands of entries, the first sync then does what later ones do instead of deriving
+    all of it anew (:func:`citekit.api.search_index.prepare_library`)."""
+    library_index(lib)
+    rule_tags = _rules_memo_kind(rules)
+
+    def settled(entry: Entry) -> bool:
+        tags = lib.memo(rule_tags, entry, lambda e: _auto_tags(e, [], rules))
+        return list(tags) == list(entry.tags_auto) and not (entry.origin == "notes" and entry.mentions)
+
+    lib.memo_table(kinds.settled(rule_tags), settled, ordered=False)
+
+
 def titles_differ(what: str, first: list[Mention], second: list[Mention]) -> str | None:
     """Two differently titled notes landing on one entry is usually a wrong pin: the line
     that says so, or None when their titles agree."""

@@ -301,12 +301,17 @@ def _person(creator: Mapping[str, Any]) -> Person | None:
         last = "{" + last[1:-1] + "}"
     if not first:
         return Person(family=_markup(last), given="", raw=last)
+    # "Martin Luther, Jr.", "Adlai E.,! III": Zotero keeps a suffix after a comma in the
+    # first name ("!" is citeproc's mark for a suffix printed after a comma)
+    first, _, jr = first.partition(",")
+    first, jr = first.strip(), jr.strip().lstrip("!").strip()
     words = first.split()
     while len(words) > 1 and words[-1] in _PARTICLES:  # "Simone de" Beauvoir: BBT writes "de Beauvoir, Simone"
         last = f"{words.pop()} {last}"
     first = " ".join(words)
     person = parse_name(f"{last}, {first}", family_first=True)
-    return Person(family=_markup(person.family), given=_markup(person.given), von=person.von, raw=f"{first} {last}")
+    return Person(family=_markup(person.family), given=_markup(person.given), von=person.von, jr=_markup(jr),
+                  raw=f"{first} {last}" + (f", {jr}" if jr else ""))
 
 
 def _markup(text: str) -> str:
@@ -403,6 +408,8 @@ def csl_record(item: Mapping[str, Any]) -> ZoteroRecord:
                 else:
                     family = " ".join(str(name.get(p, "")) for p in ("non-dropping-particle", "family") if name.get(p))
                     given = " ".join(str(name.get(p, "")) for p in ("given", "dropping-particle") if name.get(p))
+                    if name.get("suffix"):
+                        given += f", {name['suffix']}"
                     creators.append({"creatorType": role, "lastName": family, "firstName": given})
     data["creators"] = creators
     for csl, zotero in (("title", "title"), ("container-title", "publicationTitle"), ("volume", "volume"),

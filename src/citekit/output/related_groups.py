@@ -7,13 +7,15 @@ papers; a paper close to no other stays out of every group and ends up in a shor
 closing paragraph instead of a wrong one. A group is named after what its papers share:
 a topic tag every one of them carries, else the distinctive words they all use.
 
-scikit-learn is imported here only, so commands other than ``related-work`` never load it.
+The TF-IDF is computed here, with numpy, as scikit-learn's vectorizer would: importing
+scikit-learn (SciPy with it) cost a four-paper draft some 2 s before it wrote a word.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from typing import Any
 from collections import Counter
 from dataclasses import dataclass
 
@@ -99,6 +101,56 @@ def _surface_forms(texts: list[str]) -> dict[str, str]:
     return out
 
 
+#: the words of a title or abstract that are read as terms (folded text)
+_TOKEN = lazy(r"(?u)\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b")
+
+
+def english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words, read from their module file alone: importing any
+    part of scikit-learn loads the package (SciPy with it), some 2 s for a four-paper draft."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("sklearn")
+    if spec is None or not spec.submodule_search_locations:
+        return frozenset(FUNCTION_WORDS)
+    from pathlib import Path
+
+    path = Path(list(spec.submodule_search_locations)[0]) / "feature_extraction" / "_stop_words.py"
+    words = importlib.util.spec_from_file_location("_citekit_stop_words", path)
+    if words is None or words.loader is None:
+        return frozenset(FUNCTION_WORDS)
+    module = importlib.util.module_from_spec(words)
+    words.loader.exec_module(module)
+    return frozenset(module.ENGLISH_STOP_WORDS)
+
+
+def tfidf(plain: list[str], stop: set[str] | frozenset[str]) -> tuple[list[str], Any]:
+    """The terms (words and two-word terms, stop words left out before pairing, sorted) and
+    the row-normalized TF-IDF matrix of ``plain`` (numpy, one row per text), computed as
+    scikit-learn's ``TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)`` does: tf
+    ``1 + ln(count)``, idf ``ln((1 + n) / (1 + df)) + 1``, rows scaled to length 1. None for
+    the matrix when the texts hold no word at all."""
+    import numpy as np
+
+    counts: list[Counter[str]] = []
+    for text in plain:
+        words = [w for w in _TOKEN.findall(fold(text)) if w not in stop]
+        counts.append(Counter(words + [f"{a} {b}" for a, b in zip(words, words[1:])]))
+    terms = sorted(set().union(*counts)) if counts else []
+    if not terms:
+        return [], None
+    column = {t: i for i, t in enumerate(terms)}
+    matrix = np.zeros((len(plain), len(terms)))
+    for row, c in enumerate(counts):
+        for term, k in c.items():
+            matrix[row, column[term]] = math.log(k) + 1.0
+    df = (matrix > 0).sum(axis=0)
+    matrix *= np.log((1.0 + len(plain)) / (1.0 + df)) + 1.0
+    norms = np.sqrt((matrix * matrix).sum(axis=1))
+    norms[norms == 0.0] = 1.0
+    return terms, matrix / norms[:, None]
+
+
 class Similarity:
     """Pairwise closeness of papers: TF-IDF cosine of their texts, plus shared topic tags."""
 
@@ -106,24 +158,11 @@ class Similarity:
                  topic: list[str] | None = None, names: frozenset[str] = frozenset()) -> None:
         """``names``: the words the records write as names (:func:`.related_topics.proper_names`), read from these
         records and passed, never left over from another selection."""
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
-        from sklearn.metrics.pairwise import cosine_similarity
-
         self.entries = entries
         self.names = names
         self.plain = [_plain(t) for t in texts]
-        stop = sorted(set(ENGLISH_STOP_WORDS) | set(_GENERIC))
-        self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), sublinear_tf=True,
-                                          token_pattern=r"(?u)\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b",
-                                          preprocessor=lambda s: fold(s))
-        try:
-            self.matrix = self.vectorizer.fit_transform(self.plain)
-            self.terms = list(self.vectorizer.get_feature_names_out())
-            self.df = [int(x) for x in (self.matrix > 0).sum(axis=0).A1]
-            text_sim = cosine_similarity(self.matrix)
-        except ValueError:  # no words at all (empty titles)
-            self.matrix, self.terms, self.df = None, [], []
-            text_sim = [[1.0 if i == j else 0.0 for j in range(len(entries))] for i in range(len(entries))]
+        self.terms, self.matrix = tfidf(self.plain, english_stop_words() | set(_GENERIC))
+        self.df = [int(x) for x in (self.matrix > 0).sum(axis=0)] if self.matrix is not None else []
         self.forms = _surface_forms(self.plain)
         n = len(entries)
         import numpy as np
@@ -190,7 +229,7 @@ class Similarity:
         """
         if self.matrix is None or not idx:
             return []
-        rows = self.matrix[idx].toarray()
+        rows = self.matrix[idx]
         common = max(2, len(self.entries) // 2)
         common_words = {t for t, d in zip(self.terms, self.df) if " " not in t and d > common}
         scored = []

@@ -14,7 +14,8 @@ from typing import Sequence
 #: What each target is for, printed as the snippet's header comment.
 TARGETS: dict[str, str] = {
     "refs.bib": "only the entries the paper cites (re-exported when main.aux or the library changes)",
-    "related-work.tex": "a related-work draft from the entries tagged $(RELATED_TAGS) (once edited, new drafts go to related-work.tex.new)",
+    "related-work.tex": "a related-work draft from the entries tagged $(RELATED_TAGS), placed against $(RELATED_MINE) "
+                        "(once edited, new drafts go to related-work.tex.new)",
     "check-refs": "undefined citations, old keys, arXiv entries with a published version",
     "sync-refs": "refresh the library from the notes (needs the network; run it by hand)",
 }
@@ -28,6 +29,7 @@ def makefile_snippet(
     library: Sequence[str] = ("$(CITEKIT_PROJECT)/refs/library.bib", "$(CITEKIT_PROJECT)/refs/library.yaml"),
     related_tags: Sequence[str] = (),
     export_format: str = "bibtex",
+    mine: str = "",
 ) -> str:
     """The Makefile text for one paper.
 
@@ -42,7 +44,10 @@ def makefile_snippet(
     ``related-work.tex.new`` with a warning (exit 0, so the paper still builds from the
     author's text), and marks the kept file up to date (its modification time, not its
     text), so the next ``make`` does not run the rule again until the library changes
-    again; nothing ever replaces the edited file.
+    again; nothing ever replaces the edited file. ``RELATED_MINE`` (``mine``) is the user's
+    paper for ``--mine`` (a file, which then is a prerequisite too, or a library key); left
+    empty, the rule takes what the draft's own first line records (``--keep-edited``), so a
+    draft made by hand with ``--mine`` is regenerated with it, never replaced by one without.
     """
     header = ["# citekit targets (from `citekit makefile`; override any variable: make CITEKIT=... RELATED_TAGS=...)"]
     header += [f"#   {name:<17} {why}" for name, why in TARGETS.items()]
@@ -61,6 +66,9 @@ def makefile_snippet(
         f"PAPER_BIB ?= {bib}",
         "PAPER_SOURCES ?= $(PAPER).tex",
         f"RELATED_TAGS ?= {' '.join(related_tags)}",
+        "# your paper for related-work.tex (--mine): its .tex, .md or .yaml, or a library KEY; empty: what the",
+        "# draft's first line records",
+        f"RELATED_MINE ?= {mine}".rstrip(),
         "LATEX ?= pdflatex",
         "",
         "$(PAPER_BIB): $(PAPER).aux $(CITEKIT_LIBRARY)",
@@ -69,8 +77,9 @@ def makefile_snippet(
         "$(PAPER).aux: $(PAPER_SOURCES)",
         "\t$(LATEX) -draftmode -interaction=nonstopmode -halt-on-error $(PAPER)",
         "",
-        "related-work.tex: $(CITEKIT_LIBRARY)",
-        "\t$(CITEKIT) $(CITEKIT_FLAGS) related-work $(foreach t,$(RELATED_TAGS),--tag $(t)) --keep-edited -o $@",
+        "related-work.tex: $(CITEKIT_LIBRARY) $(wildcard $(RELATED_MINE))",
+        "\t$(CITEKIT) $(CITEKIT_FLAGS) related-work $(foreach t,$(RELATED_TAGS),--tag $(t)) "
+        "$(if $(strip $(RELATED_MINE)),--mine $(strip $(RELATED_MINE))) --keep-edited -o $@",
         "",
         "check-refs: $(PAPER_BIB)",
         "\t$(CITEKIT) $(CITEKIT_FLAGS) check $(PAPER).tex --aux $(PAPER).aux --bib $(PAPER_BIB)",

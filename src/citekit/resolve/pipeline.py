@@ -44,7 +44,7 @@ from tqdm import tqdm
 from citekit.core import venues
 from citekit.core.ids import ARXIV_DOI_PREFIX, ids_from_url, pmlr_id
 from citekit.core.model import Ids
-from citekit.core.resolution import UNASKED_REASON, Candidate, Mention, Work
+from citekit.core.resolution import NOT_LOOKED_UP, UNASKED_REASON, Candidate, Mention, Work
 from citekit.resolve.batched import SharedBatch
 from citekit.resolve import fallback as fallback_module
 from citekit.resolve.fallback import FallbackBudget
@@ -846,14 +846,20 @@ class _WorkResolver:
         return (any(n not in LOCAL_SEARCHES for n in self.trouble)
                 and all(n in self.trouble or n in LOCAL_SEARCHES for n in self.searched))
 
+    def _failed(self) -> bool:
+        """Whether a service this work was to be asked about failed, or was left out by the
+        budget of a skipped list but is down anyway: then nothing could be asked anywhere, and
+        the reason says only that, the words every run that learns nothing new keeps."""
+        return any(why != "not asked" or not self.health.usable(name) for name, why in self.trouble.items())
+
     def _not_found(self) -> str:
         what = "title" if self.mention.title else "abstract" if self.mention.abstract else "paper"
         if not self._comparable():
             text = "the notes give no title, authors or identifier to look up"
-        elif self.denied and self._unasked():
+        elif self.denied and self._unasked() and not self._failed():
             lists = self._skipped_lists()
             asked = self.fallback.works if self.fallback else 0
-            return (f"not looked up: {lists} was skipped (its site failed) and {asked} of its papers were asked "
+            return (f"{NOT_LOOKED_UP} {lists} was skipped (its site failed) and {asked} of its papers were asked "
                     "elsewhere; the next sync looks it up")
         elif self._unasked():
             text = f"{UNASKED_REASON} {what}"
@@ -1050,9 +1056,19 @@ def resolve_groups(
             for future in as_completed(futures):
                 works[futures[future]] = future.result()
                 bar.update(1)
+    _settle_not_looked_up(resolvers, works)
     done = [w for w in works if w is not None]
     return ResolveReport(works=done, problems=_skipped_sentences(skipped, resolvers, done, by_name) + health.problems,
                          unreachable=dict(health.unreachable))
+
+
+def _settle_not_looked_up(resolvers: Sequence[_WorkResolver], works: Sequence[Work | None]) -> None:
+    """A work left for another sync by a skipped list's budget, decided before the services
+    asked in its place were found down: once they are, nothing was asked anywhere, and its
+    reason says so (not that its list's papers "were asked elsewhere")."""
+    for r, w in zip(resolvers, works):
+        if w is not None and w.reason.startswith(NOT_LOOKED_UP) and r._failed():
+            w.reason = r._not_found()
 
 
 def _orphans(resolvers: Sequence[_WorkResolver], sources: Mapping[str, Source]) -> list[tuple[str, int]]:

@@ -196,6 +196,10 @@ class _Gate:
 
 #: how often a thread queued behind a rate limit checks whether the service went down
 _WAKE_STEP = 0.5
+#: services whose host names do not resolve before a run counts as having no network
+NO_NETWORK_AFTER = 2
+#: the short why of a failed name lookup, as reasons and notices print it
+NO_DNS_CAUSE = "no network (the host name does not resolve)"
 #: seconds added to a spent token's minute: the server counts arrivals, which come a
 #: little after our starts, so a token returned exactly at 60 s could still be refused
 BUCKET_MARGIN = 0.5
@@ -375,6 +379,11 @@ class HttpClient:
         self._policies = dict(policies or {})
         self._limiters: dict[str, _Limiter] = {}
         self._down: dict[str, str] = {}
+        #: services whose host name did not resolve this run; two of them mean no network
+        #: at all (one alone may be a mistyped address), and then nothing more is asked
+        self._no_dns: list[str] = []
+        #: why the run has no network ("" while it may have one)
+        self.no_network = ""
         self._streak: Counter[str] = Counter()  # consecutive transport failures per service
         self._lock = threading.Lock()
         #: the whole run's network budget (``sources.deadline``), on ``clock``
@@ -388,8 +397,24 @@ class HttpClient:
             return None
         return self._deadline_at - self.clock()
 
+    def _is_down(self, down: str) -> bool:
+        return down in self._down or bool(self.no_network)
+
     def _raise_down(self, down: str, bucket: str | None = None) -> None:
+        if down not in self._down:  # not asked at all: the run has no network
+            raise SourceUnavailable(bucket or down, self.no_network, cause=NO_DNS_CAUSE)
         raise SourceUnavailable(bucket or down, self._down[down], deadline=self.deadline_passed)
+
+    def _name_not_resolved(self, down: str) -> None:
+        """Count a service whose host name did not resolve; at the second, the run has no
+        network: every service still to be asked is skipped at once (as ``--offline`` would),
+        instead of each finding out with its own request, polite wait and retries."""
+        with self._lock:
+            if down not in self._no_dns:
+                self._no_dns.append(down)
+            if len(self._no_dns) >= NO_NETWORK_AFTER and not self.no_network:
+                self.no_network = (f"no network (the host names of {' and '.join(self._no_dns[:2])} do not "
+                                   "resolve): not asked; check the network, or use --offline")
 
     def _check_deadline(self, bucket: str) -> None:
         left = self.remaining()
@@ -441,22 +466,23 @@ class HttpClient:
         web source's host: one unreachable site is not every page's), under its limits still.
         """
         down = f"{bucket} {scope}" if scope else bucket
-        if down in self._down:
+        if self._is_down(down):
             self._raise_down(down, bucket)
         limiter = self.limiter(bucket)
         last: Retry | None = None
         waited_429 = False
         skip_turn = False  # this thread just slept what a 429 asked: its turn is now
         for n in range(self.retries + 1):
-            if down in self._down:  # another thread found it down meanwhile
+            if self._is_down(down):  # another thread found it down meanwhile (or the network gone)
                 self._raise_down(down, bucket)
             self._check_deadline(bucket)
             # while the service is failing, queued threads wake early if it is declared down
-            failing = self._streak[down] > 0 or n > 0
+            # (and, once a host name did not resolve, once the run turns out to have no network)
+            failing = self._streak[down] > 0 or n > 0 or bool(self._no_dns)
             if not skip_turn:
-                limiter.wait_turn(give_up=(lambda: down in self._down) if failing else None)
+                limiter.wait_turn(give_up=(lambda: self._is_down(down)) if failing else None)
             skip_turn = False
-            if down in self._down:  # found down while this thread waited for its turn
+            if self._is_down(down):  # found down while this thread waited for its turn
                 self._raise_down(down, bucket)
             with limiter.gate.held():
                 limiter.wait_answer_gap()
@@ -485,6 +511,8 @@ class HttpClient:
                 # No DNS means no network (or a mistyped URL): retrying in seconds cannot help.
                 message = f"{what}: no network (the host name does not resolve); check the network or the URL"
                 self._mark_down(down, message)
+                if scope is None:  # (a page's site that is gone says nothing of the network)
+                    self._name_not_resolved(down)
                 raise SourceUnavailable(bucket, message, cause=last.reason)
             if last.wait is not None and last.wait > self.max_retry_after:
                 message = (f"{what}: the service asks to wait {last.wait:.0f} s ({last.reason}); "
@@ -687,12 +715,12 @@ def declared_length(headers: Mapping[str, str]) -> str | None:
 
 
 def _no_name_resolution(reason: str) -> bool:
-    return any(marker in reason for marker in _DNS_FAILURES)
+    return any(marker in reason for marker in _DNS_FAILURES) or NO_DNS_CAUSE in reason
 
 
 #: what a failed connection's long urllib3 text means, in the words a user needs (first match wins)
 _CONNECTION_REASONS = (
-    (_DNS_FAILURES, "no network (the host name does not resolve)"),
+    (_DNS_FAILURES, NO_DNS_CAUSE),
     (("Connection refused", "Errno 111", "Errno 61", "WinError 10061"), "connection refused"),
     (("Connection reset", "Errno 104", "Errno 54"), "connection reset"),
     (("Network is unreachable", "Errno 101", "No route to host"), "no network (no route to the host)"),

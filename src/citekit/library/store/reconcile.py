@@ -79,7 +79,7 @@ def _absorb_keywords(entry: Entry, written: str | None, generated: str | None) -
 
         text = latex_to_text(text, scripts=False)
     mine = set(tags_from_keywords(text))
-    current = set(entry.tags)
+    current = set(entry.keyword_tags)  # (what keywords held: an imported entry's rule tags are not there)
     # compared by identity: "Muon" respelled from "muon" is the same tag kept, not one removed and one added
     mine_ids, current_ids = {tag_identity(t) for t in mine}, {tag_identity(t) for t in current}
     added = set(entry.tags_added) | {t for t in mine if tag_identity(t) not in current_ids or t not in current}

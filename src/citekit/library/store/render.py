@@ -106,7 +106,7 @@ def _as_read_back(generated: Mapping[str, str], written: list[tuple[str, str, st
 def written_entry(entry: Entry) -> Entry:
     """The entry as it goes into ``library.bib``: stored fields plus derived ones.
 
-    ``keywords`` comes from the effective tags and ``ids`` from the aliases, so tags and
+    ``keywords`` comes from the tags (:attr:`Entry.keyword_tags`) and ``ids`` from the aliases, so tags and
     old keys are visible to BibTeX users and to biblatex (which resolves ``ids``).
     """
     fields = {k: v for k, v in entry.fields.items() if k not in DERIVED_FIELDS}
@@ -122,7 +122,7 @@ def derived_fields(entry: Entry) -> dict[str, str]:
     from citekit.bibtex.writer import alias_value
 
     derived = {}
-    tags = entry.tags
+    tags = entry.keyword_tags
     if tags:
         derived["keywords"] = ", ".join(tags)
     if entry.aliases:
