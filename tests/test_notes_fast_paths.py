@@ -495,3 +495,40 @@ def test_finder_line_shortcuts_answer_as_the_full_patterns(text: str) -> None:
     assert (letters, upper, digits) == (sum(map(str.isalpha, text)), sum(map(str.isupper, text)), sum(map(str.isdigit, text)))
     assert punct == len(text) - sum(map(str.isalnum, text)) - sum(map(str.isspace, text))
     assert bool(features._ENDS_REFERENCE.search(features._last_word(text))) == bool(features._ENDS_REFERENCE.search(text))
+
+
+_GATED_PIECES = st.sampled_from([
+    "Contriever", "Latent diffusion / Stable Diffusion", " ", "  ", "(", ")", "（", "）", "—", "–", "-", "=", ":", "：",
+    "Unsupervised Dense Information Retrieval", "S4 = Efficiently Modeling Long Sequences", "read first: ",
+    "paper", "Papers", "PAPER", "not", "non-", "no ", "other than papers", "[Computer software]", "[Data set]",
+    "[code]", "software available from", "ſoftware", "GitHub repository", "github", "Python package version", "R",
+    "computer program", "pro\u212Aram", "data set", "dataset", "NAACL 2018", "ICML ’25", "2026", "٢٠٢٦", "26", ",", ";",
+    "Egor Shulgin (KAUST)", "\n", "\t", "\u3000", "x", "é",
+])
+_GATED_TEXTS = st.lists(_GATED_PIECES, max_size=10).map("".join) | st.text(max_size=30)
+
+
+def _same_match(a: re.Match | None, b: re.Match | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and a.span() == b.span() and a.groupdict() == b.groupdict())
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(_GATED_TEXTS)
+@example("Egor Shulgin (KAUST)\n").via("a bracket before one final line break")
+@example("Software available from ſ").via("a letter that matches s only when case is ignored")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_short_name_release_and_section_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """A short name before its title, a reference's release field, a heading that says its
+    items are no papers and a venue after the names are looked for only where their
+    patterns could match: each answers as the full pattern."""
+    from citekit.notes import extract, labels, shapes
+
+    t = text.strip()
+    full = (extract._NAME_THEN_TITLE_RE.match(t) or extract._NAME_DASH_TITLE_RE.match(t) or extract._NAME_IS_TITLE_RE.match(t))
+    assert _same_match(extract._named_title_match(t), full)
+    assert _same_match(extract._release_field(text), extract._RELEASE_FIELD_RE.search(text))
+    assert extract._says_not_papers.__wrapped__(text) == bool(extract._NO_PAPERS_RE.search(text))
+    assert _same_match(labels._trailing_venue(text), labels._TRAILING_VENUE_RE.search(text))
+    heading = t.lstrip("#").strip()
+    if shapes._PERSON_RE.match(heading):
+        assert heading.endswith((")", "）"))  # (the only texts person_heading still matches)

@@ -73,6 +73,17 @@ _PAPER_KINDS = PAPER_KIND_WORDS
 _NO_PAPERS_RE = lazy(r"\b(?:not|non|no)[- ]?papers?\b|\bother than papers\b", re.I)
 
 
+@per_text
+def _says_not_papers(text: str) -> bool:
+    """``_NO_PAPERS_RE.search(text)``, remembered by text (the section's headings are asked
+    again for every line under them) and not tried on an ASCII text without "paper" (every
+    branch needs the word; on other text case folding may match letters ASCII lowers
+    do not, so the pattern is always tried)."""
+    if text.isascii() and "paper" not in text.lower():
+        return False
+    return _NO_PAPERS_RE.search(text) is not None
+
+
 @dataclass
 class _Scope:
     """Where we are in the file: the nearest section label and the venue it implies."""
@@ -106,7 +117,7 @@ class _Scope:
         """The section (a heading over it or its label) says what it lists is not papers
         (``## Not papers but worth it``, ``misc / not papers:``, ``RESOURCES (non-paper)``)."""
         texts = [text for _level, text, _v, _y in self.headings] + ([self.label] if self.label else [])
-        return any(_NO_PAPERS_RE.search(text) for text in texts)
+        return any(_says_not_papers(text) for text in texts)
 
     @property
     def people(self) -> list[str]:
@@ -900,7 +911,7 @@ class _Extractor:
             # documentation (``A. Gokaslan and V. Cohen. OpenWebText corpus. \url{…}, 2019.``)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference with no venue whose title names a {word}: not a paper", title)
-        if not _PREPRINT_RE.search(node.text) and (said := _RELEASE_FIELD_RE.search(node.text)):
+        if (said := _release_field(node.text)) and not _PREPRINT_RE.search(node.text):
             # the reference says what it is: ``[Computer software]``, ``[Data set]``, ``Software
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
             self.not_papers.add(node.line)
@@ -1390,6 +1401,21 @@ _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
 
+#: what :data:`_RELEASE_FIELD_RE` cannot match without, in a lower-cased ASCII text
+_RELEASE_FIELD_WORDS = ("software", "program", "code", "data", "github", "computer", "package")
+
+
+def _release_field(text: str) -> re.Match[str] | None:
+    """``_RELEASE_FIELD_RE.search(text)``, not tried on an ASCII line with none of the
+    words one of its branches needs (almost every line): the pattern ignores case, so on
+    other text, where letters such as ``ſ`` match ``s``, it is always tried."""
+    if text.isascii():
+        low = text.lower()
+        if not any(word in low for word in _RELEASE_FIELD_WORDS):
+            return None
+    return _RELEASE_FIELD_RE.search(text)
+
+
 #: what a chat app writes under a message when it is copied out of the window (``Pinned by
 #: Jana Novak``, ``Shared by …``, ``Edited by …``): one word, ``by`` and a person
 _CHAT_CHROME_RE = lazy(r"^(?:Pinned|Unpinned|Added|Shared|Posted|Edited|Saved|Forwarded|Bookmarked|Removed|Deleted)\s+by\s+\S.{0,60}$")
@@ -1495,13 +1521,21 @@ _NAME_DASH_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s+[—�
 _NAME_IS_TITLE_RE = lazy(r"^(?:[^\W\d][\w ]{0,20}[:：]\s*)?(?P<name>[^\s=:：]{1,20})\s*=\s*(?P<title>[^=]+)$")
 
 
+def _named_title_match(title: str) -> re.Match[str] | None:
+    """The first of the three short-name shapes that ``title`` (stripped) has, each pattern
+    tried only when the title holds what it cannot match without: a closing bracket at the
+    end, a dash, an equals sign (most lines have none, and each pattern is tried from the start)."""
+    return ((_NAME_THEN_TITLE_RE.match(title) if title.endswith((")", "）")) else None)
+            or (_NAME_DASH_TITLE_RE.match(title) if "—" in title or "–" in title else None)
+            or (_NAME_IS_TITLE_RE.match(title) if "=" in title else None))
+
+
 def _named_title(title: str) -> str:
     """The title in parentheses after a short name, or after a dash or ``=`` that follows it (the name
     is what people call the paper, the rest what it is called): four words or more that read
     as a title and hold no year or citation, so ``ResNet (He et al. 2016)`` and ``Chinchilla —
     the compute-optimal one`` stay as written."""
-    m = (_NAME_THEN_TITLE_RE.match(title.strip()) or _NAME_DASH_TITLE_RE.match(title.strip())
-         or _NAME_IS_TITLE_RE.match(title.strip())) if title else None
+    m = _named_title_match(title.strip()) if title else None
     if m is None:
         return title
     inner = m.group("title").strip()
