@@ -532,3 +532,15 @@ def test_short_name_release_and_section_shortcuts_answer_as_the_full_patterns(te
     heading = t.lstrip("#").strip()
     if shapes._PERSON_RE.match(heading):
         assert heading.endswith((")", "）"))  # (the only texts person_heading still matches)
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(st.sampled_from(["Zhang,", "H.", " ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\x1c", "\x85", "\u200b",
+                                 "\u00ad", "“Title”", "2019.", "ﬁ", "x"]), max_size=12).map("".join) | st.text(max_size=30))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_reference_tokens_are_cut_as_the_token_pattern_cuts_them(text: str) -> None:
+    """The reference parser reads the texts of its tokens by ``str.split``: the same cuts as
+    the ``\\S+`` tokens of :func:`~citekit.notes.refparse.tokens.tokenize`, whatever the spaces."""
+    from citekit.notes.refparse import tokens
+
+    assert tokens.token_texts(text) == [t.text for t in tokens.tokenize(text)]
