@@ -503,7 +503,7 @@ _GATED_PIECES = st.sampled_from([
     "paper", "Papers", "PAPER", "not", "non-", "no ", "other than papers", "[Computer software]", "[Data set]",
     "[code]", "software available from", "ſoftware", "GitHub repository", "github", "Python package version", "R",
     "computer program", "pro\u212Aram", "data set", "dataset", "NAACL 2018", "ICML ’25", "2026", "٢٠٢٦", "26", ",", ";",
-    "Egor Shulgin (KAUST)", "\n", "\t", "\u3000", "x", "é",
+    "Egor Shulgin (KAUST)", "\n", "\t", "\u3000", "x", "é", "VAE", " = ", "WGAN: ", " -- ", " — ", "Kingma & Welling",
 ])
 _GATED_TEXTS = st.lists(_GATED_PIECES, max_size=10).map("".join) | st.text(max_size=30)
 
@@ -529,6 +529,9 @@ def test_short_name_release_and_section_shortcuts_answer_as_the_full_patterns(te
     assert _same_match(extract._release_field(text), extract._RELEASE_FIELD_RE.search(text))
     assert extract._says_not_papers.__wrapped__(text) == bool(extract._NO_PAPERS_RE.search(text))
     assert _same_match(labels._trailing_venue(text), labels._TRAILING_VENUE_RE.search(text))
+    from citekit.notes import refline
+
+    assert _same_match(refline._short_name_lead(text), refline._SHORT_NAME_LEAD_RE.match(text))
     heading = t.lstrip("#").strip()
     if shapes._PERSON_RE.match(heading):
         assert heading.endswith((")", "）"))  # (the only texts person_heading still matches)

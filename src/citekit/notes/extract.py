@@ -482,9 +482,15 @@ _GENERIC_LINK_RE = lazy(
     re.I,
 )
 _TASK_MARKER_RE = lazy(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
+#: the characters a task box or keyword starts with (the pattern is case-sensitive)
+_TASK_MARKER_FIRST = frozenset("[TDLNWCI")
+
+
 def _without_task_marker(text: str) -> str:
     """``text`` without a leading task box or keyword (``[ ] TODO``); the pattern is
     anchored, so one match at the start replaces a substitution that tries every position."""
+    if text[:1] not in _TASK_MARKER_FIRST:
+        return text  # (the pattern matches nothing but the empty start)
     end = _TASK_MARKER_RE.match(text).end()  # type: ignore[union-attr]  (every part is optional: it always matches)
     return text[end:] if end else text
 
