@@ -515,7 +515,7 @@ _GATED_PIECES = st.sampled_from([
     "Contriever", "Latent diffusion / Stable Diffusion", " ", "  ", "(", ")", "（", "）", "—", "–", "-", "=", ":", "：",
     "Unsupervised Dense Information Retrieval", "S4 = Efficiently Modeling Long Sequences", "read first: ",
     "paper", "Papers", "PAPER", "not", "non-", "no ", "other than papers", "[Computer software]", "[Data set]",
-    "[code]", "software available from", "ſoftware", "GitHub repository", "github", "Python package version", "R",
+    "[code]", "[ code]", "[computer program]", "[Dataset and data set]", "https://github.com/a/b", "software available from", "ſoftware", "GitHub repository", "github", "Python package version", "R",
     "computer program", "pro\u212Aram", "data set", "dataset", "NAACL 2018", "ICML ’25", "2026", "٢٠٢٦", "26", ",", ";",
     "Egor Shulgin (KAUST)", "\n", "\t", "\u3000", "x", "é", "VAE", " = ", "WGAN: ", " -- ", " — ", "Kingma & Welling",
 ])

@@ -1407,8 +1407,10 @@ _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
 
-#: what :data:`_RELEASE_FIELD_RE` cannot match without, in a lower-cased ASCII text
-_RELEASE_FIELD_WORDS = ("software", "program", "code", "data", "github", "computer", "package")
+#: what :data:`_RELEASE_FIELD_RE` cannot match without, in a lower-cased ASCII text: one
+#: of these for each branch (a bracketed field opens on its word; "github" alone is in
+#: every repository's address, "repository" is not)
+_RELEASE_FIELD_WORDS = ("software", "[program", "[code", "[data", "repository", "computer", "package")
 
 
 def _release_field(text: str) -> re.Match[str] | None:
