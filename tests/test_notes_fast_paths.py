@@ -561,3 +561,26 @@ def test_reference_tokens_are_cut_as_the_token_pattern_cuts_them(text: str) -> N
     from citekit.notes.refparse import tokens
 
     assert tokens.token_texts(text) == [t.text for t in tokens.tokenize(text)]
+
+
+_WHOLE_TEXT_PIECES = st.sampled_from([
+    "arxiv.org", "arXiv.orgarXiv.org", "github.comgithub.com", "a.b.c.d.e.f", "x" * 63 + ".org", "y" * 64 + ".org", "-", ".",
+    " ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "é", "Title words",
+    "2026-01-02", "1-2", "3-45-6", "٣-٤-٥", "a-1-2", "-1-2", ":Effort:", ":EFFORT:", "State \"DONE\"", "State\t\"", "State",
+    "- item", "https://arxiv.org/abs/2401.00001",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_WHOLE_TEXT_PIECES, max_size=12).map("".join) | st.text(max_size=30))
+@example("a-12-3-4").via("a date-like run that overlaps an earlier candidate")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_whole_text_checks_answer_as_their_full_patterns(text: str) -> None:
+    """The checks run once on a whole file (a chat copy's link previews, an org file's odd
+    line breaks and the body parsers' triggers) give what their full patterns give."""
+    from citekit.notes import chatcopy
+    from citekit.notes.formats import org, orgheadings
+
+    assert chatcopy.has_link_previews(text) == bool(chatcopy._DOUBLED_SITE_RE.search(text))
+    assert org._has_odd_break(text) == bool(org._ODD_BREAK_RE.search(text))
+    assert orgheadings.body_parsers_inert(text) == (orgheadings._BODY_PARSER_TRIGGER_RE.search(text) is None)
