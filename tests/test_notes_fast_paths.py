@@ -514,7 +514,7 @@ def test_finder_line_shortcuts_answer_as_the_full_patterns(text: str) -> None:
 _GATED_PIECES = st.sampled_from([
     "Contriever", "Latent diffusion / Stable Diffusion", " ", "  ", "(", ")", "（", "）", "—", "–", "-", "=", ":", "：",
     "Unsupervised Dense Information Retrieval", "S4 = Efficiently Modeling Long Sequences", "read first: ",
-    "paper", "Papers", "PAPER", "not", "non-", "no ", "other than papers", "[Computer software]", "[Data set]",
+    "paper", "Papers", "PAPER", "not", "non-", "no ", "isn't a ", "isn’t an actual ", "不是论文", "논문이 아니", "論文ではない", "other than papers", "[Computer software]", "[Data set]",
     "[code]", "[ code]", "[computer program]", "[Dataset and data set]", "https://github.com/a/b", "software available from", "ſoftware", "GitHub repository", "github", "Python package version", "R",
     "computer program", "pro\u212Aram", "data set", "dataset", "NAACL 2018", "ICML ’25", "2026", "٢٠٢٦", "26", ",", ";",
     "Egor Shulgin (KAUST)", "\n", "\t", "\u3000", "x", "é", "VAE", " = ", "WGAN: ", " -- ", " — ", "Kingma & Welling",
@@ -542,6 +542,7 @@ def test_short_name_release_and_section_shortcuts_answer_as_the_full_patterns(te
     assert _same_match(extract._named_title_match(t), full)
     assert _same_match(extract._release_field(text), extract._RELEASE_FIELD_RE.search(text))
     assert extract._says_not_papers.__wrapped__(text) == bool(extract._NO_PAPERS_RE.search(text))
+    assert extract._says_not_a_paper(text) == bool(extract._SAYS_NOT_A_PAPER_RE.search(text))
     assert _same_match(labels._trailing_venue(text), labels._TRAILING_VENUE_RE.search(text))
     from citekit.notes import refline
 

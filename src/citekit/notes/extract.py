@@ -285,7 +285,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         if child.children:
             continue
         text = strip_hashtags(child.text)
-        if _SAYS_NOT_A_PAPER_RE.search(strip_urls(text)):
+        if _says_not_a_paper(strip_urls(text)):
             details.said_not_paper = text  # the writer's own word on what the title names
             for url in find_urls.shared(text):
                 _add_url(details, url, None, hard=False)
@@ -1110,6 +1110,16 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: a line that says the thing it names is no paper (``an essay, not a paper``, ``NOT a paper``,
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
+
+
+def _says_not_a_paper(text: str) -> bool:
+    """``_SAYS_NOT_A_PAPER_RE.search(text)``, not tried on an ASCII line without "paper"
+    (every branch an ASCII line can match ends on the word; the pattern ignores case, so
+    other text is always searched)."""
+    if text.isascii() and "paper" not in text.lower():
+        return False
+    return _SAYS_NOT_A_PAPER_RE.search(text) is not None
+
 
 #: right after a quoted title's closing quote: the word that says what it is when that is no
 #: paper (``Lilian Weng's "What are Diffusion Models?" post``), or a bracket that gives a web
