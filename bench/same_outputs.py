@@ -147,8 +147,9 @@ def main() -> None:
             differ.append((job["path"], names))
     extracted = sum(job["kind"] == "extract" for job in jobs)
     others = len(jobs) - extracted
-    print(f"{len(jobs)} inputs ({max(others - 1, 0)} corpus files{' and the bundled notes' if others else ''}"
-          f"{f', {extracted} notes files extracted' if extracted else ''}), {sum(len(s) for s in new.values())} outputs each")
+    parts = [f"{others - 1} corpus files and the bundled notes"] if others else []
+    parts += [f"{extracted} notes files extracted"] if extracted else []
+    print(f"{len(jobs)} inputs ({', '.join(parts)}), {sum(len(s) for s in new.values())} outputs each")
     if extracted:
         print(f"mentions extracted: {sum(int(new.get(j['path'], {}).get('count', 0)) for j in jobs if j['kind'] == 'extract')}")
     print(f"{len(jobs) - len(differ)} give the same bytes; {len(differ)} differ")
