@@ -8,7 +8,12 @@ bundled notes go through ``sync --offline``. Every file written and every comman
 and exit code are kept; the two runs are then compared byte for byte and the files that
 differ are listed.
 
-Run: .venv/bin/python bench/same_outputs.py OLD_SRC NEW_SRC [--limit N]
+With ``--notes PATH ...`` every notes file under those paths (files or folders) is also
+extracted by each tree, and every mention (all its fields) and problem is compared: a
+change to extraction's speed must give the same mentions (``--notes-only`` skips the
+corpora). The blind sets are never read: a path inside one is refused.
+
+Run: .venv/bin/python bench/same_outputs.py OLD_SRC NEW_SRC [--limit N] [--notes PATH ...] [--notes-only]
 (OLD_SRC e.g. a worktree of an older commit: ``git worktree add /tmp/old COMMIT``.)
 """
 
@@ -55,6 +60,16 @@ for job in jobs:
     try:
         os.chdir(base)
         seen = {}
+        if job["kind"] == "extract":
+            from dataclasses import asdict
+            from citekit.notes import extract_paths
+            path = Path(job["path"])
+            found = extract_paths([path], root=path.parent)
+            seen["mentions"] = digest(json.dumps([asdict(m) for m in found.mentions], sort_keys=True, default=repr))
+            seen["problems"] = digest(json.dumps([str(p) for p in found.problems]))
+            seen["count"] = str(len(found.mentions))
+            results.append([job["path"], seen])
+            continue
         if job["kind"] == "notes":
             shutil.copytree(job["path"], base / "notes")
             seen["init"] = digest(run(["init"]))
@@ -85,6 +100,22 @@ def _jobs(limit: int | None) -> list[dict[str, str]]:
     return [{"kind": "notes", "path": str(ROOT / "notes")}] + [{"kind": "bib", "path": str(p)} for p in files]
 
 
+#: what a notes folder holds besides notes (a set's expected answers)
+_NOT_NOTES = (".yaml", ".yml", ".json")
+
+
+def _notes_jobs(paths: list[Path]) -> list[dict[str, str]]:
+    """One extraction job per notes file under ``paths``; a blind set is refused."""
+    jobs = []
+    for path in paths:
+        path = path.resolve()  # (the worker runs in a temporary folder)
+        if any(part.startswith("blind") for part in path.resolve().parts):
+            sys.exit(f"{path} is inside a blind set, which this comparison never reads: pass the development sets")
+        files = [path] if path.is_file() else sorted(f for f in path.rglob("*") if f.is_file() and not f.name.endswith(_NOT_NOTES))
+        jobs += [{"kind": "extract", "path": str(f)} for f in files]
+    return jobs
+
+
 def _run_tree(src: Path, jobs: list[dict[str, str]]) -> dict[str, dict[str, str]]:
     env = dict(os.environ, PYTHONPATH=str(src.resolve()), CITEKIT_OFFLINE="1", PYTHONHASHSEED="0")
     env.pop("CITEKIT_CACHE_DIR", None)
@@ -98,10 +129,14 @@ def main() -> None:
     parser.add_argument("old_src", type=Path)
     parser.add_argument("new_src", type=Path)
     parser.add_argument("--limit", type=int, help="only the first N corpus files")
+    parser.add_argument("--notes", type=Path, nargs="+", default=[], help="also compare the mentions extracted from these notes files or folders")
+    parser.add_argument("--notes-only", action="store_true", help="only the --notes comparison (no corpora, no bundled-notes sync)")
     args = parser.parse_args()
-    if not CORPORA.is_dir():
+    if args.notes_only and not args.notes:
+        sys.exit("--notes-only needs --notes PATH ...")
+    if not args.notes_only and not CORPORA.is_dir():
         sys.exit(f"{CORPORA} is missing: this comparison needs the shared corpora beside the project")
-    jobs = _jobs(args.limit)
+    jobs = ([] if args.notes_only else _jobs(args.limit)) + _notes_jobs(args.notes)
     old = _run_tree(args.old_src, jobs)
     new = _run_tree(args.new_src, jobs)
     differ = []
@@ -110,8 +145,13 @@ def main() -> None:
         names = sorted(n for n in set(a) | set(b) if a.get(n) != b.get(n))
         if names:
             differ.append((job["path"], names))
-    print(f"{len(jobs)} inputs ({len(jobs) - 1} corpus files and the bundled notes), "
-          f"{sum(len(s) for s in new.values())} outputs each")
+    extracted = sum(job["kind"] == "extract" for job in jobs)
+    others = len(jobs) - extracted
+    parts = [f"{others - 1} corpus files and the bundled notes"] if others else []
+    parts += [f"{extracted} notes files extracted"] if extracted else []
+    print(f"{len(jobs)} inputs ({', '.join(parts)}), {sum(len(s) for s in new.values())} outputs each")
+    if extracted:
+        print(f"mentions extracted: {sum(int(new.get(j['path'], {}).get('count', 0)) for j in jobs if j['kind'] == 'extract')}")
     print(f"{len(jobs) - len(differ)} give the same bytes; {len(differ)} differ")
     for path, names in differ:
         print(f"  {os.path.relpath(path, ROOT.parent)}: {', '.join(names)}")

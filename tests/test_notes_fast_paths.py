@@ -256,6 +256,8 @@ _MD_BLOCK_LINES = st.sampled_from([
     "~~~", "~~~python", "<!-- a comment -->", "<img src=x>", "a < b", "[^note]: Kingma and Ba", "#hashtag line",
     "#", "    ", ">     quoted code", "-     item code", "\tcode after a tab", "---", "title: Notes", "...",
     "[x]:", "see [^1] here", "a ``` inline", "> > nested quote", "- > quote in item",
+    "___", "_ _ _", "- --", "**", "*-*", "1. ***", "> ___", "- * * *", "--- trailing", "***bold***", "a --- b", "---\t",
+    "__init__", "  - - - -", "-- -", "*\t*\t*", "- - x",
 ])
 
 
@@ -264,8 +266,8 @@ _MD_BLOCK_LINES = st.sampled_from([
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str) -> None:
     """Leaving out the rules that have no line they could start from in a text (setext
-    headings, tables, definition lists, fences, quotes, HTML, references, footnotes, ATX
-    headings, indented code, front matter, the newline normalisation), and the rules'
+    headings, tables, definition lists, fences, quotes, HTML, thematic breaks, references,
+    footnotes, ATX headings, indented code, front matter, the newline normalisation), and the rules'
     debug logging, changes no token."""
     from citekit.notes.formats import markdown
 
@@ -274,6 +276,18 @@ def test_markdown_parser_without_unusable_rules_gives_the_same_tokens(text: str)
 
     assert tokens(markdown._parser_for(text)) == tokens(markdown._parser())
     assert tokens(markdown._parser(markdown._unused_rules(text), False)) == tokens(markdown._parser())
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+def test_a_list_with_dashes_but_no_thematic_break_is_parsed_without_that_rule() -> None:
+    """Bullets, dashes in titles and a spaced dash are no line a thematic break could be, so
+    its rule (tried at every line) is left out; one ``- - -`` line brings it back."""
+    from citekit.notes.formats import markdown
+
+    notes = "- Attention Is All You Need — Vaswani\n  - x-y -- z\n* Adam - Kingma\n"
+    assert "hr" in markdown._unused_rules(notes)
+    assert "hr" not in markdown._unused_rules(notes + "- - -\n")
+    assert "hr" not in markdown._unused_rules(notes + "  > ***")
 
 
 # unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
@@ -495,3 +509,79 @@ def test_finder_line_shortcuts_answer_as_the_full_patterns(text: str) -> None:
     assert (letters, upper, digits) == (sum(map(str.isalpha, text)), sum(map(str.isupper, text)), sum(map(str.isdigit, text)))
     assert punct == len(text) - sum(map(str.isalnum, text)) - sum(map(str.isspace, text))
     assert bool(features._ENDS_REFERENCE.search(features._last_word(text))) == bool(features._ENDS_REFERENCE.search(text))
+
+
+_GATED_PIECES = st.sampled_from([
+    "Contriever", "Latent diffusion / Stable Diffusion", " ", "  ", "(", ")", "（", "）", "—", "–", "-", "=", ":", "：",
+    "Unsupervised Dense Information Retrieval", "S4 = Efficiently Modeling Long Sequences", "read first: ",
+    "paper", "Papers", "PAPER", "not", "non-", "no ", "isn't a ", "isn’t an actual ", "不是论文", "논문이 아니", "論文ではない", "other than papers", "[Computer software]", "[Data set]",
+    "[code]", "[ code]", "[computer program]", "[Dataset and data set]", "https://github.com/a/b", "software available from", "ſoftware", "GitHub repository", "github", "Python package version", "R",
+    "computer program", "pro\u212Aram", "data set", "dataset", "NAACL 2018", "ICML ’25", "2026", "٢٠٢٦", "26", ",", ";",
+    "Egor Shulgin (KAUST)", "\n", "\t", "\u3000", "x", "é", "VAE", " = ", "WGAN: ", " -- ", " — ", "Kingma & Welling",
+])
+_GATED_TEXTS = st.lists(_GATED_PIECES, max_size=10).map("".join) | st.text(max_size=30)
+
+
+def _same_match(a: re.Match | None, b: re.Match | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and a.span() == b.span() and a.groupdict() == b.groupdict())
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(_GATED_TEXTS)
+@example("Egor Shulgin (KAUST)\n").via("a bracket before one final line break")
+@example("Software available from ſ").via("a letter that matches s only when case is ignored")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_short_name_release_and_section_shortcuts_answer_as_the_full_patterns(text: str) -> None:
+    """A short name before its title, a reference's release field, a heading that says its
+    items are no papers and a venue after the names are looked for only where their
+    patterns could match: each answers as the full pattern."""
+    from citekit.notes import extract, labels, shapes
+
+    t = text.strip()
+    full = (extract._NAME_THEN_TITLE_RE.match(t) or extract._NAME_DASH_TITLE_RE.match(t) or extract._NAME_IS_TITLE_RE.match(t))
+    assert _same_match(extract._named_title_match(t), full)
+    assert _same_match(extract._release_field(text), extract._RELEASE_FIELD_RE.search(text))
+    assert extract._says_not_papers.__wrapped__(text) == bool(extract._NO_PAPERS_RE.search(text))
+    assert extract._says_not_a_paper(text) == bool(extract._SAYS_NOT_A_PAPER_RE.search(text))
+    assert _same_match(labels._trailing_venue(text), labels._TRAILING_VENUE_RE.search(text))
+    from citekit.notes import refline
+
+    assert _same_match(refline._short_name_lead(text), refline._SHORT_NAME_LEAD_RE.match(text))
+    heading = t.lstrip("#").strip()
+    if shapes._PERSON_RE.match(heading):
+        assert heading.endswith((")", "）"))  # (the only texts person_heading still matches)
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(st.sampled_from(["Zhang,", "H.", " ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\x1c", "\x85", "\u200b",
+                                 "\u00ad", "“Title”", "2019.", "ﬁ", "x"]), max_size=12).map("".join) | st.text(max_size=30))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_reference_tokens_are_cut_as_the_token_pattern_cuts_them(text: str) -> None:
+    """The reference parser reads the texts of its tokens by ``str.split``: the same cuts as
+    the ``\\S+`` tokens of :func:`~citekit.notes.refparse.tokens.tokenize`, whatever the spaces."""
+    from citekit.notes.refparse import tokens
+
+    assert tokens.token_texts(text) == [t.text for t in tokens.tokenize(text)]
+
+
+_WHOLE_TEXT_PIECES = st.sampled_from([
+    "arxiv.org", "arXiv.orgarXiv.org", "github.comgithub.com", "a.b.c.d.e.f", "x" * 63 + ".org", "y" * 64 + ".org", "-", ".",
+    " ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "é", "Title words",
+    "2026-01-02", "1-2", "3-45-6", "٣-٤-٥", "a-1-2", "-1-2", ":Effort:", ":EFFORT:", "State \"DONE\"", "State\t\"", "State",
+    "- item", "https://arxiv.org/abs/2401.00001",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_WHOLE_TEXT_PIECES, max_size=12).map("".join) | st.text(max_size=30))
+@example("a-12-3-4").via("a date-like run that overlaps an earlier candidate")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_whole_text_checks_answer_as_their_full_patterns(text: str) -> None:
+    """The checks run once on a whole file (a chat copy's link previews, an org file's odd
+    line breaks and the body parsers' triggers) give what their full patterns give."""
+    from citekit.notes import chatcopy
+    from citekit.notes.formats import org, orgheadings
+
+    assert chatcopy.has_link_previews(text) == bool(chatcopy._DOUBLED_SITE_RE.search(text))
+    assert org._has_odd_break(text) == bool(org._ODD_BREAK_RE.search(text))
+    assert orgheadings.body_parsers_inert(text) == (orgheadings._BODY_PARSER_TRIGGER_RE.search(text) is None)

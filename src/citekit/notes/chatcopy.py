@@ -26,8 +26,21 @@ _URL_RE = lazy(r"https?://[^\s<>()\"']+")
 _LOOK_BACK = 4
 
 
+#: :data:`_HOST` with its first label taken whole (``{1,63}+``): a dot must follow it, and
+#: no shorter run of those characters is followed by one, so nothing is lost, and a line of
+#: words fails at once instead of trying every shorter first word
+_HOST_FIRST_LABEL_WHOLE = r"[A-Za-z0-9-]{1,63}+(?:\.[A-Za-z0-9-]{1,63}){1,4}"
+#: :data:`_DOUBLED_SITE_RE` without ``re.M``: on the first line, and after a line break (a
+#: search for a pattern that opens on a fixed character skips straight to the line starts;
+#: ``^`` under ``re.M`` is tried at every character of the text)
+_DOUBLED_SITE_FIRST_RE = lazy(rf"[ \t]*(?:(?P<site>{_HOST_FIRST_LABEL_WHOLE})(?P=site)|(?P<one>{_HOST_FIRST_LABEL_WHOLE}))[ \t]*(?![^\n])")
+_DOUBLED_SITE_NEXT_RE = lazy(rf"\n[ \t]*(?:(?P<site>{_HOST_FIRST_LABEL_WHOLE})(?P=site)|(?P<one>{_HOST_FIRST_LABEL_WHOLE}))[ \t]*(?![^\n])")
+
+
 def has_link_previews(text: str) -> bool:
-    return _DOUBLED_SITE_RE.search(text) is not None
+    """Some line of ``text`` is a site's name alone, maybe doubled (as
+    ``_DOUBLED_SITE_RE.search`` finds it)."""
+    return _DOUBLED_SITE_FIRST_RE.match(text) is not None or _DOUBLED_SITE_NEXT_RE.search(text) is not None
 
 
 def with_link_titles(text: str) -> str:

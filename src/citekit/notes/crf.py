@@ -54,7 +54,8 @@ class CrfModel:
         with self._lock:
             t = crf if crf is not None else self.tagger()
             labels = t.tag(feats)
-            return labels, [t.marginal(label, i) for i, label in enumerate(labels)]
+            marginal = t.marginal
+            return labels, [marginal(label, i) for i, label in enumerate(labels)]
 
 
 def _open(path: Path, rebuild: str) -> Any:

@@ -73,6 +73,17 @@ _PAPER_KINDS = PAPER_KIND_WORDS
 _NO_PAPERS_RE = lazy(r"\b(?:not|non|no)[- ]?papers?\b|\bother than papers\b", re.I)
 
 
+@per_text
+def _says_not_papers(text: str) -> bool:
+    """``_NO_PAPERS_RE.search(text)``, remembered by text (the section's headings are asked
+    again for every line under them) and not tried on an ASCII text without "paper" (every
+    branch needs the word; on other text case folding may match letters ASCII lowers
+    do not, so the pattern is always tried)."""
+    if text.isascii() and "paper" not in text.lower():
+        return False
+    return _NO_PAPERS_RE.search(text) is not None
+
+
 @dataclass
 class _Scope:
     """Where we are in the file: the nearest section label and the venue it implies."""
@@ -106,7 +117,7 @@ class _Scope:
         """The section (a heading over it or its label) says what it lists is not papers
         (``## Not papers but worth it``, ``misc / not papers:``, ``RESOURCES (non-paper)``)."""
         texts = [text for _level, text, _v, _y in self.headings] + ([self.label] if self.label else [])
-        return any(_NO_PAPERS_RE.search(text) for text in texts)
+        return any(_says_not_papers(text) for text in texts)
 
     @property
     def people(self) -> list[str]:
@@ -274,7 +285,7 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         if child.children:
             continue
         text = strip_hashtags(child.text)
-        if _SAYS_NOT_A_PAPER_RE.search(strip_urls(text)):
+        if _says_not_a_paper(strip_urls(text)):
             details.said_not_paper = text  # the writer's own word on what the title names
             for url in find_urls.shared(text):
                 _add_url(details, url, None, hard=False)
@@ -516,9 +527,15 @@ _GENERIC_LINK_RE = lazy(
     re.I,
 )
 _TASK_MARKER_RE = lazy(r"^(?:\[[ xX\-/]\]\s+)?(?:(?:TODO|DONE|LATER|NOW|DOING|WAITING|WAIT|CANCELED|CANCELLED|IN-PROGRESS)\s+)?")
+#: the characters a task box or keyword starts with (the pattern is case-sensitive)
+_TASK_MARKER_FIRST = frozenset("[TDLNWCI")
+
+
 def _without_task_marker(text: str) -> str:
     """``text`` without a leading task box or keyword (``[ ] TODO``); the pattern is
     anchored, so one match at the start replaces a substitution that tries every position."""
+    if text[:1] not in _TASK_MARKER_FIRST:
+        return text  # (the pattern matches nothing but the empty start)
     end = _TASK_MARKER_RE.match(text).end()  # type: ignore[union-attr]  (every part is optional: it always matches)
     return text[end:] if end else text
 
@@ -1005,7 +1022,7 @@ class _Extractor:
             # documentation (``A. Gokaslan and V. Cohen. OpenWebText corpus. \url{…}, 2019.``)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference with no venue whose title names a {word}: not a paper", title)
-        if not _PREPRINT_RE.search(node.text) and (said := _RELEASE_FIELD_RE.search(node.text)):
+        if (said := _release_field(node.text)) and not _PREPRINT_RE.search(node.text):
             # the reference says what it is: ``[Computer software]``, ``[Data set]``, ``Software
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
             self.not_papers.add(node.line)
@@ -1201,6 +1218,16 @@ _RELEASE_WORD_RE = lazy(r"\b(?P<w>corpus|dataset|data set|documentation|docs|lib
 #: a line that says the thing it names is no paper (``an essay, not a paper``, ``NOT a paper``,
 #: ``不是论文``, ``논문이 아니``, ``論文ではない``)
 _SAYS_NOT_A_PAPER_RE = lazy(r"\b(?:not|isn'?t|isn’t|no)\s+(?:a\s+|an?\s+actual\s+)?paper\b|不是论文|不是論文|논문이?\s*아니|論文ではな", re.I)
+
+
+def _says_not_a_paper(text: str) -> bool:
+    """``_SAYS_NOT_A_PAPER_RE.search(text)``, not tried on an ASCII line without "paper"
+    (every branch an ASCII line can match ends on the word; the pattern ignores case, so
+    other text is always searched)."""
+    if text.isascii() and "paper" not in text.lower():
+        return False
+    return _SAYS_NOT_A_PAPER_RE.search(text) is not None
+
 
 #: right after a quoted title's closing quote: the word that says what it is when that is no
 #: paper (``Lilian Weng's "What are Diffusion Models?" post``), or a bracket that gives a web
@@ -1515,6 +1542,23 @@ _RELEASE_FIELD_RE = lazy(r"\[(?:computer\s+)?(?:software|program|code|data\s*set
                          r"|\bsoftware\s+available\s+(?:from|at)\b|\bgithub\s+repository\b|\bcomputer\s+(?:software|program)\b"
                          r"|\b(?:python|r|julia)\s+package\s+version\b", re.I)
 
+#: what :data:`_RELEASE_FIELD_RE` cannot match without, in a lower-cased ASCII text: one
+#: of these for each branch (a bracketed field opens on its word; "github" alone is in
+#: every repository's address, "repository" is not)
+_RELEASE_FIELD_WORDS = ("software", "[program", "[code", "[data", "repository", "computer", "package")
+
+
+def _release_field(text: str) -> re.Match[str] | None:
+    """``_RELEASE_FIELD_RE.search(text)``, not tried on an ASCII line with none of the
+    words one of its branches needs (almost every line): the pattern ignores case, so on
+    other text, where letters such as ``ſ`` match ``s``, it is always tried."""
+    if text.isascii():
+        low = text.lower()
+        if not any(word in low for word in _RELEASE_FIELD_WORDS):
+            return None
+    return _RELEASE_FIELD_RE.search(text)
+
+
 #: what a chat app writes under a message when it is copied out of the window (``Pinned by
 #: Jana Novak``, ``Shared by …``, ``Edited by …``): one word, ``by`` and a person
 _CHAT_CHROME_RE = lazy(r"^(?:Pinned|Unpinned|Added|Shared|Posted|Edited|Saved|Forwarded|Bookmarked|Removed|Deleted)\s+by\s+\S.{0,60}$")
@@ -1620,13 +1664,21 @@ _NAME_DASH_TITLE_RE = lazy(r"^(?P<name>[^\s():：]+(?:\s[^\s():：]+)?)\s+[—�
 _NAME_IS_TITLE_RE = lazy(r"^(?:[^\W\d][\w ]{0,20}[:：]\s*)?(?P<name>[^\s=:：]{1,20})\s*=\s*(?P<title>[^=]+)$")
 
 
+def _named_title_match(title: str) -> re.Match[str] | None:
+    """The first of the three short-name shapes that ``title`` (stripped) has, each pattern
+    tried only when the title holds what it cannot match without: a closing bracket at the
+    end, a dash, an equals sign (most lines have none, and each pattern is tried from the start)."""
+    return ((_NAME_THEN_TITLE_RE.match(title) if title.endswith((")", "）")) else None)
+            or (_NAME_DASH_TITLE_RE.match(title) if "—" in title or "–" in title else None)
+            or (_NAME_IS_TITLE_RE.match(title) if "=" in title else None))
+
+
 def _named_title(title: str) -> str:
     """The title in parentheses after a short name, or after a dash or ``=`` that follows it (the name
     is what people call the paper, the rest what it is called): four words or more that read
     as a title and hold no year or citation, so ``ResNet (He et al. 2016)`` and ``Chinchilla —
     the compute-optimal one`` stay as written."""
-    m = (_NAME_THEN_TITLE_RE.match(title.strip()) or _NAME_DASH_TITLE_RE.match(title.strip())
-         or _NAME_IS_TITLE_RE.match(title.strip())) if title else None
+    m = _named_title_match(title.strip()) if title else None
     if m is None:
         return title
     inner = m.group("title").strip()

@@ -82,10 +82,18 @@ _TRAILING_VENUE_RE = lazy(r"(?:,|;|\s(?=[(（]))\s*[(（]?\s*(?P<venue>[A-Za-z][
 _VENUE_ACRONYM_RE = lazy(r"(?P<name>(?=(?:[^A-Z]*[A-Z]){2})[A-Za-z][A-Za-z&\-]{0,10}[A-Z])\s*(?P<year>(?:19|20)\d{2})")
 
 
+def _trailing_venue(value: str) -> re.Match[str] | None:
+    """``_TRAILING_VENUE_RE.search(value)``, tried only when ``value`` ends (spaces aside)
+    on a digit or a closing bracket, as every match does: the pattern, anchored at the
+    end, is otherwise tried from every comma and space of the line."""
+    end = value.rstrip()[-1:]
+    return _TRAILING_VENUE_RE.search(value) if end in (")", "）") or end.isdecimal() else None
+
+
 def _without_trailing_venue(value: str) -> tuple[str, int | None]:
     """``value`` without a venue and year written after the names, and that year; the
     venue must be one citekit knows (``NAACL 2018``), so a name is never taken for one."""
-    m = _TRAILING_VENUE_RE.search(value)
+    m = _trailing_venue(value)
     if m is None or not value[:m.start()].strip():
         return value, None
     venue, year = from_text(m.group("venue"))

@@ -1413,6 +1413,16 @@ _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
 #: a paper's short name before the citation that names it (``VAE = Kingma & Welling, …``,
 #: ``WGAN: Arjovsky, Chintala & Bottou, …``): one or two words, then ``=``, ``:`` or a dash
 _SHORT_NAME_LEAD_RE = lazy(r"^[^\W_][\w.\-]{0,15}(?:\s[^\W_][\w.\-]{0,15})?\s*(?:=|:|\s(?:--?|—|–))\s+(?=[^\W\d_])")
+
+
+def _short_name_lead(text: str) -> re.Match[str] | None:
+    """``_SHORT_NAME_LEAD_RE.match(text)``, tried only when ``text`` holds one of the signs
+    that end the short name (an equals sign, a colon, a dash): most lines have none."""
+    if "=" in text or ":" in text or "-" in text or "—" in text or "–" in text:
+        return _SHORT_NAME_LEAD_RE.match(text)
+    return None
+
+
 #: what closes a citation after its title: the venue and year in parentheses
 #: (``(ICLR 2014)``, ``(NeurIPS '19)``, ``(2019)``) or after a comma (``, ICML 2018``), at the
 #: end of the line or before a remark in a sentence of its own (``(ICLR 2024). keep the …``)
@@ -1461,7 +1471,7 @@ def _citation_first(text: str) -> Reference | None:
     if len(text) < 20 or len(text) > 600:
         return None
     lead = leading_names(text)
-    if lead is None and (short := _SHORT_NAME_LEAD_RE.match(text)) is not None:
+    if lead is None and (short := _short_name_lead(text)) is not None:
         text = text[short.end():]
         lead = leading_names(text)
     if lead is None:

@@ -98,7 +98,7 @@ def person_heading(text: str) -> str | None:
     (KAUST)``), else None. Two or three capitalized name words and no digit in the
     parentheses, so that ``Optimization (Day 2)`` or ``Poster Session (Hall 3)`` is no person."""
     text = text.strip().lstrip("#").strip()
-    m = _PERSON_RE.match(text)
+    m = _PERSON_RE.match(text) if text.endswith((")", "）")) else None  # (the pattern ends on a bracket)
     if not m or not is_person_line(text) or any(c.isdigit() for c in m.group("affil")):
         return None
     name = m.group("name").strip()

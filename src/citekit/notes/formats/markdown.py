@@ -46,6 +46,10 @@ _PARSERS: dict[tuple[frozenset[str], bool], Any] = {}
 #: ``re.M`` pattern starting with ``^`` is tried at every position of the text).
 _UNDERLINE_FIRST_RE = lazy(r"[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
 _UNDERLINE_RE = lazy(r"\n[ \t>]*(?:=+|-+)[ \t]*(?![^\n])")
+#: What a thematic break (``---``, ``* * *``, ``___``) cannot be without, wherever its line
+#: starts (after list markers, quote marks, indentation): three of one marker with only
+#: spaces and tabs between, then only markers, spaces and tabs to the line's end.
+_RULE_LINE_RE = lazy(r"([-*_])[ \t]*\1[ \t]*\1[-*_ \t]*(?![^\n])")
 #: A definition-list marker (``: definition``, ``~ definition``) at the start of a line.
 _DEFINITION_FIRST_RE = lazy(r"[ \t>]*[:~]")
 _DEFINITION_RE = lazy(r"\n[ \t>]*[:~]")
@@ -59,7 +63,8 @@ def _unused_rules(text: str) -> frozenset[str]:
     """The rules that cannot match anywhere in ``text``: each needs a character or a line
     shape that ``text`` does not have (a fence needs three backticks or tildes, a quote a
     ``>``, an HTML block a ``<``, a link reference ``]:``, a footnote ``[^``, an ATX heading
-    ``#``, an indented code block four spaces or a tab, the front matter a first line of
+    ``#``, a thematic break three of one marker alone on its line (see :data:`_RULE_LINE_RE`),
+    an indented code block four spaces or a tab, the front matter a first line of
     dashes, a table a ``|``, the normalisation a NUL). A rule left out
     gives the same tokens, since it could only have failed, both where a block starts and
     where it would have ended the block before; the setext rule alone re-scanned every
@@ -72,6 +77,7 @@ def _unused_rules(text: str) -> frozenset[str]:
         ("deflist", _DEFINITION_FIRST_RE.match(text) or _DEFINITION_RE.search(text)),
         ("fence", ("`" in text and "```" in text) or ("~" in text and "~~~" in text)),  # (one character is found faster)
         ("blockquote", ">" in text),
+        ("hr", ("-" in text or "*" in text or "_" in text) and _RULE_LINE_RE.search(text)),
         ("html_block", "<" in text),
         ("reference", "]:" in text),
         ("footnote_def", "^" in text and "[^" in text),

@@ -19,9 +19,9 @@ def label(text: str) -> tuple[list[str], list[str], list[float]]:
     """The tokens of ``text``, the label of each and the model's probability for it."""
     from citekit.notes.refparse import model
     from citekit.notes.refparse.fields import given_name_out_of_title, names_inside_authors, title_inside_container
-    from citekit.notes.refparse.tokens import clean, features, tokenize
+    from citekit.notes.refparse.tokens import clean, features, token_texts
 
-    tokens = [t.text for t in tokenize(text) if clean(t.text)]  # (a soft hyphen alone is no token)
+    tokens = [t for t in token_texts(text) if clean(t)]  # (a soft hyphen alone is no token)
     labels, probs = model.tag(features(tokens))
     return tokens, title_inside_container(names_inside_authors(tokens, given_name_out_of_title(tokens, labels))), probs
 

@@ -25,6 +25,11 @@ _CJK_RE = lazy(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _URL_RE = lazy(r"^(?:https?://|www\.|ftp://)|\.(?:com|org|net|edu|html?|pdf)\b", re.I)
 _DOI_RE = lazy(r"\b10\.\d{4,9}/")
 _ARXIV_RE = lazy(r"(?:arxiv|\b\d{4}\.\d{4,5}(?:v\d+)?\b)", re.I)
+_INITIALS_RE = lazy(r"[^\W\d_]\.(?:-?[^\W\d_]\.)*,?")
+_BARE_YEAR_RE = lazy(r"\(?\[?(1[5-9]\d\d|20\d\d)[a-z]?\)?\]?[.,;:]?")
+_QUOTE_END_RE = lazy(r"[\"”’»》」』][.,:;]?$")
+_PAREN_END_RE = lazy(r"[)\]][.,:;]?$")
+_CLOSES_QUOTE_RE = lazy(r"[\"”»》」』’][.,:;)]*$")
 
 #: Words that say what comes next (``In``, ``pp.``, ``vol.``), one feature each.
 _CUE_WORDS = frozenset("""
@@ -55,6 +60,13 @@ def clean(text: str) -> str:
 def tokenize(text: str) -> list[Token]:
     """Whitespace-separated tokens of ``text`` (line breaks are whitespace)."""
     return [Token(m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+
+
+def token_texts(text: str) -> list[str]:
+    """The texts of :func:`tokenize`'s tokens: ``str.split`` cuts at the same whitespace as
+    ``\\S+`` (both ask Unicode's space property), without making a token object and a
+    match for each (the parser needs only the texts)."""
+    return text.split()
 
 
 def fold(text: str) -> str:
@@ -102,11 +114,11 @@ def _token_features(raw: str) -> list[str]:
             f.append("caps=init")
         else:
             f.append("caps=low")
-    if re.fullmatch(r"[^\W\d_]\.(?:-?[^\W\d_]\.)*,?", text):
+    if _INITIALS_RE.fullmatch(text):
         f.append("initials")
     if _YEAR_RE.search(text):
         f.append("year")
-        if re.fullmatch(r"\(?\[?(1[5-9]\d\d|20\d\d)[a-z]?\)?\]?[.,;:]?", text):
+        if _BARE_YEAR_RE.fullmatch(text):
             f.append("year=bare")
     if _RANGE_RE.search(text):
         f.append("range")
@@ -124,9 +136,9 @@ def _token_features(raw: str) -> list[str]:
         f.append("arxiv")
     if _CJK_RE.search(text):
         f.append("cjk")
-    if text[0] in "\"“‘'«„《「『" or text[-1] in "\"”’'»》」』" or re.search(r"[\"”’»》」』][.,:;]?$", text):
+    if text[0] in "\"“‘'«„《「『" or text[-1] in "\"”’'»》」』" or _QUOTE_END_RE.search(text):
         f.append("quote")
-    if text[0] in "([" or text[-1] in ")]" or re.search(r"[)\]][.,:;]?$", text):
+    if text[0] in "([" or text[-1] in ")]" or _PAREN_END_RE.search(text):
         f.append("paren")
     if text.startswith("\\"):
         f.append("latex")
@@ -151,7 +163,7 @@ def _states(tokens: list[str]) -> list[list[str]]:
             here.append("inparen")
         if opens_q:
             quote = True
-        if re.search(r"[\"”»》」』’][.,:;)]*$", t) and not (t[0] in "\"“" and len(t) == 1):
+        if _CLOSES_QUOTE_RE.search(t) and not (t[0] in "\"“" and len(t) == 1):
             quote = False if quote and (len(t) > 1 or not opens_q) else quote
         if "(" in t or "[" in t:
             paren = True
