@@ -166,16 +166,32 @@ def test_a_title_in_tex_quotes_is_a_field_of_the_string() -> None:
     assert not title_in_reference("data flow analysis frameworks", text)
 
 
-#: AnyStyle's gold.xml (written and labelled by others): the parser reads three of the
-#: authors into the title, and is not sure of it
+#: AnyStyle's gold.xml (written and labelled by others): the parser once read three of the
+#: authors into the title, unsure of it; it reads the title right now, so the tests below give the
+#: resolver that misreading themselves (``_misread``): what they test is how an unsure title is looked up
 MISREAD = ("References\n\n[1] Li Yao, Atousa Torabi, Kyunghyun Cho, Nicolas Ballas, Christopher Pal, Hugo Larochelle, "
            "and Aaron Courville. Describing videos by exploiting temporal structure. In ICCV, 2015.\n")
+
+
+def _misread():
+    """The reference's mention as the parser once read it: three authors glued to the title, unsure."""
+    from dataclasses import replace
+
+    (mention,) = extract_text(MISREAD, "refs.txt").mentions
+    return replace(mention, title="Christopher Pal, Hugo Larochelle, and Aaron Courville. Describing videos by "
+                                   "exploiting temporal structure", authors=mention.authors[:4], title_unsure=True)
+
+
+def test_the_parser_now_reads_the_references_title_and_all_its_authors() -> None:
+    (mention,) = extract_text(MISREAD, "refs.txt").mentions
+    assert mention.title == "Describing videos by exploiting temporal structure" and mention.reference
+    assert mention.authors[-1] == "Aaron Courville" and len(mention.authors) == 7
 
 
 def test_a_title_read_unsure_that_finds_nothing_is_looked_up_by_the_strings_words(fake) -> None:
     for info in _dblp_hits("search_reference_describing.json"):
         fake.world.dblp[info["key"]] = info
-    (mention,) = extract_text(MISREAD, "refs.txt").mentions
+    mention = _misread()
     assert mention.title.startswith("Christopher Pal") and mention.title_unsure and mention.reference
     work = _resolve(fake, [mention])[3]
     assert work.status == "resolved", work.reason
@@ -189,10 +205,9 @@ def test_a_title_read_unsure_that_finds_nothing_is_looked_up_by_the_strings_word
 def test_a_title_read_sure_is_not_looked_up_again(fake) -> None:
     for info in _dblp_hits("search_reference_describing.json"):
         fake.world.dblp[info["key"]] = info
-    (mention,) = extract_text(MISREAD, "refs.txt").mentions
     from dataclasses import replace
 
-    work = _resolve(fake, [replace(mention, title_unsure=False)])[3]
+    work = _resolve(fake, [replace(_misread(), title_unsure=False)])[3]
     assert work.status != "resolved"
     sent = [params.get("q") for _at, what, params in fake.log("dblp") if what == "GET /search/publ/api"]
     assert len(sent) == 1 and "Courville" in sent[0]  # the title as read, and nothing more
