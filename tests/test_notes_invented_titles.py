@@ -1,0 +1,28 @@
+"""Lines a new user wrote that gave wrong mentions: a claim after a citation read as the
+work's title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers_extract import api_mentions
+
+
+def test_a_claim_after_a_citation_is_no_title(tmp_path: Path) -> None:
+    # a citation, then what the work did: an author-year mention (pending), never a title made of the sentence
+    text = ("# Reading\n\n"
+            "Halvorsen et al. (2023) QuillNet showed sparse token routing halves latency.\n\n"
+            "Ibekwe et al. (2021) reported that warm restarts help small batches.\n")
+    got = [(m.kind, m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("cited", None, ["Halvorsen"], 2023), ("cited", None, ["Ibekwe"], 2021)]
+
+
+def test_a_title_after_a_citation_is_still_its_title(tmp_path: Path) -> None:
+    text = ("# Reading\n\n"
+            "Halvorsen et al. (2023) QuillNet: Sparse Token Routing for Faster Decoding.\n\n"
+            "Ibekwe et al. 2021, Warm Restarts Revisited.\n\n"
+            "Moreau et al. (2020) Learned sparse routers for small batches.\n")
+    got = [(m.kind, m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("titled", "QuillNet: Sparse Token Routing for Faster Decoding", ["Halvorsen"], 2023),
+                   ("titled", "Warm Restarts Revisited", ["Ibekwe"], 2021),
+                   ("titled", "Learned sparse routers for small batches", ["Moreau"], 2020)]
