@@ -1,5 +1,5 @@
 """Lines a new user wrote that gave wrong mentions: a claim after a citation read as the
-work's title."""
+work's title, and a bare link's ``Title; Names`` sub-bullet read as one author list."""
 
 from __future__ import annotations
 
@@ -26,3 +26,22 @@ def test_a_title_after_a_citation_is_still_its_title(tmp_path: Path) -> None:
     assert got == [("titled", "QuillNet: Sparse Token Routing for Faster Decoding", ["Halvorsen"], 2023),
                    ("titled", "Warm Restarts Revisited", ["Ibekwe"], 2021),
                    ("titled", "Learned sparse routers for small batches", ["Moreau"], 2020)]
+
+
+def test_a_title_and_names_under_a_bare_link(tmp_path: Path) -> None:
+    text = ("# Links\n\n"
+            "* https://openreview.net/forum?id=Xq7TtRcZp2\n"
+            "  * Sparse Token Routing for Faster Decoding; Lena Halvorsen, Tomas Ibekwe\n"
+            "* arXiv:2403.01234\n"
+            "  * Warm Restarts for Small Batches; Chidi Okonkwo\n")
+    got = [(m.title, m.authors) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("Sparse Token Routing for Faster Decoding", ["Lena Halvorsen", "Tomas Ibekwe"]),
+                   ("Warm Restarts for Small Batches", ["Chidi Okonkwo"])]
+
+
+def test_names_split_by_semicolons_under_a_bare_link_stay_names(tmp_path: Path) -> None:
+    text = ("# Links\n\n"
+            "* https://openreview.net/forum?id=Xq7TtRcZp2\n"
+            "  * Lena Halvorsen; Tomas Ibekwe\n")
+    got = [(m.title, m.authors) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert all(t != "Lena Halvorsen" for t, _ in got)

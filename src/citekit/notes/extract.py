@@ -37,7 +37,7 @@ from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_la
 from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
-    authors_line, hashtags, is_long_remark, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
+    authors_line, hashtags, is_long_remark, is_plain_name, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
     looks_like_title, non_paper_words, related_pages, strip_hashtags,
 )
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_link_places, markdown_links, replace_markdown_links, strip_urls, title_in_url
@@ -297,6 +297,11 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
                 _add_url(details, url, None, hard=False)
             if remark:
                 details.unused.append(child)
+        elif ";" in text and not details.title and not details.authors and _names_no_title(node.text) \
+                and (split := _title_then_names(text)) is not None:
+            details.title, details.authors = split  # under a bare link: "Title; Given Family, Given Family"
+            details.soft = True
+            details.soft_sources.add("authors")
         elif (names := authors_line(text)) is not None:
             details.authors = details.authors or names
             details.soft = True
@@ -317,6 +322,35 @@ def _read_children(node: Node, file: str, problems: list[Problem]) -> _Details:
         elif not details.summary or text != details.summary:
             details.unused.append(child)
     return details
+
+
+def _without_ids(text: str) -> str:
+    """``text`` without the identifiers written in it as plain text."""
+    return without_text_ids(text, find_text_ids(text))
+
+
+def _names_no_title(text: str) -> bool:
+    """The line is a link or an identifier and nothing else: the lines below it are where
+    its title is written."""
+    return not any(c.isalpha() for c in _without_ids(strip_urls(strip_hashtags(text))).replace("*", ""))
+
+
+def _title_then_names(text: str) -> tuple[str, list[str]] | None:
+    """``Title; Given Family, Given Family``: one semicolon, the title before it and the
+    author list after it. A list of names with commas that a semicolon sets apart from
+    what comes first says that first part is no name of the list; with one name after the
+    semicolon, the part before it must not read as a name (``Ada Lovelace; Charles
+    Babbage`` is two people)."""
+    head, semicolon, tail = text.partition(";")
+    head, tail = head.strip().rstrip("."), tail.strip().rstrip(".")
+    if not semicolon or ";" in tail or len(head.split()) < 2 or not head[:1].isupper():
+        return None
+    listed = names_line(tail)
+    if listed is not None and len(listed[0]) >= 2:
+        return head, listed[0]
+    if is_plain_name(tail) and not is_plain_name(head) and len(tail.split()) >= 2:
+        return head, [tail]
+    return None
 
 
 #: a link followed by a remark in brackets (``https://… (blog post)``, ``https://… [slides]``)
@@ -855,6 +889,8 @@ class _Extractor:
         for child in node.children:
             if child.is_detail:
                 continue  # (read with the details of ``node``; nothing below it is visited)
+            if ";" in child.text and not child.children and _names_no_title(node.text) and _title_then_names(strip_hashtags(child.text)):
+                continue  # (the bare link's title and authors: read with its details)
             if _is_remark_under_paper(node, child):
                 remarks.append(child)  # read once ``node`` itself is known to be a paper
                 continue

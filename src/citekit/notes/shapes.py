@@ -77,6 +77,12 @@ _TITLE_FUNCTION_WORD_RE = lazy(r"\s(?:for|of|with|the|via|in|on|to|from|by|is|ar
 _PERSON_NAMES_SPLIT_RE = lazy(r"\s+(?:and|&)\s+|\s*,\s*")
 
 
+def is_plain_name(text: str) -> bool:
+    """:func:`is_name`, and none of a title's small words in it (``Warm Restarts for Small
+    Batches`` is capitalised as a name is, but ``for`` is no part of a name)."""
+    return is_name(text) and not _TITLE_FUNCTION_WORD_RE.search(f" {text} ")
+
+
 @per_text
 def is_person_line(text: str) -> bool:
     """``Fabian Schaipp (Flatiron)``, ``Wonbong (Won) JANG (Meta, UCL)``: a name and an affiliation."""
