@@ -1302,29 +1302,6 @@ def _title_dot_names_venue(text: str) -> Reference | None:
     return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
 
 
-#: a clause opening on its verb in the past tense: the work's one-word name (no plural,
-#: which a participle may follow: ``Networks trained with …``) or nothing, then a lower-case
-#: word in ``-ed`` with more lower-case words after it (``GaLore showed low-rank …``)
-_CLAIM_OPENING_RE = lazy(r"^(?:[A-Z][\w\-]*[^\Ws]\s+)?[a-z]{2,}ed\s+[a-z]")
-
-
-def _reads_as_claim(title: str) -> bool:
-    """The words the parser read as a title are a sentence about the work cited before them
-    (``Zhao et al. (2024) GaLore showed …``): not in title case, and a clause whose verb is in
-    the past tense right after its subject. A title names a work and says little of what
-    it did; one that opens on a past verb is rarer than a note's claim, and a title in title
-    case (``Shampoo: Preconditioned …``) is kept whatever its words."""
-    return not title_case(title) and _CLAIM_OPENING_RE.match(title) is not None
-
-
-def _cited_in_a_sentence(spans: list[tuple[str, str]]) -> bool:
-    """The year the parser read right before the title is not closed by a full stop, as a
-    reference list closes it (``Weng. 2023. LLM powered …``, ``(2024).``): the citation is
-    the subject of a sentence going on (``Zhao et al. (2024) GaLore showed …``)."""
-    at = next((i for i, (label, _) in enumerate(spans) if label == "title"), 0)
-    return at > 0 and spans[at - 1][0] == "date" and not spans[at - 1][1].rstrip().endswith((".", ":"))
-
-
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1366,6 +1343,29 @@ def _model(text: str) -> Reference | None:
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
                      published=published_in(parsed))
+
+
+#: a clause opening on its verb in the past tense: the work's one-word name (no plural,
+#: which a participle may follow: ``Networks trained with …``) or nothing, then a lower-case
+#: word in ``-ed`` with more lower-case words after it (``GaLore showed low-rank …``)
+_CLAIM_OPENING_RE = lazy(r"^(?:[A-Z][\w\-]*[^\Ws]\s+)?[a-z]{2,}ed\s+[a-z]")
+
+
+def _reads_as_claim(title: str) -> bool:
+    """The words the parser read as a title are a sentence about the work cited before them
+    (``Zhao et al. (2024) GaLore showed …``): not in title case, and a clause whose verb is in
+    the past tense right after its subject. A title names a work and says little of what
+    it did; one that opens on a past verb is rarer than a note's claim, and a title in title
+    case (``Shampoo: Preconditioned …``) is kept whatever its words."""
+    return not title_case(title) and _CLAIM_OPENING_RE.match(title) is not None
+
+
+def _cited_in_a_sentence(spans: list[tuple[str, str]]) -> bool:
+    """The year the parser read right before the title is not closed by a full stop, as a
+    reference list closes it (``Weng. 2023. LLM powered …``, ``(2024).``): the citation is
+    the subject of a sentence going on (``Zhao et al. (2024) GaLore showed …``)."""
+    at = next((i for i, (label, _) in enumerate(spans) if label == "title"), 0)
+    return at > 0 and spans[at - 1][0] == "date" and not spans[at - 1][1].rstrip().endswith((".", ":"))
 
 
 #: a title that opens on the end of its author list: names, the ``and`` before the last
