@@ -714,6 +714,13 @@ _EVENT_REPORT = lazy(r"^\W*(?:Report\s+(?:from|of|on)\s+(?:the\s+)?(?:[\w\-]+\s+
                      r"(?:Seminar|Perspectives\s+Workshop)\b")
 
 
+#: an abstract that is the call of a meeting it organizes ("This workshop invites researchers ...", "The panel brings
+#: together ..."): the paper is the workshop, and calling it a study claims work its record does not report
+_EVENT_CALL = lazy(r"(?:^|[.!?]\s+)(?:This|The|Our)\s+(?:(?:one|two|full|half)-day\s+)?"
+                   r"(?P<kind>workshop|panel|symposium|special\s+interest\s+group|SIG|course|tutorial)\s+"
+                   r"(?:invites|brings|aims|will|seeks|welcomes|calls|gathers|offers|explores|focuses|convenes)\b")
+
+
 def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) -> str:
     """A title's clause whose verb makes the paper a study ("study guided gesture support in the Paper PDA"), said
     with a neutral verb when the record says the paper built something and ran no study of its own
@@ -726,6 +733,14 @@ def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) ->
         return clause
     if _EVENT_REPORT.search(abstract[:300]):  # a seminar's report studies nothing: it reports on the meeting's topic
         return ("report on" if plural else "reports on") + clause[len(m.group(1)):]
+    event = _EVENT_CALL.search(abstract)
+    if event:  # "This workshop invites researchers ...": a call for a meeting, not a study of its topic
+        kind = re.sub(r"\s+", " ", event.group("kind")).lower()
+        kind = "SIG" if kind == "sig" else kind
+        verb = "give" if kind in ("course", "tutorial") else "organize"
+        from citekit.output.articles import with_article
+
+        return f"{conjugate(verb, plural)} {with_article(kind)} on" + clause[len(m.group(1)):]
     if kind_of(f"{latex_to_text(entry.title or '')} . {abstract}") != "system":
         return clause
     return ("address" if plural else "addresses") + clause[len(m.group(1)):]
