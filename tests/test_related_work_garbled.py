@@ -88,3 +88,25 @@ def test_sentences_sharing_only_their_verb_are_not_joined() -> None:
                      "Cameras on poles watch ponds all winter long, taking one image every hour of the day."),
                     ("cc2012", "Hail Counting", "We count hail stones on roofs with microphones.")])
     assert not re.search(r"aa2010[^.]*;\s*@bb2011|bb2011[^.]*;\s*@aa2010", draft), draft
+
+
+def test_markdown_todos_stay_out_of_the_paragraphs() -> None:
+    # a reader of the Markdown source had to cut each "<!-- TODO(citekit) -->" out of the prose: they are listed
+    # after the draft, each with its paragraph's heading; LaTeX keeps its "%" line under the paragraph
+    from citekit.output.related_work import Mine
+
+    papers = [("aa2010", "Sled Runners on Lake Ice", "We measure how steel sled runners glide on lake ice."),
+              ("bb2011", "Sled Runners on Snow", "We measure how wooden sled runners glide on packed snow."),
+              ("cc2012", "Hail Counting", "We count hail stones on roofs with microphones.")]
+    entries = [Entry(key=key, entry_type="inproceedings", abstract=abstract, tags_auto=["ice"],
+                     fields={"title": title, "author": "Doe, Jane", "year": "2019"}) for key, title, abstract in papers]
+    mine = Mine(title="Sled Runners", abstract="We measure how sled runners glide on ice and snow.", name="mine.md")
+    out = related_work(entries, fmt="markdown", tags=["ice"], mine=mine)
+    blocks = [b for b in re.split(r"\n\s*\n", out) if "TODO(citekit)" in b]
+    assert blocks, out
+    assert all(all(l.startswith("<!--") for l in b.strip().splitlines()) for b in blocks), out
+    headings = re.findall(r"^### (.*)$", out, flags=re.M)
+    todos = [l for l in out.splitlines() if "TODO(citekit): contrast with" in l]
+    assert all(any(l.startswith(f"<!-- {h} \u2014 ") for h in headings) for l in todos), todos
+    latex = related_work(entries, fmt="latex", tags=["ice"], mine=mine)
+    assert all(l.startswith("% TODO(citekit)") for l in latex.splitlines() if "TODO(citekit)" in l), latex

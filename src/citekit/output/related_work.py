@@ -1455,6 +1455,9 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
                                    "`citekit dedup` can merge them"))
     plan = _mine_plan(mine, usable, topic, style) if mine else None
+    #: a Markdown draft's TODO comments, said after the draft: a reader of the Markdown source reads a comment line
+    #: under a paragraph as part of its text and has to cut it out; LaTeX's "%" line stays under its paragraph
+    todos: list[str] = []
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -1500,9 +1503,15 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
                 why = _no_position_reason(plan, _safe_name(mine.name), bool(shared))
-                lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
-                                           f"{words}; {why})"))
+                todo = f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}{words}; {why})"
+                if fmt == "markdown":  # (a comment line under a paragraph is part of its text: listed at the end)
+                    todos.append(style.comment(f"{_safe_name(g.heading)} \u2014 {todo}"))
+                else:
+                    lines.append(style.comment(todo))
         lines.append("")
+    if todos:
+        lines += [style.comment("for you, one line per paragraph above (its heading first): write how your work "
+                                "differs into that paragraph, then delete these lines"), *todos, ""]
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen
     # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one
