@@ -58,6 +58,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from baseline_src import REPO, sources_at  # noqa: E402
+from draft_todos import inline_todos  # noqa: E402
 
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 #: topic rules over titles, fixed before any output was read (none of the held-out topics: VR/AR, children,
@@ -148,7 +149,7 @@ def measure(sections: list[dict], verbose: bool = False) -> Counter:
         # the topic's words as the records write them ("gestural", "gestures" under "gestur"), by prefix
         on_topic = {w[:5] for t in s["records"].values() for w in re.findall(r"[a-z][a-z\-]+", t.lower())
                     if rule.search(w)}
-        for block in re.split(r"^### ", s["text"], flags=re.M)[1:]:
+        for block in re.split(r"^### ", inline_todos(s["text"]), flags=re.M)[1:]:
             n["paragraphs"] += 1
             n["claimless_paragraphs"] += claimless
             body = " ".join(l for l in block.splitlines()[1:] if l and not l.startswith("<!--"))

@@ -35,6 +35,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from draft_todos import inline_todos
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 LIBRARY = REPO.parent / "shared" / "corpora" / "plume-bib"
@@ -140,7 +142,7 @@ def measure(sections: dict, verbose: bool) -> dict[str, float]:
                 print(f"  [{tag}] {heading}: (no topic sentence)")
         own = s["abstract"].lower()
         said_before: set[str] = set()
-        for heading, body in paragraphs(s["mine"]):
+        for heading, body in paragraphs(inline_todos(s["mine"])):
             n["mine_paragraphs"] += 1
             if "TODO(citekit)" in body:
                 n["todo"] += 1

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import yaml
 
+from draft_todos import inline_todos
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "related_work" / "blind_hci"
 TOPICS = REPO / "tests" / "data" / "related_work" / "blind_hci_topics"
@@ -230,7 +232,7 @@ def _paragraph_figures(text: str) -> Counter:
 
     defects = check_snippet(text, "markdown")
     paragraphs = _paragraphs(text, "markdown")
-    lines = text.splitlines()
+    lines = inline_todos(text).splitlines()
     out: Counter = Counter()
     for i, (line, _heading, body) in enumerate(paragraphs):
         end = paragraphs[i + 1][0] if i + 1 < len(paragraphs) else len(lines) + 1

@@ -89,8 +89,8 @@ def test_a_shared_head_noun_takes_the_plural_papers_write(tmp_path: Path) -> Non
 
 
 def _todo(out: str, heading: str) -> str:
-    block = out.split(f"### {heading}", 1)[1].split("### ", 1)[0]
-    return next(line for line in block.splitlines() if "TODO(citekit): contrast with" in line)
+    """The TODO of the paragraph under ``heading``: a Markdown draft lists them after the draft, heading first."""
+    return next(line for line in out.splitlines() if line.startswith(f"<!-- {heading} \u2014 TODO(citekit): contrast with"))
 
 
 def test_a_todo_that_lists_shared_words_does_not_say_nothing_is_shared(tmp_path: Path) -> None:

@@ -44,7 +44,8 @@ def records(tag: str) -> list[Entry]:
 def headed(text: str) -> list[tuple[str, str]]:
     """``(heading, body)`` of each paragraph of a Markdown snippet."""
     parts = re.split(r"^### (.*)$", text, flags=re.M)[1:]
-    return [(parts[i].strip(), " ".join(l for l in parts[i + 1].strip().splitlines() if not l.startswith("<!--")))
+    return [(parts[i].strip(), " ".join(l for l in parts[i + 1].strip().splitlines()
+                                        if l.strip() and not l.startswith("<!--")))
             for i in range(0, len(parts), 2)]
 
 

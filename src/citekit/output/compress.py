@@ -42,14 +42,15 @@ _HYPE = lazy(
     r"greatly|dramatically|highly|simply|(?:for\s+the\s+first\s+time,?)|to\s+the\s+best\s+of\s+(?:their|our)\s+knowledge,?|"
     r"potentially|arguably|indeed)\s+", re.I)
 _NEW = lazy(r"\b(a|an|the)\s+new\s+", re.I)
-#: a side clause after a comma: everything from it on goes
+#: a side clause after a comma: everything from it on goes (never ", compared with X": what a claim is measured
+#: against is part of it)
 _SIDE = lazy(
     r"\s*(?:,|\s-{1,3}|\s\u2014|\u2014)\s*(?:(?:both|all|each|one|some|many|most|none|either)\s+of\s+(?:which|whom)|which|where|whereby|while|whereas|thereby|thus|hence|so\s+that|such\s+that|"
     r"allowing|enabling|making|leading|resulting|yielding|providing|giving|focusing|including|such\s+as|"
     r"as\s+well\s+as|in\s+order\s+to|based\s+on|using|demonstrating|showing|achieving|offering|without|"
     r"especially|particularly|namely|e\.g\.|i\.e\.|and\s+(?:they|then|finally|thus|hence|therefore)|"
     r"even|in\s+which|through\s+which|by\s+which|with\s+which|that\s+is|via|"
-    r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|compared|along|together|"
+    r"whose|who|when|after|before|because|since|as\s+it|as\s+they|unlike|along|together|"
     r"in\s+particular|specifically|respectively|along\s+with|followed|their\s+\w+\s+\w+|they|it\s+\w+s|(?:but|yet|though|although)(?![^,]{1,30},))\b"
     r"|\s+and\s+(?=(?:the|a|an|its|their|these|this)\s+[\w\-]+(?:\s+[\w\-]+){0,4}\s+(?:is|are|was|were|has|have|had|can)\b)"
     # "introduces X, presents Y, and assesses Z": the first action is the contribution, the rest a list of more
@@ -91,7 +92,10 @@ _RESULTS_OF = lazy(r"^(?:the\s+)?(?:results|findings)\s+(?:of|from)\s+(?=(?:an?|
 _STUDY_WHERE = lazy(r"^(?P<study>(?:a|an)\s+(?:[\w\-]+\s+){0,2}(?:study|experiment|evaluation))\s+(?:where|in\s+which)\s+"
                     r"they\s+(?P<verb>[a-z]{3,})\s+(?P<rest>(?:the|a|an|how|whether|their|two|three)\b.+)$", re.I)
 #: wordy stock phrases and the word a writer uses for them
-_STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b", re.I), "in"),
+#: ("in the context of other X" stays: "electronics building in the context of other crafts" compares it with them,
+#: "in other crafts" is a different claim, which a reader struck; "in the context of a task" is only its setting)
+_STOCK = ((lazy(r"\b(?:with)?in\s+the\s+context\s+of\b(?!\s+(?:the\s+)?(?:other|another|similar|related|different|"
+                r"existing|traditional|prior|earlier|broader|wider|comparable)\b)", re.I), "in"),
           (lazy(r"\ba\s+(?:wide\s+)?(?:variety|range)\s+of\b", re.I), "various"),
           (lazy(r"\bthe\s+possibilit(?:y|ies)\s+of\s+(?=\w+ing\b)", re.I), ""),
           # plain words for padded ones: "a number of factors" -> "several factors", "leverages X" -> "uses X",

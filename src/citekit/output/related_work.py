@@ -714,6 +714,13 @@ _EVENT_REPORT = lazy(r"^\W*(?:Report\s+(?:from|of|on)\s+(?:the\s+)?(?:[\w\-]+\s+
                      r"(?:Seminar|Perspectives\s+Workshop)\b")
 
 
+#: an abstract that is the call of a meeting it organizes ("This workshop invites researchers ...", "The panel brings
+#: together ..."): the paper is the workshop, and calling it a study claims work its record does not report
+_EVENT_CALL = lazy(r"(?:^|[.!?]\s+)(?:This|The|Our)\s+(?:(?:one|two|full|half)-day\s+)?"
+                   r"(?P<kind>workshop|panel|symposium|special\s+interest\s+group|SIG|course|tutorial)\s+"
+                   r"(?:invites|brings|aims|will|seeks|welcomes|calls|gathers|offers|explores|focuses|convenes)\b")
+
+
 def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) -> str:
     """A title's clause whose verb makes the paper a study ("study guided gesture support in the Paper PDA"), said
     with a neutral verb when the record says the paper built something and ran no study of its own
@@ -726,6 +733,14 @@ def _kind_from_record(clause: str, entry: Entry, abstract: str, plural: bool) ->
         return clause
     if _EVENT_REPORT.search(abstract[:300]):  # a seminar's report studies nothing: it reports on the meeting's topic
         return ("report on" if plural else "reports on") + clause[len(m.group(1)):]
+    event = _EVENT_CALL.search(abstract)
+    if event:  # "This workshop invites researchers ...": a call for a meeting, not a study of its topic
+        kind = re.sub(r"\s+", " ", event.group("kind")).lower()
+        kind = "SIG" if kind == "sig" else kind
+        verb = "give" if kind in ("course", "tutorial") else "organize"
+        from citekit.output.articles import with_article
+
+        return f"{conjugate(verb, plural)} {with_article(kind)} on" + clause[len(m.group(1)):]
     if kind_of(f"{latex_to_text(entry.title or '')} . {abstract}") != "system":
         return clause
     return ("address" if plural else "addresses") + clause[len(m.group(1)):]
@@ -1440,6 +1455,9 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
         lines.append(style.comment(f"left out, a second record of a cited paper: {listed}; "
                                    "`citekit dedup` can merge them"))
     plan = _mine_plan(mine, usable, topic, style) if mine else None
+    #: a Markdown draft's TODO comments, said after the draft: a reader of the Markdown source reads a comment line
+    #: under a paragraph as part of its text and has to cut it out; LaTeX's "%" line stays under its paragraph
+    todos: list[str] = []
     for n, g in enumerate(paragraphs):
         lines.append(style.heading(g.heading))
         if fmt == "markdown":
@@ -1485,9 +1503,15 @@ def related_work(entries: list[Entry], *, fmt: str = "latex", cite: str = "natbi
                 shared = _shared_with_mine(closest, mine, usable)
                 words = f"; shared words: {', '.join(shared)}" if shared else ""
                 why = _no_position_reason(plan, _safe_name(mine.name), bool(shared))
-                lines.append(style.comment(f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}"
-                                           f"{words}; {why})"))
+                todo = f"TODO(citekit): contrast with {listed} (closest to {_safe_name(mine.name)}{words}; {why})"
+                if fmt == "markdown":  # (a comment line under a paragraph is part of its text: listed at the end)
+                    todos.append(style.comment(f"{_safe_name(g.heading)} \u2014 {todo}"))
+                else:
+                    lines.append(style.comment(todo))
         lines.append("")
+    if todos:
+        lines += [style.comment("for you, one line per paragraph above (its heading first): write how your work "
+                                "differs into that paragraph, then delete these lines"), *todos, ""]
     body = "\n".join(lines).rstrip() + "\n"
     # the marker hashes everything below the header, so an edit anywhere in it is seen
     # (see :mod:`.drafts`): a regenerated draft never replaces the author's edited one

@@ -643,6 +643,18 @@ def _resolve_macros(text: str, name: str) -> str | None:
     return None if left else text
 
 
+#: words that need a noun after them: a clause that ends on one was cut ("We review and further enhance the main.",
+#: an export that dropped the rest without a "..."), and quoting it prints half a claim
+#: (not the words that stand alone as pronouns: "tag one another", "build on this", "help many")
+_NEEDS_HEAD = frozenset("a an the its their our every various main following principal major respective".split())
+
+
+def cut_end(text: str) -> bool:
+    """Whether ``text`` ends on a word that needs a noun after it (a determiner, "main", "following")."""
+    words = re.findall(r"[A-Za-z][\w\-']*", text.rstrip().rstrip(".!?\"')"))
+    return bool(words) and words[-1].lower() in _NEEDS_HEAD and not text.rstrip().endswith(")")
+
+
 def clause_defects(text: str) -> list[str]:
     """What keeps a clause from standing on its own; empty when it reads alone.
 
@@ -670,6 +682,8 @@ def clause_defects(text: str) -> list[str]:
     if re.match(r"^(?:this|these|it|they|that)\b(?!\s+(?:is|are)\s+(?:a|an)\b)", plain.strip(), re.I) \
             and not re.match(r"^that\b", plain.strip()):
         found.append("starts with a pronoun that refers to an earlier sentence")
+    if cut_end(plain):
+        found.append("ends on a word that needs a noun after it: the sentence was cut")
     return found
 
 
@@ -709,7 +723,9 @@ def same_claim(a: str, b: str) -> bool:
     va, vb = verb.match(a), verb.match(b)
     if not va or not vb or va.group(1) != vb.group(1):
         return False
-    wa, wb = _claim_words(a), _claim_words(b)
+    # (the verb, already the same, is no shared word: "A study moving image theory" and "B study edge detection in
+    # images" share one word, "image", not two)
+    wa, wb = _claim_words(a) - {va.group(1)[:5]}, _claim_words(b) - {vb.group(1)[:5]}
     return bool(wa and wb) and len(wa & wb) >= max(2, min(len(wa), len(wb)) / 2)
 
 

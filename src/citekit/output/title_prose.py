@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from citekit.bibtex.values import protect_title, protected_words
 from citekit.output.articles import indefinite_article, with_article
+from citekit.output.function_words import FUNCTION_WORDS
 from citekit.output.sentences import conjugate
 from citekit.core.lazyre import lazy
 
@@ -207,6 +208,26 @@ def _is_gerund(words: list[str]) -> bool:
     if nxt in _QUALIFIED_BY_ING and first not in _RESEARCH_GERUNDS:
         return False
     return True
+
+
+def _ing_modifies(words: list[str], context: str) -> bool:
+    """Whether a title's opening -ing word qualifies the noun compound after it rather than acting on it.
+
+    "Moving Image Theory", "Emerging Market Dynamics": two or more capitalised words after it and no function word
+    (no article, no preposition: "Designing for X", "Moving the Needle" act), and the abstract never uses the verb
+    ("move", "moves", "moved"), so nothing says the authors do it. When the record does not say, the title is read
+    as a topic: a sentence that says less is better than one with a false verb.
+    """
+    first = _bare(words[0])
+    if first in _RESEARCH_GERUNDS or len(words) < 3:
+        return False
+    rest = [re.sub(r"[{}]", "", w) for w in words[1:]]
+    if any(_bare(w) in FUNCTION_WORDS or not w[:1].isupper() for w in rest):
+        return False
+    base = _gerund_base(words[0])
+    forms = {base, base + "s", base + "es", base + "d", base + "ed", first[:-3] + "ed", first[:-3] + "s"}
+    said = set(re.findall(r"[a-z]+", context.lower()))
+    return not forms & said
 
 
 def _third_person(word: str) -> str:
@@ -559,6 +580,10 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if _is_gerund(words) and first == "designing" and _bare(words[1]) == "for":
             # "Designing for Learning with X": the paper is about design for it, it designs nothing named
             return f"{v('study')} design {caser.phrase(words[1:])}"
+        if _is_gerund(words) and _ing_modifies(words, context):
+            # "Moving Image Theory": the -ing word qualifies a noun compound, the paper moves nothing ("move Image
+            # Theory" was struck as nonsense); the topic is said, no action claimed
+            return f"{v('study')} {caser.phrase(words)}"
         if _is_gerund(words):
             if len(words) > 3 and _bare(words[1]) in ("and", "or") and _bare(words[2]).endswith("ing"):
                 # "Evaluating and Improving X" -> "evaluate and improve X"
