@@ -1,0 +1,38 @@
+"""Papers named in chat, e-mail and notes prose by a short name with a citation, and prose
+paragraphs that only look like abstracts (long, several sentences, "we")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers_extract import mentions_by_line
+
+
+def test_note_to_self_citing_a_paper_is_no_abstract(tmp_path: Path) -> None:
+    """A long note in the first person that cites a paper by author and year is the user's
+    prose: it is not taken as a pasted abstract (a mention with nothing in it), and the
+    paper it cites is read."""
+    text = (
+        "## Reading notes\n\n"
+        "Note to self: the Gopher-style report (Okonkwo et al. 2021) deliberately overtrains its small "
+        "models because inference is what they pay for, not training. And the tokenizer paper (below) is "
+        "the answer to \"what if we don't have enough text for the bigger model\". Also check the blog "
+        "post on the ratio of tokens to parameters, which I'll summarise next week for the group meeting.\n"
+    )
+    by_line = mentions_by_line(tmp_path, text)
+    kinds = [m["kind"] for ms in by_line.values() for m in ms]
+    assert "abstract" not in kinds
+    assert [m["authors"] for m in by_line[3]] == [["Okonkwo"]]
+
+
+def test_chat_paragraph_in_the_first_person_is_no_abstract(tmp_path: Path) -> None:
+    """A chat message run on into one paragraph ("I'll put on the talk", "can we agree")
+    is not a paper's abstract, however many sentences it has."""
+    text = (
+        "optional: rotary embeddings (Sandoval et al), and the long-context tricks. Room 2.14, 3pm. "
+        "If there's time I'll put on the talk about scaling at test time, it's 40 min. Can we also just "
+        "agree that accuracy at one sample is the number we report? Half the posts report majority voting "
+        "and call it accuracy. Quick update before the session: our experiments on the small model went well.\n"
+    )
+    by_line = mentions_by_line(tmp_path, text, name="notes.txt")
+    assert all(m["kind"] != "abstract" for ms in by_line.values() for m in ms)
