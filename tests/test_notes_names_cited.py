@@ -36,3 +36,20 @@ def test_chat_paragraph_in_the_first_person_is_no_abstract(tmp_path: Path) -> No
     )
     by_line = mentions_by_line(tmp_path, text, name="notes.txt")
     assert all(m["kind"] != "abstract" for ms in by_line.values() for m in ms)
+
+
+def test_prose_line_in_an_email_is_no_reference_string(tmp_path: Path) -> None:
+    """A line of a forwarded e-mail that reads on from a reference-like line, with no author
+    and no year to read, is prose: no empty mention keeps it as a reference string, and the
+    paper it names with its authors (``Atlas-XL (Brannigan et al.)``) is read."""
+    text = (
+        "> Quantization\n"
+        ">  - SparseQ\n"
+        ">\n"
+        "> Priya -- anything from your list I dropped? I left out the\n"
+        "> sharding paper and Atlas-XL (Brannigan et al.) because nobody will be\n"
+        "> training anything big.\n"
+    )
+    mentions = [m for ms in mentions_by_line(tmp_path, text, name="fwd.txt").values() for m in ms]
+    assert all(m["title"] or m["authors"] or m["urls"] for m in mentions)
+    assert [m["authors"] for m in mentions if m["location"]["line"] == 5] == [["Brannigan"]]

@@ -655,8 +655,8 @@ class _Extractor:
         if kind_prefix(node.text) is not None or non_paper_words(node.text) or find_urls.shared(node.text):
             return None  # (software, a blog post, a web page: what a title-less string cannot rule out online)
         ref = unsure_reference(node.text)
-        if ref is None:
-            return None
+        if ref is None or not ref.authors and ref.year is None:
+            return None  # (no author and no year read: a line of prose, nothing an online sync could confirm)
         details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, venue=(None, ref.year),
                            reference=ref.reference,
                            rule="a pasted reference whose title the parser is not sure of (looked up whole online)")
