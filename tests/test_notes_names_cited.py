@@ -53,3 +53,14 @@ def test_prose_line_in_an_email_is_no_reference_string(tmp_path: Path) -> None:
     mentions = [m for ms in mentions_by_line(tmp_path, text, name="fwd.txt").values() for m in ms]
     assert all(m["title"] or m["authors"] or m["urls"] for m in mentions)
     assert [m["authors"] for m in mentions if m["location"]["line"] == 5] == [["Brannigan"]]
+
+
+def test_coined_name_dash_author_list_with_venue_year(tmp_path: Path) -> None:
+    """``SparseQ -- Mirelle, Quist, Oyelaran, Brandt, ICLR 2023``: a paper's coined name, then
+    its authors closed by a venue and year. The name stays the name the notes give (as with
+    ``SparseQ (Mirelle, …, ICLR 2023)``), the authors and year are what a lookup confirms it by."""
+    text = "Quantization\n- SparseQ -- Mirelle, Quist, Oyelaran, Brandt, ICLR 2023\n- Dinner -- Smith, Jones, Paris 2023\n"
+    by_line = mentions_by_line(tmp_path, text)
+    [m] = by_line[2]
+    assert (m["title"], m["authors"], m["venue"], m["year"]) == ("SparseQ", ["Mirelle", "Quist", "Oyelaran", "Brandt"], "ICLR", 2023)
+    assert 3 not in by_line  # (a plain word before the dash: no paper's name)

@@ -664,6 +664,11 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
     return not (len(names) >= 3 or (len(names) >= 2 and ordinary >= 2))
 
 
+#: a paper's coined name, one word with a second capital or a digit (``GPTQ``, ``SparseQ``,
+#: ``LLM.int8()``, ``T5``): not a word of English, so a dash and names with a venue after it cite it
+_CODED_NAME_RE = lazy(r"[A-Z](?=[\w.()\-]*[A-Z0-9])[\w.()\-]{1,24}")
+
+
 #: a paper's short name before its authors in parentheses (``GQA``, ``ViT``, ``T5``): shorter
 #: than a title may be elsewhere, so only with two names or more
 _SHORT_NAME_RE = lazy(r"[A-Za-z][A-Za-z0-9\-]{1,2}")
@@ -728,6 +733,10 @@ def _title_first(text: str) -> Reference | None:
         parsed = _names_with_tail(names, surnames=True)
         if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and title_case(title))):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
+        if parsed and parsed[2] is not None and parsed[3] is not None and _CODED_NAME_RE.fullmatch(title):
+            # ``GPTQ -- Frantar, Ashkboos, Hoefler, Alistarh, ICLR 2023``: a paper's coined name, then
+            # its authors closed by a venue and a year (what a list of people alone never has)
+            return Reference(title, parsed[0], "name-dash-surnames-venue", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
         title, rest = text[: m.start()].strip(), text[m.end():]
