@@ -64,3 +64,14 @@ def test_coined_name_dash_author_list_with_venue_year(tmp_path: Path) -> None:
     [m] = by_line[2]
     assert (m["title"], m["authors"], m["venue"], m["year"]) == ("SparseQ", ["Mirelle", "Quist", "Oyelaran", "Brandt"], "ICLR", 2023)
     assert 3 not in by_line  # (a plain word before the dash: no paper's name)
+
+
+def test_serial_and_before_an_et_al_citation_joins_the_sentence(tmp_path: Path) -> None:
+    """``…, Lanternfish: Small Models Can Teach Themselves to Plan Routes, and Okafor et al.
+    2023 …``: the comma and "and" join items of the sentence; the citation is Okafor's alone
+    (the title's last word is no co-author)."""
+    text = ("Papers worth pulling from it: Quillon (Marsh et al. 2022), Lanternfish: Small Models Can "
+            "Teach Themselves to Plan Routes, and Okafor et al. 2023 Town Simulation (the village one).\n")
+    authors = [m["authors"] for ms in mentions_by_line(tmp_path, text).values() for m in ms]
+    assert ["Okafor"] in authors
+    assert all("Routes" not in a for a in authors)
