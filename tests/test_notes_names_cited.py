@@ -75,3 +75,17 @@ def test_serial_and_before_an_et_al_citation_joins_the_sentence(tmp_path: Path) 
     authors = [m["authors"] for ms in mentions_by_line(tmp_path, text).values() for m in ms]
     assert ["Okafor"] in authors
     assert all("Routes" not in a for a in authors)
+
+
+
+def test_chat_message_with_a_link_and_a_citation_is_no_reference() -> None:
+    """``also for … next week: I'd read TesselFormer (rotary tricks), the GQB paper <link>,
+    and Marsh et al. 2020 on …``: a message, not a reference whose title is its first clause
+    (it speaks as someone, in lower case); the link and the citation are read apart."""
+    from citekit.notes.refline import parse_reference
+
+    text = ("also for anyone doing the data side next week: I'd read TesselFormer (rotary tricks), the GQB paper "
+            "https://arxiv.org/abs/2305.99999, and Marsh et al. 2020 on pre-LN vs post-LN. that's like 80% of the "
+            "arch changes in the last few years")
+    ref = parse_reference(text)
+    assert ref is None or not ref.title.startswith("also")

@@ -1311,6 +1311,10 @@ def _title_dot_names_venue(text: str) -> Reference | None:
     return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
 
 
+#: words only a message holds: a speaker or an addressee (``I'd``, ``you``, ``anyone``)
+_SPEAKER_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|you|your|anyone|someone)(?![\w'’])")
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1346,6 +1350,8 @@ def _model(text: str) -> Reference | None:
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
     if _opens_on_venue(title):
         return None  # the venue read into the title ("Kwon et al., SOSP ’23. KV cache as …"): names, venue, remark
+    if title[:1].islower() and not title_case(title) and _SPEAKER_RE.search(title):
+        return None  # a chat message ("also for anyone … I'd read Name (remark)"): a title speaks as nobody
     venue, year = venue_and_year(parsed.container or "")
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
