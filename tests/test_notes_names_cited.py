@@ -89,3 +89,13 @@ def test_chat_message_with_a_link_and_a_citation_is_no_reference() -> None:
             "arch changes in the last few years")
     ref = parse_reference(text)
     assert ref is None or not ref.title.startswith("also")
+
+
+def test_same_first_author_other_year_is_another_paper(tmp_path: Path) -> None:
+    """``no pooling (cf. Lindqvist et al. 2014, JMLR). Compare Gated Relays (Lindqvist, Moreau,
+    Abara 2015)``: the same first author with another year cites her other paper, not the
+    titled one again."""
+    text = ("identity shortcuts everywhere, no pooling (cf. Lindqvist et al. 2014, JMLR). Compare Gated Relays "
+            "(Lindqvist, Moreau, Abara 2015) — gated shortcuts.\n")
+    mentions = [m for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert (["Lindqvist"], 2014) in [(m["authors"], m["year"]) for m in mentions]

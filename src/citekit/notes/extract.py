@@ -799,10 +799,11 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
-        known = [(_name_words(m.authors), _title_words(m.title)) for m in found if m.authors]
+        known = [(_name_words(m.authors), _title_words(m.title), m.year) for m in found if m.authors]
         out = []
         for line, cite in cites:
-            if any(_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words) for words, title in known):
+            if any((_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words))
+                   and not _other_year(cite, year) for words, title, year in known):
                 continue  # the line's reference or quoted title already names these authors
             if _gives_authors_to_title(cite, found):
                 continue  # the quoted title read already is this citation's: it takes its authors
@@ -1292,6 +1293,13 @@ def _past_title(cite: Citation, title: frozenset[str]) -> Citation:
     while len(authors) > 1 and authors[0].split()[-1].lower() in title:
         authors = authors[1:]
     return replace(cite, authors=authors) if authors is not cite.authors else cite
+
+
+def _other_year(cite: Citation, year: int | None) -> bool:
+    """The citation gives a year, and the mention whose authors it names another: the same
+    people's other paper (``(cf. Srivastava et al. 2014, JMLR)`` beside ``Highway Networks
+    (Srivastava, Greff, Schmidhuber 2015)``), not that mention again."""
+    return cite.year is not None and year is not None and cite.year != year
 
 
 def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:
