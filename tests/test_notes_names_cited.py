@@ -99,3 +99,11 @@ def test_same_first_author_other_year_is_another_paper(tmp_path: Path) -> None:
             "(Lindqvist, Moreau, Abara 2015) — gated shortcuts.\n")
     mentions = [m for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
     assert (["Lindqvist"], 2014) in [(m["authors"], m["year"]) for m in mentions]
+
+
+def test_sentence_verb_before_an_inline_title_is_not_the_title(tmp_path: Path) -> None:
+    """``… no pooling. Compare Gated Relay Networks (Lindqvist, Moreau, Abara 2015) — …``: the
+    sentence opens with its verb, capitalised; the title is what follows it."""
+    text = "identity shortcuts everywhere, no pooling. Compare Gated Relay Networks (Lindqvist, Moreau, Abara 2015) — gated shortcuts.\n"
+    titles = [m["title"] for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert "Gated Relay Networks" in titles

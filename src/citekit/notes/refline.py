@@ -991,11 +991,16 @@ def _title_before(text: str, end: int) -> str | None:
             continue
         break
     run.reverse()
-    while run and not run[0][:1].isupper():
-        run.pop(0)
+    while run and (not run[0][:1].isupper() or len(run) > 2 and run[0].lower() in _POINTING_WORDS):
+        run.pop(0)  # (``Compare Highway Networks (…)``: the sentence's own verb, capitalised as it opens it)
     if len(run) < 2 or not run[-1][:1].isupper() or sum(1 for w in run if w[:1].isupper()) < 2:
         return None
     return " ".join(run)
+
+
+#: words a sentence of notes opens with to point at a work, before its title (``Compare …``,
+#: ``See …``, ``Also …``): never a title's first word when a title in title case follows
+_POINTING_WORDS = frozenset("compare see cf also read skim contrast vs versus".split())
 
 
 def _ordinary_count(text: str) -> int:
