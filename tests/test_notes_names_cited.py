@@ -107,3 +107,23 @@ def test_sentence_verb_before_an_inline_title_is_not_the_title(tmp_path: Path) -
     text = "identity shortcuts everywhere, no pooling. Compare Gated Relay Networks (Lindqvist, Moreau, Abara 2015) — gated shortcuts.\n"
     titles = [m["title"] for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
     assert "Gated Relay Networks" in titles
+
+
+def test_whole_title_listed_in_a_sentence(tmp_path: Path) -> None:
+    """``…, Lanternfish: Small Models Can Teach Themselves to Plan Routes, and …``: an item of a
+    list in prose that is a paper's whole title (its name, a colon, the rest in title case) is
+    read, whether or not the sentence also gives an identifier; a label and a line of its
+    own (``Update: The Training Runs …``) is no title."""
+    text = (
+        "Notes:\n"
+        "planning breakdown. Worth pulling: Quillon (Marsh et al. 2022), CoT (Ade et al. 2022, arXiv 2201.99999), "
+        "Lanternfish: Small Models Can Teach Themselves to Plan Routes, and Okafor et al. 2023.\n"
+        "\n"
+        "we read Quillon (Marsh et al. 2022), Brightwater: Sparse Experts Can Route Their Own Tokens Well, and more.\n"
+        "\n"
+        "ok, Update: The Training Runs Finished Early On Tuesday Night, and we moved on.\n"
+    )
+    titles = [m["title"] for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert "Lanternfish: Small Models Can Teach Themselves to Plan Routes" in titles
+    assert "Brightwater: Sparse Experts Can Route Their Own Tokens Well" in titles
+    assert not any(t and t.startswith("Update") for t in titles)

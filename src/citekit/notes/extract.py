@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -903,9 +903,24 @@ class _Extractor:
                 return [own, *self._inline_besides(node, own), *self._visit_remarks(remarks, own)]
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
-            return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
+            return [own, *cited, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
+                    *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
+
+    def _listed_titles(self, node: Node, own: Mention) -> list[Mention]:
+        """Whole titles the line's sentence lists beside the paper its identifier is (``… CoT
+        (Wei et al. 2022, arXiv 2201.11903), Toolformer: Language Models Can Teach Themselves
+        to Use Tools, and …``): each another paper, named by its title alone."""
+        if ": " not in node.text or node.children:
+            return []
+        out = []
+        for ref in listed_named_titles(strip_urls(node.text)):
+            if own.title and (ref.title in own.title or own.title in ref.title):
+                continue
+            details = _Details(hard=True, rule=f"a title {ref.rule}")
+            out.append(self._mention("titled", node, details, title=ref.title))
+        return out
 
     def _visit_remarks(self, remarks: list[Node], own: Mention | None) -> list[Mention]:
         """Papers the remarks under a paper's labelled details cite (a Zotero item's notes:

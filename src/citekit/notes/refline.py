@@ -955,8 +955,43 @@ _OPEN_QUOTE_RE = lazy("[\"“„«《『「]")
 
 def may_cite_inline(text: str) -> bool:
     """The text has a quote that may open a cited title, or a bracketed citation with a year
-    that may close one (what :func:`inline_references` needs)."""
-    return _OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+    that may close one, or a named title as an item of a list (what :func:`inline_references` needs)."""
+    return (_OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+            or (": " in text and _LISTED_NAMED_TITLE_RE.search(text) is not None))
+
+
+#: an item of a list in prose that is a paper's whole title, its name, a colon and words in
+#: title case (``…, Toolformer: Language Models Can Teach Themselves to Use Tools, and …``),
+#: between the list's commas (or its closing ``and``/the sentence's end)
+_LISTED_NAMED_TITLE_RE = lazy(
+    r"(?:[,;]\s+|\b(?:and|or)\s+)(?P<t>[A-Z][\w\-]{2,24}:\s+[A-Z][^,;:()\[\]\"“”!?]{14,160}?)"
+    r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))")
+#: the rest of such a title: five words or more
+_TITLE_WORDS_MIN = 5
+#: words that label what follows their colon rather than name a paper (``Update: …``)
+_LABEL_WORDS = frozenset(
+    "update updates agenda reminder note notes todo subject topic title paper papers venue where when time "
+    "location room deadline status summary edit question answer idea plan goal result results".split())
+
+
+def listed_named_titles(text: str) -> list[Reference]:
+    """The titles a sentence lists as items by their name, a colon and the rest in title case
+    (``Toolformer: Language Models Can Teach Themselves to Use Tools``): no author is written,
+    but a name and a subtitle in title case are a paper's title, not a remark (a remark after
+    a label is a sentence, not title case)."""
+    from citekit.notes.shapes import looks_like_title, non_paper_words
+
+    out = []
+    for m in _LISTED_NAMED_TITLE_RE.finditer(text):
+        title = m.group("t").strip()
+        name, _, rest = title.partition(":")
+        rest = rest.strip()
+        if name.lower() in _LABEL_WORDS:
+            continue
+        if (len(rest.split()) >= _TITLE_WORDS_MIN and title_case(rest) and looks_like_title(title)
+                and not non_paper_words(title)):
+            out.append(Reference(title, [], "name-colon-title listed in a sentence"))
+    return out
 
 
 #: a citation in brackets with its year, after the title it cites: ``(Song, Dhariwal, Chen,
@@ -1083,6 +1118,11 @@ def inline_references(text: str) -> list[Reference]:
     if "(" in text:
         for ref in _titles_before_citations(text):
             if ref.title not in seen:
+                seen.add(ref.title)
+                found.append(ref)
+    if ": " in text:
+        for ref in listed_named_titles(text):
+            if ref.title not in seen and not any(ref.title in f.title or f.title in ref.title for f in found):
                 seen.add(ref.title)
                 found.append(ref)
     if not _OPEN_QUOTE_RE.search(text):
