@@ -26,7 +26,11 @@ _RESEARCH_CUE_RE = lazy(
 #: :data:`_RESEARCH_CUE_RE` for an ASCII text in lower case: the same matches (ignoring the
 #: case of ASCII letters is lower-casing them), found faster without the case folding.
 _RESEARCH_CUE_LOWER_RE = lazy(_RESEARCH_CUE_RE.pattern)
-_PERSONAL_RE = lazy(r"\bI (?:think|thought|was|am|liked|loved|found|felt|saw|met|talked|went|had)\b")
+_PERSONAL_RE = lazy(r"\bI (?:think|thought|was|am|liked|loved|found|felt|saw|met|talked|went|had)\b"
+                    r"|\bI['’](?:ll|m|ve|d)\b|\b[Nn]ote to self\b")
+#: an author-year citation of another paper (``(Touvron et al. 2023)``, ``(Wang et al)``): a
+#: paper's abstract names its own method, it does not cite others by author; notes about papers do
+_ET_AL_CITE_RE = lazy(r"\([A-Z][\w'’-]+ et al\.?(?:,? (?:19|20)\d\d[a-z]?)?\)")
 _ACTIVE_CUE_RE = lazy(
     r"\b(?:we|this (?:paper|work|article)|our (?:paper|work))\s+(?:(?:also|further|then|first|newly|here|therefore)\s+)?"
     r"(?:propose|proposes|introduce|introduces|present|presents|develop|develops|design|designs|devise|devises)\b"
@@ -64,6 +68,7 @@ def looks_like_abstract(text: str) -> bool:
         and latin_share(text) >= 0.9
         and bool(_RESEARCH_CUE_LOWER_RE.search(text.lower()) if text.isascii() else _RESEARCH_CUE_RE.search(text))
         and not _PERSONAL_RE.search(text)
+        and not _ET_AL_CITE_RE.search(text)
     )
 
 

@@ -466,6 +466,9 @@ def find_citations(text: str) -> list[Citation]:
 #: names joined by ``and``/``&`` and then a comma: the list is closed there (what follows it
 #: is another citation)
 _CLOSED_LIST_RE = lazy(r"^.*(?:\band\b|&)[^,]*,\s*")
+#: a comma, then ``and``/``&`` before the last name of a list ``et al.`` follows (a serial list
+#: of the sentence's items, never one author list)
+_SERIAL_AND_RE = lazy(r"^.*,\s*(?:and\b|&)\s*")
 
 
 @per_text
@@ -484,6 +487,10 @@ def _citations(text: str) -> tuple[Citation, ...]:
             # "Glorot and Bengio, He et al.": a list closed by "and" is a citation of its own;
             # "et al." goes with the names after it only
             start, written = start + joined.end(), written[joined.end():]
+        elif (serial := _SERIAL_AND_RE.search(written)) is not None:
+            # "…to Use Tools, and Park et al. 2023": "and" closes a list that "et al." says goes
+            # on; after a comma it joins items of the sentence, and "et al." goes with the last name
+            start, written = start + serial.end(), written[serial.end():]
         names = _family_names(written, lower=True)
         if names is None and "," in written:
             start, written, names = _after_short_name(start, written)

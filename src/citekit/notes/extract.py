@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -689,8 +689,8 @@ class _Extractor:
         if kind_prefix(node.text) is not None or non_paper_words(node.text) or find_urls.shared(node.text):
             return None  # (software, a blog post, a web page: what a title-less string cannot rule out online)
         ref = unsure_reference(node.text)
-        if ref is None:
-            return None
+        if ref is None or not ref.authors and ref.year is None:
+            return None  # (no author and no year read: a line of prose, nothing an online sync could confirm)
         details = _Details(authors=list(ref.authors), incomplete=ref.incomplete, hard=True, venue=(None, ref.year),
                            reference=ref.reference,
                            rule="a pasted reference whose title the parser is not sure of (looked up whole online)")
@@ -833,10 +833,11 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
-        known = [(_name_words(m.authors), _title_words(m.title)) for m in found if m.authors]
+        known = [(_name_words(m.authors), _title_words(m.title), m.year) for m in found if m.authors]
         out = []
         for line, cite in cites:
-            if any(_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words) for words, title in known):
+            if any((_names_all_known(cite, words) or _names_all_known(_past_title(cite, title), words))
+                   and not _other_year(cite, year) for words, title, year in known):
                 continue  # the line's reference or quoted title already names these authors
             if _gives_authors_to_title(cite, found):
                 continue  # the quoted title read already is this citation's: it takes its authors
@@ -938,9 +939,24 @@ class _Extractor:
                 return [own, *self._inline_besides(node, own), *self._visit_remarks(remarks, own)]
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
-            return [own, *cited, *self._visit_remarks(remarks, own), *self._labelled_notes(node, own)]
+            return [own, *cited, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
+                    *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
+
+    def _listed_titles(self, node: Node, own: Mention) -> list[Mention]:
+        """Whole titles the line's sentence lists beside the paper its identifier is (``… CoT
+        (Wei et al. 2022, arXiv 2201.11903), Toolformer: Language Models Can Teach Themselves
+        to Use Tools, and …``): each another paper, named by its title alone."""
+        if ": " not in node.text or node.children:
+            return []
+        out = []
+        for ref in listed_named_titles(strip_urls(node.text)):
+            if own.title and (ref.title in own.title or own.title in ref.title):
+                continue
+            details = _Details(hard=True, rule=f"a title {ref.rule}")
+            out.append(self._mention("titled", node, details, title=ref.title))
+        return out
 
     def _visit_remarks(self, remarks: list[Node], own: Mention | None) -> list[Mention]:
         """Papers the remarks under a paper's labelled details cite (a Zotero item's notes:
@@ -1328,6 +1344,13 @@ def _past_title(cite: Citation, title: frozenset[str]) -> Citation:
     while len(authors) > 1 and authors[0].split()[-1].lower() in title:
         authors = authors[1:]
     return replace(cite, authors=authors) if authors is not cite.authors else cite
+
+
+def _other_year(cite: Citation, year: int | None) -> bool:
+    """The citation gives a year, and the mention whose authors it names another: the same
+    people's other paper (``(cf. Srivastava et al. 2014, JMLR)`` beside ``Highway Networks
+    (Srivastava, Greff, Schmidhuber 2015)``), not that mention again."""
+    return cite.year is not None and year is not None and cite.year != year
 
 
 def _names_all_known(cite: Citation, words: list[set[str]]) -> bool:

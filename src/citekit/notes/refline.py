@@ -664,6 +664,11 @@ def _affiliation(title: str, parsed: tuple[list[str], bool, str | None, int | No
     return not (len(names) >= 3 or (len(names) >= 2 and ordinary >= 2))
 
 
+#: a paper's coined name, one word with a second capital or a digit (``GPTQ``, ``SparseQ``,
+#: ``LLM.int8()``, ``T5``): not a word of English, so a dash and names with a venue after it cite it
+_CODED_NAME_RE = lazy(r"[A-Z](?=[\w.()\-]*[A-Z0-9])[\w.()\-]{1,24}")
+
+
 #: a paper's short name before its authors in parentheses (``GQA``, ``ViT``, ``T5``): shorter
 #: than a title may be elsewhere, so only with two names or more
 _SHORT_NAME_RE = lazy(r"[A-Za-z][A-Za-z0-9\-]{1,2}")
@@ -728,6 +733,10 @@ def _title_first(text: str) -> Reference | None:
         parsed = _names_with_tail(names, surnames=True)
         if parsed and (_surnames_title(title) or (closed is not None and _surnames_title(title, words=2) and title_case(title))):
             return Reference(title, parsed[0], "title-dash-surnames", parsed[1], parsed[2], parsed[3])
+        if parsed and parsed[2] is not None and parsed[3] is not None and _CODED_NAME_RE.fullmatch(title):
+            # ``GPTQ -- Frantar, Ashkboos, Hoefler, Alistarh, ICLR 2023``: a paper's coined name, then
+            # its authors closed by a venue and a year (what a list of people alone never has)
+            return Reference(title, parsed[0], "name-dash-surnames-venue", parsed[1], parsed[2], parsed[3])
     # Title by A, B and C
     for m in reversed(list(_BY_RE.finditer(text)) if "by" in text else []):
         title, rest = text[: m.start()].strip(), text[m.end():]
@@ -946,8 +955,43 @@ _OPEN_QUOTE_RE = lazy("[\"“„«《『「]")
 
 def may_cite_inline(text: str) -> bool:
     """The text has a quote that may open a cited title, or a bracketed citation with a year
-    that may close one (what :func:`inline_references` needs)."""
-    return _OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+    that may close one, or a named title as an item of a list (what :func:`inline_references` needs)."""
+    return (_OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+            or (": " in text and _LISTED_NAMED_TITLE_RE.search(text) is not None))
+
+
+#: an item of a list in prose that is a paper's whole title, its name, a colon and words in
+#: title case (``…, Toolformer: Language Models Can Teach Themselves to Use Tools, and …``),
+#: between the list's commas (or its closing ``and``/the sentence's end)
+_LISTED_NAMED_TITLE_RE = lazy(
+    r"(?:[,;]\s+|\b(?:and|or)\s+)(?P<t>[A-Z][\w\-]{2,24}:\s+[A-Z][^,;:()\[\]\"“”!?]{14,160}?)"
+    r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))")
+#: the rest of such a title: five words or more
+_TITLE_WORDS_MIN = 5
+#: words that label what follows their colon rather than name a paper (``Update: …``)
+_LABEL_WORDS = frozenset(
+    "update updates agenda reminder note notes todo subject topic title paper papers venue where when time "
+    "location room deadline status summary edit question answer idea plan goal result results".split())
+
+
+def listed_named_titles(text: str) -> list[Reference]:
+    """The titles a sentence lists as items by their name, a colon and the rest in title case
+    (``Toolformer: Language Models Can Teach Themselves to Use Tools``): no author is written,
+    but a name and a subtitle in title case are a paper's title, not a remark (a remark after
+    a label is a sentence, not title case)."""
+    from citekit.notes.shapes import looks_like_title, non_paper_words
+
+    out = []
+    for m in _LISTED_NAMED_TITLE_RE.finditer(text):
+        title = m.group("t").strip()
+        name, _, rest = title.partition(":")
+        rest = rest.strip()
+        if name.lower() in _LABEL_WORDS:
+            continue
+        if (len(rest.split()) >= _TITLE_WORDS_MIN and title_case(rest) and looks_like_title(title)
+                and not non_paper_words(title)):
+            out.append(Reference(title, [], "name-colon-title listed in a sentence"))
+    return out
 
 
 #: a citation in brackets with its year, after the title it cites: ``(Song, Dhariwal, Chen,
@@ -982,11 +1026,16 @@ def _title_before(text: str, end: int) -> str | None:
             continue
         break
     run.reverse()
-    while run and not run[0][:1].isupper():
-        run.pop(0)
+    while run and (not run[0][:1].isupper() or len(run) > 2 and run[0].lower() in _POINTING_WORDS):
+        run.pop(0)  # (``Compare Highway Networks (…)``: the sentence's own verb, capitalised as it opens it)
     if len(run) < 2 or not run[-1][:1].isupper() or sum(1 for w in run if w[:1].isupper()) < 2:
         return None
     return " ".join(run)
+
+
+#: words a sentence of notes opens with to point at a work, before its title (``Compare …``,
+#: ``See …``, ``Also …``): never a title's first word when a title in title case follows
+_POINTING_WORDS = frozenset("compare see cf also read skim contrast vs versus".split())
 
 
 def _ordinary_count(text: str) -> int:
@@ -1069,6 +1118,11 @@ def inline_references(text: str) -> list[Reference]:
     if "(" in text:
         for ref in _titles_before_citations(text):
             if ref.title not in seen:
+                seen.add(ref.title)
+                found.append(ref)
+    if ": " in text:
+        for ref in listed_named_titles(text):
+            if ref.title not in seen and not any(ref.title in f.title or f.title in ref.title for f in found):
                 seen.add(ref.title)
                 found.append(ref)
     if not _OPEN_QUOTE_RE.search(text):
@@ -1302,6 +1356,10 @@ def _title_dot_names_venue(text: str) -> Reference | None:
     return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
 
 
+#: words only a message holds: a speaker or an addressee (``I'd``, ``you``, ``anyone``)
+_SPEAKER_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|you|your|anyone|someone)(?![\w'’])")
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1339,6 +1397,8 @@ def _model(text: str) -> Reference | None:
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
     if _opens_on_venue(title):
         return None  # the venue read into the title ("Kwon et al., SOSP ’23. KV cache as …"): names, venue, remark
+    if title[:1].islower() and not title_case(title) and _SPEAKER_RE.search(title):
+        return None  # a chat message ("also for anyone … I'd read Name (remark)"): a title speaks as nobody
     venue, year = venue_and_year(parsed.container or "")
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())
     return Reference(title, names, "reference model", parsed.authors_incomplete, venue, parsed.year or year, spans,
