@@ -94,3 +94,19 @@ def test_a_text_line_of_brackets_is_read_in_bounded_time() -> None:
     """160 KB of ``[`` on one line of a .txt file: each Markdown-link try read to the end."""
     with at_most(30):
         extract_text("Light and Fast Muon Optimizer " + "[" * 160_000 + "\n", "notes.txt")
+
+
+def test_words_beside_a_link_made_of_long_letter_runs_are_read_in_bounded_time() -> None:
+    """Telling a chat message beside a link from a title looked for a sentence's end from every letter
+    of a long run of letters and dots (the notes fuzz suite's table row; 60 KB: minutes)."""
+    from citekit.notes.extract import _is_message_prose
+
+    with at_most(30):
+        assert not _is_message_prose("notes on the " + "ab." * 20000)
+
+
+def test_a_message_beside_a_link_still_ends_its_sentences_after_abbreviations() -> None:
+    from citekit.notes.extract import _is_message_prose
+
+    assert _is_message_prose("see e.g. the appendix, it is great. thanks")
+    assert not _is_message_prose("Scaling laws for neural language models")

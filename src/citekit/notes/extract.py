@@ -431,7 +431,7 @@ def _remark_after_named_citation(text: str, title: str | None) -> bool:
 
 #: what only a sentence written to someone holds: a sentence ending inside the text, a
 #: speaker or an addressee (``I'd read …``, ``has anyone looked at …``, ``if you want …``)
-_MESSAGE_SENTENCE_END_RE = lazy(r"(?P<word>[\w.]*[a-z0-9)])[.?!]\s+\S")
+_MESSAGE_SENTENCE_END_RE = lazy(r"(?<![\w.])(?P<word>[\w.]*[a-z0-9)])[.?!](?=\s+\S)")  # (from a word's start only: linear on long runs of letters)
 #: words a full stop abbreviates rather than ends a sentence after (``et al. 2022``, ``sec. 5``)
 _ABBREVIATIONS = frozenset("al vs cf sec fig eq p pp no ed eds vol e.g i.e approx".split())
 _SPEAKER_WORD_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|we|we['’](?:re|ve|d)|us|our|you|your|anyone|someone|folks|ppl)(?![\w'’])", re.I)
