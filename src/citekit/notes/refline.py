@@ -684,10 +684,20 @@ _BY_RE = lazy(r"\s+by\s+")
 _COMMA_GAP_RE = lazy(r",\s+")
 
 
+#: a narrative citation opening a line: ``Zhao et al. (2024)``, ``Kim & Lee 2021``
+_LEADING_CITATION_RE = lazy(
+    r"^(?P<names>[^\W\d_][^()\d,;:]{0,60}?(?:\s+et\s+al\.?|\s+(?:&|and)\s+[^\W\d_][\w'’\-]+))"
+    r",?\s*[(（]?(?:19|20)\d\d[a-z]?[)）]?(?=\s)"
+)
+
+
 def _leads_with_authors(text: str) -> bool:
     """``Ioffe & Szegedy, Batch Normalization: … by Reducing …``: the text opens with an
     author list (names joined by ``&``/``and``, or ``et al.``) before a comma, so a ``by``
     later in it is a word of the title, not its authors."""
+    cited = _LEADING_CITATION_RE.match(text)
+    if cited is not None and split_name_list(cited.group("names"), single_word=True) is not None:
+        return True  # ``Zhao et al. (2024) GaLore: … Training by Gradient …``: the authors came first
     head = text.split(",", 1)[0] if "," in text else ""
     if not head or not (_JOINED_NAMES_RE.search(head) or _ET_AL_RE.search(head)):
         return False

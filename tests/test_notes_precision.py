@@ -1,0 +1,18 @@
+"""Lines that gave a second, wrong mention or a title made of a sentence: a title's own ``by``,
+a ``Name -- Place, Place`` line read as a citation, a claim after a narrative citation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers_extract import api_mentions
+
+
+def test_a_by_inside_a_title_after_a_citation_splits_nothing(tmp_path: Path) -> None:
+    # the citation names the authors; "by Sparse Token Routing" is the title's, never an author
+    text = ("# Reading\n\n"
+            "Halvorsen et al. (2023) QuillNet: Faster Decoding by Sparse Token Routing.\n\n"
+            "Ibekwe & Moreau (2021) Warm Restarts: Better Small Batches by Cyclic Schedules.\n")
+    got = [(m.kind, m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("titled", "QuillNet: Faster Decoding by Sparse Token Routing", ["Halvorsen"], 2023),
+                   ("titled", "Warm Restarts: Better Small Batches by Cyclic Schedules", ["Ibekwe"], 2021)]
