@@ -16,3 +16,13 @@ def test_a_by_inside_a_title_after_a_citation_splits_nothing(tmp_path: Path) -> 
     got = [(m.kind, m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.md", text)]
     assert got == [("titled", "QuillNet: Faster Decoding by Sparse Token Routing", ["Halvorsen"], 2023),
                    ("titled", "Warm Restarts: Better Small Batches by Cyclic Schedules", ["Ibekwe"], 2021)]
+
+
+def test_words_after_a_titles_by_are_no_authors(tmp_path: Path) -> None:
+    # "Cyclic Schedules" and "Token Choice" are title words, not people: no mention names them
+    text = ("# Reading\n\n"
+            "- Warm Restarts: Better Small Batches by Cyclic Schedules\n"
+            "- Sparse Routing by Token Choice\n"
+            "- Faster Decoding with Sparse Routers by Lena Halvorsen and Tomas Ibekwe\n")
+    got = [(m.title, m.authors) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("Faster Decoding with Sparse Routers", ["Lena Halvorsen", "Tomas Ibekwe"])]

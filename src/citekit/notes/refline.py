@@ -704,6 +704,15 @@ def _leads_with_authors(text: str) -> bool:
     return split_name_list(head, single_word=True) is not None
 
 
+def _words_not_people(names: list[str]) -> bool:
+    """``… Training by Gradient Low-Rank Projection``, ``Sparse Routing by Token Choice``: every
+    "name" after a ``by`` is made of words titles write in lower case, so the ``by`` is the
+    title's own word and what follows is the rest of the title, not its authors."""
+    ordinary = _ordinary_words()
+    return all(all(part.lower() in ordinary for word in name.split() for part in word.split("-") if part)
+               for name in names)
+
+
 #: a list of names closed by ``&``/``and`` and its last name, then a remark in lower case
 #: after a comma or a semicolon (``Fedus, Zoph & Shazeer, top-1 routing``)
 _CLOSED_NAMES_REMARK_RE = lazy(r"^(?P<names>[^,;]+(?:,\s*[^,;]+)*?\s*(?:&|\band\b)\s*[A-Z][\w'’\-]+)\s*[,;]\s+[a-z].*$")
@@ -752,7 +761,7 @@ def _title_first(text: str) -> Reference | None:
         title, rest = text[: m.start()].strip(), text[m.end():]
         parsed = _names_with_tail(rest)
         if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2 or parsed[1])
-                and not _leads_with_authors(title)):
+                and not _leads_with_authors(title) and not _words_not_people(parsed[0])):
             # (one surname is an author when ``et al.`` follows it: ``by Okafor et al. (2024)``)
             return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
     # Title, A et al., NeurIPS'25  /  Title, A and B, ICML'16
