@@ -26,3 +26,13 @@ def test_words_after_a_titles_by_are_no_authors(tmp_path: Path) -> None:
             "- Faster Decoding with Sparse Routers by Lena Halvorsen and Tomas Ibekwe\n")
     got = [(m.title, m.authors) for m in api_mentions(tmp_path, "notes.md", text)]
     assert got == [("Faster Decoding with Sparse Routers", ["Lena Halvorsen", "Tomas Ibekwe"])]
+
+
+def test_a_comma_list_then_a_year_cites_nobody(tmp_path: Path) -> None:
+    # cities or people listed and the line dated: its last item is no author of a 2023 paper
+    text = ("# Log\n\n"
+            "- Tour -- Lisbon, Porto, Braga, 2023\n"
+            "- retro -- Ines, Tomas, Halvorsen, 2024\n"
+            "- the proof is in Okafor, 2022\n")
+    got = [(m.kind, m.authors, m.year) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("cited", ["Okafor"], 2022)]

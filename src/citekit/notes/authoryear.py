@@ -353,6 +353,17 @@ def _capitalised_before(text: str, start: int) -> bool:
     return word[:1].isupper()
 
 
+#: two or more capitalised words, each closed by a comma, right before a name
+_LIST_ITEMS_BEFORE_RE = lazy(r"(?:(?<![\w'’\-])[A-Z][a-z'’\-]+\s*,\s*){2,}$")
+
+
+def _last_of_a_list(text: str, start: int) -> bool:
+    """``Boston, Chicago, Denver, 2023``, ``Alice, Bob, Carol, 2023``: the name closes a comma
+    list of capitalised words (cities, people at a meeting), and the year dates the line, not
+    a paper by its last item; a citation of one author is never written as a list's tail."""
+    return _LIST_ITEMS_BEFORE_RE.search(text[max(0, start - 120):start]) is not None
+
+
 def _citation_syntax(text: str, start: int, names_end: int, end: int) -> bool:
     """One name and a year are a citation only in citation syntax: ``(Dao 2023)``,
     ``(Houlsby, 2019)``, ``Dao (2023)``, ``Williams, 1992``, or ``Williams 1992 (REINFORCE)``
@@ -559,7 +570,7 @@ def _citations(text: str) -> tuple[Citation, ...]:
             if names is None or len(names) != 1 or not free(start, year_at.end()):
                 continue
             family = names[0].split()[-1]
-            if family.lower() in _ordinary_words() or _capitalised_before(text, start):
+            if family.lower() in _ordinary_words() or _capitalised_before(text, start) or _last_of_a_list(text, start):
                 continue
             venue, year, end = _tail(text, names_end, after_et_al=False)
             if year is None:
