@@ -36,3 +36,26 @@ def test_a_comma_list_then_a_year_cites_nobody(tmp_path: Path) -> None:
             "- the proof is in Okafor, 2022\n")
     got = [(m.kind, m.authors, m.year) for m in api_mentions(tmp_path, "notes.md", text)]
     assert got == [("cited", ["Okafor"], 2022)]
+
+
+def test_a_claim_in_the_present_or_a_that_clause_is_no_title(tmp_path: Path) -> None:
+    # what the work does, after its citation: an author-year mention, never a title made of the sentence
+    text = ("# Reading\n\n"
+            "Halvorsen et al. (2023) QuillNet halves latency by routing tokens sparsely.\n\n"
+            "Ibekwe et al. (2021) QuillNet shows that warm restarts help small batches.\n\n"
+            "Moreau et al. (2020) found that sparse routers drift.\n\n"
+            "Okonkwo et al. (2022) QuillNet can cut decoding time in half.\n")
+    got = [(m.kind, m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("cited", None, ["Halvorsen"], 2023), ("cited", None, ["Ibekwe"], 2021),
+                   ("cited", None, ["Moreau"], 2020), ("cited", None, ["Okonkwo"], 2022)]
+
+
+def test_sentence_case_titles_after_a_citation_stay_titles(tmp_path: Path) -> None:
+    text = ("# Reading\n\n"
+            "Halvorsen et al. (2023) Sparse routers scale to long contexts.\n\n"
+            "Ibekwe et al. (2021) Token embeddings using warm restarts.\n\n"
+            "Moreau et al. (2020) Routing is all you need.\n")
+    got = [(m.kind, m.title, m.authors[:1], m.year) for m in api_mentions(tmp_path, "notes.md", text)]
+    assert got == [("titled", "Sparse routers scale to long contexts", ["Halvorsen"], 2023),
+                   ("titled", "Token embeddings using warm restarts", ["Ibekwe"], 2021),
+                   ("titled", "Routing is all you need", ["Moreau"], 2020)]
