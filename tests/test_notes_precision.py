@@ -29,13 +29,15 @@ def test_words_after_a_titles_by_are_no_authors(tmp_path: Path) -> None:
 
 
 def test_a_comma_list_then_a_year_cites_nobody(tmp_path: Path) -> None:
-    # cities or people listed and the line dated: its last item is no author of a 2023 paper
+    # cities or teams listed and the line dated: its last item is no author of a 2023 paper;
+    # family names listed before a year cite the whole list, first author first
     text = ("# Log\n\n"
-            "- Tour -- Lisbon, Porto, Braga, 2023\n"
-            "- retro -- Ines, Tomas, Halvorsen, 2024\n"
-            "- the proof is in Okafor, 2022\n")
+            "- Tour -- Lisbon, Porto, Madrid, 2023\n"
+            "- retro -- Sales, Marketing, Finance, 2024\n"
+            "- the proof is in Okafor, 2022\n"
+            "- the bound is in Halvorsen, Ibekwe, Okonkwo, 2021\n")
     got = [(m.kind, m.authors, m.year) for m in api_mentions(tmp_path, "notes.md", text)]
-    assert got == [("cited", ["Okafor"], 2022)]
+    assert got == [("cited", ["Okafor"], 2022), ("cited", ["Halvorsen", "Ibekwe", "Okonkwo"], 2021)]
 
 
 def test_a_claim_in_the_present_or_a_that_clause_is_no_title(tmp_path: Path) -> None:
