@@ -353,6 +353,35 @@ def _capitalised_before(text: str, start: int) -> bool:
     return word[:1].isupper()
 
 
+#: two or more capitalised words, each closed by a comma, right before a name
+_LIST_ITEMS_BEFORE_RE = lazy(r"(?:(?<![\w'’\-])[A-Z][a-z'’\-]+\s*,\s*){2,}$")
+
+
+def _list_before(text: str, start: int) -> tuple[int, list[str]] | None:
+    """Where the comma list of capitalised words the name at ``start`` closes begins, and its
+    items with that name (``Boston, Chicago, Denver, 2023``, ``Frantar, Ashkboos, Hoefler,
+    2023``), or None when no such list comes before it: a citation of one author is never
+    written as a list's tail, so the year goes with the whole list or with none of it."""
+    at = max(0, start - 120)
+    m = _LIST_ITEMS_BEFORE_RE.search(text[at:start])
+    if m is None:
+        return None
+    name = _SHORT_NAME_RE.match(text, start)
+    items = [p.strip() for p in m.group().split(",") if p.strip()]
+    return at + m.start(), items + ([name.group()] if name else [])
+
+
+_SHORT_NAME_RE = lazy(r"[^\W\d_][\w'’\-]*")
+
+
+def _listed_families(names: list[str]) -> bool:
+    """The items of a list before a year read as authors' family names: none a place (``NYC --
+    Boston, Chicago, Denver, 2023`` dates a trip), an ordinary word (``Sales, Marketing``) or
+    a venue, as :func:`_family_names` reads them."""
+    return (_family_names(", ".join(names)) is not None
+            and not any(n in _place_names() or n.lower() in _ordinary_words() for n in names))
+
+
 def _citation_syntax(text: str, start: int, names_end: int, end: int) -> bool:
     """One name and a year are a citation only in citation syntax: ``(Dao 2023)``,
     ``(Houlsby, 2019)``, ``Dao (2023)``, ``Williams, 1992``, or ``Williams 1992 (REINFORCE)``
@@ -561,6 +590,11 @@ def _citations(text: str) -> tuple[Citation, ...]:
             family = names[0].split()[-1]
             if family.lower() in _ordinary_words() or _capitalised_before(text, start):
                 continue
+            if (listed := _list_before(text, start)) is not None:
+                # the name closes a comma list: the whole list is the citation's, or none is
+                start, names = listed
+                if not _listed_families(names):
+                    continue
             venue, year, end = _tail(text, names_end, after_et_al=False)
             if year is None:
                 continue

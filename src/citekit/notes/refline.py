@@ -684,14 +684,33 @@ _BY_RE = lazy(r"\s+by\s+")
 _COMMA_GAP_RE = lazy(r",\s+")
 
 
+#: a narrative citation opening a line: ``Zhao et al. (2024)``, ``Kim & Lee 2021``
+_LEADING_CITATION_RE = lazy(
+    r"^(?P<names>[^\W\d_][^()\d,;:]{0,60}?(?:\s+et\s+al\.?|\s+(?:&|and)\s+[^\W\d_][\w'’\-]+))"
+    r",?\s*[(（]?(?:19|20)\d\d[a-z]?[)）]?(?=\s)"
+)
+
+
 def _leads_with_authors(text: str) -> bool:
     """``Ioffe & Szegedy, Batch Normalization: … by Reducing …``: the text opens with an
     author list (names joined by ``&``/``and``, or ``et al.``) before a comma, so a ``by``
     later in it is a word of the title, not its authors."""
+    cited = _LEADING_CITATION_RE.match(text)
+    if cited is not None and split_name_list(cited.group("names"), single_word=True) is not None:
+        return True  # ``Zhao et al. (2024) GaLore: … Training by Gradient …``: the authors came first
     head = text.split(",", 1)[0] if "," in text else ""
     if not head or not (_JOINED_NAMES_RE.search(head) or _ET_AL_RE.search(head)):
         return False
     return split_name_list(head, single_word=True) is not None
+
+
+def _words_not_people(names: list[str]) -> bool:
+    """``… Training by Gradient Low-Rank Projection``, ``Sparse Routing by Token Choice``: every
+    "name" after a ``by`` is made of words titles write in lower case, so the ``by`` is the
+    title's own word and what follows is the rest of the title, not its authors."""
+    ordinary = _ordinary_words()
+    return all(all(part.lower() in ordinary for word in name.split() for part in word.split("-") if part)
+               for name in names)
 
 
 #: a list of names closed by ``&``/``and`` and its last name, then a remark in lower case
@@ -742,7 +761,7 @@ def _title_first(text: str) -> Reference | None:
         title, rest = text[: m.start()].strip(), text[m.end():]
         parsed = _names_with_tail(rest)
         if (parsed and _title_ok(title) and (len(parsed[0]) >= 2 or len(parsed[0][0].split()) >= 2 or parsed[1])
-                and not _leads_with_authors(title)):
+                and not _leads_with_authors(title) and not _words_not_people(parsed[0])):
             # (one surname is an author when ``et al.`` follows it: ``by Okafor et al. (2024)``)
             return Reference(title, parsed[0], "title-by-authors", parsed[1], parsed[2], parsed[3])
     # Title, A et al., NeurIPS'25  /  Title, A and B, ICML'16
@@ -1408,16 +1427,32 @@ def _model(text: str) -> Reference | None:
 #: a clause opening on its verb in the past tense: the work's one-word name (no plural,
 #: which a participle may follow: ``Networks trained with …``) or nothing, then a lower-case
 #: word in ``-ed`` with more lower-case words after it (``GaLore showed low-rank …``)
-_CLAIM_OPENING_RE = lazy(r"^(?:[A-Z][\w\-]*[^\Ws]\s+)?[a-z]{2,}ed\s+[a-z]")
+_CLAIM_OPENING_RE = lazy(r"^(?:[A-Z][\w\-]*[^\Ws]\s+)?(?:[a-z]{2,}ed|" + "|".join(
+    # the finite verbs not in ``-ed`` a note's claim opens on (past tense, ``has``, modals); not
+    # ``is``/``are``, which sentence-case titles open on (``Attention is all you need``)
+    "found made gave took saw led ran held became beat brought built kept left lost met put said sent "
+    "set spent told won wrote got did does has had was were can could may might will would should must".split())
+    + r")\s+[a-z]")
+#: the work's coined name (``GaLore``, ``BERT``, ``GPT-4``), then a verb in the present tense
+#: (``GaLore saves memory by …``); after a common word it may be a plural (``Sentence embeddings
+#: using …``), after a coined name it is the clause's verb
+_CODED_NAME_VERB_RE = lazy(r"^[A-Z](?=[\w\-]*[A-Z0-9])[\w\-]*\s+[a-z]{2,}[^siu\W]s\s+[a-z]")
+#: what the work did as a ``that``-clause: ``GaLore shows that …``, ``found that …``
+_THAT_CLAUSE_RE = lazy(r"^(?:[A-Z][\w\-]*\s+)?[a-z]{2,}\s+that\s")
 
 
 def _reads_as_claim(title: str) -> bool:
     """The words the parser read as a title are a sentence about the work cited before them
-    (``Zhao et al. (2024) GaLore showed …``): not in title case, and a clause whose verb is in
-    the past tense right after its subject. A title names a work and says little of what
-    it did; one that opens on a past verb is rarer than a note's claim, and a title in title
-    case (``Shampoo: Preconditioned …``) is kept whatever its words."""
-    return not title_case(title) and _CLAIM_OPENING_RE.match(title) is not None
+    (``Zhao et al. (2024) GaLore showed …``, ``… GaLore saves memory by …``, ``… found that …``):
+    not in title case, and a clause whose finite verb comes right after its subject (a past
+    tense, a modal, a present tense after a coined name, or any verb opening a ``that``-clause).
+    A title names a work and says little of what it did; one that opens so is rarer than a
+    note's claim, and a title in title case (``Shampoo: Preconditioned …``) is kept whatever
+    its words, as is a sentence-case one whose plural subject has a bare verb (``Learned
+    sparse routers scale …``): the development notes hold no claim of that shape."""
+    if title_case(title):
+        return False
+    return any(rx.match(title) is not None for rx in (_CLAIM_OPENING_RE, _CODED_NAME_VERB_RE, _THAT_CLAUSE_RE))
 
 
 def _cited_in_a_sentence(spans: list[tuple[str, str]]) -> bool:
