@@ -5,20 +5,13 @@ shape such a copy has."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from citekit.cli import main
+from tests.helpers_extract import extract_mentions
 
 
 def _extract(tmp_path: Path, text: str) -> list[dict]:
-    path = tmp_path / "refs_copied_from_pdf.txt"
-    path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["extract", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.output)["mentions"]
+    return extract_mentions(tmp_path, "refs_copied_from_pdf.txt", text)
 
 
 #: a numbered list copied out of a review copy: the margin's line numbers came along, before
