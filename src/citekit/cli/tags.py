@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from citekit.cli.app import CitekitCommand, main, note, print_json, project_dir, refuse_project_option
+from citekit.cli.app import (PROJECT_OPTIONS, CitekitCommand, main, note, print_json, project_dir,
+                             refuse_project_option)
 
 
 @main.command("tags")
@@ -40,9 +41,25 @@ class TagCommand(CitekitCommand):
             ctx.exit()
         flags = [a for a in head if a in ("-q", "--quiet", "--json")]
         words = [a for a in head if a not in flags]
-        if words:  # only in KEY's place: after KEY, -C is a change (remove the tag C)
+        if words:  # in KEY's place; after KEY, -C alone is a change (remove the tag C)
             refuse_project_option(ctx, self.name or "tag", words[:2] if words[0].startswith("-") else [], args)
+        self._refuse_misplaced_folder(ctx, args)
+        for word in [*words[1:], *tail]:
+            if word.strip() and word.strip()[0] not in "+-":
+                raise click.UsageError(f"'{word}' is not a change: write +{word.strip()} to add the tag or "
+                                       f"-{word.strip()} to remove it; nothing was changed.", ctx)
         return super().parse_args(ctx, [*flags, "--", *words, *tail])
+
+    def _refuse_misplaced_folder(self, ctx: click.Context, args: list[str]) -> None:
+        """``tag KEY -C ../b +y``: ``-C`` followed by a word that is no change (or ``-C=DIR``,
+        ``--project=DIR``) is the project option in the wrong place, not "remove the tag C"
+        and "add the tag ../b"; said so with the command line to type."""
+        end = args.index("--") if "--" in args else len(args)
+        for i, word in enumerate(args[:end]):
+            follows = args[i + 1] if i + 1 < end else ""
+            if (word in PROJECT_OPTIONS and follows and follows[0] not in "+-") or \
+                    word.startswith(tuple(o + "=" for o in PROJECT_OPTIONS)):
+                refuse_project_option(ctx, self.name or "tag", ["" if j < i else a for j, a in enumerate(args)], args)
 
 
 @main.command("tag", cls=TagCommand)
@@ -56,7 +73,9 @@ def tag_command(ctx: click.Context, key: str, changes: tuple[str, ...], as_json:
 
     Without changes, prints the paper's tags. KEY may be an old (alias) key. -h is help:
     a tag named h is added with +h (citekit tag KEY +h) and removed after --
-    (citekit tag KEY -- -h). Removing a tag the paper does not carry says so.
+    (citekit tag KEY -- -h). Removing a tag the paper does not carry says so. A tag
+    starts with a letter or digit and holds letters, digits, - . / : + (spaces become -);
+    anything else, or a word without + or -, is refused and nothing is written.
     """
     from citekit import api
     from citekit.api.library import UnknownKey

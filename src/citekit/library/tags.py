@@ -79,6 +79,20 @@ _TAG_CHAR = r"[^\s,;{}\\\"'%#&$~^]"
 VALID_TAG = re.compile(rf"{_TAG_CHAR}+(?: {_TAG_CHAR}+)*")
 
 
+#: what a tag typed in ``citekit tag`` may be, once normalised: it starts with a letter or a
+#: digit (so a folder such as ``../b`` given in the wrong place is never taken for one) and holds
+#: letters, digits, ``-``, ``.``, ``/``, ``:`` and ``+`` -- the spelling of the notes' hashtags
+TAG_NAME = re.compile(r"[^\W_][\w.:/+-]*")
+TAG_NAME_RULE = ("a tag starts with a letter or a digit and holds letters, digits, '-', '.', '/', ':' or '+' "
+                 "(spaces become '-'), e.g. must-read, cs.lg")
+
+
+class BadTag(TagRuleError):
+    """A tag typed in ``citekit tag`` that is not a tag name (exit 2, nothing saved)."""
+
+    NEXT_STEP = "Write +tag to add a tag and -tag to remove one (`citekit tag -h`)."
+
+
 def normalize_tag(tag: str) -> str:
     """One spelling per tag: ``#Step Size`` and ``step-size`` are the same tag. This is a
     tag's identity: selections, removals and duplicates compare it. A tag imported from a
@@ -337,25 +351,39 @@ def tag_counts(entries: Iterable[Entry], tags_of: Callable[[Any], list[str]] = o
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+def _check_tag_name(entry: Entry, tag: str, same: str, remove: bool) -> None:
+    """Refuse a typed tag that is no tag name (``../b``, ``-project=x``): such a word is an
+    argument in the wrong place, and written to ``keywords`` it is junk. Removing a tag the
+    entry carries is always allowed, however an import spelled it (Zotero's ``C++ (lang)``)."""
+    if TAG_NAME.fullmatch(same) or (remove and same in {tag_identity(t) for t in entry.tags}):
+        return
+    raise BadTag(f"'{tag}' is not a tag: {TAG_NAME_RULE}; nothing was changed.")
+
+
+def _typed_change(entry: Entry, change: str) -> tuple[bool, str]:
+    """One ``+tag`` / ``-tag`` word as (remove?, tag), or :class:`BadTag` if it is none."""
+    remove = change.startswith("-")
+    given = change[1:] if change[0] in "+-" else change
+    tag = keep_tag(given) if remove else normalize_tag(given)  # a tag typed here takes the notes' spelling
+    if not tag:
+        raise BadTag(f"empty tag in {change!r}; write +tag to add or -tag to remove.")
+    if not VALID_TAG.fullmatch(tag):
+        raise BadTag(
+            f"tag {tag!r} has characters that do not survive in BibTeX keywords (commas, semicolons, braces, "
+            "backslashes, quotes); use letters, digits, '-', '.', '/' or ':'.")
+    _check_tag_name(entry, tag, tag_identity(tag), remove)
+    return remove, tag
+
+
 def apply_manual(entry: Entry, changes: list[str]) -> None:
     """Apply ``+tag`` / ``-tag`` edits; the latest word about a tag wins.
 
     A bare ``tag`` means ``+tag``. An addition is recorded even when the rules give the
-    tag today, so it survives a later change of the rules.
+    tag today, so it survives a later change of the rules. Every word is checked before
+    any is applied: one bad tag changes nothing.
     """
-    for change in changes:
-        change = change.strip()
-        if not change:
-            continue
-        remove = change.startswith("-")
-        given = change[1:] if change[0] in "+-" else change
-        tag = keep_tag(given) if remove else normalize_tag(given)  # a tag typed here takes the notes' spelling
-        if not tag:
-            raise TagRuleError(f"empty tag in {change!r}; write +tag to add or -tag to remove.")
-        if not VALID_TAG.fullmatch(tag):
-            raise TagRuleError(
-                f"tag {tag!r} has characters that do not survive in BibTeX keywords (commas, semicolons, braces, "
-                "backslashes, quotes); use letters, digits, '-', '.', '/' or ':'.")
+    parsed = [_typed_change(entry, c.strip()) for c in changes if c.strip()]
+    for remove, tag in parsed:
         same = tag_identity(tag)
         spelled = {t for t in [*entry.tags_auto, *entry.tags_added, *entry.tags_removed] if tag_identity(t) == same}
         if remove:  # every spelling of the tag goes (``-deep-learning`` removes ``Deep Learning``)

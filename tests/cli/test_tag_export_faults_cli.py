@@ -1,0 +1,51 @@
+"""Faults a user met with ``tag``, ``related-work --check`` and ``export``, each checked end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ..helpers_cli import run, synced_project
+
+KEY = "huang2026light"
+
+
+def _files(root: Path) -> tuple[str, str]:
+    refs = root / "refs"
+    return (refs / "library.bib").read_text(encoding="utf-8"), (refs / "library.yaml").read_text(encoding="utf-8")
+
+
+def test_the_project_option_after_the_key_of_tag_is_said_to_go_before_the_command(tmp_path: Path) -> None:
+    """``tag KEY -C ../b +y`` once removed a tag 'C' and added a tag '../b', exit 0."""
+    root = synced_project(tmp_path)
+    before = _files(root)
+    for args in ([KEY, "-C", "../b", "+y"], [KEY, "+y", "--project=../b"]):
+        result = run(root, "tag", *args)
+        assert result.exit_code == 2, result.output
+        assert "-C goes before the command" in result.output or "--project goes before the command" in result.output
+        assert "citekit -C ../b tag" in result.output or "citekit --project ../b tag" in result.output, result.output
+        assert _files(root) == before
+    assert run(root, "tag", KEY, "-C", "+y").exit_code == 0  # -C followed by a change: removes the tag C
+
+
+@pytest.mark.parametrize("word", ["+../b", "+-x", "+.hidden", "-/etc", "+:x"])
+def test_a_tag_that_is_no_tag_name_is_refused_and_nothing_is_written(tmp_path: Path, word: str) -> None:
+    root = synced_project(tmp_path)
+    before = _files(root)
+    result = run(root, "tag", KEY, "+fine", word)
+    assert result.exit_code == 2, result.output
+    assert "is not a tag: a tag starts with a letter or a digit" in result.output, result.output
+    assert _files(root) == before
+
+
+def test_a_bare_word_after_the_key_is_not_taken_for_a_tag(tmp_path: Path) -> None:
+    root = synced_project(tmp_path)
+    before = _files(root)
+    result = run(root, "tag", KEY, "theory")
+    assert result.exit_code == 2 and "write +theory to add the tag or -theory to remove it" in result.output, \
+        result.output
+    assert _files(root) == before
+    added = run(root, "tag", KEY, "+Step Size", "+cs.LG", "+c++", "--json")
+    assert added.exit_code == 0, added.output
+    assert {"step-size", "cs.lg", "c++"} <= set(__import__("json").loads(added.stdout)["added"])
