@@ -49,3 +49,30 @@ def test_a_bare_word_after_the_key_is_not_taken_for_a_tag(tmp_path: Path) -> Non
     added = run(root, "tag", KEY, "+Step Size", "+cs.LG", "+c++", "--json")
     assert added.exit_code == 0, added.output
     assert {"step-size", "cs.lg", "c++"} <= set(__import__("json").loads(added.stdout)["added"])
+
+
+def _two_unrelated_papers(root: Path) -> None:
+    """A library whose two papers tagged ``t`` share no phrase: the paragraph gets no topic
+    sentence, which ``--check`` names; each has a summary, the user's own note."""
+    from citekit.core.model import Entry
+    from citekit.library.store import Library
+
+    (root / "citekit.yaml").write_text("", encoding="utf-8")
+    lib = Library.load(root / "refs")
+    for key, title in (("ames2026tides", "Tidal Friction in Shallow Estuaries"),
+                       ("birk2026lichen", "Lichen Growth on Northern Basalt")):
+        lib.add(Entry(key=key, entry_type="article", tags_auto=["t"], summary="Must read, we reuse its setup",
+                      fields={"title": title, "author": "Roe, Rick", "year": "2026"}))
+    lib.save()
+
+
+def test_the_check_hint_says_what_changes_the_text_not_the_unused_summary(tmp_path: Path) -> None:
+    _two_unrelated_papers(tmp_path)
+    out = tmp_path / "rw.tex"
+    result = run(tmp_path, "related-work", "--tag", "t", "--check", "-o", str(out))
+    assert result.exit_code == 1 and "no-topic-sentence" in result.stderr, result.output
+    hint = result.stderr.strip().splitlines()[-1]
+    assert "summaries in" not in hint and "summary in refs/library.yaml is never used" in hint, hint
+    assert f"edit those sentences in {out}" in hint and f"citekit related-work --check-file {out}" in hint, hint
+    printed = run(tmp_path, "related-work", "--tag", "t", "--check")
+    assert "citekit related-work --check-file FILE" in printed.stderr.strip().splitlines()[-1], printed.stderr

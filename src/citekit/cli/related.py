@@ -86,9 +86,18 @@ def related_work_command(ctx: click.Context, tags: tuple[str, ...], any_: bool, 
     else:
         click.echo(text, nl=False)
     if defects:
-        click.echo(f"check: {len(defects)} defects; edit those sentences (or the records' summaries in "
-                   "refs/library.yaml) and run again.", err=True)
+        click.echo(f"check: {len(defects)} defects; {_what_changes_the_text(output)}", err=True)
         sys.exit(1)
+
+
+def _what_changes_the_text(output: Path | None) -> str:
+    """The hint after ``--check``'s defects: the draft's sentences are made from each paper's
+    abstract (or title), never from the summary the notes give it, so what the user can change
+    is the draft itself, then check that copy (``--check-file``; a re-run with ``-o`` never
+    overwrites an edited FILE)."""
+    where, file = (f"in {output}", str(output)) if output else ("in your copy of the snippet", "FILE")
+    return (f"edit those sentences {where}, then check it with `citekit related-work --check-file {file}` "
+            "(they come from each paper's abstract, else its title; a summary in refs/library.yaml is never used).")
 
 
 def _as_recorded(output: Path, tags: tuple[str, ...], any_: bool, mine: str | None, abstract: str | None,
