@@ -170,7 +170,7 @@ def test_one_field_changed_differently_on_both_sides_is_a_conflict_doctor_names(
     assert doctor.exit_code == 1
     assert "citekit resolve-conflict huang2026light --ours|--theirs|--edit" in doctor.output
     refused = ck(a, "export", "-o", str(tmp_path / "paper.bib"))  # a paper's .bib never carries an unsettled field
-    assert refused.exit_code == 1 and "resolve-conflict huang2026light" in refused.output, refused.output
+    assert refused.exit_code == 2 and "resolve-conflict huang2026light" in refused.output, refused.output
     assert not (tmp_path / "paper.bib").exists()
     settled = ck(a, "resolve-conflict", "huang2026light", "--theirs")
     assert settled.exit_code == 0, settled.output

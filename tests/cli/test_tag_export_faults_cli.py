@@ -76,3 +76,21 @@ def test_the_check_hint_says_what_changes_the_text_not_the_unused_summary(tmp_pa
     assert f"edit those sentences in {out}" in hint and f"citekit related-work --check-file {out}" in hint, hint
     printed = run(tmp_path, "related-work", "--tag", "t", "--check")
     assert "citekit related-work --check-file FILE" in printed.stderr.strip().splitlines()[-1], printed.stderr
+
+
+def test_export_refused_for_a_field_a_merge_left_unsettled_exits_2_with_nothing_written(tmp_path: Path) -> None:
+    """Nothing written, the user must act first: exit 2 (docs/command-line.md), not 1 ("done,
+    with findings"), so a paper's build stops instead of going on with an old ``refs.bib``."""
+    root = synced_project(tmp_path)
+    bib = root / "refs" / "library.bib"
+    text = bib.read_text(encoding="utf-8")
+    at = text.index("title", text.index("{" + KEY + ","))
+    bib.write_text(text[:at] + "citekit-conflict-title = {Their Light Muon},\n  " + text[at:], encoding="utf-8")
+    out = tmp_path / "paper.bib"
+    for args in (["export", "-o", str(out)], ["export", "--tag", "muon", "-o", str(out)], ["export"]):
+        result = run(root, *args)
+        assert result.exit_code == 2, result.output
+        assert "left unsettled" in result.output and f"citekit resolve-conflict {KEY}" in result.output, result.output
+        assert not out.exists()
+    assert run(root, "resolve-conflict", KEY, "--ours").exit_code == 0
+    assert run(root, "export", "-o", str(out)).exit_code == 0 and out.exists()

@@ -303,7 +303,9 @@ def _place_in_sources(missing: list[Any], aux: Path) -> None:
 
 def _refuse_unsettled_merge(library: Library) -> None:
     """A git merge left two values of one field (``citekit merge-driver``): a paper's .bib
-    must not carry both, nor silently one of them, so nothing is exported until it is settled."""
+    must not carry both, nor silently one of them, so nothing is exported until it is settled.
+    Exit 2, as for every input the user must fix first (docs/command-line.md): nothing was
+    written, and a build (``make``) stops here instead of reading 1 as "done, with findings"."""
     from citekit.core.errors import CitekitError
     from citekit.library.gitmerge import CONFLICT_PREFIX, conflicts_in
 
@@ -314,7 +316,7 @@ def _refuse_unsettled_merge(library: Library) -> None:
         return
     listed = ", ".join(f"{key} ({name})" for key, name in found[:5]) + (" ..." if len(found) > 5 else "")
     raise CitekitError(f"refs/library.bib holds {len(found)} field(s) a git merge left unsettled: {listed}; "
-                       f"nothing was exported.",
+                       f"nothing was exported.", exit_code=2,
                        next_step=f"Settle each with `citekit resolve-conflict {found[0][0]} --ours|--theirs|--edit`, "
                                  "then export again.")
 

@@ -80,6 +80,8 @@ def export(ctx: click.Context, keys: tuple[str, ...], output: str | None, fmt: s
     When a filter selects nothing (an unknown --tag) no file is written and the exit code
     is 1; a cited key the library lacks is exit code 1 too. A paper that cites nothing yet
     gets an empty export, so a paper's Makefile works from its first LaTeX run.
+    A field a git merge left unsettled in the library is exit code 2 with nothing written:
+    settle it with citekit resolve-conflict KEY first.
 
     An export for a paper leaves out the private fields a reference manager keeps (file,
     local-url, uri, rating, read, date-added, date-modified, ...): --keep-private keeps them.
