@@ -43,6 +43,8 @@ _VENUES: dict[str, tuple[int, int, str]] = {
     "ECCV": (2024, 0, "European Conference on Computer Vision"),
     "ACL": (2025, 63, "Proceedings of the {ord} Annual Meeting of the Association for Computational Linguistics"),
     "EMNLP": (2025, 0, "Proceedings of the Conference on Empirical Methods in Natural Language Processing"),
+    "NAACL": (2025, 0, "Proceedings of the Conference of the North American Chapter of the Association for "
+                       "Computational Linguistics: Human Language Technologies"),
     "AAAI": (2025, 39, "Proceedings of the AAAI Conference on Artificial Intelligence"),
     "COLM": (2025, 2, "Second Conference on Language Modeling"),
     "TMLR": (2022, 0, "Transactions on Machine Learning Research"),
@@ -56,7 +58,7 @@ JOURNALS = {"TMLR", "JMLR"}
 _ALIASES = {
     "neurips": "NeurIPS", "nips": "NeurIPS", "icml": "ICML", "iclr": "ICLR", "aistats": "AISTATS",
     "colt": "COLT", "uai": "UAI", "cvpr": "CVPR", "iccv": "ICCV", "eccv": "ECCV", "acl": "ACL",
-    "emnlp": "EMNLP", "aaai": "AAAI", "colm": "COLM", "tmlr": "TMLR", "jmlr": "JMLR",
+    "emnlp": "EMNLP", "naacl": "NAACL", "aaai": "AAAI", "colm": "COLM", "tmlr": "TMLR", "jmlr": "JMLR",
 }
 
 #: conference sites whose virtual pages name the venue: host -> short name
@@ -191,6 +193,7 @@ _LONG_PATTERNS = [
     ("ICCV", r"international conference on computer vision"),
     ("ECCV", r"european conference on computer vision"),
     ("EMNLP", r"empirical methods in natural language processing"),
+    ("NAACL", r"north american chapter of the association for computational linguistics"),  # (before ACL's)
     ("ACL", r"association for computational linguistics"),
     ("AAAI", r"\baaai\b"),
     ("COLM", r"conference on language modeling"),
@@ -203,7 +206,13 @@ _LONG_RES = [(short, re.compile(pattern)) for short, pattern in _LONG_PATTERNS]
 
 
 def short_from_long(name: str) -> str | None:
-    """``Forty-third International Conference on Machine Learning`` → ``ICML`` (None if unknown)."""
+    """``Forty-third International Conference on Machine Learning`` → ``ICML`` (None if unknown).
+
+    A container that is only a short name (``booktitle = {ICLR}``, as many pasted entries
+    write it) is that venue: no year follows it for :func:`from_text` to read."""
+    short = canonical(name.strip().strip(".").strip())
+    if short:
+        return short
     low = name.lower()
     for short, pattern in _LONG_RES:
         if pattern.search(low):

@@ -93,7 +93,9 @@ def fold_works(lib: Library, works: list[Work], *, formula: str, rules: Any,
             out.renamed[old] = result.key
             if old in seen:  # an earlier group of this run landed on it under the old key
                 seen[result.key] = seen.pop(old)
-            out.notices.append(f"key {old} -> {result.key}: the entry now has a better year or first author and its "
+            why = ("the notes paste a BibTeX entry with that key" if any(m.citekey == result.key for m in work.mentions)
+                   else "the entry now has a better year or first author")
+            out.notices.append(f"key {old} -> {result.key}: {why} and its "
                                f"key was still provisional (never exported or cited); {old} stays an alias")
         if result.key in seen:
             # two groups of mentions turned out to be one work (e.g. a bare oral link and

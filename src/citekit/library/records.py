@@ -88,8 +88,13 @@ def fields_from_mentions(mentions: list[Mention]) -> tuple[str, dict[str, str]] 
     fields["title"] = protect_title(_recase(title), hints)
     booktitle = venues.long_name(venue, year) if venue else None
     entry_type = venues.entry_type(venue) if booktitle else "misc"
-    published = next((m.published for m in mentions if m.published), {})
-    if not booktitle and published.get("container"):
+    published = next((m.published for m in mentions if m.published.get("type")),  # pasted BibTeX first
+                     next((m.published for m in mentions if m.published), {}))
+    if published.get("type") and (published.get("container") or published["type"] == "misc"):
+        # a pasted BibTeX entry: its type and its booktitle or journal as the user wrote them
+        entry_type = "inproceedings" if published["type"] == "conference" else published["type"]
+        booktitle = published.get("container")
+    elif not booktitle and published.get("container"):
         # a pasted reference's journal or proceedings, as written: an offline entry keeps it
         container = published["container"]
         entry_type = "inproceedings" if _PROCEEDINGS_RE.search(container) else "article"

@@ -466,7 +466,7 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
         _fill_gaps(entry, built)
         entry.ids = entry.ids.merged(work_ids(work))
         index.add(entry)
-        renamed = _reform_key(lib, entry, formula, taken)
+        renamed = _reform_key(lib, entry, formula, taken, work)
         return ApplyResult(key=entry.key, renamed_from=renamed)
     if built is not None and not downgrade and entry.origin != "manual":
         entry_type, fields = built
@@ -486,23 +486,43 @@ def apply_work(lib: Library, work: Work, *, formula: str | None = None, index: L
         _set_provenance(entry, work)
     _update_meta(entry, work, keep_status=downgrade)
     index.add(entry)  # its ids, titles and URLs may have changed
-    renamed = _reform_key(lib, entry, formula, taken)
+    renamed = _reform_key(lib, entry, formula, taken, work)
     return ApplyResult(key=entry.key, upgraded=upgraded, renamed_from=renamed)
 
 
-def _reform_key(lib: Library, entry: Entry, formula: str | None, taken: set[str] | None) -> str | None:
+def _reform_key(lib: Library, entry: Entry, formula: str | None, taken: set[str] | None,
+                work: Work | None = None) -> str | None:
     """Re-form a provisional key whose entry now has a better year or first author (the
-    old key becomes an alias); returns the old key, or None when the key stays."""
+    old key becomes an alias); returns the old key, or None when the key stays.
+
+    A key the user pasted for the paper (``@inproceedings{he2016resnet,`` in the notes)
+    beats a provisional one: the entry takes it, as a fresh build from the same notes
+    would, and the provisional key stays an alias. Otherwise two clones of one project
+    would cite the paper by different keys depending on when the entry was pasted."""
     if not entry.key_provisional or entry.origin != "notes":
+        _alias_own_key(entry, work, taken if taken is not None else lib.taken_keys())
         return None
     taken = lib.taken_keys() if taken is None else taken
-    new = reformed_key(entry.key, entry.fields, taken, formula)
+    own = own_key(work, taken) if work is not None else None
+    new = own or reformed_key(entry.key, entry.fields, taken, formula)
     if new is None:
         return None
     old = entry.key
     lib.rename(old, new)
     taken.add(new)
+    if own:
+        entry.key_provisional = False  # the user's own key: never re-formed (as when it was created with it)
     return old
+
+
+def _alias_own_key(entry: Entry, work: Work | None, taken: set[str]) -> None:
+    """A pasted key for a paper whose key is already fixed (exported, cited, chosen by
+    hand) becomes an alias of it: the key never changes, but ``\\cite{pasted}`` works."""
+    own = own_key(work, taken) if work is not None else None
+    if own is None:
+        return
+    entry.aliases = sorted([*entry.aliases, own])
+    taken.add(own)
 
 
 def _fill_gaps(entry: Entry, built: tuple[str, dict[str, str]] | None) -> None:

@@ -90,7 +90,10 @@ class PastedEntry:
         venue = venue or short_from_long(container)
         year_text = self.fields.get("year", "")
         year = int(year_text) if year_text.strip().isdigit() else year
-        if venue is None and year is None:
+        scope_name, scope_year = scope_venue
+        if venue is None and scope_name and (year is None or year == scope_year):
+            venue, year = scope_name, year or scope_year  # under "# CVPR 2016", an entry of 2016 is a CVPR one
+        elif venue is None and year is None:
             venue, year = scope_venue
         return Mention(
             kind="titled",
@@ -103,7 +106,21 @@ class PastedEntry:
             year=year,
             ids=ids,
             citekey=self.key.strip() or None,
+            published=self._published(container),
         )
+
+    def _published(self, container: str) -> dict[str, str]:
+        """Where the entry says the paper appeared, as written: its type (``type``), its
+        ``booktitle`` or ``journal`` (``container``), volume, number and pages. An entry built
+        from the notes keeps them: the user's pasted fields are never dropped or renamed."""
+        out = {"type": self.entry_type.lower()}
+        if container:
+            out["container"] = container
+        for name in ("volume", "number", "pages"):
+            value = _plain(self.fields.get(name, ""))
+            if value:
+                out[name] = value
+        return out
 
 
 def _plain(value: str) -> str:
