@@ -38,7 +38,7 @@ from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, is_plain_name, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
-    looks_like_title, non_paper_words, related_pages, strip_hashtags,
+    looks_like_title, non_paper_words, related_pages, strip_hashtags, SPEAKER_WORD_RE,
 )
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_link_places, markdown_links, replace_markdown_links, strip_urls, title_in_url
 from citekit.core.lazyre import lazy
@@ -434,7 +434,6 @@ def _remark_after_named_citation(text: str, title: str | None) -> bool:
 _MESSAGE_SENTENCE_END_RE = lazy(r"(?<![\w.])(?P<word>[\w.]*[a-z0-9)])[.?!](?=\s+\S)")  # (from a word's start only: linear on long runs of letters)
 #: words a full stop abbreviates rather than ends a sentence after (``et al. 2022``, ``sec. 5``)
 _ABBREVIATIONS = frozenset("al vs cf sec fig eq p pp no ed eds vol e.g i.e approx".split())
-_SPEAKER_WORD_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|we|we['’](?:re|ve|d)|us|our|you|your|anyone|someone|folks|ppl)(?![\w'’])", re.I)
 
 
 def _is_message_prose(text: str) -> bool:
@@ -444,7 +443,7 @@ def _is_message_prose(text: str) -> bool:
     text = strip_markup(text).strip()
     if title_case(text) or len(text.split()) < 4:
         return False
-    if _SPEAKER_WORD_RE.search(text) is not None:
+    if SPEAKER_WORD_RE.search(text) is not None:
         return True
     return any(m.group("word").lower() not in _ABBREVIATIONS for m in _MESSAGE_SENTENCE_END_RE.finditer(text))
 

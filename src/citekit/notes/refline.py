@@ -28,7 +28,7 @@ from citekit.core.venues import canonical, from_text, short_from_long
 from citekit.notes.authoryear import Citation, _ordinary_words, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
-from citekit.notes.shapes import strip_hashtags
+from citekit.notes.shapes import SPEAKER_WORD_RE, strip_hashtags
 from citekit.notes.textids import find_text_ids
 from citekit.notes.titlecase import title_case
 from citekit.core.text import squash_spaces
@@ -1375,10 +1375,6 @@ def _title_dot_names_venue(text: str) -> Reference | None:
     return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
 
 
-#: words only a message holds: a speaker or an addressee (``I'd``, ``you``, ``anyone``)
-_SPEAKER_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|you|your|anyone|someone)(?![\w'’])")
-
-
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1416,7 +1412,7 @@ def _model(text: str) -> Reference | None:
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
     if _opens_on_venue(title):
         return None  # the venue read into the title ("Kwon et al., SOSP ’23. KV cache as …"): names, venue, remark
-    if title[:1].islower() and not title_case(title) and _SPEAKER_RE.search(title):
+    if title[:1].islower() and not title_case(title) and SPEAKER_WORD_RE.search(title):
         return None  # a chat message ("also for anyone … I'd read Name (remark)"): a title speaks as nobody
     venue, year = venue_and_year(parsed.container or "")
     spans = tuple((label, text, parsed.confidence.get(label, 0.0)) for label, text in parsed.spans())

@@ -254,6 +254,12 @@ def is_tags_only(text: str) -> bool:
 _SPACE_RUN_RE = lazy(r"\s{2,}")
 
 
+#: words only a message holds, never a title: its speaker or its addressee (``I'd``, ``we're``,
+#: ``you``, ``anyone``); read by the chat-message checks of the line reader and of extraction
+SPEAKER_WORD_RE = lazy(r"(?<![\w'’])(?:I|I['’](?:m|d|ve|ll)|me|my|we|we['’](?:re|ve|d)|us|our|you|your|anyone|someone|folks|ppl)"
+                       r"(?![\w'’])", re.I)
+
+
 @per_text
 def strip_hashtags(text: str) -> str:
     """The line without its inline hashtags."""
