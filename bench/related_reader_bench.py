@@ -16,7 +16,7 @@ Two figures, each against the same reader's verdicts:
    and ``--sets dev,1-9`` measures those named (for developing the check: the rest are measured at the end).
 
 4. ``--check`` also scores the check's learned reading (``bench/check_train.py``) leaving one reader out: fitted on
-   the other five readers' verdicts, scored on the sixth's, each fold and the mean.
+   the other readers' verdicts (held-out sets 1-9 and the development ones), scored on the one left out.
 
 Run: .venv/bin/python bench/related_reader_bench.py [-v]  (part 2 needs ../shared/corpora)
      .venv/bin/python bench/related_reader_bench.py --check [--dev | --sets dev,1-9] [--before REF] [--no-folds]
@@ -217,7 +217,7 @@ def leave_one_reader_out() -> None:
     except ImportError as exc:  # (scikit-learn is a development dependency)
         print(f"leave one reader out: skipped ({exc})")
         return
-    print("related-work --check, learned reading fitted on five readers and scored on the sixth (this tree):")
+    print("related-work --check, learned reading fitted on the other readers, scored on the one left out (this tree):")
     check_train.folds(check_train.rows())
 
 
