@@ -285,7 +285,10 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
     from citekit.sources import registry
 
     names = [s.name for s in sources if s.name not in registry.SOURCE_NAMES or registry.row(s.name).searches_titles]
-    if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
+    nothing_learned = all(w.status == "notes-only" for w in resolved.works)
+    if names and nothing_learned and (len(resolved.problems) >= len(names)
+                                      or (resolved.unreachable and not resolved.answered)):
+        # every source failed, or those asked could not be reached and none answered
         report.offline = True
         report.notices.append(
             f"no source could be reached ({', '.join(names)}): entries were built from the notes "
