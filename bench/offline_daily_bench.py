@@ -69,10 +69,18 @@ def no_network() -> tuple[list[str], dict[str, str]]:
     return [], env
 
 
-def command(src: Path | None) -> tuple[list[str], dict[str, str]]:
-    """citekit from ``src`` (None: this tree)."""
-    where = str(src) if src is not None else str(REPO / "src")
-    return [sys.executable, "-c", "import sys; from citekit.cli import main; sys.exit(main())"], {"PYTHONPATH": where}
+def command(src: Path) -> tuple[list[str], dict[str, str]]:
+    """citekit from ``src``."""
+    return [sys.executable, "-c", "import sys; from citekit.cli import main; sys.exit(main())"], {"PYTHONPATH": str(src)}
+
+
+def this_tree(folder: Path) -> Path:
+    """A compiled copy of this tree's ``src/``, as the 'before' one is (bytecode written by
+    neither: a run that compiles every module would be measured against one that does not)."""
+    into = folder / "after" / "src"
+    shutil.copytree(REPO / "src", into, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(into)], capture_output=True, check=False)
+    return into
 
 
 def run(prefix: list[str], cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
@@ -95,7 +103,7 @@ def requests_of(out: str) -> int | None:
         return None
 
 
-def demo_rounds(versions: dict[str, Path | None], net: tuple[list[str], dict[str, str]], rounds: int,
+def demo_rounds(versions: dict[str, Path], net: tuple[list[str], dict[str, str]], rounds: int,
                 folder: Path) -> dict:
     """Part 1: three plain syncs and three offline ones on fresh copies of the demo project."""
     prefix, net_env = net
@@ -123,14 +131,14 @@ DAILY = [
     ("add", ["add", "--json", "Quiet Lanterns for Sparse Pebble Counting, part {round}"]),
     ("search", ["search", "adaptive gradient methods"]),
     ("list --status pending", ["list", "--status", "pending"]),
-    ("upgrade --offline", ["upgrade", "--offline"]),
+    ("upgrade --offline --all", ["upgrade", "--offline", "--all"]),
     ("tags", ["tags"]),
     ("sync", ["sync", "--json"]),
     ("sync --offline", ["sync", "--offline", "--json"]),
 ]
 
 
-def big_library(versions: dict[str, Path | None], net: tuple[list[str], dict[str, str]], size: int,
+def big_library(versions: dict[str, Path], net: tuple[list[str], dict[str, str]], size: int,
                 rounds: int, folder: Path) -> dict:
     """Part 2: the daily commands on a ``size``-entry library, no network."""
     from citekit.bibtex.reader import read_bib_file
@@ -191,11 +199,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"no network: {'unshare -n' if net[0] else 'services at a closed loopback port'}")
     with tempfile.TemporaryDirectory(prefix="citekit-offline-daily-") as tmp:
         folder = Path(tmp)
-        versions: dict[str, Path | None] = {}
+        versions: dict[str, Path] = {}
         before = before_src(args.before, folder)
         if before is not None:
             versions["before"] = before
-        versions["after"] = None
+        versions["after"] = this_tree(folder)
         result = {"network": "unshare -n" if net[0] else "closed port",
                   "demo": demo_rounds(versions, net, args.rounds, folder)}
         show("1. demo project (bundled notes → refs), median of rounds", result["demo"])
