@@ -185,3 +185,14 @@ def test_a_paper_no_source_found_waits_a_day_then_three(project, fake_services, 
 def test_retry_is_in_the_help() -> None:
     result = CliRunner().invoke(main, ["sync", "--help"])
     assert result.exit_code == 0 and "--retry" in result.output
+
+
+def test_a_paper_added_without_network_is_not_tried_again_by_the_next_sync(project, fake_services, monkeypatch) -> None:
+    _no_network(fake_services)
+    _sync(project)
+    result = CliRunner().invoke(main, ["-C", str(project), "add", "--json", f'"{LATER}"'])
+    assert result.exit_code == 1, result.output  # recorded, not looked up
+    assert json.loads(result.stdout)["not_looked_up"]
+    tried = _count_connections(monkeypatch)
+    again = _sync(project)
+    assert tried == [] and again["requests"] == 0 and again["offline"]

@@ -152,3 +152,18 @@ def when(at: float, now: float) -> str:
     """``at`` as a reader wants it in a one-line note: the time today, else the date too."""
     here, today = time.localtime(at), time.localtime(now)
     return time.strftime("%H:%M" if here[:3] == today[:3] else "%Y-%m-%d %H:%M", here)
+
+
+def note_unreached(cfg: Config, groups: list[list[Mention]], reason: str) -> None:
+    """Schedule ``groups`` as works no service could be reached about a moment ago (``add``
+    tried them itself before its sync), so that the next plain sync does not try them at
+    once again; what is stored for other groups stays."""
+    if not groups:
+        return
+    now = time.time()
+    stored = remembered(cfg)
+    for group in groups:
+        key = group_key(group)
+        before = stored.get(key)
+        stored[key] = before.then(UNREACHABLE, reason, "", now) if before is not None else first(UNREACHABLE, reason, "", now)
+    remember(cfg, stored)

@@ -36,7 +36,8 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, retry: boo
         progress: bool = False, ascii: bool | None = None, command: str = "sync",
         look_up: Callable[[list[Mention]], bool] | None = None, library: Library | None = None,
         index: Any = None, before: Callable[[Library, Any], Callable[[Any], None]] | None = None,
-        then: Callable[[Library, Folded], None] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
+        then: Callable[[Library, Folded], None] | None = None,
+        unreached: Callable[[list[Mention]], bool] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
     """One sync of the project ``cfg`` (see :func:`citekit.api.sync`), and, when it wrote
     nothing, the fingerprint of ``refs/`` as it left them, taken under its lock: what
     :func:`citekit.api.sync_stamp.record` remembers it by.
@@ -52,6 +53,9 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, retry: boo
     again, is the one the fold uses) and returns what writes its other files in the same
     transaction as the library. ``then`` is called with the library as written and what
     the fold found, still under the lock (``add`` reads which entry its papers landed on).
+    ``unreached`` names the groups the caller tried a moment ago and could reach no service
+    about (``add``): they wait for their next try as a sync's own would
+    (:func:`citekit.api.pending_lookups.note_unreached`).
     """
     report = SyncReport(offline=offline)
     extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes,
@@ -112,6 +116,12 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, retry: boo
             then(lib, folded)
     if memo is not None:
         memo.keep(works, report)
+    if unreached is not None:
+        from citekit.api import pending_lookups
+        from citekit.core.resolution import UNASKED_REASON
+
+        pending_lookups.note_unreached(cfg, [g for g in groups if unreached(g)],
+                                       f"{UNASKED_REASON} paper (no service could be reached)")
     if report.changed:  # a large library gets its search index built in the background (none yet)
         from citekit.api.search_index import index_after_write
 
