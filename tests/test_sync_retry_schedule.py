@@ -196,3 +196,19 @@ def test_a_paper_added_without_network_is_not_tried_again_by_the_next_sync(proje
     tried = _count_connections(monkeypatch)
     again = _sync(project)
     assert tried == [] and again["requests"] == 0 and again["offline"]
+
+
+def test_once_a_new_paper_is_answered_the_papers_waiting_for_the_network_are_asked_too(
+        project, fake_services, monkeypatch) -> None:
+    _no_network(fake_services)
+    _sync(project)
+    for service in SERVICES:
+        fake_services.up(service)
+    (project / "notes" / "later.md").write_text(f"- {LATER}\n  - Authors: Ines Varga\n", encoding="utf-8")
+    asked = _count_lookups(monkeypatch)
+    report = api.sync(project)  # the new paper is asked, the services answer: the network is back
+    assert {LATER, KNOWN, UNKNOWN} <= _titles(asked)
+    assert report.counts["resolved"] == 1 and not report.offline and report.retry_after is None
+    assert not any("no service could be reached" in n for n in report.notices)
+    stored = json.loads(pending_lookups.memo_path(project / "refs").read_text("utf-8"))["groups"]
+    assert {g["why"] for g in stored.values()} == {"nothing"}  # what no source found waits a day now

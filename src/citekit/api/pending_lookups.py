@@ -15,7 +15,9 @@ a week, and a month from then on (:data:`FOUND_NOTHING_WAITS`), as a mail client
 package manager backs off from an answer that keeps being "no". A sync that could reach
 no service at all (no network) remembers the groups it tried for a short while
 (:data:`UNREACHABLE_WAITS`: 15 minutes, then an hour, then four), so that the next sync
-on a train makes no request and costs what ``sync --offline`` costs. ``sync --retry``
+on a train makes no request and costs what ``sync --offline`` costs (a sync whose own
+lookups of new papers were all answered looks them up at once: the network is back).
+``sync --retry``
 (or ``--refresh``) asks now; a changed notes block is another group and is asked at once.
 """
 

@@ -42,9 +42,11 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, retry: boo
     nothing, the fingerprint of ``refs/`` as it left them, taken under its lock: what
     :func:`citekit.api.sync_stamp.record` remembers it by.
 
-    ``look_up``, when given, says which groups are looked up online; the others are folded
-    as an offline sync folds them (entries already resolved stay as they are). ``add`` uses
-    it so that adding one paper never sends a request about any other.
+    ``retry`` looks up now the groups that wait for their next try
+    (:mod:`citekit.api.pending_lookups`). ``look_up``, when given, says which groups are
+    looked up online; the others are folded as an offline sync folds them (entries already
+    resolved stay as they are). ``add`` uses it so that adding one paper never sends a
+    request about any other.
 
     ``library`` (with its match ``index``), when given, is the library as the caller read
     it (``add``), kept under the lock when neither file changed since. ``before(lib,
@@ -80,6 +82,8 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, retry: boo
                          progress=progress) if chosen else []
         for i, work in zip(chosen, found):
             works[i] = work
+        if memo is not None and chosen and report.requests and not report.source_problems and not report.offline:
+            _back_online(cfg, groups, works, memo, report, refresh=refresh, jobs=jobs, progress=progress)
     if memo is not None:
         works = memo.restored(works)
         memo.skipped_until(report, looked_up=len(groups) - len(memo.known))
@@ -155,6 +159,18 @@ class _PendingMemo:
 
     def to_look_up(self, group: list[Mention]) -> bool:
         return id(group) not in self.known
+
+    def waiting_for_network(self) -> list[int]:
+        """The indices of the skipped groups that wait because no service could be reached."""
+        from citekit.api.pending_lookups import UNREACHABLE
+
+        return [i for i, g in enumerate(self.groups)
+                if id(g) in self.known and self.stored[self.known[id(g)]].why == UNREACHABLE]
+
+    def asked_again(self, indices: list[int]) -> None:
+        """The groups at ``indices`` were looked up after all: scheduled by what they found."""
+        for i in indices:
+            self.known.pop(id(self.groups[i]), None)
 
     def restored(self, works: list[Work]) -> list[Work]:
         """``works`` with each skipped group's work as its last lookup left it: nothing
@@ -239,6 +255,27 @@ class _PendingMemo:
         if not said:
             report.notices.append(f"sources are asked again from {when(until, now)} "
                                   "(`citekit sync --retry` asks now)")
+
+
+def _back_online(cfg: Config, groups: list[list[Mention]], works: list[Work], memo: _PendingMemo,
+                 report: SyncReport, *, refresh: bool, jobs: int, progress: bool) -> None:
+    """The services answered every request this sync sent: the works that wait only because
+    an earlier sync could reach no one are looked up now too, not when their wait ends
+    (the network is back). Their answers join the report's."""
+    waiting = memo.waiting_for_network()
+    if not waiting:
+        return
+    requests, until = report.requests, report.answers_valid_until
+    found = _resolve(cfg, [groups[i] for i in waiting], report, offline=False, refresh=refresh, jobs=jobs,
+                     progress=progress)
+    for i, work in zip(waiting, found):
+        works[i] = work
+    memo.asked_again(waiting)
+    report.requests += requests
+    if until is not None:
+        report.answers_valid_until = until if report.answers_valid_until is None else min(until, report.answers_valid_until)
+    if report.offline:  # the network went again meanwhile: the first lookups were online all the same
+        report.offline = False
 
 
 def _works(n: int) -> str:
