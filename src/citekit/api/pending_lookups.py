@@ -17,8 +17,8 @@ no service at all (no network) remembers the groups it tried for a short while
 (:data:`UNREACHABLE_WAITS`: 15 minutes, then an hour, then four), so that the next sync
 on a train makes no request and costs what ``sync --offline`` costs (a sync whose own
 lookups of new papers were all answered looks them up at once: the network is back).
-``sync --retry``
-(or ``--refresh``) asks now; a changed notes block is another group and is asked at once.
+``sync --retry`` (or ``--refresh``) asks now; a changed notes block is another group and
+is asked at once.
 """
 
 from __future__ import annotations
