@@ -22,7 +22,7 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -q
 
-## bench: speed and accuracy figures (not tests; installs the model extras, whose CSL styles print the held-out reference lists): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, an online sync that changes nothing at 7k and 50k (before and after), one-entry writes (tag, rename, add) at 7k and 50k against main, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver, pasted references looked up online (right/wrong/pending and requests per mention, against main)
+## bench: speed and accuracy figures (not tests; installs the model extras, whose CSL styles print the held-out reference lists): dedup at scale and on labelled pairs, import speed, resolution under latency, batched arXiv searches, streamed JSON memory, one failing conference site, start-up, notes extraction, extraction on notes written blind, related-work contribution sentences and check, search on a 50k library, an online sync that changes nothing at 7k and 50k (before and after), syncs and daily commands with no network (demo project, 10k entries; before and after), one-entry writes (tag, rename, add) at 7k and 50k against main, keys, re-import, Slack and Notion exports, suggestions on a planted citation graph, Zotero import against Better BibTeX's export tests, the git merge driver, pasted references looked up online (right/wrong/pending and requests per mention, against main)
 bench: install
 	$(BIN)/python -m pip install --quiet -e '.[model]'
 	$(BIN)/python bench/dedup_bench.py
@@ -36,6 +36,7 @@ bench: install
 	$(BIN)/python bench/extract_bench.py
 	$(BIN)/python bench/library_bench.py
 	$(BIN)/python bench/nochange_sync_bench.py
+	$(BIN)/python bench/offline_daily_bench.py
 	$(BIN)/python bench/writes_bench.py
 	$(BIN)/python bench/related_paragraphs_bench.py
 	$(BIN)/python bench/notes_blind_bench.py

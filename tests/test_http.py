@@ -453,3 +453,32 @@ def test_two_services_whose_names_do_not_resolve_mean_no_network():
     with pytest.raises(SourceUnavailable, match="no network"):
         client.call("arxiv", no_dns("arxiv"))
     assert sent == ["web", "crossref", "openreview"] and "crossref and openreview" in client.no_network
+
+
+def test_a_request_queued_for_a_short_polite_slot_gives_up_as_soon_as_its_service_is_down():
+    """Without network, threads queued behind a service's half-second interval used to wait
+    their whole slot although the service had been found down meanwhile: a third of what a
+    plain sync cost. They look every tenth of a second now (a fake clock: nothing waits)."""
+    from citekit.sources.http import HttpClient, Retry, RetryableError
+
+    now = [0.0]
+    slept: list[float] = []
+    client: HttpClient
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+        client.mark_down("openreview", "connection failed: no network")  # another thread found it down
+
+    client = HttpClient(sleep=sleep, clock=lambda: now[0], retries=0,
+                        policies={"openreview": HostPolicy(min_interval=0.4)})
+
+    def no_dns():
+        raise RetryableError(Retry("connection failed: no network (the host name does not resolve)", unreachable=True))
+
+    with pytest.raises(SourceUnavailable):
+        client.call("crossref", no_dns)  # a name that did not resolve: the run may have no network
+    assert client.call("openreview", lambda: "ok") == "ok"  # takes the slot; the next is 0.4 s on
+    with pytest.raises(SourceUnavailable):
+        client.call("openreview", lambda: "ok")
+    assert sum(slept) <= 0.1 + 1e-9, slept

@@ -230,7 +230,7 @@ def test_a_pending_mention_is_looked_up_again_once_its_answers_are_due(
     api.sync(project)
     stored = json.loads(pending_lookups.memo_path(project / "refs").read_text("utf-8"))
     assert stored["groups"]
-    later = max(until for until, _reason, _page in stored["groups"].values()) + 1
+    later = max(group["until"] for group in stored["groups"].values()) + 1
     monkeypatch.setattr(time, "time", lambda: later)
     (project / "notes" / "zz-new.md").write_text("- Pending Memos Expire\n  - Authors: Ann Lee\n", encoding="utf-8")
     asked = _count_lookups(monkeypatch)

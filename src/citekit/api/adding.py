@@ -183,11 +183,14 @@ def add(things: Sequence[str], start: str | Path | None = None, *, tags: Sequenc
     if not offline and any(item.unreachable for item, _, _ in records) and \
             all(item.unreachable or thing.kind == "bibtex" for item, _, thing in records):
         report.offline = True  # nothing answered a moment ago: the sync asks no one again
+    # the papers no service could be reached about wait for their next try, as a sync's do
+    tried = {item.where for item, _, _ in records if item.unreachable} if not offline else set()
     landed: list[Any] = []
     synced, _ = run(cfg, offline=report.offline, jobs=jobs, command="add",
                     look_up=lambda group: any(str(m.location) in places for m in group),
                     library=lib, index=index, before=_importer(cfg, pasted) if pasted else None,
-                    then=lambda written, folded: landed.extend((written, folded.index)))
+                    then=lambda written, folded: landed.extend((written, folded.index)),
+                    unreached=(lambda group: any(str(m.location) in tried for m in group)) if tried else None)
     report.requests += synced.requests
     report.changed = True
     report.problems.extend(synced.problems)

@@ -26,8 +26,11 @@ def pending(start: str | Path | None = None) -> list[dict[str, Any]]:
     from citekit.library.store import Library
     from citekit.api.pending_works import pending_works
 
+    from citekit.notes.filememo import memo_path
+
     cfg = config_of(start)
-    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir), follow_out=cfg.follow_out_of_notes)
+    return pending_works(cfg.notes_dir, cfg.root, Library.load(cfg.refs_dir), follow_out=cfg.follow_out_of_notes,
+                         memo=memo_path(cfg.refs_dir))
 
 
 def load_library(start: str | Path | None = None) -> Library:

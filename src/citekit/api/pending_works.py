@@ -27,16 +27,18 @@ def pending_json(group: list[Mention]) -> dict[str, Any]:
     }
 
 
-def pending_works(notes_dir: Path, root: Path, library: Any, *, follow_out: bool = False) -> list[dict[str, Any]]:
-    """The pending works of the notes under ``notes_dir`` against ``library`` (``follow_out``:
-    see :func:`citekit.notes.extract_paths`)."""
+def pending_works(notes_dir: Path, root: Path, library: Any, *, follow_out: bool = False,
+                  memo: Path | None = None) -> list[dict[str, Any]]:
+    """The pending works of the notes under ``notes_dir`` against ``library`` (``follow_out``
+    and ``memo``: see :func:`citekit.notes.extract_paths`; with the sync's memo, only the
+    notes files changed since the last sync are read, not every one)."""
     from citekit.library.records import fields_from_mentions
     from citekit.notes import extract_paths
     from citekit.resolve.grouping import group_mentions
 
     if not notes_dir.exists():
         return []
-    extracted = extract_paths([notes_dir], root=root, follow_out=follow_out)
+    extracted = extract_paths([notes_dir], root=root, follow_out=follow_out, memo=memo)
     held = {str(loc) for entry in library.entries.values() for loc in entry.mentions}
     out = []
     for group in group_mentions(extracted.mentions):

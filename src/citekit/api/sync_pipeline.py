@@ -32,18 +32,21 @@ from citekit.notes.filememo import memo_path as notes_memo_path
 from citekit.api.sync_report import SyncReport
 
 
-def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int = 8, progress: bool = False,
-        ascii: bool | None = None, command: str = "sync",
+def run(cfg: Config, *, offline: bool = False, refresh: bool = False, retry: bool = False, jobs: int = 8,
+        progress: bool = False, ascii: bool | None = None, command: str = "sync",
         look_up: Callable[[list[Mention]], bool] | None = None, library: Library | None = None,
         index: Any = None, before: Callable[[Library, Any], Callable[[Any], None]] | None = None,
-        then: Callable[[Library, Folded], None] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
+        then: Callable[[Library, Folded], None] | None = None,
+        unreached: Callable[[list[Mention]], bool] | None = None) -> tuple[SyncReport, tuple[Any, ...] | None]:
     """One sync of the project ``cfg`` (see :func:`citekit.api.sync`), and, when it wrote
     nothing, the fingerprint of ``refs/`` as it left them, taken under its lock: what
     :func:`citekit.api.sync_stamp.record` remembers it by.
 
-    ``look_up``, when given, says which groups are looked up online; the others are folded
-    as an offline sync folds them (entries already resolved stay as they are). ``add`` uses
-    it so that adding one paper never sends a request about any other.
+    ``retry`` looks up now the groups that wait for their next try
+    (:mod:`citekit.api.pending_lookups`). ``look_up``, when given, says which groups are
+    looked up online; the others are folded as an offline sync folds them (entries already
+    resolved stay as they are). ``add`` uses it so that adding one paper never sends a
+    request about any other.
 
     ``library`` (with its match ``index``), when given, is the library as the caller read
     it (``add``), kept under the lock when neither file changed since. ``before(lib,
@@ -52,6 +55,9 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
     again, is the one the fold uses) and returns what writes its other files in the same
     transaction as the library. ``then`` is called with the library as written and what
     the fold found, still under the lock (``add`` reads which entry its papers landed on).
+    ``unreached`` names the groups the caller tried a moment ago and could reach no service
+    about (``add``): they wait for their next try as a sync's own would
+    (:func:`citekit.api.pending_lookups.note_unreached`).
     """
     report = SyncReport(offline=offline)
     extracted = extract_paths([cfg.notes_dir], root=cfg.root, follow_out=cfg.follow_out_of_notes,
@@ -64,7 +70,7 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
 
     # online, the library is read first: a damaged one stops the sync before any request
     first = library if library is not None else None if offline else Library.load(cfg.refs_dir)
-    memo = _PendingMemo(cfg, groups) if look_up is None and not offline and not refresh else None
+    memo = _PendingMemo(cfg, groups, retry=retry) if look_up is None and not offline and not refresh else None
     if memo is not None and memo.known:
         look_up = memo.to_look_up
     if look_up is None or offline:
@@ -76,9 +82,11 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
                          progress=progress) if chosen else []
         for i, work in zip(chosen, found):
             works[i] = work
+        if memo is not None and chosen and report.requests and not report.source_problems and not report.offline:
+            _back_online(cfg, groups, works, memo, report, refresh=refresh, jobs=jobs, progress=progress)
     if memo is not None:
         works = memo.restored(works)
-        memo.skipped_until(report)
+        memo.skipped_until(report, looked_up=len(groups) - len(memo.known))
     with ProjectLock(cfg.refs_dir, command):
         # the one read (offline), or the first one kept when neither file changed since
         lib = Library.load(cfg.refs_dir) if first is None else first.reloaded()
@@ -111,7 +119,13 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
         if then is not None:
             then(lib, folded)
     if memo is not None:
-        memo.keep(works, folded, report)
+        memo.keep(works, report)
+    if unreached is not None:
+        from citekit.api import pending_lookups
+        from citekit.core.resolution import UNASKED_REASON
+
+        pending_lookups.note_unreached(cfg, [g for g in groups if unreached(g)],
+                                       f"{UNASKED_REASON} paper (no service could be reached)")
     if report.changed:  # a large library gets its search index built in the background (none yet)
         from citekit.api.search_index import index_after_write
 
@@ -125,61 +139,147 @@ def run(cfg: Config, *, offline: bool = False, refresh: bool = False, jobs: int 
 
 
 class _PendingMemo:
-    """The groups of the notes an earlier online sync looked up, found nothing for and left
-    pending (:mod:`citekit.api.pending_lookups`): this sync folds them as an offline sync
-    would instead of looking them up again, while the answers that found nothing hold."""
+    """The groups of the notes an earlier online sync looked up and found nothing for, or
+    could not look up at all (no service reachable): :mod:`citekit.api.pending_lookups`.
+    This sync folds them as an offline sync would instead of looking them up again, until
+    their next try is due (``retry``: now)."""
 
-    def __init__(self, cfg: Config, groups: list[list[Mention]]) -> None:
+    def __init__(self, cfg: Config, groups: list[list[Mention]], *, retry: bool = False) -> None:
+        import time
+
         from citekit.api import pending_lookups
 
         self.cfg = cfg
         self.groups = groups
+        self.now = time.time()
         self.stored = pending_lookups.remembered(cfg)
         self.keys = [pending_lookups.group_key(g) for g in groups]
-        self.known = {id(g): k for g, k in zip(groups, self.keys) if k in self.stored}
+        self.known = {} if retry else {id(g): k for g, k in zip(groups, self.keys)
+                                       if k in self.stored and not self.stored[k].due(self.now)}
 
     def to_look_up(self, group: list[Mention]) -> bool:
         return id(group) not in self.known
 
+    def waiting_for_network(self) -> list[int]:
+        """The indices of the skipped groups that wait because no service could be reached."""
+        from citekit.api.pending_lookups import UNREACHABLE
+
+        return [i for i, g in enumerate(self.groups)
+                if id(g) in self.known and self.stored[self.known[id(g)]].why == UNREACHABLE]
+
+    def asked_again(self, indices: list[int]) -> None:
+        """The groups at ``indices`` were looked up after all: scheduled by what they found."""
+        for i in indices:
+            self.known.pop(id(self.groups[i]), None)
+
     def restored(self, works: list[Work]) -> list[Work]:
-        """``works`` with each skipped group's work as its lookup found it: nothing, for
-        the reason it gave then."""
+        """``works`` with each skipped group's work as its last lookup left it: nothing
+        found (or nothing asked), for the reason it gave then."""
+        from citekit.api.pending_lookups import UNREACHABLE
+
         out = []
         for g, w in zip(self.groups, works):
             if id(g) in self.known:
-                _, reason, page = self.stored[self.known[id(g)]]
-                w = Work(mentions=g, status="notes-only", reason=reason, page_note=page)
+                was = self.stored[self.known[id(g)]]
+                w = Work(mentions=g, status="notes-only", reason=was.reason, page_note=was.page,
+                         unasked=was.why == UNREACHABLE)
             out.append(w)
         return out
 
-    def skipped_until(self, report: SyncReport) -> None:
-        """The run's answers hold only as long as those the skipped groups relied on."""
-        if self.known:
-            until = min(self.stored[k][0] for k in self.known.values())
-            current = report.answers_valid_until
-            report.answers_valid_until = until if current is None else min(current, until)
+    def skipped_until(self, report: SyncReport, *, looked_up: int) -> None:
+        """The run's answers hold only until the first skipped group is due; say what
+        waits, until when, and how to ask now. With nothing looked up and every skipped
+        group waiting for the network, the sync was one from the notes alone."""
+        from citekit.api.pending_lookups import NOTHING, UNREACHABLE, wait, when
 
-    def keep(self, works: list[Work], folded: Folded, report: SyncReport) -> None:
-        """Remember the groups left pending whose lookup found nothing (and forget the rest)."""
+        if not self.known:
+            return
+        waiting = [self.stored[k] for k in self.known.values()]
+        until = min(s.until for s in waiting)
+        current = report.answers_valid_until
+        report.answers_valid_until = until if current is None else min(current, until)
+        unreachable = [s for s in waiting if s.why == UNREACHABLE]
+        nothing = [s for s in waiting if s.why == NOTHING]
+        if unreachable:
+            last = max(s.until - wait(s.why, s.tries) for s in unreachable)
+            report.notices.append(
+                f"{_works(len(unreachable))} not looked up: no service could be reached at the last try "
+                f"({when(last, self.now)}); asked again from {when(min(s.until for s in unreachable), self.now)} "
+                "(`citekit sync --retry` asks now)")
+            if not looked_up and not nothing:
+                report.offline = True
+        if nothing:
+            report.notices.append(
+                f"{_works(len(nothing))} no source found {'was' if len(nothing) == 1 else 'were'} not looked up "
+                f"again; next lookup from {when(min(s.until for s in nothing), self.now)} "
+                "(`citekit sync --retry` looks them up now)")
+
+    def keep(self, works: list[Work], report: SyncReport) -> None:
+        """Schedule the groups this sync looked up and found nothing for (or could not ask:
+        no service reachable), keep the skipped ones as they were, forget the rest."""
         import time
 
         from citekit.api import pending_lookups
-        from citekit.api.sync_stamp import ONLINE_SECONDS
+        from citekit.api.pending_lookups import NOTHING, UNREACHABLE
 
-        if report.source_problems or report.offline:
-            return  # a source failed: nothing new is remembered (what it failed on is asked again)
-        left = {tuple(p.get("where") or ()) for p in folded.pending}
-        until = min(time.time() + ONLINE_SECONDS, report.answers_valid_until or time.time())
-        out: dict[str, tuple[float, str, str]] = {}
+        unreachable = report.offline and bool(report.source_problems)  # no service answered at all
+        if report.source_problems and not unreachable:
+            return  # some service failed: nothing new is remembered (what it failed on is asked again)
+        now = time.time()
+        out: dict[str, pending_lookups.Scheduled] = {}
         for group, key, work in zip(self.groups, self.keys, works):
-            if tuple(str(m.location) for m in group) not in left:
-                continue
             if id(group) in self.known:
                 out[key] = self.stored[key]
-            elif pending_lookups.found_nothing(work) and until > time.time():
-                out[key] = (until, work.reason, work.page_note)
+                continue
+            why = UNREACHABLE if unreachable else NOTHING if pending_lookups.found_nothing(work) else None
+            if why is None or work.chosen is not None:
+                continue
+            before = self.stored.get(key)
+            out[key] = (before.then(why, work.reason, work.page_note, now) if before is not None
+                        else pending_lookups.first(why, work.reason, work.page_note, now))
+        if unreachable and out:
+            self._say_when(report, out, now, said=any(s.why == UNREACHABLE for s in
+                                                        (self.stored[k] for k in self.known.values())))
         if out != self.stored:
             pending_lookups.remember(self.cfg, out)
+
+    def _say_when(self, report: SyncReport, out: dict[str, Any], now: float, *, said: bool) -> None:
+        """No service answered: the sync is one from the notes until the first group is
+        due again, which the report says unless the skipped groups' line did (and the
+        stamp of this sync lasts as long)."""
+        from citekit.api.pending_lookups import when
+
+        until = min(s.until for s in out.values())
+        report.retry_after = until
+        report.answers_valid_until = until
+        if not said:
+            report.notices.append(f"sources are asked again from {when(until, now)} "
+                                  "(`citekit sync --retry` asks now)")
+
+
+def _back_online(cfg: Config, groups: list[list[Mention]], works: list[Work], memo: _PendingMemo,
+                 report: SyncReport, *, refresh: bool, jobs: int, progress: bool) -> None:
+    """The services answered every request this sync sent: the works that wait only because
+    an earlier sync could reach no one are looked up now too, not when their wait ends
+    (the network is back). Their answers join the report's."""
+    waiting = memo.waiting_for_network()
+    if not waiting:
+        return
+    requests, until = report.requests, report.answers_valid_until
+    found = _resolve(cfg, [groups[i] for i in waiting], report, offline=False, refresh=refresh, jobs=jobs,
+                     progress=progress)
+    for i, work in zip(waiting, found):
+        works[i] = work
+    memo.asked_again(waiting)
+    report.requests += requests
+    if until is not None:
+        report.answers_valid_until = until if report.answers_valid_until is None else min(until, report.answers_valid_until)
+    if report.offline:  # the network went again meanwhile: the first lookups were online all the same
+        report.offline = False
+
+
+def _works(n: int) -> str:
+    return f"{n} work" if n == 1 else f"{n} works"
 
 
 def _report_folded(report: SyncReport, folded: Folded, notes_problems: int) -> None:
@@ -232,7 +332,10 @@ def _resolve(cfg: Config, groups: list[list[Mention]], report: SyncReport, *, of
     from citekit.sources import registry
 
     names = [s.name for s in sources if s.name not in registry.SOURCE_NAMES or registry.row(s.name).searches_titles]
-    if names and len(resolved.problems) >= len(names) and all(w.status == "notes-only" for w in resolved.works):
+    nothing_learned = all(w.status == "notes-only" for w in resolved.works)
+    if names and nothing_learned and (len(resolved.problems) >= len(names)
+                                      or (resolved.unreachable and not resolved.answered)):
+        # every source failed, or those asked could not be reached and none answered
         report.offline = True
         report.notices.append(
             f"no source could be reached ({', '.join(names)}): entries were built from the notes "

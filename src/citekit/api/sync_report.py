@@ -32,6 +32,9 @@ class SyncReport:
     #: revalidation window (cache lifetime, a paper list's check interval); the same
     #: lookups before then give the same answers without a request (None: not known)
     answers_valid_until: float | None = None
+    #: no service could be reached: when the works this sync could not look up are asked
+    #: again (a plain sync before then folds them from the notes, without a request)
+    retry_after: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,4 +54,5 @@ class SyncReport:
             "works_detail": self.entries,
             "up_to_date": self.up_to_date,
             "renamed": self.renamed,
+            "retry_after": self.retry_after,
         }

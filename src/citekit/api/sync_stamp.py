@@ -135,6 +135,8 @@ def _trustworthy(report: SyncReport) -> bool:
     """Whether running the same sync again could only give the same result."""
     if report.offline and not report.source_problems:
         return True  # asked to stay offline (or built from the notes alone): nothing remote
+    if report.offline and report.retry_after is not None:  # no service reachable: the same
+        return report.retry_after > time.time()  # until the works it tried are due again
     if report.source_problems:
         return False  # a source that failed is asked again on the next sync
     if report.answers_valid_until is not None:  # the answers it used: the same until then

@@ -20,6 +20,7 @@ def sync(
     *,
     offline: bool = False,
     refresh: bool = False,
+    retry: bool = False,
     jobs: int = 8,
     progress: bool = False,
     ascii: bool | None = None,
@@ -28,6 +29,9 @@ def sync(
 
     ``ascii`` switches library.bib between UTF-8 (False) and LaTeX escapes (True); None
     keeps the config's ``bibtex: {ascii: ...}`` or, failing that, what the library used.
+    ``retry`` looks up now the works an earlier sync found nothing for, or could not ask
+    about (no network), which otherwise wait for their next try
+    (:mod:`citekit.api.pending_lookups`); ``refresh`` does too, and ignores the lookup cache.
     """
     cfg = config_of(start)
     if not cfg.notes_dir.is_dir():
@@ -38,14 +42,16 @@ def sync(
     from citekit.api import sync_stamp
 
     digest = None
-    if not refresh:  # the same inputs as the last sync that changed nothing: its report, and
+    if retry and not refresh:  # runs in full, and is remembered as any sync is
+        digest = sync_stamp.inputs(cfg, offline=offline, ascii=ascii)
+    elif not refresh:  # the same inputs as the last sync that changed nothing: its report, and
         # none of the sync stages (notes readers, matching, BibTeX) imported
         digest, replayed = sync_stamp.check(cfg, offline=offline, ascii=ascii)
         if replayed is not None:
             return replayed
     from citekit.api.sync_pipeline import run
 
-    report, left = run(cfg, offline=offline, refresh=refresh, jobs=jobs, progress=progress, ascii=ascii)
+    report, left = run(cfg, offline=offline, refresh=refresh, retry=retry, jobs=jobs, progress=progress, ascii=ascii)
     if digest is not None:
         sync_stamp.record(cfg, digest, report, library=left)
     return report

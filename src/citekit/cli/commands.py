@@ -115,13 +115,15 @@ def _mention_label(m: Any) -> str:
 @main.command()
 @click.option("--offline", is_flag=True, help="Build entries from the notes alone; make no request.")
 @click.option("--refresh", is_flag=True, help="Ignore the lookup cache (answers are stored again).")
+@click.option("--retry", is_flag=True,
+              help="Look up now the papers no source found, or none could be asked about, which wait for their next try.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=8, show_default=True, help="Mentions resolved at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary table.")
 @click.option("--ascii/--utf8", "ascii_mode", default=None,
               help="Write library.bib with LaTeX escapes (--ascii) or UTF-8 (--utf8); remembered for later syncs.")
 @click.pass_context
-def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: bool, quiet: bool,
+def sync(ctx: click.Context, offline: bool, refresh: bool, retry: bool, jobs: int, as_json: bool, quiet: bool,
          ascii_mode: bool | None) -> int:
     """Resolve every paper in the notes and write refs/library.bib.
 
@@ -129,15 +131,18 @@ def sync(ctx: click.Context, offline: bool, refresh: bool, jobs: int, as_json: b
     notes-only; the next online sync upgrades them. Answers are cached in .citekit/, so a
     second sync of unchanged notes sends no request, and a sync whose notes, configuration
     and library are exactly as at the last sync that changed nothing prints that report
-    without redoing it. Exit code 1 when a notes file or library entry could not be read
-    (the warnings say which).
+    without redoing it. Papers no source found are looked up again after a day, then
+    three, a week and a month; when no source could be reached at all, the papers tried
+    wait 15 minutes (then an hour, then four) before the next try, so a sync on a train
+    makes no request: --retry asks now. Exit code 1 when a notes file or library entry
+    could not be read (the warnings say which).
     """
     from citekit import api
 
     progress = sys.stderr.isatty() and not quiet and not as_json
     _warn_if_config_overrides(ctx, ascii_mode)
-    report = api.sync(project_dir(ctx), offline=offline, refresh=refresh, jobs=jobs, progress=progress,
-                      ascii=ascii_mode)
+    report = api.sync(project_dir(ctx), offline=offline, refresh=refresh, retry=retry, jobs=jobs,
+                      progress=progress, ascii=ascii_mode)
     findings = 1 if report.problems else 0
     if as_json:
         print_json(report.to_json())

@@ -25,6 +25,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "sync": (
         "citekit sync",
         "citekit sync --offline                         # no network: entries from the notes",
+        "citekit sync --retry                           # look up now what waits for its next try",
         "citekit sync --ascii                           # LaTeX escapes from now on (remembered)",
         "citekit sync --json > sync-report.json",
     ),

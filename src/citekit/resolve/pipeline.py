@@ -89,6 +89,9 @@ class ResolveReport:
     #: services that could not be reached, with why (each also one of ``problems``): a
     #: command may say them its own way (``upgrade``: one line with what to do next)
     unreachable: dict[str, str] = field(default_factory=dict)
+    #: whether any service (not a conference list, which answers locally) gave an answer:
+    #: without one, a run with unreachable services learned nothing (no network)
+    answered: bool = False
 
     def counts(self) -> dict[str, int]:
         """How many works ended in each status."""
@@ -111,6 +114,7 @@ class _Health:
         self.unreachable: dict[str, str] = {}  # source -> why it could not be reached, as its error said
         self.problems: list[str] = []
         self._reported: set[tuple[str, str]] = set()
+        self.answered = False  # set once by any thread: a bool written, never read-modified
 
     def note(self, name: str, text: str) -> None:
         """A problem that is not a failure (a stale copy was used): said once."""
@@ -260,10 +264,13 @@ class _WorkResolver:
         if budgeted and not self._admitted(name):
             return None
         try:
-            return fn()
+            found = fn()
         except SourceError as err:
             self.trouble[name] = self.health.failed(name, err)
             return None
+        if name not in LOCAL_SEARCHES:
+            self.health.answered = True
+        return found
 
     def _admitted(self, name: str) -> bool:
         """Whether this work may ask ``name``: always, unless only a skipped conference list
@@ -1059,7 +1066,7 @@ def resolve_groups(
     _settle_not_looked_up(resolvers, works)
     done = [w for w in works if w is not None]
     return ResolveReport(works=done, problems=_skipped_sentences(skipped, resolvers, done, by_name) + health.problems,
-                         unreachable=dict(health.unreachable))
+                         unreachable=dict(health.unreachable), answered=health.answered)
 
 
 def _settle_not_looked_up(resolvers: Sequence[_WorkResolver], works: Sequence[Work | None]) -> None:
