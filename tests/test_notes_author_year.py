@@ -366,3 +366,20 @@ def test_a_wrapped_paragraphs_citations_keep_their_lines_offsets() -> None:
     node = Node("plain", 1, f"{first} {second}", merged=[2], widths=(len(first), len(second)))
     (line, cite), = _citations_by_line(node)
     assert (line, cite.authors, second[cite.start:cite.start + 6]) == (2, ("Mensah",), "Mensah")
+
+
+def test_a_remark_after_a_citation_cut_by_a_hard_wrap_still_says_it_is_no_paper(tmp_path) -> None:
+    # the wrap cuts the bracket, so the citation ends on the next line, where the remark
+    # follows it: what it cites is no paper, read whole or not
+    text = ("> For the retreat read the routing survey and then Notes on Compute (Marlow,\n"
+            "> 2017), an essay and not a paper, and one of the benchmark write-ups too.\n")
+    assert extract_mentions(tmp_path, "fwd.eml.txt", text) == []
+
+
+def test_a_remark_on_the_line_after_a_whole_citation_is_not_read_as_its(tmp_path) -> None:
+    # the citation ends before the wrap: the next line's "not a paper" speaks of what it
+    # follows there, as when each line is read on its own
+    text = ("Two for the retreat: the gating study (Mensah & Ek, 2019) and\n"
+            "the keynote slides from Ghent, which are not a paper.\n")
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
+    assert got == [(["Mensah", "Ek"], 2019)]

@@ -1586,8 +1586,15 @@ def _says_not_a_paper_after(node: Node, found: tuple[int, Citation]) -> bool:
     such a remark follows is what it speaks of: ``Kamradt's test — not a paper … RULER
     (Hsieh et al., 2024) is …`` keeps RULER)."""
     line, cite = found
-    part = next((text for number, text in _lines_of(node) if number == line), node.text)
-    return _SAYS_NOT_A_PAPER_RE.search(strip_urls(strip_markup(part)), cite.end) is not None
+    if not _read_whole(node):
+        part = next((text for number, text in _lines_of(node) if number == line), node.text)
+        return _SAYS_NOT_A_PAPER_RE.search(strip_urls(strip_markup(part)), cite.end) is not None
+    # a citation the wrap cut (``(Sutton,`` / ``2019), an essay, not a paper``) ends on a
+    # later line than it starts: the remark is looked for after its end, to the end of that line
+    spans = _line_spans(node)
+    end = next(begin for number, begin, _ in spans if number == line) + cite.end
+    stop = next((stop for _, begin, stop in spans if begin <= end <= stop), len(node.text))
+    return _SAYS_NOT_A_PAPER_RE.search(node.text, end, stop) is not None
 
 
 #: a family name in the possessive just before a quoted title (``Shazeer's "…"``,
@@ -2016,16 +2023,27 @@ def _citations_by_line(node: Node) -> list[tuple[int, Citation]]:
     paragraph is read whole, so a citation the wrap cut (``(Künzel, Sekhon,`` / ``Bickel &
     Yu, PNAS 2019)``) is read as written; where links or markup make the read text differ
     from the paragraph's (offsets would not map), each line is read on its own."""
-    lines = _lines_of(node)
-    if len(lines) == 1 or strip_urls(strip_markup(node.text)) != node.text:
-        return [(line, cite) for line, part in lines for cite in _citations_in(part)]
-    out, at, starts = [], 0, []
-    for line, part in lines:
-        starts.append((at, line))
-        at += len(part) + 1
+    if not _read_whole(node):
+        return [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
+    out, starts = [], _line_spans(node)
     for cite in _citations_in(node.text):
-        begin, line = next((begin, line) for begin, line in reversed(starts) if begin <= cite.start)
+        line, begin, _ = next(span for span in reversed(starts) if span[1] <= cite.start)
         out.append((line, replace(cite, start=cite.start - begin, end=cite.end - begin)))  # (offsets in its line, as read line by line)
+    return out
+
+
+def _read_whole(node: Node) -> bool:
+    """``node`` is a wrapped paragraph whose citations are read in its whole text: more than
+    one line, and no links or markup that would make the read text differ from it."""
+    return len(_lines_of(node)) > 1 and strip_urls(strip_markup(node.text)) == node.text
+
+
+def _line_spans(node: Node) -> list[tuple[int, int, int]]:
+    """Each line joined into ``node``: its number and where it begins and ends in the node's text."""
+    out, at = [], 0
+    for line, part in _lines_of(node):
+        out.append((line, at, at + len(part)))
+        at += len(part) + 1
     return out
 
 
