@@ -383,3 +383,24 @@ def test_a_remark_on_the_line_after_a_whole_citation_is_not_read_as_its(tmp_path
             "the keynote slides from Ghent, which are not a paper.\n")
     got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
     assert got == [(["Mensah", "Ek"], 2019)]
+
+
+
+def test_a_quoted_sentence_that_cites_several_papers_is_no_title(tmp_path) -> None:
+    # a forwarded reply's wrapped sentence names papers by their authors and years: each is
+    # a citation, never one "title" running up to the last bracket with its names as authors
+    text = ("Begin forwarded message:\n"
+            "\n"
+            "> From: Ines Barros <ines@example.org>\n"
+            "> Subject: routing papers\n"
+            "> Date: 3 March 2025\n"
+            ">\n"
+            "> Three I keep rereading: the gating one (Mensah, Okoro, Lindahl, Varga, Rossi,\n"
+            "> 2021) and routing as described by Okafor, Lindqvist & Haldane\n"
+            "> (ICML 2020). Also Bandwise (Barros and Keller, 2019).\n"
+            ">\n"
+            "> Cheers, Ines\n")
+    got = [(m["kind"], m["title"], m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
+    assert got == [("cited", None, ["Mensah", "Okoro", "Lindahl", "Varga", "Rossi"], 2021),
+                   ("cited", None, ["Okafor", "Lindqvist", "Haldane"], 2020),
+                   ("cited", None, ["Barros", "Keller"], 2019)]

@@ -687,6 +687,8 @@ class _Extractor:
             return None
         if kind_prefix(node.text) is not None or non_paper_words(node.text) or find_urls.shared(node.text):
             return None  # (software, a blog post, a web page: what a title-less string cannot rule out online)
+        if sum(c.year is not None for c in _citations_in(node.text)) > 1:
+            return None  # (two author-year citations: a sentence that cites papers, each read as a citation)
         ref = unsure_reference(node.text)
         if ref is None or not ref.authors and ref.year is None:
             return None  # (no author and no year read: a line of prose, nothing an online sync could confirm)

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from citekit.core.venues import canonical, from_text, short_from_long
-from citekit.notes.authoryear import Citation, _ordinary_words, leading_names
+from citekit.notes.authoryear import Citation, _ordinary_words, find_citations, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
 from citekit.notes.shapes import SPEAKER_WORD_RE, strip_hashtags
@@ -849,9 +849,22 @@ def _parse_reference(text: str) -> Reference | None:
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
+        if _cites_inside(ref.title):
+            return None  # prose that cites papers ("the Lion paper (Chen, Liang, 2023) and …"), read on as citations
         if ref.pasted and not ref.published:
             ref.published = _published_where_model_agrees(plain, ref.title)
     return ref
+
+
+def _cites_inside(title: str) -> bool:
+    """``title`` holds an author-year citation with its year (``… the Lion paper (Chen,
+    Liang, Huang, 2023) and Shampoo …``, ``… the survey by Zhao et al. (2023) and …``): a
+    title names no other paper by its authors and year, so the words are a sentence that
+    cites papers, each read as a citation of its own."""
+    return any(c.year is not None for c in find_citations(title)) if _YEAR_IN_TEXT_RE.search(title) else False
+
+
+_YEAR_IN_TEXT_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
 def _published_where_model_agrees(text: str, title: str) -> dict[str, str]:
