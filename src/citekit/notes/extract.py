@@ -1092,6 +1092,11 @@ class _Extractor:
             # "who" cell of a schedule may name the presenter; with no author cell, the cell's
             # citation gives them: ``RM overoptimization scaling laws (Gao, Schulman, Hilton)``)
             return self._reject(node, "a person and an affiliation", title)
+        if (details.model and not details.urls and not details.pins and not details.links
+                and not details.link_kinds and _finder_says_no_paper(node)):
+            # the reference parser read a string no link backs (a signature's name, role and
+            # extension; a disclaimer's firm and year) on a line the finder is sure is no paper
+            return self._reject(node, "a reference only the parser reads, on a line the finder reads as no paper", title)
         if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
             return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
         if not details.urls and not details.pins and (said := _kind_after_title(node.text, title)) is not None:

@@ -1,0 +1,32 @@
+"""What a forwarded e-mail carries besides its message: headers, "On … wrote:" lines, a
+signature written without its ``--`` line, a disclaimer. None of it names a paper; the
+papers the message cites are still read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers_extract import api_mentions
+
+
+def test_a_signature_without_its_dashes_names_no_paper(tmp_path: Path) -> None:
+    # a sign-off, a name, a role, an office and a telephone extension: the reference parser
+    # can read it as names then a title, but the finder is sure it is no paper
+    text = (
+        "From: Mirela Voss\n"
+        "Sent: Thursday, February 6, 2025 14:10\n"
+        "Subject: FW: sparse routing\n"
+        "\n"
+        "All, for the next session: Okafor et al. 2021 and the gating\n"
+        "paper. If there is time, Lindqvist, Brandt, Haldane et al.\n"
+        "(2022) on load balancing.\n"
+        "\n"
+        "Regards,\n"
+        "Tobias Grell\n"
+        "Principal Scientist\n"
+        "Lisbon Office, Floor 7\n"
+        "Tel. +351 21 555 0199, ext. 2031\n"
+    )
+    mentions = api_mentions(tmp_path, "fwd.txt", text)
+    assert [(m.authors, m.year, m.title) for m in mentions] == [
+        (["Okafor"], 2021, None), (["Lindqvist", "Brandt", "Haldane"], 2022, None)]
