@@ -30,3 +30,21 @@ def test_a_signature_without_its_dashes_names_no_paper(tmp_path: Path) -> None:
     mentions = api_mentions(tmp_path, "fwd.txt", text)
     assert [(m.authors, m.year, m.title) for m in mentions] == [
         (["Okafor"], 2021, None), (["Lindqvist", "Brandt", "Haldane"], 2022, None)]
+
+
+def test_an_address_line_naming_people_with_a_year_cites_nothing(tmp_path: Path) -> None:
+    # Outlook writes "Family, Given" in its header lines, with what the address book adds in
+    # brackets: an address, never a citation; the message's citations are read
+    text = (
+        "________________________________\n"
+        "From: Keane, Ilse <i.keane@example.ac.uk>\n"
+        "Sent: 14 October 2024 09:12\n"
+        "To: Brandt, Jonas (2021 cohort) <jb@example.ac.uk>\n"
+        "Cc: Voss, Mirela (2019); Grell, Tobias\n"
+        "Subject: RE: the review\n"
+        "\n"
+        "Jonas, the two I mentioned are Okafor et al. 2021 and Lindqvist and Haldane\n"
+        "(2023). Thanks!\n"
+    )
+    mentions = api_mentions(tmp_path, "fwd.txt", text)
+    assert [(m.authors, m.year) for m in mentions] == [(["Okafor"], 2021), (["Lindqvist", "Haldane"], 2023)]

@@ -2165,6 +2165,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text = without_quoted_passages(text)  # “words of the paper” (He et al., 2022, p. 1): its text, not its title
     if "\n--" in text or "\n> --" in text:
         text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
+    if ":" in text:
+        text = without_address_lines(text)  # an e-mail's From:, To:, Cc: and Sent: lines: people and dates
     if has_link_previews(text):
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
@@ -2180,6 +2182,20 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
 _MAIL_HEADER_RE = lazy(r"^(?:>[ \t]*)*(?:From|Subject|To|Sent|Date):\s|wrote:[ \t]*$|(?<!-)-{3,}[ \t]*Forwarded message", re.M)
 #: the line that opens an e-mail's signature (``-- `` alone, maybe quoted)
 _SIGNATURE_RE = lazy(r"^(?P<q>(?:>\s*)*)--\s?$")
+
+
+#: a header line of an e-mail that says who sent it, to whom and when (maybe quoted); the
+#: subject is kept, a paper's title may be it
+_ADDRESS_LINE_RE = lazy(r"^(?:>[ \t]*)*(?:From|To|Cc|CC|Bcc|BCC|Sent|Date|Reply-To):[ \t].*$", re.M)
+
+
+def without_address_lines(text: str) -> str:
+    """``text`` with the lines of its e-mails' headers that name people and dates blanked
+    (the same number of lines): ``To: Brandt, Jonas (2021 cohort)`` is an address, not a
+    citation. Only in a text with an e-mail's header or reply line."""
+    if _MAIL_HEADER_RE.search(text) is None:
+        return text
+    return _ADDRESS_LINE_RE.sub("", text)
 
 
 def without_signatures(text: str) -> str:
