@@ -48,3 +48,26 @@ def test_an_address_line_naming_people_with_a_year_cites_nothing(tmp_path: Path)
     )
     mentions = api_mentions(tmp_path, "fwd.txt", text)
     assert [(m.authors, m.year) for m in mentions] == [(["Okafor"], 2021), (["Lindqvist", "Haldane"], 2023)]
+
+
+def test_a_disclaimer_naming_its_firm_and_year_cites_nothing(tmp_path: Path) -> None:
+    text = (
+        "On Tue, 4 Mar 2025 at 10:02, Ilse Keane <ilse@example.org> wrote:\n"
+        "> Please add the balancing paper (Lindqvist & Haldane, 2023).\n"
+        "\n"
+        "Added, thanks.\n"
+        "\n"
+        "This message is confidential and intended solely for the addressee. Access\n"
+        "by anyone else is unauthorised. Okafor, Brandt & Partners (2024), registered\n"
+        "in Example City. If you are not the intended recipient, please delete it.\n"
+    )
+    mentions = api_mentions(tmp_path, "fwd.txt", text)
+    assert [(m.authors, m.year) for m in mentions] == [(["Lindqvist", "Haldane"], 2023)]
+
+
+def test_a_message_written_without_blank_lines_keeps_its_citations_beside_a_disclaimer(tmp_path: Path) -> None:
+    # no blank line anywhere: the words of a disclaimer at its end do not blank the message
+    lines = [f"> item {i}: the routing paper (Okafor et al., {2000 + i}) again" for i in range(12)]
+    text = "From: Ilse Keane <ilse@example.org>\n" + "\n".join(lines) + "\n> If you are not the intended recipient, delete this.\n"
+    mentions = api_mentions(tmp_path, "fwd.txt", text)
+    assert len({m.year for m in mentions}) == 12

@@ -2167,6 +2167,8 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
         text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
     if ":" in text:
         text = without_address_lines(text)  # an e-mail's From:, To:, Cc: and Sent: lines: people and dates
+    if "intended" in text or "addressee" in text:
+        text = without_disclaimers(text)  # "… intended recipient … Marlow, Keane & Partners (2024)": a firm, no authors
     if has_link_previews(text):
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
@@ -2196,6 +2198,28 @@ def without_address_lines(text: str) -> str:
     if _MAIL_HEADER_RE.search(text) is None:
         return text
     return _ADDRESS_LINE_RE.sub("", text)
+
+
+#: the words of an e-mail's legal disclaimer (no paper writes them of itself)
+_DISCLAIMER_RE = lazy(r"\bintended\s+(?:recipient|addressee)|\bsolely\s+for\s+the\s+addressee|\bsole\s+use\s+of\s+the\s+(?:intended|addressee)", re.I)
+
+
+def without_disclaimers(text: str) -> str:
+    """``text`` with each paragraph of an e-mail's legal disclaimer blanked (the same number
+    of lines): its firm and year (``Marlow, Keane & Partners (2024)``, ``Smith & Jones LLP,
+    2024``) read as a citation or a reference. A paragraph is a disclaimer when it speaks
+    of the intended recipient or addressee, in a few lines (a long run of lines with no blank
+    one between is a message written unbroken, not a disclaimer). Only in a text with an
+    e-mail's header or reply line."""
+    if _MAIL_HEADER_RE.search(text) is None:
+        return text
+    paragraphs = re.split(r"(\n[ \t>]*\n)", text)
+    return "".join("\n" * part.count("\n") if i % 2 == 0 and part.count("\n") < _DISCLAIMER_LINES and _DISCLAIMER_RE.search(part) else part
+                   for i, part in enumerate(paragraphs))
+
+
+#: the most lines a disclaimer runs to without a blank line
+_DISCLAIMER_LINES = 10
 
 
 def without_signatures(text: str) -> str:
