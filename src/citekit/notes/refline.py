@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from citekit.core.venues import canonical, from_text, short_from_long
-from citekit.notes.authoryear import Citation, _ordinary_words, find_citations, leading_names
+from citekit.notes.authoryear import Citation, _ordinary_words, _place_names, find_citations, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
 from citekit.notes.shapes import SPEAKER_WORD_RE, strip_hashtags
@@ -1603,11 +1603,17 @@ def _citation_first(text: str) -> Reference | None:
     if lead is None and (short := _short_name_lead(text)) is not None:
         text = text[short.end():]
         lead = leading_names(text)
+    one_name = False
+    if lead is None:
+        lead = _one_name_and_year(text)
+        one_name = lead is not None
     if lead is None:
         return _families_dash_title(text)
     from citekit.notes import refparse
 
     def sure_of_title(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
+        if one_name and not (labels[:1] == ["author"] and probs[0] >= MODEL_SURE):
+            return False  # (one capitalised word and a year: a person only where the parser, too, reads an author: not ``Paris 2024, …``)
         ps = [p for label, p in zip(labels, probs) if label == "title"]
         return bool(ps) and sum(ps) / len(ps) >= MODEL_SURE and _contiguous(labels, "title")
 
@@ -1637,6 +1643,26 @@ def _citation_first(text: str) -> Reference | None:
     spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
     return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,
                      lead.venue or venue, lead.year or year, spans)
+
+
+#: one family name and a year opening a line, then a comma or a colon: ``Shazeer 2019, Title``
+_ONE_NAME_YEAR_RE = lazy(r"^(?P<name>[A-Z][a-z][\w'’\-]*)\s+\(?(?P<year>(?:19|20)\d{2})[a-z]?\)?\s*[,:]\s+(?=[A-Z\"“])")
+
+
+def _one_name_and_year(text: str) -> Citation | None:
+    """``Shazeer 2019, Fast Transformer Decoding: …``: one author's family name and the
+    year, the citation of a one-author paper, opening the line before its title. Only a
+    word that reads as a family name (no ordinary word, place, month, venue or acronym:
+    ``December 2019, …``, ``Paris 2024, …``, ``NeurIPS 2019: …``), and only a capitalised
+    or quoted title after it; the parser must read the word as an author and be sure where
+    the title is (:func:`_citation_first`)."""
+    m = _ONE_NAME_YEAR_RE.match(text)
+    name = m.group("name") if m is not None else ""
+    if not name or name.lower() in _ordinary_words() or name in _place_names() or not is_author_name(name, single_word=True):
+        return None
+    if venue_and_year(m.group(0))[0] is not None:
+        return None
+    return Citation((m.group("name"),), False, int(m.group("year")), None, 0, m.end())
 
 
 #: three or more family names joined by commas alone, then a dash: ``Xiao, Tian, Chen, Han —``
