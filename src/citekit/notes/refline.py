@@ -349,7 +349,7 @@ _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
 #: the counter a thread's post opens with (``3/7 ``, ``12/12 ``): no part of what the post names
-_POST_COUNTER_RE = lazy(r"^\d{1,2}/\d{1,2}\s+(?=[^\W\d_])")
+_POST_COUNTER_RE = lazy(r"^\d{1,2}/(?:\d{1,2})?\s+(?=[^\W\d_])")
 
 
 #: a remark after an arrow pointing back at what the line names (``<-- this is vLLM``, ``← read first``)
