@@ -404,3 +404,24 @@ def test_a_quoted_sentence_that_cites_several_papers_is_no_title(tmp_path) -> No
     assert got == [("cited", None, ["Mensah", "Okoro", "Lindahl", "Varga", "Rossi"], 2021),
                    ("cited", None, ["Okafor", "Lindqvist", "Haldane"], 2020),
                    ("cited", None, ["Barros", "Keller"], 2019)]
+
+
+
+def test_a_citation_followed_by_what_the_writer_calls_a_book_is_no_paper(tmp_path) -> None:
+    # the names cite a work the next words call a book (the wrap cuts its name): no paper,
+    # and the wrapped paragraph that cites it and a paper is no reference string either;
+    # the paper cited beside it is read
+    text = ("From: Ilse Keane <ilse@example.org>\n"
+            "Subject: routing\n"
+            "\n"
+            ">> The Example U routing lectures + the Haldane et al. Sparse\n"
+            ">> Models book, ch. 4 (Gating for Sparse Layers) are good background,\n"
+            ">> and for the paper itself Okafor et al. (2021) is the one.\n")
+    got = [(m["location"]["line"], m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
+    assert got == [(6, ["Okafor"], 2021)]  # (the citation's own line, not the paragraph read as one reference)
+
+
+def test_names_before_what_the_line_calls_a_book_cite_no_paper(tmp_path) -> None:
+    text = "we read the Haldane et al. Sparse Models book over the summer, then Okafor et al. (2021)\n"
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "notes.txt", text)]
+    assert got == [(["Okafor"], 2021)]

@@ -687,7 +687,7 @@ class _Extractor:
             return None
         if kind_prefix(node.text) is not None or non_paper_words(node.text) or find_urls.shared(node.text):
             return None  # (software, a blog post, a web page: what a title-less string cannot rule out online)
-        if sum(c.year is not None for c in _citations_in(node.text)) > 1:
+        if len(_citations_in(node.text)) > 1:
             return None  # (two author-year citations: a sentence that cites papers, each read as a citation)
         ref = unsure_reference(node.text)
         if ref is None or not ref.authors and ref.year is None:
@@ -834,6 +834,8 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
+        # "the Goodfellow et al. Deep Learning book": the words after the names say what it is
+        cites = [c for c in cites if _KIND_AFTER_CITATION_RE.match(_text_after(node, c)) is None]
         known = [(_name_words(m.authors), _title_words(m.title), m.year) for m in found if m.authors]
         out = []
         for line, cite in cites:
@@ -1655,6 +1657,24 @@ _CITE_BEFORE_TITLE_RE = lazy(r"(?<![\w.'’\-])(?P<first>[A-Z][\w'’\-]+)(?:\s+
 
 #: a preprint is a paper, whatever its title calls the data it describes
 _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
+
+
+#: right after a citation's names, what the writer calls the work when it is no paper: up
+#: to three capitalised words of its name, then the kind (``Goodfellow et al. Deep Learning
+#: book``, ``Karpathy's Zero to Hero lectures``); a lower-case word between ends the name
+_KIND_AFTER_CITATION_RE = lazy(
+    r"\s*(?:'s\s+|’s\s+)?(?:[A-Z][\w\-]*\s+){0,3}(?:text)?(?:books?|blog\s*posts?|blog|lectures?|courses?|slides|"
+    r"talks?|videos?|podcasts?|tutorials?|keynotes?|newsletters?|notebooks?|chapters?|essays?)\b")
+
+
+def _text_after(node: Node, found: tuple[int, Citation]) -> str:
+    """What the node says after the citation ``found`` (which may end on a later line than
+    it starts, in a paragraph read whole), to the end of the node or of its line."""
+    line, cite = found
+    if not _read_whole(node):
+        part = next((text for number, text in _lines_of(node) if number == line), node.text)
+        return strip_urls(strip_markup(part))[cite.end:]
+    return node.text[next(begin for number, begin, _ in _line_spans(node) if number == line) + cite.end:]
 
 
 #: a book's publisher as a reference writes it after the title: a press or a publishing
