@@ -356,23 +356,29 @@ _POST_COUNTER_RE = lazy(r"^\d{1,2}/(?:\d{1,2})?\s+(?=[^\W\d_])")
 _ARROW_REMARK_RE = lazy(r"\s+(?:<-+|←)\s.*$")
 
 
-#: a remark in lower case after a spaced dash, right after a bracketed citation that closes
-#: on its year or its ``et al.`` (``… (Okafor et al. 2024) — no pairs needed``): the writer's
-#: words, not the reference's (other papers it names are read from the line on their own)
-_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:(?:19|20)\d{2}[a-z]?|\bet\.? al\.?)\s*[)）])\s+(?:[—–]|--?)\s+[a-z].*$")
+#: a remark in lower case after a spaced dash or a full stop, right after a bracketed
+#: citation that closes on its year (``2024``, ``'23``) or its ``et al.`` (``… (Okafor et al.
+#: 2024) — no pairs needed``, ``… (Park et al., UIST '23). the HCI crowd got there first``): the
+#: writer's words, not the reference's (other papers it names are read from the line on their own)
+_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:(?:19|20)\d{2}[a-z]?|['’]\d{2}|\bet\.? al\.?)\s*[)）])(?:\s+(?:[—–]|--?)|\.)\s+[a-z].*$")
 
 
-def _without_dash_remark(text: str) -> str:
+def _without_dash_remark(text: str, *, after_stop: bool) -> str:
     """``text`` without a remark after a spaced dash that follows its bracketed citation
     (:data:`_DASH_REMARK_AFTER_CITATION_RE`), when the citation is the line's only bracket
     and no sentence ends before it: a line that names one paper, not prose that cites
-    several (``…; BN (Ioffe & Szegedy 2015), no dropout. Compare Highway Networks (…) — …``)."""
+    several (``…; BN (Ioffe & Szegedy 2015), no dropout. Compare Highway Networks (…) — …``).
+    ``after_stop``: the remark after a full stop instead, cut only after a title in title case."""
     m = _DASH_REMARK_AFTER_CITATION_RE.search(text)
     if m is None:
         return text
     head = text[: m.start()]
     if head.count("(") + head.count("（") > 1 or ";" in head or _SENTENCE_BREAK_RE.search(head):
         return text
+    if (text[m.end(1):m.end(1) + 1] == ".") != after_stop:
+        return text  # (a remark after a full stop is tried only when the whole line reads as no reference)
+    if after_stop and not title_case(_POST_COUNTER_RE.sub("", head[: head.rfind("(")]).strip()):
+        return text  # (and only after a title: "not 2023 but …: Chinchilla (…). every …" is prose)
     return text[: m.end(1)]
 
 
@@ -826,7 +832,7 @@ def _parse_reference(text: str) -> Reference | None:
     plain = strip_markup(text)
     if ")" in plain or "）" in plain:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
-        plain = _without_dash_remark(plain)  # "(Okafor et al. 2024) — skim §3": a remark
+        plain = _without_dash_remark(plain, after_stop=False)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
     if plain[:1].isdigit():
@@ -834,6 +840,8 @@ def _parse_reference(text: str) -> Reference | None:
     if "<-" in plain or "←" in plain:
         plain = _ARROW_REMARK_RE.sub("", plain)  # "… SOSP 2023  <-- this is vLLM": a remark pointing back
     ref = REFERENCE_RULES.first(plain)
+    if ref is None and ")." in plain and (cut := _without_dash_remark(plain, after_stop=True)) != plain:
+        plain, ref = cut, REFERENCE_RULES.first(cut)  # "Title (Park et al., UIST '23). the HCI crowd …": a remark
     if ref is not None:
         ref.source = plain
         ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
