@@ -100,15 +100,15 @@ SETS = {
         },
         "mine": ["recognition", "tangible"],
     },
-    #: held-out set 11: fixed on 2026-12-08 before any output of them was read; set 10 is development data from then on
+    #: held-out set 11: fixed on 2026-12-08 before any output of them was read (a first choice of topics, accessibility/health/children/privacy, had too few records and was replaced unread); set 10 is development data from then on
     "11": {
         "topics": {
-            "accessibility": r"\b(accessibility|accessible|blind|visually impaired|disability|disabilities|deaf)\b",
-            "health": r"\b(health|medical|clinical|patient|patients|wellbeing|well-being)\b",
-            "children": r"\b(child|children|kids|older adults|elderly|seniors|family|families)\b",
-            "privacy": r"\b(privacy|security|password|passwords|authentication|trust)\b",
+            "input": r"\b(input|interaction technique|interaction techniques|pointing|cursor|selection)\b",
+            "information": r"\b(information|search|browsing|web|retrieval)\b",
+            "shape": r"\b(shape|shape-changing|deformable|flexible|paper)\b",
+            "text": r"\b(text|reading|writing|document|documents)\b",
         },
-        "mine": ["accessibility", "privacy"],
+        "mine": ["input", "shape"],
     },
 }
 PER_TOPIC = 9

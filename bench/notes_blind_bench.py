@@ -13,6 +13,7 @@ blind the same way, by other writers, that may be read and tuned on; the blind s
 ``--dev3`` scores the third development set (``tests/data/notes/dev3``), on the styles both blind sets score lowest.
 ``--dev4`` scores the fourth development set (``tests/data/notes/dev4``), on the style families still lowest after dev3.
 ``--dev5`` scores the fifth (``tests/data/notes/dev5``), on the style families still lowest by recall after dev4.
+``--dev6`` scores the sixth (``tests/data/notes/dev6``): forwarded e-mails, posts, Zotero notes and reports, Notion.
 ``--blind2`` scores the second blind set (``tests/data/notes/blind2``): a measure, never tuned on.
 
 Run: .venv/bin/python bench/notes_blind_bench.py  (or `make bench`).
@@ -35,17 +36,18 @@ def main() -> None:
     parser.add_argument("--dev3", action="store_true", help="the third development set (tests/data/notes/dev3)")
     parser.add_argument("--dev4", action="store_true", help="the fourth development set (tests/data/notes/dev4)")
     parser.add_argument("--dev5", action="store_true", help="the fifth development set (tests/data/notes/dev5)")
+    parser.add_argument("--dev6", action="store_true", help="the sixth development set (tests/data/notes/dev6)")
     parser.add_argument("--blind2", action="store_true", help="the second blind set (tests/data/notes/blind2): a measure")
     parser.add_argument("-v", "--verbose", action="store_true", help="list misses and false mentions")
     args = parser.parse_args()
     if args.src:
         sys.path.insert(0, str(Path(args.src).resolve()))
     sys.path.insert(0, str(HERE.parent / "tests"))
-    from blind_scoring import BLIND, BLIND2, DEV, DEV2, DEV3, DEV4, DEV5, score_blind  # noqa: E402  (after the path is set)
+    from blind_scoring import BLIND, BLIND2, DEV, DEV2, DEV3, DEV4, DEV5, DEV6, score_blind  # noqa: E402  (after the path is set)
 
-    by_style, total = score_blind(BLIND2 if args.blind2 else DEV5 if args.dev5 else DEV4 if args.dev4 else DEV3 if args.dev3 else DEV2 if args.dev2 else DEV if args.dev else BLIND)
+    by_style, total = score_blind(BLIND2 if args.blind2 else DEV6 if args.dev6 else DEV5 if args.dev5 else DEV4 if args.dev4 else DEV3 if args.dev3 else DEV2 if args.dev2 else DEV if args.dev else BLIND)
     head = f"{'style':58} {'files':>5} {'papers':>6} {'found':>5} {'prec':>5} {'recall':>6} {'title':>5} {'authors':>7} {'non-papers taken':>16}"
-    which = (" (second blind set)" if args.blind2 else " (fifth development set)" if args.dev5
+    which = (" (second blind set)" if args.blind2 else " (sixth development set)" if args.dev6 else " (fifth development set)" if args.dev5
              else " (fourth development set)" if args.dev4
              else " (third development set)" if args.dev3
              else " (second development set)" if args.dev2

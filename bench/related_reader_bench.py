@@ -10,15 +10,16 @@ Two figures, each against the same reader's verdicts:
    differently need a new judgement to count.
 
 3. ``--check``: the check alone, on the development judgements (blind_hci/, which judged-before/
-   repeats, and blind_hci_topics/) and on the held-out ones (blind_hci_heldout/, _2/), printed apart,
-   ``--before REF``'s src/ (default main) and this tree's in one run, each given the drafts' records;
-   ``--dev`` leaves the held-out ones out (for developing the check: they are measured at the end).
+   repeats, and blind_hci_topics/) and on every held-out set (blind_hci_heldout/ is set 1, _2/ set 2, ...,
+   _10/ set 10; both drafts of a side-by-side set), each printed apart, ``--before REF``'s src/ (default
+   main) and this tree's in one run, each given the drafts' records; ``--dev`` leaves the held-out ones out
+   and ``--sets dev,1-9`` measures those named (for developing the check: the rest are measured at the end).
 
 4. ``--check`` also scores the check's learned reading (``bench/check_train.py``) leaving one reader out: fitted on
-   the other five readers' verdicts, scored on the sixth's, each fold and the mean.
+   the other readers' verdicts (held-out sets 1-9 and the development ones), scored on the one left out.
 
 Run: .venv/bin/python bench/related_reader_bench.py [-v]  (part 2 needs ../shared/corpora)
-     .venv/bin/python bench/related_reader_bench.py --check [--dev] [--before REF]
+     .venv/bin/python bench/related_reader_bench.py --check [--dev | --sets dev,1-9] [--before REF] [--no-folds]
 """
 
 from __future__ import annotations
@@ -138,8 +139,30 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5), 6: ("sixth", HELDOUT_6),
                 7: ("seventh", HELDOUT_7), 8: ("eighth", HELDOUT_8),
                 9: ("ninth", HELDOUT_9), 10: ("tenth", HELDOUT_10)}
-CHECK_SETS = {"dev": (DATA, TOPICS), "held-out": (HELDOUT, HELDOUT_2),
-              **{f"held-out {n}": (folder / "before", folder) for n, (_, folder) in SIDE_BY_SIDE.items()}}
+#: every judged set by its number (1 and 2: the same held-out drafts judged by two readers; from 3 on, both drafts
+#: of a side-by-side judgement), each printed apart
+CHECK_SETS = {"dev": (DATA, TOPICS), "set 1": (HELDOUT,), "set 2": (HELDOUT_2,),
+              **{f"set {n}": (folder / "before", folder) for n, (_, folder) in SIDE_BY_SIDE.items()}}
+
+
+def _chosen_sets(argv: list[str]) -> tuple[str, ...]:
+    """The sets ``--check`` measures: all, the development ones (``--dev``), or those ``--sets`` names (``--sets
+    dev,1-9``: numbers and ranges), so that a set kept for the final measure stays unread while the check is tuned."""
+    if "--dev" in argv:
+        return ("dev",)
+    if "--sets" not in argv:
+        return tuple(CHECK_SETS)
+    chosen: list[str] = []
+    for part in argv[argv.index("--sets") + 1].split(","):
+        if part == "dev":
+            chosen.append("dev")
+            continue
+        low, _, high = part.partition("-")
+        chosen += [f"set {n}" for n in range(int(low), int(high or low) + 1)]
+    unknown = [name for name in chosen if name not in CHECK_SETS]
+    if unknown:
+        raise SystemExit(f"no judged set {', '.join(unknown)}: choose among dev and 1-{len(CHECK_SETS) - 1}")
+    return tuple(chosen)
 
 
 def _counts_json(sets: list[str]) -> None:
@@ -194,7 +217,7 @@ def leave_one_reader_out() -> None:
     except ImportError as exc:  # (scikit-learn is a development dependency)
         print(f"leave one reader out: skipped ({exc})")
         return
-    print("related-work --check, learned reading fitted on five readers and scored on the sixth (this tree):")
+    print("related-work --check, learned reading fitted on the other readers, scored on the one left out (this tree):")
     check_train.folds(check_train.rows())
 
 
@@ -288,8 +311,9 @@ def main() -> None:
     verbose = "-v" in sys.argv
     if "--check" in sys.argv:  # only the check's figures, before and after
         check_before_after(sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "main",
-                           ("dev",) if "--dev" in sys.argv else tuple(CHECK_SETS))
-        leave_one_reader_out()
+                           _chosen_sets(sys.argv))
+        if "--no-folds" not in sys.argv:
+            leave_one_reader_out()
         return
     judged = yaml.safe_load((DATA / "judgements.yaml").read_text(encoding="utf-8"))
     verdicts = Counter(s["verdict"] for s in judged["sentences"])

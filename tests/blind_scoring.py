@@ -48,6 +48,8 @@ DEV3 = Path(__file__).parent / "data" / "notes" / "dev3"
 #: a fourth development set, by four more writers, on the style families the blind sets still score lowest
 DEV4 = Path(__file__).parent / "data" / "notes" / "dev4"
 DEV5 = Path(__file__).parent / "data" / "notes" / "dev5"
+#: a sixth, by two more writers, on forwarded e-mails, posts, Zotero notes and reports and Notion
+DEV6 = Path(__file__).parent / "data" / "notes" / "dev6"
 #: a second blind set, by three more writers (added when the first had been scored often): a measure, like BLIND
 BLIND2 = Path(__file__).parent / "data" / "notes" / "blind2"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from blind_scoring import BLIND, BLIND2, DEV, DEV2, DEV3, DEV4, DEV5, blind_files, score_file  # noqa: E402
+from blind_scoring import BLIND, BLIND2, DEV, DEV2, DEV3, DEV4, DEV5, DEV6, blind_files, score_file  # noqa: E402
 
 FILES = blind_files(BLIND)
-DEV_FILES = blind_files(DEV) + blind_files(DEV2) + blind_files(DEV3) + blind_files(DEV4) + blind_files(DEV5)
+DEV_FILES = blind_files(DEV) + blind_files(DEV2) + blind_files(DEV3) + blind_files(DEV4) + blind_files(DEV5) + blind_files(DEV6)
 BLIND2_FILES = blind_files(BLIND2)
 
 

@@ -382,7 +382,10 @@ def test_related_work_check_through_the_cli_lists_reader_flags(tmp_path):
     flags = [line for line in res.output.splitlines() if line.startswith("check: line")]
     # two papers that share no phrase: the paragraph has no topic sentence, and the check says so (the draft does not)
     assert any("no-topic-sentence" in f for f in flags), res.output
-    assert [f for f in flags if "no-topic-sentence" not in f] == [], res.output
+    # the draft moves aside what a reader certainly marks (the gerund made the verb, a subtitle tacked on); the title
+    # said in other words may still be what the learned reading marks, and the check then says so
+    assert all("smith2026delving" in f and not {"wrong-verb", "subtitle"} & set(re.findall(r"[\w-]+", f))
+               for f in flags if "no-topic-sentence" not in f), res.output
     assert "delve" not in res.output and "no-topic-sentence:" not in res.output.split("check:")[0], res.output
     draft = tmp_path / "draft.tex"
     draft.write_text("\\citet{smith2026delving} delve into Muon and beyond, with deep analysis and extensions.\n")

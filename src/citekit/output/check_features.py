@@ -82,6 +82,10 @@ FEATURES = tuple(f"rule:{r}" for r in RULES) + (
     "stale_new",  # "a new"/"a novel": the abstract's own boast, stale in a related-work section
     "stacked_for",  # prepositions stacked ("for language development for deaf children")
     "counted",  # things counted and not named ("five technical steps", "two studies", "various interfaces")
+    "their_own",  # "their system", "its own ...": the abstract's "our" turned round, pointing at nothing named
+    "praise",  # the paper's praise of itself ("robust", "efficient", "seamless"), which the reader cannot check
+    "parenthesis",  # a parenthetical aside (most often a title's subtitle or an abstract's gloss pasted in)
+    "bare_artefact",  # names what was built and nothing of what it does or finds ("propose a sensing technique.")
 )
 
 #: each feature's fault class: the category a flag carries when that feature weighs most, and what to do
@@ -97,6 +101,8 @@ FAULT = {
     "verb_odd": "wrong-verb", "first_copied": "verbatim", "overview": "no-claim", "stale_new": "wordy",
     "stacked_for": "wordy", "counted": "vague",
     "acronyms": "acronym", "tense_mix": "grammar", "many_cited": "unrelated-join", "position": "no-contrast",
+    "their_own": "definite-reference", "praise": "wordy",
+    "parenthesis": "pasted-title", "bare_artefact": "no-claim",
 }
 #: features whose absence is the fault (no artefact, no finding, no purpose named, no verb of making or finding): a
 #: flag may name their class when they are missing; any other feature names its class only when the sentence has it
@@ -126,6 +132,12 @@ FEATURE_ADVICE = {
     "counted": "things are counted but never named: say which, or the most important",
     "verb_study": "'study' before the title's words says what the paper is about, not what it does or finds",
     "artefact": "the sentence names neither what the paper built nor what it found: say one of them",
+    "their_own": "'their ...' echoes the abstract's 'our ...': name what it is ('a system that ...')",
+    "praise": "the paper's praise of itself ('robust', 'efficient', 'seamless') is not something the reader can "
+              "check: drop it, or give the result that shows it",
+    "parenthesis": "a parenthetical aside (often the title's subtitle) is pasted in: say it in the sentence or drop it",
+    "bare_artefact": "the sentence names what was built but not what it does or finds: add what it is for or what "
+                     "it showed",
 }
 #: what to do about each fault class, for a flag no hand rule explains
 ADVICE = {
@@ -189,7 +201,18 @@ _RESEARCH_VERBS = frozenset(
     "offer contribute examine characterize quantify derive argue outline summarize summarise track recognize "
     "estimate predict improve reduce increase visualize map conduct perform let allow help teach ask built found "
     "learn".split()) | INQUIRY_VERBS | MAKING_VERBS
-_COUNTED = lazy(r"\b(?:two|three|four|five|six|seven|eight|several|various|a\s+number\s+of|a\s+few|many)\s+"
+_THEIR_OWN = lazy(r"\b(?:their|its)\s+(?:own\s+)?(?:[a-z\-]+\s+){0,2}?(?:system|approach|method|technique|work|"
+                  r"tool|prototype|framework|design|study|model|device|interface|solution|algorithm|application|"
+                  r"project)s?\b")
+#: a paper's praise of what it made, which only its results can bear out (citekit.output.self_praise drops some)
+_PRAISE = lazy(r"\b(?:novel|innovative|robust|efficient|effective|powerful|seamless(?:ly)?|intuitive|elegant|"
+               r"flexible|unique|rich|compelling|promising|superior|state-of-the-art|cutting-edge|lightweight)\b")
+#: what a sentence says a thing it names does, is for, or found: a purpose, a relative clause, a means
+_SAYS_WHAT = lazy(r"\b(?:that|which|where|who|whose|to|for|by|using|with|so|while|when|in\s+which)\b")
+#: (a count after "in", "over", "with" ... is a study's scope, which names what it counts: "over four weeks in three
+#: schools", "with twelve participants")
+_COUNTED = lazy(r"(?<!\bin\s)(?<!\bover\s)(?<!\bwith\s)(?<!\bacross\s)(?<!\bamong\s)(?<!\bfrom\s)(?<!\bfor\s)"
+                r"\b(?:two|three|four|five|six|seven|eight|several|various|a\s+number\s+of|a\s+few|many)\s+"
                 r"(?:[a-z\-]+\s+){0,2}?[a-z]+s\b")
 _INQUIRY = frozenset("study studies explore explores examine examines investigate investigates evaluate evaluates "
                      "compare compares analyze analyzes analyse analyses assess assesses survey surveys review "
@@ -323,5 +346,10 @@ def sentence_features(plain: str, titles: list[str], abstracts: list[str], rules
         "stale_new": float(bool(re.search(r"\b(?:a|an)\s+(?:new|novel)\b", predicate, re.I))),
         "stacked_for": float(len(re.findall(r"\bfor\b", predicate)) >= 2 or len(re.findall(r"\bof\b", predicate)) >= 3),
         "counted": float(bool(_COUNTED.search(predicate))),
+        "their_own": float(bool(_THEIR_OWN.search(predicate.lower()))),
+        "praise": float(len(_PRAISE.findall(predicate.lower()))),
+        "parenthesis": float("(" in predicate),
+        "bare_artefact": float(values["artefact"] > 0 and not values["finding"]
+                               and not _SAYS_WHAT.search(predicate.lower())),
     })
     return [values[f] for f in FEATURES]

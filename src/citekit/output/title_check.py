@@ -39,7 +39,7 @@ INQUIRY_VERBS = frozenset(
 #: Any other verb ("enjoy", "enable", "make", "type", "understand") is never the authors' act
 MAKING_VERBS = frozenset(
     "present propose introduce develop design build create combine implement model simulate test describe demonstrate "
-    "identify classify detect extend improve augment prototype fabricate".split())
+    "identify classify detect extend improve augment prototype fabricate apply integrate".split())
 #: words of an abstract, beyond the title's, before it says more than the title (a publisher's blurb, "Official
 #: Full-Text Publication: <title> on ResearchGate", has fewer): with fewer, the title is all a writer has
 REAL_ABSTRACT = 20
@@ -77,6 +77,12 @@ def real_abstract(title: str, abstract: str) -> bool:
     return len([w for w in _tokens(abstract) if w not in wanted]) >= REAL_ABSTRACT
 
 
+def cut_off(abstract: str) -> bool:
+    """Whether a record's abstract stops mid-sentence (a library snippet: no closing stop, or a closing ellipsis)."""
+    end = abstract.rstrip().rstrip(")]\"'\u201d")
+    return bool(end) and (not end.endswith((".", "!", "?")) or end.endswith(("...", "\u2026")))
+
+
 def title_verb(predicate: str, title: str, abstract: str) -> str | None:
     """The verb a sentence took from the title's opening gerund, when the paper's authors do not do it; else None."""
     first = re.match(r"\s*([A-Z][a-z]+ing)\b", title)
@@ -90,6 +96,8 @@ def title_verb(predicate: str, title: str, abstract: str) -> str | None:
     if base in MAKING_VERBS:
         if not real_abstract(title, abstract):
             return None  # the title is all the record says: "combine point force haptic and tactile displays"
+        if cut_off(abstract):
+            return None  # the record lost the abstract's end, where the authors may say they do it
         stem = first.group(1).lower()[:-3][:5]
         if re.search(_AUTHORS + re.escape(stem), abstract, re.I):
             return None  # the abstract has the authors do it
