@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, split_name_list, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -737,7 +737,26 @@ class _Extractor:
             found += self._quoted_titles(node, found)
         if not node.children and "://" in node.text:
             found += self._bracketed_linked_titles(node, found)
+        if "paper" in node.text and not node.children:
+            found += self._titles_after_paper(node, found)
         return found + self._cited(node, found)
+
+    def _titles_after_paper(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """A title in brackets right after the word "paper" (``ConvNeXt paper (A ConvNet for
+        the 2020s) argues …``): the writer names the paper, then gives its title. Only a
+        title written as one (title case, three words or more, no citation or year inside)."""
+        have = {normalize_title(m.title) for m in found if m.title}
+        out = []
+        for m in _PAPER_THEN_TITLE_RE.finditer(strip_urls(node.text)):
+            title = m.group("t").strip()
+            if (len(title.split()) < 3 or not title_case(title) or not looks_like_title(title) or non_paper_words(title)
+                    or _citations_in(title) or normalize_title(title) in have
+                    or split_name_list(title, single_word=True, min_names=2) is not None
+                    or _YEAR_OR_QUOTE_RE.search(title)):
+                continue  # (``ViT+SAM paper (Chen, Hsieh, Gong)``: its authors; a year or a quote: a citation, read as one)
+            details = _Details(hard=True, rule="a title in brackets after the word 'paper'")
+            out.append(self._mention("titled", node, details, title=title))
+        return out
 
     def _bracketed_linked_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
         """A title written in brackets with its link after a comma, in a sentence (``the
@@ -1675,6 +1694,14 @@ def _text_after(node: Node, found: tuple[int, Citation]) -> str:
         part = next((text for number, text in _lines_of(node) if number == line), node.text)
         return strip_urls(strip_markup(part))[cite.end:]
     return node.text[next(begin for number, begin, _ in _line_spans(node) if number == line) + cite.end:]
+
+
+#: the word "paper", then a bracket holding what may be its title (``ConvNeXt paper (A ConvNet for the 2020s)``)
+_PAPER_THEN_TITLE_RE = lazy(r"\bpaper\s*[(（](?P<t>[^()（）\d]{8,200}?(?:\b\d{2,4}s?\b[^()（）]{0,100}?)?)[)）]", re.I)
+
+
+#: a year (not a decade, ``the 2020s``) or a quotation mark: a bracket that cites, not a bare title
+_YEAR_OR_QUOTE_RE = lazy(r"\b(?:19|20)\d{2}\b(?!s)|[\"“”«»]")
 
 
 #: a book's publisher as a reference writes it after the title: a press or a publishing
