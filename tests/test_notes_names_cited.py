@@ -139,3 +139,11 @@ def test_a_title_in_brackets_after_the_word_paper_is_that_papers_title(tmp_path:
     got = mentions_by_line(tmp_path, text, "notes.txt")
     assert [m["title"] for m in got[1]] == ["A Router for the Long Tail of the 2020s"]
     assert all(m["title"] != "Okafor, Brandt, Keller" for m in got.get(3, []))
+
+
+def test_the_names_after_a_dash_after_a_quoted_title_are_its_authors(tmp_path: Path) -> None:
+    # a post quotes the title, then its authors after a dash, then remarks in lower case
+    text = '2/ "Are Sparse Routers a Mirage for Long Documents?" — Okafor, Brandt & Keller. well deserved award. use a continuous metric\n'
+    got = mentions_by_line(tmp_path, text, "posts.txt")
+    assert [(m["title"], m["authors"]) for m in got[1]] == [
+        ("Are Sparse Routers a Mirage for Long Documents?", ["Okafor", "Brandt", "Keller"])]

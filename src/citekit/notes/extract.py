@@ -1451,6 +1451,12 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
         # Models with Transformers", Peebles & Xie — why …``: names after a comma, no year
         details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
         details.incomplete = bool(names.group("etal"))
+    elif (dash := _DASH_AFTER_TITLE_RE.match(text, m.end())) is not None and (lead := leading_names(text[dash.end():])) is not None:
+        # ``"Are Emergent … a Mirage?" — Schaeffer, Miranda & Koyejo. deservedly …``: the
+        # author list after a dash, in citation syntax, up to the separator that ends it
+        details.authors, details.incomplete = list(lead.authors), lead.incomplete
+        if lead.year is not None:
+            details.venue = (lead.venue, lead.year)
     elif (names := _NAMES_BEFORE_TITLE_RE.search(text, max(0, m.start() - 60), m.start())) is not None \
             and (names.group("etal") or not {names.group("first").lower(), names.group("second").lower()} <= _ordinary_words()):
         # ``mamba — Gu & Dao, "Mamba: Linear-Time …"``: two names or ``et al.`` and a comma
@@ -1465,6 +1471,10 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
 #: names right before a quoted title and a comma, with ``et al.`` or a second name, no year,
 #: after the line's start, a dash, a colon or a bracket
 _NAMES_BEFORE_TITLE_RE = lazy(r"(?:^|[—–:;(]\s*|\s--\s*)(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\b\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))\s*,\s*$")
+
+
+#: a spaced dash right after a quoted title's closing quote (what follows may be its authors)
+_DASH_AFTER_TITLE_RE = lazy(r"\s+(?:[—–]|--?)\s+")
 
 
 #: names right after a quoted title and a comma, with ``et al.`` or a second name, no year:
