@@ -71,3 +71,22 @@ def test_a_message_written_without_blank_lines_keeps_its_citations_beside_a_disc
     text = "From: Ilse Keane <ilse@example.org>\n" + "\n".join(lines) + "\n> If you are not the intended recipient, delete this.\n"
     mentions = api_mentions(tmp_path, "fwd.txt", text)
     assert len({m.year for m in mentions}) == 12
+
+
+def test_a_reply_line_naming_its_sender_with_a_year_cites_nothing(tmp_path: Path) -> None:
+    # "On <date>, <sender> wrote:", maybe wrapped: the sender written "Family, Given" with
+    # what the address book adds in brackets is no citation; prose opening on "On" is kept
+    text = (
+        "Thanks, will do. On sparse routing see Okafor et al. (2021) first.\n"
+        "\n"
+        "On Tue, 4 Jun 2024 at 09:12, Voss, Mirela (2021 cohort)\n"
+        "<m.voss@example.org> wrote:\n"
+        "> please read Haldane et al. (2022) before Thursday.\n"
+        ">\n"
+        "> On 3 Jun 2024, at 18:40, Brandt, Jonas\n"
+        "> (2019) <jb@example.org> wrote:\n"
+        ">> and Keller & Lindqvist, 2020 too.\n"
+    )
+    mentions = api_mentions(tmp_path, "reply.txt", text)
+    assert [(m.authors, m.year) for m in mentions] == [
+        (["Okafor"], 2021), (["Haldane"], 2022), (["Keller", "Lindqvist"], 2020)]

@@ -2251,10 +2251,10 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text = without_quoted_passages(text)  # “words of the paper” (He et al., 2022, p. 1): its text, not its title
     if "\n--" in text or "\n> --" in text:
         text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
-    if ":" in text:
-        text = without_address_lines(text)  # an e-mail's From:, To:, Cc: and Sent: lines: people and dates
     if "intended" in text or "addressee" in text:
         text = without_disclaimers(text)  # "… intended recipient … Marlow, Keane & Partners (2024)": a firm, no authors
+    if ":" in text:
+        text = without_address_lines(text)  # From:, To:, Cc:, Sent: and "On … wrote:" lines (last: they say the text is an e-mail)
     if has_link_previews(text):
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
@@ -2277,13 +2277,25 @@ _SIGNATURE_RE = lazy(r"^(?P<q>(?:>\s*)*)--\s?$")
 _ADDRESS_LINE_RE = lazy(r"^(?:>[ \t]*)*(?:From|To|Cc|CC|Bcc|BCC|Sent|Date|Reply-To):[ \t].*$", re.M)
 
 
+#: the line a reply quotes its message under, maybe wrapped onto a second or third line
+#: (``On Tue, 4 Jun 2024 at 09:12, Okafor, Tomas`` / ``(2021 cohort) <t@example.org> wrote:``):
+#: a date (a digit soon after its first word) and a sender, whose "Family, Given (year …)"
+#: reads as a citation
+_REPLY_LINE_RE = lazy(r"^(?:>[ \t]*)*(?:On|Am|Le)\s[^\n\d]{0,40}\d[^\n]{0,200}(?:\n(?:>[ \t]*)*(?!On\s)[^\n]{0,200}){0,2}?"
+                      r"(?:\bwrote|\bschrieb|\ba\s+écrit)\s*:[ \t]*$", re.M)
+
+
 def without_address_lines(text: str) -> str:
     """``text`` with the lines of its e-mails' headers that name people and dates blanked
-    (the same number of lines): ``To: Brandt, Jonas (2021 cohort)`` is an address, not a
-    citation. Only in a text with an e-mail's header or reply line."""
+    (the same number of lines): ``To: Brandt, Jonas (2021 cohort)`` is an address, and the
+    reply line ``On …, Brandt, Jonas (2019) <…> wrote:`` a sender, not a citation. Only in a
+    text with an e-mail's header or reply line."""
     if _MAIL_HEADER_RE.search(text) is None:
         return text
-    return _ADDRESS_LINE_RE.sub("", text)
+    text = _ADDRESS_LINE_RE.sub("", text)
+    if "wrote:" in text or "schrieb" in text or "écrit" in text:
+        text = _REPLY_LINE_RE.sub(lambda m: "\n" * m.group().count("\n"), text)  # "On …, Okafor, Tomas (2021 cohort) <…> wrote:"
+    return text
 
 
 #: the words of an e-mail's legal disclaimer (no paper writes them of itself)
