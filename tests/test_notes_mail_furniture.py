@@ -90,3 +90,16 @@ def test_a_reply_line_naming_its_sender_with_a_year_cites_nothing(tmp_path: Path
     mentions = api_mentions(tmp_path, "reply.txt", text)
     assert [(m.authors, m.year) for m in mentions] == [
         (["Okafor"], 2021), (["Haldane"], 2022), (["Keller", "Lindqvist"], 2020)]
+
+
+def test_a_notes_page_with_a_date_property_keeps_its_lines(tmp_path: Path) -> None:
+    # a page's "Date:" property and a "To:" line of its own are no e-mail header: nothing
+    # is blanked where no sender, reply or forward says the text is an e-mail
+    text = (
+        "# Routing reading group\n"
+        "Date: June 13, 2024\n"
+        "\n"
+        "To: read Okafor et al. (2021) before the session\n"
+    )
+    mentions = api_mentions(tmp_path, "page.md", text)
+    assert [(m.authors, m.year) for m in mentions] == [(["Okafor"], 2021)]

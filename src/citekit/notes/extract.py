@@ -2285,12 +2285,19 @@ _REPLY_LINE_RE = lazy(r"^(?:>[ \t]*)*(?:On|Am|Le)\s[^\n\d]{0,40}\d[^\n]{0,200}(?
                       r"(?:\bwrote|\bschrieb|\ba\s+écrit)\s*:[ \t]*$", re.M)
 
 
+#: what only an e-mail writes: a sender's address in a From: line, Outlook's Sent: line, a
+#: reply line, or the line a forward or a reply opens its copied message with
+_SENDER_RE = lazy(r"^(?:>[ \t]*)*From:[^\n]*[@<]|^(?:>[ \t]*)*Sent:\s|wrote:[ \t]*$|schrieb[^\n]*:[ \t]*$|a\s+écrit\s*:[ \t]*$"
+                  r"|(?:-{3,}|_{8,})[ \t]*(?:Forwarded message|Original Message)|^Begin forwarded message", re.M | re.I)
+
+
 def without_address_lines(text: str) -> str:
     """``text`` with the lines of its e-mails' headers that name people and dates blanked
     (the same number of lines): ``To: Brandt, Jonas (2021 cohort)`` is an address, and the
-    reply line ``On …, Brandt, Jonas (2019) <…> wrote:`` a sender, not a citation. Only in a
-    text with an e-mail's header or reply line."""
-    if _MAIL_HEADER_RE.search(text) is None:
+    reply line ``On …, Brandt, Jonas (2019) <…> wrote:`` a sender, not a citation. Only in an
+    e-mail (:data:`_SENDER_RE`): a notes page's ``Date: June 13, 2024`` property or a ``To:``
+    line of its own is no header."""
+    if _MAIL_HEADER_RE.search(text) is None or _SENDER_RE.search(text) is None:
         return text
     text = _ADDRESS_LINE_RE.sub("", text)
     if "wrote:" in text or "schrieb" in text or "écrit" in text:
@@ -2309,7 +2316,7 @@ def without_disclaimers(text: str) -> str:
     of the intended recipient or addressee, in a few lines (a long run of lines with no blank
     one between is a message written unbroken, not a disclaimer). Only in a text with an
     e-mail's header or reply line."""
-    if _MAIL_HEADER_RE.search(text) is None:
+    if _MAIL_HEADER_RE.search(text) is None or _SENDER_RE.search(text) is None:
         return text
     paragraphs = re.split(r"(\n[ \t>]*\n)", text)
     return "".join("\n" * part.count("\n") if i % 2 == 0 and part.count("\n") < _DISCLAIMER_LINES and _DISCLAIMER_RE.search(part) else part
