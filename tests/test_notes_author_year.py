@@ -425,3 +425,12 @@ def test_names_before_what_the_line_calls_a_book_cite_no_paper(tmp_path) -> None
     text = "we read the Haldane et al. Sparse Models book over the summer, then Okafor et al. (2021)\n"
     got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "notes.txt", text)]
     assert got == [(["Okafor"], 2021)]
+
+
+def test_a_citation_followed_by_talks_as_a_verb_is_still_a_paper(tmp_path) -> None:
+    # "talks" and "lectures" are verbs too: they name a talk only after a name of it
+    text = ("as Okafor et al. 2021 talks about in section 3\n"
+            "\n"
+            "and the Brandt & Keller 2020 Sparse Routing lectures are no paper\n")
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "notes.txt", text)]
+    assert got == [(["Okafor"], 2021)]

@@ -1690,10 +1690,12 @@ _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
 
 #: right after a citation's names, what the writer calls the work when it is no paper: up
 #: to three capitalised words of its name, then the kind (``Goodfellow et al. Deep Learning
-#: book``, ``Karpathy's Zero to Hero lectures``); a lower-case word between ends the name
+#: book``, ``Karpathy's Zero to Hero lectures``); a lower-case word between ends the name, and
+#: a word that is a verb too (``talks``, ``lectures``) says it only after a name (``Okafor et
+#: al. 2021 talks about …`` cites the paper)
 _KIND_AFTER_CITATION_RE = lazy(
-    r"\s*(?:'s\s+|’s\s+)?(?:[A-Z][\w\-]*\s+){0,3}(?:text)?(?:books?|blog\s*posts?|blog|lectures?|courses?|slides|"
-    r"talks?|videos?|podcasts?|tutorials?|keynotes?|newsletters?|notebooks?|chapters?|essays?)\b")
+    r"\s*(?:'s\s+|’s\s+)?(?:(?:[A-Z][\w\-]*\s+){0,3}(?:text)?(?:books?|blog\s*posts?|blog|courses?|slides|videos?|podcasts?|"
+    r"tutorials?|keynotes?|newsletters?|notebooks?|chapters?|essays?)|(?:[A-Z][\w\-]*\s+){1,3}(?:talks?|lectures?))\b")
 
 
 def _text_after(node: Node, found: tuple[int, Citation]) -> str:
