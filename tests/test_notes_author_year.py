@@ -366,3 +366,71 @@ def test_a_wrapped_paragraphs_citations_keep_their_lines_offsets() -> None:
     node = Node("plain", 1, f"{first} {second}", merged=[2], widths=(len(first), len(second)))
     (line, cite), = _citations_by_line(node)
     assert (line, cite.authors, second[cite.start:cite.start + 6]) == (2, ("Mensah",), "Mensah")
+
+
+def test_a_remark_after_a_citation_cut_by_a_hard_wrap_still_says_it_is_no_paper(tmp_path) -> None:
+    # the wrap cuts the bracket, so the citation ends on the next line, where the remark
+    # follows it: what it cites is no paper, read whole or not
+    text = ("> For the retreat read the routing survey and then Notes on Compute (Marlow,\n"
+            "> 2017), an essay and not a paper, and one of the benchmark write-ups too.\n")
+    assert extract_mentions(tmp_path, "fwd.eml.txt", text) == []
+
+
+def test_a_remark_on_the_line_after_a_whole_citation_is_not_read_as_its(tmp_path) -> None:
+    # the citation ends before the wrap: the next line's "not a paper" speaks of what it
+    # follows there, as when each line is read on its own
+    text = ("Two for the retreat: the gating study (Mensah & Ek, 2019) and\n"
+            "the keynote slides from Ghent, which are not a paper.\n")
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
+    assert got == [(["Mensah", "Ek"], 2019)]
+
+
+
+def test_a_quoted_sentence_that_cites_several_papers_is_no_title(tmp_path) -> None:
+    # a forwarded reply's wrapped sentence names papers by their authors and years: each is
+    # a citation, never one "title" running up to the last bracket with its names as authors
+    text = ("Begin forwarded message:\n"
+            "\n"
+            "> From: Ines Barros <ines@example.org>\n"
+            "> Subject: routing papers\n"
+            "> Date: 3 March 2025\n"
+            ">\n"
+            "> Three I keep rereading: the gating one (Mensah, Okoro, Lindahl, Varga, Rossi,\n"
+            "> 2021) and routing as described by Okafor, Lindqvist & Haldane\n"
+            "> (ICML 2020). Also Bandwise (Barros and Keller, 2019).\n"
+            ">\n"
+            "> Cheers, Ines\n")
+    got = [(m["kind"], m["title"], m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
+    assert got == [("cited", None, ["Mensah", "Okoro", "Lindahl", "Varga", "Rossi"], 2021),
+                   ("cited", None, ["Okafor", "Lindqvist", "Haldane"], 2020),
+                   ("cited", None, ["Barros", "Keller"], 2019)]
+
+
+
+def test_a_citation_followed_by_what_the_writer_calls_a_book_is_no_paper(tmp_path) -> None:
+    # the names cite a work the next words call a book (the wrap cuts its name): no paper,
+    # and the wrapped paragraph that cites it and a paper is no reference string either;
+    # the paper cited beside it is read
+    text = ("From: Ilse Keane <ilse@example.org>\n"
+            "Subject: routing\n"
+            "\n"
+            ">> The Example U routing lectures + the Haldane et al. Sparse\n"
+            ">> Models book, ch. 4 (Gating for Sparse Layers) are good background,\n"
+            ">> and for the paper itself Okafor et al. (2021) is the one.\n")
+    got = [(m["location"]["line"], m["authors"], m["year"]) for m in extract_mentions(tmp_path, "fwd.eml.txt", text)]
+    assert got == [(6, ["Okafor"], 2021)]  # (the citation's own line, not the paragraph read as one reference)
+
+
+def test_names_before_what_the_line_calls_a_book_cite_no_paper(tmp_path) -> None:
+    text = "we read the Haldane et al. Sparse Models book over the summer, then Okafor et al. (2021)\n"
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "notes.txt", text)]
+    assert got == [(["Okafor"], 2021)]
+
+
+def test_a_citation_followed_by_talks_as_a_verb_is_still_a_paper(tmp_path) -> None:
+    # "talks" and "lectures" are verbs too: they name a talk only after a name of it
+    text = ("as Okafor et al. 2021 talks about in section 3\n"
+            "\n"
+            "and the Brandt & Keller 2020 Sparse Routing lectures are no paper\n")
+    got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "notes.txt", text)]
+    assert got == [(["Okafor"], 2021)]

@@ -127,3 +127,23 @@ def test_whole_title_listed_in_a_sentence(tmp_path: Path) -> None:
     assert "Lanternfish: Small Models Can Teach Themselves to Plan Routes" in titles
     assert "Brightwater: Sparse Experts Can Route Their Own Tokens Well" in titles
     assert not any(t and t.startswith("Update") for t in titles)
+
+
+def test_a_title_in_brackets_after_the_word_paper_is_that_papers_title(tmp_path: Path) -> None:
+    # "X paper (Title)": the writer names the paper, then gives its title; a bracket of
+    # names after "paper" is its authors, and a bracket that cites with a year or a quoted
+    # title is read as a citation, not as a bare title
+    text = ("GateNet paper (A Router for the Long Tail of the 2020s) argues the gap is the recipe\n"
+            "\n"
+            "the ViT+Gate paper (Okafor, Brandt, Keller) is worth a look too\n")
+    got = mentions_by_line(tmp_path, text, "notes.txt")
+    assert [m["title"] for m in got[1]] == ["A Router for the Long Tail of the 2020s"]
+    assert all(m["title"] != "Okafor, Brandt, Keller" for m in got.get(3, []))
+
+
+def test_the_names_after_a_dash_after_a_quoted_title_are_its_authors(tmp_path: Path) -> None:
+    # a post quotes the title, then its authors after a dash, then remarks in lower case
+    text = '2/ "Are Sparse Routers a Mirage for Long Documents?" — Okafor, Brandt & Keller. well deserved award. use a continuous metric\n'
+    got = mentions_by_line(tmp_path, text, "posts.txt")
+    assert [(m["title"], m["authors"]) for m in got[1]] == [
+        ("Are Sparse Routers a Mirage for Long Documents?", ["Okafor", "Brandt", "Keller"])]

@@ -65,6 +65,22 @@ def test_a_threads_post_counter_is_no_part_of_the_title(tmp_path: Path) -> None:
     assert got[2][0]["title"] == "Sparse Routing for Streaming Speech"
 
 
+def test_a_threads_post_counter_without_its_total_is_no_part_of_the_title(tmp_path: Path) -> None:
+    # X threads number their posts "3/" as often as "3/7"
+    got = _extract(tmp_path, "@someone\n3/ Sparse Gating Networks (Okafor et al. 2021)\n")
+    assert [m["title"] for m in got[2]] == ["Sparse Gating Networks"]
+
+
+def test_a_remark_after_a_full_stop_after_the_citation_is_cut_from_a_titled_post(tmp_path: Path) -> None:
+    # a post names the paper by its title and citation, then goes on in lower case; a post
+    # that opens in prose keeps the citation alone
+    text = ("@someone\nSparse Gating: Interactive Routing of Expert Layers (Okafor et al., ICML '23). the systems crowd got there first lol\n"
+            "\n@someone\n6/ not new but I re-read it: Gating (Haldane et al., 2021). every router still comes back to it\n")
+    got = _extract(tmp_path, text)
+    assert [(m["title"], m["authors"]) for m in got[2]] == [("Sparse Gating: Interactive Routing of Expert Layers", ["Okafor"])]
+    assert [(m["title"], m["authors"]) for m in got[5]] == [(None, ["Haldane"])]
+
+
 def test_a_remark_after_a_citation_closing_on_et_al_is_cut_with_the_papers_it_names(tmp_path: Path) -> None:
     got = _extract(tmp_path, "@someone.bsky.social\nSparse Routing for Streaming Speech (Brandvold et al.) — not a "
                    "speech paper really, but see routers (Okafor et al. 2023, a.k.a. SpRo)\n2\n")

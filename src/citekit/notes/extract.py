@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, split_name_list, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -687,6 +687,8 @@ class _Extractor:
             return None
         if kind_prefix(node.text) is not None or non_paper_words(node.text) or find_urls.shared(node.text):
             return None  # (software, a blog post, a web page: what a title-less string cannot rule out online)
+        if len(_citations_in(node.text)) > 1:
+            return None  # (two author-year citations: a sentence that cites papers, each read as a citation)
         ref = unsure_reference(node.text)
         if ref is None or not ref.authors and ref.year is None:
             return None  # (no author and no year read: a line of prose, nothing an online sync could confirm)
@@ -735,7 +737,26 @@ class _Extractor:
             found += self._quoted_titles(node, found)
         if not node.children and "://" in node.text:
             found += self._bracketed_linked_titles(node, found)
+        if "paper" in node.text and not node.children:
+            found += self._titles_after_paper(node, found)
         return found + self._cited(node, found)
+
+    def _titles_after_paper(self, node: Node, found: list[Mention]) -> list[Mention]:
+        """A title in brackets right after the word "paper" (``ConvNeXt paper (A ConvNet for
+        the 2020s) argues …``): the writer names the paper, then gives its title. Only a
+        title written as one (title case, three words or more, no citation or year inside)."""
+        have = {normalize_title(m.title) for m in found if m.title}
+        out = []
+        for m in _PAPER_THEN_TITLE_RE.finditer(strip_urls(node.text)):
+            title = m.group("t").strip()
+            if (len(title.split()) < 3 or not title_case(title) or not looks_like_title(title) or non_paper_words(title)
+                    or _citations_in(title) or normalize_title(title) in have
+                    or split_name_list(title, single_word=True, min_names=2) is not None
+                    or _YEAR_OR_QUOTE_RE.search(title)):
+                continue  # (``ViT+SAM paper (Chen, Hsieh, Gong)``: its authors; a year or a quote: a citation, read as one)
+            details = _Details(hard=True, rule="a title in brackets after the word 'paper'")
+            out.append(self._mention("titled", node, details, title=title))
+        return out
 
     def _bracketed_linked_titles(self, node: Node, found: list[Mention]) -> list[Mention]:
         """A title written in brackets with its link after a comma, in a sentence (``the
@@ -832,6 +853,8 @@ class _Extractor:
         per_line = Counter(line for line, _ in cites)
         # "The Bitter Lesson (Sutton, 2019) … an essay, not a paper": the line says what it cites is none
         cites = [c for c in cites if per_line[c[0]] > 1 or not _says_not_a_paper_after(node, c)]
+        # "the Goodfellow et al. Deep Learning book": the words after the names say what it is
+        cites = [c for c in cites if _KIND_AFTER_CITATION_RE.match(_text_after(node, c)) is None]
         known = [(_name_words(m.authors), _title_words(m.title), m.year) for m in found if m.authors]
         out = []
         for line, cite in cites:
@@ -1073,6 +1096,12 @@ class _Extractor:
             # documentation (``A. Gokaslan and V. Cohen. OpenWebText corpus. \url{…}, 2019.``)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference with no venue whose title names a {word}: not a paper", title)
+        if ((details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins
+                and (publisher := _book_publisher(node.text, title)) is not None):
+            # ``Boyd, S. & Vandenberghe, L. Convex Optimization (Cambridge Univ. Press, 2004).``:
+            # after its title, a reference names only its publisher: a book, not a paper
+            self.not_papers.add(node.line)
+            return self._reject(node, f"a reference whose title is followed only by its publisher ({publisher}): a book, not a paper", title)
         if (said := _release_field(node.text)) and not _PREPRINT_RE.search(node.text):
             # the reference says what it is: ``[Computer software]``, ``[Data set]``, ``Software
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
@@ -1090,6 +1119,11 @@ class _Extractor:
             # "who" cell of a schedule may name the presenter; with no author cell, the cell's
             # citation gives them: ``RM overoptimization scaling laws (Gao, Schulman, Hilton)``)
             return self._reject(node, "a person and an affiliation", title)
+        if (details.model and not details.urls and not details.pins and not details.links
+                and not details.link_kinds and _finder_says_no_paper(node)):
+            # the reference parser read a string no link backs (a signature's name, role and
+            # extension; a disclaimer's firm and year) on a line the finder is sure is no paper
+            return self._reject(node, "a reference only the parser reads, on a line the finder reads as no paper", title)
         if _CHAT_CHROME_RE.match(node.text) and not details.urls and not details.pins:
             return self._reject(node, "a chat app's note on a message (pinned, shared, edited by someone), not a paper", title)
         if not details.urls and not details.pins and (said := _kind_after_title(node.text, title)) is not None:
@@ -1417,6 +1451,12 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
         # Models with Transformers", Peebles & Xie — why …``: names after a comma, no year
         details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
         details.incomplete = bool(names.group("etal"))
+    elif (dash := _DASH_AFTER_TITLE_RE.match(text, m.end())) is not None and (lead := leading_names(text[dash.end():])) is not None:
+        # ``"Are Emergent … a Mirage?" — Schaeffer, Miranda & Koyejo. deservedly …``: the
+        # author list after a dash, in citation syntax, up to the separator that ends it
+        details.authors, details.incomplete = list(lead.authors), lead.incomplete
+        if lead.year is not None:
+            details.venue = (lead.venue, lead.year)
     elif (names := _NAMES_BEFORE_TITLE_RE.search(text, max(0, m.start() - 60), m.start())) is not None \
             and (names.group("etal") or not {names.group("first").lower(), names.group("second").lower()} <= _ordinary_words()):
         # ``mamba — Gu & Dao, "Mamba: Linear-Time …"``: two names or ``et al.`` and a comma
@@ -1431,6 +1471,10 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
 #: names right before a quoted title and a comma, with ``et al.`` or a second name, no year,
 #: after the line's start, a dash, a colon or a bracket
 _NAMES_BEFORE_TITLE_RE = lazy(r"(?:^|[—–:;(]\s*|\s--\s*)(?P<first>[A-Z][\w'’\-]+)(?:\s+(?P<etal>et\s+al\b\.?)|\s+(?:&|and)\s+(?P<second>[A-Z][\w'’\-]+))\s*,\s*$")
+
+
+#: a spaced dash right after a quoted title's closing quote (what follows may be its authors)
+_DASH_AFTER_TITLE_RE = lazy(r"\s+(?:[—–]|--?)\s+")
 
 
 #: names right after a quoted title and a comma, with ``et al.`` or a second name, no year:
@@ -1586,8 +1630,15 @@ def _says_not_a_paper_after(node: Node, found: tuple[int, Citation]) -> bool:
     such a remark follows is what it speaks of: ``Kamradt's test — not a paper … RULER
     (Hsieh et al., 2024) is …`` keeps RULER)."""
     line, cite = found
-    part = next((text for number, text in _lines_of(node) if number == line), node.text)
-    return _SAYS_NOT_A_PAPER_RE.search(strip_urls(strip_markup(part)), cite.end) is not None
+    if not _read_whole(node):
+        part = next((text for number, text in _lines_of(node) if number == line), node.text)
+        return _SAYS_NOT_A_PAPER_RE.search(strip_urls(strip_markup(part)), cite.end) is not None
+    # a citation the wrap cut (``(Sutton,`` / ``2019), an essay, not a paper``) ends on a
+    # later line than it starts: the remark is looked for after its end, to the end of that line
+    spans = _line_spans(node)
+    end = next(begin for number, begin, _ in spans if number == line) + cite.end
+    stop = next((stop for _, begin, stop in spans if begin <= end <= stop), len(node.text))
+    return _SAYS_NOT_A_PAPER_RE.search(node.text, end, stop) is not None
 
 
 #: a family name in the possessive just before a quoted title (``Shazeer's "…"``,
@@ -1635,6 +1686,57 @@ _CITE_BEFORE_TITLE_RE = lazy(r"(?<![\w.'’\-])(?P<first>[A-Z][\w'’\-]+)(?:\s+
 
 #: a preprint is a paper, whatever its title calls the data it describes
 _PREPRINT_RE = lazy(r"\barxiv\b|\bpreprint\b|\bcorr\b", re.I)
+
+
+#: right after a citation's names, what the writer calls the work when it is no paper: up
+#: to three capitalised words of its name, then the kind (``Goodfellow et al. Deep Learning
+#: book``, ``Karpathy's Zero to Hero lectures``); a lower-case word between ends the name, and
+#: a word that is a verb too (``talks``, ``lectures``) says it only after a name (``Okafor et
+#: al. 2021 talks about …`` cites the paper)
+_KIND_AFTER_CITATION_RE = lazy(
+    r"\s*(?:'s\s+|’s\s+)?(?:(?:[A-Z][\w\-]*\s+){0,3}(?:text)?(?:books?|blog\s*posts?|blog|courses?|slides|videos?|podcasts?|"
+    r"tutorials?|keynotes?|newsletters?|notebooks?|chapters?|essays?)|(?:[A-Z][\w\-]*\s+){1,3}(?:talks?|lectures?))\b")
+
+
+def _text_after(node: Node, found: tuple[int, Citation]) -> str:
+    """What the node says after the citation ``found`` (which may end on a later line than
+    it starts, in a paragraph read whole), to the end of the node or of its line."""
+    line, cite = found
+    if not _read_whole(node):
+        part = next((text for number, text in _lines_of(node) if number == line), node.text)
+        return strip_urls(strip_markup(part))[cite.end:]
+    return node.text[next(begin for number, begin, _ in _line_spans(node) if number == line) + cite.end:]
+
+
+#: the word "paper", then a bracket holding what may be its title (``ConvNeXt paper (A ConvNet for the 2020s)``)
+_PAPER_THEN_TITLE_RE = lazy(r"\bpaper\s*[(（](?P<t>[^()（）\d]{8,200}?(?:\b\d{2,4}s?\b[^()（）]{0,100}?)?)[)）]", re.I)
+
+
+#: a year (not a decade, ``the 2020s``) or a quotation mark: a bracket that cites, not a bare title
+_YEAR_OR_QUOTE_RE = lazy(r"\b(?:19|20)\d{2}\b(?!s)|[\"“”«»]")
+
+
+#: a book's publisher as a reference writes it after the title: a press or a publishing
+#: house, named by the capitalised words before its word (``MIT Press``, ``Cambridge Univ.
+#: Press``, ``SAGE Publications``, ``Morgan Kaufmann Publishers``)
+_PUBLISHER_RE = lazy(r"\b(?:[A-Z][\w'’&\-]*\.?\s+){1,4}(?:Press|Publications|Publishers|Publishing)(?=\s*(?:[,.;)]|$))")
+#: what the part of a reference after a paper's title holds besides a publisher: the
+#: proceedings or journal it appeared in, a volume or pages (``ACM Press`` prints proceedings too)
+_CONTAINER_WORDS_RE = lazy(r"\b(?:In|Proc|Proceedings|Journal|Conference|Workshop|Symposium|Trans|Transactions|vol|pp|pages|Letters|Review)\b|\d+\s*[(:]\s*\d|\d+\s*[–—-]+\s*\d+", re.I)
+
+
+def _book_publisher(text: str, title: str) -> str | None:
+    """The publisher a reference names right after its title, when it names nothing else
+    there but places and the year (no proceedings, journal, volume or pages): the
+    reference is a book's. None otherwise."""
+    at, end = text.find(title), title[-6:]
+    if at < 0 and (at := text.find(end, max(0, text.find(title[:12])))) < 0:  # (a title rejoined from a hyphen: its end as written)
+        return None
+    tail = text[at + len(title):] if text.startswith(title, at) else text[at + len(end):]
+    m = _PUBLISHER_RE.search(tail)
+    if m is None or _CONTAINER_WORDS_RE.search(tail) or _PREPRINT_RE.search(tail):
+        return None
+    return m.group().strip()
 
 
 def _names_a_release(title: str) -> str | None:
@@ -2016,16 +2118,27 @@ def _citations_by_line(node: Node) -> list[tuple[int, Citation]]:
     paragraph is read whole, so a citation the wrap cut (``(Künzel, Sekhon,`` / ``Bickel &
     Yu, PNAS 2019)``) is read as written; where links or markup make the read text differ
     from the paragraph's (offsets would not map), each line is read on its own."""
-    lines = _lines_of(node)
-    if len(lines) == 1 or strip_urls(strip_markup(node.text)) != node.text:
-        return [(line, cite) for line, part in lines for cite in _citations_in(part)]
-    out, at, starts = [], 0, []
-    for line, part in lines:
-        starts.append((at, line))
-        at += len(part) + 1
+    if not _read_whole(node):
+        return [(line, cite) for line, part in _lines_of(node) for cite in _citations_in(part)]
+    out, starts = [], _line_spans(node)
     for cite in _citations_in(node.text):
-        begin, line = next((begin, line) for begin, line in reversed(starts) if begin <= cite.start)
+        line, begin, _ = next(span for span in reversed(starts) if span[1] <= cite.start)
         out.append((line, replace(cite, start=cite.start - begin, end=cite.end - begin)))  # (offsets in its line, as read line by line)
+    return out
+
+
+def _read_whole(node: Node) -> bool:
+    """``node`` is a wrapped paragraph whose citations are read in its whole text: more than
+    one line, and no links or markup that would make the read text differ from it."""
+    return len(_lines_of(node)) > 1 and strip_urls(strip_markup(node.text)) == node.text
+
+
+def _line_spans(node: Node) -> list[tuple[int, int, int]]:
+    """Each line joined into ``node``: its number and where it begins and ends in the node's text."""
+    out, at = [], 0
+    for line, part in _lines_of(node):
+        out.append((line, at, at + len(part)))
+        at += len(part) + 1
     return out
 
 
@@ -2140,6 +2253,10 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
     text = without_quoted_passages(text)  # “words of the paper” (He et al., 2022, p. 1): its text, not its title
     if "\n--" in text or "\n> --" in text:
         text = without_signatures(text)  # an e-mail's signature blocks: a name, a title, a quip
+    if "intended" in text or "addressee" in text:
+        text = without_disclaimers(text)  # "… intended recipient … Marlow, Keane & Partners (2024)": a firm, no authors
+    if ":" in text:
+        text = without_address_lines(text)  # From:, To:, Cc:, Sent: and "On … wrote:" lines (last: they say the text is an e-mail)
     if has_link_previews(text):
         text = with_link_titles(text)  # a chat copied out of the app: each preview's title beside its link
     extractor.bibtex = entries
@@ -2155,6 +2272,61 @@ def _outline(held: list[str], file: str, extractor: "_Extractor") -> Iterator[li
 _MAIL_HEADER_RE = lazy(r"^(?:>[ \t]*)*(?:From|Subject|To|Sent|Date):\s|wrote:[ \t]*$|(?<!-)-{3,}[ \t]*Forwarded message", re.M)
 #: the line that opens an e-mail's signature (``-- `` alone, maybe quoted)
 _SIGNATURE_RE = lazy(r"^(?P<q>(?:>\s*)*)--\s?$")
+
+
+#: a header line of an e-mail that says who sent it, to whom and when (maybe quoted); the
+#: subject is kept, a paper's title may be it
+_ADDRESS_LINE_RE = lazy(r"^(?:>[ \t]*)*(?:From|To|Cc|CC|Bcc|BCC|Sent|Date|Reply-To):[ \t].*$", re.M)
+
+
+#: the line a reply quotes its message under, maybe wrapped onto a second or third line
+#: (``On Tue, 4 Jun 2024 at 09:12, Okafor, Tomas`` / ``(2021 cohort) <t@example.org> wrote:``):
+#: a date (a digit soon after its first word) and a sender, whose "Family, Given (year …)"
+#: reads as a citation
+_REPLY_LINE_RE = lazy(r"^(?:>[ \t]*)*(?:On|Am|Le)\s[^\n\d]{0,40}\d[^\n]{0,200}(?:\n(?:>[ \t]*)*(?!On\s)[^\n]{0,200}){0,2}?"
+                      r"(?:\bwrote|\bschrieb|\ba\s+écrit)\s*:[ \t]*$", re.M)
+
+
+#: what only an e-mail writes: a sender's address in a From: line, Outlook's Sent: line, a
+#: reply line, or the line a forward or a reply opens its copied message with
+_SENDER_RE = lazy(r"^(?:>[ \t]*)*From:[^\n]*[@<]|^(?:>[ \t]*)*Sent:\s|wrote:[ \t]*$|schrieb[^\n]*:[ \t]*$|a\s+écrit\s*:[ \t]*$"
+                  r"|(?:-{3,}|_{8,})[ \t]*(?:Forwarded message|Original Message)|^Begin forwarded message", re.M | re.I)
+
+
+def without_address_lines(text: str) -> str:
+    """``text`` with the lines of its e-mails' headers that name people and dates blanked
+    (the same number of lines): ``To: Brandt, Jonas (2021 cohort)`` is an address, and the
+    reply line ``On …, Brandt, Jonas (2019) <…> wrote:`` a sender, not a citation. Only in an
+    e-mail (:data:`_SENDER_RE`): a notes page's ``Date: June 13, 2024`` property or a ``To:``
+    line of its own is no header."""
+    if _MAIL_HEADER_RE.search(text) is None or _SENDER_RE.search(text) is None:
+        return text
+    text = _ADDRESS_LINE_RE.sub("", text)
+    if "wrote:" in text or "schrieb" in text or "écrit" in text:
+        text = _REPLY_LINE_RE.sub(lambda m: "\n" * m.group().count("\n"), text)  # "On …, Okafor, Tomas (2021 cohort) <…> wrote:"
+    return text
+
+
+#: the words of an e-mail's legal disclaimer (no paper writes them of itself)
+_DISCLAIMER_RE = lazy(r"\bintended\s+(?:recipient|addressee)|\bsolely\s+for\s+the\s+addressee|\bsole\s+use\s+of\s+the\s+(?:intended|addressee)", re.I)
+
+
+def without_disclaimers(text: str) -> str:
+    """``text`` with each paragraph of an e-mail's legal disclaimer blanked (the same number
+    of lines): its firm and year (``Marlow, Keane & Partners (2024)``, ``Smith & Jones LLP,
+    2024``) read as a citation or a reference. A paragraph is a disclaimer when it speaks
+    of the intended recipient or addressee, in a few lines (a long run of lines with no blank
+    one between is a message written unbroken, not a disclaimer). Only in a text with an
+    e-mail's header or reply line."""
+    if _MAIL_HEADER_RE.search(text) is None or _SENDER_RE.search(text) is None:
+        return text
+    paragraphs = re.split(r"(\n[ \t>]*\n)", text)
+    return "".join("\n" * part.count("\n") if i % 2 == 0 and part.count("\n") < _DISCLAIMER_LINES and _DISCLAIMER_RE.search(part) else part
+                   for i, part in enumerate(paragraphs))
+
+
+#: the most lines a disclaimer runs to without a blank line
+_DISCLAIMER_LINES = 10
 
 
 def without_signatures(text: str) -> str:

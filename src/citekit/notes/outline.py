@@ -520,8 +520,16 @@ def _last_word(text: str) -> str:
 
 
 def _cut_link(word: str, part: str) -> bool:
-    """``word`` (the last of a line) is a link the wrap cut, and ``part`` (the next line) goes on with it."""
+    """``word`` (the last of a line) is a link the wrap cut, and ``part`` (the next line) goes on with it.
+    A link whose path ends on its slash is whole when the next line opens on a word of prose
+    (``https://www.example.org/`` / ``Newsletter.``: the kind of thing the reference cites)."""
+    if word.endswith("/") and _PROSE_WORD_RE.match(part):
+        return False
     return bool(word) and bool(_CUT_URL_RE.search(word) or (_CUT_HOST_RE.search(word) and _HOST_REST_RE.match(part)))
+
+
+#: a capitalised word of letters alone, then a full stop, a comma or a space: prose, no path's rest
+_PROSE_WORD_RE = lazy(r"^[A-Z][a-z]+(?:[.,](?:\s|$)|\s|$)")
 
 
 def join_wrapped(parts: list[str]) -> tuple[str, tuple[int, ...]]:

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from citekit.core.venues import canonical, from_text, short_from_long
-from citekit.notes.authoryear import Citation, _ordinary_words, leading_names
+from citekit.notes.authoryear import Citation, _ordinary_words, _place_names, find_citations, leading_names
 from citekit.notes.memo import clear_all, per_text
 from citekit.notes.rules import Cue, LineRule, LineRules
 from citekit.notes.shapes import SPEAKER_WORD_RE, strip_hashtags
@@ -349,30 +349,36 @@ _REMARK_TAIL_RE = lazy(r"\s*[(（][a-z][^()（）]*[)）]\s*$")
 
 
 #: the counter a thread's post opens with (``3/7 ``, ``12/12 ``): no part of what the post names
-_POST_COUNTER_RE = lazy(r"^\d{1,2}/\d{1,2}\s+(?=[^\W\d_])")
+_POST_COUNTER_RE = lazy(r"^\d{1,2}/(?:\d{1,2})?\s+(?=[^\W\d_])")
 
 
 #: a remark after an arrow pointing back at what the line names (``<-- this is vLLM``, ``← read first``)
 _ARROW_REMARK_RE = lazy(r"\s+(?:<-+|←)\s.*$")
 
 
-#: a remark in lower case after a spaced dash, right after a bracketed citation that closes
-#: on its year or its ``et al.`` (``… (Okafor et al. 2024) — no pairs needed``): the writer's
-#: words, not the reference's (other papers it names are read from the line on their own)
-_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:(?:19|20)\d{2}[a-z]?|\bet\.? al\.?)\s*[)）])\s+(?:[—–]|--?)\s+[a-z].*$")
+#: a remark in lower case after a spaced dash or a full stop, right after a bracketed
+#: citation that closes on its year (``2024``, ``'23``) or its ``et al.`` (``… (Okafor et al.
+#: 2024) — no pairs needed``, ``… (Park et al., UIST '23). the HCI crowd got there first``): the
+#: writer's words, not the reference's (other papers it names are read from the line on their own)
+_DASH_REMARK_AFTER_CITATION_RE = lazy(r"((?:(?:19|20)\d{2}[a-z]?|['’]\d{2}|\bet\.? al\.?)\s*[)）])(?:\s+(?:[—–]|--?)|\.)\s+[a-z].*$")
 
 
-def _without_dash_remark(text: str) -> str:
+def _without_dash_remark(text: str, *, after_stop: bool) -> str:
     """``text`` without a remark after a spaced dash that follows its bracketed citation
     (:data:`_DASH_REMARK_AFTER_CITATION_RE`), when the citation is the line's only bracket
     and no sentence ends before it: a line that names one paper, not prose that cites
-    several (``…; BN (Ioffe & Szegedy 2015), no dropout. Compare Highway Networks (…) — …``)."""
+    several (``…; BN (Ioffe & Szegedy 2015), no dropout. Compare Highway Networks (…) — …``).
+    ``after_stop``: the remark after a full stop instead, cut only after a title in title case."""
     m = _DASH_REMARK_AFTER_CITATION_RE.search(text)
     if m is None:
         return text
     head = text[: m.start()]
     if head.count("(") + head.count("（") > 1 or ";" in head or _SENTENCE_BREAK_RE.search(head):
         return text
+    if (text[m.end(1):m.end(1) + 1] == ".") != after_stop:
+        return text  # (a remark after a full stop is tried only when the whole line reads as no reference)
+    if after_stop and not title_case(_POST_COUNTER_RE.sub("", head[: head.rfind("(")]).strip()):
+        return text  # (and only after a title: "not 2023 but …: Chinchilla (…). every …" is prose)
     return text[: m.end(1)]
 
 
@@ -826,7 +832,7 @@ def _parse_reference(text: str) -> Reference | None:
     plain = strip_markup(text)
     if ")" in plain or "）" in plain:
         plain = _REMARK_TAIL_RE.sub("", plain)  # "(read it already)": a remark
-        plain = _without_dash_remark(plain)  # "(Okafor et al. 2024) — skim §3": a remark
+        plain = _without_dash_remark(plain, after_stop=False)  # "(Okafor et al. 2024) — skim §3": a remark
     if _quoted_sentence(plain):
         return None
     if plain[:1].isdigit():
@@ -834,6 +840,8 @@ def _parse_reference(text: str) -> Reference | None:
     if "<-" in plain or "←" in plain:
         plain = _ARROW_REMARK_RE.sub("", plain)  # "… SOSP 2023  <-- this is vLLM": a remark pointing back
     ref = REFERENCE_RULES.first(plain)
+    if ref is None and ")." in plain and (cut := _without_dash_remark(plain, after_stop=True)) != plain:
+        plain, ref = cut, REFERENCE_RULES.first(cut)  # "Title (Park et al., UIST '23). the HCI crowd …": a remark
     if ref is not None:
         ref.source = plain
         ref.title = unquote_title(strip_markup(ref.title)).strip().rstrip(",")
@@ -849,9 +857,22 @@ def _parse_reference(text: str) -> Reference | None:
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
+        if _cites_inside(ref.title):
+            return None  # prose that cites papers ("the Lion paper (Chen, Liang, 2023) and …"), read on as citations
         if ref.pasted and not ref.published:
             ref.published = _published_where_model_agrees(plain, ref.title)
     return ref
+
+
+def _cites_inside(title: str) -> bool:
+    """``title`` holds an author-year citation with its year (``… the Lion paper (Chen,
+    Liang, Huang, 2023) and Shampoo …``, ``… the survey by Zhao et al. (2023) and …``): a
+    title names no other paper by its authors and year, so the words are a sentence that
+    cites papers, each read as a citation of its own."""
+    return any(c.year is not None for c in find_citations(title)) if _YEAR_IN_TEXT_RE.search(title) else False
+
+
+_YEAR_IN_TEXT_RE = lazy(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
 def _published_where_model_agrees(text: str, title: str) -> dict[str, str]:
@@ -1590,11 +1611,17 @@ def _citation_first(text: str) -> Reference | None:
     if lead is None and (short := _short_name_lead(text)) is not None:
         text = text[short.end():]
         lead = leading_names(text)
+    one_name = False
+    if lead is None:
+        lead = _one_name_and_year(text)
+        one_name = lead is not None
     if lead is None:
         return _families_dash_title(text)
     from citekit.notes import refparse
 
     def sure_of_title(_tokens: list[str], labels: list[str], probs: list[float]) -> bool:
+        if one_name and not (labels[:1] == ["author"] and probs[0] >= MODEL_SURE):
+            return False  # (one capitalised word and a year: a person only where the parser, too, reads an author: not ``Paris 2024, …``)
         ps = [p for label, p in zip(labels, probs) if label == "title"]
         return bool(ps) and sum(ps) / len(ps) >= MODEL_SURE and _contiguous(labels, "title")
 
@@ -1624,6 +1651,26 @@ def _citation_first(text: str) -> Reference | None:
     spans = tuple((label, part, parsed.confidence.get(label, 0.0)) for label, part in parsed.spans())
     return Reference(title, list(lead.authors), "citation-first (reference model)", lead.incomplete,
                      lead.venue or venue, lead.year or year, spans)
+
+
+#: one family name and a year opening a line, then a comma or a colon: ``Shazeer 2019, Title``
+_ONE_NAME_YEAR_RE = lazy(r"^(?P<name>[A-Z][a-z][\w'’\-]*)\s+\(?(?P<year>(?:19|20)\d{2})[a-z]?\)?\s*[,:]\s+(?=[A-Z\"“])")
+
+
+def _one_name_and_year(text: str) -> Citation | None:
+    """``Shazeer 2019, Fast Transformer Decoding: …``: one author's family name and the
+    year, the citation of a one-author paper, opening the line before its title. Only a
+    word that reads as a family name (no ordinary word, place, month, venue or acronym:
+    ``December 2019, …``, ``Paris 2024, …``, ``NeurIPS 2019: …``), and only a capitalised
+    or quoted title after it; the parser must read the word as an author and be sure where
+    the title is (:func:`_citation_first`)."""
+    m = _ONE_NAME_YEAR_RE.match(text)
+    name = m.group("name") if m is not None else ""
+    if not name or name.lower() in _ordinary_words() or name in _place_names() or not is_author_name(name, single_word=True):
+        return None
+    if venue_and_year(m.group(0))[0] is not None:
+        return None
+    return Citation((m.group("name"),), False, int(m.group("year")), None, 0, m.end())
 
 
 #: three or more family names joined by commas alone, then a dash: ``Xiao, Tian, Chen, Han —``
