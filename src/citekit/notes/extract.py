@@ -592,6 +592,16 @@ def _without_markdown_links(text: str) -> str:
 _PROPERTY_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s")
 
 
+def _without_cut_page_names(mentions: list[Mention], related: list[Mention]) -> list[Mention]:
+    """``mentions`` without a relation property's page name that is only the start of a
+    title the file writes whole elsewhere (``… Serving with PagedAtt`` beside ``… Serving
+    with PagedAttention``): an export cuts long names short, and the cut name would stand
+    as a title of its own that no record has."""
+    cut = {id(m) for m in related
+           if m.title and any(o.title and len(o.title) > len(m.title) and o.title.startswith(m.title) for o in mentions)}
+    return [m for m in mentions if id(m) not in cut] if cut else mentions
+
+
 class _Extractor:
     """Walks one file's outline, keeping the section/venue scope, collecting mentions."""
 
@@ -611,6 +621,8 @@ class _Extractor:
         self.transcript: Transcript | None = None
         #: the people the parent bullets being visited name ("• Egor Shulgin (KAUST)")
         self.parent_people: list[str] = []
+        #: the mentions a relation property's page names gave (``Papers: Title (Title%20<id>.md)``)
+        self.related: list[Mention] = []
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
@@ -619,6 +631,7 @@ class _Extractor:
             if node.kind == "heading" and not any(m.location.line == node.line for m in found):
                 found = self._annotated_item(node, _section_under(roots, i)) + found
             mentions.extend(found)
+        mentions = _without_cut_page_names(mentions, self.related)
         mentions.sort(key=lambda m: m.location.line)
         return mentions
 
@@ -672,6 +685,7 @@ class _Extractor:
             if len(words) >= 4 and title_case(name) and looks_like_title(name) and not non_paper_words(name):
                 details = _Details(hard=True, rule="a page's relation property naming the related page by its title")
                 out.append(self._mention("titled", node, details, title=name))
+        self.related.extend(out)
         return out
 
     def _unsure_reference(self, node: Node) -> Mention | None:
