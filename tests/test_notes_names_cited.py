@@ -127,3 +127,23 @@ def test_whole_title_listed_in_a_sentence(tmp_path: Path) -> None:
     assert "Lanternfish: Small Models Can Teach Themselves to Plan Routes" in titles
     assert "Brightwater: Sparse Experts Can Route Their Own Tokens Well" in titles
     assert not any(t and t.startswith("Update") for t in titles)
+
+
+def test_whole_title_alone_on_a_list_item(tmp_path: Path) -> None:
+    """``- Lanternfish: Small Models Can Teach Themselves to Plan Routes`` alone on a list
+    item: the same shape that names a paper inside a sentence (a coined name, a colon, five
+    words or more in title case) names it on a line of its own, a remark after a dash aside; a
+    label word before the colon, a remark in sentence case, a blog post and a name before its
+    authors are no titles."""
+    text = (
+        "Reading for next week:\n"
+        "   - Lanternfish: Small Models Can Teach Themselves to Plan Routes\n"
+        "   - Update: The Training Runs Finished Early On Tuesday Night\n"
+        "   - Brightwater: we should try this on the small cluster first\n"
+        "   - Quillon: How We Made Our Tokenizer Fast Again (Blog Post)\n"
+        "   - Marlowe: Sparse Experts Route Their Own Tokens Well -- won the best paper award\n"
+        "   - Brightwater: Osei, Lindqvist, Marsh, Abara\n"
+    )
+    titles = [m["title"] for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert titles == ["Lanternfish: Small Models Can Teach Themselves to Plan Routes",
+                      "Marlowe: Sparse Experts Route Their Own Tokens Well"]

@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, named_title_before_remark, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -1052,6 +1052,13 @@ class _Extractor:
                 return self._reject(node, f"a {node.source} that names a {word}, not a paper", title)
             details.hard = True  # a row of a table whose header names a title column
             details.rule = f"{node.source} under a title column"
+        if not details.hard and (named := named_title_before_remark(title)) is not None:
+            # ``- Sparse Gating: Routing Tokens to Cheap Experts at Scale`` alone on its line (a
+            # remark after a dash aside): a coined name and a subtitle in title case are a
+            # paper's own title, as in a sentence
+            title = named
+            details.hard = True
+            details.rule = "a name, a colon and a title in title case"
         if not details.hard and is_person_line(title):
             return self._reject(node, "a person and an affiliation, not a title", title)
         if not details.hard:

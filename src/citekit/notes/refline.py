@@ -998,19 +998,42 @@ def listed_named_titles(text: str) -> list[Reference]:
     (``Toolformer: Language Models Can Teach Themselves to Use Tools``): no author is written,
     but a name and a subtitle in title case are a paper's title, not a remark (a remark after
     a label is a sentence, not title case)."""
+    return [Reference(m.group("t").strip(), [], "name-colon-title listed in a sentence")
+            for m in _LISTED_NAMED_TITLE_RE.finditer(text) if is_named_title(m.group("t").strip())]
+
+
+#: a coined name, a colon and the rest (``Toolformer: Language Models Can …``), with no comma
+#: (``StyleGAN: Karras, Laine, Aila``: a name and its authors)
+_NAMED_TITLE_RE = lazy(r"^[A-Z][\w\-]{2,24}:\s+[A-Z][^,;:()\[\]\"“”!?]{14,160}$")
+
+
+#: a remark in lower case after a spaced dash, to the end (``… -- got the best paper award``)
+_DASH_REMARK_RE = lazy(r"\s+(?:[—–]|-{1,2})\s+[a-z][^—–]*$")
+
+
+def named_title_before_remark(text: str) -> str | None:
+    """The named title (:func:`is_named_title`) a line opens with, before a remark in lower
+    case after a spaced dash (``Lanternfish: Small Models … Routes -- got an award``); None
+    when the line is not such a title, with or without its remark."""
+    m = _DASH_REMARK_RE.search(text)
+    head = text[:m.start()].rstrip() if m else ""
+    if head and is_named_title(head):
+        return head
+    return text if is_named_title(text) else None
+
+
+def is_named_title(text: str) -> bool:
+    """``Toolformer: Language Models Can Teach Themselves to Use Tools``: a coined name, a
+    colon and five words or more in title case, the shape of a paper's own title (a remark
+    after a label is a sentence, not title case; a label word is no name)."""
     from citekit.notes.shapes import looks_like_title, non_paper_words
 
-    out = []
-    for m in _LISTED_NAMED_TITLE_RE.finditer(text):
-        title = m.group("t").strip()
-        name, _, rest = title.partition(":")
-        rest = rest.strip()
-        if name.lower() in _LABEL_WORDS:
-            continue
-        if (len(rest.split()) >= _TITLE_WORDS_MIN and title_case(rest) and looks_like_title(title)
-                and not non_paper_words(title)):
-            out.append(Reference(title, [], "name-colon-title listed in a sentence"))
-    return out
+    if _NAMED_TITLE_RE.match(text) is None:
+        return False
+    name, _, rest = text.partition(":")
+    rest = rest.strip()
+    return (name.lower() not in _LABEL_WORDS and len(rest.split()) >= _TITLE_WORDS_MIN and title_case(rest)
+            and looks_like_title(text) and not non_paper_words(text))
 
 
 #: a citation in brackets with its year, after the title it cites: ``(Song, Dhariwal, Chen,
