@@ -147,3 +147,18 @@ def test_whole_title_alone_on_a_list_item(tmp_path: Path) -> None:
     titles = [m["title"] for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
     assert titles == ["Lanternfish: Small Models Can Teach Themselves to Plan Routes",
                       "Marlowe: Sparse Experts Route Their Own Tokens Well"]
+
+
+def test_a_link_in_another_citations_brackets_is_that_citations_paper(tmp_path: Path) -> None:
+    """``MQR is Lindqvist's "Title" (2019); GQR (Moro et al. 2023, https://arxiv.org/abs/…)``:
+    the link is written inside the brackets of Moro's citation, so it is that paper's, not
+    the quoted title's, also when an e-mail's wrap puts it on the next line."""
+    text = (
+        "Hi all,\n\n"
+        "6) KV heads: MQR is from Lindqvist's \"Fast Sparse Decoding: One Gate Is All You Need\" (2019); GQR (Moro et al. 2023,\n"
+        "   https://arxiv.org/abs/2305.99999) is what the big models actually use.\n\n"
+        "7) KV heads: MQR is from Lindqvist's \"Fast Sparse Decoding: One Gate Is All You Need\" (2019); "
+        "GQR (Moro et al. 2023, https://arxiv.org/abs/2305.99999) is what the big models use.\n"
+    )
+    got = [(m["title"], m["authors"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert got == [("Fast Sparse Decoding: One Gate Is All You Need", ["Lindqvist"], None), (None, ["Moro"], "2305.99999")] * 2

@@ -952,6 +952,7 @@ class _Extractor:
                 return [own, *self._inline_besides(node, own), *self._visit_remarks(remarks, own)]
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
+            _give_link_to_its_citation(own, cited, node.text)
             return [own, *cited, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
                     *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
@@ -1812,6 +1813,29 @@ def _title_after_zotero_link(text: str) -> str | None:
 #: the brackets an identifier is written in, or that open right after it
 _BRACKETS_AROUND = "(（"
 _CLOSING = {"(": ")", "（": "）"}
+
+
+def _give_link_to_its_citation(own: Mention, cited: list[Mention], text: str) -> None:
+    """A titled line's one identifier, written inside the brackets of another paper's
+    author-year citation (``MQA is Shazeer's "Fast …" (2019); GQA (Ainslie et al. 2023,
+    arxiv.org/abs/2305.13245) is …``), is that citation's paper: the brackets say whose it
+    is. The link moves from the title to the citation's mention, which it makes a paper
+    known by its identifier."""
+    if own.kind != "titled" or len(own.urls) != 1 or own.pins.arxiv or own.pins.doi:
+        return
+    value = own.ids.arxiv or own.ids.doi
+    start = text.find(value) if value else -1
+    if start < 0 or text.find(value, start + 1) >= 0:
+        return
+    inside = _bracket_holding(text, start, start + len(value))
+    cites = find_citations("(" + re.sub(r"\S*" + re.escape(value) + r"\S*", " ", inside) + ")") if inside else ()
+    if len(cites) != 1 or _share_a_name(list(cites[0].authors), own.authors):
+        return
+    taker = next((m for m in cited if m.kind == "cited" and not m.urls and _share_a_name(m.authors, list(cites[0].authors))), None)
+    if taker is None:
+        return
+    taker.urls, taker.ids, taker.kind = own.urls, own.ids, "url"
+    own.urls, own.ids = [], Ids()
 
 
 def _bracket_holding(text: str, start: int, end: int) -> str | None:
