@@ -162,3 +162,16 @@ def test_a_link_in_another_citations_brackets_is_that_citations_paper(tmp_path: 
     )
     got = [(m["title"], m["authors"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
     assert got == [("Fast Sparse Decoding: One Gate Is All You Need", ["Lindqvist"], None), (None, ["Moro"], "2305.99999")] * 2
+
+
+def test_an_identifier_alone_in_brackets_after_another_name_is_that_names_paper(tmp_path: Path) -> None:
+    """``"Title" (Moro et al., 2023) — cite both. Quillon (arXiv 2401.99999) drops …``: the
+    identifier sits alone in brackets right after Quillon, so it is Quillon's paper, not the
+    quoted title's."""
+    text = (
+        "Notes:\n"
+        "same trick as the concurrent \"Gated Sparse Routing for Cheap Mixture Experts\" (Moro et al., 2023) — cite both. "
+        "Quillon (arXiv 2401.99999) drops the router, adds extra heads instead.\n"
+    )
+    got = [(m["title"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert got == [("Gated Sparse Routing for Cheap Mixture Experts", None), (None, "2401.99999")]

@@ -953,10 +953,34 @@ class _Extractor:
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
             _give_link_to_its_citation(own, cited, node.text)
-            return [own, *cited, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
+            named = self._link_of_another_name(node, own)
+            return [own, *cited, *named, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
                     *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
+
+    def _link_of_another_name(self, node: Node, own: Mention) -> list[Mention]:
+        """A titled line's one identifier, alone in brackets right after another name
+        (``… "Accelerating …" (Chen et al., 2023) — cite both. Medusa (arXiv 2401.10774)
+        drops the draft model``): the brackets say the identifier is that name's paper, not
+        the title's. The link leaves the title for a mention of its own."""
+        if own.kind != "titled" or not own.title or len(own.urls) != 1 or own.pins.arxiv or own.pins.doi:
+            return []
+        value = own.ids.arxiv or own.ids.doi
+        at = node.text.find(value) if value else -1
+        if at < 0 or node.text.find(value, at + 1) >= 0:
+            return []
+        inside = _bracket_holding(node.text, at, at + len(value))
+        opened = max(node.text.rfind(b, 0, at) for b in _BRACKETS_AROUND)
+        if inside is None or opened <= 0 or not _ID_ONLY_RE.match(_ID_WORDS_RE.sub(" ", inside)):
+            return []
+        name = _NAME_BEFORE_BRACKET_RE.search(node.text, 0, opened)
+        if name is None or name.group().strip().lower() in own.title.lower():
+            return []
+        details = _Details(hard=True, rule="an identifier alone in brackets after another name than the title")
+        details.urls = list(own.urls)
+        own.urls, own.ids = [], Ids()
+        return [self._mention("url", node, details)]
 
     def _listed_titles(self, node: Node, own: Mention) -> list[Mention]:
         """Whole titles the line's sentence lists beside the paper its identifier is (``… CoT
@@ -1902,6 +1926,8 @@ def _titles_before_ids(text: str) -> dict[str, str]:
 
 #: what brackets around an identifier may hold besides it when they name nothing else
 _ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
+#: an identifier written whole in brackets, with the word naming its scheme (``arXiv 2401.10774``)
+_ID_WORDS_RE = lazy(r"\S*\d{4}\.\d{4,5}\S*|\S*10\.\d{4,9}/\S*|\b(?:arxiv|doi)\b\s*[:：]?", re.I)
 #: a name right before the brackets that hold an identifier alone (``Atlas (arXiv:2208.03299)``)
 _NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
 
