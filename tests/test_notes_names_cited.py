@@ -175,3 +175,13 @@ def test_an_identifier_alone_in_brackets_after_another_name_is_that_names_paper(
     )
     got = [(m["title"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
     assert got == [("Gated Sparse Routing for Cheap Mixture Experts", None), (None, "2401.99999")]
+
+
+def test_a_quoted_named_title_beside_its_citation_keeps_the_citations_authors(tmp_path: Path) -> None:
+    """``- Quillon v2 exists too (Moro et al., NAACL 2022 — "Quillon2: Effective …")``: a
+    named title quoted in a citation's brackets is read with that citation, not as a
+    title alone on its line."""
+    text = ("- Quillon v2 exists too (Moro et al., NAACL 2022 — \"Quillon2: Effective and Efficient "
+            "Routing via Lightweight Late Gating\"), add a row??\n")
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert (None, ["Moro"]) in got or ("Quillon2: Effective and Efficient Routing via Lightweight Late Gating", ["Moro"]) in got

@@ -602,6 +602,10 @@ def _without_cut_page_names(mentions: list[Mention], related: list[Mention]) -> 
     return [m for m in mentions if id(m) not in cut] if cut else mentions
 
 
+#: a quote mark or a bracket: a line that holds one says more than a title alone
+_QUOTE_OR_BRACKET_RE = lazy("[\"“”„«»《》『』「」(（]")
+
+
 class _Extractor:
     """Walks one file's outline, keeping the section/venue scope, collecting mentions."""
 
@@ -1077,10 +1081,11 @@ class _Extractor:
                 return self._reject(node, f"a {node.source} that names a {word}, not a paper", title)
             details.hard = True  # a row of a table whose header names a title column
             details.rule = f"{node.source} under a title column"
-        if not details.hard and (named := named_title_before_remark(title)) is not None:
+        if not details.hard and not _QUOTE_OR_BRACKET_RE.search(node.text) and (named := named_title_before_remark(title)) is not None:
             # ``- Sparse Gating: Routing Tokens to Cheap Experts at Scale`` alone on its line (a
             # remark after a dash aside): a coined name and a subtitle in title case are a
-            # paper's own title, as in a sentence
+            # paper's own title, as in a sentence (a title quoted, or beside brackets, is read
+            # with the citation around it)
             title = named
             details.hard = True
             details.rule = "a name, a colon and a title in title case"
