@@ -185,3 +185,18 @@ def test_a_quoted_named_title_beside_its_citation_keeps_the_citations_authors(tm
             "Routing via Lightweight Late Gating\"), add a row??\n")
     got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
     assert (None, ["Moro"]) in got or ("Quillon2: Effective and Efficient Routing via Lightweight Late Gating", ["Moro"]) in got
+
+
+def test_title_before_a_citation_of_one_name_and_et_al(tmp_path: Path) -> None:
+    """``… leaned on Sparse Routers Scale Step by Step (Lindqvist et al.) last year``: a
+    title in title case right before brackets holding one name and ``et al.`` alone is that
+    citation's title, with no year as with one; a person's name before a bracketed name is
+    no title."""
+    text = (
+        "3/7 No RM anywhere. Funny given how hard everyone leaned on Sparse Routers Scale Step by Step "
+        "(Lindqvist et al.) last year\n\n"
+        "Talked to Bob Smith (Moro et al.) at the poster.\n"
+    )
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert ("Sparse Routers Scale Step by Step", ["Lindqvist"]) in got
+    assert not any(t == "Bob Smith" for t, _a in got)

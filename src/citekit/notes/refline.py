@@ -975,7 +975,8 @@ _OPEN_QUOTE_RE = lazy("[\"“„«《『「]")
 def may_cite_inline(text: str) -> bool:
     """The text has a quote that may open a cited title, or a bracketed citation with a year
     that may close one, or a named title as an item of a list (what :func:`inline_references` needs)."""
-    return (_OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+    return (_OPEN_QUOTE_RE.search(text) is not None
+            or ("(" in text and (_PAREN_CITATION_RE.search(text) is not None or "et al" in text and _PAREN_ET_AL_RE.search(text) is not None))
             or (": " in text and _LISTED_NAMED_TITLE_RE.search(text) is not None))
 
 
@@ -1039,6 +1040,9 @@ def is_named_title(text: str) -> bool:
 #: a citation in brackets with its year, after the title it cites: ``(Song, Dhariwal, Chen,
 #: Sutskever, ICML 2023)``, ``(Ho & Salimans, 2022)``
 _PAREN_CITATION_RE = lazy(r"\((?P<inner>[^()]{3,200}?(?:19|20)\d{2})\)")
+#: a citation in brackets that is one name and ``et al.`` alone (``(Lightman et al.)``): a
+#: citation with no year, which nothing but a paper's authors is written as
+_PAREN_ET_AL_RE = lazy(r"\((?P<inner>[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?\s+et\s+al\.?)\)")
 #: the words a title in title case may hold in lower case
 _TITLE_SMALL_WORDS = frozenset("a an the of for in on with and to via from by at as or vs is are".split())
 _TITLE_TOKEN_RE = lazy(r"[^\s]+")
@@ -1089,11 +1093,13 @@ def _titles_before_citations(text: str) -> list[Reference]:
     """``… — Consistency Models (Song, Dhariwal, Chen, Sutskever, ICML 2023). map any …``: a
     title in title case right before a bracketed author list with its year, inside prose.
     The brackets must hold two names or more (or ``et al.``) and the year, so a name in
-    brackets after a person (``Bob Smith (Ng, 2019)``) is no title."""
+    brackets after a person (``Bob Smith (Ng, 2019)``) is no title; or one name and ``et
+    al.`` alone (``Let's Verify Step by Step (Lightman et al.)``), which no person is written as."""
     out = []
-    for m in _PAREN_CITATION_RE.finditer(text):
+    found = [*_PAREN_CITATION_RE.finditer(text), *(_PAREN_ET_AL_RE.finditer(text) if "et al" in text else ())]
+    for m in sorted(found, key=lambda m: m.start()):
         parsed = _paren_authors(m.group("inner"))
-        if parsed is None or parsed[3] is None or not (len(parsed[0]) >= 2 or parsed[1]):
+        if parsed is None or not (m.re is _PAREN_ET_AL_RE and parsed[1] or parsed[3] is not None and (len(parsed[0]) >= 2 or parsed[1])):
             continue
         title = _title_before(text, m.start())
         if title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2):
