@@ -366,3 +366,18 @@ def test_a_wrapped_paragraphs_citations_keep_their_lines_offsets() -> None:
     node = Node("plain", 1, f"{first} {second}", merged=[2], widths=(len(first), len(second)))
     (line, cite), = _citations_by_line(node)
     assert (line, cite.authors, second[cite.start:cite.start + 6]) == (2, ("Mensah",), "Mensah")
+
+
+def test_title_in_the_brackets_before_et_al_is_no_author(tmp_path: Path) -> None:
+    """``(Quillon: … with Scalable Training Strategies, Hu et al.)``: the word before the comma
+    ends the title the brackets hold, a word titles write after another capitalised one; the
+    citation is Hu et al.'s alone. A list of family names stays whole (``(Young, Long et al.)``
+    opens the brackets: no title before it)."""
+    text = (
+        "Also WSD isn't new, the Quillon report already had it (Quillon: Unveiling the Potential of Small "
+        "Routers with Scalable Training Strategies, Hu et al.), and you can see it in SGDR.\n\n"
+        "Warmup is older (Young, Long et al. 2019) than people think.\n"
+    )
+    authors = [m["authors"] for m in extract_mentions(tmp_path, "mail.txt", text) if m["authors"]]
+    assert ["Hu"] in authors and ["Young", "Long"] in authors
+    assert not any("Strategies" in a for a in authors)

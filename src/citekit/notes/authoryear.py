@@ -343,6 +343,13 @@ def _comma_title(text: str, at: int) -> tuple[str, int, int | None] | None:
     return title, m.end("y") + 1 if m.group("y") else m.end("t"), int(m.group("y")) if m.group("y") else None
 
 
+def _title_word_first(text: str, start: int, first: str) -> bool:
+    """The first "name" of a list before ``et al.`` is a word titles write, right after
+    another capitalised word (``(Small Routers with Scalable Training Strategies, Hu et
+    al.)``): the end of the title the brackets hold before their citation, not an author."""
+    return " " not in first.strip() and first.lower() in _ordinary_words() and _capitalised_before(text, start)
+
+
 def _capitalised_before(text: str, start: int) -> bool:
     """A capitalised word (not an initial, not the sentence's first word) right before
     ``start``: the name is part of a longer capitalised phrase (``New York 2020``)."""
@@ -521,6 +528,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
             # on; after a comma it joins items of the sentence, and "et al." goes with the last name
             start, written = start + serial.end(), written[serial.end():]
         names = _family_names(written, lower=True)
+        if names is not None and len(names) >= 2 and _title_word_first(text, start, names[0]):
+            names = None  # (``… with Scalable Training Strategies, Hu et al.``: a title's last word, then the names)
         if names is None and "," in written:
             start, written, names = _after_short_name(start, written)
         if names is None and (" and " in written or "&" in written):
