@@ -200,3 +200,12 @@ def test_title_before_a_citation_of_one_name_and_et_al(tmp_path: Path) -> None:
     got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
     assert ("Sparse Routers Scale Step by Step", ["Lindqvist"]) in got
     assert not any(t == "Bob Smith" for t, _a in got)
+
+
+def test_a_list_of_names_with_brackets_gives_the_last_citation_to_its_own_name(tmp_path: Path) -> None:
+    """``… cousins: QRWK ("Reinventing Routers for the Sparse Era"), Hyrax (Poli et al.).``: a
+    list whose items carry their own brackets is no title with the last item's authors; the
+    quoted title stands alone and Poli et al. is Hyrax's citation."""
+    text = "- linear cousins: QRWK (\"Reinventing Routers for the Sparse Era\"), Hyrax (Poli et al.).\n"
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert ("Reinventing Routers for the Sparse Era", []) in got and (None, ["Poli"]) in got

@@ -680,6 +680,9 @@ _SHORT_NAME_RE = lazy(r"[A-Za-z][A-Za-z0-9\-]{1,2}")
 #: the matches the same)
 _SEMICOLON_SHAPE_RE = lazy(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;)+\s*[^;]+?)\.\s+(?P<rest>[^;]*)$")
 _PAREN_SHAPE_RE = lazy(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$")
+#: a bracket closed, then a comma or a semicolon and more words: a list of items, each with
+#: its own brackets (``RetNet, QRWK ("…"), Hyrax``), never one title
+_LISTED_BRACKET_RE = lazy(r"[)）]\s*[,;]\s*\S")
 _BY_RE = lazy(r"\s+by\s+")
 _COMMA_GAP_RE = lazy(r",\s+")
 
@@ -733,6 +736,8 @@ def _title_first(text: str) -> Reference | None:
     m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
     if m and _holds_sentences(m.group("title")):
         m = None  # sentences before the brackets: prose that names things in them, not a title
+    if m and _LISTED_BRACKET_RE.search(m.group("title")):
+        m = None  # ``QRWK ("…"), Hyrax (Poli et al.)``: items of a list, the brackets the last one's
     if m and (_title_ok(m.group("title")) or _SHORT_NAME_RE.fullmatch(m.group("title").strip())):
         parsed = _paren_authors(m.group("inner"), dash_tail=_title_ok(m.group("title")))
         if parsed and (_title_ok(m.group("title")) or len(parsed[0]) >= 2) and not _affiliation(m.group("title").strip(), parsed):
