@@ -209,3 +209,14 @@ def test_a_list_of_names_with_brackets_gives_the_last_citation_to_its_own_name(t
     text = "- linear cousins: QRWK (\"Reinventing Routers for the Sparse Era\"), Hyrax (Poli et al.).\n"
     got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
     assert ("Reinventing Routers for the Sparse Era", []) in got and (None, ["Poli"]) in got
+
+
+def test_a_remark_after_a_citation_that_cites_another_paper_is_read(tmp_path: Path) -> None:
+    """``GLU is from GateNet (Moro et al., 2021) — gate each unit. The other option was SwiGLU
+    ("Title", Lind et al. ICLR 2022) but …``: what follows the dash cites another paper, so it
+    is prose citing several, not a remark to cut; the quoted title is read with its citation."""
+    text = ("Background: GLU is from GateNet (Moro et al., 2021) — gate each unit by a learned sigmoid. The other "
+            "option was SwiGLU (\"Gated Linear Units Improve Sparse Mixture Routing\", Lind et al. ICLR 2022) but "
+            "nobody uses it anymore.\n")
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert ("Gated Linear Units Improve Sparse Mixture Routing", ["Lind"]) in got

@@ -373,6 +373,8 @@ def _without_dash_remark(text: str) -> str:
     head = text[: m.start()]
     if head.count("(") + head.count("（") > 1 or ";" in head or _SENTENCE_BREAK_RE.search(head):
         return text
+    if _PAREN_CITATION_RE.search(text, m.end(1)) or _QUOTED_TITLE_RE.search(text, m.end(1)):
+        return text  # (the remark cites another paper, in brackets or by a quoted title: prose citing several)
     return text[: m.end(1)]
 
 
