@@ -914,9 +914,17 @@ def announced_title(text: str) -> str | None:
     title = text[m.end():].strip().rstrip(" ,;:")
     title = title.rstrip(" 🧵👇📄🚨🔥✨🎉").strip()
     words = title.split()
-    if not 3 <= len(words) <= 30 or title[-1:] in ".!…" or not title[:1].isupper() or not title_case(title):
+    if not 3 <= len(words) <= 30 or title[-1:] in ".!…":
         return None
-    return title
+    if title[:1].isupper() and title_case(title) or _ANNOUNCED_NAMED_RE.fullmatch(title):
+        return title
+    return None
+
+
+#: a coined name (in any case, ``s1``, ``o3-mini``), a colon and a subtitle opening on a
+#: capital, no sentence end inside (``s1: Simple test-time scaling``): after an announcement,
+#: a paper's title in sentence case, as many are written
+_ANNOUNCED_NAMED_RE = lazy(r"[^\W_][\w.\-]{0,24}:\s+[A-Z][^.!?:;]{8,200}")
 
 
 #: the words of an abbreviated journal name (ISO 4 / NLM: ``PLoS Med``, ``Nat. Mach. Intell.``,
