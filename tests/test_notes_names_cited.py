@@ -220,3 +220,15 @@ def test_a_remark_after_a_citation_that_cites_another_paper_is_read(tmp_path: Pa
             "nobody uses it anymore.\n")
     got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
     assert ("Gated Linear Units Improve Sparse Mixture Routing", ["Lind"]) in got
+
+
+def test_a_quoted_title_in_sentence_case_with_its_venue_in_brackets(tmp_path: Path) -> None:
+    """``QGrad = "on the convergence of gated routers and beyond" (ICLR'18)``: quoted words
+    with a known venue and its year alone in brackets after them are a paper's title, in any
+    case; a quoted phrase with no venue beside it stays a phrase."""
+    text = (
+        "QGrad = \"on the convergence of gated routers and beyond\" (ICLR'18), the one w/ the counterexample\n\n"
+        "we call this \"the convergence of gated routers and beyond\" in the draft, for now\n"
+    )
+    got = [(m["title"], m["year"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert got == [("on the convergence of gated routers and beyond", 2018)]

@@ -21,7 +21,7 @@ from citekit.core.ids import ids_from_url
 from citekit.core.model import Ids, Location
 from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
-from citekit.core.venues import from_proceedings_url, from_text, from_url
+from citekit.core.venues import canonical, from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue, leading_names
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
@@ -1474,9 +1474,18 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
         # right before the title, no year: its authors as a reader writes them
         details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
         details.incomplete = bool(names.group("etal"))
+    elif (venue := _VENUE_IN_BRACKETS_RE.match(text, m.end())) is not None and canonical(venue.group("v")) is not None:
+        # ``AMSGrad = "on the convergence of adam and beyond" (ICLR'18)``: a venue and its year
+        # in brackets right after the quoted words say where they were published, no author named
+        yy = venue.group("yy")
+        details.venue = (canonical(venue.group("v")), int(venue.group("y")) if venue.group("y") else 2000 + int(yy) if yy else None)
     else:
         return False
     return True
+
+
+#: a venue's short name and its year alone in brackets (``(ICLR'18)``, ``(NeurIPS 2020)``)
+_VENUE_IN_BRACKETS_RE = lazy(r"\s*[(（]\s*(?P<v>[A-Z][A-Za-z]{1,11})\s*(?:['’]\s?(?P<yy>\d{2})|(?P<y>(?:19|20)\d{2}))\s*[)）]")
 
 
 #: names right before a quoted title and a comma, with ``et al.`` or a second name, no year,
