@@ -1570,6 +1570,10 @@ _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
                       pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
 
 
+#: three family names or more joined by commas, then a full stop (``Smith, Kindermans, Ying, Le. …``)
+_FAMILIES_STOP_CUE = Cue(needles=(", ",), pattern=re.compile(r"^[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9}\.\s"))
+
+
 #: a paper's short name before the citation that names it (``VAE = Kingma & Welling, …``,
 #: ``WGAN: Arjovsky, Chintala & Bottou, …``): one or two words, then ``=``, ``:`` or a dash
 _SHORT_NAME_LEAD_RE = lazy(r"^[^\W_][\w.\-]{0,15}(?:\s[^\W_][\w.\-]{0,15})?\s*(?:=|:|\s(?:--?|—|–))\s+(?=[^\W\d_])")
@@ -1671,7 +1675,10 @@ def _citation_first(text: str) -> Reference | None:
 
 
 #: three or more family names joined by commas alone, then a dash: ``Xiao, Tian, Chen, Han —``
-_FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9})\s+(?:—|–|--?)\s+(?=\S)")
+_FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9})(?:\s+(?:—|–|--?)|\.)\s+(?=\S)")
+#: the rest of such a line when no marks set its title off: the title to a full stop, then
+#: nothing but an identifier (``… Increase the Batch Size. 1711.00489``)
+_PLAIN_TITLE_RE = lazy(r"(?P<t>[^.!?]{8,300}?)\s*(?:\.\s*(?:(?:arxiv\s*:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?)?)?\s*$", re.I)
 #: a title set off by emphasis or quotes right after the names
 _MARKED_TITLE_RE = lazy(r"^(?:\*\*?|_)(?P<t1>[^*_]{4,300}?)(?:\*\*?|_)(?!\w)|^[\"“](?P<t2>[^\"“”]{4,300}?)[\"”]")
 
@@ -1703,12 +1710,26 @@ def _families_dash_title(text: str) -> Reference | None:
     lead = Citation(tuple(names), False, None, None, 0, m.end())
     marked = _MARKED_TITLE_RE.match(text, m.end())
     if marked is None:
-        return _title_before_tail(text, lead)
+        return _title_before_tail(text, lead) or _plain_title_after_families(text, lead)
     title = (marked.group("t1") or marked.group("t2")).strip().rstrip(",.;:")
     if not _title_ok(title) or len(title.split()) < 2 or not title_case(title):
         return None
     venue, year = venue_and_year(text[marked.end():marked.end() + 40])
     return Reference(title, names, "citation-first (family names, a dash, a marked title)", False, venue, year)
+
+
+def _plain_title_after_families(text: str, lead: "Citation") -> Reference | None:
+    """``Smith, Kindermans, Ying, Le. Don't Decay the Learning Rate, Increase the Batch Size.
+    1711.00489``: family names, a full stop or a dash, then the rest of the line in title case
+    (maybe closed by a full stop and an identifier) is the title, as a reading list writes a
+    reference with no venue or year."""
+    rest = _PLAIN_TITLE_RE.fullmatch(text, lead.end)
+    if rest is None:
+        return None
+    title = rest.group("t").strip().rstrip(",;:")
+    if not _title_ok(title) or len(title.split()) < 3 or not title[:1].isupper() or not title_case(title):
+        return None
+    return Reference(title, list(lead.authors), "citation-first (family names, a title in title case)")
 
 
 def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
@@ -1845,7 +1866,7 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
     # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
     # syntax, then a title the reference parser finds
-    LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
+    LineRule("citation-first", (_LEAD_NAMES_CUE, _FAMILIES_STOP_CUE), _citation_first),
     # ``Adam: A Method for Stochastic Optimization, Kingma & Ba.``: a closed list of names ends the line
     LineRule("title-comma-surnames", (_CLOSED_END_CUE, _ET_AL_CUE), _title_comma_surnames),
     # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes
