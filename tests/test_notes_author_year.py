@@ -381,3 +381,20 @@ def test_title_in_the_brackets_before_et_al_is_no_author(tmp_path: Path) -> None
     authors = [m["authors"] for m in extract_mentions(tmp_path, "mail.txt", text) if m["authors"]]
     assert ["Hu"] in authors and ["Young", "Long"] in authors
     assert not any("Strategies" in a for a in authors)
+
+
+def test_a_comment_between_list_items_cites_its_own_paper(tmp_path: Path) -> None:
+    """A forwarder's comment written between the items of a reading list (``[AK] and read
+    Zoph et al. 2022 before Thursday``) names no paper on its own line, but the paper it
+    cites is read; the item above keeps its own title."""
+    text = (
+        "4) Routing, in the order I'd read them:\n"
+        "   - GShard (Lepikhin et al. 2021)\n"
+        "   - \"The Era of Tiny Routers\" if you want something spicy\n"
+        "   [AK] the Switch paper (Fedus et al. 2022) is about sparsity, not\n"
+        "   serving -- please don't mix them up in the planning doc again.\n"
+        "   [AK] and read Zoph et al. 2022 before Thursday, it matters.\n"
+    )
+    got = [(m["location"]["line"], m["title"], m["authors"]) for m in extract_mentions(tmp_path, "fwd.txt", text)]
+    assert (3, "The Era of Tiny Routers", []) in got
+    assert (6, None, ["Zoph"]) in got

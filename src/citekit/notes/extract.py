@@ -904,6 +904,7 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         remarks: list[Node] = []
+        prose: list[Node] = []  # plain lines between the items, not read as items
         for child in node.children:
             if child.is_detail:
                 continue  # (read with the details of ``node``; nothing below it is visited)
@@ -913,7 +914,10 @@ class _Extractor:
                 remarks.append(child)  # read once ``node`` itself is known to be a paper
                 continue
             stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
+            visited = child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone
+            found = self._visit(child) if visited else []
+            if not visited:
+                prose.append(child)
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details, or a whole paper line
             elif (child.kind == "bullet" and not child.children and names_a_paper(child.text)
@@ -921,7 +925,10 @@ class _Extractor:
                 container = True  # a sub-item that is a whole reference (``- n-gram metrics:`` / ``  - Papineni, K., … (2002). BLEU: …``)
             inner.extend(found)
         if container or _lists_links(node):
-            return inner + self._visit_remarks(remarks, None)
+            # (a comment written between the items of a list of papers, ``[JH] the QLoRA paper
+            # (Dettmers et al. 2023) is about …``: the papers its prose cites are its own)
+            cited = [m for child in prose if has_citation_cue(child.text) for m in self._cited(child, [])]
+            return inner + cited + self._visit_remarks(remarks, None)
         own = self._as_mention(node)
         if (own is not None and own.kind == "titled" and node.source == "table row" and not own.authors
                 and not own.urls and not own.pins and len(_citations_in(node.text)) > 1):
