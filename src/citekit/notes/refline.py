@@ -1109,7 +1109,8 @@ def _titles_before_citations(text: str) -> list[Reference]:
     title in title case right before a bracketed author list with its year, inside prose.
     The brackets must hold two names or more (or ``et al.``) and the year, so a name in
     brackets after a person (``Bob Smith (Ng, 2019)``) is no title; or one name and ``et
-    al.`` alone (``Let's Verify Step by Step (Lightman et al.)``), which no person is written as."""
+    al.`` alone (``Let's Verify Step by Step (Lightman et al.)``), which no person is written
+    as, after three words or more (two, ``Temperature Scaling (Keller et al.)``, name a method)."""
     out = []
     found = [*_PAREN_CITATION_RE.finditer(text), *(_PAREN_ET_AL_RE.finditer(text) if "et al" in text else ())]
     for m in sorted(found, key=lambda m: m.start()):
@@ -1119,6 +1120,8 @@ def _titles_before_citations(text: str) -> list[Reference]:
         title = _title_before(text, m.start())
         if title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2):
             continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write)
+        if m.re is _PAREN_ET_AL_RE and len(title.split()) < 3:
+            continue  # (``Temperature Scaling (Keller et al.)``: with no year, two words name a method, not a title)
         out.append(Reference(title, parsed[0], "title-paren-authors, inside a sentence", parsed[1], parsed[2], parsed[3]))
     return out
 _CAPITALISED_RE = lazy(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
