@@ -232,3 +232,18 @@ def test_a_quoted_title_in_sentence_case_with_its_venue_in_brackets(tmp_path: Pa
     )
     got = [(m["title"], m["year"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
     assert got == [("on the convergence of gated routers and beyond", 2018)]
+
+
+def test_a_citation_beside_a_link_is_no_title(tmp_path: Path) -> None:
+    """``| GR | Osei et al. 2023, 2309.99999 |`` in a table's paper column, ``Moro et al. 2022 —
+    arxiv.org/abs/2212.99999`` on a line, ``JMLR 2020, arXiv 1910.99999``: the words beside the
+    link are its citation or its venue; the link is the paper, with those authors, and no
+    title is made of them."""
+    text = (
+        "| Method | Paper | Notes |\n| --- | --- | --- |\n"
+        "| GR | Osei et al. 2023, 2309.99999 | per-band ramp |\n\n"
+        "Moro et al. 2022 — arxiv.org/abs/2212.99999\n\n"
+        "JMLR 2020, arXiv 1910.99999\n"
+    )
+    got = [(m["title"], m["authors"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert got == [(None, ["Osei"], "2309.99999"), (None, ["Moro"], "2212.99999"), (None, [], "1910.99999")]

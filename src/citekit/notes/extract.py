@@ -602,6 +602,11 @@ def _without_cut_page_names(mentions: list[Mention], related: list[Mention]) -> 
     return [m for m in mentions if id(m) not in cut] if cut else mentions
 
 
+#: a family name (two joined, or with ``et al.``) or a venue's short name, then a year, and
+#: nothing else: a citation, never a title (``Peng et al. 2023``, ``Bai et al. 2022``, ``JMLR 2020``)
+_CITATION_ONLY_RE = lazy(r"[A-Z][\w'’\-]+(?:\s+(?:&|and)\s+[A-Z][\w'’\-]+|\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)?[.,]?")
+
+
 #: a quote mark or a bracket: a line that holds one says more than a title alone
 _QUOTE_OR_BRACKET_RE = lazy("[\"“”„«»《》『』「」(（]")
 
@@ -1162,6 +1167,10 @@ class _Extractor:
             return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
         if details.urls and (named := _take_own_citation(node, details)) and named != title and named in title:
             title = named  # (the rest of the line is the citation and a remark on the paper)
+        if details.urls and _CITATION_ONLY_RE.fullmatch(title.strip()):
+            # ``Peng et al. 2023, 2309.00071`` (a table's paper column), ``JMLR 2020, arXiv 1910.10683``:
+            # the words beside the link are its citation or its venue, no title
+            return self._url_mention(node, details)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:
             details.rule = "paper link on or under the line" if details.urls else ("labelled details" if details.hard else "title with an author list, paper link or summary below")
