@@ -38,3 +38,14 @@ def test_an_announcement_of_the_posters_own_words_is_no_title(tmp_path):
     text = ("Routing Papers Bot 🤖\n@routingpapers\n·\nFeb 3\n"
             "🚨 New paper: we show that routers scale with the batch size\n")
     assert [m.title for m in _mentions(tmp_path, "saved_posts.txt", text) if m.title] == []
+
+
+def test_the_authors_below_the_posts_text(tmp_path):
+    # the post announces the title, says what the paper does, then lists its authors by family
+    # name, with the post's furniture copied right below them
+    text = ("Routing Papers Bot 🤖\n@routingpapers\n·\nFeb 3\n"
+            "🚨 New paper: r2: Simple test-time routing\n\n"
+            "1,000 curated questions and a 32B model that beats the baseline on competition math.\n\n"
+            "Osei, Lindqvist, Abara, Moro, Marsh\nShow more\nImage\n")
+    (mention,) = [m for m in _mentions(tmp_path, "saved_posts.txt", text) if m.title]
+    assert (mention.title, mention.authors) == ("r2: Simple test-time routing", ["Osei", "Lindqvist", "Abara", "Moro", "Marsh"])

@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, named_title_before_remark, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, comma_families, listed_named_titles, named_title_before_remark, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -592,6 +592,19 @@ def _without_markdown_links(text: str) -> str:
 _PROPERTY_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s")
 
 
+def _first_line(node: Node) -> str:
+    """The first line of a root's text, before the lines joined to it (a post's author line,
+    then ``Show more``, ``Image``, … copied below it with no blank line)."""
+    return node.text[:node.widths[0]] if node.merged and node.widths else node.text
+
+
+def _families_listed(text: str) -> tuple[list[str], bool] | None:
+    """``Muennighoff, Yang, Shi, Li, …``: a line of family names alone, as a post lists a
+    paper's authors (the list is whole: no ``et al.``)."""
+    names = comma_families(text)
+    return (names, False) if names else None
+
+
 def _without_cut_page_names(mentions: list[Mention], related: list[Mention]) -> list[Mention]:
     """``mentions`` without a relation property's page name that is only the start of a
     title the file writes whole elsewhere (``… Serving with PagedAtt`` beside ``… Serving
@@ -636,7 +649,7 @@ class _Extractor:
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
         for i, node in enumerate(roots):
-            found = self._root(node, roots[i + 1] if i + 1 < len(roots) else None)
+            found = self._root(node, roots[i + 1] if i + 1 < len(roots) else None, roots[i + 2] if i + 2 < len(roots) else None)
             if node.kind == "heading" and not any(m.location.line == node.line for m in found):
                 found = self._annotated_item(node, _section_under(roots, i)) + found
             mentions.extend(found)
@@ -644,9 +657,10 @@ class _Extractor:
         mentions.sort(key=lambda m: m.location.line)
         return mentions
 
-    def _root(self, node: Node, after: Node | None = None) -> list[Mention]:
+    def _root(self, node: Node, after: Node | None = None, later: Node | None = None) -> list[Mention]:
         """Mentions of one root line; ``after`` is the root that follows it (an announced
-        title's author line, a paragraph of its own in a copied post)."""
+        title's author line, a paragraph of its own in a copied post), ``later`` the one after
+        that (the author line below the post's text)."""
         if node.kind == "heading":
             if node.children or _is_paper_heading(node.text):
                 found = self._visit(node)
@@ -662,6 +676,12 @@ class _Extractor:
             details = _Details(hard=True, rule="a post's announcement before the title it announces")
             if after is not None and after.kind == "plain" and not after.children and (listed := names_line(after.text)):
                 # ``🚨 New paper: Title`` / (blank) / ``Albert Gu, Tri Dao``: the post's next line names its authors
+                details.authors, details.incomplete = listed[0], listed[1]
+            elif (after is not None and after.kind == "plain" and not after.children and not names_a_paper(after.text)
+                  and later is not None and later.kind == "plain" and not later.children
+                  and (listed := names_line(_first_line(later)) or _families_listed(_first_line(later)))):
+                # ``🚨 New paper: Title`` / a paragraph of what it does / ``Muennighoff, Yang, …``: the
+                # post's text, then its authors
                 details.authors, details.incomplete = listed[0], listed[1]
             return [self._mention("titled", node, details, title=title)]
         if node.kind != "heading" and "%20" in node.text and (related := related_pages(node.text)):

@@ -1701,6 +1701,12 @@ def _comma_families(text: str) -> list[str] | None:
     return names
 
 
+def comma_families(text: str) -> list[str] | None:
+    """A line that is only family names joined by commas (``Muennighoff, Yang, Shi, Li``):
+    the names (:func:`_comma_families`), or None."""
+    return _comma_families(text.strip().rstrip("."))
+
+
 def _families_dash_title(text: str) -> Reference | None:
     """``Xiao, Tian, Chen, Han, Lewis — *Efficient Streaming Language Models with Attention
     Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
