@@ -398,3 +398,17 @@ def test_a_comment_between_list_items_cites_its_own_paper(tmp_path: Path) -> Non
     got = [(m["location"]["line"], m["title"], m["authors"]) for m in extract_mentions(tmp_path, "fwd.txt", text)]
     assert (3, "The Era of Tiny Routers", []) in got
     assert (6, None, ["Zoph"]) in got
+
+
+def test_a_sentence_case_title_after_the_year_in_the_citations_brackets(tmp_path: Path) -> None:
+    """``(Osei et al. 2021, Learning transferable routers from natural language supervision)``:
+    the rest of the citation's brackets after its year is its title, in sentence case too;
+    a remark there (``see Table 3 for the numbers``, ``which we follow here``) is none."""
+    text = (
+        "contrastive setup is QLIP-style (Osei et al. 2021, Learning transferable routers from natural language supervision) but at scale.\n\n"
+        "same setup (Moro et al. 2020, See Table 3 for the small model numbers) as before.\n\n"
+        "same setup (Lind et al. 2019, Which we follow here for the large runs) as before.\n"
+    )
+    got = [(m["title"], m["authors"]) for m in extract_mentions(tmp_path, "notes.md", text)]
+    assert got == [("Learning transferable routers from natural language supervision", ["Osei"]),
+                   (None, ["Moro"]), (None, ["Lind"])]

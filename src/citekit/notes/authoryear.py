@@ -148,9 +148,32 @@ def _title_after(text: str, end: int) -> str | None:
         return None
     title = _without_venue_after(m.group("t").strip().rstrip("."))
     words = title.split()
+    if m.re is _TITLE_AFTER_COMMA_RE and _sentence_case_title_in_brackets(text, m, title):
+        return title
     if len(words) < (3 if _every_word_capitalised(words) else 4) or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
         return None
     return title
+
+
+#: words a remark is written with and a title in sentence case hardly ever holds: persons,
+#: the verbs that make a clause of it, and what points into a paper (``see Table 3``)
+_REMARK_WORDS = frozenset(
+    "i we you he she they it our my your his her their its this these those us them me "
+    "is are was were be been being has have had do does did can could should would will may might must "
+    "see cf also e.g i.e eg ie compare table tables figure figures fig section sec appendix page pages p pp "
+    "which who that but because so if".split())
+
+
+def _sentence_case_title_in_brackets(text: str, m: re.Match[str], title: str) -> bool:
+    """``(Radford et al. 2021, Learning transferable visual models from natural language
+    supervision)``: the rest of the citation's own brackets after its year and a comma, in
+    sentence case, is its title when it is five words or more and no word of it is one a
+    remark is written with (:data:`_REMARK_WORDS`: ``(Smith et al. 2020, see Table 3 there)``,
+    ``(…, which we follow)``)."""
+    words = title.split()
+    if text[m.end():m.end() + 1] not in (")", "）") or len(words) < 5 or not title[:1].isupper():
+        return False
+    return not any(w.strip(".,:;'’\"").lower() in _REMARK_WORDS for w in words)
 
 
 def _every_word_capitalised(words: list[str]) -> bool:
