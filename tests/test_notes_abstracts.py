@@ -133,3 +133,16 @@ def test_hints_from_bold_texttt_and_named() -> None:
 def test_names_used_before_the_proposal_are_not_hints() -> None:
     text = "Group Relative Policy Optimization (GRPO) is popular. We propose GRPO with a fix, named FixGRPO."
     assert method_hints(text) == ["FixGRPO"]
+
+
+def test_a_message_to_the_reader_is_no_abstract() -> None:
+    """A forwarder's note above a digest (``my comments are inline``, ``please check``) is
+    written to its readers: long prose with "we" in it, but a message, not an abstract."""
+    message = (
+        "Team -- the thread below is worth a read, my notes are inline with [RB]. To do: someone please "
+        "check whether the routing numbers from the sparse experts paper still hold with our cache turned "
+        "on, and whether we still need our own fp8 kernels at all. Omar, can you own the batching question "
+        "for the Friday sync? It matters for the experiments we plan next quarter."
+    )
+    assert not looks_like_abstract(message)
+    assert extract_text(message + "\n", "n.txt").mentions == []

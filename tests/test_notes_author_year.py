@@ -434,3 +434,49 @@ def test_a_citation_followed_by_talks_as_a_verb_is_still_a_paper(tmp_path) -> No
             "and the Brandt & Keller 2020 Sparse Routing lectures are no paper\n")
     got = [(m["authors"], m["year"]) for m in extract_mentions(tmp_path, "notes.txt", text)]
     assert got == [(["Okafor"], 2021)]
+
+
+def test_title_in_the_brackets_before_et_al_is_no_author(tmp_path: Path) -> None:
+    """``(Quillon: … with Scalable Training Strategies, Hu et al.)``: the word before the comma
+    ends the title the brackets hold, a word titles write after another capitalised one; the
+    citation is Hu et al.'s alone. A list of family names stays whole (``(Young, Long et al.)``
+    opens the brackets: no title before it)."""
+    text = (
+        "Also WSD isn't new, the Quillon report already had it (Quillon: Unveiling the Potential of Small "
+        "Routers with Scalable Training Strategies, Hu et al.), and you can see it in SGDR.\n\n"
+        "Warmup is older (Young, Long et al. 2019) than people think.\n"
+    )
+    authors = [m["authors"] for m in extract_mentions(tmp_path, "mail.txt", text) if m["authors"]]
+    assert ["Hu"] in authors and ["Young", "Long"] in authors
+    assert not any("Strategies" in a for a in authors)
+
+
+def test_a_comment_between_list_items_cites_its_own_paper(tmp_path: Path) -> None:
+    """A forwarder's comment written between the items of a reading list (``[AK] and read
+    Zoph et al. 2022 before Thursday``) names no paper on its own line, but the paper it
+    cites is read; the item above keeps its own title."""
+    text = (
+        "4) Routing, in the order I'd read them:\n"
+        "   - GShard (Lepikhin et al. 2021)\n"
+        "   - \"The Era of Tiny Routers\" if you want something spicy\n"
+        "   [AK] the Switch paper (Fedus et al. 2022) is about sparsity, not\n"
+        "   serving -- please don't mix them up in the planning doc again.\n"
+        "   [AK] and read Zoph et al. 2022 before Thursday, it matters.\n"
+    )
+    got = [(m["location"]["line"], m["title"], m["authors"]) for m in extract_mentions(tmp_path, "fwd.txt", text)]
+    assert (3, "The Era of Tiny Routers", []) in got
+    assert (6, None, ["Zoph"]) in got
+
+
+def test_a_sentence_case_title_after_the_year_in_the_citations_brackets(tmp_path: Path) -> None:
+    """``(Osei et al. 2021, Learning transferable routers from natural language supervision)``:
+    the rest of the citation's brackets after its year is its title, in sentence case too;
+    a remark there (``see Table 3 for the numbers``, ``which we follow here``) is none."""
+    text = (
+        "contrastive setup is QLIP-style (Osei et al. 2021, Learning transferable routers from natural language supervision) but at scale.\n\n"
+        "same setup (Moro et al. 2020, See Table 3 for the small model numbers) as before.\n\n"
+        "same setup (Lind et al. 2019, Which we follow here for the large runs) as before.\n"
+    )
+    got = [(m["title"], m["authors"]) for m in extract_mentions(tmp_path, "notes.md", text)]
+    assert got == [("Learning transferable routers from natural language supervision", ["Osei"]),
+                   (None, ["Moro"]), (None, ["Lind"])]

@@ -181,3 +181,19 @@ ORG_QUOTED = """\
 def test_family_names_joined_by_commas_before_a_quoted_title_are_its_authors(tmp_path: Path) -> None:
     mentions = [m for m in extract_mentions(tmp_path, "projects.org", ORG_QUOTED) if m["location"]["line"] == 4]
     assert [m["authors"] for m in mentions] == [["Grill", "Strub", "Altché", "Tallec"]]
+
+
+def test_family_names_then_a_title_in_title_case_with_no_venue(tmp_path: Path) -> None:
+    """``Osei, Lindqvist, Abara, Moro. Don't Decay the Router Rate, Increase the Batch Size.
+    1711.99999`` in a forwarded reading list: family names joined by commas, a full stop or a
+    dash, then the title in title case (an identifier after it), with no venue or year; a list
+    of people before a remark in sentence case is no reference."""
+    text = (
+        "> week 9 - schedules\n"
+        ">   * Osei, Lindqvist, Abara, Moro. Don't Decay the Router Rate, Increase the Batch Size. 1711.99999\n"
+        ">   * Osei, Lindqvist, Abara, Moro -- Gated Routers Scale With the Batch Size\n"
+        ">   * Osei, Lindqvist, Abara. Thanks all for coming to the reading group today\n"
+    )
+    got = [(m["title"], m["authors"]) for m in extract_mentions(tmp_path, "fwd.txt", text)]
+    assert got == [("Don't Decay the Router Rate, Increase the Batch Size", ["Osei", "Lindqvist", "Abara", "Moro"]),
+                   ("Gated Routers Scale With the Batch Size", ["Osei", "Lindqvist", "Abara", "Moro"])]

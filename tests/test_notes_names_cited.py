@@ -147,3 +147,123 @@ def test_the_names_after_a_dash_after_a_quoted_title_are_its_authors(tmp_path: P
     got = mentions_by_line(tmp_path, text, "posts.txt")
     assert [(m["title"], m["authors"]) for m in got[1]] == [
         ("Are Sparse Routers a Mirage for Long Documents?", ["Okafor", "Brandt", "Keller"])]
+
+
+def test_whole_title_alone_on_a_list_item(tmp_path: Path) -> None:
+    """``- Lanternfish: Small Models Can Teach Themselves to Plan Routes`` alone on a list
+    item: the same shape that names a paper inside a sentence (a coined name, a colon, five
+    words or more in title case) names it on a line of its own, a remark after a dash aside; a
+    label word before the colon, a remark in sentence case, a blog post and a name before its
+    authors are no titles."""
+    text = (
+        "Reading for next week:\n"
+        "   - Lanternfish: Small Models Can Teach Themselves to Plan Routes\n"
+        "   - Update: The Training Runs Finished Early On Tuesday Night\n"
+        "   - Brightwater: we should try this on the small cluster first\n"
+        "   - Quillon: How We Made Our Tokenizer Fast Again (Blog Post)\n"
+        "   - Marlowe: Sparse Experts Route Their Own Tokens Well -- won the best paper award\n"
+        "   - Brightwater: Osei, Lindqvist, Marsh, Abara\n"
+    )
+    titles = [m["title"] for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert titles == ["Lanternfish: Small Models Can Teach Themselves to Plan Routes",
+                      "Marlowe: Sparse Experts Route Their Own Tokens Well"]
+
+
+def test_a_link_in_another_citations_brackets_is_that_citations_paper(tmp_path: Path) -> None:
+    """``MQR is Lindqvist's "Title" (2019); GQR (Moro et al. 2023, https://arxiv.org/abs/…)``:
+    the link is written inside the brackets of Moro's citation, so it is that paper's, not
+    the quoted title's, also when an e-mail's wrap puts it on the next line."""
+    text = (
+        "Hi all,\n\n"
+        "6) KV heads: MQR is from Lindqvist's \"Fast Sparse Decoding: One Gate Is All You Need\" (2019); GQR (Moro et al. 2023,\n"
+        "   https://arxiv.org/abs/2305.99999) is what the big models actually use.\n\n"
+        "7) KV heads: MQR is from Lindqvist's \"Fast Sparse Decoding: One Gate Is All You Need\" (2019); "
+        "GQR (Moro et al. 2023, https://arxiv.org/abs/2305.99999) is what the big models use.\n"
+    )
+    got = [(m["title"], m["authors"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert got == [("Fast Sparse Decoding: One Gate Is All You Need", ["Lindqvist"], None), (None, ["Moro"], "2305.99999")] * 2
+
+
+def test_an_identifier_alone_in_brackets_after_another_name_is_that_names_paper(tmp_path: Path) -> None:
+    """``"Title" (Moro et al., 2023) — cite both. Quillon (arXiv 2401.99999) drops …``: the
+    identifier sits alone in brackets right after Quillon, so it is Quillon's paper, not the
+    quoted title's."""
+    text = (
+        "Notes:\n"
+        "same trick as the concurrent \"Gated Sparse Routing for Cheap Mixture Experts\" (Moro et al., 2023) — cite both. "
+        "Quillon (arXiv 2401.99999) drops the router, adds extra heads instead.\n"
+    )
+    got = [(m["title"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert got == [("Gated Sparse Routing for Cheap Mixture Experts", None), (None, "2401.99999")]
+
+
+def test_a_quoted_named_title_beside_its_citation_keeps_the_citations_authors(tmp_path: Path) -> None:
+    """``- Quillon v2 exists too (Moro et al., NAACL 2022 — "Quillon2: Effective …")``: a
+    named title quoted in a citation's brackets is read with that citation, not as a
+    title alone on its line."""
+    text = ("- Quillon v2 exists too (Moro et al., NAACL 2022 — \"Quillon2: Effective and Efficient "
+            "Routing via Lightweight Late Gating\"), add a row??\n")
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert (None, ["Moro"]) in got or ("Quillon2: Effective and Efficient Routing via Lightweight Late Gating", ["Moro"]) in got
+
+
+def test_title_before_a_citation_of_one_name_and_et_al(tmp_path: Path) -> None:
+    """``… leaned on Sparse Routers Scale Step by Step (Lindqvist et al.) last year``: a
+    title in title case right before brackets holding one name and ``et al.`` alone is that
+    citation's title, with no year as with one; a person's name before a bracketed name is
+    no title."""
+    text = (
+        "3/7 No RM anywhere. Funny given how hard everyone leaned on Sparse Routers Scale Step by Step "
+        "(Lindqvist et al.) last year\n\n"
+        "Talked to Bob Smith (Moro et al.) at the poster.\n"
+    )
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.txt").values() for m in ms]
+    assert ("Sparse Routers Scale Step by Step", ["Lindqvist"]) in got
+    assert not any(t == "Bob Smith" for t, _a in got)
+
+
+def test_a_list_of_names_with_brackets_gives_the_last_citation_to_its_own_name(tmp_path: Path) -> None:
+    """``… cousins: QRWK ("Reinventing Routers for the Sparse Era"), Hyrax (Poli et al.).``: a
+    list whose items carry their own brackets is no title with the last item's authors; the
+    quoted title stands alone and Poli et al. is Hyrax's citation."""
+    text = "- linear cousins: QRWK (\"Reinventing Routers for the Sparse Era\"), Hyrax (Poli et al.).\n"
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert ("Reinventing Routers for the Sparse Era", []) in got and (None, ["Poli"]) in got
+
+
+def test_a_remark_after_a_citation_that_cites_another_paper_is_read(tmp_path: Path) -> None:
+    """``GLU is from GateNet (Moro et al., 2021) — gate each unit. The other option was SwiGLU
+    ("Title", Lind et al. ICLR 2022) but …``: what follows the dash cites another paper, so it
+    is prose citing several, not a remark to cut; the quoted title is read with its citation."""
+    text = ("Background: GLU is from GateNet (Moro et al., 2021) — gate each unit by a learned sigmoid. The other "
+            "option was SwiGLU (\"Gated Linear Units Improve Sparse Mixture Routing\", Lind et al. ICLR 2022) but "
+            "nobody uses it anymore.\n")
+    got = [(m["title"], m["authors"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert ("Gated Linear Units Improve Sparse Mixture Routing", ["Lind"]) in got
+
+
+def test_a_quoted_title_in_sentence_case_with_its_venue_in_brackets(tmp_path: Path) -> None:
+    """``QGrad = "on the convergence of gated routers and beyond" (ICLR'18)``: quoted words
+    with a known venue and its year alone in brackets after them are a paper's title, in any
+    case; a quoted phrase with no venue beside it stays a phrase."""
+    text = (
+        "QGrad = \"on the convergence of gated routers and beyond\" (ICLR'18), the one w/ the counterexample\n\n"
+        "we call this \"the convergence of gated routers and beyond\" in the draft, for now\n"
+    )
+    got = [(m["title"], m["year"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert got == [("on the convergence of gated routers and beyond", 2018)]
+
+
+def test_a_citation_beside_a_link_is_no_title(tmp_path: Path) -> None:
+    """``| GR | Osei et al. 2023, 2309.99999 |`` in a table's paper column, ``Moro et al. 2022 —
+    arxiv.org/abs/2212.99999`` on a line, ``JMLR 2020, arXiv 1910.99999``: the words beside the
+    link are its citation or its venue; the link is the paper, with those authors, and no
+    title is made of them."""
+    text = (
+        "| Method | Paper | Notes |\n| --- | --- | --- |\n"
+        "| GR | Osei et al. 2023, 2309.99999 | per-band ramp |\n\n"
+        "Moro et al. 2022 — arxiv.org/abs/2212.99999\n\n"
+        "JMLR 2020, arXiv 1910.99999\n"
+    )
+    got = [(m["title"], m["authors"], m["ids"]["arxiv"]) for ms in mentions_by_line(tmp_path, text, name="notes.md").values() for m in ms]
+    assert got == [(None, ["Osei"], "2309.99999"), (None, ["Moro"], "2212.99999"), (None, [], "1910.99999")]

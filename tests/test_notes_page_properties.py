@@ -50,3 +50,50 @@ def test_a_relation_property_names_the_papers_whose_titles_it_spells(tmp_path):
     for name in ("Reading Group Week 3 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.md", "reading-group-week-3.txt"):
         got = [(m.location.line, m.title) for m in _mentions(tmp_path, name, RELATED)]
         assert got == [(5, "Sparse Gating for Cheap Experts")], name
+
+
+def test_a_relation_item_whose_file_name_the_export_cut_short_is_still_its_page(tmp_path):
+    # the export shortens a long page name in its file name (mid-word, colon dropped): the
+    # file spells the start of the name, which is still the page's own name
+    text = (
+        "# Journal club 12\n\n"
+        "Status: Done\n"
+        "Date: May 7, 2024\n"
+        "Papers: Sparse Routing Tables for Cheap Mixture Experts at Scale "
+        "(../Papers%20aa11/Sparse%20Routing%20Tables%20for%20Cheap%20Mixture%20Exp%209f8e7d6c5b4a39281706f5e4d3c2b1a0.md), "
+        "Gated Delta Sums Improve Recurrent Memory Layers "
+        "(../Papers%20aa11/Gated%20Delta%20Sums%20Improve%20Recurrent%20Memory%20Layers%200a1b2c3d4e5f60718293a4b5c6d7e8f9.md)\n"
+        "Presenter: Ada Lind\n"
+    )
+    got = [(m.location.line, m.title) for m in _mentions(tmp_path, "journal-club-12.md", text)]
+    assert got == [(5, "Sparse Routing Tables for Cheap Mixture Experts at Scale"),
+                   (5, "Gated Delta Sums Improve Recurrent Memory Layers")]
+
+
+def test_a_relation_item_whose_file_spells_another_name_is_no_page(tmp_path):
+    # a name in brackets whose file begins with other words is not the export's relation shape
+    text = (
+        "# Journal club 13\n\n"
+        "Status: Done\n"
+        "Date: May 7, 2024\n"
+        "Papers: Sparse Routing Tables for Cheap Mixture Experts at Scale "
+        "(../Papers%20aa11/Dense%20Routing%209f8e7d6c5b4a39281706f5e4d3c2b1a0.md)\n"
+    )
+    assert [m.title for m in _mentions(tmp_path, "journal-club-13.md", text)] != [
+        "Sparse Routing Tables for Cheap Mixture Experts at Scale"]
+
+
+def test_a_relation_items_cut_name_gives_way_to_the_title_written_whole(tmp_path):
+    # a page name cut short like its file adds nothing where the page writes the whole title
+    text = (
+        "# Journal club 14\n\n"
+        "Status: Done\n"
+        "Date: May 7, 2024\n"
+        "Papers: Sparse Routing Tables for Cheap Mixture Exp "
+        "(../Papers%20aa11/Sparse%20Routing%20Tables%20for%20Cheap%20Mix%209f8e7d6c5b4a39281706f5e4d3c2b1a0.md)\n"
+        "Presenter: Ada Lind\n\n"
+        "## Notes\n\n"
+        "- Sparse Routing Tables for Cheap Mixture Experts (Lind & Moro, 2023)\n"
+    )
+    got = [(m.location.line, m.title) for m in _mentions(tmp_path, "journal-club-14.md", text)]
+    assert got == [(10, "Sparse Routing Tables for Cheap Mixture Experts")]

@@ -26,8 +26,9 @@ _RESEARCH_CUE_RE = lazy(
 #: :data:`_RESEARCH_CUE_RE` for an ASCII text in lower case: the same matches (ignoring the
 #: case of ASCII letters is lower-casing them), found faster without the case folding.
 _RESEARCH_CUE_LOWER_RE = lazy(_RESEARCH_CUE_RE.pattern)
+#: (``my comments``, ``please check``: a message written to its readers, never a paper's abstract)
 _PERSONAL_RE = lazy(r"\bI (?:think|thought|was|am|liked|loved|found|felt|saw|met|talked|went|had)\b"
-                    r"|\bI['’](?:ll|m|ve|d)\b|\b[Nn]ote to self\b")
+                    r"|\bI['’](?:ll|m|ve|d)\b|\b[Nn]ote to self\b|\b[Mm]y\b|\b[Pp]lease\b")
 #: an author-year citation of another paper (``(Touvron et al. 2023)``, ``(Wang et al)``): a
 #: paper's abstract names its own method, it does not cite others by author; notes about papers do
 _ET_AL_CITE_RE = lazy(r"\([A-Z][\w'’-]+ et al\.?(?:,? (?:19|20)\d\d[a-z]?)?\)")

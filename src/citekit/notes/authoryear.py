@@ -148,9 +148,32 @@ def _title_after(text: str, end: int) -> str | None:
         return None
     title = _without_venue_after(m.group("t").strip().rstrip("."))
     words = title.split()
+    if m.re is _TITLE_AFTER_COMMA_RE and _sentence_case_title_in_brackets(text, m, title):
+        return title
     if len(words) < (3 if _every_word_capitalised(words) else 4) or not title_case(title) or not words[-1][:1].isupper() or title[-1:] in "!?":
         return None
     return title
+
+
+#: words a remark is written with and a title in sentence case hardly ever holds: persons,
+#: the verbs that make a clause of it, and what points into a paper (``see Table 3``)
+_REMARK_WORDS = frozenset(
+    "i we you he she they it our my your his her their its this these those us them me "
+    "is are was were be been being has have had do does did can could should would will may might must "
+    "see cf also e.g i.e eg ie compare table tables figure figures fig section sec appendix page pages p pp "
+    "which who that but because so if".split())
+
+
+def _sentence_case_title_in_brackets(text: str, m: re.Match[str], title: str) -> bool:
+    """``(Radford et al. 2021, Learning transferable visual models from natural language
+    supervision)``: the rest of the citation's own brackets after its year and a comma, in
+    sentence case, is its title when it is five words or more and no word of it is one a
+    remark is written with (:data:`_REMARK_WORDS`: ``(Smith et al. 2020, see Table 3 there)``,
+    ``(…, which we follow)``)."""
+    words = title.split()
+    if text[m.end():m.end() + 1] not in (")", "）") or len(words) < 5 or not title[:1].isupper():
+        return False
+    return not any(w.strip(".,:;'’\"").lower() in _REMARK_WORDS for w in words)
 
 
 def _every_word_capitalised(words: list[str]) -> bool:
@@ -343,6 +366,13 @@ def _comma_title(text: str, at: int) -> tuple[str, int, int | None] | None:
     return title, m.end("y") + 1 if m.group("y") else m.end("t"), int(m.group("y")) if m.group("y") else None
 
 
+def _title_word_first(text: str, start: int, first: str) -> bool:
+    """The first "name" of a list before ``et al.`` is a word titles write, right after
+    another capitalised word (``(Small Routers with Scalable Training Strategies, Hu et
+    al.)``): the end of the title the brackets hold before their citation, not an author."""
+    return " " not in first.strip() and first.lower() in _ordinary_words() and _capitalised_before(text, start)
+
+
 def _capitalised_before(text: str, start: int) -> bool:
     """A capitalised word (not an initial, not the sentence's first word) right before
     ``start``: the name is part of a longer capitalised phrase (``New York 2020``)."""
@@ -521,6 +551,8 @@ def _citations(text: str) -> tuple[Citation, ...]:
             # on; after a comma it joins items of the sentence, and "et al." goes with the last name
             start, written = start + serial.end(), written[serial.end():]
         names = _family_names(written, lower=True)
+        if names is not None and len(names) >= 2 and _title_word_first(text, start, names[0]):
+            names = None  # (``… with Scalable Training Strategies, Hu et al.``: a title's last word, then the names)
         if names is None and "," in written:
             start, written, names = _after_short_name(start, written)
         if names is None and (" and " in written or "&" in written):

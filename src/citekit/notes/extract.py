@@ -21,7 +21,7 @@ from citekit.core.ids import ids_from_url
 from citekit.core.model import Ids, Location
 from citekit.core.names import name_tokens
 from citekit.core.resolution import Mention
-from citekit.core.venues import from_proceedings_url, from_text, from_url
+from citekit.core.venues import canonical, from_proceedings_url, from_text, from_url
 from citekit.notes.abstracts import looks_like_abstract, method_hints
 from citekit.notes.authoryear import Citation, _ordinary_words, cited_as, find_citations, has_cue as has_citation_cue, leading_names
 from citekit.notes.labels import PAPER_KIND_WORDS, authors_and_year, PIN_EXAMPLES, kind_prefix, strip_to_read, Label, author_list_incomplete, parse_label, parse_pin, split_authors
@@ -30,7 +30,7 @@ from citekit.notes.chatcopy import has_link_previews, with_link_titles
 from citekit.notes.quotations import without_quoted_passages
 from citekit.notes.zoteroreport import looks_like_report, rewrite_report
 from citekit.core.text import normalize_title
-from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, listed_named_titles, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, split_name_list, strip_markup, unquote_title, venue_and_year
+from citekit.notes.refline import REFERENCE_NUMBER_RE, announced_title, comma_families, listed_named_titles, named_title_before_remark, title_unsure, unsure_reference, Reference, inline_references, may_cite_inline, names_a_paper, names_line, parse_reference, split_name_list, strip_markup, unquote_title, venue_and_year
 from citekit.notes.titlecase import title_case
 from citekit.notes.textids import find_text_ids, without_text_ids
 from citekit.notes.outline import SURE_CONTINUES, Node, outline_pieces, split_labelled_fields
@@ -592,6 +592,38 @@ def _without_markdown_links(text: str) -> str:
 _PROPERTY_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s")
 
 
+def _first_line(node: Node) -> str:
+    """The first line of a root's text, before the lines joined to it (a post's author line,
+    then ``Show more``, ``Image``, … copied below it with no blank line)."""
+    return node.text[:node.widths[0]] if node.merged and node.widths else node.text
+
+
+def _families_listed(text: str) -> tuple[list[str], bool] | None:
+    """``Muennighoff, Yang, Shi, Li, …``: a line of family names alone, as a post lists a
+    paper's authors (the list is whole: no ``et al.``)."""
+    names = comma_families(text)
+    return (names, False) if names else None
+
+
+def _without_cut_page_names(mentions: list[Mention], related: list[Mention]) -> list[Mention]:
+    """``mentions`` without a relation property's page name that is only the start of a
+    title the file writes whole elsewhere (``… Serving with PagedAtt`` beside ``… Serving
+    with PagedAttention``): an export cuts long names short, and the cut name would stand
+    as a title of its own that no record has."""
+    cut = {id(m) for m in related
+           if m.title and any(o.title and len(o.title) > len(m.title) and o.title.startswith(m.title) for o in mentions)}
+    return [m for m in mentions if id(m) not in cut] if cut else mentions
+
+
+#: a family name (two joined, or with ``et al.``) or a venue's short name, then a year, and
+#: nothing else: a citation, never a title (``Peng et al. 2023``, ``Bai et al. 2022``, ``JMLR 2020``)
+_CITATION_ONLY_RE = lazy(r"[A-Z][\w'’\-]+(?:\s+(?:&|and)\s+[A-Z][\w'’\-]+|\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)?[.,]?")
+
+
+#: a quote mark or a bracket: a line that holds one says more than a title alone
+_QUOTE_OR_BRACKET_RE = lazy("[\"“”„«»《》『』「」(（]")
+
+
 class _Extractor:
     """Walks one file's outline, keeping the section/venue scope, collecting mentions."""
 
@@ -611,20 +643,24 @@ class _Extractor:
         self.transcript: Transcript | None = None
         #: the people the parent bullets being visited name ("• Egor Shulgin (KAUST)")
         self.parent_people: list[str] = []
+        #: the mentions a relation property's page names gave (``Papers: Title (Title%20<id>.md)``)
+        self.related: list[Mention] = []
 
     def run(self, roots: list[Node]) -> list[Mention]:
         mentions: list[Mention] = []
         for i, node in enumerate(roots):
-            found = self._root(node, roots[i + 1] if i + 1 < len(roots) else None)
+            found = self._root(node, roots[i + 1] if i + 1 < len(roots) else None, roots[i + 2] if i + 2 < len(roots) else None)
             if node.kind == "heading" and not any(m.location.line == node.line for m in found):
                 found = self._annotated_item(node, _section_under(roots, i)) + found
             mentions.extend(found)
+        mentions = _without_cut_page_names(mentions, self.related)
         mentions.sort(key=lambda m: m.location.line)
         return mentions
 
-    def _root(self, node: Node, after: Node | None = None) -> list[Mention]:
+    def _root(self, node: Node, after: Node | None = None, later: Node | None = None) -> list[Mention]:
         """Mentions of one root line; ``after`` is the root that follows it (an announced
-        title's author line, a paragraph of its own in a copied post)."""
+        title's author line, a paragraph of its own in a copied post), ``later`` the one after
+        that (the author line below the post's text)."""
         if node.kind == "heading":
             if node.children or _is_paper_heading(node.text):
                 found = self._visit(node)
@@ -640,6 +676,12 @@ class _Extractor:
             details = _Details(hard=True, rule="a post's announcement before the title it announces")
             if after is not None and after.kind == "plain" and not after.children and (listed := names_line(after.text)):
                 # ``🚨 New paper: Title`` / (blank) / ``Albert Gu, Tri Dao``: the post's next line names its authors
+                details.authors, details.incomplete = listed[0], listed[1]
+            elif (after is not None and after.kind == "plain" and not after.children and not names_a_paper(after.text)
+                  and later is not None and later.kind == "plain" and not later.children
+                  and (listed := names_line(_first_line(later)) or _families_listed(_first_line(later)))):
+                # ``🚨 New paper: Title`` / a paragraph of what it does / ``Muennighoff, Yang, …``: the
+                # post's text, then its authors
                 details.authors, details.incomplete = listed[0], listed[1]
             return [self._mention("titled", node, details, title=title)]
         if node.kind != "heading" and "%20" in node.text and (related := related_pages(node.text)):
@@ -672,6 +714,7 @@ class _Extractor:
             if len(words) >= 4 and title_case(name) and looks_like_title(name) and not non_paper_words(name):
                 details = _Details(hard=True, rule="a page's relation property naming the related page by its title")
                 out.append(self._mention("titled", node, details, title=name))
+        self.related.extend(out)
         return out
 
     def _unsure_reference(self, node: Node) -> Mention | None:
@@ -909,6 +952,7 @@ class _Extractor:
         inner: list[Mention] = []
         container = False
         remarks: list[Node] = []
+        prose: list[Node] = []  # plain lines between the items, not read as items
         for child in node.children:
             if child.is_detail:
                 continue  # (read with the details of ``node``; nothing below it is visited)
@@ -918,7 +962,10 @@ class _Extractor:
                 remarks.append(child)  # read once ``node`` itself is known to be a paper
                 continue
             stands_alone = not child.children and child.kind == "plain" and names_a_paper(child.text)
-            found = self._visit(child) if (child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone) else []
+            visited = child.children or child.kind != "plain" or is_url_only(child.text) or stands_alone
+            found = self._visit(child) if visited else []
+            if not visited:
+                prose.append(child)
             if any((child.children or stands_alone) and m.location.line == child.line for m in found):
                 container = True  # a child is a paper with its own details, or a whole paper line
             elif (child.kind == "bullet" and not child.children and names_a_paper(child.text)
@@ -926,7 +973,10 @@ class _Extractor:
                 container = True  # a sub-item that is a whole reference (``- n-gram metrics:`` / ``  - Papineni, K., … (2002). BLEU: …``)
             inner.extend(found)
         if container or _lists_links(node):
-            return inner + self._visit_remarks(remarks, None)
+            # (a comment written between the items of a list of papers, ``[JH] the QLoRA paper
+            # (Dettmers et al. 2023) is about …``: the papers its prose cites are its own)
+            cited = [m for child in prose if has_citation_cue(child.text) for m in self._cited(child, [])]
+            return inner + cited + self._visit_remarks(remarks, None)
         own = self._as_mention(node)
         if (own is not None and own.kind == "titled" and node.source == "table row" and not own.authors
                 and not own.urls and not own.pins and len(_citations_in(node.text)) > 1):
@@ -961,10 +1011,35 @@ class _Extractor:
                 return [own, *self._inline_besides(node, own), *self._visit_remarks(remarks, own)]
             # (a table row's title cell may cite other papers beside the one its link is)
             cited = self._cited(node, [own]) if own.authors or several or node.source == "table row" else []
-            return [own, *cited, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
+            _give_link_to_its_citation(own, cited, node.text)
+            named = self._link_of_another_name(node, own)
+            return [own, *cited, *named, *self._listed_titles(node, own), *self._visit_remarks(remarks, own),
                     *self._labelled_notes(node, own)]
         inner += self._visit_remarks(remarks, None)
         return inner or ([] if node.line in self.not_papers else self._inline(node))
+
+    def _link_of_another_name(self, node: Node, own: Mention) -> list[Mention]:
+        """A titled line's one identifier, alone in brackets right after another name
+        (``… "Accelerating …" (Chen et al., 2023) — cite both. Medusa (arXiv 2401.10774)
+        drops the draft model``): the brackets say the identifier is that name's paper, not
+        the title's. The link leaves the title for a mention of its own."""
+        if own.kind != "titled" or not own.title or len(own.urls) != 1 or own.pins.arxiv or own.pins.doi:
+            return []
+        value = own.ids.arxiv or own.ids.doi
+        at = node.text.find(value) if value else -1
+        if at < 0 or node.text.find(value, at + 1) >= 0:
+            return []
+        inside = _bracket_holding(node.text, at, at + len(value))
+        opened = max(node.text.rfind(b, 0, at) for b in _BRACKETS_AROUND)
+        if inside is None or opened <= 0 or not _ID_ONLY_RE.match(_ID_WORDS_RE.sub(" ", inside)):
+            return []
+        name = _NAME_BEFORE_BRACKET_RE.search(node.text, 0, opened)
+        if name is None or name.group().strip().lower() in own.title.lower():
+            return []
+        details = _Details(hard=True, rule="an identifier alone in brackets after another name than the title")
+        details.urls = list(own.urls)
+        own.urls, own.ids = [], Ids()
+        return [self._mention("url", node, details)]
 
     def _listed_titles(self, node: Node, own: Mention) -> list[Mention]:
         """Whole titles the line's sentence lists beside the paper its identifier is (``… CoT
@@ -1061,6 +1136,14 @@ class _Extractor:
                 return self._reject(node, f"a {node.source} that names a {word}, not a paper", title)
             details.hard = True  # a row of a table whose header names a title column
             details.rule = f"{node.source} under a title column"
+        if not details.hard and not _QUOTE_OR_BRACKET_RE.search(node.text) and (named := named_title_before_remark(title)) is not None:
+            # ``- Sparse Gating: Routing Tokens to Cheap Experts at Scale`` alone on its line (a
+            # remark after a dash aside): a coined name and a subtitle in title case are a
+            # paper's own title, as in a sentence (a title quoted, or beside brackets, is read
+            # with the citation around it)
+            title = named
+            details.hard = True
+            details.rule = "a name, a colon and a title in title case"
         if not details.hard and is_person_line(title):
             return self._reject(node, "a person and an affiliation, not a title", title)
         if not details.hard:
@@ -1138,6 +1221,10 @@ class _Extractor:
             return self._reject(node, "its links are no paper pages, and the finder reads the line as no paper", title)
         if details.urls and (named := _take_own_citation(node, details)) and named != title and named in title:
             title = named  # (the rest of the line is the citation and a remark on the paper)
+        if details.urls and _CITATION_ONLY_RE.fullmatch(title.strip()):
+            # ``Peng et al. 2023, 2309.00071`` (a table's paper column), ``JMLR 2020, arXiv 1910.10683``:
+            # the words beside the link are its citation or its venue, no title
+            return self._url_mention(node, details)
         summary = details.summary or (details.fallback_summary if details.hard else None)
         if not details.rule:
             details.rule = "paper link on or under the line" if details.urls else ("labelled details" if details.hard else "title with an author list, paper link or summary below")
@@ -1463,9 +1550,18 @@ def _citation_beside(text: str, m: re.Match[str], details: _Details) -> bool:
         # right before the title, no year: its authors as a reader writes them
         details.authors = [names.group("first"), *([names.group("second")] if names.group("second") else [])]
         details.incomplete = bool(names.group("etal"))
+    elif (venue := _VENUE_IN_BRACKETS_RE.match(text, m.end())) is not None and canonical(venue.group("v")) is not None:
+        # ``AMSGrad = "on the convergence of adam and beyond" (ICLR'18)``: a venue and its year
+        # in brackets right after the quoted words say where they were published, no author named
+        yy = venue.group("yy")
+        details.venue = (canonical(venue.group("v")), int(venue.group("y")) if venue.group("y") else 2000 + int(yy) if yy else None)
     else:
         return False
     return True
+
+
+#: a venue's short name and its year alone in brackets (``(ICLR'18)``, ``(NeurIPS 2020)``)
+_VENUE_IN_BRACKETS_RE = lazy(r"\s*[(（]\s*(?P<v>[A-Z][A-Za-z]{1,11})\s*(?:['’]\s?(?P<yy>\d{2})|(?P<y>(?:19|20)\d{2}))\s*[)）]")
 
 
 #: names right before a quoted title and a comma, with ``et al.`` or a second name, no year,
@@ -1895,6 +1991,29 @@ _BRACKETS_AROUND = "(（"
 _CLOSING = {"(": ")", "（": "）"}
 
 
+def _give_link_to_its_citation(own: Mention, cited: list[Mention], text: str) -> None:
+    """A titled line's one identifier, written inside the brackets of another paper's
+    author-year citation (``MQA is Shazeer's "Fast …" (2019); GQA (Ainslie et al. 2023,
+    arxiv.org/abs/2305.13245) is …``), is that citation's paper: the brackets say whose it
+    is. The link moves from the title to the citation's mention, which it makes a paper
+    known by its identifier."""
+    if own.kind != "titled" or len(own.urls) != 1 or own.pins.arxiv or own.pins.doi:
+        return
+    value = own.ids.arxiv or own.ids.doi
+    start = text.find(value) if value else -1
+    if start < 0 or text.find(value, start + 1) >= 0:
+        return
+    inside = _bracket_holding(text, start, start + len(value))
+    cites = find_citations("(" + re.sub(r"\S*" + re.escape(value) + r"\S*", " ", inside) + ")") if inside else ()
+    if len(cites) != 1 or _share_a_name(list(cites[0].authors), own.authors):
+        return
+    taker = next((m for m in cited if m.kind == "cited" and not m.urls and _share_a_name(m.authors, list(cites[0].authors))), None)
+    if taker is None:
+        return
+    taker.urls, taker.ids, taker.kind = own.urls, own.ids, "url"
+    own.urls, own.ids = [], Ids()
+
+
 def _bracket_holding(text: str, start: int, end: int) -> str | None:
     """What the brackets around ``text[start:end]`` hold (``(Hoffmann et al. 2022,
     arXiv:2203.15556)``), or the brackets that open right after it (``arxiv 2307.03172
@@ -1959,6 +2078,8 @@ def _titles_before_ids(text: str) -> dict[str, str]:
 
 #: what brackets around an identifier may hold besides it when they name nothing else
 _ID_ONLY_RE = lazy(r"^[\s,;:.]*(?:(?:19|20)\d\d)?[\s,;:.]*$")
+#: an identifier written whole in brackets, with the word naming its scheme (``arXiv 2401.10774``)
+_ID_WORDS_RE = lazy(r"\S*\d{4}\.\d{4,5}\S*|\S*10\.\d{4,9}/\S*|\b(?:arxiv|doi)\b\s*[:：]?", re.I)
 #: a name right before the brackets that hold an identifier alone (``Atlas (arXiv:2208.03299)``)
 _NAME_BEFORE_BRACKET_RE = lazy(r"[\w\-’']{2,40}\s*$")
 

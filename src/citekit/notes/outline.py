@@ -14,7 +14,7 @@ from typing import Literal
 
 from citekit.notes.labels import Label, parse_label
 from citekit.notes.finder.model import LineLabel
-from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, has_shape_signal, names_a_paper, names_line
+from citekit.notes.refline import OPEN_ENDED_WORDS, REFERENCE_NUMBER_RE, announced_title, has_shape_signal, names_a_paper, names_line
 from citekit.notes.shapes import authors_line, cut_margin_numbers, is_separator, is_tags_only, strip_chat_prefix, strip_leading_icon
 from citekit.notes.urls import is_url_only
 from citekit.core.lazyre import lazy
@@ -251,6 +251,7 @@ def parse_outline(lines: list[str], *, org: bool = False, around: Surroundings |
             if (paragraph is not None and not paragraph.children and not message
                     and (not stack or stack[-1] is paragraph) and not _stands_alone(text)
                     and not _properties_one_a_line(lines[number - 2], text)
+                    and not _announces_after_header(lines[number - 2], text)
                     and (_open_bracket(lines[number - 2]) or not _detail_of_its_own(node)
                          and (node.indent == 0 or starts.hanging(number - 1, text, paragraph.line - 1))
                          and (_open_quote(lines[number - 2]) or _name_cut(lines[number - 2])
@@ -819,6 +820,13 @@ def adopt_orphan_details(siblings: list[Node]) -> None:
             continue
         kept.append(node)
     siblings[:] = kept
+
+
+def _announces_after_header(above: str, text: str) -> bool:
+    """``Feb 3`` / ``🚨 New paper: Title``: a copied post's text opens under its header
+    (the poster, the handle, the date) on the next line, with no blank between; a line that
+    announces a paper's title there is the post's own, never wrapped from the date above."""
+    return not cut_mid_sentence(above) and announced_title(text) is not None
 
 
 def _stands_alone(text: str) -> bool:

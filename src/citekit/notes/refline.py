@@ -379,6 +379,8 @@ def _without_dash_remark(text: str, *, after_stop: bool) -> str:
         return text  # (a remark after a full stop is tried only when the whole line reads as no reference)
     if after_stop and not title_case(_POST_COUNTER_RE.sub("", head[: head.rfind("(")]).strip()):
         return text  # (and only after a title: "not 2023 but …: Chinchilla (…). every …" is prose)
+    if _PAREN_CITATION_RE.search(text, m.end(1)) or _QUOTED_TITLE_RE.search(text, m.end(1)):
+        return text  # (the remark cites another paper, in brackets or by a quoted title: prose citing several)
     return text[: m.end(1)]
 
 
@@ -686,6 +688,9 @@ _SHORT_NAME_RE = lazy(r"[A-Za-z][A-Za-z0-9\-]{1,2}")
 #: the matches the same)
 _SEMICOLON_SHAPE_RE = lazy(r"^(?P<title>[^;]+?[^\s.][?!]?)\.\s+(?P<authors>(?:[^;]+;)+\s*[^;]+?)\.\s+(?P<rest>[^;]*)$")
 _PAREN_SHAPE_RE = lazy(r"^(?P<title>.+?)\s*[(（](?P<inner>[^()（）]+)[)）]\.?$")
+#: a bracket closed, then a comma or a semicolon and more words: a list of items, each with
+#: its own brackets (``RetNet, QRWK ("…"), Hyrax``), never one title
+_LISTED_BRACKET_RE = lazy(r"[)）]\s*[,;]\s*\S")
 _BY_RE = lazy(r"\s+by\s+")
 _COMMA_GAP_RE = lazy(r",\s+")
 
@@ -739,6 +744,8 @@ def _title_first(text: str) -> Reference | None:
     m = (")" in text or "）" in text) and _PAREN_SHAPE_RE.match(text)
     if m and _holds_sentences(m.group("title")):
         m = None  # sentences before the brackets: prose that names things in them, not a title
+    if m and _LISTED_BRACKET_RE.search(m.group("title")):
+        m = None  # ``QRWK ("…"), Hyrax (Poli et al.)``: items of a list, the brackets the last one's
     if m and (_title_ok(m.group("title")) or _SHORT_NAME_RE.fullmatch(m.group("title").strip())):
         parsed = _paren_authors(m.group("inner"), dash_tail=_title_ok(m.group("title")))
         if parsed and (_title_ok(m.group("title")) or len(parsed[0]) >= 2) and not _affiliation(m.group("title").strip(), parsed):
@@ -928,9 +935,17 @@ def announced_title(text: str) -> str | None:
     title = text[m.end():].strip().rstrip(" ,;:")
     title = title.rstrip(" 🧵👇📄🚨🔥✨🎉").strip()
     words = title.split()
-    if not 3 <= len(words) <= 30 or title[-1:] in ".!…" or not title[:1].isupper() or not title_case(title):
+    if not 3 <= len(words) <= 30 or title[-1:] in ".!…":
         return None
-    return title
+    if title[:1].isupper() and title_case(title) or _ANNOUNCED_NAMED_RE.fullmatch(title):
+        return title
+    return None
+
+
+#: a coined name (in any case, ``s1``, ``o3-mini``), a colon and a subtitle opening on a
+#: capital, no sentence end inside (``s1: Simple test-time scaling``): after an announcement,
+#: a paper's title in sentence case, as many are written
+_ANNOUNCED_NAMED_RE = lazy(r"[^\W_][\w.\-]{0,24}:\s+[A-Z][^.!?:;]{8,200}")
 
 
 #: the words of an abbreviated journal name (ISO 4 / NLM: ``PLoS Med``, ``Nat. Mach. Intell.``,
@@ -996,7 +1011,8 @@ _OPEN_QUOTE_RE = lazy("[\"“„«《『「]")
 def may_cite_inline(text: str) -> bool:
     """The text has a quote that may open a cited title, or a bracketed citation with a year
     that may close one, or a named title as an item of a list (what :func:`inline_references` needs)."""
-    return (_OPEN_QUOTE_RE.search(text) is not None or ("(" in text and _PAREN_CITATION_RE.search(text) is not None)
+    return (_OPEN_QUOTE_RE.search(text) is not None
+            or ("(" in text and (_PAREN_CITATION_RE.search(text) is not None or "et al" in text and _PAREN_ET_AL_RE.search(text) is not None))
             or (": " in text and _LISTED_NAMED_TITLE_RE.search(text) is not None))
 
 
@@ -1019,24 +1035,50 @@ def listed_named_titles(text: str) -> list[Reference]:
     (``Toolformer: Language Models Can Teach Themselves to Use Tools``): no author is written,
     but a name and a subtitle in title case are a paper's title, not a remark (a remark after
     a label is a sentence, not title case)."""
+    return [Reference(m.group("t").strip(), [], "name-colon-title listed in a sentence")
+            for m in _LISTED_NAMED_TITLE_RE.finditer(text) if is_named_title(m.group("t").strip())]
+
+
+#: a coined name, a colon and the rest (``Toolformer: Language Models Can …``), with no comma
+#: (``StyleGAN: Karras, Laine, Aila``: a name and its authors)
+_NAMED_TITLE_RE = lazy(r"^[A-Z][\w\-]{2,24}:\s+[A-Z][^,;:()\[\]\"“”!?]{14,160}$")
+
+
+#: a remark in lower case after a spaced dash, to the end (``… -- got the best paper award``)
+_DASH_REMARK_RE = lazy(r"\s+(?:[—–]|-{1,2})\s+[a-z][^—–]*$")
+
+
+def named_title_before_remark(text: str) -> str | None:
+    """The named title (:func:`is_named_title`) a line opens with, before a remark in lower
+    case after a spaced dash (``Lanternfish: Small Models … Routes -- got an award``); None
+    when the line is not such a title, with or without its remark."""
+    m = _DASH_REMARK_RE.search(text)
+    head = text[:m.start()].rstrip() if m else ""
+    if head and is_named_title(head):
+        return head
+    return text if is_named_title(text) else None
+
+
+def is_named_title(text: str) -> bool:
+    """``Toolformer: Language Models Can Teach Themselves to Use Tools``: a coined name, a
+    colon and five words or more in title case, the shape of a paper's own title (a remark
+    after a label is a sentence, not title case; a label word is no name)."""
     from citekit.notes.shapes import looks_like_title, non_paper_words
 
-    out = []
-    for m in _LISTED_NAMED_TITLE_RE.finditer(text):
-        title = m.group("t").strip()
-        name, _, rest = title.partition(":")
-        rest = rest.strip()
-        if name.lower() in _LABEL_WORDS:
-            continue
-        if (len(rest.split()) >= _TITLE_WORDS_MIN and title_case(rest) and looks_like_title(title)
-                and not non_paper_words(title)):
-            out.append(Reference(title, [], "name-colon-title listed in a sentence"))
-    return out
+    if _NAMED_TITLE_RE.match(text) is None:
+        return False
+    name, _, rest = text.partition(":")
+    rest = rest.strip()
+    return (name.lower() not in _LABEL_WORDS and len(rest.split()) >= _TITLE_WORDS_MIN and title_case(rest)
+            and looks_like_title(text) and not non_paper_words(text))
 
 
 #: a citation in brackets with its year, after the title it cites: ``(Song, Dhariwal, Chen,
 #: Sutskever, ICML 2023)``, ``(Ho & Salimans, 2022)``
 _PAREN_CITATION_RE = lazy(r"\((?P<inner>[^()]{3,200}?(?:19|20)\d{2})\)")
+#: a citation in brackets that is one name and ``et al.`` alone (``(Lightman et al.)``): a
+#: citation with no year, which nothing but a paper's authors is written as
+_PAREN_ET_AL_RE = lazy(r"\((?P<inner>[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?\s+et\s+al\.?)\)")
 #: the words a title in title case may hold in lower case
 _TITLE_SMALL_WORDS = frozenset("a an the of for in on with and to via from by at as or vs is are".split())
 _TITLE_TOKEN_RE = lazy(r"[^\s]+")
@@ -1087,15 +1129,20 @@ def _titles_before_citations(text: str) -> list[Reference]:
     """``… — Consistency Models (Song, Dhariwal, Chen, Sutskever, ICML 2023). map any …``: a
     title in title case right before a bracketed author list with its year, inside prose.
     The brackets must hold two names or more (or ``et al.``) and the year, so a name in
-    brackets after a person (``Bob Smith (Ng, 2019)``) is no title."""
+    brackets after a person (``Bob Smith (Ng, 2019)``) is no title; or one name and ``et
+    al.`` alone (``Let's Verify Step by Step (Lightman et al.)``), which no person is written
+    as, after three words or more (two, ``Temperature Scaling (Keller et al.)``, name a method)."""
     out = []
-    for m in _PAREN_CITATION_RE.finditer(text):
+    found = [*_PAREN_CITATION_RE.finditer(text), *(_PAREN_ET_AL_RE.finditer(text) if "et al" in text else ())]
+    for m in sorted(found, key=lambda m: m.start()):
         parsed = _paren_authors(m.group("inner"))
-        if parsed is None or parsed[3] is None or not (len(parsed[0]) >= 2 or parsed[1]):
+        if parsed is None or not (m.re is _PAREN_ET_AL_RE and parsed[1] or parsed[3] is not None and (len(parsed[0]) >= 2 or parsed[1])):
             continue
         title = _title_before(text, m.start())
         if title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2):
             continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write)
+        if m.re is _PAREN_ET_AL_RE and len(title.split()) < 3:
+            continue  # (``Temperature Scaling (Keller et al.)``: with no year, two words name a method, not a title)
         out.append(Reference(title, parsed[0], "title-paren-authors, inside a sentence", parsed[1], parsed[2], parsed[3]))
     return out
 _CAPITALISED_RE = lazy(r"(?<![\w'’])[^\W\d_][\w'’\-]*")
@@ -1547,6 +1594,10 @@ _LEAD_NAMES_CUE = Cue(needles=("&", " and ", "et al", "等"),
                       pattern=re.compile(r"^(?![a-z])[^\W\d_][\w'’.\-]*(?:[ ,]+[^\W\d_][\w'’.\-]*){0,8}?[ ,]*(?:&| and |et al|等)"))
 
 
+#: three family names or more joined by commas, then a full stop (``Smith, Kindermans, Ying, Le. …``)
+_FAMILIES_STOP_CUE = Cue(needles=(", ",), pattern=re.compile(r"^[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9}\.\s"))
+
+
 #: a paper's short name before the citation that names it (``VAE = Kingma & Welling, …``,
 #: ``WGAN: Arjovsky, Chintala & Bottou, …``): one or two words, then ``=``, ``:`` or a dash
 _SHORT_NAME_LEAD_RE = lazy(r"^[^\W_][\w.\-]{0,15}(?:\s[^\W_][\w.\-]{0,15})?\s*(?:=|:|\s(?:--?|—|–))\s+(?=[^\W\d_])")
@@ -1674,7 +1725,10 @@ def _one_name_and_year(text: str) -> Citation | None:
 
 
 #: three or more family names joined by commas alone, then a dash: ``Xiao, Tian, Chen, Han —``
-_FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9})\s+(?:—|–|--?)\s+(?=\S)")
+_FAMILIES_DASH_RE = lazy(r"^(?P<names>[A-Z][\w'’\-]+(?:,\s*[A-Z][\w'’\-]+){2,9})(?:\s+(?:—|–|--?)|\.)\s+(?=\S)")
+#: the rest of such a line when no marks set its title off: the title to a full stop, then
+#: nothing but an identifier (``… Increase the Batch Size. 1711.00489``)
+_PLAIN_TITLE_RE = lazy(r"(?P<t>[^.!?]{8,300}?)\s*(?:\.\s*(?:(?:arxiv\s*:?\s*)?\d{4}\.\d{4,5}(?:v\d+)?)?)?\s*$", re.I)
 #: a title set off by emphasis or quotes right after the names
 _MARKED_TITLE_RE = lazy(r"^(?:\*\*?|_)(?P<t1>[^*_]{4,300}?)(?:\*\*?|_)(?!\w)|^[\"“](?P<t2>[^\"“”]{4,300}?)[\"”]")
 
@@ -1694,6 +1748,12 @@ def _comma_families(text: str) -> list[str] | None:
     return names
 
 
+def comma_families(text: str) -> list[str] | None:
+    """A line that is only family names joined by commas (``Muennighoff, Yang, Shi, Li``):
+    the names (:func:`_comma_families`), or None."""
+    return _comma_families(text.strip().rstrip("."))
+
+
 def _families_dash_title(text: str) -> Reference | None:
     """``Xiao, Tian, Chen, Han, Lewis — *Efficient Streaming Language Models with Attention
     Sinks* (ICLR 2024)``: family names joined by commas alone, a dash, then a title set off
@@ -1706,12 +1766,26 @@ def _families_dash_title(text: str) -> Reference | None:
     lead = Citation(tuple(names), False, None, None, 0, m.end())
     marked = _MARKED_TITLE_RE.match(text, m.end())
     if marked is None:
-        return _title_before_tail(text, lead)
+        return _title_before_tail(text, lead) or _plain_title_after_families(text, lead)
     title = (marked.group("t1") or marked.group("t2")).strip().rstrip(",.;:")
     if not _title_ok(title) or len(title.split()) < 2 or not title_case(title):
         return None
     venue, year = venue_and_year(text[marked.end():marked.end() + 40])
     return Reference(title, names, "citation-first (family names, a dash, a marked title)", False, venue, year)
+
+
+def _plain_title_after_families(text: str, lead: "Citation") -> Reference | None:
+    """``Smith, Kindermans, Ying, Le. Don't Decay the Learning Rate, Increase the Batch Size.
+    1711.00489``: family names, a full stop or a dash, then the rest of the line in title case
+    (maybe closed by a full stop and an identifier) is the title, as a reading list writes a
+    reference with no venue or year."""
+    rest = _PLAIN_TITLE_RE.fullmatch(text, lead.end)
+    if rest is None:
+        return None
+    title = rest.group("t").strip().rstrip(",;:")
+    if not _title_ok(title) or len(title.split()) < 3 or not title[:1].isupper() or not title_case(title):
+        return None
+    return Reference(title, list(lead.authors), "citation-first (family names, a title in title case)")
 
 
 def _title_before_tail(text: str, lead: "Citation") -> Reference | None:
@@ -1848,7 +1922,7 @@ REFERENCE_RULES: LineRules[Reference] = LineRules([
     LineRule("title-first", (Cue(chars="(（;"), _DASH_CUE, _BY_CUE, _ET_AL_CUE, _YEAR_CUE, _YY_CUE), _title_first),
     # ``Loshchilov & Hutter, Decoupled Weight Decay Regularization``: names in citation
     # syntax, then a title the reference parser finds
-    LineRule("citation-first", (_LEAD_NAMES_CUE,), _citation_first),
+    LineRule("citation-first", (_LEAD_NAMES_CUE, _FAMILIES_STOP_CUE), _citation_first),
     # ``Adam: A Method for Stochastic Optimization, Kingma & Ba.``: a closed list of names ends the line
     LineRule("title-comma-surnames", (_CLOSED_END_CUE, _ET_AL_CUE), _title_comma_surnames),
     # ``Consistency Models, Song / Dhariwal / Chen / Sutskever``: names parted by slashes

@@ -379,14 +379,16 @@ _RELATION_LABEL_RE = lazy(r"^[^\W\d_][\w ]{0,30}[:：]\s*")
 
 def related_pages(text: str) -> list[str]:
     """The page names of a ``Key: Name (Name%20<id>.md), …`` relation property, each name
-    the one its file spells (exactly the shape the export writes); none when any item is
-    not such a page."""
+    the one its file spells (exactly the shape the export writes; a long name's file spells
+    its start only, cut wherever the export's length limit fell); none when any item is not
+    such a page."""
     label = _RELATION_LABEL_RE.match(text)
     if label is None:
         return []
     rest, names, at = text[label.end():], [], 0
     for m in _RELATED_PAGE_RE.finditer(rest):
-        if rest[at:m.start()].strip(" ,") or unquote(m.group("file")).strip() != m.group("name").strip():
+        spelled = unquote(m.group("file")).strip()
+        if rest[at:m.start()].strip(" ,") or not spelled or not m.group("name").strip().startswith(spelled):
             return []
         names.append(m.group("name").strip())
         at = m.end()
