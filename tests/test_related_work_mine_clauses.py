@@ -131,3 +131,25 @@ def test_a_name_at_the_head_of_a_shared_phrase_keeps_its_capital_and_number(tmp_
     out = section(tmp_path, TRANSFER, FRONTED)
     assert "shampoos" not in out.lower(), out
     assert "our work deals with distributed Shampoo" in out, out
+
+
+LEAN = [
+    ("ma2025fast", "FastLion: Light and Fast Lion for Large Models",
+     "We propose FastLion, an optimizer for training large models that builds on sign momentum and a small memory "
+     "budget.", "memory"),
+    ("mb2024tiny", "Tiny States for Sign Momentum",
+     "We keep the states of sign momentum in eight bits, so that large models fit on one accelerator.", "memory"),
+    *TRANSFER[2:],
+]
+SKETCHED = ("# Sketched Lion\n\n## Abstract\n\nWe propose a frugal Lion optimizer that combines sign momentum with a "
+            "sketched approximation of the rotated update.\n")
+
+
+def test_the_users_clause_keeps_the_part_of_the_claim_the_group_lacks(tmp_path: Path) -> None:
+    # cut to its first words the claim says only what these papers share ("... that combines sign momentum");
+    # what it adds is the object of "with", said from what the optimizer does
+    out = section(tmp_path, LEAN, SKETCHED)
+    parts = position_parts(last_sentences(out)["Memory"])
+    assert parts, out
+    assert parts["mine"] == "our optimizer combines sign momentum with a sketched approximation of the rotated update", \
+        parts

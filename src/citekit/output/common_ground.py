@@ -649,6 +649,43 @@ def _cuts(text: str, breaks: "re.Pattern[str]", limit: int) -> list[str]:
 _HOLLOW_END = lazy(r"(?:,|\bwe\s+[a-z]+)\s+(?:a|an|the|our)\s+(?:[a-z\-]+\s+)?(?:optimizer|method|technique|approach|"
                    r"framework|system|algorithm|tool|toolkit|model|scheme|procedure|strategy|device|prototype|"
                    r"interface|architecture|variant|library|platform|solution)$")
+#: the kinds of thing a paper makes, as "we propose X, an <kind> that ..." names them
+_KINDS = ("optimizer|method|technique|approach|framework|system|algorithm|tool|toolkit|model|scheme|procedure|strategy|"
+          "device|prototype|interface|architecture|variant|library|platform|solution")
+#: "we propose a frugal Lion optimizer that combines sign momentum with ...": what the paper made, and what it does
+_MADE_THAT = lazy(r"^we\s+(?:propose|present|introduce|develop|design|describe|build|derive|give)\s+"
+                  r"(?:[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2},\s+)?(?:a|an)\s+(?:[\w\-]+\s+){0,4}?"
+                  rf"(?P<kind>{_KINDS})\s+(?:that|which)\s+(?P<verb>(?!(?:is|was|has|does)\b)[a-z]{{3,}}s)\s+(?P<rest>.+)$")
+
+
+def what_it_does(clause: str, limit: int = AIM_WORDS) -> str | None:
+    """The user's claim said from what the thing they made does: "we propose a frugal Lion optimizer that combines
+    sign momentum with a sketched approximation of the rotated update" -> "our optimizer combines sign momentum
+    with a sketched approximation of the rotated update", or None when the claim is not of that shape.
+
+    A claim cut at its first words says what it shares with a group as often as what it adds: the part after
+    "that combines X" ("with Y") is where a claim usually differs, and cut to fit it is the first thing lost.
+    Said from the relative clause, the whole of what the thing does fits; cut, it stops at a natural break
+    (:func:`short_clause`'s), never inside a list ("combines A, B and C": None).
+    """
+    m = _MADE_THAT.match(clause)
+    if not m:
+        return None
+    rest = re.split(r";|:|\s+\(|,\s+(?=(?:and|which|while|where|but|whereas|so)\b)", m.group("rest"), maxsplit=1)[0]
+    if "," in rest:
+        return None  # (a list or an aside: cut inside it, the clause would say part of a list as the whole)
+    # a second predicate is a second claim: "filters X before Y | and keeps the update close to ..."
+    rest = re.split(r"\s+and\s+(?=[a-z]{3,}s\s+(?:the|a|an|its|their|our|it|them)\b)", rest, maxsplit=1)[0]
+    # ("our optimizer" is citekit's; what is quoted, the verb and its object, fits the aim and its slack)
+    text = f"our {m.group('kind')} {m.group('verb')} {rest.strip()}".rstrip(" .")
+    if len(text.split()) > limit + SLACK + 2:
+        text = next(iter(_cuts(text, _LATER_BREAK, limit + 2)), "")
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    words = text.split()
+    return text if len(words) >= 5 and words[-1].lower() not in FUNCTION_WORDS else None
+
+
 #: breaks inside a relative clause, for a cut that must go past its verb: "... the momentum matrix | before ..."
 _LATER_BREAK = lazy(_BREAK_AT.pattern.replace("including)", "including|before|after|without|across|over|against|"
                                                                "and|or|of|as|than)"))

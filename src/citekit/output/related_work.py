@@ -50,6 +50,7 @@ from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.output.common_ground import Ground
+    from citekit.output.positioning import Statement
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
@@ -1093,6 +1094,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         return None
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
+    statement = replace(statement, clause=_clause_for(statement, group, plan))
     focused = False  # whether some sharing paper names a difference of its own (then ours is what is missing)
     for ground in ranked:
         sharers = _owning(group, ground)
@@ -1184,17 +1186,43 @@ def _titles_name(phrase: str, titles: list[str]) -> bool:
     return bool(want) and all(want <= words_of(t) for t in titles)
 
 
+def _clause_for(statement: "Statement", group: _Group, plan: "_MinePlan") -> str:
+    """The user's clause for this group: the one of its sayings that names most of what the group's records lack.
+
+    A claim cut short to its first dozen words ("we propose a memory-light Muon optimizer that combines
+    momentum-based variance reduction") keeps what it shares with a group and loses what it adds ("with a
+    randomized low-rank approximation of the orthogonalized update"). The claim said from what the thing does
+    (:func:`.common_ground.what_it_does`: "our optimizer combines ... with a randomized low-rank approximation
+    ...") is taken instead when it names more words none of the group's records uses; the cut claim otherwise.
+    """
+    from citekit.output.common_ground import what_it_does
+
+    whole = next((st.clause for st in plan.options if st.key == statement.key), statement.clause)
+    restated = what_it_does(whole)
+    if not restated or restated == statement.clause:
+        return statement.clause
+    lacked = [len(_new_words(c, group.members, "", plan)) for c in (statement.clause, restated)]
+    return restated if lacked[1] > lacked[0] else statement.clause
+
+
 def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> bool:
     """Whether what the user's paper does (``clause``) says a content word that ``entry``'s record never uses,
     in any form or kin word, beyond the shared ``ground`` and the section's topic: a difference is true of
     both sides only then. A reader struck "unlike Kubota et al., who focus on computational intelligence, we
     study automatic gesture recognition for intelligent human-robot interaction": the cited paper recognises
     gestures for a robot too, so the user's side names nothing it lacks."""
+    return bool(_new_words(clause, [entry], ground, plan))
+
+
+def _new_words(clause: str, entries: list[Entry], ground: str, plan: "_MinePlan") -> set[str]:
+    """The content words (roots) of ``clause`` that none of ``entries``' records uses, in any form or kin word,
+    beyond the shared ``ground``, the section's topic, the field's generic words and words of manner
+    (:func:`_ours_differs`)."""
     from citekit.output.common_ground import _topical, words_of
     from citekit.output.related_topics import GENERIC, WEAK_ALONE
     from citekit.output.word_roots import root
 
-    theirs = words_of(" ".join((entry.title or "", abstract_of(entry))))
+    theirs = set().union(*(words_of(" ".join((e.title or "", abstract_of(e)))) for e in entries))
     ours = words_of(clause) - words_of(ground) - {"we", "our", "us"}
     kin = plan.sec.kin if plan.sec is not None else None
     weak = _weak_roots(GENERIC | WEAK_ALONE)
@@ -1207,6 +1235,7 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
             return True
         return "-" in w and all(covered(root(p)) for p in w.split("-") if p)
 
+    new = set()
     for w in ours:
         if covered(w):
             continue
@@ -1216,8 +1245,8 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
             continue
         if w in _generic_roots():
             continue
-        return True
-    return False
+        new.add(w)
+    return new
 
 
 #: words that say a paper does something, not what: no difference by themselves ("we present", "we study")
