@@ -153,3 +153,24 @@ def test_the_users_clause_keeps_the_part_of_the_claim_the_group_lacks(tmp_path: 
     assert parts, out
     assert parts["mine"] == "our optimizer combines sign momentum with a sketched approximation of the rotated update", \
         parts
+
+
+BOUNDS = [
+    ("ka2025general", "General Analysis of Sign Optimizers: Beyond Bounded Noise",
+     "We study sign optimizers beyond Bounded Noise. The analysis covers heavy-tailed noise and curvature drift, under "
+     "relaxed smoothness.", "theory"),
+    ("kb2024relaxed", "Relaxed Smoothness for Sign Descent",
+     "We prove convergence of sign descent under relaxed smoothness with heavy-tailed gradients.", "theory"),
+    *TRANSFER[2:],
+]
+RELAXED = ("# Sketched Lion\n\n## Abstract\n\nWe propose a frugal Lion optimizer that keeps a sketched momentum, and "
+           "prove sample-complexity guarantees under relaxed smoothness.\n")
+
+
+def test_what_a_cited_paper_does_never_opens_with_a_preposition(tmp_path: Path) -> None:
+    # a title's "Beyond Bounded Noise" is how far the analysis goes, not a thing to "focus on"
+    out = section(tmp_path, BOUNDS, RELAXED)
+    assert not re.search(r"focus(?:es)? on (?:beyond|against|towards?|without|via)\b", out, re.I), out
+    for sentence in last_sentences(out).values():
+        parts = position_parts(sentence)
+        assert not parts or parts["theirs"].split()[0].lower() not in ("beyond", "against", "toward", "towards"), parts

@@ -82,6 +82,9 @@ _NOT_HEAD = frozenset("often also goes comes becomes remains seems works allows 
 #: nouns that take no article in the singular: "pressure input", "tactile feedback"
 _MASS = frozenset("input output feedback text ink audio sound music light data research motion touch force "
                   "pressure haptics energy power time space attention support access".split())
+#: prepositions that open what follows them as a modifier: "focus on beyond bounded noise" is no phrase
+_PREPOSITION = frozenset("beyond against around despite unlike along towards toward without via across versus among "
+                         "within through over under about between into onto upon amid per".split())
 #: words that link sentences; never what a paper is about
 _LINKING = frozenset("therefore thus hence however moreover furthermore instead indeed rather whereas".split())
 
@@ -426,13 +429,15 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                     or _ADJECTIVE.search(key[-1]) or key[0].endswith("ing") and (
                         source.lstrip().startswith(written) or not _reads_bare(key[-1])) \
                     or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
+                    or key[0].lower() in _PREPOSITION or key[-1].lower() in _PREPOSITION \
                     or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
                     or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]) \
                     or any(re.fullmatch(r"[a-z]{3,}[^suic']s", w, re.I) for w in written.split()[:-1]):
                 # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode",
                 # "fabricating multilayer"; nor with a judgement: "unique motion", "latest prototype"; nor with
                 # a participle that reports a measure: "reported crash risk", "observed costs"; nor across a
-                # possessive: "novices' design", nor one whose apostrophe a title dropped: "Novices Design")
+                # possessive: "novices' design", nor one whose apostrophe a title dropped: "Novices Design"; nor a
+                # preposition's phrase: "Beyond Bounded Variance" after "focus on")
                 continue
             if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
                    not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):
