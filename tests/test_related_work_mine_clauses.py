@@ -173,4 +173,21 @@ def test_what_a_cited_paper_does_never_opens_with_a_preposition(tmp_path: Path) 
     assert not re.search(r"focus(?:es)? on (?:beyond|against|towards?|without|via)\b", out, re.I), out
     for sentence in last_sentences(out).values():
         parts = position_parts(sentence)
-        assert not parts or parts["theirs"].split()[0].lower() not in ("beyond", "against", "toward", "towards"), parts
+        first = parts["theirs"].split()[:1] if parts else []
+        assert not first or first[0].lower() not in ("beyond", "against", "toward", "towards"), parts
+
+
+def test_shared_ground_without_a_cited_difference_says_what_ours_adds(tmp_path: Path) -> None:
+    # neither paper's title or claim names a difference; the user's clause names what both records lack
+    out = section(tmp_path, BOUNDS, RELAXED)
+    last = last_sentences(out)["Theory"]
+    assert last == ("Like @kb2024relaxed and @ka2025general, our work deals with relaxed smoothness; unlike them, "
+                    "we propose a frugal Lion optimizer that keeps a sketched momentum."), out
+    assert "Theory — TODO(citekit)" not in out, out
+
+
+def test_no_unlike_when_the_sharing_records_say_what_ours_does(tmp_path: Path) -> None:
+    paper = ("# Sign Lion\n\n## Abstract\n\nWe propose a sign descent optimizer for heavy-tailed gradients, and prove "
+             "convergence under relaxed smoothness.\n")
+    out = section(tmp_path, BOUNDS, paper)
+    assert "unlike them" not in out and "unlike @" not in out, out

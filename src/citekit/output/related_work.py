@@ -1105,6 +1105,9 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         if where:
             break
     else:
+        added = _what_ours_adds(group, ranked, statement, mine, plan, style)
+        if added:
+            return added
         plan.missing = ("ours_covered" if focused else "no_difference") if ranked else "no_ground"
         plan.ground = ranked[0].phrase if ranked else ""
         plan.tried = statement.clause
@@ -1146,6 +1149,40 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         return _finish(f"{like}; unlike {style.citet(e)}, who {verb[_plural(e)][1]} {style.text(f)}, {clause}")
     parts = differences(where)
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
+
+
+#: how many words of the user's clause the sharing papers' records must all lack before "unlike them" is said
+ADDS = 2
+
+
+def _what_ours_adds(group: _Group, ranked: "list[Ground]", statement: "Statement", mine: Mine, plan: "_MinePlan",
+                    style: _Style) -> str | None:
+    """"Like @a, our work deals with P; unlike them, our optimizer combines X with Y.": what the user's paper shares
+    with the group, then what it adds, where no cited paper shows a difference of its own, or None.
+
+    A co-author places a paper by what it shares with a line of work and what it does that the line does not;
+    the second half needs no phrase of the cited papers when the user's clause names things their records
+    never say. Said only on a link that is a line of work (:func:`_link_only`'s test), in the authors' voice,
+    and when the clause names at least :data:`ADDS` content words that none of the sharing records uses in
+    any form (:func:`_new_words`): one word may be a record's silence, not a difference.
+    """
+    clause = style.prose(statement.clause)
+    if not re.match(r"(?:we|our)\b", clause):
+        return None  # ("unlike them, in our work, ..." contrasts nothing)
+    for ground in ranked:
+        sharers = _owning(group, ground)
+        if not sharers or not (len(ground.key) > 1 or _titles_name(
+                ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
+            continue
+        if len(_new_words(statement.clause, sharers, ground.phrase, plan)) < ADDS:
+            continue
+        plan.linked[ground.phrase] += 1
+        plan.used[statement.key] += 1
+        plan.turns += 1
+        them = "them" if len(sharers) > 1 or _plural(sharers[0]) else style.citet(sharers[0])
+        return _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}; "
+                       f"unlike {them}, {clause}")
+    return None
 
 
 def _link_only(group: _Group, ranked: "list[Ground]", mine: Mine, plan: "_MinePlan", style: _Style) -> str:
