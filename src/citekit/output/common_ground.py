@@ -60,7 +60,8 @@ _TOKEN = lazy(r"[a-z0-9][a-z0-9\-']*")
 _BREAK_AT = lazy(r"\s+(?=(?:that|which|who|whose|where|while|because|so|under|with|through|by|from|above|below|in|on|at|"
                  r"for|to|into|using|via|joined|consisting|based|including)\b)")
 #: a clause cut here would end on a word that wants more: "possible", "implemented", "consisting", "it"
-_DANGLING = lazy(r"(?:\b(?:possible|able|make|makes|allow|allows|enable|enables|is|are|be|been|it|its|"
+_DANGLING = lazy(r"(?:\b(?:possible|able|make|makes|allow|allows|enable|enables|is|are|be|been|it|its|sensitive|similar|"
+                 r"close|due|prone|subject|related|equivalent|comparable|specific|relative|responsible|suitable|"
                  r"a|an|the|of|to|and|or|worn|built|made)|ly|ing|ed|[a-z]{3,}(?:able|ible))$", re.I)
 #: words that add nothing a short clause needs ("several design factors" is "design factors")
 _FILLER = lazy(r"\b(?:several|various|novel|new)\s+(?=[a-z])")
@@ -85,6 +86,12 @@ _MASS = frozenset("input output feedback text ink audio sound music light data r
 #: prepositions that open what follows them as a modifier: "focus on beyond bounded noise" is no phrase
 _PREPOSITION = frozenset("beyond against around despite unlike along towards toward without via across versus among "
                          "within through over under about between into onto upon amid per".split())
+#: a comparative at a phrase's end is a claim's, not a thing's: "expressiveness greater" of "... expressiveness greater
+#: than ..."
+_COMPARATIVE = lazy(r"more|less|(?:great|high|low|larg|small|fast|slow|strong|weak|wid|long|short|rich|eas|earl|bett|"
+                    r"wors|deep|cheap|light|heav|simpl|hard|clos)(?:i)?er")
+#: a title's pronouns speak to its reader: "Your Noise is My Command" has no "your noise" to focus on
+_PRONOUNS = frozenset("your yours my mine our ours his her hers their theirs its me you us them".split())
 #: words that link sentences; never what a paper is about
 _LINKING = frozenset("therefore thus hence however moreover furthermore instead indeed rather whereas".split())
 
@@ -430,6 +437,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                         source.lstrip().startswith(written) or not _reads_bare(key[-1])) \
                     or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
                     or key[0].lower() in _PREPOSITION or key[-1].lower() in _PREPOSITION \
+                    or _COMPARATIVE.fullmatch(key[-1].lower()) or any(w.lower() in _PRONOUNS for w in key) \
                     or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
                     or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]) \
                     or any(re.fullmatch(r"[a-z]{3,}[^suic']s", w, re.I) for w in written.split()[:-1]):
@@ -725,9 +733,11 @@ _FRONTED = lazy(r"(?:to|in order to|by|through|using|with|after)\s+[^;:]{3,200}?
 #: a verb whose "that" opens its object: "a quote ... states | that ..." cut there says nothing
 _SAYS = lazy(r"\b(?:states?|show(?:s|ed)?|argues?|suggests?|finds?|found|indicates?|claims?|reveals?|demonstrates?|"
              r"notes?|observes?|believes?|says?|knows?|ensures?|means?|impl(?:y|ies)|assumes?|predicts?)$", re.I)
-#: a clause that opens with what can only be a modifier: "to enter a character", "since DoubleFlip is ..."
+#: a clause that opens with what can only be a modifier: "to enter a character", "since DoubleFlip is ...",
+#: "corresponding to the design procedure ..." (a participle's phrase, its clause cut away at the comma)
 _FRAGMENT = lazy(r"(?:to|by|since|on|as|when|while|if|because|although|though|for|with|after|before|once|in|at|from|"
-                 r"and|but|or|so|some|the\s+other\s+hand)\b", re.I)
+                 r"and|but|or|so|some|the\s+other\s+hand|given|compared|based|due|owing|according|"
+                 r"[a-z]+ing\s+(?:to|on|upon|with|from|for)|[a-z]+ed\s+(?:to|by|with|on|from))\b", re.I)
 #: a finite verb: an auxiliary, or a present or past form followed by what a verb takes ("revolves around",
 #: "offers properties", "were designed and fabricated by")
 _FINITE = lazy(r"\b(?:is|are|was|were|be|has|have|had|can|could|may|might|will|would|should|must|does|do|did)\b|"

@@ -1105,7 +1105,8 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         if where:
             break
     else:
-        added = _what_ours_adds(group, ranked, statement, mine, plan, style)
+        added = _what_ours_adds(group, ranked, statement, mine, plan, style) if ranked else \
+            _where_they_differ(group, statement, plan, style)
         if added:
             return added
         plan.missing = ("ours_covered" if focused else "no_difference") if ranked else "no_ground"
@@ -1167,8 +1168,8 @@ def _what_ours_adds(group: _Group, ranked: "list[Ground]", statement: "Statement
     any form (:func:`_new_words`): one word may be a record's silence, not a difference.
     """
     clause = style.prose(statement.clause)
-    if not re.match(r"(?:we|our)\b", clause):
-        return None  # ("unlike them, in our work, ..." contrasts nothing)
+    if statement.kind == "problem" or not re.match(r"(?:we|our)\b", clause):
+        return None  # ("unlike them, in our work, ..." contrasts nothing; nor where the paper starts from)
     for ground in ranked:
         sharers = _owning(group, ground)
         if not sharers or not (len(ground.key) > 1 or _titles_name(
@@ -1183,6 +1184,43 @@ def _what_ours_adds(group: _Group, ranked: "list[Ground]", statement: "Statement
         return _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}; "
                        f"unlike {them}, {clause}")
     return None
+
+
+def _where_they_differ(group: _Group, statement: "Statement", plan: "_MinePlan", style: _Style) -> str | None:
+    """"Where @a focuses on Q and @b R, we ...": the user's paper set against a group it shares no line of work with,
+    both sides by their own records, or None.
+
+    A group that shares nothing with the user's abstract beyond the section's topic still stands for work the
+    reader will compare: the sentence says what its closest papers do (:func:`.common_ground.their_focus`: a
+    phrase of the title or claim whose telling word the user's abstract never uses) and what the user's paper
+    does that their records never say (at least :data:`ADDS` words, :func:`_new_words`). Up to two papers, in
+    the group's order (closest to the user's paper first); None when the user's clause is not in the authors'
+    voice or no paper has both sides.
+    """
+    from citekit.output.common_ground import _reads_bare, their_focus, words_of
+
+    clause = style.prose(statement.clause)
+    if statement.kind == "problem" or not re.match(r"(?:we|our)\b", clause):
+        return None  # (a focus against "our work starts from the observation that ..." is no parallel)
+
+    def reads(focus: str) -> bool:
+        """Whether the phrase follows "focus on" as it is: with its article, as a name, or bare ("3D sketching");
+        not a singular count noun without one ("focus on OrthoZoom scroller")."""
+        last = focus.split()[-1]
+        return bool(re.match(r"(?:an?|the)\s", focus) or _reads_bare(last.lower()) or re.search(r"[A-Z]", last))
+
+    pairs = [(e, f) for e in group.members
+             if len(_new_words(statement.clause, [e], "", plan)) >= ADDS
+             and (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec)) and reads(f)
+             and words_of(f) <= words_of(e.title or "")][:2]  # (its title's: what the paper is about, not a detail)
+    if not pairs:
+        return None
+    plan.used[statement.key] += 1
+    plan.turns += 1
+    verb = {True: "focus on", False: "focuses on"}
+    said = [f"{style.citet(e)} {verb[_plural(e)]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
+            for n, (e, f) in enumerate(pairs)]
+    return _finish(f"Where {' and '.join(said)}, {clause}")
 
 
 def _link_only(group: _Group, ranked: "list[Ground]", mine: Mine, plan: "_MinePlan", style: _Style) -> str:
