@@ -241,3 +241,13 @@ def test_a_participles_phrase_cut_at_its_comma_is_no_clause_of_ours(tmp_path: Pa
     out = section(tmp_path, BOUNDS, paper)
     assert "corresponding to" not in out.lower(), out
     assert position_parts(last_sentences(out)["Theory"]), out
+
+
+def test_a_name_past_the_first_comma_does_not_stretch_the_clause(tmp_path: Path) -> None:
+    # "..., named HugBot, used to steer ..." is no apposition of the claim's object: the clause ends at the first
+    # comma, whole, where it once ran on past the name and found no break that fit (and no contrast was said)
+    paper = ("# HugBot\n\n## Abstract\n\nWe describe the design process of a plush control toy, named HugBot, used to "
+             "steer a character in a tablet game. HugBot lets players change the mood of the character.\n")
+    out = section(tmp_path, BOUNDS, paper)
+    parts = position_parts(last_sentences(out)["Scale"])
+    assert parts and parts["mine"] == "we describe the design process of a plush control toy", out

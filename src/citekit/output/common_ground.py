@@ -600,7 +600,8 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
 
     "we probe several design factors for touch-screen gestures, under various levels of ..." ->
     "we probe design factors for touch-screen gestures": the first comma ends the clause unless what
-    follows it is an apposition to a name ("we present Facet, a multi-display ..."); then a relative
+    follows it is an apposition to a name before it ("we present Facet, a multi-display ..."; not a name past
+    the first comma: "we describe the design of a toy, named SenToy, used to ..." ends at "toy"); then a relative
     clause, a participle or a preposition past the limit is where it stops. A purpose or means fronted before
     the authors speak ("to understand whether X generalizes to other languages, we implement two merge tools for
     JavaScript, and ...") is left out: the main clause is the whole phrase that says what the paper does ("we
@@ -616,7 +617,7 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
             return None  # "in our work, to enter a character": the sentence's subject and verb were cut away
         return f"{opening.group(1)} {rest}"
     text = _FILLER.sub("", clause).strip()
-    appositive = re.match(r"^(.*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
+    appositive = re.match(r"^([^,]*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
                           r"with|to|in|on|by|for)\b)[a-z][^,;]*)", text)  # ("BezelSwipe, bezel gestures for ...")
     if appositive:
         rest = text[appositive.end():]
