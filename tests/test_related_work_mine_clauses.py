@@ -251,3 +251,41 @@ def test_a_name_past_the_first_comma_does_not_stretch_the_clause(tmp_path: Path)
     out = section(tmp_path, BOUNDS, paper)
     parts = position_parts(last_sentences(out)["Scale"])
     assert parts and parts["mine"] == "we describe the design process of a plush control toy", out
+
+
+def test_the_shared_ground_is_no_part_cut_from_a_longer_term(tmp_path: Path) -> None:
+    # the user writes "sign-based variance reduction", the cited paper "sign-based variance reduced technique":
+    # "our work deals with sign-based variance" names half of a term, which neither paper works on
+    records = [
+        ("ma2025fast", "FastLion: Light and Fast Lion for Large Models",
+         "We propose FastLion, an optimizer for large models that builds on the sign-based variance reduced technique "
+         "and a small memory budget.", "memory"),
+        ("mb2024tiny", "Tiny States for Large Models",
+         "We keep optimizer states in eight bits, so that large models fit on one accelerator.", "memory"),
+        *TRANSFER[2:],
+    ]
+    paper = ("# Sketched Lion\n\n## Abstract\n\nWe propose a frugal Lion optimizer that combines sign-based variance "
+             "reduction with a sketched approximation of the rotated update.\n")
+    out = section(tmp_path, records, paper)
+    assert "deals with sign-based variance" not in out, out
+    assert not re.search(r"deals? with sign-based variance(?! reduction)", out), out
+
+
+def test_a_term_half_shared_is_no_ground_and_no_difference(tmp_path: Path) -> None:
+    # the cited paper's "sign-based variance reduced technique" is the user's "sign-based variance reduction":
+    # not "our work deals with variance" (a word of the term), nor "light" (of "memory-light", an adjective), and
+    # "where @ma2025fast focuses on ..., our optimizer combines sign-based variance reduction ..." would set apart
+    # what both do
+    records = [
+        ("ma2025fast", "FastLion: Light and Fast Lion for Large Models",
+         "We propose FastLion, a light optimizer for large models that builds on the sign-based variance reduced "
+         "technique and a randomized sketch.", "memory"),
+        ("mb2024tiny", "Tiny States for Large Models",
+         "We keep optimizer states in eight bits, so that large models fit on one accelerator.", "memory"),
+        *TRANSFER[2:],
+    ]
+    paper = ("# Sketched Lion\n\n## Abstract\n\nWe propose a memory-light Lion optimizer that combines sign-based "
+             "variance reduction with a randomized approximation of the rotated update.\n")
+    out = section(tmp_path, records, paper)
+    assert not re.search(r"deals? with (?:variance|light|sign-based variance)\b(?! reduction)", out), out
+    assert not re.search(r"Where @ma2025fast[^.]*, our optimizer combines sign-based variance reduction", out), out

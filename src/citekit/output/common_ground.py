@@ -76,7 +76,8 @@ _OBJECT_NEXT = lazy(r"\s+(?:the|a|an|its|their|our|this|these|how|whether|what|w
 _NOUN_BEFORE = "a|an|the|of|for|on|in|with|by|from|about|through|into|towards?|between|its|their|which|what|whose|such"
 #: adjectives that judge rather than say what a thing is: "a unique motion", "the latest prototype"
 _EVALUATIVE = frozenset("unique major minor latest whole entire basic typical certain particular single "
-                        "great good better best broad broader wide wider rich richer first last other".split())
+                        "great good better best broad broader wide wider rich richer first last other practical "
+                        "effective efficient simple".split())
 #: words a run of a sentence can end on that are no noun: "a quote often", "folk music goes"
 _NOT_HEAD = frozenset("often also goes comes becomes remains seems works allows makes takes gives shows century "
                       "decades years".split())
@@ -283,6 +284,28 @@ def _vague(word: str) -> bool:
     return low in FUNCTION_WORDS or low in GENERIC or low in _VAGUE or root(low) in _VAGUE_ROOTS or len(low) < 4
 
 
+#: the second parts of compounds that make an adjective, not a noun: "memory-light", "eyes-free", "layer-wise"
+_ADJECTIVE_HEADS = frozenset("light free based aware friendly intensive efficient rich heavy ready specific driven "
+                             "centric oriented like wise proof safe level scale bound agnostic dependent sensitive "
+                             "preserving related".split())
+
+
+def _cut_from_longer(phrase: str, text: str) -> bool:
+    """Whether ``text`` writes ``phrase`` only as the opening of a longer noun phrase ("momentum-based variance" in
+    "momentum-based variance reduction"): a content word that can head the phrase follows it every time. "Like X,
+    our work deals with momentum-based variance" then names a part of the user's term, not a line of work."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    spots = list(re.finditer(rf"(?<![\w\-]){re.escape(phrase)}(?![\w\-])", text, re.I))
+    for m in spots:
+        after = re.match(r"\s+([a-z][a-z\-]*)\b", text[m.end():])
+        nxt = after.group(1) if after else ""
+        if not nxt or nxt in FUNCTION_WORDS or re.search(r"(?:ed|ly)$", nxt) or _ADJECTIVE_END.search(nxt) \
+                and not re.search(r"(?:tion|sion|ment|ance|ence)$", nxt):
+            return False  # (the phrase ends here somewhere: "... gestures offered", "... smoothness.")
+    return bool(spots)
+
+
 def grounds(mine_text: str, group_texts: list[str], section: Section, heading: str = "",
             titles: tuple[str, list[str]] = ("", [])) -> list[Ground]:
     """Every phrase the user's abstract shares with records of this group and not with most of the section, best first.
@@ -309,7 +332,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
     own = _rooted(phrases(mine_text))  # ("eyes-free" is one word of the user's: its "eyes" is no shared ground)
     # ... but a compound's head is what it names: "multi-display" is a display, "touch-screen" a screen
     heads = _rooted({(m.group(1),): m.group(1) for m in re.finditer(r"\b[A-Za-z]+-([a-z]{4,})\b", mine_text)
-                     if not m.group(1).endswith(("ing", "ed"))})  # ("shape-changing" is no change)
+                     if not m.group(1).endswith(("ing", "ed")) and m.group(1) not in _ADJECTIVE_HEADS})
+    # ("shape-changing" is no change, "memory-light" no light)
     said = words_of(heading)
     texts = [words_of(t) for t in group_texts]
     grams = [_rooted(_both(t)) for t in group_texts]
@@ -324,6 +348,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         if any(_topical(w, section.section) for w in key) or _vague(words[-1]) or len(key) == 1 and (
                 words[0].lower() in WEAK_ALONE or words[0].lower() in _LINKING):
             continue
+        if len(words) > 1 and _cut_from_longer(written, mine_text):
+            continue  # ("momentum-based variance" of "momentum-based variance reduction": not what the user works on)
         head = key in heads and key not in own
         if len(key) == 1 and (key[0].endswith("ed") or not head and (
                 _used_as_verb(written, mine_text)
@@ -338,6 +364,11 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         if pairs is not None:
             # ("input" of "input voltage" is no "input" of "input widgets": the pair is the sense, not the word)
             sharers = tuple(i for i in sharers if _same_pair(written, pairs, group_texts[i]))
+        if len(key) == 1 and _cut_from_longer(written, mine_text):
+            # ("variance" the user writes only in "variance reduction": a record shares it by the same pair)
+            after = {root(m.group(1).lower()) for m in re.finditer(
+                rf"(?<![\w\-]){re.escape(written)}\s+([A-Za-z][\w\-]*)", mine_text, re.I)}
+            sharers = tuple(i for i in sharers if _same_pair(written, after, group_texts[i]))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (

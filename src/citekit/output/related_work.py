@@ -1210,7 +1210,7 @@ def _where_they_differ(group: _Group, statement: "Statement", plan: "_MinePlan",
         return bool(re.match(r"(?:an?|the)\s", focus) or _reads_bare(last.lower()) or re.search(r"[A-Z]", last))
 
     pairs = [(e, f) for e in group.members
-             if len(_new_words(statement.clause, [e], "", plan)) >= ADDS
+             if len(_new_words(statement.clause, [e], "", plan)) >= ADDS and not _shares_a_pair(statement.clause, e)
              and (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec)) and reads(f)
              and words_of(f) <= words_of(e.title or "")][:2]  # (its title's: what the paper is about, not a detail)
     if not pairs:
@@ -1221,6 +1221,20 @@ def _where_they_differ(group: _Group, statement: "Statement", plan: "_MinePlan",
     said = [f"{style.citet(e)} {verb[_plural(e)]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
             for n, (e, f) in enumerate(pairs)]
     return _finish(f"Where {' and '.join(said)}, {clause}")
+
+
+def _shares_a_pair(clause: str, entry: Entry) -> bool:
+    """Whether the cited record writes two content words of the user's clause in a row, by their first five letters
+    ("momentum-based variance reduced" against "momentum-based variance reduction"): then what the clause says is
+    partly the cited paper's too, and "where @a focuses on Q, we <clause>" would set apart what both do."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    def pairs(text: str) -> set[tuple[str, str]]:
+        words = [w[:5] for w in re.findall(r"[a-z0-9]+", fold(latex_to_text(text)).lower())
+                 if w not in FUNCTION_WORDS and w not in ("we", "our")]
+        return set(zip(words, words[1:]))
+
+    return bool(pairs(clause) & pairs(" ".join((entry.title or "", abstract_of(entry)))))
 
 
 def _link_only(group: _Group, ranked: "list[Ground]", mine: Mine, plan: "_MinePlan", style: _Style) -> str:
