@@ -289,3 +289,18 @@ def test_a_term_half_shared_is_no_ground_and_no_difference(tmp_path: Path) -> No
     out = section(tmp_path, records, paper)
     assert not re.search(r"deals? with (?:variance|light|sign-based variance)\b(?! reduction)", out), out
     assert not re.search(r"Where @ma2025fast[^.]*, our optimizer combines sign-based variance reduction", out), out
+
+
+def test_a_title_pasted_into_the_abstract_is_said_in_running_texts_case(tmp_path: Path) -> None:
+    # the record's abstract pastes its title ("We study distribution-free Adaptive Sketching of ..."): what the paper
+    # does is said as running text writes it, not in the title's capitals
+    records = [
+        ("kg2026prism", "PRISM: Distribution-free Adaptive Sketching of Kronecker Factors",
+         "We study distribution-free Adaptive Sketching of Kronecker Factors. The paper connects relaxed smoothness, "
+         "randomized sketching and Shampoo.", "theory"),
+        BOUNDS[1],
+        *TRANSFER[2:],
+    ]
+    out = section(tmp_path, records, RELAXED)
+    assert "Adaptive Sketching" not in last_sentences(out)["Theory"], out
+    assert "distribution-free adaptive sketching" in last_sentences(out)["Theory"], out

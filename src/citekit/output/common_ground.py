@@ -490,7 +490,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             if best is None or score > best[0]:
                 best = (score, written)
         if best:
-            prose = _as_prose(best[1], text)
+            prose = _as_prose(best[1], text, title)
             last = prose.split()[-1]
             # (counted where the record writes "a <phrase>" and the phrase ends there: not "a participatory
             # design workshop")
@@ -610,11 +610,18 @@ def _what_it_does(text: str, title: str = "") -> list[str]:
     return [found.sentence] if found else []
 
 
-def _as_prose(phrase: str, text: str) -> str:
+def _as_prose(phrase: str, text: str, title: str = "") -> str:
     """A phrase of a title as running text writes it: as the record's abstract writes it, else in lower
-    case but for the words shaped as names ("3D", "PocketNavigator")."""
+    case but for the words shaped as names ("3D", "PocketNavigator"). An abstract that pastes its title
+    ("We study distribution-free Adaptive Computation of Matrix Functions ...") writes the title's casing,
+    not running text's: a match whose capitalised words ``title`` writes just so is said as a title's words."""
+    plain_title = latex_to_text(title)
     for m in re.finditer(rf"(?<![\w\-]){re.escape(phrase)}(?![\w\-])", text, re.I):
         words = m.group(0).split()
+        if plain_title and len(words) > 1 and any(re.fullmatch(r"[A-Z][a-z]+", w) for w in words[1:]) and re.search(
+                rf"(?<![\w\-]){re.escape(words[0])}\s+{re.escape(' '.join(words[1:]))}(?![\w\-])", plain_title, re.I) \
+                and " ".join(words[1:]) in plain_title:
+            return title_words_in_prose(phrase, text)
         # (a match in Title Case is the title's own casing, not running text's: "focus on Large Models")
         if len(words) == 1 or not all(w[:1].isupper() for w in words):
             first = words[0]
