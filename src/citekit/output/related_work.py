@@ -1195,10 +1195,27 @@ def _where_they_differ(group: _Group, statement: "Statement", plan: "_MinePlan",
     phrase of the title or claim whose telling word the user's abstract never uses) and what the user's paper
     does that their records never say (at least :data:`ADDS` words, :func:`_new_words`). Up to two papers, in
     the group's order (closest to the user's paper first); None when the user's clause is not in the authors'
-    voice or no paper has both sides.
+    voice, was said for an earlier paragraph (readers struck the abstract's one sentence under every group),
+    or no paper has both sides.
     """
     from citekit.output.common_ground import _reads_bare, their_focus, words_of
 
+    from citekit.output.positioning import choose
+
+    def said(st: "Statement") -> bool:
+        """Whether the sentence was said for an earlier paragraph: this half, or for the whole any half, or for its
+        first half the whole (cut short, the whole says its first half: "we propose X, and prove Y" -> "we propose
+        X"), never the second half for the whole."""
+        done = {k for k, n in plan.used.items() if n and k[0] == st.index}
+        return st.key in done or st.part == 0 and bool(done) or st.part == 1 and (st.index, 0) in done
+
+    if said(statement):  # (the weakest link does not repeat the user's sentence under every group: another, or none)
+        fresh = [st for st in plan.aims if not said(st)]
+        texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
+        picked = choose(fresh, texts, plan.idf, plan.used, plan.section) if fresh else None
+        if not picked:
+            return None
+        statement = replace(picked.statement, clause=_clause_for(picked.statement, group, plan))
     clause = style.prose(statement.clause)
     if statement.kind == "problem" or not re.match(r"(?:we|our)\b", clause):
         return None  # (a focus against "our work starts from the observation that ..." is no parallel)
