@@ -3,8 +3,8 @@
 "Like @a, our work deals with P, but where @a focuses on Q, we ...", "Like @a, our work deals with P,
 and like @b, with R, but where @a focuses on Q and @b S, we ...", "Like @a, our work deals
 with P; unlike @a, who focuses on Q, we ...", "@a also deals with P, but focuses on Q; in
-contrast, we ...": tests read the shared ground P, what the cited paper does Q and the user's
-clause from any of them.
+contrast, we ...", "Like @a, our work deals with P; unlike them, we ...", "Where @a focuses on Q, we
+...": tests read the shared ground P, what the cited paper does Q and the user's clause from any of them.
 """
 
 from __future__ import annotations
@@ -29,6 +29,14 @@ _SHAPES = [
                rf"focus(?:es)? on (?P<theirs>[^,]+), (?P<mine>(?:we|our) .*)\.$"),
     re.compile(rf"^(?P<cites>{_CITES}) also deals? with (?P<ground>[^,;]+), but (?:(?P<who>@\S+) )?focus(?:es)? on "
                rf"(?P<theirs>[^;]+); in contrast, (?P<mine>(?:we|our) .*)\.$"),
+    # what ours adds, where no cited paper names a difference of its own: "Like @a, our work deals with P; unlike
+    # them, we ..." (``theirs`` is empty)
+    re.compile(rf"^Like (?P<cites>{_CITES}), our work deals with (?P<ground>[^,;]+); unlike (?:them|(?P<who>@\S+)), "
+               rf"(?P<theirs>)(?P<mine>(?:we|our) .*)\.$"),
+    # a group that shares nothing beyond the topic, set apart by both records: "Where @a focuses on Q and @b R, we
+    # ..." (``ground`` is empty)
+    re.compile(rf"^Where (?P<cites>(?P<who>@\S+)) focus(?:es)? on (?P<theirs>[^,]+?)(?: and @\S+ [^,]+)?, "
+               rf"(?P<ground>)(?P<mine>(?:we|our) .*)\.$"),
 ]
 
 
@@ -51,7 +59,8 @@ def is_link_only(sentence: str) -> bool:
 
 def is_position(sentence: str) -> bool:
     """Whether a paragraph's last sentence places the user's paper (in any shape), with a difference."""
-    return bool(re.match(r"Like @|@\S+(?: and @\S+)? also deals? with ", sentence)) and not is_link_only(sentence)
+    return bool(re.match(r"Like @|@\S+(?: and @\S+)? also deals? with |Where @\S+ focus(?:es)? on ", sentence)) \
+        and not is_link_only(sentence)
 
 
 def last_sentences(out: str) -> dict[str, str]:

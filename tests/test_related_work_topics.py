@@ -39,7 +39,8 @@ def records(name: str) -> list[Entry]:
 
 def headed(text: str) -> list[tuple[str, str]]:
     parts = re.split(r"^### (.*)$", text, flags=re.M)[1:]
-    return [(parts[i].strip(), " ".join(l for l in parts[i + 1].strip().splitlines() if not l.startswith("<!--")))
+    # (the last paragraph is followed by a blank line and the TODO comments: no trailing space is the sentence's)
+    return [(parts[i].strip(), " ".join(l for l in parts[i + 1].strip().splitlines() if not l.startswith("<!--")).strip())
             for i in range(0, len(parts), 2)]
 
 

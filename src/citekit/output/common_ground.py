@@ -60,7 +60,8 @@ _TOKEN = lazy(r"[a-z0-9][a-z0-9\-']*")
 _BREAK_AT = lazy(r"\s+(?=(?:that|which|who|whose|where|while|because|so|under|with|through|by|from|above|below|in|on|at|"
                  r"for|to|into|using|via|joined|consisting|based|including)\b)")
 #: a clause cut here would end on a word that wants more: "possible", "implemented", "consisting", "it"
-_DANGLING = lazy(r"(?:\b(?:possible|able|make|makes|allow|allows|enable|enables|is|are|be|been|it|its|"
+_DANGLING = lazy(r"(?:\b(?:possible|able|make|makes|allow|allows|enable|enables|is|are|be|been|it|its|sensitive|similar|"
+                 r"close|due|prone|subject|related|equivalent|comparable|specific|relative|responsible|suitable|"
                  r"a|an|the|of|to|and|or|worn|built|made)|ly|ing|ed|[a-z]{3,}(?:able|ible))$", re.I)
 #: words that add nothing a short clause needs ("several design factors" is "design factors")
 _FILLER = lazy(r"\b(?:several|various|novel|new)\s+(?=[a-z])")
@@ -75,13 +76,23 @@ _OBJECT_NEXT = lazy(r"\s+(?:the|a|an|its|their|our|this|these|how|whether|what|w
 _NOUN_BEFORE = "a|an|the|of|for|on|in|with|by|from|about|through|into|towards?|between|its|their|which|what|whose|such"
 #: adjectives that judge rather than say what a thing is: "a unique motion", "the latest prototype"
 _EVALUATIVE = frozenset("unique major minor latest whole entire basic typical certain particular single "
-                        "great good better best broad broader wide wider rich richer first last other".split())
+                        "great good better best broad broader wide wider rich richer first last other practical "
+                        "effective efficient simple".split())
 #: words a run of a sentence can end on that are no noun: "a quote often", "folk music goes"
 _NOT_HEAD = frozenset("often also goes comes becomes remains seems works allows makes takes gives shows century "
                       "decades years".split())
 #: nouns that take no article in the singular: "pressure input", "tactile feedback"
 _MASS = frozenset("input output feedback text ink audio sound music light data research motion touch force "
                   "pressure haptics energy power time space attention support access".split())
+#: prepositions that open what follows them as a modifier: "focus on beyond bounded noise" is no phrase
+_PREPOSITION = frozenset("beyond against around despite unlike along towards toward without via across versus among "
+                         "within through over under about between into onto upon amid per".split())
+#: a comparative at a phrase's end is a claim's, not a thing's: "expressiveness greater" of "... expressiveness greater
+#: than ..."
+_COMPARATIVE = lazy(r"more|less|(?:great|high|low|larg|small|fast|slow|strong|weak|wid|long|short|rich|eas|earl|bett|"
+                    r"wors|deep|cheap|light|heav|simpl|hard|clos)(?:i)?er")
+#: a title's pronouns speak to its reader: "Your Noise is My Command" has no "your noise" to focus on
+_PRONOUNS = frozenset("your yours my mine our ours his her hers their theirs its me you us them".split())
 #: words that link sentences; never what a paper is about
 _LINKING = frozenset("therefore thus hence however moreover furthermore instead indeed rather whereas".split())
 
@@ -273,6 +284,28 @@ def _vague(word: str) -> bool:
     return low in FUNCTION_WORDS or low in GENERIC or low in _VAGUE or root(low) in _VAGUE_ROOTS or len(low) < 4
 
 
+#: the second parts of compounds that make an adjective, not a noun: "memory-light", "eyes-free", "layer-wise"
+_ADJECTIVE_HEADS = frozenset("light free based aware friendly intensive efficient rich heavy ready specific driven "
+                             "centric oriented like wise proof safe level scale bound agnostic dependent sensitive "
+                             "preserving related".split())
+
+
+def _cut_from_longer(phrase: str, text: str) -> bool:
+    """Whether ``text`` writes ``phrase`` only as the opening of a longer noun phrase ("momentum-based variance" in
+    "momentum-based variance reduction"): a content word that can head the phrase follows it every time. "Like X,
+    our work deals with momentum-based variance" then names a part of the user's term, not a line of work."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    spots = list(re.finditer(rf"(?<![\w\-]){re.escape(phrase)}(?![\w\-])", text, re.I))
+    for m in spots:
+        after = re.match(r"\s+([a-z][a-z\-]*)\b", text[m.end():])
+        nxt = after.group(1) if after else ""
+        if not nxt or nxt in FUNCTION_WORDS or re.search(r"(?:ed|ly)$", nxt) or _ADJECTIVE_END.search(nxt) \
+                and not re.search(r"(?:tion|sion|ment|ance|ence)$", nxt):
+            return False  # (the phrase ends here somewhere: "... gestures offered", "... smoothness.")
+    return bool(spots)
+
+
 def grounds(mine_text: str, group_texts: list[str], section: Section, heading: str = "",
             titles: tuple[str, list[str]] = ("", [])) -> list[Ground]:
     """Every phrase the user's abstract shares with records of this group and not with most of the section, best first.
@@ -299,7 +332,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
     own = _rooted(phrases(mine_text))  # ("eyes-free" is one word of the user's: its "eyes" is no shared ground)
     # ... but a compound's head is what it names: "multi-display" is a display, "touch-screen" a screen
     heads = _rooted({(m.group(1),): m.group(1) for m in re.finditer(r"\b[A-Za-z]+-([a-z]{4,})\b", mine_text)
-                     if not m.group(1).endswith(("ing", "ed"))})  # ("shape-changing" is no change)
+                     if not m.group(1).endswith(("ing", "ed")) and m.group(1) not in _ADJECTIVE_HEADS})
+    # ("shape-changing" is no change, "memory-light" no light)
     said = words_of(heading)
     texts = [words_of(t) for t in group_texts]
     grams = [_rooted(_both(t)) for t in group_texts]
@@ -314,6 +348,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         if any(_topical(w, section.section) for w in key) or _vague(words[-1]) or len(key) == 1 and (
                 words[0].lower() in WEAK_ALONE or words[0].lower() in _LINKING):
             continue
+        if len(words) > 1 and _cut_from_longer(written, mine_text):
+            continue  # ("momentum-based variance" of "momentum-based variance reduction": not what the user works on)
         head = key in heads and key not in own
         if len(key) == 1 and (key[0].endswith("ed") or not head and (
                 _used_as_verb(written, mine_text)
@@ -328,6 +364,11 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
         if pairs is not None:
             # ("input" of "input voltage" is no "input" of "input widgets": the pair is the sense, not the word)
             sharers = tuple(i for i in sharers if _same_pair(written, pairs, group_texts[i]))
+        if len(key) == 1 and _cut_from_longer(written, mine_text):
+            # ("variance" the user writes only in "variance reduction": a record shares it by the same pair)
+            after = {root(m.group(1).lower()) for m in re.finditer(
+                rf"(?<![\w\-]){re.escape(written)}\s+([A-Za-z][\w\-]*)", mine_text, re.I)}
+            sharers = tuple(i for i in sharers if _same_pair(written, after, group_texts[i]))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
@@ -426,13 +467,16 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
                     or _ADJECTIVE.search(key[-1]) or key[0].endswith("ing") and (
                         source.lstrip().startswith(written) or not _reads_bare(key[-1])) \
                     or key[0].lower() in _EVALUATIVE or key[-1].lower() in _NOT_HEAD \
+                    or key[0].lower() in _PREPOSITION or key[-1].lower() in _PREPOSITION \
+                    or _COMPARATIVE.fullmatch(key[-1].lower()) or any(w.lower() in _PRONOUNS for w in key) \
                     or re.fullmatch(r"[a-z]{3,}ed", key[0]) \
                     or any(re.search(rf"\b{re.escape(w)}'", source) for w in written.split()[:-1]) \
                     or any(re.fullmatch(r"[a-z]{3,}[^suic']s", w, re.I) for w in written.split()[:-1]):
                 # (a phrase ends in its noun and does not open with a verb: not "Exploring Gestural Mode",
                 # "fabricating multilayer"; nor with a judgement: "unique motion", "latest prototype"; nor with
                 # a participle that reports a measure: "reported crash risk", "observed costs"; nor across a
-                # possessive: "novices' design", nor one whose apostrophe a title dropped: "Novices Design")
+                # possessive: "novices' design", nor one whose apostrophe a title dropped: "Novices Design"; nor a
+                # preposition's phrase: "Beyond Bounded Variance" after "focus on")
                 continue
             if all(re.match(r"\s+[a-z][\w\-]*", source[m.end():], re.I) and source[m.end():].split()[0].lower()
                    not in FUNCTION_WORDS for m in re.finditer(rf"(?<![\w\-]){re.escape(written)}", source)):
@@ -446,7 +490,7 @@ def their_focus(title: str, text: str, mine_text: str, section: Section, ground:
             if best is None or score > best[0]:
                 best = (score, written)
         if best:
-            prose = _as_prose(best[1], text)
+            prose = _as_prose(best[1], text, title)
             last = prose.split()[-1]
             # (counted where the record writes "a <phrase>" and the phrase ends there: not "a participatory
             # design workshop")
@@ -566,11 +610,18 @@ def _what_it_does(text: str, title: str = "") -> list[str]:
     return [found.sentence] if found else []
 
 
-def _as_prose(phrase: str, text: str) -> str:
+def _as_prose(phrase: str, text: str, title: str = "") -> str:
     """A phrase of a title as running text writes it: as the record's abstract writes it, else in lower
-    case but for the words shaped as names ("3D", "PocketNavigator")."""
+    case but for the words shaped as names ("3D", "PocketNavigator"). An abstract that pastes its title
+    ("We study distribution-free Adaptive Computation of Matrix Functions ...") writes the title's casing,
+    not running text's: a match whose capitalised words ``title`` writes just so is said as a title's words."""
+    plain_title = latex_to_text(title)
     for m in re.finditer(rf"(?<![\w\-]){re.escape(phrase)}(?![\w\-])", text, re.I):
         words = m.group(0).split()
+        if plain_title and len(words) > 1 and any(re.fullmatch(r"[A-Z][a-z]+", w) for w in words[1:]) and re.search(
+                rf"(?<![\w\-]){re.escape(words[0])}\s+{re.escape(' '.join(words[1:]))}(?![\w\-])", plain_title, re.I) \
+                and " ".join(words[1:]) in plain_title:
+            return title_words_in_prose(phrase, text)
         # (a match in Title Case is the title's own casing, not running text's: "focus on Large Models")
         if len(words) == 1 or not all(w[:1].isupper() for w in words):
             first = words[0]
@@ -587,7 +638,8 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
 
     "we probe several design factors for touch-screen gestures, under various levels of ..." ->
     "we probe design factors for touch-screen gestures": the first comma ends the clause unless what
-    follows it is an apposition to a name ("we present Facet, a multi-display ..."); then a relative
+    follows it is an apposition to a name before it ("we present Facet, a multi-display ..."; not a name past
+    the first comma: "we describe the design of a toy, named SenToy, used to ..." ends at "toy"); then a relative
     clause, a participle or a preposition past the limit is where it stops. A purpose or means fronted before
     the authors speak ("to understand whether X generalizes to other languages, we implement two merge tools for
     JavaScript, and ...") is left out: the main clause is the whole phrase that says what the paper does ("we
@@ -603,7 +655,7 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
             return None  # "in our work, to enter a character": the sentence's subject and verb were cut away
         return f"{opening.group(1)} {rest}"
     text = _FILLER.sub("", clause).strip()
-    appositive = re.match(r"^(.*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
+    appositive = re.match(r"^([^,]*?\b[A-Z][\w\-]*),\s+((?:a|an)\s+[^,;]*|(?!(?:which|who|that|and|but|or|where|while|"
                           r"with|to|in|on|by|for)\b)[a-z][^,;]*)", text)  # ("BezelSwipe, bezel gestures for ...")
     if appositive:
         rest = text[appositive.end():]
@@ -649,6 +701,43 @@ def _cuts(text: str, breaks: "re.Pattern[str]", limit: int) -> list[str]:
 _HOLLOW_END = lazy(r"(?:,|\bwe\s+[a-z]+)\s+(?:a|an|the|our)\s+(?:[a-z\-]+\s+)?(?:optimizer|method|technique|approach|"
                    r"framework|system|algorithm|tool|toolkit|model|scheme|procedure|strategy|device|prototype|"
                    r"interface|architecture|variant|library|platform|solution)$")
+#: the kinds of thing a paper makes, as "we propose X, an <kind> that ..." names them
+_KINDS = ("optimizer|method|technique|approach|framework|system|algorithm|tool|toolkit|model|scheme|procedure|strategy|"
+          "device|prototype|interface|architecture|variant|library|platform|solution")
+#: "we propose a frugal Lion optimizer that combines sign momentum with ...": what the paper made, and what it does
+_MADE_THAT = lazy(r"^we\s+(?:propose|present|introduce|develop|design|describe|build|derive|give)\s+"
+                  r"(?:[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2},\s+)?(?:a|an)\s+(?:[\w\-]+\s+){0,4}?"
+                  rf"(?P<kind>{_KINDS})\s+(?:that|which)\s+(?P<verb>(?!(?:is|was|has|does)\b)[a-z]{{3,}}s)\s+(?P<rest>.+)$")
+
+
+def what_it_does(clause: str, limit: int = AIM_WORDS) -> str | None:
+    """The user's claim said from what the thing they made does: "we propose a frugal Lion optimizer that combines
+    sign momentum with a sketched approximation of the rotated update" -> "our optimizer combines sign momentum
+    with a sketched approximation of the rotated update", or None when the claim is not of that shape.
+
+    A claim cut at its first words says what it shares with a group as often as what it adds: the part after
+    "that combines X" ("with Y") is where a claim usually differs, and cut to fit it is the first thing lost.
+    Said from the relative clause, the whole of what the thing does fits; cut, it stops at a natural break
+    (:func:`short_clause`'s), never inside a list ("combines A, B and C": None).
+    """
+    m = _MADE_THAT.match(clause)
+    if not m:
+        return None
+    rest = re.split(r";|:|\s+\(|,\s+(?=(?:and|which|while|where|but|whereas|so)\b)", m.group("rest"), maxsplit=1)[0]
+    if "," in rest:
+        return None  # (a list or an aside: cut inside it, the clause would say part of a list as the whole)
+    # a second predicate is a second claim: "filters X before Y | and keeps the update close to ..."
+    rest = re.split(r"\s+and\s+(?=[a-z]{3,}s\s+(?:the|a|an|its|their|our|it|them)\b)", rest, maxsplit=1)[0]
+    # ("our optimizer" is citekit's; what is quoted, the verb and its object, fits the aim and its slack)
+    text = f"our {m.group('kind')} {m.group('verb')} {rest.strip()}".rstrip(" .")
+    if len(text.split()) > limit + SLACK + 2:
+        text = next(iter(_cuts(text, _LATER_BREAK, limit + 2)), "")
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    words = text.split()
+    return text if len(words) >= 5 and words[-1].lower() not in FUNCTION_WORDS else None
+
+
 #: breaks inside a relative clause, for a cut that must go past its verb: "... the momentum matrix | before ..."
 _LATER_BREAK = lazy(_BREAK_AT.pattern.replace("including)", "including|before|after|without|across|over|against|"
                                                                "and|or|of|as|than)"))
@@ -683,9 +772,11 @@ _FRONTED = lazy(r"(?:to|in order to|by|through|using|with|after)\s+[^;:]{3,200}?
 #: a verb whose "that" opens its object: "a quote ... states | that ..." cut there says nothing
 _SAYS = lazy(r"\b(?:states?|show(?:s|ed)?|argues?|suggests?|finds?|found|indicates?|claims?|reveals?|demonstrates?|"
              r"notes?|observes?|believes?|says?|knows?|ensures?|means?|impl(?:y|ies)|assumes?|predicts?)$", re.I)
-#: a clause that opens with what can only be a modifier: "to enter a character", "since DoubleFlip is ..."
+#: a clause that opens with what can only be a modifier: "to enter a character", "since DoubleFlip is ...",
+#: "corresponding to the design procedure ..." (a participle's phrase, its clause cut away at the comma)
 _FRAGMENT = lazy(r"(?:to|by|since|on|as|when|while|if|because|although|though|for|with|after|before|once|in|at|from|"
-                 r"and|but|or|so|some|the\s+other\s+hand)\b", re.I)
+                 r"and|but|or|so|some|the\s+other\s+hand|given|compared|based|due|owing|according|"
+                 r"[a-z]+ing\s+(?:to|on|upon|with|from|for)|[a-z]+ed\s+(?:to|by|with|on|from))\b", re.I)
 #: a finite verb: an auxiliary, or a present or past form followed by what a verb takes ("revolves around",
 #: "offers properties", "were designed and fabricated by")
 _FINITE = lazy(r"\b(?:is|are|was|were|be|has|have|had|can|could|may|might|will|would|should|must|does|do|did)\b|"

@@ -50,6 +50,7 @@ from citekit.core.lazyre import lazy
 
 if TYPE_CHECKING:
     from citekit.output.common_ground import Ground
+    from citekit.output.positioning import Statement
 
 FORMATS = ("latex", "markdown")
 CITE_STYLES = ("natbib", "biblatex")
@@ -1093,6 +1094,7 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         return None
     picked = choose(plan.aims, texts, plan.idf, plan.used, plan.section)
     statement = picked.statement if picked else min(plan.aims, key=lambda st: (plan.used[st.key], st.index))
+    statement = replace(statement, clause=_clause_for(statement, group, plan))
     focused = False  # whether some sharing paper names a difference of its own (then ours is what is missing)
     for ground in ranked:
         sharers = _owning(group, ground)
@@ -1103,6 +1105,10 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
         if where:
             break
     else:
+        added = _what_ours_adds(group, ranked, statement, mine, plan, style) if ranked else \
+            _where_they_differ(group, statement, plan, style)
+        if added:
+            return added
         plan.missing = ("ours_covered" if focused else "no_difference") if ranked else "no_ground"
         plan.ground = ranked[0].phrase if ranked else ""
         plan.tried = statement.clause
@@ -1146,6 +1152,108 @@ def _position(group: _Group, mine: Mine, plan: "_MinePlan", style: _Style) -> st
     return _finish(f"{like}, but where {' and '.join(parts)}, {clause}")
 
 
+#: how many words of the user's clause the sharing papers' records must all lack before "unlike them" is said
+ADDS = 2
+
+
+def _what_ours_adds(group: _Group, ranked: "list[Ground]", statement: "Statement", mine: Mine, plan: "_MinePlan",
+                    style: _Style) -> str | None:
+    """"Like @a, our work deals with P; unlike them, our optimizer combines X with Y.": what the user's paper shares
+    with the group, then what it adds, where no cited paper shows a difference of its own, or None.
+
+    A co-author places a paper by what it shares with a line of work and what it does that the line does not;
+    the second half needs no phrase of the cited papers when the user's clause names things their records
+    never say. Said only on a link that is a line of work (:func:`_link_only`'s test), in the authors' voice,
+    and when the clause names at least :data:`ADDS` content words that none of the sharing records uses in
+    any form (:func:`_new_words`): one word may be a record's silence, not a difference.
+    """
+    clause = style.prose(statement.clause)
+    if statement.kind == "problem" or not re.match(r"(?:we|our)\b", clause):
+        return None  # ("unlike them, in our work, ..." contrasts nothing; nor where the paper starts from)
+    for ground in ranked:
+        sharers = _owning(group, ground)
+        if not sharers or not (len(ground.key) > 1 or _titles_name(
+                ground.phrase, [mine.title, *(e.title or "" for e in sharers)])):
+            continue
+        if len(_new_words(statement.clause, sharers, ground.phrase, plan)) < ADDS:
+            continue
+        plan.linked[ground.phrase] += 1
+        plan.used[statement.key] += 1
+        plan.turns += 1
+        them = "them" if len(sharers) > 1 or _plural(sharers[0]) else style.citet(sharers[0])
+        return _finish(f"Like {_cite_list(sharers, style)}, our work deals with {style.text(ground.phrase)}; "
+                       f"unlike {them}, {clause}")
+    return None
+
+
+def _where_they_differ(group: _Group, statement: "Statement", plan: "_MinePlan", style: _Style) -> str | None:
+    """"Where @a focuses on Q and @b R, we ...": the user's paper set against a group it shares no line of work with,
+    both sides by their own records, or None.
+
+    A group that shares nothing with the user's abstract beyond the section's topic still stands for work the
+    reader will compare: the sentence says what its closest papers do (:func:`.common_ground.their_focus`: a
+    phrase of the title or claim whose telling word the user's abstract never uses) and what the user's paper
+    does that their records never say (at least :data:`ADDS` words, :func:`_new_words`). Up to two papers, in
+    the group's order (closest to the user's paper first); None when the user's clause is not in the authors'
+    voice, was said for an earlier paragraph (readers struck the abstract's one sentence under every group),
+    or no paper has both sides.
+    """
+    from citekit.output.common_ground import _reads_bare, their_focus, words_of
+
+    from citekit.output.positioning import choose
+
+    def said(st: "Statement") -> bool:
+        """Whether the sentence was said for an earlier paragraph: this half, or for the whole any half, or for its
+        first half the whole (cut short, the whole says its first half: "we propose X, and prove Y" -> "we propose
+        X"), never the second half for the whole."""
+        done = {k for k, n in plan.used.items() if n and k[0] == st.index}
+        return st.key in done or st.part == 0 and bool(done) or st.part == 1 and (st.index, 0) in done
+
+    if said(statement):  # (the weakest link does not repeat the user's sentence under every group: another, or none)
+        fresh = [st for st in plan.aims if not said(st)]
+        texts = [group.texts.get(e.key) or " ".join((e.title or "", abstract_of(e))) for e in group.members]
+        picked = choose(fresh, texts, plan.idf, plan.used, plan.section) if fresh else None
+        if not picked:
+            return None
+        statement = replace(picked.statement, clause=_clause_for(picked.statement, group, plan))
+    clause = style.prose(statement.clause)
+    if statement.kind == "problem" or not re.match(r"(?:we|our)\b", clause):
+        return None  # (a focus against "our work starts from the observation that ..." is no parallel)
+
+    def reads(focus: str) -> bool:
+        """Whether the phrase follows "focus on" as it is: with its article, as a name, or bare ("3D sketching");
+        not a singular count noun without one ("focus on OrthoZoom scroller")."""
+        last = focus.split()[-1]
+        return bool(re.match(r"(?:an?|the)\s", focus) or _reads_bare(last.lower()) or re.search(r"[A-Z]", last))
+
+    pairs = [(e, f) for e in group.members
+             if len(_new_words(statement.clause, [e], "", plan)) >= ADDS and not _shares_a_pair(statement.clause, e)
+             and (f := their_focus(e.title or "", abstract_of(e), plan.text, plan.sec)) and reads(f)
+             and words_of(f) <= words_of(e.title or "")][:2]  # (its title's: what the paper is about, not a detail)
+    if not pairs:
+        return None
+    plan.used[statement.key] += 1
+    plan.turns += 1
+    verb = {True: "focus on", False: "focuses on"}
+    said = [f"{style.citet(e)} {verb[_plural(e)]} {style.text(f)}" if n == 0 else f"{style.citet(e)} {style.text(f)}"
+            for n, (e, f) in enumerate(pairs)]
+    return _finish(f"Where {' and '.join(said)}, {clause}")
+
+
+def _shares_a_pair(clause: str, entry: Entry) -> bool:
+    """Whether the cited record writes two content words of the user's clause in a row, by their first five letters
+    ("momentum-based variance reduced" against "momentum-based variance reduction"): then what the clause says is
+    partly the cited paper's too, and "where @a focuses on Q, we <clause>" would set apart what both do."""
+    from citekit.output.related_topics import FUNCTION_WORDS
+
+    def pairs(text: str) -> set[tuple[str, str]]:
+        words = [w[:5] for w in re.findall(r"[a-z0-9]+", fold(latex_to_text(text)).lower())
+                 if w not in FUNCTION_WORDS and w not in ("we", "our")]
+        return set(zip(words, words[1:]))
+
+    return bool(pairs(clause) & pairs(" ".join((entry.title or "", abstract_of(entry)))))
+
+
 def _link_only(group: _Group, ranked: "list[Ground]", mine: Mine, plan: "_MinePlan", style: _Style) -> str:
     """"Like X, our work deals with P.": the link alone, true of both records, where no difference is, when it is
     a line of work and not a word both happen to write: a phrase of two words or more, or one word both titles
@@ -1184,17 +1292,43 @@ def _titles_name(phrase: str, titles: list[str]) -> bool:
     return bool(want) and all(want <= words_of(t) for t in titles)
 
 
+def _clause_for(statement: "Statement", group: _Group, plan: "_MinePlan") -> str:
+    """The user's clause for this group: the one of its sayings that names most of what the group's records lack.
+
+    A claim cut short to its first dozen words ("we propose a memory-light Muon optimizer that combines
+    momentum-based variance reduction") keeps what it shares with a group and loses what it adds ("with a
+    randomized low-rank approximation of the orthogonalized update"). The claim said from what the thing does
+    (:func:`.common_ground.what_it_does`: "our optimizer combines ... with a randomized low-rank approximation
+    ...") is taken instead when it names more words none of the group's records uses; the cut claim otherwise.
+    """
+    from citekit.output.common_ground import what_it_does
+
+    whole = next((st.clause for st in plan.options if st.key == statement.key), statement.clause)
+    restated = what_it_does(whole)
+    if not restated or restated == statement.clause:
+        return statement.clause
+    lacked = [len(_new_words(c, group.members, "", plan)) for c in (statement.clause, restated)]
+    return restated if lacked[1] > lacked[0] else statement.clause
+
+
 def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> bool:
     """Whether what the user's paper does (``clause``) says a content word that ``entry``'s record never uses,
     in any form or kin word, beyond the shared ``ground`` and the section's topic: a difference is true of
     both sides only then. A reader struck "unlike Kubota et al., who focus on computational intelligence, we
     study automatic gesture recognition for intelligent human-robot interaction": the cited paper recognises
     gestures for a robot too, so the user's side names nothing it lacks."""
+    return bool(_new_words(clause, [entry], ground, plan))
+
+
+def _new_words(clause: str, entries: list[Entry], ground: str, plan: "_MinePlan") -> set[str]:
+    """The content words (roots) of ``clause`` that none of ``entries``' records uses, in any form or kin word,
+    beyond the shared ``ground``, the section's topic, the field's generic words and words of manner
+    (:func:`_ours_differs`)."""
     from citekit.output.common_ground import _topical, words_of
     from citekit.output.related_topics import GENERIC, WEAK_ALONE
     from citekit.output.word_roots import root
 
-    theirs = words_of(" ".join((entry.title or "", abstract_of(entry))))
+    theirs = set().union(*(words_of(" ".join((e.title or "", abstract_of(e)))) for e in entries))
     ours = words_of(clause) - words_of(ground) - {"we", "our", "us"}
     kin = plan.sec.kin if plan.sec is not None else None
     weak = _weak_roots(GENERIC | WEAK_ALONE)
@@ -1207,6 +1341,7 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
             return True
         return "-" in w and all(covered(root(p)) for p in w.split("-") if p)
 
+    new = set()
     for w in ours:
         if covered(w):
             continue
@@ -1216,8 +1351,8 @@ def _ours_differs(clause: str, entry: Entry, ground: str, plan: "_MinePlan") -> 
             continue
         if w in _generic_roots():
             continue
-        return True
-    return False
+        new.add(w)
+    return new
 
 
 #: words that say a paper does something, not what: no difference by themselves ("we present", "we study")
