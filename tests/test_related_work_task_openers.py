@@ -45,3 +45,48 @@ def test_a_noun_that_names_a_field_is_no_task() -> None:
     found = [a for a in actions("Fast Burrow Edge Detection . Burrow edges show in depth images.", words)
              if a.verb == "detect"]
     assert [" ".join(a.object).lower() for a in found] == ["burrow edges"]
+
+
+MORE_PAWS = [
+    ("paw3", "Paw Sign Recognition with a Collar Accelerometer",
+     "Shelter volunteers rarely stay long enough to learn each dog's habits. An accelerometer sewn into the collar "
+     "samples motion forty times a second, and a small classifier on the collar runs on a coin battery for weeks."),
+    ("paw4", "Contour Features of Pressure Maps in Paw Sign Recognition",
+     "Pressure mats under the kennel floor register where weight shifts; a decision forest trained on four "
+     "hundred sessions tells a lifted paw from a scratch."),
+]
+#: papers on paws that recognize nothing: with the four above, "paw" is the section's own word
+PADS = [
+    ("pad1", "Paw Pad Injuries on Hot Pavement",
+     "We measured pavement temperature on summer afternoons and the paw pad burns that shelter dogs brought in; "
+     "paw pads blistered above sixty degrees."),
+    ("pad2", "Booties for Paw Protection in Snow",
+     "Sled dogs wore fleece booties on every paw; mushers reported fewer cracked paw pads, and the dogs' gait "
+     "changed for the first hour."),
+    ("print1", "Paw Prints in Clay as Keepsakes",
+     "Owners of old dogs press a paw into clay; interviews with twelve owners show how the paw prints keep a dog "
+     "close after its death."),
+]
+
+
+def test_papers_that_name_one_task_share_a_paragraph_whatever_else_they_share(tmp_path: Path) -> None:
+    """Four papers titled "... Paw Sign Recognition ..." share one paragraph, headed by their task, although two of
+    them share a term of their own ("contour features") that would name a pair and leave the others over; the
+    papers on paws that recognize nothing keep their own paragraph ("Paw pads") beside it."""
+    out = related_work(library(tmp_path, "paws", PAWS + MORE_PAWS + PADS), tags=("paws",), fmt="markdown").text
+    found = {p[0]: sorted(set(p[2])) for p in paragraphs(out)}
+    assert found.get("Paw sign recognition") == ["paw1", "paw2", "paw3", "paw4"], out
+    assert found.get("Paw pads") == ["pad1", "pad2"], out
+    para = next(p for p in paragraphs(out) if p[0] == "Paw sign recognition")
+    assert opener(para[1]) == "Four papers recognize paw signs.", out
+
+
+def test_a_classifier_and_a_recognizer_do_one_task() -> None:
+    """"Paw Sign Classification" and "Paw Sign Recognition" name one work: all three papers tell paw signs apart,
+    and are one group, under the task as most of them name it."""
+    from citekit.output.related_actions import task_groups
+
+    titles = ["Paw Sign Classification from Collar Motion", "Real-Time Paw Sign Recognition",
+              "Paw Prints in Clay", "Paw Sign Recognition on Floor Mats"]
+    texts = [f"{t} . The paw signs a dog makes." for t in titles]
+    assert task_groups(titles, texts, 6) == [([0, 1, 3], "Paw Sign Recognition")]

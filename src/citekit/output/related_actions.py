@@ -135,6 +135,9 @@ _FIELD_NOUNS = frozenset(
     "applications computation organization foundation population relation relations situation condition "
     "conditions government agreement engagement environment experiment attention emotion motion position "
     "representation presentation installation".split())
+#: tasks that are one work under two names: a gesture classifier recognizes gestures ("Gesture Classification"
+#: beside "Hand Gesture Recognition" is one paragraph of gesture recognizers)
+_SAME_TASK = {"classify": "recognize"}
 #: adjectives titles put before a task that no ending tells ("Fast Edge Detection", "Robust Face Recognition")
 _TITLE_ADJECTIVES = frozenset(
     "fast faster quick rapid robust simple accurate accurately online offline large small big new novel real low "
@@ -150,10 +153,16 @@ def tasks(title: str, text: str, words: frozenset[str]) -> list[Action]:
     out = []
     for chunk in _BREAK.split(_plain(title)):
         tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", chunk)
+        last: Action | None = None  # the task just read, whose object a coordinated one shares
         for i, tok in enumerate(tokens):
             low = fold(tok).lower()
             if low in _FIELD_NOUNS or not (base := _verb_of_noun(low, words)) or base in _EMPTY_VERBS \
                     or base in GENERIC or base in WEAK_ALONE:
+                continue
+            base = _SAME_TASK.get(base, base)
+            if last and i >= 2 and fold(tokens[i - 1]).lower() in ("and", "or") and tokens[i - 2] == last.noun:
+                # ("Hand Gesture Selection and Recognition": the second task is done to the same hand gestures)
+                out.append(last := Action(base, last.object, last.stems, tok))
                 continue
             obj: list[str] = []
             for prev in reversed(tokens[max(0, i - TASK_OBJECT_WORDS):i]):
@@ -168,8 +177,55 @@ def tasks(title: str, text: str, words: frozenset[str]) -> list[Action]:
             stems = frozenset(_stem(fold(w).lower()) for w in obj
                               if fold(w).lower() not in GENERIC and fold(w).lower() not in WEAK_ALONE)
             if stems:
-                out.append(Action(base, tuple(obj), stems, tok))
+                out.append(last := Action(base, tuple(obj), stems, tok))
     return out
+
+
+def task_groups(titles: list[str], texts: list[str], most: int) -> list[tuple[list[int], str]]:
+    """Papers whose titles name one task on one noun (:func:`tasks`: "Hand Gesture Recognition", "Real-Time
+    Gesture Recognition"), as ``(indexes, heading)``: they do the same work, whatever other words they share, and a
+    reader draws them into one paragraph ("the hand gesture recognition papers are spread over three paragraphs").
+    The heading is the task as the titles write it, with the object's words every one of them has ("Gesture
+    recognition"). The largest group is drawn first, and a paper joins one group only; a task more than ``most``
+    papers name is left to the grouping by closeness (it is the section's, not a paragraph's)."""
+    from collections import Counter
+
+    from citekit.output.title_prose import lowercase_words
+
+    words = lowercase_words()
+    per: list[dict[tuple[str, str], Action]] = []
+    for title, text in zip(titles, texts):
+        found: dict[tuple[str, str], Action] = {}
+        for a in tasks(title, text, words):
+            found.setdefault((a.verb, _stem(fold(a.object[-1]).lower())), a)
+        per.append(found)
+    taken: set[int] = set()
+    skipped: set[tuple[str, str]] = set()
+    out: list[tuple[list[int], str]] = []
+    while True:
+        counts = Counter(k for i, p in enumerate(per) if i not in taken for k in p if k not in skipped)
+        ranked = sorted((k for k, n in counts.items() if n >= 2), key=lambda k: (-counts[k], k))
+        if not ranked:
+            return out
+        key = ranked[0]
+        idx = [i for i, p in enumerate(per) if i not in taken and key in p]
+        if len(idx) > most:
+            skipped.add(key)
+            continue
+        done = [per[i][key] for i in idx]
+        common = set.intersection(*(set(a.stems) for a in done))
+        first = done[0].object
+        run: list[str] = []
+        for w in reversed(first):  # (the object's words every title has, ending on its noun)
+            if _stem(fold(w).lower()) not in common:
+                break
+            run.insert(0, w)
+        # (the task as most titles name it: "recognition" of two recognizers and a classifier)
+        nouns = Counter(a.noun.lower() for a in done)
+        noun = next(a.noun for a in done if nouns[a.noun.lower()] == max(nouns.values()))
+        out.append((idx, " ".join([*run[:-1], re.sub(r"(?<=[a-z])s$", "", run[-1]) if len(run[-1]) > 3 else run[-1],
+                                   noun])))
+        taken |= set(idx)
 
 
 #: the most words of a task's object: the compound right before the task noun ("sign language" of "large
