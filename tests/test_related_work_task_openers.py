@@ -90,3 +90,22 @@ def test_a_classifier_and_a_recognizer_do_one_task() -> None:
               "Paw Prints in Clay", "Paw Sign Recognition on Floor Mats"]
     texts = [f"{t} . The paw signs a dog makes." for t in titles]
     assert task_groups(titles, texts, 6) == [([0, 1, 3], "Paw Sign Recognition")]
+
+
+COMPARISONS = [
+    ("cmp1", "Leash Materials: A Comparison of Nylon and Leather",
+     "Dog walkers rated nylon and leather leashes over six weeks of daily walks; leather leashes kept their grip "
+     "in rain."),
+    ("cmp2", "An Overview and Comparison of Feeding Schedules for Puppies",
+     "Feeding schedules for puppies vary from two to five meals a day; we compare their effect on growth across "
+     "eleven breeds."),
+]
+
+
+def test_two_papers_that_each_compare_something_share_no_work(tmp_path: Path) -> None:
+    """A comparison of leashes and one of feeding schedules are no paragraph "Comparison": the word says how each
+    paper argues, not what it works on, so both close the section."""
+    out = related_work(library(tmp_path, "paws", PAWS + MORE_PAWS + PADS + COMPARISONS), tags=("paws",),
+                       fmt="markdown").text
+    assert "### Comparison" not in out, out
+    assert {"cmp1", "cmp2"} <= set(paragraphs(out)[-1][2]) and paragraphs(out)[-1][0] == "Other related work", out
