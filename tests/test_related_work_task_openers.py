@@ -109,3 +109,22 @@ def test_two_papers_that_each_compare_something_share_no_work(tmp_path: Path) ->
                        fmt="markdown").text
     assert "### Comparison" not in out, out
     assert {"cmp1", "cmp2"} <= set(paragraphs(out)[-1][2]) and paragraphs(out)[-1][0] == "Other related work", out
+
+
+ACTIVITIES = [
+    ("act1", "Activity Recognition on Shelter Collars",
+     "Collars with an accelerometer tell resting, walking and digging apart, so staff see which dogs lack "
+     "exercise."),
+    ("act2", "A Tutorial on Activity Recognition with Worn Sensors",
+     "This tutorial walks through segmenting, featurizing and classifying worn sensor streams into activities, "
+     "with the pitfalls of evaluating on one subject."),
+]
+
+
+def test_a_task_on_a_word_too_weak_to_name_a_topic_is_still_work(tmp_path: Path) -> None:
+    """"Activity" alone names no topic, but "Activity Recognition" is a task: the two papers open with it."""
+    out = related_work(library(tmp_path, "paws", PAWS + MORE_PAWS + PADS + ACTIVITIES), tags=("paws",),
+                       fmt="markdown").text
+    para = next(p for p in paragraphs(out) if "act1" in p[2])
+    assert sorted(set(para[2])) == ["act1", "act2"], out
+    assert para[0] == "Activity recognition" and opener(para[1]) == "Both papers work on activity recognition.", out

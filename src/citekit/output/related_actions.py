@@ -174,8 +174,8 @@ def tasks(title: str, text: str, words: frozenset[str]) -> list[Action]:
             if not obj:
                 continue
             obj[-1] = _plural_as_written(obj[-1], text)
-            stems = frozenset(_stem(fold(w).lower()) for w in obj
-                              if fold(w).lower() not in GENERIC and fold(w).lower() not in WEAK_ALONE)
+            # (a word too weak to name a topic alone is what a task is done to all the same: "activity recognition")
+            stems = frozenset(_stem(fold(w).lower()) for w in obj if fold(w).lower() not in GENERIC)
             if stems:
                 out.append(last := Action(base, tuple(obj), stems, tok))
     return out
