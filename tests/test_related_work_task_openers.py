@@ -128,3 +128,12 @@ def test_a_task_on_a_word_too_weak_to_name_a_topic_is_still_work(tmp_path: Path)
     para = next(p for p in paragraphs(out) if "act1" in p[2])
     assert sorted(set(para[2])) == ["act1", "act2"], out
     assert para[0] == "Activity recognition" and opener(para[1]) == "Both papers work on activity recognition.", out
+
+
+def test_a_verb_form_before_a_task_is_not_its_object() -> None:
+    """In "Resolving Kennel Allocation" the allocation is what is resolved: "Resolving" is no part of what is
+    allocated, so the task's object is "Kennel" alone (in the plural its record writes)."""
+    words = lowercase_words()
+    found = [a for a in actions("Leash Laws: Resolving Kennel Allocation . Kennels go to dogs.", words)
+             if a.verb == "allocate"]
+    assert [" ".join(a.object).lower() for a in found] == ["kennels"]

@@ -148,8 +148,8 @@ def tasks(title: str, text: str, words: frozenset[str]) -> list[Action]:
     """The tasks a title names as a noun made of a verb after its object: "Hand Gesture Recognition" ->
     recognize ("hand", "gestures"), "Fast Edge Detection" -> detect ("edges"). A title says what its paper
     does, so such a task is the paper's own work (an abstract's "hand gesture recognition has been studied"
-    is not). The object is the run of nouns right before the task, an adjective ("dynamic", "vision-based")
-    ending it; its last word is written in the plural when ``text`` (the record) writes it so."""
+    is not). The object is the run of nouns right before the task, an adjective ("dynamic", "vision-based") or a
+    verb form ("Resolving Java reflection": what is resolved is the reflection) ending it; its last word is written in the plural when ``text`` (the record) writes it so."""
     out = []
     for chunk in _BREAK.split(_plain(title)):
         tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", chunk)
@@ -168,7 +168,7 @@ def tasks(title: str, text: str, words: frozenset[str]) -> list[Action]:
             for prev in reversed(tokens[max(0, i - TASK_OBJECT_WORDS):i]):
                 plow = fold(prev).lower()
                 if plow in FUNCTION_WORDS or plow in GENERIC or plow in _TITLE_ADJECTIVES or _ADJECTIVE.search(plow) or plow.endswith("ly") \
-                        or not plow.isalpha() or _verb_of_noun(plow, words):
+                        or not plow.isalpha() or _verb_of_noun(plow, words) or plow.endswith("ing") and len(plow) > 5:
                     break
                 obj.insert(0, prev)
             if not obj:
