@@ -137,3 +137,18 @@ def test_a_verb_form_before_a_task_is_not_its_object() -> None:
     found = [a for a in actions("Leash Laws: Resolving Kennel Allocation . Kennels go to dogs.", words)
              if a.verb == "allocate"]
     assert [" ".join(a.object).lower() for a in found] == ["kennels"]
+
+
+def test_a_group_drawn_by_closeness_is_headed_by_the_task_all_its_titles_name(tmp_path: Path) -> None:
+    """Seven papers name "Paw Sign Recognition", more than a paragraph holds, so the closeness groups them; a
+    group all of whose titles name the task is headed by it, not by a word two of them share ("Features"); a second
+    such group keeps its own heading, since no heading is said twice."""
+    more = [(f"paw{n}", f"Paw Sign Recognition {where}", f"We tell paw signs apart {how}.")
+            for n, where, how in [(5, "in Foster Homes", "in foster homes where carers film dogs with phones"),
+                                  (6, "for Guide Dog Schools", "for guide dog schools whose trainers log paw signs"),
+                                  (7, "on Farm Dogs", "on farm dogs whose paw signs herders read from afar")]]
+    out = related_work(library(tmp_path, "paws", PAWS + MORE_PAWS + more + PADS), tags=("paws",),
+                       fmt="markdown").text
+    para = next(p for p in paragraphs(out) if "paw1" in p[2])
+    assert para[0] == "Paw sign recognition" and {"paw1", "paw2"} <= set(para[2]), out
+    assert len({p[0] for p in paragraphs(out)}) == len(paragraphs(out)), out  # (no heading twice)

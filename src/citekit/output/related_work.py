@@ -1002,7 +1002,16 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
         if pair_off(i, final):
             rest_idx.remove(i)
-    for idx, heading, words in final:
+    for n, (idx, heading, words) in enumerate(final):
+        if heading.lower() not in labels:
+            # a group drawn by closeness whose every title names one task is headed by it ("Code generation", not
+            # "Generated codes"): a task named by more papers than a paragraph holds was left to the closeness
+            task = next((t for members, t in task_groups([titles[i] for i in idx], [texts[i] for i in idx], len(idx))
+                         if len(members) == len(idx)), "")
+            said = heading_case(task, names) if task else ""
+            if said and said.lower() not in {h.lower() for _, h, _ in final} | used:
+                heading = said
+                final[n] = (idx, heading, words)
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
