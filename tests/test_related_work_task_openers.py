@@ -152,3 +152,19 @@ def test_a_group_drawn_by_closeness_is_headed_by_the_task_all_its_titles_name(tm
     para = next(p for p in paragraphs(out) if "paw1" in p[2])
     assert para[0] == "Paw sign recognition" and {"paw1", "paw2"} <= set(para[2]), out
     assert len({p[0] for p in paragraphs(out)}) == len(paragraphs(out)), out  # (no heading twice)
+
+
+def test_the_shared_action_does_not_depend_on_the_hash_seed() -> None:
+    """Two papers titled "... Resolving Bowl Selection ..." share two actions on one object ("resolve" and the task
+    "select"): the opener takes the authors' own verb, the same in every run, whatever order a set of verbs happens
+    to have (a string's hash changes between processes)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from citekit.output.related_actions import shared_action; print(shared_action(["
+            "'Shelter Logistics: Resolving Bowl Selection and Dog Intake . Shelters fill up.', "
+            "'Shelter Logistics: Resolving Bowl Selection and Dog Intake (long version) . Winter is hard.']))")
+    said = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip() for seed in range(8)}
+    assert said == {"('resolve', 'bowl selection')"}, said

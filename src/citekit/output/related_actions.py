@@ -277,7 +277,10 @@ def action_of(per: list[list[Action]], section: set[str] | None = None,
             continue
         uses = [[a for a in p if head in a.stems] for p in per]
         verbs = Counter(v for u in uses for v in {a.verb for a in u})
-        first = verbs.most_common(1)[0][0]
+        # (the verb most papers write; of two as common, the authors' own over a task their title names, then the
+        # first in the alphabet: never the order a set happens to give, which changed between runs)
+        tasked = {a.verb for u in uses for a in u if a.noun}
+        first = min(verbs, key=lambda v: (-verbs[v], v in tasked, v))
         if any(first not in {a.verb for a in u} for u in uses):
             continue  # (two verbs, "retrieve or avoid annotations", are two actions, not one)
         # a task every title names ("hand gesture recognition") is work even on the section's own noun: the verb
