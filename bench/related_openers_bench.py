@@ -1,7 +1,7 @@
-"""Paragraph openers on the judged HCI drafts, written again from their records (sets 1-9 only).
+"""Paragraph openers on the judged HCI drafts, written again from their records (sets 1-10 only).
 
 For every draft of ``tests/data/related_work/blind_hci_heldout*/`` whose set is development data
-(1-9), the draft is written again with this tree's code from its ``records.json`` (the ``-mine``
+(1-10), the draft is written again with this tree's code from its ``records.json`` (the ``-mine``
 drafts with the record marked ``"mine": true`` as the user's paper), and each paragraph's opening
 sentence is printed when it cites no paper (a topic sentence), with what the reader said of the
 paragraph of the same heading in the judged draft (``why``). Totals: paragraphs, paragraphs with an
@@ -22,8 +22,8 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 JUDGED = REPO / "tests" / "data" / "related_work"
-#: development sets: the held-out set being judged (10) is never read
-SETS = ["blind_hci_heldout"] + [f"blind_hci_heldout_{n}" for n in range(2, 10)]
+#: development sets: the held-out set being judged (11) is never read
+SETS = ["blind_hci_heldout"] + [f"blind_hci_heldout_{n}" for n in range(2, 11)]
 
 
 def redraft(records: list[dict], tag: str) -> str:

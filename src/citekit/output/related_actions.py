@@ -39,6 +39,7 @@ class Action:
     verb: str
     object: tuple[str, ...]  # the object's words as written
     stems: frozenset[str]  # its content words' stems
+    noun: str = ""  # the task noun a title writes after the object ("Recognition"), for a task (:func:`tasks`)
 
 
 def _base(word: str, words: frozenset[str]) -> str | None:
@@ -63,7 +64,7 @@ def _is_verb(base: str, words: frozenset[str]) -> bool:
 
 
 #: a noun made of a verb, and how to undo it: "diagnosis" -> "diagnose", "selection" -> "select"
-_NOMINAL = (("ation", ("ate", "e", "")), ("ition", ("ize", "ise", "")), ("tion", ("te", "t", "")), ("sion", ("de", "d")),
+_NOMINAL = (("ification", ("ify",)), ("ation", ("ate", "e", "")), ("ition", ("ize", "ise", "")), ("tion", ("te", "t", "")), ("sion", ("de", "d")),
             ("sis", ("se", "ze")), ("ment", ("",)))
 
 
@@ -124,7 +125,125 @@ def actions(text: str, words: frozenset[str]) -> list[Action]:
                               if fold(w).lower() not in GENERIC and fold(w).lower() not in WEAK_ALONE)
             if obj and stems:
                 out.append(Action(base, obj, stems))
+    return out + tasks(text.split(" . ", 1)[0], text, words)
+
+
+#: nouns made of a verb that name a field or a state, not work done to the words before them ("gesture
+#: interaction" is no "interact gestures", "data communication" no "communicate data")
+_FIELD_NOUNS = frozenset(
+    "interaction interactions information communication communications collaboration education application "
+    "applications computation organization foundation population relation relations situation condition "
+    "conditions government agreement engagement environment experiment attention emotion motion position "
+    "representation presentation installation".split())
+#: tasks that are one work under two names: a gesture classifier recognizes gestures ("Gesture Classification"
+#: beside "Hand Gesture Recognition" is one paragraph of gesture recognizers)
+_SAME_TASK = {"classify": "recognize"}
+#: adjectives titles put before a task that no ending tells ("Fast Edge Detection", "Robust Face Recognition")
+_TITLE_ADJECTIVES = frozenset(
+    "fast faster quick rapid robust simple accurate accurately online offline large small big new novel real low "
+    "high smart easy cheap free open full fine deep early late multi multiple single few many".split())
+
+
+def tasks(title: str, text: str, words: frozenset[str]) -> list[Action]:
+    """The tasks a title names as a noun made of a verb after its object: "Hand Gesture Recognition" ->
+    recognize ("hand", "gestures"), "Fast Edge Detection" -> detect ("edges"). A title says what its paper
+    does, so such a task is the paper's own work (an abstract's "hand gesture recognition has been studied"
+    is not). The object is the run of nouns right before the task, an adjective ("dynamic", "vision-based") or a
+    verb form ("Resolving Java reflection": what is resolved is the reflection) ending it; its last word is written in the plural when ``text`` (the record) writes it so."""
+    out = []
+    for chunk in _BREAK.split(_plain(title)):
+        tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", chunk)
+        last: Action | None = None  # the task just read, whose object a coordinated one shares
+        for i, tok in enumerate(tokens):
+            low = fold(tok).lower()
+            if low in _FIELD_NOUNS or not (base := _verb_of_noun(low, words)) or base in _EMPTY_VERBS \
+                    or base in GENERIC or base in WEAK_ALONE:
+                continue
+            base = _SAME_TASK.get(base, base)
+            if last and i >= 2 and fold(tokens[i - 1]).lower() in ("and", "or") and tokens[i - 2] == last.noun:
+                # ("Hand Gesture Selection and Recognition": the second task is done to the same hand gestures)
+                out.append(last := Action(base, last.object, last.stems, tok))
+                continue
+            obj: list[str] = []
+            for prev in reversed(tokens[max(0, i - TASK_OBJECT_WORDS):i]):
+                plow = fold(prev).lower()
+                if plow in FUNCTION_WORDS or plow in GENERIC or plow in _TITLE_ADJECTIVES or _ADJECTIVE.search(plow) or plow.endswith("ly") \
+                        or not plow.isalpha() or _verb_of_noun(plow, words) or plow.endswith("ing") and len(plow) > 5:
+                    break
+                obj.insert(0, prev)
+            if not obj:
+                continue
+            obj[-1] = _plural_as_written(obj[-1], text)
+            # (a word too weak to name a topic alone is what a task is done to all the same: "activity recognition")
+            stems = frozenset(_stem(fold(w).lower()) for w in obj if fold(w).lower() not in GENERIC)
+            if stems:
+                out.append(last := Action(base, tuple(obj), stems, tok))
     return out
+
+
+def task_groups(titles: list[str], texts: list[str], most: int) -> list[tuple[list[int], str]]:
+    """Papers whose titles name one task on one noun (:func:`tasks`: "Hand Gesture Recognition", "Real-Time
+    Gesture Recognition"), as ``(indexes, heading)``: they do the same work, whatever other words they share, and a
+    reader draws them into one paragraph ("the hand gesture recognition papers are spread over three paragraphs").
+    The heading is the task as the titles write it, with the object's words every one of them has ("Gesture
+    recognition"). The largest group is drawn first, and a paper joins one group only; a task more than ``most``
+    papers name is left to the grouping by closeness (it is the section's, not a paragraph's)."""
+    from collections import Counter
+
+    from citekit.output.title_prose import lowercase_words
+
+    words = lowercase_words()
+    per: list[dict[tuple[str, str], Action]] = []
+    for title, text in zip(titles, texts):
+        found: dict[tuple[str, str], Action] = {}
+        for a in tasks(title, text, words):
+            found.setdefault((a.verb, _stem(fold(a.object[-1]).lower())), a)
+        per.append(found)
+    taken: set[int] = set()
+    skipped: set[tuple[str, str]] = set()
+    out: list[tuple[list[int], str]] = []
+    while True:
+        counts = Counter(k for i, p in enumerate(per) if i not in taken for k in p if k not in skipped)
+        ranked = sorted((k for k, n in counts.items() if n >= 2), key=lambda k: (-counts[k], k))
+        if not ranked:
+            return out
+        key = ranked[0]
+        idx = [i for i, p in enumerate(per) if i not in taken and key in p]
+        if len(idx) > most:
+            skipped.add(key)
+            continue
+        done = [per[i][key] for i in idx]
+        common = set.intersection(*(set(a.stems) for a in done))
+        first = done[0].object
+        run: list[str] = []
+        for w in reversed(first):  # (the object's words every title has, ending on its noun)
+            if _stem(fold(w).lower()) not in common:
+                break
+            run.insert(0, w)
+        # (the task as most titles name it: "recognition" of two recognizers and a classifier)
+        nouns = Counter(a.noun.lower() for a in done)
+        noun = next(a.noun for a in done if nouns[a.noun.lower()] == max(nouns.values()))
+        out.append((idx, " ".join([*run[:-1], re.sub(r"(?<=[a-z])s$", "", run[-1]) if len(run[-1]) > 3 else run[-1],
+                                   noun])))
+        taken |= set(idx)
+
+
+#: the most words of a task's object: the compound right before the task noun ("sign language" of "large
+#: vocabulary sign language recognition"); a word before them qualifies the task, it is not what is done to
+TASK_OBJECT_WORDS = 2
+
+
+def _plural_as_written(word: str, text: str) -> str:
+    """``word`` in the plural when ``text`` writes its plural ("gesture" -> "gestures"), else as it is: a task's
+    object is written before its noun in the singular ("gesture recognition") but done to many."""
+    low = fold(word).lower()
+    forms = [low[:-1] + "ies"] if low.endswith("y") and low[-2:-1] not in "aeiou" else []
+    forms += [low + "es", low + "s"] if low.endswith(("s", "sh", "ch", "x")) else [low + "s"]
+    for form in forms:
+        m = re.search(r"(?<![\w\-])" + re.escape(form) + r"(?![\w\-])", fold(_plain(text)), re.I)
+        if m:
+            return word[:1] + form[1:] if word[:1].isupper() else form
+    return word
 
 
 def shared_action(texts: list[str], section: set[str] | None = None,
@@ -154,13 +273,21 @@ def action_of(per: list[list[Action]], section: set[str] | None = None,
     heads = set.intersection(*({s for a in p for s in a.stems} for p in per))
     best: tuple[tuple[int, int], str, str] | None = None
     for head in sorted(heads):
-        if head[:6] in own or _ADJECTIVE.search(head):
+        if _ADJECTIVE.search(head):
             continue
         uses = [[a for a in p if head in a.stems] for p in per]
         verbs = Counter(v for u in uses for v in {a.verb for a in u})
-        first = verbs.most_common(1)[0][0]
+        # (the verb most papers write; of two as common, the authors' own over a task their title names, then the
+        # first in the alphabet: never the order a set happens to give, which changed between runs)
+        tasked = {a.verb for u in uses for a in u if a.noun}
+        first = min(verbs, key=lambda v: (-verbs[v], v in tasked, v))
         if any(first not in {a.verb for a in u} for u in uses):
             continue  # (two verbs, "retrieve or avoid annotations", are two actions, not one)
+        # a task every title names ("hand gesture recognition") is work even on the section's own noun: the verb
+        # says it; any other action on a section word says nothing of this group ("control mobile devices")
+        task = all(any(a.noun for a in u if a.verb == first) for u in uses)
+        if head[:6] in own and not task:
+            continue
         # the object as the first paper writes it, cut to the longest run of words every paper's object has
         obj = next(a for a in uses[0] if a.verb == first).object
         common = set.intersection(*({s for a in u for s in a.stems} for u in uses))
@@ -173,11 +300,20 @@ def action_of(per: list[list[Action]], section: set[str] | None = None,
         said = max(runs, key=len) if runs else []
         if not said or _ADJECTIVE.search(fold(said[-1]).lower()) or len("".join(said)) < 4:
             continue  # ("small", "oral": the noun is lost)
-        if len(said) == 1 and not _topic_word(said[0], names):
+        verb = first
+        if task:
+            done = next(a for a in uses[0] if a.verb == first and a.noun)
+            if said[-1] != done.object[-1]:
+                continue  # ("hand" of "hand gesture" and "hand pose" recognition: the object's noun must be shared)
+            if _stem(fold(said[-1]).lower()) == fold(said[-1]).lower():
+                # (no record writes the object in the plural: "work on sign language recognition", never
+                # "recognize hand gesture")
+                verb, said = "work on", [*said, done.noun]
+        elif len(said) == 1 and not _topic_word(said[0], names):
             continue  # ("generate test": a bare singular reads as no English object)
         score = (len(said), len(" ".join(said)))
         if best is None or score > best[0]:
-            best = (score, first, _shown(" ".join(said), names))
+            best = (score, verb, _shown(" ".join(said), names))
     return (best[1], best[2]) if best else None
 
 

@@ -78,6 +78,12 @@ def verb_form(word: str) -> bool:
     return False
 
 
+#: words that say how a paper argues, not what it works on: two papers that each compare something share no work
+ARGUED = frozenset("comparison comparisons overview overviews review reviews survey surveys analysis analyses "
+                   "evaluation evaluations investigation investigations exploration explorations assessment "
+                   "assessments".split())
+
+
 #: a comma within three words: what follows a word that opens a clause ("However, ...", "Taken together, ...")
 _CLAUSE_COMMA = lazy(r"(?:\s+[\w\-]+){0,2}\s*,")
 
@@ -192,6 +198,8 @@ def why_not(sel: Selection, key: tuple[str, ...], idx: list[int]) -> str | None:
         return "starts or ends with a function word"
     if len(words) == 1 and verb_form(words[0]):
         return "a verb form alone"
+    if len(words) == 1 and fold(words[0]).lower() in ARGUED:
+        return "how a paper argues, not what it works on"
     if sel.opens_clauses(words[0]):
         return "a discourse word"
     if (len(words) == 1 and root(fold(words[0]).lower()) in sel.own) or all(book._of_section(w) for w in words):
@@ -328,7 +336,8 @@ def written_by(heading: str, title: str, abstract: str) -> bool:
 def stray_word(heading: str, titles: list[str], abstracts: list[str], topic: list[str],
                book: Phrasebook | None = None) -> bool:
     """Whether a heading, read against its paragraph's records, is one a reader strikes: a single word
-    that is a verb form, a discourse word, the section's topic or a form of it, or a word none of the
+    that is a verb form, a discourse word, a word of how a paper argues (:data:`ARGUED`: "Comparison"), the
+    section's topic or a form of it, or a word none of the
     paragraph's titles uses. (A bench's count: generated headings pass :func:`why_not` by construction.)"""
     words = re.findall(r"[A-Za-z0-9][\w\-]*", heading)
     if not words:
@@ -339,6 +348,8 @@ def stray_word(heading: str, titles: list[str], abstracts: list[str], topic: lis
     if len(words) > 1 or heading in NEUTRAL.values():
         return False
     word = words[0]
+    if fold(word).lower() in ARGUED:
+        return True  # ("Comparison" of a comparison of leashes and one of feeding schedules: how, not what)
     in_titles = any(re.search(r"(?<![\w\-])" + re.escape(root(fold(word).lower())), fold(_plain(t)).lower())
                     for t in titles)
     if book is not None and not book.usage((_stem(fold(word).lower()),))[0]:

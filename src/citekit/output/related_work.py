@@ -794,6 +794,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     """
     from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
                                                entry_text, name_group, title_pairs, topic_tags)
+    from citekit.output.related_actions import task_groups
     from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
     from citekit.output.related_terms import as_one_term, long_forms, section_of, terms
     from citekit.output.related_topics import (Phrasebook, heading_case, kind_of, proper_names, ranked_names,
@@ -836,7 +837,13 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     similarity = Similarity(left, texts, tags, topic, names)
     book = Phrasebook(texts, topic, bodies, titles, similarity.section, names)
     counts = Counter(t for e in left for t in e.tags)
-    clusters = cluster(similarity.sim, list(range(len(left))))
+    # papers whose titles name one task ("Hand Gesture Recognition") do the same work: a paragraph of their own
+    # (:func:`.related_actions.task_groups`); the others keep the groups the closeness draws, without them (drawn
+    # among all the papers: a few left over would otherwise all be "few papers alone" at the strictest threshold)
+    tasked = task_groups(titles, texts, MAX_SIZE)
+    in_task = {i for idx, _ in tasked for i in idx}
+    clusters = [kept for c in cluster(similarity.sim, list(range(len(left))))
+                for kept in _split_small([i for i in c if i not in in_task]) if kept]
     rest_idx = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book, whole=WHOLE_POINT,
                                 titled=similarity.titled)
     found = []
@@ -917,8 +924,20 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             continue
         used.add(heading.lower())
         named.append((idx, heading, words))
+    task_heads: set[str] = set()
+    for idx, task in tasked:
+        # (named after the groups by closeness: a task's words, often the section's, never keep them from a heading)
+        heading = heading_case(task, names)
+        if heading.lower() in used:
+            rest_idx += idx  # (a paragraph already has the name: the papers are grouped as any others)
+            continue
+        used.add(heading.lower())
+        labels.add(heading.lower())  # (like a tag's label, the task is said of every paper: never said again)
+        task_heads.add(heading.lower())
+        named.insert(0, (idx, heading, []))
     if unnamed and named:
-        clusters = [idx for idx, _, _ in named] + [[i] for i in unnamed]
+        # (a task's paragraph takes no paper that does not name the task)
+        clusters = [idx for idx, h, _ in named if h.lower() not in task_heads] + [[i] for i in unnamed]
         unnamed = attach_leftovers(similarity.sim, clusters, tags, points=similarity.points, book=book)  # grows ``named``
     rest_idx, unnamed = pair_up(rest_idx + unnamed), []
     for i in list(rest_idx):
@@ -984,7 +1003,16 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
         if pair_off(i, final):
             rest_idx.remove(i)
-    for idx, heading, words in final:
+    for n, (idx, heading, words) in enumerate(final):
+        if heading.lower() not in labels:
+            # a group drawn by closeness whose every title names one task is headed by it ("Code generation", not
+            # "Generated codes"): a task named by more papers than a paragraph holds was left to the closeness
+            task = next((t for members, t in task_groups([titles[i] for i in idx], [texts[i] for i in idx], len(idx))
+                         if len(members) == len(idx)), "")
+            said = heading_case(task, names) if task else ""
+            if said and said.lower() not in {h.lower() for _, h, _ in final} | used:
+                heading = said
+                final[n] = (idx, heading, words)
         themes = ranked_names(book.themes(idx), len(idx))
         found.append(_Group(heading, [left[i] for i in idx], words=words, themes=themes,
                             kind=kind_of([texts[i] for i in idx]), texts={left[i].key: texts[i] for i in idx},
@@ -999,6 +1027,14 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         groups.append(_Group("Other related work" if groups else core_heading, rest, core=True, closing=True,
                              texts={left[i].key: texts[i] for i in rest_idx + unnamed}, names=names))
     return groups
+
+
+def _split_small(idx: list[int]) -> list[list[int]]:
+    """A group that papers left is kept if it still has :data:`.related_groups.MIN_SIZE` papers, else each paper
+    stands alone (and may join another group, or close the section)."""
+    from citekit.output.related_groups import MIN_SIZE
+
+    return [idx] if len(idx) >= MIN_SIZE else [[i] for i in idx]
 
 
 def _reads_bare(word: str) -> bool:
