@@ -64,6 +64,9 @@ HELDOUT_9 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_9"
 #: a tenth held-out set (hand, recognition, camera, tangible), judged side by side (starting drafts in before/)
 #: by a twelfth reader
 HELDOUT_10 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_10"
+#: an eleventh held-out set (input, information, shape, text), judged side by side (starting drafts in before/)
+#: by a thirteenth reader
+HELDOUT_11 = REPO / "tests" / "data" / "related_work" / "blind_hci_heldout_11"
 LIBRARY = REPO.parent / "shared" / "corpora" / "zotero-bbt-export" / "Cache does not seem to fill #1296.bibtex"
 CITEKIT = Path(sys.executable).with_name("citekit")
 
@@ -138,7 +141,8 @@ def check_against_reader(judged: dict, verbose: bool, data: Path = DATA) -> None
 #: the held-out sets judged side by side (the starting drafts in before/, the later code's beside them), by number
 SIDE_BY_SIDE = {3: ("third", HELDOUT_3), 4: ("fourth", HELDOUT_4), 5: ("fifth", HELDOUT_5), 6: ("sixth", HELDOUT_6),
                 7: ("seventh", HELDOUT_7), 8: ("eighth", HELDOUT_8),
-                9: ("ninth", HELDOUT_9), 10: ("tenth", HELDOUT_10)}
+                9: ("ninth", HELDOUT_9), 10: ("tenth", HELDOUT_10),
+                11: ("eleventh", HELDOUT_11)}
 #: every judged set by its number (1 and 2: the same held-out drafts judged by two readers; from 3 on, both drafts
 #: of a side-by-side judgement), each printed apart
 CHECK_SETS = {"dev": (DATA, TOPICS), "set 1": (HELDOUT,), "set 2": (HELDOUT_2,),
