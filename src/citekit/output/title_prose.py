@@ -426,7 +426,7 @@ def _title_case_braces_dropped(title: str, prose_lower: frozenset[str] = frozens
     """
     groups = [m.group(1) for m in _BRACED_WORDS.finditer(title)]
     ordinary = [g for g in groups if re.search(r"\b[A-Z][a-z]+\b", g)]
-    if len(ordinary) < 2:
+    if len(ordinary) < 2 and not _title_tail_braced(title, ordinary, prose_lower):
         return title
     braced = sum(len(re.findall(r"\b[A-Z][a-z]+\b", g)) for g in ordinary)
     outside = _BRACED_WORDS.sub(" ", title)
@@ -442,6 +442,26 @@ def _title_case_braces_dropped(title: str, prose_lower: frozenset[str] = frozens
                       or w.group(0).lower() in prose_lower else "{" + w.group(0) + "}", m.group(1))
 
     return _BRACED_WORDS.sub(unbraced, title)
+
+
+def _title_tail_braced(title: str, ordinary: list[str], prose_lower: frozenset[str]) -> bool:
+    """One braced run that holds the whole rest of a title after its first word, in ordinary words only.
+
+    Better BibTeX writes "Moving {{Image Theory}}" and "Direct {{Manipulation Through Surrogate Objects}}": the
+    first word needs no brace (sentence case keeps its capital), so a single run covers every capital after it.
+    Read as a name, the run kept its capitals in prose ("address direct Manipulation Through Surrogate Objects")
+    and hid the title's shape ("Moving Image Theory" became "move Image Theory", a claim no record makes). Only
+    when every capitalized word in the run is an ordinary word (or one the abstract writes in lower case) and no
+    capitalized word stands outside it after the first: "{{Mechanical Turk}}" or "{{Google Glass}}" stay names.
+    """
+    if len(ordinary) != 1:
+        return False
+    caps = re.findall(r"\b[A-Z][a-z]+\b", ordinary[0])
+    outside = re.findall(r"[A-Za-z][\w']*", _BRACED_WORDS.sub(" ", title))
+    if len(caps) < 2 or not outside or any(w[:1].isupper() for w in outside[1:]):
+        return False
+    words = lowercase_words()
+    return all(_ordinary(w, words) or w.lower() in prose_lower for w in caps)
 
 
 def _ordinary(word: str, ordinary_words: frozenset[str]) -> bool:
