@@ -558,6 +558,37 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
     return _generic(_title_clause(title, plural, context))
 
 
+#: an abstract this long that never uses a title's verb says the paper is about something else than doing it
+_SAYS_ENOUGH = 25
+#: gerunds of light verbs, whose phrases are idioms ("Making Sense of", "Taking Stock of", "Getting Started")
+_LIGHT_GERUNDS = {"making", "taking", "getting", "giving", "bringing", "putting", "keeping", "letting", "going",
+                  "coming", "having", "doing", "turning", "setting"}
+
+
+def _verb_unsaid(words: list[str], context: str) -> bool:
+    """Whether the gerund that opens a title's part before its colon names an act its abstract never mentions.
+
+    "Automating Amateurs in the 3D Printing Community" read as "automates amateurs ..." is a claim the record does
+    not make (its abstract is a case study of a home-built printer and the deskilling debate): a title's gerund
+    may be a figure of speech. Where an abstract of some length (:data:`_SAYS_ENOUGH` words) never writes the
+    verb in any form ("automate", "automates", "automated", "automating"), the title is said as the topic studied,
+    not as what the authors did. Research gerunds ("Exploring", "Designing") say how the paper works, and an
+    abstract need not repeat them; light verbs ("Making Sense of X", "Taking Stock") are idioms whose verb no
+    abstract writes. Only the part before a colon is read so (a slogan goes there; a title without one names
+    what the paper does plainly: "Applying X to Y")."""
+    first = _bare(words[0])
+    if first in _RESEARCH_GERUNDS or first in _USER_ACTIVITIES or first in _LIGHT_GERUNDS:
+        return False
+    said = re.findall(r"[a-z]+", context.lower())
+    if len(said) < _SAYS_ENOUGH:
+        return False
+    base = _gerund_base(words[0]).rpartition("-")[2]
+    stem = first.rpartition("-")[2][:-3]
+    forms = {base, base + "s", base + "es", base + "d", base + "ed", stem + "ed", stem + "s", stem + "ing",
+             first.rpartition("-")[2]}
+    return not forms & set(said)
+
+
 def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     """The predicate of a sentence about a paper, from its title: "present LiMuon, a light ...".
 
@@ -600,7 +631,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if _is_gerund(words) and first == "designing" and _bare(words[1]) == "for":
             # "Designing for Learning with X": the paper is about design for it, it designs nothing named
             return f"{v('study')} design {caser.phrase(words[1:])}"
-        if _is_gerund(words) and _ing_modifies(words, context):
+        if _is_gerund(words) and (_ing_modifies(words, context)
+                                  or (sub_words and words is main_words and _verb_unsaid(words, context))):
             # "Moving Image Theory": the -ing word qualifies a noun compound, the paper moves nothing ("move Image
             # Theory" was struck as nonsense); the topic is said, no action claimed
             return f"{v('study')} {caser.phrase(words)}"
