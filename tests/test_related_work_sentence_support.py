@@ -6,7 +6,7 @@ gerund became the authors' verb and its capitals leaked into prose; a praise wor
 it to the next adjective left behind ("a yet small sensor"); and a finding whose comparative compares with nothing
 the sentence says ("find that cheaper sensors are available"), which the plain sentence of the title replaces; and
 a slogan's gerund before a colon ("Taming Hobbyists ...: Linking ...") said as the authors' act although the
-abstract never uses the verb.
+abstract never uses the verb; and "study X research based on Y", the title's "Research" after "study".
 All go through ``citekit.api.related.related_work``.
 """
 
@@ -40,6 +40,7 @@ ENTRIES = [
           "catch it. The sound tells you where it went, long before ..."),
     paper("doe2014braced", "Indirect {{Selection Through Proxy Handles}}"),
     paper("doe2014turk", "Crowdsourcing with {{Mechanical Turk}}"),
+    paper("doe2014research", "Knock Detection Research Based on Door Vibration Sensors"),
     paper("doe2014yet", "Palm Pressure: Sensing Grip Force on Tablets",
           "We present a novel yet small sensor that measures how firmly a user grips a tablet with the palm."),
     paper("doe2014cheaper", "An Overview and Comparison of Grip Sensors for Handheld Devices",
@@ -105,3 +106,9 @@ def test_a_slogan_gerund_the_abstract_never_uses_is_no_act_of_the_authors(markdo
 def test_an_idiom_with_a_light_verb_keeps_its_verb(markdown: str) -> None:
     s = sentence(markdown, "doe2014making")
     assert "studies making" not in s and "study making" not in s, s
+
+
+def test_study_says_research_once(markdown: str) -> None:
+    s = sentence(markdown, "doe2014research")
+    assert not re.search(r"\bresearch\b", s), s
+    assert "knock detection based on door vibration sensors" in s, s

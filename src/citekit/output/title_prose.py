@@ -333,6 +333,11 @@ def _first_listed(words: list[str]) -> list[str] | None:
     return first if len(first) >= 3 and not any(_bare(w) in _PREPOSITIONS for w in first) else None
 
 
+#: head nouns that only say "research" after the verb "study", and what may follow them there
+_RESEARCH_HEADS = {"research", "researches"}
+_AFTER_RESEARCH = {"based", "on", "in", "into", "using", "with", "for", "of", "from", "through", "via"}
+
+
 def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     """(verb, object) for a noun-phrase title: present a method, evaluate X, study the effects of X.
 
@@ -356,6 +361,11 @@ def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     if head in ("mechanism", "mechanisms") and at + 1 < len(words) and _bare(words[at + 1]) == "of":
         return "study", ("" if _bare(words[0]) in _DETERMINERS else "the ") + caser.phrase(words)  # how X arises
     verb = "present" if head in _ARTIFACTS else "give" if head in _ANALYSES else "study"
+    if verb == "study" and head in _RESEARCH_HEADS and 0 < at < len(words) - 1 \
+            and _bare(words[at + 1]) in _AFTER_RESEARCH:
+        # "Hand Gesture Recognition Research Based on EMG": "study hand gesture recognition research based on"
+        # says "study" twice (a reader struck it as a pasted title); the research is what "study" already says
+        words = words[:at] + words[at + 1:]
     if _bare(words[0]) in ("on", "about", "regarding") and len(words) > 1:
         words, verb = words[1:], "study"
     elif verb == "study" and len(words) > 2 and _bare(words[1]) == "of" and _bare(words[0]) not in _DETERMINERS \
