@@ -35,10 +35,11 @@ TITLE_WORDS = 8
 #: spans that are never cut into or reworded: math and emphasis kept from the source
 _PROTECT = lazy(rf"(?<!\\)\$\$?.*?(?<!\\)\$\$?|{EMPH_OPEN}.*?{EMPH_CLOSE}", re.S)
 _MASK = re.compile(r"QXP(\d+)QX")
-#: what a clause loses nothing by dropping: hype and hedges
+#: what a clause loses nothing by dropping: hype and hedges ("a novel yet simple technique": the "yet" goes with
+#: "novel", or "a yet simple" is left)
 _HYPE = lazy(
     r"\b(?:(?:a\s+)?(?:simple|lightweight)\s*,?\s+(?:yet|but|and)\s+(?:effective|powerful|efficient)|"
-    r"novel|innovative|first-of-its-kind|effectively|successfully|significantly|substantially|"
+    r"(?:novel|innovative)(?:\s*,?\s+(?:yet|but)(?=\s+[a-z]))?|first-of-its-kind|effectively|successfully|significantly|substantially|"
     r"greatly|dramatically|highly|simply|(?:for\s+the\s+first\s+time,?)|to\s+the\s+best\s+of\s+(?:their|our)\s+knowledge,?|"
     r"potentially|arguably|indeed)\s+", re.I)
 _NEW = lazy(r"\b(a|an|the)\s+new\s+", re.I)

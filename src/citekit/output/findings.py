@@ -84,7 +84,8 @@ def main_finding(abstract: str, after: int, name: str = "") -> str | None:
     is compatible") misstates the result. A sentence cut off by the export is not read.
     """
     from citekit.output.compress import compress
-    from citekit.output.sentences import clause_defects, clean_clause, is_cut_short, split_sentences
+    from citekit.output.sentences import (clause_defects, clean_clause, is_cut_short, split_sentences,
+                                          unanchored_comparisons)
     from citekit.output.sentence_roles import is_addon
     from citekit.output.standalone import expand_acronyms, unexplained
 
@@ -114,7 +115,7 @@ def main_finding(abstract: str, after: int, name: str = "") -> str | None:
             clause = f"{clause} {fronted.group('condition')[0].lower()}{fronted.group('condition')[1:]}"
         if not clause or unexplained(finding, name) or not _has_verb(clause) or _OPENS_PHRASE.match(clause) \
                 or _OPEN_END.search(clause) or "$" in clause or "\\" in clause or _LEANS.search(clause) \
-                or clause_defects(clause) or not 3 <= len(clause.split()) <= MAX_FINDING_WORDS:
+                or clause_defects(clause) or unanchored_comparisons(clause) or not 3 <= len(clause.split()) <= MAX_FINDING_WORDS:
             return None
         return clause
     return None

@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from citekit.output.sentences import clause_defects, same_claim
+from citekit.output.sentences import clause_defects, same_claim, unanchored_comparisons
 from citekit.output.record_check import CitedRecord, acronym_hint, record_defects
 from citekit.output.standalone import back_references, undefined_acronyms
 from citekit.core.lazyre import lazy
@@ -185,6 +185,8 @@ def _lint_sentence(sentence: str, fmt: str, context: "_Context | None" = None) -
     if has_cite:
         for problem in clause_defects(plain):
             found.append(("anaphora", problem))
+        for problem in unanchored_comparisons(plain):
+            found.append(("unsupported", problem))
         for phrase in back_references(plain):
             found.append(("definite-reference", f"'{phrase}' refers to something the reader has not seen"))
         cited = [context.records[k] for k in cited_keys(sentence, fmt)

@@ -575,6 +575,10 @@ def _sentences_about(entry: Entry, style: _Style) -> "Iterator[tuple[str, bool]]
 #: say (a formula it cannot show, an opening it cannot read) or against the finding it joined on ("compare X, and
 #: find that Y" restates "We find that Y"); its fallbacks lost the finding or the claim
 _KEPT_DESPITE = frozenset({"side-result"})
+#: what claims more than the record says ("find that better methods are available": better than what?); an
+#: unsupported sentence is worse than any wording fault, so the title's plainer sentence with one such fault wins
+_UNSUPPORTED = frozenset({"unsupported"})
+_UNSUPPORTED_WEIGHT = 3
 
 
 def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) -> str:
@@ -593,7 +597,8 @@ def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) 
     record = CitedRecord(entry.key, latex_to_text(entry.title or ""), abstract_of(entry) or "", not_a_paper(entry))
 
     def certain(sentence: str) -> int:
-        return sum(c not in _KEPT_DESPITE for c, _ in sentence_defects(sentence, fmt, record, sure=True))
+        return sum(_UNSUPPORTED_WEIGHT if c in _UNSUPPORTED else 1
+                   for c, _ in sentence_defects(sentence, fmt, record, sure=True) if c not in _KEPT_DESPITE)
 
     first, _ = next(sentences)
     sure = certain(first)
@@ -601,12 +606,15 @@ def _unflagged(sentences: "Iterator[tuple[str, bool]]", entry: Entry, fmt: str) 
         return first
     best = (sure, first)
     seen = {first}
+    # an unsupported first sentence gives way to the title's plain one even where that was written before as a
+    # fallback with a finding (none to join on: the same words), which a wording fault alone does not
+    unsupported = any(c in _UNSUPPORTED for c, _ in sentence_defects(first, fmt, record, sure=True))
     for sentence, plain in sentences:
-        if sentence in seen:
+        if sentence in seen and not (plain and unsupported):
             continue
-        seen.add(sentence)
-        if not sentence_defects(sentence, fmt, record):
+        if sentence not in seen and not sentence_defects(sentence, fmt, record):
             return sentence
+        seen.add(sentence)
         count = certain(sentence) if plain else best[0]
         if count < best[0]:
             best = (count, sentence)

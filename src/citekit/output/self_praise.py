@@ -19,12 +19,15 @@ from citekit.output.articles import indefinite_article
 _EMPTY = ("novel", "new", "innovative")
 #: praise that is a claim: kept only where the abstract states it
 _CLAIMS = ("efficient", "effective", "powerful")
-_PRAISED = lazy(r"\b(a|an|A|An)\s+(" + "|".join(_EMPTY + _CLAIMS) + r")(?:\s*,\s*|\s+)(?=[A-Za-z0-9])")
+_PRAISED = lazy(r"\b(a|an|A|An)\s+(" + "|".join(_EMPTY + _CLAIMS) + r")(?:\s*,\s*|\s+)"
+                r"(?:(?:yet|but|and|or)\s+(?=[a-z]))?(?=[A-Za-z0-9])")
 
 
 def unpraised(sentence: str, abstract: str = "", title: str = "") -> str:
     """``sentence`` without the paper's own praise of what it made (see the module's docstring): the article is
-    made to fit the next word ("a novel interaction technique" -> "an interaction technique")."""
+    made to fit the next word ("a novel interaction technique" -> "an interaction technique"). A conjunction that
+    joined the praise to another adjective goes with it: "a novel yet simple technique" -> "a simple technique"
+    (a reader struck the "a yet simple" left behind)."""
     said = abstract.replace(title, " ") if title else abstract
 
     def one(m: re.Match[str]) -> str:

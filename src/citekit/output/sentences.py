@@ -655,6 +655,13 @@ def cut_end(text: str) -> bool:
     return bool(words) and words[-1].lower() in _NEEDS_HEAD and not text.rstrip().endswith(")")
 
 
+#: a finding whose subject is a comparative ("that better methods are available"): better than what the abstract
+#: said before, which the sentence does not carry; with no "than" it overclaims (a reader marked it unsupported)
+_BARE_COMPARATIVE = lazy(r"(?:^|\bthat\s+)(?:(?:a|an|the|some|several|many)\s+)?(?:better|worse|superior|inferior|"
+                         r"faster|slower|cheaper|simpler|stronger|weaker|fewer)\s+[a-z]+\s+(?:is|are|was|were|exist|"
+                         r"exists|can|could|may|might|will|would)\b", re.I)
+
+
 def clause_defects(text: str) -> list[str]:
     """What keeps a clause from standing on its own; empty when it reads alone.
 
@@ -685,6 +692,16 @@ def clause_defects(text: str) -> list[str]:
     if cut_end(plain):
         found.append("ends on a word that needs a noun after it: the sentence was cut")
     return found
+
+
+def unanchored_comparisons(text: str) -> list[str]:
+    """A finding whose subject is a comparative with nothing it is compared with: "find that better methods are
+    available" (better than what the abstract said before it, which the sentence does not carry). Lifted alone,
+    it claims more than the record does, so it reads as unsupported, not merely as unclear."""
+    m = _BARE_COMPARATIVE.search(text)
+    if not m or re.search(r"\bthan\b|\bcompared\s+(?:to|with)\b", text):
+        return []
+    return [f"'{m.group(0)}' compares with nothing the sentence says: better than what?"]
 
 
 def trim(rest: str, max_words: int = 45) -> str:

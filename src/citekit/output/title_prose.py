@@ -333,6 +333,11 @@ def _first_listed(words: list[str]) -> list[str] | None:
     return first if len(first) >= 3 and not any(_bare(w) in _PREPOSITIONS for w in first) else None
 
 
+#: head nouns that only say "research" after the verb "study", and what may follow them there
+_RESEARCH_HEADS = {"research", "researches"}
+_AFTER_RESEARCH = {"based", "on", "in", "into", "using", "with", "for", "of", "from", "through", "via"}
+
+
 def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     """(verb, object) for a noun-phrase title: present a method, evaluate X, study the effects of X.
 
@@ -356,6 +361,11 @@ def _np_clause(words: list[str], caser: _Caser) -> tuple[str, str]:
     if head in ("mechanism", "mechanisms") and at + 1 < len(words) and _bare(words[at + 1]) == "of":
         return "study", ("" if _bare(words[0]) in _DETERMINERS else "the ") + caser.phrase(words)  # how X arises
     verb = "present" if head in _ARTIFACTS else "give" if head in _ANALYSES else "study"
+    if verb == "study" and head in _RESEARCH_HEADS and 0 < at < len(words) - 1 \
+            and _bare(words[at + 1]) in _AFTER_RESEARCH:
+        # "Hand Gesture Recognition Research Based on EMG": "study hand gesture recognition research based on"
+        # says "study" twice (a reader struck it as a pasted title); the research is what "study" already says
+        words = words[:at] + words[at + 1:]
     if _bare(words[0]) in ("on", "about", "regarding") and len(words) > 1:
         words, verb = words[1:], "study"
     elif verb == "study" and len(words) > 2 and _bare(words[1]) == "of" and _bare(words[0]) not in _DETERMINERS \
@@ -426,7 +436,7 @@ def _title_case_braces_dropped(title: str, prose_lower: frozenset[str] = frozens
     """
     groups = [m.group(1) for m in _BRACED_WORDS.finditer(title)]
     ordinary = [g for g in groups if re.search(r"\b[A-Z][a-z]+\b", g)]
-    if len(ordinary) < 2:
+    if len(ordinary) < 2 and not _title_tail_braced(title, ordinary, prose_lower):
         return title
     braced = sum(len(re.findall(r"\b[A-Z][a-z]+\b", g)) for g in ordinary)
     outside = _BRACED_WORDS.sub(" ", title)
@@ -442,6 +452,26 @@ def _title_case_braces_dropped(title: str, prose_lower: frozenset[str] = frozens
                       or w.group(0).lower() in prose_lower else "{" + w.group(0) + "}", m.group(1))
 
     return _BRACED_WORDS.sub(unbraced, title)
+
+
+def _title_tail_braced(title: str, ordinary: list[str], prose_lower: frozenset[str]) -> bool:
+    """One braced run that holds the whole rest of a title after its first word, in ordinary words only.
+
+    Better BibTeX writes "Moving {{Image Theory}}" and "Direct {{Manipulation Through Surrogate Objects}}": the
+    first word needs no brace (sentence case keeps its capital), so a single run covers every capital after it.
+    Read as a name, the run kept its capitals in prose ("address direct Manipulation Through Surrogate Objects")
+    and hid the title's shape ("Moving Image Theory" became "move Image Theory", a claim no record makes). Only
+    when every capitalized word in the run is an ordinary word (or one the abstract writes in lower case) and no
+    capitalized word stands outside it after the first: "{{Mechanical Turk}}" or "{{Google Glass}}" stay names.
+    """
+    if len(ordinary) != 1:
+        return False
+    caps = re.findall(r"\b[A-Z][a-z]+\b", ordinary[0])
+    outside = re.findall(r"[A-Za-z][\w']*", _BRACED_WORDS.sub(" ", title))
+    if len(caps) < 2 or not outside or any(w[:1].isupper() for w in outside[1:]):
+        return False
+    words = lowercase_words()
+    return all(_ordinary(w, words) or w.lower() in prose_lower for w in caps)
 
 
 def _ordinary(word: str, ordinary_words: frozenset[str]) -> bool:
@@ -538,6 +568,37 @@ def title_clause(title: str, plural: bool = True, context: str = "") -> str:
     return _generic(_title_clause(title, plural, context))
 
 
+#: an abstract this long that never uses a title's verb says the paper is about something else than doing it
+_SAYS_ENOUGH = 25
+#: gerunds of light verbs, whose phrases are idioms ("Making Sense of", "Taking Stock of", "Getting Started")
+_LIGHT_GERUNDS = {"making", "taking", "getting", "giving", "bringing", "putting", "keeping", "letting", "going",
+                  "coming", "having", "doing", "turning", "setting"}
+
+
+def _verb_unsaid(words: list[str], context: str) -> bool:
+    """Whether the gerund that opens a title's part before its colon names an act its abstract never mentions.
+
+    "Automating Amateurs in the 3D Printing Community" read as "automates amateurs ..." is a claim the record does
+    not make (its abstract is a case study of a home-built printer and the deskilling debate): a title's gerund
+    may be a figure of speech. Where an abstract of some length (:data:`_SAYS_ENOUGH` words) never writes the
+    verb in any form ("automate", "automates", "automated", "automating"), the title is said as the topic studied,
+    not as what the authors did. Research gerunds ("Exploring", "Designing") say how the paper works, and an
+    abstract need not repeat them; light verbs ("Making Sense of X", "Taking Stock") are idioms whose verb no
+    abstract writes. Only the part before a colon is read so (a slogan goes there; a title without one names
+    what the paper does plainly: "Applying X to Y")."""
+    first = _bare(words[0])
+    if first in _RESEARCH_GERUNDS or first in _USER_ACTIVITIES or first in _LIGHT_GERUNDS:
+        return False
+    said = re.findall(r"[a-z]+", context.lower())
+    if len(said) < _SAYS_ENOUGH:
+        return False
+    base = _gerund_base(words[0]).rpartition("-")[2]
+    stem = first.rpartition("-")[2][:-3]
+    forms = {base, base + "s", base + "es", base + "d", base + "ed", stem + "ed", stem + "s", stem + "ing",
+             first.rpartition("-")[2]}
+    return not forms & set(said)
+
+
 def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
     """The predicate of a sentence about a paper, from its title: "present LiMuon, a light ...".
 
@@ -580,7 +641,8 @@ def _title_clause(title: str, plural: bool = True, context: str = "") -> str:
         if _is_gerund(words) and first == "designing" and _bare(words[1]) == "for":
             # "Designing for Learning with X": the paper is about design for it, it designs nothing named
             return f"{v('study')} design {caser.phrase(words[1:])}"
-        if _is_gerund(words) and _ing_modifies(words, context):
+        if _is_gerund(words) and (_ing_modifies(words, context)
+                                  or (sub_words and words is main_words and _verb_unsaid(words, context))):
             # "Moving Image Theory": the -ing word qualifies a noun compound, the paper moves nothing ("move Image
             # Theory" was struck as nonsense); the topic is said, no action claimed
             return f"{v('study')} {caser.phrase(words)}"
