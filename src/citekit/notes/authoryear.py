@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citekit.core.resolution import Mention
+from citekit.core.names import is_family_name_not_word
 from citekit.core.venues import canonical
 from citekit.notes.memo import per_text
 from citekit.notes.titlecase import title_case
@@ -253,6 +254,13 @@ def _ordinary_words() -> frozenset[str]:
     return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
 
 
+def _ordinary_word(word: str) -> bool:
+    """Whether a lower-case ``word`` is one of the sentence rather than a name: in the
+    package's word list and not a family name English never writes as a word (the list
+    holds ``liu`` from a title that quoted it, yet ``liu et al 2019`` cites)."""
+    return word in _ordinary_words() and not is_family_name_not_word(word)
+
+
 @lru_cache(maxsize=1)
 def _place_names() -> frozenset[str]:
     """Countries, regions and large cities (the package's list): ``Vienna 2024 — …`` is a
@@ -277,8 +285,8 @@ def _family_names(names: str, *, lower: bool = False) -> list[str] | None:
     if lower and names.islower():
         parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
         words = [p.split()[-1] for p in parts]
-        if (not parts or any(not w.isalpha() or w in _NOT_NAMES for w in words) or words[0] in _ordinary_words()
-                or all(w in _ordinary_words() for w in words)):
+        if (not parts or any(not w.isalpha() or w in _NOT_NAMES for w in words) or _ordinary_word(words[0])
+                or all(_ordinary_word(w) for w in words)):
             return None
         return [" ".join(p.split()[:-1] + [p.split()[-1][:1].upper() + p.split()[-1][1:]]) for p in parts]
     parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
