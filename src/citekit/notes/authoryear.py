@@ -254,10 +254,19 @@ def _ordinary_words() -> frozenset[str]:
     return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
 
 
+#: the two-letter words English writes (the fitted list holds nearly every pair of letters,
+#: a formula's variables, so it cannot tell ``of`` from the family names ``Ek``, ``Li``, ``Wu``)
+_TWO_LETTER_WORDS = frozenset(
+    "a am an as at be by do go he if in is it me my no of oh ok on or ox so to up us we".split())
+
+
 def _ordinary_word(word: str) -> bool:
     """Whether a lower-case ``word`` is one of the sentence rather than a name: in the
     package's word list and not a family name English never writes as a word (the list
-    holds ``liu`` from a title that quoted it, yet ``liu et al 2019`` cites)."""
+    holds ``liu`` from a title that quoted it, yet ``liu et al 2019`` cites); of two
+    letters, only an English word is one."""
+    if len(word) == 2:
+        return word in _TWO_LETTER_WORDS
     return word in _ordinary_words() and not is_family_name_not_word(word)
 
 
@@ -417,7 +426,7 @@ def _listed_families(names: list[str]) -> bool:
     Boston, Chicago, Denver, 2023`` dates a trip), an ordinary word (``Sales, Marketing``) or
     a venue, as :func:`_family_names` reads them."""
     return (_family_names(", ".join(names)) is not None
-            and not any(n in _place_names() or n.lower() in _ordinary_words() for n in names))
+            and not any(n in _place_names() or _ordinary_word(n.lower()) for n in names))
 
 
 def _citation_syntax(text: str, start: int, names_end: int, end: int) -> bool:
@@ -497,7 +506,7 @@ def _bracketed_list(m: re.Match[str]) -> Citation | None:
         return None
     if not (m.group("year") or m.group("year2")) and _PEOPLE_BEFORE_RE.search(m.string, 0, m.start()):
         return None  # ``presenters (Priya, Marcus, Lena)``: the people in the room, not authors
-    if sum(n.split()[-1].lower() in _ordinary_words() for n in names) * 2 > len(names):
+    if sum(_ordinary_word(n.split()[-1].lower()) for n in names) * 2 > len(names):
         return None
     for venue_group, year_group in (("venue", "year"), ("venue2", "year2")):
         written = m.group(year_group)
