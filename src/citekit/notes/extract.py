@@ -842,13 +842,19 @@ class _Extractor:
         Mirage?"``); one that ends a sentence (``.``, ``!``) is a quotation."""
         # (what the line says outside its quotes: a title's own words, "… from Multi-Head
         # Checkpoints", do not make the line name a model's weights or a book)
-        outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", node.text))
-        if _BOOK_RE.search(outside):
-            return []
+        outside = _outside_quotes(node.text)
+        kind_said = _BOOK_RE.search(outside) is not None
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
         text = strip_urls(node.text)
         for m in _quoted_spans(text):
+            if kind_said:
+                # a kind word speaks of what its sentence or an earlier one names: a sentence
+                # before the quote's that says "there is no Nesterov paper" or cites a lecture
+                # leaves a title quoted after it a paper; "… Great book." after it does not
+                outside = _outside_quotes(text[_sentence_start(text, m.start()):])
+                if _BOOK_RE.search(outside):
+                    continue
             title = m.group("q").strip().rstrip(",")
             words = title.split()
             if not _CJK_TITLE_MARKS.get(m.group(0)[:1], 4) <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
@@ -1318,6 +1324,25 @@ class _Extractor:
 _LINKED_TITLE_RE = lazy(r"[(（](?P<t>[A-Z0-9][^()（）,\"“”]{10,250}?)\s*,\s*(?P<u>https?://[^\s()（）]+)\s*[)）]")
 _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper|no\s+paper)\b|\bch\.\s*\d", re.I)
+#: where a sentence of a line ends: a full stop, "!" or "?" after a word, a space, and a
+#: capital or a quote (``ch. 8 "…"`` goes on: an abbreviation before a number)
+_SENTENCE_GAP_RE = lazy(r"(?<=[^\W_]{2})[.!?]\s+(?=[A-Z\"“‘«])")
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence of ``text`` that holds position ``at`` starts."""
+    start = 0
+    for m in _SENTENCE_GAP_RE.finditer(text, 0, at + 1):  # (one more: the lookahead sees the quote at ``at``)
+        if m.end() <= at:
+            start = m.end()
+    return start
+
+
+def _outside_quotes(text: str) -> str:
+    """``text`` without its quoted spans (a title's own words say nothing of its kind)."""
+    return _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", text))
+
+
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 #: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One
