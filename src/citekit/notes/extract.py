@@ -38,7 +38,7 @@ from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, is_plain_name, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
-    looks_like_title, non_paper_words, related_pages, strip_hashtags, SPEAKER_WORD_RE,
+    looks_like_title, non_paper_words, related_page_items, relation_names_papers, strip_hashtags, SPEAKER_WORD_RE,
 )
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_link_places, markdown_links, replace_markdown_links, strip_urls, title_in_url
 from citekit.core.lazyre import lazy
@@ -684,7 +684,7 @@ class _Extractor:
                 # post's text, then its authors
                 details.authors, details.incomplete = listed[0], listed[1]
             return [self._mention("titled", node, details, title=title)]
-        if node.kind != "heading" and "%20" in node.text and (related := related_pages(node.text)):
+        if node.kind != "heading" and "%20" in node.text and (related := related_page_items(node.text)):
             return self._related_titles(node, related)
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
@@ -703,14 +703,20 @@ class _Extractor:
         unsure = self._unsure_reference(node)
         return [unsure] if unsure is not None else self._inline(node)
 
-    def _related_titles(self, node: Node, names: list[str]) -> list[Mention]:
+    def _related_titles(self, node: Node, items: list[tuple[str, str]]) -> list[Mention]:
         """The papers a page's relation property names (``Related papers: Title (Title%20<id>.md),
         …``): each item is another page of the export, named by its title; an item named as a
-        title (four words or more, in title case) is that paper, a short name alone (``GCN``)
-        is not enough to tell which paper it is."""
+        title (four words or more, in title case) is that paper where the label or the page's
+        database says the pages are papers (``Sessions: Reading Group Week 12 Scaling Laws …``
+        relates a meeting page), a short name alone (``GCN``) is not enough to tell which
+        paper it is."""
         out = []
-        for name in names:
+        for name, path in items:
             words = name.split()
+            if not relation_names_papers(node.text, path):
+                if self.explaining:
+                    self.trace.append(Decision(node.line, "rejected", "a relation property whose label and page database name no papers", name))
+                continue
             if len(words) >= 4 and title_case(name) and looks_like_title(name) and not non_paper_words(name):
                 details = _Details(hard=True, rule="a page's relation property naming the related page by its title")
                 out.append(self._mention("titled", node, details, title=name))
