@@ -864,6 +864,8 @@ def _parse_reference(text: str) -> Reference | None:
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
+        if _CLAIM_OF_ORIGIN_RE.match(ref.title):
+            return None  # ``RoPE is from RoFormer (Su et al., 2021)``: a claim, its citation read on its own
         if _cites_inside(ref.title):
             return None  # prose that cites papers ("the Lion paper (Chen, Liang, 2023) and …"), read on as citations
         if ref.pasted and not ref.published:
@@ -1139,8 +1141,9 @@ def _titles_before_citations(text: str) -> list[Reference]:
         if parsed is None or not (m.re is _PAREN_ET_AL_RE and parsed[1] or parsed[3] is not None and (len(parsed[0]) >= 2 or parsed[1])):
             continue
         title = _title_before(text, m.start())
-        if title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2):
-            continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write)
+        if (title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2)
+                or _CLAIM_OF_ORIGIN_RE.match(title)):
+            continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write; ``RoPE is from RoFormer``: a claim)
         if m.re is _PAREN_ET_AL_RE and len(title.split()) < 3:
             continue  # (``Temperature Scaling (Keller et al.)``: with no year, two words name a method, not a title)
         out.append(Reference(title, parsed[0], "title-paren-authors, inside a sentence", parsed[1], parsed[2], parsed[3]))
@@ -1575,6 +1578,14 @@ def _opens_on_venue(title: str) -> bool:
 #: is a remark; abbreviations that end in a full stop (``vs.``, ``e.g.``) are no sentence end
 _SENTENCE_BREAK_RE = lazy(r"(?P<word>[\w)\]]+)\.\s+[A-Z][a-z]+\s+\S+\s+\S")
 _ABBREVIATIONS = frozenset(("vs", "al", "eg", "ie", "cf", "etc", "no", "vol", "pp", "ch", "sec", "fig", "eq", "st", "jr", "dr", "mr", "ms"))
+
+
+#: a claim about where a method comes from (``Background: RoPE is from RoFormer``, ``GSR is
+#: based on SparseNet``): one name, "is" and a preposition, then another name; a title that
+#: says "X is …" goes on with what X is (``Attention Is All You Need``), never where it is from
+_CLAIM_OF_ORIGIN_RE = lazy(
+    r"^(?:[^\W\d_][\w ]{0,20}:\s+)?[^\W\d_][\w.\-]*\s+(?:is|was|are|were|comes)\s+(?:just\s+|basically\s+|really\s+|also\s+)?"
+    r"(?:from|in|by|based\s+on|like|taken\s+from|borrowed\s+from)\s+[^\W\d_][\w.\-]*\s*[,:;]?\s*$", re.I)
 
 
 def _holds_sentences(title: str) -> bool:
