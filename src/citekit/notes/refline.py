@@ -1446,6 +1446,22 @@ def _title_dot_names_venue(text: str) -> Reference | None:
     return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
 
 
+#: a bracket that opens on the names and closes with a colon after it (``(Fu, Dao et al., ICLR 2023):``)
+_BRACKET_COLON_RE = lazy(r"[)）]\s*[:：]")
+
+
+def _summary_after_bracketed_names(text: str, title: str, first_family: str) -> bool:
+    """The title read after a citation written in brackets and closed by a colon (``hungry
+    hungry hippos (Fu, Dao et al., ICLR 2023): two SSMs + gating, …``): the names are in the
+    brackets of what the line names before them, and the colon opens the writer's summary
+    of it, never the title (a citation written bare, ``Okafor et al. (2021): Title``, keeps it)."""
+    at, names_at = text.find(title), text.find(first_family)
+    if at < 0 or names_at <= 0 or text[:names_at].rstrip()[-1:] not in ("(", "（"):
+        return False
+    colon = _BRACKET_COLON_RE.search(text, names_at, at)
+    return colon is not None and not text[colon.end():at].strip()
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1481,6 +1497,8 @@ def _model(text: str) -> Reference | None:
         return None  # names, a year, then what the work did ("GaLore showed … saves memory"): a claim, no title
     if _holds_sentences(title) and any(label in ("container", "date") for label in parsed.labels[:parsed.labels.index("title")]):
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
+    if _summary_after_bracketed_names(text, title, names[0].split(",")[0].split()[-1]):
+        return None  # ``hungry hungry hippos (Fu, Dao et al., ICLR 2023): two SSMs + …``: the writer's summary
     if _opens_on_venue(title):
         return None  # the venue read into the title ("Kwon et al., SOSP ’23. KV cache as …"): names, venue, remark
     if title[:1].islower() and not title_case(title) and SPEAKER_WORD_RE.search(title):
