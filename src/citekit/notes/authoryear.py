@@ -143,6 +143,11 @@ def _title_after(text: str, end: int) -> str | None:
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         m = _TITLE_AFTER_COMMA_RE.match(text, end) if text[end:end + 1] == "," else None
+    if m is None and text[end:end + 1] == "," and _inside_bracket(text, end):
+        m = _LOWER_TITLE_AFTER_COMMA_RE.match(text, end)
+        if m is not None:  # (``(liu et al 2019, on the variance of the adaptive learning rate)``)
+            title = m.group("t").strip().rstrip(".")
+            return title if _lower_title_in_brackets(title) else None
     if m is None and text[end:end + 1] in (")", "）"):  # (the citation ends inside its bracket)
         m = _TITLE_AFTER_BRACKET_RE.match(text, end + 1)
     if m is None:
@@ -175,6 +180,34 @@ def _sentence_case_title_in_brackets(text: str, m: re.Match[str], title: str) ->
     if text[m.end():m.end() + 1] not in (")", "）") or len(words) < 5 or not title[:1].isupper():
         return False
     return not any(w.strip(".,:;'’\"").lower() in _REMARK_WORDS for w in words)
+
+
+#: the rest of a citation's own brackets after its year and a comma, in lower case
+_LOWER_TITLE_AFTER_COMMA_RE = lazy(r",\s*(?P<t>[a-z][^()（）;!?,]{10,250}?)(?=\s*[)）])")
+#: words of the writer's judgement or description, which a remark in a citation's brackets is
+#: written with (``(Okafor et al. 2021, a nice follow-up on sparse models)``) and a title hardly ever is
+_JUDGEMENT_WORDS = frozenset(
+    "nice good great cool neat solid classic older newer old new similar same follow-up followup "
+    "idea trick version v1 v2 etc ok okay best worst better worse favourite favorite "
+    "paper papers preprint one work blog post thread talk".split())  # (``the two time-scale update rule paper``: what it is called)
+
+
+def _inside_bracket(text: str, at: int) -> bool:
+    """A bracket opens before ``at`` and is not closed again before it (the citation is
+    written in its own brackets: ``(liu et al 2019, …``)."""
+    opened = max(text.rfind("(", 0, at), text.rfind("（", 0, at))
+    return opened >= 0 and max(text.rfind(")", opened, at), text.rfind("）", opened, at)) < 0
+
+
+def _lower_title_in_brackets(title: str) -> bool:
+    """The rest of a citation's own brackets after its year and a comma, all in lower case,
+    is its title (a writer who types lower case types titles so: ``(liu et al 2019, on the
+    variance of the adaptive learning rate and beyond)``) when it is five words or more and
+    no word of it is one a remark or a judgement is written with."""
+    words = title.split()
+    if len(words) < 5 or not title.islower():
+        return False
+    return not any(w.strip(".,:;'’\"").lower() in _REMARK_WORDS | _JUDGEMENT_WORDS for w in words)
 
 
 def _every_word_capitalised(words: list[str]) -> bool:
