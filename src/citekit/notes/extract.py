@@ -1285,6 +1285,8 @@ class _Extractor:
         if venue is None and year is None:
             venue, year = self.scope.venue
             from_page = year is not None
+        if title and title.endswith((")", "）")):
+            title = _without_short_name_after(title)
         mention = Mention(
             kind=kind,  # type: ignore[arg-type]
             location=Location(self.file, node.line),
@@ -1323,6 +1325,22 @@ class _Extractor:
         mention.abstract = strip_hashtags(node.text) if "#" in node.text else node.text  # tags are tags, not abstract text
         mention.hints = method_hints(node.text)
         return mention
+
+
+#: the work's short name in brackets after its title (``… through World Models (DreamerV3)``):
+#: one word with a capital, not a year
+_SHORT_NAME_AFTER_TITLE_RE = lazy(r"\s+[(（](?=[^()（）\s]*[A-Z])(?![12]\d{3}[)）])[^()（）\s]{2,20}[)）]$")
+
+
+def _without_short_name_after(title: str) -> str:
+    """``title`` without the short name the writer put in brackets after it (``Mastering
+    Diverse Domains through World Models (DreamerV3)``): a paper's title hardly ever ends on
+    one bracketed word, and a record's title has no such tail to match; three words of
+    title stay before it or the title is kept whole."""
+    m = _SHORT_NAME_AFTER_TITLE_RE.search(title)
+    if m is None or len(title[:m.start()].split()) < 3:
+        return title
+    return title[:m.start()]
 
 
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
