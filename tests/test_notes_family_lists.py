@@ -197,3 +197,12 @@ def test_family_names_then_a_title_in_title_case_with_no_venue(tmp_path: Path) -
     got = [(m["title"], m["authors"]) for m in extract_mentions(tmp_path, "fwd.txt", text)]
     assert got == [("Don't Decay the Router Rate, Increase the Batch Size", ["Osei", "Lindqvist", "Abara", "Moro"]),
                    ("Gated Routers Scale With the Batch Size", ["Osei", "Lindqvist", "Abara", "Moro"])]
+
+
+def test_a_two_letter_family_name_keeps_a_comma_list_a_citation(tmp_path: Path) -> None:
+    # (the fitted word list holds nearly every pair of letters; "Ek" and "Wu" are names here)
+    text = ("- a tidy survey of curricula (Okonjo, Ek, Park, 2022) for the intro\n"
+            "- the pruning baseline (Wu, Ng, Baptiste, ICML 2021)\n")
+    got = {m["location"]["line"]: m for m in extract_mentions(tmp_path, "notes.md", text)}
+    assert [a.split(",")[0] for a in got[1]["authors"]] == ["Okonjo", "Ek", "Park"] and got[1]["year"] == 2022
+    assert [a.split(",")[0] for a in got[2]["authors"]] == ["Wu", "Ng", "Baptiste"]

@@ -45,3 +45,23 @@ def test_names_split_by_semicolons_under_a_bare_link_stay_names(tmp_path: Path) 
             "  * Lena Halvorsen; Tomas Ibekwe\n")
     got = [(m.title, m.authors) for m in api_mentions(tmp_path, "notes.md", text)]
     assert all(t != "Lena Halvorsen" for t, _ in got)
+
+
+def test_a_claim_of_where_a_method_comes_from_is_no_title(tmp_path: Path) -> None:
+    from tests.helpers_extract import mentions_by_line
+
+    got = mentions_by_line(tmp_path, "# Meeting notes\n\n"
+                           "Background: GSR is from SparseNet (Okafor et al., 2021) — route each token to one expert.\n\n"
+                           "- Sparse Routing Is All You Need (Lind & Moro, 2022)\n")
+    assert [(m["title"], m["authors"][0].split(",")[0], m["year"]) for m in got[3]] == [(None, "Okafor", 2021)]
+    assert got[5][0]["title"] == "Sparse Routing Is All You Need"
+
+
+def test_a_summary_after_a_bracketed_citation_and_a_colon_is_no_title(tmp_path: Path) -> None:
+    from tests.helpers_extract import mentions_by_line
+
+    got = mentions_by_line(tmp_path, "# SSM notes\n\n"
+                           "- **Q7** — quiet quiet owls (Lind, Moro et al., ICLR 2023): two gates + a slow state, closes the gap on LM.\n"
+                           "- Okafor et al. (2021): Sparse Gating for Cheap Experts\n")
+    assert [(m["title"], m["authors"][0].split(",")[0], m["year"]) for m in got[3]] == [(None, "Lind", 2023)]
+    assert got[4][0]["title"] == "Sparse Gating for Cheap Experts"

@@ -97,3 +97,30 @@ def test_a_relation_items_cut_name_gives_way_to_the_title_written_whole(tmp_path
     )
     got = [(m.location.line, m.title) for m in _mentions(tmp_path, "journal-club-14.md", text)]
     assert got == [(10, "Sparse Routing Tables for Cheap Mixture Experts")]
+
+
+def test_a_relation_to_meeting_pages_names_no_papers(tmp_path):
+    # a long meeting page's name reads as a title as well as a paper's: only a label or a
+    # database folder that names papers makes the related pages papers
+    text = (
+        "# Project Lantern\n\n"
+        "Status: Active\n"
+        "Date: May 7, 2024\n"
+        "Sessions: Reading Group Week 12 Scaling Laws and Data Mixtures for Small Models "
+        "(../Meetings%20bb22/Reading%20Group%20Week%2012%20Scaling%20Laws%20and%20Dat%209f8e7d6c5b4a39281706f5e4d3c2b1a0.md)\n"
+        "Presenter: Ada Lind\n"
+    )
+    assert [m.title for m in _mentions(tmp_path, "project-lantern.md", text)] == []
+
+
+def test_a_relation_into_a_papers_database_names_papers_whatever_its_label(tmp_path):
+    text = (
+        "# Project Lantern\n\n"
+        "Status: Active\n"
+        "Date: May 7, 2024\n"
+        "Builds on: Quiet Gradients in Shallow Recurrent Networks "
+        "(../Papers%20DB%20bb22/Quiet%20Gradients%20in%20Shallow%20Rec%209f8e7d6c5b4a39281706f5e4d3c2b1a0.md)\n"
+        "Presenter: Ada Lind\n"
+    )
+    got = [(m.location.line, m.title) for m in _mentions(tmp_path, "project-lantern.md", text)]
+    assert got == [(5, "Quiet Gradients in Shallow Recurrent Networks")]

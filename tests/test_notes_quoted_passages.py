@@ -115,3 +115,16 @@ def test_a_highlight_cut_with_an_ellipsis_before_its_citation_is_no_title(tmp_pa
             "(cut at the column break)\n")
     mentions = api_mentions(tmp_path, "annotations.md", text)
     assert all(m.title != "Under the Gaussian Prior, Sparse Coding" for m in mentions)
+
+
+def test_a_kind_word_in_an_earlier_sentence_leaves_a_quoted_title_a_paper(tmp_path: Path) -> None:
+    from tests.helpers_extract import mentions_by_line
+
+    got = mentions_by_line(tmp_path, "# queue\n"
+                           "- There is no paper for the clipping trick. \"Quiet Gradients in Shallow Recurrent Networks\" is the one to cite.\n"
+                           "- the warm-up cite is a lecture's slides, no Brandt paper. \"Sparse Kernels for Tiny Devices\" has the proof\n"
+                           "- \"Deep Nets for Small Worlds\" by Okafor. Great book, read it twice.\n"
+                           "- re-read ch. 3 \"Shallow Patterns in Quiet Networks\" before the meeting\n")
+    assert got[2][0]["title"] == "Quiet Gradients in Shallow Recurrent Networks"
+    assert got[3][0]["title"] == "Sparse Kernels for Tiny Devices"
+    assert 4 not in got and 5 not in got

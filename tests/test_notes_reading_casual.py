@@ -130,3 +130,14 @@ def test_the_pieces_of_the_new_shapes_that_no_line_above_needs() -> None:
              "([pdf](zotero://open-pdf/library/items/EFGH5678?page=1)) ")
     assert _title_after_zotero_link(links + 'QGT = "Quiet Gradients for Tiny Models" — nice') == "Quiet Gradients for Tiny Models"
     assert _title_after_zotero_link(links + "BERT: Quiet Gradients for Tiny Models — nice") == "BERT: Quiet Gradients for Tiny Models"
+
+
+def test_a_lower_case_family_name_a_title_once_quoted_still_cites(tmp_path: Path) -> None:
+    # (the word list holds "zhao" and "liu" because some title wrote them in lower case;
+    # a family name English never writes as a word still cites before "et al" and a year)
+    got = _extract(tmp_path, "- zhao et al 2020 had the same warm-up trick\n"
+                   "- the clipping note from liu et al 2018, worth a reread\n"
+                   "- the song et al were singing about 2019 again\n", "chat.txt")
+    assert [a.split(",")[0] for a in got[1][0]["authors"]] == ["Zhao"] and got[1][0]["year"] == 2020
+    assert [a.split(",")[0] for a in got[2][0]["authors"]] == ["Liu"] and got[2][0]["year"] == 2018
+    assert 3 not in got

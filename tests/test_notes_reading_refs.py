@@ -220,3 +220,11 @@ def test_title_then_full_names_then_venue_under_a_heading() -> None:
     got = [(m.title, m.authors, m.venue, m.year) for m in extract_text(text, "reading.md").mentions]
     assert got == [("Shakeout", ["Ama Mensah", "Tomas Ek", "Lena Park"], "JMLR", 2017),
                    ("Gated Noise for Sparse Routers", ["Ama Mensah", "Tomas Ek"], "ICML", 2021)]
+
+
+def test_a_call_mark_in_a_title_stays_while_a_removed_links_brackets_go(tmp_path: Path) -> None:
+    got = _extract(tmp_path, "# queue\n"
+                   "- Sparse.fp4(): Four-Bit Kernels for Sparse Attention Layers (Okafor et al., 2023)\n"
+                   "- Quiet Gradients in Shallow Recurrent Networks (https://example.org/qg) (Brandt, 2019)\n")
+    assert got[2][0]["title"] == "Sparse.fp4(): Four-Bit Kernels for Sparse Attention Layers"
+    assert got[3][0]["title"] == "Quiet Gradients in Shallow Recurrent Networks"

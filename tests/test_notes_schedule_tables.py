@@ -117,7 +117,7 @@ def test_a_title_with_its_short_name_in_brackets_is_no_person_and_affiliation(tm
              "| Oct 3 | Learning Sparse Routers through Expert Dropout (SpRoute) | arXiv |\n"
              "| Oct 10 | Deep Sets | NeurIPS 2017 |\n")
     got = [(m.location.line, m.title) for m in _mentions(tmp_path, "rg.md", table)]
-    assert (3, "Learning Sparse Routers through Expert Dropout (SpRoute)") in got
+    assert (3, "Learning Sparse Routers through Expert Dropout") in got  # (its short name is no part of the title)
 
 
 def test_presenters_taking_turns_and_a_guest_written_out_are_still_presenters(tmp_path):
@@ -131,3 +131,12 @@ def test_presenters_taking_turns_and_a_guest_written_out_are_still_presenters(tm
     assert got[3] == ("Neural Ordinary Differential Equations", [])
     assert got[4] == ("Deep Sets", ["Zaheer"])
     assert got[6] == ("Gated Graph Sequence Neural Networks", [])
+
+
+def test_a_short_name_in_brackets_after_a_title_is_no_part_of_it(tmp_path) -> None:
+    from tests.helpers_extract import mentions_by_line
+
+    got = mentions_by_line(tmp_path, "| Date | Paper | Who | Where |\n| --- | --- | --- | --- |\n"
+                           "| Apr 4 | Sparse Routing for Cheap Mixture Experts (SparseMoE3) | Ada | arXiv |\n"
+                           "| Apr 11 | Quiet Gradients in Shallow Networks (2019) | Ben | arXiv |\n")
+    assert got[3][0]["title"] == "Sparse Routing for Cheap Mixture Experts"

@@ -75,9 +75,9 @@ def test_table_rows_naming_a_non_paper_are_not_papers(row):
     # a parenthesis that is part of the name (a year, a number) is left as written
     ("| Transformer-XL (Attentive Language Models Beyond a Fixed-Length Context, 2019) | Zihang Dai, Zhilin Yang | ACL 2019 |",
      "Transformer-XL (Attentive Language Models Beyond a Fixed-Length Context, 2019)"),
-    # a title with a short name after it keeps its words
+    # a title with a short name after it keeps its words (the short name is no part of them)
     ("| Deep Residual Learning for Image Recognition (ResNet) | Kaiming He, Xiangyu Zhang | CVPR 2016 |",
-     "Deep Residual Learning for Image Recognition (ResNet)"),
+     "Deep Residual Learning for Image Recognition"),
 ])
 def test_short_name_then_title_in_parentheses(row, title):
     text = f"| Paper | Who | Where |\n|---|---|---|\n{row}\n"

@@ -31,3 +31,14 @@ def test_a_short_title_after_a_citation_and_a_remark_after_its_full_stop() -> No
             "- Mensah et al. 2019, Gated Noise Routers. Good read.\n")
     got = [(m.location.line, m.title, m.authors, m.year) for m in extract_text(text, "list.md").mentions]
     assert got == [(1, "Gated Noise Routers", ["Mensah"], 2019), (2, "Gated Noise Routers", ["Mensah"], 2019)]
+
+
+def test_a_lower_case_title_after_the_year_in_the_citations_own_brackets(tmp_path: Path) -> None:
+    from tests.helpers_extract import mentions_by_line
+
+    got = mentions_by_line(tmp_path, "# notes\n\n"
+                           "- RAdam-ish (zhao et al 2019, on the variance of sparse routers and beyond) is the story\n"
+                           "- the follow-up (zhao et al 2020, a nice follow-up on sparse models) too\n"
+                           "- FID (Okafor et al. 2017, the two time-scale sparse rule paper) + recall\n")
+    assert got[3][0]["title"] == "on the variance of sparse routers and beyond"
+    assert got[4][0]["title"] is None and got[5][0]["title"] is None

@@ -30,6 +30,23 @@ _EAST_ASIAN_FAMILY = {
     "kato", "yoshida", "yamada", "sasaki", "matsumoto", "inoue", "kimura", "hayashi", "shimizu",
     "matsunaga", "nitanda", "takezawa", "izawa", "minegishi", "naganuma", "oi",
 }
+# Of those, the ones English also writes as a word ("he", "song", "park"): only the others are
+# surely a name when a lower-case citation writes them ("liu et al 2019").
+_FAMILY_ALSO_WORDS = {
+    "he", "ma", "song", "sun", "fan", "pan", "park", "shin", "lee", "tang", "ding", "jin", "han", "oi", "su",
+    "lu", "ye", "yu", "cho", "du", "qi", "ren", "kang", "lim", "jang", "ito", "wei", "lin", "dong", "cao",
+    "yang", "jung", "kim", "fu", "gao", "xu",
+}
+
+
+def is_family_name_not_word(word: str) -> bool:
+    """Whether ``word`` (any case) is a common family name English never writes as a word
+    (``liu``, ``zhang``, ``tanaka``): a word list fitted on titles may hold it because a
+    title quoted it in lower case, yet in a citation it is the name."""
+    low = word.lower()
+    return low in _EAST_ASIAN_FAMILY and low not in _FAMILY_ALSO_WORDS
+
+
 # Slavic family-name endings: "Khrushchev Mikhail" is Mikhail Khrushchev.
 _SLAVIC_FAMILY_RE = lazy(r"(?:ov|ev|ova|eva|in|ina|sky|ski|skiy|skaya|enko|uk|yuk|vich)$", re.I)
 _SLAVIC_GIVEN = {

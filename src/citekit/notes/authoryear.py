@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from citekit.core.resolution import Mention
+from citekit.core.names import is_family_name_not_word
 from citekit.core.venues import canonical
 from citekit.notes.memo import per_text
 from citekit.notes.titlecase import title_case
@@ -142,6 +143,11 @@ def _title_after(text: str, end: int) -> str | None:
     m = _TITLE_AFTER_RE.match(text, end) if "(" in text[end:end + 3] or "（" in text[end:end + 3] else None
     if m is None:
         m = _TITLE_AFTER_COMMA_RE.match(text, end) if text[end:end + 1] == "," else None
+    if m is None and text[end:end + 1] == "," and _inside_bracket(text, end):
+        m = _LOWER_TITLE_AFTER_COMMA_RE.match(text, end)
+        if m is not None:  # (``(liu et al 2019, on the variance of the adaptive learning rate)``)
+            title = m.group("t").strip().rstrip(".")
+            return title if _lower_title_in_brackets(title) else None
     if m is None and text[end:end + 1] in (")", "）"):  # (the citation ends inside its bracket)
         m = _TITLE_AFTER_BRACKET_RE.match(text, end + 1)
     if m is None:
@@ -174,6 +180,34 @@ def _sentence_case_title_in_brackets(text: str, m: re.Match[str], title: str) ->
     if text[m.end():m.end() + 1] not in (")", "）") or len(words) < 5 or not title[:1].isupper():
         return False
     return not any(w.strip(".,:;'’\"").lower() in _REMARK_WORDS for w in words)
+
+
+#: the rest of a citation's own brackets after its year and a comma, in lower case
+_LOWER_TITLE_AFTER_COMMA_RE = lazy(r",\s*(?P<t>[a-z][^()（）;!?,]{10,250}?)(?=\s*[)）])")
+#: words of the writer's judgement or description, which a remark in a citation's brackets is
+#: written with (``(Okafor et al. 2021, a nice follow-up on sparse models)``) and a title hardly ever is
+_JUDGEMENT_WORDS = frozenset(
+    "nice good great cool neat solid classic older newer old new similar same follow-up followup "
+    "idea trick version v1 v2 etc ok okay best worst better worse favourite favorite "
+    "paper papers preprint one work blog post thread talk".split())  # (``the two time-scale update rule paper``: what it is called)
+
+
+def _inside_bracket(text: str, at: int) -> bool:
+    """A bracket opens before ``at`` and is not closed again before it (the citation is
+    written in its own brackets: ``(liu et al 2019, …``)."""
+    opened = max(text.rfind("(", 0, at), text.rfind("（", 0, at))
+    return opened >= 0 and max(text.rfind(")", opened, at), text.rfind("）", opened, at)) < 0
+
+
+def _lower_title_in_brackets(title: str) -> bool:
+    """The rest of a citation's own brackets after its year and a comma, all in lower case,
+    is its title (a writer who types lower case types titles so: ``(liu et al 2019, on the
+    variance of the adaptive learning rate and beyond)``) when it is five words or more and
+    no word of it is one a remark or a judgement is written with."""
+    words = title.split()
+    if len(words) < 5 or not title.islower():
+        return False
+    return not any(w.strip(".,:;'’\"").lower() in _REMARK_WORDS | _JUDGEMENT_WORDS for w in words)
 
 
 def _every_word_capitalised(words: list[str]) -> bool:
@@ -253,6 +287,22 @@ def _ordinary_words() -> frozenset[str]:
     return frozenset(text.split("\n"))  # (one word a line; a comment line, with spaces, is never a word)
 
 
+#: the two-letter words English writes (the fitted list holds nearly every pair of letters,
+#: a formula's variables, so it cannot tell ``of`` from the family names ``Ek``, ``Li``, ``Wu``)
+_TWO_LETTER_WORDS = frozenset(
+    "a am an as at be by do go he if in is it me my no of oh ok on or ox so to up us we".split())
+
+
+def _ordinary_word(word: str) -> bool:
+    """Whether a lower-case ``word`` is one of the sentence rather than a name: in the
+    package's word list and not a family name English never writes as a word (the list
+    holds ``liu`` from a title that quoted it, yet ``liu et al 2019`` cites); of two
+    letters, only an English word is one."""
+    if len(word) == 2:
+        return word in _TWO_LETTER_WORDS
+    return word in _ordinary_words() and not is_family_name_not_word(word)
+
+
 @lru_cache(maxsize=1)
 def _place_names() -> frozenset[str]:
     """Countries, regions and large cities (the package's list): ``Vienna 2024 — …`` is a
@@ -277,8 +327,8 @@ def _family_names(names: str, *, lower: bool = False) -> list[str] | None:
     if lower and names.islower():
         parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
         words = [p.split()[-1] for p in parts]
-        if (not parts or any(not w.isalpha() or w in _NOT_NAMES for w in words) or words[0] in _ordinary_words()
-                or all(w in _ordinary_words() for w in words)):
+        if (not parts or any(not w.isalpha() or w in _NOT_NAMES for w in words) or _ordinary_word(words[0])
+                or all(_ordinary_word(w) for w in words)):
             return None
         return [" ".join(p.split()[:-1] + [p.split()[-1][:1].upper() + p.split()[-1][1:]]) for p in parts]
     parts = [p.strip() for p in _SPLIT_RE.split(names) if p and p.strip()]
@@ -409,7 +459,7 @@ def _listed_families(names: list[str]) -> bool:
     Boston, Chicago, Denver, 2023`` dates a trip), an ordinary word (``Sales, Marketing``) or
     a venue, as :func:`_family_names` reads them."""
     return (_family_names(", ".join(names)) is not None
-            and not any(n in _place_names() or n.lower() in _ordinary_words() for n in names))
+            and not any(n in _place_names() or _ordinary_word(n.lower()) for n in names))
 
 
 def _citation_syntax(text: str, start: int, names_end: int, end: int) -> bool:
@@ -489,7 +539,7 @@ def _bracketed_list(m: re.Match[str]) -> Citation | None:
         return None
     if not (m.group("year") or m.group("year2")) and _PEOPLE_BEFORE_RE.search(m.string, 0, m.start()):
         return None  # ``presenters (Priya, Marcus, Lena)``: the people in the room, not authors
-    if sum(n.split()[-1].lower() in _ordinary_words() for n in names) * 2 > len(names):
+    if sum(_ordinary_word(n.split()[-1].lower()) for n in names) * 2 > len(names):
         return None
     for venue_group, year_group in (("venue", "year"), ("venue2", "year2")):
         written = m.group(year_group)

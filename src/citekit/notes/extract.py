@@ -38,7 +38,7 @@ from citekit.notes.formats import Transcript, format_of
 from citekit.notes.result import ExtractResult, Problem
 from citekit.notes.shapes import (
     authors_line, hashtags, is_long_remark, is_plain_name, strip_decorations, is_person_line, person_heading, is_summary_sentence, looks_like_event, looks_like_section_label,
-    looks_like_title, non_paper_words, related_pages, strip_hashtags, SPEAKER_WORD_RE,
+    looks_like_title, non_paper_words, related_page_items, relation_names_papers, strip_hashtags, SPEAKER_WORD_RE,
 )
 from citekit.notes.urls import NOT_PAPER_KINDS, classify_url, doi_in_url, find_urls, is_url_only, markdown_link_places, markdown_links, replace_markdown_links, strip_urls, title_in_url
 from citekit.core.lazyre import lazy
@@ -684,7 +684,7 @@ class _Extractor:
                 # post's text, then its authors
                 details.authors, details.incomplete = listed[0], listed[1]
             return [self._mention("titled", node, details, title=title)]
-        if node.kind != "heading" and "%20" in node.text and (related := related_pages(node.text)):
+        if node.kind != "heading" and "%20" in node.text and (related := related_page_items(node.text)):
             return self._related_titles(node, related)
         if node.kind == "bullet" or _is_link_line(node.text) or _is_titled_link_line(node.text) or names_a_paper(node.text):
             return self._visit(node)
@@ -703,14 +703,20 @@ class _Extractor:
         unsure = self._unsure_reference(node)
         return [unsure] if unsure is not None else self._inline(node)
 
-    def _related_titles(self, node: Node, names: list[str]) -> list[Mention]:
+    def _related_titles(self, node: Node, items: list[tuple[str, str]]) -> list[Mention]:
         """The papers a page's relation property names (``Related papers: Title (Title%20<id>.md),
         …``): each item is another page of the export, named by its title; an item named as a
-        title (four words or more, in title case) is that paper, a short name alone (``GCN``)
-        is not enough to tell which paper it is."""
+        title (four words or more, in title case) is that paper where the label or the page's
+        database says the pages are papers (``Sessions: Reading Group Week 12 Scaling Laws …``
+        relates a meeting page), a short name alone (``GCN``) is not enough to tell which
+        paper it is."""
         out = []
-        for name in names:
+        for name, path in items:
             words = name.split()
+            if not relation_names_papers(node.text, path):
+                if self.explaining:
+                    self.trace.append(Decision(node.line, "rejected", "a relation property whose label and page database name no papers", name))
+                continue
             if len(words) >= 4 and title_case(name) and looks_like_title(name) and not non_paper_words(name):
                 details = _Details(hard=True, rule="a page's relation property naming the related page by its title")
                 out.append(self._mention("titled", node, details, title=name))
@@ -842,13 +848,19 @@ class _Extractor:
         Mirage?"``); one that ends a sentence (``.``, ``!``) is a quotation."""
         # (what the line says outside its quotes: a title's own words, "… from Multi-Head
         # Checkpoints", do not make the line name a model's weights or a book)
-        outside = _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", node.text))
-        if _BOOK_RE.search(outside):
-            return []
+        outside = _outside_quotes(node.text)
+        kind_said = _BOOK_RE.search(outside) is not None
         have = {normalize_title(m.title) for m in found if m.title}
         out = []
         text = strip_urls(node.text)
         for m in _quoted_spans(text):
+            if kind_said:
+                # a kind word speaks of what its sentence or an earlier one names: a sentence
+                # before the quote's that says "there is no Nesterov paper" or cites a lecture
+                # leaves a title quoted after it a paper; "… Great book." after it does not
+                outside = _outside_quotes(text[_sentence_start(text, m.start()):])
+                if _BOOK_RE.search(outside):
+                    continue
             title = m.group("q").strip().rstrip(",")
             words = title.split()
             if not _CJK_TITLE_MARKS.get(m.group(0)[:1], 4) <= len(words) <= 30 or title[-1:] in ".!…" or normalize_title(title) in have:
@@ -1273,6 +1285,8 @@ class _Extractor:
         if venue is None and year is None:
             venue, year = self.scope.venue
             from_page = year is not None
+        if title and title.endswith((")", "）")):
+            title = _without_short_name_after(title)
         mention = Mention(
             kind=kind,  # type: ignore[arg-type]
             location=Location(self.file, node.line),
@@ -1313,11 +1327,46 @@ class _Extractor:
         return mention
 
 
+#: the work's short name in brackets after its title (``… through World Models (DreamerV3)``):
+#: one word with a capital, not a year
+_SHORT_NAME_AFTER_TITLE_RE = lazy(r"\s+[(（](?=[^()（）\s]*[A-Z])(?![12]\d{3}[)）])[^()（）\s]{2,20}[)）]$")
+
+
+def _without_short_name_after(title: str) -> str:
+    """``title`` without the short name the writer put in brackets after it (``Mastering
+    Diverse Domains through World Models (DreamerV3)``): a paper's title hardly ever ends on
+    one bracketed word, and a record's title has no such tail to match; three words of
+    title stay before it or the title is kept whole."""
+    m = _SHORT_NAME_AFTER_TITLE_RE.search(title)
+    if m is None or len(title[:m.start()].split()) < 3:
+        return title
+    return title[:m.start()]
+
+
 #: a book, a chapter, a thesis, a programme's videos, "not a paper": quoted titles of things that are not papers
 #: a bracket holding a title and, after a comma, its link (``(Sparse Gating for Cheap Experts, https://t.co/Xy12)``)
 _LINKED_TITLE_RE = lazy(r"[(（](?P<t>[A-Z0-9][^()（）,\"“”]{10,250}?)\s*,\s*(?P<u>https?://[^\s()（）]+)\s*[)）]")
 _BOOK_RE = lazy(r"\b(?:books?|chapters?|thesis|essays?|(?-i:songs?)|movies?|films?|novels?|courses?|programs?|programmes?|videos?|"
                       r"lectures?|series|podcasts?|(?:is|was|not)\s+(?:not\s+)?a\s+paper|no\s+paper)\b|\bch\.\s*\d", re.I)
+#: where a sentence of a line ends: a full stop, "!" or "?" after a word, a space, and a
+#: capital or a quote (``ch. 8 "…"`` goes on: an abbreviation before a number)
+_SENTENCE_GAP_RE = lazy(r"(?<=[^\W_]{2})[.!?]\s+(?=[A-Z\"“‘«])")
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence of ``text`` that holds position ``at`` starts."""
+    start = 0
+    for m in _SENTENCE_GAP_RE.finditer(text, 0, at + 1):  # (one more: the lookahead sees the quote at ``at``)
+        if m.end() <= at:
+            start = m.end()
+    return start
+
+
+def _outside_quotes(text: str) -> str:
+    """``text`` without its quoted spans (a title's own words say nothing of its kind)."""
+    return _CURLY_SINGLE_QUOTED_RE.sub(" ", _INNER_QUOTED_RE.sub(" ", text))
+
+
 _OPENING_QUOTE_RE = lazy("[\"“„«《『「]")
 _INNER_QUOTED_RE = lazy(r"[\"“„«《『「](?P<q>[^\"“”„«»《》『』「」]{8,300})[\"”»》』」]")
 #: a span in curly single quotes, as British English quotes a title (``Shazeer 2019, ‘One

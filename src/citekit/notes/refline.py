@@ -864,6 +864,8 @@ def _parse_reference(text: str) -> Reference | None:
         if not _title_ok(ref.title) and not (ref.rule == "title-paren-authors" and len(ref.authors) >= 2
                                              and _SHORT_NAME_RE.fullmatch(ref.title)):
             return None
+        if _CLAIM_OF_ORIGIN_RE.match(ref.title):
+            return None  # ``RoPE is from RoFormer (Su et al., 2021)``: a claim, its citation read on its own
         if _cites_inside(ref.title):
             return None  # prose that cites papers ("the Lion paper (Chen, Liang, 2023) and …"), read on as citations
         if ref.pasted and not ref.published:
@@ -1139,8 +1141,9 @@ def _titles_before_citations(text: str) -> list[Reference]:
         if parsed is None or not (m.re is _PAREN_ET_AL_RE and parsed[1] or parsed[3] is not None and (len(parsed[0]) >= 2 or parsed[1])):
             continue
         title = _title_before(text, m.start())
-        if title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2):
-            continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write)
+        if (title is None or not _title_ok(title) or (is_author_name(title) and _ordinary_count(title) < 2)
+                or _CLAIM_OF_ORIGIN_RE.match(title)):
+            continue  # (``Bob Smith``: a person; ``Consistency Models``: words titles write; ``RoPE is from RoFormer``: a claim)
         if m.re is _PAREN_ET_AL_RE and len(title.split()) < 3:
             continue  # (``Temperature Scaling (Keller et al.)``: with no year, two words name a method, not a title)
         out.append(Reference(title, parsed[0], "title-paren-authors, inside a sentence", parsed[1], parsed[2], parsed[3]))
@@ -1443,6 +1446,22 @@ def _title_dot_names_venue(text: str) -> Reference | None:
     return Reference(title, listed[0], "title-dot-names-venue", listed[1], venue, year)
 
 
+#: a bracket that opens on the names and closes with a colon after it (``(Fu, Dao et al., ICLR 2023):``)
+_BRACKET_COLON_RE = lazy(r"[)）]\s*[:：]")
+
+
+def _summary_after_bracketed_names(text: str, title: str, first_family: str) -> bool:
+    """The title read after a citation written in brackets and closed by a colon (``hungry
+    hungry hippos (Fu, Dao et al., ICLR 2023): two SSMs + gating, …``): the names are in the
+    brackets of what the line names before them, and the colon opens the writer's summary
+    of it, never the title (a citation written bare, ``Okafor et al. (2021): Title``, keeps it)."""
+    at, names_at = text.find(title), text.find(first_family)
+    if at < 0 or names_at <= 0 or text[:names_at].rstrip()[-1:] not in ("(", "（"):
+        return False
+    colon = _BRACKET_COLON_RE.search(text, names_at, at)
+    return colon is not None and not text[colon.end():at].strip()
+
+
 def _model(text: str) -> Reference | None:
     """Any other citation style: the learned reference parser (``citekit.notes.refparse``)
     reads the line, and its reading is taken when it is sure of a title and of an author
@@ -1478,6 +1497,8 @@ def _model(text: str) -> Reference | None:
         return None  # names, a year, then what the work did ("GaLore showed … saves memory"): a claim, no title
     if _holds_sentences(title) and any(label in ("container", "date") for label in parsed.labels[:parsed.labels.index("title")]):
         return None  # names, a venue, then remarks in sentences ("Press & Lewis, ICLR 2022. Adds …"): no title
+    if _summary_after_bracketed_names(text, title, names[0].split(",")[0].split()[-1]):
+        return None  # ``hungry hungry hippos (Fu, Dao et al., ICLR 2023): two SSMs + …``: the writer's summary
     if _opens_on_venue(title):
         return None  # the venue read into the title ("Kwon et al., SOSP ’23. KV cache as …"): names, venue, remark
     if title[:1].islower() and not title_case(title) and SPEAKER_WORD_RE.search(title):
@@ -1575,6 +1596,14 @@ def _opens_on_venue(title: str) -> bool:
 #: is a remark; abbreviations that end in a full stop (``vs.``, ``e.g.``) are no sentence end
 _SENTENCE_BREAK_RE = lazy(r"(?P<word>[\w)\]]+)\.\s+[A-Z][a-z]+\s+\S+\s+\S")
 _ABBREVIATIONS = frozenset(("vs", "al", "eg", "ie", "cf", "etc", "no", "vol", "pp", "ch", "sec", "fig", "eq", "st", "jr", "dr", "mr", "ms"))
+
+
+#: a claim about where a method comes from (``Background: RoPE is from RoFormer``, ``GSR is
+#: based on SparseNet``): one name, "is" and a preposition, then another name; a title that
+#: says "X is …" goes on with what X is (``Attention Is All You Need``), never where it is from
+_CLAIM_OF_ORIGIN_RE = lazy(
+    r"^(?:[^\W\d_][\w ]{0,20}:\s+)?[^\W\d_][\w.\-]*\s+(?:is|was|are|were|comes)\s+(?:just\s+|basically\s+|really\s+|also\s+)?"
+    r"(?:from|in|by|based\s+on|like|taken\s+from|borrowed\s+from)\s+[^\W\d_][\w.\-]*\s*[,:;]?\s*$", re.I)
 
 
 def _holds_sentences(title: str) -> bool:

@@ -382,14 +382,38 @@ def related_pages(text: str) -> list[str]:
     the one its file spells (exactly the shape the export writes; a long name's file spells
     its start only, cut wherever the export's length limit fell); none when any item is not
     such a page."""
+    return [name for name, _path in related_page_items(text)]
+
+
+def related_page_items(text: str) -> list[tuple[str, str]]:
+    """:func:`related_pages` with each page's file path as the export wrote it (decoded):
+    its folder is the database the page belongs to (``../Papers DB …/DPO ….md``)."""
     label = _RELATION_LABEL_RE.match(text)
     if label is None:
         return []
-    rest, names, at = text[label.end():], [], 0
+    rest, items, at = text[label.end():], [], 0
     for m in _RELATED_PAGE_RE.finditer(rest):
         spelled = unquote(m.group("file")).strip()
         if rest[at:m.start()].strip(" ,") or not spelled or not m.group("name").strip().startswith(spelled):
             return []
-        names.append(m.group("name").strip())
+        items.append((m.group("name").strip(), unquote(m.group("path"))))
         at = m.end()
-    return names if names and not rest[at:].strip(" ,") else []
+    return items if items and not rest[at:].strip(" ,") else []
+
+
+#: words of a relation property's label or of its pages' database folder that say the related
+#: pages are papers (``Related papers``, ``Cites``, ``../Papers DB …/``); ``Sessions``,
+#: ``Project``, ``Meetings`` relate other pages of the workspace
+_PAPER_RELATION_RE = lazy(
+    r"\b(?:papers?|references?|citations?|cites|cited|readings|reading list|related work|literature|articles?|"
+    r"preprints?|publications?|bibliography)\b", re.I)
+
+
+def relation_names_papers(text: str, path: str) -> bool:
+    """Whether a relation property's item is a paper by the property's own word or its
+    page's: the label (``Related papers:``) or the database folder the page lives in
+    (``../Papers DB …/``) names papers. A page's name alone does not tell: a long meeting
+    page's name reads as a title as well as a paper's does."""
+    label = _RELATION_LABEL_RE.match(text)
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    return bool(label and _PAPER_RELATION_RE.search(label.group())) or bool(_PAPER_RELATION_RE.search(folder))

@@ -215,7 +215,9 @@ def _md_link_labels(text: str) -> str:
     return replace_markdown_links(text, lambda m: m.group(1))
 
 
-_EMPTY_BRACKETS_RE = lazy(r"[(<\[]\s*[)>\]]")
+#: brackets a removed URL left empty (a URL leaves a space; ``int8()`` right after a word is a
+#: name's call, ``LLM.int8(): …``, and stays)
+_EMPTY_BRACKETS_RE = lazy(r"(?!(?<=\w)\(\))[(<\[]\s*[)>\]]")
 _LINK_PUNCTUATION_RE = lazy(r"[\s<>()\[\],;|]")
 
 
