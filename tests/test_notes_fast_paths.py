@@ -585,3 +585,21 @@ def test_whole_text_checks_answer_as_their_full_patterns(text: str) -> None:
     assert chatcopy.has_link_previews(text) == bool(chatcopy._DOUBLED_SITE_RE.search(text))
     assert org._has_odd_break(text) == bool(org._ODD_BREAK_RE.search(text))
     assert orgheadings.body_parsers_inert(text) == (orgheadings._BODY_PARSER_TRIGGER_RE.search(text) is None)
+
+
+_MAIL_PIECES = st.sampled_from([
+    "From:", "From: ", "from: ", "Subject:\t", "To: ", "To:", "Sent: ", "Date: ", "DATE: ", "wrote:", "wrote:  ", " wrote :",
+    "---", "--- Forwarded message", "----Forwarded message", "-- Forwarded message", "Forwarded message", "> ", ">>", "\n",
+    "\r\n", " ", "\t", "x", "Title words (2024)", "\u2028", "\x85",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_MAIL_PIECES, max_size=12).map("".join) | st.text(max_size=30))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_mail_header_check_answers_as_its_full_pattern(text: str) -> None:
+    """Whether a whole notes text holds an e-mail's header or reply line is asked of the
+    pattern only when a word it needs occurs: the answer is the pattern's."""
+    from citekit.notes import extract
+
+    assert extract._mail_header(text) == (extract._MAIL_HEADER_RE.search(text) is not None)
