@@ -603,3 +603,44 @@ def test_mail_header_check_answers_as_its_full_pattern(text: str) -> None:
     from citekit.notes import extract
 
     assert extract._mail_header(text) == (extract._MAIL_HEADER_RE.search(text) is not None)
+
+
+def _authors_line_by_patterns(text: str) -> list[str] | None:
+    """:func:`~citekit.notes.shapes.authors_line` as its patterns alone read a line (every
+    pattern searched, no substring test first)."""
+    from citekit.notes import shapes
+
+    text = text.strip()
+    if shapes.URL_RE.search(text) or "(" in text:
+        return None
+    if shapes._AUTHOR_SEPS.search(text):
+        parts = [p for p in shapes._AUTHOR_SEPS.split(text) if p]
+    else:
+        parts = [p for p in shapes._NAME_LIST_SPLIT_RE.split(text) if p]
+        if len(parts) < 3:
+            return None
+        if not all(all(w[:1].isupper() or w in ("van", "von", "de", "der", "den", "di", "da", "du", "la", "le") for w in p.split()) for p in parts):
+            return None
+    if len(parts) < 2 or not all(shapes.is_name(p) for p in parts):
+        return None
+    return parts
+
+
+_AUTHOR_LINE_PIECES = st.sampled_from([
+    "Ana Lima", "Bo Chen", "van der Berg", "Émile Zola", ",", ", ", " , ", ";", "; and ", " and ", "and", " AND ", "&", " ⋅ ",
+    "·", "・", " ", "\t", "\u3000", "(", ")", "https://x.org/a", "HTTP://X.ORG", "://", "ana", "Title words", "2024",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_AUTHOR_LINE_PIECES, max_size=10).map("".join) | st.text(max_size=30))
+@example("Ana Lima and Bo Chen and Cy Dee").via("names joined by 'and' alone")
+@example("Ana Lima; Bo Chen; Cy Dee").via("names between semicolons")
+@example("Ana Lima ・ Bo Chen").via("two names around a middle dot")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_author_list_lines_are_read_as_their_patterns_read_them(text: str) -> None:
+    """An unlabelled author list is looked for behind substring tests (a separator, a bracket,
+    ``://``): the names it gives, or none, are those its patterns give."""
+    from citekit.notes import shapes
+
+    assert shapes.authors_line.__wrapped__(text) == _authors_line_by_patterns(text)
