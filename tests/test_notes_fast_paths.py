@@ -644,3 +644,31 @@ def test_author_list_lines_are_read_as_their_patterns_read_them(text: str) -> No
     from citekit.notes import shapes
 
     assert shapes.authors_line.__wrapped__(text) == _authors_line_by_patterns(text)
+
+
+_QUOTE_AND_LINK_PIECES = st.sampled_from([
+    "'", "‘", "’", "\"", "“", "Deep Residual Learning", "Attention Is All", " ", "a", "](zotero://select/library/items/7QK3ZP9D)",
+    "](zotero://select/groups/12/items/AB12)", "zotero://", "](ZOTERO://select/library/items/X)", "[", "(", ")", "]",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_QUOTE_AND_LINK_PIECES, max_size=12).map("".join) | st.text(max_size=30))
+@example("dropped: 'Deep Residual Learning'. ok").via("a title in straight single quotes")
+@example("see ‘Deep Residual Learning’ now").via("a title in curly single quotes")
+@example("“x” ([Lima et al., 2022, p. 1](zotero://select/library/items/7QK3ZP9D))").via("a Zotero citation link")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_single_quotes_and_zotero_links_are_looked_for_only_where_they_can_be(text: str) -> None:
+    """A single-quoted title is looked for only in a text with a single quote, a Zotero
+    item's link only in one with ``zotero://``: whatever the pattern finds, the text holds
+    that character or word, and the quoted part read is the pattern's."""
+    from citekit.notes import extract
+
+    if extract._SINGLE_QUOTED_RE.search(text):
+        assert "'" in text or "‘" in text
+    if extract._ZOTERO_ITEM_RE.search(text):
+        assert "zotero://" in text
+    if extract._OPENING_QUOTE_RE.search(text) is None:
+        spans = [m for m in extract._SINGLE_QUOTED_RE.finditer(text) if extract.title_case(m.group("q"))]
+        if len(spans) != 1:
+            assert extract._quoted_part(text) == text

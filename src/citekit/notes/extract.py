@@ -1855,7 +1855,8 @@ def _quoted_part(title: str) -> str:
     if _OPENING_QUOTE_RE.search(title) is None:
         # single quotes (a post's ``dropped: 'Title'. …``, British ``‘Title’``): only a span
         # written as a title, so an apostrophe (``Song et al's``) starts none
-        spans = [m for m in _SINGLE_QUOTED_RE.finditer(title) if title_case(m.group("q"))]
+        spans = [m for m in _SINGLE_QUOTED_RE.finditer(title) if title_case(m.group("q"))] \
+            if "'" in title or "‘" in title else []  # (the pattern opens on one of these)
         if len(spans) != 1:
             return title
     else:
@@ -2311,7 +2312,8 @@ def _annotated_item_title(node: Node, section: list[Node]) -> str | None:
     stack = list(section)
     while stack:
         child = stack.pop()
-        keys.update(m.group("key") for m in _ZOTERO_ITEM_RE.finditer(child.text))
+        if "zotero://" in child.text:  # (what the pattern cannot match without; most lines have none)
+            keys.update(m.group("key") for m in _ZOTERO_ITEM_RE.finditer(child.text))
         stack.extend(child.children)
     if len(keys) != 1:
         return None
