@@ -585,3 +585,90 @@ def test_whole_text_checks_answer_as_their_full_patterns(text: str) -> None:
     assert chatcopy.has_link_previews(text) == bool(chatcopy._DOUBLED_SITE_RE.search(text))
     assert org._has_odd_break(text) == bool(org._ODD_BREAK_RE.search(text))
     assert orgheadings.body_parsers_inert(text) == (orgheadings._BODY_PARSER_TRIGGER_RE.search(text) is None)
+
+
+_MAIL_PIECES = st.sampled_from([
+    "From:", "From: ", "from: ", "Subject:\t", "To: ", "To:", "Sent: ", "Date: ", "DATE: ", "wrote:", "wrote:  ", " wrote :",
+    "---", "--- Forwarded message", "----Forwarded message", "-- Forwarded message", "Forwarded message", "> ", ">>", "\n",
+    "\r\n", " ", "\t", "x", "Title words (2024)", "\u2028", "\x85",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_MAIL_PIECES, max_size=12).map("".join) | st.text(max_size=30))
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_mail_header_check_answers_as_its_full_pattern(text: str) -> None:
+    """Whether a whole notes text holds an e-mail's header or reply line is asked of the
+    pattern only when a word it needs occurs: the answer is the pattern's."""
+    from citekit.notes import extract
+
+    assert extract._mail_header(text) == (extract._MAIL_HEADER_RE.search(text) is not None)
+
+
+def _authors_line_by_patterns(text: str) -> list[str] | None:
+    """:func:`~citekit.notes.shapes.authors_line` as its patterns alone read a line (every
+    pattern searched, no substring test first)."""
+    from citekit.notes import shapes
+
+    text = text.strip()
+    if shapes.URL_RE.search(text) or "(" in text:
+        return None
+    if shapes._AUTHOR_SEPS.search(text):
+        parts = [p for p in shapes._AUTHOR_SEPS.split(text) if p]
+    else:
+        parts = [p for p in shapes._NAME_LIST_SPLIT_RE.split(text) if p]
+        if len(parts) < 3:
+            return None
+        if not all(all(w[:1].isupper() or w in ("van", "von", "de", "der", "den", "di", "da", "du", "la", "le") for w in p.split()) for p in parts):
+            return None
+    if len(parts) < 2 or not all(shapes.is_name(p) for p in parts):
+        return None
+    return parts
+
+
+_AUTHOR_LINE_PIECES = st.sampled_from([
+    "Ana Lima", "Bo Chen", "van der Berg", "Émile Zola", ",", ", ", " , ", ";", "; and ", " and ", "and", " AND ", "&", " ⋅ ",
+    "·", "・", " ", "\t", "\u3000", "(", ")", "https://x.org/a", "HTTP://X.ORG", "://", "ana", "Title words", "2024",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_AUTHOR_LINE_PIECES, max_size=10).map("".join) | st.text(max_size=30))
+@example("Ana Lima and Bo Chen and Cy Dee").via("names joined by 'and' alone")
+@example("Ana Lima; Bo Chen; Cy Dee").via("names between semicolons")
+@example("Ana Lima ・ Bo Chen").via("two names around a middle dot")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_author_list_lines_are_read_as_their_patterns_read_them(text: str) -> None:
+    """An unlabelled author list is looked for behind substring tests (a separator, a bracket,
+    ``://``): the names it gives, or none, are those its patterns give."""
+    from citekit.notes import shapes
+
+    assert shapes.authors_line.__wrapped__(text) == _authors_line_by_patterns(text)
+
+
+_QUOTE_AND_LINK_PIECES = st.sampled_from([
+    "'", "‘", "’", "\"", "“", "Deep Residual Learning", "Attention Is All", " ", "a", "](zotero://select/library/items/7QK3ZP9D)",
+    "](zotero://select/groups/12/items/AB12)", "zotero://", "](ZOTERO://select/library/items/X)", "[", "(", ")", "]",
+])
+
+
+# unit: a speed shortcut must answer as the full rule it stands in for; the API's output cannot show which one ran
+@given(st.lists(_QUOTE_AND_LINK_PIECES, max_size=12).map("".join) | st.text(max_size=30))
+@example("dropped: 'Deep Residual Learning'. ok").via("a title in straight single quotes")
+@example("see ‘Deep Residual Learning’ now").via("a title in curly single quotes")
+@example("“x” ([Lima et al., 2022, p. 1](zotero://select/library/items/7QK3ZP9D))").via("a Zotero citation link")
+@settings(max_examples=500, deadline=None, derandomize=True)
+def test_single_quotes_and_zotero_links_are_looked_for_only_where_they_can_be(text: str) -> None:
+    """A single-quoted title is looked for only in a text with a single quote, a Zotero
+    item's link only in one with ``zotero://``: whatever the pattern finds, the text holds
+    that character or word, and the quoted part read is the pattern's."""
+    from citekit.notes import extract
+
+    if extract._SINGLE_QUOTED_RE.search(text):
+        assert "'" in text or "‘" in text
+    if extract._ZOTERO_ITEM_RE.search(text):
+        assert "zotero://" in text
+    if extract._OPENING_QUOTE_RE.search(text) is None:
+        spans = [m for m in extract._SINGLE_QUOTED_RE.finditer(text) if extract.title_case(m.group("q"))]
+        if len(spans) != 1:
+            assert extract._quoted_part(text) == text

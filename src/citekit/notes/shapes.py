@@ -124,11 +124,13 @@ def authors_line(text: str) -> list[str] | None:
     person with an affiliation is not an author list.
     """
     text = text.strip()
-    if URL_RE.search(text) or "(" in text:
+    if "(" in text or "://" in text and URL_RE.search(text):  # (a URL holds ``://``)
         return None
-    if _AUTHOR_SEPS.search(text):
+    if "⋅" in text or "·" in text or "・" in text:  # (``_AUTHOR_SEPS.search``: its spaces are optional)
         parts = [p for p in _AUTHOR_SEPS.split(text) if p]
     else:
+        if "," not in text and ";" not in text and "and" not in text:
+            return None  # (no separator of ``_NAME_LIST_SPLIT_RE``: one part, too few for a list)
         parts = [p for p in _NAME_LIST_SPLIT_RE.split(text) if p]
         if len(parts) < 3:  # "A and B" or "A, B" is too easily a phrase
             return None
