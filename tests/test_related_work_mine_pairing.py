@@ -91,3 +91,14 @@ def test_a_property_is_not_shared_by_a_records_adjective():
                     ("Smoothness in Learning", [t.split(".")[0] for t in group]))
     assert any(g.phrase == "smoothness" for g in found), found
     assert not any(0 in g.sharers for g in found), found  # ("a smooth relaxation" is no study of smoothness)
+
+
+def test_a_phrase_that_ends_on_a_preposition_is_no_ground():
+    texts = ["Quiet Movement Sensing. We sense the movement of hands above a desk with a capacitive pad.",
+             "Reading Long Documents on Walls. We study how people read long documents on wall displays.",
+             "Gossip in Sensor Fleets. We change the gossip protocol of sensor fleets.",
+             "Paths in Graphs. We sample random paths in sparse graphs."]
+    found = grounds("We propose a pointing technique that reads the movement of hands above a large display, and show "
+                    "that such movement speeds up distant selection.", texts[:1], Section(texts, {"display"}), "",
+                    ("Hand Movement for Large Displays", ["Quiet Movement Sensing"]))
+    assert not any(g.phrase.split()[-1] in ("above", "aboves") for g in found), found

@@ -231,6 +231,11 @@ def _used_as_verb(word: str, text: str) -> bool:
         _AS_VERB.search(text[:m.start()]) or _OBJECT_NEXT.match(text[m.end():]) for m in spots)
 
 
+#: words that end no noun phrase: a phrase cut before a preposition's object is no line of work
+_PREPOSITIONS = frozenset("above below beneath behind beside besides between beyond inside outside near toward towards "
+                          "onto upon within without along amid around".split())
+
+
 def _only_as_verb(word_root: str, text: str) -> bool:
     """Whether ``text`` writes the words of this root only as a verb ("to reduce communication", "we reduce the
     cost"): a record that does the thing names no topic the user's noun ("variance reduction") names."""
@@ -352,6 +357,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             lower = [w for w in forms.get(key[0], []) if w.islower()]
             written = max(lower, key=lambda w: (_reads_bare(w), lower.count(w))) if lower else written
         words = written.split()
+        if words[-1].lower() in _PREPOSITIONS:
+            continue  # ("hands above" of "the movement of hands above a display": no phrase, and no plural "aboves")
         if any(_topical(w, section.section) for w in key) or _vague(words[-1]) or len(key) == 1 and (
                 words[0].lower() in WEAK_ALONE or words[0].lower() in _LINKING):
             continue
