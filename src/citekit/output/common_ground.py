@@ -231,6 +231,18 @@ def _used_as_verb(word: str, text: str) -> bool:
         _AS_VERB.search(text[:m.start()]) or _OBJECT_NEXT.match(text[m.end():]) for m in spots)
 
 
+#: words that end no noun phrase: a phrase cut before a preposition's object is no line of work
+_PREPOSITIONS = frozenset("above below beneath behind beside besides between beyond inside outside near toward towards "
+                          "onto upon within without along amid around".split())
+
+
+def _only_as_verb(word_root: str, text: str) -> bool:
+    """Whether ``text`` writes the words of this root only as a verb ("to reduce communication", "we reduce the
+    cost"): a record that does the thing names no topic the user's noun ("variance reduction") names."""
+    forms = set(_plain_words(text).get(word_root, ()))
+    return bool(forms) and all(_used_as_verb(w, text) for w in forms)
+
+
 #: what can follow a noun that heads its phrase: a verb's forms, an adverb ("gestures offered", "input is"); and
 #: a process done to it, which keeps the word's own sense ("gesture understanding", "energy harvesting")
 _NOT_A_NOUN = lazy(r"[a-z]+(?:ed|ly|es|ing|tion|sion|ment|ance|ence|sis)|[a-z]+[^su]s")
@@ -345,6 +357,8 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             lower = [w for w in forms.get(key[0], []) if w.islower()]
             written = max(lower, key=lambda w: (_reads_bare(w), lower.count(w))) if lower else written
         words = written.split()
+        if words[-1].lower() in _PREPOSITIONS:
+            continue  # ("hands above" of "the movement of hands above a display": no phrase, and no plural "aboves")
         if any(_topical(w, section.section) for w in key) or _vague(words[-1]) or len(key) == 1 and (
                 words[0].lower() in WEAK_ALONE or words[0].lower() in _LINKING):
             continue
@@ -369,6 +383,14 @@ def grounds(mine_text: str, group_texts: list[str], section: Section, heading: s
             after = {root(m.group(1).lower()) for m in re.finditer(
                 rf"(?<![\w\-]){re.escape(written)}\s+([A-Za-z][\w\-]*)", mine_text, re.I)}
             sharers = tuple(i for i in sharers if _same_pair(written, after, group_texts[i]))
+        if len(key) == 1 and not _used_as_verb(written, mine_text):
+            # the user's noun is no record's verb: "variance reduction" is not what "to reduce communication" does
+            sharers = tuple(i for i in sharers if not _only_as_verb(key[0], group_texts[i]))
+        if len(key) == 1 and re.search(r"[a-z](?:ness|ity)$", written.lower()):
+            # a property the user studies ("smoothness") is no record's adjective ("a smooth relaxation"): the record
+            # says what its own thing is like, not that it works on the property
+            sharers = tuple(i for i in sharers if any(w.lower().endswith(written.lower()[-4:])
+                                                      for w in _plain_words(group_texts[i]).get(key[0], ())))
         if not sharers or "'" in written:
             continue  # (not "object's": a possessive is no topic)
         if len(key) == 1 and titles[0] + "".join(titles[1]) and not (
@@ -679,9 +701,13 @@ def short_clause(clause: str, limit: int = AIM_WORDS) -> str | None:
         # "we propose Spectral Momentum, an optimizer | that filters ...": the cut stops before it says what the
         # thing does; a later break inside what follows keeps the thing and its claim ("an optimizer that filters
         # the spectrum of the momentum matrix"), else nothing of this sentence is said
+        if _PAIRED.search(text) and (said := what_it_does(text, limit)):
+            return said  # ("... that combines A with a sketched approximation | of B": the pairing said whole)
         later = [o for o in _cuts(text, _LATER_BREAK, limit) if len(o) > len(found) and not _HOLLOW_END.search(o)]
-        return next((out for option in later if (out := _reads_whole(option.rstrip(" ,;:")))), None)
-    return found
+        found = next((out for option in later if (out := _reads_whole(option.rstrip(" ,;:")))), None)
+    # no cut keeps a pairing whole ("we propose a memory-light Muon optimizer that combines A | with B" is too
+    # long to end past B): said from what the thing does ("our optimizer combines A with B"), it fits
+    return found or (what_it_does(text, limit) if _PAIRED.search(text) else None)
 
 
 def _cuts(text: str, breaks: "re.Pattern[str]", limit: int) -> list[str]:
@@ -693,12 +719,22 @@ def _cuts(text: str, breaks: "re.Pattern[str]", limit: int) -> list[str]:
     return [text[:m.start()] for m in reversed(list(breaks.finditer(text)))
             if 4 <= len(text[:m.start()].split()) <= limit + SLACK and not _DANGLING.search(text[:m.start()])
             and text[:m.start()].split()[-1].lower() not in FUNCTION_WORDS | GENERIC
-            and not (text[m.end():].lstrip().startswith("that") and _SAYS.search(text[:m.start()]))]
+            and not (text[m.end():].lstrip().startswith("that") and _SAYS.search(text[:m.start()]))
+            and not (_WANTS_WITH.search(text[:m.start()]) and re.search(r"\bwith\b", text[m.start():]))]
 
 
-#: a clause that ends on a bare kind ("we propose X, an optimizer", "we present a method"): it names what the
-#: paper made but not what it does
-_HOLLOW_END = lazy(r"(?:,|\bwe\s+[a-z]+)\s+(?:a|an|the|our)\s+(?:[a-z\-]+\s+)?(?:optimizer|method|technique|approach|"
+#: a verb whose object goes on to its "with" ("combines A | with B", "merges drone imagery | with soil readings"),
+#: and no "with" of its own yet: cut before that "with", the clause says half a pairing as the whole claim
+_PAIRING_VERB = (r"\b(?:combin|merg|integrat|coupl|pair|fus|unif|interleav|augment|equipp?|replac|compar|"
+                 r"complement|supplement|enrich|align)[a-z]*\b")
+_WANTS_WITH = lazy(_PAIRING_VERB + r"(?:(?!\bwith\b).)*$", re.I)
+#: the pairing said whole: "combines A with B"
+_PAIRED = lazy(_PAIRING_VERB + r".*?\bwith\b", re.I)
+
+
+#: a clause that ends on a bare kind ("we propose X, an optimizer", "we present a method", "we propose a
+#: memory-light Muon optimizer"): it names what the paper made but not what it does
+_HOLLOW_END = lazy(r"(?:,|\bwe\s+[a-z]+)\s+(?:a|an|the|our)\s+(?:[A-Za-z\-]+\s+){0,2}(?:optimizer|method|technique|approach|"
                    r"framework|system|algorithm|tool|toolkit|model|scheme|procedure|strategy|device|prototype|"
                    r"interface|architecture|variant|library|platform|solution)$")
 #: the kinds of thing a paper makes, as "we propose X, an <kind> that ..." names them

@@ -43,4 +43,7 @@ def root(word: str) -> str:
     word = word.lower().strip("'-")
     word = _LATIN.get(word, word)  # ("matrices" is "matrix": no ending strips one to the other)
     once = _strip_once(word)
-    return _strip_once(once) if once != word else once
+    out = _strip_once(once) if once != word else once
+    # the Latin "-duce"/"-duct" verbs: "reduced" -> "reduc" but "reduction" -> "reduct"; one root for both
+    # ("reduce", "reduction", "production", "produces", "construct", "construction" -> "reduc", "produc", "construc")
+    return out[:-1] if out.endswith("uct") and len(out) > MIN_ROOT + 2 else out
