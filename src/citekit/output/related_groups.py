@@ -409,7 +409,8 @@ def of_topic(name: str, topic: list[str], claims: list[str]) -> str:
 
     from citekit.output.related_headings import verb_form
 
-    if len(topic) != 1 or " " in name or not claims or not _ADJECTIVE.search(name.lower()) or verb_form(name):
+    if len(topic) != 1 or " " in name or not claims or verb_form(name) \
+            or not (_ADJECTIVE.search(name.lower()) or name.lower().endswith("ile")):  # ("mobile", "tactile")
         return ""  # (a word of the form of an adjective only: "Developed", "Taken", "Playing" are verbs')
     word = topic[0].replace("-", " ").strip()
     if " " in word or not all((root(word.lower()),) in terms(c) for c in claims):

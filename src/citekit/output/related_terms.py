@@ -91,17 +91,22 @@ def _after_combining(word: str) -> str:
 #: a sentence in which the authors say what they did: "We present ...", "In this paper ..."
 _CLAIM = re.compile(r"\b(?:we|this (?:paper|work|article|study|video|note)|in this (?:paper|work|article|study|video))\b"
                     r"[^.]*?\b(?:present|propose|describe|introduce|develop|design|build|report|examine|investigate"
-                    r"|explore|study|evaluate|compare|contribute|demonstrate|show)", re.I)
+                    r"|explore|study|evaluate|compare|contribute|demonstrate|show)"
+                    r"|\b(?:present|propos|describ|report)ed (?:in|by) this (?:paper|work|article|study)\b", re.I)
+#: a sentence about what the authors did before ("In our previous work, we developed ..."): background, no claim
+_EARLIER = re.compile(r"\b(?:previous|prior|earlier|past) (?:work|study|studies|paper|research)\b", re.I)
 
 
 def claim(text: str) -> str:
     """The title and the sentence of the abstract that says what the paper does (the first "we present ...", "in
-    this paper ..."; else the title alone): what a reader groups a paper by. A word an abstract writes only about
+    this paper ...", "the research presented in this paper ...", not one about the authors' previous work; else the
+    title alone): what a reader groups a paper by. A word an abstract writes only about
     the setting ("... estimated from magnetic resonance imaging data, scientists need ...") is not what the paper
     does. ``text`` is :func:`.related_groups.entry_text`'s: title, title, abstract."""
     parts = text.split(" . ", 2)
     title, body = parts[0], parts[2] if len(parts) > 2 else ""
-    said = next((s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", body) if _CLAIM.search(s)), "")
+    said = next((s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", body) if _CLAIM.search(s) and not _EARLIER.search(s)),
+                "")
     return f"{title} . {said}" if said else title
 
 

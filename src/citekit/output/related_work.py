@@ -883,10 +883,11 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         for said, read, floor in ((similarity.titled, [t if e.title else "" for e, t in zip(left, titles)], ATTACH_FLOOR),
                                   (similarity.claimed, similarity.claims, 0.0))[:2 if claims else 1]:
             for pair_idx, name in title_pairs(similarity.sim, leftovers, said, read, floor):
+                own = name  # (the group's own word: "Mobile input" may follow "Magnetic input", the topic is shared)
                 if said is similarity.claimed and stray_word(name, [titles[i] for i in pair_idx],
                                                              [abstracts[i] for i in pair_idx], topic, book):
                     name = of_topic(name, topic, [similarity.claims[i] for i in pair_idx]) or name
-                if heading_case(name, names).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
+                if heading_case(name, names).lower() not in used and not _overlaps(own, used - {core_heading.lower()}) \
                         and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
                     used.add(heading_case(name, names).lower())
                     if said is similarity.claimed:
