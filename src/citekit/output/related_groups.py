@@ -168,7 +168,7 @@ class Similarity:
         import numpy as np
 
         from citekit.output.related_kinds import contribution
-        from citekit.output.related_terms import closeness, section_of, terms
+        from citekit.output.related_terms import claim, closeness, in_abstract, section_of, terms
 
         # what the papers do, without the section's own words (see :mod:`.related_terms`); the
         # TF-IDF above only names groups
@@ -177,6 +177,11 @@ class Similarity:
         text, self.points = closeness(texts, list(topic or []))
         # the terms of each title (its first sentence), that another paper also uses: what it says it is about
         self.titled = [{k for k in terms(t.split(" . ", 1)[0])} & p for t, p in zip(texts, self.points)]
+        # the terms of what each paper says it does (its title and its "we present ..." sentence), that another
+        # paper also uses: what a reader groups it by (:func:`.related_terms.claim`)
+        self.claims = [claim(t) for t in texts]
+        # (a term its abstract writes too: a title's figure of speech is not what a paper does)
+        self.claimed = [set(terms(c)) & p & in_abstract(t) for c, p, t in zip(self.claims, self.points, texts)]
         text = np.asarray(text, dtype=float)
         same_kind = np.array([[bool(a) and a == b for b in self.kinds] for a in self.kinds], dtype=float)
         # two systems, or two studies, are a little closer: a reader groups by contribution too (a share of what
@@ -362,33 +367,55 @@ def attach_leftovers(sim, clusters: list[list[int]], tags: list[set[str]],  # no
 
 def title_pairs(sim, leftovers: list[int], titled: list[set], titles: list[str],  # noqa: ANN001
                 floor: float = ATTACH_FLOOR) -> list[tuple[list[int], str]]:
-    """Pairs of papers left alone whose titles share a term no other paper uses ("Diagnosis of Oral Disease by
-    Percussion Sound", "Sound as a Diagnostic Aid ...": under a ``music`` tag, "diagnos"), as close as a paper
-    must be to join a group (``floor``), closest first; each with a heading, the shared term as a title writes
-    it ("Diagnosis"). Two leftovers that share a real point are a paragraph, not two entries of a catch-all.
-    ``titled`` is each paper's title terms (:attr:`Similarity.titled`)."""
-    from itertools import combinations
-
+    """Groups of papers left alone whose titles, or the sentences that say what they do, share a term no other
+    paper uses ("Diagnosis of Oral Disease by Percussion Sound", "Sound as a Diagnostic Aid ...": under a
+    ``music`` tag, "diagnos"; three input devices whose titles or claims say "magnetic", "magnetically driven",
+    "ferromagnetic"), each paper as close to another of them as a paper must be to join a group (``floor``); the
+    most papers first, then a longer term, then the closest; each with a heading, the shared term as a title (else
+    a claim) writes it ("Diagnosis"). Leftovers that do the same work are a paragraph, not entries of a catch-all.
+    ``titled`` is each paper's title terms (:attr:`Similarity.titled`), or those of its claim
+    (:attr:`Similarity.claimed`); ``titles`` the texts the heading is read from (titles, or claims)."""
     from citekit.output.related_terms import _KEEP, _WEAK
     from citekit.output.related_topics import term_root as root
 
     weak = {root(w) for w in _WEAK | _KEEP}
     used = Counter(t for p in titled for t in p)
     found = []
-    for a, b in combinations(leftovers, 2):
-        shared = sorted((t for t in titled[a] & titled[b] if used[t] == 2 and not all(w in weak for w in t)),
-                        key=lambda t: (-len(t), t))
-        if shared and float(sim[a][b]) >= floor:
-            found.append((-float(sim[a][b]), a, b, shared[0]))
-    out, taken = [], set()
-    for _, a, b, term in sorted(found):
-        if a in taken or b in taken:
+    for term in sorted({t for i in leftovers for t in titled[i]}):
+        idx = [i for i in leftovers if term in titled[i]]
+        if not MIN_SIZE <= len(idx) <= MAX_SIZE or used[term] != len(idx) or all(w in weak for w in term):
             continue
-        name = _as_written(term, [titles[a], titles[b]])
+        if all(max(float(sim[i][j]) for j in idx if j != i) >= floor for i in idx):
+            mean = sum(float(sim[i][j]) for i in idx for j in idx if i < j) / (len(idx) * (len(idx) - 1) / 2)
+            found.append((-len(idx), -len(term), -mean, term, idx))
+    out, taken = [], set()
+    for _, _, _, term, idx in sorted(found):
+        if taken & set(idx):
+            continue
+        # (as a title writes it before as a claim does: "Magnetic" of a title, not "magnetically" of an abstract)
+        name = _as_written(term, [titles[i].split(" . ", 1)[0] for i in idx] + [titles[i] for i in idx])
         if name:
-            taken |= {a, b}
-            out.append(([a, b], name))
+            taken |= set(idx)
+            out.append((idx, name))
     return out
+
+
+def of_topic(name: str, topic: list[str], claims: list[str]) -> str:
+    """A word the papers write only before another ("Magnetic": "magnetic field", "magnetically driven",
+    "ferromagnetic sensing") names, with the section's topic, the kind of it they do ("Magnetic input"), when
+    the topic is one word every paper's claim (:func:`.related_terms.claim`) writes; else ""."""
+    from citekit.output.related_terms import terms
+    from citekit.output.related_topics import term_root as root
+
+    from citekit.output.related_headings import verb_form
+
+    if len(topic) != 1 or " " in name or not claims or verb_form(name) \
+            or not (_ADJECTIVE.search(name.lower()) or name.lower().endswith("ile")):  # ("mobile", "tactile")
+        return ""  # (a word of the form of an adjective only: "Developed", "Taken", "Playing" are verbs')
+    word = topic[0].replace("-", " ").strip()
+    if " " in word or not all((root(word.lower()),) in terms(c) for c in claims):
+        return ""
+    return f"{name} {word.lower()}"
 
 
 def _as_written(term: tuple[str, ...], titles: list[str]) -> str:

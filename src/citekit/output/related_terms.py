@@ -38,6 +38,12 @@ _KEEP = frozenset("large small high low technique techniques".split())
 STOP = (FUNCTION_WORDS | GENERIC | _TALK) - _KEEP
 #: word stems that name no theme alone (a topic sentence's rule), as :func:`.related_topics.term_root` writes them
 _WEAK = frozenset(w for w in WEAK_ALONE | {"use", "time", "way", "real"})
+#: combining forms a word is written with, closed up, in front of a word it is a kind of: "ferromagnetic"
+#: sensing is magnetic sensing, "piezoelectric" is electric
+COMBINING = ("electro", "ferro", "hydro", "magneto", "micro", "opto", "photo", "piezo", "thermo", "vibro")
+#: the fewest letters the word after a combining form needs to count as that word too ("microphone" is no phone,
+#: "photograph" no graph)
+COMBINED_MIN = 6
 
 
 
@@ -64,10 +70,52 @@ def terms(text: str) -> Counter[tuple[str, ...]]:
                 continue
             word = root(low)
             out[(word,)] += 1
+            kind = _after_combining(low)
+            if kind:
+                out[(kind,)] += 1  # ("ferromagnetic" sensing beside "magnetic" field: both magnetic)
             if prev:
                 out[(prev, word)] += 1
             prev = word
     return out
+
+
+def _after_combining(word: str) -> str:
+    """The root of the word a closed-up combining form is written in front of ("ferromagnetic" -> that of
+    "magnetic"), or "" when ``word`` has none or what follows is short (:data:`COMBINED_MIN`)."""
+    for form in COMBINING:
+        if word.startswith(form) and len(word) - len(form) >= COMBINED_MIN:
+            return root(word[len(form):])
+    return ""
+
+
+#: a sentence in which the authors say what they did: "We present ...", "In this paper ..."
+_CLAIM = re.compile(r"\b(?:we|this (?:paper|work|article|study|video|note)|in this (?:paper|work|article|study|video))\b"
+                    r"[^.]*?\b(?:present|propose|describe|introduce|develop|design|build|report|examine|investigate"
+                    r"|explore|study|evaluate|compare|contribute|demonstrate|show)"
+                    r"|\b(?:present|propos|describ|report)ed (?:in|by) this (?:paper|work|article|study)\b", re.I)
+#: a sentence about what the authors did before ("In our previous work, we developed ..."): background, no claim
+_EARLIER = re.compile(r"\b(?:previous|prior|earlier|past) (?:work|study|studies|paper|research)\b", re.I)
+
+
+def claim(text: str) -> str:
+    """The title and the sentence of the abstract that says what the paper does (the first "we present ...", "in
+    this paper ...", "the research presented in this paper ...", not one about the authors' previous work; else the
+    title alone): what a reader groups a paper by. A word an abstract writes only about
+    the setting ("... estimated from magnetic resonance imaging data, scientists need ...") is not what the paper
+    does. ``text`` is :func:`.related_groups.entry_text`'s: title, title, abstract."""
+    parts = text.split(" . ", 2)
+    title, body = parts[0], parts[2] if len(parts) > 2 else ""
+    said = next((s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", body) if _CLAIM.search(s) and not _EARLIER.search(s)),
+                "")
+    return f"{title} . {said}" if said else title
+
+
+def in_abstract(text: str) -> set[tuple[str, ...]]:
+    """The terms of a record's abstract (and summary), its title left out: a title word the abstract never
+    writes ("Move to Get Moved: A Search for Methods ...") may be a figure of speech, not what the paper does.
+    ``text`` is :func:`.related_groups.entry_text`'s."""
+    parts = text.split(" . ", 2)
+    return set(terms(parts[2])) if len(parts) > 2 else set()
 
 
 def section_of(texts: list[str], topic: list[str]) -> set[str]:

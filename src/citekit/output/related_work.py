@@ -800,8 +800,8 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
     closing paragraph. A selection of at most three papers, or one that splits into no
     group, stays one paragraph named after the topic.
     """
-    from citekit.output.related_groups import (MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
-                                               entry_text, name_group, title_pairs, topic_tags)
+    from citekit.output.related_groups import (ATTACH_FLOOR, MAX_SIZE, MIN_SIZE, THRESHOLDS, WHOLE_POINT, Similarity, attach_leftovers, cluster,
+                                               entry_text, name_group, of_topic, title_pairs, topic_tags)
     from citekit.output.related_actions import task_groups
     from citekit.output.related_headings import Selection, group_heading, stray_word, written_by
     from citekit.output.related_terms import as_one_term, long_forms, section_of, terms
@@ -871,9 +871,10 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
         return {core_heading.lower(), *(g.heading.lower() for g in groups),
                 *(h.lower() for _, h, _ in final if h != heading)}
 
-    def pair_up(leftovers: list[int]) -> list[int]:
+    def pair_up(leftovers: list[int], claims: bool = False) -> list[int]:
         """Leftovers that share a phrase of their own ("handcrafting with ToolDevices"), or a term of their
-        titles, are a group after all (added to ``named``); returns the rest."""
+        titles, are a group after all (added to ``named``); with ``claims`` (the last leftovers, once every group
+        has its heading), also a term of what they say they do; returns the rest."""
         while len(leftovers) >= MIN_SIZE:
             pair = next((t for t in book.themes(leftovers) if len(t.members) <= MAX_SIZE
                          and len(heading_of(list(t.members), used, neutral=False)[1]) >= MIN_SIZE), None)
@@ -883,13 +884,26 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
             used.add(heading.lower())
             named.append((true_of, heading, []))
             leftovers = [i for i in leftovers if i not in true_of]
-        for pair_idx, name in title_pairs(similarity.sim, leftovers, similarity.titled, [t if e.title else "" for e, t in zip(left, titles)]):
-            # (two leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic": a pair all the same)
-            if heading_case(name, names).lower() not in used and not _overlaps(name, used - {core_heading.lower()}) \
-                    and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
-                used.add(heading_case(name, names).lower())
-                named.append((pair_idx, heading_case(name, names), []))
-                leftovers = [i for i in leftovers if i not in pair_idx]
+        # (leftovers whose titles alone share a term, "Diagnosis" and "Diagnostic", are a group all the same; then
+        # those whose titles or "we present ..." sentences do: "Magnetic", "magnetically driven", "ferromagnetic")
+        # (a term each claim and abstract writes, and no other paper's claim, is the evidence: however little else
+        # the abstracts share, as in a title pair)
+        for said, read, floor in ((similarity.titled, [t if e.title else "" for e, t in zip(left, titles)], ATTACH_FLOOR),
+                                  (similarity.claimed, similarity.claims, 0.0))[:2 if claims else 1]:
+            for pair_idx, name in title_pairs(similarity.sim, leftovers, said, read, floor):
+                own = name  # (the group's own word: "Mobile input" may follow "Magnetic input", the topic is shared)
+                if said is similarity.claimed and stray_word(name, [titles[i] for i in pair_idx],
+                                                             [abstracts[i] for i in pair_idx], topic, book):
+                    name = of_topic(name, topic, [similarity.claims[i] for i in pair_idx]) or name
+                if heading_case(name, names).lower() not in used and not _overlaps(own, used - {core_heading.lower()}) \
+                        and not stray_word(name, [titles[i] for i in pair_idx], [abstracts[i] for i in pair_idx], topic, book):
+                    used.add(heading_case(name, names).lower())
+                    if said is similarity.claimed:
+                        # (true of every paper by construction; said again, a phrase two of them share would
+                        # send the third away: "Input device" of "Magnetic input")
+                        labels.add(heading_case(name, names).lower())
+                    named.append((pair_idx, heading_case(name, names), []))
+                    leftovers = [i for i in leftovers if i not in pair_idx]
         return leftovers
 
     def pair_off(i: int, final: list[tuple[list[int], str, list[str]]]) -> bool:
@@ -985,7 +999,7 @@ def _groups(entries: list[Entry], topic: list[str], specs: list[GroupSpec], rule
                 rest_idx.remove(i)
     named = []
     used = {core_heading.lower(), *(g.heading.lower() for g in groups), *(h.lower() for _, h, _ in final)}
-    rest_idx = pair_up(rest_idx)
+    rest_idx = pair_up(rest_idx, claims=True)
     final += named
     for i in sorted(rest_idx, key=lambda i: -max((_closeness(similarity.sim, i, t) for t, _, _ in final), default=0.0)):
         # a leftover close to a group by what it does joins it, under a heading said again of the whole group

@@ -8,14 +8,14 @@ endings (a light suffix stripper in the spirit of Porter's, without its measure 
 roots are only ever compared with each other, never shown). A root keeps at least three
 letters, so short words ("use", "bus") stay as they are; an adjective's "-ic" goes only from a root
 of four letters or more, so "robotic" meets "robot" and "haptics" "haptic", but "topic" and
-"music" stay whole.
+"music" stay whole; an adverb's "-ally" goes as one ending, so "magnetically" meets "magnetic" and "magnet".
 """
 
 from __future__ import annotations
 
 #: endings stripped, longest first; each pass strips one, and a word gets at most two passes
 _ENDINGS = ("isation", "ization", "ational", "ations", "ation", "ional", "ities", "ments", "ment", "ness",
-            "ings", "ions", "ity", "ing", "ion", "ive", "ies", "ied", "ous", "ful", "al", "ic", "es", "ed", "ly", "s", "e")
+            "ings", "ions", "ity", "ing", "ion", "ive", "ies", "ied", "ous", "ful", "al", "ic", "es", "ed", "ally", "ly", "s", "e")
 #: Latin plurals papers write, by their singular: no ending stripped makes one of the other
 _LATIN = {"matrices": "matrix", "vertices": "vertex", "indices": "index", "simplices": "simplex",
           "appendices": "appendix"}
