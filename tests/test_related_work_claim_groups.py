@@ -108,3 +108,32 @@ def test_two_leftovers_that_say_they_study_mobile_input_are_a_paragraph(tmp_path
     paras = paragraphs(out)
     home = next((h, keys) for h, _, keys, _ in paras if "walk1" in keys)
     assert home == ("Mobile input", ["walk1", "bus1"]) or home == ("Mobile input", ["bus1", "walk1"]), out
+
+
+#: two robots that take input, neither of them "robotic input": each writes "robotic" about something else
+ROBOTS = [
+    ("arm1", "A Robotic Arm for Bakers",
+     "Bakers need a third hand. We present BakerArm, a robotic arm that is steered by the input a baker speaks "
+     "while both hands knead dough."),
+    ("dog1", "A Robotic Guide Dog",
+     "Blind walkers rely on dogs. We present GuideBot, a robotic companion on wheels whose handle reads the input "
+     "a walker gives by squeezing."),
+]
+
+
+def test_an_adjective_heading_needs_a_paper_that_writes_it_as_one_phrase(tmp_path: Path) -> None:
+    """Two robots that take input are no "Robotic input": no claim writes the adjective and the section's word as
+    one phrase, so the heading is not made up from the two ("Mobile input" above is: "mobile thumb input")."""
+    out = related_work(library(tmp_path, "input", GAZE + ACOUSTIC + ROBOTS), tags=("input",), fmt="markdown").text
+    assert "robotic input" not in out.lower(), out
+
+
+def test_a_phrase_is_the_two_words_with_at_most_two_content_words_between() -> None:
+    """"mobile thumb input" writes "mobile ... input"; a function word or a comma between, or three words, does not."""
+    from citekit.output.related_terms import writes_phrase
+
+    assert writes_phrase(root("mobile"), root("input"), "a study of mobile thumb input")
+    assert writes_phrase(root("magnetic"), root("input"), "ferromagnetic input")
+    assert not writes_phrase(root("robotic"), root("input"), "a robotic arm that takes input")
+    assert not writes_phrase(root("robotic"), root("input"), "robotic, and input")
+    assert not writes_phrase(root("robotic"), root("input"), "robotic kitchen arm steering input")

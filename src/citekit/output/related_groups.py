@@ -404,7 +404,7 @@ def of_topic(name: str, topic: list[str], claims: list[str]) -> str:
     """A word the papers write only before another ("Magnetic": "magnetic field", "magnetically driven",
     "ferromagnetic sensing") names, with the section's topic, the kind of it they do ("Magnetic input"), when
     the topic is one word every paper's claim (:func:`.related_terms.claim`) writes; else ""."""
-    from citekit.output.related_terms import terms
+    from citekit.output.related_terms import terms, writes_phrase
     from citekit.output.related_topics import term_root as root
 
     from citekit.output.related_headings import verb_form
@@ -414,6 +414,10 @@ def of_topic(name: str, topic: list[str], claims: list[str]) -> str:
         return ""  # (a word of the form of an adjective only: "Developed", "Taken", "Playing" are verbs')
     word = topic[0].replace("-", " ").strip()
     if " " in word or not all((root(word.lower()),) in terms(c) for c in claims):
+        return ""
+    # (a paper must write the two words as one phrase, "mobile thumb input": two robots that take speech are no
+    # "Robotic speech", though both claims write "robot" and "speech")
+    if not any(writes_phrase(root(name.lower()), root(word.lower()), c) for c in claims):
         return ""
     return f"{name} {word.lower()}"
 

@@ -79,6 +79,28 @@ def terms(text: str) -> Counter[tuple[str, ...]]:
     return out
 
 
+def writes_phrase(first: str, last: str, text: str, between: int = 2) -> bool:
+    """Whether ``text`` writes the word ``first`` (a root, or a closed-up combining form in front of it) and then
+    ``last`` (a root) in one phrase: at most ``between`` content words apart, with no punctuation or word of
+    :data:`STOP` between ("mobile thumb input" writes "mobile ... input"; "a robot that takes speech" does not
+    write "robotic speech"). What an "<adjective> <topic>" heading needs a paper to say."""
+    for chunk in _BREAK.split(_plain(text)):
+        since = None  # (content words read since the last ``first``)
+        for raw in re.findall(r"[A-Za-z0-9]+", chunk):
+            low = fold(raw).lower()
+            if low in STOP:
+                since = None
+                continue
+            word = root(low)
+            if since is not None and word == last:
+                return True
+            if word == first or _after_combining(low) == first:
+                since = 0
+            elif since is not None:
+                since = since + 1 if since < between else None
+    return False
+
+
 def _after_combining(word: str) -> str:
     """The root of the word a closed-up combining form is written in front of ("ferromagnetic" -> that of
     "magnetic"), or "" when ``word`` has none or what follows is short (:data:`COMBINED_MIN`)."""
