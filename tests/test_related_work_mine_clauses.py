@@ -314,3 +314,27 @@ def test_groups_that_share_nothing_do_not_each_repeat_the_one_claim(tmp_path: Pa
     wheres = [s for s in last_sentences(out).values() if s.startswith("Where @")]
     assert len(wheres) == 1, out
     assert len([line for line in out.splitlines() if "TODO(citekit): contrast with" in line]) == 1, out
+
+
+#: a cited optimizer that proves sample-complexity bounds too, under another smoothness
+FRUGAL = [
+    ("ka2025frugal", "FrugalSign: A Frugal Sign Optimizer for Huge Transformers",
+     "We propose FrugalSign, a sign optimizer that combines momentum-based variance reduction with sketched "
+     "preconditioners, for huge transformers. We prove that FrugalSign has a lower sample complexity under the relaxed "
+     "smoothness condition.", "theory"),
+    ("kb2024drift", "Curvature Drift in Sign Descent",
+     "We measure how curvature drifts during sign descent on convolutional networks.", "theory"),
+    *TRANSFER[2:],
+]
+LAYERED = ("# Layered Sign\n\n## Abstract\n\nWe propose a sign optimizer that combines momentum-based "
+           "variance reduction with sketched preconditioners, and prove sample-complexity guarantees under "
+           "layer-wise smoothness.\n")
+
+
+def test_no_unlike_a_paper_whose_record_states_our_kind_of_claim(tmp_path: Path) -> None:
+    """"unlike @ka2025frugal, who focus on huge transformers, we prove sample-complexity guarantees under
+    layer-wise smoothness" would deny a paper that proves sample-complexity bounds (under relaxed smoothness): the
+    claim's main words are in its record, so no contrast is set against it on that claim."""
+    out = section(tmp_path, FRUGAL, LAYERED)
+    assert not re.search(r"(?:unlike|[Ww]here) @ka2025frugal[^.;]*[,;] (?:in contrast, )?we prove sample", out), out
+    assert not re.search(r"@ka2025frugal also deals? with [^.]*; in contrast, we prove sample", out), out

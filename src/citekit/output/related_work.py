@@ -1410,7 +1410,28 @@ def _new_words(clause: str, entries: list[Entry], ground: str, plan: "_MinePlan"
         if w in _generic_roots():
             continue
         new.add(w)
+    main = {w for w in words_of(_main_part(clause)) & ours
+            if len(w) >= 3 and w not in weak and w not in _generic_roots() and not _topical(w, plan.section)}
+    if main and len(main & new) * 2 < len(main):
+        # (the records state our kind of claim: "unlike LiMuon, ..., we prove sample-complexity guarantees under
+        # layer-wise smoothness" denies a paper that proves sample-complexity bounds, under another smoothness)
+        return set()
     return new
+
+
+#: words that open what qualifies a claim ("... under layer-wise smoothness", "... with a low-rank update")
+_QUALIFIERS = frozenset("under with for in on via using by from to that which where when whose across over through "
+                        "without against while whereas than".split())
+
+
+def _main_part(clause: str) -> str:
+    """What ``clause`` claims before what qualifies it ("we prove sample-complexity guarantees under layer-wise
+    smoothness" -> "we prove sample-complexity guarantees"): the kind of claim a cited record may state too."""
+    words = clause.split()
+    for n, word in enumerate(words):
+        if n > 1 and (word.lower() in _QUALIFIERS or word.endswith((",", ";"))):
+            return " ".join(words[:n + 1 if word.endswith((",", ";")) else n])
+    return clause
 
 
 #: words that say a paper does something, not what: no difference by themselves ("we present", "we study")
