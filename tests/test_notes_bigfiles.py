@@ -181,3 +181,24 @@ def test_markdown_cut_at_every_possible_line_reads_as_the_whole_file(text: str) 
         assert _snapshot(text, "x.md") == whole
     finally:
         markdown_reader.CHUNK_CHARS = original
+
+
+# unit: the window's blocks are read through the reader's own generator (through the API the
+# text is never seen again once handed over)
+def test_markdown_window_keeps_no_reference_to_the_whole_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the window has cut its blocks, the read part of a big Markdown text is not held
+    while the mentions of the rest pile up (it was held to the last block: twice the file
+    in memory for a text with one dash, four times with one emoji); the pieces are the
+    text's, character for character, across blocks cut between any two characters."""
+    import sys
+
+    monkeypatch.setattr(markdown_reader, "CHUNK_CHARS", 300)
+    monkeypatch.setattr(markdown_reader, "BLOCK_CHARS", 97)
+    text = "".join(f"- Paper {i} on 𝔼-sharpness — Zoë Ng 🙂 café\n" for i in range(200))
+    alone = sys.getrefcount(text)
+    held = [text]
+    pieces = markdown_reader._chunks(held)
+    first = next(pieces)
+    assert not held and sys.getrefcount(text) == alone  # only this test's own reference is left
+    rest = [piece for _line, piece in pieces]
+    assert "\n".join([first[1], *rest]) == text and len(rest) > 5

@@ -292,22 +292,25 @@ def _detail_start(line: str) -> bool:
 
 
 class _blocks_of:
-    """The text's :data:`BLOCK_CHARS`-long blocks, cut one at a time as the window takes
-    them: ``pop()`` gives the next, and the object is true while one is left."""
+    """The text's :data:`BLOCK_CHARS`-long blocks, each held as its UTF-8 bytes and decoded
+    when the window takes it: ``pop()`` gives the next, and the object is true while one is
+    left. Each block is freed once taken, so the part of the text already read is not held
+    while the mentions of the rest pile up; as bytes, what is left takes about the file's
+    size, where the text itself takes two or four bytes a character once one character
+    needs it (a dash, an emoji). Cut from the text in one pass: the text and its bytes are
+    held together only while they are cut, before any mention is made."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.at = 0
+    def __init__(self, held: list[str]) -> None:
+        text = held.pop()
+        self.rest = [text[at:at + BLOCK_CHARS].encode("utf-8", "surrogatepass") for at in range(0, len(text), BLOCK_CHARS)]
+        del text
+        self.rest.reverse()  # (taken from the end of the list)
 
     def pop(self) -> str:
-        block = self.text[self.at:self.at + BLOCK_CHARS]
-        self.at += BLOCK_CHARS
-        if self.at >= len(self.text):
-            self.text = ""  # (the last block taken: the text is not held any longer)
-        return block
+        return self.rest.pop().decode("utf-8", "surrogatepass")
 
     def __bool__(self) -> bool:
-        return self.at < len(self.text)
+        return bool(self.rest)
 
 
 def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
@@ -316,15 +319,11 @@ def _chunks(held: list[str]) -> Iterator[tuple[int, str]]:
     fence, a quote, a table or the front matter), so every piece parses as it would in the
     whole file. Pieces are cut one at a time, without a list of all its lines, from a
     window that moves along the text: what was read is freed."""
-    text = held.pop()
-    if len(text) <= CHUNK_CHARS:
-        yield 0, text
+    if len(held[0]) <= CHUNK_CHARS:
+        yield 0, held.pop()
         return
-    # the text is kept whole and the window takes the next block from it as it moves (a
-    # list of all the blocks would be a second copy of the text while the first is held)
-    front = text.startswith("---")
-    blocks = _blocks_of(text)
-    del text
+    front = held[0].startswith("---")
+    blocks = _blocks_of(held)  # (takes the text out of ``held``: no other reference is kept here)
     buf = blocks.pop()  # the window: the current piece and what follows it
     piece_start = 0  # offset in ``buf`` of the current piece's first character
     piece_line = 0
