@@ -1,6 +1,7 @@
-"""A book or a web site in a reference list. A book: after its title the reference names only its publisher
-(a press or a publishing house), its place and year. It is no paper, however it is
-formatted; a paper in proceedings a press prints, or in a journal, is still one."""
+"""A book or a web site in a reference list. A book (after its title the reference names only its publisher, its
+place and year) is a work the writer cites like a paper: it is kept, with its authors and year, so that a
+bibliography pasted whole loses nothing and two books of one title stay two works
+(tests/test_same_title_works.py). A web site's home page is no paper."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from tests.helpers_extract import api_mentions
 
 
-def test_a_reference_naming_only_its_publisher_after_the_title_is_a_book(tmp_path: Path) -> None:
+def test_a_book_in_a_reference_list_is_kept_with_its_authors_and_year(tmp_path: Path) -> None:
     text = (
         "References\n"
         "\n"
@@ -24,8 +25,12 @@ def test_a_reference_naming_only_its_publisher_after_the_title_is_a_book(tmp_pat
         "[5] Jonas Brandt. 2020. Load balancing for experts. In Proceedings of the\n"
         "Example Conference. Fjord Press, 11–19.\n"
     )
-    got = [m.title for m in api_mentions(tmp_path, "refs.txt", text)]
-    assert got == ["Sparse routers at scale", "Load balancing for experts"]
+    got = [(m.title, m.authors, m.year) for m in api_mentions(tmp_path, "refs.txt", text)]
+    assert got == [("Sparse routers at scale", ["Okafor, T.", "Brandt, J."], 2021),
+                   ("Routing Theory for Sparse Models", ["Haldane, I.", "Keller, M."], 2019),
+                   ("Mixtures of Experts: A Practical Guide", ["Lindqvist, A."], 2020),
+                   ("Gated Networks: A Primer", ["Ilse Haldane", "Maria Keller"], 2018),
+                   ("Load balancing for experts", ["Jonas Brandt"], 2020)]
 
 
 def test_a_reference_to_a_sites_home_page_is_no_paper_when_the_wrap_follows_its_slash(tmp_path: Path) -> None:

@@ -1191,12 +1191,6 @@ class _Extractor:
             # documentation (``A. Gokaslan and V. Cohen. OpenWebText corpus. \url{…}, 2019.``)
             self.not_papers.add(node.line)
             return self._reject(node, f"a reference with no venue whose title names a {word}: not a paper", title)
-        if ((details.model or details.reference or REFERENCE_NUMBER_RE.match(node.text)) and not details.urls and not details.pins
-                and (publisher := _book_publisher(node.text, title)) is not None):
-            # ``Boyd, S. & Vandenberghe, L. Convex Optimization (Cambridge Univ. Press, 2004).``:
-            # after its title, a reference names only its publisher: a book, not a paper
-            self.not_papers.add(node.line)
-            return self._reject(node, f"a reference whose title is followed only by its publisher ({publisher}): a book, not a paper", title)
         if (said := _release_field(node.text)) and not _PREPRINT_RE.search(node.text):
             # the reference says what it is: ``[Computer software]``, ``[Data set]``, ``Software
             # available from …``, ``GitHub repository`` (APA and the software citation styles)
@@ -1859,29 +1853,6 @@ _PAPER_THEN_TITLE_RE = lazy(r"\bpaper\s*[(（](?P<t>[^()（）\d]{8,200}?(?:\b\d
 
 #: a year (not a decade, ``the 2020s``) or a quotation mark: a bracket that cites, not a bare title
 _YEAR_OR_QUOTE_RE = lazy(r"\b(?:19|20)\d{2}\b(?!s)|[\"“”«»]")
-
-
-#: a book's publisher as a reference writes it after the title: a press or a publishing
-#: house, named by the capitalised words before its word (``MIT Press``, ``Cambridge Univ.
-#: Press``, ``SAGE Publications``, ``Morgan Kaufmann Publishers``)
-_PUBLISHER_RE = lazy(r"\b(?:[A-Z][\w'’&\-]*\.?\s+){1,4}(?:Press|Publications|Publishers|Publishing)(?=\s*(?:[,.;)]|$))")
-#: what the part of a reference after a paper's title holds besides a publisher: the
-#: proceedings or journal it appeared in, a volume or pages (``ACM Press`` prints proceedings too)
-_CONTAINER_WORDS_RE = lazy(r"\b(?:In|Proc|Proceedings|Journal|Conference|Workshop|Symposium|Trans|Transactions|vol|pp|pages|Letters|Review)\b|\d+\s*[(:]\s*\d|\d+\s*[–—-]+\s*\d+", re.I)
-
-
-def _book_publisher(text: str, title: str) -> str | None:
-    """The publisher a reference names right after its title, when it names nothing else
-    there but places and the year (no proceedings, journal, volume or pages): the
-    reference is a book's. None otherwise."""
-    at, end = text.find(title), title[-6:]
-    if at < 0 and (at := text.find(end, max(0, text.find(title[:12])))) < 0:  # (a title rejoined from a hyphen: its end as written)
-        return None
-    tail = text[at + len(title):] if text.startswith(title, at) else text[at + len(end):]
-    m = _PUBLISHER_RE.search(tail)
-    if m is None or _CONTAINER_WORDS_RE.search(tail) or _PREPRINT_RE.search(tail):
-        return None
-    return m.group().strip()
 
 
 def _names_a_release(title: str) -> str | None:
