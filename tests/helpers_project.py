@@ -33,3 +33,19 @@ def add_two_adams(refs: Path) -> None:
                   fields={"title": "Adam: a method for stochastic optimization", "author": "Diederik Kingma and Jimmy Ba",
                           "year": "2015", "booktitle": "ICLR"}))
     lib.save()
+
+
+def count_lookups(monkeypatch) -> list[list]:
+    """Every group of mentions a sync sends to the resolver from now on (the groups it asks the
+    sources about, cached answers included): a test reads which works were looked up again."""
+    import citekit.resolve.pipeline as pipeline
+
+    asked: list[list] = []
+    real = pipeline.resolve_groups
+
+    def counted(groups, *args, **kwargs):
+        asked.extend(groups)
+        return real(groups, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "resolve_groups", counted)
+    return asked

@@ -21,7 +21,7 @@ from citekit.library.store import Library
 from citekit.library.store.cache.layout import SplicedWrite
 from citekit.sources.cache import NEGATIVE_TTL, POSITIVE_TTL, LookupCache
 
-from .helpers_project import make_project
+from .helpers_project import count_lookups, make_project
 
 PENDING_TITLE = "Non-Euclidean Gradient Descent Operates at the Edge of Stability"
 
@@ -188,20 +188,6 @@ def test_a_full_sync_reads_the_kept_match_index_instead_of_building_it(project: 
     assert not again.changed and match_index.BUILDS[0] == builds
 
 
-def _count_lookups(monkeypatch: pytest.MonkeyPatch) -> list[list]:
-    import citekit.resolve.pipeline as pipeline
-
-    asked: list[list] = []
-    real = pipeline.resolve_groups
-
-    def counted(groups, *args, **kwargs):
-        asked.extend(groups)
-        return real(groups, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "resolve_groups", counted)
-    return asked
-
-
 def _pending_titles(groups: list[list]) -> set[str]:
     return {m.title for g in groups for m in g if m.title} & {PENDING_TITLE}
 
@@ -211,7 +197,7 @@ def test_unchanged_pending_mentions_are_not_looked_up_again_when_other_notes_cha
     full = api.sync(project)
     (project / "notes" / "zz-new.md").write_text("- Pending Memos Keep Their Answers\n  - Authors: Ann Lee\n",
                                                  encoding="utf-8")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     again = api.sync(project)  # another notes file changed: a full run
     assert not again.up_to_date and again.changed
     assert asked and any(m.title == "Pending Memos Keep Their Answers" for g in asked for m in g)
@@ -233,7 +219,7 @@ def test_a_pending_mention_is_looked_up_again_once_its_answers_are_due(
     later = max(group["until"] for group in stored["groups"].values()) + 1
     monkeypatch.setattr(time, "time", lambda: later)
     (project / "notes" / "zz-new.md").write_text("- Pending Memos Expire\n  - Authors: Ann Lee\n", encoding="utf-8")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     api.sync(project)
     assert _pending_titles(asked) == {PENDING_TITLE}
 
@@ -243,7 +229,7 @@ def test_a_changed_pending_block_is_in_the_lookup(project: Path, monkeypatch: py
     note = next(p for p in (project / "notes").rglob("*") if p.is_file() and PENDING_TITLE in p.read_text("utf-8"))
     changed = PENDING_TITLE + " Again"
     note.write_text(note.read_text("utf-8").replace(PENDING_TITLE, changed), "utf-8")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     api.sync(project)
     assert any(m.title == changed for g in asked for m in g)
 
@@ -295,7 +281,7 @@ def test_a_skipped_pending_group_that_now_finds_an_entry_keeps_its_lookups_reaso
     with (project / "refs" / "library.bib").open("a", encoding="utf-8") as handle:
         handle.write("\n@article{byhand2026edge,\n  author = {Doe, Jane},\n"
                      f"  title = {{{PENDING_TITLE}}},\n  year = {{2026}},\n}}\n")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     report = api.sync(project)
     assert _pending_titles(asked) == set()  # skipped: found nothing before, and still holds
     assert all(p["title"] != PENDING_TITLE for p in report.pending)  # it landed on the new entry

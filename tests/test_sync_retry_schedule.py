@@ -24,6 +24,8 @@ from citekit.api import pending_lookups
 from citekit.cli import main
 from citekit.library.store import Library
 
+from tests.helpers_project import count_lookups
+
 SERVICES = ("conferences", "openreview", "crossref", "dblp", "arxiv")
 KNOWN = "LiMuon: Light and Fast Muon Optimizer for Large Models"  # the fake services know it
 UNKNOWN = "Counting Pebbles with Sparse Lanterns"  # no service knows this one
@@ -69,20 +71,6 @@ def _count_connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return tried
 
 
-def _count_lookups(monkeypatch: pytest.MonkeyPatch) -> list[list]:
-    from citekit.resolve import pipeline
-
-    asked: list[list] = []
-    real = pipeline.resolve_groups
-
-    def counted(groups, *args, **kwargs):
-        asked.extend(groups)
-        return real(groups, *args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "resolve_groups", counted)
-    return asked
-
-
 def _titles(groups: list[list]) -> set[str]:
     return {m.title for g in groups for m in g if m.title}
 
@@ -113,7 +101,7 @@ def test_a_new_paper_without_network_is_tried_and_the_others_wait(project, fake_
     _no_network(fake_services)
     _sync(project)
     (project / "notes" / "later.md").write_text(f"- {LATER}\n  - Authors: Ines Varga\n", encoding="utf-8")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     report = api.sync(project)
     assert _titles(asked) == {LATER}  # only the new paper is tried
     assert report.offline and not report.up_to_date
@@ -163,7 +151,7 @@ def test_a_paper_no_source_found_waits_a_day_then_three(project, fake_services, 
     assert 23 * 3600 < until - time.time() <= 24 * 3600
 
     (project / "notes" / "later.md").write_text(f"- {LATER}\n  - Authors: Ines Varga\n", encoding="utf-8")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     report = api.sync(project)  # another notes file changed: the unknown paper waits
     assert UNKNOWN not in _titles(asked) and LATER in _titles(asked)
     assert any("no source found" in n and "--retry" in n for n in report.notices)
@@ -205,7 +193,7 @@ def test_once_a_new_paper_is_answered_the_papers_waiting_for_the_network_are_ask
     for service in SERVICES:
         fake_services.up(service)
     (project / "notes" / "later.md").write_text(f"- {LATER}\n  - Authors: Ines Varga\n", encoding="utf-8")
-    asked = _count_lookups(monkeypatch)
+    asked = count_lookups(monkeypatch)
     report = api.sync(project)  # the new paper is asked, the services answer: the network is back
     assert {LATER, KNOWN, UNKNOWN} <= _titles(asked)
     assert report.counts["resolved"] == 1 and not report.offline and report.retry_after is None
